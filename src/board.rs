@@ -1,0 +1,223 @@
+//! Board vocabulary: sides, points (squares) and moves.
+//!
+//! Coordinates follow ICCS: files `a`–`i` from Red's left, ranks `0`–`9` from
+//! Red's side, so `a0` is Red's left corner. A [`Square`] is `rank * 9 + file`.
+//! The board's size itself (nine files, ten ranks) is a rule fact and lives in
+//! `spec/…/board.yaml`; the loader rejects any edition that does not describe a
+//! 9 × 10 grid, because these coordinate types are fixed-size.
+
+use std::fmt;
+
+/// Number of files of the grid the coordinate types support.
+pub const FILES: u8 = 9;
+/// Number of ranks of the grid the coordinate types support.
+pub const RANKS: u8 = 10;
+/// Number of points (交叉点) on the board.
+pub const SQUARES: usize = (FILES as usize) * (RANKS as usize);
+
+/// A side: Red (红方, moves first) or Black (黑方).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    Red = 0,
+    Black = 1,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Red, Side::Black];
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    #[inline]
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::Red => Side::Black,
+            Side::Black => Side::Red,
+        }
+    }
+
+    pub fn from_index(i: usize) -> Side {
+        if i == 0 {
+            Side::Red
+        } else {
+            Side::Black
+        }
+    }
+
+    /// English name used in data and protocol values: `red` / `black`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Red => "red",
+            Side::Black => "black",
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A point of the board (交叉点), `rank * 9 + file`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    /// The point at `file` (0 = `a`) and `rank` (0 = Red's back rank), if on the board.
+    #[inline]
+    pub fn new(file: i32, rank: i32) -> Option<Square> {
+        if (0..FILES as i32).contains(&file) && (0..RANKS as i32).contains(&rank) {
+            Some(Square((rank * FILES as i32 + file) as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The point with index `i` (`0..90`).
+    #[inline]
+    pub fn from_index(i: usize) -> Option<Square> {
+        if i < SQUARES {
+            Some(Square(i as u8))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    pub(crate) const fn from_index_unchecked(i: u8) -> Square {
+        Square(i)
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// File 0..9 from Red's left (`a` = 0).
+    #[inline]
+    pub fn file(self) -> u8 {
+        self.0 % FILES
+    }
+
+    /// Rank 0..10 from Red's side.
+    #[inline]
+    pub fn rank(self) -> u8 {
+        self.0 / FILES
+    }
+
+    /// Rank counted from `side`'s own back rank (0 = own back rank).
+    #[inline]
+    pub fn relative_rank(self, side: Side) -> u8 {
+        match side {
+            Side::Red => self.rank(),
+            Side::Black => RANKS - 1 - self.rank(),
+        }
+    }
+
+    /// This point as seen from `side`: the identity for Red, the 180° rotation for Black.
+    #[inline]
+    pub fn relative_to(self, side: Side) -> Square {
+        match side {
+            Side::Red => self,
+            Side::Black => Square((SQUARES as u8) - 1 - self.0),
+        }
+    }
+
+    /// Every point, `a0` first.
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..SQUARES as u8).map(Square)
+    }
+
+    /// Parse ICCS coordinates such as `h2` or `H2`.
+    pub fn parse(s: &str) -> Option<Square> {
+        let b = s.as_bytes();
+        if b.len() != 2 {
+            return None;
+        }
+        let file = b[0].to_ascii_lowercase();
+        if !(b'a'..=b'i').contains(&file) || !b[1].is_ascii_digit() {
+            return None;
+        }
+        Square::new((file - b'a') as i32, (b[1] - b'0') as i32)
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank())
+    }
+}
+
+/// A move (一着): a piece goes from one point to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+}
+
+impl Move {
+    pub fn new(from: Square, to: Square) -> Move {
+        Move { from, to }
+    }
+
+    /// Parse ICCS move text: `h2e2` or `H2-E2`. Returns `None` when the text is not ICCS.
+    pub fn parse_iccs(s: &str) -> Option<Move> {
+        let s = s.trim();
+        let (a, b) = if s.len() == 5 && s.as_bytes()[2] == b'-' {
+            (&s[0..2], &s[3..5])
+        } else if s.len() == 4 {
+            (&s[0..2], &s[2..4])
+        } else {
+            return None;
+        };
+        Some(Move::new(Square::parse(a)?, Square::parse(b)?))
+    }
+
+    /// ICCS text in lower case, `h2e2`.
+    pub fn iccs(self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)
+    }
+}
+
+/// Index of a piece kind in the kind table of a compiled edition (`rules.kinds()`).
+/// Kinds are data: which index means `horse` is decided by `spec/…/pieces.yaml`.
+pub type KindId = u8;
+
+/// A piece: a side and a kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub side: Side,
+    pub kind: KindId,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iccs_round_trip() {
+        let m = Move::parse_iccs("h2e2").unwrap();
+        assert_eq!(m.from, Square::new(7, 2).unwrap());
+        assert_eq!(m.to, Square::new(4, 2).unwrap());
+        assert_eq!(m.iccs(), "h2e2");
+        assert_eq!(Move::parse_iccs("H2-E2"), Some(m));
+        assert_eq!(Move::parse_iccs("j2e2"), None);
+        assert_eq!(Move::parse_iccs("h2e"), None);
+    }
+
+    #[test]
+    fn relative_coordinates() {
+        let a0 = Square::parse("a0").unwrap();
+        assert_eq!(a0.relative_to(Side::Black), Square::parse("i9").unwrap());
+        assert_eq!(Square::parse("e7").unwrap().relative_rank(Side::Black), 2);
+    }
+}

@@ -1,0 +1,1 @@
+//! The conformance suite: case format, harness, implementer protocol, runner.

@@ -1,0 +1,11 @@
+//! xqspec: the Chinese Xiangqi Association competition rules as executable data.
+//!
+//! See `ARCHITECTURE.md` for the code map.
+
+pub mod board;
+pub mod spec;
+pub mod vm;
+pub mod fen;
+pub mod perft;
+pub mod notation;
+pub mod conform;

@@ -1,0 +1,1 @@
+//! Move notation (Chinese, WXF, ICCS) and game records (PGN).
