@@ -8,7 +8,12 @@
 pub mod case;
 pub mod query;
 pub mod suite;
+pub mod protocol;
+pub mod subject;
+pub mod runner;
+pub mod uci;
 
 pub use case::{Case, Expect, Expected, Problem};
 pub use query::{judge, Answer, Judgement, Query};
 pub use suite::{Suite, SpecFacts, Vocabulary};
+pub use protocol::{About, Implementation};
