@@ -12,6 +12,10 @@ pub mod protocol;
 pub mod subject;
 pub mod runner;
 pub mod uci;
+pub mod reference;
+pub mod coverage;
+pub mod cli;
+pub mod harness;
 
 pub use case::{Case, Expect, Expected, Problem};
 pub use query::{judge, Answer, Judgement, Query};

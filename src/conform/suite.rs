@@ -83,6 +83,19 @@ pub struct SpecFacts {
     pub editions: BTreeMap<String, BTreeSet<String>>,
 }
 
+impl SpecFacts {
+    /// The facts of a loaded spec.
+    pub fn from_spec(spec: &crate::spec::Spec) -> SpecFacts {
+        SpecFacts {
+            editions: spec
+                .editions()
+                .iter()
+                .map(|e| (e.id.clone(), e.clauses().iter().map(|c| c.id.clone()).collect()))
+                .collect(),
+        }
+    }
+}
+
 /// Every file of the suite, parsed as far as it goes.
 #[derive(Clone, Debug, Default)]
 pub struct Suite {

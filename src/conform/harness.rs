@@ -1,0 +1,241 @@
+//! Running the suite from `cargo test`.
+//!
+//! * [`Harness`]: for Rust implementers — the embedded cases against your
+//!   [`Implementation`], from one `#[test]`.
+//! * [`check_reference_case`], [`check_case_file`], [`check_suite_files`],
+//!   [`edition_pattern`]: the helpers of this crate's own
+//!   `tests/conformance.rs` (datatest-stable), which runs every case file once
+//!   per edition against the reference implementation.
+
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use super::case::{Case, Problem};
+use super::cli::check_suite;
+use super::coverage::Coverage;
+use super::protocol::{About, Implementation};
+use super::query::{Answer, Query};
+use super::reference::Reference;
+use super::runner::{self, CaseResult, KnownFailure, RunOptions, Status, Summary};
+use super::subject::InProcess;
+use super::suite::{SpecFacts, Suite};
+use crate::spec::Spec;
+
+/// Runs the suite against a Rust implementation, in-process.
+///
+/// ```no_run
+/// # use xqspec::conform::{harness::Harness, Answer, Implementation, About, Query};
+/// # struct Mine;
+/// # impl Implementation for Mine {
+/// #   fn about(&self) -> About { About::default() }
+/// #   fn answer(&mut self, _: &str, _: &Query) -> Answer { Answer::unsupported("") }
+/// # }
+/// Harness::new(Mine).edition("cxa-2020").ignore(["fen-side-r-accepted"]).run();
+/// ```
+pub struct Harness<I> {
+    imp: I,
+    suite: Option<Suite>,
+    opts: RunOptions,
+    ignored: Vec<String>,
+}
+
+impl<I: Implementation> Harness<I> {
+    /// A harness over the cases embedded in this crate.
+    pub fn new(imp: I) -> Self {
+        Harness { imp, suite: None, opts: RunOptions { timeout: Duration::from_secs(60), ..RunOptions::default() }, ignored: Vec::new() }
+    }
+
+    /// Use these cases instead of the embedded ones.
+    pub fn suite(mut self, suite: Suite) -> Self {
+        self.suite = Some(suite);
+        self
+    }
+
+    /// Run only this edition (call again for more); default: every edition.
+    pub fn edition(mut self, edition: &str) -> Self {
+        self.opts.editions.push(edition.to_string());
+        self
+    }
+
+    /// Cases (by id) known to fail. They are still run: one that passes fails the
+    /// harness, so the list stays true.
+    pub fn ignore<S: Into<String>>(mut self, ids: impl IntoIterator<Item = S>) -> Self {
+        self.ignored.extend(ids.into_iter().map(Into::into));
+        self
+    }
+
+    /// Do not run cases whose id or path matches this glob.
+    pub fn skip(mut self, glob: &str) -> Self {
+        self.opts.skip.push(glob.to_string());
+        self
+    }
+
+    /// Do not run cases tagged with this feature (e.g. `slow`).
+    pub fn skip_feature(mut self, feature: &str) -> Self {
+        self.opts.skip_features.push(feature.to_string());
+        self
+    }
+
+    /// Runs and returns every result.
+    pub fn results(self) -> Result<Vec<CaseResult>, String> {
+        let suite = self.suite.unwrap_or_else(Suite::embedded);
+        let mut opts = self.opts;
+        let mut unknown = Vec::new();
+        for id in self.ignored {
+            if suite.case(&id).is_none() {
+                unknown.push(id.clone());
+            }
+            opts.known.entries.push(KnownFailure { id, edition: None, reason: "ignored by the implementer".into() });
+        }
+        if !unknown.is_empty() {
+            return Err(format!("ignored ids that are no case: {}", unknown.join(", ")));
+        }
+        let mut subject = InProcess::new(self.imp);
+        runner::run(&suite, &mut subject, &opts, &mut |_| {})
+    }
+
+    /// Runs, prints a per-area table, and panics if a case failed (or an
+    /// ignored case passed).
+    pub fn run(self) {
+        let results = self.results().unwrap_or_else(|e| panic!("{e}"));
+        let summary = Summary::of(&results);
+        println!("{}", runner::area_table(&results, false));
+        let problems = runner::problem_lines(&results);
+        for l in &problems {
+            println!("{l}");
+        }
+        println!("{}", summary.line());
+        if !summary.ok() {
+            panic!("{} conformance cases failed:\n{}", summary.failed, problems.join("\n"));
+        }
+    }
+}
+
+impl Implementation for &Reference {
+    fn about(&self) -> About {
+        Implementation::about(*self)
+    }
+    fn answer(&mut self, edition: &str, query: &Query) -> Answer {
+        self.answer_shared(edition, query)
+    }
+}
+
+fn reference() -> &'static Reference {
+    static REF: OnceLock<Reference> = OnceLock::new();
+    REF.get_or_init(|| Reference::builtin().unwrap_or_else(|e| panic!("the built-in spec does not load: {e}")))
+}
+
+/// Runs one case file under one edition against the reference implementation.
+/// The one check of `tests/conformance.rs`: an error says what differs.
+pub fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result<(), String> {
+    let case = Case::parse(path, contents).map_err(|p| p.to_string())?;
+    if !case.editions.iter().any(|e| e == edition) {
+        return Err(format!("{path} does not apply to {edition}; the edition pattern selected it wrongly"));
+    }
+    let mut subject = InProcess::new(reference());
+    let opts = RunOptions { timeout: Duration::from_secs(3600), ..RunOptions::default() };
+    let r = runner::run_one(&case, edition, &mut subject, &opts);
+    match r.status {
+        Status::Pass => Ok(()),
+        Status::Skip => Err(format!("the reference must answer every case, but skipped it: {}", r.detail)),
+        s => Err(format!(
+            "{} under {edition}: {}\n  {}\n  expected: {}\n  got:      {}",
+            case.id,
+            s.name(),
+            r.detail,
+            r.expected,
+            r.got
+        )),
+    }
+}
+
+struct Checked {
+    problems: Vec<Problem>,
+    suite: Suite,
+    spec: Spec,
+}
+
+fn checked(root: &Path) -> &'static Checked {
+    static CHECKED: OnceLock<Checked> = OnceLock::new();
+    CHECKED.get_or_init(|| {
+        let suite = Suite::load_dir(root).unwrap_or_else(|e| panic!("cannot read {}: {e}", root.display()));
+        let spec = Spec::builtin().unwrap_or_else(|e| panic!("the built-in spec does not load: {e}"));
+        Checked { problems: check_suite(&suite, &spec), suite, spec }
+    })
+}
+
+/// `cases check` for one case file of the suite at `root` (problems of other files are not reported).
+pub fn check_case_file(root: &Path, path: &str) -> Result<(), String> {
+    let c = checked(root);
+    let mine: Vec<String> = c.problems.iter().filter(|p| p.file == path).map(|p| p.to_string()).collect();
+    if mine.is_empty() {
+        Ok(())
+    } else {
+        Err(mine.join("\n"))
+    }
+}
+
+/// The suite-wide checks: problems outside case files, the coverage report
+/// being current (`report`), every clause covered or exempt, and `editions`
+/// (the editions the harness runs) being exactly the spec's.
+pub fn check_suite_files(root: &Path, report: &Path, editions: &[&str]) -> Result<(), String> {
+    let c = checked(root);
+    let mut errors: Vec<String> = c
+        .problems
+        .iter()
+        .filter(|p| !c.suite.texts.contains_key(&p.file))
+        .map(|p| p.to_string())
+        .collect();
+    let spec_editions: Vec<&str> = c.spec.editions().iter().map(|e| e.id.as_str()).collect();
+    if spec_editions != editions {
+        errors.push(format!("tests/conformance.rs runs editions {editions:?}, the spec has {spec_editions:?}"));
+    }
+    let cov = Coverage::compute(&c.suite, &SpecFacts::from_spec(&c.spec));
+    match std::fs::read_to_string(report) {
+        Ok(text) if text == cov.markdown() => {}
+        _ => errors.push(format!("{} is stale: run `cargo run -- cases coverage --write`", report.display())),
+    }
+    let uncovered = cov.uncovered();
+    if !uncovered.is_empty() {
+        errors.push(format!("clauses cited by no case and not exempt: {}", uncovered.join(", ")));
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+/// A datatest-stable pattern matching exactly the case files under `root`
+/// that apply to `edition` (and every file that does not parse, so that it
+/// fails under each edition).
+pub fn edition_pattern(root: &str, edition: &str) -> String {
+    let suite = match Suite::load_dir(Path::new(root)) {
+        Ok(s) => s,
+        Err(_) => return r"^\.yaml$".into(),
+    };
+    let mut paths: Vec<&str> = suite
+        .cases
+        .iter()
+        .filter(|c| c.editions.iter().any(|e| e == edition))
+        .map(|c| c.path.as_str())
+        .collect();
+    paths.extend(suite.problems.iter().filter(|p| suite.texts.contains_key(&p.file)).map(|p| p.file.as_str()));
+    if paths.is_empty() {
+        return "^$".into();
+    }
+    let alts: Vec<String> = paths.iter().map(|p| regex_escape(p)).collect();
+    format!("^(?:{})$", alts.join("|"))
+}
+
+fn regex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
