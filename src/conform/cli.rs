@@ -237,6 +237,9 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             let text = cov.markdown();
             let mut errors = Vec::new();
             if write {
+                if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                }
                 std::fs::write(&output, &text).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
                 println!("wrote {}", output.display());
             } else if check {

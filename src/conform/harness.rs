@@ -121,6 +121,29 @@ impl Implementation for &Reference {
     }
 }
 
+/// A failed check, printed as plain text by test harnesses (which show errors with `{:?}`).
+pub struct Failure(pub String);
+
+impl std::fmt::Debug for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl From<String> for Failure {
+    fn from(s: String) -> Failure {
+        Failure(s)
+    }
+}
+
 fn reference() -> &'static Reference {
     static REF: OnceLock<Reference> = OnceLock::new();
     REF.get_or_init(|| Reference::builtin().unwrap_or_else(|e| panic!("the built-in spec does not load: {e}")))
@@ -128,17 +151,17 @@ fn reference() -> &'static Reference {
 
 /// Runs one case file under one edition against the reference implementation.
 /// The one check of `tests/conformance.rs`: an error says what differs.
-pub fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result<(), String> {
+pub fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result<(), Failure> {
     let case = Case::parse(path, contents).map_err(|p| p.to_string())?;
     if !case.editions.iter().any(|e| e == edition) {
-        return Err(format!("{path} does not apply to {edition}; the edition pattern selected it wrongly"));
+        return Err(format!("{path} does not apply to {edition}; the edition pattern selected it wrongly").into());
     }
     let mut subject = InProcess::new(reference());
     let opts = RunOptions { timeout: Duration::from_secs(3600), ..RunOptions::default() };
     let r = runner::run_one(&case, edition, &mut subject, &opts);
     match r.status {
         Status::Pass => Ok(()),
-        Status::Skip => Err(format!("the reference must answer every case, but skipped it: {}", r.detail)),
+        Status::Skip => Err(format!("the reference must answer every case, but skipped it: {}", r.detail).into()),
         s => Err(format!(
             "{} under {edition}: {}\n  {}\n  expected: {}\n  got:      {}",
             case.id,
@@ -146,7 +169,8 @@ pub fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result
             r.detail,
             r.expected,
             r.got
-        )),
+        )
+        .into()),
     }
 }
 
@@ -166,20 +190,20 @@ fn checked(root: &Path) -> &'static Checked {
 }
 
 /// `cases check` for one case file of the suite at `root` (problems of other files are not reported).
-pub fn check_case_file(root: &Path, path: &str) -> Result<(), String> {
+pub fn check_case_file(root: &Path, path: &str) -> Result<(), Failure> {
     let c = checked(root);
     let mine: Vec<String> = c.problems.iter().filter(|p| p.file == path).map(|p| p.to_string()).collect();
     if mine.is_empty() {
         Ok(())
     } else {
-        Err(mine.join("\n"))
+        Err(Failure(mine.join("\n")))
     }
 }
 
 /// The suite-wide checks: problems outside case files, the coverage report
 /// being current (`report`), every clause covered or exempt, and `editions`
 /// (the editions the harness runs) being exactly the spec's.
-pub fn check_suite_files(root: &Path, report: &Path, editions: &[&str]) -> Result<(), String> {
+pub fn check_suite_files(root: &Path, report: &Path, editions: &[&str]) -> Result<(), Failure> {
     let c = checked(root);
     let mut errors: Vec<String> = c
         .problems
@@ -203,7 +227,7 @@ pub fn check_suite_files(root: &Path, report: &Path, editions: &[&str]) -> Resul
     if errors.is_empty() {
         Ok(())
     } else {
-        Err(errors.join("\n"))
+        Err(Failure(errors.join("\n")))
     }
 }
 
