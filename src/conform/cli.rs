@@ -81,6 +81,16 @@ pub enum CasesCommand {
         #[arg(long, value_name = "FILE", default_value = "reports/coverage.md")]
         output: PathBuf,
     },
+    /// Print, write or check the JSON Schema of case files (`conformance/case.schema.json`).
+    Schema {
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+        #[arg(long, conflicts_with = "check")]
+        write: bool,
+        /// Fail when the schema file differs from the vocabularies.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 fn load_spec(dir: Option<&Path>) -> Result<Spec, String> {
@@ -230,6 +240,23 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             } else {
                 Err(format!("{} problems in the cases", problems.len()))
             }
+        }
+        CasesCommand::Schema { cases, write, check } => {
+            let suite = load_suite(cases.as_deref())?;
+            let text = super::schema::case_schema(&suite.vocabulary);
+            let path = cases.unwrap_or_else(|| PathBuf::from("conformance")).join("case.schema.json");
+            if write {
+                std::fs::write(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                println!("wrote {}", path.display());
+            } else if check {
+                if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                    return Err(format!("{} is stale: run `xqspec cases schema --write`", path.display()));
+                }
+                println!("schema ok: {} is current", path.display());
+            } else {
+                print!("{text}");
+            }
+            Ok(())
         }
         CasesCommand::Coverage { cases, write, check, output } => {
             let suite = load_suite(cases.as_deref())?;

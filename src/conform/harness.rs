@@ -201,7 +201,7 @@ pub fn check_case_file(root: &Path, path: &str) -> Result<(), Failure> {
 }
 
 /// The suite-wide checks: problems outside case files, the coverage report
-/// being current (`report`), every clause covered or exempt, and `editions`
+/// being current (`report`), the case schema being current, every clause covered or exempt, and `editions`
 /// (the editions the harness runs) being exactly the spec's.
 pub fn check_suite_files(root: &Path, report: &Path, editions: &[&str]) -> Result<(), Failure> {
     let c = checked(root);
@@ -219,6 +219,10 @@ pub fn check_suite_files(root: &Path, report: &Path, editions: &[&str]) -> Resul
     match std::fs::read_to_string(report) {
         Ok(text) if text == cov.markdown() => {}
         _ => errors.push(format!("{} is stale: run `cargo run -- cases coverage --write`", report.display())),
+    }
+    let schema = root.join("case.schema.json");
+    if std::fs::read_to_string(&schema).ok() != Some(super::schema::case_schema(&c.suite.vocabulary)) {
+        errors.push(format!("{} is stale: run `cargo run -- cases schema --write`", schema.display()));
     }
     let uncovered = cov.uncovered();
     if !uncovered.is_empty() {

@@ -16,6 +16,7 @@ pub mod reference;
 pub mod coverage;
 pub mod cli;
 pub mod harness;
+pub mod schema;
 
 pub use case::{Case, Expect, Expected, Problem};
 pub use query::{judge, Answer, Judgement, Query};
