@@ -450,7 +450,7 @@ mod tests {
         Suite::from_files(files)
     }
 
-    const EMBEDDED_META: [&str; 4] = ["vocabulary.yaml", "features.yaml", "exemptions.yaml", "retired-ids.txt"];
+    const EMBEDDED_META: [&str; 3] = ["vocabulary.yaml", "features.yaml", "retired-ids.txt"];
 
     const OK: &str = "id: horse-one\ndescription: A horse case\nclauses: [movement.horse]\neditions: [cxa-1999, cxa-2020]\nquery: legal_moves\ninput:\n  fen: x\nexpect:\n  moves: [a0a1, b0c2]\n";
 
@@ -485,6 +485,31 @@ mod tests {
         }
         assert!(got.iter().any(|g| g.starts_with("movement/other.yaml:1:")), "{got:?}");
         assert_eq!(got.len(), want.len() + 1, "{got:#?}");
+    }
+
+    #[test]
+    fn exemptions_name_real_clauses_and_give_reasons() {
+        let mut s = suite(&[("movement/horse-one.yaml", OK)]);
+        let x = |clause: &str, editions: &[&str], reason: &str| Exemption {
+            clause: clause.into(),
+            editions: editions.iter().map(|e| e.to_string()).collect(),
+            reason: reason.into(),
+        };
+        s.exemptions = vec![
+            x("board.grid", &[], "fine"),
+            x("equipment.table", &[], "no program decides it"),
+            x("check.self_kill", &["cxa-1999"], "wrong edition"),
+            x("board.grid", &["cxa-2020"], " "),
+        ];
+        let got: Vec<String> = s.check(&facts()).iter().map(|p| p.message.clone()).collect();
+        assert_eq!(
+            got,
+            vec![
+                "exemptions.yaml entry 2: clause `equipment.table` exists in no edition",
+                "exemptions.yaml entry 3: clause `check.self_kill` does not exist in cxa-1999",
+                "exemptions.yaml entry 4: `board.grid` has no reason",
+            ]
+        );
     }
 
     #[test]
