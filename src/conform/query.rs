@@ -170,6 +170,22 @@ impl Answer {
     }
 }
 
+impl Answer {
+    /// The answer for display, with a move list sorted (answers may come in any order).
+    pub fn display_sorted(&self) -> String {
+        match self {
+            Answer::Value(m) => {
+                let mut m = m.clone();
+                if let Some(Value::Array(list)) = m.get_mut("moves") {
+                    list.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+                }
+                Value::Object(m).to_string()
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

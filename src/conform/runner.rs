@@ -235,7 +235,7 @@ pub fn run_one(case: &Case, edition: &str, subject: &mut dyn Subject, opts: &Run
     r.millis = start.elapsed().as_millis();
     let (status, detail) = match reply {
         Reply::Answer(a) => {
-            r.got = a.to_string();
+            r.got = a.display_sorted();
             match judge(&case.query, &expected, &a) {
                 Judgement::Pass => (Status::Pass, String::new()),
                 Judgement::Fail(d) => (Status::Fail, d),
