@@ -161,7 +161,12 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     let about = subject.about().clone();
     let stdout = std::io::stdout();
     if args.json {
-        println!("{}", runner::json_header(&about, &opts));
+        let editions: Vec<String> = if opts.editions.is_empty() {
+            spec.editions().iter().map(|e| e.id.clone()).collect()
+        } else {
+            opts.editions.clone()
+        };
+        println!("{}", runner::json_header(&about, &editions));
     }
     let json = args.json;
     let results = runner::run(&suite, subject.as_mut(), &opts, &mut |r| {

@@ -10,7 +10,7 @@
 //!   vocabularies, and the checks of `xqspec cases check` that need no rule VM.
 //! - [`query`]: typed [`Query`] and [`Answer`], and [`judge`], the one comparison.
 //! - [`protocol`]: wire messages, the [`Implementation`] trait, [`protocol::serve`].
-//! - [`reference`]: xqspec's rule VM as an [`Implementation`] (`xqspec serve`).
+//! - [`reference`](mod@reference): xqspec's rule VM as an [`Implementation`] (`xqspec serve`).
 //! - [`subject`]: what the runner talks to: in-process, or an adapter process
 //!   (restarted after a crash, hang, garbage or wrong id).
 //! - [`uci`]: a UCI engine as a subject (perft and legal moves through `go perft`).

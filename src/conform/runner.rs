@@ -312,14 +312,14 @@ pub fn run(
 }
 
 /// The JSON-lines header of a run.
-pub fn json_header(about: &About, opts: &RunOptions) -> String {
+pub fn json_header(about: &About, editions: &[String]) -> String {
     json!({
         "type": "header",
         "suite": SUITE_VERSION,
         "protocol": PROTOCOL_VERSION,
         "runner": format!("xqspec {}", env!("CARGO_PKG_VERSION")),
         "implementation": about,
-        "editions": opts.editions,
+        "editions": editions,
         "started": std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
     })
     .to_string()
