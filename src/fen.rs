@@ -348,7 +348,7 @@ mod tests {
         assert_eq!(e.problems[0].column, Some(9));
         let e = Position::from_fen(&r, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x").unwrap_err();
         assert_eq!(e.kind(), "bad_side");
-        assert_eq!(e.problems[0].column, Some(67));
+        assert_eq!(e.problems[0].column, Some(61));
     }
 
     #[test]
