@@ -109,8 +109,8 @@ pub(crate) struct MoveBuf {
     len: usize,
 }
 
-/// More pseudo-legal moves than any xiangqi position has (the most known is far below).
-const MAX_MOVES: usize = 256;
+/// Capacity of a move buffer; `Rules::compile` rejects editions whose pieces could exceed it.
+pub(crate) const MAX_MOVES: usize = 256;
 
 impl MoveBuf {
     #[inline]
