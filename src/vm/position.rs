@@ -109,8 +109,8 @@ pub(crate) struct MoveBuf {
     len: usize,
 }
 
-/// More pseudo-legal moves than any xiangqi position has (the most known is far below).
-const MAX_MOVES: usize = 256;
+/// Capacity of a move buffer; `Rules::compile` rejects editions whose pieces could exceed it.
+pub(crate) const MAX_MOVES: usize = 256;
 
 impl MoveBuf {
     #[inline]
@@ -129,6 +129,69 @@ impl MoveBuf {
         // SAFETY: the first `len` entries were written by `push`; `Move` is `Copy` with no
         // invalid bit patterns among written values.
         unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
+    }
+}
+
+/// Where generated moves go: a buffer, or a counter for perft's last ply.
+pub(crate) trait Sink {
+    /// One move.
+    fn one(&mut self, from: usize, to: usize);
+    /// The quiet moves from `from` along direction `d` to distances `first..=last`, every
+    /// target allowed (no region guard).
+    #[inline]
+    fn run(&mut self, from: usize, d: usize, first: u32, last: u32) {
+        for dist in first..=last {
+            self.one(from, Position::along(from, d, dist));
+        }
+    }
+}
+
+impl Sink for MoveBuf {
+    #[inline]
+    fn one(&mut self, from: usize, to: usize) {
+        self.push(from, to);
+    }
+}
+
+/// Counts moves that cannot be self-kills and keeps the others for a full test.
+struct Counter<'a> {
+    rules: &'a Rules,
+    guard: &'a Guard,
+    safe: u64,
+    doubtful: MoveBuf,
+}
+
+impl Counter<'_> {
+    #[inline]
+    fn doubtful(&self, from: usize, to: usize) -> bool {
+        from == self.guard.royal || self.guard.in_check || ((1u128 << from) | (1u128 << to)) & self.guard.sensitive != 0
+    }
+}
+
+impl Sink for Counter<'_> {
+    #[inline]
+    fn one(&mut self, from: usize, to: usize) {
+        if self.doubtful(from, to) {
+            self.doubtful.push(from, to);
+        } else {
+            self.safe += 1;
+        }
+    }
+
+    #[inline]
+    fn run(&mut self, from: usize, d: usize, first: u32, last: u32) {
+        if first > last {
+            return;
+        }
+        let end = Position::along(from, d, last);
+        let segment = (self.rules.ray_mask[from][d] & !self.rules.ray_mask[end][d]) | (1u128 << from);
+        if from == self.guard.royal || self.guard.in_check || segment & self.guard.sensitive != 0 {
+            for dist in first..=last {
+                self.one(from, Position::along(from, d, dist));
+            }
+        } else {
+            self.safe += (last - first + 1) as u64;
+        }
     }
 }
 
@@ -426,7 +489,7 @@ impl Position {
     // ------------------------------------------------------------------ generation
 
     /// Every move the programs allow, before the self-kill test.
-    pub(crate) fn pseudo_moves(&self, rules: &Rules, out: &mut MoveBuf) {
+    pub(crate) fn pseudo_moves<S: Sink>(&self, rules: &Rules, out: &mut S) {
         let s = self.side;
         let si = s.index();
         let b = &self.board;
@@ -442,10 +505,10 @@ impl Position {
                 let t = b[l.to as usize];
                 if t == 0 {
                     if l.modes & QUIET != 0 {
-                        out.push(sq, l.to as usize);
+                        out.one(sq, l.to as usize);
                     }
                 } else if code_side(t) != si && l.modes & CAPTURE != 0 {
-                    out.push(sq, l.to as usize);
+                    out.one(sq, l.to as usize);
                 }
             }
             if rules.has_rays[si][kind as usize] {
@@ -460,7 +523,7 @@ impl Position {
     }
 
     #[inline]
-    fn line_moves(&self, rules: &Rules, sq: usize, d: usize, ray: &Ray, out: &mut MoveBuf) {
+    fn line_moves<S: Sink>(&self, rules: &Rules, sq: usize, d: usize, ray: &Ray, out: &mut S) {
         let si = self.side.index();
         let mask = rules.masks[ray.to_mask as usize];
         let edge = self.edge_distance(sq, d);
@@ -469,19 +532,11 @@ impl Position {
         if ray.slide != 0 {
             let reach = first.map_or(edge, |f| f - 1).min(ray.max as u32);
             if ray.slide & QUIET != 0 {
-                for dist in 1..=reach {
-                    let t = Self::along(sq, d, dist);
-                    if mask >> t & 1 != 0 {
-                        out.push(sq, t);
-                    }
-                }
+                Self::quiet_run(sq, d, 1, reach, ray.to_mask, mask, out);
             }
             if ray.slide & CAPTURE != 0 {
-                if let Some(f) = first {
-                    let t = Self::along(sq, d, f);
-                    if f <= ray.max as u32 && code_side(self.board[t]) != si && mask >> t & 1 != 0 {
-                        out.push(sq, t);
-                    }
+                if let Some(f) = first.filter(|&f| f <= ray.max as u32) {
+                    self.capture_at(sq, d, f, si, mask, out);
                 }
             }
         }
@@ -494,22 +549,38 @@ impl Position {
             let Some(ls) = last_screen else { return };
             let target = scan.next();
             if ray.hop & QUIET != 0 {
-                let end = target.map_or(edge, |t| t - 1);
-                for dist in ls + 1..=end {
-                    let t = Self::along(sq, d, dist);
-                    if mask >> t & 1 != 0 {
-                        out.push(sq, t);
-                    }
-                }
+                Self::quiet_run(sq, d, ls + 1, target.map_or(edge, |t| t - 1), ray.to_mask, mask, out);
             }
             if ray.hop & CAPTURE != 0 {
                 if let Some(tg) = target {
-                    let t = Self::along(sq, d, tg);
-                    if code_side(self.board[t]) != si && mask >> t & 1 != 0 {
-                        out.push(sq, t);
-                    }
+                    self.capture_at(sq, d, tg, si, mask, out);
                 }
             }
+        }
+    }
+
+    /// Quiet moves to distances `first..=last` along a line, within the `to` region.
+    #[inline]
+    fn quiet_run<S: Sink>(sq: usize, d: usize, first: u32, last: u32, mask_id: u8, mask: u128, out: &mut S) {
+        if mask_id == 0 {
+            out.run(sq, d, first, last);
+        } else {
+            for dist in first..=last {
+                let t = Self::along(sq, d, dist);
+                if mask >> t & 1 != 0 {
+                    out.one(sq, t);
+                }
+            }
+        }
+    }
+
+    /// A capture of the piece at distance `dist` along a line, if it is the opponent's and
+    /// its point is within the `to` region.
+    #[inline]
+    fn capture_at<S: Sink>(&self, sq: usize, d: usize, dist: u32, si: usize, mask: u128, out: &mut S) {
+        let t = Self::along(sq, d, dist);
+        if code_side(self.board[t]) != si && mask >> t & 1 != 0 {
+            out.one(sq, t);
         }
     }
 
@@ -621,11 +692,16 @@ impl Position {
 
     /// Number of legal moves (bulk count for perft's last ply).
     pub(crate) fn count_legal(&mut self, rules: &Rules) -> u64 {
-        let mut pseudo = MoveBuf::new();
-        self.pseudo_moves(rules, &mut pseudo);
-        let g = self.guard(rules);
-        let mut n = 0;
-        for &m in pseudo.as_slice() {
+        let Some(g) = self.guard(rules) else {
+            let mut all = MoveBuf::new();
+            self.pseudo_moves(rules, &mut all);
+            return all.len as u64;
+        };
+        let mut counter = Counter { rules, guard: &g, safe: 0, doubtful: MoveBuf::new() };
+        self.pseudo_moves(rules, &mut counter);
+        let (mut n, doubtful) = (counter.safe, counter.doubtful);
+        let g = Some(g);
+        for &m in doubtful.as_slice() {
             if self.passes(rules, &g, m) {
                 n += 1;
             }

@@ -117,3 +117,34 @@ fn malformed_yaml_does_not_panic() {
         assert!(r.is_err(), "{junk:?} accepted");
     }
 }
+
+mod fuzz {
+    use proptest::prelude::*;
+    use xqspec::spec::Spec;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+        /// Random edits of the built-in YAML never panic the loader or the compiler.
+        #[test]
+        fn edited_spec_never_panics(file in 0usize..100, at in 0usize..10_000, cut in 0usize..40,
+                                    insert in prop::sample::select(vec!["", "x", ":", "- ", "\n", "[", "]", "{", "0", "-1", "99", "null", "  ", "é", "to: palace", "symmetry: all", "step: [0, 0]", "slide: [1, 1]", "screens: 0", "royal: true"])) {
+            let mut files = Spec::builtin_files();
+            let n = files.len();
+            let (_, text) = &mut files[file % n];
+            let mut chars: Vec<char> = text.chars().collect();
+            let i = at % (chars.len() + 1);
+            let j = (i + cut).min(chars.len());
+            chars.splice(i..j, insert.chars());
+            *text = chars.into_iter().collect();
+            if let Ok(spec) = Spec::from_files(files) {
+                for ed in spec.editions() {
+                    if let Ok(rules) = xqspec::vm::Rules::compile(ed) {
+                        let mut pos = rules.start_position();
+                        let _ = xqspec::perft::perft(&mut pos, &rules, 2);
+                    }
+                }
+            }
+        }
+    }
+}
