@@ -272,6 +272,9 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> std:
     Ok(())
 }
 
+/// Perft counts above this need the feature `slow`.
+pub const SLOW_NODES: u64 = 1_000_000;
+
 /// Is `id` a well-formed case id?
 pub fn is_case_id(id: &str) -> bool {
     !id.is_empty()
@@ -395,6 +398,11 @@ pub fn check_case(
                     push(locate_in(text, key, field), format!("`{}` answers with `{}`, not `{field}`", case.query, spec.answer));
                 } else if let Err(msg) = check_answer_value(field, v, &statuses, true) {
                     push(locate_in(text, key, field), msg);
+                } else if field == "nodes"
+                    && v.as_u64().is_some_and(|n| n > SLOW_NODES)
+                    && !case.features.iter().any(|f| f == "slow")
+                {
+                    push(locate_in(text, key, field), format!("a perft of more than {SLOW_NODES} nodes carries the feature `slow`"));
                 }
             }
         }
@@ -510,6 +518,19 @@ mod tests {
                 "exemptions.yaml entry 4: `board.grid` has no reason",
             ]
         );
+    }
+
+    #[test]
+    fn big_perft_needs_the_slow_feature() {
+        let big = OK
+            .replace("query: legal_moves", "query: perft")
+            .replace("  fen: x\n", "  fen: x\n  depth: 5\n")
+            .replace("  moves: [a0a1, b0c2]", "  nodes: 1000001");
+        let s = suite(&[("perft/horse-one.yaml", &big)]);
+        let got: Vec<String> = s.check(&facts()).iter().map(|p| p.message.clone()).collect();
+        assert_eq!(got, vec!["a perft of more than 1000000 nodes carries the feature `slow`"]);
+        let tagged = big.replace("query: perft", "features: [slow]\nquery: perft");
+        assert!(suite(&[("perft/horse-one.yaml", &tagged)]).check(&facts()).is_empty());
     }
 
     #[test]
