@@ -75,6 +75,22 @@ fn each_fault_costs_only_its_own_case() {
 }
 
 #[test]
+fn restarts_stop_after_three_failed_starts() {
+    let s = suite(&["crash-1", "ok-1", "ok-2", "ok-3", "ok-4"], "perft", "{nodes: 1}");
+    let starts = std::env::temp_dir().join(format!("xqspec-fake-once-{}", std::process::id()));
+    let _ = std::fs::remove_file(&starts);
+    let cmd = format!("env FAKE_STARTS={} FAKE_START_ONCE=1 sh {FAKES}/faulty-adapter.sh", starts.display());
+    let mut adapter = Adapter::start(&cmd, Duration::from_secs(5)).unwrap();
+    let results = runner::run(&s, &mut adapter, &RunOptions::default(), &mut |_| {}).unwrap();
+    let details: Vec<(&str, Status, &str)> = results.iter().map(|r| (r.id.as_str(), r.status, r.detail.as_str())).collect();
+    assert!(details.iter().all(|(_, s, _)| *s == Status::Crash), "{details:#?}");
+    assert!(details[1].2.starts_with("restart failed: exited during the handshake: exit status: 4"), "{details:#?}");
+    assert_eq!(details[4].2, "not restarted after 3 failed starts");
+    assert_eq!(adapter.starts, 4, "the first start and three failed restarts");
+    let _ = std::fs::remove_file(&starts);
+}
+
+#[test]
 fn known_failures_are_kept_true() {
     let s = suite(&["ok-1", "reject-1", "ok-2"], "perft", "{nodes: 1}");
     let known = KnownFailures::parse(

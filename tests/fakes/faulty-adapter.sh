@@ -8,8 +8,14 @@
 #   wrongid-*  answers with another id
 #   reject-*   rejects with fen.syntax
 #   unsup-*    answers unsupported
-# Each start appends a line to $FAKE_STARTS when that variable is set.
-[ -n "$FAKE_STARTS" ] && echo start >> "$FAKE_STARTS"
+# Each start appends a line to $FAKE_STARTS when that variable is set; with
+# FAKE_START_ONCE=1 every start after the first exits at once (a broken restart).
+if [ -n "$FAKE_STARTS" ]; then
+  if [ "$FAKE_START_ONCE" = 1 ] && [ -s "$FAKE_STARTS" ]; then
+    echo "fake: refusing to start again" >&2; exit 4
+  fi
+  echo start >> "$FAKE_STARTS"
+fi
 while IFS= read -r line; do
   case "$line" in
     *'"type":"hello"'*)
