@@ -99,6 +99,27 @@ fn conform_drives_a_uci_engine_and_skips_the_rest() {
 }
 
 #[test]
+fn a_written_known_failures_file_makes_the_next_run_pass() {
+    let dir = std::env::temp_dir().join(format!("xqspec-known-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let known = dir.join("known.yaml");
+    let engine = format!("sh {}/tests/fakes/uci-engine.sh", env!("CARGO_MANIFEST_DIR"));
+    let args = ["conform", "--uci", &engine, "--run", "perft-start-*", "--edition", "cxa-2020"];
+    let mut first = args.to_vec();
+    first.extend(["--write-known-failures", known.to_str().unwrap()]);
+    let (ok, out, _) = xqspec(&first);
+    assert!(!ok, "{out}");
+    let text = std::fs::read_to_string(&known).unwrap();
+    assert!(text.contains("- id: perft-start-depth-1\n  edition: cxa-2020\n  reason: \"fail: expected nodes 44, got 3\""), "{text}");
+    let mut second = args.to_vec();
+    second.extend(["--known-failures", known.to_str().unwrap()]);
+    let (ok, out, err) = xqspec(&second);
+    assert!(ok, "{out}{err}");
+    assert!(out.lines().last().unwrap().starts_with("0 passed, 0 failed, "), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn cases_check_and_coverage_pass_on_the_repository() {
     let (ok, out, err) = xqspec(&["cases", "check"]);
     assert!(ok, "{out}{err}");

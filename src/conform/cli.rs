@@ -58,6 +58,9 @@ pub struct ConformArgs {
     /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
     #[arg(long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
+    /// Write every failing case to this file in the known-failures format (reasons to be edited).
+    #[arg(long, value_name = "FILE")]
+    pub write_known_failures: Option<PathBuf>,
 }
 
 /// `xqspec cases …`
@@ -196,6 +199,10 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     }
     if let Some(path) = &args.report {
         std::fs::write(path, runner::markdown_report(&about, &results))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.write_known_failures {
+        std::fs::write(path, runner::known_failures_yaml(&results))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if summary.ok() {

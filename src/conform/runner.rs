@@ -415,6 +415,24 @@ pub fn problem_lines(results: &[CaseResult]) -> Vec<String> {
         .collect()
 }
 
+/// A known-failures file listing every case × edition that did not pass
+/// (skips aside), with the failure as a reason to be edited: a starting point
+/// for `--known-failures`.
+pub fn known_failures_yaml(results: &[CaseResult]) -> String {
+    let mut out = String::from("# Known failures: each entry needs a reason; the run fails if a listed case passes.\n");
+    for r in results.iter().filter(|r| !matches!(r.status, Status::Pass | Status::Skip)) {
+        let reason = format!("{}: {}", r.status.name(), r.detail);
+        let _ = writeln!(
+            out,
+            "- id: {}\n  edition: {}\n  reason: {}",
+            r.id,
+            r.edition,
+            serde_json::Value::String(reason.chars().take(200).collect())
+        );
+    }
+    out
+}
+
 /// A Markdown report of a run.
 pub fn markdown_report(about: &About, results: &[CaseResult]) -> String {
     let s = Summary::of(results);
