@@ -44,7 +44,7 @@ fn each_fault_costs_only_its_own_case() {
     let cmd = format!("env FAKE_STARTS={} sh {FAKES}/faulty-adapter.sh", starts.display());
     let mut adapter = Adapter::start(&cmd, Duration::from_secs(5)).unwrap();
     assert_eq!(adapter.about().name, "faulty");
-    let opts = RunOptions { timeout: Duration::from_millis(700), ..RunOptions::default() };
+    let opts = RunOptions { timeout: Duration::from_secs(2), ..RunOptions::default() };
     let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap();
     use Status::*;
     let want: Vec<(String, Status)> = [
@@ -163,7 +163,7 @@ fn uci_engine_skips_what_it_cannot_answer_and_survives_a_hang() {
     files.push(case("d-deep", "perft", "{fen: x, depth: 2}", "{nodes: 42}"));
     let s = Suite::from_files(files);
     let mut e = UciEngine::start(&format!("sh {FAKES}/uci-engine.sh"), RankBase::Zero, vec!["cxa-2020".into()], Duration::from_secs(5)).unwrap();
-    let opts = RunOptions { timeout: Duration::from_millis(500), ..Default::default() };
+    let opts = RunOptions { timeout: Duration::from_secs(2), ..Default::default() };
     let r = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
     assert_eq!(statuses(&r).into_iter().map(|x| x.1).collect::<Vec<_>>(), [Status::Skip, Status::Skip, Status::Timeout, Status::Pass]);
     assert_eq!(e.starts, 2);

@@ -13,6 +13,7 @@
 //! - [`reference`](mod@reference): xqspec's rule VM as an [`Implementation`] (`xqspec serve`).
 //! - [`subject`]: what the runner talks to: in-process, or an adapter process
 //!   (restarted after a crash, hang, garbage or wrong id).
+//! - [`process`]: a child process with timed reads (used by adapters and UCI).
 //! - [`uci`]: a UCI engine as a subject (perft and legal moves through `go perft`).
 //! - [`runner`]: selection, one case × edition at a time, statuses, known
 //!   failures, tables, JSON lines, Markdown.
@@ -31,6 +32,7 @@ pub mod query;
 pub mod suite;
 pub mod protocol;
 pub mod subject;
+pub mod process;
 pub mod runner;
 pub mod uci;
 pub mod reference;

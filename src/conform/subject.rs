@@ -2,16 +2,12 @@
 //! adapter process speaking the protocol. Process faults (crash, hang,
 //! garbage, wrong id) cost one case: the process is restarted for the next.
 
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
 
+use super::process::Process;
 use super::protocol::{self, About, Implementation, Request};
 use super::query::{Answer, Query};
 
@@ -74,105 +70,11 @@ impl<I: Implementation> Subject for InProcess<I> {
     }
 }
 
-struct Running {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<std::io::Result<String>>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
-}
-
-impl Running {
-    fn spawn(command: &str) -> Result<Running, String> {
-        // `exec` so that killing the child kills the implementation, not only the shell.
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec {command}"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start `{command}`: {e}"))?;
-        let stdin = child.stdin.take().expect("piped");
-        let stdout = child.stdout.take().expect("piped");
-        let stderr_pipe = child.stderr.take().expect("piped");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let stop = line.is_err();
-                if tx.send(line).is_err() || stop {
-                    break;
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        let tail = Arc::clone(&stderr);
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr_pipe).lines().map_while(Result::ok) {
-                let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
-                if t.len() == 10 {
-                    t.pop_front();
-                }
-                t.push_back(line);
-            }
-        });
-        Ok(Running { child, stdin, lines: rx, stderr })
-    }
-
-    fn send(&mut self, req: &Request) -> std::io::Result<()> {
-        let line = serde_json::to_string(req).expect("serializable");
-        writeln!(self.stdin, "{line}")?;
-        self.stdin.flush()
-    }
-
-    /// Next non-empty line, or the fault that prevented it.
-    fn recv(&mut self, timeout: Duration) -> Result<String, Reply> {
-        loop {
-            match self.lines.recv_timeout(timeout) {
-                Ok(Ok(line)) if line.trim().is_empty() => continue,
-                Ok(Ok(line)) => return Ok(line),
-                Ok(Err(e)) => return Err(Reply::Garbage(format!("unreadable output: {e}"))),
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(Reply::Timeout(format!("no answer within {:.1} s", timeout.as_secs_f64())))
-                }
-                Err(RecvTimeoutError::Disconnected) => return Err(Reply::Crash(self.death())),
-            }
-        }
-    }
-
-    /// Describes how the process ended (waiting briefly for it).
-    fn death(&mut self) -> String {
-        let mut status = None;
-        for _ in 0..50 {
-            if let Ok(Some(s)) = self.child.try_wait() {
-                status = Some(s);
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let status = match status {
-            Some(s) => s.to_string(),
-            None => "closed its output".to_string(),
-        };
-        std::thread::sleep(Duration::from_millis(20));
-        let tail: Vec<String> = self.stderr.lock().unwrap_or_else(|e| e.into_inner()).iter().cloned().collect();
-        if tail.is_empty() {
-            status
-        } else {
-            format!("{status}; stderr: {}", tail.join(" | "))
-        }
-    }
-
-    fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// An implementation in another process, started from a shell command line,
 /// speaking `conformance/PROTOCOL.md` on its standard input and output.
 pub struct Adapter {
     command: String,
-    running: Option<Running>,
+    running: Option<Process>,
     about: About,
     /// Limit for the handshake after a (re)start.
     start_timeout: Duration,
@@ -201,10 +103,10 @@ impl Adapter {
         Ok(a)
     }
 
-    fn launch(&mut self) -> Result<(Running, About), String> {
+    fn launch(&mut self) -> Result<(Process, About), String> {
         self.starts += 1;
-        let mut r = Running::spawn(&self.command)?;
-        let hello = r.send(&protocol::hello_request()).map_err(|e| format!("cannot write the hello: {e}"));
+        let mut r = Process::spawn(&self.command)?;
+        let hello = r.send_line(&json_line(&protocol::hello_request())).map_err(|e| format!("cannot write the hello: {e}"));
         let line = match hello {
             Ok(()) => r.recv(self.start_timeout),
             Err(e) => Err(Reply::Crash(e)),
@@ -261,7 +163,7 @@ impl Subject for Adapter {
             query: query.name().to_string(),
             input: query.input(),
         };
-        if let Err(e) = r.send(&req) {
+        if let Err(e) = r.send_line(&json_line(&req)) {
             let death = r.death();
             return self.fault(Reply::Crash(format!("cannot write the request ({e}): {death}")));
         }
@@ -278,16 +180,16 @@ impl Subject for Adapter {
 
     fn stop(&mut self) {
         if let Some(mut r) = self.running.take() {
-            let _ = r.send(&Request::Stop {});
-            for _ in 0..50 {
-                if let Ok(Some(_)) = r.child.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(10));
+            let _ = r.send_line(&json_line(&Request::Stop {}));
+            if !r.exited_soon() {
+                r.kill();
             }
-            r.kill();
         }
     }
+}
+
+fn json_line(req: &Request) -> String {
+    serde_json::to_string(req).expect("requests serialize")
 }
 
 impl Drop for Adapter {

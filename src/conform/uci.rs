@@ -6,77 +6,34 @@
 //! xiangqi` and numbers ranks 1–10 in UCI mode, where Pikafish (and ICCS) use
 //! 0–9. The rank base is detected from the `UCI_Variant` option, or given.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+use super::process::Process;
 
 use super::protocol::About;
 use super::query::{Answer, Query};
 use super::subject::{Reply, Subject};
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn spawn(command: &str) -> Result<Engine, String> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec {command}"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start `{command}`: {e}"))?;
-        let stdin = child.stdin.take().expect("piped");
-        let stdout = child.stdout.take().expect("piped");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Engine { child, stdin, lines: rx })
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), Reply> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| Reply::Crash(format!("cannot write to the engine: {e}")))
-    }
-
-    /// Reads lines until `done` says stop; returns them all.
-    fn read_until(&mut self, deadline: Instant, done: impl Fn(&str) -> bool) -> Result<Vec<String>, Reply> {
-        let mut out = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let line = line.trim().to_string();
-                    let stop = done(&line);
-                    out.push(line);
-                    if stop {
-                        return Ok(out);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => return Err(Reply::Timeout("the engine did not finish in time".into())),
-                Err(RecvTimeoutError::Disconnected) => {
-                    let status = self.child.wait().map(|s| s.to_string()).unwrap_or_default();
-                    return Err(Reply::Crash(format!("the engine exited ({status})")));
-                }
-            }
+/// Reads lines until `done` says stop, within `deadline`; returns them all.
+fn read_until(p: &mut Process, deadline: Instant, done: impl Fn(&str) -> bool) -> Result<Vec<String>, Reply> {
+    let mut out = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = p.recv(left).map_err(|fault| match fault {
+            Reply::Timeout(_) => Reply::Timeout("the engine did not finish in time".into()),
+            other => other,
+        })?;
+        let line = line.trim().to_string();
+        let stop = done(&line);
+        out.push(line);
+        if stop {
+            return Ok(out);
         }
     }
+}
 
-    fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+fn send(p: &mut Process, line: &str) -> Result<(), Reply> {
+    p.send_line(line).map_err(|e| Reply::Crash(format!("cannot write to the engine: {e}")))
 }
 
 /// How the engine numbers ranks in move text.
@@ -91,7 +48,7 @@ pub enum RankBase {
 /// A UCI engine as a subject of the runner.
 pub struct UciEngine {
     command: String,
-    engine: Option<Engine>,
+    engine: Option<Process>,
     about: About,
     rank_base: RankBase,
     /// 0 or 1, fixed after the first start.
@@ -132,17 +89,17 @@ impl UciEngine {
         self.offset
     }
 
-    fn launch(&mut self) -> Result<Engine, String> {
+    fn launch(&mut self) -> Result<Process, String> {
         self.starts += 1;
-        let mut e = Engine::spawn(&self.command)?;
+        let mut e = Process::spawn(&self.command)?;
         let deadline = Instant::now() + self.start_timeout;
         let setup = (|| -> Result<(), Reply> {
-            e.send("uci")?;
-            let lines = e.read_until(deadline, |l| l == "uciok")?;
+            send(&mut e, "uci")?;
+            let lines = read_until(&mut e, deadline, |l| l == "uciok")?;
             let name = lines.iter().find_map(|l| l.strip_prefix("id name ")).unwrap_or("unnamed UCI engine").to_string();
             let variant = lines.iter().any(|l| l.starts_with("option name UCI_Variant "));
             if variant {
-                e.send("setoption name UCI_Variant value xiangqi")?;
+                send(&mut e, "setoption name UCI_Variant value xiangqi")?;
             }
             self.offset = match self.rank_base {
                 RankBase::Zero => 0,
@@ -155,8 +112,8 @@ impl UciEngine {
             };
             self.about.name = n;
             self.about.version = v;
-            e.send("isready")?;
-            e.read_until(deadline, |l| l == "readyok")?;
+            send(&mut e, "isready")?;
+            read_until(&mut e, deadline, |l| l == "readyok")?;
             Ok(())
         })();
         match setup {
@@ -214,9 +171,9 @@ impl UciEngine {
             }
         }
         let e = self.engine.as_mut().expect("started");
-        e.send(&pos)?;
-        e.send(&format!("go perft {depth}"))?;
-        let lines = e.read_until(Instant::now() + timeout, |l| l.starts_with("Nodes searched"))?;
+        send(e, &pos)?;
+        send(e, &format!("go perft {depth}"))?;
+        let lines = read_until(e, Instant::now() + timeout, |l| l.starts_with("Nodes searched"))?;
         let mut divide = Vec::new();
         let mut total = None;
         for l in &lines {
@@ -280,14 +237,10 @@ impl Subject for UciEngine {
 
     fn stop(&mut self) {
         if let Some(mut e) = self.engine.take() {
-            let _ = e.send("quit");
-            for _ in 0..50 {
-                if let Ok(Some(_)) = e.child.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(10));
+            let _ = e.send_line("quit");
+            if !e.exited_soon() {
+                e.kill();
             }
-            e.kill();
         }
     }
 }
