@@ -128,7 +128,7 @@ impl UciEngine {
         }
     }
 
-    fn to_engine(&self, iccs: &str) -> Option<String> {
+    fn iccs_to_engine(&self, iccs: &str) -> Option<String> {
         let b = iccs.as_bytes();
         if !super::query::is_iccs(iccs) {
             return None;
@@ -137,7 +137,7 @@ impl UciEngine {
         Some(format!("{}{}{}{}", b[0] as char, r(b[1]), b[2] as char, r(b[3])))
     }
 
-    fn from_engine(&self, text: &str) -> Option<String> {
+    fn engine_to_iccs(&self, text: &str) -> Option<String> {
         let bytes = text.as_bytes();
         let mut i = 0;
         let mut out = String::new();
@@ -165,7 +165,7 @@ impl UciEngine {
         if !moves.is_empty() {
             pos.push_str(" moves");
             for m in moves {
-                let em = self.to_engine(m).ok_or_else(|| Reply::Answer(Answer::unsupported(format!("`{m}` is not ICCS"))))?;
+                let em = self.iccs_to_engine(m).ok_or_else(|| Reply::Answer(Answer::unsupported(format!("`{m}` is not ICCS"))))?;
                 pos.push(' ');
                 pos.push_str(&em);
             }
@@ -180,7 +180,7 @@ impl UciEngine {
             if let Some(n) = l.strip_prefix("Nodes searched:") {
                 total = n.trim().parse::<u64>().ok();
             } else if let Some((m, n)) = l.split_once(':') {
-                if let (Some(m), Ok(n)) = (self.from_engine(m.trim()), n.trim().parse::<u64>()) {
+                if let (Some(m), Ok(n)) = (self.engine_to_iccs(m.trim()), n.trim().parse::<u64>()) {
                     divide.push((m, n));
                 }
             }
@@ -271,13 +271,13 @@ mod tests {
     #[test]
     fn ranks_convert_both_ways() {
         let fairy = with_offset(1);
-        assert_eq!(fairy.to_engine("a9a8").as_deref(), Some("a10a9"));
-        assert_eq!(fairy.from_engine("a10a9").as_deref(), Some("a9a8"));
-        assert_eq!(fairy.from_engine("a0a1"), None);
+        assert_eq!(fairy.iccs_to_engine("a9a8").as_deref(), Some("a10a9"));
+        assert_eq!(fairy.engine_to_iccs("a10a9").as_deref(), Some("a9a8"));
+        assert_eq!(fairy.engine_to_iccs("a0a1"), None);
         let pika = with_offset(0);
-        assert_eq!(pika.to_engine("h2e2").as_deref(), Some("h2e2"));
-        assert_eq!(pika.from_engine("h2e2").as_deref(), Some("h2e2"));
-        assert_eq!(pika.from_engine("h2e2x"), None);
-        assert_eq!(pika.from_engine("j2e2"), None);
+        assert_eq!(pika.iccs_to_engine("h2e2").as_deref(), Some("h2e2"));
+        assert_eq!(pika.engine_to_iccs("h2e2").as_deref(), Some("h2e2"));
+        assert_eq!(pika.engine_to_iccs("h2e2x"), None);
+        assert_eq!(pika.engine_to_iccs("j2e2"), None);
     }
 }
