@@ -16,7 +16,11 @@ const EDITIONS: [&str; 3] = ["cxa-1999", "cxa-2011", "cxa-2020"];
 const ROOT: &str = "conformance";
 
 fn run(edition: &str, path: &Utf8Path, contents: String) -> datatest_stable::Result<()> {
-    Ok(harness::check_reference_case(edition, path.as_str(), &contents)?)
+    Ok(harness::check_reference_case(
+        edition,
+        path.as_str(),
+        &contents,
+    )?)
 }
 
 fn cxa_1999(path: &Utf8Path, contents: String) -> datatest_stable::Result<()> {
@@ -36,7 +40,11 @@ fn well_formed(path: &Utf8Path, _contents: String) -> datatest_stable::Result<()
 }
 
 fn suite(_path: &Utf8Path, _contents: String) -> datatest_stable::Result<()> {
-    Ok(harness::check_suite_files(Path::new(ROOT), Path::new("reports/coverage.md"), &EDITIONS)?)
+    Ok(harness::check_suite_files(
+        Path::new(ROOT),
+        Path::new("reports/coverage.md"),
+        &EDITIONS,
+    )?)
 }
 
 datatest_stable::harness! {

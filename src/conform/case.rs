@@ -26,13 +26,22 @@ pub struct Problem {
 
 impl Problem {
     pub fn new(file: &str, (line, column): (usize, usize), message: impl Into<String>) -> Problem {
-        Problem { file: file.to_string(), line, column, message: message.into() }
+        Problem {
+            file: file.to_string(),
+            line,
+            column,
+            message: message.into(),
+        }
     }
 }
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
     }
 }
 
@@ -68,7 +77,10 @@ impl Expected {
                     Ok(Expected::Answer(map))
                 }
             }
-            _ => Err("an expectation is a mapping such as `{moves: [...]}` or `{reject: fen.syntax}`".into()),
+            _ => Err(
+                "an expectation is a mapping such as `{moves: [...]}` or `{reject: fen.syntax}`"
+                    .into(),
+            ),
         }
     }
 
@@ -137,18 +149,30 @@ impl Case {
     /// Parses one case file. `path` is relative to the suite root.
     pub fn parse(path: &str, text: &str) -> Result<Case, Problem> {
         let raw: RawCase = serde_yaml::from_str(text).map_err(|e| {
-            let at = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
-            Problem::new(path, at, format!("not a valid case file: {}", strip_location(&e.to_string())))
+            let at = e
+                .location()
+                .map(|l| (l.line(), l.column()))
+                .unwrap_or((0, 0));
+            Problem::new(
+                path,
+                at,
+                format!("not a valid case file: {}", strip_location(&e.to_string())),
+            )
         })?;
         let expect = match (raw.expect, raw.expect_by_edition) {
             (Some(v), None) => Expect::Same(
-                Expected::from_value(v).map_err(|m| Problem::new(path, locate_key(text, "expect"), m))?,
+                Expected::from_value(v)
+                    .map_err(|m| Problem::new(path, locate_key(text, "expect"), m))?,
             ),
             (None, Some(map)) => {
                 let mut out = BTreeMap::new();
                 for (edition, v) in map {
                     let e = Expected::from_value(v).map_err(|m| {
-                        Problem::new(path, locate_in(text, "expect_by_edition", &edition), format!("{edition}: {m}"))
+                        Problem::new(
+                            path,
+                            locate_in(text, "expect_by_edition", &edition),
+                            format!("{edition}: {m}"),
+                        )
                     })?;
                     out.insert(edition, e);
                 }
@@ -162,7 +186,11 @@ impl Case {
                 ))
             }
             (None, None) => {
-                return Err(Problem::new(path, (1, 1), "a case needs `expect` or `expect_by_edition`"))
+                return Err(Problem::new(
+                    path,
+                    (1, 1),
+                    "a case needs `expect` or `expect_by_edition`",
+                ))
             }
         };
         Ok(Case {
@@ -254,7 +282,12 @@ mod tests {
         assert_eq!(c.id, "a-b");
         assert_eq!(c.area(), "perft");
         assert_eq!(c.stem_path(), "perft/a-b");
-        assert_eq!(c.expected("cxa-2020"), Some(&Expected::Answer(serde_json::from_str(r#"{"nodes":4}"#).unwrap())));
+        assert_eq!(
+            c.expected("cxa-2020"),
+            Some(&Expected::Answer(
+                serde_json::from_str(r#"{"nodes":4}"#).unwrap()
+            ))
+        );
         assert_eq!(c.expected("cxa-1999"), None);
     }
 
@@ -273,12 +306,21 @@ mod tests {
             "expect_by_edition:\n  cxa-2020: {reject: fen.syntax}\n  cxa-1999: {nodes: 3}",
         );
         let c = Case::parse("x/a-b.yaml", &text).unwrap();
-        assert_eq!(c.expected("cxa-2020"), Some(&Expected::Reject("fen.syntax".into())));
-        let bad = GOOD.replace("expect: {nodes: 4}", "expect: {nodes: 4, reject: fen.syntax}");
+        assert_eq!(
+            c.expected("cxa-2020"),
+            Some(&Expected::Reject("fen.syntax".into()))
+        );
+        let bad = GOOD.replace(
+            "expect: {nodes: 4}",
+            "expect: {nodes: 4, reject: fen.syntax}",
+        );
         let p = Case::parse("x/a-b.yaml", &bad).unwrap_err();
         assert_eq!((p.line, p.column), (7, 1), "{p}");
         let both = format!("{GOOD}expect_by_edition: {{}}\n");
-        assert!(Case::parse("x/a-b.yaml", &both).unwrap_err().message.contains("not both"));
+        assert!(Case::parse("x/a-b.yaml", &both)
+            .unwrap_err()
+            .message
+            .contains("not both"));
     }
 
     #[test]

@@ -109,7 +109,8 @@ pub fn load_suite(dir: Option<&Path>) -> Result<Suite, String> {
     match dir {
         Some(d) => Suite::load_dir(d).map_err(|e| format!("cannot read {}: {e}", d.display())),
         None if Path::new("conformance/vocabulary.yaml").exists() => {
-            Suite::load_dir(Path::new("conformance")).map_err(|e| format!("cannot read conformance/: {e}"))
+            Suite::load_dir(Path::new("conformance"))
+                .map_err(|e| format!("cannot read conformance/: {e}"))
         }
         None => Ok(Suite::embedded()),
     }
@@ -125,14 +126,19 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     for e in &args.edition {
         if spec.edition(e).is_none() {
             let known: Vec<&str> = spec.editions().iter().map(|e| e.id.as_str()).collect();
-            return Err(format!("unknown edition `{e}` (known: {})", known.join(", ")));
+            return Err(format!(
+                "unknown edition `{e}` (known: {})",
+                known.join(", ")
+            ));
         }
     }
     let known = match &args.known_failures {
         None => KnownFailures::default(),
         Some(f) => {
-            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-            KnownFailures::parse(&f.display().to_string(), &text, &suite).map_err(|errs| errs.join("\n"))?
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+            KnownFailures::parse(&f.display().to_string(), &text, &suite)
+                .map_err(|errs| errs.join("\n"))?
         }
     };
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
@@ -184,16 +190,28 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         println!("{}", runner::json_summary(&summary));
         eprintln!("{}", summary.line());
     } else {
-        println!("{} {} against suite {}, protocol {}", about.name, about.version, super::suite::SUITE_VERSION, protocol::PROTOCOL_VERSION);
+        println!(
+            "{} {} against suite {}, protocol {}",
+            about.name,
+            about.version,
+            super::suite::SUITE_VERSION,
+            protocol::PROTOCOL_VERSION
+        );
         println!("{}", runner::area_table(&results, false));
         for l in runner::problem_lines(&results) {
             println!("{l}");
         }
         if summary.known_failures > 0 {
-            println!("{} known failures are counted as skipped", summary.known_failures);
+            println!(
+                "{} known failures are counted as skipped",
+                summary.known_failures
+            );
         }
         if summary.unexpected_passes > 0 {
-            println!("{} cases listed as known failures pass: take them off the list", summary.unexpected_passes);
+            println!(
+                "{} cases listed as known failures pass: take them off the list",
+                summary.unexpected_passes
+            );
         }
         println!("{}", summary.line());
     }
@@ -246,23 +264,37 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             for p in &problems {
                 println!("{p}");
             }
-            println!("{} case files, {} problems", suite.texts.len(), problems.len());
+            println!(
+                "{} case files, {} problems",
+                suite.texts.len(),
+                problems.len()
+            );
             if problems.is_empty() {
                 Ok(())
             } else {
                 Err(format!("{} problems in the cases", problems.len()))
             }
         }
-        CasesCommand::Schema { cases, write, check } => {
+        CasesCommand::Schema {
+            cases,
+            write,
+            check,
+        } => {
             let suite = load_suite(cases.as_deref())?;
             let text = super::schema::case_schema(&suite.vocabulary);
-            let path = cases.unwrap_or_else(|| PathBuf::from("conformance")).join("case.schema.json");
+            let path = cases
+                .unwrap_or_else(|| PathBuf::from("conformance"))
+                .join("case.schema.json");
             if write {
-                std::fs::write(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                std::fs::write(&path, &text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                 println!("wrote {}", path.display());
             } else if check {
                 if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-                    return Err(format!("{} is stale: run `xqspec cases schema --write`", path.display()));
+                    return Err(format!(
+                        "{} is stale: run `xqspec cases schema --write`",
+                        path.display()
+                    ));
                 }
                 println!("schema ok: {} is current", path.display());
             } else {
@@ -270,21 +302,31 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             }
             Ok(())
         }
-        CasesCommand::Coverage { cases, write, check, output } => {
+        CasesCommand::Coverage {
+            cases,
+            write,
+            check,
+            output,
+        } => {
             let suite = load_suite(cases.as_deref())?;
             let cov = Coverage::compute(&suite, &SpecFacts::from_spec(&spec));
             let text = cov.markdown();
             let mut errors = Vec::new();
             if write {
                 if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                    std::fs::create_dir_all(dir)
+                        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
                 }
-                std::fs::write(&output, &text).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+                std::fs::write(&output, &text)
+                    .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
                 println!("wrote {}", output.display());
             } else if check {
                 match std::fs::read_to_string(&output) {
                     Ok(old) if old == text => {}
-                    Ok(_) => errors.push(format!("{} is stale: run `xqspec cases coverage --write`", output.display())),
+                    Ok(_) => errors.push(format!(
+                        "{} is stale: run `xqspec cases coverage --write`",
+                        output.display()
+                    )),
                     Err(e) => errors.push(format!("cannot read {}: {e}", output.display())),
                 }
             } else {
@@ -300,7 +342,10 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             }
             if errors.is_empty() {
                 if check {
-                    println!("coverage ok: {} is current, every clause covered or exempt", output.display());
+                    println!(
+                        "coverage ok: {} is current, every clause covered or exempt",
+                        output.display()
+                    );
                 }
                 Ok(())
             } else {

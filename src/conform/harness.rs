@@ -43,7 +43,15 @@ pub struct Harness<I> {
 impl<I: Implementation> Harness<I> {
     /// A harness over the cases embedded in this crate.
     pub fn new(imp: I) -> Self {
-        Harness { imp, suite: None, opts: RunOptions { timeout: Duration::from_secs(60), ..RunOptions::default() }, ignored: Vec::new() }
+        Harness {
+            imp,
+            suite: None,
+            opts: RunOptions {
+                timeout: Duration::from_secs(60),
+                ..RunOptions::default()
+            },
+            ignored: Vec::new(),
+        }
     }
 
     /// Use these cases instead of the embedded ones.
@@ -86,10 +94,17 @@ impl<I: Implementation> Harness<I> {
             if suite.case(&id).is_none() {
                 unknown.push(id.clone());
             }
-            opts.known.entries.push(KnownFailure { id, edition: None, reason: "ignored by the implementer".into() });
+            opts.known.entries.push(KnownFailure {
+                id,
+                edition: None,
+                reason: "ignored by the implementer".into(),
+            });
         }
         if !unknown.is_empty() {
-            return Err(format!("ignored ids that are no case: {}", unknown.join(", ")));
+            return Err(format!(
+                "ignored ids that are no case: {}",
+                unknown.join(", ")
+            ));
         }
         let mut subject = InProcess::new(self.imp);
         runner::run(&suite, &mut subject, &opts, &mut |_| {})
@@ -107,7 +122,11 @@ impl<I: Implementation> Harness<I> {
         }
         println!("{}", summary.line());
         if !summary.ok() {
-            panic!("{} conformance cases failed:\n{}", summary.failed, problems.join("\n"));
+            panic!(
+                "{} conformance cases failed:\n{}",
+                summary.failed,
+                problems.join("\n")
+            );
         }
     }
 }
@@ -146,7 +165,9 @@ impl From<String> for Failure {
 
 fn reference() -> &'static Reference {
     static REF: OnceLock<Reference> = OnceLock::new();
-    REF.get_or_init(|| Reference::builtin().unwrap_or_else(|e| panic!("the built-in spec does not load: {e}")))
+    REF.get_or_init(|| {
+        Reference::builtin().unwrap_or_else(|e| panic!("the built-in spec does not load: {e}"))
+    })
 }
 
 /// Runs one case file under one edition against the reference implementation.
@@ -154,14 +175,24 @@ fn reference() -> &'static Reference {
 pub fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result<(), Failure> {
     let case = Case::parse(path, contents).map_err(|p| p.to_string())?;
     if !case.editions.iter().any(|e| e == edition) {
-        return Err(format!("{path} does not apply to {edition}; the edition pattern selected it wrongly").into());
+        return Err(format!(
+            "{path} does not apply to {edition}; the edition pattern selected it wrongly"
+        )
+        .into());
     }
     let mut subject = InProcess::new(reference());
-    let opts = RunOptions { timeout: Duration::from_secs(3600), ..RunOptions::default() };
+    let opts = RunOptions {
+        timeout: Duration::from_secs(3600),
+        ..RunOptions::default()
+    };
     let r = runner::run_one(&case, edition, &mut subject, &opts);
     match r.status {
         Status::Pass => Ok(()),
-        Status::Skip => Err(format!("the reference must answer every case, but skipped it: {}", r.detail).into()),
+        Status::Skip => Err(format!(
+            "the reference must answer every case, but skipped it: {}",
+            r.detail
+        )
+        .into()),
         s => Err(format!(
             "{} under {edition}: {}\n  {}\n  expected: {}\n  got:      {}",
             case.id,
@@ -183,16 +214,27 @@ struct Checked {
 fn checked(root: &Path) -> &'static Checked {
     static CHECKED: OnceLock<Checked> = OnceLock::new();
     CHECKED.get_or_init(|| {
-        let suite = Suite::load_dir(root).unwrap_or_else(|e| panic!("cannot read {}: {e}", root.display()));
-        let spec = Spec::builtin().unwrap_or_else(|e| panic!("the built-in spec does not load: {e}"));
-        Checked { problems: check_suite(&suite, &spec), suite, spec }
+        let suite =
+            Suite::load_dir(root).unwrap_or_else(|e| panic!("cannot read {}: {e}", root.display()));
+        let spec =
+            Spec::builtin().unwrap_or_else(|e| panic!("the built-in spec does not load: {e}"));
+        Checked {
+            problems: check_suite(&suite, &spec),
+            suite,
+            spec,
+        }
     })
 }
 
 /// `cases check` for one case file of the suite at `root` (problems of other files are not reported).
 pub fn check_case_file(root: &Path, path: &str) -> Result<(), Failure> {
     let c = checked(root);
-    let mine: Vec<String> = c.problems.iter().filter(|p| p.file == path).map(|p| p.to_string()).collect();
+    let mine: Vec<String> = c
+        .problems
+        .iter()
+        .filter(|p| p.file == path)
+        .map(|p| p.to_string())
+        .collect();
     if mine.is_empty() {
         Ok(())
     } else {
@@ -213,20 +255,33 @@ pub fn check_suite_files(root: &Path, report: &Path, editions: &[&str]) -> Resul
         .collect();
     let spec_editions: Vec<&str> = c.spec.editions().iter().map(|e| e.id.as_str()).collect();
     if spec_editions != editions {
-        errors.push(format!("tests/conformance.rs runs editions {editions:?}, the spec has {spec_editions:?}"));
+        errors.push(format!(
+            "tests/conformance.rs runs editions {editions:?}, the spec has {spec_editions:?}"
+        ));
     }
     let cov = Coverage::compute(&c.suite, &SpecFacts::from_spec(&c.spec));
     match std::fs::read_to_string(report) {
         Ok(text) if text == cov.markdown() => {}
-        _ => errors.push(format!("{} is stale: run `cargo run -- cases coverage --write`", report.display())),
+        _ => errors.push(format!(
+            "{} is stale: run `cargo run -- cases coverage --write`",
+            report.display()
+        )),
     }
     let schema = root.join("case.schema.json");
-    if std::fs::read_to_string(&schema).ok() != Some(super::schema::case_schema(&c.suite.vocabulary)) {
-        errors.push(format!("{} is stale: run `cargo run -- cases schema --write`", schema.display()));
+    if std::fs::read_to_string(&schema).ok()
+        != Some(super::schema::case_schema(&c.suite.vocabulary))
+    {
+        errors.push(format!(
+            "{} is stale: run `cargo run -- cases schema --write`",
+            schema.display()
+        ));
     }
     let uncovered = cov.uncovered();
     if !uncovered.is_empty() {
-        errors.push(format!("clauses cited by no case and not exempt: {}", uncovered.join(", ")));
+        errors.push(format!(
+            "clauses cited by no case and not exempt: {}",
+            uncovered.join(", ")
+        ));
     }
     if errors.is_empty() {
         Ok(())
@@ -249,7 +304,13 @@ pub fn edition_pattern(root: &str, edition: &str) -> String {
         .filter(|c| c.editions.iter().any(|e| e == edition))
         .map(|c| c.path.as_str())
         .collect();
-    paths.extend(suite.problems.iter().filter(|p| suite.texts.contains_key(&p.file)).map(|p| p.file.as_str()));
+    paths.extend(
+        suite
+            .problems
+            .iter()
+            .filter(|p| suite.texts.contains_key(&p.file))
+            .map(|p| p.file.as_str()),
+    );
     if paths.is_empty() {
         return "^$".into();
     }

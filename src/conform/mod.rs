@@ -28,18 +28,18 @@
 //! is reported with its place and never stops the loading of the others.
 
 pub mod case;
-pub mod query;
-pub mod suite;
-pub mod protocol;
-pub mod subject;
-pub mod process;
-pub mod runner;
-pub mod uci;
-pub mod reference;
-pub mod coverage;
 pub mod cli;
+pub mod coverage;
 pub mod harness;
+pub mod process;
+pub mod protocol;
+pub mod query;
+pub mod reference;
+pub mod runner;
 pub mod schema;
+pub mod subject;
+pub mod suite;
+pub mod uci;
 
 pub use case::{Case, Expect, Expected, Problem};
 pub use protocol::{About, Implementation};

@@ -54,7 +54,12 @@ impl Process {
                 t.push_back(line);
             }
         });
-        Ok(Process { child, stdin, lines: rx, stderr })
+        Ok(Process {
+            child,
+            stdin,
+            lines: rx,
+            stderr,
+        })
     }
 
     /// Writes one line and flushes.
@@ -71,7 +76,10 @@ impl Process {
                 Ok(Ok(line)) => return Ok(line),
                 Ok(Err(e)) => return Err(Reply::Garbage(format!("unreadable output: {e}"))),
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(Reply::Timeout(format!("no answer within {:.1} s", timeout.as_secs_f64())))
+                    return Err(Reply::Timeout(format!(
+                        "no answer within {:.1} s",
+                        timeout.as_secs_f64()
+                    )))
                 }
                 Err(RecvTimeoutError::Disconnected) => return Err(Reply::Crash(self.death())),
             }
@@ -93,7 +101,13 @@ impl Process {
             None => "closed its output".to_string(),
         };
         std::thread::sleep(Duration::from_millis(20));
-        let tail: Vec<String> = self.stderr.lock().unwrap_or_else(|e| e.into_inner()).iter().cloned().collect();
+        let tail: Vec<String> = self
+            .stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .cloned()
+            .collect();
         if tail.is_empty() {
             status
         } else {

@@ -43,8 +43,17 @@ pub trait Implementation {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
-    Hello { protocol: u32, suite: String, runner: String },
-    Ask { id: Value, edition: String, query: String, input: Map<String, Value> },
+    Hello {
+        protocol: u32,
+        suite: String,
+        runner: String,
+    },
+    Ask {
+        id: Value,
+        edition: String,
+        query: String,
+        input: Map<String, Value>,
+    },
     Stop {},
 }
 
@@ -109,17 +118,22 @@ pub fn hello_request() -> Request {
 
 /// Parses an implementation's hello reply line.
 pub fn parse_hello(line: &str) -> Result<About, String> {
-    let v: Value = serde_json::from_str(line).map_err(|e| format!("hello reply is not JSON: {e}: {}", clip(line)))?;
+    let v: Value = serde_json::from_str(line)
+        .map_err(|e| format!("hello reply is not JSON: {e}: {}", clip(line)))?;
     if v.get("type").and_then(Value::as_str) == Some("error") {
         let m = v.get("message").and_then(Value::as_str).unwrap_or("");
         return Err(format!("the implementation refused the hello: {m}"));
     }
-    let h: HelloReply = serde_json::from_value(v).map_err(|e| format!("malformed hello reply: {e}: {}", clip(line)))?;
+    let h: HelloReply = serde_json::from_value(v)
+        .map_err(|e| format!("malformed hello reply: {e}: {}", clip(line)))?;
     if h.kind != "hello" {
         return Err(format!("expected a hello reply, got type `{}`", h.kind));
     }
     if h.protocol != PROTOCOL_VERSION {
-        return Err(format!("the implementation speaks protocol {}, this runner {PROTOCOL_VERSION}", h.protocol));
+        return Err(format!(
+            "the implementation speaks protocol {}, this runner {PROTOCOL_VERSION}",
+            h.protocol
+        ));
     }
     Ok(h.about())
 }
@@ -128,7 +142,9 @@ pub fn parse_hello(line: &str) -> Result<About, String> {
 pub fn encode_answer(id: &Value, answer: &Answer) -> String {
     let v = match answer {
         Answer::Value(m) => json!({"id": id, "result": m}),
-        Answer::Reject { kind, message } => json!({"id": id, "reject": {"kind": kind, "message": message}}),
+        Answer::Reject { kind, message } => {
+            json!({"id": id, "reject": {"kind": kind, "message": message}})
+        }
         Answer::Unsupported { reason } => json!({"id": id, "unsupported": {"reason": reason}}),
         Answer::Error { message } => json!({"id": id, "error": {"message": message}}),
     };
@@ -137,11 +153,14 @@ pub fn encode_answer(id: &Value, answer: &Answer) -> String {
 
 /// Decodes an answer line into its id and answer.
 pub fn decode_answer(line: &str) -> Result<(Value, Answer), String> {
-    let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON ({e}): {}", clip(line)))?;
+    let v: Value =
+        serde_json::from_str(line).map_err(|e| format!("not JSON ({e}): {}", clip(line)))?;
     let Value::Object(mut m) = v else {
         return Err(format!("an answer is a JSON object: {}", clip(line)));
     };
-    let id = m.remove("id").ok_or_else(|| format!("the answer has no `id`: {}", clip(line)))?;
+    let id = m
+        .remove("id")
+        .ok_or_else(|| format!("the answer has no `id`: {}", clip(line)))?;
     m.remove("type");
     if m.len() != 1 {
         return Err(format!(
@@ -157,9 +176,18 @@ pub fn decode_answer(line: &str) -> Result<(Value, Answer), String> {
             kind: text(o, "kind").ok_or("`reject` needs a string `kind`")?,
             message: text(o, "message").unwrap_or_default(),
         },
-        ("unsupported", o) => Answer::Unsupported { reason: text(o, "reason").unwrap_or_default() },
-        ("error", o) => Answer::Error { message: text(o, "message").unwrap_or_default() },
-        (k, _) => return Err(format!("unknown answer field `{k}` (or `result` is not an object): {}", clip(line))),
+        ("unsupported", o) => Answer::Unsupported {
+            reason: text(o, "reason").unwrap_or_default(),
+        },
+        ("error", o) => Answer::Error {
+            message: text(o, "message").unwrap_or_default(),
+        },
+        (k, _) => {
+            return Err(format!(
+                "unknown answer field `{k}` (or `result` is not an object): {}",
+                clip(line)
+            ))
+        }
     };
     Ok((id, answer))
 }
@@ -176,7 +204,11 @@ pub fn clip(line: &str) -> String {
 /// Runs the protocol for `imp` over `input`/`output` until `stop` or end of
 /// input. Malformed requests get an `error` answer (with `id` null when it
 /// cannot be read) and the loop goes on.
-pub fn serve<I: Implementation + ?Sized>(imp: &mut I, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+pub fn serve<I: Implementation + ?Sized>(
+    imp: &mut I,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> std::io::Result<()> {
     let about = imp.about();
     for line in input.lines() {
         let line = line?;
@@ -193,7 +225,12 @@ pub fn serve<I: Implementation + ?Sized>(imp: &mut I, input: impl BufRead, mut o
                 }
             }
             Ok(Request::Stop {}) => break,
-            Ok(Request::Ask { id, edition, query, input }) => {
+            Ok(Request::Ask {
+                id,
+                edition,
+                query,
+                input,
+            }) => {
                 let answer = if !about.editions.contains(&edition) {
                     Answer::unsupported(format!("edition {edition} is not supported"))
                 } else if !about.queries.contains(&query) {
@@ -207,7 +244,10 @@ pub fn serve<I: Implementation + ?Sized>(imp: &mut I, input: impl BufRead, mut o
                 encode_answer(&id, &answer)
             }
             Err(e) => {
-                let id = serde_json::from_str::<Value>(&line).ok().and_then(|v| v.get("id").cloned()).unwrap_or(Value::Null);
+                let id = serde_json::from_str::<Value>(&line)
+                    .ok()
+                    .and_then(|v| v.get("id").cloned())
+                    .unwrap_or(Value::Null);
                 encode_answer(&id, &Answer::error(format!("unreadable request: {e}")))
             }
         };
@@ -243,33 +283,66 @@ mod tests {
     #[test]
     fn serve_speaks_the_protocol() {
         let input = concat!(
-            r#"{"type":"hello","protocol":1,"suite":"x","runner":"y"}"#, "\n",
-            r#"{"type":"ask","id":"a@cxa-2020","edition":"cxa-2020","query":"perft","input":{"fen":"f","depth":3}}"#, "\n",
-            r#"{"type":"ask","id":7,"edition":"cxa-1999","query":"perft","input":{"fen":"f","depth":3}}"#, "\n",
-            r#"{"type":"ask","id":8,"edition":"cxa-2020","query":"status","input":{"fen":"f"}}"#, "\n",
-            r#"{"type":"ask","id":9,"edition":"cxa-2020","query":"perft","input":{"fen":"f"}}"#, "\n",
+            r#"{"type":"hello","protocol":1,"suite":"x","runner":"y"}"#,
+            "\n",
+            r#"{"type":"ask","id":"a@cxa-2020","edition":"cxa-2020","query":"perft","input":{"fen":"f","depth":3}}"#,
+            "\n",
+            r#"{"type":"ask","id":7,"edition":"cxa-1999","query":"perft","input":{"fen":"f","depth":3}}"#,
+            "\n",
+            r#"{"type":"ask","id":8,"edition":"cxa-2020","query":"status","input":{"fen":"f"}}"#,
+            "\n",
+            r#"{"type":"ask","id":9,"edition":"cxa-2020","query":"perft","input":{"fen":"f"}}"#,
+            "\n",
             "garbage\n",
-            r#"{"type":"stop"}"#, "\n",
-            r#"{"type":"ask","id":10,"edition":"cxa-2020","query":"perft","input":{"fen":"f","depth":1}}"#, "\n",
+            r#"{"type":"stop"}"#,
+            "\n",
+            r#"{"type":"ask","id":10,"edition":"cxa-2020","query":"perft","input":{"fen":"f","depth":1}}"#,
+            "\n",
         );
         let mut out = Vec::new();
         serve(&mut Echo, input.as_bytes(), &mut out).unwrap();
         let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
         assert_eq!(lines.len(), 6, "{lines:#?}");
         assert_eq!(parse_hello(lines[0]).unwrap(), Echo.about());
-        assert_eq!(decode_answer(lines[1]).unwrap(), (json!("a@cxa-2020"), Answer::nodes(3)));
-        assert!(matches!(decode_answer(lines[2]).unwrap(), (v, Answer::Unsupported { .. }) if v == json!(7)));
-        assert!(matches!(decode_answer(lines[3]).unwrap().1, Answer::Unsupported { .. }));
-        assert!(matches!(decode_answer(lines[4]).unwrap().1, Answer::Error { .. }));
+        assert_eq!(
+            decode_answer(lines[1]).unwrap(),
+            (json!("a@cxa-2020"), Answer::nodes(3))
+        );
+        assert!(
+            matches!(decode_answer(lines[2]).unwrap(), (v, Answer::Unsupported { .. }) if v == json!(7))
+        );
+        assert!(matches!(
+            decode_answer(lines[3]).unwrap().1,
+            Answer::Unsupported { .. }
+        ));
+        assert!(matches!(
+            decode_answer(lines[4]).unwrap().1,
+            Answer::Error { .. }
+        ));
         assert_eq!(decode_answer(lines[5]).unwrap().0, Value::Null);
     }
 
     #[test]
     fn answers_round_trip_and_bad_lines_are_refused() {
-        for a in [Answer::moves(["a0a1"]), Answer::reject("fen.syntax", "col 3"), Answer::unsupported("r"), Answer::error("e")] {
-            assert_eq!(decode_answer(&encode_answer(&json!("x"), &a)).unwrap(), (json!("x"), a));
+        for a in [
+            Answer::moves(["a0a1"]),
+            Answer::reject("fen.syntax", "col 3"),
+            Answer::unsupported("r"),
+            Answer::error("e"),
+        ] {
+            assert_eq!(
+                decode_answer(&encode_answer(&json!("x"), &a)).unwrap(),
+                (json!("x"), a)
+            );
         }
-        for bad in ["", "[]", r#"{"result":{}}"#, r#"{"id":1}"#, r#"{"id":1,"result":{},"error":{}}"#, r#"{"id":1,"result":3}"#] {
+        for bad in [
+            "",
+            "[]",
+            r#"{"result":{}}"#,
+            r#"{"id":1}"#,
+            r#"{"id":1,"result":{},"error":{}}"#,
+            r#"{"id":1,"result":3}"#,
+        ] {
             assert!(decode_answer(bad).is_err(), "{bad}");
         }
         assert!(parse_hello(r#"{"type":"hello","protocol":2,"implementation":{"name":"a","version":"b"},"editions":[],"queries":[]}"#)

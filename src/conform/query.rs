@@ -11,18 +11,50 @@ use super::case::Expected;
 /// name plus an input object ([`Query::name`], [`Query::input`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Query {
-    LegalMoves { fen: String, moves: Vec<String> },
-    Perft { fen: String, moves: Vec<String>, depth: u32 },
-    Status { fen: String, moves: Vec<String> },
-    ValidateFen { fen: String },
-    ParseMove { fen: String, moves: Vec<String>, notation: String, text: String },
-    FormatMove { fen: String, moves: Vec<String>, notation: String, mv: String },
+    LegalMoves {
+        fen: String,
+        moves: Vec<String>,
+    },
+    Perft {
+        fen: String,
+        moves: Vec<String>,
+        depth: u32,
+    },
+    Status {
+        fen: String,
+        moves: Vec<String>,
+    },
+    ValidateFen {
+        fen: String,
+    },
+    ParseMove {
+        fen: String,
+        moves: Vec<String>,
+        notation: String,
+        text: String,
+    },
+    FormatMove {
+        fen: String,
+        moves: Vec<String>,
+        notation: String,
+        mv: String,
+    },
     /// A query this version of xqspec has no type for (a later protocol's `ruling`, …).
-    Other { name: String, input: Map<String, Value> },
+    Other {
+        name: String,
+        input: Map<String, Value>,
+    },
 }
 
 /// The queries this version knows, in protocol spelling.
-pub const KNOWN_QUERIES: [&str; 6] = ["legal_moves", "perft", "status", "validate_fen", "parse_move", "format_move"];
+pub const KNOWN_QUERIES: [&str; 6] = [
+    "legal_moves",
+    "perft",
+    "status",
+    "validate_fen",
+    "parse_move",
+    "format_move",
+];
 
 impl Query {
     /// Builds a typed query from its wire name and input object.
@@ -39,29 +71,57 @@ impl Query {
                 None => Ok(Vec::new()),
                 Some(Value::Array(a)) => a
                     .iter()
-                    .map(|m| m.as_str().map(str::to_string).ok_or_else(|| "input `moves` is a list of strings".to_string()))
+                    .map(|m| {
+                        m.as_str()
+                            .map(str::to_string)
+                            .ok_or_else(|| "input `moves` is a list of strings".to_string())
+                    })
                     .collect(),
                 Some(_) => Err("input `moves` is a list of strings".into()),
             }
         };
         Ok(match name {
-            "legal_moves" => Query::LegalMoves { fen: s("fen")?, moves: moves()? },
+            "legal_moves" => Query::LegalMoves {
+                fen: s("fen")?,
+                moves: moves()?,
+            },
             "perft" => {
                 let depth = match input.get("depth") {
                     Some(Value::Number(n)) => n
                         .as_u64()
                         .filter(|&d| d <= 64)
-                        .ok_or("input `depth` is an integer from 0 to 64")? as u32,
+                        .ok_or("input `depth` is an integer from 0 to 64")?
+                        as u32,
                     Some(_) => return Err("input `depth` is an integer".into()),
                     None => return Err("input `depth` is missing".into()),
                 };
-                Query::Perft { fen: s("fen")?, moves: moves()?, depth }
+                Query::Perft {
+                    fen: s("fen")?,
+                    moves: moves()?,
+                    depth,
+                }
             }
-            "status" => Query::Status { fen: s("fen")?, moves: moves()? },
+            "status" => Query::Status {
+                fen: s("fen")?,
+                moves: moves()?,
+            },
             "validate_fen" => Query::ValidateFen { fen: s("fen")? },
-            "parse_move" => Query::ParseMove { fen: s("fen")?, moves: moves()?, notation: s("notation")?, text: s("text")? },
-            "format_move" => Query::FormatMove { fen: s("fen")?, moves: moves()?, notation: s("notation")?, mv: s("move")? },
-            other => Query::Other { name: other.to_string(), input: input.clone() },
+            "parse_move" => Query::ParseMove {
+                fen: s("fen")?,
+                moves: moves()?,
+                notation: s("notation")?,
+                text: s("text")?,
+            },
+            "format_move" => Query::FormatMove {
+                fen: s("fen")?,
+                moves: moves()?,
+                notation: s("notation")?,
+                mv: s("move")?,
+            },
+            other => Query::Other {
+                name: other.to_string(),
+                input: input.clone(),
+            },
         })
     }
 
@@ -80,13 +140,27 @@ impl Query {
     /// The input object in protocol form.
     pub fn input(&self) -> Map<String, Value> {
         let v = match self {
-            Query::LegalMoves { fen, moves } | Query::Status { fen, moves } => json!({"fen": fen, "moves": moves}),
-            Query::Perft { fen, moves, depth } => json!({"fen": fen, "moves": moves, "depth": depth}),
+            Query::LegalMoves { fen, moves } | Query::Status { fen, moves } => {
+                json!({"fen": fen, "moves": moves})
+            }
+            Query::Perft { fen, moves, depth } => {
+                json!({"fen": fen, "moves": moves, "depth": depth})
+            }
             Query::ValidateFen { fen } => json!({ "fen": fen }),
-            Query::ParseMove { fen, moves, notation, text } => {
+            Query::ParseMove {
+                fen,
+                moves,
+                notation,
+                text,
+            } => {
                 json!({"fen": fen, "moves": moves, "notation": notation, "text": text})
             }
-            Query::FormatMove { fen, moves, notation, mv } => {
+            Query::FormatMove {
+                fen,
+                moves,
+                notation,
+                mv,
+            } => {
                 json!({"fen": fen, "moves": moves, "notation": notation, "move": mv})
             }
             Query::Other { input, .. } => return input.clone(),
@@ -137,7 +211,10 @@ impl Answer {
     }
     /// Answer to `legal_moves`: ICCS moves in any order.
     pub fn moves<I: IntoIterator<Item = S>, S: Into<String>>(moves: I) -> Answer {
-        Answer::one("moves", Value::Array(moves.into_iter().map(|m| Value::String(m.into())).collect()))
+        Answer::one(
+            "moves",
+            Value::Array(moves.into_iter().map(|m| Value::String(m.into())).collect()),
+        )
     }
     /// Answer to `perft`.
     pub fn nodes(n: u64) -> Answer {
@@ -160,13 +237,20 @@ impl Answer {
         Answer::one("text", Value::String(t.into()))
     }
     pub fn reject(kind: impl Into<String>, message: impl Into<String>) -> Answer {
-        Answer::Reject { kind: kind.into(), message: message.into() }
+        Answer::Reject {
+            kind: kind.into(),
+            message: message.into(),
+        }
     }
     pub fn unsupported(reason: impl Into<String>) -> Answer {
-        Answer::Unsupported { reason: reason.into() }
+        Answer::Unsupported {
+            reason: reason.into(),
+        }
     }
     pub fn error(message: impl Into<String>) -> Answer {
-        Answer::Error { message: message.into() }
+        Answer::Error {
+            message: message.into(),
+        }
     }
 }
 
@@ -213,7 +297,12 @@ pub const MAX_COUNT: u64 = (1 << 53) - 1;
 
 /// Checks the value of an answer field. `strict` (for case files) also
 /// demands that move lists be sorted; answers may come in any order.
-pub fn check_answer_value(field: &str, v: &Value, statuses: &[&str], strict: bool) -> Result<(), String> {
+pub fn check_answer_value(
+    field: &str,
+    v: &Value,
+    statuses: &[&str],
+    strict: bool,
+) -> Result<(), String> {
     match field {
         "moves" => {
             let list = v.as_array().ok_or("`moves` is a list of ICCS moves")?;
@@ -286,19 +375,30 @@ pub fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgement {
                 Judgement::Fail(format!("expected reject {want}, got reject {kind}"))
             }
         }
-        (Expected::Reject(want), Answer::Value(got)) => {
-            Judgement::Fail(format!("expected reject {want}, got {}", Value::Object(got.clone())))
-        }
+        (Expected::Reject(want), Answer::Value(got)) => Judgement::Fail(format!(
+            "expected reject {want}, got {}",
+            Value::Object(got.clone())
+        )),
         (Expected::Answer(want), Answer::Reject { kind, message }) => {
-            let m = if message.is_empty() { String::new() } else { format!(" ({message})") };
-            Judgement::Fail(format!("expected {}, got reject {kind}{m}", Value::Object(want.clone())))
+            let m = if message.is_empty() {
+                String::new()
+            } else {
+                format!(" ({message})")
+            };
+            Judgement::Fail(format!(
+                "expected {}, got reject {kind}{m}",
+                Value::Object(want.clone())
+            ))
         }
         (Expected::Answer(want), Answer::Value(got)) => {
             let Some(field) = answer_field(query) else {
                 return Judgement::Error(format!("no comparison is defined for query `{query}`"));
             };
             let Some(got_v) = got.get(field) else {
-                return Judgement::Error(format!("the answer has no `{field}` field: {}", Value::Object(got.clone())));
+                return Judgement::Error(format!(
+                    "the answer has no `{field}` field: {}",
+                    Value::Object(got.clone())
+                ));
             };
             if let Err(e) = check_answer_value(field, got_v, &STATUSES, false) {
                 return Judgement::Error(format!("malformed answer: {e}"));
@@ -318,7 +418,11 @@ pub fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgement {
 
 fn compare_move_lists(want: &Value, got: &Value) -> Judgement {
     let as_set = |v: &Value| -> std::collections::BTreeSet<String> {
-        v.as_array().into_iter().flatten().filter_map(|m| m.as_str().map(str::to_string)).collect()
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m.as_str().map(str::to_string))
+            .collect()
     };
     let (w, g) = (as_set(want), as_set(got));
     if w == g {
@@ -350,45 +454,96 @@ mod tests {
     #[test]
     fn move_lists_compare_as_sets_and_report_differences() {
         let want = exp(json!({"moves": ["a0a1", "b0c2"]}));
-        assert_eq!(judge("legal_moves", &want, &Answer::moves(["b0c2", "a0a1"])), Judgement::Pass);
+        assert_eq!(
+            judge("legal_moves", &want, &Answer::moves(["b0c2", "a0a1"])),
+            Judgement::Pass
+        );
         assert_eq!(
             judge("legal_moves", &want, &Answer::moves(["a0a1", "i0i1"])),
             Judgement::Fail("moves differ: missing b0c2; extra i0i1".into())
         );
-        assert!(matches!(judge("legal_moves", &want, &Answer::moves(["a0a1", "a0a1", "b0c2"])), Judgement::Error(_)));
-        assert!(matches!(judge("legal_moves", &want, &Answer::moves(["A0-A1"])), Judgement::Error(_)));
+        assert!(matches!(
+            judge(
+                "legal_moves",
+                &want,
+                &Answer::moves(["a0a1", "a0a1", "b0c2"])
+            ),
+            Judgement::Error(_)
+        ));
+        assert!(matches!(
+            judge("legal_moves", &want, &Answer::moves(["A0-A1"])),
+            Judgement::Error(_)
+        ));
     }
 
     #[test]
     fn rejections_match_kind_or_family() {
         let want = Expected::Reject("fen.board_shape".into());
-        assert_eq!(judge("validate_fen", &want, &Answer::reject("fen.board_shape", "")), Judgement::Pass);
-        assert_eq!(judge("validate_fen", &want, &Answer::reject("fen", "bad")), Judgement::Pass);
-        assert!(matches!(judge("validate_fen", &want, &Answer::reject("fen.syntax", "")), Judgement::Fail(_)));
-        assert!(matches!(judge("validate_fen", &want, &Answer::valid()), Judgement::Fail(_)));
+        assert_eq!(
+            judge(
+                "validate_fen",
+                &want,
+                &Answer::reject("fen.board_shape", "")
+            ),
+            Judgement::Pass
+        );
+        assert_eq!(
+            judge("validate_fen", &want, &Answer::reject("fen", "bad")),
+            Judgement::Pass
+        );
+        assert!(matches!(
+            judge("validate_fen", &want, &Answer::reject("fen.syntax", "")),
+            Judgement::Fail(_)
+        ));
+        assert!(matches!(
+            judge("validate_fen", &want, &Answer::valid()),
+            Judgement::Fail(_)
+        ));
         let ok = exp(json!({"valid": true}));
-        assert!(matches!(judge("validate_fen", &ok, &Answer::reject("fen.syntax", "x")), Judgement::Fail(_)));
+        assert!(matches!(
+            judge("validate_fen", &ok, &Answer::reject("fen.syntax", "x")),
+            Judgement::Fail(_)
+        ));
     }
 
     #[test]
     fn scalars_and_skips() {
         let want = exp(json!({"nodes": 44}));
         assert_eq!(judge("perft", &want, &Answer::nodes(44)), Judgement::Pass);
-        assert_eq!(judge("perft", &want, &Answer::nodes(45)), Judgement::Fail("expected nodes 44, got 45".into()));
-        assert_eq!(judge("perft", &want, &Answer::unsupported("no")), Judgement::Skip("no".into()));
-        assert!(matches!(judge("perft", &want, &Answer::status("check")), Judgement::Error(_)));
+        assert_eq!(
+            judge("perft", &want, &Answer::nodes(45)),
+            Judgement::Fail("expected nodes 44, got 45".into())
+        );
+        assert_eq!(
+            judge("perft", &want, &Answer::unsupported("no")),
+            Judgement::Skip("no".into())
+        );
+        assert!(matches!(
+            judge("perft", &want, &Answer::status("check")),
+            Judgement::Error(_)
+        ));
         let st = exp(json!({"status": "check"}));
-        assert!(matches!(judge("status", &st, &Answer::status("mate")), Judgement::Error(_)));
+        assert!(matches!(
+            judge("status", &st, &Answer::status("mate")),
+            Judgement::Error(_)
+        ));
     }
 
     #[test]
     fn queries_round_trip_through_the_wire_form() {
-        let q = Query::Perft { fen: "f".into(), moves: vec!["h2e2".into()], depth: 3 };
+        let q = Query::Perft {
+            fen: "f".into(),
+            moves: vec!["h2e2".into()],
+            depth: 3,
+        };
         assert_eq!(Query::from_parts(q.name(), &q.input()).unwrap(), q);
         for name in KNOWN_QUERIES {
             assert!(answer_field(name).is_some());
         }
         assert!(Query::from_parts("perft", &Map::new()).is_err());
-        assert!(matches!(Query::from_parts("ruling", &Map::new()).unwrap(), Query::Other { .. }));
+        assert!(matches!(
+            Query::from_parts("ruling", &Map::new()).unwrap(),
+            Query::Other { .. }
+        ));
     }
 }

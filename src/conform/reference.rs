@@ -35,7 +35,9 @@ pub fn fen_reject_kind(e: &FenError) -> &'static str {
 impl Reference {
     /// The reference over the spec built into the crate.
     pub fn builtin() -> Result<Reference, String> {
-        Spec::builtin().map(|s| Reference::new(&s)).map_err(|e| e.to_string())
+        Spec::builtin()
+            .map(|s| Reference::new(&s))
+            .map_err(|e| e.to_string())
     }
 
     /// The reference over a loaded spec; every edition is compiled.
@@ -43,9 +45,17 @@ impl Reference {
         let rules = spec
             .editions()
             .iter()
-            .map(|e| (e.id.clone(), Rules::compile(e).map_err(|err| err.to_string())))
+            .map(|e| {
+                (
+                    e.id.clone(),
+                    Rules::compile(e).map_err(|err| err.to_string()),
+                )
+            })
             .collect();
-        Reference { editions: spec.editions().iter().map(|e| e.id.clone()).collect(), rules }
+        Reference {
+            editions: spec.editions().iter().map(|e| e.id.clone()).collect(),
+            rules,
+        }
     }
 
     /// The compiled rules of an edition.
@@ -60,10 +70,17 @@ impl Reference {
 
 /// The position after `moves` from `fen`, or the rejection.
 pub fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, Answer> {
-    let (mut pos, _) = fen::parse(rules, fen).map_err(|e| Answer::reject(fen_reject_kind(&e), e.to_string()))?;
+    let (mut pos, _) =
+        fen::parse(rules, fen).map_err(|e| Answer::reject(fen_reject_kind(&e), e.to_string()))?;
     for (i, text) in moves.iter().enumerate() {
-        let m = play_move(text).ok_or_else(|| Answer::reject("move.syntax", format!("move {}: `{text}` is not ICCS", i + 1)))?;
-        pos.play(rules, m).map_err(|e| Answer::reject("move.illegal", format!("move {}: {e}", i + 1)))?;
+        let m = play_move(text).ok_or_else(|| {
+            Answer::reject(
+                "move.syntax",
+                format!("move {}: `{text}` is not ICCS", i + 1),
+            )
+        })?;
+        pos.play(rules, m)
+            .map_err(|e| Answer::reject("move.illegal", format!("move {}: {e}", i + 1)))?;
     }
     Ok(pos)
 }
@@ -84,7 +101,10 @@ impl Implementation for Reference {
             language: Some("Rust".into()),
             homepage: None,
             editions: self.editions.clone(),
-            queries: ["legal_moves", "perft", "status", "validate_fen"].iter().map(|s| s.to_string()).collect(),
+            queries: ["legal_moves", "perft", "status", "validate_fen"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
         }
     }
 
@@ -110,12 +130,17 @@ impl Reference {
                     let mut pos = position(rules, fen, moves)?;
                     Answer::nodes(crate::perft::perft(&mut pos, rules, *depth))
                 }
-                Query::Status { fen, moves } => Answer::status(position(rules, fen, moves)?.status(rules).name()),
+                Query::Status { fen, moves } => {
+                    Answer::status(position(rules, fen, moves)?.status(rules).name())
+                }
                 Query::ValidateFen { fen } => {
                     position(rules, fen, &[])?;
                     Answer::valid()
                 }
-                other => Answer::unsupported(format!("the reference does not answer `{}` yet", other.name())),
+                other => Answer::unsupported(format!(
+                    "the reference does not answer `{}` yet",
+                    other.name()
+                )),
             })
         })();
         result.unwrap_or_else(|a| a)
@@ -127,7 +152,9 @@ impl Reference {
 /// case expects that very rejection).
 pub fn reference_problems(reference: &Reference, case: &Case, text: &str) -> Vec<Problem> {
     let mut out = Vec::new();
-    let Some(fen) = case.input.get("fen").and_then(|v| v.as_str()) else { return out };
+    let Some(fen) = case.input.get("fen").and_then(|v| v.as_str()) else {
+        return out;
+    };
     if case.query == "validate_fen" {
         return out;
     }
@@ -135,28 +162,46 @@ pub fn reference_problems(reference: &Reference, case: &Case, text: &str) -> Vec
         .input
         .get("moves")
         .and_then(|v| v.as_array())
-        .map(|a| a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default();
     for edition in &case.editions {
-        let Ok(rules) = reference.rules(edition) else { continue };
+        let Ok(rules) = reference.rules(edition) else {
+            continue;
+        };
         let expects_reject = matches!(case.expected(edition), Some(Expected::Reject(_)));
         match fen::parse(rules, fen) {
             Ok((pos, _)) => {
                 let canonical = pos.to_fen(rules);
                 if canonical != fen {
-                    out.push(Problem::new(&case.path, locate_key(text, "input"), format!("the FEN is not canonical; write `{canonical}`")));
+                    out.push(Problem::new(
+                        &case.path,
+                        locate_key(text, "input"),
+                        format!("the FEN is not canonical; write `{canonical}`"),
+                    ));
                     break;
                 }
             }
             Err(e) if !expects_reject => {
-                out.push(Problem::new(&case.path, locate_key(text, "input"), format!("{edition}: the FEN is refused: {e}")));
+                out.push(Problem::new(
+                    &case.path,
+                    locate_key(text, "input"),
+                    format!("{edition}: the FEN is refused: {e}"),
+                ));
                 continue;
             }
             Err(_) => continue,
         }
         if !expects_reject {
             if let Err(a) = position(rules, fen, &moves) {
-                out.push(Problem::new(&case.path, locate_key(text, "input"), format!("{edition}: the moves cannot be played: {a}")));
+                out.push(Problem::new(
+                    &case.path,
+                    locate_key(text, "input"),
+                    format!("{edition}: the moves cannot be played: {a}"),
+                ));
             }
         }
     }

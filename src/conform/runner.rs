@@ -168,7 +168,11 @@ impl Default for RunOptions {
 fn matchers(globs: &[String]) -> Result<Vec<GlobMatcher>, String> {
     globs
         .iter()
-        .map(|g| Glob::new(g).map(|g| g.compile_matcher()).map_err(|e| format!("bad glob `{g}`: {e}")))
+        .map(|g| {
+            Glob::new(g)
+                .map(|g| g.compile_matcher())
+                .map_err(|e| format!("bad glob `{g}`: {e}"))
+        })
         .collect()
 }
 
@@ -176,7 +180,10 @@ fn matchers(globs: &[String]) -> Result<Vec<GlobMatcher>, String> {
 pub fn select<'a>(suite: &'a Suite, opts: &RunOptions) -> Result<Vec<(&'a Case, String)>, String> {
     let run = matchers(&opts.run)?;
     let skip = matchers(&opts.skip)?;
-    let hit = |ms: &[GlobMatcher], c: &Case| ms.iter().any(|m| m.is_match(&c.id) || m.is_match(c.stem_path()));
+    let hit = |ms: &[GlobMatcher], c: &Case| {
+        ms.iter()
+            .any(|m| m.is_match(&c.id) || m.is_match(c.stem_path()))
+    };
     let mut out = Vec::new();
     for c in &suite.cases {
         if (!run.is_empty() && !hit(&run, c)) || hit(&skip, c) {
@@ -195,8 +202,16 @@ pub fn select<'a>(suite: &'a Suite, opts: &RunOptions) -> Result<Vec<(&'a Case, 
 }
 
 /// Runs one case under one edition against `subject`.
-pub fn run_one(case: &Case, edition: &str, subject: &mut dyn Subject, opts: &RunOptions) -> CaseResult {
-    let expected = case.expected(edition).cloned().unwrap_or(Expected::Reject(String::new()));
+pub fn run_one(
+    case: &Case,
+    edition: &str,
+    subject: &mut dyn Subject,
+    opts: &RunOptions,
+) -> CaseResult {
+    let expected = case
+        .expected(edition)
+        .cloned()
+        .unwrap_or(Expected::Reject(String::new()));
     let mut r = CaseResult {
         id: case.id.clone(),
         path: case.path.clone(),
@@ -231,7 +246,12 @@ pub fn run_one(case: &Case, edition: &str, subject: &mut dyn Subject, opts: &Run
         }
     };
     let start = Instant::now();
-    let reply = subject.ask(&format!("{}@{edition}", case.id), edition, &query, opts.timeout);
+    let reply = subject.ask(
+        &format!("{}@{edition}", case.id),
+        edition,
+        &query,
+        opts.timeout,
+    );
     r.millis = start.elapsed().as_millis();
     let (status, detail) = match reply {
         Reply::Answer(a) => {
@@ -285,7 +305,10 @@ impl Summary {
 
     /// The closing line: `N passed, N failed, N skipped`.
     pub fn line(&self) -> String {
-        format!("{} passed, {} failed, {} skipped", self.passed, self.failed, self.skipped)
+        format!(
+            "{} passed, {} failed, {} skipped",
+            self.passed, self.failed, self.skipped
+        )
     }
 
     pub fn ok(&self) -> bool {
@@ -370,7 +393,14 @@ pub fn area_table(results: &[CaseResult], markdown: bool) -> String {
         row[i] += 1;
     }
     let mut b = Builder::default();
-    b.push_record(["area", "passed", "failed", "skipped", "known failures", "listed but passing"]);
+    b.push_record([
+        "area",
+        "passed",
+        "failed",
+        "skipped",
+        "known failures",
+        "listed but passing",
+    ]);
     let mut total = [0usize; 5];
     for (area, row) in &areas {
         for (t, v) in total.iter_mut().zip(row) {
@@ -419,8 +449,13 @@ pub fn problem_lines(results: &[CaseResult]) -> Vec<String> {
 /// (skips aside), with the failure as a reason to be edited: a starting point
 /// for `--known-failures`.
 pub fn known_failures_yaml(results: &[CaseResult]) -> String {
-    let mut out = String::from("# Known failures: each entry needs a reason; the run fails if a listed case passes.\n");
-    for r in results.iter().filter(|r| !matches!(r.status, Status::Pass | Status::Skip)) {
+    let mut out = String::from(
+        "# Known failures: each entry needs a reason; the run fails if a listed case passes.\n",
+    );
+    for r in results
+        .iter()
+        .filter(|r| !matches!(r.status, Status::Pass | Status::Skip))
+    {
         let reason = format!("{}: {}", r.status.name(), r.detail);
         let _ = writeln!(
             out,
@@ -437,24 +472,42 @@ pub fn known_failures_yaml(results: &[CaseResult]) -> String {
 pub fn markdown_report(about: &About, results: &[CaseResult]) -> String {
     let s = Summary::of(results);
     let mut out = String::new();
-    let _ = writeln!(out, "# Conformance report: {} {}\n", about.name, about.version);
+    let _ = writeln!(
+        out,
+        "# Conformance report: {} {}\n",
+        about.name, about.version
+    );
     let _ = writeln!(
         out,
         "Suite {SUITE_VERSION}, protocol {PROTOCOL_VERSION}. Editions: {}.\n",
-        results.iter().map(|r| r.edition.as_str()).collect::<BTreeSet<_>>().into_iter().collect::<Vec<_>>().join(", ")
+        results
+            .iter()
+            .map(|r| r.edition.as_str())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let _ = writeln!(out, "{}\n", area_table(results, true));
     let problems = problem_lines(results);
     if !problems.is_empty() {
         let mut b = Builder::default();
         b.push_record(["case", "edition", "status", "detail"]);
-        for r in results.iter().filter(|r| !matches!(r.tally(), Tally::Passed | Tally::Skipped)) {
+        for r in results
+            .iter()
+            .filter(|r| !matches!(r.tally(), Tally::Passed | Tally::Skipped))
+        {
             let status = match r.tally() {
                 Tally::KnownFailure => format!("{} (known)", r.status.name()),
                 Tally::UnexpectedPass => "pass (listed as known failure)".into(),
                 _ => r.status.name().into(),
             };
-            b.push_record([format!("`{}`", r.id), r.edition.clone(), status, r.detail.replace('|', "\\|")]);
+            b.push_record([
+                format!("`{}`", r.id),
+                r.edition.clone(),
+                status,
+                r.detail.replace('|', "\\|"),
+            ]);
         }
         let mut t = b.build();
         t.with(Style::markdown());

@@ -9,7 +9,9 @@ use super::suite::Vocabulary;
 fn answer_schema(field: &str, vocab: &Vocabulary) -> Value {
     let iccs = "^[a-i][0-9][a-i][0-9]$";
     match field {
-        "moves" => json!({"type": "array", "items": {"type": "string", "pattern": iccs}, "uniqueItems": true}),
+        "moves" => {
+            json!({"type": "array", "items": {"type": "string", "pattern": iccs}, "uniqueItems": true})
+        }
         "nodes" => json!({"type": "integer", "minimum": 0, "maximum": super::query::MAX_COUNT}),
         "status" => json!({"enum": vocab.statuses.keys().collect::<Vec<_>>()}),
         "valid" => json!({"const": true}),

@@ -106,7 +106,9 @@ impl Adapter {
     fn launch(&mut self) -> Result<(Process, About), String> {
         self.starts += 1;
         let mut r = Process::spawn(&self.command)?;
-        let hello = r.send_line(&json_line(&protocol::hello_request())).map_err(|e| format!("cannot write the hello: {e}"));
+        let hello = r
+            .send_line(&json_line(&protocol::hello_request()))
+            .map_err(|e| format!("cannot write the hello: {e}"));
         let line = match hello {
             Ok(()) => r.recv(self.start_timeout),
             Err(e) => Err(Reply::Crash(e)),
@@ -143,7 +145,10 @@ impl Subject for Adapter {
     fn ask(&mut self, id: &str, edition: &str, query: &Query, timeout: Duration) -> Reply {
         if self.running.is_none() {
             if self.failed_starts >= Self::MAX_FAILED_STARTS {
-                return Reply::Crash(format!("not restarted after {} failed starts", self.failed_starts));
+                return Reply::Crash(format!(
+                    "not restarted after {} failed starts",
+                    self.failed_starts
+                ));
             }
             match self.launch() {
                 Ok((r, _)) => {
@@ -165,7 +170,9 @@ impl Subject for Adapter {
         };
         if let Err(e) = r.send_line(&json_line(&req)) {
             let death = r.death();
-            return self.fault(Reply::Crash(format!("cannot write the request ({e}): {death}")));
+            return self.fault(Reply::Crash(format!(
+                "cannot write the request ({e}): {death}"
+            )));
         }
         let line = match r.recv(timeout) {
             Ok(l) => l,
@@ -173,7 +180,9 @@ impl Subject for Adapter {
         };
         match protocol::decode_answer(&line) {
             Ok((got, answer)) if got == Value::String(id.to_string()) => Reply::Answer(answer),
-            Ok((got, _)) => self.fault(Reply::Garbage(format!("answered id {got} to request {id}"))),
+            Ok((got, _)) => {
+                self.fault(Reply::Garbage(format!("answered id {got} to request {id}")))
+            }
             Err(e) => self.fault(Reply::Garbage(e)),
         }
     }

@@ -90,7 +90,12 @@ impl SpecFacts {
             editions: spec
                 .editions()
                 .iter()
-                .map(|e| (e.id.clone(), e.clauses().iter().map(|c| c.id.clone()).collect()))
+                .map(|e| {
+                    (
+                        e.id.clone(),
+                        e.clauses().iter().map(|c| c.id.clone()).collect(),
+                    )
+                })
                 .collect(),
         }
     }
@@ -145,8 +150,11 @@ impl Suite {
                 },
                 "features.yaml" => match serde_yaml::from_str::<RawFeatures>(&text) {
                     Ok(f) => {
-                        suite.vocabulary.features =
-                            f.features.into_iter().map(|(k, v)| (k, v.description)).collect()
+                        suite.vocabulary.features = f
+                            .features
+                            .into_iter()
+                            .map(|(k, v)| (k, v.description))
+                            .collect()
                     }
                     Err(e) => suite.problems.push(yaml_problem(&path, &e)),
                 },
@@ -173,7 +181,11 @@ impl Suite {
             }
         }
         if !have_vocab {
-            suite.problems.push(Problem::new("vocabulary.yaml", (0, 0), "missing or unreadable"));
+            suite.problems.push(Problem::new(
+                "vocabulary.yaml",
+                (0, 0),
+                "missing or unreadable",
+            ));
         }
         suite
     }
@@ -207,12 +219,20 @@ impl Suite {
             };
             let place = format!("exemptions.yaml entry {}", i + 1);
             if x.reason.trim().is_empty() {
-                out.push(Problem::new("exemptions.yaml", (0, 0), format!("{place}: `{}` has no reason", x.clause)));
+                out.push(Problem::new(
+                    "exemptions.yaml",
+                    (0, 0),
+                    format!("{place}: `{}` has no reason", x.clause),
+                ));
             }
             let mut exists = false;
             for e in editions {
                 match facts.editions.get(e) {
-                    None => out.push(Problem::new("exemptions.yaml", (0, 0), format!("{place}: unknown edition `{e}`"))),
+                    None => out.push(Problem::new(
+                        "exemptions.yaml",
+                        (0, 0),
+                        format!("{place}: unknown edition `{e}`"),
+                    )),
                     Some(ids) if ids.contains(&x.clause) => exists = true,
                     Some(_) if !x.editions.is_empty() => out.push(Problem::new(
                         "exemptions.yaml",
@@ -223,7 +243,11 @@ impl Suite {
                 }
             }
             if !exists && x.editions.is_empty() {
-                out.push(Problem::new("exemptions.yaml", (0, 0), format!("{place}: clause `{}` exists in no edition", x.clause)));
+                out.push(Problem::new(
+                    "exemptions.yaml",
+                    (0, 0),
+                    format!("{place}: clause `{}` exists in no edition", x.clause),
+                ));
             }
         }
         out.sort();
@@ -233,9 +257,15 @@ impl Suite {
 }
 
 fn yaml_problem(path: &str, e: &serde_yaml::Error) -> Problem {
-    let at = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
+    let at = e
+        .location()
+        .map(|l| (l.line(), l.column()))
+        .unwrap_or((0, 0));
     let msg = e.to_string();
-    let msg = msg.find(" at line ").map(|i| msg[..i].to_string()).unwrap_or(msg);
+    let msg = msg
+        .find(" at line ")
+        .map(|i| msg[..i].to_string())
+        .unwrap_or(msg);
     Problem::new(path, at, msg)
 }
 
@@ -260,11 +290,16 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> std:
         if entry.file_type()?.is_dir() {
             collect_dir(root, &path, out)?;
         } else {
-            let rel = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+            let rel = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/");
             let keep = rel.ends_with(".yaml") || rel.ends_with(".txt");
             if keep {
                 let bytes = std::fs::read(&path)?;
-                let text = String::from_utf8(bytes).unwrap_or_else(|_| String::from("\u{0}not UTF-8"));
+                let text =
+                    String::from_utf8(bytes).unwrap_or_else(|_| String::from("\u{0}not UTF-8"));
                 out.push((rel, text));
             }
         }
@@ -279,7 +314,12 @@ pub const SLOW_NODES: u64 = 1_000_000;
 pub fn is_case_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 80
-        && id.split('-').all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+        && id.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
 }
 
 /// The checks of one case that need no reference implementation.
@@ -295,40 +335,76 @@ pub fn check_case(
     let mut push = |at: (usize, usize), m: String| out.push(Problem::new(file, at, m));
 
     // id
-    let stem = file.rsplit('/').next().unwrap_or(file).trim_end_matches(".yaml");
+    let stem = file
+        .rsplit('/')
+        .next()
+        .unwrap_or(file)
+        .trim_end_matches(".yaml");
     if !is_case_id(&case.id) {
-        push(locate_key(text, "id"), format!("id `{}` is not lower-case letters, digits and single hyphens (at most 80)", case.id));
+        push(
+            locate_key(text, "id"),
+            format!(
+                "id `{}` is not lower-case letters, digits and single hyphens (at most 80)",
+                case.id
+            ),
+        );
     }
     if stem != case.id {
-        push(locate_key(text, "id"), format!("id `{}` differs from the file name `{stem}.yaml`", case.id));
+        push(
+            locate_key(text, "id"),
+            format!("id `{}` differs from the file name `{stem}.yaml`", case.id),
+        );
     }
     if retired.contains(&case.id) {
-        push(locate_key(text, "id"), format!("id `{}` is retired and may not be reused", case.id));
+        push(
+            locate_key(text, "id"),
+            format!("id `{}` is retired and may not be reused", case.id),
+        );
     }
     // description
     let d = case.description.trim();
     if d.is_empty() || case.description.contains('\n') || case.description.chars().count() > 100 {
-        push(locate_key(text, "description"), "description is one non-empty line of at most 100 characters".into());
+        push(
+            locate_key(text, "description"),
+            "description is one non-empty line of at most 100 characters".into(),
+        );
     }
-    if d.split_whitespace().any(|w| w.eq_ignore_ascii_case("should")) {
-        push(locate_key(text, "description"), "description states what happens (no \"should\")".into());
+    if d.split_whitespace()
+        .any(|w| w.eq_ignore_ascii_case("should"))
+    {
+        push(
+            locate_key(text, "description"),
+            "description states what happens (no \"should\")".into(),
+        );
     }
     // editions and clauses
     if case.editions.is_empty() {
-        push(locate_key(text, "editions"), "editions is a non-empty list".into());
+        push(
+            locate_key(text, "editions"),
+            "editions is a non-empty list".into(),
+        );
     }
     let mut seen = BTreeSet::new();
     for e in &case.editions {
         if !seen.insert(e) {
-            push(locate_in(text, "editions", e), format!("edition `{e}` is listed twice"));
+            push(
+                locate_in(text, "editions", e),
+                format!("edition `{e}` is listed twice"),
+            );
         }
         if !facts.editions.contains_key(e) {
             let known: Vec<&str> = facts.editions.keys().map(String::as_str).collect();
-            push(locate_in(text, "editions", e), format!("unknown edition `{e}` (known: {})", known.join(", ")));
+            push(
+                locate_in(text, "editions", e),
+                format!("unknown edition `{e}` (known: {})", known.join(", ")),
+            );
         }
     }
     if case.clauses.is_empty() {
-        push(locate_key(text, "clauses"), "clauses is a non-empty list".into());
+        push(
+            locate_key(text, "clauses"),
+            "clauses is a non-empty list".into(),
+        );
     }
     for c in &case.clauses {
         let missing: Vec<&str> = case
@@ -338,35 +414,56 @@ pub fn check_case(
             .map(String::as_str)
             .collect();
         if !missing.is_empty() {
-            push(locate_in(text, "clauses", c), format!("clause `{c}` does not exist in {}", missing.join(", ")));
+            push(
+                locate_in(text, "clauses", c),
+                format!("clause `{c}` does not exist in {}", missing.join(", ")),
+            );
         }
     }
     for f in &case.features {
         if !vocab.features.contains_key(f) {
-            push(locate_in(text, "features", f), format!("unknown feature `{f}` (see features.yaml)"));
+            push(
+                locate_in(text, "features", f),
+                format!("unknown feature `{f}` (see features.yaml)"),
+            );
         }
     }
     // query and input
     let Some(spec) = vocab.queries.get(&case.query) else {
-        let why = if vocab.reserved_queries.contains(&case.query) { "reserved for a later version" } else { "unknown" };
-        push(locate_key(text, "query"), format!("query `{}` is {why}", case.query));
+        let why = if vocab.reserved_queries.contains(&case.query) {
+            "reserved for a later version"
+        } else {
+            "unknown"
+        };
+        push(
+            locate_key(text, "query"),
+            format!("query `{}` is {why}", case.query),
+        );
         return;
     };
     for k in &spec.required {
         if !case.input.contains_key(k) {
-            push(locate_key(text, "input"), format!("input lacks `{k}`, which `{}` requires", case.query));
+            push(
+                locate_key(text, "input"),
+                format!("input lacks `{k}`, which `{}` requires", case.query),
+            );
         }
     }
     for k in case.input.keys() {
         if !spec.required.contains(k) && !spec.optional.contains(k) {
-            push(locate_in(text, "input", k), format!("input field `{k}` is not one `{}` takes", case.query));
+            push(
+                locate_in(text, "input", k),
+                format!("input field `{k}` is not one `{}` takes", case.query),
+            );
         }
     }
     match Query::from_parts(&case.query, &case.input) {
         Err(m) => push(locate_key(text, "input"), m),
         Ok(q) => {
-            let malformed_on_purpose =
-                case.expectations().iter().any(|(_, e)| matches!(e, Expected::Reject(k) if k == "move.syntax"));
+            let malformed_on_purpose = case
+                .expectations()
+                .iter()
+                .any(|(_, e)| matches!(e, Expected::Reject(k) if k == "move.syntax"));
             check_query_values(&q, vocab, text, !malformed_on_purpose, &mut push)
         }
     }
@@ -375,11 +472,18 @@ pub fn check_case(
         let keys: BTreeSet<&String> = map.keys().collect();
         let eds: BTreeSet<&String> = case.editions.iter().collect();
         if keys != eds {
-            push(locate_key(text, "expect_by_edition"), "expect_by_edition names exactly the case's editions".into());
+            push(
+                locate_key(text, "expect_by_edition"),
+                "expect_by_edition names exactly the case's editions".into(),
+            );
         }
     }
     let statuses: Vec<&str> = vocab.statuses.keys().map(String::as_str).collect();
-    let key = if matches!(case.expect, super::case::Expect::Same(_)) { "expect" } else { "expect_by_edition" };
+    let key = if matches!(case.expect, super::case::Expect::Same(_)) {
+        "expect"
+    } else {
+        "expect_by_edition"
+    };
     let mut all: Vec<&Expected> = match &case.expect {
         super::case::Expect::Same(e) => vec![e],
         super::case::Expect::ByEdition(m) => m.values().collect(),
@@ -389,20 +493,34 @@ pub fn check_case(
         match e {
             Expected::Reject(kind) => {
                 if !vocab.reject_kinds.contains_key(kind) {
-                    push(locate_in(text, key, kind), format!("unknown reject kind `{kind}` (see vocabulary.yaml)"));
+                    push(
+                        locate_in(text, key, kind),
+                        format!("unknown reject kind `{kind}` (see vocabulary.yaml)"),
+                    );
                 }
             }
             Expected::Answer(m) => {
                 let (field, v) = m.iter().next().expect("Expected::Answer has one field");
                 if field != &spec.answer {
-                    push(locate_in(text, key, field), format!("`{}` answers with `{}`, not `{field}`", case.query, spec.answer));
+                    push(
+                        locate_in(text, key, field),
+                        format!(
+                            "`{}` answers with `{}`, not `{field}`",
+                            case.query, spec.answer
+                        ),
+                    );
                 } else if let Err(msg) = check_answer_value(field, v, &statuses, true) {
                     push(locate_in(text, key, field), msg);
                 } else if field == "nodes"
                     && v.as_u64().is_some_and(|n| n > SLOW_NODES)
                     && !case.features.iter().any(|f| f == "slow")
                 {
-                    push(locate_in(text, key, field), format!("a perft of more than {SLOW_NODES} nodes carries the feature `slow`"));
+                    push(
+                        locate_in(text, key, field),
+                        format!(
+                            "a perft of more than {SLOW_NODES} nodes carries the feature `slow`"
+                        ),
+                    );
                 }
             }
         }
@@ -417,19 +535,34 @@ fn check_query_values(
     push: &mut impl FnMut((usize, usize), String),
 ) {
     let (moves, notation, mv) = match q {
-        Query::LegalMoves { moves, .. } | Query::Status { moves, .. } | Query::Perft { moves, .. } => (moves, None, None),
-        Query::ParseMove { moves, notation, .. } => (moves, Some(notation), None),
-        Query::FormatMove { moves, notation, mv, .. } => (moves, Some(notation), Some(mv)),
+        Query::LegalMoves { moves, .. }
+        | Query::Status { moves, .. }
+        | Query::Perft { moves, .. } => (moves, None, None),
+        Query::ParseMove {
+            moves, notation, ..
+        } => (moves, Some(notation), None),
+        Query::FormatMove {
+            moves,
+            notation,
+            mv,
+            ..
+        } => (moves, Some(notation), Some(mv)),
         Query::ValidateFen { .. } | Query::Other { .. } => return,
     };
     for m in moves.iter().filter(|_| check_moves) {
         if !is_iccs(m) {
-            push(locate_in(text, "input", m), format!("`{m}` in `moves` is not an ICCS move like `h2e2`"));
+            push(
+                locate_in(text, "input", m),
+                format!("`{m}` in `moves` is not an ICCS move like `h2e2`"),
+            );
         }
     }
     if let Some(n) = notation {
         if !vocab.notations.contains_key(n) {
-            push(locate_in(text, "input", n), format!("unknown notation `{n}` (see vocabulary.yaml)"));
+            push(
+                locate_in(text, "input", n),
+                format!("unknown notation `{n}` (see vocabulary.yaml)"),
+            );
         }
     }
     // A malformed `move` (format_move) is legitimate input for a reject case: not checked here.
@@ -443,16 +576,35 @@ mod tests {
     fn facts() -> SpecFacts {
         let mut f = SpecFacts::default();
         for e in ["cxa-1999", "cxa-2020"] {
-            f.editions.insert(e.into(), ["movement.horse", "board.grid"].iter().map(|s| s.to_string()).collect());
+            f.editions.insert(
+                e.into(),
+                ["movement.horse", "board.grid"]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+            );
         }
-        f.editions.get_mut("cxa-2020").unwrap().insert("check.self_kill".into());
+        f.editions
+            .get_mut("cxa-2020")
+            .unwrap()
+            .insert("check.self_kill".into());
         f
     }
 
     fn suite(cases: &[(&str, &str)]) -> Suite {
         let mut files: Vec<(String, String)> = EMBEDDED_META
             .iter()
-            .map(|n| (n.to_string(), EMBEDDED.get_file(n).unwrap().contents_utf8().unwrap().to_string()))
+            .map(|n| {
+                (
+                    n.to_string(),
+                    EMBEDDED
+                        .get_file(n)
+                        .unwrap()
+                        .contents_utf8()
+                        .unwrap()
+                        .to_string(),
+                )
+            })
             .collect();
         files.extend(cases.iter().map(|(p, t)| (p.to_string(), t.to_string())));
         Suite::from_files(files)
@@ -476,7 +628,10 @@ mod tests {
             .replace("cxa-2020]", "cxa-2020, cxa-3000]\nfeatures: [teleport]")
             .replace("  fen: x", "  fen: x\n  depth: 3\n  moves: [h2e2, zz]")
             .replace("[a0a1, b0c2]", "[b0c2, a0a1]");
-        let s = suite(&[("movement/horse-one.yaml", &bad), ("movement/other.yaml", "id: [")]);
+        let s = suite(&[
+            ("movement/horse-one.yaml", &bad),
+            ("movement/other.yaml", "id: ["),
+        ]);
         let got: Vec<String> = s.check(&facts()).iter().map(|p| p.to_string()).collect();
         let want = [
             "movement/horse-one.yaml:1:1: id `Horse_One` differs from the file name `horse-one.yaml`",
@@ -489,9 +644,16 @@ mod tests {
             "movement/horse-one.yaml:12:3: `moves` is not sorted in ascending order",
         ];
         for w in want {
-            assert!(got.iter().any(|g| g == w), "missing {w}\ngot:\n{}", got.join("\n"));
+            assert!(
+                got.iter().any(|g| g == w),
+                "missing {w}\ngot:\n{}",
+                got.join("\n")
+            );
         }
-        assert!(got.iter().any(|g| g.starts_with("movement/other.yaml:1:")), "{got:?}");
+        assert!(
+            got.iter().any(|g| g.starts_with("movement/other.yaml:1:")),
+            "{got:?}"
+        );
         assert_eq!(got.len(), want.len() + 1, "{got:#?}");
     }
 
@@ -509,7 +671,11 @@ mod tests {
             x("check.self_kill", &["cxa-1999"], "wrong edition"),
             x("board.grid", &["cxa-2020"], " "),
         ];
-        let got: Vec<String> = s.check(&facts()).iter().map(|p| p.message.clone()).collect();
+        let got: Vec<String> = s
+            .check(&facts())
+            .iter()
+            .map(|p| p.message.clone())
+            .collect();
         assert_eq!(
             got,
             vec![
@@ -527,18 +693,38 @@ mod tests {
             .replace("  fen: x\n", "  fen: x\n  depth: 5\n")
             .replace("  moves: [a0a1, b0c2]", "  nodes: 1000001");
         let s = suite(&[("perft/horse-one.yaml", &big)]);
-        let got: Vec<String> = s.check(&facts()).iter().map(|p| p.message.clone()).collect();
-        assert_eq!(got, vec!["a perft of more than 1000000 nodes carries the feature `slow`"]);
+        let got: Vec<String> = s
+            .check(&facts())
+            .iter()
+            .map(|p| p.message.clone())
+            .collect();
+        assert_eq!(
+            got,
+            vec!["a perft of more than 1000000 nodes carries the feature `slow`"]
+        );
         let tagged = big.replace("query: perft", "features: [slow]\nquery: perft");
-        assert!(suite(&[("perft/horse-one.yaml", &tagged)]).check(&facts()).is_empty());
+        assert!(suite(&[("perft/horse-one.yaml", &tagged)])
+            .check(&facts())
+            .is_empty());
     }
 
     #[test]
     fn duplicate_and_retired_ids() {
-        let mut s = suite(&[("movement/horse-one.yaml", OK), ("check/horse-one.yaml", OK)]);
+        let mut s = suite(&[
+            ("movement/horse-one.yaml", OK),
+            ("check/horse-one.yaml", OK),
+        ]);
         s.retired.insert("horse-one".into());
-        let got: Vec<String> = s.check(&facts()).iter().map(|p| p.message.clone()).collect();
-        assert!(got.iter().any(|m| m == "id `horse-one` is already used by check/horse-one.yaml"), "{got:?}");
+        let got: Vec<String> = s
+            .check(&facts())
+            .iter()
+            .map(|p| p.message.clone())
+            .collect();
+        assert!(
+            got.iter()
+                .any(|m| m == "id `horse-one` is already used by check/horse-one.yaml"),
+            "{got:?}"
+        );
         assert_eq!(got.iter().filter(|m| m.contains("retired")).count(), 2);
     }
 
@@ -549,14 +735,24 @@ mod tests {
             "expect_by_edition:\n  cxa-1999: {reject: fen.nonsense}\n  cxa-2020: {nodes: 3}\n",
         );
         let s = suite(&[("movement/horse-one.yaml", &by)]);
-        let got: Vec<String> = s.check(&facts()).iter().map(|p| p.message.clone()).collect();
+        let got: Vec<String> = s
+            .check(&facts())
+            .iter()
+            .map(|p| p.message.clone())
+            .collect();
         assert_eq!(
             got,
-            vec!["unknown reject kind `fen.nonsense` (see vocabulary.yaml)", "`legal_moves` answers with `moves`, not `nodes`"]
+            vec![
+                "unknown reject kind `fen.nonsense` (see vocabulary.yaml)",
+                "`legal_moves` answers with `moves`, not `nodes`"
+            ]
         );
         let missing = by.replace("  cxa-2020: {nodes: 3}\n", "");
         let s = suite(&[("movement/horse-one.yaml", &missing)]);
-        assert!(s.check(&facts()).iter().any(|p| p.message.contains("exactly the case's editions")));
+        assert!(s
+            .check(&facts())
+            .iter()
+            .any(|p| p.message.contains("exactly the case's editions")));
     }
 
     #[test]
@@ -568,7 +764,10 @@ mod tests {
         known.sort();
         assert_eq!(names, known);
         for (name, spec) in &s.vocabulary.queries {
-            assert_eq!(Some(spec.answer.as_str()), super::super::query::answer_field(name));
+            assert_eq!(
+                Some(spec.answer.as_str()),
+                super::super::query::answer_field(name)
+            );
         }
     }
 }

@@ -15,7 +15,11 @@ use super::query::{Answer, Query};
 use super::subject::{Reply, Subject};
 
 /// Reads lines until `done` says stop, within `deadline`; returns them all.
-fn read_until(p: &mut Process, deadline: Instant, done: impl Fn(&str) -> bool) -> Result<Vec<String>, Reply> {
+fn read_until(
+    p: &mut Process,
+    deadline: Instant,
+    done: impl Fn(&str) -> bool,
+) -> Result<Vec<String>, Reply> {
     let mut out = Vec::new();
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -33,7 +37,8 @@ fn read_until(p: &mut Process, deadline: Instant, done: impl Fn(&str) -> bool) -
 }
 
 fn send(p: &mut Process, line: &str) -> Result<(), Reply> {
-    p.send_line(line).map_err(|e| Reply::Crash(format!("cannot write to the engine: {e}")))
+    p.send_line(line)
+        .map_err(|e| Reply::Crash(format!("cannot write to the engine: {e}")))
 }
 
 /// How the engine numbers ranks in move text.
@@ -61,7 +66,12 @@ pub struct UciEngine {
 impl UciEngine {
     /// Starts the engine and sets it up; `editions` are the editions to claim
     /// (a UCI engine knows no editions; the movement rules are the same in all).
-    pub fn start(command: &str, rank_base: RankBase, editions: Vec<String>, start_timeout: Duration) -> Result<Self, String> {
+    pub fn start(
+        command: &str,
+        rank_base: RankBase,
+        editions: Vec<String>,
+        start_timeout: Duration,
+    ) -> Result<Self, String> {
         let mut u = UciEngine {
             command: command.to_string(),
             engine: None,
@@ -96,8 +106,14 @@ impl UciEngine {
         let setup = (|| -> Result<(), Reply> {
             send(&mut e, "uci")?;
             let lines = read_until(&mut e, deadline, |l| l == "uciok")?;
-            let name = lines.iter().find_map(|l| l.strip_prefix("id name ")).unwrap_or("unnamed UCI engine").to_string();
-            let variant = lines.iter().any(|l| l.starts_with("option name UCI_Variant "));
+            let name = lines
+                .iter()
+                .find_map(|l| l.strip_prefix("id name "))
+                .unwrap_or("unnamed UCI engine")
+                .to_string();
+            let variant = lines
+                .iter()
+                .any(|l| l.starts_with("option name UCI_Variant "));
             if variant {
                 send(&mut e, "setoption name UCI_Variant value xiangqi")?;
             }
@@ -107,7 +123,9 @@ impl UciEngine {
                 RankBase::Detect => u8::from(variant),
             };
             let (n, v) = match name.rsplit_once(' ') {
-                Some((n, v)) if v.chars().next().is_some_and(|c| c.is_ascii_digit()) => (n.to_string(), v.to_string()),
+                Some((n, v)) if v.chars().next().is_some_and(|c| c.is_ascii_digit()) => {
+                    (n.to_string(), v.to_string())
+                }
                 _ => (name.clone(), String::new()),
             };
             self.about.name = n;
@@ -121,7 +139,9 @@ impl UciEngine {
             Err(r) => {
                 e.kill();
                 Err(match r {
-                    Reply::Crash(m) | Reply::Timeout(m) | Reply::Garbage(m) => format!("UCI set-up failed: {m}"),
+                    Reply::Crash(m) | Reply::Timeout(m) | Reply::Garbage(m) => {
+                        format!("UCI set-up failed: {m}")
+                    }
                     Reply::Answer(a) => a.to_string(),
                 })
             }
@@ -134,7 +154,13 @@ impl UciEngine {
             return None;
         }
         let r = |c: u8| (c - b'0' + self.offset).to_string();
-        Some(format!("{}{}{}{}", b[0] as char, r(b[1]), b[2] as char, r(b[3])))
+        Some(format!(
+            "{}{}{}{}",
+            b[0] as char,
+            r(b[1]),
+            b[2] as char,
+            r(b[3])
+        ))
     }
 
     fn engine_to_iccs(&self, text: &str) -> Option<String> {
@@ -160,12 +186,20 @@ impl UciEngine {
     }
 
     /// `go perft depth` from the position; returns the divide lines and the total.
-    fn perft(&mut self, fen: &str, moves: &[String], depth: u32, timeout: Duration) -> Result<(Vec<(String, u64)>, u64), Reply> {
+    fn perft(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+        depth: u32,
+        timeout: Duration,
+    ) -> Result<(Vec<(String, u64)>, u64), Reply> {
         let mut pos = format!("position fen {fen}");
         if !moves.is_empty() {
             pos.push_str(" moves");
             for m in moves {
-                let em = self.iccs_to_engine(m).ok_or_else(|| Reply::Answer(Answer::unsupported(format!("`{m}` is not ICCS"))))?;
+                let em = self.iccs_to_engine(m).ok_or_else(|| {
+                    Reply::Answer(Answer::unsupported(format!("`{m}` is not ICCS")))
+                })?;
                 pos.push(' ');
                 pos.push_str(&em);
             }
@@ -173,7 +207,9 @@ impl UciEngine {
         let e = self.engine.as_mut().expect("started");
         send(e, &pos)?;
         send(e, &format!("go perft {depth}"))?;
-        let lines = read_until(e, Instant::now() + timeout, |l| l.starts_with("Nodes searched"))?;
+        let lines = read_until(e, Instant::now() + timeout, |l| {
+            l.starts_with("Nodes searched")
+        })?;
         let mut divide = Vec::new();
         let mut total = None;
         for l in &lines {
@@ -185,7 +221,8 @@ impl UciEngine {
                 }
             }
         }
-        let total = total.ok_or_else(|| Reply::Garbage("`Nodes searched` line without a number".into()))?;
+        let total =
+            total.ok_or_else(|| Reply::Garbage("`Nodes searched` line without a number".into()))?;
         Ok((divide, total))
     }
 }
@@ -216,12 +253,21 @@ impl Subject for UciEngine {
             }
         }
         let result = match query {
-            Query::Perft { depth: 0, .. } => return Reply::Answer(Answer::unsupported("`go perft 0` is not meaningful in UCI")),
-            Query::Perft { fen, moves, depth } => self.perft(fen, moves, *depth, timeout).map(|(_, n)| Answer::nodes(n)),
-            Query::LegalMoves { fen, moves } => {
-                self.perft(fen, moves, 1, timeout).map(|(d, _)| Answer::moves(d.into_iter().map(|(m, _)| m)))
+            Query::Perft { depth: 0, .. } => {
+                return Reply::Answer(Answer::unsupported("`go perft 0` is not meaningful in UCI"))
             }
-            other => return Reply::Answer(Answer::unsupported(format!("a UCI engine does not answer `{}`", other.name()))),
+            Query::Perft { fen, moves, depth } => self
+                .perft(fen, moves, *depth, timeout)
+                .map(|(_, n)| Answer::nodes(n)),
+            Query::LegalMoves { fen, moves } => self
+                .perft(fen, moves, 1, timeout)
+                .map(|(d, _)| Answer::moves(d.into_iter().map(|(m, _)| m))),
+            other => {
+                return Reply::Answer(Answer::unsupported(format!(
+                    "a UCI engine does not answer `{}`",
+                    other.name()
+                )))
+            }
         };
         match result {
             Ok(a) => Reply::Answer(a),
