@@ -17,6 +17,8 @@ pub struct Process {
     stdin: ChildStdin,
     lines: Receiver<std::io::Result<String>>,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    /// The thread draining stderr; it ends when every writer has closed stderr.
+    stderr_reader: std::thread::JoinHandle<()>,
 }
 
 impl Process {
@@ -45,7 +47,7 @@ impl Process {
         });
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr);
-        std::thread::spawn(move || {
+        let stderr_reader = std::thread::spawn(move || {
             for line in BufReader::new(stderr_pipe).lines().map_while(Result::ok) {
                 let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
                 if t.len() == 10 {
@@ -59,6 +61,7 @@ impl Process {
             stdin,
             lines: rx,
             stderr,
+            stderr_reader,
         })
     }
 
@@ -100,7 +103,13 @@ impl Process {
             Some(s) => s.to_string(),
             None => "closed its output".to_string(),
         };
-        std::thread::sleep(Duration::from_millis(20));
+        // Let the stderr thread read what the process wrote before it ended.
+        for _ in 0..50 {
+            if self.stderr_reader.is_finished() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let tail: Vec<String> = self
             .stderr
             .lock()

@@ -106,12 +106,11 @@ impl Adapter {
     fn launch(&mut self) -> Result<(Process, About), String> {
         self.starts += 1;
         let mut r = Process::spawn(&self.command)?;
-        let hello = r
-            .send_line(&json_line(&protocol::hello_request()))
-            .map_err(|e| format!("cannot write the hello: {e}"));
-        let line = match hello {
+        // A process that dies at once may do so before or after the hello is
+        // written; either way the report is how it ended.
+        let line = match r.send_line(&json_line(&protocol::hello_request())) {
             Ok(()) => r.recv(self.start_timeout),
-            Err(e) => Err(Reply::Crash(e)),
+            Err(_) => Err(Reply::Crash(r.death())),
         };
         let result = match line {
             Ok(line) => protocol::parse_hello(&line),
