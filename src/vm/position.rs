@@ -156,15 +156,19 @@ impl Sink for MoveBuf {
 /// Counts moves that cannot be self-kills and keeps the others for a full test.
 struct Counter<'a> {
     rules: &'a Rules,
-    guard: &'a Guard,
+    /// Points whose change could expose the general; every point when in check or for the
+    /// general's own moves.
+    sensitive: u128,
+    royal: usize,
+    in_check: bool,
     safe: u64,
-    doubtful: MoveBuf,
+    doubtful: &'a mut MoveBuf,
 }
 
 impl Counter<'_> {
     #[inline]
     fn doubtful(&self, from: usize, to: usize) -> bool {
-        from == self.guard.royal || self.guard.in_check || ((1u128 << from) | (1u128 << to)) & self.guard.sensitive != 0
+        from == self.royal || self.in_check || ((1u128 << from) | (1u128 << to)) & self.sensitive != 0
     }
 }
 
@@ -185,7 +189,7 @@ impl Sink for Counter<'_> {
         }
         let end = Position::along(from, d, last);
         let segment = (self.rules.ray_mask[from][d] & !self.rules.ray_mask[end][d]) | (1u128 << from);
-        if from == self.guard.royal || self.guard.in_check || segment & self.guard.sensitive != 0 {
+        if from == self.royal || self.in_check || segment & self.sensitive != 0 {
             for dist in first..=last {
                 self.one(from, Position::along(from, d, dist));
             }
@@ -416,15 +420,23 @@ impl Position {
     fn attacked(&self, rules: &Rules, sq: usize, by: Side) -> bool {
         let b = &self.board;
         let bi = by.index();
-        for r in rules.reverse_of(by, sq) {
-            let p = b[r.from as usize];
-            if p != 0 && code_side(p) == bi && r.kinds >> code_kind(p) & 1 != 0 && (r.block == NO_BLOCK || b[r.block as usize] == 0) {
-                return true;
+        if self.occ[bi] & rules.reverse_from[bi * SQUARES + sq] != 0 {
+            for r in rules.reverse_of(by, sq) {
+                let p = b[r.from as usize];
+                if p != 0 && code_side(p) == bi && r.kinds >> code_kind(p) & 1 != 0 && (r.block == NO_BLOCK || b[r.block as usize] == 0) {
+                    return true;
+                }
             }
+        }
+        let mut kinds = rules.any_line_attackers[bi];
+        let mut attackers = 0u128;
+        while kinds != 0 {
+            attackers |= self.kind_bb[bi][kinds.trailing_zeros() as usize];
+            kinds &= kinds - 1;
         }
         for d in 0..4 {
             let od = opposite(d);
-            if rules.line_attackers[bi][od] == 0 {
+            if rules.line_attackers[bi][od] == 0 || attackers & rules.ray_mask[sq][d] == 0 {
                 continue;
             }
             for (i, dist) in self.scan(sq, d).take(rules.max_screens as usize + 1).enumerate() {
@@ -560,7 +572,7 @@ impl Position {
     }
 
     /// Quiet moves to distances `first..=last` along a line, within the `to` region.
-    #[inline]
+    #[inline(always)]
     fn quiet_run<S: Sink>(sq: usize, d: usize, first: u32, last: u32, mask_id: u8, mask: u128, out: &mut S) {
         if mask_id == 0 {
             out.run(sq, d, first, last);
@@ -630,7 +642,16 @@ impl Position {
         for d in 0..4 {
             let od = opposite(d);
             let facing_here = rules.forbid_facing && matches!(rules.facing, Some((_, dirs)) if dirs[d]);
-            if rules.line_attackers[ei][od] == 0 && !facing_here {
+            let mut kinds = rules.line_attackers[ei][od];
+            if facing_here {
+                kinds |= 1 << rules.royal;
+            }
+            let mut attackers = 0u128;
+            while kinds != 0 {
+                attackers |= self.kind_bb[ei][kinds.trailing_zeros() as usize];
+                kinds &= kinds - 1;
+            }
+            if attackers & rules.ray_mask[k][d] == 0 {
                 continue;
             }
             for (j, dist) in self.scan(k, d).take(ms + 2).enumerate() {
@@ -697,9 +718,10 @@ impl Position {
             self.pseudo_moves(rules, &mut all);
             return all.len as u64;
         };
-        let mut counter = Counter { rules, guard: &g, safe: 0, doubtful: MoveBuf::new() };
+        let mut doubtful = MoveBuf::new();
+        let mut counter = Counter { rules, sensitive: g.sensitive, royal: g.royal, in_check: g.in_check, safe: 0, doubtful: &mut doubtful };
         self.pseudo_moves(rules, &mut counter);
-        let (mut n, doubtful) = (counter.safe, counter.doubtful);
+        let mut n = counter.safe;
         let g = Some(g);
         for &m in doubtful.as_slice() {
             if self.passes(rules, &g, m) {
