@@ -502,33 +502,39 @@ impl Position {
 
     /// Every move the programs allow, before the self-kill test.
     pub(crate) fn pseudo_moves<S: Sink>(&self, rules: &Rules, out: &mut S) {
-        let s = self.side;
-        let si = s.index();
-        let b = &self.board;
-        let mut own = self.occ[si];
+        let mut own = self.occ[self.side.index()];
         while own != 0 {
             let sq = own.trailing_zeros() as usize;
             own &= own - 1;
-            let kind = code_kind(b[sq]) as KindId;
-            for l in rules.leaps_of(s, kind, sq) {
-                if l.block != NO_BLOCK && b[l.block as usize] != 0 {
-                    continue;
-                }
-                let t = b[l.to as usize];
-                if t == 0 {
-                    if l.modes & QUIET != 0 {
-                        out.one(sq, l.to as usize);
-                    }
-                } else if code_side(t) != si && l.modes & CAPTURE != 0 {
+            self.piece_moves(rules, sq, out);
+        }
+    }
+
+    /// The moves the program of the piece on `sq` (of the side to move) allows.
+    #[inline]
+    fn piece_moves<S: Sink>(&self, rules: &Rules, sq: usize, out: &mut S) {
+        let s = self.side;
+        let si = s.index();
+        let b = &self.board;
+        let kind = code_kind(b[sq]) as KindId;
+        for l in rules.leaps_of(s, kind, sq) {
+            if l.block != NO_BLOCK && b[l.block as usize] != 0 {
+                continue;
+            }
+            let t = b[l.to as usize];
+            if t == 0 {
+                if l.modes & QUIET != 0 {
                     out.one(sq, l.to as usize);
                 }
+            } else if code_side(t) != si && l.modes & CAPTURE != 0 {
+                out.one(sq, l.to as usize);
             }
-            if rules.has_rays[si][kind as usize] {
-                let rays = rules.rays_of(s, kind, sq);
-                for (d, ray) in rays.iter().enumerate() {
-                    if !ray.is_empty() {
-                        self.line_moves(rules, sq, d, ray, out);
-                    }
+        }
+        if rules.has_rays[si][kind as usize] {
+            let rays = rules.rays_of(s, kind, sq);
+            for (d, ray) in rays.iter().enumerate() {
+                if !ray.is_empty() {
+                    self.line_moves(rules, sq, d, ray, out);
                 }
             }
         }
@@ -748,6 +754,18 @@ impl Position {
         out.as_slice().to_vec()
     }
 
+    /// The legal moves of the piece on `from`, if it belongs to the side to move.
+    pub fn legal_moves_from(&self, rules: &Rules, from: Square) -> Vec<Move> {
+        let c = self.board[from.index()];
+        if c == 0 || code_side(c) != self.side.index() {
+            return Vec::new();
+        }
+        let mut pseudo = MoveBuf::new();
+        self.piece_moves(rules, from.index(), &mut pseudo);
+        let mut pos = self.clone();
+        pseudo.as_slice().iter().copied().filter(|&m| pos.try_make(rules, m).map(|u| pos.unmake(rules, m, u)).is_ok()).collect()
+    }
+
     /// Whether `m` is a legal move here.
     pub fn is_legal(&self, rules: &Rules, m: Move) -> bool {
         self.check_move(rules, m).is_ok()
@@ -755,6 +773,24 @@ impl Position {
 
     /// Why `m` is not legal, or `Ok` if it is.
     pub fn check_move(&self, rules: &Rules, m: Move) -> Result<(), IllegalMove> {
+        let mut pos = self.clone();
+        pos.play(rules, m).map(|_| ())
+    }
+
+    /// Play `m` if the piece's program allows it, then take it back if it is a self-kill.
+    fn try_make(&mut self, rules: &Rules, m: Move) -> Result<Undo, IllegalReason> {
+        let mover = self.side;
+        let u = self.make(rules, m);
+        if self.is_self_kill_for(rules, mover) {
+            self.unmake(rules, m, u);
+            Err(IllegalReason::SelfKill)
+        } else {
+            Ok(u)
+        }
+    }
+
+    /// Play a move after checking it is legal; on error the position is unchanged.
+    pub fn play(&mut self, rules: &Rules, m: Move) -> Result<Undo, IllegalMove> {
         let fail = |reason| Err(IllegalMove { mv: m, reason });
         let c = self.board[m.from.index()];
         if c == 0 {
@@ -764,23 +800,11 @@ impl Position {
             return fail(IllegalReason::NotYourPiece);
         }
         let mut pseudo = MoveBuf::new();
-        self.pseudo_moves(rules, &mut pseudo);
+        self.piece_moves(rules, m.from.index(), &mut pseudo);
         if !pseudo.as_slice().contains(&m) {
             return fail(IllegalReason::NotAMove);
         }
-        let mut pos = self.clone();
-        let g = pos.guard(rules);
-        if pos.passes(rules, &g, m) {
-            Ok(())
-        } else {
-            fail(IllegalReason::SelfKill)
-        }
-    }
-
-    /// Play a move after checking it is legal.
-    pub fn play(&mut self, rules: &Rules, m: Move) -> Result<Undo, IllegalMove> {
-        self.check_move(rules, m)?;
-        Ok(self.make(rules, m))
+        self.try_make(rules, m).or_else(fail)
     }
 
     /// The status named by the `check.*` clauses.
