@@ -340,6 +340,13 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
                     uncovered.join(", ")
                 ));
             }
+            let needless = cov.needless_exemptions(&suite);
+            if !needless.is_empty() {
+                errors.push(format!(
+                    "exempt clauses that cases cite after all (remove them from conformance/exemptions.yaml): {}",
+                    needless.join(", ")
+                ));
+            }
             if errors.is_empty() {
                 if check {
                     println!(

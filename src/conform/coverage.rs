@@ -63,6 +63,21 @@ impl Coverage {
         out
     }
 
+    /// Exemptions of clauses that a case cites after all (`edition clause`):
+    /// the exemption is stale and must go.
+    pub fn needless_exemptions(&self, suite: &Suite) -> Vec<String> {
+        let mut out = Vec::new();
+        for x in &suite.exemptions {
+            for (e, m) in &self.editions {
+                let applies = x.editions.is_empty() || x.editions.contains(e);
+                if applies && matches!(m.get(&x.clause), Some(Cover::Cases(_))) {
+                    out.push(format!("{e} {}", x.clause));
+                }
+            }
+        }
+        out
+    }
+
     /// The text of `reports/coverage.md`.
     pub fn markdown(&self) -> String {
         let mut out = String::new();
@@ -108,5 +123,50 @@ impl Coverage {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conform::suite::Exemption;
+
+    #[test]
+    fn clauses_are_covered_exempt_or_uncovered() {
+        let mut facts = SpecFacts::default();
+        facts.editions.insert(
+            "e1".into(),
+            ["a.x", "a.y", "a.z"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        );
+        let case = "id: c1\ndescription: d\nclauses: [a.x]\neditions: [e1]\nquery: perft\ninput: {fen: f, depth: 1}\nexpect: {nodes: 1}\n";
+        let mut suite = Suite::from_files(vec![("p/c1.yaml".into(), case.into())]);
+        suite.exemptions = vec![
+            Exemption {
+                clause: "a.y".into(),
+                editions: vec![],
+                reason: "no program decides it".into(),
+            },
+            Exemption {
+                clause: "a.x".into(),
+                editions: vec![],
+                reason: "stale".into(),
+            },
+        ];
+        let cov = Coverage::compute(&suite, &facts);
+        let m = &cov.editions["e1"];
+        assert_eq!(m["a.x"], Cover::Cases(vec!["c1".into()]));
+        assert_eq!(m["a.y"], Cover::Exempt("no program decides it".into()));
+        assert_eq!(m["a.z"], Cover::Uncovered);
+        assert_eq!(cov.uncovered(), vec!["e1 a.z"]);
+        assert_eq!(cov.needless_exemptions(&suite), vec!["e1 a.x"]);
+        let md = cov.markdown();
+        assert!(md.contains("| e1 | 3 | 1 | 1 | 1 |"), "{md}");
+        assert!(
+            md.contains("| `a.x` | 1 | `c1` |") && md.contains("| `a.z` | 0 | **uncovered** |"),
+            "{md}"
+        );
     }
 }

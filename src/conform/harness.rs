@@ -215,7 +215,10 @@ struct Checked {
 /// The checked suite under `root`, computed once per root for the whole test run.
 fn checked(root: &Path) -> &'static Checked {
     static CHECKED: OnceLock<Mutex<HashMap<PathBuf, &'static Checked>>> = OnceLock::new();
-    let mut map = CHECKED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    let mut map = CHECKED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     map.entry(root.to_path_buf()).or_insert_with(|| {
         let suite =
             Suite::load_dir(root).unwrap_or_else(|e| panic!("cannot read {}: {e}", root.display()));
@@ -286,6 +289,13 @@ pub fn check_suite_files(root: &Path, report: &Path, editions: &[&str]) -> Resul
             uncovered.join(", ")
         ));
     }
+    let needless = cov.needless_exemptions(&c.suite);
+    if !needless.is_empty() {
+        errors.push(format!(
+            "exempt clauses that cases cite after all: {}",
+            needless.join(", ")
+        ));
+    }
     if errors.is_empty() {
         Ok(())
     } else {
@@ -338,10 +348,19 @@ mod tests {
 
     /// A temporary suite: the real vocabularies plus the given case files.
     fn temp_suite(name: &str, cases: &[(&str, &str)]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("xqspec-harness-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("xqspec-harness-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        for f in ["vocabulary.yaml", "features.yaml", "exemptions.yaml", "retired-ids.txt"] {
-            let text = super::super::suite::EMBEDDED.get_file(f).unwrap().contents();
+        for f in [
+            "vocabulary.yaml",
+            "features.yaml",
+            "exemptions.yaml",
+            "retired-ids.txt",
+        ] {
+            let text = super::super::suite::EMBEDDED
+                .get_file(f)
+                .unwrap()
+                .contents();
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(dir.join(f), text).unwrap();
         }
@@ -357,25 +376,51 @@ mod tests {
 
     #[test]
     fn edition_patterns_select_exactly_the_applying_files() {
-        let dir = temp_suite("pattern", &[("check/only-2020.yaml", CASE_2020), ("check/broken.yaml", "id: [")]);
+        let dir = temp_suite(
+            "pattern",
+            &[
+                ("check/only-2020.yaml", CASE_2020),
+                ("check/broken.yaml", "id: ["),
+            ],
+        );
         let root = dir.to_str().unwrap();
-        assert_eq!(edition_pattern(root, "cxa-2020"), r"^(?:check/only\-2020\.yaml|check/broken\.yaml)$");
-        assert_eq!(edition_pattern(root, "cxa-1999"), r"^(?:check/broken\.yaml)$");
+        assert_eq!(
+            edition_pattern(root, "cxa-2020"),
+            r"^(?:check/only\-2020\.yaml|check/broken\.yaml)$"
+        );
+        assert_eq!(
+            edition_pattern(root, "cxa-1999"),
+            r"^(?:check/broken\.yaml)$"
+        );
         assert!(check_reference_case("cxa-2020", "check/only-2020.yaml", CASE_2020).is_ok());
         let wrong = CASE_2020.replace("ongoing", "check");
-        let err = check_reference_case("cxa-2020", "check/only-2020.yaml", &wrong).unwrap_err().0;
-        assert!(err.contains("expected: {\"status\":\"check\"}") && err.contains("got:      {\"status\":\"ongoing\"}"), "{err}");
+        let err = check_reference_case("cxa-2020", "check/only-2020.yaml", &wrong)
+            .unwrap_err()
+            .0;
+        assert!(
+            err.contains("expected: {\"status\":\"check\"}")
+                && err.contains("got:      {\"status\":\"ongoing\"}"),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn suite_checks_find_stale_reports_and_uncovered_clauses() {
         let dir = temp_suite("suite", &[("check/only-2020.yaml", CASE_2020)]);
-        let err = check_suite_files(&dir, &dir.join("coverage.md"), &["cxa-2020"]).unwrap_err().0;
-        assert!(err.contains("tests/conformance.rs runs editions [\"cxa-2020\"]"), "{err}");
+        let err = check_suite_files(&dir, &dir.join("coverage.md"), &["cxa-2020"])
+            .unwrap_err()
+            .0;
+        assert!(
+            err.contains("tests/conformance.rs runs editions [\"cxa-2020\"]"),
+            "{err}"
+        );
         assert!(err.contains("coverage.md is stale"), "{err}");
         assert!(err.contains("case.schema.json is stale"), "{err}");
-        assert!(err.contains("clauses cited by no case and not exempt: cxa-1999 board.grid"), "{err}");
+        assert!(
+            err.contains("clauses cited by no case and not exempt: cxa-1999 board.grid"),
+            "{err}"
+        );
         assert!(check_case_file(&dir, "check/only-2020.yaml").is_ok());
         std::fs::remove_dir_all(&dir).unwrap();
     }
