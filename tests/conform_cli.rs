@@ -229,6 +229,35 @@ fn cases_check_and_coverage_pass_on_the_repository() {
 }
 
 #[test]
+fn cases_dump_gives_one_json_line_per_case_and_edition() {
+    let (ok, out, err) = xqspec(&["cases", "dump", "--edition", "cxa-2011"]);
+    assert!(ok, "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines.len(),
+        suite()
+            .cases
+            .iter()
+            .filter(|c| c.editions.iter().any(|e| e == "cxa-2011"))
+            .count()
+    );
+    let horse = lines
+        .iter()
+        .find(|l| l["id"] == "horse-leg-blocked")
+        .unwrap();
+    assert_eq!(horse["edition"], "cxa-2011");
+    assert_eq!(
+        horse["input"]["moves"],
+        serde_json::json!([]),
+        "inputs are sent as the protocol sends them"
+    );
+    assert_eq!(horse["expect"]["moves"][0], "e0f0");
+}
+
+#[test]
 fn cases_check_reports_a_broken_suite() {
     let dir = std::env::temp_dir().join(format!("xqspec-broken-{}", std::process::id()));
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");

@@ -11,6 +11,7 @@ use crate::spec::Spec;
 
 use super::coverage::Coverage;
 use super::protocol;
+use super::query::Query;
 use super::reference::{reference_problems, Reference};
 use super::runner::{self, KnownFailures, RunOptions, Summary};
 use super::subject::{Adapter, InProcess, Subject};
@@ -83,6 +84,15 @@ pub enum CasesCommand {
         check: bool,
         #[arg(long, value_name = "FILE", default_value = "reports/coverage.md")]
         output: PathBuf,
+    },
+    /// Print every case × edition as one JSON line (id, path, area, edition, clauses,
+    /// features, query, input, expect), for runners written in other languages.
+    Dump {
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+        /// Only this edition (repeatable); default: every edition.
+        #[arg(long, value_name = "EDITION")]
+        edition: Vec<String>,
     },
     /// Print, write or check the JSON Schema of case files (`conformance/case.schema.json`).
     Schema {
@@ -274,6 +284,32 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             } else {
                 Err(format!("{} problems in the cases", problems.len()))
             }
+        }
+        CasesCommand::Dump { cases, edition } => {
+            let suite = load_suite(cases.as_deref())?;
+            let opts = RunOptions {
+                editions: edition,
+                ..RunOptions::default()
+            };
+            let mut out = std::io::stdout().lock();
+            for (case, ed) in runner::select(&suite, &opts)? {
+                let input = Query::from_parts(&case.query, &case.input)
+                    .map(|q| q.input())
+                    .unwrap_or_else(|_| case.input.clone());
+                let line = serde_json::json!({
+                    "id": case.id, "path": case.path, "area": case.area(), "edition": ed,
+                    "clauses": case.clauses, "features": case.features, "query": case.query,
+                    "input": input,
+                    "expect": case.expected(&ed).map(|e| e.to_value()).unwrap_or_default(),
+                });
+                match writeln!(out, "{line}") {
+                    Ok(()) => {}
+                    // `xqspec cases dump | head` is fine.
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+                    Err(e) => return Err(e.to_string()),
+                }
+            }
+            Ok(())
         }
         CasesCommand::Schema {
             cases,
