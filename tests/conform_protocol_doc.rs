@@ -1,0 +1,71 @@
+//! The examples in `conformance/PROTOCOL.md` are real messages: every request
+//! line reads as a request, every answer line as a hello or an answer, and
+//! the reference (`xqspec serve`) answers the example ask as shown.
+
+use xqspec::conform::protocol::{self, decode_answer, parse_hello, Request};
+use xqspec::conform::reference::Reference;
+
+const DOC: &str = include_str!("../conformance/PROTOCOL.md");
+
+fn example_lines(prefix: &str) -> Vec<&'static str> {
+    DOC.lines()
+        .filter_map(|l| l.strip_prefix(prefix))
+        .map(str::trim)
+        .collect()
+}
+
+#[test]
+fn session_example_lines_are_valid_messages() {
+    let requests = example_lines("runner → ");
+    let answers = example_lines("adapter← ");
+    assert_eq!(
+        (requests.len(), answers.len()),
+        (3, 2),
+        "the session example in §2"
+    );
+    for r in &requests {
+        serde_json::from_str::<Request>(r).unwrap_or_else(|e| panic!("{r}: {e}"));
+    }
+    let about = parse_hello(answers[0]).unwrap();
+    assert_eq!(about.queries, ["legal_moves", "perft"]);
+    let (id, _) = decode_answer(answers[1]).unwrap();
+    assert_eq!(id, "horse-leg-blocked@cxa-2020");
+}
+
+#[test]
+fn the_reference_answers_the_example_as_shown() {
+    let requests = example_lines("runner → ");
+    let input = format!("{}\n{}\n{}\n", requests[0], requests[1], requests[2]);
+    let mut out = Vec::new();
+    protocol::serve(
+        &mut Reference::builtin().unwrap(),
+        input.as_bytes(),
+        &mut out,
+    )
+    .unwrap();
+    let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
+    assert_eq!(
+        lines.len(),
+        2,
+        "hello and one answer; stop ends the session"
+    );
+    let (shown_id, shown) = decode_answer(example_lines("adapter← ")[1]).unwrap();
+    let (id, got) = decode_answer(lines[1]).unwrap();
+    assert_eq!(
+        (id, got.display_sorted()),
+        (shown_id, shown.display_sorted())
+    );
+}
+
+#[test]
+fn answer_table_examples_decode() {
+    for l in DOC.lines().filter(|l| {
+        l.starts_with("| `result`")
+            || l.starts_with("| `reject`")
+            || l.starts_with("| `unsupported`")
+            || l.starts_with("| `error`")
+    }) {
+        let example = l.rsplit('|').nth(1).unwrap().trim().trim_matches('`');
+        decode_answer(example).unwrap_or_else(|e| panic!("{example}: {e}"));
+    }
+}
