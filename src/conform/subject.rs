@@ -37,7 +37,8 @@ pub trait Subject {
     fn stop(&mut self) {}
 }
 
-/// An [`Implementation`] in this process. A panic is reported as a crash.
+/// An [`Implementation`] in this process. A panic is reported as a crash;
+/// there is no time limit (a call in this process cannot be interrupted).
 pub struct InProcess<I> {
     imp: I,
     about: About,
