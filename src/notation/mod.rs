@@ -1,1 +1,213 @@
 //! Move notation (Chinese, WXF, ICCS) and game records (PGN).
+//!
+//! The work is split in three steps, each with its own error type:
+//!
+//! 1. **Parsing** ([`syntax`]): text to a syntax tree ([`MoveSyntax`]) with
+//!    the pest grammars in `grammar/`. Failure: [`SyntaxError`], with the column.
+//! 2. **Resolution** ([`resolve`]): a syntax tree plus a position to a board
+//!    [`Move`]. Failure: [`ResolveError`] (no such piece, no such legal move,
+//!    ambiguous), carrying the candidate moves.
+//! 3. **Formatting** ([`format`]): a legal move to its canonical text in any
+//!    notation and [`Style`].
+//!
+//! Game records: [`pgn`] reads PGN files (several games, comments,
+//! variations, any notation), [`encoding`] decodes UTF-8, GBK/GB18030, Big5
+//! and UTF-16, and [`replay`] replays and converts them (`xqspec replay`).
+//!
+//! The code reaches the board only through the [`BoardView`] trait, which
+//! the core's `Position` implements together with its `Rules`.
+
+pub mod ast;
+pub mod encoding;
+pub mod format;
+pub mod pgn;
+pub mod replay;
+pub mod resolve;
+pub mod syntax;
+mod view;
+
+use std::fmt;
+
+pub use ast::{Action, MoveSyntax, MoveText, Origin, PieceKind, Tandem};
+pub use format::format_with;
+pub use resolve::{resolve_with, ResolveError};
+pub use syntax::{detect, parse_syntax, SyntaxError};
+pub use view::BoardView;
+
+use crate::board::Move;
+
+/// A move notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Notation {
+    /// Chinese file notation, article 7.5 full form: `炮二平五`, `马８进７`.
+    Chinese,
+    /// The abbreviated form of article 7.5: digits for both sides and `+ - .`
+    /// for the actions: `炮2.5`, `马8+7`, `车9-8`. Parsed by the same grammar
+    /// as [`Notation::Chinese`].
+    ChineseAbbreviated,
+    /// WXF: `C2.5`, `H8+7`, `+P.6`.
+    Wxf,
+    /// ICCS coordinates: `h2e2`.
+    Iccs,
+}
+
+impl Notation {
+    /// All notations.
+    pub const ALL: [Notation; 4] = [Notation::Chinese, Notation::ChineseAbbreviated, Notation::Wxf, Notation::Iccs];
+
+    /// Name used on the command line and in cases: `chinese`,
+    /// `chinese-abbreviated`, `wxf`, `iccs`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notation::Chinese => "chinese",
+            Notation::ChineseAbbreviated => "chinese-abbreviated",
+            Notation::Wxf => "wxf",
+            Notation::Iccs => "iccs",
+        }
+    }
+
+    /// The notation with the given name (case-insensitive; `abbreviated`
+    /// and `coordinates` are accepted too).
+    pub fn from_name(name: &str) -> Option<Notation> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "chinese" | "cn" | "zh" => Some(Notation::Chinese),
+            "chinese-abbreviated" | "abbreviated" | "chinese_abbreviated" => Some(Notation::ChineseAbbreviated),
+            "wxf" => Some(Notation::Wxf),
+            "iccs" | "coordinates" | "ucci" | "uci" => Some(Notation::Iccs),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Notation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Character set of the Chinese characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Script {
+    /// 简体: 帅 仕 相 马 车 炮 兵 / 将 士 象 马 车 炮 卒, 进 退 平, 前 中 后.
+    #[default]
+    Simplified,
+    /// 繁體: 帥 仕 相 傌 俥 炮 兵 / 將 士 象 馬 車 砲 卒, 進 退 平, 前 中 後.
+    Traditional,
+}
+
+/// Width of digits, letters and symbols.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Width {
+    /// Half-width (ASCII): `马8进7`, `C2.5`.
+    #[default]
+    Half,
+    /// Full-width (U+FF01–U+FF5E): `马８进７`, `Ｃ２＝５`.
+    Full,
+}
+
+/// Letter case for ICCS output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Case {
+    /// `h2e2`.
+    #[default]
+    Lower,
+    /// `H2-E2`, as the ICCS server writes it.
+    Upper,
+}
+
+/// How formatted text is written. Parsing accepts every style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Style {
+    pub script: Script,
+    pub width: Width,
+    pub case: Case,
+}
+
+impl Style {
+    /// Parse a style name: words joined by `+`, `-`, `_` or `,` from
+    /// `simplified`, `traditional`, `halfwidth`/`half`, `fullwidth`/`full`,
+    /// `lower`, `upper`; `default` or the empty string for the default.
+    /// For example `traditional+fullwidth`.
+    pub fn from_name(name: &str) -> Option<Style> {
+        let mut s = Style::default();
+        for w in name.split(['+', ',', ' ']).map(str::trim).filter(|w| !w.is_empty()) {
+            match w.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
+                "default" | "canonical" => {}
+                "simplified" | "simp" | "zhhans" => s.script = Script::Simplified,
+                "traditional" | "trad" | "zhhant" => s.script = Script::Traditional,
+                "half" | "halfwidth" | "ascii" => s.width = Width::Half,
+                "full" | "fullwidth" => s.width = Width::Full,
+                "lower" | "lowercase" => s.case = Case::Lower,
+                "upper" | "uppercase" => s.case = Case::Upper,
+                _ => return None,
+            }
+        }
+        Some(s)
+    }
+
+    /// The name [`Style::from_name`] reads back.
+    pub fn name(&self) -> String {
+        let mut parts = vec![match self.script {
+            Script::Simplified => "simplified",
+            Script::Traditional => "traditional",
+        }];
+        parts.push(match self.width {
+            Width::Half => "halfwidth",
+            Width::Full => "fullwidth",
+        });
+        parts.push(match self.case {
+            Case::Lower => "lower",
+            Case::Upper => "upper",
+        });
+        parts.join("+")
+    }
+}
+
+/// Either kind of failure when reading a move against a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotationError {
+    /// The text does not parse.
+    Syntax(SyntaxError),
+    /// The text parses but names no single legal move.
+    Resolve(ResolveError),
+}
+
+impl NotationError {
+    /// Snake-case error kind for protocol answers and cases: `syntax`,
+    /// `no_such_piece`, `no_legal_move`, `ambiguous`, `illegal_move`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            NotationError::Syntax(_) => "syntax",
+            NotationError::Resolve(e) => e.kind(),
+        }
+    }
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotationError::Syntax(e) => e.fmt(f),
+            NotationError::Resolve(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+impl From<SyntaxError> for NotationError {
+    fn from(e: SyntaxError) -> Self {
+        NotationError::Syntax(e)
+    }
+}
+
+impl From<ResolveError> for NotationError {
+    fn from(e: ResolveError) -> Self {
+        NotationError::Resolve(e)
+    }
+}
+
+/// Parse and resolve one move on any [`BoardView`].
+pub fn parse_move_with<B: BoardView>(board: &B, notation: Notation, text: &str) -> Result<Move, NotationError> {
+    let syntax = parse_syntax(notation, text)?;
+    Ok(resolve_with(board, &syntax)?)
+}

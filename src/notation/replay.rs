@@ -1,0 +1,1 @@
+//! Replaying and converting game records.
