@@ -1,1 +1,322 @@
-//! Replaying and converting game records.
+//! Replaying and converting game records (`xqspec replay`).
+//!
+//! Every move of every game is parsed, resolved against the position and
+//! played; a game stops at its first bad move, and the run goes on with the
+//! next game. Converted records keep the tags, comments and result, with the
+//! moves rewritten in the target notation.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::pgn::{self, line_col, Game, PgnError};
+use super::view::{KindMap, RulesBoard};
+use super::{detect, format, parse_syntax, resolve_with, Notation, NotationError, Style};
+use crate::board::Move;
+use crate::vm::{Position, Rules};
+
+/// Why a game could not be replayed to the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The game's text is not valid PGN.
+    Pgn(PgnError),
+    /// The `FEN` tag does not give a valid position.
+    Fen { line: usize, column: usize, message: String },
+    /// A move does not parse or does not resolve to a legal move.
+    Move {
+        /// 1-based index of the move in the game (half-moves).
+        ply: usize,
+        /// The move number as written in records (1 for Red's and Black's first moves).
+        move_number: usize,
+        text: String,
+        line: usize,
+        column: usize,
+        error: NotationError,
+    },
+}
+
+impl ReplayError {
+    /// Snake-case kind: `pgn`, `fen`, or the notation error's kind.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ReplayError::Pgn(_) => "pgn",
+            ReplayError::Fen { .. } => "fen",
+            ReplayError::Move { error, .. } => error.kind(),
+        }
+    }
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Pgn(e) => write!(f, "malformed PGN at {e}"),
+            ReplayError::Fen { line, column, message } => write!(f, "line {line}, column {column}: bad FEN tag: {message}"),
+            ReplayError::Move { ply, move_number, text, line, column, error } => write!(
+                f,
+                "move {move_number} (ply {ply}) {text:?} at line {line}, column {column}: {error}"
+            ),
+        }
+    }
+}
+
+/// The outcome of replaying one game.
+#[derive(Clone, Debug)]
+pub struct GameReplay {
+    /// 1-based number of the game in its file.
+    pub number: usize,
+    /// `Red – Black`, or the event, for reports.
+    pub title: String,
+    /// The start position.
+    pub start: Option<Position>,
+    /// The moves played, up to the first error.
+    pub moves: Vec<Move>,
+    /// The first error, if any.
+    pub error: Option<ReplayError>,
+}
+
+fn title(game: &Game<'_>) -> String {
+    match (game.tag("Red"), game.tag("Black")) {
+        (Some(r), Some(b)) => format!("{r} – {b}"),
+        _ => game.tag("Event").unwrap_or("").to_string(),
+    }
+}
+
+/// Drop annotation marks after a move (`!`, `?`, `#`).
+fn strip_annotation(text: &str) -> &str {
+    text.trim_end_matches(['!', '?', '#', '！', '？'])
+}
+
+/// Replay one game of a parsed file. `text` is the whole file (for line and
+/// column numbers).
+pub fn replay_game(rules: &Rules, kinds: &KindMap, text: &str, game: &Game<'_>) -> GameReplay {
+    let mut out = GameReplay { number: game.number, title: title(game), start: None, moves: Vec::new(), error: None };
+    if let Some(e) = &game.error {
+        out.error = Some(ReplayError::Pgn(e.clone()));
+        return out;
+    }
+    let mut pos = match game.tag("FEN") {
+        Some(fen) if !fen.trim().is_empty() => match Position::from_fen(rules, fen) {
+            Ok(p) => p,
+            Err(e) => {
+                let (line, column) = line_col(text, game.offset);
+                out.error = Some(ReplayError::Fen { line, column, message: e.to_string() });
+                return out;
+            }
+        },
+        _ => rules.start_position(),
+    };
+    out.start = Some(pos.clone());
+    let declared = game.format();
+    let fullmove0 = pos.fullmove_number().max(1) as usize;
+    let black_first = pos.side_to_move() != rules.first_to_move();
+    let mut legal = Vec::with_capacity(64);
+    for (i, tok) in game.moves.iter().enumerate() {
+        let t = strip_annotation(tok.text);
+        let notation = declared.unwrap_or_else(|| detect(t));
+        let syntax = match parse_syntax(notation, t) {
+            Ok(s) => Ok(s),
+            Err(e) => {
+                let other = detect(t);
+                if other != notation {
+                    parse_syntax(other, t).map_err(|_| e)
+                } else {
+                    Err(e)
+                }
+            }
+        };
+        legal.clear();
+        legal.extend(pos.legal_moves(rules));
+        let board = RulesBoard::with_legal(&pos, kinds, std::mem::take(&mut legal));
+        let result = syntax.map_err(NotationError::from).and_then(|s| resolve_with(&board, &s).map_err(NotationError::from));
+        legal = board.into_legal();
+        match result {
+            Ok(m) => {
+                pos.make(rules, m);
+                out.moves.push(m);
+            }
+            Err(error) => {
+                let (line, mut column) = line_col(text, tok.offset);
+                if let NotationError::Syntax(s) = &error {
+                    column += s.column.saturating_sub(1);
+                }
+                let half = i + usize::from(black_first);
+                out.error = Some(ReplayError::Move {
+                    ply: i + 1,
+                    move_number: fullmove0 + half / 2,
+                    text: tok.text.to_string(),
+                    line,
+                    column,
+                    error,
+                });
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Replay every game of a record text.
+pub fn replay_text(rules: &Rules, text: &str) -> Vec<GameReplay> {
+    let kinds = KindMap::new(rules);
+    pgn::parse(text).iter().map(|g| replay_game(rules, &kinds, text, g)).collect()
+}
+
+/// Write a replayed game as PGN with its moves in `notation`.
+pub fn write_game(rules: &Rules, kinds: &KindMap, game: &Game<'_>, replayed: &GameReplay, notation: Notation, style: Style) -> String {
+    let mut s = String::new();
+    let format_name = match notation {
+        Notation::Chinese => "Chinese",
+        Notation::ChineseAbbreviated => "Chinese-abbreviated",
+        Notation::Wxf => "WXF",
+        Notation::Iccs => "ICCS",
+    };
+    for (k, v) in &game.tags {
+        if k.eq_ignore_ascii_case("Format") {
+            continue;
+        }
+        s.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
+    }
+    s.push_str(&format!("[Format \"{format_name}\"]\n\n"));
+    let Some(mut pos) = replayed.start.clone() else {
+        s.push('\n');
+        return s;
+    };
+    let black_first = pos.side_to_move() != rules.first_to_move();
+    let fullmove0 = pos.fullmove_number().max(1) as usize;
+    let mut line = String::new();
+    let comments_at = |ply: usize| game.comments.iter().filter(move |c| c.after_ply == ply);
+    for c in comments_at(0) {
+        line.push_str(&format!("{{{}}} ", c.text));
+    }
+    for (i, &m) in replayed.moves.iter().enumerate() {
+        let half = i + usize::from(black_first);
+        if half % 2 == 0 {
+            line.push_str(&format!("{}. ", fullmove0 + half / 2));
+        } else if i == 0 {
+            line.push_str(&format!("{}... ", fullmove0 + half / 2));
+        }
+        let side = pos.side_to_move();
+        let kind = pos.piece_at(m.from).and_then(|p| kinds.kind(p.kind));
+        let text = match kind {
+            Some(kind) => {
+                let board = RulesBoard::with_legal(&pos, kinds, Vec::new());
+                format::format_unchecked(&board, m, side, kind, notation, style)
+            }
+            None => m.iccs(),
+        };
+        line.push_str(&text);
+        line.push(' ');
+        for c in comments_at(i + 1) {
+            line.push_str(&format!("{{{}}} ", c.text));
+        }
+        pos.make(rules, m);
+        if half % 2 == 1 && line.chars().count() > 60 {
+            s.push_str(line.trim_end());
+            s.push('\n');
+            line.clear();
+        }
+    }
+    if replayed.error.is_some() {
+        line.push_str("{replay stopped here: the rest of the game did not replay} ");
+    }
+    line.push_str(game.result.unwrap_or("*"));
+    s.push_str(line.trim_end());
+    s.push_str("\n\n");
+    s
+}
+
+/// Options of `xqspec replay`.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayOptions {
+    /// Text encoding of the inputs; detected when `None`.
+    pub encoding: Option<String>,
+    /// Write converted records in this notation.
+    pub to: Option<Notation>,
+    /// Style of converted records.
+    pub style: Style,
+    /// Where converted records go: a file (one input) or a directory; stdout when `None`.
+    pub out: Option<PathBuf>,
+    /// Print only failing games and the summary.
+    pub quiet: bool,
+}
+
+/// Totals of a replay run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub games: usize,
+    pub moves: usize,
+    pub errors: usize,
+}
+
+/// Replay files as `xqspec replay` does, printing per-game status lines and a
+/// closing line. Status goes to `report`; converted records to stdout unless
+/// `--out` is given. Returns the totals; an unreadable file counts as an error.
+pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut dyn std::io::Write) -> std::io::Result<Totals> {
+    let kinds = KindMap::new(rules);
+    let mut totals = Totals::default();
+    let encoding = match &opts.encoding {
+        Some(name) => match super::encoding::by_name(name) {
+            Ok(e) => Some(e),
+            Err(e) => {
+                writeln!(report, "error: {e}")?;
+                totals.errors += 1;
+                writeln!(report, "{} games, {} moves, {} errors", 0, 0, totals.errors)?;
+                return Ok(totals);
+            }
+        },
+        None => None,
+    };
+    for path in files {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                writeln!(report, "{}: cannot read: {e}", path.display())?;
+                totals.errors += 1;
+                continue;
+            }
+        };
+        let (text, _used) = super::encoding::decode(&bytes, encoding);
+        let games = pgn::parse(&text);
+        let mut converted = String::new();
+        for g in &games {
+            let r = replay_game(rules, &kinds, &text, g);
+            totals.games += 1;
+            totals.moves += r.moves.len();
+            match &r.error {
+                None => {
+                    if !opts.quiet {
+                        writeln!(report, "{}: game {} ({}): ok, {} moves", path.display(), r.number, r.title, r.moves.len())?;
+                    }
+                }
+                Some(e) => {
+                    totals.errors += 1;
+                    writeln!(report, "{}: game {} ({}): error: {e}", path.display(), r.number, r.title)?;
+                }
+            }
+            if let Some(n) = opts.to {
+                converted.push_str(&write_game(rules, &kinds, g, &r, n, opts.style));
+            }
+        }
+        if let Some(n) = opts.to {
+            match &opts.out {
+                None => print!("{converted}"),
+                Some(out) => {
+                    let target = if out.is_dir() || files.len() > 1 {
+                        std::fs::create_dir_all(out)?;
+                        out.join(converted_name(path, n))
+                    } else {
+                        out.clone()
+                    };
+                    std::fs::write(&target, converted)?;
+                    writeln!(report, "{}: wrote {}", path.display(), target.display())?;
+                }
+            }
+        }
+    }
+    writeln!(report, "{} games, {} moves, {} errors", totals.games, totals.moves, totals.errors)?;
+    Ok(totals)
+}
+
+fn converted_name(path: &Path, n: Notation) -> String {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "games".into());
+    format!("{stem}.{}.pgn", n.name())
+}

@@ -23,3 +23,95 @@ pub trait BoardView {
         v
     }
 }
+
+use crate::board::KindId;
+use crate::vm::{Position, Rules};
+
+/// The correspondence between an edition's kind table and [`PieceKind`],
+/// by the kinds' spec names. Build once per `Rules` and reuse.
+#[derive(Clone, Debug)]
+pub struct KindMap {
+    by_id: Vec<Option<PieceKind>>,
+    ids: [Option<KindId>; 7],
+}
+
+impl KindMap {
+    /// Map the kinds of `rules` by name (`general`, `horse`, ...). Kinds the
+    /// notations do not name map to `None` and cannot be written.
+    pub fn new(rules: &Rules) -> KindMap {
+        let by_id: Vec<Option<PieceKind>> = rules.kinds().iter().map(|k| PieceKind::from_spec_name(&k.name)).collect();
+        let mut ids = [None; 7];
+        for k in PieceKind::ALL {
+            ids[k.index()] = rules.kind_by_name(k.spec_name());
+        }
+        KindMap { by_id, ids }
+    }
+
+    /// The notation kind of an edition kind.
+    #[inline]
+    pub fn kind(&self, id: KindId) -> Option<PieceKind> {
+        self.by_id.get(id as usize).copied().flatten()
+    }
+
+    /// The edition kind of a notation kind.
+    #[inline]
+    pub fn id(&self, kind: PieceKind) -> Option<KindId> {
+        self.ids[kind.index()]
+    }
+}
+
+/// A position with its rules, seen through [`BoardView`]. The legal moves
+/// are generated once, when the view is made.
+pub struct RulesBoard<'a> {
+    pos: &'a Position,
+    kinds: &'a KindMap,
+    legal: Vec<Move>,
+}
+
+impl<'a> RulesBoard<'a> {
+    /// View `pos` under `rules`.
+    pub fn new(rules: &'a Rules, pos: &'a Position, kinds: &'a KindMap) -> RulesBoard<'a> {
+        RulesBoard { pos, kinds, legal: pos.legal_moves(rules) }
+    }
+
+    /// View `pos` with its legal moves already known.
+    pub fn with_legal(pos: &'a Position, kinds: &'a KindMap, legal: Vec<Move>) -> RulesBoard<'a> {
+        RulesBoard { pos, kinds, legal }
+    }
+
+    /// The legal moves, in generation order.
+    pub fn legal(&self) -> &[Move] {
+        &self.legal
+    }
+
+    /// Give back the move list (to reuse its allocation).
+    pub fn into_legal(self) -> Vec<Move> {
+        self.legal
+    }
+}
+
+impl BoardView for RulesBoard<'_> {
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.pos.side_to_move()
+    }
+
+    #[inline]
+    fn piece_at(&self, sq: Square) -> Option<(Side, PieceKind)> {
+        let p = self.pos.piece_at(sq)?;
+        Some((p.side, self.kinds.kind(p.kind)?))
+    }
+
+    #[inline]
+    fn is_legal(&self, mv: Move) -> bool {
+        self.legal.contains(&mv)
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        self.legal.clone()
+    }
+
+    fn legal_moves_from(&self, from: Square) -> Vec<Move> {
+        self.legal.iter().copied().filter(|m| m.from == from).collect()
+    }
+}

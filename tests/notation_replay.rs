@@ -1,0 +1,90 @@
+//! Replaying the real game records in `../shared/data/games/` (skipped when
+//! that directory is absent).
+
+use std::path::PathBuf;
+
+use xqspec::notation::replay::replay_text;
+use xqspec::vm::Rules;
+
+fn shared_games() -> Option<PathBuf> {
+    let base = match std::env::var_os("XQSPEC_SHARED") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    };
+    let dir = base.join("data/games");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: {} not found (set XQSPEC_SHARED)", dir.display());
+        None
+    }
+}
+
+fn rules() -> Rules {
+    Rules::builtin("cxa-2020").expect("builtin rules")
+}
+
+#[test]
+fn every_shared_game_replays_without_error() {
+    let Some(dir) = shared_games() else { return };
+    let rules = rules();
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "pgn") {
+            continue;
+        }
+        files += 1;
+        let bytes = std::fs::read(&path).unwrap();
+        let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
+        let games = replay_text(&rules, &text);
+        assert!(!games.is_empty(), "{}: no games", path.display());
+        let errors: Vec<String> = games
+            .iter()
+            .filter_map(|g| g.error.as_ref().map(|e| format!("game {}: {e}", g.number)))
+            .collect();
+        assert!(errors.is_empty(), "{}: {} errors, first: {:?}", path.display(), errors.len(), &errors[..errors.len().min(5)]);
+    }
+    assert!(files >= 4, "expected the four shared record files, found {files}");
+}
+
+#[test]
+fn triplets_agree_move_by_move() {
+    let Some(dir) = shared_games() else { return };
+    let rules = rules();
+    let read = |name: &str| {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
+        replay_text(&rules, &text)
+    };
+    let iccs = read("triplets-iccs.pgn");
+    let wxf = read("triplets-wxf.pgn");
+    let chinese = read("triplets-chinese.pgn");
+    assert_eq!(iccs.len(), 15);
+    assert_eq!(wxf.len(), iccs.len());
+    assert_eq!(chinese.len(), iccs.len());
+    // The records disagree in one place: in game 2, Red's 36th move is
+    // `后兵进一` / `－Ｐ＋１` (the rear soldier on file 5, e3e4) in the Chinese
+    // and WXF files but `e5e6` (the front one) in the ICCS file. Both
+    // continuations replay legally to the end; no later move touches those
+    // soldiers. This is an erratum of the data, listed here so the test
+    // still fails on any other difference.
+    let erratum = (2usize, 71usize, "e5e6", "e3e4");
+    let mut total = 0;
+    let mut differences = Vec::new();
+    for ((a, b), c) in iccs.iter().zip(&wxf).zip(&chinese) {
+        assert!(a.error.is_none() && b.error.is_none() && c.error.is_none(), "game {}", a.number);
+        assert_eq!(b.moves, c.moves, "game {}: WXF and Chinese differ", a.number);
+        assert_eq!(a.moves.len(), b.moves.len(), "game {}: lengths differ", a.number);
+        for (i, (x, y)) in a.moves.iter().zip(&b.moves).enumerate() {
+            if x != y {
+                differences.push((a.number, i + 1, x.iccs(), y.iccs()));
+            }
+        }
+        total += a.moves.len();
+    }
+    let found: Vec<(usize, usize, &str, &str)> =
+        differences.iter().map(|(g, p, x, y)| (*g, *p, x.as_str(), y.as_str())).collect();
+    assert_eq!(found, vec![erratum], "differences between the ICCS and the WXF/Chinese records");
+    assert!(total > 1000, "only {total} moves in the triplets");
+}
