@@ -1,1 +1,369 @@
-//! FEN
+//! Xiangqi FEN: parse (as written in the field), validate, and write (one canonical form).
+//!
+//! Accepted: upper case for Red, lower case for Black; any FEN letter a kind lists in
+//! `pieces.kinds` (`n` or `h` for the horse, `b` or `e` for the elephant); side to move
+//! `w` or `r` (Red) or `b` (Black); then optionally the two placeholders `- -` and the two
+//! counters (halfmove clock, move number). `startpos` stands for the initial setup.
+//!
+//! Written (canonical): the first letter of each kind (`K A B N R C P`), side `w` or `b`,
+//! `- -`, and both counters: `rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1`.
+//!
+//! Errors (the position is rejected): malformed text (wrong number of ranks, a rank of
+//! more or fewer than nine points, an unknown letter, a bad field); a side without its
+//! general; more pieces of a kind than the setup has; a piece on a point its moves can
+//! never reach from its setup point (a general outside its palace, an elephant across the
+//! river, a soldier behind its start…); the side not to move in check or the generals
+//! facing (the last move would have been a self-kill).
+//! Warnings (accepted, reported): alternative letters (`h`, `e`), `r` for Red, missing
+//! counters.
+
+use std::fmt;
+
+use crate::board::{Piece, Side, Square, FILES, RANKS};
+use crate::vm::{Position, Rules};
+
+/// One thing wrong with a FEN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenProblem {
+    /// Stable snake_case name of the problem (used by conformance cases).
+    pub kind: &'static str,
+    /// 1-based character column in the FEN text, when the problem has a place.
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+/// A rejected FEN, with every problem found (syntax errors stop at the first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError {
+    pub problems: Vec<FenProblem>,
+}
+
+impl FenError {
+    fn one(kind: &'static str, column: Option<usize>, message: impl Into<String>) -> FenError {
+        FenError { problems: vec![FenProblem { kind, column, message: message.into() }] }
+    }
+
+    /// Kind of the first problem.
+    pub fn kind(&self) -> &'static str {
+        self.problems.first().map_or("invalid", |p| p.kind)
+    }
+
+    /// Whether the text could not even be read (as opposed to an impossible position).
+    pub fn is_syntax(&self) -> bool {
+        self.problems.iter().any(|p| SYNTAX_KINDS.contains(&p.kind))
+    }
+}
+
+/// Kinds of problems that are about the text, not the position.
+pub const SYNTAX_KINDS: [&str; 6] = ["empty", "rank_count", "rank_width", "unknown_letter", "bad_side", "bad_field"];
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            match p.column {
+                Some(c) => write!(f, "column {c}: {} ({})", p.message, p.kind)?,
+                None => write!(f, "{} ({})", p.message, p.kind)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// Something accepted but not canonical.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenWarning {
+    pub kind: &'static str,
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+/// The FEN of the initial setup is also accepted as this word.
+pub const STARTPOS: &str = "startpos";
+
+/// Parse and validate a FEN.
+pub fn parse(rules: &Rules, text: &str) -> Result<(Position, Vec<FenWarning>), FenError> {
+    let text_trim = text.trim();
+    if text_trim == STARTPOS {
+        return Ok((rules.start_position(), Vec::new()));
+    }
+    let (pos, warnings) = read(rules, text)?;
+    validate(rules, &pos)?;
+    Ok((pos, warnings))
+}
+
+/// Read the text into a position without judging whether the position can arise.
+pub fn read(rules: &Rules, text: &str) -> Result<(Position, Vec<FenWarning>), FenError> {
+    let mut warnings = Vec::new();
+    // Fields with their 1-based starting columns (in characters).
+    let mut fields: Vec<(usize, &str)> = Vec::new();
+    let mut col = 0usize;
+    let mut start: Option<(usize, usize)> = None; // (column, byte offset)
+    for (b, ch) in text.char_indices() {
+        col += 1;
+        if ch.is_whitespace() {
+            if let Some((c, s)) = start.take() {
+                fields.push((c, &text[s..b]));
+            }
+        } else if start.is_none() {
+            start = Some((col, b));
+        }
+    }
+    if let Some((c, s)) = start {
+        fields.push((c, &text[s..]));
+    }
+    let Some(&(board_col, board)) = fields.first() else {
+        return Err(FenError::one("empty", None, "empty FEN"));
+    };
+
+    let mut pos = Position::empty(rules.first_to_move());
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != RANKS as usize {
+        return Err(FenError::one(
+            "rank_count",
+            Some(board_col),
+            format!("the board has {} ranks separated by '/', not {RANKS}", ranks.len()),
+        ));
+    }
+    let mut c = board_col;
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let rank = RANKS as usize - 1 - i;
+        let mut file = 0usize;
+        for ch in rank_text.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                if d == 0 {
+                    return Err(FenError::one("rank_width", Some(c), "0 is not a count of empty points"));
+                }
+                file += d as usize;
+            } else {
+                let Some(kind) = rules.kind_by_fen(ch) else {
+                    return Err(FenError::one("unknown_letter", Some(c), format!("`{ch}` is not a piece letter")));
+                };
+                if file < FILES as usize {
+                    let side = if ch.is_ascii_uppercase() { Side::Red } else { Side::Black };
+                    let sq = Square::new(file as i32, rank as i32).expect("on board");
+                    pos.put(Piece { side, kind }, sq);
+                    if rules.kinds()[kind as usize].fen[0] != ch.to_ascii_lowercase() {
+                        warnings.push(FenWarning {
+                            kind: "alternate_letter",
+                            column: Some(c),
+                            message: format!("`{ch}` is accepted; the canonical letter is `{}`", rules.kinds()[kind as usize].fen[0]),
+                        });
+                    }
+                }
+                file += 1;
+            }
+            if file > FILES as usize {
+                return Err(FenError::one("rank_width", Some(c), format!("rank {rank} has more than {FILES} points")));
+            }
+            c += 1;
+        }
+        if file != FILES as usize {
+            return Err(FenError::one("rank_width", Some(c), format!("rank {rank} has {file} points, not {FILES}")));
+        }
+        c += 1; // the '/'
+    }
+
+    match fields.get(1) {
+        None => return Err(FenError::one("bad_side", None, "the side to move is missing (w, r or b)")),
+        Some(&(col, s)) => {
+            let side = match s {
+                "w" | "W" => Side::Red,
+                "r" | "R" => {
+                    warnings.push(FenWarning { kind: "red_as_r", column: Some(col), message: "`r` for Red is accepted; the canonical letter is `w`".into() });
+                    Side::Red
+                }
+                "b" | "B" => Side::Black,
+                _ => return Err(FenError::one("bad_side", Some(col), format!("`{s}` is not a side to move (w, r or b)"))),
+            };
+            pos.set_side_to_move(side);
+        }
+    }
+
+    // Optional placeholders, then optional counters.
+    let mut rest = fields[2..].iter().peekable();
+    let mut dashes = 0;
+    while let Some(&&(_, "-")) = rest.peek() {
+        if dashes == 2 {
+            break;
+        }
+        dashes += 1;
+        rest.next();
+    }
+    let mut counters = Vec::new();
+    for &(col, s) in rest {
+        if counters.len() == 2 {
+            return Err(FenError::one("bad_field", Some(col), format!("unexpected field `{s}` after the move counters")));
+        }
+        match s.parse::<u32>() {
+            Ok(n) => counters.push(n),
+            Err(_) => return Err(FenError::one("bad_field", Some(col), format!("`{s}` is not a move counter"))),
+        }
+    }
+    match counters.as_slice() {
+        [h, f] => {
+            if *f == 0 {
+                warnings.push(FenWarning { kind: "move_number_zero", column: None, message: "move number 0 read as 1".into() });
+            }
+            pos.set_counters(*h, *f)
+        }
+        [h] => {
+            pos.set_counters(*h, 1);
+            warnings.push(FenWarning { kind: "missing_counters", column: None, message: "move number missing; 1 assumed".into() });
+        }
+        _ => {
+            warnings.push(FenWarning { kind: "missing_counters", column: None, message: "move counters missing; 0 and 1 assumed".into() });
+        }
+    }
+    Ok((pos, warnings))
+}
+
+/// Judge whether a position can arise under the rules. Reports every problem.
+pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenError> {
+    let mut problems = Vec::new();
+    for side in Side::BOTH {
+        for (k, info) in rules.kinds().iter().enumerate() {
+            let k = k as u8;
+            let n = pos.count(side, k);
+            if info.royal && n == 0 {
+                problems.push(FenProblem { kind: "missing_general", column: None, message: format!("{side} has no {}", info.gloss) });
+            }
+            if n > info.count as u32 {
+                problems.push(FenProblem {
+                    kind: "too_many_pieces",
+                    column: None,
+                    message: format!("{side} has {n} of {}, the setup has {}", info.gloss, info.count),
+                });
+            }
+            for sq in pos.points_of(side, k) {
+                if !rules.can_stand(side, k, sq) {
+                    problems.push(FenProblem {
+                        kind: "unreachable_point",
+                        column: None,
+                        message: format!("{side} {} on {sq}: its moves ({}) never reach that point", info.gloss, rules.kind_clause(k)),
+                    });
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        let waiting = pos.side_to_move().opponent();
+        if let Some(k) = pos.royal_point(rules, waiting) {
+            if pos.is_attacked(rules, k, waiting.opponent()) {
+                problems.push(FenProblem {
+                    kind: "side_not_to_move_in_check",
+                    column: None,
+                    message: format!("{waiting} is not to move but its general on {k} is attacked"),
+                });
+            } else if pos.is_self_kill_for(rules, waiting) {
+                problems.push(FenProblem { kind: "generals_facing", column: None, message: "the generals face each other on an open line".into() });
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(FenError { problems })
+    }
+}
+
+impl Position {
+    /// Parse and validate a FEN (warnings dropped; use [`parse`] to see them).
+    pub fn from_fen(rules: &Rules, text: &str) -> Result<Position, FenError> {
+        parse(rules, text).map(|(p, _)| p)
+    }
+
+    /// The canonical FEN of this position.
+    pub fn to_fen(&self, rules: &Rules) -> String {
+        let mut s = String::with_capacity(64);
+        for rank in (0..RANKS).rev() {
+            let mut empty = 0;
+            for file in 0..FILES {
+                let sq = Square::new(file as i32, rank as i32).expect("on board");
+                match self.piece_at(sq) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            s.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        let l = rules.kinds()[p.kind as usize].fen[0];
+                        s.push(if p.side == Side::Red { l.to_ascii_uppercase() } else { l });
+                    }
+                }
+            }
+            if empty > 0 {
+                s.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        let side = if self.side_to_move() == Side::Red { 'w' } else { 'b' };
+        format!("{s} {side} - - {} {}", self.halfmove_clock(), self.fullmove_number())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules() -> Rules {
+        Rules::builtin("cxa-2020").unwrap()
+    }
+
+    const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+    #[test]
+    fn start_round_trip() {
+        let r = rules();
+        let p = Position::from_fen(&r, START).unwrap();
+        assert_eq!(p, r.start_position());
+        assert_eq!(p.to_fen(&r), START);
+        assert_eq!(Position::from_fen(&r, "startpos").unwrap().to_fen(&r), START);
+    }
+
+    #[test]
+    fn alternates_and_warnings() {
+        let r = rules();
+        let (p, w) = parse(&r, "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r").unwrap();
+        assert_eq!(p.to_fen(&r), START);
+        let kinds: Vec<_> = w.iter().map(|w| w.kind).collect();
+        assert!(kinds.contains(&"alternate_letter"));
+        assert!(kinds.contains(&"red_as_r"));
+        assert!(kinds.contains(&"missing_counters"));
+    }
+
+    #[test]
+    fn syntax_errors_say_where() {
+        let r = rules();
+        let e = Position::from_fen(&r, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w").unwrap_err();
+        assert_eq!(e.kind(), "rank_count");
+        let e = Position::from_fen(&r, "rnbakabnx/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap_err();
+        assert_eq!(e.kind(), "unknown_letter");
+        assert_eq!(e.problems[0].column, Some(9));
+        let e = Position::from_fen(&r, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x").unwrap_err();
+        assert_eq!(e.kind(), "bad_side");
+        assert_eq!(e.problems[0].column, Some(67));
+    }
+
+    #[test]
+    fn impossible_positions() {
+        let r = rules();
+        // Red elephant across the river.
+        let e = Position::from_fen(&r, "4k4/9/9/9/2B6/9/9/9/9/4K4 w").unwrap_err();
+        assert_eq!(e.kind(), "unreachable_point");
+        // Generals facing.
+        let e = Position::from_fen(&r, "4k4/9/9/9/9/9/9/9/9/4K4 w").unwrap_err();
+        assert_eq!(e.kind(), "generals_facing");
+        // Black, not to move, in check from a red chariot.
+        let e = Position::from_fen(&r, "3k5/9/9/9/9/9/9/9/9/3RK4 w").unwrap_err();
+        assert_eq!(e.kind(), "side_not_to_move_in_check");
+        let e = Position::from_fen(&r, "9/9/9/9/9/9/9/9/9/4K4 w").unwrap_err();
+        assert_eq!(e.kind(), "missing_general");
+    }
+}

@@ -1,1 +1,157 @@
-fn main() {}
+//! `xqspec`: the command line.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use xqspec::board::Move;
+use xqspec::spec::{self, Spec};
+use xqspec::vm::{Position, Rules};
+
+#[derive(Parser)]
+#[command(name = "xqspec", version, about = "Xiangqi competition rules as executable data, and their conformance suite")]
+struct Cli {
+    /// Load the spec from this directory instead of the copy built into the binary.
+    #[arg(long, global = true, value_name = "DIR")]
+    spec: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Work with the rule spec.
+    Spec {
+        #[command(subcommand)]
+        command: SpecCommand,
+    },
+    /// Count the leaves of the legal move tree (the last line printed is the count).
+    Perft {
+        /// Position in FEN, or `startpos`.
+        #[arg(long, default_value = "startpos", allow_hyphen_values = true)]
+        fen: String,
+        #[arg(long)]
+        depth: u32,
+        /// List each first move with its count.
+        #[arg(long)]
+        divide: bool,
+        #[arg(long, default_value = "cxa-2020")]
+        edition: String,
+    },
+    /// Print the legal moves, one per line, sorted, in ICCS.
+    Moves {
+        /// Position in FEN, or `startpos`.
+        #[arg(long, default_value = "startpos", allow_hyphen_values = true)]
+        fen: String,
+        /// Moves (ICCS) played from the position first.
+        #[arg(long, num_args = 0..)]
+        moves: Vec<String>,
+        #[arg(long, default_value = "cxa-2020")]
+        edition: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum SpecCommand {
+    /// Load and compile every edition; print clauses per edition and per provenance.
+    Check,
+}
+
+fn load_spec(dir: &Option<PathBuf>) -> Result<Spec, String> {
+    let r = match dir {
+        Some(d) => Spec::load_dir(d),
+        None => Spec::builtin(),
+    };
+    r.map_err(|e| e.to_string())
+}
+
+fn load_rules(dir: &Option<PathBuf>, edition: &str) -> Result<Rules, String> {
+    let spec = load_spec(dir)?;
+    let ed = spec.edition(edition).ok_or_else(|| {
+        format!(
+            "unknown edition `{edition}` (known: {})",
+            spec.editions().iter().map(|e| e.id.as_str()).collect::<Vec<_>>().join(", ")
+        )
+    })?;
+    Rules::compile(ed).map_err(|e| e.to_string())
+}
+
+fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, String> {
+    let mut pos = Position::from_fen(rules, fen).map_err(|e| format!("invalid FEN: {e}"))?;
+    for (i, text) in moves.iter().enumerate() {
+        let m = Move::parse_iccs(text).ok_or_else(|| format!("move {}: `{text}` is not ICCS (like h2e2)", i + 1))?;
+        pos.play(rules, m).map_err(|e| format!("move {}: {e}", i + 1))?;
+    }
+    Ok(pos)
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Spec { command: SpecCommand::Check } => spec_check(&cli.spec),
+        Command::Perft { fen, depth, divide, edition } => {
+            let rules = load_rules(&cli.spec, &edition)?;
+            let mut pos = position(&rules, &fen, &[])?;
+            if divide {
+                let rows = xqspec::perft::divide(&mut pos, &rules, depth);
+                let mut total = 0;
+                for (m, n) in &rows {
+                    println!("{m}: {n}");
+                    total += n;
+                }
+                println!();
+                println!("{total}");
+            } else {
+                println!("{}", xqspec::perft::perft(&mut pos, &rules, depth));
+            }
+            Ok(())
+        }
+        Command::Moves { fen, moves, edition } => {
+            let rules = load_rules(&cli.spec, &edition)?;
+            let pos = position(&rules, &fen, &moves)?;
+            let mut list: Vec<String> = pos.legal_moves(&rules).iter().map(|m| m.iccs()).collect();
+            list.sort();
+            for m in list {
+                println!("{m}");
+            }
+            Ok(())
+        }
+    }
+}
+
+fn spec_check(dir: &Option<PathBuf>) -> Result<(), String> {
+    let spec = load_spec(dir)?;
+    let mut errors = Vec::new();
+    for ed in spec.editions() {
+        if let Err(e) = Rules::compile(ed) {
+            errors.push(format!("edition {}: {e}", ed.id));
+        }
+    }
+    for (id, total, by) in spec::summary_rows(&spec) {
+        let parts: Vec<String> = by.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        println!("{id}: {total} clauses ({})", parts.join(", "));
+    }
+    if errors.is_empty() {
+        println!("spec ok: {} editions", spec.editions().len());
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

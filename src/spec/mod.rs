@@ -1,1 +1,302 @@
-//! spec
+//! Editions and clauses as data: the loader for `spec/<edition>/`.
+//!
+//! The loader reads raw YAML into [`raw`] types (unknown fields rejected), then
+//! validates: duplicate ids, derivations (`derives_from`), dangling source references.
+//! The result is a [`Spec`]: every edition fully resolved, each clause knowing the file
+//! and line it came from. The data of a clause stays a YAML value here; the VM
+//! ([`crate::vm`]) gives it a typed meaning and reports errors against the same location.
+
+mod raw;
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::Path;
+
+use include_dir::{include_dir, Dir};
+
+static BUILTIN: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec");
+
+/// How sure we are of a clause, and where it was read.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Provenance {
+    pub status: ProvenanceStatus,
+    /// Id of a source declared in some `edition.yaml`.
+    pub source: String,
+    /// Where in the source (article, section, page).
+    #[serde(default)]
+    pub r#ref: Option<String>,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// The certainty scale of `rules-digest.md` §0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProvenanceStatus {
+    /// Read in the edition's own text (a seed).
+    Verified,
+    /// Read in a third-party reproduction that cites the edition.
+    Secondary,
+    /// Found only in third-party code or a single unsourced statement.
+    Unverified,
+    /// Reasoned here, not read anywhere.
+    Inferred,
+}
+
+impl ProvenanceStatus {
+    pub const ALL: [ProvenanceStatus; 4] = [
+        ProvenanceStatus::Verified,
+        ProvenanceStatus::Secondary,
+        ProvenanceStatus::Unverified,
+        ProvenanceStatus::Inferred,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            ProvenanceStatus::Verified => "verified",
+            ProvenanceStatus::Secondary => "secondary",
+            ProvenanceStatus::Unverified => "unverified",
+            ProvenanceStatus::Inferred => "inferred",
+        }
+    }
+}
+
+/// A source a clause may cite.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    pub id: String,
+    pub what: String,
+    pub file: Option<String>,
+    /// The edition whose `edition.yaml` declares it.
+    pub declared_in: String,
+}
+
+/// One rule fact of one edition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clause {
+    /// Stable id, the same in every edition (`movement.horse`).
+    pub id: String,
+    /// The article this clause encodes in this edition, if the edition has one.
+    pub article: Option<String>,
+    /// One line in our own words.
+    pub summary: String,
+    pub provenance: Provenance,
+    pub data: serde_yaml::Value,
+    /// Set when the clause was taken over from a parent edition without being restated:
+    /// its provenance is then the edition's `inherited_provenance`.
+    pub inherited_from: Option<String>,
+    /// The edition whose files hold this clause's `data`.
+    pub data_from: String,
+    /// Where the clause's `data` was written (file relative to the spec root, 1-based line).
+    pub location: Location,
+    /// Where this edition restates an inherited clause (its own article, summary, provenance).
+    pub restated_at: Option<Location>,
+}
+
+/// A place in a spec file.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Location {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// A fully resolved edition.
+#[derive(Clone, Debug)]
+pub struct Edition {
+    pub id: String,
+    pub name: String,
+    pub name_en: String,
+    pub year: u16,
+    pub publisher: String,
+    pub derives_from: Option<String>,
+    pub sources: Vec<Source>,
+    clauses: Vec<Clause>,
+    index: HashMap<String, usize>,
+}
+
+impl Edition {
+    /// Clauses in id order.
+    pub fn clauses(&self) -> &[Clause] {
+        &self.clauses
+    }
+
+    pub fn clause(&self, id: &str) -> Option<&Clause> {
+        self.index.get(id).map(|&i| &self.clauses[i])
+    }
+
+    /// Clauses whose id starts with `prefix` (e.g. `movement.`).
+    pub fn clauses_with_prefix<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a Clause> + 'a {
+        self.clauses.iter().filter(move |c| c.id.starts_with(prefix))
+    }
+}
+
+/// Every edition of a spec directory.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    editions: Vec<Edition>,
+}
+
+/// One problem found while loading a spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError {
+    pub location: Location,
+    /// The clause concerned, when there is one.
+    pub clause: Option<String>,
+    pub message: String,
+}
+
+impl SpecError {
+    pub fn new(location: Location, clause: Option<&str>, message: impl Into<String>) -> SpecError {
+        SpecError { location, clause: clause.map(str::to_string), message: message.into() }
+    }
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.location)?;
+        if let Some(c) = &self.clause {
+            write!(f, "clause {c}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// All problems found while loading a spec; loading reports every one, not the first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecErrors(pub Vec<SpecError>);
+
+impl fmt::Display for SpecErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SpecErrors {}
+
+/// The text of a spec directory: `(path relative to the root, contents)`.
+pub type SpecFiles = Vec<(String, String)>;
+
+impl Spec {
+    /// The spec embedded in this binary at build time (the repository's `spec/`).
+    pub fn builtin() -> Result<Spec, SpecErrors> {
+        let mut files = Vec::new();
+        collect_embedded(&BUILTIN, &mut files);
+        Spec::from_files(files)
+    }
+
+    /// The files of the embedded spec, for tests that derive a modified spec from it.
+    pub fn builtin_files() -> SpecFiles {
+        let mut files = Vec::new();
+        collect_embedded(&BUILTIN, &mut files);
+        files.sort();
+        files
+    }
+
+    /// Load a spec directory from disk.
+    pub fn load_dir(root: &Path) -> Result<Spec, SpecErrors> {
+        let mut files = Vec::new();
+        let mut errors = Vec::new();
+        collect_disk(root, root, &mut files, &mut errors);
+        if !errors.is_empty() {
+            return Err(SpecErrors(errors));
+        }
+        Spec::from_files(files)
+    }
+
+    /// Load a spec from in-memory files (paths like `cxa-2020/movement.yaml`).
+    pub fn from_files(mut files: SpecFiles) -> Result<Spec, SpecErrors> {
+        files.sort();
+        raw::resolve(files)
+    }
+
+    pub fn editions(&self) -> &[Edition] {
+        &self.editions
+    }
+
+    pub fn edition(&self, id: &str) -> Option<&Edition> {
+        self.editions.iter().find(|e| e.id == id)
+    }
+
+    /// Every source declared by any edition.
+    pub fn sources(&self) -> impl Iterator<Item = &Source> {
+        self.editions.iter().flat_map(|e| e.sources.iter())
+    }
+}
+
+fn collect_embedded(dir: &Dir<'static>, out: &mut SpecFiles) {
+    for f in dir.files() {
+        let p = f.path().to_string_lossy().replace('\\', "/");
+        if p.ends_with(".yaml") {
+            out.push((p, f.contents_utf8().unwrap_or_default().to_string()));
+        }
+    }
+    for d in dir.dirs() {
+        collect_embedded(d, out);
+    }
+}
+
+fn collect_disk(root: &Path, dir: &Path, out: &mut SpecFiles, errors: &mut Vec<SpecError>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            errors.push(SpecError::new(
+                Location { file: dir.display().to_string(), ..Default::default() },
+                None,
+                format!("cannot read directory: {e}"),
+            ));
+            return;
+        }
+    };
+    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            collect_disk(root, &p, out, errors);
+        } else if p.extension().is_some_and(|e| e == "yaml") {
+            let rel = p.strip_prefix(root).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+            match std::fs::read_to_string(&p) {
+                Ok(text) => out.push((rel, text)),
+                Err(e) => errors.push(SpecError::new(
+                    Location { file: rel, ..Default::default() },
+                    None,
+                    format!("cannot read file: {e}"),
+                )),
+            }
+        }
+    }
+}
+
+/// Counts for `xqspec spec check`: clauses per edition and per provenance status
+/// (inherited clauses counted apart).
+pub fn summary_rows(spec: &Spec) -> Vec<(String, usize, BTreeMap<String, usize>)> {
+    spec.editions()
+        .iter()
+        .map(|e| {
+            let mut by = BTreeMap::new();
+            for c in e.clauses() {
+                let key = if c.inherited_from.is_some() {
+                    format!("{} (inherited)", c.provenance.status.name())
+                } else {
+                    c.provenance.status.name().to_string()
+                };
+                *by.entry(key).or_insert(0) += 1;
+            }
+            (e.id.clone(), e.clauses().len(), by)
+        })
+        .collect()
+}

@@ -1,1 +1,271 @@
-//! vm
+//! The rule VM: compiles an edition's clauses into tables once, then answers questions
+//! about positions (legal moves, check, checkmate, stalemate) from those tables.
+//!
+//! Nothing here knows a piece by name. Piece kinds, their move programs, regions, the
+//! facing rule and the self-kill conditions all come from `spec/`; this module knows
+//! only the primitives (step, leap with a blocking point, slide, hop over screens,
+//! region guards) and how to run them fast.
+
+mod compile;
+pub mod data;
+mod position;
+
+use std::fmt;
+
+pub use position::{IllegalMove, IllegalReason, Position, Undo};
+
+/// Internals shared with `perft` (not part of the public API).
+pub(crate) mod position_internals {
+    pub(crate) use super::position::MoveBuf;
+}
+
+use crate::board::{KindId, Side, Square, SQUARES};
+use crate::spec::{Edition, Spec, SpecError, SpecErrors};
+
+/// Facts about one piece kind, from `pieces.kinds`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KindInfo {
+    /// Name used in data (`horse`).
+    pub name: String,
+    /// English gloss with the Chinese names (`horse (马)`).
+    pub gloss: String,
+    /// Whether capturing it ends the game (the general).
+    pub royal: bool,
+    /// How many each side has at the start (from `pieces.setup`).
+    pub count: u8,
+    /// FEN letters, lower case, canonical first.
+    pub fen: Vec<char>,
+    /// Characters per side (`[red, black]`), canonical simplified form first.
+    pub names: [Vec<String>; 2],
+}
+
+/// The state of the side to move, as named by `check.*` clauses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Ongoing,
+    Check,
+    Checkmate,
+    Stalemate,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::Check => "check",
+            Status::Checkmate => "checkmate",
+            Status::Stalemate => "stalemate",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Status> {
+        Some(match s {
+            "ongoing" => Status::Ongoing,
+            "check" => Status::Check,
+            "checkmate" => Status::Checkmate,
+            "stalemate" => Status::Stalemate,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Quiet (non-capturing) moves allowed.
+pub(crate) const QUIET: u8 = 1;
+/// Captures allowed.
+pub(crate) const CAPTURE: u8 = 2;
+/// No blocking point.
+pub(crate) const NO_BLOCK: u8 = 0xFF;
+
+/// One precompiled leap or step: target point, blocking point, allowed modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Leap {
+    pub to: u8,
+    pub block: u8,
+    pub modes: u8,
+}
+
+/// What a piece may do along one direction of a line from one point.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Ray {
+    /// Slide modes (QUIET / CAPTURE), 0 if none.
+    pub slide: u8,
+    /// Longest slide in points.
+    pub max: u8,
+    /// Hop modes, 0 if none.
+    pub hop: u8,
+    /// Pieces jumped by a hop.
+    pub screens: u8,
+    /// Index into `Rules::masks` of the points a move along this ray may end on (0 = any).
+    pub to_mask: u8,
+}
+
+impl Ray {
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.slide == 0 && self.hop == 0
+    }
+}
+
+/// A reversed leap: a piece of a kind in `kinds` on `from` attacks the indexing point
+/// while `block` is empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ReverseLeap {
+    pub from: u8,
+    pub block: u8,
+    pub kinds: u8,
+}
+
+/// Absolute line directions: north (+rank), south, east (+file), west.
+pub(crate) const DIRS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+
+/// Index of the opposite direction.
+#[inline]
+pub(crate) const fn opposite(d: usize) -> usize {
+    d ^ 1
+}
+
+/// A status rule of `check.*`: the first whose conditions hold names the status.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StatusRule {
+    pub in_check: Option<bool>,
+    pub has_legal_move: Option<bool>,
+    pub status: Status,
+}
+
+/// An edition compiled for play.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub(crate) edition_id: String,
+    pub(crate) kinds: Vec<KindInfo>,
+    pub(crate) royal: KindId,
+    pub(crate) first_to_move: Side,
+    pub(crate) moves_per_round: u8,
+    /// Setup as (kind, point) per side.
+    pub(crate) setup: [Vec<(KindId, Square)>; 2],
+    /// `leap_index[side][kind][sq]` = range in `leaps`.
+    pub(crate) leap_index: Vec<(u16, u16)>,
+    pub(crate) leaps: Vec<Leap>,
+    /// `rays[(side*K + kind)*90 + sq][dir]`.
+    pub(crate) rays: Vec<[Ray; 4]>,
+    /// Whether a kind has any line move at all, per side: `has_rays[side][kind]`.
+    pub(crate) has_rays: [[bool; 8]; 2],
+    pub(crate) masks: Vec<u128>,
+    /// `reverse_index[attacker side][sq]` = range in `reverse`.
+    pub(crate) reverse_index: Vec<(u16, u16)>,
+    pub(crate) reverse: Vec<ReverseLeap>,
+    /// Kinds of `side` that can capture travelling in absolute direction `dir`: `line_attackers[side][dir]`.
+    pub(crate) line_attackers: [[u8; 4]; 2],
+    /// Most screens any hop uses (bounds the attack scan along a line).
+    pub(crate) max_screens: u8,
+    /// Facing rule: kind and the directions it applies along.
+    pub(crate) facing: Option<(KindId, [bool; 4])>,
+    pub(crate) forbid_attacked: bool,
+    pub(crate) forbid_facing: bool,
+    pub(crate) status_rules: Vec<StatusRule>,
+    pub(crate) in_check_status: Status,
+    /// Points each kind of each side can ever stand on, from its setup and program.
+    pub(crate) reachable: [[u128; 8]; 2],
+    /// `ray_mask[sq][dir]`: every point from `sq` (exclusive) to the edge.
+    pub(crate) ray_mask: Vec<[u128; 4]>,
+    /// Clause that gave each kind its moves (for messages).
+    pub(crate) kind_clause: Vec<String>,
+}
+
+impl Rules {
+    /// Compile an edition. Errors point at the clause and its file and line.
+    pub fn compile(edition: &Edition) -> Result<Rules, SpecError> {
+        compile::compile(edition)
+    }
+
+    /// Compile a built-in edition by id (`cxa-2020`).
+    pub fn builtin(edition: &str) -> Result<Rules, SpecErrors> {
+        let spec = Spec::builtin()?;
+        let ed = spec.edition(edition).ok_or_else(|| {
+            SpecErrors(vec![SpecError::new(
+                Default::default(),
+                None,
+                format!(
+                    "unknown edition `{edition}` (known: {})",
+                    spec.editions().iter().map(|e| e.id.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            )])
+        })?;
+        Rules::compile(ed).map_err(|e| SpecErrors(vec![e]))
+    }
+
+    pub fn edition_id(&self) -> &str {
+        &self.edition_id
+    }
+
+    pub fn kinds(&self) -> &[KindInfo] {
+        &self.kinds
+    }
+
+    pub fn kind_by_name(&self, name: &str) -> Option<KindId> {
+        self.kinds.iter().position(|k| k.name == name).map(|i| i as KindId)
+    }
+
+    /// Kind whose FEN letter (either case) is `c`.
+    pub fn kind_by_fen(&self, c: char) -> Option<KindId> {
+        let c = c.to_ascii_lowercase();
+        self.kinds.iter().position(|k| k.fen.contains(&c)).map(|i| i as KindId)
+    }
+
+    /// The royal kind (the general).
+    pub fn royal_kind(&self) -> KindId {
+        self.royal
+    }
+
+    pub fn first_to_move(&self) -> Side {
+        self.first_to_move
+    }
+
+    /// Moves that make one round (回合).
+    pub fn moves_per_round(&self) -> u8 {
+        self.moves_per_round
+    }
+
+    /// The initial position of `pieces.setup`.
+    pub fn start_position(&self) -> Position {
+        let mut pos = Position::empty(self.first_to_move);
+        for side in Side::BOTH {
+            for &(kind, sq) in &self.setup[side.index()] {
+                pos.put(crate::board::Piece { side, kind }, sq);
+            }
+        }
+        pos
+    }
+
+    /// Whether a piece of `kind` of `side` can ever stand on `sq` under this edition.
+    pub fn can_stand(&self, side: Side, kind: KindId, sq: Square) -> bool {
+        self.reachable[side.index()][kind as usize] >> sq.index() & 1 == 1
+    }
+
+    /// The clause id that defines how `kind` moves.
+    pub fn kind_clause(&self, kind: KindId) -> &str {
+        &self.kind_clause[kind as usize]
+    }
+
+    #[inline]
+    pub(crate) fn leaps_of(&self, side: Side, kind: KindId, sq: usize) -> &[Leap] {
+        let (a, b) = self.leap_index[(side.index() * 8 + kind as usize) * SQUARES + sq];
+        &self.leaps[a as usize..b as usize]
+    }
+
+    #[inline]
+    pub(crate) fn rays_of(&self, side: Side, kind: KindId, sq: usize) -> &[Ray; 4] {
+        &self.rays[(side.index() * 8 + kind as usize) * SQUARES + sq]
+    }
+
+    #[inline]
+    pub(crate) fn reverse_of(&self, attacker: Side, sq: usize) -> &[ReverseLeap] {
+        let (a, b) = self.reverse_index[attacker.index() * SQUARES + sq];
+        &self.reverse[a as usize..b as usize]
+    }
+}

@@ -1,0 +1,381 @@
+//! Raw YAML shapes of `spec/` and their resolution into [`Spec`].
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde::Deserialize;
+
+use super::{Clause, Edition, Location, Provenance, Source, Spec, SpecError, SpecErrors, SpecFiles};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEdition {
+    id: String,
+    name: String,
+    name_en: String,
+    year: u16,
+    publisher: String,
+    derives_from: Option<String>,
+    #[serde(default)]
+    inherited_provenance: Option<Provenance>,
+    #[serde(default)]
+    removes: Vec<String>,
+    #[serde(default)]
+    sources: Vec<RawSource>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSource {
+    id: String,
+    what: String,
+    #[serde(default)]
+    file: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawClauseFile {
+    clauses: Vec<RawClause>,
+}
+
+/// A clause as written. In a base edition every field but `article` is required; in a
+/// derived edition an entry with an inherited id gives only the fields it changes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawClause {
+    id: String,
+    #[serde(default, deserialize_with = "present")]
+    article: Option<Option<String>>,
+    #[serde(default)]
+    summary: Option<String>,
+    #[serde(default)]
+    provenance: Option<Provenance>,
+    #[serde(default)]
+    data: Option<serde_yaml::Value>,
+}
+
+/// Distinguish `article: null` (the edition has no such article) from an absent field.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+struct EditionDraft {
+    raw: RawEdition,
+    file: String,
+    clauses: Vec<(RawClause, Location)>,
+}
+
+fn yaml_error(file: &str, e: &serde_yaml::Error) -> SpecError {
+    let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
+    // serde_yaml appends "at line L column C" to its message; the location is ours to give.
+    let msg = e.to_string();
+    let msg = match msg.find(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    };
+    SpecError::new(Location { file: file.to_string(), line, column }, None, msg)
+}
+
+/// Lines and columns of the `- id:` entries of a clause file, in order.
+fn id_locations(file: &str, text: &str) -> Vec<Location> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let t = l.trim_start();
+            t.strip_prefix("- id:").map(|_| Location {
+                file: file.to_string(),
+                line: i + 1,
+                column: l.len() - t.len() + 3,
+            })
+        })
+        .collect()
+}
+
+pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
+    let mut errors = Vec::new();
+    let mut drafts: BTreeMap<String, EditionDraft> = BTreeMap::new();
+    let mut clause_files: Vec<(String, String, String)> = Vec::new(); // (dir, file, text)
+
+    for (path, text) in &files {
+        let Some((dir, name)) = path.rsplit_once('/') else {
+            // Files at the root (none today) are not part of any edition.
+            continue;
+        };
+        if dir.contains('/') {
+            errors.push(SpecError::new(
+                Location { file: path.clone(), ..Default::default() },
+                None,
+                "spec files live directly in an edition folder (spec/<edition>/<topic>.yaml)",
+            ));
+            continue;
+        }
+        if name == "edition.yaml" {
+            match serde_yaml::from_str::<RawEdition>(text) {
+                Ok(raw) => {
+                    if raw.id != dir {
+                        errors.push(SpecError::new(
+                            Location { file: path.clone(), line: 1, column: 1 },
+                            None,
+                            format!("edition id `{}` differs from its folder name `{dir}`", raw.id),
+                        ));
+                    }
+                    drafts.insert(dir.to_string(), EditionDraft { raw, file: path.clone(), clauses: Vec::new() });
+                }
+                Err(e) => errors.push(yaml_error(path, &e)),
+            }
+        } else {
+            clause_files.push((dir.to_string(), path.clone(), text.clone()));
+        }
+    }
+
+    for (dir, path, text) in clause_files {
+        let Some(draft) = drafts.get_mut(&dir) else {
+            errors.push(SpecError::new(
+                Location { file: path.clone(), ..Default::default() },
+                None,
+                format!("folder `{dir}` has no edition.yaml"),
+            ));
+            continue;
+        };
+        match serde_yaml::from_str::<RawClauseFile>(&text) {
+            Ok(cf) => {
+                let locs = id_locations(&path, &text);
+                let aligned = locs.len() == cf.clauses.len();
+                for (i, c) in cf.clauses.into_iter().enumerate() {
+                    let loc = if aligned {
+                        locs[i].clone()
+                    } else {
+                        Location { file: path.clone(), line: 1, column: 1 }
+                    };
+                    draft.clauses.push((c, loc));
+                }
+            }
+            Err(e) => errors.push(yaml_error(&path, &e)),
+        }
+    }
+
+    // Sources: declared once, anywhere; every reference must resolve.
+    let mut sources: HashMap<String, Source> = HashMap::new();
+    for (id, d) in &drafts {
+        for s in &d.raw.sources {
+            let src = Source { id: s.id.clone(), what: s.what.clone(), file: s.file.clone(), declared_in: id.clone() };
+            if let Some(prev) = sources.insert(s.id.clone(), src) {
+                errors.push(SpecError::new(
+                    Location { file: d.file.clone(), ..Default::default() },
+                    None,
+                    format!("source `{}` is declared twice (also in {})", s.id, prev.declared_in),
+                ));
+            }
+        }
+    }
+
+    // Resolve editions in dependency order.
+    let mut resolved: BTreeMap<String, Edition> = BTreeMap::new();
+    let mut visiting = HashSet::new();
+    let ids: Vec<String> = drafts.keys().cloned().collect();
+    for id in &ids {
+        resolve_one(id, &drafts, &sources, &mut resolved, &mut visiting, &mut errors);
+    }
+
+    if errors.is_empty() {
+        Ok(Spec { editions: resolved.into_values().collect() })
+    } else {
+        Err(SpecErrors(errors))
+    }
+}
+
+fn check_provenance(p: &Provenance, loc: &Location, id: &str, sources: &HashMap<String, Source>, errors: &mut Vec<SpecError>) {
+    if !sources.contains_key(&p.source) {
+        errors.push(SpecError::new(
+            loc.clone(),
+            Some(id),
+            format!("provenance cites source `{}`, which no edition.yaml declares", p.source),
+        ));
+    }
+}
+
+fn resolve_one(
+    id: &str,
+    drafts: &BTreeMap<String, EditionDraft>,
+    sources: &HashMap<String, Source>,
+    resolved: &mut BTreeMap<String, Edition>,
+    visiting: &mut HashSet<String>,
+    errors: &mut Vec<SpecError>,
+) -> bool {
+    if resolved.contains_key(id) {
+        return true;
+    }
+    let draft = &drafts[id];
+    let ed_loc = Location { file: draft.file.clone(), line: 1, column: 1 };
+    if !visiting.insert(id.to_string()) {
+        errors.push(SpecError::new(ed_loc, None, format!("edition `{id}` derives from itself through `derives_from`")));
+        return false;
+    }
+
+    // Start from the parent's clauses, if any.
+    let mut clauses: BTreeMap<String, Clause> = BTreeMap::new();
+    if let Some(parent) = &draft.raw.derives_from {
+        if !drafts.contains_key(parent) {
+            errors.push(SpecError::new(ed_loc.clone(), None, format!("derives_from names unknown edition `{parent}`")));
+            return false;
+        }
+        if !resolve_one(parent, drafts, sources, resolved, visiting, errors) {
+            return false;
+        }
+        let Some(inh) = &draft.raw.inherited_provenance else {
+            errors.push(SpecError::new(
+                ed_loc.clone(),
+                None,
+                "a derived edition must say, in inherited_provenance, how sure its inherited clauses are",
+            ));
+            return false;
+        };
+        check_provenance(inh, &ed_loc, id, sources, errors);
+        for c in resolved[parent].clauses() {
+            let mut c = c.clone();
+            if c.inherited_from.is_none() {
+                c.inherited_from = Some(parent.clone());
+            }
+            c.provenance = inh.clone();
+            clauses.insert(c.id.clone(), c);
+        }
+        for r in &draft.raw.removes {
+            if clauses.remove(r).is_none() {
+                errors.push(SpecError::new(ed_loc.clone(), Some(r), format!("removes `{r}`, which `{parent}` does not have")));
+            }
+        }
+    } else if draft.raw.inherited_provenance.is_some() || !draft.raw.removes.is_empty() {
+        errors.push(SpecError::new(
+            ed_loc.clone(),
+            None,
+            "inherited_provenance and removes only make sense with derives_from",
+        ));
+    }
+
+    let mut seen: HashMap<&str, &Location> = HashMap::new();
+    for (raw, loc) in &draft.clauses {
+        if let Some(prev) = seen.insert(raw.id.as_str(), loc) {
+            errors.push(SpecError::new(loc.clone(), Some(&raw.id), format!("duplicate clause id (first at {prev})")));
+            continue;
+        }
+        if !valid_id(&raw.id) {
+            errors.push(SpecError::new(
+                loc.clone(),
+                Some(&raw.id),
+                "clause ids are lower-case dotted words (`movement.horse`)",
+            ));
+        }
+        if draft.raw.removes.contains(&raw.id) {
+            errors.push(SpecError::new(loc.clone(), Some(&raw.id), "clause is both written and listed in removes"));
+        }
+        match clauses.get_mut(&raw.id) {
+            Some(existing) => {
+                // Override of an inherited clause: it must say where its own facts come from.
+                let Some(p) = &raw.provenance else {
+                    errors.push(SpecError::new(
+                        loc.clone(),
+                        Some(&raw.id),
+                        "an override must give its own provenance",
+                    ));
+                    continue;
+                };
+                check_provenance(p, loc, &raw.id, sources, errors);
+                existing.provenance = p.clone();
+                existing.inherited_from = None;
+                existing.restated_at = Some(loc.clone());
+                if let Some(a) = &raw.article {
+                    existing.article = a.clone();
+                }
+                if let Some(s) = &raw.summary {
+                    existing.summary = s.clone();
+                }
+                if let Some(d) = &raw.data {
+                    existing.data = d.clone();
+                    existing.location = loc.clone();
+                    existing.data_from = id.to_string();
+                }
+            }
+            None => {
+                let mut missing = Vec::new();
+                if raw.article.is_none() {
+                    missing.push("article");
+                }
+                if raw.summary.is_none() {
+                    missing.push("summary");
+                }
+                if raw.provenance.is_none() {
+                    missing.push("provenance");
+                }
+                if raw.data.is_none() {
+                    missing.push("data");
+                }
+                if !missing.is_empty() {
+                    let why = if draft.raw.derives_from.is_some() {
+                        " (the id is not inherited, so this is a new clause)"
+                    } else {
+                        ""
+                    };
+                    errors.push(SpecError::new(
+                        loc.clone(),
+                        Some(&raw.id),
+                        format!("missing field(s): {}{why}", missing.join(", ")),
+                    ));
+                    continue;
+                }
+                let (Some(p), Some(summary), Some(article), Some(data)) =
+                    (raw.provenance.clone(), raw.summary.clone(), raw.article.clone(), raw.data.clone())
+                else {
+                    continue;
+                };
+                check_provenance(&p, loc, &raw.id, sources, errors);
+                if summary.contains('\n') || summary.trim().is_empty() {
+                    errors.push(SpecError::new(loc.clone(), Some(&raw.id), "summary must be one non-empty line"));
+                }
+                clauses.insert(
+                    raw.id.clone(),
+                    Clause {
+                        id: raw.id.clone(),
+                        article,
+                        summary,
+                        provenance: p,
+                        data,
+                        inherited_from: None,
+                        data_from: id.to_string(),
+                        location: loc.clone(),
+                        restated_at: None,
+                    },
+                );
+            }
+        }
+    }
+
+    let sources_here = draft
+        .raw
+        .sources
+        .iter()
+        .map(|s| Source { id: s.id.clone(), what: s.what.clone(), file: s.file.clone(), declared_in: id.to_string() })
+        .collect();
+    let clauses: Vec<Clause> = clauses.into_values().collect();
+    let index = clauses.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
+    resolved.insert(
+        id.to_string(),
+        Edition {
+            id: draft.raw.id.clone(),
+            name: draft.raw.name.clone(),
+            name_en: draft.raw.name_en.clone(),
+            year: draft.raw.year,
+            publisher: draft.raw.publisher.clone(),
+            derives_from: draft.raw.derives_from.clone(),
+            sources: sources_here,
+            clauses,
+            index,
+        },
+    );
+    visiting.remove(id);
+    true
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.split('.').all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
+}

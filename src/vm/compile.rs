@@ -1,0 +1,604 @@
+//! From clauses to tables. Runs once per edition.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::de::DeserializeOwned;
+
+use super::data::{self, Forbidden, Instruction, Line, Symmetry};
+use super::{
+    KindInfo, Leap, Ray, ReverseLeap, Rules, Status, StatusRule, CAPTURE, DIRS, NO_BLOCK, QUIET,
+};
+use crate::board::{KindId, Side, Square, FILES, RANKS, SQUARES};
+use crate::spec::{Clause, Edition, SpecError};
+
+/// Most kinds a compiled edition may have (piece codes keep the kind in three bits).
+pub const MAX_KINDS: usize = 8;
+
+fn err(c: &Clause, msg: impl Into<String>) -> SpecError {
+    SpecError::new(c.location.clone(), Some(&c.id), msg)
+}
+
+fn typed<T: DeserializeOwned>(c: &Clause) -> Result<T, SpecError> {
+    serde_yaml::from_value(c.data.clone()).map_err(|e| err(c, format!("data: {e}")))
+}
+
+fn has_key(c: &Clause, key: &str) -> bool {
+    c.data.as_mapping().is_some_and(|m| m.contains_key(key))
+}
+
+fn require<'a>(ed: &'a Edition, id: &str) -> Result<&'a Clause, SpecError> {
+    ed.clause(id).ok_or_else(|| {
+        SpecError::new(
+            crate::spec::Location { file: format!("{}/", ed.id), ..Default::default() },
+            Some(id),
+            format!("edition `{}` has no clause `{id}`, which the VM needs", ed.id),
+        )
+    })
+}
+
+/// Red-frame rectangle → bitboard of Red-frame points.
+fn region_mask(c: &Clause, name: &str, r: &data::Region) -> Result<u128, SpecError> {
+    let f = |ch: char| -> Result<i32, SpecError> {
+        if ('a'..='i').contains(&ch) {
+            Ok(ch as i32 - 'a' as i32)
+        } else {
+            Err(err(c, format!("region `{name}`: file `{ch}` is not a–i")))
+        }
+    };
+    let (f0, f1) = (f(r.files[0])?, f(r.files[1])?);
+    let (r0, r1) = (r.ranks[0] as i32, r.ranks[1] as i32);
+    if f0 > f1 || r0 > r1 || r1 >= RANKS as i32 {
+        return Err(err(c, format!("region `{name}`: empty or off-board rectangle")));
+    }
+    let mut m = 0u128;
+    for sq in Square::all() {
+        let (x, y) = (sq.file() as i32, sq.rank() as i32);
+        if (f0..=f1).contains(&x) && (r0..=r1).contains(&y) {
+            m |= 1u128 << sq.index();
+        }
+    }
+    Ok(m)
+}
+
+/// Rotate a Red-frame bitboard to `side`'s absolute points.
+fn to_side(mask_red: u128, side: Side) -> u128 {
+    match side {
+        Side::Red => mask_red,
+        Side::Black => {
+            let mut m = 0u128;
+            for sq in Square::all() {
+                if mask_red >> sq.index() & 1 == 1 {
+                    m |= 1u128 << sq.relative_to(Side::Black).index();
+                }
+            }
+            m
+        }
+    }
+}
+
+fn parse_point(c: &Clause, s: &str) -> Result<Square, SpecError> {
+    Square::parse(s).ok_or_else(|| err(c, format!("`{s}` is not a point (a0–i9)")))
+}
+
+/// The orientations of an offset (and its blocking point) named by a symmetry.
+fn orientations(sym: Symmetry, off: [i8; 2], block: Option<[i8; 2]>) -> Vec<([i32; 2], Option<[i32; 2]>)> {
+    let rot = |[x, y]: [i32; 2]| [y, -x];
+    let mir = |[x, y]: [i32; 2]| [-x, y];
+    let o = [off[0] as i32, off[1] as i32];
+    let b = block.map(|b| [b[0] as i32, b[1] as i32]);
+    let mut out: Vec<([i32; 2], Option<[i32; 2]>)> = vec![(o, b)];
+    let push_rotations = |out: &mut Vec<_>, start: ([i32; 2], Option<[i32; 2]>)| {
+        let mut cur = start;
+        for _ in 0..3 {
+            cur = (rot(cur.0), cur.1.map(rot));
+            out.push(cur);
+        }
+    };
+    match sym {
+        Symmetry::None => {}
+        Symmetry::Mirror => out.push((mir(o), b.map(mir))),
+        Symmetry::Rotate => push_rotations(&mut out, (o, b)),
+        Symmetry::All => {
+            push_rotations(&mut out, (o, b));
+            let m = (mir(o), b.map(mir));
+            out.push(m);
+            push_rotations(&mut out, m);
+        }
+    }
+    let mut seen = Vec::new();
+    out.retain(|x| {
+        if seen.contains(x) {
+            false
+        } else {
+            seen.push(*x);
+            true
+        }
+    });
+    out
+}
+
+/// Point at a Red-frame offset from `from`, as seen by `side`.
+fn offset_point(side: Side, from: Square, d: [i32; 2]) -> Option<Square> {
+    let rel = from.relative_to(side);
+    let t = Square::new(rel.file() as i32 + d[0], rel.rank() as i32 + d[1])?;
+    Some(t.relative_to(side))
+}
+
+fn abs_dir(side: Side, d: [i32; 2]) -> Option<usize> {
+    let d = match side {
+        Side::Red => d,
+        Side::Black => [-d[0], -d[1]],
+    };
+    DIRS.iter().position(|&(x, y)| [x, y] == d)
+}
+
+pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
+    // Board.
+    let grid_clause = require(ed, "board.grid")?;
+    let grid: data::Grid = typed(grid_clause)?;
+    if grid.files != FILES || grid.ranks != RANKS {
+        return Err(err(
+            grid_clause,
+            format!("the VM's coordinates are 9 files × 10 ranks; this edition has {} × {}", grid.files, grid.ranks),
+        ));
+    }
+
+    // Regions (Red frame) from every board clause that names some.
+    let mut regions: BTreeMap<String, u128> = BTreeMap::new();
+    for c in ed.clauses_with_prefix("board.") {
+        if has_key(c, "regions") {
+            let r: data::Regions = serde_yaml::from_value(c.data.clone()).map_err(|e| err(c, format!("data: {e}")))?;
+            for (name, rect) in &r.regions {
+                let m = region_mask(c, name, rect)?;
+                if regions.insert(name.clone(), m).is_some() {
+                    return Err(err(c, format!("region `{name}` is defined twice")));
+                }
+            }
+        }
+    }
+
+    // Kinds.
+    let kinds_clause = require(ed, "pieces.kinds")?;
+    let kinds_data: data::Kinds = typed(kinds_clause)?;
+    if kinds_data.kinds.is_empty() || kinds_data.kinds.len() > MAX_KINDS {
+        return Err(err(kinds_clause, format!("between 1 and {MAX_KINDS} kinds are supported")));
+    }
+    let mut kinds: Vec<KindInfo> = Vec::new();
+    let mut royal = None;
+    for (i, k) in kinds_data.kinds.iter().enumerate() {
+        if kinds.iter().any(|x| x.name == k.kind) {
+            return Err(err(kinds_clause, format!("kind `{}` listed twice", k.kind)));
+        }
+        if k.fen.is_empty() {
+            return Err(err(kinds_clause, format!("kind `{}` has no FEN letter", k.kind)));
+        }
+        for &l in &k.fen {
+            if !l.is_ascii_lowercase() {
+                return Err(err(kinds_clause, format!("kind `{}`: FEN letter `{l}` must be a lower-case ASCII letter", k.kind)));
+            }
+            if let Some(o) = kinds.iter().find(|x| x.fen.contains(&l)) {
+                return Err(err(kinds_clause, format!("FEN letter `{l}` is used by both `{}` and `{}`", o.name, k.kind)));
+            }
+        }
+        if k.royal {
+            if royal.is_some() {
+                return Err(err(kinds_clause, "exactly one kind may be royal"));
+            }
+            royal = Some(i as KindId);
+        }
+        if k.names.red.is_empty() || k.names.black.is_empty() {
+            return Err(err(kinds_clause, format!("kind `{}` needs a name for each side", k.kind)));
+        }
+        kinds.push(KindInfo {
+            name: k.kind.clone(),
+            gloss: k.gloss.clone(),
+            royal: k.royal,
+            count: 0,
+            fen: k.fen.clone(),
+            names: [k.names.red.clone(), k.names.black.clone()],
+        });
+    }
+    let royal = royal.ok_or_else(|| err(kinds_clause, "one kind must be royal (the general)"))?;
+    let kind_names: Vec<String> = kinds.iter().map(|k| k.name.clone()).collect();
+    let kind_id = |c: &Clause, name: &str| -> Result<KindId, SpecError> {
+        kind_names
+            .iter()
+            .position(|k| k == name)
+            .map(|i| i as KindId)
+            .ok_or_else(|| err(c, format!("unknown piece kind `{name}` (pieces.kinds defines {})", kind_names.join(", "))))
+    };
+
+    // Setup: counts follow from it.
+    let setup_clause = require(ed, "pieces.setup")?;
+    let setup_data: data::Setup = typed(setup_clause)?;
+    let mut setup: [Vec<(KindId, Square)>; 2] = [Vec::new(), Vec::new()];
+    let mut occupied = 0u128;
+    for (name, points) in &setup_data.points {
+        let k = kind_id(setup_clause, name)?;
+        for p in points {
+            let sq = parse_point(setup_clause, p)?;
+            for side in Side::BOTH {
+                let abs = sq.relative_to(side);
+                if occupied >> abs.index() & 1 == 1 {
+                    return Err(err(setup_clause, format!("two pieces set up on {abs}")));
+                }
+                occupied |= 1u128 << abs.index();
+                setup[side.index()].push((k, abs));
+            }
+        }
+        kinds[k as usize].count = points.len() as u8;
+    }
+    if kinds[royal as usize].count != 1 {
+        return Err(err(setup_clause, "the setup must have exactly one royal piece per side"));
+    }
+
+    // Turns.
+    let turns_clause = require(ed, "play.turns")?;
+    let turns: data::Turns = typed(turns_clause)?;
+    let first_to_move = match turns.first_to_move.as_str() {
+        "red" => Side::Red,
+        "black" => Side::Black,
+        other => return Err(err(turns_clause, format!("first_to_move is `red` or `black`, not `{other}`"))),
+    };
+
+    // Move programs and line constraints.
+    let nk = kinds.len();
+    let mut leap_lists: Vec<Vec<Leap>> = vec![Vec::new(); 2 * MAX_KINDS * SQUARES];
+    let mut rays: Vec<[Ray; 4]> = vec![[Ray::default(); 4]; 2 * MAX_KINDS * SQUARES];
+    let mut masks: Vec<u128> = vec![!0u128];
+    let mut kind_clause: Vec<Option<String>> = vec![None; nk];
+    let mut facing = None;
+    let mut capture_seen = false;
+    let mut max_screens = 0u8;
+
+    for c in ed.clauses_with_prefix("movement.") {
+        if has_key(c, "program") {
+            let m: data::Movement = typed(c)?;
+            let k = kind_id(c, &m.piece)?;
+            if let Some(prev) = &kind_clause[k as usize] {
+                return Err(err(c, format!("kind `{}` already has its moves in `{prev}`", m.piece)));
+            }
+            kind_clause[k as usize] = Some(c.id.clone());
+            for ins in &m.program {
+                compile_instruction(c, ins, k, &regions, &mut leap_lists, &mut rays, &mut masks, &mut max_screens)?;
+            }
+        } else if has_key(c, "line") {
+            let f: data::Facing = typed(c)?;
+            let k = kind_id(c, &f.piece)?;
+            if k != royal {
+                return Err(err(c, "the VM applies the facing rule to the royal kind only"));
+            }
+            let dirs = match f.line {
+                Line::File => [true, true, false, false],
+                Line::Rank => [false, false, true, true],
+                Line::Both => [true; 4],
+            };
+            if facing.is_some() {
+                return Err(err(c, "a second facing rule"));
+            }
+            facing = Some((k, dirs));
+        } else if has_key(c, "capture") {
+            let cap: data::Capture = typed(c)?;
+            if cap.capture != "replace" || cap.own_pieces != "blocked" {
+                return Err(err(
+                    c,
+                    "the VM supports capture by replacement with own pieces blocking (capture: replace, own_pieces: blocked)",
+                ));
+            }
+            capture_seen = true;
+        } else {
+            return Err(err(c, "movement data must have `program`, `line` or `capture`"));
+        }
+    }
+    if !capture_seen {
+        return Err(SpecError::new(Default::default(), Some("movement.capture"), format!("edition `{}` does not say how pieces capture", ed.id)));
+    }
+    let kind_clause: Vec<String> = kind_clause
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| c.ok_or_else(|| err(kinds_clause, format!("kind `{}` has no movement clause", kinds[i].name))))
+        .collect::<Result<_, _>>()?;
+
+    // Flatten leaps and build the reverse (attack) tables.
+    let mut leaps = Vec::new();
+    let mut leap_index = vec![(0u16, 0u16); 2 * MAX_KINDS * SQUARES];
+    let mut reverse_lists: Vec<Vec<ReverseLeap>> = vec![Vec::new(); 2 * SQUARES];
+    for (i, list) in leap_lists.iter().enumerate() {
+        let start = leaps.len() as u16;
+        leaps.extend_from_slice(list);
+        leap_index[i] = (start, leaps.len() as u16);
+        let side = i / (MAX_KINDS * SQUARES);
+        let kind = (i / SQUARES) % MAX_KINDS;
+        let from = (i % SQUARES) as u8;
+        for l in list.iter().filter(|l| l.modes & CAPTURE != 0) {
+            let rev = &mut reverse_lists[side * SQUARES + l.to as usize];
+            match rev.iter_mut().find(|r| r.from == from && r.block == l.block) {
+                Some(r) => r.kinds |= 1 << kind,
+                None => rev.push(ReverseLeap { from, block: l.block, kinds: 1 << kind }),
+            }
+        }
+    }
+    let mut reverse = Vec::new();
+    let mut reverse_index = vec![(0u16, 0u16); 2 * SQUARES];
+    for (i, list) in reverse_lists.iter().enumerate() {
+        let start = reverse.len() as u16;
+        reverse.extend_from_slice(list);
+        reverse_index[i] = (start, reverse.len() as u16);
+    }
+
+    let mut line_attackers = [[0u8; 4]; 2];
+    let mut has_rays = [[false; 8]; 2];
+    for side in 0..2 {
+        for kind in 0..nk {
+            for sq in 0..SQUARES {
+                let r = &rays[(side * MAX_KINDS + kind) * SQUARES + sq];
+                for (d, ray) in r.iter().enumerate() {
+                    if !ray.is_empty() {
+                        has_rays[side][kind] = true;
+                    }
+                    if (ray.slide | ray.hop) & CAPTURE != 0 {
+                        line_attackers[side][d] |= 1 << kind;
+                    }
+                }
+            }
+        }
+    }
+
+    let mut ray_mask = vec![[0u128; 4]; SQUARES];
+    for sq in Square::all() {
+        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+            let mut m = 0u128;
+            let (mut x, mut y) = (sq.file() as i32 + dx, sq.rank() as i32 + dy);
+            while let Some(t) = Square::new(x, y) {
+                m |= 1u128 << t.index();
+                x += dx;
+                y += dy;
+            }
+            ray_mask[sq.index()][d] = m;
+        }
+    }
+
+    // Check, mate, stalemate, self-kill.
+    let def_clause = require(ed, "check.definition")?;
+    let def: data::CheckDefinition = typed(def_clause)?;
+    if def.target != "royal" {
+        return Err(err(def_clause, "check targets the royal kind (`target: royal`)"));
+    }
+    let in_check_status = Status::parse(&def.status).ok_or_else(|| err(def_clause, format!("unknown status `{}`", def.status)))?;
+    let sk_clause = require(ed, "check.self_kill")?;
+    let sk: data::SelfKill = typed(sk_clause)?;
+    let forbid_attacked = sk.forbidden_after_move.contains(&Forbidden::OwnRoyalAttacked);
+    let forbid_facing = sk.forbidden_after_move.contains(&Forbidden::RoyalsFacing);
+    if forbid_facing && facing.is_none() {
+        return Err(err(sk_clause, "forbids `royals_facing`, but no movement clause defines facing (`line:`)"));
+    }
+    let mut status_rules = Vec::new();
+    for c in ed.clauses_with_prefix("check.") {
+        if has_key(c, "when") {
+            let r: data::StatusRule = typed(c)?;
+            let status = Status::parse(&r.status).ok_or_else(|| err(c, format!("unknown status `{}`", r.status)))?;
+            status_rules.push(StatusRule { in_check: r.when.in_check, has_legal_move: r.when.has_legal_move, status });
+        } else if has_key(c, "must_answer") {
+            let r: data::CheckResponse = typed(c)?;
+            if r.must_answer && !forbid_attacked {
+                return Err(err(c, "a check must be answered, but check.self_kill does not forbid leaving the general attacked"));
+            }
+        }
+    }
+
+    let mut rules = Rules {
+        edition_id: ed.id.clone(),
+        kinds,
+        royal,
+        first_to_move,
+        moves_per_round: turns.moves_per_round,
+        setup,
+        leap_index,
+        leaps,
+        rays,
+        has_rays,
+        masks,
+        reverse_index,
+        reverse,
+        line_attackers,
+        max_screens,
+        facing,
+        forbid_attacked,
+        forbid_facing,
+        status_rules,
+        in_check_status,
+        reachable: [[0; 8]; 2],
+        ray_mask,
+        kind_clause,
+    };
+    rules.reachable = reachability(&rules);
+    Ok(rules)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn compile_instruction(
+    c: &Clause,
+    ins: &Instruction,
+    kind: KindId,
+    regions: &BTreeMap<String, u128>,
+    leap_lists: &mut [Vec<Leap>],
+    rays: &mut [[Ray; 4]],
+    masks: &mut Vec<u128>,
+    max_screens: &mut u8,
+) -> Result<(), SpecError> {
+    let prims = [ins.step.is_some(), ins.leap.is_some(), ins.slide.is_some(), ins.hop.is_some()];
+    if prims.iter().filter(|&&p| p).count() != 1 {
+        return Err(err(c, "each program entry has exactly one of step, leap, slide, hop"));
+    }
+    let region = |name: &Option<String>| -> Result<Option<u128>, SpecError> {
+        match name {
+            None => Ok(None),
+            Some(n) => regions.get(n).copied().map(Some).ok_or_else(|| {
+                err(c, format!("region `{n}` is not defined by any board clause (known: {})", regions.keys().cloned().collect::<Vec<_>>().join(", ")))
+            }),
+        }
+    };
+    let from_guard = region(&ins.from)?;
+    let to_guard = region(&ins.to)?;
+    let modes = (if ins.mode.quiet() { QUIET } else { 0 }) | (if ins.mode.capture() { CAPTURE } else { 0 });
+    let in_guard = |g: Option<u128>, rel: Square| g.is_none_or(|m| m >> rel.index() & 1 == 1);
+
+    if let Some(off) = ins.step.or(ins.leap) {
+        if ins.leap.is_some() && ins.block.is_none() {
+            return Err(err(c, "a leap names its blocking point (`block: [df, dr]`); use `step` for a move that cannot be blocked"));
+        }
+        if ins.step.is_some() && ins.block.is_some() {
+            return Err(err(c, "a step has no blocking point; use `leap`"));
+        }
+        if ins.screens.is_some() || ins.max.is_some() {
+            return Err(err(c, "`screens` and `max` belong to hop and slide"));
+        }
+        if off == [0, 0] {
+            return Err(err(c, "a step or leap must move"));
+        }
+        for side in Side::BOTH {
+            for from in Square::all() {
+                if !in_guard(from_guard, from.relative_to(side)) {
+                    continue;
+                }
+                for (o, b) in orientations(ins.symmetry, off, ins.block) {
+                    let Some(to) = offset_point(side, from, o) else { continue };
+                    if !in_guard(to_guard, to.relative_to(side)) {
+                        continue;
+                    }
+                    let block = match b {
+                        None => NO_BLOCK,
+                        Some(b) => match offset_point(side, from, b) {
+                            Some(s) => s.index() as u8,
+                            None => continue,
+                        },
+                    };
+                    let list = &mut leap_lists[(side.index() * MAX_KINDS + kind as usize) * SQUARES + from.index()];
+                    match list.iter_mut().find(|l| l.to == to.index() as u8 && l.block == block) {
+                        Some(l) => l.modes |= modes,
+                        None => list.push(Leap { to: to.index() as u8, block, modes }),
+                    }
+                }
+            }
+        }
+        return Ok(());
+    }
+
+    let is_hop = ins.hop.is_some();
+    let dir = ins.slide.or(ins.hop).unwrap_or_default();
+    if ins.block.is_some() {
+        return Err(err(c, "slides and hops have no blocking point"));
+    }
+    if is_hop && ins.max.is_some() {
+        return Err(err(c, "`max` limits slides only"));
+    }
+    if !is_hop && ins.screens.is_some() {
+        return Err(err(c, "`screens` belongs to hop"));
+    }
+    let screens = if is_hop { ins.screens.unwrap_or(1) } else { 0 };
+    if is_hop && screens == 0 {
+        return Err(err(c, "a hop jumps at least one screen"));
+    }
+    *max_screens = (*max_screens).max(screens);
+    let mut to_mask_idx = |side: Side| -> Result<u8, SpecError> {
+        match to_guard {
+            None => Ok(0),
+            Some(m) => {
+                let abs = to_side(m, side);
+                let i = match masks.iter().position(|&x| x == abs) {
+                    Some(i) => i,
+                    None => {
+                        masks.push(abs);
+                        masks.len() - 1
+                    }
+                };
+                u8::try_from(i).map_err(|_| err(c, "too many distinct `to` regions"))
+            }
+        }
+    };
+    for side in Side::BOTH {
+        let mask_idx = to_mask_idx(side)?;
+        for (o, _) in orientations(ins.symmetry, dir, None) {
+            let Some(d) = abs_dir(side, o) else {
+                return Err(err(c, format!("slide and hop directions are unit steps along a file or rank, not {o:?}")));
+            };
+            for from in Square::all() {
+                if !in_guard(from_guard, from.relative_to(side)) {
+                    continue;
+                }
+                let ray = &mut rays[(side.index() * MAX_KINDS + kind as usize) * SQUARES + from.index()][d];
+                if !ray.is_empty() && ray.to_mask != mask_idx {
+                    return Err(err(c, "two line moves in one direction with different `to` regions"));
+                }
+                ray.to_mask = mask_idx;
+                if is_hop {
+                    if ray.hop != 0 && ray.screens != screens {
+                        return Err(err(c, "two hops in one direction with different screens"));
+                    }
+                    ray.hop |= modes;
+                    ray.screens = screens;
+                } else {
+                    let max = ins.max.unwrap_or(u8::MAX);
+                    if ray.slide != 0 && ray.max != max {
+                        return Err(err(c, "two slides in one direction with different `max`"));
+                    }
+                    ray.slide |= modes;
+                    ray.max = max;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Points each kind can ever reach from its setup points on an otherwise empty board
+/// (blocking points ignored, every hop and slide length allowed).
+fn reachability(rules: &Rules) -> [[u128; 8]; 2] {
+    let mut out = [[0u128; 8]; 2];
+    for side in Side::BOTH {
+        for kind in 0..rules.kinds.len() as KindId {
+            let mut seen = 0u128;
+            let mut queue = VecDeque::new();
+            for &(k, sq) in &rules.setup[side.index()] {
+                if k == kind && seen >> sq.index() & 1 == 0 {
+                    seen |= 1u128 << sq.index();
+                    queue.push_back(sq.index());
+                }
+            }
+            while let Some(sq) = queue.pop_front() {
+                let mut next = Vec::new();
+                for l in rules.leaps_of(side, kind, sq) {
+                    next.push(l.to as usize);
+                }
+                for (d, ray) in rules.rays_of(side, kind, sq).iter().enumerate() {
+                    if ray.is_empty() {
+                        continue;
+                    }
+                    let limit = if ray.hop != 0 { u8::MAX } else { ray.max };
+                    let (dx, dy) = DIRS[d];
+                    let from = Square::from_index(sq).expect("square index");
+                    let (mut x, mut y, mut n) = (from.file() as i32 + dx, from.rank() as i32 + dy, 1u8);
+                    while let Some(t) = Square::new(x, y) {
+                        if n > limit {
+                            break;
+                        }
+                        if rules.masks[ray.to_mask as usize] >> t.index() & 1 == 1 {
+                            next.push(t.index());
+                        }
+                        x += dx;
+                        y += dy;
+                        n = n.saturating_add(1);
+                    }
+                }
+                for t in next {
+                    if seen >> t & 1 == 0 {
+                        seen |= 1u128 << t;
+                        queue.push_back(t);
+                    }
+                }
+            }
+            out[side.index()][kind as usize] = seen;
+        }
+    }
+    out
+}

@@ -1,0 +1,715 @@
+//! The position and its moves, run from the compiled tables of [`Rules`].
+//!
+//! Board state: a 90-point mailbox, a bitboard per side and per (side, kind), and one
+//! occupancy bit-vector per rank and per file, so that the pieces along a line from any
+//! point are found with a few bit operations. History is not kept here: a game record
+//! (and the repetition rules) keep the moves outside the position.
+
+use std::fmt;
+
+use super::{opposite, Ray, Rules, Status, CAPTURE, NO_BLOCK, QUIET};
+use crate::board::{KindId, Move, Piece, Side, Square, FILES, RANKS, SQUARES};
+
+/// Piece code in the mailbox: 0 = empty, else `OCCUPIED | side << 3 | kind`.
+const OCCUPIED: u8 = 0x10;
+
+#[inline]
+fn code(side: Side, kind: KindId) -> u8 {
+    OCCUPIED | (side as u8) << 3 | kind
+}
+#[inline]
+fn code_side(c: u8) -> usize {
+    (c >> 3 & 1) as usize
+}
+#[inline]
+fn code_kind(c: u8) -> usize {
+    (c & 7) as usize
+}
+
+/// Index step of one point in each absolute direction (north, south, east, west).
+const STEP: [isize; 4] = [FILES as isize, -(FILES as isize), 1, -1];
+
+/// A position: pieces, side to move and the two move counters of FEN.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: [u8; SQUARES],
+    occ: [u128; 2],
+    kind_bb: [[u128; 8]; 2],
+    rank_occ: [u16; RANKS as usize],
+    file_occ: [u16; FILES as usize],
+    side: Side,
+    /// Moves since the last capture (FEN's halfmove clock).
+    pub(crate) halfmove: u32,
+    /// Move number, starting at 1 and incremented after Black moves.
+    pub(crate) fullmove: u32,
+}
+
+/// What `make` changed that `unmake` cannot recompute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    captured: u8,
+    halfmove: u32,
+}
+
+impl Undo {
+    /// The piece taken by the move, if any.
+    pub fn captured(&self) -> Option<Piece> {
+        (self.captured != 0).then(|| Piece { side: Side::from_index(code_side(self.captured)), kind: code_kind(self.captured) as KindId })
+    }
+}
+
+/// A move that is not legal in the position where it was played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    pub mv: Move,
+    pub reason: IllegalReason,
+}
+
+/// Why a move is not legal, in the rules' terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalReason {
+    /// No piece on the starting point.
+    NoPiece,
+    /// The piece on the starting point belongs to the side not to move.
+    NotYourPiece,
+    /// The piece cannot go there under its move program (or the point holds an own piece).
+    NotAMove,
+    /// The move would be a self-kill (自杀): own general attacked or generals facing.
+    SelfKill,
+}
+
+impl IllegalReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            IllegalReason::NoPiece => "no_piece",
+            IllegalReason::NotYourPiece => "not_your_piece",
+            IllegalReason::NotAMove => "not_a_move",
+            IllegalReason::SelfKill => "self_kill",
+        }
+    }
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let why = match self.reason {
+            IllegalReason::NoPiece => "there is no piece on the starting point",
+            IllegalReason::NotYourPiece => "the piece on the starting point belongs to the other side",
+            IllegalReason::NotAMove => "the piece cannot move there",
+            IllegalReason::SelfKill => "it would leave the own general capturable or the generals facing (self-kill, 自杀)",
+        };
+        write!(f, "illegal move {}: {why}", self.mv)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// A fixed-capacity move buffer (no allocation in the search loop).
+pub(crate) struct MoveBuf {
+    moves: [Move; 256],
+    len: usize,
+}
+
+impl MoveBuf {
+    #[inline]
+    pub(crate) fn new() -> MoveBuf {
+        MoveBuf { moves: [Move::new(Square::from_index_unchecked(0), Square::from_index_unchecked(0)); 256], len: 0 }
+    }
+    #[inline]
+    fn push(&mut self, from: usize, to: usize) {
+        if self.len < self.moves.len() {
+            self.moves[self.len] = Move::new(Square::from_index_unchecked(from as u8), Square::from_index_unchecked(to as u8));
+            self.len += 1;
+        }
+    }
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+/// Per-node facts that decide which moves need a full self-kill test.
+struct Guard {
+    royal: usize,
+    in_check: bool,
+    /// Points whose change of occupancy could expose the own general.
+    sensitive: u128,
+}
+
+/// The pieces met along a line from a point, nearest first, as distances.
+#[derive(Clone, Copy)]
+struct LineScan {
+    bits: u32,
+    positive: bool,
+    pos: u32,
+}
+
+impl Iterator for LineScan {
+    type Item = u32;
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.bits == 0 {
+            return None;
+        }
+        if self.positive {
+            let t = self.bits.trailing_zeros();
+            self.bits &= self.bits - 1;
+            Some(t + 1)
+        } else {
+            let h = 31 - self.bits.leading_zeros();
+            self.bits ^= 1 << h;
+            Some(self.pos - h)
+        }
+    }
+}
+
+impl Position {
+    /// An empty board with `side` to move.
+    pub fn empty(side: Side) -> Position {
+        Position {
+            board: [0; SQUARES],
+            occ: [0; 2],
+            kind_bb: [[0; 8]; 2],
+            rank_occ: [0; RANKS as usize],
+            file_occ: [0; FILES as usize],
+            side,
+            halfmove: 0,
+            fullmove: 1,
+        }
+    }
+
+    /// Put a piece on an empty point (set-up; replaces whatever stood there).
+    pub fn put(&mut self, piece: Piece, sq: Square) {
+        self.remove(sq);
+        let i = sq.index();
+        self.board[i] = code(piece.side, piece.kind);
+        self.occ[piece.side.index()] |= 1u128 << i;
+        self.kind_bb[piece.side.index()][piece.kind as usize] |= 1u128 << i;
+        self.rank_occ[sq.rank() as usize] |= 1 << sq.file();
+        self.file_occ[sq.file() as usize] |= 1 << sq.rank();
+    }
+
+    /// Take the piece off a point, if any.
+    pub fn remove(&mut self, sq: Square) -> Option<Piece> {
+        let i = sq.index();
+        let c = self.board[i];
+        if c == 0 {
+            return None;
+        }
+        let (s, k) = (code_side(c), code_kind(c));
+        self.board[i] = 0;
+        self.occ[s] &= !(1u128 << i);
+        self.kind_bb[s][k] &= !(1u128 << i);
+        self.rank_occ[sq.rank() as usize] &= !(1 << sq.file());
+        self.file_occ[sq.file() as usize] &= !(1 << sq.rank());
+        Some(Piece { side: Side::from_index(s), kind: k as KindId })
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let c = self.board[sq.index()];
+        (c != 0).then(|| Piece { side: Side::from_index(code_side(c)), kind: code_kind(c) as KindId })
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    pub fn set_side_to_move(&mut self, side: Side) {
+        self.side = side;
+    }
+
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    pub fn set_counters(&mut self, halfmove: u32, fullmove: u32) {
+        self.halfmove = halfmove;
+        self.fullmove = fullmove.max(1);
+    }
+
+    /// Every piece with its point, `a0` first.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        Square::all().filter_map(|sq| self.piece_at(sq).map(|p| (sq, p)))
+    }
+
+    /// Points holding pieces of `side` and `kind`.
+    pub fn points_of(&self, side: Side, kind: KindId) -> impl Iterator<Item = Square> {
+        BitIter(self.kind_bb[side.index()][kind as usize]).map(|i| Square::from_index_unchecked(i as u8))
+    }
+
+    /// Number of pieces of `side` and `kind`.
+    pub fn count(&self, side: Side, kind: KindId) -> u32 {
+        self.kind_bb[side.index()][kind as usize].count_ones()
+    }
+
+    /// The general's point of `side`, if it has one.
+    pub fn royal_point(&self, rules: &Rules, side: Side) -> Option<Square> {
+        let bb = self.kind_bb[side.index()][rules.royal as usize];
+        (bb != 0).then(|| Square::from_index_unchecked(bb.trailing_zeros() as u8))
+    }
+
+    // ------------------------------------------------------------------ make / unmake
+
+    /// Play a move without checking it. Pair with [`Position::unmake`].
+    #[inline]
+    pub fn make(&mut self, _rules: &Rules, m: Move) -> Undo {
+        let (from, to) = (m.from.index(), m.to.index());
+        let p = self.board[from];
+        let cap = self.board[to];
+        let undo = Undo { captured: cap, halfmove: self.halfmove };
+        let s = code_side(p);
+        let k = code_kind(p);
+        let (bf, bt) = (1u128 << from, 1u128 << to);
+        self.board[to] = p;
+        self.board[from] = 0;
+        self.occ[s] ^= bf | bt;
+        self.kind_bb[s][k] ^= bf | bt;
+        let (ff, rf) = (from % FILES as usize, from / FILES as usize);
+        self.rank_occ[rf] &= !(1 << ff);
+        self.file_occ[ff] &= !(1 << rf);
+        if cap != 0 {
+            self.occ[code_side(cap)] ^= bt;
+            self.kind_bb[code_side(cap)][code_kind(cap)] ^= bt;
+            self.halfmove = 0;
+        } else {
+            let (ft, rt) = (to % FILES as usize, to / FILES as usize);
+            self.rank_occ[rt] |= 1 << ft;
+            self.file_occ[ft] |= 1 << rt;
+            self.halfmove += 1;
+        }
+        if self.side == Side::Black {
+            self.fullmove += 1;
+        }
+        self.side = self.side.opponent();
+        undo
+    }
+
+    /// Take back a move played with [`Position::make`].
+    #[inline]
+    pub fn unmake(&mut self, _rules: &Rules, m: Move, undo: Undo) {
+        let (from, to) = (m.from.index(), m.to.index());
+        self.side = self.side.opponent();
+        if self.side == Side::Black {
+            self.fullmove -= 1;
+        }
+        let p = self.board[to];
+        let s = code_side(p);
+        let k = code_kind(p);
+        let (bf, bt) = (1u128 << from, 1u128 << to);
+        self.board[from] = p;
+        self.board[to] = undo.captured;
+        self.occ[s] ^= bf | bt;
+        self.kind_bb[s][k] ^= bf | bt;
+        let (ff, rf) = (from % FILES as usize, from / FILES as usize);
+        self.rank_occ[rf] |= 1 << ff;
+        self.file_occ[ff] |= 1 << rf;
+        let cap = undo.captured;
+        if cap != 0 {
+            self.occ[code_side(cap)] ^= bt;
+            self.kind_bb[code_side(cap)][code_kind(cap)] ^= bt;
+        } else {
+            let (ft, rt) = (to % FILES as usize, to / FILES as usize);
+            self.rank_occ[rt] &= !(1 << ft);
+            self.file_occ[ft] &= !(1 << rt);
+        }
+        self.halfmove = undo.halfmove;
+    }
+
+    // ------------------------------------------------------------------ lines
+
+    /// The pieces along absolute direction `d` from point `sq`, nearest first, as distances.
+    #[inline]
+    fn scan(&self, sq: usize, d: usize) -> LineScan {
+        let (f, r) = ((sq % FILES as usize) as u32, (sq / FILES as usize) as u32);
+        match d {
+            0 => LineScan { bits: (self.file_occ[f as usize] as u32) >> (r + 1), positive: true, pos: r },
+            1 => LineScan { bits: (self.file_occ[f as usize] as u32) & ((1 << r) - 1), positive: false, pos: r },
+            2 => LineScan { bits: (self.rank_occ[r as usize] as u32) >> (f + 1), positive: true, pos: f },
+            _ => LineScan { bits: (self.rank_occ[r as usize] as u32) & ((1 << f) - 1), positive: false, pos: f },
+        }
+    }
+
+    #[inline]
+    fn along(sq: usize, d: usize, dist: u32) -> usize {
+        (sq as isize + STEP[d] * dist as isize) as usize
+    }
+
+    // ------------------------------------------------------------------ attacks
+
+    /// Whether a piece of `by` has a capture onto `sq` under the move programs.
+    pub fn is_attacked(&self, rules: &Rules, sq: Square, by: Side) -> bool {
+        self.attacked(rules, sq.index(), by)
+    }
+
+    #[inline]
+    fn attacked(&self, rules: &Rules, sq: usize, by: Side) -> bool {
+        let b = &self.board;
+        let bi = by.index();
+        for r in rules.reverse_of(by, sq) {
+            let p = b[r.from as usize];
+            if p != 0 && code_side(p) == bi && r.kinds >> code_kind(p) & 1 != 0 && (r.block == NO_BLOCK || b[r.block as usize] == 0) {
+                return true;
+            }
+        }
+        for d in 0..4 {
+            let od = opposite(d);
+            if rules.line_attackers[bi][od] == 0 {
+                continue;
+            }
+            for (i, dist) in self.scan(sq, d).take(rules.max_screens as usize + 1).enumerate() {
+                let s = Self::along(sq, d, dist);
+                let p = b[s];
+                if code_side(p) != bi {
+                    continue;
+                }
+                let ray = &rules.rays_of(by, code_kind(p) as KindId, s)[od];
+                if rules.masks[ray.to_mask as usize] >> sq & 1 == 0 {
+                    continue;
+                }
+                if i == 0 {
+                    if ray.slide & CAPTURE != 0 && dist <= ray.max as u32 {
+                        return true;
+                    }
+                } else if ray.hop & CAPTURE != 0 && ray.screens as usize == i {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the general on `sq` sees the other general along a facing line.
+    #[inline]
+    fn facing(&self, rules: &Rules, sq: usize) -> bool {
+        let Some((kind, dirs)) = rules.facing else { return false };
+        let own = code_side(self.board[sq]);
+        for (d, &on) in dirs.iter().enumerate() {
+            if on {
+                if let Some(dist) = self.scan(sq, d).next() {
+                    let p = self.board[Self::along(sq, d, dist)];
+                    if code_kind(p) == kind as usize && code_side(p) != own {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the position breaks a self-kill condition for `side` (the side that just
+    /// moved): its general attacked, or the generals facing.
+    pub fn is_self_kill_for(&self, rules: &Rules, side: Side) -> bool {
+        let bb = self.kind_bb[side.index()][rules.royal as usize];
+        if bb == 0 {
+            return false;
+        }
+        let k = bb.trailing_zeros() as usize;
+        (rules.forbid_attacked && self.attacked(rules, k, side.opponent())) || (rules.forbid_facing && self.facing(rules, k))
+    }
+
+    /// Whether the side to move is in check (将).
+    pub fn in_check(&self, rules: &Rules) -> bool {
+        match self.royal_point(rules, self.side) {
+            Some(k) => self.attacked(rules, k.index(), self.side.opponent()),
+            None => false,
+        }
+    }
+
+    // ------------------------------------------------------------------ generation
+
+    /// Every move the programs allow, before the self-kill test.
+    pub(crate) fn pseudo_moves(&self, rules: &Rules, out: &mut MoveBuf) {
+        let s = self.side;
+        let si = s.index();
+        let b = &self.board;
+        let mut own = self.occ[si];
+        while own != 0 {
+            let sq = own.trailing_zeros() as usize;
+            own &= own - 1;
+            let kind = code_kind(b[sq]) as KindId;
+            for l in rules.leaps_of(s, kind, sq) {
+                if l.block != NO_BLOCK && b[l.block as usize] != 0 {
+                    continue;
+                }
+                let t = b[l.to as usize];
+                if t == 0 {
+                    if l.modes & QUIET != 0 {
+                        out.push(sq, l.to as usize);
+                    }
+                } else if code_side(t) != si && l.modes & CAPTURE != 0 {
+                    out.push(sq, l.to as usize);
+                }
+            }
+            if rules.has_rays[si][kind as usize] {
+                let rays = rules.rays_of(s, kind, sq);
+                for (d, ray) in rays.iter().enumerate() {
+                    if !ray.is_empty() {
+                        self.line_moves(rules, sq, d, ray, out);
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn line_moves(&self, rules: &Rules, sq: usize, d: usize, ray: &Ray, out: &mut MoveBuf) {
+        let si = self.side.index();
+        let mask = rules.masks[ray.to_mask as usize];
+        let edge = self.edge_distance(sq, d);
+        let mut scan = self.scan(sq, d);
+        let first = scan.next();
+        if ray.slide != 0 {
+            let reach = first.map_or(edge, |f| f - 1).min(ray.max as u32);
+            if ray.slide & QUIET != 0 {
+                for dist in 1..=reach {
+                    let t = Self::along(sq, d, dist);
+                    if mask >> t & 1 != 0 {
+                        out.push(sq, t);
+                    }
+                }
+            }
+            if ray.slide & CAPTURE != 0 {
+                if let Some(f) = first {
+                    let t = Self::along(sq, d, f);
+                    if f <= ray.max as u32 && code_side(self.board[t]) != si && mask >> t & 1 != 0 {
+                        out.push(sq, t);
+                    }
+                }
+            }
+        }
+        if ray.hop != 0 {
+            // The screens-th piece met is the last screen; the next one is the target.
+            let mut last_screen = first;
+            for _ in 1..ray.screens {
+                last_screen = last_screen.and_then(|_| scan.next());
+            }
+            let Some(ls) = last_screen else { return };
+            let target = scan.next();
+            if ray.hop & QUIET != 0 {
+                let end = target.map_or(edge, |t| t - 1);
+                for dist in ls + 1..=end {
+                    let t = Self::along(sq, d, dist);
+                    if mask >> t & 1 != 0 {
+                        out.push(sq, t);
+                    }
+                }
+            }
+            if ray.hop & CAPTURE != 0 {
+                if let Some(tg) = target {
+                    let t = Self::along(sq, d, tg);
+                    if code_side(self.board[t]) != si && mask >> t & 1 != 0 {
+                        out.push(sq, t);
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn edge_distance(&self, sq: usize, d: usize) -> u32 {
+        let (f, r) = ((sq % FILES as usize) as u32, (sq / FILES as usize) as u32);
+        match d {
+            0 => RANKS as u32 - 1 - r,
+            1 => r,
+            2 => FILES as u32 - 1 - f,
+            _ => f,
+        }
+    }
+
+    /// Per-node facts for the legality filter.
+    #[inline]
+    fn guard(&self, rules: &Rules) -> Option<Guard> {
+        let s = self.side;
+        let e = s.opponent();
+        let (si, ei) = (s.index(), e.index());
+        let bb = self.kind_bb[si][rules.royal as usize];
+        if bb == 0 {
+            return None;
+        }
+        let k = bb.trailing_zeros() as usize;
+        let in_check = self.attacked(rules, k, e);
+        let mut sensitive = 0u128;
+        if !in_check {
+            for d in 0..4 {
+                let mut kinds = rules.line_attackers[ei][opposite(d)];
+                if let Some((fk, dirs)) = rules.facing {
+                    if dirs[d] && rules.forbid_facing {
+                        kinds |= 1 << fk;
+                    }
+                }
+                if kinds == 0 {
+                    continue;
+                }
+                let mut attackers = 0u128;
+                let mut ks = kinds;
+                while ks != 0 {
+                    let kk = ks.trailing_zeros() as usize;
+                    ks &= ks - 1;
+                    attackers |= self.kind_bb[ei][kk];
+                }
+                let ray = rules.ray_mask[k][d];
+                if attackers & ray != 0 {
+                    sensitive |= ray;
+                }
+            }
+            for r in rules.reverse_of(e, k) {
+                if r.block == NO_BLOCK {
+                    continue;
+                }
+                let p = self.board[r.from as usize];
+                if p != 0 && code_side(p) == ei && r.kinds >> code_kind(p) & 1 != 0 {
+                    sensitive |= 1u128 << r.block;
+                }
+            }
+        }
+        Some(Guard { royal: k, in_check, sensitive })
+    }
+
+    /// Whether playing the pseudo-legal move `m` keeps the mover out of self-kill.
+    #[inline]
+    fn passes(&mut self, rules: &Rules, g: &Option<Guard>, m: Move) -> bool {
+        let Some(g) = g else {
+            // No general: nothing to protect.
+            return true;
+        };
+        let (f, t) = (m.from.index(), m.to.index());
+        if f != g.royal && !g.in_check && ((1u128 << f) | (1u128 << t)) & g.sensitive == 0 {
+            return true;
+        }
+        let mover = self.side;
+        let u = self.make(rules, m);
+        let ok = !self.is_self_kill_for(rules, mover);
+        self.unmake(rules, m, u);
+        ok
+    }
+
+    pub(crate) fn legal_into(&mut self, rules: &Rules, out: &mut MoveBuf) {
+        let mut pseudo = MoveBuf::new();
+        self.pseudo_moves(rules, &mut pseudo);
+        let g = self.guard(rules);
+        for &m in pseudo.as_slice() {
+            if self.passes(rules, &g, m) {
+                out.push(m.from.index(), m.to.index());
+            }
+        }
+    }
+
+    /// Number of legal moves (bulk count for perft's last ply).
+    pub(crate) fn count_legal(&mut self, rules: &Rules) -> u64 {
+        let mut pseudo = MoveBuf::new();
+        self.pseudo_moves(rules, &mut pseudo);
+        let g = self.guard(rules);
+        let mut n = 0;
+        for &m in pseudo.as_slice() {
+            if self.passes(rules, &g, m) {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_move(&self, rules: &Rules) -> bool {
+        let mut pos = self.clone();
+        let mut pseudo = MoveBuf::new();
+        pos.pseudo_moves(rules, &mut pseudo);
+        let g = pos.guard(rules);
+        pseudo.as_slice().iter().any(|&m| pos.passes(rules, &g, m))
+    }
+
+    /// The legal moves of the side to move, in generation order.
+    pub fn legal_moves(&self, rules: &Rules) -> Vec<Move> {
+        let mut pos = self.clone();
+        let mut out = MoveBuf::new();
+        pos.legal_into(rules, &mut out);
+        out.as_slice().to_vec()
+    }
+
+    /// Whether `m` is a legal move here.
+    pub fn is_legal(&self, rules: &Rules, m: Move) -> bool {
+        self.check_move(rules, m).is_ok()
+    }
+
+    /// Why `m` is not legal, or `Ok` if it is.
+    pub fn check_move(&self, rules: &Rules, m: Move) -> Result<(), IllegalMove> {
+        let fail = |reason| Err(IllegalMove { mv: m, reason });
+        let c = self.board[m.from.index()];
+        if c == 0 {
+            return fail(IllegalReason::NoPiece);
+        }
+        if code_side(c) != self.side.index() {
+            return fail(IllegalReason::NotYourPiece);
+        }
+        let mut pseudo = MoveBuf::new();
+        self.pseudo_moves(rules, &mut pseudo);
+        if !pseudo.as_slice().contains(&m) {
+            return fail(IllegalReason::NotAMove);
+        }
+        let mut pos = self.clone();
+        let g = pos.guard(rules);
+        if pos.passes(rules, &g, m) {
+            Ok(())
+        } else {
+            fail(IllegalReason::SelfKill)
+        }
+    }
+
+    /// Play a move after checking it is legal.
+    pub fn play(&mut self, rules: &Rules, m: Move) -> Result<Undo, IllegalMove> {
+        self.check_move(rules, m)?;
+        Ok(self.make(rules, m))
+    }
+
+    /// The status named by the `check.*` clauses.
+    pub fn status(&self, rules: &Rules) -> Status {
+        let in_check = self.in_check(rules);
+        let has_move = self.has_legal_move(rules);
+        for r in &rules.status_rules {
+            if r.in_check.is_none_or(|c| c == in_check) && r.has_legal_move.is_none_or(|h| h == has_move) {
+                return r.status;
+            }
+        }
+        if in_check {
+            rules.in_check_status
+        } else {
+            Status::Ongoing
+        }
+    }
+}
+
+/// Iterator over the set bits of a bitboard.
+struct BitIter(u128);
+
+impl Iterator for BitIter {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(i)
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in (0..RANKS).rev() {
+            for fl in 0..FILES {
+                let c = self.board[(r * FILES + fl) as usize];
+                let ch = if c == 0 {
+                    '.'
+                } else {
+                    let k = (b'0' + code_kind(c) as u8) as char;
+                    if code_side(c) == 0 { k } else { (b'a' + code_kind(c) as u8) as char }
+                };
+                write!(f, "{ch}")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "{} to move", self.side)
+    }
+}
