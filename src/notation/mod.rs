@@ -32,7 +32,7 @@ pub use ast::{Action, MoveSyntax, MoveText, Origin, PieceKind, Tandem};
 pub use format::format_with;
 pub use resolve::{resolve_with, ResolveError};
 pub use syntax::{detect, parse_syntax, SyntaxError};
-pub use view::BoardView;
+pub use view::{BoardView, KindMap, RulesBoard};
 
 use crate::board::Move;
 
@@ -210,4 +210,46 @@ impl From<ResolveError> for NotationError {
 pub fn parse_move_with<B: BoardView>(board: &B, notation: Notation, text: &str) -> Result<Move, NotationError> {
     let syntax = parse_syntax(notation, text)?;
     Ok(resolve_with(board, &syntax)?)
+}
+
+pub use format::FormatError;
+
+use crate::vm::{Position, Rules};
+
+/// Parse `text` in `notation` and resolve it to a legal move of `pos`.
+///
+/// ```
+/// use xqspec::notation::{parse_move, Notation};
+/// use xqspec::vm::Rules;
+/// let rules = Rules::builtin("cxa-2020").unwrap();
+/// let pos = rules.start_position();
+/// let m = parse_move(&rules, &pos, Notation::Chinese, "炮二平五").unwrap();
+/// assert_eq!(m.iccs(), "h2e2");
+/// ```
+pub fn parse_move(rules: &Rules, pos: &Position, notation: Notation, text: &str) -> Result<Move, NotationError> {
+    let kinds = KindMap::new(rules);
+    let board = RulesBoard::new(rules, pos, &kinds);
+    parse_move_with(&board, notation, text)
+}
+
+/// Like [`parse_move`], with the notation detected from the text's shape.
+pub fn parse_move_any(rules: &Rules, pos: &Position, text: &str) -> Result<Move, NotationError> {
+    parse_move(rules, pos, detect(text), text)
+}
+
+/// The canonical text of the legal move `mv` of `pos` in `notation` and `style`.
+///
+/// ```
+/// use xqspec::board::Move;
+/// use xqspec::notation::{format_move, Notation, Style};
+/// use xqspec::vm::Rules;
+/// let rules = Rules::builtin("cxa-2020").unwrap();
+/// let pos = rules.start_position();
+/// let m = Move::parse_iccs("h2e2").unwrap();
+/// assert_eq!(format_move(&rules, &pos, m, Notation::Wxf, Style::default()).unwrap(), "C2.5");
+/// ```
+pub fn format_move(rules: &Rules, pos: &Position, mv: Move, notation: Notation, style: Style) -> Result<String, FormatError> {
+    let kinds = KindMap::new(rules);
+    let board = RulesBoard::new(rules, pos, &kinds);
+    format_with(&board, mv, notation, style)
 }
