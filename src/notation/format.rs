@@ -11,7 +11,8 @@
 //! | four or five | `一兵` … `五兵` | same | `1P` … `5P` |
 //!
 //! When another file also holds two or more of the kind (only soldiers can),
-//! the file replaces the piece: `前七进一`, `前7+1`, `+7+1`.
+//! the file replaces the piece: `前七进一`, `前7+1`, `+7+1`; if that file also
+//! holds two or more of another kind, both are written: `前兵七进一`, `+P7+1`.
 
 use std::fmt;
 
@@ -111,6 +112,9 @@ struct Designation {
     tandem: Option<(usize, usize)>,
     /// Whether another file also holds two or more of the kind.
     several_files: bool,
+    /// Whether this file also holds two or more of another kind, so the
+    /// file alone does not say which kind is meant.
+    shared_file: bool,
 }
 
 fn designation<B: BoardView + ?Sized>(b: &B, side: Side, kind: PieceKind, mv: Move) -> Designation {
@@ -122,7 +126,11 @@ fn designation<B: BoardView + ?Sized>(b: &B, side: Side, kind: PieceKind, mv: Mo
     };
     let several_files = tandem.is_some()
         && (0..FILES).any(|f| f != mv.from.file() && file_group(b, side, kind, f).len() >= 2);
-    Designation { tandem, several_files }
+    let shared_file = several_files
+        && PieceKind::ALL
+            .into_iter()
+            .any(|k| k != kind && file_group(b, side, k, mv.from.file()).len() >= 2);
+    Designation { tandem, several_files, shared_file }
 }
 
 /// The tandem word: 前/中/后 for up to three, 一–五 for more.
@@ -191,7 +199,12 @@ pub fn format_unchecked<B: BoardView + ?Sized>(
                 }
                 Some((i, len)) => {
                     out.push(tandem_word(i, len, style.script));
-                    out.push(if d.several_files { numeral(file) } else { piece });
+                    if !d.several_files || d.shared_file {
+                        out.push(piece);
+                    }
+                    if d.several_files {
+                        out.push(numeral(file));
+                    }
                 }
             }
             out.push(if abbreviated {
@@ -226,7 +239,12 @@ pub fn format_unchecked<B: BoardView + ?Sized>(
                         (2, _) => widen('-', width),
                         _ => digit(i as u8 + 1, width),
                     });
-                    out.push(if d.several_files { digit(file, width) } else { letter });
+                    if !d.several_files || d.shared_file {
+                        out.push(letter);
+                    }
+                    if d.several_files {
+                        out.push(digit(file, width));
+                    }
                 }
             }
             out.push(widen(
