@@ -12,6 +12,7 @@ use super::pgn::{self, line_col, Game, PgnError};
 use super::view::{KindMap, RulesBoard};
 use super::{detect, format, parse_syntax, resolve_with, Notation, NotationError, Style};
 use crate::board::Move;
+use crate::vm::position_internals::MoveBuf;
 use crate::vm::{Position, Rules};
 
 /// Why a game could not be replayed to the end.
@@ -124,7 +125,9 @@ pub fn replay_game(rules: &Rules, kinds: &KindMap, text: &str, game: &Game<'_>) 
             }
         };
         legal.clear();
-        legal.extend(pos.legal_moves(rules));
+        let mut buf = MoveBuf::new();
+        pos.legal_into(rules, &mut buf);
+        legal.extend_from_slice(buf.as_slice());
         let board = RulesBoard::with_legal(&pos, kinds, std::mem::take(&mut legal));
         let result = syntax.map_err(NotationError::from).and_then(|s| resolve_with(&board, &s).map_err(NotationError::from));
         legal = board.into_legal();
@@ -319,4 +322,42 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
 fn converted_name(path: &Path, n: Notation) -> String {
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "games".into());
     format!("{stem}.{}.pgn", n.name())
+}
+
+/// `xqspec replay` from command-line strings: checks the `--to` and
+/// `--style` names, runs [`run`] with the status report on stdout (stderr
+/// when converted records go to stdout), and fails when any game failed.
+pub fn cli(
+    rules: &Rules,
+    files: &[PathBuf],
+    encoding: Option<String>,
+    to: Option<&str>,
+    style: &str,
+    out: Option<PathBuf>,
+    quiet: bool,
+) -> Result<(), String> {
+    if files.is_empty() {
+        return Err("no record files given".into());
+    }
+    let to = match to {
+        None => None,
+        Some(name) => Some(Notation::from_name(name).ok_or_else(|| {
+            format!("unknown notation `{name}` (use iccs, wxf, chinese or chinese-abbreviated)")
+        })?),
+    };
+    let style = Style::from_name(style).ok_or_else(|| {
+        format!("unknown style `{style}` (words: simplified, traditional, halfwidth, fullwidth, lower, upper, joined by +)")
+    })?;
+    let opts = ReplayOptions { encoding, to, style, out: out.clone(), quiet };
+    let totals = if to.is_some() && out.is_none() {
+        run(rules, files, &opts, &mut std::io::stderr().lock())
+    } else {
+        run(rules, files, &opts, &mut std::io::stdout().lock())
+    }
+    .map_err(|e| e.to_string())?;
+    if totals.errors > 0 {
+        Err(format!("{} of {} games failed to replay", totals.errors, totals.games))
+    } else {
+        Ok(())
+    }
 }

@@ -205,7 +205,7 @@ pub fn resolve_text<B: BoardView + ?Sized>(b: &B, t: &MoveText) -> Result<Move, 
     let mut found: Option<Move> = None;
     let mut extra: Vec<Move> = Vec::new();
     for &o in &from {
-        for m in b.legal_moves_from(o) {
+        b.for_each_legal_from(o, &mut |m| {
             if motion(side, m.from, m.to) == (t.action, t.number) {
                 if found.is_none() {
                     found = Some(m);
@@ -213,7 +213,7 @@ pub fn resolve_text<B: BoardView + ?Sized>(b: &B, t: &MoveText) -> Result<Move, 
                     extra.push(m);
                 }
             }
-        }
+        });
     }
     match found {
         Some(m) if extra.is_empty() => Ok(m),

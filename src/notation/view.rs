@@ -22,6 +22,12 @@ pub trait BoardView {
         v.retain(|m| m.from == from);
         v
     }
+    /// Call `f` with each legal move of the piece on `from`.
+    fn for_each_legal_from(&self, from: Square, f: &mut dyn FnMut(Move)) {
+        for m in self.legal_moves_from(from) {
+            f(m);
+        }
+    }
 }
 
 use crate::board::KindId;
@@ -113,5 +119,14 @@ impl BoardView for RulesBoard<'_> {
 
     fn legal_moves_from(&self, from: Square) -> Vec<Move> {
         self.legal.iter().copied().filter(|m| m.from == from).collect()
+    }
+
+    #[inline]
+    fn for_each_legal_from(&self, from: Square, f: &mut dyn FnMut(Move)) {
+        for &m in &self.legal {
+            if m.from == from {
+                f(m);
+            }
+        }
     }
 }
