@@ -253,3 +253,96 @@ pub fn format_move(rules: &Rules, pos: &Position, mv: Move, notation: Notation, 
     let board = RulesBoard::new(rules, pos, &kinds);
     format_with(&board, mv, notation, style)
 }
+
+/// The notation ids of the conformance protocol, each naming a notation and
+/// the style `format_move` writes in it. `parse_move` under any id of a
+/// notation reads every spelling of that notation.
+pub const NOTATION_IDS: [&str; 10] = [
+    "iccs",
+    "iccs-upper",
+    "wxf",
+    "wxf-fullwidth",
+    "chinese",
+    "chinese-fullwidth",
+    "chinese-traditional",
+    "chinese-traditional-fullwidth",
+    "chinese-abbreviated",
+    "chinese-abbreviated-fullwidth",
+];
+
+/// The notation and style of a protocol notation id (see [`NOTATION_IDS`]).
+pub fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
+    if !NOTATION_IDS.contains(&id) {
+        return None;
+    }
+    let (base, rest) = match id.split_once('-') {
+        Some(("chinese", rest)) if rest.starts_with("abbreviated") => {
+            ("chinese-abbreviated", rest.trim_start_matches("abbreviated").trim_start_matches('-'))
+        }
+        Some((b, rest)) => (b, rest),
+        None => (id, ""),
+    };
+    let notation = Notation::from_name(base)?;
+    let style = Style::from_name(&rest.replace('-', "+"))?;
+    Some((notation, style))
+}
+
+/// A refusal in protocol terms: a dotted reject kind from the suite's
+/// vocabulary and a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reject {
+    /// `notation.syntax`, `notation.no_match`, `notation.ambiguous`,
+    /// `move.syntax`, `move.illegal`, or `unsupported` for an unknown notation id.
+    pub kind: &'static str,
+    pub message: String,
+}
+
+impl NotationError {
+    /// The suite's reject kind for this error.
+    pub fn reject_kind(&self) -> &'static str {
+        match self {
+            NotationError::Syntax(_) => "notation.syntax",
+            NotationError::Resolve(ResolveError::Ambiguous { .. }) => "notation.ambiguous",
+            NotationError::Resolve(_) => "notation.no_match",
+        }
+    }
+}
+
+/// The `parse_move` query: the ICCS text of the move `text` denotes.
+pub fn answer_parse_move(rules: &Rules, pos: &Position, notation_id: &str, text: &str) -> Result<String, Reject> {
+    let (notation, _) = notation_by_id(notation_id)
+        .ok_or_else(|| Reject { kind: "unsupported", message: format!("unknown notation `{notation_id}`") })?;
+    parse_move(rules, pos, notation, text)
+        .map(|m| m.iccs())
+        .map_err(|e| Reject { kind: e.reject_kind(), message: e.to_string() })
+}
+
+/// The `format_move` query: the canonical text of the ICCS move `mv`.
+pub fn answer_format_move(rules: &Rules, pos: &Position, notation_id: &str, mv: &str) -> Result<String, Reject> {
+    let (notation, style) = notation_by_id(notation_id)
+        .ok_or_else(|| Reject { kind: "unsupported", message: format!("unknown notation `{notation_id}`") })?;
+    let m = Move::parse_iccs(mv)
+        .filter(|_| mv.len() == 4)
+        .ok_or_else(|| Reject { kind: "move.syntax", message: format!("`{mv}` is not an ICCS move such as h2e2") })?;
+    format_move(rules, pos, m, notation, style).map_err(|e| Reject { kind: "move.illegal", message: e.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_notation_id_names_a_notation_and_style() {
+        for id in NOTATION_IDS {
+            assert!(notation_by_id(id).is_some(), "{id}");
+        }
+        assert_eq!(notation_by_id("chinese"), Some((Notation::Chinese, Style::default())));
+        let (n, s) = notation_by_id("chinese-abbreviated-fullwidth").unwrap();
+        assert_eq!((n, s.width, s.script), (Notation::ChineseAbbreviated, Width::Full, Script::Simplified));
+        let (n, s) = notation_by_id("chinese-traditional-fullwidth").unwrap();
+        assert_eq!((n, s.width, s.script), (Notation::Chinese, Width::Full, Script::Traditional));
+        assert_eq!(notation_by_id("iccs-upper").unwrap().1.case, Case::Upper);
+        assert_eq!(notation_by_id("klingon"), None);
+        assert_eq!(notation_by_id("wxf-traditional"), None);
+    }
+}
