@@ -22,13 +22,14 @@ fn synthetic(rules: &Rules, notation: Notation, games: usize, plies: usize) -> S
         let mut pos = rules.start_position();
         for ply in 0..plies {
             let board = RulesBoard::new(rules, &pos, &kinds);
-            if board.legal().is_empty() {
+            let legal = board.legal();
+            if legal.is_empty() {
                 break;
             }
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            let m = board.legal()[(state % board.legal().len() as u64) as usize];
+            let m = legal[(state % legal.len() as u64) as usize];
             if ply % 2 == 0 {
                 out.push_str(&format!("{}. ", ply / 2 + 1));
             }

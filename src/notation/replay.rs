@@ -12,7 +12,6 @@ use super::pgn::{self, line_col, Game, PgnError};
 use super::view::{KindMap, RulesBoard};
 use super::{detect, format, parse_syntax, resolve_with, Notation, NotationError, Style};
 use crate::board::Move;
-use crate::vm::position_internals::MoveBuf;
 use crate::vm::{Position, Rules};
 
 /// Why a game could not be replayed to the end.
@@ -109,7 +108,6 @@ pub fn replay_game(rules: &Rules, kinds: &KindMap, text: &str, game: &Game<'_>) 
     let declared = game.format();
     let fullmove0 = pos.fullmove_number().max(1) as usize;
     let black_first = pos.side_to_move() != rules.first_to_move();
-    let mut legal = Vec::with_capacity(64);
     for (i, tok) in game.moves.iter().enumerate() {
         let t = strip_annotation(tok.text);
         let notation = declared.unwrap_or_else(|| detect(t));
@@ -124,13 +122,10 @@ pub fn replay_game(rules: &Rules, kinds: &KindMap, text: &str, game: &Game<'_>) 
                 }
             }
         };
-        legal.clear();
-        let mut buf = MoveBuf::new();
-        pos.legal_into(rules, &mut buf);
-        legal.extend_from_slice(buf.as_slice());
-        let board = RulesBoard::with_legal(&pos, kinds, std::mem::take(&mut legal));
-        let result = syntax.map_err(NotationError::from).and_then(|s| resolve_with(&board, &s).map_err(NotationError::from));
-        legal = board.into_legal();
+        let result = syntax.map_err(NotationError::from).and_then(|s| {
+            let board = RulesBoard::new(rules, &pos, kinds);
+            resolve_with(&board, &s).map_err(NotationError::from)
+        });
         match result {
             Ok(m) => {
                 pos.make(rules, m);
@@ -201,7 +196,7 @@ pub fn write_game(rules: &Rules, kinds: &KindMap, game: &Game<'_>, replayed: &Ga
         let kind = pos.piece_at(m.from).and_then(|p| kinds.kind(p.kind));
         let text = match kind {
             Some(kind) => {
-                let board = RulesBoard::with_legal(&pos, kinds, Vec::new());
+                let board = RulesBoard::new(rules, &pos, kinds);
                 format::format_unchecked(&board, m, side, kind, notation, style)
             }
             None => m.iccs(),

@@ -205,8 +205,8 @@ pub fn resolve_text<B: BoardView + ?Sized>(b: &B, t: &MoveText) -> Result<Move, 
     let mut found: Option<Move> = None;
     let mut extra: Vec<Move> = Vec::new();
     for &o in &from {
-        b.for_each_legal_from(o, &mut |m| {
-            if motion(side, m.from, m.to) == (t.action, t.number) {
+        b.candidate_moves_from(o, &mut |m| {
+            if motion(side, m.from, m.to) == (t.action, t.number) && b.is_legal(m) {
                 if found.is_none() {
                     found = Some(m);
                 } else {

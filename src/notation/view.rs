@@ -22,8 +22,10 @@ pub trait BoardView {
         v.retain(|m| m.from == from);
         v
     }
-    /// Call `f` with each legal move of the piece on `from`.
-    fn for_each_legal_from(&self, from: Square, f: &mut dyn FnMut(Move)) {
+    /// Call `f` with every move of the piece on `from` that may be legal: a
+    /// superset of its legal moves (the resolver tests each with
+    /// [`BoardView::is_legal`]). By default, exactly its legal moves.
+    fn candidate_moves_from(&self, from: Square, f: &mut dyn FnMut(Move)) {
         for m in self.legal_moves_from(from) {
             f(m);
         }
@@ -31,6 +33,7 @@ pub trait BoardView {
 }
 
 use crate::board::KindId;
+use crate::vm::position_internals::MoveBuf;
 use crate::vm::{Position, Rules};
 
 /// The correspondence between an edition's kind table and [`PieceKind`],
@@ -66,33 +69,37 @@ impl KindMap {
     }
 }
 
-/// A position with its rules, seen through [`BoardView`]. The legal moves
-/// are generated once, when the view is made.
+/// A position with its rules, seen through [`BoardView`]. The moves the
+/// pieces' programs allow (before the self-kill test) are generated once,
+/// when the view is made; legality of a single move is then the core's
+/// self-kill test on that move alone.
 pub struct RulesBoard<'a> {
+    rules: &'a Rules,
     pos: &'a Position,
     kinds: &'a KindMap,
-    legal: Vec<Move>,
+    pseudo: MoveBuf,
 }
 
 impl<'a> RulesBoard<'a> {
     /// View `pos` under `rules`.
     pub fn new(rules: &'a Rules, pos: &'a Position, kinds: &'a KindMap) -> RulesBoard<'a> {
-        RulesBoard { pos, kinds, legal: pos.legal_moves(rules) }
-    }
-
-    /// View `pos` with its legal moves already known.
-    pub fn with_legal(pos: &'a Position, kinds: &'a KindMap, legal: Vec<Move>) -> RulesBoard<'a> {
-        RulesBoard { pos, kinds, legal }
+        let mut pseudo = MoveBuf::new();
+        pos.pseudo_moves(rules, &mut pseudo);
+        RulesBoard { rules, pos, kinds, pseudo }
     }
 
     /// The legal moves, in generation order.
-    pub fn legal(&self) -> &[Move] {
-        &self.legal
+    pub fn legal(&self) -> Vec<Move> {
+        self.pseudo.as_slice().iter().copied().filter(|&m| self.passes(m)).collect()
     }
 
-    /// Give back the move list (to reuse its allocation).
-    pub fn into_legal(self) -> Vec<Move> {
-        self.legal
+    /// Whether the mover's general is safe after the generated move `m`.
+    #[inline]
+    fn passes(&self, m: Move) -> bool {
+        let mover = self.pos.side_to_move();
+        let mut p = self.pos.clone();
+        p.make(self.rules, m);
+        !p.is_self_kill_for(self.rules, mover)
     }
 }
 
@@ -110,20 +117,16 @@ impl BoardView for RulesBoard<'_> {
 
     #[inline]
     fn is_legal(&self, mv: Move) -> bool {
-        self.legal.contains(&mv)
+        self.pseudo.as_slice().contains(&mv) && self.passes(mv)
     }
 
     fn legal_moves(&self) -> Vec<Move> {
-        self.legal.clone()
-    }
-
-    fn legal_moves_from(&self, from: Square) -> Vec<Move> {
-        self.legal.iter().copied().filter(|m| m.from == from).collect()
+        self.legal()
     }
 
     #[inline]
-    fn for_each_legal_from(&self, from: Square, f: &mut dyn FnMut(Move)) {
-        for &m in &self.legal {
+    fn candidate_moves_from(&self, from: Square, f: &mut dyn FnMut(Move)) {
+        for &m in self.pseudo.as_slice() {
             if m.from == from {
                 f(m);
             }
