@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use super::pgn::{self, line_col, Game, PgnError};
 use super::view::{KindMap, RulesBoard};
-use super::{detect, format, parse_syntax, resolve_with, Notation, NotationError, Style};
+use std::collections::HashMap;
+
+use super::{detect, format, parse_syntax, resolve_with, MoveSyntax, Notation, NotationError, Style, SyntaxError};
 use crate::board::Move;
 use crate::vm::{Position, Rules};
 
@@ -85,33 +87,34 @@ fn strip_annotation(text: &str) -> &str {
     text.trim_end_matches(['!', '?', '#', '！', '？'])
 }
 
-/// Replay one game of a parsed file. `text` is the whole file (for line and
-/// column numbers).
-pub fn replay_game(rules: &Rules, kinds: &KindMap, text: &str, game: &Game<'_>) -> GameReplay {
-    let mut out = GameReplay { number: game.number, title: title(game), start: None, moves: Vec::new(), error: None };
-    if let Some(e) = &game.error {
-        out.error = Some(ReplayError::Pgn(e.clone()));
-        return out;
+/// Replays games one after another, remembering the syntax tree of each
+/// distinct move text (a syntax tree depends on the text alone, and records
+/// repeat the same texts over and over).
+pub struct Replayer<'r> {
+    rules: &'r Rules,
+    kinds: KindMap,
+    /// Parsed texts, one table per `Format` tag value (none, or a notation).
+    cache: [HashMap<String, MoveSyntax>; 5],
+}
+
+impl<'r> Replayer<'r> {
+    /// A replayer for `rules`.
+    pub fn new(rules: &'r Rules) -> Replayer<'r> {
+        Replayer { rules, kinds: KindMap::new(rules), cache: Default::default() }
     }
-    let mut pos = match game.tag("FEN") {
-        Some(fen) if !fen.trim().is_empty() => match Position::from_fen(rules, fen) {
-            Ok(p) => p,
-            Err(e) => {
-                let (line, column) = line_col(text, game.offset);
-                out.error = Some(ReplayError::Fen { line, column, message: e.to_string() });
-                return out;
-            }
-        },
-        _ => rules.start_position(),
-    };
-    out.start = Some(pos.clone());
-    let declared = game.format();
-    let fullmove0 = pos.fullmove_number().max(1) as usize;
-    let black_first = pos.side_to_move() != rules.first_to_move();
-    for (i, tok) in game.moves.iter().enumerate() {
-        let t = strip_annotation(tok.text);
+
+    /// The kind table in use.
+    pub fn kinds(&self) -> &KindMap {
+        &self.kinds
+    }
+
+    fn syntax(cache: &mut [HashMap<String, MoveSyntax>; 5], declared: Option<Notation>, t: &str) -> Result<MoveSyntax, SyntaxError> {
+        let table = &mut cache[declared.map_or(0, |n| 1 + n as usize)];
+        if let Some(s) = table.get(t) {
+            return Ok(*s);
+        }
         let notation = declared.unwrap_or_else(|| detect(t));
-        let syntax = match parse_syntax(notation, t) {
+        let parsed = match parse_syntax(notation, t) {
             Ok(s) => Ok(s),
             Err(e) => {
                 let other = detect(t);
@@ -122,40 +125,79 @@ pub fn replay_game(rules: &Rules, kinds: &KindMap, text: &str, game: &Game<'_>) 
                 }
             }
         };
-        let result = syntax.map_err(NotationError::from).and_then(|s| {
-            let board = RulesBoard::new(rules, &pos, kinds);
-            resolve_with(&board, &s).map_err(NotationError::from)
-        });
-        match result {
-            Ok(m) => {
-                pos.make(rules, m);
-                out.moves.push(m);
-            }
-            Err(error) => {
-                let (line, mut column) = line_col(text, tok.offset);
-                if let NotationError::Syntax(s) = &error {
-                    column += s.column.saturating_sub(1);
+        if let Ok(s) = &parsed {
+            table.insert(t.to_string(), *s);
+        }
+        parsed
+    }
+
+    /// Replay one game of a parsed file. `text` is the whole file (for line
+    /// and column numbers).
+    pub fn replay(&mut self, text: &str, game: &Game<'_>) -> GameReplay {
+        let (rules, kinds, cache) = (self.rules, &self.kinds, &mut self.cache);
+        let mut out = GameReplay { number: game.number, title: title(game), start: None, moves: Vec::new(), error: None };
+        if let Some(e) = &game.error {
+            out.error = Some(ReplayError::Pgn(e.clone()));
+            return out;
+        }
+        let mut pos = match game.tag("FEN") {
+            Some(fen) if !fen.trim().is_empty() => match Position::from_fen(rules, fen) {
+                Ok(p) => p,
+                Err(e) => {
+                    let (line, column) = line_col(text, game.offset);
+                    out.error = Some(ReplayError::Fen { line, column, message: e.to_string() });
+                    return out;
                 }
-                let half = i + usize::from(black_first);
-                out.error = Some(ReplayError::Move {
-                    ply: i + 1,
-                    move_number: fullmove0 + half / 2,
-                    text: tok.text.to_string(),
-                    line,
-                    column,
-                    error,
-                });
-                break;
+            },
+            _ => rules.start_position(),
+        };
+        out.start = Some(pos.clone());
+        let declared = game.format();
+        let fullmove0 = pos.fullmove_number().max(1) as usize;
+        let black_first = pos.side_to_move() != rules.first_to_move();
+        for (i, tok) in game.moves.iter().enumerate() {
+            let t = strip_annotation(tok.text);
+            let syntax = Self::syntax(cache, declared, t);
+            let result = syntax.map_err(NotationError::from).and_then(|s| {
+                let board = RulesBoard::new(rules, &pos, kinds);
+                resolve_with(&board, &s).map_err(NotationError::from)
+            });
+            match result {
+                Ok(m) => {
+                    pos.make(rules, m);
+                    out.moves.push(m);
+                }
+                Err(error) => {
+                    let (line, mut column) = line_col(text, tok.offset);
+                    if let NotationError::Syntax(s) = &error {
+                        column += s.column.saturating_sub(1);
+                    }
+                    let half = i + usize::from(black_first);
+                    out.error = Some(ReplayError::Move {
+                        ply: i + 1,
+                        move_number: fullmove0 + half / 2,
+                        text: tok.text.to_string(),
+                        line,
+                        column,
+                        error,
+                    });
+                    break;
+                }
             }
         }
+        out
     }
-    out
+}
+
+/// Replay one game with a fresh [`Replayer`].
+pub fn replay_game(rules: &Rules, _kinds: &KindMap, text: &str, game: &Game<'_>) -> GameReplay {
+    Replayer::new(rules).replay(text, game)
 }
 
 /// Replay every game of a record text.
 pub fn replay_text(rules: &Rules, text: &str) -> Vec<GameReplay> {
-    let kinds = KindMap::new(rules);
-    pgn::parse(text).iter().map(|g| replay_game(rules, &kinds, text, g)).collect()
+    let mut r = Replayer::new(rules);
+    pgn::parse(text).iter().map(|g| r.replay(text, g)).collect()
 }
 
 /// Write a replayed game as PGN with its moves in `notation`.
@@ -275,8 +317,9 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
         let (text, _used) = super::encoding::decode(&bytes, encoding);
         let games = pgn::parse(&text);
         let mut converted = String::new();
+        let mut replayer = Replayer::new(rules);
         for g in &games {
-            let r = replay_game(rules, &kinds, &text, g);
+            let r = replayer.replay(&text, g);
             totals.games += 1;
             totals.moves += r.moves.len();
             match &r.error {
