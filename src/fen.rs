@@ -172,12 +172,12 @@ pub fn read(rules: &Rules, text: &str) -> Result<(Position, Vec<FenWarning>), Fe
         None => return Err(FenError::one("bad_side", None, "the side to move is missing (w, r or b)")),
         Some(&(col, s)) => {
             let side = match s {
-                "w" | "W" => Side::Red,
-                "r" | "R" => {
+                "w" => Side::Red,
+                "r" => {
                     warnings.push(FenWarning { kind: "red_as_r", column: Some(col), message: "`r` for Red is accepted; the canonical letter is `w`".into() });
                     Side::Red
                 }
-                "b" | "B" => Side::Black,
+                "b" => Side::Black,
                 _ => return Err(FenError::one("bad_side", Some(col), format!("`{s}` is not a side to move (w, r or b)"))),
             };
             pos.set_side_to_move(side);
@@ -348,7 +348,7 @@ mod tests {
         assert_eq!(e.problems[0].column, Some(9));
         let e = Position::from_fen(&r, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x").unwrap_err();
         assert_eq!(e.kind(), "bad_side");
-        assert_eq!(e.problems[0].column, Some(67));
+        assert_eq!(e.problems[0].column, Some(61));
     }
 
     #[test]

@@ -95,6 +95,9 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
     let mut errors = Vec::new();
     let mut drafts: BTreeMap<String, EditionDraft> = BTreeMap::new();
     let mut clause_files: Vec<(String, String, String)> = Vec::new(); // (dir, file, text)
+    // Editions with a file that could not be read: their children are not resolved, so that
+    // one typo is reported once rather than as every inherited clause gone missing.
+    let mut broken: HashSet<String> = HashSet::new();
 
     for (path, text) in &files {
         let Some((dir, name)) = path.rsplit_once('/') else {
@@ -121,7 +124,10 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
                     }
                     drafts.insert(dir.to_string(), EditionDraft { raw, file: path.clone(), clauses: Vec::new() });
                 }
-                Err(e) => errors.push(yaml_error(path, &e)),
+                Err(e) => {
+                    broken.insert(dir.to_string());
+                    errors.push(yaml_error(path, &e));
+                }
             }
         } else {
             clause_files.push((dir.to_string(), path.clone(), text.clone()));
@@ -150,7 +156,10 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
                     draft.clauses.push((c, loc));
                 }
             }
-            Err(e) => errors.push(yaml_error(&path, &e)),
+            Err(e) => {
+                broken.insert(dir.clone());
+                errors.push(yaml_error(&path, &e));
+            }
         }
     }
 
@@ -174,7 +183,9 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
     let mut visiting = HashSet::new();
     let ids: Vec<String> = drafts.keys().cloned().collect();
     for id in &ids {
-        resolve_one(id, &drafts, &sources, &mut resolved, &mut visiting, &mut errors);
+        if !depends_on_broken(id, &drafts, &broken) {
+            resolve_one(id, &drafts, &sources, &mut resolved, &mut visiting, &mut errors);
+        }
     }
 
     if errors.is_empty() {
@@ -182,6 +193,23 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
     } else {
         Err(SpecErrors(errors))
     }
+}
+
+/// Whether `id` or an edition it derives from had a file that could not be read.
+fn depends_on_broken(id: &str, drafts: &BTreeMap<String, EditionDraft>, broken: &HashSet<String>) -> bool {
+    let mut cur = Some(id.to_string());
+    let mut steps = 0;
+    while let Some(c) = cur {
+        if broken.contains(&c) {
+            return true;
+        }
+        steps += 1;
+        if steps > drafts.len() {
+            return false;
+        }
+        cur = drafts.get(&c).and_then(|d| d.raw.derives_from.clone());
+    }
+    false
 }
 
 fn check_provenance(p: &Provenance, loc: &Location, id: &str, sources: &HashMap<String, Source>, errors: &mut Vec<SpecError>) {

@@ -412,6 +412,13 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
         kind_clause,
     };
     rules.reachable = reachability(&rules);
+    let bound = move_bound(&rules);
+    if bound > super::position_internals::MAX_MOVES {
+        return Err(err(
+            setup_clause,
+            format!("these pieces could have up to {bound} moves in one position; the VM's move buffer holds {}", super::position_internals::MAX_MOVES),
+        ));
+    }
     Ok(rules)
 }
 
@@ -601,4 +608,25 @@ fn reachability(rules: &Rules) -> [[u128; 8]; 2] {
         }
     }
     out
+}
+
+/// An upper bound on the moves of one side in any position: for each piece of the setup,
+/// the most targets its program offers from any point.
+fn move_bound(rules: &Rules) -> usize {
+    let mut total = 0;
+    for side in Side::BOTH {
+        let mut side_total = 0;
+        for &(kind, _) in &rules.setup[side.index()] {
+            let most = (0..SQUARES)
+                .map(|sq| {
+                    let lines: usize = rules.rays_of(side, kind, sq).iter().filter(|r| !r.is_empty()).count() * (RANKS.max(FILES) as usize - 1);
+                    rules.leaps_of(side, kind, sq).len() + lines
+                })
+                .max()
+                .unwrap_or(0);
+            side_total += most;
+        }
+        total = total.max(side_total);
+    }
+    total
 }

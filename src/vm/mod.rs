@@ -16,7 +16,7 @@ pub use position::{IllegalMove, IllegalReason, Position, Undo};
 
 /// Internals shared with `perft` (not part of the public API).
 pub(crate) mod position_internals {
-    pub(crate) use super::position::MoveBuf;
+    pub(crate) use super::position::{MoveBuf, MAX_MOVES};
 }
 
 use crate::board::{KindId, Side, Square, SQUARES};

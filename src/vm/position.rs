@@ -105,25 +105,93 @@ impl std::error::Error for IllegalMove {}
 
 /// A fixed-capacity move buffer (no allocation in the search loop).
 pub(crate) struct MoveBuf {
-    moves: [Move; 256],
+    moves: [std::mem::MaybeUninit<Move>; MAX_MOVES],
     len: usize,
 }
+
+/// Capacity of a move buffer; `Rules::compile` rejects editions whose pieces could exceed it.
+pub(crate) const MAX_MOVES: usize = 256;
 
 impl MoveBuf {
     #[inline]
     pub(crate) fn new() -> MoveBuf {
-        MoveBuf { moves: [Move::new(Square::from_index_unchecked(0), Square::from_index_unchecked(0)); 256], len: 0 }
+        MoveBuf { moves: [std::mem::MaybeUninit::uninit(); MAX_MOVES], len: 0 }
     }
     #[inline]
     fn push(&mut self, from: usize, to: usize) {
-        if self.len < self.moves.len() {
-            self.moves[self.len] = Move::new(Square::from_index_unchecked(from as u8), Square::from_index_unchecked(to as u8));
+        if self.len < MAX_MOVES {
+            self.moves[self.len].write(Move::new(Square::from_index_unchecked(from as u8), Square::from_index_unchecked(to as u8)));
             self.len += 1;
         }
     }
     #[inline]
     pub(crate) fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` entries were written by `push`; `Move` is `Copy` with no
+        // invalid bit patterns among written values.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
+    }
+}
+
+/// Where generated moves go: a buffer, or a counter for perft's last ply.
+pub(crate) trait Sink {
+    /// One move.
+    fn one(&mut self, from: usize, to: usize);
+    /// The quiet moves from `from` along direction `d` to distances `first..=last`, every
+    /// target allowed (no region guard).
+    #[inline]
+    fn run(&mut self, from: usize, d: usize, first: u32, last: u32) {
+        for dist in first..=last {
+            self.one(from, Position::along(from, d, dist));
+        }
+    }
+}
+
+impl Sink for MoveBuf {
+    #[inline]
+    fn one(&mut self, from: usize, to: usize) {
+        self.push(from, to);
+    }
+}
+
+/// Counts moves that cannot be self-kills and keeps the others for a full test.
+struct Counter<'a> {
+    rules: &'a Rules,
+    guard: &'a Guard,
+    safe: u64,
+    doubtful: MoveBuf,
+}
+
+impl Counter<'_> {
+    #[inline]
+    fn doubtful(&self, from: usize, to: usize) -> bool {
+        from == self.guard.royal || self.guard.in_check || ((1u128 << from) | (1u128 << to)) & self.guard.sensitive != 0
+    }
+}
+
+impl Sink for Counter<'_> {
+    #[inline]
+    fn one(&mut self, from: usize, to: usize) {
+        if self.doubtful(from, to) {
+            self.doubtful.push(from, to);
+        } else {
+            self.safe += 1;
+        }
+    }
+
+    #[inline]
+    fn run(&mut self, from: usize, d: usize, first: u32, last: u32) {
+        if first > last {
+            return;
+        }
+        let end = Position::along(from, d, last);
+        let segment = (self.rules.ray_mask[from][d] & !self.rules.ray_mask[end][d]) | (1u128 << from);
+        if from == self.guard.royal || self.guard.in_check || segment & self.guard.sensitive != 0 {
+            for dist in first..=last {
+                self.one(from, Position::along(from, d, dist));
+            }
+        } else {
+            self.safe += (last - first + 1) as u64;
+        }
     }
 }
 
@@ -421,7 +489,7 @@ impl Position {
     // ------------------------------------------------------------------ generation
 
     /// Every move the programs allow, before the self-kill test.
-    pub(crate) fn pseudo_moves(&self, rules: &Rules, out: &mut MoveBuf) {
+    pub(crate) fn pseudo_moves<S: Sink>(&self, rules: &Rules, out: &mut S) {
         let s = self.side;
         let si = s.index();
         let b = &self.board;
@@ -437,10 +505,10 @@ impl Position {
                 let t = b[l.to as usize];
                 if t == 0 {
                     if l.modes & QUIET != 0 {
-                        out.push(sq, l.to as usize);
+                        out.one(sq, l.to as usize);
                     }
                 } else if code_side(t) != si && l.modes & CAPTURE != 0 {
-                    out.push(sq, l.to as usize);
+                    out.one(sq, l.to as usize);
                 }
             }
             if rules.has_rays[si][kind as usize] {
@@ -455,7 +523,7 @@ impl Position {
     }
 
     #[inline]
-    fn line_moves(&self, rules: &Rules, sq: usize, d: usize, ray: &Ray, out: &mut MoveBuf) {
+    fn line_moves<S: Sink>(&self, rules: &Rules, sq: usize, d: usize, ray: &Ray, out: &mut S) {
         let si = self.side.index();
         let mask = rules.masks[ray.to_mask as usize];
         let edge = self.edge_distance(sq, d);
@@ -464,10 +532,14 @@ impl Position {
         if ray.slide != 0 {
             let reach = first.map_or(edge, |f| f - 1).min(ray.max as u32);
             if ray.slide & QUIET != 0 {
-                for dist in 1..=reach {
-                    let t = Self::along(sq, d, dist);
-                    if mask >> t & 1 != 0 {
-                        out.push(sq, t);
+                if ray.to_mask == 0 {
+                    out.run(sq, d, 1, reach);
+                } else {
+                    for dist in 1..=reach {
+                        let t = Self::along(sq, d, dist);
+                        if mask >> t & 1 != 0 {
+                            out.one(sq, t);
+                        }
                     }
                 }
             }
@@ -475,7 +547,7 @@ impl Position {
                 if let Some(f) = first {
                     let t = Self::along(sq, d, f);
                     if f <= ray.max as u32 && code_side(self.board[t]) != si && mask >> t & 1 != 0 {
-                        out.push(sq, t);
+                        out.one(sq, t);
                     }
                 }
             }
@@ -493,7 +565,7 @@ impl Position {
                 for dist in ls + 1..=end {
                     let t = Self::along(sq, d, dist);
                     if mask >> t & 1 != 0 {
-                        out.push(sq, t);
+                        out.one(sq, t);
                     }
                 }
             }
@@ -501,7 +573,7 @@ impl Position {
                 if let Some(tg) = target {
                     let t = Self::along(sq, d, tg);
                     if code_side(self.board[t]) != si && mask >> t & 1 != 0 {
-                        out.push(sq, t);
+                        out.one(sq, t);
                     }
                 }
             }
@@ -519,49 +591,66 @@ impl Position {
         }
     }
 
-    /// Per-node facts for the legality filter.
+    /// Per-node facts for the legality filter: whether the side to move is in check, and
+    /// which points, if a move vacates or fills them, could expose its general.
+    ///
+    /// Along each line from the general, the first `max_screens + 2` pieces are examined.
+    /// An opposing piece at index `j` matters if one vacated or filled point in front of it
+    /// could bring it to an index where it captures: a slider (or the facing general) at
+    /// index 0 or 1, a hopper of `s` screens at index `s - 1`, `s` or `s + 1`. Then every
+    /// point between the general and that piece is sensitive. Leaps matter through their
+    /// blocking points.
     #[inline]
     fn guard(&self, rules: &Rules) -> Option<Guard> {
         let s = self.side;
         let e = s.opponent();
-        let (si, ei) = (s.index(), e.index());
-        let bb = self.kind_bb[si][rules.royal as usize];
+        let ei = e.index();
+        let bb = self.kind_bb[s.index()][rules.royal as usize];
         if bb == 0 {
             return None;
         }
         let k = bb.trailing_zeros() as usize;
-        let in_check = self.attacked(rules, k, e);
+        let mut in_check = false;
         let mut sensitive = 0u128;
-        if !in_check {
-            for d in 0..4 {
-                let mut kinds = rules.line_attackers[ei][opposite(d)];
-                if let Some((fk, dirs)) = rules.facing {
-                    if dirs[d] && rules.forbid_facing {
-                        kinds |= 1 << fk;
-                    }
-                }
-                if kinds == 0 {
-                    continue;
-                }
-                let mut attackers = 0u128;
-                let mut ks = kinds;
-                while ks != 0 {
-                    let kk = ks.trailing_zeros() as usize;
-                    ks &= ks - 1;
-                    attackers |= self.kind_bb[ei][kk];
-                }
-                let ray = rules.ray_mask[k][d];
-                if attackers & ray != 0 {
-                    sensitive |= ray;
+        for r in rules.reverse_of(e, k) {
+            let p = self.board[r.from as usize];
+            if p != 0 && code_side(p) == ei && r.kinds >> code_kind(p) & 1 != 0 {
+                if r.block == NO_BLOCK || self.board[r.block as usize] == 0 {
+                    in_check = true;
+                } else {
+                    sensitive |= 1u128 << r.block;
                 }
             }
-            for r in rules.reverse_of(e, k) {
-                if r.block == NO_BLOCK {
+        }
+        let ms = rules.max_screens as usize;
+        for d in 0..4 {
+            let od = opposite(d);
+            let facing_here = rules.forbid_facing && matches!(rules.facing, Some((_, dirs)) if dirs[d]);
+            if rules.line_attackers[ei][od] == 0 && !facing_here {
+                continue;
+            }
+            for (j, dist) in self.scan(k, d).take(ms + 2).enumerate() {
+                let sq = Self::along(k, d, dist);
+                let p = self.board[sq];
+                if code_side(p) != ei {
                     continue;
                 }
-                let p = self.board[r.from as usize];
-                if p != 0 && code_side(p) == ei && r.kinds >> code_kind(p) & 1 != 0 {
-                    sensitive |= 1u128 << r.block;
+                let kind = code_kind(p);
+                let ray = &rules.rays_of(e, kind as KindId, sq)[od];
+                let reaches = rules.masks[ray.to_mask as usize] >> k & 1 != 0;
+                let slider = ray.slide & CAPTURE != 0 && reaches;
+                let hopper = ray.hop & CAPTURE != 0 && reaches;
+                let royal_facing = facing_here && kind == rules.royal as usize;
+                if j == 0 && ((slider && dist <= ray.max as u32) || royal_facing) {
+                    in_check = true;
+                }
+                if hopper && j == ray.screens as usize {
+                    in_check = true;
+                }
+                let matters = ((slider || royal_facing) && j <= 1)
+                    || (hopper && j + 1 >= ray.screens as usize && j <= ray.screens as usize + 1);
+                if matters {
+                    sensitive |= rules.ray_mask[k][d] & !rules.ray_mask[sq][d] & !(1u128 << sq);
                 }
             }
         }
@@ -599,11 +688,16 @@ impl Position {
 
     /// Number of legal moves (bulk count for perft's last ply).
     pub(crate) fn count_legal(&mut self, rules: &Rules) -> u64 {
-        let mut pseudo = MoveBuf::new();
-        self.pseudo_moves(rules, &mut pseudo);
-        let g = self.guard(rules);
-        let mut n = 0;
-        for &m in pseudo.as_slice() {
+        let Some(g) = self.guard(rules) else {
+            let mut all = MoveBuf::new();
+            self.pseudo_moves(rules, &mut all);
+            return all.len as u64;
+        };
+        let mut counter = Counter { rules, guard: &g, safe: 0, doubtful: MoveBuf::new() };
+        self.pseudo_moves(rules, &mut counter);
+        let (mut n, doubtful) = (counter.safe, counter.doubtful);
+        let g = Some(g);
+        for &m in doubtful.as_slice() {
             if self.passes(rules, &g, m) {
                 n += 1;
             }

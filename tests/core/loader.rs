@@ -1,0 +1,150 @@
+//! Bad spec YAML gets errors that say where (file, line, column) and which clause.
+
+use xqspec::spec::{Spec, SpecErrors};
+
+fn with_edit(file: &str, from: &str, to: &str) -> Result<Spec, SpecErrors> {
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == file).unwrap();
+    assert!(f.1.contains(from), "{file} lacks {from:?}");
+    f.1 = f.1.replacen(from, to, 1);
+    Spec::from_files(files)
+}
+
+fn with_file(path: &str, text: &str) -> Result<Spec, SpecErrors> {
+    let mut files = Spec::builtin_files();
+    files.push((path.to_string(), text.to_string()));
+    Spec::from_files(files)
+}
+
+#[test]
+fn builtin_spec_loads_three_editions() {
+    let spec = Spec::builtin().unwrap();
+    let ids: Vec<&str> = spec.editions().iter().map(|e| e.id.as_str()).collect();
+    assert_eq!(ids, ["cxa-1999", "cxa-2011", "cxa-2020"]);
+    for ed in spec.editions() {
+        xqspec::vm::Rules::compile(ed).unwrap();
+        assert!(ed.clause("movement.horse").is_some());
+    }
+}
+
+#[test]
+fn derived_editions_inherit_and_override() {
+    let spec = Spec::builtin().unwrap();
+    let e11 = spec.edition("cxa-2011").unwrap();
+    let horse = e11.clause("movement.horse").unwrap();
+    assert_eq!(horse.inherited_from.as_deref(), Some("cxa-2020"));
+    assert_eq!(horse.provenance.status, xqspec::spec::ProvenanceStatus::Inferred);
+    let sk = e11.clause("check.self_kill").unwrap();
+    assert_eq!(sk.inherited_from, None);
+    assert_eq!(sk.provenance.status, xqspec::spec::ProvenanceStatus::Secondary);
+    assert_eq!(sk.data, spec.edition("cxa-2020").unwrap().clause("check.self_kill").unwrap().data);
+    let e99 = spec.edition("cxa-1999").unwrap();
+    assert_eq!(e99.clause("check.stalemate").unwrap().article.as_deref(), Some("3.2"));
+    assert_eq!(e99.clause("pieces.setup").unwrap().article, None);
+    assert_eq!(e99.clause("movement.horse").unwrap().data_from, "cxa-2020");
+}
+
+#[test]
+fn unknown_field_reports_file_line_column() {
+    let e = with_edit("cxa-2020/board.yaml", "    article: \"1.1\"\n", "    artcle: \"1.1\"\n").unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.starts_with("cxa-2020/board.yaml:3:"), "{msg}");
+    assert!(msg.contains("unknown field `artcle`"), "{msg}");
+}
+
+#[test]
+fn wrong_type_in_data_is_a_compile_error_at_the_clause() {
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/board.yaml").unwrap();
+    f.1 = f.1.replacen("      files: 9\n", "      files: nine\n", 1);
+    let spec = Spec::from_files(files).unwrap();
+    let err = xqspec::vm::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.starts_with("cxa-2020/board.yaml:2:5: clause board.grid: data:"), "{msg}");
+}
+
+#[test]
+fn duplicate_ids_are_rejected_with_both_places() {
+    let e = with_file(
+        "cxa-2020/extra.yaml",
+        "clauses:\n  - id: board.grid\n    article: \"1.1\"\n    summary: again\n    provenance: {status: verified, source: seed-002}\n    data: {files: 9, ranks: 10}\n",
+    )
+    .unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.contains("duplicate clause id") && msg.contains("board.grid"), "{msg}");
+}
+
+#[test]
+fn dangling_source_is_rejected() {
+    let e = with_edit("cxa-2020/board.yaml", "source: seed-002", "source: seed-999").unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.contains("seed-999") && msg.contains("board.grid"), "{msg}");
+}
+
+#[test]
+fn dangling_derivation_is_rejected() {
+    let e = with_edit("cxa-2011/edition.yaml", "derives_from: cxa-2020", "derives_from: cxa-2030").unwrap_err();
+    assert!(e.to_string().contains("unknown edition `cxa-2030`"), "{e}");
+}
+
+#[test]
+fn override_without_provenance_is_rejected() {
+    let e = with_edit(
+        "cxa-2011/check.yaml",
+        "    provenance: {status: secondary, source: web-2011-art3, ref: \"art. 3.4, as quoted; same three cases as 2020 3.4 (digest §4)\"}\n",
+        "    article: \"3.4\"\n",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("an override must give its own provenance"), "{e}");
+}
+
+#[test]
+fn every_error_is_reported_not_just_the_first() {
+    let mut files = Spec::builtin_files();
+    for (p, t) in files.iter_mut() {
+        if p == "cxa-2020/board.yaml" || p == "cxa-2020/pieces.yaml" {
+            *t = t.replacen("summary:", "summry:", 1);
+        }
+    }
+    let e = Spec::from_files(files).unwrap_err();
+    assert_eq!(e.0.len(), 2, "{e}");
+}
+
+#[test]
+fn malformed_yaml_does_not_panic() {
+    for junk in ["clauses: [", "\u{0}\u{1}", "- - -", "clauses: 3", "id: x", ""] {
+        let r = with_file("cxa-2020/junk.yaml", junk);
+        assert!(r.is_err(), "{junk:?} accepted");
+    }
+}
+
+mod fuzz {
+    use proptest::prelude::*;
+    use xqspec::spec::Spec;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+        /// Random edits of the built-in YAML never panic the loader or the compiler.
+        #[test]
+        fn edited_spec_never_panics(file in 0usize..100, at in 0usize..10_000, cut in 0usize..40,
+                                    insert in prop::sample::select(vec!["", "x", ":", "- ", "\n", "[", "]", "{", "0", "-1", "99", "null", "  ", "é", "to: palace", "symmetry: all", "step: [0, 0]", "slide: [1, 1]", "screens: 0", "royal: true"])) {
+            let mut files = Spec::builtin_files();
+            let n = files.len();
+            let (_, text) = &mut files[file % n];
+            let mut chars: Vec<char> = text.chars().collect();
+            let i = at % (chars.len() + 1);
+            let j = (i + cut).min(chars.len());
+            chars.splice(i..j, insert.chars());
+            *text = chars.into_iter().collect();
+            if let Ok(spec) = Spec::from_files(files) {
+                for ed in spec.editions() {
+                    if let Ok(rules) = xqspec::vm::Rules::compile(ed) {
+                        let mut pos = rules.start_position();
+                        let _ = xqspec::perft::perft(&mut pos, &rules, 2);
+                    }
+                }
+            }
+        }
+    }
+}
