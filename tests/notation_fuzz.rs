@@ -55,7 +55,7 @@ fn check_replay(text: &str) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     #[test]
     fn any_string_as_a_move(text in ".{0,12}") {
