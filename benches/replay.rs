@@ -35,7 +35,6 @@ fn synthetic(rules: &Rules, notation: Notation, games: usize, plies: usize) -> S
             }
             out.push_str(&format_with(&board, m, notation, Style::default()).unwrap());
             out.push(' ');
-            drop(board);
             pos.play(rules, m).unwrap();
         }
         out.push_str("*\n\n");

@@ -3,8 +3,8 @@
 //! error must say where: a column, a line and column, or a move number.
 
 use proptest::prelude::*;
-use xqspec::notation::replay::{replay_game, ReplayError};
-use xqspec::notation::{parse_move, pgn, KindMap, Notation, NotationError};
+use xqspec::notation::replay::{ReplayError, Replayer};
+use xqspec::notation::{parse_move, pgn, Notation, NotationError};
 use xqspec::vm::Rules;
 
 fn rules() -> &'static Rules {
@@ -35,10 +35,9 @@ fn check_notation_error(text: &str, e: &NotationError) {
 }
 
 fn check_replay(text: &str) {
-    let r = rules();
-    let kinds = KindMap::new(r);
+    let mut replayer = Replayer::new(rules());
     for g in pgn::parse(text) {
-        let rep = replay_game(r, &kinds, text, &g);
+        let rep = replayer.replay(text, &g);
         match &rep.error {
             None => {}
             Some(ReplayError::Pgn(e)) => assert!(e.line >= 1 && e.column >= 1, "{e:?}"),

@@ -189,11 +189,6 @@ impl<'r> Replayer<'r> {
     }
 }
 
-/// Replay one game with a fresh [`Replayer`].
-pub fn replay_game(rules: &Rules, _kinds: &KindMap, text: &str, game: &Game<'_>) -> GameReplay {
-    Replayer::new(rules).replay(text, game)
-}
-
 /// Replay every game of a record text.
 pub fn replay_text(rules: &Rules, text: &str) -> Vec<GameReplay> {
     let mut r = Replayer::new(rules);
