@@ -7,5 +7,6 @@ pub mod spec;
 pub mod vm;
 pub mod fen;
 pub mod perft;
+pub mod report;
 pub mod notation;
 pub mod conform;

@@ -532,23 +532,11 @@ impl Position {
         if ray.slide != 0 {
             let reach = first.map_or(edge, |f| f - 1).min(ray.max as u32);
             if ray.slide & QUIET != 0 {
-                if ray.to_mask == 0 {
-                    out.run(sq, d, 1, reach);
-                } else {
-                    for dist in 1..=reach {
-                        let t = Self::along(sq, d, dist);
-                        if mask >> t & 1 != 0 {
-                            out.one(sq, t);
-                        }
-                    }
-                }
+                Self::quiet_run(sq, d, 1, reach, ray.to_mask, mask, out);
             }
             if ray.slide & CAPTURE != 0 {
-                if let Some(f) = first {
-                    let t = Self::along(sq, d, f);
-                    if f <= ray.max as u32 && code_side(self.board[t]) != si && mask >> t & 1 != 0 {
-                        out.one(sq, t);
-                    }
+                if let Some(f) = first.filter(|&f| f <= ray.max as u32) {
+                    self.capture_at(sq, d, f, si, mask, out);
                 }
             }
         }
@@ -561,22 +549,38 @@ impl Position {
             let Some(ls) = last_screen else { return };
             let target = scan.next();
             if ray.hop & QUIET != 0 {
-                let end = target.map_or(edge, |t| t - 1);
-                for dist in ls + 1..=end {
-                    let t = Self::along(sq, d, dist);
-                    if mask >> t & 1 != 0 {
-                        out.one(sq, t);
-                    }
-                }
+                Self::quiet_run(sq, d, ls + 1, target.map_or(edge, |t| t - 1), ray.to_mask, mask, out);
             }
             if ray.hop & CAPTURE != 0 {
                 if let Some(tg) = target {
-                    let t = Self::along(sq, d, tg);
-                    if code_side(self.board[t]) != si && mask >> t & 1 != 0 {
-                        out.one(sq, t);
-                    }
+                    self.capture_at(sq, d, tg, si, mask, out);
                 }
             }
+        }
+    }
+
+    /// Quiet moves to distances `first..=last` along a line, within the `to` region.
+    #[inline]
+    fn quiet_run<S: Sink>(sq: usize, d: usize, first: u32, last: u32, mask_id: u8, mask: u128, out: &mut S) {
+        if mask_id == 0 {
+            out.run(sq, d, first, last);
+        } else {
+            for dist in first..=last {
+                let t = Self::along(sq, d, dist);
+                if mask >> t & 1 != 0 {
+                    out.one(sq, t);
+                }
+            }
+        }
+    }
+
+    /// A capture of the piece at distance `dist` along a line, if it is the opponent's and
+    /// its point is within the `to` region.
+    #[inline]
+    fn capture_at<S: Sink>(&self, sq: usize, d: usize, dist: u32, si: usize, mask: u128, out: &mut S) {
+        let t = Self::along(sq, d, dist);
+        if code_side(self.board[t]) != si && mask >> t & 1 != 0 {
+            out.one(sq, t);
         }
     }
 
