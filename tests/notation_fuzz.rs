@@ -46,8 +46,15 @@ fn check_replay(text: &str) {
                 assert!(*ply >= 1 && *move_number >= 1 && *line >= 1 && *column >= 1)
             }
         }
+        for e in &rep.variation_errors {
+            match e {
+                ReplayError::Pgn(p) => assert!(p.line >= 1 && p.column >= 1),
+                ReplayError::Move { ply, line, column, .. } => assert!(*ply >= 1 && *line >= 1 && *column >= 1),
+                ReplayError::Fen { .. } => panic!("a variation has no FEN"),
+            }
+        }
         // Every message can be shown.
-        if let Some(e) = &rep.error {
+        for e in rep.error.iter().chain(&rep.variation_errors) {
             assert!(!e.to_string().is_empty());
         }
     }

@@ -88,3 +88,24 @@ fn triplets_agree_move_by_move() {
     assert_eq!(found, vec![erratum], "differences between the ICCS and the WXF/Chinese records");
     assert!(total > 1000, "only {total} moves in the triplets");
 }
+
+#[test]
+fn variations_are_replayed_from_the_position_they_branch_from() {
+    let rules = rules();
+    // 2. h0g2 is replaced by 2. b0c2 (with a nested 2... h7i7 for b9c7).
+    let text = "1. h2e2 h9g7 2. h0g2 (2. b0c2 b9c7 (2... h7i7 3. a0b0)) i9h9 *\n";
+    let g = &replay_text(&rules, text)[0];
+    assert!(g.is_ok(), "{g:?}");
+    assert_eq!(g.moves.len(), 4);
+    assert_eq!(g.variations, 2);
+    // A variation with an impossible move: reported with its place, the
+    // main line still replays.
+    let text = "[Event \"v\"]\n1. h2e2 h9g7 (1... 马8进6 2. c3c4) 2. h0g2 *\n";
+    let g = &replay_text(&rules, text)[0];
+    assert!(g.error.is_none());
+    assert_eq!(g.moves.len(), 3);
+    assert_eq!(g.variation_errors.len(), 1);
+    let e = g.variation_errors[0].to_string();
+    assert!(e.contains("move 1 (ply 2) \"马8进6\" at line 2, column 20"), "{e}");
+    assert_eq!(g.variation_errors[0].kind(), "no_legal_move");
+}

@@ -40,12 +40,43 @@ pub struct Comment<'a> {
     pub text: &'a str,
 }
 
-/// A variation `( … )`, kept as its raw text, and the number of main-line
-/// moves before it (it replaces the last of them).
+/// A variation `( … )`, kept as its raw text, and the number of moves of
+/// its line before it (it replaces the last of them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variation<'a> {
     pub after_ply: usize,
     pub text: &'a str,
+    /// Byte offset of the `(` in the whole file.
+    pub offset: usize,
+}
+
+/// The moves and nested variations of one variation's text.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct VariationItems<'a> {
+    pub moves: Vec<MoveToken<'a>>,
+    pub variations: Vec<Variation<'a>>,
+}
+
+/// Read the raw text of a variation (`( … )`, found at byte `offset` of the
+/// file) into its moves and nested variations; `None` if it is not one.
+pub fn variation_items(raw: &str, offset: usize) -> Option<VariationItems<'_>> {
+    let pair = PgnParser::parse(Rule::variation, raw).ok()?.next()?;
+    if pair.as_str().len() != raw.len() {
+        return None;
+    }
+    let mut items = VariationItems::default();
+    for e in pair.into_inner() {
+        match e.as_rule() {
+            Rule::move_token => items.moves.push(MoveToken { text: e.as_str(), offset: offset + e.as_span().start() }),
+            Rule::variation => items.variations.push(Variation {
+                after_ply: items.moves.len(),
+                text: e.as_str(),
+                offset: offset + e.as_span().start(),
+            }),
+            _ => {}
+        }
+    }
+    Some(items)
 }
 
 /// One game of a record file.
@@ -270,9 +301,11 @@ fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
                             after_ply: game.moves.len(),
                             text: e.into_inner().next().map_or("", |t| t.as_str()),
                         }),
-                        Rule::variation => {
-                            game.variations.push(Variation { after_ply: game.moves.len(), text: e.as_str() })
-                        }
+                        Rule::variation => game.variations.push(Variation {
+                            after_ply: game.moves.len(),
+                            text: e.as_str(),
+                            offset: base + e.as_span().start(),
+                        }),
                         Rule::result => game.result = Some(e.as_str()),
                         _ => {}
                     }

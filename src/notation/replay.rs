@@ -1,9 +1,12 @@
 //! Replaying and converting game records (`xqspec replay`).
 //!
 //! Every move of every game is parsed, resolved against the position and
-//! played; a game stops at its first bad move, and the run goes on with the
-//! next game. Converted records keep the tags, comments and result, with the
-//! moves rewritten in the target notation.
+//! played; a line stops at its first bad move, and the run goes on with the
+//! next game. Variations `( … )` are replayed too, each from the position it
+//! branches from, and their errors reported. Converted records keep the
+//! tags, main-line comments and result, with the moves rewritten in the
+//! target notation; variations are not converted (a comment says how many
+//! were left out).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -60,6 +63,15 @@ impl fmt::Display for ReplayError {
     }
 }
 
+/// How move numbers are counted in a game.
+#[derive(Clone, Copy, Debug)]
+struct Numbering {
+    /// The move number of the first move.
+    fullmove0: usize,
+    /// Whether the game starts with the second player to move.
+    black_first: bool,
+}
+
 /// The outcome of replaying one game.
 #[derive(Clone, Debug)]
 pub struct GameReplay {
@@ -71,8 +83,19 @@ pub struct GameReplay {
     pub start: Option<Position>,
     /// The moves played, up to the first error.
     pub moves: Vec<Move>,
-    /// The first error, if any.
+    /// The first error of the main line, if any.
     pub error: Option<ReplayError>,
+    /// The first error of each variation that has one.
+    pub variation_errors: Vec<ReplayError>,
+    /// How many variations (nested ones included) were replayed.
+    pub variations: usize,
+}
+
+impl GameReplay {
+    /// Whether the main line and every variation replayed.
+    pub fn is_ok(&self) -> bool {
+        self.error.is_none() && self.variation_errors.is_empty()
+    }
 }
 
 fn title(game: &Game<'_>) -> String {
@@ -134,13 +157,21 @@ impl<'r> Replayer<'r> {
     /// Replay one game of a parsed file. `text` is the whole file (for line
     /// and column numbers).
     pub fn replay(&mut self, text: &str, game: &Game<'_>) -> GameReplay {
-        let (rules, kinds, cache) = (self.rules, &self.kinds, &mut self.cache);
-        let mut out = GameReplay { number: game.number, title: title(game), start: None, moves: Vec::new(), error: None };
+        let rules = self.rules;
+        let mut out = GameReplay {
+            number: game.number,
+            title: title(game),
+            start: None,
+            moves: Vec::new(),
+            error: None,
+            variation_errors: Vec::new(),
+            variations: 0,
+        };
         if let Some(e) = &game.error {
             out.error = Some(ReplayError::Pgn(e.clone()));
             return out;
         }
-        let mut pos = match game.tag("FEN") {
+        let start = match game.tag("FEN") {
             Some(fen) if !fen.trim().is_empty() => match Position::from_fen(rules, fen) {
                 Ok(p) => p,
                 Err(e) => {
@@ -151,41 +182,116 @@ impl<'r> Replayer<'r> {
             },
             _ => rules.start_position(),
         };
-        out.start = Some(pos.clone());
+        let numbering = Numbering {
+            fullmove0: start.fullmove_number().max(1) as usize,
+            black_first: start.side_to_move() != rules.first_to_move(),
+        };
         let declared = game.format();
-        let fullmove0 = pos.fullmove_number().max(1) as usize;
-        let black_first = pos.side_to_move() != rules.first_to_move();
-        for (i, tok) in game.moves.iter().enumerate() {
-            let t = strip_annotation(tok.text);
-            let syntax = Self::syntax(cache, declared, t);
+        let keep = !game.variations.is_empty();
+        let mut history = Vec::new();
+        let items: Vec<(&str, usize)> = game.moves.iter().map(|m| (m.text, m.offset)).collect();
+        let (moves, error) = self.line(text, declared, &start, 0, numbering, &items, keep.then_some(&mut history));
+        out.moves = moves;
+        out.error = error;
+        for v in &game.variations {
+            // A variation after k moves replaces the k-th: it starts from the
+            // position before that move.
+            let Some(k) = v.after_ply.checked_sub(1) else { continue };
+            if let Some(pos) = history.get(k).cloned() {
+                self.variation(text, declared, &pos, k, numbering, v.text, v.offset, &mut out);
+            }
+        }
+        out.start = Some(start);
+        out
+    }
+
+    /// Replay one line of moves from `start`; `first` is the 0-based ply of
+    /// its first move in the game. Positions before each move are pushed to
+    /// `history` when given.
+    #[allow(clippy::too_many_arguments)]
+    fn line(
+        &mut self,
+        text: &str,
+        declared: Option<Notation>,
+        start: &Position,
+        first: usize,
+        numbering: Numbering,
+        items: &[(&str, usize)],
+        mut history: Option<&mut Vec<Position>>,
+    ) -> (Vec<Move>, Option<ReplayError>) {
+        let (rules, kinds) = (self.rules, &self.kinds);
+        let mut pos = start.clone();
+        let mut moves = Vec::with_capacity(items.len());
+        for (i, &(tok, offset)) in items.iter().enumerate() {
+            let t = strip_annotation(tok);
+            let syntax = Self::syntax(&mut self.cache, declared, t);
             let result = syntax.map_err(NotationError::from).and_then(|s| {
                 let board = RulesBoard::new(rules, &pos, kinds);
                 resolve_with(&board, &s).map_err(NotationError::from)
             });
             match result {
                 Ok(m) => {
+                    if let Some(h) = history.as_deref_mut() {
+                        h.push(pos.clone());
+                    }
                     pos.make(rules, m);
-                    out.moves.push(m);
+                    moves.push(m);
                 }
                 Err(error) => {
-                    let (line, mut column) = line_col(text, tok.offset);
+                    let (line, mut column) = line_col(text, offset);
                     if let NotationError::Syntax(s) = &error {
                         column += s.column.saturating_sub(1);
                     }
-                    let half = i + usize::from(black_first);
-                    out.error = Some(ReplayError::Move {
-                        ply: i + 1,
-                        move_number: fullmove0 + half / 2,
-                        text: tok.text.to_string(),
+                    let ply = first + i;
+                    let half = ply + usize::from(numbering.black_first);
+                    let e = ReplayError::Move {
+                        ply: ply + 1,
+                        move_number: numbering.fullmove0 + half / 2,
+                        text: tok.to_string(),
                         line,
                         column,
                         error,
-                    });
-                    break;
+                    };
+                    return (moves, Some(e));
                 }
             }
         }
-        out
+        (moves, None)
+    }
+
+    /// Replay a variation `( … )` (its raw text at byte `offset`) from `start`,
+    /// with its nested variations; errors go to `out.variation_errors`.
+    #[allow(clippy::too_many_arguments)]
+    fn variation(
+        &mut self,
+        text: &str,
+        declared: Option<Notation>,
+        start: &Position,
+        first: usize,
+        numbering: Numbering,
+        raw: &str,
+        offset: usize,
+        out: &mut GameReplay,
+    ) {
+        out.variations += 1;
+        let Some(parsed) = pgn::variation_items(raw, offset) else {
+            let (line, column) = line_col(text, offset);
+            out.variation_errors.push(ReplayError::Pgn(PgnError { line, column, message: "malformed variation".into() }));
+            return;
+        };
+        let mut history = Vec::new();
+        let items: Vec<(&str, usize)> = parsed.moves.iter().map(|m| (m.text, m.offset)).collect();
+        let keep = !parsed.variations.is_empty();
+        let (_, error) = self.line(text, declared, start, first, numbering, &items, keep.then_some(&mut history));
+        if let Some(e) = error {
+            out.variation_errors.push(e);
+        }
+        for v in &parsed.variations {
+            let Some(k) = v.after_ply.checked_sub(1) else { continue };
+            if let Some(pos) = history.get(k).cloned() {
+                self.variation(text, declared, &pos, first + k, numbering, v.text, v.offset, out);
+            }
+        }
     }
 }
 
@@ -253,6 +359,9 @@ pub fn write_game(rules: &Rules, kinds: &KindMap, game: &Game<'_>, replayed: &Ga
     if replayed.error.is_some() {
         line.push_str("{replay stopped here: the rest of the game did not replay} ");
     }
+    if !game.variations.is_empty() {
+        line.push_str(&format!("{{{} variation(s) of the original not converted}} ", game.variations.len()));
+    }
     line.push_str(game.result.unwrap_or("*"));
     s.push_str(line.trim_end());
     s.push_str("\n\n");
@@ -317,15 +426,24 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
             let r = replayer.replay(&text, g);
             totals.games += 1;
             totals.moves += r.moves.len();
-            match &r.error {
-                None => {
+            let variations = match r.variations {
+                0 => String::new(),
+                1 => ", 1 variation".to_string(),
+                n => format!(", {n} variations"),
+            };
+            match (&r.error, r.variation_errors.first()) {
+                (None, None) => {
                     if !opts.quiet {
-                        writeln!(report, "{}: game {} ({}): ok, {} moves", path.display(), r.number, r.title, r.moves.len())?;
+                        writeln!(report, "{}: game {} ({}): ok, {} moves{variations}", path.display(), r.number, r.title, r.moves.len())?;
                     }
                 }
-                Some(e) => {
+                (Some(e), _) => {
                     totals.errors += 1;
                     writeln!(report, "{}: game {} ({}): error: {e}", path.display(), r.number, r.title)?;
+                }
+                (None, Some(e)) => {
+                    totals.errors += 1;
+                    writeln!(report, "{}: game {} ({}): error in a variation: {e}", path.display(), r.number, r.title)?;
                 }
             }
             if let Some(n) = opts.to {
