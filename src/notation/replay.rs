@@ -512,3 +512,36 @@ pub fn cli(
         Ok(())
     }
 }
+
+/// One game's answer to the proposed `replay_pgn` query: its main-line moves
+/// in ICCS, or where and why it failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameAnswer {
+    /// Every move replayed.
+    Moves(Vec<String>),
+    /// The game failed: the suite's reject kind (`pgn.syntax`, `fen`,
+    /// `notation.syntax`, `notation.no_match`, `notation.ambiguous`), the
+    /// 1-based ply of the failing move (0 when the failure is not a move),
+    /// and the 1-based line of the failure.
+    Error { kind: &'static str, ply: usize, line: usize },
+}
+
+/// The proposed `replay_pgn` query: replay every game of a PGN text (main
+/// lines and variations) and answer per game.
+pub fn answer_replay_pgn(rules: &Rules, text: &str) -> Vec<GameAnswer> {
+    let mut r = Replayer::new(rules);
+    pgn::parse(text)
+        .iter()
+        .map(|g| {
+            let rep = r.replay(text, g);
+            match rep.error.as_ref().or(rep.variation_errors.first()) {
+                None => GameAnswer::Moves(rep.moves.iter().map(|m| m.iccs()).collect()),
+                Some(ReplayError::Pgn(e)) => GameAnswer::Error { kind: "pgn.syntax", ply: 0, line: e.line },
+                Some(ReplayError::Fen { line, .. }) => GameAnswer::Error { kind: "fen", ply: 0, line: *line },
+                Some(ReplayError::Move { ply, line, error, .. }) => {
+                    GameAnswer::Error { kind: error.reject_kind(), ply: *ply, line: *line }
+                }
+            }
+        })
+        .collect()
+}
