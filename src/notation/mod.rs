@@ -7,15 +7,26 @@
 //! 2. **Resolution** ([`resolve`]): a syntax tree plus a position to a board
 //!    [`Move`]. Failure: [`ResolveError`] (no such piece, no such legal move,
 //!    ambiguous), carrying the candidate moves.
-//! 3. **Formatting** ([`format`]): a legal move to its canonical text in any
+//! 3. **Formatting** ([`mod@format`]): a legal move to its canonical text in any
 //!    notation and [`Style`].
 //!
 //! Game records: [`pgn`] reads PGN files (several games, comments,
 //! variations, any notation), [`encoding`] decodes UTF-8, GBK/GB18030, Big5
-//! and UTF-16, and [`replay`] replays and converts them (`xqspec replay`).
+//! and UTF-16, and [`replay`] replays and converts them (`xqspec replay`,
+//! [`replay::Replayer`]).
 //!
-//! The code reaches the board only through the [`BoardView`] trait, which
-//! the core's `Position` implements together with its `Rules`.
+//! Entry points: [`parse_move`], [`format_move`] (and [`parse_move_any`],
+//! which detects the notation); for the conformance protocol,
+//! [`answer_parse_move`] and [`answer_format_move`] under the notation ids of
+//! [`NOTATION_IDS`], and [`replay::answer_replay_pgn`] for the proposed
+//! `replay_pgn` query.
+//!
+//! The code reaches the board only through the [`BoardView`] trait; the
+//! core's `Position` with its `Rules` provides it as [`RulesBoard`].
+//!
+//! Terms: 进 (jìn, advance), 退 (tuì, retreat), 平 (píng, traverse); 前/中/后
+//! (front/middle/rear) for tandem pieces; 纵线 (files) counted from each
+//! player's right.
 
 pub mod ast;
 pub mod encoding;
