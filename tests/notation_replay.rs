@@ -109,3 +109,37 @@ fn variations_are_replayed_from_the_position_they_branch_from() {
     assert!(e.contains("move 1 (ply 2) \"马8进6\" at line 2, column 20"), "{e}");
     assert_eq!(g.variation_errors[0].kind(), "no_legal_move");
 }
+
+#[test]
+fn converted_records_replay_to_the_same_moves() {
+    use xqspec::notation::replay::{write_game, Replayer};
+    use xqspec::notation::{KindMap, Notation, Style};
+    let Some(dir) = shared_games() else { return };
+    let rules = rules();
+    let kinds = KindMap::new(&rules);
+    let bytes = std::fs::read(dir.join("liu-dahua-1125-iccs.pgn")).unwrap();
+    let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
+    let games = xqspec::notation::pgn::parse(&text);
+    let mut replayer = Replayer::new(&rules);
+    let originals: Vec<_> = games.iter().map(|g| replayer.replay(&text, g)).collect();
+    for (notation, style) in [
+        (Notation::Chinese, "simplified+fullwidth"),
+        (Notation::Chinese, "traditional"),
+        (Notation::ChineseAbbreviated, "default"),
+        (Notation::Wxf, "fullwidth"),
+        (Notation::Wxf, "default"),
+        (Notation::Iccs, "upper"),
+    ] {
+        let style = Style::from_name(style).unwrap();
+        let mut converted = String::new();
+        for (g, r) in games.iter().zip(&originals) {
+            converted.push_str(&write_game(&rules, &kinds, g, r, notation, style));
+        }
+        let back = replay_text(&rules, &converted);
+        assert_eq!(back.len(), originals.len());
+        for (a, b) in originals.iter().zip(&back) {
+            assert!(b.is_ok(), "{notation} game {}: {:?}", b.number, b.error);
+            assert_eq!(a.moves, b.moves, "{notation} game {}", a.number);
+        }
+    }
+}
