@@ -320,10 +320,12 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
     }
     let mut reverse = Vec::new();
     let mut reverse_index = vec![(0u16, 0u16); 2 * SQUARES];
+    let mut reverse_from = vec![0u128; 2 * SQUARES];
     for (i, list) in reverse_lists.iter().enumerate() {
         let start = reverse.len() as u16;
         reverse.extend_from_slice(list);
         reverse_index[i] = (start, reverse.len() as u16);
+        reverse_from[i] = list.iter().fold(0, |m, r| m | 1u128 << r.from);
     }
 
     let mut line_attackers = [[0u8; 4]; 2];
@@ -400,6 +402,8 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
         masks,
         reverse_index,
         reverse,
+        reverse_from,
+        any_line_attackers: [line_attackers[0].iter().fold(0, |a, b| a | b), line_attackers[1].iter().fold(0, |a, b| a | b)],
         line_attackers,
         max_screens,
         facing,

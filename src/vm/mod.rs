@@ -159,6 +159,10 @@ pub struct Rules {
     /// `reverse_index[attacker side][sq]` = range in `reverse`.
     pub(crate) reverse_index: Vec<(u16, u16)>,
     pub(crate) reverse: Vec<ReverseLeap>,
+    /// `reverse_from[attacker side * 90 + sq]`: every `from` point of `reverse_of(side, sq)`.
+    pub(crate) reverse_from: Vec<u128>,
+    /// Kinds of each side with a line capture in any direction.
+    pub(crate) any_line_attackers: [u8; 2],
     /// Kinds of `side` that can capture travelling in absolute direction `dir`: `line_attackers[side][dir]`.
     pub(crate) line_attackers: [[u8; 4]; 2],
     /// Most screens any hop uses (bounds the attack scan along a line).

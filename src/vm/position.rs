@@ -156,15 +156,19 @@ impl Sink for MoveBuf {
 /// Counts moves that cannot be self-kills and keeps the others for a full test.
 struct Counter<'a> {
     rules: &'a Rules,
-    guard: &'a Guard,
+    /// Points whose change could expose the general; every point when in check or for the
+    /// general's own moves.
+    sensitive: u128,
+    royal: usize,
+    in_check: bool,
     safe: u64,
-    doubtful: MoveBuf,
+    doubtful: &'a mut MoveBuf,
 }
 
 impl Counter<'_> {
     #[inline]
     fn doubtful(&self, from: usize, to: usize) -> bool {
-        from == self.guard.royal || self.guard.in_check || ((1u128 << from) | (1u128 << to)) & self.guard.sensitive != 0
+        from == self.royal || self.in_check || ((1u128 << from) | (1u128 << to)) & self.sensitive != 0
     }
 }
 
@@ -185,7 +189,7 @@ impl Sink for Counter<'_> {
         }
         let end = Position::along(from, d, last);
         let segment = (self.rules.ray_mask[from][d] & !self.rules.ray_mask[end][d]) | (1u128 << from);
-        if from == self.guard.royal || self.guard.in_check || segment & self.guard.sensitive != 0 {
+        if from == self.royal || self.in_check || segment & self.sensitive != 0 {
             for dist in first..=last {
                 self.one(from, Position::along(from, d, dist));
             }
@@ -416,15 +420,23 @@ impl Position {
     fn attacked(&self, rules: &Rules, sq: usize, by: Side) -> bool {
         let b = &self.board;
         let bi = by.index();
-        for r in rules.reverse_of(by, sq) {
-            let p = b[r.from as usize];
-            if p != 0 && code_side(p) == bi && r.kinds >> code_kind(p) & 1 != 0 && (r.block == NO_BLOCK || b[r.block as usize] == 0) {
-                return true;
+        if self.occ[bi] & rules.reverse_from[bi * SQUARES + sq] != 0 {
+            for r in rules.reverse_of(by, sq) {
+                let p = b[r.from as usize];
+                if p != 0 && code_side(p) == bi && r.kinds >> code_kind(p) & 1 != 0 && (r.block == NO_BLOCK || b[r.block as usize] == 0) {
+                    return true;
+                }
             }
+        }
+        let mut kinds = rules.any_line_attackers[bi];
+        let mut attackers = 0u128;
+        while kinds != 0 {
+            attackers |= self.kind_bb[bi][kinds.trailing_zeros() as usize];
+            kinds &= kinds - 1;
         }
         for d in 0..4 {
             let od = opposite(d);
-            if rules.line_attackers[bi][od] == 0 {
+            if rules.line_attackers[bi][od] == 0 || attackers & rules.ray_mask[sq][d] == 0 {
                 continue;
             }
             for (i, dist) in self.scan(sq, d).take(rules.max_screens as usize + 1).enumerate() {
@@ -490,33 +502,39 @@ impl Position {
 
     /// Every move the programs allow, before the self-kill test.
     pub(crate) fn pseudo_moves<S: Sink>(&self, rules: &Rules, out: &mut S) {
-        let s = self.side;
-        let si = s.index();
-        let b = &self.board;
-        let mut own = self.occ[si];
+        let mut own = self.occ[self.side.index()];
         while own != 0 {
             let sq = own.trailing_zeros() as usize;
             own &= own - 1;
-            let kind = code_kind(b[sq]) as KindId;
-            for l in rules.leaps_of(s, kind, sq) {
-                if l.block != NO_BLOCK && b[l.block as usize] != 0 {
-                    continue;
-                }
-                let t = b[l.to as usize];
-                if t == 0 {
-                    if l.modes & QUIET != 0 {
-                        out.one(sq, l.to as usize);
-                    }
-                } else if code_side(t) != si && l.modes & CAPTURE != 0 {
+            self.piece_moves(rules, sq, out);
+        }
+    }
+
+    /// The moves the program of the piece on `sq` (of the side to move) allows.
+    #[inline]
+    fn piece_moves<S: Sink>(&self, rules: &Rules, sq: usize, out: &mut S) {
+        let s = self.side;
+        let si = s.index();
+        let b = &self.board;
+        let kind = code_kind(b[sq]) as KindId;
+        for l in rules.leaps_of(s, kind, sq) {
+            if l.block != NO_BLOCK && b[l.block as usize] != 0 {
+                continue;
+            }
+            let t = b[l.to as usize];
+            if t == 0 {
+                if l.modes & QUIET != 0 {
                     out.one(sq, l.to as usize);
                 }
+            } else if code_side(t) != si && l.modes & CAPTURE != 0 {
+                out.one(sq, l.to as usize);
             }
-            if rules.has_rays[si][kind as usize] {
-                let rays = rules.rays_of(s, kind, sq);
-                for (d, ray) in rays.iter().enumerate() {
-                    if !ray.is_empty() {
-                        self.line_moves(rules, sq, d, ray, out);
-                    }
+        }
+        if rules.has_rays[si][kind as usize] {
+            let rays = rules.rays_of(s, kind, sq);
+            for (d, ray) in rays.iter().enumerate() {
+                if !ray.is_empty() {
+                    self.line_moves(rules, sq, d, ray, out);
                 }
             }
         }
@@ -560,7 +578,7 @@ impl Position {
     }
 
     /// Quiet moves to distances `first..=last` along a line, within the `to` region.
-    #[inline]
+    #[inline(always)]
     fn quiet_run<S: Sink>(sq: usize, d: usize, first: u32, last: u32, mask_id: u8, mask: u128, out: &mut S) {
         if mask_id == 0 {
             out.run(sq, d, first, last);
@@ -630,7 +648,16 @@ impl Position {
         for d in 0..4 {
             let od = opposite(d);
             let facing_here = rules.forbid_facing && matches!(rules.facing, Some((_, dirs)) if dirs[d]);
-            if rules.line_attackers[ei][od] == 0 && !facing_here {
+            let mut kinds = rules.line_attackers[ei][od];
+            if facing_here {
+                kinds |= 1 << rules.royal;
+            }
+            let mut attackers = 0u128;
+            while kinds != 0 {
+                attackers |= self.kind_bb[ei][kinds.trailing_zeros() as usize];
+                kinds &= kinds - 1;
+            }
+            if attackers & rules.ray_mask[k][d] == 0 {
                 continue;
             }
             for (j, dist) in self.scan(k, d).take(ms + 2).enumerate() {
@@ -697,9 +724,10 @@ impl Position {
             self.pseudo_moves(rules, &mut all);
             return all.len as u64;
         };
-        let mut counter = Counter { rules, guard: &g, safe: 0, doubtful: MoveBuf::new() };
+        let mut doubtful = MoveBuf::new();
+        let mut counter = Counter { rules, sensitive: g.sensitive, royal: g.royal, in_check: g.in_check, safe: 0, doubtful: &mut doubtful };
         self.pseudo_moves(rules, &mut counter);
-        let (mut n, doubtful) = (counter.safe, counter.doubtful);
+        let mut n = counter.safe;
         let g = Some(g);
         for &m in doubtful.as_slice() {
             if self.passes(rules, &g, m) {
@@ -726,6 +754,18 @@ impl Position {
         out.as_slice().to_vec()
     }
 
+    /// The legal moves of the piece on `from`, if it belongs to the side to move.
+    pub fn legal_moves_from(&self, rules: &Rules, from: Square) -> Vec<Move> {
+        let c = self.board[from.index()];
+        if c == 0 || code_side(c) != self.side.index() {
+            return Vec::new();
+        }
+        let mut pseudo = MoveBuf::new();
+        self.piece_moves(rules, from.index(), &mut pseudo);
+        let mut pos = self.clone();
+        pseudo.as_slice().iter().copied().filter(|&m| pos.try_make(rules, m).map(|u| pos.unmake(rules, m, u)).is_ok()).collect()
+    }
+
     /// Whether `m` is a legal move here.
     pub fn is_legal(&self, rules: &Rules, m: Move) -> bool {
         self.check_move(rules, m).is_ok()
@@ -733,6 +773,24 @@ impl Position {
 
     /// Why `m` is not legal, or `Ok` if it is.
     pub fn check_move(&self, rules: &Rules, m: Move) -> Result<(), IllegalMove> {
+        let mut pos = self.clone();
+        pos.play(rules, m).map(|_| ())
+    }
+
+    /// Play `m` if the piece's program allows it, then take it back if it is a self-kill.
+    fn try_make(&mut self, rules: &Rules, m: Move) -> Result<Undo, IllegalReason> {
+        let mover = self.side;
+        let u = self.make(rules, m);
+        if self.is_self_kill_for(rules, mover) {
+            self.unmake(rules, m, u);
+            Err(IllegalReason::SelfKill)
+        } else {
+            Ok(u)
+        }
+    }
+
+    /// Play a move after checking it is legal; on error the position is unchanged.
+    pub fn play(&mut self, rules: &Rules, m: Move) -> Result<Undo, IllegalMove> {
         let fail = |reason| Err(IllegalMove { mv: m, reason });
         let c = self.board[m.from.index()];
         if c == 0 {
@@ -742,23 +800,11 @@ impl Position {
             return fail(IllegalReason::NotYourPiece);
         }
         let mut pseudo = MoveBuf::new();
-        self.pseudo_moves(rules, &mut pseudo);
+        self.piece_moves(rules, m.from.index(), &mut pseudo);
         if !pseudo.as_slice().contains(&m) {
             return fail(IllegalReason::NotAMove);
         }
-        let mut pos = self.clone();
-        let g = pos.guard(rules);
-        if pos.passes(rules, &g, m) {
-            Ok(())
-        } else {
-            fail(IllegalReason::SelfKill)
-        }
-    }
-
-    /// Play a move after checking it is legal.
-    pub fn play(&mut self, rules: &Rules, m: Move) -> Result<Undo, IllegalMove> {
-        self.check_move(rules, m)?;
-        Ok(self.make(rules, m))
+        self.try_make(rules, m).or_else(fail)
     }
 
     /// The status named by the `check.*` clauses.

@@ -29,6 +29,13 @@ fn walk(rules: &Rules, reference: &RefRules, start: Position, choices: &[u16]) {
         if fast.is_empty() {
             break;
         }
+        // Moves of one piece are the legal moves from its point.
+        for (sq, _) in pos.pieces().filter(|(_, p)| p.side == side) {
+            let mut one = pos.legal_moves_from(rules, sq);
+            one.sort();
+            let want: Vec<_> = fast.iter().copied().filter(|m| m.from == sq).collect();
+            assert_eq!(one, want, "moves from {sq} in {}", pos.to_fen(rules));
+        }
         for &m in &fast {
             let before = pos.clone();
             let u = pos.make(rules, m);
@@ -123,4 +130,23 @@ fn status_of_known_positions() {
         let p = Position::from_fen(&rules, fen).unwrap();
         assert_eq!(p.status(&rules), want, "{fen}");
     }
+}
+
+#[test]
+fn illegal_moves_say_why() {
+    use xqspec::board::Move;
+    use xqspec::vm::IllegalReason::*;
+    let (rules, _) = setup();
+    let pos = rules.start_position();
+    let why = |m: &str| pos.check_move(&rules, Move::parse_iccs(m).unwrap()).unwrap_err().reason;
+    assert_eq!(why("e5e6"), NoPiece);
+    assert_eq!(why("e6e5"), NotYourPiece);
+    assert_eq!(why("a0a5"), NotAMove);
+    // The horse on e4 is alone between the generals: leaving the file is a self-kill.
+    let pinned = Position::from_fen(&rules, "4k4/9/9/9/9/4N4/9/9/9/4K4 w - - 0 1").unwrap();
+    let e = pinned.check_move(&rules, Move::parse_iccs("e4d6").unwrap()).unwrap_err();
+    assert_eq!(e.reason, SelfKill);
+    let mut p2 = pinned.clone();
+    assert!(p2.play(&rules, Move::parse_iccs("e4d6").unwrap()).is_err());
+    assert_eq!(p2, pinned, "a refused move leaves the position unchanged");
 }
