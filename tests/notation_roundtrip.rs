@@ -40,14 +40,8 @@ fn styles(n: Notation) -> Vec<Style> {
 /// Check every legal move of `pos`; returns how many texts were checked.
 fn round_trip(rules: &Rules, kinds: &KindMap, pos: &Position) -> usize {
     let board = RulesBoard::new(rules, pos, kinds);
-    // The view's legality is the core's.
-    let mut core = pos.legal_moves(rules);
-    let mut mine = board.legal();
-    core.sort();
-    mine.sort();
-    assert_eq!(mine, core, "{}", pos.to_fen(rules));
     let mut checked = 0;
-    for m in core {
+    for m in pos.legal_moves(rules) {
         for n in Notation::ALL {
             for style in styles(n) {
                 let text = format_with(&board, m, n, style).unwrap_or_else(|e| panic!("{}: {m}: {e}", pos.to_fen(rules)));

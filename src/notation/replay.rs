@@ -15,7 +15,7 @@ use super::pgn::{self, line_col, Game, PgnError};
 use super::view::{KindMap, RulesBoard};
 use std::collections::HashMap;
 
-use super::{detect, format, parse_syntax, resolve_with, MoveSyntax, Notation, NotationError, Style, SyntaxError};
+use super::{detect, format, parse_syntax, resolve_with, MoveSyntax, Notation, NotationError, ResolveError, Style, SyntaxError};
 use crate::board::Move;
 use crate::vm::{Position, Rules};
 
@@ -225,16 +225,25 @@ impl<'r> Replayer<'r> {
         for (i, &(tok, offset)) in items.iter().enumerate() {
             let t = strip_annotation(tok);
             let syntax = Self::syntax(&mut self.cache, declared, t);
-            let result = syntax.map_err(NotationError::from).and_then(|s| {
-                let board = RulesBoard::new(rules, &pos, kinds);
-                resolve_with(&board, &s).map_err(NotationError::from)
+            let before = history.is_some().then(|| pos.clone());
+            let result = syntax.map_err(NotationError::from).and_then(|s| match s {
+                // Coordinates name the move: the core checks and plays it in one step.
+                MoveSyntax::Coordinates(m) => match pos.play(rules, m) {
+                    Ok(_) => Ok(m),
+                    Err(_) => Err(NotationError::Resolve(ResolveError::IllegalMove { mv: m })),
+                },
+                described => {
+                    let board = RulesBoard::new(rules, &pos, kinds);
+                    let m = resolve_with(&board, &described).map_err(NotationError::from)?;
+                    pos.make(rules, m);
+                    Ok(m)
+                }
             });
             match result {
                 Ok(m) => {
-                    if let Some(h) = history.as_deref_mut() {
-                        h.push(pos.clone());
+                    if let (Some(h), Some(b)) = (history.as_deref_mut(), before) {
+                        h.push(b);
                     }
-                    pos.make(rules, m);
                     moves.push(m);
                 }
                 Err(error) => {

@@ -69,37 +69,36 @@ impl KindMap {
     }
 }
 
-/// A position with its rules, seen through [`BoardView`]. The moves the
-/// pieces' programs allow (before the self-kill test) are generated once,
-/// when the view is made; legality of a single move is then the core's
-/// self-kill test on that move alone.
+/// A position with its rules, seen through [`BoardView`]. Legality is the
+/// core's (`Position::is_legal`, `Position::legal_moves`); the moves the
+/// pieces' programs allow, which the resolver filters by the written motion
+/// before testing legality, are generated once, on first use.
 pub struct RulesBoard<'a> {
     rules: &'a Rules,
     pos: &'a Position,
     kinds: &'a KindMap,
-    pseudo: MoveBuf,
+    pseudo: std::cell::OnceCell<MoveBuf>,
 }
 
 impl<'a> RulesBoard<'a> {
     /// View `pos` under `rules`.
     pub fn new(rules: &'a Rules, pos: &'a Position, kinds: &'a KindMap) -> RulesBoard<'a> {
-        let mut pseudo = MoveBuf::new();
-        pos.pseudo_moves(rules, &mut pseudo);
-        RulesBoard { rules, pos, kinds, pseudo }
+        RulesBoard { rules, pos, kinds, pseudo: std::cell::OnceCell::new() }
     }
 
-    /// The legal moves, in generation order.
+    /// The legal moves, in the core's generation order.
     pub fn legal(&self) -> Vec<Move> {
-        self.pseudo.as_slice().iter().copied().filter(|&m| self.passes(m)).collect()
+        self.pos.legal_moves(self.rules)
     }
 
-    /// Whether the mover's general is safe after the generated move `m`.
-    #[inline]
-    fn passes(&self, m: Move) -> bool {
-        let mover = self.pos.side_to_move();
-        let mut p = self.pos.clone();
-        p.make(self.rules, m);
-        !p.is_self_kill_for(self.rules, mover)
+    fn pseudo(&self) -> &[Move] {
+        self.pseudo
+            .get_or_init(|| {
+                let mut buf = MoveBuf::new();
+                self.pos.pseudo_moves(self.rules, &mut buf);
+                buf
+            })
+            .as_slice()
     }
 }
 
@@ -117,16 +116,20 @@ impl BoardView for RulesBoard<'_> {
 
     #[inline]
     fn is_legal(&self, mv: Move) -> bool {
-        self.pseudo.as_slice().contains(&mv) && self.passes(mv)
+        self.pos.is_legal(self.rules, mv)
     }
 
     fn legal_moves(&self) -> Vec<Move> {
         self.legal()
     }
 
+    fn legal_moves_from(&self, from: Square) -> Vec<Move> {
+        self.pos.legal_moves_from(self.rules, from)
+    }
+
     #[inline]
     fn candidate_moves_from(&self, from: Square, f: &mut dyn FnMut(Move)) {
-        for &m in self.pseudo.as_slice() {
+        for &m in self.pseudo() {
             if m.from == from {
                 f(m);
             }
