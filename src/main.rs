@@ -44,6 +44,8 @@ enum Command {
         #[arg(long, default_value = "cxa-2020")]
         edition: String,
     },
+    /// Replay game records: every move parsed, resolved and checked legal; per-game status and totals.
+    Replay(ReplayArgs),
     /// Print the legal moves, one per line, sorted, in ICCS.
     Moves {
         /// Position in FEN, or `startpos`.
@@ -64,6 +66,30 @@ enum Command {
         #[command(subcommand)]
         command: xqspec::conform::cli::CasesCommand,
     },
+}
+
+#[derive(clap::Args)]
+struct ReplayArgs {
+    /// PGN record files; each may hold several games, in any notation.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Text encoding of the files (utf-8, gbk, gb18030, big5, utf-16le, utf-16be); detected when absent.
+    #[arg(long)]
+    encoding: Option<String>,
+    /// Write the records converted to this notation: iccs, wxf, chinese, chinese-abbreviated.
+    #[arg(long)]
+    to: Option<String>,
+    /// Style of converted moves: simplified|traditional, halfwidth|fullwidth, lower|upper, joined by `+`.
+    #[arg(long, default_value = "default")]
+    style: String,
+    /// Where converted records go (a file, or a directory for several inputs); stdout when absent.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print only failing games and the closing line.
+    #[arg(long)]
+    quiet: bool,
+    #[arg(long, default_value = "cxa-2020")]
+    edition: String,
 }
 
 #[derive(Subcommand)]
@@ -119,6 +145,10 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Conform(args) => xqspec::conform::cli::conform(cli.spec.as_deref(), args),
         Command::Serve => xqspec::conform::cli::serve(cli.spec.as_deref()),
         Command::Cases { command } => xqspec::conform::cli::cases(cli.spec.as_deref(), command),
+        Command::Replay(a) => {
+            let rules = load_rules(&cli.spec, &a.edition)?;
+            xqspec::notation::replay::cli(&rules, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet)
+        }
         Command::Report { command: ReportCommand::Editions { write, check } } => {
             let text = xqspec::report::editions(&load_spec(&cli.spec)?);
             if let Some(path) = check {

@@ -1,1 +1,359 @@
 //! Move notation (Chinese, WXF, ICCS) and game records (PGN).
+//!
+//! The work is split in three steps, each with its own error type:
+//!
+//! 1. **Parsing** ([`syntax`]): text to a syntax tree ([`MoveSyntax`]) with
+//!    the pest grammars in `grammar/`. Failure: [`SyntaxError`], with the column.
+//! 2. **Resolution** ([`resolve`]): a syntax tree plus a position to a board
+//!    [`Move`]. Failure: [`ResolveError`] (no such piece, no such legal move,
+//!    ambiguous), carrying the candidate moves.
+//! 3. **Formatting** ([`mod@format`]): a legal move to its canonical text in any
+//!    notation and [`Style`].
+//!
+//! Game records: [`pgn`] reads PGN files (several games, comments,
+//! variations, any notation), [`encoding`] decodes UTF-8, GBK/GB18030, Big5
+//! and UTF-16, and [`replay`] replays and converts them (`xqspec replay`,
+//! [`replay::Replayer`]).
+//!
+//! Entry points: [`parse_move`], [`format_move`] (and [`parse_move_any`],
+//! which detects the notation); for the conformance protocol,
+//! [`answer_parse_move`] and [`answer_format_move`] under the notation ids of
+//! [`NOTATION_IDS`], and [`replay::answer_replay_pgn`] for the proposed
+//! `replay_pgn` query.
+//!
+//! The code reaches the board only through the [`BoardView`] trait; the
+//! core's `Position` with its `Rules` provides it as [`RulesBoard`].
+//!
+//! Terms: 进 (jìn, advance), 退 (tuì, retreat), 平 (píng, traverse); 前/中/后
+//! (front/middle/rear) for tandem pieces; 纵线 (files) counted from each
+//! player's right.
+
+pub mod ast;
+pub mod encoding;
+pub mod format;
+pub mod pgn;
+pub mod replay;
+pub mod resolve;
+pub mod syntax;
+mod view;
+
+use std::fmt;
+
+pub use ast::{Action, MoveSyntax, MoveText, Origin, PieceKind, Tandem};
+pub use format::format_with;
+pub use resolve::{resolve_with, ResolveError};
+pub use syntax::{detect, parse_syntax, SyntaxError};
+pub use view::{BoardView, KindMap, RulesBoard};
+
+use crate::board::Move;
+
+/// A move notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Notation {
+    /// Chinese file notation, article 7.5 full form: `炮二平五`, `马８进７`.
+    Chinese,
+    /// The abbreviated form of article 7.5: digits for both sides and `+ - .`
+    /// for the actions: `炮2.5`, `马8+7`, `车9-8`. Parsed by the same grammar
+    /// as [`Notation::Chinese`].
+    ChineseAbbreviated,
+    /// WXF: `C2.5`, `H8+7`, `+P.6`.
+    Wxf,
+    /// ICCS coordinates: `h2e2`.
+    Iccs,
+}
+
+impl Notation {
+    /// All notations.
+    pub const ALL: [Notation; 4] = [Notation::Chinese, Notation::ChineseAbbreviated, Notation::Wxf, Notation::Iccs];
+
+    /// Name used on the command line and in cases: `chinese`,
+    /// `chinese-abbreviated`, `wxf`, `iccs`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notation::Chinese => "chinese",
+            Notation::ChineseAbbreviated => "chinese-abbreviated",
+            Notation::Wxf => "wxf",
+            Notation::Iccs => "iccs",
+        }
+    }
+
+    /// The notation with the given name (case-insensitive; `abbreviated`
+    /// and `coordinates` are accepted too).
+    pub fn from_name(name: &str) -> Option<Notation> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "chinese" | "cn" | "zh" => Some(Notation::Chinese),
+            "chinese-abbreviated" | "abbreviated" | "chinese_abbreviated" => Some(Notation::ChineseAbbreviated),
+            "wxf" => Some(Notation::Wxf),
+            "iccs" | "coordinates" | "ucci" | "uci" => Some(Notation::Iccs),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Notation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Character set of the Chinese characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Script {
+    /// 简体: 帅 仕 相 马 车 炮 兵 / 将 士 象 马 车 炮 卒, 进 退 平, 前 中 后.
+    #[default]
+    Simplified,
+    /// 繁體: 帥 仕 相 傌 俥 炮 兵 / 將 士 象 馬 車 砲 卒, 進 退 平, 前 中 後.
+    Traditional,
+}
+
+/// Width of digits, letters and symbols.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Width {
+    /// Half-width (ASCII): `马8进7`, `C2.5`.
+    #[default]
+    Half,
+    /// Full-width (U+FF01–U+FF5E): `马８进７`, `Ｃ２＝５`.
+    Full,
+}
+
+/// Letter case for ICCS output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Case {
+    /// `h2e2`.
+    #[default]
+    Lower,
+    /// `H2-E2`, as the ICCS server writes it.
+    Upper,
+}
+
+/// How formatted text is written. Parsing accepts every style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Style {
+    pub script: Script,
+    pub width: Width,
+    pub case: Case,
+}
+
+impl Style {
+    /// Parse a style name: words joined by `+`, `-`, `_` or `,` from
+    /// `simplified`, `traditional`, `halfwidth`/`half`, `fullwidth`/`full`,
+    /// `lower`, `upper`; `default` or the empty string for the default.
+    /// For example `traditional+fullwidth`.
+    pub fn from_name(name: &str) -> Option<Style> {
+        let mut s = Style::default();
+        for w in name.split(['+', ',', ' ']).map(str::trim).filter(|w| !w.is_empty()) {
+            match w.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
+                "default" | "canonical" => {}
+                "simplified" | "simp" | "zhhans" => s.script = Script::Simplified,
+                "traditional" | "trad" | "zhhant" => s.script = Script::Traditional,
+                "half" | "halfwidth" | "ascii" => s.width = Width::Half,
+                "full" | "fullwidth" => s.width = Width::Full,
+                "lower" | "lowercase" => s.case = Case::Lower,
+                "upper" | "uppercase" => s.case = Case::Upper,
+                _ => return None,
+            }
+        }
+        Some(s)
+    }
+
+    /// The name [`Style::from_name`] reads back.
+    pub fn name(&self) -> String {
+        let mut parts = vec![match self.script {
+            Script::Simplified => "simplified",
+            Script::Traditional => "traditional",
+        }];
+        parts.push(match self.width {
+            Width::Half => "halfwidth",
+            Width::Full => "fullwidth",
+        });
+        parts.push(match self.case {
+            Case::Lower => "lower",
+            Case::Upper => "upper",
+        });
+        parts.join("+")
+    }
+}
+
+/// Either kind of failure when reading a move against a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotationError {
+    /// The text does not parse.
+    Syntax(SyntaxError),
+    /// The text parses but names no single legal move.
+    Resolve(ResolveError),
+}
+
+impl NotationError {
+    /// Snake-case error kind for protocol answers and cases: `syntax`,
+    /// `no_such_piece`, `no_legal_move`, `ambiguous`, `illegal_move`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            NotationError::Syntax(_) => "syntax",
+            NotationError::Resolve(e) => e.kind(),
+        }
+    }
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotationError::Syntax(e) => e.fmt(f),
+            NotationError::Resolve(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+impl From<SyntaxError> for NotationError {
+    fn from(e: SyntaxError) -> Self {
+        NotationError::Syntax(e)
+    }
+}
+
+impl From<ResolveError> for NotationError {
+    fn from(e: ResolveError) -> Self {
+        NotationError::Resolve(e)
+    }
+}
+
+/// Parse and resolve one move on any [`BoardView`].
+pub fn parse_move_with<B: BoardView>(board: &B, notation: Notation, text: &str) -> Result<Move, NotationError> {
+    let syntax = parse_syntax(notation, text)?;
+    Ok(resolve_with(board, &syntax)?)
+}
+
+pub use format::FormatError;
+
+use crate::vm::{Position, Rules};
+
+/// Parse `text` in `notation` and resolve it to a legal move of `pos`.
+///
+/// ```
+/// use xqspec::notation::{parse_move, Notation};
+/// use xqspec::vm::Rules;
+/// let rules = Rules::builtin("cxa-2020").unwrap();
+/// let pos = rules.start_position();
+/// let m = parse_move(&rules, &pos, Notation::Chinese, "炮二平五").unwrap();
+/// assert_eq!(m.iccs(), "h2e2");
+/// ```
+pub fn parse_move(rules: &Rules, pos: &Position, notation: Notation, text: &str) -> Result<Move, NotationError> {
+    let kinds = KindMap::new(rules);
+    let board = RulesBoard::new(rules, pos, &kinds);
+    parse_move_with(&board, notation, text)
+}
+
+/// Like [`parse_move`], with the notation detected from the text's shape.
+pub fn parse_move_any(rules: &Rules, pos: &Position, text: &str) -> Result<Move, NotationError> {
+    parse_move(rules, pos, detect(text), text)
+}
+
+/// The canonical text of the legal move `mv` of `pos` in `notation` and `style`.
+///
+/// ```
+/// use xqspec::board::Move;
+/// use xqspec::notation::{format_move, Notation, Style};
+/// use xqspec::vm::Rules;
+/// let rules = Rules::builtin("cxa-2020").unwrap();
+/// let pos = rules.start_position();
+/// let m = Move::parse_iccs("h2e2").unwrap();
+/// assert_eq!(format_move(&rules, &pos, m, Notation::Wxf, Style::default()).unwrap(), "C2.5");
+/// ```
+pub fn format_move(rules: &Rules, pos: &Position, mv: Move, notation: Notation, style: Style) -> Result<String, FormatError> {
+    let kinds = KindMap::new(rules);
+    let board = RulesBoard::new(rules, pos, &kinds);
+    format_with(&board, mv, notation, style)
+}
+
+/// The notation ids of the conformance protocol, each naming a notation and
+/// the style `format_move` writes in it. `parse_move` under any id of a
+/// notation reads every spelling of that notation.
+pub const NOTATION_IDS: [&str; 10] = [
+    "iccs",
+    "iccs-upper",
+    "wxf",
+    "wxf-fullwidth",
+    "chinese",
+    "chinese-fullwidth",
+    "chinese-traditional",
+    "chinese-traditional-fullwidth",
+    "chinese-abbreviated",
+    "chinese-abbreviated-fullwidth",
+];
+
+/// The notation and style of a protocol notation id (see [`NOTATION_IDS`]).
+pub fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
+    if !NOTATION_IDS.contains(&id) {
+        return None;
+    }
+    let (base, rest) = match id.split_once('-') {
+        Some(("chinese", rest)) if rest.starts_with("abbreviated") => {
+            ("chinese-abbreviated", rest.trim_start_matches("abbreviated").trim_start_matches('-'))
+        }
+        Some((b, rest)) => (b, rest),
+        None => (id, ""),
+    };
+    let notation = Notation::from_name(base)?;
+    let style = Style::from_name(&rest.replace('-', "+"))?;
+    Some((notation, style))
+}
+
+/// A refusal in protocol terms: a dotted reject kind from the suite's
+/// vocabulary and a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reject {
+    /// `notation.syntax`, `notation.no_match`, `notation.ambiguous`,
+    /// `move.syntax`, `move.illegal`, or `unsupported` for an unknown notation id.
+    pub kind: &'static str,
+    pub message: String,
+}
+
+impl NotationError {
+    /// The suite's reject kind for this error.
+    pub fn reject_kind(&self) -> &'static str {
+        match self {
+            NotationError::Syntax(_) => "notation.syntax",
+            NotationError::Resolve(ResolveError::Ambiguous { .. }) => "notation.ambiguous",
+            NotationError::Resolve(_) => "notation.no_match",
+        }
+    }
+}
+
+/// The `parse_move` query: the ICCS text of the move `text` denotes.
+pub fn answer_parse_move(rules: &Rules, pos: &Position, notation_id: &str, text: &str) -> Result<String, Reject> {
+    let (notation, _) = notation_by_id(notation_id)
+        .ok_or_else(|| Reject { kind: "unsupported", message: format!("unknown notation `{notation_id}`") })?;
+    parse_move(rules, pos, notation, text)
+        .map(|m| m.iccs())
+        .map_err(|e| Reject { kind: e.reject_kind(), message: e.to_string() })
+}
+
+/// The `format_move` query: the canonical text of the ICCS move `mv`.
+pub fn answer_format_move(rules: &Rules, pos: &Position, notation_id: &str, mv: &str) -> Result<String, Reject> {
+    let (notation, style) = notation_by_id(notation_id)
+        .ok_or_else(|| Reject { kind: "unsupported", message: format!("unknown notation `{notation_id}`") })?;
+    let m = Move::parse_iccs(mv)
+        .filter(|_| mv.len() == 4)
+        .ok_or_else(|| Reject { kind: "move.syntax", message: format!("`{mv}` is not an ICCS move such as h2e2") })?;
+    format_move(rules, pos, m, notation, style).map_err(|e| Reject { kind: "move.illegal", message: e.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_notation_id_names_a_notation_and_style() {
+        for id in NOTATION_IDS {
+            assert!(notation_by_id(id).is_some(), "{id}");
+        }
+        assert_eq!(notation_by_id("chinese"), Some((Notation::Chinese, Style::default())));
+        let (n, s) = notation_by_id("chinese-abbreviated-fullwidth").unwrap();
+        assert_eq!((n, s.width, s.script), (Notation::ChineseAbbreviated, Width::Full, Script::Simplified));
+        let (n, s) = notation_by_id("chinese-traditional-fullwidth").unwrap();
+        assert_eq!((n, s.width, s.script), (Notation::Chinese, Width::Full, Script::Traditional));
+        assert_eq!(notation_by_id("iccs-upper").unwrap().1.case, Case::Upper);
+        assert_eq!(notation_by_id("klingon"), None);
+        assert_eq!(notation_by_id("wxf-traditional"), None);
+    }
+}

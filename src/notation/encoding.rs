@@ -1,0 +1,134 @@
+//! Text encodings of game records: UTF-8, GBK/GB18030, Big5, and UTF-16 with
+//! a byte-order mark, detected or named.
+
+use std::fmt;
+
+use encoding_rs::{Encoding, BIG5, GB18030, UTF_16BE, UTF_16LE, UTF_8};
+
+/// An encoding name that is not known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownEncoding(pub String);
+
+impl fmt::Display for UnknownEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown encoding {:?} (try utf-8, gbk, gb18030, big5, utf-16le, utf-16be)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownEncoding {}
+
+/// Look up an encoding by its WHATWG label (`utf-8`, `gbk`, `gb18030`,
+/// `big5`, `utf-16le`, `utf-16be`, ...).
+pub fn by_name(name: &str) -> Result<&'static Encoding, UnknownEncoding> {
+    Encoding::for_label(name.trim().as_bytes()).ok_or_else(|| UnknownEncoding(name.to_string()))
+}
+
+/// Characters that xiangqi records are full of; used to choose between
+/// legacy encodings that both decode the bytes without error.
+const RECORD_CHARS: &str = "进退平前后中马车炮兵卒帅将仕士相象一二三四五六七八九红黑胜负和棋局赛進後馬車砲帥將傌俥包";
+
+fn score(text: &str) -> usize {
+    text.chars().filter(|c| RECORD_CHARS.contains(*c)).count()
+}
+
+/// Decode a record. With `encoding`, use it (a byte-order mark still wins,
+/// as the WHATWG decoders do); without, detect: a byte-order mark, else valid
+/// UTF-8, else whichever of GB18030 and Big5 decodes without error and reads
+/// more like a xiangqi record. Returns the text and the encoding used.
+pub fn decode(bytes: &[u8], encoding: Option<&'static Encoding>) -> (String, &'static Encoding) {
+    if let Some(enc) = encoding {
+        let (text, used, _) = enc.decode(bytes);
+        return (text.into_owned(), used);
+    }
+    if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
+        let (text, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
+        return (text.into_owned(), enc);
+    }
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return (s.to_string(), UTF_8);
+    }
+    if let Some(enc) = guess_utf16(bytes) {
+        let (text, _) = enc.decode_without_bom_handling(bytes);
+        return (text.into_owned(), enc);
+    }
+    let mut best: Option<(usize, String, &'static Encoding)> = None;
+    for enc in [GB18030, BIG5] {
+        if let Some(text) = enc.decode_without_bom_handling_and_without_replacement(bytes) {
+            let sc = score(&text);
+            if best.as_ref().is_none_or(|(b, _, _)| sc > *b) {
+                best = Some((sc, text.into_owned(), enc));
+            }
+        }
+    }
+    match best {
+        Some((_, text, enc)) => (text, enc),
+        None => {
+            let (text, _) = GB18030.decode_without_bom_handling(bytes);
+            (text.into_owned(), GB18030)
+        }
+    }
+}
+
+/// UTF-16 without a byte-order mark: ASCII-heavy text has a zero in every
+/// other byte.
+fn guess_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
+    if bytes.len() < 4 || bytes.len() % 2 != 0 {
+        return None;
+    }
+    let pairs = bytes.len() / 2;
+    let even_zero = bytes.iter().step_by(2).filter(|&&b| b == 0).count();
+    let odd_zero = bytes.iter().skip(1).step_by(2).filter(|&&b| b == 0).count();
+    if odd_zero * 10 >= pairs * 3 && even_zero == 0 {
+        Some(UTF_16LE)
+    } else if even_zero * 10 >= pairs * 3 && odd_zero == 0 {
+        Some(UTF_16BE)
+    } else {
+        None
+    }
+}
+
+/// Encode text for writing converted records.
+pub fn encode(text: &str, encoding: &'static Encoding) -> Vec<u8> {
+    if encoding == UTF_16LE || encoding == UTF_16BE {
+        let le = encoding == UTF_16LE;
+        let mut out = if le { vec![0xFF, 0xFE] } else { vec![0xFE, 0xFF] };
+        for u in text.encode_utf16() {
+            let b = if le { u.to_le_bytes() } else { u.to_be_bytes() };
+            out.extend_from_slice(&b);
+        }
+        return out;
+    }
+    let (bytes, _, _) = encoding.encode(text);
+    bytes.into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "[Event \"测试\"]\n1. 炮二平五 马８进７ 2. 马二进三 车９平８\n";
+
+    #[test]
+    fn detects_each_encoding() {
+        let gbk = GB18030.encode(SAMPLE).0.into_owned();
+        assert_eq!(decode(&gbk, None), (SAMPLE.to_string(), GB18030));
+        let trad = "1. 炮二平五 馬８進７ 2. 傌二進三 車９平８";
+        let big5 = BIG5.encode(trad).0.into_owned();
+        assert_eq!(decode(&big5, None), (trad.to_string(), BIG5));
+        for enc in [UTF_16LE, UTF_16BE] {
+            let bytes = encode(SAMPLE, enc);
+            assert_eq!(decode(&bytes, None), (SAMPLE.to_string(), enc));
+        }
+        let mut bom8 = vec![0xEF, 0xBB, 0xBF];
+        bom8.extend_from_slice(SAMPLE.as_bytes());
+        assert_eq!(decode(&bom8, None).0, SAMPLE);
+        assert_eq!(decode(SAMPLE.as_bytes(), None), (SAMPLE.to_string(), UTF_8));
+    }
+
+    #[test]
+    fn named_encoding_is_used() {
+        let gbk = GB18030.encode(SAMPLE).0.into_owned();
+        assert_eq!(decode(&gbk, Some(by_name("gbk").unwrap())).0, SAMPLE);
+        assert!(by_name("klingon").is_err());
+    }
+}

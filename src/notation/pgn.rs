@@ -1,0 +1,383 @@
+//! Reading PGN game records (`grammar/pgn.pest`).
+//!
+//! A file is first cut into chunks at the start of each tag section, so a
+//! malformed game costs only itself; each chunk is then parsed with the pest
+//! grammar. Move tokens keep their byte offset; line and column are computed
+//! only when an error is reported.
+
+use std::fmt;
+
+use pest::iterators::Pair;
+use pest::Parser as _;
+
+use super::Notation;
+
+/// The PGN grammar: `grammar/base.pest` + `grammar/pgn.pest`.
+pub mod grammar {
+    use pest_derive::Parser;
+    /// Parser for PGN records.
+    #[derive(Parser)]
+    #[grammar = "grammar/pgn.pest"]
+    #[grammar = "grammar/base.pest"]
+    pub struct PgnParser;
+}
+
+use grammar::{PgnParser, Rule};
+
+/// One move token of a game's main line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveToken<'a> {
+    /// The text, as written.
+    pub text: &'a str,
+    /// Byte offset in the whole file.
+    pub offset: usize,
+}
+
+/// A comment, and the number of main-line moves before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment<'a> {
+    pub after_ply: usize,
+    pub text: &'a str,
+}
+
+/// A variation `( … )`, kept as its raw text, and the number of moves of
+/// its line before it (it replaces the last of them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variation<'a> {
+    pub after_ply: usize,
+    pub text: &'a str,
+    /// Byte offset of the `(` in the whole file.
+    pub offset: usize,
+}
+
+/// The moves and nested variations of one variation's text.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct VariationItems<'a> {
+    pub moves: Vec<MoveToken<'a>>,
+    pub variations: Vec<Variation<'a>>,
+}
+
+/// Read the raw text of a variation (`( … )`, found at byte `offset` of the
+/// file) into its moves and nested variations; `None` if it is not one.
+pub fn variation_items(raw: &str, offset: usize) -> Option<VariationItems<'_>> {
+    let pair = PgnParser::parse(Rule::variation, raw).ok()?.next()?;
+    if pair.as_str().len() != raw.len() {
+        return None;
+    }
+    let mut items = VariationItems::default();
+    for e in pair.into_inner() {
+        match e.as_rule() {
+            Rule::move_token => items.moves.push(MoveToken { text: e.as_str(), offset: offset + e.as_span().start() }),
+            Rule::variation => items.variations.push(Variation {
+                after_ply: items.moves.len(),
+                text: e.as_str(),
+                offset: offset + e.as_span().start(),
+            }),
+            _ => {}
+        }
+    }
+    Some(items)
+}
+
+/// One game of a record file.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Game<'a> {
+    /// 1-based number of the game in its file.
+    pub number: usize,
+    /// Byte offset where the game starts.
+    pub offset: usize,
+    /// Tag pairs in file order, values unescaped.
+    pub tags: Vec<(&'a str, String)>,
+    /// Main-line moves.
+    pub moves: Vec<MoveToken<'a>>,
+    pub comments: Vec<Comment<'a>>,
+    pub variations: Vec<Variation<'a>>,
+    /// The result token, if any.
+    pub result: Option<&'a str>,
+    /// Set when the game's text does not parse; `moves` is then empty.
+    pub error: Option<PgnError>,
+}
+
+impl Game<'_> {
+    /// The value of a tag (case-insensitive name).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// The notation named by the `Format` tag, when it names one.
+    pub fn format(&self) -> Option<Notation> {
+        let v = self.tag("Format")?;
+        let v = v.to_ascii_lowercase();
+        if let Some(n) = Notation::from_name(&v) {
+            return Some(n);
+        }
+        if v.contains("iccs") || v.contains("coord") || v.contains("uci") {
+            Some(Notation::Iccs)
+        } else if v.contains("wxf") {
+            Some(Notation::Wxf)
+        } else if v.contains("abbrev") {
+            Some(Notation::ChineseAbbreviated)
+        } else if v.contains("chinese") || v.contains("中文") {
+            Some(Notation::Chinese)
+        } else {
+            None
+        }
+    }
+}
+
+/// A PGN text that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnError {
+    /// 1-based line in the file.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for PgnError {}
+
+/// 1-based line and column (in characters) of byte `offset` in `text`.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// Byte offsets where games start: each tag section that follows movetext,
+/// or that repeats a tag name already seen in the current section. Lines
+/// inside brace comments are skipped.
+fn chunk_starts(text: &str) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut in_tags = false;
+    let mut seen: Vec<&str> = Vec::new();
+    let mut seen_movetext = false;
+    let mut depth = 0usize;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let t = line.trim_start_matches(['\u{feff}', ' ', '\t', '\u{3000}']);
+        if depth == 0 && t.starts_with('[') {
+            let name = t[1..].trim_start().split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
+            let repeat = seen.contains(&name);
+            if (seen_movetext || repeat) && start > 0 {
+                starts.push(start);
+                seen.clear();
+                seen_movetext = false;
+            }
+            in_tags = true;
+            seen.push(name);
+            continue;
+        }
+        let trimmed = t.trim();
+        if !trimmed.is_empty() {
+            seen_movetext = true;
+            if in_tags {
+                in_tags = false;
+            }
+        }
+        for c in line.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    starts
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(n) = chars.next() {
+                out.push(n);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Parse a whole PGN text into games. Never fails: a chunk that does not
+/// parse becomes a game carrying its [`PgnError`].
+pub fn parse(text: &str) -> Vec<Game<'_>> {
+    let mut games = Vec::new();
+    let starts = chunk_starts(text);
+    for (i, &start) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).copied().unwrap_or(text.len());
+        let chunk = &text[start..end];
+        if chunk.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}').is_empty() {
+            continue;
+        }
+        match PgnParser::parse(Rule::pgn_file, chunk) {
+            Ok(mut pairs) => {
+                let file = pairs.next().expect("pgn_file");
+                for g in file.into_inner().filter(|p| p.as_rule() == Rule::game) {
+                    let mut game = read_game(g, start);
+                    game.number = games.len() + 1;
+                    games.push(game);
+                }
+            }
+            Err(e) => {
+                let pos = match e.location {
+                    pest::error::InputLocation::Pos(p) => p,
+                    pest::error::InputLocation::Span((p, _)) => p,
+                };
+                let (line, column) = line_col(text, start + pos);
+                let message = match &e.variant {
+                    pest::error::ErrorVariant::ParsingError { positives, .. } => {
+                        let mut names: Vec<String> = positives.iter().map(|r| format!("{r:?}").replace('_', " ")).collect();
+                        names.dedup();
+                        if names.is_empty() {
+                            "unexpected text".to_string()
+                        } else {
+                            format!("expected {}", names.join(" or "))
+                        }
+                    }
+                    pest::error::ErrorVariant::CustomError { message } => message.clone(),
+                };
+                let mut game = Game { number: games.len() + 1, offset: start, ..Game::default() };
+                // Keep whatever tags precede the failure, for the report.
+                for line in chunk[..pos.min(chunk.len())].lines() {
+                    if let Ok(mut p) = PgnParser::parse(Rule::tag, line.trim()) {
+                        let tag = p.next().expect("tag");
+                        let (name, value) = read_tag(tag);
+                        game.tags.push((name, value));
+                    }
+                }
+                game.error = Some(PgnError { line, column, message });
+                games.push(game);
+            }
+        }
+    }
+    games
+}
+
+fn read_tag(p: Pair<'_, Rule>) -> (&str, String) {
+    let mut name = "";
+    let mut value = String::new();
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::tag_name => name = q.as_str(),
+            Rule::tag_value => value = unescape(q.into_inner().next().map_or("", |t| t.as_str())),
+            _ => {}
+        }
+    }
+    (name, value)
+}
+
+fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
+    let mut game = Game { offset: base + g.as_span().start(), ..Game::default() };
+    for p in g.into_inner() {
+        match p.as_rule() {
+            Rule::tag => {
+                let (name, value) = read_tag(p);
+                game.tags.push((name, value));
+            }
+            Rule::movetext | Rule::movetext_nonempty => {
+                for e in p.into_inner() {
+                    match e.as_rule() {
+                        Rule::move_token => {
+                            game.moves.push(MoveToken { text: e.as_str(), offset: base + e.as_span().start() })
+                        }
+                        Rule::comment | Rule::line_comment => game.comments.push(Comment {
+                            after_ply: game.moves.len(),
+                            text: e.into_inner().next().map_or("", |t| t.as_str()),
+                        }),
+                        Rule::variation => game.variations.push(Variation {
+                            after_ply: game.moves.len(),
+                            text: e.as_str(),
+                            offset: base + e.as_span().start(),
+                        }),
+                        Rule::result => game.result = Some(e.as_str()),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    game
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_tags_comments_variations() {
+        let text = "[Event \"A \\\"quoted\\\" event\"]\n[Red \"X\"]\n\n1. h2e2 {centre cannon} h9g7 ; a line comment\n2. h0g2 (2. b0c2 b9c7) i9h9 1-0\n\n[Event \"B\"]\n[Format \"WXF\"]\n\n1. C2.5 H8+7 *\n";
+        let games = parse(text);
+        assert_eq!(games.len(), 2);
+        let g = &games[0];
+        assert_eq!(g.tag("event"), Some("A \"quoted\" event"));
+        let moves: Vec<&str> = g.moves.iter().map(|m| m.text).collect();
+        assert_eq!(moves, ["h2e2", "h9g7", "h0g2", "i9h9"]);
+        assert_eq!(g.comments.len(), 2);
+        assert_eq!(g.comments[0].after_ply, 1);
+        assert_eq!(g.comments[0].text, "centre cannon");
+        assert_eq!(g.variations.len(), 1);
+        assert_eq!(g.variations[0].after_ply, 3);
+        assert_eq!(g.result, Some("1-0"));
+        assert_eq!(games[1].format(), Some(Notation::Wxf));
+        assert_eq!(games[1].number, 2);
+        assert_eq!(games[1].result, Some("*"));
+        let (line, col) = line_col(text, games[1].moves[1].offset);
+        assert_eq!((line, col), (10, 9));
+    }
+
+    #[test]
+    fn games_without_moves_and_without_tags() {
+        let text = "[Event \"empty\"]\n[Red \"A\"]\n\n[Event \"next\"]\n1.h2e2 h9g7 1-0 1.b0c2 0-1";
+        let games = parse(text);
+        assert_eq!(games.len(), 3, "{games:#?}");
+        assert!(games[0].moves.is_empty());
+        assert_eq!(games[1].moves.len(), 2);
+        assert_eq!(games[2].moves.len(), 1);
+        assert_eq!(games[2].result, Some("0-1"));
+    }
+
+    #[test]
+    fn move_number_versus_wxf_token() {
+        let games = parse("1. 27.6 1...C2.5 2.炮二平五");
+        let moves: Vec<&str> = games[0].moves.iter().map(|m| m.text).collect();
+        assert_eq!(moves, ["27.6", "C2.5", "炮二平五"]);
+    }
+
+    #[test]
+    fn a_bad_game_costs_only_itself() {
+        let text = "[Event \"bad\"]\n1. h2e2 {never closed\n\n[Event \"good\"]\n1. h2e2 h9g7\n";
+        let games = parse(text);
+        // The unclosed comment swallows the rest of its chunk only if the
+        // chunker saw it; here the comment runs to the end, so the tag line
+        // inside it is not a game start and the whole text is one bad game.
+        assert_eq!(games.len(), 1);
+        let e = games[0].error.as_ref().expect("error");
+        assert_eq!(e.line, 2);
+        let text2 = "[Event \"bad\"]\n1. h2e2 ) h9g7\n\n[Event \"good\"]\n1. h2e2 h9g7\n";
+        let games = parse(text2);
+        assert_eq!(games.len(), 2);
+        let e = games[0].error.as_ref().expect("error");
+        assert_eq!((e.line, e.column), (2, 9));
+        assert_eq!(games[0].tag("Event"), Some("bad"));
+        assert!(games[1].error.is_none());
+        assert_eq!(games[1].moves.len(), 2);
+    }
+}

@@ -1,0 +1,556 @@
+//! Replaying and converting game records (`xqspec replay`).
+//!
+//! Every move of every game is parsed, resolved against the position and
+//! played; a line stops at its first bad move, and the run goes on with the
+//! next game. Variations `( … )` are replayed too, each from the position it
+//! branches from, and their errors reported. Converted records keep the
+//! tags, main-line comments and result, with the moves rewritten in the
+//! target notation; variations are not converted (a comment says how many
+//! were left out).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::pgn::{self, line_col, Game, PgnError};
+use super::view::{KindMap, RulesBoard};
+use std::collections::HashMap;
+
+use super::{detect, format, parse_syntax, resolve_with, MoveSyntax, Notation, NotationError, ResolveError, Style, SyntaxError};
+use crate::board::Move;
+use crate::vm::{Position, Rules};
+
+/// Why a game could not be replayed to the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The game's text is not valid PGN.
+    Pgn(PgnError),
+    /// The `FEN` tag does not give a valid position.
+    Fen { line: usize, column: usize, message: String },
+    /// A move does not parse or does not resolve to a legal move.
+    Move {
+        /// 1-based index of the move in the game (half-moves).
+        ply: usize,
+        /// The move number as written in records (1 for Red's and Black's first moves).
+        move_number: usize,
+        text: String,
+        line: usize,
+        column: usize,
+        error: NotationError,
+    },
+}
+
+impl ReplayError {
+    /// Snake-case kind: `pgn`, `fen`, or the notation error's kind.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ReplayError::Pgn(_) => "pgn",
+            ReplayError::Fen { .. } => "fen",
+            ReplayError::Move { error, .. } => error.kind(),
+        }
+    }
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Pgn(e) => write!(f, "malformed PGN at {e}"),
+            ReplayError::Fen { line, column, message } => write!(f, "line {line}, column {column}: bad FEN tag: {message}"),
+            ReplayError::Move { ply, move_number, text, line, column, error } => write!(
+                f,
+                "move {move_number} (ply {ply}) {text:?} at line {line}, column {column}: {error}"
+            ),
+        }
+    }
+}
+
+/// How move numbers are counted in a game.
+#[derive(Clone, Copy, Debug)]
+struct Numbering {
+    /// The move number of the first move.
+    fullmove0: usize,
+    /// Whether the game starts with the second player to move.
+    black_first: bool,
+}
+
+/// The outcome of replaying one game.
+#[derive(Clone, Debug)]
+pub struct GameReplay {
+    /// 1-based number of the game in its file.
+    pub number: usize,
+    /// `Red – Black`, or the event, for reports.
+    pub title: String,
+    /// The start position.
+    pub start: Option<Position>,
+    /// The moves played, up to the first error.
+    pub moves: Vec<Move>,
+    /// The first error of the main line, if any.
+    pub error: Option<ReplayError>,
+    /// The first error of each variation that has one.
+    pub variation_errors: Vec<ReplayError>,
+    /// How many variations (nested ones included) were replayed.
+    pub variations: usize,
+}
+
+impl GameReplay {
+    /// Whether the main line and every variation replayed.
+    pub fn is_ok(&self) -> bool {
+        self.error.is_none() && self.variation_errors.is_empty()
+    }
+}
+
+fn title(game: &Game<'_>) -> String {
+    match (game.tag("Red"), game.tag("Black")) {
+        (Some(r), Some(b)) => format!("{r} – {b}"),
+        _ => game.tag("Event").unwrap_or("").to_string(),
+    }
+}
+
+/// Drop annotation marks after a move (`!`, `?`, `#`).
+fn strip_annotation(text: &str) -> &str {
+    text.trim_end_matches(['!', '?', '#', '！', '？'])
+}
+
+/// Replays games one after another, remembering the syntax tree of each
+/// distinct move text (a syntax tree depends on the text alone, and records
+/// repeat the same texts over and over).
+pub struct Replayer<'r> {
+    rules: &'r Rules,
+    kinds: KindMap,
+    /// Parsed texts, one table per `Format` tag value (none, or a notation).
+    cache: [HashMap<String, MoveSyntax>; 5],
+}
+
+impl<'r> Replayer<'r> {
+    /// A replayer for `rules`.
+    pub fn new(rules: &'r Rules) -> Replayer<'r> {
+        Replayer { rules, kinds: KindMap::new(rules), cache: Default::default() }
+    }
+
+    /// The kind table in use.
+    pub fn kinds(&self) -> &KindMap {
+        &self.kinds
+    }
+
+    fn syntax(cache: &mut [HashMap<String, MoveSyntax>; 5], declared: Option<Notation>, t: &str) -> Result<MoveSyntax, SyntaxError> {
+        let table = &mut cache[declared.map_or(0, |n| 1 + n as usize)];
+        if let Some(s) = table.get(t) {
+            return Ok(*s);
+        }
+        let notation = declared.unwrap_or_else(|| detect(t));
+        let parsed = match parse_syntax(notation, t) {
+            Ok(s) => Ok(s),
+            Err(e) => {
+                let other = detect(t);
+                if other != notation {
+                    parse_syntax(other, t).map_err(|_| e)
+                } else {
+                    Err(e)
+                }
+            }
+        };
+        if let Ok(s) = &parsed {
+            table.insert(t.to_string(), *s);
+        }
+        parsed
+    }
+
+    /// Replay one game of a parsed file. `text` is the whole file (for line
+    /// and column numbers).
+    pub fn replay(&mut self, text: &str, game: &Game<'_>) -> GameReplay {
+        let rules = self.rules;
+        let mut out = GameReplay {
+            number: game.number,
+            title: title(game),
+            start: None,
+            moves: Vec::new(),
+            error: None,
+            variation_errors: Vec::new(),
+            variations: 0,
+        };
+        if let Some(e) = &game.error {
+            out.error = Some(ReplayError::Pgn(e.clone()));
+            return out;
+        }
+        let start = match game.tag("FEN") {
+            Some(fen) if !fen.trim().is_empty() => match Position::from_fen(rules, fen) {
+                Ok(p) => p,
+                Err(e) => {
+                    let (line, column) = line_col(text, game.offset);
+                    out.error = Some(ReplayError::Fen { line, column, message: e.to_string() });
+                    return out;
+                }
+            },
+            _ => rules.start_position(),
+        };
+        let numbering = Numbering {
+            fullmove0: start.fullmove_number().max(1) as usize,
+            black_first: start.side_to_move() != rules.first_to_move(),
+        };
+        let declared = game.format();
+        let keep = !game.variations.is_empty();
+        let mut history = Vec::new();
+        let items: Vec<(&str, usize)> = game.moves.iter().map(|m| (m.text, m.offset)).collect();
+        let (moves, error) = self.line(text, declared, &start, 0, numbering, &items, keep.then_some(&mut history));
+        out.moves = moves;
+        out.error = error;
+        for v in &game.variations {
+            // A variation after k moves replaces the k-th: it starts from the
+            // position before that move.
+            let Some(k) = v.after_ply.checked_sub(1) else { continue };
+            if let Some(pos) = history.get(k).cloned() {
+                self.variation(text, declared, &pos, k, numbering, v.text, v.offset, &mut out);
+            }
+        }
+        out.start = Some(start);
+        out
+    }
+
+    /// Replay one line of moves from `start`; `first` is the 0-based ply of
+    /// its first move in the game. Positions before each move are pushed to
+    /// `history` when given.
+    #[allow(clippy::too_many_arguments)]
+    fn line(
+        &mut self,
+        text: &str,
+        declared: Option<Notation>,
+        start: &Position,
+        first: usize,
+        numbering: Numbering,
+        items: &[(&str, usize)],
+        mut history: Option<&mut Vec<Position>>,
+    ) -> (Vec<Move>, Option<ReplayError>) {
+        let (rules, kinds) = (self.rules, &self.kinds);
+        let mut pos = start.clone();
+        let mut moves = Vec::with_capacity(items.len());
+        for (i, &(tok, offset)) in items.iter().enumerate() {
+            let t = strip_annotation(tok);
+            let syntax = Self::syntax(&mut self.cache, declared, t);
+            let before = history.is_some().then(|| pos.clone());
+            let result = syntax.map_err(NotationError::from).and_then(|s| match s {
+                // Coordinates name the move: the core checks and plays it in one step.
+                MoveSyntax::Coordinates(m) => match pos.play(rules, m) {
+                    Ok(_) => Ok(m),
+                    Err(_) => Err(NotationError::Resolve(ResolveError::IllegalMove { mv: m })),
+                },
+                described => {
+                    let board = RulesBoard::new(rules, &pos, kinds);
+                    let m = resolve_with(&board, &described).map_err(NotationError::from)?;
+                    pos.make(rules, m);
+                    Ok(m)
+                }
+            });
+            match result {
+                Ok(m) => {
+                    if let (Some(h), Some(b)) = (history.as_deref_mut(), before) {
+                        h.push(b);
+                    }
+                    moves.push(m);
+                }
+                Err(error) => {
+                    let (line, mut column) = line_col(text, offset);
+                    if let NotationError::Syntax(s) = &error {
+                        column += s.column.saturating_sub(1);
+                    }
+                    let ply = first + i;
+                    let half = ply + usize::from(numbering.black_first);
+                    let e = ReplayError::Move {
+                        ply: ply + 1,
+                        move_number: numbering.fullmove0 + half / 2,
+                        text: tok.to_string(),
+                        line,
+                        column,
+                        error,
+                    };
+                    return (moves, Some(e));
+                }
+            }
+        }
+        (moves, None)
+    }
+
+    /// Replay a variation `( … )` (its raw text at byte `offset`) from `start`,
+    /// with its nested variations; errors go to `out.variation_errors`.
+    #[allow(clippy::too_many_arguments)]
+    fn variation(
+        &mut self,
+        text: &str,
+        declared: Option<Notation>,
+        start: &Position,
+        first: usize,
+        numbering: Numbering,
+        raw: &str,
+        offset: usize,
+        out: &mut GameReplay,
+    ) {
+        out.variations += 1;
+        let Some(parsed) = pgn::variation_items(raw, offset) else {
+            let (line, column) = line_col(text, offset);
+            out.variation_errors.push(ReplayError::Pgn(PgnError { line, column, message: "malformed variation".into() }));
+            return;
+        };
+        let mut history = Vec::new();
+        let items: Vec<(&str, usize)> = parsed.moves.iter().map(|m| (m.text, m.offset)).collect();
+        let keep = !parsed.variations.is_empty();
+        let (_, error) = self.line(text, declared, start, first, numbering, &items, keep.then_some(&mut history));
+        if let Some(e) = error {
+            out.variation_errors.push(e);
+        }
+        for v in &parsed.variations {
+            let Some(k) = v.after_ply.checked_sub(1) else { continue };
+            if let Some(pos) = history.get(k).cloned() {
+                self.variation(text, declared, &pos, first + k, numbering, v.text, v.offset, out);
+            }
+        }
+    }
+}
+
+/// Replay every game of a record text.
+pub fn replay_text(rules: &Rules, text: &str) -> Vec<GameReplay> {
+    let mut r = Replayer::new(rules);
+    pgn::parse(text).iter().map(|g| r.replay(text, g)).collect()
+}
+
+/// Write a replayed game as PGN with its moves in `notation`.
+pub fn write_game(rules: &Rules, kinds: &KindMap, game: &Game<'_>, replayed: &GameReplay, notation: Notation, style: Style) -> String {
+    let mut s = String::new();
+    let format_name = match notation {
+        Notation::Chinese => "Chinese",
+        Notation::ChineseAbbreviated => "Chinese-abbreviated",
+        Notation::Wxf => "WXF",
+        Notation::Iccs => "ICCS",
+    };
+    for (k, v) in &game.tags {
+        if k.eq_ignore_ascii_case("Format") {
+            continue;
+        }
+        s.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
+    }
+    s.push_str(&format!("[Format \"{format_name}\"]\n\n"));
+    let Some(mut pos) = replayed.start.clone() else {
+        s.push('\n');
+        return s;
+    };
+    let black_first = pos.side_to_move() != rules.first_to_move();
+    let fullmove0 = pos.fullmove_number().max(1) as usize;
+    let mut line = String::new();
+    let comments_at = |ply: usize| game.comments.iter().filter(move |c| c.after_ply == ply);
+    for c in comments_at(0) {
+        line.push_str(&format!("{{{}}} ", c.text));
+    }
+    for (i, &m) in replayed.moves.iter().enumerate() {
+        let half = i + usize::from(black_first);
+        if half % 2 == 0 {
+            line.push_str(&format!("{}. ", fullmove0 + half / 2));
+        } else if i == 0 {
+            line.push_str(&format!("{}... ", fullmove0 + half / 2));
+        }
+        let side = pos.side_to_move();
+        let kind = pos.piece_at(m.from).and_then(|p| kinds.kind(p.kind));
+        let text = match kind {
+            Some(kind) => {
+                let board = RulesBoard::new(rules, &pos, kinds);
+                format::format_unchecked(&board, m, side, kind, notation, style)
+            }
+            None => m.iccs(),
+        };
+        line.push_str(&text);
+        line.push(' ');
+        for c in comments_at(i + 1) {
+            line.push_str(&format!("{{{}}} ", c.text));
+        }
+        pos.make(rules, m);
+        if half % 2 == 1 && line.chars().count() > 60 {
+            s.push_str(line.trim_end());
+            s.push('\n');
+            line.clear();
+        }
+    }
+    if replayed.error.is_some() {
+        line.push_str("{replay stopped here: the rest of the game did not replay} ");
+    }
+    if !game.variations.is_empty() {
+        line.push_str(&format!("{{{} variation(s) of the original not converted}} ", game.variations.len()));
+    }
+    line.push_str(game.result.unwrap_or("*"));
+    s.push_str(line.trim_end());
+    s.push_str("\n\n");
+    s
+}
+
+/// Options of `xqspec replay`.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayOptions {
+    /// Text encoding of the inputs; detected when `None`.
+    pub encoding: Option<String>,
+    /// Write converted records in this notation.
+    pub to: Option<Notation>,
+    /// Style of converted records.
+    pub style: Style,
+    /// Where converted records go: a file (one input) or a directory; stdout when `None`.
+    pub out: Option<PathBuf>,
+    /// Print only failing games and the summary.
+    pub quiet: bool,
+}
+
+/// Totals of a replay run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub games: usize,
+    pub moves: usize,
+    pub errors: usize,
+}
+
+/// Replay files as `xqspec replay` does, printing per-game status lines and a
+/// closing line. Status goes to `report`; converted records to stdout unless
+/// `--out` is given. Returns the totals; an unreadable file counts as an error.
+pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut dyn std::io::Write) -> std::io::Result<Totals> {
+    let kinds = KindMap::new(rules);
+    let mut totals = Totals::default();
+    let encoding = match &opts.encoding {
+        Some(name) => match super::encoding::by_name(name) {
+            Ok(e) => Some(e),
+            Err(e) => {
+                writeln!(report, "error: {e}")?;
+                totals.errors += 1;
+                writeln!(report, "{} games, {} moves, {} errors", 0, 0, totals.errors)?;
+                return Ok(totals);
+            }
+        },
+        None => None,
+    };
+    for path in files {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                writeln!(report, "{}: cannot read: {e}", path.display())?;
+                totals.errors += 1;
+                continue;
+            }
+        };
+        let (text, _used) = super::encoding::decode(&bytes, encoding);
+        let games = pgn::parse(&text);
+        let mut converted = String::new();
+        let mut replayer = Replayer::new(rules);
+        for g in &games {
+            let r = replayer.replay(&text, g);
+            totals.games += 1;
+            totals.moves += r.moves.len();
+            let variations = match r.variations {
+                0 => String::new(),
+                1 => ", 1 variation".to_string(),
+                n => format!(", {n} variations"),
+            };
+            match (&r.error, r.variation_errors.first()) {
+                (None, None) => {
+                    if !opts.quiet {
+                        writeln!(report, "{}: game {} ({}): ok, {} moves{variations}", path.display(), r.number, r.title, r.moves.len())?;
+                    }
+                }
+                (Some(e), _) => {
+                    totals.errors += 1;
+                    writeln!(report, "{}: game {} ({}): error: {e}", path.display(), r.number, r.title)?;
+                }
+                (None, Some(e)) => {
+                    totals.errors += 1;
+                    writeln!(report, "{}: game {} ({}): error in a variation: {e}", path.display(), r.number, r.title)?;
+                }
+            }
+            if let Some(n) = opts.to {
+                converted.push_str(&write_game(rules, &kinds, g, &r, n, opts.style));
+            }
+        }
+        if let Some(n) = opts.to {
+            match &opts.out {
+                None => print!("{converted}"),
+                Some(out) => {
+                    let target = if out.is_dir() || files.len() > 1 {
+                        std::fs::create_dir_all(out)?;
+                        out.join(converted_name(path, n))
+                    } else {
+                        out.clone()
+                    };
+                    std::fs::write(&target, converted)?;
+                    writeln!(report, "{}: wrote {}", path.display(), target.display())?;
+                }
+            }
+        }
+    }
+    writeln!(report, "{} games, {} moves, {} errors", totals.games, totals.moves, totals.errors)?;
+    Ok(totals)
+}
+
+fn converted_name(path: &Path, n: Notation) -> String {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "games".into());
+    format!("{stem}.{}.pgn", n.name())
+}
+
+/// `xqspec replay` from command-line strings: checks the `--to` and
+/// `--style` names, runs [`run`] with the status report on stdout (stderr
+/// when converted records go to stdout), and fails when any game failed.
+pub fn cli(
+    rules: &Rules,
+    files: &[PathBuf],
+    encoding: Option<String>,
+    to: Option<&str>,
+    style: &str,
+    out: Option<PathBuf>,
+    quiet: bool,
+) -> Result<(), String> {
+    if files.is_empty() {
+        return Err("no record files given".into());
+    }
+    let to = match to {
+        None => None,
+        Some(name) => Some(Notation::from_name(name).ok_or_else(|| {
+            format!("unknown notation `{name}` (use iccs, wxf, chinese or chinese-abbreviated)")
+        })?),
+    };
+    let style = Style::from_name(style).ok_or_else(|| {
+        format!("unknown style `{style}` (words: simplified, traditional, halfwidth, fullwidth, lower, upper, joined by +)")
+    })?;
+    let opts = ReplayOptions { encoding, to, style, out: out.clone(), quiet };
+    let totals = if to.is_some() && out.is_none() {
+        run(rules, files, &opts, &mut std::io::stderr().lock())
+    } else {
+        run(rules, files, &opts, &mut std::io::stdout().lock())
+    }
+    .map_err(|e| e.to_string())?;
+    if totals.errors > 0 {
+        Err(format!("{} of {} games failed to replay", totals.errors, totals.games))
+    } else {
+        Ok(())
+    }
+}
+
+/// One game's answer to the proposed `replay_pgn` query: its main-line moves
+/// in ICCS, or where and why it failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameAnswer {
+    /// Every move replayed.
+    Moves(Vec<String>),
+    /// The game failed: the suite's reject kind (`pgn.syntax`, `fen`,
+    /// `notation.syntax`, `notation.no_match`, `notation.ambiguous`), the
+    /// 1-based ply of the failing move (0 when the failure is not a move),
+    /// and the 1-based line of the failure.
+    Error { kind: &'static str, ply: usize, line: usize },
+}
+
+/// The proposed `replay_pgn` query: replay every game of a PGN text (main
+/// lines and variations) and answer per game.
+pub fn answer_replay_pgn(rules: &Rules, text: &str) -> Vec<GameAnswer> {
+    let mut r = Replayer::new(rules);
+    pgn::parse(text)
+        .iter()
+        .map(|g| {
+            let rep = r.replay(text, g);
+            match rep.error.as_ref().or(rep.variation_errors.first()) {
+                None => GameAnswer::Moves(rep.moves.iter().map(|m| m.iccs()).collect()),
+                Some(ReplayError::Pgn(e)) => GameAnswer::Error { kind: "pgn.syntax", ply: 0, line: e.line },
+                Some(ReplayError::Fen { line, .. }) => GameAnswer::Error { kind: "fen", ply: 0, line: *line },
+                Some(ReplayError::Move { ply, line, error, .. }) => {
+                    GameAnswer::Error { kind: error.reject_kind(), ply: *ply, line: *line }
+                }
+            }
+        })
+        .collect()
+}

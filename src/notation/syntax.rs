@@ -1,0 +1,331 @@
+//! Parsing move text into syntax trees ([`MoveSyntax`]) with the pest grammars
+//! in `grammar/`. Nothing here looks at a board: a move that parses may still
+//! fail to resolve.
+
+use std::fmt;
+
+use pest::iterators::Pair;
+use pest::Parser as _;
+use pest_derive::Parser;
+
+use super::ast::{Action, MoveSyntax, MoveText, Origin, PieceKind, Tandem};
+use super::Notation;
+use crate::board::{Move, Side, Square};
+
+/// The Chinese grammar (full and abbreviated forms): `grammar/chinese.pest`.
+pub mod chinese {
+    use super::Parser;
+    /// Parser for Chinese notation.
+    #[derive(Parser)]
+    #[grammar = "grammar/chinese.pest"]
+    #[grammar = "grammar/base.pest"]
+    pub struct ChineseParser;
+}
+
+/// The WXF grammar: `grammar/wxf.pest`.
+pub mod wxf {
+    use super::Parser;
+    /// Parser for WXF notation.
+    #[derive(Parser)]
+    #[grammar = "grammar/wxf.pest"]
+    #[grammar = "grammar/base.pest"]
+    pub struct WxfParser;
+}
+
+/// The ICCS grammar: `grammar/iccs.pest`.
+pub mod iccs {
+    use super::Parser;
+    /// Parser for ICCS coordinates.
+    #[derive(Parser)]
+    #[grammar = "grammar/iccs.pest"]
+    #[grammar = "grammar/base.pest"]
+    pub struct IccsParser;
+}
+
+use chinese::ChineseParser;
+use iccs::IccsParser;
+use wxf::WxfParser;
+
+/// Move text that does not parse in the notation it was read as.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// The notation the text was read as.
+    pub notation: Notation,
+    /// The text, as given.
+    pub text: String,
+    /// 1-based line of the failure within the text (1 for a single move).
+    pub line: usize,
+    /// 1-based column, in characters, of the failure within the text.
+    pub column: usize,
+    /// What the grammar expected there.
+    pub expected: String,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot parse {:?} as {} notation: column {}: expected {}",
+            self.text,
+            self.notation.name(),
+            self.column,
+            self.expected
+        )
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+fn syntax_error<R: pest::RuleType>(notation: Notation, text: &str, e: pest::error::Error<R>) -> SyntaxError {
+    let (line, column) = match e.line_col {
+        pest::error::LineColLocation::Pos(p) => p,
+        pest::error::LineColLocation::Span(p, _) => p,
+    };
+    let expected = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
+            let names: Vec<String> = positives.iter().map(|r| describe_rule(&format!("{r:?}"))).collect();
+            let mut names = names;
+            names.sort();
+            names.dedup();
+            names.join(" or ")
+        }
+        pest::error::ErrorVariant::ParsingError { .. } => "end of move".to_string(),
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    SyntaxError { notation, text: text.to_string(), line, column, expected }
+}
+
+/// Readable names for grammar rules in error messages.
+fn describe_rule(rule: &str) -> String {
+    let r = rule.trim_start_matches("wxf_").trim_start_matches("iccs_");
+    match r {
+        "EOI" => "end of move".into(),
+        "piece" => "a piece".into(),
+        "file" => "a file".into(),
+        "number" => "a number".into(),
+        "action" => "an action (进 退 平 or + - .)".into(),
+        "tandem" => "a tandem designator".into(),
+        "square" => "a point such as h2".into(),
+        "rank" => "a rank digit 0-9".into(),
+        other => other.replace('_', " "),
+    }
+}
+
+fn empty_error(notation: Notation, text: &str) -> SyntaxError {
+    SyntaxError { notation, text: text.to_string(), line: 1, column: 1, expected: "a move".into() }
+}
+
+/// Value 1–9 of a numeral or digit of either width.
+fn numeral_value(s: &str) -> (u8, Option<Side>) {
+    let c = s.chars().next().unwrap_or('0');
+    let (v, side) = match c {
+        '一' => (1, Some(Side::Red)),
+        '二' => (2, Some(Side::Red)),
+        '三' => (3, Some(Side::Red)),
+        '四' => (4, Some(Side::Red)),
+        '五' => (5, Some(Side::Red)),
+        '六' => (6, Some(Side::Red)),
+        '七' => (7, Some(Side::Red)),
+        '八' => (8, Some(Side::Red)),
+        '九' => (9, Some(Side::Red)),
+        '1'..='9' => (c as u32 - '0' as u32, Some(Side::Black)),
+        '１'..='９' => (c as u32 - '０' as u32, Some(Side::Black)),
+        _ => (0, None),
+    };
+    (v as u8, side)
+}
+
+fn chinese_piece(p: Pair<'_, chinese::Rule>) -> (PieceKind, Option<Side>) {
+    use chinese::Rule as R;
+    let inner = p.into_inner().next().expect("piece has one alternative");
+    let s = inner.as_str();
+    let kind = match inner.as_rule() {
+        R::general => PieceKind::General,
+        R::advisor => PieceKind::Advisor,
+        R::elephant => PieceKind::Elephant,
+        R::horse => PieceKind::Horse,
+        R::chariot => PieceKind::Chariot,
+        R::cannon => PieceKind::Cannon,
+        _ => PieceKind::Soldier,
+    };
+    let side = match s {
+        "帅" | "帥" | "仕" | "相" | "兵" | "俥" | "傌" => Some(Side::Red),
+        "将" | "將" | "象" | "卒" => Some(Side::Black),
+        _ => None,
+    };
+    (kind, side)
+}
+
+
+/// Parse one move in Chinese notation (full or abbreviated form).
+pub fn parse_chinese(text: &str) -> Result<MoveText, SyntaxError> {
+    use chinese::Rule as R;
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(empty_error(Notation::Chinese, text));
+    }
+    let mut pairs = ChineseParser::parse(R::chinese_move, t).map_err(|e| syntax_error(Notation::Chinese, t, e))?;
+    let form = pairs.next().and_then(|p| p.into_inner().next()).expect("chinese_move has a form");
+    let tandem_form = form.as_rule() == R::tandem_form;
+    let mut piece = None;
+    let mut file = None;
+    let mut tandem = None;
+    let mut action = Action::Advance;
+    let mut number = 0;
+    let mut side_hint = None;
+    for p in form.into_inner() {
+        match p.as_rule() {
+            R::piece => {
+                let (k, s) = chinese_piece(p);
+                piece = Some(k);
+                side_hint = side_hint.or(s);
+            }
+            R::file => {
+                let (v, s) = numeral_value(p.as_str());
+                file = Some(v);
+                side_hint = side_hint.or(s);
+            }
+            R::tandem => {
+                let inner = p.into_inner().next().expect("tandem alternative");
+                tandem = Some(match inner.as_rule() {
+                    R::front => Tandem::Front,
+                    R::middle => Tandem::Middle,
+                    R::rear => Tandem::Rear,
+                    _ => Tandem::Nth(numeral_value(inner.as_str()).0),
+                });
+            }
+            R::action => {
+                let inner = p.into_inner().next().expect("action alternative");
+                action = match inner.as_rule() {
+                    R::advance => Action::Advance,
+                    R::retreat => Action::Retreat,
+                    _ => Action::Traverse,
+                };
+            }
+            R::number => {
+                let (v, s) = numeral_value(p.as_str());
+                number = v;
+                side_hint = side_hint.or(s);
+            }
+            _ => {}
+        }
+    }
+    let origin = if tandem_form {
+        Origin::Tandem { position: tandem.unwrap_or(Tandem::Front), file }
+    } else {
+        Origin::File(file.unwrap_or(0))
+    };
+    Ok(MoveText { piece, origin, action, number, side_hint })
+}
+
+
+/// Parse one move in WXF notation.
+pub fn parse_wxf(text: &str) -> Result<MoveText, SyntaxError> {
+    use wxf::Rule as R;
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(empty_error(Notation::Wxf, text));
+    }
+    let mut pairs = WxfParser::parse(R::wxf_move, t).map_err(|e| syntax_error(Notation::Wxf, t, e))?;
+    let form = pairs.next().and_then(|p| p.into_inner().next()).expect("wxf_move has a form");
+    let plain = form.as_rule() == R::wxf_plain;
+    let mut piece = None;
+    let mut file = None;
+    let mut tandem = None;
+    let mut action = Action::Advance;
+    let mut number = 0;
+    for p in form.into_inner() {
+        match p.as_rule() {
+            R::wxf_piece => {
+                let inner = p.into_inner().next().expect("piece alternative");
+                piece = Some(match inner.as_rule() {
+                    R::wxf_general => PieceKind::General,
+                    R::wxf_advisor => PieceKind::Advisor,
+                    R::wxf_elephant => PieceKind::Elephant,
+                    R::wxf_horse => PieceKind::Horse,
+                    R::wxf_chariot => PieceKind::Chariot,
+                    R::wxf_cannon => PieceKind::Cannon,
+                    _ => PieceKind::Soldier,
+                });
+            }
+            R::wxf_file => file = Some(numeral_value(p.as_str()).0),
+            R::wxf_tandem | R::wxf_sign_tandem => {
+                let mut inner = p.into_inner().next().expect("tandem alternative");
+                if inner.as_rule() == R::wxf_sign_tandem {
+                    inner = inner.into_inner().next().expect("sign alternative");
+                }
+                tandem = Some(match inner.as_rule() {
+                    R::wxf_front => Tandem::Front,
+                    R::wxf_rear => Tandem::Rear,
+                    _ => Tandem::Nth(numeral_value(inner.as_str()).0),
+                });
+            }
+            R::wxf_action => {
+                let inner = p.into_inner().next().expect("action alternative");
+                action = match inner.as_rule() {
+                    R::wxf_advance => Action::Advance,
+                    R::wxf_retreat => Action::Retreat,
+                    _ => Action::Traverse,
+                };
+            }
+            R::wxf_number => number = numeral_value(p.as_str()).0,
+            _ => {}
+        }
+    }
+    let origin = if plain {
+        Origin::File(file.unwrap_or(0))
+    } else {
+        Origin::Tandem { position: tandem.unwrap_or(Tandem::Front), file }
+    };
+    Ok(MoveText { piece, origin, action, number, side_hint: None })
+}
+
+
+/// Parse one move in ICCS coordinates (`h2e2`, `H2-E2`).
+pub fn parse_iccs(text: &str) -> Result<Move, SyntaxError> {
+    use iccs::Rule as R;
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(empty_error(Notation::Iccs, text));
+    }
+    let pairs = IccsParser::parse(R::iccs_move, t).map_err(|e| syntax_error(Notation::Iccs, t, e))?;
+    let mut squares = pairs
+        .flatten()
+        .filter(|p| p.as_rule() == R::iccs_square)
+        .map(|p| Square::parse(p.as_str()).expect("grammar admits only board points"));
+    let from = squares.next().expect("two squares");
+    let to = squares.next().expect("two squares");
+    Ok(Move::new(from, to))
+}
+
+/// Guess the notation of one move from its shape: ICCS when it is four
+/// letters-and-digits naming two points, WXF when it starts with a WXF letter,
+/// a sign or a digit, Chinese otherwise.
+pub fn detect(text: &str) -> Notation {
+    let t = text.trim();
+    let b = t.as_bytes();
+    let is_file = |c: u8| (b'a'..=b'i').contains(&c.to_ascii_lowercase());
+    if (b.len() == 4 || (b.len() == 5 && b[2] == b'-'))
+        && is_file(b[0])
+        && b[1].is_ascii_digit()
+        && is_file(b[b.len() - 2])
+        && b[b.len() - 1].is_ascii_digit()
+    {
+        return Notation::Iccs;
+    }
+    match t.chars().next() {
+        Some(c) if c.is_ascii_alphanumeric() || "+-=.".contains(c) => Notation::Wxf,
+        Some(c) if ('！'..='～').contains(&c) => Notation::Wxf,
+        _ => Notation::Chinese,
+    }
+}
+
+/// Parse one move in the given notation. [`Notation::ChineseAbbreviated`]
+/// uses the Chinese grammar, which accepts both forms.
+pub fn parse_syntax(notation: Notation, text: &str) -> Result<MoveSyntax, SyntaxError> {
+    match notation {
+        Notation::Chinese | Notation::ChineseAbbreviated => parse_chinese(text).map(MoveSyntax::Described),
+        Notation::Wxf => parse_wxf(text).map(MoveSyntax::Described),
+        Notation::Iccs => parse_iccs(text).map(MoveSyntax::Coordinates),
+    }
+}

@@ -1,0 +1,110 @@
+//! Fuzzing on stable: arbitrary bytes and notation-shaped strings through the
+//! move parsers, the PGN reader and replay. Nothing may panic, and every
+//! error must say where: a column, a line and column, or a move number.
+
+use proptest::prelude::*;
+use xqspec::notation::replay::{ReplayError, Replayer};
+use xqspec::notation::{parse_move, pgn, Notation, NotationError};
+use xqspec::vm::Rules;
+
+fn rules() -> &'static Rules {
+    use std::sync::OnceLock;
+    static R: OnceLock<Rules> = OnceLock::new();
+    R.get_or_init(|| Rules::builtin("cxa-2020").unwrap())
+}
+
+/// Pieces of notation: characters of every notation, and some that are not.
+const ATOMS: &[&str] = &[
+    "炮", "马", "車", "俥", "傌", "帅", "將", "士", "相", "象", "兵", "卒", "包", "前", "中", "后", "後", "一", "二", "三",
+    "五", "九", "十", "进", "進", "退", "平", "1", "5", "9", "０", "１", "９", "+", "-", ".", "=", "＋", "－", "＝", "C", "H",
+    "R", "P", "K", "A", "E", "N", "B", "x", "a", "e", "h", "i", "0", "2", "7", " ", "\u{3000}", "\n", "é", "\u{FEFF}",
+];
+
+/// Fragments of PGN.
+const PGN_ATOMS: &[&str] = &[
+    "[", "]", "\"", "Event", "FEN", "Format", "\"WXF\"", "\"ICCS\"", "\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\"",
+    "\"bad fen\"", "{", "}", "(", ")", ";", "\n", " ", "1.", "2...", "$1", "1-0", "0-1", "1/2-1/2", "*", "h2e2", "h9g7",
+    "炮二平五", "马８进７", "C2.5", "H8+7", "+P.6", "炮2.5", "\\", "\r\n",
+];
+
+fn check_notation_error(text: &str, e: &NotationError) {
+    if let NotationError::Syntax(s) = e {
+        let len = text.trim().chars().count();
+        assert!(s.line >= 1 && s.column >= 1 && s.column <= len + 1, "{text:?}: {s:?}");
+    }
+}
+
+fn check_replay(text: &str) {
+    let mut replayer = Replayer::new(rules());
+    for g in pgn::parse(text) {
+        let rep = replayer.replay(text, &g);
+        match &rep.error {
+            None => {}
+            Some(ReplayError::Pgn(e)) => assert!(e.line >= 1 && e.column >= 1, "{e:?}"),
+            Some(ReplayError::Fen { line, column, .. }) => assert!(*line >= 1 && *column >= 1),
+            Some(ReplayError::Move { ply, move_number, line, column, .. }) => {
+                assert!(*ply >= 1 && *move_number >= 1 && *line >= 1 && *column >= 1)
+            }
+        }
+        for e in &rep.variation_errors {
+            match e {
+                ReplayError::Pgn(p) => assert!(p.line >= 1 && p.column >= 1),
+                ReplayError::Move { ply, line, column, .. } => assert!(*ply >= 1 && *line >= 1 && *column >= 1),
+                ReplayError::Fen { .. } => panic!("a variation has no FEN"),
+            }
+        }
+        // Every message can be shown.
+        for e in rep.error.iter().chain(&rep.variation_errors) {
+            assert!(!e.to_string().is_empty());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_string_as_a_move(text in ".{0,12}") {
+        let r = rules();
+        let pos = r.start_position();
+        for n in Notation::ALL {
+            if let Err(e) = parse_move(r, &pos, n, &text) {
+                check_notation_error(&text, &e);
+            }
+        }
+    }
+
+    #[test]
+    fn notation_shaped_strings(atoms in prop::collection::vec(prop::sample::select(ATOMS), 0..7)) {
+        let text: String = atoms.concat();
+        let r = rules();
+        let pos = r.start_position();
+        for n in Notation::ALL {
+            if let Err(e) = parse_move(r, &pos, n, &text) {
+                check_notation_error(&text, &e);
+            }
+        }
+        let _ = xqspec::notation::parse_move_any(r, &pos, &text);
+    }
+
+    #[test]
+    fn any_bytes_as_a_record(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
+        check_replay(&text);
+    }
+
+    #[test]
+    fn pgn_shaped_records(atoms in prop::collection::vec(prop::sample::select(PGN_ATOMS), 0..40)) {
+        let text: String = atoms.concat();
+        check_replay(&text);
+    }
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    for open in ["(", "{", "["] {
+        let text = format!("[Event \"x\"]\n1. h2e2 {}", open.repeat(100_000));
+        check_replay(&text);
+    }
+    check_replay(&format!("1. h2e2 {}", "(h9g7 ".repeat(20_000)));
+}
