@@ -101,10 +101,17 @@ impl Implementation for Reference {
             language: Some("Rust".into()),
             homepage: None,
             editions: self.editions.clone(),
-            queries: ["legal_moves", "perft", "status", "validate_fen"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            queries: [
+                "legal_moves",
+                "perft",
+                "status",
+                "validate_fen",
+                "parse_move",
+                "format_move",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
         }
     }
 
@@ -140,6 +147,30 @@ impl Reference {
                     position(rules, fen, &[])?;
                     Answer::valid()
                 }
+                Query::ParseMove {
+                    fen,
+                    moves,
+                    notation,
+                    text,
+                } => {
+                    let pos = position(rules, fen, moves)?;
+                    notation_answer(
+                        crate::notation::answer_parse_move(rules, &pos, notation, text),
+                        Answer::parsed_move,
+                    )
+                }
+                Query::FormatMove {
+                    fen,
+                    moves,
+                    notation,
+                    mv,
+                } => {
+                    let pos = position(rules, fen, moves)?;
+                    notation_answer(
+                        crate::notation::answer_format_move(rules, &pos, notation, mv),
+                        Answer::text,
+                    )
+                }
                 other => Answer::unsupported(format!(
                     "the reference does not answer `{}` yet",
                     other.name()
@@ -147,6 +178,18 @@ impl Reference {
             })
         })();
         result.unwrap_or_else(|a| a)
+    }
+}
+
+/// A notation answer in protocol terms (an unknown notation id is a skip).
+fn notation_answer(
+    r: Result<String, crate::notation::Reject>,
+    accept: fn(String) -> Answer,
+) -> Answer {
+    match r {
+        Ok(text) => accept(text),
+        Err(rej) if rej.kind == "unsupported" => Answer::unsupported(rej.message),
+        Err(rej) => Answer::reject(rej.kind, rej.message),
     }
 }
 

@@ -756,6 +756,16 @@ mod tests {
     }
 
     #[test]
+    fn the_notation_ids_are_the_notation_module_s() {
+        let s = Suite::embedded();
+        let mut ids: Vec<&str> = s.vocabulary.notations.keys().map(String::as_str).collect();
+        let mut module = crate::notation::NOTATION_IDS.to_vec();
+        ids.sort_unstable();
+        module.sort_unstable();
+        assert_eq!(ids, module);
+    }
+
+    #[test]
     fn the_vocabulary_matches_the_typed_queries() {
         let s = Suite::embedded();
         assert!(s.problems.is_empty(), "{:?}", s.problems);
