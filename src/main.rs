@@ -61,7 +61,7 @@ enum Command {
     Conform(xqspec::conform::cli::ConformArgs),
     /// Speak the conformance protocol (conformance/PROTOCOL.md) on stdin/stdout as the reference.
     Serve,
-    /// Check the conformance cases and their clause coverage.
+    /// Check the conformance cases, their schema and clause coverage; dump them as JSON lines.
     Cases {
         #[command(subcommand)]
         command: xqspec::conform::cli::CasesCommand,

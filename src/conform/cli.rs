@@ -25,7 +25,7 @@ pub struct ConformArgs {
     /// shell command line (e.g. "xqspec serve", "python3 adapter.py").
     #[arg(long, value_name = "CMD", conflicts_with = "uci")]
     pub adapter: Option<String>,
-    /// Drive a UCI engine (Pikafish, Fairy-Stockfish) for perft and legal moves.
+    /// Drive a UCI engine (Pikafish, Fairy-Stockfish; a path or a command line) for perft and legal moves.
     #[arg(long, value_name = "PATH")]
     pub uci: Option<String>,
     /// How the UCI engine numbers ranks: 0 (0–9, Pikafish) or 1 (1–10, Fairy-Stockfish);
