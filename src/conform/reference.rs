@@ -101,17 +101,10 @@ impl Implementation for Reference {
             language: Some("Rust".into()),
             homepage: None,
             editions: self.editions.clone(),
-            queries: [
-                "legal_moves",
-                "perft",
-                "status",
-                "validate_fen",
-                "parse_move",
-                "format_move",
-            ]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
+            queries: ["legal_moves", "perft", "status", "validate_fen", "parse_move", "format_move"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
         }
     }
 
@@ -131,10 +124,7 @@ impl Reference {
             Ok(match query {
                 Query::LegalMoves { fen, moves } => {
                     let pos = position(rules, fen, moves)?;
-                    let mut list: Vec<String> =
-                        pos.legal_moves(rules).iter().map(|m| m.iccs()).collect();
-                    list.sort_unstable();
-                    Answer::moves(list)
+                    Answer::moves(pos.legal_moves(rules).iter().map(|m| m.iccs()))
                 }
                 Query::Perft { fen, moves, depth } => {
                     let mut pos = position(rules, fen, moves)?;
@@ -147,29 +137,21 @@ impl Reference {
                     position(rules, fen, &[])?;
                     Answer::valid()
                 }
-                Query::ParseMove {
-                    fen,
-                    moves,
-                    notation,
-                    text,
-                } => {
+                Query::ParseMove { fen, moves, notation, text } => {
                     let pos = position(rules, fen, moves)?;
-                    notation_answer(
-                        crate::notation::answer_parse_move(rules, &pos, notation, text),
-                        Answer::parsed_move,
-                    )
+                    match crate::notation::answer_parse_move(rules, &pos, notation, text) {
+                        Ok(m) => Answer::parsed_move(m),
+                        Err(r) if r.kind == "unsupported" => Answer::unsupported(r.message),
+                        Err(r) => Answer::reject(r.kind, r.message),
+                    }
                 }
-                Query::FormatMove {
-                    fen,
-                    moves,
-                    notation,
-                    mv,
-                } => {
+                Query::FormatMove { fen, moves, notation, mv } => {
                     let pos = position(rules, fen, moves)?;
-                    notation_answer(
-                        crate::notation::answer_format_move(rules, &pos, notation, mv),
-                        Answer::text,
-                    )
+                    match crate::notation::answer_format_move(rules, &pos, notation, mv) {
+                        Ok(t) => Answer::text(t),
+                        Err(r) if r.kind == "unsupported" => Answer::unsupported(r.message),
+                        Err(r) => Answer::reject(r.kind, r.message),
+                    }
                 }
                 other => Answer::unsupported(format!(
                     "the reference does not answer `{}` yet",
@@ -178,18 +160,6 @@ impl Reference {
             })
         })();
         result.unwrap_or_else(|a| a)
-    }
-}
-
-/// A notation answer in protocol terms (an unknown notation id is a skip).
-fn notation_answer(
-    r: Result<String, crate::notation::Reject>,
-    accept: fn(String) -> Answer,
-) -> Answer {
-    match r {
-        Ok(text) => accept(text),
-        Err(rej) if rej.kind == "unsupported" => Answer::unsupported(rej.message),
-        Err(rej) => Answer::reject(rej.kind, rej.message),
     }
 }
 
