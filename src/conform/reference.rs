@@ -124,7 +124,10 @@ impl Reference {
             Ok(match query {
                 Query::LegalMoves { fen, moves } => {
                     let pos = position(rules, fen, moves)?;
-                    Answer::moves(pos.legal_moves(rules).iter().map(|m| m.iccs()))
+                    // Sorted, for people reading `xqspec serve` (the protocol allows any order).
+                    let mut list: Vec<String> = pos.legal_moves(rules).iter().map(|m| m.iccs()).collect();
+                    list.sort_unstable();
+                    Answer::moves(list)
                 }
                 Query::Perft { fen, moves, depth } => {
                     let mut pos = position(rules, fen, moves)?;
