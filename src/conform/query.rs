@@ -377,7 +377,7 @@ pub fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgement {
         }
         (Expected::Reject(want), Answer::Value(got)) => Judgement::Fail(format!(
             "expected reject {want}, got {}",
-            Value::Object(got.clone())
+            answer.display_sorted()
         )),
         (Expected::Answer(want), Answer::Reject { kind, message }) => {
             let m = if message.is_empty() {
