@@ -57,6 +57,15 @@ enum Command {
         #[arg(long, default_value = "cxa-2020")]
         edition: String,
     },
+    /// Run the conformance suite against the reference, an adapter (--adapter) or a UCI engine (--uci).
+    Conform(xqspec::conform::cli::ConformArgs),
+    /// Speak the conformance protocol (conformance/PROTOCOL.md) on stdin/stdout as the reference.
+    Serve,
+    /// Check the conformance cases and their clause coverage.
+    Cases {
+        #[command(subcommand)]
+        command: xqspec::conform::cli::CasesCommand,
+    },
 }
 
 #[derive(clap::Args)]
@@ -133,6 +142,9 @@ fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, Stri
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Spec { command: SpecCommand::Check } => spec_check(&cli.spec),
+        Command::Conform(args) => xqspec::conform::cli::conform(cli.spec.as_deref(), args),
+        Command::Serve => xqspec::conform::cli::serve(cli.spec.as_deref()),
+        Command::Cases { command } => xqspec::conform::cli::cases(cli.spec.as_deref(), command),
         Command::Replay(a) => {
             let rules = load_rules(&cli.spec, &a.edition)?;
             xqspec::notation::replay::cli(&rules, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet)

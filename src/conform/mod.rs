@@ -1,1 +1,47 @@
-//! The conformance suite: case format, harness, implementer protocol, runner.
+//! The conformance suite: case format, checks, coverage, the implementer
+//! protocol, the runner and the harness for Rust implementers.
+//!
+//! The case format is defined in `conformance/README.md`, the protocol in
+//! `conformance/PROTOCOL.md`.
+//!
+//! Code map:
+//! - [`case`]: one case file parsed into a [`Case`] (or a located [`Problem`]).
+//! - [`suite`]: every file of `conformance/` (from disk or embedded), the closed
+//!   vocabularies, and the checks of `xqspec cases check` that need no rule VM.
+//! - [`query`]: typed [`Query`] and [`Answer`], and [`judge`], the one comparison.
+//! - [`protocol`]: wire messages, the [`Implementation`] trait, [`protocol::serve`].
+//! - [`reference`](mod@reference): xqspec's rule VM as an [`Implementation`] (`xqspec serve`).
+//! - [`subject`]: what the runner talks to: in-process, or an adapter process
+//!   (restarted after a crash, hang, garbage or wrong id).
+//! - [`process`]: a child process with timed reads (used by adapters and UCI).
+//! - [`uci`]: a UCI engine as a subject (perft and legal moves through `go perft`).
+//! - [`runner`]: selection, one case × edition at a time, statuses, known
+//!   failures, tables, JSON lines, Markdown.
+//! - [`coverage`], [`schema`]: generated `reports/coverage.md` and
+//!   `conformance/case.schema.json`.
+//! - [`harness`]: `cargo test` entry points (this crate's datatest harness,
+//!   and [`harness::Harness`] for Rust implementers).
+//! - [`cli`]: the `conform`, `serve` and `cases` subcommands.
+//!
+//! Invariants: every answer is judged by [`judge`] and nowhere else; a fault
+//! of an implementation costs one case, never the run; a malformed case file
+//! is reported with its place and never stops the loading of the others.
+
+pub mod case;
+pub mod cli;
+pub mod coverage;
+pub mod harness;
+pub mod process;
+pub mod protocol;
+pub mod query;
+pub mod reference;
+pub mod runner;
+pub mod schema;
+pub mod subject;
+pub mod suite;
+pub mod uci;
+
+pub use case::{Case, Expect, Expected, Problem};
+pub use protocol::{About, Implementation};
+pub use query::{judge, Answer, Judgement, Query};
+pub use suite::{SpecFacts, Suite, Vocabulary};

@@ -1,0 +1,331 @@
+//! One conformance case: its file format (`conformance/README.md`) and the
+//! structural parse of a case file.
+//!
+//! Parsing is in two steps, as everywhere in xqspec: [`Case::parse`] turns
+//! the YAML text into a typed [`Case`] or one [`Problem`] that says where and
+//! what; the checks in [`crate::conform::suite`] then validate the parsed case
+//! against the vocabularies and the spec, collecting every problem.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// A problem with a case file (or another suite file), with its place.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Problem {
+    /// Path relative to the suite root, `/`-separated.
+    pub file: String,
+    /// 1-based line; 0 when the problem concerns the whole file.
+    pub line: usize,
+    /// 1-based column; 0 when unknown.
+    pub column: usize,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(file: &str, (line, column): (usize, usize), message: impl Into<String>) -> Problem {
+        Problem {
+            file: file.to_string(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for Problem {}
+
+/// What a case expects for one edition: an accepted answer or a rejection.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expected {
+    /// The answer object, e.g. `{"moves": ["a0a1", …]}` or `{"nodes": 44}`.
+    Answer(Map<String, Value>),
+    /// The input must be refused with this kind (`fen.board_shape`).
+    Reject(String),
+}
+
+impl Expected {
+    fn from_value(v: Value) -> Result<Expected, String> {
+        match v {
+            Value::Object(map) => {
+                if let Some(kind) = map.get("reject") {
+                    if map.len() != 1 {
+                        return Err("an expectation with `reject` has no other field".into());
+                    }
+                    match kind {
+                        Value::String(s) => Ok(Expected::Reject(s.clone())),
+                        _ => Err("`reject` is a reject kind string such as `fen.syntax`".into()),
+                    }
+                } else if map.len() != 1 {
+                    Err(format!(
+                        "an expectation has exactly one field (the answer field, or `reject`); found {}",
+                        map.len()
+                    ))
+                } else {
+                    Ok(Expected::Answer(map))
+                }
+            }
+            _ => Err(
+                "an expectation is a mapping such as `{moves: [...]}` or `{reject: fen.syntax}`"
+                    .into(),
+            ),
+        }
+    }
+
+    /// The expectation as the JSON object written in case files.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Expected::Answer(m) => Value::Object(m.clone()),
+            Expected::Reject(k) => serde_json::json!({ "reject": k }),
+        }
+    }
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_value())
+    }
+}
+
+/// The expectation of a case: one for all its editions, or one per edition.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expect {
+    Same(Expected),
+    ByEdition(BTreeMap<String, Expected>),
+}
+
+/// A parsed case file. Field meanings are in `conformance/README.md`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    pub id: String,
+    pub description: String,
+    pub clauses: Vec<String>,
+    pub editions: Vec<String>,
+    pub features: Vec<String>,
+    pub query: String,
+    /// The query input as a JSON object (protocol requests carry it verbatim).
+    pub input: Map<String, Value>,
+    pub expect: Expect,
+    pub source: Option<String>,
+    pub note: Option<String>,
+    /// Path relative to the suite root, `/`-separated (`movement/horse-leg.yaml`).
+    pub path: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCase {
+    id: String,
+    description: String,
+    clauses: Vec<String>,
+    editions: Vec<String>,
+    #[serde(default)]
+    features: Vec<String>,
+    query: String,
+    input: Map<String, Value>,
+    #[serde(default)]
+    expect: Option<Value>,
+    #[serde(default)]
+    expect_by_edition: Option<BTreeMap<String, Value>>,
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+impl Case {
+    /// Parses one case file. `path` is relative to the suite root.
+    pub fn parse(path: &str, text: &str) -> Result<Case, Problem> {
+        let raw: RawCase = serde_yaml::from_str(text).map_err(|e| {
+            let at = e
+                .location()
+                .map(|l| (l.line(), l.column()))
+                .unwrap_or((0, 0));
+            Problem::new(
+                path,
+                at,
+                format!("not a valid case file: {}", strip_location(&e.to_string())),
+            )
+        })?;
+        let expect = match (raw.expect, raw.expect_by_edition) {
+            (Some(v), None) => Expect::Same(
+                Expected::from_value(v)
+                    .map_err(|m| Problem::new(path, locate_key(text, "expect"), m))?,
+            ),
+            (None, Some(map)) => {
+                let mut out = BTreeMap::new();
+                for (edition, v) in map {
+                    let e = Expected::from_value(v).map_err(|m| {
+                        Problem::new(
+                            path,
+                            locate_in(text, "expect_by_edition", &edition),
+                            format!("{edition}: {m}"),
+                        )
+                    })?;
+                    out.insert(edition, e);
+                }
+                Expect::ByEdition(out)
+            }
+            (Some(_), Some(_)) => {
+                return Err(Problem::new(
+                    path,
+                    locate_key(text, "expect_by_edition"),
+                    "a case has `expect` or `expect_by_edition`, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(Problem::new(
+                    path,
+                    (1, 1),
+                    "a case needs `expect` or `expect_by_edition`",
+                ))
+            }
+        };
+        Ok(Case {
+            id: raw.id,
+            description: raw.description,
+            clauses: raw.clauses,
+            editions: raw.editions,
+            features: raw.features,
+            query: raw.query,
+            input: raw.input,
+            expect,
+            source: raw.source,
+            note: raw.note,
+            path: path.to_string(),
+        })
+    }
+
+    /// The area: first directory of the path (`movement`).
+    pub fn area(&self) -> &str {
+        self.path.split('/').next().unwrap_or("")
+    }
+
+    /// The path without `.yaml` (`movement/horse-leg`), matched by `--run`/`--skip` globs.
+    pub fn stem_path(&self) -> &str {
+        self.path.strip_suffix(".yaml").unwrap_or(&self.path)
+    }
+
+    /// The expectation for `edition`, if the case applies to it.
+    pub fn expected(&self, edition: &str) -> Option<&Expected> {
+        if !self.editions.iter().any(|e| e == edition) {
+            return None;
+        }
+        match &self.expect {
+            Expect::Same(e) => Some(e),
+            Expect::ByEdition(m) => m.get(edition),
+        }
+    }
+
+    /// Every expectation of the case with the edition it holds for.
+    pub fn expectations(&self) -> Vec<(&str, &Expected)> {
+        self.editions
+            .iter()
+            .filter_map(|e| self.expected(e).map(|x| (e.as_str(), x)))
+            .collect()
+    }
+}
+
+/// serde_yaml appends " at line L column C"; we print the place in front instead.
+fn strip_location(msg: &str) -> String {
+    match msg.find(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+/// Line and column (1-based) of the top-level key `key:` in a YAML text, or (1, 1).
+pub fn locate_key(text: &str, key: &str) -> (usize, usize) {
+    for (i, line) in text.lines().enumerate() {
+        if let Some(rest) = line.strip_prefix(key) {
+            if rest.trim_start().starts_with(':') {
+                return (i + 1, 1);
+            }
+        }
+    }
+    (1, 1)
+}
+
+/// Line and column of the first occurrence of `needle` at or after the top-level key `key`,
+/// or the key's own place when the needle is not found.
+pub fn locate_in(text: &str, key: &str, needle: &str) -> (usize, usize) {
+    let (start, _) = locate_key(text, key);
+    for (i, line) in text.lines().enumerate().skip(start - 1) {
+        if let Some(c) = line.find(needle) {
+            return (i + 1, line[..c].chars().count() + 1);
+        }
+    }
+    (start, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "id: a-b\ndescription: d\nclauses: [movement.horse]\neditions: [cxa-2020]\nquery: perft\ninput: {fen: x, depth: 1}\nexpect: {nodes: 4}\n";
+
+    #[test]
+    fn parses_a_case() {
+        let c = Case::parse("perft/a-b.yaml", GOOD).unwrap();
+        assert_eq!(c.id, "a-b");
+        assert_eq!(c.area(), "perft");
+        assert_eq!(c.stem_path(), "perft/a-b");
+        assert_eq!(
+            c.expected("cxa-2020"),
+            Some(&Expected::Answer(
+                serde_json::from_str(r#"{"nodes":4}"#).unwrap()
+            ))
+        );
+        assert_eq!(c.expected("cxa-1999"), None);
+    }
+
+    #[test]
+    fn unknown_field_is_located() {
+        let text = format!("{GOOD}colour: red\n");
+        let p = Case::parse("x/a-b.yaml", &text).unwrap_err();
+        assert_eq!(p.line, 8, "{p}");
+        assert!(p.message.contains("unknown field `colour`"), "{p}");
+    }
+
+    #[test]
+    fn reject_and_by_edition() {
+        let text = GOOD.replace(
+            "expect: {nodes: 4}",
+            "expect_by_edition:\n  cxa-2020: {reject: fen.syntax}\n  cxa-1999: {nodes: 3}",
+        );
+        let c = Case::parse("x/a-b.yaml", &text).unwrap();
+        assert_eq!(
+            c.expected("cxa-2020"),
+            Some(&Expected::Reject("fen.syntax".into()))
+        );
+        let bad = GOOD.replace(
+            "expect: {nodes: 4}",
+            "expect: {nodes: 4, reject: fen.syntax}",
+        );
+        let p = Case::parse("x/a-b.yaml", &bad).unwrap_err();
+        assert_eq!((p.line, p.column), (7, 1), "{p}");
+        let both = format!("{GOOD}expect_by_edition: {{}}\n");
+        assert!(Case::parse("x/a-b.yaml", &both)
+            .unwrap_err()
+            .message
+            .contains("not both"));
+    }
+
+    #[test]
+    fn locates_values() {
+        assert_eq!(locate_in(GOOD, "clauses", "movement.horse"), (3, 11));
+        assert_eq!(locate_key(GOOD, "query"), (5, 1));
+    }
+}

@@ -1,0 +1,399 @@
+//! The conformance subcommands of the `xqspec` binary: `conform`, `serve`,
+//! `cases check`, `cases coverage`. `src/main.rs` only dispatches here.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+
+use crate::spec::Spec;
+
+use super::coverage::Coverage;
+use super::protocol;
+use super::query::Query;
+use super::reference::{reference_problems, Reference};
+use super::runner::{self, KnownFailures, RunOptions, Summary};
+use super::subject::{Adapter, InProcess, Subject};
+use super::suite::{SpecFacts, Suite};
+use super::uci::{RankBase, UciEngine};
+
+/// Options of `xqspec conform`.
+#[derive(Args, Debug, Clone)]
+pub struct ConformArgs {
+    /// Run an implementation speaking conformance/PROTOCOL.md, started with this
+    /// shell command line (e.g. "xqspec serve", "python3 adapter.py").
+    #[arg(long, value_name = "CMD", conflicts_with = "uci")]
+    pub adapter: Option<String>,
+    /// Drive a UCI engine (Pikafish, Fairy-Stockfish) for perft and legal moves.
+    #[arg(long, value_name = "PATH")]
+    pub uci: Option<String>,
+    /// How the UCI engine numbers ranks: 0 (0–9, Pikafish) or 1 (1–10, Fairy-Stockfish);
+    /// detected from the UCI_Variant option when not given.
+    #[arg(long, value_name = "0|1", value_parser = ["0", "1"])]
+    pub uci_ranks: Option<String>,
+    /// Only this edition (repeatable); default: every edition.
+    #[arg(long, value_name = "EDITION")]
+    pub edition: Vec<String>,
+    /// Only cases whose id or path (e.g. `movement/horse-*`) matches (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub run: Vec<String>,
+    /// Leave out cases whose id or path matches (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub skip: Vec<String>,
+    /// Leave out cases tagged with this feature (repeatable).
+    #[arg(long, value_name = "FEATURE")]
+    pub skip_feature: Vec<String>,
+    /// YAML list of `{id, edition?, reason}`: cases expected to fail.
+    #[arg(long, value_name = "FILE")]
+    pub known_failures: Option<PathBuf>,
+    /// Seconds allowed for one answer.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub timeout: f64,
+    /// Print JSON lines (header, one line per case, summary) instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write a Markdown report to this file.
+    #[arg(long, value_name = "FILE.md")]
+    pub report: Option<PathBuf>,
+    /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+    /// Write every failing case to this file in the known-failures format (reasons to be edited).
+    #[arg(long, value_name = "FILE")]
+    pub write_known_failures: Option<PathBuf>,
+}
+
+/// `xqspec cases …`
+#[derive(Subcommand, Debug, Clone)]
+pub enum CasesCommand {
+    /// Check every case file: fields, ids, editions, clauses, features, expectations.
+    Check {
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+    },
+    /// Clause coverage per edition: print, write or check `reports/coverage.md`.
+    Coverage {
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+        /// Write the report file.
+        #[arg(long, conflicts_with = "check")]
+        write: bool,
+        /// Fail when the report file is stale or a clause is uncovered and not exempt.
+        #[arg(long)]
+        check: bool,
+        #[arg(long, value_name = "FILE", default_value = "reports/coverage.md")]
+        output: PathBuf,
+    },
+    /// Print every case × edition as one JSON line (id, path, area, edition, clauses,
+    /// features, query, input, expect), for runners written in other languages.
+    Dump {
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+        /// Only this edition (repeatable); default: every edition.
+        #[arg(long, value_name = "EDITION")]
+        edition: Vec<String>,
+    },
+    /// Print, write or check the JSON Schema of case files (`conformance/case.schema.json`).
+    Schema {
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+        #[arg(long, conflicts_with = "check")]
+        write: bool,
+        /// Fail when the schema file differs from the vocabularies.
+        #[arg(long)]
+        check: bool,
+    },
+}
+
+fn load_spec(dir: Option<&Path>) -> Result<Spec, String> {
+    match dir {
+        Some(d) => Spec::load_dir(d),
+        None => Spec::builtin(),
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// The suite from `--cases DIR`, else `./conformance` when it exists, else the built-in copy.
+pub fn load_suite(dir: Option<&Path>) -> Result<Suite, String> {
+    match dir {
+        Some(d) => Suite::load_dir(d).map_err(|e| format!("cannot read {}: {e}", d.display())),
+        None if Path::new("conformance/vocabulary.yaml").exists() => {
+            Suite::load_dir(Path::new("conformance"))
+                .map_err(|e| format!("cannot read conformance/: {e}"))
+        }
+        None => Ok(Suite::embedded()),
+    }
+}
+
+/// `xqspec conform`.
+pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String> {
+    let spec = load_spec(spec_dir)?;
+    let suite = load_suite(args.cases.as_deref())?;
+    for p in &suite.problems {
+        eprintln!("warning: {p} (the file is not run; see `xqspec cases check`)");
+    }
+    for e in &args.edition {
+        if spec.edition(e).is_none() {
+            let known: Vec<&str> = spec.editions().iter().map(|e| e.id.as_str()).collect();
+            return Err(format!(
+                "unknown edition `{e}` (known: {})",
+                known.join(", ")
+            ));
+        }
+    }
+    let known = match &args.known_failures {
+        None => KnownFailures::default(),
+        Some(f) => {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+            KnownFailures::parse(&f.display().to_string(), &text, &suite)
+                .map_err(|errs| errs.join("\n"))?
+        }
+    };
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        return Err("--timeout is a positive number of seconds".into());
+    }
+    let timeout = Duration::from_secs_f64(args.timeout);
+    let opts = RunOptions {
+        editions: args.edition.clone(),
+        run: args.run.clone(),
+        skip: args.skip.clone(),
+        skip_features: args.skip_feature.clone(),
+        known,
+        timeout,
+    };
+    let start_timeout = timeout.max(Duration::from_secs(10));
+    let mut subject: Box<dyn Subject> = if let Some(cmd) = &args.adapter {
+        Box::new(Adapter::start(cmd, start_timeout)?)
+    } else if let Some(path) = &args.uci {
+        let base = match args.uci_ranks.as_deref() {
+            Some("0") => RankBase::Zero,
+            Some("1") => RankBase::One,
+            _ => RankBase::Detect,
+        };
+        let editions = spec.editions().iter().map(|e| e.id.clone()).collect();
+        Box::new(UciEngine::start(path, base, editions, start_timeout)?)
+    } else {
+        Box::new(InProcess::new(Reference::new(&spec)))
+    };
+    let about = subject.about().clone();
+    let stdout = std::io::stdout();
+    if args.json {
+        let editions: Vec<String> = if opts.editions.is_empty() {
+            spec.editions().iter().map(|e| e.id.clone()).collect()
+        } else {
+            opts.editions.clone()
+        };
+        println!("{}", runner::json_header(&about, &editions));
+    }
+    let json = args.json;
+    let results = runner::run(&suite, subject.as_mut(), &opts, &mut |r| {
+        if json {
+            let mut out = stdout.lock();
+            let _ = writeln!(out, "{}", runner::json_case(r));
+            let _ = out.flush();
+        }
+    })?;
+    let summary = Summary::of(&results);
+    if json {
+        println!("{}", runner::json_summary(&summary));
+        eprintln!("{}", summary.line());
+    } else {
+        println!(
+            "{} {} against suite {}, protocol {}",
+            about.name,
+            about.version,
+            super::suite::SUITE_VERSION,
+            protocol::PROTOCOL_VERSION
+        );
+        println!("{}", runner::area_table(&results, false));
+        for l in runner::problem_lines(&results) {
+            println!("{l}");
+        }
+        if summary.known_failures > 0 {
+            println!(
+                "{} known failures are counted as skipped",
+                summary.known_failures
+            );
+        }
+        if summary.unexpected_passes > 0 {
+            println!(
+                "{} cases listed as known failures pass: take them off the list",
+                summary.unexpected_passes
+            );
+        }
+        println!("{}", summary.line());
+    }
+    if let Some(path) = &args.report {
+        std::fs::write(path, runner::markdown_report(&about, &results))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.write_known_failures {
+        std::fs::write(path, runner::known_failures_yaml(&results))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if summary.ok() {
+        Ok(())
+    } else {
+        Err(format!("{} failed", summary.failed))
+    }
+}
+
+/// `xqspec serve`: the reference implementation on stdin/stdout.
+pub fn serve(spec_dir: Option<&Path>) -> Result<(), String> {
+    let spec = load_spec(spec_dir)?;
+    let mut reference = Reference::new(&spec);
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    protocol::serve(&mut reference, stdin.lock(), stdout.lock()).map_err(|e| e.to_string())
+}
+
+/// Every problem of the suite: structure, vocabularies, spec, and the
+/// reference checks (canonical FENs, playable moves).
+pub fn check_suite(suite: &Suite, spec: &Spec) -> Vec<super::case::Problem> {
+    let facts = SpecFacts::from_spec(spec);
+    let mut problems = suite.check(&facts);
+    let reference = Reference::new(spec);
+    for c in &suite.cases {
+        let text = suite.texts.get(&c.path).map(String::as_str).unwrap_or("");
+        problems.extend(reference_problems(&reference, c, text));
+    }
+    problems.sort();
+    problems.dedup();
+    problems
+}
+
+/// `xqspec cases …`.
+pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), String> {
+    let spec = load_spec(spec_dir)?;
+    match command {
+        CasesCommand::Check { cases } => {
+            let suite = load_suite(cases.as_deref())?;
+            let problems = check_suite(&suite, &spec);
+            for p in &problems {
+                println!("{p}");
+            }
+            println!(
+                "{} case files, {} problems",
+                suite.texts.len(),
+                problems.len()
+            );
+            if problems.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("{} problems in the cases", problems.len()))
+            }
+        }
+        CasesCommand::Dump { cases, edition } => {
+            let suite = load_suite(cases.as_deref())?;
+            let opts = RunOptions {
+                editions: edition,
+                ..RunOptions::default()
+            };
+            let mut out = std::io::stdout().lock();
+            for (case, ed) in runner::select(&suite, &opts)? {
+                let input = Query::from_parts(&case.query, &case.input)
+                    .map(|q| q.input())
+                    .unwrap_or_else(|_| case.input.clone());
+                let line = serde_json::json!({
+                    "id": case.id, "path": case.path, "area": case.area(), "edition": ed,
+                    "clauses": case.clauses, "features": case.features, "query": case.query,
+                    "input": input,
+                    "expect": case.expected(&ed).map(|e| e.to_value()).unwrap_or_default(),
+                });
+                match writeln!(out, "{line}") {
+                    Ok(()) => {}
+                    // `xqspec cases dump | head` is fine.
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+                    Err(e) => return Err(e.to_string()),
+                }
+            }
+            Ok(())
+        }
+        CasesCommand::Schema {
+            cases,
+            write,
+            check,
+        } => {
+            let suite = load_suite(cases.as_deref())?;
+            let text = super::schema::case_schema(&suite.vocabulary);
+            let path = cases
+                .unwrap_or_else(|| PathBuf::from("conformance"))
+                .join("case.schema.json");
+            if write {
+                std::fs::write(&path, &text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                println!("wrote {}", path.display());
+            } else if check {
+                if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                    return Err(format!(
+                        "{} is stale: run `xqspec cases schema --write`",
+                        path.display()
+                    ));
+                }
+                println!("schema ok: {} is current", path.display());
+            } else {
+                print!("{text}");
+            }
+            Ok(())
+        }
+        CasesCommand::Coverage {
+            cases,
+            write,
+            check,
+            output,
+        } => {
+            let suite = load_suite(cases.as_deref())?;
+            let cov = Coverage::compute(&suite, &SpecFacts::from_spec(&spec));
+            let text = cov.markdown();
+            let mut errors = Vec::new();
+            if write {
+                if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)
+                        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                }
+                std::fs::write(&output, &text)
+                    .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+                println!("wrote {}", output.display());
+            } else if check {
+                match std::fs::read_to_string(&output) {
+                    Ok(old) if old == text => {}
+                    Ok(_) => errors.push(format!(
+                        "{} is stale: run `xqspec cases coverage --write`",
+                        output.display()
+                    )),
+                    Err(e) => errors.push(format!("cannot read {}: {e}", output.display())),
+                }
+            } else {
+                print!("{text}");
+            }
+            let uncovered = cov.uncovered();
+            if !uncovered.is_empty() {
+                errors.push(format!(
+                    "{} clauses are cited by no case and not exempt in conformance/exemptions.yaml: {}",
+                    uncovered.len(),
+                    uncovered.join(", ")
+                ));
+            }
+            let needless = cov.needless_exemptions(&suite);
+            if !needless.is_empty() {
+                errors.push(format!(
+                    "exempt clauses that cases cite after all (remove them from conformance/exemptions.yaml): {}",
+                    needless.join(", ")
+                ));
+            }
+            if errors.is_empty() {
+                if check {
+                    println!(
+                        "coverage ok: {} is current, every clause covered or exempt",
+                        output.display()
+                    );
+                }
+                Ok(())
+            } else {
+                Err(errors.join("\n"))
+            }
+        }
+    }
+}

@@ -1,0 +1,352 @@
+//! The implementer protocol of `conformance/PROTOCOL.md`: message types,
+//! and [`serve`], which makes any [`Implementation`] speak it (this is
+//! `xqspec serve`).
+
+use std::io::{BufRead, Write};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use super::query::{Answer, Query};
+
+/// Version of the protocol. Changes only when `PROTOCOL.md` changes in a way an
+/// adapter must follow; independent of the case set.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// What an implementation says about itself in the handshake.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct About {
+    pub name: String,
+    pub version: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub homepage: Option<String>,
+    /// Edition ids it answers for.
+    pub editions: Vec<String>,
+    /// Query names it answers.
+    pub queries: Vec<String>,
+}
+
+/// A xiangqi implementation under test, seen from Rust.
+///
+/// Implement this to run the suite in-process ([`crate::conform::harness`]) or
+/// to build a protocol adapter with [`serve`].
+pub trait Implementation {
+    /// Name, version, and the editions and queries answered.
+    fn about(&self) -> About;
+    /// Answers one query under the rules of `edition`.
+    fn answer(&mut self, edition: &str, query: &Query) -> Answer;
+}
+
+/// A request as sent on the wire.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Request {
+    Hello {
+        protocol: u32,
+        suite: String,
+        runner: String,
+    },
+    Ask {
+        id: Value,
+        edition: String,
+        query: String,
+        input: Map<String, Value>,
+    },
+    Stop {},
+}
+
+/// The hello an implementation answers with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HelloReply {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub protocol: u32,
+    pub implementation: ImplementationInfo,
+    pub editions: Vec<String>,
+    pub queries: Vec<String>,
+}
+
+/// The `implementation` object of the hello reply.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImplementationInfo {
+    pub name: String,
+    pub version: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub homepage: Option<String>,
+}
+
+impl HelloReply {
+    pub fn from_about(a: &About) -> HelloReply {
+        HelloReply {
+            kind: "hello".into(),
+            protocol: PROTOCOL_VERSION,
+            implementation: ImplementationInfo {
+                name: a.name.clone(),
+                version: a.version.clone(),
+                language: a.language.clone(),
+                homepage: a.homepage.clone(),
+            },
+            editions: a.editions.clone(),
+            queries: a.queries.clone(),
+        }
+    }
+
+    pub fn about(&self) -> About {
+        About {
+            name: self.implementation.name.clone(),
+            version: self.implementation.version.clone(),
+            language: self.implementation.language.clone(),
+            homepage: self.implementation.homepage.clone(),
+            editions: self.editions.clone(),
+            queries: self.queries.clone(),
+        }
+    }
+}
+
+/// The hello request the runner sends.
+pub fn hello_request() -> Request {
+    Request::Hello {
+        protocol: PROTOCOL_VERSION,
+        suite: super::suite::SUITE_VERSION.into(),
+        runner: format!("xqspec {}", env!("CARGO_PKG_VERSION")),
+    }
+}
+
+/// Parses an implementation's hello reply line.
+pub fn parse_hello(line: &str) -> Result<About, String> {
+    let v: Value = serde_json::from_str(line)
+        .map_err(|e| format!("hello reply is not JSON: {e}: {}", clip(line)))?;
+    if v.get("type").and_then(Value::as_str) == Some("error") {
+        let m = v.get("message").and_then(Value::as_str).unwrap_or("");
+        return Err(format!("the implementation refused the hello: {m}"));
+    }
+    let h: HelloReply = serde_json::from_value(v)
+        .map_err(|e| format!("malformed hello reply: {e}: {}", clip(line)))?;
+    if h.kind != "hello" {
+        return Err(format!("expected a hello reply, got type `{}`", h.kind));
+    }
+    if h.protocol != PROTOCOL_VERSION {
+        return Err(format!(
+            "the implementation speaks protocol {}, this runner {PROTOCOL_VERSION}",
+            h.protocol
+        ));
+    }
+    Ok(h.about())
+}
+
+/// Encodes an answer to request `id` as one JSON line (without the newline).
+pub fn encode_answer(id: &Value, answer: &Answer) -> String {
+    let v = match answer {
+        Answer::Value(m) => json!({"id": id, "result": m}),
+        Answer::Reject { kind, message } => {
+            json!({"id": id, "reject": {"kind": kind, "message": message}})
+        }
+        Answer::Unsupported { reason } => json!({"id": id, "unsupported": {"reason": reason}}),
+        Answer::Error { message } => json!({"id": id, "error": {"message": message}}),
+    };
+    v.to_string()
+}
+
+/// Decodes an answer line into its id and answer.
+pub fn decode_answer(line: &str) -> Result<(Value, Answer), String> {
+    let v: Value =
+        serde_json::from_str(line).map_err(|e| format!("not JSON ({e}): {}", clip(line)))?;
+    let Value::Object(mut m) = v else {
+        return Err(format!("an answer is a JSON object: {}", clip(line)));
+    };
+    let id = m
+        .remove("id")
+        .ok_or_else(|| format!("the answer has no `id`: {}", clip(line)))?;
+    m.remove("type");
+    if m.len() != 1 {
+        return Err(format!(
+            "an answer has exactly one of `result`, `reject`, `unsupported`, `error`: {}",
+            clip(line)
+        ));
+    }
+    let (k, body) = m.into_iter().next().expect("one entry");
+    let text = |o: &Value, f: &str| o.get(f).and_then(Value::as_str).map(str::to_string);
+    let answer = match (k.as_str(), &body) {
+        ("result", Value::Object(r)) => Answer::Value(r.clone()),
+        ("reject", o) => Answer::Reject {
+            kind: text(o, "kind").ok_or("`reject` needs a string `kind`")?,
+            message: text(o, "message").unwrap_or_default(),
+        },
+        ("unsupported", o) => Answer::Unsupported {
+            reason: text(o, "reason").unwrap_or_default(),
+        },
+        ("error", o) => Answer::Error {
+            message: text(o, "message").unwrap_or_default(),
+        },
+        (k, _) => {
+            return Err(format!(
+                "unknown answer field `{k}` (or `result` is not an object): {}",
+                clip(line)
+            ))
+        }
+    };
+    Ok((id, answer))
+}
+
+/// Shortens a line for an error message.
+pub fn clip(line: &str) -> String {
+    let mut s: String = line.chars().take(200).collect();
+    if s.len() < line.len() {
+        s.push('…');
+    }
+    s
+}
+
+/// Runs the protocol for `imp` over `input`/`output` until `stop` or end of
+/// input. Malformed requests get an `error` answer (with `id` null when it
+/// cannot be read) and the loop goes on.
+pub fn serve<I: Implementation + ?Sized>(
+    imp: &mut I,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> std::io::Result<()> {
+    let about = imp.about();
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = match serde_json::from_str::<Request>(&line) {
+            Ok(Request::Hello { protocol, .. }) => {
+                if protocol != PROTOCOL_VERSION {
+                    json!({"type": "error", "message": format!("this implementation speaks protocol {PROTOCOL_VERSION}, not {protocol}")})
+                        .to_string()
+                } else {
+                    serde_json::to_string(&HelloReply::from_about(&about)).expect("serializable")
+                }
+            }
+            Ok(Request::Stop {}) => break,
+            Ok(Request::Ask {
+                id,
+                edition,
+                query,
+                input,
+            }) => {
+                let answer = if !about.editions.contains(&edition) {
+                    Answer::unsupported(format!("edition {edition} is not supported"))
+                } else if !about.queries.contains(&query) {
+                    Answer::unsupported(format!("query {query} is not supported"))
+                } else {
+                    match Query::from_parts(&query, &input) {
+                        Ok(q) => imp.answer(&edition, &q),
+                        Err(m) => Answer::error(format!("bad input: {m}")),
+                    }
+                };
+                encode_answer(&id, &answer)
+            }
+            Err(e) => {
+                let id = serde_json::from_str::<Value>(&line)
+                    .ok()
+                    .and_then(|v| v.get("id").cloned())
+                    .unwrap_or(Value::Null);
+                encode_answer(&id, &Answer::error(format!("unreadable request: {e}")))
+            }
+        };
+        writeln!(output, "{reply}")?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Echo;
+    impl Implementation for Echo {
+        fn about(&self) -> About {
+            About {
+                name: "echo".into(),
+                version: "1".into(),
+                editions: vec!["cxa-2020".into()],
+                queries: vec!["perft".into()],
+                ..About::default()
+            }
+        }
+        fn answer(&mut self, _: &str, q: &Query) -> Answer {
+            match q {
+                Query::Perft { depth, .. } => Answer::nodes(*depth as u64),
+                _ => Answer::error("unexpected"),
+            }
+        }
+    }
+
+    #[test]
+    fn serve_speaks_the_protocol() {
+        let input = concat!(
+            r#"{"type":"hello","protocol":1,"suite":"x","runner":"y"}"#,
+            "\n",
+            r#"{"type":"ask","id":"a@cxa-2020","edition":"cxa-2020","query":"perft","input":{"fen":"f","depth":3}}"#,
+            "\n",
+            r#"{"type":"ask","id":7,"edition":"cxa-1999","query":"perft","input":{"fen":"f","depth":3}}"#,
+            "\n",
+            r#"{"type":"ask","id":8,"edition":"cxa-2020","query":"status","input":{"fen":"f"}}"#,
+            "\n",
+            r#"{"type":"ask","id":9,"edition":"cxa-2020","query":"perft","input":{"fen":"f"}}"#,
+            "\n",
+            "garbage\n",
+            r#"{"type":"stop"}"#,
+            "\n",
+            r#"{"type":"ask","id":10,"edition":"cxa-2020","query":"perft","input":{"fen":"f","depth":1}}"#,
+            "\n",
+        );
+        let mut out = Vec::new();
+        serve(&mut Echo, input.as_bytes(), &mut out).unwrap();
+        let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
+        assert_eq!(lines.len(), 6, "{lines:#?}");
+        assert_eq!(parse_hello(lines[0]).unwrap(), Echo.about());
+        assert_eq!(
+            decode_answer(lines[1]).unwrap(),
+            (json!("a@cxa-2020"), Answer::nodes(3))
+        );
+        assert!(
+            matches!(decode_answer(lines[2]).unwrap(), (v, Answer::Unsupported { .. }) if v == json!(7))
+        );
+        assert!(matches!(
+            decode_answer(lines[3]).unwrap().1,
+            Answer::Unsupported { .. }
+        ));
+        assert!(matches!(
+            decode_answer(lines[4]).unwrap().1,
+            Answer::Error { .. }
+        ));
+        assert_eq!(decode_answer(lines[5]).unwrap().0, Value::Null);
+    }
+
+    #[test]
+    fn answers_round_trip_and_bad_lines_are_refused() {
+        for a in [
+            Answer::moves(["a0a1"]),
+            Answer::reject("fen.syntax", "col 3"),
+            Answer::unsupported("r"),
+            Answer::error("e"),
+        ] {
+            assert_eq!(
+                decode_answer(&encode_answer(&json!("x"), &a)).unwrap(),
+                (json!("x"), a)
+            );
+        }
+        for bad in [
+            "",
+            "[]",
+            r#"{"result":{}}"#,
+            r#"{"id":1}"#,
+            r#"{"id":1,"result":{},"error":{}}"#,
+            r#"{"id":1,"result":3}"#,
+        ] {
+            assert!(decode_answer(bad).is_err(), "{bad}");
+        }
+        assert!(parse_hello(r#"{"type":"hello","protocol":2,"implementation":{"name":"a","version":"b"},"editions":[],"queries":[]}"#)
+            .unwrap_err()
+            .contains("protocol 2"));
+    }
+}

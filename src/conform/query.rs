@@ -1,0 +1,549 @@
+//! Queries, answers, and the one place where an answer is judged against
+//! an expectation ([`judge`]).
+
+use std::fmt;
+
+use serde_json::{json, Map, Value};
+
+use super::case::Expected;
+
+/// A question put to an implementation, typed. The wire form is a query
+/// name plus an input object ([`Query::name`], [`Query::input`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Query {
+    LegalMoves {
+        fen: String,
+        moves: Vec<String>,
+    },
+    Perft {
+        fen: String,
+        moves: Vec<String>,
+        depth: u32,
+    },
+    Status {
+        fen: String,
+        moves: Vec<String>,
+    },
+    ValidateFen {
+        fen: String,
+    },
+    ParseMove {
+        fen: String,
+        moves: Vec<String>,
+        notation: String,
+        text: String,
+    },
+    FormatMove {
+        fen: String,
+        moves: Vec<String>,
+        notation: String,
+        mv: String,
+    },
+    /// A query this version of xqspec has no type for (a later protocol's `ruling`, …).
+    Other {
+        name: String,
+        input: Map<String, Value>,
+    },
+}
+
+/// The queries this version knows, in protocol spelling.
+pub const KNOWN_QUERIES: [&str; 6] = [
+    "legal_moves",
+    "perft",
+    "status",
+    "validate_fen",
+    "parse_move",
+    "format_move",
+];
+
+impl Query {
+    /// Builds a typed query from its wire name and input object.
+    pub fn from_parts(name: &str, input: &Map<String, Value>) -> Result<Query, String> {
+        let s = |k: &str| -> Result<String, String> {
+            match input.get(k) {
+                Some(Value::String(s)) => Ok(s.clone()),
+                Some(_) => Err(format!("input `{k}` is a string")),
+                None => Err(format!("input `{k}` is missing")),
+            }
+        };
+        let moves = || -> Result<Vec<String>, String> {
+            match input.get("moves") {
+                None => Ok(Vec::new()),
+                Some(Value::Array(a)) => a
+                    .iter()
+                    .map(|m| {
+                        m.as_str()
+                            .map(str::to_string)
+                            .ok_or_else(|| "input `moves` is a list of strings".to_string())
+                    })
+                    .collect(),
+                Some(_) => Err("input `moves` is a list of strings".into()),
+            }
+        };
+        Ok(match name {
+            "legal_moves" => Query::LegalMoves {
+                fen: s("fen")?,
+                moves: moves()?,
+            },
+            "perft" => {
+                let depth = match input.get("depth") {
+                    Some(Value::Number(n)) => n
+                        .as_u64()
+                        .filter(|&d| d <= 64)
+                        .ok_or("input `depth` is an integer from 0 to 64")?
+                        as u32,
+                    Some(_) => return Err("input `depth` is an integer".into()),
+                    None => return Err("input `depth` is missing".into()),
+                };
+                Query::Perft {
+                    fen: s("fen")?,
+                    moves: moves()?,
+                    depth,
+                }
+            }
+            "status" => Query::Status {
+                fen: s("fen")?,
+                moves: moves()?,
+            },
+            "validate_fen" => Query::ValidateFen { fen: s("fen")? },
+            "parse_move" => Query::ParseMove {
+                fen: s("fen")?,
+                moves: moves()?,
+                notation: s("notation")?,
+                text: s("text")?,
+            },
+            "format_move" => Query::FormatMove {
+                fen: s("fen")?,
+                moves: moves()?,
+                notation: s("notation")?,
+                mv: s("move")?,
+            },
+            other => Query::Other {
+                name: other.to_string(),
+                input: input.clone(),
+            },
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            Query::LegalMoves { .. } => "legal_moves",
+            Query::Perft { .. } => "perft",
+            Query::Status { .. } => "status",
+            Query::ValidateFen { .. } => "validate_fen",
+            Query::ParseMove { .. } => "parse_move",
+            Query::FormatMove { .. } => "format_move",
+            Query::Other { name, .. } => name,
+        }
+    }
+
+    /// The input object in protocol form.
+    pub fn input(&self) -> Map<String, Value> {
+        let v = match self {
+            Query::LegalMoves { fen, moves } | Query::Status { fen, moves } => {
+                json!({"fen": fen, "moves": moves})
+            }
+            Query::Perft { fen, moves, depth } => {
+                json!({"fen": fen, "moves": moves, "depth": depth})
+            }
+            Query::ValidateFen { fen } => json!({ "fen": fen }),
+            Query::ParseMove {
+                fen,
+                moves,
+                notation,
+                text,
+            } => {
+                json!({"fen": fen, "moves": moves, "notation": notation, "text": text})
+            }
+            Query::FormatMove {
+                fen,
+                moves,
+                notation,
+                mv,
+            } => {
+                json!({"fen": fen, "moves": moves, "notation": notation, "move": mv})
+            }
+            Query::Other { input, .. } => return input.clone(),
+        };
+        match v {
+            Value::Object(m) => m,
+            _ => unreachable!("json! of an object literal"),
+        }
+    }
+
+    /// The name of the field an accepted answer to this query carries.
+    pub fn answer_field(&self) -> Option<&'static str> {
+        answer_field(self.name())
+    }
+}
+
+/// The answer field of a known query (`legal_moves` → `moves`).
+pub fn answer_field(query: &str) -> Option<&'static str> {
+    Some(match query {
+        "legal_moves" => "moves",
+        "perft" => "nodes",
+        "status" => "status",
+        "validate_fen" => "valid",
+        "parse_move" => "move",
+        "format_move" => "text",
+        _ => return None,
+    })
+}
+
+/// What an implementation says to a query.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// The input was accepted; the answer object (`{"moves": [...]}`).
+    Value(Map<String, Value>),
+    /// The input was refused with a reject kind (`fen.board_shape`).
+    Reject { kind: String, message: String },
+    /// The implementation does not answer this query or case (a skip).
+    Unsupported { reason: String },
+    /// The implementation failed to answer (a bug or an internal error).
+    Error { message: String },
+}
+
+impl Answer {
+    fn one(field: &str, v: Value) -> Answer {
+        let mut m = Map::new();
+        m.insert(field.to_string(), v);
+        Answer::Value(m)
+    }
+    /// Answer to `legal_moves`: ICCS moves in any order.
+    pub fn moves<I: IntoIterator<Item = S>, S: Into<String>>(moves: I) -> Answer {
+        Answer::one(
+            "moves",
+            Value::Array(moves.into_iter().map(|m| Value::String(m.into())).collect()),
+        )
+    }
+    /// Answer to `perft`.
+    pub fn nodes(n: u64) -> Answer {
+        Answer::one("nodes", json!(n))
+    }
+    /// Answer to `status` (`ongoing`, `check`, `checkmate`, `stalemate`).
+    pub fn status(s: &str) -> Answer {
+        Answer::one("status", json!(s))
+    }
+    /// Answer to `validate_fen` when the FEN is accepted.
+    pub fn valid() -> Answer {
+        Answer::one("valid", json!(true))
+    }
+    /// Answer to `parse_move`: the ICCS move.
+    pub fn parsed_move(mv: impl Into<String>) -> Answer {
+        Answer::one("move", Value::String(mv.into()))
+    }
+    /// Answer to `format_move`: the move's text.
+    pub fn text(t: impl Into<String>) -> Answer {
+        Answer::one("text", Value::String(t.into()))
+    }
+    pub fn reject(kind: impl Into<String>, message: impl Into<String>) -> Answer {
+        Answer::Reject {
+            kind: kind.into(),
+            message: message.into(),
+        }
+    }
+    pub fn unsupported(reason: impl Into<String>) -> Answer {
+        Answer::Unsupported {
+            reason: reason.into(),
+        }
+    }
+    pub fn error(message: impl Into<String>) -> Answer {
+        Answer::Error {
+            message: message.into(),
+        }
+    }
+}
+
+impl Answer {
+    /// The answer for display, with a move list sorted (answers may come in any order).
+    pub fn display_sorted(&self) -> String {
+        match self {
+            Answer::Value(m) => {
+                let mut m = m.clone();
+                if let Some(Value::Array(list)) = m.get_mut("moves") {
+                    list.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+                }
+                Value::Object(m).to_string()
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Value(m) => write!(f, "{}", Value::Object(m.clone())),
+            Answer::Reject { kind, message } if message.is_empty() => write!(f, "reject {kind}"),
+            Answer::Reject { kind, message } => write!(f, "reject {kind} ({message})"),
+            Answer::Unsupported { reason } => write!(f, "unsupported: {reason}"),
+            Answer::Error { message } => write!(f, "error: {message}"),
+        }
+    }
+}
+
+/// Is `s` a well-formed ICCS move in canonical spelling (`h2e2`)?
+pub fn is_iccs(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 4
+        && (b'a'..=b'i').contains(&b[0])
+        && b[1].is_ascii_digit()
+        && (b'a'..=b'i').contains(&b[2])
+        && b[3].is_ascii_digit()
+}
+
+/// The largest count the suite uses: integers stay exact in every JSON reader.
+pub const MAX_COUNT: u64 = (1 << 53) - 1;
+
+/// Checks the value of an answer field. `strict` (for case files) also
+/// demands that move lists be sorted; answers may come in any order.
+pub fn check_answer_value(
+    field: &str,
+    v: &Value,
+    statuses: &[&str],
+    strict: bool,
+) -> Result<(), String> {
+    match field {
+        "moves" => {
+            let list = v.as_array().ok_or("`moves` is a list of ICCS moves")?;
+            let mut seen: Vec<&str> = Vec::with_capacity(list.len());
+            for m in list {
+                let m = m.as_str().ok_or("`moves` holds strings")?;
+                if !is_iccs(m) {
+                    return Err(format!("`{m}` is not an ICCS move like `h2e2`"));
+                }
+                seen.push(m);
+            }
+            let mut sorted = seen.clone();
+            sorted.sort_unstable();
+            if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+                return Err(format!("`{}` is listed twice", w[0]));
+            }
+            if strict && sorted != seen {
+                return Err("`moves` is not sorted in ascending order".into());
+            }
+            Ok(())
+        }
+        "nodes" => match v.as_u64() {
+            Some(n) if n <= MAX_COUNT => Ok(()),
+            _ => Err("`nodes` is a non-negative integer below 2^53".into()),
+        },
+        "status" => match v.as_str() {
+            Some(s) if statuses.contains(&s) => Ok(()),
+            _ => Err(format!("`status` is one of {}", statuses.join(", "))),
+        },
+        "valid" => match v {
+            Value::Bool(true) => Ok(()),
+            _ => Err("`valid` is `true` (an invalid FEN is a rejection)".into()),
+        },
+        "move" => match v.as_str() {
+            Some(s) if is_iccs(s) => Ok(()),
+            _ => Err("`move` is an ICCS move like `h2e2`".into()),
+        },
+        "text" => match v.as_str() {
+            Some(s) if !s.is_empty() && !s.contains('\n') => Ok(()),
+            _ => Err("`text` is a non-empty one-line string".into()),
+        },
+        other => Err(format!("`{other}` is not an answer field")),
+    }
+}
+
+/// The outcome of judging one answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Judgement {
+    Pass,
+    /// A wrong answer, with a readable difference.
+    Fail(String),
+    /// The implementation declined (`unsupported`).
+    Skip(String),
+    /// The implementation reported an error, or answered in a malformed way.
+    Error(String),
+}
+
+/// Judges `answer` against `expected` for `query`. The only comparison in xqspec:
+/// the harness, the runner and the Rust implementers' harness all call it.
+pub fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgement {
+    const STATUSES: [&str; 4] = ["ongoing", "check", "checkmate", "stalemate"];
+    match (expected, answer) {
+        (_, Answer::Unsupported { reason }) => Judgement::Skip(reason.clone()),
+        (_, Answer::Error { message }) => Judgement::Error(message.clone()),
+        (Expected::Reject(want), Answer::Reject { kind, .. }) => {
+            let family = want.split('.').next().unwrap_or(want);
+            if kind == want || kind == family {
+                Judgement::Pass
+            } else {
+                Judgement::Fail(format!("expected reject {want}, got reject {kind}"))
+            }
+        }
+        (Expected::Reject(want), Answer::Value(got)) => Judgement::Fail(format!(
+            "expected reject {want}, got {}",
+            Value::Object(got.clone())
+        )),
+        (Expected::Answer(want), Answer::Reject { kind, message }) => {
+            let m = if message.is_empty() {
+                String::new()
+            } else {
+                format!(" ({message})")
+            };
+            Judgement::Fail(format!(
+                "expected {}, got reject {kind}{m}",
+                Value::Object(want.clone())
+            ))
+        }
+        (Expected::Answer(want), Answer::Value(got)) => {
+            let Some(field) = answer_field(query) else {
+                return Judgement::Error(format!("no comparison is defined for query `{query}`"));
+            };
+            let Some(got_v) = got.get(field) else {
+                return Judgement::Error(format!(
+                    "the answer has no `{field}` field: {}",
+                    Value::Object(got.clone())
+                ));
+            };
+            if let Err(e) = check_answer_value(field, got_v, &STATUSES, false) {
+                return Judgement::Error(format!("malformed answer: {e}"));
+            }
+            let want_v = &want[field];
+            if field == "moves" {
+                return compare_move_lists(want_v, got_v);
+            }
+            if want_v == got_v {
+                Judgement::Pass
+            } else {
+                Judgement::Fail(format!("expected {field} {want_v}, got {got_v}"))
+            }
+        }
+    }
+}
+
+fn compare_move_lists(want: &Value, got: &Value) -> Judgement {
+    let as_set = |v: &Value| -> std::collections::BTreeSet<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m.as_str().map(str::to_string))
+            .collect()
+    };
+    let (w, g) = (as_set(want), as_set(got));
+    if w == g {
+        return Judgement::Pass;
+    }
+    let missing: Vec<&str> = w.difference(&g).map(String::as_str).collect();
+    let extra: Vec<&str> = g.difference(&w).map(String::as_str).collect();
+    let mut parts = Vec::new();
+    if !missing.is_empty() {
+        parts.push(format!("missing {}", missing.join(" ")));
+    }
+    if !extra.is_empty() {
+        parts.push(format!("extra {}", extra.join(" ")));
+    }
+    Judgement::Fail(format!("moves differ: {}", parts.join("; ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exp(v: Value) -> Expected {
+        match v {
+            Value::Object(m) => Expected::Answer(m),
+            _ => panic!(),
+        }
+    }
+
+    #[test]
+    fn move_lists_compare_as_sets_and_report_differences() {
+        let want = exp(json!({"moves": ["a0a1", "b0c2"]}));
+        assert_eq!(
+            judge("legal_moves", &want, &Answer::moves(["b0c2", "a0a1"])),
+            Judgement::Pass
+        );
+        assert_eq!(
+            judge("legal_moves", &want, &Answer::moves(["a0a1", "i0i1"])),
+            Judgement::Fail("moves differ: missing b0c2; extra i0i1".into())
+        );
+        assert!(matches!(
+            judge(
+                "legal_moves",
+                &want,
+                &Answer::moves(["a0a1", "a0a1", "b0c2"])
+            ),
+            Judgement::Error(_)
+        ));
+        assert!(matches!(
+            judge("legal_moves", &want, &Answer::moves(["A0-A1"])),
+            Judgement::Error(_)
+        ));
+    }
+
+    #[test]
+    fn rejections_match_kind_or_family() {
+        let want = Expected::Reject("fen.board_shape".into());
+        assert_eq!(
+            judge(
+                "validate_fen",
+                &want,
+                &Answer::reject("fen.board_shape", "")
+            ),
+            Judgement::Pass
+        );
+        assert_eq!(
+            judge("validate_fen", &want, &Answer::reject("fen", "bad")),
+            Judgement::Pass
+        );
+        assert!(matches!(
+            judge("validate_fen", &want, &Answer::reject("fen.syntax", "")),
+            Judgement::Fail(_)
+        ));
+        assert!(matches!(
+            judge("validate_fen", &want, &Answer::valid()),
+            Judgement::Fail(_)
+        ));
+        let ok = exp(json!({"valid": true}));
+        assert!(matches!(
+            judge("validate_fen", &ok, &Answer::reject("fen.syntax", "x")),
+            Judgement::Fail(_)
+        ));
+    }
+
+    #[test]
+    fn scalars_and_skips() {
+        let want = exp(json!({"nodes": 44}));
+        assert_eq!(judge("perft", &want, &Answer::nodes(44)), Judgement::Pass);
+        assert_eq!(
+            judge("perft", &want, &Answer::nodes(45)),
+            Judgement::Fail("expected nodes 44, got 45".into())
+        );
+        assert_eq!(
+            judge("perft", &want, &Answer::unsupported("no")),
+            Judgement::Skip("no".into())
+        );
+        assert!(matches!(
+            judge("perft", &want, &Answer::status("check")),
+            Judgement::Error(_)
+        ));
+        let st = exp(json!({"status": "check"}));
+        assert!(matches!(
+            judge("status", &st, &Answer::status("mate")),
+            Judgement::Error(_)
+        ));
+    }
+
+    #[test]
+    fn queries_round_trip_through_the_wire_form() {
+        let q = Query::Perft {
+            fen: "f".into(),
+            moves: vec!["h2e2".into()],
+            depth: 3,
+        };
+        assert_eq!(Query::from_parts(q.name(), &q.input()).unwrap(), q);
+        for name in KNOWN_QUERIES {
+            assert!(answer_field(name).is_some());
+        }
+        assert!(Query::from_parts("perft", &Map::new()).is_err());
+        assert!(matches!(
+            Query::from_parts("ruling", &Map::new()).unwrap(),
+            Query::Other { .. }
+        ));
+    }
+}

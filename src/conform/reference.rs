@@ -1,0 +1,210 @@
+//! The reference implementation: xqspec's own rule VM answering the
+//! protocol's queries. `xqspec serve` speaks the protocol with it, and the
+//! `cargo test` harness runs every case against it.
+
+use std::collections::BTreeMap;
+
+use crate::board::Move;
+use crate::fen::{self, FenError};
+use crate::spec::Spec;
+use crate::vm::{Position, Rules};
+
+use super::case::{locate_key, Case, Expected, Problem};
+use super::protocol::{About, Implementation};
+use super::query::{is_iccs, Answer, Query};
+
+/// xqspec's rule VM as an implementation under test.
+pub struct Reference {
+    editions: Vec<String>,
+    rules: BTreeMap<String, Result<Rules, String>>,
+}
+
+/// The reject kind (vocabulary.yaml) of a FEN error (`crate::fen` kinds).
+pub fn fen_reject_kind(e: &FenError) -> &'static str {
+    match e.kind() {
+        "rank_count" | "rank_width" => "fen.board_shape",
+        "bad_side" => "fen.side_to_move",
+        "bad_field" => "fen.counters",
+        "missing_general" | "too_many_pieces" => "fen.piece_count",
+        "unreachable_point" => "fen.piece_placement",
+        "side_not_to_move_in_check" | "generals_facing" => "fen.opponent_in_check",
+        _ => "fen.syntax",
+    }
+}
+
+impl Reference {
+    /// The reference over the spec built into the crate.
+    pub fn builtin() -> Result<Reference, String> {
+        Spec::builtin()
+            .map(|s| Reference::new(&s))
+            .map_err(|e| e.to_string())
+    }
+
+    /// The reference over a loaded spec; every edition is compiled.
+    pub fn new(spec: &Spec) -> Reference {
+        let rules = spec
+            .editions()
+            .iter()
+            .map(|e| {
+                (
+                    e.id.clone(),
+                    Rules::compile(e).map_err(|err| err.to_string()),
+                )
+            })
+            .collect();
+        Reference {
+            editions: spec.editions().iter().map(|e| e.id.clone()).collect(),
+            rules,
+        }
+    }
+
+    /// The compiled rules of an edition.
+    pub fn rules(&self, edition: &str) -> Result<&Rules, String> {
+        match self.rules.get(edition) {
+            Some(Ok(r)) => Ok(r),
+            Some(Err(e)) => Err(format!("edition {edition} does not compile: {e}")),
+            None => Err(format!("unknown edition {edition}")),
+        }
+    }
+}
+
+/// The position after `moves` from `fen`, or the rejection.
+pub fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, Answer> {
+    let (mut pos, _) =
+        fen::parse(rules, fen).map_err(|e| Answer::reject(fen_reject_kind(&e), e.to_string()))?;
+    for (i, text) in moves.iter().enumerate() {
+        let m = play_move(text).ok_or_else(|| {
+            Answer::reject(
+                "move.syntax",
+                format!("move {}: `{text}` is not ICCS", i + 1),
+            )
+        })?;
+        pos.play(rules, m)
+            .map_err(|e| Answer::reject("move.illegal", format!("move {}: {e}", i + 1)))?;
+    }
+    Ok(pos)
+}
+
+fn play_move(text: &str) -> Option<Move> {
+    if is_iccs(text) {
+        Move::parse_iccs(text)
+    } else {
+        None
+    }
+}
+
+impl Implementation for Reference {
+    fn about(&self) -> About {
+        About {
+            name: "xqspec".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            language: Some("Rust".into()),
+            homepage: None,
+            editions: self.editions.clone(),
+            queries: ["legal_moves", "perft", "status", "validate_fen"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        }
+    }
+
+    fn answer(&mut self, edition: &str, query: &Query) -> Answer {
+        self.answer_shared(edition, query)
+    }
+}
+
+impl Reference {
+    /// [`Implementation::answer`] without `&mut`: the reference keeps no state.
+    pub fn answer_shared(&self, edition: &str, query: &Query) -> Answer {
+        let rules = match self.rules(edition) {
+            Ok(r) => r,
+            Err(e) => return Answer::unsupported(e),
+        };
+        let result = (|| -> Result<Answer, Answer> {
+            Ok(match query {
+                Query::LegalMoves { fen, moves } => {
+                    let pos = position(rules, fen, moves)?;
+                    Answer::moves(pos.legal_moves(rules).iter().map(|m| m.iccs()))
+                }
+                Query::Perft { fen, moves, depth } => {
+                    let mut pos = position(rules, fen, moves)?;
+                    Answer::nodes(crate::perft::perft(&mut pos, rules, *depth))
+                }
+                Query::Status { fen, moves } => {
+                    Answer::status(position(rules, fen, moves)?.status(rules).name())
+                }
+                Query::ValidateFen { fen } => {
+                    position(rules, fen, &[])?;
+                    Answer::valid()
+                }
+                other => Answer::unsupported(format!(
+                    "the reference does not answer `{}` yet",
+                    other.name()
+                )),
+            })
+        })();
+        result.unwrap_or_else(|a| a)
+    }
+}
+
+/// The checks of `cases check` that need the rule VM: outside `validate_fen`
+/// cases, FENs are canonical and the `moves` input is playable (unless the
+/// case expects that very rejection).
+pub fn reference_problems(reference: &Reference, case: &Case, text: &str) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let Some(fen) = case.input.get("fen").and_then(|v| v.as_str()) else {
+        return out;
+    };
+    if case.query == "validate_fen" {
+        return out;
+    }
+    let moves: Vec<String> = case
+        .input
+        .get("moves")
+        .and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    for edition in &case.editions {
+        let Ok(rules) = reference.rules(edition) else {
+            continue;
+        };
+        let expects_reject = matches!(case.expected(edition), Some(Expected::Reject(_)));
+        match fen::parse(rules, fen) {
+            Ok((pos, _)) => {
+                let canonical = pos.to_fen(rules);
+                if canonical != fen {
+                    out.push(Problem::new(
+                        &case.path,
+                        locate_key(text, "input"),
+                        format!("the FEN is not canonical; write `{canonical}`"),
+                    ));
+                    break;
+                }
+            }
+            Err(e) if !expects_reject => {
+                out.push(Problem::new(
+                    &case.path,
+                    locate_key(text, "input"),
+                    format!("{edition}: the FEN is refused: {e}"),
+                ));
+                continue;
+            }
+            Err(_) => continue,
+        }
+        if !expects_reject {
+            if let Err(a) = position(rules, fen, &moves) {
+                out.push(Problem::new(
+                    &case.path,
+                    locate_key(text, "input"),
+                    format!("{edition}: the moves cannot be played: {a}"),
+                ));
+            }
+        }
+    }
+    out.dedup();
+    out
+}

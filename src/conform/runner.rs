@@ -1,0 +1,614 @@
+//! The runner: puts every selected case, once per edition, to a [`Subject`],
+//! judges the answers, and writes the results (tables, JSON lines, Markdown).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use globset::{Glob, GlobMatcher};
+use serde::Deserialize;
+use serde_json::json;
+use tabled::builder::Builder;
+use tabled::settings::Style;
+
+use super::case::{Case, Expected};
+use super::protocol::{About, PROTOCOL_VERSION};
+use super::query::{judge, Judgement, Query};
+use super::subject::{Reply, Subject};
+use super::suite::{Suite, SUITE_VERSION};
+
+/// The status alphabet of a case run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Status {
+    Pass,
+    Fail,
+    Skip,
+    Error,
+    Crash,
+    Timeout,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Skip => "skip",
+            Status::Error => "error",
+            Status::Crash => "crash",
+            Status::Timeout => "timeout",
+        }
+    }
+}
+
+/// The result of one case under one edition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseResult {
+    pub id: String,
+    pub path: String,
+    pub area: String,
+    pub edition: String,
+    pub status: Status,
+    /// The difference, the skip reason, or the fault.
+    pub detail: String,
+    pub expected: String,
+    pub got: String,
+    /// The reason from the known-failures file, when the case is listed.
+    pub known: Option<String>,
+    pub millis: u128,
+}
+
+/// How a result counts towards the closing line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tally {
+    Passed,
+    Failed,
+    Skipped,
+    /// Listed as a known failure and did not pass: counted with the skipped.
+    KnownFailure,
+    /// Listed as a known failure but passed: counted with the failed.
+    UnexpectedPass,
+}
+
+impl CaseResult {
+    pub fn tally(&self) -> Tally {
+        match (self.status, self.known.is_some()) {
+            (Status::Pass, false) => Tally::Passed,
+            (Status::Pass, true) => Tally::UnexpectedPass,
+            (Status::Skip, _) => Tally::Skipped,
+            (_, true) => Tally::KnownFailure,
+            (_, false) => Tally::Failed,
+        }
+    }
+}
+
+/// One entry of a known-failures file.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct KnownFailure {
+    pub id: String,
+    #[serde(default)]
+    pub edition: Option<String>,
+    pub reason: String,
+}
+
+/// A known-failures file: cases expected to fail, each with a reason.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KnownFailures {
+    pub entries: Vec<KnownFailure>,
+}
+
+impl KnownFailures {
+    /// Parses the file and checks every entry against the suite.
+    pub fn parse(file: &str, text: &str, suite: &Suite) -> Result<KnownFailures, Vec<String>> {
+        let entries: Vec<KnownFailure> = serde_yaml::from_str::<Option<Vec<KnownFailure>>>(text)
+            .map_err(|e| vec![format!("{file}: {e}")])?
+            .unwrap_or_default();
+        let mut errors = Vec::new();
+        for (i, k) in entries.iter().enumerate() {
+            let at = format!("{file}: entry {} (`{}`)", i + 1, k.id);
+            if k.reason.trim().is_empty() {
+                errors.push(format!("{at}: a known failure needs a reason"));
+            }
+            match suite.case(&k.id) {
+                None => errors.push(format!("{at}: no case has this id")),
+                Some(c) => {
+                    if let Some(e) = &k.edition {
+                        if !c.editions.contains(e) {
+                            errors.push(format!("{at}: the case does not apply to {e}"));
+                        }
+                    }
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(KnownFailures { entries })
+        } else {
+            Err(errors)
+        }
+    }
+
+    pub fn reason(&self, id: &str, edition: &str) -> Option<&str> {
+        self.entries
+            .iter()
+            .find(|k| k.id == id && k.edition.as_deref().is_none_or(|e| e == edition))
+            .map(|k| k.reason.as_str())
+    }
+}
+
+/// What to run and how.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Editions to run; empty means every edition a case names.
+    pub editions: Vec<String>,
+    /// Only cases whose id or path (without `.yaml`) matches one of these globs.
+    pub run: Vec<String>,
+    /// Leave out cases whose id or path matches one of these globs.
+    pub skip: Vec<String>,
+    /// Leave out cases tagged with one of these features.
+    pub skip_features: Vec<String>,
+    pub known: KnownFailures,
+    /// Time limit for one answer.
+    pub timeout: Duration,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            editions: Vec::new(),
+            run: Vec::new(),
+            skip: Vec::new(),
+            skip_features: Vec::new(),
+            known: KnownFailures::default(),
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+fn matchers(globs: &[String]) -> Result<Vec<GlobMatcher>, String> {
+    globs
+        .iter()
+        .map(|g| {
+            Glob::new(g)
+                .map(|g| g.compile_matcher())
+                .map_err(|e| format!("bad glob `{g}`: {e}"))
+        })
+        .collect()
+}
+
+/// The (case, edition) pairs selected by the options, in suite order.
+pub fn select<'a>(suite: &'a Suite, opts: &RunOptions) -> Result<Vec<(&'a Case, String)>, String> {
+    let run = matchers(&opts.run)?;
+    let skip = matchers(&opts.skip)?;
+    let hit = |ms: &[GlobMatcher], c: &Case| {
+        ms.iter()
+            .any(|m| m.is_match(&c.id) || m.is_match(c.stem_path()))
+    };
+    let mut out = Vec::new();
+    for c in &suite.cases {
+        if (!run.is_empty() && !hit(&run, c)) || hit(&skip, c) {
+            continue;
+        }
+        if c.features.iter().any(|f| opts.skip_features.contains(f)) {
+            continue;
+        }
+        for e in &c.editions {
+            if opts.editions.is_empty() || opts.editions.contains(e) {
+                out.push((c, e.clone()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Runs one case under one edition against `subject`.
+pub fn run_one(
+    case: &Case,
+    edition: &str,
+    subject: &mut dyn Subject,
+    opts: &RunOptions,
+) -> CaseResult {
+    let expected = case
+        .expected(edition)
+        .cloned()
+        .unwrap_or(Expected::Reject(String::new()));
+    let mut r = CaseResult {
+        id: case.id.clone(),
+        path: case.path.clone(),
+        area: case.area().to_string(),
+        edition: edition.to_string(),
+        status: Status::Skip,
+        detail: String::new(),
+        expected: expected.to_string(),
+        got: String::new(),
+        known: opts.known.reason(&case.id, edition).map(str::to_string),
+        millis: 0,
+    };
+    let about = subject.about();
+    if !about.editions.iter().any(|e| e == edition) {
+        r.detail = format!("edition {edition} not supported");
+        return r;
+    }
+    if !about.queries.iter().any(|q| q == &case.query) {
+        r.detail = format!("query {} not supported", case.query);
+        return r;
+    }
+    if matches!(expected, Expected::Reject(_)) && !subject.can_reject() {
+        r.detail = "expects a rejection, which this implementation cannot give".into();
+        return r;
+    }
+    let query = match Query::from_parts(&case.query, &case.input) {
+        Ok(q) => q,
+        Err(m) => {
+            r.status = Status::Error;
+            r.detail = format!("the case is malformed: {m}");
+            return r;
+        }
+    };
+    let start = Instant::now();
+    let reply = subject.ask(
+        &format!("{}@{edition}", case.id),
+        edition,
+        &query,
+        opts.timeout,
+    );
+    r.millis = start.elapsed().as_millis();
+    let (status, detail) = match reply {
+        Reply::Answer(a) => {
+            r.got = a.display_sorted();
+            match judge(&case.query, &expected, &a) {
+                Judgement::Pass => (Status::Pass, String::new()),
+                Judgement::Fail(d) => (Status::Fail, d),
+                Judgement::Skip(d) => (Status::Skip, d),
+                Judgement::Error(d) => (Status::Error, d),
+            }
+        }
+        Reply::Crash(d) => (Status::Crash, d),
+        Reply::Timeout(d) => (Status::Timeout, d),
+        Reply::Garbage(d) => (Status::Error, d),
+    };
+    r.status = status;
+    r.detail = detail;
+    r
+}
+
+/// Counts of a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+    pub known_failures: usize,
+    pub unexpected_passes: usize,
+}
+
+impl Summary {
+    pub fn of(results: &[CaseResult]) -> Summary {
+        let mut s = Summary::default();
+        for r in results {
+            match r.tally() {
+                Tally::Passed => s.passed += 1,
+                Tally::Failed => s.failed += 1,
+                Tally::Skipped => s.skipped += 1,
+                Tally::KnownFailure => {
+                    s.skipped += 1;
+                    s.known_failures += 1
+                }
+                Tally::UnexpectedPass => {
+                    s.failed += 1;
+                    s.unexpected_passes += 1
+                }
+            }
+        }
+        s
+    }
+
+    /// The closing line: `N passed, N failed, N skipped`.
+    pub fn line(&self) -> String {
+        format!(
+            "{} passed, {} failed, {} skipped",
+            self.passed, self.failed, self.skipped
+        )
+    }
+
+    pub fn ok(&self) -> bool {
+        self.failed == 0
+    }
+}
+
+/// Runs every selected pair, calling `each` after every case.
+pub fn run(
+    suite: &Suite,
+    subject: &mut dyn Subject,
+    opts: &RunOptions,
+    each: &mut dyn FnMut(&CaseResult),
+) -> Result<Vec<CaseResult>, String> {
+    let pairs = select(suite, opts)?;
+    let mut out = Vec::with_capacity(pairs.len());
+    for (case, edition) in pairs {
+        let r = run_one(case, &edition, subject, opts);
+        each(&r);
+        out.push(r);
+    }
+    subject.stop();
+    Ok(out)
+}
+
+/// The JSON-lines header of a run.
+pub fn json_header(about: &About, editions: &[String]) -> String {
+    json!({
+        "type": "header",
+        "suite": SUITE_VERSION,
+        "protocol": PROTOCOL_VERSION,
+        "runner": format!("xqspec {}", env!("CARGO_PKG_VERSION")),
+        "implementation": about,
+        "editions": editions,
+        "started": std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+    })
+    .to_string()
+}
+
+/// One JSON line per case result.
+pub fn json_case(r: &CaseResult) -> String {
+    json!({
+        "type": "case",
+        "id": r.id,
+        "path": r.path,
+        "area": r.area,
+        "edition": r.edition,
+        "status": r.status.name(),
+        "known_failure": r.known,
+        "detail": r.detail,
+        "expected": r.expected,
+        "got": r.got,
+        "ms": r.millis as u64,
+    })
+    .to_string()
+}
+
+pub fn json_summary(s: &Summary) -> String {
+    json!({
+        "type": "summary",
+        "passed": s.passed,
+        "failed": s.failed,
+        "skipped": s.skipped,
+        "known_failures": s.known_failures,
+        "unexpected_passes": s.unexpected_passes,
+    })
+    .to_string()
+}
+
+/// Per-area counts as a table (`markdown` for reports).
+pub fn area_table(results: &[CaseResult], markdown: bool) -> String {
+    let mut areas: BTreeMap<&str, [usize; 5]> = BTreeMap::new();
+    for r in results {
+        let row = areas.entry(r.area.as_str()).or_default();
+        let i = match r.tally() {
+            Tally::Passed => 0,
+            Tally::Failed => 1,
+            Tally::Skipped => 2,
+            Tally::KnownFailure => 3,
+            Tally::UnexpectedPass => 4,
+        };
+        row[i] += 1;
+    }
+    let mut b = Builder::default();
+    b.push_record([
+        "area",
+        "passed",
+        "failed",
+        "skipped",
+        "known failures",
+        "listed but passing",
+    ]);
+    let mut total = [0usize; 5];
+    for (area, row) in &areas {
+        for (t, v) in total.iter_mut().zip(row) {
+            *t += v;
+        }
+        let mut rec = vec![area.to_string()];
+        rec.extend(row.iter().map(|v| v.to_string()));
+        b.push_record(rec);
+    }
+    let mut rec = vec!["total".to_string()];
+    rec.extend(total.iter().map(|v| v.to_string()));
+    b.push_record(rec);
+    let mut t = b.build();
+    if markdown {
+        t.with(Style::markdown());
+    } else {
+        t.with(Style::rounded());
+    }
+    t.to_string()
+}
+
+/// Lines describing every result that is not a plain pass or skip.
+pub fn problem_lines(results: &[CaseResult]) -> Vec<String> {
+    results
+        .iter()
+        .filter_map(|r| {
+            let tag = match r.tally() {
+                Tally::Passed | Tally::Skipped => return None,
+                Tally::Failed => r.status.name().to_uppercase(),
+                Tally::KnownFailure => format!("known {}", r.status.name()),
+                Tally::UnexpectedPass => "LISTED BUT PASSES".to_string(),
+            };
+            let mut line = format!("{tag} {} [{}] {}", r.id, r.edition, r.path);
+            if !r.detail.is_empty() {
+                let _ = write!(line, ": {}", r.detail);
+            }
+            if let Some(k) = &r.known {
+                let _ = write!(line, " (known failure: {k})");
+            }
+            Some(line)
+        })
+        .collect()
+}
+
+/// A known-failures file listing every case × edition that did not pass
+/// (skips aside), with the failure as a reason to be edited: a starting point
+/// for `--known-failures`.
+pub fn known_failures_yaml(results: &[CaseResult]) -> String {
+    let mut out = String::from(
+        "# Known failures: each entry needs a reason; the run fails if a listed case passes.\n",
+    );
+    for r in results
+        .iter()
+        .filter(|r| !matches!(r.status, Status::Pass | Status::Skip))
+    {
+        let reason = format!("{}: {}", r.status.name(), r.detail);
+        let _ = writeln!(
+            out,
+            "- id: {}\n  edition: {}\n  reason: {}",
+            r.id,
+            r.edition,
+            serde_json::Value::String(reason.chars().take(200).collect())
+        );
+    }
+    out
+}
+
+/// A Markdown report of a run.
+pub fn markdown_report(about: &About, results: &[CaseResult]) -> String {
+    let s = Summary::of(results);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Conformance report: {} {}\n",
+        about.name, about.version
+    );
+    let _ = writeln!(
+        out,
+        "Suite {SUITE_VERSION}, protocol {PROTOCOL_VERSION}. Editions: {}.\n",
+        results
+            .iter()
+            .map(|r| r.edition.as_str())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let _ = writeln!(out, "{}\n", area_table(results, true));
+    let problems = problem_lines(results);
+    if !problems.is_empty() {
+        let mut b = Builder::default();
+        b.push_record(["case", "edition", "status", "detail"]);
+        for r in results
+            .iter()
+            .filter(|r| !matches!(r.tally(), Tally::Passed | Tally::Skipped))
+        {
+            let status = match r.tally() {
+                Tally::KnownFailure => format!("{} (known)", r.status.name()),
+                Tally::UnexpectedPass => "pass (listed as known failure)".into(),
+                _ => r.status.name().into(),
+            };
+            b.push_record([
+                format!("`{}`", r.id),
+                r.edition.clone(),
+                status,
+                r.detail.replace('|', "\\|"),
+            ]);
+        }
+        let mut t = b.build();
+        t.with(Style::markdown());
+        let _ = writeln!(out, "## Not passing\n\n{t}\n");
+    }
+    let _ = writeln!(out, "{}", s.line());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conform::protocol::Implementation;
+    use crate::conform::query::Answer;
+    use crate::conform::subject::InProcess;
+
+    /// Answers perft with 1 under cxa-1999 and 2 otherwise; panics on depth 9.
+    struct ByEdition;
+    impl Implementation for ByEdition {
+        fn about(&self) -> About {
+            About {
+                name: "by-edition".into(),
+                version: "1".into(),
+                editions: vec!["cxa-1999".into(), "cxa-2020".into()],
+                queries: vec!["perft".into()],
+                ..About::default()
+            }
+        }
+        fn answer(&mut self, edition: &str, q: &Query) -> Answer {
+            match q {
+                Query::Perft { depth: 9, .. } => panic!("depth nine"),
+                _ => Answer::nodes(if edition == "cxa-1999" { 1 } else { 2 }),
+            }
+        }
+    }
+
+    fn suite() -> Suite {
+        let mut files: Vec<(String, String)> = ["vocabulary.yaml", "features.yaml"]
+            .iter()
+            .map(|n| {
+                (
+                    n.to_string(),
+                    crate::conform::suite::EMBEDDED
+                        .get_file(n)
+                        .unwrap()
+                        .contents_utf8()
+                        .unwrap()
+                        .to_string(),
+                )
+            })
+            .collect();
+        let head = "description: d\nclauses: [c.d]\neditions: [cxa-1999, cxa-2011, cxa-2020]\nquery: perft\n";
+        files.push((
+            "perft/differs.yaml".into(),
+            format!("id: differs\n{head}input: {{fen: f, depth: 1}}\nexpect_by_edition:\n  cxa-1999: {{nodes: 1}}\n  cxa-2011: {{nodes: 2}}\n  cxa-2020: {{nodes: 2}}\n"),
+        ));
+        files.push((
+            "perft/same.yaml".into(),
+            format!("id: same\n{head}input: {{fen: f, depth: 1}}\nexpect: {{nodes: 2}}\n"),
+        ));
+        files.push((
+            "perft/panics.yaml".into(),
+            format!("id: panics\n{head}input: {{fen: f, depth: 9}}\nexpect: {{nodes: 2}}\n"),
+        ));
+        Suite::from_files(files)
+    }
+
+    #[test]
+    fn each_edition_is_judged_by_its_own_expectation() {
+        let s = suite();
+        let mut subject = InProcess::new(ByEdition);
+        let results = run(&s, &mut subject, &RunOptions::default(), &mut |_| {}).unwrap();
+        let got: Vec<(String, String, Status)> = results
+            .iter()
+            .map(|r| (r.id.clone(), r.edition.clone(), r.status))
+            .collect();
+        let want: Vec<(String, String, Status)> = [
+            ("differs", "cxa-1999", Status::Pass),
+            ("differs", "cxa-2011", Status::Skip),
+            ("differs", "cxa-2020", Status::Pass),
+            ("panics", "cxa-1999", Status::Crash),
+            ("panics", "cxa-2011", Status::Skip),
+            ("panics", "cxa-2020", Status::Crash),
+            ("same", "cxa-1999", Status::Fail),
+            ("same", "cxa-2011", Status::Skip),
+            ("same", "cxa-2020", Status::Pass),
+        ]
+        .iter()
+        .map(|(i, e, s)| (i.to_string(), e.to_string(), *s))
+        .collect();
+        assert_eq!(got, want);
+        assert_eq!(results[1].detail, "edition cxa-2011 not supported");
+        assert_eq!(results[3].detail, "panicked: depth nine");
+        assert_eq!(
+            Summary::of(&results).line(),
+            "3 passed, 3 failed, 3 skipped"
+        );
+        let table = area_table(&results, true);
+        assert!(
+            table.contains("| perft | 3      | 3      | 3       |"),
+            "{table}"
+        );
+    }
+}

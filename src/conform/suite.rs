@@ -1,0 +1,773 @@
+//! The suite as a whole: loading every case file (from disk or embedded),
+//! the closed vocabularies, and `xqspec cases check`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use include_dir::{include_dir, Dir};
+use serde::Deserialize;
+
+use super::case::{locate_in, locate_key, Case, Expected, Problem};
+use super::query::{check_answer_value, is_iccs, Query};
+
+/// The suite shipped with this crate (`conformance/`), embedded at build time.
+pub static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/conformance");
+
+/// Version of the case set; bumped when cases are added, changed or retired.
+/// Independent of [`crate::conform::protocol::PROTOCOL_VERSION`].
+pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The query table of `vocabulary.yaml`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct QuerySpec {
+    pub required: Vec<String>,
+    pub optional: Vec<String>,
+    pub answer: String,
+}
+
+/// The closed vocabularies: `vocabulary.yaml` and `features.yaml`.
+#[derive(Clone, Debug, Default)]
+pub struct Vocabulary {
+    pub queries: BTreeMap<String, QuerySpec>,
+    pub reserved_queries: Vec<String>,
+    pub statuses: BTreeMap<String, String>,
+    pub notations: BTreeMap<String, String>,
+    pub reject_kinds: BTreeMap<String, String>,
+    /// Feature name → description.
+    pub features: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVocabulary {
+    queries: BTreeMap<String, QuerySpec>,
+    reserved_queries: Vec<String>,
+    statuses: BTreeMap<String, String>,
+    notations: BTreeMap<String, String>,
+    reject_kinds: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFeatures {
+    features: BTreeMap<String, RawFeature>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFeature {
+    description: String,
+}
+
+/// One clause no case can decide.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Exemption {
+    pub clause: String,
+    /// The editions the exemption holds for; empty means every edition having the clause.
+    #[serde(default)]
+    pub editions: Vec<String>,
+    pub reason: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExemptions {
+    exemptions: Vec<Exemption>,
+}
+
+/// What the checks need to know of the spec: each edition's clause ids.
+#[derive(Clone, Debug, Default)]
+pub struct SpecFacts {
+    pub editions: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl SpecFacts {
+    /// The facts of a loaded spec.
+    pub fn from_spec(spec: &crate::spec::Spec) -> SpecFacts {
+        SpecFacts {
+            editions: spec
+                .editions()
+                .iter()
+                .map(|e| {
+                    (
+                        e.id.clone(),
+                        e.clauses().iter().map(|c| c.id.clone()).collect(),
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Every file of the suite, parsed as far as it goes.
+#[derive(Clone, Debug, Default)]
+pub struct Suite {
+    /// Cases that parsed, in path order.
+    pub cases: Vec<Case>,
+    pub vocabulary: Vocabulary,
+    pub exemptions: Vec<Exemption>,
+    pub retired: BTreeSet<String>,
+    /// Problems found while loading (files that did not parse).
+    pub problems: Vec<Problem>,
+    /// Text of each case file by path, for locating later problems.
+    pub texts: BTreeMap<String, String>,
+}
+
+impl Suite {
+    /// The suite embedded in this crate.
+    pub fn embedded() -> Suite {
+        let mut files = Vec::new();
+        collect_embedded(&EMBEDDED, &mut files);
+        Suite::from_files(files)
+    }
+
+    /// The suite in a directory (usually `conformance/`).
+    pub fn load_dir(root: &Path) -> Result<Suite, std::io::Error> {
+        let mut files = Vec::new();
+        collect_dir(root, root, &mut files)?;
+        Ok(Suite::from_files(files))
+    }
+
+    /// Builds a suite from `(relative path, text)` pairs; paths use `/`.
+    pub fn from_files(mut files: Vec<(String, String)>) -> Suite {
+        files.sort();
+        let mut suite = Suite::default();
+        let mut have_vocab = false;
+        for (path, text) in files {
+            match path.as_str() {
+                "vocabulary.yaml" => match serde_yaml::from_str::<RawVocabulary>(&text) {
+                    Ok(v) => {
+                        have_vocab = true;
+                        suite.vocabulary.queries = v.queries;
+                        suite.vocabulary.reserved_queries = v.reserved_queries;
+                        suite.vocabulary.statuses = v.statuses;
+                        suite.vocabulary.notations = v.notations;
+                        suite.vocabulary.reject_kinds = v.reject_kinds;
+                    }
+                    Err(e) => suite.problems.push(yaml_problem(&path, &e)),
+                },
+                "features.yaml" => match serde_yaml::from_str::<RawFeatures>(&text) {
+                    Ok(f) => {
+                        suite.vocabulary.features = f
+                            .features
+                            .into_iter()
+                            .map(|(k, v)| (k, v.description))
+                            .collect()
+                    }
+                    Err(e) => suite.problems.push(yaml_problem(&path, &e)),
+                },
+                "exemptions.yaml" => match serde_yaml::from_str::<RawExemptions>(&text) {
+                    Ok(x) => suite.exemptions = x.exemptions,
+                    Err(e) => suite.problems.push(yaml_problem(&path, &e)),
+                },
+                "retired-ids.txt" => {
+                    suite.retired = text
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                        .map(str::to_string)
+                        .collect()
+                }
+                p if p.contains('/') && p.ends_with(".yaml") => {
+                    match Case::parse(p, &text) {
+                        Ok(c) => suite.cases.push(c),
+                        Err(problem) => suite.problems.push(problem),
+                    }
+                    suite.texts.insert(path, text);
+                }
+                _ => {}
+            }
+        }
+        if !have_vocab {
+            suite.problems.push(Problem::new(
+                "vocabulary.yaml",
+                (0, 0),
+                "missing or unreadable",
+            ));
+        }
+        suite
+    }
+
+    /// The case with this id.
+    pub fn case(&self, id: &str) -> Option<&Case> {
+        self.cases.iter().find(|c| c.id == id)
+    }
+
+    /// `xqspec cases check` without the reference implementation: every
+    /// problem of every file, sorted by file and line.
+    pub fn check(&self, facts: &SpecFacts) -> Vec<Problem> {
+        let mut out = self.problems.clone();
+        let mut first_seen: BTreeMap<&str, &str> = BTreeMap::new();
+        for case in &self.cases {
+            let text = self.texts.get(&case.path).map(String::as_str).unwrap_or("");
+            check_case(case, text, &self.vocabulary, facts, &self.retired, &mut out);
+            if let Some(other) = first_seen.insert(&case.id, &case.path) {
+                out.push(Problem::new(
+                    &case.path,
+                    locate_key(text, "id"),
+                    format!("id `{}` is already used by {other}", case.id),
+                ));
+            }
+        }
+        for (i, x) in self.exemptions.iter().enumerate() {
+            let editions: Vec<&String> = if x.editions.is_empty() {
+                facts.editions.keys().collect()
+            } else {
+                x.editions.iter().collect()
+            };
+            let place = format!("exemptions.yaml entry {}", i + 1);
+            if x.reason.trim().is_empty() {
+                out.push(Problem::new(
+                    "exemptions.yaml",
+                    (0, 0),
+                    format!("{place}: `{}` has no reason", x.clause),
+                ));
+            }
+            let mut exists = false;
+            for e in editions {
+                match facts.editions.get(e) {
+                    None => out.push(Problem::new(
+                        "exemptions.yaml",
+                        (0, 0),
+                        format!("{place}: unknown edition `{e}`"),
+                    )),
+                    Some(ids) if ids.contains(&x.clause) => exists = true,
+                    Some(_) if !x.editions.is_empty() => out.push(Problem::new(
+                        "exemptions.yaml",
+                        (0, 0),
+                        format!("{place}: clause `{}` does not exist in {e}", x.clause),
+                    )),
+                    Some(_) => {}
+                }
+            }
+            if !exists && x.editions.is_empty() {
+                out.push(Problem::new(
+                    "exemptions.yaml",
+                    (0, 0),
+                    format!("{place}: clause `{}` exists in no edition", x.clause),
+                ));
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+fn yaml_problem(path: &str, e: &serde_yaml::Error) -> Problem {
+    let at = e
+        .location()
+        .map(|l| (l.line(), l.column()))
+        .unwrap_or((0, 0));
+    let msg = e.to_string();
+    let msg = msg
+        .find(" at line ")
+        .map(|i| msg[..i].to_string())
+        .unwrap_or(msg);
+    Problem::new(path, at, msg)
+}
+
+fn collect_embedded(dir: &Dir<'static>, out: &mut Vec<(String, String)>) {
+    for f in dir.files() {
+        let path = f.path().to_string_lossy().replace('\\', "/");
+        match f.contents_utf8() {
+            Some(t) => out.push((path, t.to_string())),
+            None if path.ends_with(".yaml") => out.push((path, String::from("\u{0}not UTF-8"))),
+            None => {}
+        }
+    }
+    for d in dir.dirs() {
+        collect_embedded(d, out);
+    }
+}
+
+fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        if entry.file_type()?.is_dir() {
+            collect_dir(root, &path, out)?;
+        } else {
+            let rel = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/");
+            let keep = rel.ends_with(".yaml") || rel.ends_with(".txt");
+            if keep {
+                let bytes = std::fs::read(&path)?;
+                let text =
+                    String::from_utf8(bytes).unwrap_or_else(|_| String::from("\u{0}not UTF-8"));
+                out.push((rel, text));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Perft counts above this need the feature `slow`.
+pub const SLOW_NODES: u64 = 1_000_000;
+
+/// Is `id` a well-formed case id?
+pub fn is_case_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 80
+        && id.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+/// The checks of one case that need no reference implementation.
+pub fn check_case(
+    case: &Case,
+    text: &str,
+    vocab: &Vocabulary,
+    facts: &SpecFacts,
+    retired: &BTreeSet<String>,
+    out: &mut Vec<Problem>,
+) {
+    let file = case.path.as_str();
+    let mut push = |at: (usize, usize), m: String| out.push(Problem::new(file, at, m));
+
+    // id
+    let stem = file
+        .rsplit('/')
+        .next()
+        .unwrap_or(file)
+        .trim_end_matches(".yaml");
+    if !is_case_id(&case.id) {
+        push(
+            locate_key(text, "id"),
+            format!(
+                "id `{}` is not lower-case letters, digits and single hyphens (at most 80)",
+                case.id
+            ),
+        );
+    }
+    if stem != case.id {
+        push(
+            locate_key(text, "id"),
+            format!("id `{}` differs from the file name `{stem}.yaml`", case.id),
+        );
+    }
+    if retired.contains(&case.id) {
+        push(
+            locate_key(text, "id"),
+            format!("id `{}` is retired and may not be reused", case.id),
+        );
+    }
+    // description
+    let d = case.description.trim();
+    if d.is_empty() || case.description.contains('\n') || case.description.chars().count() > 100 {
+        push(
+            locate_key(text, "description"),
+            "description is one non-empty line of at most 100 characters".into(),
+        );
+    }
+    if d.split_whitespace()
+        .any(|w| w.eq_ignore_ascii_case("should"))
+    {
+        push(
+            locate_key(text, "description"),
+            "description states what happens (no \"should\")".into(),
+        );
+    }
+    // editions and clauses
+    if case.editions.is_empty() {
+        push(
+            locate_key(text, "editions"),
+            "editions is a non-empty list".into(),
+        );
+    }
+    let mut seen = BTreeSet::new();
+    for e in &case.editions {
+        if !seen.insert(e) {
+            push(
+                locate_in(text, "editions", e),
+                format!("edition `{e}` is listed twice"),
+            );
+        }
+        if !facts.editions.contains_key(e) {
+            let known: Vec<&str> = facts.editions.keys().map(String::as_str).collect();
+            push(
+                locate_in(text, "editions", e),
+                format!("unknown edition `{e}` (known: {})", known.join(", ")),
+            );
+        }
+    }
+    if case.clauses.is_empty() {
+        push(
+            locate_key(text, "clauses"),
+            "clauses is a non-empty list".into(),
+        );
+    }
+    for c in &case.clauses {
+        let missing: Vec<&str> = case
+            .editions
+            .iter()
+            .filter(|e| facts.editions.get(*e).is_some_and(|ids| !ids.contains(c)))
+            .map(String::as_str)
+            .collect();
+        if !missing.is_empty() {
+            push(
+                locate_in(text, "clauses", c),
+                format!("clause `{c}` does not exist in {}", missing.join(", ")),
+            );
+        }
+    }
+    for f in &case.features {
+        if !vocab.features.contains_key(f) {
+            push(
+                locate_in(text, "features", f),
+                format!("unknown feature `{f}` (see features.yaml)"),
+            );
+        }
+    }
+    // query and input
+    let Some(spec) = vocab.queries.get(&case.query) else {
+        let why = if vocab.reserved_queries.contains(&case.query) {
+            "reserved for a later version"
+        } else {
+            "unknown"
+        };
+        push(
+            locate_key(text, "query"),
+            format!("query `{}` is {why}", case.query),
+        );
+        return;
+    };
+    for k in &spec.required {
+        if !case.input.contains_key(k) {
+            push(
+                locate_key(text, "input"),
+                format!("input lacks `{k}`, which `{}` requires", case.query),
+            );
+        }
+    }
+    for k in case.input.keys() {
+        if !spec.required.contains(k) && !spec.optional.contains(k) {
+            push(
+                locate_in(text, "input", k),
+                format!("input field `{k}` is not one `{}` takes", case.query),
+            );
+        }
+    }
+    match Query::from_parts(&case.query, &case.input) {
+        Err(m) => push(locate_key(text, "input"), m),
+        Ok(q) => {
+            let malformed_on_purpose = case
+                .expectations()
+                .iter()
+                .any(|(_, e)| matches!(e, Expected::Reject(k) if k == "move.syntax"));
+            check_query_values(&q, vocab, text, !malformed_on_purpose, &mut push)
+        }
+    }
+    // expectations
+    if let super::case::Expect::ByEdition(map) = &case.expect {
+        let keys: BTreeSet<&String> = map.keys().collect();
+        let eds: BTreeSet<&String> = case.editions.iter().collect();
+        if keys != eds {
+            push(
+                locate_key(text, "expect_by_edition"),
+                "expect_by_edition names exactly the case's editions".into(),
+            );
+        }
+    }
+    let statuses: Vec<&str> = vocab.statuses.keys().map(String::as_str).collect();
+    let key = if matches!(case.expect, super::case::Expect::Same(_)) {
+        "expect"
+    } else {
+        "expect_by_edition"
+    };
+    let mut all: Vec<&Expected> = match &case.expect {
+        super::case::Expect::Same(e) => vec![e],
+        super::case::Expect::ByEdition(m) => m.values().collect(),
+    };
+    all.dedup();
+    for e in all {
+        match e {
+            Expected::Reject(kind) => {
+                if !vocab.reject_kinds.contains_key(kind) {
+                    push(
+                        locate_in(text, key, kind),
+                        format!("unknown reject kind `{kind}` (see vocabulary.yaml)"),
+                    );
+                }
+            }
+            Expected::Answer(m) => {
+                let (field, v) = m.iter().next().expect("Expected::Answer has one field");
+                if field != &spec.answer {
+                    push(
+                        locate_in(text, key, field),
+                        format!(
+                            "`{}` answers with `{}`, not `{field}`",
+                            case.query, spec.answer
+                        ),
+                    );
+                } else if let Err(msg) = check_answer_value(field, v, &statuses, true) {
+                    push(locate_in(text, key, field), msg);
+                } else if field == "nodes"
+                    && v.as_u64().is_some_and(|n| n > SLOW_NODES)
+                    && !case.features.iter().any(|f| f == "slow")
+                {
+                    push(
+                        locate_in(text, key, field),
+                        format!(
+                            "a perft of more than {SLOW_NODES} nodes carries the feature `slow`"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn check_query_values(
+    q: &Query,
+    vocab: &Vocabulary,
+    text: &str,
+    check_moves: bool,
+    push: &mut impl FnMut((usize, usize), String),
+) {
+    let (moves, notation, mv) = match q {
+        Query::LegalMoves { moves, .. }
+        | Query::Status { moves, .. }
+        | Query::Perft { moves, .. } => (moves, None, None),
+        Query::ParseMove {
+            moves, notation, ..
+        } => (moves, Some(notation), None),
+        Query::FormatMove {
+            moves,
+            notation,
+            mv,
+            ..
+        } => (moves, Some(notation), Some(mv)),
+        Query::ValidateFen { .. } | Query::Other { .. } => return,
+    };
+    for m in moves.iter().filter(|_| check_moves) {
+        if !is_iccs(m) {
+            push(
+                locate_in(text, "input", m),
+                format!("`{m}` in `moves` is not an ICCS move like `h2e2`"),
+            );
+        }
+    }
+    if let Some(n) = notation {
+        if !vocab.notations.contains_key(n) {
+            push(
+                locate_in(text, "input", n),
+                format!("unknown notation `{n}` (see vocabulary.yaml)"),
+            );
+        }
+    }
+    // A malformed `move` (format_move) is legitimate input for a reject case: not checked here.
+    let _ = mv;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts() -> SpecFacts {
+        let mut f = SpecFacts::default();
+        for e in ["cxa-1999", "cxa-2020"] {
+            f.editions.insert(
+                e.into(),
+                ["movement.horse", "board.grid"]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+            );
+        }
+        f.editions
+            .get_mut("cxa-2020")
+            .unwrap()
+            .insert("check.self_kill".into());
+        f
+    }
+
+    fn suite(cases: &[(&str, &str)]) -> Suite {
+        let mut files: Vec<(String, String)> = EMBEDDED_META
+            .iter()
+            .map(|n| {
+                (
+                    n.to_string(),
+                    EMBEDDED
+                        .get_file(n)
+                        .unwrap()
+                        .contents_utf8()
+                        .unwrap()
+                        .to_string(),
+                )
+            })
+            .collect();
+        files.extend(cases.iter().map(|(p, t)| (p.to_string(), t.to_string())));
+        Suite::from_files(files)
+    }
+
+    const EMBEDDED_META: [&str; 3] = ["vocabulary.yaml", "features.yaml", "retired-ids.txt"];
+
+    const OK: &str = "id: horse-one\ndescription: A horse case\nclauses: [movement.horse]\neditions: [cxa-1999, cxa-2020]\nquery: legal_moves\ninput:\n  fen: x\nexpect:\n  moves: [a0a1, b0c2]\n";
+
+    #[test]
+    fn a_good_case_has_no_problems() {
+        let s = suite(&[("movement/horse-one.yaml", OK)]);
+        assert_eq!(s.check(&facts()), vec![]);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_place() {
+        let bad = OK
+            .replace("id: horse-one", "id: Horse_One")
+            .replace("[movement.horse]", "[movement.horse, check.self_kill]")
+            .replace("cxa-2020]", "cxa-2020, cxa-3000]\nfeatures: [teleport]")
+            .replace("  fen: x", "  fen: x\n  depth: 3\n  moves: [h2e2, zz]")
+            .replace("[a0a1, b0c2]", "[b0c2, a0a1]");
+        let s = suite(&[
+            ("movement/horse-one.yaml", &bad),
+            ("movement/other.yaml", "id: ["),
+        ]);
+        let got: Vec<String> = s.check(&facts()).iter().map(|p| p.to_string()).collect();
+        let want = [
+            "movement/horse-one.yaml:1:1: id `Horse_One` differs from the file name `horse-one.yaml`",
+            "movement/horse-one.yaml:1:1: id `Horse_One` is not lower-case letters, digits and single hyphens (at most 80)",
+            "movement/horse-one.yaml:3:27: clause `check.self_kill` does not exist in cxa-1999",
+            "movement/horse-one.yaml:4:32: unknown edition `cxa-3000` (known: cxa-1999, cxa-2020)",
+            "movement/horse-one.yaml:5:12: unknown feature `teleport` (see features.yaml)",
+            "movement/horse-one.yaml:9:3: input field `depth` is not one `legal_moves` takes",
+            "movement/horse-one.yaml:10:17: `zz` in `moves` is not an ICCS move like `h2e2`",
+            "movement/horse-one.yaml:12:3: `moves` is not sorted in ascending order",
+        ];
+        for w in want {
+            assert!(
+                got.iter().any(|g| g == w),
+                "missing {w}\ngot:\n{}",
+                got.join("\n")
+            );
+        }
+        assert!(
+            got.iter().any(|g| g.starts_with("movement/other.yaml:1:")),
+            "{got:?}"
+        );
+        assert_eq!(got.len(), want.len() + 1, "{got:#?}");
+    }
+
+    #[test]
+    fn exemptions_name_real_clauses_and_give_reasons() {
+        let mut s = suite(&[("movement/horse-one.yaml", OK)]);
+        let x = |clause: &str, editions: &[&str], reason: &str| Exemption {
+            clause: clause.into(),
+            editions: editions.iter().map(|e| e.to_string()).collect(),
+            reason: reason.into(),
+        };
+        s.exemptions = vec![
+            x("board.grid", &[], "fine"),
+            x("equipment.table", &[], "no program decides it"),
+            x("check.self_kill", &["cxa-1999"], "wrong edition"),
+            x("board.grid", &["cxa-2020"], " "),
+        ];
+        let got: Vec<String> = s
+            .check(&facts())
+            .iter()
+            .map(|p| p.message.clone())
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                "exemptions.yaml entry 2: clause `equipment.table` exists in no edition",
+                "exemptions.yaml entry 3: clause `check.self_kill` does not exist in cxa-1999",
+                "exemptions.yaml entry 4: `board.grid` has no reason",
+            ]
+        );
+    }
+
+    #[test]
+    fn big_perft_needs_the_slow_feature() {
+        let big = OK
+            .replace("query: legal_moves", "query: perft")
+            .replace("  fen: x\n", "  fen: x\n  depth: 5\n")
+            .replace("  moves: [a0a1, b0c2]", "  nodes: 1000001");
+        let s = suite(&[("perft/horse-one.yaml", &big)]);
+        let got: Vec<String> = s
+            .check(&facts())
+            .iter()
+            .map(|p| p.message.clone())
+            .collect();
+        assert_eq!(
+            got,
+            vec!["a perft of more than 1000000 nodes carries the feature `slow`"]
+        );
+        let tagged = big.replace("query: perft", "features: [slow]\nquery: perft");
+        assert!(suite(&[("perft/horse-one.yaml", &tagged)])
+            .check(&facts())
+            .is_empty());
+    }
+
+    #[test]
+    fn duplicate_and_retired_ids() {
+        let mut s = suite(&[
+            ("movement/horse-one.yaml", OK),
+            ("check/horse-one.yaml", OK),
+        ]);
+        s.retired.insert("horse-one".into());
+        let got: Vec<String> = s
+            .check(&facts())
+            .iter()
+            .map(|p| p.message.clone())
+            .collect();
+        assert!(
+            got.iter()
+                .any(|m| m == "id `horse-one` is already used by check/horse-one.yaml"),
+            "{got:?}"
+        );
+        assert_eq!(got.iter().filter(|m| m.contains("retired")).count(), 2);
+    }
+
+    #[test]
+    fn expectations_are_checked_per_edition() {
+        let by = OK.replace(
+            "expect:\n  moves: [a0a1, b0c2]\n",
+            "expect_by_edition:\n  cxa-1999: {reject: fen.nonsense}\n  cxa-2020: {nodes: 3}\n",
+        );
+        let s = suite(&[("movement/horse-one.yaml", &by)]);
+        let got: Vec<String> = s
+            .check(&facts())
+            .iter()
+            .map(|p| p.message.clone())
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                "unknown reject kind `fen.nonsense` (see vocabulary.yaml)",
+                "`legal_moves` answers with `moves`, not `nodes`"
+            ]
+        );
+        let missing = by.replace("  cxa-2020: {nodes: 3}\n", "");
+        let s = suite(&[("movement/horse-one.yaml", &missing)]);
+        assert!(s
+            .check(&facts())
+            .iter()
+            .any(|p| p.message.contains("exactly the case's editions")));
+    }
+
+    #[test]
+    fn the_vocabulary_matches_the_typed_queries() {
+        let s = Suite::embedded();
+        assert!(s.problems.is_empty(), "{:?}", s.problems);
+        let names: Vec<&str> = s.vocabulary.queries.keys().map(String::as_str).collect();
+        let mut known = super::super::query::KNOWN_QUERIES.to_vec();
+        known.sort();
+        assert_eq!(names, known);
+        for (name, spec) in &s.vocabulary.queries {
+            assert_eq!(
+                Some(spec.answer.as_str()),
+                super::super::query::answer_field(name)
+            );
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! `xqspec conform`, `serve` and `cases` end to end, through the binary.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use xqspec::conform::reference::Reference;
+use xqspec::conform::runner::{self, RunOptions, Status};
+use xqspec::conform::subject::{Adapter, InProcess};
+use xqspec::conform::Suite;
+
+const BIN: &str = env!("CARGO_BIN_EXE_xqspec");
+
+fn xqspec(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn suite() -> Suite {
+    Suite::load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance")).unwrap()
+}
+
+#[test]
+fn serve_gives_the_same_results_as_in_process() {
+    let s = suite();
+    let opts = RunOptions {
+        skip_features: vec!["slow".into()],
+        timeout: Duration::from_secs(60),
+        ..RunOptions::default()
+    };
+    let mut inproc = InProcess::new(Reference::builtin().unwrap());
+    let a = runner::run(&s, &mut inproc, &opts, &mut |_| {}).unwrap();
+    let mut adapter = Adapter::start(&format!("{BIN} serve"), Duration::from_secs(10)).unwrap();
+    let b = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap();
+    let key = |r: &runner::CaseResult| (r.id.clone(), r.edition.clone(), r.status, r.got.clone());
+    assert_eq!(
+        a.iter().map(key).collect::<Vec<_>>(),
+        b.iter().map(key).collect::<Vec<_>>()
+    );
+    assert!(a.len() > 100);
+    let not_passing: Vec<_> = a.iter().filter(|r| r.status != Status::Pass).collect();
+    assert!(not_passing.is_empty(), "{not_passing:#?}");
+    assert_eq!(adapter.starts, 1);
+}
+
+#[test]
+fn conform_prints_tables_and_the_closing_line() {
+    let (ok, out, err) = xqspec(&["conform", "--skip-feature", "slow", "--edition", "cxa-2020"]);
+    assert!(ok, "{out}\n{err}");
+    let last = out.lines().last().unwrap();
+    let n: Vec<usize> = last
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert_eq!(last, format!("{} passed, 0 failed, 0 skipped", n[0]));
+    assert!(n[0] > 100);
+    assert!(
+        out.contains("movement") && out.contains("perft") && out.contains("fen"),
+        "{out}"
+    );
+}
+
+#[test]
+fn conform_json_lines_and_known_failures_file() {
+    let dir = std::env::temp_dir().join(format!("xqspec-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let known = dir.join("known.yaml");
+    std::fs::write(
+        &known,
+        "- id: horse-leg-blocked\n  reason: pretend we fail it\n",
+    )
+    .unwrap();
+    let report = dir.join("report.md");
+    let (ok, out, err) = xqspec(&[
+        "conform",
+        "--json",
+        "--run",
+        "movement/horse-*",
+        "--known-failures",
+        known.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+        "--edition",
+        "cxa-2020",
+    ]);
+    assert!(!ok, "a listed case that passes fails the run");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["type"], "header");
+    assert_eq!(lines[0]["protocol"], 1);
+    assert_eq!(lines[0]["implementation"]["name"], "xqspec");
+    let cases: Vec<&serde_json::Value> = lines.iter().filter(|l| l["type"] == "case").collect();
+    let horse_files =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/movement"))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with("horse-")
+            })
+            .count() as u64;
+    assert_eq!(cases.len() as u64, horse_files, "{out}");
+    assert!(cases
+        .iter()
+        .all(|c| c["status"] == "pass" && c["edition"] == "cxa-2020"));
+    assert_eq!(
+        cases
+            .iter()
+            .filter(|c| c["known_failure"].is_string())
+            .count(),
+        1
+    );
+    let summary = lines.last().unwrap();
+    assert_eq!(
+        (
+            summary["passed"].as_u64(),
+            summary["failed"].as_u64(),
+            summary["unexpected_passes"].as_u64()
+        ),
+        (Some(horse_files - 1), Some(1), Some(1))
+    );
+    let closing = format!("{} passed, 1 failed, 0 skipped", horse_files - 1);
+    assert_eq!(
+        err.lines().find(|l| l.contains("passed,")),
+        Some(closing.as_str())
+    );
+    let md = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        md.contains("| movement |") && md.contains("`horse-leg-blocked`"),
+        "{md}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn conform_drives_a_uci_engine_and_skips_the_rest() {
+    let engine = format!(
+        "sh {}/tests/fakes/uci-engine.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (ok, out, _) = xqspec(&[
+        "conform",
+        "--uci",
+        &engine,
+        "--edition",
+        "cxa-2020",
+        "--run",
+        "perft-start-*",
+        "--run",
+        "fen-*",
+        "--timeout",
+        "2",
+    ]);
+    assert!(!ok, "the fake engine's perft counts are wrong");
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("0 passed, "), "{out}");
+    assert!(
+        out.contains("FAIL perft-start-depth-1 [cxa-2020]")
+            && out.contains("expected nodes 44, got 3"),
+        "{out}"
+    );
+    // validate_fen cases are skipped, not failed
+    let fen_row = out.lines().find(|l| l.contains(" fen ")).unwrap();
+    let cells: Vec<&str> = fen_row.split('│').map(str::trim).collect();
+    assert_eq!((cells[2], cells[3]), ("0", "0"), "{fen_row}");
+    assert_ne!(cells[4], "0", "{fen_row}");
+}
+
+#[test]
+fn a_written_known_failures_file_makes_the_next_run_pass() {
+    let dir = std::env::temp_dir().join(format!("xqspec-known-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let known = dir.join("known.yaml");
+    let engine = format!(
+        "sh {}/tests/fakes/uci-engine.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let args = [
+        "conform",
+        "--uci",
+        &engine,
+        "--run",
+        "perft-start-*",
+        "--edition",
+        "cxa-2020",
+    ];
+    let mut first = args.to_vec();
+    first.extend(["--write-known-failures", known.to_str().unwrap()]);
+    let (ok, out, _) = xqspec(&first);
+    assert!(!ok, "{out}");
+    let text = std::fs::read_to_string(&known).unwrap();
+    assert!(text.contains("- id: perft-start-depth-1\n  edition: cxa-2020\n  reason: \"fail: expected nodes 44, got 3\""), "{text}");
+    let mut second = args.to_vec();
+    second.extend(["--known-failures", known.to_str().unwrap()]);
+    let (ok, out, err) = xqspec(&second);
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .starts_with("0 passed, 0 failed, "),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn cases_check_and_coverage_pass_on_the_repository() {
+    let (ok, out, err) = xqspec(&["cases", "check"]);
+    assert!(ok, "{out}{err}");
+    assert!(out.trim_end().ends_with(", 0 problems"), "{out}");
+    let (ok, out, err) = xqspec(&["cases", "coverage", "--check"]);
+    assert!(ok, "{out}{err}");
+    let (ok, _, err) = xqspec(&["cases", "schema", "--check"]);
+    assert!(ok, "{err}");
+}
+
+#[test]
+fn cases_dump_gives_one_json_line_per_case_and_edition() {
+    let (ok, out, err) = xqspec(&["cases", "dump", "--edition", "cxa-2011"]);
+    assert!(ok, "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines.len(),
+        suite()
+            .cases
+            .iter()
+            .filter(|c| c.editions.iter().any(|e| e == "cxa-2011"))
+            .count()
+    );
+    let horse = lines
+        .iter()
+        .find(|l| l["id"] == "horse-leg-blocked")
+        .unwrap();
+    assert_eq!(horse["edition"], "cxa-2011");
+    assert_eq!(
+        horse["input"]["moves"],
+        serde_json::json!([]),
+        "inputs are sent as the protocol sends them"
+    );
+    assert_eq!(horse["expect"]["moves"][0], "e0f0");
+}
+
+#[test]
+fn cases_check_reports_a_broken_suite() {
+    let dir = std::env::temp_dir().join(format!("xqspec-broken-{}", std::process::id()));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
+    std::fs::create_dir_all(dir.join("movement")).unwrap();
+    for f in [
+        "vocabulary.yaml",
+        "features.yaml",
+        "exemptions.yaml",
+        "retired-ids.txt",
+    ] {
+        std::fs::copy(root.join(f), dir.join(f)).unwrap();
+    }
+    std::fs::write(dir.join("movement/a.yaml"), "id: b\ndescription: x\nclauses: [movement.nowhere]\neditions: [cxa-2020]\nquery: status\ninput: {fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w\"}\nexpect: {status: ongoing}\n").unwrap();
+    let (ok, out, _) = xqspec(&["cases", "check", "--cases", dir.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        out.contains("movement/a.yaml:1:1: id `b` differs from the file name `a.yaml`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("movement/a.yaml:3:11: clause `movement.nowhere` does not exist in cxa-2020"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the FEN is not canonical; write `4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1`"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

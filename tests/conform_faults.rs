@@ -1,0 +1,325 @@
+//! The runner survives faulty implementations: a crash, a hang, garbage
+//! output or a wrong id costs only the case it happened on. The fakes are
+//! small shell scripts in `tests/fakes/`.
+
+use std::time::Duration;
+
+use xqspec::conform::runner::{self, KnownFailures, RunOptions, Status, Summary};
+use xqspec::conform::subject::{Adapter, Subject};
+use xqspec::conform::uci::{RankBase, UciEngine};
+use xqspec::conform::Suite;
+
+const FAKES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fakes");
+
+/// A suite of perft cases (expecting 1 node) with the given ids, plus the real vocabularies.
+fn suite(ids: &[&str], query: &str, expect: &str) -> Suite {
+    let mut files: Vec<(String, String)> = ["vocabulary.yaml", "features.yaml"]
+        .iter()
+        .map(|n| {
+            (
+                n.to_string(),
+                std::fs::read_to_string(format!("{}/conformance/{n}", env!("CARGO_MANIFEST_DIR")))
+                    .unwrap(),
+            )
+        })
+        .collect();
+    for id in ids {
+        let input = if query == "perft" {
+            "{fen: x, depth: 1}"
+        } else {
+            "{fen: x}"
+        };
+        files.push((
+            format!("fake/{id}.yaml"),
+            format!(
+                "id: {id}\ndescription: fake\nclauses: [movement.horse]\neditions: [cxa-2020]\nquery: {query}\ninput: {input}\nexpect: {expect}\n"
+            ),
+        ));
+    }
+    let s = Suite::from_files(files);
+    assert!(s.problems.is_empty(), "{:?}", s.problems);
+    s
+}
+
+fn statuses(results: &[runner::CaseResult]) -> Vec<(String, Status)> {
+    results.iter().map(|r| (r.id.clone(), r.status)).collect()
+}
+
+#[test]
+fn each_fault_costs_only_its_own_case() {
+    let ids = [
+        "crash-1",
+        "garbage-1",
+        "hang-1",
+        "ok-1",
+        "ok-2",
+        "reject-1",
+        "unsup-1",
+        "wrongid-1",
+        "zz-ok",
+    ];
+    let s = suite(&ids, "perft", "{nodes: 1}");
+    let starts = std::env::temp_dir().join(format!("xqspec-fake-starts-{}", std::process::id()));
+    let _ = std::fs::remove_file(&starts);
+    let cmd = format!(
+        "env FAKE_STARTS={} sh {FAKES}/faulty-adapter.sh",
+        starts.display()
+    );
+    let mut adapter = Adapter::start(&cmd, Duration::from_secs(5)).unwrap();
+    assert_eq!(adapter.about().name, "faulty");
+    let opts = RunOptions {
+        timeout: Duration::from_secs(2),
+        ..RunOptions::default()
+    };
+    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap();
+    use Status::*;
+    let want: Vec<(String, Status)> = [
+        ("crash-1", Crash),
+        ("garbage-1", Error),
+        ("hang-1", Timeout),
+        ("ok-1", Pass),
+        ("ok-2", Pass),
+        ("reject-1", Fail),
+        ("unsup-1", Skip),
+        ("wrongid-1", Error),
+        ("zz-ok", Pass),
+    ]
+    .iter()
+    .map(|(i, s)| (i.to_string(), *s))
+    .collect();
+    assert_eq!(statuses(&results), want);
+    // The crash report carries the exit status and the implementation's stderr.
+    assert!(
+        results[0].detail.contains("exit status: 3")
+            && results[0].detail.contains("fake: crashing on crash-1"),
+        "{}",
+        results[0].detail
+    );
+    assert!(
+        results[7]
+            .detail
+            .contains("answered id \"wrongid-1@cxa-2020-other\""),
+        "{}",
+        results[7].detail
+    );
+    assert_eq!(
+        results[5].detail,
+        "expected {\"nodes\":1}, got reject fen.syntax (fake)"
+    );
+    // One start, then one restart after each of crash, garbage, hang and wrong id.
+    assert_eq!(adapter.starts, 5);
+    assert_eq!(std::fs::read_to_string(&starts).unwrap().lines().count(), 5);
+    let _ = std::fs::remove_file(&starts);
+    let sum = Summary::of(&results);
+    assert_eq!(sum.line(), "3 passed, 5 failed, 1 skipped");
+}
+
+#[test]
+fn restarts_stop_after_three_failed_starts() {
+    let s = suite(
+        &["crash-1", "ok-1", "ok-2", "ok-3", "ok-4"],
+        "perft",
+        "{nodes: 1}",
+    );
+    let starts = std::env::temp_dir().join(format!("xqspec-fake-once-{}", std::process::id()));
+    let _ = std::fs::remove_file(&starts);
+    let cmd = format!(
+        "env FAKE_STARTS={} FAKE_START_ONCE=1 sh {FAKES}/faulty-adapter.sh",
+        starts.display()
+    );
+    let mut adapter = Adapter::start(&cmd, Duration::from_secs(5)).unwrap();
+    let results = runner::run(&s, &mut adapter, &RunOptions::default(), &mut |_| {}).unwrap();
+    let details: Vec<(&str, Status, &str)> = results
+        .iter()
+        .map(|r| (r.id.as_str(), r.status, r.detail.as_str()))
+        .collect();
+    assert!(
+        details.iter().all(|(_, s, _)| *s == Status::Crash),
+        "{details:#?}"
+    );
+    assert!(
+        details[1]
+            .2
+            .starts_with("restart failed: exited during the handshake: exit status: 4"),
+        "{details:#?}"
+    );
+    assert_eq!(details[4].2, "not restarted after 3 failed starts");
+    assert_eq!(
+        adapter.starts, 4,
+        "the first start and three failed restarts"
+    );
+    let _ = std::fs::remove_file(&starts);
+}
+
+#[test]
+fn known_failures_are_kept_true() {
+    let s = suite(&["ok-1", "reject-1", "ok-2"], "perft", "{nodes: 1}");
+    let known = KnownFailures::parse(
+        "known.yaml",
+        "- {id: reject-1, reason: we reject too eagerly}\n- {id: ok-2, reason: used to fail}\n",
+        &s,
+    )
+    .unwrap();
+    let mut adapter = Adapter::start(
+        &format!("sh {FAKES}/faulty-adapter.sh"),
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    let opts = RunOptions {
+        known,
+        ..RunOptions::default()
+    };
+    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap();
+    let sum = Summary::of(&results);
+    assert_eq!((sum.known_failures, sum.unexpected_passes), (1, 1));
+    assert_eq!(sum.line(), "1 passed, 1 failed, 1 skipped");
+    assert!(!sum.ok(), "a listed case that passes fails the run");
+    let lines = runner::problem_lines(&results);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("LISTED BUT PASSES ok-2")),
+        "{lines:?}"
+    );
+
+    let bad = KnownFailures::parse(
+        "known.yaml",
+        "- {id: nope, reason: x}\n- {id: ok-1, reason: ' '}\n",
+        &s,
+    )
+    .unwrap_err();
+    assert_eq!(
+        bad,
+        vec![
+            "known.yaml: entry 1 (`nope`): no case has this id",
+            "known.yaml: entry 2 (`ok-1`): a known failure needs a reason"
+        ]
+    );
+}
+
+#[test]
+fn an_implementation_that_cannot_start_is_reported_not_hung() {
+    let err = Adapter::start(
+        &format!("sh {FAKES}/does-not-exist.sh"),
+        Duration::from_secs(5),
+    )
+    .err()
+    .unwrap();
+    assert!(err.contains("exited during the handshake"), "{err}");
+    let err = Adapter::start("sleep 5", Duration::from_millis(300))
+        .err()
+        .unwrap();
+    assert!(err.contains("no hello reply"), "{err}");
+}
+
+#[test]
+fn selection_by_glob_feature_and_edition() {
+    let s = suite(&["ok-1", "ok-2", "crash-1"], "perft", "{nodes: 1}");
+    let ids = |o: RunOptions| -> Vec<String> {
+        runner::select(&s, &o)
+            .unwrap()
+            .iter()
+            .map(|(c, _)| c.id.clone())
+            .collect()
+    };
+    assert_eq!(
+        ids(RunOptions {
+            run: vec!["ok-*".into()],
+            ..Default::default()
+        }),
+        ["ok-1", "ok-2"]
+    );
+    assert_eq!(
+        ids(RunOptions {
+            skip: vec!["fake/ok-1".into()],
+            ..Default::default()
+        }),
+        ["crash-1", "ok-2"]
+    );
+    assert!(ids(RunOptions {
+        editions: vec!["cxa-1999".into()],
+        ..Default::default()
+    })
+    .is_empty());
+    assert!(runner::select(
+        &s,
+        &RunOptions {
+            run: vec!["[".into()],
+            ..Default::default()
+        }
+    )
+    .is_err());
+}
+
+#[test]
+fn uci_engine_answers_perft_and_legal_moves_in_both_rank_schemes() {
+    for fairy in [false, true] {
+        let moves = suite(&["moves-1"], "legal_moves", "{moves: [a0a1, e0e1, i9i8]}");
+        let perft = suite(&["perft-1"], "perft", "{nodes: 3}");
+        let cmd = format!(
+            "env FAKE_UCI_FAIRY={} sh {FAKES}/uci-engine.sh",
+            u8::from(fairy)
+        );
+        let mut e = UciEngine::start(
+            &cmd,
+            RankBase::Detect,
+            vec!["cxa-2020".into()],
+            Duration::from_secs(5),
+        )
+        .unwrap();
+        assert_eq!(e.offset(), u8::from(fairy));
+        assert_eq!(e.about().name, if fairy { "FakeFairy" } else { "FakePika" });
+        let opts = RunOptions::default();
+        for s in [&moves, &perft] {
+            let r = runner::run(s, &mut e, &opts, &mut |_| {}).unwrap();
+            assert_eq!(r[0].status, Status::Pass, "fairy={fairy}: {r:?}");
+        }
+    }
+}
+
+#[test]
+fn uci_engine_skips_what_it_cannot_answer_and_survives_a_hang() {
+    let mut files = vec![];
+    for n in ["vocabulary.yaml", "features.yaml"] {
+        files.push((
+            n.to_string(),
+            std::fs::read_to_string(format!("{}/conformance/{n}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap(),
+        ));
+    }
+    let case = |id: &str, query: &str, input: &str, expect: &str| {
+        (format!("fake/{id}.yaml"), format!("id: {id}\ndescription: fake\nclauses: [c]\neditions: [cxa-2020]\nquery: {query}\ninput: {input}\nexpect: {expect}\n"))
+    };
+    files.push(case("a-status", "status", "{fen: x}", "{status: check}"));
+    files.push(case(
+        "b-reject",
+        "legal_moves",
+        "{fen: x, moves: [a0a9]}",
+        "{reject: move.illegal}",
+    ));
+    files.push(case(
+        "c-hang",
+        "perft",
+        "{fen: x, moves: [a0a1], depth: 2}",
+        "{nodes: 42}",
+    ));
+    files.push(case("d-deep", "perft", "{fen: x, depth: 2}", "{nodes: 42}"));
+    let s = Suite::from_files(files);
+    let mut e = UciEngine::start(
+        &format!("sh {FAKES}/uci-engine.sh"),
+        RankBase::Zero,
+        vec!["cxa-2020".into()],
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    let opts = RunOptions {
+        timeout: Duration::from_secs(2),
+        ..Default::default()
+    };
+    let r = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
+    assert_eq!(
+        statuses(&r).into_iter().map(|x| x.1).collect::<Vec<_>>(),
+        [Status::Skip, Status::Skip, Status::Timeout, Status::Pass]
+    );
+    assert_eq!(e.starts, 2);
+}
