@@ -101,7 +101,7 @@ impl Implementation for Reference {
             language: Some("Rust".into()),
             homepage: None,
             editions: self.editions.clone(),
-            queries: ["legal_moves", "perft", "status", "validate_fen"]
+            queries: ["legal_moves", "perft", "status", "validate_fen", "parse_move", "format_move"]
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
@@ -136,6 +136,22 @@ impl Reference {
                 Query::ValidateFen { fen } => {
                     position(rules, fen, &[])?;
                     Answer::valid()
+                }
+                Query::ParseMove { fen, moves, notation, text } => {
+                    let pos = position(rules, fen, moves)?;
+                    match crate::notation::answer_parse_move(rules, &pos, notation, text) {
+                        Ok(m) => Answer::parsed_move(m),
+                        Err(r) if r.kind == "unsupported" => Answer::unsupported(r.message),
+                        Err(r) => Answer::reject(r.kind, r.message),
+                    }
+                }
+                Query::FormatMove { fen, moves, notation, mv } => {
+                    let pos = position(rules, fen, moves)?;
+                    match crate::notation::answer_format_move(rules, &pos, notation, mv) {
+                        Ok(t) => Answer::text(t),
+                        Err(r) if r.kind == "unsupported" => Answer::unsupported(r.message),
+                        Err(r) => Answer::reject(r.kind, r.message),
+                    }
                 }
                 other => Answer::unsupported(format!(
                     "the reference does not answer `{}` yet",
