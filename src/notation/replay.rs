@@ -505,7 +505,10 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
                 continue;
             }
         };
-        let (text, _used) = super::encoding::decode(&bytes, encoding);
+        let (text, used) = super::encoding::decode(&bytes, encoding);
+        if used != encoding_rs::UTF_8 && !opts.quiet {
+            writeln!(report, "{}: read as {}", path.display(), used.name())?;
+        }
         let games = pgn::parse(&text);
         let mut converted = String::new();
         let mut replayer = Replayer::new(rules);
