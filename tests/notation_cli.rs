@@ -69,6 +69,7 @@ fn replay_reads_legacy_encodings() {
     let p = temp("gbk.pgn", &gbk);
     let out = xqspec().arg("replay").arg(&p).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("gbk.pgn: read as gb18030"), "{}", String::from_utf8_lossy(&out.stdout));
     let trad = "[Event \"編碼\"]\n\n1. 炮二平五 馬８進７ 2. 傌二進三 車９平８\n";
     let (big5, _, _) = encoding_rs::BIG5.encode(trad);
     let p = temp("big5.pgn", &big5);

@@ -143,3 +143,23 @@ fn converted_records_replay_to_the_same_moves() {
         }
     }
 }
+
+#[test]
+fn conversion_keeps_variations() {
+    use xqspec::notation::replay::{write_game, Replayer};
+    use xqspec::notation::{KindMap, Notation, Style};
+    let rules = rules();
+    let kinds = KindMap::new(&rules);
+    let text = "[Event \"v\"]\n1. h2e2 h9g7 2. h0g2 (2. b0c2 b9c7 (2... h7i7 3. a0b0)) i9h9 *\n";
+    let games = xqspec::notation::pgn::parse(text);
+    let replayed = Replayer::new(&rules).replay(text, &games[0]);
+    let out = write_game(&rules, &kinds, &games[0], &replayed, Notation::Chinese, Style::default());
+    assert!(
+        out.contains("1. 炮二平五 马8进7 2. 马二进三 (2. 马八进七 马2进3 (2... 炮8平9 3. 车九平八)) 车9平8 *"),
+        "{out}"
+    );
+    // And the converted record replays, variations included, to the same moves.
+    let back = &replay_text(&rules, &out)[0];
+    assert!(back.is_ok() && back.variations == 2, "{back:?}");
+    assert_eq!(back.moves, replayed.moves);
+}

@@ -5,8 +5,8 @@
 //! next game. Variations `( … )` are replayed too, each from the position it
 //! branches from, and their errors reported. Converted records keep the
 //! tags, main-line comments and result, with the moves rewritten in the
-//! target notation; variations are not converted (a comment says how many
-//! were left out).
+//! target notation, variations included (comments inside variations are
+//! not kept).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -89,6 +89,23 @@ pub struct GameReplay {
     pub variation_errors: Vec<ReplayError>,
     /// How many variations (nested ones included) were replayed.
     pub variations: usize,
+    /// The variations of the main line, each with its moves and nested ones.
+    pub variation_lines: Vec<VariationReplay>,
+}
+
+/// A replayed variation `( … )`.
+#[derive(Clone, Debug)]
+pub struct VariationReplay {
+    /// The number of moves of the parent line before it; it replaces the last of them.
+    pub after_ply: usize,
+    /// 0-based ply, in the game, of its first move.
+    pub first_ply: usize,
+    /// The position it starts from.
+    pub start: Position,
+    /// Its moves, up to its first error.
+    pub moves: Vec<Move>,
+    /// The variations inside it.
+    pub variations: Vec<VariationReplay>,
 }
 
 impl GameReplay {
@@ -166,6 +183,7 @@ impl<'r> Replayer<'r> {
             error: None,
             variation_errors: Vec::new(),
             variations: 0,
+            variation_lines: Vec::new(),
         };
         if let Some(e) = &game.error {
             out.error = Some(ReplayError::Pgn(e.clone()));
@@ -198,7 +216,9 @@ impl<'r> Replayer<'r> {
             // position before that move.
             let Some(k) = v.after_ply.checked_sub(1) else { continue };
             if let Some(pos) = history.get(k).cloned() {
-                self.variation(text, declared, &pos, k, numbering, v.text, v.offset, &mut out);
+                if let Some(line) = self.variation(text, declared, &pos, k, numbering, v, &mut out) {
+                    out.variation_lines.push(line);
+                }
             }
         }
         out.start = Some(start);
@@ -268,8 +288,9 @@ impl<'r> Replayer<'r> {
         (moves, None)
     }
 
-    /// Replay a variation `( … )` (its raw text at byte `offset`) from `start`,
-    /// with its nested variations; errors go to `out.variation_errors`.
+    /// Replay a variation `( … )` from `start` (the position before the move
+    /// it replaces), with its nested variations; errors go to
+    /// `out.variation_errors`. `None` when its text is not a variation.
     #[allow(clippy::too_many_arguments)]
     fn variation(
         &mut self,
@@ -278,29 +299,33 @@ impl<'r> Replayer<'r> {
         start: &Position,
         first: usize,
         numbering: Numbering,
-        raw: &str,
-        offset: usize,
+        v: &pgn::Variation<'_>,
         out: &mut GameReplay,
-    ) {
+    ) -> Option<VariationReplay> {
         out.variations += 1;
-        let Some(parsed) = pgn::variation_items(raw, offset) else {
-            let (line, column) = line_col(text, offset);
+        let Some(parsed) = pgn::variation_items(v.text, v.offset) else {
+            let (line, column) = line_col(text, v.offset);
             out.variation_errors.push(ReplayError::Pgn(PgnError { line, column, message: "malformed variation".into() }));
-            return;
+            return None;
         };
         let mut history = Vec::new();
         let items: Vec<(&str, usize)> = parsed.moves.iter().map(|m| (m.text, m.offset)).collect();
         let keep = !parsed.variations.is_empty();
-        let (_, error) = self.line(text, declared, start, first, numbering, &items, keep.then_some(&mut history));
+        let (moves, error) = self.line(text, declared, start, first, numbering, &items, keep.then_some(&mut history));
         if let Some(e) = error {
             out.variation_errors.push(e);
         }
-        for v in &parsed.variations {
-            let Some(k) = v.after_ply.checked_sub(1) else { continue };
+        let mut line =
+            VariationReplay { after_ply: v.after_ply, first_ply: first, start: start.clone(), moves, variations: Vec::new() };
+        for inner in &parsed.variations {
+            let Some(k) = inner.after_ply.checked_sub(1) else { continue };
             if let Some(pos) = history.get(k).cloned() {
-                self.variation(text, declared, &pos, first + k, numbering, v.text, v.offset, out);
+                if let Some(l) = self.variation(text, declared, &pos, first + k, numbering, inner, out) {
+                    line.variations.push(l);
+                }
             }
         }
+        Some(line)
     }
 }
 
@@ -326,55 +351,108 @@ pub fn write_game(rules: &Rules, kinds: &KindMap, game: &Game<'_>, replayed: &Ga
         s.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
     }
     s.push_str(&format!("[Format \"{format_name}\"]\n\n"));
-    let Some(mut pos) = replayed.start.clone() else {
+    let Some(start) = &replayed.start else {
         s.push('\n');
         return s;
     };
-    let black_first = pos.side_to_move() != rules.first_to_move();
-    let fullmove0 = pos.fullmove_number().max(1) as usize;
-    let mut line = String::new();
-    let comments_at = |ply: usize| game.comments.iter().filter(move |c| c.after_ply == ply);
-    for c in comments_at(0) {
-        line.push_str(&format!("{{{}}} ", c.text));
-    }
-    for (i, &m) in replayed.moves.iter().enumerate() {
-        let half = i + usize::from(black_first);
-        if half % 2 == 0 {
-            line.push_str(&format!("{}. ", fullmove0 + half / 2));
-        } else if i == 0 {
-            line.push_str(&format!("{}... ", fullmove0 + half / 2));
-        }
-        let side = pos.side_to_move();
-        let kind = pos.piece_at(m.from).and_then(|p| kinds.kind(p.kind));
-        let text = match kind {
-            Some(kind) => {
-                let board = RulesBoard::new(rules, &pos, kinds);
-                format::format_unchecked(&board, m, side, kind, notation, style)
-            }
-            None => m.iccs(),
-        };
-        line.push_str(&text);
-        line.push(' ');
-        for c in comments_at(i + 1) {
-            line.push_str(&format!("{{{}}} ", c.text));
-        }
-        pos.make(rules, m);
-        if half % 2 == 1 && line.chars().count() > 60 {
-            s.push_str(line.trim_end());
-            s.push('\n');
-            line.clear();
-        }
-    }
+    let writer = LineWriter {
+        rules,
+        kinds,
+        notation,
+        style,
+        numbering: Numbering {
+            fullmove0: start.fullmove_number().max(1) as usize,
+            black_first: start.side_to_move() != rules.first_to_move(),
+        },
+    };
+    let mut text = String::new();
+    writer.line(&mut text, start, 0, &replayed.moves, &replayed.variation_lines, &game.comments);
     if replayed.error.is_some() {
-        line.push_str("{replay stopped here: the rest of the game did not replay} ");
+        text.push_str("{replay stopped here: the rest of the game did not replay} ");
     }
-    if !game.variations.is_empty() {
-        line.push_str(&format!("{{{} variation(s) of the original not converted}} ", game.variations.len()));
-    }
-    line.push_str(game.result.unwrap_or("*"));
-    s.push_str(line.trim_end());
+    text.push_str(game.result.unwrap_or("*"));
+    s.push_str(&wrap(&text, 80));
     s.push_str("\n\n");
     s
+}
+
+/// Writes lines of moves (the main line and variations) in one notation.
+struct LineWriter<'a> {
+    rules: &'a Rules,
+    kinds: &'a KindMap,
+    notation: Notation,
+    style: Style,
+    numbering: Numbering,
+}
+
+impl LineWriter<'_> {
+    /// Append `moves`, played from `start` with the first at game ply
+    /// `first`, to `out`, with the comments and variations that follow each
+    /// move; words are separated by single spaces.
+    fn line(
+        &self,
+        out: &mut String,
+        start: &Position,
+        first: usize,
+        moves: &[Move],
+        variations: &[VariationReplay],
+        comments: &[pgn::Comment<'_>],
+    ) {
+        let mut pos = start.clone();
+        let comments_at = |n: usize| comments.iter().filter(move |c| c.after_ply == n);
+        for c in comments_at(0) {
+            out.push_str(&format!("{{{}}} ", c.text));
+        }
+        for (i, &m) in moves.iter().enumerate() {
+            let half = first + i + usize::from(self.numbering.black_first);
+            let number = self.numbering.fullmove0 + half / 2;
+            if half % 2 == 0 {
+                out.push_str(&format!("{number}. "));
+            } else if i == 0 {
+                out.push_str(&format!("{number}... "));
+            }
+            let side = pos.side_to_move();
+            match pos.piece_at(m.from).and_then(|p| self.kinds.kind(p.kind)) {
+                Some(kind) => {
+                    let board = RulesBoard::new(self.rules, &pos, self.kinds);
+                    out.push_str(&format::format_unchecked(&board, m, side, kind, self.notation, self.style));
+                }
+                None => out.push_str(&m.iccs()),
+            }
+            out.push(' ');
+            for c in comments_at(i + 1) {
+                out.push_str(&format!("{{{}}} ", c.text));
+            }
+            for v in variations.iter().filter(|v| v.after_ply == i + 1) {
+                out.push('(');
+                self.line(out, &v.start, v.first_ply, &v.moves, &v.variations, &[]);
+                let trimmed = out.trim_end().len();
+                out.truncate(trimmed);
+                out.push_str(") ");
+            }
+            pos.make(self.rules, m);
+        }
+    }
+}
+
+/// Break `text` into lines of at most `width` characters at spaces (a word
+/// longer than that stays whole).
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / width);
+    let mut len = 0;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let n = word.chars().count();
+        if len > 0 && len + 1 + n > width {
+            out.push('\n');
+            len = 0;
+        } else if len > 0 {
+            out.push(' ');
+            len += 1;
+        }
+        out.push_str(word);
+        len += n;
+    }
+    out
 }
 
 /// Options of `xqspec replay`.
@@ -427,7 +505,10 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
                 continue;
             }
         };
-        let (text, _used) = super::encoding::decode(&bytes, encoding);
+        let (text, used) = super::encoding::decode(&bytes, encoding);
+        if used != encoding_rs::UTF_8 && !opts.quiet {
+            writeln!(report, "{}: read as {}", path.display(), used.name())?;
+        }
         let games = pgn::parse(&text);
         let mut converted = String::new();
         let mut replayer = Replayer::new(rules);

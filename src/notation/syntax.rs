@@ -4,7 +4,6 @@
 
 use std::fmt;
 
-use pest::iterators::Pair;
 use pest::Parser as _;
 use pest_derive::Parser;
 
@@ -135,27 +134,14 @@ fn numeral_value(s: &str) -> (u8, Option<Side>) {
     (v as u8, side)
 }
 
-fn chinese_piece(p: Pair<'_, chinese::Rule>) -> (PieceKind, Option<Side>) {
-    use chinese::Rule as R;
-    let inner = p.into_inner().next().expect("piece has one alternative");
-    let s = inner.as_str();
-    let kind = match inner.as_rule() {
-        R::general => PieceKind::General,
-        R::advisor => PieceKind::Advisor,
-        R::elephant => PieceKind::Elephant,
-        R::horse => PieceKind::Horse,
-        R::chariot => PieceKind::Chariot,
-        R::cannon => PieceKind::Cannon,
-        _ => PieceKind::Soldier,
-    };
-    let side = match s {
+/// The side a piece character belongs to, when it says.
+fn piece_side(s: &str) -> Option<Side> {
+    match s {
         "帅" | "帥" | "仕" | "相" | "兵" | "俥" | "傌" => Some(Side::Red),
         "将" | "將" | "象" | "卒" => Some(Side::Black),
         _ => None,
-    };
-    (kind, side)
+    }
 }
-
 
 /// Parse one move in Chinese notation (full or abbreviated form).
 pub fn parse_chinese(text: &str) -> Result<MoveText, SyntaxError> {
@@ -164,50 +150,73 @@ pub fn parse_chinese(text: &str) -> Result<MoveText, SyntaxError> {
     if t.is_empty() {
         return Err(empty_error(Notation::Chinese, text));
     }
-    let mut pairs = ChineseParser::parse(R::chinese_move, t).map_err(|e| syntax_error(Notation::Chinese, t, e))?;
-    let form = pairs.next().and_then(|p| p.into_inner().next()).expect("chinese_move has a form");
-    let tandem_form = form.as_rule() == R::tandem_form;
+    let pairs = ChineseParser::parse(R::chinese_move, t).map_err(|e| syntax_error(Notation::Chinese, t, e))?;
+    let mut tandem_form = false;
     let mut piece = None;
     let mut file = None;
     let mut tandem = None;
     let mut action = Action::Advance;
     let mut number = 0;
     let mut side_hint = None;
-    for p in form.into_inner() {
-        match p.as_rule() {
-            R::piece => {
-                let (k, s) = chinese_piece(p);
-                piece = Some(k);
-                side_hint = side_hint.or(s);
+    // One pass over every node of the tree, in text order.
+    for p in pairs.flatten() {
+        let kind = match p.as_rule() {
+            R::tandem_form => {
+                tandem_form = true;
+                None
             }
+            R::general => Some(PieceKind::General),
+            R::advisor => Some(PieceKind::Advisor),
+            R::elephant => Some(PieceKind::Elephant),
+            R::horse => Some(PieceKind::Horse),
+            R::chariot => Some(PieceKind::Chariot),
+            R::cannon => Some(PieceKind::Cannon),
+            R::soldier => Some(PieceKind::Soldier),
             R::file => {
                 let (v, s) = numeral_value(p.as_str());
                 file = Some(v);
                 side_hint = side_hint.or(s);
-            }
-            R::tandem => {
-                let inner = p.into_inner().next().expect("tandem alternative");
-                tandem = Some(match inner.as_rule() {
-                    R::front => Tandem::Front,
-                    R::middle => Tandem::Middle,
-                    R::rear => Tandem::Rear,
-                    _ => Tandem::Nth(numeral_value(inner.as_str()).0),
-                });
-            }
-            R::action => {
-                let inner = p.into_inner().next().expect("action alternative");
-                action = match inner.as_rule() {
-                    R::advance => Action::Advance,
-                    R::retreat => Action::Retreat,
-                    _ => Action::Traverse,
-                };
+                None
             }
             R::number => {
                 let (v, s) = numeral_value(p.as_str());
                 number = v;
                 side_hint = side_hint.or(s);
+                None
             }
-            _ => {}
+            R::front => {
+                tandem = Some(Tandem::Front);
+                None
+            }
+            R::middle => {
+                tandem = Some(Tandem::Middle);
+                None
+            }
+            R::rear => {
+                tandem = Some(Tandem::Rear);
+                None
+            }
+            R::nth => {
+                tandem = Some(Tandem::Nth(numeral_value(p.as_str()).0));
+                None
+            }
+            R::advance => {
+                action = Action::Advance;
+                None
+            }
+            R::retreat => {
+                action = Action::Retreat;
+                None
+            }
+            R::traverse => {
+                action = Action::Traverse;
+                None
+            }
+            _ => None,
+        };
+        if let Some(k) = kind {
+            piece = Some(k);
+            side_hint = side_hint.or(piece_side(p.as_str()));
         }
     }
     let origin = if tandem_form {
@@ -218,7 +227,6 @@ pub fn parse_chinese(text: &str) -> Result<MoveText, SyntaxError> {
     Ok(MoveText { piece, origin, action, number, side_hint })
 }
 
-
 /// Parse one move in WXF notation.
 pub fn parse_wxf(text: &str) -> Result<MoveText, SyntaxError> {
     use wxf::Rule as R;
@@ -226,49 +234,32 @@ pub fn parse_wxf(text: &str) -> Result<MoveText, SyntaxError> {
     if t.is_empty() {
         return Err(empty_error(Notation::Wxf, text));
     }
-    let mut pairs = WxfParser::parse(R::wxf_move, t).map_err(|e| syntax_error(Notation::Wxf, t, e))?;
-    let form = pairs.next().and_then(|p| p.into_inner().next()).expect("wxf_move has a form");
-    let plain = form.as_rule() == R::wxf_plain;
+    let pairs = WxfParser::parse(R::wxf_move, t).map_err(|e| syntax_error(Notation::Wxf, t, e))?;
+    let mut plain = false;
     let mut piece = None;
     let mut file = None;
     let mut tandem = None;
     let mut action = Action::Advance;
     let mut number = 0;
-    for p in form.into_inner() {
+    // One pass over every node of the tree, in text order.
+    for p in pairs.flatten() {
         match p.as_rule() {
-            R::wxf_piece => {
-                let inner = p.into_inner().next().expect("piece alternative");
-                piece = Some(match inner.as_rule() {
-                    R::wxf_general => PieceKind::General,
-                    R::wxf_advisor => PieceKind::Advisor,
-                    R::wxf_elephant => PieceKind::Elephant,
-                    R::wxf_horse => PieceKind::Horse,
-                    R::wxf_chariot => PieceKind::Chariot,
-                    R::wxf_cannon => PieceKind::Cannon,
-                    _ => PieceKind::Soldier,
-                });
-            }
+            R::wxf_plain => plain = true,
+            R::wxf_general => piece = Some(PieceKind::General),
+            R::wxf_advisor => piece = Some(PieceKind::Advisor),
+            R::wxf_elephant => piece = Some(PieceKind::Elephant),
+            R::wxf_horse => piece = Some(PieceKind::Horse),
+            R::wxf_chariot => piece = Some(PieceKind::Chariot),
+            R::wxf_cannon => piece = Some(PieceKind::Cannon),
+            R::wxf_soldier => piece = Some(PieceKind::Soldier),
             R::wxf_file => file = Some(numeral_value(p.as_str()).0),
-            R::wxf_tandem | R::wxf_sign_tandem => {
-                let mut inner = p.into_inner().next().expect("tandem alternative");
-                if inner.as_rule() == R::wxf_sign_tandem {
-                    inner = inner.into_inner().next().expect("sign alternative");
-                }
-                tandem = Some(match inner.as_rule() {
-                    R::wxf_front => Tandem::Front,
-                    R::wxf_rear => Tandem::Rear,
-                    _ => Tandem::Nth(numeral_value(inner.as_str()).0),
-                });
-            }
-            R::wxf_action => {
-                let inner = p.into_inner().next().expect("action alternative");
-                action = match inner.as_rule() {
-                    R::wxf_advance => Action::Advance,
-                    R::wxf_retreat => Action::Retreat,
-                    _ => Action::Traverse,
-                };
-            }
             R::wxf_number => number = numeral_value(p.as_str()).0,
+            R::wxf_front => tandem = Some(Tandem::Front),
+            R::wxf_rear => tandem = Some(Tandem::Rear),
+            R::wxf_nth => tandem = Some(Tandem::Nth(numeral_value(p.as_str()).0)),
+            R::wxf_advance => action = Action::Advance,
+            R::wxf_retreat => action = Action::Retreat,
+            R::wxf_traverse => action = Action::Traverse,
             _ => {}
         }
     }
@@ -279,7 +270,6 @@ pub fn parse_wxf(text: &str) -> Result<MoveText, SyntaxError> {
     };
     Ok(MoveText { piece, origin, action, number, side_hint: None })
 }
-
 
 /// Parse one move in ICCS coordinates (`h2e2`, `H2-E2`).
 pub fn parse_iccs(text: &str) -> Result<Move, SyntaxError> {
