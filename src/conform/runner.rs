@@ -545,20 +545,7 @@ mod tests {
     }
 
     fn suite() -> Suite {
-        let mut files: Vec<(String, String)> = ["vocabulary.yaml", "features.yaml"]
-            .iter()
-            .map(|n| {
-                (
-                    n.to_string(),
-                    crate::conform::suite::EMBEDDED
-                        .get_file(n)
-                        .unwrap()
-                        .contents_utf8()
-                        .unwrap()
-                        .to_string(),
-                )
-            })
-            .collect();
+        let mut files = crate::conform::suite::embedded_files(&["vocabulary.yaml", "features.yaml"]);
         let head = "description: d\nclauses: [c.d]\neditions: [cxa-1999, cxa-2011, cxa-2020]\nquery: perft\n";
         files.push((
             "perft/differs.yaml".into(),

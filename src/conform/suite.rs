@@ -13,6 +13,14 @@ use super::query::{check_answer_value, is_iccs, Query};
 /// The suite shipped with this crate (`conformance/`), embedded at build time.
 pub static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/conformance");
 
+/// The embedded text of `names` (files directly under `conformance/`), as `(name, text)`.
+pub(crate) fn embedded_files(names: &[&str]) -> Vec<(String, String)> {
+    names
+        .iter()
+        .filter_map(|n| Some((n.to_string(), EMBEDDED.get_file(n)?.contents_utf8()?.to_string())))
+        .collect()
+}
+
 /// Version of the case set; bumped when cases are added, changed or retired.
 /// Independent of [`crate::conform::protocol::PROTOCOL_VERSION`].
 pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -592,22 +600,14 @@ mod tests {
     }
 
     fn suite(cases: &[(&str, &str)]) -> Suite {
-        let mut files: Vec<(String, String)> = EMBEDDED_META
-            .iter()
-            .map(|n| {
-                (
-                    n.to_string(),
-                    EMBEDDED
-                        .get_file(n)
-                        .unwrap()
-                        .contents_utf8()
-                        .unwrap()
-                        .to_string(),
-                )
-            })
-            .collect();
+        let mut files = embedded_files(&EMBEDDED_META);
         files.extend(cases.iter().map(|(p, t)| (p.to_string(), t.to_string())));
         Suite::from_files(files)
+    }
+
+    /// The messages of every problem `check` finds.
+    fn messages(s: &Suite) -> Vec<String> {
+        s.check(&facts()).iter().map(|p| p.message.clone()).collect()
     }
 
     const EMBEDDED_META: [&str; 3] = ["vocabulary.yaml", "features.yaml", "retired-ids.txt"];
@@ -671,11 +671,7 @@ mod tests {
             x("check.self_kill", &["cxa-1999"], "wrong edition"),
             x("board.grid", &["cxa-2020"], " "),
         ];
-        let got: Vec<String> = s
-            .check(&facts())
-            .iter()
-            .map(|p| p.message.clone())
-            .collect();
+        let got = messages(&s);
         assert_eq!(
             got,
             vec![
@@ -693,11 +689,7 @@ mod tests {
             .replace("  fen: x\n", "  fen: x\n  depth: 5\n")
             .replace("  moves: [a0a1, b0c2]", "  nodes: 1000001");
         let s = suite(&[("perft/horse-one.yaml", &big)]);
-        let got: Vec<String> = s
-            .check(&facts())
-            .iter()
-            .map(|p| p.message.clone())
-            .collect();
+        let got = messages(&s);
         assert_eq!(
             got,
             vec!["a perft of more than 1000000 nodes carries the feature `slow`"]
@@ -715,11 +707,7 @@ mod tests {
             ("check/horse-one.yaml", OK),
         ]);
         s.retired.insert("horse-one".into());
-        let got: Vec<String> = s
-            .check(&facts())
-            .iter()
-            .map(|p| p.message.clone())
-            .collect();
+        let got = messages(&s);
         assert!(
             got.iter()
                 .any(|m| m == "id `horse-one` is already used by check/horse-one.yaml"),
@@ -735,11 +723,7 @@ mod tests {
             "expect_by_edition:\n  cxa-1999: {reject: fen.nonsense}\n  cxa-2020: {nodes: 3}\n",
         );
         let s = suite(&[("movement/horse-one.yaml", &by)]);
-        let got: Vec<String> = s
-            .check(&facts())
-            .iter()
-            .map(|p| p.message.clone())
-            .collect();
+        let got = messages(&s);
         assert_eq!(
             got,
             vec![
