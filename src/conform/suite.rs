@@ -14,6 +14,7 @@ use super::query::{check_answer_value, is_iccs, Query};
 pub static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/conformance");
 
 /// The embedded text of `names` (files directly under `conformance/`), as `(name, text)`.
+#[cfg(test)]
 pub(crate) fn embedded_files(names: &[&str]) -> Vec<(String, String)> {
     names
         .iter()
