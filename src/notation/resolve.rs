@@ -117,10 +117,8 @@ pub fn motion(side: Side, from: Square, to: Square) -> (Action, u8) {
 /// The points of `side`'s pieces of `kind` on board file `f`, front first
 /// (the front is the end nearer the opponent).
 pub fn file_group<B: BoardView + ?Sized>(b: &B, side: Side, kind: PieceKind, f: u8) -> Vec<Square> {
-    let mut v: Vec<Square> = (0..crate::board::RANKS as i32)
-        .filter_map(|r| Square::new(f as i32, r))
-        .filter(|&sq| b.piece_at(sq) == Some((side, kind)))
-        .collect();
+    let mut v = Vec::new();
+    b.pieces_on_file(side, kind, f, &mut v);
     if side == Side::Red {
         v.reverse();
     }
@@ -206,7 +204,7 @@ pub fn resolve_text<B: BoardView + ?Sized>(b: &B, t: &MoveText) -> Result<Move, 
     let mut extra: Vec<Move> = Vec::new();
     for &o in &from {
         b.candidate_moves_from(o, &mut |m| {
-            if motion(side, m.from, m.to) == (t.action, t.number) && b.is_legal(m) {
+            if motion(side, m.from, m.to) == (t.action, t.number) && b.is_legal_candidate(m) {
                 if found.is_none() {
                     found = Some(m);
                 } else {
