@@ -168,9 +168,15 @@ fn origins<B: BoardView + ?Sized>(b: &B, side: Side, t: &MoveText) -> Vec<Square
     match t.origin {
         Origin::File(n) => {
             let Some(f) = board_file(side, n) else { return Vec::new() };
-            let mut out = Vec::new();
+            // The groups are written straight into `out` (front first, as
+            // `file_group` gives them), without a vector per group.
+            let mut out = Vec::with_capacity(5);
             for &k in kinds {
-                out.extend(file_group(b, side, k, f));
+                let start = out.len();
+                b.pieces_on_file(side, k, f, &mut out);
+                if side == Side::Red {
+                    out[start..].reverse();
+                }
             }
             out
         }
