@@ -536,6 +536,9 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
         },
         None => None,
     };
+    // One replayer for all the files: its cache of parsed move texts
+    // serves every record (the same texts recur from file to file).
+    let mut replayer = Replayer::new(rules);
     for path in files {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
@@ -551,7 +554,6 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
         }
         let games = pgn::parse(&text);
         let mut converted = String::new();
-        let mut replayer = Replayer::new(rules);
         for g in &games {
             let r = replayer.replay(&text, g);
             totals.games += 1;
