@@ -190,7 +190,11 @@ fn chunk_starts(text: &str) -> Vec<usize> {
             }
         }
         // Bytes, not characters: braces are ASCII, and no byte of a
-        // multi-byte UTF-8 character is below 0x80.
+        // multi-byte UTF-8 character is below 0x80. Outside comments a
+        // line without `{` changes nothing (a stray `}` leaves depth 0).
+        if depth == 0 && !line.as_bytes().contains(&b'{') {
+            continue;
+        }
         for b in line.bytes() {
             match b {
                 b'{' => depth += 1,
