@@ -28,14 +28,14 @@ pub trait BoardView {
     fn is_legal_candidate(&self, mv: Move) -> bool {
         self.is_legal(mv)
     }
-    /// Push to `out` the points of `side`'s pieces of `kind` on board file
+    /// Call `out` with the points of `side`'s pieces of `kind` on board file
     /// `file`, rank 0 (Red's back rank) first.
-    fn pieces_on_file(&self, side: Side, kind: PieceKind, file: u8, out: &mut Vec<Square>) {
-        out.extend(
-            (0..crate::board::RANKS as i32)
-                .filter_map(|r| Square::new(file as i32, r))
-                .filter(|&sq| self.piece_at(sq) == Some((side, kind))),
-        );
+    fn pieces_on_file(&self, side: Side, kind: PieceKind, file: u8, out: &mut dyn FnMut(Square)) {
+        for sq in (0..crate::board::RANKS as i32).filter_map(|r| Square::new(file as i32, r)) {
+            if self.piece_at(sq) == Some((side, kind)) {
+                out(sq);
+            }
+        }
     }
     /// Call `f` with every move of the piece on `from` that may be legal: a
     /// superset of its legal moves (the resolver tests each with
@@ -129,10 +129,12 @@ impl BoardView for RulesBoard<'_> {
     }
 
     #[inline]
-    fn pieces_on_file(&self, side: Side, kind: PieceKind, file: u8, out: &mut Vec<Square>) {
+    fn pieces_on_file(&self, side: Side, kind: PieceKind, file: u8, out: &mut dyn FnMut(Square)) {
         if let Some(id) = self.kinds.id(kind) {
             // Points come in index order, which is rank order.
-            out.extend(self.pos.points_of(side, id).filter(|sq| sq.file() == file));
+            for sq in self.pos.points_of(side, id).filter(|sq| sq.file() == file) {
+                out(sq);
+            }
         }
     }
 
