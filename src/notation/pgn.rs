@@ -189,10 +189,16 @@ fn chunk_starts(text: &str) -> Vec<usize> {
                 in_tags = false;
             }
         }
-        for c in line.chars() {
-            match c {
-                '{' => depth += 1,
-                '}' => depth = depth.saturating_sub(1),
+        // Bytes, not characters: braces are ASCII, and no byte of a
+        // multi-byte UTF-8 character is below 0x80. Outside comments a
+        // line without `{` changes nothing (a stray `}` leaves depth 0).
+        if depth == 0 && !line.as_bytes().contains(&b'{') {
+            continue;
+        }
+        for b in line.bytes() {
+            match b {
+                b'{' => depth += 1,
+                b'}' => depth = depth.saturating_sub(1),
                 _ => {}
             }
         }

@@ -134,7 +134,47 @@ pub struct Replayer<'r> {
     rules: &'r Rules,
     kinds: KindMap,
     /// Parsed texts, one table per `Format` tag value (none, or a notation).
-    cache: [HashMap<String, MoveSyntax>; 5],
+    cache: [HashMap<String, MoveSyntax, TextHash>; 5],
+}
+
+/// A fast hash for the short move texts of the cache (the standard SipHash
+/// costs more than the rest of a cache hit); FxHash's multiply-rotate.
+#[derive(Clone, Copy, Default)]
+struct TextHash;
+
+#[derive(Default)]
+struct TextHasher(u64);
+
+impl std::hash::BuildHasher for TextHash {
+    type Hasher = TextHasher;
+    #[inline]
+    fn build_hasher(&self) -> TextHasher {
+        TextHasher(0)
+    }
+}
+
+impl std::hash::Hasher for TextHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(c.try_into().expect("8 bytes"))).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+        self.0 = h;
+    }
+    #[inline]
+    fn write_u8(&mut self, b: u8) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl<'r> Replayer<'r> {
@@ -148,7 +188,7 @@ impl<'r> Replayer<'r> {
         &self.kinds
     }
 
-    fn syntax(cache: &mut [HashMap<String, MoveSyntax>; 5], declared: Option<Notation>, t: &str) -> Result<MoveSyntax, SyntaxError> {
+    fn syntax(cache: &mut [HashMap<String, MoveSyntax, TextHash>; 5], declared: Option<Notation>, t: &str) -> Result<MoveSyntax, SyntaxError> {
         let table = &mut cache[declared.map_or(0, |n| 1 + n as usize)];
         if let Some(s) = table.get(t) {
             return Ok(*s);
@@ -496,6 +536,9 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
         },
         None => None,
     };
+    // One replayer for all the files: its cache of parsed move texts
+    // serves every record (the same texts recur from file to file).
+    let mut replayer = Replayer::new(rules);
     for path in files {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
@@ -511,7 +554,6 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
         }
         let games = pgn::parse(&text);
         let mut converted = String::new();
-        let mut replayer = Replayer::new(rules);
         for g in &games {
             let r = replayer.replay(&text, g);
             totals.games += 1;

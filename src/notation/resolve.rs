@@ -12,7 +12,7 @@ use std::fmt;
 
 use super::ast::{Action, MoveSyntax, MoveText, Origin, PieceKind, Tandem};
 use super::view::BoardView;
-use crate::board::{Move, Side, Square, FILES};
+use crate::board::{Move, Side, Square, FILES, SQUARES};
 
 /// A parsed move that names no single legal move in the position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,10 +117,8 @@ pub fn motion(side: Side, from: Square, to: Square) -> (Action, u8) {
 /// The points of `side`'s pieces of `kind` on board file `f`, front first
 /// (the front is the end nearer the opponent).
 pub fn file_group<B: BoardView + ?Sized>(b: &B, side: Side, kind: PieceKind, f: u8) -> Vec<Square> {
-    let mut v: Vec<Square> = (0..crate::board::RANKS as i32)
-        .filter_map(|r| Square::new(f as i32, r))
-        .filter(|&sq| b.piece_at(sq) == Some((side, kind)))
-        .collect();
+    let mut v = Vec::new();
+    b.pieces_on_file(side, kind, f, &mut |sq| v.push(sq));
     if side == Side::Red {
         v.reverse();
     }
@@ -161,18 +159,54 @@ fn describe(t: &MoveText, side: Side) -> String {
     }
 }
 
+/// Distinct points, kept without allocating (there are at most
+/// `SQUARES` of them).
+struct Points {
+    points: [Square; SQUARES],
+    len: usize,
+}
+
+impl Points {
+    fn new() -> Points {
+        Points { points: [Square::from_index_unchecked(0); SQUARES], len: 0 }
+    }
+
+    fn push(&mut self, sq: Square) {
+        // Distinct points never overflow; a repeated one is dropped rather
+        // than written past the end.
+        if self.len < SQUARES {
+            self.points[self.len] = sq;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for Points {
+    type Target = [Square];
+    fn deref(&self) -> &[Square] {
+        &self.points[..self.len]
+    }
+}
+
 /// The pieces a described move can mean.
-fn origins<B: BoardView + ?Sized>(b: &B, side: Side, t: &MoveText) -> Vec<Square> {
+fn origins<B: BoardView + ?Sized>(b: &B, side: Side, t: &MoveText) -> Points {
     let kinds: &[PieceKind] = match &t.piece {
         Some(k) => std::slice::from_ref(k),
         None => &PieceKind::ALL,
     };
     match t.origin {
         Origin::File(n) => {
-            let Some(f) = board_file(side, n) else { return Vec::new() };
-            let mut out = Vec::new();
+            let mut out = Points::new();
+            let Some(f) = board_file(side, n) else { return out };
+            // The groups are written straight into `out` (front first, as
+            // `file_group` gives them), without a vector per group.
             for &k in kinds {
-                out.extend(file_group(b, side, k, f));
+                let start = out.len;
+                b.pieces_on_file(side, k, f, &mut |sq| out.push(sq));
+                if side == Side::Red {
+                    let end = out.len;
+                    out.points[start..end].reverse();
+                }
             }
             out
         }
@@ -181,7 +215,7 @@ fn origins<B: BoardView + ?Sized>(b: &B, side: Side, t: &MoveText) -> Vec<Square
                 Some(n) => board_file(side, n).into_iter().collect(),
                 None => (0..FILES).collect(),
             };
-            let mut out = Vec::new();
+            let mut out = Points::new();
             for f in files {
                 for &k in kinds {
                     let g = file_group(b, side, k, f);
@@ -204,9 +238,9 @@ pub fn resolve_text<B: BoardView + ?Sized>(b: &B, t: &MoveText) -> Result<Move, 
     }
     let mut found: Option<Move> = None;
     let mut extra: Vec<Move> = Vec::new();
-    for &o in &from {
+    for &o in from.iter() {
         b.candidate_moves_from(o, &mut |m| {
-            if motion(side, m.from, m.to) == (t.action, t.number) && b.is_legal(m) {
+            if motion(side, m.from, m.to) == (t.action, t.number) && b.is_legal_candidate(m) {
                 if found.is_none() {
                     found = Some(m);
                 } else {

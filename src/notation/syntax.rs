@@ -136,11 +136,14 @@ fn numeral_value(s: &str) -> (u8, Option<Side>) {
 
 /// The side a piece character belongs to, when it says.
 fn piece_side(s: &str) -> Option<Side> {
-    match s {
-        "帅" | "帥" | "仕" | "相" | "兵" | "俥" | "傌" => Some(Side::Red),
-        "将" | "將" | "象" | "卒" => Some(Side::Black),
-        _ => None,
-    }
+    // By character, not by string: a piece is one character.
+    let mut chars = s.chars();
+    let side = match chars.next()? {
+        '帅' | '帥' | '仕' | '相' | '兵' | '俥' | '傌' => Side::Red,
+        '将' | '將' | '象' | '卒' => Side::Black,
+        _ => return None,
+    };
+    chars.next().is_none().then_some(side)
 }
 
 /// Parse one move in Chinese notation (full or abbreviated form).

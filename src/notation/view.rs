@@ -22,6 +22,21 @@ pub trait BoardView {
         v.retain(|m| m.from == from);
         v
     }
+    /// Whether `mv`, one of the moves [`BoardView::candidate_moves_from`]
+    /// gave, is legal. By default [`BoardView::is_legal`]; a view may answer
+    /// faster knowing the piece's program allows the move.
+    fn is_legal_candidate(&self, mv: Move) -> bool {
+        self.is_legal(mv)
+    }
+    /// Call `out` with the points of `side`'s pieces of `kind` on board file
+    /// `file`, rank 0 (Red's back rank) first.
+    fn pieces_on_file(&self, side: Side, kind: PieceKind, file: u8, out: &mut dyn FnMut(Square)) {
+        for sq in (0..crate::board::RANKS as i32).filter_map(|r| Square::new(file as i32, r)) {
+            if self.piece_at(sq) == Some((side, kind)) {
+                out(sq);
+            }
+        }
+    }
     /// Call `f` with every move of the piece on `from` that may be legal: a
     /// superset of its legal moves (the resolver tests each with
     /// [`BoardView::is_legal`]). By default, exactly its legal moves.
@@ -72,33 +87,22 @@ impl KindMap {
 /// A position with its rules, seen through [`BoardView`]. Legality is the
 /// core's (`Position::is_legal`, `Position::legal_moves`); the moves the
 /// pieces' programs allow, which the resolver filters by the written motion
-/// before testing legality, are generated once, on first use.
+/// before testing legality, are generated for the named pieces only.
 pub struct RulesBoard<'a> {
     rules: &'a Rules,
     pos: &'a Position,
     kinds: &'a KindMap,
-    pseudo: std::cell::OnceCell<MoveBuf>,
 }
 
 impl<'a> RulesBoard<'a> {
     /// View `pos` under `rules`.
     pub fn new(rules: &'a Rules, pos: &'a Position, kinds: &'a KindMap) -> RulesBoard<'a> {
-        RulesBoard { rules, pos, kinds, pseudo: std::cell::OnceCell::new() }
+        RulesBoard { rules, pos, kinds }
     }
 
     /// The legal moves, in the core's generation order.
     pub fn legal(&self) -> Vec<Move> {
         self.pos.legal_moves(self.rules)
-    }
-
-    fn pseudo(&self) -> &[Move] {
-        self.pseudo
-            .get_or_init(|| {
-                let mut buf = MoveBuf::new();
-                self.pos.pseudo_moves(self.rules, &mut buf);
-                buf
-            })
-            .as_slice()
     }
 }
 
@@ -119,6 +123,21 @@ impl BoardView for RulesBoard<'_> {
         self.pos.is_legal(self.rules, mv)
     }
 
+    #[inline]
+    fn is_legal_candidate(&self, mv: Move) -> bool {
+        self.pos.is_legal_pseudo(self.rules, mv)
+    }
+
+    #[inline]
+    fn pieces_on_file(&self, side: Side, kind: PieceKind, file: u8, out: &mut dyn FnMut(Square)) {
+        if let Some(id) = self.kinds.id(kind) {
+            // Points come in index order, which is rank order.
+            for sq in self.pos.points_of(side, id).filter(|sq| sq.file() == file) {
+                out(sq);
+            }
+        }
+    }
+
     fn legal_moves(&self) -> Vec<Move> {
         self.legal()
     }
@@ -129,10 +148,12 @@ impl BoardView for RulesBoard<'_> {
 
     #[inline]
     fn candidate_moves_from(&self, from: Square, f: &mut dyn FnMut(Move)) {
-        for &m in self.pseudo() {
-            if m.from == from {
-                f(m);
-            }
+        // Only the piece on `from` is generated: resolution looks at one or
+        // two pieces, never at the whole side.
+        let mut buf = MoveBuf::new();
+        self.pos.pseudo_moves_from(self.rules, from, &mut buf);
+        for &m in buf.as_slice() {
+            f(m);
         }
     }
 }

@@ -510,6 +510,24 @@ impl Position {
         }
     }
 
+    /// The moves the program of the piece on `from` allows, before the
+    /// self-kill test; none unless the piece belongs to the side to move.
+    pub(crate) fn pseudo_moves_from<S: Sink>(&self, rules: &Rules, from: Square, out: &mut S) {
+        let c = self.board[from.index()];
+        if c == 0 || code_side(c) != self.side.index() {
+            return;
+        }
+        self.piece_moves(rules, from.index(), out);
+    }
+
+    /// Whether `m`, one of the moves [`Position::pseudo_moves_from`] gives
+    /// here, is legal: the same answer as [`Position::is_legal`] without
+    /// generating the piece's moves again.
+    pub(crate) fn is_legal_pseudo(&self, rules: &Rules, m: Move) -> bool {
+        let mut pos = self.clone();
+        pos.try_make(rules, m).is_ok()
+    }
+
     /// The moves the program of the piece on `sq` (of the side to move) allows.
     #[inline]
     fn piece_moves<S: Sink>(&self, rules: &Rules, sq: usize, out: &mut S) {
