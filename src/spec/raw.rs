@@ -26,6 +26,8 @@ struct RawEdition {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSource {
+    /// The id provenances cite (`source: seed-002`).
+    #[serde(rename = "source")]
     id: String,
     what: String,
     #[serde(default)]
