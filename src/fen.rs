@@ -32,15 +32,25 @@ pub struct FenProblem {
     pub message: String,
 }
 
+/// Which step refused the FEN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenStage {
+    /// The text could not be read ([`read`]); the first problem stops it.
+    Syntax,
+    /// The text reads, but the position cannot arise under the rules ([`validate`]).
+    Position,
+}
+
 /// A rejected FEN, with every problem found (syntax errors stop at the first).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
+    pub stage: FenStage,
     pub problems: Vec<FenProblem>,
 }
 
 impl FenError {
     fn one(kind: &'static str, column: Option<usize>, message: impl Into<String>) -> FenError {
-        FenError { problems: vec![FenProblem { kind, column, message: message.into() }] }
+        FenError { stage: FenStage::Syntax, problems: vec![FenProblem { kind, column, message: message.into() }] }
     }
 
     /// Kind of the first problem.
@@ -50,12 +60,9 @@ impl FenError {
 
     /// Whether the text could not even be read (as opposed to an impossible position).
     pub fn is_syntax(&self) -> bool {
-        self.problems.iter().any(|p| SYNTAX_KINDS.contains(&p.kind))
+        self.stage == FenStage::Syntax
     }
 }
-
-/// Kinds of problems that are about the text, not the position.
-pub const SYNTAX_KINDS: [&str; 6] = ["empty", "rank_count", "rank_width", "unknown_letter", "bad_side", "bad_field"];
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -267,7 +274,7 @@ pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenError> {
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(FenError { problems })
+        Err(FenError { stage: FenStage::Position, problems })
     }
 }
 
@@ -349,6 +356,7 @@ mod tests {
         let e = Position::from_fen(&r, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x").unwrap_err();
         assert_eq!(e.kind(), "bad_side");
         assert_eq!(e.problems[0].column, Some(61));
+        assert!(e.is_syntax());
     }
 
     #[test]
@@ -365,5 +373,6 @@ mod tests {
         assert_eq!(e.kind(), "side_not_to_move_in_check");
         let e = Position::from_fen(&r, "9/9/9/9/9/9/9/9/9/4K4 w").unwrap_err();
         assert_eq!(e.kind(), "missing_general");
+        assert!(!e.is_syntax());
     }
 }

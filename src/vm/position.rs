@@ -757,11 +757,7 @@ impl Position {
 
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_move(&self, rules: &Rules) -> bool {
-        let mut pos = self.clone();
-        let mut pseudo = MoveBuf::new();
-        pos.pseudo_moves(rules, &mut pseudo);
-        let g = pos.guard(rules);
-        pseudo.as_slice().iter().any(|&m| pos.passes(rules, &g, m))
+        self.clone().count_legal(rules) > 0
     }
 
     /// The legal moves of the side to move, in generation order.
