@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod spec;
+pub mod ruleset;
 pub mod vm;
 pub mod fen;
 pub mod perft;

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 use xqspec::board::Move;
 use xqspec::spec::{self, Spec};
+use xqspec::ruleset::RuleSet;
 use xqspec::vm::{Position, Rules};
 
 #[derive(Parser)]
@@ -15,6 +16,9 @@ struct Cli {
     /// Load the spec from this directory instead of the copy built into the binary.
     #[arg(long, global = true, value_name = "DIR")]
     spec: Option<PathBuf>,
+    /// Apply an event overlay (补充规定, a YAML file changing clause data of the edition).
+    #[arg(long, global = true, value_name = "FILE")]
+    overlay: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -119,15 +123,19 @@ fn load_spec(dir: &Option<PathBuf>) -> Result<Spec, String> {
     r.map_err(|e| e.to_string())
 }
 
-fn load_rules(dir: &Option<PathBuf>, edition: &str) -> Result<Rules, String> {
-    let spec = load_spec(dir)?;
-    let ed = spec.edition(edition).ok_or_else(|| {
-        format!(
-            "unknown edition `{edition}` (known: {})",
-            spec.editions().iter().map(|e| e.id.as_str()).collect::<Vec<_>>().join(", ")
-        )
-    })?;
-    Rules::compile(ed).map_err(|e| e.to_string())
+/// The rule set a command runs under (`--spec`, `--edition`, `--overlay`).
+fn load_ruleset(cli: &GlobalOptions, edition: &str) -> Result<RuleSet, String> {
+    xqspec::ruleset::load(cli.spec.as_deref(), edition, cli.overlay.as_deref())
+}
+
+fn load_rules(cli: &GlobalOptions, edition: &str) -> Result<Rules, String> {
+    Ok(load_ruleset(cli, edition)?.vm)
+}
+
+/// The options every command takes.
+struct GlobalOptions {
+    spec: Option<PathBuf>,
+    overlay: Option<PathBuf>,
 }
 
 fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, String> {
@@ -140,13 +148,14 @@ fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, Stri
 }
 
 fn run(cli: Cli) -> Result<(), String> {
+    let g = GlobalOptions { spec: cli.spec.clone(), overlay: cli.overlay.clone() };
     match cli.command {
         Command::Spec { command: SpecCommand::Check } => spec_check(&cli.spec),
         Command::Conform(args) => xqspec::conform::cli::conform(cli.spec.as_deref(), args),
         Command::Serve => xqspec::conform::cli::serve(cli.spec.as_deref()),
         Command::Cases { command } => xqspec::conform::cli::cases(cli.spec.as_deref(), command),
         Command::Replay(a) => {
-            let rules = load_rules(&cli.spec, &a.edition)?;
+            let rules = load_rules(&g, &a.edition)?;
             xqspec::notation::replay::cli(&rules, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet)
         }
         Command::Report { command: ReportCommand::Editions { write, check } } => {
@@ -166,7 +175,7 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Perft { fen, depth, divide, edition } => {
-            let rules = load_rules(&cli.spec, &edition)?;
+            let rules = load_rules(&g, &edition)?;
             let mut pos = position(&rules, &fen, &[])?;
             if divide {
                 let rows = xqspec::perft::divide(&mut pos, &rules, depth);
@@ -183,7 +192,7 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Moves { fen, moves, edition } => {
-            let rules = load_rules(&cli.spec, &edition)?;
+            let rules = load_rules(&g, &edition)?;
             let pos = position(&rules, &fen, &moves)?;
             let mut list: Vec<String> = pos.legal_moves(&rules).iter().map(|m| m.iccs()).collect();
             list.sort();
@@ -199,8 +208,14 @@ fn spec_check(dir: &Option<PathBuf>) -> Result<(), String> {
     let spec = load_spec(dir)?;
     let mut errors = Vec::new();
     for ed in spec.editions() {
-        if let Err(e) = Rules::compile(ed) {
+        if let Err(e) = RuleSet::compile(ed.clone()) {
             errors.push(format!("edition {}: {e}", ed.id));
+        }
+    }
+    for o in spec.overlays() {
+        match spec.with_overlay(o).map(RuleSet::compile) {
+            Ok(Ok(_)) => println!("overlay {}: {} change(s) to {}", o.overlay, o.changes.len(), o.edition),
+            Ok(Err(e)) | Err(e) => errors.push(format!("overlay {}: {e}", o.overlay)),
         }
     }
     for (id, total, by) in spec::summary_rows(&spec) {
@@ -208,7 +223,7 @@ fn spec_check(dir: &Option<PathBuf>) -> Result<(), String> {
         println!("{id}: {total} clauses ({})", parts.join(", "));
     }
     if errors.is_empty() {
-        println!("spec ok: {} editions", spec.editions().len());
+        println!("spec ok: {} editions, {} overlays", spec.editions().len(), spec.overlays().len());
         Ok(())
     } else {
         Err(errors.join("\n"))

@@ -98,7 +98,7 @@ fn conform_json_lines_and_known_failures_file() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines[0]["type"], "header");
-    assert_eq!(lines[0]["protocol"], 1);
+    assert_eq!(lines[0]["protocol"], 2);
     assert_eq!(lines[0]["implementation"]["name"], "xqspec");
     let cases: Vec<&serde_json::Value> = lines.iter().filter(|l| l["type"] == "case").collect();
     let horse_files =

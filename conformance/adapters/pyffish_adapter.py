@@ -90,7 +90,9 @@ def main():
         request = json.loads(line)
         kind = request.get("type")
         if kind == "hello":
-            if request.get("protocol") != 1:
+            # Protocol 2 only adds queries and overlays, neither of which this adapter answers:
+            # it speaks version 1 to a runner of either version.
+            if request.get("protocol") not in (1, 2):
                 print(json.dumps({"type": "error", "message": "this adapter speaks protocol 1"}), flush=True)
                 return
             reply = {

@@ -120,6 +120,8 @@ pub struct Case {
     pub expect: Expect,
     pub source: Option<String>,
     pub note: Option<String>,
+    /// An event overlay (补充规定) applied to the edition, by id (`spec/overlays/<id>.yaml`).
+    pub overlay: Option<String>,
     /// Path relative to the suite root, `/`-separated (`movement/horse-leg.yaml`).
     pub path: String,
 }
@@ -143,6 +145,8 @@ struct RawCase {
     source: Option<String>,
     #[serde(default)]
     note: Option<String>,
+    #[serde(default)]
+    overlay: Option<String>,
 }
 
 impl Case {
@@ -204,6 +208,7 @@ impl Case {
             expect,
             source: raw.source,
             note: raw.note,
+            overlay: raw.overlay,
             path: path.to_string(),
         })
     }

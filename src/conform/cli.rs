@@ -162,6 +162,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         skip_features: args.skip_feature.clone(),
         known,
         timeout,
+        overlays: spec.overlays().to_vec(),
     };
     let start_timeout = timeout.max(Duration::from_secs(10));
     let mut subject: Box<dyn Subject> = if let Some(cmd) = &args.adapter {

@@ -15,7 +15,7 @@ use std::time::Duration;
 use super::case::{Case, Problem};
 use super::cli::check_suite;
 use super::coverage::Coverage;
-use super::protocol::{About, Implementation};
+use super::protocol::{About, Ask, Implementation};
 use super::query::{Answer, Query};
 use super::reference::Reference;
 use super::runner::{self, CaseResult, KnownFailure, RunOptions, Status, Summary};
@@ -49,6 +49,7 @@ impl<I: Implementation> Harness<I> {
             suite: None,
             opts: RunOptions {
                 timeout: Duration::from_secs(60),
+                overlays: builtin_overlays(),
                 ..RunOptions::default()
             },
             ignored: Vec::new(),
@@ -137,7 +138,10 @@ impl Implementation for &Reference {
         Implementation::about(*self)
     }
     fn answer(&mut self, edition: &str, query: &Query) -> Answer {
-        self.answer_shared(edition, query)
+        self.answer_shared(&Ask { edition, overlay: None, query })
+    }
+    fn answer_ask(&mut self, ask: &Ask) -> Answer {
+        self.answer_shared(ask)
     }
 }
 
@@ -164,6 +168,11 @@ impl From<String> for Failure {
     }
 }
 
+/// The event overlays shipped with the built-in spec.
+fn builtin_overlays() -> Vec<crate::spec::Overlay> {
+    Spec::builtin().map(|s| s.overlays().to_vec()).unwrap_or_default()
+}
+
 fn reference() -> &'static Reference {
     static REF: OnceLock<Reference> = OnceLock::new();
     REF.get_or_init(|| {
@@ -184,6 +193,7 @@ pub fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result
     let mut subject = InProcess::new(reference());
     let opts = RunOptions {
         timeout: Duration::from_secs(3600),
+        overlays: builtin_overlays(),
         ..RunOptions::default()
     };
     let r = runner::run_one(&case, edition, &mut subject, &opts);

@@ -8,10 +8,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use super::query::{Answer, Query};
+use crate::spec::Overlay;
 
 /// Version of the protocol. Changes only when `PROTOCOL.md` changes in a way an
 /// adapter must follow; independent of the case set.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// Protocol versions this runner and `serve` speak. Version 1 adapters keep working:
+/// they are never sent an overlay, nor a query they did not declare.
+pub const SUPPORTED_VERSIONS: [u32; 2] = [1, 2];
 
 /// What an implementation says about itself in the handshake.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -26,6 +31,19 @@ pub struct About {
     pub editions: Vec<String>,
     /// Query names it answers.
     pub queries: Vec<String>,
+    /// Whether it applies event overlays sent with an ask (protocol 2). Cases with an
+    /// overlay are skipped for implementations that do not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub overlays: bool,
+}
+
+/// One question put to an implementation: the edition, the event overlay applied to it
+/// (if any), and the query.
+#[derive(Clone, Copy, Debug)]
+pub struct Ask<'a> {
+    pub edition: &'a str,
+    pub overlay: Option<&'a Overlay>,
+    pub query: &'a Query,
 }
 
 /// A xiangqi implementation under test, seen from Rust.
@@ -37,6 +55,15 @@ pub trait Implementation {
     fn about(&self) -> About;
     /// Answers one query under the rules of `edition`.
     fn answer(&mut self, edition: &str, query: &Query) -> Answer;
+    /// Answers one ask, which may carry an event overlay. The default answers asks without
+    /// an overlay with [`Implementation::answer`] and declines the others; implementations
+    /// that apply overlays (and say `overlays: true` in [`About`]) override it.
+    fn answer_ask(&mut self, ask: &Ask) -> Answer {
+        match ask.overlay {
+            None => self.answer(ask.edition, ask.query),
+            Some(o) => Answer::unsupported(format!("event overlays are not applied (overlay {})", o.overlay)),
+        }
+    }
 }
 
 /// A request as sent on the wire.
@@ -51,6 +78,9 @@ pub enum Request {
     Ask {
         id: Value,
         edition: String,
+        /// The event overlay applied to the edition (protocol 2), absent when none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        overlay: Option<Overlay>,
         query: String,
         input: Map<String, Value>,
     },
@@ -66,6 +96,8 @@ pub struct HelloReply {
     pub implementation: ImplementationInfo,
     pub editions: Vec<String>,
     pub queries: Vec<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub overlays: bool,
 }
 
 /// The `implementation` object of the hello reply.
@@ -92,6 +124,7 @@ impl HelloReply {
             },
             editions: a.editions.clone(),
             queries: a.queries.clone(),
+            overlays: a.overlays,
         }
     }
 
@@ -103,6 +136,8 @@ impl HelloReply {
             homepage: self.implementation.homepage.clone(),
             editions: self.editions.clone(),
             queries: self.queries.clone(),
+            // Overlays came with protocol 2; a version 1 reply cannot declare them.
+            overlays: self.overlays && self.protocol >= 2,
         }
     }
 }
@@ -129,10 +164,11 @@ pub fn parse_hello(line: &str) -> Result<About, String> {
     if h.kind != "hello" {
         return Err(format!("expected a hello reply, got type `{}`", h.kind));
     }
-    if h.protocol != PROTOCOL_VERSION {
+    if !SUPPORTED_VERSIONS.contains(&h.protocol) {
         return Err(format!(
-            "the implementation speaks protocol {}, this runner {PROTOCOL_VERSION}",
-            h.protocol
+            "the implementation speaks protocol {}, this runner {}",
+            h.protocol,
+            SUPPORTED_VERSIONS.map(|v| v.to_string()).join(" or ")
         ));
     }
     Ok(h.about())
@@ -217,17 +253,23 @@ pub fn serve<I: Implementation + ?Sized>(
         }
         let reply = match serde_json::from_str::<Request>(&line) {
             Ok(Request::Hello { protocol, .. }) => {
-                if protocol != PROTOCOL_VERSION {
-                    json!({"type": "error", "message": format!("this implementation speaks protocol {PROTOCOL_VERSION}, not {protocol}")})
+                if !SUPPORTED_VERSIONS.contains(&protocol) {
+                    json!({"type": "error", "message": format!("this implementation speaks protocol {}, not {protocol}", SUPPORTED_VERSIONS.map(|v| v.to_string()).join(" or "))})
                         .to_string()
                 } else {
-                    serde_json::to_string(&HelloReply::from_about(&about)).expect("serializable")
+                    let mut h = HelloReply::from_about(&about);
+                    h.protocol = protocol;
+                    if protocol < 2 {
+                        h.overlays = false;
+                    }
+                    serde_json::to_string(&h).expect("serializable")
                 }
             }
             Ok(Request::Stop {}) => break,
             Ok(Request::Ask {
                 id,
                 edition,
+                overlay,
                 query,
                 input,
             }) => {
@@ -237,7 +279,7 @@ pub fn serve<I: Implementation + ?Sized>(
                     Answer::unsupported(format!("query {query} is not supported"))
                 } else {
                     match Query::from_parts(&query, &input) {
-                        Ok(q) => imp.answer(&edition, &q),
+                        Ok(q) => imp.answer_ask(&Ask { edition: &edition, overlay: overlay.as_ref(), query: &q }),
                         Err(m) => Answer::error(format!("bad input: {m}")),
                     }
                 };
@@ -345,8 +387,10 @@ mod tests {
         ] {
             assert!(decode_answer(bad).is_err(), "{bad}");
         }
-        assert!(parse_hello(r#"{"type":"hello","protocol":2,"implementation":{"name":"a","version":"b"},"editions":[],"queries":[]}"#)
+        assert!(parse_hello(r#"{"type":"hello","protocol":3,"implementation":{"name":"a","version":"b"},"editions":[],"queries":[]}"#)
             .unwrap_err()
-            .contains("protocol 2"));
+            .contains("protocol 3"));
+        let v1 = parse_hello(r#"{"type":"hello","protocol":1,"implementation":{"name":"a","version":"b"},"editions":[],"queries":[],"overlays":true}"#).unwrap();
+        assert!(!v1.overlays, "a version 1 hello cannot declare overlays");
     }
 }

@@ -344,7 +344,40 @@ pub fn check_answer_value(
             Some(s) if !s.is_empty() && !s.contains('\n') => Ok(()),
             _ => Err("`text` is a non-empty one-line string".into()),
         },
+        // The answers of the rule domains (ruling, outcome, clock, standings …) are objects;
+        // expectations give the part of the object they check.
+        other if DOMAIN_ANSWER_FIELDS.contains(&other) => match v {
+            Value::Object(_) => Ok(()),
+            _ => Err(format!("`{other}` is an object")),
+        },
         other => Err(format!("`{other}` is not an answer field")),
+    }
+}
+
+/// Answer fields whose value is an object compared by [`subset_difference`].
+pub const DOMAIN_ANSWER_FIELDS: [&str; 0] = [];
+
+/// Where `got` departs from `want`, or `None` when every part of `want` is in `got`:
+/// objects compare key by key on the keys `want` names (an answer may carry more),
+/// lists item by item with equal lengths, scalars by equality. `path` names the place.
+pub fn subset_difference(want: &Value, got: &Value, path: &str) -> Option<String> {
+    match (want, got) {
+        (Value::Object(w), Value::Object(g)) => w.iter().find_map(|(k, wv)| match g.get(k) {
+            None => Some(format!("{path}.{k} is missing (expected {wv})")),
+            Some(gv) => subset_difference(wv, gv, &format!("{path}.{k}")),
+        }),
+        (Value::Array(w), Value::Array(g)) if w.len() != g.len() => Some(format!(
+            "{path} has {} items, expected {}: expected {want}, got {got}",
+            g.len(),
+            w.len()
+        )),
+        (Value::Array(w), Value::Array(g)) => w
+            .iter()
+            .zip(g)
+            .enumerate()
+            .find_map(|(i, (wv, gv))| subset_difference(wv, gv, &format!("{path}[{i}]"))),
+        _ if want == got => None,
+        _ => Some(format!("{path}: expected {want}, got {got}")),
     }
 }
 
@@ -406,6 +439,12 @@ pub fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgement {
             let want_v = &want[field];
             if field == "moves" {
                 return compare_move_lists(want_v, got_v);
+            }
+            if want_v.is_object() {
+                return match subset_difference(want_v, got_v, field) {
+                    None => Judgement::Pass,
+                    Some(d) => Judgement::Fail(d),
+                };
             }
             if want_v == got_v {
                 Judgement::Pass
@@ -527,6 +566,22 @@ mod tests {
             judge("status", &st, &Answer::status("mate")),
             Judgement::Error(_)
         ));
+    }
+
+    #[test]
+    fn objects_compare_on_the_parts_the_expectation_names() {
+        let want = json!({"verdict": "draw", "plies": [{"class": "chase"}, {"class": "idle"}]});
+        let got = json!({"verdict": "draw", "plies": [{"class": "chase", "targets": ["i9"]}, {"class": "idle"}], "clauses": []});
+        assert_eq!(subset_difference(&want, &got, "ruling"), None);
+        let bad = json!({"verdict": "draw", "plies": [{"class": "chase"}, {"class": "check"}]});
+        assert_eq!(
+            subset_difference(&want, &bad, "ruling").unwrap(),
+            "ruling.plies[1].class: expected \"idle\", got \"check\""
+        );
+        let short = json!({"verdict": "draw", "plies": [{"class": "chase"}]});
+        assert!(subset_difference(&want, &short, "ruling").unwrap().contains("has 1 items, expected 2"));
+        let no_verdict = json!({"plies": [{"class": "chase"}, {"class": "idle"}]});
+        assert!(subset_difference(&want, &no_verdict, "ruling").unwrap().contains("ruling.verdict is missing"));
     }
 
     #[test]

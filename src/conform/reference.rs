@@ -3,20 +3,28 @@
 //! `cargo test` harness runs every case against it.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 use crate::board::Move;
 use crate::fen::{self, FenError};
-use crate::spec::Spec;
+use crate::ruleset::RuleSet;
+use crate::spec::{Overlay, Spec};
 use crate::vm::{Position, Rules};
 
 use super::case::{locate_key, Case, Expected, Problem};
-use super::protocol::{About, Implementation};
+use super::protocol::{About, Ask, Implementation};
 use super::query::{is_iccs, Answer, Query};
+
+/// A compiled rule set, or why it does not compile.
+type Compiled = Result<Arc<RuleSet>, String>;
 
 /// xqspec's rule VM as an implementation under test.
 pub struct Reference {
+    spec: Spec,
     editions: Vec<String>,
-    rules: BTreeMap<String, Result<Rules, String>>,
+    rulesets: BTreeMap<String, Compiled>,
+    /// Rule sets made by applying an overlay sent with an ask, by rule-set id.
+    with_overlays: Mutex<BTreeMap<String, Compiled>>,
 }
 
 /// The reject kind (vocabulary.yaml) of a FEN error (`crate::fen` kinds).
@@ -42,26 +50,50 @@ impl Reference {
 
     /// The reference over a loaded spec; every edition is compiled.
     pub fn new(spec: &Spec) -> Reference {
-        let rules = spec
+        let rulesets = spec
             .editions()
             .iter()
             .map(|e| {
                 (
                     e.id.clone(),
-                    Rules::compile(e).map_err(|err| err.to_string()),
+                    RuleSet::compile(e.clone()).map(Arc::new).map_err(|err| err.to_string()),
                 )
             })
             .collect();
         Reference {
+            spec: spec.clone(),
             editions: spec.editions().iter().map(|e| e.id.clone()).collect(),
-            rules,
+            rulesets,
+            with_overlays: Mutex::new(BTreeMap::new()),
         }
     }
 
-    /// The compiled rules of an edition.
+    /// The compiled rule set of an edition, with an overlay applied when one is given.
+    pub fn ruleset(&self, edition: &str, overlay: Option<&Overlay>) -> Result<Arc<RuleSet>, String> {
+        let Some(o) = overlay else {
+            return match self.rulesets.get(edition) {
+                Some(Ok(r)) => Ok(r.clone()),
+                Some(Err(e)) => Err(format!("edition {edition} does not compile: {e}")),
+                None => Err(format!("unknown edition {edition}")),
+            };
+        };
+        if o.edition != edition {
+            return Err(format!("overlay {} applies to {}, not to {edition}", o.overlay, o.edition));
+        }
+        let mut cache = self.with_overlays.lock().unwrap_or_else(|p| p.into_inner());
+        cache
+            .entry(o.ruleset_id())
+            .or_insert_with(|| {
+                let ed = self.spec.with_overlay(o).map_err(|e| e.to_string())?;
+                RuleSet::compile(ed).map(Arc::new).map_err(|e| e.to_string())
+            })
+            .clone()
+    }
+
+    /// The compiled movement rules of an edition.
     pub fn rules(&self, edition: &str) -> Result<&Rules, String> {
-        match self.rules.get(edition) {
-            Some(Ok(r)) => Ok(r),
+        match self.rulesets.get(edition) {
+            Some(Ok(r)) => Ok(&r.vm),
             Some(Err(e)) => Err(format!("edition {edition} does not compile: {e}")),
             None => Err(format!("unknown edition {edition}")),
         }
@@ -101,69 +133,78 @@ impl Implementation for Reference {
             language: Some("Rust".into()),
             homepage: None,
             editions: self.editions.clone(),
-            queries: ["legal_moves", "perft", "status", "validate_fen", "parse_move", "format_move"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            queries: super::query::KNOWN_QUERIES.iter().map(|s| s.to_string()).collect(),
+            overlays: true,
         }
     }
 
     fn answer(&mut self, edition: &str, query: &Query) -> Answer {
-        self.answer_shared(edition, query)
+        self.answer_shared(&Ask { edition, overlay: None, query })
+    }
+
+    fn answer_ask(&mut self, ask: &Ask) -> Answer {
+        self.answer_shared(ask)
     }
 }
 
 impl Reference {
-    /// [`Implementation::answer`] without `&mut`: the reference keeps no state.
-    pub fn answer_shared(&self, edition: &str, query: &Query) -> Answer {
-        let rules = match self.rules(edition) {
+    /// [`Implementation::answer_ask`] without `&mut`: the reference keeps no state
+    /// (but a cache of rule sets made with overlays).
+    pub fn answer_shared(&self, ask: &Ask) -> Answer {
+        let ruleset = match self.ruleset(ask.edition, ask.overlay) {
             Ok(r) => r,
             Err(e) => return Answer::unsupported(e),
         };
-        let result = (|| -> Result<Answer, Answer> {
-            Ok(match query {
-                Query::LegalMoves { fen, moves } => {
-                    let pos = position(rules, fen, moves)?;
-                    // Sorted, for people reading `xqspec serve` (the protocol allows any order).
-                    let mut list: Vec<String> = pos.legal_moves(rules).iter().map(|m| m.iccs()).collect();
-                    list.sort_unstable();
-                    Answer::moves(list)
-                }
-                Query::Perft { fen, moves, depth } => {
-                    let mut pos = position(rules, fen, moves)?;
-                    Answer::nodes(crate::perft::perft(&mut pos, rules, *depth))
-                }
-                Query::Status { fen, moves } => {
-                    Answer::status(position(rules, fen, moves)?.status(rules).name())
-                }
-                Query::ValidateFen { fen } => {
-                    position(rules, fen, &[])?;
-                    Answer::valid()
-                }
-                Query::ParseMove { fen, moves, notation, text } => {
-                    let pos = position(rules, fen, moves)?;
-                    match crate::notation::answer_parse_move(rules, &pos, notation, text) {
-                        Ok(m) => Answer::parsed_move(m),
-                        Err(r) if r.kind == "unsupported" => Answer::unsupported(r.message),
-                        Err(r) => Answer::reject(r.kind, r.message),
-                    }
-                }
-                Query::FormatMove { fen, moves, notation, mv } => {
-                    let pos = position(rules, fen, moves)?;
-                    match crate::notation::answer_format_move(rules, &pos, notation, mv) {
-                        Ok(t) => Answer::text(t),
-                        Err(r) if r.kind == "unsupported" => Answer::unsupported(r.message),
-                        Err(r) => Answer::reject(r.kind, r.message),
-                    }
-                }
-                other => Answer::unsupported(format!(
-                    "the reference does not answer `{}` yet",
-                    other.name()
-                )),
-            })
-        })();
-        result.unwrap_or_else(|a| a)
+        answer_under(&ruleset, ask.query)
     }
+}
+
+/// The reference's answer to `query` under a compiled rule set.
+pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
+    let rules = &ruleset.vm;
+    let result = (|| -> Result<Answer, Answer> {
+        Ok(match query {
+            Query::LegalMoves { fen, moves } => {
+                let pos = position(rules, fen, moves)?;
+                // Sorted, for people reading `xqspec serve` (the protocol allows any order).
+                let mut list: Vec<String> = pos.legal_moves(rules).iter().map(|m| m.iccs()).collect();
+                list.sort_unstable();
+                Answer::moves(list)
+            }
+            Query::Perft { fen, moves, depth } => {
+                let mut pos = position(rules, fen, moves)?;
+                Answer::nodes(crate::perft::perft(&mut pos, rules, *depth))
+            }
+            Query::Status { fen, moves } => {
+                Answer::status(position(rules, fen, moves)?.status(rules).name())
+            }
+            Query::ValidateFen { fen } => {
+                position(rules, fen, &[])?;
+                Answer::valid()
+            }
+            Query::ParseMove { fen, moves, notation, text } => {
+                let pos = position(rules, fen, moves)?;
+                match crate::notation::answer_parse_move(rules, &pos, notation, text) {
+                    Ok(m) => Answer::parsed_move(m),
+                    Err(r) if r.kind == "unsupported" => Answer::unsupported(r.message),
+                    Err(r) => Answer::reject(r.kind, r.message),
+                }
+            }
+            Query::FormatMove { fen, moves, notation, mv } => {
+                let pos = position(rules, fen, moves)?;
+                match crate::notation::answer_format_move(rules, &pos, notation, mv) {
+                    Ok(t) => Answer::text(t),
+                    Err(r) if r.kind == "unsupported" => Answer::unsupported(r.message),
+                    Err(r) => Answer::reject(r.kind, r.message),
+                }
+            }
+            other => Answer::unsupported(format!(
+                "the reference does not answer `{}` yet",
+                other.name()
+            )),
+        })
+    })();
+    result.unwrap_or_else(|a| a)
 }
 
 /// The checks of `cases check` that need the rule VM: outside `validate_fen`

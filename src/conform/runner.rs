@@ -12,7 +12,8 @@ use tabled::builder::Builder;
 use tabled::settings::Style;
 
 use super::case::{Case, Expected};
-use super::protocol::{About, PROTOCOL_VERSION};
+use super::protocol::{About, Ask, PROTOCOL_VERSION};
+use crate::spec::Overlay;
 use super::query::{judge, Judgement, Query};
 use super::subject::{Reply, Subject};
 use super::suite::{Suite, SUITE_VERSION};
@@ -150,6 +151,8 @@ pub struct RunOptions {
     pub known: KnownFailures,
     /// Time limit for one answer.
     pub timeout: Duration,
+    /// The event overlays cases may name (`overlay:`), from the spec's `overlays/`.
+    pub overlays: Vec<Overlay>,
 }
 
 impl Default for RunOptions {
@@ -161,6 +164,7 @@ impl Default for RunOptions {
             skip_features: Vec::new(),
             known: KnownFailures::default(),
             timeout: Duration::from_secs(10),
+            overlays: Vec::new(),
         }
     }
 }
@@ -237,6 +241,21 @@ pub fn run_one(
         r.detail = "expects a rejection, which this implementation cannot give".into();
         return r;
     }
+    let overlay = match &case.overlay {
+        None => None,
+        Some(_) if !about.overlays => {
+            r.detail = "the case applies an event overlay, which this implementation does not".into();
+            return r;
+        }
+        Some(name) => match opts.overlays.iter().find(|o| &o.overlay == name) {
+            Some(o) => Some(o),
+            None => {
+                r.status = Status::Error;
+                r.detail = format!("the case names overlay `{name}`, which the spec does not ship");
+                return r;
+            }
+        },
+    };
     let query = match Query::from_parts(&case.query, &case.input) {
         Ok(q) => q,
         Err(m) => {
@@ -248,8 +267,7 @@ pub fn run_one(
     let start = Instant::now();
     let reply = subject.ask(
         &format!("{}@{edition}", case.id),
-        edition,
-        &query,
+        &Ask { edition, overlay, query: &query },
         opts.timeout,
     );
     r.millis = start.elapsed().as_millis();

@@ -16,11 +16,15 @@ fn answer_schema(field: &str, vocab: &Vocabulary) -> Value {
         "status" => json!({"enum": vocab.statuses.keys().collect::<Vec<_>>()}),
         "valid" => json!({"const": true}),
         "move" => json!({"type": "string", "pattern": iccs}),
+        f if super::query::DOMAIN_ANSWER_FIELDS.contains(&f) => json!({"type": "object"}),
         _ => json!({"type": "string", "minLength": 1, "pattern": "^[^\\n]*$"}),
     }
 }
 
-fn input_schema(field: &str, vocab: &Vocabulary) -> Value {
+fn input_schema(field: &str, types: &std::collections::BTreeMap<String, String>, vocab: &Vocabulary) -> Value {
+    if let Some(t) = types.get(field) {
+        return json!({ "type": t });
+    }
     match field {
         "fen" => json!({"type": "string", "minLength": 1}),
         "moves" => json!({"type": "array", "items": {"type": "string"}}),
@@ -52,7 +56,7 @@ pub fn case_schema(vocab: &Vocabulary) -> String {
         );
         let mut props = Map::new();
         for f in spec.required.iter().chain(&spec.optional) {
-            props.insert(f.clone(), input_schema(f, vocab));
+            props.insert(f.clone(), input_schema(f, &spec.types, vocab));
         }
         let r = format!("#/$defs/expect_{q}");
         branches.push(json!({
@@ -83,7 +87,8 @@ pub fn case_schema(vocab: &Vocabulary) -> String {
             "expect": {"type": "object"},
             "expect_by_edition": {"type": "object"},
             "source": {"type": "string"},
-            "note": {"type": "string"}
+            "note": {"type": "string"},
+            "overlay": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"}
         },
         "allOf": branches,
         "$defs": defs

@@ -8,8 +8,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::process::Process;
-use super::protocol::{self, About, Implementation, Request};
-use super::query::{Answer, Query};
+use super::protocol::{self, About, Ask, Implementation, Request};
+use super::query::Answer;
 
 /// What came back for one request.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,7 +27,7 @@ pub enum Reply {
 pub trait Subject {
     fn about(&self) -> &About;
     /// Asks one query; `id` is the opaque request id.
-    fn ask(&mut self, id: &str, edition: &str, query: &Query, timeout: Duration) -> Reply;
+    fn ask(&mut self, id: &str, ask: &Ask, timeout: Duration) -> Reply;
     /// Whether the subject can refuse input at all (a UCI engine cannot: cases
     /// expecting a rejection are skipped for it).
     fn can_reject(&self) -> bool {
@@ -55,9 +55,9 @@ impl<I: Implementation> Subject for InProcess<I> {
     fn about(&self) -> &About {
         &self.about
     }
-    fn ask(&mut self, _id: &str, edition: &str, query: &Query, _timeout: Duration) -> Reply {
+    fn ask(&mut self, _id: &str, ask: &Ask, _timeout: Duration) -> Reply {
         let imp = &mut self.imp;
-        match catch_unwind(AssertUnwindSafe(|| imp.answer(edition, query))) {
+        match catch_unwind(AssertUnwindSafe(|| imp.answer_ask(ask))) {
             Ok(a) => Reply::Answer(a),
             Err(p) => {
                 let msg = p
@@ -142,7 +142,7 @@ impl Subject for Adapter {
         &self.about
     }
 
-    fn ask(&mut self, id: &str, edition: &str, query: &Query, timeout: Duration) -> Reply {
+    fn ask(&mut self, id: &str, ask: &Ask, timeout: Duration) -> Reply {
         if self.running.is_none() {
             if self.failed_starts >= Self::MAX_FAILED_STARTS {
                 return Reply::Crash(format!(
@@ -164,9 +164,10 @@ impl Subject for Adapter {
         let r = self.running.as_mut().expect("started above");
         let req = Request::Ask {
             id: Value::String(id.to_string()),
-            edition: edition.to_string(),
-            query: query.name().to_string(),
-            input: query.input(),
+            edition: ask.edition.to_string(),
+            overlay: ask.overlay.cloned(),
+            query: ask.query.name().to_string(),
+            input: ask.query.input(),
         };
         if let Err(e) = r.send_line(&json_line(&req)) {
             let death = r.death();

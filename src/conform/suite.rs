@@ -33,6 +33,10 @@ pub struct QuerySpec {
     pub required: Vec<String>,
     pub optional: Vec<String>,
     pub answer: String,
+    /// JSON types of input fields that are not strings (`{events: array}`); the input
+    /// fields of the first queries (`fen`, `moves`, `depth`, `notation`) are known.
+    #[serde(default)]
+    pub types: BTreeMap<String, String>,
 }
 
 /// The closed vocabularies: `vocabulary.yaml` and `features.yaml`.
@@ -90,6 +94,8 @@ struct RawExemptions {
 #[derive(Clone, Debug, Default)]
 pub struct SpecFacts {
     pub editions: BTreeMap<String, BTreeSet<String>>,
+    /// Shipped event overlays: id → the edition each applies to.
+    pub overlays: BTreeMap<String, String>,
 }
 
 impl SpecFacts {
@@ -105,6 +111,11 @@ impl SpecFacts {
                         e.clauses().iter().map(|c| c.id.clone()).collect(),
                     )
                 })
+                .collect(),
+            overlays: spec
+                .overlays()
+                .iter()
+                .map(|o| (o.overlay.clone(), o.edition.clone()))
                 .collect(),
         }
     }
@@ -427,6 +438,19 @@ pub fn check_case(
                 locate_in(text, "clauses", c),
                 format!("clause `{c}` does not exist in {}", missing.join(", ")),
             );
+        }
+    }
+    if let Some(o) = &case.overlay {
+        match facts.overlays.get(o) {
+            None => push(
+                locate_key(text, "overlay"),
+                format!("unknown overlay `{o}` (spec/overlays/ ships {})", facts.overlays.keys().cloned().collect::<Vec<_>>().join(", ")),
+            ),
+            Some(ed) if case.editions.len() != 1 || &case.editions[0] != ed => push(
+                locate_key(text, "editions"),
+                format!("overlay `{o}` applies to {ed}: the case's editions are exactly [{ed}]"),
+            ),
+            Some(_) => {}
         }
     }
     for f in &case.features {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::process::Process;
 
-use super::protocol::About;
+use super::protocol::{About, Ask};
 use super::query::{Answer, Query};
 use super::subject::{Reply, Subject};
 
@@ -82,6 +82,7 @@ impl UciEngine {
                 homepage: None,
                 editions,
                 queries: vec!["legal_moves".into(), "perft".into()],
+                overlays: false,
             },
             rank_base,
             offset: 0,
@@ -236,7 +237,8 @@ impl Subject for UciEngine {
         false
     }
 
-    fn ask(&mut self, _id: &str, _edition: &str, query: &Query, timeout: Duration) -> Reply {
+    fn ask(&mut self, _id: &str, ask: &Ask, timeout: Duration) -> Reply {
+        let query = ask.query;
         if self.engine.is_none() {
             if self.failed_starts >= 3 {
                 return Reply::Crash("not restarted after 3 failed starts".into());

@@ -6,7 +6,10 @@
 //! and line it came from. The data of a clause stays a YAML value here; the VM
 //! ([`crate::vm`]) gives it a typed meaning and reports errors against the same location.
 
+mod overlay;
 mod raw;
+
+pub use overlay::{merge_data, Overlay, OverlayChange};
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -141,6 +144,8 @@ impl Edition {
 #[derive(Clone, Debug)]
 pub struct Spec {
     editions: Vec<Edition>,
+    /// Event overlays shipped in the spec's `overlays/` folder.
+    overlays: Vec<Overlay>,
 }
 
 /// One problem found while loading a spec.

@@ -97,6 +97,7 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
     let mut errors = Vec::new();
     let mut drafts: BTreeMap<String, EditionDraft> = BTreeMap::new();
     let mut clause_files: Vec<(String, String, String)> = Vec::new(); // (dir, file, text)
+    let mut overlay_files: Vec<(String, String)> = Vec::new();
     // Editions with a file that could not be read: their children are not resolved, so that
     // one typo is reported once rather than as every inherited clause gone missing.
     let mut broken: HashSet<String> = HashSet::new();
@@ -106,6 +107,10 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
             // Files at the root (none today) are not part of any edition.
             continue;
         };
+        if dir == "overlays" {
+            overlay_files.push((path.clone(), text.clone()));
+            continue;
+        }
         if dir.contains('/') {
             errors.push(SpecError::new(
                 Location { file: path.clone(), ..Default::default() },
@@ -190,8 +195,27 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
         }
     }
 
+    let mut spec = Spec { editions: resolved.into_values().collect(), overlays: Vec::new() };
+    // Overlays: each must parse, have a unique id and apply to its edition.
+    for (path, text) in overlay_files {
+        match super::Overlay::parse(&path, &text) {
+            Ok(o) => {
+                if spec.overlays.iter().any(|p| p.overlay == o.overlay) {
+                    errors.push(SpecError::new(Location { file: path.clone(), line: 1, column: 1 }, None, format!("overlay `{}` is defined twice", o.overlay)));
+                    continue;
+                }
+                if errors.is_empty() {
+                    if let Err(e) = spec.with_overlay(&o) {
+                        errors.extend(e.0);
+                    }
+                }
+                spec.overlays.push(o);
+            }
+            Err(e) => errors.extend(e.0),
+        }
+    }
     if errors.is_empty() {
-        Ok(Spec { editions: resolved.into_values().collect() })
+        Ok(spec)
     } else {
         Err(SpecErrors(errors))
     }

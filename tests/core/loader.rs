@@ -148,3 +148,38 @@ mod fuzz {
         }
     }
 }
+
+const OVERLAY: &str = "overlay: one-move-rounds\nname: a test event\nedition: cxa-2020\nprovenance: {status: inferred, source: digest, ref: test}\nchanges:\n  - clause: play.turns\n    data: {moves_per_round: 1}\n";
+
+#[test]
+fn an_overlay_changes_only_the_keys_it_names_and_marks_its_provenance() {
+    let spec = with_file("overlays/one-move-rounds.yaml", OVERLAY).unwrap();
+    let o = spec.overlay("one-move-rounds").unwrap();
+    let ed = spec.with_overlay(o).unwrap();
+    assert_eq!(ed.id, "cxa-2020+one-move-rounds");
+    assert_eq!(ed.derives_from.as_deref(), Some("cxa-2020"));
+    let c = ed.clause("play.turns").unwrap();
+    assert_eq!(c.data, serde_yaml::from_str::<serde_yaml::Value>("{first_to_move: red, moves_per_round: 1}").unwrap());
+    assert_eq!(c.provenance.status, xqspec::spec::ProvenanceStatus::Inferred);
+    assert_eq!(c.location.line, 6);
+    assert_eq!(ed.clause("movement.horse"), spec.edition("cxa-2020").unwrap().clause("movement.horse"));
+    let rules = xqspec::ruleset::RuleSet::of_spec(&spec, "cxa-2020+one-move-rounds").unwrap();
+    assert_eq!(rules.vm.moves_per_round(), 1);
+}
+
+#[test]
+fn a_bad_overlay_is_an_error_at_its_line() {
+    let unknown = OVERLAY.replace("clause: play.turns", "clause: play.tempo");
+    let e = with_file("overlays/one-move-rounds.yaml", &unknown).unwrap_err().to_string();
+    assert!(e.starts_with("overlays/one-move-rounds.yaml:6:5: clause play.tempo: edition `cxa-2020` has no such clause"), "{e}");
+    let shape = OVERLAY.replace("{moves_per_round: 1}", "{moves_per_round: [1]}");
+    let e = with_file("overlays/one-move-rounds.yaml", &shape).unwrap_err().to_string();
+    assert!(e.contains(":6:5: clause play.turns: `moves_per_round` changes shape: it is a number in the edition, the overlay gives a list"), "{e}");
+    let new_key = OVERLAY.replace("{moves_per_round: 1}", "{tempo: 1}");
+    let e = with_file("overlays/one-move-rounds.yaml", &new_key).unwrap_err().to_string();
+    assert!(e.contains("`tempo` is not in the clause's data"), "{e}");
+    let e = with_file("overlays/one-move-rounds.yaml", "overlay: one-move-rounds\nname: x\nedition: cxa-2020\nprovenance: {status: inferred, source: digest}\nchanges:\n  - clause: play.turns\n    dta: {}\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("overlays/one-move-rounds.yaml:7:"), "{e}");
+}

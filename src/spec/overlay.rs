@@ -1,0 +1,313 @@
+//! Event overlays (补充规定): an event's supplementary rules as data that overrides the
+//! data of an edition's clauses.
+//!
+//! An overlay is the same kind of thing as a derived edition (data that overrides data),
+//! with a stricter contract: it names one edition, may only change the `data` of clauses
+//! that edition has, and may not change their shape. Its changes are merged into the
+//! clause data key by key: a mapping in the overlay changes only the keys it names, every
+//! other value (scalar or list) replaces the old one, which must be of the same kind.
+//!
+//! ```yaml
+//! overlay: provincial-2012-open          # equals the file name without .yaml
+//! name: "2012 provincial amateur open: supplementary rules"
+//! edition: cxa-2011
+//! provenance: {status: verified, source: digest, ref: "§10"}
+//! changes:
+//!   - clause: draw.natural_limit
+//!     data: {rounds: 40, checks_counted: 8}
+//! ```
+//!
+//! Applied with [`Spec::with_overlay`], an overlay gives an [`Edition`] whose id is
+//! `EDITION+OVERLAY`, usable everywhere an edition is.
+
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Edition, Location, Provenance, Spec, SpecError, SpecErrors};
+
+/// One change of an overlay: new data for one clause.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OverlayChange {
+    /// The clause id (`draw.natural_limit`).
+    pub clause: String,
+    /// The keys and values that change; merged into the clause's data.
+    pub data: serde_yaml::Value,
+    /// Why, in the event's terms (optional, for reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// An event's supplementary rules as clause-data changes to one edition.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Overlay {
+    /// Stable id, lower-case words and hyphens.
+    pub overlay: String,
+    /// What the event is, one line.
+    pub name: String,
+    /// The edition it applies to.
+    pub edition: String,
+    /// How sure we are of the changes and where they were read.
+    pub provenance: Provenance,
+    pub changes: Vec<OverlayChange>,
+    /// Where each change was written (file, line of `- clause:`), filled by [`Overlay::parse`].
+    #[serde(skip)]
+    pub locations: Vec<Location>,
+    /// File the overlay was read from.
+    #[serde(skip)]
+    pub file: String,
+}
+
+impl fmt::Display for Overlay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.overlay, self.name)
+    }
+}
+
+impl Overlay {
+    /// Reads an overlay from YAML text; errors carry `file`, line and column.
+    pub fn parse(file: &str, text: &str) -> Result<Overlay, SpecErrors> {
+        let mut o: Overlay = serde_yaml::from_str(text).map_err(|e| {
+            let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
+            let msg = e.to_string();
+            let msg = msg.find(" at line ").map(|i| msg[..i].to_string()).unwrap_or(msg);
+            SpecErrors(vec![SpecError::new(Location { file: file.into(), line, column }, None, format!("overlay: {msg}"))])
+        })?;
+        o.file = file.to_string();
+        let mut locs: Vec<Location> = text
+            .lines()
+            .enumerate()
+            .filter_map(|(i, l)| {
+                let t = l.trim_start();
+                t.strip_prefix("- clause:").map(|_| Location { file: file.into(), line: i + 1, column: l.len() - t.len() + 3 })
+            })
+            .collect();
+        if locs.len() != o.changes.len() {
+            locs = vec![Location { file: file.into(), line: 1, column: 1 }; o.changes.len()];
+        }
+        o.locations = locs;
+        let stem = Path::new(file).file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let mut errors = Vec::new();
+        let at1 = Location { file: file.into(), line: 1, column: 1 };
+        if !valid_overlay_id(&o.overlay) {
+            errors.push(SpecError::new(at1.clone(), None, format!("overlay id `{}` is not lower-case words joined by hyphens", o.overlay)));
+        }
+        if !stem.is_empty() && file.ends_with(".yaml") && stem != o.overlay {
+            errors.push(SpecError::new(at1.clone(), None, format!("overlay id `{}` differs from its file name `{stem}.yaml`", o.overlay)));
+        }
+        if o.changes.is_empty() {
+            errors.push(SpecError::new(at1, None, "an overlay changes at least one clause"));
+        }
+        if errors.is_empty() {
+            Ok(o)
+        } else {
+            Err(SpecErrors(errors))
+        }
+    }
+
+    /// Reads an overlay file from disk.
+    pub fn load(path: &Path) -> Result<Overlay, SpecErrors> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            SpecErrors(vec![SpecError::new(
+                Location { file: path.display().to_string(), ..Default::default() },
+                None,
+                format!("cannot read overlay: {e}"),
+            )])
+        })?;
+        Overlay::parse(&path.display().to_string(), &text)
+    }
+
+    /// The id of the rule set the overlay makes: `EDITION+OVERLAY`.
+    pub fn ruleset_id(&self) -> String {
+        format!("{}+{}", self.edition, self.overlay)
+    }
+}
+
+fn valid_overlay_id(id: &str) -> bool {
+    !id.is_empty() && id.split('-').all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+}
+
+/// What kind of YAML value this is, for messages.
+fn kind_of(v: &serde_yaml::Value) -> &'static str {
+    use serde_yaml::Value::*;
+    match v {
+        Null => "null",
+        Bool(_) => "a boolean",
+        Number(_) => "a number",
+        String(_) => "a string",
+        Sequence(_) => "a list",
+        Mapping(_) => "a mapping",
+        Tagged(_) => "a tagged value",
+    }
+}
+
+/// Whether `new` has the shape of `old`: the same kind; a mapping's keys are a subset of
+/// the old keys with compatible values; a list's items each fit one of the old items.
+fn fits(old: &serde_yaml::Value, new: &serde_yaml::Value) -> bool {
+    use serde_yaml::Value::*;
+    match (old, new) {
+        (Null, _) => true,
+        (Mapping(a), Mapping(b)) => b.iter().all(|(k, v)| a.get(k).is_some_and(|o| fits(o, v))),
+        (Sequence(a), Sequence(b)) => a.is_empty() || b.iter().all(|n| a.iter().any(|o| fits(o, n))),
+        (Number(_), Number(_)) | (String(_), String(_)) | (Bool(_), Bool(_)) => true,
+        _ => false,
+    }
+}
+
+/// Merges `patch` into `base` (see the module doc). `path` names the place for errors.
+pub fn merge_data(base: &serde_yaml::Value, patch: &serde_yaml::Value, path: &str) -> Result<serde_yaml::Value, String> {
+    use serde_yaml::Value::*;
+    match (base, patch) {
+        (Mapping(b), Mapping(p)) => {
+            let mut out = b.clone();
+            for (k, pv) in p {
+                let key: std::string::String = k.as_str().map(str::to_string).unwrap_or_else(|| format!("{k:?}"));
+                let here = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+                let Some(bv) = b.get(k) else {
+                    let known: Vec<std::string::String> = b.keys().filter_map(|k| k.as_str().map(str::to_string)).collect();
+                    return Err(format!("`{here}` is not in the clause's data (it has {})", known.join(", ")));
+                };
+                out.insert(k.clone(), merge_data(bv, pv, &here)?);
+            }
+            Ok(Mapping(out))
+        }
+        (Sequence(_), Sequence(_)) if fits(base, patch) => Ok(patch.clone()),
+        (Sequence(_), Sequence(_)) => Err(format!("`{path}`: the new list's items do not have the shape of the old ones")),
+        _ if fits(base, patch) => Ok(patch.clone()),
+        _ => Err(format!(
+            "`{}` changes shape: it is {} in the edition, the overlay gives {}",
+            if path.is_empty() { "data" } else { path },
+            kind_of(base),
+            kind_of(patch)
+        )),
+    }
+}
+
+impl Spec {
+    /// The edition `overlay.edition` with the overlay's changes applied: a new edition whose
+    /// id is `EDITION+OVERLAY`. Every problem is reported, each at the overlay's line.
+    pub fn with_overlay(&self, overlay: &Overlay) -> Result<Edition, SpecErrors> {
+        let file_loc = Location { file: overlay.file.clone(), line: 1, column: 1 };
+        let Some(base) = self.edition(&overlay.edition) else {
+            let known: Vec<&str> = self.editions().iter().map(|e| e.id.as_str()).collect();
+            return Err(SpecErrors(vec![SpecError::new(
+                file_loc,
+                None,
+                format!("overlay `{}` names unknown edition `{}` (known: {})", overlay.overlay, overlay.edition, known.join(", ")),
+            )]));
+        };
+        let mut errors = Vec::new();
+        if !self.sources().any(|s| s.id == overlay.provenance.source) {
+            errors.push(SpecError::new(file_loc.clone(), None, format!("provenance cites source `{}`, which no edition.yaml declares", overlay.provenance.source)));
+        }
+        let mut ed = base.clone();
+        ed.id = overlay.ruleset_id();
+        ed.name = format!("{}（{}）", base.name, overlay.name);
+        ed.name_en = format!("{} with the overlay {}", base.name_en, overlay.overlay);
+        ed.derives_from = Some(base.id.clone());
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, ch) in overlay.changes.iter().enumerate() {
+            let loc = overlay.locations.get(i).cloned().unwrap_or_else(|| file_loc.clone());
+            if !seen.insert(ch.clause.as_str()) {
+                errors.push(SpecError::new(loc, Some(&ch.clause), "changed twice in one overlay"));
+                continue;
+            }
+            let Some(idx) = ed.index.get(&ch.clause).copied() else {
+                errors.push(SpecError::new(loc, Some(&ch.clause), format!("edition `{}` has no such clause; an overlay only changes existing clauses", base.id)));
+                continue;
+            };
+            let clause = &mut ed.clauses[idx];
+            match merge_data(&clause.data, &ch.data, "") {
+                Ok(d) => {
+                    clause.data = d;
+                    clause.provenance = overlay.provenance.clone();
+                    if let Some(n) = &ch.note {
+                        clause.provenance.note = Some(n.clone());
+                    }
+                    clause.inherited_from = None;
+                    clause.data_from = overlay.ruleset_id();
+                    clause.location = loc.clone();
+                    clause.restated_at = Some(loc);
+                }
+                Err(m) => errors.push(SpecError::new(loc, Some(&ch.clause), m)),
+            }
+        }
+        if errors.is_empty() {
+            Ok(ed)
+        } else {
+            Err(SpecErrors(errors))
+        }
+    }
+
+    /// The overlays shipped in `spec/overlays/` (or the `overlays/` folder of a spec
+    /// directory), by id. A file that does not parse is an error.
+    pub fn overlays(&self) -> &[Overlay] {
+        &self.overlays
+    }
+
+    /// A shipped overlay by id.
+    pub fn overlay(&self, id: &str) -> Option<&Overlay> {
+        self.overlays.iter().find(|o| o.overlay == id)
+    }
+
+    /// A rule set by id: an edition (`cxa-2020`) or an edition with a shipped overlay
+    /// (`cxa-2011+provincial-2012-open`).
+    pub fn ruleset(&self, id: &str) -> Result<Edition, SpecErrors> {
+        if let Some(e) = self.edition(id) {
+            return Ok(e.clone());
+        }
+        let unknown = || {
+            let known: Vec<String> = self
+                .editions()
+                .iter()
+                .map(|e| e.id.clone())
+                .chain(self.overlays.iter().map(Overlay::ruleset_id))
+                .collect();
+            SpecErrors(vec![SpecError::new(Location::default(), None, format!("unknown rule set `{id}` (known: {})", known.join(", ")))])
+        };
+        let (ed, ov) = id.split_once('+').ok_or_else(unknown)?;
+        let o = self.overlay(ov).filter(|o| o.edition == ed).ok_or_else(unknown)?;
+        self.with_overlay(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn y(s: &str) -> serde_yaml::Value {
+        serde_yaml::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn merges_named_keys_and_keeps_the_rest() {
+        let base = y("{rounds: 60, checks_counted: 10, reducible: true}");
+        let got = merge_data(&base, &y("{rounds: 40, checks_counted: 8}"), "").unwrap();
+        assert_eq!(got, y("{rounds: 40, checks_counted: 8, reducible: true}"));
+    }
+
+    #[test]
+    fn refuses_new_keys_and_changed_shapes() {
+        let base = y("{rounds: 60, periods: [{minutes: 90, moves: 40}]}");
+        assert!(merge_data(&base, &y("{round: 40}"), "").unwrap_err().contains("`round` is not in"));
+        assert!(merge_data(&base, &y("{rounds: forty}"), "").unwrap_err().contains("changes shape"));
+        assert!(merge_data(&base, &y("{periods: [{minutes: 60}]}"), "").is_ok());
+        assert!(merge_data(&base, &y("{periods: [{seconds: 60}]}"), "").is_err());
+        assert!(merge_data(&base, &y("{periods: 3}"), "").is_err());
+    }
+
+    #[test]
+    fn parse_locates_changes_and_checks_the_id() {
+        let text = "overlay: x-1\nname: n\nedition: cxa-2020\nprovenance: {status: verified, source: digest}\nchanges:\n  - clause: a.b\n    data: {k: 1}\n";
+        let o = Overlay::parse("overlays/x-1.yaml", text).unwrap();
+        assert_eq!(o.locations[0].line, 6);
+        assert_eq!(o.ruleset_id(), "cxa-2020+x-1");
+        let e = Overlay::parse("overlays/other.yaml", text).unwrap_err();
+        assert!(e.to_string().contains("differs from its file name"), "{e}");
+        let e = Overlay::parse("o.yaml", "overlay: x\nname: n\n").unwrap_err();
+        assert!(e.0[0].location.line > 0, "{e}");
+    }
+}
