@@ -6,6 +6,7 @@ pub mod board;
 pub mod spec;
 pub mod ruleset;
 pub mod vm;
+pub mod arbiter;
 pub mod fen;
 pub mod perft;
 pub mod report;

@@ -18,6 +18,8 @@ pub struct RuleSet {
     pub edition: Edition,
     /// Movement, check and status (`src/vm`).
     pub vm: Rules,
+    /// The arbiter's rules: results, draws, touch-move, irregularities, fouls (`src/arbiter`).
+    pub arbiter: Option<crate::arbiter::ArbiterRules>,
 }
 
 impl RuleSet {
@@ -25,8 +27,9 @@ impl RuleSet {
     pub fn compile(edition: Edition) -> Result<RuleSet, SpecErrors> {
         let mut errors: Vec<SpecError> = Vec::new();
         let vm = Rules::compile(&edition).map_err(|e| errors.push(e)).ok();
+        let arbiter = crate::arbiter::ArbiterRules::compile(&edition).map_err(|e| errors.extend(e)).ok().flatten();
         match vm {
-            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm }),
+            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm, arbiter }),
             _ => Err(SpecErrors(errors)),
         }
     }

@@ -14,6 +14,12 @@ use std::fmt;
 
 pub use position::{IllegalMove, IllegalReason, Position, Undo};
 
+/// The clause helpers of the compile step, shared with the other rule domains: a
+/// [`SpecError`] at a clause's location, and a clause's data read into a typed shape.
+pub(crate) mod clause_data {
+    pub(crate) use super::compile::{err, typed};
+}
+
 /// Internals shared with `perft` (not part of the public API).
 pub(crate) mod position_internals {
     pub(crate) use super::position::{MoveBuf, MAX_MOVES};

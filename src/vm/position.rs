@@ -490,6 +490,15 @@ impl Position {
         (rules.forbid_attacked && self.attacked(rules, k, side.opponent())) || (rules.forbid_facing && self.facing(rules, k))
     }
 
+    /// Which self-kill conditions of `check.self_kill` the position breaks for `side` (the
+    /// side that just moved): `(own general attacked, generals facing)`, each only where
+    /// the edition forbids it. The arbiter's rules tell the two apart (1999 4.1.2); legality
+    /// uses the short-circuiting [`Position::is_self_kill_for`].
+    pub fn self_kill_conditions(&self, rules: &Rules, side: Side) -> (bool, bool) {
+        let Some(k) = self.royal_point(rules, side).map(Square::index) else { return (false, false) };
+        (rules.forbid_attacked && self.attacked(rules, k, side.opponent()), rules.forbid_facing && self.facing(rules, k))
+    }
+
     /// Whether the side to move is in check (将).
     pub fn in_check(&self, rules: &Rules) -> bool {
         match self.royal_point(rules, self.side) {

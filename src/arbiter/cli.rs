@@ -1,0 +1,1 @@
+//! `xqspec outcome` and `xqspec touch`.

@@ -1,0 +1,389 @@
+//! From clauses to the arbiter's tables. Runs once per rule set.
+//!
+//! Every clause of the arbiter's families is read into its typed shape and checked
+//! against the others (a level named in `times_by_level` must be one `event.level` lists; a
+//! touch chain ends with a free step …). Every problem is reported at its clause's place.
+
+use serde::de::DeserializeOwned;
+
+use super::data::{self, Role, Step, Trigger};
+use super::{ArbiterRules, ChainRule, ClauseRef, FoulCount, FoulRuleC, ResultRuleC, FAMILIES};
+use crate::spec::{Clause, Edition, SpecError};
+use crate::vm::clause_data::{err, typed};
+
+/// The order of an article string (`"4.1.10, 22.1"` → `[4, 1, 10]`): clauses that decide
+/// the same event are applied in article order.
+fn article_key(article: Option<&str>) -> Vec<u32> {
+    match article {
+        None => vec![u32::MAX],
+        Some(a) => a
+            .split(',')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .split('.')
+            .map(|p| p.trim().parse().unwrap_or(u32::MAX))
+            .collect(),
+    }
+}
+
+fn clause_ref(c: &Clause) -> ClauseRef {
+    ClauseRef { id: c.id.clone(), article: c.article.clone(), key: article_key(c.article.as_deref()) }
+}
+
+/// The clauses with special shapes, by id. Every other `touch.*` is a chain, every other
+/// `foul.*` a kind of foul, every `result.*` a way the game ends.
+const SPECIAL: [&str; 14] = [
+    "event.level",
+    "draw.natural_limit",
+    "draw.offer",
+    "draw.no_early_offer",
+    "draw.early_repetition",
+    "touch.adjusting",
+    "touch.completed_move",
+    "irregularity.colours_reversed",
+    "irregularity.displaced_piece",
+    "irregularity.illegal_move",
+    "irregularity.knocked_over",
+    "irregularity.between_points",
+    "foul.waived_by_resignation",
+    "lateness.clock_runs",
+];
+
+struct Compiler<'e> {
+    ed: &'e Edition,
+    errors: Vec<SpecError>,
+}
+
+impl<'e> Compiler<'e> {
+    fn read<T: DeserializeOwned>(&mut self, c: &Clause) -> Option<T> {
+        typed(c).map_err(|e| self.errors.push(e)).ok()
+    }
+
+    /// The typed data of a special clause, if the edition has it.
+    fn special<T: DeserializeOwned>(&mut self, id: &str) -> Option<(ClauseRef, T)> {
+        let c = self.ed.clause(id)?;
+        self.read(c).map(|d| (clause_ref(c), d))
+    }
+
+    fn fail(&mut self, c: &Clause, msg: impl Into<String>) {
+        self.errors.push(err(c, msg));
+    }
+}
+
+/// Compiles the arbiter's clauses of an edition: `Ok(None)` when it has none of them.
+pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
+    let ours: Vec<&Clause> = ed.clauses().iter().filter(|c| FAMILIES.iter().any(|f| c.id.starts_with(f))).collect();
+    if ours.is_empty() {
+        return Ok(None);
+    }
+    let mut k = Compiler { ed, errors: Vec::new() };
+
+    let level: Option<(ClauseRef, data::EventLevel)> = k.special("event.level");
+    if let Some((_, l)) = &level {
+        if !l.levels.contains(&l.level) {
+            let c = ed.clause("event.level").expect("read above");
+            k.fail(c, format!("level `{}` is not one of the levels listed ({})", l.level, l.levels.join(", ")));
+        }
+    }
+    let current_level = level.as_ref().map(|(_, l)| l.level.clone());
+    let known_levels: Vec<String> = level.as_ref().map(|(_, l)| l.levels.clone()).unwrap_or_default();
+
+    let mut results = Vec::new();
+    let mut fouls = Vec::new();
+    let mut chain_clauses: Vec<(&Clause, data::TouchChain)> = Vec::new();
+    for c in &ours {
+        if SPECIAL.contains(&c.id.as_str()) {
+            continue;
+        }
+        if c.id.starts_with("result.") {
+            if let Some(r) = k.read::<data::ResultRule>(c) {
+                if let Some(rule) = result_rule(&mut k, c, r, current_level.as_deref(), &known_levels) {
+                    results.push(rule);
+                }
+            }
+        } else if c.id.starts_with("foul.") {
+            if let Some(f) = k.read::<data::FoulRule>(c) {
+                if let Some(rule) = foul_rule(&mut k, c, f, current_level.as_deref(), &known_levels) {
+                    fouls.extend(rule);
+                }
+            }
+        } else if c.id.starts_with("touch.") {
+            if let Some(t) = k.read::<data::TouchChain>(c) {
+                chain_clauses.push((c, t));
+            }
+        } else {
+            k.fail(c, "the arbiter's rules know no clause of this id (see spec/README.md § The arbiter's rules)");
+        }
+    }
+    let chains = touch_chains(&mut k, &chain_clauses);
+
+    let natural_limit = k.special("draw.natural_limit");
+    let offer = k.special("draw.offer");
+    let early_offer = k.special::<data::EarlyOffer>("draw.no_early_offer").map(|(c, d)| (c, d.rounds));
+    let early_repetition =
+        k.special::<data::EarlyRepetition>("draw.early_repetition").map(|(c, d)| (c, d.rounds, d.must_change.side()));
+    let adjusting = k.special("touch.adjusting");
+    let _: Option<(ClauseRef, data::CompletedMove)> = k.special("touch.completed_move");
+    let colours = k.special("irregularity.colours_reversed");
+    let displaced = k.special("irregularity.displaced_piece");
+    let illegal = k.special("irregularity.illegal_move");
+    let knocked = k.special("irregularity.knocked_over");
+    let between = k.special("irregularity.between_points");
+    let waiver = k.special::<data::Waiver>("foul.waived_by_resignation").map(|(c, _)| c);
+    let clock_runs = k.special::<data::ClockRuns>("lateness.clock_runs").and_then(|(c, d)| d.charge_late_time.then_some(c));
+
+    let late_limit = results.iter().find(|r: &&ResultRuleC| r.when == Trigger::LateArrival).and_then(|r| r.limit_minutes);
+    if let Some(c) = ed.clause("result.both_late") {
+        if !results.iter().any(|r| r.when == Trigger::LateArrival) {
+            k.fail(c, "both_late needs the lateness limit of a `when: late_arrival` result clause");
+        }
+    }
+
+    if !k.errors.is_empty() {
+        return Err(k.errors);
+    }
+    Ok(Some(ArbiterRules {
+        level: current_level,
+        results,
+        fouls,
+        waiver,
+        natural_limit,
+        offer,
+        early_offer,
+        early_repetition,
+        chains,
+        adjusting,
+        colours,
+        displaced,
+        illegal,
+        knocked,
+        between,
+        clock_runs,
+        late_limit,
+    }))
+}
+
+fn result_rule(
+    k: &mut Compiler<'_>,
+    c: &Clause,
+    r: data::ResultRule,
+    level: Option<&str>,
+    levels: &[String],
+) -> Option<ResultRuleC> {
+    if r.classes.is_some() && r.when != Trigger::IllegalMove {
+        k.fail(c, "`classes` only applies to `when: illegal_move`");
+    }
+    if r.when == Trigger::IllegalMove && r.classes.as_ref().is_none_or(Vec::is_empty) {
+        k.fail(c, "`when: illegal_move` needs the `classes` of illegal moves it counts");
+    }
+    if r.limit_minutes.is_some() && r.when != Trigger::LateArrival {
+        k.fail(c, "`limit_minutes` only applies to `when: late_arrival`");
+    }
+    let times = match (r.times, &r.times_by_level) {
+        (Some(_), Some(_)) => {
+            k.fail(c, "give `times` or `times_by_level`, not both");
+            return None;
+        }
+        (Some(0), None) => {
+            k.fail(c, "`times` is at least 1");
+            return None;
+        }
+        (Some(t), None) => t,
+        (None, None) => 1,
+        (None, Some(by)) => {
+            let Some(level) = level else {
+                k.fail(c, "`times_by_level` needs the clause `event.level`, which this edition lacks");
+                return None;
+            };
+            if let Some(bad) = by.keys().find(|l| !levels.contains(l)) {
+                k.fail(c, format!("level `{bad}` is not one of event.level's levels ({})", levels.join(", ")));
+                return None;
+            }
+            match by.get(level) {
+                Some(&t) if t > 0 => t,
+                _ => {
+                    k.fail(c, format!("`times_by_level` gives no count (at least 1) for the event's level `{level}`"));
+                    return None;
+                }
+            }
+        }
+    };
+    Some(ResultRuleC {
+        clause: clause_ref(c),
+        when: r.when,
+        result: r.result,
+        classes: r.classes.unwrap_or_default(),
+        times,
+        span: r.counted.unwrap_or_default(),
+        limit_minutes: r.limit_minutes,
+    })
+}
+
+/// A foul clause, or `None` inside the `Option` when it does not apply at the event's level.
+fn foul_rule(
+    k: &mut Compiler<'_>,
+    c: &Clause,
+    f: data::FoulRule,
+    level: Option<&str>,
+    levels: &[String],
+) -> Option<Option<FoulRuleC>> {
+    let draw = f.when == Trigger::DrawOffer;
+    let record = f.when == Trigger::UnrecordedMoves;
+    let misplaced: Vec<&str> = [
+        ("classes", f.classes.is_some() && f.when != Trigger::IllegalMove),
+        ("count", f.count.is_some() && !draw),
+        ("excess", f.excess.is_some() && !draw),
+        ("every_moves", f.every_moves.is_some() && !record),
+        ("max_fouls", f.max_fouls.is_some() && !record),
+        ("counts", f.counts.is_some() && !record),
+        ("deferred_below_minutes", f.deferred_below_minutes.is_some() && !record),
+    ]
+    .into_iter()
+    .filter(|(_, bad)| *bad)
+    .map(|(name, _)| name)
+    .collect();
+    if !misplaced.is_empty() {
+        k.fail(c, format!("{} do(es) not apply to `when: {}`", misplaced.join(", "), f.when.name()));
+        return None;
+    }
+    if f.when == Trigger::Foul {
+        k.fail(c, "a foul clause cannot be triggered by a foul");
+        return None;
+    }
+    if f.when == Trigger::IllegalMove && f.classes.as_ref().is_none_or(Vec::is_empty) {
+        k.fail(c, "`when: illegal_move` needs the `classes` of illegal moves it counts");
+        return None;
+    }
+    let count = match f.when {
+        Trigger::DrawOffer => match (f.count, f.excess) {
+            (Some(data::OfferCount::ExcessOverOpponent), Some(e)) if e > 0 => FoulCount::OfferExcess(e),
+            (Some(data::OfferCount::ExcessOverOpponent), _) => {
+                k.fail(c, "`count: excess_over_opponent` needs `excess` (at least 1)");
+                return None;
+            }
+            (Some(data::OfferCount::RepeatedAfterDecline), None) => FoulCount::OfferRepeatedAfterDecline,
+            (Some(data::OfferCount::RepeatedAfterDecline), Some(_)) => {
+                k.fail(c, "`excess` does not apply to `count: repeated_after_decline`");
+                return None;
+            }
+            (None, _) => {
+                k.fail(c, "`when: draw_offer` needs `count` (excess_over_opponent or repeated_after_decline)");
+                return None;
+            }
+        },
+        Trigger::UnrecordedMoves => match (f.every_moves, f.counts) {
+            (Some(every), Some(counts)) if every > 0 => FoulCount::Unrecorded {
+                every,
+                max: f.max_fouls,
+                counts,
+                deferred_below_seconds: f.deferred_below_minutes.map(|m| m * 60),
+            },
+            _ => {
+                k.fail(c, "`when: unrecorded_moves` needs `every_moves` (at least 1) and `counts`");
+                return None;
+            }
+        },
+        _ => FoulCount::Each,
+    };
+    if let Some(ls) = &f.levels {
+        if let Some(bad) = ls.iter().find(|l| !levels.contains(l)) {
+            k.fail(c, format!("level `{bad}` is not one of event.level's levels ({})", levels.join(", ")));
+            return None;
+        }
+        if level.is_none_or(|l| !ls.iter().any(|x| x == l)) {
+            return Some(None);
+        }
+    }
+    Some(Some(FoulRuleC { clause: clause_ref(c), when: f.when, classes: f.classes.unwrap_or_default(), count }))
+}
+
+fn touch_chains(k: &mut Compiler<'_>, clauses: &[(&Clause, data::TouchChain)]) -> Vec<ChainRule> {
+    let mut out: Vec<ChainRule> = Vec::new();
+    for (c, t) in clauses {
+        let steps: Vec<Step> = match (&t.steps, &t.steps_of) {
+            (Some(s), None) => s.clone(),
+            (None, Some(other)) => match clauses.iter().find(|(o, _)| &o.id == other) {
+                Some((_, o)) if o.steps.is_some() => o.steps.clone().unwrap_or_default(),
+                Some(_) => {
+                    k.fail(c, format!("`steps_of: {other}` names a clause that itself borrows its steps"));
+                    continue;
+                }
+                None => {
+                    k.fail(c, format!("`steps_of: {other}` names no touch-move chain of this edition"));
+                    continue;
+                }
+            },
+            _ => {
+                k.fail(c, "a touch-move chain gives exactly one of `steps` and `steps_of`");
+                continue;
+            }
+        };
+        let mut roles = t.touched.clone();
+        roles.sort();
+        roles.dedup();
+        if t.touched.is_empty() || roles.len() != t.touched.len() {
+            k.fail(c, "`touched` lists each role (own, opponent) at most once, and at least one");
+            continue;
+        }
+        if t.simultaneous && t.touched.len() < 2 {
+            k.fail(c, "a simultaneous touch needs two touched roles");
+            continue;
+        }
+        let mut ok = !steps.is_empty();
+        for s in &steps {
+            let actions = [s.move_piece.is_some(), s.capture.is_some(), s.free].iter().filter(|&&b| b).count();
+            let uses = |r: Option<Role>| r.is_none_or(|r| t.touched.contains(&r));
+            let problem = if actions != 1 {
+                Some("gives exactly one of `move`, `capture`, `free: true`".to_string())
+            } else if !uses(s.move_piece) || !uses(s.capture) {
+                Some("names a role that is not touched in this pattern".into())
+            } else if s.with.is_some() && s.capture.is_none() {
+                Some("`with` only goes with `capture`".into())
+            } else if s.with.is_some() && !t.touched.contains(&Role::Own) {
+                Some("`with` names the touched own piece, which this pattern has not".into())
+            } else if s.capture == Some(Role::Own) {
+                Some("a player never captures its own piece".into())
+            } else {
+                None
+            };
+            if let Some(p) = problem {
+                k.fail(c, format!("step {}: {p}", s.step));
+                ok = false;
+            }
+        }
+        if ok && !steps.last().is_some_and(|s| s.free) {
+            k.fail(c, "the last step of a touch-move chain is `free: true` (what the player may do when no step applies)");
+            ok = false;
+        }
+        let same = |o: &ChainRule| {
+            if t.simultaneous {
+                let mut a = o.touched.clone();
+                a.sort();
+                o.simultaneous && a == roles
+            } else {
+                !o.simultaneous && o.touched == t.touched
+            }
+        };
+        if let Some(o) = out.iter().find(|o| same(o)) {
+            k.fail(c, format!("the same touch pattern as {}", o.clause.id));
+            ok = false;
+        }
+        if ok {
+            out.push(ChainRule { clause: clause_ref(c), touched: t.touched.clone(), simultaneous: t.simultaneous, steps });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::article_key;
+
+    #[test]
+    fn articles_order_numerically() {
+        assert!(article_key(Some("4.1.9")) < article_key(Some("4.1.10")));
+        assert!(article_key(Some("4.1.10, 22.1")) < article_key(Some("24.1")));
+        assert!(article_key(Some("5.8")) < article_key(None));
+    }
+}

@@ -1,0 +1,452 @@
+//! Typed shapes of the arbiter's clause data (`result.*`, `draw.*`, `event.level`,
+//! `touch.*`, `irregularity.*`, `foul.*`, `lateness.*`).
+//!
+//! Every shape rejects unknown fields. The vocabularies here (`Trigger`, `IllegalClass`,
+//! `Role` …) are the arbiter's primitives: what it can observe and do. Which of them a rule
+//! uses, in what order and with what numbers, is the YAML's.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// Something the arbiter observes, named by `when:` in result and foul clauses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trigger {
+    /// The side to move is checkmated.
+    Checkmated,
+    /// The side to move has no legal move and is not in check.
+    Stalemated,
+    /// A move that is not legal was made (with its classes).
+    IllegalMove,
+    /// A repetition ruling: the side checks perpetually on its own.
+    PerpetualCheck,
+    /// A repetition ruling orders a side to change that is already under that order.
+    ChangeRefused,
+    /// The side's flag fell.
+    FlagFall,
+    /// The side arrived later than the lateness limit.
+    LateArrival,
+    /// Both sides arrived later than the lateness limit.
+    BothLate,
+    /// The side pressed its clock without having moved.
+    PressWithoutMove,
+    /// The side was charged with a foul (the tally of the foul clauses).
+    Foul,
+    /// The side's natural-move-limit claim was found untrue.
+    FalseNaturalLimitClaim,
+    /// The side resigned.
+    Resignation,
+    /// The side refused to follow the rules or seriously broke discipline.
+    RefusingRules,
+    /// A draw offer was accepted.
+    DrawAgreed,
+    /// The arbiter found a simple position neither side can win.
+    SimplePosition,
+    /// A repetition ruling: drawn with neither side changing.
+    RepetitionDraw,
+    /// The natural move limit was found reached.
+    NaturalLimit,
+    /// The side disturbed the opponent.
+    Disturbing,
+    /// The side stopped or started the clocks without leave.
+    ClockTampering,
+    /// The side offered a draw.
+    DrawOffer,
+    /// The side touched an own piece that has no legal move.
+    TouchImmovable,
+    /// The side touched an opponent's piece that no own piece can capture.
+    TouchUncapturable,
+    /// Moves of the side were found unrecorded.
+    UnrecordedMoves,
+    /// The side broke the players' rules (not seriously).
+    PlayerRules,
+}
+
+impl Trigger {
+    pub fn name(self) -> &'static str {
+        use Trigger::*;
+        match self {
+            Checkmated => "checkmated",
+            Stalemated => "stalemated",
+            IllegalMove => "illegal_move",
+            PerpetualCheck => "perpetual_check",
+            ChangeRefused => "change_refused",
+            FlagFall => "flag_fall",
+            LateArrival => "late_arrival",
+            BothLate => "both_late",
+            PressWithoutMove => "press_without_move",
+            Foul => "foul",
+            FalseNaturalLimitClaim => "false_natural_limit_claim",
+            Resignation => "resignation",
+            RefusingRules => "refusing_rules",
+            DrawAgreed => "draw_agreed",
+            SimplePosition => "simple_position",
+            RepetitionDraw => "repetition_draw",
+            NaturalLimit => "natural_limit",
+            Disturbing => "disturbing",
+            ClockTampering => "clock_tampering",
+            DrawOffer => "draw_offer",
+            TouchImmovable => "touch_immovable",
+            TouchUncapturable => "touch_uncapturable",
+            UnrecordedMoves => "unrecorded_moves",
+            PlayerRules => "player_rules",
+        }
+    }
+}
+
+/// Why a move is not legal, in the terms of `check.self_kill` and the move programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IllegalClass {
+    /// The piece cannot go there (or it is not the mover's piece).
+    NotAMove,
+    /// After the move the mover's general is attacked.
+    OwnRoyalAttacked,
+    /// After the move the generals face each other.
+    RoyalsFacing,
+}
+
+impl IllegalClass {
+    pub fn name(self) -> &'static str {
+        match self {
+            IllegalClass::NotAMove => "not_a_move",
+            IllegalClass::OwnRoyalAttacked => "own_royal_attacked",
+            IllegalClass::RoyalsFacing => "royals_facing",
+        }
+    }
+}
+
+/// What a result clause gives the side concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultKind {
+    Loss,
+    Draw,
+    BothLose,
+}
+
+/// Over what span occurrences are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Span {
+    /// The whole game.
+    #[default]
+    Game,
+    /// The current phase of the natural move limit (since the last capture).
+    Phase,
+}
+
+/// `result.*`: one way a game ends.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultRule {
+    pub when: Trigger,
+    pub result: ResultKind,
+    /// Only illegal moves of these classes count (`when: illegal_move`).
+    #[serde(default)]
+    pub classes: Option<Vec<IllegalClass>>,
+    /// Occurrences needed (default 1).
+    #[serde(default)]
+    pub times: Option<u32>,
+    /// Occurrences needed, by level of the event (`event.level`).
+    #[serde(default)]
+    pub times_by_level: Option<BTreeMap<String, u32>>,
+    #[serde(default)]
+    pub counted: Option<Span>,
+    /// Lateness limit in minutes (`when: late_arrival`); null: set by the event.
+    #[serde(default)]
+    pub limit_minutes: Option<u32>,
+}
+
+/// How draw offers are counted for the draw-offer foul.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OfferCount {
+    /// A foul when one's offers exceed the opponent's by `excess` or more.
+    ExcessOverOpponent,
+    /// A foul when one offers again after one's offer was refused, the opponent not having offered since.
+    RepeatedAfterDecline,
+}
+
+/// What makes a record count as unrecorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecordFault {
+    Missing,
+    Illegible,
+    Identical,
+}
+
+/// `foul.*`: one kind of foul.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FoulRule {
+    pub when: Trigger,
+    /// Only illegal moves of these classes (`when: illegal_move`).
+    #[serde(default)]
+    pub classes: Option<Vec<IllegalClass>>,
+    /// Only at these levels of event (`event.level`).
+    #[serde(default)]
+    pub levels: Option<Vec<String>>,
+    /// `when: draw_offer`: which offers are fouls.
+    #[serde(default)]
+    pub count: Option<OfferCount>,
+    #[serde(default)]
+    pub excess: Option<u32>,
+    /// `when: unrecorded_moves`: one foul per this many moves …
+    #[serde(default)]
+    pub every_moves: Option<u32>,
+    /// … and at most this many fouls at a time (null: no cap).
+    #[serde(default)]
+    pub max_fouls: Option<u32>,
+    /// What counts as unrecorded.
+    #[serde(default)]
+    pub counts: Option<Vec<RecordFault>>,
+    /// A player with less than this left may defer the record (null: never).
+    #[serde(default)]
+    pub deferred_below_minutes: Option<u32>,
+}
+
+/// `foul.waived_by_resignation`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Waiver {
+    pub waived_by: WaivedBy,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WaivedBy {
+    /// A resignation by the fouling side as the very next event.
+    ImmediateResignation,
+}
+
+/// `event.level`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventLevel {
+    pub level: String,
+    pub levels: Vec<String>,
+}
+
+/// Whose checks are limited when the natural move limit is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChecksOf {
+    Claimant,
+    EachSide,
+}
+
+/// Who may claim the natural move limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimBy {
+    SideToMove,
+    EitherSide,
+}
+
+/// `draw.natural_limit`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NaturalLimit {
+    pub rounds: u32,
+    pub checks_counted: u32,
+    pub checks_of: ChecksOf,
+    pub claim_by: ClaimBy,
+    pub arbiter_may_declare: bool,
+    pub false_claim_penalty_minutes: Option<u32>,
+}
+
+/// `draw.offer`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawOffer {
+    pub declined_by_move: bool,
+}
+
+/// `draw.no_early_offer`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EarlyOffer {
+    pub rounds: u32,
+}
+
+/// A side named in data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SideName {
+    Red,
+    Black,
+}
+
+impl SideName {
+    pub fn side(self) -> crate::board::Side {
+        match self {
+            SideName::Red => crate::board::Side::Red,
+            SideName::Black => crate::board::Side::Black,
+        }
+    }
+}
+
+/// `draw.early_repetition`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EarlyRepetition {
+    pub rounds: u32,
+    pub must_change: SideName,
+}
+
+/// A touched piece's role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Own,
+    Opponent,
+}
+
+/// Which piece must capture in a `capture` step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum With {
+    /// The touched own piece.
+    Own,
+    /// Any own piece but the touched one.
+    Other,
+}
+
+/// One step of a touch-move chain.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// The article that decides when this step does.
+    pub step: String,
+    #[serde(default, rename = "move")]
+    pub move_piece: Option<Role>,
+    #[serde(default)]
+    pub capture: Option<Role>,
+    #[serde(default)]
+    pub with: Option<With>,
+    #[serde(default)]
+    pub free: bool,
+}
+
+/// A touch-move chain (`touch.*` but `touch.adjusting`, `touch.completed_move`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TouchChain {
+    pub touched: Vec<Role>,
+    #[serde(default)]
+    pub simultaneous: bool,
+    #[serde(default)]
+    pub steps: Option<Vec<Step>>,
+    /// Use the steps of another chain clause.
+    #[serde(default)]
+    pub steps_of: Option<String>,
+}
+
+/// A condition for putting pieces right without it counting as touching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Requirement {
+    /// The player said so first.
+    Announced,
+    /// The opponent agreed first.
+    OpponentConsent,
+}
+
+/// `touch.adjusting`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Adjusting {
+    pub own_time_only: bool,
+    pub requires: Vec<Requirement>,
+    pub accidental_exempt: bool,
+}
+
+/// `touch.completed_move`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompletedMove {
+    pub completed_when: CompletedWhen,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompletedWhen {
+    HandReleased,
+}
+
+/// What is done about an error found in time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Remedy {
+    /// The game is replayed from the start (with the right colours).
+    Replay,
+    /// The position before the error is restored.
+    Restore,
+}
+
+/// `irregularity.colours_reversed`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColoursReversed {
+    /// Found within this many minutes (inclusive); null: any time during the game.
+    pub within_minutes: Option<u32>,
+    pub remedy: Remedy,
+}
+
+/// `irregularity.displaced_piece`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DisplacedPiece {
+    /// Found within this many rounds (inclusive); null: any time during the game.
+    pub within_rounds: Option<u32>,
+    pub remedy: Remedy,
+    /// After the restore the side to move may move any piece.
+    pub free_choice: bool,
+}
+
+/// `irregularity.illegal_move`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IllegalMoveFinding {
+    /// Found within this many rounds (inclusive); null: any time during the game.
+    pub within_rounds: Option<u32>,
+    /// The illegal moves this time limit applies to.
+    pub classes: Vec<IllegalClass>,
+    /// After a foul the move is replayed and the moved piece counts as touched.
+    pub touched_after: bool,
+}
+
+/// `irregularity.knocked_over`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KnockedOver {
+    pub min_pieces: u32,
+    pub off_board_counts: bool,
+    pub opponent_under_minutes: u32,
+    pub add_minutes: u32,
+}
+
+/// Who chooses the point of a piece left between two points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Chooser {
+    Opponent,
+    Mover,
+}
+
+/// `irregularity.between_points`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BetweenPoints {
+    pub chooser: Chooser,
+}
+
+/// `lateness.clock_runs`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockRuns {
+    pub charge_late_time: bool,
+}

@@ -1,0 +1,228 @@
+//! The events of a game (the `outcome` query's input), read from JSON into typed events.
+//!
+//! An event is an object with exactly one key naming what happened (`{"move": "h2e2"}`,
+//! `{"resign": "red"}`, `{"knock_over": {…}}`); `conformance/PROTOCOL.md` lists them. A
+//! malformed event is refused as `events.syntax` with its index; the other events are not
+//! read further.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::data::{RecordFault, SideName};
+use super::ArbiterError;
+use crate::board::{Side, Square};
+
+/// A repetition ruling (棋例) handed over by the 棋例 module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Drawn with neither side changing (不变作和).
+    Draw,
+    RedMustChange,
+    BlackMustChange,
+    /// Red loses (unilateral perpetual check).
+    RedLoses,
+    BlackLoses,
+}
+
+/// What the arbiter finds on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Finding {
+    /// A simple position neither side can win (简单和势).
+    SimplePosition,
+    /// The arbiter counts the natural move limit without a claim.
+    NaturalLimit,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IllegalMoveEvent {
+    #[serde(rename = "move")]
+    pub mv: String,
+    #[serde(default)]
+    pub found_after_rounds: u32,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TouchEvent {
+    pub side: SideName,
+    pub points: Vec<String>,
+    #[serde(default)]
+    pub simultaneous: bool,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdjustEvent {
+    pub side: SideName,
+    pub points: Vec<String>,
+    #[serde(default)]
+    pub announced: bool,
+    #[serde(default)]
+    pub consent: bool,
+    #[serde(default)]
+    pub accidental: bool,
+}
+
+/// Seconds each side was late at the start of play.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LateEvent {
+    #[serde(default)]
+    pub red: u32,
+    #[serde(default)]
+    pub black: u32,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnrecordedEvent {
+    pub side: SideName,
+    pub moves: u32,
+    #[serde(default = "missing")]
+    pub kind: RecordFault,
+    #[serde(default)]
+    pub remaining_seconds: Option<u32>,
+}
+
+fn missing() -> RecordFault {
+    RecordFault::Missing
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColoursEvent {
+    pub found_after_seconds: u32,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DisplacedEvent {
+    pub from: String,
+    pub to: String,
+    #[serde(default)]
+    pub found_after_rounds: u32,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KnockEvent {
+    pub side: SideName,
+    pub pieces: u32,
+    #[serde(default)]
+    pub off_board: bool,
+    pub after_press: bool,
+    #[serde(default)]
+    pub opponent_remaining_seconds: Option<u32>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BetweenEvent {
+    pub from: String,
+    pub points: [String; 2],
+    pub chosen_by: SideName,
+    pub chosen: String,
+}
+
+/// One event of a game.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Event {
+    /// The side to move plays a move (checked legal).
+    Move(String),
+    /// The side to move makes a move that is not legal, found after some rounds.
+    IllegalMove(IllegalMoveEvent),
+    /// The side to move touches pieces.
+    Touch(TouchEvent),
+    /// A player puts pieces right (摆正).
+    Adjust(AdjustEvent),
+    OfferDraw(SideName),
+    AcceptDraw(SideName),
+    DeclineDraw(SideName),
+    ClaimNaturalLimit(SideName),
+    /// The arbiter's own finding.
+    Arbiter(Finding),
+    /// A 棋例 ruling on a pending position.
+    Repetition(Verdict),
+    /// The side's flag fell.
+    Flag(SideName),
+    PressWithoutMove(SideName),
+    /// Stopping or starting the clocks without leave.
+    StopClock(SideName),
+    Disturb(SideName),
+    /// A breach of the players' rules that is not serious.
+    PlayerRules(SideName),
+    /// Refusing to follow the rules, or a serious breach of discipline.
+    RefuseRules(SideName),
+    Resign(SideName),
+    Late(LateEvent),
+    Unrecorded(UnrecordedEvent),
+    ColoursReversed(ColoursEvent),
+    Displaced(DisplacedEvent),
+    KnockOver(KnockEvent),
+    BetweenPoints(BetweenEvent),
+}
+
+impl Event {
+    /// The event's key, for messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::Move(_) => "move",
+            Event::IllegalMove(_) => "illegal_move",
+            Event::Touch(_) => "touch",
+            Event::Adjust(_) => "adjust",
+            Event::OfferDraw(_) => "offer_draw",
+            Event::AcceptDraw(_) => "accept_draw",
+            Event::DeclineDraw(_) => "decline_draw",
+            Event::ClaimNaturalLimit(_) => "claim_natural_limit",
+            Event::Arbiter(_) => "arbiter",
+            Event::Repetition(_) => "repetition",
+            Event::Flag(_) => "flag",
+            Event::PressWithoutMove(_) => "press_without_move",
+            Event::StopClock(_) => "stop_clock",
+            Event::Disturb(_) => "disturb",
+            Event::PlayerRules(_) => "player_rules",
+            Event::RefuseRules(_) => "refuse_rules",
+            Event::Resign(_) => "resign",
+            Event::Late(_) => "late",
+            Event::Unrecorded(_) => "unrecorded",
+            Event::ColoursReversed(_) => "colours_reversed",
+            Event::Displaced(_) => "displaced",
+            Event::KnockOver(_) => "knock_over",
+            Event::BetweenPoints(_) => "between_points",
+        }
+    }
+}
+
+/// Reads every event; the first malformed one is refused with its index.
+pub fn parse_all(values: &[Value]) -> Result<Vec<Event>, ArbiterError> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            serde_json::from_value::<Event>(v.clone()).map_err(|e| {
+                let e = e.to_string();
+                let hint = if v.as_object().is_some_and(|m| m.len() != 1) {
+                    " (an event is an object with exactly one key)"
+                } else {
+                    ""
+                };
+                ArbiterError::reject("events.syntax", format!("events[{i}]: {e}{hint}"))
+            })
+        })
+        .collect()
+}
+
+/// A point named in an event (`events.syntax` if it is not one).
+pub fn point(text: &str) -> Result<Square, ArbiterError> {
+    Square::parse(text).ok_or_else(|| ArbiterError::reject("events.syntax", format!("`{text}` is not a point (a0–i9)")))
+}
+
+impl From<SideName> for Side {
+    fn from(s: SideName) -> Side {
+        s.side()
+    }
+}

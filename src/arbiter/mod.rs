@@ -1,0 +1,232 @@
+//! The arbiter's rules (裁判): how games end, the natural move limit (自然限着), draw offers,
+//! touch-move (摸子走子), irregularities, fouls (犯规) and lateness, compiled from the
+//! clauses `result.*`, `draw.*`, `event.level`, `touch.*`, `irregularity.*`, `foul.*` and
+//! `lateness.*` of an edition (with its event overlay, if any).
+//!
+//! Rust knows the primitives only: what the arbiter can observe (a checkmate, a flag fall,
+//! an illegal move and its kind, a touch of a piece that cannot move …, the
+//! [`data::Trigger`] vocabulary), how to count occurrences, and the touch-move actions
+//! (move a piece, capture a piece, capture it with a given piece, move freely). Which
+//! observations lose or draw, after how many occurrences, which are fouls, the order of the
+//! touch-move steps, and every number (60 rounds, 10 checks, 3 fouls, 5 minutes …) come from
+//! the YAML.
+//!
+//! Two queries: [`ArbiterRules::outcome`] (a game as a list of events → the result, the
+//! deciding clause and the foul tally) and [`ArbiterRules::touch_move`] (a position and the
+//! pieces touched → the moves the player may make).
+
+pub mod cli;
+mod compile;
+pub mod data;
+mod events;
+mod game;
+mod touch;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use crate::board::{Move, Side};
+use crate::fen::FenError;
+use crate::spec::{Edition, SpecError};
+use crate::vm::{Position, Rules};
+
+pub use events::Verdict;
+pub use game::{Decision, GameResult, Outcome, Ruling};
+pub use touch::TouchAnswer;
+
+/// The clause-id families this module compiles.
+pub const FAMILIES: [&str; 7] = ["result.", "draw.", "event.level", "touch.", "irregularity.", "foul.", "lateness."];
+
+/// A clause as the arbiter cites it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClauseRef {
+    pub id: String,
+    pub article: Option<String>,
+    /// Numeric order of the article (clauses deciding one event apply in article order).
+    pub(crate) key: Vec<u32>,
+}
+
+/// A `result.*` clause, compiled: the count is resolved for the event's level.
+#[derive(Clone, Debug)]
+pub(crate) struct ResultRuleC {
+    pub clause: ClauseRef,
+    pub when: data::Trigger,
+    pub result: data::ResultKind,
+    pub classes: Vec<data::IllegalClass>,
+    pub times: u32,
+    pub span: data::Span,
+    pub limit_minutes: Option<u32>,
+}
+
+/// How many fouls one occurrence of a foul's trigger is.
+#[derive(Clone, Debug)]
+pub(crate) enum FoulCount {
+    Each,
+    OfferExcess(u32),
+    OfferRepeatedAfterDecline,
+    Unrecorded { every: u32, max: Option<u32>, counts: Vec<data::RecordFault>, deferred_below_seconds: Option<u32> },
+}
+
+/// A `foul.*` clause that applies at the event's level.
+#[derive(Clone, Debug)]
+pub(crate) struct FoulRuleC {
+    pub clause: ClauseRef,
+    pub when: data::Trigger,
+    pub classes: Vec<data::IllegalClass>,
+    pub count: FoulCount,
+}
+
+/// A touch-move chain: the pattern it answers and its steps.
+#[derive(Clone, Debug)]
+pub(crate) struct ChainRule {
+    pub clause: ClauseRef,
+    pub touched: Vec<data::Role>,
+    pub simultaneous: bool,
+    pub steps: Vec<data::Step>,
+}
+
+/// The arbiter's clauses of one rule set, compiled.
+#[derive(Clone, Debug)]
+pub struct ArbiterRules {
+    pub(crate) level: Option<String>,
+    pub(crate) results: Vec<ResultRuleC>,
+    pub(crate) fouls: Vec<FoulRuleC>,
+    pub(crate) waiver: Option<ClauseRef>,
+    pub(crate) natural_limit: Option<(ClauseRef, data::NaturalLimit)>,
+    pub(crate) offer: Option<(ClauseRef, data::DrawOffer)>,
+    pub(crate) early_offer: Option<(ClauseRef, u32)>,
+    pub(crate) early_repetition: Option<(ClauseRef, u32, Side)>,
+    pub(crate) chains: Vec<ChainRule>,
+    pub(crate) adjusting: Option<(ClauseRef, data::Adjusting)>,
+    pub(crate) colours: Option<(ClauseRef, data::ColoursReversed)>,
+    pub(crate) displaced: Option<(ClauseRef, data::DisplacedPiece)>,
+    pub(crate) illegal: Option<(ClauseRef, data::IllegalMoveFinding)>,
+    pub(crate) knocked: Option<(ClauseRef, data::KnockedOver)>,
+    pub(crate) between: Option<(ClauseRef, data::BetweenPoints)>,
+    pub(crate) clock_runs: Option<ClauseRef>,
+    pub(crate) late_limit: Option<u32>,
+}
+
+impl ArbiterRules {
+    /// Compiles the arbiter's clauses of `edition`; `Ok(None)` when it has none.
+    pub fn compile(edition: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
+        compile::compile(edition)
+    }
+
+    /// The level of the event the rules are set for (`event.level`), if the edition has levels.
+    pub fn level(&self) -> Option<&str> {
+        self.level.as_deref()
+    }
+
+    /// The result of a game given as a list of events (see `conformance/PROTOCOL.md`,
+    /// query `outcome`).
+    pub fn outcome(&self, vm: &Rules, q: &OutcomeQuery) -> Result<Outcome, ArbiterError> {
+        let pos = match &q.fen {
+            Some(f) => crate::fen::parse(vm, f).map_err(ArbiterError::Fen)?.0,
+            None => vm.start_position(),
+        };
+        let evs = events::parse_all(&q.events)?;
+        game::Game::new(self, vm, pos).run(&evs)
+    }
+
+    /// The moves a player may make after touching the pieces on `touches`, in order (query
+    /// `touch_move`).
+    pub fn touch_move(&self, vm: &Rules, q: &TouchQuery) -> Result<TouchAnswer, ArbiterError> {
+        let mut pos = crate::fen::parse(vm, &q.fen).map_err(ArbiterError::Fen)?.0;
+        for (i, text) in q.moves.iter().enumerate() {
+            play_checked(vm, &mut pos, text).map_err(|e| e.at(&format!("move {}", i + 1)))?;
+        }
+        touch::answer(self, vm, &pos, &q.touches, q.simultaneous)
+    }
+}
+
+/// Input of the `outcome` query.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutcomeQuery {
+    /// The position before the first event; the start position when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fen: Option<String>,
+    /// The events of the game, in order (each an object with one key; see PROTOCOL.md).
+    pub events: Vec<Value>,
+}
+
+/// Input of the `touch_move` query.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TouchQuery {
+    pub fen: String,
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// Points of the touched pieces, in the order touched.
+    pub touches: Vec<String>,
+    /// The pieces were touched at the same time.
+    #[serde(default)]
+    pub simultaneous: bool,
+}
+
+/// Why the arbiter refuses an input.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArbiterError {
+    /// The FEN does not describe a position.
+    Fen(FenError),
+    /// Any other refusal, with its reject kind (`events.after_end`, `move.illegal` …) and a
+    /// message naming the event (`events[3]`).
+    Reject { kind: &'static str, message: String },
+}
+
+impl ArbiterError {
+    pub(crate) fn reject(kind: &'static str, message: impl Into<String>) -> ArbiterError {
+        ArbiterError::Reject { kind, message: message.into() }
+    }
+
+    /// The same refusal, its message prefixed with where it happened.
+    pub(crate) fn at(self, place: &str) -> ArbiterError {
+        match self {
+            ArbiterError::Reject { kind, message } => ArbiterError::Reject { kind, message: format!("{place}: {message}") },
+            other => other,
+        }
+    }
+
+    /// The reject kind (`vocabulary.yaml`), `None` for a FEN error (its kind is the FEN's).
+    pub fn kind(&self) -> Option<&'static str> {
+        match self {
+            ArbiterError::Fen(_) => None,
+            ArbiterError::Reject { kind, .. } => Some(kind),
+        }
+    }
+}
+
+impl fmt::Display for ArbiterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArbiterError::Fen(e) => write!(f, "invalid FEN: {e}"),
+            ArbiterError::Reject { kind, message } => write!(f, "{kind}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for ArbiterError {}
+
+/// Reads an ICCS move (`move.syntax` if it is not one).
+pub(crate) fn parse_iccs(text: &str) -> Result<Move, ArbiterError> {
+    let well_formed = text.len() == 4 && text.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    well_formed
+        .then(|| Move::parse_iccs(text))
+        .flatten()
+        .ok_or_else(|| ArbiterError::reject("move.syntax", format!("`{text}` is not an ICCS move like `h2e2`")))
+}
+
+/// Plays an ICCS move after checking it (`move.syntax`, `move.illegal`).
+pub(crate) fn play_checked(vm: &Rules, pos: &mut Position, text: &str) -> Result<crate::vm::Undo, ArbiterError> {
+    let m = parse_iccs(text)?;
+    pos.play(vm, m).map_err(|e| ArbiterError::reject("move.illegal", e.to_string()))
+}
+
+/// A clause citation as JSON fields (`clause`, `article`).
+pub(crate) fn cite(map: &mut Map<String, Value>, c: Option<&ClauseRef>) {
+    map.insert("clause".into(), c.map_or(Value::Null, |c| json!(c.id)));
+    map.insert("article".into(), c.and_then(|c| c.article.clone()).map_or(Value::Null, Value::String));
+}
