@@ -65,6 +65,10 @@ enum Command {
     Conform(xqspec::conform::cli::ConformArgs),
     /// Speak the conformance protocol (conformance/PROTOCOL.md) on stdin/stdout as the reference.
     Serve,
+    /// The arbiter's decision on a game given as events (YAML, or a PGN plus events): result, clause, fouls.
+    Outcome(xqspec::arbiter::cli::OutcomeArgs),
+    /// The moves allowed after touching pieces (touch-move, 5.1–5.5), and the step that decided.
+    Touch(xqspec::arbiter::cli::TouchArgs),
     /// Check the conformance cases, their schema and clause coverage; dump them as JSON lines.
     Cases {
         #[command(subcommand)]
@@ -154,6 +158,8 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Conform(args) => xqspec::conform::cli::conform(cli.spec.as_deref(), args),
         Command::Serve => xqspec::conform::cli::serve(cli.spec.as_deref()),
         Command::Cases { command } => xqspec::conform::cli::cases(cli.spec.as_deref(), command),
+        Command::Outcome(a) => xqspec::arbiter::cli::outcome(&a, |e| load_ruleset(&g, e)),
+        Command::Touch(a) => xqspec::arbiter::cli::touch(&a, &load_ruleset(&g, &a.edition)?),
         Command::Replay(a) => {
             let rules = load_rules(&g, &a.edition)?;
             xqspec::notation::replay::cli(&rules, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet)

@@ -39,6 +39,10 @@ pub enum Query {
         notation: String,
         mv: String,
     },
+    /// The result of a game given as events (the arbiter's rules).
+    Outcome(crate::arbiter::OutcomeQuery),
+    /// The moves allowed after touching pieces (touch-move, 摸子走子).
+    TouchMove(crate::arbiter::TouchQuery),
     /// A query this version of xqspec has no type for (a later protocol's `ruling`, …).
     Other {
         name: String,
@@ -47,13 +51,15 @@ pub enum Query {
 }
 
 /// The queries this version knows, in protocol spelling.
-pub const KNOWN_QUERIES: [&str; 6] = [
+pub const KNOWN_QUERIES: [&str; 8] = [
     "legal_moves",
     "perft",
     "status",
     "validate_fen",
     "parse_move",
     "format_move",
+    "outcome",
+    "touch_move",
 ];
 
 impl Query {
@@ -118,6 +124,8 @@ impl Query {
                 notation: s("notation")?,
                 mv: s("move")?,
             },
+            "outcome" => Query::Outcome(domain_input(input)?),
+            "touch_move" => Query::TouchMove(domain_input(input)?),
             other => Query::Other {
                 name: other.to_string(),
                 input: input.clone(),
@@ -133,6 +141,8 @@ impl Query {
             Query::ValidateFen { .. } => "validate_fen",
             Query::ParseMove { .. } => "parse_move",
             Query::FormatMove { .. } => "format_move",
+            Query::Outcome(_) => "outcome",
+            Query::TouchMove(_) => "touch_move",
             Query::Other { name, .. } => name,
         }
     }
@@ -163,11 +173,13 @@ impl Query {
             } => {
                 json!({"fen": fen, "moves": moves, "notation": notation, "move": mv})
             }
+            Query::Outcome(q) => serde_json::to_value(q).unwrap_or(Value::Null),
+            Query::TouchMove(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Other { input, .. } => return input.clone(),
         };
         match v {
             Value::Object(m) => m,
-            _ => unreachable!("json! of an object literal"),
+            _ => unreachable!("json! of an object literal, or a domain query struct"),
         }
     }
 
@@ -186,6 +198,8 @@ pub fn answer_field(query: &str) -> Option<&'static str> {
         "validate_fen" => "valid",
         "parse_move" => "move",
         "format_move" => "text",
+        "outcome" => "outcome",
+        "touch_move" => "touch",
         _ => return None,
     })
 }
@@ -355,7 +369,12 @@ pub fn check_answer_value(
 }
 
 /// Answer fields whose value is an object compared by [`subset_difference`].
-pub const DOMAIN_ANSWER_FIELDS: [&str; 0] = [];
+pub const DOMAIN_ANSWER_FIELDS: [&str; 2] = ["outcome", "touch"];
+
+/// A rule domain's query type read from the input object (its fields are the domain's).
+fn domain_input<T: serde::de::DeserializeOwned>(input: &Map<String, Value>) -> Result<T, String> {
+    serde_json::from_value(Value::Object(input.clone())).map_err(|e| format!("input: {e}"))
+}
 
 /// Where `got` departs from `want`, or `None` when every part of `want` is in `got`:
 /// objects compare key by key on the keys `want` names (an answer may carry more),

@@ -198,6 +198,16 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
                     Err(r) => Answer::reject(r.kind, r.message),
                 }
             }
+            Query::Outcome(q) => {
+                let arbiter = arbiter_rules(ruleset)?;
+                let o = arbiter.outcome(rules, q).map_err(arbiter_reject)?;
+                Answer::Value([("outcome".to_string(), o.to_json())].into_iter().collect())
+            }
+            Query::TouchMove(q) => {
+                let arbiter = arbiter_rules(ruleset)?;
+                let t = arbiter.touch_move(rules, q).map_err(arbiter_reject)?;
+                Answer::Value([("touch".to_string(), t.to_json())].into_iter().collect())
+            }
             other => Answer::unsupported(format!(
                 "the reference does not answer `{}` yet",
                 other.name()
@@ -205,6 +215,22 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
         })
     })();
     result.unwrap_or_else(|a| a)
+}
+
+/// The arbiter's rules of a rule set, or the answer that it has none.
+fn arbiter_rules(ruleset: &RuleSet) -> Result<&crate::arbiter::ArbiterRules, Answer> {
+    ruleset
+        .arbiter
+        .as_ref()
+        .ok_or_else(|| Answer::unsupported(format!("rule set {} has no arbiter's clauses (result.*, touch.*, foul.* …)", ruleset.id())))
+}
+
+/// The rejection of an input the arbiter refuses.
+fn arbiter_reject(e: crate::arbiter::ArbiterError) -> Answer {
+    match e {
+        crate::arbiter::ArbiterError::Fen(f) => Answer::reject(fen_reject_kind(&f), f.to_string()),
+        crate::arbiter::ArbiterError::Reject { kind, message } => Answer::reject(kind, message),
+    }
 }
 
 /// The checks of `cases check` that need the rule VM: outside `validate_fen`
