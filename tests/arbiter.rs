@@ -1,0 +1,405 @@
+//! The arbiter's rules (`src/arbiter`): proof that they are data (edited YAML changes the
+//! answers), overlays that set what the rulebook leaves to the event, errors located at the
+//! clause or overlay line, and fuzzing of the event reader (no panic, a typed refusal with
+//! the event's index).
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use xqspec::arbiter::{ArbiterError, GameResult, OutcomeQuery, TouchQuery};
+use xqspec::ruleset::RuleSet;
+use xqspec::spec::{Overlay, Spec};
+
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// The built-in spec with one textual edit to one file.
+fn edited(file: &str, from: &str, to: &str) -> Spec {
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == file).unwrap_or_else(|| panic!("no spec file {file}"));
+    assert!(f.1.contains(from), "{file} does not contain the text to edit:\n{from}");
+    f.1 = f.1.replacen(from, to, 1);
+    Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"))
+}
+
+fn ruleset(spec: &Spec, id: &str) -> RuleSet {
+    RuleSet::of_spec(spec, id).unwrap_or_else(|e| panic!("{id} compiles: {e}"))
+}
+
+fn builtin(id: &str) -> RuleSet {
+    RuleSet::builtin(id).unwrap()
+}
+
+fn with_overlay(edition: &str, changes: &str) -> RuleSet {
+    let text = format!(
+        "overlay: test-event\nname: a test event\nedition: {edition}\nprovenance: {{status: inferred, source: digest, ref: test}}\nchanges:\n{changes}"
+    );
+    let o = Overlay::parse("overlays/test-event.yaml", &text).unwrap();
+    let spec = Spec::builtin().unwrap();
+    RuleSet::compile(spec.with_overlay(&o).unwrap_or_else(|e| panic!("overlay applies: {e}"))).unwrap_or_else(|e| panic!("compiles: {e}"))
+}
+
+fn touch(rs: &RuleSet, fen: &str, touches: &[&str], simultaneous: bool) -> Value {
+    let q = TouchQuery { fen: fen.into(), moves: vec![], touches: touches.iter().map(|s| s.to_string()).collect(), simultaneous };
+    rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q).unwrap().to_json()
+}
+
+fn outcome(rs: &RuleSet, fen: Option<&str>, events: Value) -> Result<Value, ArbiterError> {
+    let q = OutcomeQuery { fen: fen.map(str::to_string), events: events.as_array().unwrap().clone() };
+    rs.arbiter.as_ref().unwrap().outcome(&rs.vm, &q).map(|o| o.to_json())
+}
+
+fn rounds(n: usize) -> Vec<Value> {
+    // Red's general d0-d1-d0…, Black's e9-e8-e9…: no capture, no check.
+    (0..n).flat_map(|i| if i % 2 == 0 { ["d0d1", "e9e8"] } else { ["d1d0", "e8e9"] }).map(|m| json!({ "move": m })).collect()
+}
+
+const BARE: &str = "4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 1";
+
+// ------------------------------------------------------------------ data-driven
+
+#[test]
+fn touch_move_order_is_data() {
+    // 5.3 as written: own cannon b2 then black horse b9 → the cannon must take (5.3.1).
+    let base = touch(&builtin("cxa-2020"), START, &["b2", "b9"], false);
+    assert_eq!(base["allowed"], json!(["b2b9"]));
+    assert_eq!(base["step"], "5.3.1");
+    // Put 5.3.2 (move the own piece) first: now every move of the cannon is allowed.
+    let spec = edited(
+        "cxa-2020/touch.yaml",
+        "        - {step: \"5.3.1\", capture: opponent, with: own}\n        - {step: \"5.3.2\", move: own}\n",
+        "        - {step: \"5.3.2\", move: own}\n        - {step: \"5.3.1\", capture: opponent, with: own}\n",
+    );
+    let swapped = touch(&ruleset(&spec, "cxa-2020"), START, &["b2", "b9"], false);
+    assert_eq!(swapped["step"], "5.3.2");
+    assert_eq!(swapped["allowed"], json!(["b2a2", "b2b1", "b2b3", "b2b4", "b2b5", "b2b6", "b2b9", "b2c2", "b2d2", "b2e2", "b2f2", "b2g2"]));
+    // The 1999 list is its own: the edit of the 2020 file leaves it as it was.
+    assert_eq!(touch(&ruleset(&spec, "cxa-1999"), START, &["b2", "b9"], false)["allowed"], json!(["b2b9"]));
+}
+
+#[test]
+fn simultaneous_touch_borrows_its_steps_by_reference() {
+    // 5.5 says "as 5.4": pointing it at 5.3 instead changes the answer.
+    let rs = builtin("cxa-2020");
+    assert_eq!(touch(&rs, START, &["e3", "b9"], true)["allowed"], json!(["b2b9"]));
+    let spec = edited("cxa-2020/touch.yaml", "steps_of: touch.opponent_then_own", "steps_of: touch.own_then_opponent");
+    let t = touch(&ruleset(&spec, "cxa-2020"), START, &["e3", "b9"], true);
+    assert_eq!(t["allowed"], json!(["e3e4"]));
+    assert_eq!(t["step"], "5.3.2");
+}
+
+#[test]
+fn natural_limit_rounds_are_data() {
+    let fen = "4k4/9/R8/9/9/9/9/9/9/3K5 w - - 98 50"; // 49 rounds without a capture
+    let mut events = rounds(1);
+    events.push(json!({"claim_natural_limit": "red"}));
+    let events = Value::Array(events);
+    let base = outcome(&builtin("cxa-2020"), Some(fen), events.clone()).unwrap();
+    assert_eq!(base["result"], "ongoing", "50 rounds are not 60");
+    assert_eq!(base["fouls"]["red"], 1);
+    let spec = edited("cxa-2020/results.yaml", "      rounds: 60\n      checks_counted: 10", "      rounds: 50\n      checks_counted: 10");
+    let changed = outcome(&ruleset(&spec, "cxa-2020"), Some(fen), events).unwrap();
+    assert_eq!(changed["result"], "draw");
+    assert_eq!(changed["clause"], "result.natural_limit");
+}
+
+#[test]
+fn foul_count_and_level_are_data() {
+    let events = json!([{"disturb": "red"}, {"disturb": "red"}]);
+    assert_eq!(outcome(&builtin("cxa-2020"), None, events.clone()).unwrap()["result"], "ongoing");
+    let spec = edited("cxa-2020/results.yaml", "data: {when: foul, result: loss, times: 3, counted: game}", "data: {when: foul, result: loss, times: 2, counted: game}");
+    let o = outcome(&ruleset(&spec, "cxa-2020"), None, events).unwrap();
+    assert_eq!((o["result"].as_str(), o["event"].as_u64()), (Some("black_wins"), Some(1)));
+
+    // The level of the event decides 4.1.8 / 8.1.8.
+    let illegal = json!([{"illegal_move": {"move": "a0a5"}}]);
+    assert_eq!(outcome(&builtin("cxa-2020"), None, illegal.clone()).unwrap()["result"], "black_wins");
+    let spec = edited("cxa-2020/results.yaml", "      level: national\n", "      level: junior\n");
+    let o = outcome(&ruleset(&spec, "cxa-2020"), None, illegal).unwrap();
+    assert_eq!(o["result"], "ongoing");
+    assert_eq!(o["fouls"]["red"], 1);
+}
+
+// ------------------------------------------------------------------ overlays
+
+#[test]
+fn provincial_2020_event_takes_back_the_illegal_move_and_binds_the_piece() {
+    let rs = with_overlay("cxa-2020", "  - clause: event.level\n    data: {level: provincial}\n");
+    let o = outcome(&rs, None, json!([{"illegal_move": {"move": "a0a5"}}])).unwrap();
+    assert_eq!(o["result"], "ongoing");
+    assert_eq!(o["fouls"]["red"], 1);
+    assert_eq!(o["rulings"][1]["decision"], "must_move");
+    assert_eq!(o["rulings"][1]["moves"], json!(["a0a1", "a0a2"]));
+    // 5.8.3: the moved piece counts as touched (5.1): another move is refused …
+    let e = outcome(&rs, None, json!([{"illegal_move": {"move": "a0a5"}}, {"move": "h2e2"}])).unwrap_err();
+    assert_eq!(e.kind(), Some("events.touch_obligation"), "{e}");
+    assert!(e.to_string().contains("events[1]"), "{e}");
+    // … the chariot may move, and a second illegal move loses.
+    let o = outcome(&rs, None, json!([{"illegal_move": {"move": "a0a5"}}, {"move": "a0a1"}, {"move": "h9g7"}, {"illegal_move": {"move": "a1a5"}}]))
+        .unwrap();
+    assert_eq!((o["result"].as_str(), o["clause"].as_str(), o["article"].as_str()), (Some("black_wins"), Some("result.illegal_move"), Some("4.1.8")));
+}
+
+#[test]
+fn lateness_limit_set_by_an_event() {
+    let rs = with_overlay("cxa-1999", "  - clause: result.late_arrival\n    data: {limit_minutes: 15}\n");
+    let late = |red: u32, black: u32| outcome(&rs, None, json!([{"late": {"red": red, "black": black}}])).unwrap();
+    assert_eq!(late(900, 0)["result"], "ongoing", "15:00 late is not over a 15-minute limit");
+    let o = late(901, 0);
+    assert_eq!((o["result"].as_str(), o["article"].as_str()), (Some("black_wins"), Some("4.1.5, 21.1")));
+    assert_eq!(o["rulings"][0]["decision"], "deduct_time");
+    let o = late(901, 1000);
+    assert_eq!((o["result"].as_str(), o["clause"].as_str()), (Some("both_lose"), Some("result.both_late")));
+    // 2020 has no 21.3: both over the limit lose by 4.1.7 each.
+    let rs = with_overlay("cxa-2020", "  - clause: result.late_arrival\n    data: {limit_minutes: 15}\n");
+    let o = outcome(&rs, None, json!([{"late": {"red": 901, "black": 1000}}])).unwrap();
+    assert_eq!((o["result"].as_str(), o["clause"].as_str()), (Some("both_lose"), Some("result.late_arrival")));
+}
+
+#[test]
+fn the_shipped_overlay_changes_only_what_it_names() {
+    let base = builtin("cxa-2011");
+    let event = builtin("cxa-2011+provincial-2012-open");
+    assert_eq!(base.arbiter.as_ref().unwrap().level(), Some("national"));
+    assert_eq!(event.arbiter.as_ref().unwrap().level(), Some("provincial"));
+    let c = event.edition.clause("draw.natural_limit").unwrap();
+    assert_eq!(c.data["rounds"], 40);
+    assert_eq!(c.data["checks_counted"], 8);
+    assert_eq!(c.data["false_claim_penalty_minutes"], 5, "keys the overlay does not name keep the edition's value");
+    assert_eq!(c.provenance.r#ref.as_deref(), Some("§10 (an event supplement under the 2011 rules)"));
+}
+
+#[test]
+fn overlay_errors_name_file_line_and_column() {
+    let spec = Spec::builtin().unwrap();
+    let text = |changes: &str| {
+        format!("overlay: bad-event\nname: n\nedition: cxa-2011\nprovenance: {{status: verified, source: digest, ref: x}}\nchanges:\n{changes}")
+    };
+    // An unknown clause of the arbiter's families.
+    let o = Overlay::parse("overlays/bad-event.yaml", &text("  - clause: draw.natural_limits\n    data: {rounds: 40}\n")).unwrap();
+    let e = spec.with_overlay(&o).unwrap_err();
+    assert_eq!((e.0[0].location.line, e.0[0].location.column), (6, 5), "{e}");
+    assert!(e.to_string().starts_with("overlays/bad-event.yaml:6:5: clause draw.natural_limits: edition `cxa-2011` has no such clause"), "{e}");
+    // A changed shape: a number becomes a word.
+    let o = Overlay::parse("overlays/bad-event.yaml", &text("  - clause: event.level\n    data: {level: provincial}\n  - clause: draw.natural_limit\n    data: {rounds: forty}\n"))
+        .unwrap();
+    let e = spec.with_overlay(&o).unwrap_err();
+    assert_eq!(e.0[0].location.line, 8, "{e}");
+    assert!(e.to_string().contains("`rounds` changes shape"), "{e}");
+    // A key the clause does not have.
+    let o = Overlay::parse("overlays/bad-event.yaml", &text("  - clause: draw.natural_limit\n    data: {moves: 80}\n")).unwrap();
+    assert!(spec.with_overlay(&o).unwrap_err().to_string().contains("`moves` is not in the clause's data"));
+    // The right shape but a value the arbiter does not know: refused when the rule set compiles, at the overlay's line.
+    let o = Overlay::parse("overlays/bad-event.yaml", &text("  - clause: draw.natural_limit\n    data: {checks_of: sometimes}\n")).unwrap();
+    let e = RuleSet::compile(spec.with_overlay(&o).unwrap()).unwrap_err();
+    assert_eq!(e.0[0].location.file, "overlays/bad-event.yaml");
+    assert_eq!(e.0[0].location.line, 6, "{e}");
+    assert!(e.to_string().contains("unknown variant `sometimes`"), "{e}");
+    let o = Overlay::parse("overlays/bad-event.yaml", &text("  - clause: event.level\n    data: {level: world}\n")).unwrap();
+    let e = RuleSet::compile(spec.with_overlay(&o).unwrap()).unwrap_err();
+    assert!(e.to_string().contains("level `world` is not one of the levels listed"), "{e}");
+}
+
+// ------------------------------------------------------------------ clause errors
+
+#[test]
+fn clause_errors_are_located() {
+    let spec = edited(
+        "cxa-2020/touch.yaml",
+        "        - {step: \"5.1\", free: true}\n",
+        "        - {step: \"5.1\", capture: opponent}\n",
+    );
+    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err();
+    let text = e.to_string();
+    assert!(text.contains("cxa-2020/touch.yaml:"), "{text}");
+    assert!(text.contains("clause touch.own_piece: step 5.1: names a role that is not touched in this pattern"), "{text}");
+
+    let spec = edited("cxa-2020/results.yaml", "times_by_level: {national: 1, provincial: 2, junior: 2}", "times_by_level: {national: 1, regional: 2}");
+    let text = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+    assert!(text.contains("clause result.illegal_move: level `regional` is not one of event.level's levels"), "{text}");
+
+    let spec = edited("cxa-2020/fouls.yaml", "data: {when: disturbing}", "data: {when: disturbing, excess: 2}");
+    let text = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+    assert!(text.contains("clause foul.disturbing: excess do(es) not apply to `when: disturbing`"), "{text}");
+    // An unknown id in the arbiter's families is an error, not a silently ignored rule.
+    let spec = edited(
+        "cxa-2020/results.yaml",
+        "clauses:\n  - id: event.level",
+        "clauses:\n  - id: draw.sudden_death\n    article: \"4.9\"\n    summary: x\n    provenance: {status: inferred, source: digest}\n    data: {rounds: 1}\n  - id: event.level",
+    );
+    let text = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+    assert!(text.contains("draw.sudden_death: the arbiter's rules know no clause of this id"), "{text}");
+}
+
+#[test]
+fn rule_sets_without_arbiter_clauses_have_none() {
+    let mut files: Vec<(String, String)> = Spec::builtin_files()
+        .into_iter()
+        .filter(|(p, _)| !["results.yaml", "touch.yaml", "fouls.yaml", "arbiter.yaml"].iter().any(|f| p.ends_with(f)) && !p.starts_with("overlays/"))
+        .collect();
+    for f in &mut files {
+        if f.0.ends_with("edition.yaml") {
+            // Drop the `removes:` lists, which name arbiter clauses.
+            let mut out = String::new();
+            let mut skipping = false;
+            for line in f.1.lines() {
+                if line.starts_with("removes:") {
+                    skipping = true;
+                    continue;
+                }
+                if skipping && line.starts_with("  - ") {
+                    continue;
+                }
+                skipping = false;
+                out.push_str(line);
+                out.push('\n');
+            }
+            f.1 = out;
+        }
+    }
+    let spec = Spec::from_files(files).unwrap();
+    assert!(ruleset(&spec, "cxa-2020").arbiter.is_none());
+}
+
+// ------------------------------------------------------------------ event reader
+
+#[test]
+fn refusals_carry_the_event_index() {
+    let rs = builtin("cxa-2020");
+    let cases = [
+        (json!([{"resign": "red"}, {"move": "h2e2"}]), "events.after_end", "events[1] (move)"),
+        (json!([{"move": "h2e2"}, {"claim_natural_limit": "red"}]), "events.not_on_move", "events[1] (claim_natural_limit)"),
+        (json!([{"move": "h2e2"}, {"move": "h9g7"}, {"resgn": "red"}]), "events.syntax", "events[2]"),
+        (json!([{"move": "h2e2"}, {"move": "h2e3"}]), "move.illegal", "events[1] (move)"),
+        (json!([{"accept_draw": "red"}]), "events.no_pending_offer", "events[0]"),
+        (json!(["resign"]), "events.syntax", "events[0]"),
+    ];
+    for (events, kind, place) in cases {
+        let e = outcome(&rs, None, events.clone()).unwrap_err();
+        assert_eq!(e.kind(), Some(kind), "{events}: {e}");
+        assert!(e.to_string().contains(place), "{events}: {e}");
+    }
+}
+
+fn any_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        (0u32..400).prop_map(|n| json!(n)),
+        prop::sample::select(vec![
+            "red", "black", "green", "h2e2", "e3", "b9", "a0a5", "draw", "red_loses", "black_must_change", "rest", "missing", "illegible",
+            "simple_position", "natural_limit", "", "e10", "炮二平五",
+        ])
+        .prop_map(|s| json!(s)),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec(
+                (
+                    prop::sample::select(vec![
+                        "move", "illegal_move", "touch", "adjust", "offer_draw", "accept_draw", "decline_draw", "claim_natural_limit", "arbiter",
+                        "repetition", "flag", "press_without_move", "stop_clock", "disturb", "player_rules", "refuse_rules", "resign", "late",
+                        "unrecorded", "colours_reversed", "displaced", "knock_over", "between_points", "side", "points", "simultaneous", "moves",
+                        "found_after_rounds", "found_after_seconds", "from", "to", "pieces", "after_press", "opponent_remaining_seconds",
+                        "chosen_by", "chosen", "kind", "remaining_seconds", "red", "black", "announced", "consent", "accidental", "off_board",
+                    ]),
+                    inner
+                ),
+                0..3
+            )
+            .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
+        ]
+    })
+}
+
+/// Events that mostly read: plausible kinds and values.
+fn plausible_event() -> impl Strategy<Value = Value> {
+    let side = prop::sample::select(vec!["red", "black"]);
+    let point = prop::sample::select(vec!["e3", "b9", "b2", "b7", "d0", "e0", "a0", "h9", "e4", "i9"]);
+    let mv = prop::sample::select(vec!["h2e2", "h9g7", "b2b9", "a9b9", "e3e4", "e6e5", "a0a5", "d0e0", "h0g2", "b0c2", "c9e7", "e0e1"]);
+    prop_oneof![
+        mv.clone().prop_map(|m| json!({ "move": m })),
+        (mv, 0u32..8).prop_map(|(m, r)| json!({"illegal_move": {"move": m, "found_after_rounds": r}})),
+        (side.clone(), prop::collection::vec(point.clone(), 1..3), any::<bool>())
+            .prop_map(|(s, p, b)| json!({"touch": {"side": s, "points": p, "simultaneous": b}})),
+        (side.clone(), prop::collection::vec(point.clone(), 1..2), any::<bool>(), any::<bool>())
+            .prop_map(|(s, p, a, c)| json!({"adjust": {"side": s, "points": p, "announced": a, "consent": c}})),
+        (prop::sample::select(vec!["offer_draw", "accept_draw", "decline_draw", "claim_natural_limit", "flag", "press_without_move",
+            "stop_clock", "disturb", "player_rules", "refuse_rules", "resign"]), side.clone())
+            .prop_map(|(k, s)| json!({ k: s })),
+        prop::sample::select(vec!["draw", "red_must_change", "black_must_change", "red_loses", "black_loses"]).prop_map(|v| json!({ "repetition": v })),
+        prop::sample::select(vec!["simple_position", "natural_limit"]).prop_map(|v| json!({ "arbiter": v })),
+        (0u32..2000, 0u32..2000).prop_map(|(r, b)| json!({"late": {"red": r, "black": b}})),
+        (side.clone(), 0u32..20, prop::sample::select(vec!["missing", "illegible", "identical"]), prop::option::of(0u32..400))
+            .prop_map(|(s, m, k, t)| json!({"unrecorded": {"side": s, "moves": m, "kind": k, "remaining_seconds": t}})),
+        (0u32..600).prop_map(|t| json!({"colours_reversed": {"found_after_seconds": t}})),
+        (point.clone(), point.clone(), 0u32..8).prop_map(|(f, t, r)| json!({"displaced": {"from": f, "to": t, "found_after_rounds": r}})),
+        (side.clone(), 0u32..4, any::<bool>(), any::<bool>(), prop::option::of(0u32..400)).prop_map(|(s, n, o, a, t)| {
+            json!({"knock_over": {"side": s, "pieces": n, "off_board": o, "after_press": a, "opponent_remaining_seconds": t}})
+        }),
+        (point.clone(), point.clone(), point, side).prop_map(|(f, a, b, s)| json!({"between_points": {"from": f, "points": [a, b], "chosen_by": s, "chosen": a}})),
+    ]
+}
+
+fn check_no_panic(events: Vec<Value>) {
+    for ed in ["cxa-1999", "cxa-2011", "cxa-2020", "cxa-2011+provincial-2012-open"] {
+        let rs = ruleset_cached(ed);
+        let q = OutcomeQuery { fen: None, events: events.clone() };
+        match rs.arbiter.as_ref().unwrap().outcome(&rs.vm, &q) {
+            Ok(o) => {
+                let j = o.to_json();
+                assert!(j["fouls"]["red"].is_u64() && j["fouls"]["black"].is_u64());
+                assert_eq!(o.result == GameResult::Ongoing, o.clause.is_none(), "{events:?}");
+                assert!(o.rulings.iter().all(|r| r.event < events.len()));
+            }
+            Err(ArbiterError::Reject { kind, message }) => {
+                assert!(kind.contains('.'), "{kind}");
+                assert!(message.contains("events[") || kind.starts_with("touch."), "{kind}: {message}");
+            }
+            Err(ArbiterError::Fen(e)) => panic!("the start position was refused: {e}"),
+        }
+    }
+}
+
+fn ruleset_cached(id: &str) -> &'static RuleSet {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<String, &'static RuleSet>>> = OnceLock::new();
+    let mut m = CACHE.get_or_init(Default::default).lock().unwrap();
+    m.entry(id.to_string()).or_insert_with(|| Box::leak(Box::new(builtin(id))))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_json_events_never_panic(events in prop::collection::vec(any_json(), 0..6)) {
+        check_no_panic(events);
+    }
+
+    #[test]
+    fn plausible_event_sequences_never_panic(events in prop::collection::vec(plausible_event(), 0..14)) {
+        check_no_panic(events);
+    }
+
+    #[test]
+    fn touch_queries_never_panic(points in prop::collection::vec("[a-j][0-9]{1,2}|e3|b9|b2|d0", 0..4), both in any::<bool>()) {
+        let rs = ruleset_cached("cxa-2020");
+        let q = TouchQuery { fen: START.into(), moves: vec![], touches: points, simultaneous: both };
+        match rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q) {
+            Ok(t) => prop_assert!(t.allowed.as_ref().is_none_or(|l| !l.is_empty())),
+            Err(e) => prop_assert!(e.kind().is_some_and(|k| k.starts_with("touch.")), "{}", e),
+        }
+    }
+}
+
+#[test]
+fn a_game_of_bare_generals_counts_rounds_from_the_fen() {
+    // The FEN's halfmove counter counts towards the natural move limit.
+    let rs = builtin("cxa-2020");
+    let mut events = rounds(60);
+    events.push(json!({"claim_natural_limit": "red"}));
+    let o = outcome(&rs, Some(BARE), Value::Array(events)).unwrap();
+    assert_eq!(o["result"], "draw");
+    assert_eq!(o["rulings"][0]["rounds"], 60);
+}
