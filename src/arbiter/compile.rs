@@ -164,6 +164,17 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
     }))
 }
 
+/// Whether every level named is one `event.level` lists (else an error at the clause).
+fn known_levels<'a>(k: &mut Compiler<'_>, c: &Clause, mut named: impl Iterator<Item = &'a String>, levels: &[String]) -> bool {
+    match named.find(|l| !levels.contains(l)) {
+        Some(bad) => {
+            k.fail(c, format!("level `{bad}` is not one of event.level's levels ({})", levels.join(", ")));
+            false
+        }
+        None => true,
+    }
+}
+
 fn result_rule(
     k: &mut Compiler<'_>,
     c: &Clause,
@@ -196,8 +207,7 @@ fn result_rule(
                 k.fail(c, "`times_by_level` needs the clause `event.level`, which this edition lacks");
                 return None;
             };
-            if let Some(bad) = by.keys().find(|l| !levels.contains(l)) {
-                k.fail(c, format!("level `{bad}` is not one of event.level's levels ({})", levels.join(", ")));
+            if !known_levels(k, c, by.keys(), levels) {
                 return None;
             }
             match by.get(level) {
@@ -287,8 +297,7 @@ fn foul_rule(
         _ => FoulCount::Each,
     };
     if let Some(ls) = &f.levels {
-        if let Some(bad) = ls.iter().find(|l| !levels.contains(l)) {
-            k.fail(c, format!("level `{bad}` is not one of event.level's levels ({})", levels.join(", ")));
+        if !known_levels(k, c, ls.iter(), levels) {
             return None;
         }
         if level.is_none_or(|l| !ls.iter().any(|x| x == l)) {
