@@ -65,6 +65,8 @@ enum Command {
     Conform(xqspec::conform::cli::ConformArgs),
     /// Speak the conformance protocol (conformance/PROTOCOL.md) on stdin/stdout as the reference.
     Serve,
+    /// Simulate a game's clock events under a clock scheme (a table of both clocks), or list the schemes.
+    Clock(xqspec::clock::cli::ClockArgs),
     /// Check the conformance cases, their schema and clause coverage; dump them as JSON lines.
     Cases {
         #[command(subcommand)]
@@ -174,6 +176,7 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
+        Command::Clock(a) => xqspec::clock::cli::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Perft { fen, depth, divide, edition } => {
             let rules = load_rules(&g, &edition)?;
             let mut pos = position(&rules, &fen, &[])?;

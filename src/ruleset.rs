@@ -18,6 +18,8 @@ pub struct RuleSet {
     pub edition: Edition,
     /// Movement, check and status (`src/vm`).
     pub vm: Rules,
+    /// Clock schemes, clock rules and play-offs (`src/clock`); `None` without clock clauses.
+    pub clock: Option<crate::clock::ClockRules>,
 }
 
 impl RuleSet {
@@ -25,8 +27,10 @@ impl RuleSet {
     pub fn compile(edition: Edition) -> Result<RuleSet, SpecErrors> {
         let mut errors: Vec<SpecError> = Vec::new();
         let vm = Rules::compile(&edition).map_err(|e| errors.push(e)).ok();
+        let first = vm.as_ref().map_or(crate::board::Side::Red, Rules::first_to_move);
+        let clock = crate::clock::ClockRules::compile(&edition, first).map_err(|e| errors.extend(e)).ok().flatten();
         match vm {
-            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm }),
+            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm, clock }),
             _ => Err(SpecErrors(errors)),
         }
     }
