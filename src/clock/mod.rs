@@ -238,9 +238,7 @@ impl ClockRules {
         out.insert("scheme".into(), json!(scheme.id));
         out.insert("clause".into(), json!(scheme.clause));
         out.insert("article".into(), json!(scheme.article));
-        if let Some(c) = self.class_of(scheme, control) {
-            out.insert("class".into(), json!(c));
-        }
+        out.insert("class".into(), json!(self.class_of(scheme, control)));
         if let Some((r, _)) = &scheme.reading {
             out.insert("reading".into(), json!(r));
         }

@@ -39,6 +39,10 @@ pub enum Query {
         notation: String,
         mv: String,
     },
+    /// Clock events under a clock scheme (`src/clock`).
+    Clock(crate::clock::ClockQuery),
+    /// A knockout play-off chain and the games played so far (`src/clock/playoff.rs`).
+    Playoff(crate::clock::PlayoffQuery),
     /// A query this version of xqspec has no type for (a later protocol's `ruling`, …).
     Other {
         name: String,
@@ -47,13 +51,15 @@ pub enum Query {
 }
 
 /// The queries this version knows, in protocol spelling.
-pub const KNOWN_QUERIES: [&str; 6] = [
+pub const KNOWN_QUERIES: [&str; 8] = [
     "legal_moves",
     "perft",
     "status",
     "validate_fen",
     "parse_move",
     "format_move",
+    "clock",
+    "playoff",
 ];
 
 impl Query {
@@ -118,6 +124,12 @@ impl Query {
                 notation: s("notation")?,
                 mv: s("move")?,
             },
+            "clock" => Query::Clock(
+                serde_json::from_value(Value::Object(input.clone())).map_err(|e| format!("clock input: {e}"))?,
+            ),
+            "playoff" => Query::Playoff(
+                serde_json::from_value(Value::Object(input.clone())).map_err(|e| format!("playoff input: {e}"))?,
+            ),
             other => Query::Other {
                 name: other.to_string(),
                 input: input.clone(),
@@ -133,6 +145,8 @@ impl Query {
             Query::ValidateFen { .. } => "validate_fen",
             Query::ParseMove { .. } => "parse_move",
             Query::FormatMove { .. } => "format_move",
+            Query::Clock(_) => "clock",
+            Query::Playoff(_) => "playoff",
             Query::Other { name, .. } => name,
         }
     }
@@ -163,6 +177,8 @@ impl Query {
             } => {
                 json!({"fen": fen, "moves": moves, "notation": notation, "move": mv})
             }
+            Query::Clock(q) => serde_json::to_value(q).unwrap_or(Value::Null),
+            Query::Playoff(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Other { input, .. } => return input.clone(),
         };
         match v {
@@ -186,6 +202,8 @@ pub fn answer_field(query: &str) -> Option<&'static str> {
         "validate_fen" => "valid",
         "parse_move" => "move",
         "format_move" => "text",
+        "clock" => "clock",
+        "playoff" => "playoff",
         _ => return None,
     })
 }
@@ -204,7 +222,8 @@ pub enum Answer {
 }
 
 impl Answer {
-    fn one(field: &str, v: Value) -> Answer {
+    /// An accepted answer with one field (`{"clock": {...}}`).
+    pub fn one(field: &str, v: Value) -> Answer {
         let mut m = Map::new();
         m.insert(field.to_string(), v);
         Answer::Value(m)
@@ -355,7 +374,7 @@ pub fn check_answer_value(
 }
 
 /// Answer fields whose value is an object compared by [`subset_difference`].
-pub const DOMAIN_ANSWER_FIELDS: [&str; 0] = [];
+pub const DOMAIN_ANSWER_FIELDS: [&str; 2] = ["clock", "playoff"];
 
 /// Where `got` departs from `want`, or `None` when every part of `want` is in `got`:
 /// objects compare key by key on the keys `want` names (an answer may carry more),
