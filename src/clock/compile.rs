@@ -162,6 +162,17 @@ fn effective_data(c: &Clause, d: &SchemeData) -> Result<(Yaml, Option<(String, S
 
 fn scheme(c: &Clause, timing: Option<&Timing>) -> Result<Scheme, SpecError> {
     let d: SchemeData = typed(c)?;
+    // Every reading must make a sound control, not only the one in use (an overlay may
+    // switch to another).
+    for name in d.alternatives.keys().filter(|n| Some(*n) != d.use_.as_ref()) {
+        let other = SchemeData { use_: Some(name.clone()), ..d.clone() };
+        let (data, _) = effective_data(c, &other)?;
+        if let Resolved::Fixed(ctl) = resolve(&data).map_err(|m| err(c, format!("alternative `{name}`: {m}")))? {
+            if let Some(t) = timing {
+                check_control(&ctl, t).map_err(|m| err(c, format!("alternative `{name}`: {m}")))?;
+            }
+        }
+    }
     let (template, reading) = effective_data(c, &d)?;
     let id = c.id[SCHEME_PREFIX.len()..].to_string();
     let resolved = resolve(&template).map_err(|m| err(c, m))?;

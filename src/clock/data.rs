@@ -394,3 +394,34 @@ impl<'de> Deserialize<'de> for ChooserRule {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_and_print() {
+        for (text, ms) in [("90m", 5_400_000), ("1h30m", 5_400_000), ("10s", 10_000), ("1m30s", 90_000), ("250ms", 250), ("0s", 0), ("2s5ms", 2005)] {
+            assert_eq!(Ms::parse(text), Ok(Ms(ms)), "{text}");
+        }
+        assert_eq!(Ms(5_400_000).to_string(), "1h30m");
+        assert_eq!(Ms(90_000).to_string(), "1m30s");
+        assert_eq!(Ms(0).to_string(), "0s");
+        assert_eq!(Ms(2005).to_string(), "2s5ms");
+        for bad in ["", "90", "m", "5 m", "30s1m", "1m1m", "1.5s", "-1s", "10x"] {
+            assert!(matches!(Ms::parse_checked(bad), Err(DurationError::Syntax(_))), "{bad}");
+        }
+        assert!(matches!(Ms::parse_checked("9999999999999h"), Err(DurationError::TooLong(_))));
+        assert!(matches!(Ms::parse_checked("99999999999999999999s"), Err(DurationError::Syntax(_))));
+    }
+
+    #[test]
+    fn rules_read_as_names_or_one_entry_mappings() {
+        let r: ColourRule = serde_yaml::from_str("{choice: [{not_chooser_of: slow}, better_ranked]}").unwrap();
+        assert_eq!(r, ColourRule::Choice(vec![ChooserRule::NotChooserOf("slow".into()), ChooserRule::BetterRanked]));
+        assert_eq!(serde_yaml::from_str::<ColourRule>("swap").unwrap(), ColourRule::Swap);
+        assert!(serde_yaml::from_str::<ColourRule>("choice").unwrap_err().to_string().contains("takes an argument"));
+        assert!(serde_yaml::from_str::<ColourRule>("coin").unwrap_err().to_string().contains("not a colour rule"));
+        assert!(serde_yaml::from_str::<ChooserRule>("{a: 1, b: 2}").is_err());
+    }
+}
