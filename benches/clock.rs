@@ -45,7 +45,10 @@ fn time<F: FnMut()>(mut f: F) -> f64 {
 
 fn main() {
     // 1999 scheme 1 (40 moves in 90 minutes, then 10 in 15) and 2020's blitz play-off control.
-    for (edition, scheme, max_ms) in [("cxa-1999", "quota_90_40", 120_000), ("cxa-2020", "blitz_5m_3s", 3_000)] {
+    for (edition, scheme, max_ms) in [
+        ("cxa-1999", "quota_90_40", 120_000),
+        ("cxa-2020", "blitz_5m_3s", 3_000),
+    ] {
         let r = rules(edition);
         let s = r.scheme(scheme).unwrap();
         let control = r.control(s, None).unwrap();
@@ -53,9 +56,14 @@ fn main() {
             let values = game(plies, max_ms);
             let events = sim::parse_events(&values).unwrap();
             let t = sim::simulate(&control, &r.timing, &events).unwrap();
-            assert!(t.flag.is_none() && t.moves.len() == plies, "the benchmark game must run to its end");
+            assert!(
+                t.flag.is_none() && t.moves.len() == plies,
+                "the benchmark game must run to its end"
+            );
             let sim_us = time(|| {
-                std::hint::black_box(sim::simulate(&control, &r.timing, std::hint::black_box(&events)).unwrap());
+                std::hint::black_box(
+                    sim::simulate(&control, &r.timing, std::hint::black_box(&events)).unwrap(),
+                );
             });
             let parse_us = time(|| {
                 std::hint::black_box(sim::parse_events(std::hint::black_box(&values)).unwrap());
@@ -63,7 +71,11 @@ fn main() {
             let json_us = time(|| {
                 std::hint::black_box(r.timeline_json(s, &control, std::hint::black_box(&t)));
             });
-            let q = ClockQuery { scheme: scheme.into(), settings: None, events: values };
+            let q = ClockQuery {
+                scheme: scheme.into(),
+                settings: None,
+                events: values,
+            };
             let query_us = time(|| {
                 std::hint::black_box(r.answer_clock(std::hint::black_box(&q)).unwrap());
             });

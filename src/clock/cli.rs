@@ -86,6 +86,34 @@ struct SchemeRow {
     provenance: String,
 }
 
+/// The periods and increment of a scheme whose numbers the event sets, with `event` for them.
+fn open_text(s: &Scheme) -> (String, String, String) {
+    use super::data::{SchemeData, TimeData};
+    let Ok(d) = serde_yaml::from_value::<SchemeData>(s.template.clone()) else {
+        return Default::default();
+    };
+    let ms = |t: &Option<super::data::Ms>| t.map_or("event".to_string(), |m| m.to_string());
+    let side = |red: bool| -> String {
+        d.periods
+            .iter()
+            .flatten()
+            .map(|p| {
+                let t = match &p.time {
+                    TimeData::Both(t) => ms(t),
+                    TimeData::ByColour { red: r, black: b } => ms(if red { r } else { b }),
+                };
+                match (p.moves, p.repeat) {
+                    (Some(n), true) => format!("{t}/{n} repeated"),
+                    (Some(n), false) => format!("{t}/{n}"),
+                    (None, _) => t,
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", then ")
+    };
+    (side(true), side(false), ms(&d.increment))
+}
+
 fn scheme_row(rules: &ClockRules, s: &Scheme) -> SchemeRow {
     let (red, black, increment, class) = match &s.control {
         Some(c) => (
@@ -95,8 +123,9 @@ fn scheme_row(rules: &ClockRules, s: &Scheme) -> SchemeRow {
             rules.class_of(s, c).unwrap_or_else(|| "—".into()),
         ),
         None => {
-            let open = format!("set by the event: {}", s.event_sets.join(", "));
-            (open, String::new(), String::new(), s.label.clone().unwrap_or_else(|| "by its settings".into()))
+            let (red, black, increment) = open_text(s);
+            let class = s.label.clone().unwrap_or_else(|| "by its times".into());
+            (red, black, increment, class)
         }
     };
     let mut provenance = s.provenance.name().to_string();
@@ -144,45 +173,76 @@ fn event_text(e: &Event) -> (String, String, u64) {
 
 /// The table of a simulated game: one row per event, both clocks after it.
 fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &Timeline) -> String {
-    let mut left = t.start;
-    let mut moves = t.moves.iter().peekable();
     let mut rows = Vec::new();
-    let start_notes = format!("start: {} / {}, increment {}", periods_text(control, Side::Red), periods_text(control, Side::Black), super::data::Ms(control.increment));
-    rows.push(EventRow { number: 0, event: "start".into(), side: String::new(), took: String::new(), red: clock_text(left[0]), black: clock_text(left[1]), notes: start_notes });
-    for (i, e) in events.iter().enumerate() {
+    let start_notes = format!(
+        "start: {} / {}, increment {}",
+        periods_text(control, Side::Red),
+        periods_text(control, Side::Black),
+        super::data::Ms(control.increment)
+    );
+    rows.push(EventRow {
+        number: 0,
+        event: "start".into(),
+        side: String::new(),
+        took: String::new(),
+        red: clock_text(t.start[0]),
+        black: clock_text(t.start[1]),
+        notes: start_notes,
+    });
+    for (i, (e, after)) in events.iter().zip(&t.after).enumerate() {
         let number = i + 1;
         let (mut event, mut side, took) = event_text(e);
+        if let Some(a) = after.actor {
+            side = a.name().into();
+        }
         let mut notes = Vec::new();
-        if let Some(m) = moves.next_if(|m| m.event == number) {
-            left = m.left;
+        if let Some(m) = t.moves.iter().find(|m| m.event == number) {
             event = format!("move {}", m.number);
-            side = m.side.name().into();
             if m.added > 0 {
                 notes.push(format!("+{} added", super::data::Ms(m.added)));
             }
         }
-        for a in t.adjustments.iter().filter(|a| a.event == number) {
-            left[a.side.index()] += a.ms;
-            if a.by_rule.is_none() {
-                notes.push(format!("{}{} to {}", if a.ms < 0 { "−" } else { "+" }, super::data::Ms(a.ms.unsigned_abs()), a.side));
-            }
+        for a in t
+            .adjustments
+            .iter()
+            .filter(|a| a.event == number && a.by_rule.is_none())
+        {
+            notes.push(format!(
+                "{}{} to {}",
+                if a.ms < 0 { "−" } else { "+" },
+                super::data::Ms(a.ms.unsigned_abs()),
+                a.side
+            ));
         }
         for v in t.violations.iter().filter(|v| v.event == number) {
             let rule = match v.kind {
-                ViolationKind::PressWithoutMove => rules.timing.press_without_move.as_ref().map(|r| &r.rule),
+                ViolationKind::PressWithoutMove => {
+                    rules.timing.press_without_move.as_ref().map(|r| &r.rule)
+                }
                 ViolationKind::StopStart => rules.timing.stop_start.as_ref().map(|r| &r.rule),
                 ViolationKind::KnockedOver => rules.timing.knocked_over.as_ref().map(|r| &r.rule),
             };
             let article = rule.and_then(|r| r.article.clone()).unwrap_or_default();
             let what = match (v.kind, v.effect) {
-                (ViolationKind::KnockedOver, Some(KnockEffect::Loss)) => format!("{} loses (opponent had too little time left)", v.side),
-                (ViolationKind::KnockedOver, Some(KnockEffect::TimeAdded(ms))) => format!("+{} to {}", super::data::Ms(ms), v.side.opponent()),
-                _ => format!("{}{}", if v.foul { "foul" } else { "breach, not a foul" }, format_args!(", {}'s {} of this kind", v.side, ordinal(v.count))),
+                (ViolationKind::KnockedOver, Some(KnockEffect::Loss)) => {
+                    format!("{} loses (opponent had too little time left)", v.side)
+                }
+                (ViolationKind::KnockedOver, Some(KnockEffect::TimeAdded(ms))) => {
+                    format!("+{} to {}", super::data::Ms(ms), v.side.opponent())
+                }
+                _ => format!(
+                    "{}{}",
+                    if v.foul { "foul" } else { "breach, not a foul" },
+                    format_args!(", {}'s {} of this kind", v.side, ordinal(v.count))
+                ),
             };
-            notes.push(format!("art. {article} {}: {what}", v.kind.name().replace('_', " ")));
+            notes.push(format!(
+                "art. {article} {}: {what}",
+                v.kind.name().replace('_', " ")
+            ));
         }
-        let mut red = clock_text(left[0]);
-        let mut black = clock_text(left[1]);
+        let mut red = clock_text(after.left[0]);
+        let mut black = clock_text(after.left[1]);
         if let Some(f) = t.flag.filter(|f| f.event == number) {
             if matches!(e, Event::Move { .. }) {
                 event = format!("move {} (not completed)", f.move_number);
@@ -214,7 +274,15 @@ fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &T
             number,
             event,
             side,
-            took: if took > 0 || matches!(e, Event::Move { .. } | Event::Press { .. } | Event::Stop { .. }) { clock_text(took as i64) } else { String::new() },
+            took: if took > 0
+                || matches!(
+                    e,
+                    Event::Move { .. } | Event::Press { .. } | Event::Stop { .. }
+                ) {
+                clock_text(took as i64)
+            } else {
+                String::new()
+            },
             red,
             black,
             notes: notes.join("; "),
@@ -224,27 +292,48 @@ fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &T
 }
 
 /// Reads an event file: `(scheme, settings, events)`.
-pub fn read_event_file(path: &std::path::Path) -> Result<(Option<String>, Option<Value>, Vec<Value>), String> {
+pub fn read_event_file(
+    path: &std::path::Path,
+) -> Result<(Option<String>, Option<Value>, Vec<Value>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let v: Value = serde_yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     match v {
         Value::Array(events) => Ok((None, None, events)),
         Value::Object(mut m) => {
-            if let Some(k) = m.keys().find(|k| !["scheme", "settings", "events"].contains(&k.as_str())) {
-                return Err(format!("{}: `{k}` is not a key of an event file (scheme, settings, events)", path.display()));
+            if let Some(k) = m
+                .keys()
+                .find(|k| !["scheme", "settings", "events"].contains(&k.as_str()))
+            {
+                return Err(format!(
+                    "{}: `{k}` is not a key of an event file (scheme, settings, events)",
+                    path.display()
+                ));
             }
             let scheme = match m.remove("scheme") {
                 None => None,
                 Some(Value::String(s)) => Some(s),
-                Some(other) => return Err(format!("{}: `scheme` is a scheme id, not {other}", path.display())),
+                Some(other) => {
+                    return Err(format!(
+                        "{}: `scheme` is a scheme id, not {other}",
+                        path.display()
+                    ))
+                }
             };
             let events = match m.remove("events") {
                 Some(Value::Array(a)) => a,
-                _ => return Err(format!("{}: `events` is a list of clock events", path.display())),
+                _ => {
+                    return Err(format!(
+                        "{}: `events` is a list of clock events",
+                        path.display()
+                    ))
+                }
             };
             Ok((scheme, m.remove("settings"), events))
         }
-        _ => Err(format!("{}: an event file is a list of events, or a mapping with `events`", path.display())),
+        _ => Err(format!(
+            "{}: an event file is a list of events, or a mapping with `events`",
+            path.display()
+        )),
     }
 }
 
@@ -257,37 +346,71 @@ pub fn run(ruleset: &RuleSet, args: &ClockArgs) -> Result<(), String> {
     if args.list {
         let rows: Vec<SchemeRow> = rules.schemes.iter().map(|s| scheme_row(rules, s)).collect();
         println!("{}", Table::new(rows).with(Style::markdown()));
+        if rules.schemes.iter().any(|s| s.control.is_none()) {
+            println!("\nevent: a number the rulebook leaves to the event (由赛事规定); give it in the event file's `settings`, or use an overlay.");
+        }
         if let Some(c) = &rules.classification {
-            let classes: Vec<String> = c.classes.iter().map(|(k, n, max)| format!("{k} ({n}) up to {} inclusive", super::data::Ms(*max))).collect();
-            println!("\nclassification (art. {}): {}; otherwise {}", c.rule.article.clone().unwrap_or_default(), classes.join(", "), c.otherwise);
+            let classes: Vec<String> = c
+                .classes
+                .iter()
+                .map(|(k, n, max)| format!("{k} ({n}) up to {} inclusive", super::data::Ms(*max)))
+                .collect();
+            println!(
+                "\nclassification (art. {}): {}; otherwise {}",
+                c.rule.article.clone().unwrap_or_default(),
+                classes.join(", "),
+                c.otherwise
+            );
         }
         return Ok(());
     }
-    let path = args.file.as_deref().ok_or("give an event file, or --list")?;
+    let path = args
+        .file
+        .as_deref()
+        .ok_or("give an event file, or --list")?;
     let (file_scheme, settings, events) = read_event_file(path)?;
-    let scheme = args
-        .scheme
-        .clone()
-        .or(file_scheme)
-        .ok_or("give --scheme ID (or `scheme:` in the event file); `xqspec clock --list` shows the ids")?;
-    let query = ClockQuery { scheme, settings, events };
+    let scheme = args.scheme.clone().or(file_scheme).ok_or(
+        "give --scheme ID (or `scheme:` in the event file); `xqspec clock --list` shows the ids",
+    )?;
+    let query = ClockQuery {
+        scheme,
+        settings,
+        events,
+    };
     let at = |e: super::ClockError| format!("{}: {e}", path.display());
     if args.json {
         let v = rules.answer_clock(&query).map_err(at)?;
-        println!("{}", serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
+        );
         return Ok(());
     }
     let scheme = rules.scheme(&query.scheme).map_err(at)?;
     let control = rules.control(scheme, query.settings.as_ref()).map_err(at)?;
     let events = sim::parse_events(&query.events).map_err(|e| at(super::ClockError::Event(e)))?;
-    let t = sim::simulate(&control, &rules.timing, &events).map_err(|e| at(super::ClockError::Event(e)))?;
-    let class = rules.class_of(scheme, &control).map(|c| format!(", class {c}")).unwrap_or_default();
-    println!("{} — scheme `{}` (art. {}: {}{class})\n", ruleset.id(), scheme.id, scheme.article.clone().unwrap_or_default(), scheme.name);
+    let t = sim::simulate(&control, &rules.timing, &events)
+        .map_err(|e| at(super::ClockError::Event(e)))?;
+    let class = rules
+        .class_of(scheme, &control)
+        .map(|c| format!(", class {c}"))
+        .unwrap_or_default();
+    println!(
+        "{} — scheme `{}` (art. {}: {}{class})\n",
+        ruleset.id(),
+        scheme.id,
+        scheme.article.clone().unwrap_or_default(),
+        scheme.name
+    );
     println!("{}", timeline_table(rules, &control, &events, &t));
     match (&t.flag, t.ended_at) {
         (Some(f), _) => println!("\n{}'s flag fell at event {}.", f.side, f.event),
         (None, Some(n)) => println!("\nThe game ended on the clock at event {n}."),
-        (None, None) => println!("\nNo flag: {} left for red, {} for black.", clock_text(t.left[0]), clock_text(t.left[1])),
+        (None, None) => println!(
+            "\nNo flag: {} left for red, {} for black.",
+            clock_text(t.left[0]),
+            clock_text(t.left[1])
+        ),
     }
     Ok(())
 }

@@ -5,8 +5,9 @@ use std::collections::BTreeSet;
 use serde_yaml::Value as Yaml;
 
 use super::data::{
-    self, CarryOverData, ChainData, ChooserRule, ClassificationData, ColourRule, FlagData, IncrementData, KnockedOverData, PeriodData,
-    PressData, QuotaData, SchemeData, StopStartData, TimeData, ALTERNATIVE_KEYS,
+    self, CarryOverData, ChainData, ChooserRule, ClassificationData, ColourRule, FlagData,
+    IncrementData, KnockedOverData, PeriodData, PressData, QuotaData, SchemeData, StopStartData,
+    TimeData, ALTERNATIVE_KEYS,
 };
 use super::playoff::{Chain, Stage};
 use super::sim::{Control, KnockRule, Period, RuleRef, Timing, ViolationRule};
@@ -21,13 +22,19 @@ pub const SCHEME_PREFIX: &str = "clock.scheme.";
 pub const CHAIN_PREFIX: &str = "playoff.";
 
 fn rule_ref(c: &Clause) -> RuleRef {
-    RuleRef { clause: c.id.clone(), article: c.article.clone() }
+    RuleRef {
+        clause: c.id.clone(),
+        article: c.article.clone(),
+    }
 }
 
 /// The clock rules of `ed`, or `None` when it has no clock or play-off clause. Every
 /// problem of every clause is reported.
 pub fn compile(ed: &Edition, first_to_move: Side) -> Result<Option<ClockRules>, Vec<SpecError>> {
-    let has_any = ed.clauses().iter().any(|c| c.id.starts_with("clock.") || c.id.starts_with(CHAIN_PREFIX));
+    let has_any = ed
+        .clauses()
+        .iter()
+        .any(|c| c.id.starts_with("clock.") || c.id.starts_with(CHAIN_PREFIX));
     if !has_any {
         return Ok(None);
     }
@@ -36,7 +43,11 @@ pub fn compile(ed: &Edition, first_to_move: Side) -> Result<Option<ClockRules>, 
     let classification = ed.clause("clock.classification").and_then(|c| {
         let d: ClassificationData = read(c, &mut errors)?;
         Some(Classification {
-            classes: d.classes.into_iter().map(|k| (k.class, k.name, k.at_most.0)).collect(),
+            classes: d
+                .classes
+                .into_iter()
+                .map(|k| (k.class, k.name, k.at_most.0))
+                .collect(),
             otherwise: d.otherwise,
             rule: rule_ref(c),
         })
@@ -57,7 +68,12 @@ pub fn compile(ed: &Edition, first_to_move: Side) -> Result<Option<ClockRules>, 
         }
     }
     match timing {
-        Some(timing) if errors.is_empty() => Ok(Some(ClockRules { timing, classification, schemes, chains })),
+        Some(timing) if errors.is_empty() => Ok(Some(ClockRules {
+            timing,
+            classification,
+            schemes,
+            chains,
+        })),
         _ => Err(errors),
     }
 }
@@ -81,24 +97,37 @@ fn timing(ed: &Edition, first_to_move: Side, errors: &mut Vec<SpecError>) -> Opt
     let increment = ed
         .clause("clock.increment")
         .and_then(|c| read::<IncrementData>(c, errors).map(|d| (d.added, rule_ref(c))));
-    let quota = match (ed.clause("clock.quota"), ed.clause("clock.quota_carry_over")) {
+    let quota = match (
+        ed.clause("clock.quota"),
+        ed.clause("clock.quota_carry_over"),
+    ) {
         (Some(q), Some(co)) => {
             let d: Option<QuotaData> = read(q, errors);
             let c: Option<CarryOverData> = read(co, errors);
-            d.zip(c).map(|(_, c)| (c.unused_time, rule_ref(q), rule_ref(co)))
+            d.zip(c)
+                .map(|(_, c)| (c.unused_time, rule_ref(q), rule_ref(co)))
         }
         (Some(q), None) | (None, Some(q)) => {
-            errors.push(err(q, "`clock.quota` and `clock.quota_carry_over` go together: a quota period needs both"));
+            errors.push(err(
+                q,
+                "`clock.quota` and `clock.quota_carry_over` go together: a quota period needs both",
+            ));
             None
         }
         (None, None) => None,
     };
     let press_without_move = ed.clause("clock.press_without_move").and_then(|c| {
-        read::<PressData>(c, errors).map(|d| ViolationRule { foul: d.foul, rule: rule_ref(c) })
+        read::<PressData>(c, errors).map(|d| ViolationRule {
+            foul: d.foul,
+            rule: rule_ref(c),
+        })
     });
-    let stop_start = ed
-        .clause("clock.stop_start")
-        .and_then(|c| read::<StopStartData>(c, errors).map(|d| ViolationRule { foul: d.foul, rule: rule_ref(c) }));
+    let stop_start = ed.clause("clock.stop_start").and_then(|c| {
+        read::<StopStartData>(c, errors).map(|d| ViolationRule {
+            foul: d.foul,
+            rule: rule_ref(c),
+        })
+    });
     let knocked_over = ed.clause("clock.knocked_over").and_then(|c| {
         read::<KnockedOverData>(c, errors).map(|d| KnockRule {
             min_pieces: d.min_pieces,
@@ -121,18 +150,36 @@ fn timing(ed: &Edition, first_to_move: Side, errors: &mut Vec<SpecError>) -> Opt
 }
 
 /// The scheme data with the alternative in use applied (`use`/`alternatives` removed).
-fn effective_data(c: &Clause, d: &SchemeData) -> Result<(Yaml, Option<(String, String)>), SpecError> {
-    let mut m = c.data.as_mapping().cloned().ok_or_else(|| err(c, "data: a scheme is a mapping"))?;
+fn effective_data(
+    c: &Clause,
+    d: &SchemeData,
+) -> Result<(Yaml, Option<(String, String)>), SpecError> {
+    let mut m = c
+        .data
+        .as_mapping()
+        .cloned()
+        .ok_or_else(|| err(c, "data: a scheme is a mapping"))?;
     m.remove("use");
     m.remove("alternatives");
     let reading = match (&d.use_, d.alternatives.is_empty()) {
         (None, true) => None,
-        (None, false) => return Err(err(c, "`alternatives` without `use`: say which reading the edition uses")),
+        (None, false) => {
+            return Err(err(
+                c,
+                "`alternatives` without `use`: say which reading the edition uses",
+            ))
+        }
         (Some(u), true) => return Err(err(c, format!("`use: {u}` without `alternatives`"))),
         (Some(u), false) => {
             let Some(alt) = d.alternatives.get(u.as_str()) else {
                 let known: Vec<&str> = d.alternatives.keys().map(String::as_str).collect();
-                return Err(err(c, format!("`use: {u}` names no alternative (known: {})", known.join(", "))));
+                return Err(err(
+                    c,
+                    format!(
+                        "`use: {u}` names no alternative (known: {})",
+                        known.join(", ")
+                    ),
+                ));
             };
             for (name, a) in &d.alternatives {
                 let Some(am) = a.as_mapping() else {
@@ -141,8 +188,18 @@ fn effective_data(c: &Clause, d: &SchemeData) -> Result<(Yaml, Option<(String, S
                 if !am.get("source").is_some_and(Yaml::is_string) {
                     return Err(err(c, format!("alternative `{name}` names its `source`")));
                 }
-                if let Some(k) = am.keys().find(|k| k.as_str().is_none_or(|k| k != "source" && !ALTERNATIVE_KEYS.contains(&k))) {
-                    return Err(err(c, format!("alternative `{name}`: `{}` is not one of source, {}", k.as_str().unwrap_or("?"), ALTERNATIVE_KEYS.join(", "))));
+                if let Some(k) = am.keys().find(|k| {
+                    k.as_str()
+                        .is_none_or(|k| k != "source" && !ALTERNATIVE_KEYS.contains(&k))
+                }) {
+                    return Err(err(
+                        c,
+                        format!(
+                            "alternative `{name}`: `{}` is not one of source, {}",
+                            k.as_str().unwrap_or("?"),
+                            ALTERNATIVE_KEYS.join(", ")
+                        ),
+                    ));
                 }
             }
             let am = alt.as_mapping().expect("checked above");
@@ -164,10 +221,19 @@ fn scheme(c: &Clause, timing: Option<&Timing>) -> Result<Scheme, SpecError> {
     let d: SchemeData = typed(c)?;
     // Every reading must make a sound control, not only the one in use (an overlay may
     // switch to another).
-    for name in d.alternatives.keys().filter(|n| Some(*n) != d.use_.as_ref()) {
-        let other = SchemeData { use_: Some(name.clone()), ..d.clone() };
+    for name in d
+        .alternatives
+        .keys()
+        .filter(|n| Some(*n) != d.use_.as_ref())
+    {
+        let other = SchemeData {
+            use_: Some(name.clone()),
+            ..d.clone()
+        };
         let (data, _) = effective_data(c, &other)?;
-        if let Resolved::Fixed(ctl) = resolve(&data).map_err(|m| err(c, format!("alternative `{name}`: {m}")))? {
+        if let Resolved::Fixed(ctl) =
+            resolve(&data).map_err(|m| err(c, format!("alternative `{name}`: {m}")))?
+        {
             if let Some(t) = timing {
                 check_control(&ctl, t).map_err(|m| err(c, format!("alternative `{name}`: {m}")))?;
             }
@@ -221,14 +287,25 @@ pub fn resolve(data: &Yaml) -> Result<Resolved, String> {
     let mut unset = Vec::new();
     let mut sides: [Vec<Period>; 2] = [Vec::new(), Vec::new()];
     for (i, p) in periods.iter().enumerate() {
-        let PeriodData { time, moves, repeat } = p;
+        let PeriodData {
+            time,
+            moves,
+            repeat,
+        } = p;
         let times = match time {
             TimeData::Both(t) => [(t, format!("periods[{i}].time")), (t, String::new())],
-            TimeData::ByColour { red, black } => [(red, format!("periods[{i}].time.red")), (black, format!("periods[{i}].time.black"))],
+            TimeData::ByColour { red, black } => [
+                (red, format!("periods[{i}].time.red")),
+                (black, format!("periods[{i}].time.black")),
+            ],
         };
         for (side, (t, path)) in times.into_iter().enumerate() {
             match t {
-                Some(data::Ms(ms)) => sides[side].push(Period { time: *ms, moves: *moves, repeat: *repeat }),
+                Some(data::Ms(ms)) => sides[side].push(Period {
+                    time: *ms,
+                    moves: *moves,
+                    repeat: *repeat,
+                }),
                 None if !path.is_empty() => unset.push(path),
                 None => {}
             }
@@ -240,7 +317,10 @@ pub fn resolve(data: &Yaml) -> Result<Resolved, String> {
     if !unset.is_empty() {
         return Ok(Resolved::EventSets(unset));
     }
-    let ctl = Control { periods: sides, increment: d.increment.map_or(0, |m| m.0) };
+    let ctl = Control {
+        periods: sides,
+        increment: d.increment.map_or(0, |m| m.0),
+    };
     ctl.validate()?;
     Ok(Resolved::Fixed(ctl))
 }
@@ -251,7 +331,9 @@ pub fn check_control(ctl: &Control, t: &Timing) -> Result<(), String> {
         return Err("a period has a move quota, but the edition has no `clock.quota` rule".into());
     }
     if ctl.increment > 0 && t.increment.is_none() {
-        return Err("the scheme has an increment, but the edition has no `clock.increment` rule".into());
+        return Err(
+            "the scheme has an increment, but the edition has no `clock.increment` rule".into(),
+        );
     }
     Ok(())
 }
@@ -273,11 +355,16 @@ fn chain(c: &Clause, schemes: &BTreeSet<&str>) -> Result<Chain, SpecError> {
         }
         if let Some(id) = &s.scheme {
             if !schemes.contains(id.as_str()) {
-                return Err(at(format!("`scheme: {id}` is no clock scheme of the edition ({SCHEME_PREFIX}{id})")));
+                return Err(at(format!(
+                    "`scheme: {id}` is no clock scheme of the edition ({SCHEME_PREFIX}{id})"
+                )));
             }
         }
         if s.games > 1 && s.colours.then.is_none() {
-            return Err(at("a stage of several games says how the later games' colours are given (`then`)".into()));
+            return Err(at(
+                "a stage of several games says how the later games' colours are given (`then`)"
+                    .into(),
+            ));
         }
         if s.repeat.is_some() && i + 1 != n {
             return Err(at("only the last stage can be repeated".into()));
@@ -285,7 +372,11 @@ fn chain(c: &Clause, schemes: &BTreeSet<&str>) -> Result<Chain, SpecError> {
         if i == 0 && s.colours.first == ColourRule::Swap {
             return Err(at("the first game of the chain cannot swap colours".into()));
         }
-        let rules = [Some(&s.colours.first), s.colours.then.as_ref(), s.repeat.as_ref().map(|r| &r.colours)];
+        let rules = [
+            Some(&s.colours.first),
+            s.colours.then.as_ref(),
+            s.repeat.as_ref().map(|r| &r.colours),
+        ];
         for r in rules.into_iter().flatten() {
             if let ColourRule::Choice(choosers) = r {
                 if choosers.is_empty() {
@@ -314,5 +405,10 @@ fn chain(c: &Clause, schemes: &BTreeSet<&str>) -> Result<Chain, SpecError> {
             repeat: s.repeat.map(|r| r.colours),
         });
     }
-    Ok(Chain { id: c.id[CHAIN_PREFIX.len()..].to_string(), clause: c.id.clone(), article: c.article.clone(), stages })
+    Ok(Chain {
+        id: c.id[CHAIN_PREFIX.len()..].to_string(),
+        clause: c.id.clone(),
+        article: c.article.clone(),
+        stages,
+    })
 }

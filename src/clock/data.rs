@@ -67,8 +67,12 @@ pub enum DurationError {
 impl fmt::Display for DurationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DurationError::Syntax(s) => write!(f, "`{s}` is not a duration like 90m, 10s, 1h30m or 250ms"),
-            DurationError::TooLong(s) => write!(f, "`{s}` is longer than the clock handles (2^53 − 1 ms)"),
+            DurationError::Syntax(s) => {
+                write!(f, "`{s}` is not a duration like 90m, 10s, 1h30m or 250ms")
+            }
+            DurationError::TooLong(s) => {
+                write!(f, "`{s}` is longer than the clock handles (2^53 − 1 ms)")
+            }
         }
     }
 }
@@ -106,7 +110,9 @@ impl<'de> Deserialize<'de> for Ms {
                 }
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Ms, E> {
-                u64::try_from(v).map_err(|_| E::custom("a negative duration")).and_then(|v| self.visit_u64(v))
+                u64::try_from(v)
+                    .map_err(|_| E::custom("a negative duration"))
+                    .and_then(|v| self.visit_u64(v))
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<Ms, E> {
                 Ms::parse(s).map_err(E::custom)
@@ -135,9 +141,14 @@ impl<'de> Deserialize<'de> for TimeData {
         let v = serde_yaml::Value::deserialize(d)?;
         if v.is_mapping() {
             let b: ByColour = serde_yaml::from_value(v).map_err(de::Error::custom)?;
-            Ok(TimeData::ByColour { red: b.red, black: b.black })
+            Ok(TimeData::ByColour {
+                red: b.red,
+                black: b.black,
+            })
         } else {
-            Option::<Ms>::deserialize(v).map(TimeData::Both).map_err(de::Error::custom)
+            Option::<Ms>::deserialize(v)
+                .map(TimeData::Both)
+                .map_err(de::Error::custom)
         }
     }
 }
@@ -352,21 +363,31 @@ pub enum ChooserRule {
 
 /// A rule written as a bare name (`lot`) or as a mapping of one name to its argument
 /// (`{choice: [...]}`): the name and the argument.
-fn named<'de, D: Deserializer<'de>>(d: D, what: &str) -> Result<(String, Option<serde_yaml::Value>), D::Error> {
+fn named<'de, D: Deserializer<'de>>(
+    d: D,
+    what: &str,
+) -> Result<(String, Option<serde_yaml::Value>), D::Error> {
     match serde_yaml::Value::deserialize(d)? {
         serde_yaml::Value::String(s) => Ok((s, None)),
         serde_yaml::Value::Mapping(m) if m.len() == 1 => {
             let (k, v) = m.into_iter().next().expect("one entry");
             match k {
                 serde_yaml::Value::String(k) => Ok((k, Some(v))),
-                other => Err(de::Error::custom(format!("{what}: `{other:?}` is not a name"))),
+                other => Err(de::Error::custom(format!(
+                    "{what}: `{other:?}` is not a name"
+                ))),
             }
         }
-        other => Err(de::Error::custom(format!("{what}: a name or a mapping of one name to its argument, not {other:?}"))),
+        other => Err(de::Error::custom(format!(
+            "{what}: a name or a mapping of one name to its argument, not {other:?}"
+        ))),
     }
 }
 
-fn argument<T: serde::de::DeserializeOwned, E: de::Error>(name: &str, v: Option<serde_yaml::Value>) -> Result<T, E> {
+fn argument<T: serde::de::DeserializeOwned, E: de::Error>(
+    name: &str,
+    v: Option<serde_yaml::Value>,
+) -> Result<T, E> {
     let v = v.ok_or_else(|| E::custom(format!("`{name}` takes an argument: `{{{name}: …}}`")))?;
     serde_yaml::from_value(v).map_err(|e| E::custom(format!("`{name}`: {e}")))
 }
@@ -378,7 +399,9 @@ impl<'de> Deserialize<'de> for ColourRule {
             (n, None) if n == "swap" => Ok(ColourRule::Swap),
             (n, None) if n == "not_stated" => Ok(ColourRule::NotStated),
             (n, v) if n == "choice" => argument(&n, v).map(ColourRule::Choice),
-            (n, _) => Err(de::Error::custom(format!("`{n}` is not a colour rule (lot, swap, not_stated, choice)"))),
+            (n, _) => Err(de::Error::custom(format!(
+                "`{n}` is not a colour rule (lot, swap, not_stated, choice)"
+            ))),
         }
     }
 }
@@ -390,7 +413,9 @@ impl<'de> Deserialize<'de> for ChooserRule {
             (n, None) if n == "lot" => Ok(ChooserRule::Lot),
             (n, v) if n == "not_chooser_of" => argument(&n, v).map(ChooserRule::NotChooserOf),
             (n, v) if n == "black_of" => argument(&n, v).map(ChooserRule::BlackOf),
-            (n, _) => Err(de::Error::custom(format!("`{n}` is not a chooser rule (not_chooser_of, black_of, better_ranked, lot)"))),
+            (n, _) => Err(de::Error::custom(format!(
+                "`{n}` is not a chooser rule (not_chooser_of, black_of, better_ranked, lot)"
+            ))),
         }
     }
 }
@@ -401,7 +426,15 @@ mod tests {
 
     #[test]
     fn durations_read_and_print() {
-        for (text, ms) in [("90m", 5_400_000), ("1h30m", 5_400_000), ("10s", 10_000), ("1m30s", 90_000), ("250ms", 250), ("0s", 0), ("2s5ms", 2005)] {
+        for (text, ms) in [
+            ("90m", 5_400_000),
+            ("1h30m", 5_400_000),
+            ("10s", 10_000),
+            ("1m30s", 90_000),
+            ("250ms", 250),
+            ("0s", 0),
+            ("2s5ms", 2005),
+        ] {
             assert_eq!(Ms::parse(text), Ok(Ms(ms)), "{text}");
         }
         assert_eq!(Ms(5_400_000).to_string(), "1h30m");
@@ -409,19 +442,44 @@ mod tests {
         assert_eq!(Ms(0).to_string(), "0s");
         assert_eq!(Ms(2005).to_string(), "2s5ms");
         for bad in ["", "90", "m", "5 m", "30s1m", "1m1m", "1.5s", "-1s", "10x"] {
-            assert!(matches!(Ms::parse_checked(bad), Err(DurationError::Syntax(_))), "{bad}");
+            assert!(
+                matches!(Ms::parse_checked(bad), Err(DurationError::Syntax(_))),
+                "{bad}"
+            );
         }
-        assert!(matches!(Ms::parse_checked("9999999999999h"), Err(DurationError::TooLong(_))));
-        assert!(matches!(Ms::parse_checked("99999999999999999999s"), Err(DurationError::Syntax(_))));
+        assert!(matches!(
+            Ms::parse_checked("9999999999999h"),
+            Err(DurationError::TooLong(_))
+        ));
+        assert!(matches!(
+            Ms::parse_checked("99999999999999999999s"),
+            Err(DurationError::Syntax(_))
+        ));
     }
 
     #[test]
     fn rules_read_as_names_or_one_entry_mappings() {
-        let r: ColourRule = serde_yaml::from_str("{choice: [{not_chooser_of: slow}, better_ranked]}").unwrap();
-        assert_eq!(r, ColourRule::Choice(vec![ChooserRule::NotChooserOf("slow".into()), ChooserRule::BetterRanked]));
-        assert_eq!(serde_yaml::from_str::<ColourRule>("swap").unwrap(), ColourRule::Swap);
-        assert!(serde_yaml::from_str::<ColourRule>("choice").unwrap_err().to_string().contains("takes an argument"));
-        assert!(serde_yaml::from_str::<ColourRule>("coin").unwrap_err().to_string().contains("not a colour rule"));
+        let r: ColourRule =
+            serde_yaml::from_str("{choice: [{not_chooser_of: slow}, better_ranked]}").unwrap();
+        assert_eq!(
+            r,
+            ColourRule::Choice(vec![
+                ChooserRule::NotChooserOf("slow".into()),
+                ChooserRule::BetterRanked
+            ])
+        );
+        assert_eq!(
+            serde_yaml::from_str::<ColourRule>("swap").unwrap(),
+            ColourRule::Swap
+        );
+        assert!(serde_yaml::from_str::<ColourRule>("choice")
+            .unwrap_err()
+            .to_string()
+            .contains("takes an argument"));
+        assert!(serde_yaml::from_str::<ColourRule>("coin")
+            .unwrap_err()
+            .to_string()
+            .contains("not a colour rule"));
         assert!(serde_yaml::from_str::<ChooserRule>("{a: 1, b: 2}").is_err());
     }
 }

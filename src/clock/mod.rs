@@ -120,7 +120,11 @@ impl fmt::Display for ClockError {
 impl std::error::Error for ClockError {}
 
 /// Where `merged` (scheme data with settings) changes a value `base` fixes.
-fn fixed_changed(base: &serde_yaml::Value, merged: &serde_yaml::Value, path: &str) -> Option<String> {
+fn fixed_changed(
+    base: &serde_yaml::Value,
+    merged: &serde_yaml::Value,
+    path: &str,
+) -> Option<String> {
     use serde_yaml::Value as Y;
     let same_duration = |a: &Y, b: &Y| {
         let ms = |v: &Y| serde_yaml::from_value::<Ms>(v.clone()).ok();
@@ -130,12 +134,18 @@ fn fixed_changed(base: &serde_yaml::Value, merged: &serde_yaml::Value, path: &st
         (Y::Null, _) => None,
         (Y::Mapping(b), Y::Mapping(m)) => b.iter().find_map(|(k, bv)| {
             let key = k.as_str().unwrap_or("?");
-            let here = if path.is_empty() { key.to_string() } else { format!("{path}.{key}") };
+            let here = if path.is_empty() {
+                key.to_string()
+            } else {
+                format!("{path}.{key}")
+            };
             fixed_changed(bv, m.get(k).unwrap_or(&Y::Null), &here)
         }),
-        (Y::Sequence(b), Y::Sequence(m)) if b.len() == m.len() => {
-            b.iter().zip(m).enumerate().find_map(|(i, (bv, mv))| fixed_changed(bv, mv, &format!("{path}[{i}]")))
-        }
+        (Y::Sequence(b), Y::Sequence(m)) if b.len() == m.len() => b
+            .iter()
+            .zip(m)
+            .enumerate()
+            .find_map(|(i, (bv, mv))| fixed_changed(bv, mv, &format!("{path}[{i}]"))),
         (Y::Sequence(b), _) => Some(format!("{path} (the rules fix {} period(s))", b.len())),
         _ if base == merged || same_duration(base, merged) => None,
         _ => Some(path.to_string()),
@@ -144,14 +154,20 @@ fn fixed_changed(base: &serde_yaml::Value, merged: &serde_yaml::Value, path: &st
 
 impl ClockRules {
     /// Compiles the `clock.*` and `playoff.*` clauses of `ed`; `None` when it has none.
-    pub fn compile(ed: &Edition, first_to_move: Side) -> Result<Option<ClockRules>, Vec<SpecError>> {
+    pub fn compile(
+        ed: &Edition,
+        first_to_move: Side,
+    ) -> Result<Option<ClockRules>, Vec<SpecError>> {
         compile::compile(ed, first_to_move)
     }
 
     pub fn scheme(&self, id: &str) -> Result<&Scheme, ClockError> {
         self.schemes.iter().find(|s| s.id == id).ok_or_else(|| {
             let known: Vec<&str> = self.schemes.iter().map(|s| s.id.as_str()).collect();
-            ClockError::UnknownScheme(format!("no clock scheme `{id}` (known: {})", known.join(", ")))
+            ClockError::UnknownScheme(format!(
+                "no clock scheme `{id}` (known: {})",
+                known.join(", ")
+            ))
         })
     }
 
@@ -171,7 +187,11 @@ impl ClockRules {
 
     /// The control of `scheme` with the event's `settings` filling the numbers it leaves
     /// open. Settings may not change a number the rules fix (an overlay does that).
-    pub fn control(&self, scheme: &Scheme, settings: Option<&Value>) -> Result<Control, ClockError> {
+    pub fn control(
+        &self,
+        scheme: &Scheme,
+        settings: Option<&Value>,
+    ) -> Result<Control, ClockError> {
         let Some(settings) = settings else {
             return scheme.control.clone().ok_or_else(|| {
                 ClockError::Settings(format!(
@@ -183,10 +203,13 @@ impl ClockRules {
         };
         let s = |m: String| ClockError::Settings(m);
         if !settings.is_object() {
-            return Err(s(format!("`settings` is an object in the shape of the scheme's data, not {settings}")));
+            return Err(s(format!(
+                "`settings` is an object in the shape of the scheme's data, not {settings}"
+            )));
         }
         let patch = serde_yaml::to_value(settings).map_err(|e| s(format!("settings: {e}")))?;
-        let merged = crate::spec::merge_data(&scheme.template, &patch, "").map_err(|m| s(format!("settings: {m}")))?;
+        let merged = crate::spec::merge_data(&scheme.template, &patch, "")
+            .map_err(|m| s(format!("settings: {m}")))?;
         if let Some(p) = fixed_changed(&scheme.template, &merged, "") {
             return Err(s(format!("settings: `{p}` is fixed by the rules of scheme `{}` (an event overlay changes it)", scheme.id)));
         }
@@ -206,7 +229,13 @@ impl ClockRules {
         }
         let c = self.classification.as_ref()?;
         let longest = control.base(Side::Red).max(control.base(Side::Black));
-        Some(c.classes.iter().find(|(_, _, max)| longest <= *max).map_or(&c.otherwise, |(k, _, _)| k).clone())
+        Some(
+            c.classes
+                .iter()
+                .find(|(_, _, max)| longest <= *max)
+                .map_or(&c.otherwise, |(k, _, _)| k)
+                .clone(),
+        )
     }
 
     /// Runs a `clock` query: the answer object of the field `clock`.

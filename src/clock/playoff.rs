@@ -136,10 +136,17 @@ struct Game {
 fn parse_game(number: usize, v: &Value) -> Result<Game, PlayoffError> {
     let bad = |m: String| fail(PlayoffErrorKind::Game, format!("game {number}: {m}"));
     let Some(m) = v.as_object() else {
-        return bad(format!("a game is {{red: A|B, result: red|black|draw}}, not {v}"));
+        return bad(format!(
+            "a game is {{red: A|B, result: red|black|draw}}, not {v}"
+        ));
     };
-    if let Some(k) = m.keys().find(|k| !["red", "result", "chose", "note"].contains(&k.as_str())) {
-        return bad(format!("`{k}` is not a field of a game (red, result, chose, note)"));
+    if let Some(k) = m
+        .keys()
+        .find(|k| !["red", "result", "chose", "note"].contains(&k.as_str()))
+    {
+        return bad(format!(
+            "`{k}` is not a field of a game (red, result, chose, note)"
+        ));
     }
     let Some(red) = m.get("red").and_then(Player::parse) else {
         return bad("`red` names the player who had Red: A or B".into());
@@ -168,16 +175,27 @@ struct Played {
 
 /// Who chooses under `rule`, or how it is decided; `Err` when the input lacks what the
 /// rule needs.
-fn chooser(chain: &Chain, rule: &[ChooserRule], history: &[Played], better: Option<Player>) -> Result<(Option<Player>, &'static str), PlayoffError> {
+fn chooser(
+    chain: &Chain,
+    rule: &[ChooserRule],
+    history: &[Played],
+    better: Option<Player>,
+) -> Result<(Option<Player>, &'static str), PlayoffError> {
     let stage_index = |name: &str| chain.stages.iter().position(|s| s.name == name);
     let mut needs = Vec::new();
     for r in rule {
         match r {
             ChooserRule::NotChooserOf(st) => {
                 let i = stage_index(st);
-                match history.iter().filter(|p| Some(p.stage) == i).find_map(|p| p.game.chose) {
+                match history
+                    .iter()
+                    .filter(|p| Some(p.stage) == i)
+                    .find_map(|p| p.game.chose)
+                {
                     Some(p) => return Ok((Some(p.other()), "not_chooser_of")),
-                    None => needs.push(format!("who chose colours in stage `{st}` (`chose` on its game)")),
+                    None => needs.push(format!(
+                        "who chose colours in stage `{st}` (`chose` on its game)"
+                    )),
                 }
             }
             ChooserRule::BlackOf(st) => {
@@ -194,7 +212,13 @@ fn chooser(chain: &Chain, rule: &[ChooserRule], history: &[Played], better: Opti
             ChooserRule::Lot => return Ok((None, "lot")),
         }
     }
-    fail(PlayoffErrorKind::Missing, format!("to say who chooses colours the input must give {}", needs.join(", or ")))
+    fail(
+        PlayoffErrorKind::Missing,
+        format!(
+            "to say who chooses colours the input must give {}",
+            needs.join(", or ")
+        ),
+    )
 }
 
 /// How the colours of the next game are given, as the answer states it; and the player
@@ -210,7 +234,11 @@ fn colours(
         ColourRule::NotStated => (json!({"rule": "not_stated"}), None, None),
         ColourRule::Swap => {
             let red = history.last().map(|p| p.game.red.other());
-            (json!({"rule": "swap", "red": red.map(Player::name)}), red, None)
+            (
+                json!({"rule": "swap", "red": red.map(Player::name)}),
+                red,
+                None,
+            )
         }
         ColourRule::Choice(rules) => {
             let (who, by) = chooser(chain, rules, history, better)?;
@@ -225,13 +253,27 @@ fn colours(
 
 /// Where the play-off stands after `q.games`: `{winner, decided_by}` or `{next: …}`.
 /// `control` describes a stage's clock scheme (for the answer).
-pub fn evaluate(chain: &Chain, q: &PlayoffQuery, control: impl Fn(&str) -> Value) -> Result<Value, PlayoffError> {
-    let games = q.games.iter().enumerate().map(|(i, v)| parse_game(i + 1, v)).collect::<Result<Vec<_>, _>>()?;
+pub fn evaluate(
+    chain: &Chain,
+    q: &PlayoffQuery,
+    control: impl Fn(&str) -> Value,
+) -> Result<Value, PlayoffError> {
+    let games = q
+        .games
+        .iter()
+        .enumerate()
+        .map(|(i, v)| parse_game(i + 1, v))
+        .collect::<Result<Vec<_>, _>>()?;
     let better = match &q.better_ranked {
         None => None,
         Some(v) => match Player::parse(v) {
             Some(p) => Some(p),
-            None => return fail(PlayoffErrorKind::Game, format!("`better_ranked` is A or B, not {v}")),
+            None => {
+                return fail(
+                    PlayoffErrorKind::Game,
+                    format!("`better_ranked` is A or B, not {v}"),
+                )
+            }
         },
     };
     let mut history: Vec<Played> = Vec::with_capacity(games.len());
@@ -256,12 +298,17 @@ pub fn evaluate(chain: &Chain, q: &PlayoffQuery, control: impl Fn(&str) -> Value
                     }
                     next.insert("game".into(), json!(g + 1));
                     next.insert("scheme".into(), json!(stage.scheme));
-                    next.insert("control".into(), stage.scheme.as_deref().map_or(Value::Null, &control));
+                    next.insert(
+                        "control".into(),
+                        stage.scheme.as_deref().map_or(Value::Null, &control),
+                    );
                     next.insert("colours".into(), how);
                     if stage.draw_black_wins {
                         next.insert("draw".into(), json!("black_wins"));
                     }
-                    return Ok(json!({"chain": chain.id, "winner": null, "games_played": history.len(), "next": next}));
+                    return Ok(
+                        json!({"chain": chain.id, "winner": null, "games_played": history.len(), "next": next}),
+                    );
                 };
                 let number = history.len() + 1;
                 // A game already played is checked against its colour rule where the input
@@ -270,14 +317,23 @@ pub fn evaluate(chain: &Chain, q: &PlayoffQuery, control: impl Fn(&str) -> Value
                 if red.is_some_and(|r| r != game.red) {
                     return fail(
                         PlayoffErrorKind::Colours,
-                        format!("game {number} (stage `{}`): colours are swapped, so {} has Red", stage.name, red.map_or("?", Player::name)),
+                        format!(
+                            "game {number} (stage `{}`): colours are swapped, so {} has Red",
+                            stage.name,
+                            red.map_or("?", Player::name)
+                        ),
                     );
                 }
                 if let (Some(w), Some(c)) = (who, game.chose) {
                     if w != c {
                         return fail(
                             PlayoffErrorKind::Colours,
-                            format!("game {number} (stage `{}`): {} chooses the colours, not {}", stage.name, w.name(), c.name()),
+                            format!(
+                                "game {number} (stage `{}`): {} chooses the colours, not {}",
+                                stage.name,
+                                w.name(),
+                                c.name()
+                            ),
                         );
                     }
                 }
@@ -290,14 +346,26 @@ pub fn evaluate(chain: &Chain, q: &PlayoffQuery, control: impl Fn(&str) -> Value
                 if let Some(w) = winner {
                     wins[w as usize] += 1;
                 }
-                history.push(Played { stage: si, game: *game });
+                history.push(Played {
+                    stage: si,
+                    game: *game,
+                });
             }
             if wins[0] != wins[1] {
-                let w = if wins[0] > wins[1] { Player::A } else { Player::B };
+                let w = if wins[0] > wins[1] {
+                    Player::A
+                } else {
+                    Player::B
+                };
                 if next_game.next().is_some() {
                     return fail(
                         PlayoffErrorKind::AfterEnd,
-                        format!("game {}: the play-off was decided by game {} (stage `{}`)", history.len() + 1, history.len(), stage.name),
+                        format!(
+                            "game {}: the play-off was decided by game {} (stage `{}`)",
+                            history.len() + 1,
+                            history.len(),
+                            stage.name
+                        ),
                     );
                 }
                 let last = history.last().map(|p| p.game.result);
@@ -315,7 +383,9 @@ pub fn evaluate(chain: &Chain, q: &PlayoffQuery, control: impl Fn(&str) -> Value
                 if stage.games > 1 {
                     by["wins"] = json!({"A": wins[0], "B": wins[1]});
                 }
-                return Ok(json!({"chain": chain.id, "winner": w.name(), "games_played": history.len(), "decided_by": by}));
+                return Ok(
+                    json!({"chain": chain.id, "winner": w.name(), "games_played": history.len(), "decided_by": by}),
+                );
             }
             if stage.repeat.is_none() {
                 break;

@@ -47,7 +47,10 @@ impl Control {
                     return Err(format!("period {} requires 0 moves", i + 1));
                 }
                 if !is_last && p.moves.is_none() {
-                    return Err(format!("period {} has no move quota, so no period can follow it", i + 1));
+                    return Err(format!(
+                        "period {} has no move quota, so no period can follow it",
+                        i + 1
+                    ));
                 }
                 if !is_last && p.repeat {
                     return Err(format!("period {} repeats, so it must be the last", i + 1));
@@ -185,22 +188,46 @@ fn side_of(v: &Value) -> Option<Side> {
 
 /// Parses the events of the protocol and of event files (1-based numbers in errors).
 pub fn parse_events(values: &[Value]) -> Result<Vec<Event>, EventError> {
-    values.iter().enumerate().map(|(i, v)| parse_event(i + 1, v)).collect()
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| parse_event(i + 1, v))
+        .collect()
 }
 
 const KINDS: [&str; 6] = ["move", "press", "stop", "start", "knock", "add"];
 
 fn parse_event(number: usize, v: &Value) -> Result<Event, EventError> {
-    let fail = |kind, message: String| EventError { number, kind, message };
+    let fail = |kind, message: String| EventError {
+        number,
+        kind,
+        message,
+    };
     let syntax = |m: String| fail(EventErrorKind::Syntax, m);
     let Some(m) = v.as_object() else {
-        return Err(syntax(format!("an event is a mapping like {{move: 12000}}, not {v}")));
+        return Err(syntax(format!(
+            "an event is a mapping like {{move: 12000}}, not {v}"
+        )));
     };
-    let kinds: Vec<&str> = KINDS.iter().copied().filter(|k| m.contains_key(*k)).collect();
+    let kinds: Vec<&str> = KINDS
+        .iter()
+        .copied()
+        .filter(|k| m.contains_key(*k))
+        .collect();
     let kind = match kinds.as_slice() {
         [k] => *k,
-        [] => return Err(syntax(format!("an event has one of the keys {}", KINDS.join(", ")))),
-        many => return Err(syntax(format!("an event has one kind, this one has {}", many.join(" and ")))),
+        [] => {
+            return Err(syntax(format!(
+                "an event has one of the keys {}",
+                KINDS.join(", ")
+            )))
+        }
+        many => {
+            return Err(syntax(format!(
+                "an event has one kind, this one has {}",
+                many.join(" and ")
+            )))
+        }
     };
     let allowed: &[&str] = match kind {
         "move" | "press" => &["side"],
@@ -209,15 +236,24 @@ fn parse_event(number: usize, v: &Value) -> Result<Event, EventError> {
         "add" => &["to"],
         _ => &[],
     };
-    if let Some(k) = m.keys().find(|k| k.as_str() != kind && k.as_str() != "note" && !allowed.contains(&k.as_str())) {
+    if let Some(k) = m
+        .keys()
+        .find(|k| k.as_str() != kind && k.as_str() != "note" && !allowed.contains(&k.as_str()))
+    {
         return Err(syntax(format!("`{k}` is not a field of a `{kind}` event")));
     }
-    let ms = |key: &str, signed: bool| -> Result<i64, EventError> { read_ms(number, key, &m[key], signed) };
+    let ms = |key: &str, signed: bool| -> Result<i64, EventError> {
+        read_ms(number, key, &m[key], signed)
+    };
     let side = |key: &str, required: bool| -> Result<Option<Side>, EventError> {
         match m.get(key) {
             None if !required => Ok(None),
-            None => Err(syntax(format!("a `{kind}` event names `{key}`: red or black"))),
-            Some(s) => side_of(s).map(Some).ok_or_else(|| syntax(format!("`{key}` is red or black, not {s}"))),
+            None => Err(syntax(format!(
+                "a `{kind}` event names `{key}`: red or black"
+            ))),
+            Some(s) => side_of(s)
+                .map(Some)
+                .ok_or_else(|| syntax(format!("`{key}` is red or black, not {s}"))),
         }
     };
     let actor = |key: &str| -> Result<Actor, EventError> {
@@ -226,15 +262,28 @@ fn parse_event(number: usize, v: &Value) -> Result<Event, EventError> {
             Some(s) => side_of(s)
                 .map(Actor::Player)
                 .ok_or_else(|| syntax(format!("`{key}` is red, black or arbiter, not {s}"))),
-            None => Err(syntax(format!("a `{kind}` event names `{key}`: red, black or arbiter"))),
+            None => Err(syntax(format!(
+                "a `{kind}` event names `{key}`: red, black or arbiter"
+            ))),
         }
     };
     let unsigned = |v: i64| v as u64; // read_ms refused negatives for unsigned fields
     Ok(match kind {
-        "move" => Event::Move { ms: unsigned(ms("move", false)?), side: side("side", false)? },
-        "press" => Event::Press { ms: unsigned(ms("press", false)?), side: side("side", false)? },
-        "stop" => Event::Stop { ms: unsigned(ms("stop", false)?), by: actor("by")? },
-        "start" => Event::Start { by: actor("start")? },
+        "move" => Event::Move {
+            ms: unsigned(ms("move", false)?),
+            side: side("side", false)?,
+        },
+        "press" => Event::Press {
+            ms: unsigned(ms("press", false)?),
+            side: side("side", false)?,
+        },
+        "stop" => Event::Stop {
+            ms: unsigned(ms("stop", false)?),
+            by: actor("by")?,
+        },
+        "start" => Event::Start {
+            by: actor("start")?,
+        },
         "knock" => Event::Knock {
             side: side("knock", true)?.unwrap_or(Side::Red),
             pieces: match m.get("pieces") {
@@ -246,24 +295,40 @@ fn parse_event(number: usize, v: &Value) -> Result<Event, EventError> {
                 ),
             },
         },
-        _ => Event::Add { ms: ms("add", true)?, to: side("to", true)?.unwrap_or(Side::Red) },
+        _ => Event::Add {
+            ms: ms("add", true)?,
+            to: side("to", true)?.unwrap_or(Side::Red),
+        },
     })
 }
 
 /// A time field: whole milliseconds, or a duration string (`1m30s`); a leading `-` only
 /// where `signed`.
 fn read_ms(number: usize, key: &str, v: &Value, signed: bool) -> Result<i64, EventError> {
-    let fail = |kind, message: String| EventError { number, kind, message };
+    let fail = |kind, message: String| EventError {
+        number,
+        kind,
+        message,
+    };
     let (negative, magnitude) = match v {
         Value::Number(n) => {
             if let Some(u) = n.as_u64() {
                 (false, u)
             } else if let Some(i) = n.as_i64() {
                 (true, i.unsigned_abs())
-            } else if n.as_f64().is_some_and(|f| f.fract() == 0.0 && f.abs() > MAX_MS as f64) {
-                return Err(fail(EventErrorKind::Overflow, format!("`{key}`: {n} ms is more than the clock handles (2^53 − 1 ms)")));
+            } else if n
+                .as_f64()
+                .is_some_and(|f| f.fract() == 0.0 && f.abs() > MAX_MS as f64)
+            {
+                return Err(fail(
+                    EventErrorKind::Overflow,
+                    format!("`{key}`: {n} ms is more than the clock handles (2^53 − 1 ms)"),
+                ));
             } else {
-                return Err(fail(EventErrorKind::Syntax, format!("`{key}`: {n} is not a whole number of milliseconds")));
+                return Err(fail(
+                    EventErrorKind::Syntax,
+                    format!("`{key}`: {n} is not a whole number of milliseconds"),
+                ));
             }
         }
         Value::String(s) => {
@@ -273,17 +338,30 @@ fn read_ms(number: usize, key: &str, v: &Value, signed: bool) -> Result<i64, Eve
             };
             match Ms::parse_checked(body) {
                 Ok(Ms(u)) => (neg, u),
-                Err(e @ DurationError::TooLong(_)) => return Err(fail(EventErrorKind::Overflow, format!("`{key}`: {e}"))),
+                Err(e @ DurationError::TooLong(_)) => {
+                    return Err(fail(EventErrorKind::Overflow, format!("`{key}`: {e}")))
+                }
                 Err(e) => return Err(fail(EventErrorKind::Syntax, format!("`{key}`: {e}"))),
             }
         }
-        other => return Err(fail(EventErrorKind::Syntax, format!("`{key}` is a time in milliseconds, not {other}"))),
+        other => {
+            return Err(fail(
+                EventErrorKind::Syntax,
+                format!("`{key}` is a time in milliseconds, not {other}"),
+            ))
+        }
     };
     if magnitude > MAX_MS {
-        return Err(fail(EventErrorKind::Overflow, format!("`{key}`: {magnitude} ms is more than the clock handles (2^53 − 1 ms)")));
+        return Err(fail(
+            EventErrorKind::Overflow,
+            format!("`{key}`: {magnitude} ms is more than the clock handles (2^53 − 1 ms)"),
+        ));
     }
     if negative && magnitude > 0 && !signed {
-        return Err(fail(EventErrorKind::NegativeTime, format!("`{key}`: a time on the clock cannot be negative")));
+        return Err(fail(
+            EventErrorKind::NegativeTime,
+            format!("`{key}`: a time on the clock cannot be negative"),
+        ));
     }
     let m = magnitude as i64;
     Ok(if negative { -m } else { m })
@@ -392,6 +470,17 @@ pub struct Timeline {
     pub running: Option<Side>,
     /// The event that ended the game on the clock (a flag, a loss by 5.9).
     pub ended_at: Option<usize>,
+    /// Per event: both clocks after it, and the side that moved or pressed.
+    pub after: Vec<AfterEvent>,
+}
+
+/// The state of the clock after one event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AfterEvent {
+    /// Time left, Red and Black (a flagged side's as it was when the event began).
+    pub left: [i64; 2],
+    /// The side that moved or pressed.
+    pub actor: Option<Side>,
 }
 
 struct SideState {
@@ -403,11 +492,24 @@ struct SideState {
 }
 
 /// Runs `events` under `control` and the edition's `timing`.
-pub fn simulate(control: &Control, timing: &Timing, events: &[Event]) -> Result<Timeline, EventError> {
-    let mut t = Timeline { moves: Vec::with_capacity(events.len()), ..Timeline::default() };
+pub fn simulate(
+    control: &Control,
+    timing: &Timing,
+    events: &[Event],
+) -> Result<Timeline, EventError> {
+    let mut t = Timeline {
+        moves: Vec::with_capacity(events.len()),
+        after: Vec::with_capacity(events.len()),
+        ..Timeline::default()
+    };
     let mut st: [SideState; 2] = Side::BOTH.map(|s| {
         let p = control.periods[s.index()][0];
-        SideState { left: p.time as i64, moves: 0, period: 0, target: p.moves.map(u64::from) }
+        SideState {
+            left: p.time as i64,
+            moves: 0,
+            period: 0,
+            target: p.moves.map(u64::from),
+        }
     });
     t.start = [st[0].left, st[1].left];
     let mut to_move = timing.first_to_move;
@@ -427,12 +529,24 @@ pub fn simulate(control: &Control, timing: &Timing, events: &[Event]) -> Result<
     let mut counts = [[0u32; 3]; 2];
     for (i, ev) in events.iter().enumerate() {
         let number = i + 1;
-        let fail = |kind, message: String| EventError { number, kind, message };
+        let fail = |kind, message: String| EventError {
+            number,
+            kind,
+            message,
+        };
         if t.ended_at.is_some() {
-            return Err(fail(EventErrorKind::AfterEnd, "the game already ended on the clock".into()));
+            return Err(fail(
+                EventErrorKind::AfterEnd,
+                "the game already ended on the clock".into(),
+            ));
         }
         let out_of_order = |m: &str| fail(EventErrorKind::OutOfOrder, m.to_string());
-        let overflow = || fail(EventErrorKind::Overflow, "a clock would go beyond 2^53 − 1 ms".into());
+        let overflow = || {
+            fail(
+                EventErrorKind::Overflow,
+                "a clock would go beyond 2^53 − 1 ms".into(),
+            )
+        };
         // Time runs on the running face; returns false when that side's flag fell.
         let charge = |st: &mut [SideState; 2], t: &mut Timeline, side: Side, ms: u64| -> bool {
             let s = &mut st[side.index()];
@@ -443,159 +557,209 @@ pub fn simulate(control: &Control, timing: &Timing, events: &[Event]) -> Result<
                     side,
                     event: number,
                     move_number: s.moves + 1,
-                    kind: if s.target.is_some() { FlagKind::Quota } else { FlagKind::Time },
+                    kind: if s.target.is_some() {
+                        FlagKind::Quota
+                    } else {
+                        FlagKind::Time
+                    },
                     left: before,
                     over: ms - before.max(0) as u64,
                     moves_made: s.moves,
                     moves_required: s.target,
                 });
+                s.left = before;
                 t.ended_at = Some(number);
                 false
             } else {
                 true
             }
         };
-        let mut violation = |t: &mut Timeline, side: Side, kind: ViolationKind, foul: bool, effect| {
-            let c = &mut counts[side.index()][kind as usize];
-            *c += 1;
-            t.violations.push(Violation { event: number, side, kind, foul, count: *c, effect });
-        };
-        match *ev {
-            Event::Move { ms, side } => {
-                let Some(face) = running else {
-                    return Err(out_of_order("a move while the clock is stopped: restart it first (a `start` event)"));
-                };
-                if side.is_some_and(|s| s != to_move) {
-                    return Err(out_of_order(&format!("a move by {} while {to_move} is to move", side.unwrap_or(to_move))));
-                }
-                if !charge(&mut st, &mut t, face, ms) {
-                    continue;
-                }
-                let mover = to_move;
-                let s = &mut st[mover.index()];
-                s.moves += 1;
-                let mut added: i64 = 0;
-                if face == mover {
-                    if after_move {
-                        added += inc;
-                    }
-                    running = Some(mover.opponent());
-                    if before_move {
-                        st[mover.opponent().index()].left += inc;
-                    }
-                }
-                let s = &mut st[mover.index()];
-                if s.target == Some(u64::from(s.moves)) {
-                    let periods = &control.periods[mover.index()];
-                    if s.period + 1 < periods.len() {
-                        s.period += 1;
-                    }
-                    let next = periods[s.period];
-                    let carried = match timing.quota {
-                        Some((UnusedTime::Forfeited, ..)) => 0,
-                        _ => s.left + added,
-                    };
-                    added = carried + next.time as i64 - s.left;
-                    s.target = next.moves.map(|m| u64::from(s.moves) + u64::from(m));
-                }
-                s.left += added;
-                if s.left.unsigned_abs() > MAX_MS {
-                    return Err(overflow());
-                }
-                t.moves.push(MoveRow {
+        let mut violation =
+            |t: &mut Timeline, side: Side, kind: ViolationKind, foul: bool, effect| {
+                let c = &mut counts[side.index()][kind as usize];
+                *c += 1;
+                t.violations.push(Violation {
                     event: number,
-                    side: mover,
-                    number: s.moves,
-                    took: ms,
-                    added: added.max(0) as u64,
-                    left: [st[0].left, st[1].left],
+                    side,
+                    kind,
+                    foul,
+                    count: *c,
+                    effect,
                 });
-                to_move = mover.opponent();
-            }
-            Event::Press { ms, side } => {
-                let Some(face) = running else {
-                    return Err(out_of_order("a press while the clock is stopped"));
-                };
-                if side.is_some_and(|s| s != face) {
-                    return Err(out_of_order(&format!("only the side whose face runs ({face}) can press")));
-                }
-                if !charge(&mut st, &mut t, face, ms) {
-                    continue;
-                }
-                if face == to_move {
-                    if let Some(r) = &timing.press_without_move {
-                        violation(&mut t, face, ViolationKind::PressWithoutMove, r.foul, None);
+            };
+        let mut actor = None;
+        'event: {
+            match *ev {
+                Event::Move { ms, side } => {
+                    let Some(face) = running else {
+                        return Err(out_of_order(
+                            "a move while the clock is stopped: restart it first (a `start` event)",
+                        ));
+                    };
+                    if side.is_some_and(|s| s != to_move) {
+                        return Err(out_of_order(&format!(
+                            "a move by {} while {to_move} is to move",
+                            side.unwrap_or(to_move)
+                        )));
                     }
+                    if !charge(&mut st, &mut t, face, ms) {
+                        break 'event;
+                    }
+                    let mover = to_move;
+                    actor = Some(mover);
+                    let s = &mut st[mover.index()];
+                    s.moves += 1;
+                    let mut added: i64 = 0;
+                    if face == mover {
+                        if after_move {
+                            added += inc;
+                        }
+                        running = Some(mover.opponent());
+                        if before_move {
+                            st[mover.opponent().index()].left += inc;
+                        }
+                    }
+                    let s = &mut st[mover.index()];
+                    if s.target == Some(u64::from(s.moves)) {
+                        let periods = &control.periods[mover.index()];
+                        if s.period + 1 < periods.len() {
+                            s.period += 1;
+                        }
+                        let next = periods[s.period];
+                        let carried = match timing.quota {
+                            Some((UnusedTime::Forfeited, ..)) => 0,
+                            _ => s.left + added,
+                        };
+                        added = carried + next.time as i64 - s.left;
+                        s.target = next.moves.map(|m| u64::from(s.moves) + u64::from(m));
+                    }
+                    s.left += added;
+                    if s.left.unsigned_abs() > MAX_MS {
+                        return Err(overflow());
+                    }
+                    t.moves.push(MoveRow {
+                        event: number,
+                        side: mover,
+                        number: s.moves,
+                        took: ms,
+                        added: added.max(0) as u64,
+                        left: [st[0].left, st[1].left],
+                    });
+                    to_move = mover.opponent();
                 }
-                running = Some(face.opponent());
-            }
-            Event::Stop { ms, by } => {
-                let Some(face) = running else {
-                    return Err(out_of_order("the clock is already stopped"));
-                };
-                if !charge(&mut st, &mut t, face, ms) {
-                    continue;
+                Event::Press { ms, side } => {
+                    let Some(face) = running else {
+                        return Err(out_of_order("a press while the clock is stopped"));
+                    };
+                    if side.is_some_and(|s| s != face) {
+                        return Err(out_of_order(&format!(
+                            "only the side whose face runs ({face}) can press"
+                        )));
+                    }
+                    if !charge(&mut st, &mut t, face, ms) {
+                        break 'event;
+                    }
+                    actor = Some(face);
+                    if face == to_move {
+                        if let Some(r) = &timing.press_without_move {
+                            violation(&mut t, face, ViolationKind::PressWithoutMove, r.foul, None);
+                        }
+                    }
+                    running = Some(face.opponent());
                 }
-                paused = face;
-                running = None;
-                stopped_by = by;
-                if let (Actor::Player(p), Some(r)) = (by, &timing.stop_start) {
-                    violation(&mut t, p, ViolationKind::StopStart, r.foul, None);
-                }
-            }
-            Event::Start { by } => {
-                if running.is_some() {
-                    return Err(out_of_order("the clock is running: only a stopped clock can be restarted"));
-                }
-                running = Some(paused);
-                // Restarting what one stopped oneself is the same incident as the stop.
-                if let (Actor::Player(p), Some(r)) = (by, &timing.stop_start) {
-                    if stopped_by != by {
+                Event::Stop { ms, by } => {
+                    let Some(face) = running else {
+                        return Err(out_of_order("the clock is already stopped"));
+                    };
+                    if !charge(&mut st, &mut t, face, ms) {
+                        break 'event;
+                    }
+                    paused = face;
+                    running = None;
+                    stopped_by = by;
+                    if let (Actor::Player(p), Some(r)) = (by, &timing.stop_start) {
                         violation(&mut t, p, ViolationKind::StopStart, r.foul, None);
                     }
                 }
-            }
-            Event::Knock { side, pieces } => {
-                let Some(rule) = &timing.knocked_over else { continue };
-                if pieces.is_some_and(|p| p < rule.min_pieces) {
-                    continue;
+                Event::Start { by } => {
+                    if running.is_some() {
+                        return Err(out_of_order(
+                            "the clock is running: only a stopped clock can be restarted",
+                        ));
+                    }
+                    running = Some(paused);
+                    // Restarting what one stopped oneself is the same incident as the stop.
+                    if let (Actor::Player(p), Some(r)) = (by, &timing.stop_start) {
+                        if stopped_by != by {
+                            violation(&mut t, p, ViolationKind::StopStart, r.foul, None);
+                        }
+                    }
                 }
-                // Before pressing, the knocker restores the pieces on its own time.
-                if running.unwrap_or(paused) == side {
-                    continue;
+                Event::Knock { side, pieces } => {
+                    let Some(rule) = &timing.knocked_over else {
+                        break 'event;
+                    };
+                    if pieces.is_some_and(|p| p < rule.min_pieces) {
+                        break 'event;
+                    }
+                    // Before pressing, the knocker restores the pieces on its own time.
+                    if running.unwrap_or(paused) == side {
+                        break 'event;
+                    }
+                    let opp = side.opponent();
+                    if st[opp.index()].left < rule.opponent_below as i64 {
+                        violation(
+                            &mut t,
+                            side,
+                            ViolationKind::KnockedOver,
+                            false,
+                            Some(KnockEffect::Loss),
+                        );
+                        t.ended_at = Some(number);
+                    } else {
+                        st[opp.index()].left += rule.added as i64;
+                        if st[opp.index()].left.unsigned_abs() > MAX_MS {
+                            return Err(overflow());
+                        }
+                        violation(
+                            &mut t,
+                            side,
+                            ViolationKind::KnockedOver,
+                            false,
+                            Some(KnockEffect::TimeAdded(rule.added)),
+                        );
+                        t.adjustments.push(Adjustment {
+                            event: number,
+                            side: opp,
+                            ms: rule.added as i64,
+                            by_rule: Some(ViolationKind::KnockedOver),
+                        });
+                    }
                 }
-                let opp = side.opponent();
-                if st[opp.index()].left < rule.opponent_below as i64 {
-                    violation(&mut t, side, ViolationKind::KnockedOver, false, Some(KnockEffect::Loss));
-                    t.ended_at = Some(number);
-                } else {
-                    st[opp.index()].left += rule.added as i64;
-                    if st[opp.index()].left.unsigned_abs() > MAX_MS {
+                Event::Add { ms, to } => {
+                    let s = &mut st[to.index()];
+                    let before = s.left;
+                    s.left += ms;
+                    if s.left.unsigned_abs() > MAX_MS {
                         return Err(overflow());
                     }
-                    violation(&mut t, side, ViolationKind::KnockedOver, false, Some(KnockEffect::TimeAdded(rule.added)));
                     t.adjustments.push(Adjustment {
                         event: number,
-                        side: opp,
-                        ms: rule.added as i64,
-                        by_rule: Some(ViolationKind::KnockedOver),
+                        side: to,
+                        ms,
+                        by_rule: None,
                     });
-                }
-            }
-            Event::Add { ms, to } => {
-                let s = &mut st[to.index()];
-                let before = s.left;
-                s.left += ms;
-                if s.left.unsigned_abs() > MAX_MS {
-                    return Err(overflow());
-                }
-                t.adjustments.push(Adjustment { event: number, side: to, ms, by_rule: None });
-                if ms < 0 && exhausted(s.left) {
-                    s.left = before;
-                    charge(&mut st, &mut t, to, ms.unsigned_abs());
+                    if ms < 0 && exhausted(s.left) {
+                        s.left = before;
+                        charge(&mut st, &mut t, to, ms.unsigned_abs());
+                    }
                 }
             }
         }
+        t.after.push(AfterEvent {
+            left: [st[0].left, st[1].left],
+            actor,
+        });
     }
     t.left = [st[0].left, st[1].left];
     if let Some(f) = &t.flag {
