@@ -18,8 +18,8 @@ fn builtin(edition: &str) -> ClockRules {
         .expect("the edition has clock clauses")
 }
 
-/// The built-in spec with one textual edit to one file, compiled for `edition`.
-fn variant(file: &str, from: &str, to: &str, edition: &str) -> ClockRules {
+/// The built-in spec with one textual edit to one file.
+fn edited(file: &str, from: &str, to: &str) -> Spec {
     let mut files = Spec::builtin_files();
     let f = files
         .iter_mut()
@@ -30,8 +30,12 @@ fn variant(file: &str, from: &str, to: &str, edition: &str) -> ClockRules {
         "{file} does not contain the text to edit:\n{from}"
     );
     f.1 = f.1.replacen(from, to, 1);
-    let spec = Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"));
-    RuleSet::of_spec(&spec, edition)
+    Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"))
+}
+
+/// The clock rules of `edition` after one textual edit to one file.
+fn variant(file: &str, from: &str, to: &str, edition: &str) -> ClockRules {
+    RuleSet::of_spec(&edited(file, from, to), edition)
         .unwrap_or_else(|e| panic!("edited spec compiles: {e}"))
         .clock
         .unwrap()
@@ -247,14 +251,8 @@ fn editing_a_playoff_chain_changes_the_next_stage() {
 #[test]
 fn spec_errors_name_the_clause() {
     let bad = |file: &str, from: &str, to: &str, want: &str| {
-        let mut files = Spec::builtin_files();
-        let f = files.iter_mut().find(|(p, _)| p == file).unwrap();
-        assert!(f.1.contains(from), "{from}");
-        f.1 = f.1.replacen(from, to, 1);
-        let spec = Spec::from_files(files).unwrap();
-        let e = RuleSet::of_spec(&spec, file.split('/').next().unwrap())
-            .unwrap_err()
-            .to_string();
+        let edition = file.split('/').next().unwrap();
+        let e = RuleSet::of_spec(&edited(file, from, to), edition).unwrap_err().to_string();
         assert!(e.contains(want), "{e}");
         assert!(e.contains(file), "{e}");
     };

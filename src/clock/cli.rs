@@ -48,20 +48,25 @@ pub fn clock_text(ms: i64) -> String {
     }
 }
 
-/// `90m/40`, `15m/10 repeated`, `5m`: one side's periods.
-fn periods_text(c: &Control, side: Side) -> String {
-    c.periods[side.index()]
-        .iter()
-        .map(|p| {
-            let t = super::data::Ms(p.time).to_string();
-            match (p.moves, p.repeat) {
-                (Some(n), true) => format!("{t}/{n} repeated"),
-                (Some(n), false) => format!("{t}/{n}"),
-                (None, _) => t,
-            }
+/// `90m/40, then 15m/10 repeated`, `5m`: a side's periods, from (time, moves, repeat).
+fn periods_text(periods: impl Iterator<Item = (String, Option<u32>, bool)>) -> String {
+    periods
+        .map(|(t, moves, repeat)| match (moves, repeat) {
+            (Some(n), true) => format!("{t}/{n} repeated"),
+            (Some(n), false) => format!("{t}/{n}"),
+            (None, _) => t,
         })
         .collect::<Vec<_>>()
         .join(", then ")
+}
+
+/// A side's periods in a control.
+fn control_text(c: &Control, side: Side) -> String {
+    periods_text(
+        c.periods[side.index()]
+            .iter()
+            .map(|p| (super::data::Ms(p.time).to_string(), p.moves, p.repeat)),
+    )
 }
 
 fn ordinal(n: u32) -> String {
@@ -94,22 +99,13 @@ fn open_text(s: &Scheme) -> (String, String, String) {
     };
     let ms = |t: &Option<super::data::Ms>| t.map_or("event".to_string(), |m| m.to_string());
     let side = |red: bool| -> String {
-        d.periods
-            .iter()
-            .flatten()
-            .map(|p| {
-                let t = match &p.time {
-                    TimeData::Both(t) => ms(t),
-                    TimeData::ByColour { red: r, black: b } => ms(if red { r } else { b }),
-                };
-                match (p.moves, p.repeat) {
-                    (Some(n), true) => format!("{t}/{n} repeated"),
-                    (Some(n), false) => format!("{t}/{n}"),
-                    (None, _) => t,
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(", then ")
+        periods_text(d.periods.iter().flatten().map(|p| {
+            let t = match &p.time {
+                TimeData::Both(t) => ms(t),
+                TimeData::ByColour { red: r, black: b } => ms(if red { r } else { b }),
+            };
+            (t, p.moves, p.repeat)
+        }))
     };
     (side(true), side(false), ms(&d.increment))
 }
@@ -117,8 +113,8 @@ fn open_text(s: &Scheme) -> (String, String, String) {
 fn scheme_row(rules: &ClockRules, s: &Scheme) -> SchemeRow {
     let (red, black, increment, class) = match &s.control {
         Some(c) => (
-            periods_text(c, Side::Red),
-            periods_text(c, Side::Black),
+            control_text(c, Side::Red),
+            control_text(c, Side::Black),
             super::data::Ms(c.increment).to_string(),
             rules.class_of(s, c).unwrap_or_else(|| "—".into()),
         ),
@@ -176,8 +172,8 @@ fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &T
     let mut rows = Vec::new();
     let start_notes = format!(
         "start: {} / {}, increment {}",
-        periods_text(control, Side::Red),
-        periods_text(control, Side::Black),
+        control_text(control, Side::Red),
+        control_text(control, Side::Black),
         super::data::Ms(control.increment)
     );
     rows.push(EventRow {
@@ -215,13 +211,7 @@ fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &T
             ));
         }
         for v in t.violations.iter().filter(|v| v.event == number) {
-            let rule = match v.kind {
-                ViolationKind::PressWithoutMove => {
-                    rules.timing.press_without_move.as_ref().map(|r| &r.rule)
-                }
-                ViolationKind::StopStart => rules.timing.stop_start.as_ref().map(|r| &r.rule),
-                ViolationKind::KnockedOver => rules.timing.knocked_over.as_ref().map(|r| &r.rule),
-            };
+            let rule = rules.timing.violation_rule(v.kind);
             let article = rule.and_then(|r| r.article.clone()).unwrap_or_default();
             let what = match (v.kind, v.effect) {
                 (ViolationKind::KnockedOver, Some(KnockEffect::Loss)) => {
@@ -258,10 +248,7 @@ fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &T
                 (FlagKind::Quota, Some(req)) => format!("{} of {} moves made", f.moves_made, req),
                 _ => "sudden death".into(),
             };
-            let rule = match (f.kind, &rules.timing.quota) {
-                (FlagKind::Quota, Some((_, q, _))) => q,
-                _ => &rules.timing.flag_rule,
-            };
+            let rule = rules.timing.flag_rule(f.kind);
             notes.push(format!(
                 "{}'s time ran out {} into its {} move ({why}; art. {})",
                 f.side,

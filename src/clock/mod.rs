@@ -286,11 +286,7 @@ impl ClockRules {
             .violations
             .iter()
             .map(|v| {
-                let rule = match v.kind {
-                    sim::ViolationKind::PressWithoutMove => self.timing.press_without_move.as_ref().map(|r| &r.rule),
-                    sim::ViolationKind::StopStart => self.timing.stop_start.as_ref().map(|r| &r.rule),
-                    sim::ViolationKind::KnockedOver => self.timing.knocked_over.as_ref().map(|r| &r.rule),
-                };
+                let rule = self.timing.violation_rule(v.kind);
                 let (clause, article) = rule.map_or((Value::Null, Value::Null), Self::rule_json);
                 let mut o = json!({"event": v.event, "side": v.side.name(), "kind": v.kind.name(), "clause": clause,
                                    "article": article, "foul": v.foul, "count": v.count});
@@ -316,10 +312,7 @@ impl ClockRules {
             .collect();
         out.insert("adjustments".into(), Value::Array(adjustments));
         let flag = t.flag.map_or(Value::Null, |f| {
-            let rule = match (f.kind, &self.timing.quota) {
-                (sim::FlagKind::Quota, Some((_, q, _))) => q,
-                _ => &self.timing.flag_rule,
-            };
+            let rule = self.timing.flag_rule(f.kind);
             let (clause, article) = Self::rule_json(rule);
             let mut o = json!({"side": f.side.name(), "event": f.event, "move": f.move_number,
                                "kind": match f.kind { sim::FlagKind::Time => "time", sim::FlagKind::Quota => "quota" },

@@ -115,6 +115,26 @@ pub struct Timing {
     pub knocked_over: Option<KnockRule>,
 }
 
+impl Timing {
+    /// The clause a violation of `kind` comes from.
+    pub fn violation_rule(&self, kind: ViolationKind) -> Option<&RuleRef> {
+        match kind {
+            ViolationKind::PressWithoutMove => self.press_without_move.as_ref().map(|r| &r.rule),
+            ViolationKind::StopStart => self.stop_start.as_ref().map(|r| &r.rule),
+            ViolationKind::KnockedOver => self.knocked_over.as_ref().map(|r| &r.rule),
+        }
+    }
+
+    /// The clause a flag of `kind` comes from: the quota rule for a missed quota, else the
+    /// flag rule.
+    pub fn flag_rule(&self, kind: FlagKind) -> &RuleRef {
+        match (kind, &self.quota) {
+            (FlagKind::Quota, Some((_, q, _))) => q,
+            _ => &self.flag_rule,
+        }
+    }
+}
+
 /// Who acts on the clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Actor {
