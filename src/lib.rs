@@ -12,3 +12,4 @@ pub mod perft;
 pub mod report;
 pub mod notation;
 pub mod conform;
+pub mod clock;

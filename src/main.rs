@@ -69,6 +69,8 @@ enum Command {
     Outcome(xqspec::arbiter::cli::OutcomeArgs),
     /// The moves allowed after touching pieces (touch-move, 5.1–5.5), and the step that decided.
     Touch(xqspec::arbiter::cli::TouchArgs),
+    /// Simulate a game's clock events under a clock scheme (a table of both clocks), or list the schemes.
+    Clock(xqspec::clock::cli::ClockArgs),
     /// Check the conformance cases, their schema and clause coverage; dump them as JSON lines.
     Cases {
         #[command(subcommand)]
@@ -180,6 +182,7 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
+        Command::Clock(a) => xqspec::clock::cli::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Perft { fen, depth, divide, edition } => {
             let rules = load_rules(&g, &edition)?;
             let mut pos = position(&rules, &fen, &[])?;

@@ -20,6 +20,8 @@ pub struct RuleSet {
     pub vm: Rules,
     /// The arbiter's rules: results, draws, touch-move, irregularities, fouls (`src/arbiter`).
     pub arbiter: Option<crate::arbiter::ArbiterRules>,
+    /// Clock schemes, clock rules and play-offs (`src/clock`); `None` without clock clauses.
+    pub clock: Option<crate::clock::ClockRules>,
 }
 
 impl RuleSet {
@@ -28,8 +30,10 @@ impl RuleSet {
         let mut errors: Vec<SpecError> = Vec::new();
         let vm = Rules::compile(&edition).map_err(|e| errors.push(e)).ok();
         let arbiter = crate::arbiter::ArbiterRules::compile(&edition).map_err(|e| errors.extend(e)).ok().flatten();
+        let first = vm.as_ref().map_or(crate::board::Side::Red, Rules::first_to_move);
+        let clock = crate::clock::ClockRules::compile(&edition, first).map_err(|e| errors.extend(e)).ok().flatten();
         match vm {
-            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm, arbiter }),
+            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm, arbiter, clock }),
             _ => Err(SpecErrors(errors)),
         }
     }

@@ -43,6 +43,10 @@ pub enum Query {
     Outcome(crate::arbiter::OutcomeQuery),
     /// The moves allowed after touching pieces (touch-move, 摸子走子).
     TouchMove(crate::arbiter::TouchQuery),
+    /// Clock events under a clock scheme (`src/clock`).
+    Clock(crate::clock::ClockQuery),
+    /// A knockout play-off chain and the games played so far (`src/clock/playoff.rs`).
+    Playoff(crate::clock::PlayoffQuery),
     /// A query this version of xqspec has no type for (a later protocol's `ruling`, …).
     Other {
         name: String,
@@ -51,7 +55,7 @@ pub enum Query {
 }
 
 /// The queries this version knows, in protocol spelling.
-pub const KNOWN_QUERIES: [&str; 8] = [
+pub const KNOWN_QUERIES: &[&str] = &[
     "legal_moves",
     "perft",
     "status",
@@ -60,6 +64,8 @@ pub const KNOWN_QUERIES: [&str; 8] = [
     "format_move",
     "outcome",
     "touch_move",
+    "clock",
+    "playoff",
 ];
 
 impl Query {
@@ -126,6 +132,12 @@ impl Query {
             },
             "outcome" => Query::Outcome(domain_input(input)?),
             "touch_move" => Query::TouchMove(domain_input(input)?),
+            "clock" => Query::Clock(
+                serde_json::from_value(Value::Object(input.clone())).map_err(|e| format!("clock input: {e}"))?,
+            ),
+            "playoff" => Query::Playoff(
+                serde_json::from_value(Value::Object(input.clone())).map_err(|e| format!("playoff input: {e}"))?,
+            ),
             other => Query::Other {
                 name: other.to_string(),
                 input: input.clone(),
@@ -143,6 +155,8 @@ impl Query {
             Query::FormatMove { .. } => "format_move",
             Query::Outcome(_) => "outcome",
             Query::TouchMove(_) => "touch_move",
+            Query::Clock(_) => "clock",
+            Query::Playoff(_) => "playoff",
             Query::Other { name, .. } => name,
         }
     }
@@ -175,6 +189,8 @@ impl Query {
             }
             Query::Outcome(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::TouchMove(q) => serde_json::to_value(q).unwrap_or(Value::Null),
+            Query::Clock(q) => serde_json::to_value(q).unwrap_or(Value::Null),
+            Query::Playoff(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Other { input, .. } => return input.clone(),
         };
         match v {
@@ -200,6 +216,8 @@ pub fn answer_field(query: &str) -> Option<&'static str> {
         "format_move" => "text",
         "outcome" => "outcome",
         "touch_move" => "touch",
+        "clock" => "clock",
+        "playoff" => "playoff",
         _ => return None,
     })
 }
@@ -218,7 +236,8 @@ pub enum Answer {
 }
 
 impl Answer {
-    fn one(field: &str, v: Value) -> Answer {
+    /// An accepted answer with one field (`{"clock": {...}}`).
+    pub fn one(field: &str, v: Value) -> Answer {
         let mut m = Map::new();
         m.insert(field.to_string(), v);
         Answer::Value(m)
@@ -369,7 +388,7 @@ pub fn check_answer_value(
 }
 
 /// Answer fields whose value is an object compared by [`subset_difference`].
-pub const DOMAIN_ANSWER_FIELDS: [&str; 2] = ["outcome", "touch"];
+pub const DOMAIN_ANSWER_FIELDS: &[&str] = &["outcome", "touch", "clock", "playoff"];
 
 /// A rule domain's query type read from the input object (its fields are the domain's).
 fn domain_input<T: serde::de::DeserializeOwned>(input: &Map<String, Value>) -> Result<T, String> {

@@ -208,6 +208,20 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
                 let t = arbiter.touch_move(rules, q).map_err(arbiter_reject)?;
                 Answer::Value([("touch".to_string(), t.to_json())].into_iter().collect())
             }
+            Query::Clock(q) => match &ruleset.clock {
+                None => Answer::unsupported(format!("rule set {} has no clock clauses", ruleset.id())),
+                Some(c) => match c.answer_clock(q) {
+                    Ok(v) => Answer::one("clock", v),
+                    Err(e) => Answer::reject(e.reject_kind(), e.to_string()),
+                },
+            },
+            Query::Playoff(q) => match &ruleset.clock {
+                None => Answer::unsupported(format!("rule set {} has no clock clauses", ruleset.id())),
+                Some(c) => match c.answer_playoff(q) {
+                    Ok(v) => Answer::one("playoff", v),
+                    Err(e) => Answer::reject(e.kind.reject_kind(), e.message),
+                },
+            },
             other => Answer::unsupported(format!(
                 "the reference does not answer `{}` yet",
                 other.name()

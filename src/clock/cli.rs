@@ -1,0 +1,403 @@
+//! `xqspec clock`: simulate a game's clock events under a scheme, or list the schemes of a
+//! rule set.
+//!
+//! The event file is YAML: either a list of events, or a mapping with `events`, optional
+//! `scheme` (used when `--scheme` is not given) and optional `settings` (the numbers the
+//! scheme leaves to the event). Events are those of the `clock` query (PROTOCOL.md §3);
+//! times are whole milliseconds or durations such as `1m30s`.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use tabled::settings::Style;
+use tabled::{Table, Tabled};
+
+use super::sim::{self, Actor, Event, FlagKind, KnockEffect, Timeline, ViolationKind};
+use super::{ClockQuery, ClockRules, Control, Scheme};
+use crate::board::Side;
+use crate::ruleset::RuleSet;
+
+/// Arguments of `xqspec clock`.
+#[derive(clap::Args, Debug)]
+pub struct ClockArgs {
+    /// The clock events of one game (YAML); see `xqspec clock --help` and README.
+    #[arg(required_unless_present = "list")]
+    pub file: Option<PathBuf>,
+    /// The scheme id (`xqspec clock --list` shows them); default: the file's `scheme:`.
+    #[arg(long)]
+    pub scheme: Option<String>,
+    /// List the schemes of the rule set with their parameters.
+    #[arg(long, conflicts_with = "file")]
+    pub list: bool,
+    /// Print the answer object of the `clock` query instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    #[arg(long, default_value = "cxa-2020")]
+    pub edition: String,
+}
+
+/// `1:30:00.000`, `4:59.999`, `-0:00.001`: a clock reading.
+pub fn clock_text(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    let v = ms.unsigned_abs();
+    let (h, m, s, milli) = (v / 3_600_000, v / 60_000 % 60, v / 1000 % 60, v % 1000);
+    if h > 0 {
+        format!("{sign}{h}:{m:02}:{s:02}.{milli:03}")
+    } else {
+        format!("{sign}{m}:{s:02}.{milli:03}")
+    }
+}
+
+/// `90m/40, then 15m/10 repeated`, `5m`: a side's periods, from (time, moves, repeat).
+fn periods_text(periods: impl Iterator<Item = (String, Option<u32>, bool)>) -> String {
+    periods
+        .map(|(t, moves, repeat)| match (moves, repeat) {
+            (Some(n), true) => format!("{t}/{n} repeated"),
+            (Some(n), false) => format!("{t}/{n}"),
+            (None, _) => t,
+        })
+        .collect::<Vec<_>>()
+        .join(", then ")
+}
+
+/// A side's periods in a control.
+fn control_text(c: &Control, side: Side) -> String {
+    periods_text(
+        c.periods[side.index()]
+            .iter()
+            .map(|p| (super::data::Ms(p.time).to_string(), p.moves, p.repeat)),
+    )
+}
+
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, x) if x != 11 => "st",
+        (2, x) if x != 12 => "nd",
+        (3, x) if x != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+#[derive(Tabled)]
+struct SchemeRow {
+    scheme: String,
+    article: String,
+    name: String,
+    red: String,
+    black: String,
+    increment: String,
+    class: String,
+    provenance: String,
+}
+
+/// The periods and increment of a scheme whose numbers the event sets, with `event` for them.
+fn open_text(s: &Scheme) -> (String, String, String) {
+    use super::data::{SchemeData, TimeData};
+    let Ok(d) = serde_yaml::from_value::<SchemeData>(s.template.clone()) else {
+        return Default::default();
+    };
+    let ms = |t: &Option<super::data::Ms>| t.map_or("event".to_string(), |m| m.to_string());
+    let side = |red: bool| -> String {
+        periods_text(d.periods.iter().flatten().map(|p| {
+            let t = match &p.time {
+                TimeData::Both(t) => ms(t),
+                TimeData::ByColour { red: r, black: b } => ms(if red { r } else { b }),
+            };
+            (t, p.moves, p.repeat)
+        }))
+    };
+    (side(true), side(false), ms(&d.increment))
+}
+
+fn scheme_row(rules: &ClockRules, s: &Scheme) -> SchemeRow {
+    let (red, black, increment, class) = match &s.control {
+        Some(c) => (
+            control_text(c, Side::Red),
+            control_text(c, Side::Black),
+            super::data::Ms(c.increment).to_string(),
+            rules.class_of(s, c).unwrap_or_else(|| "—".into()),
+        ),
+        None => {
+            let (red, black, increment) = open_text(s);
+            let class = s.label.clone().unwrap_or_else(|| "by its times".into());
+            (red, black, increment, class)
+        }
+    };
+    let mut provenance = s.provenance.name().to_string();
+    if let Some((r, src)) = &s.reading {
+        provenance.push_str(&format!(" (reading `{r}`: {src})"));
+    }
+    SchemeRow {
+        scheme: s.id.clone(),
+        article: s.article.clone().unwrap_or_default(),
+        name: s.name.clone(),
+        red,
+        black,
+        increment,
+        class,
+        provenance,
+    }
+}
+
+#[derive(Tabled)]
+struct EventRow {
+    #[tabled(rename = "#")]
+    number: usize,
+    event: String,
+    side: String,
+    took: String,
+    red: String,
+    black: String,
+    notes: String,
+}
+
+fn event_text(e: &Event) -> (String, String, u64) {
+    let actor = |a: Actor| match a {
+        Actor::Player(s) => s.name().to_string(),
+        Actor::Arbiter => "arbiter".into(),
+    };
+    match *e {
+        Event::Move { ms, .. } => ("move".into(), String::new(), ms),
+        Event::Press { ms, .. } => ("press without moving".into(), String::new(), ms),
+        Event::Stop { ms, by } => ("clock stopped".into(), actor(by), ms),
+        Event::Start { by } => ("clock restarted".into(), actor(by), 0),
+        Event::Knock { side, .. } => ("pieces knocked over".into(), side.name().into(), 0),
+        Event::Add { to, .. } => ("time adjusted by the arbiter".into(), to.name().into(), 0),
+    }
+}
+
+/// The table of a simulated game: one row per event, both clocks after it.
+fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &Timeline) -> String {
+    let mut rows = Vec::new();
+    let start_notes = format!(
+        "start: {} / {}, increment {}",
+        control_text(control, Side::Red),
+        control_text(control, Side::Black),
+        super::data::Ms(control.increment)
+    );
+    rows.push(EventRow {
+        number: 0,
+        event: "start".into(),
+        side: String::new(),
+        took: String::new(),
+        red: clock_text(t.start[0]),
+        black: clock_text(t.start[1]),
+        notes: start_notes,
+    });
+    for (i, (e, after)) in events.iter().zip(&t.after).enumerate() {
+        let number = i + 1;
+        let (mut event, mut side, took) = event_text(e);
+        if let Some(a) = after.actor {
+            side = a.name().into();
+        }
+        let mut notes = Vec::new();
+        if let Some(m) = t.moves.iter().find(|m| m.event == number) {
+            event = format!("move {}", m.number);
+            if m.added > 0 {
+                notes.push(format!("+{} added", super::data::Ms(m.added)));
+            }
+        }
+        for a in t
+            .adjustments
+            .iter()
+            .filter(|a| a.event == number && a.by_rule.is_none())
+        {
+            notes.push(format!(
+                "{}{} to {}",
+                if a.ms < 0 { "−" } else { "+" },
+                super::data::Ms(a.ms.unsigned_abs()),
+                a.side
+            ));
+        }
+        for v in t.violations.iter().filter(|v| v.event == number) {
+            let rule = rules.timing.violation_rule(v.kind);
+            let article = rule.and_then(|r| r.article.clone()).unwrap_or_default();
+            let what = match (v.kind, v.effect) {
+                (ViolationKind::KnockedOver, Some(KnockEffect::Loss)) => {
+                    format!("{} loses (opponent had too little time left)", v.side)
+                }
+                (ViolationKind::KnockedOver, Some(KnockEffect::TimeAdded(ms))) => {
+                    format!("+{} to {}", super::data::Ms(ms), v.side.opponent())
+                }
+                _ => format!(
+                    "{}{}",
+                    if v.foul { "foul" } else { "breach, not a foul" },
+                    format_args!(", {}'s {} of this kind", v.side, ordinal(v.count))
+                ),
+            };
+            notes.push(format!(
+                "art. {article} {}: {what}",
+                v.kind.name().replace('_', " ")
+            ));
+        }
+        let mut red = clock_text(after.left[0]);
+        let mut black = clock_text(after.left[1]);
+        if let Some(f) = t.flag.filter(|f| f.event == number) {
+            if matches!(e, Event::Move { .. }) {
+                event = format!("move {} (not completed)", f.move_number);
+                side = f.side.name().into();
+            }
+            let cell = format!("FLAG ({} left)", clock_text(f.left));
+            if f.side == Side::Red {
+                red = cell;
+            } else {
+                black = cell;
+            }
+            let why = match (f.kind, f.moves_required) {
+                (FlagKind::Quota, Some(req)) => format!("{} of {} moves made", f.moves_made, req),
+                _ => "sudden death".into(),
+            };
+            let rule = rules.timing.flag_rule(f.kind);
+            notes.push(format!(
+                "{}'s time ran out {} into its {} move ({why}; art. {})",
+                f.side,
+                clock_text(f.left),
+                ordinal(f.move_number),
+                rule.article.clone().unwrap_or_default()
+            ));
+        }
+        rows.push(EventRow {
+            number,
+            event,
+            side,
+            took: if took > 0
+                || matches!(
+                    e,
+                    Event::Move { .. } | Event::Press { .. } | Event::Stop { .. }
+                ) {
+                clock_text(took as i64)
+            } else {
+                String::new()
+            },
+            red,
+            black,
+            notes: notes.join("; "),
+        });
+    }
+    Table::new(rows).with(Style::markdown()).to_string()
+}
+
+/// Reads an event file: `(scheme, settings, events)`.
+pub fn read_event_file(
+    path: &std::path::Path,
+) -> Result<(Option<String>, Option<Value>, Vec<Value>), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let v: Value = serde_yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    match v {
+        Value::Array(events) => Ok((None, None, events)),
+        Value::Object(mut m) => {
+            if let Some(k) = m
+                .keys()
+                .find(|k| !["scheme", "settings", "events"].contains(&k.as_str()))
+            {
+                return Err(format!(
+                    "{}: `{k}` is not a key of an event file (scheme, settings, events)",
+                    path.display()
+                ));
+            }
+            let scheme = match m.remove("scheme") {
+                None => None,
+                Some(Value::String(s)) => Some(s),
+                Some(other) => {
+                    return Err(format!(
+                        "{}: `scheme` is a scheme id, not {other}",
+                        path.display()
+                    ))
+                }
+            };
+            let events = match m.remove("events") {
+                Some(Value::Array(a)) => a,
+                _ => {
+                    return Err(format!(
+                        "{}: `events` is a list of clock events",
+                        path.display()
+                    ))
+                }
+            };
+            Ok((scheme, m.remove("settings"), events))
+        }
+        _ => Err(format!(
+            "{}: an event file is a list of events, or a mapping with `events`",
+            path.display()
+        )),
+    }
+}
+
+/// `xqspec clock`.
+pub fn run(ruleset: &RuleSet, args: &ClockArgs) -> Result<(), String> {
+    let rules = ruleset
+        .clock
+        .as_ref()
+        .ok_or_else(|| format!("rule set {} has no clock clauses", ruleset.id()))?;
+    if args.list {
+        let rows: Vec<SchemeRow> = rules.schemes.iter().map(|s| scheme_row(rules, s)).collect();
+        println!("{}", Table::new(rows).with(Style::markdown()));
+        if rules.schemes.iter().any(|s| s.control.is_none()) {
+            println!("\nevent: a number the rulebook leaves to the event (由赛事规定); give it in the event file's `settings`, or use an overlay.");
+        }
+        if let Some(c) = &rules.classification {
+            let classes: Vec<String> = c
+                .classes
+                .iter()
+                .map(|(k, n, max)| format!("{k} ({n}) up to {} inclusive", super::data::Ms(*max)))
+                .collect();
+            println!(
+                "\nclassification (art. {}): {}; otherwise {}",
+                c.rule.article.clone().unwrap_or_default(),
+                classes.join(", "),
+                c.otherwise
+            );
+        }
+        return Ok(());
+    }
+    let path = args
+        .file
+        .as_deref()
+        .ok_or("give an event file, or --list")?;
+    let (file_scheme, settings, events) = read_event_file(path)?;
+    let scheme = args.scheme.clone().or(file_scheme).ok_or(
+        "give --scheme ID (or `scheme:` in the event file); `xqspec clock --list` shows the ids",
+    )?;
+    let query = ClockQuery {
+        scheme,
+        settings,
+        events,
+    };
+    let at = |e: super::ClockError| format!("{}: {e}", path.display());
+    if args.json {
+        let v = rules.answer_clock(&query).map_err(at)?;
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
+    let scheme = rules.scheme(&query.scheme).map_err(at)?;
+    let control = rules.control(scheme, query.settings.as_ref()).map_err(at)?;
+    let events = sim::parse_events(&query.events).map_err(|e| at(super::ClockError::Event(e)))?;
+    let t = sim::simulate(&control, &rules.timing, &events)
+        .map_err(|e| at(super::ClockError::Event(e)))?;
+    let class = rules
+        .class_of(scheme, &control)
+        .map(|c| format!(", class {c}"))
+        .unwrap_or_default();
+    println!(
+        "{} — scheme `{}` (art. {}: {}{class})\n",
+        ruleset.id(),
+        scheme.id,
+        scheme.article.clone().unwrap_or_default(),
+        scheme.name
+    );
+    println!("{}", timeline_table(rules, &control, &events, &t));
+    match (&t.flag, t.ended_at) {
+        (Some(f), _) => println!("\n{}'s flag fell at event {}.", f.side, f.event),
+        (None, Some(n)) => println!("\nThe game ended on the clock at event {n}."),
+        (None, None) => println!(
+            "\nNo flag: {} left for red, {} for black.",
+            clock_text(t.left[0]),
+            clock_text(t.left[1])
+        ),
+    }
+    Ok(())
+}

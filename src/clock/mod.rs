@@ -1,0 +1,343 @@
+//! Time (计时): clock schemes, the clock rules of an edition, a clock simulator, and the
+//! knockout play-offs of 2020 art. 30.
+//!
+//! - [`data`]: typed shapes of the `clock.*` and `playoff.*` clause data.
+//! - [`compile`](mod@compile): clauses → [`ClockRules`] (schemes with their controls, the clock
+//!   rules as [`sim::Timing`], the rapid classification, play-off chains), once per rule set.
+//! - [`sim`]: clock events → [`sim::Timeline`] (both clocks after every move, the flag, the
+//!   clock violations), in integer milliseconds.
+//! - [`playoff`]: a chain and the games played → the winner, or the next game.
+//! - [`cli`]: `xqspec clock`.
+//!
+//! No number of the rules is written here: periods, quotas, increments, the flag boundary,
+//! the 5.9 limits, which clock actions are fouls and the play-off chains are clause data. A
+//! number the rulebook leaves to the event (`null` in a scheme) comes from the query's
+//! `settings` or from an event overlay.
+
+pub mod cli;
+pub mod compile;
+pub mod data;
+pub mod playoff;
+pub mod sim;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use crate::board::Side;
+use crate::spec::{Edition, ProvenanceStatus, SpecError};
+
+pub use playoff::{Chain, PlayoffError, PlayoffErrorKind, PlayoffQuery};
+pub use sim::{Control, Event, EventError, EventErrorKind, Period, RuleRef, Timeline, Timing};
+
+use compile::Resolved;
+use data::Ms;
+
+/// A clock scheme of the edition (`clock.scheme.<id>`).
+#[derive(Clone, Debug)]
+pub struct Scheme {
+    /// The id queries and the CLI use: the clause id without `clock.scheme.`.
+    pub id: String,
+    pub clause: String,
+    pub article: Option<String>,
+    pub name: String,
+    /// The rulebook's own label (`rapid`), which classification does not override.
+    pub label: Option<String>,
+    pub provenance: ProvenanceStatus,
+    /// The scheme's data with the reading in use applied: settings are merged into it.
+    pub template: serde_yaml::Value,
+    /// The reading in use and its source, for a scheme with alternatives.
+    pub reading: Option<(String, String)>,
+    /// The control, when the rules fix every number.
+    pub control: Option<Control>,
+    /// The numbers the event sets (paths into the data: `periods[0].time`, `increment`).
+    pub event_sets: Vec<String>,
+}
+
+/// The rapid classification (2020 6.3): classes by the longest first-period time.
+#[derive(Clone, Debug)]
+pub struct Classification {
+    /// (class, name, at most ms), in the clause's order.
+    pub classes: Vec<(String, String, u64)>,
+    pub otherwise: String,
+    pub rule: RuleRef,
+}
+
+/// The time rules of a rule set.
+#[derive(Clone, Debug)]
+pub struct ClockRules {
+    pub timing: Timing,
+    pub classification: Option<Classification>,
+    pub schemes: Vec<Scheme>,
+    pub chains: Vec<Chain>,
+}
+
+/// The `clock` query: a scheme, the event's settings for the numbers the scheme leaves
+/// open, and the clock events.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockQuery {
+    /// The scheme id (`quota_90_40`: the clause `clock.scheme.quota_90_40`).
+    pub scheme: String,
+    /// Values for the scheme's `null` numbers, in the shape of its data
+    /// (`{"periods": [{"time": "30m"}], "increment": "20s"}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<Value>,
+    /// The clock events, in order (see [`sim::parse_events`]).
+    pub events: Vec<Value>,
+}
+
+/// Why a clock query was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClockError {
+    UnknownScheme(String),
+    /// The settings are missing, malformed, or change a number the rules fix.
+    Settings(String),
+    Event(EventError),
+}
+
+impl ClockError {
+    /// The protocol's reject kind.
+    pub fn reject_kind(&self) -> &'static str {
+        match self {
+            ClockError::UnknownScheme(_) => "clock.unknown_scheme",
+            ClockError::Settings(_) => "clock.settings",
+            ClockError::Event(e) => e.kind.reject_kind(),
+        }
+    }
+}
+
+impl fmt::Display for ClockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClockError::UnknownScheme(m) | ClockError::Settings(m) => f.write_str(m),
+            ClockError::Event(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ClockError {}
+
+/// Where `merged` (scheme data with settings) changes a value `base` fixes.
+fn fixed_changed(
+    base: &serde_yaml::Value,
+    merged: &serde_yaml::Value,
+    path: &str,
+) -> Option<String> {
+    use serde_yaml::Value as Y;
+    let same_duration = |a: &Y, b: &Y| {
+        let ms = |v: &Y| serde_yaml::from_value::<Ms>(v.clone()).ok();
+        ms(a).is_some() && ms(a) == ms(b)
+    };
+    match (base, merged) {
+        (Y::Null, _) => None,
+        (Y::Mapping(b), Y::Mapping(m)) => b.iter().find_map(|(k, bv)| {
+            let key = k.as_str().unwrap_or("?");
+            let here = if path.is_empty() {
+                key.to_string()
+            } else {
+                format!("{path}.{key}")
+            };
+            fixed_changed(bv, m.get(k).unwrap_or(&Y::Null), &here)
+        }),
+        (Y::Sequence(b), Y::Sequence(m)) if b.len() == m.len() => b
+            .iter()
+            .zip(m)
+            .enumerate()
+            .find_map(|(i, (bv, mv))| fixed_changed(bv, mv, &format!("{path}[{i}]"))),
+        (Y::Sequence(b), _) => Some(format!("{path} (the rules fix {} period(s))", b.len())),
+        _ if base == merged || same_duration(base, merged) => None,
+        _ => Some(path.to_string()),
+    }
+}
+
+impl ClockRules {
+    /// Compiles the `clock.*` and `playoff.*` clauses of `ed`; `None` when it has none.
+    pub fn compile(
+        ed: &Edition,
+        first_to_move: Side,
+    ) -> Result<Option<ClockRules>, Vec<SpecError>> {
+        compile::compile(ed, first_to_move)
+    }
+
+    pub fn scheme(&self, id: &str) -> Result<&Scheme, ClockError> {
+        self.schemes.iter().find(|s| s.id == id).ok_or_else(|| {
+            let known: Vec<&str> = self.schemes.iter().map(|s| s.id.as_str()).collect();
+            ClockError::UnknownScheme(format!(
+                "no clock scheme `{id}` (known: {})",
+                known.join(", ")
+            ))
+        })
+    }
+
+    pub fn chain(&self, id: &str) -> Result<&Chain, PlayoffError> {
+        self.chains.iter().find(|c| c.id == id).ok_or_else(|| {
+            let known: Vec<&str> = self.chains.iter().map(|c| c.id.as_str()).collect();
+            PlayoffError {
+                kind: PlayoffErrorKind::UnknownChain,
+                message: if known.is_empty() {
+                    format!("no play-off chain `{id}`: the rule set has no play-off chains")
+                } else {
+                    format!("no play-off chain `{id}` (known: {})", known.join(", "))
+                },
+            }
+        })
+    }
+
+    /// The control of `scheme` with the event's `settings` filling the numbers it leaves
+    /// open. Settings may not change a number the rules fix (an overlay does that).
+    pub fn control(
+        &self,
+        scheme: &Scheme,
+        settings: Option<&Value>,
+    ) -> Result<Control, ClockError> {
+        let Some(settings) = settings else {
+            return scheme.control.clone().ok_or_else(|| {
+                ClockError::Settings(format!(
+                    "scheme `{}` leaves {} to the event: give them in `settings`",
+                    scheme.id,
+                    scheme.event_sets.join(", ")
+                ))
+            });
+        };
+        let s = |m: String| ClockError::Settings(m);
+        if !settings.is_object() {
+            return Err(s(format!(
+                "`settings` is an object in the shape of the scheme's data, not {settings}"
+            )));
+        }
+        let patch = serde_yaml::to_value(settings).map_err(|e| s(format!("settings: {e}")))?;
+        let merged = crate::spec::merge_data(&scheme.template, &patch, "")
+            .map_err(|m| s(format!("settings: {m}")))?;
+        if let Some(p) = fixed_changed(&scheme.template, &merged, "") {
+            return Err(s(format!("settings: `{p}` is fixed by the rules of scheme `{}` (an event overlay changes it)", scheme.id)));
+        }
+        match compile::resolve(&merged).map_err(|m| s(format!("settings: {m}")))? {
+            Resolved::Fixed(ctl) => {
+                compile::check_control(&ctl, &self.timing).map_err(s)?;
+                Ok(ctl)
+            }
+            Resolved::EventSets(p) => Err(s(format!("settings leave {} unset", p.join(", ")))),
+        }
+    }
+
+    /// The class of a control: the scheme's own label, else the classification's.
+    pub fn class_of(&self, scheme: &Scheme, control: &Control) -> Option<String> {
+        if let Some(l) = &scheme.label {
+            return Some(l.clone());
+        }
+        let c = self.classification.as_ref()?;
+        let longest = control.base(Side::Red).max(control.base(Side::Black));
+        Some(
+            c.classes
+                .iter()
+                .find(|(_, _, max)| longest <= *max)
+                .map_or(&c.otherwise, |(k, _, _)| k)
+                .clone(),
+        )
+    }
+
+    /// Runs a `clock` query: the answer object of the field `clock`.
+    pub fn answer_clock(&self, q: &ClockQuery) -> Result<Value, ClockError> {
+        let scheme = self.scheme(&q.scheme)?;
+        let control = self.control(scheme, q.settings.as_ref())?;
+        let events = sim::parse_events(&q.events).map_err(ClockError::Event)?;
+        let t = sim::simulate(&control, &self.timing, &events).map_err(ClockError::Event)?;
+        Ok(self.timeline_json(scheme, &control, &t))
+    }
+
+    /// Runs a `playoff` query: the answer object of the field `playoff`.
+    pub fn answer_playoff(&self, q: &PlayoffQuery) -> Result<Value, PlayoffError> {
+        let chain = self.chain(&q.chain)?;
+        playoff::evaluate(chain, q, |id| match self.scheme(id) {
+            Ok(s) => s.control.as_ref().map_or(Value::Null, control_json),
+            Err(_) => Value::Null,
+        })
+    }
+
+    fn rule_json(r: &RuleRef) -> (Value, Value) {
+        (json!(r.clause), json!(r.article))
+    }
+
+    /// The answer object for a simulated game.
+    pub fn timeline_json(&self, scheme: &Scheme, control: &Control, t: &Timeline) -> Value {
+        let both = |v: [i64; 2]| json!({"red": v[0], "black": v[1]});
+        let mut out = Map::new();
+        out.insert("scheme".into(), json!(scheme.id));
+        out.insert("clause".into(), json!(scheme.clause));
+        out.insert("article".into(), json!(scheme.article));
+        out.insert("class".into(), json!(self.class_of(scheme, control)));
+        if let Some((r, _)) = &scheme.reading {
+            out.insert("reading".into(), json!(r));
+        }
+        out.insert("control".into(), control_json(control));
+        out.insert("start".into(), both(t.start));
+        let moves: Vec<Value> = t
+            .moves
+            .iter()
+            .map(|m| {
+                json!({"event": m.event, "side": m.side.name(), "number": m.number, "took": m.took,
+                       "added": m.added, "red": m.left[0], "black": m.left[1]})
+            })
+            .collect();
+        out.insert("moves".into(), Value::Array(moves));
+        let violations: Vec<Value> = t
+            .violations
+            .iter()
+            .map(|v| {
+                let rule = self.timing.violation_rule(v.kind);
+                let (clause, article) = rule.map_or((Value::Null, Value::Null), Self::rule_json);
+                let mut o = json!({"event": v.event, "side": v.side.name(), "kind": v.kind.name(), "clause": clause,
+                                   "article": article, "foul": v.foul, "count": v.count});
+                match v.effect {
+                    Some(sim::KnockEffect::Loss) => o["effect"] = json!("loss"),
+                    Some(sim::KnockEffect::TimeAdded(ms)) => {
+                        o["effect"] = json!("time_added");
+                        o["added"] = json!(ms);
+                    }
+                    None => {}
+                }
+                o
+            })
+            .collect();
+        out.insert("violations".into(), Value::Array(violations));
+        let adjustments: Vec<Value> = t
+            .adjustments
+            .iter()
+            .map(|a| {
+                json!({"event": a.event, "side": a.side.name(), "ms": a.ms,
+                       "by": a.by_rule.map_or("arbiter", sim::ViolationKind::name)})
+            })
+            .collect();
+        out.insert("adjustments".into(), Value::Array(adjustments));
+        let flag = t.flag.map_or(Value::Null, |f| {
+            let rule = self.timing.flag_rule(f.kind);
+            let (clause, article) = Self::rule_json(rule);
+            let mut o = json!({"side": f.side.name(), "event": f.event, "move": f.move_number,
+                               "kind": match f.kind { sim::FlagKind::Time => "time", sim::FlagKind::Quota => "quota" },
+                               "clause": clause, "article": article, "left": f.left, "over": f.over,
+                               "moves_made": f.moves_made});
+            if let Some(r) = f.moves_required {
+                o["moves_required"] = json!(r);
+            }
+            o
+        });
+        out.insert("flag".into(), flag);
+        out.insert("final".into(), both(t.left));
+        out.insert("running".into(), json!(t.running.map(Side::name)));
+        out.insert("ended_at".into(), json!(t.ended_at));
+        Value::Object(out)
+    }
+}
+
+/// A control as the answers give it: each side's periods and the increment, in ms.
+pub fn control_json(c: &Control) -> Value {
+    let side = |s: Side| -> Value {
+        c.periods[s.index()]
+            .iter()
+            .map(|p| json!({"time": p.time, "moves": p.moves, "repeat": p.repeat}))
+            .collect()
+    };
+    json!({"red": side(Side::Red), "black": side(Side::Black), "increment": c.increment})
+}

@@ -1,0 +1,398 @@
+//! Knockout play-offs (淘汰赛办法, 2020 art. 30): a chain of stages, and where a pairing
+//! stands given the games played so far — decided, or the next game with its control and
+//! how its colours are given.
+//!
+//! The two players are `A` and `B`. A game is `{red: A|B, result: red|black|draw}`, with
+//! `chose: A|B` when a player chose the colours of that game. A stage's round is won by the
+//! player who won more of its games (a drawn game counts for nobody, or for Black under
+//! `draw: black_wins`); a level round passes to the next stage, or is played again when
+//! the stage repeats.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use super::data::{ChooserRule, ColourRule};
+
+/// A stage of a chain, compiled.
+#[derive(Clone, Debug)]
+pub struct Stage {
+    pub name: String,
+    pub games: u32,
+    /// A clock scheme id; `None`: the event's own control.
+    pub scheme: Option<String>,
+    pub first: ColourRule,
+    pub then: Option<ColourRule>,
+    pub draw_black_wins: bool,
+    /// Colour rule of each replayed round's first game, when the stage repeats.
+    pub repeat: Option<ColourRule>,
+}
+
+/// A play-off chain (`playoff.*`), compiled.
+#[derive(Clone, Debug)]
+pub struct Chain {
+    pub id: String,
+    pub clause: String,
+    pub article: Option<String>,
+    pub stages: Vec<Stage>,
+}
+
+/// The `playoff` query: a chain and the games played so far.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayoffQuery {
+    /// The chain id (`slow_rapid_decider`: the clause `playoff.slow_rapid_decider`).
+    pub chain: String,
+    /// The games played, in order: `{red, result, chose?}`.
+    #[serde(default)]
+    pub games: Vec<Value>,
+    /// The player placed better in the event's preceding stage, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub better_ranked: Option<Value>,
+}
+
+/// Why a play-off query was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayoffErrorKind {
+    UnknownChain,
+    Game,
+    Colours,
+    AfterEnd,
+    Missing,
+}
+
+impl PlayoffErrorKind {
+    pub fn reject_kind(self) -> &'static str {
+        match self {
+            PlayoffErrorKind::UnknownChain => "playoff.unknown_chain",
+            PlayoffErrorKind::Game => "playoff.game",
+            PlayoffErrorKind::Colours => "playoff.colours",
+            PlayoffErrorKind::AfterEnd => "playoff.after_end",
+            PlayoffErrorKind::Missing => "playoff.missing",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayoffError {
+    pub kind: PlayoffErrorKind,
+    pub message: String,
+}
+
+impl std::fmt::Display for PlayoffError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for PlayoffError {}
+
+fn fail<T>(kind: PlayoffErrorKind, message: String) -> Result<T, PlayoffError> {
+    Err(PlayoffError { kind, message })
+}
+
+/// One of the two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Player {
+    A,
+    B,
+}
+
+impl Player {
+    fn other(self) -> Player {
+        match self {
+            Player::A => Player::B,
+            Player::B => Player::A,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Player::A => "A",
+            Player::B => "B",
+        }
+    }
+    fn parse(v: &Value) -> Option<Player> {
+        match v.as_str()? {
+            "A" => Some(Player::A),
+            "B" => Some(Player::B),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GameResult {
+    Red,
+    Black,
+    Draw,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Game {
+    red: Player,
+    result: GameResult,
+    chose: Option<Player>,
+}
+
+fn parse_game(number: usize, v: &Value) -> Result<Game, PlayoffError> {
+    let bad = |m: String| fail(PlayoffErrorKind::Game, format!("game {number}: {m}"));
+    let Some(m) = v.as_object() else {
+        return bad(format!(
+            "a game is {{red: A|B, result: red|black|draw}}, not {v}"
+        ));
+    };
+    if let Some(k) = m
+        .keys()
+        .find(|k| !["red", "result", "chose", "note"].contains(&k.as_str()))
+    {
+        return bad(format!(
+            "`{k}` is not a field of a game (red, result, chose, note)"
+        ));
+    }
+    let Some(red) = m.get("red").and_then(Player::parse) else {
+        return bad("`red` names the player who had Red: A or B".into());
+    };
+    let result = match m.get("result").and_then(Value::as_str) {
+        Some("red") => GameResult::Red,
+        Some("black") => GameResult::Black,
+        Some("draw") => GameResult::Draw,
+        _ => return bad("`result` is red, black or draw".into()),
+    };
+    let chose = match m.get("chose") {
+        None => None,
+        Some(c) => match Player::parse(c) {
+            Some(p) => Some(p),
+            None => return bad("`chose` names the player who chose the colours: A or B".into()),
+        },
+    };
+    Ok(Game { red, result, chose })
+}
+
+/// A game played, where it was played.
+struct Played {
+    stage: usize,
+    game: Game,
+}
+
+/// Who chooses under `rule`, or how it is decided; `Err` when the input lacks what the
+/// rule needs.
+fn chooser(
+    chain: &Chain,
+    rule: &[ChooserRule],
+    history: &[Played],
+    better: Option<Player>,
+) -> Result<(Option<Player>, &'static str), PlayoffError> {
+    let stage_index = |name: &str| chain.stages.iter().position(|s| s.name == name);
+    let mut needs = Vec::new();
+    for r in rule {
+        match r {
+            ChooserRule::NotChooserOf(st) => {
+                let i = stage_index(st);
+                match history
+                    .iter()
+                    .filter(|p| Some(p.stage) == i)
+                    .find_map(|p| p.game.chose)
+                {
+                    Some(p) => return Ok((Some(p.other()), "not_chooser_of")),
+                    None => needs.push(format!(
+                        "who chose colours in stage `{st}` (`chose` on its game)"
+                    )),
+                }
+            }
+            ChooserRule::BlackOf(st) => {
+                let i = stage_index(st);
+                match history.iter().rev().find(|p| Some(p.stage) == i) {
+                    Some(p) => return Ok((Some(p.game.red.other()), "black_of")),
+                    None => needs.push(format!("a game of stage `{st}`")),
+                }
+            }
+            ChooserRule::BetterRanked => match better {
+                Some(p) => return Ok((Some(p), "better_ranked")),
+                None => needs.push("who is better ranked (`better_ranked`)".into()),
+            },
+            ChooserRule::Lot => return Ok((None, "lot")),
+        }
+    }
+    fail(
+        PlayoffErrorKind::Missing,
+        format!(
+            "to say who chooses colours the input must give {}",
+            needs.join(", or ")
+        ),
+    )
+}
+
+/// How the colours of the next game are given, as the answer states it; and the player
+/// who must have Red, when the rule decides it.
+fn colours(
+    chain: &Chain,
+    rule: &ColourRule,
+    history: &[Played],
+    better: Option<Player>,
+) -> Result<(Value, Option<Player>, Option<Player>), PlayoffError> {
+    Ok(match rule {
+        ColourRule::Lot => (json!({"rule": "lot"}), None, None),
+        ColourRule::NotStated => (json!({"rule": "not_stated"}), None, None),
+        ColourRule::Swap => {
+            let red = history.last().map(|p| p.game.red.other());
+            (
+                json!({"rule": "swap", "red": red.map(Player::name)}),
+                red,
+                None,
+            )
+        }
+        ColourRule::Choice(rules) => {
+            let (who, by) = chooser(chain, rules, history, better)?;
+            let mut v = json!({"rule": "choice", "by": by});
+            if let Some(p) = who {
+                v["chooser"] = json!(p.name());
+            }
+            (v, None, who)
+        }
+    })
+}
+
+/// Where the play-off stands after `q.games`: `{winner, decided_by}` or `{next: …}`.
+/// `control` describes a stage's clock scheme (for the answer).
+pub fn evaluate(
+    chain: &Chain,
+    q: &PlayoffQuery,
+    control: impl Fn(&str) -> Value,
+) -> Result<Value, PlayoffError> {
+    let games = q
+        .games
+        .iter()
+        .enumerate()
+        .map(|(i, v)| parse_game(i + 1, v))
+        .collect::<Result<Vec<_>, _>>()?;
+    let better = match &q.better_ranked {
+        None => None,
+        Some(v) => match Player::parse(v) {
+            Some(p) => Some(p),
+            None => {
+                return fail(
+                    PlayoffErrorKind::Game,
+                    format!("`better_ranked` is A or B, not {v}"),
+                )
+            }
+        },
+    };
+    let mut history: Vec<Played> = Vec::with_capacity(games.len());
+    let mut next_game = games.iter();
+    for (si, stage) in chain.stages.iter().enumerate() {
+        let mut round = 1u32;
+        loop {
+            let mut wins = [0u32; 2];
+            for g in 0..stage.games {
+                let rule = match (g, round) {
+                    (0, 1) => &stage.first,
+                    (0, _) => stage.repeat.as_ref().unwrap_or(&stage.first),
+                    _ => stage.then.as_ref().unwrap_or(&stage.first),
+                };
+                let given = colours(chain, rule, &history, better);
+                let Some(game) = next_game.next() else {
+                    let (how, _, _) = given?;
+                    let mut next = Map::new();
+                    next.insert("stage".into(), json!(stage.name));
+                    if stage.repeat.is_some() {
+                        next.insert("round".into(), json!(round));
+                    }
+                    next.insert("game".into(), json!(g + 1));
+                    next.insert("scheme".into(), json!(stage.scheme));
+                    next.insert(
+                        "control".into(),
+                        stage.scheme.as_deref().map_or(Value::Null, &control),
+                    );
+                    next.insert("colours".into(), how);
+                    if stage.draw_black_wins {
+                        next.insert("draw".into(), json!("black_wins"));
+                    }
+                    return Ok(
+                        json!({"chain": chain.id, "winner": null, "games_played": history.len(), "next": next}),
+                    );
+                };
+                let number = history.len() + 1;
+                // A game already played is checked against its colour rule where the input
+                // says enough to apply it.
+                let (red, who) = given.map(|(_, r, w)| (r, w)).unwrap_or((None, None));
+                if red.is_some_and(|r| r != game.red) {
+                    return fail(
+                        PlayoffErrorKind::Colours,
+                        format!(
+                            "game {number} (stage `{}`): colours are swapped, so {} has Red",
+                            stage.name,
+                            red.map_or("?", Player::name)
+                        ),
+                    );
+                }
+                if let (Some(w), Some(c)) = (who, game.chose) {
+                    if w != c {
+                        return fail(
+                            PlayoffErrorKind::Colours,
+                            format!(
+                                "game {number} (stage `{}`): {} chooses the colours, not {}",
+                                stage.name,
+                                w.name(),
+                                c.name()
+                            ),
+                        );
+                    }
+                }
+                let winner = match game.result {
+                    GameResult::Red => Some(game.red),
+                    GameResult::Black => Some(game.red.other()),
+                    GameResult::Draw if stage.draw_black_wins => Some(game.red.other()),
+                    GameResult::Draw => None,
+                };
+                if let Some(w) = winner {
+                    wins[w as usize] += 1;
+                }
+                history.push(Played {
+                    stage: si,
+                    game: *game,
+                });
+            }
+            if wins[0] != wins[1] {
+                let w = if wins[0] > wins[1] {
+                    Player::A
+                } else {
+                    Player::B
+                };
+                if next_game.next().is_some() {
+                    return fail(
+                        PlayoffErrorKind::AfterEnd,
+                        format!(
+                            "game {}: the play-off was decided by game {} (stage `{}`)",
+                            history.len() + 1,
+                            history.len(),
+                            stage.name
+                        ),
+                    );
+                }
+                let last = history.last().map(|p| p.game.result);
+                let how = if stage.games > 1 {
+                    "match"
+                } else if last == Some(GameResult::Draw) {
+                    "draw_black_wins"
+                } else {
+                    "win"
+                };
+                let mut by = json!({"stage": stage.name, "how": how});
+                if stage.repeat.is_some() {
+                    by["round"] = json!(round);
+                }
+                if stage.games > 1 {
+                    by["wins"] = json!({"A": wins[0], "B": wins[1]});
+                }
+                return Ok(
+                    json!({"chain": chain.id, "winner": w.name(), "games_played": history.len(), "decided_by": by}),
+                );
+            }
+            if stage.repeat.is_none() {
+                break;
+            }
+            round += 1;
+        }
+    }
+    // Unreachable for compiled chains (the last stage always produces a winner).
+    Ok(json!({"chain": chain.id, "winner": null, "games_played": history.len(), "next": null}))
+}

@@ -1,0 +1,790 @@
+//! The clock simulator: a compiled time control and the clock rules of an edition, run
+//! over a game's clock events, in integer milliseconds.
+//!
+//! The clock is modelled as the physical two-faced clock: at any moment one face runs (or
+//! none, when stopped). A move event charges its time to the running face and, when the
+//! mover's own face was running, switches it; pressing without a move switches it too
+//! (so the mover's thinking then runs on the opponent's face, which is why 8.1.7 is a
+//! foul). Which rules apply — when time has run out, when the increment is added, how
+//! periods with move quotas follow one another, which clock actions are fouls, the 5.9
+//! numbers — comes from [`Timing`], compiled from the edition's clauses.
+
+use serde_json::Value;
+
+use super::data::{DurationError, Exhausted, IncrementTiming, Ms, UnusedTime, MAX_MS};
+use crate::board::Side;
+
+/// One period of a compiled control, for one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Period {
+    pub time: u64,
+    /// Moves to be made in the period; `None`: the game must end in it.
+    pub moves: Option<u32>,
+    pub repeat: bool,
+}
+
+/// A time control with every number known: the periods of each side (Red, Black) and the
+/// increment per move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Control {
+    pub periods: [Vec<Period>; 2],
+    pub increment: u64,
+}
+
+impl Control {
+    /// Checks the shape of the periods: at least one; only the last may repeat or lack a
+    /// move quota; a repeating period has a quota; a quota is at least one move; the
+    /// periods of a side with a quota end with a repeating one or one without a quota.
+    pub fn validate(&self) -> Result<(), String> {
+        for side in Side::BOTH {
+            let ps = &self.periods[side.index()];
+            let Some(last) = ps.last() else {
+                return Err(format!("{side} has no period"));
+            };
+            for (i, p) in ps.iter().enumerate() {
+                let is_last = i + 1 == ps.len();
+                if p.moves == Some(0) {
+                    return Err(format!("period {} requires 0 moves", i + 1));
+                }
+                if !is_last && p.moves.is_none() {
+                    return Err(format!(
+                        "period {} has no move quota, so no period can follow it",
+                        i + 1
+                    ));
+                }
+                if !is_last && p.repeat {
+                    return Err(format!("period {} repeats, so it must be the last", i + 1));
+                }
+                if p.repeat && p.moves.is_none() {
+                    return Err(format!("period {} repeats but requires no moves", i + 1));
+                }
+            }
+            if last.moves.is_some() && !last.repeat {
+                return Err("the last period has a move quota, so it must repeat (or a period without quota must follow)".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The first period's time of `side`.
+    pub fn base(&self, side: Side) -> u64 {
+        self.periods[side.index()].first().map_or(0, |p| p.time)
+    }
+
+    /// Whether any period has a move quota.
+    pub fn has_quota(&self) -> bool {
+        self.periods.iter().flatten().any(|p| p.moves.is_some())
+    }
+}
+
+/// A clause a simulation fact comes from: its id and its article in the edition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleRef {
+    pub clause: String,
+    pub article: Option<String>,
+}
+
+/// Knocked-over pieces (5.9), compiled.
+#[derive(Clone, Debug)]
+pub struct KnockRule {
+    pub min_pieces: u32,
+    pub opponent_below: u64,
+    pub added: u64,
+    pub rule: RuleRef,
+}
+
+/// A clock action that is a violation: whether the edition calls it a foul.
+#[derive(Clone, Debug)]
+pub struct ViolationRule {
+    pub foul: bool,
+    pub rule: RuleRef,
+}
+
+/// The clock rules of an edition, compiled from its `clock.*` clauses.
+#[derive(Clone, Debug)]
+pub struct Timing {
+    pub first_to_move: Side,
+    pub exhausted: Exhausted,
+    pub flag_rule: RuleRef,
+    pub increment: Option<(IncrementTiming, RuleRef)>,
+    /// Quota periods: how unused time passes to the next period, the quota rule and the
+    /// carry-over rule.
+    pub quota: Option<(UnusedTime, RuleRef, RuleRef)>,
+    pub press_without_move: Option<ViolationRule>,
+    pub stop_start: Option<ViolationRule>,
+    pub knocked_over: Option<KnockRule>,
+}
+
+impl Timing {
+    /// The clause a violation of `kind` comes from.
+    pub fn violation_rule(&self, kind: ViolationKind) -> Option<&RuleRef> {
+        match kind {
+            ViolationKind::PressWithoutMove => self.press_without_move.as_ref().map(|r| &r.rule),
+            ViolationKind::StopStart => self.stop_start.as_ref().map(|r| &r.rule),
+            ViolationKind::KnockedOver => self.knocked_over.as_ref().map(|r| &r.rule),
+        }
+    }
+
+    /// The clause a flag of `kind` comes from: the quota rule for a missed quota, else the
+    /// flag rule.
+    pub fn flag_rule(&self, kind: FlagKind) -> &RuleRef {
+        match (kind, &self.quota) {
+            (FlagKind::Quota, Some((_, q, _))) => q,
+            _ => &self.flag_rule,
+        }
+    }
+}
+
+/// Who acts on the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actor {
+    Player(Side),
+    Arbiter,
+}
+
+/// One clock event of a game, validated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// After `ms` on the running face, the side to move moves and presses.
+    Move { ms: u64, side: Option<Side> },
+    /// After `ms`, the side whose face runs presses without moving.
+    Press { ms: u64, side: Option<Side> },
+    /// After `ms`, someone stops the clock.
+    Stop { ms: u64, by: Actor },
+    /// Someone restarts the stopped clock.
+    Start { by: Actor },
+    /// `side` knocks pieces over (`pieces` of them, when given).
+    Knock { side: Side, pieces: Option<u32> },
+    /// The arbiter adds `ms` (negative: deducts) to `to`'s time.
+    Add { ms: i64, to: Side },
+}
+
+/// Why an event was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventErrorKind {
+    Syntax,
+    NegativeTime,
+    Overflow,
+    OutOfOrder,
+    AfterEnd,
+}
+
+impl EventErrorKind {
+    /// The protocol's reject kind.
+    pub fn reject_kind(self) -> &'static str {
+        match self {
+            EventErrorKind::Syntax => "clock.event_syntax",
+            EventErrorKind::NegativeTime => "clock.negative_time",
+            EventErrorKind::Overflow => "clock.overflow",
+            EventErrorKind::OutOfOrder => "clock.out_of_order",
+            EventErrorKind::AfterEnd => "clock.after_end",
+        }
+    }
+}
+
+/// A refused event: its number (from 1), the kind of problem, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventError {
+    pub number: usize,
+    pub kind: EventErrorKind,
+    pub message: String,
+}
+
+impl std::fmt::Display for EventError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "event {}: {}", self.number, self.message)
+    }
+}
+
+impl std::error::Error for EventError {}
+
+fn side_of(v: &Value) -> Option<Side> {
+    match v.as_str()? {
+        "red" => Some(Side::Red),
+        "black" => Some(Side::Black),
+        _ => None,
+    }
+}
+
+/// Parses the events of the protocol and of event files (1-based numbers in errors).
+pub fn parse_events(values: &[Value]) -> Result<Vec<Event>, EventError> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| parse_event(i + 1, v))
+        .collect()
+}
+
+const KINDS: [&str; 6] = ["move", "press", "stop", "start", "knock", "add"];
+
+fn parse_event(number: usize, v: &Value) -> Result<Event, EventError> {
+    let fail = |kind, message: String| EventError {
+        number,
+        kind,
+        message,
+    };
+    let syntax = |m: String| fail(EventErrorKind::Syntax, m);
+    let Some(m) = v.as_object() else {
+        return Err(syntax(format!(
+            "an event is a mapping like {{move: 12000}}, not {v}"
+        )));
+    };
+    let kinds: Vec<&str> = KINDS
+        .iter()
+        .copied()
+        .filter(|k| m.contains_key(*k))
+        .collect();
+    let kind = match kinds.as_slice() {
+        [k] => *k,
+        [] => {
+            return Err(syntax(format!(
+                "an event has one of the keys {}",
+                KINDS.join(", ")
+            )))
+        }
+        many => {
+            return Err(syntax(format!(
+                "an event has one kind, this one has {}",
+                many.join(" and ")
+            )))
+        }
+    };
+    let allowed: &[&str] = match kind {
+        "move" | "press" => &["side"],
+        "stop" => &["by"],
+        "knock" => &["pieces"],
+        "add" => &["to"],
+        _ => &[],
+    };
+    if let Some(k) = m
+        .keys()
+        .find(|k| k.as_str() != kind && k.as_str() != "note" && !allowed.contains(&k.as_str()))
+    {
+        return Err(syntax(format!("`{k}` is not a field of a `{kind}` event")));
+    }
+    let ms = |key: &str, signed: bool| -> Result<i64, EventError> {
+        read_ms(number, key, &m[key], signed)
+    };
+    let side = |key: &str, required: bool| -> Result<Option<Side>, EventError> {
+        match m.get(key) {
+            None if !required => Ok(None),
+            None => Err(syntax(format!(
+                "a `{kind}` event names `{key}`: red or black"
+            ))),
+            Some(s) => side_of(s)
+                .map(Some)
+                .ok_or_else(|| syntax(format!("`{key}` is red or black, not {s}"))),
+        }
+    };
+    let actor = |key: &str| -> Result<Actor, EventError> {
+        match m.get(key) {
+            Some(Value::String(s)) if s == "arbiter" => Ok(Actor::Arbiter),
+            Some(s) => side_of(s)
+                .map(Actor::Player)
+                .ok_or_else(|| syntax(format!("`{key}` is red, black or arbiter, not {s}"))),
+            None => Err(syntax(format!(
+                "a `{kind}` event names `{key}`: red, black or arbiter"
+            ))),
+        }
+    };
+    let unsigned = |v: i64| v as u64; // read_ms refused negatives for unsigned fields
+    Ok(match kind {
+        "move" => Event::Move {
+            ms: unsigned(ms("move", false)?),
+            side: side("side", false)?,
+        },
+        "press" => Event::Press {
+            ms: unsigned(ms("press", false)?),
+            side: side("side", false)?,
+        },
+        "stop" => Event::Stop {
+            ms: unsigned(ms("stop", false)?),
+            by: actor("by")?,
+        },
+        "start" => Event::Start {
+            by: actor("start")?,
+        },
+        "knock" => Event::Knock {
+            side: side("knock", true)?.unwrap_or(Side::Red),
+            pieces: match m.get("pieces") {
+                None => None,
+                Some(p) => Some(
+                    p.as_u64()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .ok_or_else(|| syntax(format!("`pieces` is a count, not {p}")))?,
+                ),
+            },
+        },
+        _ => Event::Add {
+            ms: ms("add", true)?,
+            to: side("to", true)?.unwrap_or(Side::Red),
+        },
+    })
+}
+
+/// A time field: whole milliseconds, or a duration string (`1m30s`); a leading `-` only
+/// where `signed`.
+fn read_ms(number: usize, key: &str, v: &Value, signed: bool) -> Result<i64, EventError> {
+    let fail = |kind, message: String| EventError {
+        number,
+        kind,
+        message,
+    };
+    let (negative, magnitude) = match v {
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                (false, u)
+            } else if let Some(i) = n.as_i64() {
+                (true, i.unsigned_abs())
+            } else if n
+                .as_f64()
+                .is_some_and(|f| f.fract() == 0.0 && f.abs() > MAX_MS as f64)
+            {
+                return Err(fail(
+                    EventErrorKind::Overflow,
+                    format!("`{key}`: {n} ms is more than the clock handles (2^53 − 1 ms)"),
+                ));
+            } else {
+                return Err(fail(
+                    EventErrorKind::Syntax,
+                    format!("`{key}`: {n} is not a whole number of milliseconds"),
+                ));
+            }
+        }
+        Value::String(s) => {
+            let (neg, body) = match s.strip_prefix('-') {
+                Some(b) => (true, b),
+                None => (false, s.as_str()),
+            };
+            match Ms::parse_checked(body) {
+                Ok(Ms(u)) => (neg, u),
+                Err(e @ DurationError::TooLong(_)) => {
+                    return Err(fail(EventErrorKind::Overflow, format!("`{key}`: {e}")))
+                }
+                Err(e) => return Err(fail(EventErrorKind::Syntax, format!("`{key}`: {e}"))),
+            }
+        }
+        other => {
+            return Err(fail(
+                EventErrorKind::Syntax,
+                format!("`{key}` is a time in milliseconds, not {other}"),
+            ))
+        }
+    };
+    if magnitude > MAX_MS {
+        return Err(fail(
+            EventErrorKind::Overflow,
+            format!("`{key}`: {magnitude} ms is more than the clock handles (2^53 − 1 ms)"),
+        ));
+    }
+    if negative && magnitude > 0 && !signed {
+        return Err(fail(
+            EventErrorKind::NegativeTime,
+            format!("`{key}`: a time on the clock cannot be negative"),
+        ));
+    }
+    let m = magnitude as i64;
+    Ok(if negative { -m } else { m })
+}
+
+/// Why a flag fell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlagKind {
+    /// Time ran out in a period without a move quota (包干, increment).
+    Time,
+    /// The period's time ran out before its moves were made (1999 22.1).
+    Quota,
+}
+
+/// A side's time ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag {
+    pub side: Side,
+    /// The event during which it ran out (from 1).
+    pub event: usize,
+    /// The side's move it was making (its moves made + 1).
+    pub move_number: u32,
+    pub kind: FlagKind,
+    /// Time the side had left when the event began.
+    pub left: i64,
+    /// How far past that the event went.
+    pub over: u64,
+    /// The side's moves made, and (quota) the moves required by the period's end.
+    pub moves_made: u32,
+    pub moves_required: Option<u64>,
+}
+
+/// A move, with both clocks after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    pub event: usize,
+    pub side: Side,
+    /// The side's own move number.
+    pub number: u32,
+    /// Time the move took on the running face.
+    pub took: u64,
+    /// Time added to the mover after the move (increment, next period).
+    pub added: u64,
+    /// Time left, Red and Black, after the move.
+    pub left: [i64; 2],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViolationKind {
+    PressWithoutMove,
+    StopStart,
+    KnockedOver,
+}
+
+impl ViolationKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ViolationKind::PressWithoutMove => "press_without_move",
+            ViolationKind::StopStart => "stop_start",
+            ViolationKind::KnockedOver => "knocked_over",
+        }
+    }
+}
+
+/// What 5.9 does to a knock-over after pressing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KnockEffect {
+    /// The opponent gets this much more time.
+    TimeAdded(u64),
+    /// The knocker loses (the opponent had less than the limit left).
+    Loss,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub event: usize,
+    pub side: Side,
+    pub kind: ViolationKind,
+    pub foul: bool,
+    /// The side's n-th violation of this kind.
+    pub count: u32,
+    pub effect: Option<KnockEffect>,
+}
+
+/// Time added to (or taken from) a side by the arbiter or by 5.9.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adjustment {
+    pub event: usize,
+    pub side: Side,
+    pub ms: i64,
+    /// `None`: the arbiter; otherwise the rule that added it.
+    pub by_rule: Option<ViolationKind>,
+}
+
+/// Everything a simulation found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timeline {
+    pub start: [i64; 2],
+    pub moves: Vec<MoveRow>,
+    pub violations: Vec<Violation>,
+    pub adjustments: Vec<Adjustment>,
+    pub flag: Option<Flag>,
+    /// Time left at the end (0 for a side whose flag fell).
+    pub left: [i64; 2],
+    /// Whose face runs at the end (`None`: stopped, or the game ended).
+    pub running: Option<Side>,
+    /// The event that ended the game on the clock (a flag, a loss by 5.9).
+    pub ended_at: Option<usize>,
+    /// Per event: both clocks after it, and the side that moved or pressed.
+    pub after: Vec<AfterEvent>,
+}
+
+/// The state of the clock after one event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AfterEvent {
+    /// Time left, Red and Black (a flagged side's as it was when the event began).
+    pub left: [i64; 2],
+    /// The side that moved or pressed.
+    pub actor: Option<Side>,
+}
+
+struct SideState {
+    left: i64,
+    moves: u32,
+    period: usize,
+    /// Cumulative moves required by the end of the current period.
+    target: Option<u64>,
+}
+
+/// Runs `events` under `control` and the edition's `timing`.
+pub fn simulate(
+    control: &Control,
+    timing: &Timing,
+    events: &[Event],
+) -> Result<Timeline, EventError> {
+    let mut t = Timeline {
+        moves: Vec::with_capacity(events.len()),
+        after: Vec::with_capacity(events.len()),
+        ..Timeline::default()
+    };
+    let mut st: [SideState; 2] = Side::BOTH.map(|s| {
+        let p = control.periods[s.index()][0];
+        SideState {
+            left: p.time as i64,
+            moves: 0,
+            period: 0,
+            target: p.moves.map(u64::from),
+        }
+    });
+    t.start = [st[0].left, st[1].left];
+    let mut to_move = timing.first_to_move;
+    let mut running = Some(to_move);
+    let mut paused = to_move;
+    let mut stopped_by = Actor::Arbiter;
+    let inc = control.increment as i64;
+    let before_move = matches!(timing.increment, Some((IncrementTiming::BeforeMove, _)));
+    let after_move = matches!(timing.increment, Some((IncrementTiming::AfterMove, _)));
+    if before_move {
+        st[to_move.index()].left += inc;
+    }
+    let exhausted = |left: i64| match timing.exhausted {
+        Exhausted::BelowZero => left < 0,
+        Exhausted::AtZero => left <= 0,
+    };
+    let mut counts = [[0u32; 3]; 2];
+    for (i, ev) in events.iter().enumerate() {
+        let number = i + 1;
+        let fail = |kind, message: String| EventError {
+            number,
+            kind,
+            message,
+        };
+        if t.ended_at.is_some() {
+            return Err(fail(
+                EventErrorKind::AfterEnd,
+                "the game already ended on the clock".into(),
+            ));
+        }
+        let out_of_order = |m: &str| fail(EventErrorKind::OutOfOrder, m.to_string());
+        let overflow = || {
+            fail(
+                EventErrorKind::Overflow,
+                "a clock would go beyond 2^53 − 1 ms".into(),
+            )
+        };
+        // Time runs on the running face; returns false when that side's flag fell.
+        let charge = |st: &mut [SideState; 2], t: &mut Timeline, side: Side, ms: u64| -> bool {
+            let s = &mut st[side.index()];
+            let before = s.left;
+            s.left = before - ms as i64; // |left| ≤ 2^53 and ms ≤ 2^53: no i64 overflow
+            if exhausted(s.left) {
+                t.flag = Some(Flag {
+                    side,
+                    event: number,
+                    move_number: s.moves + 1,
+                    kind: if s.target.is_some() {
+                        FlagKind::Quota
+                    } else {
+                        FlagKind::Time
+                    },
+                    left: before,
+                    over: ms - before.max(0) as u64,
+                    moves_made: s.moves,
+                    moves_required: s.target,
+                });
+                s.left = before;
+                t.ended_at = Some(number);
+                false
+            } else {
+                true
+            }
+        };
+        let mut violation =
+            |t: &mut Timeline, side: Side, kind: ViolationKind, foul: bool, effect| {
+                let c = &mut counts[side.index()][kind as usize];
+                *c += 1;
+                t.violations.push(Violation {
+                    event: number,
+                    side,
+                    kind,
+                    foul,
+                    count: *c,
+                    effect,
+                });
+            };
+        let mut actor = None;
+        'event: {
+            match *ev {
+                Event::Move { ms, side } => {
+                    let Some(face) = running else {
+                        return Err(out_of_order(
+                            "a move while the clock is stopped: restart it first (a `start` event)",
+                        ));
+                    };
+                    if side.is_some_and(|s| s != to_move) {
+                        return Err(out_of_order(&format!(
+                            "a move by {} while {to_move} is to move",
+                            side.unwrap_or(to_move)
+                        )));
+                    }
+                    if !charge(&mut st, &mut t, face, ms) {
+                        break 'event;
+                    }
+                    let mover = to_move;
+                    actor = Some(mover);
+                    let s = &mut st[mover.index()];
+                    s.moves += 1;
+                    let mut added: i64 = 0;
+                    if face == mover {
+                        if after_move {
+                            added += inc;
+                        }
+                        running = Some(mover.opponent());
+                        if before_move {
+                            st[mover.opponent().index()].left += inc;
+                        }
+                    }
+                    let s = &mut st[mover.index()];
+                    if s.target == Some(u64::from(s.moves)) {
+                        let periods = &control.periods[mover.index()];
+                        if s.period + 1 < periods.len() {
+                            s.period += 1;
+                        }
+                        let next = periods[s.period];
+                        let carried = match timing.quota {
+                            Some((UnusedTime::Forfeited, ..)) => 0,
+                            _ => s.left + added,
+                        };
+                        added = carried + next.time as i64 - s.left;
+                        s.target = next.moves.map(|m| u64::from(s.moves) + u64::from(m));
+                    }
+                    s.left += added;
+                    if s.left.unsigned_abs() > MAX_MS {
+                        return Err(overflow());
+                    }
+                    t.moves.push(MoveRow {
+                        event: number,
+                        side: mover,
+                        number: s.moves,
+                        took: ms,
+                        added: added.max(0) as u64,
+                        left: [st[0].left, st[1].left],
+                    });
+                    to_move = mover.opponent();
+                }
+                Event::Press { ms, side } => {
+                    let Some(face) = running else {
+                        return Err(out_of_order("a press while the clock is stopped"));
+                    };
+                    if side.is_some_and(|s| s != face) {
+                        return Err(out_of_order(&format!(
+                            "only the side whose face runs ({face}) can press"
+                        )));
+                    }
+                    if !charge(&mut st, &mut t, face, ms) {
+                        break 'event;
+                    }
+                    actor = Some(face);
+                    if face == to_move {
+                        if let Some(r) = &timing.press_without_move {
+                            violation(&mut t, face, ViolationKind::PressWithoutMove, r.foul, None);
+                        }
+                    }
+                    running = Some(face.opponent());
+                }
+                Event::Stop { ms, by } => {
+                    let Some(face) = running else {
+                        return Err(out_of_order("the clock is already stopped"));
+                    };
+                    if !charge(&mut st, &mut t, face, ms) {
+                        break 'event;
+                    }
+                    paused = face;
+                    running = None;
+                    stopped_by = by;
+                    if let (Actor::Player(p), Some(r)) = (by, &timing.stop_start) {
+                        violation(&mut t, p, ViolationKind::StopStart, r.foul, None);
+                    }
+                }
+                Event::Start { by } => {
+                    if running.is_some() {
+                        return Err(out_of_order(
+                            "the clock is running: only a stopped clock can be restarted",
+                        ));
+                    }
+                    running = Some(paused);
+                    // Restarting what one stopped oneself is the same incident as the stop.
+                    if let (Actor::Player(p), Some(r)) = (by, &timing.stop_start) {
+                        if stopped_by != by {
+                            violation(&mut t, p, ViolationKind::StopStart, r.foul, None);
+                        }
+                    }
+                }
+                Event::Knock { side, pieces } => {
+                    let Some(rule) = &timing.knocked_over else {
+                        break 'event;
+                    };
+                    if pieces.is_some_and(|p| p < rule.min_pieces) {
+                        break 'event;
+                    }
+                    // Before pressing, the knocker restores the pieces on its own time.
+                    if running.unwrap_or(paused) == side {
+                        break 'event;
+                    }
+                    let opp = side.opponent();
+                    if st[opp.index()].left < rule.opponent_below as i64 {
+                        violation(
+                            &mut t,
+                            side,
+                            ViolationKind::KnockedOver,
+                            false,
+                            Some(KnockEffect::Loss),
+                        );
+                        t.ended_at = Some(number);
+                    } else {
+                        st[opp.index()].left += rule.added as i64;
+                        if st[opp.index()].left.unsigned_abs() > MAX_MS {
+                            return Err(overflow());
+                        }
+                        violation(
+                            &mut t,
+                            side,
+                            ViolationKind::KnockedOver,
+                            false,
+                            Some(KnockEffect::TimeAdded(rule.added)),
+                        );
+                        t.adjustments.push(Adjustment {
+                            event: number,
+                            side: opp,
+                            ms: rule.added as i64,
+                            by_rule: Some(ViolationKind::KnockedOver),
+                        });
+                    }
+                }
+                Event::Add { ms, to } => {
+                    let s = &mut st[to.index()];
+                    let before = s.left;
+                    s.left += ms;
+                    if s.left.unsigned_abs() > MAX_MS {
+                        return Err(overflow());
+                    }
+                    t.adjustments.push(Adjustment {
+                        event: number,
+                        side: to,
+                        ms,
+                        by_rule: None,
+                    });
+                    if ms < 0 && exhausted(s.left) {
+                        s.left = before;
+                        charge(&mut st, &mut t, to, ms.unsigned_abs());
+                    }
+                }
+            }
+        }
+        t.after.push(AfterEvent {
+            left: [st[0].left, st[1].left],
+            actor,
+        });
+    }
+    t.left = [st[0].left, st[1].left];
+    if let Some(f) = &t.flag {
+        t.left[f.side.index()] = 0;
+    }
+    t.running = if t.ended_at.is_some() { None } else { running };
+    Ok(t)
+}

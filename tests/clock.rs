@@ -1,0 +1,529 @@
+//! The clock domain: proof that it is data-driven (edit the YAML, the simulation changes),
+//! fuzzing of the clock and play-off queries (no panic, every refusal names its event or
+//! game), conservation of time on random games, and the `xqspec clock` command.
+
+use std::path::Path;
+use std::process::Command;
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use xqspec::clock::{ClockQuery, ClockRules, PlayoffQuery};
+use xqspec::ruleset::RuleSet;
+use xqspec::spec::Spec;
+
+fn builtin(edition: &str) -> ClockRules {
+    RuleSet::builtin(edition)
+        .unwrap()
+        .clock
+        .expect("the edition has clock clauses")
+}
+
+/// The built-in spec with one textual edit to one file.
+fn edited(file: &str, from: &str, to: &str) -> Spec {
+    let mut files = Spec::builtin_files();
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == file)
+        .unwrap_or_else(|| panic!("no spec file {file}"));
+    assert!(
+        f.1.contains(from),
+        "{file} does not contain the text to edit:\n{from}"
+    );
+    f.1 = f.1.replacen(from, to, 1);
+    Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"))
+}
+
+/// The clock rules of `edition` after one textual edit to one file.
+fn variant(file: &str, from: &str, to: &str, edition: &str) -> ClockRules {
+    RuleSet::of_spec(&edited(file, from, to), edition)
+        .unwrap_or_else(|e| panic!("edited spec compiles: {e}"))
+        .clock
+        .unwrap()
+}
+
+fn ask(rules: &ClockRules, scheme: &str, settings: Option<Value>, events: Value) -> Value {
+    let q = ClockQuery {
+        scheme: scheme.into(),
+        settings,
+        events: events.as_array().unwrap().clone(),
+    };
+    rules.answer_clock(&q).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn editing_a_scheme_changes_the_simulation() {
+    let events = json!([{"move": 250_000}, {"move": 10_000}]);
+    let base = ask(&builtin("cxa-2020"), "blitz_5m_3s", None, events.clone());
+    assert_eq!(base["final"], json!({"red": 53_000, "black": 293_000}));
+    assert_eq!(base["flag"], Value::Null);
+    // Four minutes instead of five: the same first move is now a flag.
+    let four = variant(
+        "cxa-2020/clock.yaml",
+        "        - {time: 5m}\n      increment: 3s",
+        "        - {time: 4m}\n      increment: 3s",
+        "cxa-2020",
+    );
+    let v = ask(&four, "blitz_5m_3s", None, json!([{"move": 250_000}]));
+    assert_eq!(v["flag"]["side"], "red");
+    assert_eq!(v["flag"]["over"], 10_000);
+    // A 5 s increment instead of 3 s.
+    let five = variant(
+        "cxa-2020/clock.yaml",
+        "        - {time: 5m}\n      increment: 3s",
+        "        - {time: 5m}\n      increment: 5s",
+        "cxa-2020",
+    );
+    assert_eq!(
+        ask(&five, "blitz_5m_3s", None, events)["final"],
+        json!({"red": 55_000, "black": 295_000})
+    );
+}
+
+#[test]
+fn editing_the_clock_rules_changes_the_simulation() {
+    let exact = json!([{"move": 300_000}]);
+    assert_eq!(
+        ask(&builtin("cxa-2020"), "blitz_5m_3s", None, exact.clone())["flag"],
+        Value::Null
+    );
+    let at_zero = variant(
+        "cxa-2020/clock.yaml",
+        "exhausted_when: below_zero",
+        "exhausted_when: at_zero",
+        "cxa-2020",
+    );
+    assert_eq!(
+        ask(&at_zero, "blitz_5m_3s", None, exact)["flag"]["left"],
+        300_000
+    );
+
+    // The increment added when the clock starts instead of after the move: Red gets it at once.
+    let before = variant(
+        "cxa-2020/clock.yaml",
+        "added: after_move",
+        "added: before_move",
+        "cxa-2020",
+    );
+    let v = ask(&before, "blitz_5m_3s", None, json!([]));
+    assert_eq!(v["final"], json!({"red": 303_000, "black": 300_000}));
+
+    // 5.9 with a 5-minute limit: an opponent with 5 minutes left no longer makes the knocker lose at 4:59.
+    let knock = json!([{"move": 120_000}, {"move": 1_000}, {"knock": "black"}]);
+    let v = ask(&builtin("cxa-2020"), "blitz_5m_3s", None, knock.clone());
+    assert_eq!(v["violations"][0]["effect"], "time_added");
+    let strict = variant(
+        "cxa-2020/clock.yaml",
+        "opponent_below: 3m",
+        "opponent_below: 5m",
+        "cxa-2020",
+    );
+    assert_eq!(
+        ask(&strict, "blitz_5m_3s", None, knock)["violations"][0]["effect"],
+        "loss"
+    );
+
+    // Pressing without a move stops being a foul.
+    let press = json!([{"press": 1000}]);
+    assert_eq!(
+        ask(&builtin("cxa-2020"), "blitz_5m_3s", None, press.clone())["violations"][0]["foul"],
+        true
+    );
+    let lenient = variant(
+        "cxa-2020/clock.yaml",
+        "      foul: true\n\n  - id: clock.stop_start",
+        "      foul: false\n\n  - id: clock.stop_start",
+        "cxa-2020",
+    );
+    assert_eq!(
+        ask(&lenient, "blitz_5m_3s", None, press)["violations"][0]["foul"],
+        false
+    );
+}
+
+#[test]
+fn editing_the_classification_and_quotas_changes_the_answers() {
+    let ten = Some(json!({"periods": [{"time": 600_000}]}));
+    assert_eq!(
+        ask(&builtin("cxa-2020"), "sudden_death", ten.clone(), json!([]))["class"],
+        "rapid"
+    );
+    let shorter = variant(
+        "cxa-2020/clock.yaml",
+        "at_most: 15m",
+        "at_most: 9m",
+        "cxa-2020",
+    );
+    assert_eq!(
+        ask(&shorter, "sudden_death", ten, json!([]))["class"],
+        "standard"
+    );
+
+    // 1999 scheme 4 with 20 moves instead of 30: the 20th move now adds 5 minutes.
+    let twenty: Vec<Value> = (0..39).map(|_| json!({"move": 1000})).collect();
+    let v = ask(
+        &builtin("cxa-1999"),
+        "quota_5_30",
+        None,
+        Value::Array(twenty.clone()),
+    );
+    assert_eq!(v["final"]["red"], 280_000);
+    let q20 = variant(
+        "cxa-1999/clock.yaml",
+        "{time: 5m, moves: 30, repeat: true}\n      increment: 0s",
+        "{time: 5m, moves: 20, repeat: true}\n      increment: 0s",
+        "cxa-1999",
+    );
+    assert_eq!(
+        ask(&q20, "quota_5_30", None, Value::Array(twenty.clone()))["final"]["red"],
+        580_000
+    );
+    // Unused time forfeited instead of carried over.
+    let forfeit = variant(
+        "cxa-1999/clock.yaml",
+        "unused_time: carries_over",
+        "unused_time: forfeited",
+        "cxa-1999",
+    );
+    let thirty: Vec<Value> = (0..59).map(|_| json!({"move": 1000})).collect();
+    assert_eq!(
+        ask(
+            &builtin("cxa-1999"),
+            "quota_5_30",
+            None,
+            Value::Array(thirty.clone())
+        )["final"]["red"],
+        570_000
+    );
+    assert_eq!(
+        ask(&forfeit, "quota_5_30", None, Value::Array(thirty))["final"]["red"],
+        300_000
+    );
+    // The overlay's `use:` switch, made in the edition itself.
+    let thirty_reading = variant(
+        "cxa-1999/clock.yaml",
+        "use: fifty_moves",
+        "use: thirty_moves",
+        "cxa-1999",
+    );
+    let v = ask(
+        &thirty_reading,
+        "quota_10_40",
+        None,
+        json!([{"move": 600_001}]),
+    );
+    assert_eq!(
+        (v["reading"].clone(), v["flag"]["moves_required"].clone()),
+        (json!("thirty_moves"), json!(40))
+    );
+}
+
+#[test]
+fn editing_a_playoff_chain_changes_the_next_stage() {
+    let q = PlayoffQuery {
+        chain: "slow_rapid_decider".into(),
+        games: vec![json!({"red": "A", "result": "draw"})],
+        better_ranked: None,
+    };
+    let v = builtin("cxa-2020").answer_playoff(&q).unwrap();
+    assert_eq!(v["next"]["colours"], json!({"rule": "swap", "red": "B"}));
+    let lot = variant(
+        "cxa-2020/playoff.yaml",
+        "scheme: rapid_10m_10s, colours: {first: swap}",
+        "scheme: rapid_10m_10s, colours: {first: lot}",
+        "cxa-2020",
+    );
+    assert_eq!(
+        lot.answer_playoff(&q).unwrap()["next"]["colours"],
+        json!({"rule": "lot"})
+    );
+    let blitz = variant(
+        "cxa-2020/playoff.yaml",
+        "scheme: rapid_10m_10s, colours: {first: swap}",
+        "scheme: blitz_5m_3s, colours: {first: swap}",
+        "cxa-2020",
+    );
+    assert_eq!(
+        blitz.answer_playoff(&q).unwrap()["next"]["control"]["increment"],
+        3000
+    );
+}
+
+#[test]
+fn spec_errors_name_the_clause() {
+    let bad = |file: &str, from: &str, to: &str, want: &str| {
+        let edition = file.split('/').next().unwrap();
+        let e = RuleSet::of_spec(&edited(file, from, to), edition).unwrap_err().to_string();
+        assert!(e.contains(want), "{e}");
+        assert!(e.contains(file), "{e}");
+    };
+    bad(
+        "cxa-2020/clock.yaml",
+        "increment: 10s",
+        "increment: 10 seconds",
+        "clock.scheme.rapid_10m_10s",
+    );
+    bad(
+        "cxa-2020/clock.yaml",
+        "exhausted_when: below_zero",
+        "exhausted_when: sometimes",
+        "clock.flag",
+    );
+    bad(
+        "cxa-2020/playoff.yaml",
+        "scheme: rapid_10m_10s, colours: {first: swap}",
+        "scheme: rapid_9m, colours: {first: swap}",
+        "no clock scheme",
+    );
+    bad(
+        "cxa-2020/playoff.yaml",
+        "{not_chooser_of: slow}",
+        "{not_chooser_of: decider}",
+        "not an earlier stage",
+    );
+    bad(
+        "cxa-1999/clock.yaml",
+        "use: fifty_moves",
+        "use: forty_moves",
+        "names no alternative",
+    );
+    bad(
+        "cxa-1999/clock.yaml",
+        "{time: 5m, moves: 30, repeat: true}",
+        "{time: 5m, moves: 30}",
+        "must repeat",
+    );
+    bad(
+        "cxa-2020/clock.yaml",
+        "{time: 10m}\n      increment: 10s",
+        "{time: 10m, moves: 40, repeat: true}\n      increment: 10s",
+        "no `clock.quota` rule",
+    );
+}
+
+// ---------------------------------------------------------------- fuzzing
+
+fn time_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        (0u64..400_000).prop_map(Value::from),
+        (-1_000i64..0).prop_map(Value::from),
+        Just(json!(9_007_199_254_740_991u64)),
+        Just(json!(9_007_199_254_740_992u64)),
+        Just(json!(u64::MAX)),
+        Just(json!(1.5)),
+        Just(json!("1m30s")),
+        Just(json!("-5m")),
+        Just(json!("99999999999999999999h")),
+        Just(json!("soon")),
+        Just(json!(null)),
+        Just(json!([1])),
+    ]
+}
+
+fn who() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(json!("red")),
+        Just(json!("black")),
+        Just(json!("arbiter")),
+        Just(json!("white")),
+        Just(json!(3))
+    ]
+}
+
+fn event() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        4 => time_value().prop_map(|t| json!({"move": t})),
+        1 => (time_value(), who()).prop_map(|(t, s)| json!({"move": t, "side": s})),
+        1 => time_value().prop_map(|t| json!({"press": t})),
+        1 => (time_value(), who()).prop_map(|(t, b)| json!({"stop": t, "by": b})),
+        1 => who().prop_map(|b| json!({"start": b})),
+        1 => (who(), 0u64..4).prop_map(|(s, p)| json!({"knock": s, "pieces": p})),
+        1 => (time_value(), who()).prop_map(|(t, s)| json!({"add": t, "to": s})),
+        1 => Just(json!({"castle": 1})),
+        1 => Just(json!({"move": 1, "press": 1})),
+        1 => Just(json!("move")),
+    ]
+}
+
+fn rules_for(i: usize) -> &'static ClockRules {
+    use std::sync::OnceLock;
+    static R: OnceLock<Vec<ClockRules>> = OnceLock::new();
+    &R.get_or_init(|| {
+        ["cxa-1999", "cxa-2011", "cxa-2020"]
+            .iter()
+            .map(|e| builtin(e))
+            .collect()
+    })[i % 3]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    #[test]
+    fn clock_queries_never_panic(events in prop::collection::vec(event(), 0..40), ed in 0usize..3, scheme in 0usize..9) {
+        let rules = rules_for(ed);
+        let ids = ["quota_90_40", "quota_5_30", "quota_10_40", "sudden_death", "increment", "blitz_5m_3s", "decider_6m_4m_3s", "handicap", "nope"];
+        let settings = match ids[scheme] {
+            "sudden_death" => Some(json!({"periods": [{"time": 60_000}]})),
+            "increment" => Some(json!({"periods": [{"time": 60_000}], "increment": 2000})),
+            "handicap" => Some(json!({"periods": [{"time": {"red": 60_000, "black": 50_000}}], "increment": 0})),
+            _ => None,
+        };
+        let n = events.len();
+        let q = ClockQuery { scheme: ids[scheme].into(), settings, events };
+        match rules.answer_clock(&q) {
+            Ok(v) => {
+                prop_assert!(v["moves"].as_array().unwrap().len() <= n);
+                for k in ["red", "black"] {
+                    prop_assert!(v["final"][k].as_i64().unwrap() >= 0 || v["flag"].is_null());
+                }
+            }
+            Err(xqspec::clock::ClockError::Event(e)) => prop_assert!(e.number >= 1 && e.number <= n, "{e}"),
+            Err(_) => {}
+        }
+    }
+
+    /// On a game of plain moves, each side's time left is its start, less the time its
+    /// face ran, plus what was added; and the flag, if any, is the first move that took
+    /// longer than the time left.
+    #[test]
+    fn time_is_conserved(times in prop::collection::vec(0u64..40_000, 0..120)) {
+        let rules = rules_for(2);
+        let mut left = [300_000i64, 300_000];
+        let mut flag = None;
+        for (i, &t) in times.iter().enumerate() {
+            let s = i % 2;
+            if (t as i64) > left[s] { flag = Some(i + 1); left[s] = 0; break; }
+            left[s] += 3000 - t as i64;
+        }
+        // Events after a flag are refused: the game ends there.
+        let played = flag.unwrap_or(times.len());
+        let events: Vec<Value> = times[..played].iter().map(|t| json!({"move": t})).collect();
+        let v = rules.answer_clock(&ClockQuery { scheme: "blitz_5m_3s".into(), settings: None, events }).unwrap();
+        prop_assert_eq!(v["flag"]["event"].as_u64().map(|e| e as usize), flag);
+        prop_assert_eq!(&v["final"], &json!({"red": left[0], "black": left[1]}));
+    }
+
+    #[test]
+    fn playoff_queries_never_panic(games in prop::collection::vec(
+        (prop_oneof![Just(json!("A")), Just(json!("B")), Just(json!("C"))],
+         prop_oneof![Just(json!("red")), Just(json!("black")), Just(json!("draw")), Just(json!("won"))],
+         prop::option::of(prop_oneof![Just(json!("A")), Just(json!("B")), Just(json!(1))])), 0..12),
+        chain in 0usize..7, better in prop::option::of(prop_oneof![Just(json!("A")), Just(json!("Z"))])) {
+        let chains = ["slow_rapid_decider", "slow_rapid_blitz_decider", "slow_rapid_two_blitz_decider",
+                      "slow_rapid_blitz_until_decisive", "match_two_blitz_decider", "match_blitz_until_decisive", "nope"];
+        let games: Vec<Value> = games.into_iter().map(|(r, res, c)| {
+            let mut g = json!({"red": r, "result": res});
+            if let Some(c) = c { g["chose"] = c; }
+            g
+        }).collect();
+        let q = PlayoffQuery { chain: chains[chain].into(), games, better_ranked: better };
+        if let Ok(v) = rules_for(2).answer_playoff(&q) {
+            prop_assert!(v["winner"].is_string() || v["next"].is_object());
+        }
+    }
+}
+
+// ---------------------------------------------------------------- the command
+
+const BIN: &str = env!("CARGO_BIN_EXE_xqspec");
+
+fn xqspec(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn clock_command_lists_and_simulates() {
+    let (ok, out, err) = xqspec(&["clock", "--list", "--edition", "cxa-1999"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("quota_90_40") && out.contains("1h30m/40, then 15m/10 repeated"),
+        "{out}"
+    );
+    assert!(out.contains("reading `fifty_moves`"), "{out}");
+
+    let dir = std::env::temp_dir().join(format!("xqspec-clock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.yaml");
+    std::fs::write(&file, "scheme: blitz_5m_3s\nevents:\n  - move: 20s\n  - {press: 2s}\n  - move: 1000\n  - move: 5m\n").unwrap();
+    let f = file.to_str().unwrap();
+    let (ok, out, err) = xqspec(&["clock", f]);
+    assert!(ok, "{err}");
+    assert!(out.contains("FLAG (4:42.000 left)"), "{out}");
+    assert!(out.contains("art. 8.1.7 press without move: foul"), "{out}");
+    assert!(out.contains("red's flag fell at event 4"), "{out}");
+    let (ok, out, _) = xqspec(&["clock", "--json", f]);
+    assert!(ok);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["flag"]["event"], 4);
+
+    // Under the 2011 rules with the provincial overlay, the increment scheme needs no settings.
+    std::fs::write(&file, "- move: 40s\n").unwrap();
+    let overlay =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/overlays/provincial-2012-open.yaml");
+    let (ok, out, err) = xqspec(&[
+        "clock",
+        "--edition",
+        "cxa-2011",
+        "--overlay",
+        overlay.to_str().unwrap(),
+        "--scheme",
+        "increment",
+        f,
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("29:40.000"), "{out}");
+
+    std::fs::write(&file, "- move: 1000\n- move: -5\n").unwrap();
+    let (ok, _, err) = xqspec(&["clock", "--scheme", "blitz_5m_3s", f]);
+    assert!(
+        !ok && err.contains("event 2") && err.contains("negative"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The worked examples of PROTOCOL.md §3 (`clock`, `playoff`) are what `xqspec serve` answers.
+#[test]
+fn protocol_doc_examples_are_real() {
+    use xqspec::conform::protocol;
+    use xqspec::conform::reference::Reference;
+    let doc = include_str!("../conformance/PROTOCOL.md");
+    // JSON code blocks of the doc, in order.
+    let blocks: Vec<String> = doc
+        .split("```json\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap().to_string())
+        .collect();
+    for id in ["clock-example", "playoff-example"] {
+        let i = blocks
+            .iter()
+            .position(|b| b.contains(&format!("\"type\":\"ask\",\"id\":\"{id}\"")))
+            .unwrap_or_else(|| panic!("no ask {id}"));
+        let shown: Value =
+            serde_json::from_str(&blocks[i + 1]).unwrap_or_else(|e| panic!("{id} answer: {e}"));
+        let input = format!("{{\"type\":\"hello\",\"protocol\":2}}\n{}", blocks[i]);
+        let mut out = Vec::new();
+        protocol::serve(
+            &mut Reference::builtin().unwrap(),
+            input.as_bytes(),
+            &mut out,
+        )
+        .unwrap();
+        let answer = std::str::from_utf8(&out)
+            .unwrap()
+            .lines()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            serde_json::from_str::<Value>(&answer).unwrap(),
+            shown,
+            "{id}"
+        );
+    }
+}
