@@ -11,3 +11,4 @@ pub mod perft;
 pub mod report;
 pub mod notation;
 pub mod conform;
+pub mod competition;

@@ -65,6 +65,8 @@ enum Command {
     Conform(xqspec::conform::cli::ConformArgs),
     /// Speak the conformance protocol (conformance/PROTOCOL.md) on stdin/stdout as the reference.
     Serve,
+    /// Standings of a tournament file: the crosstable and the ranking with every tiebreak value.
+    Standings(xqspec::competition::cli::StandingsArgs),
     /// Check the conformance cases, their schema and clause coverage; dump them as JSON lines.
     Cases {
         #[command(subcommand)]
@@ -153,6 +155,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Spec { command: SpecCommand::Check } => spec_check(&cli.spec),
         Command::Conform(args) => xqspec::conform::cli::conform(cli.spec.as_deref(), args),
         Command::Serve => xqspec::conform::cli::serve(cli.spec.as_deref()),
+        Command::Standings(a) => xqspec::competition::cli::run(cli.spec.as_deref(), cli.overlay.as_deref(), &a),
         Command::Cases { command } => xqspec::conform::cli::cases(cli.spec.as_deref(), command),
         Command::Replay(a) => {
             let rules = load_rules(&g, &a.edition)?;

@@ -18,6 +18,8 @@ pub struct RuleSet {
     pub edition: Edition,
     /// Movement, check and status (`src/vm`).
     pub vm: Rules,
+    /// Scoring, tiebreak orders, byes, withdrawals, line-ups (`src/competition`).
+    pub competition: Option<crate::competition::CompetitionRules>,
 }
 
 impl RuleSet {
@@ -25,8 +27,12 @@ impl RuleSet {
     pub fn compile(edition: Edition) -> Result<RuleSet, SpecErrors> {
         let mut errors: Vec<SpecError> = Vec::new();
         let vm = Rules::compile(&edition).map_err(|e| errors.push(e)).ok();
+        let competition = match crate::competition::CompetitionRules::compile(&edition) {
+            None => None,
+            Some(r) => r.map_err(|e| errors.push(e)).ok(),
+        };
         match vm {
-            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm }),
+            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm, competition }),
             _ => Err(SpecErrors(errors)),
         }
     }

@@ -14,11 +14,11 @@ use crate::spec::{Clause, Edition, SpecError};
 /// Most kinds a compiled edition may have (piece codes keep the kind in three bits).
 pub const MAX_KINDS: usize = 8;
 
-fn err(c: &Clause, msg: impl Into<String>) -> SpecError {
+pub(crate) fn err(c: &Clause, msg: impl Into<String>) -> SpecError {
     SpecError::new(c.location.clone(), Some(&c.id), msg)
 }
 
-fn typed<T: DeserializeOwned>(c: &Clause) -> Result<T, SpecError> {
+pub(crate) fn typed<T: DeserializeOwned>(c: &Clause) -> Result<T, SpecError> {
     serde_yaml::from_value(c.data.clone()).map_err(|e| err(c, format!("data: {e}")))
 }
 
@@ -26,7 +26,7 @@ fn has_key(c: &Clause, key: &str) -> bool {
     c.data.as_mapping().is_some_and(|m| m.contains_key(key))
 }
 
-fn require<'a>(ed: &'a Edition, id: &str) -> Result<&'a Clause, SpecError> {
+pub(crate) fn require<'a>(ed: &'a Edition, id: &str) -> Result<&'a Clause, SpecError> {
     ed.clause(id).ok_or_else(|| {
         SpecError::new(
             crate::spec::Location { file: format!("{}/", ed.id), ..Default::default() },

@@ -6,7 +6,7 @@
 //! only the primitives (step, leap with a blocking point, slide, hop over screens,
 //! region guards) and how to run them fast.
 
-mod compile;
+pub(crate) mod compile;
 pub mod data;
 mod position;
 
