@@ -86,10 +86,32 @@ pub struct Format {
 }
 
 /// The `standings` query: a tournament in, the ranking out.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StandingsQuery {
     pub tournament: serde_json::Value,
+}
+
+/// Answers the `standings` query under `rules`: the answer object, or why the tournament
+/// is refused. A tournament naming another edition or overlay than the rule set's is
+/// refused (`tournament.edition`).
+pub fn answer(rules: &CompetitionRules, q: &StandingsQuery) -> Result<serde_json::Value, ReadError> {
+    let raw = RawTournament::from_json(&q.tournament).map_err(ReadError::Syntax)?;
+    let (edition, overlay) = match rules.ruleset.split_once('+') {
+        Some((e, o)) => (e, Some(o)),
+        None => (rules.ruleset.as_str(), None),
+    };
+    let mismatch = raw.edition.as_deref().is_some_and(|e| e != edition)
+        || raw.overlay.as_deref().is_some_and(|o| Some(o) != overlay);
+    if mismatch {
+        return Err(ReadError::Invalid(vec![TournamentError {
+            kind: TournamentErrorKind::Edition,
+            place: tournament::Place { record: "edition".into(), ..Default::default() },
+            message: format!("the tournament is for {}{}, the question is asked under {}", raw.edition.as_deref().unwrap_or(edition), raw.overlay.as_deref().map(|o| format!("+{o}")).unwrap_or_default(), rules.ruleset),
+        }]));
+    }
+    let t = Tournament::validate(&raw, rules).map_err(ReadError::Invalid)?;
+    Ok(standings(&t, rules).to_json())
 }
 
 /// Number of ways to field `boards` players out of `registered` in registration order

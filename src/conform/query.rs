@@ -39,6 +39,8 @@ pub enum Query {
         notation: String,
         mv: String,
     },
+    /// Standings of a tournament (`src/competition`).
+    Standings(crate::competition::StandingsQuery),
     /// A query this version of xqspec has no type for (a later protocol's `ruling`, …).
     Other {
         name: String,
@@ -47,13 +49,14 @@ pub enum Query {
 }
 
 /// The queries this version knows, in protocol spelling.
-pub const KNOWN_QUERIES: [&str; 6] = [
+pub const KNOWN_QUERIES: [&str; 7] = [
     "legal_moves",
     "perft",
     "status",
     "validate_fen",
     "parse_move",
     "format_move",
+    "standings",
 ];
 
 impl Query {
@@ -118,6 +121,10 @@ impl Query {
                 notation: s("notation")?,
                 mv: s("move")?,
             },
+            "standings" => Query::Standings(
+                serde_json::from_value(Value::Object(input.clone()))
+                    .map_err(|e| format!("standings input: {e}"))?,
+            ),
             other => Query::Other {
                 name: other.to_string(),
                 input: input.clone(),
@@ -133,6 +140,7 @@ impl Query {
             Query::ValidateFen { .. } => "validate_fen",
             Query::ParseMove { .. } => "parse_move",
             Query::FormatMove { .. } => "format_move",
+            Query::Standings(_) => "standings",
             Query::Other { name, .. } => name,
         }
     }
@@ -163,6 +171,7 @@ impl Query {
             } => {
                 json!({"fen": fen, "moves": moves, "notation": notation, "move": mv})
             }
+            Query::Standings(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Other { input, .. } => return input.clone(),
         };
         match v {
@@ -186,6 +195,7 @@ pub fn answer_field(query: &str) -> Option<&'static str> {
         "validate_fen" => "valid",
         "parse_move" => "move",
         "format_move" => "text",
+        "standings" => "standings",
         _ => return None,
     })
 }
@@ -355,7 +365,7 @@ pub fn check_answer_value(
 }
 
 /// Answer fields whose value is an object compared by [`subset_difference`].
-pub const DOMAIN_ANSWER_FIELDS: [&str; 0] = [];
+pub const DOMAIN_ANSWER_FIELDS: [&str; 1] = ["standings"];
 
 /// Where `got` departs from `want`, or `None` when every part of `want` is in `got`:
 /// objects compare key by key on the keys `want` names (an answer may carry more),

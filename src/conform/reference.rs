@@ -198,6 +198,17 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
                     Err(r) => Answer::reject(r.kind, r.message),
                 }
             }
+            Query::Standings(q) => match &ruleset.competition {
+                None => Answer::unsupported(format!("rule set {} has no competition clauses", ruleset.id())),
+                Some(rules) => match crate::competition::answer(rules, q) {
+                    Ok(v) => {
+                        let mut m = serde_json::Map::new();
+                        m.insert("standings".into(), v);
+                        Answer::Value(m)
+                    }
+                    Err(e) => Answer::reject(e.reject_kind(), e.to_string()),
+                },
+            },
             other => Answer::unsupported(format!(
                 "the reference does not answer `{}` yet",
                 other.name()

@@ -580,7 +580,7 @@ fn check_query_values(
             mv,
             ..
         } => (moves, Some(notation), Some(mv)),
-        Query::ValidateFen { .. } | Query::Other { .. } => return,
+        Query::ValidateFen { .. } | Query::Standings(_) | Query::Other { .. } => return,
     };
     for m in moves.iter().filter(|_| check_moves) {
         if !is_iccs(m) {
