@@ -53,7 +53,8 @@ fn format(c: &Clause, name: &str) -> Result<Format, SpecError> {
                 CriterionEntry::Scoped { criterion, scope } => (criterion.as_str(), *scope),
             };
             let cr = criterion(c, term, scope)?;
-            if cr.primitive.from_places() != places {
+            let fits = if places { cr.primitive.from_places() || cr.primitive == Primitive::Fouls } else { !cr.primitive.from_places() };
+            if !fits {
                 return Err(err(c, format!("order `{oname}`: `{term}` does not apply to {:?} entrants", d.entrants)));
             }
             if cr.primitive == Primitive::MatchPoints && d.unit != Unit::Match {
