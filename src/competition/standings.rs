@@ -159,6 +159,8 @@ struct Ctx<'a> {
     places: Option<Places>,
     /// Scores by scope (and by cycle for `cycles_summed`), computed once.
     scores: HashMap<(Scope, u32), Vec<f64>>,
+    /// Criteria that need every entrant's score (小分, 对手分), computed once per scope.
+    columns: HashMap<(Scope, bool), Vec<f64>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -184,6 +186,7 @@ impl<'a> Ctx<'a> {
             withdrawn: vec![false; n],
             places: None,
             scores: HashMap::new(),
+            columns: HashMap::new(),
         };
         c.build();
         c
@@ -224,6 +227,7 @@ impl<'a> Ctx<'a> {
             withdrawn: vec![false; n],
             places: Some(Places { places, fouls, individual }),
             scores: HashMap::new(),
+            columns: HashMap::new(),
         }
     }
 
@@ -454,6 +458,60 @@ impl<'a> Ctx<'a> {
         low * factor
     }
 
+    /// 小分 (`opponents == false`) or 对手分 (`true`) of every entrant in a scope.
+    fn column(&mut self, scope: Scope, opponents: bool) -> &Vec<f64> {
+        if !self.columns.contains_key(&(scope, opponents)) {
+            let v = if opponents { self.opponent_scores(scope) } else { self.beaten_opponents(scope) };
+            self.columns.insert((scope, opponents), v);
+        }
+        &self.columns[&(scope, opponents)]
+    }
+
+    fn beaten_opponents(&mut self, scope: Scope) -> Vec<f64> {
+        let cycles = if scope == Scope::CyclesSummed { self.format.cycles } else { 1 };
+        let mut total = vec![0.0; self.n];
+        for cycle in 0..cycles {
+            let s = self.scores(scope, cycle).clone();
+            for (i, t) in total.iter_mut().enumerate() {
+                *t += self.enc[i]
+                    .iter()
+                    .filter(|e| self.in_scope(e, scope, cycle))
+                    .filter_map(|e| {
+                        let o = e.opponent?;
+                        match e.outcome {
+                            Outcome::Win => Some(s[o]),
+                            Outcome::Draw => Some(s[o] / 2.0),
+                            Outcome::Loss => None,
+                        }
+                    })
+                    .sum::<f64>();
+            }
+        }
+        total
+    }
+
+    fn opponent_scores(&mut self, scope: Scope) -> Vec<f64> {
+        let bye = self.bye_opponent_score();
+        let s = self.scores(scope, 0).clone();
+        // 10.4.3.3 as data: whether a finalist counts with the final's slow game.
+        let without_final = self.rules.n_plus_one.is_some_and(|r| !r.final_counts_in_opponent_scores);
+        let final_points: Vec<f64> = (0..self.n)
+            .map(|o| if without_final { self.enc[o].iter().filter(|e| e.is_final).map(|e| self.rank_points(e)).sum() } else { 0.0 })
+            .collect();
+        (0..self.n)
+            .map(|i| {
+                self.enc[i]
+                    .iter()
+                    .filter(|e| self.in_scope(e, scope, 0))
+                    .map(|e| match e.opponent {
+                        Some(o) => s[o] - final_points[o],
+                        None => bye,
+                    })
+                    .sum()
+            })
+            .collect()
+    }
+
     /// Running score after each round 1..=upto.
     fn running(&self, i: usize) -> Vec<f64> {
         let mut per = vec![0.0; self.upto as usize + 1];
@@ -493,42 +551,8 @@ impl<'a> Ctx<'a> {
             Primitive::Fouls => self.sum(i, scope, |e| e.fouls as f64),
             Primitive::BlackGames => self.sum(i, scope, |e| e.black_games as f64),
             Primitive::BlackWins => self.sum(i, scope, |e| e.black_wins as f64),
-            Primitive::BeatenOpponents => {
-                let cycles = if scope == Scope::CyclesSummed { self.format.cycles } else { 1 };
-                let mut total = 0.0;
-                for cycle in 0..cycles {
-                    let s = self.scores(scope, cycle).clone();
-                    total += self.enc[i]
-                        .iter()
-                        .filter(|e| self.in_scope(e, scope, cycle))
-                        .filter_map(|e| {
-                            let o = e.opponent?;
-                            match e.outcome {
-                                Outcome::Win => Some(s[o]),
-                                Outcome::Draw => Some(s[o] / 2.0),
-                                Outcome::Loss => None,
-                            }
-                        })
-                        .sum::<f64>();
-                }
-                total
-            }
-            Primitive::OpponentScores => {
-                let bye = self.bye_opponent_score();
-                let s = self.scores(scope, 0).clone();
-                let without_final = self.rules.n_plus_one.is_some_and(|r| !r.final_counts_in_opponent_scores);
-                let final_points: Vec<f64> = (0..self.n)
-                    .map(|o| if without_final { self.enc[o].iter().filter(|e| e.is_final).map(|e| self.rank_points(e)).sum() } else { 0.0 })
-                    .collect();
-                self.enc[i]
-                    .iter()
-                    .filter(|e| self.in_scope(e, scope, 0))
-                    .map(|e| match e.opponent {
-                        Some(o) => s[o] - final_points[o],
-                        None => bye,
-                    })
-                    .sum()
-            }
+            Primitive::BeatenOpponents => self.column(scope, false)[i],
+            Primitive::OpponentScores => self.column(scope, true)[i],
             Primitive::Progressive => self.running(i).iter().sum(),
             Primitive::ProgressiveCut => {
                 let run = self.running(i);
