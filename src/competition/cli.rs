@@ -5,7 +5,6 @@
 use std::path::{Path, PathBuf};
 
 use tabled::builder::Builder;
-use tabled::settings::Style;
 
 use super::criteria::fmt_number;
 use super::data::System;
@@ -58,13 +57,7 @@ pub fn run(spec_dir: Option<&Path>, overlay_file: Option<&Path>, a: &StandingsAr
 }
 
 fn table(b: Builder, markdown: bool) -> String {
-    let mut t = b.build();
-    if markdown {
-        t.with(Style::markdown());
-    } else {
-        t.with(Style::rounded());
-    }
-    t.to_string()
+    crate::report::table_text(b, markdown)
 }
 
 /// The crosstable and the ranking, as text tables or Markdown.
