@@ -690,7 +690,6 @@ impl Validator<'_> {
                 pidx.get(id).copied()
             }
         };
-        let n_entrants = if team_event { teams.len() } else { players.len() };
         let entrant_name = |i: usize| -> &str {
             if team_event {
                 &teams[i].id
@@ -997,7 +996,6 @@ impl Validator<'_> {
                 }
             }
         }
-        let _ = n_entrants;
 
         if self.errors.is_empty() {
             Ok(Tournament {
