@@ -13,3 +13,4 @@ pub mod report;
 pub mod notation;
 pub mod conform;
 pub mod clock;
+pub mod competition;

@@ -71,6 +71,8 @@ enum Command {
     Touch(xqspec::arbiter::cli::TouchArgs),
     /// Simulate a game's clock events under a clock scheme (a table of both clocks), or list the schemes.
     Clock(xqspec::clock::cli::ClockArgs),
+    /// Standings of a tournament file: the crosstable and the ranking with every tiebreak value.
+    Standings(xqspec::competition::cli::StandingsArgs),
     /// Check the conformance cases, their schema and clause coverage; dump them as JSON lines.
     Cases {
         #[command(subcommand)]
@@ -159,6 +161,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Spec { command: SpecCommand::Check } => spec_check(&cli.spec),
         Command::Conform(args) => xqspec::conform::cli::conform(cli.spec.as_deref(), args),
         Command::Serve => xqspec::conform::cli::serve(cli.spec.as_deref()),
+        Command::Standings(a) => xqspec::competition::cli::run(cli.spec.as_deref(), cli.overlay.as_deref(), &a),
         Command::Cases { command } => xqspec::conform::cli::cases(cli.spec.as_deref(), command),
         Command::Outcome(a) => xqspec::arbiter::cli::outcome(&a, |e| load_ruleset(&g, e)),
         Command::Touch(a) => xqspec::arbiter::cli::touch(&a, &load_ruleset(&g, &a.edition)?),

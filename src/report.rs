@@ -13,6 +13,17 @@ use tabled::{Table, Tabled};
 
 use crate::spec::{Clause, Edition, Spec};
 
+/// A table built with `tabled`, as Markdown or as a rounded text table (for terminals).
+pub fn table_text(b: tabled::builder::Builder, markdown: bool) -> String {
+    let mut t = b.build();
+    if markdown {
+        t.with(Style::markdown());
+    } else {
+        t.with(Style::rounded());
+    }
+    t.to_string()
+}
+
 /// How a clause differs between two editions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {

@@ -22,6 +22,8 @@ pub struct RuleSet {
     pub arbiter: Option<crate::arbiter::ArbiterRules>,
     /// Clock schemes, clock rules and play-offs (`src/clock`); `None` without clock clauses.
     pub clock: Option<crate::clock::ClockRules>,
+    /// Scoring, tiebreak orders, byes, withdrawals, line-ups (`src/competition`).
+    pub competition: Option<crate::competition::CompetitionRules>,
 }
 
 impl RuleSet {
@@ -32,8 +34,12 @@ impl RuleSet {
         let arbiter = crate::arbiter::ArbiterRules::compile(&edition).map_err(|e| errors.extend(e)).ok().flatten();
         let first = vm.as_ref().map_or(crate::board::Side::Red, Rules::first_to_move);
         let clock = crate::clock::ClockRules::compile(&edition, first).map_err(|e| errors.extend(e)).ok().flatten();
+        let competition = match crate::competition::CompetitionRules::compile(&edition) {
+            None => None,
+            Some(r) => r.map_err(|e| errors.push(e)).ok(),
+        };
         match vm {
-            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm, arbiter, clock }),
+            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm, arbiter, clock, competition }),
             _ => Err(SpecErrors(errors)),
         }
     }

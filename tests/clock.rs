@@ -112,9 +112,9 @@ fn editing_the_clock_rules_changes_the_simulation() {
     let v = ask(&builtin("cxa-2020"), "blitz_5m_3s", None, knock.clone());
     assert_eq!(v["violations"][0]["effect"], "time_added");
     let strict = variant(
-        "cxa-2020/clock.yaml",
-        "opponent_below: 3m",
-        "opponent_below: 5m",
+        "cxa-2020/touch.yaml",
+        "opponent_under_minutes: 3",
+        "opponent_under_minutes: 5",
         "cxa-2020",
     );
     assert_eq!(
@@ -130,8 +130,8 @@ fn editing_the_clock_rules_changes_the_simulation() {
     );
     let lenient = variant(
         "cxa-2020/clock.yaml",
-        "      foul: true\n\n  - id: clock.stop_start",
-        "      foul: false\n\n  - id: clock.stop_start",
+        "      foul: foul.press_without_move\n",
+        "      foul: null\n",
         "cxa-2020",
     );
     assert_eq!(

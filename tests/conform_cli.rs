@@ -34,6 +34,7 @@ fn serve_gives_the_same_results_as_in_process() {
     let opts = RunOptions {
         skip_features: vec!["slow".into()],
         timeout: Duration::from_secs(60),
+        // Cases may apply the event overlays the spec ships.
         overlays: xqspec::spec::Spec::builtin().unwrap().overlays().to_vec(),
         ..RunOptions::default()
     };

@@ -47,6 +47,8 @@ pub enum Query {
     Clock(crate::clock::ClockQuery),
     /// A knockout play-off chain and the games played so far (`src/clock/playoff.rs`).
     Playoff(crate::clock::PlayoffQuery),
+    /// Standings of a tournament (`src/competition`).
+    Standings(crate::competition::StandingsQuery),
     /// A query this version of xqspec has no type for (a later protocol's `ruling`, …).
     Other {
         name: String,
@@ -66,6 +68,7 @@ pub const KNOWN_QUERIES: &[&str] = &[
     "touch_move",
     "clock",
     "playoff",
+    "standings",
 ];
 
 impl Query {
@@ -132,12 +135,9 @@ impl Query {
             },
             "outcome" => Query::Outcome(domain_input(input)?),
             "touch_move" => Query::TouchMove(domain_input(input)?),
-            "clock" => Query::Clock(
-                serde_json::from_value(Value::Object(input.clone())).map_err(|e| format!("clock input: {e}"))?,
-            ),
-            "playoff" => Query::Playoff(
-                serde_json::from_value(Value::Object(input.clone())).map_err(|e| format!("playoff input: {e}"))?,
-            ),
+            "clock" => Query::Clock(domain_input(input)?),
+            "playoff" => Query::Playoff(domain_input(input)?),
+            "standings" => Query::Standings(domain_input(input)?),
             other => Query::Other {
                 name: other.to_string(),
                 input: input.clone(),
@@ -157,6 +157,7 @@ impl Query {
             Query::TouchMove(_) => "touch_move",
             Query::Clock(_) => "clock",
             Query::Playoff(_) => "playoff",
+            Query::Standings(_) => "standings",
             Query::Other { name, .. } => name,
         }
     }
@@ -191,6 +192,7 @@ impl Query {
             Query::TouchMove(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Clock(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Playoff(q) => serde_json::to_value(q).unwrap_or(Value::Null),
+            Query::Standings(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Other { input, .. } => return input.clone(),
         };
         match v {
@@ -218,6 +220,7 @@ pub fn answer_field(query: &str) -> Option<&'static str> {
         "touch_move" => "touch",
         "clock" => "clock",
         "playoff" => "playoff",
+        "standings" => "standings",
         _ => return None,
     })
 }
@@ -388,7 +391,7 @@ pub fn check_answer_value(
 }
 
 /// Answer fields whose value is an object compared by [`subset_difference`].
-pub const DOMAIN_ANSWER_FIELDS: &[&str] = &["outcome", "touch", "clock", "playoff"];
+pub const DOMAIN_ANSWER_FIELDS: &[&str] = &["outcome", "touch", "clock", "playoff", "standings"];
 
 /// A rule domain's query type read from the input object (its fields are the domain's).
 fn domain_input<T: serde::de::DeserializeOwned>(input: &Map<String, Value>) -> Result<T, String> {

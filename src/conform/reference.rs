@@ -222,6 +222,17 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
                     Err(e) => Answer::reject(e.kind.reject_kind(), e.message),
                 },
             },
+            Query::Standings(q) => match &ruleset.competition {
+                None => Answer::unsupported(format!("rule set {} has no competition clauses", ruleset.id())),
+                Some(rules) => match crate::competition::answer(rules, q) {
+                    Ok(v) => {
+                        let mut m = serde_json::Map::new();
+                        m.insert("standings".into(), v);
+                        Answer::Value(m)
+                    }
+                    Err(e) => Answer::reject(e.reject_kind(), e.to_string()),
+                },
+            },
             other => Answer::unsupported(format!(
                 "the reference does not answer `{}` yet",
                 other.name()

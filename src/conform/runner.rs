@@ -431,13 +431,7 @@ pub fn area_table(results: &[CaseResult], markdown: bool) -> String {
     let mut rec = vec!["total".to_string()];
     rec.extend(total.iter().map(|v| v.to_string()));
     b.push_record(rec);
-    let mut t = b.build();
-    if markdown {
-        t.with(Style::markdown());
-    } else {
-        t.with(Style::rounded());
-    }
-    t.to_string()
+    crate::report::table_text(b, markdown)
 }
 
 /// Lines describing every result that is not a plain pass or skip.

@@ -581,7 +581,12 @@ fn check_query_values(
             ..
         } => (moves, Some(notation), Some(mv)),
         Query::TouchMove(t) => (&t.moves, None, None),
-        Query::ValidateFen { .. } | Query::Outcome(_) | Query::Clock(_) | Query::Playoff(_) | Query::Other { .. } => return,
+        Query::ValidateFen { .. }
+        | Query::Outcome(_)
+        | Query::Clock(_)
+        | Query::Playoff(_)
+        | Query::Standings(_)
+        | Query::Other { .. } => return,
     };
     for m in moves.iter().filter(|_| check_moves) {
         if !is_iccs(m) {

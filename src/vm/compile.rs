@@ -26,7 +26,7 @@ fn has_key(c: &Clause, key: &str) -> bool {
     c.data.as_mapping().is_some_and(|m| m.contains_key(key))
 }
 
-fn require<'a>(ed: &'a Edition, id: &str) -> Result<&'a Clause, SpecError> {
+pub(crate) fn require<'a>(ed: &'a Edition, id: &str) -> Result<&'a Clause, SpecError> {
     ed.clause(id).ok_or_else(|| {
         SpecError::new(
             crate::spec::Location { file: format!("{}/", ed.id), ..Default::default() },

@@ -1,0 +1,170 @@
+//! `xqspec standings FILE [--json] [--report FILE.md]`: the crosstable and the ranking of
+//! a tournament file, with every criterion's value and what separated each pair of
+//! neighbours.
+
+use std::path::{Path, PathBuf};
+
+use tabled::builder::Builder;
+
+use super::criteria::fmt_number;
+use super::data::System;
+use super::standings::{encounters, Outcome, Standings};
+use super::tournament::{read_file, RawTournament, Tournament};
+use super::CompetitionRules;
+
+#[derive(clap::Args)]
+pub struct StandingsArgs {
+    /// The tournament file (YAML; conformance/tournament.schema.json, conformance/tournament-example.yaml).
+    pub file: PathBuf,
+    /// Print the standings as the `standings` query's JSON answer object.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the crosstable and the ranking as Markdown tables to this file.
+    #[arg(long, value_name = "FILE.md")]
+    pub report: Option<PathBuf>,
+    /// The rule set (default: the file's `edition`, with its `overlay`, else cxa-2020).
+    #[arg(long)]
+    pub edition: Option<String>,
+}
+
+/// Runs the command. `spec_dir` and `overlay_file` are the global options.
+pub fn run(spec_dir: Option<&Path>, overlay_file: Option<&Path>, a: &StandingsArgs) -> Result<(), String> {
+    let file = a.file.display().to_string();
+    let text = std::fs::read_to_string(&a.file).map_err(|e| format!("{file}: {e}"))?;
+    let raw = RawTournament::from_yaml(&file, &text).map_err(|e| e.to_string())?;
+    let id = match (&a.edition, &raw.edition, &raw.overlay) {
+        (Some(e), _, _) => e.clone(),
+        (None, Some(e), Some(o)) if overlay_file.is_none() => format!("{e}+{o}"),
+        (None, Some(e), _) => e.clone(),
+        (None, None, _) => "cxa-2020".to_string(),
+    };
+    let ruleset = crate::ruleset::load(spec_dir, &id, overlay_file)?;
+    let rules = ruleset.competition.as_ref().ok_or_else(|| format!("rule set {id} has no competition clauses"))?;
+    let t = read_file(&file, &text, rules).map_err(|e| e.to_string())?;
+    let st = super::standings(&t, rules);
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&st.to_json()).map_err(|e| e.to_string())?);
+    } else {
+        print!("{}", render(&t, rules, &st, false));
+    }
+    if let Some(path) = &a.report {
+        std::fs::write(path, render(&t, rules, &st, true)).map_err(|e| format!("{}: {e}", path.display()))?;
+        if !a.json {
+            println!("wrote {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+fn table(b: Builder, markdown: bool) -> String {
+    crate::report::table_text(b, markdown)
+}
+
+/// The crosstable and the ranking, as text tables or Markdown.
+pub fn render(t: &Tournament, rules: &CompetitionRules, st: &Standings, markdown: bool) -> String {
+    let mut out = String::new();
+    let title = t.name.clone().unwrap_or_else(|| "Tournament".into());
+    let head = format!(
+        "{title}: {} ({}, article {}), rule set {}, order `{}`",
+        st.format,
+        st.clause,
+        t.format.article.clone().unwrap_or_else(|| "—".into()),
+        st.ruleset,
+        st.order
+    );
+    if markdown {
+        out.push_str(&format!("# {head}\n\n## Crosstable\n\n"));
+    } else {
+        out.push_str(&format!("{head}\n\nCrosstable\n"));
+    }
+    out.push_str(&table(crosstable(t, rules, st), markdown));
+    out.push_str(if markdown { "\n\n## Ranking\n\n" } else { "\n\nRanking\n" });
+    out.push_str(&table(ranking(st), markdown));
+    out.push('\n');
+    if !st.annulled.is_empty() {
+        out.push_str(&format!("\nResults annulled by withdrawal (not ranked): {}\n", st.annulled.join(", ")));
+    }
+    if let Some(ind) = &st.individual {
+        out.push_str(if markdown { "\n## Individual ranking\n\n" } else { "\nIndividual ranking\n" });
+        out.push_str(&table(ranking(ind), markdown));
+        out.push('\n');
+    }
+    out
+}
+
+fn ranking(st: &Standings) -> Builder {
+    let mut b = Builder::default();
+    let mut head = vec!["place".to_string(), "entrant".to_string()];
+    head.extend(st.criteria.iter().cloned());
+    head.push("separated from the one above by".into());
+    b.push_record(head);
+    for r in &st.rows {
+        let mut row = vec![r.place.to_string(), if r.withdrawn { format!("{} (withdrawn)", r.entrant) } else { r.entrant.clone() }];
+        for c in &st.criteria {
+            row.push(r.values.iter().find(|(k, _)| k == c).map(|(_, v)| v.display()).unwrap_or_else(|| "—".into()));
+        }
+        row.push(r.separated_by.clone().unwrap_or_default());
+        b.push_record(row);
+    }
+    b
+}
+
+/// Round robin: entrant × entrant, the points scored in each encounter. Swiss: entrant ×
+/// round, the opponent (b when the entrant had Black) and the points.
+fn crosstable(t: &Tournament, rules: &CompetitionRules, st: &Standings) -> Builder {
+    let enc = encounters(t, rules);
+    let ids: Vec<String> = if t.team_event() { t.teams.iter().map(|x| x.id.clone()).collect() } else { t.players.iter().map(|x| x.id.clone()).collect() };
+    let index = |id: &str| ids.iter().position(|x| x == id);
+    // Rows in ranking order, then the unranked.
+    let mut order: Vec<usize> = st.rows.iter().filter_map(|r| index(&r.entrant)).collect();
+    let unranked: Vec<usize> = (0..ids.len()).filter(|i| !order.contains(i)).collect();
+    order.extend(unranked);
+    let points = |e: &super::standings::Encounter| if t.team_event() || t.game_format().unit == super::data::Unit::Match { e.match_points } else { e.game_points };
+    let mut b = Builder::default();
+    let round_robin = t.game_format().system == Some(System::RoundRobin);
+    if round_robin {
+        let mut head = vec!["#".to_string(), "entrant".to_string()];
+        head.extend((1..=order.len()).map(|k| k.to_string()));
+        b.push_record(head);
+        for (r, &i) in order.iter().enumerate() {
+            let mut row = vec![(r + 1).to_string(), ids[i].clone()];
+            for &j in &order {
+                if i == j {
+                    row.push("×".into());
+                    continue;
+                }
+                let cells: Vec<String> = enc[i].iter().filter(|e| e.opponent == Some(j)).map(|e| fmt_number(points(e))).collect();
+                row.push(cells.join(" "));
+            }
+            b.push_record(row);
+        }
+    } else {
+        let mut head = vec!["entrant".to_string()];
+        head.extend((1..=t.rounds).map(|k| format!("R{k}")));
+        b.push_record(head);
+        for &i in &order {
+            let mut row = vec![ids[i].clone()];
+            for round in 1..=t.rounds {
+                let cells: Vec<String> = enc[i]
+                    .iter()
+                    .filter(|e| e.round == round)
+                    .map(|e| match e.opponent {
+                        None => format!("bye {}", fmt_number(points(e))),
+                        Some(o) => {
+                            let colour = if e.black_games > 0 && !t.team_event() { " b" } else { "" };
+                            let mark = match e.outcome {
+                                Outcome::Win => "+",
+                                Outcome::Draw => "=",
+                                Outcome::Loss => "-",
+                            };
+                            format!("{mark}{}{colour} {}", ids[o], fmt_number(points(e)))
+                        }
+                    })
+                    .collect();
+                row.push(cells.join(", "));
+            }
+            b.push_record(row);
+        }
+    }
+    b
+}

@@ -1,0 +1,209 @@
+//! The tiebreak criteria: primitives defined once, named in the rules' own terms.
+//!
+//! Which criteria a format uses and in which order is data (`tiebreak.*` clauses); what
+//! each term means is defined here, once. Several terms of the rules name one primitive
+//! (积分 and 局分总和 are both a sum of game points; 全队胜局 is 胜局 of a team).
+
+use super::data::Scope;
+
+/// What a criterion computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Primitive {
+    /// Sum of game points (积分, 局分总和, 全队总局分).
+    GamePoints,
+    /// Sum of match points (场分).
+    MatchPoints,
+    /// Games won (胜局, 全队胜局); a bye scored as a win counts (14.4 '按胜局计分').
+    GamesWon,
+    /// Matches won (胜场, 全队胜场); a team bye scored as a won match counts.
+    MatchesWon,
+    /// Fouls (犯规, 全队犯规): fewer first.
+    Fouls,
+    /// Games played with Black (后走局数): more first.
+    BlackGames,
+    /// Games won with Black (后走胜局, 后手胜局): more first.
+    BlackWins,
+    /// Between exactly two tied entrants, who had Black when they met (对局时后走).
+    BlackAgainstTied,
+    /// The ranking score in the encounters among the tied entrants only (直胜).
+    DirectEncounter,
+    /// Sum of the scores of the opponents beaten, plus half of those drawn (小分).
+    BeatenOpponents,
+    /// Sum of the scores of every opponent met, a bye counting as `bye.opponent_score`
+    /// says (对手分, 团体对手分).
+    OpponentScores,
+    /// Sum of the running scores after each round (累进分).
+    Progressive,
+    /// 累进分 with the first round's running score dropped, then the second's … (compared
+    /// one after the other: 去轮累进分).
+    ProgressiveCut,
+    /// The score after the previous round, then the round before … (前轮成绩).
+    PreviousRoundScores,
+    /// The place after the previous round under the same order, then the round before …
+    /// (前轮名次): fewer first.
+    PreviousRoundPlaces,
+    /// Sum of the team's players' places in the individual event (名次总和): fewer first.
+    PlaceSum,
+    /// The team's best individual place (最高名次): fewer first.
+    BestPlace,
+    /// The team's second-best individual place (次高名次): fewer first.
+    SecondBestPlace,
+}
+
+/// Which values rank first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Better {
+    Higher,
+    Lower,
+}
+
+/// The terms of the rules and the primitive each names, with an English gloss.
+pub const TERMS: &[(&str, Primitive, &str)] = &[
+    ("积分", Primitive::GamePoints, "score: sum of game points"),
+    ("局分总和", Primitive::GamePoints, "total game points"),
+    ("全队总局分", Primitive::GamePoints, "team's total game points"),
+    ("总局分", Primitive::GamePoints, "total game points"),
+    ("场分", Primitive::MatchPoints, "match points"),
+    ("胜局", Primitive::GamesWon, "games won"),
+    ("全队胜局", Primitive::GamesWon, "games won by the team's players"),
+    ("胜场", Primitive::MatchesWon, "matches won"),
+    ("全队胜场", Primitive::MatchesWon, "matches won by the team"),
+    ("犯规", Primitive::Fouls, "fouls, fewer first"),
+    ("全队犯规", Primitive::Fouls, "fouls of the team's players, fewer first"),
+    ("后走局数", Primitive::BlackGames, "games played with Black"),
+    ("后走胜局", Primitive::BlackWins, "games won with Black"),
+    ("后手胜局", Primitive::BlackWins, "games won with Black"),
+    ("对局时后走", Primitive::BlackAgainstTied, "had Black in the game between the two tied"),
+    ("直胜", Primitive::DirectEncounter, "results among the tied"),
+    ("小分", Primitive::BeatenOpponents, "beaten opponents' scores plus half of drawn opponents'"),
+    ("对手分", Primitive::OpponentScores, "sum of the opponents' scores"),
+    ("团体对手分", Primitive::OpponentScores, "sum of the opposing teams' match points"),
+    ("累进分", Primitive::Progressive, "sum of the running scores"),
+    ("去轮累进分", Primitive::ProgressiveCut, "progressive score with the first rounds dropped, one by one"),
+    ("前轮成绩", Primitive::PreviousRoundScores, "score after the previous round, then the one before"),
+    ("前轮名次", Primitive::PreviousRoundPlaces, "place after the previous round, then the one before"),
+    ("名次总和", Primitive::PlaceSum, "sum of the players' individual places, fewer first"),
+    ("最高名次", Primitive::BestPlace, "best individual place"),
+    ("次高名次", Primitive::SecondBestPlace, "second-best individual place"),
+];
+
+/// The label of the sanction criterion of `sanction.ranking` (18.5).
+pub const SANCTIONS: &str = "处分";
+
+impl Primitive {
+    pub fn better(self) -> Better {
+        match self {
+            Primitive::Fouls
+            | Primitive::PreviousRoundPlaces
+            | Primitive::PlaceSum
+            | Primitive::BestPlace
+            | Primitive::SecondBestPlace => Better::Lower,
+            _ => Better::Higher,
+        }
+    }
+
+    /// Whether the value depends on which entrants are tied (computed per tied group).
+    pub fn among_tied(self) -> bool {
+        matches!(self, Primitive::DirectEncounter | Primitive::BlackAgainstTied)
+    }
+
+    /// Whether the primitive is about a team's players' places (队员总分制).
+    pub fn from_places(self) -> bool {
+        matches!(self, Primitive::PlaceSum | Primitive::BestPlace | Primitive::SecondBestPlace)
+    }
+}
+
+/// The primitive a term names.
+pub fn primitive(term: &str) -> Option<Primitive> {
+    TERMS.iter().find(|(t, _, _)| *t == term).map(|&(_, p, _)| p)
+}
+
+/// The English gloss of a term.
+pub fn gloss(term: &str) -> Option<&'static str> {
+    TERMS.iter().find(|(t, _, _)| *t == term).map(|&(_, _, g)| g)
+}
+
+/// One criterion of a compiled order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Criterion {
+    /// The term as the order writes it.
+    pub term: String,
+    pub primitive: Primitive,
+    pub scope: Scope,
+}
+
+impl Criterion {
+    /// The label in answers and tables: the term, with the scope when it is not all rounds.
+    pub fn label(&self) -> String {
+        match self.scope {
+            Scope::All => self.term.clone(),
+            Scope::FirstCycle => format!("{} (first cycle)", self.term),
+            Scope::CyclesSummed => format!("{} (cycles summed)", self.term),
+        }
+    }
+}
+
+/// A criterion's value for one entrant.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Number(f64),
+    /// Compared item by item (前轮成绩, 去轮累进分, 处分 counts).
+    Sequence(Vec<f64>),
+    /// Not applicable here (对局时后走 among more than two): separates nobody.
+    None,
+}
+
+impl Value {
+    /// `Less` when `self` ranks before `other`.
+    pub fn rank_cmp(&self, other: &Value, better: Better) -> std::cmp::Ordering {
+        use std::cmp::Ordering::*;
+        let by = |a: f64, b: f64| {
+            let o = a.partial_cmp(&b).unwrap_or(Equal);
+            match better {
+                Better::Higher => o.reverse(),
+                Better::Lower => o,
+            }
+        };
+        match (self, other) {
+            (Value::Number(a), Value::Number(b)) => by(*a, *b),
+            (Value::Sequence(a), Value::Sequence(b)) => {
+                a.iter().zip(b).map(|(x, y)| by(*x, *y)).find(|o| *o != Equal).unwrap_or(Equal)
+            }
+            _ => Equal,
+        }
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            Value::Number(x) => number(*x),
+            Value::Sequence(v) => serde_json::Value::Array(v.iter().map(|x| number(*x)).collect()),
+            Value::None => serde_json::Value::Null,
+        }
+    }
+
+    /// For tables: `12`, `10.5`, `[3, 2, 1]`, `—`.
+    pub fn display(&self) -> String {
+        match self {
+            Value::Number(x) => fmt_number(*x),
+            Value::Sequence(v) => format!("[{}]", v.iter().map(|x| fmt_number(*x)).collect::<Vec<_>>().join(", ")),
+            Value::None => "—".into(),
+        }
+    }
+}
+
+/// A number as JSON: an integer when it is whole, so that `2` in a case equals `2` here.
+pub fn number(x: f64) -> serde_json::Value {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        serde_json::Value::from(x as i64)
+    } else {
+        serde_json::Number::from_f64(x).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+pub fn fmt_number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}

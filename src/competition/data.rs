@@ -1,0 +1,257 @@
+//! Typed shapes of the competition clauses' `data` (`scoring.*`, `tiebreak.*`, `bye.*`,
+//! `sanction.ranking`, `withdrawal.*`, `format.n_plus_one`, `lineup.*`). Unknown fields
+//! are refused, so a misspelt key is an error at the clause's location.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// `scoring.game`: named tables of game points and the one in force.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameScoring {
+    #[serde(rename = "use")]
+    pub use_: String,
+    pub tables: BTreeMap<String, GameTable>,
+}
+
+/// Points of one game result. A draw may be worth more to Black (13.3).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct GameTable {
+    pub win: f64,
+    pub draw_red: f64,
+    pub draw_black: f64,
+    pub loss: f64,
+}
+
+/// `scoring.match`: match points (场分) from game points (局分).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MatchScoring {
+    /// What decides the match; only `局分` (game points) is known.
+    pub decided_by: String,
+    pub win: f64,
+    pub draw: f64,
+    pub loss: f64,
+}
+
+/// `tiebreak.<format>`: how one format ranks its entrants.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Order {
+    pub entrants: Entrants,
+    /// Round robin or Swiss: which `withdrawal.*` clause applies (none for 队员总分制, whose
+    /// individual event has its own format).
+    #[serde(default)]
+    pub system: Option<System>,
+    #[serde(default)]
+    pub unit: Unit,
+    /// The ranking score: a criterion name (`积分`, `场分`, `全队总局分`, `名次总和`).
+    pub rank_by: String,
+    /// Number of cycles of a round robin (`2` for a double round robin).
+    #[serde(default = "one")]
+    pub cycles: u32,
+    /// The named order in force; a tournament file may name another.
+    #[serde(rename = "use")]
+    pub use_: String,
+    pub orders: BTreeMap<String, Vec<CriterionEntry>>,
+    #[serde(default)]
+    pub byes: Byes,
+    pub unresolved: Unresolved,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Who is ranked.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Entrants {
+    Players,
+    Teams,
+    /// 队员总分制: teams ranked on the places of their players in an individual event.
+    TeamsByPlayerPlaces,
+}
+
+/// What one pairing of a round is: one game, or a match of several games (a team match,
+/// an individual mini-match).
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    #[default]
+    Game,
+    Match,
+}
+
+/// How a bye counts in this format.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Byes {
+    /// Neither score nor colours (2020 14.1, 14.5).
+    NotCounted,
+    /// As `bye.score` / `bye.team_score` say (14.4).
+    #[default]
+    Scored,
+    /// The edition's text has no rule: a bye is refused.
+    Unstated,
+}
+
+/// What a tie that survives every criterion becomes.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Unresolved {
+    SharedPlace,
+    PlayOff,
+}
+
+/// A criterion in an order: its name, or its name and the rounds it looks at.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum CriterionEntry {
+    Name(String),
+    Scoped {
+        criterion: String,
+        #[serde(default)]
+        scope: Scope,
+    },
+}
+
+/// Which rounds a criterion looks at.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    #[default]
+    All,
+    /// The rounds of the first cycle of a double round robin.
+    FirstCycle,
+    /// The criterion computed in each cycle on its own, then added.
+    CyclesSummed,
+}
+
+/// `tiebreak.champion`: places that may not be shared.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Champion {
+    pub places: Vec<u32>,
+    pub unresolved: Unresolved,
+}
+
+/// `bye.score`, `bye.team_score`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByeScore {
+    /// `win` (the only result the rules give a bye).
+    pub result: String,
+}
+
+/// `bye.opponent_score`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByeOpponent {
+    /// `lowest_nonzero_score` (the only value the rules give).
+    pub value: String,
+    pub factor: f64,
+    #[serde(default)]
+    pub reduced: Option<ByeReduced>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByeReduced {
+    pub factor: f64,
+    pub rounds_below: u32,
+    pub entrants_below: u32,
+}
+
+/// `sanction.ranking`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SanctionRanking {
+    /// `rank_by`: right after the ranking score.
+    pub after: String,
+    /// Heaviest first.
+    pub kinds: Vec<SanctionKind>,
+}
+
+#[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SanctionKind {
+    pub kind: String,
+    pub term: String,
+    pub article: String,
+}
+
+/// `withdrawal.before_start` (pairings are input: documented, not computed).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WithdrawalBeforeStart {
+    pub round_robin: String,
+    pub swiss: String,
+}
+
+/// `withdrawal.round_robin`, `withdrawal.swiss`.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Withdrawal {
+    /// Share of the entrant's games that decides which branch applies.
+    pub threshold: f64,
+    pub fewer_than_threshold: WithdrawalEffect,
+    pub otherwise: WithdrawalEffect,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WithdrawalEffect {
+    /// Every result of the entrant is removed; the entrant is not ranked.
+    AnnulResults,
+    /// The results stand; the games not played are lost by forfeit.
+    ForfeitRemaining,
+}
+
+/// `format.n_plus_one`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NPlusOne {
+    pub finalists: u32,
+    pub final_counts_in_opponent_scores: bool,
+}
+
+/// `lineup.*`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lineup {
+    /// Board order may not reverse the registration order.
+    pub keeps_registration_order: bool,
+    /// Players beyond the number of boards may be fielded.
+    pub reserves: bool,
+    /// The rule's own worked example (11.2), checked against the primitive by a test.
+    #[serde(default)]
+    pub example: Option<LineupExample>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineupExample {
+    pub boards: u32,
+    pub reserves: u32,
+    pub orders: u64,
+}
+
+/// The pairing system of a format.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum System {
+    RoundRobin,
+    Swiss,
+}
+
+impl System {
+    pub fn name(self) -> &'static str {
+        match self {
+            System::RoundRobin => "round_robin",
+            System::Swiss => "swiss",
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! Competition rules (比赛通则, arts. 10–14 and 18.5 of 2020; 11–15, 18.4 and 20 of 1999):
+//! scoring tables, tiebreak orders per format, byes, sanctions, withdrawals, N+1 and team
+//! line-ups, as clauses; and the standings of a tournament computed from them.
+//!
+//! - [`data`]: typed shapes of the clauses' data.
+//! - [`compile`]: clauses → [`CompetitionRules`] (errors at the clause's location).
+//! - [`criteria`]: the tiebreak criteria, primitives defined once and named in the rules'
+//!   own terms (积分, 小分, 直胜 …). The orders are data.
+//! - [`tournament`]: the tournament file (YAML, or the `standings` query's JSON object)
+//!   read into raw records, then validated into a [`Tournament`]; syntax errors and rule
+//!   errors are different types and every error names its record (and line and column in
+//!   a file).
+//! - [`standings`]: the ranking with every criterion's value and, for each pair of
+//!   neighbours, the criterion that separated them.
+//! - [`cli`]: `xqspec standings FILE`.
+//!
+//! Pairings are input, never output: the round-robin order tables, the Swiss pairing
+//! method (定位编排法) and the knockout tables (appendices 2–5) are not available.
+//!
+//! Depends on `spec` and `vm::compile` helpers; nothing here depends on `conform`.
+
+pub mod cli;
+pub mod compile;
+pub mod criteria;
+pub mod data;
+pub mod standings;
+pub mod tournament;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub use criteria::{Criterion, Primitive, Value};
+pub use standings::{standings, Row, Standings};
+pub use tournament::{RawTournament, ReadError, SyntaxError, Tournament, TournamentError, TournamentErrorKind};
+
+/// The competition clauses of one rule set, compiled.
+#[derive(Clone, Debug)]
+pub struct CompetitionRules {
+    /// The rule set's id (`cxa-2020`, `cxa-2020+some-overlay`).
+    pub ruleset: String,
+    /// Game points in force (`scoring.game`, the table named by `use`).
+    pub game: data::GameTable,
+    pub game_table: String,
+    /// Match points from game points (`scoring.match`).
+    pub match_scoring: data::MatchScoring,
+    /// Formats by name (`round_robin` for `tiebreak.round_robin`).
+    pub formats: BTreeMap<String, Format>,
+    /// `tiebreak.champion` (1999 15.6).
+    pub champion: Option<data::Champion>,
+    /// `bye.score` present (a bye scores a won game).
+    pub bye_score: bool,
+    /// `bye.team_score` present (a team bye scores a won match).
+    pub bye_team_score: bool,
+    pub bye_opponent: Option<data::ByeOpponent>,
+    /// `sanction.ranking`: kinds, heaviest first.
+    pub sanctions: Option<Vec<data::SanctionKind>>,
+    pub withdrawal: BTreeMap<data::System, data::Withdrawal>,
+    pub n_plus_one: Option<data::NPlusOne>,
+    /// `lineup.<name>` by name.
+    pub lineups: BTreeMap<String, data::Lineup>,
+}
+
+impl CompetitionRules {
+    /// Compiles the competition clauses of `ed`, or `None` when it has none.
+    pub fn compile(ed: &crate::spec::Edition) -> Option<Result<CompetitionRules, crate::spec::SpecError>> {
+        compile::has_competition(ed).then(|| compile::compile(ed))
+    }
+}
+
+/// One format's ranking rules (a `tiebreak.*` clause).
+#[derive(Clone, Debug)]
+pub struct Format {
+    pub name: String,
+    pub clause: String,
+    pub article: Option<String>,
+    pub entrants: data::Entrants,
+    pub system: Option<data::System>,
+    pub unit: data::Unit,
+    pub rank_by: Criterion,
+    pub cycles: u32,
+    pub default_order: String,
+    pub orders: BTreeMap<String, Vec<Criterion>>,
+    pub byes: data::Byes,
+    pub unresolved: data::Unresolved,
+}
+
+/// The `standings` query: a tournament in, the ranking out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StandingsQuery {
+    pub tournament: serde_json::Value,
+}
+
+/// Answers the `standings` query under `rules`: the answer object, or why the tournament
+/// is refused. A tournament naming another edition or overlay than the rule set's is
+/// refused (`tournament.edition`).
+pub fn answer(rules: &CompetitionRules, q: &StandingsQuery) -> Result<serde_json::Value, ReadError> {
+    let raw = RawTournament::from_json(&q.tournament).map_err(ReadError::Syntax)?;
+    let (edition, overlay) = match rules.ruleset.split_once('+') {
+        Some((e, o)) => (e, Some(o)),
+        None => (rules.ruleset.as_str(), None),
+    };
+    let mismatch = raw.edition.as_deref().is_some_and(|e| e != edition)
+        || raw.overlay.as_deref().is_some_and(|o| Some(o) != overlay);
+    if mismatch {
+        return Err(ReadError::Invalid(vec![TournamentError {
+            kind: TournamentErrorKind::Edition,
+            place: tournament::Place { record: "edition".into(), ..Default::default() },
+            message: format!("the tournament is for {}{}, the question is asked under {}", raw.edition.as_deref().unwrap_or(edition), raw.overlay.as_deref().map(|o| format!("+{o}")).unwrap_or_default(), rules.ruleset),
+        }]));
+    }
+    let t = Tournament::validate(&raw, rules).map_err(ReadError::Invalid)?;
+    Ok(standings(&t, rules).to_json())
+}
+
+/// Number of ways to field `boards` players out of `registered` in registration order
+/// (11.2: board order may not be reversed): C(registered, boards).
+pub fn ordered_lineups(registered: u32, boards: u32) -> u64 {
+    if boards > registered {
+        return 0;
+    }
+    let k = boards.min(registered - boards) as u64;
+    (0..k).fold(1u64, |acc, i| acc * (registered as u64 - i) / (i + 1))
+}

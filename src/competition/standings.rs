@@ -1,0 +1,748 @@
+//! Standings: a validated tournament and the compiled rules in, the ranking out.
+//!
+//! Every entrant's results become *encounters* (a game, or a match of several games, or a
+//! bye, or a game lost by forfeit after a withdrawal). The criteria of
+//! [`super::criteria`] are computed from them; the order of the format's clause (the
+//! ranking score, the sanctions of 18.5, then the tiebreaks) splits each group of tied
+//! entrants one criterion after the other, and records which criterion separated each
+//! pair of neighbours. A tie that survives every criterion is a shared place, or a
+//! play-off when the format (or 1999's 15.6 for first place) says so.
+
+use std::collections::HashMap;
+
+use serde_json::{json, Map};
+
+use super::criteria::{Better, Criterion, Primitive, Value, SANCTIONS};
+use super::data::{Entrants, Scope, System, Unit, Unresolved, WithdrawalEffect};
+use super::tournament::{GameResult, Tournament};
+use super::{CompetitionRules, Format};
+
+/// `separated_by` of an entrant sharing the place of the one above.
+pub const SHARED_PLACE: &str = "shared place";
+/// `separated_by` of an entrant tied with the one above where a play-off must decide.
+pub const PLAY_OFF: &str = "play-off required";
+/// `separated_by` of the N+1 final (10.4.3).
+pub const FINAL: &str = "N+1 final";
+
+/// One row of the ranking.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub place: u32,
+    pub entrant: String,
+    pub name: Option<String>,
+    /// The ranking score (积分, 场分, 全队总局分 or 名次总和).
+    pub score: f64,
+    /// Every criterion's value, in the order's order (the ranking score first). A
+    /// criterion computed among the tied (直胜, 对局时后走) has a value only where it was
+    /// applied.
+    pub values: Vec<(String, Value)>,
+    /// What placed this entrant below the one above: a criterion's label,
+    /// [`SHARED_PLACE`], [`PLAY_OFF`] or [`FINAL`]; `None` for the first row.
+    pub separated_by: Option<String>,
+    pub withdrawn: bool,
+}
+
+/// The ranking of a tournament.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standings {
+    pub ruleset: String,
+    pub format: String,
+    pub clause: String,
+    pub order: String,
+    /// Labels of the criteria applied, in order (the ranking score first).
+    pub criteria: Vec<String>,
+    pub rows: Vec<Row>,
+    /// Entrants whose results were annulled by a withdrawal (not ranked).
+    pub annulled: Vec<String>,
+    /// 队员总分制: the individual event's standings the teams were ranked from.
+    pub individual: Option<Box<Standings>>,
+}
+
+impl Standings {
+    /// The answer object of the `standings` query.
+    pub fn to_json(&self) -> serde_json::Value {
+        let ranking: Vec<serde_json::Value> = self
+            .rows
+            .iter()
+            .map(|r| {
+                let mut m = Map::new();
+                m.insert("place".into(), json!(r.place));
+                m.insert("entrant".into(), json!(r.entrant));
+                m.insert("score".into(), super::criteria::number(r.score));
+                let values: Map<String, serde_json::Value> = r.values.iter().map(|(k, v)| (k.clone(), v.to_json())).collect();
+                m.insert("values".into(), serde_json::Value::Object(values));
+                if let Some(s) = &r.separated_by {
+                    m.insert("separated_by".into(), json!(s));
+                }
+                if r.withdrawn {
+                    m.insert("withdrawn".into(), json!(true));
+                }
+                serde_json::Value::Object(m)
+            })
+            .collect();
+        let mut m = Map::new();
+        m.insert("ruleset".into(), json!(self.ruleset));
+        m.insert("format".into(), json!(self.format));
+        m.insert("clause".into(), json!(self.clause));
+        m.insert("order".into(), json!(self.order));
+        m.insert("criteria".into(), json!(self.criteria));
+        m.insert("ranking".into(), serde_json::Value::Array(ranking));
+        m.insert("annulled".into(), json!(self.annulled));
+        if let Some(i) = &self.individual {
+            m.insert("individual".into(), i.to_json());
+        }
+        serde_json::Value::Object(m)
+    }
+}
+
+/// The outcome of an encounter for the entrant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// One result of one entrant: a game, a match, a bye, or a forfeit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Encounter {
+    /// 0 for games forfeited after a withdrawal in a round robin (no round of their own).
+    pub round: u32,
+    pub opponent: Option<usize>,
+    pub outcome: Outcome,
+    pub game_points: f64,
+    pub match_points: f64,
+    pub games_won: u32,
+    pub black_games: u32,
+    pub black_wins: u32,
+    pub fouls: u32,
+    /// The N+1 final.
+    pub is_final: bool,
+}
+
+/// Computes the standings of `t` under `rules`.
+pub fn standings(t: &Tournament, rules: &CompetitionRules) -> Standings {
+    if t.format.entrants == Entrants::TeamsByPlayerPlaces {
+        let inner = Ctx::new(t, rules, t.game_format(), &t.game_format().default_order.clone(), t.rounds).standings();
+        Ctx::by_places(t, rules, inner).standings()
+    } else {
+        Ctx::new(t, rules, &t.format, &t.order, t.rounds).standings()
+    }
+}
+
+/// The encounters of every entrant (players, or teams in a team event), as the ranking
+/// sees them: for tables that show results.
+pub fn encounters(t: &Tournament, rules: &CompetitionRules) -> Vec<Vec<Encounter>> {
+    Ctx::new(t, rules, t.game_format(), &t.game_format().default_order.clone(), t.rounds).enc
+}
+
+/// Per-team data of 队员总分制.
+struct Places {
+    /// Individual places of the team's ranked players, best first.
+    places: Vec<Vec<u32>>,
+    fouls: Vec<u32>,
+    individual: Standings,
+}
+
+struct Ctx<'a> {
+    t: &'a Tournament,
+    rules: &'a CompetitionRules,
+    format: &'a Format,
+    order: String,
+    upto: u32,
+    n: usize,
+    ids: Vec<String>,
+    names: Vec<Option<String>>,
+    enc: Vec<Vec<Encounter>>,
+    annulled: Vec<bool>,
+    withdrawn: Vec<bool>,
+    places: Option<Places>,
+    /// Scores by scope (and by cycle for `cycles_summed`), computed once.
+    scores: HashMap<(Scope, u32), Vec<f64>>,
+    /// Criteria that need every entrant's score (小分, 对手分), computed once per scope.
+    columns: HashMap<(Scope, bool), Vec<f64>>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(t: &'a Tournament, rules: &'a CompetitionRules, format: &'a Format, order: &str, upto: u32) -> Ctx<'a> {
+        let team = format.entrants == Entrants::Teams;
+        let (ids, names): (Vec<String>, Vec<Option<String>>) = if team {
+            t.teams.iter().map(|x| (x.id.clone(), x.name.clone())).unzip()
+        } else {
+            t.players.iter().map(|x| (x.id.clone(), x.name.clone())).unzip()
+        };
+        let n = ids.len();
+        let mut c = Ctx {
+            t,
+            rules,
+            format,
+            order: order.to_string(),
+            upto,
+            n,
+            ids,
+            names,
+            enc: vec![Vec::new(); n],
+            annulled: vec![false; n],
+            withdrawn: vec![false; n],
+            places: None,
+            scores: HashMap::new(),
+            columns: HashMap::new(),
+        };
+        c.build();
+        c
+    }
+
+    fn by_places(t: &'a Tournament, rules: &'a CompetitionRules, individual: Standings) -> Ctx<'a> {
+        let n = t.teams.len();
+        let mut places = vec![Vec::new(); n];
+        for r in &individual.rows {
+            if let Some(p) = t.players.iter().find(|p| p.id == r.entrant) {
+                if let Some(team) = p.team {
+                    places[team].push(r.place);
+                }
+            }
+        }
+        for p in &mut places {
+            p.sort_unstable();
+        }
+        let mut fouls = vec![0u32; n];
+        for g in &t.games {
+            for (p, f) in [(g.red, g.fouls[0]), (g.black, g.fouls[1])] {
+                if let Some(team) = t.players[p].team {
+                    fouls[team] += f;
+                }
+            }
+        }
+        Ctx {
+            t,
+            rules,
+            format: &t.format,
+            order: t.order.clone(),
+            upto: t.rounds,
+            n,
+            ids: t.teams.iter().map(|x| x.id.clone()).collect(),
+            names: t.teams.iter().map(|x| x.name.clone()).collect(),
+            enc: vec![Vec::new(); n],
+            annulled: vec![false; n],
+            withdrawn: vec![false; n],
+            places: Some(Places { places, fouls, individual }),
+            scores: HashMap::new(),
+            columns: HashMap::new(),
+        }
+    }
+
+    fn game_points(&self, result: GameResult) -> [(f64, Outcome); 2] {
+        let g = &self.rules.game;
+        match result {
+            GameResult::RedWins | GameResult::RedWinsUnplayed => [(g.win, Outcome::Win), (g.loss, Outcome::Loss)],
+            GameResult::BlackWins | GameResult::BlackWinsUnplayed => [(g.loss, Outcome::Loss), (g.win, Outcome::Win)],
+            GameResult::Draw => [(g.draw_red, Outcome::Draw), (g.draw_black, Outcome::Draw)],
+            GameResult::BothLoseUnplayed => [(g.loss, Outcome::Loss), (g.loss, Outcome::Loss)],
+        }
+    }
+
+    fn match_outcome(&self, mine: f64, theirs: f64) -> (f64, Outcome) {
+        let m = &self.rules.match_scoring;
+        if mine > theirs {
+            (m.win, Outcome::Win)
+        } else if mine < theirs {
+            (m.loss, Outcome::Loss)
+        } else {
+            (m.draw, Outcome::Draw)
+        }
+    }
+
+    /// One side's share of a game: (game points, outcome, won, black game, black win, fouls).
+    fn side(&self, g: &super::tournament::Game, s: usize) -> Encounter {
+        let (gp, outcome) = self.game_points(g.result)[s];
+        let played = g.result.played();
+        let won = u32::from(outcome == Outcome::Win && g.result != GameResult::BothLoseUnplayed);
+        Encounter {
+            round: g.round,
+            opponent: None,
+            outcome,
+            game_points: gp,
+            match_points: 0.0,
+            games_won: won,
+            black_games: u32::from(s == 1 && played),
+            black_wins: u32::from(s == 1 && played && won == 1),
+            fouls: g.fouls[s],
+            is_final: g.is_final,
+        }
+    }
+
+    fn build(&mut self) {
+        let t = self.t;
+        let team = self.format.entrants == Entrants::Teams;
+        let upto = self.upto;
+        if team {
+            for m in t.matches.iter().filter(|m| m.round <= upto) {
+                let mut sides = [Self::empty(m.round), Self::empty(m.round)];
+                for &gi in &m.games {
+                    let g = &t.games[gi];
+                    for (s, p) in [(0usize, g.red), (1, g.black)] {
+                        let e = self.side(g, s);
+                        let k = if t.players[p].team == Some(m.teams[0]) { 0 } else { 1 };
+                        Self::add(&mut sides[k], &e);
+                    }
+                }
+                self.push_match(m.teams, sides);
+            }
+        } else if self.format.unit == Unit::Match {
+            // Individual mini-matches: the games of one pairing in one round.
+            let mut groups: Vec<((u32, usize, usize), [Encounter; 2])> = Vec::new();
+            for g in t.games.iter().filter(|g| g.round <= upto) {
+                let key = (g.round, g.red.min(g.black), g.red.max(g.black));
+                let k = match groups.iter().position(|(k, _)| *k == key) {
+                    Some(k) => k,
+                    None => {
+                        groups.push((key, [Self::empty(g.round), Self::empty(g.round)]));
+                        groups.len() - 1
+                    }
+                };
+                for (s, p) in [(0usize, g.red), (1, g.black)] {
+                    let e = self.side(g, s);
+                    let slot = usize::from(p != key.1);
+                    Self::add(&mut groups[k].1[slot], &e);
+                }
+            }
+            for ((_, a, b), sides) in groups {
+                self.push_match([a, b], sides);
+            }
+        } else {
+            for g in t.games.iter().filter(|g| g.round <= upto) {
+                for (s, p, o) in [(0usize, g.red, g.black), (1, g.black, g.red)] {
+                    let mut e = self.side(g, s);
+                    e.opponent = Some(o);
+                    self.enc[p].push(e);
+                }
+            }
+        }
+        // Byes (validation refused them where the rules have none).
+        if self.format.byes == super::data::Byes::Scored {
+            for &(round, e) in t.byes.iter().filter(|b| b.0 <= upto) {
+                let enc = if team || self.format.unit == Unit::Match {
+                    Encounter { match_points: self.rules.match_scoring.win, ..Self::bye(round) }
+                } else {
+                    Encounter { game_points: self.rules.game.win, games_won: 1, ..Self::bye(round) }
+                };
+                self.enc[e].push(enc);
+            }
+        }
+        self.apply_withdrawals();
+    }
+
+    fn empty(round: u32) -> Encounter {
+        Encounter { round, opponent: None, outcome: Outcome::Draw, game_points: 0.0, match_points: 0.0, games_won: 0, black_games: 0, black_wins: 0, fouls: 0, is_final: false }
+    }
+
+    fn bye(round: u32) -> Encounter {
+        Encounter { outcome: Outcome::Win, ..Self::empty(round) }
+    }
+
+    fn add(to: &mut Encounter, e: &Encounter) {
+        to.game_points += e.game_points;
+        to.games_won += e.games_won;
+        to.black_games += e.black_games;
+        to.black_wins += e.black_wins;
+        to.fouls += e.fouls;
+    }
+
+    fn push_match(&mut self, who: [usize; 2], mut sides: [Encounter; 2]) {
+        let (a, b) = (sides[0].game_points, sides[1].game_points);
+        let ((ma, oa), (mb, ob)) = (self.match_outcome(a, b), self.match_outcome(b, a));
+        sides[0].match_points = ma;
+        sides[0].outcome = oa;
+        sides[0].opponent = Some(who[1]);
+        sides[1].match_points = mb;
+        sides[1].outcome = ob;
+        sides[1].opponent = Some(who[0]);
+        let [x, y] = sides;
+        self.enc[who[0]].push(x);
+        self.enc[who[1]].push(y);
+    }
+
+    fn apply_withdrawals(&mut self) {
+        let Some(system) = self.format.system else { return };
+        let Some(rule) = self.rules.withdrawal.get(&system).copied() else { return };
+        let withdrawals: Vec<(usize, u32)> = self.t.withdrawals.clone();
+        for (e, after) in withdrawals {
+            if e >= self.n || after >= self.upto {
+                continue; // ranking a round before the withdrawal
+            }
+            self.withdrawn[e] = true;
+            let total = match system {
+                System::RoundRobin => (self.n.saturating_sub(1)) as f64 * self.format.cycles as f64,
+                System::Swiss => self.t.rounds as f64,
+            };
+            let played = self.enc[e].iter().filter(|x| x.opponent.is_some()).count() as f64;
+            let effect = if played < rule.threshold * total { rule.fewer_than_threshold } else { rule.otherwise };
+            match effect {
+                WithdrawalEffect::AnnulResults => {
+                    self.annulled[e] = true;
+                    self.enc[e].clear();
+                    for list in &mut self.enc {
+                        list.retain(|x| x.opponent != Some(e));
+                    }
+                }
+                WithdrawalEffect::ForfeitRemaining if system == System::RoundRobin => {
+                    let unit_match = self.format.unit == Unit::Match || self.format.entrants == Entrants::Teams;
+                    for o in 0..self.n {
+                        if o == e || self.annulled[o] {
+                            continue;
+                        }
+                        let met = self.enc[e].iter().filter(|x| x.opponent == Some(o)).count() as u32;
+                        for _ in met..self.format.cycles {
+                            let (win, loss) = if unit_match {
+                                let m = &self.rules.match_scoring;
+                                ((0.0, m.win), (0.0, m.loss))
+                            } else {
+                                ((self.rules.game.win, 0.0), (self.rules.game.loss, 0.0))
+                            };
+                            self.enc[o].push(Encounter { opponent: Some(e), outcome: Outcome::Win, game_points: win.0, match_points: win.1, games_won: u32::from(!unit_match), ..Self::empty(0) });
+                            self.enc[e].push(Encounter { opponent: Some(o), outcome: Outcome::Loss, game_points: loss.0, match_points: loss.1, ..Self::empty(0) });
+                        }
+                    }
+                }
+                // Swiss: the entrant is not paired again; nothing to add.
+                WithdrawalEffect::ForfeitRemaining => {}
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Criteria
+
+    fn rank_points(&self, e: &Encounter) -> f64 {
+        match self.format.rank_by.primitive {
+            Primitive::MatchPoints => e.match_points,
+            _ => e.game_points,
+        }
+    }
+
+    fn in_scope(&self, e: &Encounter, scope: Scope, cycle: u32) -> bool {
+        let per = (self.t.rounds / self.format.cycles.max(1)).max(1);
+        match scope {
+            Scope::All => true,
+            Scope::FirstCycle => e.round >= 1 && e.round <= per,
+            Scope::CyclesSummed => e.round >= 1 && (e.round - 1) / per == cycle,
+        }
+    }
+
+    /// Ranking scores of every entrant in a scope (and cycle).
+    fn scores(&mut self, scope: Scope, cycle: u32) -> &Vec<f64> {
+        if !self.scores.contains_key(&(scope, cycle)) {
+            let v: Vec<f64> = (0..self.n)
+                .map(|i| self.enc[i].iter().filter(|e| self.in_scope(e, scope, cycle)).map(|e| self.rank_points(e)).sum())
+                .collect();
+            self.scores.insert((scope, cycle), v);
+        }
+        &self.scores[&(scope, cycle)]
+    }
+
+    fn sum<F: Fn(&Encounter) -> f64>(&self, i: usize, scope: Scope, f: F) -> f64 {
+        self.enc[i].iter().filter(|e| self.in_scope(e, scope, 0)).map(f).sum()
+    }
+
+    /// The bye's 对手分 (14.4).
+    fn bye_opponent_score(&mut self) -> f64 {
+        let Some(rule) = self.rules.bye_opponent.clone() else { return 0.0 };
+        let annulled = self.annulled.clone();
+        let scores = self.scores(Scope::All, 0);
+        let low = scores.iter().zip(&annulled).filter(|(s, a)| **s > 0.0 && !**a).map(|(s, _)| *s).fold(f64::INFINITY, f64::min);
+        let low = if low.is_finite() { low } else { 0.0 };
+        let factor = match rule.reduced {
+            Some(r) if self.t.rounds < r.rounds_below || (self.n as u32) < r.entrants_below => r.factor,
+            _ => rule.factor,
+        };
+        low * factor
+    }
+
+    /// 小分 (`opponents == false`) or 对手分 (`true`) of every entrant in a scope.
+    fn column(&mut self, scope: Scope, opponents: bool) -> &Vec<f64> {
+        if !self.columns.contains_key(&(scope, opponents)) {
+            let v = if opponents { self.opponent_scores(scope) } else { self.beaten_opponents(scope) };
+            self.columns.insert((scope, opponents), v);
+        }
+        &self.columns[&(scope, opponents)]
+    }
+
+    fn beaten_opponents(&mut self, scope: Scope) -> Vec<f64> {
+        let cycles = if scope == Scope::CyclesSummed { self.format.cycles } else { 1 };
+        let mut total = vec![0.0; self.n];
+        for cycle in 0..cycles {
+            let s = self.scores(scope, cycle).clone();
+            for (i, t) in total.iter_mut().enumerate() {
+                *t += self.enc[i]
+                    .iter()
+                    .filter(|e| self.in_scope(e, scope, cycle))
+                    .filter_map(|e| {
+                        let o = e.opponent?;
+                        match e.outcome {
+                            Outcome::Win => Some(s[o]),
+                            Outcome::Draw => Some(s[o] / 2.0),
+                            Outcome::Loss => None,
+                        }
+                    })
+                    .sum::<f64>();
+            }
+        }
+        total
+    }
+
+    fn opponent_scores(&mut self, scope: Scope) -> Vec<f64> {
+        let bye = self.bye_opponent_score();
+        let s = self.scores(scope, 0).clone();
+        // 10.4.3.3 as data: whether a finalist counts with the final's slow game.
+        let without_final = self.rules.n_plus_one.is_some_and(|r| !r.final_counts_in_opponent_scores);
+        let final_points: Vec<f64> = (0..self.n)
+            .map(|o| if without_final { self.enc[o].iter().filter(|e| e.is_final).map(|e| self.rank_points(e)).sum() } else { 0.0 })
+            .collect();
+        (0..self.n)
+            .map(|i| {
+                self.enc[i]
+                    .iter()
+                    .filter(|e| self.in_scope(e, scope, 0))
+                    .map(|e| match e.opponent {
+                        Some(o) => s[o] - final_points[o],
+                        None => bye,
+                    })
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// Running score after each round 1..=upto.
+    fn running(&self, i: usize) -> Vec<f64> {
+        let mut per = vec![0.0; self.upto as usize + 1];
+        for e in &self.enc[i] {
+            if e.round >= 1 && e.round <= self.upto {
+                per[e.round as usize] += self.rank_points(e);
+            }
+        }
+        let mut acc = 0.0;
+        per[1..].iter().map(|p| {
+            acc += p;
+            acc
+        }).collect()
+    }
+
+    /// The value of a criterion that does not depend on who is tied.
+    fn value(&mut self, c: &Criterion, i: usize, prev_places: &mut Option<Vec<Vec<f64>>>) -> Value {
+        let scope = c.scope;
+        if let Some(p) = &self.places {
+            let list = &p.places[i];
+            return match c.primitive {
+                Primitive::PlaceSum => Value::Number(list.iter().map(|&x| x as f64).sum()),
+                Primitive::BestPlace => list.first().map(|&x| Value::Number(x as f64)).unwrap_or(Value::None),
+                Primitive::SecondBestPlace => list.get(1).map(|&x| Value::Number(x as f64)).unwrap_or(Value::None),
+                Primitive::Fouls => Value::Number(p.fouls[i] as f64),
+                _ => Value::None,
+            };
+        }
+        Value::Number(match c.primitive {
+            Primitive::GamePoints => self.sum(i, scope, |e| e.game_points),
+            Primitive::MatchPoints => self.sum(i, scope, |e| e.match_points),
+            Primitive::GamesWon => self.sum(i, scope, |e| e.games_won as f64),
+            Primitive::MatchesWon => {
+                let team = self.format.unit == Unit::Match;
+                self.sum(i, scope, |e| if team && e.outcome == Outcome::Win { 1.0 } else { 0.0 })
+            }
+            Primitive::Fouls => self.sum(i, scope, |e| e.fouls as f64),
+            Primitive::BlackGames => self.sum(i, scope, |e| e.black_games as f64),
+            Primitive::BlackWins => self.sum(i, scope, |e| e.black_wins as f64),
+            Primitive::BeatenOpponents => self.column(scope, false)[i],
+            Primitive::OpponentScores => self.column(scope, true)[i],
+            Primitive::Progressive => self.running(i).iter().sum(),
+            Primitive::ProgressiveCut => {
+                let run = self.running(i);
+                let total: f64 = run.iter().sum();
+                let mut cut = 0.0;
+                let v: Vec<f64> = run.iter().take(run.len().saturating_sub(1)).map(|r| {
+                    cut += r;
+                    total - cut
+                }).collect();
+                return Value::Sequence(v);
+            }
+            Primitive::PreviousRoundScores => {
+                let run = self.running(i);
+                return Value::Sequence(run.iter().rev().skip(1).copied().collect());
+            }
+            Primitive::PreviousRoundPlaces => {
+                if prev_places.is_none() {
+                    // Places after rounds upto-1, upto-2, … 1, under this same order.
+                    let mut per_entrant = vec![Vec::new(); self.n];
+                    for k in (1..self.upto).rev() {
+                        let st = Ctx::new(self.t, self.rules, self.format, &self.order, k).standings();
+                        for (j, id) in self.ids.iter().enumerate() {
+                            let place = st.rows.iter().find(|r| &r.entrant == id).map(|r| r.place as f64).unwrap_or(f64::INFINITY);
+                            per_entrant[j].push(place);
+                        }
+                    }
+                    *prev_places = Some(per_entrant);
+                }
+                return Value::Sequence(prev_places.as_ref().map(|p| p[i].clone()).unwrap_or_default());
+            }
+            Primitive::DirectEncounter | Primitive::BlackAgainstTied | Primitive::PlaceSum | Primitive::BestPlace | Primitive::SecondBestPlace => {
+                return Value::None
+            }
+        })
+    }
+
+    /// The value of a criterion computed among the tied `group`.
+    fn value_among(&self, c: &Criterion, i: usize, group: &[usize]) -> Value {
+        let among = |e: &&Encounter| e.opponent.is_some_and(|o| group.contains(&o)) && self.in_scope(e, c.scope, 0);
+        match c.primitive {
+            Primitive::DirectEncounter => Value::Number(self.enc[i].iter().filter(among).map(|e| self.rank_points(e)).sum()),
+            Primitive::BlackAgainstTied if group.len() == 2 => {
+                Value::Number(self.enc[i].iter().filter(among).map(|e| e.black_games as f64).sum())
+            }
+            _ => Value::None,
+        }
+    }
+
+    fn sanctions(&self, i: usize) -> Value {
+        let kinds = self.rules.sanctions.as_ref().map(|k| k.len()).unwrap_or(0);
+        let mut v = vec![0.0; kinds];
+        // 队员总分制: a player's sanction counts for the team (inferred).
+        let owner = |s: &super::tournament::Sanction| if self.places.is_some() { self.t.players[s.entrant].team } else { Some(s.entrant) };
+        for s in self.t.sanctions.iter().filter(|s| owner(s) == Some(i)) {
+            v[s.kind] += 1.0;
+        }
+        Value::Sequence(v)
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Ranking
+
+    fn standings(mut self) -> Standings {
+        let order: Vec<Criterion> = self.format.orders.get(&self.order).cloned().unwrap_or_default();
+        // The chain: ranking score, sanctions (18.5), then the order.
+        enum Step {
+            Crit(Criterion),
+            Sanctions,
+        }
+        let mut chain = vec![Step::Crit(self.format.rank_by.clone())];
+        if self.rules.sanctions.is_some() {
+            chain.push(Step::Sanctions);
+        }
+        chain.extend(order.into_iter().map(Step::Crit));
+        let labels: Vec<String> = chain.iter().map(|s| match s {
+            Step::Crit(c) => c.label(),
+            Step::Sanctions => SANCTIONS.to_string(),
+        }).collect();
+
+        let ranked: Vec<usize> = (0..self.n).filter(|&i| !self.annulled[i]).collect();
+        // Values of every criterion that does not depend on the group, for every entrant.
+        let mut values: Vec<Vec<Value>> = vec![vec![Value::None; chain.len()]; self.n];
+        let mut prev_places = None;
+        for (k, step) in chain.iter().enumerate() {
+            for &i in &ranked {
+                values[i][k] = match step {
+                    Step::Sanctions => self.sanctions(i),
+                    Step::Crit(c) if c.primitive.among_tied() => Value::None,
+                    Step::Crit(c) => self.value(c, i, &mut prev_places),
+                };
+            }
+        }
+        let better: Vec<Better> = chain.iter().map(|s| match s {
+            Step::Crit(c) => c.primitive.better(),
+            Step::Sanctions => Better::Lower,
+        }).collect();
+
+        // Split groups criterion by criterion; each block: members and the label that
+        // separates it from the block above.
+        struct Block {
+            members: Vec<usize>,
+            label: Option<String>,
+        }
+        let mut blocks: Vec<Block> = Vec::new();
+        let mut stack: Vec<(Vec<usize>, usize, Option<String>)> = vec![(ranked.clone(), 0, None)];
+        while let Some((mut group, k, label)) = stack.pop() {
+            if k == chain.len() || (group.len() == 1 && k > 0) {
+                blocks.push(Block { members: group, label });
+                continue;
+            }
+            if let Step::Crit(c) = &chain[k] {
+                if c.primitive.among_tied() && group.len() > 1 {
+                    for &i in &group {
+                        values[i][k] = self.value_among(c, i, &group);
+                    }
+                }
+            }
+            group.sort_by(|&a, &b| values[a][k].rank_cmp(&values[b][k], better[k]).then(a.cmp(&b)));
+            let mut runs: Vec<Vec<usize>> = Vec::new();
+            for &i in &group {
+                match runs.last_mut() {
+                    Some(r) if values[r[0]][k].rank_cmp(&values[i][k], better[k]).is_eq() => r.push(i),
+                    _ => runs.push(vec![i]),
+                }
+            }
+            // Pushed in reverse so that the best run is handled (and emitted) first.
+            for (j, run) in runs.into_iter().enumerate().rev() {
+                let l = if j == 0 { label.clone() } else { Some(labels[k].clone()) };
+                stack.push((run, k + 1, l));
+            }
+        }
+
+        // N+1: the final decides places 1 and 2 (10.4.3).
+        if self.rules.n_plus_one.is_some() && self.format.entrants == Entrants::Players {
+            if let Some(g) = self.t.games.iter().find(|g| g.is_final && g.round <= self.upto) {
+                let winner = match g.result {
+                    GameResult::RedWins | GameResult::RedWinsUnplayed => g.red,
+                    GameResult::BlackWins | GameResult::BlackWinsUnplayed => g.black,
+                    _ => g.play_off_winner.unwrap_or(g.red),
+                };
+                let loser = if winner == g.red { g.black } else { g.red };
+                for b in &mut blocks {
+                    b.members.retain(|&m| m != winner && m != loser);
+                }
+                blocks.retain(|b| !b.members.is_empty());
+                if let Some(first) = blocks.first_mut() {
+                    first.label = Some(FINAL.into());
+                }
+                blocks.insert(0, Block { members: vec![loser], label: Some(FINAL.into()) });
+                blocks.insert(0, Block { members: vec![winner], label: None });
+            }
+        }
+
+        let mut rows = Vec::new();
+        let mut place = 1u32;
+        for b in &blocks {
+            let play_off = self.format.unresolved == Unresolved::PlayOff
+                || self.rules.champion.as_ref().is_some_and(|c| c.unresolved == Unresolved::PlayOff && c.places.contains(&place));
+            for (j, &i) in b.members.iter().enumerate() {
+                let separated_by = if j == 0 {
+                    b.label.clone()
+                } else if play_off {
+                    Some(PLAY_OFF.into())
+                } else {
+                    Some(SHARED_PLACE.into())
+                };
+                rows.push(Row {
+                    place,
+                    entrant: self.ids[i].clone(),
+                    name: self.names[i].clone(),
+                    score: match &values[i][0] {
+                        Value::Number(x) => *x,
+                        _ => 0.0,
+                    },
+                    values: labels.iter().cloned().zip(values[i].iter().cloned()).filter(|(_, v)| *v != Value::None).collect(),
+                    separated_by,
+                    withdrawn: self.withdrawn[i],
+                });
+            }
+            place += b.members.len() as u32;
+        }
+        Standings {
+            ruleset: self.rules.ruleset.clone(),
+            format: self.format.name.clone(),
+            clause: self.format.clause.clone(),
+            order: self.order.clone(),
+            criteria: labels,
+            rows,
+            annulled: (0..self.n).filter(|&i| self.annulled[i]).map(|i| self.ids[i].clone()).collect(),
+            individual: self.places.take().map(|p| Box::new(p.individual)),
+        }
+    }
+}

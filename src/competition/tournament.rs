@@ -1,0 +1,1019 @@
+//! The tournament file: raw records (YAML file or JSON object) → a validated
+//! [`Tournament`].
+//!
+//! Two kinds of error: a [`SyntaxError`] when the text is not YAML or a record does not
+//! have the documented shape (`conformance/tournament.schema.json`), and
+//! [`TournamentError`]s when the records contradict each other or the rules (a game
+//! between a player and themselves, a result in a round the event does not have, a player
+//! in two games of one round, an unknown format, a line-up out of order …). Every error
+//! names its record (`games[3]`, round 2, 甲 – 乙) and, when read from a file, its line and
+//! column. Validation reports every error, not the first.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::data::{Byes, Entrants, System, Unit};
+use super::{CompetitionRules, Format};
+
+// ---------------------------------------------------------------------------------------
+// Raw records
+
+/// A tournament as written (the file, or the `standings` query's `tournament` object).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTournament {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The rule set the file is meant for (the CLI's default; the query checks it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edition: Option<String>,
+    /// An event overlay (id of `spec/overlays/<id>.yaml`) the file is meant for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overlay: Option<String>,
+    /// A format name: `round_robin` for the clause `tiebreak.round_robin`.
+    pub format: String,
+    /// A named order of the format's clause, when not the one in force (14.3.1 / 14.3.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<String>,
+    /// 队员总分制: the format of the individual event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub individual_format: Option<String>,
+    /// Number of rounds of the event.
+    pub rounds: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<RawPlayer>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<RawTeam>,
+    /// Team events: boards per match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boards: Option<u32>,
+    /// Team events: the line-up system, a `lineup.*` clause name (`boards_with_reserves`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lineup: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub games: Vec<RawGame>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub matches: Vec<RawMatch>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub byes: Vec<RawBye>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sanctions: Vec<RawSanction>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withdrawals: Vec<RawWithdrawal>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPlayer {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTeam {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Player ids in registration (board) order, reserves last.
+    pub players: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawGame {
+    /// Individual events: the round. Inside a team match: omitted (the match's round).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// Inside a team match: the board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<u32>,
+    pub red: String,
+    pub black: String,
+    /// `red`, `black`, `draw`; without play: `+-` (Red wins), `-+` (Black wins), `--`.
+    pub result: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fouls: Option<RawFouls>,
+    /// N+1: the final between the two leaders (10.4.3.1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub r#final: bool,
+    /// N+1: who won the play-off games when the final's slow game was drawn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play_off_winner: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFouls {
+    #[serde(default)]
+    pub red: u32,
+    #[serde(default)]
+    pub black: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMatch {
+    pub round: u32,
+    pub teams: [String; 2],
+    pub games: Vec<RawGame>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBye {
+    pub round: u32,
+    pub entrant: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSanction {
+    pub entrant: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// A kind of `sanction.ranking` (`warning`, `game_disqualification`).
+    pub kind: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWithdrawal {
+    pub entrant: String,
+    /// The last round the entrant played (0: withdrew before round 1).
+    pub after_round: u32,
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors
+
+/// Where an error is: the record (`games[3]`) and, in a file, line and column (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize)]
+pub struct Place {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The record's path (`games[3]`, `matches[1].games[0]`), empty for the whole file.
+    pub record: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(fl) = &self.file {
+            parts.push(fl.clone());
+        }
+        if let Some(l) = self.line {
+            parts.push(l.to_string());
+            if let Some(c) = self.column {
+                parts.push(c.to_string());
+            }
+        }
+        let at = parts.join(":");
+        match (at.is_empty(), self.record.is_empty()) {
+            (true, true) => Ok(()),
+            (true, false) => write!(f, "{}", self.record),
+            (false, true) => write!(f, "{at}"),
+            (false, false) => write!(f, "{at}: {}", self.record),
+        }
+    }
+}
+
+/// The text is not YAML (JSON), or a record does not have the documented shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub place: Place,
+    pub message: String,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.place, self.message)
+    }
+}
+
+/// What is wrong with a well-formed record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentErrorKind {
+    /// An id listed twice.
+    Duplicate,
+    /// A record names a player or team the file does not list.
+    UnknownEntrant,
+    /// A game between a player and themselves (or a match of a team against itself).
+    SelfGame,
+    /// A round outside 1..=rounds.
+    UnknownRound,
+    /// An entrant in two games (matches, byes) of one round.
+    DoubleBooking,
+    /// A format the rule set has no `tiebreak.*` clause for, or used with the wrong entrants.
+    UnknownFormat,
+    /// An order the format's clause does not name.
+    UnknownOrder,
+    /// A result that is not one of the documented spellings, or a sanction kind unknown.
+    UnknownValue,
+    /// A team line-up the line-up clause forbids (11.1–11.3), or a board out of range.
+    Lineup,
+    /// The rule set has no rule for what the file records (a bye in 1999, an N+1 final …).
+    NoRule,
+    /// A game recorded after its player's withdrawal, or a withdrawal listed twice.
+    Withdrawal,
+    /// The file names another rule set than the one asked.
+    Edition,
+}
+
+impl TournamentErrorKind {
+    /// The protocol's reject kind (`tournament.self_game`).
+    pub fn reject_kind(self) -> &'static str {
+        match self {
+            TournamentErrorKind::Duplicate => "tournament.duplicate",
+            TournamentErrorKind::UnknownEntrant => "tournament.unknown_entrant",
+            TournamentErrorKind::SelfGame => "tournament.self_game",
+            TournamentErrorKind::UnknownRound => "tournament.unknown_round",
+            TournamentErrorKind::DoubleBooking => "tournament.double_booking",
+            TournamentErrorKind::UnknownFormat => "tournament.unknown_format",
+            TournamentErrorKind::UnknownOrder => "tournament.unknown_order",
+            TournamentErrorKind::UnknownValue => "tournament.unknown_value",
+            TournamentErrorKind::Lineup => "tournament.lineup",
+            TournamentErrorKind::NoRule => "tournament.no_rule",
+            TournamentErrorKind::Withdrawal => "tournament.withdrawal",
+            TournamentErrorKind::Edition => "tournament.edition",
+        }
+    }
+}
+
+/// A rule error in a well-formed tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentError {
+    pub kind: TournamentErrorKind,
+    pub place: Place,
+    pub message: String,
+}
+
+impl fmt::Display for TournamentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.place, self.message)
+    }
+}
+
+/// Why a tournament could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    Syntax(SyntaxError),
+    /// Every rule error found.
+    Invalid(Vec<TournamentError>),
+}
+
+impl ReadError {
+    /// The protocol reject kind of the first error.
+    pub fn reject_kind(&self) -> &'static str {
+        match self {
+            ReadError::Syntax(_) => "tournament.shape",
+            ReadError::Invalid(v) => v.first().map(|e| e.kind.reject_kind()).unwrap_or("tournament.shape"),
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Syntax(e) => write!(f, "{e}"),
+            ReadError::Invalid(v) => {
+                for (i, e) in v.iter().enumerate() {
+                    if i > 0 {
+                        writeln!(f)?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+// ---------------------------------------------------------------------------------------
+// Reading
+
+impl RawTournament {
+    /// Reads a tournament file's YAML text; errors carry `file`, line and column.
+    pub fn from_yaml(file: &str, text: &str) -> Result<RawTournament, SyntaxError> {
+        serde_yaml::from_str(text).map_err(|e| {
+            let (line, column) = e.location().map(|l| (Some(l.line()), Some(l.column()))).unwrap_or((None, None));
+            let msg = e.to_string();
+            let msg = msg.find(" at line ").map(|i| msg[..i].to_string()).unwrap_or(msg);
+            SyntaxError { place: Place { file: Some(file.into()), record: String::new(), line, column }, message: msg }
+        })
+    }
+
+    /// Reads the `standings` query's tournament object.
+    pub fn from_json(v: &serde_json::Value) -> Result<RawTournament, SyntaxError> {
+        serde_json::from_value(v.clone())
+            .map_err(|e| SyntaxError { place: Place::default(), message: format!("tournament: {e}") })
+    }
+}
+
+/// Reads and validates a tournament file under `rules`; errors carry file, line, column.
+pub fn read_file(file: &str, text: &str, rules: &CompetitionRules) -> Result<Tournament, ReadError> {
+    let raw = RawTournament::from_yaml(file, text).map_err(ReadError::Syntax)?;
+    Tournament::validate(&raw, rules).map_err(|mut errs| {
+        for e in &mut errs {
+            e.place.file = Some(file.to_string());
+            if let Some((l, c)) = locate(text, &e.place.record) {
+                e.place.line = Some(l);
+                e.place.column = Some(c);
+            }
+        }
+        ReadError::Invalid(errs)
+    })
+}
+
+/// Line and column (1-based) of a record path (`games[3]`, `matches[1].games[0]`,
+/// `teams[2].players`) in block-style YAML. A record inside a flow collection (`[…]`,
+/// `{…}`) is located at the line of the collection. `None` when the path is not found.
+pub fn locate(text: &str, path: &str) -> Option<(usize, usize)> {
+    // Lines as (1-based number, indentation of the content, content), list markers split
+    // off: "  - red: a" gives an item marker at 2 and the content "red: a" at 4.
+    #[derive(Clone, Copy)]
+    struct L<'a> {
+        no: usize,
+        ind: usize,
+        item: bool,
+        text: &'a str,
+    }
+    let mut lines: Vec<L> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let t = raw.trim_start();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let ind = raw.len() - t.len();
+        if let Some(rest) = t.strip_prefix("- ").or_else(|| (t == "-").then_some("")) {
+            lines.push(L { no: i + 1, ind, item: true, text: rest });
+            let r = rest.trim_start();
+            if !r.is_empty() {
+                lines.push(L { no: i + 1, ind: ind + 2 + (rest.len() - r.len()), item: false, text: r });
+            }
+        } else {
+            lines.push(L { no: i + 1, ind, item: false, text: t });
+        }
+    }
+    let mut segs: Vec<Result<&str, usize>> = Vec::new();
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let (key, rest) = part.split_once('[').unwrap_or((part, ""));
+        if !key.is_empty() {
+            segs.push(Ok(key));
+        }
+        for idx in rest.split('[') {
+            if let Ok(n) = idx.trim_end_matches(']').parse::<usize>() {
+                segs.push(Err(n));
+            }
+        }
+    }
+    let (mut lo, mut hi) = (0usize, lines.len());
+    let mut found: Option<(usize, usize)> = None;
+    let mut min_ind = 0usize;
+    for seg in segs {
+        let window = &lines[lo..hi];
+        match seg {
+            Ok(key) => {
+                let k = window.iter().position(|l| {
+                    !l.item && l.ind >= min_ind && l.text.strip_prefix(key).is_some_and(|r| r.trim_start().starts_with(':'))
+                })?;
+                let l = window[k];
+                found = Some((l.no, l.ind + 1));
+                let after = l.text[key.len()..].trim_start()[1..].trim();
+                if after.starts_with('[') || after.starts_with('{') {
+                    return found; // a flow collection: its records are on this line
+                }
+                let start = lo + k + 1;
+                let end = lines[start..hi].iter().position(|x| x.ind <= l.ind && !(x.item && x.ind == l.ind)).map(|p| start + p).unwrap_or(hi);
+                lo = start;
+                hi = end;
+                min_ind = l.ind;
+            }
+            Err(n) => {
+                let item_ind = window.iter().find(|l| l.item)?.ind;
+                let items: Vec<usize> = window.iter().enumerate().filter(|(_, l)| l.item && l.ind == item_ind).map(|(i, _)| lo + i).collect();
+                let &s = items.get(n)?;
+                let l = lines[s];
+                found = Some((l.no, l.ind + 1));
+                let end = items.get(n + 1).copied().unwrap_or(hi);
+                lo = s + 1;
+                hi = end;
+                min_ind = item_ind + 1;
+            }
+        }
+    }
+    found
+}
+
+// ---------------------------------------------------------------------------------------
+// Validated model
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    RedWins,
+    BlackWins,
+    Draw,
+    /// `+-`: Red wins without play (the opponent absent or withdrawn).
+    RedWinsUnplayed,
+    /// `-+`
+    BlackWinsUnplayed,
+    /// `--`: both lose without play.
+    BothLoseUnplayed,
+}
+
+impl GameResult {
+    pub fn parse(s: &str) -> Option<GameResult> {
+        Some(match s {
+            "red" => GameResult::RedWins,
+            "black" => GameResult::BlackWins,
+            "draw" => GameResult::Draw,
+            "+-" => GameResult::RedWinsUnplayed,
+            "-+" => GameResult::BlackWinsUnplayed,
+            "--" => GameResult::BothLoseUnplayed,
+            _ => return None,
+        })
+    }
+    pub fn played(self) -> bool {
+        matches!(self, GameResult::RedWins | GameResult::BlackWins | GameResult::Draw)
+    }
+    pub fn spelling(self) -> &'static str {
+        match self {
+            GameResult::RedWins => "red",
+            GameResult::BlackWins => "black",
+            GameResult::Draw => "draw",
+            GameResult::RedWinsUnplayed => "+-",
+            GameResult::BlackWinsUnplayed => "-+",
+            GameResult::BothLoseUnplayed => "--",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    pub id: String,
+    pub name: Option<String>,
+    /// Index in [`Tournament::teams`].
+    pub team: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Team {
+    pub id: String,
+    pub name: Option<String>,
+    /// Indices in [`Tournament::players`], registration order.
+    pub players: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    pub round: u32,
+    /// Player indices.
+    pub red: usize,
+    pub black: usize,
+    pub result: GameResult,
+    pub fouls: [u32; 2],
+    pub board: Option<u32>,
+    /// Index in [`Tournament::matches`].
+    pub in_match: Option<usize>,
+    pub is_final: bool,
+    pub play_off_winner: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Match {
+    pub round: u32,
+    /// Team indices.
+    pub teams: [usize; 2],
+    /// Indices in [`Tournament::games`].
+    pub games: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sanction {
+    /// Entrant index (player in individual events, team in team events).
+    pub entrant: usize,
+    /// Index of the kind in `sanction.ranking` (0 heaviest).
+    pub kind: usize,
+}
+
+/// A validated tournament.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tournament {
+    pub name: Option<String>,
+    pub format: Format,
+    /// The order in force (its name in the format's clause).
+    pub order: String,
+    /// 队员总分制: the individual event's format.
+    pub individual_format: Option<Format>,
+    pub rounds: u32,
+    pub players: Vec<Player>,
+    pub teams: Vec<Team>,
+    pub games: Vec<Game>,
+    pub matches: Vec<Match>,
+    /// (round, entrant index).
+    pub byes: Vec<(u32, usize)>,
+    pub sanctions: Vec<Sanction>,
+    /// (entrant index, after round).
+    pub withdrawals: Vec<(usize, u32)>,
+}
+
+impl PartialEq for Format {
+    fn eq(&self, other: &Format) -> bool {
+        self.clause == other.clause
+    }
+}
+
+impl Tournament {
+    /// Whether the ranked entrants are teams (matches are team matches).
+    pub fn team_event(&self) -> bool {
+        self.format.entrants == Entrants::Teams
+    }
+
+    /// The format whose games are individual (the individual event of 队员总分制).
+    pub fn game_format(&self) -> &Format {
+        self.individual_format.as_ref().unwrap_or(&self.format)
+    }
+
+    /// Entrant ids (players or teams).
+    pub fn entrant_ids(&self) -> Vec<&str> {
+        if self.team_event() {
+            self.teams.iter().map(|t| t.id.as_str()).collect()
+        } else {
+            self.players.iter().map(|p| p.id.as_str()).collect()
+        }
+    }
+
+    /// Validates raw records under `rules`; every error found is returned.
+    pub fn validate(raw: &RawTournament, rules: &CompetitionRules) -> Result<Tournament, Vec<TournamentError>> {
+        Validator { rules, errors: Vec::new() }.run(raw)
+    }
+}
+
+struct Validator<'a> {
+    rules: &'a CompetitionRules,
+    errors: Vec<TournamentError>,
+}
+
+fn at(record: impl Into<String>) -> Place {
+    Place { record: record.into(), ..Place::default() }
+}
+
+impl Validator<'_> {
+    fn push(&mut self, kind: TournamentErrorKind, record: impl Into<String>, message: impl Into<String>) {
+        self.errors.push(TournamentError { kind, place: at(record), message: message.into() });
+    }
+
+    fn format(&mut self, name: &str, record: &str) -> Option<Format> {
+        match self.rules.formats.get(name) {
+            Some(f) => Some(f.clone()),
+            None => {
+                let known: Vec<&str> = self.rules.formats.keys().map(String::as_str).collect();
+                self.push(
+                    TournamentErrorKind::UnknownFormat,
+                    record,
+                    format!("`{name}` is not a format of {} (it has: {})", self.rules.ruleset, known.join(", ")),
+                );
+                None
+            }
+        }
+    }
+
+    fn run(mut self, raw: &RawTournament) -> Result<Tournament, Vec<TournamentError>> {
+        use TournamentErrorKind::*;
+        let format = self.format(&raw.format, "format");
+        let individual_format = match (&format, &raw.individual_format) {
+            (Some(f), Some(n)) if f.entrants == Entrants::TeamsByPlayerPlaces => {
+                let inf = self.format(n, "individual_format");
+                if let Some(i) = &inf {
+                    if i.entrants != Entrants::Players {
+                        self.push(UnknownFormat, "individual_format", format!("`{n}` does not rank individual players"));
+                    }
+                }
+                inf
+            }
+            (Some(f), None) if f.entrants == Entrants::TeamsByPlayerPlaces => {
+                self.push(UnknownFormat, "individual_format", format!("format `{}` (队员总分制) needs `individual_format`, the format of the individual event", raw.format));
+                None
+            }
+            (Some(_), Some(_)) => {
+                self.push(UnknownFormat, "individual_format", "only 队员总分制 formats take `individual_format`");
+                None
+            }
+            _ => None,
+        };
+        let order = match (&format, &raw.order) {
+            (Some(f), Some(o)) if !f.orders.contains_key(o) => {
+                let names: Vec<&str> = f.orders.keys().map(String::as_str).collect();
+                self.push(UnknownOrder, "order", format!("`{}` names no order of {} (it has: {})", o, f.clause, names.join(", ")));
+                o.clone()
+            }
+            (Some(_), Some(o)) => o.clone(),
+            (Some(f), None) => f.default_order.clone(),
+            (None, _) => String::new(),
+        };
+        if raw.rounds == 0 {
+            self.push(UnknownRound, "rounds", "an event has at least one round");
+        }
+        let Some(format) = format else { return Err(self.errors) };
+        let team_event = format.entrants == Entrants::Teams;
+        let by_places = format.entrants == Entrants::TeamsByPlayerPlaces;
+        let game_format = individual_format.clone().unwrap_or_else(|| format.clone());
+        if format.cycles > 1 && raw.rounds % format.cycles != 0 {
+            self.push(UnknownRound, "rounds", format!("{} rounds cannot be split into {} cycles", raw.rounds, format.cycles));
+        }
+
+        // Players and teams.
+        let mut players: Vec<Player> = Vec::new();
+        let mut pidx: HashMap<String, usize> = HashMap::new();
+        for (i, p) in raw.players.iter().enumerate() {
+            if pidx.insert(p.id.clone(), players.len()).is_some() {
+                self.push(Duplicate, format!("players[{i}]"), format!("player `{}` is listed twice", p.id));
+                continue;
+            }
+            players.push(Player { id: p.id.clone(), name: p.name.clone(), team: None });
+        }
+        let mut teams: Vec<Team> = Vec::new();
+        let mut tidx: HashMap<String, usize> = HashMap::new();
+        for (i, t) in raw.teams.iter().enumerate() {
+            if tidx.contains_key(&t.id) {
+                self.push(Duplicate, format!("teams[{i}]"), format!("team `{}` is listed twice", t.id));
+                continue;
+            }
+            let ti = teams.len();
+            tidx.insert(t.id.clone(), ti);
+            let mut list = Vec::new();
+            for p in &t.players {
+                let k = match pidx.get(p) {
+                    Some(&k) => k,
+                    None => {
+                        pidx.insert(p.clone(), players.len());
+                        players.push(Player { id: p.clone(), name: None, team: None });
+                        players.len() - 1
+                    }
+                };
+                if let Some(other) = players[k].team {
+                    let o = teams.get(other).map(|t| t.id.clone()).unwrap_or_else(|| t.id.clone());
+                    self.push(Duplicate, format!("teams[{i}].players"), format!("player `{p}` is registered for `{o}` and `{}`", t.id));
+                    continue;
+                }
+                players[k].team = Some(ti);
+                list.push(k);
+            }
+            teams.push(Team { id: t.id.clone(), name: t.name.clone(), players: list });
+        }
+        if (team_event || by_places) && teams.is_empty() {
+            self.push(UnknownEntrant, "teams", format!("format `{}` ranks teams: list them under `teams`", raw.format));
+        }
+        if !team_event && !by_places && !raw.teams.is_empty() {
+            self.push(UnknownFormat, "teams", format!("format `{}` ranks players; `teams` belong to team formats", raw.format));
+        }
+        if by_places {
+            if let Some((i, p)) = players.iter().enumerate().find(|(_, p)| p.team.is_none()) {
+                self.push(UnknownEntrant, format!("players[{i}]"), format!("player `{}` belongs to no team (队员总分制)", p.id));
+            }
+        }
+        let entrant_index = |id: &str| -> Option<usize> {
+            if team_event {
+                tidx.get(id).copied()
+            } else {
+                pidx.get(id).copied()
+            }
+        };
+        let entrant_name = |i: usize| -> &str {
+            if team_event {
+                &teams[i].id
+            } else {
+                &players[i].id
+            }
+        };
+
+        // Line-up rule (team events).
+        let lineup = if team_event {
+            match (&raw.lineup, raw.boards) {
+                (Some(l), Some(b)) if b > 0 => match self.rules.lineups.get(l) {
+                    Some(rule) => Some((rule.clone(), b, l.clone())),
+                    None => {
+                        let known: Vec<&str> = self.rules.lineups.keys().map(String::as_str).collect();
+                        self.push(NoRule, "lineup", format!("`{l}` is not a line-up system of {} (it has: {})", self.rules.ruleset, known.join(", ")));
+                        None
+                    }
+                },
+                _ => {
+                    self.push(Lineup, "boards", "a team event gives `boards` (at least 1) and `lineup`");
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        if let Some((rule, boards, name)) = &lineup {
+            for (i, t) in teams.iter().enumerate() {
+                if (t.players.len() as u32) < *boards {
+                    self.push(Lineup, format!("teams[{i}].players"), format!("team `{}` registers {} players for {boards} boards", t.id, t.players.len()));
+                } else if !rule.reserves && t.players.len() as u32 > *boards {
+                    self.push(Lineup, format!("teams[{i}].players"), format!("team `{}` registers reserves, which `{name}` does not allow", t.id));
+                }
+            }
+        }
+
+        // Rounds in which each entrant is booked, to catch double bookings.
+        let mut booked: HashMap<(u32, usize), String> = HashMap::new();
+        let book = |this: &mut Self, booked: &mut HashMap<(u32, usize), String>, round: u32, who: usize, who_name: &str, record: &str| {
+            if let Some(prev) = booked.insert((round, who), record.to_string()) {
+                this.push(DoubleBooking, record, format!("`{who_name}` is already in {prev} in round {round}"));
+            }
+        };
+        let round_ok = |this: &mut Self, round: u32, record: &str| -> bool {
+            if round == 0 || round > raw.rounds {
+                this.push(UnknownRound, record, format!("round {round} is not a round of this event (1–{})", raw.rounds));
+                false
+            } else {
+                true
+            }
+        };
+
+        let mut games: Vec<Game> = Vec::new();
+        let mut matches: Vec<Match> = Vec::new();
+        let game = |this: &mut Self, g: &RawGame, round: u32, record: &str, in_match: Option<usize>| -> Option<Game> {
+            let result = GameResult::parse(&g.result);
+            if result.is_none() {
+                this.push(UnknownValue, record, format!("result `{}` is none of red, black, draw, +-, -+, --", g.result));
+            }
+            let red = pidx.get(&g.red).copied();
+            let black = pidx.get(&g.black).copied();
+            for (side, id, k) in [("red", &g.red, red), ("black", &g.black, black)] {
+                if k.is_none() {
+                    this.push(UnknownEntrant, record, format!("{side} player `{id}` is not listed"));
+                }
+            }
+            if g.red == g.black {
+                this.push(SelfGame, record, format!("`{}` plays against themselves", g.red));
+                return None;
+            }
+            let (red, black, result) = (red?, black?, result?);
+            let play_off_winner = match &g.play_off_winner {
+                None => None,
+                Some(w) if *w == g.red => Some(red),
+                Some(w) if *w == g.black => Some(black),
+                Some(w) => {
+                    this.push(UnknownEntrant, record, format!("play-off winner `{w}` did not play this game"));
+                    None
+                }
+            };
+            let f = g.fouls.unwrap_or_default();
+            Some(Game { round, red, black, result, fouls: [f.red, f.black], board: g.board, in_match, is_final: g.r#final, play_off_winner })
+        };
+
+        if team_event {
+            if !raw.games.is_empty() {
+                self.push(UnknownFormat, "games", "a team event records its games inside `matches`");
+            }
+            for (mi, m) in raw.matches.iter().enumerate() {
+                let rec = format!("matches[{mi}]");
+                let ok_round = round_ok(&mut self, m.round, &rec);
+                let t: Vec<Option<usize>> = m.teams.iter().map(|id| tidx.get(id).copied()).collect();
+                for (id, k) in m.teams.iter().zip(&t) {
+                    if k.is_none() {
+                        self.push(UnknownEntrant, &rec, format!("team `{id}` is not listed"));
+                    }
+                }
+                if m.teams[0] == m.teams[1] {
+                    self.push(SelfGame, &rec, format!("team `{}` plays against itself", m.teams[0]));
+                    continue;
+                }
+                let (Some(a), Some(b)) = (t[0], t[1]) else { continue };
+                if ok_round {
+                    book(&mut self, &mut booked, m.round, a, &m.teams[0], &rec);
+                    book(&mut self, &mut booked, m.round, b, &m.teams[1], &rec);
+                }
+                let match_index = matches.len();
+                let mut list = Vec::new();
+                let mut on_board: [BTreeMap<u32, usize>; 2] = [BTreeMap::new(), BTreeMap::new()];
+                for (gi, g) in m.games.iter().enumerate() {
+                    let grec = format!("matches[{mi}].games[{gi}]");
+                    if g.round.is_some_and(|r| r != m.round) {
+                        self.push(UnknownRound, &grec, "a board game is in its match's round (leave `round` out)");
+                    }
+                    let Some(gm) = game(&mut self, g, m.round, &grec, Some(match_index)) else { continue };
+                    let side_of = |p: usize| players[p].team.and_then(|t| if t == a { Some(0) } else if t == b { Some(1) } else { None });
+                    let (sr, sb) = (side_of(gm.red), side_of(gm.black));
+                    if sr.is_none() || sb.is_none() || sr == sb {
+                        self.push(Lineup, &grec, format!("a board game is between a player of `{}` and one of `{}`", m.teams[0], m.teams[1]));
+                        continue;
+                    }
+                    let Some(board) = g.board else {
+                        self.push(Lineup, &grec, "a board game gives its `board`");
+                        continue;
+                    };
+                    if let Some((_, boards, _)) = &lineup {
+                        if board == 0 || board > *boards {
+                            self.push(Lineup, &grec, format!("board {board} is not one of 1–{boards}"));
+                            continue;
+                        }
+                    }
+                    for (side, p) in [(sr, gm.red), (sb, gm.black)] {
+                        let s = side.unwrap_or(0);
+                        if on_board[s].values().any(|&q| q == p) {
+                            self.push(DoubleBooking, &grec, format!("`{}` plays two boards of one match", players[p].id));
+                        }
+                        if on_board[s].insert(board, p).is_some() {
+                            self.push(Lineup, &grec, format!("board {board} of `{}` is played twice", m.teams[s]));
+                        }
+                    }
+                    list.push(games.len());
+                    games.push(gm);
+                }
+                if let Some((rule, boards, name)) = &lineup {
+                    for (s, team) in [a, b].into_iter().enumerate() {
+                        let fielded: Vec<usize> = on_board[s].values().copied().collect();
+                        if fielded.len() as u32 != *boards {
+                            self.push(Lineup, &rec, format!("`{}` fields {} of {boards} boards", teams[team].id, fielded.len()));
+                            continue;
+                        }
+                        let pos: Vec<usize> = fielded.iter().map(|p| teams[team].players.iter().position(|q| q == p).unwrap_or(usize::MAX)).collect();
+                        if rule.keeps_registration_order && pos.windows(2).any(|w| w[0] >= w[1]) {
+                            self.push(Lineup, &rec, format!("`{}` fields its players out of registration order ({}), which `{name}` forbids", teams[team].id, fielded.iter().map(|&p| players[p].id.as_str()).collect::<Vec<_>>().join("-")));
+                        } else if !rule.reserves && pos.iter().any(|&k| k as u32 >= *boards) {
+                            self.push(Lineup, &rec, format!("`{}` fields a player beyond its first {boards}, which `{name}` forbids", teams[team].id));
+                        }
+                    }
+                }
+                matches.push(Match { round: m.round, teams: [a, b], games: list });
+            }
+        } else {
+            if !raw.matches.is_empty() {
+                self.push(UnknownFormat, "matches", format!("format `{}` ranks players: record `games`, not `matches`", raw.format));
+            }
+            // Individual mini-matches (unit: match): a pairing may play several games in a round.
+            let mini_matches = game_format.unit == Unit::Match;
+            let mut opponent_in_round: HashMap<(u32, usize), usize> = HashMap::new();
+            for (gi, g) in raw.games.iter().enumerate() {
+                let rec = format!("games[{gi}]");
+                let Some(round) = g.round else {
+                    self.push(UnknownRound, &rec, "a game gives its `round`");
+                    continue;
+                };
+                let ok_round = round_ok(&mut self, round, &rec);
+                if g.board.is_some() {
+                    self.push(Lineup, &rec, "`board` belongs to games inside team matches");
+                }
+                let Some(gm) = game(&mut self, g, round, &rec, None) else { continue };
+                if ok_round {
+                    for (p, o) in [(gm.red, gm.black), (gm.black, gm.red)] {
+                        match opponent_in_round.get(&(round, p)) {
+                            Some(&q) if mini_matches && q == o => {}
+                            Some(_) => {
+                                let prev = booked.get(&(round, p)).cloned().unwrap_or_default();
+                                self.push(DoubleBooking, &rec, format!("`{}` is already in {prev} in round {round}", players[p].id));
+                            }
+                            None => {
+                                opponent_in_round.insert((round, p), o);
+                                booked.insert((round, p), rec.clone());
+                            }
+                        }
+                    }
+                }
+                games.push(gm);
+            }
+        }
+
+        // Byes.
+        let mut byes = Vec::new();
+        for (i, b) in raw.byes.iter().enumerate() {
+            let rec = format!("byes[{i}]");
+            let ok_round = round_ok(&mut self, b.round, &rec);
+            let Some(e) = entrant_index(&b.entrant) else {
+                self.push(UnknownEntrant, &rec, format!("`{}` is not listed", b.entrant));
+                continue;
+            };
+            let scored_rule = if team_event { self.rules.bye_team_score } else { self.rules.bye_score };
+            match game_format.byes {
+                Byes::Unstated => {
+                    self.push(NoRule, &rec, format!("{} has no rule on byes for `{}`", self.rules.ruleset, game_format.name));
+                    continue;
+                }
+                Byes::Scored if !scored_rule => {
+                    let id = if team_event { "bye.team_score" } else { "bye.score" };
+                    self.push(NoRule, &rec, format!("{} has no `{id}` clause: a bye cannot be scored", self.rules.ruleset));
+                    continue;
+                }
+                _ => {}
+            }
+            if ok_round {
+                book(&mut self, &mut booked, b.round, e, entrant_name(e), &rec);
+            }
+            byes.push((b.round, e));
+        }
+
+        // Sanctions.
+        let mut sanctions = Vec::new();
+        for (i, s) in raw.sanctions.iter().enumerate() {
+            let rec = format!("sanctions[{i}]");
+            if let Some(r) = s.round {
+                round_ok(&mut self, r, &rec);
+            }
+            // In a team event a player's sanction counts for the team.
+            let e = entrant_index(&s.entrant).or_else(|| if team_event { pidx.get(&s.entrant).and_then(|&p| players[p].team) } else { None });
+            let Some(e) = e else {
+                self.push(UnknownEntrant, &rec, format!("`{}` is not listed", s.entrant));
+                continue;
+            };
+            let Some(kinds) = &self.rules.sanctions else {
+                self.push(NoRule, &rec, format!("{} has no `sanction.ranking` clause", self.rules.ruleset));
+                continue;
+            };
+            match kinds.iter().position(|k| k.kind == s.kind) {
+                Some(kind) => sanctions.push(Sanction { entrant: e, kind }),
+                None => {
+                    let known: Vec<&str> = kinds.iter().map(|k| k.kind.as_str()).collect();
+                    self.push(UnknownValue, &rec, format!("sanction kind `{}` is none of {}", s.kind, known.join(", ")));
+                }
+            }
+        }
+
+        // Withdrawals.
+        let mut withdrawals: Vec<(usize, u32)> = Vec::new();
+        for (i, w) in raw.withdrawals.iter().enumerate() {
+            let rec = format!("withdrawals[{i}]");
+            if w.after_round > raw.rounds {
+                self.push(UnknownRound, &rec, format!("round {} is not a round of this event (1–{})", w.after_round, raw.rounds));
+            }
+            let Some(e) = entrant_index(&w.entrant) else {
+                self.push(UnknownEntrant, &rec, format!("`{}` is not listed", w.entrant));
+                continue;
+            };
+            let system = game_format.system;
+            if system.is_none_or(|s| !self.rules.withdrawal.contains_key(&s)) {
+                self.push(NoRule, &rec, format!("{} has no withdrawal rule for `{}`", self.rules.ruleset, game_format.name));
+                continue;
+            }
+            if withdrawals.iter().any(|&(x, _)| x == e) {
+                self.push(TournamentErrorKind::Withdrawal, &rec, format!("`{}` withdraws twice", w.entrant));
+                continue;
+            }
+            withdrawals.push((e, w.after_round));
+        }
+        for &(e, after) in &withdrawals {
+            let late: Vec<u32> = if team_event {
+                matches.iter().filter(|m| m.round > after && m.teams.contains(&e)).map(|m| m.round).collect()
+            } else {
+                games.iter().filter(|g| g.round > after && (g.red == e || g.black == e)).map(|g| g.round).chain(byes.iter().filter(|b| b.0 > after && b.1 == e).map(|b| b.0)).collect()
+            };
+            if let Some(r) = late.first() {
+                let rec = raw.withdrawals.iter().position(|w| entrant_index(&w.entrant) == Some(e)).map(|i| format!("withdrawals[{i}]")).unwrap_or_default();
+                self.push(TournamentErrorKind::Withdrawal, rec, format!("`{}` withdrew after round {after} but has a result in round {r}", entrant_name(e)));
+            }
+        }
+
+        // N+1 final.
+        let finals: Vec<usize> = games.iter().enumerate().filter(|(_, g)| g.is_final).map(|(i, _)| i).collect();
+        if !finals.is_empty() {
+            let rec = raw.games.iter().position(|g| g.r#final).map(|i| format!("games[{i}]")).unwrap_or_default();
+            if self.rules.n_plus_one.is_none() {
+                self.push(NoRule, &rec, format!("{} has no N+1 format (`format.n_plus_one`)", self.rules.ruleset));
+            } else if finals.len() > 1 {
+                self.push(DoubleBooking, &rec, "an N+1 event has one final");
+            } else if game_format.system != Some(System::Swiss) || team_event {
+                self.push(NoRule, &rec, "an N+1 final ends an individual Swiss event");
+            } else {
+                let g = &games[finals[0]];
+                if g.round != raw.rounds {
+                    self.push(UnknownRound, &rec, format!("the final is played in the last round ({})", raw.rounds));
+                }
+                if g.result == GameResult::Draw && g.play_off_winner.is_none() {
+                    self.push(NoRule, &rec, "a drawn final gives `play_off_winner` (the play-off decides places 1 and 2)");
+                }
+            }
+        }
+
+        if self.errors.is_empty() {
+            Ok(Tournament {
+                name: raw.name.clone(),
+                format,
+                order,
+                individual_format,
+                rounds: raw.rounds,
+                players,
+                teams,
+                games,
+                matches,
+                byes,
+                sanctions,
+                withdrawals,
+            })
+        } else {
+            Err(self.errors)
+        }
+    }
+}

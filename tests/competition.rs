@@ -1,0 +1,335 @@
+//! The competition domain: the tournament reader's errors (typed, located, never a
+//! panic), proof that tiebreak orders and scoring tables are data (edit the YAML and the
+//! standings change), the line-up primitive against 11.2's own example, and the shipped
+//! example tournament against its JSON Schema.
+
+use proptest::prelude::*;
+use xqspec::competition::tournament::{locate, read_file, RawTournament};
+use xqspec::competition::{ordered_lineups, standings, CompetitionRules, ReadError, Tournament, TournamentErrorKind};
+use xqspec::ruleset::RuleSet;
+use xqspec::spec::{Overlay, Spec};
+
+/// The competition rules of a built-in edition, compiled once.
+fn rules(edition: &str) -> CompetitionRules {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<String, CompetitionRules>>> = OnceLock::new();
+    let mut c = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    c.entry(edition.to_string())
+        .or_insert_with(|| RuleSet::builtin(edition).unwrap().competition.expect("competition clauses"))
+        .clone()
+}
+
+/// The built-in spec with one textual edit to one file, compiled for `edition`.
+fn edited(file: &str, from: &str, to: &str, edition: &str) -> CompetitionRules {
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == file).unwrap_or_else(|| panic!("no spec file {file}"));
+    assert!(f.1.contains(from), "{file} does not contain:\n{from}");
+    f.1 = f.1.replace(from, to);
+    let spec = Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"));
+    RuleSet::of_spec(&spec, edition).unwrap_or_else(|e| panic!("edited spec compiles: {e}")).competition.unwrap()
+}
+
+const RR: &str = "format: round_robin
+rounds: 3
+players: [{id: A}, {id: B}, {id: C}, {id: D}]
+games:
+  - {round: 1, red: A, black: D, result: black}
+  - {round: 1, red: C, black: B, result: black}
+  - {round: 2, red: C, black: A, result: draw}
+  - {round: 2, red: D, black: B, result: black}
+  - {round: 3, red: A, black: B, result: red}
+  - {round: 3, red: D, black: C, result: red}
+";
+
+fn ranking(text: &str, r: &CompetitionRules) -> Vec<(String, u32, Option<String>)> {
+    let t = read_file("t.yaml", text, r).unwrap_or_else(|e| panic!("{e}"));
+    standings(&t, r).rows.into_iter().map(|row| (row.entrant, row.place, row.separated_by)).collect()
+}
+
+fn s(x: &str) -> Option<String> {
+    Some(x.to_string())
+}
+
+#[test]
+fn a_tiebreak_order_is_data() {
+    // B and D have 4 points; B is ahead on 小分 (5 against 4).
+    let base = ranking(RR, &rules("cxa-2020"));
+    assert_eq!(base[0], ("B".into(), 1, None));
+    assert_eq!(base[1], ("D".into(), 2, s("小分")));
+    // Without 小分, both won 2 games and B beat D: 直胜 decides.
+    let r = edited(
+        "cxa-2020/competition.yaml",
+        "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]",
+        "default: [胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]",
+        "cxa-2020",
+    );
+    assert_eq!(ranking(RR, &r)[1], ("D".into(), 2, s("直胜")));
+    // With only 犯规 (nobody committed one), B and D share first place.
+    let r = edited(
+        "cxa-2020/competition.yaml",
+        "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]",
+        "default: [犯规]",
+        "cxa-2020",
+    );
+    let after = ranking(RR, &r);
+    assert_eq!(after[0], ("B".into(), 1, None));
+    assert_eq!(after[1], ("D".into(), 1, s("shared place")));
+    // A play-off instead of a shared place is data too.
+    let r = edited(
+        "cxa-2020/competition.yaml",
+        "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]\n      byes: not_counted\n      unresolved: shared_place",
+        "default: [犯规]\n      byes: not_counted\n      unresolved: play_off",
+        "cxa-2020",
+    );
+    assert_eq!(ranking(RR, &r)[1], ("D".into(), 1, s("play-off required")));
+}
+
+#[test]
+fn a_scoring_table_is_data() {
+    // A scoring table where a draw is worth nothing: A (a win, a draw, a loss) drops from
+    // 3 points to 2, C (a draw and two losses) from 1 to 0.
+    let r = edited(
+        "cxa-2020/competition.yaml",
+        "standard: {win: 2, draw_red: 1, draw_black: 1, loss: 0}",
+        "standard: {win: 2, draw_red: 0, draw_black: 0, loss: 0}",
+        "cxa-2020",
+    );
+    let t = read_file("t.yaml", RR, &r).unwrap();
+    let st = standings(&t, &r);
+    let score = |id: &str| st.rows.iter().find(|x| x.entrant == id).unwrap().score;
+    // Draws now score nothing: A (win, draw, loss) has 2, C (draw, loss, loss) 0.
+    assert_eq!(score("A"), 2.0);
+    assert_eq!(score("C"), 0.0);
+    let base = standings(&read_file("t.yaml", RR, &rules("cxa-2020")).unwrap(), &rules("cxa-2020"));
+    assert_eq!(base.rows.iter().find(|x| x.entrant == "C").unwrap().score, 1.0);
+}
+
+#[test]
+fn an_overlay_switches_the_scoring_table() {
+    let spec = Spec::builtin().unwrap();
+    let r = RuleSet::of_spec(&spec, "cxa-2020+example-win3-progressive").unwrap().competition.unwrap();
+    assert_eq!(r.game.win, 3.0);
+    assert_eq!(r.formats["swiss"].default_order, "progressive_scores");
+    let t = read_file("t.yaml", RR, &r).unwrap();
+    assert_eq!(standings(&t, &r).rows.iter().find(|x| x.entrant == "B").unwrap().score, 6.0);
+}
+
+#[test]
+fn an_unknown_criterion_in_an_overlay_is_a_located_spec_error() {
+    let text = "overlay: bad-order\nname: n\nedition: cxa-2020\nprovenance: {status: inferred, source: seed-002}\nchanges:\n  - clause: tiebreak.swiss\n    data: {orders: {opponent_scores: [对手分, 布赫霍尔茨]}}\n";
+    let o = Overlay::parse("overlays/bad-order.yaml", text).unwrap();
+    let ed = Spec::builtin().unwrap().with_overlay(&o).unwrap();
+    let e = RuleSet::compile(ed).unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.contains("unknown criterion `布赫霍尔茨`"), "{msg}");
+    assert_eq!(e.0[0].location.line, 6, "{msg}");
+}
+
+#[test]
+fn the_lineup_primitive_agrees_with_the_example_of_11_2() {
+    for ed in ["cxa-1999", "cxa-2011", "cxa-2020"] {
+        let r = rules(ed);
+        let l = &r.lineups["boards_with_reserves"];
+        let ex = l.example.expect("11.2 gives an example");
+        assert_eq!(ordered_lineups(ex.boards + ex.reserves, ex.boards), ex.orders, "{ed}");
+    }
+    assert_eq!(ordered_lineups(6, 4), 15);
+    assert_eq!(ordered_lineups(4, 4), 1);
+    assert_eq!(ordered_lineups(3, 4), 0);
+}
+
+fn errors(text: &str, ed: &str) -> Vec<(TournamentErrorKind, String, Option<usize>)> {
+    match read_file("t.yaml", text, &rules(ed)) {
+        Err(ReadError::Invalid(v)) => v.into_iter().map(|e| (e.kind, e.place.record, e.place.line)).collect(),
+        other => panic!("expected rule errors, got {other:?}"),
+    }
+}
+
+#[test]
+fn rule_errors_name_the_record_and_its_line() {
+    let text = RR.replace("{round: 2, red: D, black: B, result: black}", "{round: 2, red: D, black: D, result: black}");
+    let e = errors(&text, "cxa-2020");
+    assert_eq!(e, vec![(TournamentErrorKind::SelfGame, "games[3]".into(), Some(8))]);
+
+    // Every error is reported, each at its record.
+    let text = RR
+        .replace("{round: 3, red: A, black: B, result: red}", "{round: 4, red: A, black: B, result: red}")
+        .replace("{round: 1, red: C, black: B, result: black}", "{round: 1, red: C, black: A, result: black}");
+    let e = errors(&text, "cxa-2020");
+    assert!(e.contains(&(TournamentErrorKind::DoubleBooking, "games[1]".into(), Some(6))), "{e:?}");
+    assert!(e.contains(&(TournamentErrorKind::UnknownRound, "games[4]".into(), Some(9))), "{e:?}");
+
+    let e = errors(&RR.replace("format: round_robin", "format: knockout"), "cxa-2020");
+    assert_eq!(e[0].0, TournamentErrorKind::UnknownFormat);
+    assert_eq!(e[0].2, Some(1));
+}
+
+#[test]
+fn line_up_errors_point_at_the_match() {
+    let text = "format: team_round_robin
+rounds: 1
+boards: 2
+lineup: boards_with_reserves
+teams:
+  - id: T1
+    players: [a1, a2, a3]
+  - id: T2
+    players: [b1, b2]
+matches:
+  - round: 1
+    teams: [T1, T2]
+    games:
+      - {board: 1, red: a3, black: b1, result: red}
+      - {board: 2, red: b2, black: a1, result: draw}
+";
+    let e = errors(text, "cxa-2020");
+    assert_eq!(e, vec![(TournamentErrorKind::Lineup, "matches[0]".into(), Some(11))]);
+    // Under 临时定台制 the same order is allowed.
+    let ok = text.replace("lineup: boards_with_reserves", "lineup: free_boards");
+    assert!(read_file("t.yaml", &ok, &rules("cxa-2020")).is_ok());
+}
+
+#[test]
+fn syntax_errors_are_their_own_type_with_line_and_column() {
+    match read_file("t.yaml", "format: swiss\nrounds: [\n", &rules("cxa-2020")) {
+        Err(ReadError::Syntax(s)) => assert!(s.place.line.is_some(), "{s}"),
+        other => panic!("{other:?}"),
+    }
+    match read_file("t.yaml", "format: swiss\nrounds: 3\nprize: 100\n", &rules("cxa-2020")) {
+        Err(ReadError::Syntax(s)) => {
+            assert!(s.message.contains("prize"), "{s}");
+            assert_eq!(s.place.line, Some(3));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn locate_finds_block_and_flow_records() {
+    let text = "a: 1\nmatches:\n  - round: 1\n    games:\n      - {board: 1}\n      - board: 2\n        red: x\n  - round: 2\n    games: [{board: 1}]\n";
+    assert_eq!(locate(text, "matches[0]"), Some((3, 3)));
+    assert_eq!(locate(text, "matches[0].games[1]"), Some((6, 7)));
+    assert_eq!(locate(text, "matches[1]"), Some((8, 3)));
+    assert_eq!(locate(text, "matches[1].games[0]"), Some((9, 5)));
+    assert_eq!(locate(text, "matches[2]"), None);
+    assert_eq!(locate(text, "a"), Some((1, 1)));
+}
+
+#[test]
+fn the_example_tournament_reads_and_matches_its_schema() {
+    let text = std::fs::read_to_string("conformance/tournament-example.yaml").unwrap();
+    let r = rules("cxa-2020");
+    let t: Tournament = read_file("conformance/tournament-example.yaml", &text, &r).unwrap_or_else(|e| panic!("{e}"));
+    let st = standings(&t, &r);
+    assert_eq!(st.rows.len(), 7);
+    assert!(st.rows.iter().any(|x| x.withdrawn));
+    // The schema's top-level properties are exactly the fields of the tournament record.
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("conformance/tournament.schema.json").unwrap()).unwrap();
+    let mut props: Vec<&str> = schema["properties"].as_object().unwrap().keys().map(String::as_str).collect();
+    props.sort_unstable();
+    let full = r#"{"name":"n","edition":"e","overlay":"o","format":"f","order":"o","individual_format":"i","rounds":1,
+        "players":[{"id":"a","name":"n"}],"teams":[{"id":"t","name":"n","players":["a"]}],"boards":1,"lineup":"l",
+        "games":[{"round":1,"board":1,"red":"a","black":"b","result":"red","fouls":{"red":1,"black":0},"final":true,"play_off_winner":"a"}],
+        "matches":[{"round":1,"teams":["t","u"],"games":[]}],"byes":[{"round":1,"entrant":"a"}],
+        "sanctions":[{"entrant":"a","round":1,"kind":"warning"}],"withdrawals":[{"entrant":"a","after_round":1}]}"#;
+    let raw = RawTournament::from_json(&serde_json::from_str(full).unwrap()).unwrap();
+    let v = serde_json::to_value(&raw).unwrap();
+    let mut fields: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    fields.sort_unstable();
+    assert_eq!(props, fields);
+    let game_props: Vec<&String> = schema["properties"]["games"]["items"]["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(game_props.len(), v["games"][0].as_object().unwrap().len());
+}
+
+// ---------------------------------------------------------------------------------------
+// Fuzzing: nothing panics, every rule error names a record.
+
+const ATOMS: &[&str] = &[
+    "format: ", "round_robin", "swiss", "team_swiss", "team_player_places", "rounds: ", "3", "0", "-1", "99999999999",
+    "players: ", "[{id: A}, {id: B}, {id: C}]", "teams: ", "[{id: T, players: [A, B]}]", "games:\n", "  - ",
+    "{round: 1, red: A, black: B, result: red}", "{round: 2, red: B, black: A, result: draw}", "{round: 1, red: A, black: A, result: black}",
+    "byes: [{round: 1, entrant: C}]", "withdrawals: [{entrant: A, after_round: 1}]", "sanctions: [{entrant: B, kind: warning}]",
+    "individual_format: swiss", "boards: 2", "lineup: fixed_boards", "matches: ", "{", "}", "[", "]", ":", "\n", " ", "\"", "é", "炮",
+];
+
+fn check_no_panic(text: &str) {
+    for ed in ["cxa-1999", "cxa-2020"] {
+        let r = rules(ed);
+        match read_file("f.yaml", text, &r) {
+            Ok(t) => {
+                let st = standings(&t, &r);
+                let mut last = 0;
+                for row in &st.rows {
+                    assert!(row.place >= last.max(1), "{text:?}");
+                    last = row.place;
+                }
+            }
+            Err(ReadError::Invalid(v)) => {
+                assert!(!v.is_empty());
+                for e in v {
+                    assert!(!e.message.is_empty());
+                }
+            }
+            Err(ReadError::Syntax(_)) => {}
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
+        check_no_panic(&text);
+    }
+
+    #[test]
+    fn tournament_shaped_text_never_panics(parts in proptest::collection::vec(0..ATOMS.len(), 0..30)) {
+        let text: String = parts.iter().map(|&i| ATOMS[i]).collect();
+        check_no_panic(&text);
+    }
+
+    #[test]
+    fn random_round_robins_rank_everyone(results in proptest::collection::vec(0usize..6, 6), fouls in proptest::collection::vec(0u32..2, 6)) {
+        let names = ["red", "black", "draw", "+-", "-+", "--"];
+        let pairs = [(1, "A", "B"), (1, "C", "D"), (2, "A", "C"), (2, "B", "D"), (3, "D", "A"), (3, "B", "C")];
+        let mut text = String::from("format: round_robin\nrounds: 3\nplayers: [{id: A}, {id: B}, {id: C}, {id: D}]\ngames:\n");
+        for (k, (r, a, b)) in pairs.iter().enumerate() {
+            text.push_str(&format!("  - {{round: {r}, red: {a}, black: {b}, result: \"{}\", fouls: {{red: {}}}}}\n", names[results[k]], fouls[k]));
+        }
+        for ed in ["cxa-1999", "cxa-2011", "cxa-2020"] {
+            let r = rules(ed);
+            let t = read_file("f.yaml", &text, &r).unwrap();
+            let st = standings(&t, &r);
+            prop_assert_eq!(st.rows.len(), 4);
+            prop_assert_eq!(st.rows[0].place, 1);
+            for w in st.rows.windows(2) {
+                prop_assert!(w[0].score >= w[1].score);
+                let shared = w[0].place == w[1].place;
+                let label = w[1].separated_by.as_deref().unwrap_or("");
+                prop_assert_eq!(shared, label == "shared place" || label == "play-off required", "{:?}", st.rows);
+            }
+        }
+    }
+}
+
+/// The standings example of `conformance/PROTOCOL.md` is what `xqspec serve` answers.
+#[test]
+fn the_protocol_example_is_what_the_reference_answers() {
+    use xqspec::conform::protocol::{self, decode_answer};
+    use xqspec::conform::reference::Reference;
+    let doc = include_str!("../conformance/PROTOCOL.md");
+    let section = &doc[doc.find("### standings").expect("a standings section")..];
+    let block = &section[section.find("```json").unwrap() + 7..];
+    let lines: Vec<&str> = block[..block.find("```").unwrap()].lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 4, "two asks, two answers");
+    let hello = r#"{"type":"hello","protocol":2,"suite":"0.1.0","runner":"test"}"#;
+    let input = format!("{hello}\n{}\n{}\n", lines[0], lines[1]);
+    let mut out = Vec::new();
+    protocol::serve(&mut Reference::builtin().unwrap(), input.as_bytes(), &mut out).unwrap();
+    let got: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().skip(1).collect();
+    for (shown, got) in lines[2..].iter().zip(&got) {
+        assert_eq!(decode_answer(shown).unwrap(), decode_answer(got).unwrap());
+    }
+}
