@@ -58,6 +58,19 @@ impl FenError {
         self.problems.first().map_or("invalid", |p| p.kind)
     }
 
+    /// The protocol's reject kind (`conformance/vocabulary.yaml`) of this error.
+    pub fn reject_kind(&self) -> &'static str {
+        match self.kind() {
+            "rank_count" | "rank_width" => "fen.board_shape",
+            "bad_side" => "fen.side_to_move",
+            "bad_field" => "fen.counters",
+            "missing_general" | "too_many_pieces" => "fen.piece_count",
+            "unreachable_point" => "fen.piece_placement",
+            "side_not_to_move_in_check" | "generals_facing" => "fen.opponent_in_check",
+            _ => "fen.syntax",
+        }
+    }
+
     /// Whether the text could not even be read (as opposed to an impossible position).
     pub fn is_syntax(&self) -> bool {
         self.stage == FenStage::Syntax

@@ -11,6 +11,7 @@ pub mod fen;
 pub mod perft;
 pub mod report;
 pub mod notation;
+pub mod repetition;
 pub mod conform;
 pub mod clock;
 pub mod competition;

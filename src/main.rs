@@ -73,6 +73,8 @@ enum Command {
     Clock(xqspec::clock::cli::ClockArgs),
     /// Standings of a tournament file: the crosstable and the ranking with every tiebreak value.
     Standings(xqspec::competition::cli::StandingsArgs),
+    /// The 棋例 ruling on a cycle of moves: every move's class with its reason, each side's pattern, the verdict.
+    Ruling(xqspec::repetition::cli::RulingArgs),
     /// Check the conformance cases, their schema and clause coverage; dump them as JSON lines.
     Cases {
         #[command(subcommand)]
@@ -185,6 +187,7 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
+        Command::Ruling(a) => xqspec::repetition::cli::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Clock(a) => xqspec::clock::cli::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Perft { fen, depth, divide, edition } => {
             let rules = load_rules(&g, &edition)?;

@@ -22,6 +22,8 @@ pub struct RuleSet {
     pub arbiter: Option<crate::arbiter::ArbiterRules>,
     /// Clock schemes, clock rules and play-offs (`src/clock`); `None` without clock clauses.
     pub clock: Option<crate::clock::ClockRules>,
+    /// The repetition rules, 棋例 (`src/repetition`); `None` without `repetition.*` clauses.
+    pub repetition: Option<crate::repetition::RepetitionRules>,
     /// Scoring, tiebreak orders, byes, withdrawals, line-ups (`src/competition`).
     pub competition: Option<crate::competition::CompetitionRules>,
 }
@@ -38,8 +40,12 @@ impl RuleSet {
             None => None,
             Some(r) => r.map_err(|e| errors.push(e)).ok(),
         };
+        let repetition = match &vm {
+            Some(vm) => crate::repetition::RepetitionRules::compile(&edition, vm).map_err(|e| errors.extend(e)).ok().flatten(),
+            None => None,
+        };
         match vm {
-            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm, arbiter, clock, competition }),
+            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm, arbiter, clock, competition, repetition }),
             _ => Err(SpecErrors(errors)),
         }
     }

@@ -47,6 +47,8 @@ pub enum Query {
     Clock(crate::clock::ClockQuery),
     /// A knockout play-off chain and the games played so far (`src/clock/playoff.rs`).
     Playoff(crate::clock::PlayoffQuery),
+    /// A 棋例 ruling on a cycle of moves (`src/repetition`).
+    Ruling(crate::repetition::RulingQuery),
     /// Standings of a tournament (`src/competition`).
     Standings(crate::competition::StandingsQuery),
     /// A query this version of xqspec has no type for (a later protocol's `ruling`, …).
@@ -69,6 +71,7 @@ pub const KNOWN_QUERIES: &[&str] = &[
     "clock",
     "playoff",
     "standings",
+    "ruling",
 ];
 
 impl Query {
@@ -138,6 +141,7 @@ impl Query {
             "clock" => Query::Clock(domain_input(input)?),
             "playoff" => Query::Playoff(domain_input(input)?),
             "standings" => Query::Standings(domain_input(input)?),
+            "ruling" => Query::Ruling(domain_input(input)?),
             other => Query::Other {
                 name: other.to_string(),
                 input: input.clone(),
@@ -158,6 +162,7 @@ impl Query {
             Query::Clock(_) => "clock",
             Query::Playoff(_) => "playoff",
             Query::Standings(_) => "standings",
+            Query::Ruling(_) => "ruling",
             Query::Other { name, .. } => name,
         }
     }
@@ -193,6 +198,7 @@ impl Query {
             Query::Clock(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Playoff(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Standings(q) => serde_json::to_value(q).unwrap_or(Value::Null),
+            Query::Ruling(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Other { input, .. } => return input.clone(),
         };
         match v {
@@ -391,7 +397,7 @@ pub fn check_answer_value(
 }
 
 /// Answer fields whose value is an object compared by [`subset_difference`].
-pub const DOMAIN_ANSWER_FIELDS: &[&str] = &["outcome", "touch", "clock", "playoff", "standings"];
+pub const DOMAIN_ANSWER_FIELDS: &[&str] = &["outcome", "touch", "clock", "playoff", "standings", "ruling"];
 
 /// A rule domain's query type read from the input object (its fields are the domain's).
 fn domain_input<T: serde::de::DeserializeOwned>(input: &Map<String, Value>) -> Result<T, String> {

@@ -29,15 +29,7 @@ pub struct Reference {
 
 /// The reject kind (vocabulary.yaml) of a FEN error (`crate::fen` kinds).
 pub fn fen_reject_kind(e: &FenError) -> &'static str {
-    match e.kind() {
-        "rank_count" | "rank_width" => "fen.board_shape",
-        "bad_side" => "fen.side_to_move",
-        "bad_field" => "fen.counters",
-        "missing_general" | "too_many_pieces" => "fen.piece_count",
-        "unreachable_point" => "fen.piece_placement",
-        "side_not_to_move_in_check" | "generals_facing" => "fen.opponent_in_check",
-        _ => "fen.syntax",
-    }
+    e.reject_kind()
 }
 
 impl Reference {
@@ -225,11 +217,14 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
             Query::Standings(q) => match &ruleset.competition {
                 None => Answer::unsupported(format!("rule set {} has no competition clauses", ruleset.id())),
                 Some(rules) => match crate::competition::answer(rules, q) {
-                    Ok(v) => {
-                        let mut m = serde_json::Map::new();
-                        m.insert("standings".into(), v);
-                        Answer::Value(m)
-                    }
+                    Ok(v) => Answer::one("standings", v),
+                    Err(e) => Answer::reject(e.reject_kind(), e.to_string()),
+                },
+            },
+            Query::Ruling(q) => match &ruleset.repetition {
+                None => Answer::unsupported(format!("rule set {} has no repetition (棋例) clauses", ruleset.id())),
+                Some(rep) => match crate::repetition::rule(rules, rep, q) {
+                    Ok(r) => Answer::one("ruling", r.to_json(rep)),
                     Err(e) => Answer::reject(e.reject_kind(), e.to_string()),
                 },
             },

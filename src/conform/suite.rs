@@ -586,6 +586,7 @@ fn check_query_values(
         | Query::Clock(_)
         | Query::Playoff(_)
         | Query::Standings(_)
+        | Query::Ruling(_)
         | Query::Other { .. } => return,
     };
     for m in moves.iter().filter(|_| check_moves) {

@@ -116,7 +116,8 @@ pub struct Edition {
     pub id: String,
     pub name: String,
     pub name_en: String,
-    pub year: u16,
+    /// The year of the edition, when one is known (the AXF rule set states none here).
+    pub year: Option<u16>,
     pub publisher: String,
     pub derives_from: Option<String>,
     pub sources: Vec<Source>,

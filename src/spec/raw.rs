@@ -12,13 +12,18 @@ struct RawEdition {
     id: String,
     name: String,
     name_en: String,
-    year: u16,
+    #[serde(default)]
+    year: Option<u16>,
     publisher: String,
     derives_from: Option<String>,
     #[serde(default)]
     inherited_provenance: Option<Provenance>,
     #[serde(default)]
     removes: Vec<String>,
+    /// Only inherited clauses whose id starts with one of these prefixes are kept (a rule
+    /// set that takes, say, only the movement rules of its parent).
+    #[serde(default)]
+    keeps: Option<Vec<String>>,
     #[serde(default)]
     sources: Vec<RawSource>,
 }
@@ -293,16 +298,19 @@ fn resolve_one(
             c.provenance = inh.clone();
             clauses.insert(c.id.clone(), c);
         }
+        if let Some(prefixes) = &draft.raw.keeps {
+            clauses.retain(|id, _| prefixes.iter().any(|p| id.starts_with(p.as_str())));
+        }
         for r in &draft.raw.removes {
             if clauses.remove(r).is_none() {
                 errors.push(SpecError::new(ed_loc.clone(), Some(r), format!("removes `{r}`, which `{parent}` does not have")));
             }
         }
-    } else if draft.raw.inherited_provenance.is_some() || !draft.raw.removes.is_empty() {
+    } else if draft.raw.inherited_provenance.is_some() || !draft.raw.removes.is_empty() || draft.raw.keeps.is_some() {
         errors.push(SpecError::new(
             ed_loc.clone(),
             None,
-            "inherited_provenance and removes only make sense with derives_from",
+            "inherited_provenance, removes and keeps only make sense with derives_from",
         ));
     }
 

@@ -61,7 +61,7 @@ fn region_mask(c: &Clause, name: &str, r: &data::Region) -> Result<u128, SpecErr
 }
 
 /// Rotate a Red-frame bitboard to `side`'s absolute points.
-fn to_side(mask_red: u128, side: Side) -> u128 {
+pub(crate) fn to_side(mask_red: u128, side: Side) -> u128 {
     match side {
         Side::Red => mask_red,
         Side::Black => {
@@ -414,6 +414,7 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
         reachable: [[0; 8]; 2],
         ray_mask,
         kind_clause,
+        regions,
     };
     rules.reachable = reachability(&rules);
     let bound = move_bound(&rules);

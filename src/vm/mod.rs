@@ -185,6 +185,8 @@ pub struct Rules {
     pub(crate) ray_mask: Vec<[u128; 4]>,
     /// Clause that gave each kind its moves (for messages).
     pub(crate) kind_clause: Vec<String>,
+    /// The board's named regions (`board.*` clauses), as Red sees its own side.
+    pub(crate) regions: std::collections::BTreeMap<String, u128>,
 }
 
 impl Rules {
@@ -255,6 +257,22 @@ impl Rules {
     /// Whether a piece of `kind` of `side` can ever stand on `sq` under this edition.
     pub fn can_stand(&self, side: Side, kind: KindId, sq: Square) -> bool {
         self.reachable[side.index()][kind as usize] >> sq.index() & 1 == 1
+    }
+
+    /// The points of the region `name` (a `board.*` clause) as seen by `side`, as a bitboard
+    /// (bit `sq.index()`), or `None` when no board clause defines it.
+    pub fn region(&self, side: Side, name: &str) -> Option<u128> {
+        self.regions.get(name).map(|&m| compile::to_side(m, side))
+    }
+
+    /// Names of the board's regions.
+    pub fn region_names(&self) -> impl Iterator<Item = &str> {
+        self.regions.keys().map(String::as_str)
+    }
+
+    /// Whether `kind` of `side` has any line move (a slide or a hop).
+    pub fn has_line_moves(&self, side: Side, kind: KindId) -> bool {
+        self.has_rays[side.index()][kind as usize]
     }
 
     /// The clause id that defines how `kind` moves.

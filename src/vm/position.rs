@@ -281,6 +281,12 @@ impl Position {
         (c != 0).then(|| Piece { side: Side::from_index(code_side(c)), kind: code_kind(c) as KindId })
     }
 
+    /// Whether both positions have the same pieces on the same points and the same side to
+    /// move (the move counters aside): the sense in which a position repeats.
+    pub fn same_placement(&self, other: &Position) -> bool {
+        self.side == other.side && self.board == other.board
+    }
+
     pub fn side_to_move(&self) -> Side {
         self.side
     }

@@ -1,0 +1,206 @@
+//! Classing one move: the classes of the edition are tried heaviest first (26.4), each by
+//! its predicate; then the special cases that hold for the move alone are applied.
+
+use crate::board::{KindId, Move, Side, Square};
+use crate::vm::Position;
+
+use super::analysis::{Analyst, Val, Win, WinParams};
+use super::{Exception, RuleRef, Test};
+
+/// The facts about one move that the classes, special cases and verdicts read.
+#[derive(Clone, Debug)]
+pub struct PlyFacts {
+    pub mv: Move,
+    pub side: Side,
+    pub mover: KindId,
+    /// The mover was in check before the move (the move answers a check).
+    pub answered_check: bool,
+    /// Index of the class in `RepetitionRules::classes` after the special cases.
+    pub class: usize,
+    /// The class before any special case.
+    pub base_class: usize,
+    /// New targets the move lets the mover win (for a chase), by their points.
+    pub wins: Vec<Win>,
+    /// New targets only an exempt first capturer could win (26.1).
+    pub latent: Vec<Win>,
+    /// Pieces of its own side the move attacks or offers, for exchange, sacrifice and follow.
+    pub partners: Vec<Square>,
+    /// A line piece whose threat the move blocks.
+    pub blocked: Option<Square>,
+    /// Special cases applied, in order.
+    pub exceptions: Vec<RuleRef>,
+    /// The mover's own general is under a mate threat after the move, by depth asked.
+    pub own_general_threatened: Vec<(u8, bool)>,
+}
+
+impl Analyst<'_> {
+    /// Classes the move `mv` played from `before` (the side to move plays it).
+    pub fn classify(&self, before: &Position, mv: Move, prev: Option<Move>) -> PlyFacts {
+        let rep = self.rep;
+        let side = before.side_to_move();
+        let mover = before.piece_at(mv.from).map_or(0, |p| p.kind);
+        let mut after = before.clone();
+        after.make(self.vm, mv);
+        let check = after.in_check(self.vm);
+        let passed = Analyst::with_mover(&after, side);
+        let mut facts = PlyFacts {
+            mv,
+            side,
+            mover,
+            answered_check: before.in_check(self.vm),
+            class: rep.classes.len() - 1,
+            base_class: rep.classes.len() - 1,
+            wins: Vec::new(),
+            latent: Vec::new(),
+            partners: Vec::new(),
+            blocked: None,
+            exceptions: Vec::new(),
+            own_general_threatened: Vec::new(),
+        };
+        for (i, c) in rep.classes.iter().enumerate() {
+            let hit = match &c.test {
+                Test::GivesCheck => check,
+                Test::MateThreat { depth } => !check && self.mates_by_checks(&passed, *depth),
+                Test::WinsMaterial { via_checks, exchange_depth, safe_from_mate, equal_mutual_excluded, kinds, higher_value_always } => {
+                    if check {
+                        false
+                    } else {
+                        let p = WinParams {
+                            via_checks: *via_checks,
+                            exchange_depth: *exchange_depth,
+                            safe_from_mate: *safe_from_mate,
+                            equal_mutual_excluded: *equal_mutual_excluded,
+                            kinds: kinds.as_ref().map_or(7, |ks| ks.iter().filter_map(|k| super::ChaseKind::parse(k)).fold(0, |m, k| m | k.bit())),
+                            higher_value_always: *higher_value_always,
+                        };
+                        let mut now = self.wins(&passed, p);
+                        if rep.new_only.is_some() {
+                            let old = self.wins(before, p);
+                            now.retain(|w| !old.iter().any(|o| o.target == w.target && (o.latent || !w.latent)));
+                        }
+                        let (latent, open): (Vec<Win>, Vec<Win>) = now.into_iter().partition(|w| w.latent);
+                        facts.latent = latent;
+                        facts.wins = open;
+                        !facts.wins.is_empty()
+                    }
+                }
+                Test::OffersExchange { exchange_depth } => !check && self.offers_exchange(&after, mv.to, *exchange_depth, &mut facts.partners),
+                Test::OffersSacrifice { exchange_depth } => !check && self.offers_sacrifice(&after, mv.to, *exchange_depth, &mut facts.partners),
+                Test::Blocks { mate_depth } => {
+                    !check && self.blocks(before, &after, mv.to, *mate_depth).inspect(|&l| facts.blocked = Some(l)).is_some()
+                }
+                Test::Follows => !check && prev.is_some_and(|p| self.follows(&passed, mv.to, p.to, &mut facts.partners)),
+                Test::Otherwise => true,
+            };
+            if hit {
+                facts.class = i;
+                facts.base_class = i;
+                break;
+            }
+        }
+        for x in rep.exceptions.iter().filter(|x| !x.needs_cycle()) {
+            if self.holds(x, &facts, &after) {
+                facts.class = x.becomes;
+                facts.exceptions.push(x.rule.clone());
+            }
+        }
+        facts
+    }
+
+    /// Whether a special case's move-level conditions hold for `f` (played, giving `after`).
+    pub(crate) fn holds(&self, x: &Exception, f: &PlyFacts, after: &Position) -> bool {
+        let rep = self.rep;
+        let kinds_of = |ws: &[Win]| -> Vec<KindId> { ws.iter().filter_map(|w| after.piece_at(w.target).map(|p| p.kind)).collect() };
+        x.mover.is_none_or(|m| m >> f.mover & 1 == 1)
+            && x.answers_check.is_none_or(|a| a == f.answered_check)
+            && x.class.as_ref().is_none_or(|cs| cs.contains(&f.class))
+            && x.targets_only.is_none_or(|m| {
+                let ks = kinds_of(&f.wins);
+                !ks.is_empty() && ks.iter().all(|&k| m >> k & 1 == 1)
+            })
+            && x.attacking_at_most.is_none_or(|(n, m)| {
+                let count: u32 = (0..rep.kind_names.len() as KindId).filter(|k| m >> k & 1 == 1).map(|k| after.count(f.side, k)).sum();
+                count <= n
+            })
+            && x.latent_by.is_none_or(|m| {
+                f.wins.is_empty() && !f.latent.is_empty() && f.latent.iter().all(|w| after.piece_at(w.attacker).is_some_and(|p| m >> p.kind & 1 == 1))
+            })
+            && x.own_general_threatened.is_none_or(|d| self.mates_by_checks(after, d))
+    }
+
+    /// 兑: the moved piece on `at` and an opposing piece of equal value can take each other,
+    /// and the exchange is even.
+    fn offers_exchange(&self, after: &Position, at: Square, depth: u8, partners: &mut Vec<Square>) -> bool {
+        let Some(v) = self.material(after, at) else { return false };
+        // The opponent may take the moved piece, and is taken back: even.
+        for m in self.captures_onto(after, at) {
+            if self.value(after, m.from) == v && self.capture_gain(after, m, depth) == Val::ZERO {
+                partners.push(m.from);
+            }
+        }
+        // The moved piece may take an equal, protected piece: even.
+        let passed = Analyst::with_mover(after, after.side_to_move().opponent());
+        for m in passed.legal_moves(self.vm).into_iter().filter(|m| m.from == at && passed.piece_at(m.to).is_some()) {
+            if self.material(&passed, m.to) == Some(v) && self.capture_gain(&passed, m, depth) == Val::ZERO {
+                partners.push(m.to);
+            }
+        }
+        partners.sort();
+        partners.dedup();
+        !partners.is_empty()
+    }
+
+    /// 献: the moved piece, unprotected, may be taken by an opposing piece of its own kind,
+    /// which wins it.
+    fn offers_sacrifice(&self, after: &Position, at: Square, depth: u8, partners: &mut Vec<Square>) -> bool {
+        let Some(kind) = after.piece_at(at).map(|p| p.kind) else { return false };
+        let mut any = false;
+        for m in self.captures_onto(after, at) {
+            if after.piece_at(m.from).is_some_and(|p| p.kind == kind) && self.capture_gain(after, m, depth).is_positive() {
+                let mut next = after.clone();
+                next.make(self.vm, m);
+                if self.captures_onto(&next, at).is_empty() {
+                    partners.push(m.from);
+                    any = true;
+                }
+            }
+        }
+        any
+    }
+
+    /// 跟: the moved piece (on `at`) attacks the opposing piece that has just moved (to
+    /// `moved`), which is material, without winning it (a heavier class would have held).
+    fn follows(&self, passed: &Position, at: Square, moved: Square, partners: &mut Vec<Square>) -> bool {
+        let hit = self.material(passed, moved).is_some() && passed.is_legal(self.vm, Move::new(at, moved));
+        if hit {
+            partners.push(moved);
+        }
+        hit
+    }
+
+    /// 拦: before the move the opponent threatened mate by consecutive checks; after it the
+    /// threat is gone, and the moved piece stands in the line of an opposing line piece (a
+    /// piece with slides or hops) with nothing between. Returns that piece.
+    fn blocks(&self, before: &Position, after: &Position, at: Square, mate_depth: u8) -> Option<Square> {
+        let opp = after.side_to_move();
+        let parried = self.mates_by_checks(&Analyst::with_mover(before, opp), mate_depth) && !self.mates_by_checks(after, mate_depth);
+        if !parried {
+            return None;
+        }
+        let line_piece = |sq: Square| after.piece_at(sq).is_some_and(|p| p.side == opp && self.vm.has_line_moves(opp, p.kind));
+        for (df, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
+            let (mut f, mut r) = (at.file() as i32 + df, at.rank() as i32 + dr);
+            while let Some(sq) = Square::new(f, r) {
+                if after.piece_at(sq).is_some() {
+                    if line_piece(sq) {
+                        return Some(sq);
+                    }
+                    break;
+                }
+                f += df;
+                r += dr;
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,280 @@
+//! Typed shapes of the `repetition.*` clause data (棋例). Unknown keys are errors.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// `repetition.material`: what counts as material (子力) and what it is worth (子力价值).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaterialData {
+    /// Kind → value, in units of the clause (the rulebook gives ratios only).
+    pub values: BTreeMap<String, i32>,
+    /// Kinds whose value floats (过河兵): counted apart, below every piece of `values`, so
+    /// that trading them for pieces is never a gain; material only inside their region.
+    #[serde(default)]
+    pub floating: Vec<FloatingData>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FloatingData {
+    pub kind: String,
+    /// Region (a `board.*` region, as its side sees it) inside which the kind is material.
+    pub region: String,
+    pub value: i32,
+}
+
+/// A move class (将, 杀, 捉, 兑, 献, 拦, 跟, 闲): `repetition.check`, `repetition.chase` …
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassData {
+    /// The class name used in answers (`chase`).
+    pub class: String,
+    /// The rulebook's term (`捉`).
+    pub zh: String,
+    /// `attack` (打: 将, 杀, 捉) or `idle` (闲 and its kinds 兑, 献, 拦, 跟).
+    pub family: Family,
+    /// The VM predicate that decides whether a move has this effect: a name
+    /// (`gives_check`), or a one-key mapping of the name to its parameters
+    /// (`{mate_threat: {depth: 3}}`).
+    #[serde(deserialize_with = "one_key_enum")]
+    pub test: Test,
+}
+
+/// Reads an enum written as a name or as a one-key mapping `{name: fields}` (the plain YAML
+/// form; serde_yaml itself expects a YAML tag for the second).
+fn one_key_enum<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    use serde::de::Error;
+    use serde_yaml::value::{Tag, TaggedValue};
+    let v = serde_yaml::Value::deserialize(d)?;
+    let v = match v {
+        serde_yaml::Value::Mapping(m) if m.len() == 1 => {
+            let (k, inner) = m.into_iter().next().expect("one entry");
+            let name = k.as_str().ok_or_else(|| D::Error::custom("the predicate's name is a string"))?.to_string();
+            serde_yaml::Value::Tagged(Box::new(TaggedValue { tag: Tag::new(name), value: inner }))
+        }
+        other => other,
+    };
+    serde_yaml::from_value(v).map_err(D::Error::custom)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    Attack,
+    Idle,
+}
+
+/// The predicates a class is defined by (the VM's primitives).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Test {
+    /// The move attacks the opposing general (将).
+    GivesCheck,
+    /// Were the opponent to pass, the mover would mate by consecutive checks within
+    /// `depth` of its own moves (杀).
+    MateThreat { depth: u8 },
+    /// Were the opponent to pass, the mover would win material: take an opposing piece
+    /// that is material with a net gain over the whole exchange (`exchange_depth` plies of
+    /// captures), directly or after `via_checks` consecutive checks, without being mated
+    /// within `safe_from_mate` moves after the capture (捉).
+    WinsMaterial {
+        via_checks: u8,
+        exchange_depth: u8,
+        safe_from_mate: u8,
+        /// A mutual attack between pieces of equal value is an exchange, not a chase.
+        #[serde(default)]
+        equal_mutual_excluded: bool,
+        /// The kinds of win that count (`unprotected`, `higher_value`, `joint`); all when
+        /// omitted.
+        #[serde(default)]
+        kinds: Option<Vec<String>>,
+        /// A legal capture of a piece worth more than its capturer counts whatever the
+        /// exchange after it.
+        #[serde(default)]
+        higher_value_always: bool,
+    },
+    /// The moved piece and an opposing piece of equal value can take each other, and the
+    /// exchange is even (兑).
+    OffersExchange { exchange_depth: u8 },
+    /// The moved piece, unprotected, can be taken by an opposing piece of its own kind that
+    /// does not lose by taking it (献).
+    OffersSacrifice { exchange_depth: u8 },
+    /// The move stands in the line of an opposing line piece and so takes away the mate by
+    /// checks within `mate_depth` moves the opponent threatened (拦).
+    Blocks { mate_depth: u8 },
+    /// The moved piece goes after the opposing piece that has just moved, attacking it
+    /// again without winning it (跟).
+    Follows,
+    /// Any move (闲).
+    Otherwise,
+}
+
+/// `repetition.multiple_effects`: a move with several effects takes the heaviest class.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrderData {
+    /// Class names, heaviest first.
+    pub heaviest_first: Vec<String>,
+}
+
+/// `repetition.own_attack`: kinds that may themselves attack without it counting (26.1).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OwnAttackData {
+    /// Kinds whose own captures (as the first capturer) do not make a chase.
+    pub first_capturer_not: Vec<String>,
+}
+
+/// `repetition.chase_to_chase`: only newly created attacks count (从捉到捉).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewOnlyData {
+    /// A target that could already be won before the move does not make the move a chase.
+    pub new_targets_only: bool,
+}
+
+/// A special case that changes the class of a move: `when` all its conditions hold,
+/// the move's class `becomes` another.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExceptionData {
+    pub when: ConditionData,
+    pub becomes: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionData {
+    /// The moved piece is of one of these kinds.
+    #[serde(default)]
+    pub mover: Option<Vec<String>>,
+    /// The move answers a check (the mover was in check before it).
+    #[serde(default)]
+    pub answers_check: Option<bool>,
+    /// The move's class (before this exception) is one of these.
+    #[serde(default)]
+    pub class: Option<Vec<String>>,
+    /// Every piece the move chases is of one of these kinds.
+    #[serde(default)]
+    pub targets_only: Option<Vec<String>>,
+    /// The mover's side has at most `count` pieces of these kinds (its attacking force).
+    #[serde(default)]
+    pub attacking_pieces_at_most: Option<PieceCount>,
+    /// The move wins material only through these kinds as first capturer (which
+    /// `repetition.own_attack` exempts), and wins nothing otherwise.
+    #[serde(default)]
+    pub latent_by: Option<Vec<String>>,
+    /// The other side's pattern over the cycle is forbidden (长打 on both sides: 互打).
+    #[serde(default)]
+    pub opponent_forbidden: Option<bool>,
+    /// The next ply (the opponent's answer) is made by a piece other than the general.
+    #[serde(default)]
+    pub answered_by_non_general: Option<bool>,
+    /// The next ply's family is idle (the answer is not itself an attack).
+    #[serde(default)]
+    pub answer_idle: Option<bool>,
+    /// After the move, the mover's own general is under a mate threat (被杀) within this
+    /// many of the opponent's moves by consecutive checks.
+    #[serde(default)]
+    pub own_general_threatened: Option<u8>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceCount {
+    pub count: u32,
+    pub kinds: Vec<String>,
+}
+
+/// `repetition.patterns`: how a side's cycle of classes is named and judged (25.2).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatternsData {
+    /// First match wins.
+    pub patterns: Vec<PatternData>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatternData {
+    pub pattern: String,
+    pub zh: String,
+    pub status: PatternStatus,
+    /// Every move of the side is of one of these classes (omitted: any).
+    #[serde(default)]
+    pub every: Option<Vec<String>>,
+    /// Every move of the side is of this family (omitted: any).
+    #[serde(default)]
+    pub every_family: Option<Family>,
+    /// One and the same opposing piece is chased by every move.
+    #[serde(default)]
+    pub same_target: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PatternStatus {
+    /// 禁止着法
+    Forbidden,
+    /// 允许着法
+    Allowed,
+}
+
+/// A verdict rule (`repetition.verdict.*`): when its condition holds, the verdict.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerdictData {
+    /// Rules are tried in this order, lowest first.
+    pub order: u32,
+    pub when: VerdictWhen,
+    /// `draw`, or what happens to the side the condition names (`one`): `must_change`,
+    /// `loses`.
+    pub verdict: VerdictKind,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerdictWhen {
+    /// The side the verdict is about has one of these patterns (names or statuses).
+    #[serde(default)]
+    pub one: Option<Vec<String>>,
+    /// The other side has one of these.
+    #[serde(default)]
+    pub other: Option<Vec<String>>,
+    /// The other side has none of these.
+    #[serde(default)]
+    pub other_not: Option<Vec<String>>,
+    /// Both sides have one of these.
+    #[serde(default)]
+    pub both: Option<Vec<String>>,
+    /// The other side's cycle holds a chase of one of these kinds (`joint`, `unprotected`,
+    /// `higher_value`).
+    #[serde(default)]
+    pub other_has_chase: Option<Vec<String>>,
+    /// Every move of the one side is a chase of only these kinds.
+    #[serde(default)]
+    pub one_every_chase: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerdictKind {
+    Draw,
+    MustChange,
+    Loses,
+}
+
+/// `repetition.cycle`: what the ruling judges (a repetition, or a repeating shuffle).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CycleData {
+    /// Judge moves without an exact repetition when each side moves one and the same piece
+    /// throughout, at least this many times.
+    pub shuffle_min_moves_per_side: Option<u32>,
+}

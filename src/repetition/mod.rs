@@ -1,0 +1,461 @@
+//! The repetition rules (棋例): how each move of a repeating cycle is classed (将 check,
+//! 杀 kill, 捉 chase, 兑 exchange, 献 sacrifice, 拦 block, 跟 follow, 闲 idle), how each
+//! side's cycle is named (长将, 长捉, 一将一捉, 两闲 …) and judged (forbidden 禁止 or allowed
+//! 允许), and the verdict.
+//!
+//! Laid out like `src/vm`: [`data`] holds the clause shapes, [`compile`](RepetitionRules::compile)
+//! turns the `repetition.*` clauses into tables once, [`analysis`] holds the VM
+//! predicates (material values, the whole exchange on captures, mate by consecutive
+//! checks, what a side could win were the opponent to pass), [`classify`] classes a move
+//! from those predicates as the data says, and [`ruling`] finds the cycle and applies the
+//! pattern and verdict tables. No class, value, pattern or verdict is written in Rust.
+
+pub mod analysis;
+pub mod classify;
+pub mod cli;
+pub mod data;
+pub mod ruling;
+
+use std::collections::BTreeMap;
+
+use crate::board::{KindId, Side, Square, SQUARES};
+use crate::spec::{Clause, Edition, SpecError};
+use crate::vm::compile::{err, typed};
+use crate::vm::Rules;
+
+pub use analysis::{ChaseKind, Val};
+pub use data::{Family, PatternStatus, Test, VerdictKind};
+pub use ruling::{rule, PlyRuling, Ruling, RulingError, RulingQuery, Verdict};
+
+/// Where a rule came from, for answers: the clause id and its article in the edition.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RuleRef {
+    pub clause: String,
+    pub article: Option<String>,
+}
+
+impl RuleRef {
+    fn of(c: &Clause) -> RuleRef {
+        RuleRef { clause: c.id.clone(), article: c.article.clone() }
+    }
+}
+
+/// A move class, compiled.
+#[derive(Clone, Debug)]
+pub struct ClassRule {
+    pub name: String,
+    pub zh: String,
+    pub family: Family,
+    pub test: Test,
+    pub rule: RuleRef,
+}
+
+/// A set of piece kinds as a bit mask.
+type Kinds = u8;
+
+/// A special case, compiled.
+#[derive(Clone, Debug)]
+pub(crate) struct Exception {
+    pub mover: Option<Kinds>,
+    pub answers_check: Option<bool>,
+    pub class: Option<Vec<usize>>,
+    pub targets_only: Option<Kinds>,
+    pub attacking_at_most: Option<(u32, Kinds)>,
+    pub latent_by: Option<Kinds>,
+    pub opponent_forbidden: Option<bool>,
+    pub answered_by_non_general: Option<bool>,
+    pub answer_idle: Option<bool>,
+    pub own_general_threatened: Option<u8>,
+    pub becomes: usize,
+    pub rule: RuleRef,
+}
+
+impl Exception {
+    /// Whether the condition needs the whole cycle (the other side's pattern, the next ply).
+    pub fn needs_cycle(&self) -> bool {
+        self.opponent_forbidden.is_some() || self.answered_by_non_general.is_some() || self.answer_idle.is_some()
+    }
+}
+
+/// A named pattern of a side's cycle, compiled.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    pub name: String,
+    pub zh: String,
+    pub status: PatternStatus,
+    pub every: Option<Vec<usize>>,
+    pub every_family: Option<Family>,
+    pub same_target: bool,
+    pub rule: RuleRef,
+}
+
+/// A verdict rule, compiled.
+#[derive(Clone, Debug)]
+pub(crate) struct VerdictRule {
+    pub order: u32,
+    pub when: data::VerdictWhen,
+    pub other_has_chase: Option<Vec<ChaseKind>>,
+    pub one_every_chase: Option<Vec<ChaseKind>>,
+    pub verdict: VerdictKind,
+    pub rule: RuleRef,
+}
+
+/// The repetition rules of one rule set, compiled.
+#[derive(Clone, Debug)]
+pub struct RepetitionRules {
+    /// `values[(side * 8 + kind) * 90 + sq]`: the value of such a piece on that point, if
+    /// it is material there.
+    values: Vec<Option<Val>>,
+    pub(crate) material_rule: RuleRef,
+    /// Classes, heaviest first (26.4).
+    pub classes: Vec<ClassRule>,
+    pub(crate) order_rule: RuleRef,
+    /// Kinds whose own first capture does not count (26.1).
+    exempt_first: Kinds,
+    pub(crate) own_attack_rule: Option<RuleRef>,
+    /// Only targets that could not be won before the move count (从捉到捉).
+    pub(crate) new_only: Option<RuleRef>,
+    pub(crate) exceptions: Vec<Exception>,
+    pub patterns: Vec<Pattern>,
+    pub(crate) patterns_rule: RuleRef,
+    pub(crate) verdicts: Vec<VerdictRule>,
+    pub(crate) shuffle_min: Option<u32>,
+    pub(crate) cycle_rule: Option<RuleRef>,
+    /// Kind names, for reasons and targets.
+    pub(crate) kind_names: Vec<String>,
+    pub(crate) general: KindId,
+}
+
+impl RepetitionRules {
+    /// The value of a piece of `side` and `kind` on `sq`, if it is material there.
+    pub fn value(&self, side: Side, kind: KindId, sq: Square) -> Option<Val> {
+        self.values[(side.index() * 8 + kind as usize) * SQUARES + sq.index()]
+    }
+
+    /// Whether `kind`'s own captures do not make a chase (26.1).
+    pub fn exempt_first_capturer(&self, kind: KindId) -> bool {
+        self.exempt_first >> kind & 1 == 1
+    }
+
+    pub fn class_index(&self, name: &str) -> Option<usize> {
+        self.classes.iter().position(|c| c.name == name)
+    }
+
+    /// Compiles the `repetition.*` clauses of an edition; `None` when it has none.
+    /// Every error is collected.
+    pub fn compile(ed: &Edition, vm: &Rules) -> Result<Option<RepetitionRules>, Vec<SpecError>> {
+        let clauses: Vec<&Clause> = ed.clauses_with_prefix("repetition.").collect();
+        if clauses.is_empty() {
+            return Ok(None);
+        }
+        let mut errors = Vec::new();
+        let r = compile(ed, vm, &clauses, &mut errors);
+        match r {
+            Some(r) if errors.is_empty() => Ok(Some(r)),
+            _ => Err(errors),
+        }
+    }
+}
+
+fn has(c: &Clause, key: &str) -> bool {
+    c.data.as_mapping().is_some_and(|m| m.contains_key(key))
+}
+
+fn missing(ed: &Edition, id: &str) -> SpecError {
+    SpecError::new(
+        crate::spec::Location { file: format!("{}/", ed.id), ..Default::default() },
+        Some(id),
+        format!("edition `{}` has repetition clauses but no `{id}`", ed.id),
+    )
+}
+
+fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecError>) -> Option<RepetitionRules> {
+    let kind_names: Vec<String> = vm.kinds().iter().map(|k| k.name.clone()).collect();
+    let kinds = |c: &Clause, names: &[String], errors: &mut Vec<SpecError>| -> Kinds {
+        let mut m = 0;
+        for n in names {
+            match vm.kind_by_name(n) {
+                Some(k) => m |= 1 << k,
+                None => errors.push(err(c, format!("unknown piece kind `{n}` (pieces.kinds defines {})", kind_names.join(", ")))),
+            }
+        }
+        m
+    };
+    // Material.
+    let mut values = vec![None; 2 * 8 * SQUARES];
+    let material_rule = match ed.clause("repetition.material") {
+        None => {
+            errors.push(missing(ed, "repetition.material"));
+            None
+        }
+        Some(c) => match typed::<data::MaterialData>(c) {
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+            Ok(d) => {
+                for (name, &v) in &d.values {
+                    let Some(k) = vm.kind_by_name(name) else {
+                        errors.push(err(c, format!("unknown piece kind `{name}`")));
+                        continue;
+                    };
+                    for side in Side::BOTH {
+                        for sq in Square::all() {
+                            values[(side.index() * 8 + k as usize) * SQUARES + sq.index()] = Some(Val { pieces: v, floating: 0 });
+                        }
+                    }
+                }
+                for f in &d.floating {
+                    let Some(k) = vm.kind_by_name(&f.kind) else {
+                        errors.push(err(c, format!("unknown piece kind `{}`", f.kind)));
+                        continue;
+                    };
+                    if d.values.contains_key(&f.kind) {
+                        errors.push(err(c, format!("`{}` is both a fixed and a floating value", f.kind)));
+                    }
+                    for side in Side::BOTH {
+                        let Some(region) = vm.region(side, &f.region) else {
+                            errors.push(err(c, format!("region `{}` is not defined by any board clause", f.region)));
+                            break;
+                        };
+                        for sq in Square::all() {
+                            if region >> sq.index() & 1 == 1 {
+                                values[(side.index() * 8 + k as usize) * SQUARES + sq.index()] = Some(Val { pieces: 0, floating: f.value });
+                            }
+                        }
+                    }
+                }
+                Some(RuleRef::of(c))
+            }
+        },
+    };
+
+    // Classes, then their order.
+    let mut classes: Vec<ClassRule> = Vec::new();
+    for c in clauses.iter().filter(|c| has(c, "class")) {
+        match typed::<data::ClassData>(c) {
+            Ok(d) => {
+                if let Test::WinsMaterial { kinds: Some(ks), .. } = &d.test {
+                    for k in ks.iter().filter(|k| ChaseKind::parse(k).is_none()) {
+                        errors.push(err(c, format!("`{k}` is no kind of win (unprotected, higher_value, joint)")));
+                    }
+                }
+                if classes.iter().any(|x| x.name == d.class) {
+                    errors.push(err(c, format!("class `{}` is defined twice", d.class)));
+                }
+                classes.push(ClassRule { name: d.class, zh: d.zh, family: d.family, test: d.test, rule: RuleRef::of(c) });
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    let order_rule = match ed.clause("repetition.multiple_effects") {
+        None => {
+            errors.push(missing(ed, "repetition.multiple_effects"));
+            None
+        }
+        Some(c) => match typed::<data::OrderData>(c) {
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+            Ok(d) => {
+                let mut ordered = Vec::new();
+                for n in &d.heaviest_first {
+                    match classes.iter().position(|x| &x.name == n) {
+                        Some(i) => ordered.push(classes[i].clone()),
+                        None => errors.push(err(c, format!("`{n}` is no class of this edition"))),
+                    }
+                }
+                for x in &classes {
+                    if !d.heaviest_first.contains(&x.name) {
+                        errors.push(err(c, format!("class `{}` is missing from the order", x.name)));
+                    }
+                }
+                if !matches!(ordered.last().map(|x| &x.test), Some(Test::Otherwise)) {
+                    errors.push(err(c, "the lightest class must be the one every move has (`test: otherwise`)"));
+                }
+                classes = ordered;
+                Some(RuleRef::of(c))
+            }
+        },
+    };
+    let class_list = |c: &Clause, names: &[String], errors: &mut Vec<SpecError>| -> Vec<usize> {
+        names
+            .iter()
+            .filter_map(|n| {
+                let i = classes.iter().position(|x| &x.name == n);
+                if i.is_none() {
+                    errors.push(err(c, format!("`{n}` is no class of this edition")));
+                }
+                i
+            })
+            .collect()
+    };
+
+    let (exempt_first, own_attack_rule) = match ed.clause("repetition.own_attack") {
+        None => (0, None),
+        Some(c) => match typed::<data::OwnAttackData>(c) {
+            Ok(d) => (kinds(c, &d.first_capturer_not, errors), Some(RuleRef::of(c))),
+            Err(e) => {
+                errors.push(e);
+                (0, None)
+            }
+        },
+    };
+    let new_only = match ed.clause("repetition.chase_to_chase") {
+        None => None,
+        Some(c) => match typed::<data::NewOnlyData>(c) {
+            Ok(d) => d.new_targets_only.then(|| RuleRef::of(c)),
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+        },
+    };
+
+    let mut exceptions = Vec::new();
+    for c in clauses.iter().filter(|c| has(c, "becomes")) {
+        let d = match typed::<data::ExceptionData>(c) {
+            Ok(d) => d,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        let w = &d.when;
+        let becomes = class_list(c, std::slice::from_ref(&d.becomes), errors).first().copied().unwrap_or(0);
+        exceptions.push(Exception {
+            mover: w.mover.as_ref().map(|k| kinds(c, k, errors)),
+            answers_check: w.answers_check,
+            class: w.class.as_ref().map(|k| class_list(c, k, errors)),
+            targets_only: w.targets_only.as_ref().map(|k| kinds(c, k, errors)),
+            attacking_at_most: w.attacking_pieces_at_most.as_ref().map(|p| (p.count, kinds(c, &p.kinds, errors))),
+            latent_by: w.latent_by.as_ref().map(|k| kinds(c, k, errors)),
+            opponent_forbidden: w.opponent_forbidden,
+            answered_by_non_general: w.answered_by_non_general,
+            answer_idle: w.answer_idle,
+            own_general_threatened: w.own_general_threatened,
+            becomes,
+            rule: RuleRef::of(c),
+        });
+    }
+
+    let (patterns, patterns_rule) = match ed.clause("repetition.patterns") {
+        None => {
+            errors.push(missing(ed, "repetition.patterns"));
+            (Vec::new(), None)
+        }
+        Some(c) => match typed::<data::PatternsData>(c) {
+            Err(e) => {
+                errors.push(e);
+                (Vec::new(), None)
+            }
+            Ok(d) => {
+                let ps: Vec<Pattern> = d
+                    .patterns
+                    .iter()
+                    .map(|p| Pattern {
+                        name: p.pattern.clone(),
+                        zh: p.zh.clone(),
+                        status: p.status,
+                        every: p.every.as_ref().map(|e| class_list(c, e, errors)),
+                        every_family: p.every_family,
+                        same_target: p.same_target,
+                        rule: RuleRef::of(c),
+                    })
+                    .collect();
+                if !ps.last().is_some_and(|p| p.every.is_none() && p.every_family.is_none() && !p.same_target) {
+                    errors.push(err(c, "the last pattern must match every cycle (no `every`, `every_family`, `same_target`)"));
+                }
+                (ps, Some(RuleRef::of(c)))
+            }
+        },
+    };
+
+    let mut verdicts = Vec::new();
+    for c in clauses.iter().filter(|c| has(c, "verdict")) {
+        match typed::<data::VerdictData>(c) {
+            Ok(d) => {
+                let names: Vec<&String> = [&d.when.one, &d.when.other, &d.when.other_not, &d.when.both]
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .collect();
+                for n in names {
+                    let known = n == "forbidden" || n == "allowed" || patterns.iter().any(|p| &p.name == n);
+                    if !known {
+                        errors.push(err(c, format!("`{n}` is neither a pattern of `repetition.patterns` nor `forbidden`/`allowed`")));
+                    }
+                }
+                let chase_kinds = |l: &Option<Vec<String>>, errors: &mut Vec<SpecError>| -> Option<Vec<ChaseKind>> {
+                    l.as_ref().map(|l| {
+                        l.iter()
+                            .filter_map(|k| {
+                                let x = ChaseKind::parse(k);
+                                if x.is_none() {
+                                    errors.push(err(c, format!("`{k}` is no kind of chase (unprotected, higher_value, joint)")));
+                                }
+                                x
+                            })
+                            .collect()
+                    })
+                };
+                let other_has_chase = chase_kinds(&d.when.other_has_chase, errors);
+                let one_every_chase = chase_kinds(&d.when.one_every_chase, errors);
+                if d.verdict != VerdictKind::Draw && d.when.one.is_none() {
+                    errors.push(err(c, "a verdict against a side names that side's patterns in `one`"));
+                }
+                verdicts.push(VerdictRule { order: d.order, when: d.when, other_has_chase, one_every_chase, verdict: d.verdict, rule: RuleRef::of(c) });
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    verdicts.sort_by_key(|v| v.order);
+    if verdicts.is_empty() {
+        errors.push(missing(ed, "repetition.verdict.*"));
+    }
+    let mut seen = BTreeMap::new();
+    for v in &verdicts {
+        if let Some(prev) = seen.insert(v.order, v.rule.clause.clone()) {
+            errors.push(SpecError::new(Default::default(), Some(&v.rule.clause), format!("verdict order {} is also used by {prev}", v.order)));
+        }
+    }
+
+    let (shuffle_min, cycle_rule) = match ed.clause("repetition.cycle") {
+        None => (None, None),
+        Some(c) => match typed::<data::CycleData>(c) {
+            Ok(d) => (d.shuffle_min_moves_per_side, Some(RuleRef::of(c))),
+            Err(e) => {
+                errors.push(e);
+                (None, None)
+            }
+        },
+    };
+
+    for c in clauses {
+        let known = ["class", "becomes", "verdict"].iter().any(|k| has(c, k))
+            || ["repetition.material", "repetition.multiple_effects", "repetition.own_attack", "repetition.chase_to_chase", "repetition.patterns", "repetition.cycle"]
+                .contains(&c.id.as_str());
+        if !known {
+            errors.push(err(c, "a repetition clause is a class (`class`), a special case (`becomes`), a verdict (`verdict`), or one of repetition.material, .multiple_effects, .own_attack, .chase_to_chase, .patterns, .cycle"));
+        }
+    }
+
+    Some(RepetitionRules {
+        values,
+        material_rule: material_rule?,
+        classes,
+        order_rule: order_rule?,
+        exempt_first,
+        own_attack_rule,
+        new_only,
+        exceptions,
+        patterns,
+        patterns_rule: patterns_rule?,
+        verdicts,
+        shuffle_min,
+        cycle_rule,
+        kind_names,
+        general: vm.royal_kind(),
+    })
+}

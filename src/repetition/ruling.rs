@@ -1,0 +1,495 @@
+//! A ruling: find the cycle in the moves played, class every move of it, name each side's
+//! pattern, apply the verdict table.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::board::{Move, Side};
+use crate::fen::{self, FenError};
+use crate::vm::{IllegalMove, Position, Rules};
+
+use super::analysis::{Analyst, ChaseKind};
+use super::classify::PlyFacts;
+use super::data::{Family, PatternStatus};
+use super::{RepetitionRules, RuleRef, VerdictKind, VerdictRule};
+
+/// The `ruling` query: a position and the moves played from it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulingQuery {
+    pub fen: String,
+    pub moves: Vec<String>,
+}
+
+/// The verdict of a ruling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Draw,
+    RedMustChange,
+    BlackMustChange,
+    RedLoses,
+    BlackLoses,
+    /// The moves neither repeat a position nor form a repeating pattern.
+    None,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Draw => "draw",
+            Verdict::RedMustChange => "red_must_change",
+            Verdict::BlackMustChange => "black_must_change",
+            Verdict::RedLoses => "red_loses",
+            Verdict::BlackLoses => "black_loses",
+            Verdict::None => "none",
+        }
+    }
+
+    pub const ALL: [Verdict; 6] =
+        [Verdict::Draw, Verdict::RedMustChange, Verdict::BlackMustChange, Verdict::RedLoses, Verdict::BlackLoses, Verdict::None];
+
+    pub fn parse(s: &str) -> Option<Verdict> {
+        Verdict::ALL.into_iter().find(|v| v.name() == s)
+    }
+
+    fn against(side: Side, kind: VerdictKind) -> Verdict {
+        match (kind, side) {
+            (VerdictKind::Draw, _) => Verdict::Draw,
+            (VerdictKind::MustChange, Side::Red) => Verdict::RedMustChange,
+            (VerdictKind::MustChange, Side::Black) => Verdict::BlackMustChange,
+            (VerdictKind::Loses, Side::Red) => Verdict::RedLoses,
+            (VerdictKind::Loses, Side::Black) => Verdict::BlackLoses,
+        }
+    }
+}
+
+/// Why a ruling could not be made: the input is not a game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RulingError {
+    Fen(FenError),
+    /// Move `index` (1-based) is not ICCS text.
+    MoveSyntax { index: usize, text: String },
+    /// Move `index` (1-based) is not legal where it is played.
+    Illegal { index: usize, error: IllegalMove },
+}
+
+impl RulingError {
+    /// The protocol's reject kind.
+    pub fn reject_kind(&self) -> &'static str {
+        match self {
+            RulingError::Fen(e) => e.reject_kind(),
+            RulingError::MoveSyntax { .. } => "move.syntax",
+            RulingError::Illegal { .. } => "move.illegal",
+        }
+    }
+}
+
+impl fmt::Display for RulingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulingError::Fen(e) => write!(f, "invalid FEN: {e}"),
+            RulingError::MoveSyntax { index, text } => write!(f, "move {index}: `{text}` is not ICCS (like h2e2)"),
+            RulingError::Illegal { index, error } => write!(f, "move {index}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for RulingError {}
+
+/// One move of the judged cycle.
+#[derive(Clone, Debug)]
+pub struct PlyRuling {
+    /// 1-based index of the move in the input.
+    pub ply: usize,
+    pub facts: PlyFacts,
+    /// Points of the pieces chased (or exchanged, offered, followed), as they stand after
+    /// the move.
+    pub targets: Vec<String>,
+    pub chases: Vec<ChaseKind>,
+    pub reason: String,
+}
+
+/// Each side's pattern.
+#[derive(Clone, Debug)]
+pub struct SidePattern {
+    pub pattern: String,
+    pub status: PatternStatus,
+    /// The rulebook's name of the cycle (长捉, 一将一捉, 两闲 …).
+    pub zh: String,
+}
+
+/// The full ruling.
+#[derive(Clone, Debug)]
+pub struct Ruling {
+    pub verdict: Verdict,
+    /// `repetition` (a position came back), `shuffle` (a repeating pattern) or `none`.
+    pub judged: &'static str,
+    /// The plies judged (1-based, inclusive), when any.
+    pub cycle: Option<(usize, usize)>,
+    pub plies: Vec<PlyRuling>,
+    /// Red's then Black's pattern.
+    pub patterns: Option<[SidePattern; 2]>,
+    /// The clauses that decided, in the order used.
+    pub clauses: Vec<RuleRef>,
+}
+
+/// Rules on `moves` played from `fen`.
+pub fn rule(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Result<Ruling, RulingError> {
+    let (start, _) = fen::parse(vm, &q.fen).map_err(RulingError::Fen)?;
+    let mut positions = vec![start];
+    let mut moves = Vec::with_capacity(q.moves.len());
+    for (i, text) in q.moves.iter().enumerate() {
+        // Canonical ICCS only (`h2e2`), as in every query.
+        let m = Move::parse_iccs(text)
+            .filter(|m| &m.iccs() == text)
+            .ok_or_else(|| RulingError::MoveSyntax { index: i + 1, text: text.clone() })?;
+        let mut next = positions.last().expect("at least the start").clone();
+        next.play(vm, m).map_err(|error| RulingError::Illegal { index: i + 1, error })?;
+        moves.push(m);
+        positions.push(next);
+    }
+    let an = Analyst { vm, rep };
+    Ok(judge(&an, &positions, &moves, None))
+}
+
+/// Classes every move of `moves` as if they formed one cycle (no pattern or verdict is
+/// meaningful unless they do): `xqspec ruling --every-move`.
+pub fn rule_every_move(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Result<Ruling, RulingError> {
+    let (start, _) = fen::parse(vm, &q.fen).map_err(RulingError::Fen)?;
+    let mut positions = vec![start];
+    let mut moves = Vec::new();
+    for (i, text) in q.moves.iter().enumerate() {
+        let m = Move::parse_iccs(text)
+            .filter(|m| &m.iccs() == text)
+            .ok_or_else(|| RulingError::MoveSyntax { index: i + 1, text: text.clone() })?;
+        let mut next = positions.last().expect("at least the start").clone();
+        next.play(vm, m).map_err(|error| RulingError::Illegal { index: i + 1, error })?;
+        moves.push(m);
+        positions.push(next);
+    }
+    let an = Analyst { vm, rep };
+    Ok(judge(&an, &positions, &moves, Some((0, moves.len(), "every_move"))))
+}
+
+/// The plies to judge: the last repetition (the shortest cycle ending at the latest
+/// repeated position), else a shuffle, else nothing.
+fn find_cycle(rep: &RepetitionRules, positions: &[Position], moves: &[Move]) -> Option<(usize, usize, &'static str)> {
+    for k in (1..positions.len()).rev() {
+        if let Some(i) = (0..k).rev().find(|&i| positions[i].same_placement(&positions[k])) {
+            return Some((i, k, "repetition"));
+        }
+    }
+    let min = rep.shuffle_min?;
+    // One and the same piece of each side moves every time.
+    let mut first_of: [Option<usize>; 2] = [None, None];
+    let mut count = [0u32; 2];
+    let mut at: [Option<crate::board::Square>; 2] = [None, None];
+    for (i, m) in moves.iter().enumerate() {
+        let s = positions[i].side_to_move().index();
+        match at[s] {
+            Some(sq) if sq != m.from => return None,
+            _ => {}
+        }
+        first_of[s].get_or_insert(i);
+        at[s] = Some(m.to);
+        count[s] += 1;
+    }
+    (count[0] >= min && count[1] >= min).then_some((0, moves.len(), "shuffle"))
+}
+
+fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(usize, usize, &'static str)>) -> Ruling {
+    let rep = an.rep;
+    let Some((i, k, judged)) = forced.or_else(|| find_cycle(rep, positions, moves)) else {
+        let mut clauses = vec![rep.patterns_rule.clone()];
+        clauses.extend(rep.cycle_rule.clone());
+        return Ruling { verdict: Verdict::None, judged: "none", cycle: None, plies: Vec::new(), patterns: None, clauses };
+    };
+    // Identity of every piece through the line, to tell one target from another.
+    let mut ids: Vec<[u16; 90]> = Vec::with_capacity(positions.len());
+    let mut board = [u16::MAX; 90];
+    for (n, (sq, _)) in positions[0].pieces().enumerate() {
+        board[sq.index()] = n as u16;
+    }
+    ids.push(board);
+    for m in moves {
+        board[m.to.index()] = board[m.from.index()];
+        board[m.from.index()] = u16::MAX;
+        ids.push(board);
+    }
+
+    let mut plies: Vec<PlyRuling> = Vec::new();
+    for p in i..k {
+        // The move before: for the first move of a cycle, the cycle's last (the position is the same).
+        let prev = if p == i { moves.get(k - 1).copied().filter(|_| judged == "repetition").or_else(|| p.checked_sub(1).map(|q| moves[q])) } else { Some(moves[p - 1]) };
+        let facts = an.classify(&positions[p], moves[p], prev);
+        plies.push(PlyRuling { ply: p + 1, facts, targets: Vec::new(), chases: Vec::new(), reason: String::new() });
+    }
+    let mut clauses: Vec<RuleRef> = Vec::new();
+    // Special cases that need the whole cycle: the other side's pattern, the answer.
+    let cycle_exceptions: Vec<&super::Exception> = rep.exceptions.iter().filter(|x| x.needs_cycle()).collect();
+    if !cycle_exceptions.is_empty() {
+        let first = side_patterns(rep, &plies, &ids, i);
+        let n = plies.len();
+        let mut changes = Vec::new();
+        for (j, pl) in plies.iter().enumerate() {
+            let next = &plies[(j + 1) % n];
+            for x in &cycle_exceptions {
+                let opp_forbidden = first[pl.facts.side.opponent().index()].status == PatternStatus::Forbidden;
+                let ok = x.opponent_forbidden.is_none_or(|v| v == opp_forbidden)
+                    && x.answered_by_non_general.is_none_or(|v| v == (next.facts.mover != rep.general))
+                    && x.answer_idle.is_none_or(|v| v == (rep.classes[next.facts.class].family == Family::Idle))
+                    && {
+                        let mut after = positions[pl.ply - 1].clone();
+                        after.make(an.vm, pl.facts.mv);
+                        an.holds(x, &pl.facts, &after)
+                    };
+                if ok {
+                    changes.push((j, x.becomes, x.rule.clone()));
+                }
+            }
+        }
+        for (j, c, r) in changes {
+            plies[j].facts.class = c;
+            plies[j].facts.exceptions.push(r);
+        }
+    }
+    for pl in &mut plies {
+        describe(an, &positions[pl.ply - 1], pl);
+    }
+    let patterns = side_patterns(rep, &plies, &ids, i);
+    for pl in &plies {
+        let c = &rep.classes[pl.facts.class];
+        if !clauses.contains(&c.rule) {
+            clauses.push(c.rule.clone());
+        }
+        for r in &pl.facts.exceptions {
+            if !clauses.contains(r) {
+                clauses.push(r.clone());
+            }
+        }
+    }
+    if plies.iter().any(|p| !p.chases.is_empty()) {
+        clauses.push(rep.material_rule.clone());
+    }
+    clauses.push(rep.order_rule.clone());
+    clauses.push(rep.patterns_rule.clone());
+    if judged == "shuffle" {
+        clauses.extend(rep.cycle_rule.clone());
+    }
+    let mut verdict = Verdict::None;
+    for v in &rep.verdicts {
+        if let Some(found) = apply(v, &patterns, &plies) {
+            verdict = found;
+            clauses.push(v.rule.clone());
+            break;
+        }
+    }
+    Ruling { verdict, judged, cycle: Some((i + 1, k)), plies, patterns: Some(patterns), clauses }
+}
+
+/// Each side's pattern over the plies.
+fn side_patterns(rep: &RepetitionRules, plies: &[PlyRuling], ids: &[[u16; 90]], start: usize) -> [SidePattern; 2] {
+    let one = |side: Side| -> SidePattern {
+        let mine: Vec<&PlyRuling> = plies.iter().filter(|p| p.facts.side == side).collect();
+        let classes: Vec<usize> = mine.iter().map(|p| p.facts.class).collect();
+        let same_target = {
+            let sets: Vec<Vec<u16>> = mine
+                .iter()
+                .map(|p| p.facts.wins.iter().map(|w| ids[p.ply][w.target.index()]).collect())
+                .collect();
+            sets.first().is_some_and(|f| f.iter().any(|t| sets.iter().all(|s| s.contains(t))))
+        };
+        let _ = start;
+        let p = rep
+            .patterns
+            .iter()
+            .find(|p| {
+                !mine.is_empty()
+                    && p.every.as_ref().is_none_or(|e| classes.iter().all(|c| e.contains(c)))
+                    && p.every_family.is_none_or(|f| classes.iter().all(|&c| rep.classes[c].family == f))
+                    && (!p.same_target || same_target)
+            })
+            .or(rep.patterns.last())
+            .expect("compile requires a catch-all pattern");
+        SidePattern { pattern: p.name.clone(), status: p.status, zh: cycle_name(rep, &classes) }
+    };
+    [one(Side::Red), one(Side::Black)]
+}
+
+/// The rulebook's way of naming a side's cycle: 长捉, 一将一捉, 两闲 …
+fn cycle_name(rep: &RepetitionRules, classes: &[usize]) -> String {
+    const NUM: [&str; 10] = ["零", "一", "两", "三", "四", "五", "六", "七", "八", "九"];
+    let mut counts: Vec<(usize, usize)> = Vec::new();
+    for &c in classes {
+        match counts.iter_mut().find(|(x, _)| *x == c) {
+            Some(e) => e.1 += 1,
+            None => counts.push((c, 1)),
+        }
+    }
+    counts.sort();
+    let idle = rep.classes.len() - 1;
+    match counts.as_slice() {
+        [] => String::new(),
+        [(c, n)] if *c == idle || *n == 1 => format!("{}{}", NUM.get(*n).copied().unwrap_or("多"), rep.classes[*c].zh),
+        [(c, _)] => format!("长{}", rep.classes[*c].zh),
+        many => many.iter().map(|(c, n)| format!("{}{}", NUM.get(*n).copied().unwrap_or("多"), rep.classes[*c].zh)).collect(),
+    }
+}
+
+fn named(list: &Option<Vec<String>>, p: &SidePattern) -> Option<bool> {
+    list.as_ref().map(|l| {
+        l.iter().any(|n| {
+            n == &p.pattern
+                || (n == "forbidden" && p.status == PatternStatus::Forbidden)
+                || (n == "allowed" && p.status == PatternStatus::Allowed)
+        })
+    })
+}
+
+/// The verdict of one rule, if its condition holds (for either side as "one").
+fn apply(v: &VerdictRule, pats: &[SidePattern; 2], plies: &[PlyRuling]) -> Option<Verdict> {
+    let w = &v.when;
+    for side in Side::BOTH {
+        let (one, other) = (&pats[side.index()], &pats[side.opponent().index()]);
+        let ok = named(&w.one, one).unwrap_or(true)
+            && named(&w.other, other).unwrap_or(true)
+            && !named(&w.other_not, other).unwrap_or(false)
+            && named(&w.both, one).unwrap_or(true)
+            && named(&w.both, other).unwrap_or(true)
+            && v.other_has_chase.as_ref().is_none_or(|ks| {
+                plies.iter().filter(|p| p.facts.side != side).any(|p| p.chases.iter().any(|k| ks.contains(k)))
+            })
+            && v.one_every_chase.as_ref().is_none_or(|ks| {
+                plies.iter().filter(|p| p.facts.side == side).all(|p| !p.chases.is_empty() && p.chases.iter().all(|k| ks.contains(k)))
+            });
+        if ok {
+            return Some(Verdict::against(side, v.verdict));
+        }
+        if w.one.is_none() && v.verdict == VerdictKind::Draw {
+            // A side-free rule is tried once.
+            break;
+        }
+    }
+    None
+}
+
+/// Targets, kinds of chase and the reason of one ply.
+fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
+    let rep = an.rep;
+    let f = &pl.facts;
+    let c = &rep.classes[f.class];
+    let mut after = before.clone();
+    after.make(an.vm, f.mv);
+    let kind = |pos: &Position, sq: crate::board::Square| pos.piece_at(sq).map_or("?", |p| rep.kind_names[p.kind as usize].as_str());
+    let mover = rep.kind_names[f.mover as usize].as_str();
+    let counted_chase = matches!(c.test, super::Test::WinsMaterial { .. });
+    let mut parts: Vec<String> = Vec::new();
+    if matches!(rep.classes[f.base_class].test, super::Test::WinsMaterial { .. }) {
+        for w in &f.wins {
+            if counted_chase {
+                pl.targets.push(w.target.to_string());
+                pl.chases.push(w.kind);
+            }
+            let how = match w.after_check {
+                Some(ch) => format!(" after the check {ch}"),
+                None => String::new(),
+            };
+            parts.push(format!(
+                "the {} on {} can take the {} on {}{how} ({}, a net gain of {})",
+                kind(&after, w.attacker),
+                w.attacker,
+                kind(&after, w.target),
+                w.target,
+                w.kind.name().replace('_', " "),
+                gain_text(w.gain)
+            ));
+        }
+    }
+    if !f.partners.is_empty() && f.wins.is_empty() {
+        for &s in &f.partners {
+            pl.targets.push(s.to_string());
+        }
+        parts.push(format!(
+            "the {mover} on {} and the {} meet",
+            f.mv.to,
+            f.partners.iter().map(|&s| format!("{} on {s}", kind(&after, s))).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    if let Some(l) = f.blocked {
+        parts.push(format!("the {mover} stands in the line of the {} on {l} and parries its threat", kind(&after, l)));
+    }
+    let base = &rep.classes[f.base_class];
+    let mut reason = format!("{} ({}): ", base.name, base.zh);
+    reason.push_str(&match base.test {
+        super::Test::GivesCheck => format!("the {mover} move gives check"),
+        super::Test::MateThreat { depth } => format!("were the opponent to pass, the mover mates by checks within {depth} moves"),
+        super::Test::Otherwise => "none of the heavier effects".to_string(),
+        _ if parts.is_empty() => "".to_string(),
+        _ => parts.join("; "),
+    });
+    if f.class != f.base_class {
+        let rules: Vec<&str> = f.exceptions.iter().map(|r| r.clause.as_str()).collect();
+        reason.push_str(&format!("; counted as {} ({}) by {}", c.name, c.zh, rules.join(", ")));
+    }
+    if !f.latent.is_empty() && f.wins.is_empty() {
+        let who: Vec<String> = f.latent.iter().map(|w| format!("{} on {}", kind(&after, w.attacker), w.attacker)).collect();
+        reason.push_str(&format!("; an attack by the {} itself does not count ({})", who.join(", "), rep.own_attack_rule.as_ref().map_or("", |r| r.clause.as_str())));
+    }
+    pl.reason = reason;
+}
+
+fn gain_text(v: super::Val) -> String {
+    match (v.pieces, v.floating) {
+        (p, 0) => p.to_string(),
+        (0, f) => format!("{f} (floating)"),
+        (p, f) => format!("{p} and {f} floating"),
+    }
+}
+
+impl Ruling {
+    /// The answer object of the `ruling` query.
+    pub fn to_json(&self, rep: &RepetitionRules) -> Value {
+        let plies: Vec<Value> = self
+            .plies
+            .iter()
+            .map(|p| {
+                let c = &rep.classes[p.facts.class];
+                json!({
+                    "ply": p.ply,
+                    "move": p.facts.mv.iccs(),
+                    "side": p.facts.side.name(),
+                    "class": c.name,
+                    "zh": c.zh,
+                    "family": match c.family { Family::Attack => "attack", Family::Idle => "idle" },
+                    "targets": p.targets,
+                    "chase": p.chases.iter().map(|k| k.name()).collect::<Vec<_>>(),
+                    "reason": p.reason,
+                })
+            })
+            .collect();
+        let patterns = match &self.patterns {
+            None => Value::Null,
+            Some(ps) => json!({
+                "red": {"pattern": ps[0].pattern, "status": status_name(ps[0].status), "zh": ps[0].zh},
+                "black": {"pattern": ps[1].pattern, "status": status_name(ps[1].status), "zh": ps[1].zh},
+            }),
+        };
+        json!({
+            "verdict": self.verdict.name(),
+            "judged": self.judged,
+            "cycle": self.cycle.map(|(a, b)| json!([a, b])),
+            "plies": plies,
+            "patterns": patterns,
+            "clauses": self.clauses.iter().map(|r| json!({"clause": r.clause, "article": r.article})).collect::<Vec<_>>(),
+        })
+    }
+}
+
+pub fn status_name(s: PatternStatus) -> &'static str {
+    match s {
+        PatternStatus::Forbidden => "forbidden",
+        PatternStatus::Allowed => "allowed",
+    }
+}
