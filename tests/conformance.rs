@@ -12,15 +12,20 @@ use datatest_stable::Utf8Path;
 use xqspec::conform::harness;
 
 /// The editions run here; `suite` fails if they differ from the spec's.
-const EDITIONS: [&str; 3] = ["cxa-1999", "cxa-2011", "cxa-2020"];
+const EDITIONS: [&str; 4] = ["axf", "cxa-1999", "cxa-2011", "cxa-2020"];
 const ROOT: &str = "conformance";
 
 fn run(edition: &str, path: &Utf8Path, contents: String) -> datatest_stable::Result<()> {
-    Ok(harness::check_reference_case(
+    Ok(harness::check_reference_case_in(
+        Path::new(ROOT),
         edition,
         path.as_str(),
         &contents,
     )?)
+}
+
+fn axf(path: &Utf8Path, contents: String) -> datatest_stable::Result<()> {
+    run("axf", path, contents)
 }
 
 fn cxa_1999(path: &Utf8Path, contents: String) -> datatest_stable::Result<()> {
@@ -48,6 +53,7 @@ fn suite(_path: &Utf8Path, _contents: String) -> datatest_stable::Result<()> {
 }
 
 datatest_stable::harness! {
+    { test = axf, root = ROOT, pattern = harness::edition_pattern(ROOT, "axf") },
     { test = cxa_1999, root = ROOT, pattern = harness::edition_pattern(ROOT, "cxa-1999") },
     { test = cxa_2011, root = ROOT, pattern = harness::edition_pattern(ROOT, "cxa-2011") },
     { test = cxa_2020, root = ROOT, pattern = harness::edition_pattern(ROOT, "cxa-2020") },

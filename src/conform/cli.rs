@@ -142,7 +142,10 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
             ));
         }
     }
+    // The built-in reference runs against its own list of known failures unless told otherwise.
+    let in_process = args.adapter.is_none() && args.uci.is_none();
     let known = match &args.known_failures {
+        None if in_process => suite.reference_known_failures().map_err(|errs| errs.join("\n"))?,
         None => KnownFailures::default(),
         Some(f) => {
             let text = std::fs::read_to_string(f)
@@ -255,6 +258,9 @@ pub fn serve(spec_dir: Option<&Path>) -> Result<(), String> {
 pub fn check_suite(suite: &Suite, spec: &Spec) -> Vec<super::case::Problem> {
     let facts = SpecFacts::from_spec(spec);
     let mut problems = suite.check(&facts);
+    if let Err(errors) = suite.reference_known_failures() {
+        problems.extend(errors.into_iter().map(|e| super::case::Problem::new(super::suite::REFERENCE_KNOWN_FAILURES, (0, 0), e)));
+    }
     let reference = Reference::new(spec);
     for c in &suite.cases {
         let text = suite.texts.get(&c.path).map(String::as_str).unwrap_or("");

@@ -183,6 +183,13 @@ fn reference() -> &'static Reference {
 /// Runs one case file under one edition against the reference implementation.
 /// The one check of `tests/conformance.rs`: an error says what differs.
 pub fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result<(), Failure> {
+    check_reference_case_in(Path::new("conformance"), edition, path, contents)
+}
+
+/// [`check_reference_case`] for the suite under `root`: a case that the suite's
+/// `reference-known-failures.yaml` lists must fail (and the check passes), a listed case
+/// that passes is an error (take it off the list).
+pub fn check_reference_case_in(root: &Path, edition: &str, path: &str, contents: &str) -> Result<(), Failure> {
     let case = Case::parse(path, contents).map_err(|p| p.to_string())?;
     if !case.editions.iter().any(|e| e == edition) {
         return Err(format!(
@@ -191,20 +198,28 @@ pub fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result
         .into());
     }
     let mut subject = InProcess::new(reference());
+    let known = checked(root).suite.reference_known_failures().map_err(|e| e.join("\n"))?;
     let opts = RunOptions {
         timeout: Duration::from_secs(3600),
         overlays: builtin_overlays(),
+        known,
         ..RunOptions::default()
     };
     let r = runner::run_one(&case, edition, &mut subject, &opts);
-    match r.status {
-        Status::Pass => Ok(()),
-        Status::Skip => Err(format!(
+    match (r.status, &r.known) {
+        (Status::Pass, Some(_)) => Err(format!(
+            "{} under {edition} passes, but conformance/reference-known-failures.yaml lists it: take it off the list",
+            case.id
+        )
+        .into()),
+        (Status::Fail | Status::Error, Some(_)) => Ok(()),
+        (Status::Pass, None) => Ok(()),
+        (Status::Skip, _) => Err(format!(
             "the reference must answer every case, but skipped it: {}",
             r.detail
         )
         .into()),
-        s => Err(format!(
+        (s, _) => Err(format!(
             "{} under {edition}: {}\n  {}\n  expected: {}\n  got:      {}",
             case.id,
             s.name(),

@@ -227,6 +227,7 @@ pub fn answer_field(query: &str) -> Option<&'static str> {
         "clock" => "clock",
         "playoff" => "playoff",
         "standings" => "standings",
+        "ruling" => "ruling",
         _ => return None,
     })
 }
@@ -644,7 +645,7 @@ mod tests {
         }
         assert!(Query::from_parts("perft", &Map::new()).is_err());
         assert!(matches!(
-            Query::from_parts("ruling", &Map::new()).unwrap(),
+            Query::from_parts("replay_pgn", &Map::new()).unwrap(),
             Query::Other { .. }
         ));
     }

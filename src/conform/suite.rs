@@ -133,6 +133,9 @@ pub struct Suite {
     pub problems: Vec<Problem>,
     /// Text of each case file by path, for locating later problems.
     pub texts: BTreeMap<String, String>,
+    /// Text of `reference-known-failures.yaml`: the cases xqspec's own reference is known
+    /// to fail, each with its reason (see [`Suite::reference_known_failures`]).
+    pub reference_known_failures: Option<String>,
 }
 
 impl Suite {
@@ -182,6 +185,7 @@ impl Suite {
                     Ok(x) => suite.exemptions = x.exemptions,
                     Err(e) => suite.problems.push(yaml_problem(&path, &e)),
                 },
+                "reference-known-failures.yaml" => suite.reference_known_failures = Some(text),
                 "retired-ids.txt" => {
                     suite.retired = text
                         .lines()
@@ -208,6 +212,15 @@ impl Suite {
             ));
         }
         suite
+    }
+
+    /// The known failures of xqspec's reference implementation
+    /// (`reference-known-failures.yaml`), checked against the cases.
+    pub fn reference_known_failures(&self) -> Result<super::runner::KnownFailures, Vec<String>> {
+        match &self.reference_known_failures {
+            None => Ok(Default::default()),
+            Some(t) => super::runner::KnownFailures::parse(REFERENCE_KNOWN_FAILURES, t, self),
+        }
     }
 
     /// The case with this id.
@@ -326,6 +339,9 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> std:
     }
     Ok(())
 }
+
+/// The file of the reference implementation's known failures, in the suite root.
+pub const REFERENCE_KNOWN_FAILURES: &str = "reference-known-failures.yaml";
 
 /// Perft counts above this need the feature `slow`.
 pub const SLOW_NODES: u64 = 1_000_000;

@@ -19,7 +19,10 @@ pub struct Val {
 }
 
 impl Val {
-    pub const ZERO: Val = Val { pieces: 0, floating: 0 };
+    pub const ZERO: Val = Val {
+        pieces: 0,
+        floating: 0,
+    };
     pub fn is_positive(self) -> bool {
         self > Val::ZERO
     }
@@ -27,7 +30,9 @@ impl Val {
 
 impl Ord for Val {
     fn cmp(&self, o: &Val) -> Ordering {
-        self.pieces.cmp(&o.pieces).then(self.floating.cmp(&o.floating))
+        self.pieces
+            .cmp(&o.pieces)
+            .then(self.floating.cmp(&o.floating))
     }
 }
 impl PartialOrd for Val {
@@ -38,7 +43,10 @@ impl PartialOrd for Val {
 impl Add for Val {
     type Output = Val;
     fn add(self, o: Val) -> Val {
-        Val { pieces: self.pieces + o.pieces, floating: self.floating + o.floating }
+        Val {
+            pieces: self.pieces + o.pieces,
+            floating: self.floating + o.floating,
+        }
     }
 }
 impl Sub for Val {
@@ -50,7 +58,10 @@ impl Sub for Val {
 impl Neg for Val {
     type Output = Val;
     fn neg(self) -> Val {
-        Val { pieces: -self.pieces, floating: -self.floating }
+        Val {
+            pieces: -self.pieces,
+            floating: -self.floating,
+        }
     }
 }
 
@@ -114,10 +125,15 @@ pub struct WinParams {
     /// Bit set of the [`ChaseKind`]s that count (bit = kind as u8).
     pub kinds: u8,
     pub higher_value_always: bool,
+    pub count_exposure: bool,
 }
 
 impl ChaseKind {
-    pub const ALL: [ChaseKind; 3] = [ChaseKind::Unprotected, ChaseKind::HigherValue, ChaseKind::Joint];
+    pub const ALL: [ChaseKind; 3] = [
+        ChaseKind::Unprotected,
+        ChaseKind::HigherValue,
+        ChaseKind::Joint,
+    ];
     pub fn bit(self) -> u8 {
         1 << self as u8
     }
@@ -137,12 +153,18 @@ impl<'a> Analyst<'a> {
 
     /// The legal captures of the side to move.
     pub fn captures(&self, pos: &Position) -> Vec<Move> {
-        pos.legal_moves(self.vm).into_iter().filter(|m| pos.piece_at(m.to).is_some()).collect()
+        pos.legal_moves(self.vm)
+            .into_iter()
+            .filter(|m| pos.piece_at(m.to).is_some())
+            .collect()
     }
 
     /// The legal captures of the side to move onto `sq`.
     pub fn captures_onto(&self, pos: &Position, sq: Square) -> Vec<Move> {
-        pos.legal_moves(self.vm).into_iter().filter(|m| m.to == sq).collect()
+        pos.legal_moves(self.vm)
+            .into_iter()
+            .filter(|m| m.to == sq)
+            .collect()
     }
 
     /// The best the side to move can gain by taking back on `sq` (the whole exchange on
@@ -212,11 +234,16 @@ impl<'a> Analyst<'a> {
     /// The opposing pieces the side to move could win, one entry per target (the best way).
     pub fn wins(&self, pos: &Position, p: WinParams) -> Vec<Win> {
         let mut out: Vec<Win> = Vec::new();
-        let keep = |w: Win, out: &mut Vec<Win>| match out.iter_mut().find(|x| x.target == w.target) {
+        let keep = |w: Win, out: &mut Vec<Win>| match out.iter_mut().find(|x| x.target == w.target)
+        {
             Some(x) => {
                 // An open win beats a latent one; then the larger gain; then the simpler way.
                 let better = (x.latent && !w.latent)
-                    || (x.latent == w.latent && (w.gain > x.gain || (w.gain == x.gain && w.after_check.is_none() && x.after_check.is_some())));
+                    || (x.latent == w.latent
+                        && (w.gain > x.gain
+                            || (w.gain == x.gain
+                                && w.after_check.is_none()
+                                && x.after_check.is_some())));
                 if better {
                     *x = w;
                 }
@@ -225,8 +252,12 @@ impl<'a> Analyst<'a> {
         };
         let mut exposed: Option<Vec<Val>> = None;
         for m in self.captures(pos) {
-            let Some(tv) = self.material(pos, m.to) else { continue };
-            let Some(attacker) = pos.piece_at(m.from) else { continue };
+            let Some(tv) = self.material(pos, m.to) else {
+                continue;
+            };
+            let Some(attacker) = pos.piece_at(m.from) else {
+                continue;
+            };
             let av = self.value(pos, m.from);
             let outright = p.higher_value_always && tv > av;
             let on_square = self.capture_gain(pos, m, p.exchange_depth);
@@ -237,17 +268,29 @@ impl<'a> Analyst<'a> {
             after.make(self.vm, m);
             // What the capture lays open elsewhere (the capturer was a root, or pinned):
             // the opponent's gains on other points beyond those it had anyway (26.5).
-            let baseline = exposed.get_or_insert_with(|| self.gains_by_point(&Analyst::with_mover(pos, pos.side_to_move().opponent()), p.exchange_depth));
-            let opened = self
-                .gains_by_point(&after, p.exchange_depth)
-                .iter()
-                .enumerate()
-                .filter(|&(sq, _)| sq != m.to.index())
-                .map(|(sq, &g)| g - baseline[sq])
-                .max()
-                .unwrap_or_default()
-                .max(Val::ZERO);
-            let gain = if outright { tv - av } else { on_square - opened };
+            let opened = if !p.count_exposure {
+                Val::ZERO
+            } else {
+                let baseline = exposed.get_or_insert_with(|| {
+                    self.gains_by_point(
+                        &Analyst::with_mover(pos, pos.side_to_move().opponent()),
+                        p.exchange_depth,
+                    )
+                });
+                self.gains_by_point(&after, p.exchange_depth)
+                    .iter()
+                    .enumerate()
+                    .filter(|&(sq, _)| sq != m.to.index())
+                    .map(|(sq, &g)| g - baseline[sq])
+                    .max()
+                    .unwrap_or_default()
+                    .max(Val::ZERO)
+            };
+            let gain = if outright {
+                tv - av
+            } else {
+                on_square - opened
+            };
             if !gain.is_positive() {
                 continue;
             }
@@ -269,7 +312,17 @@ impl<'a> Analyst<'a> {
                 continue;
             }
             let latent = self.rep.exempt_first_capturer(attacker.kind);
-            keep(Win { target: m.to, attacker: m.from, gain, kind, after_check: None, latent }, &mut out);
+            keep(
+                Win {
+                    target: m.to,
+                    attacker: m.from,
+                    gain,
+                    kind,
+                    after_check: None,
+                    latent,
+                },
+                &mut out,
+            );
         }
         if p.via_checks > 0 {
             for w in self.wins_after_check(pos, p) {
@@ -281,7 +334,10 @@ impl<'a> Analyst<'a> {
 
     /// Targets won after a check, whatever the answer (连续照将).
     fn wins_after_check(&self, pos: &Position, p: WinParams) -> Vec<Win> {
-        let inner = WinParams { via_checks: p.via_checks - 1, ..p };
+        let inner = WinParams {
+            via_checks: p.via_checks - 1,
+            ..p
+        };
         let mut out = Vec::new();
         for c in pos.legal_moves(self.vm) {
             if pos.piece_at(c.to).is_some() {
@@ -311,11 +367,17 @@ impl<'a> Analyst<'a> {
                         }
                         w
                     })
-                    .filter(|w| pos.piece_at(w.target).is_some_and(|t| t.side != pos.side_to_move()))
+                    .filter(|w| {
+                        pos.piece_at(w.target)
+                            .is_some_and(|t| t.side != pos.side_to_move())
+                    })
                     .collect();
                 common = Some(match common {
                     None => won,
-                    Some(prev) => prev.into_iter().filter(|w| won.iter().any(|x| x.target == w.target)).collect(),
+                    Some(prev) => prev
+                        .into_iter()
+                        .filter(|w| won.iter().any(|x| x.target == w.target))
+                        .collect(),
                 });
                 if common.as_ref().is_some_and(Vec::is_empty) {
                     break;

@@ -61,7 +61,7 @@ impl Analyst<'_> {
             let hit = match &c.test {
                 Test::GivesCheck => check,
                 Test::MateThreat { depth } => !check && self.mates_by_checks(&passed, *depth),
-                Test::WinsMaterial { via_checks, exchange_depth, safe_from_mate, equal_mutual_excluded, kinds, higher_value_always } => {
+                Test::WinsMaterial { via_checks, exchange_depth, safe_from_mate, equal_mutual_excluded, kinds, higher_value_always, count_exposure } => {
                     if check {
                         false
                     } else {
@@ -72,11 +72,14 @@ impl Analyst<'_> {
                             equal_mutual_excluded: *equal_mutual_excluded,
                             kinds: kinds.as_ref().map_or(7, |ks| ks.iter().filter_map(|k| super::ChaseKind::parse(k)).fold(0, |m, k| m | k.bit())),
                             higher_value_always: *higher_value_always,
+                            count_exposure: *count_exposure,
                         };
                         let mut now = self.wins(&passed, p);
                         if rep.new_only.is_some() {
                             let old = self.wins(before, p);
-                            now.retain(|w| !old.iter().any(|o| o.target == w.target && (o.latent || !w.latent)));
+                            // A target won before stays a chase only if it is now won openly
+                            // where before only an exempt piece could take it.
+                            now.retain(|w| !old.iter().any(|o| o.target == w.target && (!o.latent || w.latent)));
                         }
                         let (latent, open): (Vec<Win>, Vec<Win>) = now.into_iter().partition(|w| w.latent);
                         facts.latent = latent;

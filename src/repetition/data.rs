@@ -98,6 +98,10 @@ pub enum Test {
         /// exchange after it.
         #[serde(default)]
         higher_value_always: bool,
+        /// Count against the gain what the capture lays open elsewhere (the capturer was the
+        /// root of another piece, or pinned to it): the whole exchange decides (2020 26.5).
+        #[serde(default)]
+        count_exposure: bool,
     },
     /// The moved piece and an opposing piece of equal value can take each other, and the
     /// exchange is even (兑).

@@ -17,10 +17,10 @@ fn with_file(path: &str, text: &str) -> Result<Spec, SpecErrors> {
 }
 
 #[test]
-fn builtin_spec_loads_three_editions() {
+fn builtin_spec_loads_the_editions_and_the_axf_rule_set() {
     let spec = Spec::builtin().unwrap();
     let ids: Vec<&str> = spec.editions().iter().map(|e| e.id.as_str()).collect();
-    assert_eq!(ids, ["cxa-1999", "cxa-2011", "cxa-2020"]);
+    assert_eq!(ids, ["axf", "cxa-1999", "cxa-2011", "cxa-2020"]);
     for ed in spec.editions() {
         xqspec::vm::Rules::compile(ed).unwrap();
         assert!(ed.clause("movement.horse").is_some());
