@@ -113,6 +113,8 @@ pub struct Win {
 pub struct Analyst<'a> {
     pub vm: &'a Rules,
     pub rep: &'a RepetitionRules,
+    /// Mate searches already made in this ruling: (position, depth) → result.
+    mates: std::cell::RefCell<std::collections::HashMap<(Position, u8), bool>>,
 }
 
 /// Parameters of the material test, from the chase class.
@@ -140,6 +142,10 @@ impl ChaseKind {
 }
 
 impl<'a> Analyst<'a> {
+    pub fn new(vm: &'a Rules, rep: &'a RepetitionRules) -> Analyst<'a> {
+        Analyst { vm, rep, mates: Default::default() }
+    }
+
     /// Value of the piece on `sq` (zero when empty or not material).
     pub fn value(&self, pos: &Position, sq: Square) -> Val {
         self.material(pos, sq).unwrap_or_default()
@@ -161,10 +167,11 @@ impl<'a> Analyst<'a> {
 
     /// The legal captures of the side to move onto `sq`.
     pub fn captures_onto(&self, pos: &Position, sq: Square) -> Vec<Move> {
-        pos.legal_moves(self.vm)
-            .into_iter()
-            .filter(|m| m.to == sq)
-            .collect()
+        // Most exchanges end where nothing attacks the point: no move generation then.
+        if !pos.is_attacked(self.vm, sq, pos.side_to_move()) {
+            return Vec::new();
+        }
+        pos.legal_moves_to(self.vm, sq)
     }
 
     /// The best the side to move can gain by taking back on `sq` (the whole exchange on
@@ -208,12 +215,18 @@ impl<'a> Analyst<'a> {
         if depth == 0 {
             return false;
         }
-        for m in pos.legal_moves(self.vm) {
+        if let Some(&known) = self.mates.borrow().get(&(pos.clone(), depth)) {
+            return known;
+        }
+        let found = self.search_mate(pos, depth);
+        self.mates.borrow_mut().insert((pos.clone(), depth), found);
+        found
+    }
+
+    fn search_mate(&self, pos: &Position, depth: u8) -> bool {
+        for m in pos.checking_moves(self.vm) {
             let mut after = pos.clone();
             after.make(self.vm, m);
-            if !after.in_check(self.vm) {
-                continue;
-            }
             let replies = after.legal_moves(self.vm);
             if replies.is_empty() {
                 return true;
@@ -233,6 +246,13 @@ impl<'a> Analyst<'a> {
 
     /// The opposing pieces the side to move could win, one entry per target (the best way).
     pub fn wins(&self, pos: &Position, p: WinParams) -> Vec<Win> {
+        self.wins_on(pos, p, !0, false)
+    }
+
+    /// [`Analyst::wins`] restricted to targets on the points of `only` (a bitboard). With
+    /// `sketch`, the two costly conditions (what the capture lays open elsewhere, and the
+    /// mate after the capture) are left out: a superset, to be confirmed without it.
+    fn wins_on(&self, pos: &Position, p: WinParams, only: u128, sketch: bool) -> Vec<Win> {
         let mut out: Vec<Win> = Vec::new();
         let keep = |w: Win, out: &mut Vec<Win>| match out.iter_mut().find(|x| x.target == w.target)
         {
@@ -252,6 +272,9 @@ impl<'a> Analyst<'a> {
         };
         let mut exposed: Option<Vec<Val>> = None;
         for m in self.captures(pos) {
+            if only >> m.to.index() & 1 == 0 {
+                continue;
+            }
             let Some(tv) = self.material(pos, m.to) else {
                 continue;
             };
@@ -266,9 +289,23 @@ impl<'a> Analyst<'a> {
             }
             let mut after = pos.clone();
             after.make(self.vm, m);
+            if p.equal_mutual_excluded && av == tv && self.can_take_back(pos, m) {
+                continue;
+            }
+            let protected = !self.captures_onto(&after, m.to).is_empty();
+            let kind = if !protected {
+                ChaseKind::Unprotected
+            } else if tv > av {
+                ChaseKind::HigherValue
+            } else {
+                ChaseKind::Joint
+            };
+            if p.kinds & kind.bit() == 0 {
+                continue;
+            }
             // What the capture lays open elsewhere (the capturer was a root, or pinned):
             // the opponent's gains on other points beyond those it had anyway (26.5).
-            let opened = if !p.count_exposure {
+            let opened = if !p.count_exposure || sketch {
                 Val::ZERO
             } else {
                 let baseline = exposed.get_or_insert_with(|| {
@@ -294,21 +331,7 @@ impl<'a> Analyst<'a> {
             if !gain.is_positive() {
                 continue;
             }
-            if p.safe_from_mate > 0 && self.mates_by_checks(&after, p.safe_from_mate) {
-                continue;
-            }
-            if p.equal_mutual_excluded && av == tv && self.can_take_back(pos, m) {
-                continue;
-            }
-            let protected = !self.captures_onto(&after, m.to).is_empty();
-            let kind = if !protected {
-                ChaseKind::Unprotected
-            } else if tv > av {
-                ChaseKind::HigherValue
-            } else {
-                ChaseKind::Joint
-            };
-            if p.kinds & kind.bit() == 0 {
+            if !sketch && p.safe_from_mate > 0 && self.mates_by_checks(&after, p.safe_from_mate) {
                 continue;
             }
             let latent = self.rep.exempt_first_capturer(attacker.kind);
@@ -325,19 +348,17 @@ impl<'a> Analyst<'a> {
             );
         }
         if p.via_checks > 0 {
-            for w in self.wins_after_check(pos, p) {
+            for w in self.wins_after_check(pos, p, sketch) {
                 keep(w, &mut out);
             }
         }
         out
     }
 
-    /// Targets won after a check, whatever the answer (连续照将).
-    fn wins_after_check(&self, pos: &Position, p: WinParams) -> Vec<Win> {
-        let inner = WinParams {
-            via_checks: p.via_checks - 1,
-            ..p
-        };
+    /// Targets won after a check, whatever the answer (连续照将). The targets common to every
+    /// answer are first found with sketched wins, then confirmed in full.
+    fn wins_after_check(&self, pos: &Position, p: WinParams, sketch: bool) -> Vec<Win> {
+        let inner = WinParams { via_checks: p.via_checks - 1, ..p };
         let mut out = Vec::new();
         for c in pos.legal_moves(self.vm) {
             if pos.piece_at(c.to).is_some() {
@@ -352,44 +373,52 @@ impl<'a> Analyst<'a> {
             if replies.is_empty() {
                 continue; // a mate, not a win of material
             }
-            // Targets (by their point before the check) won after every answer.
-            let mut common: Option<Vec<Win>> = None;
-            for r in replies {
-                let mut next = after.clone();
-                next.make(self.vm, r);
-                let won: Vec<Win> = self
-                    .wins(&next, inner)
-                    .into_iter()
-                    .filter(|w| !w.latent)
-                    .map(|mut w| {
-                        if w.target == r.to && r.from != r.to {
-                            w.target = r.from;
-                        }
-                        w
-                    })
-                    .filter(|w| {
-                        pos.piece_at(w.target)
-                            .is_some_and(|t| t.side != pos.side_to_move())
-                    })
-                    .collect();
-                common = Some(match common {
-                    None => won,
-                    Some(prev) => prev
-                        .into_iter()
-                        .filter(|w| won.iter().any(|x| x.target == w.target))
-                        .collect(),
-                });
-                if common.as_ref().is_some_and(Vec::is_empty) {
-                    break;
-                }
+            let mut common = self.common_targets(pos, &after, &replies, inner, None, true);
+            if !sketch && !common.is_empty() {
+                common = self.common_targets(pos, &after, &replies, inner, Some(&common), false);
             }
-            for mut w in common.unwrap_or_default() {
+            for mut w in common {
                 w.after_check = Some(c);
                 w.attacker = c.from;
                 out.push(w);
             }
         }
         out
+    }
+
+    /// The targets (by their point in `pos`, before the check) won after every answer in
+    /// `replies`, among `among` when given.
+    fn common_targets(&self, pos: &Position, after: &Position, replies: &[Move], inner: WinParams, among: Option<&[Win]>, sketch: bool) -> Vec<Win> {
+        let mut common: Option<Vec<Win>> = among.map(<[Win]>::to_vec);
+        for &r in replies {
+            let mut next = after.clone();
+            next.make(self.vm, r);
+            let only = match &common {
+                None => !0u128,
+                Some(c) => c.iter().fold(0u128, |m, w| m | 1u128 << if w.target == r.from { r.to.index() } else { w.target.index() }),
+            };
+            let won: Vec<Win> = self
+                .wins_on(&next, inner, only, sketch)
+                .into_iter()
+                .filter(|w| !w.latent)
+                .map(|mut w| {
+                    if w.target == r.to && r.from != r.to {
+                        w.target = r.from;
+                    }
+                    w
+                })
+                .filter(|w| pos.piece_at(w.target).is_some_and(|t| t.side != pos.side_to_move()))
+                .collect();
+            let next_common: Vec<Win> = match common {
+                None => won,
+                Some(prev) => prev.into_iter().filter(|w| won.iter().any(|x| x.target == w.target)).collect(),
+            };
+            if next_common.is_empty() {
+                return next_common;
+            }
+            common = Some(next_common);
+        }
+        common.unwrap_or_default()
     }
 
     /// Whether, in the real position (the opponent to move), the target of the capture `m`

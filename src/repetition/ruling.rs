@@ -150,7 +150,7 @@ pub fn rule(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Result<Ruling
         moves.push(m);
         positions.push(next);
     }
-    let an = Analyst { vm, rep };
+    let an = Analyst::new(vm, rep);
     Ok(judge(&an, &positions, &moves, None))
 }
 
@@ -169,7 +169,7 @@ pub fn rule_every_move(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Re
         moves.push(m);
         positions.push(next);
     }
-    let an = Analyst { vm, rep };
+    let an = Analyst::new(vm, rep);
     Ok(judge(&an, &positions, &moves, Some((0, moves.len(), "every_move"))))
 }
 

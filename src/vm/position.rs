@@ -783,6 +783,41 @@ impl Position {
         out.as_slice().to_vec()
     }
 
+    /// The legal moves of the side to move that give check: only the moves that attack the
+    /// opposing general are tested for legality.
+    pub fn checking_moves(&self, rules: &Rules) -> Vec<Move> {
+        let mut pseudo = MoveBuf::new();
+        self.pseudo_moves(rules, &mut pseudo);
+        let mover = self.side;
+        let mut pos = self.clone();
+        let mut out = Vec::new();
+        for &m in pseudo.as_slice() {
+            let u = pos.make(rules, m);
+            let gives = pos.in_check(rules);
+            let legal = gives && !pos.is_self_kill_for(rules, mover);
+            pos.unmake(rules, m, u);
+            if legal {
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    /// The legal moves of the side to move onto `to` (captures, when a piece stands there):
+    /// only those moves are tested for legality.
+    pub fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
+        let mut pseudo = MoveBuf::new();
+        self.pseudo_moves(rules, &mut pseudo);
+        let mut pos = self.clone();
+        pseudo
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|m| m.to == to)
+            .filter(|&m| pos.try_make(rules, m).map(|u| pos.unmake(rules, m, u)).is_ok())
+            .collect()
+    }
+
     /// The legal moves of the piece on `from`, if it belongs to the side to move.
     pub fn legal_moves_from(&self, rules: &Rules, from: Square) -> Vec<Move> {
         let c = self.board[from.index()];

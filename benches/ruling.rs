@@ -1,0 +1,48 @@
+//! `cargo bench --bench ruling`: the time of a 棋例 ruling, per cycle, over every `ruling`
+//! case of the suite (the 2020 book's diagrams, the AXF diagrams, constructed cycles) under
+//! each rule set the case names. Each ruling is repeated and the best time kept; prints the
+//! median, the 99th percentile and the slowest cycles with their length in plies. The
+//! issue's bound is 1 ms for a cycle of up to 16 plies on one thread.
+
+use std::time::Instant;
+
+use xqspec::conform::suite::Suite;
+use xqspec::repetition::{rule, RulingQuery};
+use xqspec::ruleset::RuleSet;
+
+fn main() {
+    let reps: usize = std::env::var("RULING_REPS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+    let suite = Suite::embedded();
+    let sets: Vec<(String, RuleSet)> =
+        ["axf", "cxa-1999", "cxa-2011", "cxa-2020"].iter().map(|e| (e.to_string(), RuleSet::builtin(e).expect("built-in spec"))).collect();
+    let mut times: Vec<(f64, usize, String)> = Vec::new();
+    for case in suite.cases.iter().filter(|c| c.query == "ruling") {
+        let Ok(q) = serde_json::from_value::<RulingQuery>(serde_json::Value::Object(case.input.clone())) else { continue };
+        for (id, rs) in sets.iter().filter(|(id, _)| case.editions.contains(id)) {
+            let rep = rs.repetition.as_ref().expect("repetition clauses");
+            let mut best = f64::MAX;
+            let mut plies = 0;
+            for _ in 0..reps {
+                let t = Instant::now();
+                let r = rule(&rs.vm, rep, &q);
+                best = best.min(t.elapsed().as_secs_f64());
+                if let Ok(r) = r {
+                    plies = r.plies.len();
+                }
+            }
+            times.push((best * 1e3, plies, format!("{}@{id}", case.id)));
+        }
+    }
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let n = times.len();
+    let pct = |p: f64| times[((n as f64 - 1.0) * p) as usize].0;
+    println!("{n} rulings (case × rule set), best of {reps} each");
+    println!("median {:.3} ms, 90th percentile {:.3} ms, 99th percentile {:.3} ms", pct(0.5), pct(0.9), pct(0.99));
+    let within: Vec<&(f64, usize, String)> = times.iter().filter(|t| t.1 <= 16).collect();
+    let over = within.iter().filter(|t| t.0 >= 1.0).count();
+    println!("cycles of up to 16 plies: {} rulings, {over} took 1 ms or more", within.len());
+    println!("slowest:");
+    for (ms, plies, id) in times.iter().rev().take(5) {
+        println!("  {ms:.3} ms  {plies:>2} plies  {id}");
+    }
+}

@@ -1,0 +1,202 @@
+//! The repetition rules (棋例): data-driven behaviour, located spec errors, typed
+//! rejections, the protocol example, and fuzzing of the ruling with random legal play.
+
+use proptest::prelude::*;
+use serde_json::Value;
+use xqspec::repetition::{rule, RulingError, RulingQuery, Verdict};
+use xqspec::ruleset::RuleSet;
+use xqspec::spec::Spec;
+
+/// The perpetual chase of an unprotected cannon (conformance case chariot-chases-unprotected-cannon).
+const CHASE_FEN: &str = "3k5/R8/2c6/9/9/9/9/9/9/4K4 w - - 0 1";
+const CHASE: [&str; 4] = ["a8a7", "c7c8", "a7a8", "c8c7"];
+/// 2020 ch. 8 fig. 7: Red's cannon threatens mate every move, Black's chariot blocks.
+const KILL_FEN: &str = "2bak1c2/4aRN1r/4b4/9/9/9/3pp4/2n1B4/9/2B1K3C w - - 0 1";
+const KILL: [&str; 4] = ["i0h0", "i8h8", "h0i0", "h8i8"];
+
+fn q(fen: &str, moves: &[&str]) -> RulingQuery {
+    RulingQuery { fen: fen.into(), moves: moves.iter().map(|m| m.to_string()).collect() }
+}
+
+fn verdict(rs: &RuleSet, fen: &str, moves: &[&str]) -> Verdict {
+    rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, moves)).unwrap().verdict
+}
+
+fn edited(file: &str, from: &str, to: &str) -> Spec {
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == file).unwrap_or_else(|| panic!("no spec file {file}"));
+    assert!(f.1.contains(from), "{file} lacks {from:?}");
+    f.1 = f.1.replacen(from, to, 1);
+    Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"))
+}
+
+fn builtin(id: &str) -> RuleSet {
+    RuleSet::builtin(id).unwrap()
+}
+
+#[test]
+fn the_same_cycle_is_ruled_by_each_rule_set_s_data() {
+    // Perpetual threat to mate: forbidden in the CXA editions, allowed by the AXF.
+    for e in ["cxa-1999", "cxa-2011", "cxa-2020"] {
+        assert_eq!(verdict(&builtin(e), KILL_FEN, &KILL), Verdict::RedMustChange, "{e}");
+    }
+    assert_eq!(verdict(&builtin("axf"), KILL_FEN, &KILL), Verdict::Draw);
+}
+
+#[test]
+fn editing_the_patterns_changes_the_verdict() {
+    // Make every attack allowed but perpetual check: 长杀 becomes allowed, the cycle a draw.
+    let spec = edited(
+        "cxa-2020/repetition.yaml",
+        "        - {pattern: perpetual_attack, zh: 长打, status: forbidden, every_family: attack}\n",
+        "",
+    );
+    let rs = RuleSet::of_spec(&spec, "cxa-2020").unwrap();
+    assert_eq!(verdict(&rs, KILL_FEN, &KILL), Verdict::Draw);
+    assert_eq!(verdict(&rs, CHASE_FEN, &CHASE), Verdict::Draw);
+}
+
+#[test]
+fn editing_values_and_exemptions_changes_the_classes() {
+    // A cannon worth nothing is no material: following it is no chase.
+    let spec = edited("cxa-2020/repetition.yaml", "cannon: 2, advisor", "advisor");
+    let rs = RuleSet::of_spec(&spec, "cxa-2020").unwrap();
+    assert_eq!(verdict(&rs, CHASE_FEN, &CHASE), Verdict::Draw);
+    // Exempting the chariot's own attacks (as the general's are) makes the chase idle too.
+    let spec = edited("cxa-2020/repetition.yaml", "first_capturer_not: [general, soldier]", "first_capturer_not: [general, soldier, chariot]");
+    let rs = RuleSet::of_spec(&spec, "cxa-2020").unwrap();
+    assert_eq!(verdict(&rs, CHASE_FEN, &CHASE), Verdict::Draw);
+    // Making the verdict against a perpetual chaser a loss rather than an order to change.
+    let spec = edited(
+        "cxa-2020/repetition.yaml",
+        "      when: {one: [forbidden], other: [allowed]}\n      verdict: must_change",
+        "      when: {one: [forbidden], other: [allowed]}\n      verdict: loses",
+    );
+    let rs = RuleSet::of_spec(&spec, "cxa-2020").unwrap();
+    assert_eq!(verdict(&rs, CHASE_FEN, &CHASE), Verdict::RedLoses);
+}
+
+#[test]
+fn spec_errors_name_the_clause_and_its_place() {
+    let spec = edited("cxa-2020/repetition.yaml", "heaviest_first: [check, kill,", "heaviest_first: [check, kil,");
+    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+    assert!(e.contains("cxa-2020/repetition.yaml:") && e.contains("repetition.multiple_effects") && e.contains("`kil` is no class"), "{e}");
+    let spec = edited("cxa-2020/repetition.yaml", "test: {mate_threat: {depth: 4}}", "test: {mate_threat: {deep: 4}}");
+    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+    assert!(e.contains("repetition.kill") && e.contains("deep"), "{e}");
+    let spec = edited("cxa-2020/repetition.yaml", "region: beyond_river", "region: over_the_river");
+    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+    assert!(e.contains("repetition.material") && e.contains("over_the_river"), "{e}");
+}
+
+#[test]
+fn bad_input_is_a_typed_rejection() {
+    let rs = builtin("cxa-2020");
+    let rep = rs.repetition.as_ref().unwrap();
+    match rule(&rs.vm, rep, &q(CHASE_FEN, &["a8a7", "c7d6"])) {
+        Err(e @ RulingError::Illegal { index: 2, .. }) => assert_eq!(e.reject_kind(), "move.illegal"),
+        other => panic!("{other:?}"),
+    }
+    match rule(&rs.vm, rep, &q(CHASE_FEN, &["a8a7", "C7-C8"])) {
+        Err(e @ RulingError::MoveSyntax { index: 2, .. }) => assert_eq!(e.reject_kind(), "move.syntax"),
+        other => panic!("{other:?}"),
+    }
+    let e = rule(&rs.vm, rep, &q("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", &[])).unwrap_err();
+    assert_eq!(e.reject_kind(), "fen.opponent_in_check");
+    // Moves that repeat nothing: no ruling.
+    assert_eq!(verdict(&rs, "startpos", &["h2e2", "h9g7"]), Verdict::None);
+}
+
+#[test]
+fn the_protocol_example_is_answered_as_shown() {
+    let doc = include_str!("../conformance/PROTOCOL.md");
+    let ask = doc.lines().find(|l| l.starts_with("→ ") && l.contains("\"query\":\"ruling\"")).unwrap();
+    let shown = doc.lines().find(|l| l.starts_with("← ") && l.contains("\"ruling\":")).unwrap();
+    let input = format!("{{\"type\":\"hello\",\"protocol\":2,\"suite\":\"x\",\"runner\":\"y\"}}\n{}\n", &ask["→ ".len()..]);
+    let mut out = Vec::new();
+    let mut reference = xqspec::conform::reference::Reference::builtin().unwrap();
+    xqspec::conform::protocol::serve(&mut reference, input.as_bytes(), &mut out).unwrap();
+    let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
+    let got: Value = serde_json::from_str(lines[1]).unwrap();
+    let want: Value = serde_json::from_str(&shown["← ".len()..]).unwrap();
+    assert_eq!(got, want);
+}
+
+/// Random legal lines from a few middle-game positions, under every rule set.
+fn random_line(seed: u64, plies: usize) -> (String, Vec<String>) {
+    let fens = [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "2bak1c2/4aRN1r/4b4/9/9/9/3pp4/2n1B4/9/2B1K3C w - - 0 1",
+        "r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/6N2/P1P5P/2N1C4/3RA4/1cBAK1c1r w - - 0 1",
+    ];
+    let rs = builtin("cxa-2020");
+    let fen = fens[(seed % 3) as usize];
+    let mut pos = xqspec::vm::Position::from_fen(&rs.vm, fen).unwrap();
+    let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let legal = pos.legal_moves(&rs.vm);
+        if legal.is_empty() {
+            break;
+        }
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let m = legal[(x >> 33) as usize % legal.len()];
+        pos.play(&rs.vm, m).unwrap();
+        moves.push(m.iccs());
+    }
+    (fen.to_string(), moves)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_play_never_panics_and_repeats_are_judged(seed in any::<u64>(), plies in 0usize..14, back in 0usize..2) {
+        let (fen, mut moves) = random_line(seed, plies);
+        // Append a there-and-back shuffle so that a position repeats.
+        let rs = builtin("cxa-2020");
+        let mut pos = xqspec::vm::Position::from_fen(&rs.vm, &fen).unwrap();
+        for m in &moves { pos.play(&rs.vm, xqspec::board::Move::parse_iccs(m).unwrap()).unwrap(); }
+        let mut shuffle = Vec::new();
+        for _ in 0..2 {
+            let Some(m) = pos.legal_moves(&rs.vm).into_iter().find(|m| {
+                let mut p = pos.clone();
+                p.play(&rs.vm, *m).is_ok() && p.is_legal(&rs.vm, xqspec::board::Move::new(m.to, m.from))
+            }) else { break };
+            pos.play(&rs.vm, m).unwrap();
+            shuffle.push(m);
+        }
+        let mut tail = Vec::new();
+        if shuffle.len() == 2 {
+            for m in &shuffle { tail.push(m.iccs()); }
+            tail.push(xqspec::board::Move::new(shuffle[0].to, shuffle[0].from).iccs());
+            tail.push(xqspec::board::Move::new(shuffle[1].to, shuffle[1].from).iccs());
+        }
+        // `back` also tries a line cut short (no repetition).
+        if back == 0 { moves.extend(tail.clone()); }
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        for id in ["cxa-1999", "cxa-2011", "cxa-2020", "axf"] {
+            let rs = builtin(id);
+            let r = rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(&fen, &refs));
+            // Every prefix was legal, so the ruling is made; a repetition is judged.
+            let r = r.unwrap_or_else(|e| panic!("{id}: {e}"));
+            if back == 0 && tail.len() == 4 {
+                prop_assert!(r.cycle.is_some(), "{id}: a repeated position must be judged");
+                prop_assert!(r.verdict != Verdict::None);
+            }
+        }
+    }
+
+    #[test]
+    fn garbage_moves_are_refused_with_their_number(text in "[a-k][0-9][a-k][0-9]|[A-Z]{2}|", at in 0usize..3) {
+        let rs = builtin("axf");
+        let mut moves: Vec<String> = CHASE.iter().take(at).map(|s| s.to_string()).collect();
+        moves.push(text.clone());
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        match rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(CHASE_FEN, &refs)) {
+            Ok(_) => {}
+            Err(RulingError::MoveSyntax { index, .. }) | Err(RulingError::Illegal { index, .. }) => prop_assert_eq!(index, at + 1),
+            Err(e) => prop_assert!(false, "{e}"),
+        }
+    }
+}
