@@ -412,7 +412,7 @@ fn protocol_doc_examples_are_answered_as_shown() {
     const DOC: &str = include_str!("../conformance/PROTOCOL.md");
     let asks: Vec<&str> = DOC.lines().filter_map(|l| l.strip_prefix("→ ")).collect();
     let shown: Vec<&str> = DOC.lines().filter_map(|l| l.strip_prefix("← ")).collect();
-    assert_eq!((asks.len(), shown.len()), (2, 2), "the outcome and touch_move examples");
+    assert_eq!((asks.len(), shown.len()), (3, 3), "the outcome, touch_move and ruling examples");
     let hello = r#"{"type":"hello","protocol":2,"suite":"x","runner":"y"}"#;
     let input = format!("{hello}\n{}\n", asks.join("\n"));
     let mut out = Vec::new();

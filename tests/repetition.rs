@@ -1,8 +1,8 @@
 //! The repetition rules (棋例): data-driven behaviour, located spec errors, typed
-//! rejections, the protocol example, and fuzzing of the ruling with random legal play.
+//! rejections, and fuzzing of the ruling with random legal play. (The PROTOCOL.md example is
+//! checked with the others in `tests/arbiter.rs`.)
 
 use proptest::prelude::*;
-use serde_json::Value;
 use xqspec::repetition::{rule, RulingError, RulingQuery, Verdict};
 use xqspec::ruleset::RuleSet;
 use xqspec::spec::Spec;
@@ -105,21 +105,6 @@ fn bad_input_is_a_typed_rejection() {
     assert_eq!(e.reject_kind(), "fen.opponent_in_check");
     // Moves that repeat nothing: no ruling.
     assert_eq!(verdict(&rs, "startpos", &["h2e2", "h9g7"]), Verdict::None);
-}
-
-#[test]
-fn the_protocol_example_is_answered_as_shown() {
-    let doc = include_str!("../conformance/PROTOCOL.md");
-    let ask = doc.lines().find(|l| l.starts_with("→ ") && l.contains("\"query\":\"ruling\"")).unwrap();
-    let shown = doc.lines().find(|l| l.starts_with("← ") && l.contains("\"ruling\":")).unwrap();
-    let input = format!("{{\"type\":\"hello\",\"protocol\":2,\"suite\":\"x\",\"runner\":\"y\"}}\n{}\n", &ask["→ ".len()..]);
-    let mut out = Vec::new();
-    let mut reference = xqspec::conform::reference::Reference::builtin().unwrap();
-    xqspec::conform::protocol::serve(&mut reference, input.as_bytes(), &mut out).unwrap();
-    let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
-    let got: Value = serde_json::from_str(lines[1]).unwrap();
-    let want: Value = serde_json::from_str(&shown["← ".len()..]).unwrap();
-    assert_eq!(got, want);
 }
 
 /// Random legal lines from a few middle-game positions, under every rule set.
