@@ -8,8 +8,10 @@
 
 mod overlay;
 mod raw;
+mod toc;
 
 pub use overlay::{merge_data, Overlay, OverlayChange};
+pub use toc::{parent_of, Toc, TocEntry};
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -122,6 +124,9 @@ pub struct Edition {
     pub sources: Vec<Source>,
     clauses: Vec<Clause>,
     index: HashMap<String, usize>,
+    /// The edition's table of contents (`articles.yaml`), when the spec has one; not
+    /// inherited by derived editions. An edition with an overlay keeps its base's.
+    pub toc: Option<Toc>,
 }
 
 impl Edition {
