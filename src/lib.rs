@@ -14,3 +14,4 @@ pub mod notation;
 pub mod conform;
 pub mod clock;
 pub mod competition;
+pub mod diagram;

@@ -71,6 +71,8 @@ enum Command {
     Touch(xqspec::arbiter::cli::TouchArgs),
     /// Simulate a game's clock events under a clock scheme (a table of both clocks), or list the schemes.
     Clock(xqspec::clock::cli::ClockArgs),
+    /// Draw a position as SVG: the board with river and palaces, the pieces, the last move, arrows.
+    Board(xqspec::diagram::cli::BoardArgs),
     /// Standings of a tournament file: the crosstable and the ranking with every tiebreak value.
     Standings(xqspec::competition::cli::StandingsArgs),
     /// Check the conformance cases, their schema and clause coverage; dump them as JSON lines.
@@ -185,6 +187,7 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
+        Command::Board(a) => xqspec::diagram::cli::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Clock(a) => xqspec::clock::cli::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Perft { fen, depth, divide, edition } => {
             let rules = load_rules(&g, &edition)?;
