@@ -10,6 +10,7 @@ pub mod arbiter;
 pub mod fen;
 pub mod perft;
 pub mod report;
+pub mod markdown;
 pub mod notation;
 pub mod conform;
 pub mod clock;

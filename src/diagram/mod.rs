@@ -309,6 +309,20 @@ pub fn position_after(ruleset: &RuleSet, fen: &str, moves: &[String]) -> Result<
     Ok((pos, last))
 }
 
+/// The diagram of the position a query's input gives (`fen`, then `moves` if any), with
+/// the last move marked: what a conformance case or a ruling is about. `None` when the
+/// input has no FEN or the rule set refuses it.
+pub fn of_input(ruleset: &RuleSet, input: &serde_json::Map<String, serde_json::Value>, caption: &str) -> Option<String> {
+    let fen = input.get("fen")?.as_str()?;
+    let moves: Vec<String> = input
+        .get("moves")
+        .and_then(|m| m.as_array())
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    let (pos, last_move) = position_after(ruleset, fen, &moves).ok()?;
+    Some(svg(ruleset, &pos, &DiagramOptions { last_move, arrows: Vec::new(), caption: Some(caption.to_string()) }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -139,6 +139,20 @@ impl Edition {
         self.index.get(id).map(|&i| &self.clauses[i])
     }
 
+    /// This edition with the clause `id` replaced by `clause` (added when the edition has
+    /// no such clause), or removed when `clause` is `None`. For experiments on rule sets
+    /// (which clause makes an answer differ, `xqspec diff`); the id stays the same.
+    pub fn with_clause(&self, id: &str, clause: Option<Clause>) -> Edition {
+        let mut ed = self.clone();
+        ed.clauses.retain(|c| c.id != id);
+        if let Some(c) = clause {
+            ed.clauses.push(c);
+            ed.clauses.sort_by(|a, b| a.id.cmp(&b.id));
+        }
+        ed.index = ed.clauses.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
+        ed
+    }
+
     /// Clauses whose id starts with `prefix` (e.g. `movement.`).
     pub fn clauses_with_prefix<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a Clause> + 'a {
         self.clauses.iter().filter(move |c| c.id.starts_with(prefix))
