@@ -191,8 +191,8 @@ fn line(s: &mut String, (x1, y1): (i32, i32), (x2, y2): (i32, i32), width: f32) 
 }
 
 fn grid(s: &mut String, f: &BoardFeatures) {
-    let (left, right) = (x_of(0), x_of(FILES as u8 - 1));
-    let (bottom, top) = (y_of(0), y_of(RANKS as u8 - 1));
+    let (left, right) = (x_of(0), x_of(FILES - 1));
+    let (bottom, top) = (y_of(0), y_of(RANKS - 1));
     // Outer frame, a little outside the grid.
     let _ = writeln!(
         s,
@@ -203,16 +203,16 @@ fn grid(s: &mut String, f: &BoardFeatures) {
         bottom - top + 12,
         colour::LINE
     );
-    for r in 0..RANKS as u8 {
+    for r in 0..RANKS {
         line(s, (left, y_of(r)), (right, y_of(r)), 1.5);
     }
-    for file in 0..FILES as u8 {
-        let edge = file == 0 || file == FILES as u8 - 1;
+    for file in 0..FILES {
+        let edge = file == 0 || file == FILES - 1;
         match f.river_after {
             // Inner files stop at the river (河界: the lines are broken there).
             Some(r) if !edge => {
                 line(s, (x_of(file), y_of(0)), (x_of(file), y_of(r)), 1.5);
-                line(s, (x_of(file), y_of(r + 1)), (x_of(file), y_of(RANKS as u8 - 1)), 1.5);
+                line(s, (x_of(file), y_of(r + 1)), (x_of(file), y_of(RANKS - 1)), 1.5);
             }
             _ => line(s, (x_of(file), bottom), (x_of(file), top), 1.5),
         }
@@ -228,7 +228,7 @@ fn grid(s: &mut String, f: &BoardFeatures) {
 fn labels(s: &mut String, f: &BoardFeatures) {
     // Black's numerals along the top (Black counts from its right: Red's left), Red's
     // along the bottom (from Red's right); ICCS letters and ranks in small grey.
-    for file in 0..FILES as u8 {
+    for file in 0..FILES {
         let x = x_of(file);
         if let Some(n) = f.numerals[Side::Black.index()].get(file as usize) {
             let _ = writeln!(s, r#"<text x="{x}" y="{}" font-size="14" text-anchor="middle" fill="{}">{}</text>"#, MARGIN - 24, colour::LINE, escape(n));
@@ -244,7 +244,7 @@ fn labels(s: &mut String, f: &BoardFeatures) {
         }
         let _ = writeln!(s, r##"<text x="{x}" y="{}" font-size="9" text-anchor="middle" fill="#8a7a66">{}</text>"##, y_of(0) + 56, (b'a' + file) as char);
     }
-    for r in 0..RANKS as u8 {
+    for r in 0..RANKS {
         let _ = writeln!(s, r##"<text x="{}" y="{}" font-size="9" text-anchor="middle" fill="#8a7a66">{r}</text>"##, MARGIN - 34, y_of(r) + 3);
     }
 }

@@ -400,13 +400,16 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
     if differences.is_empty() {
         out.push_str("No clause differs.\n\n");
     }
-    let mut groups: BTreeMap<(u32, String), Vec<&ClauseDiff>> = BTreeMap::new();
+    // Clauses B has go under B's article; clauses only A has, under A's (after B's).
+    let mut groups: BTreeMap<(bool, u32, String), Vec<&ClauseDiff>> = BTreeMap::new();
     for d in &differences {
+        let only_a = d.b.is_none();
         let top = d.group_article().map(top_article).unwrap_or_default();
-        groups.entry((sort_key(&top), top)).or_default().push(d);
+        groups.entry((only_a, sort_key(&top), top)).or_default().push(d);
     }
-    for ((_, top), list) in &groups {
-        let _ = writeln!(out, "### {}\n", group_heading(top, &eb, &ea));
+    for ((only_a, _, top), list) in &groups {
+        let heading = if *only_a { format!("{} (only in {a})", group_heading(top, &ea, a)) } else { group_heading(top, &eb, b) };
+        let _ = writeln!(out, "### {heading}\n");
         let mut t = tabled::builder::Builder::default();
         t.push_record(["clause", "change", &format!("article {a} → {b}"), &format!("provenance {a}"), &format!("provenance {b}"), "difference"]);
         for d in list {
@@ -493,18 +496,18 @@ fn sort_key(top: &str) -> u32 {
     top.parse().unwrap_or(u32::MAX)
 }
 
-/// `Art. 4 — 胜、负、和 (win, loss, draw)`, from B's table of contents, else A's.
-fn group_heading(top: &str, b: &Edition, a: &Edition) -> String {
+/// `Art. 4 of cxa-2020 — 胜、负、和 (win, loss, draw)`, with the heading from the
+/// edition's own table of contents when it has one.
+fn group_heading(top: &str, ed: &Edition, id: &str) -> String {
     if top.is_empty() {
-        return "No article".into();
+        return format!("No article in {id}");
     }
-    let entry = [b, a].iter().find_map(|e| e.toc.as_ref().and_then(|t| t.entry(top)));
-    match entry {
+    match ed.toc.as_ref().and_then(|t| t.entry(top)) {
         Some(e) => match &e.title {
-            Some(t) => format!("Art. {top} — {t} ({})", e.gloss),
-            None => format!("Art. {top} — {}", e.gloss),
+            Some(t) => format!("Art. {top} of {id} — {t} ({})", e.gloss),
+            None => format!("Art. {top} of {id} — {}", e.gloss),
         },
-        None => format!("Art. {top}"),
+        None => format!("Art. {top} of {id}"),
     }
 }
 
