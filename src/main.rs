@@ -30,11 +30,10 @@ enum Command {
         #[command(subcommand)]
         command: SpecCommand,
     },
-    /// Generate reports from the spec.
-    Report {
-        #[command(subcommand)]
-        command: ReportCommand,
-    },
+    /// Write or check every generated report (reports/: coverage, article coverage, edition diffs, README).
+    Report(xqspec::report::cli::ReportArgs),
+    /// How two rule sets differ: clauses by article, provenance, and conformance cases answered differently.
+    Diff(xqspec::report::cli::DiffArgs),
     /// Count the leaves of the legal move tree (the last line printed is the count).
     Perft {
         /// Position in FEN, or `startpos`.
@@ -71,6 +70,8 @@ enum Command {
     Touch(xqspec::arbiter::cli::TouchArgs),
     /// Simulate a game's clock events under a clock scheme (a table of both clocks), or list the schemes.
     Clock(xqspec::clock::cli::ClockArgs),
+    /// Draw a position as SVG: the board with river and palaces, the pieces, the last move, arrows.
+    Board(xqspec::diagram::cli::BoardArgs),
     /// Standings of a tournament file: the crosstable and the ranking with every tiebreak value.
     Standings(xqspec::competition::cli::StandingsArgs),
     /// The 棋例 ruling on a cycle of moves: every move's class with its reason, each side's pattern, the verdict.
@@ -104,19 +105,6 @@ struct ReplayArgs {
     quiet: bool,
     #[arg(long, default_value = "cxa-2020")]
     edition: String,
-}
-
-#[derive(Subcommand)]
-enum ReportCommand {
-    /// Clause-by-clause differences between editions (reports/editions.md).
-    Editions {
-        /// Write the report to this file instead of printing it.
-        #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "reports/editions.md")]
-        write: Option<PathBuf>,
-        /// Fail if this file differs from the report (CI: the report is not stale).
-        #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "reports/editions.md")]
-        check: Option<PathBuf>,
-    },
 }
 
 #[derive(Subcommand)]
@@ -171,22 +159,9 @@ fn run(cli: Cli) -> Result<(), String> {
             let rules = load_rules(&g, &a.edition)?;
             xqspec::notation::replay::cli(&rules, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet)
         }
-        Command::Report { command: ReportCommand::Editions { write, check } } => {
-            let text = xqspec::report::editions(&load_spec(&cli.spec)?);
-            if let Some(path) = check {
-                let old = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-                if old != text {
-                    return Err(format!("{} is stale: run `xqspec report editions --write`", path.display()));
-                }
-                println!("{} is up to date", path.display());
-            } else if let Some(path) = write {
-                std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
-                println!("wrote {}", path.display());
-            } else {
-                print!("{text}");
-            }
-            Ok(())
-        }
+        Command::Report(a) => xqspec::report::cli::report(cli.spec.as_deref(), &a),
+        Command::Diff(a) => xqspec::report::cli::diff(cli.spec.as_deref(), &a),
+        Command::Board(a) => xqspec::diagram::cli::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Ruling(a) => xqspec::repetition::cli::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Clock(a) => xqspec::clock::cli::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Perft { fen, depth, divide, edition } => {

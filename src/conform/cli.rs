@@ -230,7 +230,8 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         println!("{}", summary.line());
     }
     if let Some(path) = &args.report {
-        std::fs::write(path, runner::markdown_report(&about, &results))
+        let diagrams = failure_diagrams(&spec, &suite, &results, path)?;
+        std::fs::write(path, runner::markdown_report(&about, &results, &diagrams))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(path) = &args.write_known_failures {
@@ -242,6 +243,39 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     } else {
         Err(format!("{} failed", summary.failed))
     }
+}
+
+/// Diagrams of the positions of the results that did not pass, written into a folder
+/// beside the report (`REPORT-diagrams/`); `(case id, edition)` → path relative to the report.
+fn failure_diagrams(
+    spec: &Spec,
+    suite: &Suite,
+    results: &[runner::CaseResult],
+    report: &Path,
+) -> Result<std::collections::BTreeMap<(String, String), String>, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let failing: Vec<&runner::CaseResult> = results
+        .iter()
+        .filter(|r| !matches!(r.tally(), runner::Tally::Passed | runner::Tally::Skipped))
+        .collect();
+    if failing.is_empty() {
+        return Ok(out);
+    }
+    let stem = report.file_stem().and_then(|s| s.to_str()).unwrap_or("report");
+    let folder = format!("{stem}-diagrams");
+    let dir = report.parent().unwrap_or(Path::new(".")).join(&folder);
+    let reference = Reference::new(spec);
+    for r in failing {
+        let Some(case) = suite.cases.iter().find(|c| c.path == r.path) else { continue };
+        let overlay = case.overlay.as_ref().and_then(|o| spec.overlay(o));
+        let Ok(rs) = reference.ruleset(&r.edition, overlay) else { continue };
+        let Some(svg) = crate::diagram::of_input(&rs, &case.input, &format!("{} [{}]", case.id, r.edition)) else { continue };
+        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let name = format!("{}-{}.svg", case.stem_path().replace('/', "-"), r.edition);
+        std::fs::write(dir.join(&name), svg).map_err(|e| format!("cannot write {}: {e}", dir.join(&name).display()))?;
+        out.insert((r.id.clone(), r.edition.clone()), format!("{folder}/{name}"));
+    }
+    Ok(out)
 }
 
 /// `xqspec serve`: the reference implementation on stdin/stdout.

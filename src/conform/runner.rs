@@ -480,8 +480,10 @@ pub fn known_failures_yaml(results: &[CaseResult]) -> String {
     out
 }
 
-/// A Markdown report of a run.
-pub fn markdown_report(about: &About, results: &[CaseResult]) -> String {
+/// A Markdown report of a run. `diagrams` maps `(case id, edition)` of results that did
+/// not pass to the relative path of a diagram of the case's position, shown under the
+/// table.
+pub fn markdown_report(about: &About, results: &[CaseResult], diagrams: &BTreeMap<(String, String), String>) -> String {
     let s = Summary::of(results);
     let mut out = String::new();
     let _ = writeln!(
@@ -524,6 +526,14 @@ pub fn markdown_report(about: &About, results: &[CaseResult]) -> String {
         let mut t = b.build();
         t.with(Style::markdown());
         let _ = writeln!(out, "## Not passing\n\n{t}\n");
+        let shown: Vec<&CaseResult> = results.iter().filter(|r| diagrams.contains_key(&(r.id.clone(), r.edition.clone()))).collect();
+        if !shown.is_empty() {
+            let _ = writeln!(out, "## Positions of the cases not passing\n");
+            for r in shown {
+                let path = &diagrams[&(r.id.clone(), r.edition.clone())];
+                let _ = writeln!(out, "### `{}` [{}]\n\nexpected `{}`, got `{}`\n\n![the position of {}]({path})\n", r.id, r.edition, r.expected.replace('`', "'"), r.got.replace('`', "'"), r.id);
+            }
+        }
     }
     let _ = writeln!(out, "{}", s.line());
     out

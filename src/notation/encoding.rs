@@ -23,12 +23,32 @@ pub fn by_name(name: &str) -> Result<&'static Encoding, UnknownEncoding> {
     Encoding::for_label(name.trim().as_bytes()).ok_or_else(|| UnknownEncoding(name.to_string()))
 }
 
-/// Characters that xiangqi records are full of; used to choose between
-/// legacy encodings that both decode the bytes without error.
-const RECORD_CHARS: &str = "进退平前后中马车炮兵卒帅将仕士相象一二三四五六七八九红黑胜负和棋局赛進後馬車砲帥將傌俥包";
+/// Words of game headers and results (red, black, win, loss, draw, game, event) that
+/// xiangqi records are full of, besides the move characters.
+const HEADER_CHARS: &str = "红黑胜负和棋局赛";
 
+/// The characters a record's moves are written with: every character of the built-in
+/// spec's record table (`notation.*`, `pieces.kinds`, `board.file_numbering` of the base
+/// edition), computed once.
+fn record_chars() -> &'static [char] {
+    static CHARS: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
+    CHARS.get_or_init(|| {
+        let spec = crate::spec::Spec::builtin().ok();
+        let base = spec.as_ref().and_then(|s| s.editions().iter().find(|e| e.derives_from.is_none()));
+        let rules = base.and_then(|e| crate::vm::Rules::compile(e).ok());
+        let mut chars = rules.and_then(|r| r.record().map(|t| t.characters())).unwrap_or_default();
+        chars.extend(HEADER_CHARS.chars());
+        chars.sort_unstable();
+        chars.dedup();
+        chars
+    })
+}
+
+/// How much `text` reads like a xiangqi record: used to choose between legacy
+/// encodings that both decode the bytes without error.
 fn score(text: &str) -> usize {
-    text.chars().filter(|c| RECORD_CHARS.contains(*c)).count()
+    let chars = record_chars();
+    text.chars().filter(|c| chars.binary_search(c).is_ok()).count()
 }
 
 /// Decode a record. With `encoding`, use it (a byte-order mark still wins,

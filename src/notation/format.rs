@@ -20,15 +20,19 @@ use super::ast::{Action, PieceKind};
 use super::resolve::{file_group, file_number, motion};
 use super::view::BoardView;
 use super::{Case, Notation, Script, Style, Width};
+use crate::vm::record::{Record, Word};
 use crate::board::{Move, Side, FILES};
 
-/// A move that cannot be written because it is not legal in the position.
+/// A move that cannot be written: not legal in the position, or the rules say nothing
+/// of how records write it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FormatError {
     /// No piece of the side to move stands on the from-point.
     NoPiece { mv: Move },
     /// The move is not legal.
     IllegalMove { mv: Move },
+    /// The rule set has no `notation.*` clauses (article 7.5), so Chinese text cannot be written.
+    NoRecordForms { mv: Move },
 }
 
 impl FormatError {
@@ -37,6 +41,7 @@ impl FormatError {
         match self {
             FormatError::NoPiece { .. } => "no_piece",
             FormatError::IllegalMove { .. } => "illegal_move",
+            FormatError::NoRecordForms { .. } => "no_record_forms",
         }
     }
 }
@@ -46,37 +51,14 @@ impl fmt::Display for FormatError {
         match self {
             FormatError::NoPiece { mv } => write!(f, "cannot write {mv}: no piece of the side to move on {}", mv.from),
             FormatError::IllegalMove { mv } => write!(f, "cannot write {mv}: not a legal move"),
+            FormatError::NoRecordForms { mv } => {
+                write!(f, "cannot write {mv} in Chinese: the rule set has no notation.* clauses (how records are written, 7.5)")
+            }
         }
     }
 }
 
 impl std::error::Error for FormatError {}
-
-/// The Chinese character of a kind for a side.
-pub fn piece_char(kind: PieceKind, side: Side, script: Script) -> char {
-    use PieceKind::*;
-    match (script, side, kind) {
-        (Script::Simplified, Side::Red, General) => '帅',
-        (Script::Simplified, Side::Black, General) => '将',
-        (Script::Traditional, Side::Red, General) => '帥',
-        (Script::Traditional, Side::Black, General) => '將',
-        (_, Side::Red, Advisor) => '仕',
-        (_, Side::Black, Advisor) => '士',
-        (_, Side::Red, Elephant) => '相',
-        (_, Side::Black, Elephant) => '象',
-        (Script::Simplified, _, Horse) => '马',
-        (Script::Traditional, Side::Red, Horse) => '傌',
-        (Script::Traditional, Side::Black, Horse) => '馬',
-        (Script::Simplified, _, Chariot) => '车',
-        (Script::Traditional, Side::Red, Chariot) => '俥',
-        (Script::Traditional, Side::Black, Chariot) => '車',
-        (Script::Simplified, _, Cannon) => '炮',
-        (Script::Traditional, Side::Red, Cannon) => '炮',
-        (Script::Traditional, Side::Black, Cannon) => '砲',
-        (_, Side::Red, Soldier) => '兵',
-        (_, Side::Black, Soldier) => '卒',
-    }
-}
 
 /// The WXF letter of a kind.
 pub fn wxf_letter(kind: PieceKind) -> char {
@@ -91,8 +73,6 @@ pub fn wxf_letter(kind: PieceKind) -> char {
     }
 }
 
-const CHINESE_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
-
 /// An ASCII character in the requested width.
 fn widen(c: char, width: Width) -> char {
     match width {
@@ -104,6 +84,19 @@ fn widen(c: char, width: Width) -> char {
 
 fn digit(n: u8, width: Width) -> char {
     widen((b'0' + n) as char, width)
+}
+
+/// Append `text` in the requested width (ASCII widened, anything else as it is).
+fn push_wide(out: &mut String, text: &str, width: Width) {
+    out.extend(text.chars().map(|c| widen(c, width)));
+}
+
+/// The spelling of a record word in a script.
+fn in_script(w: &Word, script: Script) -> &str {
+    match script {
+        Script::Simplified => &w.write,
+        Script::Traditional => &w.traditional,
+    }
 }
 
 /// Where the moving piece stands among its tandem pieces.
@@ -133,13 +126,13 @@ fn designation<B: BoardView + ?Sized>(b: &B, side: Side, kind: PieceKind, mv: Mo
     Designation { tandem, several_files, shared_file }
 }
 
-/// The tandem word: 前/中/后 for up to three, 一–五 for more.
-fn tandem_word(i: usize, len: usize, script: Script) -> char {
-    let rear = if script == Script::Traditional { '後' } else { '后' };
+/// The tandem word of the `i`-th of `len` pieces (front first): the words of a group of
+/// two or three, or the numerals of larger groups (`notation.tandem`).
+fn tandem_word(record: &Record, i: usize, len: usize, script: Script) -> &str {
     match len {
-        2 => ['前', rear][i],
-        3 => ['前', '中', rear][i],
-        _ => CHINESE_NUMERALS[i.min(8)],
+        2 => in_script(&record.tandem.two[i.min(1)], script),
+        3 => in_script(&record.tandem.three[i.min(2)], script),
+        _ => record.numeral(record.tandem.more, i as u8 + 1),
     }
 }
 
@@ -153,7 +146,7 @@ pub fn format_with<B: BoardView + ?Sized>(b: &B, mv: Move, notation: Notation, s
     if !b.is_legal(mv) {
         return Err(FormatError::IllegalMove { mv });
     }
-    Ok(format_unchecked(b, mv, side, kind, notation, style))
+    format_unchecked(b, mv, side, kind, notation, style)
 }
 
 /// Write a move already known to be legal, of a piece of `kind` of `side`.
@@ -164,7 +157,7 @@ pub fn format_unchecked<B: BoardView + ?Sized>(
     kind: PieceKind,
     notation: Notation,
     style: Style,
-) -> String {
+) -> Result<String, FormatError> {
     let mut out = String::with_capacity(16);
     if notation == Notation::Iccs {
         match style.case {
@@ -175,7 +168,7 @@ pub fn format_unchecked<B: BoardView + ?Sized>(
                 out.push_str(&mv.to.to_string().to_ascii_uppercase());
             }
         }
-        return out;
+        return Ok(out);
     }
     let (action, number) = motion(side, mv.from, mv.to);
     let d = designation(b, side, kind, mv);
@@ -183,48 +176,38 @@ pub fn format_unchecked<B: BoardView + ?Sized>(
     let width = style.width;
     match notation {
         Notation::Chinese | Notation::ChineseAbbreviated => {
-            let abbreviated = notation == Notation::ChineseAbbreviated;
-            let numeral = |n: u8| -> char {
-                if side == Side::Red && !abbreviated {
-                    CHINESE_NUMERALS[(n - 1) as usize]
-                } else {
-                    digit(n, width)
-                }
+            let (Some(record), Some(chars)) = (b.record(), b.piece_chars(side, kind)) else {
+                return Err(FormatError::NoRecordForms { mv });
             };
-            let piece = piece_char(kind, side, style.script);
+            let form = if notation == Notation::ChineseAbbreviated { &record.abbreviated } else { &record.full };
+            let numerals = form.numerals[side.index()];
+            let numeral = |out: &mut String, n: u8| push_wide(out, record.numeral(numerals, n), width);
+            let piece = match style.script {
+                Script::Simplified => &chars.name,
+                Script::Traditional => &chars.traditional,
+            };
             match d.tandem {
                 None => {
-                    out.push(piece);
-                    out.push(numeral(file));
+                    out.push_str(piece);
+                    numeral(&mut out, file);
                 }
                 Some((i, len)) => {
-                    out.push(tandem_word(i, len, style.script));
+                    out.push_str(tandem_word(record, i, len, style.script));
                     if !d.several_files || d.shared_file {
-                        out.push(piece);
+                        out.push_str(piece);
                     }
                     if d.several_files {
-                        out.push(numeral(file));
+                        numeral(&mut out, file);
                     }
                 }
             }
-            out.push(if abbreviated {
-                widen(
-                    match action {
-                        Action::Advance => '+',
-                        Action::Retreat => '-',
-                        Action::Traverse => '.',
-                    },
-                    width,
-                )
-            } else {
-                match (action, style.script) {
-                    (Action::Advance, Script::Simplified) => '进',
-                    (Action::Advance, Script::Traditional) => '進',
-                    (Action::Retreat, _) => '退',
-                    (Action::Traverse, _) => '平',
-                }
-            });
-            out.push(numeral(number));
+            let word = &form.actions[match action {
+                Action::Advance => 0,
+                Action::Retreat => 1,
+                Action::Traverse => 2,
+            }];
+            push_wide(&mut out, in_script(word, style.script), width);
+            numeral(&mut out, number);
         }
         Notation::Wxf => {
             let letter = widen(wxf_letter(kind), width);
@@ -265,5 +248,5 @@ pub fn format_unchecked<B: BoardView + ?Sized>(
         }
         Notation::Iccs => unreachable!("handled above"),
     }
-    out
+    Ok(out)
 }

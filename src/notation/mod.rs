@@ -303,7 +303,8 @@ pub fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reject {
     /// `notation.syntax`, `notation.no_match`, `notation.ambiguous`,
-    /// `move.syntax`, `move.illegal`, or `unsupported` for an unknown notation id.
+    /// `move.syntax`, `move.illegal`, or `unsupported` for an unknown notation id or a
+    /// rule set that does not say how records are written.
     pub kind: &'static str,
     pub message: String,
 }
@@ -335,7 +336,11 @@ pub fn answer_format_move(rules: &Rules, pos: &Position, notation_id: &str, mv: 
     let m = Move::parse_iccs(mv)
         .filter(|_| mv.len() == 4)
         .ok_or_else(|| Reject { kind: "move.syntax", message: format!("`{mv}` is not an ICCS move such as h2e2") })?;
-    format_move(rules, pos, m, notation, style).map_err(|e| Reject { kind: "move.illegal", message: e.to_string() })
+    format_move(rules, pos, m, notation, style).map_err(|e| match e {
+        // The rule set says nothing of how records are written (no notation.* clauses).
+        FormatError::NoRecordForms { .. } => Reject { kind: "unsupported", message: e.to_string() },
+        _ => Reject { kind: "move.illegal", message: e.to_string() },
+    })
 }
 
 #[cfg(test)]

@@ -455,7 +455,12 @@ impl LineWriter<'_> {
             match pos.piece_at(m.from).and_then(|p| self.kinds.kind(p.kind)) {
                 Some(kind) => {
                     let board = RulesBoard::new(self.rules, &pos, self.kinds);
-                    out.push_str(&format::format_unchecked(&board, m, side, kind, self.notation, self.style));
+                    // A rule set without record forms cannot write Chinese; the caller checks
+                    // that first (`convert_check`), so ICCS here is only a safety net.
+                    match format::format_unchecked(&board, m, side, kind, self.notation, self.style) {
+                        Ok(t) => out.push_str(&t),
+                        Err(_) => out.push_str(&m.iccs()),
+                    }
                 }
                 None => out.push_str(&m.iccs()),
             }
@@ -628,6 +633,12 @@ pub fn cli(
             format!("unknown notation `{name}` (use iccs, wxf, chinese or chinese-abbreviated)")
         })?),
     };
+    if matches!(to, Some(Notation::Chinese | Notation::ChineseAbbreviated)) && rules.record().is_none() {
+        return Err(format!(
+            "rule set {} has no notation.* clauses (how records are written, 7.5): cannot write Chinese notation",
+            rules.edition_id()
+        ));
+    }
     let style = Style::from_name(style).ok_or_else(|| {
         format!("unknown style `{style}` (words: simplified, traditional, halfwidth, fullwidth, lower, upper, joined by +)")
     })?;

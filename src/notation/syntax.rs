@@ -134,18 +134,6 @@ fn numeral_value(s: &str) -> (u8, Option<Side>) {
     (v as u8, side)
 }
 
-/// The side a piece character belongs to, when it says.
-fn piece_side(s: &str) -> Option<Side> {
-    // By character, not by string: a piece is one character.
-    let mut chars = s.chars();
-    let side = match chars.next()? {
-        '帅' | '帥' | '仕' | '相' | '兵' | '俥' | '傌' => Side::Red,
-        '将' | '將' | '象' | '卒' => Side::Black,
-        _ => return None,
-    };
-    chars.next().is_none().then_some(side)
-}
-
 /// Parse one move in Chinese notation (full or abbreviated form).
 pub fn parse_chinese(text: &str) -> Result<MoveText, SyntaxError> {
     use chinese::Rule as R;
@@ -175,6 +163,15 @@ pub fn parse_chinese(text: &str) -> Result<MoveText, SyntaxError> {
             R::chariot => Some(PieceKind::Chariot),
             R::cannon => Some(PieceKind::Cannon),
             R::soldier => Some(PieceKind::Soldier),
+            // The character of one side only says whose piece it is.
+            R::general_red | R::advisor_red | R::elephant_red | R::horse_red | R::chariot_red | R::soldier_red => {
+                side_hint = side_hint.or(Some(Side::Red));
+                None
+            }
+            R::general_black | R::elephant_black | R::cannon_black | R::soldier_black => {
+                side_hint = side_hint.or(Some(Side::Black));
+                None
+            }
             R::file => {
                 let (v, s) = numeral_value(p.as_str());
                 file = Some(v);
@@ -219,7 +216,6 @@ pub fn parse_chinese(text: &str) -> Result<MoveText, SyntaxError> {
         };
         if let Some(k) = kind {
             piece = Some(k);
-            side_hint = side_hint.or(piece_side(p.as_str()));
         }
     }
     let origin = if tandem_form {

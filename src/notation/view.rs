@@ -37,6 +37,15 @@ pub trait BoardView {
             }
         }
     }
+    /// How moves are recorded (the characters and forms of article 7.5), when the rules say.
+    fn record(&self) -> Option<&Record> {
+        None
+    }
+    /// The record characters of `side`'s pieces of `kind`, when the rules say.
+    fn piece_chars(&self, side: Side, kind: PieceKind) -> Option<&PieceChars> {
+        let _ = (side, kind);
+        None
+    }
     /// Call `f` with every move of the piece on `from` that may be legal: a
     /// superset of its legal moves (the resolver tests each with
     /// [`BoardView::is_legal`]). By default, exactly its legal moves.
@@ -49,6 +58,7 @@ pub trait BoardView {
 
 use crate::board::KindId;
 use crate::vm::position_internals::MoveBuf;
+use crate::vm::record::{PieceChars, Record};
 use crate::vm::{Position, Rules};
 
 /// The correspondence between an edition's kind table and [`PieceKind`],
@@ -140,6 +150,16 @@ impl BoardView for RulesBoard<'_> {
 
     fn legal_moves(&self) -> Vec<Move> {
         self.legal()
+    }
+
+    #[inline]
+    fn record(&self) -> Option<&Record> {
+        self.rules.record()
+    }
+
+    #[inline]
+    fn piece_chars(&self, side: Side, kind: PieceKind) -> Option<&PieceChars> {
+        Some(&self.rules.record()?.pieces[self.kinds.id(kind)? as usize][side.index()])
     }
 
     fn legal_moves_from(&self, from: Square) -> Vec<Move> {

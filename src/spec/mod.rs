@@ -8,8 +8,10 @@
 
 mod overlay;
 mod raw;
+mod toc;
 
 pub use overlay::{merge_data, Overlay, OverlayChange};
+pub use toc::{parent_of, Toc, TocEntry};
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -123,6 +125,9 @@ pub struct Edition {
     pub sources: Vec<Source>,
     clauses: Vec<Clause>,
     index: HashMap<String, usize>,
+    /// The edition's table of contents (`articles.yaml`), when the spec has one; not
+    /// inherited by derived editions. An edition with an overlay keeps its base's.
+    pub toc: Option<Toc>,
 }
 
 impl Edition {
@@ -133,6 +138,20 @@ impl Edition {
 
     pub fn clause(&self, id: &str) -> Option<&Clause> {
         self.index.get(id).map(|&i| &self.clauses[i])
+    }
+
+    /// This edition with the clause `id` replaced by `clause` (added when the edition has
+    /// no such clause), or removed when `clause` is `None`. For experiments on rule sets
+    /// (which clause makes an answer differ, `xqspec diff`); the id stays the same.
+    pub fn with_clause(&self, id: &str, clause: Option<Clause>) -> Edition {
+        let mut ed = self.clone();
+        ed.clauses.retain(|c| c.id != id);
+        if let Some(c) = clause {
+            ed.clauses.push(c);
+            ed.clauses.sort_by(|a, b| a.id.cmp(&b.id));
+        }
+        ed.index = ed.clauses.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
+        ed
     }
 
     /// Clauses whose id starts with `prefix` (e.g. `movement.`).

@@ -72,7 +72,7 @@ struct EditionDraft {
     clauses: Vec<(RawClause, Location)>,
 }
 
-fn yaml_error(file: &str, e: &serde_yaml::Error) -> SpecError {
+pub(super) fn yaml_error(file: &str, e: &serde_yaml::Error) -> SpecError {
     let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
     // serde_yaml appends "at line L column C" to its message; the location is ours to give.
     let msg = e.to_string();
@@ -103,6 +103,8 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
     let mut drafts: BTreeMap<String, EditionDraft> = BTreeMap::new();
     let mut clause_files: Vec<(String, String, String)> = Vec::new(); // (dir, file, text)
     let mut overlay_files: Vec<(String, String)> = Vec::new();
+    // Tables of contents (`articles.yaml`), by edition folder.
+    let mut tocs: BTreeMap<String, super::Toc> = BTreeMap::new();
     // Editions with a file that could not be read: their children are not resolved, so that
     // one typo is reported once rather than as every inherited clause gone missing.
     let mut broken: HashSet<String> = HashSet::new();
@@ -124,7 +126,14 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
             ));
             continue;
         }
-        if name == "edition.yaml" {
+        if name == "articles.yaml" {
+            match super::toc::parse(path, text) {
+                Ok(t) => {
+                    tocs.insert(dir.to_string(), t);
+                }
+                Err(e) => errors.extend(e),
+            }
+        } else if name == "edition.yaml" {
             match serde_yaml::from_str::<RawEdition>(text) {
                 Ok(raw) => {
                     if raw.id != dir {
@@ -200,6 +209,24 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
         }
     }
 
+    for (dir, toc) in tocs {
+        if !sources.contains_key(&toc.source) {
+            errors.push(SpecError::new(
+                Location { file: toc.file.clone(), line: 1, column: 1 },
+                None,
+                format!("the table of contents cites source `{}`, which no edition.yaml declares", toc.source),
+            ));
+        }
+        match resolved.get_mut(&dir) {
+            Some(ed) => ed.toc = Some(toc),
+            None if drafts.contains_key(&dir) => {}
+            None => errors.push(SpecError::new(
+                Location { file: toc.file.clone(), ..Default::default() },
+                None,
+                format!("folder `{dir}` has no edition.yaml"),
+            )),
+        }
+    }
     let mut spec = Spec { editions: resolved.into_values().collect(), overlays: Vec::new() };
     // Overlays: each must parse, have a unique id and apply to its edition.
     for (path, text) in overlay_files {
@@ -431,6 +458,7 @@ fn resolve_one(
             sources: sources_here,
             clauses,
             index,
+            toc: None,
         },
     );
     visiting.remove(id);

@@ -186,8 +186,8 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
             }
             royal = Some(i as KindId);
         }
-        if k.names.red.is_empty() || k.names.black.is_empty() {
-            return Err(err(kinds_clause, format!("kind `{}` needs a name for each side", k.kind)));
+        if [&k.names.red, &k.names.black].iter().any(|n| n.chars().count() != 1) {
+            return Err(err(kinds_clause, format!("kind `{}` needs a one-character name for each side", k.kind)));
         }
         kinds.push(KindInfo {
             name: k.kind.clone(),
@@ -388,8 +388,10 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
         }
     }
 
+    let record = super::record::compile(ed, &kinds)?;
     let mut rules = Rules {
         edition_id: ed.id.clone(),
+        record,
         kinds,
         royal,
         first_to_move,

@@ -49,8 +49,8 @@ pub struct Kind {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SideNames {
-    pub red: Vec<String>,
-    pub black: Vec<String>,
+    pub red: String,
+    pub black: String,
 }
 
 #[derive(Debug, Deserialize)]

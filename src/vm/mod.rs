@@ -9,6 +9,7 @@
 pub(crate) mod compile;
 pub mod data;
 mod position;
+pub mod record;
 
 use std::fmt;
 
@@ -41,8 +42,8 @@ pub struct KindInfo {
     pub count: u8,
     /// FEN letters, lower case, canonical first.
     pub fen: Vec<char>,
-    /// Characters per side (`[red, black]`), canonical simplified form first.
-    pub names: [Vec<String>; 2],
+    /// The kind's name for each side (`[red, black]`), one character (`pieces.kinds`).
+    pub names: [String; 2],
 }
 
 /// The state of the side to move, as named by `check.*` clauses.
@@ -148,6 +149,8 @@ pub(crate) struct StatusRule {
 #[derive(Clone, Debug)]
 pub struct Rules {
     pub(crate) edition_id: String,
+    /// How moves are recorded (7.5), when the edition has `notation.*` clauses.
+    pub(crate) record: Option<record::Record>,
     pub(crate) kinds: Vec<KindInfo>,
     pub(crate) royal: KindId,
     pub(crate) first_to_move: Side,
@@ -213,6 +216,11 @@ impl Rules {
 
     pub fn edition_id(&self) -> &str {
         &self.edition_id
+    }
+
+    /// How moves are recorded under this edition (`notation.*`, 7.5), if it says.
+    pub fn record(&self) -> Option<&record::Record> {
+        self.record.as_ref()
     }
 
     pub fn kinds(&self) -> &[KindInfo] {

@@ -1,0 +1,49 @@
+//! `xqspec board`: a position drawn as SVG.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{position_after, svg, Arrow, DiagramOptions};
+use crate::ruleset::RuleSet;
+
+/// Options of `xqspec board`.
+#[derive(Args, Debug, Clone)]
+pub struct BoardArgs {
+    /// Position in FEN, or `startpos`.
+    #[arg(long, default_value = "startpos", allow_hyphen_values = true)]
+    pub fen: String,
+    /// Moves (ICCS) played from the position first; the last one is marked.
+    #[arg(long, num_args = 0..)]
+    pub moves: Vec<String>,
+    /// Write the SVG to this file instead of printing it.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// An arrow from one point to another (`h2e2`, `h2-e2`, `h2e2:chase` with a label); repeatable.
+    #[arg(long, value_name = "FROM-TO")]
+    pub arrow: Vec<String>,
+    /// A caption under the board.
+    #[arg(long)]
+    pub caption: Option<String>,
+    #[arg(long, default_value = "cxa-2020")]
+    pub edition: String,
+}
+
+/// Runs `xqspec board` under `ruleset`.
+pub fn run(ruleset: &RuleSet, a: &BoardArgs) -> Result<(), String> {
+    let (pos, last_move) = position_after(ruleset, &a.fen, &a.moves)?;
+    let arrows = a
+        .arrow
+        .iter()
+        .map(|t| Arrow::parse(t).ok_or_else(|| format!("--arrow `{t}`: write two points, like h2e2, h2-e2 or h2e2:chase")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let text = svg(ruleset, &pos, &DiagramOptions { last_move, arrows, caption: a.caption.clone() });
+    match &a.svg {
+        Some(path) => {
+            std::fs::write(path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+            println!("wrote {}", path.display());
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
+}

@@ -1,0 +1,687 @@
+//! How two rule sets differ (`xqspec diff A B`, `reports/diff-A-B.md`).
+//!
+//! **Clauses**, grouped by article of B: *added* (in B only), *removed* (in A only),
+//! *changed* (the data, the rule fact, differs), *renumbered* (same data under another
+//! article); unchanged clauses are only counted. Changed data is shown side by side, leaf
+//! by leaf, long texts with an inline word diff.
+//!
+//! **Provenance** of every difference: *read* when every clause involved was read in its
+//! edition's own text (`verified`), else it *rests on* the weakest provenance involved
+//! (`secondary`, `unverified`, `inferred`); the summary counts each kind.
+//!
+//! **Behaviour**: every conformance case that applies to both rule sets and whose answer
+//! differs — from the case file when it writes an expectation for both (`expect_by_edition`),
+//! else by running the reference implementation under the rule set it does not write one
+//! for and judging that answer against the other's expectation. Each comes with its input,
+//! a diagram of the position, both answers and the clauses that cause the difference
+//! (the case's cited clauses whose data differ between A and B).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use serde_json::Value;
+use similar::{ChangeTag, TextDiff};
+
+use crate::conform::case::{Case, Expected};
+use crate::conform::query::{judge, Answer, Judgement, Query};
+use crate::conform::reference::answer_under;
+use crate::conform::suite::Suite;
+use crate::markdown::cell;
+use crate::ruleset::RuleSet;
+use crate::spec::{Clause, Edition, ProvenanceStatus, Spec};
+
+/// How one clause differs from A to B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Added,
+    Removed,
+    Changed,
+    Renumbered,
+    Unchanged,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Added => "added",
+            Kind::Removed => "removed",
+            Kind::Changed => "changed",
+            Kind::Renumbered => "renumbered",
+            Kind::Unchanged => "unchanged",
+        }
+    }
+
+    /// Whether the rule fact itself differs (the clause exists on one side only, or its data differs).
+    pub fn data_differs(self) -> bool {
+        matches!(self, Kind::Added | Kind::Removed | Kind::Changed)
+    }
+}
+
+/// What a difference rests on: the weakest provenance of the clauses involved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Grade {
+    /// Every clause involved was read in its edition's own text.
+    Read,
+    Secondary,
+    Unverified,
+    Inferred,
+}
+
+impl Grade {
+    pub const ALL: [Grade; 4] = [Grade::Read, Grade::Secondary, Grade::Unverified, Grade::Inferred];
+
+    fn of(s: ProvenanceStatus) -> Grade {
+        match s {
+            ProvenanceStatus::Verified => Grade::Read,
+            ProvenanceStatus::Secondary => Grade::Secondary,
+            ProvenanceStatus::Unverified => Grade::Unverified,
+            ProvenanceStatus::Inferred => Grade::Inferred,
+        }
+    }
+
+    /// How the report says it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Grade::Read => "read in the texts",
+            Grade::Secondary => "resting on a secondary source",
+            Grade::Unverified => "resting on an unverified source",
+            Grade::Inferred => "resting on an inferred clause",
+        }
+    }
+
+    fn short(self) -> &'static str {
+        match self {
+            Grade::Read => "read",
+            Grade::Secondary => "secondary",
+            Grade::Unverified => "unverified",
+            Grade::Inferred => "inferred",
+        }
+    }
+}
+
+/// One clause of A and/or B and how it differs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClauseDiff {
+    pub id: String,
+    pub kind: Kind,
+    pub a: Option<Clause>,
+    pub b: Option<Clause>,
+}
+
+impl ClauseDiff {
+    /// What the difference rests on (the weakest provenance of the clauses present).
+    pub fn grade(&self) -> Grade {
+        [&self.a, &self.b].into_iter().flatten().map(|c| Grade::of(c.provenance.status)).max().unwrap_or(Grade::Inferred)
+    }
+
+    /// The article the clause is listed under: B's, else A's.
+    pub fn group_article(&self) -> Option<&str> {
+        self.b.as_ref().and_then(|c| c.article.as_deref()).or_else(|| self.a.as_ref().and_then(|c| c.article.as_deref()))
+    }
+}
+
+/// Every clause of A or B with its kind of difference, in id order.
+pub fn clause_diffs(a: &Edition, b: &Edition) -> Vec<ClauseDiff> {
+    let mut ids: Vec<&str> = a.clauses().iter().chain(b.clauses()).map(|c| c.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter()
+        .map(|id| {
+            let (x, y) = (a.clause(id), b.clause(id));
+            let kind = match (x, y) {
+                (None, _) => Kind::Added,
+                (_, None) => Kind::Removed,
+                (Some(x), Some(y)) if x.data != y.data => Kind::Changed,
+                (Some(x), Some(y)) if x.article != y.article => Kind::Renumbered,
+                _ => Kind::Unchanged,
+            };
+            ClauseDiff { id: id.to_string(), kind, a: x.cloned(), b: y.cloned() }
+        })
+        .collect()
+}
+
+/// One answer shown in the behaviour section, and where it comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    /// Compact JSON of the answer (projected on the expectation's keys when computed).
+    pub text: String,
+    /// `case file` or `reference`.
+    pub from: &'static str,
+}
+
+/// A conformance case whose answer differs between A and B.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BehaviourDiff {
+    pub case: Case,
+    pub a: Shown,
+    pub b: Shown,
+    /// The clauses that cause the difference, with how they differ and how it was found.
+    pub causes: Vec<Cause>,
+}
+
+/// A clause that causes a behaviour difference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cause {
+    pub clause: String,
+    pub kind: Kind,
+    /// The case cites the clause (and its data differ).
+    pub cited: bool,
+    /// Putting A's version of the clause into B (or taking it out, when B alone has it)
+    /// changes B's answer to the case.
+    pub by_experiment: bool,
+}
+
+/// A rule set id split into its edition and overlay (`cxa-2011+provincial-2012-open`).
+fn parts(id: &str) -> (&str, Option<&str>) {
+    match id.split_once('+') {
+        Some((e, o)) => (e, Some(o)),
+        None => (id, None),
+    }
+}
+
+/// The expectation a case writes for rule set `id`, if it applies to it by its own
+/// editions and overlay.
+fn written<'c>(case: &'c Case, id: &str) -> Option<&'c Expected> {
+    let (edition, overlay) = parts(id);
+    (case.overlay.as_deref() == overlay).then(|| case.expected(edition)).flatten()
+}
+
+/// Whether a case applies to rule set `id`: its editions include the rule set's edition,
+/// and it names the rule set's overlay or none (a case for an edition also applies to
+/// the edition with an overlay, answered by the reference).
+fn applies(case: &Case, id: &str) -> bool {
+    let (edition, overlay) = parts(id);
+    case.editions.iter().any(|e| e == edition) && (case.overlay.is_none() || case.overlay.as_deref() == overlay)
+}
+
+/// `want`'s shape filled from `got`: the keys an expectation names, with the answer's values.
+fn project(want: &Value, got: &Value) -> Value {
+    match (want, got) {
+        (Value::Object(w), Value::Object(g)) => {
+            Value::Object(w.keys().filter_map(|k| g.get(k).map(|gv| (k.clone(), project(&w[k], gv)))).collect())
+        }
+        (Value::Array(w), Value::Array(g)) if !w.is_empty() && w.len() == g.len() => {
+            Value::Array(w.iter().zip(g).map(|(a, b)| project(a, b)).collect())
+        }
+        _ => got.clone(),
+    }
+}
+
+/// An answer as the report shows it, next to the expectation `like`.
+fn shown_answer(answer: &Answer, like: &Expected) -> String {
+    match (answer, like) {
+        (Answer::Value(m), Expected::Answer(w)) => project(&Value::Object(w.clone()), &Value::Object(m.clone())).to_string(),
+        (Answer::Value(m), Expected::Reject(_)) => Value::Object(m.clone()).to_string(),
+        (Answer::Reject { kind, .. }, _) => serde_json::json!({ "reject": kind }).to_string(),
+        (Answer::Unsupported { reason }, _) => format!("unsupported: {reason}"),
+        (Answer::Error { message }, _) => format!("error: {message}"),
+    }
+}
+
+/// Rule sets compiled on first use.
+struct Compiled<'s> {
+    spec: &'s Spec,
+    cache: BTreeMap<String, Result<Arc<RuleSet>, String>>,
+    /// B with one clause put back as A has it, by clause id (`None`: does not compile).
+    reverted: BTreeMap<String, Option<Arc<RuleSet>>>,
+}
+
+impl<'s> Compiled<'s> {
+    fn new(spec: &'s Spec) -> Compiled<'s> {
+        Compiled { spec, cache: BTreeMap::new(), reverted: BTreeMap::new() }
+    }
+
+    /// Rule set `b` with clause `id` as rule set `a` has it (or without it).
+    fn reverted(&mut self, a: &Edition, b: &Edition, id: &str) -> Option<Arc<RuleSet>> {
+        self.reverted
+            .entry(id.to_string())
+            .or_insert_with(|| RuleSet::compile(b.with_clause(id, a.clause(id).cloned())).ok().map(Arc::new))
+            .clone()
+    }
+
+    fn answer_with(rs: &RuleSet, case: &Case) -> Answer {
+        match Query::from_parts(&case.query, &case.input) {
+            Ok(q) => answer_under(rs, &q),
+            Err(m) => Answer::Error { message: format!("the case is malformed: {m}") },
+        }
+    }
+
+    fn get(&mut self, id: &str) -> Result<Arc<RuleSet>, String> {
+        let spec = self.spec;
+        self.cache
+            .entry(id.to_string())
+            .or_insert_with(|| {
+                let ed = spec.ruleset(id).map_err(|e| e.to_string())?;
+                RuleSet::compile(ed).map(Arc::new).map_err(|e| format!("rule set {id} does not compile: {e}"))
+            })
+            .clone()
+    }
+
+    fn answer(&mut self, id: &str, case: &Case) -> Answer {
+        match self.get(id) {
+            Ok(rs) => Compiled::answer_with(&rs, case),
+            Err(e) => Answer::Error { message: e },
+        }
+    }
+}
+
+/// The differing clauses whose A version, put into B, changes B's answer to `case` (on
+/// the keys of `like`), in id order.
+fn causes_by_experiment(compiled: &mut Compiled, a: &Edition, b: &Edition, b_id: &str, case: &Case, like: &Expected, candidates: &[&ClauseDiff]) -> Vec<String> {
+    let base = shown_answer(&compiled.answer(b_id, case), like);
+    let mut out = Vec::new();
+    for d in candidates {
+        if let Some(rs) = compiled.reverted(a, b, &d.id) {
+            if shown_answer(&Compiled::answer_with(&rs, case), like) != base {
+                out.push(d.id.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Every case whose answer differs between rule sets `a` and `b` (editions `ea`, `eb`),
+/// in path order, with the clauses that cause each difference.
+pub fn behaviour(spec: &Spec, suite: &Suite, (a, ea): (&str, &Edition), (b, eb): (&str, &Edition), clauses: &[ClauseDiff]) -> Vec<BehaviourDiff> {
+    let mut compiled = Compiled::new(spec);
+    let candidates: Vec<&ClauseDiff> = clauses.iter().filter(|d| d.kind != Kind::Unchanged).collect();
+    let mut out = Vec::new();
+    let mut cases: Vec<&Case> = suite.cases.iter().collect();
+    cases.sort_by(|x, y| x.path.cmp(&y.path));
+    for case in cases {
+        if !(applies(case, a) && applies(case, b)) {
+            continue;
+        }
+        let written_shown = |e: &Expected| Shown { text: e.to_value().to_string(), from: "case file" };
+        let computed = |ans: &Answer, like: &Expected| Shown { text: shown_answer(ans, like), from: "reference" };
+        let (wa, wb) = (written(case, a), written(case, b));
+        let Some(like) = wb.or(wa).or_else(|| case.editions.iter().find_map(|e| case.expected(e))) else { continue };
+        let pair = match (wa, wb) {
+            (Some(ea), Some(eb)) => (ea != eb).then(|| (written_shown(ea), written_shown(eb))),
+            // Written for one side only: the rules differ in behaviour only where the reference
+            // answers the two sides differently (a case the reference fails on the written side
+            // — a known failure — is no difference between the rule sets).
+            (Some(ea), None) => {
+                let (x, y) = (compiled.answer(a, case), compiled.answer(b, case));
+                let shown_a = if judge(&case.query, ea, &x) == Judgement::Pass { written_shown(ea) } else { computed(&x, ea) };
+                (computed(&x, ea).text != computed(&y, ea).text).then(|| (shown_a, computed(&y, ea)))
+            }
+            (None, Some(eb)) => {
+                let (x, y) = (compiled.answer(a, case), compiled.answer(b, case));
+                let shown_b = if judge(&case.query, eb, &y) == Judgement::Pass { written_shown(eb) } else { computed(&y, eb) };
+                (computed(&x, eb).text != computed(&y, eb).text).then(|| (computed(&x, eb), shown_b))
+            }
+            (None, None) => {
+                // Neither rule set is one the case is written for: compare the reference's
+                // answers on the keys of the case's own expectation.
+                let (x, y) = (compiled.answer(a, case), compiled.answer(b, case));
+                let (sx, sy) = (computed(&x, like), computed(&y, like));
+                (sx != sy).then_some((sx, sy))
+            }
+        };
+        let Some((sa, sb)) = pair else { continue };
+        let found = causes_by_experiment(&mut compiled, ea, eb, b, case, like, &candidates);
+        let causes = candidates
+            .iter()
+            .filter_map(|d| {
+                let cited = d.kind.data_differs() && case.clauses.contains(&d.id);
+                let by_experiment = found.contains(&d.id);
+                (cited || by_experiment).then(|| Cause { clause: d.id.clone(), kind: d.kind, cited, by_experiment })
+            })
+            .collect();
+        out.push(BehaviourDiff { case: case.clone(), a: sa, b: sb, causes });
+    }
+    out
+}
+
+/// The report's one-line purpose for the README.
+pub fn purpose(a: &str, b: &str) -> String {
+    format!("For arbiters and engine authors moving from `{a}` to `{b}`: every clause that differs (by article, with provenance) and every conformance case whose answer differs, with diagrams.")
+}
+
+/// A generated diff: its Markdown, the diagrams it links (file name → SVG) and its
+/// headline figures.
+#[derive(Clone, Debug, Default)]
+pub struct DiffReport {
+    pub markdown: String,
+    pub diagrams: Vec<(String, String)>,
+    pub figures: String,
+    pub clauses: Vec<ClauseDiff>,
+    pub behaviour: Vec<BehaviourDiff>,
+}
+
+/// The diff of rule sets `a` and `b` (ids as `Spec::ruleset` takes them).
+pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, String> {
+    let ea = spec.ruleset(a).map_err(|e| e.to_string())?;
+    let eb = spec.ruleset(b).map_err(|e| e.to_string())?;
+    let clauses = clause_diffs(&ea, &eb);
+    let behaviour = behaviour(spec, suite, (a, &ea), (b, &eb), &clauses);
+    let mut compiled = Compiled::new(spec);
+    let mut out = String::new();
+    let counts = |k: Kind| clauses.iter().filter(|d| d.kind == k).count();
+    let differences: Vec<&ClauseDiff> = clauses.iter().filter(|d| d.kind != Kind::Unchanged).collect();
+    let grade_count = |g: Grade| differences.iter().filter(|d| d.grade() == g).count();
+
+    let _ = writeln!(out, "# Differences: {a} → {b}\n");
+    let _ = writeln!(
+        out,
+        "Generated by `xqspec report --write` (or `xqspec diff {a} {b}`); do not edit. **A** is {} ({}), **B** is {} ({}).\n",
+        ea.name_en, ea.id, eb.name_en, eb.id
+    );
+    out.push_str(
+        "A clause is *added* or *removed* when only one rule set has it, *changed* when its data (the rule fact) differs, \
+         *renumbered* when only its article differs. A difference is *read in the texts* when every clause involved was read \
+         in its edition's own text (provenance `verified`); otherwise it *rests on* the weakest provenance involved: a \
+         `secondary` source (a reproduction), an `unverified` one, or an `inferred` clause (reasoned here, or inherited \
+         from another edition because the text is not known). Behaviour differences are the conformance cases whose answer \
+         differs: what a program must change to move from A to B. Their causes are the clauses the case cites whose data \
+         differ, and the differing clauses on which the answer depends: putting A's version of the clause into B (or \
+         taking it out, when only B has it) changes the reference implementation's answer.\n\n",
+    );
+    let _ = writeln!(out, "## Summary\n");
+    let _ = writeln!(
+        out,
+        "- Clauses: {} added, {} removed, {} changed, {} renumbered, {} unchanged.",
+        counts(Kind::Added),
+        counts(Kind::Removed),
+        counts(Kind::Changed),
+        counts(Kind::Renumbered),
+        counts(Kind::Unchanged)
+    );
+    let graded: Vec<String> = Grade::ALL.iter().map(|&g| format!("{} {}", grade_count(g), g.label())).collect();
+    let _ = writeln!(out, "- Provenance of the {} differences: {}.", differences.len(), graded.join(", "));
+    let from_files = behaviour.iter().filter(|d| d.a.from == "case file" && d.b.from == "case file").count();
+    let _ = writeln!(
+        out,
+        "- Behaviour: {} conformance cases answer differently ({} from both case files' expectations, {} computed by the reference implementation).\n",
+        behaviour.len(),
+        from_files,
+        behaviour.len() - from_files
+    );
+
+    // Clauses, by article of B.
+    let _ = writeln!(out, "## Clauses, by article of {b}\n");
+    if differences.is_empty() {
+        out.push_str("No clause differs.\n\n");
+    }
+    // Clauses B has go under B's article; clauses only A has, under A's (after B's).
+    let mut groups: BTreeMap<(bool, u32, String), Vec<&ClauseDiff>> = BTreeMap::new();
+    for d in &differences {
+        let only_a = d.b.is_none();
+        let top = d.group_article().map(top_article).unwrap_or_default();
+        groups.entry((only_a, sort_key(&top), top)).or_default().push(d);
+    }
+    for ((only_a, _, top), list) in &groups {
+        let heading = if *only_a { format!("{} (only in {a})", group_heading(top, &ea, a)) } else { group_heading(top, &eb, b) };
+        let _ = writeln!(out, "### {heading}\n");
+        let mut t = tabled::builder::Builder::default();
+        t.push_record(["clause", "change", &format!("article {a} → {b}"), &format!("provenance {a}"), &format!("provenance {b}"), "difference"]);
+        for d in list {
+            let (aa, ba) = (article(d.a.as_ref()), article(d.b.as_ref()));
+            t.push_record([
+                format!("[`{}`](#{})", d.id, anchor(&d.id)),
+                d.kind.name().to_string(),
+                if aa == ba { aa } else { format!("{aa} → {ba}") },
+                provenance(d.a.as_ref()),
+                provenance(d.b.as_ref()),
+                d.grade().short().to_string(),
+            ]);
+        }
+        out.push_str(&crate::markdown::table_text(t, true));
+        out.push_str("\n\n");
+        for d in list {
+            clause_details(&mut out, d, a, b);
+        }
+    }
+
+    // Behaviour.
+    let _ = writeln!(out, "## Behaviour\n");
+    if behaviour.is_empty() {
+        out.push_str("No conformance case that applies to both answers differently.\n");
+    }
+    let mut diagrams = Vec::new();
+    for d in &behaviour {
+        let case = &d.case;
+        let _ = writeln!(out, "### `{}`\n", case.stem_path());
+        let _ = writeln!(out, "{} (query `{}`)\n", case.description, case.query);
+        if let Some((name, svg)) = diagram_of(&mut compiled, case, &[a, b]) {
+            let _ = writeln!(out, "![the position of `{}`](diagrams/{name})\n", case.id);
+            diagrams.push((name, svg));
+        }
+        let input = serde_yaml::to_value(&case.input).map(|v| super::yaml(&v)).unwrap_or_default();
+        let _ = writeln!(out, "<details><summary>input</summary>\n\n```yaml\n{}```\n</details>\n", input);
+        let mut t = tabled::builder::Builder::default();
+        t.push_record(["", a, b]);
+        t.push_record(["answer".to_string(), format!("`{}`", cell(&d.a.text)), format!("`{}`", cell(&d.b.text))]);
+        t.push_record(["from", d.a.from, d.b.from]);
+        out.push_str(&crate::markdown::table_text(t, true));
+        out.push_str("\n\n");
+        if d.causes.is_empty() {
+            let _ = writeln!(
+                out,
+                "Caused by: no single clause found. None of the cited clauses ({}) differs in data, and putting back any one differing clause as {a} has it does not change {b}'s answer (several clauses together, or the reference's reading of the case).\n",
+                case.clauses.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+            );
+        } else {
+            let causes: Vec<String> = d
+                .causes
+                .iter()
+                .map(|c| {
+                    let how = match (c.cited, c.by_experiment) {
+                        (true, true) => "cited; the answer depends on it",
+                        (true, false) => "cited",
+                        (false, _) => "not cited; the answer depends on it",
+                    };
+                    format!("[`{}`](#{}) ({}; {how})", c.clause, anchor(&c.clause), c.kind.name())
+                })
+                .collect();
+            let _ = writeln!(out, "Caused by: {}.\n", causes.join(", "));
+        }
+        if let Some(n) = &case.note {
+            let _ = writeln!(out, "<details><summary>how the answer was computed</summary>\n\n{}\n</details>\n", n.trim());
+        }
+    }
+    let figures = format!(
+        "{} clause differences ({}); {} behaviour differences",
+        differences.len(),
+        Grade::ALL.iter().filter(|&&g| grade_count(g) > 0).map(|&g| format!("{} {}", grade_count(g), g.short())).collect::<Vec<_>>().join(", "),
+        behaviour.len()
+    );
+    Ok(DiffReport { markdown: out, diagrams, figures, clauses, behaviour })
+}
+
+/// The top-level article of an article field (`4` for `4.1.8`, `7` for `7.1, 7.2, 8.1.6`).
+fn top_article(field: &str) -> String {
+    let first = field.split(',').next().unwrap_or("").trim();
+    first.split('.').next().unwrap_or("").to_string()
+}
+
+fn sort_key(top: &str) -> u32 {
+    top.parse().unwrap_or(u32::MAX)
+}
+
+/// `Art. 4 of cxa-2020 — 胜、负、和 (win, loss, draw)`, with the heading from the
+/// edition's own table of contents when it has one.
+fn group_heading(top: &str, ed: &Edition, id: &str) -> String {
+    if top.is_empty() {
+        return format!("No article in {id}");
+    }
+    match ed.toc.as_ref().and_then(|t| t.entry(top)) {
+        Some(e) => match &e.title {
+            Some(t) => format!("Art. {top} of {id} — {t} ({})", e.gloss),
+            None => format!("Art. {top} of {id} — {}", e.gloss),
+        },
+        None => format!("Art. {top} of {id}"),
+    }
+}
+
+fn article(c: Option<&Clause>) -> String {
+    match c {
+        None => "—".into(),
+        Some(c) => c.article.clone().unwrap_or_else(|| "none".into()),
+    }
+}
+
+fn provenance(c: Option<&Clause>) -> String {
+    match c {
+        None => "—".into(),
+        Some(c) => match &c.inherited_from {
+            Some(p) => format!("{} (inherited from {p})", c.provenance.status.name()),
+            None => format!("{} ({})", c.provenance.status.name(), c.provenance.source),
+        },
+    }
+}
+
+/// A heading anchor as GitHub makes it from a clause id (`result.illegal_move` → `resultillegal_move`).
+fn anchor(id: &str) -> String {
+    id.chars().filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect()
+}
+
+fn provenance_line(c: &Clause) -> String {
+    let p = &c.provenance;
+    let mut s = format!("{} — {}", p.status.name(), p.source);
+    if let Some(r) = &p.r#ref {
+        let _ = write!(s, ", {r}");
+    }
+    if let Some(f) = &c.inherited_from {
+        let _ = write!(s, " (inherited from {f})");
+    }
+    if let Some(n) = &p.note {
+        let _ = write!(s, ". {n}");
+    }
+    s
+}
+
+fn clause_details(out: &mut String, d: &ClauseDiff, a: &str, b: &str) {
+    let _ = writeln!(out, "#### {}\n", d.id);
+    let _ = writeln!(out, "*{}*, {}.\n", d.kind.name(), d.grade().label());
+    for (side, c) in [(a, &d.a), (b, &d.b)] {
+        if let Some(c) = c {
+            let _ = writeln!(out, "- {side}, art. {}: {}  \n  provenance: {}", article(Some(c)), c.summary, provenance_line(c));
+        }
+    }
+    out.push('\n');
+    match (&d.a, &d.b) {
+        (Some(x), Some(y)) if d.kind == Kind::Changed => {
+            let (lx, ly) = (super::leaves(&x.data), super::leaves(&y.data));
+            let mut keys: Vec<&String> = lx.keys().chain(ly.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            let mut t = tabled::builder::Builder::default();
+            t.push_record(["data", a, b]);
+            for k in keys {
+                let (vx, vy) = (lx.get(k), ly.get(k));
+                if vx == vy {
+                    continue;
+                }
+                let (sx, sy) = match (vx, vy) {
+                    (Some(p), Some(q)) if p.chars().count() + q.chars().count() > 40 => inline_diff(p, q),
+                    _ => (vx.map(|v| format!("`{}`", cell(v))).unwrap_or_else(|| "—".into()), vy.map(|v| format!("`{}`", cell(v))).unwrap_or_else(|| "—".into())),
+                };
+                t.push_record([format!("`{}`", if k.is_empty() { "data" } else { k }), sx, sy]);
+            }
+            out.push_str(&crate::markdown::table_text(t, true));
+            out.push_str("\n\n");
+        }
+        (Some(c), None) | (None, Some(c)) => {
+            let _ = writeln!(out, "<details><summary>data</summary>\n\n```yaml\n{}```\n</details>\n", super::yaml(&c.data));
+        }
+        _ => {}
+    }
+}
+
+/// Words and separators of a data value (`[小分, 胜局]` → `[`, `小分`, `, `, `胜局`, `]`).
+fn tokens(s: &str) -> Vec<&str> {
+    let sep = |c: char| matches!(c, ' ' | ',' | '[' | ']' | '{' | '}' | ':');
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut prev: Option<bool> = None;
+    for (i, c) in s.char_indices() {
+        let is_sep = sep(c);
+        if prev.is_some_and(|p| p != is_sep) {
+            out.push(&s[start..i]);
+            start = i;
+        }
+        prev = Some(is_sep);
+    }
+    if start < s.len() {
+        out.push(&s[start..]);
+    }
+    out
+}
+
+/// Two texts with their differences marked word by word (list items and words): removed
+/// words ~~struck~~ in the old one, added words **bold** in the new one.
+pub fn inline_diff(old: &str, new: &str) -> (String, String) {
+    let (a, b) = (tokens(old), tokens(new));
+    let diff = TextDiff::from_slices(&a, &b);
+    let (mut x, mut y) = (String::new(), String::new());
+    for ch in diff.iter_all_changes() {
+        let v = cell(ch.value());
+        let word = !v.trim().is_empty() && !v.chars().all(|c| matches!(c, ' ' | ',' | '[' | ']' | '{' | '}' | ':'));
+        match ch.tag() {
+            ChangeTag::Equal => {
+                x.push_str(&v);
+                y.push_str(&v);
+            }
+            ChangeTag::Delete if word => {
+                let _ = write!(x, "~~{v}~~");
+            }
+            ChangeTag::Insert if word => {
+                let _ = write!(y, "**{v}**");
+            }
+            ChangeTag::Delete => x.push_str(&v),
+            ChangeTag::Insert => y.push_str(&v),
+        }
+    }
+    (x, y)
+}
+
+/// The file name of a case's diagram (`outcome-since-2011-foo.svg`).
+pub fn diagram_name(case: &Case) -> String {
+    format!("{}.svg", case.stem_path().replace('/', "-"))
+}
+
+/// A diagram of the position a case's input gives, drawn under the first of `ids` that
+/// accepts it.
+fn diagram_of(compiled: &mut Compiled, case: &Case, ids: &[&str]) -> Option<(String, String)> {
+    ids.iter().find_map(|id| {
+        let rs = compiled.get(id).ok()?;
+        crate::diagram::of_input(&rs, &case.input, &case.id).map(|svg| (diagram_name(case), svg))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_diff_marks_words() {
+        let (x, y) = inline_diff("[小分, 胜局, 直胜]", "[小分, 胜局, 直胜, 后手胜局]");
+        assert_eq!((x.as_str(), y.as_str()), ("[小分, 胜局, 直胜]", "[小分, 胜局, 直胜, **后手胜局**]"));
+        let (x, y) = inline_diff("the claimant only", "each side");
+        assert_eq!((x.as_str(), y.as_str()), ("~~the~~ ~~claimant~~ ~~only~~", "**each** **side**"));
+    }
+
+    #[test]
+    fn top_articles_and_anchors() {
+        assert_eq!(top_article("7.1, 7.2, 8.1.6"), "7");
+        assert_eq!(top_article("30"), "30");
+        assert_eq!(anchor("result.illegal_move"), "resultillegal_move");
+        assert!(sort_key("4") < sort_key("30") && sort_key("30") < sort_key(""));
+    }
+
+    #[test]
+    fn rule_set_ids_and_case_applicability() {
+        assert_eq!(parts("cxa-2011+provincial-2012-open"), ("cxa-2011", Some("provincial-2012-open")));
+        let case = Case::parse(
+            "x/c.yaml",
+            "id: c\ndescription: d\nclauses: [a.b]\neditions: [cxa-2011, cxa-2020]\nquery: perft\ninput: {fen: f, depth: 1}\nexpect_by_edition:\n  cxa-2011: {nodes: 1}\n  cxa-2020: {nodes: 2}\n",
+        )
+        .unwrap();
+        assert!(applies(&case, "cxa-2011+provincial-2012-open") && applies(&case, "cxa-2020") && !applies(&case, "cxa-1999"));
+        assert!(written(&case, "cxa-2011+provincial-2012-open").is_none());
+        assert!(written(&case, "cxa-2020").is_some());
+    }
+}

@@ -1,0 +1,298 @@
+//! How a game is written down (记录, article 7.5), compiled from the clauses: the piece
+//! names of `pieces.kinds`, their traditional forms and print variants
+//! (`notation.characters`), the file numerals of `board.file_numbering`, the full and
+//! abbreviated forms with their action words (`notation.record`) and the words for
+//! tandem pieces (`notation.tandem`).
+//!
+//! The notation code (`src/notation`) writes and reads moves from this table; the pest
+//! grammar keeps the character classes it needs, and `tests/notation_spec.rs` checks that
+//! grammar and table agree character by character. No record character is written in
+//! Rust outside the grammar.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::compile::{err, require, typed};
+use super::KindInfo;
+use crate::board::Side;
+use crate::spec::{Edition, SpecError};
+
+/// One word of a record (an action or a tandem word) in each script, and the other
+/// spellings read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Word {
+    /// Written in simplified script (and in the abbreviated form).
+    pub write: String,
+    /// Written in traditional script (the same as `write` when the data gives none).
+    pub traditional: String,
+    /// Further spellings a reader accepts.
+    pub also: Vec<String>,
+}
+
+impl Word {
+    /// Every spelling: written, traditional, and the others.
+    pub fn spellings(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.write.as_str()).chain(std::iter::once(self.traditional.as_str())).chain(self.also.iter().map(String::as_str))
+    }
+}
+
+/// The characters of one piece kind of one side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceChars {
+    /// The name of `pieces.kinds`: what records write in simplified script.
+    pub name: String,
+    /// What records write in traditional script.
+    pub traditional: String,
+    /// Other characters read for the piece (print variants).
+    pub variants: Vec<String>,
+}
+
+impl PieceChars {
+    /// Every character read for the piece.
+    pub fn spellings(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name.as_str()).chain(std::iter::once(self.traditional.as_str())).chain(self.variants.iter().map(String::as_str))
+    }
+}
+
+/// The actions of a move, in the order advance (进), retreat (退), traverse (平).
+pub const ACTIONS: [&str; 3] = ["advance", "retreat", "traverse"];
+
+/// One recording form (full or abbreviated).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Form {
+    /// The numeral set (of `board.file_numbering`, by side) each side writes, `[red, black]`.
+    pub numerals: [Side; 2],
+    /// Advance, retreat, traverse.
+    pub actions: [Word; 3],
+}
+
+/// The words that tell tandem pieces apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tandem {
+    /// A group of two, front first.
+    pub two: [Word; 2],
+    /// A group of three, front first.
+    pub three: [Word; 3],
+    /// Larger groups are counted from the front with this side's numerals.
+    pub more: Side,
+    /// Every named word (front, middle, rear …) by its data name.
+    pub words: BTreeMap<String, Word>,
+}
+
+/// How moves are recorded under an edition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Per kind (the VM's kind order), `[red, black]`.
+    pub pieces: Vec<[PieceChars; 2]>,
+    /// The file numerals of each side, 1 to 9, `[red, black]` (`board.file_numbering`).
+    pub numerals: [Vec<String>; 2],
+    pub full: Form,
+    pub abbreviated: Form,
+    pub tandem: Tandem,
+}
+
+impl Record {
+    /// Every character the record table names: pieces in every spelling, numerals,
+    /// action and tandem words. Sorted, without duplicates.
+    pub fn characters(&self) -> Vec<char> {
+        let words = self.full.actions.iter().chain(&self.abbreviated.actions).chain(self.tandem.words.values());
+        let mut out: Vec<char> = self
+            .pieces
+            .iter()
+            .flatten()
+            .flat_map(PieceChars::spellings)
+            .chain(words.flat_map(Word::spellings))
+            .chain(self.numerals.iter().flatten().map(String::as_str))
+            .flat_map(str::chars)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The numeral `n` (1–9) of `set`.
+    pub fn numeral(&self, set: Side, n: u8) -> &str {
+        &self.numerals[set.index()][(n.clamp(1, 9) - 1) as usize]
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileNumbering {
+    #[allow(dead_code)]
+    counted_from: String,
+    numerals: SidePair<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SidePair<T> {
+    red: T,
+    black: T,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawChars {
+    #[serde(default)]
+    traditional: Option<String>,
+    #[serde(default)]
+    variants: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawKindChars {
+    #[serde(default)]
+    red: RawChars,
+    #[serde(default)]
+    black: RawChars,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCharacters {
+    kinds: BTreeMap<String, RawKindChars>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWord {
+    write: String,
+    #[serde(default)]
+    traditional: Option<String>,
+    #[serde(default)]
+    also: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawActions {
+    advance: RawWord,
+    retreat: RawWord,
+    traverse: RawWord,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum NumeralSet {
+    Red,
+    Black,
+}
+
+impl NumeralSet {
+    fn side(self) -> Side {
+        match self {
+            NumeralSet::Red => Side::Red,
+            NumeralSet::Black => Side::Black,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawForm {
+    numerals: SidePair<NumeralSet>,
+    actions: RawActions,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawForms {
+    full: RawForm,
+    abbreviated: RawForm,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRecord {
+    forms: RawForms,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGroups {
+    two: Vec<String>,
+    three: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTandem {
+    words: BTreeMap<String, RawWord>,
+    groups: RawGroups,
+    more: NumeralSet,
+}
+
+fn word(w: RawWord) -> Word {
+    Word { traditional: w.traditional.unwrap_or_else(|| w.write.clone()), write: w.write, also: w.also }
+}
+
+fn form(f: RawForm) -> Form {
+    let RawActions { advance, retreat, traverse } = f.actions;
+    Form { numerals: [f.numerals.red.side(), f.numerals.black.side()], actions: [word(advance), word(retreat), word(traverse)] }
+}
+
+/// The record table of `ed`, or `None` when the edition has no `notation.record` clause.
+pub(super) fn compile(ed: &Edition, kinds: &[KindInfo]) -> Result<Option<Record>, SpecError> {
+    let Some(record_clause) = ed.clause("notation.record") else {
+        return Ok(None);
+    };
+    let raw: RawRecord = typed(record_clause)?;
+    let numbering_clause = require(ed, "board.file_numbering")?;
+    let numbering: FileNumbering = typed(numbering_clause)?;
+    for (side, list) in [("red", &numbering.numerals.red), ("black", &numbering.numerals.black)] {
+        if list.len() != 9 {
+            return Err(err(numbering_clause, format!("{side} has {} numerals; files are numbered 1 to 9", list.len())));
+        }
+    }
+    let mut pieces: Vec<[PieceChars; 2]> = kinds
+        .iter()
+        .map(|k| {
+            let chars = |s: Side| PieceChars { name: k.names[s.index()].clone(), traditional: k.names[s.index()].clone(), variants: Vec::new() };
+            [chars(Side::Red), chars(Side::Black)]
+        })
+        .collect();
+    if let Some(c) = ed.clause("notation.characters") {
+        let raw: RawCharacters = typed(c)?;
+        for (kind, sides) in raw.kinds {
+            let i = kinds.iter().position(|k| k.name == kind).ok_or_else(|| {
+                err(c, format!("unknown piece kind `{kind}` (pieces.kinds defines {})", kinds.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", ")))
+            })?;
+            for (side, chars) in [(Side::Red, sides.red), (Side::Black, sides.black)] {
+                let p = &mut pieces[i][side.index()];
+                if let Some(t) = chars.traditional {
+                    p.traditional = t;
+                }
+                p.variants = chars.variants;
+                // Records are read character by character: every spelling is one character.
+                if let Some(bad) = p.spellings().find(|s| s.chars().count() != 1) {
+                    return Err(err(c, format!("kind `{kind}`: `{bad}` is not one character")));
+                }
+            }
+        }
+    }
+    let tandem_clause = require(ed, "notation.tandem")?;
+    let raw_tandem: RawTandem = typed(tandem_clause)?;
+    let words: BTreeMap<String, Word> = raw_tandem.words.into_iter().map(|(k, w)| (k, word(w))).collect();
+    let group = |names: &[String], n: usize| -> Result<Vec<Word>, SpecError> {
+        if names.len() != n {
+            return Err(err(tandem_clause, format!("a group of {n} needs {n} words, not {}", names.len())));
+        }
+        names
+            .iter()
+            .map(|n| words.get(n).cloned().ok_or_else(|| err(tandem_clause, format!("group word `{n}` is not among `words`"))))
+            .collect()
+    };
+    let two: [Word; 2] = group(&raw_tandem.groups.two, 2)?.try_into().map_err(|_| err(tandem_clause, "two words"))?;
+    let three: [Word; 3] = group(&raw_tandem.groups.three, 3)?.try_into().map_err(|_| err(tandem_clause, "three words"))?;
+    let record = Record {
+        pieces,
+        numerals: [numbering.numerals.red, numbering.numerals.black],
+        full: form(raw.forms.full),
+        abbreviated: form(raw.forms.abbreviated),
+        tandem: Tandem { two, three, more: raw_tandem.more.side(), words },
+    };
+    Ok(Some(record))
+}

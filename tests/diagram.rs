@@ -1,0 +1,123 @@
+//! Board diagrams rendered with a real SVG renderer (resvg), checked pixel by pixel at
+//! known points: a red piece's ring on its point, a black one, the river gap, the last
+//! move and an arrow. No check depends on CJK glyphs (the machine may have no CJK font);
+//! set `XQSPEC_DIAGRAM_PNG=DIR` to keep the rendered images for a look.
+
+use std::process::Command;
+
+use resvg::tiny_skia::{Pixmap, Transform};
+use resvg::usvg;
+use xqspec::board::Square;
+use xqspec::diagram::{self, colour, position_after, x_of, y_of, Arrow, DiagramOptions, PIECE_RADIUS};
+use xqspec::ruleset::RuleSet;
+
+fn render(svg: &str, name: &str) -> Pixmap {
+    let mut opt = usvg::Options::default();
+    opt.fontdb_mut().load_system_fonts();
+    let tree = usvg::Tree::from_str(svg, &opt).expect("the SVG parses");
+    let size = tree.size().to_int_size();
+    let mut pixmap = Pixmap::new(size.width(), size.height()).unwrap();
+    resvg::render(&tree, Transform::default(), &mut pixmap.as_mut());
+    if let Some(dir) = std::env::var_os("XQSPEC_DIAGRAM_PNG") {
+        pixmap.save_png(std::path::Path::new(&dir).join(format!("{name}.png"))).unwrap();
+    }
+    pixmap
+}
+
+fn rgb(p: &Pixmap, x: i32, y: i32) -> (u8, u8, u8) {
+    let c = p.pixel(x as u32, y as u32).expect("inside the image").demultiply();
+    (c.red(), c.green(), c.blue())
+}
+
+fn hex(h: &str) -> (u8, u8, u8) {
+    let v = u32::from_str_radix(h.trim_start_matches('#'), 16).unwrap();
+    ((v >> 16) as u8, (v >> 8) as u8, v as u8)
+}
+
+/// Whether two colours are within `tol` in every channel.
+fn near(a: (u8, u8, u8), b: (u8, u8, u8), tol: u8) -> bool {
+    a.0.abs_diff(b.0) <= tol && a.1.abs_diff(b.1) <= tol && a.2.abs_diff(b.2) <= tol
+}
+
+fn sq(s: &str) -> Square {
+    Square::parse(s).unwrap()
+}
+
+/// A point on the ring of the piece standing on `s` (right of its centre).
+fn ring(s: &str) -> (i32, i32) {
+    let p = sq(s);
+    (x_of(p.file()) + PIECE_RADIUS, y_of(p.rank()))
+}
+
+#[test]
+fn pieces_river_last_move_and_arrows_are_where_they_should_be() {
+    let rs = RuleSet::builtin("cxa-2020").unwrap();
+    let (pos, last) = position_after(&rs, "startpos", &["h2e2".into()]).unwrap();
+    let opts = DiagramOptions { last_move: last, arrows: vec![Arrow::parse("b0c2").unwrap()], caption: Some("h2e2".into()) };
+    let img = render(&diagram::svg(&rs, &pos, &opts), "start-h2e2");
+    let (red, black, board) = (hex(colour::RED), hex(colour::BLACK), hex(colour::BOARD));
+
+    // Pieces: the rings of a red chariot, the red cannon that moved to e2, a black horse.
+    for s in ["a0", "e2", "i0", "e3"] {
+        let (x, y) = ring(s);
+        assert!(near(rgb(&img, x, y), red, 40), "{s}: {:?}", rgb(&img, x, y));
+    }
+    for s in ["b9", "e9", "b7"] {
+        let (x, y) = ring(s);
+        assert!(near(rgb(&img, x, y), black, 40), "{s}: {:?}", rgb(&img, x, y));
+    }
+    // h2 is empty now: no ring there, the board shows.
+    let (x, y) = ring("h2");
+    assert!(!near(rgb(&img, x, y), red, 60), "h2 is empty: {:?}", rgb(&img, x, y));
+
+    // The river: inner files are broken between ranks 4 and 5, the edge files are not.
+    let mid_river = (y_of(4) + y_of(5)) / 2;
+    let mid_own = (y_of(3) + y_of(4)) / 2;
+    for file in 1..8u8 {
+        let x = x_of(file);
+        assert!(near(rgb(&img, x, mid_river), board, 6), "file {file} in the river: {:?}", rgb(&img, x, mid_river));
+        assert!(!near(rgb(&img, x, mid_own), board, 30), "file {file} between ranks 3 and 4 has its line: {:?}", rgb(&img, x, mid_own));
+    }
+    for file in [0u8, 8] {
+        assert!(!near(rgb(&img, x_of(file), mid_river), board, 30), "edge file {file} crosses the river");
+    }
+
+    // The last move: both points framed in its colour (near the frame's top-left corner,
+    // where the dashed frame of the from-point starts with a dash).
+    let blue = hex(colour::LAST_MOVE);
+    for s in ["h2", "e2"] {
+        let p = sq(s);
+        let x = x_of(p.file()) - diagram::CELL / 2 + 3;
+        let y = y_of(p.rank()) - diagram::CELL / 2 + 2;
+        assert!(near(rgb(&img, x, y), blue, 50), "{s}: {:?}", rgb(&img, x, y));
+    }
+    // The arrow from b0 to c2: at its middle.
+    let (x, y) = ((x_of(1) + x_of(2)) / 2, (y_of(0) + y_of(2)) / 2);
+    assert!(near(rgb(&img, x, y), hex(colour::ARROW), 60), "arrow: {:?}", rgb(&img, x, y));
+}
+
+#[test]
+fn the_board_command_writes_an_svg_that_renders() {
+    let dir = std::env::temp_dir().join(format!("xqspec-board-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("b.svg");
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
+        .args(["board", "--fen", "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", "--arrow", "d0-d9:check", "--svg"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let svg = std::fs::read_to_string(&file).unwrap();
+    let img = render(&svg, "two-generals");
+    let (x, y) = ring("d0");
+    assert!(near(rgb(&img, x, y), hex(colour::RED), 40));
+    let (x, y) = ring("e9");
+    assert!(near(rgb(&img, x, y), hex(colour::BLACK), 40));
+    assert!(svg.contains(">check<"), "the arrow's label");
+    // A bad arrow and a bad move are refused with a message.
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(["board", "--arrow", "d0"]).output().unwrap();
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--arrow `d0`"));
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(["board", "--moves", "h2h8"]).output().unwrap();
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("move 1"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,192 @@
+//! The recording characters live in the spec (`pieces.kinds`, `notation.*`,
+//! `board.file_numbering`); the pest grammar keeps the character classes it needs. These
+//! tests check that the two agree character by character, and that the formatter writes
+//! what the YAML says (edit the YAML, and the text changes).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use pest::Parser;
+use xqspec::board::{Move, Side};
+use xqspec::notation::syntax::chinese::{ChineseParser, Rule};
+use xqspec::notation::{format_move, parse_move, Notation, Style};
+use xqspec::spec::Spec;
+use xqspec::vm::record::Record;
+use xqspec::vm::Rules;
+
+fn rules(id: &str) -> Rules {
+    Rules::builtin(id).unwrap()
+}
+
+/// Every character the grammar might accept: the CJK block, ASCII and full-width forms.
+fn candidates() -> impl Iterator<Item = char> {
+    ('\u{4E00}'..='\u{9FFF}').chain('!'..='~').chain('\u{FF01}'..='\u{FF5E}')
+}
+
+/// The characters `rule` accepts as a whole token.
+fn accepted_by(rule: Rule) -> BTreeSet<char> {
+    candidates()
+        .filter(|c| {
+            let s = c.to_string();
+            ChineseParser::parse(rule, &s).is_ok_and(|p| p.as_str() == s)
+        })
+        .collect()
+}
+
+/// A spelling and its full-width form (records write both widths).
+fn with_widths(s: &str) -> Vec<char> {
+    let mut out: Vec<char> = s.chars().collect();
+    out.extend(s.chars().filter(|c| ('!'..='~').contains(c)).filter_map(|c| char::from_u32(c as u32 - 0x21 + 0xFF01)));
+    out
+}
+
+/// The kind and side classes of the grammar's `piece` rule, per character:
+/// `(kind rule, side)` where side is `None` for characters both sides use.
+fn grammar_pieces() -> BTreeMap<char, (String, Option<Side>)> {
+    let mut out = BTreeMap::new();
+    for c in candidates() {
+        let s = c.to_string();
+        let Ok(pairs) = ChineseParser::parse(Rule::piece, &s) else { continue };
+        let names: Vec<String> = pairs.flatten().map(|p| format!("{:?}", p.as_rule())).collect();
+        // piece > kind > kind_side
+        let kind = names[1].clone();
+        let side = match names[2].rsplit('_').next() {
+            Some("red") => Some(Side::Red),
+            Some("black") => Some(Side::Black),
+            Some("either") => None,
+            other => panic!("grammar rule {} for {c} has no side suffix ({other:?})", names[2]),
+        };
+        out.insert(c, (kind, side));
+    }
+    out
+}
+
+/// The same map from the spec's record table.
+fn spec_pieces(rules: &Rules, record: &Record) -> BTreeMap<char, (String, Option<Side>)> {
+    let mut sides: BTreeMap<char, (String, BTreeSet<Side>)> = BTreeMap::new();
+    for (k, pair) in record.pieces.iter().enumerate() {
+        for side in Side::BOTH {
+            for s in pair[side.index()].spellings() {
+                let c = s.chars().next().unwrap();
+                let e = sides.entry(c).or_insert_with(|| (rules.kinds()[k].name.clone(), BTreeSet::new()));
+                assert_eq!(e.0, rules.kinds()[k].name, "{c} names two kinds in the spec");
+                e.1.insert(side);
+            }
+        }
+    }
+    sides
+        .into_iter()
+        .map(|(c, (kind, set))| (c, (kind, if set.len() == 2 { None } else { set.into_iter().next() })))
+        .collect()
+}
+
+#[test]
+fn grammar_and_spec_agree_on_every_piece_character() {
+    for id in ["cxa-2020", "cxa-2011", "cxa-1999"] {
+        let rules = rules(id);
+        let record = rules.record().expect("the editions have notation clauses");
+        let spec = spec_pieces(&rules, record);
+        let grammar = grammar_pieces();
+        assert_eq!(grammar, spec, "{id}: the grammar's piece classes (left) differ from the spec (right)");
+        // Names and variants: 7 kinds × 2 sides written, plus the variants.
+        assert!(spec.len() >= 14, "{spec:?}");
+    }
+}
+
+#[test]
+fn grammar_and_spec_agree_on_actions_numerals_and_tandem_words() {
+    let rules = rules("cxa-2020");
+    let r = rules.record().unwrap();
+    for (i, rule) in [Rule::advance, Rule::retreat, Rule::traverse].into_iter().enumerate() {
+        let spec: BTreeSet<char> = [&r.full, &r.abbreviated].iter().flat_map(|f| f.actions[i].spellings()).flat_map(with_widths).collect();
+        assert_eq!(accepted_by(rule), spec, "action {i} ({rule:?})");
+    }
+    // Files: the numerals of both sides, in both widths.
+    let files: BTreeSet<char> = r.numerals.iter().flatten().flat_map(|n| with_widths(n)).collect();
+    assert_eq!(accepted_by(Rule::file), files);
+    // Tandem words: front, middle, rear; the n-th of larger groups with the `more`
+    // numerals, up to the most pieces of one kind a side has (five soldiers).
+    for (rule, word) in [(Rule::front, "front"), (Rule::middle, "middle"), (Rule::rear, "rear")] {
+        let spec: BTreeSet<char> = r.tandem.words[word].spellings().flat_map(str::chars).collect();
+        assert_eq!(accepted_by(rule), spec, "{word}");
+    }
+    let most = rules.kinds().iter().map(|k| k.count).max().unwrap();
+    let nth: BTreeSet<char> = (1..=most).flat_map(|n| r.numeral(r.tandem.more, n).chars().collect::<Vec<_>>()).collect();
+    assert_eq!(accepted_by(Rule::nth), nth);
+}
+
+#[test]
+fn every_spelling_of_the_spec_resolves_to_its_kind() {
+    let rules = rules("cxa-2020");
+    let r = rules.record().unwrap();
+    let pos = rules.start_position();
+    // Red's cannon h2 to e2 under every cannon spelling and every traverse word.
+    let cannon = rules.kind_by_name("cannon").unwrap() as usize;
+    for piece in r.pieces[cannon][Side::Red.index()].spellings() {
+        for word in r.full.actions[2].spellings() {
+            let text = format!("{piece}{}{word}{}", r.numeral(Side::Red, 2), r.numeral(Side::Red, 5));
+            assert_eq!(parse_move(&rules, &pos, Notation::Chinese, &text).unwrap().iccs(), "h2e2", "{text}");
+        }
+    }
+}
+
+/// The built-in spec with one textual edit to one file, compiled for `edition`.
+fn edited(file: &str, from: &str, to: &str, edition: &str) -> Rules {
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == file).unwrap();
+    assert!(f.1.contains(from), "{file} lacks {from}");
+    f.1 = f.1.replace(from, to);
+    let spec = Spec::from_files(files).unwrap();
+    Rules::compile(spec.edition(edition).unwrap()).unwrap()
+}
+
+#[test]
+fn the_formatter_writes_what_the_yaml_says() {
+    let base = rules("cxa-2020");
+    let pos = base.start_position();
+    let horse = Move::parse_iccs("h0g2").unwrap();
+    let trad = Style::from_name("traditional").unwrap();
+    assert_eq!(format_move(&base, &pos, horse, Notation::Chinese, trad).unwrap(), "傌二進三");
+    // Red's horse written 馬 in traditional script.
+    let r = edited("cxa-2020/notation.yaml", "red: {traditional: 傌, variants: [馬]}", "red: {traditional: 馬, variants: [傌]}", "cxa-2020");
+    assert_eq!(format_move(&r, &pos, horse, Notation::Chinese, trad).unwrap(), "馬二進三");
+    // The abbreviated form writes = for traverse, and full-width when asked.
+    let cannon = Move::parse_iccs("h2e2").unwrap();
+    let r = edited("cxa-2020/notation.yaml", "traverse: {write: \".\", also: [\"=\"]}", "traverse: {write: \"=\", also: [\".\"]}", "cxa-2020");
+    assert_eq!(format_move(&r, &pos, cannon, Notation::ChineseAbbreviated, Style::default()).unwrap(), "炮2=5");
+    let full = Style::from_name("fullwidth").unwrap();
+    assert_eq!(format_move(&r, &pos, cannon, Notation::ChineseAbbreviated, full).unwrap(), "炮２＝５");
+    // Red writing Arabic numerals in the full form.
+    let r = edited("cxa-2020/notation.yaml", "numerals: {red: red, black: black}", "numerals: {red: black, black: black}", "cxa-2020");
+    assert_eq!(format_move(&r, &pos, cannon, Notation::Chinese, Style::default()).unwrap(), "炮2平5");
+    // The piece name itself comes from pieces.kinds.
+    let r = edited("cxa-2020/pieces.yaml", "names: {red: 炮, black: 炮}", "names: {red: 砲, black: 炮}", "cxa-2020");
+    assert_eq!(format_move(&r, &pos, cannon, Notation::Chinese, Style::default()).unwrap(), "砲二平五");
+}
+
+#[test]
+fn without_notation_clauses_chinese_cannot_be_written() {
+    let mut files = Spec::builtin_files();
+    files.retain(|(p, _)| p != "cxa-2020/notation.yaml" && p != "cxa-1999/notation.yaml");
+    let spec = Spec::from_files(files).unwrap();
+    let r = Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap();
+    assert!(r.record().is_none());
+    let pos = r.start_position();
+    let e = format_move(&r, &pos, Move::parse_iccs("h2e2").unwrap(), Notation::Chinese, Style::default()).unwrap_err();
+    assert_eq!(e.kind(), "no_record_forms");
+    // The protocol answers `unsupported` (the rule set does not say), not `move.illegal`.
+    let r2 = xqspec::notation::answer_format_move(&r, &pos, "chinese", "h2e2").unwrap_err();
+    assert_eq!(r2.kind, "unsupported");
+    // WXF and ICCS need no record forms.
+    assert_eq!(format_move(&r, &pos, Move::parse_iccs("h2e2").unwrap(), Notation::Wxf, Style::default()).unwrap(), "C2.5");
+}
+
+#[test]
+fn record_errors_name_the_clause() {
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/notation.yaml").unwrap();
+    f.1 = f.1.replace("red: {traditional: 帥}", "red: {traditional: 帥帥}");
+    let spec = Spec::from_files(files).unwrap();
+    let e = Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
+    assert_eq!(e.clause.as_deref(), Some("notation.characters"), "{e}");
+    assert!(e.to_string().contains("cxa-2020/notation.yaml:") && e.message.contains("not one character"), "{e}");
+}

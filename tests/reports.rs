@@ -1,0 +1,217 @@
+//! The generated reports: edition diffs (clauses, provenance, behaviour and its causes),
+//! article coverage, and `xqspec report --check` catching stale files.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use xqspec::conform::case::Expect;
+use xqspec::conform::suite::Suite;
+use xqspec::report::diff::{diff, Kind};
+use xqspec::report::{self, articles};
+use xqspec::spec::Spec;
+
+fn suite() -> Suite {
+    Suite::load_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance").as_path()).unwrap()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("xqspec-reports-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Every difference rules-digest.md §5.1 lists between 2011 and 2020 that the spec
+/// encodes, by clause (4.1's list and the team articles are not known for 2011, 18.4 is
+/// not decidable, the 棋例 come with their own clauses).
+const DIGEST_5_1: &[&str] = &[
+    "tiebreak.round_robin",        // 14.1 adds 后手胜局, byes not counted
+    "tiebreak.double_round_robin", // 14.1 double round robin
+    "tiebreak.swiss",              // 14.3 adds 后走胜局
+    "bye.team_score",              // 14.4 team bye
+    "bye.opponent_score",          // 14.4 50 % below 7 rounds / 16 players
+    "clock.classification",        // 6.3 rapid ≤ 15 min
+    "clock.scheme.rapid_10m_10s",  // ch. 7 / art. 30 controls
+    "clock.scheme.blitz_5m_3s",
+    "clock.scheme.decider_6m_4m_3s",
+    "playoff.slow_rapid_decider", // art. 30 play-off menu
+    "playoff.slow_rapid_blitz_decider",
+    "playoff.slow_rapid_two_blitz_decider",
+    "playoff.slow_rapid_blitz_until_decisive",
+    "playoff.match_two_blitz_decider",
+    "playoff.match_blitz_until_decisive",
+    "draw.no_early_offer",   // 4.3
+    "draw.early_repetition", // 4.3
+    "irregularity.colours_reversed", // 5.8.1
+    "irregularity.displaced_piece",  // 5.8.2
+    "irregularity.illegal_move",     // 5.8.3
+    "irregularity.knocked_over",     // 5.9
+    "irregularity.between_points",   // 5.10
+    "format.n_plus_one",             // 10.4.3
+];
+
+#[test]
+fn the_2011_to_2020_diff_shows_every_digest_difference_with_its_provenance() {
+    let spec = Spec::builtin().unwrap();
+    let d = diff(&spec, &suite(), "cxa-2011", "cxa-2020").unwrap();
+    for id in DIGEST_5_1 {
+        let c = d.clauses.iter().find(|c| c.id == *id).unwrap_or_else(|| panic!("{id} not in the diff"));
+        assert_ne!(c.kind, Kind::Unchanged, "{id}");
+        let row = d.markdown.lines().find(|l| l.starts_with(&format!("| [`{id}`]"))).unwrap_or_else(|| panic!("no row for {id}"));
+        assert!(row.contains("verified (seed-002)") || row.contains("secondary (web-2020-art30)"), "{id}: {row}");
+        assert!(["| read", "| secondary", "| inferred"].iter().any(|g| row.contains(g)), "{id}: {row}");
+    }
+    // The changed tiebreak order shows the added criterion side by side.
+    assert!(d.markdown.contains("对局时后走, **后走胜局**]"), "the inline diff marks the added criterion");
+    // Irregularities 5.8.x rest on the inferred 2011 clauses.
+    let c = d.clauses.iter().find(|c| c.id == "irregularity.colours_reversed").unwrap();
+    assert_eq!(c.grade(), xqspec::report::diff::Grade::Inferred);
+}
+
+#[test]
+fn behaviour_lists_exactly_the_cases_whose_expectations_differ() {
+    let spec = Spec::builtin().unwrap();
+    let suite = suite();
+    for (a, b) in [("cxa-2011", "cxa-2020"), ("cxa-1999", "cxa-2020"), ("cxa-1999", "cxa-2011")] {
+        let want: BTreeSet<String> = suite
+            .cases
+            .iter()
+            .filter(|c| c.overlay.is_none())
+            .filter(|c| match &c.expect {
+                Expect::ByEdition(m) => matches!((m.get(a), m.get(b)), (Some(x), Some(y)) if x != y),
+                Expect::Same(_) => false,
+            })
+            .map(|c| c.path.clone())
+            .collect();
+        let d = diff(&spec, &suite, a, b).unwrap();
+        let got: BTreeSet<String> = d.behaviour.iter().map(|x| x.case.path.clone()).collect();
+        assert_eq!(got, want, "{a} → {b}");
+        assert!(!got.is_empty());
+        for x in &d.behaviour {
+            assert!(d.markdown.contains(&format!("### `{}`", x.case.stem_path())));
+        }
+    }
+}
+
+#[test]
+fn the_reference_computes_behaviour_under_an_overlay_and_finds_the_cause() {
+    let mut files = Spec::builtin_files();
+    files.push((
+        "overlays/test-fifty-rounds.yaml".into(),
+        "overlay: test-fifty-rounds\nname: a test event\nedition: cxa-2020\nprovenance: {status: inferred, source: digest}\nchanges:\n  - clause: draw.natural_limit\n    data: {rounds: 50}\n".into(),
+    ));
+    let spec = Spec::from_files(files).unwrap();
+    let d = diff(&spec, &suite(), "cxa-2020", "cxa-2020+test-fifty-rounds").unwrap();
+    let changed: Vec<&str> = d.clauses.iter().filter(|c| c.kind != Kind::Unchanged).map(|c| c.id.as_str()).collect();
+    assert_eq!(changed, ["draw.natural_limit"]);
+    assert!(d.markdown.contains("| `rounds` | `60`     | `50`"), "{}", d.markdown);
+    assert!(!d.behaviour.is_empty(), "natural-limit cases answer differently with 50 rounds");
+    for x in &d.behaviour {
+        assert_eq!((x.a.from, x.b.from), ("case file", "reference"), "{}", x.case.path);
+        let cause = x.causes.iter().find(|c| c.clause == "draw.natural_limit").unwrap_or_else(|| panic!("{}: {:?}", x.case.path, x.causes));
+        assert!(cause.by_experiment, "{}", x.case.path);
+    }
+}
+
+#[test]
+fn report_check_finds_stale_missing_and_extra_files() {
+    let spec = Spec::builtin().unwrap();
+    let g = report::generate(&spec, &suite()).unwrap();
+    assert!(g.skipped.iter().all(|(_, why)| why.contains("not in the spec")), "{:?}", g.skipped);
+    assert!(g.files.contains_key("diff-cxa-2011-cxa-2020.md") && g.files.contains_key("articles.md") && g.files.contains_key("README.md"));
+    assert!(g.files.keys().any(|k| k.starts_with("diagrams/") && k.ends_with(".svg")));
+    let dir = temp("check");
+    report::write(&dir, &g).unwrap();
+    assert!(report::check(&dir, &g).is_empty());
+    std::fs::write(dir.join("articles.md"), "old").unwrap();
+    std::fs::remove_file(dir.join("coverage.md")).unwrap();
+    std::fs::write(dir.join("diagrams/gone.svg"), "<svg/>").unwrap();
+    std::fs::write(dir.join("diff-old-new.md"), "x").unwrap();
+    let problems = report::check(&dir, &g).join("\n");
+    for want in ["articles.md is stale", "coverage.md is missing", "gone.svg is no longer generated", "diff-old-new.md is no longer generated"] {
+        assert!(problems.contains(want), "{want}: {problems}");
+    }
+    report::write(&dir, &g).unwrap();
+    assert!(report::check(&dir, &g).is_empty());
+    assert!(!dir.join("diagrams/gone.svg").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_checked_in_reports_are_current() {
+    let spec = Spec::builtin().unwrap();
+    let g = report::generate(&spec, &suite()).unwrap();
+    let problems = report::check(&Path::new(env!("CARGO_MANIFEST_DIR")).join("reports"), &g);
+    assert!(problems.is_empty(), "run `xqspec report --write`:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn article_reasons_and_gaps_come_from_the_table_of_contents() {
+    let edit = |from: &str, to: &str| {
+        let mut files = Spec::builtin_files();
+        let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/articles.yaml").unwrap();
+        assert!(f.1.contains(from));
+        f.1 = f.1.replace(from, to);
+        Spec::from_files(files).unwrap()
+    };
+    let base = articles::report(&Spec::builtin().unwrap());
+    assert!(base.markdown.contains("| 1.4 "), "lists 1.4");
+    // Without its reason, 1.4 is a gap; with another reason text, the text shows.
+    let gap = articles::report(&edit("gloss: \"board dimensions; the upright demonstration board\", not_decidable: equipment", "gloss: \"board dimensions\""));
+    let row = gap.markdown.lines().find(|l| l.starts_with("| 1.4 ")).unwrap();
+    assert!(row.contains("**not encoded yet**"), "{row}");
+    assert_ne!(gap.summary, base.summary);
+    let reworded = articles::report(&edit("sizes, colours and materials are not decidable", "nothing for a program to check"));
+    assert!(reworded.markdown.contains("nothing for a program to check"));
+    // A table-of-contents error names its file and line.
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/articles.yaml").unwrap();
+    f.1 = f.1.replace("not_decidable: venue}", "not_decidable: weather}");
+    let e = Spec::from_files(files).unwrap_err().to_string();
+    assert!(e.contains("cxa-2020/articles.yaml:") && e.contains("`weather`"), "{e}");
+}
+
+#[test]
+fn the_diff_command_writes_the_report_and_its_diagrams() {
+    let dir = temp("cli");
+    let file = dir.join("d.md");
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(["diff", "cxa-2011", "cxa-2020", "--write"]).arg(&file).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = std::fs::read_to_string(&file).unwrap();
+    assert!(md.starts_with("# Differences: cxa-2011 → cxa-2020"));
+    let svgs = std::fs::read_dir(dir.join("diagrams")).unwrap().count();
+    assert!(svgs > 0 && md.matches("](diagrams/").count() == svgs, "{svgs}");
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(["diff", "cxa-2020", "cxa-2042"]).output().unwrap();
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("unknown rule set `cxa-2042`"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn conform_report_draws_the_positions_of_failing_cases() {
+    let dir = temp("conform");
+    let cases = dir.join("cases");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
+    std::fs::create_dir_all(cases.join("movement")).unwrap();
+    for f in ["vocabulary.yaml", "features.yaml", "exemptions.yaml", "retired-ids.txt"] {
+        if root.join(f).exists() {
+            std::fs::copy(root.join(f), cases.join(f)).unwrap();
+        }
+    }
+    let text = std::fs::read_to_string(root.join("movement/advisor-diagonals-in-palace.yaml")).unwrap();
+    std::fs::write(cases.join("movement/advisor-diagonals-in-palace.yaml"), text.replace(", e1f2]", "]")).unwrap();
+    let report = dir.join("run.md");
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
+        .args(["conform", "--edition", "cxa-2020", "--cases"])
+        .arg(&cases)
+        .arg("--report")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the edited case fails");
+    let md = std::fs::read_to_string(&report).unwrap();
+    assert!(md.contains("](run-diagrams/movement-advisor-diagonals-in-palace-cxa-2020.svg)"), "{md}");
+    let svg = std::fs::read_to_string(dir.join("run-diagrams/movement-advisor-diagonals-in-palace-cxa-2020.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("class=\"piece red\""));
+    std::fs::remove_dir_all(&dir).ok();
+}
