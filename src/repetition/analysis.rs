@@ -323,12 +323,10 @@ impl<'a> Analyst<'a> {
                     .unwrap_or_default()
                     .max(Val::ZERO)
             };
-            let gain = if outright {
-                tv - av
-            } else {
-                on_square - opened
-            };
-            if !gain.is_positive() {
+            // 26.5: judged over the whole sequence, an even result is still a chase; only a
+            // net loss (once what the capture lays open is counted) makes it none.
+            let gain = if outright { tv - av } else { on_square - opened };
+            if gain < Val::ZERO || (gain == Val::ZERO && opened == Val::ZERO) {
                 continue;
             }
             if !sketch && p.safe_from_mate > 0 && self.mates_by_checks(&after, p.safe_from_mate) {
