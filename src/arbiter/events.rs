@@ -12,18 +12,8 @@ use super::data::{RecordFault, SideName};
 use super::ArbiterError;
 use crate::board::{Side, Square};
 
-/// A repetition ruling (棋例) handed over by the 棋例 module.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// Drawn with neither side changing (不变作和).
-    Draw,
-    RedMustChange,
-    BlackMustChange,
-    /// Red loses (unilateral perpetual check).
-    RedLoses,
-    BlackLoses,
-}
+/// A repetition ruling (棋例), as `crate::repetition` gives it.
+pub use crate::repetition::Verdict;
 
 /// What the arbiter finds on its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]

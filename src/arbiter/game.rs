@@ -852,6 +852,8 @@ impl<'a> Game<'a> {
                 let c = self.rules.results.iter().find(|r| r.when == Trigger::ChangeRefused).map(|r| r.clause.clone());
                 self.order(i, s, c);
             }
+            // No repetition was found to rule on: nothing follows.
+            Verdict::None => {}
             Verdict::Draw => {
                 // The round of the move that completed the cycle.
                 let round = self.pos.fullmove_number() - u32::from(self.stm() == Side::Red);

@@ -23,8 +23,9 @@ pub struct RulingQuery {
     pub moves: Vec<String>,
 }
 
-/// The verdict of a ruling.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The verdict of a ruling (in data and on the wire: `draw`, `red_must_change` …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Verdict {
     Draw,
     RedMustChange,
@@ -137,29 +138,24 @@ pub struct Ruling {
 
 /// Rules on `moves` played from `fen`.
 pub fn rule(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Result<Ruling, RulingError> {
-    let (start, _) = fen::parse(vm, &q.fen).map_err(RulingError::Fen)?;
-    let mut positions = vec![start];
-    let mut moves = Vec::with_capacity(q.moves.len());
-    for (i, text) in q.moves.iter().enumerate() {
-        // Canonical ICCS only (`h2e2`), as in every query.
-        let m = Move::parse_iccs(text)
-            .filter(|m| &m.iccs() == text)
-            .ok_or_else(|| RulingError::MoveSyntax { index: i + 1, text: text.clone() })?;
-        let mut next = positions.last().expect("at least the start").clone();
-        next.play(vm, m).map_err(|error| RulingError::Illegal { index: i + 1, error })?;
-        moves.push(m);
-        positions.push(next);
-    }
-    let an = Analyst::new(vm, rep);
-    Ok(judge(&an, &positions, &moves, None))
+    let (positions, moves) = play_line(vm, q)?;
+    Ok(judge(&Analyst::new(vm, rep), &positions, &moves, None))
 }
 
 /// Classes every move of `moves` as if they formed one cycle (no pattern or verdict is
 /// meaningful unless they do): `xqspec ruling --every-move`.
 pub fn rule_every_move(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Result<Ruling, RulingError> {
+    let (positions, moves) = play_line(vm, q)?;
+    let all = Some((0, moves.len(), "every_move"));
+    Ok(judge(&Analyst::new(vm, rep), &positions, &moves, all))
+}
+
+/// The position before every move and after the last, and the moves: canonical ICCS only
+/// (`h2e2`), each legal where it is played, as in every query.
+fn play_line(vm: &Rules, q: &RulingQuery) -> Result<(Vec<Position>, Vec<Move>), RulingError> {
     let (start, _) = fen::parse(vm, &q.fen).map_err(RulingError::Fen)?;
     let mut positions = vec![start];
-    let mut moves = Vec::new();
+    let mut moves = Vec::with_capacity(q.moves.len());
     for (i, text) in q.moves.iter().enumerate() {
         let m = Move::parse_iccs(text)
             .filter(|m| &m.iccs() == text)
@@ -169,8 +165,7 @@ pub fn rule_every_move(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Re
         moves.push(m);
         positions.push(next);
     }
-    let an = Analyst::new(vm, rep);
-    Ok(judge(&an, &positions, &moves, Some((0, moves.len(), "every_move"))))
+    Ok((positions, moves))
 }
 
 /// The plies to judge: the last repetition (the shortest cycle ending at the latest
