@@ -121,7 +121,7 @@ impl RefRules {
                     }
                 }
                 let to_ok = |t: Square| ins.to.as_ref().is_none_or(|r| self.in_region(r, side, t));
-                let can = |t: Square, capture: bool| if capture { ins.mode.capture() } else { ins.mode.quiet() };
+                let can = |_: Square, capture: bool| if capture { ins.mode.capture() } else { ins.mode.quiet() };
                 let mut add = |t: Square| {
                     match b[t.index()] {
                         None if can(t, false) && to_ok(t) => out.push(Move::new(from, t)),
