@@ -12,11 +12,13 @@ use xqspec::ruleset::RuleSet;
 
 fn main() {
     let reps: usize = std::env::var("RULING_REPS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+    // `RULING_ONLY=ID` times that case alone (for a profiler).
+    let only = std::env::var("RULING_ONLY").ok();
     let suite = Suite::embedded();
     let sets: Vec<(String, RuleSet)> =
         ["axf", "cxa-1999", "cxa-2011", "cxa-2020"].iter().map(|e| (e.to_string(), RuleSet::builtin(e).expect("built-in spec"))).collect();
     let mut times: Vec<(f64, usize, String)> = Vec::new();
-    for case in suite.cases.iter().filter(|c| c.query == "ruling") {
+    for case in suite.cases.iter().filter(|c| c.query == "ruling" && only.as_ref().is_none_or(|o| *o == c.id)) {
         let Ok(q) = serde_json::from_value::<RulingQuery>(serde_json::Value::Object(case.input.clone())) else { continue };
         for (id, rs) in sets.iter().filter(|(id, _)| case.editions.contains(id)) {
             let rep = rs.repetition.as_ref().expect("repetition clauses");

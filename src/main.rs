@@ -220,6 +220,18 @@ fn spec_check(dir: &Option<PathBuf>) -> Result<(), String> {
     }
 }
 
+/// Restores the default action of SIGPIPE (end the process) that Rust's runtime ignores.
+#[cfg(unix)]
+fn end_quietly_on_closed_stdout() {
+    // SAFETY: called once at start-up, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn end_quietly_on_closed_stdout() {}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -228,6 +240,12 @@ fn main() -> ExitCode {
             return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
         }
     };
+    // A closed stdout (`xqspec moves … | head`) ends a command quietly, as it does other Unix
+    // tools. `conform` keeps Rust's default (SIGPIPE ignored): it writes to the pipes of the
+    // programs it tests and must report one that died rather than die with it.
+    if !matches!(cli.command, Command::Conform(_)) {
+        end_quietly_on_closed_stdout();
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

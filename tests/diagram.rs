@@ -121,3 +121,61 @@ fn the_board_command_writes_an_svg_that_renders() {
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("move 1"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_ruling_draws_its_cycle_with_the_chases_as_arrows() {
+    let dir = std::env::temp_dir().join(format!("xqspec-ruling-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("r.svg");
+    // The README's example: the red chariot chases the unprotected cannon on every move.
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
+        .args(["ruling", "--fen", "3k5/R8/2c6/9/9/9/9/9/9/4K4 w - - 0 1", "--moves", "a8a7", "c7c8", "a7a8", "c8c7", "--svg"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verdict: red_must_change"));
+    let svg = std::fs::read_to_string(&file).unwrap();
+    // The start of the cycle and one board per move judged; every arrowhead id unique.
+    assert_eq!(svg.matches("<svg ").count(), 1 + 5, "{svg}");
+    assert_eq!(svg.matches("<marker id=\"arrowhead-").count(), 5);
+    assert!(svg.contains("verdict: red_must_change") && svg.contains("长捉"));
+    let img = render(&svg, "ruling-cycle");
+    let (red, black, arrow, blue) = (hex(colour::RED), hex(colour::BLACK), hex(colour::ARROW), hex(colour::LAST_MOVE));
+    let at = |n: usize, (x, y): (i32, i32)| {
+        let (ox, oy) = diagram::sheet_origin(n, 4, true);
+        rgb(&img, ox + x, oy + y)
+    };
+    // Board 0, the cycle's start: the chariot on a8, the cannon on c7; no arrow.
+    assert!(near(at(0, ring("a8")), red, 40) && near(at(0, ring("c7")), black, 40));
+    let between_b7_c7 = (x_of(1) + diagram::CELL / 4, y_of(7) + 1);
+    assert!(!near(at(0, between_b7_c7), arrow, 60), "no arrow before the cycle: {:?}", at(0, between_b7_c7));
+    // Board 1, after 车九退一 (a8a7): the move framed on a7, the chase a7 → c7 drawn.
+    let frame = |s: &str| {
+        let p = sq(s);
+        (x_of(p.file()) - diagram::CELL / 2 + 3, y_of(p.rank()) - diagram::CELL / 2 + 2)
+    };
+    assert!(near(at(1, frame("a7")), blue, 50), "a7 framed: {:?}", at(1, frame("a7")));
+    assert!(near(at(1, between_b7_c7), arrow, 60), "the chase a7 → c7: {:?}", at(1, between_b7_c7));
+    // Board 2, after the cannon's idle move c7c8: no arrow on rank 7 any more.
+    assert!(!near(at(2, between_b7_c7), arrow, 60));
+    // Board 3, after a7a8: the chase a8 → c8.
+    let between_b8_c8 = (x_of(1) + diagram::CELL / 4, y_of(8) + 1);
+    assert!(near(at(3, between_b8_c8), arrow, 60), "the chase a8 → c8: {:?}", at(3, between_b8_c8));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_closed_stdout_ends_a_command_quietly() {
+    // `xqspec board | head -c0`: the reader is gone before the SVG is printed.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xqspec"))
+        .args(["board"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -180,7 +180,7 @@ pub fn svg(ruleset: &RuleSet, pos: &Position, opts: &DiagramOptions) -> String {
         arrow(&mut s, a);
     }
     if let Some(c) = &opts.caption {
-        let _ = writeln!(s, r#"<text x="{}" y="{}" font-size="12" text-anchor="middle" fill="{}">{}</text>"#, w / 2, h - 6, colour::LINE, escape(c));
+        let _ = writeln!(s, r#"<text x="{}" y="{}" font-size="12" font-family="{FONT_LATIN},{FONT_CJK}" text-anchor="middle" fill="{}">{}</text>"#, w / 2, h - 6, colour::LINE, escape(c));
     }
     s.push_str("</svg>\n");
     s
@@ -286,7 +286,7 @@ fn arrow(s: &mut String, a: &Arrow) {
     if let Some(l) = &a.label {
         let _ = writeln!(
             s,
-            r#"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="middle" fill="{}" stroke="{}" stroke-width="3" paint-order="stroke">{}</text>"#,
+            r#"<text x="{:.1}" y="{:.1}" font-size="12" font-family="{FONT_LATIN},{FONT_CJK}" text-anchor="middle" fill="{}" stroke="{}" stroke-width="3" paint-order="stroke">{}</text>"#,
             (x1 + x2) / 2.0,
             (y1 + y2) / 2.0 - 6.0,
             colour::ARROW,
@@ -294,6 +294,42 @@ fn arrow(s: &mut String, a: &Arrow) {
             escape(l)
         );
     }
+}
+
+/// Room between the boards of a sheet, and above them for its title.
+const SHEET_GAP: i32 = 12;
+const SHEET_TITLE: i32 = 28;
+
+/// Where board `n` of a sheet with `per_row` boards to a row has its top-left corner.
+pub fn sheet_origin(n: usize, per_row: usize, titled: bool) -> (i32, i32) {
+    let (w, h) = size();
+    let per_row = per_row.max(1);
+    let head = if titled { SHEET_TITLE } else { 0 };
+    (SHEET_GAP + (n % per_row) as i32 * (w + SHEET_GAP), head + SHEET_GAP + (n / per_row) as i32 * (h + SHEET_GAP))
+}
+
+/// Several diagrams on one sheet, `per_row` to a row, under an optional title: one SVG
+/// document that holds, say, every move of a repetition cycle. Each board keeps its own
+/// arrowhead marker, renamed so that the ids of the sheet stay unique.
+pub fn sheet(boards: &[String], per_row: usize, title: Option<&str>) -> String {
+    let (w, h) = size();
+    let per_row = per_row.max(1).min(boards.len().max(1));
+    let rows = boards.len().div_ceil(per_row).max(1);
+    let head = if title.is_some() { SHEET_TITLE } else { 0 };
+    let (sw, sh) = (per_row as i32 * (w + SHEET_GAP) + SHEET_GAP, head + rows as i32 * (h + SHEET_GAP) + SHEET_GAP);
+    let mut s = String::with_capacity(boards.iter().map(String::len).sum::<usize>() + 512);
+    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{sw}" height="{sh}" viewBox="0 0 {sw} {sh}" font-family="{FONT_LATIN}">"#);
+    let _ = writeln!(s, r#"<rect x="0" y="0" width="{sw}" height="{sh}" fill="white"/>"#);
+    if let Some(t) = title {
+        let _ = writeln!(s, r#"<text x="{SHEET_GAP}" y="20" font-size="15" font-family="{FONT_LATIN},{FONT_CJK}">{}</text>"#, escape(t));
+    }
+    for (n, board) in boards.iter().enumerate() {
+        let (x, y) = sheet_origin(n, per_row, title.is_some());
+        let board = board.replacen("<svg ", &format!(r#"<svg x="{x}" y="{y}" "#), 1);
+        s.push_str(&board.replace(r#"id="arrowhead""#, &format!(r#"id="arrowhead-{n}""#)).replace("url(#arrowhead)", &format!("url(#arrowhead-{n})")));
+    }
+    s.push_str("</svg>\n");
+    s
 }
 
 /// The position of `fen` after `moves` (ICCS) under `ruleset`, and the last move.

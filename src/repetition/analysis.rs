@@ -113,8 +113,17 @@ pub struct Win {
 pub struct Analyst<'a> {
     pub vm: &'a Rules,
     pub rep: &'a RepetitionRules,
-    /// Mate searches already made in this ruling: (position, depth) → result.
-    mates: std::cell::RefCell<std::collections::HashMap<(Position, u8), bool>>,
+    /// Mate searches already made in this ruling: position → what is known of it.
+    mates: std::cell::RefCell<std::collections::HashMap<Position, MateBounds>>,
+}
+
+/// What the searches made so far know of one position: a mate within `within` moves (none
+/// known: `u8::MAX`), and no mate within `not_within` (none known: 0). A mate within `d`
+/// is one within any greater depth, and no mate within `d` none within a smaller one.
+#[derive(Clone, Copy)]
+struct MateBounds {
+    within: u8,
+    not_within: u8,
 }
 
 /// Parameters of the material test, from the chase class.
@@ -215,11 +224,22 @@ impl<'a> Analyst<'a> {
         if depth == 0 {
             return false;
         }
-        if let Some(&known) = self.mates.borrow().get(&(pos.clone(), depth)) {
-            return known;
+        if let Some(b) = self.mates.borrow().get(pos) {
+            if b.within <= depth {
+                return true;
+            }
+            if b.not_within >= depth {
+                return false;
+            }
         }
         let found = self.search_mate(pos, depth);
-        self.mates.borrow_mut().insert((pos.clone(), depth), found);
+        let mut memo = self.mates.borrow_mut();
+        let b = memo.entry(pos.clone()).or_insert(MateBounds { within: u8::MAX, not_within: 0 });
+        if found {
+            b.within = b.within.min(depth);
+        } else {
+            b.not_within = b.not_within.max(depth);
+        }
         found
     }
 
@@ -227,12 +247,19 @@ impl<'a> Analyst<'a> {
         for m in pos.checking_moves(self.vm) {
             let mut after = pos.clone();
             after.make(self.vm, m);
-            let replies = after.legal_moves(self.vm);
-            if replies.is_empty() {
-                return true;
+            if depth == 1 {
+                // The last check: only whether it leaves a legal answer (a bulk count).
+                if !after.has_legal_move(self.vm) {
+                    return true;
+                }
+                continue;
             }
-            if depth > 1
-                && replies.iter().all(|&r| {
+            let mut replies = after.legal_moves(self.vm);
+            // Captures first, the dearest first: taking a checking piece is the likeliest
+            // escape, and the first escape found ends the search of this check.
+            replies.sort_by_key(|r| std::cmp::Reverse(self.value(&after, r.to)));
+            if replies.is_empty()
+                || replies.iter().all(|&r| {
                     let mut next = after.clone();
                     next.make(self.vm, r);
                     self.mates_by_checks(&next, depth - 1)
@@ -271,10 +298,22 @@ impl<'a> Analyst<'a> {
             None => out.push(w),
         };
         let mut exposed: Option<Vec<Val>> = None;
-        for m in self.captures(pos) {
-            if only >> m.to.index() & 1 == 0 {
-                continue;
+        // With few points asked about, only the captures onto them are generated.
+        let captures = if only.count_ones() <= 4 {
+            let mut ms = Vec::new();
+            let mut bits = only;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some(sq) = Square::from_index(i).filter(|&sq| pos.piece_at(sq).is_some()) {
+                    ms.extend(self.captures_onto(pos, sq));
+                }
             }
+            ms
+        } else {
+            self.captures(pos).into_iter().filter(|m| only >> m.to.index() & 1 == 1).collect()
+        };
+        for m in captures {
             let Some(tv) = self.material(pos, m.to) else {
                 continue;
             };
@@ -358,15 +397,12 @@ impl<'a> Analyst<'a> {
     fn wins_after_check(&self, pos: &Position, p: WinParams, sketch: bool) -> Vec<Win> {
         let inner = WinParams { via_checks: p.via_checks - 1, ..p };
         let mut out = Vec::new();
-        for c in pos.legal_moves(self.vm) {
+        for c in pos.checking_moves(self.vm) {
             if pos.piece_at(c.to).is_some() {
                 continue; // a capture with check is a capture, judged above
             }
             let mut after = pos.clone();
             after.make(self.vm, c);
-            if !after.in_check(self.vm) {
-                continue;
-            }
             let replies = after.legal_moves(self.vm);
             if replies.is_empty() {
                 continue; // a mate, not a win of material

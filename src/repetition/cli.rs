@@ -5,10 +5,12 @@ use std::fmt::Write as _;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
-use super::{rule, RulingQuery};
+use super::{rule, Ruling, RulingQuery};
 use crate::board::Move;
+use crate::diagram::{self, Arrow, DiagramOptions};
 use crate::notation::{format_move, Notation};
 use crate::ruleset::RuleSet;
+use crate::vm::Position;
 
 /// Arguments of `xqspec ruling`.
 #[derive(clap::Args, Debug)]
@@ -25,6 +27,10 @@ pub struct RulingArgs {
     /// Class every move given, whether or not they repeat (no verdict is meaningful then).
     #[arg(long)]
     pub every_move: bool,
+    /// Also draw the judged cycle as one SVG sheet: the position where it starts, then the
+    /// board after every move judged, the move framed and each chase drawn as an arrow.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
     /// The rule set: cxa-1999, cxa-2011, cxa-2020, axf (or EDITION+OVERLAY).
     #[arg(long, default_value = "cxa-2020")]
     pub edition: String,
@@ -39,17 +45,26 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
     let fen = a.fen.clone();
     let q = RulingQuery { fen: fen.clone(), moves: a.moves.clone() };
     let r = if a.every_move { super::ruling::rule_every_move(&rs.vm, rep, &q) } else { rule(&rs.vm, rep, &q) }.map_err(|e| e.to_string())?;
-    if a.json {
-        println!("{}", r.to_json(rep));
-        return Ok(());
-    }
-    // The position before every move, for the Chinese notation of each.
-    let mut pos = crate::fen::parse(&rs.vm, &fen).map_err(|e| e.to_string())?.0;
+    // The position before every move (and after the last), for the Chinese notation of
+    // each move and the diagrams.
+    let mut positions = vec![crate::fen::parse(&rs.vm, &fen).map_err(|e| e.to_string())?.0];
     let mut chinese = Vec::new();
     for t in &a.moves {
         let m = Move::parse_iccs(t).ok_or_else(|| format!("`{t}` is not ICCS"))?;
+        let mut pos = positions[positions.len() - 1].clone();
         chinese.push(format_move(&rs.vm, &pos, m, Notation::Chinese, Default::default()).unwrap_or_default());
         pos.play(&rs.vm, m).map_err(|e| e.to_string())?;
+        positions.push(pos);
+    }
+    if let Some(path) = &a.svg {
+        std::fs::write(path, cycle_sheet(rs, &r, &positions, &chinese)).map_err(|e| format!("{}: {e}", path.display()))?;
+        if !a.json {
+            println!("wrote {}", path.display());
+        }
+    }
+    if a.json {
+        println!("{}", r.to_json(rep));
+        return Ok(());
     }
     let mut out = String::new();
     match r.cycle {
@@ -84,4 +99,31 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
     }
     print!("{out}");
     Ok(())
+}
+
+/// The judged cycle on one sheet: the position it starts from, then the board after every
+/// move judged, with the move framed, each chase (or piece met) as an arrow labelled with
+/// the move's class, and a caption naming the move. `positions[i]` stands before move `i + 1`.
+pub fn cycle_sheet(rs: &RuleSet, r: &Ruling, positions: &[Position], chinese: &[String]) -> String {
+    let Some(rep) = rs.repetition.as_ref() else { return diagram::sheet(&[], 1, None) };
+    let first = r.plies.first().map_or(positions.len() - 1, |p| p.ply - 1);
+    let mut boards = vec![diagram::svg(
+        rs,
+        &positions[first],
+        &DiagramOptions {
+            caption: Some(if r.plies.is_empty() { format!("after move {first}: nothing judged") } else { format!("the cycle starts: before move {}", first + 1) }),
+            ..Default::default()
+        },
+    )];
+    for p in &r.plies {
+        let c = &rep.classes[p.facts.class];
+        let arrows = p.arrows.iter().map(|&(from, to)| Arrow { from, to, label: Some(c.zh.clone()) }).collect();
+        let caption = format!("move {}: {} {} · {} {}", p.ply, p.facts.side.name(), chinese[p.ply - 1], c.zh, c.name);
+        boards.push(diagram::svg(rs, &positions[p.ply], &DiagramOptions { last_move: Some(p.facts.mv), arrows, caption: Some(caption) }));
+    }
+    let verdict = match &r.patterns {
+        Some([red, black]) => format!("{} 棋例 · red {} · black {} · verdict: {}", rs.id(), red.zh, black.zh, r.verdict.name()),
+        None => format!("{} 棋例 · verdict: {}", rs.id(), r.verdict.name()),
+    };
+    diagram::sheet(&boards, 4, Some(&verdict))
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::board::{Move, Side};
+use crate::board::{Move, Side, Square};
 use crate::fen::{self, FenError};
 use crate::vm::{IllegalMove, Position, Rules};
 
@@ -109,6 +109,9 @@ pub struct PlyRuling {
     /// the move.
     pub targets: Vec<String>,
     pub chases: Vec<ChaseKind>,
+    /// What a diagram of the move draws, as the pieces stand after it: attacker and target
+    /// of every chase counted, or the moved piece and each piece it meets (兑 献 跟).
+    pub arrows: Vec<(Square, Square)>,
     pub reason: String,
 }
 
@@ -180,7 +183,7 @@ fn find_cycle(rep: &RepetitionRules, positions: &[Position], moves: &[Move]) -> 
     // One and the same piece of each side moves every time.
     let mut first_of: [Option<usize>; 2] = [None, None];
     let mut count = [0u32; 2];
-    let mut at: [Option<crate::board::Square>; 2] = [None, None];
+    let mut at: [Option<Square>; 2] = [None, None];
     for (i, m) in moves.iter().enumerate() {
         let s = positions[i].side_to_move().index();
         match at[s] {
@@ -219,7 +222,7 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
         // The move before: for the first move of a cycle, the cycle's last (the position is the same).
         let prev = if p == i { moves.get(k - 1).copied().filter(|_| judged == "repetition").or_else(|| p.checked_sub(1).map(|q| moves[q])) } else { Some(moves[p - 1]) };
         let facts = an.classify(&positions[p], moves[p], prev);
-        plies.push(PlyRuling { ply: p + 1, facts, targets: Vec::new(), chases: Vec::new(), reason: String::new() });
+        plies.push(PlyRuling { ply: p + 1, facts, targets: Vec::new(), chases: Vec::new(), arrows: Vec::new(), reason: String::new() });
     }
     let mut clauses: Vec<RuleRef> = Vec::new();
     // Special cases that need the whole cycle: the other side's pattern, the answer.
@@ -377,7 +380,7 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
     let c = &rep.classes[f.class];
     let mut after = before.clone();
     after.make(an.vm, f.mv);
-    let kind = |pos: &Position, sq: crate::board::Square| pos.piece_at(sq).map_or("?", |p| rep.kind_names[p.kind as usize].as_str());
+    let kind = |pos: &Position, sq: Square| pos.piece_at(sq).map_or("?", |p| rep.kind_names[p.kind as usize].as_str());
     let mover = rep.kind_names[f.mover as usize].as_str();
     let counted_chase = matches!(c.test, super::Test::WinsMaterial { .. });
     let mut parts: Vec<String> = Vec::new();
@@ -386,6 +389,7 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
             if counted_chase {
                 pl.targets.push(w.target.to_string());
                 pl.chases.push(w.kind);
+                pl.arrows.push((w.attacker, w.target));
             }
             let how = match w.after_check {
                 Some(ch) => format!(" after the check {ch}"),
@@ -405,6 +409,7 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
     if !f.partners.is_empty() && f.wins.is_empty() {
         for &s in &f.partners {
             pl.targets.push(s.to_string());
+            pl.arrows.push((f.mv.to, s));
         }
         parts.push(format!(
             "the {mover} on {} and the {} meet",

@@ -772,7 +772,24 @@ impl Position {
 
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_move(&self, rules: &Rules) -> bool {
-        self.clone().count_legal(rules) > 0
+        // Piece by piece, stopping at the first move that passes: in a mate search this is
+        // asked after every check, and most positions answer with one of the first moves.
+        let mut pos = self.clone();
+        let g = pos.guard(rules);
+        let mut own = pos.occ[pos.side.index()];
+        let mut buf = MoveBuf::new();
+        while own != 0 {
+            let sq = own.trailing_zeros() as usize;
+            own &= own - 1;
+            buf.len = 0;
+            pos.piece_moves(rules, sq, &mut buf);
+            for &m in buf.as_slice() {
+                if pos.passes(rules, &g, m) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The legal moves of the side to move, in generation order.
