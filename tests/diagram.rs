@@ -96,18 +96,21 @@ fn pieces_river_last_move_and_arrows_are_where_they_should_be() {
     assert!(near(rgb(&img, x, y), hex(colour::ARROW), 60), "arrow: {:?}", rgb(&img, x, y));
 }
 
-#[test]
-fn the_board_command_writes_an_svg_that_renders() {
-    let dir = std::env::temp_dir().join(format!("xqspec-board-{}", std::process::id()));
+/// Runs `xqspec ARGS --svg FILE` in a fresh folder named after `name`; it must succeed.
+/// Returns the folder (to remove), the SVG written and what was printed.
+fn xqspec_svg(name: &str, args: &[&str]) -> (std::path::PathBuf, String, String) {
+    let dir = std::env::temp_dir().join(format!("xqspec-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("b.svg");
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
-        .args(["board", "--fen", "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", "--arrow", "d0-d9:check", "--svg"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let file = dir.join(format!("{name}.svg"));
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(args).arg("--svg").arg(&file).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let svg = std::fs::read_to_string(&file).unwrap();
+    (dir, svg, String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn the_board_command_writes_an_svg_that_renders() {
+    let (dir, svg, _) = xqspec_svg("board", &["board", "--fen", "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", "--arrow", "d0-d9:check"]);
     let img = render(&svg, "two-generals");
     let (x, y) = ring("d0");
     assert!(near(rgb(&img, x, y), hex(colour::RED), 40));
@@ -124,18 +127,10 @@ fn the_board_command_writes_an_svg_that_renders() {
 
 #[test]
 fn a_ruling_draws_its_cycle_with_the_chases_as_arrows() {
-    let dir = std::env::temp_dir().join(format!("xqspec-ruling-svg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("r.svg");
     // The README's example: the red chariot chases the unprotected cannon on every move.
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
-        .args(["ruling", "--fen", "3k5/R8/2c6/9/9/9/9/9/9/4K4 w - - 0 1", "--moves", "a8a7", "c7c8", "a7a8", "c8c7", "--svg"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("verdict: red_must_change"));
-    let svg = std::fs::read_to_string(&file).unwrap();
+    let (dir, svg, printed) =
+        xqspec_svg("ruling", &["ruling", "--fen", "3k5/R8/2c6/9/9/9/9/9/9/4K4 w - - 0 1", "--moves", "a8a7", "c7c8", "a7a8", "c8c7"]);
+    assert!(printed.contains("verdict: red_must_change"), "{printed}");
     // The start of the cycle and one board per move judged; every arrowhead id unique.
     assert_eq!(svg.matches("<svg ").count(), 1 + 5, "{svg}");
     assert_eq!(svg.matches("<marker id=\"arrowhead-").count(), 5);
