@@ -404,25 +404,3 @@ fn a_game_of_bare_generals_counts_rounds_from_the_fen() {
     assert_eq!(o["result"], "draw");
     assert_eq!(o["rulings"][0]["rounds"], 60);
 }
-
-#[test]
-fn protocol_doc_examples_are_answered_as_shown() {
-    use xqspec::conform::protocol::{self, decode_answer};
-    use xqspec::conform::reference::Reference;
-    const DOC: &str = include_str!("../conformance/PROTOCOL.md");
-    let asks: Vec<&str> = DOC.lines().filter_map(|l| l.strip_prefix("→ ")).collect();
-    let shown: Vec<&str> = DOC.lines().filter_map(|l| l.strip_prefix("← ")).collect();
-    assert_eq!((asks.len(), shown.len()), (3, 3), "the outcome, touch_move and ruling examples");
-    let hello = r#"{"type":"hello","protocol":2,"suite":"x","runner":"y"}"#;
-    let input = format!("{hello}\n{}\n", asks.join("\n"));
-    let mut out = Vec::new();
-    protocol::serve(&mut Reference::builtin().unwrap(), input.as_bytes(), &mut out).unwrap();
-    let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().skip(1).collect();
-    assert_eq!(lines.len(), shown.len());
-    for (got, want) in lines.iter().zip(&shown) {
-        let got: Value = serde_json::from_str(got).unwrap();
-        let want: Value = serde_json::from_str(want).unwrap();
-        assert_eq!(got, want);
-        decode_answer(&want.to_string()).unwrap();
-    }
-}

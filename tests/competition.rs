@@ -313,23 +313,3 @@ proptest! {
         }
     }
 }
-
-/// The standings example of `conformance/PROTOCOL.md` is what `xqspec serve` answers.
-#[test]
-fn the_protocol_example_is_what_the_reference_answers() {
-    use xqspec::conform::protocol::{self, decode_answer};
-    use xqspec::conform::reference::Reference;
-    let doc = include_str!("../conformance/PROTOCOL.md");
-    let section = &doc[doc.find("### standings").expect("a standings section")..];
-    let block = &section[section.find("```json").unwrap() + 7..];
-    let lines: Vec<&str> = block[..block.find("```").unwrap()].lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(lines.len(), 4, "two asks, two answers");
-    let hello = r#"{"type":"hello","protocol":2,"suite":"0.1.0","runner":"test"}"#;
-    let input = format!("{hello}\n{}\n{}\n", lines[0], lines[1]);
-    let mut out = Vec::new();
-    protocol::serve(&mut Reference::builtin().unwrap(), input.as_bytes(), &mut out).unwrap();
-    let got: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().skip(1).collect();
-    for (shown, got) in lines[2..].iter().zip(&got) {
-        assert_eq!(decode_answer(shown).unwrap(), decode_answer(got).unwrap());
-    }
-}

@@ -69,3 +69,41 @@ fn answer_table_examples_decode() {
         decode_answer(example).unwrap_or_else(|e| panic!("{example}: {e}"));
     }
 }
+
+/// Every worked example of a query shown with its answer: the `→`/`←` line pairs (outcome,
+/// touch_move, ruling) and the messages of the JSON blocks (clock and playoff, spread out
+/// for reading; standings, two asks then their answers). Asks and answers are matched by
+/// id, in order; a block with elided parts (`…`) is an illustration, not an example. The reference
+/// answers every ask exactly as shown, in one session.
+#[test]
+fn every_query_example_is_answered_as_shown() {
+    use serde_json::Value;
+    let mut messages: Vec<Value> = example_lines("→ ").into_iter().chain(example_lines("← ")).map(|l| serde_json::from_str(l).unwrap()).collect();
+    for block in DOC.split("```json\n").skip(1).map(|b| b.split("```").next().unwrap()) {
+        let values: Result<Vec<Value>, _> = serde_json::Deserializer::from_str(block).into_iter::<Value>().collect();
+        match values {
+            Ok(vs) => messages.extend(vs),
+            Err(e) => assert!(block.contains('…'), "a JSON block that does not parse: {e}\n{block}"),
+        }
+    }
+    // An answer goes with the first ask of its id not yet answered (examples reuse ids).
+    let (asks, mut answers): (Vec<Value>, Vec<Value>) = messages.into_iter().partition(|m| m["type"] == "ask");
+    let examples: Vec<(Value, Value)> = asks
+        .into_iter()
+        .filter_map(|a| answers.iter().position(|w| w["id"] == a["id"]).map(|i| (a, answers.remove(i))))
+        .collect();
+    let queries: Vec<&str> = examples.iter().map(|(a, _)| a["query"].as_str().unwrap()).collect();
+    assert_eq!(queries, ["outcome", "touch_move", "ruling", "clock", "playoff", "standings", "standings"]);
+    let hello = r#"{"type":"hello","protocol":2,"suite":"x","runner":"y"}"#;
+    let asks: Vec<String> = examples.iter().map(|(a, _)| a.to_string()).collect();
+    let input = format!("{hello}\n{}\n", asks.join("\n"));
+    let mut out = Vec::new();
+    protocol::serve(&mut Reference::builtin().unwrap(), input.as_bytes(), &mut out).unwrap();
+    let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().skip(1).collect();
+    assert_eq!(lines.len(), examples.len());
+    for (got, (ask, want)) in lines.iter().zip(&examples) {
+        let got: Value = serde_json::from_str(got).unwrap();
+        assert_eq!(&got, want, "{ask}");
+        decode_answer(&want.to_string()).unwrap();
+    }
+}
