@@ -147,8 +147,8 @@ pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String
         println!("{}", o.to_json());
         return Ok(());
     }
-    let cite = |c: &Option<super::ClauseRef>| match c {
-        Some(c) => format!("{} (art. {})", c.id, c.article.as_deref().unwrap_or("—")),
+    let cite = |c: &Option<super::RuleRef>| match c {
+        Some(c) => format!("{} (art. {})", c.clause, c.article.as_deref().unwrap_or("—")),
         None => "no clause".into(),
     };
     let headline = match &o.event {

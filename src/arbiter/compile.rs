@@ -7,29 +7,9 @@
 use serde::de::DeserializeOwned;
 
 use super::data::{self, Role, Step, Trigger};
-use super::{ArbiterRules, ChainRule, ClauseRef, FoulCount, FoulRuleC, ResultRuleC, FAMILIES};
+use super::{ArbiterRules, ChainRule, RuleRef, FoulCount, FoulRuleC, ResultRuleC, FAMILIES};
 use crate::spec::{Clause, Edition, SpecError};
-use crate::vm::clause_data::{err, typed};
-
-/// The order of an article string (`"4.1.10, 22.1"` → `[4, 1, 10]`): clauses that decide
-/// the same event are applied in article order.
-fn article_key(article: Option<&str>) -> Vec<u32> {
-    match article {
-        None => vec![u32::MAX],
-        Some(a) => a
-            .split(',')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .split('.')
-            .map(|p| p.trim().parse().unwrap_or(u32::MAX))
-            .collect(),
-    }
-}
-
-fn clause_ref(c: &Clause) -> ClauseRef {
-    ClauseRef { id: c.id.clone(), article: c.article.clone(), key: article_key(c.article.as_deref()) }
-}
+use crate::vm::clause_data::{err, read};
 
 /// The clauses with special shapes, by id. Every other `touch.*` is a chain, every other
 /// `foul.*` a kind of foul, every `result.*` a way the game ends.
@@ -57,13 +37,13 @@ struct Compiler<'e> {
 
 impl<'e> Compiler<'e> {
     fn read<T: DeserializeOwned>(&mut self, c: &Clause) -> Option<T> {
-        typed(c).map_err(|e| self.errors.push(e)).ok()
+        read(c, &mut self.errors)
     }
 
     /// The typed data of a special clause, if the edition has it.
-    fn special<T: DeserializeOwned>(&mut self, id: &str) -> Option<(ClauseRef, T)> {
+    fn special<T: DeserializeOwned>(&mut self, id: &str) -> Option<(RuleRef, T)> {
         let c = self.ed.clause(id)?;
-        self.read(c).map(|d| (clause_ref(c), d))
+        self.read(c).map(|d| (RuleRef::of(c), d))
     }
 
     fn fail(&mut self, c: &Clause, msg: impl Into<String>) {
@@ -79,7 +59,7 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
     }
     let mut k = Compiler { ed, errors: Vec::new() };
 
-    let level: Option<(ClauseRef, data::EventLevel)> = k.special("event.level");
+    let level: Option<(RuleRef, data::EventLevel)> = k.special("event.level");
     if let Some((_, l)) = &level {
         if !l.levels.contains(&l.level) {
             let c = ed.clause("event.level").expect("read above");
@@ -124,7 +104,7 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
     let early_repetition =
         k.special::<data::EarlyRepetition>("draw.early_repetition").map(|(c, d)| (c, d.rounds, d.must_change.side()));
     let adjusting = k.special("touch.adjusting");
-    let _: Option<(ClauseRef, data::CompletedMove)> = k.special("touch.completed_move");
+    let _: Option<(RuleRef, data::CompletedMove)> = k.special("touch.completed_move");
     let colours = k.special("irregularity.colours_reversed");
     let displaced = k.special("irregularity.displaced_piece");
     let illegal = k.special("irregularity.illegal_move");
@@ -220,7 +200,7 @@ fn result_rule(
         }
     };
     Some(ResultRuleC {
-        clause: clause_ref(c),
+        clause: RuleRef::of(c),
         when: r.when,
         result: r.result,
         classes: r.classes.unwrap_or_default(),
@@ -304,7 +284,7 @@ fn foul_rule(
             return Some(None);
         }
     }
-    Some(Some(FoulRuleC { clause: clause_ref(c), when: f.when, classes: f.classes.unwrap_or_default(), count }))
+    Some(Some(FoulRuleC { clause: RuleRef::of(c), when: f.when, classes: f.classes.unwrap_or_default(), count }))
 }
 
 fn touch_chains(k: &mut Compiler<'_>, clauses: &[(&Clause, data::TouchChain)]) -> Vec<ChainRule> {
@@ -375,24 +355,12 @@ fn touch_chains(k: &mut Compiler<'_>, clauses: &[(&Clause, data::TouchChain)]) -
             }
         };
         if let Some(o) = out.iter().find(|o| same(o)) {
-            k.fail(c, format!("the same touch pattern as {}", o.clause.id));
+            k.fail(c, format!("the same touch pattern as {}", o.clause.clause));
             ok = false;
         }
         if ok {
-            out.push(ChainRule { clause: clause_ref(c), touched: t.touched.clone(), simultaneous: t.simultaneous, steps });
+            out.push(ChainRule { clause: RuleRef::of(c), touched: t.touched.clone(), simultaneous: t.simultaneous, steps });
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::article_key;
-
-    #[test]
-    fn articles_order_numerically() {
-        assert!(article_key(Some("4.1.9")) < article_key(Some("4.1.10")));
-        assert!(article_key(Some("4.1.10, 22.1")) < article_key(Some("24.1")));
-        assert!(article_key(Some("5.8")) < article_key(None));
-    }
 }

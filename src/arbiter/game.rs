@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 use super::data::{ChecksOf, ClaimBy, Chooser, IllegalClass, Remedy, Requirement, ResultKind, Span, Trigger};
 use super::events::{self, Event, Finding, Verdict};
 use super::touch::{self, Touched};
-use super::{cite, parse_iccs, ArbiterError, ArbiterRules, ClauseRef, FoulCount};
+use super::{cite, parse_iccs, ArbiterError, ArbiterRules, RuleRef, FoulCount};
 use crate::board::{Move, Side, Square};
 use crate::vm::{IllegalReason, Position, Rules, Status};
 
@@ -118,7 +118,7 @@ pub struct Ruling {
     /// Index of the event in the list.
     pub event: usize,
     pub decision: Decision,
-    pub clause: Option<ClauseRef>,
+    pub clause: Option<RuleRef>,
     pub side: Option<Side>,
     /// Time added or deducted, or fouls charged (`count`).
     pub seconds: Option<u32>,
@@ -132,7 +132,7 @@ pub struct Ruling {
 }
 
 impl Ruling {
-    fn new(event: usize, decision: Decision, clause: Option<&ClauseRef>, side: Option<Side>) -> Ruling {
+    fn new(event: usize, decision: Decision, clause: Option<&RuleRef>, side: Option<Side>) -> Ruling {
         Ruling { event, decision, clause: clause.cloned(), side, seconds: None, count: None, step: None, rounds: None, moves: None, note: None }
     }
 
@@ -172,7 +172,7 @@ impl Ruling {
 pub struct Outcome {
     pub result: GameResult,
     /// The clause that ended the game, and the index of the event at which it did.
-    pub clause: Option<ClauseRef>,
+    pub clause: Option<RuleRef>,
     pub event: Option<usize>,
     /// Fouls charged to Red and Black (waived ones not counted).
     pub fouls: [u32; 2],
@@ -219,7 +219,7 @@ struct Detail {
 /// A clause that would end the game at the current event.
 #[derive(Clone, Debug)]
 struct Candidate {
-    clause: ClauseRef,
+    clause: RuleRef,
     result: ResultKind,
     side: Option<Side>,
 }
@@ -227,7 +227,7 @@ struct Candidate {
 #[derive(Clone, Debug)]
 struct End {
     result: GameResult,
-    clause: ClauseRef,
+    clause: RuleRef,
     event: usize,
 }
 
@@ -249,7 +249,7 @@ pub(crate) struct Game<'a> {
     /// The side's last offer was refused and the opponent has not offered since.
     refused: [bool; 2],
     /// A side ordered to change its moves, and the clause that ordered it.
-    orders: [Option<ClauseRef>; 2],
+    orders: [Option<RuleRef>; 2],
     /// Pieces touched by each side since its last move, whether at once, and touches whose
     /// foul is judged when the side is next to move.
     touches: [Vec<Square>; 2],
@@ -327,7 +327,7 @@ impl<'a> Game<'a> {
             if !waiving {
                 return Err(ArbiterError::reject(
                     "events.after_end",
-                    format!("the game ended at events[{}] ({})", end.event, end.clause.id),
+                    format!("the game ended at events[{}] ({})", end.event, end.clause.clause),
                 ));
             }
         }
@@ -466,7 +466,7 @@ impl<'a> Game<'a> {
         }
     }
 
-    fn charge_foul(&mut self, i: usize, s: Side, clause: &ClauseRef, n: u32) {
+    fn charge_foul(&mut self, i: usize, s: Side, clause: &RuleRef, n: u32) {
         self.fouls[s.index()] += n;
         let mut r = Ruling::new(i, Decision::Foul, Some(clause), Some(s));
         r.count = Some(n);
@@ -509,7 +509,7 @@ impl<'a> Game<'a> {
         let cands = std::mem::take(&mut self.candidates);
         let losers = |s: Side| cands.iter().any(|c| c.result == ResultKind::Loss && c.side == Some(s));
         let both = cands.iter().find(|c| c.result == ResultKind::BothLose);
-        let first = cands.iter().min_by(|a, b| a.clause.key.cmp(&b.clause.key)).expect("not empty");
+        let first = cands.iter().min_by(|a, b| a.clause.article_order().cmp(&b.clause.article_order())).expect("not empty");
         let (result, clause, side) = if both.is_some() || (losers(Side::Red) && losers(Side::Black)) {
             let c = both.unwrap_or(first);
             (GameResult::BothLose, c.clause.clone(), None)
@@ -534,7 +534,7 @@ impl<'a> Game<'a> {
     }
 
     /// Ends the game at once by a clause that is not a `result.*` clause (5.8.1, 5.9, 4.3).
-    fn end_by(&mut self, clause: &ClauseRef, result: ResultKind, side: Option<Side>) {
+    fn end_by(&mut self, clause: &RuleRef, result: ResultKind, side: Option<Side>) {
         self.candidates.push(Candidate { clause: clause.clone(), result, side });
     }
 
@@ -553,7 +553,7 @@ impl<'a> Game<'a> {
                 if !ob.permits(m) {
                     return Err(ArbiterError::reject(
                         "events.touch_obligation",
-                        format!("{m} breaks the touch-move obligation of {} ({}): allowed {}", ob.step, ob.clause.id, ob.moves_iccs().join(" ")),
+                        format!("{m} breaks the touch-move obligation of {} ({}): allowed {}", ob.step, ob.clause.clause, ob.moves_iccs().join(" ")),
                     ));
                 }
             }
@@ -679,7 +679,7 @@ impl<'a> Game<'a> {
                     Chooser::Mover => mover,
                 };
                 if by != want {
-                    return Err(ArbiterError::reject("events.wrong_side", format!("{} chooses the point ({}), not {}", want.name(), c.id, by.name())));
+                    return Err(ArbiterError::reject("events.wrong_side", format!("{} chooses the point ({}), not {}", want.name(), c.clause, by.name())));
                 }
                 let c = c.clone();
                 self.rule(Ruling::new(i, Decision::Chosen, Some(&c), Some(by)).note(format!("the piece stands on {chosen}")));
@@ -866,15 +866,15 @@ impl<'a> Game<'a> {
     }
 
     /// Orders `s` to change; a side already ordered (since the last capture) did not change.
-    fn order(&mut self, i: usize, s: Side, clause: Option<ClauseRef>) {
+    fn order(&mut self, i: usize, s: Side, clause: Option<RuleRef>) {
         match self.orders[s.index()].clone() {
-            Some(by) if self.rules.early_repetition.as_ref().is_some_and(|(c, _, _)| c.id == by.id) => {
+            Some(by) if self.rules.early_repetition.as_ref().is_some_and(|(c, _, _)| c.clause == by.clause) => {
                 self.end_by(&by, ResultKind::Loss, Some(s));
             }
             Some(_) => self.fire(i, Trigger::ChangeRefused, Some(s), &[], Detail::default()),
             None => {
                 self.rule(Ruling::new(i, Decision::MustChange, clause.as_ref(), Some(s)));
-                self.orders[s.index()] = Some(clause.unwrap_or(ClauseRef { id: String::new(), article: None, key: Vec::new() }));
+                self.orders[s.index()] = Some(clause.unwrap_or(RuleRef { clause: String::new(), article: None }));
             }
         }
     }
@@ -931,7 +931,7 @@ impl<'a> Game<'a> {
         }
     }
 
-    fn end_replay(&mut self, i: usize, c: &ClauseRef) {
+    fn end_replay(&mut self, i: usize, c: &RuleRef) {
         self.rule(Ruling::new(i, Decision::Replay, Some(c), None));
         self.end = Some(End { result: GameResult::Replay, clause: c.clone(), event: i });
     }

@@ -40,18 +40,12 @@ pub use touch::TouchAnswer;
 pub const FAMILIES: [&str; 7] = ["result.", "draw.", "event.level", "touch.", "irregularity.", "foul.", "lateness."];
 
 /// A clause as the arbiter cites it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClauseRef {
-    pub id: String,
-    pub article: Option<String>,
-    /// Numeric order of the article (clauses deciding one event apply in article order).
-    pub(crate) key: Vec<u32>,
-}
+pub use crate::spec::RuleRef;
 
 /// A `result.*` clause, compiled: the count is resolved for the event's level.
 #[derive(Clone, Debug)]
 pub(crate) struct ResultRuleC {
-    pub clause: ClauseRef,
+    pub clause: RuleRef,
     pub when: data::Trigger,
     pub result: data::ResultKind,
     pub classes: Vec<data::IllegalClass>,
@@ -72,7 +66,7 @@ pub(crate) enum FoulCount {
 /// A `foul.*` clause that applies at the event's level.
 #[derive(Clone, Debug)]
 pub(crate) struct FoulRuleC {
-    pub clause: ClauseRef,
+    pub clause: RuleRef,
     pub when: data::Trigger,
     pub classes: Vec<data::IllegalClass>,
     pub count: FoulCount,
@@ -81,7 +75,7 @@ pub(crate) struct FoulRuleC {
 /// A touch-move chain: the pattern it answers and its steps.
 #[derive(Clone, Debug)]
 pub(crate) struct ChainRule {
-    pub clause: ClauseRef,
+    pub clause: RuleRef,
     pub touched: Vec<data::Role>,
     pub simultaneous: bool,
     pub steps: Vec<data::Step>,
@@ -93,19 +87,19 @@ pub struct ArbiterRules {
     pub(crate) level: Option<String>,
     pub(crate) results: Vec<ResultRuleC>,
     pub(crate) fouls: Vec<FoulRuleC>,
-    pub(crate) waiver: Option<ClauseRef>,
-    pub(crate) natural_limit: Option<(ClauseRef, data::NaturalLimit)>,
-    pub(crate) offer: Option<(ClauseRef, data::DrawOffer)>,
-    pub(crate) early_offer: Option<(ClauseRef, u32)>,
-    pub(crate) early_repetition: Option<(ClauseRef, u32, Side)>,
+    pub(crate) waiver: Option<RuleRef>,
+    pub(crate) natural_limit: Option<(RuleRef, data::NaturalLimit)>,
+    pub(crate) offer: Option<(RuleRef, data::DrawOffer)>,
+    pub(crate) early_offer: Option<(RuleRef, u32)>,
+    pub(crate) early_repetition: Option<(RuleRef, u32, Side)>,
     pub(crate) chains: Vec<ChainRule>,
-    pub(crate) adjusting: Option<(ClauseRef, data::Adjusting)>,
-    pub(crate) colours: Option<(ClauseRef, data::ColoursReversed)>,
-    pub(crate) displaced: Option<(ClauseRef, data::DisplacedPiece)>,
-    pub(crate) illegal: Option<(ClauseRef, data::IllegalMoveFinding)>,
-    pub(crate) knocked: Option<(ClauseRef, data::KnockedOver)>,
-    pub(crate) between: Option<(ClauseRef, data::BetweenPoints)>,
-    pub(crate) clock_runs: Option<ClauseRef>,
+    pub(crate) adjusting: Option<(RuleRef, data::Adjusting)>,
+    pub(crate) colours: Option<(RuleRef, data::ColoursReversed)>,
+    pub(crate) displaced: Option<(RuleRef, data::DisplacedPiece)>,
+    pub(crate) illegal: Option<(RuleRef, data::IllegalMoveFinding)>,
+    pub(crate) knocked: Option<(RuleRef, data::KnockedOver)>,
+    pub(crate) between: Option<(RuleRef, data::BetweenPoints)>,
+    pub(crate) clock_runs: Option<RuleRef>,
     pub(crate) late_limit: Option<u32>,
 }
 
@@ -226,7 +220,7 @@ pub(crate) fn play_checked(vm: &Rules, pos: &mut Position, text: &str) -> Result
 }
 
 /// A clause citation as JSON fields (`clause`, `article`).
-pub(crate) fn cite(map: &mut Map<String, Value>, c: Option<&ClauseRef>) {
-    map.insert("clause".into(), c.map_or(Value::Null, |c| json!(c.id)));
+pub(crate) fn cite(map: &mut Map<String, Value>, c: Option<&RuleRef>) {
+    map.insert("clause".into(), c.map_or(Value::Null, |c| json!(c.clause)));
     map.insert("article".into(), c.and_then(|c| c.article.clone()).map_or(Value::Null, Value::String));
 }

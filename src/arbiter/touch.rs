@@ -8,7 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use super::data::{Role, Step, Trigger, With};
-use super::{cite, events, ArbiterError, ArbiterRules, ChainRule, ClauseRef};
+use super::{cite, events, ArbiterError, ArbiterRules, ChainRule, RuleRef};
 use crate::board::{Move, Square};
 use crate::vm::{Position, Rules};
 
@@ -29,7 +29,7 @@ pub(crate) enum Allowed {
 /// The decision of a chain: the step that decided and what it allows.
 #[derive(Clone, Debug)]
 pub(crate) struct Obligation {
-    pub clause: ClauseRef,
+    pub clause: RuleRef,
     pub step: String,
     pub allowed: Allowed,
 }
@@ -164,7 +164,7 @@ impl TouchAnswer {
             None => m.insert("free".into(), json!(true)),
         };
         m.insert("step".into(), json!(self.step));
-        cite(&mut m, Some(&ClauseRef { id: self.clause.clone(), article: self.article.clone(), key: Vec::new() }));
+        cite(&mut m, Some(&RuleRef { clause: self.clause.clone(), article: self.article.clone() }));
         m.insert("foul".into(), json!(self.foul));
         m.insert("foul_clauses".into(), json!(self.foul_clauses));
         Value::Object(m)
@@ -172,7 +172,7 @@ impl TouchAnswer {
 }
 
 /// The foul clauses that touching these pieces breaks.
-pub(crate) fn foul_clauses(rules: &ArbiterRules, vm: &Rules, pos: &Position, touches: &[Touched]) -> Vec<ClauseRef> {
+pub(crate) fn foul_clauses(rules: &ArbiterRules, vm: &Rules, pos: &Position, touches: &[Touched]) -> Vec<RuleRef> {
     touches
         .iter()
         .filter_map(|&t| touch_trigger(vm, pos, t))
@@ -193,13 +193,13 @@ pub(crate) fn answer(rules: &ArbiterRules, vm: &Rules, pos: &Position, points: &
         return Err(ArbiterError::reject("touch.pattern", "no piece was touched"));
     }
     let ob = obligation(rules, vm, pos, &touches, simultaneous)?;
-    let fouls: Vec<String> = foul_clauses(rules, vm, pos, &touches).into_iter().map(|c| c.id).collect();
+    let fouls: Vec<String> = foul_clauses(rules, vm, pos, &touches).into_iter().map(|c| c.clause).collect();
     Ok(TouchAnswer {
         allowed: match ob.allowed {
             Allowed::Free => None,
             Allowed::Moves(_) => Some(ob.moves_iccs()),
         },
-        clause: ob.clause.id,
+        clause: ob.clause.clause,
         article: ob.clause.article,
         step: ob.step,
         foul: !fouls.is_empty(),

@@ -14,19 +14,13 @@ use super::sim::{Control, KnockRule, Period, RuleRef, Timing, ViolationRule};
 use super::{Classification, ClockRules, Scheme};
 use crate::board::Side;
 use crate::spec::{Clause, Edition, SpecError};
-use crate::vm::compile::{err, typed};
+use crate::vm::clause_data::{err, read, typed};
 
 /// Prefix of the clock scheme clauses; the rest of the id is the scheme id.
 pub const SCHEME_PREFIX: &str = "clock.scheme.";
 /// Prefix of the play-off chain clauses; the rest of the id is the chain id.
 pub const CHAIN_PREFIX: &str = "playoff.";
 
-fn rule_ref(c: &Clause) -> RuleRef {
-    RuleRef {
-        clause: c.id.clone(),
-        article: c.article.clone(),
-    }
-}
 
 /// The clock rules of `ed`, or `None` when it has no clock or play-off clause. Every
 /// problem of every clause is reported.
@@ -49,7 +43,7 @@ pub fn compile(ed: &Edition, first_to_move: Side) -> Result<Option<ClockRules>, 
                 .map(|k| (k.class, k.name, k.at_most.0))
                 .collect(),
             otherwise: d.otherwise,
-            rule: rule_ref(c),
+            rule: RuleRef::of(c),
         })
     });
     let mut schemes = Vec::new();
@@ -78,10 +72,6 @@ pub fn compile(ed: &Edition, first_to_move: Side) -> Result<Option<ClockRules>, 
     }
 }
 
-/// The typed data of clause `c`, or `None` with the error recorded.
-fn read<T: serde::de::DeserializeOwned>(c: &Clause, errors: &mut Vec<SpecError>) -> Option<T> {
-    typed(c).map_err(|e| errors.push(e)).ok()
-}
 
 fn timing(ed: &Edition, first_to_move: Side, errors: &mut Vec<SpecError>) -> Option<Timing> {
     let before = errors.len();
@@ -96,7 +86,7 @@ fn timing(ed: &Edition, first_to_move: Side, errors: &mut Vec<SpecError>) -> Opt
     let flag: Option<FlagData> = read(flag_clause, errors);
     let increment = ed
         .clause("clock.increment")
-        .and_then(|c| read::<IncrementData>(c, errors).map(|d| (d.added, rule_ref(c))));
+        .and_then(|c| read::<IncrementData>(c, errors).map(|d| (d.added, RuleRef::of(c))));
     let quota = match (
         ed.clause("clock.quota"),
         ed.clause("clock.quota_carry_over"),
@@ -105,7 +95,7 @@ fn timing(ed: &Edition, first_to_move: Side, errors: &mut Vec<SpecError>) -> Opt
             let d: Option<QuotaData> = read(q, errors);
             let c: Option<CarryOverData> = read(co, errors);
             d.zip(c)
-                .map(|(_, c)| (c.unused_time, rule_ref(q), rule_ref(co)))
+                .map(|(_, c)| (c.unused_time, RuleRef::of(q), RuleRef::of(co)))
         }
         (Some(q), None) | (None, Some(q)) => {
             errors.push(err(
@@ -131,13 +121,13 @@ fn timing(ed: &Edition, first_to_move: Side, errors: &mut Vec<SpecError>) -> Opt
     let press_without_move = ed.clause("clock.press_without_move").and_then(|c| {
         read::<PressData>(c, errors).map(|d| ViolationRule {
             foul: foul_ref(c, d.foul, errors),
-            rule: rule_ref(c),
+            rule: RuleRef::of(c),
         })
     });
     let stop_start = ed.clause("clock.stop_start").and_then(|c| {
         read::<StopStartData>(c, errors).map(|d| ViolationRule {
             foul: foul_ref(c, d.foul, errors),
-            rule: rule_ref(c),
+            rule: RuleRef::of(c),
         })
     });
     // 5.9 is one clause, shared with the arbiter's irregularities: its shape is theirs.
@@ -146,14 +136,14 @@ fn timing(ed: &Edition, first_to_move: Side, errors: &mut Vec<SpecError>) -> Opt
             min_pieces: d.min_pieces,
             opponent_below: u64::from(d.opponent_under_minutes) * 60_000,
             added: u64::from(d.add_minutes) * 60_000,
-            rule: rule_ref(c),
+            rule: RuleRef::of(c),
         })
     });
     let flag = flag?;
     (errors.len() == before).then_some(Timing {
         first_to_move,
         exhausted: flag.exhausted_when,
-        flag_rule: rule_ref(flag_clause),
+        flag_rule: RuleRef::of(flag_clause),
         increment,
         quota,
         press_without_move,

@@ -77,12 +77,7 @@ impl Control {
     }
 }
 
-/// A clause a simulation fact comes from: its id and its article in the edition.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RuleRef {
-    pub clause: String,
-    pub article: Option<String>,
-}
+pub use crate::spec::RuleRef;
 
 /// Knocked-over pieces (5.9), compiled.
 #[derive(Clone, Debug)]

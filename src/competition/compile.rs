@@ -7,7 +7,7 @@ use super::criteria::{self, Criterion, Primitive};
 use super::data::{self, CriterionEntry, Entrants, Scope, Unit};
 use super::{CompetitionRules, Format};
 use crate::spec::{Clause, Edition, SpecError};
-use crate::vm::compile::{err, require, typed};
+use crate::vm::clause_data::{err, require, typed};
 
 /// The clause-id prefix of the formats' orders.
 pub const ORDER_PREFIX: &str = "tiebreak.";

@@ -20,25 +20,14 @@ use std::collections::BTreeMap;
 
 use crate::board::{KindId, Side, Square, SQUARES};
 use crate::spec::{Clause, Edition, SpecError};
-use crate::vm::compile::{err, typed};
+use crate::vm::clause_data::{self, err, has_key, typed};
 use crate::vm::Rules;
 
 pub use analysis::{ChaseKind, Val};
 pub use data::{Family, PatternStatus, Test, VerdictKind};
 pub use ruling::{rule, PlyRuling, Ruling, RulingError, RulingQuery, Verdict};
 
-/// Where a rule came from, for answers: the clause id and its article in the edition.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RuleRef {
-    pub clause: String,
-    pub article: Option<String>,
-}
-
-impl RuleRef {
-    fn of(c: &Clause) -> RuleRef {
-        RuleRef { clause: c.id.clone(), article: c.article.clone() }
-    }
-}
+pub use crate::spec::RuleRef;
 
 /// A move class, compiled.
 #[derive(Clone, Debug)]
@@ -157,16 +146,8 @@ impl RepetitionRules {
     }
 }
 
-fn has(c: &Clause, key: &str) -> bool {
-    c.data.as_mapping().is_some_and(|m| m.contains_key(key))
-}
-
 fn missing(ed: &Edition, id: &str) -> SpecError {
-    SpecError::new(
-        crate::spec::Location { file: format!("{}/", ed.id), ..Default::default() },
-        Some(id),
-        format!("edition `{}` has repetition clauses but no `{id}`", ed.id),
-    )
+    clause_data::missing(ed, id, "its other repetition clauses need")
 }
 
 fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecError>) -> Option<RepetitionRules> {
@@ -232,7 +213,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
 
     // Classes, then their order.
     let mut classes: Vec<ClassRule> = Vec::new();
-    for c in clauses.iter().filter(|c| has(c, "class")) {
+    for c in clauses.iter().filter(|c| has_key(c, "class")) {
         match typed::<data::ClassData>(c) {
             Ok(d) => {
                 if let Test::WinsMaterial { kinds: Some(ks), .. } = &d.test {
@@ -314,7 +295,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
     };
 
     let mut exceptions = Vec::new();
-    for c in clauses.iter().filter(|c| has(c, "becomes")) {
+    for c in clauses.iter().filter(|c| has_key(c, "becomes")) {
         let d = match typed::<data::ExceptionData>(c) {
             Ok(d) => d,
             Err(e) => {
@@ -373,7 +354,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
     };
 
     let mut verdicts = Vec::new();
-    for c in clauses.iter().filter(|c| has(c, "verdict")) {
+    for c in clauses.iter().filter(|c| has_key(c, "verdict")) {
         match typed::<data::VerdictData>(c) {
             Ok(d) => {
                 let names: Vec<&String> = [&d.when.one, &d.when.other, &d.when.other_not, &d.when.both]
@@ -433,7 +414,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
     };
 
     for c in clauses {
-        let known = ["class", "becomes", "verdict"].iter().any(|k| has(c, k))
+        let known = ["class", "becomes", "verdict"].iter().any(|k| has_key(c, k))
             || ["repetition.material", "repetition.multiple_effects", "repetition.own_attack", "repetition.chase_to_chase", "repetition.patterns", "repetition.cycle"]
                 .contains(&c.id.as_str());
         if !known {

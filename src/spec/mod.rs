@@ -13,6 +13,41 @@ mod toc;
 pub use overlay::{merge_data, Overlay, OverlayChange};
 pub use toc::{parent_of, Toc, TocEntry};
 
+/// Where a rule came from, for answers: a clause's id and its article in the edition.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RuleRef {
+    pub clause: String,
+    pub article: Option<String>,
+}
+
+impl RuleRef {
+    pub fn of(c: &Clause) -> RuleRef {
+        RuleRef { clause: c.id.clone(), article: c.article.clone() }
+    }
+
+    /// The numeric order of the (first) article (`"4.1.10, 22.1"` → `[4, 1, 10]`; none
+    /// last): clauses that decide the same event apply in article order.
+    pub fn article_order(&self) -> Vec<u32> {
+        match &self.article {
+            None => vec![u32::MAX],
+            Some(a) => a.split(',').next().unwrap_or("").trim().split('.').map(|p| p.trim().parse().unwrap_or(u32::MAX)).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod rule_ref_tests {
+    use super::RuleRef;
+
+    #[test]
+    fn articles_order_numerically() {
+        let key = |a: Option<&str>| RuleRef { clause: String::new(), article: a.map(str::to_string) }.article_order();
+        assert!(key(Some("4.1.9")) < key(Some("4.1.10")));
+        assert!(key(Some("4.1.10, 22.1")) < key(Some("24.1")));
+        assert!(key(Some("5.8")) < key(None));
+    }
+}
+
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::Path;

@@ -22,18 +22,27 @@ pub(crate) fn typed<T: DeserializeOwned>(c: &Clause) -> Result<T, SpecError> {
     serde_yaml::from_value(c.data.clone()).map_err(|e| err(c, format!("data: {e}")))
 }
 
-fn has_key(c: &Clause, key: &str) -> bool {
+/// The typed data of clause `c`, or `None` with the error recorded (to report every
+/// problem of an edition, not only the first).
+pub(crate) fn read<T: DeserializeOwned>(c: &Clause, errors: &mut Vec<SpecError>) -> Option<T> {
+    typed(c).map_err(|e| errors.push(e)).ok()
+}
+
+pub(crate) fn has_key(c: &Clause, key: &str) -> bool {
     c.data.as_mapping().is_some_and(|m| m.contains_key(key))
 }
 
+/// The error for an edition that lacks clause `id`, which `needed_by` says what needs.
+pub(crate) fn missing(ed: &Edition, id: &str, needed_by: &str) -> SpecError {
+    SpecError::new(
+        crate::spec::Location { file: format!("{}/", ed.id), ..Default::default() },
+        Some(id),
+        format!("edition `{}` has no clause `{id}`, which {needed_by}", ed.id),
+    )
+}
+
 pub(crate) fn require<'a>(ed: &'a Edition, id: &str) -> Result<&'a Clause, SpecError> {
-    ed.clause(id).ok_or_else(|| {
-        SpecError::new(
-            crate::spec::Location { file: format!("{}/", ed.id), ..Default::default() },
-            Some(id),
-            format!("edition `{}` has no clause `{id}`, which the VM needs", ed.id),
-        )
-    })
+    ed.clause(id).ok_or_else(|| missing(ed, id, "the VM needs"))
 }
 
 /// Red-frame rectangle → bitboard of Red-frame points.

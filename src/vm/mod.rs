@@ -16,9 +16,10 @@ use std::fmt;
 pub use position::{IllegalMove, IllegalReason, Position, Undo};
 
 /// The clause helpers of the compile step, shared with the other rule domains: a
-/// [`SpecError`] at a clause's location, and a clause's data read into a typed shape.
+/// [`SpecError`] at a clause's location or for a missing clause, a clause's data read into
+/// a typed shape (or the error recorded), whether its data has a key.
 pub(crate) mod clause_data {
-    pub(crate) use super::compile::{err, typed};
+    pub(crate) use super::compile::{err, has_key, missing, read, require, typed};
 }
 
 /// Internals shared with `perft` (not part of the public API).
