@@ -6,7 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::board::{Move, Side, Square};
+use crate::board::{Move, Side, Square, SQUARES};
 use crate::fen::{self, FenError};
 use crate::vm::{IllegalMove, Position, Rules};
 
@@ -205,8 +205,8 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
         return Ruling { verdict: Verdict::None, judged: "none", cycle: None, plies: Vec::new(), patterns: None, clauses };
     };
     // Identity of every piece through the line, to tell one target from another.
-    let mut ids: Vec<[u16; 90]> = Vec::with_capacity(positions.len());
-    let mut board = [u16::MAX; 90];
+    let mut ids: Vec<[u16; SQUARES]> = Vec::with_capacity(positions.len());
+    let mut board = [u16::MAX; SQUARES];
     for (n, (sq, _)) in positions[0].pieces().enumerate() {
         board[sq.index()] = n as u16;
     }
@@ -228,7 +228,7 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
     // Special cases that need the whole cycle: the other side's pattern, the answer.
     let cycle_exceptions: Vec<&super::Exception> = rep.exceptions.iter().filter(|x| x.needs_cycle()).collect();
     if !cycle_exceptions.is_empty() {
-        let first = side_patterns(rep, &plies, &ids, i);
+        let first = side_patterns(rep, &plies, &ids);
         let n = plies.len();
         let mut changes = Vec::new();
         for (j, pl) in plies.iter().enumerate() {
@@ -256,7 +256,7 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
     for pl in &mut plies {
         describe(an, &positions[pl.ply - 1], pl);
     }
-    let patterns = side_patterns(rep, &plies, &ids, i);
+    let patterns = side_patterns(rep, &plies, &ids);
     for pl in &plies {
         let c = &rep.classes[pl.facts.class];
         if !clauses.contains(&c.rule) {
@@ -288,7 +288,7 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
 }
 
 /// Each side's pattern over the plies.
-fn side_patterns(rep: &RepetitionRules, plies: &[PlyRuling], ids: &[[u16; 90]], start: usize) -> [SidePattern; 2] {
+fn side_patterns(rep: &RepetitionRules, plies: &[PlyRuling], ids: &[[u16; SQUARES]]) -> [SidePattern; 2] {
     let one = |side: Side| -> SidePattern {
         let mine: Vec<&PlyRuling> = plies.iter().filter(|p| p.facts.side == side).collect();
         let classes: Vec<usize> = mine.iter().map(|p| p.facts.class).collect();
@@ -299,7 +299,6 @@ fn side_patterns(rep: &RepetitionRules, plies: &[PlyRuling], ids: &[[u16; 90]], 
                 .collect();
             sets.first().is_some_and(|f| f.iter().any(|t| sets.iter().all(|s| s.contains(t))))
         };
-        let _ = start;
         let p = rep
             .patterns
             .iter()
