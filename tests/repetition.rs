@@ -57,6 +57,17 @@ fn editing_the_patterns_changes_the_verdict() {
 }
 
 #[test]
+fn the_names_of_cycles_are_data() {
+    let name = |rs: &RuleSet| {
+        let r = rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(KILL_FEN, &KILL)).unwrap();
+        r.patterns.unwrap()[0].zh.clone()
+    };
+    assert_eq!(name(&builtin("cxa-2020")), "长杀");
+    let spec = edited("cxa-2020/repetition.yaml", "{perpetual: 长,", "{perpetual: 常,");
+    assert_eq!(name(&RuleSet::of_spec(&spec, "cxa-2020").unwrap()), "常杀");
+}
+
+#[test]
 fn editing_values_and_exemptions_changes_the_classes() {
     // A cannon worth nothing is no material: following it is no chase.
     let spec = edited("cxa-2020/repetition.yaml", "cannon: 2, advisor", "advisor");

@@ -202,6 +202,20 @@ pub struct PieceCount {
 pub struct PatternsData {
     /// First match wins.
     pub patterns: Vec<PatternData>,
+    /// How the rulebook names a side's cycle (长捉, 一将一捉, 两闲 …).
+    pub cycle_names: CycleNames,
+}
+
+/// The rulebook's names of cycles: a class repeated on every move of a side is `perpetual`
+/// + the class (长捉), unless it is idle or played once; otherwise each class is counted
+/// with `numerals[n]` (一将一捉, 两闲), and `many` for a count beyond the numerals.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CycleNames {
+    pub perpetual: String,
+    /// Numerals by count, from zero.
+    pub numerals: Vec<String>,
+    pub many: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

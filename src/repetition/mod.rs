@@ -106,6 +106,7 @@ pub struct RepetitionRules {
     pub(crate) new_only: Option<RuleRef>,
     pub(crate) exceptions: Vec<Exception>,
     pub patterns: Vec<Pattern>,
+    pub(crate) cycle_names: data::CycleNames,
     pub(crate) patterns_rule: RuleRef,
     pub(crate) verdicts: Vec<VerdictRule>,
     pub(crate) shuffle_min: Option<u32>,
@@ -321,15 +322,15 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         });
     }
 
-    let (patterns, patterns_rule) = match ed.clause("repetition.patterns") {
+    let (patterns, cycle_names, patterns_rule) = match ed.clause("repetition.patterns") {
         None => {
             errors.push(missing(ed, "repetition.patterns"));
-            (Vec::new(), None)
+            (Vec::new(), None, None)
         }
         Some(c) => match typed::<data::PatternsData>(c) {
             Err(e) => {
                 errors.push(e);
-                (Vec::new(), None)
+                (Vec::new(), None, None)
             }
             Ok(d) => {
                 let ps: Vec<Pattern> = d
@@ -348,7 +349,10 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
                 if !ps.last().is_some_and(|p| p.every.is_none() && p.every_family.is_none() && !p.same_target) {
                     errors.push(err(c, "the last pattern must match every cycle (no `every`, `every_family`, `same_target`)"));
                 }
-                (ps, Some(RuleRef::of(c)))
+                if d.cycle_names.numerals.len() < 2 {
+                    errors.push(err(c, "cycle_names.numerals must name at least the counts 0 and 1"));
+                }
+                (ps, Some(d.cycle_names), Some(RuleRef::of(c)))
             }
         },
     };
@@ -432,6 +436,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         new_only,
         exceptions,
         patterns,
+        cycle_names: cycle_names?,
         patterns_rule: patterns_rule?,
         verdicts,
         shuffle_min,

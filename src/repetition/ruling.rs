@@ -315,9 +315,11 @@ fn side_patterns(rep: &RepetitionRules, plies: &[PlyRuling], ids: &[[u16; SQUARE
     [one(Side::Red), one(Side::Black)]
 }
 
-/// The rulebook's way of naming a side's cycle: 长捉, 一将一捉, 两闲 …
+/// The rulebook's way of naming a side's cycle (长捉, 一将一捉, 两闲 …), by the words of
+/// `repetition.patterns`' `cycle_names`.
 fn cycle_name(rep: &RepetitionRules, classes: &[usize]) -> String {
-    const NUM: [&str; 10] = ["零", "一", "两", "三", "四", "五", "六", "七", "八", "九"];
+    let names = &rep.cycle_names;
+    let count = |n: usize| names.numerals.get(n).unwrap_or(&names.many).as_str();
     let mut counts: Vec<(usize, usize)> = Vec::new();
     for &c in classes {
         match counts.iter_mut().find(|(x, _)| *x == c) {
@@ -329,9 +331,9 @@ fn cycle_name(rep: &RepetitionRules, classes: &[usize]) -> String {
     let idle = rep.classes.len() - 1;
     match counts.as_slice() {
         [] => String::new(),
-        [(c, n)] if *c == idle || *n == 1 => format!("{}{}", NUM.get(*n).copied().unwrap_or("多"), rep.classes[*c].zh),
-        [(c, _)] => format!("长{}", rep.classes[*c].zh),
-        many => many.iter().map(|(c, n)| format!("{}{}", NUM.get(*n).copied().unwrap_or("多"), rep.classes[*c].zh)).collect(),
+        [(c, n)] if *c == idle || *n == 1 => format!("{}{}", count(*n), rep.classes[*c].zh),
+        [(c, _)] => format!("{}{}", names.perpetual, rep.classes[*c].zh),
+        several => several.iter().map(|(c, n)| format!("{}{}", count(*n), rep.classes[*c].zh)).collect(),
     }
 }
 
