@@ -80,7 +80,7 @@ fn conform_json_lines_and_known_failures_file() {
     let known = dir.join("known.yaml");
     std::fs::write(
         &known,
-        "- id: horse-leg-blocked\n  reason: pretend we fail it\n",
+        "- id: horse-leg-blocked\n  reason: pretend we fail it\n  answer: {moves: [e1d3, e1f3]}\n",
     )
     .unwrap();
     let report = dir.join("report.md");
@@ -206,7 +206,7 @@ fn a_written_known_failures_file_makes_the_next_run_pass() {
     let (ok, out, _) = xqspec(&first);
     assert!(!ok, "{out}");
     let text = std::fs::read_to_string(&known).unwrap();
-    assert!(text.contains("- id: perft-start-depth-1\n  edition: cxa-2020\n  reason: \"fail: expected nodes 44, got 3\""), "{text}");
+    assert!(text.contains("- id: perft-start-depth-1\n  edition: cxa-2020\n  reason: \"fail: expected nodes 44, got 3\"\n  answer: {nodes: 3}\n"), "{text}");
     let mut second = args.to_vec();
     second.extend(["--known-failures", known.to_str().unwrap()]);
     let (ok, out, err) = xqspec(&second);
@@ -218,6 +218,89 @@ fn a_written_known_failures_file_makes_the_next_run_pass() {
             .starts_with("0 passed, 0 failed, "),
         "{out}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A temporary suite: the real vocabularies, a case the reference fails (it expects check
+/// where there is none), one it passes, and the given files.
+fn temp_suite(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("xqspec-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("check")).unwrap();
+    for f in ["vocabulary.yaml", "features.yaml"] {
+        std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance").join(f), dir.join(f)).unwrap();
+    }
+    let case = |id: &str, status: &str| {
+        format!("id: {id}\ndescription: d\nclauses: [check.definition]\neditions: [cxa-2020]\nquery: status\ninput: {{fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"}}\nexpect: {{status: {status}}}\n")
+    };
+    std::fs::write(dir.join("check/status-wrong.yaml"), case("status-wrong", "check")).unwrap();
+    std::fs::write(dir.join("check/status-right.yaml"), case("status-right", "ongoing")).unwrap();
+    for (path, text) in files {
+        std::fs::write(dir.join(path), text).unwrap();
+    }
+    dir
+}
+
+const LISTED: &str = "# The reference's known failures.\n- id: status-wrong\n  reason: we see no check\n";
+
+#[test]
+fn a_known_failure_must_give_its_listed_answer() {
+    let same = format!("{LISTED}  answer: {{status: ongoing}}\n");
+    let other = format!("{LISTED}  answer: {{status: stalemate}}\n");
+    let changed = r#"KNOWN FAILURE CHANGED status-wrong [cxa-2020] check/status-wrong.yaml: the known failure changed: listed as answering {"status":"stalemate"}; now: {"status":"ongoing"} (expected status "stalemate", got "ongoing")"#;
+    // In process, against the suite's own reference-known-failures.yaml.
+    for (name, list, passes) in [("kf-same", &same, true), ("kf-other", &other, false)] {
+        let dir = temp_suite(name, &[("reference-known-failures.yaml", list)]);
+        let (ok, out, err) = xqspec(&["conform", "--cases", dir.to_str().unwrap()]);
+        assert_eq!(ok, passes, "{out}{err}");
+        if passes {
+            assert!(out.contains("1 known failures are counted as skipped\n1 passed, 0 failed, 1 skipped"), "{out}");
+        } else {
+            assert!(out.contains(changed), "{out}");
+            assert!(out.contains(xqspec::conform::known::UPDATE_REFERENCE), "{out}");
+            assert!(out.ends_with("1 passed, 1 failed, 0 skipped\n"), "{out}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    // Through an adapter with --known-failures.
+    let dir = temp_suite("kf-adapter", &[("same.yaml", &same), ("other.yaml", &other)]);
+    let serve = format!("{BIN} serve");
+    let run = |list: &str| xqspec(&["conform", "--cases", dir.to_str().unwrap(), "--adapter", &serve, "--known-failures", dir.join(list).to_str().unwrap()]);
+    let (ok, out, err) = run("same.yaml");
+    assert!(ok, "{out}{err}");
+    let (ok, out, _) = run("other.yaml");
+    assert!(!ok && out.contains(changed), "{out}");
+    // An entry without `answer:` is an error with its place, and nothing runs.
+    std::fs::write(dir.join("reference-known-failures.yaml"), LISTED).unwrap();
+    let (ok, out, err) = xqspec(&["conform", "--cases", dir.to_str().unwrap()]);
+    assert!(!ok && out.is_empty(), "{out}");
+    assert_eq!(
+        err,
+        "error: reference-known-failures.yaml:2:1: entry 1 (`status-wrong`): a known failure needs an `answer:`: what is answered \
+         instead of the case's `expect`, in the same shape (`--write-known-failures FILE` writes it)\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn update_known_failures_rewrites_the_answers_and_keeps_the_reasons() {
+    let list = format!(
+        "{LISTED}  answer: {{status: stalemate}}\n- id: status-right\n  reason: \"it used to fail\"\n  answer: {{status: check}}\n"
+    );
+    let dir = temp_suite("kf-update", &[("reference-known-failures.yaml", &list)]);
+    let file = dir.join("reference-known-failures.yaml");
+    let cases = dir.to_str().unwrap();
+    let (ok, out, err) = xqspec(&["conform", "--cases", cases]);
+    assert!(!ok, "{out}{err}");
+    let (ok, out, err) = xqspec(&["conform", "--cases", cases, "--update-known-failures", file.to_str().unwrap()]);
+    assert!(ok, "{out}{err}");
+    assert!(err.contains("removed status-right (cxa-2020): it passes"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "# The reference's known failures.\n- id: status-wrong\n  reason: \"we see no check\"\n  answer: {status: ongoing}\n"
+    );
+    let (ok, out, err) = xqspec(&["conform", "--cases", cases]);
+    assert!(ok, "{out}{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -156,7 +156,7 @@ fn known_failures_are_kept_true() {
     let s = suite(&["ok-1", "reject-1", "ok-2"], "perft", "{nodes: 1}");
     let known = KnownFailures::parse(
         "known.yaml",
-        "- {id: reject-1, reason: we reject too eagerly}\n- {id: ok-2, reason: used to fail}\n",
+        "- {id: reject-1, reason: we reject too eagerly, answer: {reject: fen.syntax}}\n- {id: ok-2, reason: used to fail, answer: {nodes: 2}}\n",
         &s,
     )
     .unwrap();
@@ -184,15 +184,83 @@ fn known_failures_are_kept_true() {
 
     let bad = KnownFailures::parse(
         "known.yaml",
-        "- {id: nope, reason: x}\n- {id: ok-1, reason: ' '}\n",
+        "- {id: nope, reason: x, answer: {nodes: 2}}\n- {id: ok-1, reason: ' ', answer: {nodes: 2}}\n",
         &s,
     )
     .unwrap_err();
+    let bad: Vec<String> = bad.iter().map(|p| p.to_string()).collect();
     assert_eq!(
         bad,
         vec![
-            "known.yaml: entry 1 (`nope`): no case has this id",
-            "known.yaml: entry 2 (`ok-1`): a known failure needs a reason"
+            "known.yaml:1:4: entry 1 (`nope`): no case has this id",
+            "known.yaml:2:14: entry 2 (`ok-1`): a known failure needs a reason"
+        ]
+    );
+}
+
+/// A listed case must fail with the entry's `answer:`: the same wrong answer (or fault) is a
+/// known failure, another one fails the run, saying what the answer was to be and what it is.
+#[test]
+fn a_known_failure_that_answers_otherwise_fails_the_run() {
+    // Every case expects 2 nodes; the fake answers 1, rejects reject-*, crashes on crash-*.
+    let s = suite(&["crash-1", "ok-1", "ok-2", "reject-1"], "perft", "{nodes: 2}");
+    let known = KnownFailures::parse(
+        "known.yaml",
+        "- id: ok-1\n  reason: we count one node\n  answer: {nodes: 1}\n\
+         - id: ok-2\n  reason: we used to count three\n  answer: {nodes: 3}\n\
+         - id: reject-1\n  reason: we reject it\n  answer: {reject: fen.syntax}\n\
+         - id: crash-1\n  reason: we crash on it\n  answer: {fault: crash}\n",
+        &s,
+    )
+    .unwrap();
+    let mut adapter = Adapter::start(&format!("sh {FAKES}/faulty-adapter.sh"), Duration::from_secs(5)).unwrap();
+    let opts = RunOptions { known, ..RunOptions::default() };
+    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap();
+    let tallies: Vec<(&str, runner::Tally)> = results.iter().map(|r| (r.id.as_str(), r.tally())).collect();
+    assert_eq!(
+        tallies,
+        [
+            ("crash-1", runner::Tally::KnownFailure),
+            ("ok-1", runner::Tally::KnownFailure),
+            ("ok-2", runner::Tally::ChangedKnownFailure),
+            ("reject-1", runner::Tally::KnownFailure),
+        ]
+    );
+    let sum = Summary::of(&results);
+    assert_eq!((sum.known_failures, sum.changed_known_failures, sum.failed), (3, 1, 1));
+    assert!(!sum.ok(), "a known failure that changed fails the run");
+    assert_eq!(
+        results[2].known_changed.as_deref(),
+        Some("the known failure changed: listed as answering {\"nodes\":3}; now: {\"nodes\":1} (expected nodes 3, got 1)")
+    );
+    let lines = runner::problem_lines(&results);
+    assert!(lines.iter().any(|l| l.starts_with("KNOWN FAILURE CHANGED ok-2 [cxa-2020]")), "{lines:?}");
+    // What --write-known-failures writes for these results: the answers given.
+    let written = runner::known_failures_yaml(&results);
+    for line in ["  answer: {fault: crash}\n", "  answer: {nodes: 1}\n", "  answer: {reject: fen.syntax}\n"] {
+        assert!(written.contains(line), "{written}");
+    }
+    assert!(KnownFailures::parse("written.yaml", &written, &s).is_ok(), "{written}");
+}
+
+#[test]
+fn a_known_failure_without_its_answer_is_a_located_error() {
+    let s = suite(&["ok-1", "ok-2"], "perft", "{nodes: 2}");
+    let bad = KnownFailures::parse(
+        "known.yaml",
+        "# header\n- id: ok-1\n  reason: fine\n  answer: {nodes: 1}\n- id: ok-2\n  reason: no answer\n\
+         - id: ok-1\n  edition: cxa-2020\n  reason: the right answer is not a known failure\n  answer: {nodes: 2}\n\
+         - id: ok-2\n  reason: wrong field\n  answer: {status: check}\n",
+        &s,
+    )
+    .unwrap_err();
+    let bad: Vec<String> = bad.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        bad,
+        vec![
+            "known.yaml:5:1: entry 2 (`ok-2`): a known failure needs an `answer:`: what is answered instead of the case's `expect`, in the same shape (`--write-known-failures FILE` writes it)",
+            "known.yaml:10:3: entry 3 (`ok-1`): the answer is what the case expects under cxa-2020; give the wrong answer it is known to give instead",
+            "known.yaml:13:3: entry 4 (`ok-2`): `perft` answers with `nodes`, not `status`",
         ]
     );
 }

@@ -57,7 +57,8 @@ pub enum Expected {
 }
 
 impl Expected {
-    fn from_value(v: Value) -> Result<Expected, String> {
+    /// An expectation from its JSON form (`{moves: [...]}`, `{reject: fen.syntax}`).
+    pub fn from_value(v: Value) -> Result<Expected, String> {
         match v {
             Value::Object(map) => {
                 if let Some(kind) = map.get("reject") {

@@ -13,7 +13,8 @@ use super::coverage::Coverage;
 use super::protocol;
 use super::query::Query;
 use super::reference::{reference_problems, Reference};
-use super::runner::{self, KnownFailures, RunOptions, Summary};
+use super::known;
+use super::runner::{self, KnownFailures, RunOptions, Summary, Tally};
 use super::subject::{Adapter, InProcess, Subject};
 use super::suite::{SpecFacts, Suite};
 use super::uci::{RankBase, UciEngine};
@@ -44,7 +45,9 @@ pub struct ConformArgs {
     /// Leave out cases tagged with this feature (repeatable).
     #[arg(long, value_name = "FEATURE")]
     pub skip_feature: Vec<String>,
-    /// YAML list of `{id, edition?, reason}`: cases expected to fail.
+    /// YAML list of `{id, edition?, reason, answer}`: cases expected to fail, each with the
+    /// answer expected instead of the case's (default for the built-in reference:
+    /// conformance/reference-known-failures.yaml).
     #[arg(long, value_name = "FILE")]
     pub known_failures: Option<PathBuf>,
     /// Seconds allowed for one answer.
@@ -59,9 +62,15 @@ pub struct ConformArgs {
     /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
     #[arg(long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
-    /// Write every failing case to this file in the known-failures format (reasons to be edited).
+    /// Write every failing case to this file in the known-failures format, with the answer
+    /// given (reasons to be edited).
     #[arg(long, value_name = "FILE")]
     pub write_known_failures: Option<PathBuf>,
+    /// Run against this known-failures file (any failure of a listed case counts as known)
+    /// and rewrite its `answer:`s from the answers now given, keeping its header comment,
+    /// order and reasons; entries whose cases pass are removed.
+    #[arg(long, value_name = "FILE", conflicts_with = "known_failures")]
+    pub update_known_failures: Option<PathBuf>,
 }
 
 /// `xqspec cases …`
@@ -144,15 +153,23 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     }
     // The built-in reference runs against its own list of known failures unless told otherwise.
     let in_process = args.adapter.is_none() && args.uci.is_none();
-    let known = match &args.known_failures {
-        None if in_process => suite.reference_known_failures().map_err(|errs| errs.join("\n"))?,
-        None => KnownFailures::default(),
-        Some(f) => {
-            let text = std::fs::read_to_string(f)
-                .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-            KnownFailures::parse(&f.display().to_string(), &text, &suite)
-                .map_err(|errs| errs.join("\n"))?
+    let read = |f: &Path| std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()));
+    let lines = |errs: Vec<super::case::Problem>| errs.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n");
+    // With --update-known-failures: the file's text and entries, rewritten after the run.
+    let mut updating = None;
+    let known = match (&args.known_failures, &args.update_known_failures) {
+        (_, Some(f)) => {
+            let text = read(f)?;
+            let listed = KnownFailures::parse_for_update(&f.display().to_string(), &text, &suite).map_err(lines)?;
+            // Any failure of a listed case is known in this run: its answer is what is rewritten.
+            let mut any = listed.clone();
+            any.entries.iter_mut().for_each(|k| k.answer = None);
+            updating = Some((f.clone(), text, listed));
+            any
         }
+        (None, None) if in_process => suite.reference_known_failures().map_err(lines)?,
+        (None, None) => KnownFailures::default(),
+        (Some(f), None) => KnownFailures::parse(&f.display().to_string(), &read(f)?, &suite).map_err(lines)?,
     };
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         return Err("--timeout is a positive number of seconds".into());
@@ -221,10 +238,21 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
                 summary.known_failures
             );
         }
-        if summary.unexpected_passes > 0 {
+        if summary.unexpected_passes > 0 && updating.is_none() {
             println!(
                 "{} cases listed as known failures pass: take them off the list",
                 summary.unexpected_passes
+            );
+        }
+        if summary.changed_known_failures > 0 {
+            println!(
+                "{} known failures answer otherwise than their `answer:`: check the answers, then update the list ({})",
+                summary.changed_known_failures,
+                if in_process && args.known_failures.is_none() {
+                    known::UPDATE_REFERENCE.to_string()
+                } else {
+                    "`xqspec conform --update-known-failures FILE`".to_string()
+                }
             );
         }
         println!("{}", summary.line());
@@ -237,6 +265,23 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     if let Some(path) = &args.write_known_failures {
         std::fs::write(path, runner::known_failures_yaml(&results))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some((path, text, listed)) = &updating {
+        let updated = known::update(text, listed, &results);
+        std::fs::write(path, &updated.text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        for n in &updated.notes {
+            eprintln!("{}: {n}", path.display());
+        }
+        let unlisted = results.iter().filter(|r| r.tally() == Tally::Failed).count();
+        eprintln!("updated the answers of {}", path.display());
+        return if unlisted == 0 {
+            Ok(())
+        } else {
+            Err(format!(
+                "{unlisted} failing cases are not listed in {}: add them with a reason (`--write-known-failures FILE` writes entries to start from)",
+                path.display()
+            ))
+        };
     }
     if summary.ok() {
         Ok(())
@@ -293,7 +338,7 @@ pub fn check_suite(suite: &Suite, spec: &Spec) -> Vec<super::case::Problem> {
     let facts = SpecFacts::from_spec(spec);
     let mut problems = suite.check(&facts);
     if let Err(errors) = suite.reference_known_failures() {
-        problems.extend(errors.into_iter().map(|e| super::case::Problem::new(super::suite::REFERENCE_KNOWN_FAILURES, (0, 0), e)));
+        problems.extend(errors);
     }
     let reference = Reference::new(spec);
     for c in &suite.cases {

@@ -18,7 +18,8 @@ use super::coverage::Coverage;
 use super::protocol::{About, Ask, Implementation};
 use super::query::{Answer, Query};
 use super::reference::Reference;
-use super::runner::{self, CaseResult, KnownFailure, RunOptions, Status, Summary};
+use super::known::UPDATE_REFERENCE;
+use super::runner::{self, CaseResult, KnownFailure, KnownFailures, RunOptions, Status, Summary};
 use super::subject::InProcess;
 use super::suite::{SpecFacts, Suite};
 use crate::spec::Spec;
@@ -39,6 +40,7 @@ pub struct Harness<I> {
     suite: Option<Suite>,
     opts: RunOptions,
     ignored: Vec<String>,
+    known_files: Vec<PathBuf>,
 }
 
 impl<I: Implementation> Harness<I> {
@@ -53,6 +55,7 @@ impl<I: Implementation> Harness<I> {
                 ..RunOptions::default()
             },
             ignored: Vec::new(),
+            known_files: Vec::new(),
         }
     }
 
@@ -68,10 +71,18 @@ impl<I: Implementation> Harness<I> {
         self
     }
 
-    /// Cases (by id) known to fail. They are still run: one that passes fails the
-    /// harness, so the list stays true.
+    /// Cases (by id) known to fail, in any way. They are still run: one that passes fails
+    /// the harness, so the list stays true.
     pub fn ignore<S: Into<String>>(mut self, ids: impl IntoIterator<Item = S>) -> Self {
         self.ignored.extend(ids.into_iter().map(Into::into));
+        self
+    }
+
+    /// A known-failures file (`conformance/README.md`, "Known failures"): each listed case
+    /// must fail with the entry's `answer:`; one that passes, or fails otherwise, fails the
+    /// harness.
+    pub fn known_failures(mut self, file: impl Into<PathBuf>) -> Self {
+        self.known_files.push(file.into());
         self
     }
 
@@ -91,6 +102,12 @@ impl<I: Implementation> Harness<I> {
     pub fn results(self) -> Result<Vec<CaseResult>, String> {
         let suite = self.suite.unwrap_or_else(Suite::embedded);
         let mut opts = self.opts;
+        for f in &self.known_files {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+            let known = KnownFailures::parse(&f.display().to_string(), &text, &suite)
+                .map_err(|errs| errs.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))?;
+            opts.known.entries.extend(known.entries);
+        }
         let mut unknown = Vec::new();
         for id in self.ignored {
             if suite.case(&id).is_none() {
@@ -100,6 +117,7 @@ impl<I: Implementation> Harness<I> {
                 id,
                 edition: None,
                 reason: "ignored by the implementer".into(),
+                answer: None,
             });
         }
         if !unknown.is_empty() {
@@ -187,8 +205,9 @@ pub fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result
 }
 
 /// [`check_reference_case`] for the suite under `root`: a case that the suite's
-/// `reference-known-failures.yaml` lists must fail (and the check passes), a listed case
-/// that passes is an error (take it off the list).
+/// `reference-known-failures.yaml` lists must fail with the entry's `answer:` (and the check
+/// passes); a listed case that passes (take it off the list) or fails otherwise (update its
+/// answer) is an error.
 pub fn check_reference_case_in(root: &Path, edition: &str, path: &str, contents: &str) -> Result<(), Failure> {
     let case = Case::parse(path, contents).map_err(|p| p.to_string())?;
     if !case.editions.iter().any(|e| e == edition) {
@@ -198,7 +217,10 @@ pub fn check_reference_case_in(root: &Path, edition: &str, path: &str, contents:
         .into());
     }
     let mut subject = InProcess::new(reference());
-    let known = checked(root).suite.reference_known_failures().map_err(|e| e.join("\n"))?;
+    let known = checked(root)
+        .suite
+        .reference_known_failures()
+        .map_err(|e| e.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))?;
     let opts = RunOptions {
         timeout: Duration::from_secs(3600),
         overlays: builtin_overlays(),
@@ -206,6 +228,14 @@ pub fn check_reference_case_in(root: &Path, edition: &str, path: &str, contents:
         ..RunOptions::default()
     };
     let r = runner::run_one(&case, edition, &mut subject, &opts);
+    if let Some(changed) = &r.known_changed {
+        return Err(format!(
+            "{} under {edition}, listed in conformance/reference-known-failures.yaml: {changed}\n  \
+             if the new wrong answer is the one to expect, update the answers: {UPDATE_REFERENCE}",
+            case.id
+        )
+        .into());
+    }
     match (r.status, &r.known) {
         (Status::Pass, Some(_)) => Err(format!(
             "{} under {edition} passes, but conformance/reference-known-failures.yaml lists it: take it off the list",
@@ -428,6 +458,35 @@ mod tests {
             "{err}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `check_reference_case_in` with the case expecting check where the reference sees none,
+    /// and `reference-known-failures.yaml` listing it with `answer` (an `answer:` line or none).
+    fn check_listed(name: &str, answer: &str) -> Result<(), String> {
+        let wrong = CASE_2020.replace("ongoing", "check");
+        let list = format!("# listed\n- id: only-2020\n  edition: cxa-2020\n  reason: we see no check\n{answer}");
+        let dir = temp_suite(name, &[("check/only-2020.yaml", &wrong), ("reference-known-failures.yaml", &list)]);
+        let r = check_reference_case_in(&dir, "cxa-2020", "check/only-2020.yaml", &wrong).map_err(|f| f.0);
+        std::fs::remove_dir_all(&dir).unwrap();
+        r
+    }
+
+    #[test]
+    fn a_listed_case_must_fail_with_the_listed_answer() {
+        assert_eq!(check_listed("known-same", "  answer: {status: ongoing}\n"), Ok(()));
+        let err = check_listed("known-changed", "  answer: {status: stalemate}\n").unwrap_err();
+        assert!(
+            err.starts_with(
+                "only-2020 under cxa-2020, listed in conformance/reference-known-failures.yaml: the known failure changed: \
+                 listed as answering {\"status\":\"stalemate\"}; now: {\"status\":\"ongoing\"} (expected status \"stalemate\", got \"ongoing\")"
+            ) && err.ends_with(UPDATE_REFERENCE),
+            "{err}"
+        );
+        assert_eq!(
+            check_listed("known-unanswered", "").unwrap_err(),
+            "reference-known-failures.yaml:2:1: entry 1 (`only-2020`): a known failure needs an `answer:`: what is answered \
+             instead of the case's `expect`, in the same shape (`--write-known-failures FILE` writes it)"
+        );
     }
 
     #[test]

@@ -17,6 +17,8 @@
 //! - [`uci`]: a UCI engine as a subject (perft and legal moves through `go perft`).
 //! - [`runner`]: selection, one case × edition at a time, statuses, known
 //!   failures, tables, JSON lines, Markdown.
+//! - [`known`]: known-failures files (`{id, edition?, reason, answer}`): parsing and
+//!   checking, whether a failure is the listed one, writing and updating the files.
 //! - [`coverage`], [`schema`]: generated `reports/coverage.md` and
 //!   `conformance/case.schema.json`.
 //! - [`harness`]: `cargo test` entry points (this crate's datatest harness,
@@ -31,6 +33,7 @@ pub mod case;
 pub mod cli;
 pub mod coverage;
 pub mod harness;
+pub mod known;
 pub mod process;
 pub mod protocol;
 pub mod query;

@@ -6,12 +6,12 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use globset::{Glob, GlobMatcher};
-use serde::Deserialize;
 use serde_json::json;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
 use super::case::{Case, Expected};
+pub use super::known::{known_failures_yaml, KnownAnswer, KnownFailure, KnownFailures};
 use super::protocol::{About, Ask, PROTOCOL_VERSION};
 use crate::spec::Overlay;
 use super::query::{judge, Judgement, Query};
@@ -56,6 +56,12 @@ pub struct CaseResult {
     pub got: String,
     /// The reason from the known-failures file, when the case is listed.
     pub known: Option<String>,
+    /// When the case is listed and did not pass, but fails otherwise than the entry's
+    /// `answer:` says: what it was expected to answer, what it answers now, and how they differ.
+    pub known_changed: Option<String>,
+    /// When the case neither passed nor was skipped: the answer given (cut down to the parts
+    /// the expectation names), the rejection or the fault, as a known failure lists it.
+    pub failure: Option<KnownAnswer>,
     pub millis: u128,
 }
 
@@ -69,71 +75,21 @@ pub enum Tally {
     KnownFailure,
     /// Listed as a known failure but passed: counted with the failed.
     UnexpectedPass,
+    /// Listed as a known failure, did not pass, but answered otherwise than the entry's
+    /// `answer:`: counted with the failed.
+    ChangedKnownFailure,
 }
 
 impl CaseResult {
     pub fn tally(&self) -> Tally {
-        match (self.status, self.known.is_some()) {
-            (Status::Pass, false) => Tally::Passed,
-            (Status::Pass, true) => Tally::UnexpectedPass,
-            (Status::Skip, _) => Tally::Skipped,
-            (_, true) => Tally::KnownFailure,
-            (_, false) => Tally::Failed,
+        match (self.status, self.known.is_some(), self.known_changed.is_some()) {
+            (Status::Pass, false, _) => Tally::Passed,
+            (Status::Pass, true, _) => Tally::UnexpectedPass,
+            (Status::Skip, _, _) => Tally::Skipped,
+            (_, true, true) => Tally::ChangedKnownFailure,
+            (_, true, false) => Tally::KnownFailure,
+            (_, false, _) => Tally::Failed,
         }
-    }
-}
-
-/// One entry of a known-failures file.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct KnownFailure {
-    pub id: String,
-    #[serde(default)]
-    pub edition: Option<String>,
-    pub reason: String,
-}
-
-/// A known-failures file: cases expected to fail, each with a reason.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct KnownFailures {
-    pub entries: Vec<KnownFailure>,
-}
-
-impl KnownFailures {
-    /// Parses the file and checks every entry against the suite.
-    pub fn parse(file: &str, text: &str, suite: &Suite) -> Result<KnownFailures, Vec<String>> {
-        let entries: Vec<KnownFailure> = serde_yaml::from_str::<Option<Vec<KnownFailure>>>(text)
-            .map_err(|e| vec![format!("{file}: {e}")])?
-            .unwrap_or_default();
-        let mut errors = Vec::new();
-        for (i, k) in entries.iter().enumerate() {
-            let at = format!("{file}: entry {} (`{}`)", i + 1, k.id);
-            if k.reason.trim().is_empty() {
-                errors.push(format!("{at}: a known failure needs a reason"));
-            }
-            match suite.case(&k.id) {
-                None => errors.push(format!("{at}: no case has this id")),
-                Some(c) => {
-                    if let Some(e) = &k.edition {
-                        if !c.editions.contains(e) {
-                            errors.push(format!("{at}: the case does not apply to {e}"));
-                        }
-                    }
-                }
-            }
-        }
-        if errors.is_empty() {
-            Ok(KnownFailures { entries })
-        } else {
-            Err(errors)
-        }
-    }
-
-    pub fn reason(&self, id: &str, edition: &str) -> Option<&str> {
-        self.entries
-            .iter()
-            .find(|k| k.id == id && k.edition.as_deref().is_none_or(|e| e == edition))
-            .map(|k| k.reason.as_str())
     }
 }
 
@@ -225,9 +181,13 @@ pub fn run_one(
         detail: String::new(),
         expected: expected.to_string(),
         got: String::new(),
-        known: opts.known.reason(&case.id, edition).map(str::to_string),
+        known: None,
+        known_changed: None,
+        failure: None,
         millis: 0,
     };
+    let entry = opts.known.entry(&case.id, edition);
+    r.known = entry.map(|k| k.reason.clone());
     let about = subject.about();
     if !about.editions.iter().any(|e| e == edition) {
         r.detail = format!("edition {edition} not supported");
@@ -271,10 +231,13 @@ pub fn run_one(
         opts.timeout,
     );
     r.millis = start.elapsed().as_millis();
+    let mut answer = None;
     let (status, detail) = match reply {
         Reply::Answer(a) => {
             r.got = a.display_sorted();
-            match judge(&case.query, &expected, &a) {
+            let j = judge(&case.query, &expected, &a);
+            answer = Some(a);
+            match j {
                 Judgement::Pass => (Status::Pass, String::new()),
                 Judgement::Fail(d) => (Status::Fail, d),
                 Judgement::Skip(d) => (Status::Skip, d),
@@ -287,6 +250,24 @@ pub fn run_one(
     };
     r.status = status;
     r.detail = detail;
+    r.failure = super::known::failure_of(&case.query, &expected, status, answer.as_ref());
+    if let (Some(known), Some(_)) = (entry.and_then(|k| k.answer.as_ref()), &r.failure) {
+        if let Err(d) = known.check(&case.query, status, answer.as_ref()).or_else(|_| Ok::<(), String>(())) {
+            let like = match known {
+                KnownAnswer::Answer(e) => e,
+                KnownAnswer::Fault(_) => &expected,
+            };
+            let now = match super::known::failure_of(&case.query, like, status, answer.as_ref()) {
+                Some(KnownAnswer::Fault(s)) => format!("{} ({})", s.name(), r.detail),
+                Some(a) => a.to_value().to_string(),
+                None => status.name().to_string(),
+            };
+            r.known_changed = Some(format!(
+                "the known failure changed: listed as answering {}; now: {now} ({d})",
+                known.to_value()
+            ));
+        }
+    }
     r
 }
 
@@ -298,6 +279,8 @@ pub struct Summary {
     pub skipped: usize,
     pub known_failures: usize,
     pub unexpected_passes: usize,
+    /// Listed cases that fail otherwise than their `answer:` says.
+    pub changed_known_failures: usize,
 }
 
 impl Summary {
@@ -315,6 +298,10 @@ impl Summary {
                 Tally::UnexpectedPass => {
                     s.failed += 1;
                     s.unexpected_passes += 1
+                }
+                Tally::ChangedKnownFailure => {
+                    s.failed += 1;
+                    s.changed_known_failures += 1
                 }
             }
         }
@@ -376,6 +363,7 @@ pub fn json_case(r: &CaseResult) -> String {
         "edition": r.edition,
         "status": r.status.name(),
         "known_failure": r.known,
+        "known_failure_changed": r.known_changed,
         "detail": r.detail,
         "expected": r.expected,
         "got": r.got,
@@ -392,13 +380,14 @@ pub fn json_summary(s: &Summary) -> String {
         "skipped": s.skipped,
         "known_failures": s.known_failures,
         "unexpected_passes": s.unexpected_passes,
+        "changed_known_failures": s.changed_known_failures,
     })
     .to_string()
 }
 
 /// Per-area counts as a table (`markdown` for reports).
 pub fn area_table(results: &[CaseResult], markdown: bool) -> String {
-    let mut areas: BTreeMap<&str, [usize; 5]> = BTreeMap::new();
+    let mut areas: BTreeMap<&str, [usize; 6]> = BTreeMap::new();
     for r in results {
         let row = areas.entry(r.area.as_str()).or_default();
         let i = match r.tally() {
@@ -407,6 +396,7 @@ pub fn area_table(results: &[CaseResult], markdown: bool) -> String {
             Tally::Skipped => 2,
             Tally::KnownFailure => 3,
             Tally::UnexpectedPass => 4,
+            Tally::ChangedKnownFailure => 5,
         };
         row[i] += 1;
     }
@@ -418,8 +408,9 @@ pub fn area_table(results: &[CaseResult], markdown: bool) -> String {
         "skipped",
         "known failures",
         "listed but passing",
+        "listed, answer changed",
     ]);
-    let mut total = [0usize; 5];
+    let mut total = [0usize; 6];
     for (area, row) in &areas {
         for (t, v) in total.iter_mut().zip(row) {
             *t += v;
@@ -444,9 +435,12 @@ pub fn problem_lines(results: &[CaseResult]) -> Vec<String> {
                 Tally::Failed => r.status.name().to_uppercase(),
                 Tally::KnownFailure => format!("known {}", r.status.name()),
                 Tally::UnexpectedPass => "LISTED BUT PASSES".to_string(),
+                Tally::ChangedKnownFailure => "KNOWN FAILURE CHANGED".to_string(),
             };
             let mut line = format!("{tag} {} [{}] {}", r.id, r.edition, r.path);
-            if !r.detail.is_empty() {
+            if let Some(c) = &r.known_changed {
+                let _ = write!(line, ": {c}");
+            } else if !r.detail.is_empty() {
                 let _ = write!(line, ": {}", r.detail);
             }
             if let Some(k) = &r.known {
@@ -455,29 +449,6 @@ pub fn problem_lines(results: &[CaseResult]) -> Vec<String> {
             Some(line)
         })
         .collect()
-}
-
-/// A known-failures file listing every case × edition that did not pass
-/// (skips aside), with the failure as a reason to be edited: a starting point
-/// for `--known-failures`.
-pub fn known_failures_yaml(results: &[CaseResult]) -> String {
-    let mut out = String::from(
-        "# Known failures: each entry needs a reason; the run fails if a listed case passes.\n",
-    );
-    for r in results
-        .iter()
-        .filter(|r| !matches!(r.status, Status::Pass | Status::Skip))
-    {
-        let reason = format!("{}: {}", r.status.name(), r.detail);
-        let _ = writeln!(
-            out,
-            "- id: {}\n  edition: {}\n  reason: {}",
-            r.id,
-            r.edition,
-            serde_json::Value::String(reason.chars().take(200).collect())
-        );
-    }
-    out
 }
 
 /// A Markdown report of a run. `diagrams` maps `(case id, edition)` of results that did
@@ -514,13 +485,14 @@ pub fn markdown_report(about: &About, results: &[CaseResult], diagrams: &BTreeMa
             let status = match r.tally() {
                 Tally::KnownFailure => format!("{} (known)", r.status.name()),
                 Tally::UnexpectedPass => "pass (listed as known failure)".into(),
+                Tally::ChangedKnownFailure => format!("{} (known failure changed)", r.status.name()),
                 _ => r.status.name().into(),
             };
             b.push_record([
                 format!("`{}`", r.id),
                 r.edition.clone(),
                 status,
-                r.detail.replace('|', "\\|"),
+                r.known_changed.as_ref().unwrap_or(&r.detail).replace('|', "\\|"),
             ]);
         }
         let mut t = b.build();

@@ -134,7 +134,7 @@ pub struct Suite {
     /// Text of each case file by path, for locating later problems.
     pub texts: BTreeMap<String, String>,
     /// Text of `reference-known-failures.yaml`: the cases xqspec's own reference is known
-    /// to fail, each with its reason (see [`Suite::reference_known_failures`]).
+    /// to fail, each with its reason and answer (see [`Suite::reference_known_failures`]).
     pub reference_known_failures: Option<String>,
 }
 
@@ -216,7 +216,7 @@ impl Suite {
 
     /// The known failures of xqspec's reference implementation
     /// (`reference-known-failures.yaml`), checked against the cases.
-    pub fn reference_known_failures(&self) -> Result<super::runner::KnownFailures, Vec<String>> {
+    pub fn reference_known_failures(&self) -> Result<super::runner::KnownFailures, Vec<Problem>> {
         match &self.reference_known_failures {
             None => Ok(Default::default()),
             Some(t) => super::runner::KnownFailures::parse(REFERENCE_KNOWN_FAILURES, t, self),
@@ -289,7 +289,7 @@ impl Suite {
     }
 }
 
-fn yaml_problem(path: &str, e: &serde_yaml::Error) -> Problem {
+pub(crate) fn yaml_problem(path: &str, e: &serde_yaml::Error) -> Problem {
     let at = e
         .location()
         .map(|l| (l.line(), l.column()))

@@ -5,6 +5,7 @@ use crate::board::{KindId, Move, Side, Square};
 use crate::vm::Position;
 
 use super::analysis::{Analyst, Val, Win, WinParams};
+use super::forcing::Bounds;
 use super::{Exception, RuleRef, Test};
 
 /// The facts about one move that the classes, special cases and verdicts read.
@@ -61,21 +62,19 @@ impl Analyst<'_> {
             let hit = match &c.test {
                 Test::GivesCheck => check,
                 Test::MateThreat { depth } => !check && self.mates_by_checks(&passed, *depth),
-                Test::WinsMaterial { via_checks, exchange_depth, safe_from_mate, equal_mutual_excluded, kinds, higher_value_always, count_exposure } => {
+                Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always } => {
                     if check {
                         false
                     } else {
                         let p = WinParams {
-                            via_checks: *via_checks,
-                            exchange_depth: *exchange_depth,
-                            safe_from_mate: *safe_from_mate,
+                            bounds: Bounds { checks: budget.unwrap_or(rep.forcing.checks), ..rep.forcing },
                             equal_mutual_excluded: *equal_mutual_excluded,
                             kinds: kinds.as_ref().map_or(7, |ks| ks.iter().filter_map(|k| super::ChaseKind::parse(k)).fold(0, |m, k| m | k.bit())),
                             higher_value_always: *higher_value_always,
-                            count_exposure: *count_exposure,
                         };
                         let mut now = self.wins(&passed, p);
                         if rep.new_only.is_some() {
+                            // The same search with the moved piece still on its origin.
                             let old = self.wins(before, p);
                             // A target won before stays a chase only if it is now won openly
                             // where before only an exempt piece could take it.
@@ -87,8 +86,8 @@ impl Analyst<'_> {
                         !facts.wins.is_empty()
                     }
                 }
-                Test::OffersExchange { exchange_depth } => !check && self.offers_exchange(&after, mv.to, *exchange_depth, &mut facts.partners),
-                Test::OffersSacrifice { exchange_depth } => !check && self.offers_sacrifice(&after, mv.to, *exchange_depth, &mut facts.partners),
+                Test::OffersExchange => !check && self.offers_exchange(&after, mv.to, &mut facts.partners),
+                Test::OffersSacrifice => !check && self.offers_sacrifice(&after, mv.to, &mut facts.partners),
                 Test::Blocks { mate_depth } => {
                     !check && self.blocks(before, &after, mv.to, *mate_depth).inspect(|&l| facts.blocked = Some(l)).is_some()
                 }
@@ -131,20 +130,21 @@ impl Analyst<'_> {
             && x.own_general_threatened.is_none_or(|d| self.mates_by_checks(after, d))
     }
 
-    /// 兑: the moved piece on `at` and an opposing piece of equal value can take each other,
-    /// and the exchange is even.
-    fn offers_exchange(&self, after: &Position, at: Square, depth: u8, partners: &mut Vec<Square>) -> bool {
+    /// 兑 (24.4): an opposing piece of the moved piece's own kind may take it and loses
+    /// nothing by the forcing line after it, nor is mated; or the moved piece may so take an
+    /// equal piece.
+    fn offers_exchange(&self, after: &Position, at: Square, partners: &mut Vec<Square>) -> bool {
+        let b = self.rep.forcing;
         let Some(v) = self.material(after, at) else { return false };
-        // The opponent may take the moved piece, and is taken back: even.
-        for m in self.captures_onto(after, at) {
-            if self.value(after, m.from) == v && self.capture_gain(after, m, depth) == Val::ZERO {
+        let kind = after.piece_at(at).map(|p| p.kind);
+        for m in after.legal_moves_to(self.vm, at) {
+            if after.piece_at(m.from).map(|p| p.kind) == kind && self.capture_result(after, m, b) == Val::ZERO && !self.mated_after(after, m) {
                 partners.push(m.from);
             }
         }
-        // The moved piece may take an equal, protected piece: even.
         let passed = Analyst::with_mover(after, after.side_to_move().opponent());
-        for m in passed.legal_moves(self.vm).into_iter().filter(|m| m.from == at && passed.piece_at(m.to).is_some()) {
-            if self.material(&passed, m.to) == Some(v) && self.capture_gain(&passed, m, depth) == Val::ZERO {
+        for m in passed.legal_moves_from(self.vm, at).into_iter().filter(|m| passed.piece_at(m.to).is_some()) {
+            if self.material(&passed, m.to) == Some(v) && passed.piece_at(m.to).map(|p| p.kind) == kind && self.capture_result(&passed, m, b) == Val::ZERO {
                 partners.push(m.to);
             }
         }
@@ -153,22 +153,27 @@ impl Analyst<'_> {
         !partners.is_empty()
     }
 
-    /// 献: the moved piece, unprotected, may be taken by an opposing piece of its own kind,
-    /// which wins it.
-    fn offers_sacrifice(&self, after: &Position, at: Square, depth: u8, partners: &mut Vec<Square>) -> bool {
-        let Some(kind) = after.piece_at(at).map(|p| p.kind) else { return false };
-        let mut any = false;
-        for m in self.captures_onto(after, at) {
-            if after.piece_at(m.from).is_some_and(|p| p.kind == kind) && self.capture_gain(after, m, depth).is_positive() {
-                let mut next = after.clone();
-                next.make(self.vm, m);
-                if self.captures_onto(&next, at).is_empty() {
-                    partners.push(m.from);
-                    any = true;
-                }
+    /// 献 (24.5): an opposing piece may take the moved piece and win material by it, over
+    /// the forcing line after the capture, without being mated.
+    fn offers_sacrifice(&self, after: &Position, at: Square, partners: &mut Vec<Square>) -> bool {
+        if self.material(after, at).is_none() {
+            return false;
+        }
+        for m in after.legal_moves_to(self.vm, at) {
+            if self.capture_result(after, m, self.rep.forcing).is_positive() && !self.mated_after(after, m) {
+                partners.push(m.from);
             }
         }
-        any
+        !partners.is_empty()
+    }
+
+    /// Whether, after the capture `m`, its maker is mated by consecutive checks within the
+    /// forcing bound's `mate_after_gain` moves.
+    fn mated_after(&self, pos: &Position, m: Move) -> bool {
+        let d = self.rep.forcing.mate_after_gain;
+        let mut next = pos.clone();
+        next.make(self.vm, m);
+        d > 0 && self.mates_by_checks(&next, d)
     }
 
     /// 跟: the moved piece (on `at`) attacks the opposing piece that has just moved (to

@@ -79,14 +79,14 @@ pub enum Test {
     /// Were the opponent to pass, the mover would mate by consecutive checks within
     /// `depth` of its own moves (杀).
     MateThreat { depth: u8 },
-    /// Were the opponent to pass, the mover would win material: take an opposing piece
-    /// that is material with a net gain over the whole exchange (`exchange_depth` plies of
-    /// captures), directly or after `via_checks` consecutive checks, without being mated
-    /// within `safe_from_mate` moves after the capture (捉).
+    /// Were the opponent to pass, the mover would win material by a forcing line
+    /// (`repetition.forcing`): a direct capture, a capture another piece is let make, a
+    /// joint capture, captures after checks, or a whole exchange, with a net gain and
+    /// without being mated at once for it (捉).
     WinsMaterial {
-        via_checks: u8,
-        exchange_depth: u8,
-        safe_from_mate: u8,
+        /// The checks that capture nothing a line may hold (overrides the bound).
+        #[serde(default)]
+        checks: Option<u8>,
         /// A mutual attack between pieces of equal value is an exchange, not a chase.
         #[serde(default)]
         equal_mutual_excluded: bool,
@@ -98,17 +98,14 @@ pub enum Test {
         /// exchange after it.
         #[serde(default)]
         higher_value_always: bool,
-        /// Count against the gain what the capture lays open elsewhere (the capturer was the
-        /// root of another piece, or pinned to it): the whole exchange decides (2020 26.5).
-        #[serde(default)]
-        count_exposure: bool,
     },
-    /// The moved piece and an opposing piece of equal value can take each other, and the
-    /// exchange is even (兑).
-    OffersExchange { exchange_depth: u8 },
-    /// The moved piece, unprotected, can be taken by an opposing piece of its own kind that
-    /// does not lose by taking it (献).
-    OffersSacrifice { exchange_depth: u8 },
+    /// The moved piece may be taken by an opposing piece of its own kind that neither loses
+    /// material by the forcing line after it nor is mated; or it may itself take an equal
+    /// piece so (兑).
+    OffersExchange,
+    /// The moved piece may be taken by an opposing piece that wins material by it without
+    /// being mated (献).
+    OffersSacrifice,
     /// The move stands in the line of an opposing line piece and so takes away the mate by
     /// checks within `mate_depth` moves the opponent threatened (拦).
     Blocks { mate_depth: u8 },
@@ -117,6 +114,26 @@ pub enum Test {
     Follows,
     /// Any move (闲).
     Otherwise,
+}
+
+/// `repetition.forcing`: the bounds of the forcing-line search every material test uses.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForcingData {
+    /// Plies of a line, both sides counted.
+    pub plies: u8,
+    /// Checks that capture nothing one line may hold.
+    pub checks: u8,
+    /// Positions one search may visit.
+    pub nodes: u32,
+    /// Once ahead, the winner must not be mated within this many of the opponent's moves
+    /// by consecutive checks (24.3: 不致立即被将死).
+    pub mate_after_gain: u8,
+    /// The other side may also take what a capture lays open elsewhere (the capturer was a
+    /// root, or pinned), not only take back on the point (2020 26.5).
+    pub laid_open: bool,
+    /// Checks that capture nothing the other side may give on one line (暗根, a hidden root).
+    pub answer_checks: u8,
 }
 
 /// `repetition.multiple_effects`: a move with several effects takes the heaviest class.

@@ -14,6 +14,7 @@ pub mod analysis;
 pub mod classify;
 pub mod cli;
 pub mod data;
+pub mod forcing;
 pub mod ruling;
 
 use std::collections::BTreeMap;
@@ -24,10 +25,19 @@ use crate::vm::clause_data::{self, err, has_key, typed};
 use crate::vm::Rules;
 
 pub use analysis::{ChaseKind, Val};
+pub use forcing::{Bounds, Line};
 pub use data::{Family, PatternStatus, Test, VerdictKind};
 pub use ruling::{rule, PlyRuling, Ruling, RulingError, RulingQuery, Verdict};
 
 pub use crate::spec::RuleRef;
+
+/// The largest bounds the rule data may set for one forcing-line search (plies, checks,
+/// positions) and for a search of mate by consecutive checks (the mover's moves): beyond
+/// them one ruling could take unbounded time.
+pub const MAX_LINE_PLIES: u8 = 24;
+pub const MAX_LINE_CHECKS: u8 = 8;
+pub const MAX_LINE_NODES: u32 = 200_000;
+pub const MAX_MATE_DEPTH: u8 = 6;
 
 /// A move class, compiled.
 #[derive(Clone, Debug)]
@@ -96,6 +106,9 @@ pub struct RepetitionRules {
     /// it is material there.
     values: Vec<Option<Val>>,
     pub(crate) material_rule: RuleRef,
+    /// Bounds of the forcing-line search (`repetition.forcing`).
+    pub forcing: Bounds,
+    pub(crate) forcing_rule: RuleRef,
     /// Classes, heaviest first (26.4).
     pub classes: Vec<ClassRule>,
     pub(crate) order_rule: RuleRef,
@@ -212,6 +225,35 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         },
     };
 
+    // The bounds of the forcing-line search.
+    let forcing = match ed.clause("repetition.forcing") {
+        None => {
+            errors.push(missing(ed, "repetition.forcing"));
+            None
+        }
+        Some(c) => match typed::<data::ForcingData>(c) {
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+            Ok(d) => {
+                let mut ok = true;
+                let mut bad = |cond: bool, what: String| {
+                    if cond {
+                        errors.push(err(c, what));
+                        ok = false;
+                    }
+                };
+                bad(!(1..=MAX_LINE_PLIES).contains(&d.plies), format!("plies must be 1 to {MAX_LINE_PLIES} (got {})", d.plies));
+                bad(d.checks > MAX_LINE_CHECKS, format!("checks must be at most {MAX_LINE_CHECKS} (got {})", d.checks));
+                bad(d.answer_checks > MAX_LINE_CHECKS, format!("answer_checks must be at most {MAX_LINE_CHECKS} (got {})", d.answer_checks));
+                bad(!(1..=MAX_LINE_NODES).contains(&d.nodes), format!("nodes must be 1 to {MAX_LINE_NODES} (got {})", d.nodes));
+                bad(d.mate_after_gain > MAX_MATE_DEPTH, format!("mate_after_gain must be at most {MAX_MATE_DEPTH} (got {})", d.mate_after_gain));
+                ok.then(|| (Bounds { plies: d.plies, checks: d.checks, nodes: d.nodes, mate_after_gain: d.mate_after_gain, laid_open: d.laid_open, answer_checks: d.answer_checks, equal_mutual_excluded: false }, RuleRef::of(c)))
+            }
+        },
+    };
+
     // Classes, then their order.
     let mut classes: Vec<ClassRule> = Vec::new();
     for c in clauses.iter().filter(|c| has_key(c, "class")) {
@@ -221,6 +263,19 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
                     for k in ks.iter().filter(|k| ChaseKind::parse(k).is_none()) {
                         errors.push(err(c, format!("`{k}` is no kind of win (unprotected, higher_value, joint)")));
                     }
+                }
+                if let Test::WinsMaterial { checks: Some(n), .. } = &d.test {
+                    if *n > MAX_LINE_CHECKS {
+                        errors.push(err(c, format!("checks must be at most {MAX_LINE_CHECKS} (got {n})")));
+                    }
+                }
+                let depth = match &d.test {
+                    Test::MateThreat { depth } => Some(*depth),
+                    Test::Blocks { mate_depth } => Some(*mate_depth),
+                    _ => None,
+                };
+                if let Some(n) = depth.filter(|&n| n == 0 || n > MAX_MATE_DEPTH) {
+                    errors.push(err(c, format!("a mate depth must be 1 to {MAX_MATE_DEPTH} (got {n})")));
                 }
                 if classes.iter().any(|x| x.name == d.class) {
                     errors.push(err(c, format!("class `{}` is defined twice", d.class)));
@@ -419,16 +474,18 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
 
     for c in clauses {
         let known = ["class", "becomes", "verdict"].iter().any(|k| has_key(c, k))
-            || ["repetition.material", "repetition.multiple_effects", "repetition.own_attack", "repetition.chase_to_chase", "repetition.patterns", "repetition.cycle"]
+            || ["repetition.material", "repetition.forcing", "repetition.multiple_effects", "repetition.own_attack", "repetition.chase_to_chase", "repetition.patterns", "repetition.cycle"]
                 .contains(&c.id.as_str());
         if !known {
-            errors.push(err(c, "a repetition clause is a class (`class`), a special case (`becomes`), a verdict (`verdict`), or one of repetition.material, .multiple_effects, .own_attack, .chase_to_chase, .patterns, .cycle"));
+            errors.push(err(c, "a repetition clause is a class (`class`), a special case (`becomes`), a verdict (`verdict`), or one of repetition.material, .forcing, .multiple_effects, .own_attack, .chase_to_chase, .patterns, .cycle"));
         }
     }
 
     Some(RepetitionRules {
         values,
         material_rule: material_rule?,
+        forcing: forcing.as_ref()?.0,
+        forcing_rule: forcing?.1,
         classes,
         order_rule: order_rule?,
         exempt_first,

@@ -270,6 +270,7 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
     }
     if plies.iter().any(|p| !p.chases.is_empty()) {
         clauses.push(rep.material_rule.clone());
+        clauses.push(rep.forcing_rule.clone());
     }
     clauses.push(rep.order_rule.clone());
     clauses.push(rep.patterns_rule.clone());

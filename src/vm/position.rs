@@ -820,6 +820,22 @@ impl Position {
         out
     }
 
+    /// The legal captures of the side to move: only the moves onto an opposing piece are
+    /// tested for legality.
+    pub fn legal_captures(&self, rules: &Rules) -> Vec<Move> {
+        let mut pseudo = MoveBuf::new();
+        self.pseudo_moves(rules, &mut pseudo);
+        let mut pos = self.clone();
+        let theirs = self.occ[self.side.opponent().index()];
+        pseudo
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|m| theirs >> m.to.index() & 1 == 1)
+            .filter(|&m| pos.try_make(rules, m).map(|u| pos.unmake(rules, m, u)).is_ok())
+            .collect()
+    }
+
     /// The legal moves of the side to move onto `to` (captures, when a piece stands there):
     /// only those moves are tested for legality.
     pub fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {

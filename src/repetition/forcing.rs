@@ -1,0 +1,289 @@
+//! The forcing-line primitive of the 棋例 (24.3 得子): what a side wins by force were its
+//! opponent to pass, over a bounded search of the side's captures and checks.
+//!
+//! The attacker (the side to move at the root) may stop at any point, capture any piece
+//! that is material, or — while its check budget lasts — give a check that captures
+//! nothing. The defender answers a check with every legal move; otherwise it may stand
+//! still or capture, but only on the point just taken (a recapture) or where the last
+//! capture laid something open (a capture it did not have before it): captures it had
+//! anyway are no part of the exchange (26.5, 互吃交换). Protection is nothing but a legal
+//! recapture, so pins, cannon screens, the facing generals and false roots (假根) follow
+//! from the move generator. A line on which the attacker, once ahead, could be mated at
+//! once (`mate_after_gain` moves of consecutive checks) is worth nothing to it; a mate of
+//! the defender ends a line and is no material. Every bound (plies, checks, nodes) is
+//! clause data: the search never looks at a clock.
+
+use crate::board::{Move, Side, Square};
+use crate::vm::Position;
+
+use super::analysis::{Analyst, ChaseKind, Val};
+
+/// The bounds of a forcing-line search (`repetition.forcing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// Plies of a line, both sides counted.
+    pub plies: u8,
+    /// Checks that capture nothing the attacker may give on one line.
+    pub checks: u8,
+    /// Positions one search may visit.
+    pub nodes: u32,
+    /// Once ahead, the attacker must not be mated by consecutive checks within this many
+    /// of the defender's moves (0: not asked).
+    pub mate_after_gain: u8,
+    /// The defender may take what a capture lays open, not only take back on its point.
+    pub laid_open: bool,
+    /// Checks that capture nothing the defender may give on one line (a hidden root, 暗根:
+    /// a capture answered by checks that win material back).
+    pub answer_checks: u8,
+    /// The attacker's capture of an equal piece that could take the capturer back (a mutual
+    /// attack of equals: 兑, 24.4) wins nothing.
+    pub equal_mutual_excluded: bool,
+}
+
+/// Larger than any material.
+const MATE: Val = Val { pieces: 1 << 20, floating: 0 };
+
+/// One way the attacker wins material: the line's first move, the first opposing piece it
+/// takes, and the net result of the whole line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The attacker's first move (a capture, or a check that captures nothing).
+    pub first: Move,
+    /// The first opposing piece taken, where it stands at the root.
+    pub target: Square,
+    /// The attacking piece that takes it, where it stands at the root.
+    pub capturer: Square,
+    /// Net material over the line.
+    pub gain: Val,
+    /// Whether the defender could take back on the target's point (有根), and whether
+    /// the target is worth more than its capturer.
+    pub kind: ChaseKind,
+    /// The attacking pieces that move on the line, where they stand at the root.
+    pub pieces: Vec<Square>,
+}
+
+/// What a node of the search resolved.
+#[derive(Clone, Copy, Debug)]
+struct Out {
+    v: Val,
+    /// The first capture below this node: (target, capturer) at the root, and its kind.
+    first: Option<(Square, Square, ChaseKind)>,
+    /// The attacking pieces that move below this node (bits of root points).
+    pieces: u128,
+    /// Set by a defender node: it could take back on the point of the last capture.
+    recapture: bool,
+}
+
+impl Out {
+    const ZERO: Out = Out { v: Val::ZERO, first: None, pieces: 0, recapture: false };
+    fn val(v: Val) -> Out {
+        Out { v, ..Out::ZERO }
+    }
+}
+
+struct Search<'s, 'a> {
+    an: &'s Analyst<'a>,
+    b: Bounds,
+    nodes: u32,
+    /// The moves of the line so far, to trace a piece back to its root point.
+    line: Vec<Move>,
+    /// The side the lines are searched for.
+    attacker: Side,
+}
+
+impl Analyst<'_> {
+    /// Every way the side to move wins material by force (net gain above zero), one line per
+    /// first move, best first.
+    pub fn forcing_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
+        let mut s = Search { an: self, b, nodes: 0, line: Vec::new(), attacker: pos.side_to_move() };
+        let mut pos = pos.clone();
+        let mut out = Vec::new();
+        let budgets = s.budgets();
+        let before = s.captures_before(&pos);
+        for (gain, m) in s.candidates(&pos, budgets, None, &[]) {
+            let o = s.play(&mut pos, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &before);
+            if !o.v.is_positive() {
+                continue;
+            }
+            let Some((target, capturer, kind)) = o.first else { continue };
+            let mut pieces = Vec::new();
+            let mut bits = o.pieces;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                pieces.extend(Square::from_index(i));
+            }
+            out.push(Line { first: m, target, capturer, gain: o.v, kind, pieces });
+        }
+        out.sort_by(|a, b| b.gain.cmp(&a.gain));
+        out
+    }
+
+    /// The net result, for the side to move, of the capture `m` and the forcing line after it
+    /// (the opponent takes back, or takes what the capture lays open, and so on).
+    pub fn capture_result(&self, pos: &Position, m: Move, b: Bounds) -> Val {
+        let mut s = Search { an: self, b, nodes: 0, line: Vec::new(), attacker: pos.side_to_move() };
+        let mut pos = pos.clone();
+        let gain = self.value(&pos, m.to);
+        let before = s.captures_before(&pos);
+        let budgets = [0, b.answer_checks];
+        s.play(&mut pos, m, gain, 0, budgets, Val::ZERO, -MATE, MATE, &before).v
+    }
+}
+
+impl Search<'_, '_> {
+    /// Check budgets: the attacker's, then the defender's.
+    fn budgets(&self) -> [u8; 2] {
+        [self.b.checks, self.b.answer_checks]
+    }
+
+    /// Where the piece now on `sq` stood at the root.
+    fn origin(&self, mut sq: Square) -> Square {
+        for m in self.line.iter().rev() {
+            if m.to == sq {
+                sq = m.from;
+            }
+        }
+        sq
+    }
+
+    /// The captures the other side has here were the side to move to pass: the ones the
+    /// side to move's next capture does not create.
+    fn captures_before(&self, pos: &Position) -> Vec<Move> {
+        if pos.side_to_move() != self.attacker || !self.b.laid_open {
+            return Vec::new();
+        }
+        Analyst::with_mover(pos, pos.side_to_move().opponent()).legal_captures(self.an.vm)
+    }
+
+    /// The moves worth searching for the side to move, with what each takes (from the
+    /// attacker's side: positive for the attacker's captures): every legal move in check;
+    /// otherwise captures of material (the defender's only on `last` or where the last move
+    /// laid them open), dearest first, then, budget left, checks that capture nothing.
+    fn candidates(&self, pos: &Position, budgets: [u8; 2], last: Option<Square>, before: &[Move]) -> Vec<(Val, Move)> {
+        let an = self.an;
+        let vm = an.vm;
+        let attacking = pos.side_to_move() == self.attacker;
+        let sign = |v: Val| if attacking { v } else { -v };
+        if pos.in_check(vm) {
+            let mut all: Vec<(Val, Move)> = pos.legal_moves(vm).into_iter().map(|m| (sign(an.value(pos, m.to)), m)).collect();
+            all.sort_by_key(|(v, _)| std::cmp::Reverse(if attacking { *v } else { -*v }));
+            return all;
+        }
+        let mut moves: Vec<(Val, Move)> = pos
+            .legal_captures(vm)
+            .into_iter()
+            .filter(|m| attacking || Some(m.to) == last || (self.b.laid_open && !before.contains(m)))
+            .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
+            .collect();
+        moves.sort_by(|a, b| b.0.cmp(&a.0));
+        if attacking && self.b.equal_mutual_excluded {
+            moves.retain(|&(v, m)| v != an.value(pos, m.from) || !Analyst::with_mover(pos, pos.side_to_move().opponent()).is_legal(vm, Move::new(m.to, m.from)));
+        }
+        let mut moves: Vec<(Val, Move)> = moves.into_iter().map(|(v, m)| (sign(v), m)).collect();
+        if budgets[usize::from(!attacking)] > 0 {
+            moves.extend(pos.checking_moves(vm).into_iter().filter(|m| pos.piece_at(m.to).is_none()).map(|m| (Val::ZERO, m)));
+        }
+        moves
+    }
+
+    /// Plays `m` (taking `gain`, from the attacker's side) and searches on.
+    #[allow(clippy::too_many_arguments)]
+    fn play(&mut self, pos: &mut Position, m: Move, gain: Val, ply: u8, budgets: [u8; 2], acc: Val, alpha: Val, beta: Val, before: &[Move]) -> Out {
+        let vm = self.an.vm;
+        let attacking = pos.side_to_move() == self.attacker;
+        let capture = pos.piece_at(m.to).is_some();
+        let target = (attacking && self.an.material(pos, m.to).is_some()).then(|| self.origin(m.to));
+        let mover = self.origin(m.from);
+        let (tv, av) = (self.an.value(pos, m.to), self.an.value(pos, m.from));
+        let was_in_check = pos.in_check(vm);
+        let mut budgets = budgets;
+        let u = pos.make(vm, m);
+        let gives_check = pos.in_check(vm);
+        let i = usize::from(!attacking);
+        if !capture && !was_in_check && gives_check {
+            budgets[i] = budgets[i].saturating_sub(1);
+        } else if !gives_check && !was_in_check {
+            // Checks that win material are consecutive (连续将军): a move that gives no
+            // check ends the side's run of them.
+            budgets[i] = 0;
+        }
+        self.line.push(m);
+        // The defender's captures are judged against what it had before this move; the
+        // attacker's are not restricted.
+        let child = self.node(pos, ply + 1, budgets, acc + gain, alpha - gain, beta - gain, m.to, if attacking { before } else { &[] });
+        self.line.pop();
+        pos.unmake(vm, m, u);
+        let mut o = Out { v: gain + child.v, first: child.first, pieces: child.pieces, recapture: false };
+        if attacking {
+            o.pieces |= 1u128 << mover.index();
+        }
+        if let Some(t) = target {
+            let kind = if !child.recapture {
+                ChaseKind::Unprotected
+            } else if tv > av {
+                ChaseKind::HigherValue
+            } else {
+                ChaseKind::Joint
+            };
+            o.first = Some((t, mover, kind));
+        }
+        o
+    }
+
+    /// A position inside a line: the attacker maximises, the defender minimises, both may
+    /// stand still unless in check.
+    #[allow(clippy::too_many_arguments)]
+    fn node(&mut self, pos: &mut Position, ply: u8, budgets: [u8; 2], acc: Val, mut alpha: Val, mut beta: Val, last: Square, before: &[Move]) -> Out {
+        let an = self.an;
+        let vm = an.vm;
+        let attacking = pos.side_to_move() == self.attacker;
+        self.nodes += 1;
+        let in_check = pos.in_check(vm);
+        let moves = if ply >= self.b.plies || self.nodes >= self.b.nodes {
+            Vec::new()
+        } else {
+            self.candidates(pos, budgets, Some(last), before)
+        };
+        let recapture = moves.iter().any(|(_, r)| r.to == last);
+        if in_check && moves.is_empty() && !pos.has_legal_move(vm) {
+            // Mated: the attacker's line is refuted; the defender's mate ends the line and is
+            // no material.
+            return if attacking { Out::val(-MATE) } else { Out { recapture, ..Out::ZERO } };
+        }
+        if !attacking && !in_check && acc.is_positive() && self.b.mate_after_gain > 0 && an.mates_by_checks(pos, self.b.mate_after_gain) {
+            return Out { recapture, ..Out::val(-MATE) };
+        }
+        // Standing still (or, in check, an answer past the bounds) ends the line.
+        let mut best = if in_check && !moves.is_empty() {
+            Out::val(if attacking { -MATE } else { MATE })
+        } else {
+            Out::ZERO
+        };
+        if attacking {
+            alpha = alpha.max(best.v);
+        } else {
+            beta = beta.min(best.v);
+        }
+        if alpha >= beta {
+            return Out { recapture, ..best };
+        }
+        let before_here = if attacking { self.captures_before(pos) } else { Vec::new() };
+        for (gain, m) in moves {
+            let o = self.play(pos, m, gain, ply, budgets, acc, alpha, beta, &before_here);
+            if attacking {
+                if o.v > best.v {
+                    best = o;
+                    alpha = alpha.max(o.v);
+                }
+            } else if o.v < best.v {
+                best = o;
+                beta = beta.min(o.v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        Out { recapture, ..best }
+    }
+}
