@@ -196,3 +196,12 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn forcing_bounds_are_checked_data() {
+    // The forcing-line search's bounds come from `repetition.forcing`; a bound that would
+    // make the search empty or unbounded is refused at its clause.
+    let spec = edited("cxa-2020/repetition.yaml", "      nodes: 20000\n      mate_after_gain: 1\n      laid_open: true", "      nodes: 0\n      mate_after_gain: 1\n      laid_open: true");
+    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+    assert!(e.contains("repetition.forcing") && e.contains("nodes must be 1"), "{e}");
+}
