@@ -248,10 +248,13 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
             println!(
                 "{} known failures answer otherwise than their `answer:`: check the answers, then update the list ({})",
                 summary.changed_known_failures,
-                if in_process && args.known_failures.is_none() {
-                    known::UPDATE_REFERENCE.to_string()
-                } else {
-                    "`xqspec conform --update-known-failures FILE`".to_string()
+                match (&args.known_failures, &args.cases) {
+                    (None, None) => known::UPDATE_REFERENCE.to_string(),
+                    (Some(f), _) => format!("the same options with `--update-known-failures {}`", f.display()),
+                    (None, Some(d)) => format!(
+                        "the same options with `--update-known-failures {}`",
+                        d.join(super::suite::REFERENCE_KNOWN_FAILURES).display()
+                    ),
                 }
             );
         }

@@ -490,6 +490,27 @@ mod tests {
     }
 
     #[test]
+    fn the_harness_takes_a_known_failures_file() {
+        let wrong = CASE_2020.replace("ongoing", "check");
+        let dir = temp_suite("harness-known", &[("check/only-2020.yaml", &wrong)]);
+        let mine = dir.join("mine.yaml");
+        let run = |list: &str| {
+            std::fs::write(&mine, list).unwrap();
+            Harness::new(reference()).suite(Suite::load_dir(&dir).unwrap()).known_failures(&mine).results()
+        };
+        let tallies = |answer: &str| -> Vec<runner::Tally> {
+            let list = format!("- id: only-2020\n  reason: we see no check\n  answer: {answer}\n");
+            run(&list).unwrap().iter().map(|r| r.tally()).collect()
+        };
+        assert_eq!(tallies("{status: ongoing}"), [runner::Tally::KnownFailure]);
+        assert_eq!(tallies("{status: stalemate}"), [runner::Tally::ChangedKnownFailure]);
+        let err = run("- id: only-2020\n  reason: we see no check\n").unwrap_err();
+        assert!(err.ends_with("mine.yaml:1:1: entry 1 (`only-2020`): a known failure needs an `answer:`: what is answered \
+             instead of the case's `expect`, in the same shape (`--write-known-failures FILE` writes it)"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn suite_checks_find_stale_reports_and_uncovered_clauses() {
         let dir = temp_suite("suite", &[("check/only-2020.yaml", CASE_2020)]);
         let err = check_suite_files(&dir, &dir.join("coverage.md"), &["cxa-2020"])

@@ -429,7 +429,11 @@ pub fn update(text: &str, known: &KnownFailures, results: &[CaseResult]) -> Upda
             out.push_str(&entry_yaml(&k.id, k.edition.as_deref(), &k.reason, failing[0].failure.as_ref()));
         } else {
             let eds: Vec<&str> = failing.iter().map(|r| r.edition.as_str()).collect();
-            notes.push(format!("split {} into one entry per failing edition ({})", k.id, eds.join(", ")));
+            let mut note = format!("split {} into one entry per failing edition ({})", k.id, eds.join(", "));
+            if !passing.is_empty() {
+                let _ = write!(note, "; it passes under {}", passing.join(", "));
+            }
+            notes.push(note);
             for r in failing {
                 out.push_str(&entry_yaml(&k.id, Some(&r.edition), &k.reason, r.failure.as_ref()));
             }

@@ -14,7 +14,7 @@ use super::case::{Case, Expected};
 pub use super::known::{known_failures_yaml, KnownAnswer, KnownFailure, KnownFailures};
 use super::protocol::{About, Ask, PROTOCOL_VERSION};
 use crate::spec::Overlay;
-use super::query::{judge, Judgement, Query};
+use super::query::{judge, Answer, Judgement, Query};
 use super::subject::{Reply, Subject};
 use super::suite::{Suite, SUITE_VERSION};
 
@@ -212,6 +212,7 @@ pub fn run_one(
             None => {
                 r.status = Status::Error;
                 r.detail = format!("the case names overlay `{name}`, which the spec does not ship");
+                settle(&mut r, &case.query, &expected, entry, None);
                 return r;
             }
         },
@@ -221,6 +222,7 @@ pub fn run_one(
         Err(m) => {
             r.status = Status::Error;
             r.detail = format!("the case is malformed: {m}");
+            settle(&mut r, &case.query, &expected, entry, None);
             return r;
         }
     };
@@ -250,25 +252,31 @@ pub fn run_one(
     };
     r.status = status;
     r.detail = detail;
-    r.failure = super::known::failure_of(&case.query, &expected, status, answer.as_ref());
-    if let (Some(known), Some(_)) = (entry.and_then(|k| k.answer.as_ref()), &r.failure) {
-        if let Err(d) = known.check(&case.query, status, answer.as_ref()).or_else(|_| Ok::<(), String>(())) {
-            let like = match known {
-                KnownAnswer::Answer(e) => e,
-                KnownAnswer::Fault(_) => &expected,
-            };
-            let now = match super::known::failure_of(&case.query, like, status, answer.as_ref()) {
-                Some(KnownAnswer::Fault(s)) => format!("{} ({})", s.name(), r.detail),
-                Some(a) => a.to_value().to_string(),
-                None => status.name().to_string(),
-            };
-            r.known_changed = Some(format!(
-                "the known failure changed: listed as answering {}; now: {now} ({d})",
-                known.to_value()
-            ));
-        }
-    }
+    settle(&mut r, &case.query, &expected, entry, answer.as_ref());
     r
+}
+
+/// Fills in, for a result that neither passed nor was skipped, the failure as a known failure
+/// lists it, and, when the case is listed, how it differs from the entry's `answer:`.
+fn settle(r: &mut CaseResult, query: &str, expected: &Expected, entry: Option<&KnownFailure>, answer: Option<&Answer>) {
+    use super::known::failure_of;
+    r.failure = failure_of(query, expected, r.status, answer);
+    let (Some(known), Some(_)) = (entry.and_then(|k| k.answer.as_ref()), &r.failure) else { return };
+    if let Err(d) = known.check(query, r.status, answer) {
+        let like = match known {
+            KnownAnswer::Answer(e) => e,
+            KnownAnswer::Fault(_) => expected,
+        };
+        let now = match failure_of(query, like, r.status, answer) {
+            Some(KnownAnswer::Fault(s)) => format!("{} ({})", s.name(), r.detail),
+            Some(a) => a.to_value().to_string(),
+            None => r.status.name().to_string(),
+        };
+        r.known_changed = Some(format!(
+            "the known failure changed: listed as answering {}; now: {now} ({d})",
+            known.to_value()
+        ));
+    }
 }
 
 /// Counts of a run.

@@ -227,10 +227,10 @@ impl<'a> Analyst<'a> {
         let mut out: Vec<Win> = Vec::new();
         let keep = |w: Win, out: &mut Vec<Win>| match out.iter_mut().find(|x| x.target == w.target) {
             Some(x) => {
-                // An open win beats a latent one; then the larger gain; then the simpler way.
-                let better = (x.latent && !w.latent)
-                    || (x.latent == w.latent
-                        && (w.gain > x.gain || (w.gain == x.gain && w.after_check.is_none() && x.after_check.is_some())));
+                // An open win beats a latent one; then the larger gain; then the simpler way;
+                // then the kind (unprotected first): never the order of the lines.
+                let key = |w: &Win| (!w.latent, w.gain, w.after_check.is_none(), std::cmp::Reverse(w.kind));
+                let better = key(&w) > key(x);
                 if better {
                     *x = w;
                 }

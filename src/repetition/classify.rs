@@ -76,8 +76,9 @@ impl Analyst<'_> {
                         if rep.new_only.is_some() {
                             // The same search with the moved piece still on its origin.
                             let old = self.wins(before, p);
-                            // A target won before stays a chase only if it is now won openly
-                            // where before only an exempt piece could take it.
+                            // A target won before is no new chase (图5: 吃士的结果没有发生变化),
+                            // unless it is now won openly where before only an exempt piece
+                            // could take it.
                             now.retain(|w| !old.iter().any(|o| o.target == w.target && (!o.latent || w.latent)));
                         }
                         let (latent, open): (Vec<Win>, Vec<Win>) = now.into_iter().partition(|w| w.latent);
@@ -88,8 +89,8 @@ impl Analyst<'_> {
                 }
                 Test::OffersExchange => !check && self.offers_exchange(&after, mv.to, &mut facts.partners),
                 Test::OffersSacrifice => !check && self.offers_sacrifice(&after, mv.to, &mut facts.partners),
-                Test::Blocks { mate_depth } => {
-                    !check && self.blocks(before, &after, mv.to, *mate_depth).inspect(|&l| facts.blocked = Some(l)).is_some()
+                Test::Blocks { mate_depth, material } => {
+                    !check && self.blocks(before, &after, mv.to, *mate_depth, *material).inspect(|&l| facts.blocked = Some(l)).is_some()
                 }
                 Test::Follows => !check && prev.is_some_and(|p| self.follows(&passed, mv.to, p.to, &mut facts.partners)),
                 Test::Otherwise => true,
@@ -189,9 +190,15 @@ impl Analyst<'_> {
     /// 拦: before the move the opponent threatened mate by consecutive checks; after it the
     /// threat is gone, and the moved piece stands in the line of an opposing line piece (a
     /// piece with slides or hops) with nothing between. Returns that piece.
-    fn blocks(&self, before: &Position, after: &Position, at: Square, mate_depth: u8) -> Option<Square> {
+    fn blocks(&self, before: &Position, after: &Position, at: Square, mate_depth: u8, material: bool) -> Option<Square> {
         let opp = after.side_to_move();
-        let parried = self.mates_by_checks(&Analyst::with_mover(before, opp), mate_depth) && !self.mates_by_checks(after, mate_depth);
+        let threatened = Analyst::with_mover(before, opp);
+        let mut parried = self.mates_by_checks(&threatened, mate_depth) && !self.mates_by_checks(after, mate_depth);
+        if !parried && material {
+            // Or a win of material the opponent had is gone (24.6: 阻拦对方棋子).
+            let won_after = self.forcing_lines(after, self.rep.forcing);
+            parried = self.forcing_lines(&threatened, self.rep.forcing).iter().any(|l| l.target != at && !won_after.iter().any(|w| w.target == l.target));
+        }
         if !parried {
             return None;
         }

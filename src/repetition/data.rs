@@ -108,7 +108,12 @@ pub enum Test {
     OffersSacrifice,
     /// The move stands in the line of an opposing line piece and so takes away the mate by
     /// checks within `mate_depth` moves the opponent threatened (拦).
-    Blocks { mate_depth: u8 },
+    Blocks {
+        mate_depth: u8,
+        /// A win of material the opponent had, gone after the move, is parried too.
+        #[serde(default)]
+        material: bool,
+    },
     /// The moved piece goes after the opposing piece that has just moved, attacking it
     /// again without winning it (跟).
     Follows,
@@ -134,6 +139,9 @@ pub struct ForcingData {
     pub laid_open: bool,
     /// Checks that capture nothing the other side may give on one line (暗根, a hidden root).
     pub answer_checks: u8,
+    /// A capture that comes out even only by what it lays open elsewhere still wins (26.5).
+    #[serde(default)]
+    pub even_by_laid_open: bool,
 }
 
 /// `repetition.multiple_effects`: a move with several effects takes the heaviest class.

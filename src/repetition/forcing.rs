@@ -35,9 +35,9 @@ pub struct Bounds {
     /// Checks that capture nothing the defender may give on one line (a hidden root, 暗根:
     /// a capture answered by checks that win material back).
     pub answer_checks: u8,
-    /// The attacker's capture of an equal piece that could take the capturer back (a mutual
-    /// attack of equals: 兑, 24.4) wins nothing.
-    pub equal_mutual_excluded: bool,
+    /// A capture that comes out even only because of what it lays open elsewhere still
+    /// wins (26.5: the whole sequence is judged; even or better is a chase).
+    pub even_by_laid_open: bool,
 }
 
 /// Larger than any material.
@@ -66,8 +66,9 @@ pub struct Line {
 #[derive(Clone, Copy, Debug)]
 struct Out {
     v: Val,
-    /// The first capture below this node: (target, capturer) at the root, and its kind.
-    first: Option<(Square, Square, ChaseKind)>,
+    /// The first capture below this node: target and capturer (at the root), its kind, and
+    /// whether the capturer is a kind `repetition.own_attack` exempts.
+    first: Option<(Square, Square, ChaseKind, bool)>,
     /// The attacking pieces that move below this node (bits of root points).
     pieces: u128,
     /// Set by a defender node: it could take back on the point of the last capture.
@@ -89,40 +90,94 @@ struct Search<'s, 'a> {
     line: Vec<Move>,
     /// The side the lines are searched for.
     attacker: Side,
+    /// When set, the attacker's first capture on a line must take the piece that stands on
+    /// this point at the root (the lines that win one given target).
+    only_target: Option<Square>,
+    /// Captures the attacker has made on the line so far.
+    taken: u8,
+    /// The attacker's captures at the root that nothing can take back: each is a line of its
+    /// own, never a step in another one.
+    free: Vec<Move>,
 }
 
 impl Analyst<'_> {
-    /// Every way the side to move wins material by force (net gain above zero), one line per
-    /// first move, best first.
+    /// Every way the side to move wins material by force, best first: one line per first
+    /// capture, and per check that captures nothing one line for each target it wins. A net
+    /// gain above zero wins; so does an even result that only what the capture lays open
+    /// elsewhere makes even (`even_by_laid_open`).
     pub fn forcing_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
-        let mut s = Search { an: self, b, nodes: 0, line: Vec::new(), attacker: pos.side_to_move() };
+        let mut s = Search { an: self, b, nodes: 0, line: Vec::new(), attacker: pos.side_to_move(), only_target: None, taken: 0, free: Vec::new() };
         let mut pos = pos.clone();
         let mut out = Vec::new();
         let budgets = s.budgets();
         let before = s.captures_before(&pos);
-        for (gain, m) in s.candidates(&pos, budgets, None, &[]) {
-            let o = s.play(&mut pos, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &before);
+        let first_moves = s.candidates(&pos, budgets, None, &[]);
+        s.free = first_moves
+            .iter()
+            .filter(|(_, m)| pos.piece_at(m.to).is_some())
+            .filter(|&&(_, m)| {
+                let mut next = pos.clone();
+                next.make(self.vm, m);
+                next.legal_moves_to(self.vm, m.to).is_empty()
+            })
+            .map(|&(_, m)| m)
+            .collect();
+        for (gain, m) in first_moves {
+            // The window starts just below zero, so that an even line is told from a losing one.
+            let o = s.play(&mut pos, m, gain, 0, budgets, -MATE, Val { pieces: 0, floating: -1 }, MATE, &before);
+            if o.v == Val::ZERO && b.laid_open && b.even_by_laid_open && pos.piece_at(m.to).is_some() {
+                // Even only because of what the capture lays open elsewhere (the capturer was a
+                // root, or pinned): judged over the whole sequence, still a win (26.5).
+                let b2 = Bounds { laid_open: false, ..b };
+                let mut s2 = Search { an: self, b: b2, nodes: 0, line: Vec::new(), attacker: s.attacker, only_target: None, taken: 0, free: s.free.clone() };
+                let o2 = s2.play(&mut pos, m, gain, 0, budgets, -MATE, Val::ZERO, MATE, &[]);
+                if o2.v.is_positive() {
+                    out.extend(Self::line(m, Out { v: Val::ZERO, ..o2 }));
+                }
+                continue;
+            }
             if !o.v.is_positive() {
                 continue;
             }
-            let Some((target, capturer, kind)) = o.first else { continue };
-            let mut pieces = Vec::new();
-            let mut bits = o.pieces;
-            while bits != 0 {
-                let i = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                pieces.extend(Square::from_index(i));
+            if o.first.is_none() {
+                continue;
             }
-            out.push(Line { first: m, target, capturer, gain: o.v, kind, pieces });
+            if pos.piece_at(m.to).is_some() {
+                out.extend(Self::line(m, o));
+                continue;
+            }
+            // A check that wins: every target it wins, each by the lines that take it first
+            // (whichever of equal lines the search met first does not decide which).
+            let theirs: Vec<Square> = pos.pieces().filter(|(sq, p)| p.side != s.attacker && self.material(&pos, *sq).is_some()).map(|(sq, _)| sq).collect();
+            for t in theirs {
+                s.only_target = Some(t);
+                let o = s.play(&mut pos, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &before);
+                s.only_target = None;
+                if o.v.is_positive() {
+                    out.extend(Self::line(m, o));
+                }
+            }
         }
         out.sort_by(|a, b| b.gain.cmp(&a.gain));
         out
     }
 
+    fn line(first: Move, o: Out) -> Option<Line> {
+        let (target, capturer, kind, _) = o.first?;
+        let mut pieces = Vec::new();
+        let mut bits = o.pieces;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            pieces.extend(Square::from_index(i));
+        }
+        Some(Line { first, target, capturer, gain: o.v, kind, pieces })
+    }
+
     /// The net result, for the side to move, of the capture `m` and the forcing line after it
     /// (the opponent takes back, or takes what the capture lays open, and so on).
     pub fn capture_result(&self, pos: &Position, m: Move, b: Bounds) -> Val {
-        let mut s = Search { an: self, b, nodes: 0, line: Vec::new(), attacker: pos.side_to_move() };
+        let mut s = Search { an: self, b, nodes: 0, line: Vec::new(), attacker: pos.side_to_move(), only_target: None, taken: 0, free: Vec::new() };
         let mut pos = pos.clone();
         let gain = self.value(&pos, m.to);
         let before = s.captures_before(&pos);
@@ -177,8 +232,11 @@ impl Search<'_, '_> {
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
             .collect();
         moves.sort_by(|a, b| b.0.cmp(&a.0));
-        if attacking && self.b.equal_mutual_excluded {
-            moves.retain(|&(v, m)| v != an.value(pos, m.from) || !Analyst::with_mover(pos, pos.side_to_move().opponent()).is_legal(vm, Move::new(m.to, m.from)));
+        if attacking && !self.line.is_empty() {
+            moves.retain(|(_, m)| !self.free.contains(m));
+        }
+        if let Some(t) = self.only_target.filter(|_| attacking && self.taken == 0) {
+            moves.retain(|&(_, m)| self.origin(m.to) == t);
         }
         let mut moves: Vec<(Val, Move)> = moves.into_iter().map(|(v, m)| (sign(v), m)).collect();
         if budgets[usize::from(!attacking)] > 0 {
@@ -209,9 +267,12 @@ impl Search<'_, '_> {
             budgets[i] = 0;
         }
         self.line.push(m);
+        let counts = attacking && target.is_some();
+        self.taken += u8::from(counts);
         // The defender's captures are judged against what it had before this move; the
         // attacker's are not restricted.
         let child = self.node(pos, ply + 1, budgets, acc + gain, alpha - gain, beta - gain, m.to, if attacking { before } else { &[] });
+        self.taken -= u8::from(counts);
         self.line.pop();
         pos.unmake(vm, m, u);
         let mut o = Out { v: gain + child.v, first: child.first, pieces: child.pieces, recapture: false };
@@ -226,7 +287,8 @@ impl Search<'_, '_> {
             } else {
                 ChaseKind::Joint
             };
-            o.first = Some((t, mover, kind));
+            let exempt = pos.piece_at(m.from).is_some_and(|p| self.an.rep.exempt_first_capturer(p.kind));
+            o.first = Some((t, mover, kind, exempt));
         }
         o
     }
@@ -265,22 +327,28 @@ impl Search<'_, '_> {
         } else {
             beta = beta.min(best.v);
         }
-        if alpha >= beta {
+        if alpha > beta {
             return Out { recapture, ..best };
         }
         let before_here = if attacking { self.captures_before(pos) } else { Vec::new() };
         for (gain, m) in moves {
             let o = self.play(pos, m, gain, ply, budgets, acc, alpha, beta, &before_here);
+            // Between lines of equal worth the kind of the first capture decides, never the
+            // order the moves were generated in (which follows the board's orientation).
+            // (A capture by a piece `repetition.own_attack` exempts ranks after any other.)
+            let rank = |o: &Out| {
+                o.first.map_or(8, |f| u8::from(f.3) * 4 + f.2 as u8)
+            };
             if attacking {
-                if o.v > best.v {
+                if o.v > best.v || (o.v == best.v && rank(&o) < rank(&best)) {
                     best = o;
                     alpha = alpha.max(o.v);
                 }
-            } else if o.v < best.v {
+            } else if o.v < best.v || (o.v == best.v && rank(&o) > rank(&best)) {
                 best = o;
                 beta = beta.min(o.v);
             }
-            if alpha >= beta {
+            if alpha > beta {
                 break;
             }
         }

@@ -408,7 +408,16 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
             ));
         }
     }
-    if !f.partners.is_empty() && f.wins.is_empty() {
+    if counted_chase && f.wins.is_empty() && f.class != f.base_class {
+        // Counted a chase by a special case through what an exempt piece wins itself (1999
+        // item 11): those are its targets.
+        for w in &f.latent {
+            pl.targets.push(w.target.to_string());
+            pl.chases.push(w.kind);
+            pl.arrows.push((w.attacker, w.target));
+        }
+    }
+    if !f.partners.is_empty() && f.wins.is_empty() && pl.targets.is_empty() {
         for &s in &f.partners {
             pl.targets.push(s.to_string());
             pl.arrows.push((f.mv.to, s));
