@@ -205,3 +205,57 @@ fn forcing_bounds_are_checked_data() {
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
     assert!(e.contains("repetition.forcing") && e.contains("nodes must be 1"), "{e}");
 }
+
+/// The position turned 180° with the colours exchanged (the same game seen from the other
+/// side), and a point under that turn.
+fn turned(p: &xqspec::vm::Position) -> xqspec::vm::Position {
+    let mut t = xqspec::vm::Position::empty(p.side_to_move().opponent());
+    for (sq, piece) in p.pieces() {
+        t.put(xqspec::board::Piece { side: piece.side.opponent(), kind: piece.kind }, turn(sq));
+    }
+    t
+}
+
+fn turn(sq: xqspec::board::Square) -> xqspec::board::Square {
+    xqspec::board::Square::new(8 - sq.file() as i32, 9 - sq.rank() as i32).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// The forcing-line primitive on random positions, for either side to move: every line
+    /// wins (gain ≥ 0) an opposing piece that is material with a piece of the side's own,
+    /// starting with a legal move; the same search on the board turned round finds the same
+    /// lines, turned; and a search bounded to a few positions still answers (the bound is
+    /// the data's, never a clock).
+    #[test]
+    fn forcing_lines_are_sound_symmetric_and_bounded(seed in any::<u64>(), plies in 0usize..24, black in any::<bool>()) {
+        use xqspec::repetition::analysis::Analyst;
+        let (fen, moves) = random_line(seed, plies);
+        let rs = builtin("cxa-2020");
+        let rep = rs.repetition.as_ref().unwrap();
+        let mut pos = xqspec::vm::Position::from_fen(&rs.vm, &fen).unwrap();
+        for m in &moves { pos.play(&rs.vm, xqspec::board::Move::parse_iccs(m).unwrap()).unwrap(); }
+        let side = if black { xqspec::board::Side::Black } else { xqspec::board::Side::Red };
+        let pos = Analyst::with_mover(&pos, side);
+        prop_assume!(!pos.in_check(&rs.vm) && !Analyst::with_mover(&pos, side.opponent()).in_check(&rs.vm));
+        let an = Analyst::new(&rs.vm, rep);
+        let lines = an.forcing_lines(&pos, rep.forcing);
+        for l in &lines {
+            prop_assert!(l.gain >= xqspec::repetition::Val::ZERO, "{l:?}");
+            prop_assert!(pos.is_legal(&rs.vm, l.first), "{l:?}");
+            prop_assert!(pos.piece_at(l.target).is_some_and(|p| p.side != side) && an.material(&pos, l.target).is_some(), "{l:?}");
+            prop_assert!(pos.piece_at(l.capturer).is_some_and(|p| p.side == side), "{l:?}");
+        }
+        let key = |ls: &[xqspec::repetition::Line], f: &dyn Fn(xqspec::board::Square) -> xqspec::board::Square| {
+            let mut k: Vec<(String, String, i32, i32)> = ls.iter().map(|l| (xqspec::board::Move::new(f(l.first.from), f(l.first.to)).iccs(), f(l.target).to_string(), l.gain.pieces, l.gain.floating)).collect();
+            k.sort();
+            k
+        };
+        let t = turned(&pos);
+        let tan = Analyst::new(&rs.vm, rep);
+        prop_assert_eq!(key(&lines, &turn), key(&tan.forcing_lines(&t, rep.forcing), &|s| s));
+        let tiny = xqspec::repetition::Bounds { nodes: 3, ..rep.forcing };
+        let _ = an.forcing_lines(&pos, tiny);
+    }
+}
