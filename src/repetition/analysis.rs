@@ -122,6 +122,7 @@ pub struct Analyst<'a> {
     mates: std::cell::RefCell<std::collections::HashMap<Position, MateBounds>>,
 }
 
+
 /// What the searches made so far know of one position: a mate within `within` moves (none
 /// known: `u8::MAX`), and no mate within `not_within` (none known: 0). A mate within `d`
 /// is one within any greater depth, and no mate within `d` none within a smaller one.

@@ -192,23 +192,16 @@ impl Analyst<'_> {
     /// piece with slides or hops) with nothing between. Returns that piece.
     fn blocks(&self, before: &Position, after: &Position, at: Square, mate_depth: u8, material: bool) -> Option<Square> {
         let opp = after.side_to_move();
-        let threatened = Analyst::with_mover(before, opp);
-        let mut parried = self.mates_by_checks(&threatened, mate_depth) && !self.mates_by_checks(after, mate_depth);
-        if !parried && material {
-            // Or a win of material the opponent had is gone (24.6: 阻拦对方棋子).
-            let won_after = self.forcing_lines(after, self.rep.forcing);
-            parried = self.forcing_lines(&threatened, self.rep.forcing).iter().any(|l| l.target != at && !won_after.iter().any(|w| w.target == l.target));
-        }
-        if !parried {
-            return None;
-        }
+        // First where it stands: in the line of an opposing line piece, nothing between.
         let line_piece = |sq: Square| after.piece_at(sq).is_some_and(|p| p.side == opp && self.vm.has_line_moves(opp, p.kind));
-        for (df, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
+        let mut blocked = None;
+        'dirs: for (df, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
             let (mut f, mut r) = (at.file() as i32 + df, at.rank() as i32 + dr);
             while let Some(sq) = Square::new(f, r) {
                 if after.piece_at(sq).is_some() {
                     if line_piece(sq) {
-                        return Some(sq);
+                        blocked = Some(sq);
+                        break 'dirs;
                     }
                     break;
                 }
@@ -216,6 +209,15 @@ impl Analyst<'_> {
                 r += dr;
             }
         }
-        None
+        blocked?;
+        // Then what it takes away.
+        let threatened = Analyst::with_mover(before, opp);
+        let mut parried = self.mates_by_checks(&threatened, mate_depth) && !self.mates_by_checks(after, mate_depth);
+        if !parried && material {
+            // Or a win of material the opponent had is gone (24.6: 阻拦对方棋子).
+            let won_after = self.forcing_lines(after, self.rep.forcing);
+            parried = self.forcing_lines(&threatened, self.rep.forcing).iter().any(|l| l.target != at && !won_after.iter().any(|w| w.target == l.target));
+        }
+        parried.then_some(blocked).flatten()
     }
 }

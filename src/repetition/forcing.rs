@@ -111,7 +111,7 @@ impl Analyst<'_> {
         let mut out = Vec::new();
         let budgets = s.budgets();
         let before = s.captures_before(&pos);
-        let first_moves = s.candidates(&pos, budgets, None, &[]);
+        let first_moves = s.candidates(&pos, budgets, None, &[], false);
         s.free = first_moves
             .iter()
             .filter(|(_, m)| pos.piece_at(m.to).is_some())
@@ -124,13 +124,13 @@ impl Analyst<'_> {
             .collect();
         for (gain, m) in first_moves {
             // The window starts just below zero, so that an even line is told from a losing one.
-            let o = s.play(&mut pos, m, gain, 0, budgets, -MATE, Val { pieces: 0, floating: -1 }, MATE, &before);
+            let o = s.play(&mut pos, m, gain, 0, budgets, Val::ZERO, Val { pieces: 0, floating: -1 }, MATE, &before);
             if o.v == Val::ZERO && b.laid_open && b.even_by_laid_open && pos.piece_at(m.to).is_some() {
                 // Even only because of what the capture lays open elsewhere (the capturer was a
                 // root, or pinned): judged over the whole sequence, still a win (26.5).
                 let b2 = Bounds { laid_open: false, ..b };
                 let mut s2 = Search { an: self, b: b2, nodes: 0, line: Vec::new(), attacker: s.attacker, only_target: None, taken: 0, free: s.free.clone() };
-                let o2 = s2.play(&mut pos, m, gain, 0, budgets, -MATE, Val::ZERO, MATE, &[]);
+                let o2 = s2.play(&mut pos, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &[]);
                 if o2.v.is_positive() {
                     out.extend(Self::line(m, Out { v: Val::ZERO, ..o2 }));
                 }
@@ -215,7 +215,7 @@ impl Search<'_, '_> {
     /// attacker's side: positive for the attacker's captures): every legal move in check;
     /// otherwise captures of material (the defender's only on `last` or where the last move
     /// laid them open), dearest first, then, budget left, checks that capture nothing.
-    fn candidates(&self, pos: &Position, budgets: [u8; 2], last: Option<Square>, before: &[Move]) -> Vec<(Val, Move)> {
+    fn candidates(&self, pos: &Position, budgets: [u8; 2], last: Option<Square>, before: &[Move], ahead: bool) -> Vec<(Val, Move)> {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
@@ -239,7 +239,8 @@ impl Search<'_, '_> {
             moves.retain(|&(_, m)| self.origin(m.to) == t);
         }
         let mut moves: Vec<(Val, Move)> = moves.into_iter().map(|(v, m)| (sign(v), m)).collect();
-        if budgets[usize::from(!attacking)] > 0 {
+        // The defender checks back only to win back what the attacker is ahead by.
+        if budgets[usize::from(!attacking)] > 0 && (attacking || ahead) {
             moves.extend(pos.checking_moves(vm).into_iter().filter(|m| pos.piece_at(m.to).is_none()).map(|m| (Val::ZERO, m)));
         }
         moves
@@ -305,7 +306,7 @@ impl Search<'_, '_> {
         let moves = if ply >= self.b.plies || self.nodes >= self.b.nodes {
             Vec::new()
         } else {
-            self.candidates(pos, budgets, Some(last), before)
+            self.candidates(pos, budgets, Some(last), before, acc.is_positive())
         };
         let recapture = moves.iter().any(|(_, r)| r.to == last);
         if in_check && moves.is_empty() && !pos.has_legal_move(vm) {
@@ -330,7 +331,7 @@ impl Search<'_, '_> {
         if alpha > beta {
             return Out { recapture, ..best };
         }
-        let before_here = if attacking { self.captures_before(pos) } else { Vec::new() };
+        let before_here = if attacking && !moves.is_empty() { self.captures_before(pos) } else { Vec::new() };
         for (gain, m) in moves {
             let o = self.play(pos, m, gain, ply, budgets, acc, alpha, beta, &before_here);
             // Between lines of equal worth the kind of the first capture decides, never the
