@@ -122,27 +122,7 @@ pub enum Test {
 }
 
 /// `repetition.forcing`: the bounds of the forcing-line search every material test uses.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ForcingData {
-    /// Plies of a line, both sides counted.
-    pub plies: u8,
-    /// Checks that capture nothing one line may hold.
-    pub checks: u8,
-    /// Positions one search may visit.
-    pub nodes: u32,
-    /// Once ahead, the winner must not be mated within this many of the opponent's moves
-    /// by consecutive checks (24.3: 不致立即被将死).
-    pub mate_after_gain: u8,
-    /// The other side may also take what a capture lays open elsewhere (the capturer was a
-    /// root, or pinned), not only take back on the point (2020 26.5).
-    pub laid_open: bool,
-    /// Checks that capture nothing the other side may give on one line (暗根, a hidden root).
-    pub answer_checks: u8,
-    /// A capture that comes out even only by what it lays open elsewhere still wins (26.5).
-    #[serde(default)]
-    pub even_by_laid_open: bool,
-}
+pub use super::forcing::Bounds as ForcingData;
 
 /// `repetition.multiple_effects`: a move with several effects takes the heaviest class.
 #[derive(Debug, Clone, Deserialize)]

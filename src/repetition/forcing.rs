@@ -18,8 +18,9 @@ use crate::vm::Position;
 
 use super::analysis::{Analyst, ChaseKind, Val};
 
-/// The bounds of a forcing-line search (`repetition.forcing`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The bounds of a forcing-line search: the data of `repetition.forcing`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Bounds {
     /// Plies of a line, both sides counted.
     pub plies: u8,
@@ -37,6 +38,7 @@ pub struct Bounds {
     pub answer_checks: u8,
     /// A capture that comes out even only because of what it lays open elsewhere still
     /// wins (26.5: the whole sequence is judged; even or better is a chase).
+    #[serde(default)]
     pub even_by_laid_open: bool,
 }
 

@@ -249,7 +249,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
                 bad(d.answer_checks > MAX_LINE_CHECKS, format!("answer_checks must be at most {MAX_LINE_CHECKS} (got {})", d.answer_checks));
                 bad(!(1..=MAX_LINE_NODES).contains(&d.nodes), format!("nodes must be 1 to {MAX_LINE_NODES} (got {})", d.nodes));
                 bad(d.mate_after_gain > MAX_MATE_DEPTH, format!("mate_after_gain must be at most {MAX_MATE_DEPTH} (got {})", d.mate_after_gain));
-                ok.then(|| (Bounds { plies: d.plies, checks: d.checks, nodes: d.nodes, mate_after_gain: d.mate_after_gain, laid_open: d.laid_open, answer_checks: d.answer_checks, even_by_laid_open: d.even_by_laid_open }, RuleRef::of(c)))
+                ok.then(|| (d, RuleRef::of(c)))
             }
         },
     };
