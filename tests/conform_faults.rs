@@ -41,6 +41,11 @@ fn suite(ids: &[&str], query: &str, expect: &str) -> Suite {
     s
 }
 
+/// The located errors of a known-failures file `known.yaml` with this text, as printed.
+fn known_failure_errors(text: &str, s: &Suite) -> Vec<String> {
+    KnownFailures::parse("known.yaml", text, s).unwrap_err().iter().map(|p| p.to_string()).collect()
+}
+
 fn statuses(results: &[runner::CaseResult]) -> Vec<(String, Status)> {
     results.iter().map(|r| (r.id.clone(), r.status)).collect()
 }
@@ -182,13 +187,7 @@ fn known_failures_are_kept_true() {
         "{lines:?}"
     );
 
-    let bad = KnownFailures::parse(
-        "known.yaml",
-        "- {id: nope, reason: x, answer: {nodes: 2}}\n- {id: ok-1, reason: ' ', answer: {nodes: 2}}\n",
-        &s,
-    )
-    .unwrap_err();
-    let bad: Vec<String> = bad.iter().map(|p| p.to_string()).collect();
+    let bad = known_failure_errors("- {id: nope, reason: x, answer: {nodes: 2}}\n- {id: ok-1, reason: ' ', answer: {nodes: 2}}\n", &s);
     assert_eq!(
         bad,
         vec![
@@ -246,15 +245,12 @@ fn a_known_failure_that_answers_otherwise_fails_the_run() {
 #[test]
 fn a_known_failure_without_its_answer_is_a_located_error() {
     let s = suite(&["ok-1", "ok-2"], "perft", "{nodes: 2}");
-    let bad = KnownFailures::parse(
-        "known.yaml",
+    let bad = known_failure_errors(
         "# header\n- id: ok-1\n  reason: fine\n  answer: {nodes: 1}\n- id: ok-2\n  reason: no answer\n\
          - id: ok-1\n  edition: cxa-2020\n  reason: the right answer is not a known failure\n  answer: {nodes: 2}\n\
          - id: ok-2\n  reason: wrong field\n  answer: {status: check}\n",
         &s,
-    )
-    .unwrap_err();
-    let bad: Vec<String> = bad.iter().map(|p| p.to_string()).collect();
+    );
     assert_eq!(
         bad,
         vec![

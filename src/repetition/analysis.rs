@@ -110,8 +110,6 @@ pub struct Win {
     pub latent: bool,
     /// The pieces of the winning side that move on the line (one, or several: joint).
     pub pieces: Vec<Square>,
-    /// The first move of the line.
-    pub first: Move,
 }
 
 /// The predicates, over one compiled rule set.
@@ -268,7 +266,6 @@ impl<'a> Analyst<'a> {
                     after_check: (!direct && pos.piece_at(l.first.to).is_none()).then_some(l.first),
                     latent,
                     pieces: l.pieces,
-                    first: l.first,
                 },
                 &mut out,
             );

@@ -14,6 +14,7 @@
 //! clause data: the search never looks at a clock.
 
 use crate::board::{Move, Side, Square};
+use crate::vm::position_internals::BitIter;
 use crate::vm::Position;
 
 use super::analysis::{Analyst, ChaseKind, Val};
@@ -108,7 +109,7 @@ impl Analyst<'_> {
     /// gain above zero wins; so does an even result that only what the capture lays open
     /// elsewhere makes even (`even_by_laid_open`).
     pub fn forcing_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
-        let mut s = Search { an: self, b, nodes: 0, line: Vec::new(), attacker: pos.side_to_move(), only_target: None, taken: 0, free: Vec::new() };
+        let mut s = Search::new(self, b, pos.side_to_move());
         let mut pos = pos.clone();
         let mut out = Vec::new();
         let budgets = s.budgets();
@@ -131,7 +132,7 @@ impl Analyst<'_> {
                 // Even only because of what the capture lays open elsewhere (the capturer was a
                 // root, or pinned): judged over the whole sequence, still a win (26.5).
                 let b2 = Bounds { laid_open: false, ..b };
-                let mut s2 = Search { an: self, b: b2, nodes: 0, line: Vec::new(), attacker: s.attacker, only_target: None, taken: 0, free: s.free.clone() };
+                let mut s2 = Search { free: s.free.clone(), ..Search::new(self, b2, s.attacker) };
                 let o2 = s2.play(&mut pos, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &[]);
                 if o2.v.is_positive() {
                     out.extend(Self::line(m, Out { v: Val::ZERO, ..o2 }));
@@ -166,20 +167,14 @@ impl Analyst<'_> {
 
     fn line(first: Move, o: Out) -> Option<Line> {
         let (target, capturer, kind, _) = o.first?;
-        let mut pieces = Vec::new();
-        let mut bits = o.pieces;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            pieces.extend(Square::from_index(i));
-        }
+        let pieces = BitIter(o.pieces).filter_map(Square::from_index).collect();
         Some(Line { first, target, capturer, gain: o.v, kind, pieces })
     }
 
     /// The net result, for the side to move, of the capture `m` and the forcing line after it
     /// (the opponent takes back, or takes what the capture lays open, and so on).
     pub fn capture_result(&self, pos: &Position, m: Move, b: Bounds) -> Val {
-        let mut s = Search { an: self, b, nodes: 0, line: Vec::new(), attacker: pos.side_to_move(), only_target: None, taken: 0, free: Vec::new() };
+        let mut s = Search::new(self, b, pos.side_to_move());
         let mut pos = pos.clone();
         let gain = self.value(&pos, m.to);
         let before = s.captures_before(&pos);
@@ -188,7 +183,18 @@ impl Analyst<'_> {
     }
 }
 
-impl Search<'_, '_> {
+impl<'s, 'a> Search<'s, 'a> {
+    fn new(an: &'s Analyst<'a>, b: Bounds, attacker: Side) -> Search<'s, 'a> {
+        Search { an, b, nodes: 0, line: Vec::new(), attacker, only_target: None, taken: 0, free: Vec::new() }
+    }
+
+    /// Between lines of equal worth the kind of the first capture decides, never the order
+    /// the moves were generated in (which follows the board's orientation); a capture by a
+    /// piece `repetition.own_attack` exempts ranks after any other. Lower ranks first.
+    fn rank(o: &Out) -> u8 {
+        o.first.map_or(8, |f| u8::from(f.3) * 4 + f.2 as u8)
+    }
+
     /// Check budgets: the attacker's, then the defender's.
     fn budgets(&self) -> [u8; 2] {
         [self.b.checks, self.b.answer_checks]
@@ -336,12 +342,7 @@ impl Search<'_, '_> {
         let before_here = if attacking && !moves.is_empty() { self.captures_before(pos) } else { Vec::new() };
         for (gain, m) in moves {
             let o = self.play(pos, m, gain, ply, budgets, acc, alpha, beta, &before_here);
-            // Between lines of equal worth the kind of the first capture decides, never the
-            // order the moves were generated in (which follows the board's orientation).
-            // (A capture by a piece `repetition.own_attack` exempts ranks after any other.)
-            let rank = |o: &Out| {
-                o.first.map_or(8, |f| u8::from(f.3) * 4 + f.2 as u8)
-            };
+            let rank = Self::rank;
             if attacking {
                 if o.v > best.v || (o.v == best.v && rank(&o) < rank(&best)) {
                     best = o;

@@ -231,27 +231,20 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
             errors.push(missing(ed, "repetition.forcing"));
             None
         }
-        Some(c) => match typed::<data::ForcingData>(c) {
-            Err(e) => {
-                errors.push(e);
-                None
-            }
-            Ok(d) => {
-                let mut ok = true;
-                let mut bad = |cond: bool, what: String| {
-                    if cond {
-                        errors.push(err(c, what));
-                        ok = false;
-                    }
-                };
-                bad(!(1..=MAX_LINE_PLIES).contains(&d.plies), format!("plies must be 1 to {MAX_LINE_PLIES} (got {})", d.plies));
-                bad(d.checks > MAX_LINE_CHECKS, format!("checks must be at most {MAX_LINE_CHECKS} (got {})", d.checks));
-                bad(d.answer_checks > MAX_LINE_CHECKS, format!("answer_checks must be at most {MAX_LINE_CHECKS} (got {})", d.answer_checks));
-                bad(!(1..=MAX_LINE_NODES).contains(&d.nodes), format!("nodes must be 1 to {MAX_LINE_NODES} (got {})", d.nodes));
-                bad(d.mate_after_gain > MAX_MATE_DEPTH, format!("mate_after_gain must be at most {MAX_MATE_DEPTH} (got {})", d.mate_after_gain));
-                ok.then(|| (d, RuleRef::of(c)))
-            }
-        },
+        Some(c) => clause_data::read::<data::ForcingData>(c, errors).and_then(|d| {
+            let before = errors.len();
+            let mut bad = |cond: bool, what: String| {
+                if cond {
+                    errors.push(err(c, what));
+                }
+            };
+            bad(!(1..=MAX_LINE_PLIES).contains(&d.plies), format!("plies must be 1 to {MAX_LINE_PLIES} (got {})", d.plies));
+            bad(d.checks > MAX_LINE_CHECKS, format!("checks must be at most {MAX_LINE_CHECKS} (got {})", d.checks));
+            bad(d.answer_checks > MAX_LINE_CHECKS, format!("answer_checks must be at most {MAX_LINE_CHECKS} (got {})", d.answer_checks));
+            bad(!(1..=MAX_LINE_NODES).contains(&d.nodes), format!("nodes must be 1 to {MAX_LINE_NODES} (got {})", d.nodes));
+            bad(d.mate_after_gain > MAX_MATE_DEPTH, format!("mate_after_gain must be at most {MAX_MATE_DEPTH} (got {})", d.mate_after_gain));
+            (errors.len() == before).then(|| (d, RuleRef::of(c)))
+        }),
     };
 
     // Classes, then their order.

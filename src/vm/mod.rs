@@ -22,9 +22,9 @@ pub(crate) mod clause_data {
     pub(crate) use super::compile::{err, has_key, missing, read, require, typed};
 }
 
-/// Internals shared with `perft` (not part of the public API).
+/// Internals shared with `perft` and the 棋例 searches (not part of the public API).
 pub(crate) mod position_internals {
-    pub(crate) use super::position::{MoveBuf, MAX_MOVES};
+    pub(crate) use super::position::{BitIter, MoveBuf, MAX_MOVES};
 }
 
 use crate::board::{KindId, Side, Square, SQUARES};

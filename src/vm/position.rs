@@ -922,7 +922,8 @@ impl Position {
 }
 
 /// Iterator over the set bits of a bitboard.
-struct BitIter(u128);
+/// The indices of the set bits of a bitboard, lowest first.
+pub(crate) struct BitIter(pub(crate) u128);
 
 impl Iterator for BitIter {
     type Item = usize;
