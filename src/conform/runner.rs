@@ -71,7 +71,7 @@ pub enum Tally {
     Passed,
     Failed,
     Skipped,
-    /// Listed as a known failure and did not pass: counted with the skipped.
+    /// Listed as a known failure and did not pass: counted apart (neither failed nor skipped).
     KnownFailure,
     /// Listed as a known failure but passed: counted with the failed.
     UnexpectedPass,
@@ -299,10 +299,7 @@ impl Summary {
                 Tally::Passed => s.passed += 1,
                 Tally::Failed => s.failed += 1,
                 Tally::Skipped => s.skipped += 1,
-                Tally::KnownFailure => {
-                    s.skipped += 1;
-                    s.known_failures += 1
-                }
+                Tally::KnownFailure => s.known_failures += 1,
                 Tally::UnexpectedPass => {
                     s.failed += 1;
                     s.unexpected_passes += 1
@@ -316,11 +313,13 @@ impl Summary {
         s
     }
 
-    /// The closing line: `N passed, N failed, N skipped`.
+    /// The closing line: `N passed, N failed, N known failures, N skipped`. It starts with
+    /// `N passed, N failed` for readers that parse only that; known failures (listed cases
+    /// that fail as listed) are neither failed nor skipped.
     pub fn line(&self) -> String {
         format!(
-            "{} passed, {} failed, {} skipped",
-            self.passed, self.failed, self.skipped
+            "{} passed, {} failed, {} known failures, {} skipped",
+            self.passed, self.failed, self.known_failures, self.skipped
         )
     }
 
@@ -592,7 +591,7 @@ mod tests {
         assert_eq!(results[3].detail, "panicked: depth nine");
         assert_eq!(
             Summary::of(&results).line(),
-            "3 passed, 3 failed, 3 skipped"
+            "3 passed, 3 failed, 0 known failures, 3 skipped"
         );
         let table = area_table(&results, true);
         assert!(
