@@ -107,6 +107,34 @@ pub enum Expect {
     ByEdition(BTreeMap<String, Expected>),
 }
 
+/// Where a case's expected answer comes from (`origin:`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Origin {
+    /// A published ruling, figure, count or text, or an independent program's answer;
+    /// `source:` names it exactly.
+    Sourced,
+    /// A transformation of a sourced case (a mirror, another edition by a cited clause);
+    /// `from:` names that case.
+    Derived,
+    /// Constructed here: the note names the article and the reasoning.
+    Authored,
+}
+
+impl Origin {
+    /// Every origin, in the order reports list them.
+    pub const ALL: [Origin; 3] = [Origin::Sourced, Origin::Derived, Origin::Authored];
+
+    /// The name used in case files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Origin::Sourced => "sourced",
+            Origin::Derived => "derived",
+            Origin::Authored => "authored",
+        }
+    }
+}
+
 /// A parsed case file. Field meanings are in `conformance/README.md`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
@@ -119,6 +147,11 @@ pub struct Case {
     /// The query input as a JSON object (protocol requests carry it verbatim).
     pub input: Map<String, Value>,
     pub expect: Expect,
+    /// Where the expected answer comes from (required by `cases check`; a case without it
+    /// still runs).
+    pub origin: Option<Origin>,
+    /// For a derived case, the id of the case it was derived from.
+    pub from: Option<String>,
     pub source: Option<String>,
     pub note: Option<String>,
     /// An event overlay (补充规定) applied to the edition, by id (`spec/overlays/<id>.yaml`).
@@ -142,6 +175,10 @@ struct RawCase {
     expect: Option<Value>,
     #[serde(default)]
     expect_by_edition: Option<BTreeMap<String, Value>>,
+    #[serde(default)]
+    origin: Option<Origin>,
+    #[serde(default)]
+    from: Option<String>,
     #[serde(default)]
     source: Option<String>,
     #[serde(default)]
@@ -207,6 +244,8 @@ impl Case {
             query: raw.query,
             input: raw.input,
             expect,
+            origin: raw.origin,
+            from: raw.from,
             source: raw.source,
             note: raw.note,
             overlay: raw.overlay,

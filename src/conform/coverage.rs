@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::case::Origin;
 use super::suite::{SpecFacts, Suite};
 
 /// How one clause of one edition is covered.
@@ -20,6 +21,27 @@ pub enum Cover {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Coverage {
     pub editions: BTreeMap<String, BTreeMap<String, Cover>>,
+    /// Area → origin (`sourced`, `derived`, `authored`, or `none`) → what the cases of that
+    /// origin hold and how the reference fares on them.
+    pub origins: BTreeMap<String, BTreeMap<&'static str, OriginCount>>,
+}
+
+/// Cases of one area and origin, their runs (case × edition), and the runs the reference
+/// passes: every run but its listed known failures (`xqspec conform` fails when that list
+/// is not exactly true).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OriginCount {
+    pub cases: usize,
+    pub runs: usize,
+    pub reference_passes: usize,
+}
+
+impl OriginCount {
+    fn add(&mut self, o: OriginCount) {
+        self.cases += o.cases;
+        self.runs += o.runs;
+        self.reference_passes += o.reference_passes;
+    }
 }
 
 impl Coverage {
@@ -47,7 +69,43 @@ impl Coverage {
             }
             editions.insert(edition.clone(), map);
         }
-        Coverage { editions }
+        let known = suite.reference_known_failures().unwrap_or_default();
+        let mut origins: BTreeMap<String, BTreeMap<&'static str, OriginCount>> = BTreeMap::new();
+        for c in &suite.cases {
+            let runs = c.expectations().len();
+            let failing = c.editions.iter().filter(|e| known.entry(&c.id, e).is_some()).count();
+            let name = c.origin.map_or("none", Origin::name);
+            let n = OriginCount { cases: 1, runs, reference_passes: runs.saturating_sub(failing) };
+            origins.entry(c.area().to_string()).or_default().entry(name).or_default().add(n);
+        }
+        Coverage { editions, origins }
+    }
+
+    /// The table of where the answers come from: per area and origin, cases, runs and the
+    /// reference's pass rate, with a total per origin.
+    fn origin_table(&self, out: &mut String) {
+        out.push_str("\n## Where the answers come from\n\n");
+        out.push_str("Each case says where its expected answer comes from (`origin:`): **sourced** (a\n");
+        out.push_str("published ruling, figure, count or text, or an independent program's answer, named in\n");
+        out.push_str("`source:`), **derived** (a transformation of a sourced case, named in `from:`: a mirror,\n");
+        out.push_str("another edition by a cited clause), or **authored** (constructed here; the note names\n");
+        out.push_str("the article and the reasoning). A run is a case under one edition; the reference passes\n");
+        out.push_str("every run except its known failures (`conformance/reference-known-failures.yaml`).\n\n");
+        out.push_str("| area | origin | cases | runs | reference passes | pass rate |\n|---|---|---:|---:|---:|---:|\n");
+        let mut totals: BTreeMap<&'static str, OriginCount> = BTreeMap::new();
+        let row = |out: &mut String, area: &str, o: &str, n: &OriginCount| {
+            let rate = if n.runs == 0 { 100.0 } else { 100.0 * n.reference_passes as f64 / n.runs as f64 };
+            let _ = writeln!(out, "| {area} | {o} | {} | {} | {} | {rate:.1} % |", n.cases, n.runs, n.reference_passes);
+        };
+        for (area, m) in &self.origins {
+            for (o, n) in m {
+                row(out, area, o, n);
+                totals.entry(o).or_default().add(*n);
+            }
+        }
+        for (o, n) in &totals {
+            row(out, "**all**", o, n);
+        }
     }
 
     /// `edition clause` of every uncovered, non-exempt clause.
@@ -99,6 +157,7 @@ impl Coverage {
                 n(|c| matches!(c, Cover::Uncovered))
             );
         }
+        self.origin_table(&mut out);
         for (e, m) in &self.editions {
             let _ = writeln!(
                 out,

@@ -5,6 +5,7 @@
 use serde_json::{json, Map, Value};
 
 use super::suite::Vocabulary;
+use super::case::Origin;
 
 fn answer_schema(field: &str, vocab: &Vocabulary) -> Value {
     let iccs = "^[a-i][0-9][a-i][0-9]$";
@@ -74,7 +75,7 @@ pub fn case_schema(vocab: &Vocabulary) -> String {
         "description": "One case file of conformance/<area>/ (see conformance/README.md). Generated from vocabulary.yaml and features.yaml by `xqspec cases schema --write`. The checks that need the spec or the whole suite (clauses exist in the editions, ids unique and equal to file names, move lists sorted, expect_by_edition keys equal to editions) are made by `xqspec cases check`.",
         "type": "object",
         "additionalProperties": false,
-        "required": ["id", "description", "clauses", "editions", "query", "input"],
+        "required": ["id", "description", "clauses", "editions", "query", "input", "origin"],
         "oneOf": [{"required": ["expect"]}, {"required": ["expect_by_edition"]}],
         "properties": {
             "id": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 80},
@@ -86,11 +87,17 @@ pub fn case_schema(vocab: &Vocabulary) -> String {
             "input": {"type": "object"},
             "expect": {"type": "object"},
             "expect_by_edition": {"type": "object"},
+            "origin": {"enum": Origin::ALL.iter().map(|o| o.name()).collect::<Vec<_>>(), "description": "where the expected answer comes from: sourced (source: names it), derived (from: names the sourced case), authored (note: names the article and the reasoning)"},
+            "from": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"},
             "source": {"type": "string"},
             "note": {"type": "string"},
             "overlay": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"}
         },
-        "allOf": branches,
+        "allOf": branches.into_iter().chain([
+            json!({"if": {"properties": {"origin": {"const": "sourced"}}}, "then": {"required": ["source"]}}),
+            json!({"if": {"properties": {"origin": {"const": "derived"}}}, "then": {"required": ["from"]}, "else": {"not": {"required": ["from"]}}}),
+            json!({"if": {"properties": {"origin": {"const": "authored"}}}, "then": {"required": ["note"]}}),
+        ]).collect::<Vec<_>>(),
         "$defs": defs
     });
     let mut s = serde_json::to_string_pretty(&schema).expect("serializable");

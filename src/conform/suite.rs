@@ -7,7 +7,7 @@ use std::path::Path;
 use include_dir::{include_dir, Dir};
 use serde::Deserialize;
 
-use super::case::{locate_in, locate_key, Case, Expected, Problem};
+use super::case::{locate_in, locate_key, Case, Expected, Origin, Problem};
 use super::query::{check_answer_value, is_iccs, Query};
 
 /// The suite shipped with this crate (`conformance/`), embedded at build time.
@@ -233,9 +233,13 @@ impl Suite {
     pub fn check(&self, facts: &SpecFacts) -> Vec<Problem> {
         let mut out = self.problems.clone();
         let mut first_seen: BTreeMap<&str, &str> = BTreeMap::new();
+        let ids: BTreeSet<&str> = self.cases.iter().map(|c| c.id.as_str()).collect();
         for case in &self.cases {
             let text = self.texts.get(&case.path).map(String::as_str).unwrap_or("");
             check_case(case, text, &self.vocabulary, facts, &self.retired, &mut out);
+            if let Some(from) = case.from.as_deref().filter(|f| !ids.contains(f)) {
+                out.push(Problem::new(&case.path, locate_key(text, "from"), format!("`from: {from}` names no case of the suite")));
+            }
             if let Some(other) = first_seen.insert(&case.id, &case.path) {
                 out.push(Problem::new(
                     &case.path,
@@ -286,6 +290,32 @@ impl Suite {
         out.sort();
         out.dedup();
         out
+    }
+}
+
+/// `origin:` and the fields each origin needs: a sourced case names its source, a derived
+/// case the case it comes from, an authored case explains itself in its note.
+fn check_origin(case: &Case, text: &str, push: &mut impl FnMut((usize, usize), String)) {
+    let filled = |f: &Option<String>| f.as_deref().is_some_and(|s| !s.trim().is_empty());
+    match case.origin {
+        None => push(
+            (1, 1),
+            "`origin:` is required: sourced (with `source:`), derived (with `from:`) or authored (with a `note:` naming the article and the reasoning)".into(),
+        ),
+        Some(Origin::Sourced) if !filled(&case.source) => {
+            push(locate_key(text, "origin"), "a sourced case names its source exactly in `source:`".into())
+        }
+        Some(Origin::Derived) if !filled(&case.from) => {
+            push(locate_key(text, "origin"), "a derived case names the case it was derived from in `from:`".into())
+        }
+        Some(Origin::Authored) if !filled(&case.note) => push(
+            locate_key(text, "origin"),
+            "an authored case says in `note:` which article decides it and how".into(),
+        ),
+        Some(o) if o != Origin::Derived && case.from.is_some() => {
+            push(locate_key(text, "from"), format!("`from:` belongs to derived cases; this one is {}", o.name()))
+        }
+        Some(_) => {}
     }
 }
 
@@ -456,6 +486,7 @@ pub fn check_case(
             );
         }
     }
+    check_origin(case, text, &mut push);
     if let Some(o) = &case.overlay {
         match facts.overlays.get(o) {
             None => push(
@@ -660,12 +691,34 @@ mod tests {
 
     const EMBEDDED_META: [&str; 3] = ["vocabulary.yaml", "features.yaml", "retired-ids.txt"];
 
-    const OK: &str = "id: horse-one\ndescription: A horse case\nclauses: [movement.horse]\neditions: [cxa-1999, cxa-2020]\nquery: legal_moves\ninput:\n  fen: x\nexpect:\n  moves: [a0a1, b0c2]\n";
+    const OK: &str = "id: horse-one\ndescription: A horse case\nclauses: [movement.horse]\neditions: [cxa-1999, cxa-2020]\nquery: legal_moves\ninput:\n  fen: x\nexpect:\n  moves: [a0a1, b0c2]\norigin: authored\nnote: art. 2.2, the horse's leap\n";
 
     #[test]
     fn a_good_case_has_no_problems() {
         let s = suite(&[("movement/horse-one.yaml", OK)]);
         assert_eq!(s.check(&facts()), vec![]);
+    }
+
+    #[test]
+    fn every_case_says_where_its_answer_comes_from() {
+        let without = OK.replace("origin: authored\nnote: art. 2.2, the horse's leap\n", "");
+        let sourced = OK.replace("origin: authored", "origin: sourced");
+        let derived = OK.replace("origin: authored", "origin: derived\nfrom: horse-gone");
+        let authored_from = OK.replace("origin: authored", "origin: authored\nfrom: horse-one");
+        let bare = OK.replace("\nnote: art. 2.2, the horse's leap", "");
+        for (text, want) in [
+            (&without, "1:1: `origin:` is required: sourced (with `source:`), derived (with `from:`) or authored (with a `note:` naming the article and the reasoning)"),
+            (&sourced, "9:1: a sourced case names its source exactly in `source:`"),
+            (&derived, "10:1: `from: horse-gone` names no case of the suite"),
+            (&authored_from, "10:1: `from:` belongs to derived cases; this one is authored"),
+            (&bare, "9:1: an authored case says in `note:` which article decides it and how"),
+        ] {
+            let s = suite(&[("movement/horse-one.yaml", text)]);
+            let got: Vec<String> = s.check(&facts()).iter().map(|p| p.to_string()).collect();
+            assert_eq!(got, vec![format!("movement/horse-one.yaml:{want}")], "{text}");
+        }
+        let good = OK.replace("origin: authored", "origin: derived\nfrom: horse-one");
+        assert_eq!(suite(&[("movement/horse-one.yaml", &good)]).check(&facts()), vec![]);
     }
 
     #[test]
