@@ -708,10 +708,10 @@ mod tests {
         let bare = OK.replace("\nnote: art. 2.2, the horse's leap", "");
         for (text, want) in [
             (&without, "1:1: `origin:` is required: sourced (with `source:`), derived (with `from:`) or authored (with a `note:` naming the article and the reasoning)"),
-            (&sourced, "9:1: a sourced case names its source exactly in `source:`"),
-            (&derived, "10:1: `from: horse-gone` names no case of the suite"),
-            (&authored_from, "10:1: `from:` belongs to derived cases; this one is authored"),
-            (&bare, "9:1: an authored case says in `note:` which article decides it and how"),
+            (&sourced, "10:1: a sourced case names its source exactly in `source:`"),
+            (&derived, "11:1: `from: horse-gone` names no case of the suite"),
+            (&authored_from, "11:1: `from:` belongs to derived cases; this one is authored"),
+            (&bare, "10:1: an authored case says in `note:` which article decides it and how"),
         ] {
             let s = suite(&[("movement/horse-one.yaml", text)]);
             let got: Vec<String> = s.check(&facts()).iter().map(|p| p.to_string()).collect();
