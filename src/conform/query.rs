@@ -400,9 +400,18 @@ pub fn check_answer_value(
 /// Answer fields whose value is an object compared by [`subset_difference`].
 pub const DOMAIN_ANSWER_FIELDS: &[&str] = &["outcome", "touch", "clock", "playoff", "standings", "ruling"];
 
-/// A rule domain's query type read from the input object (its fields are the domain's).
+/// A rule domain's query type read from the input object (its fields are the domain's). An
+/// error names the field it is in (`input.touches[0]: invalid type …`).
 fn domain_input<T: serde::de::DeserializeOwned>(input: &Map<String, Value>) -> Result<T, String> {
-    serde_json::from_value(Value::Object(input.clone())).map_err(|e| format!("input: {e}"))
+    serde_path_to_error::deserialize(Value::Object(input.clone())).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." {
+            format!("input: {inner}")
+        } else {
+            format!("input.{path}: {inner}")
+        }
+    })
 }
 
 /// Where `got` departs from `want`, or `None` when every part of `want` is in `got`:
@@ -530,6 +539,17 @@ fn compare_move_lists(want: &Value, got: &Value) -> Judgement {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_domain_input_error_names_its_field() {
+        let input = |v: Value| v.as_object().unwrap().clone();
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+        let err = |v: Value| Query::from_parts("touch_move", &input(v)).err().unwrap();
+        assert_eq!(err(json!({"fen": fen, "touches": ["e3", 5]})), "input.touches[1]: invalid type: integer `5`, expected a string");
+        assert_eq!(err(json!({"fen": fen, "touches": ["e3"], "simultaneous": "yes"})), "input.simultaneous: invalid type: string \"yes\", expected a boolean");
+        let unknown = err(json!({"fen": fen, "touchez": ["e3"]}));
+        assert!(unknown.starts_with("input") && unknown.contains(": unknown field `touchez`, expected one of `fen`"), "{unknown}");
+    }
 
     fn exp(v: Value) -> Expected {
         match v {
