@@ -329,7 +329,7 @@ fn structure_fault(chunk: &str, place: &dyn Fn(usize) -> (usize, usize)) -> Opti
     // Reported where the text ends inside it, naming where it opened.
     open.first().map(|&at| {
         let (line, column) = place(at);
-        let end = chunk.trim_end().len().saturating_sub(1);
+        let end = chunk.trim_end().char_indices().last().map_or(0, |(i, _)| i);
         (end, format!("variation opened at line {line}, column {column} never closed"))
     })
 }
@@ -377,7 +377,7 @@ pub fn parse(text: &str) -> Vec<Game<'_>> {
                 let (line, column) = line_col(text, start + pos);
                 let mut game = Game { number: games.len() + 1, offset: start, ..Game::default() };
                 // Keep whatever tags precede the failure, for the report.
-                for line in chunk[..pos.min(chunk.len())].lines() {
+                for line in chunk.get(..pos).unwrap_or(chunk).lines() {
                     if let Ok(mut p) = PgnParser::parse(Rule::tag, line.trim()) {
                         let tag = p.next().expect("tag");
                         let (name, value) = read_tag(tag);
