@@ -104,8 +104,40 @@ fn stages(rules: &Rules, text: &str) {
     println!("  stages per move: PGN {pgn:.0} ns, move syntax (uncached) {syntax:.0} ns, legality + play {legal:.0} ns");
 }
 
+/// Time of replaying `text`, best of three.
+fn best_of_three(rules: &Rules, text: &str) -> f64 {
+    (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(replay_text(rules, std::hint::black_box(text)));
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::MAX, f64::min)
+}
+
+/// Growth with input size (1×, 10×, 100×): games with nested variations, and one game
+/// of variations nested beyond the limit (refused). Time should grow about 10× per step.
+fn growth(rules: &Rules) {
+    let game = "[Event \"v\"]\n\n1. h2e2 h9g7 (1... b9c7 (1... h7i7 (1... c6c5 2. h0g2)) 2. b0c2) 2. h0g2 i9h9 *\n\n";
+    println!("growth (1×, 10×, 100×): time per input size");
+    for (name, unit) in [
+        ("games with nested variations", game.repeat(100)),
+        ("variations nested too deep", format!("1. h2e2 {}h9g7{} *\n", "( ".repeat(700), " )".repeat(700))),
+    ] {
+        let times: Vec<String> = [1, 10, 100]
+            .iter()
+            .map(|&k| {
+                let text = unit.repeat(k);
+                format!("{:>6} KB {:>9.3} ms", text.len() / 1024, best_of_three(rules, &text) * 1e3)
+            })
+            .collect();
+        println!("  {name:<30} {}", times.join("   "));
+    }
+}
+
 fn main() {
     let rules = Rules::builtin("cxa-2020").expect("builtin rules");
+    growth(&rules);
     println!("replay throughput (parse + resolve + legality + play), one thread");
     for n in [Notation::Iccs, Notation::Wxf, Notation::Chinese, Notation::ChineseAbbreviated] {
         let text = synthetic(&rules, n, 200, 120);

@@ -107,3 +107,16 @@ fn every_query_example_is_answered_as_shown() {
         decode_answer(&want.to_string()).unwrap();
     }
 }
+
+/// The limits the document shows are the ones `xqspec serve` declares.
+#[test]
+fn the_limits_example_is_the_reference_s() {
+    let block = DOC.split("### 2.7 Limits").nth(1).unwrap().split("```json\n").nth(1).unwrap().split("```").next().unwrap();
+    let doc: serde_json::Value = serde_json::from_str(block).unwrap();
+    let mut out = Vec::new();
+    let hello = "{\"type\":\"hello\",\"protocol\":2,\"suite\":\"x\",\"runner\":\"y\"}\n";
+    protocol::serve(&mut Reference::builtin().unwrap(), hello.as_bytes(), &mut out).unwrap();
+    let ours: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(doc["limits"], ours["limits"]);
+    assert!(parse_hello(block.trim()).is_ok());
+}

@@ -31,7 +31,8 @@ fn replay_reports_each_game_and_continues_past_a_bad_one() {
     assert!(lines[1].contains("line 11, column 35"), "{}", lines[1]);
     assert!(lines[1].contains("no legal move"), "{}", lines[1]);
     assert!(lines[2].ends_with("game 3 (after the bad one): ok, 3 moves"), "{}", lines[2]);
-    assert_eq!(lines[3], "3 games, 12 moves, 1 errors");
+    assert!(lines[3].starts_with("3 games found, 2 replayed, 1 error (game 2, line 11: move 3 \"C8+9\": "), "{}", lines[3]);
+    assert!(lines[3].ends_with("); 12 moves"), "{}", lines[3]);
 }
 
 #[test]
@@ -82,7 +83,104 @@ fn replay_reads_legacy_encodings() {
     let p = temp("utf16.pgn", &utf16);
     let out = xqspec().arg("replay").arg(&p).output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.ends_with("1 games, 4 moves, 0 errors\n"), "{stdout}");
+    assert!(stdout.ends_with("1 game found, 1 replayed, 0 errors; 4 moves\n"), "{stdout}");
     let bad = xqspec().args(["replay", "--encoding", "klingon"]).arg(&p).output().unwrap();
     assert!(!bad.status.success());
+}
+
+/// Game `i` of the generated files: 5 lines, the moves on the 4th.
+fn game(i: usize, moves: &str) -> String {
+    format!("[Event \"g{i}\"]\n[Red \"r{i}\"]\n\n{moves}\n\n")
+}
+
+const GOOD: &str = "1. 炮二平五 马8进7 2. 马二进三 车9平8 *";
+
+fn replay(bytes: &[u8], name: &str) -> (bool, String, std::time::Duration) {
+    let p = temp(name, bytes);
+    let t = std::time::Instant::now();
+    let out = xqspec().args(["replay", "--quiet"]).arg(&p).output().unwrap();
+    (out.status.success(), String::from_utf8(out.stdout).unwrap(), t.elapsed())
+}
+
+#[test]
+fn an_unclosed_comment_costs_only_its_game() {
+    let text: String = (1..=1000).map(|i| game(i, if i == 501 { "1. 炮二平五 {never closed 马8进7 *" } else { GOOD })).collect();
+    let (ok, stdout, _) = replay(text.as_bytes(), "unclosed.pgn");
+    assert!(!ok);
+    let last = stdout.lines().last().unwrap();
+    // Game 501's moves are on line 500 × 5 + 4; its `{` at column 9.
+    assert_eq!(last, "1,000 games found, 999 replayed, 1 error (game 501, line 2504: comment never closed); 3,996 moves");
+    assert!(stdout.contains("game 501 (g501): error: malformed PGN at line 2504, column 9: comment never closed"), "{stdout}");
+}
+
+#[test]
+fn binary_junk_around_good_games_is_skipped_and_said() {
+    let junk: Vec<u8> = (0..600u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let mut bytes = junk.clone();
+    bytes.push(b'\n');
+    for i in 1..=20 {
+        bytes.extend_from_slice(game(i, GOOD).as_bytes());
+        if i % 7 == 0 {
+            bytes.extend_from_slice(&junk);
+            bytes.push(b'\n');
+        }
+    }
+    bytes.extend_from_slice(&junk);
+    let (ok, stdout, _) = replay(&bytes, "junk.pgn");
+    let last = stdout.lines().last().unwrap();
+    assert!(last.starts_with("20 games found, 20 replayed, 0 errors; 80 moves; skipped "), "{stdout}");
+    assert!(last.contains("runs of binary text that are no game (line 1, "), "{last}");
+    assert!(ok, "{stdout}");
+}
+
+#[test]
+fn a_tagless_game_after_a_tagged_one_is_its_own() {
+    let text = "[Event \"A\"]\n1. h2e2 h9g7\n\n1. b0c2 b9c7 2. b2b6\n";
+    let (ok, stdout, _) = replay(text.as_bytes(), "tagless.pgn");
+    assert!(ok, "{stdout}");
+    assert_eq!(stdout.lines().last().unwrap(), "2 games found, 2 replayed, 0 errors; 5 moves");
+}
+
+#[test]
+fn a_file_mixing_utf8_and_gbk_games_replays_every_game() {
+    let mut bytes = Vec::new();
+    for i in 1..=6 {
+        let g = game(i, GOOD);
+        if i % 2 == 0 {
+            bytes.extend_from_slice(&encoding_rs::GBK.encode(&g).0);
+        } else {
+            bytes.extend_from_slice(g.as_bytes());
+        }
+    }
+    let p = temp("mixed-encodings.pgn", &bytes);
+    let out = xqspec().arg("replay").arg(&p).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("mixed-encodings.pgn: read as utf-8, line 9 as gb18030, line 19 as gb18030, line 29 as gb18030"), "{stdout}");
+    assert!(stdout.ends_with("6 games found, 6 replayed, 0 errors; 24 moves\n"), "{stdout}");
+}
+
+#[test]
+fn deep_variations_are_refused_fast_with_their_place() {
+    // 72 KB of nested variations in one game, between two good ones.
+    let deep = format!("1. 炮二平五 {}马8进7{} *", "( ".repeat(18_000), " )".repeat(18_000));
+    let text = format!("{}{}{}", game(1, GOOD), game(2, &deep), game(3, GOOD));
+    let (_, stdout, took) = replay(text.as_bytes(), "deep.pgn");
+    assert_eq!(
+        stdout.lines().last().unwrap(),
+        "3 games found, 2 replayed, 1 error (game 2, line 9: variations nested deeper than 64 levels); 8 moves"
+    );
+    // The 65th `(`: after `1. 炮二平五 ` (8 characters) and 64 times `( `.
+    assert!(stdout.contains("line 9, column 137: variations nested deeper than 64 levels"), "{stdout}");
+    assert!(took < std::time::Duration::from_secs(1), "took {took:?}");
+}
+
+#[test]
+fn replay_out_to_an_unwritable_path_names_it() {
+    let p = temp("out-src.pgn", game(1, GOOD).as_bytes());
+    let target = std::env::temp_dir().join("xqspec-no-such-dir-ever").join("sub").join("x.pgn");
+    let out = xqspec().args(["replay", "--to", "iccs", "--out"]).arg(&target).arg(&p).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("{}: cannot write: ", target.display())), "{stderr}");
 }

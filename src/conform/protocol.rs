@@ -3,6 +3,7 @@
 //! `xqspec serve`).
 
 use std::io::{BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -17,6 +18,35 @@ pub const PROTOCOL_VERSION: u32 = 2;
 /// Protocol versions this runner and `serve` speak. Version 1 adapters keep working:
 /// they are never sent an overlay, nor a query they did not declare.
 pub const SUPPORTED_VERSIONS: [u32; 2] = [1, 2];
+
+/// The longest request line [`serve`] reads, in bytes (16 MiB, the line break not
+/// counted). A longer line is answered with an `error` and skipped without being kept in
+/// memory; the hello declares it as `limits.line_bytes`.
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// The bounds of an implementation's work, declared in its hello (`limits`, an optional
+/// field: adapters that declare none are unbounded as far as the runner knows). A request
+/// beyond a bound is answered with an `error` naming it, never left unanswered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Limits {
+    /// The most positions one `perft` visits: the positions reached at every ply from 1 to
+    /// the depth, all counted (for the start position at depth 3: 44 + 1,920 + 79,666).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perft_nodes: Option<u64>,
+    /// The most moves (`moves`) of one `ruling` query.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruling_plies: Option<u64>,
+    /// The longest request line read, in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_bytes: Option<u64>,
+}
+
+impl Limits {
+    /// Whether no bound is declared.
+    pub fn is_empty(&self) -> bool {
+        *self == Limits::default()
+    }
+}
 
 /// What an implementation says about itself in the handshake.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -35,6 +65,9 @@ pub struct About {
     /// overlay are skipped for implementations that do not.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub overlays: bool,
+    /// The bounds of its work (`limits` in the hello).
+    #[serde(default, skip_serializing_if = "Limits::is_empty")]
+    pub limits: Limits,
 }
 
 /// One question put to an implementation: the edition, the event overlay applied to it
@@ -98,6 +131,8 @@ pub struct HelloReply {
     pub queries: Vec<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub overlays: bool,
+    #[serde(default, skip_serializing_if = "Limits::is_empty")]
+    pub limits: Limits,
 }
 
 /// The `implementation` object of the hello reply.
@@ -125,6 +160,7 @@ impl HelloReply {
             editions: a.editions.clone(),
             queries: a.queries.clone(),
             overlays: a.overlays,
+            limits: a.limits.clone(),
         }
     }
 
@@ -138,6 +174,7 @@ impl HelloReply {
             queries: self.queries.clone(),
             // Overlays came with protocol 2; a version 1 reply cannot declare them.
             overlays: self.overlays && self.protocol >= 2,
+            limits: self.limits.clone(),
         }
     }
 }
@@ -237,60 +274,131 @@ pub fn clip(line: &str) -> String {
     s
 }
 
+/// Reads one line of at most `max` bytes (the line break not counted) into `buf`.
+/// Returns the length of the whole line with its line break, `None` at end of input. A
+/// longer line is read to its end but only its first `max + 1` bytes are kept, so memory
+/// stays bounded whatever the input.
+fn read_line_capped(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Option<usize>> {
+    buf.clear();
+    let mut total = 0usize;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok((total > 0).then_some(total));
+        }
+        let (n, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (available.len(), false),
+        };
+        let room = (max + 1).saturating_sub(buf.len());
+        buf.extend_from_slice(&available[..n.min(room)]);
+        total += n;
+        input.consume(n);
+        if done {
+            return Ok(Some(total));
+        }
+    }
+}
+
+/// What one request line says, or the `error` answer it gets.
+fn reply_to(imp: &mut (impl Implementation + ?Sized), about: &About, number: usize, line: &str) -> Option<String> {
+    let reply = match serde_json::from_str::<Request>(line) {
+        Ok(Request::Hello { protocol, .. }) => {
+            if !SUPPORTED_VERSIONS.contains(&protocol) {
+                json!({"type": "error", "message": format!("this implementation speaks protocol {}, not {protocol}", SUPPORTED_VERSIONS.map(|v| v.to_string()).join(" or "))})
+                    .to_string()
+            } else {
+                let mut h = HelloReply::from_about(about);
+                h.protocol = protocol;
+                if protocol < 2 {
+                    h.overlays = false;
+                }
+                serde_json::to_string(&h).expect("serializable")
+            }
+        }
+        Ok(Request::Stop {}) => return None,
+        Ok(Request::Ask { id, edition, overlay, query, input }) => {
+            let answer = if !about.editions.contains(&edition) {
+                Answer::unsupported(format!("edition {edition} is not supported"))
+            } else if !about.queries.contains(&query) {
+                Answer::unsupported(format!("query {query} is not supported"))
+            } else {
+                match Query::from_parts(&query, &input) {
+                    Ok(q) => {
+                        let ask = Ask { edition: &edition, overlay: overlay.as_ref(), query: &q };
+                        // A bug of the implementation costs this answer, not the session.
+                        catch_unwind(AssertUnwindSafe(|| imp.answer_ask(&ask))).unwrap_or_else(|p| {
+                            let what = p
+                                .downcast_ref::<&str>()
+                                .map(|s| s.to_string())
+                                .or_else(|| p.downcast_ref::<String>().cloned())
+                                .unwrap_or_default();
+                            Answer::error(format!("internal error (panic) answering line {number}: {what}"))
+                        })
+                    }
+                    Err(m) => Answer::error(format!("bad input: {m}")),
+                }
+            };
+            encode_answer(&id, &answer)
+        }
+        Err(e) => {
+            let id = serde_json::from_str::<Value>(line).ok().and_then(|v| v.get("id").cloned()).unwrap_or(Value::Null);
+            encode_answer(&id, &Answer::error(format!("line {number}: unreadable request: {e}")))
+        }
+    };
+    Some(reply)
+}
+
 /// Runs the protocol for `imp` over `input`/`output` until `stop` or end of
-/// input. Malformed requests get an `error` answer (with `id` null when it
-/// cannot be read) and the loop goes on.
+/// input. Every line but a blank one is answered, once and in order: a line that is not
+/// UTF-8 (with the offset of its first bad byte), not JSON, not a request or longer than
+/// [`MAX_LINE_BYTES`] gets an `error` answer (with `id` null when it cannot be read), and
+/// the loop goes on; so does it after a panic of the implementation. Only an output that
+/// cannot be written ends it early.
 pub fn serve<I: Implementation + ?Sized>(
     imp: &mut I,
-    input: impl BufRead,
+    mut input: impl BufRead,
     mut output: impl Write,
 ) -> std::io::Result<()> {
-    let about = imp.about();
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let reply = match serde_json::from_str::<Request>(&line) {
-            Ok(Request::Hello { protocol, .. }) => {
-                if !SUPPORTED_VERSIONS.contains(&protocol) {
-                    json!({"type": "error", "message": format!("this implementation speaks protocol {}, not {protocol}", SUPPORTED_VERSIONS.map(|v| v.to_string()).join(" or "))})
-                        .to_string()
-                } else {
-                    let mut h = HelloReply::from_about(&about);
-                    h.protocol = protocol;
-                    if protocol < 2 {
-                        h.overlays = false;
-                    }
-                    serde_json::to_string(&h).expect("serializable")
+    let mut about = imp.about();
+    about.limits.line_bytes = Some(MAX_LINE_BYTES as u64);
+    let mut buf = Vec::new();
+    let (mut number, mut offset) = (0usize, 0usize);
+    while let Some(total) = read_line_capped(&mut input, &mut buf, MAX_LINE_BYTES)? {
+        number += 1;
+        let start = offset;
+        offset += total;
+        // Over-long: more than the maximum before the line break (`buf` then holds only
+        // the first `MAX_LINE_BYTES + 1` bytes).
+        let reply = if total > MAX_LINE_BYTES + 1 || (total == MAX_LINE_BYTES + 1 && buf.last() != Some(&b'\n')) {
+            encode_answer(
+                &Value::Null,
+                &Answer::error(format!(
+                    "line {number} (at byte {start}) is longer than {MAX_LINE_BYTES} bytes (limits.line_bytes): not read"
+                )),
+            )
+        } else {
+            match std::str::from_utf8(&buf) {
+                Err(e) => {
+                    let at = e.valid_up_to();
+                    encode_answer(
+                        &Value::Null,
+                        &Answer::error(format!(
+                            "line {number} is not UTF-8: byte 0x{:02X} at byte offset {at} of the line (offset {} of the input)",
+                            buf[at],
+                            start + at
+                        )),
+                    )
                 }
-            }
-            Ok(Request::Stop {}) => break,
-            Ok(Request::Ask {
-                id,
-                edition,
-                overlay,
-                query,
-                input,
-            }) => {
-                let answer = if !about.editions.contains(&edition) {
-                    Answer::unsupported(format!("edition {edition} is not supported"))
-                } else if !about.queries.contains(&query) {
-                    Answer::unsupported(format!("query {query} is not supported"))
-                } else {
-                    match Query::from_parts(&query, &input) {
-                        Ok(q) => imp.answer_ask(&Ask { edition: &edition, overlay: overlay.as_ref(), query: &q }),
-                        Err(m) => Answer::error(format!("bad input: {m}")),
-                    }
-                };
-                encode_answer(&id, &answer)
-            }
-            Err(e) => {
-                let id = serde_json::from_str::<Value>(&line)
-                    .ok()
-                    .and_then(|v| v.get("id").cloned())
-                    .unwrap_or(Value::Null);
-                encode_answer(&id, &Answer::error(format!("unreadable request: {e}")))
+                Ok(text) if text.trim().is_empty() => continue,
+                Ok(text) => match reply_to(imp, &about, number, text.trim_end_matches(['\n', '\r'])) {
+                    Some(r) => r,
+                    None => break,
+                },
             }
         };
         writeln!(output, "{reply}")?;
@@ -316,6 +424,7 @@ mod tests {
         }
         fn answer(&mut self, _: &str, q: &Query) -> Answer {
             match q {
+                Query::Perft { depth: 9, .. } => panic!("depth nine"),
                 Query::Perft { depth, .. } => Answer::nodes(*depth as u64),
                 _ => Answer::error("unexpected"),
             }
@@ -336,6 +445,10 @@ mod tests {
             r#"{"type":"ask","id":9,"edition":"cxa-2020","query":"perft","input":{"fen":"f"}}"#,
             "\n",
             "garbage\n",
+            r#"{"type":"ask","id":11,"edition":"cxa-2020","query":"perft","input":{"fen":"f","depth":9}}"#,
+            "\n",
+            r#"{"type":"ask","id":12,"edition":"cxa-2020","query":"perft","input":{"fen":"f","depth":2}}"#,
+            "\n",
             r#"{"type":"stop"}"#,
             "\n",
             r#"{"type":"ask","id":10,"edition":"cxa-2020","query":"perft","input":{"fen":"f","depth":1}}"#,
@@ -344,8 +457,9 @@ mod tests {
         let mut out = Vec::new();
         serve(&mut Echo, input.as_bytes(), &mut out).unwrap();
         let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
-        assert_eq!(lines.len(), 6, "{lines:#?}");
-        assert_eq!(parse_hello(lines[0]).unwrap(), Echo.about());
+        assert_eq!(lines.len(), 8, "{lines:#?}");
+        let declared = About { limits: Limits { line_bytes: Some(MAX_LINE_BYTES as u64), ..Limits::default() }, ..Echo.about() };
+        assert_eq!(parse_hello(lines[0]).unwrap(), declared);
         assert_eq!(
             decode_answer(lines[1]).unwrap(),
             (json!("a@cxa-2020"), Answer::nodes(3))
@@ -362,6 +476,12 @@ mod tests {
             Answer::Error { .. }
         ));
         assert_eq!(decode_answer(lines[5]).unwrap().0, Value::Null);
+        // A panic of the implementation costs its answer only.
+        assert_eq!(
+            decode_answer(lines[6]).unwrap(),
+            (json!(11), Answer::error("internal error (panic) answering line 7: depth nine"))
+        );
+        assert_eq!(decode_answer(lines[7]).unwrap(), (json!(12), Answer::nodes(2)));
     }
 
     #[test]

@@ -12,8 +12,19 @@ use crate::spec::{Overlay, Spec};
 use crate::vm::{Position, Rules};
 
 use super::case::{locate_key, Case, Expected, Problem};
-use super::protocol::{About, Ask, Implementation};
+use super::protocol::{About, Ask, Implementation, Limits};
 use super::query::{is_iccs, Answer, Query};
+
+/// The most positions one `perft` of the reference visits (every ply counted, the last in
+/// bulk; `crate::perft::perft_within`): about a second of work on a laptop core. The
+/// suite's largest perft visits about 1.5 million. Declared in the hello as
+/// `limits.perft_nodes`; a perft beyond it is answered with an `error`.
+pub const PERFT_NODE_BUDGET: u64 = 20_000_000;
+
+/// The most moves of one `ruling` query: the cycle search compares positions pairwise and
+/// every move of a cycle is classified with a forcing search, so the work grows faster
+/// than the line. Declared in the hello as `limits.ruling_plies`.
+pub const MAX_RULING_PLIES: usize = 1_000;
 
 /// A compiled rule set, or why it does not compile.
 type Compiled = Result<Arc<RuleSet>, String>;
@@ -127,6 +138,11 @@ impl Implementation for Reference {
             editions: self.editions.clone(),
             queries: super::query::KNOWN_QUERIES.iter().map(|s| s.to_string()).collect(),
             overlays: true,
+            limits: Limits {
+                perft_nodes: Some(PERFT_NODE_BUDGET),
+                ruling_plies: Some(MAX_RULING_PLIES as u64),
+                line_bytes: None,
+            },
         }
     }
 
@@ -165,7 +181,10 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
             }
             Query::Perft { fen, moves, depth } => {
                 let mut pos = position(rules, fen, moves)?;
-                Answer::nodes(crate::perft::perft(&mut pos, rules, *depth))
+                match crate::perft::perft_within(&mut pos, rules, *depth, PERFT_NODE_BUDGET) {
+                    Ok(n) => Answer::nodes(n),
+                    Err(e) => Answer::error(format!("perft depth {depth} stopped: {e}, limits.perft_nodes")),
+                }
             }
             Query::Status { fen, moves } => {
                 Answer::status(position(rules, fen, moves)?.status(rules).name())
@@ -221,6 +240,10 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
                     Err(e) => Answer::reject(e.reject_kind(), e.to_string()),
                 },
             },
+            Query::Ruling(q) if q.moves.len() > MAX_RULING_PLIES => Answer::error(format!(
+                "{} moves: a ruling takes at most {MAX_RULING_PLIES} (limits.ruling_plies)",
+                q.moves.len()
+            )),
             Query::Ruling(q) => match &ruleset.repetition {
                 None => Answer::unsupported(format!("rule set {} has no repetition (棋例) clauses", ruleset.id())),
                 Some(rep) => match crate::repetition::rule(rules, rep, q) {

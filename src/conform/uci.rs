@@ -83,6 +83,7 @@ impl UciEngine {
                 editions,
                 queries: vec!["legal_moves".into(), "perft".into()],
                 overlays: false,
+                limits: Default::default(),
             },
             rank_base,
             offset: 0,

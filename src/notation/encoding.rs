@@ -53,40 +53,112 @@ fn score(text: &str) -> usize {
 
 /// Decode a record. With `encoding`, use it (a byte-order mark still wins,
 /// as the WHATWG decoders do); without, detect: a byte-order mark, else valid
-/// UTF-8, else whichever of GB18030 and Big5 decodes without error and reads
-/// more like a xiangqi record. Returns the text and the encoding used.
+/// UTF-8, else UTF-16 by its zero bytes, else section by section
+/// ([`decode_by_section`]: UTF-8 lines stay UTF-8, the others are read as GB18030 or
+/// Big5). Returns the text and the encoding used (the first legacy one for a mixed file).
 pub fn decode(bytes: &[u8], encoding: Option<&'static Encoding>) -> (String, &'static Encoding) {
+    let (d, used) = decode_detailed(bytes, encoding);
+    (d.text, used)
+}
+
+/// [`decode`], with the runs of lines read in a legacy encoding when detected.
+pub fn decode_detailed(bytes: &[u8], encoding: Option<&'static Encoding>) -> (Decoded, &'static Encoding) {
+    let whole = |text: std::borrow::Cow<'_, str>, enc| (Decoded { text: text.into_owned(), legacy: Vec::new(), mixed: false }, enc);
     if let Some(enc) = encoding {
         let (text, used, _) = enc.decode(bytes);
-        return (text.into_owned(), used);
+        return whole(text, used);
     }
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         let (text, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
-        return (text.into_owned(), enc);
+        return whole(text, enc);
     }
     if let Ok(s) = std::str::from_utf8(bytes) {
-        return (s.to_string(), UTF_8);
+        return whole(s.into(), UTF_8);
     }
     if let Some(enc) = guess_utf16(bytes) {
         let (text, _) = enc.decode_without_bom_handling(bytes);
-        return (text.into_owned(), enc);
+        return whole(text, enc);
     }
-    let mut best: Option<(usize, String, &'static Encoding)> = None;
-    for enc in [GB18030, BIG5] {
-        if let Some(text) = enc.decode_without_bom_handling_and_without_replacement(bytes) {
-            let sc = score(&text);
-            if best.as_ref().is_none_or(|(b, _, _)| sc > *b) {
-                best = Some((sc, text.into_owned(), enc));
+    let d = decode_by_section(bytes);
+    let main = d.legacy.first().map_or(GB18030, |s| s.encoding);
+    (d, main)
+}
+
+/// A run of lines read in a legacy encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LegacyLines {
+    /// 1-based first and last line.
+    pub lines: (usize, usize),
+    pub encoding: &'static Encoding,
+}
+
+/// A record decoded section by section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    pub text: String,
+    /// The lines that are not UTF-8 and the legacy encoding each run was read in, in
+    /// file order; empty when the whole text is UTF-8.
+    pub legacy: Vec<LegacyLines>,
+    /// Whether lines other than ASCII ones were read as UTF-8 besides them (a mixed file).
+    pub mixed: bool,
+}
+
+/// Decode a record that is not UTF-8 as a whole, so that files mixing UTF-8 and GBK (or
+/// Big5) games read right: each line that is valid UTF-8 is kept as such; the other lines
+/// of a game section (from a tag line after movetext to the next) are read in whichever
+/// of GB18030 and Big5 decodes them without error and reads more like a xiangqi record,
+/// chosen for the section. Line breaks are kept, so line numbers are the file's.
+pub fn decode_by_section(bytes: &[u8]) -> Decoded {
+    let mut text = String::with_capacity(bytes.len() + bytes.len() / 2);
+    let mut legacy: Vec<LegacyLines> = Vec::new();
+    let mut mixed = false;
+    let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+    // Sections: a tag line (`[` first) that follows a line that is not one starts one.
+    let mut starts = vec![0];
+    for i in 1..lines.len() {
+        let tag = |l: &[u8]| l.iter().find(|b| !b" \t\r".contains(b)) == Some(&b'[');
+        if tag(lines[i]) && !tag(lines[i - 1]) {
+            starts.push(i);
+        }
+    }
+    starts.push(lines.len());
+    for w in starts.windows(2) {
+        let section = &lines[w[0]..w[1]];
+        let bad: Vec<u8> = section.iter().filter(|l| std::str::from_utf8(l).is_err()).flat_map(|l| l.iter().copied()).collect();
+        let enc = if bad.is_empty() { GB18030 } else { best_legacy(&bad) };
+        for (k, l) in section.iter().enumerate() {
+            match std::str::from_utf8(l) {
+                Ok(s) => {
+                    mixed |= !s.is_ascii();
+                    text.push_str(s);
+                }
+                Err(_) => {
+                    let number = w[0] + k + 1;
+                    match legacy.last_mut() {
+                        Some(run) if run.encoding == enc && run.lines.1 + 1 == number => run.lines.1 = number,
+                        _ => legacy.push(LegacyLines { lines: (number, number), encoding: enc }),
+                    }
+                    text.push_str(&enc.decode_without_bom_handling(l).0);
+                }
             }
         }
     }
-    match best {
-        Some((_, text, enc)) => (text, enc),
-        None => {
-            let (text, _) = GB18030.decode_without_bom_handling(bytes);
-            (text.into_owned(), GB18030)
+    Decoded { text, legacy, mixed }
+}
+
+/// GB18030 or Big5, whichever decodes `bytes` without error and scores higher (GB18030
+/// when neither decodes cleanly).
+fn best_legacy(bytes: &[u8]) -> &'static Encoding {
+    let mut best: Option<(usize, &'static Encoding)> = None;
+    for enc in [GB18030, BIG5] {
+        if let Some(text) = enc.decode_without_bom_handling_and_without_replacement(bytes) {
+            let sc = score(&text);
+            if best.as_ref().is_none_or(|(b, _)| sc > *b) {
+                best = Some((sc, enc));
+            }
         }
     }
+    best.map_or(GB18030, |(_, e)| e)
 }
 
 /// UTF-16 without a byte-order mark: ASCII-heavy text has a zero in every
@@ -143,6 +215,22 @@ mod tests {
         bom8.extend_from_slice(SAMPLE.as_bytes());
         assert_eq!(decode(&bom8, None).0, SAMPLE);
         assert_eq!(decode(SAMPLE.as_bytes(), None), (SAMPLE.to_string(), UTF_8));
+    }
+
+    #[test]
+    fn a_file_mixing_utf8_and_gbk_games_reads_each_in_its_own() {
+        let utf8 = "[Event \"一\"]\n1. 炮二平五 马８进７ *\n\n";
+        let gbk_game = "[Event \"二\"]\n1. 马二进三 车９平８ *\n\n";
+        let mut bytes = utf8.as_bytes().to_vec();
+        bytes.extend_from_slice(&GB18030.encode(gbk_game).0);
+        bytes.extend_from_slice(utf8.as_bytes());
+        let (d, used) = decode_detailed(&bytes, None);
+        assert_eq!(d.text, format!("{utf8}{gbk_game}{utf8}"));
+        assert_eq!(used, GB18030);
+        assert_eq!(d.legacy, [LegacyLines { lines: (4, 5), encoding: GB18030 }]);
+        assert!(d.mixed);
+        let (d, _) = decode_detailed(&GB18030.encode(gbk_game).0, None);
+        assert!(!d.mixed && d.text == gbk_game);
     }
 
     #[test]

@@ -156,54 +156,182 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
-/// Byte offsets where games start: each tag section that follows movetext,
-/// or that repeats a tag name already seen in the current section. Lines
-/// inside brace comments are skipped.
+/// The deepest nesting of variations `( ( …` a game may have; deeper text is refused with
+/// the place of the first `(` beyond it (the game's other variations are never read).
+pub const MAX_VARIATION_DEPTH: usize = 64;
+
+/// Whether `t` (a trimmed line) is a whole tag pair `[Name "value"]`.
+fn is_tag_pair_line(t: &str) -> bool {
+    let Some(rest) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) else { return false };
+    let rest = rest.trim_start();
+    let name_len = rest.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    let value = rest[name_len..].trim();
+    name_len > 0 && value.len() >= 2 && value.starts_with('"') && value.ends_with('"')
+}
+
+/// Whether a trimmed line begins with the number of a game's first move (`1.`, `1...`).
+fn starts_with_move_one(t: &str) -> bool {
+    let Some(r) = t.strip_prefix('1') else { return false };
+    let r = r.trim_start_matches(['.', '…', '。', '．']);
+    r.len() < t.len() - 1 && !r.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// What a line of movetext holds outside comments: whether it has any token, and
+/// whether its last token, at the depth of the main line, is a result.
+struct LineScan {
+    tokens: bool,
+    ends_with_result: bool,
+}
+
+/// Scans one line of movetext, updating whether a brace comment is open and the depth of
+/// variations.
+fn scan_line(line: &str, comment: &mut bool, parens: &mut usize) -> LineScan {
+    let bytes = line.as_bytes();
+    let mut tokens = false;
+    let mut last: Option<(usize, usize, usize)> = None; // start, end, depth
+    let mut start: Option<usize> = None;
+    let mut i = 0;
+    let close = |start: &mut Option<usize>, end: usize, depth: usize, last: &mut Option<(usize, usize, usize)>| {
+        if let Some(s) = start.take() {
+            *last = Some((s, end, depth));
+        }
+    };
+    while i < bytes.len() {
+        let b = bytes[i];
+        if *comment {
+            if b == b'}' {
+                *comment = false;
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'{' | b'(' | b')' | b';' | b' ' | b'\t' | b'\r' | b'\n' => {
+                close(&mut start, i, *parens, &mut last);
+                match b {
+                    b'{' => *comment = true,
+                    b'(' => *parens += 1,
+                    b')' => *parens = parens.saturating_sub(1),
+                    b';' => break,
+                    _ => {}
+                }
+            }
+            _ => {
+                tokens = true;
+                start.get_or_insert(i);
+            }
+        }
+        i += 1;
+    }
+    close(&mut start, i.min(bytes.len()), *parens, &mut last);
+    let ends_with_result = last.is_some_and(|(s, e, depth)| {
+        depth == 0 && *parens == 0 && matches!(&line[s..e], "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*")
+    });
+    LineScan { tokens, ends_with_result }
+}
+
+/// Byte offsets where games start, so that a malformed game costs only itself:
+/// - a tag section that follows movetext, or that repeats a tag name of the current
+///   section (a line starting with `[`, outside brace comments; inside a comment that was
+///   never closed, a whole tag pair `[Name "value"]` on its own line);
+/// - movetext after a game that ended with a result token on its line;
+/// - movetext after a blank line that starts with move number 1, after moves.
 fn chunk_starts(text: &str) -> Vec<usize> {
     let mut starts = vec![0];
-    let mut in_tags = false;
     let mut seen: Vec<&str> = Vec::new();
-    let mut seen_movetext = false;
-    let mut depth = 0usize;
+    let mut moves_seen = false;
+    let mut comment = false;
+    let mut parens = 0usize;
+    let mut ended = false;
+    let mut blank_before = false;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
         let t = line.trim_start_matches(['\u{feff}', ' ', '\t', '\u{3000}']);
-        if depth == 0 && t.starts_with('[') {
+        let trimmed = t.trim();
+        if trimmed.is_empty() {
+            blank_before = true;
+            continue;
+        }
+        if t.starts_with('[') && (!comment || is_tag_pair_line(trimmed)) {
             let name = t[1..].trim_start().split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
-            let repeat = seen.contains(&name);
-            if (seen_movetext || repeat) && start > 0 {
+            if (moves_seen || comment || seen.contains(&name)) && start > 0 {
                 starts.push(start);
                 seen.clear();
-                seen_movetext = false;
+                (moves_seen, comment, parens, ended) = (false, false, 0, false);
             }
-            in_tags = true;
             seen.push(name);
+            blank_before = false;
             continue;
         }
-        let trimmed = t.trim();
-        if !trimmed.is_empty() {
-            seen_movetext = true;
-            if in_tags {
-                in_tags = false;
+        let at_main_line = !comment && parens == 0;
+        let new_game = at_main_line && moves_seen && (ended || (blank_before && starts_with_move_one(trimmed)));
+        let scan = scan_line(line, &mut comment, &mut parens);
+        if new_game && scan.tokens && start > 0 {
+            starts.push(start);
+            seen.clear();
+            ended = false;
+        }
+        if scan.tokens {
+            moves_seen = true;
+            ended = scan.ends_with_result;
+        }
+        blank_before = false;
+    }
+    starts
+}
+
+/// The first structural fault of a chunk, found without the grammar: a brace comment
+/// never closed, a variation never closed or nested deeper than
+/// [`MAX_VARIATION_DEPTH`], a `)` or `}` that closes nothing. Linear in the text (the
+/// grammar is never given text nested deeper than the limit). Returns the byte offset in
+/// the chunk and the message; `place` gives the file's line and column of a chunk offset.
+fn structure_fault(chunk: &str, place: &dyn Fn(usize) -> (usize, usize)) -> Option<(usize, String)> {
+    let mut comment: Option<usize> = None;
+    let mut open: Vec<usize> = Vec::new();
+    let mut offset = 0;
+    for line in chunk.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        if comment.is_none() && line.trim_start_matches(['\u{feff}', ' ', '\t', '\u{3000}']).starts_with('[') {
+            continue;
+        }
+        for (i, b) in line.bytes().enumerate() {
+            if comment.is_some() {
+                if b == b'}' {
+                    comment = None;
+                }
+                continue;
             }
-        }
-        // Bytes, not characters: braces are ASCII, and no byte of a
-        // multi-byte UTF-8 character is below 0x80. Outside comments a
-        // line without `{` changes nothing (a stray `}` leaves depth 0).
-        if depth == 0 && !line.as_bytes().contains(&b'{') {
-            continue;
-        }
-        for b in line.bytes() {
             match b {
-                b'{' => depth += 1,
-                b'}' => depth = depth.saturating_sub(1),
+                b'{' => comment = Some(start + i),
+                b'}' => return Some((start + i, "`}` closes no comment".into())),
+                b'(' => {
+                    open.push(start + i);
+                    if open.len() > MAX_VARIATION_DEPTH {
+                        return Some((start + i, format!("variations nested deeper than {MAX_VARIATION_DEPTH} levels")));
+                    }
+                }
+                b')' => {
+                    if open.pop().is_none() {
+                        return Some((start + i, "`)` closes no variation".into()));
+                    }
+                }
+                b';' => break,
                 _ => {}
             }
         }
     }
-    starts
+    if let Some(at) = comment {
+        return Some((at, "comment never closed".into()));
+    }
+    // Reported where the text ends inside it, naming where it opened.
+    open.first().map(|&at| {
+        let (line, column) = place(at);
+        let end = chunk.trim_end().char_indices().last().map_or(0, |(i, _)| i);
+        (end, format!("variation opened at line {line}, column {column} never closed"))
+    })
 }
 
 fn unescape(s: &str) -> String {
@@ -232,7 +360,11 @@ pub fn parse(text: &str) -> Vec<Game<'_>> {
         if chunk.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}').is_empty() {
             continue;
         }
-        match PgnParser::parse(Rule::pgn_file, chunk) {
+        let parsed = match structure_fault(chunk, &|at| line_col(text, start + at)) {
+            Some((pos, message)) => Err((pos, message)),
+            None => PgnParser::parse(Rule::pgn_file, chunk).map_err(|e| pest_fault(&e)),
+        };
+        match parsed {
             Ok(mut pairs) => {
                 let file = pairs.next().expect("pgn_file");
                 for g in file.into_inner().filter(|p| p.as_rule() == Rule::game) {
@@ -241,27 +373,11 @@ pub fn parse(text: &str) -> Vec<Game<'_>> {
                     games.push(game);
                 }
             }
-            Err(e) => {
-                let pos = match e.location {
-                    pest::error::InputLocation::Pos(p) => p,
-                    pest::error::InputLocation::Span((p, _)) => p,
-                };
+            Err((pos, message)) => {
                 let (line, column) = line_col(text, start + pos);
-                let message = match &e.variant {
-                    pest::error::ErrorVariant::ParsingError { positives, .. } => {
-                        let mut names: Vec<String> = positives.iter().map(|r| format!("{r:?}").replace('_', " ")).collect();
-                        names.dedup();
-                        if names.is_empty() {
-                            "unexpected text".to_string()
-                        } else {
-                            format!("expected {}", names.join(" or "))
-                        }
-                    }
-                    pest::error::ErrorVariant::CustomError { message } => message.clone(),
-                };
                 let mut game = Game { number: games.len() + 1, offset: start, ..Game::default() };
                 // Keep whatever tags precede the failure, for the report.
-                for line in chunk[..pos.min(chunk.len())].lines() {
+                for line in chunk.get(..pos).unwrap_or(chunk).lines() {
                     if let Ok(mut p) = PgnParser::parse(Rule::tag, line.trim()) {
                         let tag = p.next().expect("tag");
                         let (name, value) = read_tag(tag);
@@ -274,6 +390,27 @@ pub fn parse(text: &str) -> Vec<Game<'_>> {
         }
     }
     games
+}
+
+/// The place and message of a grammar error.
+fn pest_fault(e: &pest::error::Error<Rule>) -> (usize, String) {
+    let pos = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((p, _)) => p,
+    };
+    let message = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<String> = positives.iter().map(|r| format!("{r:?}").replace('_', " ")).collect();
+            names.dedup();
+            if names.is_empty() {
+                "unexpected text".to_string()
+            } else {
+                format!("expected {}", names.join(" or "))
+            }
+        }
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    (pos, message)
 }
 
 fn read_tag(p: Pair<'_, Rule>) -> (&str, String) {
@@ -361,6 +498,30 @@ mod tests {
     }
 
     #[test]
+    fn a_game_without_tags_or_result_after_another_is_its_own() {
+        // After a blank line, move number 1 starts a new game.
+        let games = parse("[Event \"A\"]\n1. h2e2 h9g7\n\n1. b0c2 b9c7\n");
+        assert_eq!(games.len(), 2, "{games:#?}");
+        assert_eq!((games[0].moves.len(), games[1].moves.len()), (2, 2));
+        assert!(games[1].tags.is_empty());
+        // A blank line inside a game does not split it; nor does a comment.
+        let games = parse("[Event \"A\"]\n{intro}\n\n1. h2e2 h9g7\n\n2. b0c2 b9c7 *\n");
+        assert_eq!(games.len(), 1, "{games:#?}");
+        assert_eq!(games[0].moves.len(), 4);
+    }
+
+    #[test]
+    fn nesting_is_bounded_and_refused_with_its_place() {
+        let ok = format!("1. h2e2 {}h9g7{} h9g7 *", "( ".repeat(MAX_VARIATION_DEPTH), " )".repeat(MAX_VARIATION_DEPTH));
+        assert!(parse(&ok)[0].error.is_none());
+        let deep = format!("[Event \"deep\"]\n1. h2e2 {}h9g7{} h9g7 *", "(".repeat(100_000), ")".repeat(100_000));
+        let games = parse(&deep);
+        let e = games[0].error.as_ref().expect("refused");
+        assert_eq!((e.line, e.column), (2, 9 + MAX_VARIATION_DEPTH));
+        assert_eq!(e.message, "variations nested deeper than 64 levels");
+    }
+
+    #[test]
     fn move_number_versus_wxf_token() {
         let games = parse("1. 27.6 1...C2.5 2.炮二平五");
         let moves: Vec<&str> = games[0].moves.iter().map(|m| m.text).collect();
@@ -371,17 +532,17 @@ mod tests {
     fn a_bad_game_costs_only_itself() {
         let text = "[Event \"bad\"]\n1. h2e2 {never closed\n\n[Event \"good\"]\n1. h2e2 h9g7\n";
         let games = parse(text);
-        // The unclosed comment swallows the rest of its chunk only if the
-        // chunker saw it; here the comment runs to the end, so the tag line
-        // inside it is not a game start and the whole text is one bad game.
-        assert_eq!(games.len(), 1);
+        // The comment never closes: the whole tag pair after it starts the next game.
+        assert_eq!(games.len(), 2, "{games:#?}");
         let e = games[0].error.as_ref().expect("error");
-        assert_eq!(e.line, 2);
+        assert_eq!((e.line, e.column, e.message.as_str()), (2, 9, "comment never closed"));
+        assert!(games[1].error.is_none());
+        assert_eq!(games[1].moves.len(), 2);
         let text2 = "[Event \"bad\"]\n1. h2e2 ) h9g7\n\n[Event \"good\"]\n1. h2e2 h9g7\n";
         let games = parse(text2);
         assert_eq!(games.len(), 2);
         let e = games[0].error.as_ref().expect("error");
-        assert_eq!((e.line, e.column), (2, 9));
+        assert_eq!((e.line, e.column, e.message.as_str()), (2, 9, "`)` closes no variation"));
         assert_eq!(games[0].tag("Event"), Some("bad"));
         assert!(games[1].error.is_none());
         assert_eq!(games[1].moves.len(), 2);

@@ -50,6 +50,17 @@ impl ReplayError {
     }
 }
 
+impl ReplayError {
+    /// The short form used in a run's summary: `line 12: comment never closed`.
+    pub fn short(&self) -> String {
+        match self {
+            ReplayError::Pgn(e) => format!("line {}: {}", e.line, e.message),
+            ReplayError::Fen { line, .. } => format!("line {line}: bad FEN tag"),
+            ReplayError::Move { move_number, text, line, error, .. } => format!("line {line}: move {move_number} {text:?}: {error}"),
+        }
+    }
+}
+
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -516,11 +527,65 @@ pub struct ReplayOptions {
 }
 
 /// Totals of a replay run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
+    /// Games found (replayed or not).
     pub games: usize,
+    /// Games replayed without error, variations included.
+    pub replayed: usize,
     pub moves: usize,
+    /// Games that failed, and files that could not be read.
     pub errors: usize,
+    /// What failed, in order: `game 501, line 9012: comment never closed`.
+    pub failures: Vec<String>,
+    /// Runs of binary text between games that are no game, skipped: where they start.
+    pub skipped: Vec<String>,
+}
+
+/// How many failures the summary line names.
+const SUMMARY_FAILURES: usize = 3;
+
+/// `1234567` → `1,234,567`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl Totals {
+    /// The closing line: `1,000 games found, 999 replayed, 1 error (game 501, line 9012:
+    /// comment never closed); 119,880 moves`, and what was skipped.
+    pub fn summary(&self) -> String {
+        let plural = |n: usize, one: &str, many: &str| format!("{} {}", thousands(n), if n == 1 { one } else { many });
+        let mut s = format!("{} found, {} replayed, {}", plural(self.games, "game", "games"), thousands(self.replayed), plural(self.errors, "error", "errors"));
+        if !self.failures.is_empty() {
+            let mut named: Vec<String> = self.failures.iter().take(SUMMARY_FAILURES).cloned().collect();
+            if self.failures.len() > SUMMARY_FAILURES {
+                named.push(format!("{} more", thousands(self.failures.len() - SUMMARY_FAILURES)));
+            }
+            s.push_str(&format!(" ({})", named.join("; ")));
+        }
+        s.push_str(&format!("; {}", plural(self.moves, "move", "moves")));
+        if !self.skipped.is_empty() {
+            s.push_str(&format!("; skipped {} that {} no game ({})", plural(self.skipped.len(), "run of binary text", "runs of binary text"), if self.skipped.len() == 1 { "is" } else { "are" }, self.skipped.join(", ")));
+        }
+        s
+    }
+}
+
+/// Whether a game section is binary junk rather than a game: no tag, and characters no
+/// record holds (control characters other than blanks, or bytes no encoding could read).
+fn is_binary_junk(text: &str, game: &Game<'_>, end: usize) -> bool {
+    game.tags.is_empty()
+        && text[game.offset.min(text.len())..end.min(text.len())]
+            .chars()
+            .any(|c| c == '\u{FFFD}' || (c.is_control() && !c.is_whitespace()))
 }
 
 /// Replay files as `xqspec replay` does, printing per-game status lines and a
@@ -535,7 +600,8 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
             Err(e) => {
                 writeln!(report, "error: {e}")?;
                 totals.errors += 1;
-                writeln!(report, "{} games, {} moves, {} errors", 0, 0, totals.errors)?;
+                totals.failures.push(e.to_string());
+                writeln!(report, "{}", totals.summary())?;
                 return Ok(totals);
             }
         },
@@ -550,17 +616,41 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
             Err(e) => {
                 writeln!(report, "{}: cannot read: {e}", path.display())?;
                 totals.errors += 1;
+                totals.failures.push(format!("{}: cannot read", path.display()));
                 continue;
             }
         };
-        let (text, used) = super::encoding::decode(&bytes, encoding);
+        let (decoded, used) = super::encoding::decode_detailed(&bytes, encoding);
+        let text = decoded.text;
         if used != encoding_rs::UTF_8 && !opts.quiet {
-            writeln!(report, "{}: read as {}", path.display(), used.name())?;
+            if !decoded.mixed {
+                writeln!(report, "{}: read as {}", path.display(), used.name().to_ascii_lowercase())?;
+            } else {
+                let runs: Vec<String> = decoded
+                    .legacy
+                    .iter()
+                    .map(|r| {
+                        let lines = if r.lines.0 == r.lines.1 { format!("line {}", r.lines.0) } else { format!("lines {}–{}", r.lines.0, r.lines.1) };
+                        format!("{lines} as {}", r.encoding.name().to_ascii_lowercase())
+                    })
+                    .collect();
+                writeln!(report, "{}: read as utf-8, {}", path.display(), runs.join(", "))?;
+            }
         }
         let games = pgn::parse(&text);
         let mut converted = String::new();
-        for g in &games {
+        let where_ = |number: usize| if files.len() > 1 { format!("{} game {number}", path.display()) } else { format!("game {number}") };
+        let mut number = 0;
+        for (i, g) in games.iter().enumerate() {
             let r = replayer.replay(&text, g);
+            let end = games.get(i + 1).map_or(text.len(), |n| n.offset);
+            if !r.is_ok() && is_binary_junk(&text, g, end) {
+                let (line, _) = line_col(&text, g.offset);
+                writeln!(report, "{}: line {line}: skipped binary text that is no game", path.display())?;
+                totals.skipped.push(if files.len() > 1 { format!("{} line {line}", path.display()) } else { format!("line {line}") });
+                continue;
+            }
+            number += 1;
             totals.games += 1;
             totals.moves += r.moves.len();
             let variations = match r.variations {
@@ -570,17 +660,20 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
             };
             match (&r.error, r.variation_errors.first()) {
                 (None, None) => {
+                    totals.replayed += 1;
                     if !opts.quiet {
-                        writeln!(report, "{}: game {} ({}): ok, {} moves{variations}", path.display(), r.number, r.title, r.moves.len())?;
+                        writeln!(report, "{}: game {number} ({}): ok, {} moves{variations}", path.display(), r.title, r.moves.len())?;
                     }
                 }
                 (Some(e), _) => {
                     totals.errors += 1;
-                    writeln!(report, "{}: game {} ({}): error: {e}", path.display(), r.number, r.title)?;
+                    totals.failures.push(format!("{}, {}", where_(number), e.short()));
+                    writeln!(report, "{}: game {number} ({}): error: {e}", path.display(), r.title)?;
                 }
                 (None, Some(e)) => {
                     totals.errors += 1;
-                    writeln!(report, "{}: game {} ({}): error in a variation: {e}", path.display(), r.number, r.title)?;
+                    totals.failures.push(format!("{}, in a variation, {}", where_(number), e.short()));
+                    writeln!(report, "{}: game {number} ({}): error in a variation: {e}", path.display(), r.title)?;
                 }
             }
             if let Some(n) = opts.to {
@@ -591,19 +684,20 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
             match &opts.out {
                 None => print!("{converted}"),
                 Some(out) => {
+                    let named = |what: &str, p: &Path, e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: cannot {what}: {e}", p.display()));
                     let target = if out.is_dir() || files.len() > 1 {
-                        std::fs::create_dir_all(out)?;
+                        std::fs::create_dir_all(out).map_err(|e| named("create the directory", out, e))?;
                         out.join(converted_name(path, n))
                     } else {
                         out.clone()
                     };
-                    std::fs::write(&target, converted)?;
+                    std::fs::write(&target, converted).map_err(|e| named("write", &target, e))?;
                     writeln!(report, "{}: wrote {}", path.display(), target.display())?;
                 }
             }
         }
     }
-    writeln!(report, "{} games, {} moves, {} errors", totals.games, totals.moves, totals.errors)?;
+    writeln!(report, "{}", totals.summary())?;
     Ok(totals)
 }
 
@@ -650,7 +744,13 @@ pub fn cli(
     }
     .map_err(|e| e.to_string())?;
     if totals.errors > 0 {
-        Err(format!("{} of {} games failed to replay", totals.errors, totals.games))
+        let failed = totals.games - totals.replayed;
+        let unreadable = totals.errors.saturating_sub(failed);
+        Err(match (failed, unreadable) {
+            (n, 0) => format!("{n} of {} games failed to replay", totals.games),
+            (0, f) => format!("{f} of {} files could not be read", files.len()),
+            (n, f) => format!("{n} of {} games failed to replay, {f} of {} files could not be read", totals.games, files.len()),
+        })
     } else {
         Ok(())
     }

@@ -70,3 +70,19 @@ fn divide_sums_to_perft() {
     sorted.sort();
     assert_eq!(names, sorted);
 }
+
+#[test]
+fn perft_within_a_budget_counts_every_ply_and_stops_at_the_budget() {
+    use xqspec::perft::{perft_within, BudgetExhausted};
+    let rules = Rules::builtin("cxa-2020").unwrap();
+    // Depth 3 from the start visits 44 + 1,920 + 79,666 positions.
+    let visits = 44 + 1920 + 79666;
+    assert_eq!(perft_within(&mut rules.start_position(), &rules, 3, visits), Ok(79666));
+    assert_eq!(perft_within(&mut rules.start_position(), &rules, 3, visits - 1), Err(BudgetExhausted { budget: visits - 1 }));
+    assert_eq!(perft_within(&mut rules.start_position(), &rules, 0, 0), Ok(1));
+    // The position is left as it was, budget spent or not.
+    let mut pos = rules.start_position();
+    let before = pos.to_fen(&rules);
+    assert!(perft_within(&mut pos, &rules, 64, 1000).is_err());
+    assert_eq!(pos.to_fen(&rules), before);
+}

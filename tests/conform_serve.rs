@@ -1,0 +1,159 @@
+//! `xqspec serve` never dies and never stalls: through the binary, with raw bytes on its
+//! stdin, every line is answered once and in order, whatever it holds, and every request's
+//! work is bounded by the limits its hello declares.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use xqspec::conform::protocol::MAX_LINE_BYTES;
+use xqspec::conform::reference::{MAX_RULING_PLIES, PERFT_NODE_BUDGET};
+
+const BIN: &str = env!("CARGO_BIN_EXE_xqspec");
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// Runs `xqspec serve` on `input`; its answer lines, parsed, and the time it took.
+fn serve(input: &[u8]) -> (Vec<Value>, Duration) {
+    let t = Instant::now();
+    let mut child = Command::new(BIN)
+        .arg("serve")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("xqspec serve starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let bytes = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&bytes);
+    });
+    let mut out = String::new();
+    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    writer.join().unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "serve exited with {status}");
+    let lines = out.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect();
+    (lines, t.elapsed())
+}
+
+fn ask(id: u64, query: &str, input: Value) -> String {
+    json!({"type": "ask", "id": id, "edition": "cxa-2020", "query": query, "input": input}).to_string() + "\n"
+}
+
+fn perft(id: u64, depth: u32) -> String {
+    ask(id, "perft", json!({"fen": START, "moves": [], "depth": depth}))
+}
+
+fn error_message(v: &Value) -> &str {
+    v["error"]["message"].as_str().unwrap_or_else(|| panic!("not an error answer: {v}"))
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_answered_and_the_next_one_too() {
+    let first = perft(1, 1);
+    let mut input = first.as_bytes().to_vec();
+    input.extend_from_slice(b"{\"type\":\"ask\",\"id\":\xFF\xFE}\n");
+    input.extend_from_slice(perft(3, 2).as_bytes());
+    let (answers, _) = serve(&input);
+    assert_eq!(answers.len(), 3, "{answers:#?}");
+    assert_eq!(answers[0], json!({"id": 1, "result": {"nodes": 44}}));
+    assert_eq!(answers[1]["id"], Value::Null);
+    assert_eq!(
+        error_message(&answers[1]),
+        format!("line 2 is not UTF-8: byte 0xFF at byte offset 19 of the line (offset {} of the input)", first.len() + 19)
+    );
+    assert_eq!(answers[2], json!({"id": 3, "result": {"nodes": 1920}}));
+}
+
+#[test]
+fn garbage_and_non_requests_get_an_error_each() {
+    let mut input = String::new();
+    input.push_str("garbage\n");
+    input.push_str("\n   \n"); // blank lines are not requests: no answer
+    input.push_str("{\"type\":\"dance\",\"id\":5}\n");
+    input.push_str("[1,2,3]\n");
+    input.push_str("{\"type\":\"ask\",\"id\":6,\"edition\":\"cxa-2020\",\"query\":\"perft\",\"input\":{\"fen\":3,\"depth\":1}}\n");
+    input.push_str(&perft(7, 1));
+    let (answers, _) = serve(input.as_bytes());
+    assert_eq!(answers.len(), 5, "{answers:#?}");
+    assert_eq!(answers[0]["id"], Value::Null);
+    assert_eq!(error_message(&answers[0]), "line 1: unreadable request: expected value at line 1 column 1");
+    assert_eq!(answers[1]["id"], json!(5));
+    assert!(error_message(&answers[1]).starts_with("line 4: unreadable request: unknown variant `dance`"), "{}", answers[1]);
+    assert_eq!(answers[2]["id"], Value::Null);
+    assert!(error_message(&answers[2]).starts_with("line 5: unreadable request:"), "{}", answers[2]);
+    assert_eq!(error_message(&answers[3]), "bad input: input `fen` is a string");
+    assert_eq!(answers[4], json!({"id": 7, "result": {"nodes": 44}}));
+}
+
+#[test]
+fn the_hello_declares_the_limits() {
+    let hello = json!({"type": "hello", "protocol": 2, "suite": "x", "runner": "y"}).to_string() + "\n";
+    let (answers, _) = serve(hello.as_bytes());
+    assert_eq!(
+        answers[0]["limits"],
+        json!({"perft_nodes": PERFT_NODE_BUDGET, "ruling_plies": MAX_RULING_PLIES, "line_bytes": MAX_LINE_BYTES})
+    );
+    // A version 1 hello gets them too (an additive field, ignored by who does not know it).
+    let hello1 = json!({"type": "hello", "protocol": 1, "suite": "x", "runner": "y"}).to_string() + "\n";
+    assert_eq!(serve(hello1.as_bytes()).0[0]["limits"]["perft_nodes"], json!(PERFT_NODE_BUDGET));
+}
+
+#[test]
+fn a_perft_beyond_the_budget_is_refused_quickly_and_does_not_block() {
+    // Depth 64 is inside the documented range; its tree is beyond any budget.
+    let input = perft(1, 64) + &perft(2, 3);
+    let (answers, took) = serve(input.as_bytes());
+    assert_eq!(answers.len(), 2, "{answers:#?}");
+    assert_eq!(
+        error_message(&answers[0]),
+        format!("perft depth 64 stopped: more than {PERFT_NODE_BUDGET} positions to visit (the node budget), limits.perft_nodes")
+    );
+    assert_eq!(answers[1], json!({"id": 2, "result": {"nodes": 79666}}));
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+}
+
+#[test]
+fn a_perft_within_the_budget_is_counted() {
+    // The start position at depth 4 visits 44 + 1,920 + 79,666 + 3,290,240 positions.
+    let (answers, _) = serve(perft(1, 4).as_bytes());
+    assert_eq!(answers[0], json!({"id": 1, "result": {"nodes": 3290240}}));
+}
+
+#[test]
+fn an_over_long_line_is_refused_without_reading_it_into_memory() {
+    let mut input = Vec::with_capacity(MAX_LINE_BYTES + 1000);
+    input.extend_from_slice(b"{\"type\":\"ask\",\"id\":1,\"junk\":\"");
+    input.resize(MAX_LINE_BYTES + 10, b'x');
+    input.extend_from_slice(b"\"}\n");
+    let at = input.len();
+    input.extend_from_slice(perft(2, 1).as_bytes());
+    let (answers, _) = serve(&input);
+    assert_eq!(answers.len(), 2, "{answers:#?}");
+    assert_eq!(
+        error_message(&answers[0]),
+        format!("line 1 (at byte 0) is longer than {MAX_LINE_BYTES} bytes (limits.line_bytes): not read")
+    );
+    assert_eq!(answers[1], json!({"id": 2, "result": {"nodes": 44}}));
+    assert!(at > MAX_LINE_BYTES);
+    // A line of exactly the maximum is read (here: not JSON, so an error of another kind).
+    let mut exact = vec![b' '; MAX_LINE_BYTES - 1];
+    exact.push(b'x');
+    exact.push(b'\n');
+    let (answers, _) = serve(&exact);
+    assert!(error_message(&answers[0]).starts_with("line 1: unreadable request"), "{}", answers[0]);
+}
+
+#[test]
+fn a_ruling_beyond_its_bound_is_refused() {
+    let moves: Vec<&str> = ["h0g2", "h9g7", "g2h0", "g7h9"].iter().copied().cycle().take(MAX_RULING_PLIES + 4).collect();
+    let input = ask(1, "ruling", json!({"fen": START, "moves": moves})) + &perft(2, 1);
+    let (answers, took) = serve(input.as_bytes());
+    assert_eq!(
+        error_message(&answers[0]),
+        format!("{} moves: a ruling takes at most {MAX_RULING_PLIES} (limits.ruling_plies)", MAX_RULING_PLIES + 4)
+    );
+    assert_eq!(answers[1], json!({"id": 2, "result": {"nodes": 44}}));
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+}
