@@ -7,7 +7,9 @@
 //! between a player and themselves, a result in a round the event does not have, a player
 //! in two games of one round, an unknown format, a line-up out of order …). Every error
 //! names its record (`games[3]`, round 2, 甲 – 乙) and, when read from a file, its line and
-//! column. Validation reports every error, not the first.
+//! column. Validation goes on after an error: it reports the first
+//! [`MAX_REPORTED_ERRORS`] and counts the others. Every check is a lookup in a hash map
+//! (ids, bookings per round, withdrawals), so validation is linear in the records.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
