@@ -4,10 +4,12 @@
 //! The issue's target: a 200-move game in under 50 µs (the simulation). The whole query also
 //! reads the events from JSON and builds the answer object (a JSON object per move), which
 //! costs more than the simulation; both are printed. Run with `cargo bench --bench clock`.
+//! Then the growth (issue 16: linear time) of the `xqspec clock` table and of the JSON
+//! answer at 1,000, 10,000 and 100,000 events.
 
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use xqspec::clock::{sim, ClockQuery, ClockRules};
 use xqspec::ruleset::RuleSet;
 
@@ -15,17 +17,12 @@ fn rules(edition: &str) -> ClockRules {
     RuleSet::builtin(edition).unwrap().clock.unwrap()
 }
 
+#[path = "../tests/common/load.rs"]
+mod load;
+
 /// `plies` move events with times that keep both sides in time (a seeded spread).
 fn game(plies: usize, max_ms: u64) -> Vec<Value> {
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    (0..plies)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            json!({"move": state % max_ms})
-        })
-        .collect()
+    load::move_events(plies, max_ms)
 }
 
 fn time<F: FnMut()>(mut f: F) -> f64 {
@@ -85,4 +82,26 @@ fn main() {
             );
         }
     }
+
+    let r = rules("cxa-1999");
+    let s = r.scheme("quota_90_40").unwrap();
+    let control = r.control(s, None).unwrap();
+    let simulated = |n: usize| {
+        let values = game(n, 120_000);
+        let events = sim::parse_events(&values).unwrap();
+        let t = sim::simulate(&control, &r.timing, &events).unwrap();
+        (values, events, t)
+    };
+    load::growth("clock table, events", 1_000, 3, simulated, |(_, events, t)| {
+        std::hint::black_box(xqspec::clock::cli::timeline_table(&r, &control, events, t));
+    });
+    load::growth(
+        "clock --json (whole query), events",
+        1_000,
+        3,
+        |n| ClockQuery { scheme: "quota_90_40".into(), settings: None, events: game(n, 120_000) },
+        |q| {
+            std::hint::black_box(r.answer_clock(q).unwrap());
+        },
+    );
 }

@@ -404,3 +404,31 @@ fn a_game_of_bare_generals_counts_rounds_from_the_fen() {
     assert_eq!(o["result"], "draw");
     assert_eq!(o["rulings"][0]["rounds"], 60);
 }
+
+#[test]
+fn touching_when_the_game_is_over_is_refused_not_free() {
+    for (fen, what, clause) in [
+        ("3k5/9/9/9/9/9/9/9/3R5/4K4 b - - 0 1", "checkmated", "result.checkmate"),
+        ("3k5/8R/9/9/9/9/9/9/9/4K4 b - - 0 1", "stalemated", "result.stalemate"),
+    ] {
+        for id in ["cxa-1999", "cxa-2011", "cxa-2020"] {
+            let rs = builtin(id);
+            let q = TouchQuery { fen: fen.into(), moves: vec![], touches: vec!["d9".into()], simultaneous: false };
+            match rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q) {
+                Err(ArbiterError::Reject { kind, message }) => {
+                    assert_eq!(kind, "touch.game_over", "{id}: {message}");
+                    assert!(message.contains(what) && message.contains(clause) && message.contains("touch-move does not apply"), "{id}: {message}");
+                }
+                other => panic!("{id}: the game is over, got {other:?}"),
+            }
+        }
+    }
+    // Reached by the moves too: Red mates, then Black touches.
+    let rs = builtin("cxa-2020");
+    let q = TouchQuery { fen: "3k5/9/9/9/9/9/9/9/2R6/4K4 w - - 0 1".into(), moves: vec!["c1d1".into()], touches: vec!["d9".into()], simultaneous: false };
+    let e = rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q);
+    assert!(matches!(&e, Err(ArbiterError::Reject { kind: "touch.game_over", .. })), "{e:?}");
+    // Before the mate, the same touch binds as ever.
+    let q = TouchQuery { moves: vec![], touches: vec!["c1".into()], ..q };
+    assert!(rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q).is_ok());
+}

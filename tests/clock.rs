@@ -486,3 +486,23 @@ fn clock_command_lists_and_simulates() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[path = "common/load.rs"]
+mod load;
+
+#[test]
+fn the_table_of_100k_clock_events_is_drawn_in_under_5_s() {
+    let r = builtin("cxa-1999");
+    let s = r.scheme("quota_90_40").unwrap();
+    let control = r.control(s, None).unwrap();
+    let events = xqspec::clock::sim::parse_events(&load::move_events(100_000, 120_000)).unwrap();
+    let t = xqspec::clock::sim::simulate(&control, &r.timing, &events).unwrap();
+    let t0 = std::time::Instant::now();
+    let table = xqspec::clock::cli::timeline_table(&r, &control, &events, &t);
+    let took = t0.elapsed().as_secs_f64();
+    assert!(took < 5.0, "100,000 events: {took:.2} s");
+    // A header, its rule, the start, then a row per event up to the flag (if any).
+    let rows = t.flag.map_or(events.len(), |f| f.event);
+    assert!(table.lines().count() >= 3 + rows, "{} lines", table.lines().count());
+    assert!(table.lines().nth(3).unwrap().contains("move 1"), "{}", table.lines().nth(3).unwrap());
+}

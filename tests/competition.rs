@@ -313,3 +313,72 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Silent acceptances and load (issue 16).
+
+#[test]
+fn an_empty_or_blank_player_id_is_refused_at_its_record() {
+    for id in ["\"\"", "\"   \""] {
+        let text = format!("format: swiss\nrounds: 1\nplayers:\n  - {{id: A}}\n  - {{id: {id}}}\ngames:\n  - {{round: 1, red: A, black: {id}, result: red}}\n");
+        let e = match read_file("t.yaml", &text, &rules("cxa-2020")) {
+            Err(ReadError::Invalid(v)) => v,
+            other => panic!("an empty id must be refused, got {other:?}"),
+        };
+        let first = e.first().unwrap();
+        assert_eq!((first.kind, first.place.record.as_str(), first.place.line), (TournamentErrorKind::EmptyId, "players[1]", Some(5)), "{e}");
+        assert!(first.message.contains("is empty"), "{e}");
+        assert_eq!(first.kind.reject_kind(), "tournament.empty_id");
+    }
+    // In a team's list too.
+    let text = "format: team_swiss\nrounds: 1\nboards: 1\nlineup: fixed_boards\nteams:\n  - {id: T, players: [A, \" \"]}\n";
+    match read_file("t.yaml", text, &rules("cxa-2020")) {
+        Err(ReadError::Invalid(v)) => assert!(v.errors.iter().any(|e| e.kind == TournamentErrorKind::EmptyId && e.place.record == "teams[0].players[1]"), "{v}"),
+        other => panic!("an empty id must be refused, got {other:?}"),
+    }
+}
+
+#[path = "common/load.rs"]
+mod load;
+
+#[test]
+fn a_100k_game_tournament_is_validated_and_ranked_in_under_5_s() {
+    let r = rules("cxa-2020");
+    // 20,000 players, 10 rounds: 100,000 games.
+    let text = load::swiss_yaml(20_000, 10, "opponent_scores");
+    let t0 = std::time::Instant::now();
+    let t = read_file("big.yaml", &text, &r).unwrap_or_else(|e| panic!("{e}"));
+    let st = standings(&t, &r);
+    let out = xqspec::competition::cli::render(&t, &r, &st, false);
+    let took = t0.elapsed().as_secs_f64();
+    assert_eq!((t.games.len(), st.rows.len()), (100_000, 20_000));
+    assert!(out.lines().count() > 40_000, "both tables drawn");
+    assert!(took < 5.0, "100,000 games: {took:.2} s");
+    // 100,000 players who each played once: groups of tied players of 30,000 and more.
+    let text = load::swiss_yaml(100_000, 1, "opponent_scores");
+    let t0 = std::time::Instant::now();
+    let t = read_file("big.yaml", &text, &r).unwrap_or_else(|e| panic!("{e}"));
+    let st = standings(&t, &r);
+    xqspec::competition::cli::render(&t, &r, &st, false);
+    let took = t0.elapsed().as_secs_f64();
+    assert_eq!(st.rows.len(), 100_000);
+    assert!(took < 5.0, "100,000 players: {took:.2} s");
+}
+
+#[test]
+fn a_file_with_an_error_in_every_record_is_refused_fast_with_the_first_100() {
+    let text = load::double_booked_yaml(100_000);
+    let t0 = std::time::Instant::now();
+    let e = match read_file("booked.yaml", &text, &rules("cxa-2020")) {
+        Err(ReadError::Invalid(v)) => v,
+        other => panic!("double bookings must be refused, got {other:?}"),
+    };
+    let took = t0.elapsed().as_secs_f64();
+    assert!(took < 5.0, "100,000 double bookings: {took:.2} s");
+    assert_eq!((e.errors.len(), e.omitted), (xqspec::competition::MAX_REPORTED_ERRORS, 99_999 - 100));
+    let first = &e.errors[0];
+    assert_eq!((first.kind, first.place.record.as_str(), first.place.line), (TournamentErrorKind::DoubleBooking, "games[1]", Some(100_007)));
+    let text = ReadError::Invalid(e).to_string();
+    assert_eq!(text.lines().count(), 101);
+    assert!(text.ends_with("and 99899 more errors (only the first 100 are reported)"), "{}", text.lines().last().unwrap());
+}

@@ -259,3 +259,33 @@ proptest! {
         let _ = an.forcing_lines(&pos, tiny);
     }
 }
+
+#[path = "common/load.rs"]
+mod load;
+
+#[test]
+fn an_svg_sheet_beyond_its_limit_is_refused_naming_the_limit() {
+    use xqspec::repetition::cli::{run, RulingArgs};
+    let rs = builtin("cxa-2020");
+    let start = rs.vm.start_position().to_fen(&rs.vm);
+    let dir = std::env::temp_dir().join(format!("xqspec-svg-cap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = |plies: usize, file: &str| RulingArgs {
+        fen: start.clone(),
+        moves: load::shuffle_moves(plies),
+        json: true,
+        every_move: true,
+        svg: Some(dir.join(file)),
+        edition: "cxa-2020".into(),
+    };
+    let max = xqspec::diagram::MAX_SHEET_DIAGRAMS;
+    // The start and every move: one diagram too many.
+    let e = run(&rs, &args(max, "big.svg")).unwrap_err();
+    assert!(e.contains(&format!("{} diagrams", max + 1)) && e.contains(&format!("at most {max} (MAX_SHEET_DIAGRAMS)")), "{e}");
+    assert!(!dir.join("big.svg").exists(), "nothing written");
+    // At the limit, the sheet is drawn: one board per diagram.
+    run(&rs, &args(max - 1, "full.svg")).unwrap();
+    let svg = std::fs::read_to_string(dir.join("full.svg")).unwrap();
+    assert_eq!(svg.matches("<svg ").count(), 1 + max, "the sheet and its boards");
+    std::fs::remove_dir_all(&dir).ok();
+}

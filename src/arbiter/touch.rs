@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 use super::data::{Role, Step, Trigger, With};
 use super::{cite, events, ArbiterError, ArbiterRules, ChainRule, RuleRef};
 use crate::board::{Move, Square};
-use crate::vm::{Position, Rules};
+use crate::vm::{Position, Rules, Status};
 
 /// A touched piece: its point and whose it is, seen from the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,7 +180,29 @@ pub(crate) fn foul_clauses(rules: &ArbiterRules, vm: &Rules, pos: &Position, tou
         .collect()
 }
 
+/// `touch.game_over` when the side to move is checkmated or stalemated: the game is over
+/// (art. 4: the result clause of its trigger, when the rule set has one), so touch-move
+/// (5.1–5.5), which binds the player to move, no longer applies.
+fn refuse_game_over(rules: &ArbiterRules, vm: &Rules, pos: &Position) -> Result<(), ArbiterError> {
+    let (trigger, what) = match pos.status(vm) {
+        Status::Checkmate => (Trigger::Checkmated, "checkmated"),
+        Status::Stalemate => (Trigger::Stalemated, "stalemated (no legal move)"),
+        Status::Ongoing | Status::Check => return Ok(()),
+    };
+    let by = rules
+        .results
+        .iter()
+        .find(|r| r.when == trigger)
+        .map(|r| format!(" ({}, art. {})", r.clause.clause, r.clause.article.as_deref().unwrap_or("—")))
+        .unwrap_or_default();
+    Err(ArbiterError::reject(
+        "touch.game_over",
+        format!("the game is over: {} to move is {what}{by}; touch-move does not apply", pos.side_to_move()),
+    ))
+}
+
 pub(crate) fn answer(rules: &ArbiterRules, vm: &Rules, pos: &Position, points: &[String], simultaneous: bool) -> Result<TouchAnswer, ArbiterError> {
+    refuse_game_over(rules, vm, pos)?;
     let mut touches = Vec::new();
     for (i, p) in points.iter().enumerate() {
         let sq = events::point(p).map_err(|e| match e {

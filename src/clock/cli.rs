@@ -6,6 +6,7 @@
 //! scheme leaves to the event). Events are those of the `clock` query (PROTOCOL.md §3);
 //! times are whole milliseconds or durations such as `1m30s`.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -167,8 +168,18 @@ fn event_text(e: &Event) -> (String, String, u64) {
     }
 }
 
+/// `items` grouped by the event number `event` gives each, in their order: a row's
+/// notes are found in constant time, whatever the length of the game.
+fn by_event<T>(items: &[T], event: impl Fn(&T) -> usize) -> HashMap<usize, Vec<&T>> {
+    let mut m: HashMap<usize, Vec<&T>> = HashMap::new();
+    for x in items {
+        m.entry(event(x)).or_default().push(x);
+    }
+    m
+}
+
 /// The table of a simulated game: one row per event, both clocks after it.
-fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &Timeline) -> String {
+pub fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &Timeline) -> String {
     let mut rows = Vec::new();
     let start_notes = format!(
         "start: {} / {}, increment {}",
@@ -185,6 +196,9 @@ fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &T
         black: clock_text(t.start[1]),
         notes: start_notes,
     });
+    let moves = by_event(&t.moves, |m| m.event);
+    let adjustments = by_event(&t.adjustments, |a| a.event);
+    let violations = by_event(&t.violations, |v| v.event);
     for (i, (e, after)) in events.iter().zip(&t.after).enumerate() {
         let number = i + 1;
         let (mut event, mut side, took) = event_text(e);
@@ -192,16 +206,17 @@ fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &T
             side = a.name().into();
         }
         let mut notes = Vec::new();
-        if let Some(m) = t.moves.iter().find(|m| m.event == number) {
+        if let Some(m) = moves.get(&number).and_then(|v| v.first()) {
             event = format!("move {}", m.number);
             if m.added > 0 {
                 notes.push(format!("+{} added", super::data::Ms(m.added)));
             }
         }
-        for a in t
-            .adjustments
-            .iter()
-            .filter(|a| a.event == number && a.by_rule.is_none())
+        for a in adjustments
+            .get(&number)
+            .into_iter()
+            .flatten()
+            .filter(|a| a.by_rule.is_none())
         {
             notes.push(format!(
                 "{}{} to {}",
@@ -210,7 +225,7 @@ fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &T
                 a.side
             ));
         }
-        for v in t.violations.iter().filter(|v| v.event == number) {
+        for v in violations.get(&number).into_iter().flatten() {
             let rule = rules.timing.violation_rule(v.kind);
             let article = rule.and_then(|r| r.article.clone()).unwrap_or_default();
             let what = match (v.kind, v.effect) {

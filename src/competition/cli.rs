@@ -2,6 +2,7 @@
 //! a tournament file, with every criterion's value and what separated each pair of
 //! neighbours.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use tabled::builder::Builder;
@@ -77,7 +78,15 @@ pub fn render(t: &Tournament, rules: &CompetitionRules, st: &Standings, markdown
     } else {
         out.push_str(&format!("{head}\n\nCrosstable\n"));
     }
-    out.push_str(&table(crosstable(t, rules, st), markdown));
+    match crosstable(t, rules, st) {
+        Some(b) => out.push_str(&table(b, markdown)),
+        None => {
+            let (rows, columns) = crosstable_size(t);
+            out.push_str(&format!(
+                "(not drawn: {rows} rows × {columns} columns; a crosstable has at most {MAX_CROSSTABLE_COLUMNS} columns and {MAX_CROSSTABLE_CELLS} cells. The ranking below, and --json, give every result.)"
+            ));
+        }
+    }
     out.push_str(if markdown { "\n\n## Ranking\n\n" } else { "\n\nRanking\n" });
     out.push_str(&table(ranking(st), markdown));
     out.push('\n');
@@ -109,25 +118,51 @@ fn ranking(st: &Standings) -> Builder {
     b
 }
 
+/// The most columns a crosstable is drawn with (entrants of a round robin, rounds of a
+/// Swiss): a wider one would be unreadable, and its size would grow with the square of
+/// the entrants (or with a `rounds` count no games fill) rather than with the file.
+pub const MAX_CROSSTABLE_COLUMNS: usize = 200;
+/// The most cells (entrants × columns) a crosstable is drawn with: 100,000 entrants of a
+/// 20-round Swiss.
+pub const MAX_CROSSTABLE_CELLS: usize = 2_000_000;
+
+fn round_robin(t: &Tournament) -> bool {
+    t.game_format().system == Some(System::RoundRobin)
+}
+
+/// Rows and columns of the crosstable: a row per entrant; a column per entrant in a
+/// round robin, per round otherwise.
+fn crosstable_size(t: &Tournament) -> (usize, usize) {
+    let rows = if t.team_event() { t.teams.len() } else { t.players.len() };
+    (rows, if round_robin(t) { rows } else { t.rounds as usize })
+}
+
 /// Round robin: entrant × entrant, the points scored in each encounter. Swiss: entrant ×
-/// round, the opponent (b when the entrant had Black) and the points.
-fn crosstable(t: &Tournament, rules: &CompetitionRules, st: &Standings) -> Builder {
+/// round, the opponent (b when the entrant had Black) and the points. `None` beyond
+/// [`MAX_CROSSTABLE_COLUMNS`].
+fn crosstable(t: &Tournament, rules: &CompetitionRules, st: &Standings) -> Option<Builder> {
+    let (rows, columns) = crosstable_size(t);
+    if columns > MAX_CROSSTABLE_COLUMNS || rows.saturating_mul(columns) > MAX_CROSSTABLE_CELLS {
+        return None;
+    }
     let enc = encounters(t, rules);
-    let ids: Vec<String> = if t.team_event() { t.teams.iter().map(|x| x.id.clone()).collect() } else { t.players.iter().map(|x| x.id.clone()).collect() };
-    let index = |id: &str| ids.iter().position(|x| x == id);
+    let ids: Vec<&str> = t.entrant_ids();
+    let index: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     // Rows in ranking order, then the unranked.
-    let mut order: Vec<usize> = st.rows.iter().filter_map(|r| index(&r.entrant)).collect();
-    let unranked: Vec<usize> = (0..ids.len()).filter(|i| !order.contains(i)).collect();
-    order.extend(unranked);
+    let mut order: Vec<usize> = st.rows.iter().filter_map(|r| index.get(r.entrant.as_str()).copied()).collect();
+    let mut listed = vec![false; ids.len()];
+    for &i in &order {
+        listed[i] = true;
+    }
+    order.extend((0..ids.len()).filter(|&i| !listed[i]));
     let points = |e: &super::standings::Encounter| if t.team_event() || t.game_format().unit == super::data::Unit::Match { e.match_points } else { e.game_points };
     let mut b = Builder::default();
-    let round_robin = t.game_format().system == Some(System::RoundRobin);
-    if round_robin {
+    if round_robin(t) {
         let mut head = vec!["#".to_string(), "entrant".to_string()];
         head.extend((1..=order.len()).map(|k| k.to_string()));
         b.push_record(head);
         for (r, &i) in order.iter().enumerate() {
-            let mut row = vec![(r + 1).to_string(), ids[i].clone()];
+            let mut row = vec![(r + 1).to_string(), ids[i].to_string()];
             for &j in &order {
                 if i == j {
                     row.push("×".into());
@@ -143,7 +178,7 @@ fn crosstable(t: &Tournament, rules: &CompetitionRules, st: &Standings) -> Build
         head.extend((1..=t.rounds).map(|k| format!("R{k}")));
         b.push_record(head);
         for &i in &order {
-            let mut row = vec![ids[i].clone()];
+            let mut row = vec![ids[i].to_string()];
             for round in 1..=t.rounds {
                 let cells: Vec<String> = enc[i]
                     .iter()
@@ -166,5 +201,5 @@ fn crosstable(t: &Tournament, rules: &CompetitionRules, st: &Standings) -> Build
             b.push_record(row);
         }
     }
-    b
+    Some(b)
 }

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 pub use criteria::{Criterion, Primitive, Value};
 pub use standings::{standings, Row, Standings};
-pub use tournament::{RawTournament, ReadError, SyntaxError, Tournament, TournamentError, TournamentErrorKind};
+pub use tournament::{RawTournament, ReadError, SyntaxError, Tournament, TournamentError, TournamentErrorKind, TournamentErrors, MAX_REPORTED_ERRORS};
 
 /// The competition clauses of one rule set, compiled.
 #[derive(Clone, Debug)]
@@ -104,11 +104,11 @@ pub fn answer(rules: &CompetitionRules, q: &StandingsQuery) -> Result<serde_json
     let mismatch = raw.edition.as_deref().is_some_and(|e| e != edition)
         || raw.overlay.as_deref().is_some_and(|o| Some(o) != overlay);
     if mismatch {
-        return Err(ReadError::Invalid(vec![TournamentError {
+        return Err(ReadError::Invalid(TournamentErrors::from(TournamentError {
             kind: TournamentErrorKind::Edition,
             place: tournament::Place { record: "edition".into(), ..Default::default() },
             message: format!("the tournament is for {}{}, the question is asked under {}", raw.edition.as_deref().unwrap_or(edition), raw.overlay.as_deref().map(|o| format!("+{o}")).unwrap_or_default(), rules.ruleset),
-        }]));
+        })));
     }
     let t = Tournament::validate(&raw, rules).map_err(ReadError::Invalid)?;
     Ok(standings(&t, rules).to_json())

@@ -8,7 +8,7 @@
 //! pair of neighbours. A tie that survives every criterion is a shared place, or a
 //! play-off when the format (or 1999's 15.6 for first place) says so.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{json, Map};
 
@@ -195,8 +195,9 @@ impl<'a> Ctx<'a> {
     fn by_places(t: &'a Tournament, rules: &'a CompetitionRules, individual: Standings) -> Ctx<'a> {
         let n = t.teams.len();
         let mut places = vec![Vec::new(); n];
+        let player: HashMap<&str, &super::tournament::Player> = t.players.iter().map(|p| (p.id.as_str(), p)).collect();
         for r in &individual.rows {
-            if let Some(p) = t.players.iter().find(|p| p.id == r.entrant) {
+            if let Some(p) = player.get(r.entrant.as_str()) {
                 if let Some(team) = p.team {
                     places[team].push(r.place);
                 }
@@ -291,15 +292,13 @@ impl<'a> Ctx<'a> {
         } else if self.format.unit == Unit::Match {
             // Individual mini-matches: the games of one pairing in one round.
             let mut groups: Vec<((u32, usize, usize), [Encounter; 2])> = Vec::new();
+            let mut group_of: HashMap<(u32, usize, usize), usize> = HashMap::new();
             for g in t.games.iter().filter(|g| g.round <= upto) {
                 let key = (g.round, g.red.min(g.black), g.red.max(g.black));
-                let k = match groups.iter().position(|(k, _)| *k == key) {
-                    Some(k) => k,
-                    None => {
-                        groups.push((key, [Self::empty(g.round), Self::empty(g.round)]));
-                        groups.len() - 1
-                    }
-                };
+                let k = *group_of.entry(key).or_insert_with(|| {
+                    groups.push((key, [Self::empty(g.round), Self::empty(g.round)]));
+                    groups.len() - 1
+                });
                 for (s, p) in [(0usize, g.red), (1, g.black)] {
                     let e = self.side(g, s);
                     let slot = usize::from(p != key.1);
@@ -375,24 +374,23 @@ impl<'a> Ctx<'a> {
                 System::RoundRobin => (self.n.saturating_sub(1)) as f64 * self.format.cycles as f64,
                 System::Swiss => self.t.rounds as f64,
             };
-            let played = self.enc[e].iter().filter(|x| x.opponent.is_some()).count() as f64;
+            // Encounters with an entrant annulled before do not count: they are dropped
+            // once, after the loop.
+            let played = self.enc[e].iter().filter(|x| x.opponent.is_some_and(|o| !self.annulled[o])).count() as f64;
             let effect = if played < rule.threshold * total { rule.fewer_than_threshold } else { rule.otherwise };
             match effect {
-                WithdrawalEffect::AnnulResults => {
-                    self.annulled[e] = true;
-                    self.enc[e].clear();
-                    for list in &mut self.enc {
-                        list.retain(|x| x.opponent != Some(e));
-                    }
-                }
+                WithdrawalEffect::AnnulResults => self.annulled[e] = true,
                 WithdrawalEffect::ForfeitRemaining if system == System::RoundRobin => {
                     let unit_match = self.format.unit == Unit::Match || self.format.entrants == Entrants::Teams;
+                    let mut met: HashMap<usize, u32> = HashMap::new();
+                    for o in self.enc[e].iter().filter_map(|x| x.opponent) {
+                        *met.entry(o).or_default() += 1;
+                    }
                     for o in 0..self.n {
                         if o == e || self.annulled[o] {
                             continue;
                         }
-                        let met = self.enc[e].iter().filter(|x| x.opponent == Some(o)).count() as u32;
-                        for _ in met..self.format.cycles {
+                        for _ in met.get(&o).copied().unwrap_or(0)..self.format.cycles {
                             let (win, loss) = if unit_match {
                                 let m = &self.rules.match_scoring;
                                 ((0.0, m.win), (0.0, m.loss))
@@ -406,6 +404,17 @@ impl<'a> Ctx<'a> {
                 }
                 // Swiss: the entrant is not paired again; nothing to add.
                 WithdrawalEffect::ForfeitRemaining => {}
+            }
+        }
+        // Annulled results: the entrant's, and every encounter against it.
+        if self.annulled.contains(&true) {
+            let annulled = &self.annulled;
+            for (i, list) in self.enc.iter_mut().enumerate() {
+                if annulled[i] {
+                    list.clear();
+                } else {
+                    list.retain(|x| x.opponent.is_none_or(|o| !annulled[o]));
+                }
             }
         }
     }
@@ -574,8 +583,9 @@ impl<'a> Ctx<'a> {
                     let mut per_entrant = vec![Vec::new(); self.n];
                     for k in (1..self.upto).rev() {
                         let st = Ctx::new(self.t, self.rules, self.format, &self.order, k).standings();
+                        let place_of: HashMap<&str, u32> = st.rows.iter().map(|r| (r.entrant.as_str(), r.place)).collect();
                         for (j, id) in self.ids.iter().enumerate() {
-                            let place = st.rows.iter().find(|r| &r.entrant == id).map(|r| r.place as f64).unwrap_or(f64::INFINITY);
+                            let place = place_of.get(id.as_str()).map(|&p| p as f64).unwrap_or(f64::INFINITY);
                             per_entrant[j].push(place);
                         }
                     }
@@ -590,7 +600,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The value of a criterion computed among the tied `group`.
-    fn value_among(&self, c: &Criterion, i: usize, group: &[usize]) -> Value {
+    fn value_among(&self, c: &Criterion, i: usize, group: &HashSet<usize>) -> Value {
         let among = |e: &&Encounter| e.opponent.is_some_and(|o| group.contains(&o)) && self.in_scope(e, c.scope, 0);
         match c.primitive {
             Primitive::DirectEncounter => Value::Number(self.enc[i].iter().filter(among).map(|e| self.rank_points(e)).sum()),
@@ -601,15 +611,18 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn sanctions(&self, i: usize) -> Value {
+    /// The sanctions of 18.5 of every entrant: how many of each kind (heaviest first).
+    fn sanctions(&self) -> Vec<Value> {
         let kinds = self.rules.sanctions.as_ref().map(|k| k.len()).unwrap_or(0);
-        let mut v = vec![0.0; kinds];
+        let mut v = vec![vec![0.0; kinds]; self.n];
         // 队员总分制: a player's sanction counts for the team (inferred).
         let owner = |s: &super::tournament::Sanction| if self.places.is_some() { self.t.players[s.entrant].team } else { Some(s.entrant) };
-        for s in self.t.sanctions.iter().filter(|s| owner(s) == Some(i)) {
-            v[s.kind] += 1.0;
+        for s in &self.t.sanctions {
+            if let Some(count) = owner(s).and_then(|i| v.get_mut(i)).and_then(|c| c.get_mut(s.kind)) {
+                *count += 1.0;
+            }
         }
-        Value::Sequence(v)
+        v.into_iter().map(Value::Sequence).collect()
     }
 
     // -----------------------------------------------------------------------------------
@@ -636,10 +649,11 @@ impl<'a> Ctx<'a> {
         // Values of every criterion that does not depend on the group, for every entrant.
         let mut values: Vec<Vec<Value>> = vec![vec![Value::None; chain.len()]; self.n];
         let mut prev_places = None;
+        let sanctions = if chain.iter().any(|s| matches!(s, Step::Sanctions)) { self.sanctions() } else { Vec::new() };
         for (k, step) in chain.iter().enumerate() {
             for &i in &ranked {
                 values[i][k] = match step {
-                    Step::Sanctions => self.sanctions(i),
+                    Step::Sanctions => sanctions[i].clone(),
                     Step::Crit(c) if c.primitive.among_tied() => Value::None,
                     Step::Crit(c) => self.value(c, i, &mut prev_places),
                 };
@@ -665,8 +679,9 @@ impl<'a> Ctx<'a> {
             }
             if let Step::Crit(c) = &chain[k] {
                 if c.primitive.among_tied() && group.len() > 1 {
+                    let members: HashSet<usize> = group.iter().copied().collect();
                     for &i in &group {
-                        values[i][k] = self.value_among(c, i, &group);
+                        values[i][k] = self.value_among(c, i, &members);
                     }
                 }
             }

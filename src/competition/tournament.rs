@@ -7,7 +7,9 @@
 //! between a player and themselves, a result in a round the event does not have, a player
 //! in two games of one round, an unknown format, a line-up out of order …). Every error
 //! names its record (`games[3]`, round 2, 甲 – 乙) and, when read from a file, its line and
-//! column. Validation reports every error, not the first.
+//! column. Validation goes on after an error: it reports the first
+//! [`MAX_REPORTED_ERRORS`] and counts the others. Every check is a lookup in a hash map
+//! (ids, bookings per round, withdrawals), so validation is linear in the records.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -204,6 +206,8 @@ impl fmt::Display for SyntaxError {
 pub enum TournamentErrorKind {
     /// An id listed twice.
     Duplicate,
+    /// A player or team id that is empty or only blanks: it names no one.
+    EmptyId,
     /// A record names a player or team the file does not list.
     UnknownEntrant,
     /// A game between a player and themselves (or a match of a team against itself).
@@ -233,6 +237,7 @@ impl TournamentErrorKind {
     pub fn reject_kind(self) -> &'static str {
         match self {
             TournamentErrorKind::Duplicate => "tournament.duplicate",
+            TournamentErrorKind::EmptyId => "tournament.empty_id",
             TournamentErrorKind::UnknownEntrant => "tournament.unknown_entrant",
             TournamentErrorKind::SelfGame => "tournament.self_game",
             TournamentErrorKind::UnknownRound => "tournament.unknown_round",
@@ -262,12 +267,74 @@ impl fmt::Display for TournamentError {
     }
 }
 
+/// At most this many rule errors of one tournament are reported (each with its place);
+/// the others are counted (`and N more`). A file with an error in every record is
+/// refused as fast as one with a single error.
+pub const MAX_REPORTED_ERRORS: usize = 100;
+
+/// The rule errors of a tournament: the first [`MAX_REPORTED_ERRORS`] found, in the
+/// order of the records, and how many more there are.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct TournamentErrors {
+    pub errors: Vec<TournamentError>,
+    /// Errors found beyond the first [`MAX_REPORTED_ERRORS`], not reported one by one.
+    pub omitted: usize,
+}
+
+impl TournamentErrors {
+    /// Records an error: kept while fewer than [`MAX_REPORTED_ERRORS`] are, else counted.
+    pub fn push(&mut self, e: TournamentError) {
+        if self.errors.len() < MAX_REPORTED_ERRORS {
+            self.errors.push(e);
+        } else {
+            self.omitted += 1;
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    pub fn first(&self) -> Option<&TournamentError> {
+        self.errors.first()
+    }
+}
+
+impl From<TournamentError> for TournamentErrors {
+    fn from(e: TournamentError) -> TournamentErrors {
+        TournamentErrors { errors: vec![e], omitted: 0 }
+    }
+}
+
+impl IntoIterator for TournamentErrors {
+    type Item = TournamentError;
+    type IntoIter = std::vec::IntoIter<TournamentError>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.errors.into_iter()
+    }
+}
+
+impl fmt::Display for TournamentErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        if self.omitted > 0 {
+            write!(f, "\nand {} more errors (only the first {MAX_REPORTED_ERRORS} are reported)", self.omitted)?;
+        }
+        Ok(())
+    }
+}
+
 /// Why a tournament could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReadError {
     Syntax(SyntaxError),
-    /// Every rule error found.
-    Invalid(Vec<TournamentError>),
+    /// The rule errors found (the first [`MAX_REPORTED_ERRORS`], and how many more).
+    Invalid(TournamentErrors),
 }
 
 impl ReadError {
@@ -284,15 +351,7 @@ impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadError::Syntax(e) => write!(f, "{e}"),
-            ReadError::Invalid(v) => {
-                for (i, e) in v.iter().enumerate() {
-                    if i > 0 {
-                        writeln!(f)?;
-                    }
-                    write!(f, "{e}")?;
-                }
-                Ok(())
-            }
+            ReadError::Invalid(v) => write!(f, "{v}"),
         }
     }
 }
@@ -324,9 +383,10 @@ impl RawTournament {
 pub fn read_file(file: &str, text: &str, rules: &CompetitionRules) -> Result<Tournament, ReadError> {
     let raw = RawTournament::from_yaml(file, text).map_err(ReadError::Syntax)?;
     Tournament::validate(&raw, rules).map_err(|mut errs| {
-        for e in &mut errs {
+        let lines = Lines::of(text);
+        for e in &mut errs.errors {
             e.place.file = Some(file.to_string());
-            if let Some((l, c)) = locate(text, &e.place.record) {
+            if let Some((l, c)) = lines.locate(&e.place.record) {
                 e.place.line = Some(l);
                 e.place.column = Some(c);
             }
@@ -339,80 +399,97 @@ pub fn read_file(file: &str, text: &str, rules: &CompetitionRules) -> Result<Tou
 /// `teams[2].players`) in block-style YAML. A record inside a flow collection (`[…]`,
 /// `{…}`) is located at the line of the collection. `None` when the path is not found.
 pub fn locate(text: &str, path: &str) -> Option<(usize, usize)> {
-    // Lines as (1-based number, indentation of the content, content), list markers split
-    // off: "  - red: a" gives an item marker at 2 and the content "red: a" at 4.
-    #[derive(Clone, Copy)]
-    struct L<'a> {
-        no: usize,
-        ind: usize,
-        item: bool,
-        text: &'a str,
-    }
-    let mut lines: Vec<L> = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let t = raw.trim_start();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let ind = raw.len() - t.len();
-        if let Some(rest) = t.strip_prefix("- ").or_else(|| (t == "-").then_some("")) {
-            lines.push(L { no: i + 1, ind, item: true, text: rest });
-            let r = rest.trim_start();
-            if !r.is_empty() {
-                lines.push(L { no: i + 1, ind: ind + 2 + (rest.len() - r.len()), item: false, text: r });
+    Lines::of(text).locate(path)
+}
+
+/// A line of block-style YAML: (1-based number, indentation of the content, content),
+/// list markers split off: "  - red: a" gives an item marker at 2 and the content
+/// "red: a" at 4.
+#[derive(Clone, Copy)]
+struct L<'a> {
+    no: usize,
+    ind: usize,
+    item: bool,
+    text: &'a str,
+}
+
+/// A text split into [`L`]ines once, to locate many record paths in it (each error of a
+/// file: the split is linear in the text, each path linear in the lines it walks).
+struct Lines<'a>(Vec<L<'a>>);
+
+impl<'a> Lines<'a> {
+    fn of(text: &'a str) -> Lines<'a> {
+        let mut lines: Vec<L> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let t = raw.trim_start();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
             }
-        } else {
-            lines.push(L { no: i + 1, ind, item: false, text: t });
-        }
-    }
-    let mut segs: Vec<Result<&str, usize>> = Vec::new();
-    for part in path.split('.').filter(|p| !p.is_empty()) {
-        let (key, rest) = part.split_once('[').unwrap_or((part, ""));
-        if !key.is_empty() {
-            segs.push(Ok(key));
-        }
-        for idx in rest.split('[') {
-            if let Ok(n) = idx.trim_end_matches(']').parse::<usize>() {
-                segs.push(Err(n));
-            }
-        }
-    }
-    let (mut lo, mut hi) = (0usize, lines.len());
-    let mut found: Option<(usize, usize)> = None;
-    let mut min_ind = 0usize;
-    for seg in segs {
-        let window = &lines[lo..hi];
-        match seg {
-            Ok(key) => {
-                let k = window.iter().position(|l| {
-                    !l.item && l.ind >= min_ind && l.text.strip_prefix(key).is_some_and(|r| r.trim_start().starts_with(':'))
-                })?;
-                let l = window[k];
-                found = Some((l.no, l.ind + 1));
-                let after = l.text[key.len()..].trim_start()[1..].trim();
-                if after.starts_with('[') || after.starts_with('{') {
-                    return found; // a flow collection: its records are on this line
+            let ind = raw.len() - t.len();
+            if let Some(rest) = t.strip_prefix("- ").or_else(|| (t == "-").then_some("")) {
+                lines.push(L { no: i + 1, ind, item: true, text: rest });
+                let r = rest.trim_start();
+                if !r.is_empty() {
+                    lines.push(L { no: i + 1, ind: ind + 2 + (rest.len() - r.len()), item: false, text: r });
                 }
-                let start = lo + k + 1;
-                let end = lines[start..hi].iter().position(|x| x.ind <= l.ind && !(x.item && x.ind == l.ind)).map(|p| start + p).unwrap_or(hi);
-                lo = start;
-                hi = end;
-                min_ind = l.ind;
-            }
-            Err(n) => {
-                let item_ind = window.iter().find(|l| l.item)?.ind;
-                let items: Vec<usize> = window.iter().enumerate().filter(|(_, l)| l.item && l.ind == item_ind).map(|(i, _)| lo + i).collect();
-                let &s = items.get(n)?;
-                let l = lines[s];
-                found = Some((l.no, l.ind + 1));
-                let end = items.get(n + 1).copied().unwrap_or(hi);
-                lo = s + 1;
-                hi = end;
-                min_ind = item_ind + 1;
+            } else {
+                lines.push(L { no: i + 1, ind, item: false, text: t });
             }
         }
+        Lines(lines)
     }
-    found
+
+    fn locate(&self, path: &str) -> Option<(usize, usize)> {
+        let lines = &self.0;
+        let mut segs: Vec<Result<&str, usize>> = Vec::new();
+        for part in path.split('.').filter(|p| !p.is_empty()) {
+            let (key, rest) = part.split_once('[').unwrap_or((part, ""));
+            if !key.is_empty() {
+                segs.push(Ok(key));
+            }
+            for idx in rest.split('[') {
+                if let Ok(n) = idx.trim_end_matches(']').parse::<usize>() {
+                    segs.push(Err(n));
+                }
+            }
+        }
+        let (mut lo, mut hi) = (0usize, lines.len());
+        let mut found: Option<(usize, usize)> = None;
+        let mut min_ind = 0usize;
+        for seg in segs {
+            let window = &lines[lo..hi];
+            match seg {
+                Ok(key) => {
+                    let k = window.iter().position(|l| {
+                        !l.item && l.ind >= min_ind && l.text.strip_prefix(key).is_some_and(|r| r.trim_start().starts_with(':'))
+                    })?;
+                    let l = window[k];
+                    found = Some((l.no, l.ind + 1));
+                    let after = l.text[key.len()..].trim_start()[1..].trim();
+                    if after.starts_with('[') || after.starts_with('{') {
+                        return found; // a flow collection: its records are on this line
+                    }
+                    let start = lo + k + 1;
+                    let end = lines[start..hi].iter().position(|x| x.ind <= l.ind && !(x.item && x.ind == l.ind)).map(|p| start + p).unwrap_or(hi);
+                    lo = start;
+                    hi = end;
+                    min_ind = l.ind;
+                }
+                Err(n) => {
+                    let item_ind = window.iter().find(|l| l.item)?.ind;
+                    let items: Vec<usize> = window.iter().enumerate().filter(|(_, l)| l.item && l.ind == item_ind).map(|(i, _)| lo + i).collect();
+                    let &s = items.get(n)?;
+                    let l = lines[s];
+                    found = Some((l.no, l.ind + 1));
+                    let end = items.get(n + 1).copied().unwrap_or(hi);
+                    lo = s + 1;
+                    hi = end;
+                    min_ind = item_ind + 1;
+                }
+            }
+        }
+        found
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -555,14 +632,19 @@ impl Tournament {
     }
 
     /// Validates raw records under `rules`; every error found is returned.
-    pub fn validate(raw: &RawTournament, rules: &CompetitionRules) -> Result<Tournament, Vec<TournamentError>> {
-        Validator { rules, errors: Vec::new() }.run(raw)
+    pub fn validate(raw: &RawTournament, rules: &CompetitionRules) -> Result<Tournament, TournamentErrors> {
+        Validator { rules, errors: TournamentErrors::default() }.run(raw)
     }
 }
 
 struct Validator<'a> {
     rules: &'a CompetitionRules,
-    errors: Vec<TournamentError>,
+    errors: TournamentErrors,
+}
+
+/// Whether an id is empty or only blanks (names no one).
+fn blank(id: &str) -> bool {
+    id.trim().is_empty()
 }
 
 fn at(record: impl Into<String>) -> Place {
@@ -589,7 +671,7 @@ impl Validator<'_> {
         }
     }
 
-    fn run(mut self, raw: &RawTournament) -> Result<Tournament, Vec<TournamentError>> {
+    fn run(mut self, raw: &RawTournament) -> Result<Tournament, TournamentErrors> {
         use TournamentErrorKind::*;
         let format = self.format(&raw.format, "format");
         let individual_format = match (&format, &raw.individual_format) {
@@ -637,6 +719,10 @@ impl Validator<'_> {
         let mut players: Vec<Player> = Vec::new();
         let mut pidx: HashMap<String, usize> = HashMap::new();
         for (i, p) in raw.players.iter().enumerate() {
+            if blank(&p.id) {
+                self.push(EmptyId, format!("players[{i}]"), format!("player id `{}` is empty: an id names the player", p.id));
+                continue;
+            }
             if pidx.insert(p.id.clone(), players.len()).is_some() {
                 self.push(Duplicate, format!("players[{i}]"), format!("player `{}` is listed twice", p.id));
                 continue;
@@ -646,6 +732,10 @@ impl Validator<'_> {
         let mut teams: Vec<Team> = Vec::new();
         let mut tidx: HashMap<String, usize> = HashMap::new();
         for (i, t) in raw.teams.iter().enumerate() {
+            if blank(&t.id) {
+                self.push(EmptyId, format!("teams[{i}]"), format!("team id `{}` is empty: an id names the team", t.id));
+                continue;
+            }
             if tidx.contains_key(&t.id) {
                 self.push(Duplicate, format!("teams[{i}]"), format!("team `{}` is listed twice", t.id));
                 continue;
@@ -653,7 +743,11 @@ impl Validator<'_> {
             let ti = teams.len();
             tidx.insert(t.id.clone(), ti);
             let mut list = Vec::new();
-            for p in &t.players {
+            for (j, p) in t.players.iter().enumerate() {
+                if blank(p) {
+                    self.push(EmptyId, format!("teams[{i}].players[{j}]"), format!("player id `{p}` of team `{}` is empty: an id names the player", t.id));
+                    continue;
+                }
                 let k = match pidx.get(p) {
                     Some(&k) => k,
                     None => {
@@ -944,6 +1038,8 @@ impl Validator<'_> {
 
         // Withdrawals.
         let mut withdrawals: Vec<(usize, u32)> = Vec::new();
+        // Entrant → (after round, index of its withdrawal record).
+        let mut withdrawn: HashMap<usize, (u32, usize)> = HashMap::new();
         for (i, w) in raw.withdrawals.iter().enumerate() {
             let rec = format!("withdrawals[{i}]");
             if w.after_round > raw.rounds {
@@ -958,21 +1054,29 @@ impl Validator<'_> {
                 self.push(NoRule, &rec, format!("{} has no withdrawal rule for `{}`", self.rules.ruleset, game_format.name));
                 continue;
             }
-            if withdrawals.iter().any(|&(x, _)| x == e) {
+            if withdrawn.contains_key(&e) {
                 self.push(TournamentErrorKind::Withdrawal, &rec, format!("`{}` withdraws twice", w.entrant));
                 continue;
             }
+            withdrawn.insert(e, (w.after_round, i));
             withdrawals.push((e, w.after_round));
         }
+        // The first result of each withdrawn entrant after its withdrawal: games (matches)
+        // in their order, then byes; one pass over the records.
+        let mut late: HashMap<usize, u32> = HashMap::new();
+        let results: Box<dyn Iterator<Item = (u32, usize)> + '_> = if team_event {
+            Box::new(matches.iter().flat_map(|m| m.teams.map(|t| (m.round, t))))
+        } else {
+            Box::new(games.iter().flat_map(|g| [(g.round, g.red), (g.round, g.black)]).chain(byes.iter().copied()))
+        };
+        for (round, e) in results {
+            if withdrawn.get(&e).is_some_and(|&(after, _)| round > after) {
+                late.entry(e).or_insert(round);
+            }
+        }
         for &(e, after) in &withdrawals {
-            let late: Vec<u32> = if team_event {
-                matches.iter().filter(|m| m.round > after && m.teams.contains(&e)).map(|m| m.round).collect()
-            } else {
-                games.iter().filter(|g| g.round > after && (g.red == e || g.black == e)).map(|g| g.round).chain(byes.iter().filter(|b| b.0 > after && b.1 == e).map(|b| b.0)).collect()
-            };
-            if let Some(r) = late.first() {
-                let rec = raw.withdrawals.iter().position(|w| entrant_index(&w.entrant) == Some(e)).map(|i| format!("withdrawals[{i}]")).unwrap_or_default();
-                self.push(TournamentErrorKind::Withdrawal, rec, format!("`{}` withdrew after round {after} but has a result in round {r}", entrant_name(e)));
+            if let (Some(r), Some(&(_, i))) = (late.get(&e), withdrawn.get(&e)) {
+                self.push(TournamentErrorKind::Withdrawal, format!("withdrawals[{i}]"), format!("`{}` withdrew after round {after} but has a result in round {r}", entrant_name(e)));
             }
         }
 

@@ -308,6 +308,11 @@ pub fn sheet_origin(n: usize, per_row: usize, titled: bool) -> (i32, i32) {
     (SHEET_GAP + (n % per_row) as i32 * (w + SHEET_GAP), head + SHEET_GAP + (n / per_row) as i32 * (h + SHEET_GAP))
 }
 
+/// The most diagrams one sheet holds (about 10 KB each): a whole game of 250 moves a
+/// side. Commands refuse a larger sheet, naming this limit, rather than write one
+/// document of hundreds of megabytes.
+pub const MAX_SHEET_DIAGRAMS: usize = 500;
+
 /// Several diagrams on one sheet, `per_row` to a row, under an optional title: one SVG
 /// document that holds, say, every move of a repetition cycle. Each board keeps its own
 /// arrowhead marker, renamed so that the ids of the sheet stay unique.

@@ -45,19 +45,38 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
     let fen = a.fen.clone();
     let q = RulingQuery { fen: fen.clone(), moves: a.moves.clone() };
     let r = if a.every_move { super::ruling::rule_every_move(&rs.vm, rep, &q) } else { rule(&rs.vm, rep, &q) }.map_err(|e| e.to_string())?;
-    // The position before every move (and after the last), for the Chinese notation of
-    // each move and the diagrams.
-    let mut positions = vec![crate::fen::parse(&rs.vm, &fen).map_err(|e| e.to_string())?.0];
+    // The sheet: refused beyond its limit before anything is drawn; it needs the positions
+    // from the one before the first move judged.
+    let sheet_from = match &a.svg {
+        None => None,
+        Some(path) => {
+            let boards = r.plies.len() + 1;
+            if boards > diagram::MAX_SHEET_DIAGRAMS {
+                return Err(format!(
+                    "{}: the sheet would hold {boards} diagrams (the start and {} moves judged); a sheet holds at most {} (MAX_SHEET_DIAGRAMS): judge fewer moves, or leave out --svg",
+                    path.display(),
+                    r.plies.len(),
+                    diagram::MAX_SHEET_DIAGRAMS
+                ));
+            }
+            Some(r.plies.first().map_or(a.moves.len(), |p| p.ply - 1))
+        }
+    };
+    // The Chinese notation of each move, and the positions the sheet draws.
+    let mut pos = crate::fen::parse(&rs.vm, &fen).map_err(|e| e.to_string())?.0;
+    let mut positions = Vec::new();
     let mut chinese = Vec::new();
-    for t in &a.moves {
+    for (i, t) in a.moves.iter().enumerate() {
+        if sheet_from.is_some_and(|from| i >= from) {
+            positions.push(pos.clone());
+        }
         let m = Move::parse_iccs(t).ok_or_else(|| format!("`{t}` is not ICCS"))?;
-        let mut pos = positions[positions.len() - 1].clone();
         chinese.push(format_move(&rs.vm, &pos, m, Notation::Chinese, Default::default()).unwrap_or_default());
         pos.play(&rs.vm, m).map_err(|e| e.to_string())?;
-        positions.push(pos);
     }
-    if let Some(path) = &a.svg {
-        std::fs::write(path, cycle_sheet(rs, &r, &positions, &chinese)).map_err(|e| format!("{}: {e}", path.display()))?;
+    positions.push(pos);
+    if let (Some(path), Some(from)) = (&a.svg, sheet_from) {
+        std::fs::write(path, cycle_sheet(rs, &r, &positions, from, &chinese)).map_err(|e| format!("{}: {e}", path.display()))?;
         if !a.json {
             println!("wrote {}", path.display());
         }
@@ -103,13 +122,15 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
 
 /// The judged cycle on one sheet: the position it starts from, then the board after every
 /// move judged, with the move framed, each chase (or piece met) as an arrow labelled with
-/// the move's class, and a caption naming the move. `positions[i]` stands before move `i + 1`.
-pub fn cycle_sheet(rs: &RuleSet, r: &Ruling, positions: &[Position], chinese: &[String]) -> String {
+/// the move's class, and a caption naming the move. `positions[i]` stands before move
+/// `from + i + 1` (`from`: the moves before the first judged, the last position after
+/// the last move).
+pub fn cycle_sheet(rs: &RuleSet, r: &Ruling, positions: &[Position], from: usize, chinese: &[String]) -> String {
     let Some(rep) = rs.repetition.as_ref() else { return diagram::sheet(&[], 1, None) };
-    let first = r.plies.first().map_or(positions.len() - 1, |p| p.ply - 1);
+    let first = r.plies.first().map_or(from + positions.len() - 1, |p| p.ply - 1);
     let mut boards = vec![diagram::svg(
         rs,
-        &positions[first],
+        &positions[first - from],
         &DiagramOptions {
             caption: Some(if r.plies.is_empty() { format!("after move {first}: nothing judged") } else { format!("the cycle starts: before move {}", first + 1) }),
             ..Default::default()
@@ -119,7 +140,7 @@ pub fn cycle_sheet(rs: &RuleSet, r: &Ruling, positions: &[Position], chinese: &[
         let c = &rep.classes[p.facts.class];
         let arrows = p.arrows.iter().map(|&(from, to)| Arrow { from, to, label: Some(c.zh.clone()) }).collect();
         let caption = format!("move {}: {} {} · {} {}", p.ply, p.facts.side.name(), chinese[p.ply - 1], c.zh, c.name);
-        boards.push(diagram::svg(rs, &positions[p.ply], &DiagramOptions { last_move: Some(p.facts.mv), arrows, caption: Some(caption) }));
+        boards.push(diagram::svg(rs, &positions[p.ply - from], &DiagramOptions { last_move: Some(p.facts.mv), arrows, caption: Some(caption) }));
     }
     let verdict = match &r.patterns {
         Some([red, black]) => format!("{} 棋例 · red {} · black {} · verdict: {}", rs.id(), red.zh, black.zh, r.verdict.name()),
