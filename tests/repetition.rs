@@ -279,10 +279,20 @@ fn an_svg_sheet_beyond_its_limit_is_refused_naming_the_limit() {
         edition: "cxa-2020".into(),
     };
     let max = xqspec::diagram::MAX_SHEET_DIAGRAMS;
-    // The start and every move: one diagram too many.
-    let e = run(&rs, &args(max, "big.svg")).unwrap_err();
-    assert!(e.contains(&format!("{} diagrams", max + 1)) && e.contains(&format!("at most {max} (MAX_SHEET_DIAGRAMS)")), "{e}");
-    assert!(!dir.join("big.svg").exists(), "nothing written");
+    // The start and every move: one diagram too many; 100,000 moves are refused at once.
+    for plies in [max, 100_000] {
+        let t0 = std::time::Instant::now();
+        let e = run(&rs, &args(plies, "big.svg")).unwrap_err();
+        assert!(e.contains(&format!("{} diagrams", plies + 1)) && e.contains(&format!("at most {max} (MAX_SHEET_DIAGRAMS)")), "{e}");
+        assert!(t0.elapsed().as_secs_f64() < 1.0, "refused before judging");
+        assert!(!dir.join("big.svg").exists(), "nothing written");
+    }
+    // Without --every-move only the cycle is judged: a long game whose last moves repeat
+    // gets its sheet of the cycle.
+    let mut long = RulingArgs { every_move: false, svg: Some(dir.join("cycle.svg")), ..args(0, "") };
+    long.moves = load::shuffle_moves(2 * max);
+    run(&rs, &long).unwrap();
+    assert!(std::fs::read_to_string(dir.join("cycle.svg")).unwrap().matches("<svg ").count() < 20, "the cycle only");
     // At the limit, the sheet is drawn: one board per diagram.
     run(&rs, &args(max - 1, "full.svg")).unwrap();
     let svg = std::fs::read_to_string(dir.join("full.svg")).unwrap();

@@ -42,23 +42,30 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
         .repetition
         .as_ref()
         .ok_or_else(|| format!("rule set {} has no repetition (棋例) clauses", rs.id()))?;
+    // A sheet beyond its limit is refused before anything is judged or drawn: with
+    // `--every-move` every move is judged, so the count is known now.
+    let sheet_limit = |path: &std::path::Path, judged: usize| -> Result<(), String> {
+        let boards = judged + 1;
+        if boards > diagram::MAX_SHEET_DIAGRAMS {
+            return Err(format!(
+                "{}: the sheet would hold {boards} diagrams (the start and {judged} moves judged); a sheet holds at most {} (MAX_SHEET_DIAGRAMS): judge fewer moves, or leave out --svg",
+                path.display(),
+                diagram::MAX_SHEET_DIAGRAMS
+            ));
+        }
+        Ok(())
+    };
+    if let (Some(path), true) = (&a.svg, a.every_move) {
+        sheet_limit(path, a.moves.len())?;
+    }
     let fen = a.fen.clone();
     let q = RulingQuery { fen: fen.clone(), moves: a.moves.clone() };
     let r = if a.every_move { super::ruling::rule_every_move(&rs.vm, rep, &q) } else { rule(&rs.vm, rep, &q) }.map_err(|e| e.to_string())?;
-    // The sheet: refused beyond its limit before anything is drawn; it needs the positions
-    // from the one before the first move judged.
+    // The sheet needs the positions from the one before the first move judged.
     let sheet_from = match &a.svg {
         None => None,
         Some(path) => {
-            let boards = r.plies.len() + 1;
-            if boards > diagram::MAX_SHEET_DIAGRAMS {
-                return Err(format!(
-                    "{}: the sheet would hold {boards} diagrams (the start and {} moves judged); a sheet holds at most {} (MAX_SHEET_DIAGRAMS): judge fewer moves, or leave out --svg",
-                    path.display(),
-                    r.plies.len(),
-                    diagram::MAX_SHEET_DIAGRAMS
-                ));
-            }
+            sheet_limit(path, r.plies.len())?;
             Some(r.plies.first().map_or(a.moves.len(), |p| p.ply - 1))
         }
     };
