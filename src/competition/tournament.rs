@@ -272,6 +272,11 @@ impl fmt::Display for TournamentError {
 /// refused as fast as one with a single error.
 pub const MAX_REPORTED_ERRORS: usize = 100;
 
+/// The most rounds an event may have. The ranking keeps a running score per round and
+/// entrant, and progressive orders rank again after every round, so the count is bounded
+/// before anything is allocated for it; no real event comes near it.
+pub const MAX_ROUNDS: u32 = 1000;
+
 /// The rule errors of a tournament: the first [`MAX_REPORTED_ERRORS`] found, in the
 /// order of the records, and how many more there are.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -706,6 +711,9 @@ impl Validator<'_> {
         };
         if raw.rounds == 0 {
             self.push(UnknownRound, "rounds", "an event has at least one round");
+        } else if raw.rounds > MAX_ROUNDS {
+            self.push(UnknownRound, "rounds", format!("{} rounds: an event has at most {MAX_ROUNDS} (MAX_ROUNDS)", raw.rounds));
+            return Err(self.errors);
         }
         let Some(format) = format else { return Err(self.errors) };
         let team_event = format.entrants == Entrants::Teams;
