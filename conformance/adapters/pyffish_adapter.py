@@ -22,9 +22,10 @@ answers, and nothing else:
   repetition judgement (`is_optional_game_end`, which applies the AXF
   chasing rules of its xiangqi variant). Fairy-Stockfish judges a repetition
   when the position occurs for the third time; a case gives the cycle once or
-  twice, so the adapter plays the cycle (the moves since the last position's
-  previous occurrence) again, at most twice, until Fairy-Stockfish ends the
-  game. Its result is for the side to move: a win means the other side must
+  twice, so the adapter takes the cycle PROTOCOL.md's `ruling` judges (the
+  shortest one ending at the latest position that repeats an earlier one),
+  plays the moves up to its end, then the cycle again, at most twice, until
+  Fairy-Stockfish ends the game. Its result is for the side to move: a win means the other side must
   change, a loss that the side to move must; a draw is a draw. Only
   `verdict` is answered (with `judged` and `cycle`); the plies' classes are
   not exposed by pyffish. Under the CXA rule sets `ruling` is `unsupported`.
@@ -129,21 +130,29 @@ def board_key(fen, played):
 
 
 def ruling(fen, played):
-    moves = list(played)
-    end, value = sf.is_optional_game_end(VARIANT, fen, moves)
-    cycle = None
+    """The verdict of Fairy-Stockfish on the cycle PROTOCOL.md's `ruling` judges."""
     keys = [board_key(fen, played[:i]) for i in range(len(played) + 1)]
-    for i in range(len(played) - 1, -1, -1):
-        if keys[i] == keys[-1]:
-            cycle = [i + 1, len(played)]
+    # The latest position that repeats an earlier one, and the shortest cycle ending there.
+    cycle = None
+    for last in range(len(played), 0, -1):
+        earlier = [i for i in range(last) if keys[i] == keys[last]]
+        if earlier:
+            cycle = [earlier[-1] + 1, last]
             break
-    if not end and cycle is not None:
-        again = played[cycle[0] - 1:]
+    if cycle is None:
+        end, value = sf.is_optional_game_end(VARIANT, fen, played)
+        moves = list(played)
+    else:
+        # Fairy-Stockfish judges at the end of the moves, when the position stands for the third
+        # time: play up to the cycle's end, then the cycle again until it ends the game.
+        moves = played[:cycle[1]]
+        again = played[cycle[0] - 1:cycle[1]]
+        end, value = sf.is_optional_game_end(VARIANT, fen, moves)
         for _ in range(2):
-            moves += again
-            end, value = sf.is_optional_game_end(VARIANT, fen, moves)
             if end:
                 break
+            moves = moves + again
+            end, value = sf.is_optional_game_end(VARIANT, fen, moves)
     if not end:
         return {"verdict": "none", "judged": "none", "cycle": None,
                 "note": "Fairy-Stockfish ends no game here"}
