@@ -244,11 +244,23 @@ def section(key, title, version, lines, seconds):
         areas = sorted({c["area"] for c in cs})
         shown = ", ".join(f"`{i}`" for i in ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
         out.append(f"- {sentence} ({'/'.join(areas)}; {plural(len(cs), 'run')} of {plural(len(ids), 'case')}: {shown})")
-    skips = collections.Counter(detail_pattern(c["detail"]) for c in cases if c["status"] == "skip")
+    undeclared = collections.Counter()
+    skips = collections.Counter()
+    for c in cases:
+        if c["status"] != "skip":
+            continue
+        m = re.fullmatch(r"query (\S+) not supported", c["detail"])
+        if m:
+            undeclared[m.group(1)] += 1
+        else:
+            skips[detail_pattern(c["detail"])] += 1
     out.append("")
-    out.append("Most frequent reasons for skipping:")
+    out.append("Skipped:")
     out.append("")
-    for d, n in skips.most_common(5):
+    if undeclared:
+        out.append(f"- {sum(undeclared.values())}: queries not declared ("
+                   + ", ".join(f"{q} {n}" for q, n in undeclared.most_common()) + ")")
+    for d, n in skips.most_common(8):
         out.append(f"- {n}: {d}")
     out.append("")
     return out, total, version
@@ -297,14 +309,15 @@ def main():
         sec, total, version = section(key, title, version, lines, seconds)
         body += sec
         summary_rows.append(f"| {title} | {version} | {total['pass']} | {total['fail']} | {total['skip']} | {duration(seconds)} |")
-    missing = [t for k, t in [("pyffish", "Fairy-Stockfish (pyffish)"), ("cchess", "cchess (PyPI)"),
-                              ("pikafish", "Pikafish (UCI)")] if k not in {r[0] for r in results}]
+    hints = {"pyffish": ("Fairy-Stockfish (pyffish)", "`pip install pyffish`"),
+             "cchess": ("cchess (PyPI)", "`pip install cchess`"),
+             "pikafish": ("Pikafish (UCI)", "a release binary of its own, found as `pikafish` on the PATH or "
+                          "through `PIKAFISH=/path`; no Python or Debian package ships it")}
+    missing = [f"{t} ({hint})" for k, (t, hint) in hints.items() if k not in {r[0] for r in results}]
     head += ["## Totals", "", "| implementation | version | passed | failed | skipped | time |",
              "|---|---|---:|---:|---:|---:|"] + summary_rows + [""]
     if missing:
-        head += [f"Not installed on the measuring machine, so not measured: {', '.join(missing)} "
-                 "(`pip install pyffish`, `pip install cchess`; Pikafish is a release binary of its own, "
-                 "found as `pikafish` on the PATH or through `PIKAFISH=/path`).", ""]
+        head += [f"Not installed on the measuring machine, so not measured: {'; '.join(missing)}.", ""]
     Path(a.output).parent.mkdir(parents=True, exist_ok=True)
     Path(a.output).write_text("\n".join(head + body).rstrip() + "\n")
     print(f"measure.py: wrote {a.output}", file=sys.stderr)
