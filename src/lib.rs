@@ -5,6 +5,7 @@
 pub mod board;
 pub mod spec;
 pub mod ruleset;
+pub mod spec_check;
 pub mod vm;
 pub mod arbiter;
 pub mod fen;

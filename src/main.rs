@@ -109,7 +109,8 @@ struct ReplayArgs {
 
 #[derive(Subcommand)]
 enum SpecCommand {
-    /// Load and compile every edition; print clauses per edition and per provenance.
+    /// Load and compile every edition and overlay (and `--overlay FILE`): shape and meaning
+    /// checks, perft of the start position; print clauses per edition and per provenance.
     Check,
 }
 
@@ -148,7 +149,7 @@ fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, Stri
 fn run(cli: Cli) -> Result<(), String> {
     let g = GlobalOptions { spec: cli.spec.clone(), overlay: cli.overlay.clone() };
     match cli.command {
-        Command::Spec { command: SpecCommand::Check } => spec_check(&cli.spec),
+        Command::Spec { command: SpecCommand::Check } => spec_check(&cli.spec, cli.overlay.as_deref()),
         Command::Conform(args) => xqspec::conform::cli::conform(cli.spec.as_deref(), args),
         Command::Serve => xqspec::conform::cli::serve(cli.spec.as_deref()),
         Command::Standings(a) => xqspec::competition::cli::run(cli.spec.as_deref(), cli.overlay.as_deref(), &a),
@@ -194,29 +195,29 @@ fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
-fn spec_check(dir: &Option<PathBuf>) -> Result<(), String> {
+fn spec_check(dir: &Option<PathBuf>, overlay: Option<&std::path::Path>) -> Result<(), String> {
     let spec = load_spec(dir)?;
-    let mut errors = Vec::new();
-    for ed in spec.editions() {
-        if let Err(e) = RuleSet::compile(ed.clone()) {
-            errors.push(format!("edition {}: {e}", ed.id));
-        }
+    let extra = match overlay {
+        Some(f) => Some(spec::Overlay::load(f).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let report = xqspec::spec_check::check(&spec, extra.as_ref());
+    for l in &report.lines {
+        println!("{l}");
     }
-    for o in spec.overlays() {
-        match spec.with_overlay(o).map(RuleSet::compile) {
-            Ok(Ok(_)) => println!("overlay {}: {} change(s) to {}", o.overlay, o.changes.len(), o.edition),
-            Ok(Err(e)) | Err(e) => errors.push(format!("overlay {}: {e}", o.overlay)),
-        }
+    for w in &report.warnings {
+        println!("warning: {w}");
     }
     for (id, total, by) in spec::summary_rows(&spec) {
         let parts: Vec<String> = by.iter().map(|(k, n)| format!("{n} {k}")).collect();
         println!("{id}: {total} clauses ({})", parts.join(", "));
     }
-    if errors.is_empty() {
-        println!("spec ok: {} editions, {} overlays", spec.editions().len(), spec.overlays().len());
+    if report.errors.is_empty() {
+        let given = if extra.is_some() { " and the overlay given" } else { "" };
+        println!("spec ok: {} editions, {} overlays{given}", spec.editions().len(), spec.overlays().len());
         Ok(())
     } else {
-        Err(errors.join("\n"))
+        Err(report.errors.join("\n"))
     }
 }
 

@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use super::data::{self, Role, Step, Trigger};
 use super::{ArbiterRules, ChainRule, RuleRef, FoulCount, FoulRuleC, ResultRuleC, FAMILIES};
 use crate::spec::{Clause, Edition, SpecError};
-use crate::vm::clause_data::{err, read};
+use crate::vm::clause_data::{err, positive, read};
 
 /// The clauses with special shapes, by id. Every other `touch.*` is a chain, every other
 /// `foul.*` a kind of foul, every `result.*` a way the game ends.
@@ -48,6 +48,15 @@ impl<'e> Compiler<'e> {
 
     fn fail(&mut self, c: &Clause, msg: impl Into<String>) {
         self.errors.push(err(c, msg));
+    }
+
+    /// Counts and limits of clause `id` that the rules need positive (`None`: not given).
+    fn positive(&mut self, id: &str, fields: &[(&str, Option<u32>)]) {
+        if let Some(c) = self.ed.clause(id) {
+            for (field, v) in fields {
+                positive(c, field, v.map(u64::from), &mut self.errors);
+            }
+        }
     }
 }
 
@@ -98,17 +107,43 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
     }
     let chains = touch_chains(&mut k, &chain_clauses);
 
-    let natural_limit = k.special("draw.natural_limit");
+    let natural_limit: Option<(RuleRef, data::NaturalLimit)> = k.special("draw.natural_limit");
+    if let Some((_, d)) = &natural_limit {
+        k.positive("draw.natural_limit", &[("rounds", Some(d.rounds)), ("false_claim_penalty_minutes", d.false_claim_penalty_minutes)]);
+        if d.checks_counted > d.rounds {
+            let c = ed.clause("draw.natural_limit").expect("read above");
+            k.fail(c, format!("`checks_counted` ({}) exceeds `rounds` ({}): no side can give that many checks within the limit", d.checks_counted, d.rounds));
+        }
+    }
     let offer = k.special("draw.offer");
     let early_offer = k.special::<data::EarlyOffer>("draw.no_early_offer").map(|(c, d)| (c, d.rounds));
+    if let Some((_, r)) = &early_offer {
+        k.positive("draw.no_early_offer", &[("rounds", Some(*r))]);
+    }
     let early_repetition =
         k.special::<data::EarlyRepetition>("draw.early_repetition").map(|(c, d)| (c, d.rounds, d.must_change.side()));
+    if let Some((_, r, _)) = &early_repetition {
+        k.positive("draw.early_repetition", &[("rounds", Some(*r))]);
+    }
     let adjusting = k.special("touch.adjusting");
     let _: Option<(RuleRef, data::CompletedMove)> = k.special("touch.completed_move");
-    let colours = k.special("irregularity.colours_reversed");
-    let displaced = k.special("irregularity.displaced_piece");
-    let illegal = k.special("irregularity.illegal_move");
-    let knocked = k.special("irregularity.knocked_over");
+    let colours: Option<(RuleRef, data::ColoursReversed)> = k.special("irregularity.colours_reversed");
+    if let Some((_, d)) = &colours {
+        k.positive("irregularity.colours_reversed", &[("within_minutes", d.within_minutes)]);
+    }
+    let displaced: Option<(RuleRef, data::DisplacedPiece)> = k.special("irregularity.displaced_piece");
+    if let Some((_, d)) = &displaced {
+        k.positive("irregularity.displaced_piece", &[("within_rounds", d.within_rounds)]);
+    }
+    let illegal: Option<(RuleRef, data::IllegalMoveFinding)> = k.special("irregularity.illegal_move");
+    if let Some((_, d)) = &illegal {
+        k.positive("irregularity.illegal_move", &[("within_rounds", d.within_rounds)]);
+    }
+    let knocked: Option<(RuleRef, data::KnockedOver)> = k.special("irregularity.knocked_over");
+    if let Some((_, d)) = &knocked {
+        let fields = [("min_pieces", Some(d.min_pieces)), ("opponent_under_minutes", Some(d.opponent_under_minutes)), ("add_minutes", Some(d.add_minutes))];
+        k.positive("irregularity.knocked_over", &fields);
+    }
     let between = k.special("irregularity.between_points");
     let waiver = k.special::<data::Waiver>("foul.waived_by_resignation").map(|(c, _)| c);
     let clock_runs = k.special::<data::ClockRuns>("lateness.clock_runs").and_then(|(c, d)| d.charge_late_time.then_some(c));
@@ -177,7 +212,7 @@ fn result_rule(
             return None;
         }
         (Some(0), None) => {
-            k.fail(c, "`times` is at least 1");
+            k.fail(c, "`times` is 0; the rules need this count to be at least 1");
             return None;
         }
         (Some(t), None) => t,
@@ -188,6 +223,10 @@ fn result_rule(
                 return None;
             };
             if !known_levels(k, c, by.keys(), levels) {
+                return None;
+            }
+            if let Some((l, _)) = by.iter().find(|(_, &t)| t == 0) {
+                k.fail(c, format!("`times_by_level.{l}` is 0; the rules need this count to be at least 1"));
                 return None;
             }
             match by.get(level) {
@@ -241,6 +280,10 @@ fn foul_rule(
         k.fail(c, "a foul clause cannot be triggered by a foul");
         return None;
     }
+    let counted = [("max_fouls", f.max_fouls), ("deferred_below_minutes", f.deferred_below_minutes)];
+    if !counted.iter().all(|(field, v)| positive(c, field, v.map(u64::from), &mut k.errors)) {
+        return None;
+    }
     if f.when == Trigger::IllegalMove && f.classes.as_ref().is_none_or(Vec::is_empty) {
         k.fail(c, "`when: illegal_move` needs the `classes` of illegal moves it counts");
         return None;
@@ -249,7 +292,7 @@ fn foul_rule(
         Trigger::DrawOffer => match (f.count, f.excess) {
             (Some(data::OfferCount::ExcessOverOpponent), Some(e)) if e > 0 => FoulCount::OfferExcess(e),
             (Some(data::OfferCount::ExcessOverOpponent), _) => {
-                k.fail(c, "`count: excess_over_opponent` needs `excess` (at least 1)");
+                k.fail(c, "`count: excess_over_opponent` needs `excess` (a count of at least 1)");
                 return None;
             }
             (Some(data::OfferCount::RepeatedAfterDecline), None) => FoulCount::OfferRepeatedAfterDecline,

@@ -36,6 +36,9 @@ pub fn compile(ed: &Edition, first_to_move: Side) -> Result<Option<ClockRules>, 
     let timing = timing(ed, first_to_move, &mut errors);
     let classification = ed.clause("clock.classification").and_then(|c| {
         let d: ClassificationData = read(c, &mut errors)?;
+        for k in d.classes.iter().filter(|k| k.at_most.0 == 0) {
+            errors.push(err(c, format!("class `{}`: `at_most` is 0s; a class's bound is a positive time", k.class)));
+        }
         Some(Classification {
             classes: d
                 .classes
@@ -302,6 +305,9 @@ pub fn resolve(data: &Yaml) -> Result<Resolved, String> {
                 (black, format!("periods[{i}].time.black")),
             ],
         };
+        if *moves == Some(0) {
+            return Err(format!("`periods[{i}].moves` is 0; a move quota is at least 1 move"));
+        }
         for (side, (t, path)) in times.into_iter().enumerate() {
             match t {
                 Some(data::Ms(ms)) => sides[side].push(Period {
@@ -324,6 +330,9 @@ pub fn resolve(data: &Yaml) -> Result<Resolved, String> {
         periods: sides,
         increment: d.increment.map_or(0, |m| m.0),
     };
+    if ctl.increment == 0 && ctl.periods.iter().any(|p| p.first().is_some_and(|p| p.time == 0)) {
+        return Err("`periods[0].time` is 0s and `increment` is 0s: no move could be made in time".into());
+    }
     ctl.validate()?;
     Ok(Resolved::Fixed(ctl))
 }
@@ -354,7 +363,7 @@ fn chain(c: &Clause, schemes: &BTreeSet<&str>) -> Result<Chain, SpecError> {
             return Err(at("named twice".into()));
         }
         if s.games == 0 {
-            return Err(at("`games` is at least 1".into()));
+            return Err(at("`games` is 0; a stage plays at least 1 game".into()));
         }
         if let Some(id) = &s.scheme {
             if !schemes.contains(id.as_str()) {

@@ -7,7 +7,7 @@ use super::criteria::{self, Criterion, Primitive};
 use super::data::{self, CriterionEntry, Entrants, Scope, Unit};
 use super::{CompetitionRules, Format};
 use crate::spec::{Clause, Edition, SpecError};
-use crate::vm::clause_data::{err, require, typed};
+use crate::vm::clause_data::{err, positive, require, typed};
 
 /// The clause-id prefix of the formats' orders.
 pub const ORDER_PREFIX: &str = "tiebreak.";
@@ -93,13 +93,18 @@ pub fn compile(ed: &Edition) -> Result<CompetitionRules, SpecError> {
     let game = *g.tables.get(&g.use_).ok_or_else(|| {
         err(gc, format!("`use: {}` names no table (tables: {})", g.use_, g.tables.keys().cloned().collect::<Vec<_>>().join(", ")))
     })?;
-    if !(game.win > game.draw_red.max(game.draw_black) && game.draw_red.min(game.draw_black) >= game.loss) {
-        return Err(err(gc, "a win scores more than a draw, and a draw at least as much as a loss"));
+    for (name, t) in &g.tables {
+        if !(t.win > t.draw_red.max(t.draw_black) && t.draw_red.min(t.draw_black) >= t.loss) {
+            return Err(err(gc, format!("`tables.{name}`: a win scores more than a draw, and a draw at least as much as a loss")));
+        }
     }
     let mc = require(ed, "scoring.match")?;
     let m: data::MatchScoring = typed(mc)?;
     if m.decided_by != "局分" {
         return Err(err(mc, format!("`decided_by: {}`: only 局分 (game points) is known", m.decided_by)));
+    }
+    if !(m.win > m.draw && m.draw >= m.loss) {
+        return Err(err(mc, "`win`, `draw`, `loss`: a won match scores more than a drawn one, and a drawn one at least as much as a lost one"));
     }
     let mut formats = BTreeMap::new();
     for c in ed.clauses_with_prefix(ORDER_PREFIX) {
@@ -110,7 +115,13 @@ pub fn compile(ed: &Edition) -> Result<CompetitionRules, SpecError> {
         formats.insert(name.to_string(), format(c, name)?);
     }
     let champion = match ed.clause("tiebreak.champion") {
-        Some(c) => Some(typed::<data::Champion>(c)?),
+        Some(c) => {
+            let d = typed::<data::Champion>(c)?;
+            if d.places.is_empty() || d.places.contains(&0) {
+                return Err(err(c, "`places`: at least one place, each numbered from 1"));
+            }
+            Some(d)
+        }
         None => None,
     };
     let win_only = |id: &str| -> Result<bool, SpecError> {
@@ -133,6 +144,22 @@ pub fn compile(ed: &Edition) -> Result<CompetitionRules, SpecError> {
             let b: data::ByeOpponent = typed(c)?;
             if b.value != "lowest_nonzero_score" {
                 return Err(err(c, format!("`value: {}`: only lowest_nonzero_score is known", b.value)));
+            }
+            let share = |f: f64| (0.0..=1.0).contains(&f);
+            if !share(b.factor) {
+                return Err(err(c, "`factor` is a share from 0 to 1"));
+            }
+            if let Some(r) = &b.reduced {
+                if !share(r.factor) {
+                    return Err(err(c, "`reduced.factor` is a share from 0 to 1"));
+                }
+                let mut errors = Vec::new();
+                for (field, v) in [("reduced.rounds_below", r.rounds_below), ("reduced.entrants_below", r.entrants_below)] {
+                    positive(c, field, Some(v.into()), &mut errors);
+                }
+                if let Some(e) = errors.into_iter().next() {
+                    return Err(e);
+                }
             }
             Some(b)
         }
@@ -173,6 +200,15 @@ pub fn compile(ed: &Edition) -> Result<CompetitionRules, SpecError> {
     let mut lineups = BTreeMap::new();
     for c in ed.clauses_with_prefix("lineup.") {
         let l: data::Lineup = typed(c)?;
+        if let Some(x) = &l.example {
+            if x.boards == 0 {
+                return Err(err(c, "`example.boards` is 0; a team plays on at least 1 board"));
+            }
+            let orders = super::ordered_lineups(x.boards + x.reserves, x.boards);
+            if orders != x.orders {
+                return Err(err(c, format!("`example.orders` is {}, but {} boards with {} reserves give {orders} orders", x.orders, x.boards, x.reserves)));
+            }
+        }
         lineups.insert(c.id["lineup.".len()..].to_string(), l);
     }
     Ok(CompetitionRules {

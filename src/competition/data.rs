@@ -6,6 +6,96 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+/// Scores and shares are exact: a whole number of `1/POINT_DENOMINATOR` units.
+pub const POINT_DENOMINATOR: i64 = 16;
+/// The largest score (in points) a scoring value may give; beyond it a value is refused.
+pub const MAX_POINTS: i64 = 1000;
+
+/// An exact score or share: `units / POINT_DENOMINATOR`, at most [`MAX_POINTS`] either way.
+/// Written as an integer (`3`), a decimal that is a whole number of sixteenths (`0.5`,
+/// `2.25`) or a fraction (`"1/2"`). Every such value, and every sum of fewer than
+/// 2^53 / (16 · 1000) of them, is exact in an `f64`: the standings add them with no
+/// rounding, so no float error can reorder a ranking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Points(pub i64);
+
+impl Points {
+    pub fn as_f64(self) -> f64 {
+        self.0 as f64 / POINT_DENOMINATOR as f64
+    }
+
+    /// Reads a YAML value as an exact score; the message says why not.
+    pub fn from_value(v: &serde_yaml::Value) -> Result<Points, String> {
+        let bound = |units: i128| -> Result<Points, String> {
+            if units.abs() > i128::from(MAX_POINTS * POINT_DENOMINATOR) {
+                Err(format!("{} is beyond the bound of ±{MAX_POINTS} points a score may have", v_text(v)))
+            } else {
+                Ok(Points(units as i64))
+            }
+        };
+        let inexact = || format!("{} is not a whole number of 1/{POINT_DENOMINATOR} points (write an integer, a half `0.5`, or a fraction `\"1/2\"`)", v_text(v));
+        match v {
+            serde_yaml::Value::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    bound(i128::from(i) * i128::from(POINT_DENOMINATOR))
+                } else if let Some(u) = n.as_u64() {
+                    bound(i128::from(u) * i128::from(POINT_DENOMINATOR))
+                } else {
+                    let x = n.as_f64().unwrap_or(f64::NAN);
+                    if !x.is_finite() {
+                        return Err(format!("{} is not a finite number", v_text(v)));
+                    }
+                    if x.abs() > MAX_POINTS as f64 {
+                        return bound(i128::MAX);
+                    }
+                    let units = x * POINT_DENOMINATOR as f64;
+                    if units.fract() != 0.0 {
+                        return Err(inexact());
+                    }
+                    bound(units as i128)
+                }
+            }
+            serde_yaml::Value::String(t) => {
+                let (a, b) = t.split_once('/').unwrap_or((t.as_str(), "1"));
+                let (Ok(a), Ok(b)) = (a.trim().parse::<i128>(), b.trim().parse::<i128>()) else {
+                    return Err(format!("{} is not a number or a fraction `a/b`", v_text(v)));
+                };
+                if b <= 0 {
+                    return Err(format!("{} has no positive denominator", v_text(v)));
+                }
+                let num = a.checked_mul(i128::from(POINT_DENOMINATOR)).ok_or_else(|| bound(i128::MAX).unwrap_err())?;
+                if num % b != 0 {
+                    return Err(inexact());
+                }
+                bound(num / b)
+            }
+            _ => Err(format!("{} is not a score (a number or a fraction)", v_text(v))),
+        }
+    }
+}
+
+fn v_text(v: &serde_yaml::Value) -> String {
+    serde_yaml::to_string(v).map(|t| format!("`{}`", t.trim())).unwrap_or_else(|_| "the value".into())
+}
+
+/// Deserializes an exact score ([`Points`]) of the field `field` into the `f64` the
+/// standings compute with (exactly: see [`Points`]).
+fn exact_points<'de, D: serde::Deserializer<'de>>(d: D, field: &str) -> Result<f64, D::Error> {
+    let v = serde_yaml::Value::deserialize(d)?;
+    Points::from_value(&v).map(Points::as_f64).map_err(|m| serde::de::Error::custom(format!("`{field}`: {m}")))
+}
+
+/// One deserializer per exact field, so that its error names the field.
+macro_rules! exact_fields {
+    ($($name:ident: $field:literal),* $(,)?) => {
+        $(fn $name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+            exact_points(d, $field)
+        })*
+    };
+}
+
+exact_fields!(exact_win: "win", exact_draw_red: "draw_red", exact_draw_black: "draw_black", exact_draw: "draw", exact_loss: "loss", exact_factor: "factor", exact_threshold: "threshold");
+
 /// `scoring.game`: named tables of game points and the one in force.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -19,9 +109,13 @@ pub struct GameScoring {
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct GameTable {
+    #[serde(deserialize_with = "exact_win")]
     pub win: f64,
+    #[serde(deserialize_with = "exact_draw_red")]
     pub draw_red: f64,
+    #[serde(deserialize_with = "exact_draw_black")]
     pub draw_black: f64,
+    #[serde(deserialize_with = "exact_loss")]
     pub loss: f64,
 }
 
@@ -31,8 +125,11 @@ pub struct GameTable {
 pub struct MatchScoring {
     /// What decides the match; only `局分` (game points) is known.
     pub decided_by: String,
+    #[serde(deserialize_with = "exact_win")]
     pub win: f64,
+    #[serde(deserialize_with = "exact_draw")]
     pub draw: f64,
+    #[serde(deserialize_with = "exact_loss")]
     pub loss: f64,
 }
 
@@ -152,6 +249,7 @@ pub struct ByeScore {
 pub struct ByeOpponent {
     /// `lowest_nonzero_score` (the only value the rules give).
     pub value: String,
+    #[serde(deserialize_with = "exact_factor")]
     pub factor: f64,
     #[serde(default)]
     pub reduced: Option<ByeReduced>,
@@ -160,6 +258,7 @@ pub struct ByeOpponent {
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ByeReduced {
+    #[serde(deserialize_with = "exact_factor")]
     pub factor: f64,
     pub rounds_below: u32,
     pub entrants_below: u32,
@@ -196,6 +295,7 @@ pub struct WithdrawalBeforeStart {
 #[serde(deny_unknown_fields)]
 pub struct Withdrawal {
     /// Share of the entrant's games that decides which branch applies.
+    #[serde(deserialize_with = "exact_threshold")]
     pub threshold: f64,
     pub fewer_than_threshold: WithdrawalEffect,
     pub otherwise: WithdrawalEffect,

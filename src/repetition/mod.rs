@@ -190,6 +190,9 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
             }
             Ok(d) => {
                 for (name, &v) in &d.values {
+                    if v < 0 {
+                        errors.push(err(c, format!("`values.{name}` is {v}; a material value is not negative")));
+                    }
                     let Some(k) = vm.kind_by_name(name) else {
                         errors.push(err(c, format!("unknown piece kind `{name}`")));
                         continue;
@@ -353,6 +356,9 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
             }
         };
         let w = &d.when;
+        if let Some(n) = w.own_general_threatened.filter(|&n| n == 0 || n > MAX_MATE_DEPTH) {
+            errors.push(err(c, format!("`when.own_general_threatened`: a mate depth must be 1 to {MAX_MATE_DEPTH} (got {n})")));
+        }
         let becomes = class_list(c, std::slice::from_ref(&d.becomes), errors).first().copied().unwrap_or(0);
         exceptions.push(Exception {
             mover: w.mover.as_ref().map(|k| kinds(c, k, errors)),
@@ -457,7 +463,10 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
     let (shuffle_min, cycle_rule) = match ed.clause("repetition.cycle") {
         None => (None, None),
         Some(c) => match typed::<data::CycleData>(c) {
-            Ok(d) => (d.shuffle_min_moves_per_side, Some(RuleRef::of(c))),
+            Ok(d) => {
+                clause_data::positive(c, "shuffle_min_moves_per_side", d.shuffle_min_moves_per_side.map(u64::from), errors);
+                (d.shuffle_min_moves_per_side, Some(RuleRef::of(c)))
+            }
             Err(e) => {
                 errors.push(e);
                 (None, None)

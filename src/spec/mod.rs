@@ -275,7 +275,12 @@ impl Spec {
         if !errors.is_empty() {
             return Err(SpecErrors(errors));
         }
-        Spec::from_files(files)
+        let spec = Spec::from_files(files)?;
+        if spec.editions.is_empty() {
+            let at = Location { file: root.display().to_string(), ..Default::default() };
+            return Err(SpecErrors(vec![SpecError::new(at, None, "the spec folder holds no edition (no <edition>/edition.yaml)")]));
+        }
+        Ok(spec)
     }
 
     /// Load a spec from in-memory files (paths like `cxa-2020/movement.yaml`).

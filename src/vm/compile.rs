@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::de::DeserializeOwned;
 
 use super::data::{self, Forbidden, Instruction, Line, Symmetry};
+use super::meaning;
 use super::{
     KindInfo, Leap, Ray, ReverseLeap, Rules, Status, StatusRule, CAPTURE, DIRS, NO_BLOCK, QUIET,
 };
@@ -19,7 +20,29 @@ pub(crate) fn err(c: &Clause, msg: impl Into<String>) -> SpecError {
 }
 
 pub(crate) fn typed<T: DeserializeOwned>(c: &Clause) -> Result<T, SpecError> {
-    serde_yaml::from_value(c.data.clone()).map_err(|e| err(c, format!("data: {e}")))
+    serde_yaml::from_value(c.data.clone()).map_err(|e| err(c, format!("data: {}", with_path::<T>(&c.data, e))))
+}
+
+/// A shape error with the path of the field it concerns (`rounds: invalid value …`): the
+/// data is read again from its text, whose errors name the path (a value's do not).
+fn with_path<T: DeserializeOwned>(data: &serde_yaml::Value, e: serde_yaml::Error) -> String {
+    let again = serde_yaml::to_string(data).ok().and_then(|t| serde_yaml::from_str::<T>(&t).err());
+    match again {
+        Some(e2) => {
+            let m = e2.to_string();
+            m.find(" at line ").map(|i| m[..i].to_string()).unwrap_or(m)
+        }
+        None => e.to_string(),
+    }
+}
+
+/// A count or limit the rules need positive: an error naming `field` when it is 0.
+pub(crate) fn positive(c: &Clause, field: &str, value: Option<u64>, errors: &mut Vec<SpecError>) -> bool {
+    if value == Some(0) {
+        errors.push(err(c, format!("`{field}` is 0; the rules need this count or limit to be at least 1")));
+        return false;
+    }
+    true
 }
 
 /// The typed data of clause `c`, or `None` with the error recorded (to report every
@@ -224,6 +247,9 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
     let mut occupied = 0u128;
     for (name, points) in &setup_data.points {
         let k = kind_id(setup_clause, name)?;
+        if points.is_empty() {
+            return Err(err(setup_clause, format!("`points.{name}` lists no point (a kind not set up is left out)")));
+        }
         for p in points {
             let sq = parse_point(setup_clause, p)?;
             for side in Side::BOTH {
@@ -249,13 +275,18 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
         "black" => Side::Black,
         other => return Err(err(turns_clause, format!("first_to_move is `red` or `black`, not `{other}`"))),
     };
+    let mut count_errors = Vec::new();
+    if !positive(turns_clause, "moves_per_round", Some(turns.moves_per_round.into()), &mut count_errors) {
+        return Err(count_errors.remove(0));
+    }
 
     // Move programs and line constraints.
     let nk = kinds.len();
     let mut leap_lists: Vec<Vec<Leap>> = vec![Vec::new(); 2 * MAX_KINDS * SQUARES];
     let mut rays: Vec<[Ray; 4]> = vec![[Ray::default(); 4]; 2 * MAX_KINDS * SQUARES];
     let mut masks: Vec<u128> = vec![!0u128];
-    let mut kind_clause: Vec<Option<String>> = vec![None; nk];
+    let mut kind_clause: Vec<Option<&Clause>> = vec![None; nk];
+    let mut confinement: Vec<meaning::Confinement> = vec![Some((0, Vec::new())); nk];
     let mut facing = None;
     let mut capture_seen = false;
     let mut max_screens = 0u8;
@@ -265,10 +296,11 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
             let m: data::Movement = typed(c)?;
             let k = kind_id(c, &m.piece)?;
             if let Some(prev) = &kind_clause[k as usize] {
-                return Err(err(c, format!("kind `{}` already has its moves in `{prev}`", m.piece)));
+                return Err(err(c, format!("kind `{}` already has its moves in `{}`", m.piece, prev.id)));
             }
-            kind_clause[k as usize] = Some(c.id.clone());
+            kind_clause[k as usize] = Some(c);
             for ins in &m.program {
+                meaning::confine(&mut confinement[k as usize], ins, &regions);
                 compile_instruction(c, ins, k, &regions, &mut leap_lists, &mut rays, &mut masks, &mut max_screens)?;
             }
         } else if has_key(c, "line") {
@@ -302,11 +334,12 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
     if !capture_seen {
         return Err(SpecError::new(Default::default(), Some("movement.capture"), format!("edition `{}` does not say how pieces capture", ed.id)));
     }
-    let kind_clause: Vec<String> = kind_clause
+    let movement_clauses: Vec<&Clause> = kind_clause
         .into_iter()
         .enumerate()
         .map(|(i, c)| c.ok_or_else(|| err(kinds_clause, format!("kind `{}` has no movement clause", kinds[i].name))))
         .collect::<Result<_, _>>()?;
+    let kind_clause: Vec<String> = movement_clauses.iter().map(|c| c.id.clone()).collect();
 
     // Flatten leaps and build the reverse (attack) tables.
     let mut leaps = Vec::new();
@@ -428,6 +461,7 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
         regions,
     };
     rules.reachable = reachability(&rules);
+    meaning::check_kinds(&rules, &movement_clauses, &confinement, setup_clause)?;
     let bound = move_bound(&rules);
     if bound > super::position_internals::MAX_MOVES {
         return Err(err(
@@ -479,6 +513,12 @@ fn compile_instruction(
         if off == [0, 0] {
             return Err(err(c, "a step or leap must move"));
         }
+        let prim = if ins.step.is_some() { "step" } else { "leap" };
+        for (o, b) in orientations(ins.symmetry, off, ins.block) {
+            if !meaning::leap_lands(o, b, from_guard, to_guard) {
+                return Err(err(c, format!("`{prim}: {off:?}` (as {o:?}{}) lands on no point of the board{} from any point{}", block_text(b), guard_text("inside", &ins.to), guard_text("of", &ins.from))));
+            }
+        }
         for side in Side::BOTH {
             for from in Square::all() {
                 if !in_guard(from_guard, from.relative_to(side)) {
@@ -520,7 +560,16 @@ fn compile_instruction(
     }
     let screens = if is_hop { ins.screens.unwrap_or(1) } else { 0 };
     if is_hop && screens == 0 {
-        return Err(err(c, "a hop jumps at least one screen"));
+        return Err(err(c, "`screens` is 0: a hop jumps at least one screen"));
+    }
+    if ins.max == Some(0) {
+        return Err(err(c, "`max` is 0: a slide goes at least one point"));
+    }
+    let prim = if is_hop { "hop" } else { "slide" };
+    for (o, _) in orientations(ins.symmetry, dir, None) {
+        if abs_dir(Side::Red, o).is_some() && !meaning::line_lands(o, is_hop.then_some(screens), ins.max.unwrap_or(u8::MAX), from_guard, to_guard) {
+            return Err(err(c, format!("`{prim}: {dir:?}` (as {o:?}) ends on no point of the board{} from any point{}", guard_text("inside", &ins.to), guard_text("of", &ins.from))));
+        }
     }
     *max_screens = (*max_screens).max(screens);
     let mut to_mask_idx = |side: Side| -> Result<u8, SpecError> {
@@ -574,6 +623,14 @@ fn compile_instruction(
     Ok(())
 }
 
+fn block_text(b: Option<[i32; 2]>) -> String {
+    b.map(|b| format!(", blocked at {b:?}")).unwrap_or_default()
+}
+
+fn guard_text(word: &str, region: &Option<String>) -> String {
+    region.as_ref().map(|r| format!(" {word} region `{r}`")).unwrap_or_default()
+}
+
 /// Points each kind can ever reach from its setup points on an otherwise empty board
 /// (blocking points ignored, every hop and slide length allowed).
 fn reachability(rules: &Rules) -> [[u128; 8]; 2] {
@@ -589,30 +646,8 @@ fn reachability(rules: &Rules) -> [[u128; 8]; 2] {
                 }
             }
             while let Some(sq) = queue.pop_front() {
-                let mut next = Vec::new();
-                for l in rules.leaps_of(side, kind, sq) {
-                    next.push(l.to as usize);
-                }
-                for (d, ray) in rules.rays_of(side, kind, sq).iter().enumerate() {
-                    if ray.is_empty() {
-                        continue;
-                    }
-                    let limit = if ray.hop != 0 { u8::MAX } else { ray.max };
-                    let (dx, dy) = DIRS[d];
-                    let from = Square::from_index(sq).expect("square index");
-                    let (mut x, mut y, mut n) = (from.file() as i32 + dx, from.rank() as i32 + dy, 1u8);
-                    while let Some(t) = Square::new(x, y) {
-                        if n > limit {
-                            break;
-                        }
-                        if rules.masks[ray.to_mask as usize] >> t.index() & 1 == 1 {
-                            next.push(t.index());
-                        }
-                        x += dx;
-                        y += dy;
-                        n = n.saturating_add(1);
-                    }
-                }
+                let targets = meaning::empty_board_targets(rules, side, kind, sq, false);
+                let next = super::position_internals::BitIter(targets);
                 for t in next {
                     if seen >> t & 1 == 0 {
                         seen |= 1u128 << t;

@@ -7,6 +7,7 @@
 //! region guards) and how to run them fast.
 
 pub(crate) mod compile;
+mod meaning;
 pub mod data;
 mod position;
 pub mod record;
@@ -19,7 +20,7 @@ pub use position::{IllegalMove, IllegalReason, Position, Undo};
 /// [`SpecError`] at a clause's location or for a missing clause, a clause's data read into
 /// a typed shape (or the error recorded), whether its data has a key.
 pub(crate) mod clause_data {
-    pub(crate) use super::compile::{err, has_key, missing, read, require, typed};
+    pub(crate) use super::compile::{err, has_key, missing, positive, read, require, typed};
 }
 
 /// Internals shared with `perft` and the 棋例 searches (not part of the public API).
