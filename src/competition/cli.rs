@@ -30,7 +30,7 @@ pub struct StandingsArgs {
 /// Runs the command. `spec_dir` and `overlay_file` are the global options.
 pub fn run(spec_dir: Option<&Path>, overlay_file: Option<&Path>, a: &StandingsArgs) -> Result<(), String> {
     let file = a.file.display().to_string();
-    let text = std::fs::read_to_string(&a.file).map_err(|e| format!("{file}: {e}"))?;
+    let text = crate::input::read_file(&a.file).map_err(|e| e.to_string())?;
     let raw = RawTournament::from_yaml(&file, &text).map_err(|e| e.to_string())?;
     let id = match (&a.edition, &raw.edition, &raw.overlay) {
         (Some(e), _, _) => e.clone(),
