@@ -148,7 +148,7 @@ fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, Stri
 fn run(cli: Cli) -> Result<(), String> {
     let g = GlobalOptions { spec: cli.spec.clone(), overlay: cli.overlay.clone() };
     match cli.command {
-        Command::Spec { command: SpecCommand::Check } => spec_check(&cli.spec),
+        Command::Spec { command: SpecCommand::Check } => spec_check(&cli.spec, cli.overlay.as_deref()),
         Command::Conform(args) => xqspec::conform::cli::conform(cli.spec.as_deref(), args),
         Command::Serve => xqspec::conform::cli::serve(cli.spec.as_deref()),
         Command::Standings(a) => xqspec::competition::cli::run(cli.spec.as_deref(), cli.overlay.as_deref(), &a),
@@ -194,9 +194,16 @@ fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
-fn spec_check(dir: &Option<PathBuf>) -> Result<(), String> {
+fn spec_check(dir: &Option<PathBuf>, overlay: Option<&std::path::Path>) -> Result<(), String> {
     let spec = load_spec(dir)?;
     let mut errors = Vec::new();
+    if let Some(f) = overlay {
+        let o = spec::Overlay::load(f).map_err(|e| e.to_string())?;
+        match spec.with_overlay(&o).map(RuleSet::compile) {
+            Ok(Ok(_)) => println!("overlay {} ({}): {} change(s) to {}", o.overlay, f.display(), o.changes.len(), o.edition),
+            Ok(Err(e)) | Err(e) => errors.push(format!("overlay {}: {e}", f.display())),
+        }
+    }
     for ed in spec.editions() {
         if let Err(e) = RuleSet::compile(ed.clone()) {
             errors.push(format!("edition {}: {e}", ed.id));

@@ -107,6 +107,61 @@ fn files_too_large_are_refused_naming_the_path() {
     assert!(e.to_string().starts_with(&format!("{}: cannot read: ", dir.join("missing.yaml").display())), "{e}");
 }
 
+fn xqspec(args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xqspec")).args(args).output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn a_missing_overlay_file_is_an_error_naming_it() {
+    let dir = tempdir("overlay");
+    let missing = dir.join("no-such-overlay.yaml");
+    let m = missing.to_str().unwrap();
+    for args in [vec!["spec", "check", "--overlay", m], vec!["--overlay", m, "moves", "--edition", "cxa-2020"]] {
+        let (ok, err) = xqspec(&args);
+        assert!(!ok, "{args:?}");
+        assert!(err.contains(&format!("{m}: overlay: cannot read: ")), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn an_empty_spec_folder_is_an_error() {
+    let dir = tempdir("empty-spec");
+    let (ok, err) = xqspec(&["--spec", dir.to_str().unwrap(), "spec", "check"]);
+    assert!(!ok, "{err}");
+    assert!(err.contains(&format!("{}: no edition here", dir.display())), "{err}");
+    // A folder with files but no edition.yaml is refused too.
+    std::fs::create_dir_all(dir.join("x")).unwrap();
+    std::fs::write(dir.join("x/board.yaml"), "clauses: []\n").unwrap();
+    let (ok, err) = xqspec(&["--spec", dir.to_str().unwrap(), "spec", "check"]);
+    assert!(!ok && err.contains("no edition"), "{err}");
+}
+
+#[test]
+fn duplicate_keys_inside_an_outcome_event_are_refused_with_the_event() {
+    let dir = tempdir("outcome");
+    let p = dir.join("game.yaml");
+    std::fs::write(&p, "events:\n  - move: h2e2\n  - {resign: red, resign: black}\n").unwrap();
+    let (ok, err) = xqspec(&["outcome", p.to_str().unwrap()]);
+    assert!(!ok, "{err}");
+    assert!(err.contains(&format!("{}:3:19: events[1]: duplicate key `resign`", p.display())), "{err}");
+    // Block style, one level deeper.
+    std::fs::write(&p, "events:\n  - touch:\n      side: red\n      side: black\n").unwrap();
+    let (ok, err) = xqspec(&["outcome", p.to_str().unwrap()]);
+    assert!(!ok && err.contains(":4:7: events[0].touch: duplicate key `side`"), "{err}");
+}
+
+#[test]
+fn an_unknown_rule_set_names_where_it_was_given() {
+    let dir = tempdir("ruleset");
+    let p = dir.join("game.yaml");
+    std::fs::write(&p, "edition: cxa-3000\nevents: []\n").unwrap();
+    let (ok, err) = xqspec(&["outcome", p.to_str().unwrap()]);
+    assert!(!ok, "{err}");
+    assert!(err.contains(&format!("{}: edition: unknown rule set `cxa-3000`", p.display())), "{err}");
+    assert!(!err.contains(":0:0"), "{err}");
+}
+
 fn tempdir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("xqspec-input-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);

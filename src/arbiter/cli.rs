@@ -113,7 +113,11 @@ fn splice_record(events: Vec<Value>, moves: &[String]) -> Result<Vec<Value>, Str
 pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String>) -> Result<(), String> {
     let file = read_game(&args.file)?;
     let edition = args.edition.clone().or(file.edition.clone()).unwrap_or_else(|| "cxa-2020".into());
-    let rs = load(&edition)?;
+    let rs = match (&args.edition, &file.edition) {
+        // The rule set named in the file: its errors name the file.
+        (None, Some(_)) => load(&edition).map_err(|e| format!("{}: edition: {e}", args.file.display()))?,
+        _ => load(&edition)?,
+    };
     let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
     let (fen, events) = match &args.pgn {
         None => (file.fen, file.events),
