@@ -137,26 +137,27 @@ fn an_empty_spec_folder_is_an_error() {
     assert!(!ok && err.contains("no edition"), "{err}");
 }
 
+/// `xqspec outcome` on an events file with this text: the file, success and stderr.
+fn outcome(name: &str, text: &str) -> (std::path::PathBuf, bool, String) {
+    let p = tempdir(name).join("game.yaml");
+    std::fs::write(&p, text).unwrap();
+    let (ok, err) = xqspec(&["outcome", p.to_str().unwrap()]);
+    (p, ok, err)
+}
+
 #[test]
 fn duplicate_keys_inside_an_outcome_event_are_refused_with_the_event() {
-    let dir = tempdir("outcome");
-    let p = dir.join("game.yaml");
-    std::fs::write(&p, "events:\n  - move: h2e2\n  - {resign: red, resign: black}\n").unwrap();
-    let (ok, err) = xqspec(&["outcome", p.to_str().unwrap()]);
+    let (p, ok, err) = outcome("outcome-flow", "events:\n  - move: h2e2\n  - {resign: red, resign: black}\n");
     assert!(!ok, "{err}");
     assert!(err.contains(&format!("{}:3:19: events[1]: duplicate key `resign`", p.display())), "{err}");
     // Block style, one level deeper.
-    std::fs::write(&p, "events:\n  - touch:\n      side: red\n      side: black\n").unwrap();
-    let (ok, err) = xqspec(&["outcome", p.to_str().unwrap()]);
+    let (_, ok, err) = outcome("outcome-block", "events:\n  - touch:\n      side: red\n      side: black\n");
     assert!(!ok && err.contains(":4:7: events[0].touch: duplicate key `side`"), "{err}");
 }
 
 #[test]
 fn an_unknown_rule_set_names_where_it_was_given() {
-    let dir = tempdir("ruleset");
-    let p = dir.join("game.yaml");
-    std::fs::write(&p, "edition: cxa-3000\nevents: []\n").unwrap();
-    let (ok, err) = xqspec(&["outcome", p.to_str().unwrap()]);
+    let (p, ok, err) = outcome("ruleset", "edition: cxa-3000\nevents: []\n");
     assert!(!ok, "{err}");
     assert!(err.contains(&format!("{}: edition: unknown rule set `cxa-3000`", p.display())), "{err}");
     assert!(!err.contains(":0:0"), "{err}");
