@@ -3,6 +3,7 @@
 //! See `ARCHITECTURE.md` for the code map.
 
 pub mod board;
+pub mod input;
 pub mod spec;
 pub mod ruleset;
 pub mod spec_check;

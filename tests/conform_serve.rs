@@ -75,10 +75,13 @@ fn garbage_and_non_requests_get_an_error_each() {
     input.push_str("[1,2,3]\n");
     input.push_str("{\"type\":\"ask\",\"id\":6,\"edition\":\"cxa-2020\",\"query\":\"perft\",\"input\":{\"fen\":3,\"depth\":1}}\n");
     input.push_str(&perft(7, 1));
+    input.push_str("{\"type\":\"ask\",\"id\":8,\"edition\":\"cxa-2020\",\"query\":\"perft\",\"input\":{\"depth\":1,\"depth\":9}}\n");
     let (answers, _) = serve(input.as_bytes());
-    assert_eq!(answers.len(), 5, "{answers:#?}");
+    assert_eq!(answers.len(), 6, "{answers:#?}");
+    assert_eq!(answers[5]["id"], json!(8));
+    assert!(error_message(&answers[5]).starts_with("line 8: unreadable request: ") && error_message(&answers[5]).contains("duplicate key `depth`"), "{}", answers[5]);
     assert_eq!(answers[0]["id"], Value::Null);
-    assert_eq!(error_message(&answers[0]), "line 1: unreadable request: expected value at line 1 column 1");
+    assert_eq!(error_message(&answers[0]), "line 1: unreadable request: expected value (column 1)");
     assert_eq!(answers[1]["id"], json!(5));
     assert!(error_message(&answers[1]).starts_with("line 4: unreadable request: unknown variant `dance`"), "{}", answers[1]);
     assert_eq!(answers[2]["id"], Value::Null);

@@ -73,13 +73,7 @@ struct GameFile {
 }
 
 fn read_game(path: &Path) -> Result<GameFile, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_yaml::from_str(&text).map_err(|e| {
-        let at = e.location().map(|l| format!(":{}:{}", l.line(), l.column())).unwrap_or_default();
-        let msg = e.to_string();
-        let msg = msg.find(" at line ").map(|i| msg[..i].to_string()).unwrap_or(msg);
-        format!("{}{at}: {msg}", path.display())
-    })
+    crate::input::yaml_file(path).map_err(|e| e.to_string())
 }
 
 /// Places the record's moves among the events (`pgn: N`, `pgn: rest`).
@@ -119,12 +113,16 @@ fn splice_record(events: Vec<Value>, moves: &[String]) -> Result<Vec<Value>, Str
 pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String>) -> Result<(), String> {
     let file = read_game(&args.file)?;
     let edition = args.edition.clone().or(file.edition.clone()).unwrap_or_else(|| "cxa-2020".into());
-    let rs = load(&edition)?;
+    let rs = match (&args.edition, &file.edition) {
+        // The rule set named in the file: its errors name the file.
+        (None, Some(_)) => load(&edition).map_err(|e| format!("{}: edition: {e}", args.file.display()))?,
+        _ => load(&edition)?,
+    };
     let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
     let (fen, events) = match &args.pgn {
         None => (file.fen, file.events),
         Some(p) => {
-            let text = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let text = crate::input::read_bytes(p).map_err(|e| e.to_string())?;
             let (text, _) = crate::notation::encoding::decode(&text, None);
             let games = crate::notation::replay::replay_text(&rs.vm, &text);
             let g = games.get(args.game.wrapping_sub(1)).ok_or_else(|| format!("{}: there is no game {}", p.display(), args.game))?;

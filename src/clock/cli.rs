@@ -297,8 +297,7 @@ pub fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t
 pub fn read_event_file(
     path: &std::path::Path,
 ) -> Result<(Option<String>, Option<Value>, Vec<Value>), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let v: Value = serde_yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let v: Value = crate::input::yaml_file(path).map_err(|e| e.to_string())?;
     match v {
         Value::Array(events) => Ok((None, None, events)),
         Value::Object(mut m) => {

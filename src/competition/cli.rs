@@ -31,7 +31,7 @@ pub struct StandingsArgs {
 /// Runs the command. `spec_dir` and `overlay_file` are the global options.
 pub fn run(spec_dir: Option<&Path>, overlay_file: Option<&Path>, a: &StandingsArgs) -> Result<(), String> {
     let file = a.file.display().to_string();
-    let text = std::fs::read_to_string(&a.file).map_err(|e| format!("{file}: {e}"))?;
+    let text = crate::input::read_file(&a.file).map_err(|e| e.to_string())?;
     let raw = RawTournament::from_yaml(&file, &text).map_err(|e| e.to_string())?;
     let id = match (&a.edition, &raw.edition, &raw.overlay) {
         (Some(e), _, _) => e.clone(),
@@ -39,7 +39,11 @@ pub fn run(spec_dir: Option<&Path>, overlay_file: Option<&Path>, a: &StandingsAr
         (None, Some(e), _) => e.clone(),
         (None, None, _) => "cxa-2020".to_string(),
     };
-    let ruleset = crate::ruleset::load(spec_dir, &id, overlay_file)?;
+    let ruleset = crate::ruleset::load(spec_dir, &id, overlay_file).map_err(|e| match a.edition {
+        // The rule set named in the file: its errors name the file.
+        None if raw.edition.is_some() => format!("{file}: edition: {e}"),
+        _ => e,
+    })?;
     let rules = ruleset.competition.as_ref().ok_or_else(|| format!("rule set {id} has no competition clauses"))?;
     let t = read_file(&file, &text, rules).map_err(|e| e.to_string())?;
     let st = super::standings(&t, rules);

@@ -369,11 +369,9 @@ impl std::error::Error for ReadError {}
 impl RawTournament {
     /// Reads a tournament file's YAML text; errors carry `file`, line and column.
     pub fn from_yaml(file: &str, text: &str) -> Result<RawTournament, SyntaxError> {
-        serde_yaml::from_str(text).map_err(|e| {
-            let (line, column) = e.location().map(|l| (Some(l.line()), Some(l.column()))).unwrap_or((None, None));
-            let msg = e.to_string();
-            let msg = msg.find(" at line ").map(|i| msg[..i].to_string()).unwrap_or(msg);
-            SyntaxError { place: Place { file: Some(file.into()), record: String::new(), line, column }, message: msg }
+        crate::input::yaml(text, &crate::input::Origin::named(file)).map_err(|e| {
+            let (line, column) = if e.line == 0 { (None, None) } else { (Some(e.line), Some(e.column)) };
+            SyntaxError { place: Place { file: Some(e.origin), record: String::new(), line, column }, message: e.what }
         })
     }
 

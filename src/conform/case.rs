@@ -35,6 +35,17 @@ impl Problem {
     }
 }
 
+impl From<crate::input::InputError> for Problem {
+    fn from(e: crate::input::InputError) -> Problem {
+        Problem::new(&e.origin, (e.line, e.column), e.what)
+    }
+}
+
+/// A YAML file of the suite (`path` relative to its root) read through the reading layer.
+pub(crate) fn read_yaml<T: serde::de::DeserializeOwned>(path: &str, text: &str) -> Result<T, Problem> {
+    crate::input::yaml(text, &crate::input::Origin::named(path)).map_err(Problem::from)
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -190,16 +201,9 @@ struct RawCase {
 impl Case {
     /// Parses one case file. `path` is relative to the suite root.
     pub fn parse(path: &str, text: &str) -> Result<Case, Problem> {
-        let raw: RawCase = serde_yaml::from_str(text).map_err(|e| {
-            let at = e
-                .location()
-                .map(|l| (l.line(), l.column()))
-                .unwrap_or((0, 0));
-            Problem::new(
-                path,
-                at,
-                format!("not a valid case file: {}", strip_location(&e.to_string())),
-            )
+        let raw: RawCase = read_yaml(path, text).map_err(|mut p| {
+            p.message = format!("not a valid case file: {}", p.message);
+            p
         })?;
         let expect = match (raw.expect, raw.expect_by_edition) {
             (Some(v), None) => Expect::Same(
@@ -280,14 +284,6 @@ impl Case {
             .iter()
             .filter_map(|e| self.expected(e).map(|x| (e.as_str(), x)))
             .collect()
-    }
-}
-
-/// serde_yaml appends " at line L column C"; we print the place in front instead.
-fn strip_location(msg: &str) -> String {
-    match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
     }
 }
 

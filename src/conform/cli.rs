@@ -153,7 +153,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     }
     // The built-in reference runs against its own list of known failures unless told otherwise.
     let in_process = args.adapter.is_none() && args.uci.is_none();
-    let read = |f: &Path| std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()));
+    let read = |f: &Path| crate::input::read_file(f).map_err(|e| e.to_string());
     let lines = |errs: Vec<super::case::Problem>| errs.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n");
     // With --update-known-failures: the file's text and entries, rewritten after the run.
     let mut updating = None;

@@ -103,7 +103,7 @@ impl<I: Implementation> Harness<I> {
         let suite = self.suite.unwrap_or_else(Suite::embedded);
         let mut opts = self.opts;
         for f in &self.known_files {
-            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+            let text = crate::input::read_file(f).map_err(|e| e.to_string())?;
             let known = KnownFailures::parse(&f.display().to_string(), &text, &suite)
                 .map_err(|errs| errs.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))?;
             opts.known.entries.extend(known.entries);

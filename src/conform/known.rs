@@ -13,10 +13,10 @@ use std::fmt::Write as _;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::case::{Case, Expected, Problem};
+use super::case::{read_yaml, Case, Expected, Problem};
 use super::query::{answer_field, check_answer_value, judge, Answer, Judgement};
 use super::runner::{CaseResult, Status};
-use super::suite::{yaml_problem, Suite};
+use super::suite::Suite;
 
 /// The command that rewrites the answers of `conformance/reference-known-failures.yaml`.
 pub const UPDATE_REFERENCE: &str =
@@ -211,8 +211,8 @@ impl KnownFailures {
     }
 
     fn parse_inner(file: &str, text: &str, suite: &Suite, strict: bool) -> Result<KnownFailures, Vec<Problem>> {
-        let raw: Vec<RawKnownFailure> = serde_yaml::from_str::<Option<Vec<RawKnownFailure>>>(text)
-            .map_err(|e| vec![yaml_problem(file, &e)])?
+        let raw: Vec<RawKnownFailure> = read_yaml::<Option<Vec<RawKnownFailure>>>(file, text)
+            .map_err(|p| vec![p])?
             .unwrap_or_default();
         let lines = entry_lines(text, raw.len());
         let mut errors = Vec::new();

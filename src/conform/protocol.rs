@@ -306,7 +306,8 @@ fn read_line_capped(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> 
 
 /// What one request line says, or the `error` answer it gets.
 fn reply_to(imp: &mut (impl Implementation + ?Sized), about: &About, number: usize, line: &str) -> Option<String> {
-    let reply = match serde_json::from_str::<Request>(line) {
+    // Read through the input layer: duplicate keys and over-deep nesting are refused too.
+    let reply = match crate::input::json::<Request>(line, &crate::input::Origin::line_of("stdin", number)) {
         Ok(Request::Hello { protocol, .. }) => {
             if !SUPPORTED_VERSIONS.contains(&protocol) {
                 json!({"type": "error", "message": format!("this implementation speaks protocol {}, not {protocol}", SUPPORTED_VERSIONS.map(|v| v.to_string()).join(" or "))})
@@ -347,7 +348,7 @@ fn reply_to(imp: &mut (impl Implementation + ?Sized), about: &About, number: usi
         }
         Err(e) => {
             let id = serde_json::from_str::<Value>(line).ok().and_then(|v| v.get("id").cloned()).unwrap_or(Value::Null);
-            encode_answer(&id, &Answer::error(format!("line {number}: unreadable request: {e}")))
+            encode_answer(&id, &Answer::error(format!("line {number}: unreadable request: {} (column {})", e.what, e.column)))
         }
     };
     Some(reply)

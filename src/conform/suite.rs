@@ -7,7 +7,7 @@ use std::path::Path;
 use include_dir::{include_dir, Dir};
 use serde::Deserialize;
 
-use super::case::{locate_in, locate_key, Case, Expected, Origin, Problem};
+use super::case::{locate_in, locate_key, read_yaml, Case, Expected, Origin, Problem};
 use super::query::{check_answer_value, is_iccs, Query};
 
 /// The suite shipped with this crate (`conformance/`), embedded at build time.
@@ -149,8 +149,11 @@ impl Suite {
     /// The suite in a directory (usually `conformance/`).
     pub fn load_dir(root: &Path) -> Result<Suite, std::io::Error> {
         let mut files = Vec::new();
-        collect_dir(root, root, &mut files)?;
-        Ok(Suite::from_files(files))
+        let mut unreadable = Vec::new();
+        collect_dir(root, root, &mut files, &mut unreadable)?;
+        let mut suite = Suite::from_files(files);
+        suite.problems.extend(unreadable);
+        Ok(suite)
     }
 
     /// Builds a suite from `(relative path, text)` pairs; paths use `/`.
@@ -160,7 +163,7 @@ impl Suite {
         let mut have_vocab = false;
         for (path, text) in files {
             match path.as_str() {
-                "vocabulary.yaml" => match serde_yaml::from_str::<RawVocabulary>(&text) {
+                "vocabulary.yaml" => match read_yaml::<RawVocabulary>(&path, &text) {
                     Ok(v) => {
                         have_vocab = true;
                         suite.vocabulary.queries = v.queries;
@@ -169,9 +172,9 @@ impl Suite {
                         suite.vocabulary.notations = v.notations;
                         suite.vocabulary.reject_kinds = v.reject_kinds;
                     }
-                    Err(e) => suite.problems.push(yaml_problem(&path, &e)),
+                    Err(p) => suite.problems.push(p),
                 },
-                "features.yaml" => match serde_yaml::from_str::<RawFeatures>(&text) {
+                "features.yaml" => match read_yaml::<RawFeatures>(&path, &text) {
                     Ok(f) => {
                         suite.vocabulary.features = f
                             .features
@@ -179,11 +182,11 @@ impl Suite {
                             .map(|(k, v)| (k, v.description))
                             .collect()
                     }
-                    Err(e) => suite.problems.push(yaml_problem(&path, &e)),
+                    Err(p) => suite.problems.push(p),
                 },
-                "exemptions.yaml" => match serde_yaml::from_str::<RawExemptions>(&text) {
+                "exemptions.yaml" => match read_yaml::<RawExemptions>(&path, &text) {
                     Ok(x) => suite.exemptions = x.exemptions,
-                    Err(e) => suite.problems.push(yaml_problem(&path, &e)),
+                    Err(p) => suite.problems.push(p),
                 },
                 "reference-known-failures.yaml" => suite.reference_known_failures = Some(text),
                 "retired-ids.txt" => {
@@ -319,19 +322,6 @@ fn check_origin(case: &Case, text: &str, push: &mut impl FnMut((usize, usize), S
     }
 }
 
-pub(crate) fn yaml_problem(path: &str, e: &serde_yaml::Error) -> Problem {
-    let at = e
-        .location()
-        .map(|l| (l.line(), l.column()))
-        .unwrap_or((0, 0));
-    let msg = e.to_string();
-    let msg = msg
-        .find(" at line ")
-        .map(|i| msg[..i].to_string())
-        .unwrap_or(msg);
-    Problem::new(path, at, msg)
-}
-
 fn collect_embedded(dir: &Dir<'static>, out: &mut Vec<(String, String)>) {
     for f in dir.files() {
         let path = f.path().to_string_lossy().replace('\\', "/");
@@ -346,12 +336,13 @@ fn collect_embedded(dir: &Dir<'static>, out: &mut Vec<(String, String)>) {
     }
 }
 
-fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> std::io::Result<()> {
+/// The suite's files under `dir`; a file that is too large or not UTF-8 is a problem.
+fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>, problems: &mut Vec<Problem>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
         if entry.file_type()?.is_dir() {
-            collect_dir(root, &path, out)?;
+            collect_dir(root, &path, out, problems)?;
         } else {
             let rel = path
                 .strip_prefix(root)
@@ -360,10 +351,13 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> std:
                 .replace('\\', "/");
             let keep = rel.ends_with(".yaml") || rel.ends_with(".txt");
             if keep {
-                let bytes = std::fs::read(&path)?;
-                let text =
-                    String::from_utf8(bytes).unwrap_or_else(|_| String::from("\u{0}not UTF-8"));
-                out.push((rel, text));
+                let read = crate::input::read_bytes(&path).and_then(|bytes| {
+                    crate::input::text(&bytes, &crate::input::Origin::named(&rel)).map(str::to_string)
+                });
+                match read {
+                    Ok(text) => out.push((rel, text)),
+                    Err(e) => problems.push(e.into()),
+                }
             }
         }
     }
@@ -752,7 +746,8 @@ mod tests {
             );
         }
         assert!(
-            got.iter().any(|g| g.starts_with("movement/other.yaml:1:")),
+            // The end of the text, where the list's `]` is missing.
+            got.iter().any(|g| g.starts_with("movement/other.yaml:2:1: not a valid case file")),
             "{got:?}"
         );
         assert_eq!(got.len(), want.len() + 1, "{got:#?}");

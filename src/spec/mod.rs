@@ -142,8 +142,13 @@ pub struct Location {
 }
 
 impl fmt::Display for Location {
+    /// `FILE:LINE:COLUMN`, or `FILE` alone for the file as a whole (line 0).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+        if self.line == 0 {
+            write!(f, "{}", self.file)
+        } else {
+            write!(f, "{}:{}:{}", self.file, self.line, self.column)
+        }
     }
 }
 
@@ -218,9 +223,17 @@ impl SpecError {
     }
 }
 
+impl From<crate::input::InputError> for SpecError {
+    fn from(e: crate::input::InputError) -> SpecError {
+        SpecError::new(Location { file: e.origin, line: e.line, column: e.column }, None, e.what)
+    }
+}
+
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: ", self.location)?;
+        if !self.location.file.is_empty() {
+            write!(f, "{}: ", self.location)?;
+        }
         if let Some(c) = &self.clause {
             write!(f, "clause {c}: ")?;
         }
@@ -272,15 +285,17 @@ impl Spec {
         let mut files = Vec::new();
         let mut errors = Vec::new();
         collect_disk(root, root, &mut files, &mut errors);
+        if errors.is_empty() && !files.iter().any(|(p, _)| p.ends_with("/edition.yaml")) {
+            errors.push(SpecError::new(
+                Location { file: root.display().to_string(), ..Default::default() },
+                None,
+                "no edition here (a spec folder holds EDITION/edition.yaml and its topic files)",
+            ));
+        }
         if !errors.is_empty() {
             return Err(SpecErrors(errors));
         }
-        let spec = Spec::from_files(files)?;
-        if spec.editions.is_empty() {
-            let at = Location { file: root.display().to_string(), ..Default::default() };
-            return Err(SpecErrors(vec![SpecError::new(at, None, "the spec folder holds no edition (no <edition>/edition.yaml)")]));
-        }
-        Ok(spec)
+        Spec::from_files(files)
     }
 
     /// Load a spec from in-memory files (paths like `cxa-2020/movement.yaml`).
@@ -334,13 +349,9 @@ fn collect_disk(root: &Path, dir: &Path, out: &mut SpecFiles, errors: &mut Vec<S
             collect_disk(root, &p, out, errors);
         } else if p.extension().is_some_and(|e| e == "yaml") {
             let rel = p.strip_prefix(root).unwrap_or(&p).to_string_lossy().replace('\\', "/");
-            match std::fs::read_to_string(&p) {
+            match crate::input::read_file(&p) {
                 Ok(text) => out.push((rel, text)),
-                Err(e) => errors.push(SpecError::new(
-                    Location { file: rel, ..Default::default() },
-                    None,
-                    format!("cannot read file: {e}"),
-                )),
+                Err(e) => errors.push(e.into()),
             }
         }
     }

@@ -70,11 +70,9 @@ impl fmt::Display for Overlay {
 impl Overlay {
     /// Reads an overlay from YAML text; errors carry `file`, line and column.
     pub fn parse(file: &str, text: &str) -> Result<Overlay, SpecErrors> {
-        let mut o: Overlay = serde_yaml::from_str(text).map_err(|e| {
-            let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
-            let msg = e.to_string();
-            let msg = msg.find(" at line ").map(|i| msg[..i].to_string()).unwrap_or(msg);
-            SpecErrors(vec![SpecError::new(Location { file: file.into(), line, column }, None, format!("overlay: {msg}"))])
+        let mut o: Overlay = super::raw::read(file, text).map_err(|mut e| {
+            e.message = format!("overlay: {}", e.message);
+            SpecErrors(vec![e])
         })?;
         o.file = file.to_string();
         let mut locs: Vec<Location> = text
@@ -110,12 +108,9 @@ impl Overlay {
 
     /// Reads an overlay file from disk.
     pub fn load(path: &Path) -> Result<Overlay, SpecErrors> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            SpecErrors(vec![SpecError::new(
-                Location { file: path.display().to_string(), ..Default::default() },
-                None,
-                format!("cannot read overlay: {e}"),
-            )])
+        let text = crate::input::read_file(path).map_err(|mut e| {
+            e.what = format!("overlay: {}", e.what);
+            SpecErrors(vec![e.into()])
         })?;
         Overlay::parse(&path.display().to_string(), &text)
     }

@@ -72,15 +72,9 @@ struct EditionDraft {
     clauses: Vec<(RawClause, Location)>,
 }
 
-pub(super) fn yaml_error(file: &str, e: &serde_yaml::Error) -> SpecError {
-    let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
-    // serde_yaml appends "at line L column C" to its message; the location is ours to give.
-    let msg = e.to_string();
-    let msg = match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg,
-    };
-    SpecError::new(Location { file: file.to_string(), line, column }, None, msg)
+/// A YAML file of the spec read through the reading layer (`crate::input`).
+pub(super) fn read<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, SpecError> {
+    crate::input::yaml(text, &crate::input::Origin::named(file)).map_err(SpecError::from)
 }
 
 /// Lines and columns of the `- id:` entries of a clause file, in order.
@@ -134,7 +128,7 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
                 Err(e) => errors.extend(e),
             }
         } else if name == "edition.yaml" {
-            match serde_yaml::from_str::<RawEdition>(text) {
+            match read::<RawEdition>(path, text) {
                 Ok(raw) => {
                     if raw.id != dir {
                         errors.push(SpecError::new(
@@ -147,7 +141,7 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
                 }
                 Err(e) => {
                     broken.insert(dir.to_string());
-                    errors.push(yaml_error(path, &e));
+                    errors.push(e);
                 }
             }
         } else {
@@ -164,7 +158,7 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
             ));
             continue;
         };
-        match serde_yaml::from_str::<RawClauseFile>(&text) {
+        match read::<RawClauseFile>(&path, &text) {
             Ok(cf) => {
                 let locs = id_locations(&path, &text);
                 let aligned = locs.len() == cf.clauses.len();
@@ -179,7 +173,7 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
             }
             Err(e) => {
                 broken.insert(dir.clone());
-                errors.push(yaml_error(&path, &e));
+                errors.push(e);
             }
         }
     }

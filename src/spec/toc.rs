@@ -105,7 +105,7 @@ struct RawEntry {
 
 /// Reads `articles.yaml`; every problem is reported at its line.
 pub(super) fn parse(file: &str, text: &str) -> Result<Toc, Vec<SpecError>> {
-    let raw: RawToc = serde_yaml::from_str(text).map_err(|e| vec![super::raw::yaml_error(file, &e)])?;
+    let raw: RawToc = super::raw::read(file, text).map_err(|e| vec![e])?;
     // Lines of the `- article:` / `- {article:` entries, in order.
     let lines: Vec<Location> = text
         .lines()

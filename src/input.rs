@@ -1,0 +1,659 @@
+//! The one reading layer for every input: files, YAML documents and JSON lines.
+//!
+//! Every reader of the crate goes through here, so that every input is held to the same
+//! limits (named below) and every refusal carries a place ([`InputError`]: the origin, a
+//! 1-based line and column and, for bytes that are not text, the byte offset).
+//!
+//! YAML and JSON are read in two passes. A linear pre-scan of YAML text refuses nesting
+//! deeper than [`MAX_DEPTH`] before the parser sees it (libyaml takes quadratic time on
+//! deep flow nesting). Then a checking pass walks the document once without building it
+//! and refuses a key repeated in any mapping at any depth (serde's value maps keep the
+//! last silently), nesting deeper than [`MAX_DEPTH`], and documents that expand (through
+//! YAML aliases) to more than [`MAX_VALUES`] values. Only then is the typed value read.
+
+use std::cell::Cell;
+use std::collections::HashSet;
+use std::fmt;
+use std::io::Read;
+use std::path::Path;
+
+use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
+
+/// The largest file read (spec files, case files, event lists, tournaments, records).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+/// The longest protocol line (one JSON request).
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+/// The deepest nesting of lists and mappings in a YAML or JSON document.
+pub const MAX_DEPTH: usize = 64;
+/// The most values one document may hold, counting each expansion of a YAML alias.
+pub const MAX_VALUES: usize = 4_000_000;
+/// The most documents in one YAML text (serde_yaml refuses a second one).
+pub const MAX_DOCUMENTS: usize = 1;
+
+/// Where an input came from: a file, a line of a stream, a request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The file path, or the stream or request name.
+    pub name: String,
+    /// The line of `name` the text starts on (1 for a whole file).
+    pub first_line: usize,
+}
+
+impl Origin {
+    /// A whole file.
+    pub fn file(path: impl AsRef<Path>) -> Origin {
+        Origin { name: path.as_ref().display().to_string(), first_line: 1 }
+    }
+
+    /// A text with a name and no file (`request`, `query input`).
+    pub fn named(name: impl Into<String>) -> Origin {
+        Origin { name: name.into(), first_line: 1 }
+    }
+
+    /// Line `n` (1-based) of the stream `stream` (`stdin`): a protocol request.
+    pub fn line_of(stream: impl Into<String>, n: usize) -> Origin {
+        Origin { name: stream.into(), first_line: n.max(1) }
+    }
+}
+
+/// A refused input and where: `ORIGIN:LINE:COL: what`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// The file path, or the stream or request name.
+    pub origin: String,
+    /// 1-based line; 0 only when the error is about the input as a whole (it cannot be
+    /// read, it is too large), in which case `column` is 0 too.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// The byte offset, for bytes that are not text.
+    pub byte: Option<usize>,
+    /// What is wrong.
+    pub what: String,
+}
+
+impl InputError {
+    /// An error at a line and column of the text read from `origin` (1-based, counted in
+    /// that text).
+    pub fn at(origin: &Origin, line: usize, column: usize, what: impl Into<String>) -> InputError {
+        InputError {
+            origin: origin.name.clone(),
+            line: origin.first_line + line.max(1) - 1,
+            column: column.max(1),
+            byte: None,
+            what: what.into(),
+        }
+    }
+
+    /// An error about the input as a whole (no line or column).
+    pub fn whole(origin: &Origin, what: impl Into<String>) -> InputError {
+        InputError { origin: origin.name.clone(), line: 0, column: 0, byte: None, what: what.into() }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.origin, self.what)
+        } else {
+            write!(f, "{}:{}:{}: {}", self.origin, self.line, self.column, self.what)
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// The line and column (1-based, column in characters) of byte `offset` of `text`;
+/// `offset` must be a character boundary.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+/// The bytes as text, or a refusal at the first byte that is not UTF-8.
+pub fn text<'a>(bytes: &'a [u8], origin: &Origin) -> Result<&'a str, InputError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        // The prefix up to `at` is valid, so this cannot fail.
+        let valid = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+        let (line, column) = line_column(valid, at);
+        let mut err = InputError::at(origin, line, column, format!("not UTF-8 at byte {at} (line {line}, column {column})"));
+        err.byte = Some(at);
+        err
+    })
+}
+
+/// A file's bytes, at most [`MAX_FILE_BYTES`]; errors name the path.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, InputError> {
+    let origin = Origin::file(path);
+    let file = std::fs::File::open(path).map_err(|e| InputError::whole(&origin, format!("cannot read: {e}")))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::whole(&origin, format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(InputError::whole(&origin, format!("larger than the limit of {} MiB", MAX_FILE_BYTES >> 20)));
+    }
+    Ok(bytes)
+}
+
+/// A file's text: at most [`MAX_FILE_BYTES`], UTF-8; errors name the path.
+pub fn read_file(path: &Path) -> Result<String, InputError> {
+    let bytes = read_bytes(path)?;
+    String::from_utf8(bytes).map_err(|e| match text(e.as_bytes(), &Origin::file(path)) {
+        Err(err) => err,
+        Ok(_) => InputError::whole(&Origin::file(path), "not UTF-8"),
+    })
+}
+
+/// A YAML document read into `T`, after the checks of this module.
+pub fn yaml<T: DeserializeOwned>(text: &str, origin: &Origin) -> Result<T, InputError> {
+    check_yaml(text, origin)?;
+    serde_yaml::from_str(text).map_err(|e| yaml_error(&e, text, origin))
+}
+
+/// A YAML document as a value, after the checks of this module.
+pub fn yaml_value(text: &str, origin: &Origin) -> Result<serde_yaml::Value, InputError> {
+    yaml(text, origin)
+}
+
+/// A YAML file read into `T`.
+pub fn yaml_file<T: DeserializeOwned>(path: &Path) -> Result<T, InputError> {
+    yaml(&read_file(path)?, &Origin::file(path))
+}
+
+/// The checks of [`yaml`] alone: nesting, duplicate keys, size after alias expansion.
+pub fn check_yaml(text: &str, origin: &Origin) -> Result<(), InputError> {
+    let scan = scan_yaml(text).map_err(|(line, column)| too_deep(origin, line, column))?;
+    let budget = Cell::new(MAX_VALUES);
+    Check { depth: 0, budget: &budget, key: false }
+        .deserialize(serde_yaml::Deserializer::from_str(text))
+        .map(|_| ())
+        .map_err(|e| {
+            let mut err = yaml_error(&e, text, origin);
+            if e.location().is_none() {
+                // The repetition limit of serde_yaml has no place: the first alias is it.
+                if let Some((line, column)) = scan.first_alias {
+                    err = InputError::at(origin, line, column, format!("{} (aliases expand to too many values)", err.what));
+                }
+            }
+            err
+        })
+}
+
+/// A serde_yaml error with its place (its own, or the end of the text when it has none).
+pub fn yaml_error(e: &serde_yaml::Error, text: &str, origin: &Origin) -> InputError {
+    // serde_yaml appends " at line L column C" to its message; the place is ours to give.
+    let msg = e.to_string();
+    let msg = msg.find(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+    let (line, column) = match e.location() {
+        Some(l) => (l.line(), l.column()),
+        None => line_column(text, text.len()),
+    };
+    if msg.ends_with(DEEP) {
+        return too_deep(origin, line, column);
+    }
+    InputError::at(origin, line, column, msg)
+}
+
+/// One JSON value (a protocol line), after the checks of this module.
+pub fn json_value(line: &str, origin: &Origin) -> Result<serde_json::Value, InputError> {
+    json(line, origin)
+}
+
+/// One JSON text read into `T`, after the checks of this module.
+pub fn json<T: DeserializeOwned>(line: &str, origin: &Origin) -> Result<T, InputError> {
+    if line.len() > MAX_LINE_BYTES {
+        return Err(InputError::at(origin, 1, 1, format!("longer than the limit of {} MiB", MAX_LINE_BYTES >> 20)));
+    }
+    let budget = Cell::new(MAX_VALUES);
+    let mut de = serde_json::Deserializer::from_str(line);
+    Check { depth: 0, budget: &budget, key: false }
+        .deserialize(&mut de)
+        .and_then(|_| de.end())
+        .map_err(|e| json_error(&e, origin))?;
+    serde_json::from_str(line).map_err(|e| json_error(&e, origin))
+}
+
+fn json_error(e: &serde_json::Error, origin: &Origin) -> InputError {
+    let msg = e.to_string();
+    let msg = msg.find(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+    if msg.ends_with(DEEP) {
+        return too_deep(origin, e.line(), e.column());
+    }
+    InputError::at(origin, e.line(), e.column(), msg)
+}
+
+const DEEP: &str = "nested too deep";
+
+fn too_deep(origin: &Origin, line: usize, column: usize) -> InputError {
+    let e = InputError::at(origin, line, column, "");
+    let what = format!("nested deeper than {MAX_DEPTH} levels at line {}, column {}", e.line, e.column);
+    InputError { what, ..e }
+}
+
+/// A key of a mapping, for duplicate detection.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Null,
+    Bool(bool),
+    Int(i128),
+    Float(u64),
+    Str(String),
+    Bytes(Vec<u8>),
+    Seq(Vec<Key>),
+    Map(Vec<(Key, Key)>),
+    Tagged(String, Box<Key>),
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Key::Null => f.write_str("null"),
+            Key::Bool(b) => write!(f, "{b}"),
+            Key::Int(i) => write!(f, "{i}"),
+            Key::Float(x) => write!(f, "{}", f64::from_bits(*x)),
+            Key::Str(s) => f.write_str(s),
+            Key::Bytes(_) => f.write_str("(bytes)"),
+            Key::Seq(_) | Key::Map(_) => f.write_str("(a collection)"),
+            Key::Tagged(t, k) => write!(f, "!{t} {k}"),
+        }
+    }
+}
+
+/// The checking pass: a visitor that walks a document once, building only keys.
+#[derive(Clone, Copy)]
+struct Check<'a> {
+    /// Lists and mappings around this value.
+    depth: usize,
+    /// Values still allowed in the document.
+    budget: &'a Cell<usize>,
+    /// Whether this value is a mapping key (its content is then kept for comparison).
+    key: bool,
+}
+
+impl Check<'_> {
+    fn count<E: de::Error>(&self) -> Result<(), E> {
+        match self.budget.get().checked_sub(1) {
+            Some(n) => {
+                self.budget.set(n);
+                Ok(())
+            }
+            None => Err(E::custom(format!("more than {MAX_VALUES} values (aliases repeat their anchor's value each time)"))),
+        }
+    }
+
+    fn inner<E: de::Error>(&self, key: bool) -> Result<Self, E> {
+        if self.depth >= MAX_DEPTH {
+            return Err(E::custom(DEEP));
+        }
+        Ok(Check { depth: self.depth + 1, budget: self.budget, key: self.key || key })
+    }
+
+    fn keep<E: de::Error>(&self, k: impl FnOnce() -> Key) -> Result<Option<Key>, E> {
+        self.count()?;
+        Ok(self.key.then(k))
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Check<'_> {
+    type Value = Option<Key>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Key>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Check<'_> {
+    type Value = Option<Key>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Option<Key>, E> {
+        self.keep(|| Key::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<Key>, E> {
+        self.keep(|| Key::Int(v.into()))
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Option<Key>, E> {
+        self.keep(|| Key::Int(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<Key>, E> {
+        self.keep(|| Key::Int(v.into()))
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Option<Key>, E> {
+        self.keep(|| i128::try_from(v).map_or_else(|_| Key::Str(v.to_string()), Key::Int))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Option<Key>, E> {
+        self.keep(|| Key::Float(if v == 0.0 { 0 } else { v.to_bits() }))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<Key>, E> {
+        self.keep(|| Key::Str(v.to_string()))
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<Key>, E> {
+        self.keep(|| Key::Bytes(v.to_vec()))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Option<Key>, E> {
+        self.keep(|| Key::Null)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Option<Key>, E> {
+        self.keep(|| Key::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<Key>, D::Error> {
+        self.deserialize(d)
+    }
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Option<Key>, D::Error> {
+        self.deserialize(d)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<Key>, A::Error> {
+        self.count()?;
+        let inner = self.inner(false)?;
+        let mut items = Vec::new();
+        while let Some(k) = seq.next_element_seed(inner)? {
+            items.extend(k);
+        }
+        Ok(self.key.then_some(Key::Seq(items)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Key>, A::Error> {
+        self.count()?;
+        let key_seed = self.inner(true)?;
+        let value_seed = self.inner(false)?;
+        let mut seen = HashSet::new();
+        let mut entries = Vec::new();
+        while let Some(k) = map.next_key_seed(KeySeed { check: key_seed, seen: &seen })? {
+            let v = map.next_value_seed(value_seed)?;
+            if self.key {
+                entries.push((k.clone(), v.unwrap_or(Key::Null)));
+            }
+            seen.insert(k);
+        }
+        Ok(self.key.then_some(Key::Map(entries)))
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<Key>, A::Error> {
+        let (tag, variant): (String, _) = data.variant()?;
+        let inner = variant.newtype_variant_seed(self)?;
+        Ok(self.key.then(|| Key::Tagged(tag, Box::new(inner.unwrap_or(Key::Null)))))
+    }
+}
+
+/// A mapping key: checked against the keys before it while the parser is at the key, so
+/// that a duplicate is refused at its own place.
+struct KeySeed<'a, 's> {
+    check: Check<'a>,
+    seen: &'s HashSet<Key>,
+}
+
+impl KeySeed<'_, '_> {
+    fn fresh<E: de::Error>(&self, k: Option<Key>) -> Result<Key, E> {
+        // `check.key` is set, so the key is always kept.
+        let k = k.unwrap_or(Key::Null);
+        if self.seen.contains(&k) {
+            return Err(E::custom(format!("duplicate key `{k}`")));
+        }
+        Ok(k)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for KeySeed<'_, '_> {
+    type Value = Key;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed<'_, '_> {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Key, E> {
+        self.fresh(self.check.visit_bool(v)?)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Key, E> {
+        self.fresh(self.check.visit_i64(v)?)
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Key, E> {
+        self.fresh(self.check.visit_i128(v)?)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Key, E> {
+        self.fresh(self.check.visit_u64(v)?)
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Key, E> {
+        self.fresh(self.check.visit_u128(v)?)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Key, E> {
+        self.fresh(self.check.visit_f64(v)?)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+        self.fresh(self.check.visit_str(v)?)
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Key, E> {
+        self.fresh(self.check.visit_bytes(v)?)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Key, E> {
+        self.fresh(self.check.visit_none()?)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Key, E> {
+        self.fresh(self.check.visit_unit()?)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        self.deserialize(d)
+    }
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        self.deserialize(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Key, A::Error> {
+        self.fresh(self.check.visit_seq(seq)?)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Key, A::Error> {
+        self.fresh(self.check.visit_map(map)?)
+    }
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Key, A::Error> {
+        self.fresh(self.check.visit_enum(data)?)
+    }
+}
+
+/// What the pre-scan found in a YAML text that nests no deeper than [`MAX_DEPTH`].
+struct Scan {
+    /// The line and column of the first alias (`*name`).
+    first_alias: Option<(usize, usize)>,
+}
+
+/// A linear pre-scan of YAML text: the line and column (1-based) where nesting first goes
+/// deeper than [`MAX_DEPTH`] — block levels (indentation, `- ` and `? ` entries) plus
+/// flow levels (`[`, `{`) — outside quotes, comments and block scalars. It errs on the side
+/// of counting fewer levels; the checking pass counts exactly.
+fn scan_yaml(text: &str) -> Result<Scan, (usize, usize)> {
+    #[derive(PartialEq)]
+    enum Quote {
+        None,
+        Single,
+        Double,
+    }
+    let mut quote = Quote::None;
+    let mut flow = 0usize;
+    let mut block: Vec<usize> = Vec::new();
+    // The block levels known to be collections (of the current line, or of the line a
+    // flow collection started on).
+    let mut levels = 0usize;
+    // Inside a block scalar whose parent entry is at this column.
+    let mut literal: Option<usize> = None;
+    let mut first_alias = None;
+    for (n, line) in text.split('\n').enumerate() {
+        let line_no = n + 1;
+        let chars: Vec<char> = line.trim_end_matches('\r').chars().collect();
+        let indent = chars.iter().take_while(|&&c| c == ' ').count();
+        let blank = chars[indent..].iter().all(|c| c.is_whitespace());
+        if let Some(parent) = literal {
+            if blank || indent > parent {
+                continue;
+            }
+            literal = None;
+        }
+        let mut i = 0;
+        let mut node_start = true;
+        if quote == Quote::None && flow == 0 {
+            if blank || chars[indent] == '#' {
+                continue;
+            }
+            while block.last().is_some_and(|&c| c > indent) {
+                block.pop();
+            }
+            if block.last() != Some(&indent) {
+                block.push(indent);
+            }
+            i = indent;
+            // `- ` and `? ` entries open a level each, at the column of what follows.
+            while i < chars.len() && (chars[i] == '-' || chars[i] == '?') && chars.get(i + 1).is_none_or(|c| *c == ' ') {
+                i += 1;
+                while i < chars.len() && chars[i] == ' ' {
+                    i += 1;
+                }
+                block.push(i);
+            }
+            // Every level but the line's last node is a collection; that one is known
+            // to be a mapping at its first `key:` below.
+            levels = block.len() - 1;
+            if levels > MAX_DEPTH {
+                return Err((line_no, block[MAX_DEPTH] + 1));
+            }
+        }
+        while i < chars.len() {
+            let c = chars[i];
+            let after_space = i == 0 || chars[i - 1].is_whitespace();
+            match quote {
+                Quote::Double => {
+                    if c == '\\' {
+                        i += 1;
+                    } else if c == '"' {
+                        quote = Quote::None;
+                        node_start = false;
+                    }
+                    i += 1;
+                    continue;
+                }
+                Quote::Single => {
+                    if c == '\'' {
+                        if chars.get(i + 1) == Some(&'\'') {
+                            i += 1;
+                        } else {
+                            quote = Quote::None;
+                            node_start = false;
+                        }
+                    }
+                    i += 1;
+                    continue;
+                }
+                Quote::None => {}
+            }
+            let next_blank = chars.get(i + 1).is_none_or(|c| c.is_whitespace());
+            match c {
+                '#' if after_space => break,
+                ' ' | '\t' => {}
+                '[' | '{' if flow > 0 || node_start => {
+                    flow += 1;
+                    if levels + flow > MAX_DEPTH {
+                        return Err((line_no, i + 1));
+                    }
+                    node_start = true;
+                }
+                ']' | '}' if flow > 0 => {
+                    flow -= 1;
+                    node_start = false;
+                }
+                ',' if flow > 0 => node_start = true,
+                ':' if next_blank || (flow > 0 && matches!(chars.get(i + 1), Some(',' | '[' | ']' | '{' | '}'))) => {
+                    if flow == 0 && levels < block.len() {
+                        levels = block.len();
+                        if levels > MAX_DEPTH {
+                            return Err((line_no, block[MAX_DEPTH] + 1));
+                        }
+                    }
+                    node_start = true
+                }
+                '"' if node_start => quote = Quote::Double,
+                '\'' if node_start => quote = Quote::Single,
+                '&' | '!' | '*' if node_start => {
+                    if c == '*' && first_alias.is_none() {
+                        first_alias = Some((line_no, i + 1));
+                    }
+                    while i + 1 < chars.len() && !chars[i + 1].is_whitespace() && !matches!(chars[i + 1], ',' | '[' | ']' | '{' | '}') {
+                        i += 1;
+                    }
+                    node_start = c != '*';
+                }
+                '|' | '>' if node_start && flow == 0 => {
+                    let rest: String = chars[i + 1..].iter().collect();
+                    let rest = rest.trim_start_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit());
+                    let rest = rest.trim_start();
+                    if rest.is_empty() || rest.starts_with('#') {
+                        literal = Some(block.last().copied().unwrap_or(0));
+                        break;
+                    }
+                    node_start = false;
+                }
+                _ => node_start = false,
+            }
+            i += 1;
+        }
+    }
+    Ok(Scan { first_alias })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn o() -> Origin {
+        Origin::file("t.yaml")
+    }
+
+    #[test]
+    fn quotes_comments_and_block_scalars_are_not_nesting() {
+        let deep = "[".repeat(100);
+        for text in [
+            format!("a: '{deep}'\n"),
+            format!("a: \"{deep}\"\n"),
+            format!("a: 1 # {deep}\n"),
+            format!("a: |\n  {deep}\n  x\nb: 2\n"),
+            format!("- k: >-\n    {deep}\n"),
+            format!("a: x{deep}\n"),
+        ] {
+            assert!(scan_yaml(&text).is_ok(), "{text}");
+            assert!(yaml_value(&text, &o()).is_ok(), "{text}");
+        }
+    }
+
+    #[test]
+    fn deep_flow_is_refused_at_its_place() {
+        let text = format!("a:\n  b: {}", "[".repeat(70));
+        let e = yaml_value(&text, &o()).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 6 + 62), "{e}");
+        assert_eq!(e.to_string(), "t.yaml:2:68: nested deeper than 64 levels at line 2, column 68");
+    }
+
+    #[test]
+    fn duplicate_keys_anywhere() {
+        let e = yaml_value("a:\n  b:\n    c: 1\n    c: 2\n", &o()).unwrap_err();
+        assert!(e.what.contains("duplicate key `c`"), "{e}");
+        assert_eq!(e.line, 4, "{e}");
+        let e = json_value(r#"{"a":[{"b":{"c":1,"c":2}}]}"#, &Origin::line_of("stdin", 7)).unwrap_err();
+        assert!(e.what.contains("duplicate key `c`"), "{e}");
+        assert_eq!(e.line, 7, "{e}");
+        // Equal values of different types are different keys.
+        assert!(yaml_value("{1: a, '1': b}", &o()).is_ok());
+    }
+
+    #[test]
+    fn not_utf8_names_the_byte() {
+        let e = text(b"ab\ncd\xffe", &o()).unwrap_err();
+        assert_eq!(e.to_string(), "t.yaml:2:3: not UTF-8 at byte 5 (line 2, column 3)");
+        assert_eq!(e.byte, Some(5));
+    }
+}
