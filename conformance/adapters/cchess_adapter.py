@@ -114,13 +114,7 @@ def perft(board, depth):
             total += count(child, d - 1)
         return total
 
-    total = 0
-    for m in root:
-        child = board.copy()
-        child._move_piece(m[0], m[1])
-        child.next_turn()
-        total += count(child, depth - 1)
-    return total
+    return count(board, depth)
 
 
 def answer(query, inp):
