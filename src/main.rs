@@ -122,8 +122,14 @@ fn load_spec(dir: &Option<PathBuf>) -> Result<Spec, String> {
     r.map_err(|e| e.to_string())
 }
 
-/// The rule set a command runs under (`--spec`, `--edition`, `--overlay`).
+/// The rule set a command runs under (`--spec`, `--edition`, `--overlay`). A rule set the
+/// spec does not know is refused at its place, the `--edition` option.
 fn load_ruleset(cli: &GlobalOptions, edition: &str) -> Result<RuleSet, String> {
+    load_named_ruleset(cli, edition).map_err(|e| if e.starts_with("unknown rule set") { format!("--edition: {e}") } else { e })
+}
+
+/// The same for a rule set named elsewhere (an events file): the caller names the place.
+fn load_named_ruleset(cli: &GlobalOptions, edition: &str) -> Result<RuleSet, String> {
     xqspec::ruleset::load(cli.spec.as_deref(), edition, cli.overlay.as_deref())
 }
 
@@ -154,7 +160,10 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Serve => xqspec::conform::cli::serve(cli.spec.as_deref()),
         Command::Standings(a) => xqspec::competition::cli::run(cli.spec.as_deref(), cli.overlay.as_deref(), &a),
         Command::Cases { command } => xqspec::conform::cli::cases(cli.spec.as_deref(), command),
-        Command::Outcome(a) => xqspec::arbiter::cli::outcome(&a, |e| load_ruleset(&g, e)),
+        Command::Outcome(a) => {
+            let flagged = a.edition.is_some();
+            xqspec::arbiter::cli::outcome(&a, |e| if flagged { load_ruleset(&g, e) } else { load_named_ruleset(&g, e) })
+        }
         Command::Touch(a) => xqspec::arbiter::cli::touch(&a, &load_ruleset(&g, &a.edition)?),
         Command::Replay(a) => {
             let rules = load_rules(&g, &a.edition)?;

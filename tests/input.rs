@@ -161,6 +161,11 @@ fn an_unknown_rule_set_names_where_it_was_given() {
     assert!(!ok, "{err}");
     assert!(err.contains(&format!("{}: edition: unknown rule set `cxa-3000`", p.display())), "{err}");
     assert!(!err.contains(":0:0"), "{err}");
+    // Given on the command line, the option is the place.
+    for args in [&["moves", "--edition", "cxa-3000"][..], &["touch", "--edition", "cxa-3000", "--touch", "e3"]] {
+        let (ok, err) = xqspec(args);
+        assert!(!ok && err.contains("--edition: unknown rule set `cxa-3000` (known: axf, cxa-1999"), "{args:?}: {err}");
+    }
 }
 
 fn tempdir(name: &str) -> std::path::PathBuf {

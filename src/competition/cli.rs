@@ -42,6 +42,7 @@ pub fn run(spec_dir: Option<&Path>, overlay_file: Option<&Path>, a: &StandingsAr
     let ruleset = crate::ruleset::load(spec_dir, &id, overlay_file).map_err(|e| match a.edition {
         // The rule set named in the file: its errors name the file.
         None if raw.edition.is_some() => format!("{file}: edition: {e}"),
+        Some(_) if e.starts_with("unknown rule set") => format!("--edition: {e}"),
         _ => e,
     })?;
     let rules = ruleset.competition.as_ref().ok_or_else(|| format!("rule set {id} has no competition clauses"))?;

@@ -190,8 +190,8 @@ pub fn hello_request() -> Request {
 
 /// Parses an implementation's hello reply line.
 pub fn parse_hello(line: &str) -> Result<About, String> {
-    let v: Value = serde_json::from_str(line)
-        .map_err(|e| format!("hello reply is not JSON: {e}: {}", clip(line)))?;
+    let v: Value = crate::input::json_value(line, &crate::input::Origin::named("hello reply"))
+        .map_err(|e| format!("hello reply is not JSON: {}: {}", e.what, clip(line)))?;
     if v.get("type").and_then(Value::as_str) == Some("error") {
         let m = v.get("message").and_then(Value::as_str).unwrap_or("");
         return Err(format!("the implementation refused the hello: {m}"));
@@ -226,8 +226,8 @@ pub fn encode_answer(id: &Value, answer: &Answer) -> String {
 
 /// Decodes an answer line into its id and answer.
 pub fn decode_answer(line: &str) -> Result<(Value, Answer), String> {
-    let v: Value =
-        serde_json::from_str(line).map_err(|e| format!("not JSON ({e}): {}", clip(line)))?;
+    let v: Value = crate::input::json_value(line, &crate::input::Origin::named("answer"))
+        .map_err(|e| format!("not JSON ({}): {}", e.what, clip(line)))?;
     let Value::Object(mut m) = v else {
         return Err(format!("an answer is a JSON object: {}", clip(line)));
     };
