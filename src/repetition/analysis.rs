@@ -156,6 +156,17 @@ impl<'a> Analyst<'a> {
         Analyst { vm, rep, mates: Default::default() }
     }
 
+    /// Whether a net result is a gain (得子). Floating pieces only break ties between equal
+    /// pieces; a result that gives floating pieces up for pieces is a gain only where
+    /// `floating_worth_below` says they are worth less (2011 26.6), never otherwise (1999
+    /// 25.3: 一兵换取数子不算得子).
+    pub fn gains(&self, v: Val) -> bool {
+        if v.floating >= 0 {
+            return v.is_positive();
+        }
+        self.rep.floating_below.is_some_and(|b| v.pieces > 0 && v.pieces + v.floating * b >= 0)
+    }
+
     /// Value of the piece on `sq` (zero when empty or not material).
     pub fn value(&self, pos: &Position, sq: Square) -> Val {
         self.material(pos, sq).unwrap_or_default()

@@ -62,7 +62,7 @@ impl Analyst<'_> {
             let hit = match &c.test {
                 Test::GivesCheck => check,
                 Test::MateThreat { depth } => !check && self.mates_by_checks(&passed, *depth),
-                Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always } => {
+                Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always, pinned_root_is_joint } => {
                     if check {
                         false
                     } else {
@@ -75,11 +75,14 @@ impl Analyst<'_> {
                         let mut now = self.wins(&passed, p);
                         if rep.new_only.is_some() {
                             // The same search with the moved piece still on its origin.
-                            let old = self.wins(before, p);
+                            let old = self.wins(before, WinParams { bounds: Bounds { roots_cut: rep.before_counts_own_roots, ..p.bounds }, ..p });
                             // A target won before is no new chase (图5: 吃士的结果没有发生变化),
                             // unless it is now won openly where before only an exempt piece
                             // could take it.
                             now.retain(|w| !old.iter().any(|o| o.target == w.target && (!o.latent || w.latent)));
+                        }
+                        if *pinned_root_is_joint {
+                            self.pinned_roots_joint(&passed, &mut now);
                         }
                         let (latent, open): (Vec<Win>, Vec<Win>) = now.into_iter().partition(|w| w.latent);
                         facts.latent = latent;
@@ -131,6 +134,22 @@ impl Analyst<'_> {
             && x.own_general_threatened.is_none_or(|d| self.mates_by_checks(after, d))
     }
 
+    /// A target won on its point although a piece of its side could take back there but for
+    /// a pin (a false root, 假根) is won by the pinning piece too: a joint chase (联合捉).
+    fn pinned_roots_joint(&self, passed: &Position, wins: &mut [Win]) {
+        let side = passed.side_to_move();
+        for w in wins.iter_mut().filter(|w| w.kind == super::ChaseKind::Unprotected && w.after_check.is_none()) {
+            let m = Move::new(w.attacker, w.target);
+            if passed.is_legal(self.vm, m) {
+                let mut next = passed.clone();
+                next.make(self.vm, m);
+                if next.is_attacked(self.vm, w.target, side.opponent()) {
+                    w.kind = super::ChaseKind::Joint;
+                }
+            }
+        }
+    }
+
     /// 兑 (24.4): an opposing piece of the moved piece's own kind may take it and loses
     /// nothing by the forcing line after it, nor is mated; or the moved piece may so take an
     /// equal piece.
@@ -161,7 +180,7 @@ impl Analyst<'_> {
             return false;
         }
         for m in after.legal_moves_to(self.vm, at) {
-            if self.capture_result(after, m, self.rep.forcing).is_positive() && !self.mated_after(after, m) {
+            if self.gains(self.capture_result(after, m, self.rep.forcing)) && !self.mated_after(after, m) {
                 partners.push(m.from);
             }
         }

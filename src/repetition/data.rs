@@ -14,6 +14,11 @@ pub struct MaterialData {
     /// that trading them for pieces is never a gain; material only inside their region.
     #[serde(default)]
     pub floating: Vec<FloatingData>,
+    /// A floating piece is worth less than this many units: giving one up for at least
+    /// that much is a gain (2011 26.6: below a chariot). Absent: giving one up for pieces
+    /// is never a gain.
+    #[serde(default)]
+    pub floating_worth_below: Option<i32>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -98,6 +103,10 @@ pub enum Test {
         /// exchange after it.
         #[serde(default)]
         higher_value_always: bool,
+        /// A target whose only root is held by a pin (假根) is won jointly by the pinning
+        /// piece and the capturer (联合捉), not as an unprotected piece.
+        #[serde(default)]
+        pinned_root_is_joint: bool,
     },
     /// The moved piece may be taken by an opposing piece of its own kind that neither loses
     /// material by the forcing line after it nor is mated; or it may itself take an equal
@@ -146,6 +155,10 @@ pub struct OwnAttackData {
 pub struct NewOnlyData {
     /// A target that could already be won before the move does not make the move a chase.
     pub new_targets_only: bool,
+    /// Before the move, a capture that would have let the opponent take a piece the
+    /// capturer was guarding (the capturer cutting its own root) won nothing yet.
+    #[serde(default)]
+    pub before_counts_own_roots: bool,
 }
 
 /// A special case that changes the class of a move: `when` all its conditions hold,

@@ -41,6 +41,12 @@ pub struct Bounds {
     /// wins (26.5: the whole sequence is judged; even or better is a chase).
     #[serde(default)]
     pub even_by_laid_open: bool,
+    /// A capture the defender had only at a loss, which the attacker's capture makes good
+    /// (it took away the target's root), counts as laid open. Not clause data of
+    /// `repetition.forcing`: set for the search before the move by
+    /// `repetition.chase_to_chase` (`before_counts_own_roots`).
+    #[serde(skip)]
+    pub roots_cut: bool,
 }
 
 /// Larger than any material.
@@ -134,12 +140,12 @@ impl Analyst<'_> {
                 let b2 = Bounds { laid_open: false, ..b };
                 let mut s2 = Search { free: s.free.clone(), ..Search::new(self, b2, s.attacker) };
                 let o2 = s2.play(&mut pos, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &[]);
-                if o2.v.is_positive() {
+                if self.gains(o2.v) {
                     out.extend(Self::line(m, Out { v: Val::ZERO, ..o2 }));
                 }
                 continue;
             }
-            if !o.v.is_positive() {
+            if !self.gains(o.v) {
                 continue;
             }
             if o.first.is_none() {
@@ -156,7 +162,7 @@ impl Analyst<'_> {
                 s.only_target = Some(t);
                 let o = s.play(&mut pos, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &before);
                 s.only_target = None;
-                if o.v.is_positive() {
+                if self.gains(o.v) {
                     out.extend(Self::line(m, o));
                 }
             }
@@ -212,18 +218,32 @@ impl<'s, 'a> Search<'s, 'a> {
 
     /// The captures the other side has here were the side to move to pass: the ones the
     /// side to move's next capture does not create.
-    fn captures_before(&self, pos: &Position) -> Vec<Move> {
+    fn captures_before(&self, pos: &Position) -> Vec<(Move, bool)> {
         if pos.side_to_move() != self.attacker || !self.b.laid_open {
             return Vec::new();
         }
-        Analyst::with_mover(pos, pos.side_to_move().opponent()).legal_captures(self.an.vm)
+        let vm = self.an.vm;
+        let theirs = Analyst::with_mover(pos, pos.side_to_move().opponent());
+        theirs.legal_captures(vm).into_iter().map(|m| (m, !self.b.roots_cut || self.good_capture(&theirs, m))).collect()
+    }
+
+    /// Whether the capture `m` of the side to move wins at once: its target is worth more
+    /// than its capturer, or nothing can take back on the point.
+    fn good_capture(&self, pos: &Position, m: Move) -> bool {
+        let vm = self.an.vm;
+        if self.an.value(pos, m.to) > self.an.value(pos, m.from) {
+            return true;
+        }
+        let mut next = pos.clone();
+        next.make(vm, m);
+        next.legal_moves_to(vm, m.to).is_empty()
     }
 
     /// The moves worth searching for the side to move, with what each takes (from the
     /// attacker's side: positive for the attacker's captures): every legal move in check;
     /// otherwise captures of material (the defender's only on `last` or where the last move
     /// laid them open), dearest first, then, budget left, checks that capture nothing.
-    fn candidates(&self, pos: &Position, budgets: [u8; 2], last: Option<Square>, before: &[Move], ahead: bool) -> Vec<(Val, Move)> {
+    fn candidates(&self, pos: &Position, budgets: [u8; 2], last: Option<Square>, before: &[(Move, bool)], ahead: bool) -> Vec<(Val, Move)> {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
@@ -236,7 +256,11 @@ impl<'s, 'a> Search<'s, 'a> {
         let mut moves: Vec<(Val, Move)> = pos
             .legal_captures(vm)
             .into_iter()
-            .filter(|m| attacking || Some(m.to) == last || (self.b.laid_open && !before.contains(m)))
+            .filter(|&m| {
+                // A capture had before is laid open only if it was a loss then and wins now
+                // (the attacker's capture took away the target's root).
+                attacking || Some(m.to) == last || (self.b.laid_open && before.iter().find(|b| b.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
+            })
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
             .collect();
         moves.sort_by(|a, b| b.0.cmp(&a.0));
@@ -249,14 +273,14 @@ impl<'s, 'a> Search<'s, 'a> {
         let mut moves: Vec<(Val, Move)> = moves.into_iter().map(|(v, m)| (sign(v), m)).collect();
         // The defender checks back only to win back what the attacker is ahead by.
         if budgets[usize::from(!attacking)] > 0 && (attacking || ahead) {
-            moves.extend(pos.checking_moves(vm).into_iter().filter(|m| pos.piece_at(m.to).is_none()).map(|m| (Val::ZERO, m)));
+            moves.extend(pos.checking_moves(vm).into_iter().filter(|m| an.material(pos, m.to).is_none()).map(|m| (Val::ZERO, m)));
         }
         moves
     }
 
     /// Plays `m` (taking `gain`, from the attacker's side) and searches on.
     #[allow(clippy::too_many_arguments)]
-    fn play(&mut self, pos: &mut Position, m: Move, gain: Val, ply: u8, budgets: [u8; 2], acc: Val, alpha: Val, beta: Val, before: &[Move]) -> Out {
+    fn play(&mut self, pos: &mut Position, m: Move, gain: Val, ply: u8, budgets: [u8; 2], acc: Val, alpha: Val, beta: Val, before: &[(Move, bool)]) -> Out {
         let vm = self.an.vm;
         let attacking = pos.side_to_move() == self.attacker;
         let capture = pos.piece_at(m.to).is_some();
@@ -305,7 +329,7 @@ impl<'s, 'a> Search<'s, 'a> {
     /// A position inside a line: the attacker maximises, the defender minimises, both may
     /// stand still unless in check.
     #[allow(clippy::too_many_arguments)]
-    fn node(&mut self, pos: &mut Position, ply: u8, budgets: [u8; 2], acc: Val, mut alpha: Val, mut beta: Val, last: Square, before: &[Move]) -> Out {
+    fn node(&mut self, pos: &mut Position, ply: u8, budgets: [u8; 2], acc: Val, mut alpha: Val, mut beta: Val, last: Square, before: &[(Move, bool)]) -> Out {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;

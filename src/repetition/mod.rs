@@ -105,6 +105,8 @@ pub struct RepetitionRules {
     /// `values[(side * 8 + kind) * 90 + sq]`: the value of such a piece on that point, if
     /// it is material there.
     values: Vec<Option<Val>>,
+    /// What a floating piece is worth less than (`floating_worth_below`).
+    pub(crate) floating_below: Option<i32>,
     pub(crate) material_rule: RuleRef,
     /// Bounds of the forcing-line search (`repetition.forcing`).
     pub forcing: Bounds,
@@ -117,6 +119,8 @@ pub struct RepetitionRules {
     pub(crate) own_attack_rule: Option<RuleRef>,
     /// Only targets that could not be won before the move count (从捉到捉).
     pub(crate) new_only: Option<RuleRef>,
+    /// Whether the search before the move counts the roots a capture cuts (从捉到捉).
+    pub(crate) before_counts_own_roots: bool,
     pub(crate) exceptions: Vec<Exception>,
     pub patterns: Vec<Pattern>,
     pub(crate) cycle_names: data::CycleNames,
@@ -178,6 +182,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
     };
     // Material.
     let mut values = vec![None; 2 * 8 * SQUARES];
+    let mut floating_below = None;
     let material_rule = match ed.clause("repetition.material") {
         None => {
             errors.push(missing(ed, "repetition.material"));
@@ -189,6 +194,12 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
                 None
             }
             Ok(d) => {
+                if let Some(b) = d.floating_worth_below {
+                    if b <= 0 {
+                        errors.push(err(c, format!("`floating_worth_below` is {b}; it must be positive")));
+                    }
+                    floating_below = Some(b);
+                }
                 for (name, &v) in &d.values {
                     if v < 0 {
                         errors.push(err(c, format!("`values.{name}` is {v}; a material value is not negative")));
@@ -335,13 +346,13 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
             }
         },
     };
-    let new_only = match ed.clause("repetition.chase_to_chase") {
-        None => None,
+    let (new_only, before_counts_own_roots) = match ed.clause("repetition.chase_to_chase") {
+        None => (None, false),
         Some(c) => match typed::<data::NewOnlyData>(c) {
-            Ok(d) => d.new_targets_only.then(|| RuleRef::of(c)),
+            Ok(d) => (d.new_targets_only.then(|| RuleRef::of(c)), d.before_counts_own_roots),
             Err(e) => {
                 errors.push(e);
-                None
+                (None, false)
             }
         },
     };
@@ -485,6 +496,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
 
     Some(RepetitionRules {
         values,
+        floating_below,
         material_rule: material_rule?,
         forcing: forcing.as_ref()?.0,
         forcing_rule: forcing?.1,
@@ -493,6 +505,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         exempt_first,
         own_attack_rule,
         new_only,
+        before_counts_own_roots,
         exceptions,
         patterns,
         cycle_names: cycle_names?,
