@@ -264,7 +264,13 @@ impl<'a> Analyst<'a> {
                 continue;
             }
             let direct = l.first.to == l.target;
-            if direct && p.equal_mutual_excluded && self.value(pos, l.capturer) == self.value(pos, l.target) && self.can_take_back(pos, l.first) {
+            // A mutual attack of equal pieces is an exchange (兑), not a chase: between the
+            // target and its capturer, a piece of the winner that moves on the line, or (for a
+            // protected target, won by numbers) one that stands ready to take on its point.
+            let mutual = |from: Square| self.value(pos, from) == self.value(pos, l.target) && self.can_take_back(pos, Move::new(from, l.target));
+            let exchange = l.pieces.iter().any(|&q| mutual(q))
+                || (l.kind == ChaseKind::Joint && pos.legal_moves_to(self.vm, l.target).iter().any(|m| mutual(m.from)));
+            if p.equal_mutual_excluded && exchange {
                 continue;
             }
             let latent = pos.piece_at(l.capturer).is_some_and(|a| self.rep.exempt_first_capturer(a.kind));
