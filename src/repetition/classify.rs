@@ -75,7 +75,16 @@ impl Analyst<'_> {
                         let mut now = self.wins(&passed, p);
                         if rep.new_only.is_some() {
                             // The same search with the moved piece still on its origin.
-                            let old = self.wins(before, WinParams { bounds: Bounds { roots_cut: rep.before_counts_own_roots, ..p.bounds }, ..p });
+                            let mut old = self.wins(before, WinParams { bounds: Bounds { roots_cut: rep.before_counts_own_roots, ..p.bounds }, ..p });
+                            if rep.check_answers_compared && facts.answered_check {
+                                // Answering a check: what another answer would win as well,
+                                // the check laid open; the move did not make it.
+                                for m2 in before.legal_moves(self.vm).into_iter().filter(|&m2| m2 != mv) {
+                                    let mut a2 = before.clone();
+                                    a2.make(self.vm, m2);
+                                    old.extend(self.wins(&Analyst::with_mover(&a2, side), p));
+                                }
+                            }
                             // A target won before is no new chase (图5: 吃士的结果没有发生变化),
                             // unless it is now won openly where before only an exempt piece
                             // could take it.

@@ -159,6 +159,10 @@ pub struct NewOnlyData {
     /// capturer was guarding (the capturer cutting its own root) won nothing yet.
     #[serde(default)]
     pub before_counts_own_roots: bool,
+    /// A move that answers a check is compared with the other answers too: a target another
+    /// answer would also win was laid open by the check, not by the move.
+    #[serde(default)]
+    pub check_answers_compared: bool,
 }
 
 /// A special case that changes the class of a move: `when` all its conditions hold,

@@ -121,6 +121,8 @@ pub struct RepetitionRules {
     pub(crate) new_only: Option<RuleRef>,
     /// Whether the search before the move counts the roots a capture cuts (从捉到捉).
     pub(crate) before_counts_own_roots: bool,
+    /// Whether a check answer is compared with the other answers (从捉到捉).
+    pub(crate) check_answers_compared: bool,
     pub(crate) exceptions: Vec<Exception>,
     pub patterns: Vec<Pattern>,
     pub(crate) cycle_names: data::CycleNames,
@@ -346,13 +348,13 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
             }
         },
     };
-    let (new_only, before_counts_own_roots) = match ed.clause("repetition.chase_to_chase") {
-        None => (None, false),
+    let (new_only, before_counts_own_roots, check_answers_compared) = match ed.clause("repetition.chase_to_chase") {
+        None => (None, false, false),
         Some(c) => match typed::<data::NewOnlyData>(c) {
-            Ok(d) => (d.new_targets_only.then(|| RuleRef::of(c)), d.before_counts_own_roots),
+            Ok(d) => (d.new_targets_only.then(|| RuleRef::of(c)), d.before_counts_own_roots, d.check_answers_compared),
             Err(e) => {
                 errors.push(e);
-                (None, false)
+                (None, false, false)
             }
         },
     };
@@ -506,6 +508,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         own_attack_rule,
         new_only,
         before_counts_own_roots,
+        check_answers_compared,
         exceptions,
         patterns,
         cycle_names: cycle_names?,
