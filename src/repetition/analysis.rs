@@ -234,19 +234,32 @@ impl<'a> Analyst<'a> {
     /// per target (the best way): the forcing lines with a net gain, and with
     /// `higher_value_always` every legal capture of a piece worth more than its capturer.
     pub fn wins(&self, pos: &Position, p: WinParams) -> Vec<Win> {
+        Self::best_per_target(self.all_wins(pos, p))
+    }
+
+    /// One win per target, the best way: an open win beats a latent one; then the larger
+    /// gain; then the simpler way; then the kind (unprotected first): never the order of the
+    /// lines.
+    pub fn best_per_target(wins: Vec<Win>) -> Vec<Win> {
         let mut out: Vec<Win> = Vec::new();
-        let keep = |w: Win, out: &mut Vec<Win>| match out.iter_mut().find(|x| x.target == w.target) {
-            Some(x) => {
-                // An open win beats a latent one; then the larger gain; then the simpler way;
-                // then the kind (unprotected first): never the order of the lines.
-                let key = |w: &Win| (!w.latent, w.gain, w.after_check.is_none(), std::cmp::Reverse(w.kind));
-                let better = key(&w) > key(x);
-                if better {
-                    *x = w;
+        for w in wins {
+            match out.iter_mut().find(|x| x.target == w.target) {
+                Some(x) => {
+                    let key = |w: &Win| (!w.latent, w.gain, w.after_check.is_none(), std::cmp::Reverse(w.kind));
+                    if key(&w) > key(x) {
+                        *x = w;
+                    }
                 }
+                None => out.push(w),
             }
-            None => out.push(w),
-        };
+        }
+        out
+    }
+
+    /// Every way (target and the piece that takes it first) the side to move could win
+    /// material were its opponent to pass.
+    pub fn all_wins(&self, pos: &Position, p: WinParams) -> Vec<Win> {
+        let mut out: Vec<Win> = Vec::new();
         let mut lines = self.forcing_lines(pos, p.bounds);
         if p.higher_value_always {
             for m in pos.legal_captures(self.vm) {
@@ -274,18 +287,15 @@ impl<'a> Analyst<'a> {
                 continue;
             }
             let latent = pos.piece_at(l.capturer).is_some_and(|a| self.rep.exempt_first_capturer(a.kind));
-            keep(
-                Win {
-                    target: l.target,
-                    attacker: l.capturer,
-                    gain: l.gain,
-                    kind: l.kind,
-                    after_check: (!direct && pos.piece_at(l.first.to).is_none()).then_some(l.first),
-                    latent,
-                    pieces: l.pieces,
-                },
-                &mut out,
-            );
+            out.push(Win {
+                target: l.target,
+                attacker: l.capturer,
+                gain: l.gain,
+                kind: l.kind,
+                after_check: (!direct && pos.piece_at(l.first.to).is_none()).then_some(l.first),
+                latent,
+                pieces: l.pieces,
+            });
         }
         out
     }

@@ -72,24 +72,27 @@ impl Analyst<'_> {
                             kinds: kinds.as_ref().map_or(7, |ks| ks.iter().filter_map(|k| super::ChaseKind::parse(k)).fold(0, |m, k| m | k.bit())),
                             higher_value_always: *higher_value_always,
                         };
-                        let mut now = self.wins(&passed, p);
+                        let mut now = self.all_wins(&passed, p);
                         if rep.new_only.is_some() {
                             // The same search with the moved piece still on its origin.
-                            let mut old = self.wins(before, WinParams { bounds: Bounds { roots_cut: rep.before_counts_own_roots, ..p.bounds }, ..p });
+                            let mut old = self.all_wins(before, WinParams { bounds: Bounds { roots_cut: rep.before_counts_own_roots, ..p.bounds }, ..p });
+                            if std::env::var("XQ_TRACE").is_ok() { eprintln!("ply {}: now {:?} old {:?}", mv, now.iter().map(|w| (w.target.to_string(), w.attacker.to_string(), w.kind, w.gain)).collect::<Vec<_>>(), old.iter().map(|w| (w.target.to_string(), w.attacker.to_string(), w.kind)).collect::<Vec<_>>()); }
                             if rep.check_answers_compared && facts.answered_check {
                                 // Answering a check: what another answer would win as well,
                                 // the check laid open; the move did not make it.
                                 for m2 in before.legal_moves(self.vm).into_iter().filter(|&m2| m2 != mv) {
                                     let mut a2 = before.clone();
                                     a2.make(self.vm, m2);
-                                    old.extend(self.wins(&Analyst::with_mover(&a2, side), p));
+                                    old.extend(self.all_wins(&Analyst::with_mover(&a2, side), p));
                                 }
                             }
                             // A target won before is no new chase (图5: 吃士的结果没有发生变化),
                             // unless it is now won openly where before only an exempt piece
                             // could take it.
-                            now.retain(|w| !old.iter().any(|o| o.target == w.target && (!o.latent || w.latent)));
+                            let same_taker = |o: &Win, w: &Win| !rep.new_per_taker || (if o.attacker == mv.from { mv.to } else { o.attacker }) == w.attacker;
+                            now.retain(|w| !old.iter().any(|o| o.target == w.target && same_taker(o, w) && (!o.latent || w.latent)));
                         }
+                        let mut now = Self::best_per_target(now);
                         if *pinned_root_is_joint {
                             self.pinned_roots_joint(&passed, &mut now);
                         }

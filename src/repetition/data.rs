@@ -163,6 +163,10 @@ pub struct NewOnlyData {
     /// answer would also win was laid open by the check, not by the move.
     #[serde(default)]
     pub check_answers_compared: bool,
+    /// A target that another piece can now take first is a new chase, though it could be
+    /// won before by a different piece.
+    #[serde(default)]
+    pub new_per_taker: bool,
 }
 
 /// A special case that changes the class of a move: `when` all its conditions hold,

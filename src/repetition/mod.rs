@@ -123,6 +123,8 @@ pub struct RepetitionRules {
     pub(crate) before_counts_own_roots: bool,
     /// Whether a check answer is compared with the other answers (从捉到捉).
     pub(crate) check_answers_compared: bool,
+    /// Whether newness is judged per target and the piece that takes it (从捉到捉).
+    pub(crate) new_per_taker: bool,
     pub(crate) exceptions: Vec<Exception>,
     pub patterns: Vec<Pattern>,
     pub(crate) cycle_names: data::CycleNames,
@@ -348,16 +350,19 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
             }
         },
     };
-    let (new_only, before_counts_own_roots, check_answers_compared) = match ed.clause("repetition.chase_to_chase") {
-        None => (None, false, false),
+    let (new_only, newness) = match ed.clause("repetition.chase_to_chase") {
+        None => (None, None),
         Some(c) => match typed::<data::NewOnlyData>(c) {
-            Ok(d) => (d.new_targets_only.then(|| RuleRef::of(c)), d.before_counts_own_roots, d.check_answers_compared),
+            Ok(d) => (d.new_targets_only.then(|| RuleRef::of(c)), Some(d)),
             Err(e) => {
                 errors.push(e);
-                (None, false, false)
+                (None, None)
             }
         },
     };
+    let before_counts_own_roots = newness.as_ref().is_some_and(|d| d.before_counts_own_roots);
+    let check_answers_compared = newness.as_ref().is_some_and(|d| d.check_answers_compared);
+    let new_per_taker = newness.as_ref().is_some_and(|d| d.new_per_taker);
 
     let mut exceptions = Vec::new();
     for c in clauses.iter().filter(|c| has_key(c, "becomes")) {
@@ -509,6 +514,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         new_only,
         before_counts_own_roots,
         check_answers_compared,
+        new_per_taker,
         exceptions,
         patterns,
         cycle_names: cycle_names?,
