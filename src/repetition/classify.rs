@@ -61,7 +61,9 @@ impl Analyst<'_> {
         for (i, c) in rep.classes.iter().enumerate() {
             let hit = match &c.test {
                 Test::GivesCheck => check,
-                Test::MateThreat { depth } => !check && self.mates_by_checks(&passed, *depth),
+                Test::MateThreat { depth, offered_piece_exchanges } => {
+                    !check && self.mates_by_checks(&passed, *depth) && !(*offered_piece_exchanges && self.threat_rests_on_offered_piece(&passed, &after, mv.to, *depth))
+                }
                 Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always, pinned_root_is_joint } => {
                     if check {
                         false
@@ -76,7 +78,6 @@ impl Analyst<'_> {
                         if rep.new_only.is_some() {
                             // The same search with the moved piece still on its origin.
                             let mut old = self.all_wins(before, WinParams { bounds: Bounds { roots_cut: rep.before_counts_own_roots, ..p.bounds }, ..p });
-                            if std::env::var("XQ_TRACE").is_ok() { eprintln!("ply {}: now {:?} old {:?}", mv, now.iter().map(|w| (w.target.to_string(), w.attacker.to_string(), w.kind, w.gain)).collect::<Vec<_>>(), old.iter().map(|w| (w.target.to_string(), w.attacker.to_string(), w.kind)).collect::<Vec<_>>()); }
                             if rep.check_answers_compared && facts.answered_check {
                                 // Answering a check: what another answer would win as well,
                                 // the check laid open; the move did not make it.
@@ -144,6 +145,15 @@ impl Analyst<'_> {
                 f.wins.is_empty() && !f.latent.is_empty() && f.latent.iter().all(|w| after.piece_at(w.attacker).is_some_and(|p| m >> p.kind & 1 == 1))
             })
             && x.own_general_threatened.is_none_or(|d| self.mates_by_checks(after, d))
+    }
+
+    /// Whether the mate threat of `passed` is gone with the moved piece (on `at`) off the
+    /// board, and the move offers that piece for exchange (兑, 24.4): the opponent may take it
+    /// at no loss, and the threat with it.
+    fn threat_rests_on_offered_piece(&self, passed: &Position, after: &Position, at: Square, depth: u8) -> bool {
+        let mut without = passed.clone();
+        without.remove(at);
+        !self.mates_by_checks(&without, depth) && self.offers_exchange(after, at, &mut Vec::new())
     }
 
     /// A target won on its point although a piece of its side could take back there but for

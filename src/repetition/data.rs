@@ -83,7 +83,13 @@ pub enum Test {
     GivesCheck,
     /// Were the opponent to pass, the mover would mate by consecutive checks within
     /// `depth` of its own moves (杀).
-    MateThreat { depth: u8 },
+    MateThreat {
+        depth: u8,
+        /// A threat that is gone with the moved piece, which the move offers for exchange
+        /// (兑), makes the move an exchange, not a kill.
+        #[serde(default)]
+        offered_piece_exchanges: bool,
+    },
     /// Were the opponent to pass, the mover would win material by a forcing line
     /// (`repetition.forcing`): a direct capture, a capture another piece is let make, a
     /// joint capture, captures after checks, or a whole exchange, with a net gain and

@@ -281,7 +281,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
                     }
                 }
                 let depth = match &d.test {
-                    Test::MateThreat { depth } => Some(*depth),
+                    Test::MateThreat { depth, .. } => Some(*depth),
                     Test::Blocks { mate_depth, .. } => Some(*mate_depth),
                     _ => None,
                 };

@@ -435,7 +435,7 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
     let mut reason = format!("{} ({}): ", base.name, base.zh);
     reason.push_str(&match base.test {
         super::Test::GivesCheck => format!("the {mover} move gives check"),
-        super::Test::MateThreat { depth } => format!("were the opponent to pass, the mover mates by checks within {depth} moves"),
+        super::Test::MateThreat { depth, .. } => format!("were the opponent to pass, the mover mates by checks within {depth} moves"),
         super::Test::Otherwise => "none of the heavier effects".to_string(),
         _ if parts.is_empty() => "".to_string(),
         _ => parts.join("; "),
