@@ -78,7 +78,6 @@ impl Analyst<'_> {
                         if rep.new_only.is_some() {
                             // The same search with the moved piece still on its origin.
                             let mut old = self.all_wins(before, WinParams { bounds: Bounds { roots_cut: rep.before_counts_own_roots, ..p.bounds }, ..p });
-                            if std::env::var("XQ_TRACE").is_ok() { eprintln!("ply {}: now {:?} old {:?}", mv, now.iter().map(|w| (w.target.to_string(), w.attacker.to_string(), w.kind, w.gain)).collect::<Vec<_>>(), old.iter().map(|w| (w.target.to_string(), w.attacker.to_string(), w.kind)).collect::<Vec<_>>()); }
                             if rep.check_answers_compared && facts.answered_check {
                                 // Answering a check: what another answer would win as well,
                                 // the check laid open; the move did not make it.
