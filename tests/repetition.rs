@@ -87,6 +87,41 @@ fn editing_values_and_exemptions_changes_the_classes() {
     assert_eq!(verdict(&rs, CHASE_FEN, &CHASE), Verdict::RedLoses);
 }
 
+/// The class of each ply of a ruling.
+fn classes(rs: &RuleSet, fen: &str, moves: &[&str]) -> Vec<String> {
+    let rep = rs.repetition.as_ref().unwrap();
+    rule(&rs.vm, rep, &q(fen, moves)).unwrap().plies.iter().map(|p| rep.classes[p.facts.class].name.clone()).collect()
+}
+
+/// Each reading of art. 24 the 2020 data takes from the book's diagrams is a clause field:
+/// switching it off gives the other reading, and the diagram's ruling changes with it.
+#[test]
+fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
+    let r2020 = builtin("cxa-2020");
+    let off = |from: &str, to: &str| RuleSet::of_spec(&edited("cxa-2020/repetition.yaml", from, to), "cxa-2020").unwrap();
+    // ch8 图12: the cannon steps out of the chariot's attack and frees its guard: a chase.
+    let (fen, mv) = ("3k2P2/P3a4/6rc1/8R/9/9/9/B3B4/4A4/4KA3 w - - 0 1", ["i6h6", "h7i7", "h6i6", "i7h7"]);
+    assert_eq!(classes(&r2020, fen, &mv)[1], "chase");
+    assert_ne!(classes(&off("      before_counts_own_roots: true\n", ""), fen, &mv)[1], "chase");
+    // ch9 参考图22: Black's answer to Red's check wins nothing another answer would not.
+    let (fen, mv) = ("3a1k3/4a4/5c3/p1p1C4/4r4/5R3/P1P1P4/6N2/4A4/2c1KA3 w - - 0 1", ["f4e4", "f7b7", "e4f4", "b7f7"]);
+    assert_eq!(verdict(&r2020, fen, &mv), Verdict::Draw);
+    assert_eq!(verdict(&off("      check_answers_compared: true\n", ""), fen, &mv), Verdict::BlackMustChange);
+    // ch9 参考图45: the cannon's return adds a second taker of the unprotected elephant.
+    let (fen, mv) = ("3a1kC2/4ac2n/4b3r/p2P1R2p/4p1b2/9/P3PN2P/4B4/4A4/2BAK4 w - - 0 1", ["g9i9", "i8g7", "i9g9", "g7i8"]);
+    assert_eq!(verdict(&r2020, fen, &mv), Verdict::Draw);
+    assert_eq!(verdict(&off("      new_per_taker: true\n", ""), fen, &mv), Verdict::BlackMustChange);
+    // ch8 图29: a chariot offered for exchange whose threat of mate goes with it is 兑.
+    let (fen, mv) = ("2bak2r1/4aP3/4b4/2r1C4/4P4/2B6/4R3R/B8/1p7/c3K4 w - - 0 1", ["i3h3", "h9i9", "h3i3", "i9g9", "i3g3", "g9h9"]);
+    assert_eq!(classes(&r2020, fen, &mv)[0], "exchange");
+    assert_eq!(classes(&off("{depth: 4, offered_piece_exchanges: true}", "{depth: 4}"), fen, &mv)[0], "kill");
+    // ch8 图24: a crossed soldier given for a horse is no gain (below a chariot, 2011 26.6);
+    // worth less than a horse, it would be.
+    let (fen, mv) = ("2P1kn3/4r4/9/9/p3p3R/9/4P4/4B4/9/2BAKA3 w - - 0 1", ["i5i9", "e8f8", "i9i5", "f8e8"]);
+    assert_ne!(classes(&r2020, fen, &mv)[0], "chase");
+    assert_eq!(classes(&off("floating_worth_below: 4", "floating_worth_below: 2"), fen, &mv)[0], "chase");
+}
+
 #[test]
 fn spec_errors_name_the_clause_and_its_place() {
     let spec = edited("cxa-2020/repetition.yaml", "heaviest_first: [check, kill,", "heaviest_first: [check, kil,");

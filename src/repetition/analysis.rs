@@ -118,6 +118,8 @@ pub struct Analyst<'a> {
     pub rep: &'a RepetitionRules,
     /// Mate searches already made in this ruling: position → what is known of it.
     mates: std::cell::RefCell<std::collections::HashMap<Position, MateBounds>>,
+    /// Forcing-line searches already made in this ruling, by position and bounds.
+    pub(crate) lines: std::cell::RefCell<std::collections::HashMap<(Position, Bounds), Vec<Line>>>,
 }
 
 
@@ -153,7 +155,7 @@ impl ChaseKind {
 
 impl<'a> Analyst<'a> {
     pub fn new(vm: &'a Rules, rep: &'a RepetitionRules) -> Analyst<'a> {
-        Analyst { vm, rep, mates: Default::default() }
+        Analyst { vm, rep, mates: Default::default(), lines: Default::default() }
     }
 
     /// Whether a net result is a gain (得子). Floating pieces only break ties between equal

@@ -75,23 +75,28 @@ impl Analyst<'_> {
                             higher_value_always: *higher_value_always,
                         };
                         let mut now = self.all_wins(&passed, p);
-                        if rep.new_only.is_some() {
-                            // The same search with the moved piece still on its origin.
-                            let mut old = self.all_wins(before, WinParams { bounds: Bounds { roots_cut: rep.before_counts_own_roots, ..p.bounds }, ..p });
-                            if rep.check_answers_compared && facts.answered_check {
-                                // Answering a check: what another answer would win as well,
-                                // the check laid open; the move did not make it.
-                                for m2 in before.legal_moves(self.vm).into_iter().filter(|&m2| m2 != mv) {
-                                    let mut a2 = before.clone();
-                                    a2.make(self.vm, m2);
-                                    old.extend(self.all_wins(&Analyst::with_mover(&a2, side), p));
-                                }
-                            }
+                        if rep.new_only.is_some() && !now.is_empty() {
                             // A target won before is no new chase (图5: 吃士的结果没有发生变化),
                             // unless it is now won openly where before only an exempt piece
                             // could take it.
                             let same_taker = |o: &Win, w: &Win| !rep.new_per_taker || (if o.attacker == mv.from { mv.to } else { o.attacker }) == w.attacker;
-                            now.retain(|w| !old.iter().any(|o| o.target == w.target && same_taker(o, w) && (!o.latent || w.latent)));
+                            let drop_old = |now: &mut Vec<Win>, old: &[Win]| now.retain(|w| !old.iter().any(|o| o.target == w.target && same_taker(o, w) && (!o.latent || w.latent)));
+                            // The same search with the moved piece still on its origin.
+                            let old = self.all_wins(before, WinParams { bounds: Bounds { roots_cut: rep.before_counts_own_roots, ..p.bounds }, ..p });
+                            drop_old(&mut now, &old);
+                            if rep.check_answers_compared && facts.answered_check {
+                                // Answering a check: what another answer would win as well,
+                                // the check laid open; the move did not make it.
+                                for m2 in before.legal_moves(self.vm).into_iter().filter(|&m2| m2 != mv) {
+                                    if now.is_empty() {
+                                        break;
+                                    }
+                                    let mut a2 = before.clone();
+                                    a2.make(self.vm, m2);
+                                    let other = self.all_wins(&Analyst::with_mover(&a2, side), p);
+                                    drop_old(&mut now, &other);
+                                }
+                            }
                         }
                         let mut now = Self::best_per_target(now);
                         if *pinned_root_is_joint {

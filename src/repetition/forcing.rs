@@ -20,7 +20,7 @@ use crate::vm::Position;
 use super::analysis::{Analyst, ChaseKind, Val};
 
 /// The bounds of a forcing-line search: the data of `repetition.forcing`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Bounds {
     /// Plies of a line, both sides counted.
@@ -115,6 +115,16 @@ impl Analyst<'_> {
     /// gain above zero wins; so does an even result that only what the capture lays open
     /// elsewhere makes even (`even_by_laid_open`).
     pub fn forcing_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
+        let key = (pos.clone(), b);
+        if let Some(lines) = self.lines.borrow().get(&key) {
+            return lines.clone();
+        }
+        let out = self.search_lines(pos, b);
+        self.lines.borrow_mut().insert(key, out.clone());
+        out
+    }
+
+    fn search_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
         let mut s = Search::new(self, b, pos.side_to_move());
         let mut pos = pos.clone();
         let mut out = Vec::new();
@@ -283,7 +293,8 @@ impl<'s, 'a> Search<'s, 'a> {
     fn play(&mut self, pos: &mut Position, m: Move, gain: Val, ply: u8, budgets: [u8; 2], acc: Val, alpha: Val, beta: Val, before: &[(Move, bool)]) -> Out {
         let vm = self.an.vm;
         let attacking = pos.side_to_move() == self.attacker;
-        let capture = pos.piece_at(m.to).is_some();
+        // A check that takes no material (an uncrossed soldier) uses the budget of checks.
+        let capture = self.an.material(pos, m.to).is_some();
         let target = (attacking && self.an.material(pos, m.to).is_some()).then(|| self.origin(m.to));
         let mover = self.origin(m.from);
         let (tv, av) = (self.an.value(pos, m.to), self.an.value(pos, m.from));

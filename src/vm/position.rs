@@ -30,7 +30,7 @@ fn code_kind(c: u8) -> usize {
 const STEP: [isize; 4] = [FILES as isize, -(FILES as isize), 1, -1];
 
 /// A position: pieces, side to move and the two move counters of FEN.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     board: [u8; SQUARES],
     occ: [u128; 2],
@@ -42,6 +42,15 @@ pub struct Position {
     pub(crate) halfmove: u32,
     /// Move number, starting at 1 and incremented after Black moves.
     pub(crate) fullmove: u32,
+}
+
+/// Hashes the points and the side to move, from which every other field but the counters
+/// follows (positions that are equal hash alike).
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.board.hash(h);
+        self.side.hash(h);
+    }
 }
 
 /// What `make` changed that `unmake` cannot recompute.
