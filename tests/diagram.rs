@@ -1,7 +1,8 @@
 //! Board diagrams rendered with a real SVG renderer (resvg), checked pixel by pixel at
 //! known points: a red piece's ring on its point, a black one, the river gap, the last
-//! move and an arrow. No check depends on CJK glyphs (the machine may have no CJK font);
-//! set `XQSPEC_DIAGRAM_PNG=DIR` to keep the rendered images for a look.
+//! move and an arrow. The board's characters are outlines in the SVG itself, so one test
+//! renders with no font at all and finds them; no check depends on a font installed.
+//! Set `XQSPEC_DIAGRAM_PNG=DIR` to keep the rendered images for a look.
 
 use std::process::Command;
 
@@ -12,8 +13,16 @@ use xqspec::diagram::{self, colour, position_after, x_of, y_of, Arrow, DiagramOp
 use xqspec::ruleset::RuleSet;
 
 fn render(svg: &str, name: &str) -> Pixmap {
+    render_with(svg, name, true)
+}
+
+/// Renders with the system's fonts, or with none (an empty font database: `<text>` draws
+/// nothing, as on a machine without fonts).
+fn render_with(svg: &str, name: &str, system_fonts: bool) -> Pixmap {
     let mut opt = usvg::Options::default();
-    opt.fontdb_mut().load_system_fonts();
+    if system_fonts {
+        opt.fontdb_mut().load_system_fonts();
+    }
     let tree = usvg::Tree::from_str(svg, &opt).expect("the SVG parses");
     let size = tree.size().to_int_size();
     let mut pixmap = Pixmap::new(size.width(), size.height()).unwrap();
@@ -173,4 +182,86 @@ fn a_closed_stdout_ends_a_command_quietly() {
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
+}
+
+/// The contents of the SVG's `<text>` elements.
+fn texts(svg: &str) -> Vec<&str> {
+    svg.split("<text").skip(1).filter_map(|t| t.split_once('>')?.1.split_once("</text>").map(|(t, _)| t)).collect()
+}
+
+/// How many pixels of the square of half side `half` around `(cx, cy)`, and within `radius`
+/// of it if given, are `hit`.
+fn count(img: &Pixmap, (cx, cy): (i32, i32), half: i32, radius: Option<i32>, hit: impl Fn((u8, u8, u8)) -> bool) -> usize {
+    let mut n = 0;
+    for y in cy - half..=cy + half {
+        for x in cx - half..=cx + half {
+            let inside = radius.is_none_or(|r| (x - cx).pow(2) + (y - cy).pow(2) <= r * r);
+            if inside && hit(rgb(img, x, y)) {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn the_board_draws_its_characters_without_any_font() {
+    let rs = RuleSet::builtin("cxa-2020").unwrap();
+    let (pos, _) = position_after(&rs, "startpos", &[]).unwrap();
+    let svg = diagram::svg(&rs, &pos, &DiagramOptions::default());
+    // Only the Latin coordinates are text: no CJK character, no numeral of the files.
+    let t = texts(&svg);
+    assert_eq!(t.len(), 9 + 10, "{t:?}");
+    assert!(t.iter().all(|t| t.len() == 1 && t.is_ascii()), "{t:?}");
+
+    let img = render_with(&svg, "start-without-fonts", false);
+    let (red, black, line, board) = (hex(colour::RED), hex(colour::BLACK), hex(colour::LINE), hex(colour::BOARD));
+    let like = |c: (u8, u8, u8)| move |p| near(p, c, 60);
+    let inked = |p| !near(p, board, 30);
+    // Every piece's character: strokes of its side's colour inside the inner ring (radius
+    // PIECE_RADIUS - 5), where a piece without its character shows only its face.
+    let inner = PIECE_RADIUS - 8;
+    for s in Square::all() {
+        let Some(p) = pos.piece_at(s) else { continue };
+        let c = if p.side == xqspec::board::Side::Red { red } else { black };
+        let n = count(&img, (x_of(s.file()), y_of(s.rank())), inner, Some(inner), like(c));
+        assert!(n >= 25, "{s}: {n} pixels of the character");
+    }
+    // An empty point has none.
+    assert_eq!(count(&img, (x_of(4), y_of(1)), inner, Some(inner), like(red)), 0);
+    // The river's words, a character between each two files: 楚 河 on Red's left half,
+    // 汉 界 on the right; nothing between the middle files.
+    let mid = (y_of(4) + y_of(5)) / 2;
+    let between = |file: u8| x_of(file) + diagram::CELL / 2;
+    for file in [1, 2, 5, 6] {
+        let n = count(&img, (between(file), mid), 12, None, like(line));
+        assert!(n >= 40, "the river between files {file} and {}: {n} pixels", file + 1);
+    }
+    for file in [0, 3, 4, 7] {
+        assert_eq!(count(&img, (between(file), mid), 12, None, inked), 0, "the river between files {file} and {}", file + 1);
+    }
+    // The file numerals: Black's along the top, Red's along the bottom.
+    for file in 0..9u8 {
+        for (y, whose) in [(diagram::MARGIN - 29, "black"), (y_of(0) + 37, "red")] {
+            let n = count(&img, (x_of(file), y), 7, None, inked);
+            assert!(n >= 10, "{whose}'s numeral on file {file}: {n} pixels");
+        }
+    }
+}
+
+#[test]
+fn every_built_in_rule_set_has_an_outline_for_every_character_its_board_draws() {
+    let spec = xqspec::spec::Spec::builtin().unwrap();
+    let ids = spec.editions().iter().map(|e| e.id.clone()).chain(spec.overlays().iter().map(|o| o.ruleset_id()));
+    let mut seen = 0;
+    for id in ids {
+        let rs = RuleSet::of_spec(&spec, &id).unwrap();
+        let (pos, _) = position_after(&rs, "startpos", &[]).unwrap();
+        let svg = diagram::svg(&rs, &pos, &DiagramOptions::default());
+        // A character without an outline would be written as text (`scripts/glyphs.py`
+        // lists the characters to regenerate the table with).
+        assert!(texts(&svg).iter().all(|t| t.is_ascii()), "{id}: {:?}", texts(&svg));
+        seen += 1;
+    }
+    assert!(seen >= 4, "{seen}");
 }

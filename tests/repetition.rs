@@ -127,7 +127,7 @@ fn spec_errors_name_the_clause_and_its_place() {
     let spec = edited("cxa-2020/repetition.yaml", "heaviest_first: [check, kill,", "heaviest_first: [check, kil,");
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
     assert!(e.contains("cxa-2020/repetition.yaml:") && e.contains("repetition.multiple_effects") && e.contains("`kil` is no class"), "{e}");
-    let spec = edited("cxa-2020/repetition.yaml", "test: {mate_threat: {depth: 4}}", "test: {mate_threat: {deep: 4}}");
+    let spec = edited("cxa-2020/repetition.yaml", "test: {mate_threat: {depth: 4,", "test: {mate_threat: {deep: 4,");
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
     assert!(e.contains("repetition.kill") && e.contains("deep"), "{e}");
     let spec = edited("cxa-2020/repetition.yaml", "region: beyond_river", "region: over_the_river");
