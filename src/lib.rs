@@ -10,6 +10,7 @@ pub mod spec_check;
 pub mod vm;
 pub mod arbiter;
 pub mod fen;
+pub mod line;
 pub mod perft;
 pub mod report;
 pub mod markdown;
