@@ -16,6 +16,8 @@ pub mod report;
 pub mod markdown;
 pub mod notation;
 pub mod repetition;
+pub mod query;
+pub mod reference;
 pub mod conform;
 pub mod clock;
 pub mod competition;

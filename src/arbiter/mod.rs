@@ -15,7 +15,6 @@
 //! deciding clause and the foul tally) and [`ArbiterRules::touch_move`] (a position and the
 //! pieces touched → the moves the player may make).
 
-pub mod cli;
 mod compile;
 pub mod data;
 mod events;

@@ -12,8 +12,6 @@
 //! without a CJK font still sees whose piece stands where (and `tests/diagram.rs`
 //! checks the rendered pixels without depending on glyphs).
 
-pub mod cli;
-
 use std::fmt::Write as _;
 
 use crate::board::{Move, Side, Square, FILES, RANKS};
