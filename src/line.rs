@@ -81,3 +81,30 @@ fn walk(rules: &Rules, fen: &str, moves: &[String], mut visit: impl FnMut(&Posit
     }
     Ok((pos, last))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(list: &[&str]) -> Vec<String> {
+        list.iter().map(|m| m.to_string()).collect()
+    }
+
+    #[test]
+    fn one_rule_for_a_move_given_as_input() {
+        let rules = Rules::builtin("cxa-2020").unwrap();
+        let (pos, last) = after(&rules, "startpos", &moves(&["h2e2", "h9g7"])).unwrap();
+        assert_eq!(last.map(Move::iccs).as_deref(), Some("h9g7"));
+        assert_eq!(line(&rules, "startpos", &moves(&["h2e2", "h9g7"])).unwrap().positions.last(), Some(&pos));
+        for text in ["H2-E2", "H2E2", "h2-e2", " h2e2", "h2e2 ", "j2e2", "h2e"] {
+            let e = after(&rules, "startpos", &moves(&["h0g2", text])).unwrap_err();
+            assert_eq!(e, LineError::MoveSyntax { index: 2, text: text.into() });
+            assert_eq!(e.reject_kind(), "move.syntax");
+        }
+        let e = after(&rules, "startpos", &moves(&["a0a5"])).unwrap_err();
+        assert!(matches!(e, LineError::Illegal { index: 1, .. }) && e.to_string().starts_with("move 1: "), "{e}");
+        let e = after(&rules, "4k4/9/9/9/9/9/9/9/9/4K4 w", &[]).unwrap_err();
+        assert_eq!(e.reject_kind(), "fen.opponent_in_check");
+        assert!(e.to_string().starts_with("invalid FEN: "));
+    }
+}
