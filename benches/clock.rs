@@ -93,7 +93,7 @@ fn main() {
         (values, events, t)
     };
     load::growth("clock table, events", 1_000, 3, simulated, |(_, events, t)| {
-        std::hint::black_box(xqspec::clock::cli::timeline_table(&r, &control, events, t));
+        std::hint::black_box(xqspec::clock::table::timeline_table(&r, &control, events, t));
     });
     load::growth(
         "clock --json (whole query), events",

@@ -48,7 +48,7 @@ fn main() {
     let rank_and_draw = |raw: &RawTournament| {
         let t = Tournament::validate(raw, &rules).expect("valid");
         let st = standings(&t, &rules);
-        xqspec::competition::cli::render(&t, &rules, &st, false);
+        xqspec::competition::render::render(&t, &rules, &st, false);
     };
     load::growth(
         "swiss, 10 rounds, games (validation + ranking + tables)",

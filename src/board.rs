@@ -163,17 +163,27 @@ impl Move {
         Move { from, to }
     }
 
-    /// Parse ICCS move text: `h2e2` or `H2-E2`. Returns `None` when the text is not ICCS.
+    /// The one reader of a move given as input (`moves` of every query, `--moves` of every
+    /// command, `move` events): `Some` exactly when [`Move::is_iccs`] holds (`h2e2`).
     pub fn parse_iccs(s: &str) -> Option<Move> {
-        let s = s.trim();
-        let (a, b) = if s.len() == 5 && s.as_bytes()[2] == b'-' {
-            (&s[0..2], &s[3..5])
-        } else if s.len() == 4 {
-            (&s[0..2], &s[2..4])
-        } else {
+        if !Move::is_iccs(s) {
             return None;
-        };
-        Some(Move::new(Square::parse(a)?, Square::parse(b)?))
+        }
+        Some(Move::new(Square::parse(&s[0..2])?, Square::parse(&s[2..4])?))
+    }
+
+    /// Is `s` a move as every query and command reads one: canonical ICCS, four
+    /// characters, a file letter `a`–`i` then a rank digit `0`–`9` for the from-point and
+    /// the to-point, lower case, no separator and nothing around it (`h2e2`;
+    /// `conformance/PROTOCOL.md`). Records in the ICCS notation (`H2-E2` in a PGN file,
+    /// `parse_move` with `iccs-upper`) are read by `notation`, not here.
+    pub fn is_iccs(s: &str) -> bool {
+        let b = s.as_bytes();
+        b.len() == 4
+            && (b'a'..=b'i').contains(&b[0])
+            && b[1].is_ascii_digit()
+            && (b'a'..=b'i').contains(&b[2])
+            && b[3].is_ascii_digit()
     }
 
     /// ICCS text in lower case, `h2e2`.
@@ -209,7 +219,9 @@ mod tests {
         assert_eq!(m.from, Square::new(7, 2).unwrap());
         assert_eq!(m.to, Square::new(4, 2).unwrap());
         assert_eq!(m.iccs(), "h2e2");
-        assert_eq!(Move::parse_iccs("H2-E2"), Some(m));
+        assert_eq!(Move::parse_iccs("H2-E2"), None);
+        assert_eq!(Move::parse_iccs("H2E2"), None);
+        assert_eq!(Move::parse_iccs(" h2e2"), None);
         assert_eq!(Move::parse_iccs("j2e2"), None);
         assert_eq!(Move::parse_iccs("h2e"), None);
     }

@@ -105,19 +105,30 @@ pub struct FenWarning {
 /// The FEN of the initial setup is also accepted as this word.
 pub const STARTPOS: &str = "startpos";
 
-/// Parse and validate a FEN.
+/// A FEN read but not judged: the pieces, the side to move and the counters as written.
+/// It becomes a [`Position`] only through [`Position::from_setup`], which checks it against
+/// the rule set (as shakmaty's `Setup` → `Position::from_setup`): [`read`] refuses text that
+/// is not a FEN (stage [`FenStage::Syntax`]), `from_setup` a position that cannot arise
+/// under the rules ([`FenStage::Position`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pos: Position,
+}
+
+/// Parse and validate a FEN: [`read`], then [`Position::from_setup`] (`startpos` is the
+/// rule set's start position).
 pub fn parse(rules: &Rules, text: &str) -> Result<(Position, Vec<FenWarning>), FenError> {
     let text_trim = text.trim();
     if text_trim == STARTPOS {
         return Ok((rules.start_position(), Vec::new()));
     }
-    let (pos, warnings) = read(rules, text)?;
-    validate(rules, &pos)?;
-    Ok((pos, warnings))
+    let (setup, warnings) = read(rules, text)?;
+    Ok((Position::from_setup(rules, setup)?, warnings))
 }
 
-/// Read the text into a position without judging whether the position can arise.
-pub fn read(rules: &Rules, text: &str) -> Result<(Position, Vec<FenWarning>), FenError> {
+/// Read the text into a [`Setup`] without judging whether the position can arise (the
+/// rule set gives the piece letters).
+pub fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenError> {
     let mut warnings = Vec::new();
     // Fields with their 1-based starting columns (in characters).
     let mut fields: Vec<(usize, &str)> = Vec::new();
@@ -239,7 +250,7 @@ pub fn read(rules: &Rules, text: &str) -> Result<(Position, Vec<FenWarning>), Fe
             warnings.push(FenWarning { kind: "missing_counters", column: None, message: "move counters missing; 0 and 1 assumed".into() });
         }
     }
-    Ok((pos, warnings))
+    Ok((Setup { pos }, warnings))
 }
 
 /// Judge whether a position can arise under the rules. Reports every problem.
@@ -292,6 +303,12 @@ pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenError> {
 }
 
 impl Position {
+    /// The position a setup describes, when it can arise under the rules ([`validate`]).
+    pub fn from_setup(rules: &Rules, setup: Setup) -> Result<Position, FenError> {
+        validate(rules, &setup.pos)?;
+        Ok(setup.pos)
+    }
+
     /// Parse and validate a FEN (warnings dropped; use [`parse`] to see them).
     pub fn from_fen(rules: &Rules, text: &str) -> Result<Position, FenError> {
         parse(rules, text).map(|(p, _)| p)

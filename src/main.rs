@@ -1,13 +1,16 @@
-//! `xqspec`: the command line.
+//! `xqspec`: the command line. The clap types and the commands' glue live here and in
+//! [`cli`] (one file per command group); the library exports none of them.
+
+mod cli;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use xqspec::board::Move;
 use xqspec::spec::{self, Spec};
 use xqspec::ruleset::RuleSet;
+use xqspec::ruleset::DEFAULT as DEFAULT_RULESET;
 use xqspec::vm::{Position, Rules};
 
 #[derive(Parser)]
@@ -31,9 +34,9 @@ enum Command {
         command: SpecCommand,
     },
     /// Write or check every generated report (reports/: coverage, article coverage, edition diffs, README).
-    Report(xqspec::report::cli::ReportArgs),
+    Report(cli::report::ReportArgs),
     /// How two rule sets differ: clauses by article, provenance, and conformance cases answered differently.
-    Diff(xqspec::report::cli::DiffArgs),
+    Diff(cli::report::DiffArgs),
     /// Count the leaves of the legal move tree (the last line printed is the count).
     Perft {
         /// Position in FEN, or `startpos`.
@@ -44,7 +47,7 @@ enum Command {
         /// List each first move with its count.
         #[arg(long)]
         divide: bool,
-        #[arg(long, default_value = "cxa-2020")]
+        #[arg(long, default_value = DEFAULT_RULESET)]
         edition: String,
     },
     /// Replay game records: every move parsed, resolved and checked legal; per-game status and totals.
@@ -57,29 +60,29 @@ enum Command {
         /// Moves (ICCS) played from the position first.
         #[arg(long, num_args = 0..)]
         moves: Vec<String>,
-        #[arg(long, default_value = "cxa-2020")]
+        #[arg(long, default_value = DEFAULT_RULESET)]
         edition: String,
     },
     /// Run the conformance suite against the reference, an adapter (--adapter) or a UCI engine (--uci).
-    Conform(xqspec::conform::cli::ConformArgs),
+    Conform(cli::conform::ConformArgs),
     /// Speak the conformance protocol (conformance/PROTOCOL.md) on stdin/stdout as the reference.
     Serve,
     /// The arbiter's decision on a game given as events (YAML, or a PGN plus events): result, clause, fouls.
-    Outcome(xqspec::arbiter::cli::OutcomeArgs),
+    Outcome(cli::arbiter::OutcomeArgs),
     /// The moves allowed after touching pieces (touch-move, 5.1–5.5), and the step that decided.
-    Touch(xqspec::arbiter::cli::TouchArgs),
+    Touch(cli::arbiter::TouchArgs),
     /// Simulate a game's clock events under a clock scheme (a table of both clocks), or list the schemes.
-    Clock(xqspec::clock::cli::ClockArgs),
+    Clock(cli::clock::ClockArgs),
     /// Draw a position as SVG: the board with river and palaces, the pieces, the last move, arrows.
-    Board(xqspec::diagram::cli::BoardArgs),
+    Board(cli::diagram::BoardArgs),
     /// Standings of a tournament file: the crosstable and the ranking with every tiebreak value.
-    Standings(xqspec::competition::cli::StandingsArgs),
+    Standings(cli::competition::StandingsArgs),
     /// The 棋例 ruling on a cycle of moves: every move's class with its reason, each side's pattern, the verdict.
-    Ruling(xqspec::repetition::cli::RulingArgs),
+    Ruling(cli::repetition::RulingArgs),
     /// Check the conformance cases, their schema and clause coverage; dump them as JSON lines.
     Cases {
         #[command(subcommand)]
-        command: xqspec::conform::cli::CasesCommand,
+        command: cli::conform::CasesCommand,
     },
 }
 
@@ -103,7 +106,7 @@ struct ReplayArgs {
     /// Print only failing games and the closing line.
     #[arg(long)]
     quiet: bool,
-    #[arg(long, default_value = "cxa-2020")]
+    #[arg(long, default_value = DEFAULT_RULESET)]
     edition: String,
 }
 
@@ -143,37 +146,33 @@ struct GlobalOptions {
     overlay: Option<PathBuf>,
 }
 
+/// The position of `fen` after `moves`: the one path every command and query takes.
 fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, String> {
-    let mut pos = Position::from_fen(rules, fen).map_err(|e| format!("invalid FEN: {e}"))?;
-    for (i, text) in moves.iter().enumerate() {
-        let m = Move::parse_iccs(text).ok_or_else(|| format!("move {}: `{text}` is not ICCS (like h2e2)", i + 1))?;
-        pos.play(rules, m).map_err(|e| format!("move {}: {e}", i + 1))?;
-    }
-    Ok(pos)
+    xqspec::line::after(rules, fen, moves).map(|(p, _)| p).map_err(|e| e.to_string())
 }
 
 fn run(cli: Cli) -> Result<(), String> {
     let g = GlobalOptions { spec: cli.spec.clone(), overlay: cli.overlay.clone() };
     match cli.command {
         Command::Spec { command: SpecCommand::Check } => spec_check(&cli.spec, cli.overlay.as_deref()),
-        Command::Conform(args) => xqspec::conform::cli::conform(cli.spec.as_deref(), args),
-        Command::Serve => xqspec::conform::cli::serve(cli.spec.as_deref()),
-        Command::Standings(a) => xqspec::competition::cli::run(cli.spec.as_deref(), cli.overlay.as_deref(), &a),
-        Command::Cases { command } => xqspec::conform::cli::cases(cli.spec.as_deref(), command),
+        Command::Conform(args) => cli::conform::conform(cli.spec.as_deref(), args),
+        Command::Serve => cli::conform::serve(cli.spec.as_deref()),
+        Command::Standings(a) => cli::competition::run(cli.spec.as_deref(), cli.overlay.as_deref(), &a),
+        Command::Cases { command } => cli::conform::cases(cli.spec.as_deref(), command),
         Command::Outcome(a) => {
             let flagged = a.edition.is_some();
-            xqspec::arbiter::cli::outcome(&a, |e| if flagged { load_ruleset(&g, e) } else { load_named_ruleset(&g, e) })
+            cli::arbiter::outcome(&a, |e| if flagged { load_ruleset(&g, e) } else { load_named_ruleset(&g, e) })
         }
-        Command::Touch(a) => xqspec::arbiter::cli::touch(&a, &load_ruleset(&g, &a.edition)?),
+        Command::Touch(a) => cli::arbiter::touch(&a, &load_ruleset(&g, &a.edition)?),
         Command::Replay(a) => {
             let rules = load_rules(&g, &a.edition)?;
             xqspec::notation::replay::cli(&rules, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet)
         }
-        Command::Report(a) => xqspec::report::cli::report(cli.spec.as_deref(), &a),
-        Command::Diff(a) => xqspec::report::cli::diff(cli.spec.as_deref(), &a),
-        Command::Board(a) => xqspec::diagram::cli::run(&load_ruleset(&g, &a.edition)?, &a),
-        Command::Ruling(a) => xqspec::repetition::cli::run(&load_ruleset(&g, &a.edition)?, &a),
-        Command::Clock(a) => xqspec::clock::cli::run(&load_ruleset(&g, &a.edition)?, &a),
+        Command::Report(a) => cli::report::report(cli.spec.as_deref(), &a),
+        Command::Diff(a) => cli::report::diff(cli.spec.as_deref(), &a),
+        Command::Board(a) => cli::diagram::run(&load_ruleset(&g, &a.edition)?, &a),
+        Command::Ruling(a) => cli::repetition::run(&load_ruleset(&g, &a.edition)?, &a),
+        Command::Clock(a) => cli::clock::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Perft { fen, depth, divide, edition } => {
             let rules = load_rules(&g, &edition)?;
             let mut pos = position(&rules, &fen, &[])?;

@@ -11,6 +11,10 @@ use std::path::Path;
 use crate::spec::{Edition, Overlay, Spec, SpecError, SpecErrors};
 use crate::vm::Rules;
 
+/// The rule set a command runs under when none is named (`--edition`, or the file's
+/// `edition`): the 2020 edition.
+pub const DEFAULT: &str = "cxa-2020";
+
 /// An edition compiled for every rule domain.
 #[derive(Clone, Debug)]
 pub struct RuleSet {

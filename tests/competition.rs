@@ -362,7 +362,7 @@ fn a_100k_game_tournament_is_validated_and_ranked_in_under_5_s() {
     let t0 = std::time::Instant::now();
     let t = read_file("big.yaml", &text, &r).unwrap_or_else(|e| panic!("{e}"));
     let st = standings(&t, &r);
-    let out = xqspec::competition::cli::render(&t, &r, &st, false);
+    let out = xqspec::competition::render::render(&t, &r, &st, false);
     let took = t0.elapsed().as_secs_f64();
     assert_eq!((t.games.len(), st.rows.len()), (100_000, 20_000));
     assert!(out.lines().count() > 40_000, "both tables drawn");
@@ -372,7 +372,7 @@ fn a_100k_game_tournament_is_validated_and_ranked_in_under_5_s() {
     let t0 = std::time::Instant::now();
     let t = read_file("big.yaml", &text, &r).unwrap_or_else(|e| panic!("{e}"));
     let st = standings(&t, &r);
-    xqspec::competition::cli::render(&t, &r, &st, false);
+    xqspec::competition::render::render(&t, &r, &st, false);
     let took = t0.elapsed().as_secs_f64();
     assert_eq!(st.rows.len(), 100_000);
     assert!(took < 5.0, "100,000 players: {took:.2} s");

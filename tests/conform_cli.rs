@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use xqspec::conform::reference::Reference;
+use xqspec::reference::Reference;
 use xqspec::conform::runner::{self, RunOptions, Status};
 use xqspec::conform::subject::{Adapter, InProcess};
 use xqspec::conform::Suite;

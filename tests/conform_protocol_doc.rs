@@ -3,7 +3,7 @@
 //! the reference (`xqspec serve`) answers the example ask as shown.
 
 use xqspec::conform::protocol::{self, decode_answer, parse_hello, Request};
-use xqspec::conform::reference::Reference;
+use xqspec::reference::Reference;
 
 const DOC: &str = include_str!("../conformance/PROTOCOL.md");
 

@@ -300,24 +300,34 @@ mod load;
 
 #[test]
 fn an_svg_sheet_beyond_its_limit_is_refused_naming_the_limit() {
-    use xqspec::repetition::cli::{run, RulingArgs};
+    // The command, run as the binary (its arguments are the binary's, not the library's).
+    struct RulingArgs {
+        moves: Vec<String>,
+        every_move: bool,
+        svg: Option<std::path::PathBuf>,
+    }
     let rs = builtin("cxa-2020");
     let start = rs.vm.start_position().to_fen(&rs.vm);
     let dir = std::env::temp_dir().join(format!("xqspec-svg-cap-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let args = |plies: usize, file: &str| RulingArgs {
-        fen: start.clone(),
-        moves: load::shuffle_moves(plies),
-        json: true,
-        every_move: true,
-        svg: Some(dir.join(file)),
-        edition: "cxa-2020".into(),
+    let args = |plies: usize, file: &str| RulingArgs { moves: load::shuffle_moves(plies), every_move: true, svg: Some(dir.join(file)) };
+    let run = |a: &RulingArgs| -> Result<(), String> {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_xqspec"));
+        cmd.args(["ruling", "--edition", "cxa-2020", "--json", "--fen", &start, "--moves"]).args(&a.moves);
+        if a.every_move {
+            cmd.arg("--every-move");
+        }
+        if let Some(svg) = &a.svg {
+            cmd.arg("--svg").arg(svg);
+        }
+        let out = cmd.output().unwrap();
+        if out.status.success() { Ok(()) } else { Err(String::from_utf8_lossy(&out.stderr).into_owned()) }
     };
     let max = xqspec::diagram::MAX_SHEET_DIAGRAMS;
     // The start and every move: one diagram too many; 100,000 moves are refused at once.
     for plies in [max, 100_000] {
         let t0 = std::time::Instant::now();
-        let e = run(&rs, &args(plies, "big.svg")).unwrap_err();
+        let e = run(&args(plies, "big.svg")).unwrap_err();
         assert!(e.contains(&format!("{} diagrams", plies + 1)) && e.contains(&format!("at most {max} (MAX_SHEET_DIAGRAMS)")), "{e}");
         assert!(t0.elapsed().as_secs_f64() < 1.0, "refused before judging");
         assert!(!dir.join("big.svg").exists(), "nothing written");
@@ -326,10 +336,10 @@ fn an_svg_sheet_beyond_its_limit_is_refused_naming_the_limit() {
     // gets its sheet of the cycle.
     let mut long = RulingArgs { every_move: false, svg: Some(dir.join("cycle.svg")), ..args(0, "") };
     long.moves = load::shuffle_moves(2 * max);
-    run(&rs, &long).unwrap();
+    run(&long).unwrap();
     assert!(std::fs::read_to_string(dir.join("cycle.svg")).unwrap().matches("<svg ").count() < 20, "the cycle only");
     // At the limit, the sheet is drawn: one board per diagram.
-    run(&rs, &args(max - 1, "full.svg")).unwrap();
+    run(&args(max - 1, "full.svg")).unwrap();
     let svg = std::fs::read_to_string(dir.join("full.svg")).unwrap();
     assert_eq!(svg.matches("<svg ").count(), 1 + max, "the sheet and its boards");
     std::fs::remove_dir_all(&dir).ok();

@@ -15,7 +15,6 @@
 //! deciding clause and the foul tally) and [`ArbiterRules::touch_move`] (a position and the
 //! pieces touched → the moves the player may make).
 
-pub mod cli;
 mod compile;
 pub mod data;
 mod events;
@@ -29,8 +28,9 @@ use serde_json::{json, Map, Value};
 
 use crate::board::{Move, Side};
 use crate::fen::FenError;
+use crate::line::LineError;
 use crate::spec::{Edition, SpecError};
-use crate::vm::{Position, Rules};
+use crate::vm::Rules;
 
 pub use events::Verdict;
 pub use game::{Decision, GameResult, Outcome, Ruling};
@@ -128,10 +128,10 @@ impl ArbiterRules {
     /// The moves a player may make after touching the pieces on `touches`, in order (query
     /// `touch_move`).
     pub fn touch_move(&self, vm: &Rules, q: &TouchQuery) -> Result<TouchAnswer, ArbiterError> {
-        let mut pos = crate::fen::parse(vm, &q.fen).map_err(ArbiterError::Fen)?.0;
-        for (i, text) in q.moves.iter().enumerate() {
-            play_checked(vm, &mut pos, text).map_err(|e| e.at(&format!("move {}", i + 1)))?;
-        }
+        let (pos, _) = crate::line::after(vm, &q.fen, &q.moves).map_err(|e| match e {
+            LineError::Fen(f) => ArbiterError::Fen(f),
+            e => ArbiterError::reject(e.reject_kind(), e.to_string()),
+        })?;
         touch::answer(self, vm, &pos, &q.touches, q.simultaneous)
     }
 }
@@ -204,19 +204,9 @@ impl fmt::Display for ArbiterError {
 
 impl std::error::Error for ArbiterError {}
 
-/// Reads an ICCS move (`move.syntax` if it is not one).
+/// Reads an ICCS move ([`Move::parse_iccs`]; `move.syntax` if it is not one).
 pub(crate) fn parse_iccs(text: &str) -> Result<Move, ArbiterError> {
-    let well_formed = text.len() == 4 && text.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
-    well_formed
-        .then(|| Move::parse_iccs(text))
-        .flatten()
-        .ok_or_else(|| ArbiterError::reject("move.syntax", format!("`{text}` is not an ICCS move like `h2e2`")))
-}
-
-/// Plays an ICCS move after checking it (`move.syntax`, `move.illegal`).
-pub(crate) fn play_checked(vm: &Rules, pos: &mut Position, text: &str) -> Result<crate::vm::Undo, ArbiterError> {
-    let m = parse_iccs(text)?;
-    pos.play(vm, m).map_err(|e| ArbiterError::reject("move.illegal", e.to_string()))
+    Move::parse_iccs(text).ok_or_else(|| ArbiterError::reject("move.syntax", format!("`{text}` is not an ICCS move like `h2e2`")))
 }
 
 /// A clause citation as JSON fields (`clause`, `article`).

@@ -7,14 +7,14 @@
 //! - [`sim`]: clock events → [`sim::Timeline`] (both clocks after every move, the flag, the
 //!   clock violations), in integer milliseconds.
 //! - [`playoff`]: a chain and the games played → the winner, or the next game.
-//! - [`cli`]: `xqspec clock`.
+//! - [`table`]: the tables of `xqspec clock`.
 //!
 //! No number of the rules is written here: periods, quotas, increments, the flag boundary,
 //! the 5.9 limits, which clock actions are fouls and the play-off chains are clause data. A
 //! number the rulebook leaves to the event (`null` in a scheme) comes from the query's
 //! `settings` or from an event overlay.
 
-pub mod cli;
+pub mod table;
 pub mod compile;
 pub mod data;
 pub mod playoff;

@@ -12,14 +12,14 @@
 //!   a file).
 //! - [`standings`]: the ranking with every criterion's value and, for each pair of
 //!   neighbours, the criterion that separated them.
-//! - [`cli`]: `xqspec standings FILE`.
+//! - [`render`]: the crosstable and ranking tables of `xqspec standings`.
 //!
 //! Pairings are input, never output: the round-robin order tables, the Swiss pairing
 //! method (定位编排法) and the knockout tables (appendices 2–5) are not available.
 //!
 //! Depends on `spec` and `vm::compile` helpers; nothing here depends on `conform`.
 
-pub mod cli;
+pub mod render;
 pub mod compile;
 pub mod criteria;
 pub mod data;

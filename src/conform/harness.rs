@@ -13,11 +13,10 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use super::case::{Case, Problem};
-use super::cli::check_suite;
+use super::check::check_suite;
 use super::coverage::Coverage;
-use super::protocol::{About, Ask, Implementation};
-use super::query::{Answer, Query};
-use super::reference::Reference;
+use super::protocol::Implementation;
+use crate::reference::Reference;
 use super::known::UPDATE_REFERENCE;
 use super::runner::{self, CaseResult, KnownFailure, KnownFailures, RunOptions, Status, Summary};
 use super::subject::InProcess;
@@ -148,18 +147,6 @@ impl<I: Implementation> Harness<I> {
                 problems.join("\n")
             );
         }
-    }
-}
-
-impl Implementation for &Reference {
-    fn about(&self) -> About {
-        Implementation::about(*self)
-    }
-    fn answer(&mut self, edition: &str, query: &Query) -> Answer {
-        self.answer_shared(&Ask { edition, overlay: None, query })
-    }
-    fn answer_ask(&mut self, ask: &Ask) -> Answer {
-        self.answer_shared(ask)
     }
 }
 

@@ -14,7 +14,8 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::case::{read_yaml, Case, Expected, Problem};
-use super::query::{answer_field, check_answer_value, judge, Answer, Judgement};
+use super::judge::{check_answer_value, judge, Judgement};
+use crate::query::{answer_field, Answer};
 use super::runner::{CaseResult, Status};
 use super::suite::Suite;
 

@@ -8,10 +8,14 @@
 //! - [`case`]: one case file parsed into a [`Case`] (or a located [`Problem`]).
 //! - [`suite`]: every file of `conformance/` (from disk or embedded), the closed
 //!   vocabularies, and the checks of `xqspec cases check` that need no rule VM.
-//! - [`query`]: typed [`Query`] and [`Answer`], and [`judge`], the one comparison.
+//! - [`judge`](mod@judge): [`judge()`], the one comparison of an answer with an
+//!   expectation, and the checks of answer values. The typed [`Query`] and [`Answer`]
+//!   are `crate::query`'s (re-exported here).
+//! - [`check`]: the checks of `xqspec cases check`, those that need the rule VM through
+//!   the reference.
 //! - [`protocol`]: wire messages, the [`Implementation`] trait, [`protocol::serve`].
-//! - [`reference`](mod@reference): xqspec's rule VM as an [`Implementation`] (`xqspec serve`).
-//! - [`subject`]: what the runner talks to: in-process, or an adapter process
+//! - [`subject`]: what the runner talks to: in-process (also the reference,
+//!   `crate::reference`, as an [`Implementation`]), or an adapter process
 //!   (restarted after a crash, hang, garbage or wrong id).
 //! - [`process`]: a child process with timed reads (used by adapters and UCI).
 //! - [`uci`]: a UCI engine as a subject (perft and legal moves through `go perft`).
@@ -23,21 +27,19 @@
 //!   `conformance/case.schema.json`.
 //! - [`harness`]: `cargo test` entry points (this crate's datatest harness,
 //!   and [`harness::Harness`] for Rust implementers).
-//! - [`cli`]: the `conform`, `serve` and `cases` subcommands.
 //!
-//! Invariants: every answer is judged by [`judge`] and nowhere else; a fault
+//! Invariants: every answer is judged by [`judge()`] and nowhere else; a fault
 //! of an implementation costs one case, never the run; a malformed case file
 //! is reported with its place and never stops the loading of the others.
 
 pub mod case;
-pub mod cli;
+pub mod check;
 pub mod coverage;
 pub mod harness;
+pub mod judge;
 pub mod known;
 pub mod process;
 pub mod protocol;
-pub mod query;
-pub mod reference;
 pub mod runner;
 pub mod schema;
 pub mod subject;
@@ -46,5 +48,6 @@ pub mod uci;
 
 pub use case::{Case, Expect, Expected, Problem};
 pub use protocol::{About, Implementation};
-pub use query::{judge, Answer, Judgement, Query};
+pub use crate::query::{Answer, Query};
+pub use judge::{judge, Judgement};
 pub use suite::{SpecFacts, Suite, Vocabulary};

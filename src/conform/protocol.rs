@@ -8,7 +8,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use super::query::{Answer, Query};
+use crate::query::{Answer, Query};
 use crate::spec::Overlay;
 
 /// Version of the protocol. Changes only when `PROTOCOL.md` changes in a way an

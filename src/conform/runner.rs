@@ -14,7 +14,8 @@ use super::case::{Case, Expected};
 pub use super::known::{known_failures_yaml, KnownAnswer, KnownFailure, KnownFailures};
 use super::protocol::{About, Ask, PROTOCOL_VERSION};
 use crate::spec::Overlay;
-use super::query::{judge, Answer, Judgement, Query};
+use super::judge::{judge, Judgement};
+use crate::query::{Answer, Query};
 use super::subject::{Reply, Subject};
 use super::suite::{Suite, SUITE_VERSION};
 
@@ -429,7 +430,7 @@ pub fn area_table(results: &[CaseResult], markdown: bool) -> String {
     let mut rec = vec!["total".to_string()];
     rec.extend(total.iter().map(|v| v.to_string()));
     b.push_record(rec);
-    crate::report::table_text(b, markdown)
+    crate::markdown::table_text(b, markdown)
 }
 
 /// Lines describing every result that is not a plain pass or skip.
@@ -522,7 +523,7 @@ pub fn markdown_report(about: &About, results: &[CaseResult], diagrams: &BTreeMa
 mod tests {
     use super::*;
     use crate::conform::protocol::Implementation;
-    use crate::conform::query::Answer;
+    use crate::query::Answer;
     use crate::conform::subject::InProcess;
 
     /// Answers perft with 1 under cxa-1999 and 2 otherwise; panics on depth 9.

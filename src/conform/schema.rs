@@ -13,11 +13,11 @@ fn answer_schema(field: &str, vocab: &Vocabulary) -> Value {
         "moves" => {
             json!({"type": "array", "items": {"type": "string", "pattern": iccs}, "uniqueItems": true})
         }
-        "nodes" => json!({"type": "integer", "minimum": 0, "maximum": super::query::MAX_COUNT}),
+        "nodes" => json!({"type": "integer", "minimum": 0, "maximum": super::judge::MAX_COUNT}),
         "status" => json!({"enum": vocab.statuses.keys().collect::<Vec<_>>()}),
         "valid" => json!({"const": true}),
         "move" => json!({"type": "string", "pattern": iccs}),
-        f if super::query::DOMAIN_ANSWER_FIELDS.contains(&f) => json!({"type": "object"}),
+        f if super::judge::DOMAIN_ANSWER_FIELDS.contains(&f) => json!({"type": "object"}),
         _ => json!({"type": "string", "minLength": 1, "pattern": "^[^\\n]*$"}),
     }
 }

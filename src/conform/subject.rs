@@ -9,7 +9,50 @@ use serde_json::Value;
 
 use super::process::Process;
 use super::protocol::{self, About, Ask, Implementation, Request};
-use super::query::Answer;
+use crate::query::{Answer, Query};
+use crate::reference::{Reference, MAX_RULING_PLIES, PERFT_NODE_BUDGET};
+
+/// The reference implementation as an [`Implementation`]: its hello declares every
+/// edition of its spec, every query of this version, overlays and its limits.
+impl Implementation for Reference {
+    fn about(&self) -> About {
+        About {
+            name: "xqspec".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            language: Some("Rust".into()),
+            homepage: None,
+            editions: self.editions().to_vec(),
+            queries: crate::query::KNOWN_QUERIES.iter().map(|s| s.to_string()).collect(),
+            overlays: true,
+            limits: protocol::Limits {
+                perft_nodes: Some(PERFT_NODE_BUDGET),
+                ruling_plies: Some(MAX_RULING_PLIES as u64),
+                line_bytes: None,
+            },
+        }
+    }
+
+    fn answer(&mut self, edition: &str, query: &Query) -> Answer {
+        Reference::answer_query(self, edition, None, query)
+    }
+
+    fn answer_ask(&mut self, ask: &Ask) -> Answer {
+        Reference::answer_query(self, ask.edition, ask.overlay, ask.query)
+    }
+}
+
+/// A shared reference (the harness keeps one for every case).
+impl Implementation for &Reference {
+    fn about(&self) -> About {
+        Implementation::about(*self)
+    }
+    fn answer(&mut self, edition: &str, query: &Query) -> Answer {
+        Reference::answer_query(self, edition, None, query)
+    }
+    fn answer_ask(&mut self, ask: &Ask) -> Answer {
+        Reference::answer_query(self, ask.edition, ask.overlay, ask.query)
+    }
+}
 
 /// What came back for one request.
 #[derive(Clone, Debug, PartialEq)]

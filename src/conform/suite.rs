@@ -8,7 +8,9 @@ use include_dir::{include_dir, Dir};
 use serde::Deserialize;
 
 use super::case::{locate_in, locate_key, read_yaml, Case, Expected, Origin, Problem};
-use super::query::{check_answer_value, is_iccs, Query};
+use super::judge::check_answer_value;
+use crate::board::Move;
+use crate::query::Query;
 
 /// The suite shipped with this crate (`conformance/`), embedded at build time.
 pub static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/conformance");
@@ -631,7 +633,7 @@ fn check_query_values(
         | Query::Other { .. } => return,
     };
     for m in moves.iter().filter(|_| check_moves) {
-        if !is_iccs(m) {
+        if !Move::is_iccs(m) {
             push(
                 locate_in(text, "input", m),
                 format!("`{m}` in `moves` is not an ICCS move like `h2e2`"),
@@ -850,13 +852,13 @@ mod tests {
         let s = Suite::embedded();
         assert!(s.problems.is_empty(), "{:?}", s.problems);
         let names: Vec<&str> = s.vocabulary.queries.keys().map(String::as_str).collect();
-        let mut known = super::super::query::KNOWN_QUERIES.to_vec();
+        let mut known = crate::query::KNOWN_QUERIES.to_vec();
         known.sort();
         assert_eq!(names, known);
         for (name, spec) in &s.vocabulary.queries {
             assert_eq!(
                 Some(spec.answer.as_str()),
-                super::super::query::answer_field(name)
+                crate::query::answer_field(name)
             );
         }
     }

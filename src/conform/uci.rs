@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::process::Process;
 
 use super::protocol::{About, Ask};
-use super::query::{Answer, Query};
+use crate::query::{Answer, Query};
 use super::subject::{Reply, Subject};
 
 /// Reads lines until `done` says stop, within `deadline`; returns them all.
@@ -152,7 +152,7 @@ impl UciEngine {
 
     fn iccs_to_engine(&self, iccs: &str) -> Option<String> {
         let b = iccs.as_bytes();
-        if !super::query::is_iccs(iccs) {
+        if !crate::board::Move::is_iccs(iccs) {
             return None;
         }
         let r = |c: u8| (c - b'0' + self.offset).to_string();

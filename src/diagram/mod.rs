@@ -16,7 +16,6 @@
 //! titles (any text a caller gives) stay `<text>`. A character the table lacks (a spec
 //! edited with `--spec`) falls back to `<text>`.
 
-pub mod cli;
 mod glyphs;
 
 use std::fmt::Write as _;
@@ -411,17 +410,10 @@ pub fn sheet(boards: &[String], per_row: usize, title: Option<&str>) -> String {
     s
 }
 
-/// The position of `fen` after `moves` (ICCS) under `ruleset`, and the last move.
+/// The position of `fen` after `moves` (ICCS) under `ruleset`, and the last move
+/// (`crate::line::after`).
 pub fn position_after(ruleset: &RuleSet, fen: &str, moves: &[String]) -> Result<(Position, Option<Move>), String> {
-    let rules = &ruleset.vm;
-    let mut pos = Position::from_fen(rules, fen).map_err(|e| format!("invalid FEN: {e}"))?;
-    let mut last = None;
-    for (i, text) in moves.iter().enumerate() {
-        let m = Move::parse_iccs(text).ok_or_else(|| format!("move {}: `{text}` is not ICCS (like h2e2)", i + 1))?;
-        pos.play(rules, m).map_err(|e| format!("move {}: {e}", i + 1))?;
-        last = Some(m);
-    }
-    Ok((pos, last))
+    crate::line::after(&ruleset.vm, fen, moves).map_err(|e| e.to_string())
 }
 
 /// The diagram of the position a query's input gives (`fen`, then `moves` if any), with

@@ -334,7 +334,6 @@ pub fn answer_format_move(rules: &Rules, pos: &Position, notation_id: &str, mv: 
     let (notation, style) = notation_by_id(notation_id)
         .ok_or_else(|| Reject { kind: "unsupported", message: format!("unknown notation `{notation_id}`") })?;
     let m = Move::parse_iccs(mv)
-        .filter(|_| mv.len() == 4)
         .ok_or_else(|| Reject { kind: "move.syntax", message: format!("`{mv}` is not an ICCS move such as h2e2") })?;
     format_move(rules, pos, m, notation, style).map_err(|e| match e {
         // The rule set says nothing of how records are written (no notation.* clauses).

@@ -12,7 +12,7 @@
 
 pub mod analysis;
 pub mod classify;
-pub mod cli;
+pub mod sheet;
 pub mod data;
 pub mod forcing;
 pub mod ruling;

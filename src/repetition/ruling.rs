@@ -1,14 +1,12 @@
 //! A ruling: find the cycle in the moves played, class every move of it, name each side's
 //! pattern, apply the verdict table.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::board::{Move, Side, Square, SQUARES};
-use crate::fen::{self, FenError};
-use crate::vm::{IllegalMove, Position, Rules};
+use crate::line::LineError;
+use crate::vm::{Position, Rules};
 
 use super::analysis::{Analyst, ChaseKind};
 use super::classify::PlyFacts;
@@ -66,38 +64,8 @@ impl Verdict {
     }
 }
 
-/// Why a ruling could not be made: the input is not a game.
-#[derive(Clone, Debug, PartialEq)]
-pub enum RulingError {
-    Fen(FenError),
-    /// Move `index` (1-based) is not ICCS text.
-    MoveSyntax { index: usize, text: String },
-    /// Move `index` (1-based) is not legal where it is played.
-    Illegal { index: usize, error: IllegalMove },
-}
-
-impl RulingError {
-    /// The protocol's reject kind.
-    pub fn reject_kind(&self) -> &'static str {
-        match self {
-            RulingError::Fen(e) => e.reject_kind(),
-            RulingError::MoveSyntax { .. } => "move.syntax",
-            RulingError::Illegal { .. } => "move.illegal",
-        }
-    }
-}
-
-impl fmt::Display for RulingError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RulingError::Fen(e) => write!(f, "invalid FEN: {e}"),
-            RulingError::MoveSyntax { index, text } => write!(f, "move {index}: `{text}` is not ICCS (like h2e2)"),
-            RulingError::Illegal { index, error } => write!(f, "move {index}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for RulingError {}
+/// Why a ruling is refused: the FEN and moves do not make a line of play.
+pub type RulingError = LineError;
 
 /// One move of the judged cycle.
 #[derive(Clone, Debug)]
@@ -156,19 +124,8 @@ pub fn rule_every_move(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Re
 /// The position before every move and after the last, and the moves: canonical ICCS only
 /// (`h2e2`), each legal where it is played, as in every query.
 fn play_line(vm: &Rules, q: &RulingQuery) -> Result<(Vec<Position>, Vec<Move>), RulingError> {
-    let (start, _) = fen::parse(vm, &q.fen).map_err(RulingError::Fen)?;
-    let mut positions = vec![start];
-    let mut moves = Vec::with_capacity(q.moves.len());
-    for (i, text) in q.moves.iter().enumerate() {
-        let m = Move::parse_iccs(text)
-            .filter(|m| &m.iccs() == text)
-            .ok_or_else(|| RulingError::MoveSyntax { index: i + 1, text: text.clone() })?;
-        let mut next = positions.last().expect("at least the start").clone();
-        next.play(vm, m).map_err(|error| RulingError::Illegal { index: i + 1, error })?;
-        moves.push(m);
-        positions.push(next);
-    }
-    Ok((positions, moves))
+    let line = crate::line::line(vm, &q.fen, &q.moves)?;
+    Ok((line.positions, line.moves))
 }
 
 /// The plies to judge: the last repetition (the shortest cycle ending at the latest

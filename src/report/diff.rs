@@ -24,8 +24,9 @@ use serde_json::Value;
 use similar::{ChangeTag, TextDiff};
 
 use crate::conform::case::{Case, Expected};
-use crate::conform::query::{judge, Answer, Judgement, Query};
-use crate::conform::reference::answer_under;
+use crate::conform::{judge, Judgement};
+use crate::query::{Answer, Query};
+use crate::reference::answer_under;
 use crate::conform::suite::Suite;
 use crate::markdown::cell;
 use crate::ruleset::RuleSet;

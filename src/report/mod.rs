@@ -13,7 +13,6 @@
 //! not have (yet) is skipped and named in the README.
 
 pub mod articles;
-pub mod cli;
 pub mod diff;
 
 use std::collections::BTreeMap;
@@ -24,7 +23,6 @@ use crate::conform::coverage::Coverage;
 use crate::conform::suite::{SpecFacts, Suite};
 use crate::spec::Spec;
 
-pub use crate::markdown::table_text;
 
 /// The rule-set pairs whose differences are checked in as `reports/diff-A-B.md`, older
 /// first. Extend this list to add a report; a pair naming a rule set the spec lacks is

@@ -1,5 +1,5 @@
-//! `xqspec clock`: simulate a game's clock events under a scheme, or list the schemes of a
-//! rule set.
+//! The text of `xqspec clock`: the table of a simulated game's clocks, the list of the
+//! schemes of a rule set, and the event file.
 //!
 //! The event file is YAML: either a list of events, or a mapping with `events`, optional
 //! `scheme` (used when `--scheme` is not given) and optional `settings` (the numbers the
@@ -7,35 +7,14 @@
 //! times are whole milliseconds or durations such as `1m30s`.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use serde_json::Value;
 use tabled::settings::Style;
 use tabled::{Table, Tabled};
 
-use super::sim::{self, Actor, Event, FlagKind, KnockEffect, Timeline, ViolationKind};
-use super::{ClockQuery, ClockRules, Control, Scheme};
+use super::sim::{Actor, Event, FlagKind, KnockEffect, Timeline, ViolationKind};
+use super::{ClockRules, Control, Scheme};
 use crate::board::Side;
-use crate::ruleset::RuleSet;
-
-/// Arguments of `xqspec clock`.
-#[derive(clap::Args, Debug)]
-pub struct ClockArgs {
-    /// The clock events of one game (YAML); see `xqspec clock --help` and README.
-    #[arg(required_unless_present = "list")]
-    pub file: Option<PathBuf>,
-    /// The scheme id (`xqspec clock --list` shows them); default: the file's `scheme:`.
-    #[arg(long)]
-    pub scheme: Option<String>,
-    /// List the schemes of the rule set with their parameters.
-    #[arg(long, conflicts_with = "file")]
-    pub list: bool,
-    /// Print the answer object of the `clock` query instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    #[arg(long, default_value = "cxa-2020")]
-    pub edition: String,
-}
 
 /// `1:30:00.000`, `4:59.999`, `-0:00.001`: a clock reading.
 pub fn clock_text(ms: i64) -> String {
@@ -338,80 +317,26 @@ pub fn read_event_file(
     }
 }
 
-/// `xqspec clock`.
-pub fn run(ruleset: &RuleSet, args: &ClockArgs) -> Result<(), String> {
-    let rules = ruleset
-        .clock
-        .as_ref()
-        .ok_or_else(|| format!("rule set {} has no clock clauses", ruleset.id()))?;
-    if args.list {
-        let rows: Vec<SchemeRow> = rules.schemes.iter().map(|s| scheme_row(rules, s)).collect();
-        println!("{}", Table::new(rows).with(Style::markdown()));
-        if rules.schemes.iter().any(|s| s.control.is_none()) {
-            println!("\nevent: a number the rulebook leaves to the event (由赛事规定); give it in the event file's `settings`, or use an overlay.");
-        }
-        if let Some(c) = &rules.classification {
-            let classes: Vec<String> = c
-                .classes
-                .iter()
-                .map(|(k, n, max)| format!("{k} ({n}) up to {} inclusive", super::data::Ms(*max)))
-                .collect();
-            println!(
-                "\nclassification (art. {}): {}; otherwise {}",
-                c.rule.article.clone().unwrap_or_default(),
-                classes.join(", "),
-                c.otherwise
-            );
-        }
-        return Ok(());
+/// The schemes of a rule set as a Markdown table (`xqspec clock --list`), with a note on
+/// the numbers left to the event and the rapid classification.
+pub fn schemes_text(rules: &ClockRules) -> String {
+    let rows: Vec<SchemeRow> = rules.schemes.iter().map(|s| scheme_row(rules, s)).collect();
+    let mut out = format!("{}\n", Table::new(rows).with(Style::markdown()));
+    if rules.schemes.iter().any(|s| s.control.is_none()) {
+        out.push_str("\nevent: a number the rulebook leaves to the event (由赛事规定); give it in the event file's `settings`, or use an overlay.\n");
     }
-    let path = args
-        .file
-        .as_deref()
-        .ok_or("give an event file, or --list")?;
-    let (file_scheme, settings, events) = read_event_file(path)?;
-    let scheme = args.scheme.clone().or(file_scheme).ok_or(
-        "give --scheme ID (or `scheme:` in the event file); `xqspec clock --list` shows the ids",
-    )?;
-    let query = ClockQuery {
-        scheme,
-        settings,
-        events,
-    };
-    let at = |e: super::ClockError| format!("{}: {e}", path.display());
-    if args.json {
-        let v = rules.answer_clock(&query).map_err(at)?;
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
-        );
-        return Ok(());
+    if let Some(c) = &rules.classification {
+        let classes: Vec<String> = c
+            .classes
+            .iter()
+            .map(|(k, n, max)| format!("{k} ({n}) up to {} inclusive", super::data::Ms(*max)))
+            .collect();
+        out.push_str(&format!(
+            "\nclassification (art. {}): {}; otherwise {}\n",
+            c.rule.article.clone().unwrap_or_default(),
+            classes.join(", "),
+            c.otherwise
+        ));
     }
-    let scheme = rules.scheme(&query.scheme).map_err(at)?;
-    let control = rules.control(scheme, query.settings.as_ref()).map_err(at)?;
-    let events = sim::parse_events(&query.events).map_err(|e| at(super::ClockError::Event(e)))?;
-    let t = sim::simulate(&control, &rules.timing, &events)
-        .map_err(|e| at(super::ClockError::Event(e)))?;
-    let class = rules
-        .class_of(scheme, &control)
-        .map(|c| format!(", class {c}"))
-        .unwrap_or_default();
-    println!(
-        "{} — scheme `{}` (art. {}: {}{class})\n",
-        ruleset.id(),
-        scheme.id,
-        scheme.article.clone().unwrap_or_default(),
-        scheme.name
-    );
-    println!("{}", timeline_table(rules, &control, &events, &t));
-    match (&t.flag, t.ended_at) {
-        (Some(f), _) => println!("\n{}'s flag fell at event {}.", f.side, f.event),
-        (None, Some(n)) => println!("\nThe game ended on the clock at event {n}."),
-        (None, None) => println!(
-            "\nNo flag: {} left for red, {} for black.",
-            clock_text(t.left[0]),
-            clock_text(t.left[1])
-        ),
-    }
-    Ok(())
+    out
 }

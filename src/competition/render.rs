@@ -1,69 +1,18 @@
-//! `xqspec standings FILE [--json] [--report FILE.md]`: the crosstable and the ranking of
-//! a tournament file, with every criterion's value and what separated each pair of
-//! neighbours.
+//! The text of `xqspec standings`: the crosstable and the ranking of a tournament, with
+//! every criterion's value and what separated each pair of neighbours.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 
 use tabled::builder::Builder;
 
 use super::criteria::fmt_number;
 use super::data::System;
 use super::standings::{encounters, Outcome, Standings};
-use super::tournament::{read_file, RawTournament, Tournament};
+use super::tournament::Tournament;
 use super::CompetitionRules;
 
-#[derive(clap::Args)]
-pub struct StandingsArgs {
-    /// The tournament file (YAML; conformance/tournament.schema.json, conformance/tournament-example.yaml).
-    pub file: PathBuf,
-    /// Print the standings as the `standings` query's JSON answer object.
-    #[arg(long)]
-    pub json: bool,
-    /// Also write the crosstable and the ranking as Markdown tables to this file.
-    #[arg(long, value_name = "FILE.md")]
-    pub report: Option<PathBuf>,
-    /// The rule set (default: the file's `edition`, with its `overlay`, else cxa-2020).
-    #[arg(long)]
-    pub edition: Option<String>,
-}
-
-/// Runs the command. `spec_dir` and `overlay_file` are the global options.
-pub fn run(spec_dir: Option<&Path>, overlay_file: Option<&Path>, a: &StandingsArgs) -> Result<(), String> {
-    let file = a.file.display().to_string();
-    let text = crate::input::read_file(&a.file).map_err(|e| e.to_string())?;
-    let raw = RawTournament::from_yaml(&file, &text).map_err(|e| e.to_string())?;
-    let id = match (&a.edition, &raw.edition, &raw.overlay) {
-        (Some(e), _, _) => e.clone(),
-        (None, Some(e), Some(o)) if overlay_file.is_none() => format!("{e}+{o}"),
-        (None, Some(e), _) => e.clone(),
-        (None, None, _) => "cxa-2020".to_string(),
-    };
-    let ruleset = crate::ruleset::load(spec_dir, &id, overlay_file).map_err(|e| match a.edition {
-        // The rule set named in the file: its errors name the file.
-        None if raw.edition.is_some() => format!("{file}: edition: {e}"),
-        Some(_) if e.starts_with("unknown rule set") => format!("--edition: {e}"),
-        _ => e,
-    })?;
-    let rules = ruleset.competition.as_ref().ok_or_else(|| format!("rule set {id} has no competition clauses"))?;
-    let t = read_file(&file, &text, rules).map_err(|e| e.to_string())?;
-    let st = super::standings(&t, rules);
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&st.to_json()).map_err(|e| e.to_string())?);
-    } else {
-        print!("{}", render(&t, rules, &st, false));
-    }
-    if let Some(path) = &a.report {
-        std::fs::write(path, render(&t, rules, &st, true)).map_err(|e| format!("{}: {e}", path.display()))?;
-        if !a.json {
-            println!("wrote {}", path.display());
-        }
-    }
-    Ok(())
-}
-
 fn table(b: Builder, markdown: bool) -> String {
-    crate::report::table_text(b, markdown)
+    crate::markdown::table_text(b, markdown)
 }
 
 /// The crosstable and the ranking, as text tables or Markdown.

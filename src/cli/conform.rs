@@ -7,17 +7,18 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
-use crate::spec::Spec;
+use xqspec::spec::Spec;
 
-use super::coverage::Coverage;
-use super::protocol;
-use super::query::Query;
-use super::reference::{reference_problems, Reference};
-use super::known;
-use super::runner::{self, KnownFailures, RunOptions, Summary, Tally};
-use super::subject::{Adapter, InProcess, Subject};
-use super::suite::{SpecFacts, Suite};
-use super::uci::{RankBase, UciEngine};
+use xqspec::conform::coverage::Coverage;
+use xqspec::conform::protocol;
+use xqspec::query::Query;
+use xqspec::conform::check::check_suite;
+use xqspec::reference::Reference;
+use xqspec::conform::known;
+use xqspec::conform::runner::{self, KnownFailures, RunOptions, Summary, Tally};
+use xqspec::conform::subject::{Adapter, InProcess, Subject};
+use xqspec::conform::suite::{SpecFacts, Suite};
+use xqspec::conform::uci::{RankBase, UciEngine};
 
 /// Options of `xqspec conform`.
 #[derive(Args, Debug, Clone)]
@@ -153,8 +154,8 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     }
     // The built-in reference runs against its own list of known failures unless told otherwise.
     let in_process = args.adapter.is_none() && args.uci.is_none();
-    let read = |f: &Path| crate::input::read_file(f).map_err(|e| e.to_string());
-    let lines = |errs: Vec<super::case::Problem>| errs.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n");
+    let read = |f: &Path| xqspec::input::read_file(f).map_err(|e| e.to_string());
+    let lines = |errs: Vec<xqspec::conform::case::Problem>| errs.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n");
     // With --update-known-failures: the file's text and entries, rewritten after the run.
     let mut updating = None;
     let known = match (&args.known_failures, &args.update_known_failures) {
@@ -225,7 +226,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
             "{} {} against suite {}, protocol {}",
             about.name,
             about.version,
-            super::suite::SUITE_VERSION,
+            xqspec::conform::suite::SUITE_VERSION,
             protocol::PROTOCOL_VERSION
         );
         println!("{}", runner::area_table(&results, false));
@@ -247,7 +248,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
                     (Some(f), _) => format!("the same options with `--update-known-failures {}`", f.display()),
                     (None, Some(d)) => format!(
                         "the same options with `--update-known-failures {}`",
-                        d.join(super::suite::REFERENCE_KNOWN_FAILURES).display()
+                        d.join(xqspec::conform::suite::REFERENCE_KNOWN_FAILURES).display()
                     ),
                 }
             );
@@ -311,7 +312,7 @@ fn failure_diagrams(
         let Some(case) = suite.cases.iter().find(|c| c.path == r.path) else { continue };
         let overlay = case.overlay.as_ref().and_then(|o| spec.overlay(o));
         let Ok(rs) = reference.ruleset(&r.edition, overlay) else { continue };
-        let Some(svg) = crate::diagram::of_input(&rs, &case.input, &format!("{} [{}]", case.id, r.edition)) else { continue };
+        let Some(svg) = xqspec::diagram::of_input(&rs, &case.input, &format!("{} [{}]", case.id, r.edition)) else { continue };
         std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let name = format!("{}-{}.svg", case.stem_path().replace('/', "-"), r.edition);
         std::fs::write(dir.join(&name), svg).map_err(|e| format!("cannot write {}: {e}", dir.join(&name).display()))?;
@@ -327,24 +328,6 @@ pub fn serve(spec_dir: Option<&Path>) -> Result<(), String> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     protocol::serve(&mut reference, stdin.lock(), stdout.lock()).map_err(|e| e.to_string())
-}
-
-/// Every problem of the suite: structure, vocabularies, spec, and the
-/// reference checks (canonical FENs, playable moves).
-pub fn check_suite(suite: &Suite, spec: &Spec) -> Vec<super::case::Problem> {
-    let facts = SpecFacts::from_spec(spec);
-    let mut problems = suite.check(&facts);
-    if let Err(errors) = suite.reference_known_failures() {
-        problems.extend(errors);
-    }
-    let reference = Reference::new(spec);
-    for c in &suite.cases {
-        let text = suite.texts.get(&c.path).map(String::as_str).unwrap_or("");
-        problems.extend(reference_problems(&reference, c, text));
-    }
-    problems.sort();
-    problems.dedup();
-    problems
 }
 
 /// `xqspec cases …`.
@@ -400,7 +383,7 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             check,
         } => {
             let suite = load_suite(cases.as_deref())?;
-            let text = super::schema::case_schema(&suite.vocabulary);
+            let text = xqspec::conform::schema::case_schema(&suite.vocabulary);
             let path = cases
                 .unwrap_or_else(|| PathBuf::from("conformance"))
                 .join("case.schema.json");

@@ -5,12 +5,12 @@ use std::fmt::Write as _;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
-use super::{rule, Ruling, RulingQuery};
-use crate::board::Move;
-use crate::diagram::{self, Arrow, DiagramOptions};
-use crate::notation::{format_move, Notation};
-use crate::ruleset::RuleSet;
-use crate::vm::Position;
+use xqspec::diagram;
+use xqspec::notation::{format_move, Notation};
+use xqspec::repetition::sheet::cycle_sheet;
+use xqspec::repetition::ruling::{rule_every_move, status_name};
+use xqspec::repetition::{rule, RulingQuery};
+use xqspec::ruleset::RuleSet;
 
 /// Arguments of `xqspec ruling`.
 #[derive(clap::Args, Debug)]
@@ -32,7 +32,7 @@ pub struct RulingArgs {
     #[arg(long, value_name = "FILE")]
     pub svg: Option<std::path::PathBuf>,
     /// The rule set: cxa-1999, cxa-2011, cxa-2020, axf (or EDITION+OVERLAY).
-    #[arg(long, default_value = "cxa-2020")]
+    #[arg(long, default_value = xqspec::ruleset::DEFAULT)]
     pub edition: String,
 }
 
@@ -60,7 +60,7 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
     }
     let fen = a.fen.clone();
     let q = RulingQuery { fen: fen.clone(), moves: a.moves.clone() };
-    let r = if a.every_move { super::ruling::rule_every_move(&rs.vm, rep, &q) } else { rule(&rs.vm, rep, &q) }.map_err(|e| e.to_string())?;
+    let r = if a.every_move { rule_every_move(&rs.vm, rep, &q) } else { rule(&rs.vm, rep, &q) }.map_err(|e| e.to_string())?;
     // The sheet needs the positions from the one before the first move judged.
     let sheet_from = match &a.svg {
         None => None,
@@ -70,18 +70,17 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
         }
     };
     // The Chinese notation of each move, and the positions the sheet draws.
-    let mut pos = crate::fen::parse(&rs.vm, &fen).map_err(|e| e.to_string())?.0;
-    let mut positions = Vec::new();
-    let mut chinese = Vec::new();
-    for (i, t) in a.moves.iter().enumerate() {
-        if sheet_from.is_some_and(|from| i >= from) {
-            positions.push(pos.clone());
-        }
-        let m = Move::parse_iccs(t).ok_or_else(|| format!("`{t}` is not ICCS"))?;
-        chinese.push(format_move(&rs.vm, &pos, m, Notation::Chinese, Default::default()).unwrap_or_default());
-        pos.play(&rs.vm, m).map_err(|e| e.to_string())?;
-    }
-    positions.push(pos);
+    let line = xqspec::line::line(&rs.vm, &fen, &a.moves).map_err(|e| e.to_string())?;
+    let chinese: Vec<String> = line
+        .moves
+        .iter()
+        .zip(&line.positions)
+        .map(|(&m, pos)| format_move(&rs.vm, pos, m, Notation::Chinese, Default::default()).unwrap_or_default())
+        .collect();
+    let positions = match sheet_from {
+        Some(from) => line.positions[from..].to_vec(),
+        None => Vec::new(),
+    };
     if let (Some(path), Some(from)) = (&a.svg, sheet_from) {
         std::fs::write(path, cycle_sheet(rs, &r, &positions, from, &chinese)).map_err(|e| format!("{}: {e}", path.display()))?;
         if !a.json {
@@ -116,7 +115,7 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
     }
     if let Some(ps) = &r.patterns {
         for (side, p) in ["red", "black"].iter().zip(ps.iter()) {
-            writeln!(out, "{side}: {} ({}, {})", p.zh, p.pattern, super::ruling::status_name(p.status)).ok();
+            writeln!(out, "{side}: {} ({}, {})", p.zh, p.pattern, status_name(p.status)).ok();
         }
     }
     writeln!(out, "verdict: {}", r.verdict.name()).ok();
@@ -125,33 +124,4 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
     }
     print!("{out}");
     Ok(())
-}
-
-/// The judged cycle on one sheet: the position it starts from, then the board after every
-/// move judged, with the move framed, each chase (or piece met) as an arrow labelled with
-/// the move's class, and a caption naming the move. `positions[i]` stands before move
-/// `from + i + 1` (`from`: the moves before the first judged, the last position after
-/// the last move).
-pub fn cycle_sheet(rs: &RuleSet, r: &Ruling, positions: &[Position], from: usize, chinese: &[String]) -> String {
-    let Some(rep) = rs.repetition.as_ref() else { return diagram::sheet(&[], 1, None) };
-    let first = r.plies.first().map_or(from + positions.len() - 1, |p| p.ply - 1);
-    let mut boards = vec![diagram::svg(
-        rs,
-        &positions[first - from],
-        &DiagramOptions {
-            caption: Some(if r.plies.is_empty() { format!("after move {first}: nothing judged") } else { format!("the cycle starts: before move {}", first + 1) }),
-            ..Default::default()
-        },
-    )];
-    for p in &r.plies {
-        let c = &rep.classes[p.facts.class];
-        let arrows = p.arrows.iter().map(|&(from, to)| Arrow { from, to, label: Some(c.zh.clone()) }).collect();
-        let caption = format!("move {}: {} {} · {} {}", p.ply, p.facts.side.name(), chinese[p.ply - 1], c.zh, c.name);
-        boards.push(diagram::svg(rs, &positions[p.ply - from], &DiagramOptions { last_move: Some(p.facts.mv), arrows, caption: Some(caption) }));
-    }
-    let verdict = match &r.patterns {
-        Some([red, black]) => format!("{} 棋例 · red {} · black {} · verdict: {}", rs.id(), red.zh, black.zh, r.verdict.name()),
-        None => format!("{} 棋例 · verdict: {}", rs.id(), r.verdict.name()),
-    };
-    diagram::sheet(&boards, 4, Some(&verdict))
 }

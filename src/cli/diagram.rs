@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{position_after, svg, Arrow, DiagramOptions};
-use crate::ruleset::RuleSet;
+use xqspec::diagram::{position_after, svg, Arrow, DiagramOptions};
+use xqspec::ruleset::RuleSet;
 
 /// Options of `xqspec board`.
 #[derive(Args, Debug, Clone)]
@@ -25,7 +25,7 @@ pub struct BoardArgs {
     /// A caption under the board.
     #[arg(long)]
     pub caption: Option<String>,
-    #[arg(long, default_value = "cxa-2020")]
+    #[arg(long, default_value = xqspec::ruleset::DEFAULT)]
     pub edition: String,
 }
 

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{ArbiterError, OutcomeQuery, TouchQuery};
-use crate::ruleset::RuleSet;
+use xqspec::arbiter::{ArbiterError, OutcomeQuery, TouchQuery};
+use xqspec::ruleset::RuleSet;
 
 #[derive(clap::Args)]
 pub struct OutcomeArgs {
@@ -42,7 +42,7 @@ pub struct OutcomeArgs {
 
 #[derive(clap::Args)]
 pub struct TouchArgs {
-    #[arg(long, default_value = "cxa-2020")]
+    #[arg(long, default_value = xqspec::ruleset::DEFAULT)]
     pub edition: String,
     /// Position in FEN, or `startpos`.
     #[arg(long, default_value = "startpos", allow_hyphen_values = true)]
@@ -73,7 +73,7 @@ struct GameFile {
 }
 
 fn read_game(path: &Path) -> Result<GameFile, String> {
-    crate::input::yaml_file(path).map_err(|e| e.to_string())
+    xqspec::input::yaml_file(path).map_err(|e| e.to_string())
 }
 
 /// Places the record's moves among the events (`pgn: N`, `pgn: rest`).
@@ -112,7 +112,7 @@ fn splice_record(events: Vec<Value>, moves: &[String]) -> Result<Vec<Value>, Str
 /// `xqspec outcome FILE`: the decision and its reasons.
 pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String>) -> Result<(), String> {
     let file = read_game(&args.file)?;
-    let edition = args.edition.clone().or(file.edition.clone()).unwrap_or_else(|| "cxa-2020".into());
+    let edition = args.edition.clone().or(file.edition.clone()).unwrap_or_else(|| xqspec::ruleset::DEFAULT.into());
     let rs = match (&args.edition, &file.edition) {
         // The rule set named in the file: its errors name the file.
         (None, Some(_)) => load(&edition).map_err(|e| format!("{}: edition: {e}", args.file.display()))?,
@@ -122,9 +122,9 @@ pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String
     let (fen, events) = match &args.pgn {
         None => (file.fen, file.events),
         Some(p) => {
-            let text = crate::input::read_bytes(p).map_err(|e| e.to_string())?;
-            let (text, _) = crate::notation::encoding::decode(&text, None);
-            let games = crate::notation::replay::replay_text(&rs.vm, &text);
+            let text = xqspec::input::read_bytes(p).map_err(|e| e.to_string())?;
+            let (text, _) = xqspec::notation::encoding::decode(&text, None);
+            let games = xqspec::notation::replay::replay_text(&rs.vm, &text);
             let g = games.get(args.game.wrapping_sub(1)).ok_or_else(|| format!("{}: there is no game {}", p.display(), args.game))?;
             if let Some(e) = &g.error {
                 return Err(format!("{}: game {}: {e}", p.display(), args.game));
@@ -145,7 +145,7 @@ pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String
         println!("{}", o.to_json());
         return Ok(());
     }
-    let cite = |c: &Option<super::RuleRef>| match c {
+    let cite = |c: &Option<xqspec::arbiter::RuleRef>| match c {
         Some(c) => format!("{} (art. {})", c.clause, c.article.as_deref().unwrap_or("—")),
         None => "no clause".into(),
     };

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::conform::cli::load_suite;
-use crate::spec::Spec;
+use super::conform::load_suite;
+use xqspec::spec::Spec;
 
 /// Options of `xqspec report`.
 #[derive(Args, Debug, Clone)]
@@ -18,7 +18,7 @@ pub struct ReportArgs {
     #[arg(long)]
     pub check: bool,
     /// The reports folder.
-    #[arg(long, value_name = "DIR", default_value = super::DIR)]
+    #[arg(long, value_name = "DIR", default_value = xqspec::report::DIR)]
     pub dir: PathBuf,
     /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
     #[arg(long, value_name = "DIR")]
@@ -53,18 +53,18 @@ fn load_spec(dir: Option<&Path>) -> Result<Spec, String> {
 pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
     let spec = load_spec(spec_dir)?;
     let suite = load_suite(a.cases.as_deref())?;
-    let g = super::generate(&spec, &suite)?;
+    let g = xqspec::report::generate(&spec, &suite)?;
     for (file, why) in &g.skipped {
         eprintln!("note: {file} not generated: {why}");
     }
     if a.check {
-        let problems = super::check(&a.dir, &g);
+        let problems = xqspec::report::check(&a.dir, &g);
         if !problems.is_empty() {
             return Err(problems.join("\n"));
         }
         println!("reports ok: {} files in {} are current", g.files.len(), a.dir.display());
     } else if a.write {
-        let written = super::write(&a.dir, &g)?;
+        let written = xqspec::report::write(&a.dir, &g)?;
         for w in &written {
             println!("wrote {w}");
         }
@@ -89,7 +89,7 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
 pub fn diff(spec_dir: Option<&Path>, a: &DiffArgs) -> Result<(), String> {
     let spec = load_spec(spec_dir)?;
     let suite = load_suite(a.cases.as_deref())?;
-    let d = super::diff::diff(&spec, &suite, &a.a, &a.b)?;
+    let d = xqspec::report::diff::diff(&spec, &suite, &a.a, &a.b)?;
     match &a.write {
         None => print!("{}", d.markdown),
         Some(file) => {

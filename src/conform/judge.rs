@@ -1,0 +1,303 @@
+//! The one place where an answer is judged against an expectation ([`judge`]), and the
+//! checks of answer values.
+
+use serde_json::Value;
+
+use super::case::Expected;
+use crate::board::Move;
+use crate::query::{answer_field, Answer};
+
+/// The largest count the suite uses: integers stay exact in every JSON reader.
+pub const MAX_COUNT: u64 = (1 << 53) - 1;
+
+/// Checks the value of an answer field. `strict` (for case files) also
+/// demands that move lists be sorted; answers may come in any order.
+pub fn check_answer_value(
+    field: &str,
+    v: &Value,
+    statuses: &[&str],
+    strict: bool,
+) -> Result<(), String> {
+    match field {
+        "moves" => {
+            let list = v.as_array().ok_or("`moves` is a list of ICCS moves")?;
+            let mut seen: Vec<&str> = Vec::with_capacity(list.len());
+            for m in list {
+                let m = m.as_str().ok_or("`moves` holds strings")?;
+                if !Move::is_iccs(m) {
+                    return Err(format!("`{m}` is not an ICCS move like `h2e2`"));
+                }
+                seen.push(m);
+            }
+            let mut sorted = seen.clone();
+            sorted.sort_unstable();
+            if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+                return Err(format!("`{}` is listed twice", w[0]));
+            }
+            if strict && sorted != seen {
+                return Err("`moves` is not sorted in ascending order".into());
+            }
+            Ok(())
+        }
+        "nodes" => match v.as_u64() {
+            Some(n) if n <= MAX_COUNT => Ok(()),
+            _ => Err("`nodes` is a non-negative integer below 2^53".into()),
+        },
+        "status" => match v.as_str() {
+            Some(s) if statuses.contains(&s) => Ok(()),
+            _ => Err(format!("`status` is one of {}", statuses.join(", "))),
+        },
+        "valid" => match v {
+            Value::Bool(true) => Ok(()),
+            _ => Err("`valid` is `true` (an invalid FEN is a rejection)".into()),
+        },
+        "move" => match v.as_str() {
+            Some(s) if Move::is_iccs(s) => Ok(()),
+            _ => Err("`move` is an ICCS move like `h2e2`".into()),
+        },
+        "text" => match v.as_str() {
+            Some(s) if !s.is_empty() && !s.contains('\n') => Ok(()),
+            _ => Err("`text` is a non-empty one-line string".into()),
+        },
+        // The answers of the rule domains (ruling, outcome, clock, standings …) are objects;
+        // expectations give the part of the object they check.
+        other if DOMAIN_ANSWER_FIELDS.contains(&other) => match v {
+            Value::Object(_) => Ok(()),
+            _ => Err(format!("`{other}` is an object")),
+        },
+        other => Err(format!("`{other}` is not an answer field")),
+    }
+}
+
+/// Answer fields whose value is an object compared by [`subset_difference`].
+pub const DOMAIN_ANSWER_FIELDS: &[&str] = &["outcome", "touch", "clock", "playoff", "standings", "ruling"];
+
+/// Where `got` departs from `want`, or `None` when every part of `want` is in `got`:
+/// objects compare key by key on the keys `want` names (an answer may carry more),
+/// lists item by item with equal lengths, scalars by equality. `path` names the place.
+pub fn subset_difference(want: &Value, got: &Value, path: &str) -> Option<String> {
+    match (want, got) {
+        (Value::Object(w), Value::Object(g)) => w.iter().find_map(|(k, wv)| match g.get(k) {
+            None => Some(format!("{path}.{k} is missing (expected {wv})")),
+            Some(gv) => subset_difference(wv, gv, &format!("{path}.{k}")),
+        }),
+        (Value::Array(w), Value::Array(g)) if w.len() != g.len() => Some(format!(
+            "{path} has {} items, expected {}: expected {want}, got {got}",
+            g.len(),
+            w.len()
+        )),
+        (Value::Array(w), Value::Array(g)) => w
+            .iter()
+            .zip(g)
+            .enumerate()
+            .find_map(|(i, (wv, gv))| subset_difference(wv, gv, &format!("{path}[{i}]"))),
+        _ if want == got => None,
+        _ => Some(format!("{path}: expected {want}, got {got}")),
+    }
+}
+
+/// The outcome of judging one answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Judgement {
+    Pass,
+    /// A wrong answer, with a readable difference.
+    Fail(String),
+    /// The implementation declined (`unsupported`).
+    Skip(String),
+    /// The implementation reported an error, or answered in a malformed way.
+    Error(String),
+}
+
+/// Judges `answer` against `expected` for `query`. The only comparison in xqspec:
+/// the harness, the runner and the Rust implementers' harness all call it.
+pub fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgement {
+    const STATUSES: [&str; 4] = ["ongoing", "check", "checkmate", "stalemate"];
+    match (expected, answer) {
+        (_, Answer::Unsupported { reason }) => Judgement::Skip(reason.clone()),
+        (_, Answer::Error { message }) => Judgement::Error(message.clone()),
+        (Expected::Reject(want), Answer::Reject { kind, .. }) => {
+            let family = want.split('.').next().unwrap_or(want);
+            if kind == want || kind == family {
+                Judgement::Pass
+            } else {
+                Judgement::Fail(format!("expected reject {want}, got reject {kind}"))
+            }
+        }
+        (Expected::Reject(want), Answer::Value(_)) => Judgement::Fail(format!(
+            "expected reject {want}, got {}",
+            answer.display_sorted()
+        )),
+        (Expected::Answer(want), Answer::Reject { kind, message }) => {
+            let m = if message.is_empty() {
+                String::new()
+            } else {
+                format!(" ({message})")
+            };
+            Judgement::Fail(format!(
+                "expected {}, got reject {kind}{m}",
+                Value::Object(want.clone())
+            ))
+        }
+        (Expected::Answer(want), Answer::Value(got)) => {
+            let Some(field) = answer_field(query) else {
+                return Judgement::Error(format!("no comparison is defined for query `{query}`"));
+            };
+            let Some(got_v) = got.get(field) else {
+                return Judgement::Error(format!(
+                    "the answer has no `{field}` field: {}",
+                    Value::Object(got.clone())
+                ));
+            };
+            if let Err(e) = check_answer_value(field, got_v, &STATUSES, false) {
+                return Judgement::Error(format!("malformed answer: {e}"));
+            }
+            let want_v = &want[field];
+            if field == "moves" {
+                return compare_move_lists(want_v, got_v);
+            }
+            if want_v.is_object() {
+                return match subset_difference(want_v, got_v, field) {
+                    None => Judgement::Pass,
+                    Some(d) => Judgement::Fail(d),
+                };
+            }
+            if want_v == got_v {
+                Judgement::Pass
+            } else {
+                Judgement::Fail(format!("expected {field} {want_v}, got {got_v}"))
+            }
+        }
+    }
+}
+
+fn compare_move_lists(want: &Value, got: &Value) -> Judgement {
+    let as_set = |v: &Value| -> std::collections::BTreeSet<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m.as_str().map(str::to_string))
+            .collect()
+    };
+    let (w, g) = (as_set(want), as_set(got));
+    if w == g {
+        return Judgement::Pass;
+    }
+    let missing: Vec<&str> = w.difference(&g).map(String::as_str).collect();
+    let extra: Vec<&str> = g.difference(&w).map(String::as_str).collect();
+    let mut parts = Vec::new();
+    if !missing.is_empty() {
+        parts.push(format!("missing {}", missing.join(" ")));
+    }
+    if !extra.is_empty() {
+        parts.push(format!("extra {}", extra.join(" ")));
+    }
+    Judgement::Fail(format!("moves differ: {}", parts.join("; ")))
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn exp(v: Value) -> Expected {
+        match v {
+            Value::Object(m) => Expected::Answer(m),
+            _ => panic!(),
+        }
+    }
+
+    #[test]
+    fn move_lists_compare_as_sets_and_report_differences() {
+        let want = exp(json!({"moves": ["a0a1", "b0c2"]}));
+        assert_eq!(
+            judge("legal_moves", &want, &Answer::moves(["b0c2", "a0a1"])),
+            Judgement::Pass
+        );
+        assert_eq!(
+            judge("legal_moves", &want, &Answer::moves(["a0a1", "i0i1"])),
+            Judgement::Fail("moves differ: missing b0c2; extra i0i1".into())
+        );
+        assert!(matches!(
+            judge(
+                "legal_moves",
+                &want,
+                &Answer::moves(["a0a1", "a0a1", "b0c2"])
+            ),
+            Judgement::Error(_)
+        ));
+        assert!(matches!(
+            judge("legal_moves", &want, &Answer::moves(["A0-A1"])),
+            Judgement::Error(_)
+        ));
+    }
+
+    #[test]
+    fn rejections_match_kind_or_family() {
+        let want = Expected::Reject("fen.board_shape".into());
+        assert_eq!(
+            judge(
+                "validate_fen",
+                &want,
+                &Answer::reject("fen.board_shape", "")
+            ),
+            Judgement::Pass
+        );
+        assert_eq!(
+            judge("validate_fen", &want, &Answer::reject("fen", "bad")),
+            Judgement::Pass
+        );
+        assert!(matches!(
+            judge("validate_fen", &want, &Answer::reject("fen.syntax", "")),
+            Judgement::Fail(_)
+        ));
+        assert!(matches!(
+            judge("validate_fen", &want, &Answer::valid()),
+            Judgement::Fail(_)
+        ));
+        let ok = exp(json!({"valid": true}));
+        assert!(matches!(
+            judge("validate_fen", &ok, &Answer::reject("fen.syntax", "x")),
+            Judgement::Fail(_)
+        ));
+    }
+
+    #[test]
+    fn scalars_and_skips() {
+        let want = exp(json!({"nodes": 44}));
+        assert_eq!(judge("perft", &want, &Answer::nodes(44)), Judgement::Pass);
+        assert_eq!(
+            judge("perft", &want, &Answer::nodes(45)),
+            Judgement::Fail("expected nodes 44, got 45".into())
+        );
+        assert_eq!(
+            judge("perft", &want, &Answer::unsupported("no")),
+            Judgement::Skip("no".into())
+        );
+        assert!(matches!(
+            judge("perft", &want, &Answer::status("check")),
+            Judgement::Error(_)
+        ));
+        let st = exp(json!({"status": "check"}));
+        assert!(matches!(
+            judge("status", &st, &Answer::status("mate")),
+            Judgement::Error(_)
+        ));
+    }
+
+    #[test]
+    fn objects_compare_on_the_parts_the_expectation_names() {
+        let want = json!({"verdict": "draw", "plies": [{"class": "chase"}, {"class": "idle"}]});
+        let got = json!({"verdict": "draw", "plies": [{"class": "chase", "targets": ["i9"]}, {"class": "idle"}], "clauses": []});
+        assert_eq!(subset_difference(&want, &got, "ruling"), None);
+        let bad = json!({"verdict": "draw", "plies": [{"class": "chase"}, {"class": "check"}]});
+        assert_eq!(
+            subset_difference(&want, &bad, "ruling").unwrap(),
+            "ruling.plies[1].class: expected \"idle\", got \"check\""
+        );
+        let short = json!({"verdict": "draw", "plies": [{"class": "chase"}]});
+        assert!(subset_difference(&want, &short, "ruling").unwrap().contains("has 1 items, expected 2"));
+        let no_verdict = json!({"plies": [{"class": "chase"}, {"class": "idle"}]});
+        assert!(subset_difference(&want, &no_verdict, "ruling").unwrap().contains("ruling.verdict is missing"));
+    }
+}

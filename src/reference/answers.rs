@@ -1,0 +1,153 @@
+//! One function per query: each reads its input through the shared paths (`crate::line`
+//! for a FEN and moves) and asks its rule domain. `Err` carries the answer when the input
+//! is refused or the rule set has no clauses for the domain.
+
+use crate::arbiter::{ArbiterError, ArbiterRules, OutcomeQuery, TouchQuery};
+use crate::clock::{ClockQuery, PlayoffQuery};
+use crate::competition::StandingsQuery;
+use crate::line::{self, LineError};
+use crate::query::Answer;
+use crate::repetition::RulingQuery;
+use crate::ruleset::RuleSet;
+use crate::vm::{Position, Rules};
+
+use super::{MAX_RULING_PLIES, PERFT_NODE_BUDGET};
+
+/// What a query function returns: the answer, or the answer that refuses the input.
+pub type Answered = Result<Answer, Answer>;
+
+/// The position after `moves` from `fen`, or the rejection (`fen.*`, `move.syntax`,
+/// `move.illegal`).
+pub fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, Answer> {
+    line::after(rules, fen, moves).map(|(p, _)| p).map_err(|e| match &e {
+        LineError::Fen(f) => Answer::reject(f.reject_kind(), f.to_string()),
+        _ => Answer::reject(e.reject_kind(), e.to_string()),
+    })
+}
+
+/// `legal_moves`: sorted, for people reading `xqspec serve` (the protocol allows any order).
+pub fn legal_moves(rs: &RuleSet, fen: &str, moves: &[String]) -> Answered {
+    let pos = position(&rs.vm, fen, moves)?;
+    let mut list: Vec<String> = pos.legal_moves(&rs.vm).iter().map(|m| m.iccs()).collect();
+    list.sort_unstable();
+    Ok(Answer::moves(list))
+}
+
+/// `perft`, within [`PERFT_NODE_BUDGET`].
+pub fn perft(rs: &RuleSet, fen: &str, moves: &[String], depth: u32) -> Answered {
+    let mut pos = position(&rs.vm, fen, moves)?;
+    Ok(match crate::perft::perft_within(&mut pos, &rs.vm, depth, PERFT_NODE_BUDGET) {
+        Ok(n) => Answer::nodes(n),
+        Err(e) => Answer::error(format!("perft depth {depth} stopped: {e}, limits.perft_nodes")),
+    })
+}
+
+/// `status`.
+pub fn status(rs: &RuleSet, fen: &str, moves: &[String]) -> Answered {
+    Ok(Answer::status(position(&rs.vm, fen, moves)?.status(&rs.vm).name()))
+}
+
+/// `validate_fen`.
+pub fn validate_fen(rs: &RuleSet, fen: &str) -> Answered {
+    position(&rs.vm, fen, &[])?;
+    Ok(Answer::valid())
+}
+
+/// The answer of a notation query, its refusal as a rejection (`unsupported` a skip).
+fn notation_answer(r: Result<String, crate::notation::Reject>, answer: impl Fn(String) -> Answer) -> Answered {
+    Ok(match r {
+        Ok(t) => answer(t),
+        Err(r) if r.kind == "unsupported" => Answer::unsupported(r.message),
+        Err(r) => Answer::reject(r.kind, r.message),
+    })
+}
+
+/// `parse_move`.
+pub fn parse_move(rs: &RuleSet, fen: &str, moves: &[String], notation: &str, text: &str) -> Answered {
+    let pos = position(&rs.vm, fen, moves)?;
+    notation_answer(crate::notation::answer_parse_move(&rs.vm, &pos, notation, text), Answer::parsed_move)
+}
+
+/// `format_move`.
+pub fn format_move(rs: &RuleSet, fen: &str, moves: &[String], notation: &str, mv: &str) -> Answered {
+    let pos = position(&rs.vm, fen, moves)?;
+    notation_answer(crate::notation::answer_format_move(&rs.vm, &pos, notation, mv), Answer::text)
+}
+
+/// The arbiter's rules of a rule set, or the answer that it has none.
+fn arbiter_rules(ruleset: &RuleSet) -> Result<&ArbiterRules, Answer> {
+    ruleset
+        .arbiter
+        .as_ref()
+        .ok_or_else(|| Answer::unsupported(format!("rule set {} has no arbiter's clauses (result.*, touch.*, foul.* …)", ruleset.id())))
+}
+
+/// The rejection of an input the arbiter refuses.
+fn arbiter_reject(e: ArbiterError) -> Answer {
+    match e {
+        ArbiterError::Fen(f) => Answer::reject(f.reject_kind(), f.to_string()),
+        ArbiterError::Reject { kind, message } => Answer::reject(kind, message),
+    }
+}
+
+/// `outcome`.
+pub fn outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answered {
+    let o = arbiter_rules(rs)?.outcome(&rs.vm, q).map_err(arbiter_reject)?;
+    Ok(Answer::one("outcome", o.to_json()))
+}
+
+/// `touch_move`.
+pub fn touch_move(rs: &RuleSet, q: &TouchQuery) -> Answered {
+    let t = arbiter_rules(rs)?.touch_move(&rs.vm, q).map_err(arbiter_reject)?;
+    Ok(Answer::one("touch", t.to_json()))
+}
+
+/// `clock`.
+pub fn clock(rs: &RuleSet, q: &ClockQuery) -> Answered {
+    Ok(match &rs.clock {
+        None => Answer::unsupported(format!("rule set {} has no clock clauses", rs.id())),
+        Some(c) => match c.answer_clock(q) {
+            Ok(v) => Answer::one("clock", v),
+            Err(e) => Answer::reject(e.reject_kind(), e.to_string()),
+        },
+    })
+}
+
+/// `playoff`.
+pub fn playoff(rs: &RuleSet, q: &PlayoffQuery) -> Answered {
+    Ok(match &rs.clock {
+        None => Answer::unsupported(format!("rule set {} has no clock clauses", rs.id())),
+        Some(c) => match c.answer_playoff(q) {
+            Ok(v) => Answer::one("playoff", v),
+            Err(e) => Answer::reject(e.kind.reject_kind(), e.message),
+        },
+    })
+}
+
+/// `standings`.
+pub fn standings(rs: &RuleSet, q: &StandingsQuery) -> Answered {
+    Ok(match &rs.competition {
+        None => Answer::unsupported(format!("rule set {} has no competition clauses", rs.id())),
+        Some(rules) => match crate::competition::answer(rules, q) {
+            Ok(v) => Answer::one("standings", v),
+            Err(e) => Answer::reject(e.reject_kind(), e.to_string()),
+        },
+    })
+}
+
+/// `ruling`, of at most [`MAX_RULING_PLIES`] moves.
+pub fn ruling(rs: &RuleSet, q: &RulingQuery) -> Answered {
+    if q.moves.len() > MAX_RULING_PLIES {
+        return Ok(Answer::error(format!(
+            "{} moves: a ruling takes at most {MAX_RULING_PLIES} (limits.ruling_plies)",
+            q.moves.len()
+        )));
+    }
+    Ok(match &rs.repetition {
+        None => Answer::unsupported(format!("rule set {} has no repetition (棋例) clauses", rs.id())),
+        Some(rep) => match crate::repetition::rule(&rs.vm, rep, q) {
+            Ok(r) => Answer::one("ruling", r.to_json(rep)),
+            Err(e) => Answer::reject(e.reject_kind(), e.to_string()),
+        },
+    })
+}
