@@ -10,7 +10,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::data::{ChecksOf, ClaimBy, Chooser, IllegalClass, Remedy, Requirement, ResultKind, Span, Trigger};
+use super::data::{ChecksOf, ClaimBy, Chooser, IllegalClass, KnockEffect, KnockRuling, Remedy, Requirement, ResultKind, Span, Trigger};
 use super::events::{self, Event, Finding, Verdict};
 use super::touch::{self, Touched};
 use super::{cite, parse_iccs, ArbiterError, ArbiterRules, RuleRef, FoulCount};
@@ -981,23 +981,23 @@ impl<'a> Game<'a> {
             return Ok(());
         };
         let c = c.clone();
-        if k.pieces < rule.min_pieces && !(k.off_board && rule.off_board_counts) {
-            self.rule(Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side)).note("fewer pieces than a knock-over (碰乱) needs"));
-            return Ok(());
-        }
-        if !k.after_press {
-            self.rule(Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side)).note("put right in the knocker's own time"));
-            return Ok(());
-        }
-        let left = k.opponent_remaining_seconds.ok_or_else(|| {
+        let left_ms = k.opponent_remaining_seconds.map(|s| i64::from(s) * 1000);
+        let ruling = rule.ruling(Some(k.pieces), k.off_board, k.after_press, left_ms).ok_or_else(|| {
             ArbiterError::reject("events.syntax", "a knock-over after the clock press needs `opponent_remaining_seconds`")
         })?;
-        if left < rule.opponent_under_minutes * 60 {
-            self.end_by(&c, ResultKind::Loss, Some(side));
-        } else {
-            let mut r = Ruling::new(i, Decision::AddTime, Some(&c), Some(side.opponent()));
-            r.seconds = Some(rule.add_minutes * 60);
-            self.rule(r);
+        match ruling {
+            KnockRuling::TooFew => {
+                self.rule(Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side)).note("fewer pieces than a knock-over (碰乱) needs"));
+            }
+            KnockRuling::OwnTime => {
+                self.rule(Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side)).note("put right in the knocker's own time"));
+            }
+            KnockRuling::Penalty(KnockEffect::Loss) => self.end_by(&c, ResultKind::Loss, Some(side)),
+            KnockRuling::Penalty(KnockEffect::TimeAdded(ms)) => {
+                let mut r = Ruling::new(i, Decision::AddTime, Some(&c), Some(side.opponent()));
+                r.seconds = Some(u32::try_from(ms / 1000).unwrap_or(u32::MAX));
+                self.rule(r);
+            }
         }
         Ok(())
     }
