@@ -430,10 +430,12 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
         }
     }
 
-    let record = super::record::compile(ed, &kinds)?;
+    let file_numerals = super::record::file_numerals(ed)?;
+    let record = super::record::compile(ed, &kinds, &file_numerals)?;
     let mut rules = Rules {
         edition_id: ed.id.clone(),
         record,
+        file_numerals,
         kinds,
         royal,
         first_to_move,

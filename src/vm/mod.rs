@@ -153,6 +153,8 @@ pub struct Rules {
     pub(crate) edition_id: String,
     /// How moves are recorded (7.5), when the edition has `notation.*` clauses.
     pub(crate) record: Option<record::Record>,
+    /// The file numerals of `board.file_numbering` (1.1).
+    pub(crate) file_numerals: record::FileNumerals,
     pub(crate) kinds: Vec<KindInfo>,
     pub(crate) royal: KindId,
     pub(crate) first_to_move: Side,
@@ -223,6 +225,11 @@ impl Rules {
     /// How moves are recorded under this edition (`notation.*`, 7.5), if it says.
     pub fn record(&self) -> Option<&record::Record> {
         self.record.as_ref()
+    }
+
+    /// The file numerals of each side (`board.file_numbering`, 1.1).
+    pub fn file_numerals(&self) -> &record::FileNumerals {
+        &self.file_numerals
     }
 
     pub fn kinds(&self) -> &[KindInfo] {
