@@ -161,6 +161,43 @@ pub struct TouchQuery {
     pub simultaneous: bool,
 }
 
+codes! {
+    /// The arbiter's refusals; the codes are the protocol's reject kinds
+    /// (`conformance/vocabulary.yaml`).
+    pub enum RejectKind {
+        /// An event after the game ended.
+        EventsAfterEnd => "events.after_end",
+        /// An event that cannot happen in the game's state.
+        EventsImpossible => "events.impossible",
+        /// An answer to a draw offer nobody made.
+        EventsNoPendingOffer => "events.no_pending_offer",
+        /// An illegal-move event whose move is legal.
+        EventsNotIllegal => "events.not_illegal",
+        /// An action by the side not on move.
+        EventsNotOnMove => "events.not_on_move",
+        /// Events in an order the game does not allow.
+        EventsOutOfOrder => "events.out_of_order",
+        /// An event that does not read.
+        EventsSyntax => "events.syntax",
+        /// A move that breaks a touch-move obligation.
+        EventsTouchObligation => "events.touch_obligation",
+        /// An event naming the wrong side.
+        EventsWrongSide => "events.wrong_side",
+        /// An illegal move where a legal one is needed.
+        MoveIllegal => "move.illegal",
+        /// A move that is not ICCS.
+        MoveSyntax => "move.syntax",
+        /// A touch of an empty point.
+        TouchEmptyPoint => "touch.empty_point",
+        /// A touch when the game is over.
+        TouchGameOver => "touch.game_over",
+        /// Touches the touch-move rules have no pattern for.
+        TouchPattern => "touch.pattern",
+        /// A touch that does not read.
+        TouchSyntax => "touch.syntax",
+    }
+}
+
 /// Why the arbiter refuses an input.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArbiterError {
@@ -168,11 +205,11 @@ pub enum ArbiterError {
     Fen(FenError),
     /// Any other refusal, with its reject kind (`events.after_end`, `move.illegal` …) and a
     /// message naming the event (`events[3]`).
-    Reject { kind: &'static str, message: String },
+    Reject { kind: RejectKind, message: String },
 }
 
 impl ArbiterError {
-    pub(crate) fn reject(kind: &'static str, message: impl Into<String>) -> ArbiterError {
+    pub(crate) fn reject(kind: RejectKind, message: impl Into<String>) -> ArbiterError {
         ArbiterError::Reject { kind, message: message.into() }
     }
 
@@ -188,7 +225,7 @@ impl ArbiterError {
     pub fn kind(&self) -> Option<&'static str> {
         match self {
             ArbiterError::Fen(_) => None,
-            ArbiterError::Reject { kind, .. } => Some(kind),
+            ArbiterError::Reject { kind, .. } => Some(kind.code()),
         }
     }
 }
@@ -210,13 +247,13 @@ pub(crate) fn parse_iccs(text: &str) -> Result<Move, ArbiterError> {
     well_formed
         .then(|| Move::parse_iccs(text))
         .flatten()
-        .ok_or_else(|| ArbiterError::reject("move.syntax", format!("`{text}` is not an ICCS move like `h2e2`")))
+        .ok_or_else(|| ArbiterError::reject(RejectKind::MoveSyntax, format!("`{text}` is not an ICCS move like `h2e2`")))
 }
 
 /// Plays an ICCS move after checking it (`move.syntax`, `move.illegal`).
 pub(crate) fn play_checked(vm: &Rules, pos: &mut Position, text: &str) -> Result<crate::vm::Undo, ArbiterError> {
     let m = parse_iccs(text)?;
-    pos.play(vm, m).map_err(|e| ArbiterError::reject("move.illegal", e.to_string()))
+    pos.play(vm, m).map_err(|e| ArbiterError::reject(RejectKind::MoveIllegal, e.to_string()))
 }
 
 /// A clause citation as JSON fields (`clause`, `article`).
