@@ -33,7 +33,17 @@ impl RuleSet {
     /// Compiles every domain of `edition`; every error of every domain is reported.
     pub fn compile(edition: Edition) -> Result<RuleSet, SpecErrors> {
         let mut errors: Vec<SpecError> = Vec::new();
-        let vm = Rules::compile(&edition).map_err(|e| errors.push(e)).ok();
+        let vm = match Rules::compile(&edition) {
+            Ok(Some(vm)) => Some(vm),
+            Ok(None) => {
+                errors.push(crate::vm::no_movement_rules(&edition));
+                None
+            }
+            Err(e) => {
+                errors.extend(e);
+                None
+            }
+        };
         let arbiter = crate::arbiter::ArbiterRules::compile(&edition).map_err(|e| errors.extend(e)).ok().flatten();
         let first = vm.as_ref().map_or(crate::board::Side::Red, Rules::first_to_move);
         let clock = crate::clock::ClockRules::compile(&edition, first).map_err(|e| errors.extend(e)).ok().flatten();

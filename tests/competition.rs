@@ -244,6 +244,17 @@ fn the_champion_rule_is_the_tiebreak_clause_with_places_whatever_its_id() {
 }
 
 #[test]
+fn the_competition_compile_step_reports_every_error() {
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/competition.yaml").unwrap();
+    f.1 = f.1.replace("decided_by: 局分", "decided_by: 场分").replace("value: lowest_nonzero_score", "value: highest_score");
+    let spec = Spec::from_files(files).unwrap();
+    let errors = CompetitionRules::compile(&spec.ruleset("cxa-2020").unwrap()).unwrap_err();
+    let at: Vec<Option<&str>> = errors.iter().map(|e| e.clause.as_deref()).collect();
+    assert_eq!(at, [Some("scoring.match"), Some("bye.opponent_score")], "{errors:?}");
+}
+
+#[test]
 fn an_overlay_switches_the_scoring_table() {
     let spec = Spec::builtin().unwrap();
     let r = RuleSet::of_spec(&spec, "cxa-2020+example-win3-progressive").unwrap().competition.unwrap();

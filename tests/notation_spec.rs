@@ -136,7 +136,7 @@ fn edited(file: &str, from: &str, to: &str, edition: &str) -> Rules {
     assert!(f.1.contains(from), "{file} lacks {from}");
     f.1 = f.1.replace(from, to);
     let spec = Spec::from_files(files).unwrap();
-    Rules::compile(spec.edition(edition).unwrap()).unwrap()
+    Rules::of_edition(spec.edition(edition).unwrap()).unwrap()
 }
 
 #[test]
@@ -200,7 +200,7 @@ fn without_notation_clauses_chinese_cannot_be_written() {
     let mut files = Spec::builtin_files();
     files.retain(|(p, _)| p != "cxa-2020/notation.yaml" && p != "cxa-1999/notation.yaml");
     let spec = Spec::from_files(files).unwrap();
-    let r = Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap();
+    let r = Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap();
     assert!(r.record().is_none());
     let pos = r.start_position();
     let e = format_move(&r, &pos, Move::parse_iccs("h2e2").unwrap(), Notation::Chinese, Style::default()).unwrap_err();
@@ -218,7 +218,7 @@ fn record_errors_name_the_clause() {
     let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/notation.yaml").unwrap();
     f.1 = f.1.replace("red: {traditional: 帥}", "red: {traditional: 帥帥}");
     let spec = Spec::from_files(files).unwrap();
-    let e = Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
-    assert_eq!(e.clause.as_deref(), Some("notation.characters"), "{e}");
-    assert!(e.to_string().contains("cxa-2020/notation.yaml:") && e.message.contains("not one character"), "{e}");
+    let e = Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
+    assert_eq!(e.0[0].clause.as_deref(), Some("notation.characters"), "{e}");
+    assert!(e.to_string().contains("cxa-2020/notation.yaml:") && e.0[0].message.contains("not one character"), "{e}");
 }

@@ -196,10 +196,26 @@ pub struct Rules {
     pub(crate) regions: std::collections::BTreeMap<String, u128>,
 }
 
+/// The error for an edition without movement and check clauses, which every rule set needs.
+pub(crate) fn no_movement_rules(ed: &Edition) -> SpecError {
+    compile::missing(ed, "board.grid", "the VM needs (the edition has no board, pieces, play, movement or check clause)")
+}
+
 impl Rules {
-    /// Compile an edition. Errors point at the clause and its file and line.
-    pub fn compile(edition: &Edition) -> Result<Rules, SpecError> {
+    /// Compiles the movement and check clauses of `edition`: `None` when it has none,
+    /// else the rules or every error, each at its clause, file and line.
+    pub fn compile(edition: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
         compile::compile(edition)
+    }
+
+    /// The rules of `edition`, which must have them: [`Rules::compile`] with an edition
+    /// without movement clauses an error too.
+    pub fn of_edition(edition: &Edition) -> Result<Rules, SpecErrors> {
+        match Rules::compile(edition) {
+            Ok(Some(rules)) => Ok(rules),
+            Ok(None) => Err(SpecErrors(vec![no_movement_rules(edition)])),
+            Err(e) => Err(SpecErrors(e)),
+        }
     }
 
     /// Compile a built-in edition by id (`cxa-2020`).
@@ -215,7 +231,7 @@ impl Rules {
                 ),
             )])
         })?;
-        Rules::compile(ed).map_err(|e| SpecErrors(vec![e]))
+        Rules::of_edition(ed)
     }
 
     pub fn edition_id(&self) -> &str {
