@@ -86,7 +86,7 @@ fn stages(rules: &Rules, text: &str) {
     let syntax = time(&|| {
         for g in &parsed {
             for m in &g.moves {
-                let _ = std::hint::black_box(xqspec::notation::parse_syntax(xqspec::notation::detect(m.text), m.text));
+                let _ = std::hint::black_box(xqspec::notation::parse_syntax(rules.file_numerals(), xqspec::notation::detect(m.text), m.text));
             }
         }
     });

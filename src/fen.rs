@@ -22,11 +22,54 @@ use std::fmt;
 use crate::board::{Piece, Side, Square, FILES, RANKS};
 use crate::vm::{Position, Rules};
 
+codes! {
+    /// What is wrong with a FEN; the codes are stable snake_case names (used by
+    /// conformance cases and in messages).
+    pub enum FenProblemKind {
+        /// The text is empty.
+        Empty => "empty",
+        /// Not ten ranks.
+        RankCount => "rank_count",
+        /// A rank of other than nine points.
+        RankWidth => "rank_width",
+        /// A letter that is no kind's.
+        UnknownLetter => "unknown_letter",
+        /// The side to move is missing or not `w`, `r` or `b`.
+        BadSide => "bad_side",
+        /// A counter that is not a number, or a field too many.
+        BadField => "bad_field",
+        /// A side without its general.
+        MissingGeneral => "missing_general",
+        /// More pieces of a kind than the setup has.
+        TooManyPieces => "too_many_pieces",
+        /// A piece on a point its moves never reach.
+        UnreachablePoint => "unreachable_point",
+        /// The side not to move is in check.
+        SideNotToMoveInCheck => "side_not_to_move_in_check",
+        /// The generals face each other.
+        GeneralsFacing => "generals_facing",
+    }
+}
+
+codes! {
+    /// What a FEN has that is accepted but not canonical.
+    pub enum FenWarningKind {
+        /// A kind's second letter (`h` for the horse).
+        AlternateLetter => "alternate_letter",
+        /// `r` for Red.
+        RedAsR => "red_as_r",
+        /// Move number 0.
+        MoveNumberZero => "move_number_zero",
+        /// Counters left out.
+        MissingCounters => "missing_counters",
+    }
+}
+
 /// One thing wrong with a FEN.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenProblem {
-    /// Stable snake_case name of the problem (used by conformance cases).
-    pub kind: &'static str,
+    /// What is wrong (its code is used by conformance cases).
+    pub kind: FenProblemKind,
     /// 1-based character column in the FEN text, when the problem has a place.
     pub column: Option<usize>,
     pub message: String,
@@ -49,25 +92,26 @@ pub struct FenError {
 }
 
 impl FenError {
-    fn one(kind: &'static str, column: Option<usize>, message: impl Into<String>) -> FenError {
+    fn one(kind: FenProblemKind, column: Option<usize>, message: impl Into<String>) -> FenError {
         FenError { stage: FenStage::Syntax, problems: vec![FenProblem { kind, column, message: message.into() }] }
     }
 
-    /// Kind of the first problem.
+    /// The code of the first problem's kind (`invalid` when there is none).
     pub fn kind(&self) -> &'static str {
-        self.problems.first().map_or("invalid", |p| p.kind)
+        self.problems.first().map_or("invalid", |p| p.kind.code())
     }
 
     /// The protocol's reject kind (`conformance/vocabulary.yaml`) of this error.
     pub fn reject_kind(&self) -> &'static str {
-        match self.kind() {
-            "rank_count" | "rank_width" => "fen.board_shape",
-            "bad_side" => "fen.side_to_move",
-            "bad_field" => "fen.counters",
-            "missing_general" | "too_many_pieces" => "fen.piece_count",
-            "unreachable_point" => "fen.piece_placement",
-            "side_not_to_move_in_check" | "generals_facing" => "fen.opponent_in_check",
-            _ => "fen.syntax",
+        use FenProblemKind as K;
+        match self.problems.first().map(|p| p.kind) {
+            Some(K::RankCount | K::RankWidth) => "fen.board_shape",
+            Some(K::BadSide) => "fen.side_to_move",
+            Some(K::BadField) => "fen.counters",
+            Some(K::MissingGeneral | K::TooManyPieces) => "fen.piece_count",
+            Some(K::UnreachablePoint) => "fen.piece_placement",
+            Some(K::SideNotToMoveInCheck | K::GeneralsFacing) => "fen.opponent_in_check",
+            Some(K::Empty | K::UnknownLetter) | None => "fen.syntax",
         }
     }
 
@@ -97,7 +141,7 @@ impl std::error::Error for FenError {}
 /// Something accepted but not canonical.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenWarning {
-    pub kind: &'static str,
+    pub kind: FenWarningKind,
     pub column: Option<usize>,
     pub message: String,
 }
@@ -148,14 +192,14 @@ pub fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenEr
         fields.push((c, &text[s..]));
     }
     let Some(&(board_col, board)) = fields.first() else {
-        return Err(FenError::one("empty", None, "empty FEN"));
+        return Err(FenError::one(FenProblemKind::Empty, None, "empty FEN"));
     };
 
     let mut pos = Position::empty(rules.first_to_move());
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != RANKS as usize {
         return Err(FenError::one(
-            "rank_count",
+            FenProblemKind::RankCount,
             Some(board_col),
             format!("the board has {} ranks separated by '/', not {RANKS}", ranks.len()),
         ));
@@ -167,12 +211,12 @@ pub fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenEr
         for ch in rank_text.chars() {
             if let Some(d) = ch.to_digit(10) {
                 if d == 0 {
-                    return Err(FenError::one("rank_width", Some(c), "0 is not a count of empty points"));
+                    return Err(FenError::one(FenProblemKind::RankWidth, Some(c), "0 is not a count of empty points"));
                 }
                 file += d as usize;
             } else {
                 let Some(kind) = rules.kind_by_fen(ch) else {
-                    return Err(FenError::one("unknown_letter", Some(c), format!("`{ch}` is not a piece letter")));
+                    return Err(FenError::one(FenProblemKind::UnknownLetter, Some(c), format!("`{ch}` is not a piece letter")));
                 };
                 if file < FILES as usize {
                     let side = if ch.is_ascii_uppercase() { Side::Red } else { Side::Black };
@@ -180,7 +224,7 @@ pub fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenEr
                     pos.put(Piece { side, kind }, sq);
                     if rules.kinds()[kind as usize].fen[0] != ch.to_ascii_lowercase() {
                         warnings.push(FenWarning {
-                            kind: "alternate_letter",
+                            kind: FenWarningKind::AlternateLetter,
                             column: Some(c),
                             message: format!("`{ch}` is accepted; the canonical letter is `{}`", rules.kinds()[kind as usize].fen[0]),
                         });
@@ -189,27 +233,27 @@ pub fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenEr
                 file += 1;
             }
             if file > FILES as usize {
-                return Err(FenError::one("rank_width", Some(c), format!("rank {rank} has more than {FILES} points")));
+                return Err(FenError::one(FenProblemKind::RankWidth, Some(c), format!("rank {rank} has more than {FILES} points")));
             }
             c += 1;
         }
         if file != FILES as usize {
-            return Err(FenError::one("rank_width", Some(c), format!("rank {rank} has {file} points, not {FILES}")));
+            return Err(FenError::one(FenProblemKind::RankWidth, Some(c), format!("rank {rank} has {file} points, not {FILES}")));
         }
         c += 1; // the '/'
     }
 
     match fields.get(1) {
-        None => return Err(FenError::one("bad_side", None, "the side to move is missing (w, r or b)")),
+        None => return Err(FenError::one(FenProblemKind::BadSide, None, "the side to move is missing (w, r or b)")),
         Some(&(col, s)) => {
             let side = match s {
                 "w" => Side::Red,
                 "r" => {
-                    warnings.push(FenWarning { kind: "red_as_r", column: Some(col), message: "`r` for Red is accepted; the canonical letter is `w`".into() });
+                    warnings.push(FenWarning { kind: FenWarningKind::RedAsR, column: Some(col), message: "`r` for Red is accepted; the canonical letter is `w`".into() });
                     Side::Red
                 }
                 "b" => Side::Black,
-                _ => return Err(FenError::one("bad_side", Some(col), format!("`{s}` is not a side to move (w, r or b)"))),
+                _ => return Err(FenError::one(FenProblemKind::BadSide, Some(col), format!("`{s}` is not a side to move (w, r or b)"))),
             };
             pos.set_side_to_move(side);
         }
@@ -228,26 +272,26 @@ pub fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenEr
     let mut counters = Vec::new();
     for &(col, s) in rest {
         if counters.len() == 2 {
-            return Err(FenError::one("bad_field", Some(col), format!("unexpected field `{s}` after the move counters")));
+            return Err(FenError::one(FenProblemKind::BadField, Some(col), format!("unexpected field `{s}` after the move counters")));
         }
         match s.parse::<u32>() {
             Ok(n) => counters.push(n),
-            Err(_) => return Err(FenError::one("bad_field", Some(col), format!("`{s}` is not a move counter"))),
+            Err(_) => return Err(FenError::one(FenProblemKind::BadField, Some(col), format!("`{s}` is not a move counter"))),
         }
     }
     match counters.as_slice() {
         [h, f] => {
             if *f == 0 {
-                warnings.push(FenWarning { kind: "move_number_zero", column: None, message: "move number 0 read as 1".into() });
+                warnings.push(FenWarning { kind: FenWarningKind::MoveNumberZero, column: None, message: "move number 0 read as 1".into() });
             }
             pos.set_counters(*h, *f)
         }
         [h] => {
             pos.set_counters(*h, 1);
-            warnings.push(FenWarning { kind: "missing_counters", column: None, message: "move number missing; 1 assumed".into() });
+            warnings.push(FenWarning { kind: FenWarningKind::MissingCounters, column: None, message: "move number missing; 1 assumed".into() });
         }
         _ => {
-            warnings.push(FenWarning { kind: "missing_counters", column: None, message: "move counters missing; 0 and 1 assumed".into() });
+            warnings.push(FenWarning { kind: FenWarningKind::MissingCounters, column: None, message: "move counters missing; 0 and 1 assumed".into() });
         }
     }
     Ok((Setup { pos }, warnings))
@@ -261,11 +305,11 @@ pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenError> {
             let k = k as u8;
             let n = pos.count(side, k);
             if info.royal && n == 0 {
-                problems.push(FenProblem { kind: "missing_general", column: None, message: format!("{side} has no {}", info.gloss) });
+                problems.push(FenProblem { kind: FenProblemKind::MissingGeneral, column: None, message: format!("{side} has no {}", info.gloss) });
             }
             if n > info.count as u32 {
                 problems.push(FenProblem {
-                    kind: "too_many_pieces",
+                    kind: FenProblemKind::TooManyPieces,
                     column: None,
                     message: format!("{side} has {n} of {}, the setup has {}", info.gloss, info.count),
                 });
@@ -273,7 +317,7 @@ pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenError> {
             for sq in pos.points_of(side, k) {
                 if !rules.can_stand(side, k, sq) {
                     problems.push(FenProblem {
-                        kind: "unreachable_point",
+                        kind: FenProblemKind::UnreachablePoint,
                         column: None,
                         message: format!("{side} {} on {sq}: its moves ({}) never reach that point", info.gloss, rules.kind_clause(k)),
                     });
@@ -286,12 +330,12 @@ pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenError> {
         if let Some(k) = pos.royal_point(rules, waiting) {
             if pos.is_attacked(rules, k, waiting.opponent()) {
                 problems.push(FenProblem {
-                    kind: "side_not_to_move_in_check",
+                    kind: FenProblemKind::SideNotToMoveInCheck,
                     column: None,
                     message: format!("{waiting} is not to move but its general on {k} is attacked"),
                 });
             } else if pos.is_self_kill_for(rules, waiting) {
-                problems.push(FenProblem { kind: "generals_facing", column: None, message: "the generals face each other on an open line".into() });
+                problems.push(FenProblem { kind: FenProblemKind::GeneralsFacing, column: None, message: "the generals face each other on an open line".into() });
             }
         }
     }
@@ -369,7 +413,7 @@ mod tests {
         let r = rules();
         let (p, w) = parse(&r, "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r").unwrap();
         assert_eq!(p.to_fen(&r), START);
-        let kinds: Vec<_> = w.iter().map(|w| w.kind).collect();
+        let kinds: Vec<_> = w.iter().map(|w| w.kind.code()).collect();
         assert!(kinds.contains(&"alternate_letter"));
         assert!(kinds.contains(&"red_as_r"));
         assert!(kinds.contains(&"missing_counters"));

@@ -2,6 +2,9 @@
 //!
 //! See `ARCHITECTURE.md` for the code map.
 
+#[macro_use]
+mod codes;
+
 pub mod board;
 pub mod input;
 pub mod spec;

@@ -128,12 +128,12 @@ fn load_spec(dir: &Option<PathBuf>) -> Result<Spec, String> {
 /// The rule set a command runs under (`--spec`, `--edition`, `--overlay`). A rule set the
 /// spec does not know is refused at its place, the `--edition` option.
 fn load_ruleset(cli: &GlobalOptions, edition: &str) -> Result<RuleSet, String> {
-    load_named_ruleset(cli, edition).map_err(|e| if e.starts_with("unknown rule set") { format!("--edition: {e}") } else { e })
+    xqspec::ruleset::load(cli.spec.as_deref(), edition, cli.overlay.as_deref()).map_err(|e| e.named_at("--edition"))
 }
 
 /// The same for a rule set named elsewhere (an events file): the caller names the place.
 fn load_named_ruleset(cli: &GlobalOptions, edition: &str) -> Result<RuleSet, String> {
-    xqspec::ruleset::load(cli.spec.as_deref(), edition, cli.overlay.as_deref())
+    xqspec::ruleset::load(cli.spec.as_deref(), edition, cli.overlay.as_deref()).map_err(|e| e.to_string())
 }
 
 fn load_rules(cli: &GlobalOptions, edition: &str) -> Result<Rules, String> {

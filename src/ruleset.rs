@@ -6,9 +6,10 @@
 //! Every command, the reference implementation and the runner get their rules here, so
 //! an edition, the AXF rule set and an edition with an overlay are handled alike.
 
+use std::fmt;
 use std::path::Path;
 
-use crate::spec::{Edition, Overlay, Spec, SpecError, SpecErrors};
+use crate::spec::{Edition, Overlay, Spec, SpecError, SpecErrors, UnknownRuleSet};
 use crate::vm::Rules;
 
 /// The rule set a command runs under when none is named (`--edition`, or the file's
@@ -36,14 +37,21 @@ impl RuleSet {
     /// Compiles every domain of `edition`; every error of every domain is reported.
     pub fn compile(edition: Edition) -> Result<RuleSet, SpecErrors> {
         let mut errors: Vec<SpecError> = Vec::new();
-        let vm = Rules::compile(&edition).map_err(|e| errors.push(e)).ok();
+        let vm = match Rules::compile(&edition) {
+            Ok(Some(vm)) => Some(vm),
+            Ok(None) => {
+                errors.push(crate::vm::no_movement_rules(&edition));
+                None
+            }
+            Err(e) => {
+                errors.extend(e);
+                None
+            }
+        };
         let arbiter = crate::arbiter::ArbiterRules::compile(&edition).map_err(|e| errors.extend(e)).ok().flatten();
         let first = vm.as_ref().map_or(crate::board::Side::Red, Rules::first_to_move);
         let clock = crate::clock::ClockRules::compile(&edition, first).map_err(|e| errors.extend(e)).ok().flatten();
-        let competition = match crate::competition::CompetitionRules::compile(&edition) {
-            None => None,
-            Some(r) => r.map_err(|e| errors.push(e)).ok(),
-        };
+        let competition = crate::competition::CompetitionRules::compile(&edition).map_err(|e| errors.extend(e)).ok().flatten();
         let repetition = match &vm {
             Some(vm) => crate::repetition::RepetitionRules::compile(&edition, vm).map_err(|e| errors.extend(e)).ok().flatten(),
             None => None,
@@ -70,29 +78,74 @@ impl RuleSet {
     }
 }
 
+/// Why [`load`] found no rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// The spec, the overlay file or the rule set has errors (every one, each at its place).
+    Spec(SpecErrors),
+    /// The id names no rule set of the spec.
+    UnknownRuleSet(UnknownRuleSet),
+    /// The overlay file applies to another edition than the one the command runs under.
+    OverlayEdition {
+        /// The overlay file.
+        file: String,
+        /// The edition the overlay names.
+        overlay_edition: String,
+        /// The rule set the command runs under.
+        ruleset: String,
+    },
+}
+
+impl LoadError {
+    /// The message, with `place` (the option or field that named the rule set, like
+    /// `--edition`) in front when the rule set is unknown: the place is where it is wrong.
+    pub fn named_at(&self, place: &str) -> String {
+        match self {
+            LoadError::UnknownRuleSet(_) => format!("{place}: {self}"),
+            _ => self.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Spec(e) => write!(f, "{e}"),
+            LoadError::UnknownRuleSet(u) => write!(f, "{u}"),
+            LoadError::OverlayEdition { file, overlay_edition, ruleset } => write!(
+                f,
+                "{file}: the overlay applies to edition `{overlay_edition}`, but the command runs under `{ruleset}` (give --edition {overlay_edition})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl From<SpecErrors> for LoadError {
+    fn from(e: SpecErrors) -> LoadError {
+        LoadError::Spec(e)
+    }
+}
+
 /// The rule set a command runs under: the spec from `spec_dir` (or the built-in one), the
 /// rule set `id`, and, when given, the overlay read from `overlay_file` (whose `edition`
 /// must be `id` itself).
-pub fn load(spec_dir: Option<&Path>, id: &str, overlay_file: Option<&Path>) -> Result<RuleSet, String> {
+pub fn load(spec_dir: Option<&Path>, id: &str, overlay_file: Option<&Path>) -> Result<RuleSet, LoadError> {
     let spec = match spec_dir {
         Some(d) => Spec::load_dir(d),
         None => Spec::builtin(),
-    }
-    .map_err(|e| e.to_string())?;
+    }?;
     let edition = match overlay_file {
-        None => spec.ruleset(id).map_err(|e| e.to_string())?,
+        None if !spec.knows_ruleset(id) => return Err(LoadError::UnknownRuleSet(spec.unknown_ruleset(id))),
+        None => spec.ruleset(id)?,
         Some(f) => {
-            let o: Overlay = Overlay::load(f).map_err(|e| e.to_string())?;
+            let o: Overlay = Overlay::load(f)?;
             if o.edition != id {
-                return Err(format!(
-                    "{}: the overlay applies to edition `{}`, but the command runs under `{id}` (give --edition {})",
-                    f.display(),
-                    o.edition,
-                    o.edition
-                ));
+                return Err(LoadError::OverlayEdition { file: f.display().to_string(), overlay_edition: o.edition, ruleset: id.to_string() });
             }
-            spec.with_overlay(&o).map_err(|e| e.to_string())?
+            spec.with_overlay(&o)?
         }
     };
-    RuleSet::compile(edition).map_err(|e| e.to_string())
+    Ok(RuleSet::compile(edition)?)
 }

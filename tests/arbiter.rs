@@ -280,6 +280,20 @@ fn refusals_carry_the_event_index() {
     }
 }
 
+#[test]
+fn every_reject_kind_and_fen_code_is_in_the_vocabulary() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/conformance/vocabulary.yaml")).unwrap();
+    let vocab: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    let kinds = vocab["reject_kinds"].as_mapping().unwrap();
+    for k in xqspec::arbiter::RejectKind::ALL {
+        assert!(kinds.contains_key(k.code()), "{k} is not a reject kind of conformance/vocabulary.yaml");
+    }
+    // FEN problem codes are distinct snake_case names.
+    let codes: std::collections::BTreeSet<&str> = xqspec::fen::FenProblemKind::ALL.iter().map(|k| k.code()).collect();
+    assert_eq!(codes.len(), xqspec::fen::FenProblemKind::ALL.len());
+    assert!(codes.iter().all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
+}
+
 fn any_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
@@ -354,8 +368,8 @@ fn check_no_panic(events: Vec<Value>) {
                 assert!(o.rulings.iter().all(|r| r.event < events.len()));
             }
             Err(ArbiterError::Reject { kind, message }) => {
-                assert!(kind.contains('.'), "{kind}");
-                assert!(message.contains("events[") || kind.starts_with("touch."), "{kind}: {message}");
+                assert!(kind.code().contains('.'), "{kind}");
+                assert!(message.contains("events[") || kind.code().starts_with("touch."), "{kind}: {message}");
             }
             Err(ArbiterError::Fen(e)) => panic!("the start position was refused: {e}"),
         }
@@ -416,7 +430,7 @@ fn touching_when_the_game_is_over_is_refused_not_free() {
             let q = TouchQuery { fen: fen.into(), moves: vec![], touches: vec!["d9".into()], simultaneous: false };
             match rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q) {
                 Err(ArbiterError::Reject { kind, message }) => {
-                    assert_eq!(kind, "touch.game_over", "{id}: {message}");
+                    assert_eq!(kind.code(), "touch.game_over", "{id}: {message}");
                     assert!(message.contains(what) && message.contains(clause) && message.contains("touch-move does not apply"), "{id}: {message}");
                 }
                 other => panic!("{id}: the game is over, got {other:?}"),
@@ -427,7 +441,7 @@ fn touching_when_the_game_is_over_is_refused_not_free() {
     let rs = builtin("cxa-2020");
     let q = TouchQuery { fen: "3k5/9/9/9/9/9/9/9/2R6/4K4 w - - 0 1".into(), moves: vec!["c1d1".into()], touches: vec!["d9".into()], simultaneous: false };
     let e = rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q);
-    assert!(matches!(&e, Err(ArbiterError::Reject { kind: "touch.game_over", .. })), "{e:?}");
+    assert!(matches!(&e, Err(ArbiterError::Reject { kind: xqspec::arbiter::RejectKind::TouchGameOver, .. })), "{e:?}");
     // Before the mate, the same touch binds as ever.
     let q = TouchQuery { moves: vec![], touches: vec!["c1".into()], ..q };
     assert!(rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q).is_ok());

@@ -141,6 +141,29 @@ fn editing_the_clock_rules_changes_the_simulation() {
 }
 
 #[test]
+fn one_rule_of_5_9_decides_the_clock_and_the_arbiter_alike() {
+    // One piece knocked off the board after the knocker's press, its opponent under 3
+    // minutes: 5.9 (`off_board_counts: true`) makes the knocker lose, on the clock (Black,
+    // Red has 1:43 left) and at the arbiter's (Red, Black has 1:00 left).
+    let clock_events = json!([{"move": 200_000}, {"move": 1_000}, {"knock": "black", "pieces": 1, "off_board": true}]);
+    let arbiter_events = json!([{"move": "h2e2"}, {"knock_over": {"side": "red", "pieces": 1, "after_press": true, "off_board": true, "opponent_remaining_seconds": 60}}]);
+    let outcome = |rs: &RuleSet| {
+        let q = xqspec::arbiter::OutcomeQuery { fen: None, events: arbiter_events.as_array().unwrap().clone() };
+        rs.arbiter.as_ref().unwrap().outcome(&rs.vm, &q).unwrap().to_json()
+    };
+    let base = RuleSet::builtin("cxa-2020").unwrap();
+    let v = ask(base.clock.as_ref().unwrap(), "blitz_5m_3s", None, clock_events.clone());
+    assert_eq!(v["violations"][0]["effect"], "loss", "{v}");
+    assert_eq!(outcome(&base)["result"], "black_wins");
+    // Off the board no longer counts: one piece is too few for both.
+    let spec = edited("cxa-2020/touch.yaml", "off_board_counts: true", "off_board_counts: false");
+    let rs = RuleSet::of_spec(&spec, "cxa-2020").unwrap();
+    let v = ask(rs.clock.as_ref().unwrap(), "blitz_5m_3s", None, clock_events);
+    assert_eq!(v["violations"], json!([]), "{v}");
+    assert_ne!(outcome(&rs)["result"], "black_wins");
+}
+
+#[test]
 fn editing_the_classification_and_quotas_changes_the_answers() {
     let ten = Some(json!({"periods": [{"time": 600_000}]}));
     assert_eq!(
@@ -336,7 +359,7 @@ fn event() -> impl Strategy<Value = Value> {
         1 => time_value().prop_map(|t| json!({"press": t})),
         1 => (time_value(), who()).prop_map(|(t, b)| json!({"stop": t, "by": b})),
         1 => who().prop_map(|b| json!({"start": b})),
-        1 => (who(), 0u64..4).prop_map(|(s, p)| json!({"knock": s, "pieces": p})),
+        1 => (who(), 0u64..4, any::<bool>()).prop_map(|(s, p, o)| json!({"knock": s, "pieces": p, "off_board": o})),
         1 => (time_value(), who()).prop_map(|(t, s)| json!({"add": t, "to": s})),
         1 => Just(json!({"castle": 1})),
         1 => Just(json!({"move": 1, "press": 1})),

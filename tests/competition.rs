@@ -22,10 +22,17 @@ fn rules(edition: &str) -> CompetitionRules {
 
 /// The built-in spec with one textual edit to one file, compiled for `edition`.
 fn edited(file: &str, from: &str, to: &str, edition: &str) -> CompetitionRules {
+    edited_all(file, &[(from, to)], edition)
+}
+
+/// The built-in spec with textual edits to one file, compiled for `edition`.
+fn edited_all(file: &str, edits: &[(&str, &str)], edition: &str) -> CompetitionRules {
     let mut files = Spec::builtin_files();
     let f = files.iter_mut().find(|(p, _)| p == file).unwrap_or_else(|| panic!("no spec file {file}"));
-    assert!(f.1.contains(from), "{file} does not contain:\n{from}");
-    f.1 = f.1.replace(from, to);
+    for (from, to) in edits {
+        assert!(f.1.contains(from), "{file} does not contain:\n{from}");
+        f.1 = f.1.replace(from, to);
+    }
     let spec = Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"));
     RuleSet::of_spec(&spec, edition).unwrap_or_else(|e| panic!("edited spec compiles: {e}")).competition.unwrap()
 }
@@ -103,6 +110,148 @@ fn a_scoring_table_is_data() {
     assert_eq!(score("C"), 0.0);
     let base = standings(&read_file("t.yaml", RR, &rules("cxa-2020")).unwrap(), &rules("cxa-2020"));
     assert_eq!(base.rows.iter().find(|x| x.entrant == "C").unwrap().score, 1.0);
+}
+
+fn value(st: &xqspec::competition::Standings, entrant: &str, label: &str) -> f64 {
+    let row = st.rows.iter().find(|x| x.entrant == entrant).unwrap_or_else(|| panic!("no row {entrant}"));
+    match row.values.iter().find(|(l, _)| l == label) {
+        Some((_, xqspec::competition::Value::Number(x))) => *x,
+        other => panic!("{entrant} {label}: {other:?}"),
+    }
+}
+
+/// Two teams, one round; both games drawn with T2 on Red.
+const TEAM_DRAWS: &str = "format: team_round_robin
+rounds: 1
+boards: 2
+lineup: fixed_boards
+teams:
+  - {id: T1, players: [t1a, t1b]}
+  - {id: T2, players: [t2a, t2b]}
+matches:
+  - round: 1
+    teams: [T1, T2]
+    games:
+      - {board: 1, red: t2a, black: t1a, result: draw}
+      - {board: 2, red: t2b, black: t1b, result: draw}
+";
+
+#[test]
+fn what_decides_a_match_is_data() {
+    // Under the 3/1-2/0 table (a draw worth 2 to Black), T1 has 4 game points to T2's 2
+    // with no game won on either side: 局分 gives T1 the match, 胜局 draws it.
+    let table = ("use: standard", "use: win3_draw_red1_black2");
+    let by_points = edited_all("cxa-2020/competition.yaml", &[table], "cxa-2020");
+    let rows = ranking(TEAM_DRAWS, &by_points);
+    assert_eq!(rows[1], ("T2".into(), 2, s("场分")), "{rows:?}");
+    let by_wins = edited_all("cxa-2020/competition.yaml", &[table, ("decided_by: 局分", "decided_by: 胜局")], "cxa-2020");
+    let rows = ranking(TEAM_DRAWS, &by_wins);
+    assert_eq!(rows[1], ("T2".into(), 2, s("全队总局分")), "{rows:?}");
+    let st = standings(&read_file("t.yaml", TEAM_DRAWS, &by_wins).unwrap(), &by_wins);
+    assert_eq!((value(&st, "T1", "场分"), value(&st, "T2", "场分")), (1.0, 1.0));
+}
+
+/// Five players, three rounds of a Swiss, a bye each round (conformance case
+/// swiss-bye-opponent-score-half-2020).
+const SWISS_BYES: &str = "format: swiss
+rounds: 3
+players: [{id: A}, {id: B}, {id: C}, {id: D}, {id: E}]
+games:
+  - {round: 1, red: A, black: B, result: red}
+  - {round: 1, red: C, black: D, result: draw}
+  - {round: 2, red: E, black: A, result: black}
+  - {round: 2, red: B, black: C, result: draw}
+  - {round: 3, red: A, black: C, result: draw}
+  - {round: 3, red: D, black: E, result: black}
+byes:
+  - {round: 1, entrant: E}
+  - {round: 2, entrant: D}
+  - {round: 3, entrant: B}
+";
+
+#[test]
+fn what_a_bye_scores_is_data() {
+    // E won a game and had a bye: 4 points with a bye scoring a win (14.4), 3 with a draw,
+    // 2 with a loss.
+    let score = |r: &CompetitionRules| standings(&read_file("t.yaml", SWISS_BYES, r).unwrap(), r).rows.into_iter().find(|x| x.entrant == "E").unwrap().score;
+    assert_eq!(score(&rules("cxa-2020")), 4.0);
+    let bye = "    data:\n      result: win\n\n  - id: bye.team_score";
+    let draw = edited("cxa-2020/competition.yaml", bye, "    data:\n      result: draw\n\n  - id: bye.team_score", "cxa-2020");
+    assert_eq!(score(&draw), 3.0);
+    let loss = edited("cxa-2020/competition.yaml", bye, "    data:\n      result: loss\n\n  - id: bye.team_score", "cxa-2020");
+    assert_eq!(score(&loss), 2.0);
+}
+
+#[test]
+fn a_drawn_bye_under_a_table_whose_draw_depends_on_colour_is_a_located_spec_error() {
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/competition.yaml").unwrap();
+    f.1 = f.1.replace("use: standard", "use: win3_draw_red1_black2").replace("    data:\n      result: win\n\n  - id: bye.team_score", "    data:\n      result: draw\n\n  - id: bye.team_score");
+    let spec = Spec::from_files(files).unwrap();
+    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+    assert!(e.contains("cxa-2020/competition.yaml:") && e.contains("clause bye.score: `result: draw`"), "{e}");
+}
+
+#[test]
+fn the_score_a_bye_counts_as_in_opponent_scores_is_data() {
+    // A beats B; C has the bye. Scores: A 2, B 0, C 2. C's 对手分 is the bye's: half (2020,
+    // fewer than 7 rounds) of the lowest non-zero score, 2, or of the lowest score, 0.
+    let text = "format: swiss\nrounds: 1\nplayers: [{id: A}, {id: B}, {id: C}]\ngames:\n  - {round: 1, red: A, black: B, result: red}\nbyes:\n  - {round: 1, entrant: C}\n";
+    let opp = |r: &CompetitionRules| value(&standings(&read_file("t.yaml", text, r).unwrap(), r), "C", "对手分");
+    assert_eq!(opp(&rules("cxa-2020")), 1.0);
+    let lowest = edited("cxa-2020/competition.yaml", "value: lowest_nonzero_score", "value: lowest_score", "cxa-2020");
+    assert_eq!(opp(&lowest), 0.0);
+}
+
+/// Conformance case sanction-warning-placed-last-among-equals: B and D have 4 points, B
+/// ahead on 小分, B warned.
+const SANCTIONED: &str = "format: round_robin
+rounds: 3
+players: [{id: A}, {id: B}, {id: C}, {id: D}]
+games:
+  - {round: 1, red: A, black: D, result: black}
+  - {round: 1, red: C, black: B, result: black}
+  - {round: 2, red: C, black: A, result: draw}
+  - {round: 2, red: D, black: B, result: black}
+  - {round: 3, red: A, black: B, result: red}
+  - {round: 3, red: D, black: C, result: red}
+sanctions:
+  - {entrant: B, round: 2, kind: warning}
+";
+
+#[test]
+fn where_sanctions_rank_is_data() {
+    // Right after the score (18.5): the warning puts B below D. After the tiebreaks: 小分
+    // decides first, and B stays ahead.
+    let base = ranking(SANCTIONED, &rules("cxa-2020"));
+    assert_eq!(&base[..2], &[("D".into(), 1, None), ("B".into(), 2, s("处分"))]);
+    let late = edited("cxa-2020/competition.yaml", "after: rank_by", "after: tiebreaks", "cxa-2020");
+    assert_eq!(&ranking(SANCTIONED, &late)[..2], &[("B".into(), 1, None), ("D".into(), 2, s("小分"))]);
+}
+
+#[test]
+fn the_champion_rule_is_the_tiebreak_clause_with_places_whatever_its_id() {
+    // 1999 15.6 under another clause id: still the rule that first place is played off,
+    // and not a format.
+    let text = "format: round_robin\nrounds: 3\nplayers: [{id: A}, {id: B}, {id: C}]\ngames:\n  - {round: 1, red: B, black: C, result: draw}\n  - {round: 2, red: C, black: A, result: draw}\n  - {round: 3, red: A, black: B, result: draw}\n";
+    let play_off = s(xqspec::competition::standings::PLAY_OFF);
+    assert_eq!(ranking(text, &rules("cxa-1999"))[1].2, play_off);
+    let renamed = edited("cxa-1999/competition.yaml", "id: tiebreak.champion", "id: tiebreak.first_place", "cxa-1999");
+    assert!(renamed.champion.is_some() && !renamed.formats.contains_key("first_place"));
+    assert_eq!(ranking(text, &renamed)[1].2, play_off);
+    let two = edited("cxa-1999/competition.yaml", "places: [1]", "places: [2]", "cxa-1999");
+    assert_eq!(ranking(text, &two)[1].2, s(xqspec::competition::standings::SHARED_PLACE));
+}
+
+#[test]
+fn the_competition_compile_step_reports_every_error() {
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/competition.yaml").unwrap();
+    f.1 = f.1.replace("decided_by: 局分", "decided_by: 场分").replace("value: lowest_nonzero_score", "value: highest_score");
+    let spec = Spec::from_files(files).unwrap();
+    let errors = CompetitionRules::compile(&spec.ruleset("cxa-2020").unwrap()).unwrap_err();
+    let at: Vec<Option<&str>> = errors.iter().map(|e| e.clause.as_deref()).collect();
+    assert_eq!(at, [Some("scoring.match"), Some("bye.opponent_score")], "{errors:?}");
 }
 
 #[test]

@@ -136,7 +136,7 @@ fn edited(file: &str, from: &str, to: &str, edition: &str) -> Rules {
     assert!(f.1.contains(from), "{file} lacks {from}");
     f.1 = f.1.replace(from, to);
     let spec = Spec::from_files(files).unwrap();
-    Rules::compile(spec.edition(edition).unwrap()).unwrap()
+    Rules::of_edition(spec.edition(edition).unwrap()).unwrap()
 }
 
 #[test]
@@ -164,11 +164,43 @@ fn the_formatter_writes_what_the_yaml_says() {
 }
 
 #[test]
+fn chinese_numerals_are_read_with_board_file_numbering() {
+    // 1.1 as written: 八 is Red's file 8 (b), 五 its file 5 (e); Black's 2 its file 2 (b).
+    let base = rules("cxa-2020");
+    let pos = base.start_position();
+    assert_eq!(parse_move(&base, &pos, Notation::Chinese, "炮八平五").unwrap().iccs(), "b2e2");
+    // Red's numerals listed the other way round: 八 now numbers Red's file 2 (h), and the
+    // abbreviated form still reads Arabic digits as numbers from each side's right.
+    let r = edited(
+        "cxa-2020/board.yaml",
+        "red: [一, 二, 三, 四, 五, 六, 七, 八, 九]",
+        "red: [九, 八, 七, 六, 五, 四, 三, 二, 一]",
+        "cxa-2020",
+    );
+    assert_eq!(parse_move(&r, &pos, Notation::Chinese, "炮八平五").unwrap().iccs(), "h2e2");
+    assert_eq!(parse_move(&r, &pos, Notation::ChineseAbbreviated, "炮2.5").unwrap().iccs(), "h2e2");
+    assert_eq!(parse_move(&r, &pos, Notation::Chinese, "炮２平５").unwrap().iccs(), "h2e2");
+    // Black numbering its files with Chinese numerals too: Black's 二 is its file 2.
+    let r = edited(
+        "cxa-2020/board.yaml",
+        "black: [\"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\", \"8\", \"9\"]",
+        "black: [一, 二, 三, 四, 五, 六, 七, 八, 九]",
+        "cxa-2020",
+    );
+    let black = r.start_position();
+    let mut black = black;
+    black.play(&r, Move::parse_iccs("h2e2").unwrap()).unwrap();
+    assert_eq!(parse_move(&r, &black, Notation::Chinese, "炮二平五").unwrap().iccs(), "b7e7");
+    // A digit is no longer any side's numeral: it names no file.
+    assert!(parse_move(&r, &black, Notation::Chinese, "炮2平5").is_err());
+}
+
+#[test]
 fn without_notation_clauses_chinese_cannot_be_written() {
     let mut files = Spec::builtin_files();
     files.retain(|(p, _)| p != "cxa-2020/notation.yaml" && p != "cxa-1999/notation.yaml");
     let spec = Spec::from_files(files).unwrap();
-    let r = Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap();
+    let r = Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap();
     assert!(r.record().is_none());
     let pos = r.start_position();
     let e = format_move(&r, &pos, Move::parse_iccs("h2e2").unwrap(), Notation::Chinese, Style::default()).unwrap_err();
@@ -186,7 +218,7 @@ fn record_errors_name_the_clause() {
     let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/notation.yaml").unwrap();
     f.1 = f.1.replace("red: {traditional: 帥}", "red: {traditional: 帥帥}");
     let spec = Spec::from_files(files).unwrap();
-    let e = Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
-    assert_eq!(e.clause.as_deref(), Some("notation.characters"), "{e}");
-    assert!(e.to_string().contains("cxa-2020/notation.yaml:") && e.message.contains("not one character"), "{e}");
+    let e = Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
+    assert_eq!(e.0[0].clause.as_deref(), Some("notation.characters"), "{e}");
+    assert!(e.to_string().contains("cxa-2020/notation.yaml:") && e.0[0].message.contains("not one character"), "{e}");
 }

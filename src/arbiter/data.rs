@@ -419,14 +419,60 @@ pub struct IllegalMoveFinding {
     pub touched_after: bool,
 }
 
-/// `irregularity.knocked_over`.
+/// `irregularity.knocked_over` (2020 5.9). The one place its rule is decided: the
+/// arbiter's `outcome` and the clock simulator both ask [`KnockedOver::ruling`].
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KnockedOver {
+    /// Pieces off their points that make a knock-over (碰乱).
     pub min_pieces: u32,
+    /// Whether one piece knocked off the board is a knock-over too.
     pub off_board_counts: bool,
+    /// After the press, an opponent with less than this left wins.
     pub opponent_under_minutes: u32,
+    /// Otherwise the opponent gets this much more time.
     pub add_minutes: u32,
+}
+
+/// 5.9's decision on pieces knocked over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KnockRuling {
+    /// Too few pieces (and none off the board where that counts): no knock-over.
+    TooFew,
+    /// Before the clock press: the knocker puts them right in its own time, no penalty.
+    OwnTime,
+    /// After the press: the penalty.
+    Penalty(KnockEffect),
+}
+
+/// What 5.9 does to a knock-over after pressing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KnockEffect {
+    /// The opponent gets this many milliseconds more.
+    TimeAdded(u64),
+    /// The knocker loses (the opponent had less than the limit left).
+    Loss,
+}
+
+impl KnockedOver {
+    /// The ruling on `pieces` knocked over (`None`: not counted, taken as enough),
+    /// `off_board` when one left the board, `after_press` when the knocker had pressed.
+    /// After the press the ruling needs the opponent's time left (`opponent_left_ms`):
+    /// `None` when it is not known.
+    pub fn ruling(&self, pieces: Option<u32>, off_board: bool, after_press: bool, opponent_left_ms: Option<i64>) -> Option<KnockRuling> {
+        if pieces.is_some_and(|p| p < self.min_pieces) && !(off_board && self.off_board_counts) {
+            return Some(KnockRuling::TooFew);
+        }
+        if !after_press {
+            return Some(KnockRuling::OwnTime);
+        }
+        let left = opponent_left_ms?;
+        Some(KnockRuling::Penalty(if left < i64::from(self.opponent_under_minutes) * 60_000 {
+            KnockEffect::Loss
+        } else {
+            KnockEffect::TimeAdded(u64::from(self.add_minutes) * 60_000)
+        }))
+    }
 }
 
 /// Who chooses the point of a piece left between two points.

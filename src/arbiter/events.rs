@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::data::{RecordFault, SideName};
-use super::ArbiterError;
+use super::{ArbiterError, RejectKind};
 use crate::board::{Side, Square};
 
 /// A repetition ruling (棋例), as `crate::repetition` gives it.
@@ -200,7 +200,7 @@ pub fn parse_all(values: &[Value]) -> Result<Vec<Event>, ArbiterError> {
                 } else {
                     ""
                 };
-                ArbiterError::reject("events.syntax", format!("events[{i}]: {e}{hint}"))
+                ArbiterError::reject(RejectKind::EventsSyntax, format!("events[{i}]: {e}{hint}"))
             })
         })
         .collect()
@@ -208,7 +208,7 @@ pub fn parse_all(values: &[Value]) -> Result<Vec<Event>, ArbiterError> {
 
 /// A point named in an event (`events.syntax` if it is not one).
 pub fn point(text: &str) -> Result<Square, ArbiterError> {
-    Square::parse(text).ok_or_else(|| ArbiterError::reject("events.syntax", format!("`{text}` is not a point (a0–i9)")))
+    Square::parse(text).ok_or_else(|| ArbiterError::reject(RejectKind::EventsSyntax, format!("`{text}` is not a point (a0–i9)")))
 }
 
 impl From<SideName> for Side {

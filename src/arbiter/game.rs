@@ -10,10 +10,10 @@
 
 use serde_json::{json, Map, Value};
 
-use super::data::{ChecksOf, ClaimBy, Chooser, IllegalClass, Remedy, Requirement, ResultKind, Span, Trigger};
+use super::data::{ChecksOf, ClaimBy, Chooser, IllegalClass, KnockEffect, KnockRuling, Remedy, Requirement, ResultKind, Span, Trigger};
 use super::events::{self, Event, Finding, Verdict};
 use super::touch::{self, Touched};
-use super::{cite, parse_iccs, ArbiterError, ArbiterRules, RuleRef, FoulCount};
+use super::{cite, parse_iccs, ArbiterError, ArbiterRules, RejectKind, RuleRef, FoulCount};
 use crate::board::{Move, Side, Square};
 use crate::vm::{IllegalReason, Position, Rules, Status};
 
@@ -326,7 +326,7 @@ impl<'a> Game<'a> {
         if let Some(end) = &self.end {
             if !waiving {
                 return Err(ArbiterError::reject(
-                    "events.after_end",
+                    RejectKind::EventsAfterEnd,
                     format!("the game ended at events[{}] ({})", end.event, end.clause.clause),
                 ));
             }
@@ -347,7 +347,7 @@ impl<'a> Game<'a> {
             Event::AcceptDraw(s) | Event::DeclineDraw(s) => {
                 let s: Side = (*s).into();
                 if self.pending_offer != Some(s.opponent()) {
-                    return Err(ArbiterError::reject("events.no_pending_offer", format!("{} has no draw offer to answer", s.name())));
+                    return Err(ArbiterError::reject(RejectKind::EventsNoPendingOffer, format!("{} has no draw offer to answer", s.name())));
                 }
                 self.pending_offer = None;
                 if matches!(ev, Event::AcceptDraw(_)) {
@@ -544,7 +544,7 @@ impl<'a> Game<'a> {
     fn play(&mut self, i: usize, m: Move) -> Result<(), ArbiterError> {
         let mover = self.stm();
         self.pos.check_move(self.vm, m).map_err(|e| {
-            ArbiterError::reject("move.illegal", format!("{e} (an illegal move the arbiter must rule on is an `illegal_move` event)"))
+            ArbiterError::reject(RejectKind::MoveIllegal, format!("{e} (an illegal move the arbiter must rule on is an `illegal_move` event)"))
         })?;
         if !self.touches[mover.index()].is_empty() {
             let touched = self.current_touches(mover);
@@ -552,7 +552,7 @@ impl<'a> Game<'a> {
                 let ob = touch::obligation(self.rules, self.vm, &self.pos, &touched, self.simultaneous[mover.index()])?;
                 if !ob.permits(m) {
                     return Err(ArbiterError::reject(
-                        "events.touch_obligation",
+                        RejectKind::EventsTouchObligation,
                         format!("{m} breaks the touch-move obligation of {} ({}): allowed {}", ob.step, ob.clause.clause, ob.moves_iccs().join(" ")),
                     ));
                 }
@@ -606,11 +606,11 @@ impl<'a> Game<'a> {
         let mover = self.stm();
         let classes: Vec<IllegalClass> = match self.pos.check_move(self.vm, m) {
             Ok(()) => {
-                return Err(ArbiterError::reject("events.not_illegal", format!("{m} is a legal move; give it as a `move` event")));
+                return Err(ArbiterError::reject(RejectKind::EventsNotIllegal, format!("{m} is a legal move; give it as a `move` event")));
             }
             Err(e) => match e.reason {
                 IllegalReason::NoPiece => {
-                    return Err(ArbiterError::reject("events.impossible", format!("no piece stands on {}", m.from)));
+                    return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("no piece stands on {}", m.from)));
                 }
                 IllegalReason::NotYourPiece | IllegalReason::NotAMove => vec![IllegalClass::NotAMove],
                 IllegalReason::SelfKill => {
@@ -653,12 +653,12 @@ impl<'a> Game<'a> {
     fn stand(&mut self, i: usize, m: Move) -> Result<(), ArbiterError> {
         let before = self.pos.clone();
         if self.pos.piece_at(m.to).is_some_and(|p| p.kind == self.vm.royal_kind()) {
-            return Err(ArbiterError::reject("events.impossible", format!("{m} would take a general")));
+            return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("{m} would take a general")));
         }
         self.advance(i, m);
         if let Err(e) = crate::fen::validate(self.vm, &self.pos) {
             self.pos = before;
-            return Err(ArbiterError::reject("events.impossible", format!("after {m} the position cannot stand under the rules ({e})")));
+            return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("after {m} the position cannot stand under the rules ({e})")));
         }
         Ok(())
     }
@@ -668,7 +668,7 @@ impl<'a> Game<'a> {
         let chosen = events::point(&b.chosen)?;
         let points = [events::point(&b.points[0])?, events::point(&b.points[1])?];
         if !points.contains(&chosen) {
-            return Err(ArbiterError::reject("events.syntax", format!("`chosen` ({chosen}) is not one of the two points")));
+            return Err(ArbiterError::reject(RejectKind::EventsSyntax, format!("`chosen` ({chosen}) is not one of the two points")));
         }
         let by: Side = b.chosen_by.into();
         let mover = self.stm();
@@ -679,7 +679,7 @@ impl<'a> Game<'a> {
                     Chooser::Mover => mover,
                 };
                 if by != want {
-                    return Err(ArbiterError::reject("events.wrong_side", format!("{} chooses the point ({}), not {}", want.name(), c.clause, by.name())));
+                    return Err(ArbiterError::reject(RejectKind::EventsWrongSide, format!("{} chooses the point ({}), not {}", want.name(), c.clause, by.name())));
                 }
                 let c = c.clone();
                 self.rule(Ruling::new(i, Decision::Chosen, Some(&c), Some(by)).note(format!("the piece stands on {chosen}")));
@@ -736,7 +736,7 @@ impl<'a> Game<'a> {
         for p in &a.points {
             let sq = events::point(p)?;
             if self.pos.piece_at(sq).is_none() {
-                return Err(ArbiterError::reject("touch.empty_point", format!("no piece stands on {sq}")));
+                return Err(ArbiterError::reject(RejectKind::TouchEmptyPoint, format!("no piece stands on {sq}")));
             }
             points.push(sq);
         }
@@ -883,10 +883,10 @@ impl<'a> Game<'a> {
 
     fn late(&mut self, i: usize, seconds: [u32; 2]) -> Result<(), ArbiterError> {
         if self.late_seen {
-            return Err(ArbiterError::reject("events.out_of_order", "the lateness of both sides is one event, given once"));
+            return Err(ArbiterError::reject(RejectKind::EventsOutOfOrder, "the lateness of both sides is one event, given once"));
         }
         if let Some(s) = Side::BOTH.into_iter().find(|s| seconds[s.index()] > 0 && self.moved[s.index()]) {
-            return Err(ArbiterError::reject("events.out_of_order", format!("{} is late but has already moved", s.name())));
+            return Err(ArbiterError::reject(RejectKind::EventsOutOfOrder, format!("{} is late but has already moved", s.name())));
         }
         self.late_seen = true;
         let late: Vec<Side> = Side::BOTH.into_iter().filter(|s| seconds[s.index()] > 0).collect();
@@ -939,7 +939,7 @@ impl<'a> Game<'a> {
     fn displaced(&mut self, i: usize, from: &str, to: &str, found_after: u32) -> Result<(), ArbiterError> {
         let (from, to) = (events::point(from)?, events::point(to)?);
         if self.pos.piece_at(from).is_none() {
-            return Err(ArbiterError::reject("events.impossible", format!("no piece stands on {from}")));
+            return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("no piece stands on {from}")));
         }
         let Some((c, rule)) = self.rules.displaced.as_ref() else {
             self.rule(Ruling::new(i, Decision::NotRegulated, None, None));
@@ -949,14 +949,14 @@ impl<'a> Game<'a> {
         if rule.within_rounds.is_some_and(|w| found_after > w) {
             self.rule(Ruling::new(i, Decision::ResultStands, Some(&c), None).note(format!("found after {found_after} rounds: too late, the piece stays on {to}")));
             if self.pos.piece_at(to).is_some() {
-                return Err(ArbiterError::reject("events.impossible", format!("{to} is occupied")));
+                return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("{to} is occupied")));
             }
             let before = self.pos.clone();
             let piece = self.pos.remove(from).expect("checked above");
             self.pos.put(piece, to);
             if let Err(e) = crate::fen::validate(self.vm, &self.pos) {
                 self.pos = before;
-                return Err(ArbiterError::reject("events.impossible", format!("the piece cannot stand on {to} ({e})")));
+                return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("the piece cannot stand on {to} ({e})")));
             }
             return Ok(());
         }
@@ -981,28 +981,28 @@ impl<'a> Game<'a> {
             return Ok(());
         };
         let c = c.clone();
-        if k.pieces < rule.min_pieces && !(k.off_board && rule.off_board_counts) {
-            self.rule(Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side)).note("fewer pieces than a knock-over (碰乱) needs"));
-            return Ok(());
-        }
-        if !k.after_press {
-            self.rule(Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side)).note("put right in the knocker's own time"));
-            return Ok(());
-        }
-        let left = k.opponent_remaining_seconds.ok_or_else(|| {
-            ArbiterError::reject("events.syntax", "a knock-over after the clock press needs `opponent_remaining_seconds`")
+        let left_ms = k.opponent_remaining_seconds.map(|s| i64::from(s) * 1000);
+        let ruling = rule.ruling(Some(k.pieces), k.off_board, k.after_press, left_ms).ok_or_else(|| {
+            ArbiterError::reject(RejectKind::EventsSyntax, "a knock-over after the clock press needs `opponent_remaining_seconds`")
         })?;
-        if left < rule.opponent_under_minutes * 60 {
-            self.end_by(&c, ResultKind::Loss, Some(side));
-        } else {
-            let mut r = Ruling::new(i, Decision::AddTime, Some(&c), Some(side.opponent()));
-            r.seconds = Some(rule.add_minutes * 60);
-            self.rule(r);
+        match ruling {
+            KnockRuling::TooFew => {
+                self.rule(Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side)).note("fewer pieces than a knock-over (碰乱) needs"));
+            }
+            KnockRuling::OwnTime => {
+                self.rule(Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side)).note("put right in the knocker's own time"));
+            }
+            KnockRuling::Penalty(KnockEffect::Loss) => self.end_by(&c, ResultKind::Loss, Some(side)),
+            KnockRuling::Penalty(KnockEffect::TimeAdded(ms)) => {
+                let mut r = Ruling::new(i, Decision::AddTime, Some(&c), Some(side.opponent()));
+                r.seconds = Some(u32::try_from(ms / 1000).unwrap_or(u32::MAX));
+                self.rule(r);
+            }
         }
         Ok(())
     }
 }
 
 fn not_on_move(s: Side, what: &str) -> ArbiterError {
-    ArbiterError::reject("events.not_on_move", format!("{} is not on move and cannot {what}", s.name()))
+    ArbiterError::reject(RejectKind::EventsNotOnMove, format!("{} is not on move and cannot {what}", s.name()))
 }

@@ -130,7 +130,8 @@ impl ArbiterRules {
     pub fn touch_move(&self, vm: &Rules, q: &TouchQuery) -> Result<TouchAnswer, ArbiterError> {
         let (pos, _) = crate::line::after(vm, &q.fen, &q.moves).map_err(|e| match e {
             LineError::Fen(f) => ArbiterError::Fen(f),
-            e => ArbiterError::reject(e.reject_kind(), e.to_string()),
+            e @ LineError::MoveSyntax { .. } => ArbiterError::reject(RejectKind::MoveSyntax, e.to_string()),
+            e @ LineError::Illegal { .. } => ArbiterError::reject(RejectKind::MoveIllegal, e.to_string()),
         })?;
         touch::answer(self, vm, &pos, &q.touches, q.simultaneous)
     }
@@ -161,6 +162,43 @@ pub struct TouchQuery {
     pub simultaneous: bool,
 }
 
+codes! {
+    /// The arbiter's refusals; the codes are the protocol's reject kinds
+    /// (`conformance/vocabulary.yaml`).
+    pub enum RejectKind {
+        /// An event after the game ended.
+        EventsAfterEnd => "events.after_end",
+        /// An event that cannot happen in the game's state.
+        EventsImpossible => "events.impossible",
+        /// An answer to a draw offer nobody made.
+        EventsNoPendingOffer => "events.no_pending_offer",
+        /// An illegal-move event whose move is legal.
+        EventsNotIllegal => "events.not_illegal",
+        /// An action by the side not on move.
+        EventsNotOnMove => "events.not_on_move",
+        /// Events in an order the game does not allow.
+        EventsOutOfOrder => "events.out_of_order",
+        /// An event that does not read.
+        EventsSyntax => "events.syntax",
+        /// A move that breaks a touch-move obligation.
+        EventsTouchObligation => "events.touch_obligation",
+        /// An event naming the wrong side.
+        EventsWrongSide => "events.wrong_side",
+        /// An illegal move where a legal one is needed.
+        MoveIllegal => "move.illegal",
+        /// A move that is not ICCS.
+        MoveSyntax => "move.syntax",
+        /// A touch of an empty point.
+        TouchEmptyPoint => "touch.empty_point",
+        /// A touch when the game is over.
+        TouchGameOver => "touch.game_over",
+        /// Touches the touch-move rules have no pattern for.
+        TouchPattern => "touch.pattern",
+        /// A touch that does not read.
+        TouchSyntax => "touch.syntax",
+    }
+}
+
 /// Why the arbiter refuses an input.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArbiterError {
@@ -168,11 +206,11 @@ pub enum ArbiterError {
     Fen(FenError),
     /// Any other refusal, with its reject kind (`events.after_end`, `move.illegal` …) and a
     /// message naming the event (`events[3]`).
-    Reject { kind: &'static str, message: String },
+    Reject { kind: RejectKind, message: String },
 }
 
 impl ArbiterError {
-    pub(crate) fn reject(kind: &'static str, message: impl Into<String>) -> ArbiterError {
+    pub(crate) fn reject(kind: RejectKind, message: impl Into<String>) -> ArbiterError {
         ArbiterError::Reject { kind, message: message.into() }
     }
 
@@ -188,7 +226,7 @@ impl ArbiterError {
     pub fn kind(&self) -> Option<&'static str> {
         match self {
             ArbiterError::Fen(_) => None,
-            ArbiterError::Reject { kind, .. } => Some(kind),
+            ArbiterError::Reject { kind, .. } => Some(kind.code()),
         }
     }
 }
@@ -206,7 +244,7 @@ impl std::error::Error for ArbiterError {}
 
 /// Reads an ICCS move ([`Move::parse_iccs`]; `move.syntax` if it is not one).
 pub(crate) fn parse_iccs(text: &str) -> Result<Move, ArbiterError> {
-    Move::parse_iccs(text).ok_or_else(|| ArbiterError::reject("move.syntax", format!("`{text}` is not an ICCS move like `h2e2`")))
+    Move::parse_iccs(text).ok_or_else(|| ArbiterError::reject(RejectKind::MoveSyntax, format!("`{text}` is not an ICCS move like `h2e2`")))
 }
 
 /// A clause citation as JSON fields (`clause`, `article`).

@@ -8,7 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use super::data::{Role, Step, Trigger, With};
-use super::{cite, events, ArbiterError, ArbiterRules, ChainRule, RuleRef};
+use super::{cite, events, ArbiterError, ArbiterRules, ChainRule, RejectKind, RuleRef};
 use crate::board::{Move, Square};
 use crate::vm::{Position, Rules, Status};
 
@@ -58,7 +58,7 @@ impl Obligation {
 pub(crate) fn touched(pos: &Position, point: Square) -> Result<Touched, ArbiterError> {
     let piece = pos
         .piece_at(point)
-        .ok_or_else(|| ArbiterError::reject("touch.empty_point", format!("no piece stands on {point}")))?;
+        .ok_or_else(|| ArbiterError::reject(RejectKind::TouchEmptyPoint, format!("no piece stands on {point}")))?;
     let role = if piece.side == pos.side_to_move() { Role::Own } else { Role::Opponent };
     Ok(Touched { point, role })
 }
@@ -84,7 +84,7 @@ pub(crate) fn chain<'r>(rules: &'r ArbiterRules, touches: &[Touched], simultaneo
         .ok_or_else(|| {
             let names: Vec<&str> = roles.iter().map(|r| if *r == Role::Own { "own" } else { "opponent" }).collect();
             ArbiterError::reject(
-                "touch.pattern",
+                RejectKind::TouchPattern,
                 format!(
                     "the rules say nothing of touching {} ({}{})",
                     if names.len() == 1 { "this piece" } else { "these pieces" },
@@ -196,7 +196,7 @@ fn refuse_game_over(rules: &ArbiterRules, vm: &Rules, pos: &Position) -> Result<
         .map(|r| format!(" ({}, art. {})", r.clause.clause, r.clause.article.as_deref().unwrap_or("—")))
         .unwrap_or_default();
     Err(ArbiterError::reject(
-        "touch.game_over",
+        RejectKind::TouchGameOver,
         format!("the game is over: {} to move is {what}{by}; touch-move does not apply", pos.side_to_move()),
     ))
 }
@@ -206,13 +206,13 @@ pub(crate) fn answer(rules: &ArbiterRules, vm: &Rules, pos: &Position, points: &
     let mut touches = Vec::new();
     for (i, p) in points.iter().enumerate() {
         let sq = events::point(p).map_err(|e| match e {
-            ArbiterError::Reject { message, .. } => ArbiterError::reject("touch.syntax", format!("touches[{i}]: {message}")),
+            ArbiterError::Reject { message, .. } => ArbiterError::reject(RejectKind::TouchSyntax, format!("touches[{i}]: {message}")),
             other => other,
         })?;
         touches.push(touched(pos, sq).map_err(|e| e.at(&format!("touches[{i}]")))?);
     }
     if touches.is_empty() {
-        return Err(ArbiterError::reject("touch.pattern", "no piece was touched"));
+        return Err(ArbiterError::reject(RejectKind::TouchPattern, "no piece was touched"));
     }
     let ob = obligation(rules, vm, pos, &touches, simultaneous)?;
     let fouls: Vec<String> = foul_clauses(rules, vm, pos, &touches).into_iter().map(|c| c.clause).collect();

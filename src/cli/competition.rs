@@ -34,8 +34,8 @@ pub fn run(spec_dir: Option<&Path>, overlay_file: Option<&Path>, a: &StandingsAr
     let ruleset = xqspec::ruleset::load(spec_dir, &id, overlay_file).map_err(|e| match a.edition {
         // The rule set named in the file: its errors name the file.
         None if raw.edition.is_some() => format!("{file}: edition: {e}"),
-        Some(_) if e.starts_with("unknown rule set") => format!("--edition: {e}"),
-        _ => e,
+        Some(_) => e.named_at("--edition"),
+        None => e.to_string(),
     })?;
     let rules = ruleset.competition.as_ref().ok_or_else(|| format!("rule set {id} has no competition clauses"))?;
     let t = read_file(&file, &text, rules).map_err(|e| e.to_string())?;

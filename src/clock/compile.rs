@@ -135,12 +135,7 @@ fn timing(ed: &Edition, first_to_move: Side, errors: &mut Vec<SpecError>) -> Opt
     });
     // 5.9 is one clause, shared with the arbiter's irregularities: its shape is theirs.
     let knocked_over = ed.clause("irregularity.knocked_over").and_then(|c| {
-        read::<crate::arbiter::data::KnockedOver>(c, errors).map(|d| KnockRule {
-            min_pieces: d.min_pieces,
-            opponent_below: u64::from(d.opponent_under_minutes) * 60_000,
-            added: u64::from(d.add_minutes) * 60_000,
-            rule: RuleRef::of(c),
-        })
+        read::<crate::arbiter::data::KnockedOver>(c, errors).map(|data| KnockRule { data, rule: RuleRef::of(c) })
     });
     let flag = flag?;
     (errors.len() == before).then_some(Timing {

@@ -79,12 +79,13 @@ impl Control {
 
 pub use crate::spec::RuleRef;
 
-/// Knocked-over pieces (5.9), compiled.
+pub use crate::arbiter::data::KnockEffect;
+use crate::arbiter::data::{KnockRuling, KnockedOver};
+
+/// Knocked-over pieces (5.9): the arbiter's clause, decided by [`KnockedOver::ruling`].
 #[derive(Clone, Debug)]
 pub struct KnockRule {
-    pub min_pieces: u32,
-    pub opponent_below: u64,
-    pub added: u64,
+    pub data: KnockedOver,
     pub rule: RuleRef,
 }
 
@@ -148,8 +149,9 @@ pub enum Event {
     Stop { ms: u64, by: Actor },
     /// Someone restarts the stopped clock.
     Start { by: Actor },
-    /// `side` knocks pieces over (`pieces` of them, when given).
-    Knock { side: Side, pieces: Option<u32> },
+    /// `side` knocks pieces over (`pieces` of them, when given; `off_board` when one
+    /// left the board).
+    Knock { side: Side, pieces: Option<u32>, off_board: bool },
     /// The arbiter adds `ms` (negative: deducts) to `to`'s time.
     Add { ms: i64, to: Side },
 }
@@ -247,7 +249,7 @@ fn parse_event(number: usize, v: &Value) -> Result<Event, EventError> {
     let allowed: &[&str] = match kind {
         "move" | "press" => &["side"],
         "stop" => &["by"],
-        "knock" => &["pieces"],
+        "knock" => &["pieces", "off_board"],
         "add" => &["to"],
         _ => &[],
     };
@@ -308,6 +310,10 @@ fn parse_event(number: usize, v: &Value) -> Result<Event, EventError> {
                         .and_then(|n| u32::try_from(n).ok())
                         .ok_or_else(|| syntax(format!("`pieces` is a count, not {p}")))?,
                 ),
+            },
+            off_board: match m.get("off_board") {
+                None => false,
+                Some(b) => b.as_bool().ok_or_else(|| syntax(format!("`off_board` is true or false, not {b}")))?,
             },
         },
         _ => Event::Add {
@@ -439,15 +445,6 @@ impl ViolationKind {
             ViolationKind::KnockedOver => "knocked_over",
         }
     }
-}
-
-/// What 5.9 does to a knock-over after pressing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KnockEffect {
-    /// The opponent gets this much more time.
-    TimeAdded(u64),
-    /// The knocker loses (the opponent had less than the limit left).
-    Loss,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -710,19 +707,17 @@ pub fn simulate(
                         }
                     }
                 }
-                Event::Knock { side, pieces } => {
+                Event::Knock { side, pieces, off_board } => {
                     let Some(rule) = &timing.knocked_over else {
                         break 'event;
                     };
-                    if pieces.is_some_and(|p| p < rule.min_pieces) {
-                        break 'event;
-                    }
-                    // Before pressing, the knocker restores the pieces on its own time.
-                    if running.unwrap_or(paused) == side {
-                        break 'event;
-                    }
+                    // The knocker has pressed when its own face no longer runs.
+                    let after_press = running.unwrap_or(paused) != side;
                     let opp = side.opponent();
-                    if st[opp.index()].left < rule.opponent_below as i64 {
+                    let Some(KnockRuling::Penalty(effect)) = rule.data.ruling(pieces, off_board, after_press, Some(st[opp.index()].left)) else {
+                        break 'event;
+                    };
+                    if let KnockEffect::Loss = effect {
                         violation(
                             &mut t,
                             side,
@@ -731,8 +726,8 @@ pub fn simulate(
                             Some(KnockEffect::Loss),
                         );
                         t.ended_at = Some(number);
-                    } else {
-                        st[opp.index()].left += rule.added as i64;
+                    } else if let KnockEffect::TimeAdded(added) = effect {
+                        st[opp.index()].left += added as i64;
                         if st[opp.index()].left.unsigned_abs() > MAX_MS {
                             return Err(overflow());
                         }
@@ -741,12 +736,12 @@ pub fn simulate(
                             side,
                             ViolationKind::KnockedOver,
                             false,
-                            Some(KnockEffect::TimeAdded(rule.added)),
+                            Some(effect),
                         );
                         t.adjustments.push(Adjustment {
                             event: number,
                             side: opp,
-                            ms: rule.added as i64,
+                            ms: added as i64,
                             by_rule: Some(ViolationKind::KnockedOver),
                         });
                     }

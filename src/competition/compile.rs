@@ -1,5 +1,5 @@
 //! Competition clauses → [`CompetitionRules`]. Runs once per rule set; every problem is a
-//! [`SpecError`] at the clause's location.
+//! [`SpecError`] at the clause's location, and every one is reported.
 
 use std::collections::BTreeMap;
 
@@ -7,7 +7,7 @@ use super::criteria::{self, Criterion, Primitive};
 use super::data::{self, CriterionEntry, Entrants, Scope, Unit};
 use super::{CompetitionRules, Format};
 use crate::spec::{Clause, Edition, SpecError};
-use crate::vm::clause_data::{err, positive, require, typed};
+use crate::vm::clause_data::{err, has_key, positive, read, require};
 
 /// The clause-id prefix of the formats' orders.
 pub const ORDER_PREFIX: &str = "tiebreak.";
@@ -25,59 +25,80 @@ fn criterion(c: &Clause, term: &str, scope: Scope) -> Result<Criterion, SpecErro
     Ok(Criterion { term: term.to_string(), primitive, scope })
 }
 
-fn format(c: &Clause, name: &str) -> Result<Format, SpecError> {
-    let d: data::Order = typed(c)?;
-    let rank_by = criterion(c, &d.rank_by, Scope::All)?;
+/// The `tiebreak.*` clause with `places` is the champion rule (places no tie may share);
+/// every other `tiebreak.*` clause is a format.
+fn is_champion_rule(c: &Clause) -> bool {
+    has_key(c, "places")
+}
+
+/// One format's order criteria, each checked against the format (errors recorded).
+fn order(c: &Clause, d: &data::Order, oname: &str, list: &[CriterionEntry], errors: &mut Vec<SpecError>) -> Vec<Criterion> {
     let places = d.entrants == Entrants::TeamsByPlayerPlaces;
-    let rank_ok = match rank_by.primitive {
-        Primitive::GamePoints => !places,
-        Primitive::MatchPoints => !places && d.unit == Unit::Match,
-        Primitive::PlaceSum => places,
-        _ => false,
-    };
-    if !rank_ok {
-        return Err(err(c, format!("`rank_by: {}` does not rank {:?} entrants by {:?} units", d.rank_by, d.entrants, d.unit)));
+    let mut v = Vec::new();
+    for e in list {
+        let (term, scope) = match e {
+            CriterionEntry::Name(t) => (t.as_str(), Scope::All),
+            CriterionEntry::Scoped { criterion, scope } => (criterion.as_str(), *scope),
+        };
+        let cr = match criterion(c, term, scope) {
+            Ok(cr) => cr,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        let fits = if places { cr.primitive.from_places() || cr.primitive == Primitive::Fouls } else { !cr.primitive.from_places() };
+        if !fits {
+            errors.push(err(c, format!("order `{oname}`: `{term}` does not apply to {:?} entrants", d.entrants)));
+        }
+        if cr.primitive == Primitive::MatchPoints && d.unit != Unit::Match {
+            errors.push(err(c, format!("order `{oname}`: `{term}` needs `unit: match`")));
+        }
+        if scope != Scope::All && d.cycles < 2 {
+            errors.push(err(c, format!("order `{oname}`: `{term}` has a cycle scope in a format of one cycle")));
+        }
+        v.push(cr);
+    }
+    v
+}
+
+fn format(c: &Clause, name: &str, errors: &mut Vec<SpecError>) -> Option<Format> {
+    let before = errors.len();
+    let d: data::Order = read(c, errors)?;
+    let rank_by = criterion(c, &d.rank_by, Scope::All).map_err(|e| errors.push(e)).ok();
+    let places = d.entrants == Entrants::TeamsByPlayerPlaces;
+    if let Some(rank_by) = &rank_by {
+        let rank_ok = match rank_by.primitive {
+            Primitive::GamePoints => !places,
+            Primitive::MatchPoints => !places && d.unit == Unit::Match,
+            Primitive::PlaceSum => places,
+            _ => false,
+        };
+        if !rank_ok {
+            errors.push(err(c, format!("`rank_by: {}` does not rank {:?} entrants by {:?} units", d.rank_by, d.entrants, d.unit)));
+        }
     }
     if d.cycles == 0 {
-        return Err(err(c, "`cycles` is at least 1"));
+        errors.push(err(c, "`cycles` is at least 1"));
     }
     if d.system.is_none() && !places {
-        return Err(err(c, "`system` (round_robin or swiss) is required"));
+        errors.push(err(c, "`system` (round_robin or swiss) is required"));
     }
-    let mut orders = BTreeMap::new();
-    for (oname, list) in &d.orders {
-        let mut v = Vec::new();
-        for e in list {
-            let (term, scope) = match e {
-                CriterionEntry::Name(t) => (t.as_str(), Scope::All),
-                CriterionEntry::Scoped { criterion, scope } => (criterion.as_str(), *scope),
-            };
-            let cr = criterion(c, term, scope)?;
-            let fits = if places { cr.primitive.from_places() || cr.primitive == Primitive::Fouls } else { !cr.primitive.from_places() };
-            if !fits {
-                return Err(err(c, format!("order `{oname}`: `{term}` does not apply to {:?} entrants", d.entrants)));
-            }
-            if cr.primitive == Primitive::MatchPoints && d.unit != Unit::Match {
-                return Err(err(c, format!("order `{oname}`: `{term}` needs `unit: match`")));
-            }
-            if scope != Scope::All && d.cycles < 2 {
-                return Err(err(c, format!("order `{oname}`: `{term}` has a cycle scope in a format of one cycle")));
-            }
-            v.push(cr);
-        }
-        orders.insert(oname.clone(), v);
-    }
+    let orders: BTreeMap<String, Vec<Criterion>> = d.orders.iter().map(|(oname, list)| (oname.clone(), order(c, &d, oname, list, errors))).collect();
     if !orders.contains_key(&d.use_) {
-        return Err(err(c, format!("`use: {}` names no order (orders: {})", d.use_, d.orders.keys().cloned().collect::<Vec<_>>().join(", "))));
+        errors.push(err(c, format!("`use: {}` names no order (orders: {})", d.use_, d.orders.keys().cloned().collect::<Vec<_>>().join(", "))));
     }
-    Ok(Format {
+    if errors.len() > before {
+        return None;
+    }
+    Some(Format {
         name: name.to_string(),
         clause: c.id.clone(),
         article: c.article.clone(),
         entrants: d.entrants,
         system: d.system,
         unit: d.unit,
-        rank_by,
+        rank_by: rank_by?,
         cycles: d.cycles,
         default_order: d.use_,
         orders,
@@ -86,144 +107,172 @@ fn format(c: &Clause, name: &str) -> Result<Format, SpecError> {
     })
 }
 
-/// Compiles the competition clauses of `ed`.
-pub fn compile(ed: &Edition) -> Result<CompetitionRules, SpecError> {
-    let gc = require(ed, "scoring.game")?;
-    let g: data::GameScoring = typed(gc)?;
-    let game = *g.tables.get(&g.use_).ok_or_else(|| {
-        err(gc, format!("`use: {}` names no table (tables: {})", g.use_, g.tables.keys().cloned().collect::<Vec<_>>().join(", ")))
-    })?;
+/// `scoring.game`: the table in force, every table checked.
+fn game_scoring(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(data::GameTable, String)> {
+    let gc = require(ed, "scoring.game").map_err(|e| errors.push(e)).ok()?;
+    let g: data::GameScoring = read(gc, errors)?;
     for (name, t) in &g.tables {
         if !(t.win > t.draw_red.max(t.draw_black) && t.draw_red.min(t.draw_black) >= t.loss) {
-            return Err(err(gc, format!("`tables.{name}`: a win scores more than a draw, and a draw at least as much as a loss")));
+            errors.push(err(gc, format!("`tables.{name}`: a win scores more than a draw, and a draw at least as much as a loss")));
         }
     }
-    let mc = require(ed, "scoring.match")?;
-    let m: data::MatchScoring = typed(mc)?;
-    if m.decided_by != "局分" {
-        return Err(err(mc, format!("`decided_by: {}`: only 局分 (game points) is known", m.decided_by)));
+    match g.tables.get(&g.use_) {
+        Some(t) => Some((*t, g.use_)),
+        None => {
+            errors.push(err(gc, format!("`use: {}` names no table (tables: {})", g.use_, g.tables.keys().cloned().collect::<Vec<_>>().join(", "))));
+            None
+        }
     }
+}
+
+/// `scoring.match`.
+fn match_scoring(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<data::MatchScoring> {
+    let mc = require(ed, "scoring.match").map_err(|e| errors.push(e)).ok()?;
+    let m: data::MatchScoring = read(mc, errors)?;
     if !(m.win > m.draw && m.draw >= m.loss) {
-        return Err(err(mc, "`win`, `draw`, `loss`: a won match scores more than a drawn one, and a drawn one at least as much as a lost one"));
+        errors.push(err(mc, "`win`, `draw`, `loss`: a won match scores more than a drawn one, and a drawn one at least as much as a lost one"));
+        return None;
     }
-    let mut formats = BTreeMap::new();
-    for c in ed.clauses_with_prefix(ORDER_PREFIX) {
-        let name = &c.id[ORDER_PREFIX.len()..];
-        if name == "champion" {
-            continue;
+    Some(m)
+}
+
+/// The champion rule among the `tiebreak.*` clauses, at most one.
+fn champion(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<data::Champion> {
+    let mut found: Option<(&Clause, data::Champion)> = None;
+    for c in ed.clauses_with_prefix(ORDER_PREFIX).filter(|c| is_champion_rule(c)) {
+        let Some(d) = read::<data::Champion>(c, errors) else { continue };
+        if d.places.is_empty() || d.places.contains(&0) {
+            errors.push(err(c, "`places`: at least one place, each numbered from 1"));
+        } else if let Some((first, _)) = &found {
+            errors.push(err(c, format!("a second rule on places no tie may share (the first is `{}`)", first.id)));
+        } else {
+            found = Some((c, d));
         }
-        formats.insert(name.to_string(), format(c, name)?);
     }
-    let champion = match ed.clause("tiebreak.champion") {
-        Some(c) => {
-            let d = typed::<data::Champion>(c)?;
-            if d.places.is_empty() || d.places.contains(&0) {
-                return Err(err(c, "`places`: at least one place, each numbered from 1"));
-            }
-            Some(d)
+    found.map(|(_, d)| d)
+}
+
+/// `bye.score` / `bye.team_score`: the result a bye scores. A drawn bye needs a draw that
+/// scores alike for both colours (a bye has none).
+fn bye_result(ed: &Edition, id: &str, game: Option<&data::GameTable>, errors: &mut Vec<SpecError>) -> Option<data::ByeResult> {
+    let c = ed.clause(id)?;
+    let b: data::ByeScore = read(c, errors)?;
+    if b.result == data::ByeResult::Draw && game.is_some_and(|g| g.draw_red != g.draw_black) {
+        errors.push(err(c, "`result: draw`: the game table in force scores a draw differently for Red and Black, and a bye has no colour"));
+        return None;
+    }
+    Some(b.result)
+}
+
+/// `bye.opponent_score`.
+fn bye_opponent(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<data::ByeOpponent> {
+    let c = ed.clause("bye.opponent_score")?;
+    let b: data::ByeOpponent = read(c, errors)?;
+    let before = errors.len();
+    let share = |f: f64| (0.0..=1.0).contains(&f);
+    if !share(b.factor) {
+        errors.push(err(c, "`factor` is a share from 0 to 1"));
+    }
+    if let Some(r) = &b.reduced {
+        if !share(r.factor) {
+            errors.push(err(c, "`reduced.factor` is a share from 0 to 1"));
         }
-        None => None,
-    };
-    let win_only = |id: &str| -> Result<bool, SpecError> {
-        match ed.clause(id) {
-            None => Ok(false),
-            Some(c) => {
-                let b: data::ByeScore = typed(c)?;
-                if b.result != "win" {
-                    return Err(err(c, format!("`result: {}`: a bye scores `win`", b.result)));
-                }
-                Ok(true)
-            }
+        for (field, v) in [("reduced.rounds_below", r.rounds_below), ("reduced.entrants_below", r.entrants_below)] {
+            positive(c, field, Some(v.into()), errors);
         }
-    };
-    let bye_score = win_only("bye.score")?;
-    let bye_team_score = win_only("bye.team_score")?;
-    let bye_opponent = match ed.clause("bye.opponent_score") {
-        None => None,
-        Some(c) => {
-            let b: data::ByeOpponent = typed(c)?;
-            if b.value != "lowest_nonzero_score" {
-                return Err(err(c, format!("`value: {}`: only lowest_nonzero_score is known", b.value)));
-            }
-            let share = |f: f64| (0.0..=1.0).contains(&f);
-            if !share(b.factor) {
-                return Err(err(c, "`factor` is a share from 0 to 1"));
-            }
-            if let Some(r) = &b.reduced {
-                if !share(r.factor) {
-                    return Err(err(c, "`reduced.factor` is a share from 0 to 1"));
-                }
-                let mut errors = Vec::new();
-                for (field, v) in [("reduced.rounds_below", r.rounds_below), ("reduced.entrants_below", r.entrants_below)] {
-                    positive(c, field, Some(v.into()), &mut errors);
-                }
-                if let Some(e) = errors.into_iter().next() {
-                    return Err(e);
-                }
-            }
-            Some(b)
-        }
-    };
-    let sanctions = match ed.clause("sanction.ranking") {
-        None => None,
-        Some(c) => {
-            let s: data::SanctionRanking = typed(c)?;
-            if s.after != "rank_by" {
-                return Err(err(c, format!("`after: {}`: only rank_by is known", s.after)));
-            }
-            Some(s.kinds)
-        }
-    };
+    }
+    (errors.len() == before).then_some(b)
+}
+
+/// `withdrawal.*`, by system.
+fn withdrawals(ed: &Edition, errors: &mut Vec<SpecError>) -> BTreeMap<data::System, data::Withdrawal> {
     if let Some(c) = ed.clause("withdrawal.before_start") {
-        typed::<data::WithdrawalBeforeStart>(c)?;
+        read::<data::WithdrawalBeforeStart>(c, errors);
     }
     let mut withdrawal = BTreeMap::new();
     for (id, sys) in [("withdrawal.round_robin", data::System::RoundRobin), ("withdrawal.swiss", data::System::Swiss)] {
-        if let Some(c) = ed.clause(id) {
-            let w: data::Withdrawal = typed(c)?;
-            if !(0.0..=1.0).contains(&w.threshold) {
-                return Err(err(c, "`threshold` is a share from 0 to 1"));
-            }
-            withdrawal.insert(sys, w);
+        let Some(c) = ed.clause(id) else { continue };
+        let Some(w) = read::<data::Withdrawal>(c, errors) else { continue };
+        if !(0.0..=1.0).contains(&w.threshold) {
+            errors.push(err(c, "`threshold` is a share from 0 to 1"));
+            continue;
         }
+        withdrawal.insert(sys, w);
     }
-    let n_plus_one = match ed.clause("format.n_plus_one") {
-        None => None,
-        Some(c) => {
-            let n: data::NPlusOne = typed(c)?;
-            if n.finalists != 2 {
-                return Err(err(c, "the final is one game: `finalists` is 2"));
-            }
-            Some(n)
-        }
-    };
+    withdrawal
+}
+
+/// `lineup.*`, by name, each example checked against the line-up primitive.
+fn lineups(ed: &Edition, errors: &mut Vec<SpecError>) -> BTreeMap<String, data::Lineup> {
     let mut lineups = BTreeMap::new();
     for c in ed.clauses_with_prefix("lineup.") {
-        let l: data::Lineup = typed(c)?;
+        let Some(l) = read::<data::Lineup>(c, errors) else { continue };
         if let Some(x) = &l.example {
             if x.boards == 0 {
-                return Err(err(c, "`example.boards` is 0; a team plays on at least 1 board"));
+                errors.push(err(c, "`example.boards` is 0; a team plays on at least 1 board"));
+                continue;
             }
             let orders = super::ordered_lineups(x.boards + x.reserves, x.boards);
             if orders != x.orders {
-                return Err(err(c, format!("`example.orders` is {}, but {} boards with {} reserves give {orders} orders", x.orders, x.boards, x.reserves)));
+                errors.push(err(c, format!("`example.orders` is {}, but {} boards with {} reserves give {orders} orders", x.orders, x.boards, x.reserves)));
+                continue;
             }
         }
         lineups.insert(c.id["lineup.".len()..].to_string(), l);
     }
-    Ok(CompetitionRules {
-        ruleset: ed.id.clone(),
-        game,
-        game_table: g.use_,
-        match_scoring: m,
-        formats,
-        champion,
-        bye_score,
-        bye_team_score,
-        bye_opponent,
-        sanctions,
-        withdrawal,
-        n_plus_one,
-        lineups,
-    })
+    lineups
+}
+
+/// Compiles the competition clauses of `ed`: `None` when it has none, else the rules or
+/// every error found.
+pub fn compile(ed: &Edition) -> Result<Option<CompetitionRules>, Vec<SpecError>> {
+    if !has_competition(ed) {
+        return Ok(None);
+    }
+    let mut errors = Vec::new();
+    let game = game_scoring(ed, &mut errors);
+    let match_scoring = match_scoring(ed, &mut errors);
+    let mut formats = BTreeMap::new();
+    for c in ed.clauses_with_prefix(ORDER_PREFIX).filter(|c| !is_champion_rule(c)) {
+        let name = &c.id[ORDER_PREFIX.len()..];
+        if let Some(f) = format(c, name, &mut errors) {
+            formats.insert(name.to_string(), f);
+        }
+    }
+    let champion = champion(ed, &mut errors);
+    let bye_score = bye_result(ed, "bye.score", game.as_ref().map(|g| &g.0), &mut errors);
+    let bye_team_score = bye_result(ed, "bye.team_score", None, &mut errors);
+    let bye_opponent = bye_opponent(ed, &mut errors);
+    let sanction = ed.clause("sanction.ranking").and_then(|c| read::<data::SanctionRanking>(c, &mut errors));
+    let withdrawal = withdrawals(ed, &mut errors);
+    let n_plus_one = match ed.clause("format.n_plus_one") {
+        None => None,
+        Some(c) => match read::<data::NPlusOne>(c, &mut errors) {
+            Some(n) if n.finalists != 2 => {
+                errors.push(err(c, "the final is one game: `finalists` is 2"));
+                None
+            }
+            n => n,
+        },
+    };
+    let lineups = lineups(ed, &mut errors);
+    match (game, match_scoring) {
+        (Some((game, game_table)), Some(match_scoring)) if errors.is_empty() => Ok(Some(CompetitionRules {
+            ruleset: ed.id.clone(),
+            game,
+            game_table,
+            match_scoring,
+            formats,
+            champion,
+            bye_score,
+            bye_team_score,
+            bye_opponent,
+            sanctions_after: sanction.as_ref().map_or(data::SanctionPlace::RankBy, |s| s.after),
+            sanctions: sanction.map(|s| s.kinds),
+            withdrawal,
+            n_plus_one,
+            lineups,
+        })),
+        _ => Err(errors),
+    }
 }

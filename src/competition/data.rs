@@ -123,14 +123,25 @@ pub struct GameTable {
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct MatchScoring {
-    /// What decides the match; only `局分` (game points) is known.
-    pub decided_by: String,
+    /// What decides the match: more `局分` (game points) or more `胜局` (games won).
+    pub decided_by: MatchDecider,
     #[serde(deserialize_with = "exact_win")]
     pub win: f64,
     #[serde(deserialize_with = "exact_draw")]
     pub draw: f64,
     #[serde(deserialize_with = "exact_loss")]
     pub loss: f64,
+}
+
+/// What decides a match (`scoring.match.decided_by`): the side with more of it wins.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+pub enum MatchDecider {
+    /// 局分: the game points of the match's games (2020 13.2).
+    #[serde(rename = "局分")]
+    GamePoints,
+    /// 胜局: the games won.
+    #[serde(rename = "胜局")]
+    GamesWon,
 }
 
 /// `tiebreak.<format>`: how one format ranks its entrants.
@@ -239,20 +250,40 @@ pub struct Champion {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ByeScore {
-    /// `win` (the only result the rules give a bye).
-    pub result: String,
+    /// The result a bye scores: `win` (what the rules give, 14.4), `draw` or `loss`.
+    pub result: ByeResult,
+}
+
+/// The result a bye counts as (`bye.score`, `bye.team_score`).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ByeResult {
+    Win,
+    /// A drawn game (the game table's draw must score alike for both colours: a bye has none).
+    Draw,
+    Loss,
 }
 
 /// `bye.opponent_score`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ByeOpponent {
-    /// `lowest_nonzero_score` (the only value the rules give).
-    pub value: String,
+    /// Which score: `lowest_nonzero_score` (what the rules give, 14.4) or `lowest_score`.
+    pub value: ByeOpponentValue,
     #[serde(deserialize_with = "exact_factor")]
     pub factor: f64,
     #[serde(default)]
     pub reduced: Option<ByeReduced>,
+}
+
+/// The score a bye counts as in 对手分, before the factor.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ByeOpponentValue {
+    /// The lowest score above zero of any entrant ranked.
+    LowestNonzeroScore,
+    /// The lowest score of any entrant ranked, zero included.
+    LowestScore,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -268,10 +299,21 @@ pub struct ByeReduced {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SanctionRanking {
-    /// `rank_by`: right after the ranking score.
-    pub after: String,
+    /// Where sanctioned entrants are placed among equals: `rank_by` (right after the
+    /// ranking score, before every tiebreak) or `tiebreaks` (after the whole order).
+    pub after: SanctionPlace,
     /// Heaviest first.
     pub kinds: Vec<SanctionKind>,
+}
+
+/// Where the sanctions step stands in the ranking chain (`sanction.ranking.after`).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SanctionPlace {
+    /// Right after the ranking score (`rank_by`), before every tiebreak.
+    RankBy,
+    /// After the last tiebreak of the order in force.
+    Tiebreaks,
 }
 
 #[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq)]

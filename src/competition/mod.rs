@@ -46,15 +46,17 @@ pub struct CompetitionRules {
     pub match_scoring: data::MatchScoring,
     /// Formats by name (`round_robin` for `tiebreak.round_robin`).
     pub formats: BTreeMap<String, Format>,
-    /// `tiebreak.champion` (1999 15.6).
+    /// The `tiebreak.*` clause with `places` (1999 15.6 `tiebreak.champion`): places no tie may share.
     pub champion: Option<data::Champion>,
-    /// `bye.score` present (a bye scores a won game).
-    pub bye_score: bool,
-    /// `bye.team_score` present (a team bye scores a won match).
-    pub bye_team_score: bool,
+    /// `bye.score`: the result a bye scores, when the rules score byes.
+    pub bye_score: Option<data::ByeResult>,
+    /// `bye.team_score`: the result a team's bye scores.
+    pub bye_team_score: Option<data::ByeResult>,
     pub bye_opponent: Option<data::ByeOpponent>,
     /// `sanction.ranking`: kinds, heaviest first.
     pub sanctions: Option<Vec<data::SanctionKind>>,
+    /// `sanction.ranking.after`: where the sanctions step stands in the ranking chain.
+    pub sanctions_after: data::SanctionPlace,
     pub withdrawal: BTreeMap<data::System, data::Withdrawal>,
     pub n_plus_one: Option<data::NPlusOne>,
     /// `lineup.<name>` by name.
@@ -62,9 +64,9 @@ pub struct CompetitionRules {
 }
 
 impl CompetitionRules {
-    /// Compiles the competition clauses of `ed`, or `None` when it has none.
-    pub fn compile(ed: &crate::spec::Edition) -> Option<Result<CompetitionRules, crate::spec::SpecError>> {
-        compile::has_competition(ed).then(|| compile::compile(ed))
+    /// Compiles the competition clauses of `ed`: `None` when it has none; every error, each at its clause.
+    pub fn compile(ed: &crate::spec::Edition) -> Result<Option<CompetitionRules>, Vec<crate::spec::SpecError>> {
+        compile::compile(ed)
     }
 }
 

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{json, Map};
 
 use super::criteria::{Better, Criterion, Primitive, Value, SANCTIONS};
-use super::data::{Entrants, Scope, System, Unit, Unresolved, WithdrawalEffect};
+use super::data::{ByeOpponentValue, ByeResult, Entrants, MatchDecider, SanctionPlace, Scope, System, Unit, Unresolved, WithdrawalEffect};
 use super::tournament::{GameResult, Tournament};
 use super::{CompetitionRules, Format};
 
@@ -242,6 +242,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The match points and outcome of a side whose decider (`scoring.match.decided_by`)
+    /// is `mine` against `theirs`.
     fn match_outcome(&self, mine: f64, theirs: f64) -> (f64, Outcome) {
         let m = &self.rules.match_scoring;
         if mine > theirs {
@@ -320,10 +322,24 @@ impl<'a> Ctx<'a> {
         // Byes (validation refused them where the rules have none).
         if self.format.byes == super::data::Byes::Scored {
             for &(round, e) in t.byes.iter().filter(|b| b.0 <= upto) {
+                // The bye rule validation checked (it refused a scored bye without one).
+                let result = if team { self.rules.bye_team_score } else { self.rules.bye_score }.unwrap_or(ByeResult::Win);
                 let enc = if team || self.format.unit == Unit::Match {
-                    Encounter { match_points: self.rules.match_scoring.win, ..Self::bye(round) }
+                    let m = &self.rules.match_scoring;
+                    let points = match result {
+                        ByeResult::Win => m.win,
+                        ByeResult::Draw => m.draw,
+                        ByeResult::Loss => m.loss,
+                    };
+                    Encounter { match_points: points, ..Self::bye(round, result) }
                 } else {
-                    Encounter { game_points: self.rules.game.win, games_won: 1, ..Self::bye(round) }
+                    let g = &self.rules.game;
+                    let points = match result {
+                        ByeResult::Win => g.win,
+                        ByeResult::Draw => g.draw_red,
+                        ByeResult::Loss => g.loss,
+                    };
+                    Encounter { game_points: points, games_won: u32::from(result == ByeResult::Win), ..Self::bye(round, result) }
                 };
                 self.enc[e].push(enc);
             }
@@ -335,8 +351,13 @@ impl<'a> Ctx<'a> {
         Encounter { round, opponent: None, outcome: Outcome::Draw, game_points: 0.0, match_points: 0.0, games_won: 0, black_games: 0, black_wins: 0, fouls: 0, is_final: false }
     }
 
-    fn bye(round: u32) -> Encounter {
-        Encounter { outcome: Outcome::Win, ..Self::empty(round) }
+    fn bye(round: u32, result: ByeResult) -> Encounter {
+        let outcome = match result {
+            ByeResult::Win => Outcome::Win,
+            ByeResult::Draw => Outcome::Draw,
+            ByeResult::Loss => Outcome::Loss,
+        };
+        Encounter { outcome, ..Self::empty(round) }
     }
 
     fn add(to: &mut Encounter, e: &Encounter) {
@@ -348,7 +369,11 @@ impl<'a> Ctx<'a> {
     }
 
     fn push_match(&mut self, who: [usize; 2], mut sides: [Encounter; 2]) {
-        let (a, b) = (sides[0].game_points, sides[1].game_points);
+        let decider = |e: &Encounter| match self.rules.match_scoring.decided_by {
+            MatchDecider::GamePoints => e.game_points,
+            MatchDecider::GamesWon => f64::from(e.games_won),
+        };
+        let (a, b) = (decider(&sides[0]), decider(&sides[1]));
         let ((ma, oa), (mb, ob)) = (self.match_outcome(a, b), self.match_outcome(b, a));
         sides[0].match_points = ma;
         sides[0].outcome = oa;
@@ -458,7 +483,11 @@ impl<'a> Ctx<'a> {
         let Some(rule) = self.rules.bye_opponent.clone() else { return 0.0 };
         let annulled = self.annulled.clone();
         let scores = self.scores(Scope::All, 0);
-        let low = scores.iter().zip(&annulled).filter(|(s, a)| **s > 0.0 && !**a).map(|(s, _)| *s).fold(f64::INFINITY, f64::min);
+        let counts = |s: f64| match rule.value {
+            ByeOpponentValue::LowestNonzeroScore => s > 0.0,
+            ByeOpponentValue::LowestScore => true,
+        };
+        let low = scores.iter().zip(&annulled).filter(|(s, a)| counts(**s) && !**a).map(|(s, _)| *s).fold(f64::INFINITY, f64::min);
         let low = if low.is_finite() { low } else { 0.0 };
         let factor = match rule.reduced {
             Some(r) if self.t.rounds < r.rounds_below || (self.n as u32) < r.entrants_below => r.factor,
@@ -636,10 +665,14 @@ impl<'a> Ctx<'a> {
             Sanctions,
         }
         let mut chain = vec![Step::Crit(self.format.rank_by.clone())];
-        if self.rules.sanctions.is_some() {
+        let sanctions = self.rules.sanctions.is_some();
+        if sanctions && self.rules.sanctions_after == SanctionPlace::RankBy {
             chain.push(Step::Sanctions);
         }
         chain.extend(order.into_iter().map(Step::Crit));
+        if sanctions && self.rules.sanctions_after == SanctionPlace::Tiebreaks {
+            chain.push(Step::Sanctions);
+        }
         let labels: Vec<String> = chain.iter().map(|s| match s {
             Step::Crit(c) => c.label(),
             Step::Sanctions => SANCTIONS.to_string(),

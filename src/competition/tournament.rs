@@ -1003,7 +1003,7 @@ impl Validator<'_> {
                     self.push(NoRule, &rec, format!("{} has no rule on byes for `{}`", self.rules.ruleset, game_format.name));
                     continue;
                 }
-                Byes::Scored if !scored_rule => {
+                Byes::Scored if scored_rule.is_none() => {
                     let id = if team_event { "bye.team_score" } else { "bye.score" };
                     self.push(NoRule, &rec, format!("{} has no `{id}` clause: a bye cannot be scored", self.rules.ruleset));
                     continue;

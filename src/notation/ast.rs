@@ -107,8 +107,8 @@ pub struct MoveText {
     pub action: Action,
     /// 1–9 as written: a destination file (from the mover's right) or a step count.
     pub number: u8,
-    /// The side the characters belong to, when they say (帅 is Red, 将 is Black;
-    /// Chinese numerals are Red's, digits Black's). Informational only: the
+    /// The side the characters belong to, when they say (帅 is Red, 将 is Black; a
+    /// numeral is the side's whose set in `board.file_numbering` has it). Informational only: the
     /// resolver goes by the side to move.
     pub side_hint: Option<Side>,
 }

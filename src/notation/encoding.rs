@@ -35,7 +35,7 @@ fn record_chars() -> &'static [char] {
     CHARS.get_or_init(|| {
         let spec = crate::spec::Spec::builtin().ok();
         let base = spec.as_ref().and_then(|s| s.editions().iter().find(|e| e.derives_from.is_none()));
-        let rules = base.and_then(|e| crate::vm::Rules::compile(e).ok());
+        let rules = base.and_then(|e| crate::vm::Rules::of_edition(e).ok());
         let mut chars = rules.and_then(|r| r.record().map(|t| t.characters())).unwrap_or_default();
         chars.extend(HEADER_CHARS.chars());
         chars.sort_unstable();

@@ -219,7 +219,7 @@ impl From<ResolveError> for NotationError {
 
 /// Parse and resolve one move on any [`BoardView`].
 pub fn parse_move_with<B: BoardView>(board: &B, notation: Notation, text: &str) -> Result<Move, NotationError> {
-    let syntax = parse_syntax(notation, text)?;
+    let syntax = parse_syntax(board.file_numerals(), notation, text)?;
     Ok(resolve_with(board, &syntax)?)
 }
 

@@ -199,18 +199,19 @@ impl<'r> Replayer<'r> {
         &self.kinds
     }
 
-    fn syntax(cache: &mut [HashMap<String, MoveSyntax, TextHash>; 5], declared: Option<Notation>, t: &str) -> Result<MoveSyntax, SyntaxError> {
+    fn syntax(rules: &Rules, cache: &mut [HashMap<String, MoveSyntax, TextHash>; 5], declared: Option<Notation>, t: &str) -> Result<MoveSyntax, SyntaxError> {
+        let numerals = rules.file_numerals();
         let table = &mut cache[declared.map_or(0, |n| 1 + n as usize)];
         if let Some(s) = table.get(t) {
             return Ok(*s);
         }
         let notation = declared.unwrap_or_else(|| detect(t));
-        let parsed = match parse_syntax(notation, t) {
+        let parsed = match parse_syntax(numerals, notation, t) {
             Ok(s) => Ok(s),
             Err(e) => {
                 let other = detect(t);
                 if other != notation {
-                    parse_syntax(other, t).map_err(|_| e)
+                    parse_syntax(numerals, other, t).map_err(|_| e)
                 } else {
                     Err(e)
                 }
@@ -295,7 +296,7 @@ impl<'r> Replayer<'r> {
         let mut moves = Vec::with_capacity(items.len());
         for (i, &(tok, offset)) in items.iter().enumerate() {
             let t = strip_annotation(tok);
-            let syntax = Self::syntax(&mut self.cache, declared, t);
+            let syntax = Self::syntax(rules, &mut self.cache, declared, t);
             let before = history.is_some().then(|| pos.clone());
             let result = syntax.map_err(NotationError::from).and_then(|s| match s {
                 // Coordinates name the move: the core checks and plays it in one step.

@@ -10,6 +10,7 @@ use pest_derive::Parser;
 use super::ast::{Action, MoveSyntax, MoveText, Origin, PieceKind, Tandem};
 use super::Notation;
 use crate::board::{Move, Side, Square};
+use crate::vm::record::{half_width, FileNumerals};
 
 /// The Chinese grammar (full and abbreviated forms): `grammar/chinese.pest`.
 pub mod chinese {
@@ -114,28 +115,20 @@ fn empty_error(notation: Notation, text: &str) -> SyntaxError {
     SyntaxError { notation, text: text.to_string(), line: 1, column: 1, expected: "a move".into() }
 }
 
-/// Value 1–9 of a numeral or digit of either width.
-fn numeral_value(s: &str) -> (u8, Option<Side>) {
-    let c = s.chars().next().unwrap_or('0');
-    let (v, side) = match c {
-        '一' => (1, Some(Side::Red)),
-        '二' => (2, Some(Side::Red)),
-        '三' => (3, Some(Side::Red)),
-        '四' => (4, Some(Side::Red)),
-        '五' => (5, Some(Side::Red)),
-        '六' => (6, Some(Side::Red)),
-        '七' => (7, Some(Side::Red)),
-        '八' => (8, Some(Side::Red)),
-        '九' => (9, Some(Side::Red)),
-        '1'..='9' => (c as u32 - '0' as u32, Some(Side::Black)),
-        '１'..='９' => (c as u32 - '０' as u32, Some(Side::Black)),
-        _ => (0, None),
-    };
-    (v as u8, side)
+/// Value 1–9 of a file numeral of `board.file_numbering` and the side whose numeral it is
+/// (0 for a character the edition's numerals do not have: it resolves to no move).
+fn numeral_value(numerals: &FileNumerals, s: &str) -> (u8, Option<Side>) {
+    numerals.value(s).unwrap_or((0, None))
 }
 
-/// Parse one move in Chinese notation (full or abbreviated form).
-pub fn parse_chinese(text: &str) -> Result<MoveText, SyntaxError> {
+/// Value 1–9 of a WXF digit of either width (WXF numbers files with digits for both sides).
+fn wxf_digit(s: &str) -> u8 {
+    s.chars().next().and_then(|c| half_width(c).to_digit(10)).map_or(0, |d| d as u8)
+}
+
+/// Parse one move in Chinese notation (full or abbreviated form), its numerals read with
+/// the edition's `numerals`.
+pub fn parse_chinese(numerals: &FileNumerals, text: &str) -> Result<MoveText, SyntaxError> {
     use chinese::Rule as R;
     let t = text.trim();
     if t.is_empty() {
@@ -173,13 +166,13 @@ pub fn parse_chinese(text: &str) -> Result<MoveText, SyntaxError> {
                 None
             }
             R::file => {
-                let (v, s) = numeral_value(p.as_str());
+                let (v, s) = numeral_value(numerals, p.as_str());
                 file = Some(v);
                 side_hint = side_hint.or(s);
                 None
             }
             R::number => {
-                let (v, s) = numeral_value(p.as_str());
+                let (v, s) = numeral_value(numerals, p.as_str());
                 number = v;
                 side_hint = side_hint.or(s);
                 None
@@ -197,7 +190,7 @@ pub fn parse_chinese(text: &str) -> Result<MoveText, SyntaxError> {
                 None
             }
             R::nth => {
-                tandem = Some(Tandem::Nth(numeral_value(p.as_str()).0));
+                tandem = Some(Tandem::Nth(numeral_value(numerals, p.as_str()).0));
                 None
             }
             R::advance => {
@@ -251,11 +244,11 @@ pub fn parse_wxf(text: &str) -> Result<MoveText, SyntaxError> {
             R::wxf_chariot => piece = Some(PieceKind::Chariot),
             R::wxf_cannon => piece = Some(PieceKind::Cannon),
             R::wxf_soldier => piece = Some(PieceKind::Soldier),
-            R::wxf_file => file = Some(numeral_value(p.as_str()).0),
-            R::wxf_number => number = numeral_value(p.as_str()).0,
+            R::wxf_file => file = Some(wxf_digit(p.as_str())),
+            R::wxf_number => number = wxf_digit(p.as_str()),
             R::wxf_front => tandem = Some(Tandem::Front),
             R::wxf_rear => tandem = Some(Tandem::Rear),
-            R::wxf_nth => tandem = Some(Tandem::Nth(numeral_value(p.as_str()).0)),
+            R::wxf_nth => tandem = Some(Tandem::Nth(wxf_digit(p.as_str()))),
             R::wxf_advance => action = Action::Advance,
             R::wxf_retreat => action = Action::Retreat,
             R::wxf_traverse => action = Action::Traverse,
@@ -309,11 +302,12 @@ pub fn detect(text: &str) -> Notation {
     }
 }
 
-/// Parse one move in the given notation. [`Notation::ChineseAbbreviated`]
+/// Parse one move in the given notation, Chinese numerals read with the edition's file
+/// `numerals` ([`crate::vm::Rules::file_numerals`]). [`Notation::ChineseAbbreviated`]
 /// uses the Chinese grammar, which accepts both forms.
-pub fn parse_syntax(notation: Notation, text: &str) -> Result<MoveSyntax, SyntaxError> {
+pub fn parse_syntax(numerals: &FileNumerals, notation: Notation, text: &str) -> Result<MoveSyntax, SyntaxError> {
     match notation {
-        Notation::Chinese | Notation::ChineseAbbreviated => parse_chinese(text).map(MoveSyntax::Described),
+        Notation::Chinese | Notation::ChineseAbbreviated => parse_chinese(numerals, text).map(MoveSyntax::Described),
         Notation::Wxf => parse_wxf(text).map(MoveSyntax::Described),
         Notation::Iccs => parse_iccs(text).map(MoveSyntax::Coordinates),
     }

@@ -37,6 +37,9 @@ pub trait BoardView {
             }
         }
     }
+    /// The file numerals of each side (`board.file_numbering`), with which Chinese
+    /// numerals are read.
+    fn file_numerals(&self) -> &crate::vm::record::FileNumerals;
     /// How moves are recorded (the characters and forms of article 7.5), when the rules say.
     fn record(&self) -> Option<&Record> {
         None
@@ -117,6 +120,10 @@ impl<'a> RulesBoard<'a> {
 }
 
 impl BoardView for RulesBoard<'_> {
+    fn file_numerals(&self) -> &crate::vm::record::FileNumerals {
+        self.rules.file_numerals()
+    }
+
     #[inline]
     fn side_to_move(&self) -> Side {
         self.pos.side_to_move()

@@ -10,7 +10,7 @@ mod overlay;
 mod raw;
 mod toc;
 
-pub use overlay::{merge_data, Overlay, OverlayChange};
+pub use overlay::{merge_data, Overlay, OverlayChange, UnknownRuleSet};
 pub use toc::{parent_of, Toc, TocEntry};
 
 /// Where a rule came from, for answers: a clause's id and its article in the edition.

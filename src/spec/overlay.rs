@@ -254,18 +254,48 @@ impl Spec {
         if let Some(e) = self.edition(id) {
             return Ok(e.clone());
         }
-        let unknown = || {
-            let known: Vec<String> = self
-                .editions()
-                .iter()
-                .map(|e| e.id.clone())
-                .chain(self.overlays.iter().map(Overlay::ruleset_id))
-                .collect();
-            SpecErrors(vec![SpecError::new(Location::default(), None, format!("unknown rule set `{id}` (known: {})", known.join(", ")))])
-        };
-        let (ed, ov) = id.split_once('+').ok_or_else(unknown)?;
-        let o = self.overlay(ov).filter(|o| o.edition == ed).ok_or_else(unknown)?;
-        self.with_overlay(o)
+        match self.overlays.iter().find(|o| o.ruleset_id() == id) {
+            Some(o) => self.with_overlay(o),
+            None => Err(SpecErrors(vec![self.unknown_ruleset(id).into()])),
+        }
+    }
+
+    /// Every rule-set id of the spec: the editions, then the editions with their shipped overlays.
+    pub fn ruleset_ids(&self) -> Vec<String> {
+        self.editions().iter().map(|e| e.id.clone()).chain(self.overlays.iter().map(Overlay::ruleset_id)).collect()
+    }
+
+    /// The error for `id` when no rule set of the spec has it .
+    pub fn unknown_ruleset(&self, id: &str) -> UnknownRuleSet {
+        UnknownRuleSet { id: id.to_string(), known: self.ruleset_ids() }
+    }
+
+    /// Whether `id` names a rule set of the spec.
+    pub fn knows_ruleset(&self, id: &str) -> bool {
+        self.ruleset_ids().iter().any(|k| k == id)
+    }
+}
+
+/// A rule-set id that names no edition of the spec and no edition with a shipped overlay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRuleSet {
+    /// The id asked for.
+    pub id: String,
+    /// The ids the spec knows ([`Spec::ruleset_ids`]).
+    pub known: Vec<String>,
+}
+
+impl fmt::Display for UnknownRuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown rule set `{}` (known: {})", self.id, self.known.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownRuleSet {}
+
+impl From<UnknownRuleSet> for SpecError {
+    fn from(u: UnknownRuleSet) -> SpecError {
+        SpecError::new(Location::default(), None, u.to_string())
     }
 }
 

@@ -164,8 +164,16 @@ fn abs_dir(side: Side, d: [i32; 2]) -> Option<usize> {
     DIRS.iter().position(|&(x, y)| [x, y] == d)
 }
 
-pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
-    // Board.
+/// The clause families of movement and check: an edition with none of them has no VM rules.
+const FAMILIES: [&str; 5] = ["board.", "pieces.", "play.", "movement.", "check."];
+
+/// Records the error of `r`, if any, and gives its value.
+fn note<T>(r: Result<T, SpecError>, errors: &mut Vec<SpecError>) -> Option<T> {
+    r.map_err(|e| errors.push(e)).ok()
+}
+
+/// `board.grid`: the VM's 9 × 10 coordinates.
+fn grid(ed: &Edition) -> Result<(), SpecError> {
     let grid_clause = require(ed, "board.grid")?;
     let grid: data::Grid = typed(grid_clause)?;
     if grid.files != FILES || grid.ranks != RANKS {
@@ -174,52 +182,60 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
             format!("the VM's coordinates are 9 files × 10 ranks; this edition has {} × {}", grid.files, grid.ranks),
         ));
     }
+    Ok(())
+}
 
-    // Regions (Red frame) from every board clause that names some.
+/// Regions (Red frame) from every board clause that names some; every bad one recorded.
+fn regions(ed: &Edition, errors: &mut Vec<SpecError>) -> BTreeMap<String, u128> {
     let mut regions: BTreeMap<String, u128> = BTreeMap::new();
-    for c in ed.clauses_with_prefix("board.") {
-        if has_key(c, "regions") {
-            let r: data::Regions = serde_yaml::from_value(c.data.clone()).map_err(|e| err(c, format!("data: {e}")))?;
-            for (name, rect) in &r.regions {
-                let m = region_mask(c, name, rect)?;
-                if regions.insert(name.clone(), m).is_some() {
-                    return Err(err(c, format!("region `{name}` is defined twice")));
-                }
+    for c in ed.clauses_with_prefix("board.").filter(|c| has_key(c, "regions")) {
+        let Some(r) = note(serde_yaml::from_value::<data::Regions>(c.data.clone()).map_err(|e| err(c, format!("data: {e}"))), errors) else {
+            continue;
+        };
+        for (name, rect) in &r.regions {
+            let Some(m) = note(region_mask(c, name, rect), errors) else { continue };
+            if regions.insert(name.clone(), m).is_some() {
+                errors.push(err(c, format!("region `{name}` is defined twice")));
             }
         }
     }
+    regions
+}
 
-    // Kinds.
-    let kinds_clause = require(ed, "pieces.kinds")?;
-    let kinds_data: data::Kinds = typed(kinds_clause)?;
+/// `pieces.kinds`: the kinds and the royal one; every bad kind recorded.
+fn kinds<'a>(ed: &'a Edition, errors: &mut Vec<SpecError>) -> Option<(&'a Clause, Vec<KindInfo>, KindId)> {
+    let kinds_clause = note(require(ed, "pieces.kinds"), errors)?;
+    let kinds_data: data::Kinds = read(kinds_clause, errors)?;
     if kinds_data.kinds.is_empty() || kinds_data.kinds.len() > MAX_KINDS {
-        return Err(err(kinds_clause, format!("between 1 and {MAX_KINDS} kinds are supported")));
+        errors.push(err(kinds_clause, format!("between 1 and {MAX_KINDS} kinds are supported")));
+        return None;
     }
+    let before = errors.len();
     let mut kinds: Vec<KindInfo> = Vec::new();
     let mut royal = None;
     for (i, k) in kinds_data.kinds.iter().enumerate() {
         if kinds.iter().any(|x| x.name == k.kind) {
-            return Err(err(kinds_clause, format!("kind `{}` listed twice", k.kind)));
+            errors.push(err(kinds_clause, format!("kind `{}` listed twice", k.kind)));
         }
         if k.fen.is_empty() {
-            return Err(err(kinds_clause, format!("kind `{}` has no FEN letter", k.kind)));
+            errors.push(err(kinds_clause, format!("kind `{}` has no FEN letter", k.kind)));
         }
         for &l in &k.fen {
             if !l.is_ascii_lowercase() {
-                return Err(err(kinds_clause, format!("kind `{}`: FEN letter `{l}` must be a lower-case ASCII letter", k.kind)));
+                errors.push(err(kinds_clause, format!("kind `{}`: FEN letter `{l}` must be a lower-case ASCII letter", k.kind)));
             }
             if let Some(o) = kinds.iter().find(|x| x.fen.contains(&l)) {
-                return Err(err(kinds_clause, format!("FEN letter `{l}` is used by both `{}` and `{}`", o.name, k.kind)));
+                errors.push(err(kinds_clause, format!("FEN letter `{l}` is used by both `{}` and `{}`", o.name, k.kind)));
             }
         }
         if k.royal {
             if royal.is_some() {
-                return Err(err(kinds_clause, "exactly one kind may be royal"));
+                errors.push(err(kinds_clause, "exactly one kind may be royal"));
             }
             royal = Some(i as KindId);
         }
         if [&k.names.red, &k.names.black].iter().any(|n| n.chars().count() != 1) {
-            return Err(err(kinds_clause, format!("kind `{}` needs a one-character name for each side", k.kind)));
+            errors.push(err(kinds_clause, format!("kind `{}` needs a one-character name for each side", k.kind)));
         }
         kinds.push(KindInfo {
             name: k.kind.clone(),
@@ -230,32 +246,37 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
             names: [k.names.red.clone(), k.names.black.clone()],
         });
     }
-    let royal = royal.ok_or_else(|| err(kinds_clause, "one kind must be royal (the general)"))?;
-    let kind_names: Vec<String> = kinds.iter().map(|k| k.name.clone()).collect();
-    let kind_id = |c: &Clause, name: &str| -> Result<KindId, SpecError> {
-        kind_names
-            .iter()
-            .position(|k| k == name)
-            .map(|i| i as KindId)
-            .ok_or_else(|| err(c, format!("unknown piece kind `{name}` (pieces.kinds defines {})", kind_names.join(", "))))
-    };
+    let royal = note(royal.ok_or_else(|| err(kinds_clause, "one kind must be royal (the general)")), errors);
+    (errors.len() == before).then_some((kinds_clause, kinds, royal?))
+}
 
-    // Setup: counts follow from it.
-    let setup_clause = require(ed, "pieces.setup")?;
-    let setup_data: data::Setup = typed(setup_clause)?;
+/// The kind named `name` in `kinds`, or the error at clause `c`.
+fn kind_id(kinds: &[KindInfo], c: &Clause, name: &str) -> Result<KindId, SpecError> {
+    kinds.iter().position(|k| k.name == name).map(|i| i as KindId).ok_or_else(|| {
+        err(c, format!("unknown piece kind `{name}` (pieces.kinds defines {})", kinds.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", ")))
+    })
+}
+
+/// `pieces.setup`: the pieces of each side; the kinds' counts follow from it.
+fn setup<'a>(ed: &'a Edition, kinds: &mut [KindInfo], royal: KindId, errors: &mut Vec<SpecError>) -> Option<(&'a Clause, [Vec<(KindId, Square)>; 2])> {
+    let setup_clause = note(require(ed, "pieces.setup"), errors)?;
+    let setup_data: data::Setup = read(setup_clause, errors)?;
+    let before = errors.len();
     let mut setup: [Vec<(KindId, Square)>; 2] = [Vec::new(), Vec::new()];
     let mut occupied = 0u128;
     for (name, points) in &setup_data.points {
-        let k = kind_id(setup_clause, name)?;
+        let Some(k) = note(kind_id(kinds, setup_clause, name), errors) else { continue };
         if points.is_empty() {
-            return Err(err(setup_clause, format!("`points.{name}` lists no point (a kind not set up is left out)")));
+            errors.push(err(setup_clause, format!("`points.{name}` lists no point (a kind not set up is left out)")));
+            continue;
         }
         for p in points {
-            let sq = parse_point(setup_clause, p)?;
+            let Some(sq) = note(parse_point(setup_clause, p), errors) else { continue };
             for side in Side::BOTH {
                 let abs = sq.relative_to(side);
                 if occupied >> abs.index() & 1 == 1 {
-                    return Err(err(setup_clause, format!("two pieces set up on {abs}")));
+                    errors.push(err(setup_clause, format!("two pieces set up on {abs}")));
+                    continue;
                 }
                 occupied |= 1u128 << abs.index();
                 setup[side.index()].push((k, abs));
@@ -263,24 +284,50 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
         }
         kinds[k as usize].count = points.len() as u8;
     }
-    if kinds[royal as usize].count != 1 {
-        return Err(err(setup_clause, "the setup must have exactly one royal piece per side"));
+    if errors.len() == before && kinds[royal as usize].count != 1 {
+        errors.push(err(setup_clause, "the setup must have exactly one royal piece per side"));
     }
+    (errors.len() == before).then_some((setup_clause, setup))
+}
 
-    // Turns.
-    let turns_clause = require(ed, "play.turns")?;
-    let turns: data::Turns = typed(turns_clause)?;
+/// `play.turns`: who moves first and how many moves make a round.
+fn turns(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(Side, u8)> {
+    let turns_clause = note(require(ed, "play.turns"), errors)?;
+    let turns: data::Turns = read(turns_clause, errors)?;
     let first_to_move = match turns.first_to_move.as_str() {
-        "red" => Side::Red,
-        "black" => Side::Black,
-        other => return Err(err(turns_clause, format!("first_to_move is `red` or `black`, not `{other}`"))),
+        "red" => Some(Side::Red),
+        "black" => Some(Side::Black),
+        other => {
+            errors.push(err(turns_clause, format!("first_to_move is `red` or `black`, not `{other}`")));
+            None
+        }
     };
-    let mut count_errors = Vec::new();
-    if !positive(turns_clause, "moves_per_round", Some(turns.moves_per_round.into()), &mut count_errors) {
-        return Err(count_errors.remove(0));
-    }
+    let counted = positive(turns_clause, "moves_per_round", Some(turns.moves_per_round.into()), errors);
+    counted.then_some((first_to_move?, turns.moves_per_round))
+}
 
-    // Move programs and line constraints.
+/// The move tables of `movement.*` (programs, the facing rule, capture), before flattening.
+struct Movement<'a> {
+    leap_lists: Vec<Vec<Leap>>,
+    rays: Vec<[Ray; 4]>,
+    masks: Vec<u128>,
+    movement_clauses: Vec<&'a Clause>,
+    confinement: Vec<meaning::Confinement>,
+    facing: Option<(KindId, [bool; 4])>,
+    max_screens: u8,
+}
+
+/// `movement.*`: every kind's program, the facing rule and how pieces capture; every bad
+/// clause recorded.
+fn movement<'a>(
+    ed: &'a Edition,
+    kinds_clause: &Clause,
+    kinds: &[KindInfo],
+    royal: KindId,
+    regions: &BTreeMap<String, u128>,
+    errors: &mut Vec<SpecError>,
+) -> Option<Movement<'a>> {
+    let before = errors.len();
     let nk = kinds.len();
     let mut leap_lists: Vec<Vec<Leap>> = vec![Vec::new(); 2 * MAX_KINDS * SQUARES];
     let mut rays: Vec<[Ray; 4]> = vec![[Ray::default(); 4]; 2 * MAX_KINDS * SQUARES];
@@ -293,21 +340,23 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
 
     for c in ed.clauses_with_prefix("movement.") {
         if has_key(c, "program") {
-            let m: data::Movement = typed(c)?;
-            let k = kind_id(c, &m.piece)?;
+            let Some(m) = read::<data::Movement>(c, errors) else { continue };
+            let Some(k) = note(kind_id(kinds, c, &m.piece), errors) else { continue };
             if let Some(prev) = &kind_clause[k as usize] {
-                return Err(err(c, format!("kind `{}` already has its moves in `{}`", m.piece, prev.id)));
+                errors.push(err(c, format!("kind `{}` already has its moves in `{}`", m.piece, prev.id)));
+                continue;
             }
             kind_clause[k as usize] = Some(c);
             for ins in &m.program {
-                meaning::confine(&mut confinement[k as usize], ins, &regions);
-                compile_instruction(c, ins, k, &regions, &mut leap_lists, &mut rays, &mut masks, &mut max_screens)?;
+                meaning::confine(&mut confinement[k as usize], ins, regions);
+                note(compile_instruction(c, ins, k, regions, &mut leap_lists, &mut rays, &mut masks, &mut max_screens), errors);
             }
         } else if has_key(c, "line") {
-            let f: data::Facing = typed(c)?;
-            let k = kind_id(c, &f.piece)?;
+            let Some(f) = read::<data::Facing>(c, errors) else { continue };
+            let Some(k) = note(kind_id(kinds, c, &f.piece), errors) else { continue };
             if k != royal {
-                return Err(err(c, "the VM applies the facing rule to the royal kind only"));
+                errors.push(err(c, "the VM applies the facing rule to the royal kind only"));
+                continue;
             }
             let dirs = match f.line {
                 Line::File => [true, true, false, false],
@@ -315,33 +364,48 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
                 Line::Both => [true; 4],
             };
             if facing.is_some() {
-                return Err(err(c, "a second facing rule"));
+                errors.push(err(c, "a second facing rule"));
+                continue;
             }
             facing = Some((k, dirs));
         } else if has_key(c, "capture") {
-            let cap: data::Capture = typed(c)?;
+            let Some(cap) = read::<data::Capture>(c, errors) else { continue };
             if cap.capture != "replace" || cap.own_pieces != "blocked" {
-                return Err(err(
+                errors.push(err(
                     c,
                     "the VM supports capture by replacement with own pieces blocking (capture: replace, own_pieces: blocked)",
                 ));
+                continue;
             }
             capture_seen = true;
         } else {
-            return Err(err(c, "movement data must have `program`, `line` or `capture`"));
+            errors.push(err(c, "movement data must have `program`, `line` or `capture`"));
         }
     }
-    if !capture_seen {
-        return Err(SpecError::new(Default::default(), Some("movement.capture"), format!("edition `{}` does not say how pieces capture", ed.id)));
+    if !capture_seen && errors.len() == before {
+        errors.push(SpecError::new(Default::default(), Some("movement.capture"), format!("edition `{}` does not say how pieces capture", ed.id)));
     }
-    let movement_clauses: Vec<&Clause> = kind_clause
-        .into_iter()
-        .enumerate()
-        .map(|(i, c)| c.ok_or_else(|| err(kinds_clause, format!("kind `{}` has no movement clause", kinds[i].name))))
-        .collect::<Result<_, _>>()?;
-    let kind_clause: Vec<String> = movement_clauses.iter().map(|c| c.id.clone()).collect();
+    let mut movement_clauses = Vec::new();
+    for (i, c) in kind_clause.into_iter().enumerate() {
+        match c {
+            Some(c) => movement_clauses.push(c),
+            None if errors.len() == before => errors.push(err(kinds_clause, format!("kind `{}` has no movement clause", kinds[i].name))),
+            None => {}
+        }
+    }
+    (errors.len() == before).then_some(Movement { leap_lists, rays, masks, movement_clauses, confinement, facing, max_screens })
+}
 
-    // Flatten leaps and build the reverse (attack) tables.
+/// Flattened leaps and the reverse (attack) tables.
+struct LeapTables {
+    leaps: Vec<Leap>,
+    leap_index: Vec<(u16, u16)>,
+    reverse: Vec<ReverseLeap>,
+    reverse_index: Vec<(u16, u16)>,
+    reverse_from: Vec<u128>,
+}
+
+fn leap_tables(leap_lists: &[Vec<Leap>]) -> LeapTables {
     let mut leaps = Vec::new();
     let mut leap_index = vec![(0u16, 0u16); 2 * MAX_KINDS * SQUARES];
     let mut reverse_lists: Vec<Vec<ReverseLeap>> = vec![Vec::new(); 2 * SQUARES];
@@ -369,7 +433,11 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
         reverse_index[i] = (start, reverse.len() as u16);
         reverse_from[i] = list.iter().fold(0, |m, r| m | 1u128 << r.from);
     }
+    LeapTables { leaps, leap_index, reverse, reverse_index, reverse_from }
+}
 
+/// Which kinds of each side capture along each direction, and which have any line move.
+fn line_attackers(rays: &[[Ray; 4]], nk: usize) -> ([[u8; 4]; 2], [[bool; 8]; 2]) {
     let mut line_attackers = [[0u8; 4]; 2];
     let mut has_rays = [[false; 8]; 2];
     for side in 0..2 {
@@ -387,7 +455,11 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
             }
         }
     }
+    (line_attackers, has_rays)
+}
 
+/// `ray_mask[sq][dir]`: every point from `sq` (exclusive) to the edge.
+fn ray_masks() -> Vec<[u128; 4]> {
     let mut ray_mask = vec![[0u128; 4]; SQUARES];
     for sq in Square::all() {
         for (d, &(dx, dy)) in DIRS.iter().enumerate() {
@@ -401,75 +473,132 @@ pub fn compile(ed: &Edition) -> Result<Rules, SpecError> {
             ray_mask[sq.index()][d] = m;
         }
     }
+    ray_mask
+}
 
-    // Check, mate, stalemate, self-kill.
-    let def_clause = require(ed, "check.definition")?;
-    let def: data::CheckDefinition = typed(def_clause)?;
-    if def.target != "royal" {
-        return Err(err(def_clause, "check targets the royal kind (`target: royal`)"));
+/// Check, mate, stalemate and self-kill (`check.*`).
+struct CheckRules {
+    in_check_status: Status,
+    forbid_attacked: bool,
+    forbid_facing: bool,
+    status_rules: Vec<StatusRule>,
+}
+
+fn check_rules(ed: &Edition, facing: bool, errors: &mut Vec<SpecError>) -> Option<CheckRules> {
+    let before = errors.len();
+    let def = note(require(ed, "check.definition"), errors).and_then(|c| Some((c, read::<data::CheckDefinition>(c, errors)?)));
+    let mut in_check_status = None;
+    if let Some((def_clause, def)) = def {
+        if def.target != "royal" {
+            errors.push(err(def_clause, "check targets the royal kind (`target: royal`)"));
+        }
+        in_check_status = note(Status::parse(&def.status).ok_or_else(|| err(def_clause, format!("unknown status `{}`", def.status))), errors);
     }
-    let in_check_status = Status::parse(&def.status).ok_or_else(|| err(def_clause, format!("unknown status `{}`", def.status)))?;
-    let sk_clause = require(ed, "check.self_kill")?;
-    let sk: data::SelfKill = typed(sk_clause)?;
-    let forbid_attacked = sk.forbidden_after_move.contains(&Forbidden::OwnRoyalAttacked);
-    let forbid_facing = sk.forbidden_after_move.contains(&Forbidden::RoyalsFacing);
-    if forbid_facing && facing.is_none() {
-        return Err(err(sk_clause, "forbids `royals_facing`, but no movement clause defines facing (`line:`)"));
-    }
+    let sk = note(require(ed, "check.self_kill"), errors).and_then(|c| Some((c, read::<data::SelfKill>(c, errors)?)));
+    let (forbid_attacked, forbid_facing) = match &sk {
+        Some((sk_clause, sk)) => {
+            let attacked = sk.forbidden_after_move.contains(&Forbidden::OwnRoyalAttacked);
+            let facing_forbidden = sk.forbidden_after_move.contains(&Forbidden::RoyalsFacing);
+            if facing_forbidden && !facing {
+                errors.push(err(sk_clause, "forbids `royals_facing`, but no movement clause defines facing (`line:`)"));
+            }
+            (attacked, facing_forbidden)
+        }
+        None => (false, false),
+    };
     let mut status_rules = Vec::new();
     for c in ed.clauses_with_prefix("check.") {
         if has_key(c, "when") {
-            let r: data::StatusRule = typed(c)?;
-            let status = Status::parse(&r.status).ok_or_else(|| err(c, format!("unknown status `{}`", r.status)))?;
+            let Some(r) = read::<data::StatusRule>(c, errors) else { continue };
+            let Some(status) = note(Status::parse(&r.status).ok_or_else(|| err(c, format!("unknown status `{}`", r.status))), errors) else { continue };
             status_rules.push(StatusRule { in_check: r.when.in_check, has_legal_move: r.when.has_legal_move, status });
         } else if has_key(c, "must_answer") {
-            let r: data::CheckResponse = typed(c)?;
-            if r.must_answer && !forbid_attacked {
-                return Err(err(c, "a check must be answered, but check.self_kill does not forbid leaving the general attacked"));
+            let Some(r) = read::<data::CheckResponse>(c, errors) else { continue };
+            if r.must_answer && sk.is_some() && !forbid_attacked {
+                errors.push(err(c, "a check must be answered, but check.self_kill does not forbid leaving the general attacked"));
             }
         }
     }
+    (errors.len() == before).then_some(CheckRules { in_check_status: in_check_status?, forbid_attacked, forbid_facing, status_rules })
+}
 
-    let record = super::record::compile(ed, &kinds)?;
+/// Compiles the movement and check clauses of `ed` into [`Rules`]: `None` when the edition
+/// has none of them (no `board.*`, `pieces.*`, `play.*`, `movement.*` or `check.*` clause),
+/// else the rules or every error found, each at its clause. A step whose input failed
+/// (the kinds, for the setup and the moves) is not run, so no error follows from another.
+pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
+    if !FAMILIES.iter().any(|f| ed.clauses_with_prefix(f).next().is_some()) {
+        return Ok(None);
+    }
+    let mut errors = Vec::new();
+    note(grid(ed), &mut errors);
+    let regions = regions(ed, &mut errors);
+    let mut kinds = kinds(ed, &mut errors);
+    let setup = match &mut kinds {
+        Some((_, kinds, royal)) => setup(ed, kinds, *royal, &mut errors),
+        None => None,
+    };
+    let turns = turns(ed, &mut errors);
+    let movement = match kinds {
+        Some((kinds_clause, kinds, royal)) => movement(ed, kinds_clause, &kinds, royal, &regions, &mut errors).map(|m| (kinds, royal, m)),
+        None => None,
+    };
+    let check = check_rules(ed, movement.as_ref().is_none_or(|m| m.2.facing.is_some()), &mut errors);
+    let file_numerals = note(super::record::file_numerals(ed), &mut errors);
+    let record = match (&movement, &file_numerals) {
+        (Some((kinds, _, _)), Some(numerals)) => note(super::record::compile(ed, kinds, numerals), &mut errors),
+        _ => None,
+    };
+    let (Some((setup_clause, setup)), Some((kinds, royal, m)), Some((first_to_move, moves_per_round)), Some(check), Some(file_numerals), Some(record)) =
+        (setup, movement, turns, check, file_numerals, record)
+    else {
+        return Err(errors);
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let t = leap_tables(&m.leap_lists);
+    let (line_attackers, has_rays) = line_attackers(&m.rays, kinds.len());
     let mut rules = Rules {
         edition_id: ed.id.clone(),
         record,
+        file_numerals,
         kinds,
         royal,
         first_to_move,
-        moves_per_round: turns.moves_per_round,
+        moves_per_round,
         setup,
-        leap_index,
-        leaps,
-        rays,
+        leap_index: t.leap_index,
+        leaps: t.leaps,
+        rays: m.rays,
         has_rays,
-        masks,
-        reverse_index,
-        reverse,
-        reverse_from,
+        masks: m.masks,
+        reverse_index: t.reverse_index,
+        reverse: t.reverse,
+        reverse_from: t.reverse_from,
         any_line_attackers: [line_attackers[0].iter().fold(0, |a, b| a | b), line_attackers[1].iter().fold(0, |a, b| a | b)],
         line_attackers,
-        max_screens,
-        facing,
-        forbid_attacked,
-        forbid_facing,
-        status_rules,
-        in_check_status,
+        max_screens: m.max_screens,
+        facing: m.facing,
+        forbid_attacked: check.forbid_attacked,
+        forbid_facing: check.forbid_facing,
+        status_rules: check.status_rules,
+        in_check_status: check.in_check_status,
         reachable: [[0; 8]; 2],
-        ray_mask,
-        kind_clause,
+        ray_mask: ray_masks(),
+        kind_clause: m.movement_clauses.iter().map(|c| c.id.clone()).collect(),
         regions,
     };
     rules.reachable = reachability(&rules);
-    meaning::check_kinds(&rules, &movement_clauses, &confinement, setup_clause)?;
+    meaning::check_kinds(&rules, &m.movement_clauses, &m.confinement, setup_clause).map_err(|e| vec![e])?;
     let bound = move_bound(&rules);
     if bound > super::position_internals::MAX_MOVES {
-        return Err(err(
+        return Err(vec![err(
             setup_clause,
             format!("these pieces could have up to {bound} moves in one position; the VM's move buffer holds {}", super::position_internals::MAX_MOVES),
-        ));
+        )]);
     }
-    Ok(rules)
+    Ok(Some(rules))
 }
 
 #[allow(clippy::too_many_arguments)]

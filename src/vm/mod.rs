@@ -153,6 +153,8 @@ pub struct Rules {
     pub(crate) edition_id: String,
     /// How moves are recorded (7.5), when the edition has `notation.*` clauses.
     pub(crate) record: Option<record::Record>,
+    /// The file numerals of `board.file_numbering` (1.1).
+    pub(crate) file_numerals: record::FileNumerals,
     pub(crate) kinds: Vec<KindInfo>,
     pub(crate) royal: KindId,
     pub(crate) first_to_move: Side,
@@ -194,10 +196,26 @@ pub struct Rules {
     pub(crate) regions: std::collections::BTreeMap<String, u128>,
 }
 
+/// The error for an edition without movement and check clauses, which every rule set needs.
+pub(crate) fn no_movement_rules(ed: &Edition) -> SpecError {
+    compile::missing(ed, "board.grid", "the VM needs (the edition has no board, pieces, play, movement or check clause)")
+}
+
 impl Rules {
-    /// Compile an edition. Errors point at the clause and its file and line.
-    pub fn compile(edition: &Edition) -> Result<Rules, SpecError> {
+    /// Compiles the movement and check clauses of `edition`: `None` when it has none,
+    /// else the rules or every error, each at its clause, file and line.
+    pub fn compile(edition: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
         compile::compile(edition)
+    }
+
+    /// The rules of `edition`, which must have them: [`Rules::compile`] with an edition
+    /// without movement clauses an error too.
+    pub fn of_edition(edition: &Edition) -> Result<Rules, SpecErrors> {
+        match Rules::compile(edition) {
+            Ok(Some(rules)) => Ok(rules),
+            Ok(None) => Err(SpecErrors(vec![no_movement_rules(edition)])),
+            Err(e) => Err(SpecErrors(e)),
+        }
     }
 
     /// Compile a built-in edition by id (`cxa-2020`).
@@ -213,7 +231,7 @@ impl Rules {
                 ),
             )])
         })?;
-        Rules::compile(ed).map_err(|e| SpecErrors(vec![e]))
+        Rules::of_edition(ed)
     }
 
     pub fn edition_id(&self) -> &str {
@@ -223,6 +241,11 @@ impl Rules {
     /// How moves are recorded under this edition (`notation.*`, 7.5), if it says.
     pub fn record(&self) -> Option<&record::Record> {
         self.record.as_ref()
+    }
+
+    /// The file numerals of each side (`board.file_numbering`, 1.1).
+    pub fn file_numerals(&self) -> &record::FileNumerals {
+        &self.file_numerals
     }
 
     pub fn kinds(&self) -> &[KindInfo] {

@@ -117,6 +117,58 @@ impl Record {
     }
 }
 
+/// The file numerals of `board.file_numbering` (1.1): each side's nine numerals, 1 to 9
+/// from its own right. Reading a written numeral is a look-up here, never a table in Rust.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileNumerals {
+    /// `[red, black]`, each 1 to 9 (empty when the edition has no `board.file_numbering`).
+    pub sets: [Vec<String>; 2],
+}
+
+impl FileNumerals {
+    /// The value (1–9) of the written numeral `s` and the side whose set it belongs to
+    /// (`None` when both sets have it). A full-width digit (`１`–`９`) is read as its ASCII
+    /// digit: the width is the record's typography, not another numeral. `None` when no
+    /// set has it.
+    pub fn value(&self, s: &str) -> Option<(u8, Option<Side>)> {
+        let mut buf = [0u8; 4];
+        let mut chars = s.chars();
+        let s = match (chars.next(), chars.next()) {
+            (Some(c), None) => &*half_width(c).encode_utf8(&mut buf),
+            _ => s,
+        };
+        let find = |side: Side| self.sets[side.index()].iter().position(|n| n == s);
+        match (find(Side::Red), find(Side::Black)) {
+            (Some(r), Some(b)) if r == b => Some((r as u8 + 1, None)),
+            (Some(r), _) => Some((r as u8 + 1, Some(Side::Red))),
+            (None, Some(b)) => Some((b as u8 + 1, Some(Side::Black))),
+            (None, None) => None,
+        }
+    }
+}
+
+/// A full-width ASCII form (`１`, `＋`) as its ASCII character; any other character as it is.
+pub fn half_width(c: char) -> char {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFF01 + 0x21).unwrap_or(c),
+        _ => c,
+    }
+}
+
+/// The file numerals of `ed` (`board.file_numbering`), empty without the clause.
+pub(super) fn file_numerals(ed: &Edition) -> Result<FileNumerals, SpecError> {
+    let Some(c) = ed.clause("board.file_numbering") else {
+        return Ok(FileNumerals::default());
+    };
+    let numbering: FileNumbering = typed(c)?;
+    for (side, list) in [("red", &numbering.numerals.red), ("black", &numbering.numerals.black)] {
+        if list.len() != 9 {
+            return Err(err(c, format!("{side} has {} numerals; files are numbered 1 to 9", list.len())));
+        }
+    }
+    Ok(FileNumerals { sets: [numbering.numerals.red, numbering.numerals.black] })
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileNumbering {
@@ -235,18 +287,12 @@ fn form(f: RawForm) -> Form {
 }
 
 /// The record table of `ed`, or `None` when the edition has no `notation.record` clause.
-pub(super) fn compile(ed: &Edition, kinds: &[KindInfo]) -> Result<Option<Record>, SpecError> {
+pub(super) fn compile(ed: &Edition, kinds: &[KindInfo], numerals: &FileNumerals) -> Result<Option<Record>, SpecError> {
     let Some(record_clause) = ed.clause("notation.record") else {
         return Ok(None);
     };
     let raw: RawRecord = typed(record_clause)?;
-    let numbering_clause = require(ed, "board.file_numbering")?;
-    let numbering: FileNumbering = typed(numbering_clause)?;
-    for (side, list) in [("red", &numbering.numerals.red), ("black", &numbering.numerals.black)] {
-        if list.len() != 9 {
-            return Err(err(numbering_clause, format!("{side} has {} numerals; files are numbered 1 to 9", list.len())));
-        }
-    }
+    require(ed, "board.file_numbering")?;
     let mut pieces: Vec<[PieceChars; 2]> = kinds
         .iter()
         .map(|k| {
@@ -289,7 +335,7 @@ pub(super) fn compile(ed: &Edition, kinds: &[KindInfo]) -> Result<Option<Record>
     let three: [Word; 3] = group(&raw_tandem.groups.three, 3)?.try_into().map_err(|_| err(tandem_clause, "three words"))?;
     let record = Record {
         pieces,
-        numerals: [numbering.numerals.red, numbering.numerals.black],
+        numerals: numerals.sets.clone(),
         full: form(raw.forms.full),
         abbreviated: form(raw.forms.abbreviated),
         tandem: Tandem { two, three, more: raw_tandem.more.side(), words },

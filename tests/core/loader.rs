@@ -22,7 +22,7 @@ fn builtin_spec_loads_the_editions_and_the_axf_rule_set() {
     let ids: Vec<&str> = spec.editions().iter().map(|e| e.id.as_str()).collect();
     assert_eq!(ids, ["axf", "cxa-1999", "cxa-2011", "cxa-2020"]);
     for ed in spec.editions() {
-        xqspec::vm::Rules::compile(ed).unwrap();
+        xqspec::vm::Rules::of_edition(ed).unwrap();
         assert!(ed.clause("movement.horse").is_some());
     }
 }
@@ -58,9 +58,23 @@ fn wrong_type_in_data_is_a_compile_error_at_the_clause() {
     let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/board.yaml").unwrap();
     f.1 = f.1.replacen("      files: 9\n", "      files: nine\n", 1);
     let spec = Spec::from_files(files).unwrap();
-    let err = xqspec::vm::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
+    let err = xqspec::vm::Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msg = err.to_string();
     assert!(msg.starts_with("cxa-2020/board.yaml:2:5: clause board.grid: data:"), "{msg}");
+}
+
+#[test]
+fn the_vm_compile_step_reports_every_error_each_at_its_clause() {
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/board.yaml").unwrap();
+    f.1 = f.1.replacen("      files: 9\n", "      files: nine\n", 1);
+    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/movement.yaml").unwrap();
+    f.1 = f.1.replacen("to: palace", "to: palce", 1);
+    let spec = Spec::from_files(files).unwrap();
+    let errors = xqspec::vm::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
+    let at: Vec<Option<&str>> = errors.iter().map(|e| e.clause.as_deref()).collect();
+    assert_eq!(at, [Some("board.grid"), Some("movement.general")], "{errors:?}");
+    assert!(errors.iter().all(|e| e.location.line > 0), "{errors:?}");
 }
 
 #[test]
@@ -139,7 +153,7 @@ mod fuzz {
             *text = chars.into_iter().collect();
             if let Ok(spec) = Spec::from_files(files) {
                 for ed in spec.editions() {
-                    if let Ok(rules) = xqspec::vm::Rules::compile(ed) {
+                    if let Ok(rules) = xqspec::vm::Rules::of_edition(ed) {
                         let mut pos = rules.start_position();
                         let _ = xqspec::perft::perft(&mut pos, &rules, 2);
                     }

@@ -10,7 +10,7 @@ use crate::reference::RefRules;
 fn setup() -> (Rules, RefRules) {
     let spec = Spec::builtin().unwrap();
     let ed = spec.edition("cxa-2020").unwrap();
-    (Rules::compile(ed).unwrap(), RefRules::new(ed))
+    (Rules::of_edition(ed).unwrap(), RefRules::new(ed))
 }
 
 /// Walk a random game (choices pick among the legal moves) and check every position.

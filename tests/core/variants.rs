@@ -16,13 +16,13 @@ fn variant(file: &str, from: &str, to: &str) -> (Rules, RefRules) {
     f.1 = f.1.replace(from, to);
     let spec = Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"));
     let ed = spec.edition("cxa-2020").unwrap();
-    (Rules::compile(ed).unwrap_or_else(|e| panic!("edited spec compiles: {e}")), RefRules::new(ed))
+    (Rules::of_edition(ed).unwrap_or_else(|e| panic!("edited spec compiles: {e}")), RefRules::new(ed))
 }
 
 fn builtin() -> (Rules, RefRules) {
     let spec = Spec::builtin().unwrap();
     let ed = spec.edition("cxa-2020").unwrap();
-    (Rules::compile(ed).unwrap(), RefRules::new(ed))
+    (Rules::of_edition(ed).unwrap(), RefRules::new(ed))
 }
 
 fn moves(rules: &Rules, fen: &str) -> Vec<String> {
@@ -116,7 +116,7 @@ fn unknown_region_is_a_spec_error_at_the_clause() {
     let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/movement.yaml").unwrap();
     f.1 = f.1.replacen("to: palace", "to: palce", 1);
     let spec = Spec::from_files(files).unwrap();
-    let err = Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
+    let err = Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msg = err.to_string();
     assert!(msg.contains("movement.general") && msg.contains("palce"), "{msg}");
     assert!(msg.starts_with("cxa-2020/movement.yaml:2:"), "{msg}");
