@@ -10,7 +10,7 @@
 //!   read into raw records, then validated into a [`Tournament`]; syntax errors and rule
 //!   errors are different types and every error names its record (and line and column in
 //!   a file).
-//! - [`standings`]: the ranking with every criterion's value and, for each pair of
+//! - [`standings()`]: the ranking with every criterion's value and, for each pair of
 //!   neighbours, the criterion that separated them.
 //! - [`render`]: the crosstable and ranking tables of `xqspec standings`.
 //!

@@ -1,6 +1,6 @@
 //! Editions and clauses as data: the loader for `spec/<edition>/`.
 //!
-//! The loader reads raw YAML into [`raw`] types (unknown fields rejected), then
+//! The loader reads raw YAML into the private `raw` types (unknown fields rejected), then
 //! validates: duplicate ids, derivations (`derives_from`), dangling source references.
 //! The result is a [`Spec`]: every edition fully resolved, each clause knowing the file
 //! and line it came from. The data of a clause stays a YAML value here; the VM
