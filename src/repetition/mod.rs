@@ -174,17 +174,118 @@ fn missing(ed: &Edition, id: &str) -> SpecError {
 
 fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecError>) -> Option<RepetitionRules> {
     let kind_names: Vec<String> = vm.kinds().iter().map(|k| k.name.clone()).collect();
-    let kinds = |c: &Clause, names: &[String], errors: &mut Vec<SpecError>| -> Kinds {
-        let mut m = 0;
-        for n in names {
-            match vm.kind_by_name(n) {
-                Some(k) => m |= 1 << k,
-                None => errors.push(err(c, format!("unknown piece kind `{n}` (pieces.kinds defines {})", kind_names.join(", ")))),
+    let (values, floating_below, material_rule) = material(ed, vm, errors);
+    let forcing = forcing(ed, errors);
+    let (classes, order_rule) = classes(ed, clauses, errors);
+    let (exempt_first, own_attack_rule) = match ed.clause("repetition.own_attack") {
+        None => (0, None),
+        Some(c) => match typed::<data::OwnAttackData>(c) {
+            Ok(d) => (kinds_of(vm, c, &d.first_capturer_not, errors), Some(RuleRef::of(c))),
+            Err(e) => {
+                errors.push(e);
+                (0, None)
+            }
+        },
+    };
+    let (new_only, newness) = match ed.clause("repetition.chase_to_chase") {
+        None => (None, None),
+        Some(c) => match typed::<data::NewOnlyData>(c) {
+            Ok(d) => (d.new_targets_only.then(|| RuleRef::of(c)), Some(d)),
+            Err(e) => {
+                errors.push(e);
+                (None, None)
+            }
+        },
+    };
+    let before_counts_own_roots = newness.as_ref().is_some_and(|d| d.before_counts_own_roots);
+    let check_answers_compared = newness.as_ref().is_some_and(|d| d.check_answers_compared);
+    let new_per_taker = newness.as_ref().is_some_and(|d| d.new_per_taker);
+
+    let exceptions = exceptions(vm, &classes, clauses, errors);
+    let (patterns, cycle_names, patterns_rule) = patterns(ed, &classes, errors);
+    let verdicts = verdicts(ed, clauses, &patterns, errors);
+
+    let (shuffle_min, cycle_rule) = match ed.clause("repetition.cycle") {
+        None => (None, None),
+        Some(c) => match typed::<data::CycleData>(c) {
+            Ok(d) => {
+                clause_data::positive(c, "shuffle_min_moves_per_side", d.shuffle_min_moves_per_side.map(u64::from), errors);
+                (d.shuffle_min_moves_per_side, Some(RuleRef::of(c)))
+            }
+            Err(e) => {
+                errors.push(e);
+                (None, None)
+            }
+        },
+    };
+
+    for c in clauses {
+        let known = ["class", "becomes", "verdict"].iter().any(|k| has_key(c, k))
+            || ["repetition.material", "repetition.forcing", "repetition.multiple_effects", "repetition.own_attack", "repetition.chase_to_chase", "repetition.patterns", "repetition.cycle"]
+                .contains(&c.id.as_str());
+        if !known {
+            errors.push(err(c, "a repetition clause is a class (`class`), a special case (`becomes`), a verdict (`verdict`), or one of repetition.material, .forcing, .multiple_effects, .own_attack, .chase_to_chase, .patterns, .cycle"));
+        }
+    }
+
+    Some(RepetitionRules {
+        values,
+        floating_below,
+        material_rule: material_rule?,
+        forcing: forcing.as_ref()?.0,
+        forcing_rule: forcing?.1,
+        classes,
+        order_rule: order_rule?,
+        exempt_first,
+        own_attack_rule,
+        new_only,
+        before_counts_own_roots,
+        check_answers_compared,
+        new_per_taker,
+        exceptions,
+        patterns,
+        cycle_names: cycle_names?,
+        patterns_rule: patterns_rule?,
+        verdicts,
+        shuffle_min,
+        cycle_rule,
+        kind_names,
+        general: vm.royal_kind(),
+    })
+}
+
+/// The piece kinds `names` names, as a bit set; an unknown name is an error at `c`.
+fn kinds_of(vm: &Rules, c: &Clause, names: &[String], errors: &mut Vec<SpecError>) -> Kinds {
+    let mut m = 0;
+    for n in names {
+        match vm.kind_by_name(n) {
+            Some(k) => m |= 1 << k,
+            None => {
+                let known: Vec<&str> = vm.kinds().iter().map(|k| k.name.as_str()).collect();
+                errors.push(err(c, format!("unknown piece kind `{n}` (pieces.kinds defines {})", known.join(", "))));
             }
         }
-        m
-    };
-    // Material.
+    }
+    m
+}
+
+/// The classes `names` names, by index; an unknown name is an error at `c`.
+fn class_list(classes: &[ClassRule], c: &Clause, names: &[String], errors: &mut Vec<SpecError>) -> Vec<usize> {
+    names
+        .iter()
+        .filter_map(|n| {
+            let i = classes.iter().position(|x| &x.name == n);
+            if i.is_none() {
+                errors.push(err(c, format!("`{n}` is no class of this edition")));
+            }
+            i
+        })
+        .collect()
+}
+
+/// `repetition.material`: the value of every kind on every point, per side, and what a
+/// floating piece is worth less than.
+fn material(ed: &Edition, vm: &Rules, errors: &mut Vec<SpecError>) -> (Vec<Option<Val>>, Option<i32>, Option<RuleRef>) {
     let mut values = vec![None; 2 * 8 * SQUARES];
     let mut floating_below = None;
     let material_rule = match ed.clause("repetition.material") {
@@ -242,9 +343,12 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
             }
         },
     };
+    (values, floating_below, material_rule)
+}
 
-    // The bounds of the forcing-line search.
-    let forcing = match ed.clause("repetition.forcing") {
+/// `repetition.forcing`: the bounds of the forcing-line search, checked.
+fn forcing(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(Bounds, RuleRef)> {
+    match ed.clause("repetition.forcing") {
         None => {
             errors.push(missing(ed, "repetition.forcing"));
             None
@@ -263,9 +367,12 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
             bad(d.mate_after_gain > MAX_MATE_DEPTH, format!("mate_after_gain must be at most {MAX_MATE_DEPTH} (got {})", d.mate_after_gain));
             (errors.len() == before).then(|| (d, RuleRef::of(c)))
         }),
-    };
+    }
+}
 
-    // Classes, then their order.
+/// The class clauses (将, 杀, 捉 …), then `repetition.multiple_effects`: the classes heaviest
+/// first.
+fn classes(ed: &Edition, clauses: &[&Clause], errors: &mut Vec<SpecError>) -> (Vec<ClassRule>, Option<RuleRef>) {
     let mut classes: Vec<ClassRule> = Vec::new();
     for c in clauses.iter().filter(|c| has_key(c, "class")) {
         match typed::<data::ClassData>(c) {
@@ -327,43 +434,11 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
             }
         },
     };
-    let class_list = |c: &Clause, names: &[String], errors: &mut Vec<SpecError>| -> Vec<usize> {
-        names
-            .iter()
-            .filter_map(|n| {
-                let i = classes.iter().position(|x| &x.name == n);
-                if i.is_none() {
-                    errors.push(err(c, format!("`{n}` is no class of this edition")));
-                }
-                i
-            })
-            .collect()
-    };
+    (classes, order_rule)
+}
 
-    let (exempt_first, own_attack_rule) = match ed.clause("repetition.own_attack") {
-        None => (0, None),
-        Some(c) => match typed::<data::OwnAttackData>(c) {
-            Ok(d) => (kinds(c, &d.first_capturer_not, errors), Some(RuleRef::of(c))),
-            Err(e) => {
-                errors.push(e);
-                (0, None)
-            }
-        },
-    };
-    let (new_only, newness) = match ed.clause("repetition.chase_to_chase") {
-        None => (None, None),
-        Some(c) => match typed::<data::NewOnlyData>(c) {
-            Ok(d) => (d.new_targets_only.then(|| RuleRef::of(c)), Some(d)),
-            Err(e) => {
-                errors.push(e);
-                (None, None)
-            }
-        },
-    };
-    let before_counts_own_roots = newness.as_ref().is_some_and(|d| d.before_counts_own_roots);
-    let check_answers_compared = newness.as_ref().is_some_and(|d| d.check_answers_compared);
-    let new_per_taker = newness.as_ref().is_some_and(|d| d.new_per_taker);
-
+/// The special cases (`becomes`): conditions on a move or a cycle that change a class.
+fn exceptions(vm: &Rules, classes: &[ClassRule], clauses: &[&Clause], errors: &mut Vec<SpecError>) -> Vec<Exception> {
     let mut exceptions = Vec::new();
     for c in clauses.iter().filter(|c| has_key(c, "becomes")) {
         let d = match typed::<data::ExceptionData>(c) {
@@ -377,14 +452,14 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         if let Some(n) = w.own_general_threatened.filter(|&n| n == 0 || n > MAX_MATE_DEPTH) {
             errors.push(err(c, format!("`when.own_general_threatened`: a mate depth must be 1 to {MAX_MATE_DEPTH} (got {n})")));
         }
-        let becomes = class_list(c, std::slice::from_ref(&d.becomes), errors).first().copied().unwrap_or(0);
+        let becomes = class_list(classes, c, std::slice::from_ref(&d.becomes), errors).first().copied().unwrap_or(0);
         exceptions.push(Exception {
-            mover: w.mover.as_ref().map(|k| kinds(c, k, errors)),
+            mover: w.mover.as_ref().map(|k| kinds_of(vm, c, k, errors)),
             answers_check: w.answers_check,
-            class: w.class.as_ref().map(|k| class_list(c, k, errors)),
-            targets_only: w.targets_only.as_ref().map(|k| kinds(c, k, errors)),
-            attacking_at_most: w.attacking_pieces_at_most.as_ref().map(|p| (p.count, kinds(c, &p.kinds, errors))),
-            latent_by: w.latent_by.as_ref().map(|k| kinds(c, k, errors)),
+            class: w.class.as_ref().map(|k| class_list(classes, c, k, errors)),
+            targets_only: w.targets_only.as_ref().map(|k| kinds_of(vm, c, k, errors)),
+            attacking_at_most: w.attacking_pieces_at_most.as_ref().map(|p| (p.count, kinds_of(vm, c, &p.kinds, errors))),
+            latent_by: w.latent_by.as_ref().map(|k| kinds_of(vm, c, k, errors)),
             opponent_forbidden: w.opponent_forbidden,
             answered_by_non_general: w.answered_by_non_general,
             answer_idle: w.answer_idle,
@@ -393,8 +468,12 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
             rule: RuleRef::of(c),
         });
     }
+    exceptions
+}
 
-    let (patterns, cycle_names, patterns_rule) = match ed.clause("repetition.patterns") {
+/// `repetition.patterns`: the patterns of a side's cycle and the names of cycles.
+fn patterns(ed: &Edition, classes: &[ClassRule], errors: &mut Vec<SpecError>) -> (Vec<Pattern>, Option<data::CycleNames>, Option<RuleRef>) {
+    match ed.clause("repetition.patterns") {
         None => {
             errors.push(missing(ed, "repetition.patterns"));
             (Vec::new(), None, None)
@@ -412,7 +491,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
                         name: p.pattern.clone(),
                         zh: p.zh.clone(),
                         status: p.status,
-                        every: p.every.as_ref().map(|e| class_list(c, e, errors)),
+                        every: p.every.as_ref().map(|e| class_list(classes, c, e, errors)),
                         every_family: p.every_family,
                         same_target: p.same_target,
                         rule: RuleRef::of(c),
@@ -427,8 +506,11 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
                 (ps, Some(d.cycle_names), Some(RuleRef::of(c)))
             }
         },
-    };
+    }
+}
 
+/// The verdict clauses, in their order, checked against the patterns.
+fn verdicts(ed: &Edition, clauses: &[&Clause], patterns: &[Pattern], errors: &mut Vec<SpecError>) -> Vec<VerdictRule> {
     let mut verdicts = Vec::new();
     for c in clauses.iter().filter(|c| has_key(c, "verdict")) {
         match typed::<data::VerdictData>(c) {
@@ -477,52 +559,5 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
             errors.push(SpecError::new(Default::default(), Some(&v.rule.clause), format!("verdict order {} is also used by {prev}", v.order)));
         }
     }
-
-    let (shuffle_min, cycle_rule) = match ed.clause("repetition.cycle") {
-        None => (None, None),
-        Some(c) => match typed::<data::CycleData>(c) {
-            Ok(d) => {
-                clause_data::positive(c, "shuffle_min_moves_per_side", d.shuffle_min_moves_per_side.map(u64::from), errors);
-                (d.shuffle_min_moves_per_side, Some(RuleRef::of(c)))
-            }
-            Err(e) => {
-                errors.push(e);
-                (None, None)
-            }
-        },
-    };
-
-    for c in clauses {
-        let known = ["class", "becomes", "verdict"].iter().any(|k| has_key(c, k))
-            || ["repetition.material", "repetition.forcing", "repetition.multiple_effects", "repetition.own_attack", "repetition.chase_to_chase", "repetition.patterns", "repetition.cycle"]
-                .contains(&c.id.as_str());
-        if !known {
-            errors.push(err(c, "a repetition clause is a class (`class`), a special case (`becomes`), a verdict (`verdict`), or one of repetition.material, .forcing, .multiple_effects, .own_attack, .chase_to_chase, .patterns, .cycle"));
-        }
-    }
-
-    Some(RepetitionRules {
-        values,
-        floating_below,
-        material_rule: material_rule?,
-        forcing: forcing.as_ref()?.0,
-        forcing_rule: forcing?.1,
-        classes,
-        order_rule: order_rule?,
-        exempt_first,
-        own_attack_rule,
-        new_only,
-        before_counts_own_roots,
-        check_answers_compared,
-        new_per_taker,
-        exceptions,
-        patterns,
-        cycle_names: cycle_names?,
-        patterns_rule: patterns_rule?,
-        verdicts,
-        shuffle_min,
-        cycle_rule,
-        kind_names,
-        general: vm.royal_kind(),
-    })
+    verdicts
 }
