@@ -120,6 +120,30 @@ fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
     let (fen, mv) = ("2P1kn3/4r4/9/9/p3p3R/9/4P4/4B4/9/2BAKA3 w - - 0 1", ["i5i9", "e8f8", "i9i5", "f8e8"]);
     assert_ne!(classes(&r2020, fen, &mv)[0], "chase");
     assert_eq!(classes(&off("floating_worth_below: 4", "floating_worth_below: 2"), fen, &mv)[0], "chase");
+    // ch8 图3: the horse's hidden root is a chariot that checks twice; with one check it has none.
+    let (fen, mv) = ("5a3/5k3/4P4/p7p/9/8P/P8/4B4/2nRA2r1/2BAK4 w - - 0 1", ["e2g0", "h1g1", "g0e2", "g1h1"]);
+    assert_eq!(classes(&r2020, fen, &mv)[0], "chase");
+    assert_eq!(classes(&off("      answer_checks: 2\n", "      answer_checks: 1\n"), fen, &mv)[0], "idle");
+    // ch8 图9: the advisor on d0, which Black's cannon may take after the chariot moves, has
+    // a root held by a pin: won jointly with the pinning piece; else it counts as unprotected.
+    let (fen, mv) = ("r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/6N2/P1P5P/2N1C4/3RA4/1cBAK1c1r w - - 0 1", ["g4h2", "i0h0", "h2g4", "h0i0"]);
+    let kinds = |rs: &RuleSet| rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap().plies[1].chases.clone();
+    assert!(kinds(&r2020).contains(&xqspec::repetition::ChaseKind::Joint));
+    assert!(!kinds(&off("          pinned_root_is_joint: true\n", "")).contains(&xqspec::repetition::ChaseKind::Joint));
+}
+
+/// Under the AXF rule set a chase outranks a threat to mate (D56); in the CXA order the
+/// threat is heavier and the cycle a draw.
+#[test]
+fn the_axf_order_of_effects_is_data() {
+    // AXF D56 (conformance case axf-orange-060).
+    let case: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string("conformance/ruling/axf/axf-orange-060.yaml").unwrap()).unwrap();
+    let fen = case["input"]["fen"].as_str().unwrap().to_string();
+    let mv: Vec<String> = case["input"]["moves"].as_sequence().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+    let mv: Vec<&str> = mv.iter().map(String::as_str).collect();
+    assert_eq!(verdict(&builtin("axf"), &fen, &mv), Verdict::RedMustChange);
+    let spec = edited("axf/repetition.yaml", "heaviest_first: [check, chase, kill,", "heaviest_first: [check, kill, chase,");
+    assert_eq!(verdict(&RuleSet::of_spec(&spec, "axf").unwrap(), &fen, &mv), Verdict::Draw);
 }
 
 #[test]
