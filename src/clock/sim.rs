@@ -509,272 +509,361 @@ pub fn simulate(
     timing: &Timing,
     events: &[Event],
 ) -> Result<Timeline, EventError> {
-    let mut t = Timeline {
-        moves: Vec::with_capacity(events.len()),
-        after: Vec::with_capacity(events.len()),
-        ..Timeline::default()
-    };
-    let mut st: [SideState; 2] = Side::BOTH.map(|s| {
-        let p = control.periods[s.index()][0];
-        SideState {
-            left: p.time as i64,
-            moves: 0,
-            period: 0,
-            target: p.moves.map(u64::from),
-        }
-    });
-    t.start = [st[0].left, st[1].left];
-    let mut to_move = timing.first_to_move;
-    let mut running = Some(to_move);
-    let mut paused = to_move;
-    let mut stopped_by = Actor::Arbiter;
-    let inc = control.increment as i64;
-    let before_move = matches!(timing.increment, Some((IncrementTiming::BeforeMove, _)));
-    let after_move = matches!(timing.increment, Some((IncrementTiming::AfterMove, _)));
-    if before_move {
-        st[to_move.index()].left += inc;
-    }
-    let exhausted = |left: i64| match timing.exhausted {
-        Exhausted::BelowZero => left < 0,
-        Exhausted::AtZero => left <= 0,
-    };
-    let mut counts = [[0u32; 3]; 2];
+    let mut sim = Sim::start(control, timing, events.len());
     for (i, ev) in events.iter().enumerate() {
-        let number = i + 1;
-        let fail = |kind, message: String| EventError {
-            number,
-            kind,
-            message,
-        };
-        if t.ended_at.is_some() {
-            return Err(fail(
+        sim.number = i + 1;
+        if sim.t.ended_at.is_some() {
+            return Err(sim.fail(
                 EventErrorKind::AfterEnd,
                 "the game already ended on the clock".into(),
             ));
         }
-        let out_of_order = |m: &str| fail(EventErrorKind::OutOfOrder, m.to_string());
-        let overflow = || {
-            fail(
-                EventErrorKind::Overflow,
-                "a clock would go beyond 2^53 − 1 ms".into(),
-            )
-        };
-        // Time runs on the running face; returns false when that side's flag fell.
-        let charge = |st: &mut [SideState; 2], t: &mut Timeline, side: Side, ms: u64| -> bool {
-            let s = &mut st[side.index()];
-            let before = s.left;
-            s.left = before - ms as i64; // |left| ≤ 2^53 and ms ≤ 2^53: no i64 overflow
-            if exhausted(s.left) {
-                t.flag = Some(Flag {
-                    side,
-                    event: number,
-                    move_number: s.moves + 1,
-                    kind: if s.target.is_some() {
-                        FlagKind::Quota
-                    } else {
-                        FlagKind::Time
-                    },
-                    left: before,
-                    over: ms - before.max(0) as u64,
-                    moves_made: s.moves,
-                    moves_required: s.target,
-                });
-                s.left = before;
-                t.ended_at = Some(number);
-                false
-            } else {
-                true
-            }
-        };
-        let mut violation =
-            |t: &mut Timeline, side: Side, kind: ViolationKind, foul: bool, effect| {
-                let c = &mut counts[side.index()][kind as usize];
-                *c += 1;
-                t.violations.push(Violation {
-                    event: number,
-                    side,
-                    kind,
-                    foul,
-                    count: *c,
-                    effect,
-                });
-            };
-        let mut actor = None;
-        'event: {
-            match *ev {
-                Event::Move { ms, side } => {
-                    let Some(face) = running else {
-                        return Err(out_of_order(
-                            "a move while the clock is stopped: restart it first (a `start` event)",
-                        ));
-                    };
-                    if side.is_some_and(|s| s != to_move) {
-                        return Err(out_of_order(&format!(
-                            "a move by {} while {to_move} is to move",
-                            side.unwrap_or(to_move)
-                        )));
-                    }
-                    if !charge(&mut st, &mut t, face, ms) {
-                        break 'event;
-                    }
-                    let mover = to_move;
-                    actor = Some(mover);
-                    let s = &mut st[mover.index()];
-                    s.moves += 1;
-                    let mut added: i64 = 0;
-                    if face == mover {
-                        if after_move {
-                            added += inc;
-                        }
-                        running = Some(mover.opponent());
-                        if before_move {
-                            st[mover.opponent().index()].left += inc;
-                        }
-                    }
-                    let s = &mut st[mover.index()];
-                    if s.target == Some(u64::from(s.moves)) {
-                        let periods = &control.periods[mover.index()];
-                        if s.period + 1 < periods.len() {
-                            s.period += 1;
-                        }
-                        let next = periods[s.period];
-                        let carried = match timing.quota {
-                            Some((UnusedTime::Forfeited, ..)) => 0,
-                            _ => s.left + added,
-                        };
-                        added = carried + next.time as i64 - s.left;
-                        s.target = next.moves.map(|m| u64::from(s.moves) + u64::from(m));
-                    }
-                    s.left += added;
-                    if s.left.unsigned_abs() > MAX_MS {
-                        return Err(overflow());
-                    }
-                    t.moves.push(MoveRow {
-                        event: number,
-                        side: mover,
-                        number: s.moves,
-                        took: ms,
-                        added: added.max(0) as u64,
-                        left: [st[0].left, st[1].left],
-                    });
-                    to_move = mover.opponent();
-                }
-                Event::Press { ms, side } => {
-                    let Some(face) = running else {
-                        return Err(out_of_order("a press while the clock is stopped"));
-                    };
-                    if side.is_some_and(|s| s != face) {
-                        return Err(out_of_order(&format!(
-                            "only the side whose face runs ({face}) can press"
-                        )));
-                    }
-                    if !charge(&mut st, &mut t, face, ms) {
-                        break 'event;
-                    }
-                    actor = Some(face);
-                    if face == to_move {
-                        if let Some(r) = &timing.press_without_move {
-                            violation(&mut t, face, ViolationKind::PressWithoutMove, r.foul, None);
-                        }
-                    }
-                    running = Some(face.opponent());
-                }
-                Event::Stop { ms, by } => {
-                    let Some(face) = running else {
-                        return Err(out_of_order("the clock is already stopped"));
-                    };
-                    if !charge(&mut st, &mut t, face, ms) {
-                        break 'event;
-                    }
-                    paused = face;
-                    running = None;
-                    stopped_by = by;
-                    if let (Actor::Player(p), Some(r)) = (by, &timing.stop_start) {
-                        violation(&mut t, p, ViolationKind::StopStart, r.foul, None);
-                    }
-                }
-                Event::Start { by } => {
-                    if running.is_some() {
-                        return Err(out_of_order(
-                            "the clock is running: only a stopped clock can be restarted",
-                        ));
-                    }
-                    running = Some(paused);
-                    // Restarting what one stopped oneself is the same incident as the stop.
-                    if let (Actor::Player(p), Some(r)) = (by, &timing.stop_start) {
-                        if stopped_by != by {
-                            violation(&mut t, p, ViolationKind::StopStart, r.foul, None);
-                        }
-                    }
-                }
-                Event::Knock { side, pieces, off_board } => {
-                    let Some(rule) = &timing.knocked_over else {
-                        break 'event;
-                    };
-                    // The knocker has pressed when its own face no longer runs.
-                    let after_press = running.unwrap_or(paused) != side;
-                    let opp = side.opponent();
-                    let Some(KnockRuling::Penalty(effect)) = rule.data.ruling(pieces, off_board, after_press, Some(st[opp.index()].left)) else {
-                        break 'event;
-                    };
-                    if let KnockEffect::Loss = effect {
-                        violation(
-                            &mut t,
-                            side,
-                            ViolationKind::KnockedOver,
-                            false,
-                            Some(KnockEffect::Loss),
-                        );
-                        t.ended_at = Some(number);
-                    } else if let KnockEffect::TimeAdded(added) = effect {
-                        st[opp.index()].left += added as i64;
-                        if st[opp.index()].left.unsigned_abs() > MAX_MS {
-                            return Err(overflow());
-                        }
-                        violation(
-                            &mut t,
-                            side,
-                            ViolationKind::KnockedOver,
-                            false,
-                            Some(effect),
-                        );
-                        t.adjustments.push(Adjustment {
-                            event: number,
-                            side: opp,
-                            ms: added as i64,
-                            by_rule: Some(ViolationKind::KnockedOver),
-                        });
-                    }
-                }
-                Event::Add { ms, to } => {
-                    let s = &mut st[to.index()];
-                    let before = s.left;
-                    s.left += ms;
-                    if s.left.unsigned_abs() > MAX_MS {
-                        return Err(overflow());
-                    }
-                    t.adjustments.push(Adjustment {
-                        event: number,
-                        side: to,
-                        ms,
-                        by_rule: None,
-                    });
-                    if ms < 0 && exhausted(s.left) {
-                        s.left = before;
-                        charge(&mut st, &mut t, to, ms.unsigned_abs());
-                    }
-                }
-            }
-        }
-        t.after.push(AfterEvent {
-            left: [st[0].left, st[1].left],
+        let actor = sim.event(ev)?;
+        sim.t.after.push(AfterEvent {
+            left: [sim.st[0].left, sim.st[1].left],
             actor,
         });
     }
-    t.left = [st[0].left, st[1].left];
-    if let Some(f) = &t.flag {
-        t.left[f.side.index()] = 0;
+    Ok(sim.finish())
+}
+
+/// A game on the clock, event by event.
+struct Sim<'a> {
+    control: &'a Control,
+    timing: &'a Timing,
+    t: Timeline,
+    st: [SideState; 2],
+    to_move: Side,
+    running: Option<Side>,
+    paused: Side,
+    stopped_by: Actor,
+    inc: i64,
+    before_move: bool,
+    after_move: bool,
+    /// Per side, violations of each kind so far.
+    counts: [[u32; 3]; 2],
+    /// The event being run (from 1).
+    number: usize,
+}
+
+impl<'a> Sim<'a> {
+    /// The clock set for the first period, the first mover's face running (its increment added before the move).
+    fn start(control: &'a Control, timing: &'a Timing, n_events: usize) -> Sim<'a> {
+        let mut t = Timeline {
+            moves: Vec::with_capacity(n_events),
+            after: Vec::with_capacity(n_events),
+            ..Timeline::default()
+        };
+        let mut st: [SideState; 2] = Side::BOTH.map(|s| {
+            let p = control.periods[s.index()][0];
+            SideState {
+                left: p.time as i64,
+                moves: 0,
+                period: 0,
+                target: p.moves.map(u64::from),
+            }
+        });
+        t.start = [st[0].left, st[1].left];
+        let to_move = timing.first_to_move;
+        let inc = control.increment as i64;
+        let before_move = matches!(timing.increment, Some((IncrementTiming::BeforeMove, _)));
+        let after_move = matches!(timing.increment, Some((IncrementTiming::AfterMove, _)));
+        if before_move {
+            st[to_move.index()].left += inc;
+        }
+        Sim {
+            control,
+            timing,
+            t,
+            st,
+            to_move,
+            running: Some(to_move),
+            paused: to_move,
+            stopped_by: Actor::Arbiter,
+            inc,
+            before_move,
+            after_move,
+            counts: [[0u32; 3]; 2],
+            number: 0,
+        }
     }
-    t.running = if t.ended_at.is_some() { None } else { running };
-    Ok(t)
+
+    /// Both clocks at the end (a flagged side's at 0) and whose face still runs.
+    fn finish(mut self) -> Timeline {
+        let st = &self.st;
+        let t = &mut self.t;
+        t.left = [st[0].left, st[1].left];
+        if let Some(f) = &t.flag {
+            t.left[f.side.index()] = 0;
+        }
+        t.running = if t.ended_at.is_some() { None } else { self.running };
+        self.t
+    }
+
+    /// An error at the current event.
+    fn fail(&self, kind: EventErrorKind, message: String) -> EventError {
+        EventError {
+            number: self.number,
+            kind,
+            message,
+        }
+    }
+
+    /// An event out of order at the current event.
+    fn out_of_order(&self, m: &str) -> EventError {
+        self.fail(EventErrorKind::OutOfOrder, m.to_string())
+    }
+
+    /// A clock beyond what the clock handles.
+    fn overflow(&self) -> EventError {
+        self.fail(
+            EventErrorKind::Overflow,
+            "a clock would go beyond 2^53 − 1 ms".into(),
+        )
+    }
+
+    /// Whether time left is exhausted (below zero or at zero, as `timing` says).
+    fn exhausted(&self, left: i64) -> bool {
+        match self.timing.exhausted {
+            Exhausted::BelowZero => left < 0,
+            Exhausted::AtZero => left <= 0,
+        }
+    }
+
+    /// Time runs on the running face; returns false when that side's flag fell.
+    fn charge(&mut self, side: Side, ms: u64) -> bool {
+        let number = self.number;
+        let s = &mut self.st[side.index()];
+        let before = s.left;
+        s.left = before - ms as i64; // |left| ≤ 2^53 and ms ≤ 2^53: no i64 overflow
+        let left = s.left;
+        if self.exhausted(left) {
+            let s = &mut self.st[side.index()];
+            self.t.flag = Some(Flag {
+                side,
+                event: number,
+                move_number: s.moves + 1,
+                kind: if s.target.is_some() {
+                    FlagKind::Quota
+                } else {
+                    FlagKind::Time
+                },
+                left: before,
+                over: ms - before.max(0) as u64,
+                moves_made: s.moves,
+                moves_required: s.target,
+            });
+            s.left = before;
+            self.t.ended_at = Some(number);
+            false
+        } else {
+            true
+        }
+    }
+
+    /// A side's violation of a clock rule, counted.
+    fn violation(&mut self, side: Side, kind: ViolationKind, foul: bool, effect: Option<KnockEffect>) {
+        let c = &mut self.counts[side.index()][kind as usize];
+        *c += 1;
+        self.t.violations.push(Violation {
+            event: self.number,
+            side,
+            kind,
+            foul,
+            count: *c,
+            effect,
+        });
+    }
+
+    /// One event; the side that moved or pressed.
+    fn event(&mut self, ev: &Event) -> Result<Option<Side>, EventError> {
+        match *ev {
+            Event::Move { ms, side } => self.move_made(ms, side),
+            Event::Press { ms, side } => self.press(ms, side),
+            Event::Stop { ms, by } => self.stop(ms, by).map(|()| None),
+            Event::Start { by } => self.restart(by).map(|()| None),
+            Event::Knock { side, pieces, off_board } => self.knock(side, pieces, off_board).map(|()| None),
+            Event::Add { ms, to } => self.add(ms, to).map(|()| None),
+        }
+    }
+
+    /// A move: its time charged, the clock pressed, the increment and the next period's time added.
+    fn move_made(&mut self, ms: u64, side: Option<Side>) -> Result<Option<Side>, EventError> {
+        let to_move = self.to_move;
+        let Some(face) = self.running else {
+            return Err(self.out_of_order(
+                "a move while the clock is stopped: restart it first (a `start` event)",
+            ));
+        };
+        if side.is_some_and(|s| s != to_move) {
+            return Err(self.out_of_order(&format!(
+                "a move by {} while {to_move} is to move",
+                side.unwrap_or(to_move)
+            )));
+        }
+        if !self.charge(face, ms) {
+            return Ok(None);
+        }
+        let mover = to_move;
+        let inc = self.inc;
+        let st = &mut self.st;
+        let s = &mut st[mover.index()];
+        s.moves += 1;
+        let mut added: i64 = 0;
+        if face == mover {
+            if self.after_move {
+                added += inc;
+            }
+            self.running = Some(mover.opponent());
+            if self.before_move {
+                st[mover.opponent().index()].left += inc;
+            }
+        }
+        let s = &mut st[mover.index()];
+        if s.target == Some(u64::from(s.moves)) {
+            let periods = &self.control.periods[mover.index()];
+            if s.period + 1 < periods.len() {
+                s.period += 1;
+            }
+            let next = periods[s.period];
+            let carried = match self.timing.quota {
+                Some((UnusedTime::Forfeited, ..)) => 0,
+                _ => s.left + added,
+            };
+            added = carried + next.time as i64 - s.left;
+            s.target = next.moves.map(|m| u64::from(s.moves) + u64::from(m));
+        }
+        s.left += added;
+        if s.left.unsigned_abs() > MAX_MS {
+            return Err(self.overflow());
+        }
+        let number = s.moves;
+        self.t.moves.push(MoveRow {
+            event: self.number,
+            side: mover,
+            number,
+            took: ms,
+            added: added.max(0) as u64,
+            left: [self.st[0].left, self.st[1].left],
+        });
+        self.to_move = mover.opponent();
+        Ok(Some(mover))
+    }
+
+    /// A press of the clock: its time charged; a press without a move is a violation.
+    fn press(&mut self, ms: u64, side: Option<Side>) -> Result<Option<Side>, EventError> {
+        let Some(face) = self.running else {
+            return Err(self.out_of_order("a press while the clock is stopped"));
+        };
+        if side.is_some_and(|s| s != face) {
+            return Err(self.out_of_order(&format!(
+                "only the side whose face runs ({face}) can press"
+            )));
+        }
+        if !self.charge(face, ms) {
+            return Ok(None);
+        }
+        if face == self.to_move {
+            if let Some(r) = &self.timing.press_without_move {
+                self.violation(face, ViolationKind::PressWithoutMove, r.foul, None);
+            }
+        }
+        self.running = Some(face.opponent());
+        Ok(Some(face))
+    }
+
+    /// The clock stopped: its time charged; a player's stop is a violation.
+    fn stop(&mut self, ms: u64, by: Actor) -> Result<(), EventError> {
+        let Some(face) = self.running else {
+            return Err(self.out_of_order("the clock is already stopped"));
+        };
+        if !self.charge(face, ms) {
+            return Ok(());
+        }
+        self.paused = face;
+        self.running = None;
+        self.stopped_by = by;
+        if let (Actor::Player(p), Some(r)) = (by, &self.timing.stop_start) {
+            self.violation(p, ViolationKind::StopStart, r.foul, None);
+        }
+        Ok(())
+    }
+
+    /// The clock restarted; a player's restart of another's stop is a violation.
+    fn restart(&mut self, by: Actor) -> Result<(), EventError> {
+        if self.running.is_some() {
+            return Err(self.out_of_order(
+                "the clock is running: only a stopped clock can be restarted",
+            ));
+        }
+        self.running = Some(self.paused);
+        // Restarting what one stopped oneself is the same incident as the stop.
+        if let (Actor::Player(p), Some(r)) = (by, &self.timing.stop_start) {
+            if self.stopped_by != by {
+                self.violation(p, ViolationKind::StopStart, r.foul, None);
+            }
+        }
+        Ok(())
+    }
+
+    /// Pieces knocked over (5.9): the loss, or time added to the opponent.
+    fn knock(&mut self, side: Side, pieces: Option<u32>, off_board: bool) -> Result<(), EventError> {
+        let Some(rule) = &self.timing.knocked_over else {
+            return Ok(());
+        };
+        // The knocker has pressed when its own face no longer runs.
+        let after_press = self.running.unwrap_or(self.paused) != side;
+        let opp = side.opponent();
+        let Some(KnockRuling::Penalty(effect)) = rule.data.ruling(pieces, off_board, after_press, Some(self.st[opp.index()].left)) else {
+            return Ok(());
+        };
+        if let KnockEffect::Loss = effect {
+            self.violation(
+                side,
+                ViolationKind::KnockedOver,
+                false,
+                Some(KnockEffect::Loss),
+            );
+            self.t.ended_at = Some(self.number);
+        } else if let KnockEffect::TimeAdded(added) = effect {
+            self.st[opp.index()].left += added as i64;
+            if self.st[opp.index()].left.unsigned_abs() > MAX_MS {
+                return Err(self.overflow());
+            }
+            self.violation(
+                side,
+                ViolationKind::KnockedOver,
+                false,
+                Some(effect),
+            );
+            self.t.adjustments.push(Adjustment {
+                event: self.number,
+                side: opp,
+                ms: added as i64,
+                by_rule: Some(ViolationKind::KnockedOver),
+            });
+        }
+        Ok(())
+    }
+
+    /// Time the arbiter adds (or takes); a side taken to exhaustion loses on time.
+    fn add(&mut self, ms: i64, to: Side) -> Result<(), EventError> {
+        let s = &mut self.st[to.index()];
+        let before = s.left;
+        s.left += ms;
+        if s.left.unsigned_abs() > MAX_MS {
+            return Err(self.overflow());
+        }
+        self.t.adjustments.push(Adjustment {
+            event: self.number,
+            side: to,
+            ms,
+            by_rule: None,
+        });
+        if ms < 0 && self.exhausted(self.st[to.index()].left) {
+            self.st[to.index()].left = before;
+            self.charge(to, ms.unsigned_abs());
+        }
+        Ok(())
+    }
 }

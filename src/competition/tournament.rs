@@ -654,6 +654,41 @@ fn at(record: impl Into<String>) -> Place {
     Place { record: record.into(), ..Place::default() }
 }
 
+/// The players and teams of an event, with their ids.
+struct Roster {
+    team_event: bool,
+    players: Vec<Player>,
+    pidx: HashMap<String, usize>,
+    teams: Vec<Team>,
+    tidx: HashMap<String, usize>,
+}
+
+impl Roster {
+    /// The entrant (team or player, as the format ranks) an id names.
+    fn entrant_index(&self, id: &str) -> Option<usize> {
+        if self.team_event {
+            self.tidx.get(id).copied()
+        } else {
+            self.pidx.get(id).copied()
+        }
+    }
+
+    /// The id of entrant `i`.
+    fn entrant_name(&self, i: usize) -> &str {
+        if self.team_event {
+            &self.teams[i].id
+        } else {
+            &self.players[i].id
+        }
+    }
+}
+
+/// A team event's line-up rule, its number of boards and its name.
+type LineupRule = (super::data::Lineup, u32, String);
+
+/// (round, entrant) → the record that booked it.
+type Booked = HashMap<(u32, usize), String>;
+
 impl Validator<'_> {
     fn push(&mut self, kind: TournamentErrorKind, record: impl Into<String>, message: impl Into<String>) {
         self.errors.push(TournamentError { kind, place: at(record), message: message.into() });
@@ -674,7 +709,47 @@ impl Validator<'_> {
         }
     }
 
+    /// Validates the records in the rules' order: format and rounds, entrants, line-up, games, byes, sanctions, withdrawals, the N+1 final.
     fn run(mut self, raw: &RawTournament) -> Result<Tournament, TournamentErrors> {
+        let Some((format, individual_format, order)) = self.format_and_rounds(raw) else { return Err(self.errors) };
+        let team_event = format.entrants == Entrants::Teams;
+        let game_format = individual_format.clone().unwrap_or_else(|| format.clone());
+        let roster = self.entrants(raw, &format);
+        let lineup = self.lineup(raw, &roster);
+        // Rounds in which each entrant is booked, to catch double bookings.
+        let mut booked: Booked = HashMap::new();
+        let (games, matches) = if team_event {
+            self.team_matches(raw, &roster, &lineup, &mut booked)
+        } else {
+            (self.individual_games(raw, &roster, &game_format, &mut booked), Vec::new())
+        };
+        let byes = self.byes(raw, &roster, &game_format, &mut booked);
+        let sanctions = self.sanctions(raw, &roster);
+        let withdrawals = self.withdrawals(raw, &roster, &game_format, &games, &matches, &byes);
+        self.n_plus_one_final(raw, &games, &game_format, team_event);
+
+        if self.errors.is_empty() {
+            Ok(Tournament {
+                name: raw.name.clone(),
+                format,
+                order,
+                individual_format,
+                rounds: raw.rounds,
+                players: roster.players,
+                teams: roster.teams,
+                games,
+                matches,
+                byes,
+                sanctions,
+                withdrawals,
+            })
+        } else {
+            Err(self.errors)
+        }
+    }
+
+    /// The format, the individual format of a 队员总分制 event, the order and the number of rounds; `None` stops the validation.
+    fn format_and_rounds(&mut self, raw: &RawTournament) -> Option<(Format, Option<Format>, String)> {
         use TournamentErrorKind::*;
         let format = self.format(&raw.format, "format");
         let individual_format = match (&format, &raw.individual_format) {
@@ -711,17 +786,20 @@ impl Validator<'_> {
             self.push(UnknownRound, "rounds", "an event has at least one round");
         } else if raw.rounds > MAX_ROUNDS {
             self.push(UnknownRound, "rounds", format!("{} rounds: an event has at most {MAX_ROUNDS} (MAX_ROUNDS)", raw.rounds));
-            return Err(self.errors);
+            return None;
         }
-        let Some(format) = format else { return Err(self.errors) };
-        let team_event = format.entrants == Entrants::Teams;
-        let by_places = format.entrants == Entrants::TeamsByPlayerPlaces;
-        let game_format = individual_format.clone().unwrap_or_else(|| format.clone());
+        let format = format?;
         if format.cycles > 1 && raw.rounds % format.cycles != 0 {
             self.push(UnknownRound, "rounds", format!("{} rounds cannot be split into {} cycles", raw.rounds, format.cycles));
         }
+        Some((format, individual_format, order))
+    }
 
-        // Players and teams.
+    /// The players and teams: ids, registrations, and the entrants the format ranks.
+    fn entrants(&mut self, raw: &RawTournament, format: &Format) -> Roster {
+        use TournamentErrorKind::*;
+        let team_event = format.entrants == Entrants::Teams;
+        let by_places = format.entrants == Entrants::TeamsByPlayerPlaces;
         let mut players: Vec<Player> = Vec::new();
         let mut pidx: HashMap<String, usize> = HashMap::new();
         for (i, p) in raw.players.iter().enumerate() {
@@ -783,23 +861,13 @@ impl Validator<'_> {
                 self.push(UnknownEntrant, format!("players[{i}]"), format!("player `{}` belongs to no team (队员总分制)", p.id));
             }
         }
-        let entrant_index = |id: &str| -> Option<usize> {
-            if team_event {
-                tidx.get(id).copied()
-            } else {
-                pidx.get(id).copied()
-            }
-        };
-        let entrant_name = |i: usize| -> &str {
-            if team_event {
-                &teams[i].id
-            } else {
-                &players[i].id
-            }
-        };
+        Roster { team_event, players, pidx, teams, tidx }
+    }
 
-        // Line-up rule (team events).
-        let lineup = if team_event {
+    /// The line-up rule of a team event and each team's registration against its boards.
+    fn lineup(&mut self, raw: &RawTournament, roster: &Roster) -> Option<LineupRule> {
+        use TournamentErrorKind::*;
+        let lineup = if roster.team_event {
             match (&raw.lineup, raw.boards) {
                 (Some(l), Some(b)) if b > 0 => match self.rules.lineups.get(l) {
                     Some(rule) => Some((rule.clone(), b, l.clone())),
@@ -818,7 +886,7 @@ impl Validator<'_> {
             None
         };
         if let Some((rule, boards, name)) = &lineup {
-            for (i, t) in teams.iter().enumerate() {
+            for (i, t) in roster.teams.iter().enumerate() {
                 if (t.players.len() as u32) < *boards {
                     self.push(Lineup, format!("teams[{i}].players"), format!("team `{}` registers {} players for {boards} boards", t.id, t.players.len()));
                 } else if !rule.reserves && t.players.len() as u32 > *boards {
@@ -826,174 +894,207 @@ impl Validator<'_> {
                 }
             }
         }
+        lineup
+    }
 
-        // Rounds in which each entrant is booked, to catch double bookings.
-        let mut booked: HashMap<(u32, usize), String> = HashMap::new();
-        let book = |this: &mut Self, booked: &mut HashMap<(u32, usize), String>, round: u32, who: usize, who_name: &str, record: &str| {
-            if let Some(prev) = booked.insert((round, who), record.to_string()) {
-                this.push(DoubleBooking, record, format!("`{who_name}` is already in {prev} in round {round}"));
-            }
-        };
-        let round_ok = |this: &mut Self, round: u32, record: &str| -> bool {
-            if round == 0 || round > raw.rounds {
-                this.push(UnknownRound, record, format!("round {round} is not a round of this event (1–{})", raw.rounds));
-                false
-            } else {
-                true
-            }
-        };
+    /// Books an entrant in a round; a second booking in the same round is an error.
+    fn book(&mut self, booked: &mut Booked, round: u32, who: usize, who_name: &str, record: &str) {
+        if let Some(prev) = booked.insert((round, who), record.to_string()) {
+            self.push(TournamentErrorKind::DoubleBooking, record, format!("`{who_name}` is already in {prev} in round {round}"));
+        }
+    }
 
-        let mut games: Vec<Game> = Vec::new();
-        let mut matches: Vec<Match> = Vec::new();
-        let game = |this: &mut Self, g: &RawGame, round: u32, record: &str, in_match: Option<usize>| -> Option<Game> {
-            let result = GameResult::parse(&g.result);
-            if result.is_none() {
-                this.push(UnknownValue, record, format!("result `{}` is none of red, black, draw, +-, -+, --", g.result));
-            }
-            let red = pidx.get(&g.red).copied();
-            let black = pidx.get(&g.black).copied();
-            for (side, id, k) in [("red", &g.red, red), ("black", &g.black, black)] {
-                if k.is_none() {
-                    this.push(UnknownEntrant, record, format!("{side} player `{id}` is not listed"));
-                }
-            }
-            if g.red == g.black {
-                this.push(SelfGame, record, format!("`{}` plays against themselves", g.red));
-                return None;
-            }
-            let (red, black, result) = (red?, black?, result?);
-            let play_off_winner = match &g.play_off_winner {
-                None => None,
-                Some(w) if *w == g.red => Some(red),
-                Some(w) if *w == g.black => Some(black),
-                Some(w) => {
-                    this.push(UnknownEntrant, record, format!("play-off winner `{w}` did not play this game"));
-                    None
-                }
-            };
-            let f = g.fouls.unwrap_or_default();
-            Some(Game { round, red, black, result, fouls: [f.red, f.black], board: g.board, in_match, is_final: g.r#final, play_off_winner })
-        };
-
-        if team_event {
-            if !raw.games.is_empty() {
-                self.push(UnknownFormat, "games", "a team event records its games inside `matches`");
-            }
-            for (mi, m) in raw.matches.iter().enumerate() {
-                let rec = format!("matches[{mi}]");
-                let ok_round = round_ok(&mut self, m.round, &rec);
-                let t: Vec<Option<usize>> = m.teams.iter().map(|id| tidx.get(id).copied()).collect();
-                for (id, k) in m.teams.iter().zip(&t) {
-                    if k.is_none() {
-                        self.push(UnknownEntrant, &rec, format!("team `{id}` is not listed"));
-                    }
-                }
-                if m.teams[0] == m.teams[1] {
-                    self.push(SelfGame, &rec, format!("team `{}` plays against itself", m.teams[0]));
-                    continue;
-                }
-                let (Some(a), Some(b)) = (t[0], t[1]) else { continue };
-                if ok_round {
-                    book(&mut self, &mut booked, m.round, a, &m.teams[0], &rec);
-                    book(&mut self, &mut booked, m.round, b, &m.teams[1], &rec);
-                }
-                let match_index = matches.len();
-                let mut list = Vec::new();
-                let mut on_board: [BTreeMap<u32, usize>; 2] = [BTreeMap::new(), BTreeMap::new()];
-                for (gi, g) in m.games.iter().enumerate() {
-                    let grec = format!("matches[{mi}].games[{gi}]");
-                    if g.round.is_some_and(|r| r != m.round) {
-                        self.push(UnknownRound, &grec, "a board game is in its match's round (leave `round` out)");
-                    }
-                    let Some(gm) = game(&mut self, g, m.round, &grec, Some(match_index)) else { continue };
-                    let side_of = |p: usize| players[p].team.and_then(|t| if t == a { Some(0) } else if t == b { Some(1) } else { None });
-                    let (sr, sb) = (side_of(gm.red), side_of(gm.black));
-                    if sr.is_none() || sb.is_none() || sr == sb {
-                        self.push(Lineup, &grec, format!("a board game is between a player of `{}` and one of `{}`", m.teams[0], m.teams[1]));
-                        continue;
-                    }
-                    let Some(board) = g.board else {
-                        self.push(Lineup, &grec, "a board game gives its `board`");
-                        continue;
-                    };
-                    if let Some((_, boards, _)) = &lineup {
-                        if board == 0 || board > *boards {
-                            self.push(Lineup, &grec, format!("board {board} is not one of 1–{boards}"));
-                            continue;
-                        }
-                    }
-                    for (side, p) in [(sr, gm.red), (sb, gm.black)] {
-                        let s = side.unwrap_or(0);
-                        if on_board[s].values().any(|&q| q == p) {
-                            self.push(DoubleBooking, &grec, format!("`{}` plays two boards of one match", players[p].id));
-                        }
-                        if on_board[s].insert(board, p).is_some() {
-                            self.push(Lineup, &grec, format!("board {board} of `{}` is played twice", m.teams[s]));
-                        }
-                    }
-                    list.push(games.len());
-                    games.push(gm);
-                }
-                if let Some((rule, boards, name)) = &lineup {
-                    for (s, team) in [a, b].into_iter().enumerate() {
-                        let fielded: Vec<usize> = on_board[s].values().copied().collect();
-                        if fielded.len() as u32 != *boards {
-                            self.push(Lineup, &rec, format!("`{}` fields {} of {boards} boards", teams[team].id, fielded.len()));
-                            continue;
-                        }
-                        let pos: Vec<usize> = fielded.iter().map(|p| teams[team].players.iter().position(|q| q == p).unwrap_or(usize::MAX)).collect();
-                        if rule.keeps_registration_order && pos.windows(2).any(|w| w[0] >= w[1]) {
-                            self.push(Lineup, &rec, format!("`{}` fields its players out of registration order ({}), which `{name}` forbids", teams[team].id, fielded.iter().map(|&p| players[p].id.as_str()).collect::<Vec<_>>().join("-")));
-                        } else if !rule.reserves && pos.iter().any(|&k| k as u32 >= *boards) {
-                            self.push(Lineup, &rec, format!("`{}` fields a player beyond its first {boards}, which `{name}` forbids", teams[team].id));
-                        }
-                    }
-                }
-                matches.push(Match { round: m.round, teams: [a, b], games: list });
-            }
+    /// Whether `round` is a round of the event; an error at `record` if not.
+    fn round_ok(&mut self, raw: &RawTournament, round: u32, record: &str) -> bool {
+        if round == 0 || round > raw.rounds {
+            self.push(TournamentErrorKind::UnknownRound, record, format!("round {round} is not a round of this event (1–{})", raw.rounds));
+            false
         } else {
-            if !raw.matches.is_empty() {
-                self.push(UnknownFormat, "matches", format!("format `{}` ranks players: record `games`, not `matches`", raw.format));
-            }
-            // Individual mini-matches (unit: match): a pairing may play several games in a round.
-            let mini_matches = game_format.unit == Unit::Match;
-            let mut opponent_in_round: HashMap<(u32, usize), usize> = HashMap::new();
-            for (gi, g) in raw.games.iter().enumerate() {
-                let rec = format!("games[{gi}]");
-                let Some(round) = g.round else {
-                    self.push(UnknownRound, &rec, "a game gives its `round`");
-                    continue;
-                };
-                let ok_round = round_ok(&mut self, round, &rec);
-                if g.board.is_some() {
-                    self.push(Lineup, &rec, "`board` belongs to games inside team matches");
-                }
-                let Some(gm) = game(&mut self, g, round, &rec, None) else { continue };
-                if ok_round {
-                    for (p, o) in [(gm.red, gm.black), (gm.black, gm.red)] {
-                        match opponent_in_round.get(&(round, p)) {
-                            Some(&q) if mini_matches && q == o => {}
-                            Some(_) => {
-                                let prev = booked.get(&(round, p)).cloned().unwrap_or_default();
-                                self.push(DoubleBooking, &rec, format!("`{}` is already in {prev} in round {round}", players[p].id));
-                            }
-                            None => {
-                                opponent_in_round.insert((round, p), o);
-                                booked.insert((round, p), rec.clone());
-                            }
-                        }
-                    }
-                }
-                games.push(gm);
+            true
+        }
+    }
+
+    /// One game: its result, its two listed players, and the play-off winner.
+    fn game(&mut self, roster: &Roster, g: &RawGame, round: u32, record: &str, in_match: Option<usize>) -> Option<Game> {
+        use TournamentErrorKind::*;
+        let result = GameResult::parse(&g.result);
+        if result.is_none() {
+            self.push(UnknownValue, record, format!("result `{}` is none of red, black, draw, +-, -+, --", g.result));
+        }
+        let red = roster.pidx.get(&g.red).copied();
+        let black = roster.pidx.get(&g.black).copied();
+        for (side, id, k) in [("red", &g.red, red), ("black", &g.black, black)] {
+            if k.is_none() {
+                self.push(UnknownEntrant, record, format!("{side} player `{id}` is not listed"));
             }
         }
+        if g.red == g.black {
+            self.push(SelfGame, record, format!("`{}` plays against themselves", g.red));
+            return None;
+        }
+        let (red, black, result) = (red?, black?, result?);
+        let play_off_winner = match &g.play_off_winner {
+            None => None,
+            Some(w) if *w == g.red => Some(red),
+            Some(w) if *w == g.black => Some(black),
+            Some(w) => {
+                self.push(UnknownEntrant, record, format!("play-off winner `{w}` did not play this game"));
+                None
+            }
+        };
+        let f = g.fouls.unwrap_or_default();
+        Some(Game { round, red, black, result, fouls: [f.red, f.black], board: g.board, in_match, is_final: g.r#final, play_off_winner })
+    }
 
-        // Byes.
+    /// The matches of a team event: the two teams, their round, their board games and line-ups.
+    fn team_matches(&mut self, raw: &RawTournament, roster: &Roster, lineup: &Option<LineupRule>, booked: &mut Booked) -> (Vec<Game>, Vec<Match>) {
+        use TournamentErrorKind::*;
+        let mut games: Vec<Game> = Vec::new();
+        let mut matches: Vec<Match> = Vec::new();
+        if !raw.games.is_empty() {
+            self.push(UnknownFormat, "games", "a team event records its games inside `matches`");
+        }
+        for (mi, m) in raw.matches.iter().enumerate() {
+            let rec = format!("matches[{mi}]");
+            let ok_round = self.round_ok(raw, m.round, &rec);
+            let t: Vec<Option<usize>> = m.teams.iter().map(|id| roster.tidx.get(id).copied()).collect();
+            for (id, k) in m.teams.iter().zip(&t) {
+                if k.is_none() {
+                    self.push(UnknownEntrant, &rec, format!("team `{id}` is not listed"));
+                }
+            }
+            if m.teams[0] == m.teams[1] {
+                self.push(SelfGame, &rec, format!("team `{}` plays against itself", m.teams[0]));
+                continue;
+            }
+            let (Some(a), Some(b)) = (t[0], t[1]) else { continue };
+            if ok_round {
+                self.book(booked, m.round, a, &m.teams[0], &rec);
+                self.book(booked, m.round, b, &m.teams[1], &rec);
+            }
+            let match_index = matches.len();
+            let (list, on_board) = self.board_games(roster, lineup, mi, m, [a, b], match_index, &mut games);
+            if let Some(rule) = lineup {
+                self.fielded_lineup(roster, rule, &rec, [a, b], &on_board);
+            }
+            matches.push(Match { round: m.round, teams: [a, b], games: list });
+        }
+        (games, matches)
+    }
+
+    /// The board games of one match: each between the two teams, on its own board, each player on one board.
+    #[allow(clippy::too_many_arguments)]
+    fn board_games(&mut self, roster: &Roster, lineup: &Option<LineupRule>, mi: usize, m: &RawMatch, [a, b]: [usize; 2], match_index: usize, games: &mut Vec<Game>) -> (Vec<usize>, [BTreeMap<u32, usize>; 2]) {
+        use TournamentErrorKind::*;
+        let players = &roster.players;
+        let mut list = Vec::new();
+        let mut on_board: [BTreeMap<u32, usize>; 2] = [BTreeMap::new(), BTreeMap::new()];
+        for (gi, g) in m.games.iter().enumerate() {
+            let grec = format!("matches[{mi}].games[{gi}]");
+            if g.round.is_some_and(|r| r != m.round) {
+                self.push(UnknownRound, &grec, "a board game is in its match's round (leave `round` out)");
+            }
+            let Some(gm) = self.game(roster, g, m.round, &grec, Some(match_index)) else { continue };
+            let side_of = |p: usize| players[p].team.and_then(|t| if t == a { Some(0) } else if t == b { Some(1) } else { None });
+            let (sr, sb) = (side_of(gm.red), side_of(gm.black));
+            if sr.is_none() || sb.is_none() || sr == sb {
+                self.push(Lineup, &grec, format!("a board game is between a player of `{}` and one of `{}`", m.teams[0], m.teams[1]));
+                continue;
+            }
+            let Some(board) = g.board else {
+                self.push(Lineup, &grec, "a board game gives its `board`");
+                continue;
+            };
+            if let Some((_, boards, _)) = lineup {
+                if board == 0 || board > *boards {
+                    self.push(Lineup, &grec, format!("board {board} is not one of 1–{boards}"));
+                    continue;
+                }
+            }
+            for (side, p) in [(sr, gm.red), (sb, gm.black)] {
+                let s = side.unwrap_or(0);
+                if on_board[s].values().any(|&q| q == p) {
+                    self.push(DoubleBooking, &grec, format!("`{}` plays two boards of one match", players[p].id));
+                }
+                if on_board[s].insert(board, p).is_some() {
+                    self.push(Lineup, &grec, format!("board {board} of `{}` is played twice", m.teams[s]));
+                }
+            }
+            list.push(games.len());
+            games.push(gm);
+        }
+        (list, on_board)
+    }
+
+    /// The players each team fields in one match, against the line-up rule: every board, in registration order, reserves.
+    fn fielded_lineup(&mut self, roster: &Roster, (rule, boards, name): &LineupRule, rec: &str, teams: [usize; 2], on_board: &[BTreeMap<u32, usize>; 2]) {
+        let players = &roster.players;
+        for (s, team) in teams.into_iter().enumerate() {
+            let team = &roster.teams[team];
+            let fielded: Vec<usize> = on_board[s].values().copied().collect();
+            if fielded.len() as u32 != *boards {
+                self.push(TournamentErrorKind::Lineup, rec, format!("`{}` fields {} of {boards} boards", team.id, fielded.len()));
+                continue;
+            }
+            let pos: Vec<usize> = fielded.iter().map(|p| team.players.iter().position(|q| q == p).unwrap_or(usize::MAX)).collect();
+            if rule.keeps_registration_order && pos.windows(2).any(|w| w[0] >= w[1]) {
+                self.push(TournamentErrorKind::Lineup, rec, format!("`{}` fields its players out of registration order ({}), which `{name}` forbids", team.id, fielded.iter().map(|&p| players[p].id.as_str()).collect::<Vec<_>>().join("-")));
+            } else if !rule.reserves && pos.iter().any(|&k| k as u32 >= *boards) {
+                self.push(TournamentErrorKind::Lineup, rec, format!("`{}` fields a player beyond its first {boards}, which `{name}` forbids", team.id));
+            }
+        }
+    }
+
+    /// The games of an individual event: each in a round, each player once a round (a mini-match may play several).
+    fn individual_games(&mut self, raw: &RawTournament, roster: &Roster, game_format: &Format, booked: &mut Booked) -> Vec<Game> {
+        use TournamentErrorKind::*;
+        let mut games: Vec<Game> = Vec::new();
+        if !raw.matches.is_empty() {
+            self.push(UnknownFormat, "matches", format!("format `{}` ranks players: record `games`, not `matches`", raw.format));
+        }
+        // Individual mini-matches (unit: match): a pairing may play several games in a round.
+        let mini_matches = game_format.unit == Unit::Match;
+        let mut opponent_in_round: HashMap<(u32, usize), usize> = HashMap::new();
+        for (gi, g) in raw.games.iter().enumerate() {
+            let rec = format!("games[{gi}]");
+            let Some(round) = g.round else {
+                self.push(UnknownRound, &rec, "a game gives its `round`");
+                continue;
+            };
+            let ok_round = self.round_ok(raw, round, &rec);
+            if g.board.is_some() {
+                self.push(Lineup, &rec, "`board` belongs to games inside team matches");
+            }
+            let Some(gm) = self.game(roster, g, round, &rec, None) else { continue };
+            if ok_round {
+                for (p, o) in [(gm.red, gm.black), (gm.black, gm.red)] {
+                    match opponent_in_round.get(&(round, p)) {
+                        Some(&q) if mini_matches && q == o => {}
+                        Some(_) => {
+                            let prev = booked.get(&(round, p)).cloned().unwrap_or_default();
+                            self.push(DoubleBooking, &rec, format!("`{}` is already in {prev} in round {round}", roster.players[p].id));
+                        }
+                        None => {
+                            opponent_in_round.insert((round, p), o);
+                            booked.insert((round, p), rec.clone());
+                        }
+                    }
+                }
+            }
+            games.push(gm);
+        }
+        games
+    }
+
+    /// The byes: each for a listed entrant, under a bye rule of the format.
+    fn byes(&mut self, raw: &RawTournament, roster: &Roster, game_format: &Format, booked: &mut Booked) -> Vec<(u32, usize)> {
+        use TournamentErrorKind::*;
+        let team_event = roster.team_event;
         let mut byes = Vec::new();
         for (i, b) in raw.byes.iter().enumerate() {
             let rec = format!("byes[{i}]");
-            let ok_round = round_ok(&mut self, b.round, &rec);
-            let Some(e) = entrant_index(&b.entrant) else {
+            let ok_round = self.round_ok(raw, b.round, &rec);
+            let Some(e) = roster.entrant_index(&b.entrant) else {
                 self.push(UnknownEntrant, &rec, format!("`{}` is not listed", b.entrant));
                 continue;
             };
@@ -1011,20 +1112,24 @@ impl Validator<'_> {
                 _ => {}
             }
             if ok_round {
-                book(&mut self, &mut booked, b.round, e, entrant_name(e), &rec);
+                self.book(booked, b.round, e, roster.entrant_name(e), &rec);
             }
             byes.push((b.round, e));
         }
+        byes
+    }
 
-        // Sanctions.
+    /// The sanctions: each for a listed entrant (a player's counts for the team), of a kind `sanction.ranking` names.
+    fn sanctions(&mut self, raw: &RawTournament, roster: &Roster) -> Vec<Sanction> {
+        use TournamentErrorKind::*;
         let mut sanctions = Vec::new();
         for (i, s) in raw.sanctions.iter().enumerate() {
             let rec = format!("sanctions[{i}]");
             if let Some(r) = s.round {
-                round_ok(&mut self, r, &rec);
+                self.round_ok(raw, r, &rec);
             }
             // In a team event a player's sanction counts for the team.
-            let e = entrant_index(&s.entrant).or_else(|| if team_event { pidx.get(&s.entrant).and_then(|&p| players[p].team) } else { None });
+            let e = roster.entrant_index(&s.entrant).or_else(|| if roster.team_event { roster.pidx.get(&s.entrant).and_then(|&p| roster.players[p].team) } else { None });
             let Some(e) = e else {
                 self.push(UnknownEntrant, &rec, format!("`{}` is not listed", s.entrant));
                 continue;
@@ -1041,8 +1146,12 @@ impl Validator<'_> {
                 }
             }
         }
+        sanctions
+    }
 
-        // Withdrawals.
+    /// The withdrawals: each once, under a withdrawal rule, with no result after it.
+    fn withdrawals(&mut self, raw: &RawTournament, roster: &Roster, game_format: &Format, games: &[Game], matches: &[Match], byes: &[(u32, usize)]) -> Vec<(usize, u32)> {
+        use TournamentErrorKind::*;
         let mut withdrawals: Vec<(usize, u32)> = Vec::new();
         // Entrant → (after round, index of its withdrawal record).
         let mut withdrawn: HashMap<usize, (u32, usize)> = HashMap::new();
@@ -1051,7 +1160,7 @@ impl Validator<'_> {
             if w.after_round > raw.rounds {
                 self.push(UnknownRound, &rec, format!("round {} is not a round of this event (1–{})", w.after_round, raw.rounds));
             }
-            let Some(e) = entrant_index(&w.entrant) else {
+            let Some(e) = roster.entrant_index(&w.entrant) else {
                 self.push(UnknownEntrant, &rec, format!("`{}` is not listed", w.entrant));
                 continue;
             };
@@ -1061,7 +1170,7 @@ impl Validator<'_> {
                 continue;
             }
             if withdrawn.contains_key(&e) {
-                self.push(TournamentErrorKind::Withdrawal, &rec, format!("`{}` withdraws twice", w.entrant));
+                self.push(Withdrawal, &rec, format!("`{}` withdraws twice", w.entrant));
                 continue;
             }
             withdrawn.insert(e, (w.after_round, i));
@@ -1070,7 +1179,7 @@ impl Validator<'_> {
         // The first result of each withdrawn entrant after its withdrawal: games (matches)
         // in their order, then byes; one pass over the records.
         let mut late: HashMap<usize, u32> = HashMap::new();
-        let results: Box<dyn Iterator<Item = (u32, usize)> + '_> = if team_event {
+        let results: Box<dyn Iterator<Item = (u32, usize)> + '_> = if roster.team_event {
             Box::new(matches.iter().flat_map(|m| m.teams.map(|t| (m.round, t))))
         } else {
             Box::new(games.iter().flat_map(|g| [(g.round, g.red), (g.round, g.black)]).chain(byes.iter().copied()))
@@ -1082,11 +1191,15 @@ impl Validator<'_> {
         }
         for &(e, after) in &withdrawals {
             if let (Some(r), Some(&(_, i))) = (late.get(&e), withdrawn.get(&e)) {
-                self.push(TournamentErrorKind::Withdrawal, format!("withdrawals[{i}]"), format!("`{}` withdrew after round {after} but has a result in round {r}", entrant_name(e)));
+                self.push(Withdrawal, format!("withdrawals[{i}]"), format!("`{}` withdrew after round {after} but has a result in round {r}", roster.entrant_name(e)));
             }
         }
+        withdrawals
+    }
 
-        // N+1 final.
+    /// The N+1 final: one, in the last round of an individual Swiss event, a drawn one decided by play-off.
+    fn n_plus_one_final(&mut self, raw: &RawTournament, games: &[Game], game_format: &Format, team_event: bool) {
+        use TournamentErrorKind::*;
         let finals: Vec<usize> = games.iter().enumerate().filter(|(_, g)| g.is_final).map(|(i, _)| i).collect();
         if !finals.is_empty() {
             let rec = raw.games.iter().position(|g| g.r#final).map(|i| format!("games[{i}]")).unwrap_or_default();
@@ -1105,25 +1218,6 @@ impl Validator<'_> {
                     self.push(NoRule, &rec, "a drawn final gives `play_off_winner` (the play-off decides places 1 and 2)");
                 }
             }
-        }
-
-        if self.errors.is_empty() {
-            Ok(Tournament {
-                name: raw.name.clone(),
-                format,
-                order,
-                individual_format,
-                rounds: raw.rounds,
-                players,
-                teams,
-                games,
-                matches,
-                byes,
-                sanctions,
-                withdrawals,
-            })
-        } else {
-            Err(self.errors)
         }
     }
 }

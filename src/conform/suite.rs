@@ -396,7 +396,19 @@ pub fn check_case(
     let file = case.path.as_str();
     let mut push = |at: (usize, usize), m: String| out.push(Problem::new(file, at, m));
 
-    // id
+    check_id(case, text, retired, &mut push);
+    check_description(case, text, &mut push);
+    check_editions_and_clauses(case, text, facts, &mut push);
+    check_origin(case, text, &mut push);
+    check_overlay(case, text, facts, &mut push);
+    check_features(case, text, vocab, &mut push);
+    let Some(spec) = check_query_and_input(case, text, vocab, &mut push) else { return };
+    check_expectations(case, text, vocab, spec, &mut push);
+}
+
+/// The id: well formed, the file's name, not retired.
+fn check_id(case: &Case, text: &str, retired: &BTreeSet<String>, push: &mut impl FnMut((usize, usize), String)) {
+    let file = case.path.as_str();
     let stem = file
         .rsplit('/')
         .next()
@@ -423,7 +435,10 @@ pub fn check_case(
             format!("id `{}` is retired and may not be reused", case.id),
         );
     }
-    // description
+}
+
+/// The description: one line that states what happens.
+fn check_description(case: &Case, text: &str, push: &mut impl FnMut((usize, usize), String)) {
     let d = case.description.trim();
     if d.is_empty() || case.description.contains('\n') || case.description.chars().count() > 100 {
         push(
@@ -439,7 +454,10 @@ pub fn check_case(
             "description states what happens (no \"should\")".into(),
         );
     }
-    // editions and clauses
+}
+
+/// The editions, each known and once, and the clauses, each in every edition.
+fn check_editions_and_clauses(case: &Case, text: &str, facts: &SpecFacts, push: &mut impl FnMut((usize, usize), String)) {
     if case.editions.is_empty() {
         push(
             locate_key(text, "editions"),
@@ -482,7 +500,10 @@ pub fn check_case(
             );
         }
     }
-    check_origin(case, text, &mut push);
+}
+
+/// The overlay: one the spec ships, for the case's one edition.
+fn check_overlay(case: &Case, text: &str, facts: &SpecFacts, push: &mut impl FnMut((usize, usize), String)) {
     if let Some(o) = &case.overlay {
         match facts.overlays.get(o) {
             None => push(
@@ -496,6 +517,10 @@ pub fn check_case(
             Some(_) => {}
         }
     }
+}
+
+/// The features, each in features.yaml.
+fn check_features(case: &Case, text: &str, vocab: &Vocabulary, push: &mut impl FnMut((usize, usize), String)) {
     for f in &case.features {
         if !vocab.features.contains_key(f) {
             push(
@@ -504,7 +529,10 @@ pub fn check_case(
             );
         }
     }
-    // query and input
+}
+
+/// The query, known, and its input fields and values; the query's spec when it is known.
+fn check_query_and_input<'v>(case: &Case, text: &str, vocab: &'v Vocabulary, push: &mut impl FnMut((usize, usize), String)) -> Option<&'v QuerySpec> {
     let Some(spec) = vocab.queries.get(&case.query) else {
         let why = if vocab.reserved_queries.contains(&case.query) {
             "reserved for a later version"
@@ -515,7 +543,7 @@ pub fn check_case(
             locate_key(text, "query"),
             format!("query `{}` is {why}", case.query),
         );
-        return;
+        return None;
     };
     for k in &spec.required {
         if !case.input.contains_key(k) {
@@ -540,10 +568,14 @@ pub fn check_case(
                 .expectations()
                 .iter()
                 .any(|(_, e)| matches!(e, Expected::Reject(k) if k == "move.syntax"));
-            check_query_values(&q, vocab, text, !malformed_on_purpose, &mut push)
+            check_query_values(&q, vocab, text, !malformed_on_purpose, push)
         }
     }
-    // expectations
+    Some(spec)
+}
+
+/// The expectations: for exactly the case's editions, known reject kinds, answers of the query's field and value.
+fn check_expectations(case: &Case, text: &str, vocab: &Vocabulary, spec: &QuerySpec, push: &mut impl FnMut((usize, usize), String)) {
     if let super::case::Expect::ByEdition(map) = &case.expect {
         let keys: BTreeSet<&String> = map.keys().collect();
         let eds: BTreeSet<&String> = case.editions.iter().collect();

@@ -274,6 +274,7 @@ fn check_provenance(p: &Provenance, loc: &Location, id: &str, sources: &HashMap<
     }
 }
 
+/// One edition: its parent's clauses first (cycles refused), then its own written over them.
 fn resolve_one(
     id: &str,
     drafts: &BTreeMap<String, EditionDraft>,
@@ -291,16 +292,36 @@ fn resolve_one(
         errors.push(SpecError::new(ed_loc, None, format!("edition `{id}` derives from itself through `derives_from`")));
         return false;
     }
+    let Some(mut clauses) = inherited_clauses(id, draft, &ed_loc, drafts, sources, resolved, visiting, errors) else {
+        return false;
+    };
+    written_clauses(id, draft, sources, &mut clauses, errors);
+    let edition = edition(id, draft, clauses);
+    resolved.insert(id.to_string(), edition);
+    visiting.remove(id);
+    true
+}
 
-    // Start from the parent's clauses, if any.
+/// The clauses a derived edition inherits (`derives_from`, `keeps`, `removes`, `inherited_provenance`); `None` when its parent cannot be resolved.
+#[allow(clippy::too_many_arguments)]
+fn inherited_clauses(
+    id: &str,
+    draft: &EditionDraft,
+    ed_loc: &Location,
+    drafts: &BTreeMap<String, EditionDraft>,
+    sources: &HashMap<String, Source>,
+    resolved: &mut BTreeMap<String, Edition>,
+    visiting: &mut HashSet<String>,
+    errors: &mut Vec<SpecError>,
+) -> Option<BTreeMap<String, Clause>> {
     let mut clauses: BTreeMap<String, Clause> = BTreeMap::new();
     if let Some(parent) = &draft.raw.derives_from {
         if !drafts.contains_key(parent) {
             errors.push(SpecError::new(ed_loc.clone(), None, format!("derives_from names unknown edition `{parent}`")));
-            return false;
+            return None;
         }
         if !resolve_one(parent, drafts, sources, resolved, visiting, errors) {
-            return false;
+            return None;
         }
         let Some(inh) = &draft.raw.inherited_provenance else {
             errors.push(SpecError::new(
@@ -308,9 +329,9 @@ fn resolve_one(
                 None,
                 "a derived edition must say, in inherited_provenance, how sure its inherited clauses are",
             ));
-            return false;
+            return None;
         };
-        check_provenance(inh, &ed_loc, id, sources, errors);
+        check_provenance(inh, ed_loc, id, sources, errors);
         for c in resolved[parent].clauses() {
             let mut c = c.clone();
             if c.inherited_from.is_none() {
@@ -334,7 +355,11 @@ fn resolve_one(
             "inherited_provenance, removes and keeps only make sense with derives_from",
         ));
     }
+    Some(clauses)
+}
 
+/// The clauses an edition writes: each id once and well formed, an override or a new clause.
+fn written_clauses(id: &str, draft: &EditionDraft, sources: &HashMap<String, Source>, clauses: &mut BTreeMap<String, Clause>, errors: &mut Vec<SpecError>) {
     let mut seen: HashMap<&str, &Location> = HashMap::new();
     for (raw, loc) in &draft.clauses {
         if let Some(prev) = seen.insert(raw.id.as_str(), loc) {
@@ -352,86 +377,95 @@ fn resolve_one(
             errors.push(SpecError::new(loc.clone(), Some(&raw.id), "clause is both written and listed in removes"));
         }
         match clauses.get_mut(&raw.id) {
-            Some(existing) => {
-                // Override of an inherited clause: it must say where its own facts come from.
-                let Some(p) = &raw.provenance else {
-                    errors.push(SpecError::new(
-                        loc.clone(),
-                        Some(&raw.id),
-                        "an override must give its own provenance",
-                    ));
-                    continue;
-                };
-                check_provenance(p, loc, &raw.id, sources, errors);
-                existing.provenance = p.clone();
-                existing.inherited_from = None;
-                existing.restated_at = Some(loc.clone());
-                if let Some(a) = &raw.article {
-                    existing.article = a.clone();
-                }
-                if let Some(s) = &raw.summary {
-                    existing.summary = s.clone();
-                }
-                if let Some(d) = &raw.data {
-                    existing.data = d.clone();
-                    existing.location = loc.clone();
-                    existing.data_from = id.to_string();
-                }
-            }
-            None => {
-                let mut missing = Vec::new();
-                if raw.article.is_none() {
-                    missing.push("article");
-                }
-                if raw.summary.is_none() {
-                    missing.push("summary");
-                }
-                if raw.provenance.is_none() {
-                    missing.push("provenance");
-                }
-                if raw.data.is_none() {
-                    missing.push("data");
-                }
-                if !missing.is_empty() {
-                    let why = if draft.raw.derives_from.is_some() {
-                        " (the id is not inherited, so this is a new clause)"
-                    } else {
-                        ""
-                    };
-                    errors.push(SpecError::new(
-                        loc.clone(),
-                        Some(&raw.id),
-                        format!("missing field(s): {}{why}", missing.join(", ")),
-                    ));
-                    continue;
-                }
-                let (Some(p), Some(summary), Some(article), Some(data)) =
-                    (raw.provenance.clone(), raw.summary.clone(), raw.article.clone(), raw.data.clone())
-                else {
-                    continue;
-                };
-                check_provenance(&p, loc, &raw.id, sources, errors);
-                if summary.contains('\n') || summary.trim().is_empty() {
-                    errors.push(SpecError::new(loc.clone(), Some(&raw.id), "summary must be one non-empty line"));
-                }
-                clauses.insert(
-                    raw.id.clone(),
-                    Clause {
-                        id: raw.id.clone(),
-                        article,
-                        summary,
-                        provenance: p,
-                        data,
-                        inherited_from: None,
-                        data_from: id.to_string(),
-                        location: loc.clone(),
-                        restated_at: None,
-                    },
-                );
-            }
+            Some(existing) => override_clause(existing, raw, loc, id, sources, errors),
+            None => new_clause(clauses, raw, loc, id, draft, sources, errors),
         }
     }
+}
 
+/// An override of an inherited clause: its own provenance, and what it restates.
+fn override_clause(existing: &mut Clause, raw: &RawClause, loc: &Location, id: &str, sources: &HashMap<String, Source>, errors: &mut Vec<SpecError>) {
+    // Override of an inherited clause: it must say where its own facts come from.
+    let Some(p) = &raw.provenance else {
+        errors.push(SpecError::new(
+            loc.clone(),
+            Some(&raw.id),
+            "an override must give its own provenance",
+        ));
+        return;
+    };
+    check_provenance(p, loc, &raw.id, sources, errors);
+    existing.provenance = p.clone();
+    existing.inherited_from = None;
+    existing.restated_at = Some(loc.clone());
+    if let Some(a) = &raw.article {
+        existing.article = a.clone();
+    }
+    if let Some(s) = &raw.summary {
+        existing.summary = s.clone();
+    }
+    if let Some(d) = &raw.data {
+        existing.data = d.clone();
+        existing.location = loc.clone();
+        existing.data_from = id.to_string();
+    }
+}
+
+/// A new clause: every field given, a one-line summary.
+fn new_clause(clauses: &mut BTreeMap<String, Clause>, raw: &RawClause, loc: &Location, id: &str, draft: &EditionDraft, sources: &HashMap<String, Source>, errors: &mut Vec<SpecError>) {
+    let mut missing = Vec::new();
+    if raw.article.is_none() {
+        missing.push("article");
+    }
+    if raw.summary.is_none() {
+        missing.push("summary");
+    }
+    if raw.provenance.is_none() {
+        missing.push("provenance");
+    }
+    if raw.data.is_none() {
+        missing.push("data");
+    }
+    if !missing.is_empty() {
+        let why = if draft.raw.derives_from.is_some() {
+            " (the id is not inherited, so this is a new clause)"
+        } else {
+            ""
+        };
+        errors.push(SpecError::new(
+            loc.clone(),
+            Some(&raw.id),
+            format!("missing field(s): {}{why}", missing.join(", ")),
+        ));
+        return;
+    }
+    let (Some(p), Some(summary), Some(article), Some(data)) =
+        (raw.provenance.clone(), raw.summary.clone(), raw.article.clone(), raw.data.clone())
+    else {
+        return;
+    };
+    check_provenance(&p, loc, &raw.id, sources, errors);
+    if summary.contains('\n') || summary.trim().is_empty() {
+        errors.push(SpecError::new(loc.clone(), Some(&raw.id), "summary must be one non-empty line"));
+    }
+    clauses.insert(
+        raw.id.clone(),
+        Clause {
+            id: raw.id.clone(),
+            article,
+            summary,
+            provenance: p,
+            data,
+            inherited_from: None,
+            data_from: id.to_string(),
+            location: loc.clone(),
+            restated_at: None,
+        },
+    );
+}
+
+/// The resolved edition: its header, the sources it declares, its clauses in id order.
+fn edition(id: &str, draft: &EditionDraft, clauses: BTreeMap<String, Clause>) -> Edition {
     let sources_here = draft
         .raw
         .sources
@@ -440,23 +474,18 @@ fn resolve_one(
         .collect();
     let clauses: Vec<Clause> = clauses.into_values().collect();
     let index = clauses.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
-    resolved.insert(
-        id.to_string(),
-        Edition {
-            id: draft.raw.id.clone(),
-            name: draft.raw.name.clone(),
-            name_en: draft.raw.name_en.clone(),
-            year: draft.raw.year,
-            publisher: draft.raw.publisher.clone(),
-            derives_from: draft.raw.derives_from.clone(),
-            sources: sources_here,
-            clauses,
-            index,
-            toc: None,
-        },
-    );
-    visiting.remove(id);
-    true
+    Edition {
+        id: draft.raw.id.clone(),
+        name: draft.raw.name.clone(),
+        name_en: draft.raw.name_en.clone(),
+        year: draft.raw.year,
+        publisher: draft.raw.publisher.clone(),
+        derives_from: draft.raw.derives_from.clone(),
+        sources: sources_here,
+        clauses,
+        index,
+        toc: None,
+    }
 }
 
 fn valid_id(id: &str) -> bool {
