@@ -79,12 +79,12 @@ impl Analyst<'_> {
                             // A target won before is no new chase (图5: 吃士的结果没有发生变化),
                             // unless it is now won openly where before only an exempt piece
                             // could take it.
-                            let same_taker = |o: &Win, w: &Win| !rep.new_per_taker || (if o.attacker == mv.from { mv.to } else { o.attacker }) == w.attacker;
+                            let same_taker = |o: &Win, w: &Win| !rep.newness.new_per_taker || (if o.attacker == mv.from { mv.to } else { o.attacker }) == w.attacker;
                             let drop_old = |now: &mut Vec<Win>, old: &[Win]| now.retain(|w| !old.iter().any(|o| o.target == w.target && same_taker(o, w) && (!o.latent || w.latent)));
                             // The same search with the moved piece still on its origin.
-                            let old = self.all_wins(before, WinParams { bounds: Bounds { roots_cut: rep.before_counts_own_roots, ..p.bounds }, ..p });
+                            let old = self.all_wins(before, WinParams { bounds: Bounds { roots_cut: rep.newness.before_counts_own_roots, ..p.bounds }, ..p });
                             drop_old(&mut now, &old);
-                            if rep.check_answers_compared && facts.answered_check {
+                            if rep.newness.check_answers_compared && facts.answered_check {
                                 // Answering a check: what another answer would win as well,
                                 // the check laid open; the move did not make it.
                                 for m2 in before.legal_moves(self.vm).into_iter().filter(|&m2| m2 != mv) {

@@ -158,6 +158,7 @@ pub struct OwnAttackData {
 /// `repetition.chase_to_chase`: only newly created attacks count (从捉到捉).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[derive(Default)]
 pub struct NewOnlyData {
     /// A target that could already be won before the move does not make the move a chase.
     pub new_targets_only: bool,

@@ -134,11 +134,7 @@ impl Analyst<'_> {
         s.free = first_moves
             .iter()
             .filter(|(_, m)| pos.piece_at(m.to).is_some())
-            .filter(|&&(_, m)| {
-                let mut next = pos.clone();
-                next.make(self.vm, m);
-                next.legal_moves_to(self.vm, m.to).is_empty()
-            })
+            .filter(|&&(_, m)| s.no_recapture(&pos, m))
             .map(|&(_, m)| m)
             .collect();
         for (gain, m) in first_moves {
@@ -240,10 +236,12 @@ impl<'s, 'a> Search<'s, 'a> {
     /// Whether the capture `m` of the side to move wins at once: its target is worth more
     /// than its capturer, or nothing can take back on the point.
     fn good_capture(&self, pos: &Position, m: Move) -> bool {
+        self.an.value(pos, m.to) > self.an.value(pos, m.from) || self.no_recapture(pos, m)
+    }
+
+    /// Whether, after the capture `m`, nothing can take back on its point.
+    fn no_recapture(&self, pos: &Position, m: Move) -> bool {
         let vm = self.an.vm;
-        if self.an.value(pos, m.to) > self.an.value(pos, m.from) {
-            return true;
-        }
         let mut next = pos.clone();
         next.make(vm, m);
         next.legal_moves_to(vm, m.to).is_empty()

@@ -119,12 +119,8 @@ pub struct RepetitionRules {
     pub(crate) own_attack_rule: Option<RuleRef>,
     /// Only targets that could not be won before the move count (从捉到捉).
     pub(crate) new_only: Option<RuleRef>,
-    /// Whether the search before the move counts the roots a capture cuts (从捉到捉).
-    pub(crate) before_counts_own_roots: bool,
-    /// Whether a check answer is compared with the other answers (从捉到捉).
-    pub(crate) check_answers_compared: bool,
-    /// Whether newness is judged per target and the piece that takes it (从捉到捉).
-    pub(crate) new_per_taker: bool,
+    /// How newness is judged (从捉到捉): the clause's data, all off without the clause.
+    pub(crate) newness: data::NewOnlyData,
     pub(crate) exceptions: Vec<Exception>,
     pub patterns: Vec<Pattern>,
     pub(crate) cycle_names: data::CycleNames,
@@ -197,9 +193,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
             }
         },
     };
-    let before_counts_own_roots = newness.as_ref().is_some_and(|d| d.before_counts_own_roots);
-    let check_answers_compared = newness.as_ref().is_some_and(|d| d.check_answers_compared);
-    let new_per_taker = newness.as_ref().is_some_and(|d| d.new_per_taker);
+    let newness = newness.unwrap_or_default();
 
     let exceptions = exceptions(vm, &classes, clauses, errors);
     let (patterns, cycle_names, patterns_rule) = patterns(ed, &classes, errors);
@@ -239,9 +233,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         exempt_first,
         own_attack_rule,
         new_only,
-        before_counts_own_roots,
-        check_answers_compared,
-        new_per_taker,
+        newness,
         exceptions,
         patterns,
         cycle_names: cycle_names?,
