@@ -5,7 +5,7 @@
 //! tandem pieces (`notation.tandem`).
 //!
 //! The notation code (`src/notation`) writes and reads moves from this table; the pest
-//! grammar keeps the character classes it needs, and `tests/notation_spec.rs` checks that
+//! grammar keeps the character classes it needs, and `tests/it/notation_spec.rs` checks that
 //! grammar and table agree character by character. No record character is written in
 //! Rust outside the grammar.
 

@@ -510,8 +510,7 @@ fn clock_command_lists_and_simulates() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-#[path = "common/load.rs"]
-mod load;
+use crate::load;
 
 #[test]
 fn the_table_of_100k_clock_events_is_drawn_in_under_5_s() {

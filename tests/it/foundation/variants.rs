@@ -6,7 +6,7 @@ use xqspec::board::Move;
 use xqspec::spec::Spec;
 use xqspec::vm::{Position, Rules};
 
-use crate::reference::RefRules;
+use super::reference::RefRules;
 
 /// The built-in spec with one textual edit to one cxa-2020 file.
 fn variant(file: &str, from: &str, to: &str) -> (Rules, RefRules) {

@@ -5,7 +5,7 @@
 use xqspec::conform::protocol::{self, decode_answer, parse_hello, Request};
 use xqspec::reference::Reference;
 
-const DOC: &str = include_str!("../conformance/PROTOCOL.md");
+const DOC: &str = include_str!("../../conformance/PROTOCOL.md");
 
 fn example_lines(prefix: &str) -> Vec<&'static str> {
     DOC.lines()

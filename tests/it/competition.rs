@@ -500,8 +500,7 @@ fn a_round_count_past_the_bound_is_refused_before_anything_is_ranked() {
     }
 }
 
-#[path = "common/load.rs"]
-mod load;
+use crate::load;
 
 #[test]
 fn a_100k_game_tournament_is_validated_and_ranked_in_under_5_s() {

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use xqspec::spec::Spec;
 use xqspec::vm::{Position, Rules};
 
-use crate::reference::RefRules;
+use super::reference::RefRules;
 
 fn setup() -> (Rules, RefRules) {
     let spec = Spec::builtin().unwrap();

@@ -319,8 +319,7 @@ proptest! {
     }
 }
 
-#[path = "common/load.rs"]
-mod load;
+use crate::load;
 
 #[test]
 fn an_svg_sheet_beyond_its_limit_is_refused_naming_the_limit() {

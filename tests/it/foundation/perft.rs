@@ -11,7 +11,7 @@ struct Entry {
 }
 
 fn entries() -> Vec<Entry> {
-    let text = include_str!("../data/perft.yaml");
+    let text = include_str!("../../data/perft.yaml");
     serde_yaml::from_str(text).expect("perft.yaml parses")
 }
 
