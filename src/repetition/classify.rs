@@ -64,7 +64,7 @@ impl Analyst<'_> {
                 Test::MateThreat { depth, offered_piece_exchanges } => {
                     !check && self.mates_by_checks(&passed, *depth) && !(*offered_piece_exchanges && self.threat_rests_on_offered_piece(&passed, &after, mv.to, *depth))
                 }
-                Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always, pinned_root_is_joint } => {
+                Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always, pinned_root_is_joint, screen_is_joint } => {
                     if check {
                         false
                     } else {
@@ -82,7 +82,11 @@ impl Analyst<'_> {
                             let same_taker = |o: &Win, w: &Win| !rep.newness.new_per_taker || (if o.attacker == mv.from { mv.to } else { o.attacker }) == w.attacker;
                             let drop_old = |now: &mut Vec<Win>, old: &[Win]| now.retain(|w| !old.iter().any(|o| o.target == w.target && same_taker(o, w) && (!o.latent || w.latent)));
                             // The same search with the moved piece still on its origin.
-                            let old = self.all_wins(before, WinParams { bounds: Bounds { roots_cut: rep.newness.before_counts_own_roots, ..p.bounds }, ..p });
+                            let plain = Bounds { roots_cut: rep.newness.before_counts_own_roots, ..p.bounds };
+                            let mut old = self.all_wins(before, WinParams { bounds: plain, ..p });
+                            if rep.newness.flight_counts && !old.is_empty() {
+                                old = self.old_wins_of_a_flight(before, &passed, mv, old, WinParams { bounds: plain, ..p }, &same_taker);
+                            }
                             drop_old(&mut now, &old);
                             if rep.newness.check_answers_compared && facts.answered_check {
                                 // Answering a check: what another answer would win as well,
@@ -97,6 +101,9 @@ impl Analyst<'_> {
                                     drop_old(&mut now, &other);
                                 }
                             }
+                        }
+                        if *screen_is_joint {
+                            Self::screened_joint(mv.to, &mut now);
                         }
                         let mut now = Self::best_per_target(now);
                         if *pinned_root_is_joint {
@@ -163,6 +170,35 @@ impl Analyst<'_> {
 
     /// A target won on its point although a piece of its side could take back there but for
     /// a pin (a false root, 假根) is won by the pinning piece too: a joint chase (联合捉).
+    /// The wins before a move that still count as old when the opponent could have taken
+    /// the moved piece on its origin (the move its flight, `flight_counts`): those the
+    /// opponent's capture of it does not refute, and those the moved piece adds nothing to
+    /// where it went (they stand with the piece off the board).
+    fn old_wins_of_a_flight(&self, before: &Position, passed: &Position, mv: Move, old: Vec<Win>, p: WinParams, same_taker: &dyn Fn(&Win, &Win) -> bool) -> Vec<Win> {
+        let fled = self.all_wins(before, WinParams { bounds: Bounds { flight: Some(mv.from), ..p.bounds }, ..p });
+        let gone = || {
+            let mut without = passed.clone();
+            let general = without.remove(mv.to).is_some_and(|q| q.kind == self.vm.royal_kind());
+            (!general).then(|| self.all_wins(&without, p)).unwrap_or_default()
+        };
+        let refuted: Vec<Win> = old.iter().filter(|o| !fled.iter().any(|f| f.target == o.target && f.attacker == o.attacker)).cloned().collect();
+        if refuted.is_empty() {
+            return old;
+        }
+        let gone = gone();
+        old.into_iter().filter(|o| !refuted.contains(o) || gone.iter().any(|g| g.target == o.target && same_taker(o, g))).collect()
+    }
+
+    /// Wins whose first capture passes over `screen` (the moved piece: the capturer hops
+    /// over it) become joint.
+    fn screened_joint(screen: Square, wins: &mut [Win]) {
+        for w in wins.iter_mut().filter(|w| w.kind != super::ChaseKind::Joint && w.after_check.is_none()) {
+            if Square::between(w.attacker, w.target).any(|sq| sq == screen) {
+                w.kind = super::ChaseKind::Joint;
+            }
+        }
+    }
+
     fn pinned_roots_joint(&self, passed: &Position, wins: &mut [Win]) {
         let side = passed.side_to_move();
         for w in wins.iter_mut().filter(|w| w.kind == super::ChaseKind::Unprotected && w.after_check.is_none()) {

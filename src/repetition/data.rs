@@ -113,6 +113,10 @@ pub enum Test {
         /// piece and the capturer (联合捉), not as an unprotected piece.
         #[serde(default)]
         pinned_root_is_joint: bool,
+        /// A capture over the moved piece, the screen the move put between the capturer and
+        /// its target, is won jointly by the two (联合捉), not by the capturer alone.
+        #[serde(default)]
+        screen_is_joint: bool,
     },
     /// The moved piece may be taken by an opposing piece of its own kind that neither loses
     /// material by the forcing line after it nor is mated; or it may itself take an equal
@@ -174,6 +178,10 @@ pub struct NewOnlyData {
     /// won before by a different piece.
     #[serde(default)]
     pub new_per_taker: bool,
+    /// Before the move, the opponent may take the moved piece on its origin though it could
+    /// take it anyway: a piece that flees an attack to a point where it wins makes a chase.
+    #[serde(default)]
+    pub flight_counts: bool,
 }
 
 /// A special case that changes the class of a move: `when` all its conditions hold,

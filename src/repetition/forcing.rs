@@ -47,6 +47,11 @@ pub struct Bounds {
     /// `repetition.chase_to_chase` (`before_counts_own_roots`).
     #[serde(skip)]
     pub roots_cut: bool,
+    /// The point of the piece about to move, in the search before the move: the defender may
+    /// take it there, though it could take it anyway (the move is its flight). Not clause
+    /// data of `repetition.forcing`: set by `repetition.chase_to_chase` (`flight_counts`).
+    #[serde(skip)]
+    pub flight: Option<Square>,
 }
 
 /// Larger than any material.
@@ -267,7 +272,10 @@ impl<'s, 'a> Search<'s, 'a> {
             .filter(|&m| {
                 // A capture had before is laid open only if it was a loss then and wins now
                 // (the attacker's capture took away the target's root).
-                attacking || Some(m.to) == last || (self.b.laid_open && before.iter().find(|b| b.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
+                attacking
+                    || Some(m.to) == last
+                    || self.b.flight.is_some_and(|f| self.origin(m.to) == f)
+                    || (self.b.laid_open && before.iter().find(|b| b.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
             })
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
             .collect();

@@ -130,6 +130,21 @@ fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
     let kinds = |rs: &RuleSet| rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap().plies[1].chases.clone();
     assert!(kinds(&r2020).contains(&xqspec::repetition::ChaseKind::Joint));
     assert!(!kinds(&off("          pinned_root_is_joint: true\n", "")).contains(&xqspec::repetition::ChaseKind::Joint));
+    // ch8 图27: Black's cannon flees the horse to a point from which it wins the horse on a0
+    // with its chariot: a chase, though the same capture stood before, when Red could have
+    // answered it by taking the cannon.
+    let (fen, mv) = ("c4k3/4a4/b4a3/1Np5p/6p2/9/6P2/4B4/r3A4/N2RKA3 w - - 0 1", ["b6c8", "a9a8", "c8b6", "a8a9"]);
+    assert_eq!(classes(&r2020, fen, &mv)[1], "chase");
+    assert_ne!(classes(&off("      flight_counts: true\n", ""), fen, &mv)[1], "chase");
+    // ch9 参考图37: a flight that adds nothing where it goes (the capture stands with the
+    // cannon off the board) makes no chase.
+    let (fen, mv) = ("2baka3/9/n3b4/p1p1pc1rN/6R2/8c/4P3C/3NB4/9/2BAKA3 w - - 0 1", ["g5g4", "i4i5", "g4g5", "i5i4"]);
+    assert_ne!(classes(&r2020, fen, &mv)[1], "chase");
+    // ch9 参考图38: the chariot that screens its cannon onto Red's chariot chases jointly, and
+    // Red's single-piece chase must give way (26.9.2); by the cannon alone both are forbidden.
+    let (fen, mv) = ("2c1kab2/4a4/2n1b4/p3P3p/6p2/9/P7P/1CN1C4/4A3N/2BAKR1rc w - - 0 1", ["i1g2", "h0g0", "g2i1", "g0h0"]);
+    assert_eq!(verdict(&r2020, fen, &mv), Verdict::RedMustChange);
+    assert_eq!(verdict(&off("          screen_is_joint: true\n", ""), fen, &mv), Verdict::Draw);
 }
 
 /// Under the AXF rule set a chase outranks a threat to mate (D56); in the CXA order the
