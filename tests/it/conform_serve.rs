@@ -2,9 +2,9 @@
 //! stdin, every line is answered once and in order, whatever it holds, and every request's
 //! work is bounded by the limits its hello declares.
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+
+use std::process::Command;
+use std::time::Duration;
 
 use serde_json::{json, Value};
 use xqspec::conform::protocol::MAX_LINE_BYTES;
@@ -13,28 +13,13 @@ use xqspec::reference::{MAX_RULING_PLIES, PERFT_NODE_BUDGET};
 const BIN: &str = env!("CARGO_BIN_EXE_xqspec");
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-/// Runs `xqspec serve` on `input`; its answer lines, parsed, and the time it took.
+/// Runs `xqspec serve` on `input`: its answer lines, parsed, and the CPU time it used.
 fn serve(input: &[u8]) -> (Vec<Value>, Duration) {
-    let t = Instant::now();
-    let mut child = Command::new(BIN)
-        .arg("serve")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("xqspec serve starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let bytes = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&bytes);
-    });
-    let mut out = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-    writer.join().unwrap();
-    let status = child.wait().unwrap();
-    assert!(status.success(), "serve exited with {status}");
-    let lines = out.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect();
-    (lines, t.elapsed())
+    let (out, cpu) = crate::load::output_timed(Command::new(BIN).arg("serve"), input);
+    assert!(out.status.success(), "serve exited with {}", out.status);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines = text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect();
+    (lines, Duration::from_secs_f64(cpu))
 }
 
 fn ask(id: u64, query: &str, input: Value) -> String {

@@ -97,9 +97,8 @@ const GOOD: &str = "1. 炮二平五 马8进7 2. 马二进三 车9平8 *";
 
 fn replay(bytes: &[u8], name: &str) -> (bool, String, std::time::Duration) {
     let p = temp(name, bytes);
-    let t = std::time::Instant::now();
-    let out = xqspec().args(["replay", "--quiet"]).arg(&p).output().unwrap();
-    (out.status.success(), String::from_utf8(out.stdout).unwrap(), t.elapsed())
+    let (out, cpu) = crate::load::output_timed(xqspec().args(["replay", "--quiet"]).arg(&p), b"");
+    (out.status.success(), String::from_utf8(out.stdout).unwrap(), std::time::Duration::from_secs_f64(cpu))
 }
 
 #[test]

@@ -1,11 +1,79 @@
 //! Inputs of a chosen size for the load tests and the growth benchmarks (issue 16: time
 //! grows linearly with the input): tournament files, clock event lists, move lists. Each
 //! is the same on every run (a fixed pseudo-random sequence). Included with `#[path]` by
-//! `tests/competition.rs`, `tests/clock.rs`, `tests/repetition.rs` and the benches.
+//! `tests/it/main.rs` and the benches. Also the stopwatches of the tests that bound a time:
+//! they count the CPU time of the work measured, so that a busy machine (other builds, the
+//! other tests of the binary running beside it) does not fail a bound the code meets.
 #![allow(dead_code)]
 
 use std::fmt::Write as _;
+use std::io::Read as _;
+use std::process::{Command, Output, Stdio};
 use std::time::Instant;
+
+/// CPU seconds the calling thread has run, where the system says (Linux:
+/// `/proc/thread-self/schedstat`, in nanoseconds).
+fn thread_cpu() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(text.split_whitespace().next()?.parse::<f64>().ok()? / 1e9)
+}
+
+/// Times the work of the calling thread: its CPU time where the system tells it, else the
+/// time on the wall.
+pub struct Stopwatch {
+    cpu: Option<f64>,
+    wall: Instant,
+}
+
+impl Stopwatch {
+    pub fn start() -> Stopwatch {
+        Stopwatch { cpu: thread_cpu(), wall: Instant::now() }
+    }
+
+    pub fn seconds(&self) -> f64 {
+        match (self.cpu, thread_cpu()) {
+            (Some(a), Some(b)) => b - a,
+            _ => self.wall.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// CPU seconds (user and system) the process `pid` has used, where the system says (Linux:
+/// `/proc/PID/stat`, in ticks of 1/100 s).
+fn process_cpu(pid: u32) -> Option<f64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &text[text.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// Runs `cmd` with `input` on its standard input to the end: its output, and the seconds of
+/// CPU it used (read before it is reaped), or of the wall where the system does not say.
+pub fn output_timed(cmd: &mut Command, input: &[u8]) -> (Output, f64) {
+    let wall = Instant::now();
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the command starts");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let bytes = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = std::io::Write::write_all(&mut stdin, &bytes);
+    });
+    let mut err_pipe = child.stderr.take().unwrap();
+    let errs = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err_pipe.read_to_end(&mut v);
+        v
+    });
+    let mut stdout = Vec::new();
+    child.stdout.take().unwrap().read_to_end(&mut stdout).unwrap();
+    let stderr = errs.join().unwrap();
+    writer.join().unwrap();
+    let cpu = process_cpu(pid);
+    let status = child.wait().unwrap();
+    (Output { status, stdout, stderr }, cpu.unwrap_or_else(|| wall.elapsed().as_secs_f64()))
+}
 
 use serde_json::{json, Value};
 
