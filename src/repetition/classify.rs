@@ -35,8 +35,9 @@ pub struct PlyFacts {
 }
 
 impl Analyst<'_> {
-    /// Classes the move `mv` played from `before` (the side to move plays it).
-    pub fn classify(&self, before: &Position, mv: Move, prev: Option<Move>) -> PlyFacts {
+    /// Classes the move `mv` played from `before` (the side to move plays it); `prev` is the
+    /// opponent's move before it, with the position it was played from.
+    pub fn classify(&self, before: &Position, mv: Move, prev: Option<(&Position, Move)>) -> PlyFacts {
         let rep = self.rep;
         let side = before.side_to_move();
         let mover = before.piece_at(mv.from).map_or(0, |p| p.kind);
@@ -88,6 +89,12 @@ impl Analyst<'_> {
                                 old = self.old_wins_of_a_flight(before, &passed, mv, old, WinParams { bounds: plain, ..p }, &same_taker);
                             }
                             drop_old(&mut now, &old);
+                            if let Some((before_check, _)) = prev.filter(|_| rep.newness.before_the_check && facts.answered_check && !now.is_empty()) {
+                                // Answering a check: what the mover could win before the check
+                                // was given, the check only interrupted.
+                                let old = self.all_wins(&Analyst::with_mover(before_check, side), p);
+                                now.retain(|w| !old.iter().any(|o| o.target == w.target && o.attacker == w.attacker && (!o.latent || w.latent)));
+                            }
                             if rep.newness.check_answers_compared && facts.answered_check {
                                 // Answering a check: what another answer would win as well,
                                 // the check laid open; the move did not make it.
@@ -120,7 +127,7 @@ impl Analyst<'_> {
                 Test::Blocks { mate_depth, material } => {
                     !check && self.blocks(before, &after, mv.to, *mate_depth, *material).inspect(|&l| facts.blocked = Some(l)).is_some()
                 }
-                Test::Follows => !check && prev.is_some_and(|p| self.follows(&passed, mv.to, p.to, &mut facts.partners)),
+                Test::Follows => !check && prev.is_some_and(|(_, p)| self.follows(&passed, mv.to, p.to, &mut facts.partners)),
                 Test::Otherwise => true,
             };
             if hit {

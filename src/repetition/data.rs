@@ -182,6 +182,10 @@ pub struct NewOnlyData {
     /// take it anyway: a piece that flees an attack to a point where it wins makes a chase.
     #[serde(default)]
     pub flight_counts: bool,
+    /// A move that answers a check is compared with the position before the check too: a
+    /// target the mover could win then, by the same piece, the check only interrupted.
+    #[serde(default)]
+    pub before_the_check: bool,
 }
 
 /// A special case that changes the class of a move: `when` all its conditions hold,

@@ -177,8 +177,8 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
     let mut plies: Vec<PlyRuling> = Vec::new();
     for p in i..k {
         // The move before: for the first move of a cycle, the cycle's last (the position is the same).
-        let prev = if p == i { moves.get(k - 1).copied().filter(|_| judged == "repetition").or_else(|| p.checked_sub(1).map(|q| moves[q])) } else { Some(moves[p - 1]) };
-        let facts = an.classify(&positions[p], moves[p], prev);
+        let prev = if p == i { Some(k - 1).filter(|_| judged == "repetition" && k > 0).or_else(|| p.checked_sub(1)) } else { Some(p - 1) };
+        let facts = an.classify(&positions[p], moves[p], prev.map(|q| (&positions[q], moves[q])));
         plies.push(PlyRuling { ply: p + 1, facts, targets: Vec::new(), chases: Vec::new(), arrows: Vec::new(), reason: String::new() });
     }
     let mut clauses: Vec<RuleRef> = Vec::new();

@@ -145,6 +145,11 @@ fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
     let (fen, mv) = ("2c1kab2/4a4/2n1b4/p3P3p/6p2/9/P7P/1CN1C4/4A3N/2BAKR1rc w - - 0 1", ["i1g2", "h0g0", "g2i1", "g0h0"]);
     assert_eq!(verdict(&r2020, fen, &mv), Verdict::RedMustChange);
     assert_eq!(verdict(&off("          screen_is_joint: true\n", ""), fen, &mv), Verdict::Draw);
+    // ch9 参考图6: the advisor that blocks the chariot's check lets its own chariot take the
+    // elephant again, as it could before the check: no new chase.
+    let (fen, mv) = ("R2akab2/5P3/9/9/9/9/9/6r1B/4A3n/3A1K3 w - - 0 1", ["a9a7", "d9e8", "a7a9", "e8d9"]);
+    assert_ne!(classes(&r2020, fen, &mv)[3], "chase");
+    assert_eq!(classes(&off("      before_the_check: true\n", ""), fen, &mv)[3], "chase");
 }
 
 /// Under the AXF rule set a chase outranks a threat to mate (D56); in the CXA order the
