@@ -44,7 +44,7 @@ fn touch(rs: &RuleSet, fen: &str, touches: &[&str], simultaneous: bool) -> Value
 
 fn outcome(rs: &RuleSet, fen: Option<&str>, events: Value) -> Result<Value, ArbiterError> {
     let q = OutcomeQuery { fen: fen.map(str::to_string), events: events.as_array().unwrap().clone() };
-    rs.arbiter.as_ref().unwrap().outcome(&rs.vm, &q).map(|o| o.to_json())
+    rs.arbiter.as_ref().unwrap().outcome(&rs.vm, rs.repetition.as_ref(), &q).map(|o| o.to_json())
 }
 
 fn rounds(n: usize) -> Vec<Value> {
@@ -360,7 +360,7 @@ fn check_no_panic(events: Vec<Value>) {
     for ed in ["cxa-1999", "cxa-2011", "cxa-2020", "cxa-2011+provincial-2012-open"] {
         let rs = ruleset_cached(ed);
         let q = OutcomeQuery { fen: None, events: events.clone() };
-        match rs.arbiter.as_ref().unwrap().outcome(&rs.vm, &q) {
+        match rs.arbiter.as_ref().unwrap().outcome(&rs.vm, rs.repetition.as_ref(), &q) {
             Ok(o) => {
                 let j = o.to_json();
                 assert!(j["fouls"]["red"].is_u64() && j["fouls"]["black"].is_u64());

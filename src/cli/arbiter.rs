@@ -140,7 +140,7 @@ pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String
     let names: Vec<String> =
         events.iter().map(|e| e.as_object().and_then(|m| m.keys().next().cloned()).unwrap_or_default()).collect();
     let q = OutcomeQuery { fen, events };
-    let o = arbiter.outcome(&rs.vm, &q).map_err(|e| format!("{}: {}", args.file.display(), show(&e)))?;
+    let o = arbiter.outcome(&rs.vm, rs.repetition.as_ref(), &q).map_err(|e| format!("{}: {}", args.file.display(), show(&e)))?;
     if args.json {
         println!("{}", o.to_json());
         return Ok(());

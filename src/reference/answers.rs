@@ -92,7 +92,7 @@ fn arbiter_reject(e: ArbiterError) -> Answer {
 
 /// `outcome`.
 pub fn outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answered {
-    let o = arbiter_rules(rs)?.outcome(&rs.vm, q).map_err(arbiter_reject)?;
+    let o = arbiter_rules(rs)?.outcome(&rs.vm, rs.repetition.as_ref(), q).map_err(arbiter_reject)?;
     Ok(Answer::one("outcome", o.to_json()))
 }
 
