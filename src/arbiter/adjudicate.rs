@@ -35,6 +35,11 @@ pub struct Adjudication {
 }
 
 impl Adjudication {
+    /// No result found.
+    pub fn undecided() -> Adjudication {
+        Adjudication { result: GameResult::Ongoing, clause: None, ply: None, how: None, by: None }
+    }
+
     /// `red_wins`, `black_wins`, `draw` … or `undecided`.
     pub fn result_name(&self) -> &'static str {
         match self.result {
@@ -169,7 +174,7 @@ impl ArbiterRules {
 
     fn adjudication(&self, end: Option<&End>) -> Adjudication {
         let Some(e) = end else {
-            return Adjudication { result: GameResult::Ongoing, clause: None, ply: None, how: None, by: None };
+            return Adjudication::undecided();
         };
         let how = self.results.iter().find(|r| r.clause == e.clause).map(|r| r.when.name()).or_else(|| {
             // 4.3: a draw by repetition within the early rounds that Red did not break.
