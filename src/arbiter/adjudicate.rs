@@ -130,12 +130,12 @@ impl GameStatus {
 impl ArbiterRules {
     /// What the rules give a record from its moves alone: the moves are played as `move`
     /// events with the board watched (`rep`) and the natural move limit declared once
-    /// reached; the first end found decides. An illegal move is refused with its ply
-    /// (`move N: …`).
+    /// reached; the first end found decides. The moves are a replayed record's, each legal
+    /// where it is played (the replay checked them).
     pub fn adjudicate(&self, vm: &Rules, rep: Option<&RepetitionRules>, start: &Position, moves: &[Move]) -> Result<Adjudication, ArbiterError> {
         let mut g = Game::new(self, vm, start.clone()).watching(rep).declaring_limit();
         for (i, &m) in moves.iter().enumerate() {
-            if g.record_move(i, m).map_err(|e| e.at(&format!("move {}", i + 1)))? {
+            if g.record_move(i, m, true).map_err(|e| e.at(&format!("move {}", i + 1)))? {
                 break;
             }
         }
@@ -155,7 +155,7 @@ impl ArbiterRules {
                 ));
             }
             let m = parse_iccs(text).map_err(|e| e.at(&format!("move {}", i + 1)))?;
-            g.record_move(i, m).map_err(|e| e.at(&format!("move {}", i + 1)))?;
+            g.record_move(i, m, false).map_err(|e| e.at(&format!("move {}", i + 1)))?;
         }
         let h = &g.history;
         let repeated = h

@@ -419,9 +419,16 @@ impl<'a> Game<'a> {
         self
     }
 
-    /// Plays one move of a record (checked legal) and decides; `Ok(true)` once the game is over.
-    pub fn record_move(&mut self, i: usize, m: Move) -> Result<bool, ArbiterError> {
-        self.play(i, m)?;
+    /// Plays one move of a record and decides; `Ok(true)` once the game is over. A move
+    /// `known_legal` (a replayed record's, checked by the replay) is not checked again.
+    pub fn record_move(&mut self, i: usize, m: Move, known_legal: bool) -> Result<bool, ArbiterError> {
+        // A move said to be legal is still refused, never played, when no piece of the side
+        // to move stands on its first point.
+        if known_legal && self.pos.piece_at(m.from).is_some_and(|p| p.side == self.stm()) {
+            self.advance(i, m);
+        } else {
+            self.play(i, m)?;
+        }
         self.decide(i);
         Ok(self.end.is_some())
     }
@@ -744,15 +751,17 @@ impl<'a> Game<'a> {
             self.checks = [0; 2];
             self.orders = [None, None];
             self.history = History::new(&self.pos, self.plies);
-        } else {
+        }
+        let in_check = self.pos.in_check(self.vm);
+        if undo.captured().is_none() {
             self.history.push(m, &self.pos);
             self.since_capture[mover.index()] += 1;
-            if self.pos.in_check(self.vm) {
+            if in_check {
                 self.checks[mover.index()] += 1;
             }
         }
         let stm = self.stm();
-        match self.pos.status(self.vm) {
+        match self.pos.status_in_check(self.vm, in_check) {
             Status::Checkmate => self.fire(i, Trigger::Checkmated, Some(stm), &[], Detail::default()),
             Status::Stalemate => self.fire(i, Trigger::Stalemated, Some(stm), &[], Detail::default()),
             _ => {

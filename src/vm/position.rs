@@ -926,7 +926,11 @@ impl Position {
 
     /// The status named by the `check.*` clauses.
     pub fn status(&self, rules: &Rules) -> Status {
-        let in_check = self.in_check(rules);
+        self.status_in_check(rules, self.in_check(rules))
+    }
+
+    /// [`Position::status`] when whether the side to move is in check is known already.
+    pub fn status_in_check(&self, rules: &Rules, in_check: bool) -> Status {
         let has_move = self.has_legal_move(rules);
         for r in &rules.status_rules {
             if r.in_check.is_none_or(|c| c == in_check) && r.has_legal_move.is_none_or(|h| h == has_move) {
