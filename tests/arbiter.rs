@@ -48,8 +48,24 @@ fn outcome(rs: &RuleSet, fen: Option<&str>, events: Value) -> Result<Value, Arbi
 }
 
 fn rounds(n: usize) -> Vec<Value> {
-    // Red's general d0-d1-d0…, Black's e9-e8-e9…: no capture, no check.
-    (0..n).flat_map(|i| if i % 2 == 0 { ["d0d1", "e9e8"] } else { ["d1d0", "e8e9"] }).map(|m| json!({ "move": m })).collect()
+    // From BARE: Red's chariot tours ranks 1–6 of files a, b, c, f, g, h, i and back (one
+    // point a round), Black's general e9-e8-e9…: no capture, no check, and no position
+    // stands a fourth time (the arbiter watching the board would rule a pending position).
+    let mut tour: Vec<String> = vec!["a7".into()];
+    for (k, f) in "abcfghi".chars().enumerate() {
+        let ranks: Vec<u32> = if k % 2 == 0 { (1..=6).rev().collect() } else { (1..=6).collect() };
+        tour.extend(ranks.iter().map(|r| format!("{f}{r}")));
+    }
+    let back: Vec<String> = tour.iter().rev().skip(1).cloned().collect();
+    tour.extend(back);
+    (0..n)
+        .flat_map(|i| {
+            let red = format!("{}{}", tour[i % (tour.len() - 1)], tour[i % (tour.len() - 1) + 1]);
+            let black = if i % 2 == 0 { "e9e8" } else { "e8e9" };
+            [red, black.to_string()]
+        })
+        .map(|m| json!({ "move": m }))
+        .collect()
 }
 
 const BARE: &str = "4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 1";
