@@ -101,10 +101,19 @@ impl Row {
         v
     }
 
+    /// ` (Red – Black)`, or nothing for a game without those tags.
+    fn titled(&self) -> String {
+        if self.title.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", self.title)
+        }
+    }
+
     fn line(&self) -> String {
         let recorded = self.recorded.as_deref().unwrap_or("none");
         match &self.found {
-            Err(e) => format!("{} ({}): error: {e}", self.place, self.title),
+            Err(e) => format!("{}{}: error: {e}", self.place, self.titled()),
             Ok(a) => {
                 let how = match (&a.clause, a.ply) {
                     (Some(c), Some(p)) => format!(
@@ -116,7 +125,7 @@ impl Row {
                     _ => String::new(),
                 };
                 let flag = if self.disagrees() { " — DISAGREES" } else { "" };
-                format!("{} ({}): {}{how}; recorded {recorded}{flag}", self.place, self.title, a.result_name())
+                format!("{}{}: {}{how}; recorded {recorded}{flag}", self.place, self.titled(), a.result_name())
             }
         }
     }
@@ -217,7 +226,10 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
         );
         eprintln!("{line}");
     }
-    Ok(())
+    match rows.iter().filter(|r| r.found.is_err()).count() {
+        0 => Ok(()),
+        n => Err(format!("{n} of {} games could not be adjudicated (see above)", rows.len())),
+    }
 }
 
 /// `xqspec status`.
