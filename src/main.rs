@@ -71,6 +71,10 @@ enum Command {
     Outcome(cli::arbiter::OutcomeArgs),
     /// The moves allowed after touching pieces (touch-move, 5.1–5.5), and the step that decided.
     Touch(cli::arbiter::TouchArgs),
+    /// Adjudicate game records from their moves alone: mate, stalemate, perpetual check, a cycle not changed, the natural limit.
+    Adjudicate(cli::adjudicate::AdjudicateArgs),
+    /// How a game in progress stands: ended or not, positions repeated, orders to change, rounds to the natural limit.
+    Status(cli::adjudicate::StatusArgs),
     /// Simulate a game's clock events under a clock scheme (a table of both clocks), or list the schemes.
     Clock(cli::clock::ClockArgs),
     /// Draw a position as SVG: the board with river and palaces, the pieces, the last move, arrows.
@@ -164,6 +168,8 @@ fn run(cli: Cli) -> Result<(), String> {
             cli::arbiter::outcome(&a, |e| if flagged { load_ruleset(&g, e) } else { load_named_ruleset(&g, e) })
         }
         Command::Touch(a) => cli::arbiter::touch(&a, &load_ruleset(&g, &a.edition)?),
+        Command::Adjudicate(a) => cli::adjudicate::adjudicate(&a, &load_ruleset(&g, &a.edition)?),
+        Command::Status(a) => cli::adjudicate::status(&a, &load_ruleset(&g, &a.edition)?),
         Command::Replay(a) => {
             let rules = load_rules(&g, &a.edition)?;
             xqspec::notation::replay::cli(&rules, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet)

@@ -43,6 +43,8 @@ pub enum Query {
     Outcome(crate::arbiter::OutcomeQuery),
     /// The moves allowed after touching pieces (touch-move, 摸子走子).
     TouchMove(crate::arbiter::TouchQuery),
+    /// How a game in progress stands: ended or not, repetitions, orders, natural limit.
+    GameStatus(crate::arbiter::StatusQuery),
     /// Clock events under a clock scheme (`src/clock`).
     Clock(crate::clock::ClockQuery),
     /// A knockout play-off chain and the games played so far (`src/clock/playoff.rs`).
@@ -68,6 +70,7 @@ pub const KNOWN_QUERIES: &[&str] = &[
     "format_move",
     "outcome",
     "touch_move",
+    "game_status",
     "clock",
     "playoff",
     "standings",
@@ -138,6 +141,7 @@ impl Query {
             },
             "outcome" => Query::Outcome(domain_input(input)?),
             "touch_move" => Query::TouchMove(domain_input(input)?),
+            "game_status" => Query::GameStatus(domain_input(input)?),
             "clock" => Query::Clock(domain_input(input)?),
             "playoff" => Query::Playoff(domain_input(input)?),
             "standings" => Query::Standings(domain_input(input)?),
@@ -159,6 +163,7 @@ impl Query {
             Query::FormatMove { .. } => "format_move",
             Query::Outcome(_) => "outcome",
             Query::TouchMove(_) => "touch_move",
+            Query::GameStatus(_) => "game_status",
             Query::Clock(_) => "clock",
             Query::Playoff(_) => "playoff",
             Query::Standings(_) => "standings",
@@ -195,6 +200,7 @@ impl Query {
             }
             Query::Outcome(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::TouchMove(q) => serde_json::to_value(q).unwrap_or(Value::Null),
+            Query::GameStatus(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Clock(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Playoff(q) => serde_json::to_value(q).unwrap_or(Value::Null),
             Query::Standings(q) => serde_json::to_value(q).unwrap_or(Value::Null),
@@ -224,6 +230,7 @@ pub fn answer_field(query: &str) -> Option<&'static str> {
         "format_move" => "text",
         "outcome" => "outcome",
         "touch_move" => "touch",
+        "game_status" => "game_status",
         "clock" => "clock",
         "playoff" => "playoff",
         "standings" => "standings",

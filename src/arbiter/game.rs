@@ -15,6 +15,7 @@ use super::events::{self, Event, Finding, Verdict};
 use super::touch::{self, Touched};
 use super::{cite, parse_iccs, ArbiterError, ArbiterRules, RejectKind, RuleRef, FoulCount};
 use crate::board::{Move, Side, Square};
+use crate::repetition::RepetitionRules;
 use crate::vm::{IllegalReason, Position, Rules, Status};
 
 /// How a game stands after its events.
@@ -79,6 +80,8 @@ pub enum Decision {
     CountsAsTouch,
     NoPenalty,
     Chosen,
+    /// A pending position (待判局面) ruled on: the verdict of the 棋例 and the cycle judged.
+    PendingPosition,
 }
 
 impl Decision {
@@ -108,6 +111,26 @@ impl Decision {
             CountsAsTouch => "counts_as_touch",
             NoPenalty => "no_penalty",
             Chosen => "chosen",
+            PendingPosition => "pending_position",
+        }
+    }
+}
+
+/// Who found the repetition a decision rests on: the arbiter watching the board (the
+/// positions of the moves played), or the arbiter's own ruling given as a `repetition` event
+/// (an override).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum By {
+    Board,
+    Arbiter,
+}
+
+impl By {
+    /// `board` or `arbiter`.
+    pub fn name(self) -> &'static str {
+        match self {
+            By::Board => "board",
+            By::Arbiter => "arbiter",
         }
     }
 }
@@ -129,11 +152,13 @@ pub struct Ruling {
     /// The moves a touch-move obligation allows.
     pub moves: Option<Vec<String>>,
     pub note: Option<String>,
+    /// For a decision that rests on a repetition: who found it.
+    pub by: Option<By>,
 }
 
 impl Ruling {
     fn new(event: usize, decision: Decision, clause: Option<&RuleRef>, side: Option<Side>) -> Ruling {
-        Ruling { event, decision, clause: clause.cloned(), side, seconds: None, count: None, step: None, rounds: None, moves: None, note: None }
+        Ruling { event, decision, clause: clause.cloned(), side, seconds: None, count: None, step: None, rounds: None, moves: None, note: None, by: None }
     }
 
     fn note(mut self, n: impl Into<String>) -> Ruling {
@@ -163,6 +188,9 @@ impl Ruling {
         if let Some(n) = &self.note {
             m.insert("note".into(), json!(n));
         }
+        if let Some(b) = self.by {
+            m.insert("by".into(), json!(b.name()));
+        }
         Value::Object(m)
     }
 }
@@ -179,6 +207,8 @@ pub struct Outcome {
     pub rulings: Vec<Ruling>,
     /// The position after the events.
     pub fen: String,
+    /// When the game ended on a repetition: who found it.
+    pub by: Option<By>,
 }
 
 impl Outcome {
@@ -191,6 +221,9 @@ impl Outcome {
         m.insert("fouls".into(), json!({"red": self.fouls[0], "black": self.fouls[1]}));
         m.insert("rulings".into(), Value::Array(self.rulings.iter().map(Ruling::to_json).collect()));
         m.insert("fen".into(), json!(self.fen));
+        if let Some(b) = self.by {
+            m.insert("by".into(), json!(b.name()));
+        }
         Value::Object(m)
     }
 }
@@ -225,10 +258,66 @@ struct Candidate {
 }
 
 #[derive(Clone, Debug)]
-struct End {
-    result: GameResult,
-    clause: RuleRef,
-    event: usize,
+pub(crate) struct End {
+    pub result: GameResult,
+    pub clause: RuleRef,
+    pub event: usize,
+    pub by: Option<By>,
+}
+
+/// The positions since the last capture (a position before a capture cannot come back
+/// after it), the first where the phase began, their keys and the moves between.
+#[derive(Clone, Debug)]
+pub(crate) struct History {
+    pub positions: Vec<Position>,
+    keys: Vec<u64>,
+    pub moves: Vec<Move>,
+    /// Plies of the game before the first position.
+    pub ply0: usize,
+    /// Index of the last position ruled on as pending.
+    ruled_at: Option<usize>,
+}
+
+impl History {
+    fn new(pos: &Position, ply0: usize) -> History {
+        History { positions: vec![pos.clone()], keys: vec![pos.placement_key()], moves: Vec::new(), ply0, ruled_at: None }
+    }
+
+    fn push(&mut self, m: Move, pos: &Position) {
+        self.moves.push(m);
+        self.positions.push(pos.clone());
+        self.keys.push(pos.placement_key());
+    }
+
+    fn pop(&mut self) {
+        if self.moves.pop().is_some() {
+            self.positions.pop();
+            self.keys.pop();
+        }
+    }
+
+    /// How often the last position stood before, from index `from` on.
+    fn returns(&self, from: usize) -> usize {
+        let k = self.positions.len() - 1;
+        let last = &self.positions[k];
+        (from..k).filter(|&j| self.keys[j] == self.keys[k] && self.positions[j].same_placement(last)).count()
+    }
+
+    /// Every position that has stood more than once: its index of first standing and how
+    /// many times.
+    pub fn repeated(&self) -> Vec<(usize, usize)> {
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        for j in 0..self.positions.len() {
+            let first = (0..j).find(|&f| self.keys[f] == self.keys[j] && self.positions[f].same_placement(&self.positions[j]));
+            match first.and_then(|f| out.iter_mut().find(|(g, _)| *g == f)) {
+                Some(e) => e.1 += 1,
+                None if first.is_none() => out.push((j, 1)),
+                None => {}
+            }
+        }
+        out.retain(|&(_, n)| n > 1);
+        out
+    }
 }
 
 pub(crate) struct Game<'a> {
@@ -260,6 +349,16 @@ pub(crate) struct Game<'a> {
     end: Option<End>,
     candidates: Vec<Candidate>,
     rulings: Vec<Ruling>,
+    /// The 棋例 rules the board is watched with (`None`: repetitions come only as
+    /// `repetition` events).
+    rep: Option<&'a RepetitionRules>,
+    pub(crate) history: History,
+    /// Plies played.
+    plies: usize,
+    /// Declare the natural move limit as soon as it is reached (adjudicating a record).
+    declare_limit: bool,
+    /// Who found the repetition ruled on at an event.
+    by: Option<(usize, By)>,
 }
 
 fn classes_match(rule: &[IllegalClass], seen: &[IllegalClass]) -> bool {
@@ -275,6 +374,7 @@ impl<'a> Game<'a> {
         let mut since_capture = [0; 2];
         since_capture[stm] = h / 2;
         since_capture[1 - stm] = h - h / 2;
+        let history = History::new(&pos, 0);
         Game {
             rules,
             vm,
@@ -297,7 +397,62 @@ impl<'a> Game<'a> {
             end: None,
             candidates: Vec::new(),
             rulings: Vec::new(),
+            rep: None,
+            history,
+            plies: 0,
+            declare_limit: false,
+            by: None,
         }
+    }
+
+    /// Watches the board with these 棋例 rules: a position that comes back as often as
+    /// `repetition.cycle` says is ruled on.
+    pub fn watching(mut self, rep: Option<&'a RepetitionRules>) -> Game<'a> {
+        self.rep = rep;
+        self
+    }
+
+    /// Declares the natural move limit once it is reached, as a claim of the side to move
+    /// would find it (a record adjudicated from its moves alone).
+    pub fn declaring_limit(mut self) -> Game<'a> {
+        self.declare_limit = true;
+        self
+    }
+
+    /// Plays one move of a record and decides; `Ok(true)` once the game is over. A move
+    /// `known_legal` (a replayed record's, checked by the replay) is not checked again.
+    pub fn record_move(&mut self, i: usize, m: Move, known_legal: bool) -> Result<bool, ArbiterError> {
+        // A move said to be legal is still refused, never played, when no piece of the side
+        // to move stands on its first point.
+        if known_legal && self.pos.piece_at(m.from).is_some_and(|p| p.side == self.stm()) {
+            self.advance(i, m);
+        } else {
+            self.play(i, m)?;
+        }
+        self.decide(i);
+        Ok(self.end.is_some())
+    }
+
+    /// How the game ended, if it did.
+    pub(crate) fn end(&self) -> Option<&End> {
+        self.end.as_ref()
+    }
+
+    /// The position now.
+    pub(crate) fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The sides under an order to change, with the clause that ordered it.
+    pub(crate) fn orders(&self) -> &[Option<RuleRef>; 2] {
+        &self.orders
+    }
+
+    /// The rounds counted for the natural move limit, were the side to move to claim, and
+    /// the limit, if the rules have one.
+    pub(crate) fn limit_count(&self) -> Option<(u32, u32)> {
+        let (_, nl) = self.rules.natural_limit.as_ref()?;
+        Some((self.limit_rounds(Some(self.stm())), nl.rounds))
     }
 
     pub fn run(mut self, evs: &[Event]) -> Result<Outcome, ArbiterError> {
@@ -305,18 +460,23 @@ impl<'a> Game<'a> {
             self.event(i, ev).map_err(|e| e.at(&format!("events[{i}] ({})", ev.name())))?;
             self.decide(i);
         }
-        let (result, clause, event) = match self.end {
-            Some(e) => (e.result, Some(e.clause), Some(e.event)),
-            None => (GameResult::Ongoing, None, None),
+        let (result, clause, event, by) = match self.end {
+            Some(e) => (e.result, Some(e.clause), Some(e.event), e.by),
+            None => (GameResult::Ongoing, None, None, None),
         };
-        Ok(Outcome { result, clause, event, fouls: self.fouls, rulings: self.rulings, fen: self.pos.to_fen(self.vm) })
+        Ok(Outcome { result, clause, event, fouls: self.fouls, rulings: self.rulings, fen: self.pos.to_fen(self.vm), by })
     }
 
     fn stm(&self) -> Side {
         self.pos.side_to_move()
     }
 
-    fn rule(&mut self, r: Ruling) {
+    fn rule(&mut self, mut r: Ruling) {
+        if let Some((e, by)) = self.by {
+            if e == r.event {
+                r.by = Some(by);
+            }
+        }
         self.rulings.push(r);
     }
 
@@ -364,6 +524,7 @@ impl<'a> Game<'a> {
                 Ok(())
             }
             Event::Repetition(v) => {
+                self.by = Some((i, By::Arbiter));
                 self.repetition(i, *v);
                 Ok(())
             }
@@ -530,7 +691,8 @@ impl<'a> Game<'a> {
             _ => Decision::Loss,
         };
         self.rule(Ruling::new(i, decision, Some(&clause), side));
-        self.end = Some(End { result, clause, event: i });
+        let by = self.by.filter(|(e, _)| *e == i).map(|(_, b)| b);
+        self.end = Some(End { result, clause, event: i, by });
     }
 
     /// Ends the game at once by a clause that is not a `result.*` clause (5.8.1, 5.9, 4.3).
@@ -582,23 +744,95 @@ impl<'a> Game<'a> {
             self.pending_offer = None;
             self.refused[mover.opponent().index()] = true;
         }
+        self.plies += 1;
         if undo.captured().is_some() {
             self.phase += 1;
             self.since_capture = [0; 2];
             self.checks = [0; 2];
             self.orders = [None, None];
-        } else {
+            self.history = History::new(&self.pos, self.plies);
+        }
+        let in_check = self.pos.in_check(self.vm);
+        if undo.captured().is_none() {
+            self.history.push(m, &self.pos);
             self.since_capture[mover.index()] += 1;
-            if self.pos.in_check(self.vm) {
+            if in_check {
                 self.checks[mover.index()] += 1;
             }
         }
         let stm = self.stm();
-        match self.pos.status(self.vm) {
+        match self.pos.status_in_check(self.vm, in_check) {
             Status::Checkmate => self.fire(i, Trigger::Checkmated, Some(stm), &[], Detail::default()),
             Status::Stalemate => self.fire(i, Trigger::Stalemated, Some(stm), &[], Detail::default()),
-            _ => {}
+            _ => {
+                self.watch_board(i);
+                if self.declare_limit && self.candidates.is_empty() && self.end.is_none() {
+                    self.declare_natural_limit(i);
+                }
+            }
         }
+    }
+
+    /// A position that has come back as often as `repetition.cycle` says (after a ruling:
+    /// as often again as it says) is pending (待判局面): the 棋例 rule on the last cycle, and
+    /// the verdict is applied as a `repetition` event's would be.
+    fn watch_board(&mut self, i: usize) {
+        let Some(rep) = self.rep else { return };
+        let Some(p) = rep.pending() else { return };
+        if self.end.is_some() || !self.candidates.is_empty() {
+            return;
+        }
+        let h = &self.history;
+        let (from, need) = match h.ruled_at {
+            Some(r) => (r, p.after_ruling),
+            None => (0, p.cycles),
+        };
+        if h.returns(from) < need as usize {
+            return;
+        }
+        let ruling = crate::repetition::rule_line(self.vm, rep, &h.positions, &h.moves);
+        self.history.ruled_at = Some(self.history.positions.len() - 1);
+        let cycle = ruling.cycle.map(|(a, b)| format!("plies {}–{}", a + self.history.ply0, b + self.history.ply0)).unwrap_or_default();
+        let sides = ruling.patterns.as_ref().map(|ps| {
+            Side::BOTH.iter().map(|s| {
+                let p = &ps[s.index()];
+                format!("{} {} ({})", s.name(), p.zh, crate::repetition::ruling::status_name(p.status))
+            }).collect::<Vec<_>>().join(", ")
+        }).unwrap_or_default();
+        let verdict_rule = if ruling.verdict == Verdict::None { None } else { ruling.clauses.last() };
+        let note = format!("{cycle} repeat ({}): {sides}; verdict {}", p.rule.clause, ruling.verdict.name());
+        self.by = Some((i, By::Board));
+        self.rule(Ruling::new(i, Decision::PendingPosition, verdict_rule, None).note(note));
+        self.repetition(i, ruling.verdict);
+    }
+
+    /// The natural move limit reached: declared as a claim of the side to move would find it.
+    fn declare_natural_limit(&mut self, i: usize) {
+        let Some((c, nl)) = self.rules.natural_limit.as_ref() else { return };
+        let rounds = self.limit_rounds(Some(self.stm()));
+        if rounds < nl.rounds {
+            return;
+        }
+        let mut r = Ruling::new(i, Decision::LimitReached, Some(c), None).note(format!("{rounds} of {} rounds counted", nl.rounds));
+        r.rounds = Some(rounds);
+        self.rule(r);
+        self.fire(i, Trigger::NaturalLimit, None, &[], Detail::default());
+    }
+
+    /// The rounds counted for the natural move limit on a claim by `claimant` (or the
+    /// arbiter's count, `None`): the fewer of the two sides' moves since the last capture,
+    /// less the checks beyond those counted.
+    fn limit_rounds(&self, claimant: Option<Side>) -> u32 {
+        let Some((_, nl)) = self.rules.natural_limit.as_ref() else { return 0 };
+        let capped = |s: Side| match (claimant, nl.checks_of) {
+            (Some(cl), ChecksOf::Claimant) => cl == s,
+            _ => true,
+        };
+        Side::BOTH
+            .iter()
+            .map(|&s| self.since_capture[s.index()] - if capped(s) { self.checks[s.index()].saturating_sub(nl.checks_counted) } else { 0 })
+            .min()
+            .unwrap_or(0)
     }
 
     fn illegal_move(&mut self, i: usize, text: &str, found_after: u32) -> Result<(), ArbiterError> {
@@ -658,6 +892,7 @@ impl<'a> Game<'a> {
         self.advance(i, m);
         if let Err(e) = crate::fen::validate(self.vm, &self.pos) {
             self.pos = before;
+            self.history.pop();
             return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("after {m} the position cannot stand under the rules ({e})")));
         }
         Ok(())
@@ -809,15 +1044,7 @@ impl<'a> Game<'a> {
             }
             _ => {}
         }
-        let capped = |s: Side| match (claimant, nl.checks_of) {
-            (Some(cl), ChecksOf::Claimant) => cl == s,
-            _ => true,
-        };
-        let rounds = Side::BOTH
-            .iter()
-            .map(|&s| self.since_capture[s.index()] - if capped(s) { self.checks[s.index()].saturating_sub(nl.checks_counted) } else { 0 })
-            .min()
-            .unwrap_or(0);
+        let rounds = self.limit_rounds(claimant);
         if rounds >= nl.rounds {
             let mut r = Ruling::new(i, Decision::LimitReached, Some(&c), claimant).note(format!("{rounds} of {} rounds counted", nl.rounds));
             r.rounds = Some(rounds);
@@ -933,7 +1160,7 @@ impl<'a> Game<'a> {
 
     fn end_replay(&mut self, i: usize, c: &RuleRef) {
         self.rule(Ruling::new(i, Decision::Replay, Some(c), None));
-        self.end = Some(End { result: GameResult::Replay, clause: c.clone(), event: i });
+        self.end = Some(End { result: GameResult::Replay, clause: c.clone(), event: i, by: None });
     }
 
     fn displaced(&mut self, i: usize, from: &str, to: &str, found_after: u32) -> Result<(), ArbiterError> {
@@ -958,6 +1185,8 @@ impl<'a> Game<'a> {
                 self.pos = before;
                 return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("the piece cannot stand on {to} ({e})")));
             }
+            // The board changed without a move: the positions before cannot come back as a cycle.
+            self.history = History::new(&self.pos, self.plies);
             return Ok(());
         }
         match rule.remedy {

@@ -15,6 +15,7 @@
 //! deciding clause and the foul tally) and [`ArbiterRules::touch_move`] (a position and the
 //! pieces touched → the moves the player may make).
 
+mod adjudicate;
 mod compile;
 pub mod data;
 mod events;
@@ -30,10 +31,12 @@ use crate::board::{Move, Side};
 use crate::fen::FenError;
 use crate::line::LineError;
 use crate::spec::{Edition, SpecError};
+use crate::repetition::RepetitionRules;
 use crate::vm::Rules;
 
 pub use events::Verdict;
-pub use game::{Decision, GameResult, Outcome, Ruling};
+pub use adjudicate::{Adjudication, GameStatus, Repeated, StatusQuery};
+pub use game::{By, Decision, GameResult, Outcome, Ruling};
 pub use touch::TouchAnswer;
 
 /// The clause-id families this module compiles.
@@ -115,14 +118,15 @@ impl ArbiterRules {
     }
 
     /// The result of a game given as a list of events (see `conformance/PROTOCOL.md`,
-    /// query `outcome`).
-    pub fn outcome(&self, vm: &Rules, q: &OutcomeQuery) -> Result<Outcome, ArbiterError> {
+    /// query `outcome`). With the rule set's 棋例 (`rep`) the arbiter watches the board: a
+    /// position that comes back as often as `repetition.cycle` says is ruled on.
+    pub fn outcome(&self, vm: &Rules, rep: Option<&RepetitionRules>, q: &OutcomeQuery) -> Result<Outcome, ArbiterError> {
         let pos = match &q.fen {
             Some(f) => crate::fen::parse(vm, f).map_err(ArbiterError::Fen)?.0,
             None => vm.start_position(),
         };
         let evs = events::parse_all(&q.events)?;
-        game::Game::new(self, vm, pos).run(&evs)
+        game::Game::new(self, vm, pos).watching(rep).run(&evs)
     }
 
     /// The moves a player may make after touching the pieces on `touches`, in order (query

@@ -140,7 +140,7 @@ pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String
     let names: Vec<String> =
         events.iter().map(|e| e.as_object().and_then(|m| m.keys().next().cloned()).unwrap_or_default()).collect();
     let q = OutcomeQuery { fen, events };
-    let o = arbiter.outcome(&rs.vm, &q).map_err(|e| format!("{}: {}", args.file.display(), show(&e)))?;
+    let o = arbiter.outcome(&rs.vm, rs.repetition.as_ref(), &q).map_err(|e| format!("{}: {}", args.file.display(), show(&e)))?;
     if args.json {
         println!("{}", o.to_json());
         return Ok(());
@@ -150,7 +150,10 @@ pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String
         None => "no clause".into(),
     };
     let headline = match &o.event {
-        Some(e) => format!("{} by {} at events[{e}] ({})", o.result.name().replace('_', " "), cite(&o.clause), names[*e]),
+        Some(e) => {
+            let by = o.by.map(|b| format!(", found by the {}", b.name())).unwrap_or_default();
+            format!("{} by {} at events[{e}] ({}){by}", o.result.name().replace('_', " "), cite(&o.clause), names[*e])
+        }
         None => o.result.name().into(),
     };
     println!("{}: {headline}", rs.id());
@@ -172,6 +175,9 @@ pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String
         }
         if let Some(n) = &r.note {
             extra.push(n.clone());
+        }
+        if let Some(b) = r.by {
+            extra.push(format!("by {}", b.name()));
         }
         let extra = if extra.is_empty() { String::new() } else { format!(": {}", extra.join("; ")) };
         println!("  events[{}] {}: {}{side} — {}{extra}", r.event, names[r.event], r.decision.name(), cite(&r.clause));

@@ -70,7 +70,7 @@ pub fn check_answer_value(
 }
 
 /// Answer fields whose value is an object compared by [`subset_difference`].
-pub const DOMAIN_ANSWER_FIELDS: &[&str] = &["outcome", "touch", "clock", "playoff", "standings", "ruling"];
+pub const DOMAIN_ANSWER_FIELDS: &[&str] = &["outcome", "touch", "game_status", "clock", "playoff", "standings", "ruling"];
 
 /// Where `got` departs from `want`, or `None` when every part of `want` is in `got`:
 /// objects compare key by key on the keys `want` names (an answer may carry more),

@@ -656,6 +656,7 @@ fn check_query_values(
             ..
         } => (moves, Some(notation), Some(mv)),
         Query::TouchMove(t) => (&t.moves, None, None),
+        Query::GameStatus(s) => (&s.moves, None, None),
         Query::ValidateFen { .. }
         | Query::Outcome(_)
         | Query::Clock(_)

@@ -2,7 +2,7 @@
 //! for a FEN and moves) and asks its rule domain. `Err` carries the answer when the input
 //! is refused or the rule set has no clauses for the domain.
 
-use crate::arbiter::{ArbiterError, ArbiterRules, OutcomeQuery, TouchQuery};
+use crate::arbiter::{ArbiterError, ArbiterRules, OutcomeQuery, StatusQuery, TouchQuery};
 use crate::clock::{ClockQuery, PlayoffQuery};
 use crate::competition::StandingsQuery;
 use crate::line::{self, LineError};
@@ -92,8 +92,14 @@ fn arbiter_reject(e: ArbiterError) -> Answer {
 
 /// `outcome`.
 pub fn outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answered {
-    let o = arbiter_rules(rs)?.outcome(&rs.vm, q).map_err(arbiter_reject)?;
+    let o = arbiter_rules(rs)?.outcome(&rs.vm, rs.repetition.as_ref(), q).map_err(arbiter_reject)?;
     Ok(Answer::one("outcome", o.to_json()))
+}
+
+/// `game_status`: the moves played through the arbiter watching the board.
+pub fn game_status(rs: &RuleSet, q: &StatusQuery) -> Answered {
+    let s = arbiter_rules(rs)?.game_status(&rs.vm, rs.repetition.as_ref(), q).map_err(arbiter_reject)?;
+    Ok(Answer::one("game_status", s.to_json()))
 }
 
 /// `touch_move`.

@@ -132,6 +132,7 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
         Query::FormatMove { fen, moves, notation, mv } => a::format_move(ruleset, fen, moves, notation, mv),
         Query::Outcome(q) => a::outcome(ruleset, q),
         Query::TouchMove(q) => a::touch_move(ruleset, q),
+        Query::GameStatus(q) => a::game_status(ruleset, q),
         Query::Clock(q) => a::clock(ruleset, q),
         Query::Playoff(q) => a::playoff(ruleset, q),
         Query::Standings(q) => a::standings(ruleset, q),

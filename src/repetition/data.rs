@@ -340,4 +340,12 @@ pub struct CycleData {
     /// Judge moves without an exact repetition when each side moves one and the same piece
     /// throughout, at least this many times.
     pub shuffle_min_moves_per_side: Option<u32>,
+    /// A position is pending (待判局面) and ruled on when it has come back this many times
+    /// (the cycle played this many times); without it nobody watches the board.
+    #[serde(default)]
+    pub pending_after_cycles: Option<u32>,
+    /// After a ruling, the cycles played again before the position is ruled on anew (a side
+    /// ordered to change that plays them has not changed).
+    #[serde(default)]
+    pub cycles_after_ruling: Option<u32>,
 }

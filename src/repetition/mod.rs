@@ -27,7 +27,7 @@ use crate::vm::Rules;
 pub use analysis::{ChaseKind, Val};
 pub use forcing::{Bounds, Line};
 pub use data::{Family, PatternStatus, Test, VerdictKind};
-pub use ruling::{rule, PlyRuling, Ruling, RulingError, RulingQuery, Verdict};
+pub use ruling::{rule, rule_line, PlyRuling, Ruling, RulingError, RulingQuery, Verdict};
 
 pub use crate::spec::RuleRef;
 
@@ -99,6 +99,18 @@ pub(crate) struct VerdictRule {
     pub rule: RuleRef,
 }
 
+/// When the moves on the board make a pending position (待判局面) the rules rule on
+/// (`repetition.cycle`): the counts the arbiter watches the board with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    /// A position that has come back this many times is pending.
+    pub cycles: u32,
+    /// After a ruling, a position that comes back this many times more is ruled on anew.
+    pub after_ruling: u32,
+    /// The clause that says so.
+    pub rule: RuleRef,
+}
+
 /// The repetition rules of one rule set, compiled.
 #[derive(Clone, Debug)]
 pub struct RepetitionRules {
@@ -128,6 +140,7 @@ pub struct RepetitionRules {
     pub(crate) verdicts: Vec<VerdictRule>,
     pub(crate) shuffle_min: Option<u32>,
     pub(crate) cycle_rule: Option<RuleRef>,
+    pub(crate) pending: Option<Pending>,
     /// Kind names, for reasons and targets.
     pub(crate) kind_names: Vec<String>,
     pub(crate) general: KindId,
@@ -142,6 +155,11 @@ impl RepetitionRules {
     /// Whether `kind`'s own captures do not make a chase (26.1).
     pub fn exempt_first_capturer(&self, kind: KindId) -> bool {
         self.exempt_first >> kind & 1 == 1
+    }
+
+    /// When the board makes a pending position, if the rules say (`repetition.cycle`).
+    pub fn pending(&self) -> Option<&Pending> {
+        self.pending.as_ref()
     }
 
     pub fn class_index(&self, name: &str) -> Option<usize> {
@@ -199,16 +217,26 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
     let (patterns, cycle_names, patterns_rule) = patterns(ed, &classes, errors);
     let verdicts = verdicts(ed, clauses, &patterns, errors);
 
-    let (shuffle_min, cycle_rule) = match ed.clause("repetition.cycle") {
-        None => (None, None),
+    let (shuffle_min, cycle_rule, pending) = match ed.clause("repetition.cycle") {
+        None => (None, None, None),
         Some(c) => match typed::<data::CycleData>(c) {
             Ok(d) => {
                 clause_data::positive(c, "shuffle_min_moves_per_side", d.shuffle_min_moves_per_side.map(u64::from), errors);
-                (d.shuffle_min_moves_per_side, Some(RuleRef::of(c)))
+                clause_data::positive(c, "pending_after_cycles", d.pending_after_cycles.map(u64::from), errors);
+                clause_data::positive(c, "cycles_after_ruling", d.cycles_after_ruling.map(u64::from), errors);
+                let pending = match (d.pending_after_cycles, d.cycles_after_ruling) {
+                    (Some(cycles), Some(after_ruling)) => Some(Pending { cycles, after_ruling, rule: RuleRef::of(c) }),
+                    (None, None) => None,
+                    _ => {
+                        errors.push(clause_data::err(c, "pending_after_cycles and cycles_after_ruling go together"));
+                        None
+                    }
+                };
+                (d.shuffle_min_moves_per_side, Some(RuleRef::of(c)), pending)
             }
             Err(e) => {
                 errors.push(e);
-                (None, None)
+                (None, None, None)
             }
         },
     };
@@ -241,6 +269,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         verdicts,
         shuffle_min,
         cycle_rule,
+        pending,
         kind_names,
         general: vm.royal_kind(),
     })

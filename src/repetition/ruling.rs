@@ -113,6 +113,14 @@ pub fn rule(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Result<Ruling
     Ok(judge(&Analyst::new(vm, rep), &positions, &moves, None))
 }
 
+/// Rules on a line already played: `positions` before every move and after the last (as
+/// `line::line` gives them), `moves` the moves between. The arbiter calls it on the
+/// positions since the last capture when one has come back as often as `repetition.cycle`
+/// says.
+pub fn rule_line(vm: &Rules, rep: &RepetitionRules, positions: &[Position], moves: &[Move]) -> Ruling {
+    judge(&Analyst::new(vm, rep), positions, moves, None)
+}
+
 /// Classes every move of `moves` as if they formed one cycle (no pattern or verdict is
 /// meaningful unless they do): `xqspec ruling --every-move`.
 pub fn rule_every_move(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Result<Ruling, RulingError> {

@@ -292,6 +292,17 @@ impl Position {
 
     /// Whether both positions have the same pieces on the same points and the same side to
     /// move (the move counters aside): the sense in which a position repeats.
+    /// A hash of what [`Position::same_placement`] compares (the pieces and the side to
+    /// move): equal for the same placement, so a repetition is looked for among equal keys.
+    pub fn placement_key(&self) -> u64 {
+        // FNV-1a over the 90 points and the side to move.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in self.board.iter().chain(std::iter::once(&(self.side as u8))) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h
+    }
+
     pub fn same_placement(&self, other: &Position) -> bool {
         self.side == other.side && self.board == other.board
     }
@@ -915,7 +926,11 @@ impl Position {
 
     /// The status named by the `check.*` clauses.
     pub fn status(&self, rules: &Rules) -> Status {
-        let in_check = self.in_check(rules);
+        self.status_in_check(rules, self.in_check(rules))
+    }
+
+    /// [`Position::status`] when whether the side to move is in check is known already.
+    pub fn status_in_check(&self, rules: &Rules, in_check: bool) -> Status {
         let has_move = self.has_legal_move(rules);
         for r in &rules.status_rules {
             if r.in_check.is_none_or(|c| c == in_check) && r.has_legal_move.is_none_or(|h| h == has_move) {

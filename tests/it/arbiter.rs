@@ -44,12 +44,28 @@ fn touch(rs: &RuleSet, fen: &str, touches: &[&str], simultaneous: bool) -> Value
 
 fn outcome(rs: &RuleSet, fen: Option<&str>, events: Value) -> Result<Value, ArbiterError> {
     let q = OutcomeQuery { fen: fen.map(str::to_string), events: events.as_array().unwrap().clone() };
-    rs.arbiter.as_ref().unwrap().outcome(&rs.vm, &q).map(|o| o.to_json())
+    rs.arbiter.as_ref().unwrap().outcome(&rs.vm, rs.repetition.as_ref(), &q).map(|o| o.to_json())
 }
 
 fn rounds(n: usize) -> Vec<Value> {
-    // Red's general d0-d1-d0…, Black's e9-e8-e9…: no capture, no check.
-    (0..n).flat_map(|i| if i % 2 == 0 { ["d0d1", "e9e8"] } else { ["d1d0", "e8e9"] }).map(|m| json!({ "move": m })).collect()
+    // From BARE: Red's chariot tours ranks 1–6 of files a, b, c, f, g, h, i and back (one
+    // point a round), Black's general e9-e8-e9…: no capture, no check, and no position
+    // stands a fourth time (the arbiter watching the board would rule a pending position).
+    let mut tour: Vec<String> = vec!["a7".into()];
+    for (k, f) in "abcfghi".chars().enumerate() {
+        let ranks: Vec<u32> = if k % 2 == 0 { (1..=6).rev().collect() } else { (1..=6).collect() };
+        tour.extend(ranks.iter().map(|r| format!("{f}{r}")));
+    }
+    let back: Vec<String> = tour.iter().rev().skip(1).cloned().collect();
+    tour.extend(back);
+    (0..n)
+        .flat_map(|i| {
+            let red = format!("{}{}", tour[i % (tour.len() - 1)], tour[i % (tour.len() - 1) + 1]);
+            let black = if i % 2 == 0 { "e9e8" } else { "e8e9" };
+            [red, black.to_string()]
+        })
+        .map(|m| json!({ "move": m }))
+        .collect()
 }
 
 const BARE: &str = "4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 1";
@@ -360,7 +376,7 @@ fn check_no_panic(events: Vec<Value>) {
     for ed in ["cxa-1999", "cxa-2011", "cxa-2020", "cxa-2011+provincial-2012-open"] {
         let rs = ruleset_cached(ed);
         let q = OutcomeQuery { fen: None, events: events.clone() };
-        match rs.arbiter.as_ref().unwrap().outcome(&rs.vm, &q) {
+        match rs.arbiter.as_ref().unwrap().outcome(&rs.vm, rs.repetition.as_ref(), &q) {
             Ok(o) => {
                 let j = o.to_json();
                 assert!(j["fouls"]["red"].is_u64() && j["fouls"]["black"].is_u64());

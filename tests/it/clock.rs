@@ -149,7 +149,7 @@ fn one_rule_of_5_9_decides_the_clock_and_the_arbiter_alike() {
     let arbiter_events = json!([{"move": "h2e2"}, {"knock_over": {"side": "red", "pieces": 1, "after_press": true, "off_board": true, "opponent_remaining_seconds": 60}}]);
     let outcome = |rs: &RuleSet| {
         let q = xqspec::arbiter::OutcomeQuery { fen: None, events: arbiter_events.as_array().unwrap().clone() };
-        rs.arbiter.as_ref().unwrap().outcome(&rs.vm, &q).unwrap().to_json()
+        rs.arbiter.as_ref().unwrap().outcome(&rs.vm, rs.repetition.as_ref(), &q).unwrap().to_json()
     };
     let base = RuleSet::builtin("cxa-2020").unwrap();
     let v = ask(base.clock.as_ref().unwrap(), "blitz_5m_3s", None, clock_events.clone());

@@ -5,6 +5,7 @@
 #[path = "common/load.rs"]
 mod load;
 
+mod adjudicate;
 mod arbiter;
 mod arbiter_cli;
 mod clock;

@@ -1,0 +1,185 @@
+//! A game from its moves alone, as the arbiter watching the board sees it: what the rules
+//! give a finished record (`xqspec adjudicate`: mate, stalemate (困毙), perpetual check, a
+//! forbidden cycle not changed, the natural move limit, or nothing) and how a game in
+//! progress stands (the `game_status` query: ended or not, the positions repeated, the
+//! orders to change, the rounds left to the natural move limit).
+//!
+//! Both play the moves through the `outcome` engine ([`super::game::Game`]), so a record is
+//! judged exactly as a list of `move` events would be.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use super::data::Trigger;
+use super::game::{By, End, Game, GameResult};
+use super::{cite, parse_iccs, ArbiterError, ArbiterRules, RejectKind, RuleRef};
+use crate::board::Move;
+use crate::repetition::RepetitionRules;
+use crate::vm::{Position, Rules};
+
+/// What the rules give a game from its moves alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    /// `Ongoing` when the moves end without a result (`undecided`: resignation, agreement
+    /// and time are not in the moves).
+    pub result: GameResult,
+    /// The clause that ended the game.
+    pub clause: Option<RuleRef>,
+    /// The ply (1-based) of the move after which it ended.
+    pub ply: Option<usize>,
+    /// What the arbiter observed: the `when` of the deciding clause (`checkmated`,
+    /// `stalemated`, `perpetual_check`, `change_refused`, `repetition_draw`, `natural_limit`).
+    pub how: Option<&'static str>,
+    /// For an end on a repetition: who found it (always the board here).
+    pub by: Option<By>,
+}
+
+impl Adjudication {
+    /// No result found.
+    pub fn undecided() -> Adjudication {
+        Adjudication { result: GameResult::Ongoing, clause: None, ply: None, how: None, by: None }
+    }
+
+    /// `red_wins`, `black_wins`, `draw` … or `undecided`.
+    pub fn result_name(&self) -> &'static str {
+        match self.result {
+            GameResult::Ongoing => "undecided",
+            r => r.name(),
+        }
+    }
+
+    /// The answer object (`result`, `clause`, `article`, `ply`, `how`, `by`).
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("result".into(), json!(self.result_name()));
+        cite(&mut m, self.clause.as_ref());
+        m.insert("ply".into(), self.ply.map_or(Value::Null, |p| json!(p)));
+        m.insert("how".into(), self.how.map_or(Value::Null, |h| json!(h)));
+        if let Some(b) = self.by {
+            m.insert("by".into(), json!(b.name()));
+        }
+        Value::Object(m)
+    }
+}
+
+/// Input of the `game_status` query: a position and the moves played from it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatusQuery {
+    pub fen: String,
+    #[serde(default)]
+    pub moves: Vec<String>,
+}
+
+/// A position that has stood more than once since the last capture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repeated {
+    /// The position (as it first stood).
+    pub fen: String,
+    /// The ply after which it first stood (0: the start).
+    pub ply: usize,
+    /// How many times it has stood.
+    pub times: usize,
+}
+
+/// How a game in progress stands (the `game_status` query).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameStatus {
+    /// Ended or not, and how.
+    pub end: Adjudication,
+    /// The position's own status: `ongoing`, `check`, `checkmate`, `stalemate`.
+    pub position: &'static str,
+    pub repeated: Vec<Repeated>,
+    /// Per side (Red, Black): the clause under which it is ordered to change.
+    pub orders: [Option<RuleRef>; 2],
+    /// The rounds counted for the natural move limit (on a claim of the side to move) and
+    /// the limit, if the rules have one.
+    pub natural_limit: Option<(u32, u32)>,
+}
+
+impl GameStatus {
+    /// The answer object of the `game_status` query.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        let ended = self.end.result != GameResult::Ongoing;
+        m.insert("state".into(), json!(if ended { "ended" } else { "ongoing" }));
+        m.insert("result".into(), json!(if ended { self.end.result.name() } else { "ongoing" }));
+        cite(&mut m, self.end.clause.as_ref());
+        m.insert("ply".into(), self.end.ply.map_or(Value::Null, |p| json!(p)));
+        m.insert("how".into(), self.end.how.map_or(Value::Null, |h| json!(h)));
+        m.insert("position".into(), json!(self.position));
+        let rep: Vec<Value> = self.repeated.iter().map(|r| json!({"fen": r.fen, "ply": r.ply, "times": r.times})).collect();
+        m.insert("repeated".into(), Value::Array(rep));
+        let order = |o: &Option<RuleRef>| match o {
+            None => Value::Null,
+            Some(c) => {
+                let mut m = Map::new();
+                cite(&mut m, Some(c));
+                Value::Object(m)
+            }
+        };
+        m.insert("orders".into(), json!({"red": order(&self.orders[0]), "black": order(&self.orders[1])}));
+        m.insert(
+            "natural_limit".into(),
+            self.natural_limit.map_or(Value::Null, |(r, l)| json!({"rounds": r, "limit": l, "remaining": l.saturating_sub(r)})),
+        );
+        Value::Object(m)
+    }
+}
+
+impl ArbiterRules {
+    /// What the rules give a record from its moves alone: the moves are played as `move`
+    /// events with the board watched (`rep`) and the natural move limit declared once
+    /// reached; the first end found decides. The moves are a replayed record's, each legal
+    /// where it is played (the replay checked them).
+    pub fn adjudicate(&self, vm: &Rules, rep: Option<&RepetitionRules>, start: &Position, moves: &[Move]) -> Result<Adjudication, ArbiterError> {
+        let mut g = Game::new(self, vm, start.clone()).watching(rep).declaring_limit();
+        for (i, &m) in moves.iter().enumerate() {
+            if g.record_move(i, m, true).map_err(|e| e.at(&format!("move {}", i + 1)))? {
+                break;
+            }
+        }
+        Ok(self.adjudication(g.end()))
+    }
+
+    /// How a game in progress stands after `moves` from `fen` (query `game_status`). Moves
+    /// after the end of the game are refused (`events.after_end`).
+    pub fn game_status(&self, vm: &Rules, rep: Option<&RepetitionRules>, q: &StatusQuery) -> Result<GameStatus, ArbiterError> {
+        let start = crate::fen::parse(vm, &q.fen).map_err(ArbiterError::Fen)?.0;
+        let mut g = Game::new(self, vm, start).watching(rep);
+        for (i, text) in q.moves.iter().enumerate() {
+            if let Some(e) = g.end() {
+                return Err(ArbiterError::reject(
+                    RejectKind::EventsAfterEnd,
+                    format!("move {}: the game ended after move {} ({})", i + 1, e.event + 1, e.clause.clause),
+                ));
+            }
+            let m = parse_iccs(text).map_err(|e| e.at(&format!("move {}", i + 1)))?;
+            g.record_move(i, m, false).map_err(|e| e.at(&format!("move {}", i + 1)))?;
+        }
+        let h = &g.history;
+        let repeated = h
+            .repeated()
+            .into_iter()
+            .map(|(j, times)| Repeated { fen: h.positions[j].to_fen(vm), ply: h.ply0 + j, times })
+            .collect();
+        Ok(GameStatus {
+            end: self.adjudication(g.end()),
+            position: g.position().status(vm).name(),
+            repeated,
+            orders: g.orders().clone(),
+            natural_limit: g.limit_count(),
+        })
+    }
+
+    fn adjudication(&self, end: Option<&End>) -> Adjudication {
+        let Some(e) = end else {
+            return Adjudication::undecided();
+        };
+        let how = self.results.iter().find(|r| r.clause == e.clause).map(|r| r.when.name()).or_else(|| {
+            // 4.3: a draw by repetition within the early rounds that Red did not break.
+            self.early_repetition.as_ref().filter(|(c, _, _)| *c == e.clause).map(|_| Trigger::ChangeRefused.name())
+        });
+        Adjudication { result: e.result, clause: Some(e.clause.clone()), ply: Some(e.event + 1), how, by: e.by }
+    }
+}
