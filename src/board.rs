@@ -9,11 +9,11 @@
 use std::fmt;
 
 /// Number of files of the grid the coordinate types support.
-pub const FILES: u8 = 9;
+pub(crate) const FILES: u8 = 9;
 /// Number of ranks of the grid the coordinate types support.
-pub const RANKS: u8 = 10;
+pub(crate) const RANKS: u8 = 10;
 /// Number of points (交叉点) on the board.
-pub const SQUARES: usize = (FILES as usize) * (RANKS as usize);
+pub(crate) const SQUARES: usize = (FILES as usize) * (RANKS as usize);
 
 /// A side: Red (红方, moves first) or Black (黑方).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -38,7 +38,7 @@ impl Side {
         }
     }
 
-    pub fn from_index(i: usize) -> Side {
+    pub(crate) fn from_index(i: usize) -> Side {
         if i == 0 {
             Side::Red
         } else {
@@ -78,7 +78,7 @@ impl Square {
 
     /// The point with index `i` (`0..90`).
     #[inline]
-    pub fn from_index(i: usize) -> Option<Square> {
+    pub(crate) fn from_index(i: usize) -> Option<Square> {
         if i < SQUARES {
             Some(Square(i as u8))
         } else {
@@ -110,7 +110,8 @@ impl Square {
 
     /// Rank counted from `side`'s own back rank (0 = own back rank).
     #[inline]
-    pub fn relative_rank(self, side: Side) -> u8 {
+    #[cfg(test)]
+    pub(crate) fn relative_rank(self, side: Side) -> u8 {
         match side {
             Side::Red => self.rank(),
             Side::Black => RANKS - 1 - self.rank(),
@@ -177,7 +178,7 @@ impl Move {
     /// the to-point, lower case, no separator and nothing around it (`h2e2`;
     /// `conformance/PROTOCOL.md`). Records in the ICCS notation (`H2-E2` in a PGN file,
     /// `parse_move` with `iccs-upper`) are read by `notation`, not here.
-    pub fn is_iccs(s: &str) -> bool {
+    pub(crate) fn is_iccs(s: &str) -> bool {
         let b = s.as_bytes();
         b.len() == 4
             && (b'a'..=b'i').contains(&b[0])
@@ -200,7 +201,7 @@ impl fmt::Display for Move {
 
 /// Index of a piece kind in the kind table of a compiled edition (`rules.kinds()`).
 /// Kinds are data: which index means `horse` is decided by `spec/…/pieces.yaml`.
-pub type KindId = u8;
+pub(crate) type KindId = u8;
 
 /// A piece: a side and a kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -77,7 +77,7 @@ pub struct FenProblem {
 
 /// Which step refused the FEN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FenStage {
+pub(crate) enum FenStage {
     /// The text could not be read ([`read`]); the first problem stops it.
     Syntax,
     /// The text reads, but the position cannot arise under the rules ([`validate`]).
@@ -87,7 +87,7 @@ pub enum FenStage {
 /// A rejected FEN, with every problem found (syntax errors stop at the first).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
-    pub stage: FenStage,
+    pub(crate) stage: FenStage,
     pub problems: Vec<FenProblem>,
 }
 
@@ -116,7 +116,8 @@ impl FenError {
     }
 
     /// Whether the text could not even be read (as opposed to an impossible position).
-    pub fn is_syntax(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_syntax(&self) -> bool {
         self.stage == FenStage::Syntax
     }
 }
@@ -147,7 +148,7 @@ pub struct FenWarning {
 }
 
 /// The FEN of the initial setup is also accepted as this word.
-pub const STARTPOS: &str = "startpos";
+pub(crate) const STARTPOS: &str = "startpos";
 
 /// A FEN read but not judged: the pieces, the side to move and the counters as written.
 /// It becomes a [`Position`] only through [`Position::from_setup`], which checks it against
@@ -155,7 +156,7 @@ pub const STARTPOS: &str = "startpos";
 /// is not a FEN (stage [`FenStage::Syntax`]), `from_setup` a position that cannot arise
 /// under the rules ([`FenStage::Position`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
+pub(crate) struct Setup {
     pos: Position,
 }
 
@@ -172,7 +173,7 @@ pub fn parse(rules: &Rules, text: &str) -> Result<(Position, Vec<FenWarning>), F
 
 /// Read the text into a [`Setup`] without judging whether the position can arise (the
 /// rule set gives the piece letters).
-pub fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenError> {
+pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenError> {
     let mut warnings = Vec::new();
     // Fields with their 1-based starting columns (in characters).
     let mut fields: Vec<(usize, &str)> = Vec::new();
@@ -348,7 +349,7 @@ pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenError> {
 
 impl Position {
     /// The position a setup describes, when it can arise under the rules ([`validate`]).
-    pub fn from_setup(rules: &Rules, setup: Setup) -> Result<Position, FenError> {
+    pub(crate) fn from_setup(rules: &Rules, setup: Setup) -> Result<Position, FenError> {
         validate(rules, &setup.pos)?;
         Ok(setup.pos)
     }

@@ -3,7 +3,7 @@
 use tabled::settings::Style;
 
 /// A table built with `tabled`, as Markdown or as a rounded text table (for terminals).
-pub fn table_text(b: tabled::builder::Builder, markdown: bool) -> String {
+pub(crate) fn table_text(b: tabled::builder::Builder, markdown: bool) -> String {
     let mut t = b.build();
     if markdown {
         t.with(Style::markdown());
@@ -14,6 +14,6 @@ pub fn table_text(b: tabled::builder::Builder, markdown: bool) -> String {
 }
 
 /// Text made safe for one Markdown table cell: pipes escaped, line breaks as `<br>`.
-pub fn cell(s: &str) -> String {
+pub(crate) fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace("\r\n", "<br>").replace('\n', "<br>")
 }

@@ -59,7 +59,7 @@ pub enum Query {
 }
 
 /// The queries this version knows, in protocol spelling.
-pub const KNOWN_QUERIES: &[&str] = &[
+pub(crate) const KNOWN_QUERIES: &[&str] = &[
     "legal_moves",
     "perft",
     "status",
@@ -207,14 +207,10 @@ impl Query {
         }
     }
 
-    /// The name of the field an accepted answer to this query carries.
-    pub fn answer_field(&self) -> Option<&'static str> {
-        answer_field(self.name())
-    }
 }
 
 /// The answer field of a known query (`legal_moves` → `moves`).
-pub fn answer_field(query: &str) -> Option<&'static str> {
+pub(crate) fn answer_field(query: &str) -> Option<&'static str> {
     Some(match query {
         "legal_moves" => "moves",
         "perft" => "nodes",
@@ -247,7 +243,7 @@ pub enum Answer {
 
 impl Answer {
     /// An accepted answer with one field (`{"clock": {...}}`).
-    pub fn one(field: &str, v: Value) -> Answer {
+    pub(crate) fn one(field: &str, v: Value) -> Answer {
         let mut m = Map::new();
         m.insert(field.to_string(), v);
         Answer::Value(m)
@@ -268,11 +264,11 @@ impl Answer {
         Answer::one("status", json!(s))
     }
     /// Answer to `validate_fen` when the FEN is accepted.
-    pub fn valid() -> Answer {
+    pub(crate) fn valid() -> Answer {
         Answer::one("valid", json!(true))
     }
     /// Answer to `parse_move`: the ICCS move.
-    pub fn parsed_move(mv: impl Into<String>) -> Answer {
+    pub(crate) fn parsed_move(mv: impl Into<String>) -> Answer {
         Answer::one("move", Value::String(mv.into()))
     }
     /// Answer to `format_move`: the move's text.

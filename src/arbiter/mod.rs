@@ -32,12 +32,11 @@ use crate::line::LineError;
 use crate::spec::{Edition, SpecError};
 use crate::vm::Rules;
 
-pub use events::Verdict;
 pub use game::{Decision, GameResult, Outcome, Ruling};
-pub use touch::TouchAnswer;
+pub(crate) use touch::TouchAnswer;
 
 /// The clause-id families this module compiles.
-pub const FAMILIES: [&str; 7] = ["result.", "draw.", "event.level", "touch.", "irregularity.", "foul.", "lateness."];
+pub(crate) const FAMILIES: [&str; 7] = ["result.", "draw.", "event.level", "touch.", "irregularity.", "foul.", "lateness."];
 
 /// A clause as the arbiter cites it.
 pub use crate::spec::RuleRef;
@@ -46,12 +45,12 @@ pub use crate::spec::RuleRef;
 #[derive(Clone, Debug)]
 pub(crate) struct ResultRuleC {
     pub clause: RuleRef,
-    pub when: data::Trigger,
+    pub(crate) when: data::Trigger,
     pub result: data::ResultKind,
     pub classes: Vec<data::IllegalClass>,
-    pub times: u32,
-    pub span: data::Span,
-    pub limit_minutes: Option<u32>,
+    pub(crate) times: u32,
+    pub(crate) span: data::Span,
+    pub(crate) limit_minutes: Option<u32>,
 }
 
 /// How many fouls one occurrence of a foul's trigger is.
@@ -67,7 +66,7 @@ pub(crate) enum FoulCount {
 #[derive(Clone, Debug)]
 pub(crate) struct FoulRuleC {
     pub clause: RuleRef,
-    pub when: data::Trigger,
+    pub(crate) when: data::Trigger,
     pub classes: Vec<data::IllegalClass>,
     pub count: FoulCount,
 }
@@ -76,9 +75,9 @@ pub(crate) struct FoulRuleC {
 #[derive(Clone, Debug)]
 pub(crate) struct ChainRule {
     pub clause: RuleRef,
-    pub touched: Vec<data::Role>,
+    pub(crate) touched: Vec<data::Role>,
     pub simultaneous: bool,
-    pub steps: Vec<data::Step>,
+    pub(crate) steps: Vec<data::Step>,
 }
 
 /// The arbiter's clauses of one rule set, compiled.

@@ -17,7 +17,7 @@
 pub mod table;
 pub mod compile;
 pub mod data;
-pub mod playoff;
+pub(crate) mod playoff;
 pub mod sim;
 
 use std::fmt;
@@ -29,7 +29,7 @@ use crate::board::Side;
 use crate::spec::{Edition, ProvenanceStatus, SpecError};
 
 pub use playoff::{Chain, PlayoffError, PlayoffErrorKind, PlayoffQuery};
-pub use sim::{Control, Event, EventError, EventErrorKind, Period, RuleRef, Timeline, Timing};
+pub(crate) use sim::{Control, EventError, RuleRef, Timeline, Timing};
 
 use compile::Resolved;
 use data::Ms;
@@ -43,24 +43,24 @@ pub struct Scheme {
     pub article: Option<String>,
     pub name: String,
     /// The rulebook's own label (`rapid`), which classification does not override.
-    pub label: Option<String>,
+    pub(crate) label: Option<String>,
     pub provenance: ProvenanceStatus,
     /// The scheme's data with the reading in use applied: settings are merged into it.
-    pub template: serde_yaml::Value,
+    pub(crate) template: serde_yaml::Value,
     /// The reading in use and its source, for a scheme with alternatives.
-    pub reading: Option<(String, String)>,
+    pub(crate) reading: Option<(String, String)>,
     /// The control, when the rules fix every number.
     pub control: Option<Control>,
     /// The numbers the event sets (paths into the data: `periods[0].time`, `increment`).
-    pub event_sets: Vec<String>,
+    pub(crate) event_sets: Vec<String>,
 }
 
 /// The rapid classification (2020 6.3): classes by the longest first-period time.
 #[derive(Clone, Debug)]
-pub struct Classification {
+pub(crate) struct Classification {
     /// (class, name, at most ms), in the clause's order.
     pub classes: Vec<(String, String, u64)>,
-    pub otherwise: String,
+    pub(crate) otherwise: String,
     pub rule: RuleRef,
 }
 
@@ -68,9 +68,9 @@ pub struct Classification {
 #[derive(Clone, Debug)]
 pub struct ClockRules {
     pub timing: Timing,
-    pub classification: Option<Classification>,
-    pub schemes: Vec<Scheme>,
-    pub chains: Vec<Chain>,
+    pub(crate) classification: Option<Classification>,
+    pub(crate) schemes: Vec<Scheme>,
+    pub(crate) chains: Vec<Chain>,
 }
 
 /// The `clock` query: a scheme, the event's settings for the numbers the scheme leaves
@@ -332,7 +332,7 @@ impl ClockRules {
 }
 
 /// A control as the answers give it: each side's periods and the increment, in ms.
-pub fn control_json(c: &Control) -> Value {
+pub(crate) fn control_json(c: &Control) -> Value {
     let side = |s: Side| -> Value {
         c.periods[s.index()]
             .iter()

@@ -15,16 +15,16 @@ use super::data::{ChooserRule, ColourRule};
 
 /// A stage of a chain, compiled.
 #[derive(Clone, Debug)]
-pub struct Stage {
+pub(crate) struct Stage {
     pub name: String,
     pub games: u32,
     /// A clock scheme id; `None`: the event's own control.
     pub scheme: Option<String>,
     pub first: ColourRule,
-    pub then: Option<ColourRule>,
-    pub draw_black_wins: bool,
+    pub(crate) then: Option<ColourRule>,
+    pub(crate) draw_black_wins: bool,
     /// Colour rule of each replayed round's first game, when the stage repeats.
-    pub repeat: Option<ColourRule>,
+    pub(crate) repeat: Option<ColourRule>,
 }
 
 /// A play-off chain (`playoff.*`), compiled.
@@ -33,7 +33,7 @@ pub struct Chain {
     pub id: String,
     pub clause: String,
     pub article: Option<String>,
-    pub stages: Vec<Stage>,
+    pub(crate) stages: Vec<Stage>,
 }
 
 /// The `playoff` query: a chain and the games played so far.
@@ -253,7 +253,7 @@ fn colours(
 
 /// Where the play-off stands after `q.games`: `{winner, decided_by}` or `{next: …}`.
 /// `control` describes a stage's clock scheme (for the answer).
-pub fn evaluate(
+pub(crate) fn evaluate(
     chain: &Chain,
     q: &PlayoffQuery,
     control: impl Fn(&str) -> Value,

@@ -16,19 +16,19 @@ use crate::board::Side;
 
 /// One period of a compiled control, for one side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Period {
-    pub time: u64,
+pub(crate) struct Period {
+    pub(crate) time: u64,
     /// Moves to be made in the period; `None`: the game must end in it.
     pub moves: Option<u32>,
-    pub repeat: bool,
+    pub(crate) repeat: bool,
 }
 
 /// A time control with every number known: the periods of each side (Red, Black) and the
 /// increment per move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Control {
-    pub periods: [Vec<Period>; 2],
-    pub increment: u64,
+    pub(crate) periods: [Vec<Period>; 2],
+    pub(crate) increment: u64,
 }
 
 impl Control {
@@ -67,31 +67,31 @@ impl Control {
     }
 
     /// The first period's time of `side`.
-    pub fn base(&self, side: Side) -> u64 {
+    pub(crate) fn base(&self, side: Side) -> u64 {
         self.periods[side.index()].first().map_or(0, |p| p.time)
     }
 
     /// Whether any period has a move quota.
-    pub fn has_quota(&self) -> bool {
+    pub(crate) fn has_quota(&self) -> bool {
         self.periods.iter().flatten().any(|p| p.moves.is_some())
     }
 }
 
-pub use crate::spec::RuleRef;
+pub(crate) use crate::spec::RuleRef;
 
-pub use crate::arbiter::data::KnockEffect;
+pub(crate) use crate::arbiter::data::KnockEffect;
 use crate::arbiter::data::{KnockRuling, KnockedOver};
 
 /// Knocked-over pieces (5.9): the arbiter's clause, decided by [`KnockedOver::ruling`].
 #[derive(Clone, Debug)]
-pub struct KnockRule {
+pub(crate) struct KnockRule {
     pub data: KnockedOver,
     pub rule: RuleRef,
 }
 
 /// A clock action that is a violation: whether the edition calls it a foul.
 #[derive(Clone, Debug)]
-pub struct ViolationRule {
+pub(crate) struct ViolationRule {
     pub foul: bool,
     pub rule: RuleRef,
 }
@@ -99,21 +99,21 @@ pub struct ViolationRule {
 /// The clock rules of an edition, compiled from its `clock.*` clauses.
 #[derive(Clone, Debug)]
 pub struct Timing {
-    pub first_to_move: Side,
-    pub exhausted: Exhausted,
-    pub flag_rule: RuleRef,
-    pub increment: Option<(IncrementTiming, RuleRef)>,
+    pub(crate) first_to_move: Side,
+    pub(crate) exhausted: Exhausted,
+    pub(crate) flag_rule: RuleRef,
+    pub(crate) increment: Option<(IncrementTiming, RuleRef)>,
     /// Quota periods: how unused time passes to the next period, the quota rule and the
     /// carry-over rule.
-    pub quota: Option<(UnusedTime, RuleRef, RuleRef)>,
-    pub press_without_move: Option<ViolationRule>,
-    pub stop_start: Option<ViolationRule>,
-    pub knocked_over: Option<KnockRule>,
+    pub(crate) quota: Option<(UnusedTime, RuleRef, RuleRef)>,
+    pub(crate) press_without_move: Option<ViolationRule>,
+    pub(crate) stop_start: Option<ViolationRule>,
+    pub(crate) knocked_over: Option<KnockRule>,
 }
 
 impl Timing {
     /// The clause a violation of `kind` comes from.
-    pub fn violation_rule(&self, kind: ViolationKind) -> Option<&RuleRef> {
+    pub(crate) fn violation_rule(&self, kind: ViolationKind) -> Option<&RuleRef> {
         match kind {
             ViolationKind::PressWithoutMove => self.press_without_move.as_ref().map(|r| &r.rule),
             ViolationKind::StopStart => self.stop_start.as_ref().map(|r| &r.rule),
@@ -123,7 +123,7 @@ impl Timing {
 
     /// The clause a flag of `kind` comes from: the quota rule for a missed quota, else the
     /// flag rule.
-    pub fn flag_rule(&self, kind: FlagKind) -> &RuleRef {
+    pub(crate) fn flag_rule(&self, kind: FlagKind) -> &RuleRef {
         match (kind, &self.quota) {
             (FlagKind::Quota, Some((_, q, _))) => q,
             _ => &self.flag_rule,
@@ -404,15 +404,15 @@ pub struct Flag {
     /// The event during which it ran out (from 1).
     pub event: usize,
     /// The side's move it was making (its moves made + 1).
-    pub move_number: u32,
+    pub(crate) move_number: u32,
     pub kind: FlagKind,
     /// Time the side had left when the event began.
     pub left: i64,
     /// How far past that the event went.
-    pub over: u64,
+    pub(crate) over: u64,
     /// The side's moves made, and (quota) the moves required by the period's end.
-    pub moves_made: u32,
-    pub moves_required: Option<u64>,
+    pub(crate) moves_made: u32,
+    pub(crate) moves_required: Option<u64>,
 }
 
 /// A move, with both clocks after it.
@@ -423,15 +423,15 @@ pub struct MoveRow {
     /// The side's own move number.
     pub number: u32,
     /// Time the move took on the running face.
-    pub took: u64,
+    pub(crate) took: u64,
     /// Time added to the mover after the move (increment, next period).
-    pub added: u64,
+    pub(crate) added: u64,
     /// Time left, Red and Black, after the move.
     pub left: [i64; 2],
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ViolationKind {
+pub(crate) enum ViolationKind {
     PressWithoutMove,
     StopStart,
     KnockedOver,
@@ -448,24 +448,24 @@ impl ViolationKind {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Violation {
+pub(crate) struct Violation {
     pub event: usize,
     pub side: Side,
     pub kind: ViolationKind,
     pub foul: bool,
     /// The side's n-th violation of this kind.
     pub count: u32,
-    pub effect: Option<KnockEffect>,
+    pub(crate) effect: Option<KnockEffect>,
 }
 
 /// Time added to (or taken from) a side by the arbiter or by 5.9.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Adjustment {
+pub(crate) struct Adjustment {
     pub event: usize,
     pub side: Side,
-    pub ms: i64,
+    pub(crate) ms: i64,
     /// `None`: the arbiter; otherwise the rule that added it.
-    pub by_rule: Option<ViolationKind>,
+    pub(crate) by_rule: Option<ViolationKind>,
 }
 
 /// Everything a simulation found.
@@ -473,13 +473,13 @@ pub struct Adjustment {
 pub struct Timeline {
     pub start: [i64; 2],
     pub moves: Vec<MoveRow>,
-    pub violations: Vec<Violation>,
-    pub adjustments: Vec<Adjustment>,
+    pub(crate) violations: Vec<Violation>,
+    pub(crate) adjustments: Vec<Adjustment>,
     pub flag: Option<Flag>,
     /// Time left at the end (0 for a side whose flag fell).
     pub left: [i64; 2],
     /// Whose face runs at the end (`None`: stopped, or the game ended).
-    pub running: Option<Side>,
+    pub(crate) running: Option<Side>,
     /// The event that ended the game on the clock (a flag, a loss by 5.9).
     pub ended_at: Option<usize>,
     /// Per event: both clocks after it, and the side that moved or pressed.
@@ -492,7 +492,7 @@ pub struct AfterEvent {
     /// Time left, Red and Black (a flagged side's as it was when the event began).
     pub left: [i64; 2],
     /// The side that moved or pressed.
-    pub actor: Option<Side>,
+    pub(crate) actor: Option<Side>,
 }
 
 struct SideState {

@@ -21,7 +21,7 @@
 
 pub mod render;
 pub mod compile;
-pub mod criteria;
+pub(crate) mod criteria;
 pub mod data;
 pub mod standings;
 pub mod tournament;
@@ -43,22 +43,22 @@ pub struct CompetitionRules {
     pub game: data::GameTable,
     pub game_table: String,
     /// Match points from game points (`scoring.match`).
-    pub match_scoring: data::MatchScoring,
+    pub(crate) match_scoring: data::MatchScoring,
     /// Formats by name (`round_robin` for `tiebreak.round_robin`).
     pub formats: BTreeMap<String, Format>,
     /// The `tiebreak.*` clause with `places` (1999 15.6 `tiebreak.champion`): places no tie may share.
     pub champion: Option<data::Champion>,
     /// `bye.score`: the result a bye scores, when the rules score byes.
-    pub bye_score: Option<data::ByeResult>,
+    pub(crate) bye_score: Option<data::ByeResult>,
     /// `bye.team_score`: the result a team's bye scores.
-    pub bye_team_score: Option<data::ByeResult>,
-    pub bye_opponent: Option<data::ByeOpponent>,
+    pub(crate) bye_team_score: Option<data::ByeResult>,
+    pub(crate) bye_opponent: Option<data::ByeOpponent>,
     /// `sanction.ranking`: kinds, heaviest first.
-    pub sanctions: Option<Vec<data::SanctionKind>>,
+    pub(crate) sanctions: Option<Vec<data::SanctionKind>>,
     /// `sanction.ranking.after`: where the sanctions step stands in the ranking chain.
-    pub sanctions_after: data::SanctionPlace,
-    pub withdrawal: BTreeMap<data::System, data::Withdrawal>,
-    pub n_plus_one: Option<data::NPlusOne>,
+    pub(crate) sanctions_after: data::SanctionPlace,
+    pub(crate) withdrawal: BTreeMap<data::System, data::Withdrawal>,
+    pub(crate) n_plus_one: Option<data::NPlusOne>,
     /// `lineup.<name>` by name.
     pub lineups: BTreeMap<String, data::Lineup>,
 }
@@ -76,15 +76,15 @@ pub struct Format {
     pub name: String,
     pub clause: String,
     pub article: Option<String>,
-    pub entrants: data::Entrants,
-    pub system: Option<data::System>,
-    pub unit: data::Unit,
-    pub rank_by: Criterion,
-    pub cycles: u32,
+    pub(crate) entrants: data::Entrants,
+    pub(crate) system: Option<data::System>,
+    pub(crate) unit: data::Unit,
+    pub(crate) rank_by: Criterion,
+    pub(crate) cycles: u32,
     pub default_order: String,
     pub orders: BTreeMap<String, Vec<Criterion>>,
-    pub byes: data::Byes,
-    pub unresolved: data::Unresolved,
+    pub(crate) byes: data::Byes,
+    pub(crate) unresolved: data::Unresolved,
 }
 
 /// The `standings` query: a tournament in, the ranking out.

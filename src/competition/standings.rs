@@ -22,7 +22,7 @@ pub const SHARED_PLACE: &str = "shared place";
 /// `separated_by` of an entrant tied with the one above where a play-off must decide.
 pub const PLAY_OFF: &str = "play-off required";
 /// `separated_by` of the N+1 final (10.4.3).
-pub const FINAL: &str = "N+1 final";
+pub(crate) const FINAL: &str = "N+1 final";
 
 /// One row of the ranking.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,16 +46,16 @@ pub struct Row {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standings {
     pub ruleset: String,
-    pub format: String,
+    pub(crate) format: String,
     pub clause: String,
-    pub order: String,
+    pub(crate) order: String,
     /// Labels of the criteria applied, in order (the ranking score first).
-    pub criteria: Vec<String>,
+    pub(crate) criteria: Vec<String>,
     pub rows: Vec<Row>,
     /// Entrants whose results were annulled by a withdrawal (not ranked).
-    pub annulled: Vec<String>,
+    pub(crate) annulled: Vec<String>,
     /// 队员总分制: the individual event's standings the teams were ranked from.
-    pub individual: Option<Box<Standings>>,
+    pub(crate) individual: Option<Box<Standings>>,
 }
 
 impl Standings {
@@ -105,19 +105,19 @@ pub enum Outcome {
 
 /// One result of one entrant: a game, a match, a bye, or a forfeit.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Encounter {
+pub(crate) struct Encounter {
     /// 0 for games forfeited after a withdrawal in a round robin (no round of their own).
-    pub round: u32,
-    pub opponent: Option<usize>,
+    pub(crate) round: u32,
+    pub(crate) opponent: Option<usize>,
     pub outcome: Outcome,
-    pub game_points: f64,
-    pub match_points: f64,
-    pub games_won: u32,
-    pub black_games: u32,
-    pub black_wins: u32,
+    pub(crate) game_points: f64,
+    pub(crate) match_points: f64,
+    pub(crate) games_won: u32,
+    pub(crate) black_games: u32,
+    pub(crate) black_wins: u32,
     pub fouls: u32,
     /// The N+1 final.
-    pub is_final: bool,
+    pub(crate) is_final: bool,
 }
 
 /// Computes the standings of `t` under `rules`.
@@ -132,7 +132,7 @@ pub fn standings(t: &Tournament, rules: &CompetitionRules) -> Standings {
 
 /// The encounters of every entrant (players, or teams in a team event), as the ranking
 /// sees them: for tables that show results.
-pub fn encounters(t: &Tournament, rules: &CompetitionRules) -> Vec<Vec<Encounter>> {
+pub(crate) fn encounters(t: &Tournament, rules: &CompetitionRules) -> Vec<Vec<Encounter>> {
     Ctx::new(t, rules, t.game_format(), &t.game_format().default_order.clone(), t.rounds).enc
 }
 

@@ -35,40 +35,40 @@ pub struct RawTournament {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overlay: Option<String>,
     /// A format name: `round_robin` for the clause `tiebreak.round_robin`.
-    pub format: String,
+    pub(crate) format: String,
     /// A named order of the format's clause, when not the one in force (14.3.1 / 14.3.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub order: Option<String>,
+    pub(crate) order: Option<String>,
     /// 队员总分制: the format of the individual event.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub individual_format: Option<String>,
+    pub(crate) individual_format: Option<String>,
     /// Number of rounds of the event.
     pub rounds: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub players: Vec<RawPlayer>,
+    pub(crate) players: Vec<RawPlayer>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub teams: Vec<RawTeam>,
+    pub(crate) teams: Vec<RawTeam>,
     /// Team events: boards per match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub boards: Option<u32>,
     /// Team events: the line-up system, a `lineup.*` clause name (`boards_with_reserves`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lineup: Option<String>,
+    pub(crate) lineup: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub games: Vec<RawGame>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub matches: Vec<RawMatch>,
+    pub(crate) matches: Vec<RawMatch>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub byes: Vec<RawBye>,
+    pub(crate) byes: Vec<RawBye>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sanctions: Vec<RawSanction>,
+    pub(crate) sanctions: Vec<RawSanction>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub withdrawals: Vec<RawWithdrawal>,
+    pub(crate) withdrawals: Vec<RawWithdrawal>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawPlayer {
+pub(crate) struct RawPlayer {
     pub id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -76,12 +76,12 @@ pub struct RawPlayer {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawTeam {
+pub(crate) struct RawTeam {
     pub id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Player ids in registration (board) order, reserves last.
-    pub players: Vec<String>,
+    pub(crate) players: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -89,12 +89,12 @@ pub struct RawTeam {
 pub struct RawGame {
     /// Individual events: the round. Inside a team match: omitted (the match's round).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub round: Option<u32>,
+    pub(crate) round: Option<u32>,
     /// Inside a team match: the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board: Option<u32>,
-    pub red: String,
-    pub black: String,
+    pub(crate) board: Option<u32>,
+    pub(crate) red: String,
+    pub(crate) black: String,
     /// `red`, `black`, `draw`; without play: `+-` (Red wins), `-+` (Black wins), `--`.
     pub result: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -104,49 +104,49 @@ pub struct RawGame {
     pub r#final: bool,
     /// N+1: who won the play-off games when the final's slow game was drawn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub play_off_winner: Option<String>,
+    pub(crate) play_off_winner: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawFouls {
     #[serde(default)]
-    pub red: u32,
+    pub(crate) red: u32,
     #[serde(default)]
-    pub black: u32,
+    pub(crate) black: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawMatch {
-    pub round: u32,
-    pub teams: [String; 2],
+pub(crate) struct RawMatch {
+    pub(crate) round: u32,
+    pub(crate) teams: [String; 2],
     pub games: Vec<RawGame>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawBye {
-    pub round: u32,
+pub(crate) struct RawBye {
+    pub(crate) round: u32,
     pub entrant: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawSanction {
+pub(crate) struct RawSanction {
     pub entrant: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub round: Option<u32>,
+    pub(crate) round: Option<u32>,
     /// A kind of `sanction.ranking` (`warning`, `game_disqualification`).
     pub kind: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawWithdrawal {
+pub(crate) struct RawWithdrawal {
     pub entrant: String,
     /// The last round the entrant played (0: withdrew before round 1).
-    pub after_round: u32,
+    pub(crate) after_round: u32,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -288,7 +288,7 @@ pub struct TournamentErrors {
 
 impl TournamentErrors {
     /// Records an error: kept while fewer than [`MAX_REPORTED_ERRORS`] are, else counted.
-    pub fn push(&mut self, e: TournamentError) {
+    pub(crate) fn push(&mut self, e: TournamentError) {
         if self.errors.len() < MAX_REPORTED_ERRORS {
             self.errors.push(e);
         } else {
@@ -524,63 +524,53 @@ impl GameResult {
             _ => return None,
         })
     }
-    pub fn played(self) -> bool {
+    pub(crate) fn played(self) -> bool {
         matches!(self, GameResult::RedWins | GameResult::BlackWins | GameResult::Draw)
-    }
-    pub fn spelling(self) -> &'static str {
-        match self {
-            GameResult::RedWins => "red",
-            GameResult::BlackWins => "black",
-            GameResult::Draw => "draw",
-            GameResult::RedWinsUnplayed => "+-",
-            GameResult::BlackWinsUnplayed => "-+",
-            GameResult::BothLoseUnplayed => "--",
-        }
     }
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Player {
+pub(crate) struct Player {
     pub id: String,
     pub name: Option<String>,
     /// Index in [`Tournament::teams`].
-    pub team: Option<usize>,
+    pub(crate) team: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Team {
+pub(crate) struct Team {
     pub id: String,
     pub name: Option<String>,
     /// Indices in [`Tournament::players`], registration order.
-    pub players: Vec<usize>,
+    pub(crate) players: Vec<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Game {
-    pub round: u32,
+    pub(crate) round: u32,
     /// Player indices.
-    pub red: usize,
-    pub black: usize,
+    pub(crate) red: usize,
+    pub(crate) black: usize,
     pub result: GameResult,
     pub fouls: [u32; 2],
-    pub board: Option<u32>,
+    pub(crate) board: Option<u32>,
     /// Index in [`Tournament::matches`].
-    pub in_match: Option<usize>,
-    pub is_final: bool,
-    pub play_off_winner: Option<usize>,
+    pub(crate) in_match: Option<usize>,
+    pub(crate) is_final: bool,
+    pub(crate) play_off_winner: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Match {
-    pub round: u32,
+pub(crate) struct Match {
+    pub(crate) round: u32,
     /// Team indices.
-    pub teams: [usize; 2],
+    pub(crate) teams: [usize; 2],
     /// Indices in [`Tournament::games`].
     pub games: Vec<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sanction {
+pub(crate) struct Sanction {
     /// Entrant index (player in individual events, team in team events).
     pub entrant: usize,
     /// Index of the kind in `sanction.ranking` (0 heaviest).
@@ -591,21 +581,21 @@ pub struct Sanction {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tournament {
     pub name: Option<String>,
-    pub format: Format,
+    pub(crate) format: Format,
     /// The order in force (its name in the format's clause).
-    pub order: String,
+    pub(crate) order: String,
     /// 队员总分制: the individual event's format.
-    pub individual_format: Option<Format>,
+    pub(crate) individual_format: Option<Format>,
     pub rounds: u32,
-    pub players: Vec<Player>,
-    pub teams: Vec<Team>,
+    pub(crate) players: Vec<Player>,
+    pub(crate) teams: Vec<Team>,
     pub games: Vec<Game>,
-    pub matches: Vec<Match>,
+    pub(crate) matches: Vec<Match>,
     /// (round, entrant index).
-    pub byes: Vec<(u32, usize)>,
-    pub sanctions: Vec<Sanction>,
+    pub(crate) byes: Vec<(u32, usize)>,
+    pub(crate) sanctions: Vec<Sanction>,
     /// (entrant index, after round).
-    pub withdrawals: Vec<(usize, u32)>,
+    pub(crate) withdrawals: Vec<(usize, u32)>,
 }
 
 impl PartialEq for Format {
@@ -616,17 +606,17 @@ impl PartialEq for Format {
 
 impl Tournament {
     /// Whether the ranked entrants are teams (matches are team matches).
-    pub fn team_event(&self) -> bool {
+    pub(crate) fn team_event(&self) -> bool {
         self.format.entrants == Entrants::Teams
     }
 
     /// The format whose games are individual (the individual event of 队员总分制).
-    pub fn game_format(&self) -> &Format {
+    pub(crate) fn game_format(&self) -> &Format {
         self.individual_format.as_ref().unwrap_or(&self.format)
     }
 
     /// Entrant ids (players or teams).
-    pub fn entrant_ids(&self) -> Vec<&str> {
+    pub(crate) fn entrant_ids(&self) -> Vec<&str> {
         if self.team_event() {
             self.teams.iter().map(|t| t.id.as_str()).collect()
         } else {

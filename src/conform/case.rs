@@ -69,7 +69,7 @@ pub enum Expected {
 
 impl Expected {
     /// An expectation from its JSON form (`{moves: [...]}`, `{reject: fen.syntax}`).
-    pub fn from_value(v: Value) -> Result<Expected, String> {
+    pub(crate) fn from_value(v: Value) -> Result<Expected, String> {
         match v {
             Value::Object(map) => {
                 if let Some(kind) = map.get("reject") {
@@ -150,7 +150,7 @@ impl Origin {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
     pub id: String,
-    pub description: String,
+    pub(crate) description: String,
     pub clauses: Vec<String>,
     pub editions: Vec<String>,
     pub features: Vec<String>,
@@ -163,7 +163,7 @@ pub struct Case {
     pub origin: Option<Origin>,
     /// For a derived case, the id of the case it was derived from.
     pub from: Option<String>,
-    pub source: Option<String>,
+    pub(crate) source: Option<String>,
     pub note: Option<String>,
     /// An event overlay (补充规定) applied to the edition, by id (`spec/overlays/<id>.yaml`).
     pub overlay: Option<String>,
@@ -279,7 +279,7 @@ impl Case {
     }
 
     /// Every expectation of the case with the edition it holds for.
-    pub fn expectations(&self) -> Vec<(&str, &Expected)> {
+    pub(crate) fn expectations(&self) -> Vec<(&str, &Expected)> {
         self.editions
             .iter()
             .filter_map(|e| self.expected(e).map(|x| (e.as_str(), x)))
@@ -288,7 +288,7 @@ impl Case {
 }
 
 /// Line and column (1-based) of the top-level key `key:` in a YAML text, or (1, 1).
-pub fn locate_key(text: &str, key: &str) -> (usize, usize) {
+pub(crate) fn locate_key(text: &str, key: &str) -> (usize, usize) {
     for (i, line) in text.lines().enumerate() {
         if let Some(rest) = line.strip_prefix(key) {
             if rest.trim_start().starts_with(':') {
@@ -301,7 +301,7 @@ pub fn locate_key(text: &str, key: &str) -> (usize, usize) {
 
 /// Line and column of the first occurrence of `needle` at or after the top-level key `key`,
 /// or the key's own place when the needle is not found.
-pub fn locate_in(text: &str, key: &str, needle: &str) -> (usize, usize) {
+pub(crate) fn locate_in(text: &str, key: &str, needle: &str) -> (usize, usize) {
     let (start, _) = locate_key(text, key);
     for (i, line) in text.lines().enumerate().skip(start - 1) {
         if let Some(c) = line.find(needle) {

@@ -23,17 +23,17 @@ pub struct Coverage {
     pub editions: BTreeMap<String, BTreeMap<String, Cover>>,
     /// Area → origin (`sourced`, `derived`, `authored`, or `none`) → what the cases of that
     /// origin hold and how the reference fares on them.
-    pub origins: BTreeMap<String, BTreeMap<&'static str, OriginCount>>,
+    pub(crate) origins: BTreeMap<String, BTreeMap<&'static str, OriginCount>>,
 }
 
 /// Cases of one area and origin, their runs (case × edition), and the runs the reference
 /// passes: every run but its listed known failures (`xqspec conform` fails when that list
 /// is not exactly true).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OriginCount {
+pub(crate) struct OriginCount {
     pub cases: usize,
-    pub runs: usize,
-    pub reference_passes: usize,
+    pub(crate) runs: usize,
+    pub(crate) reference_passes: usize,
 }
 
 impl OriginCount {

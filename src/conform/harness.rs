@@ -25,14 +25,41 @@ use crate::spec::Spec;
 
 /// Runs the suite against a Rust implementation, in-process.
 ///
-/// ```no_run
-/// # use xqspec::conform::{harness::Harness, Answer, Implementation, About, Query};
-/// # struct Mine;
-/// # impl Implementation for Mine {
-/// #   fn about(&self) -> About { About::default() }
-/// #   fn answer(&mut self, _: &str, _: &Query) -> Answer { Answer::unsupported("") }
-/// # }
-/// Harness::new(Mine).edition("cxa-2020").ignore(["fen-side-r-accepted"]).run();
+/// An implementation answers the queries its [`About`](super::About) declares; cases of
+/// the others are skipped. Here "your engine" answers `status` (checkmate, stalemate or
+/// neither) by asking xqspec's own reference, where yours would call your engine:
+///
+/// ```
+/// use xqspec::conform::harness::Harness;
+/// use xqspec::conform::{About, Answer, Implementation, Query};
+/// use xqspec::reference::Reference;
+///
+/// struct Mine(Reference);
+///
+/// impl Implementation for Mine {
+///     fn about(&self) -> About {
+///         About {
+///             name: "mine".into(),
+///             version: "0.1.0".into(),
+///             editions: vec!["cxa-2020".into()],
+///             queries: vec!["status".into()], // undeclared queries are skipped
+///             ..About::default()
+///         }
+///     }
+///
+///     fn answer(&mut self, edition: &str, query: &Query) -> Answer {
+///         match query {
+///             Query::Status { .. } => self.0.answer(edition, query),
+///             _ => Answer::unsupported("not implemented"),
+///         }
+///     }
+/// }
+///
+/// let mine = Mine(Reference::builtin().expect("the built-in spec loads"));
+/// Harness::new(mine)
+///     .edition("cxa-2020")
+///     .skip("fen-*") // leave out cases by id or path
+///     .run(); // prints a table per area; panics listing every failure
 /// ```
 pub struct Harness<I> {
     imp: I,
@@ -187,7 +214,8 @@ fn reference() -> &'static Reference {
 
 /// Runs one case file under one edition against the reference implementation.
 /// The one check of `tests/conformance.rs`: an error says what differs.
-pub fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result<(), Failure> {
+#[cfg(test)]
+pub(crate) fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result<(), Failure> {
     check_reference_case_in(Path::new("conformance"), edition, path, contents)
 }
 

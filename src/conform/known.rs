@@ -24,7 +24,7 @@ pub const UPDATE_REFERENCE: &str =
     "cargo run -- conform --update-known-failures conformance/reference-known-failures.yaml";
 
 /// The header of a written known-failures file.
-pub const HEADER: &str = "\
+pub(crate) const HEADER: &str = "\
 # Known failures. Each entry needs a reason and an `answer:`, the answer given instead of the
 # case's `expect` (the parts of it that the expectation names), or `{fault: crash}` (error,
 # crash, timeout). The run fails if a listed case passes or fails otherwise than `answer:` says.
@@ -51,7 +51,7 @@ impl KnownAnswer {
     }
 
     /// Reads `answer:`.
-    pub fn from_value(v: &Value) -> Result<KnownAnswer, String> {
+    pub(crate) fn from_value(v: &Value) -> Result<KnownAnswer, String> {
         match v {
             Value::Object(m) if m.contains_key("fault") => {
                 if m.len() != 1 {
@@ -91,7 +91,7 @@ impl KnownAnswer {
 /// A result that did not pass, as a known failure's `answer:`: the answer cut down to the
 /// parts `like` (the case's expectation, or a known answer) names ([`cut`]), the rejection,
 /// or the fault. `None` for a pass or a skip.
-pub fn failure_of(query: &str, like: &Expected, status: Status, answer: Option<&Answer>) -> Option<KnownAnswer> {
+pub(crate) fn failure_of(query: &str, like: &Expected, status: Status, answer: Option<&Answer>) -> Option<KnownAnswer> {
     match (status, answer) {
         (Status::Pass | Status::Skip, _) => None,
         (Status::Fail, Some(Answer::Reject { kind, .. })) => Some(KnownAnswer::Answer(Expected::Reject(kind.clone()))),
@@ -120,7 +120,7 @@ pub fn failure_of(query: &str, like: &Expected, status: Status, answer: Option<&
 /// a list keeps its length with each item cut like the item of `like` at its place (or like
 /// the last one), anything else is `got` itself. The result passes the subset comparison of
 /// [`judge`] against `got`.
-pub fn cut(like: &Value, got: &Value) -> Value {
+pub(crate) fn cut(like: &Value, got: &Value) -> Value {
     match (like, got) {
         (Value::Object(l), Value::Object(g)) => Value::Object(
             l.iter()
@@ -277,7 +277,7 @@ impl KnownFailures {
     }
 
     /// The entry listing this case under this edition.
-    pub fn entry(&self, id: &str, edition: &str) -> Option<&KnownFailure> {
+    pub(crate) fn entry(&self, id: &str, edition: &str) -> Option<&KnownFailure> {
         self.entries
             .iter()
             .find(|k| k.id == id && k.edition.as_deref().is_none_or(|e| e == edition))
@@ -327,7 +327,7 @@ fn check_answer_for(a: &KnownAnswer, case: &Case, edition: Option<&str>, suite: 
 /// A JSON value as one line of flow-style YAML (`{ruling: {verdict: draw}}`): keys with
 /// numbers first (`{ply: 3, class: idle}`), then other scalars, then lists and mappings;
 /// strings plain where YAML reads them back unchanged, else quoted.
-pub fn flow_yaml(v: &Value) -> String {
+pub(crate) fn flow_yaml(v: &Value) -> String {
     match v {
         Value::Object(m) => {
             let mut items: Vec<(&String, &Value)> = m.iter().collect();
@@ -360,7 +360,7 @@ fn flow_string(s: &str) -> String {
 }
 
 /// One entry in the written form.
-pub fn entry_yaml(id: &str, edition: Option<&str>, reason: &str, answer: Option<&KnownAnswer>) -> String {
+pub(crate) fn entry_yaml(id: &str, edition: Option<&str>, reason: &str, answer: Option<&KnownAnswer>) -> String {
     let mut out = format!("- id: {id}\n");
     if let Some(e) = edition {
         let _ = writeln!(out, "  edition: {e}");

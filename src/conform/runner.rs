@@ -62,8 +62,8 @@ pub struct CaseResult {
     pub known_changed: Option<String>,
     /// When the case neither passed nor was skipped: the answer given (cut down to the parts
     /// the expectation names), the rejection or the fault, as a known failure lists it.
-    pub failure: Option<KnownAnswer>,
-    pub millis: u128,
+    pub(crate) failure: Option<KnownAnswer>,
+    pub(crate) millis: u128,
 }
 
 /// How a result counts towards the closing line.
@@ -163,7 +163,7 @@ pub fn select<'a>(suite: &'a Suite, opts: &RunOptions) -> Result<Vec<(&'a Case, 
 }
 
 /// Runs one case under one edition against `subject`.
-pub fn run_one(
+pub(crate) fn run_one(
     case: &Case,
     edition: &str,
     subject: &mut dyn Subject,
@@ -283,10 +283,16 @@ fn settle(r: &mut CaseResult, query: &str, expected: &Expected, entry: Option<&K
 /// Counts of a run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
+    /// Cases that passed (and are not listed as known failures).
     pub passed: usize,
+    /// Cases that failed, counting unexpected passes and changed known failures.
     pub failed: usize,
+    /// Cases skipped: a query, edition or feature the implementation does not declare, or an
+    /// answer `unsupported`.
     pub skipped: usize,
+    /// Listed cases that fail as their `answer:` says.
     pub known_failures: usize,
+    /// Listed cases that pass: take them off the list.
     pub unexpected_passes: usize,
     /// Listed cases that fail otherwise than their `answer:` says.
     pub changed_known_failures: usize,

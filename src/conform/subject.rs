@@ -129,7 +129,7 @@ pub struct Adapter {
 }
 
 impl Adapter {
-    pub const MAX_FAILED_STARTS: u32 = 3;
+    pub(crate) const MAX_FAILED_STARTS: u32 = 3;
 
     /// Starts `command` and performs the handshake.
     pub fn start(command: &str, start_timeout: Duration) -> Result<Adapter, String> {

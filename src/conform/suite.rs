@@ -13,7 +13,7 @@ use crate::board::Move;
 use crate::query::Query;
 
 /// The suite shipped with this crate (`conformance/`), embedded at build time.
-pub static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/conformance");
+pub(crate) static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/conformance");
 
 /// The embedded text of `names` (files directly under `conformance/`), as `(name, text)`.
 #[cfg(test)]
@@ -32,23 +32,23 @@ pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct QuerySpec {
-    pub required: Vec<String>,
-    pub optional: Vec<String>,
+    pub(crate) required: Vec<String>,
+    pub(crate) optional: Vec<String>,
     pub answer: String,
     /// JSON types of input fields that are not strings (`{events: array}`); the input
     /// fields of the first queries (`fen`, `moves`, `depth`, `notation`) are known.
     #[serde(default)]
-    pub types: BTreeMap<String, String>,
+    pub(crate) types: BTreeMap<String, String>,
 }
 
 /// The closed vocabularies: `vocabulary.yaml` and `features.yaml`.
 #[derive(Clone, Debug, Default)]
 pub struct Vocabulary {
     pub queries: BTreeMap<String, QuerySpec>,
-    pub reserved_queries: Vec<String>,
-    pub statuses: BTreeMap<String, String>,
-    pub notations: BTreeMap<String, String>,
-    pub reject_kinds: BTreeMap<String, String>,
+    pub(crate) reserved_queries: Vec<String>,
+    pub(crate) statuses: BTreeMap<String, String>,
+    pub(crate) notations: BTreeMap<String, String>,
+    pub(crate) reject_kinds: BTreeMap<String, String>,
     /// Feature name → description.
     pub features: BTreeMap<String, String>,
 }
@@ -78,7 +78,7 @@ struct RawFeature {
 /// One clause no case can decide.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct Exemption {
+pub(crate) struct Exemption {
     pub clause: String,
     /// The editions the exemption holds for; empty means every edition having the clause.
     #[serde(default)]
@@ -129,8 +129,8 @@ pub struct Suite {
     /// Cases that parsed, in path order.
     pub cases: Vec<Case>,
     pub vocabulary: Vocabulary,
-    pub exemptions: Vec<Exemption>,
-    pub retired: BTreeSet<String>,
+    pub(crate) exemptions: Vec<Exemption>,
+    pub(crate) retired: BTreeSet<String>,
     /// Problems found while loading (files that did not parse).
     pub problems: Vec<Problem>,
     /// Text of each case file by path, for locating later problems.
@@ -370,10 +370,10 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>, problem
 pub const REFERENCE_KNOWN_FAILURES: &str = "reference-known-failures.yaml";
 
 /// Perft counts above this need the feature `slow`.
-pub const SLOW_NODES: u64 = 1_000_000;
+pub(crate) const SLOW_NODES: u64 = 1_000_000;
 
 /// Is `id` a well-formed case id?
-pub fn is_case_id(id: &str) -> bool {
+pub(crate) fn is_case_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 80
         && id.split('-').all(|part| {
@@ -385,7 +385,7 @@ pub fn is_case_id(id: &str) -> bool {
 }
 
 /// The checks of one case that need no reference implementation.
-pub fn check_case(
+pub(crate) fn check_case(
     case: &Case,
     text: &str,
     vocab: &Vocabulary,

@@ -50,7 +50,7 @@ impl PieceKind {
     }
 
     /// The kind with the given spec name.
-    pub fn from_spec_name(name: &str) -> Option<PieceKind> {
+    pub(crate) fn from_spec_name(name: &str) -> Option<PieceKind> {
         PieceKind::ALL.into_iter().find(|k| k.spec_name() == name)
     }
 
@@ -104,13 +104,13 @@ pub struct MoveText {
     /// File or tandem designator.
     pub origin: Origin,
     /// 进, 退 or 平.
-    pub action: Action,
+    pub(crate) action: Action,
     /// 1–9 as written: a destination file (from the mover's right) or a step count.
     pub number: u8,
     /// The side the characters belong to, when they say (帅 is Red, 将 is Black; a
     /// numeral is the side's whose set in `board.file_numbering` has it). Informational only: the
     /// resolver goes by the side to move.
-    pub side_hint: Option<Side>,
+    pub(crate) side_hint: Option<Side>,
 }
 
 /// A parsed move in any notation.

@@ -7,7 +7,7 @@ use encoding_rs::{Encoding, BIG5, GB18030, UTF_16BE, UTF_16LE, UTF_8};
 
 /// An encoding name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownEncoding(pub String);
+pub(crate) struct UnknownEncoding(pub String);
 
 impl fmt::Display for UnknownEncoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -19,7 +19,7 @@ impl std::error::Error for UnknownEncoding {}
 
 /// Look up an encoding by its WHATWG label (`utf-8`, `gbk`, `gb18030`,
 /// `big5`, `utf-16le`, `utf-16be`, ...).
-pub fn by_name(name: &str) -> Result<&'static Encoding, UnknownEncoding> {
+pub(crate) fn by_name(name: &str) -> Result<&'static Encoding, UnknownEncoding> {
     Encoding::for_label(name.trim().as_bytes()).ok_or_else(|| UnknownEncoding(name.to_string()))
 }
 
@@ -62,7 +62,7 @@ pub fn decode(bytes: &[u8], encoding: Option<&'static Encoding>) -> (String, &'s
 }
 
 /// [`decode`], with the runs of lines read in a legacy encoding when detected.
-pub fn decode_detailed(bytes: &[u8], encoding: Option<&'static Encoding>) -> (Decoded, &'static Encoding) {
+pub(crate) fn decode_detailed(bytes: &[u8], encoding: Option<&'static Encoding>) -> (Decoded, &'static Encoding) {
     let whole = |text: std::borrow::Cow<'_, str>, enc| (Decoded { text: text.into_owned(), legacy: Vec::new(), mixed: false }, enc);
     if let Some(enc) = encoding {
         let (text, used, _) = enc.decode(bytes);
@@ -86,7 +86,7 @@ pub fn decode_detailed(bytes: &[u8], encoding: Option<&'static Encoding>) -> (De
 
 /// A run of lines read in a legacy encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LegacyLines {
+pub(crate) struct LegacyLines {
     /// 1-based first and last line.
     pub lines: (usize, usize),
     pub encoding: &'static Encoding,
@@ -94,13 +94,13 @@ pub struct LegacyLines {
 
 /// A record decoded section by section.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Decoded {
+pub(crate) struct Decoded {
     pub text: String,
     /// The lines that are not UTF-8 and the legacy encoding each run was read in, in
     /// file order; empty when the whole text is UTF-8.
-    pub legacy: Vec<LegacyLines>,
+    pub(crate) legacy: Vec<LegacyLines>,
     /// Whether lines other than ASCII ones were read as UTF-8 besides them (a mixed file).
-    pub mixed: bool,
+    pub(crate) mixed: bool,
 }
 
 /// Decode a record that is not UTF-8 as a whole, so that files mixing UTF-8 and GBK (or
@@ -108,7 +108,7 @@ pub struct Decoded {
 /// of a game section (from a tag line after movetext to the next) are read in whichever
 /// of GB18030 and Big5 decodes them without error and reads more like a xiangqi record,
 /// chosen for the section. Line breaks are kept, so line numbers are the file's.
-pub fn decode_by_section(bytes: &[u8]) -> Decoded {
+pub(crate) fn decode_by_section(bytes: &[u8]) -> Decoded {
     let mut text = String::with_capacity(bytes.len() + bytes.len() / 2);
     let mut legacy: Vec<LegacyLines> = Vec::new();
     let mut mixed = false;
@@ -179,8 +179,10 @@ fn guess_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
     }
 }
 
+
 /// Encode text for writing converted records.
-pub fn encode(text: &str, encoding: &'static Encoding) -> Vec<u8> {
+#[cfg(test)]
+fn encode(text: &str, encoding: &'static Encoding) -> Vec<u8> {
     if encoding == UTF_16LE || encoding == UTF_16BE {
         let le = encoding == UTF_16LE;
         let mut out = if le { vec![0xFF, 0xFE] } else { vec![0xFE, 0xFF] };

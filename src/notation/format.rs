@@ -61,7 +61,7 @@ impl fmt::Display for FormatError {
 impl std::error::Error for FormatError {}
 
 /// The WXF letter of a kind.
-pub fn wxf_letter(kind: PieceKind) -> char {
+pub(crate) fn wxf_letter(kind: PieceKind) -> char {
     match kind {
         PieceKind::General => 'K',
         PieceKind::Advisor => 'A',
@@ -150,7 +150,7 @@ pub fn format_with<B: BoardView + ?Sized>(b: &B, mv: Move, notation: Notation, s
 }
 
 /// Write a move already known to be legal, of a piece of `kind` of `side`.
-pub fn format_unchecked<B: BoardView + ?Sized>(
+pub(crate) fn format_unchecked<B: BoardView + ?Sized>(
     b: &B,
     mv: Move,
     side: Side,

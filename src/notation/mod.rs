@@ -28,12 +28,12 @@
 //! (front/middle/rear) for tandem pieces; 纵线 (files) counted from each
 //! player's right.
 
-pub mod ast;
+pub(crate) mod ast;
 pub mod encoding;
-pub mod format;
+pub(crate) mod format;
 pub mod pgn;
 pub mod replay;
-pub mod resolve;
+pub(crate) mod resolve;
 pub mod syntax;
 mod view;
 
@@ -41,7 +41,7 @@ use std::fmt;
 
 pub use ast::{Action, MoveSyntax, MoveText, Origin, PieceKind, Tandem};
 pub use format::format_with;
-pub use resolve::{resolve_with, ResolveError};
+pub(crate) use resolve::{resolve_with, ResolveError};
 pub use syntax::{detect, parse_syntax, SyntaxError};
 pub use view::{BoardView, KindMap, RulesBoard};
 
@@ -223,7 +223,7 @@ pub fn parse_move_with<B: BoardView>(board: &B, notation: Notation, text: &str) 
     Ok(resolve_with(board, &syntax)?)
 }
 
-pub use format::FormatError;
+pub(crate) use format::FormatError;
 
 use crate::vm::{Position, Rules};
 
@@ -268,7 +268,7 @@ pub fn format_move(rules: &Rules, pos: &Position, mv: Move, notation: Notation, 
 /// The notation ids of the conformance protocol, each naming a notation and
 /// the style `format_move` writes in it. `parse_move` under any id of a
 /// notation reads every spelling of that notation.
-pub const NOTATION_IDS: [&str; 10] = [
+pub(crate) const NOTATION_IDS: [&str; 10] = [
     "iccs",
     "iccs-upper",
     "wxf",
@@ -282,7 +282,7 @@ pub const NOTATION_IDS: [&str; 10] = [
 ];
 
 /// The notation and style of a protocol notation id (see [`NOTATION_IDS`]).
-pub fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
+pub(crate) fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
     if !NOTATION_IDS.contains(&id) {
         return None;
     }
@@ -321,7 +321,7 @@ impl NotationError {
 }
 
 /// The `parse_move` query: the ICCS text of the move `text` denotes.
-pub fn answer_parse_move(rules: &Rules, pos: &Position, notation_id: &str, text: &str) -> Result<String, Reject> {
+pub(crate) fn answer_parse_move(rules: &Rules, pos: &Position, notation_id: &str, text: &str) -> Result<String, Reject> {
     let (notation, _) = notation_by_id(notation_id)
         .ok_or_else(|| Reject { kind: "unsupported", message: format!("unknown notation `{notation_id}`") })?;
     parse_move(rules, pos, notation, text)

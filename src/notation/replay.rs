@@ -52,7 +52,7 @@ impl ReplayError {
 
 impl ReplayError {
     /// The short form used in a run's summary: `line 12: comment never closed`.
-    pub fn short(&self) -> String {
+    pub(crate) fn short(&self) -> String {
         match self {
             ReplayError::Pgn(e) => format!("line {}: {}", e.line, e.message),
             ReplayError::Fen { line, .. } => format!("line {line}: bad FEN tag"),
@@ -89,7 +89,7 @@ pub struct GameReplay {
     /// 1-based number of the game in its file.
     pub number: usize,
     /// `Red – Black`, or the event, for reports.
-    pub title: String,
+    pub(crate) title: String,
     /// The start position.
     pub start: Option<Position>,
     /// The moves played, up to the first error.
@@ -101,16 +101,16 @@ pub struct GameReplay {
     /// How many variations (nested ones included) were replayed.
     pub variations: usize,
     /// The variations of the main line, each with its moves and nested ones.
-    pub variation_lines: Vec<VariationReplay>,
+    pub(crate) variation_lines: Vec<VariationReplay>,
 }
 
 /// A replayed variation `( … )`.
 #[derive(Clone, Debug)]
-pub struct VariationReplay {
+pub(crate) struct VariationReplay {
     /// The number of moves of the parent line before it; it replaces the last of them.
-    pub after_ply: usize,
+    pub(crate) after_ply: usize,
     /// 0-based ply, in the game, of its first move.
-    pub first_ply: usize,
+    pub(crate) first_ply: usize,
     /// The position it starts from.
     pub start: Position,
     /// Its moves, up to its first error.
@@ -520,9 +520,9 @@ pub struct ReplayOptions {
     /// Write converted records in this notation.
     pub to: Option<Notation>,
     /// Style of converted records.
-    pub style: Style,
+    pub(crate) style: Style,
     /// Where converted records go: a file (one input) or a directory; stdout when `None`.
-    pub out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Print only failing games and the summary.
     pub quiet: bool,
 }
@@ -533,12 +533,12 @@ pub struct Totals {
     /// Games found (replayed or not).
     pub games: usize,
     /// Games replayed without error, variations included.
-    pub replayed: usize,
+    pub(crate) replayed: usize,
     pub moves: usize,
     /// Games that failed, and files that could not be read.
     pub errors: usize,
     /// What failed, in order: `game 501, line 9012: comment never closed`.
-    pub failures: Vec<String>,
+    pub(crate) failures: Vec<String>,
     /// Runs of binary text between games that are no game, skipped: where they start.
     pub skipped: Vec<String>,
 }

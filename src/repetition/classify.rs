@@ -13,30 +13,30 @@ use super::{Exception, RuleRef, Test};
 pub struct PlyFacts {
     pub mv: Move,
     pub side: Side,
-    pub mover: KindId,
+    pub(crate) mover: KindId,
     /// The mover was in check before the move (the move answers a check).
-    pub answered_check: bool,
+    pub(crate) answered_check: bool,
     /// Index of the class in `RepetitionRules::classes` after the special cases.
     pub class: usize,
     /// The class before any special case.
     pub base_class: usize,
     /// New targets the move lets the mover win (for a chase), by their points.
-    pub wins: Vec<Win>,
+    pub(crate) wins: Vec<Win>,
     /// New targets only an exempt first capturer could win (26.1).
-    pub latent: Vec<Win>,
+    pub(crate) latent: Vec<Win>,
     /// Pieces of its own side the move attacks or offers, for exchange, sacrifice and follow.
-    pub partners: Vec<Square>,
+    pub(crate) partners: Vec<Square>,
     /// A line piece whose threat the move blocks.
-    pub blocked: Option<Square>,
+    pub(crate) blocked: Option<Square>,
     /// Special cases applied, in order.
-    pub exceptions: Vec<RuleRef>,
+    pub(crate) exceptions: Vec<RuleRef>,
     /// The mover's own general is under a mate threat after the move, by depth asked.
     pub own_general_threatened: Vec<(u8, bool)>,
 }
 
 impl Analyst<'_> {
     /// Classes the move `mv` played from `before` (the side to move plays it).
-    pub fn classify(&self, before: &Position, mv: Move, prev: Option<Move>) -> PlyFacts {
+    pub(crate) fn classify(&self, before: &Position, mv: Move, prev: Option<Move>) -> PlyFacts {
         let rep = self.rep;
         let side = before.side_to_move();
         let mover = before.piece_at(mv.from).map_or(0, |p| p.kind);

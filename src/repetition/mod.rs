@@ -26,26 +26,26 @@ use crate::vm::Rules;
 
 pub use analysis::{ChaseKind, Val};
 pub use forcing::{Bounds, Line};
-pub use data::{Family, PatternStatus, Test, VerdictKind};
+pub(crate) use data::{Family, PatternStatus, Test, VerdictKind};
 pub use ruling::{rule, PlyRuling, Ruling, RulingError, RulingQuery, Verdict};
 
-pub use crate::spec::RuleRef;
+pub(crate) use crate::spec::RuleRef;
 
 /// The largest bounds the rule data may set for one forcing-line search (plies, checks,
 /// positions) and for a search of mate by consecutive checks (the mover's moves): beyond
 /// them one ruling could take unbounded time.
-pub const MAX_LINE_PLIES: u8 = 24;
-pub const MAX_LINE_CHECKS: u8 = 8;
-pub const MAX_LINE_NODES: u32 = 200_000;
-pub const MAX_MATE_DEPTH: u8 = 6;
+pub(crate) const MAX_LINE_PLIES: u8 = 24;
+pub(crate) const MAX_LINE_CHECKS: u8 = 8;
+pub(crate) const MAX_LINE_NODES: u32 = 200_000;
+pub(crate) const MAX_MATE_DEPTH: u8 = 6;
 
 /// A move class, compiled.
 #[derive(Clone, Debug)]
 pub struct ClassRule {
     pub name: String,
     pub zh: String,
-    pub family: Family,
-    pub test: Test,
+    pub(crate) family: Family,
+    pub(crate) test: Test,
     pub rule: RuleRef,
 }
 
@@ -55,23 +55,23 @@ type Kinds = u8;
 /// A special case, compiled.
 #[derive(Clone, Debug)]
 pub(crate) struct Exception {
-    pub mover: Option<Kinds>,
-    pub answers_check: Option<bool>,
+    pub(crate) mover: Option<Kinds>,
+    pub(crate) answers_check: Option<bool>,
     pub class: Option<Vec<usize>>,
-    pub targets_only: Option<Kinds>,
-    pub attacking_at_most: Option<(u32, Kinds)>,
-    pub latent_by: Option<Kinds>,
-    pub opponent_forbidden: Option<bool>,
-    pub answered_by_non_general: Option<bool>,
-    pub answer_idle: Option<bool>,
-    pub own_general_threatened: Option<u8>,
-    pub becomes: usize,
+    pub(crate) targets_only: Option<Kinds>,
+    pub(crate) attacking_at_most: Option<(u32, Kinds)>,
+    pub(crate) latent_by: Option<Kinds>,
+    pub(crate) opponent_forbidden: Option<bool>,
+    pub(crate) answered_by_non_general: Option<bool>,
+    pub(crate) answer_idle: Option<bool>,
+    pub(crate) own_general_threatened: Option<u8>,
+    pub(crate) becomes: usize,
     pub rule: RuleRef,
 }
 
 impl Exception {
     /// Whether the condition needs the whole cycle (the other side's pattern, the next ply).
-    pub fn needs_cycle(&self) -> bool {
+    pub(crate) fn needs_cycle(&self) -> bool {
         self.opponent_forbidden.is_some() || self.answered_by_non_general.is_some() || self.answer_idle.is_some()
     }
 }
@@ -82,19 +82,19 @@ pub struct Pattern {
     pub name: String,
     pub zh: String,
     pub status: PatternStatus,
-    pub every: Option<Vec<usize>>,
-    pub every_family: Option<Family>,
-    pub same_target: bool,
+    pub(crate) every: Option<Vec<usize>>,
+    pub(crate) every_family: Option<Family>,
+    pub(crate) same_target: bool,
     pub rule: RuleRef,
 }
 
 /// A verdict rule, compiled.
 #[derive(Clone, Debug)]
 pub(crate) struct VerdictRule {
-    pub order: u32,
-    pub when: data::VerdictWhen,
-    pub other_has_chase: Option<Vec<ChaseKind>>,
-    pub one_every_chase: Option<Vec<ChaseKind>>,
+    pub(crate) order: u32,
+    pub(crate) when: data::VerdictWhen,
+    pub(crate) other_has_chase: Option<Vec<ChaseKind>>,
+    pub(crate) one_every_chase: Option<Vec<ChaseKind>>,
     pub verdict: VerdictKind,
     pub rule: RuleRef,
 }
@@ -135,12 +135,12 @@ pub struct RepetitionRules {
 
 impl RepetitionRules {
     /// The value of a piece of `side` and `kind` on `sq`, if it is material there.
-    pub fn value(&self, side: Side, kind: KindId, sq: Square) -> Option<Val> {
+    pub(crate) fn value(&self, side: Side, kind: KindId, sq: Square) -> Option<Val> {
         self.values[(side.index() * 8 + kind as usize) * SQUARES + sq.index()]
     }
 
     /// Whether `kind`'s own captures do not make a chase (26.1).
-    pub fn exempt_first_capturer(&self, kind: KindId) -> bool {
+    pub(crate) fn exempt_first_capturer(&self, kind: KindId) -> bool {
         self.exempt_first >> kind & 1 == 1
     }
 

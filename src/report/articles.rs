@@ -29,16 +29,16 @@ pub enum Status {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     pub article: String,
-    pub heading: String,
+    pub(crate) heading: String,
     /// Clauses citing this very article.
-    pub direct: Vec<String>,
+    pub(crate) direct: Vec<String>,
     /// Clauses citing a sub-article (`4.1.8` for `4.1`, also numbers the table lacks).
-    pub through_parts: Vec<String>,
+    pub(crate) through_parts: Vec<String>,
     /// Clauses citing an article this one is part of (`10.4.3` for `10.4.3.1`).
-    pub through_whole: Vec<String>,
+    pub(crate) through_whole: Vec<String>,
     pub status: Status,
     /// Set when the text is not available, even if clauses encode it from other sources.
-    pub text_missing: Option<String>,
+    pub(crate) text_missing: Option<String>,
 }
 
 /// The coverage of one edition's table of contents.
@@ -48,7 +48,7 @@ pub struct EditionCoverage {
     pub rows: Vec<Row>,
     /// Articles that clauses cite but the table of contents does not have (nor any parent
     /// of them), with the clauses.
-    pub outside: BTreeMap<String, Vec<String>>,
+    pub(crate) outside: BTreeMap<String, Vec<String>>,
 }
 
 impl EditionCoverage {
@@ -72,7 +72,7 @@ impl EditionCoverage {
 }
 
 /// The articles an `article` field of a clause names (`7.1, 7.2, 8.1.6`).
-pub fn cited(field: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn cited(field: &str) -> impl Iterator<Item = &str> {
     field.split(',').map(str::trim).filter(|s| !s.is_empty())
 }
 

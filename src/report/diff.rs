@@ -54,7 +54,7 @@ impl Kind {
     }
 
     /// Whether the rule fact itself differs (the clause exists on one side only, or its data differs).
-    pub fn data_differs(self) -> bool {
+    pub(crate) fn data_differs(self) -> bool {
         matches!(self, Kind::Added | Kind::Removed | Kind::Changed)
     }
 }
@@ -82,7 +82,7 @@ impl Grade {
     }
 
     /// How the report says it.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Grade::Read => "read in the texts",
             Grade::Secondary => "resting on a secondary source",
@@ -117,13 +117,13 @@ impl ClauseDiff {
     }
 
     /// The article the clause is listed under: B's, else A's.
-    pub fn group_article(&self) -> Option<&str> {
+    pub(crate) fn group_article(&self) -> Option<&str> {
         self.b.as_ref().and_then(|c| c.article.as_deref()).or_else(|| self.a.as_ref().and_then(|c| c.article.as_deref()))
     }
 }
 
 /// Every clause of A or B with its kind of difference, in id order.
-pub fn clause_diffs(a: &Edition, b: &Edition) -> Vec<ClauseDiff> {
+pub(crate) fn clause_diffs(a: &Edition, b: &Edition) -> Vec<ClauseDiff> {
     let mut ids: Vec<&str> = a.clauses().iter().chain(b.clauses()).map(|c| c.id.as_str()).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -167,7 +167,7 @@ pub struct Cause {
     pub clause: String,
     pub kind: Kind,
     /// The case cites the clause (and its data differ).
-    pub cited: bool,
+    pub(crate) cited: bool,
     /// Putting A's version of the clause into B (or taking it out, when B alone has it)
     /// changes B's answer to the case.
     pub by_experiment: bool,
@@ -337,7 +337,7 @@ pub fn behaviour(spec: &Spec, suite: &Suite, (a, ea): (&str, &Edition), (b, eb):
 }
 
 /// The report's one-line purpose for the README.
-pub fn purpose(a: &str, b: &str) -> String {
+pub(crate) fn purpose(a: &str, b: &str) -> String {
     format!("For arbiters and engine authors moving from `{a}` to `{b}`: every clause that differs (by article, with provenance) and every conformance case whose answer differs, with diagrams.")
 }
 
@@ -347,7 +347,7 @@ pub fn purpose(a: &str, b: &str) -> String {
 pub struct DiffReport {
     pub markdown: String,
     pub diagrams: Vec<(String, String)>,
-    pub figures: String,
+    pub(crate) figures: String,
     pub clauses: Vec<ClauseDiff>,
     pub behaviour: Vec<BehaviourDiff>,
 }
@@ -614,7 +614,7 @@ fn tokens(s: &str) -> Vec<&str> {
 
 /// Two texts with their differences marked word by word (list items and words): removed
 /// words ~~struck~~ in the old one, added words **bold** in the new one.
-pub fn inline_diff(old: &str, new: &str) -> (String, String) {
+pub(crate) fn inline_diff(old: &str, new: &str) -> (String, String) {
     let (a, b) = (tokens(old), tokens(new));
     let diff = TextDiff::from_slices(&a, &b);
     let (mut x, mut y) = (String::new(), String::new());
@@ -640,7 +640,7 @@ pub fn inline_diff(old: &str, new: &str) -> (String, String) {
 }
 
 /// The file name of a case's diagram (`outcome-since-2011-foo.svg`).
-pub fn diagram_name(case: &Case) -> String {
+pub(crate) fn diagram_name(case: &Case) -> String {
     format!("{}.svg", case.stem_path().replace('/', "-"))
 }
 

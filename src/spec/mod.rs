@@ -11,7 +11,7 @@ mod raw;
 mod toc;
 
 pub use overlay::{merge_data, Overlay, OverlayChange, UnknownRuleSet};
-pub use toc::{parent_of, Toc, TocEntry};
+pub(crate) use toc::{parent_of, Toc, TocEntry};
 
 /// Where a rule came from, for answers: a clause's id and its article in the edition.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -27,7 +27,7 @@ impl RuleRef {
 
     /// The numeric order of the (first) article (`"4.1.10, 22.1"` → `[4, 1, 10]`; none
     /// last): clauses that decide the same event apply in article order.
-    pub fn article_order(&self) -> Vec<u32> {
+    pub(crate) fn article_order(&self) -> Vec<u32> {
         match &self.article {
             None => vec![u32::MAX],
             Some(a) => a.split(',').next().unwrap_or("").trim().split('.').map(|p| p.trim().parse().unwrap_or(u32::MAX)).collect(),
@@ -62,7 +62,7 @@ static BUILTIN: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec");
 pub struct Provenance {
     pub status: ProvenanceStatus,
     /// Id of a source declared in some `edition.yaml`.
-    pub source: String,
+    pub(crate) source: String,
     /// Where in the source (article, section, page).
     #[serde(default)]
     pub r#ref: Option<String>,
@@ -103,12 +103,12 @@ impl ProvenanceStatus {
 
 /// A source a clause may cite.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Source {
+pub(crate) struct Source {
     pub id: String,
     pub what: String,
     pub file: Option<String>,
     /// The edition whose `edition.yaml` declares it.
-    pub declared_in: String,
+    pub(crate) declared_in: String,
 }
 
 /// One rule fact of one edition.
@@ -130,7 +130,7 @@ pub struct Clause {
     /// Where the clause's `data` was written (file relative to the spec root, 1-based line).
     pub location: Location,
     /// Where this edition restates an inherited clause (its own article, summary, provenance).
-    pub restated_at: Option<Location>,
+    pub(crate) restated_at: Option<Location>,
 }
 
 /// A place in a spec file.
@@ -157,17 +157,17 @@ impl fmt::Display for Location {
 pub struct Edition {
     pub id: String,
     pub name: String,
-    pub name_en: String,
+    pub(crate) name_en: String,
     /// The year of the edition, when one is known (the AXF rule set states none here).
-    pub year: Option<u16>,
+    pub(crate) year: Option<u16>,
     pub publisher: String,
     pub derives_from: Option<String>,
-    pub sources: Vec<Source>,
+    pub(crate) sources: Vec<Source>,
     clauses: Vec<Clause>,
     index: HashMap<String, usize>,
     /// The edition's table of contents (`articles.yaml`), when the spec has one; not
     /// inherited by derived editions. An edition with an overlay keeps its base's.
-    pub toc: Option<Toc>,
+    pub(crate) toc: Option<Toc>,
 }
 
 impl Edition {
@@ -183,7 +183,7 @@ impl Edition {
     /// This edition with the clause `id` replaced by `clause` (added when the edition has
     /// no such clause), or removed when `clause` is `None`. For experiments on rule sets
     /// (which clause makes an answer differ, `xqspec diff`); the id stays the same.
-    pub fn with_clause(&self, id: &str, clause: Option<Clause>) -> Edition {
+    pub(crate) fn with_clause(&self, id: &str, clause: Option<Clause>) -> Edition {
         let mut ed = self.clone();
         ed.clauses.retain(|c| c.id != id);
         if let Some(c) = clause {
@@ -262,7 +262,7 @@ impl fmt::Display for SpecErrors {
 impl std::error::Error for SpecErrors {}
 
 /// The text of a spec directory: `(path relative to the root, contents)`.
-pub type SpecFiles = Vec<(String, String)>;
+pub(crate) type SpecFiles = Vec<(String, String)>;
 
 impl Spec {
     /// The spec embedded in this binary at build time (the repository's `spec/`).
@@ -313,7 +313,7 @@ impl Spec {
     }
 
     /// Every source declared by any edition.
-    pub fn sources(&self) -> impl Iterator<Item = &Source> {
+    pub(crate) fn sources(&self) -> impl Iterator<Item = &Source> {
         self.editions.iter().flat_map(|e| e.sources.iter())
     }
 }

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Grid {
+pub(crate) struct Grid {
     pub files: u8,
     pub ranks: u8,
 }
@@ -39,31 +39,31 @@ pub struct Kinds {
 #[serde(deny_unknown_fields)]
 pub struct Kind {
     pub kind: String,
-    pub gloss: String,
+    pub(crate) gloss: String,
     #[serde(default)]
     pub royal: bool,
     pub fen: Vec<char>,
-    pub names: SideNames,
+    pub(crate) names: SideNames,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SideNames {
-    pub red: String,
-    pub black: String,
+pub(crate) struct SideNames {
+    pub(crate) red: String,
+    pub(crate) black: String,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Setup {
-    pub points: BTreeMap<String, Vec<String>>,
+pub(crate) struct Setup {
+    pub(crate) points: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Turns {
-    pub first_to_move: String,
-    pub moves_per_round: u8,
+pub(crate) struct Turns {
+    pub(crate) first_to_move: String,
+    pub(crate) moves_per_round: u8,
 }
 
 /// A piece's move program (`movement.<piece>`).
@@ -135,9 +135,9 @@ impl Mode {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Capture {
+pub(crate) struct Capture {
     pub capture: String,
-    pub own_pieces: String,
+    pub(crate) own_pieces: String,
 }
 
 /// Two pieces of this kind may not face each other on a line with nothing between.
@@ -158,31 +158,31 @@ pub enum Line {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CheckDefinition {
+pub(crate) struct CheckDefinition {
     pub target: String,
     pub status: String,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CheckResponse {
-    pub must_answer: bool,
+pub(crate) struct CheckResponse {
+    pub(crate) must_answer: bool,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct StatusRule {
-    pub when: StatusWhen,
+pub(crate) struct StatusRule {
+    pub(crate) when: StatusWhen,
     pub status: String,
 }
 
 #[derive(Debug, Deserialize, Clone, Copy)]
 #[serde(deny_unknown_fields)]
-pub struct StatusWhen {
+pub(crate) struct StatusWhen {
     #[serde(default)]
     pub in_check: Option<bool>,
     #[serde(default)]
-    pub has_legal_move: Option<bool>,
+    pub(crate) has_legal_move: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -62,7 +62,7 @@ pub struct Undo {
 
 impl Undo {
     /// The piece taken by the move, if any.
-    pub fn captured(&self) -> Option<Piece> {
+    pub(crate) fn captured(&self) -> Option<Piece> {
         (self.captured != 0).then(|| Piece { side: Side::from_index(code_side(self.captured)), kind: code_kind(self.captured) as KindId })
     }
 }
@@ -270,7 +270,7 @@ impl Position {
     }
 
     /// Take the piece off a point, if any.
-    pub fn remove(&mut self, sq: Square) -> Option<Piece> {
+    pub(crate) fn remove(&mut self, sq: Square) -> Option<Piece> {
         let i = sq.index();
         let c = self.board[i];
         if c == 0 {
@@ -292,7 +292,7 @@ impl Position {
 
     /// Whether both positions have the same pieces on the same points and the same side to
     /// move (the move counters aside): the sense in which a position repeats.
-    pub fn same_placement(&self, other: &Position) -> bool {
+    pub(crate) fn same_placement(&self, other: &Position) -> bool {
         self.side == other.side && self.board == other.board
     }
 
@@ -312,7 +312,7 @@ impl Position {
         self.fullmove
     }
 
-    pub fn set_counters(&mut self, halfmove: u32, fullmove: u32) {
+    pub(crate) fn set_counters(&mut self, halfmove: u32, fullmove: u32) {
         self.halfmove = halfmove;
         self.fullmove = fullmove.max(1);
     }
@@ -323,7 +323,7 @@ impl Position {
     }
 
     /// Points holding pieces of `side` and `kind`.
-    pub fn points_of(&self, side: Side, kind: KindId) -> impl Iterator<Item = Square> {
+    pub(crate) fn points_of(&self, side: Side, kind: KindId) -> impl Iterator<Item = Square> {
         BitIter(self.kind_bb[side.index()][kind as usize]).map(|i| Square::from_index_unchecked(i as u8))
     }
 
@@ -333,7 +333,7 @@ impl Position {
     }
 
     /// The general's point of `side`, if it has one.
-    pub fn royal_point(&self, rules: &Rules, side: Side) -> Option<Square> {
+    pub(crate) fn royal_point(&self, rules: &Rules, side: Side) -> Option<Square> {
         let bb = self.kind_bb[side.index()][rules.royal as usize];
         (bb != 0).then(|| Square::from_index_unchecked(bb.trailing_zeros() as u8))
     }
@@ -427,7 +427,7 @@ impl Position {
     // ------------------------------------------------------------------ attacks
 
     /// Whether a piece of `by` has a capture onto `sq` under the move programs.
-    pub fn is_attacked(&self, rules: &Rules, sq: Square, by: Side) -> bool {
+    pub(crate) fn is_attacked(&self, rules: &Rules, sq: Square, by: Side) -> bool {
         self.attacked(rules, sq.index(), by)
     }
 
@@ -509,7 +509,7 @@ impl Position {
     /// side that just moved): `(own general attacked, generals facing)`, each only where
     /// the edition forbids it. The arbiter's rules tell the two apart (1999 4.1.2); legality
     /// uses the short-circuiting [`Position::is_self_kill_for`].
-    pub fn self_kill_conditions(&self, rules: &Rules, side: Side) -> (bool, bool) {
+    pub(crate) fn self_kill_conditions(&self, rules: &Rules, side: Side) -> (bool, bool) {
         let Some(k) = self.royal_point(rules, side).map(Square::index) else { return (false, false) };
         (rules.forbid_attacked && self.attacked(rules, k, side.opponent()), rules.forbid_facing && self.facing(rules, k))
     }
@@ -780,7 +780,7 @@ impl Position {
     }
 
     /// Whether the side to move has at least one legal move.
-    pub fn has_legal_move(&self, rules: &Rules) -> bool {
+    pub(crate) fn has_legal_move(&self, rules: &Rules) -> bool {
         // Piece by piece, stopping at the first move that passes: in a mate search this is
         // asked after every check, and most positions answer with one of the first moves.
         let mut pos = self.clone();
@@ -811,7 +811,7 @@ impl Position {
 
     /// The legal moves of the side to move that give check: only the moves that attack the
     /// opposing general are tested for legality.
-    pub fn checking_moves(&self, rules: &Rules) -> Vec<Move> {
+    pub(crate) fn checking_moves(&self, rules: &Rules) -> Vec<Move> {
         let mut pseudo = MoveBuf::new();
         self.pseudo_moves(rules, &mut pseudo);
         let mover = self.side;
@@ -831,7 +831,7 @@ impl Position {
 
     /// The legal captures of the side to move: only the moves onto an opposing piece are
     /// tested for legality.
-    pub fn legal_captures(&self, rules: &Rules) -> Vec<Move> {
+    pub(crate) fn legal_captures(&self, rules: &Rules) -> Vec<Move> {
         let mut pseudo = MoveBuf::new();
         self.pseudo_moves(rules, &mut pseudo);
         let mut pos = self.clone();
@@ -847,7 +847,7 @@ impl Position {
 
     /// The legal moves of the side to move onto `to` (captures, when a piece stands there):
     /// only those moves are tested for legality.
-    pub fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
+    pub(crate) fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
         let mut pseudo = MoveBuf::new();
         self.pseudo_moves(rules, &mut pseudo);
         let mut pos = self.clone();
