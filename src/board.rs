@@ -18,19 +18,24 @@ pub(crate) const SQUARES: usize = (FILES as usize) * (RANKS as usize);
 /// A side: Red (红方, moves first) or Black (黑方).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
+    /// Red (红方), who moves first.
     Red = 0,
+    /// Black (黑方).
     Black = 1,
 }
 
 impl Side {
+    /// Both sides, Red first.
     pub const BOTH: [Side; 2] = [Side::Red, Side::Black];
 
     #[inline]
+    /// 0 for Red, 1 for Black: the index of per-side tables.
     pub fn index(self) -> usize {
         self as usize
     }
 
     #[inline]
+    /// The other side.
     pub fn opponent(self) -> Side {
         match self {
             Side::Red => Side::Black,
@@ -92,6 +97,7 @@ impl Square {
     }
 
     #[inline]
+    /// The point's index, `rank * 9 + file`.
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -155,17 +161,20 @@ impl fmt::Display for Square {
 /// A move (一着): a piece goes from one point to another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
+    /// The point the piece leaves.
     pub from: Square,
+    /// The point the piece goes to.
     pub to: Square,
 }
 
 impl Move {
+    /// The move from `from` to `to`.
     pub fn new(from: Square, to: Square) -> Move {
         Move { from, to }
     }
 
     /// The one reader of a move given as input (`moves` of every query, `--moves` of every
-    /// command, `move` events): `Some` exactly when [`Move::is_iccs`] holds (`h2e2`).
+    /// command, `move` events): `Some` exactly when `Move::is_iccs` holds (`h2e2`).
     pub fn parse_iccs(s: &str) -> Option<Move> {
         if !Move::is_iccs(s) {
             return None;
@@ -206,7 +215,9 @@ pub(crate) type KindId = u8;
 /// A piece: a side and a kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// Whose piece it is.
     pub side: Side,
+    /// Its kind, an index into the rule set's `pieces.kinds`.
     pub kind: KindId,
 }
 

@@ -72,6 +72,7 @@ pub struct FenProblem {
     pub kind: FenProblemKind,
     /// 1-based character column in the FEN text, when the problem has a place.
     pub column: Option<usize>,
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -88,6 +89,7 @@ pub(crate) enum FenStage {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
     pub(crate) stage: FenStage,
+    /// Every problem found, in the order of the text.
     pub problems: Vec<FenProblem>,
 }
 
@@ -142,8 +144,11 @@ impl std::error::Error for FenError {}
 /// Something accepted but not canonical.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenWarning {
+    /// What was not canonical.
     pub kind: FenWarningKind,
+    /// 1-based character column in the FEN text, when the warning has a place.
     pub column: Option<usize>,
+    /// What was accepted, in words.
     pub message: String,
 }
 
@@ -160,7 +165,7 @@ pub(crate) struct Setup {
     pos: Position,
 }
 
-/// Parse and validate a FEN: [`read`], then [`Position::from_setup`] (`startpos` is the
+/// Parse and validate a FEN: `read`, then `Position::from_setup` (`startpos` is the
 /// rule set's start position).
 pub fn parse(rules: &Rules, text: &str) -> Result<(Position, Vec<FenWarning>), FenError> {
     let text_trim = text.trim();

@@ -9,7 +9,7 @@
 //! deep flow nesting). Then a checking pass walks the document once without building it
 //! and refuses a key repeated in any mapping at any depth (serde's value maps keep the
 //! last silently), nesting deeper than [`MAX_DEPTH`], and documents that expand (through
-//! YAML aliases) to more than [`MAX_VALUES`] values. Only then is the typed value read.
+//! YAML aliases) to more than `MAX_VALUES` values. Only then is the typed value read.
 
 use std::cell::Cell;
 use std::collections::HashSet;

@@ -108,6 +108,7 @@ pub enum IllegalClass {
 }
 
 impl IllegalClass {
+    /// The class as the data writes it (`not_a_move` …).
     pub fn name(self) -> &'static str {
         match self {
             IllegalClass::NotAMove => "not_a_move",
@@ -212,11 +213,13 @@ pub(crate) struct FoulRule {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Waiver {
+    /// What waives the foul.
     pub waived_by: WaivedBy,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
+/// What waives a foul (`foul.waived_by_resignation`).
 pub enum WaivedBy {
     /// A resignation by the fouling side as the very next event.
     ImmediateResignation,
@@ -368,12 +371,15 @@ pub(crate) struct Adjusting {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CompletedMove {
+    /// When a move counts as made.
     pub completed_when: CompletedWhen,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
+/// When a move counts as made (`touch.completed_move`).
 pub enum CompletedWhen {
+    /// When the hand lets go of the piece (落子).
     HandReleased,
 }
 

@@ -5,7 +5,7 @@
 //!
 //! Rust knows the primitives only: what the arbiter can observe (a checkmate, a flag fall,
 //! an illegal move and its kind, a touch of a piece that cannot move …, the
-//! [`data::Trigger`] vocabulary), how to count occurrences, and the touch-move actions
+//! `data::Trigger` vocabulary), how to count occurrences, and the touch-move actions
 //! (move a piece, capture a piece, capture it with a given piece, move freely). Which
 //! observations lose or draw, after how many occurrences, which are fouls, the order of the
 //! touch-move steps, and every number (60 rounds, 10 checks, 3 fouls, 5 minutes …) come from
@@ -151,8 +151,10 @@ pub struct OutcomeQuery {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TouchQuery {
+    /// The position, in FEN (or `startpos`).
     pub fen: String,
     #[serde(default)]
+    /// Moves played from it first, in canonical ICCS.
     pub moves: Vec<String>,
     /// Points of the touched pieces, in the order touched.
     pub touches: Vec<String>,
@@ -205,7 +207,12 @@ pub enum ArbiterError {
     Fen(FenError),
     /// Any other refusal, with its reject kind (`events.after_end`, `move.illegal` …) and a
     /// message naming the event (`events[3]`).
-    Reject { kind: RejectKind, message: String },
+    Reject {
+        /// The reject kind.
+        kind: RejectKind,
+        /// Why, naming the event.
+        message: String,
+    },
 }
 
 impl ArbiterError {

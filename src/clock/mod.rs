@@ -6,7 +6,7 @@
 //!   rules as [`sim::Timing`], the rapid classification, play-off chains), once per rule set.
 //! - [`sim`]: clock events → [`sim::Timeline`] (both clocks after every move, the flag, the
 //!   clock violations), in integer milliseconds.
-//! - [`playoff`]: a chain and the games played → the winner, or the next game.
+//! - `playoff`: a chain and the games played → the winner, or the next game.
 //! - [`table`]: the tables of `xqspec clock`.
 //!
 //! No number of the rules is written here: periods, quotas, increments, the flag boundary,
@@ -39,11 +39,15 @@ use data::Ms;
 pub struct Scheme {
     /// The id queries and the CLI use: the clause id without `clock.scheme.`.
     pub id: String,
+    /// The clause id (`clock.scheme.<id>`).
     pub clause: String,
+    /// The article the clause encodes, when it names one.
     pub article: Option<String>,
+    /// The scheme's name in the rulebook's terms.
     pub name: String,
     /// The rulebook's own label (`rapid`), which classification does not override.
     pub(crate) label: Option<String>,
+    /// How far the scheme's data rests on the text (read, secondary, unverified, inferred).
     pub provenance: ProvenanceStatus,
     /// The scheme's data with the reading in use applied: settings are merged into it.
     pub(crate) template: serde_yaml::Value,
@@ -67,6 +71,7 @@ pub(crate) struct Classification {
 /// The time rules of a rule set.
 #[derive(Clone, Debug)]
 pub struct ClockRules {
+    /// How a game's clock is run: who starts it, when a move counts, what a flag fall means.
     pub timing: Timing,
     pub(crate) classification: Option<Classification>,
     pub(crate) schemes: Vec<Scheme>,
@@ -91,9 +96,11 @@ pub struct ClockQuery {
 /// Why a clock query was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClockError {
+    /// No scheme of this id in the rule set (the message lists the known ones).
     UnknownScheme(String),
     /// The settings are missing, malformed, or change a number the rules fix.
     Settings(String),
+    /// A clock event was refused.
     Event(EventError),
 }
 
@@ -161,6 +168,7 @@ impl ClockRules {
         compile::compile(ed, first_to_move)
     }
 
+    /// The scheme of this id (`quota_90_40`), or the error naming the known ones.
     pub fn scheme(&self, id: &str) -> Result<&Scheme, ClockError> {
         self.schemes.iter().find(|s| s.id == id).ok_or_else(|| {
             let known: Vec<&str> = self.schemes.iter().map(|s| s.id.as_str()).collect();
@@ -171,6 +179,7 @@ impl ClockRules {
         })
     }
 
+    /// The play-off chain of this id, or the error naming the known ones.
     pub fn chain(&self, id: &str) -> Result<&Chain, PlayoffError> {
         self.chains.iter().find(|c| c.id == id).ok_or_else(|| {
             let known: Vec<&str> = self.chains.iter().map(|c| c.id.as_str()).collect();

@@ -30,8 +30,11 @@ pub(crate) struct Stage {
 /// A play-off chain (`playoff.*`), compiled.
 #[derive(Clone, Debug)]
 pub struct Chain {
+    /// The id queries use: the clause id without `playoff.`.
     pub id: String,
+    /// The clause id (`playoff.<id>`).
     pub clause: String,
+    /// The article the clause encodes, when it names one.
     pub article: Option<String>,
     pub(crate) stages: Vec<Stage>,
 }
@@ -53,14 +56,20 @@ pub struct PlayoffQuery {
 /// Why a play-off query was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayoffErrorKind {
+    /// No chain of this id in the rule set.
     UnknownChain,
+    /// A game is malformed or does not fit the stage it is played in.
     Game,
+    /// A game's colours are not the ones the chain assigns.
     Colours,
+    /// A game was given after the chain had decided.
     AfterEnd,
+    /// Something the chain needs is not given (the better-ranked player, a choice).
     Missing,
 }
 
 impl PlayoffErrorKind {
+    /// The protocol's reject kind (`playoff.game` …).
     pub fn reject_kind(self) -> &'static str {
         match self {
             PlayoffErrorKind::UnknownChain => "playoff.unknown_chain",
@@ -73,8 +82,11 @@ impl PlayoffErrorKind {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// A refused play-off query: the kind and what is wrong.
 pub struct PlayoffError {
+    /// The kind of problem.
     pub kind: PlayoffErrorKind,
+    /// What is wrong, in words.
     pub message: String,
 }
 

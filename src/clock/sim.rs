@@ -134,7 +134,9 @@ impl Timing {
 /// Who acts on the clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Actor {
+    /// A player of this side.
     Player(Side),
+    /// The arbiter.
     Arbiter,
 }
 
@@ -142,27 +144,62 @@ pub enum Actor {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// After `ms` on the running face, the side to move moves and presses.
-    Move { ms: u64, side: Option<Side> },
+    Move {
+        /// Time taken, in milliseconds.
+        ms: u64,
+        /// The side the event says moves, checked against the side to move.
+        side: Option<Side>,
+    },
     /// After `ms`, the side whose face runs presses without moving.
-    Press { ms: u64, side: Option<Side> },
+    Press {
+        /// Time taken, in milliseconds.
+        ms: u64,
+        /// The side the event says presses, checked against the side whose face runs.
+        side: Option<Side>,
+    },
     /// After `ms`, someone stops the clock.
-    Stop { ms: u64, by: Actor },
+    Stop {
+        /// Time run on the running face, in milliseconds.
+        ms: u64,
+        /// Who stops it.
+        by: Actor,
+    },
     /// Someone restarts the stopped clock.
-    Start { by: Actor },
+    Start {
+        /// Who starts it.
+        by: Actor,
+    },
     /// `side` knocks pieces over (`pieces` of them, when given; `off_board` when one
     /// left the board).
-    Knock { side: Side, pieces: Option<u32>, off_board: bool },
+    Knock {
+        /// The side that knocked them over.
+        side: Side,
+        /// How many pieces, when given.
+        pieces: Option<u32>,
+        /// Whether a piece left the board.
+        off_board: bool,
+    },
     /// The arbiter adds `ms` (negative: deducts) to `to`'s time.
-    Add { ms: i64, to: Side },
+    Add {
+        /// Milliseconds added; negative: deducted.
+        ms: i64,
+        /// The side whose time changes.
+        to: Side,
+    },
 }
 
 /// Why an event was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventErrorKind {
+    /// The event cannot be read.
     Syntax,
+    /// A time is negative where only a duration makes sense.
     NegativeTime,
+    /// A time or a sum of times is beyond what the simulator counts.
     Overflow,
+    /// The event cannot happen in the clock's present state (e.g. a start while it runs).
     OutOfOrder,
+    /// An event after the game ended (a flag fell).
     AfterEnd,
 }
 
@@ -182,8 +219,11 @@ impl EventErrorKind {
 /// A refused event: its number (from 1), the kind of problem, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventError {
+    /// The event's number, from 1.
     pub number: usize,
+    /// The kind of problem.
     pub kind: EventErrorKind,
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -400,11 +440,13 @@ pub enum FlagKind {
 /// A side's time ran out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Flag {
+    /// The side whose time ran out.
     pub side: Side,
     /// The event during which it ran out (from 1).
     pub event: usize,
     /// The side's move it was making (its moves made + 1).
     pub(crate) move_number: u32,
+    /// Which time ran out (the period's, the game's …).
     pub kind: FlagKind,
     /// Time the side had left when the event began.
     pub left: i64,
@@ -418,7 +460,9 @@ pub struct Flag {
 /// A move, with both clocks after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveRow {
+    /// The event of the move (from 1).
     pub event: usize,
+    /// The side that moved.
     pub side: Side,
     /// The side's own move number.
     pub number: u32,
@@ -471,10 +515,13 @@ pub(crate) struct Adjustment {
 /// Everything a simulation found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Timeline {
+    /// Time each side starts with, Red and Black, in milliseconds.
     pub start: [i64; 2],
+    /// Every move, with both clocks after it.
     pub moves: Vec<MoveRow>,
     pub(crate) violations: Vec<Violation>,
     pub(crate) adjustments: Vec<Adjustment>,
+    /// The first flag to fall, if any.
     pub flag: Option<Flag>,
     /// Time left at the end (0 for a side whose flag fell).
     pub left: [i64; 2],

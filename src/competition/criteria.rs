@@ -142,6 +142,7 @@ impl Criterion {
 /// A criterion's value for one entrant.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
+    /// A number (score, count, sum of places).
     Number(f64),
     /// Compared item by item (前轮成绩, 去轮累进分, 处分 counts).
     Sequence(Vec<f64>),
@@ -169,6 +170,7 @@ impl Value {
         }
     }
 
+    /// The value as JSON: a number, a list of numbers, or `null`.
     pub fn to_json(&self) -> serde_json::Value {
         match self {
             Value::Number(x) => number(*x),

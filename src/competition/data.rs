@@ -110,10 +110,13 @@ pub(crate) struct GameScoring {
 #[serde(deny_unknown_fields)]
 pub struct GameTable {
     #[serde(deserialize_with = "exact_win")]
+    /// Points for a win.
     pub win: f64,
     #[serde(deserialize_with = "exact_draw_red")]
+    /// Points for a draw to Red.
     pub draw_red: f64,
     #[serde(deserialize_with = "exact_draw_black")]
+    /// Points for a draw to Black (more than Red's where 13.3 says so).
     pub draw_black: f64,
     #[serde(deserialize_with = "exact_loss")]
     pub(crate) loss: f64,
@@ -376,9 +379,13 @@ pub struct Lineup {
 
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// The worked example of a line-up rule (11.2): boards, reserves and the orders it admits.
 pub struct LineupExample {
+    /// Boards of a match.
     pub boards: u32,
+    /// Reserves a team may register.
     pub reserves: u32,
+    /// Board orders the rule admits, as the text counts them.
     pub orders: u64,
 }
 

@@ -4,7 +4,7 @@
 //!
 //! - [`data`]: typed shapes of the clauses' data.
 //! - [`compile`]: clauses → [`CompetitionRules`] (errors at the clause's location).
-//! - [`criteria`]: the tiebreak criteria, primitives defined once and named in the rules'
+//! - `criteria`: the tiebreak criteria, primitives defined once and named in the rules'
 //!   own terms (积分, 小分, 直胜 …). The orders are data.
 //! - [`tournament`]: the tournament file (YAML, or the `standings` query's JSON object)
 //!   read into raw records, then validated into a [`Tournament`]; syntax errors and rule
@@ -41,6 +41,7 @@ pub struct CompetitionRules {
     pub ruleset: String,
     /// Game points in force (`scoring.game`, the table named by `use`).
     pub game: data::GameTable,
+    /// The name of the game-points table in force (`use` of `scoring.game`).
     pub game_table: String,
     /// Match points from game points (`scoring.match`).
     pub(crate) match_scoring: data::MatchScoring,
@@ -73,15 +74,20 @@ impl CompetitionRules {
 /// One format's ranking rules (a `tiebreak.*` clause).
 #[derive(Clone, Debug)]
 pub struct Format {
+    /// The format's name (`round_robin` for `tiebreak.round_robin`).
     pub name: String,
+    /// The clause id (`tiebreak.<name>`).
     pub clause: String,
+    /// The article the clause encodes, when it names one.
     pub article: Option<String>,
     pub(crate) entrants: data::Entrants,
     pub(crate) system: Option<data::System>,
     pub(crate) unit: data::Unit,
     pub(crate) rank_by: Criterion,
     pub(crate) cycles: u32,
+    /// The order applied when the tournament names none.
     pub default_order: String,
+    /// Every tiebreak order of the format by name: its criteria, in order.
     pub orders: BTreeMap<String, Vec<Criterion>>,
     pub(crate) byes: data::Byes,
     pub(crate) unresolved: data::Unresolved,
@@ -91,6 +97,7 @@ pub struct Format {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StandingsQuery {
+    /// The tournament, in the shape of a tournament file (`conformance/tournament-example.yaml`).
     pub tournament: serde_json::Value,
 }
 

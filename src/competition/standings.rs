@@ -2,7 +2,7 @@
 //!
 //! Every entrant's results become *encounters* (a game, or a match of several games, or a
 //! bye, or a game lost by forfeit after a withdrawal). The criteria of
-//! [`super::criteria`] are computed from them; the order of the format's clause (the
+//! `super::criteria` are computed from them; the order of the format's clause (the
 //! ranking score, the sanctions of 18.5, then the tiebreaks) splits each group of tied
 //! entrants one criterion after the other, and records which criterion separated each
 //! pair of neighbours. A tie that survives every criterion is a shared place, or a
@@ -27,8 +27,11 @@ pub(crate) const FINAL: &str = "N+1 final";
 /// One row of the ranking.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
+    /// The place, from 1 (tied entrants share one).
     pub place: u32,
+    /// The entrant's id in the tournament.
     pub entrant: String,
+    /// The entrant's name, when the tournament gives one.
     pub name: Option<String>,
     /// The ranking score (积分, 场分, 全队总局分 or 名次总和).
     pub score: f64,
@@ -37,20 +40,24 @@ pub struct Row {
     /// applied.
     pub values: Vec<(String, Value)>,
     /// What placed this entrant below the one above: a criterion's label,
-    /// [`SHARED_PLACE`], [`PLAY_OFF`] or [`FINAL`]; `None` for the first row.
+    /// `SHARED_PLACE`, `PLAY_OFF` or `FINAL`; `None` for the first row.
     pub separated_by: Option<String>,
+    /// The entrant withdrew (退赛) and is ranked under the withdrawal rules.
     pub withdrawn: bool,
 }
 
 /// The ranking of a tournament.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standings {
+    /// The rule set ranked under.
     pub ruleset: String,
     pub(crate) format: String,
+    /// The `tiebreak.*` clause of the format.
     pub clause: String,
     pub(crate) order: String,
     /// Labels of the criteria applied, in order (the ranking score first).
     pub(crate) criteria: Vec<String>,
+    /// The entrants, best first.
     pub rows: Vec<Row>,
     /// Entrants whose results were annulled by a withdrawal (not ranked).
     pub(crate) annulled: Vec<String>,
@@ -98,8 +105,11 @@ impl Standings {
 /// The outcome of an encounter for the entrant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// The entrant won.
     Win,
+    /// A draw.
     Draw,
+    /// The entrant lost.
     Loss,
 }
 

@@ -27,6 +27,7 @@ use super::{CompetitionRules, Format};
 #[serde(deny_unknown_fields)]
 pub struct RawTournament {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The event's name.
     pub name: Option<String>,
     /// The rule set the file is meant for (the CLI's default; the query checks it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -55,6 +56,7 @@ pub struct RawTournament {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) lineup: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Individual games: every game of an individual event.
     pub games: Vec<RawGame>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) matches: Vec<RawMatch>,
@@ -86,6 +88,7 @@ pub(crate) struct RawTeam {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// One game as written.
 pub struct RawGame {
     /// Individual events: the round. Inside a team match: omitted (the match's round).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -98,6 +101,7 @@ pub struct RawGame {
     /// `red`, `black`, `draw`; without play: `+-` (Red wins), `-+` (Black wins), `--`.
     pub result: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Fouls (犯规) charged in the game, per side.
     pub fouls: Option<RawFouls>,
     /// N+1: the final between the two leaders (10.4.3.1).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -109,6 +113,7 @@ pub struct RawGame {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// Fouls charged in one game, Red's and Black's.
 pub struct RawFouls {
     #[serde(default)]
     pub(crate) red: u32,
@@ -156,12 +161,15 @@ pub(crate) struct RawWithdrawal {
 #[derive(Clone, Debug, PartialEq, Eq, Default, Serialize)]
 pub struct Place {
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The file, when read from one.
     pub file: Option<String>,
     /// The record's path (`games[3]`, `matches[1].games[0]`), empty for the whole file.
     pub record: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The line, from 1.
     pub line: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The column, from 1.
     pub column: Option<usize>,
 }
 
@@ -190,7 +198,9 @@ impl fmt::Display for Place {
 /// The text is not YAML (JSON), or a record does not have the documented shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
+    /// Where.
     pub place: Place,
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -256,8 +266,11 @@ impl TournamentErrorKind {
 /// A rule error in a well-formed tournament.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TournamentError {
+    /// Which rule the tournament breaks.
     pub kind: TournamentErrorKind,
+    /// Where.
     pub place: Place,
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -281,6 +294,7 @@ pub const MAX_ROUNDS: u32 = 1000;
 /// order of the records, and how many more there are.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct TournamentErrors {
+    /// The errors reported, in the order of the records.
     pub errors: Vec<TournamentError>,
     /// Errors found beyond the first [`MAX_REPORTED_ERRORS`], not reported one by one.
     pub omitted: usize,
@@ -296,10 +310,12 @@ impl TournamentErrors {
         }
     }
 
+    /// Whether no error was found.
     pub fn is_empty(&self) -> bool {
         self.errors.is_empty()
     }
 
+    /// The first error found.
     pub fn first(&self) -> Option<&TournamentError> {
         self.errors.first()
     }
@@ -337,6 +353,7 @@ impl fmt::Display for TournamentErrors {
 /// Why a tournament could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReadError {
+    /// The text or a record is malformed.
     Syntax(SyntaxError),
     /// The rule errors found (the first [`MAX_REPORTED_ERRORS`], and how many more).
     Invalid(TournamentErrors),
@@ -501,8 +518,11 @@ impl<'a> Lines<'a> {
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
+    /// `red`: Red wins.
     RedWins,
+    /// `black`: Black wins.
     BlackWins,
+    /// `draw`.
     Draw,
     /// `+-`: Red wins without play (the opponent absent or withdrawn).
     RedWinsUnplayed,
@@ -513,6 +533,7 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// Reads a result as written (`red`, `black`, `draw`, `+-`, `-+`, `--`).
     pub fn parse(s: &str) -> Option<GameResult> {
         Some(match s {
             "red" => GameResult::RedWins,
@@ -546,12 +567,15 @@ pub(crate) struct Team {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+/// One validated game.
 pub struct Game {
     pub(crate) round: u32,
     /// Player indices.
     pub(crate) red: usize,
     pub(crate) black: usize,
+    /// How it ended.
     pub result: GameResult,
+    /// Fouls charged, Red's and Black's.
     pub fouls: [u32; 2],
     pub(crate) board: Option<u32>,
     /// Index in [`Tournament::matches`].
@@ -580,15 +604,18 @@ pub(crate) struct Sanction {
 /// A validated tournament.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tournament {
+    /// The event's name.
     pub name: Option<String>,
     pub(crate) format: Format,
     /// The order in force (its name in the format's clause).
     pub(crate) order: String,
     /// 队员总分制: the individual event's format.
     pub(crate) individual_format: Option<Format>,
+    /// Rounds played.
     pub rounds: u32,
     pub(crate) players: Vec<Player>,
     pub(crate) teams: Vec<Team>,
+    /// Every game, of individual events and inside team matches.
     pub games: Vec<Game>,
     pub(crate) matches: Vec<Match>,
     /// (round, entrant index).

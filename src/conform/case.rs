@@ -21,10 +21,12 @@ pub struct Problem {
     pub line: usize,
     /// 1-based column; 0 when unknown.
     pub column: usize,
+    /// What is wrong, in words.
     pub message: String,
 }
 
 impl Problem {
+    /// A problem at `(line, column)` of `file` (0 for the whole file, or unknown).
     pub fn new(file: &str, (line, column): (usize, usize), message: impl Into<String>) -> Problem {
         Problem {
             file: file.to_string(),
@@ -114,7 +116,9 @@ impl fmt::Display for Expected {
 /// The expectation of a case: one for all its editions, or one per edition.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expect {
+    /// One answer for every edition of the case.
     Same(Expected),
+    /// An answer per edition, by edition id.
     ByEdition(BTreeMap<String, Expected>),
 }
 
@@ -149,14 +153,20 @@ impl Origin {
 /// A parsed case file. Field meanings are in `conformance/README.md`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
+    /// The case's stable id (`fen-generals-facing`); retired ids are never reused.
     pub id: String,
     pub(crate) description: String,
+    /// The clauses the case tests, by id.
     pub clauses: Vec<String>,
+    /// The editions the case applies to (patterns expanded).
     pub editions: Vec<String>,
+    /// Features the case is tagged with (`slow` …), from `features.yaml`.
     pub features: Vec<String>,
+    /// The query the case asks (`legal_moves`, `ruling` …).
     pub query: String,
     /// The query input as a JSON object (protocol requests carry it verbatim).
     pub input: Map<String, Value>,
+    /// The answer the rules give.
     pub expect: Expect,
     /// Where the expected answer comes from (required by `cases check`; a case without it
     /// still runs).
@@ -164,6 +174,7 @@ pub struct Case {
     /// For a derived case, the id of the case it was derived from.
     pub from: Option<String>,
     pub(crate) source: Option<String>,
+    /// A note for readers of the case.
     pub note: Option<String>,
     /// An event overlay (补充规定) applied to the edition, by id (`spec/overlays/<id>.yaml`).
     pub overlay: Option<String>,

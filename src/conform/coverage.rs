@@ -14,12 +14,14 @@ pub enum Cover {
     Cases(Vec<String>),
     /// Not cited, but exempt for this reason.
     Exempt(String),
+    /// Neither cited by a case nor exempt.
     Uncovered,
 }
 
 /// Edition → clause → cover.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Coverage {
+    /// Edition → clause id → how the clause is covered.
     pub editions: BTreeMap<String, BTreeMap<String, Cover>>,
     /// Area → origin (`sourced`, `derived`, `authored`, or `none`) → what the cases of that
     /// origin hold and how the reference fares on them.
@@ -45,6 +47,7 @@ impl OriginCount {
 }
 
 impl Coverage {
+    /// The coverage of every edition's clauses by the cases of `suite`.
     pub fn compute(suite: &Suite, facts: &SpecFacts) -> Coverage {
         let mut editions = BTreeMap::new();
         for (edition, clauses) in &facts.editions {

@@ -2,7 +2,7 @@
 //!
 //! * [`Harness`]: for Rust implementers — the embedded cases against your
 //!   [`Implementation`], from one `#[test]`.
-//! * [`check_reference_case`], [`check_case_file`], [`check_suite_files`],
+//! * `check_reference_case`, `check_case_file`, `check_suite_files`,
 //!   [`edition_pattern`]: the helpers of this crate's own
 //!   `tests/conformance.rs` (datatest-stable), which runs every case file once
 //!   per edition against the reference implementation.
@@ -219,7 +219,7 @@ pub(crate) fn check_reference_case(edition: &str, path: &str, contents: &str) ->
     check_reference_case_in(Path::new("conformance"), edition, path, contents)
 }
 
-/// [`check_reference_case`] for the suite under `root`: a case that the suite's
+/// `check_reference_case` for the suite under `root`: a case that the suite's
 /// `reference-known-failures.yaml` lists must fail with the entry's `answer:` (and the check
 /// passes); a listed case that passes (take it off the list) or fails otherwise (update its
 /// answer) is an error.

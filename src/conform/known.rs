@@ -4,8 +4,8 @@
 //! xqspec's own reference.
 //!
 //! A listed case that passes fails the run, and so does one that fails otherwise than its
-//! `answer:` says ([`KnownAnswer::check`], through [`judge`]): the list stays true.
-//! [`failure_of`] cuts an actual answer down to the parts a case's expectation names, which
+//! `answer:` says (`KnownAnswer::check`, through `judge`): the list stays true.
+//! `failure_of` cuts an actual answer down to the parts a case's expectation names, which
 //! is what `--write-known-failures` and `--update-known-failures` ([`update`]) write.
 
 use std::fmt::Write as _;
@@ -34,7 +34,7 @@ pub(crate) const HEADER: &str = "\
 #[derive(Clone, Debug, PartialEq)]
 pub enum KnownAnswer {
     /// An answer or a rejection in the shape of a case's `expect` (`{nodes: 43}`,
-    /// `{ruling: {verdict: draw}}`, `{reject: fen}`), judged by [`judge`] on the parts it names.
+    /// `{ruling: {verdict: draw}}`, `{reject: fen}`), judged by `judge` on the parts it names.
     Answer(Expected),
     /// No answer, a fault: [`Status::Error`], [`Status::Crash`] or [`Status::Timeout`]
     /// (`{fault: crash}`).
@@ -148,9 +148,11 @@ fn as_answer(e: &Expected) -> Answer {
 /// One entry of a known-failures file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KnownFailure {
+    /// The case's id.
     pub id: String,
     /// Only this edition; `None`: every edition of the case.
     pub edition: Option<String>,
+    /// Why it fails.
     pub reason: String,
     /// The answer given instead of the expectation. Required in files; `None` (any failure)
     /// only for entries made in code, such as [`Harness::ignore`](super::harness::Harness::ignore).
@@ -171,6 +173,7 @@ struct RawKnownFailure {
 /// A known-failures file: cases expected to fail, each with a reason and its answer.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct KnownFailures {
+    /// The entries, in the file's order.
     pub entries: Vec<KnownFailure>,
 }
 
@@ -283,6 +286,7 @@ impl KnownFailures {
             .find(|k| k.id == id && k.edition.as_deref().is_none_or(|e| e == edition))
     }
 
+    /// The reason given for the case under this edition, when it is listed.
     pub fn reason(&self, id: &str, edition: &str) -> Option<&str> {
         self.entry(id, edition).map(|k| k.reason.as_str())
     }

@@ -51,11 +51,15 @@ impl Limits {
 /// What an implementation says about itself in the handshake.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct About {
+    /// The implementation's name.
     pub name: String,
+    /// Its version.
     pub version: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The language it is written in.
     pub language: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Where to read about it.
     pub homepage: Option<String>,
     /// Edition ids it answers for.
     pub editions: Vec<String>,
@@ -74,8 +78,11 @@ pub struct About {
 /// (if any), and the query.
 #[derive(Clone, Copy, Debug)]
 pub struct Ask<'a> {
+    /// The edition (rule set) id the question is asked under.
     pub edition: &'a str,
+    /// The event overlay (补充规定) applied to the edition, if any.
     pub overlay: Option<&'a Overlay>,
+    /// The query.
     pub query: &'a Query,
 }
 
@@ -104,20 +111,30 @@ pub trait Implementation {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
+    /// The runner's greeting: the protocol version, the suite version and the runner's name.
     Hello {
+        /// The protocol version.
         protocol: u32,
+        /// The suite version.
         suite: String,
+        /// The runner's name and version.
         runner: String,
     },
+    /// One question.
     Ask {
+        /// The request id, echoed in the answer.
         id: Value,
+        /// The edition id.
         edition: String,
         /// The event overlay applied to the edition (protocol 2), absent when none.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         overlay: Option<Overlay>,
+        /// The query name.
         query: String,
+        /// The query's input fields.
         input: Map<String, Value>,
     },
+    /// The end of the session.
     Stop {},
 }
 

@@ -34,6 +34,7 @@ pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
 pub struct QuerySpec {
     pub(crate) required: Vec<String>,
     pub(crate) optional: Vec<String>,
+    /// The name of the field an accepted answer carries (`moves`, `status` …).
     pub answer: String,
     /// JSON types of input fields that are not strings (`{events: array}`); the input
     /// fields of the first queries (`fen`, `moves`, `depth`, `notation`) are known.
@@ -44,6 +45,7 @@ pub struct QuerySpec {
 /// The closed vocabularies: `vocabulary.yaml` and `features.yaml`.
 #[derive(Clone, Debug, Default)]
 pub struct Vocabulary {
+    /// The queries by name.
     pub queries: BTreeMap<String, QuerySpec>,
     pub(crate) reserved_queries: Vec<String>,
     pub(crate) statuses: BTreeMap<String, String>,
@@ -95,6 +97,7 @@ struct RawExemptions {
 /// What the checks need to know of the spec: each edition's clause ids.
 #[derive(Clone, Debug, Default)]
 pub struct SpecFacts {
+    /// Edition id → the ids of its clauses.
     pub editions: BTreeMap<String, BTreeSet<String>>,
     /// Shipped event overlays: id → the edition each applies to.
     pub overlays: BTreeMap<String, String>,
@@ -128,6 +131,7 @@ impl SpecFacts {
 pub struct Suite {
     /// Cases that parsed, in path order.
     pub cases: Vec<Case>,
+    /// The closed vocabularies the cases are checked against.
     pub vocabulary: Vocabulary,
     pub(crate) exemptions: Vec<Exemption>,
     pub(crate) retired: BTreeSet<String>,

@@ -52,7 +52,9 @@ pub mod colour {
 /// An arrow drawn over the board (an attack, a chase, a move considered).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arrow {
+    /// Where the arrow starts.
     pub from: Square,
+    /// Where it points.
     pub to: Square,
     /// Short text shown at the arrow's middle, if any (`chase`, `check`).
     pub(crate) label: Option<String>,
@@ -78,6 +80,7 @@ impl Arrow {
 pub struct DiagramOptions {
     /// The move that led to the position: its two points are marked.
     pub last_move: Option<Move>,
+    /// Arrows drawn over the board.
     pub arrows: Vec<Arrow>,
     /// A caption under the board (a case id, a FEN).
     pub caption: Option<String>,

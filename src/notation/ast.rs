@@ -92,7 +92,12 @@ pub enum Origin {
     File(u8),
     /// A tandem designator, optionally with the file (1–9, from the mover's
     /// right) when several files hold tandem pieces.
-    Tandem { position: Tandem, file: Option<u8> },
+    Tandem {
+        /// Front, middle, rear … (前, 中, 后).
+        position: Tandem,
+        /// The file, when several files hold tandem pieces.
+        file: Option<u8>,
+    },
 }
 
 /// A move written in Chinese or WXF notation: piece, origin, action, number.

@@ -54,7 +54,7 @@ fn score(text: &str) -> usize {
 /// Decode a record. With `encoding`, use it (a byte-order mark still wins,
 /// as the WHATWG decoders do); without, detect: a byte-order mark, else valid
 /// UTF-8, else UTF-16 by its zero bytes, else section by section
-/// ([`decode_by_section`]: UTF-8 lines stay UTF-8, the others are read as GB18030 or
+/// (`decode_by_section`: UTF-8 lines stay UTF-8, the others are read as GB18030 or
 /// Big5). Returns the text and the encoding used (the first legacy one for a mixed file).
 pub fn decode(bytes: &[u8], encoding: Option<&'static Encoding>) -> (String, &'static Encoding) {
     let (d, used) = decode_detailed(bytes, encoding);

@@ -4,10 +4,10 @@
 //!
 //! 1. **Parsing** ([`syntax`]): text to a syntax tree ([`MoveSyntax`]) with
 //!    the pest grammars in `grammar/`. Failure: [`SyntaxError`], with the column.
-//! 2. **Resolution** ([`resolve`]): a syntax tree plus a position to a board
-//!    [`Move`]. Failure: [`ResolveError`] (no such piece, no such legal move,
+//! 2. **Resolution** (`resolve`): a syntax tree plus a position to a board
+//!    `Move`. Failure: `ResolveError` (no such piece, no such legal move,
 //!    ambiguous), carrying the candidate moves.
-//! 3. **Formatting** ([`mod@format`]): a legal move to its canonical text in any
+//! 3. **Formatting** (`format`): a legal move to its canonical text in any
 //!    notation and [`Style`].
 //!
 //! Game records: [`pgn`] reads PGN files (several games, comments,
@@ -17,8 +17,8 @@
 //!
 //! Entry points: [`parse_move`], [`format_move`] (and [`parse_move_any`],
 //! which detects the notation); for the conformance protocol,
-//! [`answer_parse_move`] and [`answer_format_move`] under the notation ids of
-//! [`NOTATION_IDS`], and [`replay::answer_replay_pgn`] for the proposed
+//! `answer_parse_move` and `answer_format_move` under the notation ids of
+//! `NOTATION_IDS`, and `replay::answer_replay_pgn` for the proposed
 //! `replay_pgn` query.
 //!
 //! The code reaches the board only through the [`BoardView`] trait; the
@@ -129,8 +129,11 @@ pub enum Case {
 /// How formatted text is written. Parsing accepts every style.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Style {
+    /// Simplified or traditional characters (Chinese notation).
     pub script: Script,
+    /// Half-width (ASCII) or full-width digits and signs.
     pub width: Width,
+    /// Lower or upper case ICCS (`h2e2`, `H2-E2`).
     pub case: Case,
 }
 
@@ -306,6 +309,7 @@ pub struct Reject {
     /// `move.syntax`, `move.illegal`, or `unsupported` for an unknown notation id or a
     /// rule set that does not say how records are written.
     pub kind: &'static str,
+    /// What is wrong, in words.
     pub message: String,
 }
 

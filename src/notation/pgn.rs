@@ -45,6 +45,7 @@ pub(crate) struct Comment<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variation<'a> {
     pub(crate) after_ply: usize,
+    /// The variation's text, without its parentheses.
     pub text: &'a str,
     /// Byte offset of the `(` in the whole file.
     pub(crate) offset: usize,
@@ -91,6 +92,7 @@ pub struct Game<'a> {
     /// Main-line moves.
     pub moves: Vec<MoveToken<'a>>,
     pub(crate) comments: Vec<Comment<'a>>,
+    /// Variations, in file order.
     pub variations: Vec<Variation<'a>>,
     /// The result token, if any.
     pub result: Option<&'a str>,

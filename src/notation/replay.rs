@@ -25,16 +25,27 @@ pub enum ReplayError {
     /// The game's text is not valid PGN.
     Pgn(PgnError),
     /// The `FEN` tag does not give a valid position.
-    Fen { line: usize, column: usize, message: String },
+    Fen {
+        /// The line where the game starts, from 1.
+        line: usize,
+        /// The column where the game starts, from 1.
+        column: usize,
+        /// What is wrong, in words.
+        message: String,
+    },
     /// A move does not parse or does not resolve to a legal move.
     Move {
         /// 1-based index of the move in the game (half-moves).
         ply: usize,
         /// The move number as written in records (1 for Red's and Black's first moves).
         move_number: usize,
+        /// The move as written.
         text: String,
+        /// Its line in the text, from 1.
         line: usize,
+        /// Its column, from 1.
         column: usize,
+        /// Why it does not parse or resolve.
         error: NotationError,
     },
 }
@@ -534,6 +545,7 @@ pub struct Totals {
     pub games: usize,
     /// Games replayed without error, variations included.
     pub(crate) replayed: usize,
+    /// Moves replayed, variations included.
     pub moves: usize,
     /// Games that failed, and files that could not be read.
     pub errors: usize,
@@ -767,7 +779,14 @@ pub enum GameAnswer {
     /// `notation.syntax`, `notation.no_match`, `notation.ambiguous`), the
     /// 1-based ply of the failing move (0 when the failure is not a move),
     /// and the 1-based line of the failure.
-    Error { kind: &'static str, ply: usize, line: usize },
+    Error {
+        /// The reject kind.
+        kind: &'static str,
+        /// The ply of the failing move, from 1; 0 when the failure is not a move.
+        ply: usize,
+        /// The line of the failure, from 1.
+        line: usize,
+    },
 }
 
 /// The proposed `replay_pgn` query: replay every game of a PGN text (main

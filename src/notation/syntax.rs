@@ -13,6 +13,7 @@ use crate::board::{Move, Side, Square};
 use crate::vm::record::{half_width, FileNumerals};
 
 /// The Chinese grammar (full and abbreviated forms): `grammar/chinese.pest`.
+#[allow(missing_docs, reason = "pest derives `Rule`, one variant per rule of the grammar, which documents them")]
 pub mod chinese {
     use super::Parser;
     /// Parser for Chinese notation.
@@ -33,7 +34,7 @@ pub(crate) mod wxf {
 }
 
 /// The ICCS grammar: `grammar/iccs.pest`.
-pub mod iccs {
+pub(crate) mod iccs {
     use super::Parser;
     /// Parser for ICCS coordinates.
     #[derive(Parser)]

@@ -5,7 +5,7 @@
 //!
 //! - [`Reference`]: every edition of a spec compiled once, and the rule sets made with an
 //!   overlay sent with an ask, cached.
-//! - [`answer_under`]: one query under one compiled rule set, dispatched to [`answers`],
+//! - `answer_under`: one query under one compiled rule set, dispatched to `answers`,
 //!   one function per query, each calling its domain.
 //!
 //! Depends on the rule domains and `query`; nothing of the suite or the runner.

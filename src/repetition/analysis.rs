@@ -15,11 +15,14 @@ use super::RepetitionRules;
 /// no number of floating pieces makes up for a piece (1999 25.3, 2020 1.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Val {
+    /// Whole pieces.
     pub pieces: i32,
+    /// Floating pieces (过河兵), counted below any whole piece.
     pub floating: i32,
 }
 
 impl Val {
+    /// Nothing.
     pub const ZERO: Val = Val {
         pieces: 0,
         floating: 0,
@@ -78,6 +81,7 @@ pub enum ChaseKind {
 }
 
 impl ChaseKind {
+    /// The kind as the data and answers write it (`unprotected` …).
     pub fn name(self) -> &'static str {
         match self {
             ChaseKind::Unprotected => "unprotected",
@@ -85,6 +89,7 @@ impl ChaseKind {
             ChaseKind::Joint => "joint",
         }
     }
+    /// Reads a kind written by [`ChaseKind::name`].
     pub fn parse(s: &str) -> Option<ChaseKind> {
         Some(match s {
             "unprotected" => ChaseKind::Unprotected,
@@ -114,6 +119,7 @@ pub(crate) struct Win {
 
 /// The predicates, over one compiled rule set.
 pub struct Analyst<'a> {
+    /// The movement and check rules.
     pub vm: &'a Rules,
     pub(crate) rep: &'a RepetitionRules,
     /// Mate searches already made in this ruling: position → what is known of it.
@@ -143,6 +149,7 @@ pub(crate) struct WinParams {
 }
 
 impl ChaseKind {
+    /// Every kind, in declaration order.
     pub const ALL: [ChaseKind; 3] = [
         ChaseKind::Unprotected,
         ChaseKind::HigherValue,
@@ -154,6 +161,7 @@ impl ChaseKind {
 }
 
 impl<'a> Analyst<'a> {
+    /// The predicates over `vm` and `rep`, with empty memos.
     pub fn new(vm: &'a Rules, rep: &'a RepetitionRules) -> Analyst<'a> {
         Analyst { vm, rep, mates: Default::default(), lines: Default::default() }
     }

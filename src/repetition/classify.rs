@@ -11,7 +11,9 @@ use super::{Exception, RuleRef, Test};
 /// The facts about one move that the classes, special cases and verdicts read.
 #[derive(Clone, Debug)]
 pub struct PlyFacts {
+    /// The move.
     pub mv: Move,
+    /// The side that made it.
     pub side: Side,
     pub(crate) mover: KindId,
     /// The mover was in check before the move (the move answers a check).

@@ -270,6 +270,7 @@ pub(crate) struct PatternData {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
+/// Whether a pattern is forbidden (禁止着法) or allowed (允许着法).
 pub enum PatternStatus {
     /// 禁止着法
     Forbidden,

@@ -42,10 +42,13 @@ pub(crate) const MAX_MATE_DEPTH: u8 = 6;
 /// A move class, compiled.
 #[derive(Clone, Debug)]
 pub struct ClassRule {
+    /// The class's name in the data (`chase`).
     pub name: String,
+    /// Its name in the rulebook (捉).
     pub zh: String,
     pub(crate) family: Family,
     pub(crate) test: Test,
+    /// The clause that defines it.
     pub rule: RuleRef,
 }
 
@@ -79,12 +82,16 @@ impl Exception {
 /// A named pattern of a side's cycle, compiled.
 #[derive(Clone, Debug)]
 pub struct Pattern {
+    /// The pattern's name in the data (`perpetual_attack`).
     pub name: String,
+    /// Its name in the rulebook (长捉).
     pub zh: String,
+    /// Forbidden or allowed.
     pub status: PatternStatus,
     pub(crate) every: Option<Vec<usize>>,
     pub(crate) every_family: Option<Family>,
     pub(crate) same_target: bool,
+    /// The clause that defines it.
     pub rule: RuleRef,
 }
 
@@ -122,6 +129,7 @@ pub struct RepetitionRules {
     /// How newness is judged (从捉到捉): the clause's data, all off without the clause.
     pub(crate) newness: data::NewOnlyData,
     pub(crate) exceptions: Vec<Exception>,
+    /// The named patterns of a side's cycle, in the data's order.
     pub patterns: Vec<Pattern>,
     pub(crate) cycle_names: data::CycleNames,
     pub(crate) patterns_rule: RuleRef,
@@ -144,6 +152,7 @@ impl RepetitionRules {
         self.exempt_first >> kind & 1 == 1
     }
 
+    /// The index of the class of this name, heaviest first.
     pub fn class_index(&self, name: &str) -> Option<usize> {
         self.classes.iter().position(|c| c.name == name)
     }

@@ -28,6 +28,7 @@ pub enum Status {
 /// One entry with its clauses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
+    /// The article's number (`24.3`).
     pub article: String,
     pub(crate) heading: String,
     /// Clauses citing this very article.
@@ -36,6 +37,7 @@ pub struct Row {
     pub(crate) through_parts: Vec<String>,
     /// Clauses citing an article this one is part of (`10.4.3` for `10.4.3.1`).
     pub(crate) through_whole: Vec<String>,
+    /// Encoded, not decidable, text unavailable, or a gap.
     pub status: Status,
     /// Set when the text is not available, even if clauses encode it from other sources.
     pub(crate) text_missing: Option<String>,
@@ -44,7 +46,9 @@ pub struct Row {
 /// The coverage of one edition's table of contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EditionCoverage {
+    /// The edition's id.
     pub edition: String,
+    /// Every entry of its table of contents, in order.
     pub rows: Vec<Row>,
     /// Articles that clauses cite but the table of contents does not have (nor any parent
     /// of them), with the clauses.
@@ -155,8 +159,11 @@ pub fn coverage(ed: &Edition, toc: &Toc) -> EditionCoverage {
 
 /// `reports/articles.md` and its summary lines (one per edition).
 pub struct ArticlesReport {
+    /// The report, `reports/articles.md`.
     pub markdown: String,
+    /// One summary line per edition.
     pub summary: Vec<String>,
+    /// The coverage of each edition.
     pub editions: Vec<EditionCoverage>,
 }
 

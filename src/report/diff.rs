@@ -35,14 +35,20 @@ use crate::spec::{Clause, Edition, ProvenanceStatus, Spec};
 /// How one clause differs from A to B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
+    /// Only in B.
     Added,
+    /// Only in A.
     Removed,
+    /// In both, with different data.
     Changed,
+    /// In both with the same data, under another article number.
     Renumbered,
+    /// In both, the same.
     Unchanged,
 }
 
 impl Kind {
+    /// The kind as the report writes it (`added` …).
     pub fn name(self) -> &'static str {
         match self {
             Kind::Added => "added",
@@ -64,12 +70,16 @@ impl Kind {
 pub enum Grade {
     /// Every clause involved was read in its edition's own text.
     Read,
+    /// A clause involved rests on a third-party reproduction of the text.
     Secondary,
+    /// A clause involved rests on an unverified source.
     Unverified,
+    /// A clause involved is inferred, not read anywhere.
     Inferred,
 }
 
 impl Grade {
+    /// Every grade, surest first.
     pub const ALL: [Grade; 4] = [Grade::Read, Grade::Secondary, Grade::Unverified, Grade::Inferred];
 
     fn of(s: ProvenanceStatus) -> Grade {
@@ -104,9 +114,13 @@ impl Grade {
 /// One clause of A and/or B and how it differs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClauseDiff {
+    /// The clause id.
     pub id: String,
+    /// How it differs.
     pub kind: Kind,
+    /// The clause in A, if A has it.
     pub a: Option<Clause>,
+    /// The clause in B, if B has it.
     pub b: Option<Clause>,
 }
 
@@ -154,8 +168,11 @@ pub struct Shown {
 /// A conformance case whose answer differs between A and B.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BehaviourDiff {
+    /// The case.
     pub case: Case,
+    /// Its answer under A.
     pub a: Shown,
+    /// Its answer under B.
     pub b: Shown,
     /// The clauses that cause the difference, with how they differ and how it was found.
     pub causes: Vec<Cause>,
@@ -164,7 +181,9 @@ pub struct BehaviourDiff {
 /// A clause that causes a behaviour difference.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cause {
+    /// The clause id.
     pub clause: String,
+    /// How the clause differs from A to B.
     pub kind: Kind,
     /// The case cites the clause (and its data differ).
     pub(crate) cited: bool,
@@ -345,10 +364,14 @@ pub(crate) fn purpose(a: &str, b: &str) -> String {
 /// headline figures.
 #[derive(Clone, Debug, Default)]
 pub struct DiffReport {
+    /// The report's Markdown.
     pub markdown: String,
+    /// The diagrams it links: file name → SVG.
     pub diagrams: Vec<(String, String)>,
     pub(crate) figures: String,
+    /// Every clause of A or B and how it differs.
     pub clauses: Vec<ClauseDiff>,
+    /// Every case whose answer differs.
     pub behaviour: Vec<BehaviourDiff>,
 }
 

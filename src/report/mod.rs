@@ -9,7 +9,7 @@
 //! - `coverage.md`, from [`crate::conform::coverage`]: which cases cite each clause;
 //! - `README.md`: what each report is for, with its headline figures.
 //!
-//! Which diffs are generated is the list [`DIFFS`]; a pair whose rule set the spec does
+//! Which diffs are generated is the list `DIFFS`; a pair whose rule set the spec does
 //! not have (yet) is skipped and named in the README.
 
 pub mod articles;
@@ -49,7 +49,7 @@ pub(crate) fn diff_file(a: &str, b: &str) -> String {
 pub struct Generated {
     /// Every file, by path under `reports/` (diagrams under `diagrams/`).
     pub files: BTreeMap<String, String>,
-    /// Diffs of [`DIFFS`] not generated, with the reason.
+    /// Diffs of `DIFFS` not generated, with the reason.
     pub skipped: Vec<(String, String)>,
     /// `edition clause` of every clause neither cited by a case nor exempt.
     pub uncovered: Vec<String>,

@@ -16,11 +16,14 @@ pub(crate) use toc::{parent_of, Toc, TocEntry};
 /// Where a rule came from, for answers: a clause's id and its article in the edition.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct RuleRef {
+    /// The clause id (`repetition.chase`).
     pub clause: String,
+    /// The article it encodes in the edition (`24.3`), when it names one.
     pub article: Option<String>,
 }
 
 impl RuleRef {
+    /// The reference to a clause.
     pub fn of(c: &Clause) -> RuleRef {
         RuleRef { clause: c.id.clone(), article: c.article.clone() }
     }
@@ -60,6 +63,7 @@ static BUILTIN: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec");
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Provenance {
+    /// How far the clause rests on the edition's text.
     pub status: ProvenanceStatus,
     /// Id of a source declared in some `edition.yaml`.
     pub(crate) source: String,
@@ -67,6 +71,7 @@ pub struct Provenance {
     #[serde(default)]
     pub r#ref: Option<String>,
     #[serde(default)]
+    /// A note on the reading.
     pub note: Option<String>,
 }
 
@@ -85,12 +90,14 @@ pub enum ProvenanceStatus {
 }
 
 impl ProvenanceStatus {
+    /// Every status, surest first.
     pub const ALL: [ProvenanceStatus; 4] = [
         ProvenanceStatus::Verified,
         ProvenanceStatus::Secondary,
         ProvenanceStatus::Unverified,
         ProvenanceStatus::Inferred,
     ];
+    /// The status as written in the spec (`verified` …).
     pub fn name(self) -> &'static str {
         match self {
             ProvenanceStatus::Verified => "verified",
@@ -120,7 +127,9 @@ pub struct Clause {
     pub article: Option<String>,
     /// One line in our own words.
     pub summary: String,
+    /// How sure we are of it, and where it was read.
     pub provenance: Provenance,
+    /// The typed data the rule domains interpret, as written.
     pub data: serde_yaml::Value,
     /// Set when the clause was taken over from a parent edition without being restated:
     /// its provenance is then the edition's `inherited_provenance`.
@@ -136,8 +145,11 @@ pub struct Clause {
 /// A place in a spec file.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Location {
+    /// The file, relative to the spec root.
     pub file: String,
+    /// The line, from 1; 0 for the file as a whole.
     pub line: usize,
+    /// The column, from 1.
     pub column: usize,
 }
 
@@ -155,12 +167,16 @@ impl fmt::Display for Location {
 /// A fully resolved edition.
 #[derive(Clone, Debug)]
 pub struct Edition {
+    /// The edition's id (`cxa-2020`).
     pub id: String,
+    /// Its name in the rulebook (《象棋竞赛规则》 2020).
     pub name: String,
     pub(crate) name_en: String,
     /// The year of the edition, when one is known (the AXF rule set states none here).
     pub(crate) year: Option<u16>,
+    /// Who published it.
     pub publisher: String,
+    /// The edition it derives from, restating only what differs.
     pub derives_from: Option<String>,
     pub(crate) sources: Vec<Source>,
     clauses: Vec<Clause>,
@@ -176,6 +192,7 @@ impl Edition {
         &self.clauses
     }
 
+    /// The clause of this id, inherited or its own.
     pub fn clause(&self, id: &str) -> Option<&Clause> {
         self.index.get(id).map(|&i| &self.clauses[i])
     }
@@ -211,13 +228,16 @@ pub struct Spec {
 /// One problem found while loading a spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpecError {
+    /// Where in the spec.
     pub location: Location,
     /// The clause concerned, when there is one.
     pub clause: Option<String>,
+    /// What is wrong, in words.
     pub message: String,
 }
 
 impl SpecError {
+    /// An error at `location`, at clause `clause` when there is one.
     pub fn new(location: Location, clause: Option<&str>, message: impl Into<String>) -> SpecError {
         SpecError { location, clause: clause.map(str::to_string), message: message.into() }
     }
@@ -304,10 +324,12 @@ impl Spec {
         raw::resolve(files)
     }
 
+    /// Every edition, in id order.
     pub fn editions(&self) -> &[Edition] {
         &self.editions
     }
 
+    /// The edition of this id.
     pub fn edition(&self, id: &str) -> Option<&Edition> {
         self.editions.iter().find(|e| e.id == id)
     }

@@ -281,7 +281,7 @@ impl Spec {
 pub struct UnknownRuleSet {
     /// The id asked for.
     pub id: String,
-    /// The ids the spec knows ([`Spec::ruleset_ids`]).
+    /// The ids the spec knows (`Spec::ruleset_ids`).
     pub known: Vec<String>,
 }
 

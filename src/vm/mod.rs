@@ -51,13 +51,18 @@ pub struct KindInfo {
 /// The state of the side to move, as named by `check.*` clauses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
+    /// Neither in check nor without a move.
     Ongoing,
+    /// In check (将), with a way out.
     Check,
+    /// In check with no legal move: checkmated (将死).
     Checkmate,
+    /// Not in check, but no legal move: stalemated (困毙).
     Stalemate,
 }
 
 impl Status {
+    /// The status as the protocol writes it (`ongoing`, `check`, `checkmate`, `stalemate`).
     pub fn name(self) -> &'static str {
         match self {
             Status::Ongoing => "ongoing",
@@ -67,6 +72,7 @@ impl Status {
         }
     }
 
+    /// Reads a status name written by [`Status::name`].
     pub fn parse(s: &str) -> Option<Status> {
         Some(match s {
             "ongoing" => Status::Ongoing,
@@ -248,10 +254,12 @@ impl Rules {
         &self.file_numerals
     }
 
+    /// The piece kinds, by id (`pieces.kinds`).
     pub fn kinds(&self) -> &[KindInfo] {
         &self.kinds
     }
 
+    /// The id of the kind of this name (`horse`).
     pub fn kind_by_name(&self, name: &str) -> Option<KindId> {
         self.kinds.iter().position(|k| k.name == name).map(|i| i as KindId)
     }

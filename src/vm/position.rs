@@ -70,7 +70,9 @@ impl Undo {
 /// A move that is not legal in the position where it was played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalMove {
+    /// The move.
     pub mv: Move,
+    /// Why it is not legal.
     pub reason: IllegalReason,
 }
 
@@ -88,6 +90,7 @@ pub enum IllegalReason {
 }
 
 impl IllegalReason {
+    /// The reason as the protocol's messages write it (`no_piece`, `self_kill` …).
     pub fn name(self) -> &'static str {
         match self {
             IllegalReason::NoPiece => "no_piece",
@@ -285,6 +288,7 @@ impl Position {
         Some(Piece { side: Side::from_index(s), kind: k as KindId })
     }
 
+    /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let c = self.board[sq.index()];
         (c != 0).then(|| Piece { side: Side::from_index(code_side(c)), kind: code_kind(c) as KindId })
@@ -296,18 +300,22 @@ impl Position {
         self.side == other.side && self.board == other.board
     }
 
+    /// The side to move.
     pub fn side_to_move(&self) -> Side {
         self.side
     }
 
+    /// Sets the side to move (the pieces stay as they are).
     pub fn set_side_to_move(&mut self, side: Side) {
         self.side = side;
     }
 
+    /// Plies since the last capture (the FEN's halfmove counter).
     pub fn halfmove_clock(&self) -> u32 {
         self.halfmove
     }
 
+    /// The move number, from 1, counted up after Black's move (the FEN's fullmove field).
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove
     }

@@ -85,8 +85,11 @@ pub struct Record {
     pub pieces: Vec<[PieceChars; 2]>,
     /// The file numerals of each side, 1 to 9, `[red, black]` (`board.file_numbering`).
     pub numerals: [Vec<String>; 2],
+    /// The full form of 7.5 (`炮二平五`): numerals and action words.
     pub full: Form,
+    /// The abbreviated form (`炮2平5`): numerals and action words.
     pub abbreviated: Form,
+    /// The tandem words (前, 中, 后) and how groups of tandem pieces are named.
     pub tandem: Tandem,
 }
 
