@@ -301,25 +301,46 @@ pub(crate) fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
     Some((notation, style))
 }
 
-/// A refusal in protocol terms: a dotted reject kind from the suite's
-/// vocabulary and a message.
+codes! {
+    /// The refusals of the notation queries (`parse_move`, `format_move`) and of the
+    /// proposed `replay_pgn`; the codes are the protocol's reject kinds
+    /// (`conformance/vocabulary.yaml`).
+    pub enum RejectKind {
+        /// A game record that is not valid PGN.
+        PgnSyntax => "pgn.syntax",
+        /// A `FEN` tag that does not give a valid position.
+        Fen => "fen",
+        /// Move text that does not parse in the notation.
+        NotationSyntax => "notation.syntax",
+        /// Move text that parses but names no legal move.
+        NotationNoMatch => "notation.no_match",
+        /// Move text that names more than one legal move.
+        NotationAmbiguous => "notation.ambiguous",
+        /// A move that is not canonical ICCS text.
+        MoveSyntax => "move.syntax",
+        /// A move that is not legal in the position.
+        MoveIllegal => "move.illegal",
+        /// An unknown notation id, or a rule set that does not say how records are written.
+        Unsupported => "unsupported",
+    }
+}
+
+/// A refusal in protocol terms: a reject kind from the suite's vocabulary and a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reject {
-    /// `notation.syntax`, `notation.no_match`, `notation.ambiguous`,
-    /// `move.syntax`, `move.illegal`, or `unsupported` for an unknown notation id or a
-    /// rule set that does not say how records are written.
-    pub kind: &'static str,
+    /// What is refused.
+    pub kind: RejectKind,
     /// What is wrong, in words.
     pub message: String,
 }
 
 impl NotationError {
     /// The suite's reject kind for this error.
-    pub fn reject_kind(&self) -> &'static str {
+    pub fn reject_kind(&self) -> RejectKind {
         match self {
-            NotationError::Syntax(_) => "notation.syntax",
-            NotationError::Resolve(ResolveError::Ambiguous { .. }) => "notation.ambiguous",
-            NotationError::Resolve(_) => "notation.no_match",
+            NotationError::Syntax(_) => RejectKind::NotationSyntax,
+            NotationError::Resolve(ResolveError::Ambiguous { .. }) => RejectKind::NotationAmbiguous,
+            NotationError::Resolve(_) => RejectKind::NotationNoMatch,
         }
     }
 }
@@ -327,7 +348,7 @@ impl NotationError {
 /// The `parse_move` query: the ICCS text of the move `text` denotes.
 pub(crate) fn answer_parse_move(rules: &Rules, pos: &Position, notation_id: &str, text: &str) -> Result<String, Reject> {
     let (notation, _) = notation_by_id(notation_id)
-        .ok_or_else(|| Reject { kind: "unsupported", message: format!("unknown notation `{notation_id}`") })?;
+        .ok_or_else(|| Reject { kind: RejectKind::Unsupported, message: format!("unknown notation `{notation_id}`") })?;
     parse_move(rules, pos, notation, text)
         .map(|m| m.iccs())
         .map_err(|e| Reject { kind: e.reject_kind(), message: e.to_string() })
@@ -336,13 +357,13 @@ pub(crate) fn answer_parse_move(rules: &Rules, pos: &Position, notation_id: &str
 /// The `format_move` query: the canonical text of the ICCS move `mv`.
 pub fn answer_format_move(rules: &Rules, pos: &Position, notation_id: &str, mv: &str) -> Result<String, Reject> {
     let (notation, style) = notation_by_id(notation_id)
-        .ok_or_else(|| Reject { kind: "unsupported", message: format!("unknown notation `{notation_id}`") })?;
+        .ok_or_else(|| Reject { kind: RejectKind::Unsupported, message: format!("unknown notation `{notation_id}`") })?;
     let m = Move::parse_iccs(mv)
-        .ok_or_else(|| Reject { kind: "move.syntax", message: format!("`{mv}` is not an ICCS move such as h2e2") })?;
+        .ok_or_else(|| Reject { kind: RejectKind::MoveSyntax, message: format!("`{mv}` is not an ICCS move such as h2e2") })?;
     format_move(rules, pos, m, notation, style).map_err(|e| match e {
         // The rule set says nothing of how records are written (no notation.* clauses).
-        FormatError::NoRecordForms { .. } => Reject { kind: "unsupported", message: e.to_string() },
-        _ => Reject { kind: "move.illegal", message: e.to_string() },
+        FormatError::NoRecordForms { .. } => Reject { kind: RejectKind::Unsupported, message: e.to_string() },
+        _ => Reject { kind: RejectKind::MoveIllegal, message: e.to_string() },
     })
 }
 

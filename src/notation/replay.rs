@@ -15,7 +15,7 @@ use super::pgn::{self, line_col, Game, PgnError};
 use super::view::{KindMap, RulesBoard};
 use std::collections::HashMap;
 
-use super::{detect, format, parse_syntax, resolve_with, MoveSyntax, Notation, NotationError, ResolveError, Style, SyntaxError};
+use super::{detect, format, parse_syntax, resolve_with, MoveSyntax, Notation, NotationError, RejectKind, ResolveError, Style, SyntaxError};
 use crate::board::Move;
 use crate::vm::{Position, Rules};
 
@@ -781,7 +781,7 @@ pub enum GameAnswer {
     /// and the 1-based line of the failure.
     Error {
         /// The reject kind.
-        kind: &'static str,
+        kind: RejectKind,
         /// The ply of the failing move, from 1; 0 when the failure is not a move.
         ply: usize,
         /// The line of the failure, from 1.
@@ -799,8 +799,8 @@ pub fn answer_replay_pgn(rules: &Rules, text: &str) -> Vec<GameAnswer> {
             let rep = r.replay(text, g);
             match rep.error.as_ref().or(rep.variation_errors.first()) {
                 None => GameAnswer::Moves(rep.moves.iter().map(|m| m.iccs()).collect()),
-                Some(ReplayError::Pgn(e)) => GameAnswer::Error { kind: "pgn.syntax", ply: 0, line: e.line },
-                Some(ReplayError::Fen { line, .. }) => GameAnswer::Error { kind: "fen", ply: 0, line: *line },
+                Some(ReplayError::Pgn(e)) => GameAnswer::Error { kind: RejectKind::PgnSyntax, ply: 0, line: e.line },
+                Some(ReplayError::Fen { line, .. }) => GameAnswer::Error { kind: RejectKind::Fen, ply: 0, line: *line },
                 Some(ReplayError::Move { ply, line, error, .. }) => {
                     GameAnswer::Error { kind: error.reject_kind(), ply: *ply, line: *line }
                 }

@@ -57,7 +57,7 @@ pub(crate) fn validate_fen(rs: &RuleSet, fen: &str) -> Answered {
 fn notation_answer(r: Result<String, crate::notation::Reject>, answer: impl Fn(String) -> Answer) -> Answered {
     Ok(match r {
         Ok(t) => answer(t),
-        Err(r) if r.kind == "unsupported" => Answer::unsupported(r.message),
+        Err(r) if r.kind == crate::notation::RejectKind::Unsupported => Answer::unsupported(r.message),
         Err(r) => Answer::reject(r.kind, r.message),
     })
 }
