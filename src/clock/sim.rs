@@ -446,7 +446,7 @@ pub struct Flag {
     pub event: usize,
     /// The side's move it was making (its moves made + 1).
     pub(crate) move_number: u32,
-    /// Which time ran out (the period's, the game's …).
+    /// Whether the time ran out, or the period ended before its move quota was made.
     pub kind: FlagKind,
     /// Time the side had left when the event began.
     pub left: i64,

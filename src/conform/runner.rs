@@ -28,7 +28,7 @@ pub enum Status {
     Fail,
     /// Not run: the implementation does not declare the query, edition or feature, or answered `unsupported`.
     Skip,
-    /// The implementation answered `error`, or garbage.
+    /// The implementation answered `error`, or an answer the protocol does not allow.
     Error,
     /// The implementation died before answering.
     Crash,

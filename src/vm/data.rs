@@ -48,9 +48,9 @@ pub struct Kind {
     pub kind: String,
     pub(crate) gloss: String,
     #[serde(default)]
-    /// Whether it is the royal piece (the general, 帅/将), whose capture the rules forbid.
+    /// Whether it is the royal piece (the general, 帅/将), the one check and checkmate are about.
     pub royal: bool,
-    /// The FEN letters read for it (upper case; Black's are the lower-case forms).
+    /// The kind's FEN letters, canonical first (upper case for Red, lower case for Black).
     pub fen: Vec<char>,
     pub(crate) names: SideNames,
 }
