@@ -71,9 +71,9 @@ pub struct FenProblem {
     /// What is wrong (its code is used by conformance cases).
     pub kind: FenProblemKind,
     /// 1-based character column in the FEN text, when the problem has a place.
-    pub column: Option<usize>,
+    pub(crate) column: Option<usize>,
     /// What is wrong, in words.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 /// Which step refused the FEN.
@@ -147,9 +147,9 @@ pub struct FenWarning {
     /// What was not canonical.
     pub kind: FenWarningKind,
     /// 1-based character column in the FEN text, when the warning has a place.
-    pub column: Option<usize>,
+    pub(crate) column: Option<usize>,
     /// What was accepted, in words.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 /// The FEN of the initial setup is also accepted as this word.

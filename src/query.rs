@@ -300,11 +300,11 @@ impl Answer {
         Answer::one("status", json!(s))
     }
     /// Answer to `validate_fen` when the FEN is accepted.
-    pub(crate) fn valid() -> Answer {
+    pub fn valid() -> Answer {
         Answer::one("valid", json!(true))
     }
     /// Answer to `parse_move`: the ICCS move.
-    pub(crate) fn parsed_move(mv: impl Into<String>) -> Answer {
+    pub fn parsed_move(mv: impl Into<String>) -> Answer {
         Answer::one("move", Value::String(mv.into()))
     }
     /// Answer to `format_move`: the move's text.

@@ -143,10 +143,10 @@ pub(crate) enum Span {
 #[serde(deny_unknown_fields)]
 pub(crate) struct ResultRule {
     pub(crate) when: Trigger,
-    pub result: ResultKind,
+    pub(crate) result: ResultKind,
     /// Only illegal moves of these classes count (`when: illegal_move`).
     #[serde(default)]
-    pub classes: Option<Vec<IllegalClass>>,
+    pub(crate) classes: Option<Vec<IllegalClass>>,
     /// Occurrences needed (default 1).
     #[serde(default)]
     pub(crate) times: Option<u32>,
@@ -186,13 +186,13 @@ pub(crate) struct FoulRule {
     pub(crate) when: Trigger,
     /// Only illegal moves of these classes (`when: illegal_move`).
     #[serde(default)]
-    pub classes: Option<Vec<IllegalClass>>,
+    pub(crate) classes: Option<Vec<IllegalClass>>,
     /// Only at these levels of event (`event.level`).
     #[serde(default)]
     pub(crate) levels: Option<Vec<String>>,
     /// `when: draw_offer`: which offers are fouls.
     #[serde(default)]
-    pub count: Option<OfferCount>,
+    pub(crate) count: Option<OfferCount>,
     #[serde(default)]
     pub(crate) excess: Option<u32>,
     /// `when: unrecorded_moves`: one foul per this many moves …
@@ -253,7 +253,7 @@ pub(crate) enum ClaimBy {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NaturalLimit {
-    pub rounds: u32,
+    pub(crate) rounds: u32,
     pub(crate) checks_counted: u32,
     pub(crate) checks_of: ChecksOf,
     pub(crate) claim_by: ClaimBy,
@@ -272,7 +272,7 @@ pub(crate) struct DrawOffer {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct EarlyOffer {
-    pub rounds: u32,
+    pub(crate) rounds: u32,
 }
 
 /// A side named in data.
@@ -284,7 +284,7 @@ pub(crate) enum SideName {
 }
 
 impl SideName {
-    pub fn side(self) -> crate::board::Side {
+    pub(crate) fn side(self) -> crate::board::Side {
         match self {
             SideName::Red => crate::board::Side::Red,
             SideName::Black => crate::board::Side::Black,
@@ -296,7 +296,7 @@ impl SideName {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct EarlyRepetition {
-    pub rounds: u32,
+    pub(crate) rounds: u32,
     pub(crate) must_change: SideName,
 }
 
@@ -323,7 +323,7 @@ pub(crate) enum With {
 #[serde(deny_unknown_fields)]
 pub(crate) struct Step {
     /// The article that decides when this step does.
-    pub step: String,
+    pub(crate) step: String,
     #[serde(default, rename = "move")]
     pub(crate) move_piece: Option<Role>,
     #[serde(default)]
@@ -340,7 +340,7 @@ pub(crate) struct Step {
 pub(crate) struct TouchChain {
     pub(crate) touched: Vec<Role>,
     #[serde(default)]
-    pub simultaneous: bool,
+    pub(crate) simultaneous: bool,
     #[serde(default)]
     pub(crate) steps: Option<Vec<Step>>,
     /// Use the steps of another chain clause.
@@ -420,7 +420,7 @@ pub(crate) struct IllegalMoveFinding {
     /// Found within this many rounds (inclusive); null: any time during the game.
     pub(crate) within_rounds: Option<u32>,
     /// The illegal moves this time limit applies to.
-    pub classes: Vec<IllegalClass>,
+    pub(crate) classes: Vec<IllegalClass>,
     /// After a foul the move is replayed and the moved piece counts as touched.
     pub(crate) touched_after: bool,
 }

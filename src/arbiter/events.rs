@@ -29,7 +29,7 @@ pub(crate) enum Finding {
 #[serde(deny_unknown_fields)]
 pub(crate) struct IllegalMoveEvent {
     #[serde(rename = "move")]
-    pub mv: String,
+    pub(crate) mv: String,
     #[serde(default)]
     pub(crate) found_after_rounds: u32,
 }
@@ -37,16 +37,16 @@ pub(crate) struct IllegalMoveEvent {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct TouchEvent {
-    pub side: SideName,
+    pub(crate) side: SideName,
     pub(crate) points: Vec<String>,
     #[serde(default)]
-    pub simultaneous: bool,
+    pub(crate) simultaneous: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AdjustEvent {
-    pub side: SideName,
+    pub(crate) side: SideName,
     pub(crate) points: Vec<String>,
     #[serde(default)]
     pub(crate) announced: bool,
@@ -69,8 +69,8 @@ pub(crate) struct LateEvent {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct UnrecordedEvent {
-    pub side: SideName,
-    pub moves: u32,
+    pub(crate) side: SideName,
+    pub(crate) moves: u32,
     #[serde(default = "missing")]
     pub kind: RecordFault,
     #[serde(default)]
@@ -90,8 +90,8 @@ pub(crate) struct ColoursEvent {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct DisplacedEvent {
-    pub from: String,
-    pub to: String,
+    pub(crate) from: String,
+    pub(crate) to: String,
     #[serde(default)]
     pub(crate) found_after_rounds: u32,
 }
@@ -99,7 +99,7 @@ pub(crate) struct DisplacedEvent {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct KnockEvent {
-    pub side: SideName,
+    pub(crate) side: SideName,
     pub pieces: u32,
     #[serde(default)]
     pub(crate) off_board: bool,
@@ -111,7 +111,7 @@ pub(crate) struct KnockEvent {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct BetweenEvent {
-    pub from: String,
+    pub(crate) from: String,
     pub(crate) points: [String; 2],
     pub(crate) chosen_by: SideName,
     pub(crate) chosen: String,

@@ -154,7 +154,7 @@ pub struct Ruling {
     /// Fouls counted for the side.
     pub count: Option<u32>,
     /// The touch-move step, or the rounds counted for the natural move limit.
-    pub step: Option<String>,
+    pub(crate) step: Option<String>,
     /// The rounds counted for the natural move limit.
     pub rounds: Option<u32>,
     /// The moves a touch-move obligation allows.

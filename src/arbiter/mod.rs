@@ -46,8 +46,8 @@ pub use crate::spec::RuleRef;
 pub(crate) struct ResultRuleC {
     pub clause: RuleRef,
     pub(crate) when: data::Trigger,
-    pub result: data::ResultKind,
-    pub classes: Vec<data::IllegalClass>,
+    pub(crate) result: data::ResultKind,
+    pub(crate) classes: Vec<data::IllegalClass>,
     pub(crate) times: u32,
     pub(crate) span: data::Span,
     pub(crate) limit_minutes: Option<u32>,
@@ -67,8 +67,8 @@ pub(crate) enum FoulCount {
 pub(crate) struct FoulRuleC {
     pub clause: RuleRef,
     pub(crate) when: data::Trigger,
-    pub classes: Vec<data::IllegalClass>,
-    pub count: FoulCount,
+    pub(crate) classes: Vec<data::IllegalClass>,
+    pub(crate) count: FoulCount,
 }
 
 /// A touch-move chain: the pattern it answers and its steps.

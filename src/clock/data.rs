@@ -160,7 +160,7 @@ impl<'de> Deserialize<'de> for TimeData {
 pub(crate) struct PeriodData {
     pub(crate) time: TimeData,
     #[serde(default)]
-    pub moves: Option<u32>,
+    pub(crate) moves: Option<u32>,
     #[serde(default)]
     pub(crate) repeat: bool,
 }
@@ -174,7 +174,7 @@ pub(crate) struct SchemeData {
     /// The rulebook's own label for the scheme (`rapid`: 适用于快棋赛), which the
     /// classification does not override.
     #[serde(default)]
-    pub class: Option<String>,
+    pub(crate) class: Option<String>,
     /// Absent when every alternative gives them.
     #[serde(default)]
     pub(crate) periods: Option<Vec<PeriodData>>,
@@ -195,14 +195,14 @@ pub(crate) const ALTERNATIVE_KEYS: [&str; 2] = ["periods", "increment"];
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClassificationData {
-    pub classes: Vec<ClassData>,
+    pub(crate) classes: Vec<ClassData>,
     pub(crate) otherwise: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClassData {
-    pub class: String,
+    pub(crate) class: String,
     pub name: String,
     pub(crate) at_most: Ms,
 }
@@ -276,7 +276,7 @@ pub(crate) enum UnusedTime {
 #[serde(deny_unknown_fields)]
 pub(crate) struct PressData {
     /// The clause (of the arbiter's fouls) that makes it a foul, or `null` when it is none.
-    pub foul: Option<String>,
+    pub(crate) foul: Option<String>,
 }
 
 /// `clock.stop_start`.
@@ -284,7 +284,7 @@ pub(crate) struct PressData {
 #[serde(deny_unknown_fields)]
 pub(crate) struct StopStartData {
     /// The clause (of the arbiter's fouls) that makes it a foul, or `null` when it is none.
-    pub foul: Option<String>,
+    pub(crate) foul: Option<String>,
 }
 
 /// A knockout play-off chain (`playoff.*`).
@@ -298,7 +298,7 @@ pub(crate) struct ChainData {
 #[serde(deny_unknown_fields)]
 pub(crate) struct StageData {
     pub(crate) stage: String,
-    pub games: u32,
+    pub(crate) games: u32,
     /// A `clock.scheme.*` id without the prefix; `null`: the event's own control.
     pub scheme: Option<String>,
     pub(crate) colours: StageColours,
@@ -311,7 +311,7 @@ pub(crate) struct StageData {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct StageColours {
-    pub first: ColourRule,
+    pub(crate) first: ColourRule,
     #[serde(default)]
     pub(crate) then: Option<ColourRule>,
 }

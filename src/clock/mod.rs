@@ -48,7 +48,7 @@ pub struct Scheme {
     /// The rulebook's own label (`rapid`), which classification does not override.
     pub(crate) label: Option<String>,
     /// How far the scheme's data rests on the text (read, secondary, unverified, inferred).
-    pub provenance: ProvenanceStatus,
+    pub(crate) provenance: ProvenanceStatus,
     /// The scheme's data with the reading in use applied: settings are merged into it.
     pub(crate) template: serde_yaml::Value,
     /// The reading in use and its source, for a scheme with alternatives.
@@ -63,7 +63,7 @@ pub struct Scheme {
 #[derive(Clone, Debug)]
 pub(crate) struct Classification {
     /// (class, name, at most ms), in the clause's order.
-    pub classes: Vec<(String, String, u64)>,
+    pub(crate) classes: Vec<(String, String, u64)>,
     pub(crate) otherwise: String,
     pub rule: RuleRef,
 }
@@ -180,7 +180,7 @@ impl ClockRules {
     }
 
     /// The play-off chain of this id, or the error naming the known ones.
-    pub fn chain(&self, id: &str) -> Result<&Chain, PlayoffError> {
+    pub(crate) fn chain(&self, id: &str) -> Result<&Chain, PlayoffError> {
         self.chains.iter().find(|c| c.id == id).ok_or_else(|| {
             let known: Vec<&str> = self.chains.iter().map(|c| c.id.as_str()).collect();
             PlayoffError {

@@ -20,7 +20,7 @@ pub(crate) struct Stage {
     pub games: u32,
     /// A clock scheme id; `None`: the event's own control.
     pub scheme: Option<String>,
-    pub first: ColourRule,
+    pub(crate) first: ColourRule,
     pub(crate) then: Option<ColourRule>,
     pub(crate) draw_black_wins: bool,
     /// Colour rule of each replayed round's first game, when the stage repeats.
@@ -87,7 +87,7 @@ pub struct PlayoffError {
     /// The kind of problem.
     pub kind: PlayoffErrorKind,
     /// What is wrong, in words.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 impl std::fmt::Display for PlayoffError {

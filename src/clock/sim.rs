@@ -92,7 +92,7 @@ pub(crate) struct KnockRule {
 /// A clock action that is a violation: whether the edition calls it a foul.
 #[derive(Clone, Debug)]
 pub(crate) struct ViolationRule {
-    pub foul: bool,
+    pub(crate) foul: bool,
     pub rule: RuleRef,
 }
 
@@ -224,7 +224,7 @@ pub struct EventError {
     /// The kind of problem.
     pub kind: EventErrorKind,
     /// What is wrong, in words.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 impl std::fmt::Display for EventError {
@@ -496,9 +496,9 @@ pub(crate) struct Violation {
     pub event: usize,
     pub side: Side,
     pub kind: ViolationKind,
-    pub foul: bool,
+    pub(crate) foul: bool,
     /// The side's n-th violation of this kind.
-    pub count: u32,
+    pub(crate) count: u32,
     pub(crate) effect: Option<KnockEffect>,
 }
 

@@ -273,7 +273,7 @@ pub fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t
 }
 
 /// An event file as read: the scheme it names, its settings and its events.
-pub type EventFile = (Option<String>, Option<Value>, Vec<Value>);
+pub(crate) type EventFile = (Option<String>, Option<Value>, Vec<Value>);
 
 /// Reads an event file: `(scheme, settings, events)`.
 pub fn read_event_file(path: &std::path::Path) -> Result<EventFile, String> {

@@ -190,7 +190,7 @@ impl Value {
 }
 
 /// A number as JSON: an integer when it is whole, so that `2` in a case equals `2` here.
-pub fn number(x: f64) -> serde_json::Value {
+pub(crate) fn number(x: f64) -> serde_json::Value {
     if x.fract() == 0.0 && x.abs() < 9.0e15 {
         serde_json::Value::from(x as i64)
     } else {

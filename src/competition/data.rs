@@ -254,7 +254,7 @@ pub struct Champion {
 #[serde(deny_unknown_fields)]
 pub(crate) struct ByeScore {
     /// The result a bye scores: `win` (what the rules give, 14.4), `draw` or `loss`.
-    pub result: ByeResult,
+    pub(crate) result: ByeResult,
 }
 
 /// The result a bye counts as (`bye.score`, `bye.team_score`).
@@ -324,7 +324,7 @@ pub(crate) enum SanctionPlace {
 pub(crate) struct SanctionKind {
     pub kind: String,
     pub(crate) term: String,
-    pub article: String,
+    pub(crate) article: String,
 }
 
 /// `withdrawal.before_start` (pairings are input: documented, not computed).

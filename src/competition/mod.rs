@@ -79,7 +79,7 @@ pub struct Format {
     /// The clause id (`tiebreak.<name>`).
     pub clause: String,
     /// The article the clause encodes, when it names one.
-    pub article: Option<String>,
+    pub(crate) article: Option<String>,
     pub(crate) entrants: data::Entrants,
     pub(crate) system: Option<data::System>,
     pub(crate) unit: data::Unit,
@@ -88,7 +88,7 @@ pub struct Format {
     /// The order applied when the tournament names none.
     pub default_order: String,
     /// Every tiebreak order of the format by name: its criteria, in order.
-    pub orders: BTreeMap<String, Vec<Criterion>>,
+    pub(crate) orders: BTreeMap<String, Vec<Criterion>>,
     pub(crate) byes: data::Byes,
     pub(crate) unresolved: data::Unresolved,
 }
@@ -104,7 +104,7 @@ pub struct StandingsQuery {
 /// Answers the `standings` query under `rules`: the answer object, or why the tournament
 /// is refused. A tournament naming another edition or overlay than the rule set's is
 /// refused (`tournament.edition`).
-pub fn answer(rules: &CompetitionRules, q: &StandingsQuery) -> Result<serde_json::Value, ReadError> {
+pub(crate) fn answer(rules: &CompetitionRules, q: &StandingsQuery) -> Result<serde_json::Value, ReadError> {
     let raw = RawTournament::from_json(&q.tournament).map_err(ReadError::Syntax)?;
     let (edition, overlay) = match rules.ruleset.split_once('+') {
         Some((e, o)) => (e, Some(o)),

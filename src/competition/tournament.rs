@@ -44,14 +44,14 @@ pub struct RawTournament {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) individual_format: Option<String>,
     /// Number of rounds of the event.
-    pub rounds: u32,
+    pub(crate) rounds: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) players: Vec<RawPlayer>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) teams: Vec<RawTeam>,
     /// Team events: boards per match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub boards: Option<u32>,
+    pub(crate) boards: Option<u32>,
     /// Team events: the line-up system, a `lineup.*` clause name (`boards_with_reserves`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) lineup: Option<String>,
@@ -99,10 +99,10 @@ pub struct RawGame {
     pub(crate) red: String,
     pub(crate) black: String,
     /// `red`, `black`, `draw`; without play: `+-` (Red wins), `-+` (Black wins), `--`.
-    pub result: String,
+    pub(crate) result: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Fouls (犯规) charged in the game, per side.
-    pub fouls: Option<RawFouls>,
+    pub(crate) fouls: Option<RawFouls>,
     /// N+1: the final between the two leaders (10.4.3.1).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub r#final: bool,
@@ -114,7 +114,7 @@ pub struct RawGame {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 /// Fouls charged in one game, Red's and Black's.
-pub struct RawFouls {
+pub(crate) struct RawFouls {
     #[serde(default)]
     pub(crate) red: u32,
     #[serde(default)]
@@ -133,13 +133,13 @@ pub(crate) struct RawMatch {
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawBye {
     pub(crate) round: u32,
-    pub entrant: String,
+    pub(crate) entrant: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawSanction {
-    pub entrant: String,
+    pub(crate) entrant: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) round: Option<u32>,
     /// A kind of `sanction.ranking` (`warning`, `game_disqualification`).
@@ -149,7 +149,7 @@ pub(crate) struct RawSanction {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawWithdrawal {
-    pub entrant: String,
+    pub(crate) entrant: String,
     /// The last round the entrant played (0: withdrew before round 1).
     pub(crate) after_round: u32,
 }
@@ -162,7 +162,7 @@ pub(crate) struct RawWithdrawal {
 pub struct Place {
     #[serde(skip_serializing_if = "Option::is_none")]
     /// The file, when read from one.
-    pub file: Option<String>,
+    pub(crate) file: Option<String>,
     /// The record's path (`games[3]`, `matches[1].games[0]`), empty for the whole file.
     pub record: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -574,9 +574,9 @@ pub struct Game {
     pub(crate) red: usize,
     pub(crate) black: usize,
     /// How it ended.
-    pub result: GameResult,
+    pub(crate) result: GameResult,
     /// Fouls charged, Red's and Black's.
-    pub fouls: [u32; 2],
+    pub(crate) fouls: [u32; 2],
     pub(crate) board: Option<u32>,
     /// Index in [`Tournament::matches`].
     pub(crate) in_match: Option<usize>,
@@ -596,7 +596,7 @@ pub(crate) struct Match {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Sanction {
     /// Entrant index (player in individual events, team in team events).
-    pub entrant: usize,
+    pub(crate) entrant: usize,
     /// Index of the kind in `sanction.ranking` (0 heaviest).
     pub kind: usize,
 }
@@ -612,7 +612,7 @@ pub struct Tournament {
     /// 队员总分制: the individual event's format.
     pub(crate) individual_format: Option<Format>,
     /// Rounds played.
-    pub rounds: u32,
+    pub(crate) rounds: u32,
     pub(crate) players: Vec<Player>,
     pub(crate) teams: Vec<Team>,
     /// Every game, of individual events and inside team matches.

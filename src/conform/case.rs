@@ -16,13 +16,13 @@ use serde_json::{Map, Value};
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Problem {
     /// Path relative to the suite root, `/`-separated.
-    pub file: String,
+    pub(crate) file: String,
     /// 1-based line; 0 when the problem concerns the whole file.
     pub line: usize,
     /// 1-based column; 0 when unknown.
-    pub column: usize,
+    pub(crate) column: usize,
     /// What is wrong, in words.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 impl Problem {
@@ -170,12 +170,12 @@ pub struct Case {
     pub expect: Expect,
     /// Where the expected answer comes from (required by `cases check`; a case without it
     /// still runs).
-    pub origin: Option<Origin>,
+    pub(crate) origin: Option<Origin>,
     /// For a derived case, the id of the case it was derived from.
-    pub from: Option<String>,
+    pub(crate) from: Option<String>,
     pub(crate) source: Option<String>,
     /// A note for readers of the case.
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
     /// An event overlay (补充规定) applied to the edition, by id (`spec/overlays/<id>.yaml`).
     pub overlay: Option<String>,
     /// Path relative to the suite root, `/`-separated (`movement/horse-leg.yaml`).

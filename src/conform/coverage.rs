@@ -9,7 +9,7 @@ use super::suite::{SpecFacts, Suite};
 
 /// How one clause of one edition is covered.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Cover {
+pub(crate) enum Cover {
     /// Ids of the cases citing the clause and applying to the edition.
     Cases(Vec<String>),
     /// Not cited, but exempt for this reason.
@@ -22,7 +22,7 @@ pub enum Cover {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Coverage {
     /// Edition → clause id → how the clause is covered.
-    pub editions: BTreeMap<String, BTreeMap<String, Cover>>,
+    pub(crate) editions: BTreeMap<String, BTreeMap<String, Cover>>,
     /// Area → origin (`sourced`, `derived`, `authored`, or `none`) → what the cases of that
     /// origin hold and how the reference fares on them.
     pub(crate) origins: BTreeMap<String, BTreeMap<&'static str, OriginCount>>,
@@ -33,7 +33,7 @@ pub struct Coverage {
 /// is not exactly true).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct OriginCount {
-    pub cases: usize,
+    pub(crate) cases: usize,
     pub(crate) runs: usize,
     pub(crate) reference_passes: usize,
 }

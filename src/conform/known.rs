@@ -153,7 +153,7 @@ pub struct KnownFailure {
     /// Only this edition; `None`: every edition of the case.
     pub edition: Option<String>,
     /// Why it fails.
-    pub reason: String,
+    pub(crate) reason: String,
     /// The answer given instead of the expectation. Required in files; `None` (any failure)
     /// only for entries made in code, such as [`Harness::ignore`](super::harness::Harness::ignore).
     pub answer: Option<KnownAnswer>,

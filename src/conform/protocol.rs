@@ -83,7 +83,7 @@ pub struct Ask<'a> {
     /// The event overlay (补充规定) applied to the edition, if any.
     pub overlay: Option<&'a Overlay>,
     /// The query.
-    pub query: &'a Query,
+    pub(crate) query: &'a Query,
 }
 
 /// A xiangqi implementation under test, seen from Rust.

@@ -303,12 +303,12 @@ fn settle(r: &mut CaseResult, query: &str, expected: &Expected, entry: Option<&K
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     /// Cases that passed (and are not listed as known failures).
-    pub passed: usize,
+    pub(crate) passed: usize,
     /// Cases that failed, counting unexpected passes and changed known failures.
     pub failed: usize,
     /// Cases skipped: a query, edition or feature the implementation does not declare, or an
     /// answer `unsupported`.
-    pub skipped: usize,
+    pub(crate) skipped: usize,
     /// Listed cases that fail as their `answer:` says.
     pub known_failures: usize,
     /// Listed cases that pass: take them off the list.

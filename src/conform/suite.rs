@@ -31,11 +31,11 @@ pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The query table of `vocabulary.yaml`.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct QuerySpec {
+pub(crate) struct QuerySpec {
     pub(crate) required: Vec<String>,
     pub(crate) optional: Vec<String>,
     /// The name of the field an accepted answer carries (`moves`, `status` …).
-    pub answer: String,
+    pub(crate) answer: String,
     /// JSON types of input fields that are not strings (`{events: array}`); the input
     /// fields of the first queries (`fen`, `moves`, `depth`, `notation`) are known.
     #[serde(default)]
@@ -46,13 +46,13 @@ pub struct QuerySpec {
 #[derive(Clone, Debug, Default)]
 pub struct Vocabulary {
     /// The queries by name.
-    pub queries: BTreeMap<String, QuerySpec>,
+    pub(crate) queries: BTreeMap<String, QuerySpec>,
     pub(crate) reserved_queries: Vec<String>,
     pub(crate) statuses: BTreeMap<String, String>,
     pub(crate) notations: BTreeMap<String, String>,
     pub(crate) reject_kinds: BTreeMap<String, String>,
     /// Feature name → description.
-    pub features: BTreeMap<String, String>,
+    pub(crate) features: BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -84,8 +84,8 @@ pub(crate) struct Exemption {
     pub clause: String,
     /// The editions the exemption holds for; empty means every edition having the clause.
     #[serde(default)]
-    pub editions: Vec<String>,
-    pub reason: String,
+    pub(crate) editions: Vec<String>,
+    pub(crate) reason: String,
 }
 
 #[derive(Deserialize)]
@@ -98,7 +98,7 @@ struct RawExemptions {
 #[derive(Clone, Debug, Default)]
 pub struct SpecFacts {
     /// Edition id → the ids of its clauses.
-    pub editions: BTreeMap<String, BTreeSet<String>>,
+    pub(crate) editions: BTreeMap<String, BTreeSet<String>>,
     /// Shipped event overlays: id → the edition each applies to.
     pub overlays: BTreeMap<String, String>,
 }
@@ -141,7 +141,7 @@ pub struct Suite {
     pub texts: BTreeMap<String, String>,
     /// Text of `reference-known-failures.yaml`: the cases xqspec's own reference is known
     /// to fail, each with its reason and answer (see [`Suite::reference_known_failures`]).
-    pub reference_known_failures: Option<String>,
+    pub(crate) reference_known_failures: Option<String>,
 }
 
 impl Suite {

@@ -53,9 +53,9 @@ pub mod colour {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arrow {
     /// Where the arrow starts.
-    pub from: Square,
+    pub(crate) from: Square,
     /// Where it points.
-    pub to: Square,
+    pub(crate) to: Square,
     /// Short text shown at the arrow's middle, if any (`chase`, `check`).
     pub(crate) label: Option<String>,
 }

@@ -105,13 +105,13 @@ pub enum Origin {
 pub struct MoveText {
     /// The piece kind; `None` for the form `前七进一`, where the file stands
     /// in for the piece.
-    pub piece: Option<PieceKind>,
+    pub(crate) piece: Option<PieceKind>,
     /// File or tandem designator.
-    pub origin: Origin,
+    pub(crate) origin: Origin,
     /// 进, 退 or 平.
     pub(crate) action: Action,
     /// 1–9 as written: a destination file (from the mover's right) or a step count.
-    pub number: u8,
+    pub(crate) number: u8,
     /// The side the characters belong to, when they say (帅 is Red, 将 is Black; a
     /// numeral is the side's whose set in `board.file_numbering` has it). Informational only: the
     /// resolver goes by the side to move.

@@ -88,7 +88,7 @@ pub(crate) fn decode_detailed(bytes: &[u8], encoding: Option<&'static Encoding>)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct LegacyLines {
     /// 1-based first and last line.
-    pub lines: (usize, usize),
+    pub(crate) lines: (usize, usize),
     pub encoding: &'static Encoding,
 }
 

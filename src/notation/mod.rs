@@ -331,7 +331,7 @@ pub struct Reject {
     /// What is refused.
     pub kind: RejectKind,
     /// What is wrong, in words.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 impl NotationError {

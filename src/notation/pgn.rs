@@ -43,7 +43,7 @@ pub(crate) struct Comment<'a> {
 /// A variation `( … )`, kept as its raw text, and the number of moves of
 /// its line before it (it replaces the last of them).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Variation<'a> {
+pub(crate) struct Variation<'a> {
     pub(crate) after_ply: usize,
     /// The variation's text, without its parentheses.
     pub text: &'a str,
@@ -55,7 +55,7 @@ pub struct Variation<'a> {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub(crate) struct VariationItems<'a> {
     pub moves: Vec<MoveToken<'a>>,
-    pub variations: Vec<Variation<'a>>,
+    pub(crate) variations: Vec<Variation<'a>>,
 }
 
 /// Read the raw text of a variation (`( … )`, found at byte `offset` of the
@@ -84,7 +84,7 @@ pub(crate) fn variation_items(raw: &str, offset: usize) -> Option<VariationItems
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Game<'a> {
     /// 1-based number of the game in its file.
-    pub number: usize,
+    pub(crate) number: usize,
     /// Byte offset where the game starts.
     pub(crate) offset: usize,
     /// Tag pairs in file order, values unescaped.
@@ -93,11 +93,11 @@ pub struct Game<'a> {
     pub moves: Vec<MoveToken<'a>>,
     pub(crate) comments: Vec<Comment<'a>>,
     /// Variations, in file order.
-    pub variations: Vec<Variation<'a>>,
+    pub(crate) variations: Vec<Variation<'a>>,
     /// The result token, if any.
-    pub result: Option<&'a str>,
+    pub(crate) result: Option<&'a str>,
     /// Set when the game's text does not parse; `moves` is then empty.
-    pub error: Option<PgnError>,
+    pub(crate) error: Option<PgnError>,
 }
 
 impl Game<'_> {
@@ -135,7 +135,7 @@ pub struct PgnError {
     /// 1-based column, in characters.
     pub column: usize,
     /// What went wrong.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 impl fmt::Display for PgnError {

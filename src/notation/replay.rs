@@ -529,7 +529,7 @@ pub struct ReplayOptions {
     /// Text encoding of the inputs; detected when `None`.
     pub encoding: Option<String>,
     /// Write converted records in this notation.
-    pub to: Option<Notation>,
+    pub(crate) to: Option<Notation>,
     /// Style of converted records.
     pub(crate) style: Style,
     /// Where converted records go: a file (one input) or a directory; stdout when `None`.
@@ -542,17 +542,17 @@ pub struct ReplayOptions {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
     /// Games found (replayed or not).
-    pub games: usize,
+    pub(crate) games: usize,
     /// Games replayed without error, variations included.
     pub(crate) replayed: usize,
     /// Moves replayed, variations included.
     pub moves: usize,
     /// Games that failed, and files that could not be read.
-    pub errors: usize,
+    pub(crate) errors: usize,
     /// What failed, in order: `game 501, line 9012: comment never closed`.
     pub(crate) failures: Vec<String>,
     /// Runs of binary text between games that are no game, skipped: where they start.
-    pub skipped: Vec<String>,
+    pub(crate) skipped: Vec<String>,
 }
 
 /// How many failures the summary line names.
@@ -574,7 +574,7 @@ fn thousands(n: usize) -> String {
 impl Totals {
     /// The closing line: `1,000 games found, 999 replayed, 1 error (game 501, line 9012:
     /// comment never closed); 119,880 moves`, and what was skipped.
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let plural = |n: usize, one: &str, many: &str| format!("{} {}", thousands(n), if n == 1 { one } else { many });
         let mut s = format!("{} found, {} replayed, {}", plural(self.games, "game", "games"), thousands(self.replayed), plural(self.errors, "error", "errors"));
         if !self.failures.is_empty() {

@@ -103,7 +103,7 @@ pub fn touch_move(rs: &RuleSet, q: &TouchQuery) -> Answered {
 }
 
 /// `clock`.
-pub fn clock(rs: &RuleSet, q: &ClockQuery) -> Answered {
+pub(crate) fn clock(rs: &RuleSet, q: &ClockQuery) -> Answered {
     Ok(match &rs.clock {
         None => Answer::unsupported(format!("rule set {} has no clock clauses", rs.id())),
         Some(c) => match c.answer_clock(q) {

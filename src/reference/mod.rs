@@ -74,7 +74,7 @@ impl Reference {
     }
 
     /// The editions the reference answers under, in the spec's order.
-    pub fn editions(&self) -> &[String] {
+    pub(crate) fn editions(&self) -> &[String] {
         &self.editions
     }
 

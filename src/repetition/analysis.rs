@@ -104,10 +104,10 @@ impl ChaseKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Win {
     /// Where the target stands (in the position analysed).
-    pub target: Square,
+    pub(crate) target: Square,
     /// The piece that takes it first.
     pub(crate) attacker: Square,
-    pub gain: Val,
+    pub(crate) gain: Val,
     pub kind: ChaseKind,
     /// The first move of the line when it is a check that captures nothing (将军得子).
     pub(crate) after_check: Option<Move>,
@@ -120,7 +120,7 @@ pub(crate) struct Win {
 /// The predicates, over one compiled rule set.
 pub struct Analyst<'a> {
     /// The movement and check rules.
-    pub vm: &'a Rules,
+    pub(crate) vm: &'a Rules,
     pub(crate) rep: &'a RepetitionRules,
     /// Mate searches already made in this ruling: position → what is known of it.
     mates: std::cell::RefCell<std::collections::HashMap<Position, MateBounds>>,

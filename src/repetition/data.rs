@@ -9,11 +9,11 @@ use serde::Deserialize;
 #[serde(deny_unknown_fields)]
 pub(crate) struct MaterialData {
     /// Kind → value, in units of the clause (the rulebook gives ratios only).
-    pub values: BTreeMap<String, i32>,
+    pub(crate) values: BTreeMap<String, i32>,
     /// Kinds whose value floats (过河兵): counted apart, below every piece of `values`, so
     /// that trading them for pieces is never a gain; material only inside their region.
     #[serde(default)]
-    pub floating: Vec<FloatingData>,
+    pub(crate) floating: Vec<FloatingData>,
     /// A floating piece is worth less than this many units: giving one up for at least
     /// that much is a gain (2011 26.6: below a chariot). Absent: giving one up for pieces
     /// is never a gain.
@@ -35,9 +35,9 @@ pub(crate) struct FloatingData {
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClassData {
     /// The class name used in answers (`chase`).
-    pub class: String,
+    pub(crate) class: String,
     /// The rulebook's term (`捉`).
-    pub zh: String,
+    pub(crate) zh: String,
     /// `attack` (打: 将, 杀, 捉) or `idle` (闲 and its kinds 兑, 献, 拦, 跟).
     pub(crate) family: Family,
     /// The VM predicate that decides whether a move has this effect: a name
@@ -196,7 +196,7 @@ pub(crate) struct ConditionData {
     pub(crate) answers_check: Option<bool>,
     /// The move's class (before this exception) is one of these.
     #[serde(default)]
-    pub class: Option<Vec<String>>,
+    pub(crate) class: Option<Vec<String>>,
     /// Every piece the move chases is of one of these kinds.
     #[serde(default)]
     pub(crate) targets_only: Option<Vec<String>>,
@@ -225,7 +225,7 @@ pub(crate) struct ConditionData {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PieceCount {
-    pub count: u32,
+    pub(crate) count: u32,
     pub kinds: Vec<String>,
 }
 
@@ -234,7 +234,7 @@ pub(crate) struct PieceCount {
 #[serde(deny_unknown_fields)]
 pub(crate) struct PatternsData {
     /// First match wins.
-    pub patterns: Vec<PatternData>,
+    pub(crate) patterns: Vec<PatternData>,
     /// How the rulebook names a side's cycle (长捉, 一将一捉, 两闲 …).
     pub(crate) cycle_names: CycleNames,
 }
@@ -247,15 +247,15 @@ pub(crate) struct PatternsData {
 pub(crate) struct CycleNames {
     pub(crate) perpetual: String,
     /// Numerals by count, from zero.
-    pub numerals: Vec<String>,
+    pub(crate) numerals: Vec<String>,
     pub(crate) many: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PatternData {
-    pub pattern: String,
-    pub zh: String,
+    pub(crate) pattern: String,
+    pub(crate) zh: String,
     pub status: PatternStatus,
     /// Every move of the side is of one of these classes (omitted: any).
     #[serde(default)]
@@ -287,7 +287,7 @@ pub(crate) struct VerdictData {
     pub(crate) when: VerdictWhen,
     /// `draw`, or what happens to the side the condition names (`one`): `must_change`,
     /// `loses`.
-    pub verdict: VerdictKind,
+    pub(crate) verdict: VerdictKind,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

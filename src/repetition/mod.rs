@@ -60,7 +60,7 @@ type Kinds = u8;
 pub(crate) struct Exception {
     pub(crate) mover: Option<Kinds>,
     pub(crate) answers_check: Option<bool>,
-    pub class: Option<Vec<usize>>,
+    pub(crate) class: Option<Vec<usize>>,
     pub(crate) targets_only: Option<Kinds>,
     pub(crate) attacking_at_most: Option<(u32, Kinds)>,
     pub(crate) latent_by: Option<Kinds>,
@@ -102,7 +102,7 @@ pub(crate) struct VerdictRule {
     pub(crate) when: data::VerdictWhen,
     pub(crate) other_has_chase: Option<Vec<ChaseKind>>,
     pub(crate) one_every_chase: Option<Vec<ChaseKind>>,
-    pub verdict: VerdictKind,
+    pub(crate) verdict: VerdictKind,
     pub rule: RuleRef,
 }
 
@@ -130,7 +130,7 @@ pub struct RepetitionRules {
     pub(crate) newness: data::NewOnlyData,
     pub(crate) exceptions: Vec<Exception>,
     /// The named patterns of a side's cycle, in the data's order.
-    pub patterns: Vec<Pattern>,
+    pub(crate) patterns: Vec<Pattern>,
     pub(crate) cycle_names: data::CycleNames,
     pub(crate) patterns_rule: RuleRef,
     pub(crate) verdicts: Vec<VerdictRule>,

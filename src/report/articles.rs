@@ -29,7 +29,7 @@ pub enum Status {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     /// The article's number (`24.3`).
-    pub article: String,
+    pub(crate) article: String,
     pub(crate) heading: String,
     /// Clauses citing this very article.
     pub(crate) direct: Vec<String>,
@@ -49,7 +49,7 @@ pub struct EditionCoverage {
     /// The edition's id.
     pub edition: String,
     /// Every entry of its table of contents, in order.
-    pub rows: Vec<Row>,
+    pub(crate) rows: Vec<Row>,
     /// Articles that clauses cite but the table of contents does not have (nor any parent
     /// of them), with the clauses.
     pub(crate) outside: BTreeMap<String, Vec<String>>,

@@ -72,7 +72,7 @@ pub struct Provenance {
     pub r#ref: Option<String>,
     #[serde(default)]
     /// A note on the reading.
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 /// The certainty scale of `rules-digest.md` §0.
@@ -112,7 +112,7 @@ impl ProvenanceStatus {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Source {
     pub id: String,
-    pub what: String,
+    pub(crate) what: String,
     pub file: Option<String>,
     /// The edition whose `edition.yaml` declares it.
     pub(crate) declared_in: String,
@@ -126,7 +126,7 @@ pub struct Clause {
     /// The article this clause encodes in this edition, if the edition has one.
     pub article: Option<String>,
     /// One line in our own words.
-    pub summary: String,
+    pub(crate) summary: String,
     /// How sure we are of it, and where it was read.
     pub provenance: Provenance,
     /// The typed data the rule domains interpret, as written.
@@ -188,7 +188,7 @@ pub struct Edition {
 
 impl Edition {
     /// Clauses in id order.
-    pub fn clauses(&self) -> &[Clause] {
+    pub(crate) fn clauses(&self) -> &[Clause] {
         &self.clauses
     }
 

@@ -37,7 +37,7 @@ pub struct OverlayChange {
     pub data: serde_yaml::Value,
     /// Why, in the event's terms (optional, for reports).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 /// An event's supplementary rules as clause-data changes to one edition.
@@ -51,14 +51,14 @@ pub struct Overlay {
     /// The edition it applies to.
     pub edition: String,
     /// How sure we are of the changes and where they were read.
-    pub provenance: Provenance,
+    pub(crate) provenance: Provenance,
     pub(crate) changes: Vec<OverlayChange>,
     /// Where each change was written (file, line of `- clause:`), filled by [`Overlay::parse`].
     #[serde(skip)]
     pub(crate) locations: Vec<Location>,
     /// File the overlay was read from.
     #[serde(skip)]
-    pub file: String,
+    pub(crate) file: String,
 }
 
 impl fmt::Display for Overlay {

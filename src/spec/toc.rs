@@ -18,7 +18,7 @@ use super::{Location, SpecError};
 pub(crate) struct TocEntry {
     /// `4.1.8`, `19`, or a chapter or appendix without an article number (`ch8`, `app2`),
     /// with numbered items when the book numbers them inside a chapter (`ch7.3`).
-    pub article: String,
+    pub(crate) article: String,
     /// The book's short heading, when it has one (article titles, chapters).
     pub(crate) title: Option<String>,
     /// What it is about, in our own words.
@@ -27,7 +27,7 @@ pub(crate) struct TocEntry {
     pub(crate) not_decidable: Option<String>,
     /// Key of `missing`: why its text is not available.
     pub(crate) unavailable: Option<String>,
-    pub location: Location,
+    pub(crate) location: Location,
 }
 
 impl TocEntry {
@@ -48,7 +48,7 @@ pub struct Toc {
     /// The source the table was read from (a declared source id).
     pub(crate) source: String,
     /// What the table covers and how complete it is, one paragraph.
-    pub note: String,
+    pub(crate) note: String,
     /// Reasons an article cannot be decided by a program, by key.
     pub(crate) reasons: BTreeMap<String, String>,
     /// Why the text of articles is not available, by key.
@@ -56,7 +56,7 @@ pub struct Toc {
     /// Every entry, in book order.
     pub(crate) articles: Vec<TocEntry>,
     /// The file it was read from.
-    pub file: String,
+    pub(crate) file: String,
 }
 
 impl Toc {

@@ -51,7 +51,7 @@ pub struct Kind {
     /// Whether it is the royal piece (the general, 帅/将), the one check and checkmate are about.
     pub royal: bool,
     /// The kind's FEN letters, canonical first (upper case for Red, lower case for Black).
-    pub fen: Vec<char>,
+    pub(crate) fen: Vec<char>,
     pub(crate) names: SideNames,
 }
 

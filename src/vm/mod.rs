@@ -39,11 +39,11 @@ pub struct KindInfo {
     /// English gloss with the Chinese names (`horse (马)`).
     pub(crate) gloss: String,
     /// Whether capturing it ends the game (the general).
-    pub royal: bool,
+    pub(crate) royal: bool,
     /// How many each side has at the start (from `pieces.setup`).
     pub count: u8,
     /// FEN letters, lower case, canonical first.
-    pub fen: Vec<char>,
+    pub(crate) fen: Vec<char>,
     /// The kind's name for each side (`[red, black]`), one character (`pieces.kinds`).
     pub(crate) names: [String; 2],
 }
@@ -100,8 +100,8 @@ pub(crate) const NO_BLOCK: u8 = 0xFF;
 /// One precompiled leap or step: target point, blocking point, allowed modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Leap {
-    pub to: u8,
-    pub block: u8,
+    pub(crate) to: u8,
+    pub(crate) block: u8,
     pub(crate) modes: u8,
 }
 
@@ -109,13 +109,13 @@ pub(crate) struct Leap {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Ray {
     /// Slide modes (QUIET / CAPTURE), 0 if none.
-    pub slide: u8,
+    pub(crate) slide: u8,
     /// Longest slide in points.
-    pub max: u8,
+    pub(crate) max: u8,
     /// Hop modes, 0 if none.
-    pub hop: u8,
+    pub(crate) hop: u8,
     /// Pieces jumped by a hop.
-    pub screens: u8,
+    pub(crate) screens: u8,
     /// Index into `Rules::masks` of the points a move along this ray may end on (0 = any).
     pub(crate) to_mask: u8,
 }
@@ -131,8 +131,8 @@ impl Ray {
 /// while `block` is empty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ReverseLeap {
-    pub from: u8,
-    pub block: u8,
+    pub(crate) from: u8,
+    pub(crate) block: u8,
     pub kinds: u8,
 }
 

@@ -71,7 +71,7 @@ impl Undo {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalMove {
     /// The move.
-    pub mv: Move,
+    pub(crate) mv: Move,
     /// Why it is not legal.
     pub reason: IllegalReason,
 }
@@ -336,7 +336,7 @@ impl Position {
     }
 
     /// Number of pieces of `side` and `kind`.
-    pub fn count(&self, side: Side, kind: KindId) -> u32 {
+    pub(crate) fn count(&self, side: Side, kind: KindId) -> u32 {
         self.kind_bb[side.index()][kind as usize].count_ones()
     }
 
