@@ -187,11 +187,11 @@ pub enum NotationError {
 }
 
 impl NotationError {
-    /// Snake-case error kind for protocol answers and cases: `syntax`,
-    /// `no_such_piece`, `no_legal_move`, `ambiguous`, `illegal_move`.
-    pub fn kind(&self) -> &'static str {
+    /// What went wrong: `syntax`, `no_such_piece`, `no_legal_move`, `ambiguous`,
+    /// `illegal_move`.
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            NotationError::Syntax(_) => "syntax",
+            NotationError::Syntax(_) => ErrorKind::Syntax,
             NotationError::Resolve(e) => e.kind(),
         }
     }
@@ -299,6 +299,31 @@ pub(crate) fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
     let notation = Notation::from_name(base)?;
     let style = Style::from_name(&rest.replace('-', "+"))?;
     Some((notation, style))
+}
+
+codes! {
+    /// What went wrong reading or writing a move or replaying a game record; the codes are
+    /// stable snake_case names (messages and tests use them).
+    pub enum ErrorKind {
+        /// The game's text is not valid PGN.
+        Pgn => "pgn",
+        /// The `FEN` tag does not give a valid position.
+        Fen => "fen",
+        /// The move text does not parse.
+        Syntax => "syntax",
+        /// No piece of the side to move fits the piece-and-file (or tandem) part.
+        NoSuchPiece => "no_such_piece",
+        /// The pieces named have no legal move reading as the text.
+        NoLegalMove => "no_legal_move",
+        /// More than one legal move reads as the text.
+        Ambiguous => "ambiguous",
+        /// The move is not legal in the position.
+        IllegalMove => "illegal_move",
+        /// No piece on the move's starting point.
+        NoPiece => "no_piece",
+        /// The rule set does not say how records are written (no `notation.*` clauses).
+        NoRecordForms => "no_record_forms",
+    }
 }
 
 codes! {

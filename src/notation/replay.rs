@@ -15,7 +15,7 @@ use super::pgn::{self, line_col, Game, PgnError};
 use super::view::{KindMap, RulesBoard};
 use std::collections::HashMap;
 
-use super::{detect, format, parse_syntax, resolve_with, MoveSyntax, Notation, NotationError, RejectKind, ResolveError, Style, SyntaxError};
+use super::{detect, format, parse_syntax, resolve_with, ErrorKind, MoveSyntax, Notation, NotationError, RejectKind, ResolveError, Style, SyntaxError};
 use crate::board::Move;
 use crate::vm::{Position, Rules};
 
@@ -51,11 +51,11 @@ pub enum ReplayError {
 }
 
 impl ReplayError {
-    /// Snake-case kind: `pgn`, `fen`, or the notation error's kind.
-    pub fn kind(&self) -> &'static str {
+    /// What went wrong: `pgn`, `fen`, or the notation error's kind.
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            ReplayError::Pgn(_) => "pgn",
-            ReplayError::Fen { .. } => "fen",
+            ReplayError::Pgn(_) => ErrorKind::Pgn,
+            ReplayError::Fen { .. } => ErrorKind::Fen,
             ReplayError::Move { error, .. } => error.kind(),
         }
     }

@@ -12,6 +12,7 @@ use std::fmt;
 
 use super::ast::{Action, MoveSyntax, MoveText, Origin, PieceKind, Tandem};
 use super::view::BoardView;
+use super::ErrorKind;
 use crate::board::{Move, Side, Square, FILES, SQUARES};
 
 /// A parsed move that names no single legal move in the position.
@@ -32,13 +33,13 @@ pub enum ResolveError {
 }
 
 impl ResolveError {
-    /// Snake-case kind: `no_such_piece`, `no_legal_move`, `ambiguous`, `illegal_move`.
-    pub fn kind(&self) -> &'static str {
+    /// What went wrong: `no_such_piece`, `no_legal_move`, `ambiguous`, `illegal_move`.
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            ResolveError::NoSuchPiece { .. } => "no_such_piece",
-            ResolveError::NoLegalMove { .. } => "no_legal_move",
-            ResolveError::Ambiguous { .. } => "ambiguous",
-            ResolveError::IllegalMove { .. } => "illegal_move",
+            ResolveError::NoSuchPiece { .. } => ErrorKind::NoSuchPiece,
+            ResolveError::NoLegalMove { .. } => ErrorKind::NoLegalMove,
+            ResolveError::Ambiguous { .. } => ErrorKind::Ambiguous,
+            ResolveError::IllegalMove { .. } => ErrorKind::IllegalMove,
         }
     }
 
