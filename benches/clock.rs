@@ -17,7 +17,7 @@ fn rules(edition: &str) -> ClockRules {
     RuleSet::builtin(edition).unwrap().clock.unwrap()
 }
 
-#[path = "../tests/common/load.rs"]
+#[path = "../tests/it/common/load.rs"]
 mod load;
 
 /// `plies` move events with times that keep both sides in time (a seeded spread).

@@ -12,7 +12,7 @@ use xqspec::competition::tournament::{read_file, RawTournament};
 use xqspec::competition::{standings, Tournament};
 use xqspec::ruleset::RuleSet;
 
-#[path = "../tests/common/load.rs"]
+#[path = "../tests/it/common/load.rs"]
 mod load;
 
 fn best<F: FnMut()>(runs: usize, f: F) -> f64 {

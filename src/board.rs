@@ -9,28 +9,33 @@
 use std::fmt;
 
 /// Number of files of the grid the coordinate types support.
-pub const FILES: u8 = 9;
+pub(crate) const FILES: u8 = 9;
 /// Number of ranks of the grid the coordinate types support.
-pub const RANKS: u8 = 10;
+pub(crate) const RANKS: u8 = 10;
 /// Number of points (交叉点) on the board.
-pub const SQUARES: usize = (FILES as usize) * (RANKS as usize);
+pub(crate) const SQUARES: usize = (FILES as usize) * (RANKS as usize);
 
 /// A side: Red (红方, moves first) or Black (黑方).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
+    /// Red (红方), who moves first.
     Red = 0,
+    /// Black (黑方).
     Black = 1,
 }
 
 impl Side {
+    /// Both sides, Red first.
     pub const BOTH: [Side; 2] = [Side::Red, Side::Black];
 
     #[inline]
+    /// 0 for Red, 1 for Black: the index of per-side tables.
     pub fn index(self) -> usize {
         self as usize
     }
 
     #[inline]
+    /// The other side.
     pub fn opponent(self) -> Side {
         match self {
             Side::Red => Side::Black,
@@ -38,7 +43,7 @@ impl Side {
         }
     }
 
-    pub fn from_index(i: usize) -> Side {
+    pub(crate) fn from_index(i: usize) -> Side {
         if i == 0 {
             Side::Red
         } else {
@@ -78,7 +83,7 @@ impl Square {
 
     /// The point with index `i` (`0..90`).
     #[inline]
-    pub fn from_index(i: usize) -> Option<Square> {
+    pub(crate) fn from_index(i: usize) -> Option<Square> {
         if i < SQUARES {
             Some(Square(i as u8))
         } else {
@@ -92,6 +97,7 @@ impl Square {
     }
 
     #[inline]
+    /// The point's index, `rank * 9 + file`.
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -110,7 +116,8 @@ impl Square {
 
     /// Rank counted from `side`'s own back rank (0 = own back rank).
     #[inline]
-    pub fn relative_rank(self, side: Side) -> u8 {
+    #[cfg(test)]
+    pub(crate) fn relative_rank(self, side: Side) -> u8 {
         match side {
             Side::Red => self.rank(),
             Side::Black => RANKS - 1 - self.rank(),
@@ -131,7 +138,6 @@ impl Square {
         (0..SQUARES as u8).map(Square)
     }
 
-    /// Parse ICCS coordinates such as `h2` or `H2`.
     /// The points strictly between `a` and `b` when they share a file or a rank (none
     /// otherwise).
     pub fn between(a: Square, b: Square) -> impl Iterator<Item = Square> {
@@ -141,6 +147,7 @@ impl Square {
         (1..n.max(1)).filter_map(move |k| Square::new(i32::from(a.file()) + k * sf, i32::from(a.rank()) + k * sr))
     }
 
+    /// Parse ICCS coordinates such as `h2` or `H2`.
     pub fn parse(s: &str) -> Option<Square> {
         let b = s.as_bytes();
         if b.len() != 2 {
@@ -163,17 +170,20 @@ impl fmt::Display for Square {
 /// A move (一着): a piece goes from one point to another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
+    /// The point the piece leaves.
     pub from: Square,
+    /// The point the piece goes to.
     pub to: Square,
 }
 
 impl Move {
+    /// The move from `from` to `to`.
     pub fn new(from: Square, to: Square) -> Move {
         Move { from, to }
     }
 
     /// The one reader of a move given as input (`moves` of every query, `--moves` of every
-    /// command, `move` events): `Some` exactly when [`Move::is_iccs`] holds (`h2e2`).
+    /// command, `move` events): `Some` exactly when `Move::is_iccs` holds (`h2e2`).
     pub fn parse_iccs(s: &str) -> Option<Move> {
         if !Move::is_iccs(s) {
             return None;
@@ -186,7 +196,7 @@ impl Move {
     /// the to-point, lower case, no separator and nothing around it (`h2e2`;
     /// `conformance/PROTOCOL.md`). Records in the ICCS notation (`H2-E2` in a PGN file,
     /// `parse_move` with `iccs-upper`) are read by `notation`, not here.
-    pub fn is_iccs(s: &str) -> bool {
+    pub(crate) fn is_iccs(s: &str) -> bool {
         let b = s.as_bytes();
         b.len() == 4
             && (b'a'..=b'i').contains(&b[0])
@@ -209,12 +219,14 @@ impl fmt::Display for Move {
 
 /// Index of a piece kind in the kind table of a compiled edition (`rules.kinds()`).
 /// Kinds are data: which index means `horse` is decided by `spec/…/pieces.yaml`.
-pub type KindId = u8;
+pub(crate) type KindId = u8;
 
 /// A piece: a side and a kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// Whose piece it is.
     pub side: Side,
+    /// Its kind, an index into the rule set's `pieces.kinds`.
     pub kind: KindId,
 }
 

@@ -71,13 +71,14 @@ pub struct FenProblem {
     /// What is wrong (its code is used by conformance cases).
     pub kind: FenProblemKind,
     /// 1-based character column in the FEN text, when the problem has a place.
-    pub column: Option<usize>,
-    pub message: String,
+    pub(crate) column: Option<usize>,
+    /// What is wrong, in words.
+    pub(crate) message: String,
 }
 
 /// Which step refused the FEN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FenStage {
+pub(crate) enum FenStage {
     /// The text could not be read ([`read`]); the first problem stops it.
     Syntax,
     /// The text reads, but the position cannot arise under the rules ([`validate`]).
@@ -87,7 +88,8 @@ pub enum FenStage {
 /// A rejected FEN, with every problem found (syntax errors stop at the first).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
-    pub stage: FenStage,
+    pub(crate) stage: FenStage,
+    /// Every problem found, in the order of the text.
     pub problems: Vec<FenProblem>,
 }
 
@@ -116,7 +118,8 @@ impl FenError {
     }
 
     /// Whether the text could not even be read (as opposed to an impossible position).
-    pub fn is_syntax(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_syntax(&self) -> bool {
         self.stage == FenStage::Syntax
     }
 }
@@ -141,13 +144,16 @@ impl std::error::Error for FenError {}
 /// Something accepted but not canonical.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenWarning {
+    /// What was not canonical.
     pub kind: FenWarningKind,
-    pub column: Option<usize>,
-    pub message: String,
+    /// 1-based character column in the FEN text, when the warning has a place.
+    pub(crate) column: Option<usize>,
+    /// What was accepted, in words.
+    pub(crate) message: String,
 }
 
 /// The FEN of the initial setup is also accepted as this word.
-pub const STARTPOS: &str = "startpos";
+pub(crate) const STARTPOS: &str = "startpos";
 
 /// A FEN read but not judged: the pieces, the side to move and the counters as written.
 /// It becomes a [`Position`] only through [`Position::from_setup`], which checks it against
@@ -155,11 +161,11 @@ pub const STARTPOS: &str = "startpos";
 /// is not a FEN (stage [`FenStage::Syntax`]), `from_setup` a position that cannot arise
 /// under the rules ([`FenStage::Position`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
+pub(crate) struct Setup {
     pos: Position,
 }
 
-/// Parse and validate a FEN: [`read`], then [`Position::from_setup`] (`startpos` is the
+/// Parse and validate a FEN: `read`, then `Position::from_setup` (`startpos` is the
 /// rule set's start position).
 pub fn parse(rules: &Rules, text: &str) -> Result<(Position, Vec<FenWarning>), FenError> {
     let text_trim = text.trim();
@@ -172,7 +178,7 @@ pub fn parse(rules: &Rules, text: &str) -> Result<(Position, Vec<FenWarning>), F
 
 /// Read the text into a [`Setup`] without judging whether the position can arise (the
 /// rule set gives the piece letters).
-pub fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenError> {
+pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenError> {
     let mut warnings = Vec::new();
     // Fields with their 1-based starting columns (in characters).
     let mut fields: Vec<(usize, &str)> = Vec::new();
@@ -348,7 +354,7 @@ pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenError> {
 
 impl Position {
     /// The position a setup describes, when it can arise under the rules ([`validate`]).
-    pub fn from_setup(rules: &Rules, setup: Setup) -> Result<Position, FenError> {
+    pub(crate) fn from_setup(rules: &Rules, setup: Setup) -> Result<Position, FenError> {
         validate(rules, &setup.pos)?;
         Ok(setup.pos)
     }

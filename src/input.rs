@@ -9,7 +9,7 @@
 //! deep flow nesting). Then a checking pass walks the document once without building it
 //! and refuses a key repeated in any mapping at any depth (serde's value maps keep the
 //! last silently), nesting deeper than [`MAX_DEPTH`], and documents that expand (through
-//! YAML aliases) to more than [`MAX_VALUES`] values. Only then is the typed value read.
+//! YAML aliases) to more than `MAX_VALUES` values. Only then is the typed value read.
 
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -22,13 +22,11 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAcces
 /// The largest file read (spec files, case files, event lists, tournaments, records).
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// The longest protocol line (one JSON request).
-pub const MAX_LINE_BYTES: usize = 16 << 20;
+pub(crate) const MAX_LINE_BYTES: usize = 16 << 20;
 /// The deepest nesting of lists and mappings in a YAML or JSON document.
 pub const MAX_DEPTH: usize = 64;
 /// The most values one document may hold, counting each expansion of a YAML alias.
-pub const MAX_VALUES: usize = 4_000_000;
-/// The most documents in one YAML text (serde_yaml refuses a second one).
-pub const MAX_DOCUMENTS: usize = 1;
+pub(crate) const MAX_VALUES: usize = 4_000_000;
 
 /// Where an input came from: a file, a line of a stream, a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +34,7 @@ pub struct Origin {
     /// The file path, or the stream or request name.
     pub name: String,
     /// The line of `name` the text starts on (1 for a whole file).
-    pub first_line: usize,
+    pub(crate) first_line: usize,
 }
 
 impl Origin {
@@ -46,7 +44,7 @@ impl Origin {
     }
 
     /// A text with a name and no file (`request`, `query input`).
-    pub fn named(name: impl Into<String>) -> Origin {
+    pub(crate) fn named(name: impl Into<String>) -> Origin {
         Origin { name: name.into(), first_line: 1 }
     }
 
@@ -75,7 +73,7 @@ pub struct InputError {
 impl InputError {
     /// An error at a line and column of the text read from `origin` (1-based, counted in
     /// that text).
-    pub fn at(origin: &Origin, line: usize, column: usize, what: impl Into<String>) -> InputError {
+    pub(crate) fn at(origin: &Origin, line: usize, column: usize, what: impl Into<String>) -> InputError {
         InputError {
             origin: origin.name.clone(),
             line: origin.first_line + line.max(1) - 1,
@@ -86,7 +84,7 @@ impl InputError {
     }
 
     /// An error about the input as a whole (no line or column).
-    pub fn whole(origin: &Origin, what: impl Into<String>) -> InputError {
+    pub(crate) fn whole(origin: &Origin, what: impl Into<String>) -> InputError {
         InputError { origin: origin.name.clone(), line: 0, column: 0, byte: None, what: what.into() }
     }
 }
@@ -149,7 +147,7 @@ pub fn read_file(path: &Path) -> Result<String, InputError> {
 }
 
 /// A YAML document read into `T`, after the checks of this module.
-pub fn yaml<T: DeserializeOwned>(text: &str, origin: &Origin) -> Result<T, InputError> {
+pub(crate) fn yaml<T: DeserializeOwned>(text: &str, origin: &Origin) -> Result<T, InputError> {
     check_yaml(text, origin)?;
     serde_yaml::from_str(text).map_err(|e| yaml_error(&e, text, origin))
 }
@@ -165,7 +163,7 @@ pub fn yaml_file<T: DeserializeOwned>(path: &Path) -> Result<T, InputError> {
 }
 
 /// The checks of [`yaml`] alone: nesting, duplicate keys, size after alias expansion.
-pub fn check_yaml(text: &str, origin: &Origin) -> Result<(), InputError> {
+pub(crate) fn check_yaml(text: &str, origin: &Origin) -> Result<(), InputError> {
     let scan = scan_yaml(text).map_err(|(line, column)| too_deep(origin, line, column))?;
     let budget = Cell::new(MAX_VALUES);
     Check { depth: 0, budget: &budget, key: false }
@@ -184,7 +182,7 @@ pub fn check_yaml(text: &str, origin: &Origin) -> Result<(), InputError> {
 }
 
 /// A serde_yaml error with its place (its own, or the end of the text when it has none).
-pub fn yaml_error(e: &serde_yaml::Error, text: &str, origin: &Origin) -> InputError {
+pub(crate) fn yaml_error(e: &serde_yaml::Error, text: &str, origin: &Origin) -> InputError {
     // serde_yaml appends " at line L column C" to its message; the place is ours to give.
     let msg = e.to_string();
     let msg = msg.find(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
@@ -204,7 +202,7 @@ pub fn json_value(line: &str, origin: &Origin) -> Result<serde_json::Value, Inpu
 }
 
 /// One JSON text read into `T`, after the checks of this module.
-pub fn json<T: DeserializeOwned>(line: &str, origin: &Origin) -> Result<T, InputError> {
+pub(crate) fn json<T: DeserializeOwned>(line: &str, origin: &Origin) -> Result<T, InputError> {
     if line.len() > MAX_LINE_BYTES {
         return Err(InputError::at(origin, 1, 1, format!("longer than the limit of {} MiB", MAX_LINE_BYTES >> 20)));
     }

@@ -1,5 +1,5 @@
 //! From input to positions, once for every command and query: a FEN (read into a
-//! [`crate::fen::Setup`], validated against the rule set into a [`Position`]) and moves in
+//! `crate::fen::Setup`, validated against the rule set into a `Position`) and moves in
 //! canonical ICCS ([`Move::parse_iccs`], the one move reader), each legal where it is
 //! played.
 
@@ -15,9 +15,19 @@ pub enum LineError {
     /// The FEN is not a FEN, or not a position the rules allow.
     Fen(FenError),
     /// Move `index` (1-based) is not canonical ICCS text.
-    MoveSyntax { index: usize, text: String },
+    MoveSyntax {
+        /// The move's index, from 1.
+        index: usize,
+        /// The move as given.
+        text: String,
+    },
     /// Move `index` (1-based) is not legal where it is played.
-    Illegal { index: usize, error: IllegalMove },
+    Illegal {
+        /// The move's index, from 1.
+        index: usize,
+        /// The move and why it is not legal.
+        error: IllegalMove,
+    },
 }
 
 impl LineError {
@@ -47,7 +57,9 @@ impl std::error::Error for LineError {}
 /// and the moves read.
 #[derive(Clone, Debug)]
 pub struct Line {
+    /// The position before every move, then the position after the last.
     pub positions: Vec<Position>,
+    /// The moves read, in order.
     pub moves: Vec<Move>,
 }
 

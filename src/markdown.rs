@@ -14,6 +14,6 @@ pub fn table_text(b: tabled::builder::Builder, markdown: bool) -> String {
 }
 
 /// Text made safe for one Markdown table cell: pipes escaped, line breaks as `<br>`.
-pub fn cell(s: &str) -> String {
+pub(crate) fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace("\r\n", "<br>").replace('\n', "<br>")
 }

@@ -11,32 +11,54 @@ use serde_json::{json, Map, Value};
 /// name plus an input object ([`Query::name`], [`Query::input`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Query {
+    /// The legal moves of the position after `moves` from `fen`.
     LegalMoves {
+        /// The position, in FEN (or `startpos`).
         fen: String,
+        /// Moves played from it first, in canonical ICCS (`h2e2`).
         moves: Vec<String>,
     },
+    /// The number of legal move sequences of `depth` plies (perft).
     Perft {
+        /// The position, in FEN (or `startpos`).
         fen: String,
+        /// Moves played from it first, in canonical ICCS.
         moves: Vec<String>,
+        /// The number of plies.
         depth: u32,
     },
+    /// Whether the side to move is in check (将), checkmated (将死) or stalemated (困毙).
     Status {
+        /// The position, in FEN (or `startpos`).
         fen: String,
+        /// Moves played from it first, in canonical ICCS.
         moves: Vec<String>,
     },
+    /// Whether a FEN gives a position the rules allow.
     ValidateFen {
+        /// The FEN text.
         fen: String,
     },
+    /// A move written in a notation, read into ICCS.
     ParseMove {
+        /// The position, in FEN (or `startpos`).
         fen: String,
+        /// Moves played from it first, in canonical ICCS.
         moves: Vec<String>,
+        /// The notation id (`chinese`, `wxf`, `iccs`).
         notation: String,
+        /// The move as written (`炮二平五`).
         text: String,
     },
+    /// A move given in ICCS, written in a notation.
     FormatMove {
+        /// The position, in FEN (or `startpos`).
         fen: String,
+        /// Moves played from it first, in canonical ICCS.
         moves: Vec<String>,
+        /// The notation id (`chinese`, `wxf`, `iccs`).
         notation: String,
+        /// The move to write, in canonical ICCS.
         mv: String,
     },
     /// The result of a game given as events (the arbiter's rules).
@@ -55,13 +77,15 @@ pub enum Query {
     Standings(crate::competition::StandingsQuery),
     /// A query this version of xqspec has no type for (a later protocol's `ruling`, …).
     Other {
+        /// The query's name.
         name: String,
+        /// Its input fields.
         input: Map<String, Value>,
     },
 }
 
 /// The queries this version knows, in protocol spelling.
-pub const KNOWN_QUERIES: &[&str] = &[
+pub(crate) const KNOWN_QUERIES: &[&str] = &[
     "legal_moves",
     "perft",
     "status",
@@ -153,6 +177,7 @@ impl Query {
         })
     }
 
+    /// The query's name on the wire (`legal_moves` …).
     pub fn name(&self) -> &str {
         match self {
             Query::LegalMoves { .. } => "legal_moves",
@@ -213,14 +238,10 @@ impl Query {
         }
     }
 
-    /// The name of the field an accepted answer to this query carries.
-    pub fn answer_field(&self) -> Option<&'static str> {
-        answer_field(self.name())
-    }
 }
 
 /// The answer field of a known query (`legal_moves` → `moves`).
-pub fn answer_field(query: &str) -> Option<&'static str> {
+pub(crate) fn answer_field(query: &str) -> Option<&'static str> {
     Some(match query {
         "legal_moves" => "moves",
         "perft" => "nodes",
@@ -245,16 +266,27 @@ pub enum Answer {
     /// The input was accepted; the answer object (`{"moves": [...]}`).
     Value(Map<String, Value>),
     /// The input was refused with a reject kind (`fen.board_shape`).
-    Reject { kind: String, message: String },
+    Reject {
+        /// The reject kind, from `conformance/vocabulary.yaml`.
+        kind: String,
+        /// Why, in words.
+        message: String,
+    },
     /// The implementation does not answer this query or case (a skip).
-    Unsupported { reason: String },
+    Unsupported {
+        /// Why not, in words.
+        reason: String,
+    },
     /// The implementation failed to answer (a bug or an internal error).
-    Error { message: String },
+    Error {
+        /// What went wrong, in words.
+        message: String,
+    },
 }
 
 impl Answer {
     /// An accepted answer with one field (`{"clock": {...}}`).
-    pub fn one(field: &str, v: Value) -> Answer {
+    pub(crate) fn one(field: &str, v: Value) -> Answer {
         let mut m = Map::new();
         m.insert(field.to_string(), v);
         Answer::Value(m)
@@ -286,17 +318,20 @@ impl Answer {
     pub fn text(t: impl Into<String>) -> Answer {
         Answer::one("text", Value::String(t.into()))
     }
+    /// A refusal of the input: a reject kind (`fen`, `move.illegal` …) and why.
     pub fn reject(kind: impl Into<String>, message: impl Into<String>) -> Answer {
         Answer::Reject {
             kind: kind.into(),
             message: message.into(),
         }
     }
+    /// Not answered: the query or case is not supported (the case is skipped).
     pub fn unsupported(reason: impl Into<String>) -> Answer {
         Answer::Unsupported {
             reason: reason.into(),
         }
     }
+    /// A failure to answer: a bug or an internal error.
     pub fn error(message: impl Into<String>) -> Answer {
         Answer::Error {
             message: message.into(),

@@ -14,7 +14,7 @@ use crate::ruleset::RuleSet;
 use crate::spec::{Edition, Overlay, Spec};
 
 /// The depth of the perft `spec check` reports.
-pub const PERFT_DEPTH: u32 = 3;
+pub(crate) const PERFT_DEPTH: u32 = 3;
 
 /// What `spec check` found.
 #[derive(Clone, Debug, Default)]

@@ -66,7 +66,9 @@ impl Adjudication {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StatusQuery {
+    /// The position the game started from (FEN, or `startpos`).
     pub fen: String,
+    /// The moves played since (ICCS).
     #[serde(default)]
     pub moves: Vec<String>,
 }
@@ -89,6 +91,7 @@ pub struct GameStatus {
     pub end: Adjudication,
     /// The position's own status: `ongoing`, `check`, `checkmate`, `stalemate`.
     pub position: &'static str,
+    /// The positions that have stood more than once since the last capture.
     pub repeated: Vec<Repeated>,
     /// Per side (Red, Black): the clause under which it is ordered to change.
     pub orders: [Option<RuleRef>; 2],

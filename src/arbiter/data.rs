@@ -12,7 +12,7 @@ use serde::Deserialize;
 /// Something the arbiter observes, named by `when:` in result and foul clauses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Trigger {
+pub(crate) enum Trigger {
     /// The side to move is checkmated.
     Checkmated,
     /// The side to move has no legal move and is not in check.
@@ -108,6 +108,7 @@ pub enum IllegalClass {
 }
 
 impl IllegalClass {
+    /// The class as the data writes it (`not_a_move` …).
     pub fn name(self) -> &'static str {
         match self {
             IllegalClass::NotAMove => "not_a_move",
@@ -120,7 +121,7 @@ impl IllegalClass {
 /// What a result clause gives the side concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ResultKind {
+pub(crate) enum ResultKind {
     Loss,
     Draw,
     BothLose,
@@ -129,7 +130,7 @@ pub enum ResultKind {
 /// Over what span occurrences are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Span {
+pub(crate) enum Span {
     /// The whole game.
     #[default]
     Game,
@@ -140,29 +141,29 @@ pub enum Span {
 /// `result.*`: one way a game ends.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ResultRule {
-    pub when: Trigger,
-    pub result: ResultKind,
+pub(crate) struct ResultRule {
+    pub(crate) when: Trigger,
+    pub(crate) result: ResultKind,
     /// Only illegal moves of these classes count (`when: illegal_move`).
     #[serde(default)]
-    pub classes: Option<Vec<IllegalClass>>,
+    pub(crate) classes: Option<Vec<IllegalClass>>,
     /// Occurrences needed (default 1).
     #[serde(default)]
-    pub times: Option<u32>,
+    pub(crate) times: Option<u32>,
     /// Occurrences needed, by level of the event (`event.level`).
     #[serde(default)]
-    pub times_by_level: Option<BTreeMap<String, u32>>,
+    pub(crate) times_by_level: Option<BTreeMap<String, u32>>,
     #[serde(default)]
-    pub counted: Option<Span>,
+    pub(crate) counted: Option<Span>,
     /// Lateness limit in minutes (`when: late_arrival`); null: set by the event.
     #[serde(default)]
-    pub limit_minutes: Option<u32>,
+    pub(crate) limit_minutes: Option<u32>,
 }
 
 /// How draw offers are counted for the draw-offer foul.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum OfferCount {
+pub(crate) enum OfferCount {
     /// A foul when one's offers exceed the opponent's by `excess` or more.
     ExcessOverOpponent,
     /// A foul when one offers again after one's offer was refused, the opponent not having offered since.
@@ -172,7 +173,7 @@ pub enum OfferCount {
 /// What makes a record count as unrecorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum RecordFault {
+pub(crate) enum RecordFault {
     Missing,
     Illegible,
     Identical,
@@ -181,42 +182,44 @@ pub enum RecordFault {
 /// `foul.*`: one kind of foul.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FoulRule {
-    pub when: Trigger,
+pub(crate) struct FoulRule {
+    pub(crate) when: Trigger,
     /// Only illegal moves of these classes (`when: illegal_move`).
     #[serde(default)]
-    pub classes: Option<Vec<IllegalClass>>,
+    pub(crate) classes: Option<Vec<IllegalClass>>,
     /// Only at these levels of event (`event.level`).
     #[serde(default)]
-    pub levels: Option<Vec<String>>,
+    pub(crate) levels: Option<Vec<String>>,
     /// `when: draw_offer`: which offers are fouls.
     #[serde(default)]
-    pub count: Option<OfferCount>,
+    pub(crate) count: Option<OfferCount>,
     #[serde(default)]
-    pub excess: Option<u32>,
+    pub(crate) excess: Option<u32>,
     /// `when: unrecorded_moves`: one foul per this many moves …
     #[serde(default)]
-    pub every_moves: Option<u32>,
+    pub(crate) every_moves: Option<u32>,
     /// … and at most this many fouls at a time (null: no cap).
     #[serde(default)]
-    pub max_fouls: Option<u32>,
+    pub(crate) max_fouls: Option<u32>,
     /// What counts as unrecorded.
     #[serde(default)]
-    pub counts: Option<Vec<RecordFault>>,
+    pub(crate) counts: Option<Vec<RecordFault>>,
     /// A player with less than this left may defer the record (null: never).
     #[serde(default)]
-    pub deferred_below_minutes: Option<u32>,
+    pub(crate) deferred_below_minutes: Option<u32>,
 }
 
 /// `foul.waived_by_resignation`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Waiver {
+    /// What waives the foul.
     pub waived_by: WaivedBy,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
+/// What waives a foul (`foul.waived_by_resignation`).
 pub enum WaivedBy {
     /// A resignation by the fouling side as the very next event.
     ImmediateResignation,
@@ -225,15 +228,15 @@ pub enum WaivedBy {
 /// `event.level`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct EventLevel {
+pub(crate) struct EventLevel {
     pub level: String,
-    pub levels: Vec<String>,
+    pub(crate) levels: Vec<String>,
 }
 
 /// Whose checks are limited when the natural move limit is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ChecksOf {
+pub(crate) enum ChecksOf {
     Claimant,
     EachSide,
 }
@@ -241,7 +244,7 @@ pub enum ChecksOf {
 /// Who may claim the natural move limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ClaimBy {
+pub(crate) enum ClaimBy {
     SideToMove,
     EitherSide,
 }
@@ -249,39 +252,39 @@ pub enum ClaimBy {
 /// `draw.natural_limit`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct NaturalLimit {
-    pub rounds: u32,
-    pub checks_counted: u32,
-    pub checks_of: ChecksOf,
-    pub claim_by: ClaimBy,
-    pub arbiter_may_declare: bool,
-    pub false_claim_penalty_minutes: Option<u32>,
+pub(crate) struct NaturalLimit {
+    pub(crate) rounds: u32,
+    pub(crate) checks_counted: u32,
+    pub(crate) checks_of: ChecksOf,
+    pub(crate) claim_by: ClaimBy,
+    pub(crate) arbiter_may_declare: bool,
+    pub(crate) false_claim_penalty_minutes: Option<u32>,
 }
 
 /// `draw.offer`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct DrawOffer {
-    pub declined_by_move: bool,
+pub(crate) struct DrawOffer {
+    pub(crate) declined_by_move: bool,
 }
 
 /// `draw.no_early_offer`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct EarlyOffer {
-    pub rounds: u32,
+pub(crate) struct EarlyOffer {
+    pub(crate) rounds: u32,
 }
 
 /// A side named in data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum SideName {
+pub(crate) enum SideName {
     Red,
     Black,
 }
 
 impl SideName {
-    pub fn side(self) -> crate::board::Side {
+    pub(crate) fn side(self) -> crate::board::Side {
         match self {
             SideName::Red => crate::board::Side::Red,
             SideName::Black => crate::board::Side::Black,
@@ -292,15 +295,15 @@ impl SideName {
 /// `draw.early_repetition`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct EarlyRepetition {
-    pub rounds: u32,
-    pub must_change: SideName,
+pub(crate) struct EarlyRepetition {
+    pub(crate) rounds: u32,
+    pub(crate) must_change: SideName,
 }
 
 /// A touched piece's role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Role {
+pub(crate) enum Role {
     Own,
     Opponent,
 }
@@ -308,7 +311,7 @@ pub enum Role {
 /// Which piece must capture in a `capture` step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum With {
+pub(crate) enum With {
     /// The touched own piece.
     Own,
     /// Any own piece but the touched one.
@@ -318,37 +321,37 @@ pub enum With {
 /// One step of a touch-move chain.
 #[derive(Debug, Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
-pub struct Step {
+pub(crate) struct Step {
     /// The article that decides when this step does.
-    pub step: String,
+    pub(crate) step: String,
     #[serde(default, rename = "move")]
-    pub move_piece: Option<Role>,
+    pub(crate) move_piece: Option<Role>,
     #[serde(default)]
     pub capture: Option<Role>,
     #[serde(default)]
-    pub with: Option<With>,
+    pub(crate) with: Option<With>,
     #[serde(default)]
-    pub free: bool,
+    pub(crate) free: bool,
 }
 
 /// A touch-move chain (`touch.*` but `touch.adjusting`, `touch.completed_move`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TouchChain {
-    pub touched: Vec<Role>,
+pub(crate) struct TouchChain {
+    pub(crate) touched: Vec<Role>,
     #[serde(default)]
-    pub simultaneous: bool,
+    pub(crate) simultaneous: bool,
     #[serde(default)]
-    pub steps: Option<Vec<Step>>,
+    pub(crate) steps: Option<Vec<Step>>,
     /// Use the steps of another chain clause.
     #[serde(default)]
-    pub steps_of: Option<String>,
+    pub(crate) steps_of: Option<String>,
 }
 
 /// A condition for putting pieces right without it counting as touching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Requirement {
+pub(crate) enum Requirement {
     /// The player said so first.
     Announced,
     /// The opponent agreed first.
@@ -358,29 +361,32 @@ pub enum Requirement {
 /// `touch.adjusting`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Adjusting {
-    pub own_time_only: bool,
-    pub requires: Vec<Requirement>,
-    pub accidental_exempt: bool,
+pub(crate) struct Adjusting {
+    pub(crate) own_time_only: bool,
+    pub(crate) requires: Vec<Requirement>,
+    pub(crate) accidental_exempt: bool,
 }
 
 /// `touch.completed_move`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CompletedMove {
+    /// When a move counts as made.
     pub completed_when: CompletedWhen,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
+/// When a move counts as made (`touch.completed_move`).
 pub enum CompletedWhen {
+    /// When the hand lets go of the piece (落子).
     HandReleased,
 }
 
 /// What is done about an error found in time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Remedy {
+pub(crate) enum Remedy {
     /// The game is replayed from the start (with the right colours).
     Replay,
     /// The position before the error is restored.
@@ -390,53 +396,53 @@ pub enum Remedy {
 /// `irregularity.colours_reversed`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ColoursReversed {
+pub(crate) struct ColoursReversed {
     /// Found within this many minutes (inclusive); null: any time during the game.
-    pub within_minutes: Option<u32>,
-    pub remedy: Remedy,
+    pub(crate) within_minutes: Option<u32>,
+    pub(crate) remedy: Remedy,
 }
 
 /// `irregularity.displaced_piece`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct DisplacedPiece {
+pub(crate) struct DisplacedPiece {
     /// Found within this many rounds (inclusive); null: any time during the game.
-    pub within_rounds: Option<u32>,
-    pub remedy: Remedy,
+    pub(crate) within_rounds: Option<u32>,
+    pub(crate) remedy: Remedy,
     /// After the restore the side to move may move any piece.
-    pub free_choice: bool,
+    pub(crate) free_choice: bool,
 }
 
 /// `irregularity.illegal_move`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct IllegalMoveFinding {
+pub(crate) struct IllegalMoveFinding {
     /// Found within this many rounds (inclusive); null: any time during the game.
-    pub within_rounds: Option<u32>,
+    pub(crate) within_rounds: Option<u32>,
     /// The illegal moves this time limit applies to.
-    pub classes: Vec<IllegalClass>,
+    pub(crate) classes: Vec<IllegalClass>,
     /// After a foul the move is replayed and the moved piece counts as touched.
-    pub touched_after: bool,
+    pub(crate) touched_after: bool,
 }
 
 /// `irregularity.knocked_over` (2020 5.9). The one place its rule is decided: the
 /// arbiter's `outcome` and the clock simulator both ask [`KnockedOver::ruling`].
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct KnockedOver {
+pub(crate) struct KnockedOver {
     /// Pieces off their points that make a knock-over (碰乱).
-    pub min_pieces: u32,
+    pub(crate) min_pieces: u32,
     /// Whether one piece knocked off the board is a knock-over too.
-    pub off_board_counts: bool,
+    pub(crate) off_board_counts: bool,
     /// After the press, an opponent with less than this left wins.
-    pub opponent_under_minutes: u32,
+    pub(crate) opponent_under_minutes: u32,
     /// Otherwise the opponent gets this much more time.
-    pub add_minutes: u32,
+    pub(crate) add_minutes: u32,
 }
 
 /// 5.9's decision on pieces knocked over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KnockRuling {
+pub(crate) enum KnockRuling {
     /// Too few pieces (and none off the board where that counts): no knock-over.
     TooFew,
     /// Before the clock press: the knocker puts them right in its own time, no penalty.
@@ -447,7 +453,7 @@ pub enum KnockRuling {
 
 /// What 5.9 does to a knock-over after pressing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KnockEffect {
+pub(crate) enum KnockEffect {
     /// The opponent gets this many milliseconds more.
     TimeAdded(u64),
     /// The knocker loses (the opponent had less than the limit left).
@@ -478,7 +484,7 @@ impl KnockedOver {
 /// Who chooses the point of a piece left between two points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Chooser {
+pub(crate) enum Chooser {
     Opponent,
     Mover,
 }
@@ -486,13 +492,13 @@ pub enum Chooser {
 /// `irregularity.between_points`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct BetweenPoints {
-    pub chooser: Chooser,
+pub(crate) struct BetweenPoints {
+    pub(crate) chooser: Chooser,
 }
 
 /// `lateness.clock_runs`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ClockRuns {
-    pub charge_late_time: bool,
+pub(crate) struct ClockRuns {
+    pub(crate) charge_late_time: bool,
 }

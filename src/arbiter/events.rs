@@ -13,12 +13,12 @@ use super::{ArbiterError, RejectKind};
 use crate::board::{Side, Square};
 
 /// A repetition ruling (棋例), as `crate::repetition` gives it.
-pub use crate::repetition::Verdict;
+pub(crate) use crate::repetition::Verdict;
 
 /// What the arbiter finds on its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Finding {
+pub(crate) enum Finding {
     /// A simple position neither side can win (简单和势).
     SimplePosition,
     /// The arbiter counts the natural move limit without a claim.
@@ -27,54 +27,54 @@ pub enum Finding {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct IllegalMoveEvent {
+pub(crate) struct IllegalMoveEvent {
     #[serde(rename = "move")]
-    pub mv: String,
+    pub(crate) mv: String,
     #[serde(default)]
-    pub found_after_rounds: u32,
+    pub(crate) found_after_rounds: u32,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TouchEvent {
-    pub side: SideName,
-    pub points: Vec<String>,
+pub(crate) struct TouchEvent {
+    pub(crate) side: SideName,
+    pub(crate) points: Vec<String>,
     #[serde(default)]
-    pub simultaneous: bool,
+    pub(crate) simultaneous: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct AdjustEvent {
-    pub side: SideName,
-    pub points: Vec<String>,
+pub(crate) struct AdjustEvent {
+    pub(crate) side: SideName,
+    pub(crate) points: Vec<String>,
     #[serde(default)]
-    pub announced: bool,
+    pub(crate) announced: bool,
     #[serde(default)]
-    pub consent: bool,
+    pub(crate) consent: bool,
     #[serde(default)]
-    pub accidental: bool,
+    pub(crate) accidental: bool,
 }
 
 /// Seconds each side was late at the start of play.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LateEvent {
+pub(crate) struct LateEvent {
     #[serde(default)]
-    pub red: u32,
+    pub(crate) red: u32,
     #[serde(default)]
-    pub black: u32,
+    pub(crate) black: u32,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct UnrecordedEvent {
-    pub side: SideName,
-    pub moves: u32,
+pub(crate) struct UnrecordedEvent {
+    pub(crate) side: SideName,
+    pub(crate) moves: u32,
     #[serde(default = "missing")]
     pub kind: RecordFault,
     #[serde(default)]
-    pub remaining_seconds: Option<u32>,
+    pub(crate) remaining_seconds: Option<u32>,
 }
 
 fn missing() -> RecordFault {
@@ -83,44 +83,44 @@ fn missing() -> RecordFault {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ColoursEvent {
-    pub found_after_seconds: u32,
+pub(crate) struct ColoursEvent {
+    pub(crate) found_after_seconds: u32,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct DisplacedEvent {
-    pub from: String,
-    pub to: String,
+pub(crate) struct DisplacedEvent {
+    pub(crate) from: String,
+    pub(crate) to: String,
     #[serde(default)]
-    pub found_after_rounds: u32,
+    pub(crate) found_after_rounds: u32,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct KnockEvent {
-    pub side: SideName,
+pub(crate) struct KnockEvent {
+    pub(crate) side: SideName,
     pub pieces: u32,
     #[serde(default)]
-    pub off_board: bool,
-    pub after_press: bool,
+    pub(crate) off_board: bool,
+    pub(crate) after_press: bool,
     #[serde(default)]
-    pub opponent_remaining_seconds: Option<u32>,
+    pub(crate) opponent_remaining_seconds: Option<u32>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct BetweenEvent {
-    pub from: String,
-    pub points: [String; 2],
-    pub chosen_by: SideName,
-    pub chosen: String,
+pub(crate) struct BetweenEvent {
+    pub(crate) from: String,
+    pub(crate) points: [String; 2],
+    pub(crate) chosen_by: SideName,
+    pub(crate) chosen: String,
 }
 
 /// One event of a game.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum Event {
+pub(crate) enum Event {
     /// The side to move plays a move (checked legal).
     Move(String),
     /// The side to move makes a move that is not legal, found after some rounds.
@@ -188,7 +188,7 @@ impl Event {
 }
 
 /// Reads every event; the first malformed one is refused with its index.
-pub fn parse_all(values: &[Value]) -> Result<Vec<Event>, ArbiterError> {
+pub(crate) fn parse_all(values: &[Value]) -> Result<Vec<Event>, ArbiterError> {
     values
         .iter()
         .enumerate()
@@ -207,7 +207,7 @@ pub fn parse_all(values: &[Value]) -> Result<Vec<Event>, ArbiterError> {
 }
 
 /// A point named in an event (`events.syntax` if it is not one).
-pub fn point(text: &str) -> Result<Square, ArbiterError> {
+pub(crate) fn point(text: &str) -> Result<Square, ArbiterError> {
     Square::parse(text).ok_or_else(|| ArbiterError::reject(RejectKind::EventsSyntax, format!("`{text}` is not a point (a0–i9)")))
 }
 

@@ -21,9 +21,13 @@ use crate::vm::{IllegalReason, Position, Rules, Status};
 /// How a game stands after its events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
+    /// Red wins.
     RedWins,
+    /// Black wins.
     BlackWins,
+    /// A draw (和棋).
     Draw,
+    /// The game goes on.
     Ongoing,
     /// The game is void and replayed (colours reversed found in time).
     Replay,
@@ -32,6 +36,7 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The result as the protocol writes it (`red_wins` …).
     pub fn name(self) -> &'static str {
         match self {
             GameResult::RedWins => "red_wins",
@@ -54,37 +59,58 @@ impl GameResult {
 /// What the arbiter decides at one event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
+    /// A foul (犯规) is charged.
     Foul,
+    /// A foul is charged and waived (the fouling side resigned at once).
     FoulWaived,
+    /// The side loses (判负).
     Loss,
+    /// The game is drawn.
     Draw,
+    /// Both sides lose.
     BothLose,
+    /// The game is void and replayed.
     Replay,
+    /// The position is restored to where the error was made.
     Restore,
     /// The error was found too late: the game goes on from the position as it stands.
     ResultStands,
+    /// Time is added to the side.
     AddTime,
+    /// Time is deducted from the side.
     DeductTime,
+    /// The side must change its moves (变着), on a 棋例 ruling.
     MustChange,
     /// A touched piece (or the piece of an illegal move) binds the next move.
     MustMove,
+    /// A draw offer made too early is void.
     OfferVoid,
+    /// A claim of the natural move limit (自然限着) that the count does not bear out.
     ClaimUntrue,
+    /// The natural move limit is reached: the game is drawn.
     LimitReached,
+    /// The natural move limit is not reached.
     LimitNotReached,
+    /// No clause of the rule set deals with the event.
     NotRegulated,
+    /// The matter is left for later (a record completed when time allows).
     Deferred,
     /// The rules leave the decision to a number the event sets and did not set.
     Undecided,
+    /// The piece is adjusted (摆正) without counting as touched.
     Adjusted,
+    /// Adjusting the piece counts as touching it (摸子).
     CountsAsTouch,
+    /// No penalty (an accidental touch, too few pieces knocked over).
     NoPenalty,
+    /// A point is chosen for a piece, by the side the rules say chooses.
     Chosen,
     /// A pending position (待判局面) ruled on: the verdict of the 棋例 and the cycle judged.
     PendingPosition,
 }
 
 impl Decision {
+    /// The decision as the protocol writes it (`foul`, `must_move` …).
     pub fn name(self) -> &'static str {
         use Decision::*;
         match self {
@@ -121,7 +147,9 @@ impl Decision {
 /// (an override).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum By {
+    /// Found by watching the board.
     Board,
+    /// Given by the arbiter (a `repetition` event).
     Arbiter,
 }
 
@@ -140,17 +168,23 @@ impl By {
 pub struct Ruling {
     /// Index of the event in the list.
     pub event: usize,
+    /// What the arbiter decides.
     pub decision: Decision,
+    /// The clause that decides it.
     pub clause: Option<RuleRef>,
+    /// The side it concerns.
     pub side: Option<Side>,
     /// Time added or deducted, or fouls charged (`count`).
     pub seconds: Option<u32>,
+    /// Fouls counted for the side.
     pub count: Option<u32>,
     /// The touch-move step, or the rounds counted for the natural move limit.
-    pub step: Option<String>,
+    pub(crate) step: Option<String>,
+    /// The rounds counted for the natural move limit.
     pub rounds: Option<u32>,
     /// The moves a touch-move obligation allows.
     pub moves: Option<Vec<String>>,
+    /// A note in words (why, what was counted).
     pub note: Option<String>,
     /// For a decision that rests on a repetition: who found it.
     pub by: Option<By>,
@@ -166,6 +200,7 @@ impl Ruling {
         self
     }
 
+    /// The ruling as the protocol's JSON object.
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();
         m.insert("event".into(), json!(self.event));
@@ -198,12 +233,15 @@ impl Ruling {
 /// The answer to `outcome`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
+    /// How the game stands.
     pub result: GameResult,
     /// The clause that ended the game, and the index of the event at which it did.
     pub clause: Option<RuleRef>,
+    /// The event at which the game ended.
     pub event: Option<usize>,
     /// Fouls charged to Red and Black (waived ones not counted).
     pub fouls: [u32; 2],
+    /// Every ruling, in the order of the events.
     pub rulings: Vec<Ruling>,
     /// The position after the events.
     pub fen: String,

@@ -5,7 +5,7 @@
 //!
 //! Rust knows the primitives only: what the arbiter can observe (a checkmate, a flag fall,
 //! an illegal move and its kind, a touch of a piece that cannot move …, the
-//! [`data::Trigger`] vocabulary), how to count occurrences, and the touch-move actions
+//! `data::Trigger` vocabulary), how to count occurrences, and the touch-move actions
 //! (move a piece, capture a piece, capture it with a given piece, move freely). Which
 //! observations lose or draw, after how many occurrences, which are fouls, the order of the
 //! touch-move steps, and every number (60 rounds, 10 checks, 3 fouls, 5 minutes …) come from
@@ -34,13 +34,12 @@ use crate::spec::{Edition, SpecError};
 use crate::repetition::RepetitionRules;
 use crate::vm::Rules;
 
-pub use events::Verdict;
 pub use adjudicate::{Adjudication, GameStatus, Repeated, StatusQuery};
 pub use game::{By, Decision, GameResult, Outcome, Ruling};
-pub use touch::TouchAnswer;
+pub(crate) use touch::TouchAnswer;
 
 /// The clause-id families this module compiles.
-pub const FAMILIES: [&str; 7] = ["result.", "draw.", "event.level", "touch.", "irregularity.", "foul.", "lateness."];
+pub(crate) const FAMILIES: [&str; 7] = ["result.", "draw.", "event.level", "touch.", "irregularity.", "foul.", "lateness."];
 
 /// A clause as the arbiter cites it.
 pub use crate::spec::RuleRef;
@@ -49,12 +48,12 @@ pub use crate::spec::RuleRef;
 #[derive(Clone, Debug)]
 pub(crate) struct ResultRuleC {
     pub clause: RuleRef,
-    pub when: data::Trigger,
-    pub result: data::ResultKind,
-    pub classes: Vec<data::IllegalClass>,
-    pub times: u32,
-    pub span: data::Span,
-    pub limit_minutes: Option<u32>,
+    pub(crate) when: data::Trigger,
+    pub(crate) result: data::ResultKind,
+    pub(crate) classes: Vec<data::IllegalClass>,
+    pub(crate) times: u32,
+    pub(crate) span: data::Span,
+    pub(crate) limit_minutes: Option<u32>,
 }
 
 /// How many fouls one occurrence of a foul's trigger is.
@@ -70,18 +69,18 @@ pub(crate) enum FoulCount {
 #[derive(Clone, Debug)]
 pub(crate) struct FoulRuleC {
     pub clause: RuleRef,
-    pub when: data::Trigger,
-    pub classes: Vec<data::IllegalClass>,
-    pub count: FoulCount,
+    pub(crate) when: data::Trigger,
+    pub(crate) classes: Vec<data::IllegalClass>,
+    pub(crate) count: FoulCount,
 }
 
 /// A touch-move chain: the pattern it answers and its steps.
 #[derive(Clone, Debug)]
 pub(crate) struct ChainRule {
     pub clause: RuleRef,
-    pub touched: Vec<data::Role>,
+    pub(crate) touched: Vec<data::Role>,
     pub simultaneous: bool,
-    pub steps: Vec<data::Step>,
+    pub(crate) steps: Vec<data::Step>,
 }
 
 /// The arbiter's clauses of one rule set, compiled.
@@ -156,8 +155,10 @@ pub struct OutcomeQuery {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TouchQuery {
+    /// The position, in FEN (or `startpos`).
     pub fen: String,
     #[serde(default)]
+    /// Moves played from it first, in canonical ICCS.
     pub moves: Vec<String>,
     /// Points of the touched pieces, in the order touched.
     pub touches: Vec<String>,
@@ -210,7 +211,12 @@ pub enum ArbiterError {
     Fen(FenError),
     /// Any other refusal, with its reject kind (`events.after_end`, `move.illegal` …) and a
     /// message naming the event (`events[3]`).
-    Reject { kind: RejectKind, message: String },
+    Reject {
+        /// The reject kind.
+        kind: RejectKind,
+        /// Why, naming the event.
+        message: String,
+    },
 }
 
 impl ArbiterError {

@@ -15,8 +15,8 @@ use crate::vm::{Position, Rules, Status};
 /// A touched piece: its point and whose it is, seen from the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Touched {
-    pub point: Square,
-    pub role: Role,
+    pub(crate) point: Square,
+    pub(crate) role: Role,
 }
 
 /// What a touch leaves the player: some moves, or any move.
@@ -36,7 +36,7 @@ pub(crate) struct Obligation {
 
 impl Obligation {
     /// Whether `m` keeps the obligation.
-    pub fn permits(&self, m: Move) -> bool {
+    pub(crate) fn permits(&self, m: Move) -> bool {
         match &self.allowed {
             Allowed::Free => true,
             Allowed::Moves(list) => list.contains(&m),
@@ -44,7 +44,7 @@ impl Obligation {
     }
 
     /// The allowed moves in ICCS, sorted; empty when free.
-    pub fn moves_iccs(&self) -> Vec<String> {
+    pub(crate) fn moves_iccs(&self) -> Vec<String> {
         let mut v: Vec<String> = match &self.allowed {
             Allowed::Free => Vec::new(),
             Allowed::Moves(list) => list.iter().map(|m| m.iccs()).collect(),

@@ -134,7 +134,7 @@ impl Row {
 /// Reads one record file (its encoding detected unless given).
 fn read_record(path: &Path, enc: Option<&'static encoding_rs::Encoding>) -> Result<String, String> {
     let bytes = xqspec::input::read_bytes(path).map_err(|e| e.to_string())?;
-    Ok(encoding::decode_detailed(&bytes, enc).0.text)
+    Ok(encoding::decode(&bytes, enc).0)
 }
 
 /// Every game of every file, replayed and (with `adjudicate`) adjudicated.

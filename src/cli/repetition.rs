@@ -93,7 +93,7 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
     }
     let mut out = String::new();
     match r.cycle {
-        Some((from, to)) => writeln!(out, "{} {}: plies {from}–{to} judged ({})", rs.id(), "棋例", r.judged).ok(),
+        Some((from, to)) => writeln!(out, "{} 棋例: plies {from}–{to} judged ({})", rs.id(), r.judged).ok(),
         None => writeln!(out, "{}: the moves neither repeat a position nor form a repeating pattern", rs.id()).ok(),
     };
     if !r.plies.is_empty() {

@@ -17,9 +17,9 @@ use crate::spec::{Clause, Edition, SpecError};
 use crate::vm::clause_data::{err, read, typed};
 
 /// Prefix of the clock scheme clauses; the rest of the id is the scheme id.
-pub const SCHEME_PREFIX: &str = "clock.scheme.";
+pub(crate) const SCHEME_PREFIX: &str = "clock.scheme.";
 /// Prefix of the play-off chain clauses; the rest of the id is the chain id.
-pub const CHAIN_PREFIX: &str = "playoff.";
+pub(crate) const CHAIN_PREFIX: &str = "playoff.";
 
 
 /// The clock rules of `ed`, or `None` when it has no clock or play-off clause. Every
@@ -271,13 +271,13 @@ fn scheme(c: &Clause, timing: Option<&Timing>) -> Result<Scheme, SpecError> {
 
 /// A scheme's data read as a control: every number known, or the paths of those the
 /// event sets.
-pub enum Resolved {
+pub(crate) enum Resolved {
     Fixed(Control),
     EventSets(Vec<String>),
 }
 
 /// Reads scheme data (with the alternative applied, settings merged) as a control.
-pub fn resolve(data: &Yaml) -> Result<Resolved, String> {
+pub(crate) fn resolve(data: &Yaml) -> Result<Resolved, String> {
     let d: SchemeData = serde_yaml::from_value(data.clone()).map_err(|e| format!("data: {e}"))?;
     let Some(periods) = d.periods else {
         return Err("the scheme has no `periods`".into());
@@ -333,7 +333,7 @@ pub fn resolve(data: &Yaml) -> Result<Resolved, String> {
 }
 
 /// What a control needs of the edition's clock rules.
-pub fn check_control(ctl: &Control, t: &Timing) -> Result<(), String> {
+pub(crate) fn check_control(ctl: &Control, t: &Timing) -> Result<(), String> {
     if ctl.has_quota() && t.quota.is_none() {
         return Err("a period has a move quota, but the edition has no `clock.quota` rule".into());
     }

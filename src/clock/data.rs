@@ -10,12 +10,12 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 
 /// The largest time the clock handles: 2^53 − 1 ms (exact in every JSON reader).
-pub const MAX_MS: u64 = (1 << 53) - 1;
+pub(crate) const MAX_MS: u64 = (1 << 53) - 1;
 
 /// A duration in whole milliseconds, written `90m`, `10s`, `1h30m`, `250ms` or as an
 /// integer number of milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Ms(pub u64);
+pub(crate) struct Ms(pub u64);
 
 impl Ms {
     /// Reads `1h30m`, `90m`, `10s`, `250ms`, `0s` (units in that order, each once).
@@ -24,7 +24,7 @@ impl Ms {
     }
 
     /// [`Ms::parse`], telling a duration too long for the clock from one that does not read.
-    pub fn parse_checked(s: &str) -> Result<Ms, DurationError> {
+    pub(crate) fn parse_checked(s: &str) -> Result<Ms, DurationError> {
         const UNITS: [(&str, u64); 4] = [("h", 3_600_000), ("m", 60_000), ("s", 1_000), ("ms", 1)];
         let bad = || DurationError::Syntax(s.to_string());
         let mut rest = s.trim();
@@ -59,7 +59,7 @@ impl Ms {
 
 /// Why a duration string was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DurationError {
+pub(crate) enum DurationError {
     Syntax(String),
     TooLong(String),
 }
@@ -125,7 +125,7 @@ impl<'de> Deserialize<'de> for Ms {
 /// A period's time: the same for both colours, or one per colour (贴时). `None` is set by
 /// the event.
 #[derive(Clone, Debug, PartialEq)]
-pub enum TimeData {
+pub(crate) enum TimeData {
     Both(Option<Ms>),
     ByColour { red: Option<Ms>, black: Option<Ms> },
 }
@@ -157,67 +157,67 @@ impl<'de> Deserialize<'de> for TimeData {
 /// end in it), and whether it repeats until the game ends.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PeriodData {
-    pub time: TimeData,
+pub(crate) struct PeriodData {
+    pub(crate) time: TimeData,
     #[serde(default)]
-    pub moves: Option<u32>,
+    pub(crate) moves: Option<u32>,
     #[serde(default)]
-    pub repeat: bool,
+    pub(crate) repeat: bool,
 }
 
 /// A clock scheme (`clock.scheme.*`).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SchemeData {
+pub(crate) struct SchemeData {
     /// The rulebook's name, with an English gloss.
     pub name: String,
     /// The rulebook's own label for the scheme (`rapid`: 适用于快棋赛), which the
     /// classification does not override.
     #[serde(default)]
-    pub class: Option<String>,
+    pub(crate) class: Option<String>,
     /// Absent when every alternative gives them.
     #[serde(default)]
-    pub periods: Option<Vec<PeriodData>>,
+    pub(crate) periods: Option<Vec<PeriodData>>,
     /// Added per move (`clock.increment` says when); `null`: set by the event.
-    pub increment: Option<Ms>,
+    pub(crate) increment: Option<Ms>,
     /// Which of `alternatives` the edition uses.
     #[serde(default, rename = "use")]
-    pub use_: Option<String>,
+    pub(crate) use_: Option<String>,
     /// Named readings of the scheme, each with its source (1999 scheme 3: 50 or 30 moves).
     #[serde(default)]
-    pub alternatives: BTreeMap<String, serde_yaml::Value>,
+    pub(crate) alternatives: BTreeMap<String, serde_yaml::Value>,
 }
 
 /// The keys an alternative may give besides its source (those of [`SchemeData`]).
-pub const ALTERNATIVE_KEYS: [&str; 2] = ["periods", "increment"];
+pub(crate) const ALTERNATIVE_KEYS: [&str; 2] = ["periods", "increment"];
 
 /// `clock.classification`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ClassificationData {
-    pub classes: Vec<ClassData>,
-    pub otherwise: String,
+pub(crate) struct ClassificationData {
+    pub(crate) classes: Vec<ClassData>,
+    pub(crate) otherwise: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ClassData {
-    pub class: String,
+pub(crate) struct ClassData {
+    pub(crate) class: String,
     pub name: String,
-    pub at_most: Ms,
+    pub(crate) at_most: Ms,
 }
 
 /// `clock.flag`.
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FlagData {
-    pub exhausted_when: Exhausted,
+pub(crate) struct FlagData {
+    pub(crate) exhausted_when: Exhausted,
 }
 
 /// When a side's time has run out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Exhausted {
+pub(crate) enum Exhausted {
     /// Less than 0 ms left: a move completed with 0 ms left is in time.
     BelowZero,
     /// 0 ms left or less.
@@ -227,13 +227,13 @@ pub enum Exhausted {
 /// `clock.increment`.
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct IncrementData {
-    pub added: IncrementTiming,
+pub(crate) struct IncrementData {
+    pub(crate) added: IncrementTiming,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum IncrementTiming {
+pub(crate) enum IncrementTiming {
     /// When the side presses its running clock after moving (Fischer).
     AfterMove,
     /// When the side's clock starts.
@@ -243,13 +243,14 @@ pub enum IncrementTiming {
 /// `clock.quota`.
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct QuotaData {
-    pub missed: QuotaMissed,
+pub(crate) struct QuotaData {
+    #[allow(dead_code, reason = "the clause's shape is checked; the simulator does not act on it")]
+    pub(crate) missed: QuotaMissed,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum QuotaMissed {
+pub(crate) enum QuotaMissed {
     /// The side has run out of time (超时).
     TimeOut,
 }
@@ -257,13 +258,13 @@ pub enum QuotaMissed {
 /// `clock.quota_carry_over`.
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CarryOverData {
-    pub unused_time: UnusedTime,
+pub(crate) struct CarryOverData {
+    pub(crate) unused_time: UnusedTime,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum UnusedTime {
+pub(crate) enum UnusedTime {
     /// The next period's time is added to what is left.
     CarriesOver,
     /// What is left is replaced by the next period's time.
@@ -273,64 +274,64 @@ pub enum UnusedTime {
 /// `clock.press_without_move`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PressData {
+pub(crate) struct PressData {
     /// The clause (of the arbiter's fouls) that makes it a foul, or `null` when it is none.
-    pub foul: Option<String>,
+    pub(crate) foul: Option<String>,
 }
 
 /// `clock.stop_start`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct StopStartData {
+pub(crate) struct StopStartData {
     /// The clause (of the arbiter's fouls) that makes it a foul, or `null` when it is none.
-    pub foul: Option<String>,
+    pub(crate) foul: Option<String>,
 }
 
 /// A knockout play-off chain (`playoff.*`).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ChainData {
-    pub stages: Vec<StageData>,
+pub(crate) struct ChainData {
+    pub(crate) stages: Vec<StageData>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct StageData {
-    pub stage: String,
-    pub games: u32,
+pub(crate) struct StageData {
+    pub(crate) stage: String,
+    pub(crate) games: u32,
     /// A `clock.scheme.*` id without the prefix; `null`: the event's own control.
     pub scheme: Option<String>,
-    pub colours: StageColours,
+    pub(crate) colours: StageColours,
     #[serde(default)]
-    pub draw: Option<DrawRule>,
+    pub(crate) draw: Option<DrawRule>,
     #[serde(default)]
-    pub repeat: Option<RepeatData>,
+    pub(crate) repeat: Option<RepeatData>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct StageColours {
-    pub first: ColourRule,
+pub(crate) struct StageColours {
+    pub(crate) first: ColourRule,
     #[serde(default)]
-    pub then: Option<ColourRule>,
+    pub(crate) then: Option<ColourRule>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RepeatData {
-    pub colours: ColourRule,
+pub(crate) struct RepeatData {
+    pub(crate) colours: ColourRule,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum DrawRule {
+pub(crate) enum DrawRule {
     /// A drawn game is won by Black (和棋黑胜).
     BlackWins,
 }
 
 /// How the colours of a game are given.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ColourRule {
+pub(crate) enum ColourRule {
     /// Drawn by lot (抽签).
     Lot,
     /// Each player takes the other colour than in the previous game.
@@ -343,7 +344,7 @@ pub enum ColourRule {
 
 /// Who chooses colours.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ChooserRule {
+pub(crate) enum ChooserRule {
     /// The player who did not choose colours in that stage.
     NotChooserOf(String),
     /// The player who had Black in that stage's last game.

@@ -6,7 +6,7 @@
 //!   rules as [`sim::Timing`], the rapid classification, play-off chains), once per rule set.
 //! - [`sim`]: clock events → [`sim::Timeline`] (both clocks after every move, the flag, the
 //!   clock violations), in integer milliseconds.
-//! - [`playoff`]: a chain and the games played → the winner, or the next game.
+//! - `playoff`: a chain and the games played → the winner, or the next game.
 //! - [`table`]: the tables of `xqspec clock`.
 //!
 //! No number of the rules is written here: periods, quotas, increments, the flag boundary,
@@ -17,7 +17,7 @@
 pub mod table;
 pub mod compile;
 pub mod data;
-pub mod playoff;
+pub(crate) mod playoff;
 pub mod sim;
 
 use std::fmt;
@@ -29,7 +29,7 @@ use crate::board::Side;
 use crate::spec::{Edition, ProvenanceStatus, SpecError};
 
 pub use playoff::{Chain, PlayoffError, PlayoffErrorKind, PlayoffQuery};
-pub use sim::{Control, Event, EventError, EventErrorKind, Period, RuleRef, Timeline, Timing};
+pub(crate) use sim::{Control, EventError, RuleRef, Timeline, Timing};
 
 use compile::Resolved;
 use data::Ms;
@@ -39,38 +39,43 @@ use data::Ms;
 pub struct Scheme {
     /// The id queries and the CLI use: the clause id without `clock.scheme.`.
     pub id: String,
+    /// The clause id (`clock.scheme.<id>`).
     pub clause: String,
+    /// The article the clause encodes, when it names one.
     pub article: Option<String>,
+    /// The scheme's name in the rulebook's terms.
     pub name: String,
     /// The rulebook's own label (`rapid`), which classification does not override.
-    pub label: Option<String>,
-    pub provenance: ProvenanceStatus,
+    pub(crate) label: Option<String>,
+    /// How far the scheme's data rests on the text (read, secondary, unverified, inferred).
+    pub(crate) provenance: ProvenanceStatus,
     /// The scheme's data with the reading in use applied: settings are merged into it.
-    pub template: serde_yaml::Value,
+    pub(crate) template: serde_yaml::Value,
     /// The reading in use and its source, for a scheme with alternatives.
-    pub reading: Option<(String, String)>,
+    pub(crate) reading: Option<(String, String)>,
     /// The control, when the rules fix every number.
     pub control: Option<Control>,
     /// The numbers the event sets (paths into the data: `periods[0].time`, `increment`).
-    pub event_sets: Vec<String>,
+    pub(crate) event_sets: Vec<String>,
 }
 
 /// The rapid classification (2020 6.3): classes by the longest first-period time.
 #[derive(Clone, Debug)]
-pub struct Classification {
+pub(crate) struct Classification {
     /// (class, name, at most ms), in the clause's order.
-    pub classes: Vec<(String, String, u64)>,
-    pub otherwise: String,
+    pub(crate) classes: Vec<(String, String, u64)>,
+    pub(crate) otherwise: String,
     pub rule: RuleRef,
 }
 
 /// The time rules of a rule set.
 #[derive(Clone, Debug)]
 pub struct ClockRules {
+    /// How a game's clock is run: who starts it, when a move counts, what a flag fall means.
     pub timing: Timing,
-    pub classification: Option<Classification>,
-    pub schemes: Vec<Scheme>,
-    pub chains: Vec<Chain>,
+    pub(crate) classification: Option<Classification>,
+    pub(crate) schemes: Vec<Scheme>,
+    pub(crate) chains: Vec<Chain>,
 }
 
 /// The `clock` query: a scheme, the event's settings for the numbers the scheme leaves
@@ -91,9 +96,11 @@ pub struct ClockQuery {
 /// Why a clock query was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClockError {
+    /// No scheme of this id in the rule set (the message lists the known ones).
     UnknownScheme(String),
     /// The settings are missing, malformed, or change a number the rules fix.
     Settings(String),
+    /// A clock event was refused.
     Event(EventError),
 }
 
@@ -161,6 +168,7 @@ impl ClockRules {
         compile::compile(ed, first_to_move)
     }
 
+    /// The scheme of this id (`quota_90_40`), or the error naming the known ones.
     pub fn scheme(&self, id: &str) -> Result<&Scheme, ClockError> {
         self.schemes.iter().find(|s| s.id == id).ok_or_else(|| {
             let known: Vec<&str> = self.schemes.iter().map(|s| s.id.as_str()).collect();
@@ -171,7 +179,8 @@ impl ClockRules {
         })
     }
 
-    pub fn chain(&self, id: &str) -> Result<&Chain, PlayoffError> {
+    /// The play-off chain of this id, or the error naming the known ones.
+    pub(crate) fn chain(&self, id: &str) -> Result<&Chain, PlayoffError> {
         self.chains.iter().find(|c| c.id == id).ok_or_else(|| {
             let known: Vec<&str> = self.chains.iter().map(|c| c.id.as_str()).collect();
             PlayoffError {
@@ -332,7 +341,7 @@ impl ClockRules {
 }
 
 /// A control as the answers give it: each side's periods and the increment, in ms.
-pub fn control_json(c: &Control) -> Value {
+pub(crate) fn control_json(c: &Control) -> Value {
     let side = |s: Side| -> Value {
         c.periods[s.index()]
             .iter()

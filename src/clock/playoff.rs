@@ -15,25 +15,28 @@ use super::data::{ChooserRule, ColourRule};
 
 /// A stage of a chain, compiled.
 #[derive(Clone, Debug)]
-pub struct Stage {
+pub(crate) struct Stage {
     pub name: String,
     pub games: u32,
     /// A clock scheme id; `None`: the event's own control.
     pub scheme: Option<String>,
-    pub first: ColourRule,
-    pub then: Option<ColourRule>,
-    pub draw_black_wins: bool,
+    pub(crate) first: ColourRule,
+    pub(crate) then: Option<ColourRule>,
+    pub(crate) draw_black_wins: bool,
     /// Colour rule of each replayed round's first game, when the stage repeats.
-    pub repeat: Option<ColourRule>,
+    pub(crate) repeat: Option<ColourRule>,
 }
 
 /// A play-off chain (`playoff.*`), compiled.
 #[derive(Clone, Debug)]
 pub struct Chain {
+    /// The id queries use: the clause id without `playoff.`.
     pub id: String,
+    /// The clause id (`playoff.<id>`).
     pub clause: String,
+    /// The article the clause encodes, when it names one.
     pub article: Option<String>,
-    pub stages: Vec<Stage>,
+    pub(crate) stages: Vec<Stage>,
 }
 
 /// The `playoff` query: a chain and the games played so far.
@@ -53,14 +56,20 @@ pub struct PlayoffQuery {
 /// Why a play-off query was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayoffErrorKind {
+    /// No chain of this id in the rule set.
     UnknownChain,
+    /// A game is malformed or does not fit the stage it is played in.
     Game,
+    /// A game's colours are not the ones the chain assigns.
     Colours,
+    /// A game was given after the chain had decided.
     AfterEnd,
+    /// Something the chain needs is not given (the better-ranked player, a choice).
     Missing,
 }
 
 impl PlayoffErrorKind {
+    /// The protocol's reject kind (`playoff.game` …).
     pub fn reject_kind(self) -> &'static str {
         match self {
             PlayoffErrorKind::UnknownChain => "playoff.unknown_chain",
@@ -73,9 +82,12 @@ impl PlayoffErrorKind {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// A refused play-off query: the kind and what is wrong.
 pub struct PlayoffError {
+    /// The kind of problem.
     pub kind: PlayoffErrorKind,
-    pub message: String,
+    /// What is wrong, in words.
+    pub(crate) message: String,
 }
 
 impl std::fmt::Display for PlayoffError {
@@ -253,7 +265,7 @@ fn colours(
 
 /// Where the play-off stands after `q.games`: `{winner, decided_by}` or `{next: …}`.
 /// `control` describes a stage's clock scheme (for the answer).
-pub fn evaluate(
+pub(crate) fn evaluate(
     chain: &Chain,
     q: &PlayoffQuery,
     control: impl Fn(&str) -> Value,

@@ -16,19 +16,19 @@ use crate::board::Side;
 
 /// One period of a compiled control, for one side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Period {
-    pub time: u64,
+pub(crate) struct Period {
+    pub(crate) time: u64,
     /// Moves to be made in the period; `None`: the game must end in it.
     pub moves: Option<u32>,
-    pub repeat: bool,
+    pub(crate) repeat: bool,
 }
 
 /// A time control with every number known: the periods of each side (Red, Black) and the
 /// increment per move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Control {
-    pub periods: [Vec<Period>; 2],
-    pub increment: u64,
+    pub(crate) periods: [Vec<Period>; 2],
+    pub(crate) increment: u64,
 }
 
 impl Control {
@@ -67,53 +67,53 @@ impl Control {
     }
 
     /// The first period's time of `side`.
-    pub fn base(&self, side: Side) -> u64 {
+    pub(crate) fn base(&self, side: Side) -> u64 {
         self.periods[side.index()].first().map_or(0, |p| p.time)
     }
 
     /// Whether any period has a move quota.
-    pub fn has_quota(&self) -> bool {
+    pub(crate) fn has_quota(&self) -> bool {
         self.periods.iter().flatten().any(|p| p.moves.is_some())
     }
 }
 
-pub use crate::spec::RuleRef;
+pub(crate) use crate::spec::RuleRef;
 
-pub use crate::arbiter::data::KnockEffect;
+pub(crate) use crate::arbiter::data::KnockEffect;
 use crate::arbiter::data::{KnockRuling, KnockedOver};
 
 /// Knocked-over pieces (5.9): the arbiter's clause, decided by [`KnockedOver::ruling`].
 #[derive(Clone, Debug)]
-pub struct KnockRule {
+pub(crate) struct KnockRule {
     pub data: KnockedOver,
     pub rule: RuleRef,
 }
 
 /// A clock action that is a violation: whether the edition calls it a foul.
 #[derive(Clone, Debug)]
-pub struct ViolationRule {
-    pub foul: bool,
+pub(crate) struct ViolationRule {
+    pub(crate) foul: bool,
     pub rule: RuleRef,
 }
 
 /// The clock rules of an edition, compiled from its `clock.*` clauses.
 #[derive(Clone, Debug)]
 pub struct Timing {
-    pub first_to_move: Side,
-    pub exhausted: Exhausted,
-    pub flag_rule: RuleRef,
-    pub increment: Option<(IncrementTiming, RuleRef)>,
+    pub(crate) first_to_move: Side,
+    pub(crate) exhausted: Exhausted,
+    pub(crate) flag_rule: RuleRef,
+    pub(crate) increment: Option<(IncrementTiming, RuleRef)>,
     /// Quota periods: how unused time passes to the next period, the quota rule and the
     /// carry-over rule.
-    pub quota: Option<(UnusedTime, RuleRef, RuleRef)>,
-    pub press_without_move: Option<ViolationRule>,
-    pub stop_start: Option<ViolationRule>,
-    pub knocked_over: Option<KnockRule>,
+    pub(crate) quota: Option<(UnusedTime, RuleRef, RuleRef)>,
+    pub(crate) press_without_move: Option<ViolationRule>,
+    pub(crate) stop_start: Option<ViolationRule>,
+    pub(crate) knocked_over: Option<KnockRule>,
 }
 
 impl Timing {
     /// The clause a violation of `kind` comes from.
-    pub fn violation_rule(&self, kind: ViolationKind) -> Option<&RuleRef> {
+    pub(crate) fn violation_rule(&self, kind: ViolationKind) -> Option<&RuleRef> {
         match kind {
             ViolationKind::PressWithoutMove => self.press_without_move.as_ref().map(|r| &r.rule),
             ViolationKind::StopStart => self.stop_start.as_ref().map(|r| &r.rule),
@@ -123,7 +123,7 @@ impl Timing {
 
     /// The clause a flag of `kind` comes from: the quota rule for a missed quota, else the
     /// flag rule.
-    pub fn flag_rule(&self, kind: FlagKind) -> &RuleRef {
+    pub(crate) fn flag_rule(&self, kind: FlagKind) -> &RuleRef {
         match (kind, &self.quota) {
             (FlagKind::Quota, Some((_, q, _))) => q,
             _ => &self.flag_rule,
@@ -134,7 +134,9 @@ impl Timing {
 /// Who acts on the clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Actor {
+    /// A player of this side.
     Player(Side),
+    /// The arbiter.
     Arbiter,
 }
 
@@ -142,27 +144,62 @@ pub enum Actor {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// After `ms` on the running face, the side to move moves and presses.
-    Move { ms: u64, side: Option<Side> },
+    Move {
+        /// Time taken, in milliseconds.
+        ms: u64,
+        /// The side the event says moves, checked against the side to move.
+        side: Option<Side>,
+    },
     /// After `ms`, the side whose face runs presses without moving.
-    Press { ms: u64, side: Option<Side> },
+    Press {
+        /// Time taken, in milliseconds.
+        ms: u64,
+        /// The side the event says presses, checked against the side whose face runs.
+        side: Option<Side>,
+    },
     /// After `ms`, someone stops the clock.
-    Stop { ms: u64, by: Actor },
+    Stop {
+        /// Time run on the running face, in milliseconds.
+        ms: u64,
+        /// Who stops it.
+        by: Actor,
+    },
     /// Someone restarts the stopped clock.
-    Start { by: Actor },
+    Start {
+        /// Who starts it.
+        by: Actor,
+    },
     /// `side` knocks pieces over (`pieces` of them, when given; `off_board` when one
     /// left the board).
-    Knock { side: Side, pieces: Option<u32>, off_board: bool },
+    Knock {
+        /// The side that knocked them over.
+        side: Side,
+        /// How many pieces, when given.
+        pieces: Option<u32>,
+        /// Whether a piece left the board.
+        off_board: bool,
+    },
     /// The arbiter adds `ms` (negative: deducts) to `to`'s time.
-    Add { ms: i64, to: Side },
+    Add {
+        /// Milliseconds added; negative: deducted.
+        ms: i64,
+        /// The side whose time changes.
+        to: Side,
+    },
 }
 
 /// Why an event was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventErrorKind {
+    /// The event cannot be read.
     Syntax,
+    /// A time is negative where only a duration makes sense.
     NegativeTime,
+    /// A time or a sum of times is beyond what the simulator counts.
     Overflow,
+    /// The event cannot happen in the clock's present state (e.g. a start while it runs).
     OutOfOrder,
+    /// An event after the game ended (a flag fell).
     AfterEnd,
 }
 
@@ -182,9 +219,12 @@ impl EventErrorKind {
 /// A refused event: its number (from 1), the kind of problem, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventError {
+    /// The event's number, from 1.
     pub number: usize,
+    /// The kind of problem.
     pub kind: EventErrorKind,
-    pub message: String,
+    /// What is wrong, in words.
+    pub(crate) message: String,
 }
 
 impl std::fmt::Display for EventError {
@@ -400,38 +440,42 @@ pub enum FlagKind {
 /// A side's time ran out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Flag {
+    /// The side whose time ran out.
     pub side: Side,
     /// The event during which it ran out (from 1).
     pub event: usize,
     /// The side's move it was making (its moves made + 1).
-    pub move_number: u32,
+    pub(crate) move_number: u32,
+    /// Whether the time ran out, or the period ended before its move quota was made.
     pub kind: FlagKind,
     /// Time the side had left when the event began.
     pub left: i64,
     /// How far past that the event went.
-    pub over: u64,
+    pub(crate) over: u64,
     /// The side's moves made, and (quota) the moves required by the period's end.
-    pub moves_made: u32,
-    pub moves_required: Option<u64>,
+    pub(crate) moves_made: u32,
+    pub(crate) moves_required: Option<u64>,
 }
 
 /// A move, with both clocks after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveRow {
+    /// The event of the move (from 1).
     pub event: usize,
+    /// The side that moved.
     pub side: Side,
     /// The side's own move number.
     pub number: u32,
     /// Time the move took on the running face.
-    pub took: u64,
+    pub(crate) took: u64,
     /// Time added to the mover after the move (increment, next period).
-    pub added: u64,
+    pub(crate) added: u64,
     /// Time left, Red and Black, after the move.
     pub left: [i64; 2],
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ViolationKind {
+pub(crate) enum ViolationKind {
     PressWithoutMove,
     StopStart,
     KnockedOver,
@@ -448,38 +492,41 @@ impl ViolationKind {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Violation {
+pub(crate) struct Violation {
     pub event: usize,
     pub side: Side,
     pub kind: ViolationKind,
-    pub foul: bool,
+    pub(crate) foul: bool,
     /// The side's n-th violation of this kind.
-    pub count: u32,
-    pub effect: Option<KnockEffect>,
+    pub(crate) count: u32,
+    pub(crate) effect: Option<KnockEffect>,
 }
 
 /// Time added to (or taken from) a side by the arbiter or by 5.9.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Adjustment {
+pub(crate) struct Adjustment {
     pub event: usize,
     pub side: Side,
-    pub ms: i64,
+    pub(crate) ms: i64,
     /// `None`: the arbiter; otherwise the rule that added it.
-    pub by_rule: Option<ViolationKind>,
+    pub(crate) by_rule: Option<ViolationKind>,
 }
 
 /// Everything a simulation found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Timeline {
+    /// Time each side starts with, Red and Black, in milliseconds.
     pub start: [i64; 2],
+    /// Every move, with both clocks after it.
     pub moves: Vec<MoveRow>,
-    pub violations: Vec<Violation>,
-    pub adjustments: Vec<Adjustment>,
+    pub(crate) violations: Vec<Violation>,
+    pub(crate) adjustments: Vec<Adjustment>,
+    /// The first flag to fall, if any.
     pub flag: Option<Flag>,
     /// Time left at the end (0 for a side whose flag fell).
     pub left: [i64; 2],
     /// Whose face runs at the end (`None`: stopped, or the game ended).
-    pub running: Option<Side>,
+    pub(crate) running: Option<Side>,
     /// The event that ended the game on the clock (a flag, a loss by 5.9).
     pub ended_at: Option<usize>,
     /// Per event: both clocks after it, and the side that moved or pressed.
@@ -492,7 +539,7 @@ pub struct AfterEvent {
     /// Time left, Red and Black (a flagged side's as it was when the event began).
     pub left: [i64; 2],
     /// The side that moved or pressed.
-    pub actor: Option<Side>,
+    pub(crate) actor: Option<Side>,
 }
 
 struct SideState {

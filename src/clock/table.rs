@@ -272,10 +272,11 @@ pub fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t
     Table::new(rows).with(Style::markdown()).to_string()
 }
 
+/// An event file as read: the scheme it names, its settings and its events.
+pub(crate) type EventFile = (Option<String>, Option<Value>, Vec<Value>);
+
 /// Reads an event file: `(scheme, settings, events)`.
-pub fn read_event_file(
-    path: &std::path::Path,
-) -> Result<(Option<String>, Option<Value>, Vec<Value>), String> {
+pub fn read_event_file(path: &std::path::Path) -> Result<EventFile, String> {
     let v: Value = crate::input::yaml_file(path).map_err(|e| e.to_string())?;
     match v {
         Value::Array(events) => Ok((None, None, events)),

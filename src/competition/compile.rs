@@ -10,10 +10,10 @@ use crate::spec::{Clause, Edition, SpecError};
 use crate::vm::clause_data::{err, has_key, positive, read, require};
 
 /// The clause-id prefix of the formats' orders.
-pub const ORDER_PREFIX: &str = "tiebreak.";
+pub(crate) const ORDER_PREFIX: &str = "tiebreak.";
 
 /// Whether the edition has competition clauses at all.
-pub fn has_competition(ed: &Edition) -> bool {
+pub(crate) fn has_competition(ed: &Edition) -> bool {
     ed.clause("scoring.game").is_some() || ed.clauses_with_prefix(ORDER_PREFIX).next().is_some()
 }
 
@@ -47,7 +47,7 @@ fn order(c: &Clause, d: &data::Order, oname: &str, list: &[CriterionEntry], erro
                 continue;
             }
         };
-        let fits = if places { cr.primitive.from_places() || cr.primitive == Primitive::Fouls } else { !cr.primitive.from_places() };
+        let fits = if places { cr.primitive.counts_places() || cr.primitive == Primitive::Fouls } else { !cr.primitive.counts_places() };
         if !fits {
             errors.push(err(c, format!("order `{oname}`: `{term}` does not apply to {:?} entrants", d.entrants)));
         }

@@ -52,13 +52,13 @@ pub enum Primitive {
 
 /// Which values rank first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Better {
+pub(crate) enum Better {
     Higher,
     Lower,
 }
 
 /// The terms of the rules and the primitive each names, with an English gloss.
-pub const TERMS: &[(&str, Primitive, &str)] = &[
+pub(crate) const TERMS: &[(&str, Primitive, &str)] = &[
     ("积分", Primitive::GamePoints, "score: sum of game points"),
     ("局分总和", Primitive::GamePoints, "total game points"),
     ("全队总局分", Primitive::GamePoints, "team's total game points"),
@@ -88,10 +88,10 @@ pub const TERMS: &[(&str, Primitive, &str)] = &[
 ];
 
 /// The label of the sanction criterion of `sanction.ranking` (18.5).
-pub const SANCTIONS: &str = "处分";
+pub(crate) const SANCTIONS: &str = "处分";
 
 impl Primitive {
-    pub fn better(self) -> Better {
+    pub(crate) fn better(self) -> Better {
         match self {
             Primitive::Fouls
             | Primitive::PreviousRoundPlaces
@@ -103,38 +103,34 @@ impl Primitive {
     }
 
     /// Whether the value depends on which entrants are tied (computed per tied group).
-    pub fn among_tied(self) -> bool {
+    pub(crate) fn among_tied(self) -> bool {
         matches!(self, Primitive::DirectEncounter | Primitive::BlackAgainstTied)
     }
 
     /// Whether the primitive is about a team's players' places (队员总分制).
-    pub fn from_places(self) -> bool {
+    pub(crate) fn counts_places(self) -> bool {
         matches!(self, Primitive::PlaceSum | Primitive::BestPlace | Primitive::SecondBestPlace)
     }
 }
 
 /// The primitive a term names.
-pub fn primitive(term: &str) -> Option<Primitive> {
+pub(crate) fn primitive(term: &str) -> Option<Primitive> {
     TERMS.iter().find(|(t, _, _)| *t == term).map(|&(_, p, _)| p)
 }
 
-/// The English gloss of a term.
-pub fn gloss(term: &str) -> Option<&'static str> {
-    TERMS.iter().find(|(t, _, _)| *t == term).map(|&(_, _, g)| g)
-}
 
 /// One criterion of a compiled order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Criterion {
     /// The term as the order writes it.
-    pub term: String,
-    pub primitive: Primitive,
-    pub scope: Scope,
+    pub(crate) term: String,
+    pub(crate) primitive: Primitive,
+    pub(crate) scope: Scope,
 }
 
 impl Criterion {
     /// The label in answers and tables: the term, with the scope when it is not all rounds.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match self.scope {
             Scope::All => self.term.clone(),
             Scope::FirstCycle => format!("{} (first cycle)", self.term),
@@ -146,6 +142,7 @@ impl Criterion {
 /// A criterion's value for one entrant.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
+    /// A number (score, count, sum of places).
     Number(f64),
     /// Compared item by item (前轮成绩, 去轮累进分, 处分 counts).
     Sequence(Vec<f64>),
@@ -155,7 +152,7 @@ pub enum Value {
 
 impl Value {
     /// `Less` when `self` ranks before `other`.
-    pub fn rank_cmp(&self, other: &Value, better: Better) -> std::cmp::Ordering {
+    pub(crate) fn rank_cmp(&self, other: &Value, better: Better) -> std::cmp::Ordering {
         use std::cmp::Ordering::*;
         let by = |a: f64, b: f64| {
             let o = a.partial_cmp(&b).unwrap_or(Equal);
@@ -173,6 +170,7 @@ impl Value {
         }
     }
 
+    /// The value as JSON: a number, a list of numbers, or `null`.
     pub fn to_json(&self) -> serde_json::Value {
         match self {
             Value::Number(x) => number(*x),
@@ -182,7 +180,7 @@ impl Value {
     }
 
     /// For tables: `12`, `10.5`, `[3, 2, 1]`, `—`.
-    pub fn display(&self) -> String {
+    pub(crate) fn display(&self) -> String {
         match self {
             Value::Number(x) => fmt_number(*x),
             Value::Sequence(v) => format!("[{}]", v.iter().map(|x| fmt_number(*x)).collect::<Vec<_>>().join(", ")),
@@ -192,7 +190,7 @@ impl Value {
 }
 
 /// A number as JSON: an integer when it is whole, so that `2` in a case equals `2` here.
-pub fn number(x: f64) -> serde_json::Value {
+pub(crate) fn number(x: f64) -> serde_json::Value {
     if x.fract() == 0.0 && x.abs() < 9.0e15 {
         serde_json::Value::from(x as i64)
     } else {
@@ -200,7 +198,7 @@ pub fn number(x: f64) -> serde_json::Value {
     }
 }
 
-pub fn fmt_number(x: f64) -> String {
+pub(crate) fn fmt_number(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 9.0e15 {
         format!("{}", x as i64)
     } else {

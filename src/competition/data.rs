@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 /// Scores and shares are exact: a whole number of `1/POINT_DENOMINATOR` units.
-pub const POINT_DENOMINATOR: i64 = 16;
+pub(crate) const POINT_DENOMINATOR: i64 = 16;
 /// The largest score (in points) a scoring value may give; beyond it a value is refused.
-pub const MAX_POINTS: i64 = 1000;
+pub(crate) const MAX_POINTS: i64 = 1000;
 
 /// An exact score or share: `units / POINT_DENOMINATOR`, at most [`MAX_POINTS`] either way.
 /// Written as an integer (`3`), a decimal that is a whole number of sixteenths (`0.5`,
@@ -17,15 +17,15 @@ pub const MAX_POINTS: i64 = 1000;
 /// 2^53 / (16 · 1000) of them, is exact in an `f64`: the standings add them with no
 /// rounding, so no float error can reorder a ranking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Points(pub i64);
+pub(crate) struct Points(pub i64);
 
 impl Points {
-    pub fn as_f64(self) -> f64 {
+    pub(crate) fn as_f64(self) -> f64 {
         self.0 as f64 / POINT_DENOMINATOR as f64
     }
 
     /// Reads a YAML value as an exact score; the message says why not.
-    pub fn from_value(v: &serde_yaml::Value) -> Result<Points, String> {
+    pub(crate) fn from_value(v: &serde_yaml::Value) -> Result<Points, String> {
         let bound = |units: i128| -> Result<Points, String> {
             if units.abs() > i128::from(MAX_POINTS * POINT_DENOMINATOR) {
                 Err(format!("{} is beyond the bound of ±{MAX_POINTS} points a score may have", v_text(v)))
@@ -99,10 +99,10 @@ exact_fields!(exact_win: "win", exact_draw_red: "draw_red", exact_draw_black: "d
 /// `scoring.game`: named tables of game points and the one in force.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct GameScoring {
+pub(crate) struct GameScoring {
     #[serde(rename = "use")]
-    pub use_: String,
-    pub tables: BTreeMap<String, GameTable>,
+    pub(crate) use_: String,
+    pub(crate) tables: BTreeMap<String, GameTable>,
 }
 
 /// Points of one game result. A draw may be worth more to Black (13.3).
@@ -110,32 +110,35 @@ pub struct GameScoring {
 #[serde(deny_unknown_fields)]
 pub struct GameTable {
     #[serde(deserialize_with = "exact_win")]
+    /// Points for a win.
     pub win: f64,
     #[serde(deserialize_with = "exact_draw_red")]
+    /// Points for a draw to Red.
     pub draw_red: f64,
     #[serde(deserialize_with = "exact_draw_black")]
+    /// Points for a draw to Black (more than Red's where 13.3 says so).
     pub draw_black: f64,
     #[serde(deserialize_with = "exact_loss")]
-    pub loss: f64,
+    pub(crate) loss: f64,
 }
 
 /// `scoring.match`: match points (场分) from game points (局分).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct MatchScoring {
+pub(crate) struct MatchScoring {
     /// What decides the match: more `局分` (game points) or more `胜局` (games won).
-    pub decided_by: MatchDecider,
+    pub(crate) decided_by: MatchDecider,
     #[serde(deserialize_with = "exact_win")]
     pub win: f64,
     #[serde(deserialize_with = "exact_draw")]
-    pub draw: f64,
+    pub(crate) draw: f64,
     #[serde(deserialize_with = "exact_loss")]
-    pub loss: f64,
+    pub(crate) loss: f64,
 }
 
 /// What decides a match (`scoring.match.decided_by`): the side with more of it wins.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-pub enum MatchDecider {
+pub(crate) enum MatchDecider {
     /// 局分: the game points of the match's games (2020 13.2).
     #[serde(rename = "局分")]
     GamePoints,
@@ -147,26 +150,26 @@ pub enum MatchDecider {
 /// `tiebreak.<format>`: how one format ranks its entrants.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Order {
-    pub entrants: Entrants,
+pub(crate) struct Order {
+    pub(crate) entrants: Entrants,
     /// Round robin or Swiss: which `withdrawal.*` clause applies (none for 队员总分制, whose
     /// individual event has its own format).
     #[serde(default)]
-    pub system: Option<System>,
+    pub(crate) system: Option<System>,
     #[serde(default)]
-    pub unit: Unit,
+    pub(crate) unit: Unit,
     /// The ranking score: a criterion name (`积分`, `场分`, `全队总局分`, `名次总和`).
-    pub rank_by: String,
+    pub(crate) rank_by: String,
     /// Number of cycles of a round robin (`2` for a double round robin).
     #[serde(default = "one")]
-    pub cycles: u32,
+    pub(crate) cycles: u32,
     /// The named order in force; a tournament file may name another.
     #[serde(rename = "use")]
-    pub use_: String,
+    pub(crate) use_: String,
     pub orders: BTreeMap<String, Vec<CriterionEntry>>,
     #[serde(default)]
-    pub byes: Byes,
-    pub unresolved: Unresolved,
+    pub(crate) byes: Byes,
+    pub(crate) unresolved: Unresolved,
 }
 
 fn one() -> u32 {
@@ -176,7 +179,7 @@ fn one() -> u32 {
 /// Who is ranked.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum Entrants {
+pub(crate) enum Entrants {
     Players,
     Teams,
     /// 队员总分制: teams ranked on the places of their players in an individual event.
@@ -187,7 +190,7 @@ pub enum Entrants {
 /// an individual mini-match).
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum Unit {
+pub(crate) enum Unit {
     #[default]
     Game,
     Match,
@@ -196,7 +199,7 @@ pub enum Unit {
 /// How a bye counts in this format.
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum Byes {
+pub(crate) enum Byes {
     /// Neither score nor colours (2020 14.1, 14.5).
     NotCounted,
     /// As `bye.score` / `bye.team_score` say (14.4).
@@ -209,7 +212,7 @@ pub enum Byes {
 /// What a tie that survives every criterion becomes.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum Unresolved {
+pub(crate) enum Unresolved {
     SharedPlace,
     PlayOff,
 }
@@ -217,7 +220,7 @@ pub enum Unresolved {
 /// A criterion in an order: its name, or its name and the rounds it looks at.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(untagged)]
-pub enum CriterionEntry {
+pub(crate) enum CriterionEntry {
     Name(String),
     Scoped {
         criterion: String,
@@ -229,7 +232,7 @@ pub enum CriterionEntry {
 /// Which rounds a criterion looks at.
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Scope {
+pub(crate) enum Scope {
     #[default]
     All,
     /// The rounds of the first cycle of a double round robin.
@@ -242,22 +245,22 @@ pub enum Scope {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Champion {
-    pub places: Vec<u32>,
-    pub unresolved: Unresolved,
+    pub(crate) places: Vec<u32>,
+    pub(crate) unresolved: Unresolved,
 }
 
 /// `bye.score`, `bye.team_score`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ByeScore {
+pub(crate) struct ByeScore {
     /// The result a bye scores: `win` (what the rules give, 14.4), `draw` or `loss`.
-    pub result: ByeResult,
+    pub(crate) result: ByeResult,
 }
 
 /// The result a bye counts as (`bye.score`, `bye.team_score`).
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum ByeResult {
+pub(crate) enum ByeResult {
     Win,
     /// A drawn game (the game table's draw must score alike for both colours: a bye has none).
     Draw,
@@ -267,19 +270,19 @@ pub enum ByeResult {
 /// `bye.opponent_score`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ByeOpponent {
+pub(crate) struct ByeOpponent {
     /// Which score: `lowest_nonzero_score` (what the rules give, 14.4) or `lowest_score`.
-    pub value: ByeOpponentValue,
+    pub(crate) value: ByeOpponentValue,
     #[serde(deserialize_with = "exact_factor")]
-    pub factor: f64,
+    pub(crate) factor: f64,
     #[serde(default)]
-    pub reduced: Option<ByeReduced>,
+    pub(crate) reduced: Option<ByeReduced>,
 }
 
 /// The score a bye counts as in 对手分, before the factor.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum ByeOpponentValue {
+pub(crate) enum ByeOpponentValue {
     /// The lowest score above zero of any entrant ranked.
     LowestNonzeroScore,
     /// The lowest score of any entrant ranked, zero included.
@@ -288,17 +291,17 @@ pub enum ByeOpponentValue {
 
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ByeReduced {
+pub(crate) struct ByeReduced {
     #[serde(deserialize_with = "exact_factor")]
-    pub factor: f64,
-    pub rounds_below: u32,
-    pub entrants_below: u32,
+    pub(crate) factor: f64,
+    pub(crate) rounds_below: u32,
+    pub(crate) entrants_below: u32,
 }
 
 /// `sanction.ranking`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SanctionRanking {
+pub(crate) struct SanctionRanking {
     /// Where sanctioned entrants are placed among equals: `rank_by` (right after the
     /// ranking score, before every tiebreak) or `tiebreaks` (after the whole order).
     pub after: SanctionPlace,
@@ -309,7 +312,7 @@ pub struct SanctionRanking {
 /// Where the sanctions step stands in the ranking chain (`sanction.ranking.after`).
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum SanctionPlace {
+pub(crate) enum SanctionPlace {
     /// Right after the ranking score (`rank_by`), before every tiebreak.
     RankBy,
     /// After the last tiebreak of the order in force.
@@ -318,34 +321,35 @@ pub enum SanctionPlace {
 
 #[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct SanctionKind {
+pub(crate) struct SanctionKind {
     pub kind: String,
-    pub term: String,
-    pub article: String,
+    pub(crate) term: String,
+    pub(crate) article: String,
 }
 
 /// `withdrawal.before_start` (pairings are input: documented, not computed).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct WithdrawalBeforeStart {
-    pub round_robin: String,
-    pub swiss: String,
+#[allow(dead_code, reason = "the clause's shape is checked; standings do not act on it")]
+pub(crate) struct WithdrawalBeforeStart {
+    pub(crate) round_robin: String,
+    pub(crate) swiss: String,
 }
 
 /// `withdrawal.round_robin`, `withdrawal.swiss`.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct Withdrawal {
+pub(crate) struct Withdrawal {
     /// Share of the entrant's games that decides which branch applies.
     #[serde(deserialize_with = "exact_threshold")]
-    pub threshold: f64,
-    pub fewer_than_threshold: WithdrawalEffect,
-    pub otherwise: WithdrawalEffect,
+    pub(crate) threshold: f64,
+    pub(crate) fewer_than_threshold: WithdrawalEffect,
+    pub(crate) otherwise: WithdrawalEffect,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum WithdrawalEffect {
+pub(crate) enum WithdrawalEffect {
     /// Every result of the entrant is removed; the entrant is not ranked.
     AnnulResults,
     /// The results stand; the games not played are lost by forfeit.
@@ -355,9 +359,9 @@ pub enum WithdrawalEffect {
 /// `format.n_plus_one`.
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct NPlusOne {
-    pub finalists: u32,
-    pub final_counts_in_opponent_scores: bool,
+pub(crate) struct NPlusOne {
+    pub(crate) finalists: u32,
+    pub(crate) final_counts_in_opponent_scores: bool,
 }
 
 /// `lineup.*`.
@@ -365,7 +369,7 @@ pub struct NPlusOne {
 #[serde(deny_unknown_fields)]
 pub struct Lineup {
     /// Board order may not reverse the registration order.
-    pub keeps_registration_order: bool,
+    pub(crate) keeps_registration_order: bool,
     /// Players beyond the number of boards may be fielded.
     pub reserves: bool,
     /// The rule's own worked example (11.2), checked against the primitive by a test.
@@ -375,25 +379,21 @@ pub struct Lineup {
 
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// The worked example of a line-up rule (11.2): boards, reserves and the orders it admits.
 pub struct LineupExample {
+    /// Boards of a match.
     pub boards: u32,
+    /// Reserves a team may register.
     pub reserves: u32,
+    /// Board orders the rule admits, as the text counts them.
     pub orders: u64,
 }
 
 /// The pairing system of a format.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum System {
+pub(crate) enum System {
     RoundRobin,
     Swiss,
 }
 
-impl System {
-    pub fn name(self) -> &'static str {
-        match self {
-            System::RoundRobin => "round_robin",
-            System::Swiss => "swiss",
-        }
-    }
-}

@@ -4,7 +4,7 @@
 //!
 //! - [`data`]: typed shapes of the clauses' data.
 //! - [`compile`]: clauses → [`CompetitionRules`] (errors at the clause's location).
-//! - [`criteria`]: the tiebreak criteria, primitives defined once and named in the rules'
+//! - `criteria`: the tiebreak criteria, primitives defined once and named in the rules'
 //!   own terms (积分, 小分, 直胜 …). The orders are data.
 //! - [`tournament`]: the tournament file (YAML, or the `standings` query's JSON object)
 //!   read into raw records, then validated into a [`Tournament`]; syntax errors and rule
@@ -21,7 +21,7 @@
 
 pub mod render;
 pub mod compile;
-pub mod criteria;
+pub(crate) mod criteria;
 pub mod data;
 pub mod standings;
 pub mod tournament;
@@ -41,24 +41,25 @@ pub struct CompetitionRules {
     pub ruleset: String,
     /// Game points in force (`scoring.game`, the table named by `use`).
     pub game: data::GameTable,
+    /// The name of the game-points table in force (`use` of `scoring.game`).
     pub game_table: String,
     /// Match points from game points (`scoring.match`).
-    pub match_scoring: data::MatchScoring,
+    pub(crate) match_scoring: data::MatchScoring,
     /// Formats by name (`round_robin` for `tiebreak.round_robin`).
     pub formats: BTreeMap<String, Format>,
     /// The `tiebreak.*` clause with `places` (1999 15.6 `tiebreak.champion`): places no tie may share.
     pub champion: Option<data::Champion>,
     /// `bye.score`: the result a bye scores, when the rules score byes.
-    pub bye_score: Option<data::ByeResult>,
+    pub(crate) bye_score: Option<data::ByeResult>,
     /// `bye.team_score`: the result a team's bye scores.
-    pub bye_team_score: Option<data::ByeResult>,
-    pub bye_opponent: Option<data::ByeOpponent>,
+    pub(crate) bye_team_score: Option<data::ByeResult>,
+    pub(crate) bye_opponent: Option<data::ByeOpponent>,
     /// `sanction.ranking`: kinds, heaviest first.
-    pub sanctions: Option<Vec<data::SanctionKind>>,
+    pub(crate) sanctions: Option<Vec<data::SanctionKind>>,
     /// `sanction.ranking.after`: where the sanctions step stands in the ranking chain.
-    pub sanctions_after: data::SanctionPlace,
-    pub withdrawal: BTreeMap<data::System, data::Withdrawal>,
-    pub n_plus_one: Option<data::NPlusOne>,
+    pub(crate) sanctions_after: data::SanctionPlace,
+    pub(crate) withdrawal: BTreeMap<data::System, data::Withdrawal>,
+    pub(crate) n_plus_one: Option<data::NPlusOne>,
     /// `lineup.<name>` by name.
     pub lineups: BTreeMap<String, data::Lineup>,
 }
@@ -73,31 +74,37 @@ impl CompetitionRules {
 /// One format's ranking rules (a `tiebreak.*` clause).
 #[derive(Clone, Debug)]
 pub struct Format {
+    /// The format's name (`round_robin` for `tiebreak.round_robin`).
     pub name: String,
+    /// The clause id (`tiebreak.<name>`).
     pub clause: String,
-    pub article: Option<String>,
-    pub entrants: data::Entrants,
-    pub system: Option<data::System>,
-    pub unit: data::Unit,
-    pub rank_by: Criterion,
-    pub cycles: u32,
+    /// The article the clause encodes, when it names one.
+    pub(crate) article: Option<String>,
+    pub(crate) entrants: data::Entrants,
+    pub(crate) system: Option<data::System>,
+    pub(crate) unit: data::Unit,
+    pub(crate) rank_by: Criterion,
+    pub(crate) cycles: u32,
+    /// The order applied when the tournament names none.
     pub default_order: String,
-    pub orders: BTreeMap<String, Vec<Criterion>>,
-    pub byes: data::Byes,
-    pub unresolved: data::Unresolved,
+    /// Every tiebreak order of the format by name: its criteria, in order.
+    pub(crate) orders: BTreeMap<String, Vec<Criterion>>,
+    pub(crate) byes: data::Byes,
+    pub(crate) unresolved: data::Unresolved,
 }
 
 /// The `standings` query: a tournament in, the ranking out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StandingsQuery {
+    /// The tournament, in the shape of a tournament file (`conformance/tournament-example.yaml`).
     pub tournament: serde_json::Value,
 }
 
 /// Answers the `standings` query under `rules`: the answer object, or why the tournament
 /// is refused. A tournament naming another edition or overlay than the rule set's is
 /// refused (`tournament.edition`).
-pub fn answer(rules: &CompetitionRules, q: &StandingsQuery) -> Result<serde_json::Value, ReadError> {
+pub(crate) fn answer(rules: &CompetitionRules, q: &StandingsQuery) -> Result<serde_json::Value, ReadError> {
     let raw = RawTournament::from_json(&q.tournament).map_err(ReadError::Syntax)?;
     let (edition, overlay) = match rules.ruleset.split_once('+') {
         Some((e, o)) => (e, Some(o)),

@@ -75,10 +75,10 @@ fn ranking(st: &Standings) -> Builder {
 /// The most columns a crosstable is drawn with (entrants of a round robin, rounds of a
 /// Swiss): a wider one would be unreadable, and its size would grow with the square of
 /// the entrants (or with a `rounds` count no games fill) rather than with the file.
-pub const MAX_CROSSTABLE_COLUMNS: usize = 200;
+pub(crate) const MAX_CROSSTABLE_COLUMNS: usize = 200;
 /// The most cells (entrants × columns) a crosstable is drawn with: 100,000 entrants of a
 /// 20-round Swiss.
-pub const MAX_CROSSTABLE_CELLS: usize = 2_000_000;
+pub(crate) const MAX_CROSSTABLE_CELLS: usize = 2_000_000;
 
 fn round_robin(t: &Tournament) -> bool {
     t.game_format().system == Some(System::RoundRobin)

@@ -2,7 +2,7 @@
 //!
 //! Every entrant's results become *encounters* (a game, or a match of several games, or a
 //! bye, or a game lost by forfeit after a withdrawal). The criteria of
-//! [`super::criteria`] are computed from them; the order of the format's clause (the
+//! `super::criteria` are computed from them; the order of the format's clause (the
 //! ranking score, the sanctions of 18.5, then the tiebreaks) splits each group of tied
 //! entrants one criterion after the other, and records which criterion separated each
 //! pair of neighbours. A tie that survives every criterion is a shared place, or a
@@ -22,13 +22,16 @@ pub const SHARED_PLACE: &str = "shared place";
 /// `separated_by` of an entrant tied with the one above where a play-off must decide.
 pub const PLAY_OFF: &str = "play-off required";
 /// `separated_by` of the N+1 final (10.4.3).
-pub const FINAL: &str = "N+1 final";
+pub(crate) const FINAL: &str = "N+1 final";
 
 /// One row of the ranking.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
+    /// The place, from 1 (tied entrants share one).
     pub place: u32,
+    /// The entrant's id in the tournament.
     pub entrant: String,
+    /// The entrant's name, when the tournament gives one.
     pub name: Option<String>,
     /// The ranking score (积分, 场分, 全队总局分 or 名次总和).
     pub score: f64,
@@ -37,25 +40,29 @@ pub struct Row {
     /// applied.
     pub values: Vec<(String, Value)>,
     /// What placed this entrant below the one above: a criterion's label,
-    /// [`SHARED_PLACE`], [`PLAY_OFF`] or [`FINAL`]; `None` for the first row.
+    /// `SHARED_PLACE`, `PLAY_OFF` or `FINAL`; `None` for the first row.
     pub separated_by: Option<String>,
+    /// The entrant withdrew (退赛) and is ranked under the withdrawal rules.
     pub withdrawn: bool,
 }
 
 /// The ranking of a tournament.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standings {
+    /// The rule set ranked under.
     pub ruleset: String,
-    pub format: String,
+    pub(crate) format: String,
+    /// The `tiebreak.*` clause of the format.
     pub clause: String,
-    pub order: String,
+    pub(crate) order: String,
     /// Labels of the criteria applied, in order (the ranking score first).
-    pub criteria: Vec<String>,
+    pub(crate) criteria: Vec<String>,
+    /// The entrants, best first.
     pub rows: Vec<Row>,
     /// Entrants whose results were annulled by a withdrawal (not ranked).
-    pub annulled: Vec<String>,
+    pub(crate) annulled: Vec<String>,
     /// 队员总分制: the individual event's standings the teams were ranked from.
-    pub individual: Option<Box<Standings>>,
+    pub(crate) individual: Option<Box<Standings>>,
 }
 
 impl Standings {
@@ -98,26 +105,29 @@ impl Standings {
 /// The outcome of an encounter for the entrant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// The entrant won.
     Win,
+    /// A draw.
     Draw,
+    /// The entrant lost.
     Loss,
 }
 
 /// One result of one entrant: a game, a match, a bye, or a forfeit.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Encounter {
+pub(crate) struct Encounter {
     /// 0 for games forfeited after a withdrawal in a round robin (no round of their own).
-    pub round: u32,
-    pub opponent: Option<usize>,
+    pub(crate) round: u32,
+    pub(crate) opponent: Option<usize>,
     pub outcome: Outcome,
-    pub game_points: f64,
-    pub match_points: f64,
-    pub games_won: u32,
-    pub black_games: u32,
-    pub black_wins: u32,
+    pub(crate) game_points: f64,
+    pub(crate) match_points: f64,
+    pub(crate) games_won: u32,
+    pub(crate) black_games: u32,
+    pub(crate) black_wins: u32,
     pub fouls: u32,
     /// The N+1 final.
-    pub is_final: bool,
+    pub(crate) is_final: bool,
 }
 
 /// Computes the standings of `t` under `rules`.
@@ -132,7 +142,7 @@ pub fn standings(t: &Tournament, rules: &CompetitionRules) -> Standings {
 
 /// The encounters of every entrant (players, or teams in a team event), as the ranking
 /// sees them: for tables that show results.
-pub fn encounters(t: &Tournament, rules: &CompetitionRules) -> Vec<Vec<Encounter>> {
+pub(crate) fn encounters(t: &Tournament, rules: &CompetitionRules) -> Vec<Vec<Encounter>> {
     Ctx::new(t, rules, t.game_format(), &t.game_format().default_order.clone(), t.rounds).enc
 }
 

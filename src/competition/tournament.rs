@@ -27,6 +27,7 @@ use super::{CompetitionRules, Format};
 #[serde(deny_unknown_fields)]
 pub struct RawTournament {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The event's name.
     pub name: Option<String>,
     /// The rule set the file is meant for (the CLI's default; the query checks it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -35,40 +36,41 @@ pub struct RawTournament {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overlay: Option<String>,
     /// A format name: `round_robin` for the clause `tiebreak.round_robin`.
-    pub format: String,
+    pub(crate) format: String,
     /// A named order of the format's clause, when not the one in force (14.3.1 / 14.3.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub order: Option<String>,
+    pub(crate) order: Option<String>,
     /// 队员总分制: the format of the individual event.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub individual_format: Option<String>,
+    pub(crate) individual_format: Option<String>,
     /// Number of rounds of the event.
-    pub rounds: u32,
+    pub(crate) rounds: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub players: Vec<RawPlayer>,
+    pub(crate) players: Vec<RawPlayer>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub teams: Vec<RawTeam>,
+    pub(crate) teams: Vec<RawTeam>,
     /// Team events: boards per match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub boards: Option<u32>,
+    pub(crate) boards: Option<u32>,
     /// Team events: the line-up system, a `lineup.*` clause name (`boards_with_reserves`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lineup: Option<String>,
+    pub(crate) lineup: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Individual games: every game of an individual event.
     pub games: Vec<RawGame>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub matches: Vec<RawMatch>,
+    pub(crate) matches: Vec<RawMatch>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub byes: Vec<RawBye>,
+    pub(crate) byes: Vec<RawBye>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sanctions: Vec<RawSanction>,
+    pub(crate) sanctions: Vec<RawSanction>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub withdrawals: Vec<RawWithdrawal>,
+    pub(crate) withdrawals: Vec<RawWithdrawal>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawPlayer {
+pub(crate) struct RawPlayer {
     pub id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -76,77 +78,80 @@ pub struct RawPlayer {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawTeam {
+pub(crate) struct RawTeam {
     pub id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Player ids in registration (board) order, reserves last.
-    pub players: Vec<String>,
+    pub(crate) players: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// One game as written.
 pub struct RawGame {
     /// Individual events: the round. Inside a team match: omitted (the match's round).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub round: Option<u32>,
+    pub(crate) round: Option<u32>,
     /// Inside a team match: the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board: Option<u32>,
-    pub red: String,
-    pub black: String,
+    pub(crate) board: Option<u32>,
+    pub(crate) red: String,
+    pub(crate) black: String,
     /// `red`, `black`, `draw`; without play: `+-` (Red wins), `-+` (Black wins), `--`.
-    pub result: String,
+    pub(crate) result: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fouls: Option<RawFouls>,
+    /// Fouls (犯规) charged in the game, per side.
+    pub(crate) fouls: Option<RawFouls>,
     /// N+1: the final between the two leaders (10.4.3.1).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub r#final: bool,
     /// N+1: who won the play-off games when the final's slow game was drawn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub play_off_winner: Option<String>,
+    pub(crate) play_off_winner: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawFouls {
+/// Fouls charged in one game, Red's and Black's.
+pub(crate) struct RawFouls {
     #[serde(default)]
-    pub red: u32,
+    pub(crate) red: u32,
     #[serde(default)]
-    pub black: u32,
+    pub(crate) black: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawMatch {
-    pub round: u32,
-    pub teams: [String; 2],
+pub(crate) struct RawMatch {
+    pub(crate) round: u32,
+    pub(crate) teams: [String; 2],
     pub games: Vec<RawGame>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawBye {
-    pub round: u32,
-    pub entrant: String,
+pub(crate) struct RawBye {
+    pub(crate) round: u32,
+    pub(crate) entrant: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawSanction {
-    pub entrant: String,
+pub(crate) struct RawSanction {
+    pub(crate) entrant: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub round: Option<u32>,
+    pub(crate) round: Option<u32>,
     /// A kind of `sanction.ranking` (`warning`, `game_disqualification`).
     pub kind: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawWithdrawal {
-    pub entrant: String,
+pub(crate) struct RawWithdrawal {
+    pub(crate) entrant: String,
     /// The last round the entrant played (0: withdrew before round 1).
-    pub after_round: u32,
+    pub(crate) after_round: u32,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -156,12 +161,15 @@ pub struct RawWithdrawal {
 #[derive(Clone, Debug, PartialEq, Eq, Default, Serialize)]
 pub struct Place {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
+    /// The file, when read from one.
+    pub(crate) file: Option<String>,
     /// The record's path (`games[3]`, `matches[1].games[0]`), empty for the whole file.
     pub record: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The line, from 1.
     pub line: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The column, from 1.
     pub column: Option<usize>,
 }
 
@@ -190,7 +198,9 @@ impl fmt::Display for Place {
 /// The text is not YAML (JSON), or a record does not have the documented shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
+    /// Where.
     pub place: Place,
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -256,8 +266,11 @@ impl TournamentErrorKind {
 /// A rule error in a well-formed tournament.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TournamentError {
+    /// Which rule the tournament breaks.
     pub kind: TournamentErrorKind,
+    /// Where.
     pub place: Place,
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -281,6 +294,7 @@ pub const MAX_ROUNDS: u32 = 1000;
 /// order of the records, and how many more there are.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct TournamentErrors {
+    /// The errors reported, in the order of the records.
     pub errors: Vec<TournamentError>,
     /// Errors found beyond the first [`MAX_REPORTED_ERRORS`], not reported one by one.
     pub omitted: usize,
@@ -288,7 +302,7 @@ pub struct TournamentErrors {
 
 impl TournamentErrors {
     /// Records an error: kept while fewer than [`MAX_REPORTED_ERRORS`] are, else counted.
-    pub fn push(&mut self, e: TournamentError) {
+    pub(crate) fn push(&mut self, e: TournamentError) {
         if self.errors.len() < MAX_REPORTED_ERRORS {
             self.errors.push(e);
         } else {
@@ -296,10 +310,12 @@ impl TournamentErrors {
         }
     }
 
+    /// Whether no error was found.
     pub fn is_empty(&self) -> bool {
         self.errors.is_empty()
     }
 
+    /// The first error found.
     pub fn first(&self) -> Option<&TournamentError> {
         self.errors.first()
     }
@@ -337,6 +353,7 @@ impl fmt::Display for TournamentErrors {
 /// Why a tournament could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReadError {
+    /// The text or a record is malformed.
     Syntax(SyntaxError),
     /// The rule errors found (the first [`MAX_REPORTED_ERRORS`], and how many more).
     Invalid(TournamentErrors),
@@ -501,8 +518,11 @@ impl<'a> Lines<'a> {
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
+    /// `red`: Red wins.
     RedWins,
+    /// `black`: Black wins.
     BlackWins,
+    /// `draw`.
     Draw,
     /// `+-`: Red wins without play (the opponent absent or withdrawn).
     RedWinsUnplayed,
@@ -513,6 +533,7 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// Reads a result as written (`red`, `black`, `draw`, `+-`, `-+`, `--`).
     pub fn parse(s: &str) -> Option<GameResult> {
         Some(match s {
             "red" => GameResult::RedWins,
@@ -524,65 +545,58 @@ impl GameResult {
             _ => return None,
         })
     }
-    pub fn played(self) -> bool {
+    pub(crate) fn played(self) -> bool {
         matches!(self, GameResult::RedWins | GameResult::BlackWins | GameResult::Draw)
-    }
-    pub fn spelling(self) -> &'static str {
-        match self {
-            GameResult::RedWins => "red",
-            GameResult::BlackWins => "black",
-            GameResult::Draw => "draw",
-            GameResult::RedWinsUnplayed => "+-",
-            GameResult::BlackWinsUnplayed => "-+",
-            GameResult::BothLoseUnplayed => "--",
-        }
     }
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Player {
+pub(crate) struct Player {
     pub id: String,
     pub name: Option<String>,
     /// Index in [`Tournament::teams`].
-    pub team: Option<usize>,
+    pub(crate) team: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Team {
+pub(crate) struct Team {
     pub id: String,
     pub name: Option<String>,
     /// Indices in [`Tournament::players`], registration order.
-    pub players: Vec<usize>,
+    pub(crate) players: Vec<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
+/// One validated game.
 pub struct Game {
-    pub round: u32,
+    pub(crate) round: u32,
     /// Player indices.
-    pub red: usize,
-    pub black: usize,
-    pub result: GameResult,
-    pub fouls: [u32; 2],
-    pub board: Option<u32>,
+    pub(crate) red: usize,
+    pub(crate) black: usize,
+    /// How it ended.
+    pub(crate) result: GameResult,
+    /// Fouls charged, Red's and Black's.
+    pub(crate) fouls: [u32; 2],
+    pub(crate) board: Option<u32>,
     /// Index in [`Tournament::matches`].
-    pub in_match: Option<usize>,
-    pub is_final: bool,
-    pub play_off_winner: Option<usize>,
+    pub(crate) in_match: Option<usize>,
+    pub(crate) is_final: bool,
+    pub(crate) play_off_winner: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Match {
-    pub round: u32,
+pub(crate) struct Match {
+    pub(crate) round: u32,
     /// Team indices.
-    pub teams: [usize; 2],
+    pub(crate) teams: [usize; 2],
     /// Indices in [`Tournament::games`].
     pub games: Vec<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sanction {
+pub(crate) struct Sanction {
     /// Entrant index (player in individual events, team in team events).
-    pub entrant: usize,
+    pub(crate) entrant: usize,
     /// Index of the kind in `sanction.ranking` (0 heaviest).
     pub kind: usize,
 }
@@ -590,22 +604,25 @@ pub struct Sanction {
 /// A validated tournament.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tournament {
+    /// The event's name.
     pub name: Option<String>,
-    pub format: Format,
+    pub(crate) format: Format,
     /// The order in force (its name in the format's clause).
-    pub order: String,
+    pub(crate) order: String,
     /// 队员总分制: the individual event's format.
-    pub individual_format: Option<Format>,
-    pub rounds: u32,
-    pub players: Vec<Player>,
-    pub teams: Vec<Team>,
+    pub(crate) individual_format: Option<Format>,
+    /// Rounds played.
+    pub(crate) rounds: u32,
+    pub(crate) players: Vec<Player>,
+    pub(crate) teams: Vec<Team>,
+    /// Every game, of individual events and inside team matches.
     pub games: Vec<Game>,
-    pub matches: Vec<Match>,
+    pub(crate) matches: Vec<Match>,
     /// (round, entrant index).
-    pub byes: Vec<(u32, usize)>,
-    pub sanctions: Vec<Sanction>,
+    pub(crate) byes: Vec<(u32, usize)>,
+    pub(crate) sanctions: Vec<Sanction>,
     /// (entrant index, after round).
-    pub withdrawals: Vec<(usize, u32)>,
+    pub(crate) withdrawals: Vec<(usize, u32)>,
 }
 
 impl PartialEq for Format {
@@ -616,17 +633,17 @@ impl PartialEq for Format {
 
 impl Tournament {
     /// Whether the ranked entrants are teams (matches are team matches).
-    pub fn team_event(&self) -> bool {
+    pub(crate) fn team_event(&self) -> bool {
         self.format.entrants == Entrants::Teams
     }
 
     /// The format whose games are individual (the individual event of 队员总分制).
-    pub fn game_format(&self) -> &Format {
+    pub(crate) fn game_format(&self) -> &Format {
         self.individual_format.as_ref().unwrap_or(&self.format)
     }
 
     /// Entrant ids (players or teams).
-    pub fn entrant_ids(&self) -> Vec<&str> {
+    pub(crate) fn entrant_ids(&self) -> Vec<&str> {
         if self.team_event() {
             self.teams.iter().map(|t| t.id.as_str()).collect()
         } else {

@@ -16,15 +16,17 @@ use serde_json::{Map, Value};
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Problem {
     /// Path relative to the suite root, `/`-separated.
-    pub file: String,
+    pub(crate) file: String,
     /// 1-based line; 0 when the problem concerns the whole file.
     pub line: usize,
     /// 1-based column; 0 when unknown.
-    pub column: usize,
-    pub message: String,
+    pub(crate) column: usize,
+    /// What is wrong, in words.
+    pub(crate) message: String,
 }
 
 impl Problem {
+    /// A problem at `(line, column)` of `file` (0 for the whole file, or unknown).
     pub fn new(file: &str, (line, column): (usize, usize), message: impl Into<String>) -> Problem {
         Problem {
             file: file.to_string(),
@@ -69,7 +71,7 @@ pub enum Expected {
 
 impl Expected {
     /// An expectation from its JSON form (`{moves: [...]}`, `{reject: fen.syntax}`).
-    pub fn from_value(v: Value) -> Result<Expected, String> {
+    pub(crate) fn from_value(v: Value) -> Result<Expected, String> {
         match v {
             Value::Object(map) => {
                 if let Some(kind) = map.get("reject") {
@@ -114,7 +116,9 @@ impl fmt::Display for Expected {
 /// The expectation of a case: one for all its editions, or one per edition.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expect {
+    /// One answer for every edition of the case.
     Same(Expected),
+    /// An answer per edition, by edition id.
     ByEdition(BTreeMap<String, Expected>),
 }
 
@@ -149,22 +153,29 @@ impl Origin {
 /// A parsed case file. Field meanings are in `conformance/README.md`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
+    /// The case's stable id (`fen-generals-facing`); retired ids are never reused.
     pub id: String,
-    pub description: String,
+    pub(crate) description: String,
+    /// The clauses the case tests, by id.
     pub clauses: Vec<String>,
+    /// The editions the case applies to (patterns expanded).
     pub editions: Vec<String>,
+    /// Features the case is tagged with (`slow` …), from `features.yaml`.
     pub features: Vec<String>,
+    /// The query the case asks (`legal_moves`, `ruling` …).
     pub query: String,
     /// The query input as a JSON object (protocol requests carry it verbatim).
     pub input: Map<String, Value>,
+    /// The answer the rules give.
     pub expect: Expect,
     /// Where the expected answer comes from (required by `cases check`; a case without it
     /// still runs).
-    pub origin: Option<Origin>,
+    pub(crate) origin: Option<Origin>,
     /// For a derived case, the id of the case it was derived from.
-    pub from: Option<String>,
-    pub source: Option<String>,
-    pub note: Option<String>,
+    pub(crate) from: Option<String>,
+    pub(crate) source: Option<String>,
+    /// A note for readers of the case.
+    pub(crate) note: Option<String>,
     /// An event overlay (补充规定) applied to the edition, by id (`spec/overlays/<id>.yaml`).
     pub overlay: Option<String>,
     /// Path relative to the suite root, `/`-separated (`movement/horse-leg.yaml`).
@@ -279,7 +290,7 @@ impl Case {
     }
 
     /// Every expectation of the case with the edition it holds for.
-    pub fn expectations(&self) -> Vec<(&str, &Expected)> {
+    pub(crate) fn expectations(&self) -> Vec<(&str, &Expected)> {
         self.editions
             .iter()
             .filter_map(|e| self.expected(e).map(|x| (e.as_str(), x)))
@@ -288,7 +299,7 @@ impl Case {
 }
 
 /// Line and column (1-based) of the top-level key `key:` in a YAML text, or (1, 1).
-pub fn locate_key(text: &str, key: &str) -> (usize, usize) {
+pub(crate) fn locate_key(text: &str, key: &str) -> (usize, usize) {
     for (i, line) in text.lines().enumerate() {
         if let Some(rest) = line.strip_prefix(key) {
             if rest.trim_start().starts_with(':') {
@@ -301,7 +312,7 @@ pub fn locate_key(text: &str, key: &str) -> (usize, usize) {
 
 /// Line and column of the first occurrence of `needle` at or after the top-level key `key`,
 /// or the key's own place when the needle is not found.
-pub fn locate_in(text: &str, key: &str, needle: &str) -> (usize, usize) {
+pub(crate) fn locate_in(text: &str, key: &str, needle: &str) -> (usize, usize) {
     let (start, _) = locate_key(text, key);
     for (i, line) in text.lines().enumerate().skip(start - 1) {
         if let Some(c) = line.find(needle) {

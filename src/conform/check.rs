@@ -29,7 +29,7 @@ pub fn check_suite(suite: &Suite, spec: &Spec) -> Vec<Problem> {
 /// The checks of `cases check` that need the rule VM: outside `validate_fen`
 /// cases, FENs are canonical and the `moves` input is playable (unless the
 /// case expects that very rejection).
-pub fn reference_problems(reference: &Reference, case: &Case, text: &str) -> Vec<Problem> {
+pub(crate) fn reference_problems(reference: &Reference, case: &Case, text: &str) -> Vec<Problem> {
     let mut out = Vec::new();
     let Some(fen) = case.input.get("fen").and_then(|v| v.as_str()) else {
         return out;

@@ -9,31 +9,33 @@ use super::suite::{SpecFacts, Suite};
 
 /// How one clause of one edition is covered.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Cover {
+pub(crate) enum Cover {
     /// Ids of the cases citing the clause and applying to the edition.
     Cases(Vec<String>),
     /// Not cited, but exempt for this reason.
     Exempt(String),
+    /// Neither cited by a case nor exempt.
     Uncovered,
 }
 
 /// Edition → clause → cover.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Coverage {
-    pub editions: BTreeMap<String, BTreeMap<String, Cover>>,
+    /// Edition → clause id → how the clause is covered.
+    pub(crate) editions: BTreeMap<String, BTreeMap<String, Cover>>,
     /// Area → origin (`sourced`, `derived`, `authored`, or `none`) → what the cases of that
     /// origin hold and how the reference fares on them.
-    pub origins: BTreeMap<String, BTreeMap<&'static str, OriginCount>>,
+    pub(crate) origins: BTreeMap<String, BTreeMap<&'static str, OriginCount>>,
 }
 
 /// Cases of one area and origin, their runs (case × edition), and the runs the reference
 /// passes: every run but its listed known failures (`xqspec conform` fails when that list
 /// is not exactly true).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OriginCount {
-    pub cases: usize,
-    pub runs: usize,
-    pub reference_passes: usize,
+pub(crate) struct OriginCount {
+    pub(crate) cases: usize,
+    pub(crate) runs: usize,
+    pub(crate) reference_passes: usize,
 }
 
 impl OriginCount {
@@ -45,6 +47,7 @@ impl OriginCount {
 }
 
 impl Coverage {
+    /// The coverage of every edition's clauses by the cases of `suite`.
     pub fn compute(suite: &Suite, facts: &SpecFacts) -> Coverage {
         let mut editions = BTreeMap::new();
         for (edition, clauses) in &facts.editions {

@@ -2,7 +2,7 @@
 //!
 //! * [`Harness`]: for Rust implementers — the embedded cases against your
 //!   [`Implementation`], from one `#[test]`.
-//! * [`check_reference_case`], [`check_case_file`], [`check_suite_files`],
+//! * `check_reference_case`, `check_case_file`, `check_suite_files`,
 //!   [`edition_pattern`]: the helpers of this crate's own
 //!   `tests/conformance.rs` (datatest-stable), which runs every case file once
 //!   per edition against the reference implementation.
@@ -25,14 +25,41 @@ use crate::spec::Spec;
 
 /// Runs the suite against a Rust implementation, in-process.
 ///
-/// ```no_run
-/// # use xqspec::conform::{harness::Harness, Answer, Implementation, About, Query};
-/// # struct Mine;
-/// # impl Implementation for Mine {
-/// #   fn about(&self) -> About { About::default() }
-/// #   fn answer(&mut self, _: &str, _: &Query) -> Answer { Answer::unsupported("") }
-/// # }
-/// Harness::new(Mine).edition("cxa-2020").ignore(["fen-side-r-accepted"]).run();
+/// An implementation answers the queries its [`About`](super::About) declares; cases of
+/// the others are skipped. Here "your engine" answers `status` (checkmate, stalemate or
+/// neither) by asking xqspec's own reference, where yours would call your engine:
+///
+/// ```
+/// use xqspec::conform::harness::Harness;
+/// use xqspec::conform::{About, Answer, Implementation, Query};
+/// use xqspec::reference::Reference;
+///
+/// struct Mine(Reference);
+///
+/// impl Implementation for Mine {
+///     fn about(&self) -> About {
+///         About {
+///             name: "mine".into(),
+///             version: "0.1.0".into(),
+///             editions: vec!["cxa-2020".into()],
+///             queries: vec!["status".into()], // undeclared queries are skipped
+///             ..About::default()
+///         }
+///     }
+///
+///     fn answer(&mut self, edition: &str, query: &Query) -> Answer {
+///         match query {
+///             Query::Status { .. } => self.0.answer(edition, query),
+///             _ => Answer::unsupported("not implemented"),
+///         }
+///     }
+/// }
+///
+/// let mine = Mine(Reference::builtin().expect("the built-in spec loads"));
+/// Harness::new(mine)
+///     .edition("cxa-2020")
+///     .skip("fen-*") // leave out cases by id or path
+///     .run(); // prints a table per area; panics listing every failure
 /// ```
 pub struct Harness<I> {
     imp: I,
@@ -187,11 +214,12 @@ fn reference() -> &'static Reference {
 
 /// Runs one case file under one edition against the reference implementation.
 /// The one check of `tests/conformance.rs`: an error says what differs.
-pub fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result<(), Failure> {
+#[cfg(test)]
+pub(crate) fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result<(), Failure> {
     check_reference_case_in(Path::new("conformance"), edition, path, contents)
 }
 
-/// [`check_reference_case`] for the suite under `root`: a case that the suite's
+/// `check_reference_case` for the suite under `root`: a case that the suite's
 /// `reference-known-failures.yaml` lists must fail with the entry's `answer:` (and the check
 /// passes); a listed case that passes (take it off the list) or fails otherwise (update its
 /// answer) is an error.

@@ -8,11 +8,11 @@ use crate::board::Move;
 use crate::query::{answer_field, Answer};
 
 /// The largest count the suite uses: integers stay exact in every JSON reader.
-pub const MAX_COUNT: u64 = (1 << 53) - 1;
+pub(crate) const MAX_COUNT: u64 = (1 << 53) - 1;
 
 /// Checks the value of an answer field. `strict` (for case files) also
 /// demands that move lists be sorted; answers may come in any order.
-pub fn check_answer_value(
+pub(crate) fn check_answer_value(
     field: &str,
     v: &Value,
     statuses: &[&str],
@@ -70,12 +70,12 @@ pub fn check_answer_value(
 }
 
 /// Answer fields whose value is an object compared by [`subset_difference`].
-pub const DOMAIN_ANSWER_FIELDS: &[&str] = &["outcome", "touch", "game_status", "clock", "playoff", "standings", "ruling"];
+pub(crate) const DOMAIN_ANSWER_FIELDS: &[&str] = &["outcome", "touch", "game_status", "clock", "playoff", "standings", "ruling"];
 
 /// Where `got` departs from `want`, or `None` when every part of `want` is in `got`:
 /// objects compare key by key on the keys `want` names (an answer may carry more),
 /// lists item by item with equal lengths, scalars by equality. `path` names the place.
-pub fn subset_difference(want: &Value, got: &Value, path: &str) -> Option<String> {
+pub(crate) fn subset_difference(want: &Value, got: &Value, path: &str) -> Option<String> {
     match (want, got) {
         (Value::Object(w), Value::Object(g)) => w.iter().find_map(|(k, wv)| match g.get(k) {
             None => Some(format!("{path}.{k} is missing (expected {wv})")),
@@ -98,7 +98,7 @@ pub fn subset_difference(want: &Value, got: &Value, path: &str) -> Option<String
 
 /// The outcome of judging one answer.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Judgement {
+pub(crate) enum Judgement {
     Pass,
     /// A wrong answer, with a readable difference.
     Fail(String),
@@ -110,7 +110,7 @@ pub enum Judgement {
 
 /// Judges `answer` against `expected` for `query`. The only comparison in xqspec:
 /// the harness, the runner and the Rust implementers' harness all call it.
-pub fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgement {
+pub(crate) fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgement {
     const STATUSES: [&str; 4] = ["ongoing", "check", "checkmate", "stalemate"];
     match (expected, answer) {
         (_, Answer::Unsupported { reason }) => Judgement::Skip(reason.clone()),

@@ -4,8 +4,8 @@
 //! xqspec's own reference.
 //!
 //! A listed case that passes fails the run, and so does one that fails otherwise than its
-//! `answer:` says ([`KnownAnswer::check`], through [`judge`]): the list stays true.
-//! [`failure_of`] cuts an actual answer down to the parts a case's expectation names, which
+//! `answer:` says (`KnownAnswer::check`, through `judge`): the list stays true.
+//! `failure_of` cuts an actual answer down to the parts a case's expectation names, which
 //! is what `--write-known-failures` and `--update-known-failures` ([`update`]) write.
 
 use std::fmt::Write as _;
@@ -24,7 +24,7 @@ pub const UPDATE_REFERENCE: &str =
     "cargo run -- conform --update-known-failures conformance/reference-known-failures.yaml";
 
 /// The header of a written known-failures file.
-pub const HEADER: &str = "\
+pub(crate) const HEADER: &str = "\
 # Known failures. Each entry needs a reason and an `answer:`, the answer given instead of the
 # case's `expect` (the parts of it that the expectation names), or `{fault: crash}` (error,
 # crash, timeout). The run fails if a listed case passes or fails otherwise than `answer:` says.
@@ -34,7 +34,7 @@ pub const HEADER: &str = "\
 #[derive(Clone, Debug, PartialEq)]
 pub enum KnownAnswer {
     /// An answer or a rejection in the shape of a case's `expect` (`{nodes: 43}`,
-    /// `{ruling: {verdict: draw}}`, `{reject: fen}`), judged by [`judge`] on the parts it names.
+    /// `{ruling: {verdict: draw}}`, `{reject: fen}`), judged by `judge` on the parts it names.
     Answer(Expected),
     /// No answer, a fault: [`Status::Error`], [`Status::Crash`] or [`Status::Timeout`]
     /// (`{fault: crash}`).
@@ -51,7 +51,7 @@ impl KnownAnswer {
     }
 
     /// Reads `answer:`.
-    pub fn from_value(v: &Value) -> Result<KnownAnswer, String> {
+    pub(crate) fn from_value(v: &Value) -> Result<KnownAnswer, String> {
         match v {
             Value::Object(m) if m.contains_key("fault") => {
                 if m.len() != 1 {
@@ -91,7 +91,7 @@ impl KnownAnswer {
 /// A result that did not pass, as a known failure's `answer:`: the answer cut down to the
 /// parts `like` (the case's expectation, or a known answer) names ([`cut`]), the rejection,
 /// or the fault. `None` for a pass or a skip.
-pub fn failure_of(query: &str, like: &Expected, status: Status, answer: Option<&Answer>) -> Option<KnownAnswer> {
+pub(crate) fn failure_of(query: &str, like: &Expected, status: Status, answer: Option<&Answer>) -> Option<KnownAnswer> {
     match (status, answer) {
         (Status::Pass | Status::Skip, _) => None,
         (Status::Fail, Some(Answer::Reject { kind, .. })) => Some(KnownAnswer::Answer(Expected::Reject(kind.clone()))),
@@ -120,7 +120,7 @@ pub fn failure_of(query: &str, like: &Expected, status: Status, answer: Option<&
 /// a list keeps its length with each item cut like the item of `like` at its place (or like
 /// the last one), anything else is `got` itself. The result passes the subset comparison of
 /// [`judge`] against `got`.
-pub fn cut(like: &Value, got: &Value) -> Value {
+pub(crate) fn cut(like: &Value, got: &Value) -> Value {
     match (like, got) {
         (Value::Object(l), Value::Object(g)) => Value::Object(
             l.iter()
@@ -148,10 +148,12 @@ fn as_answer(e: &Expected) -> Answer {
 /// One entry of a known-failures file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KnownFailure {
+    /// The case's id.
     pub id: String,
     /// Only this edition; `None`: every edition of the case.
     pub edition: Option<String>,
-    pub reason: String,
+    /// Why it fails.
+    pub(crate) reason: String,
     /// The answer given instead of the expectation. Required in files; `None` (any failure)
     /// only for entries made in code, such as [`Harness::ignore`](super::harness::Harness::ignore).
     pub answer: Option<KnownAnswer>,
@@ -171,6 +173,7 @@ struct RawKnownFailure {
 /// A known-failures file: cases expected to fail, each with a reason and its answer.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct KnownFailures {
+    /// The entries, in the file's order.
     pub entries: Vec<KnownFailure>,
 }
 
@@ -277,12 +280,13 @@ impl KnownFailures {
     }
 
     /// The entry listing this case under this edition.
-    pub fn entry(&self, id: &str, edition: &str) -> Option<&KnownFailure> {
+    pub(crate) fn entry(&self, id: &str, edition: &str) -> Option<&KnownFailure> {
         self.entries
             .iter()
             .find(|k| k.id == id && k.edition.as_deref().is_none_or(|e| e == edition))
     }
 
+    /// The reason given for the case under this edition, when it is listed.
     pub fn reason(&self, id: &str, edition: &str) -> Option<&str> {
         self.entry(id, edition).map(|k| k.reason.as_str())
     }
@@ -327,7 +331,7 @@ fn check_answer_for(a: &KnownAnswer, case: &Case, edition: Option<&str>, suite: 
 /// A JSON value as one line of flow-style YAML (`{ruling: {verdict: draw}}`): keys with
 /// numbers first (`{ply: 3, class: idle}`), then other scalars, then lists and mappings;
 /// strings plain where YAML reads them back unchanged, else quoted.
-pub fn flow_yaml(v: &Value) -> String {
+pub(crate) fn flow_yaml(v: &Value) -> String {
     match v {
         Value::Object(m) => {
             let mut items: Vec<(&String, &Value)> = m.iter().collect();
@@ -360,7 +364,7 @@ fn flow_string(s: &str) -> String {
 }
 
 /// One entry in the written form.
-pub fn entry_yaml(id: &str, edition: Option<&str>, reason: &str, answer: Option<&KnownAnswer>) -> String {
+pub(crate) fn entry_yaml(id: &str, edition: Option<&str>, reason: &str, answer: Option<&KnownAnswer>) -> String {
     let mut out = format!("- id: {id}\n");
     if let Some(e) = edition {
         let _ = writeln!(out, "  edition: {e}");

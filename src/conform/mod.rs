@@ -5,10 +5,10 @@
 //! `conformance/PROTOCOL.md`.
 //!
 //! Code map:
-//! - [`case`]: one case file parsed into a [`Case`] (or a located [`Problem`]).
+//! - `case`: one case file parsed into a `Case` (or a located `Problem`).
 //! - [`suite`]: every file of `conformance/` (from disk or embedded), the closed
 //!   vocabularies, and the checks of `xqspec cases check` that need no rule VM.
-//! - [`judge`](mod@judge): [`judge()`], the one comparison of an answer with an
+//! - `judge`: `judge()`, the one comparison of an answer with an
 //!   expectation, and the checks of answer values. The typed [`Query`] and [`Answer`]
 //!   are `crate::query`'s (re-exported here).
 //! - [`check`]: the checks of `xqspec cases check`, those that need the rule VM through
@@ -17,7 +17,7 @@
 //! - [`subject`]: what the runner talks to: in-process (also the reference,
 //!   `crate::reference`, as an [`Implementation`]), or an adapter process
 //!   (restarted after a crash, hang, garbage or wrong id).
-//! - [`process`]: a child process with timed reads (used by adapters and UCI).
+//! - `process`: a child process with timed reads (used by adapters and UCI).
 //! - [`uci`]: a UCI engine as a subject (perft and legal moves through `go perft`).
 //! - [`runner`]: selection, one case × edition at a time, statuses, known
 //!   failures, tables, JSON lines, Markdown.
@@ -28,7 +28,7 @@
 //! - [`harness`]: `cargo test` entry points (this crate's datatest harness,
 //!   and [`harness::Harness`] for Rust implementers).
 //!
-//! Invariants: every answer is judged by [`judge()`] and nowhere else; a fault
+//! Invariants: every answer is judged by `judge()` and nowhere else; a fault
 //! of an implementation costs one case, never the run; a malformed case file
 //! is reported with its place and never stops the loading of the others.
 
@@ -36,9 +36,9 @@ pub mod case;
 pub mod check;
 pub mod coverage;
 pub mod harness;
-pub mod judge;
+pub(crate) mod judge;
 pub mod known;
-pub mod process;
+pub(crate) mod process;
 pub mod protocol;
 pub mod runner;
 pub mod schema;
@@ -46,8 +46,7 @@ pub mod subject;
 pub mod suite;
 pub mod uci;
 
-pub use case::{Case, Expect, Expected, Problem};
 pub use protocol::{About, Implementation};
 pub use crate::query::{Answer, Query};
-pub use judge::{judge, Judgement};
+pub(crate) use judge::{judge, Judgement};
 pub use suite::{SpecFacts, Suite, Vocabulary};

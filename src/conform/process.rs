@@ -12,7 +12,7 @@ use std::time::Duration;
 use super::subject::Reply;
 
 /// A running child process.
-pub struct Process {
+pub(crate) struct Process {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<std::io::Result<String>>,
@@ -23,7 +23,7 @@ pub struct Process {
 
 impl Process {
     /// Starts `command` with `sh -c "exec …"`, with piped stdin, stdout and stderr.
-    pub fn spawn(command: &str) -> Result<Process, String> {
+    pub(crate) fn spawn(command: &str) -> Result<Process, String> {
         // `exec` so that killing the child kills the implementation, not only the shell.
         let mut child = Command::new("sh")
             .arg("-c")
@@ -66,13 +66,13 @@ impl Process {
     }
 
     /// Writes one line and flushes.
-    pub fn send_line(&mut self, line: &str) -> std::io::Result<()> {
+    pub(crate) fn send_line(&mut self, line: &str) -> std::io::Result<()> {
         writeln!(self.stdin, "{line}")?;
         self.stdin.flush()
     }
 
     /// Next non-empty line, or the fault that prevented it.
-    pub fn recv(&mut self, timeout: Duration) -> Result<String, Reply> {
+    pub(crate) fn recv(&mut self, timeout: Duration) -> Result<String, Reply> {
         loop {
             match self.lines.recv_timeout(timeout) {
                 Ok(Ok(line)) if line.trim().is_empty() => continue,
@@ -90,7 +90,7 @@ impl Process {
     }
 
     /// Describes how the process ended (waiting briefly for it).
-    pub fn death(&mut self) -> String {
+    pub(crate) fn death(&mut self) -> String {
         let mut status = None;
         for _ in 0..50 {
             if let Ok(Some(s)) = self.child.try_wait() {
@@ -125,13 +125,13 @@ impl Process {
     }
 
     /// Kills the process and reaps it.
-    pub fn kill(mut self) {
+    pub(crate) fn kill(mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 
     /// Whether the process has exited, waiting up to half a second.
-    pub fn exited_soon(&mut self) -> bool {
+    pub(crate) fn exited_soon(&mut self) -> bool {
         for _ in 0..50 {
             if let Ok(Some(_)) = self.child.try_wait() {
                 return true;

@@ -17,7 +17,7 @@ pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Protocol versions this runner and `serve` speak. Version 1 adapters keep working:
 /// they are never sent an overlay, nor a query they did not declare.
-pub const SUPPORTED_VERSIONS: [u32; 2] = [1, 2];
+pub(crate) const SUPPORTED_VERSIONS: [u32; 2] = [1, 2];
 
 /// The longest request line [`serve`] reads, in bytes (16 MiB, the line break not
 /// counted). A longer line is answered with an `error` and skipped without being kept in
@@ -32,18 +32,18 @@ pub struct Limits {
     /// The most positions one `perft` visits: the positions reached at every ply from 1 to
     /// the depth, all counted (for the start position at depth 3: 44 + 1,920 + 79,666).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub perft_nodes: Option<u64>,
+    pub(crate) perft_nodes: Option<u64>,
     /// The most moves (`moves`) of one `ruling` query.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ruling_plies: Option<u64>,
+    pub(crate) ruling_plies: Option<u64>,
     /// The longest request line read, in bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line_bytes: Option<u64>,
+    pub(crate) line_bytes: Option<u64>,
 }
 
 impl Limits {
     /// Whether no bound is declared.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         *self == Limits::default()
     }
 }
@@ -51,11 +51,15 @@ impl Limits {
 /// What an implementation says about itself in the handshake.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct About {
+    /// The implementation's name.
     pub name: String,
+    /// Its version.
     pub version: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The language it is written in.
     pub language: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Where to read about it.
     pub homepage: Option<String>,
     /// Edition ids it answers for.
     pub editions: Vec<String>,
@@ -74,9 +78,12 @@ pub struct About {
 /// (if any), and the query.
 #[derive(Clone, Copy, Debug)]
 pub struct Ask<'a> {
+    /// The edition (rule set) id the question is asked under.
     pub edition: &'a str,
+    /// The event overlay (补充规定) applied to the edition, if any.
     pub overlay: Option<&'a Overlay>,
-    pub query: &'a Query,
+    /// The query.
+    pub(crate) query: &'a Query,
 }
 
 /// A xiangqi implementation under test, seen from Rust.
@@ -100,33 +107,44 @@ pub trait Implementation {
 }
 
 /// A request as sent on the wire.
+#[allow(clippy::large_enum_variant, reason = "one request is built per case and written at once; boxing the question buys nothing")]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
+    /// The runner's greeting: the protocol version, the suite version and the runner's name.
     Hello {
+        /// The protocol version.
         protocol: u32,
+        /// The suite version.
         suite: String,
+        /// The runner's name and version.
         runner: String,
     },
+    /// One question.
     Ask {
+        /// The request id, echoed in the answer.
         id: Value,
+        /// The edition id.
         edition: String,
         /// The event overlay applied to the edition (protocol 2), absent when none.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         overlay: Option<Overlay>,
+        /// The query name.
         query: String,
+        /// The query's input fields.
         input: Map<String, Value>,
     },
+    /// The end of the session.
     Stop {},
 }
 
 /// The hello an implementation answers with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct HelloReply {
+pub(crate) struct HelloReply {
     #[serde(rename = "type")]
     pub kind: String,
     pub protocol: u32,
-    pub implementation: ImplementationInfo,
+    pub(crate) implementation: ImplementationInfo,
     pub editions: Vec<String>,
     pub queries: Vec<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -137,7 +155,7 @@ pub struct HelloReply {
 
 /// The `implementation` object of the hello reply.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ImplementationInfo {
+pub(crate) struct ImplementationInfo {
     pub name: String,
     pub version: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -147,7 +165,7 @@ pub struct ImplementationInfo {
 }
 
 impl HelloReply {
-    pub fn from_about(a: &About) -> HelloReply {
+    pub(crate) fn from_about(a: &About) -> HelloReply {
         HelloReply {
             kind: "hello".into(),
             protocol: PROTOCOL_VERSION,
@@ -164,7 +182,7 @@ impl HelloReply {
         }
     }
 
-    pub fn about(&self) -> About {
+    pub(crate) fn about(&self) -> About {
         About {
             name: self.implementation.name.clone(),
             version: self.implementation.version.clone(),
@@ -180,7 +198,7 @@ impl HelloReply {
 }
 
 /// The hello request the runner sends.
-pub fn hello_request() -> Request {
+pub(crate) fn hello_request() -> Request {
     Request::Hello {
         protocol: PROTOCOL_VERSION,
         suite: super::suite::SUITE_VERSION.into(),
@@ -212,7 +230,7 @@ pub fn parse_hello(line: &str) -> Result<About, String> {
 }
 
 /// Encodes an answer to request `id` as one JSON line (without the newline).
-pub fn encode_answer(id: &Value, answer: &Answer) -> String {
+pub(crate) fn encode_answer(id: &Value, answer: &Answer) -> String {
     let v = match answer {
         Answer::Value(m) => json!({"id": id, "result": m}),
         Answer::Reject { kind, message } => {
@@ -266,7 +284,7 @@ pub fn decode_answer(line: &str) -> Result<(Value, Answer), String> {
 }
 
 /// Shortens a line for an error message.
-pub fn clip(line: &str) -> String {
+pub(crate) fn clip(line: &str) -> String {
     let mut s: String = line.chars().take(200).collect();
     if s.len() < line.len() {
         s.push('…');

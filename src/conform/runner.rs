@@ -22,15 +22,22 @@ use super::suite::{Suite, SUITE_VERSION};
 /// The status alphabet of a case run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Status {
+    /// The answer is the expected one.
     Pass,
+    /// The answer differs from the expected one.
     Fail,
+    /// Not run: the implementation does not declare the query, edition or feature, or answered `unsupported`.
     Skip,
+    /// The implementation answered `error`, or an answer the protocol does not allow.
     Error,
+    /// The implementation died before answering.
     Crash,
+    /// No answer within the time limit.
     Timeout,
 }
 
 impl Status {
+    /// The status as printed and in JSON (`pass`, `fail` …).
     pub fn name(self) -> &'static str {
         match self {
             Status::Pass => "pass",
@@ -46,14 +53,21 @@ impl Status {
 /// The result of one case under one edition.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CaseResult {
+    /// The case's id.
     pub id: String,
+    /// The case file's path relative to the suite root.
     pub path: String,
+    /// The case's area: the first folder of its path (`fen`, `ruling` …).
     pub area: String,
+    /// The edition it ran under.
     pub edition: String,
+    /// How it went.
     pub status: Status,
     /// The difference, the skip reason, or the fault.
     pub detail: String,
+    /// The expected answer, as text.
     pub expected: String,
+    /// The answer given, as text.
     pub got: String,
     /// The reason from the known-failures file, when the case is listed.
     pub known: Option<String>,
@@ -62,15 +76,18 @@ pub struct CaseResult {
     pub known_changed: Option<String>,
     /// When the case neither passed nor was skipped: the answer given (cut down to the parts
     /// the expectation names), the rejection or the fault, as a known failure lists it.
-    pub failure: Option<KnownAnswer>,
-    pub millis: u128,
+    pub(crate) failure: Option<KnownAnswer>,
+    pub(crate) millis: u128,
 }
 
 /// How a result counts towards the closing line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tally {
+    /// Passed, not listed.
     Passed,
+    /// Failed, not listed.
     Failed,
+    /// Skipped.
     Skipped,
     /// Listed as a known failure and did not pass: counted apart (neither failed nor skipped).
     KnownFailure,
@@ -82,6 +99,7 @@ pub enum Tally {
 }
 
 impl CaseResult {
+    /// How the result counts towards the closing line.
     pub fn tally(&self) -> Tally {
         match (self.status, self.known.is_some(), self.known_changed.is_some()) {
             (Status::Pass, false, _) => Tally::Passed,
@@ -105,6 +123,7 @@ pub struct RunOptions {
     pub skip: Vec<String>,
     /// Leave out cases tagged with one of these features.
     pub skip_features: Vec<String>,
+    /// The known failures: listed cases must fail as their entries say.
     pub known: KnownFailures,
     /// Time limit for one answer.
     pub timeout: Duration,
@@ -163,7 +182,7 @@ pub fn select<'a>(suite: &'a Suite, opts: &RunOptions) -> Result<Vec<(&'a Case, 
 }
 
 /// Runs one case under one edition against `subject`.
-pub fn run_one(
+pub(crate) fn run_one(
     case: &Case,
     edition: &str,
     subject: &mut dyn Subject,
@@ -283,16 +302,23 @@ fn settle(r: &mut CaseResult, query: &str, expected: &Expected, entry: Option<&K
 /// Counts of a run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
-    pub passed: usize,
+    /// Cases that passed (and are not listed as known failures).
+    pub(crate) passed: usize,
+    /// Cases that failed, counting unexpected passes and changed known failures.
     pub failed: usize,
-    pub skipped: usize,
+    /// Cases skipped: a query, edition or feature the implementation does not declare, or an
+    /// answer `unsupported`.
+    pub(crate) skipped: usize,
+    /// Listed cases that fail as their `answer:` says.
     pub known_failures: usize,
+    /// Listed cases that pass: take them off the list.
     pub unexpected_passes: usize,
     /// Listed cases that fail otherwise than their `answer:` says.
     pub changed_known_failures: usize,
 }
 
 impl Summary {
+    /// The counts of these results.
     pub fn of(results: &[CaseResult]) -> Summary {
         let mut s = Summary::default();
         for r in results {
@@ -324,6 +350,7 @@ impl Summary {
         )
     }
 
+    /// Whether nothing failed (known failures failing as listed do not count).
     pub fn ok(&self) -> bool {
         self.failed == 0
     }
@@ -380,6 +407,7 @@ pub fn json_case(r: &CaseResult) -> String {
     .to_string()
 }
 
+/// The closing JSON line of `xqspec conform --json`: the counts.
 pub fn json_summary(s: &Summary) -> String {
     json!({
         "type": "summary",

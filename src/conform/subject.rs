@@ -57,6 +57,7 @@ impl Implementation for &Reference {
 /// What came back for one request.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
+    /// The implementation answered (possibly with a rejection, `unsupported` or `error`).
     Answer(Answer),
     /// The implementation died (or panicked) before answering.
     Crash(String),
@@ -68,6 +69,7 @@ pub enum Reply {
 
 /// Something the runner can put cases to.
 pub trait Subject {
+    /// What the subject said about itself in the handshake.
     fn about(&self) -> &About;
     /// Asks one query; `id` is the opaque request id.
     fn ask(&mut self, id: &str, ask: &Ask, timeout: Duration) -> Reply;
@@ -88,6 +90,7 @@ pub struct InProcess<I> {
 }
 
 impl<I: Implementation> InProcess<I> {
+    /// Wraps `imp`, asking it once for its [`About`].
     pub fn new(imp: I) -> Self {
         let about = imp.about();
         InProcess { imp, about }
@@ -129,7 +132,7 @@ pub struct Adapter {
 }
 
 impl Adapter {
-    pub const MAX_FAILED_STARTS: u32 = 3;
+    pub(crate) const MAX_FAILED_STARTS: u32 = 3;
 
     /// Starts `command` and performs the handshake.
     pub fn start(command: &str, start_timeout: Duration) -> Result<Adapter, String> {

@@ -13,7 +13,7 @@ use crate::board::Move;
 use crate::query::Query;
 
 /// The suite shipped with this crate (`conformance/`), embedded at build time.
-pub static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/conformance");
+pub(crate) static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/conformance");
 
 /// The embedded text of `names` (files directly under `conformance/`), as `(name, text)`.
 #[cfg(test)]
@@ -31,26 +31,28 @@ pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The query table of `vocabulary.yaml`.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct QuerySpec {
-    pub required: Vec<String>,
-    pub optional: Vec<String>,
-    pub answer: String,
+pub(crate) struct QuerySpec {
+    pub(crate) required: Vec<String>,
+    pub(crate) optional: Vec<String>,
+    /// The name of the field an accepted answer carries (`moves`, `status` …).
+    pub(crate) answer: String,
     /// JSON types of input fields that are not strings (`{events: array}`); the input
     /// fields of the first queries (`fen`, `moves`, `depth`, `notation`) are known.
     #[serde(default)]
-    pub types: BTreeMap<String, String>,
+    pub(crate) types: BTreeMap<String, String>,
 }
 
 /// The closed vocabularies: `vocabulary.yaml` and `features.yaml`.
 #[derive(Clone, Debug, Default)]
 pub struct Vocabulary {
-    pub queries: BTreeMap<String, QuerySpec>,
-    pub reserved_queries: Vec<String>,
-    pub statuses: BTreeMap<String, String>,
-    pub notations: BTreeMap<String, String>,
-    pub reject_kinds: BTreeMap<String, String>,
+    /// The queries by name.
+    pub(crate) queries: BTreeMap<String, QuerySpec>,
+    pub(crate) reserved_queries: Vec<String>,
+    pub(crate) statuses: BTreeMap<String, String>,
+    pub(crate) notations: BTreeMap<String, String>,
+    pub(crate) reject_kinds: BTreeMap<String, String>,
     /// Feature name → description.
-    pub features: BTreeMap<String, String>,
+    pub(crate) features: BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -78,12 +80,12 @@ struct RawFeature {
 /// One clause no case can decide.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct Exemption {
+pub(crate) struct Exemption {
     pub clause: String,
     /// The editions the exemption holds for; empty means every edition having the clause.
     #[serde(default)]
-    pub editions: Vec<String>,
-    pub reason: String,
+    pub(crate) editions: Vec<String>,
+    pub(crate) reason: String,
 }
 
 #[derive(Deserialize)]
@@ -95,7 +97,8 @@ struct RawExemptions {
 /// What the checks need to know of the spec: each edition's clause ids.
 #[derive(Clone, Debug, Default)]
 pub struct SpecFacts {
-    pub editions: BTreeMap<String, BTreeSet<String>>,
+    /// Edition id → the ids of its clauses.
+    pub(crate) editions: BTreeMap<String, BTreeSet<String>>,
     /// Shipped event overlays: id → the edition each applies to.
     pub overlays: BTreeMap<String, String>,
 }
@@ -128,16 +131,17 @@ impl SpecFacts {
 pub struct Suite {
     /// Cases that parsed, in path order.
     pub cases: Vec<Case>,
+    /// The closed vocabularies the cases are checked against.
     pub vocabulary: Vocabulary,
-    pub exemptions: Vec<Exemption>,
-    pub retired: BTreeSet<String>,
+    pub(crate) exemptions: Vec<Exemption>,
+    pub(crate) retired: BTreeSet<String>,
     /// Problems found while loading (files that did not parse).
     pub problems: Vec<Problem>,
     /// Text of each case file by path, for locating later problems.
     pub texts: BTreeMap<String, String>,
     /// Text of `reference-known-failures.yaml`: the cases xqspec's own reference is known
     /// to fail, each with its reason and answer (see [`Suite::reference_known_failures`]).
-    pub reference_known_failures: Option<String>,
+    pub(crate) reference_known_failures: Option<String>,
 }
 
 impl Suite {
@@ -370,10 +374,10 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>, problem
 pub const REFERENCE_KNOWN_FAILURES: &str = "reference-known-failures.yaml";
 
 /// Perft counts above this need the feature `slow`.
-pub const SLOW_NODES: u64 = 1_000_000;
+pub(crate) const SLOW_NODES: u64 = 1_000_000;
 
 /// Is `id` a well-formed case id?
-pub fn is_case_id(id: &str) -> bool {
+pub(crate) fn is_case_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 80
         && id.split('-').all(|part| {
@@ -385,7 +389,7 @@ pub fn is_case_id(id: &str) -> bool {
 }
 
 /// The checks of one case that need no reference implementation.
-pub fn check_case(
+pub(crate) fn check_case(
     case: &Case,
     text: &str,
     vocab: &Vocabulary,

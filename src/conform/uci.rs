@@ -46,7 +46,9 @@ fn send(p: &mut Process, line: &str) -> Result<(), Reply> {
 pub enum RankBase {
     /// Detect: 1 when the engine has a `UCI_Variant` option (Fairy-Stockfish), else 0.
     Detect,
+    /// Ranks `0`–`9`, as ICCS writes them.
     Zero,
+    /// Ranks `1`–`10` (Fairy-Stockfish's xiangqi).
     One,
 }
 
@@ -60,6 +62,7 @@ pub struct UciEngine {
     offset: u8,
     start_timeout: Duration,
     failed_starts: u32,
+    /// How many times the engine was started (a crash or time-out restarts it).
     pub starts: u32,
 }
 

@@ -8,18 +8,18 @@
 //! The outlines of the characters board diagrams draw, so that a picture needs no font.
 
 /// Font units to the em of every outline.
-pub const EM: u32 = 1000;
+pub(crate) const EM: u32 = 1000;
 
 /// One character's outline: its advance width and its SVG path data, in font units,
 /// from the pen position on the baseline, y pointing down.
-pub struct Glyph {
-    pub ch: char,
-    pub advance: u32,
-    pub d: &'static str,
+pub(crate) struct Glyph {
+    pub(crate) ch: char,
+    pub(crate) advance: u32,
+    pub(crate) d: &'static str,
 }
 
 /// The glyphs, ordered by character (binary search).
-pub const GLYPHS: &[Glyph] = &[
+pub(crate) const GLYPHS: &[Glyph] = &[
     Glyph { ch: '\u{0031}', advance: 471, d: "m75 0l352 1l0-28l-129-15l-2-188l0-339l4-158l-15-11l-215 55l0 30l144-24l0 447l-2 188l-137 14z" },
     Glyph { ch: '\u{0032}', advance: 558, d: "m64 0l447 0l0-70l-392 0c61-67 120-132 149-162c152-156 213-229 213-321c0-118-69-190-203-190c-102 0-198 52-214 154c6 20 22 31 41 31c23 0 39-13 49-52l24-87c26-11 51-15 76-15c89 0 142 57 142 157c0 88-44 158-150 286c-49 58-116 137-182 215z" },
     Glyph { ch: '\u{0033}', advance: 557, d: "m256 15c140 0 237-80 237-203c0-105-59-178-188-196c111-25 167-98 167-183c0-105-74-176-202-176c-95 0-184 40-201 139c6 17 21 25 38 25c25 0 40-11 49-45l23-77c25-8 48-11 72-11c87 0 136 55 136 148c0 107-69 165-166 165l-40 0l0 35l45 0c120 0 182 63 182 173c0 106-64 175-175 175c-28 0-52-5-74-13l-24-78c-9-37-23-51-47-51c-19 0-34 11-41 31c20 93 95 142 209 142z" },

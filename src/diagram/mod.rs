@@ -38,7 +38,7 @@ pub mod colour {
     /// The grid lines.
     pub const LINE: &str = "#6b4423";
     /// The face of a piece.
-    pub const PIECE: &str = "#fbf3e2";
+    pub(crate) const PIECE: &str = "#fbf3e2";
     /// Red pieces: ring and character.
     pub const RED: &str = "#c8102e";
     /// Black pieces: ring and character.
@@ -52,10 +52,12 @@ pub mod colour {
 /// An arrow drawn over the board (an attack, a chase, a move considered).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arrow {
-    pub from: Square,
-    pub to: Square,
+    /// Where the arrow starts.
+    pub(crate) from: Square,
+    /// Where it points.
+    pub(crate) to: Square,
     /// Short text shown at the arrow's middle, if any (`chase`, `check`).
-    pub label: Option<String>,
+    pub(crate) label: Option<String>,
 }
 
 impl Arrow {
@@ -78,6 +80,7 @@ impl Arrow {
 pub struct DiagramOptions {
     /// The move that led to the position: its two points are marked.
     pub last_move: Option<Move>,
+    /// Arrows drawn over the board.
     pub arrows: Vec<Arrow>,
     /// A caption under the board (a case id, a FEN).
     pub caption: Option<String>,
@@ -136,7 +139,7 @@ pub fn y_of(rank: u8) -> i32 {
 }
 
 /// Width and height of the drawing.
-pub fn size() -> (i32, i32) {
+pub(crate) fn size() -> (i32, i32) {
     (2 * MARGIN + (FILES as i32 - 1) * CELL, MARGIN + (RANKS as i32 - 1) * CELL + BOTTOM + CAPTION)
 }
 

@@ -50,7 +50,7 @@ impl PieceKind {
     }
 
     /// The kind with the given spec name.
-    pub fn from_spec_name(name: &str) -> Option<PieceKind> {
+    pub(crate) fn from_spec_name(name: &str) -> Option<PieceKind> {
         PieceKind::ALL.into_iter().find(|k| k.spec_name() == name)
     }
 
@@ -92,7 +92,12 @@ pub enum Origin {
     File(u8),
     /// A tandem designator, optionally with the file (1–9, from the mover's
     /// right) when several files hold tandem pieces.
-    Tandem { position: Tandem, file: Option<u8> },
+    Tandem {
+        /// Front, middle, rear … (前, 中, 后).
+        position: Tandem,
+        /// The file, when several files hold tandem pieces.
+        file: Option<u8>,
+    },
 }
 
 /// A move written in Chinese or WXF notation: piece, origin, action, number.
@@ -100,17 +105,17 @@ pub enum Origin {
 pub struct MoveText {
     /// The piece kind; `None` for the form `前七进一`, where the file stands
     /// in for the piece.
-    pub piece: Option<PieceKind>,
+    pub(crate) piece: Option<PieceKind>,
     /// File or tandem designator.
-    pub origin: Origin,
+    pub(crate) origin: Origin,
     /// 进, 退 or 平.
-    pub action: Action,
+    pub(crate) action: Action,
     /// 1–9 as written: a destination file (from the mover's right) or a step count.
-    pub number: u8,
+    pub(crate) number: u8,
     /// The side the characters belong to, when they say (帅 is Red, 将 is Black; a
     /// numeral is the side's whose set in `board.file_numbering` has it). Informational only: the
     /// resolver goes by the side to move.
-    pub side_hint: Option<Side>,
+    pub(crate) side_hint: Option<Side>,
 }
 
 /// A parsed move in any notation.

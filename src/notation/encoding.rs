@@ -54,7 +54,7 @@ fn score(text: &str) -> usize {
 /// Decode a record. With `encoding`, use it (a byte-order mark still wins,
 /// as the WHATWG decoders do); without, detect: a byte-order mark, else valid
 /// UTF-8, else UTF-16 by its zero bytes, else section by section
-/// ([`decode_by_section`]: UTF-8 lines stay UTF-8, the others are read as GB18030 or
+/// (`decode_by_section`: UTF-8 lines stay UTF-8, the others are read as GB18030 or
 /// Big5). Returns the text and the encoding used (the first legacy one for a mixed file).
 pub fn decode(bytes: &[u8], encoding: Option<&'static Encoding>) -> (String, &'static Encoding) {
     let (d, used) = decode_detailed(bytes, encoding);
@@ -62,7 +62,7 @@ pub fn decode(bytes: &[u8], encoding: Option<&'static Encoding>) -> (String, &'s
 }
 
 /// [`decode`], with the runs of lines read in a legacy encoding when detected.
-pub fn decode_detailed(bytes: &[u8], encoding: Option<&'static Encoding>) -> (Decoded, &'static Encoding) {
+pub(crate) fn decode_detailed(bytes: &[u8], encoding: Option<&'static Encoding>) -> (Decoded, &'static Encoding) {
     let whole = |text: std::borrow::Cow<'_, str>, enc| (Decoded { text: text.into_owned(), legacy: Vec::new(), mixed: false }, enc);
     if let Some(enc) = encoding {
         let (text, used, _) = enc.decode(bytes);
@@ -86,21 +86,21 @@ pub fn decode_detailed(bytes: &[u8], encoding: Option<&'static Encoding>) -> (De
 
 /// A run of lines read in a legacy encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LegacyLines {
+pub(crate) struct LegacyLines {
     /// 1-based first and last line.
-    pub lines: (usize, usize),
+    pub(crate) lines: (usize, usize),
     pub encoding: &'static Encoding,
 }
 
 /// A record decoded section by section.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Decoded {
+pub(crate) struct Decoded {
     pub text: String,
     /// The lines that are not UTF-8 and the legacy encoding each run was read in, in
     /// file order; empty when the whole text is UTF-8.
-    pub legacy: Vec<LegacyLines>,
+    pub(crate) legacy: Vec<LegacyLines>,
     /// Whether lines other than ASCII ones were read as UTF-8 besides them (a mixed file).
-    pub mixed: bool,
+    pub(crate) mixed: bool,
 }
 
 /// Decode a record that is not UTF-8 as a whole, so that files mixing UTF-8 and GBK (or
@@ -108,7 +108,7 @@ pub struct Decoded {
 /// of a game section (from a tag line after movetext to the next) are read in whichever
 /// of GB18030 and Big5 decodes them without error and reads more like a xiangqi record,
 /// chosen for the section. Line breaks are kept, so line numbers are the file's.
-pub fn decode_by_section(bytes: &[u8]) -> Decoded {
+pub(crate) fn decode_by_section(bytes: &[u8]) -> Decoded {
     let mut text = String::with_capacity(bytes.len() + bytes.len() / 2);
     let mut legacy: Vec<LegacyLines> = Vec::new();
     let mut mixed = false;
@@ -179,8 +179,10 @@ fn guess_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
     }
 }
 
+
 /// Encode text for writing converted records.
-pub fn encode(text: &str, encoding: &'static Encoding) -> Vec<u8> {
+#[cfg(test)]
+fn encode(text: &str, encoding: &'static Encoding) -> Vec<u8> {
     if encoding == UTF_16LE || encoding == UTF_16BE {
         let le = encoding == UTF_16LE;
         let mut out = if le { vec![0xFF, 0xFE] } else { vec![0xFE, 0xFF] };

@@ -19,7 +19,7 @@ use std::fmt;
 use super::ast::{Action, PieceKind};
 use super::resolve::{file_group, file_number, motion};
 use super::view::BoardView;
-use super::{Case, Notation, Script, Style, Width};
+use super::{Case, ErrorKind, Notation, Script, Style, Width};
 use crate::vm::record::{Record, Word};
 use crate::board::{Move, Side, FILES};
 
@@ -36,12 +36,12 @@ pub enum FormatError {
 }
 
 impl FormatError {
-    /// Snake-case kind: `no_piece` or `illegal_move`.
-    pub fn kind(&self) -> &'static str {
+    /// What went wrong: `no_piece`, `illegal_move` or `no_record_forms`.
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            FormatError::NoPiece { .. } => "no_piece",
-            FormatError::IllegalMove { .. } => "illegal_move",
-            FormatError::NoRecordForms { .. } => "no_record_forms",
+            FormatError::NoPiece { .. } => ErrorKind::NoPiece,
+            FormatError::IllegalMove { .. } => ErrorKind::IllegalMove,
+            FormatError::NoRecordForms { .. } => ErrorKind::NoRecordForms,
         }
     }
 }
@@ -61,7 +61,7 @@ impl fmt::Display for FormatError {
 impl std::error::Error for FormatError {}
 
 /// The WXF letter of a kind.
-pub fn wxf_letter(kind: PieceKind) -> char {
+pub(crate) fn wxf_letter(kind: PieceKind) -> char {
     match kind {
         PieceKind::General => 'K',
         PieceKind::Advisor => 'A',
@@ -150,7 +150,7 @@ pub fn format_with<B: BoardView + ?Sized>(b: &B, mv: Move, notation: Notation, s
 }
 
 /// Write a move already known to be legal, of a piece of `kind` of `side`.
-pub fn format_unchecked<B: BoardView + ?Sized>(
+pub(crate) fn format_unchecked<B: BoardView + ?Sized>(
     b: &B,
     mv: Move,
     side: Side,

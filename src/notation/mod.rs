@@ -4,10 +4,10 @@
 //!
 //! 1. **Parsing** ([`syntax`]): text to a syntax tree ([`MoveSyntax`]) with
 //!    the pest grammars in `grammar/`. Failure: [`SyntaxError`], with the column.
-//! 2. **Resolution** ([`resolve`]): a syntax tree plus a position to a board
-//!    [`Move`]. Failure: [`ResolveError`] (no such piece, no such legal move,
+//! 2. **Resolution** (`resolve`): a syntax tree plus a position to a board
+//!    `Move`. Failure: `ResolveError` (no such piece, no such legal move,
 //!    ambiguous), carrying the candidate moves.
-//! 3. **Formatting** ([`mod@format`]): a legal move to its canonical text in any
+//! 3. **Formatting** (`format`): a legal move to its canonical text in any
 //!    notation and [`Style`].
 //!
 //! Game records: [`pgn`] reads PGN files (several games, comments,
@@ -17,8 +17,8 @@
 //!
 //! Entry points: [`parse_move`], [`format_move`] (and [`parse_move_any`],
 //! which detects the notation); for the conformance protocol,
-//! [`answer_parse_move`] and [`answer_format_move`] under the notation ids of
-//! [`NOTATION_IDS`], and [`replay::answer_replay_pgn`] for the proposed
+//! `answer_parse_move` and `answer_format_move` under the notation ids of
+//! `NOTATION_IDS`, and `replay::answer_replay_pgn` for the proposed
 //! `replay_pgn` query.
 //!
 //! The code reaches the board only through the [`BoardView`] trait; the
@@ -28,12 +28,12 @@
 //! (front/middle/rear) for tandem pieces; 纵线 (files) counted from each
 //! player's right.
 
-pub mod ast;
+pub(crate) mod ast;
 pub mod encoding;
-pub mod format;
+pub(crate) mod format;
 pub mod pgn;
 pub mod replay;
-pub mod resolve;
+pub(crate) mod resolve;
 pub mod syntax;
 mod view;
 
@@ -41,7 +41,7 @@ use std::fmt;
 
 pub use ast::{Action, MoveSyntax, MoveText, Origin, PieceKind, Tandem};
 pub use format::format_with;
-pub use resolve::{resolve_with, ResolveError};
+pub(crate) use resolve::{resolve_with, ResolveError};
 pub use syntax::{detect, parse_syntax, SyntaxError};
 pub use view::{BoardView, KindMap, RulesBoard};
 
@@ -129,8 +129,11 @@ pub enum Case {
 /// How formatted text is written. Parsing accepts every style.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Style {
+    /// Simplified or traditional characters (Chinese notation).
     pub script: Script,
+    /// Half-width (ASCII) or full-width digits and signs.
     pub width: Width,
+    /// Lower or upper case ICCS (`h2e2`, `H2-E2`).
     pub case: Case,
 }
 
@@ -184,11 +187,11 @@ pub enum NotationError {
 }
 
 impl NotationError {
-    /// Snake-case error kind for protocol answers and cases: `syntax`,
-    /// `no_such_piece`, `no_legal_move`, `ambiguous`, `illegal_move`.
-    pub fn kind(&self) -> &'static str {
+    /// What went wrong: `syntax`, `no_such_piece`, `no_legal_move`, `ambiguous`,
+    /// `illegal_move`.
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            NotationError::Syntax(_) => "syntax",
+            NotationError::Syntax(_) => ErrorKind::Syntax,
             NotationError::Resolve(e) => e.kind(),
         }
     }
@@ -223,7 +226,7 @@ pub fn parse_move_with<B: BoardView>(board: &B, notation: Notation, text: &str) 
     Ok(resolve_with(board, &syntax)?)
 }
 
-pub use format::FormatError;
+pub(crate) use format::FormatError;
 
 use crate::vm::{Position, Rules};
 
@@ -268,7 +271,7 @@ pub fn format_move(rules: &Rules, pos: &Position, mv: Move, notation: Notation, 
 /// The notation ids of the conformance protocol, each naming a notation and
 /// the style `format_move` writes in it. `parse_move` under any id of a
 /// notation reads every spelling of that notation.
-pub const NOTATION_IDS: [&str; 10] = [
+pub(crate) const NOTATION_IDS: [&str; 10] = [
     "iccs",
     "iccs-upper",
     "wxf",
@@ -282,7 +285,7 @@ pub const NOTATION_IDS: [&str; 10] = [
 ];
 
 /// The notation and style of a protocol notation id (see [`NOTATION_IDS`]).
-pub fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
+pub(crate) fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
     if !NOTATION_IDS.contains(&id) {
         return None;
     }
@@ -298,32 +301,79 @@ pub fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
     Some((notation, style))
 }
 
-/// A refusal in protocol terms: a dotted reject kind from the suite's
-/// vocabulary and a message.
+codes! {
+    /// What went wrong reading or writing a move or replaying a game record; the codes are
+    /// stable snake_case names (messages and tests use them).
+    pub enum ErrorKind {
+        /// The game's text is not valid PGN.
+        Pgn => "pgn",
+        /// The `FEN` tag does not give a valid position.
+        Fen => "fen",
+        /// The move text does not parse.
+        Syntax => "syntax",
+        /// No piece of the side to move fits the piece-and-file (or tandem) part.
+        NoSuchPiece => "no_such_piece",
+        /// The pieces named have no legal move reading as the text.
+        NoLegalMove => "no_legal_move",
+        /// More than one legal move reads as the text.
+        Ambiguous => "ambiguous",
+        /// The move is not legal in the position.
+        IllegalMove => "illegal_move",
+        /// No piece on the move's starting point.
+        NoPiece => "no_piece",
+        /// The rule set does not say how records are written (no `notation.*` clauses).
+        NoRecordForms => "no_record_forms",
+    }
+}
+
+codes! {
+    /// The refusals of the notation queries (`parse_move`, `format_move`) and of the
+    /// proposed `replay_pgn`; the codes are the protocol's reject kinds
+    /// (`conformance/vocabulary.yaml`).
+    pub enum RejectKind {
+        /// A game record that is not valid PGN.
+        PgnSyntax => "pgn.syntax",
+        /// A `FEN` tag that does not give a valid position.
+        Fen => "fen",
+        /// Move text that does not parse in the notation.
+        NotationSyntax => "notation.syntax",
+        /// Move text that parses but names no legal move.
+        NotationNoMatch => "notation.no_match",
+        /// Move text that names more than one legal move.
+        NotationAmbiguous => "notation.ambiguous",
+        /// A move that is not canonical ICCS text.
+        MoveSyntax => "move.syntax",
+        /// A move that is not legal in the position.
+        MoveIllegal => "move.illegal",
+        /// An unknown notation id, or a rule set that does not say how records are written.
+        Unsupported => "unsupported",
+    }
+}
+
+/// A refusal in protocol terms: a reject kind from the suite's vocabulary and a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reject {
-    /// `notation.syntax`, `notation.no_match`, `notation.ambiguous`,
-    /// `move.syntax`, `move.illegal`, or `unsupported` for an unknown notation id or a
-    /// rule set that does not say how records are written.
-    pub kind: &'static str,
-    pub message: String,
+    /// What is refused.
+    pub kind: RejectKind,
+    /// What is wrong, in words.
+    pub(crate) message: String,
 }
 
 impl NotationError {
     /// The suite's reject kind for this error.
-    pub fn reject_kind(&self) -> &'static str {
+    pub fn reject_kind(&self) -> RejectKind {
         match self {
-            NotationError::Syntax(_) => "notation.syntax",
-            NotationError::Resolve(ResolveError::Ambiguous { .. }) => "notation.ambiguous",
-            NotationError::Resolve(_) => "notation.no_match",
+            NotationError::Syntax(_) => RejectKind::NotationSyntax,
+            NotationError::Resolve(ResolveError::Ambiguous { .. }) => RejectKind::NotationAmbiguous,
+            NotationError::Resolve(_) => RejectKind::NotationNoMatch,
         }
     }
 }
 
 /// The `parse_move` query: the ICCS text of the move `text` denotes.
-pub fn answer_parse_move(rules: &Rules, pos: &Position, notation_id: &str, text: &str) -> Result<String, Reject> {
+pub(crate) fn answer_parse_move(rules: &Rules, pos: &Position, notation_id: &str, text: &str) -> Result<String, Reject> {
     let (notation, _) = notation_by_id(notation_id)
-        .ok_or_else(|| Reject { kind: "unsupported", message: format!("unknown notation `{notation_id}`") })?;
+        .ok_or_else(|| Reject { kind: RejectKind::Unsupported, message: format!("unknown notation `{notation_id}`") })?;
     parse_move(rules, pos, notation, text)
         .map(|m| m.iccs())
         .map_err(|e| Reject { kind: e.reject_kind(), message: e.to_string() })
@@ -332,13 +382,13 @@ pub fn answer_parse_move(rules: &Rules, pos: &Position, notation_id: &str, text:
 /// The `format_move` query: the canonical text of the ICCS move `mv`.
 pub fn answer_format_move(rules: &Rules, pos: &Position, notation_id: &str, mv: &str) -> Result<String, Reject> {
     let (notation, style) = notation_by_id(notation_id)
-        .ok_or_else(|| Reject { kind: "unsupported", message: format!("unknown notation `{notation_id}`") })?;
+        .ok_or_else(|| Reject { kind: RejectKind::Unsupported, message: format!("unknown notation `{notation_id}`") })?;
     let m = Move::parse_iccs(mv)
-        .ok_or_else(|| Reject { kind: "move.syntax", message: format!("`{mv}` is not an ICCS move such as h2e2") })?;
+        .ok_or_else(|| Reject { kind: RejectKind::MoveSyntax, message: format!("`{mv}` is not an ICCS move such as h2e2") })?;
     format_move(rules, pos, m, notation, style).map_err(|e| match e {
         // The rule set says nothing of how records are written (no notation.* clauses).
-        FormatError::NoRecordForms { .. } => Reject { kind: "unsupported", message: e.to_string() },
-        _ => Reject { kind: "move.illegal", message: e.to_string() },
+        FormatError::NoRecordForms { .. } => Reject { kind: RejectKind::Unsupported, message: e.to_string() },
+        _ => Reject { kind: RejectKind::MoveIllegal, message: e.to_string() },
     })
 }
 

@@ -13,13 +13,13 @@ use pest::Parser as _;
 use super::Notation;
 
 /// The PGN grammar: `grammar/base.pest` + `grammar/pgn.pest`.
-pub mod grammar {
+pub(crate) mod grammar {
     use pest_derive::Parser;
     /// Parser for PGN records.
     #[derive(Parser)]
     #[grammar = "grammar/pgn.pest"]
     #[grammar = "grammar/base.pest"]
-    pub struct PgnParser;
+    pub(crate) struct PgnParser;
 }
 
 use grammar::{PgnParser, Rule};
@@ -30,36 +30,37 @@ pub struct MoveToken<'a> {
     /// The text, as written.
     pub text: &'a str,
     /// Byte offset in the whole file.
-    pub offset: usize,
+    pub(crate) offset: usize,
 }
 
 /// A comment, and the number of main-line moves before it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Comment<'a> {
-    pub after_ply: usize,
+pub(crate) struct Comment<'a> {
+    pub(crate) after_ply: usize,
     pub text: &'a str,
 }
 
 /// A variation `( … )`, kept as its raw text, and the number of moves of
 /// its line before it (it replaces the last of them).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Variation<'a> {
-    pub after_ply: usize,
+pub(crate) struct Variation<'a> {
+    pub(crate) after_ply: usize,
+    /// The variation's text, without its parentheses.
     pub text: &'a str,
     /// Byte offset of the `(` in the whole file.
-    pub offset: usize,
+    pub(crate) offset: usize,
 }
 
 /// The moves and nested variations of one variation's text.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct VariationItems<'a> {
+pub(crate) struct VariationItems<'a> {
     pub moves: Vec<MoveToken<'a>>,
-    pub variations: Vec<Variation<'a>>,
+    pub(crate) variations: Vec<Variation<'a>>,
 }
 
 /// Read the raw text of a variation (`( … )`, found at byte `offset` of the
 /// file) into its moves and nested variations; `None` if it is not one.
-pub fn variation_items(raw: &str, offset: usize) -> Option<VariationItems<'_>> {
+pub(crate) fn variation_items(raw: &str, offset: usize) -> Option<VariationItems<'_>> {
     let pair = PgnParser::parse(Rule::variation, raw).ok()?.next()?;
     if pair.as_str().len() != raw.len() {
         return None;
@@ -85,17 +86,18 @@ pub struct Game<'a> {
     /// 1-based number of the game in its file.
     pub number: usize,
     /// Byte offset where the game starts.
-    pub offset: usize,
+    pub(crate) offset: usize,
     /// Tag pairs in file order, values unescaped.
-    pub tags: Vec<(&'a str, String)>,
+    pub(crate) tags: Vec<(&'a str, String)>,
     /// Main-line moves.
     pub moves: Vec<MoveToken<'a>>,
-    pub comments: Vec<Comment<'a>>,
-    pub variations: Vec<Variation<'a>>,
+    pub(crate) comments: Vec<Comment<'a>>,
+    /// Variations, in file order.
+    pub(crate) variations: Vec<Variation<'a>>,
     /// The result token, if any.
     pub result: Option<&'a str>,
     /// Set when the game's text does not parse; `moves` is then empty.
-    pub error: Option<PgnError>,
+    pub(crate) error: Option<PgnError>,
 }
 
 impl Game<'_> {
@@ -105,7 +107,7 @@ impl Game<'_> {
     }
 
     /// The notation named by the `Format` tag, when it names one.
-    pub fn format(&self) -> Option<Notation> {
+    pub(crate) fn format(&self) -> Option<Notation> {
         let v = self.tag("Format")?;
         let v = v.to_ascii_lowercase();
         if let Some(n) = Notation::from_name(&v) {
@@ -133,7 +135,7 @@ pub struct PgnError {
     /// 1-based column, in characters.
     pub column: usize,
     /// What went wrong.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 impl fmt::Display for PgnError {
@@ -145,7 +147,7 @@ impl fmt::Display for PgnError {
 impl std::error::Error for PgnError {}
 
 /// 1-based line and column (in characters) of byte `offset` in `text`.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
@@ -158,7 +160,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// The deepest nesting of variations `( ( …` a game may have; deeper text is refused with
 /// the place of the first `(` beyond it (the game's other variations are never read).
-pub const MAX_VARIATION_DEPTH: usize = 64;
+pub(crate) const MAX_VARIATION_DEPTH: usize = 64;
 
 /// Whether `t` (a trimmed line) is a whole tag pair `[Name "value"]`.
 fn is_tag_pair_line(t: &str) -> bool {
@@ -313,10 +315,8 @@ fn structure_fault(chunk: &str, place: &dyn Fn(usize) -> (usize, usize)) -> Opti
                         return Some((start + i, format!("variations nested deeper than {MAX_VARIATION_DEPTH} levels")));
                     }
                 }
-                b')' => {
-                    if open.pop().is_none() {
-                        return Some((start + i, "`)` closes no variation".into()));
-                    }
+                b')' if open.pop().is_none() => {
+                    return Some((start + i, "`)` closes no variation".into()));
                 }
                 b';' => break,
                 _ => {}

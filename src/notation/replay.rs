@@ -15,7 +15,7 @@ use super::pgn::{self, line_col, Game, PgnError};
 use super::view::{KindMap, RulesBoard};
 use std::collections::HashMap;
 
-use super::{detect, format, parse_syntax, resolve_with, MoveSyntax, Notation, NotationError, ResolveError, Style, SyntaxError};
+use super::{detect, format, parse_syntax, resolve_with, ErrorKind, MoveSyntax, Notation, NotationError, RejectKind, ResolveError, Style, SyntaxError};
 use crate::board::Move;
 use crate::vm::{Position, Rules};
 
@@ -25,26 +25,37 @@ pub enum ReplayError {
     /// The game's text is not valid PGN.
     Pgn(PgnError),
     /// The `FEN` tag does not give a valid position.
-    Fen { line: usize, column: usize, message: String },
+    Fen {
+        /// The line where the game starts, from 1.
+        line: usize,
+        /// The column where the game starts, from 1.
+        column: usize,
+        /// What is wrong, in words.
+        message: String,
+    },
     /// A move does not parse or does not resolve to a legal move.
     Move {
         /// 1-based index of the move in the game (half-moves).
         ply: usize,
         /// The move number as written in records (1 for Red's and Black's first moves).
         move_number: usize,
+        /// The move as written.
         text: String,
+        /// Its line in the text, from 1.
         line: usize,
+        /// Its column, from 1.
         column: usize,
+        /// Why it does not parse or resolve.
         error: NotationError,
     },
 }
 
 impl ReplayError {
-    /// Snake-case kind: `pgn`, `fen`, or the notation error's kind.
-    pub fn kind(&self) -> &'static str {
+    /// What went wrong: `pgn`, `fen`, or the notation error's kind.
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            ReplayError::Pgn(_) => "pgn",
-            ReplayError::Fen { .. } => "fen",
+            ReplayError::Pgn(_) => ErrorKind::Pgn,
+            ReplayError::Fen { .. } => ErrorKind::Fen,
             ReplayError::Move { error, .. } => error.kind(),
         }
     }
@@ -52,7 +63,7 @@ impl ReplayError {
 
 impl ReplayError {
     /// The short form used in a run's summary: `line 12: comment never closed`.
-    pub fn short(&self) -> String {
+    pub(crate) fn short(&self) -> String {
         match self {
             ReplayError::Pgn(e) => format!("line {}: {}", e.line, e.message),
             ReplayError::Fen { line, .. } => format!("line {line}: bad FEN tag"),
@@ -101,16 +112,16 @@ pub struct GameReplay {
     /// How many variations (nested ones included) were replayed.
     pub variations: usize,
     /// The variations of the main line, each with its moves and nested ones.
-    pub variation_lines: Vec<VariationReplay>,
+    pub(crate) variation_lines: Vec<VariationReplay>,
 }
 
 /// A replayed variation `( … )`.
 #[derive(Clone, Debug)]
-pub struct VariationReplay {
+pub(crate) struct VariationReplay {
     /// The number of moves of the parent line before it; it replaces the last of them.
-    pub after_ply: usize,
+    pub(crate) after_ply: usize,
     /// 0-based ply, in the game, of its first move.
-    pub first_ply: usize,
+    pub(crate) first_ply: usize,
     /// The position it starts from.
     pub start: Position,
     /// Its moves, up to its first error.
@@ -518,11 +529,11 @@ pub struct ReplayOptions {
     /// Text encoding of the inputs; detected when `None`.
     pub encoding: Option<String>,
     /// Write converted records in this notation.
-    pub to: Option<Notation>,
+    pub(crate) to: Option<Notation>,
     /// Style of converted records.
-    pub style: Style,
+    pub(crate) style: Style,
     /// Where converted records go: a file (one input) or a directory; stdout when `None`.
-    pub out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Print only failing games and the summary.
     pub quiet: bool,
 }
@@ -531,16 +542,17 @@ pub struct ReplayOptions {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
     /// Games found (replayed or not).
-    pub games: usize,
+    pub(crate) games: usize,
     /// Games replayed without error, variations included.
-    pub replayed: usize,
+    pub(crate) replayed: usize,
+    /// Moves replayed, variations included.
     pub moves: usize,
     /// Games that failed, and files that could not be read.
-    pub errors: usize,
+    pub(crate) errors: usize,
     /// What failed, in order: `game 501, line 9012: comment never closed`.
-    pub failures: Vec<String>,
+    pub(crate) failures: Vec<String>,
     /// Runs of binary text between games that are no game, skipped: where they start.
-    pub skipped: Vec<String>,
+    pub(crate) skipped: Vec<String>,
 }
 
 /// How many failures the summary line names.
@@ -562,7 +574,7 @@ fn thousands(n: usize) -> String {
 impl Totals {
     /// The closing line: `1,000 games found, 999 replayed, 1 error (game 501, line 9012:
     /// comment never closed); 119,880 moves`, and what was skipped.
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let plural = |n: usize, one: &str, many: &str| format!("{} {}", thousands(n), if n == 1 { one } else { many });
         let mut s = format!("{} found, {} replayed, {}", plural(self.games, "game", "games"), thousands(self.replayed), plural(self.errors, "error", "errors"));
         if !self.failures.is_empty() {
@@ -767,7 +779,14 @@ pub enum GameAnswer {
     /// `notation.syntax`, `notation.no_match`, `notation.ambiguous`), the
     /// 1-based ply of the failing move (0 when the failure is not a move),
     /// and the 1-based line of the failure.
-    Error { kind: &'static str, ply: usize, line: usize },
+    Error {
+        /// The reject kind.
+        kind: RejectKind,
+        /// The ply of the failing move, from 1; 0 when the failure is not a move.
+        ply: usize,
+        /// The line of the failure, from 1.
+        line: usize,
+    },
 }
 
 /// The proposed `replay_pgn` query: replay every game of a PGN text (main
@@ -780,8 +799,8 @@ pub fn answer_replay_pgn(rules: &Rules, text: &str) -> Vec<GameAnswer> {
             let rep = r.replay(text, g);
             match rep.error.as_ref().or(rep.variation_errors.first()) {
                 None => GameAnswer::Moves(rep.moves.iter().map(|m| m.iccs()).collect()),
-                Some(ReplayError::Pgn(e)) => GameAnswer::Error { kind: "pgn.syntax", ply: 0, line: e.line },
-                Some(ReplayError::Fen { line, .. }) => GameAnswer::Error { kind: "fen", ply: 0, line: *line },
+                Some(ReplayError::Pgn(e)) => GameAnswer::Error { kind: RejectKind::PgnSyntax, ply: 0, line: e.line },
+                Some(ReplayError::Fen { line, .. }) => GameAnswer::Error { kind: RejectKind::Fen, ply: 0, line: *line },
                 Some(ReplayError::Move { ply, line, error, .. }) => {
                     GameAnswer::Error { kind: error.reject_kind(), ply: *ply, line: *line }
                 }

@@ -12,6 +12,7 @@ use std::fmt;
 
 use super::ast::{Action, MoveSyntax, MoveText, Origin, PieceKind, Tandem};
 use super::view::BoardView;
+use super::ErrorKind;
 use crate::board::{Move, Side, Square, FILES, SQUARES};
 
 /// A parsed move that names no single legal move in the position.
@@ -32,13 +33,13 @@ pub enum ResolveError {
 }
 
 impl ResolveError {
-    /// Snake-case kind: `no_such_piece`, `no_legal_move`, `ambiguous`, `illegal_move`.
-    pub fn kind(&self) -> &'static str {
+    /// What went wrong: `no_such_piece`, `no_legal_move`, `ambiguous`, `illegal_move`.
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            ResolveError::NoSuchPiece { .. } => "no_such_piece",
-            ResolveError::NoLegalMove { .. } => "no_legal_move",
-            ResolveError::Ambiguous { .. } => "ambiguous",
-            ResolveError::IllegalMove { .. } => "illegal_move",
+            ResolveError::NoSuchPiece { .. } => ErrorKind::NoSuchPiece,
+            ResolveError::NoLegalMove { .. } => ErrorKind::NoLegalMove,
+            ResolveError::Ambiguous { .. } => ErrorKind::Ambiguous,
+            ResolveError::IllegalMove { .. } => ErrorKind::IllegalMove,
         }
     }
 
@@ -78,7 +79,7 @@ impl std::error::Error for ResolveError {}
 
 /// Board file (0 = `a`) of file number `n` (1–9) counted from `side`'s right.
 #[inline]
-pub fn board_file(side: Side, n: u8) -> Option<u8> {
+pub(crate) fn board_file(side: Side, n: u8) -> Option<u8> {
     if !(1..=FILES).contains(&n) {
         return None;
     }
@@ -90,7 +91,7 @@ pub fn board_file(side: Side, n: u8) -> Option<u8> {
 
 /// File number (1–9) counted from `side`'s right of board file `f`.
 #[inline]
-pub fn file_number(side: Side, f: u8) -> u8 {
+pub(crate) fn file_number(side: Side, f: u8) -> u8 {
     match side {
         Side::Red => FILES - f,
         Side::Black => f + 1,
@@ -101,7 +102,7 @@ pub fn file_number(side: Side, f: u8) -> u8 {
 /// number written after it (destination file after 平 or after a
 /// file-changing 进/退; step count after a 进/退 along the file).
 #[inline]
-pub fn motion(side: Side, from: Square, to: Square) -> (Action, u8) {
+pub(crate) fn motion(side: Side, from: Square, to: Square) -> (Action, u8) {
     if from.rank() == to.rank() {
         return (Action::Traverse, file_number(side, to.file()));
     }
@@ -116,7 +117,7 @@ pub fn motion(side: Side, from: Square, to: Square) -> (Action, u8) {
 
 /// The points of `side`'s pieces of `kind` on board file `f`, front first
 /// (the front is the end nearer the opponent).
-pub fn file_group<B: BoardView + ?Sized>(b: &B, side: Side, kind: PieceKind, f: u8) -> Vec<Square> {
+pub(crate) fn file_group<B: BoardView + ?Sized>(b: &B, side: Side, kind: PieceKind, f: u8) -> Vec<Square> {
     let mut v = Vec::new();
     b.pieces_on_file(side, kind, f, &mut |sq| v.push(sq));
     if side == Side::Red {
@@ -126,7 +127,7 @@ pub fn file_group<B: BoardView + ?Sized>(b: &B, side: Side, kind: PieceKind, f: 
 }
 
 /// Index into a front-first group of `len` pieces picked by a designator.
-pub fn tandem_index(t: Tandem, len: usize) -> Option<usize> {
+pub(crate) fn tandem_index(t: Tandem, len: usize) -> Option<usize> {
     if len < 2 {
         return None;
     }
@@ -230,7 +231,7 @@ fn origins<B: BoardView + ?Sized>(b: &B, side: Side, t: &MoveText) -> Points {
 }
 
 /// Resolve a described move (Chinese or WXF) in the position.
-pub fn resolve_text<B: BoardView + ?Sized>(b: &B, t: &MoveText) -> Result<Move, ResolveError> {
+pub(crate) fn resolve_text<B: BoardView + ?Sized>(b: &B, t: &MoveText) -> Result<Move, ResolveError> {
     let side = b.side_to_move();
     let from = origins(b, side, t);
     if from.is_empty() {
@@ -264,7 +265,7 @@ pub fn resolve_text<B: BoardView + ?Sized>(b: &B, t: &MoveText) -> Result<Move, 
 }
 
 /// Resolve any parsed move in the position.
-pub fn resolve_with<B: BoardView + ?Sized>(b: &B, s: &MoveSyntax) -> Result<Move, ResolveError> {
+pub(crate) fn resolve_with<B: BoardView + ?Sized>(b: &B, s: &MoveSyntax) -> Result<Move, ResolveError> {
     match s {
         MoveSyntax::Coordinates(mv) => {
             if b.is_legal(*mv) {

@@ -13,6 +13,7 @@ use crate::board::{Move, Side, Square};
 use crate::vm::record::{half_width, FileNumerals};
 
 /// The Chinese grammar (full and abbreviated forms): `grammar/chinese.pest`.
+#[allow(missing_docs, reason = "pest derives `Rule`, one variant per rule of the grammar, which documents them")]
 pub mod chinese {
     use super::Parser;
     /// Parser for Chinese notation.
@@ -23,23 +24,23 @@ pub mod chinese {
 }
 
 /// The WXF grammar: `grammar/wxf.pest`.
-pub mod wxf {
+pub(crate) mod wxf {
     use super::Parser;
     /// Parser for WXF notation.
     #[derive(Parser)]
     #[grammar = "grammar/wxf.pest"]
     #[grammar = "grammar/base.pest"]
-    pub struct WxfParser;
+    pub(crate) struct WxfParser;
 }
 
 /// The ICCS grammar: `grammar/iccs.pest`.
-pub mod iccs {
+pub(crate) mod iccs {
     use super::Parser;
     /// Parser for ICCS coordinates.
     #[derive(Parser)]
     #[grammar = "grammar/iccs.pest"]
     #[grammar = "grammar/base.pest"]
-    pub struct IccsParser;
+    pub(crate) struct IccsParser;
 }
 
 use chinese::ChineseParser;
@@ -50,7 +51,7 @@ use wxf::WxfParser;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
     /// The notation the text was read as.
-    pub notation: Notation,
+    pub(crate) notation: Notation,
     /// The text, as given.
     pub text: String,
     /// 1-based line of the failure within the text (1 for a single move).
@@ -128,7 +129,7 @@ fn wxf_digit(s: &str) -> u8 {
 
 /// Parse one move in Chinese notation (full or abbreviated form), its numerals read with
 /// the edition's `numerals`.
-pub fn parse_chinese(numerals: &FileNumerals, text: &str) -> Result<MoveText, SyntaxError> {
+pub(crate) fn parse_chinese(numerals: &FileNumerals, text: &str) -> Result<MoveText, SyntaxError> {
     use chinese::Rule as R;
     let t = text.trim();
     if t.is_empty() {
@@ -220,7 +221,7 @@ pub fn parse_chinese(numerals: &FileNumerals, text: &str) -> Result<MoveText, Sy
 }
 
 /// Parse one move in WXF notation.
-pub fn parse_wxf(text: &str) -> Result<MoveText, SyntaxError> {
+pub(crate) fn parse_wxf(text: &str) -> Result<MoveText, SyntaxError> {
     use wxf::Rule as R;
     let t = text.trim();
     if t.is_empty() {

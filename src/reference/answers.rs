@@ -14,11 +14,11 @@ use crate::vm::{Position, Rules};
 use super::{MAX_RULING_PLIES, PERFT_NODE_BUDGET};
 
 /// What a query function returns: the answer, or the answer that refuses the input.
-pub type Answered = Result<Answer, Answer>;
+pub(crate) type Answered = Result<Answer, Answer>;
 
 /// The position after `moves` from `fen`, or the rejection (`fen.*`, `move.syntax`,
 /// `move.illegal`).
-pub fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, Answer> {
+pub(crate) fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, Answer> {
     line::after(rules, fen, moves).map(|(p, _)| p).map_err(|e| match &e {
         LineError::Fen(f) => Answer::reject(f.reject_kind(), f.to_string()),
         _ => Answer::reject(e.reject_kind(), e.to_string()),
@@ -48,7 +48,7 @@ pub fn status(rs: &RuleSet, fen: &str, moves: &[String]) -> Answered {
 }
 
 /// `validate_fen`.
-pub fn validate_fen(rs: &RuleSet, fen: &str) -> Answered {
+pub(crate) fn validate_fen(rs: &RuleSet, fen: &str) -> Answered {
     position(&rs.vm, fen, &[])?;
     Ok(Answer::valid())
 }
@@ -57,7 +57,7 @@ pub fn validate_fen(rs: &RuleSet, fen: &str) -> Answered {
 fn notation_answer(r: Result<String, crate::notation::Reject>, answer: impl Fn(String) -> Answer) -> Answered {
     Ok(match r {
         Ok(t) => answer(t),
-        Err(r) if r.kind == "unsupported" => Answer::unsupported(r.message),
+        Err(r) if r.kind == crate::notation::RejectKind::Unsupported => Answer::unsupported(r.message),
         Err(r) => Answer::reject(r.kind, r.message),
     })
 }
@@ -109,7 +109,7 @@ pub fn touch_move(rs: &RuleSet, q: &TouchQuery) -> Answered {
 }
 
 /// `clock`.
-pub fn clock(rs: &RuleSet, q: &ClockQuery) -> Answered {
+pub(crate) fn clock(rs: &RuleSet, q: &ClockQuery) -> Answered {
     Ok(match &rs.clock {
         None => Answer::unsupported(format!("rule set {} has no clock clauses", rs.id())),
         Some(c) => match c.answer_clock(q) {
@@ -120,7 +120,7 @@ pub fn clock(rs: &RuleSet, q: &ClockQuery) -> Answered {
 }
 
 /// `playoff`.
-pub fn playoff(rs: &RuleSet, q: &PlayoffQuery) -> Answered {
+pub(crate) fn playoff(rs: &RuleSet, q: &PlayoffQuery) -> Answered {
     Ok(match &rs.clock {
         None => Answer::unsupported(format!("rule set {} has no clock clauses", rs.id())),
         Some(c) => match c.answer_playoff(q) {

@@ -5,12 +5,12 @@
 //!
 //! - [`Reference`]: every edition of a spec compiled once, and the rule sets made with an
 //!   overlay sent with an ask, cached.
-//! - [`answer_under`]: one query under one compiled rule set, dispatched to [`answers`],
+//! - `answer_under`: one query under one compiled rule set, dispatched to `answers`,
 //!   one function per query, each calling its domain.
 //!
 //! Depends on the rule domains and `query`; nothing of the suite or the runner.
 
-pub mod answers;
+pub(crate) mod answers;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -20,7 +20,7 @@ use crate::ruleset::RuleSet;
 use crate::spec::{Overlay, Spec};
 use crate::vm::Rules;
 
-pub use answers::position;
+pub(crate) use answers::position;
 
 /// The most positions one `perft` of the reference visits (every ply counted, the last in
 /// bulk; `crate::perft::perft_within`): about a second of work on a laptop core. The
@@ -74,7 +74,7 @@ impl Reference {
     }
 
     /// The editions the reference answers under, in the spec's order.
-    pub fn editions(&self) -> &[String] {
+    pub(crate) fn editions(&self) -> &[String] {
         &self.editions
     }
 
@@ -101,7 +101,7 @@ impl Reference {
     }
 
     /// The compiled movement rules of an edition.
-    pub fn rules(&self, edition: &str) -> Result<&Rules, String> {
+    pub(crate) fn rules(&self, edition: &str) -> Result<&Rules, String> {
         match self.rulesets.get(edition) {
             Some(Ok(r)) => Ok(&r.vm),
             Some(Err(e)) => Err(format!("edition {edition} does not compile: {e}")),
@@ -112,7 +112,7 @@ impl Reference {
     /// The answer to `query` under an edition (with an overlay applied when one is given).
     /// The reference keeps no state but a cache of rule sets made with overlays, so this
     /// takes `&self`.
-    pub fn answer_query(&self, edition: &str, overlay: Option<&Overlay>, query: &Query) -> Answer {
+    pub(crate) fn answer_query(&self, edition: &str, overlay: Option<&Overlay>, query: &Query) -> Answer {
         match self.ruleset(edition, overlay) {
             Ok(r) => answer_under(&r, query),
             Err(e) => Answer::unsupported(e),
@@ -121,7 +121,7 @@ impl Reference {
 }
 
 /// The reference's answer to `query` under a compiled rule set.
-pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
+pub(crate) fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
     use answers as a;
     let result = match query {
         Query::LegalMoves { fen, moves } => a::legal_moves(ruleset, fen, moves),

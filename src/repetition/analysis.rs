@@ -15,16 +15,19 @@ use super::RepetitionRules;
 /// no number of floating pieces makes up for a piece (1999 25.3, 2020 1.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Val {
+    /// Whole pieces.
     pub pieces: i32,
+    /// Floating pieces (过河兵), counted below any whole piece.
     pub floating: i32,
 }
 
 impl Val {
+    /// Nothing.
     pub const ZERO: Val = Val {
         pieces: 0,
         floating: 0,
     };
-    pub fn is_positive(self) -> bool {
+    pub(crate) fn is_positive(self) -> bool {
         self > Val::ZERO
     }
 }
@@ -78,6 +81,7 @@ pub enum ChaseKind {
 }
 
 impl ChaseKind {
+    /// The kind as the data and answers write it (`unprotected` …).
     pub fn name(self) -> &'static str {
         match self {
             ChaseKind::Unprotected => "unprotected",
@@ -85,6 +89,7 @@ impl ChaseKind {
             ChaseKind::Joint => "joint",
         }
     }
+    /// Reads a kind written by [`ChaseKind::name`].
     pub fn parse(s: &str) -> Option<ChaseKind> {
         Some(match s {
             "unprotected" => ChaseKind::Unprotected,
@@ -97,25 +102,26 @@ impl ChaseKind {
 
 /// An opposing piece the side to move could win.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Win {
+pub(crate) struct Win {
     /// Where the target stands (in the position analysed).
-    pub target: Square,
+    pub(crate) target: Square,
     /// The piece that takes it first.
-    pub attacker: Square,
-    pub gain: Val,
+    pub(crate) attacker: Square,
+    pub(crate) gain: Val,
     pub kind: ChaseKind,
     /// The first move of the line when it is a check that captures nothing (将军得子).
-    pub after_check: Option<Move>,
+    pub(crate) after_check: Option<Move>,
     /// Won only by a kind `repetition.own_attack` exempts as first capturer.
-    pub latent: bool,
+    pub(crate) latent: bool,
     /// The pieces of the winning side that move on the line (one, or several: joint).
     pub pieces: Vec<Square>,
 }
 
 /// The predicates, over one compiled rule set.
 pub struct Analyst<'a> {
-    pub vm: &'a Rules,
-    pub rep: &'a RepetitionRules,
+    /// The movement and check rules.
+    pub(crate) vm: &'a Rules,
+    pub(crate) rep: &'a RepetitionRules,
     /// Mate searches already made in this ruling: position → what is known of it.
     mates: std::cell::RefCell<std::collections::HashMap<Position, MateBounds>>,
     /// Forcing-line searches already made in this ruling, by position and bounds.
@@ -134,26 +140,28 @@ struct MateBounds {
 
 /// Parameters of the material test, from the chase class and `repetition.forcing`.
 #[derive(Clone, Copy, Debug)]
-pub struct WinParams {
-    pub bounds: Bounds,
-    pub equal_mutual_excluded: bool,
+pub(crate) struct WinParams {
+    pub(crate) bounds: Bounds,
+    pub(crate) equal_mutual_excluded: bool,
     /// Bit set of the [`ChaseKind`]s that count (bit = kind as u8).
     pub kinds: u8,
-    pub higher_value_always: bool,
+    pub(crate) higher_value_always: bool,
 }
 
 impl ChaseKind {
+    /// Every kind, in declaration order.
     pub const ALL: [ChaseKind; 3] = [
         ChaseKind::Unprotected,
         ChaseKind::HigherValue,
         ChaseKind::Joint,
     ];
-    pub fn bit(self) -> u8 {
+    pub(crate) fn bit(self) -> u8 {
         1 << self as u8
     }
 }
 
 impl<'a> Analyst<'a> {
+    /// The predicates over `vm` and `rep`, with empty memos.
     pub fn new(vm: &'a Rules, rep: &'a RepetitionRules) -> Analyst<'a> {
         Analyst { vm, rep, mates: Default::default(), lines: Default::default() }
     }
@@ -162,7 +170,7 @@ impl<'a> Analyst<'a> {
     /// pieces; a result that gives floating pieces up for pieces is a gain only where
     /// `floating_worth_below` says they are worth less (2011 26.6), never otherwise (1999
     /// 25.3: 一兵换取数子不算得子).
-    pub fn gains(&self, v: Val) -> bool {
+    pub(crate) fn gains(&self, v: Val) -> bool {
         if v.floating >= 0 {
             return v.is_positive();
         }
@@ -170,7 +178,7 @@ impl<'a> Analyst<'a> {
     }
 
     /// Value of the piece on `sq` (zero when empty or not material).
-    pub fn value(&self, pos: &Position, sq: Square) -> Val {
+    pub(crate) fn value(&self, pos: &Position, sq: Square) -> Val {
         self.material(pos, sq).unwrap_or_default()
     }
 
@@ -181,7 +189,7 @@ impl<'a> Analyst<'a> {
     }
 
     /// Whether the side to move mates by consecutive checks within `depth` of its moves.
-    pub fn mates_by_checks(&self, pos: &Position, depth: u8) -> bool {
+    pub(crate) fn mates_by_checks(&self, pos: &Position, depth: u8) -> bool {
         if depth == 0 {
             return false;
         }
@@ -232,17 +240,10 @@ impl<'a> Analyst<'a> {
         false
     }
 
-    /// The opposing pieces the side to move could win were its opponent to pass, one entry
-    /// per target (the best way): the forcing lines with a net gain, and with
-    /// `higher_value_always` every legal capture of a piece worth more than its capturer.
-    pub fn wins(&self, pos: &Position, p: WinParams) -> Vec<Win> {
-        Self::best_per_target(self.all_wins(pos, p))
-    }
-
     /// One win per target, the best way: an open win beats a latent one; then the larger
     /// gain; then the simpler way; then the kind (unprotected first): never the order of the
     /// lines.
-    pub fn best_per_target(wins: Vec<Win>) -> Vec<Win> {
+    pub(crate) fn best_per_target(wins: Vec<Win>) -> Vec<Win> {
         let mut out: Vec<Win> = Vec::new();
         for w in wins {
             match out.iter_mut().find(|x| x.target == w.target) {
@@ -260,7 +261,7 @@ impl<'a> Analyst<'a> {
 
     /// Every way (target and the piece that takes it first) the side to move could win
     /// material were its opponent to pass.
-    pub fn all_wins(&self, pos: &Position, p: WinParams) -> Vec<Win> {
+    pub(crate) fn all_wins(&self, pos: &Position, p: WinParams) -> Vec<Win> {
         let mut out: Vec<Win> = Vec::new();
         let mut lines = self.forcing_lines(pos, p.bounds);
         if p.higher_value_always {

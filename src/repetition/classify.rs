@@ -11,25 +11,27 @@ use super::{Exception, RuleRef, Test};
 /// The facts about one move that the classes, special cases and verdicts read.
 #[derive(Clone, Debug)]
 pub struct PlyFacts {
+    /// The move.
     pub mv: Move,
+    /// The side that made it.
     pub side: Side,
-    pub mover: KindId,
+    pub(crate) mover: KindId,
     /// The mover was in check before the move (the move answers a check).
-    pub answered_check: bool,
+    pub(crate) answered_check: bool,
     /// Index of the class in `RepetitionRules::classes` after the special cases.
     pub class: usize,
     /// The class before any special case.
     pub base_class: usize,
     /// New targets the move lets the mover win (for a chase), by their points.
-    pub wins: Vec<Win>,
+    pub(crate) wins: Vec<Win>,
     /// New targets only an exempt first capturer could win (26.1).
-    pub latent: Vec<Win>,
+    pub(crate) latent: Vec<Win>,
     /// Pieces of its own side the move attacks or offers, for exchange, sacrifice and follow.
-    pub partners: Vec<Square>,
+    pub(crate) partners: Vec<Square>,
     /// A line piece whose threat the move blocks.
-    pub blocked: Option<Square>,
+    pub(crate) blocked: Option<Square>,
     /// Special cases applied, in order.
-    pub exceptions: Vec<RuleRef>,
+    pub(crate) exceptions: Vec<RuleRef>,
     /// The mover's own general is under a mate threat after the move, by depth asked.
     pub own_general_threatened: Vec<(u8, bool)>,
 }
@@ -37,7 +39,7 @@ pub struct PlyFacts {
 impl Analyst<'_> {
     /// Classes the move `mv` played from `before` (the side to move plays it); `prev` is the
     /// opponent's move before it, with the position it was played from.
-    pub fn classify(&self, before: &Position, mv: Move, prev: Option<(&Position, Move)>) -> PlyFacts {
+    pub(crate) fn classify(&self, before: &Position, mv: Move, prev: Option<(&Position, Move)>) -> PlyFacts {
         let rep = self.rep;
         let side = before.side_to_move();
         let mover = before.piece_at(mv.from).map_or(0, |p| p.kind);
@@ -186,7 +188,7 @@ impl Analyst<'_> {
         let gone = || {
             let mut without = passed.clone();
             let general = without.remove(mv.to).is_some_and(|q| q.kind == self.vm.royal_kind());
-            (!general).then(|| self.all_wins(&without, p)).unwrap_or_default()
+            if general { Vec::new() } else { self.all_wins(&without, p) }
         };
         let refuted: Vec<Win> = old.iter().filter(|o| !fled.iter().any(|f| f.target == o.target && f.attacker == o.attacker)).cloned().collect();
         if refuted.is_empty() {

@@ -7,44 +7,44 @@ use serde::Deserialize;
 /// `repetition.material`: what counts as material (子力) and what it is worth (子力价值).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct MaterialData {
+pub(crate) struct MaterialData {
     /// Kind → value, in units of the clause (the rulebook gives ratios only).
-    pub values: BTreeMap<String, i32>,
+    pub(crate) values: BTreeMap<String, i32>,
     /// Kinds whose value floats (过河兵): counted apart, below every piece of `values`, so
     /// that trading them for pieces is never a gain; material only inside their region.
     #[serde(default)]
-    pub floating: Vec<FloatingData>,
+    pub(crate) floating: Vec<FloatingData>,
     /// A floating piece is worth less than this many units: giving one up for at least
     /// that much is a gain (2011 26.6: below a chariot). Absent: giving one up for pieces
     /// is never a gain.
     #[serde(default)]
-    pub floating_worth_below: Option<i32>,
+    pub(crate) floating_worth_below: Option<i32>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FloatingData {
+pub(crate) struct FloatingData {
     pub kind: String,
     /// Region (a `board.*` region, as its side sees it) inside which the kind is material.
-    pub region: String,
-    pub value: i32,
+    pub(crate) region: String,
+    pub(crate) value: i32,
 }
 
 /// A move class (将, 杀, 捉, 兑, 献, 拦, 跟, 闲): `repetition.check`, `repetition.chase` …
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ClassData {
+pub(crate) struct ClassData {
     /// The class name used in answers (`chase`).
-    pub class: String,
+    pub(crate) class: String,
     /// The rulebook's term (`捉`).
-    pub zh: String,
+    pub(crate) zh: String,
     /// `attack` (打: 将, 杀, 捉) or `idle` (闲 and its kinds 兑, 献, 拦, 跟).
-    pub family: Family,
+    pub(crate) family: Family,
     /// The VM predicate that decides whether a move has this effect: a name
     /// (`gives_check`), or a one-key mapping of the name to its parameters
     /// (`{mate_threat: {depth: 3}}`).
     #[serde(deserialize_with = "one_key_enum")]
-    pub test: Test,
+    pub(crate) test: Test,
 }
 
 /// Reads an enum written as a name or as a one-key mapping `{name: fields}` (the plain YAML
@@ -70,7 +70,7 @@ where
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Family {
+pub(crate) enum Family {
     Attack,
     Idle,
 }
@@ -78,7 +78,7 @@ pub enum Family {
 /// The predicates a class is defined by (the VM's primitives).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum Test {
+pub(crate) enum Test {
     /// The move attacks the opposing general (将).
     GivesCheck,
     /// Were the opponent to pass, the mover would mate by consecutive checks within
@@ -141,147 +141,148 @@ pub enum Test {
 }
 
 /// `repetition.forcing`: the bounds of the forcing-line search every material test uses.
-pub use super::forcing::Bounds as ForcingData;
+pub(crate) use super::forcing::Bounds as ForcingData;
 
 /// `repetition.multiple_effects`: a move with several effects takes the heaviest class.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct OrderData {
+pub(crate) struct OrderData {
     /// Class names, heaviest first.
-    pub heaviest_first: Vec<String>,
+    pub(crate) heaviest_first: Vec<String>,
 }
 
 /// `repetition.own_attack`: kinds that may themselves attack without it counting (26.1).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct OwnAttackData {
+pub(crate) struct OwnAttackData {
     /// Kinds whose own captures (as the first capturer) do not make a chase.
-    pub first_capturer_not: Vec<String>,
+    pub(crate) first_capturer_not: Vec<String>,
 }
 
 /// `repetition.chase_to_chase`: only newly created attacks count (从捉到捉).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[derive(Default)]
-pub struct NewOnlyData {
+pub(crate) struct NewOnlyData {
     /// A target that could already be won before the move does not make the move a chase.
-    pub new_targets_only: bool,
+    pub(crate) new_targets_only: bool,
     /// Before the move, a capture that would have let the opponent take a piece the
     /// capturer was guarding (the capturer cutting its own root) won nothing yet.
     #[serde(default)]
-    pub before_counts_own_roots: bool,
+    pub(crate) before_counts_own_roots: bool,
     /// A move that answers a check is compared with the other answers too: a target another
     /// answer would also win was laid open by the check, not by the move.
     #[serde(default)]
-    pub check_answers_compared: bool,
+    pub(crate) check_answers_compared: bool,
     /// A target that another piece can now take first is a new chase, though it could be
     /// won before by a different piece.
     #[serde(default)]
-    pub new_per_taker: bool,
+    pub(crate) new_per_taker: bool,
     /// Before the move, the opponent may take the moved piece on its origin though it could
     /// take it anyway: a piece that flees an attack to a point where it wins makes a chase.
     #[serde(default)]
-    pub flight_counts: bool,
+    pub(crate) flight_counts: bool,
     /// A move that answers a check is compared with the position before the check too: a
     /// target the mover could win then, by the same piece, the check only interrupted.
     #[serde(default)]
-    pub before_the_check: bool,
+    pub(crate) before_the_check: bool,
 }
 
 /// A special case that changes the class of a move: `when` all its conditions hold,
 /// the move's class `becomes` another.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ExceptionData {
-    pub when: ConditionData,
-    pub becomes: String,
+pub(crate) struct ExceptionData {
+    pub(crate) when: ConditionData,
+    pub(crate) becomes: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ConditionData {
+pub(crate) struct ConditionData {
     /// The moved piece is of one of these kinds.
     #[serde(default)]
-    pub mover: Option<Vec<String>>,
+    pub(crate) mover: Option<Vec<String>>,
     /// The move answers a check (the mover was in check before it).
     #[serde(default)]
-    pub answers_check: Option<bool>,
+    pub(crate) answers_check: Option<bool>,
     /// The move's class (before this exception) is one of these.
     #[serde(default)]
-    pub class: Option<Vec<String>>,
+    pub(crate) class: Option<Vec<String>>,
     /// Every piece the move chases is of one of these kinds.
     #[serde(default)]
-    pub targets_only: Option<Vec<String>>,
+    pub(crate) targets_only: Option<Vec<String>>,
     /// The mover's side has at most `count` pieces of these kinds (its attacking force).
     #[serde(default)]
-    pub attacking_pieces_at_most: Option<PieceCount>,
+    pub(crate) attacking_pieces_at_most: Option<PieceCount>,
     /// The move wins material only through these kinds as first capturer (which
     /// `repetition.own_attack` exempts), and wins nothing otherwise.
     #[serde(default)]
-    pub latent_by: Option<Vec<String>>,
+    pub(crate) latent_by: Option<Vec<String>>,
     /// The other side's pattern over the cycle is forbidden (长打 on both sides: 互打).
     #[serde(default)]
-    pub opponent_forbidden: Option<bool>,
+    pub(crate) opponent_forbidden: Option<bool>,
     /// The next ply (the opponent's answer) is made by a piece other than the general.
     #[serde(default)]
-    pub answered_by_non_general: Option<bool>,
+    pub(crate) answered_by_non_general: Option<bool>,
     /// The next ply's family is idle (the answer is not itself an attack).
     #[serde(default)]
-    pub answer_idle: Option<bool>,
+    pub(crate) answer_idle: Option<bool>,
     /// After the move, the mover's own general is under a mate threat (被杀) within this
     /// many of the opponent's moves by consecutive checks.
     #[serde(default)]
-    pub own_general_threatened: Option<u8>,
+    pub(crate) own_general_threatened: Option<u8>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PieceCount {
-    pub count: u32,
+pub(crate) struct PieceCount {
+    pub(crate) count: u32,
     pub kinds: Vec<String>,
 }
 
 /// `repetition.patterns`: how a side's cycle of classes is named and judged (25.2).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PatternsData {
+pub(crate) struct PatternsData {
     /// First match wins.
-    pub patterns: Vec<PatternData>,
+    pub(crate) patterns: Vec<PatternData>,
     /// How the rulebook names a side's cycle (长捉, 一将一捉, 两闲 …).
-    pub cycle_names: CycleNames,
+    pub(crate) cycle_names: CycleNames,
 }
 
 /// The rulebook's names of cycles: a class repeated on every move of a side is `perpetual`
-/// + the class (长捉), unless it is idle or played once; otherwise each class is counted
+/// followed by the class (长捉), unless it is idle or played once; otherwise each class is counted
 /// with `numerals[n]` (一将一捉, 两闲), and `many` for a count beyond the numerals.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CycleNames {
-    pub perpetual: String,
+pub(crate) struct CycleNames {
+    pub(crate) perpetual: String,
     /// Numerals by count, from zero.
-    pub numerals: Vec<String>,
-    pub many: String,
+    pub(crate) numerals: Vec<String>,
+    pub(crate) many: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PatternData {
-    pub pattern: String,
-    pub zh: String,
+pub(crate) struct PatternData {
+    pub(crate) pattern: String,
+    pub(crate) zh: String,
     pub status: PatternStatus,
     /// Every move of the side is of one of these classes (omitted: any).
     #[serde(default)]
-    pub every: Option<Vec<String>>,
+    pub(crate) every: Option<Vec<String>>,
     /// Every move of the side is of this family (omitted: any).
     #[serde(default)]
-    pub every_family: Option<Family>,
+    pub(crate) every_family: Option<Family>,
     /// One and the same opposing piece is chased by every move.
     #[serde(default)]
-    pub same_target: bool,
+    pub(crate) same_target: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
+/// Whether a pattern is forbidden (禁止着法) or allowed (允许着法).
 pub enum PatternStatus {
     /// 禁止着法
     Forbidden,
@@ -292,42 +293,42 @@ pub enum PatternStatus {
 /// A verdict rule (`repetition.verdict.*`): when its condition holds, the verdict.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct VerdictData {
+pub(crate) struct VerdictData {
     /// Rules are tried in this order, lowest first.
-    pub order: u32,
-    pub when: VerdictWhen,
+    pub(crate) order: u32,
+    pub(crate) when: VerdictWhen,
     /// `draw`, or what happens to the side the condition names (`one`): `must_change`,
     /// `loses`.
-    pub verdict: VerdictKind,
+    pub(crate) verdict: VerdictKind,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct VerdictWhen {
+pub(crate) struct VerdictWhen {
     /// The side the verdict is about has one of these patterns (names or statuses).
     #[serde(default)]
-    pub one: Option<Vec<String>>,
+    pub(crate) one: Option<Vec<String>>,
     /// The other side has one of these.
     #[serde(default)]
-    pub other: Option<Vec<String>>,
+    pub(crate) other: Option<Vec<String>>,
     /// The other side has none of these.
     #[serde(default)]
-    pub other_not: Option<Vec<String>>,
+    pub(crate) other_not: Option<Vec<String>>,
     /// Both sides have one of these.
     #[serde(default)]
-    pub both: Option<Vec<String>>,
+    pub(crate) both: Option<Vec<String>>,
     /// The other side's cycle holds a chase of one of these kinds (`joint`, `unprotected`,
     /// `higher_value`).
     #[serde(default)]
-    pub other_has_chase: Option<Vec<String>>,
+    pub(crate) other_has_chase: Option<Vec<String>>,
     /// Every move of the one side is a chase of only these kinds.
     #[serde(default)]
-    pub one_every_chase: Option<Vec<String>>,
+    pub(crate) one_every_chase: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum VerdictKind {
+pub(crate) enum VerdictKind {
     Draw,
     MustChange,
     Loses,
@@ -336,16 +337,16 @@ pub enum VerdictKind {
 /// `repetition.cycle`: what the ruling judges (a repetition, or a repeating shuffle).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CycleData {
+pub(crate) struct CycleData {
     /// Judge moves without an exact repetition when each side moves one and the same piece
     /// throughout, at least this many times.
-    pub shuffle_min_moves_per_side: Option<u32>,
+    pub(crate) shuffle_min_moves_per_side: Option<u32>,
     /// A position is pending (待判局面) and ruled on when it has come back this many times
     /// (the cycle played this many times); without it nobody watches the board.
     #[serde(default)]
-    pub pending_after_cycles: Option<u32>,
+    pub(crate) pending_after_cycles: Option<u32>,
     /// After a ruling, the cycles played again before the position is ruled on anew (a side
     /// ordered to change that plays them has not changed).
     #[serde(default)]
-    pub cycles_after_ruling: Option<u32>,
+    pub(crate) cycles_after_ruling: Option<u32>,
 }

@@ -178,7 +178,7 @@ impl Analyst<'_> {
                 }
             }
         }
-        out.sort_by(|a, b| b.gain.cmp(&a.gain));
+        out.sort_by_key(|l| std::cmp::Reverse(l.gain));
         out
     }
 
@@ -190,7 +190,7 @@ impl Analyst<'_> {
 
     /// The net result, for the side to move, of the capture `m` and the forcing line after it
     /// (the opponent takes back, or takes what the capture lays open, and so on).
-    pub fn capture_result(&self, pos: &Position, m: Move, b: Bounds) -> Val {
+    pub(crate) fn capture_result(&self, pos: &Position, m: Move, b: Bounds) -> Val {
         let mut s = Search::new(self, b, pos.side_to_move());
         let mut pos = pos.clone();
         let gain = self.value(&pos, m.to);
@@ -279,7 +279,7 @@ impl<'s, 'a> Search<'s, 'a> {
             })
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
             .collect();
-        moves.sort_by(|a, b| b.0.cmp(&a.0));
+        moves.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
         if attacking && !self.line.is_empty() {
             moves.retain(|(_, m)| !self.free.contains(m));
         }

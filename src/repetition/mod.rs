@@ -26,26 +26,29 @@ use crate::vm::Rules;
 
 pub use analysis::{ChaseKind, Val};
 pub use forcing::{Bounds, Line};
-pub use data::{Family, PatternStatus, Test, VerdictKind};
+pub(crate) use data::{Family, PatternStatus, Test, VerdictKind};
 pub use ruling::{rule, rule_line, PlyRuling, Ruling, RulingError, RulingQuery, Verdict};
 
-pub use crate::spec::RuleRef;
+pub(crate) use crate::spec::RuleRef;
 
 /// The largest bounds the rule data may set for one forcing-line search (plies, checks,
 /// positions) and for a search of mate by consecutive checks (the mover's moves): beyond
 /// them one ruling could take unbounded time.
-pub const MAX_LINE_PLIES: u8 = 24;
-pub const MAX_LINE_CHECKS: u8 = 8;
-pub const MAX_LINE_NODES: u32 = 200_000;
-pub const MAX_MATE_DEPTH: u8 = 6;
+pub(crate) const MAX_LINE_PLIES: u8 = 24;
+pub(crate) const MAX_LINE_CHECKS: u8 = 8;
+pub(crate) const MAX_LINE_NODES: u32 = 200_000;
+pub(crate) const MAX_MATE_DEPTH: u8 = 6;
 
 /// A move class, compiled.
 #[derive(Clone, Debug)]
 pub struct ClassRule {
+    /// The class's name in the data (`chase`).
     pub name: String,
+    /// Its name in the rulebook (捉).
     pub zh: String,
-    pub family: Family,
-    pub test: Test,
+    pub(crate) family: Family,
+    pub(crate) test: Test,
+    /// The clause that defines it.
     pub rule: RuleRef,
 }
 
@@ -55,23 +58,23 @@ type Kinds = u8;
 /// A special case, compiled.
 #[derive(Clone, Debug)]
 pub(crate) struct Exception {
-    pub mover: Option<Kinds>,
-    pub answers_check: Option<bool>,
-    pub class: Option<Vec<usize>>,
-    pub targets_only: Option<Kinds>,
-    pub attacking_at_most: Option<(u32, Kinds)>,
-    pub latent_by: Option<Kinds>,
-    pub opponent_forbidden: Option<bool>,
-    pub answered_by_non_general: Option<bool>,
-    pub answer_idle: Option<bool>,
-    pub own_general_threatened: Option<u8>,
-    pub becomes: usize,
+    pub(crate) mover: Option<Kinds>,
+    pub(crate) answers_check: Option<bool>,
+    pub(crate) class: Option<Vec<usize>>,
+    pub(crate) targets_only: Option<Kinds>,
+    pub(crate) attacking_at_most: Option<(u32, Kinds)>,
+    pub(crate) latent_by: Option<Kinds>,
+    pub(crate) opponent_forbidden: Option<bool>,
+    pub(crate) answered_by_non_general: Option<bool>,
+    pub(crate) answer_idle: Option<bool>,
+    pub(crate) own_general_threatened: Option<u8>,
+    pub(crate) becomes: usize,
     pub rule: RuleRef,
 }
 
 impl Exception {
     /// Whether the condition needs the whole cycle (the other side's pattern, the next ply).
-    pub fn needs_cycle(&self) -> bool {
+    pub(crate) fn needs_cycle(&self) -> bool {
         self.opponent_forbidden.is_some() || self.answered_by_non_general.is_some() || self.answer_idle.is_some()
     }
 }
@@ -79,23 +82,27 @@ impl Exception {
 /// A named pattern of a side's cycle, compiled.
 #[derive(Clone, Debug)]
 pub struct Pattern {
+    /// The pattern's name in the data (`perpetual_attack`).
     pub name: String,
+    /// Its name in the rulebook (长捉).
     pub zh: String,
+    /// Forbidden or allowed.
     pub status: PatternStatus,
-    pub every: Option<Vec<usize>>,
-    pub every_family: Option<Family>,
-    pub same_target: bool,
+    pub(crate) every: Option<Vec<usize>>,
+    pub(crate) every_family: Option<Family>,
+    pub(crate) same_target: bool,
+    /// The clause that defines it.
     pub rule: RuleRef,
 }
 
 /// A verdict rule, compiled.
 #[derive(Clone, Debug)]
 pub(crate) struct VerdictRule {
-    pub order: u32,
-    pub when: data::VerdictWhen,
-    pub other_has_chase: Option<Vec<ChaseKind>>,
-    pub one_every_chase: Option<Vec<ChaseKind>>,
-    pub verdict: VerdictKind,
+    pub(crate) order: u32,
+    pub(crate) when: data::VerdictWhen,
+    pub(crate) other_has_chase: Option<Vec<ChaseKind>>,
+    pub(crate) one_every_chase: Option<Vec<ChaseKind>>,
+    pub(crate) verdict: VerdictKind,
     pub rule: RuleRef,
 }
 
@@ -134,7 +141,8 @@ pub struct RepetitionRules {
     /// How newness is judged (从捉到捉): the clause's data, all off without the clause.
     pub(crate) newness: data::NewOnlyData,
     pub(crate) exceptions: Vec<Exception>,
-    pub patterns: Vec<Pattern>,
+    /// The named patterns of a side's cycle, in the data's order.
+    pub(crate) patterns: Vec<Pattern>,
     pub(crate) cycle_names: data::CycleNames,
     pub(crate) patterns_rule: RuleRef,
     pub(crate) verdicts: Vec<VerdictRule>,
@@ -148,12 +156,12 @@ pub struct RepetitionRules {
 
 impl RepetitionRules {
     /// The value of a piece of `side` and `kind` on `sq`, if it is material there.
-    pub fn value(&self, side: Side, kind: KindId, sq: Square) -> Option<Val> {
+    pub(crate) fn value(&self, side: Side, kind: KindId, sq: Square) -> Option<Val> {
         self.values[(side.index() * 8 + kind as usize) * SQUARES + sq.index()]
     }
 
     /// Whether `kind`'s own captures do not make a chase (26.1).
-    pub fn exempt_first_capturer(&self, kind: KindId) -> bool {
+    pub(crate) fn exempt_first_capturer(&self, kind: KindId) -> bool {
         self.exempt_first >> kind & 1 == 1
     }
 
@@ -162,6 +170,7 @@ impl RepetitionRules {
         self.pending.as_ref()
     }
 
+    /// The index of the class of this name, heaviest first.
     pub fn class_index(&self, name: &str) -> Option<usize> {
         self.classes.iter().position(|c| c.name == name)
     }

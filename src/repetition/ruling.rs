@@ -17,7 +17,9 @@ use super::{RepetitionRules, RuleRef, VerdictKind, VerdictRule};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulingQuery {
+    /// The position, in FEN (or `startpos`).
     pub fen: String,
+    /// The moves played from it, in canonical ICCS; the cycle is sought at their end.
     pub moves: Vec<String>,
 }
 
@@ -25,16 +27,22 @@ pub struct RulingQuery {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
+    /// A draw (和棋).
     Draw,
+    /// Red must change its moves (变着).
     RedMustChange,
+    /// Black must change its moves.
     BlackMustChange,
+    /// Red loses (判负).
     RedLoses,
+    /// Black loses.
     BlackLoses,
     /// The moves neither repeat a position nor form a repeating pattern.
     None,
 }
 
 impl Verdict {
+    /// The verdict as the data and the protocol write it (`red_must_change` …).
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Draw => "draw",
@@ -46,9 +54,11 @@ impl Verdict {
         }
     }
 
+    /// Every verdict, in declaration order.
     pub const ALL: [Verdict; 6] =
         [Verdict::Draw, Verdict::RedMustChange, Verdict::BlackMustChange, Verdict::RedLoses, Verdict::BlackLoses, Verdict::None];
 
+    /// Reads a verdict written by [`Verdict::name`].
     pub fn parse(s: &str) -> Option<Verdict> {
         Verdict::ALL.into_iter().find(|v| v.name() == s)
     }
@@ -72,21 +82,26 @@ pub type RulingError = LineError;
 pub struct PlyRuling {
     /// 1-based index of the move in the input.
     pub ply: usize,
+    /// The facts the classes were judged on.
     pub facts: PlyFacts,
     /// Points of the pieces chased (or exchanged, offered, followed), as they stand after
     /// the move.
     pub targets: Vec<String>,
+    /// How each chase target is won (unprotected, worth more than its taker, jointly).
     pub chases: Vec<ChaseKind>,
     /// What a diagram of the move draws, as the pieces stand after it: attacker and target
     /// of every chase counted, or the moved piece and each piece it meets (兑 献 跟).
     pub arrows: Vec<(Square, Square)>,
+    /// The class and why, in words (`chase (捉): the chariot on a7 can take …`).
     pub reason: String,
 }
 
 /// Each side's pattern.
 #[derive(Clone, Debug)]
 pub struct SidePattern {
+    /// The pattern's name in the data (`perpetual_attack`).
     pub pattern: String,
+    /// Forbidden or allowed.
     pub status: PatternStatus,
     /// The rulebook's name of the cycle (长捉, 一将一捉, 两闲 …).
     pub zh: String,
@@ -95,11 +110,13 @@ pub struct SidePattern {
 /// The full ruling.
 #[derive(Clone, Debug)]
 pub struct Ruling {
+    /// The verdict.
     pub verdict: Verdict,
     /// `repetition` (a position came back), `shuffle` (a repeating pattern) or `none`.
     pub judged: &'static str,
     /// The plies judged (1-based, inclusive), when any.
     pub cycle: Option<(usize, usize)>,
+    /// Every judged move, in order.
     pub plies: Vec<PlyRuling>,
     /// Red's then Black's pattern.
     pub patterns: Option<[SidePattern; 2]>,
@@ -463,6 +480,7 @@ impl Ruling {
     }
 }
 
+/// A pattern status as answers write it (`forbidden`, `allowed`).
 pub fn status_name(s: PatternStatus) -> &'static str {
     match s {
         PatternStatus::Forbidden => "forbidden",

@@ -28,27 +28,31 @@ pub enum Status {
 /// One entry with its clauses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
-    pub article: String,
-    pub heading: String,
+    /// The article's number (`24.3`).
+    pub(crate) article: String,
+    pub(crate) heading: String,
     /// Clauses citing this very article.
-    pub direct: Vec<String>,
+    pub(crate) direct: Vec<String>,
     /// Clauses citing a sub-article (`4.1.8` for `4.1`, also numbers the table lacks).
-    pub through_parts: Vec<String>,
+    pub(crate) through_parts: Vec<String>,
     /// Clauses citing an article this one is part of (`10.4.3` for `10.4.3.1`).
-    pub through_whole: Vec<String>,
+    pub(crate) through_whole: Vec<String>,
+    /// Encoded, not decidable, text unavailable, or a gap.
     pub status: Status,
     /// Set when the text is not available, even if clauses encode it from other sources.
-    pub text_missing: Option<String>,
+    pub(crate) text_missing: Option<String>,
 }
 
 /// The coverage of one edition's table of contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EditionCoverage {
+    /// The edition's id.
     pub edition: String,
-    pub rows: Vec<Row>,
+    /// Every entry of its table of contents, in order.
+    pub(crate) rows: Vec<Row>,
     /// Articles that clauses cite but the table of contents does not have (nor any parent
     /// of them), with the clauses.
-    pub outside: BTreeMap<String, Vec<String>>,
+    pub(crate) outside: BTreeMap<String, Vec<String>>,
 }
 
 impl EditionCoverage {
@@ -72,7 +76,7 @@ impl EditionCoverage {
 }
 
 /// The articles an `article` field of a clause names (`7.1, 7.2, 8.1.6`).
-pub fn cited(field: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn cited(field: &str) -> impl Iterator<Item = &str> {
     field.split(',').map(str::trim).filter(|s| !s.is_empty())
 }
 
@@ -155,8 +159,11 @@ pub fn coverage(ed: &Edition, toc: &Toc) -> EditionCoverage {
 
 /// `reports/articles.md` and its summary lines (one per edition).
 pub struct ArticlesReport {
+    /// The report, `reports/articles.md`.
     pub markdown: String,
+    /// One summary line per edition.
     pub summary: Vec<String>,
+    /// The coverage of each edition.
     pub editions: Vec<EditionCoverage>,
 }
 

@@ -35,14 +35,20 @@ use crate::spec::{Clause, Edition, ProvenanceStatus, Spec};
 /// How one clause differs from A to B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
+    /// Only in B.
     Added,
+    /// Only in A.
     Removed,
+    /// In both, with different data.
     Changed,
+    /// In both with the same data, under another article number.
     Renumbered,
+    /// In both, the same.
     Unchanged,
 }
 
 impl Kind {
+    /// The kind as the report writes it (`added` …).
     pub fn name(self) -> &'static str {
         match self {
             Kind::Added => "added",
@@ -54,7 +60,7 @@ impl Kind {
     }
 
     /// Whether the rule fact itself differs (the clause exists on one side only, or its data differs).
-    pub fn data_differs(self) -> bool {
+    pub(crate) fn data_differs(self) -> bool {
         matches!(self, Kind::Added | Kind::Removed | Kind::Changed)
     }
 }
@@ -64,12 +70,16 @@ impl Kind {
 pub enum Grade {
     /// Every clause involved was read in its edition's own text.
     Read,
+    /// A clause involved rests on a third-party reproduction of the text.
     Secondary,
+    /// A clause involved rests on an unverified source.
     Unverified,
+    /// A clause involved is inferred, not read anywhere.
     Inferred,
 }
 
 impl Grade {
+    /// Every grade, surest first.
     pub const ALL: [Grade; 4] = [Grade::Read, Grade::Secondary, Grade::Unverified, Grade::Inferred];
 
     fn of(s: ProvenanceStatus) -> Grade {
@@ -82,7 +92,7 @@ impl Grade {
     }
 
     /// How the report says it.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Grade::Read => "read in the texts",
             Grade::Secondary => "resting on a secondary source",
@@ -104,9 +114,13 @@ impl Grade {
 /// One clause of A and/or B and how it differs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClauseDiff {
+    /// The clause id.
     pub id: String,
+    /// How it differs.
     pub kind: Kind,
+    /// The clause in A, if A has it.
     pub a: Option<Clause>,
+    /// The clause in B, if B has it.
     pub b: Option<Clause>,
 }
 
@@ -117,13 +131,13 @@ impl ClauseDiff {
     }
 
     /// The article the clause is listed under: B's, else A's.
-    pub fn group_article(&self) -> Option<&str> {
+    pub(crate) fn group_article(&self) -> Option<&str> {
         self.b.as_ref().and_then(|c| c.article.as_deref()).or_else(|| self.a.as_ref().and_then(|c| c.article.as_deref()))
     }
 }
 
 /// Every clause of A or B with its kind of difference, in id order.
-pub fn clause_diffs(a: &Edition, b: &Edition) -> Vec<ClauseDiff> {
+pub(crate) fn clause_diffs(a: &Edition, b: &Edition) -> Vec<ClauseDiff> {
     let mut ids: Vec<&str> = a.clauses().iter().chain(b.clauses()).map(|c| c.id.as_str()).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -154,8 +168,11 @@ pub struct Shown {
 /// A conformance case whose answer differs between A and B.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BehaviourDiff {
+    /// The case.
     pub case: Case,
+    /// Its answer under A.
     pub a: Shown,
+    /// Its answer under B.
     pub b: Shown,
     /// The clauses that cause the difference, with how they differ and how it was found.
     pub causes: Vec<Cause>,
@@ -164,10 +181,12 @@ pub struct BehaviourDiff {
 /// A clause that causes a behaviour difference.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cause {
+    /// The clause id.
     pub clause: String,
+    /// How the clause differs from A to B.
     pub kind: Kind,
     /// The case cites the clause (and its data differ).
-    pub cited: bool,
+    pub(crate) cited: bool,
     /// Putting A's version of the clause into B (or taking it out, when B alone has it)
     /// changes B's answer to the case.
     pub by_experiment: bool,
@@ -337,7 +356,7 @@ pub fn behaviour(spec: &Spec, suite: &Suite, (a, ea): (&str, &Edition), (b, eb):
 }
 
 /// The report's one-line purpose for the README.
-pub fn purpose(a: &str, b: &str) -> String {
+pub(crate) fn purpose(a: &str, b: &str) -> String {
     format!("For arbiters and engine authors moving from `{a}` to `{b}`: every clause that differs (by article, with provenance) and every conformance case whose answer differs, with diagrams.")
 }
 
@@ -345,10 +364,14 @@ pub fn purpose(a: &str, b: &str) -> String {
 /// headline figures.
 #[derive(Clone, Debug, Default)]
 pub struct DiffReport {
+    /// The report's Markdown.
     pub markdown: String,
+    /// The diagrams it links: file name → SVG.
     pub diagrams: Vec<(String, String)>,
-    pub figures: String,
+    pub(crate) figures: String,
+    /// Every clause of A or B and how it differs.
     pub clauses: Vec<ClauseDiff>,
+    /// Every case whose answer differs.
     pub behaviour: Vec<BehaviourDiff>,
 }
 
@@ -614,7 +637,7 @@ fn tokens(s: &str) -> Vec<&str> {
 
 /// Two texts with their differences marked word by word (list items and words): removed
 /// words ~~struck~~ in the old one, added words **bold** in the new one.
-pub fn inline_diff(old: &str, new: &str) -> (String, String) {
+pub(crate) fn inline_diff(old: &str, new: &str) -> (String, String) {
     let (a, b) = (tokens(old), tokens(new));
     let diff = TextDiff::from_slices(&a, &b);
     let (mut x, mut y) = (String::new(), String::new());
@@ -640,7 +663,7 @@ pub fn inline_diff(old: &str, new: &str) -> (String, String) {
 }
 
 /// The file name of a case's diagram (`outcome-since-2011-foo.svg`).
-pub fn diagram_name(case: &Case) -> String {
+pub(crate) fn diagram_name(case: &Case) -> String {
     format!("{}.svg", case.stem_path().replace('/', "-"))
 }
 

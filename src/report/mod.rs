@@ -9,7 +9,7 @@
 //! - `coverage.md`, from [`crate::conform::coverage`]: which cases cite each clause;
 //! - `README.md`: what each report is for, with its headline figures.
 //!
-//! Which diffs are generated is the list [`DIFFS`]; a pair whose rule set the spec does
+//! Which diffs are generated is the list `DIFFS`; a pair whose rule set the spec does
 //! not have (yet) is skipped and named in the README.
 
 pub mod articles;
@@ -27,7 +27,7 @@ use crate::spec::Spec;
 /// The rule-set pairs whose differences are checked in as `reports/diff-A-B.md`, older
 /// first. Extend this list to add a report; a pair naming a rule set the spec lacks is
 /// skipped (and listed as such in `reports/README.md`).
-pub const DIFFS: &[(&str, &str)] = &[
+pub(crate) const DIFFS: &[(&str, &str)] = &[
     ("cxa-2011", "cxa-2020"),
     ("cxa-1999", "cxa-2011"),
     ("cxa-1999", "cxa-2020"),
@@ -39,23 +39,17 @@ pub const DIFFS: &[(&str, &str)] = &[
 pub const DIR: &str = "reports";
 
 /// The file name of the diff of `a` and `b` (`diff-cxa-2011-cxa-2020.md`).
-pub fn diff_file(a: &str, b: &str) -> String {
+pub(crate) fn diff_file(a: &str, b: &str) -> String {
     format!("diff-{a}-{b}.md")
 }
 
-/// One generated file, by its path relative to `reports/`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Output {
-    pub path: String,
-    pub text: String,
-}
 
 /// Everything `xqspec report` writes.
 #[derive(Clone, Debug, Default)]
 pub struct Generated {
     /// Every file, by path under `reports/` (diagrams under `diagrams/`).
     pub files: BTreeMap<String, String>,
-    /// Diffs of [`DIFFS`] not generated, with the reason.
+    /// Diffs of `DIFFS` not generated, with the reason.
     pub skipped: Vec<(String, String)>,
     /// `edition clause` of every clause neither cited by a case nor exempt.
     pub uncovered: Vec<String>,
@@ -207,7 +201,7 @@ fn extra_files(root: &Path, g: &Generated) -> Vec<String> {
 }
 
 /// Compact YAML for reports: scalar lists inline (`[0, 1]`), everything else in block style.
-pub fn yaml(v: &serde_yaml::Value) -> String {
+pub(crate) fn yaml(v: &serde_yaml::Value) -> String {
     let mut out = String::new();
     render(v, 0, &mut out);
     out
@@ -215,7 +209,7 @@ pub fn yaml(v: &serde_yaml::Value) -> String {
 
 /// A scalar (or a list of scalars) as one line of YAML, or `None` for a mapping or a
 /// list holding mappings.
-pub fn scalar(v: &serde_yaml::Value) -> Option<String> {
+pub(crate) fn scalar(v: &serde_yaml::Value) -> Option<String> {
     use serde_yaml::Value::*;
     match v {
         Null => Some("null".into()),
@@ -267,7 +261,7 @@ fn render(v: &serde_yaml::Value, indent: usize, out: &mut String) {
 
 /// The leaves of a clause's data, by path (`orders.default`, `kinds[2].fen`): scalars,
 /// and lists of scalars as one leaf. A mapping or list with no leaves is one leaf (`{}`).
-pub fn leaves(v: &serde_yaml::Value) -> BTreeMap<String, String> {
+pub(crate) fn leaves(v: &serde_yaml::Value) -> BTreeMap<String, String> {
     fn walk(v: &serde_yaml::Value, path: String, out: &mut BTreeMap<String, String>) {
         if let Some(s) = scalar(v) {
             out.insert(path, s);

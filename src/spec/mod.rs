@@ -11,23 +11,26 @@ mod raw;
 mod toc;
 
 pub use overlay::{merge_data, Overlay, OverlayChange, UnknownRuleSet};
-pub use toc::{parent_of, Toc, TocEntry};
+pub(crate) use toc::{parent_of, Toc, TocEntry};
 
 /// Where a rule came from, for answers: a clause's id and its article in the edition.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct RuleRef {
+    /// The clause id (`repetition.chase`).
     pub clause: String,
+    /// The article it encodes in the edition (`24.3`), when it names one.
     pub article: Option<String>,
 }
 
 impl RuleRef {
+    /// The reference to a clause.
     pub fn of(c: &Clause) -> RuleRef {
         RuleRef { clause: c.id.clone(), article: c.article.clone() }
     }
 
     /// The numeric order of the (first) article (`"4.1.10, 22.1"` → `[4, 1, 10]`; none
     /// last): clauses that decide the same event apply in article order.
-    pub fn article_order(&self) -> Vec<u32> {
+    pub(crate) fn article_order(&self) -> Vec<u32> {
         match &self.article {
             None => vec![u32::MAX],
             Some(a) => a.split(',').next().unwrap_or("").trim().split('.').map(|p| p.trim().parse().unwrap_or(u32::MAX)).collect(),
@@ -60,14 +63,16 @@ static BUILTIN: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec");
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Provenance {
+    /// How far the clause rests on the edition's text.
     pub status: ProvenanceStatus,
     /// Id of a source declared in some `edition.yaml`.
-    pub source: String,
+    pub(crate) source: String,
     /// Where in the source (article, section, page).
     #[serde(default)]
     pub r#ref: Option<String>,
     #[serde(default)]
-    pub note: Option<String>,
+    /// A note on the reading.
+    pub(crate) note: Option<String>,
 }
 
 /// The certainty scale of `rules-digest.md` §0.
@@ -85,12 +90,14 @@ pub enum ProvenanceStatus {
 }
 
 impl ProvenanceStatus {
+    /// Every status, surest first.
     pub const ALL: [ProvenanceStatus; 4] = [
         ProvenanceStatus::Verified,
         ProvenanceStatus::Secondary,
         ProvenanceStatus::Unverified,
         ProvenanceStatus::Inferred,
     ];
+    /// The status as written in the spec (`verified` …).
     pub fn name(self) -> &'static str {
         match self {
             ProvenanceStatus::Verified => "verified",
@@ -103,12 +110,12 @@ impl ProvenanceStatus {
 
 /// A source a clause may cite.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Source {
+pub(crate) struct Source {
     pub id: String,
-    pub what: String,
+    pub(crate) what: String,
     pub file: Option<String>,
     /// The edition whose `edition.yaml` declares it.
-    pub declared_in: String,
+    pub(crate) declared_in: String,
 }
 
 /// One rule fact of one edition.
@@ -119,8 +126,10 @@ pub struct Clause {
     /// The article this clause encodes in this edition, if the edition has one.
     pub article: Option<String>,
     /// One line in our own words.
-    pub summary: String,
+    pub(crate) summary: String,
+    /// How sure we are of it, and where it was read.
     pub provenance: Provenance,
+    /// The typed data the rule domains interpret, as written.
     pub data: serde_yaml::Value,
     /// Set when the clause was taken over from a parent edition without being restated:
     /// its provenance is then the edition's `inherited_provenance`.
@@ -130,14 +139,17 @@ pub struct Clause {
     /// Where the clause's `data` was written (file relative to the spec root, 1-based line).
     pub location: Location,
     /// Where this edition restates an inherited clause (its own article, summary, provenance).
-    pub restated_at: Option<Location>,
+    pub(crate) restated_at: Option<Location>,
 }
 
 /// A place in a spec file.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Location {
+    /// The file, relative to the spec root.
     pub file: String,
+    /// The line, from 1; 0 for the file as a whole.
     pub line: usize,
+    /// The column, from 1.
     pub column: usize,
 }
 
@@ -155,27 +167,32 @@ impl fmt::Display for Location {
 /// A fully resolved edition.
 #[derive(Clone, Debug)]
 pub struct Edition {
+    /// The edition's id (`cxa-2020`).
     pub id: String,
+    /// Its name in the rulebook (《象棋竞赛规则》 2020).
     pub name: String,
-    pub name_en: String,
+    pub(crate) name_en: String,
     /// The year of the edition, when one is known (the AXF rule set states none here).
-    pub year: Option<u16>,
+    pub(crate) year: Option<u16>,
+    /// Who published it.
     pub publisher: String,
+    /// The edition it derives from, restating only what differs.
     pub derives_from: Option<String>,
-    pub sources: Vec<Source>,
+    pub(crate) sources: Vec<Source>,
     clauses: Vec<Clause>,
     index: HashMap<String, usize>,
     /// The edition's table of contents (`articles.yaml`), when the spec has one; not
     /// inherited by derived editions. An edition with an overlay keeps its base's.
-    pub toc: Option<Toc>,
+    pub(crate) toc: Option<Toc>,
 }
 
 impl Edition {
     /// Clauses in id order.
-    pub fn clauses(&self) -> &[Clause] {
+    pub(crate) fn clauses(&self) -> &[Clause] {
         &self.clauses
     }
 
+    /// The clause of this id, inherited or its own.
     pub fn clause(&self, id: &str) -> Option<&Clause> {
         self.index.get(id).map(|&i| &self.clauses[i])
     }
@@ -183,7 +200,7 @@ impl Edition {
     /// This edition with the clause `id` replaced by `clause` (added when the edition has
     /// no such clause), or removed when `clause` is `None`. For experiments on rule sets
     /// (which clause makes an answer differ, `xqspec diff`); the id stays the same.
-    pub fn with_clause(&self, id: &str, clause: Option<Clause>) -> Edition {
+    pub(crate) fn with_clause(&self, id: &str, clause: Option<Clause>) -> Edition {
         let mut ed = self.clone();
         ed.clauses.retain(|c| c.id != id);
         if let Some(c) = clause {
@@ -211,13 +228,16 @@ pub struct Spec {
 /// One problem found while loading a spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpecError {
+    /// Where in the spec.
     pub location: Location,
     /// The clause concerned, when there is one.
     pub clause: Option<String>,
+    /// What is wrong, in words.
     pub message: String,
 }
 
 impl SpecError {
+    /// An error at `location`, at clause `clause` when there is one.
     pub fn new(location: Location, clause: Option<&str>, message: impl Into<String>) -> SpecError {
         SpecError { location, clause: clause.map(str::to_string), message: message.into() }
     }
@@ -262,7 +282,7 @@ impl fmt::Display for SpecErrors {
 impl std::error::Error for SpecErrors {}
 
 /// The text of a spec directory: `(path relative to the root, contents)`.
-pub type SpecFiles = Vec<(String, String)>;
+pub(crate) type SpecFiles = Vec<(String, String)>;
 
 impl Spec {
     /// The spec embedded in this binary at build time (the repository's `spec/`).
@@ -304,16 +324,18 @@ impl Spec {
         raw::resolve(files)
     }
 
+    /// Every edition, in id order.
     pub fn editions(&self) -> &[Edition] {
         &self.editions
     }
 
+    /// The edition of this id.
     pub fn edition(&self, id: &str) -> Option<&Edition> {
         self.editions.iter().find(|e| e.id == id)
     }
 
     /// Every source declared by any edition.
-    pub fn sources(&self) -> impl Iterator<Item = &Source> {
+    pub(crate) fn sources(&self) -> impl Iterator<Item = &Source> {
         self.editions.iter().flat_map(|e| e.sources.iter())
     }
 }

@@ -37,7 +37,7 @@ pub struct OverlayChange {
     pub data: serde_yaml::Value,
     /// Why, in the event's terms (optional, for reports).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 /// An event's supplementary rules as clause-data changes to one edition.
@@ -51,14 +51,14 @@ pub struct Overlay {
     /// The edition it applies to.
     pub edition: String,
     /// How sure we are of the changes and where they were read.
-    pub provenance: Provenance,
-    pub changes: Vec<OverlayChange>,
+    pub(crate) provenance: Provenance,
+    pub(crate) changes: Vec<OverlayChange>,
     /// Where each change was written (file, line of `- clause:`), filled by [`Overlay::parse`].
     #[serde(skip)]
-    pub locations: Vec<Location>,
+    pub(crate) locations: Vec<Location>,
     /// File the overlay was read from.
     #[serde(skip)]
-    pub file: String,
+    pub(crate) file: String,
 }
 
 impl fmt::Display for Overlay {
@@ -261,17 +261,17 @@ impl Spec {
     }
 
     /// Every rule-set id of the spec: the editions, then the editions with their shipped overlays.
-    pub fn ruleset_ids(&self) -> Vec<String> {
+    pub(crate) fn ruleset_ids(&self) -> Vec<String> {
         self.editions().iter().map(|e| e.id.clone()).chain(self.overlays.iter().map(Overlay::ruleset_id)).collect()
     }
 
     /// The error for `id` when no rule set of the spec has it .
-    pub fn unknown_ruleset(&self, id: &str) -> UnknownRuleSet {
+    pub(crate) fn unknown_ruleset(&self, id: &str) -> UnknownRuleSet {
         UnknownRuleSet { id: id.to_string(), known: self.ruleset_ids() }
     }
 
     /// Whether `id` names a rule set of the spec.
-    pub fn knows_ruleset(&self, id: &str) -> bool {
+    pub(crate) fn knows_ruleset(&self, id: &str) -> bool {
         self.ruleset_ids().iter().any(|k| k == id)
     }
 }
@@ -281,7 +281,7 @@ impl Spec {
 pub struct UnknownRuleSet {
     /// The id asked for.
     pub id: String,
-    /// The ids the spec knows ([`Spec::ruleset_ids`]).
+    /// The ids the spec knows (`Spec::ruleset_ids`).
     pub known: Vec<String>,
 }
 

@@ -149,6 +149,33 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
         }
     }
 
+    read_clause_files(clause_files, &mut drafts, &mut broken, &mut errors);
+
+    let sources = declare_sources(&drafts, &mut errors);
+
+    // Resolve editions in dependency order.
+    let mut resolved: BTreeMap<String, Edition> = BTreeMap::new();
+    let mut visiting = HashSet::new();
+    let ids: Vec<String> = drafts.keys().cloned().collect();
+    for id in &ids {
+        if !depends_on_broken(id, &drafts, &broken) {
+            resolve_one(id, &drafts, &sources, &mut resolved, &mut visiting, &mut errors);
+        }
+    }
+
+    attach_tocs(tocs, &sources, &drafts, &mut resolved, &mut errors);
+    let mut spec = Spec { editions: resolved.into_values().collect(), overlays: Vec::new() };
+    add_overlays(&mut spec, overlay_files, &mut errors);
+    if errors.is_empty() {
+        Ok(spec)
+    } else {
+        Err(SpecErrors(errors))
+    }
+}
+
+/// Reads every clause file into the draft of its edition folder, each clause with the place
+/// of its `- id:` line; an edition with a file that does not read is marked broken.
+fn read_clause_files(clause_files: Vec<(String, String, String)>, drafts: &mut BTreeMap<String, EditionDraft>, broken: &mut HashSet<String>, errors: &mut Vec<SpecError>) {
     for (dir, path, text) in clause_files {
         let Some(draft) = drafts.get_mut(&dir) else {
             errors.push(SpecError::new(
@@ -177,10 +204,12 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
             }
         }
     }
+}
 
-    // Sources: declared once, anywhere; every reference must resolve.
+/// The sources every `edition.yaml` declares, by id: declared once, anywhere.
+fn declare_sources(drafts: &BTreeMap<String, EditionDraft>, errors: &mut Vec<SpecError>) -> HashMap<String, Source> {
     let mut sources: HashMap<String, Source> = HashMap::new();
-    for (id, d) in &drafts {
+    for (id, d) in drafts {
         for s in &d.raw.sources {
             let src = Source { id: s.id.clone(), what: s.what.clone(), file: s.file.clone(), declared_in: id.clone() };
             if let Some(prev) = sources.insert(s.id.clone(), src) {
@@ -192,17 +221,12 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
             }
         }
     }
+    sources
+}
 
-    // Resolve editions in dependency order.
-    let mut resolved: BTreeMap<String, Edition> = BTreeMap::new();
-    let mut visiting = HashSet::new();
-    let ids: Vec<String> = drafts.keys().cloned().collect();
-    for id in &ids {
-        if !depends_on_broken(id, &drafts, &broken) {
-            resolve_one(id, &drafts, &sources, &mut resolved, &mut visiting, &mut errors);
-        }
-    }
-
+/// Gives each resolved edition its table of contents (`articles.yaml`), whose source must be
+/// declared and whose folder must be an edition's.
+fn attach_tocs(tocs: BTreeMap<String, super::Toc>, sources: &HashMap<String, Source>, drafts: &BTreeMap<String, EditionDraft>, resolved: &mut BTreeMap<String, Edition>, errors: &mut Vec<SpecError>) {
     for (dir, toc) in tocs {
         if !sources.contains_key(&toc.source) {
             errors.push(SpecError::new(
@@ -221,8 +245,10 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
             )),
         }
     }
-    let mut spec = Spec { editions: resolved.into_values().collect(), overlays: Vec::new() };
-    // Overlays: each must parse, have a unique id and apply to its edition.
+}
+
+/// Adds the event overlays: each must parse, have a unique id and apply to its edition.
+fn add_overlays(spec: &mut Spec, overlay_files: Vec<(String, String)>, errors: &mut Vec<SpecError>) {
     for (path, text) in overlay_files {
         match super::Overlay::parse(&path, &text) {
             Ok(o) => {
@@ -239,11 +265,6 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
             }
             Err(e) => errors.extend(e.0),
         }
-    }
-    if errors.is_empty() {
-        Ok(spec)
-    } else {
-        Err(SpecErrors(errors))
     }
 }
 

@@ -15,30 +15,30 @@ use super::{Location, SpecError};
 
 /// One article, sub-article, chapter or appendix of an edition.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TocEntry {
+pub(crate) struct TocEntry {
     /// `4.1.8`, `19`, or a chapter or appendix without an article number (`ch8`, `app2`),
     /// with numbered items when the book numbers them inside a chapter (`ch7.3`).
-    pub article: String,
+    pub(crate) article: String,
     /// The book's short heading, when it has one (article titles, chapters).
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
     /// What it is about, in our own words.
-    pub gloss: String,
+    pub(crate) gloss: String,
     /// Key of `reasons`: why no program can decide it.
-    pub not_decidable: Option<String>,
+    pub(crate) not_decidable: Option<String>,
     /// Key of `missing`: why its text is not available.
-    pub unavailable: Option<String>,
-    pub location: Location,
+    pub(crate) unavailable: Option<String>,
+    pub(crate) location: Location,
 }
 
 impl TocEntry {
     /// The article this one is a sub-article of (`4.1` for `4.1.8`), by its number.
-    pub fn parent(&self) -> Option<&str> {
+    pub(crate) fn parent(&self) -> Option<&str> {
         parent_of(&self.article)
     }
 }
 
 /// The parent number of a dotted article number (`4.1.8` → `4.1`; `4` → none).
-pub fn parent_of(article: &str) -> Option<&str> {
+pub(crate) fn parent_of(article: &str) -> Option<&str> {
     article.rsplit_once('.').map(|(p, _)| p)
 }
 
@@ -46,27 +46,27 @@ pub fn parent_of(article: &str) -> Option<&str> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Toc {
     /// The source the table was read from (a declared source id).
-    pub source: String,
+    pub(crate) source: String,
     /// What the table covers and how complete it is, one paragraph.
-    pub note: String,
+    pub(crate) note: String,
     /// Reasons an article cannot be decided by a program, by key.
-    pub reasons: BTreeMap<String, String>,
+    pub(crate) reasons: BTreeMap<String, String>,
     /// Why the text of articles is not available, by key.
-    pub missing: BTreeMap<String, String>,
+    pub(crate) missing: BTreeMap<String, String>,
     /// Every entry, in book order.
-    pub articles: Vec<TocEntry>,
+    pub(crate) articles: Vec<TocEntry>,
     /// The file it was read from.
-    pub file: String,
+    pub(crate) file: String,
 }
 
 impl Toc {
-    pub fn entry(&self, article: &str) -> Option<&TocEntry> {
+    pub(crate) fn entry(&self, article: &str) -> Option<&TocEntry> {
         self.articles.iter().find(|e| e.article == article)
     }
 
     /// The nearest entry that is `article` or one of its parents (`26.1.1` → `26` when
     /// the table lists only `26`).
-    pub fn nearest(&self, article: &str) -> Option<&TocEntry> {
+    pub(crate) fn nearest(&self, article: &str) -> Option<&TocEntry> {
         let mut cur = Some(article);
         while let Some(a) = cur {
             if let Some(e) = self.entry(a) {

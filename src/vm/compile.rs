@@ -13,7 +13,7 @@ use crate::board::{KindId, Side, Square, FILES, RANKS, SQUARES};
 use crate::spec::{Clause, Edition, SpecError};
 
 /// Most kinds a compiled edition may have (piece codes keep the kind in three bits).
-pub const MAX_KINDS: usize = 8;
+pub(crate) const MAX_KINDS: usize = 8;
 
 pub(crate) fn err(c: &Clause, msg: impl Into<String>) -> SpecError {
     SpecError::new(c.location.clone(), Some(&c.id), msg)
@@ -257,12 +257,15 @@ fn kind_id(kinds: &[KindInfo], c: &Clause, name: &str) -> Result<KindId, SpecErr
     })
 }
 
+/// The pieces of each side (Red, Black) with their points.
+type SidePieces = [Vec<(KindId, Square)>; 2];
+
 /// `pieces.setup`: the pieces of each side; the kinds' counts follow from it.
-fn setup<'a>(ed: &'a Edition, kinds: &mut [KindInfo], royal: KindId, errors: &mut Vec<SpecError>) -> Option<(&'a Clause, [Vec<(KindId, Square)>; 2])> {
+fn setup<'a>(ed: &'a Edition, kinds: &mut [KindInfo], royal: KindId, errors: &mut Vec<SpecError>) -> Option<(&'a Clause, SidePieces)> {
     let setup_clause = note(require(ed, "pieces.setup"), errors)?;
     let setup_data: data::Setup = read(setup_clause, errors)?;
     let before = errors.len();
-    let mut setup: [Vec<(KindId, Square)>; 2] = [Vec::new(), Vec::new()];
+    let mut setup: SidePieces = [Vec::new(), Vec::new()];
     let mut occupied = 0u128;
     for (name, points) in &setup_data.points {
         let Some(k) = note(kind_id(kinds, setup_clause, name), errors) else { continue };

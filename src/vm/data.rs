@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Grid {
+pub(crate) struct Grid {
     pub files: u8,
     pub ranks: u8,
 }
@@ -18,7 +18,9 @@ pub struct Grid {
 #[derive(Debug, Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct Region {
+    /// The first and last file, `a`–`i`.
     pub files: [char; 2],
+    /// The first and last rank, `0`–`9`.
     pub ranks: [u8; 2],
 }
 
@@ -26,51 +28,60 @@ pub struct Region {
 #[derive(Debug, Deserialize)]
 pub struct Regions {
     #[serde(default)]
+    /// Regions by name (`palace`, `own_half`).
     pub regions: BTreeMap<String, Region>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// `pieces.kinds`: the piece kinds of the edition.
 pub struct Kinds {
+    /// The kinds, in the order of their ids.
     pub kinds: Vec<Kind>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// One piece kind: its name, whether it is royal, its FEN letters and record names.
 pub struct Kind {
+    /// The kind's name (`horse`), which move programs refer to.
     pub kind: String,
-    pub gloss: String,
+    pub(crate) gloss: String,
     #[serde(default)]
+    /// Whether it is the royal piece (the general, 帅/将), the one check and checkmate are about.
     pub royal: bool,
-    pub fen: Vec<char>,
-    pub names: SideNames,
+    /// The kind's FEN letters, canonical first (upper case for Red, lower case for Black).
+    pub(crate) fen: Vec<char>,
+    pub(crate) names: SideNames,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SideNames {
-    pub red: String,
-    pub black: String,
+pub(crate) struct SideNames {
+    pub(crate) red: String,
+    pub(crate) black: String,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Setup {
-    pub points: BTreeMap<String, Vec<String>>,
+pub(crate) struct Setup {
+    pub(crate) points: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Turns {
-    pub first_to_move: String,
-    pub moves_per_round: u8,
+pub(crate) struct Turns {
+    pub(crate) first_to_move: String,
+    pub(crate) moves_per_round: u8,
 }
 
 /// A piece's move program (`movement.<piece>`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Movement {
+    /// The kind the program moves.
     pub piece: String,
+    /// The primitives; a move is legal for the piece when one of them produces it.
     pub program: Vec<Instruction>,
 }
 
@@ -79,12 +90,16 @@ pub struct Movement {
 #[serde(deny_unknown_fields)]
 pub struct Instruction {
     #[serde(default)]
+    /// Go one offset `[df, dr]` if the point is empty or holds a capturable piece.
     pub step: Option<[i8; 2]>,
     #[serde(default)]
+    /// Go to an offset `[df, dr]` while the blocking point is empty (蹩马腿, 塞象眼).
     pub leap: Option<[i8; 2]>,
     #[serde(default)]
+    /// Travel in a direction over empty points.
     pub slide: Option<[i8; 2]>,
     #[serde(default)]
+    /// Travel in a direction jumping exactly `screens` pieces (炮打隔子).
     pub hop: Option<[i8; 2]>,
     /// Blocking point of a leap, relative to the start, in the same frame as the leap.
     #[serde(default)]
@@ -96,38 +111,53 @@ pub struct Instruction {
     #[serde(default)]
     pub max: Option<u8>,
     #[serde(default)]
+    /// The copies of the offset produced: none, mirrored left/right, rotated, all eight.
     pub symmetry: Symmetry,
     #[serde(default)]
+    /// Whether the primitive moves, captures, or both.
     pub mode: Mode,
     #[serde(default)]
+    /// A region the start point must lie in.
     pub from: Option<String>,
     #[serde(default)]
+    /// A region the end point must lie in.
     pub to: Option<String>,
 }
 
 #[derive(Debug, Deserialize, Clone, Copy, Default, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
+/// The copies of an offset a primitive produces.
 pub enum Symmetry {
     #[default]
+    /// The offset as written.
     None,
+    /// The offset and its mirror image left/right.
     Mirror,
+    /// The offset turned by each quarter-turn.
     Rotate,
+    /// All eight mirror images and rotations.
     All,
 }
 
 #[derive(Debug, Deserialize, Clone, Copy, Default, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
+/// Whether a primitive moves to empty points, captures, or both.
 pub enum Mode {
     #[default]
+    /// Moves and captures.
     Both,
+    /// Moves to empty points only.
     Quiet,
+    /// Captures only.
     Capture,
 }
 
 impl Mode {
+    /// Whether it moves to empty points.
     pub fn quiet(self) -> bool {
         matches!(self, Mode::Both | Mode::Quiet)
     }
+    /// Whether it captures.
     pub fn capture(self) -> bool {
         matches!(self, Mode::Both | Mode::Capture)
     }
@@ -135,64 +165,73 @@ impl Mode {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Capture {
+pub(crate) struct Capture {
     pub capture: String,
-    pub own_pieces: String,
+    pub(crate) own_pieces: String,
 }
 
 /// Two pieces of this kind may not face each other on a line with nothing between.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Facing {
+    /// The kind that may not face its counterpart.
     pub piece: String,
+    /// The lines on which facing counts.
     pub line: Line,
 }
 
 #[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
+/// Lines of the board.
 pub enum Line {
+    /// A file (column).
     File,
+    /// A rank (row).
     Rank,
+    /// Files and ranks.
     Both,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CheckDefinition {
+pub(crate) struct CheckDefinition {
     pub target: String,
     pub status: String,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CheckResponse {
-    pub must_answer: bool,
+pub(crate) struct CheckResponse {
+    pub(crate) must_answer: bool,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct StatusRule {
-    pub when: StatusWhen,
+pub(crate) struct StatusRule {
+    pub(crate) when: StatusWhen,
     pub status: String,
 }
 
 #[derive(Debug, Deserialize, Clone, Copy)]
 #[serde(deny_unknown_fields)]
-pub struct StatusWhen {
+pub(crate) struct StatusWhen {
     #[serde(default)]
     pub in_check: Option<bool>,
     #[serde(default)]
-    pub has_legal_move: Option<bool>,
+    pub(crate) has_legal_move: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// `check.self_kill`: the conditions a move may not leave behind (送将).
 pub struct SelfKill {
+    /// The conditions, each forbidden after a move of its side.
     pub forbidden_after_move: Vec<Forbidden>,
 }
 
 #[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
+/// A condition a move may not leave behind.
 pub enum Forbidden {
     /// The mover's own general can be captured by an opposing move.
     OwnRoyalAttacked,

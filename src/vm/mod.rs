@@ -37,27 +37,32 @@ pub struct KindInfo {
     /// Name used in data (`horse`).
     pub name: String,
     /// English gloss with the Chinese names (`horse (马)`).
-    pub gloss: String,
+    pub(crate) gloss: String,
     /// Whether capturing it ends the game (the general).
-    pub royal: bool,
+    pub(crate) royal: bool,
     /// How many each side has at the start (from `pieces.setup`).
     pub count: u8,
     /// FEN letters, lower case, canonical first.
-    pub fen: Vec<char>,
+    pub(crate) fen: Vec<char>,
     /// The kind's name for each side (`[red, black]`), one character (`pieces.kinds`).
-    pub names: [String; 2],
+    pub(crate) names: [String; 2],
 }
 
 /// The state of the side to move, as named by `check.*` clauses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
+    /// Neither in check nor without a move.
     Ongoing,
+    /// In check (将), with a way out.
     Check,
+    /// In check with no legal move: checkmated (将死).
     Checkmate,
+    /// Not in check, but no legal move: stalemated (困毙).
     Stalemate,
 }
 
 impl Status {
+    /// The status as the protocol writes it (`ongoing`, `check`, `checkmate`, `stalemate`).
     pub fn name(self) -> &'static str {
         match self {
             Status::Ongoing => "ongoing",
@@ -67,6 +72,7 @@ impl Status {
         }
     }
 
+    /// Reads a status name written by [`Status::name`].
     pub fn parse(s: &str) -> Option<Status> {
         Some(match s {
             "ongoing" => Status::Ongoing,
@@ -94,29 +100,29 @@ pub(crate) const NO_BLOCK: u8 = 0xFF;
 /// One precompiled leap or step: target point, blocking point, allowed modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Leap {
-    pub to: u8,
-    pub block: u8,
-    pub modes: u8,
+    pub(crate) to: u8,
+    pub(crate) block: u8,
+    pub(crate) modes: u8,
 }
 
 /// What a piece may do along one direction of a line from one point.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Ray {
     /// Slide modes (QUIET / CAPTURE), 0 if none.
-    pub slide: u8,
+    pub(crate) slide: u8,
     /// Longest slide in points.
-    pub max: u8,
+    pub(crate) max: u8,
     /// Hop modes, 0 if none.
-    pub hop: u8,
+    pub(crate) hop: u8,
     /// Pieces jumped by a hop.
-    pub screens: u8,
+    pub(crate) screens: u8,
     /// Index into `Rules::masks` of the points a move along this ray may end on (0 = any).
-    pub to_mask: u8,
+    pub(crate) to_mask: u8,
 }
 
 impl Ray {
     #[inline]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.slide == 0 && self.hop == 0
     }
 }
@@ -125,8 +131,8 @@ impl Ray {
 /// while `block` is empty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ReverseLeap {
-    pub from: u8,
-    pub block: u8,
+    pub(crate) from: u8,
+    pub(crate) block: u8,
     pub kinds: u8,
 }
 
@@ -143,7 +149,7 @@ pub(crate) const fn opposite(d: usize) -> usize {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct StatusRule {
     pub in_check: Option<bool>,
-    pub has_legal_move: Option<bool>,
+    pub(crate) has_legal_move: Option<bool>,
     pub status: Status,
 }
 
@@ -234,7 +240,7 @@ impl Rules {
         Rules::of_edition(ed)
     }
 
-    pub fn edition_id(&self) -> &str {
+    pub(crate) fn edition_id(&self) -> &str {
         &self.edition_id
     }
 
@@ -248,26 +254,28 @@ impl Rules {
         &self.file_numerals
     }
 
+    /// The piece kinds, by id (`pieces.kinds`).
     pub fn kinds(&self) -> &[KindInfo] {
         &self.kinds
     }
 
+    /// The id of the kind of this name (`horse`).
     pub fn kind_by_name(&self, name: &str) -> Option<KindId> {
         self.kinds.iter().position(|k| k.name == name).map(|i| i as KindId)
     }
 
     /// Kind whose FEN letter (either case) is `c`.
-    pub fn kind_by_fen(&self, c: char) -> Option<KindId> {
+    pub(crate) fn kind_by_fen(&self, c: char) -> Option<KindId> {
         let c = c.to_ascii_lowercase();
         self.kinds.iter().position(|k| k.fen.contains(&c)).map(|i| i as KindId)
     }
 
     /// The royal kind (the general).
-    pub fn royal_kind(&self) -> KindId {
+    pub(crate) fn royal_kind(&self) -> KindId {
         self.royal
     }
 
-    pub fn first_to_move(&self) -> Side {
+    pub(crate) fn first_to_move(&self) -> Side {
         self.first_to_move
     }
 
@@ -294,22 +302,18 @@ impl Rules {
 
     /// The points of the region `name` (a `board.*` clause) as seen by `side`, as a bitboard
     /// (bit `sq.index()`), or `None` when no board clause defines it.
-    pub fn region(&self, side: Side, name: &str) -> Option<u128> {
+    pub(crate) fn region(&self, side: Side, name: &str) -> Option<u128> {
         self.regions.get(name).map(|&m| compile::to_side(m, side))
     }
 
-    /// Names of the board's regions.
-    pub fn region_names(&self) -> impl Iterator<Item = &str> {
-        self.regions.keys().map(String::as_str)
-    }
 
     /// Whether `kind` of `side` has any line move (a slide or a hop).
-    pub fn has_line_moves(&self, side: Side, kind: KindId) -> bool {
+    pub(crate) fn has_line_moves(&self, side: Side, kind: KindId) -> bool {
         self.has_rays[side.index()][kind as usize]
     }
 
     /// The clause id that defines how `kind` moves.
-    pub fn kind_clause(&self, kind: KindId) -> &str {
+    pub(crate) fn kind_clause(&self, kind: KindId) -> &str {
         &self.kind_clause[kind as usize]
     }
 

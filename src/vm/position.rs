@@ -62,7 +62,7 @@ pub struct Undo {
 
 impl Undo {
     /// The piece taken by the move, if any.
-    pub fn captured(&self) -> Option<Piece> {
+    pub(crate) fn captured(&self) -> Option<Piece> {
         (self.captured != 0).then(|| Piece { side: Side::from_index(code_side(self.captured)), kind: code_kind(self.captured) as KindId })
     }
 }
@@ -70,7 +70,9 @@ impl Undo {
 /// A move that is not legal in the position where it was played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalMove {
-    pub mv: Move,
+    /// The move.
+    pub(crate) mv: Move,
+    /// Why it is not legal.
     pub reason: IllegalReason,
 }
 
@@ -88,6 +90,7 @@ pub enum IllegalReason {
 }
 
 impl IllegalReason {
+    /// The reason as the protocol's messages write it (`no_piece`, `self_kill` …).
     pub fn name(self) -> &'static str {
         match self {
             IllegalReason::NoPiece => "no_piece",
@@ -270,7 +273,7 @@ impl Position {
     }
 
     /// Take the piece off a point, if any.
-    pub fn remove(&mut self, sq: Square) -> Option<Piece> {
+    pub(crate) fn remove(&mut self, sq: Square) -> Option<Piece> {
         let i = sq.index();
         let c = self.board[i];
         if c == 0 {
@@ -285,6 +288,7 @@ impl Position {
         Some(Piece { side: Side::from_index(s), kind: k as KindId })
     }
 
+    /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let c = self.board[sq.index()];
         (c != 0).then(|| Piece { side: Side::from_index(code_side(c)), kind: code_kind(c) as KindId })
@@ -292,7 +296,7 @@ impl Position {
 
     /// Whether both positions have the same pieces on the same points and the same side to
     /// move (the move counters aside): the sense in which a position repeats.
-    /// A hash of what [`Position::same_placement`] compares (the pieces and the side to
+    /// A hash of what `same_placement` compares (the pieces and the side to
     /// move): equal for the same placement, so a repetition is looked for among equal keys.
     pub fn placement_key(&self) -> u64 {
         // FNV-1a over the 90 points and the side to move.
@@ -303,27 +307,31 @@ impl Position {
         h
     }
 
-    pub fn same_placement(&self, other: &Position) -> bool {
+    pub(crate) fn same_placement(&self, other: &Position) -> bool {
         self.side == other.side && self.board == other.board
     }
 
+    /// The side to move.
     pub fn side_to_move(&self) -> Side {
         self.side
     }
 
+    /// Sets the side to move (the pieces stay as they are).
     pub fn set_side_to_move(&mut self, side: Side) {
         self.side = side;
     }
 
+    /// Plies since the last capture (the FEN's halfmove counter).
     pub fn halfmove_clock(&self) -> u32 {
         self.halfmove
     }
 
+    /// The move number, from 1, counted up after Black's move (the FEN's fullmove field).
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove
     }
 
-    pub fn set_counters(&mut self, halfmove: u32, fullmove: u32) {
+    pub(crate) fn set_counters(&mut self, halfmove: u32, fullmove: u32) {
         self.halfmove = halfmove;
         self.fullmove = fullmove.max(1);
     }
@@ -334,17 +342,17 @@ impl Position {
     }
 
     /// Points holding pieces of `side` and `kind`.
-    pub fn points_of(&self, side: Side, kind: KindId) -> impl Iterator<Item = Square> {
+    pub(crate) fn points_of(&self, side: Side, kind: KindId) -> impl Iterator<Item = Square> {
         BitIter(self.kind_bb[side.index()][kind as usize]).map(|i| Square::from_index_unchecked(i as u8))
     }
 
     /// Number of pieces of `side` and `kind`.
-    pub fn count(&self, side: Side, kind: KindId) -> u32 {
+    pub(crate) fn count(&self, side: Side, kind: KindId) -> u32 {
         self.kind_bb[side.index()][kind as usize].count_ones()
     }
 
     /// The general's point of `side`, if it has one.
-    pub fn royal_point(&self, rules: &Rules, side: Side) -> Option<Square> {
+    pub(crate) fn royal_point(&self, rules: &Rules, side: Side) -> Option<Square> {
         let bb = self.kind_bb[side.index()][rules.royal as usize];
         (bb != 0).then(|| Square::from_index_unchecked(bb.trailing_zeros() as u8))
     }
@@ -438,7 +446,7 @@ impl Position {
     // ------------------------------------------------------------------ attacks
 
     /// Whether a piece of `by` has a capture onto `sq` under the move programs.
-    pub fn is_attacked(&self, rules: &Rules, sq: Square, by: Side) -> bool {
+    pub(crate) fn is_attacked(&self, rules: &Rules, sq: Square, by: Side) -> bool {
         self.attacked(rules, sq.index(), by)
     }
 
@@ -520,7 +528,7 @@ impl Position {
     /// side that just moved): `(own general attacked, generals facing)`, each only where
     /// the edition forbids it. The arbiter's rules tell the two apart (1999 4.1.2); legality
     /// uses the short-circuiting [`Position::is_self_kill_for`].
-    pub fn self_kill_conditions(&self, rules: &Rules, side: Side) -> (bool, bool) {
+    pub(crate) fn self_kill_conditions(&self, rules: &Rules, side: Side) -> (bool, bool) {
         let Some(k) = self.royal_point(rules, side).map(Square::index) else { return (false, false) };
         (rules.forbid_attacked && self.attacked(rules, k, side.opponent()), rules.forbid_facing && self.facing(rules, k))
     }
@@ -791,7 +799,7 @@ impl Position {
     }
 
     /// Whether the side to move has at least one legal move.
-    pub fn has_legal_move(&self, rules: &Rules) -> bool {
+    pub(crate) fn has_legal_move(&self, rules: &Rules) -> bool {
         // Piece by piece, stopping at the first move that passes: in a mate search this is
         // asked after every check, and most positions answer with one of the first moves.
         let mut pos = self.clone();
@@ -822,7 +830,7 @@ impl Position {
 
     /// The legal moves of the side to move that give check: only the moves that attack the
     /// opposing general are tested for legality.
-    pub fn checking_moves(&self, rules: &Rules) -> Vec<Move> {
+    pub(crate) fn checking_moves(&self, rules: &Rules) -> Vec<Move> {
         let mut pseudo = MoveBuf::new();
         self.pseudo_moves(rules, &mut pseudo);
         let mover = self.side;
@@ -842,7 +850,7 @@ impl Position {
 
     /// The legal captures of the side to move: only the moves onto an opposing piece are
     /// tested for legality.
-    pub fn legal_captures(&self, rules: &Rules) -> Vec<Move> {
+    pub(crate) fn legal_captures(&self, rules: &Rules) -> Vec<Move> {
         let mut pseudo = MoveBuf::new();
         self.pseudo_moves(rules, &mut pseudo);
         let mut pos = self.clone();
@@ -858,7 +866,7 @@ impl Position {
 
     /// The legal moves of the side to move onto `to` (captures, when a piece stands there):
     /// only those moves are tested for legality.
-    pub fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
+    pub(crate) fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
         let mut pseudo = MoveBuf::new();
         self.pseudo_moves(rules, &mut pseudo);
         let mut pos = self.clone();

@@ -25,9 +25,9 @@ pub struct Word {
     /// Written in simplified script (and in the abbreviated form).
     pub write: String,
     /// Written in traditional script (the same as `write` when the data gives none).
-    pub traditional: String,
+    pub(crate) traditional: String,
     /// Further spellings a reader accepts.
-    pub also: Vec<String>,
+    pub(crate) also: Vec<String>,
 }
 
 impl Word {
@@ -43,9 +43,9 @@ pub struct PieceChars {
     /// The name of `pieces.kinds`: what records write in simplified script.
     pub name: String,
     /// What records write in traditional script.
-    pub traditional: String,
+    pub(crate) traditional: String,
     /// Other characters read for the piece (print variants).
-    pub variants: Vec<String>,
+    pub(crate) variants: Vec<String>,
 }
 
 impl PieceChars {
@@ -55,8 +55,6 @@ impl PieceChars {
     }
 }
 
-/// The actions of a move, in the order advance (进), retreat (退), traverse (平).
-pub const ACTIONS: [&str; 3] = ["advance", "retreat", "traverse"];
 
 /// One recording form (full or abbreviated).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,9 +69,9 @@ pub struct Form {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tandem {
     /// A group of two, front first.
-    pub two: [Word; 2],
+    pub(crate) two: [Word; 2],
     /// A group of three, front first.
-    pub three: [Word; 3],
+    pub(crate) three: [Word; 3],
     /// Larger groups are counted from the front with this side's numerals.
     pub more: Side,
     /// Every named word (front, middle, rear …) by its data name.
@@ -87,15 +85,18 @@ pub struct Record {
     pub pieces: Vec<[PieceChars; 2]>,
     /// The file numerals of each side, 1 to 9, `[red, black]` (`board.file_numbering`).
     pub numerals: [Vec<String>; 2],
+    /// The full form of 7.5 (`炮二平五`): numerals and action words.
     pub full: Form,
+    /// The abbreviated form (`炮2平5`): numerals and action words.
     pub abbreviated: Form,
+    /// The tandem words (前, 中, 后) and how groups of tandem pieces are named.
     pub tandem: Tandem,
 }
 
 impl Record {
     /// Every character the record table names: pieces in every spelling, numerals,
     /// action and tandem words. Sorted, without duplicates.
-    pub fn characters(&self) -> Vec<char> {
+    pub(crate) fn characters(&self) -> Vec<char> {
         let words = self.full.actions.iter().chain(&self.abbreviated.actions).chain(self.tandem.words.values());
         let mut out: Vec<char> = self
             .pieces
@@ -122,7 +123,7 @@ impl Record {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileNumerals {
     /// `[red, black]`, each 1 to 9 (empty when the edition has no `board.file_numbering`).
-    pub sets: [Vec<String>; 2],
+    pub(crate) sets: [Vec<String>; 2],
 }
 
 impl FileNumerals {
@@ -130,7 +131,7 @@ impl FileNumerals {
     /// (`None` when both sets have it). A full-width digit (`１`–`９`) is read as its ASCII
     /// digit: the width is the record's typography, not another numeral. `None` when no
     /// set has it.
-    pub fn value(&self, s: &str) -> Option<(u8, Option<Side>)> {
+    pub(crate) fn value(&self, s: &str) -> Option<(u8, Option<Side>)> {
         let mut buf = [0u8; 4];
         let mut chars = s.chars();
         let s = match (chars.next(), chars.next()) {
@@ -148,7 +149,7 @@ impl FileNumerals {
 }
 
 /// A full-width ASCII form (`１`, `＋`) as its ASCII character; any other character as it is.
-pub fn half_width(c: char) -> char {
+pub(crate) fn half_width(c: char) -> char {
     match c {
         '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFF01 + 0x21).unwrap_or(c),
         _ => c,

@@ -33,7 +33,7 @@ fn fails(rules: &Rules, p: &Position, notation: Notation, text: &str, kind: &str
     match parse_move(rules, p, notation, text) {
         Ok(m) => panic!("{text} ({notation}) read as {m}, expected {kind}"),
         Err(e) => {
-            assert_eq!(e.kind(), kind, "{text}: {e}");
+            assert_eq!(e.kind().code(), kind, "{text}: {e}");
             e
         }
     }
@@ -276,7 +276,7 @@ fn formatting_in_each_style() {
     assert_eq!(c("h2e2", Notation::Wxf, "fullwidth"), "Ｃ２＝５");
     assert!(format_move(&r, &red, Move::parse_iccs("e0e2").unwrap(), Notation::Chinese, Style::default()).is_err());
     assert_eq!(
-        format_move(&r, &red, Move::parse_iccs("h9g7").unwrap(), Notation::Chinese, Style::default()).unwrap_err().kind(),
+        format_move(&r, &red, Move::parse_iccs("h9g7").unwrap(), Notation::Chinese, Style::default()).unwrap_err().kind().code(),
         "no_piece"
     );
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde_yaml::Value;
 use xqspec::notation::replay::{answer_replay_pgn, GameAnswer};
+use xqspec::notation::RejectKind;
 use xqspec::vm::Rules;
 
 fn expected(v: &Value) -> GameAnswer {
@@ -16,14 +17,8 @@ fn expected(v: &Value) -> GameAnswer {
         return GameAnswer::Moves(list);
     }
     let e = &v["error"];
-    let kind = match e["kind"].as_str().unwrap() {
-        "pgn.syntax" => "pgn.syntax",
-        "fen" => "fen",
-        "notation.syntax" => "notation.syntax",
-        "notation.no_match" => "notation.no_match",
-        "notation.ambiguous" => "notation.ambiguous",
-        other => panic!("unknown kind {other}"),
-    };
+    let code = e["kind"].as_str().unwrap();
+    let kind = RejectKind::ALL.iter().copied().find(|k| k.code() == code).unwrap_or_else(|| panic!("unknown kind {code}"));
     GameAnswer::Error { kind, ply: e["ply"].as_u64().unwrap() as usize, line: e["line"].as_u64().unwrap() as usize }
 }
 

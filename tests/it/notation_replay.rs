@@ -107,7 +107,7 @@ fn variations_are_replayed_from_the_position_they_branch_from() {
     assert_eq!(g.variation_errors.len(), 1);
     let e = g.variation_errors[0].to_string();
     assert!(e.contains("move 1 (ply 2) \"马8进6\" at line 2, column 20"), "{e}");
-    assert_eq!(g.variation_errors[0].kind(), "no_legal_move");
+    assert_eq!(g.variation_errors[0].kind().code(), "no_legal_move");
 }
 
 #[test]
