@@ -549,7 +549,7 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
     let check = check_rules(ed, movement.as_ref().is_none_or(|m| m.2.facing.is_some()), &mut errors);
     let file_numerals = note(super::record::file_numerals(ed), &mut errors);
     let record = match (&movement, &file_numerals) {
-        (Some((kinds, _, _)), Some(numerals)) => note(super::record::compile(ed, kinds, numerals), &mut errors),
+        (Some((kinds, _, _)), Some(numerals)) => super::record::compile(ed, kinds, numerals).map_err(|mut e| errors.append(&mut e)).ok(),
         _ => None,
     };
     let (Some((setup_clause, setup)), Some((kinds, royal, m)), Some((first_to_move, moves_per_round)), Some(check), Some(file_numerals), Some(record)) =

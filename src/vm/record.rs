@@ -287,13 +287,34 @@ fn form(f: RawForm) -> Form {
     Form { numerals: [f.numerals.red.side(), f.numerals.black.side()], actions: [word(advance), word(retreat), word(traverse)] }
 }
 
-/// The record table of `ed`, or `None` when the edition has no `notation.record` clause.
-pub(super) fn compile(ed: &Edition, kinds: &[KindInfo], numerals: &FileNumerals) -> Result<Option<Record>, SpecError> {
+/// The record table of `ed`, or `None` when the edition has no `notation.record` clause;
+/// every error of its clauses (the forms, the characters, the tandem words), each located.
+pub(super) fn compile(ed: &Edition, kinds: &[KindInfo], numerals: &FileNumerals) -> Result<Option<Record>, Vec<SpecError>> {
     let Some(record_clause) = ed.clause("notation.record") else {
         return Ok(None);
     };
-    let raw: RawRecord = typed(record_clause)?;
-    require(ed, "board.file_numbering")?;
+    let mut errors = Vec::new();
+    let raw: Option<RawRecord> = typed(record_clause).map_err(|e| errors.push(e)).ok();
+    if let Err(e) = require(ed, "board.file_numbering") {
+        errors.push(e);
+    }
+    let pieces = characters(ed, kinds).map_err(|mut e| errors.append(&mut e)).ok();
+    let tandem = tandem(ed).map_err(|e| errors.push(e)).ok();
+    match (raw, pieces, tandem) {
+        (Some(raw), Some(pieces), Some(tandem)) if errors.is_empty() => Ok(Some(Record {
+            pieces,
+            numerals: numerals.sets.clone(),
+            full: form(raw.forms.full),
+            abbreviated: form(raw.forms.abbreviated),
+            tandem,
+        })),
+        _ => Err(errors),
+    }
+}
+
+/// The characters of every kind (`notation.characters`, else the kinds' own names): every
+/// kind's errors.
+fn characters(ed: &Edition, kinds: &[KindInfo]) -> Result<Vec<[PieceChars; 2]>, Vec<SpecError>> {
     let mut pieces: Vec<[PieceChars; 2]> = kinds
         .iter()
         .map(|k| {
@@ -301,25 +322,33 @@ pub(super) fn compile(ed: &Edition, kinds: &[KindInfo], numerals: &FileNumerals)
             [chars(Side::Red), chars(Side::Black)]
         })
         .collect();
-    if let Some(c) = ed.clause("notation.characters") {
-        let raw: RawCharacters = typed(c)?;
-        for (kind, sides) in raw.kinds {
-            let i = kinds.iter().position(|k| k.name == kind).ok_or_else(|| {
-                err(c, format!("unknown piece kind `{kind}` (pieces.kinds defines {})", kinds.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", ")))
-            })?;
-            for (side, chars) in [(Side::Red, sides.red), (Side::Black, sides.black)] {
-                let p = &mut pieces[i][side.index()];
-                if let Some(t) = chars.traditional {
-                    p.traditional = t;
-                }
-                p.variants = chars.variants;
-                // Records are read character by character: every spelling is one character.
-                if let Some(bad) = p.spellings().find(|s| s.chars().count() != 1) {
-                    return Err(err(c, format!("kind `{kind}`: `{bad}` is not one character")));
-                }
+    let Some(c) = ed.clause("notation.characters") else {
+        return Ok(pieces);
+    };
+    let raw: RawCharacters = typed(c).map_err(|e| vec![e])?;
+    let mut errors = Vec::new();
+    for (kind, sides) in raw.kinds {
+        let Some(i) = kinds.iter().position(|k| k.name == kind) else {
+            errors.push(err(c, format!("unknown piece kind `{kind}` (pieces.kinds defines {})", kinds.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", "))));
+            continue;
+        };
+        for (side, chars) in [(Side::Red, sides.red), (Side::Black, sides.black)] {
+            let p = &mut pieces[i][side.index()];
+            if let Some(t) = chars.traditional {
+                p.traditional = t;
+            }
+            p.variants = chars.variants;
+            // Records are read character by character: every spelling is one character.
+            if let Some(bad) = p.spellings().find(|s| s.chars().count() != 1) {
+                errors.push(err(c, format!("kind `{kind}`: `{bad}` is not one character")));
             }
         }
     }
+    if errors.is_empty() { Ok(pieces) } else { Err(errors) }
+}
+
+/// The words of several pieces on one file (`notation.tandem`).
+fn tandem(ed: &Edition) -> Result<Tandem, SpecError> {
     let tandem_clause = require(ed, "notation.tandem")?;
     let raw_tandem: RawTandem = typed(tandem_clause)?;
     let words: BTreeMap<String, Word> = raw_tandem.words.into_iter().map(|(k, w)| (k, word(w))).collect();
@@ -334,12 +363,5 @@ pub(super) fn compile(ed: &Edition, kinds: &[KindInfo], numerals: &FileNumerals)
     };
     let two: [Word; 2] = group(&raw_tandem.groups.two, 2)?.try_into().map_err(|_| err(tandem_clause, "two words"))?;
     let three: [Word; 3] = group(&raw_tandem.groups.three, 3)?.try_into().map_err(|_| err(tandem_clause, "three words"))?;
-    let record = Record {
-        pieces,
-        numerals: numerals.sets.clone(),
-        full: form(raw.forms.full),
-        abbreviated: form(raw.forms.abbreviated),
-        tandem: Tandem { two, three, more: raw_tandem.more.side(), words },
-    };
-    Ok(Some(record))
+    Ok(Tandem { two, three, more: raw_tandem.more.side(), words })
 }

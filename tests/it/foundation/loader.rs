@@ -78,6 +78,21 @@ fn the_vm_compile_step_reports_every_error_each_at_its_clause() {
 }
 
 #[test]
+fn the_record_table_reports_every_error_of_its_clauses() {
+    // Two bad spellings, of two kinds: both errors, not the first alone.
+    let mut files = Spec::builtin_files();
+    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/notation.yaml").unwrap();
+    f.1 = f.1.replacen("red: {traditional: 傌, variants: [馬]}", "red: {traditional: 傌傌, variants: [馬]}", 1);
+    f.1 = f.1.replacen("black: {traditional: 砲, variants: [包]}", "black: {traditional: 砲, variants: [包包]}", 1);
+    let spec = Spec::from_files(files).unwrap();
+    let errors = xqspec::vm::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
+    let msgs: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(errors.len(), 2, "{msgs:#?}");
+    assert!(msgs.iter().all(|m| m.contains("notation.yaml:") && m.contains("notation.characters")), "{msgs:#?}");
+    assert!(msgs.iter().any(|m| m.contains("`傌傌` is not one character")) && msgs.iter().any(|m| m.contains("`包包` is not one character")), "{msgs:#?}");
+}
+
+#[test]
 fn duplicate_ids_are_rejected_with_both_places() {
     let e = with_file(
         "cxa-2020/extra.yaml",
