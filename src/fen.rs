@@ -76,37 +76,61 @@ pub struct FenProblem {
     pub(crate) message: String,
 }
 
-/// Which step refused the FEN.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum FenStage {
-    /// The text could not be read ([`read`]); the first problem stops it.
-    Syntax,
-    /// The text reads, but the position cannot arise under the rules ([`validate`]).
-    Position,
+/// A text that is not a FEN (the reading of [`parse`]): the first thing wrong stops the reading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenSyntaxError(pub FenProblem);
+
+/// A FEN that reads but whose position cannot arise under the rules ([`validate`]): every
+/// problem found, in the order of the checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenPositionError(pub Vec<FenProblem>);
+
+/// A rejected FEN: a syntax error (not a FEN at all) or a position error (a FEN of a
+/// position that cannot arise). The two stages are two types; this is either.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// The text could not be read.
+    Syntax(FenSyntaxError),
+    /// The text reads, but the position cannot arise under the rules.
+    Position(FenPositionError),
 }
 
-/// A rejected FEN, with every problem found (syntax errors stop at the first).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FenError {
-    pub(crate) stage: FenStage,
-    /// Every problem found, in the order of the text.
-    pub problems: Vec<FenProblem>,
+impl From<FenSyntaxError> for FenError {
+    fn from(e: FenSyntaxError) -> FenError {
+        FenError::Syntax(e)
+    }
+}
+
+impl From<FenPositionError> for FenError {
+    fn from(e: FenPositionError) -> FenError {
+        FenError::Position(e)
+    }
+}
+
+impl FenSyntaxError {
+    fn new(kind: FenProblemKind, column: Option<usize>, message: impl Into<String>) -> FenSyntaxError {
+        FenSyntaxError(FenProblem { kind, column, message: message.into() })
+    }
 }
 
 impl FenError {
-    fn one(kind: FenProblemKind, column: Option<usize>, message: impl Into<String>) -> FenError {
-        FenError { stage: FenStage::Syntax, problems: vec![FenProblem { kind, column, message: message.into() }] }
+    /// Every problem found (a syntax error has one).
+    pub fn problems(&self) -> &[FenProblem] {
+        match self {
+            FenError::Syntax(e) => std::slice::from_ref(&e.0),
+            FenError::Position(e) => &e.0,
+        }
     }
 
     /// The code of the first problem's kind (`invalid` when there is none).
     pub fn kind(&self) -> &'static str {
-        self.problems.first().map_or("invalid", |p| p.kind.code())
+        self.problems().first().map_or("invalid", |p| p.kind.code())
     }
 
     /// The protocol's reject kind (`conformance/vocabulary.yaml`) of this error.
     pub fn reject_kind(&self) -> &'static str {
         use FenProblemKind as K;
-        match self.problems.first().map(|p| p.kind) {
+        match self.problems().first().map(|p| p.kind) {
             Some(K::RankCount | K::RankWidth) => "fen.board_shape",
             Some(K::BadSide) => "fen.side_to_move",
             Some(K::BadField) => "fen.counters",
@@ -120,26 +144,44 @@ impl FenError {
     /// Whether the text could not even be read (as opposed to an impossible position).
     #[cfg(test)]
     pub(crate) fn is_syntax(&self) -> bool {
-        self.stage == FenStage::Syntax
+        matches!(self, FenError::Syntax(_))
     }
+}
+
+fn write_problems(f: &mut fmt::Formatter<'_>, problems: &[FenProblem]) -> fmt::Result {
+    for (i, p) in problems.iter().enumerate() {
+        if i > 0 {
+            f.write_str("; ")?;
+        }
+        match p.column {
+            Some(c) => write!(f, "column {c}: {} ({})", p.message, p.kind)?,
+            None => write!(f, "{} ({})", p.message, p.kind)?,
+        }
+    }
+    Ok(())
 }
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, p) in self.problems.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            match p.column {
-                Some(c) => write!(f, "column {c}: {} ({})", p.message, p.kind)?,
-                None => write!(f, "{} ({})", p.message, p.kind)?,
-            }
-        }
-        Ok(())
+        write_problems(f, self.problems())
+    }
+}
+
+impl fmt::Display for FenSyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_problems(f, std::slice::from_ref(&self.0))
+    }
+}
+
+impl fmt::Display for FenPositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_problems(f, &self.0)
     }
 }
 
 impl std::error::Error for FenError {}
+impl std::error::Error for FenSyntaxError {}
+impl std::error::Error for FenPositionError {}
 
 /// Something accepted but not canonical.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,8 +200,8 @@ pub(crate) const STARTPOS: &str = "startpos";
 /// A FEN read but not judged: the pieces, the side to move and the counters as written.
 /// It becomes a [`Position`] only through [`Position::from_setup`], which checks it against
 /// the rule set (as shakmaty's `Setup` → `Position::from_setup`): [`read`] refuses text that
-/// is not a FEN (stage [`FenStage::Syntax`]), `from_setup` a position that cannot arise
-/// under the rules ([`FenStage::Position`]).
+/// is not a FEN ([`FenSyntaxError`]), `from_setup` a position that cannot arise under the
+/// rules ([`FenPositionError`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Setup {
     pos: Position,
@@ -178,7 +220,7 @@ pub fn parse(rules: &Rules, text: &str) -> Result<(Position, Vec<FenWarning>), F
 
 /// Read the text into a [`Setup`] without judging whether the position can arise (the
 /// rule set gives the piece letters).
-pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenError> {
+pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenSyntaxError> {
     let mut warnings = Vec::new();
     // Fields with their 1-based starting columns (in characters).
     let mut fields: Vec<(usize, &str)> = Vec::new();
@@ -198,13 +240,13 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
         fields.push((c, &text[s..]));
     }
     let Some(&(board_col, board)) = fields.first() else {
-        return Err(FenError::one(FenProblemKind::Empty, None, "empty FEN"));
+        return Err(FenSyntaxError::new(FenProblemKind::Empty, None, "empty FEN"));
     };
 
     let mut pos = Position::empty(rules.first_to_move());
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != RANKS as usize {
-        return Err(FenError::one(
+        return Err(FenSyntaxError::new(
             FenProblemKind::RankCount,
             Some(board_col),
             format!("the board has {} ranks separated by '/', not {RANKS}", ranks.len()),
@@ -217,12 +259,12 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
         for ch in rank_text.chars() {
             if let Some(d) = ch.to_digit(10) {
                 if d == 0 {
-                    return Err(FenError::one(FenProblemKind::RankWidth, Some(c), "0 is not a count of empty points"));
+                    return Err(FenSyntaxError::new(FenProblemKind::RankWidth, Some(c), "0 is not a count of empty points"));
                 }
                 file += d as usize;
             } else {
                 let Some(kind) = rules.kind_by_fen(ch) else {
-                    return Err(FenError::one(FenProblemKind::UnknownLetter, Some(c), format!("`{ch}` is not a piece letter")));
+                    return Err(FenSyntaxError::new(FenProblemKind::UnknownLetter, Some(c), format!("`{ch}` is not a piece letter")));
                 };
                 if file < FILES as usize {
                     let side = if ch.is_ascii_uppercase() { Side::Red } else { Side::Black };
@@ -239,18 +281,18 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
                 file += 1;
             }
             if file > FILES as usize {
-                return Err(FenError::one(FenProblemKind::RankWidth, Some(c), format!("rank {rank} has more than {FILES} points")));
+                return Err(FenSyntaxError::new(FenProblemKind::RankWidth, Some(c), format!("rank {rank} has more than {FILES} points")));
             }
             c += 1;
         }
         if file != FILES as usize {
-            return Err(FenError::one(FenProblemKind::RankWidth, Some(c), format!("rank {rank} has {file} points, not {FILES}")));
+            return Err(FenSyntaxError::new(FenProblemKind::RankWidth, Some(c), format!("rank {rank} has {file} points, not {FILES}")));
         }
         c += 1; // the '/'
     }
 
     match fields.get(1) {
-        None => return Err(FenError::one(FenProblemKind::BadSide, None, "the side to move is missing (w, r or b)")),
+        None => return Err(FenSyntaxError::new(FenProblemKind::BadSide, None, "the side to move is missing (w, r or b)")),
         Some(&(col, s)) => {
             let side = match s {
                 "w" => Side::Red,
@@ -259,7 +301,7 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
                     Side::Red
                 }
                 "b" => Side::Black,
-                _ => return Err(FenError::one(FenProblemKind::BadSide, Some(col), format!("`{s}` is not a side to move (w, r or b)"))),
+                _ => return Err(FenSyntaxError::new(FenProblemKind::BadSide, Some(col), format!("`{s}` is not a side to move (w, r or b)"))),
             };
             pos.set_side_to_move(side);
         }
@@ -278,11 +320,11 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
     let mut counters = Vec::new();
     for &(col, s) in rest {
         if counters.len() == 2 {
-            return Err(FenError::one(FenProblemKind::BadField, Some(col), format!("unexpected field `{s}` after the move counters")));
+            return Err(FenSyntaxError::new(FenProblemKind::BadField, Some(col), format!("unexpected field `{s}` after the move counters")));
         }
         match s.parse::<u32>() {
             Ok(n) => counters.push(n),
-            Err(_) => return Err(FenError::one(FenProblemKind::BadField, Some(col), format!("`{s}` is not a move counter"))),
+            Err(_) => return Err(FenSyntaxError::new(FenProblemKind::BadField, Some(col), format!("`{s}` is not a move counter"))),
         }
     }
     match counters.as_slice() {
@@ -304,7 +346,7 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
 }
 
 /// Judge whether a position can arise under the rules. Reports every problem.
-pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenError> {
+pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenPositionError> {
     let mut problems = Vec::new();
     for side in Side::BOTH {
         for (k, info) in rules.kinds().iter().enumerate() {
@@ -348,13 +390,13 @@ pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenError> {
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(FenError { stage: FenStage::Position, problems })
+        Err(FenPositionError(problems))
     }
 }
 
 impl Position {
     /// The position a setup describes, when it can arise under the rules ([`validate`]).
-    pub(crate) fn from_setup(rules: &Rules, setup: Setup) -> Result<Position, FenError> {
+    pub(crate) fn from_setup(rules: &Rules, setup: Setup) -> Result<Position, FenPositionError> {
         validate(rules, &setup.pos)?;
         Ok(setup.pos)
     }
@@ -432,10 +474,10 @@ mod tests {
         assert_eq!(e.kind(), "rank_count");
         let e = Position::from_fen(&r, "rnbakabnx/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap_err();
         assert_eq!(e.kind(), "unknown_letter");
-        assert_eq!(e.problems[0].column, Some(9));
+        assert_eq!(e.problems()[0].column, Some(9));
         let e = Position::from_fen(&r, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x").unwrap_err();
         assert_eq!(e.kind(), "bad_side");
-        assert_eq!(e.problems[0].column, Some(61));
+        assert_eq!(e.problems()[0].column, Some(61));
         assert!(e.is_syntax());
     }
 
