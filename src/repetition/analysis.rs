@@ -125,7 +125,7 @@ pub struct Analyst<'a> {
     /// Mate searches already made in this ruling: position → what is known of it.
     mates: std::cell::RefCell<std::collections::HashMap<Position, MateBounds>>,
     /// Forcing-line searches already made in this ruling, by position and bounds.
-    pub(crate) lines: std::cell::RefCell<std::collections::HashMap<(Position, Bounds), Vec<Line>>>,
+    pub(crate) lines: std::cell::RefCell<std::collections::HashMap<(Position, Bounds, super::forcing::BeforeMove), Vec<Line>>>,
 }
 
 
@@ -142,6 +142,8 @@ struct MateBounds {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct WinParams {
     pub(crate) bounds: Bounds,
+    /// Set for the search before a move (从捉到捉); the default after it.
+    pub(crate) before_move: super::forcing::BeforeMove,
     pub(crate) equal_mutual_excluded: bool,
     /// Bit set of the [`ChaseKind`]s that count (bit = kind as u8).
     pub kinds: u8,
@@ -263,7 +265,7 @@ impl<'a> Analyst<'a> {
     /// material were its opponent to pass.
     pub(crate) fn all_wins(&self, pos: &Position, p: WinParams) -> Vec<Win> {
         let mut out: Vec<Win> = Vec::new();
-        let mut lines = self.forcing_lines(pos, p.bounds);
+        let mut lines = self.forcing_lines_before(pos, p.bounds, p.before_move);
         if p.higher_value_always {
             for m in pos.legal_captures(self.vm) {
                 let (Some(tv), av) = (self.material(pos, m.to), self.value(pos, m.from)) else { continue };

@@ -5,7 +5,7 @@ use crate::board::{KindId, Move, Side, Square};
 use crate::vm::Position;
 
 use super::analysis::{Analyst, Val, Win, WinParams};
-use super::forcing::Bounds;
+use super::forcing::{BeforeMove, Bounds};
 use super::{Exception, RuleRef, Test};
 
 /// The facts about one move that the classes, special cases and verdicts read.
@@ -73,6 +73,7 @@ impl Analyst<'_> {
                     } else {
                         let p = WinParams {
                             bounds: Bounds { checks: budget.unwrap_or(rep.forcing.checks), ..rep.forcing },
+                            before_move: BeforeMove::default(),
                             equal_mutual_excluded: *equal_mutual_excluded,
                             kinds: kinds.as_ref().map_or(7, |ks| ks.iter().filter_map(|k| super::ChaseKind::parse(k)).fold(0, |m, k| m | k.bit())),
                             higher_value_always: *higher_value_always,
@@ -85,10 +86,10 @@ impl Analyst<'_> {
                             let same_taker = |o: &Win, w: &Win| !rep.newness.new_per_taker || (if o.attacker == mv.from { mv.to } else { o.attacker }) == w.attacker;
                             let drop_old = |now: &mut Vec<Win>, old: &[Win]| now.retain(|w| !old.iter().any(|o| o.target == w.target && same_taker(o, w) && (!o.latent || w.latent)));
                             // The same search with the moved piece still on its origin.
-                            let plain = Bounds { roots_cut: rep.newness.before_counts_own_roots, ..p.bounds };
-                            let mut old = self.all_wins(before, WinParams { bounds: plain, ..p });
+                            let plain = WinParams { before_move: BeforeMove { roots_cut: rep.newness.before_counts_own_roots, flight: None }, ..p };
+                            let mut old = self.all_wins(before, plain);
                             if rep.newness.flight_counts && !old.is_empty() {
-                                old = self.old_wins_of_a_flight(before, &passed, mv, old, WinParams { bounds: plain, ..p }, &same_taker);
+                                old = self.old_wins_of_a_flight(before, &passed, mv, old, plain, &same_taker);
                             }
                             drop_old(&mut now, &old);
                             if let Some((before_check, _)) = prev.filter(|_| rep.newness.before_the_check && facts.answered_check && !now.is_empty()) {
@@ -184,7 +185,7 @@ impl Analyst<'_> {
     /// opponent's capture of it does not refute, and those the moved piece adds nothing to
     /// where it went (they stand with the piece off the board).
     fn old_wins_of_a_flight(&self, before: &Position, passed: &Position, mv: Move, old: Vec<Win>, p: WinParams, same_taker: &dyn Fn(&Win, &Win) -> bool) -> Vec<Win> {
-        let fled = self.all_wins(before, WinParams { bounds: Bounds { flight: Some(mv.from), ..p.bounds }, ..p });
+        let fled = self.all_wins(before, WinParams { before_move: BeforeMove { flight: Some(mv.from), ..p.before_move }, ..p });
         let gone = || {
             let mut without = passed.clone();
             let general = without.remove(mv.to).is_some_and(|q| q.kind == self.vm.royal_kind());

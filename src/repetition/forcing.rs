@@ -41,17 +41,18 @@ pub struct Bounds {
     /// wins (26.5: the whole sequence is judged; even or better is a chase).
     #[serde(default)]
     pub even_by_laid_open: bool,
+}
+
+/// How the search before a move differs from the search after it. These are readings of
+/// `repetition.chase_to_chase` (从捉到捉), not clause data of `repetition.forcing`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct BeforeMove {
     /// A capture the defender had only at a loss, which the attacker's capture makes good
-    /// (it took away the target's root), counts as laid open. Not clause data of
-    /// `repetition.forcing`: set for the search before the move by
-    /// `repetition.chase_to_chase` (`before_counts_own_roots`).
-    #[serde(skip)]
-    pub roots_cut: bool,
-    /// The point of the piece about to move, in the search before the move: the defender may
-    /// take it there, though it could take it anyway (the move is its flight). Not clause
-    /// data of `repetition.forcing`: set by `repetition.chase_to_chase` (`flight_counts`).
-    #[serde(skip)]
-    pub flight: Option<Square>,
+    /// (it took away the target's root), counts as laid open (`before_counts_own_roots`).
+    pub(crate) roots_cut: bool,
+    /// The point of the piece about to move: the defender may take it there, though it
+    /// could take it anyway; the move is its flight (`flight_counts`).
+    pub(crate) flight: Option<Square>,
 }
 
 /// Larger than any material.
@@ -99,6 +100,8 @@ impl Out {
 struct Search<'s, 'a> {
     an: &'s Analyst<'a>,
     b: Bounds,
+    /// How this search differs when it is the one before a move.
+    before_move: BeforeMove,
     nodes: u32,
     /// The moves of the line so far, to trace a piece back to its root point.
     line: Vec<Move>,
@@ -120,17 +123,22 @@ impl Analyst<'_> {
     /// gain above zero wins; so does an even result that only what the capture lays open
     /// elsewhere makes even (`even_by_laid_open`).
     pub fn forcing_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
-        let key = (pos.clone(), b);
+        self.forcing_lines_before(pos, b, BeforeMove::default())
+    }
+
+    /// [`Analyst::forcing_lines`] as the search before a move reads them (`mode`).
+    pub(crate) fn forcing_lines_before(&self, pos: &Position, b: Bounds, mode: BeforeMove) -> Vec<Line> {
+        let key = (pos.clone(), b, mode);
         if let Some(lines) = self.lines.borrow().get(&key) {
             return lines.clone();
         }
-        let out = self.search_lines(pos, b);
+        let out = self.search_lines(pos, b, mode);
         self.lines.borrow_mut().insert(key, out.clone());
         out
     }
 
-    fn search_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
-        let mut s = Search::new(self, b, pos.side_to_move());
+    fn search_lines(&self, pos: &Position, b: Bounds, mode: BeforeMove) -> Vec<Line> {
+        let mut s = Search { before_move: mode, ..Search::new(self, b, pos.side_to_move()) };
         let mut pos = pos.clone();
         let mut out = Vec::new();
         let budgets = s.budgets();
@@ -149,7 +157,7 @@ impl Analyst<'_> {
                 // Even only because of what the capture lays open elsewhere (the capturer was a
                 // root, or pinned): judged over the whole sequence, still a win (26.5).
                 let b2 = Bounds { laid_open: false, ..b };
-                let mut s2 = Search { free: s.free.clone(), ..Search::new(self, b2, s.attacker) };
+                let mut s2 = Search { free: s.free.clone(), before_move: mode, ..Search::new(self, b2, s.attacker) };
                 let o2 = s2.play(&mut pos, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &[]);
                 if self.gains(o2.v) {
                     out.extend(Self::line(m, Out { v: Val::ZERO, ..o2 }));
@@ -202,7 +210,7 @@ impl Analyst<'_> {
 
 impl<'s, 'a> Search<'s, 'a> {
     fn new(an: &'s Analyst<'a>, b: Bounds, attacker: Side) -> Search<'s, 'a> {
-        Search { an, b, nodes: 0, line: Vec::new(), attacker, only_target: None, taken: 0, free: Vec::new() }
+        Search { an, b, before_move: BeforeMove::default(), nodes: 0, line: Vec::new(), attacker, only_target: None, taken: 0, free: Vec::new() }
     }
 
     /// Between lines of equal worth the kind of the first capture decides, never the order
@@ -235,7 +243,7 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         let vm = self.an.vm;
         let theirs = Analyst::with_mover(pos, pos.side_to_move().opponent());
-        theirs.legal_captures(vm).into_iter().map(|m| (m, !self.b.roots_cut || self.good_capture(&theirs, m))).collect()
+        theirs.legal_captures(vm).into_iter().map(|m| (m, !self.before_move.roots_cut || self.good_capture(&theirs, m))).collect()
     }
 
     /// Whether the capture `m` of the side to move wins at once: its target is worth more
@@ -274,7 +282,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 // (the attacker's capture took away the target's root).
                 attacking
                     || Some(m.to) == last
-                    || self.b.flight.is_some_and(|f| self.origin(m.to) == f)
+                    || self.before_move.flight.is_some_and(|f| self.origin(m.to) == f)
                     || (self.b.laid_open && before.iter().find(|b| b.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
             })
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
