@@ -167,9 +167,9 @@ fn run(cli: Cli) -> Result<(), String> {
             let flagged = a.edition.is_some();
             cli::arbiter::outcome(&a, |e| if flagged { load_ruleset(&g, e) } else { load_named_ruleset(&g, e) })
         }
-        Command::Touch(a) => cli::arbiter::touch(&a, &load_ruleset(&g, &a.edition)?),
+        Command::Touch(a) => cli::arbiter::touch(&a, &load_ruleset(&g, &a.game.edition)?),
         Command::Adjudicate(a) => cli::adjudicate::adjudicate(&a, &load_ruleset(&g, &a.edition)?),
-        Command::Status(a) => cli::adjudicate::status(&a, &load_ruleset(&g, &a.edition)?),
+        Command::Status(a) => cli::adjudicate::status(&a, &load_ruleset(&g, &a.game.edition)?),
         Command::Replay(a) => {
             let rules = load_rules(&g, &a.edition)?;
             xqspec::notation::replay::cli(&rules, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet)

@@ -39,14 +39,8 @@ pub struct AdjudicateArgs {
 
 #[derive(clap::Args)]
 pub struct StatusArgs {
-    #[arg(long, default_value = xqspec::ruleset::DEFAULT)]
-    pub edition: String,
-    /// Position in FEN, or `startpos`.
-    #[arg(long, default_value = "startpos", allow_hyphen_values = true)]
-    pub fen: String,
-    /// The moves played so far (ICCS).
-    #[arg(long, num_args = 0..)]
-    pub moves: Vec<String>,
+    #[command(flatten)]
+    pub game: super::GameArgs,
     /// Print the answer object of the protocol's `game_status` query.
     #[arg(long)]
     pub json: bool,
@@ -235,8 +229,7 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
 /// `xqspec status`.
 pub fn status(args: &StatusArgs, rs: &RuleSet) -> Result<(), String> {
     let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
-    let fen = if args.fen == "startpos" { rs.vm.start_position().to_fen(&rs.vm) } else { args.fen.clone() };
-    let q = StatusQuery { fen, moves: args.moves.clone() };
+    let q = StatusQuery { fen: args.game.fen_text(rs), moves: args.game.moves.clone() };
     let s = arbiter.game_status(&rs.vm, rs.repetition.as_ref(), &q).map_err(|e| e.to_string())?;
     if args.json {
         println!("{}", s.to_json());

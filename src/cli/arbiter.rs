@@ -42,14 +42,8 @@ pub struct OutcomeArgs {
 
 #[derive(clap::Args)]
 pub struct TouchArgs {
-    #[arg(long, default_value = xqspec::ruleset::DEFAULT)]
-    pub edition: String,
-    /// Position in FEN, or `startpos`.
-    #[arg(long, default_value = "startpos", allow_hyphen_values = true)]
-    pub fen: String,
-    /// Moves (ICCS) played from the position first.
-    #[arg(long, num_args = 0..)]
-    pub moves: Vec<String>,
+    #[command(flatten)]
+    pub game: super::GameArgs,
     /// The point of a touched piece; repeat in the order touched.
     #[arg(long = "touch", required = true, value_name = "POINT")]
     pub touches: Vec<String>,
@@ -196,8 +190,7 @@ fn show(e: &ArbiterError) -> String {
 /// `xqspec touch`: the moves allowed after touching pieces, and the step that decided.
 pub fn touch(args: &TouchArgs, rs: &RuleSet) -> Result<(), String> {
     let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
-    let fen = if args.fen == "startpos" { rs.vm.start_position().to_fen(&rs.vm) } else { args.fen.clone() };
-    let q = TouchQuery { fen, moves: args.moves.clone(), touches: args.touches.clone(), simultaneous: args.both };
+    let q = TouchQuery { fen: args.game.fen_text(rs), moves: args.game.moves.clone(), touches: args.touches.clone(), simultaneous: args.both };
     let t = arbiter.touch_move(&rs.vm, &q).map_err(|e| show(&e))?;
     if args.json {
         println!("{}", t.to_json());
