@@ -335,10 +335,14 @@ impl History {
     }
 
     /// How often the last position stood before, from index `from` on.
+    /// Whether the positions after plies `a` and `b` are the same (the key first, cheap).
+    fn same(&self, a: usize, b: usize) -> bool {
+        self.keys[a] == self.keys[b] && self.positions[a].same_placement(&self.positions[b])
+    }
+
     fn returns(&self, from: usize) -> usize {
         let k = self.positions.len() - 1;
-        let last = &self.positions[k];
-        (from..k).filter(|&j| self.keys[j] == self.keys[k] && self.positions[j].same_placement(last)).count()
+        (from..k).filter(|&j| self.same(j, k)).count()
     }
 
     /// Every position that has stood more than once: its index of first standing and how
@@ -346,7 +350,7 @@ impl History {
     pub fn repeated(&self) -> Vec<(usize, usize)> {
         let mut out: Vec<(usize, usize)> = Vec::new();
         for j in 0..self.positions.len() {
-            let first = (0..j).find(|&f| self.keys[f] == self.keys[j] && self.positions[f].same_placement(&self.positions[j]));
+            let first = (0..j).find(|&f| self.same(f, j));
             match first.and_then(|f| out.iter_mut().find(|(g, _)| *g == f)) {
                 Some(e) => e.1 += 1,
                 None if first.is_none() => out.push((j, 1)),

@@ -54,20 +54,10 @@ struct Row {
     found: Result<Adjudication, String>,
 }
 
-/// The recorded result in the protocol's words (`1-0` → `red_wins` …), if it says one.
-fn recorded_result(text: &str) -> Option<&'static str> {
-    match text.trim() {
-        "1-0" => Some("red_wins"),
-        "0-1" => Some("black_wins"),
-        "1/2-1/2" | "½-½" => Some("draw"),
-        _ => None,
-    }
-}
-
 impl Row {
     /// The adjudicated result differs from a recorded one (an undecided game never does).
     fn disagrees(&self) -> bool {
-        match (&self.found, self.recorded.as_deref().and_then(recorded_result)) {
+        match (&self.found, self.recorded.as_deref().and_then(pgn::result_of_token)) {
             (Ok(a), Some(r)) => a.result_name() != "undecided" && a.result_name() != r,
             _ => false,
         }

@@ -227,7 +227,7 @@ fn scan_line(line: &str, comment: &mut bool, parens: &mut usize) -> LineScan {
     }
     close(&mut start, i.min(bytes.len()), *parens, &mut last);
     let ends_with_result = last.is_some_and(|(s, e, depth)| {
-        depth == 0 && *parens == 0 && matches!(&line[s..e], "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*")
+        depth == 0 && *parens == 0 && (&line[s..e] == "*" || result_of_token(&line[s..e]).is_some())
     });
     LineScan { tokens, ends_with_result }
 }
@@ -458,6 +458,17 @@ fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
         }
     }
     game
+}
+
+/// The result a PGN result token records (`1-0` red wins, `0-1` black wins, `1/2-1/2` or
+/// `½-½` a draw), as answers write it; `None` for `*` (unfinished) and anything else.
+pub fn result_of_token(token: &str) -> Option<&'static str> {
+    match token.trim() {
+        "1-0" => Some("red_wins"),
+        "0-1" => Some("black_wins"),
+        "1/2-1/2" | "½-½" => Some("draw"),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -95,8 +95,7 @@ impl Analyst<'_> {
                             if let Some((before_check, _)) = prev.filter(|_| rep.newness.before_the_check && facts.answered_check && !now.is_empty()) {
                                 // Answering a check: what the mover could win before the check
                                 // was given, the check only interrupted.
-                                let old = self.all_wins(&Analyst::with_mover(before_check, side), p);
-                                now.retain(|w| !old.iter().any(|o| o.target == w.target && o.attacker == w.attacker && (!o.latent || w.latent)));
+                                drop_old(&mut now, &self.all_wins(&Analyst::with_mover(before_check, side), p));
                             }
                             if rep.newness.check_answers_compared && facts.answered_check {
                                 // Answering a check: what another answer would win as well,
