@@ -161,10 +161,11 @@ impl ArbiterRules {
             g.record_move(i, m, false).map_err(|e| e.at(&format!("move {}", i + 1)))?;
         }
         let h = &g.history;
+        let positions = h.positions(vm);
         let repeated = h
             .repeated()
             .into_iter()
-            .map(|(j, times)| Repeated { fen: h.positions[j].to_fen(vm), ply: h.ply0 + j, times })
+            .map(|(j, times)| Repeated { fen: positions[j].to_fen(vm), ply: h.ply0 + j, times })
             .collect();
         Ok(GameStatus {
             end: self.adjudication(g.end()),

@@ -16,7 +16,7 @@ use super::touch::{self, Touched};
 use super::{cite, parse_iccs, ArbiterError, ArbiterRules, RejectKind, RuleRef, FoulCount};
 use crate::board::{Move, Side, Square};
 use crate::repetition::RepetitionRules;
-use crate::vm::{IllegalReason, Position, Rules, Status};
+use crate::vm::{IllegalReason, Placement, Position, Rules, Status};
 
 /// How a game stands after its events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -304,10 +304,13 @@ pub(crate) struct End {
 }
 
 /// The positions since the last capture (a position before a capture cannot come back
-/// after it), the first where the phase began, their keys and the moves between.
+/// after it): the first, where the phase began, in full; after it only the placement and key
+/// of each, and the moves between (the positions themselves are replayed when a ruling needs
+/// them).
 #[derive(Clone, Debug)]
 pub(crate) struct History {
-    pub positions: Vec<Position>,
+    start: Position,
+    placements: Vec<Placement>,
     keys: Vec<u64>,
     pub moves: Vec<Move>,
     /// Plies of the game before the first position.
@@ -318,30 +321,47 @@ pub(crate) struct History {
 
 impl History {
     fn new(pos: &Position, ply0: usize) -> History {
-        History { positions: vec![pos.clone()], keys: vec![pos.placement_key()], moves: Vec::new(), ply0, ruled_at: None }
+        History { start: pos.clone(), placements: vec![pos.placement()], keys: vec![pos.placement_key()], moves: Vec::new(), ply0, ruled_at: None }
     }
 
     fn push(&mut self, m: Move, pos: &Position) {
         self.moves.push(m);
-        self.positions.push(pos.clone());
+        self.placements.push(pos.placement());
         self.keys.push(pos.placement_key());
     }
 
     fn pop(&mut self) {
         if self.moves.pop().is_some() {
-            self.positions.pop();
+            self.placements.pop();
             self.keys.pop();
         }
     }
 
-    /// How often the last position stood before, from index `from` on.
-    /// Whether the positions after plies `a` and `b` are the same (the key first, cheap).
-    fn same(&self, a: usize, b: usize) -> bool {
-        self.keys[a] == self.keys[b] && self.positions[a].same_placement(&self.positions[b])
+    /// How many positions the history holds.
+    fn len(&self) -> usize {
+        self.placements.len()
     }
 
+    /// Every position of the history, replayed from the first.
+    pub fn positions(&self, vm: &Rules) -> Vec<Position> {
+        let mut pos = self.start.clone();
+        let mut out = Vec::with_capacity(self.len());
+        out.push(pos.clone());
+        for &m in &self.moves {
+            pos.make(vm, m);
+            out.push(pos.clone());
+        }
+        out
+    }
+
+    /// Whether the positions after plies `a` and `b` are the same (the key first, cheap).
+    fn same(&self, a: usize, b: usize) -> bool {
+        self.keys[a] == self.keys[b] && self.placements[a] == self.placements[b]
+    }
+
+    /// How often the last position stood before, from index `from` on.
     fn returns(&self, from: usize) -> usize {
-        let k = self.positions.len() - 1;
+        let k = self.len() - 1;
         (from..k).filter(|&j| self.same(j, k)).count()
     }
 
@@ -349,7 +369,7 @@ impl History {
     /// many times.
     pub fn repeated(&self) -> Vec<(usize, usize)> {
         let mut out: Vec<(usize, usize)> = Vec::new();
-        for j in 0..self.positions.len() {
+        for j in 0..self.len() {
             let first = (0..j).find(|&f| self.same(f, j));
             match first.and_then(|f| out.iter_mut().find(|(g, _)| *g == f)) {
                 Some(e) => e.1 += 1,
@@ -832,8 +852,9 @@ impl<'a> Game<'a> {
         if h.returns(from) < need as usize {
             return;
         }
-        let ruling = crate::repetition::rule_line(self.vm, rep, &h.positions, &h.moves);
-        self.history.ruled_at = Some(self.history.positions.len() - 1);
+        let positions = h.positions(self.vm);
+        let ruling = crate::repetition::rule_line(self.vm, rep, &positions, &h.moves);
+        self.history.ruled_at = Some(self.history.len() - 1);
         let cycle = ruling.cycle.map(|(a, b)| format!("plies {}–{}", a + self.history.ply0, b + self.history.ply0)).unwrap_or_default();
         let sides = ruling.patterns.as_ref().map(|ps| {
             Side::BOTH.iter().map(|s| {

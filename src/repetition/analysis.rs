@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use std::ops::{Add, Neg, Sub};
 
 use crate::board::{Move, Side, Square};
-use crate::vm::{Position, Rules};
+use crate::vm::{Placement, Position, Rules};
 
 use super::forcing::{Bounds, Line};
 use super::RepetitionRules;
@@ -123,9 +123,9 @@ pub struct Analyst<'a> {
     pub(crate) vm: &'a Rules,
     pub(crate) rep: &'a RepetitionRules,
     /// Mate searches already made in this ruling: position → what is known of it.
-    mates: std::cell::RefCell<std::collections::HashMap<Position, MateBounds>>,
+    mates: std::cell::RefCell<std::collections::HashMap<Placement, MateBounds>>,
     /// Forcing-line searches already made in this ruling, by position and bounds.
-    pub(crate) lines: std::cell::RefCell<std::collections::HashMap<(Position, Bounds, super::forcing::BeforeMove), Vec<Line>>>,
+    pub(crate) lines: std::cell::RefCell<std::collections::HashMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>>,
 }
 
 
@@ -195,7 +195,7 @@ impl<'a> Analyst<'a> {
         if depth == 0 {
             return false;
         }
-        if let Some(b) = self.mates.borrow().get(pos) {
+        if let Some(b) = self.mates.borrow().get(&pos.placement()) {
             if b.within <= depth {
                 return true;
             }
@@ -205,7 +205,7 @@ impl<'a> Analyst<'a> {
         }
         let found = self.search_mate(pos, depth);
         let mut memo = self.mates.borrow_mut();
-        let b = memo.entry(pos.clone()).or_insert(MateBounds { within: u8::MAX, not_within: 0 });
+        let b = memo.entry(pos.placement()).or_insert(MateBounds { within: u8::MAX, not_within: 0 });
         if found {
             b.within = b.within.min(depth);
         } else {
@@ -320,3 +320,4 @@ impl<'a> Analyst<'a> {
         p
     }
 }
+

@@ -128,7 +128,7 @@ impl Analyst<'_> {
 
     /// [`Analyst::forcing_lines`] as the search before a move reads them (`mode`).
     pub(crate) fn forcing_lines_before(&self, pos: &Position, b: Bounds, mode: BeforeMove) -> Vec<Line> {
-        let key = (pos.clone(), b, mode);
+        let key = (pos.placement(), b, mode);
         if let Some(lines) = self.lines.borrow().get(&key) {
             return lines.clone();
         }
@@ -143,7 +143,8 @@ impl Analyst<'_> {
         let mut out = Vec::new();
         let budgets = s.budgets();
         let before = s.captures_before(&pos);
-        let first_moves = s.candidates(&pos, budgets, None, &[], false);
+        let root_check = pos.in_check(self.vm);
+        let first_moves = s.candidates(&pos, root_check, budgets, None, &[], false);
         s.free = first_moves
             .iter()
             .filter(|(_, m)| pos.piece_at(m.to).is_some())
@@ -152,13 +153,13 @@ impl Analyst<'_> {
             .collect();
         for (gain, m) in first_moves {
             // The window starts just below zero, so that an even line is told from a losing one.
-            let o = s.play(&mut pos, m, gain, 0, budgets, Val::ZERO, Val { pieces: 0, floating: -1 }, MATE, &before);
+            let o = s.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val { pieces: 0, floating: -1 }, MATE, &before);
             if o.v == Val::ZERO && b.laid_open && b.even_by_laid_open && pos.piece_at(m.to).is_some() {
                 // Even only because of what the capture lays open elsewhere (the capturer was a
                 // root, or pinned): judged over the whole sequence, still a win (26.5).
                 let b2 = Bounds { laid_open: false, ..b };
                 let mut s2 = Search { free: s.free.clone(), before_move: mode, ..Search::new(self, b2, s.attacker) };
-                let o2 = s2.play(&mut pos, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &[]);
+                let o2 = s2.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &[]);
                 if self.gains(o2.v) {
                     out.extend(Self::line(m, Out { v: Val::ZERO, ..o2 }));
                 }
@@ -179,7 +180,7 @@ impl Analyst<'_> {
             let theirs: Vec<Square> = pos.pieces().filter(|(sq, p)| p.side != s.attacker && self.material(&pos, *sq).is_some()).map(|(sq, _)| sq).collect();
             for t in theirs {
                 s.only_target = Some(t);
-                let o = s.play(&mut pos, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &before);
+                let o = s.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &before);
                 s.only_target = None;
                 if self.gains(o.v) {
                     out.extend(Self::line(m, o));
@@ -204,7 +205,8 @@ impl Analyst<'_> {
         let gain = self.value(&pos, m.to);
         let before = s.captures_before(&pos);
         let budgets = [0, b.answer_checks];
-        s.play(&mut pos, m, gain, 0, budgets, Val::ZERO, -MATE, MATE, &before).v
+        let in_check = pos.in_check(self.vm);
+        s.play(&mut pos, in_check, m, gain, 0, budgets, Val::ZERO, -MATE, MATE, &before).v
     }
 }
 
@@ -264,18 +266,21 @@ impl<'s, 'a> Search<'s, 'a> {
     /// attacker's side: positive for the attacker's captures): every legal move in check;
     /// otherwise captures of material (the defender's only on `last` or where the last move
     /// laid them open), dearest first, then, budget left, checks that capture nothing.
-    fn candidates(&self, pos: &Position, budgets: [u8; 2], last: Option<Square>, before: &[(Move, bool)], ahead: bool) -> Vec<(Val, Move)> {
+    #[allow(clippy::too_many_arguments)]
+    fn candidates(&self, pos: &Position, in_check: bool, budgets: [u8; 2], last: Option<Square>, before: &[(Move, bool)], ahead: bool) -> Vec<(Val, Move)> {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
         let sign = |v: Val| if attacking { v } else { -v };
-        if pos.in_check(vm) {
+        if in_check {
             let mut all: Vec<(Val, Move)> = pos.legal_moves(vm).into_iter().map(|m| (sign(an.value(pos, m.to)), m)).collect();
             all.sort_by_key(|(v, _)| std::cmp::Reverse(if attacking { *v } else { -*v }));
             return all;
         }
-        let mut moves: Vec<(Val, Move)> = pos
-            .legal_captures(vm)
+        // The defender checks back only to win back what the attacker is ahead by.
+        let want_checks = budgets[usize::from(!attacking)] > 0 && (attacking || ahead);
+        let (captures, checks) = pos.captures_and_checks(vm, true, want_checks);
+        let mut moves: Vec<(Val, Move)> = captures
             .into_iter()
             .filter(|&m| {
                 // A capture had before is laid open only if it was a loss then and wins now
@@ -295,16 +300,13 @@ impl<'s, 'a> Search<'s, 'a> {
             moves.retain(|&(_, m)| self.origin(m.to) == t);
         }
         let mut moves: Vec<(Val, Move)> = moves.into_iter().map(|(v, m)| (sign(v), m)).collect();
-        // The defender checks back only to win back what the attacker is ahead by.
-        if budgets[usize::from(!attacking)] > 0 && (attacking || ahead) {
-            moves.extend(pos.checking_moves(vm).into_iter().filter(|m| an.material(pos, m.to).is_none()).map(|m| (Val::ZERO, m)));
-        }
+        moves.extend(checks.into_iter().filter(|m| an.material(pos, m.to).is_none()).map(|m| (Val::ZERO, m)));
         moves
     }
 
     /// Plays `m` (taking `gain`, from the attacker's side) and searches on.
     #[allow(clippy::too_many_arguments)]
-    fn play(&mut self, pos: &mut Position, m: Move, gain: Val, ply: u8, budgets: [u8; 2], acc: Val, alpha: Val, beta: Val, before: &[(Move, bool)]) -> Out {
+    fn play(&mut self, pos: &mut Position, was_in_check: bool, m: Move, gain: Val, ply: u8, budgets: [u8; 2], acc: Val, alpha: Val, beta: Val, before: &[(Move, bool)]) -> Out {
         let vm = self.an.vm;
         let attacking = pos.side_to_move() == self.attacker;
         // A check that takes no material (an uncrossed soldier) uses the budget of checks.
@@ -312,7 +314,6 @@ impl<'s, 'a> Search<'s, 'a> {
         let target = (attacking && self.an.material(pos, m.to).is_some()).then(|| self.origin(m.to));
         let mover = self.origin(m.from);
         let (tv, av) = (self.an.value(pos, m.to), self.an.value(pos, m.from));
-        let was_in_check = pos.in_check(vm);
         let mut budgets = budgets;
         let u = pos.make(vm, m);
         let gives_check = pos.in_check(vm);
@@ -329,7 +330,7 @@ impl<'s, 'a> Search<'s, 'a> {
         self.taken += u8::from(counts);
         // The defender's captures are judged against what it had before this move; the
         // attacker's are not restricted.
-        let child = self.node(pos, ply + 1, budgets, acc + gain, alpha - gain, beta - gain, m.to, if attacking { before } else { &[] });
+        let child = self.node(pos, gives_check, ply + 1, budgets, acc + gain, alpha - gain, beta - gain, m.to, if attacking { before } else { &[] });
         self.taken -= u8::from(counts);
         self.line.pop();
         pos.unmake(vm, m, u);
@@ -354,25 +355,21 @@ impl<'s, 'a> Search<'s, 'a> {
     /// A position inside a line: the attacker maximises, the defender minimises, both may
     /// stand still unless in check.
     #[allow(clippy::too_many_arguments)]
-    fn node(&mut self, pos: &mut Position, ply: u8, budgets: [u8; 2], acc: Val, mut alpha: Val, mut beta: Val, last: Square, before: &[(Move, bool)]) -> Out {
+    fn node(&mut self, pos: &mut Position, in_check: bool, ply: u8, budgets: [u8; 2], acc: Val, mut alpha: Val, mut beta: Val, last: Square, before: &[(Move, bool)]) -> Out {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
         self.nodes += 1;
-        let in_check = pos.in_check(vm);
         let moves = if ply >= self.b.plies || self.nodes >= self.b.nodes {
             Vec::new()
         } else {
-            self.candidates(pos, budgets, Some(last), before, acc.is_positive())
+            self.candidates(pos, in_check, budgets, Some(last), before, acc.is_positive())
         };
         let recapture = moves.iter().any(|(_, r)| r.to == last);
         if in_check && moves.is_empty() && !pos.has_legal_move(vm) {
             // Mated: the attacker's line is refuted; the defender's mate ends the line and is
             // no material.
             return if attacking { Out::val(-MATE) } else { Out { recapture, ..Out::ZERO } };
-        }
-        if !attacking && !in_check && acc.is_positive() && self.b.mate_after_gain > 0 && an.mates_by_checks(pos, self.b.mate_after_gain) {
-            return Out { recapture, ..Out::val(-MATE) };
         }
         // Standing still (or, in check, an answer past the bounds) ends the line.
         let mut best = if in_check && !moves.is_empty() {
@@ -390,7 +387,7 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         let before_here = if attacking && !moves.is_empty() { self.captures_before(pos) } else { Vec::new() };
         for (gain, m) in moves {
-            let o = self.play(pos, m, gain, ply, budgets, acc, alpha, beta, &before_here);
+            let o = self.play(pos, in_check, m, gain, ply, budgets, acc, alpha, beta, &before_here);
             let rank = Self::rank;
             if attacking {
                 if o.v > best.v || (o.v == best.v && rank(&o) < rank(&best)) {
@@ -402,8 +399,14 @@ impl<'s, 'a> Search<'s, 'a> {
                 beta = beta.min(o.v);
             }
             if alpha > beta {
-                break;
+                return Out { recapture, ..best };
             }
+        }
+        // Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
+        // last: where the defender's other answers already refute the line, the answer is the
+        // same and the mate search is not needed.
+        if !attacking && !in_check && acc.is_positive() && self.b.mate_after_gain > 0 && an.mates_by_checks(pos, self.b.mate_after_gain) {
+            return Out { recapture, ..Out::val(-MATE) };
         }
         Out { recapture, ..best }
     }

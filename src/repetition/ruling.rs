@@ -127,7 +127,7 @@ pub struct Ruling {
 /// Rules on `moves` played from `fen`.
 pub fn rule(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Result<Ruling, RulingError> {
     let (positions, moves) = play_line(vm, q)?;
-    Ok(judge(&Analyst::new(vm, rep), &positions, &moves, None))
+    Ok(rule_line(vm, rep, &positions, &moves))
 }
 
 /// Rules on a line already played: `positions` before every move and after the last (as

@@ -439,6 +439,21 @@ fn leap_tables(leap_lists: &[Vec<Leap>]) -> LeapTables {
     LeapTables { leaps, leap_index, reverse, reverse_index, reverse_from }
 }
 
+/// The check zone of every point for each attacking side: its four lines, and the start
+/// and blocking points of the leaps onto it.
+fn check_zones(t: &LeapTables) -> Vec<u128> {
+    let rays = ray_masks();
+    (0..2 * SQUARES)
+        .map(|i| {
+            let (a, b) = t.reverse_index[i];
+            let leaps = t.reverse[a as usize..b as usize].iter().fold(0u128, |m, r| {
+                m | 1u128 << r.from | if r.block == NO_BLOCK { 0 } else { 1u128 << r.block }
+            });
+            leaps | rays[i % SQUARES].iter().fold(0, |m, r| m | r)
+        })
+        .collect()
+}
+
 /// Which kinds of each side capture along each direction, and which have any line move.
 fn line_attackers(rays: &[[Ray; 4]], nk: usize) -> ([[u8; 4]; 2], [[bool; 8]; 2]) {
     let mut line_attackers = [[0u8; 4]; 2];
@@ -561,6 +576,7 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
         return Err(errors);
     }
     let t = leap_tables(&m.leap_lists);
+    let check_zone = check_zones(&t);
     let (line_attackers, has_rays) = line_attackers(&m.rays, kinds.len());
     let mut rules = Rules {
         edition_id: ed.id.clone(),
@@ -578,6 +594,7 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
         masks: m.masks,
         reverse_index: t.reverse_index,
         reverse: t.reverse,
+        check_zone,
         reverse_from: t.reverse_from,
         any_line_attackers: [line_attackers[0].iter().fold(0, |a, b| a | b), line_attackers[1].iter().fold(0, |a, b| a | b)],
         line_attackers,

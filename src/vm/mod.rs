@@ -15,6 +15,7 @@ pub mod record;
 use std::fmt;
 
 pub use position::{IllegalMove, IllegalReason, Position, Undo};
+pub(crate) use position::Placement;
 
 /// The clause helpers of the compile step, shared with the other rule domains: a
 /// [`SpecError`] at a clause's location or for a missing clause, a clause's data read into
@@ -180,6 +181,11 @@ pub struct Rules {
     pub(crate) reverse: Vec<ReverseLeap>,
     /// `reverse_from[attacker side * 90 + sq]`: every `from` point of `reverse_of(side, sq)`.
     pub(crate) reverse_from: Vec<u128>,
+    /// `check_zone[attacker side * 90 + sq]`: every point whose contents can decide whether
+    /// that side attacks `sq` (the four lines from `sq`, the points its leaps start from and
+    /// their blocking points). A move that neither leaves nor enters the zone of the
+    /// opposing general cannot give check.
+    pub(crate) check_zone: Vec<u128>,
     /// Kinds of each side with a line capture in any direction.
     pub(crate) any_line_attackers: [u8; 2],
     /// Kinds of `side` that can capture travelling in absolute direction `dir`: `line_attackers[side][dir]`.

@@ -53,6 +53,15 @@ impl std::hash::Hash for Position {
     }
 }
 
+/// The pieces and the side to move of a position, without the counters: what a repetition
+/// compares, and the key of the 棋例 searches' memos (nothing they find depends on the
+/// counters).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Placement {
+    board: [u8; SQUARES],
+    side: Side,
+}
+
 /// What `make` changed that `unmake` cannot recompute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
@@ -294,8 +303,6 @@ impl Position {
         (c != 0).then(|| Piece { side: Side::from_index(code_side(c)), kind: code_kind(c) as KindId })
     }
 
-    /// Whether both positions have the same pieces on the same points and the same side to
-    /// move (the move counters aside): the sense in which a position repeats.
     /// A hash of what `same_placement` compares (the pieces and the side to
     /// move): equal for the same placement, so a repetition is looked for among equal keys.
     pub fn placement_key(&self) -> u64 {
@@ -307,6 +314,13 @@ impl Position {
         h
     }
 
+    /// The pieces and the side to move, as a key.
+    pub(crate) fn placement(&self) -> Placement {
+        Placement { board: self.board, side: self.side }
+    }
+
+    /// Whether both positions have the same pieces on the same points and the same side to
+    /// move (the move counters aside): the sense in which a position repeats.
     pub(crate) fn same_placement(&self, other: &Position) -> bool {
         self.side == other.side && self.board == other.board
     }
@@ -802,13 +816,16 @@ impl Position {
     pub(crate) fn has_legal_move(&self, rules: &Rules) -> bool {
         // Piece by piece, stopping at the first move that passes: in a mate search this is
         // asked after every check, and most positions answer with one of the first moves.
+        // In check the general first (a step of the general is the likeliest answer), else
+        // last (its steps are the ones always tested for self-kill).
         let mut pos = self.clone();
         let g = pos.guard(rules);
-        let mut own = pos.occ[pos.side.index()];
+        let own = pos.occ[pos.side.index()];
+        let royal = pos.kind_bb[pos.side.index()][rules.royal as usize];
+        let in_check = g.as_ref().is_some_and(|g| g.in_check);
+        let (first, last) = if in_check { (royal, 0) } else { (0, royal) };
         let mut buf = MoveBuf::new();
-        while own != 0 {
-            let sq = own.trailing_zeros() as usize;
-            own &= own - 1;
+        for sq in BitIter(first).chain(BitIter(own & !royal)).chain(BitIter(last)) {
             buf.len = 0;
             pos.piece_moves(rules, sq, &mut buf);
             for &m in buf.as_slice() {
@@ -828,55 +845,63 @@ impl Position {
         out.as_slice().to_vec()
     }
 
-    /// The legal moves of the side to move that give check: only the moves that attack the
-    /// opposing general are tested for legality.
+    /// The legal moves of the side to move that give check: only the moves that leave or
+    /// enter the check zone of the opposing general are played, and only those that give
+    /// check are tested for legality.
     pub(crate) fn checking_moves(&self, rules: &Rules) -> Vec<Move> {
+        self.captures_and_checks(rules, false, true).1
+    }
+
+    /// In one pass over the pseudo-legal moves: the legal captures of the side to move (if
+    /// `captures`), and its legal moves that give check, capturing or not (if `checks`).
+    pub(crate) fn captures_and_checks(&self, rules: &Rules, captures: bool, checks: bool) -> (Vec<Move>, Vec<Move>) {
+        let mover = self.side;
+        let theirs = self.occ[mover.opponent().index()];
+        let royal = self.kind_bb[mover.opponent().index()][rules.royal as usize];
+        let zone = if checks && royal != 0 { rules.check_zone[mover.index() * SQUARES + royal.trailing_zeros() as usize] } else { 0 };
         let mut pseudo = MoveBuf::new();
         self.pseudo_moves(rules, &mut pseudo);
-        let mover = self.side;
         let mut pos = self.clone();
-        let mut out = Vec::new();
+        let g = pos.guard(rules);
+        let (mut caps, mut gives) = (Vec::new(), Vec::new());
         for &m in pseudo.as_slice() {
-            let u = pos.make(rules, m);
-            let gives = pos.in_check(rules);
-            let legal = gives && !pos.is_self_kill_for(rules, mover);
-            pos.unmake(rules, m, u);
-            if legal {
-                out.push(m);
+            let capture = captures && theirs >> m.to.index() & 1 == 1;
+            let check = zone & ((1u128 << m.from.index()) | (1u128 << m.to.index())) != 0 && {
+                let u = pos.make(rules, m);
+                let c = pos.in_check(rules);
+                pos.unmake(rules, m, u);
+                c
+            };
+            if (capture || check) && pos.passes(rules, &g, m) {
+                if capture {
+                    caps.push(m);
+                }
+                if check {
+                    gives.push(m);
+                }
             }
         }
-        out
+        (caps, gives)
     }
 
-    /// The legal captures of the side to move: only the moves onto an opposing piece are
-    /// tested for legality.
+    /// The legal moves of the side to move that pass `keep`: only those are tested for
+    /// legality.
+    fn legal_where(&self, rules: &Rules, keep: impl Fn(Move) -> bool) -> Vec<Move> {
+        let mut pseudo = MoveBuf::new();
+        self.pseudo_moves(rules, &mut pseudo);
+        let mut pos = self.clone();
+        let g = pos.guard(rules);
+        pseudo.as_slice().iter().copied().filter(|&m| keep(m) && pos.passes(rules, &g, m)).collect()
+    }
+
+    /// The legal captures of the side to move.
     pub(crate) fn legal_captures(&self, rules: &Rules) -> Vec<Move> {
-        let mut pseudo = MoveBuf::new();
-        self.pseudo_moves(rules, &mut pseudo);
-        let mut pos = self.clone();
-        let theirs = self.occ[self.side.opponent().index()];
-        pseudo
-            .as_slice()
-            .iter()
-            .copied()
-            .filter(|m| theirs >> m.to.index() & 1 == 1)
-            .filter(|&m| pos.try_make(rules, m).map(|u| pos.unmake(rules, m, u)).is_ok())
-            .collect()
+        self.captures_and_checks(rules, true, false).0
     }
 
-    /// The legal moves of the side to move onto `to` (captures, when a piece stands there):
-    /// only those moves are tested for legality.
+    /// The legal moves of the side to move onto `to` (captures, when a piece stands there).
     pub(crate) fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
-        let mut pseudo = MoveBuf::new();
-        self.pseudo_moves(rules, &mut pseudo);
-        let mut pos = self.clone();
-        pseudo
-            .as_slice()
-            .iter()
-            .copied()
-            .filter(|m| m.to == to)
-            .filter(|&m| pos.try_make(rules, m).map(|u| pos.unmake(rules, m, u)).is_ok())
-            .collect()
+        self.legal_where(rules, |m| m.to == to)
     }
 
     /// The legal moves of the piece on `from`, if it belongs to the side to move.
@@ -888,7 +913,8 @@ impl Position {
         let mut pseudo = MoveBuf::new();
         self.piece_moves(rules, from.index(), &mut pseudo);
         let mut pos = self.clone();
-        pseudo.as_slice().iter().copied().filter(|&m| pos.try_make(rules, m).map(|u| pos.unmake(rules, m, u)).is_ok()).collect()
+        let g = pos.guard(rules);
+        pseudo.as_slice().iter().copied().filter(|&m| pos.passes(rules, &g, m)).collect()
     }
 
     /// Whether `m` is a legal move here.
