@@ -124,7 +124,7 @@ impl Analyst<'_> {
                         !facts.wins.is_empty()
                     }
                 }
-                Test::OffersExchange => !check && self.offers_exchange(&after, mv.to, &mut facts.partners),
+                Test::OffersExchange { across_the_moved_piece } => !check && self.offers_exchange(&after, mv.to, *across_the_moved_piece, &mut facts.partners),
                 Test::OffersSacrifice => !check && self.offers_sacrifice(&after, mv.to, &mut facts.partners),
                 Test::Blocks { mate_depth, material } => {
                     !check && self.blocks(before, &after, mv.to, *mate_depth, *material).inspect(|&l| facts.blocked = Some(l)).is_some()
@@ -174,7 +174,7 @@ impl Analyst<'_> {
     fn threat_rests_on_offered_piece(&self, passed: &Position, after: &Position, at: Square, depth: u8) -> bool {
         let mut without = passed.clone();
         without.remove(at);
-        !self.mates_by_checks(&without, depth) && self.offers_exchange(after, at, &mut Vec::new())
+        !self.mates_by_checks(&without, depth) && self.offers_exchange(after, at, false, &mut Vec::new())
     }
 
     /// A target won on its point although a piece of its side could take back there but for
@@ -224,19 +224,28 @@ impl Analyst<'_> {
 
     /// 兑 (24.4): an opposing piece of the moved piece's own kind may take it and loses
     /// nothing by the forcing line after it, nor is mated; or the moved piece may so take an
-    /// equal piece.
-    fn offers_exchange(&self, after: &Position, at: Square, partners: &mut Vec<Square>) -> bool {
+    /// equal piece. With `across`, the same holds for two pieces of one kind that attack each
+    /// other over the moved piece, the screen the move put between them.
+    fn offers_exchange(&self, after: &Position, at: Square, across: bool, partners: &mut Vec<Square>) -> bool {
         let b = self.rep.forcing;
-        let Some(v) = self.material(after, at) else { return false };
-        let kind = after.piece_at(at).map(|p| p.kind);
-        for m in after.legal_moves_to(self.vm, at) {
-            if after.piece_at(m.from).map(|p| p.kind) == kind && self.capture_result(after, m, b) == Val::ZERO && !self.mated_after(after, m) {
-                partners.push(m.from);
+        let kind_at = |pos: &Position, sq: Square| pos.piece_at(sq).map(|p| p.kind);
+        let over_moved = |m: &Move| Square::between(m.from, m.to).any(|sq| sq == at);
+        // The opponent's captures of a piece of the mover by a piece of its kind.
+        let offered = |m: &Move| kind_at(after, m.from) == kind_at(after, m.to) && (m.to == at || (across && over_moved(m)));
+        if self.material(after, at).is_some() || across {
+            let takes = if across { after.legal_captures(self.vm) } else { after.legal_moves_to(self.vm, at) };
+            for m in takes.into_iter().filter(offered) {
+                if self.capture_result(after, m, b) == Val::ZERO && !self.mated_after(after, m) {
+                    partners.push(m.from);
+                }
             }
         }
+        // The mover's captures of an equal piece of its kind, the moved piece's or over it.
         let passed = Analyst::with_mover(after, after.side_to_move().opponent());
-        for m in passed.legal_moves_from(self.vm, at).into_iter().filter(|m| passed.piece_at(m.to).is_some()) {
-            if self.material(&passed, m.to) == Some(v) && passed.piece_at(m.to).map(|p| p.kind) == kind && self.capture_result(&passed, m, b) == Val::ZERO {
+        let own = |m: &Move| (m.from == at || (across && over_moved(m))) && passed.piece_at(m.to).is_some();
+        for m in passed.legal_captures(self.vm).into_iter().filter(own) {
+            let equal = self.material(&passed, m.to).is_some() && self.material(&passed, m.to) == self.material(&passed, m.from);
+            if equal && kind_at(&passed, m.to) == kind_at(&passed, m.from) && self.capture_result(&passed, m, b) == Val::ZERO {
                 partners.push(m.to);
             }
         }

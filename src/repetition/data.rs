@@ -121,7 +121,12 @@ pub(crate) enum Test {
     /// The moved piece may be taken by an opposing piece of its own kind that neither loses
     /// material by the forcing line after it nor is mated; or it may itself take an equal
     /// piece so (兑).
-    OffersExchange,
+    OffersExchange {
+        /// Two pieces of one kind that attack each other over the moved piece (the move put
+        /// it between them as the screen) are offered for exchange too.
+        #[serde(default)]
+        across_the_moved_piece: bool,
+    },
     /// The moved piece may be taken by an opposing piece that wins material by it without
     /// being mated (献).
     OffersSacrifice,

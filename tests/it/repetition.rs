@@ -150,6 +150,11 @@ fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
     let (fen, mv) = ("R2akab2/5P3/9/9/9/9/9/6r1B/4A3n/3A1K3 w - - 0 1", ["a9a7", "d9e8", "a7a9", "e8d9"]);
     assert_ne!(classes(&r2020, fen, &mv)[3], "chase");
     assert_eq!(classes(&off("      before_the_check: true\n", ""), fen, &mv)[3], "chase");
+    // ch8 图13: the chariot steps between the two cannons, which then attack each other over
+    // it: 兑; offered only what may take the moved piece itself, it is a block (拦).
+    let (fen, mv) = ("3k1ab2/4a4/4c4/4R3p/3PC4/4r4/8P/9/9/5K3 w - - 0 1", ["e6d6", "d9e9", "d6e6", "e9d9"]);
+    assert_eq!(classes(&r2020, fen, &mv)[2], "exchange");
+    assert_eq!(classes(&off("          across_the_moved_piece: true\n", "          across_the_moved_piece: false\n"), fen, &mv)[2], "block");
 }
 
 /// Under the AXF rule set a chase outranks a threat to mate (D56); in the CXA order the
