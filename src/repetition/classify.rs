@@ -190,7 +190,8 @@ impl Analyst<'_> {
             let general = without.remove(mv.to).is_some_and(|q| q.kind == self.vm.royal_kind());
             if general { Vec::new() } else { self.all_wins(&without, p) }
         };
-        let refuted: Vec<Win> = old.iter().filter(|o| !fled.iter().any(|f| f.target == o.target && f.attacker == o.attacker)).cloned().collect();
+        let compared = self.rep.newness.flight_gain_compared;
+        let refuted: Vec<Win> = old.iter().filter(|o| !fled.iter().any(|f| f.target == o.target && f.attacker == o.attacker && (!compared || f.gain >= o.gain))).cloned().collect();
         if refuted.is_empty() {
             return old;
         }

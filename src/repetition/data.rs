@@ -187,6 +187,10 @@ pub(crate) struct NewOnlyData {
     /// take it anyway: a piece that flees an attack to a point where it wins makes a chase.
     #[serde(default)]
     pub(crate) flight_counts: bool,
+    /// With `flight_counts`, a win that the opponent's capture of the fleeing piece on its
+    /// origin would only have made smaller is new too: the flight made it larger.
+    #[serde(default)]
+    pub(crate) flight_gain_compared: bool,
     /// A move that answers a check is compared with the position before the check too: a
     /// target the mover could win then, by the same piece, the check only interrupted.
     #[serde(default)]

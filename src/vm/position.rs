@@ -174,6 +174,43 @@ impl Sink for MoveBuf {
     }
 }
 
+/// Keeps the moves onto `targets` or from `sources`, and drops the rest unseen (the quiet
+/// runs that touch neither are skipped whole).
+struct Filter<'a> {
+    rules: &'a Rules,
+    targets: u128,
+    sources: u128,
+    kept: MoveBuf,
+}
+
+impl Sink for Filter<'_> {
+    #[inline]
+    fn one(&mut self, from: usize, to: usize) {
+        if ((self.sources >> from) | (self.targets >> to)) & 1 != 0 {
+            self.kept.push(from, to);
+        }
+    }
+
+    #[inline]
+    fn run(&mut self, from: usize, d: usize, first: u32, last: u32) {
+        if first > last {
+            return;
+        }
+        let all = self.sources >> from & 1 != 0;
+        let end = Position::along(from, d, last);
+        let segment = self.rules.ray_mask[from][d] & !self.rules.ray_mask[end][d];
+        if !all && segment & self.targets == 0 {
+            return;
+        }
+        for dist in first..=last {
+            let to = Position::along(from, d, dist);
+            if all || self.targets >> to & 1 != 0 {
+                self.kept.push(from, to);
+            }
+        }
+    }
+}
+
 /// Counts moves that cannot be self-kills and keeps the others for a full test.
 struct Counter<'a> {
     rules: &'a Rules,
@@ -226,6 +263,9 @@ struct Guard {
     in_check: bool,
     /// Points whose change of occupancy could expose the own general.
     sensitive: u128,
+    /// The own general's check zone (`Rules::check_zone`): in check, a move of another piece
+    /// that neither leaves nor enters it leaves the check standing.
+    zone: u128,
 }
 
 /// The pieces met along a line from a point, nearest first, as distances.
@@ -760,7 +800,7 @@ impl Position {
                 }
             }
         }
-        Some(Guard { royal: k, in_check, sensitive })
+        Some(Guard { royal: k, in_check, sensitive, zone: rules.check_zone[ei * SQUARES + k] })
     }
 
     /// Whether playing the pseudo-legal move `m` keeps the mover out of self-kill.
@@ -771,8 +811,14 @@ impl Position {
             return true;
         };
         let (f, t) = (m.from.index(), m.to.index());
-        if f != g.royal && !g.in_check && ((1u128 << f) | (1u128 << t)) & g.sensitive == 0 {
-            return true;
+        let touched = (1u128 << f) | (1u128 << t);
+        if f != g.royal {
+            if !g.in_check && touched & g.sensitive == 0 {
+                return true;
+            }
+            if g.in_check && touched & g.zone == 0 {
+                return false;
+            }
         }
         let mover = self.side;
         let u = self.make(rules, m);
@@ -859,12 +905,12 @@ impl Position {
         let theirs = self.occ[mover.opponent().index()];
         let royal = self.kind_bb[mover.opponent().index()][rules.royal as usize];
         let zone = if checks && royal != 0 { rules.check_zone[mover.index() * SQUARES + royal.trailing_zeros() as usize] } else { 0 };
-        let mut pseudo = MoveBuf::new();
+        let mut pseudo = Filter { rules, targets: zone | if captures { theirs } else { 0 }, sources: zone, kept: MoveBuf::new() };
         self.pseudo_moves(rules, &mut pseudo);
         let mut pos = self.clone();
         let g = pos.guard(rules);
         let (mut caps, mut gives) = (Vec::new(), Vec::new());
-        for &m in pseudo.as_slice() {
+        for &m in pseudo.kept.as_slice() {
             let capture = captures && theirs >> m.to.index() & 1 == 1;
             let check = zone & ((1u128 << m.from.index()) | (1u128 << m.to.index())) != 0 && {
                 let u = pos.make(rules, m);

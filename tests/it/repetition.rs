@@ -155,6 +155,12 @@ fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
     let (fen, mv) = ("3k1ab2/4a4/4c4/4R3p/3PC4/4r4/8P/9/9/5K3 w - - 0 1", ["e6d6", "d9e9", "d6e6", "e9d9"]);
     assert_eq!(classes(&r2020, fen, &mv)[2], "exchange");
     assert_eq!(classes(&off("          across_the_moved_piece: true\n", "          across_the_moved_piece: false\n"), fen, &mv)[2], "block");
+    // ch8 图25: the chariot flees the horse to d5, where the cannon's win of the horse on d9
+    // over it is larger than Black's taking the chariot on d4 would have let it be: a chase;
+    // compared by whether the win stood at all, it stood, and the move only follows (跟).
+    let (fen, mv) = ("1R1nka3/4ac3/b3b4/p1P1p3p/5n1rc/3R5/P2CP1P2/2N1BCr2/4A4/4KAB2 w - - 0 1", ["d4d5", "f5g7", "d5d4", "g7f5"]);
+    assert_eq!(classes(&r2020, fen, &mv)[0], "chase");
+    assert_eq!(classes(&off("      flight_gain_compared: true\n", ""), fen, &mv)[0], "follow");
 }
 
 /// Under the AXF rule set a chase outranks a threat to mate (D56); in the CXA order the
