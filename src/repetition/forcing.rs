@@ -41,6 +41,10 @@ pub struct Bounds {
     /// wins (26.5: the whole sequence is judged; even or better is a chase).
     #[serde(default)]
     pub even_by_laid_open: bool,
+    /// With `even_by_laid_open`: so does a capture of an unrooted piece (nothing can take
+    /// back on its point) that comes out even only by a check it lays open.
+    #[serde(default)]
+    pub even_unrooted: bool,
 }
 
 /// How the search before a move differs from the search after it. These are readings of
@@ -162,6 +166,10 @@ impl Analyst<'_> {
                 let o2 = s2.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &[]);
                 if self.gains(o2.v) {
                     out.extend(Self::line(m, Out { v: Val::ZERO, ..o2 }));
+                } else if b.even_unrooted && s.free.contains(&m) {
+                    // An unrooted target (nothing can take back on its point), even only
+                    // because the capture lays open a check whose answer wins back as much.
+                    out.extend(Self::line(m, Out { v: Val::ZERO, ..o }));
                 }
                 continue;
             }

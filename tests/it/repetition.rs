@@ -161,6 +161,12 @@ fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
     let (fen, mv) = ("1R1nka3/4ac3/b3b4/p1P1p3p/5n1rc/3R5/P2CP1P2/2N1BCr2/4A4/4KAB2 w - - 0 1", ["d4d5", "f5g7", "d5d4", "g7f5"]);
     assert_eq!(classes(&r2020, fen, &mv)[0], "chase");
     assert_eq!(classes(&off("      flight_gain_compared: true\n", ""), fen, &mv)[0], "follow");
+    // ch8 图28: the chariot's capture of the unrooted horse uncovers its cannon's check, and
+    // the answer takes the cannon: even, yet a chase of an unrooted piece; without the
+    // reading, no win.
+    let (fen, mv) = ("CR1akab1r/9/2n1b1n2/2p5p/6p2/2P6/r3P1P1P/4CcN2/9/2BAK1BR1 w - - 0 1", ["b9c9", "c7e8", "c9b9", "e8c7"]);
+    assert_eq!(classes(&r2020, fen, &mv)[0], "chase");
+    assert_ne!(classes(&off("      even_unrooted: true\n", ""), fen, &mv)[0], "chase");
 }
 
 /// Under the AXF rule set a chase outranks a threat to mate (D56); in the CXA order the
