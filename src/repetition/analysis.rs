@@ -320,4 +320,3 @@ impl<'a> Analyst<'a> {
         p
     }
 }
-

@@ -243,9 +243,9 @@ impl Analyst<'_> {
         }
         // The mover's captures of an equal piece of its kind, the moved piece's or over it.
         let passed = Analyst::with_mover(after, after.side_to_move().opponent());
-        let own = |m: &Move| (m.from == at || (across && over_moved(m))) && passed.piece_at(m.to).is_some();
+        let own = |m: &Move| m.from == at || (across && over_moved(m));
         for m in passed.legal_captures(self.vm).into_iter().filter(own) {
-            let equal = self.material(&passed, m.to).is_some() && self.material(&passed, m.to) == self.material(&passed, m.from);
+            let equal = self.material(&passed, m.to).is_some_and(|v| Some(v) == self.material(&passed, m.from));
             if equal && kind_at(&passed, m.to) == kind_at(&passed, m.from) && self.capture_result(&passed, m, b) == Val::ZERO {
                 partners.push(m.to);
             }

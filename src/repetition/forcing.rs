@@ -166,9 +166,11 @@ impl Analyst<'_> {
                 let o2 = s2.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &[]);
                 if self.gains(o2.v) {
                     out.extend(Self::line(m, Out { v: Val::ZERO, ..o2 }));
-                } else if b.even_unrooted && s.free.contains(&m) {
+                } else if b.even_unrooted && s.free.contains(&m) && self.gives_check(&pos, m) {
                     // An unrooted target (nothing can take back on its point), even only
                     // because the capture lays open a check whose answer wins back as much.
+                    // A capture that gives no check and comes out even keeps its verdict: a
+                    // hidden root (暗根) answered it.
                     out.extend(Self::line(m, Out { v: Val::ZERO, ..o }));
                 }
                 continue;
@@ -197,6 +199,13 @@ impl Analyst<'_> {
         }
         out.sort_by_key(|l| std::cmp::Reverse(l.gain));
         out
+    }
+
+    /// Whether the move `m` of the side to move gives check.
+    fn gives_check(&self, pos: &Position, m: Move) -> bool {
+        let mut next = pos.clone();
+        next.make(self.vm, m);
+        next.in_check(self.vm)
     }
 
     fn line(first: Move, o: Out) -> Option<Line> {

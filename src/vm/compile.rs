@@ -441,8 +441,7 @@ fn leap_tables(leap_lists: &[Vec<Leap>]) -> LeapTables {
 
 /// The check zone of every point for each attacking side: its four lines, and the start
 /// and blocking points of the leaps onto it.
-fn check_zones(t: &LeapTables) -> Vec<u128> {
-    let rays = ray_masks();
+fn check_zones(t: &LeapTables, rays: &[[u128; 4]]) -> Vec<u128> {
     (0..2 * SQUARES)
         .map(|i| {
             let (a, b) = t.reverse_index[i];
@@ -576,7 +575,8 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
         return Err(errors);
     }
     let t = leap_tables(&m.leap_lists);
-    let check_zone = check_zones(&t);
+    let ray_mask = ray_masks();
+    let check_zone = check_zones(&t, &ray_mask);
     let (line_attackers, has_rays) = line_attackers(&m.rays, kinds.len());
     let mut rules = Rules {
         edition_id: ed.id.clone(),
@@ -605,7 +605,7 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
         status_rules: check.status_rules,
         in_check_status: check.in_check_status,
         reachable: [[0; 8]; 2],
-        ray_mask: ray_masks(),
+        ray_mask,
         kind_clause: m.movement_clauses.iter().map(|c| c.id.clone()).collect(),
         regions,
     };

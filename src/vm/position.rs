@@ -930,24 +930,19 @@ impl Position {
         (caps, gives)
     }
 
-    /// The legal moves of the side to move that pass `keep`: only those are tested for
-    /// legality.
-    fn legal_where(&self, rules: &Rules, keep: impl Fn(Move) -> bool) -> Vec<Move> {
-        let mut pseudo = MoveBuf::new();
-        self.pseudo_moves(rules, &mut pseudo);
-        let mut pos = self.clone();
-        let g = pos.guard(rules);
-        pseudo.as_slice().iter().copied().filter(|&m| keep(m) && pos.passes(rules, &g, m)).collect()
-    }
-
     /// The legal captures of the side to move.
     pub(crate) fn legal_captures(&self, rules: &Rules) -> Vec<Move> {
         self.captures_and_checks(rules, true, false).0
     }
 
-    /// The legal moves of the side to move onto `to` (captures, when a piece stands there).
+    /// The legal moves of the side to move onto `to` (captures, when a piece stands there):
+    /// only those are generated past the filter and tested for legality.
     pub(crate) fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
-        self.legal_where(rules, |m| m.to == to)
+        let mut onto = Filter { rules, targets: 1u128 << to.index(), sources: 0, kept: MoveBuf::new() };
+        self.pseudo_moves(rules, &mut onto);
+        let mut pos = self.clone();
+        let g = pos.guard(rules);
+        onto.kept.as_slice().iter().copied().filter(|&m| pos.passes(rules, &g, m)).collect()
     }
 
     /// The legal moves of the piece on `from`, if it belongs to the side to move.
