@@ -67,60 +67,11 @@ impl Analyst<'_> {
                 Test::MateThreat { depth, offered_piece_exchanges } => {
                     !check && self.mates_by_checks(&passed, *depth) && !(*offered_piece_exchanges && self.threat_rests_on_offered_piece(&passed, &after, mv.to, *depth))
                 }
-                Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always, pinned_root_is_joint, screen_is_joint } => {
+                Test::WinsMaterial { .. } => {
                     if check {
                         false
                     } else {
-                        let p = WinParams {
-                            bounds: Bounds { checks: budget.unwrap_or(rep.forcing.checks), ..rep.forcing },
-                            before_move: BeforeMove::default(),
-                            equal_mutual_excluded: *equal_mutual_excluded,
-                            kinds: kinds.as_ref().map_or(7, |ks| ks.iter().filter_map(|k| super::ChaseKind::parse(k)).fold(0, |m, k| m | k.bit())),
-                            higher_value_always: *higher_value_always,
-                        };
-                        let mut now = self.all_wins(&passed, p);
-                        if rep.new_only.is_some() && !now.is_empty() {
-                            // A target won before is no new chase (图5: 吃士的结果没有发生变化),
-                            // unless it is now won openly where before only an exempt piece
-                            // could take it.
-                            let same_taker = |o: &Win, w: &Win| !rep.newness.new_per_taker || (if o.attacker == mv.from { mv.to } else { o.attacker }) == w.attacker;
-                            let drop_old = |now: &mut Vec<Win>, old: &[Win]| now.retain(|w| !old.iter().any(|o| o.target == w.target && same_taker(o, w) && (!o.latent || w.latent)));
-                            // The same search with the moved piece still on its origin.
-                            let plain = WinParams { before_move: BeforeMove { roots_cut: rep.newness.before_counts_own_roots, flight: None }, ..p };
-                            let mut old = self.all_wins(before, plain);
-                            if rep.newness.flight_counts && !old.is_empty() {
-                                old = self.old_wins_of_a_flight(before, &passed, mv, old, plain, &same_taker);
-                            }
-                            drop_old(&mut now, &old);
-                            if let Some((before_check, _)) = prev.filter(|_| rep.newness.before_the_check && facts.answered_check && !now.is_empty()) {
-                                // Answering a check: what the mover could win before the check
-                                // was given, the check only interrupted.
-                                drop_old(&mut now, &self.all_wins(&Analyst::with_mover(before_check, side), p));
-                            }
-                            if rep.newness.check_answers_compared && facts.answered_check {
-                                // Answering a check: what another answer would win as well,
-                                // the check laid open; the move did not make it.
-                                for m2 in before.legal_moves(self.vm).into_iter().filter(|&m2| m2 != mv) {
-                                    if now.is_empty() {
-                                        break;
-                                    }
-                                    let mut a2 = before.clone();
-                                    a2.make(self.vm, m2);
-                                    let other = self.all_wins(&Analyst::with_mover(&a2, side), p);
-                                    drop_old(&mut now, &other);
-                                }
-                            }
-                        }
-                        if *screen_is_joint {
-                            Self::screened_joint(mv.to, &mut now);
-                        }
-                        let mut now = Self::best_per_target(now);
-                        if *pinned_root_is_joint {
-                            self.pinned_roots_joint(&passed, &mut now);
-                        }
-                        let (latent, open): (Vec<Win>, Vec<Win>) = now.into_iter().partition(|w| w.latent);
-                        facts.latent = latent;
-                        facts.wins = open;
+                        (facts.latent, facts.wins) = self.material_wins(&c.test, before, &after, &passed, mv, prev, facts.answered_check);
                         !facts.wins.is_empty()
                     }
                 }
@@ -145,6 +96,67 @@ impl Analyst<'_> {
             }
         }
         facts
+    }
+
+    /// The material the move lets the mover win (the wins of a chase test, 捉), new ones only
+    /// where `repetition.chase_to_chase` asks: those only an exempt first capturer could
+    /// take (latent), then the others.
+    #[allow(clippy::too_many_arguments)]
+    fn material_wins(&self, test: &Test, before: &Position, after: &Position, passed: &Position, mv: Move, prev: Option<(&Position, Move)>, answered_check: bool) -> (Vec<Win>, Vec<Win>) {
+        let Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always, pinned_root_is_joint, screen_is_joint, .. } = test else { return (Vec::new(), Vec::new()) };
+        let rep = self.rep;
+        let side = before.side_to_move();
+        let p = WinParams {
+            bounds: Bounds { checks: budget.unwrap_or(rep.forcing.checks), ..rep.forcing },
+            before_move: BeforeMove::default(),
+            equal_mutual_excluded: *equal_mutual_excluded,
+            kinds: kinds.as_ref().map_or(7, |ks| ks.iter().filter_map(|k| super::ChaseKind::parse(k)).fold(0, |m, k| m | k.bit())),
+            higher_value_always: *higher_value_always,
+        };
+        let mut now = self.all_wins(passed, p);
+        if rep.new_only.is_some() && !now.is_empty() {
+            // A target won before is no new chase (图5: 吃士的结果没有发生变化),
+            // unless it is now won openly where before only an exempt piece
+            // could take it.
+            let same_taker = |o: &Win, w: &Win| !rep.newness.new_per_taker || (if o.attacker == mv.from { mv.to } else { o.attacker }) == w.attacker;
+            let drop_old = |now: &mut Vec<Win>, old: &[Win]| now.retain(|w| !old.iter().any(|o| o.target == w.target && same_taker(o, w) && (!o.latent || w.latent)));
+            // The same search with the moved piece still on its origin.
+            let plain = WinParams { before_move: BeforeMove { roots_cut: rep.newness.before_counts_own_roots, flight: None }, ..p };
+            let mut old = self.all_wins(before, plain);
+            if rep.newness.flight_counts && !old.is_empty() {
+                old = self.old_wins_of_a_flight(before, passed, mv, old, plain, &same_taker);
+            }
+            drop_old(&mut now, &old);
+            if rep.newness.attack_before_is_old {
+                now.retain(|w| w.after_check.is_some() || !self.attack_stood(before, after, passed, mv, w));
+            }
+            if let Some((before_check, _)) = prev.filter(|_| rep.newness.before_the_check && answered_check && !now.is_empty()) {
+                // Answering a check: what the mover could win before the check
+                // was given, the check only interrupted.
+                drop_old(&mut now, &self.all_wins(&Analyst::with_mover(before_check, side), p));
+            }
+            if rep.newness.check_answers_compared && answered_check {
+                // Answering a check: what another answer would win as well,
+                // the check laid open; the move did not make it.
+                for m2 in before.legal_moves(self.vm).into_iter().filter(|&m2| m2 != mv) {
+                    if now.is_empty() {
+                        break;
+                    }
+                    let mut a2 = before.clone();
+                    a2.make(self.vm, m2);
+                    let other = self.all_wins(&Analyst::with_mover(&a2, side), p);
+                    drop_old(&mut now, &other);
+                }
+            }
+        }
+        if *screen_is_joint {
+            Self::screened_joint(mv.to, &mut now);
+        }
+        let mut now = Self::best_per_target(now);
+        if *pinned_root_is_joint {
+            self.pinned_roots_joint(passed, &mut now);
+        }
+        now.into_iter().partition(|w| w.latent)
     }
 
     /// Whether a special case's move-level conditions hold for `f` (played, giving `after`).
@@ -177,8 +189,43 @@ impl Analyst<'_> {
         !self.mates_by_checks(&without, depth) && self.offers_exchange(after, at, false, &mut Vec::new())
     }
 
-    /// A target won on its point although a piece of its side could take back there but for
-    /// a pin (a false root, 假根) is won by the pinning piece too: a joint chase (联合捉).
+    /// Whether the first capture of `w` (won in `passed`, after `mv`) could be made before the
+    /// move too, by the same piece, and the move only cut the target's protection by
+    /// shielding one of its own pieces: every root the move took away is kept from the target
+    /// by the moved piece itself, standing where it also stops that root's attack on one of
+    /// the mover's pieces. A root pinned by the move (a false root, 假根, that still reaches
+    /// the target), one whose cannon screen left, or one cut by a move that shields nothing,
+    /// makes a new chase.
+    fn attack_stood(&self, before: &Position, after: &Position, passed: &Position, mv: Move, w: &Win) -> bool {
+        let from = if w.attacker == mv.to { mv.from } else { w.attacker };
+        let Some(old) = before.legal_moves_to(self.vm, w.target).into_iter().find(|m| m.from == from) else { return false };
+        if w.attacker == mv.to {
+            return true;
+        }
+        let taken = |pos: &Position, m: Move| {
+            let mut a = pos.clone();
+            a.make(self.vm, m);
+            a
+        };
+        let lift = |pos: &Position| {
+            let mut l = pos.clone();
+            l.remove(mv.to);
+            l
+        };
+        let roots_before = taken(before, old).legal_moves_to(self.vm, w.target);
+        let now = taken(passed, Move { from: w.attacker, to: w.target });
+        let roots_now = now.legal_moves_to(self.vm, w.target);
+        let reach = |pos: &Position, r: Square, to: Square| pos.pseudo_moves_to(self.vm, to).as_slice().iter().any(|n| n.from == r);
+        // The root's captures of the mover's pieces the moved piece stops.
+        let (open, lifted) = (after, lift(after));
+        let shields = |r: Square| passed.pieces().any(|(sq, p)| p.side == passed.side_to_move() && sq != mv.to && !reach(open, r, sq) && reach(&lifted, r, sq));
+        let now_lifted = lift(&now);
+        roots_before
+            .iter()
+            .filter(|r| !roots_now.iter().any(|n| n.from == r.from))
+            .all(|r| !reach(&now, r.from, w.target) && reach(&now_lifted, r.from, w.target) && shields(r.from))
+    }
+
     /// The wins before a move that still count as old when the opponent could have taken
     /// the moved piece on its origin (the move its flight, `flight_counts`): those the
     /// opponent's capture of it does not refute, and those the moved piece adds nothing to
@@ -209,6 +256,8 @@ impl Analyst<'_> {
         }
     }
 
+    /// A target won on its point although a piece of its side could take back there but for
+    /// a pin (a false root, 假根) is won by the pinning piece too: a joint chase (联合捉).
     fn pinned_roots_joint(&self, passed: &Position, wins: &mut [Win]) {
         let side = passed.side_to_move();
         for w in wins.iter_mut().filter(|w| w.kind == super::ChaseKind::Unprotected && w.after_check.is_none()) {

@@ -195,6 +195,11 @@ pub(crate) struct NewOnlyData {
     /// target the mover could win then, by the same piece, the check only interrupted.
     #[serde(default)]
     pub(crate) before_the_check: bool,
+    /// A target the same piece could already take before the move, even at a loss, is no
+    /// new chase: a move that only takes away the target's protection (a root cut) attacks
+    /// nothing new.
+    #[serde(default)]
+    pub(crate) attack_before_is_old: bool,
 }
 
 /// A special case that changes the class of a move: `when` all its conditions hold,

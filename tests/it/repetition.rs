@@ -183,6 +183,48 @@ fn the_axf_order_of_effects_is_data() {
     assert_eq!(verdict(&RuleSet::of_spec(&spec, "axf").unwrap(), &fen, &mv), Verdict::Draw);
 }
 
+/// AXF counts a chase only where the attack is new: a block that shields the mover's own
+/// piece and so cuts the target's root attacks nothing new (D39); a root pinned by the move
+/// (a false root) or a second cannon screen put in its way still makes a chase.
+#[test]
+fn an_axf_root_cut_by_a_shield_is_no_new_attack() {
+    let axf = builtin("axf");
+    let off = || RuleSet::of_spec(&edited("axf/repetition.yaml", "      attack_before_is_old: true\n", ""), "axf").unwrap();
+    // D39 (axf-orange-044): the advisor shields the chariot from the rook, cutting the rook's
+    // root of the horse the chariot may take: idle, and Red's chase of the pinned chariot loses.
+    let (fen, mv) = ("2baka3/C4rN2/4b1n2/1Rp5p/6p2/2P6/4c1P1c/4B3C/4A4/4KAB2 w - - 0 1", ["b6b8", "f9e8", "b8b6", "e8f9", "b6b8", "f9e8", "b8b6"]);
+    assert_eq!(verdict(&axf, fen, &mv), Verdict::RedMustChange);
+    // The plies judged are 4–7; the third is the shield (f9e8): no chase. (The advisor's
+    // return to f9 takes away the screen of Red's cannon, the horse's other root: a chase,
+    // but one chase in two moves is allowed.)
+    let c = classes(&axf, fen, &mv);
+    assert_eq!(c[2], "block", "{c:?}");
+    assert_eq!(classes(&off(), fen, &mv)[2], "chase");
+    assert_eq!(verdict(&off(), fen, &mv), Verdict::Draw);
+    // Fairy-Stockfish's 'creating pins to undermine root' (axf-fsf-24): the horse's return
+    // pins the root of the horse the chariot attacks: still a chase.
+    let (fen, mv) = ("4k4/4c4/9/4p4/9/9/3rn4/3NR4/4K4/9 b - - 0 1", ["e3g4", "e1f1", "g4e3", "f1e1", "e3g4", "e1f1", "g4e3", "f1e1"]);
+    assert_eq!(verdict(&axf, fen, &mv), Verdict::BlackMustChange);
+    // orange-xiangqi's extra illustration (axf-orange-113): the soldier steps in as a second
+    // screen of the cannon that guarded the horse, shielding nothing: still a chase.
+    let (fen, mv) = ("2ca1k3/4a4/b3b4/2P5P/6p2/1c7/9/B7N/2nR5/2BAK4 w - - 0 1", ["c6b6", "e7c5", "b6c6", "c5e7", "c6b6", "e7c5", "b6c6", "c5e7"]);
+    assert_eq!(verdict(&axf, fen, &mv), Verdict::RedMustChange);
+    let c = classes(&axf, fen, &mv);
+    // The plies judged are 5–8: Red's are the first and the third.
+    assert_eq!((c[0].as_str(), c[2].as_str()), ("chase", "chase"), "{c:?}");
+}
+
+/// Fairy-Stockfish's 'discovered check capture threat by rook' (axf-fsf-25): the chariot
+/// that may take the unguarded horse while uncovering its cannon's check chases it, though
+/// the answer to the check takes the cannon and the line comes out even.
+#[test]
+fn an_axf_capture_even_only_by_the_check_it_uncovers_still_chases() {
+    let (fen, mv) = ("5k3/9/9/9/9/1N2P1C2/9/4BC3/9/cr1RK4 w - - 0 1", ["b4c2", "b0c0", "c2b4", "c0b0", "b4c2", "b0c0", "c2b4", "c0b0"]);
+    assert_eq!(verdict(&builtin("axf"), fen, &mv), Verdict::BlackMustChange);
+    let off = RuleSet::of_spec(&edited("axf/repetition.yaml", "      even_unrooted: true\n", ""), "axf").unwrap();
+    assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
+}
+
 #[test]
 fn spec_errors_name_the_clause_and_its_place() {
     let spec = edited("cxa-2020/repetition.yaml", "heaviest_first: [check, kill,", "heaviest_first: [check, kil,");
