@@ -89,6 +89,11 @@ impl Analyst<'_> {
                 break;
             }
         }
+        if check {
+            if let Some(c) = rep.classes.iter().find(|c| matches!(c.test, Test::WinsMaterial { with_checks: true, .. })) {
+                facts.wins = self.wins_past_the_check(&c.test, before, &after, mv, prev, facts.answered_check);
+            }
+        }
         for x in rep.exceptions.iter().filter(|x| !x.needs_cycle()) {
             if self.holds(x, &facts, &after) {
                 facts.class = x.becomes;
@@ -123,6 +128,8 @@ impl Analyst<'_> {
             // The same search with the moved piece still on its origin.
             let plain = WinParams { before_move: BeforeMove { roots_cut: rep.newness.before_counts_own_roots, flight: None }, ..p };
             let mut old = self.all_wins(before, plain);
+            // A win whose line starts with this very move (a check) is the move's own.
+            old.retain(|o| o.after_check != Some(mv));
             if rep.newness.flight_counts && !old.is_empty() {
                 old = self.old_wins_of_a_flight(before, passed, mv, old, plain, &same_taker);
             }
@@ -157,6 +164,28 @@ impl Analyst<'_> {
             self.pinned_roots_joint(passed, &mut now);
         }
         now.into_iter().partition(|w| w.latent)
+    }
+
+    /// What a check `mv` (played from `before`, giving `after`) would win, newly, whichever
+    /// way the general steps out of it: its chases besides the check (`with_checks`). None
+    /// when the general cannot move.
+    fn wins_past_the_check(&self, test: &Test, before: &Position, after: &Position, mv: Move, prev: Option<(&Position, Move)>, answered_check: bool) -> Vec<Win> {
+        let Some(general) = after.royal_point(self.vm, after.side_to_move()) else { return Vec::new() };
+        let mut out: Option<Vec<Win>> = None;
+        for step in after.legal_moves_from(self.vm, general) {
+            let mut answered = after.clone();
+            answered.make(self.vm, step);
+            let (_, open) = self.material_wins(test, before, after, &answered, mv, prev, answered_check);
+            let won = |t: Square| open.iter().any(|w| w.target == t);
+            match &mut out {
+                None => out = Some(open.clone()),
+                Some(o) => o.retain(|w| won(w.target)),
+            }
+            if out.as_ref().is_some_and(Vec::is_empty) {
+                break;
+            }
+        }
+        out.unwrap_or_default()
     }
 
     /// Whether a special case's move-level conditions hold for `f` (played, giving `after`).

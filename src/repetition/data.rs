@@ -117,6 +117,11 @@ pub(crate) enum Test {
         /// its target, is won jointly by the two (联合捉), not by the capturer alone.
         #[serde(default)]
         screen_is_joint: bool,
+        /// A move that gives check chases too what it would win after one of the answers
+        /// to the check (its class stays the heavier 将); a pattern of chases of one target
+        /// (`same_target`) whose `every` lists 将 counts such a check among the chases.
+        #[serde(default)]
+        with_checks: bool,
     },
     /// The moved piece may be taken by an opposing piece of its own kind that neither loses
     /// material by the forcing line after it nor is mated; or it may itself take an equal

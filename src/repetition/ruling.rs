@@ -366,9 +366,11 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
     after.make(an.vm, f.mv);
     let kind = |pos: &Position, sq: Square| pos.piece_at(sq).map_or("?", |p| rep.kind_names[p.kind as usize].as_str());
     let mover = rep.kind_names[f.mover as usize].as_str();
-    let counted_chase = matches!(c.test, super::Test::WinsMaterial { .. });
+    // A check keeps its chases (`with_checks`): they count for a pattern of one target.
+    let checking_chase = matches!(c.test, super::Test::GivesCheck) && !f.wins.is_empty();
+    let counted_chase = matches!(c.test, super::Test::WinsMaterial { .. }) || checking_chase;
     let mut parts: Vec<String> = Vec::new();
-    if matches!(rep.classes[f.base_class].test, super::Test::WinsMaterial { .. }) {
+    if matches!(rep.classes[f.base_class].test, super::Test::WinsMaterial { .. }) || checking_chase {
         for w in &f.wins {
             if counted_chase {
                 pl.targets.push(w.target.to_string());
@@ -416,7 +418,8 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
     let base = &rep.classes[f.base_class];
     let mut reason = format!("{} ({}): ", base.name, base.zh);
     reason.push_str(&match base.test {
-        super::Test::GivesCheck => format!("the {mover} move gives check"),
+        super::Test::GivesCheck if parts.is_empty() => format!("the {mover} move gives check"),
+        super::Test::GivesCheck => format!("the {mover} move gives check; whichever way the general steps out of it, {}", parts.join("; ")),
         super::Test::MateThreat { depth, .. } => format!("were the opponent to pass, the mover mates by checks within {depth} moves"),
         super::Test::Otherwise => "none of the heavier effects".to_string(),
         _ if parts.is_empty() => "".to_string(),

@@ -225,6 +225,25 @@ fn an_axf_capture_even_only_by_the_check_it_uncovers_still_chases() {
     assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
 }
 
+/// Under AXF a check chases too what it wins whichever way the general steps out of it, and
+/// such a check counts among the chases of that piece (Fairy-Stockfish's axf-fsf-10); a
+/// check after which the general's step protects the pieces again chases nothing (D12).
+#[test]
+fn an_axf_check_keeps_the_chases_the_general_cannot_step_away_from() {
+    let axf = builtin("axf");
+    let off = RuleSet::of_spec(&edited("axf/repetition.yaml", "          with_checks: true\n", ""), "axf").unwrap();
+    let (fen, mv) = ("3k5/9/9/9/9/9/9/9/cr1CAK3/9 w - - 0 1", ["d1d3", "b1b3", "d3d1", "b3b1", "d1d3", "b1b3", "d3d1", "b3b1"]);
+    assert_eq!(verdict(&axf, fen, &mv), Verdict::BlackMustChange);
+    assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
+    let r = rule(&axf.vm, axf.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap();
+    let check = r.plies.iter().find(|p| p.facts.mv.to.to_string() == "b3").unwrap();
+    assert_eq!(check.targets, ["d3"]);
+    assert!(check.reason.contains("whichever way the general steps"), "{}", check.reason);
+    // AXF D12 (axf-orange-014): one check, one threat; the general's step guards again.
+    let (fen, mv) = ("2bak3r/2R1a2C1/2Rcb4/2N2P3/5C2p/9/9/4p4/4p2p1/5K3 w - - 0 1", ["f5e5", "e9f9", "e5f5", "f9e9", "f5e5", "e9f9"]);
+    assert_eq!(verdict(&axf, fen, &mv), Verdict::Draw);
+}
+
 #[test]
 fn spec_errors_name_the_clause_and_its_place() {
     let spec = edited("cxa-2020/repetition.yaml", "heaviest_first: [check, kill,", "heaviest_first: [check, kil,");
