@@ -158,7 +158,10 @@ impl Analyst<'_> {
         for (gain, m) in first_moves {
             // The window starts just below zero, so that an even line is told from a losing one.
             let o = s.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val { pieces: 0, floating: -1 }, MATE, &before);
-            if o.v == Val::ZERO && b.laid_open && b.even_by_laid_open && pos.piece_at(m.to).is_some() {
+            // A capture of material is its own line; any other first move (a check, or a check
+            // that takes a piece that is no material) is one line per target it wins.
+            let takes_material = self.material(&pos, m.to).is_some();
+            if o.v == Val::ZERO && b.laid_open && b.even_by_laid_open && takes_material {
                 // Even only because of what the capture lays open elsewhere (the capturer was a
                 // root, or pinned): judged over the whole sequence, still a win (26.5).
                 let b2 = Bounds { laid_open: false, ..b };
@@ -181,13 +184,14 @@ impl Analyst<'_> {
             if o.first.is_none() {
                 continue;
             }
-            if pos.piece_at(m.to).is_some() {
+            if takes_material {
                 out.extend(Self::line(m, o));
                 continue;
             }
             // A check that wins: every target it wins, each by the lines that take it first
             // (whichever of equal lines the search met first does not decide which).
-            let theirs: Vec<Square> = pos.pieces().filter(|(sq, p)| p.side != s.attacker && self.material(&pos, *sq).is_some()).map(|(sq, _)| sq).collect();
+            let mut theirs: Vec<Square> = pos.pieces().filter(|(sq, p)| p.side != s.attacker && self.material(&pos, *sq).is_some()).map(|(sq, _)| sq).collect();
+            theirs.sort_by_key(|&sq| seen_by(s.attacker, sq));
             for t in theirs {
                 s.only_target = Some(t);
                 let o = s.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &before);
@@ -224,6 +228,16 @@ impl Analyst<'_> {
         let budgets = [0, b.answer_checks];
         let in_check = pos.in_check(self.vm);
         s.play(&mut pos, in_check, m, gain, 0, budgets, Val::ZERO, -MATE, MATE, &before).v
+    }
+}
+
+/// Where `sq` lies as `side` sees the board (from its own corner): the order in which the
+/// search tries equal moves, so that the board turned round with the colours exchanged is
+/// searched in the same order and a bound on positions cuts the same lines.
+fn seen_by(side: Side, sq: Square) -> u8 {
+    match side {
+        Side::Red => sq.rank() * 9 + sq.file(),
+        Side::Black => (9 - sq.rank()) * 9 + (8 - sq.file()),
     }
 }
 
@@ -290,8 +304,9 @@ impl<'s, 'a> Search<'s, 'a> {
         let attacking = pos.side_to_move() == self.attacker;
         let sign = |v: Val| if attacking { v } else { -v };
         if in_check {
+            let side = pos.side_to_move();
             let mut all: Vec<(Val, Move)> = pos.legal_moves(vm).into_iter().map(|m| (sign(an.value(pos, m.to)), m)).collect();
-            all.sort_by_key(|(v, _)| std::cmp::Reverse(if attacking { *v } else { -*v }));
+            all.sort_by_key(|&(v, m)| (std::cmp::Reverse(if attacking { v } else { -v }), seen_by(side, m.from), seen_by(side, m.to)));
             return all;
         }
         // The defender checks back only to win back what the attacker is ahead by.
@@ -309,7 +324,8 @@ impl<'s, 'a> Search<'s, 'a> {
             })
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
             .collect();
-        moves.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+        let side = pos.side_to_move();
+        moves.sort_by_key(|&(v, m)| (std::cmp::Reverse(v), seen_by(side, m.from), seen_by(side, m.to)));
         if attacking && !self.line.is_empty() {
             moves.retain(|(_, m)| !self.free.contains(m));
         }
@@ -317,7 +333,9 @@ impl<'s, 'a> Search<'s, 'a> {
             moves.retain(|&(_, m)| self.origin(m.to) == t);
         }
         let mut moves: Vec<(Val, Move)> = moves.into_iter().map(|(v, m)| (sign(v), m)).collect();
-        moves.extend(checks.into_iter().filter(|m| an.material(pos, m.to).is_none()).map(|m| (Val::ZERO, m)));
+        let mut checks: Vec<Move> = checks.into_iter().filter(|m| an.material(pos, m.to).is_none()).collect();
+        checks.sort_by_key(|m| (seen_by(side, m.from), seen_by(side, m.to)));
+        moves.extend(checks.into_iter().map(|m| (Val::ZERO, m)));
         moves
     }
 
