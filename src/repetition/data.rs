@@ -117,9 +117,10 @@ pub(crate) enum Test {
         /// its target, is won jointly by the two (联合捉), not by the capturer alone.
         #[serde(default)]
         screen_is_joint: bool,
-        /// A move that gives check chases too what it would win after one of the answers
-        /// to the check (its class stays the heavier 将); a pattern of chases of one target
-        /// (`same_target`) whose `every` lists 将 counts such a check among the chases.
+        /// A move that gives check chases too what it would win whichever way the general
+        /// steps out of the check (nothing when it cannot step); its class stays the heavier
+        /// 将, and a pattern of chases of one target (`same_target`) whose `every` lists 将
+        /// counts such a check among the chases.
         #[serde(default)]
         with_checks: bool,
     },
@@ -201,8 +202,9 @@ pub(crate) struct NewOnlyData {
     #[serde(default)]
     pub(crate) before_the_check: bool,
     /// A target the same piece could already take before the move, even at a loss, is no
-    /// new chase: a move that only takes away the target's protection (a root cut) attacks
-    /// nothing new.
+    /// new chase when the move only shields one of the mover's pieces and so cuts the
+    /// target's root: it attacks nothing new. A root the move pins (假根), or one whose
+    /// cannon screen the move adds or takes away, still makes a new chase.
     #[serde(default)]
     pub(crate) attack_before_is_old: bool,
 }
