@@ -2,6 +2,7 @@
 //! its predicate; then the special cases that hold for the move alone are applied.
 
 use crate::board::{KindId, Move, Side, Square};
+use crate::vm::position_internals::MoveBuf;
 use crate::vm::Position;
 
 use super::analysis::{Analyst, Val, Win, WinParams};
@@ -236,23 +237,30 @@ impl Analyst<'_> {
             a.make(self.vm, m);
             a
         };
-        let lift = |pos: &Position| {
+        let lifted = |pos: &Position| {
             let mut l = pos.clone();
             l.remove(mv.to);
             l
         };
+        // The points the opposing piece on `r` may go to by its program (pins aside).
+        let reach = |pos: &Position, r: Square| {
+            let mut buf = MoveBuf::new();
+            pos.pseudo_moves_from(self.vm, r, &mut buf);
+            buf.as_slice().iter().map(|m| m.to).collect::<Vec<Square>>()
+        };
+        let mine = |sq: Square| sq != mv.to && passed.piece_at(sq).is_some_and(|p| p.side == passed.side_to_move());
         let roots_before = taken(before, old).legal_moves_to(self.vm, w.target);
-        let now = taken(passed, Move { from: w.attacker, to: w.target });
+        let now = taken(passed, Move::new(w.attacker, w.target));
         let roots_now = now.legal_moves_to(self.vm, w.target);
-        let reach = |pos: &Position, r: Square, to: Square| pos.pseudo_moves_to(self.vm, to).as_slice().iter().any(|n| n.from == r);
-        // The root's captures of the mover's pieces the moved piece stops.
-        let (open, lifted) = (after, lift(after));
-        let shields = |r: Square| passed.pieces().any(|(sq, p)| p.side == passed.side_to_move() && sq != mv.to && !reach(open, r, sq) && reach(&lifted, r, sq));
-        let now_lifted = lift(&now);
-        roots_before
-            .iter()
-            .filter(|r| !roots_now.iter().any(|n| n.from == r.from))
-            .all(|r| !reach(&now, r.from, w.target) && reach(&now_lifted, r.from, w.target) && shields(r.from))
+        let (now_lifted, after_lifted) = (lifted(&now), lifted(after));
+        roots_before.iter().map(|r| r.from).filter(|&r| !roots_now.iter().any(|n| n.from == r)).all(|r| {
+            // Kept from the target by the moved piece alone, where it also stops the root's
+            // attack on a piece of the mover's.
+            let open = reach(after, r);
+            !reach(&now, r).contains(&w.target)
+                && reach(&now_lifted, r).contains(&w.target)
+                && reach(&after_lifted, r).into_iter().any(|sq| mine(sq) && !open.contains(&sq))
+        })
     }
 
     /// The wins before a move that still count as old when the opponent could have taken

@@ -13,7 +13,7 @@
 //! the defender ends a line and is no material. Every bound (plies, checks, nodes) is
 //! clause data: the search never looks at a clock.
 
-use crate::board::{Move, Side, Square};
+use crate::board::{Move, Side, Square, FILES, RANKS};
 use crate::vm::position_internals::BitIter;
 use crate::vm::Position;
 
@@ -236,8 +236,8 @@ impl Analyst<'_> {
 /// searched in the same order and a bound on positions cuts the same lines.
 fn seen_by(side: Side, sq: Square) -> u8 {
     match side {
-        Side::Red => sq.rank() * 9 + sq.file(),
-        Side::Black => (9 - sq.rank()) * 9 + (8 - sq.file()),
+        Side::Red => sq.rank() * FILES + sq.file(),
+        Side::Black => (RANKS - 1 - sq.rank()) * FILES + (FILES - 1 - sq.file()),
     }
 }
 

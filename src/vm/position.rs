@@ -938,18 +938,11 @@ impl Position {
     /// The legal moves of the side to move onto `to` (captures, when a piece stands there):
     /// only those are generated past the filter and tested for legality.
     pub(crate) fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
-        let onto = self.pseudo_moves_to(rules, to);
-        let mut pos = self.clone();
-        let g = pos.guard(rules);
-        onto.as_slice().iter().copied().filter(|&m| pos.passes(rules, &g, m)).collect()
-    }
-
-    /// The moves of the side to move onto `to` that the pieces' programs allow, before the
-    /// self-kill test.
-    pub(crate) fn pseudo_moves_to(&self, rules: &Rules, to: Square) -> MoveBuf {
         let mut onto = Filter { rules, targets: 1u128 << to.index(), sources: 0, kept: MoveBuf::new() };
         self.pseudo_moves(rules, &mut onto);
-        onto.kept
+        let mut pos = self.clone();
+        let g = pos.guard(rules);
+        onto.kept.as_slice().iter().copied().filter(|&m| pos.passes(rules, &g, m)).collect()
     }
 
     /// The legal moves of the piece on `from`, if it belongs to the side to move.
