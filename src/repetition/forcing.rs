@@ -59,16 +59,20 @@ pub(crate) struct BeforeMove {
     pub(crate) flight: Option<Square>,
 }
 
+/// The least material that is a gain: one floating piece.
+const LEAST_GAIN: Val = Val { pieces: 0, floating: 1 };
+
 /// Larger than any material.
 const MATE: Val = Val { pieces: 1 << 20, floating: 0 };
 
-/// One way the attacker wins material: the line's first move, the first opposing piece it
-/// takes, and the net result of the whole line.
+/// One way the attacker wins material: the line's first move, the opposing piece it wins
+/// (the first it takes; for a check that captures nothing, each piece the line takes), and
+/// the net result of the whole line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     /// The attacker's first move (a capture, or a check that captures nothing).
     pub first: Move,
-    /// The first opposing piece taken, where it stands at the root.
+    /// The opposing piece won, where it stands at the root.
     pub target: Square,
     /// The attacking piece that takes it, where it stands at the root.
     pub capturer: Square,
@@ -85,7 +89,8 @@ pub struct Line {
 #[derive(Clone, Copy, Debug)]
 struct Out {
     v: Val,
-    /// The first capture below this node: target and capturer (at the root), its kind, and
+    /// The first capture below this node (of the one target, when the lines are searched
+    /// for one): target and capturer (at the root), its kind, and
     /// whether the capturer is a kind `repetition.own_attack` exempts.
     first: Option<(Square, Square, ChaseKind, bool)>,
     /// The attacking pieces that move below this node (bits of root points).
@@ -111,10 +116,11 @@ struct Search<'s, 'a> {
     line: Vec<Move>,
     /// The side the lines are searched for.
     attacker: Side,
-    /// When set, the attacker's first capture on a line must take the piece that stands on
-    /// this point at the root (the lines that win one given target).
+    /// When set, a line wins only if the attacker takes, somewhere on it, the piece that
+    /// stands on this point at the root (the lines that win one given target: a check may
+    /// take other pieces on the way to it, 图3's chariot won by consecutive checks).
     only_target: Option<Square>,
-    /// Captures the attacker has made on the line so far.
+    /// Whether the attacker has taken that target on the line so far (0 or 1).
     taken: u8,
     /// The attacker's captures at the root that nothing can take back: each is a line of its
     /// own, never a step in another one.
@@ -156,12 +162,16 @@ impl Analyst<'_> {
             .map(|&(_, m)| m)
             .collect();
         for (gain, m) in first_moves {
-            // The window starts just below zero, so that an even line is told from a losing one.
-            let o = s.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val { pieces: 0, floating: -1 }, MATE, &before);
             // A capture of material is its own line; any other first move (a check, or a check
             // that takes a piece that is no material) is one line per target it wins.
             let takes_material = self.material(&pos, m.to).is_some();
-            if o.v == Val::ZERO && b.laid_open && b.even_by_laid_open && takes_material {
+            // Where an even capture may still win (`even_by_laid_open`), the window starts just
+            // below zero, so that an even line is told from a losing one; otherwise only a gain
+            // counts.
+            let even_counts = b.laid_open && b.even_by_laid_open && takes_material;
+            let alpha = if even_counts { Val { pieces: 0, floating: -1 } } else { LEAST_GAIN };
+            let o = s.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, alpha, MATE, &before);
+            if o.v == Val::ZERO && even_counts {
                 // Even only because of what the capture lays open elsewhere (the capturer was a
                 // root, or pinned): judged over the whole sequence, still a win (26.5).
                 let b2 = Bounds { laid_open: false, ..b };
@@ -188,13 +198,16 @@ impl Analyst<'_> {
                 out.extend(Self::line(m, o));
                 continue;
             }
-            // A check that wins: every target it wins, each by the lines that take it first
-            // (whichever of equal lines the search met first does not decide which).
+            // A check that wins: every target it wins, each by the lines that take it, first or
+            // after other pieces (whichever of equal lines the search met first does not
+            // decide which).
             let mut theirs: Vec<Square> = pos.pieces().filter(|(sq, p)| p.side != s.attacker && self.material(&pos, *sq).is_some()).map(|(sq, _)| sq).collect();
             theirs.sort_by_key(|&sq| seen_by(s.attacker, sq));
             for t in theirs {
                 s.only_target = Some(t);
-                let o = s.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &before);
+                // Only a line that gains counts, so the window starts at the least gain: a
+                // reply that holds the attacker to nothing refutes at once.
+                let o = s.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, LEAST_GAIN, MATE, &before);
                 s.only_target = None;
                 if self.gains(o.v) {
                     out.extend(Self::line(m, o));
@@ -329,9 +342,6 @@ impl<'s, 'a> Search<'s, 'a> {
         if attacking && !self.line.is_empty() {
             moves.retain(|(_, m)| !self.free.contains(m));
         }
-        if let Some(t) = self.only_target.filter(|_| attacking && self.taken == 0) {
-            moves.retain(|&(_, m)| self.origin(m.to) == t);
-        }
         let mut moves: Vec<(Val, Move)> = moves.into_iter().map(|(v, m)| (sign(v), m)).collect();
         let mut checks: Vec<Move> = checks.into_iter().filter(|m| an.material(pos, m.to).is_none()).collect();
         checks.sort_by_key(|m| (seen_by(side, m.from), seen_by(side, m.to)));
@@ -361,7 +371,7 @@ impl<'s, 'a> Search<'s, 'a> {
             budgets[i] = 0;
         }
         self.line.push(m);
-        let counts = attacking && target.is_some();
+        let counts = attacking && target.is_some() && target == self.only_target;
         self.taken += u8::from(counts);
         // The defender's captures are judged against what it had before this move; the
         // attacker's are not restricted.
@@ -373,7 +383,7 @@ impl<'s, 'a> Search<'s, 'a> {
         if attacking {
             o.pieces |= 1u128 << mover.index();
         }
-        if let Some(t) = target {
+        if let Some(t) = target.filter(|&t| self.only_target.is_none_or(|o| o == t)) {
             let kind = if !child.recapture {
                 ChaseKind::Unprotected
             } else if tv > av {
@@ -401,16 +411,19 @@ impl<'s, 'a> Search<'s, 'a> {
             self.candidates(pos, in_check, budgets, Some(last), before, acc.is_positive())
         };
         let recapture = moves.iter().any(|(_, r)| r.to == last);
+        // Where the lines must win one given target, a line that ends before taking it wins
+        // nothing, whatever else it took.
+        let end = if self.only_target.is_some() && self.taken == 0 { Out::val(-acc.max(Val::ZERO)) } else { Out::ZERO };
         if in_check && moves.is_empty() && !pos.has_legal_move(vm) {
             // Mated: the attacker's line is refuted; the defender's mate ends the line and is
             // no material.
-            return if attacking { Out::val(-MATE) } else { Out { recapture, ..Out::ZERO } };
+            return if attacking { Out::val(-MATE) } else { Out { recapture, ..end } };
         }
         // Standing still (or, in check, an answer past the bounds) ends the line.
         let mut best = if in_check && !moves.is_empty() {
             Out::val(if attacking { -MATE } else { MATE })
         } else {
-            Out::ZERO
+            end
         };
         if attacking {
             alpha = alpha.max(best.v);

@@ -245,6 +245,20 @@ fn an_axf_check_keeps_the_chases_the_general_cannot_step_away_from() {
 }
 
 #[test]
+fn a_check_line_wins_every_piece_it_takes_not_only_the_first() {
+    // ch8 图3: 车7平8 threatens 车8进1 (check); whichever piece interposes is taken with check,
+    // and the chariot on d1 falls after a second check. The chariot is a target of the chase
+    // though the line takes an advisor (or an elephant) before it.
+    let rs = builtin("cxa-2020");
+    let (fen, mv) = ("5a3/5k3/4P4/p7p/9/8P/P8/4B4/2nRA2r1/2BAK4 w - - 0 1", ["e2g0", "h1g1", "g0e2", "g1h1"]);
+    let r = rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap();
+    assert_eq!(classes(&rs, fen, &mv), ["chase", "chase", "chase", "chase"]);
+    let last = &r.plies[3];
+    assert!(last.targets.iter().any(|t| t == "d1"), "{:?}: {}", last.targets, last.reason);
+    assert_eq!(r.verdict, Verdict::Draw);
+}
+
+#[test]
 fn spec_errors_name_the_clause_and_its_place() {
     let spec = edited("cxa-2020/repetition.yaml", "heaviest_first: [check, kill,", "heaviest_first: [check, kil,");
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
