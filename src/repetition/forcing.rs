@@ -66,8 +66,8 @@ const LEAST_GAIN: Val = Val { pieces: 0, floating: 1 };
 const MATE: Val = Val { pieces: 1 << 20, floating: 0 };
 
 /// One way the attacker wins material: the line's first move, the opposing piece it wins
-/// (the first it takes; for a check that captures nothing, each piece the line takes), and
-/// the net result of the whole line.
+/// (the first it takes, or the one a losing first capture opens the way to; for a check that
+/// captures nothing, each piece the line takes), and the net result of the whole line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     /// The attacker's first move (a capture, or a check that captures nothing).
@@ -91,8 +91,9 @@ struct Out {
     v: Val,
     /// The first capture below this node (of the one target, when the lines are searched
     /// for one): target and capturer (at the root), its kind, and
-    /// whether the capturer is a kind `repetition.own_attack` exempts.
-    first: Option<(Square, Square, ChaseKind, bool)>,
+    /// whether the capturer is a kind `repetition.own_attack` exempts, and the point it is
+    /// made on.
+    first: Option<(Square, Square, ChaseKind, bool, Square)>,
     /// The attacking pieces that move below this node (bits of root points).
     pieces: u128,
     /// Set by a defender node: it could take back on the point of the last capture.
@@ -226,7 +227,7 @@ impl Analyst<'_> {
     }
 
     fn line(first: Move, o: Out) -> Option<Line> {
-        let (target, capturer, kind, _) = o.first?;
+        let (target, capturer, kind, _, _) = o.first?;
         let pieces = BitIter(o.pieces).filter_map(Square::from_index).collect();
         Some(Line { first, target, capturer, gain: o.v, kind, pieces })
     }
@@ -392,7 +393,14 @@ impl<'s, 'a> Search<'s, 'a> {
                 ChaseKind::Joint
             };
             let exempt = pos.piece_at(m.from).is_some_and(|p| self.an.rep.exempt_first_capturer(p.kind));
-            o.first = Some((t, mover, kind, exempt));
+            // A capture that loses by itself (the piece can be taken back and is worth less than
+            // its taker) wins only by what it opens: where the line then wins a piece on another
+            // point by a capture that wins by itself, that piece is the one chased (ch8 图26:
+            // 炮打相 with check uncovers the other cannon on the chariot, 长捉车).
+            let opens = kind == ChaseKind::Joint && tv < av && child.first.is_some_and(|f| f.2 != ChaseKind::Joint && f.4 != m.to);
+            if !opens {
+                o.first = Some((t, mover, kind, exempt, m.to));
+            }
         }
         o
     }

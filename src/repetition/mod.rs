@@ -102,6 +102,7 @@ pub(crate) struct VerdictRule {
     pub(crate) when: data::VerdictWhen,
     pub(crate) other_has_chase: Option<Vec<ChaseKind>>,
     pub(crate) one_every_chase: Option<Vec<ChaseKind>>,
+    pub(crate) one_every_move_chases: Option<Vec<ChaseKind>>,
     pub(crate) verdict: VerdictKind,
     pub rule: RuleRef,
 }
@@ -571,10 +572,11 @@ fn verdicts(ed: &Edition, clauses: &[&Clause], patterns: &[Pattern], errors: &mu
                 };
                 let other_has_chase = chase_kinds(&d.when.other_has_chase, errors);
                 let one_every_chase = chase_kinds(&d.when.one_every_chase, errors);
+                let one_every_move_chases = chase_kinds(&d.when.one_every_move_chases, errors);
                 if d.verdict != VerdictKind::Draw && d.when.one.is_none() {
                     errors.push(err(c, "a verdict against a side names that side's patterns in `one`"));
                 }
-                verdicts.push(VerdictRule { order: d.order, when: d.when, other_has_chase, one_every_chase, verdict: d.verdict, rule: RuleRef::of(c) });
+                verdicts.push(VerdictRule { order: d.order, when: d.when, other_has_chase, one_every_chase, one_every_move_chases, verdict: d.verdict, rule: RuleRef::of(c) });
             }
             Err(e) => errors.push(e),
         }

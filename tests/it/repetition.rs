@@ -259,6 +259,22 @@ fn a_check_line_wins_every_piece_it_takes_not_only_the_first() {
 }
 
 #[test]
+fn a_losing_capture_chases_the_piece_it_opens_the_way_to() {
+    // ch8 图26: 炮8进3 threatens 炮打相 with check, which uncovers the other cannon on the
+    // chariot; the book: 黑方长捉车. The chariot is the target, won by a single piece, and
+    // 26.9.2 (our reading) then asks Black to change.
+    let rs = builtin("cxa-2020");
+    let (fen, mv) = ("2baka2r/9/2n1b4/2p1p4/9/3Rc1Pc1/4C1n2/3NB1NC1/4A4/4KAB2 w - - 0 1", ["d4d7", "h4h7", "d7d4", "h7h4"]);
+    let r = rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap();
+    assert!(r.plies[3].targets.iter().any(|t| t == "d4"), "{:?}: {}", r.plies[3].targets, r.plies[3].reason);
+    assert_eq!(r.verdict, Verdict::BlackMustChange);
+    // Asking every chase of every move to be a single piece's, the elephant the horse and
+    // cannon win jointly makes Black's cycle a joint one too: a draw.
+    let strict = RuleSet::of_spec(&edited("cxa-2020/repetition.yaml", "one_every_move_chases: [unprotected, higher_value]", "one_every_chase: [unprotected, higher_value]"), "cxa-2020").unwrap();
+    assert_eq!(verdict(&strict, fen, &mv), Verdict::Draw);
+}
+
+#[test]
 fn spec_errors_name_the_clause_and_its_place() {
     let spec = edited("cxa-2020/repetition.yaml", "heaviest_first: [check, kill,", "heaviest_first: [check, kil,");
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
