@@ -45,6 +45,23 @@ pub struct Bounds {
     /// back on its point) that comes out even only by a check it lays open.
     #[serde(default)]
     pub even_unrooted: bool,
+    /// A capture that loses by itself (the piece can be taken back and is worth less than its
+    /// taker) chases the piece the line then wins on another point by a capture that wins by
+    /// itself, not the piece it takes.
+    #[serde(default)]
+    pub losing_capture_opens: bool,
+}
+
+/// The first capture of a line: what it takes and with what, where both stand at the root.
+#[derive(Clone, Copy, Debug)]
+struct Capture {
+    target: Square,
+    capturer: Square,
+    kind: ChaseKind,
+    /// The capturer is a kind `repetition.own_attack` exempts.
+    exempt: bool,
+    /// The point the capture is made on.
+    at: Square,
 }
 
 /// How the search before a move differs from the search after it. These are readings of
@@ -90,10 +107,8 @@ pub struct Line {
 struct Out {
     v: Val,
     /// The first capture below this node (of the one target, when the lines are searched
-    /// for one): target and capturer (at the root), its kind, and
-    /// whether the capturer is a kind `repetition.own_attack` exempts, and the point it is
-    /// made on.
-    first: Option<(Square, Square, ChaseKind, bool, Square)>,
+    /// for one).
+    first: Option<Capture>,
     /// The attacking pieces that move below this node (bits of root points).
     pieces: u128,
     /// Set by a defender node: it could take back on the point of the last capture.
@@ -121,8 +136,8 @@ struct Search<'s, 'a> {
     /// stands on this point at the root (the lines that win one given target: a check may
     /// take other pieces on the way to it, 图3's chariot won by consecutive checks).
     only_target: Option<Square>,
-    /// Whether the attacker has taken that target on the line so far (0 or 1).
-    taken: u8,
+    /// Whether the attacker has taken that target on the line so far.
+    taken: bool,
     /// The attacker's captures at the root that nothing can take back: each is a line of its
     /// own, never a step in another one.
     free: Vec<Move>,
@@ -227,7 +242,7 @@ impl Analyst<'_> {
     }
 
     fn line(first: Move, o: Out) -> Option<Line> {
-        let (target, capturer, kind, _, _) = o.first?;
+        let Capture { target, capturer, kind, .. } = o.first?;
         let pieces = BitIter(o.pieces).filter_map(Square::from_index).collect();
         Some(Line { first, target, capturer, gain: o.v, kind, pieces })
     }
@@ -257,14 +272,14 @@ fn seen_by(side: Side, sq: Square) -> u8 {
 
 impl<'s, 'a> Search<'s, 'a> {
     fn new(an: &'s Analyst<'a>, b: Bounds, attacker: Side) -> Search<'s, 'a> {
-        Search { an, b, before_move: BeforeMove::default(), nodes: 0, line: Vec::new(), attacker, only_target: None, taken: 0, free: Vec::new() }
+        Search { an, b, before_move: BeforeMove::default(), nodes: 0, line: Vec::new(), attacker, only_target: None, taken: false, free: Vec::new() }
     }
 
     /// Between lines of equal worth the kind of the first capture decides, never the order
     /// the moves were generated in (which follows the board's orientation); a capture by a
     /// piece `repetition.own_attack` exempts ranks after any other. Lower ranks first.
     fn rank(o: &Out) -> u8 {
-        o.first.map_or(8, |f| u8::from(f.3) * 4 + f.2 as u8)
+        o.first.map_or(8, |f| u8::from(f.exempt) * 4 + f.kind as u8)
     }
 
     /// Check budgets: the attacker's, then the defender's.
@@ -372,12 +387,12 @@ impl<'s, 'a> Search<'s, 'a> {
             budgets[i] = 0;
         }
         self.line.push(m);
-        let counts = attacking && target.is_some() && target == self.only_target;
-        self.taken += u8::from(counts);
+        let took_before = self.taken;
+        self.taken |= attacking && target.is_some() && target == self.only_target;
         // The defender's captures are judged against what it had before this move; the
         // attacker's are not restricted.
         let child = self.node(pos, gives_check, ply + 1, budgets, acc + gain, alpha - gain, beta - gain, m.to, if attacking { before } else { &[] });
-        self.taken -= u8::from(counts);
+        self.taken = took_before;
         self.line.pop();
         pos.unmake(vm, m, u);
         let mut o = Out { v: gain + child.v, first: child.first, pieces: child.pieces, recapture: false };
@@ -393,13 +408,11 @@ impl<'s, 'a> Search<'s, 'a> {
                 ChaseKind::Joint
             };
             let exempt = pos.piece_at(m.from).is_some_and(|p| self.an.rep.exempt_first_capturer(p.kind));
-            // A capture that loses by itself (the piece can be taken back and is worth less than
-            // its taker) wins only by what it opens: where the line then wins a piece on another
-            // point by a capture that wins by itself, that piece is the one chased (ch8 图26:
-            // 炮打相 with check uncovers the other cannon on the chariot, 长捉车).
-            let opens = kind == ChaseKind::Joint && tv < av && child.first.is_some_and(|f| f.2 != ChaseKind::Joint && f.4 != m.to);
+            // A capture that loses by itself wins only by what it opens (`losing_capture_opens`):
+            // the piece won after it on another point, by a capture that wins by itself.
+            let opens = self.b.losing_capture_opens && kind == ChaseKind::Joint && tv < av && child.first.is_some_and(|f| f.kind != ChaseKind::Joint && f.at != m.to);
             if !opens {
-                o.first = Some((t, mover, kind, exempt, m.to));
+                o.first = Some(Capture { target: t, capturer: mover, kind, exempt, at: m.to });
             }
         }
         o
@@ -421,7 +434,7 @@ impl<'s, 'a> Search<'s, 'a> {
         let recapture = moves.iter().any(|(_, r)| r.to == last);
         // Where the lines must win one given target, a line that ends before taking it wins
         // nothing, whatever else it took.
-        let end = if self.only_target.is_some() && self.taken == 0 { Out::val(-acc.max(Val::ZERO)) } else { Out::ZERO };
+        let end = if self.only_target.is_some() && !self.taken { Out::val(-acc.max(Val::ZERO)) } else { Out::ZERO };
         if in_check && moves.is_empty() && !pos.has_legal_move(vm) {
             // Mated: the attacker's line is refuted; the defender's mate ends the line and is
             // no material.

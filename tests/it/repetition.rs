@@ -272,6 +272,12 @@ fn a_losing_capture_chases_the_piece_it_opens_the_way_to() {
     // cannon win jointly makes Black's cycle a joint one too: a draw.
     let strict = RuleSet::of_spec(&edited("cxa-2020/repetition.yaml", "one_every_move_chases: [unprotected, higher_value]", "one_every_chase: [unprotected, higher_value]"), "cxa-2020").unwrap();
     assert_eq!(verdict(&strict, fen, &mv), Verdict::Draw);
+    // Without `losing_capture_opens`, the line names the elephant the cannon takes first,
+    // won jointly: a draw again.
+    let first_taken = RuleSet::of_spec(&edited("cxa-2020/repetition.yaml", "      losing_capture_opens: true\n", ""), "cxa-2020").unwrap();
+    let r = rule(&first_taken.vm, first_taken.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap();
+    assert!(!r.plies[3].targets.iter().any(|t| t == "d4"), "{:?}: {}", r.plies[3].targets, r.plies[3].reason);
+    assert_eq!(r.verdict, Verdict::Draw);
 }
 
 #[test]
