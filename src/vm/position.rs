@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use super::compile::MAX_KINDS;
 use super::{opposite, Ray, Rules, Status, CAPTURE, NO_BLOCK, QUIET};
 use crate::board::{KindId, Move, Piece, Side, Square, FILES, RANKS, SQUARES};
 
@@ -266,6 +267,65 @@ struct Guard {
     /// The own general's check zone (`Rules::check_zone`): in check, a move of another piece
     /// that neither leaves nor enters it leaves the check standing.
     zone: u128,
+}
+
+/// Which moves of the side to move could give check, so that only those are played and
+/// tested: a move that vacates or fills a point between the opposing general and a piece
+/// that attacks it once that point changes (the points [`Position::guard`] finds for that
+/// general), or that brings a piece to a point from which its kind could attack the general
+/// (its leaps' starts and the general's lines). A position whose opposing general is
+/// already attacked, or that has none, falls back to the general's whole check zone.
+struct CheckFilter {
+    /// Points a move may leave or enter to give check by uncovering or screening.
+    sensitive: u128,
+    /// Per kind: points the moved piece may arrive on to give check itself.
+    direct: [u128; MAX_KINDS],
+    /// Where a checking move may start, and where it may end (for the generator's filter).
+    sources: u128,
+    targets: u128,
+}
+
+impl CheckFilter {
+    const NONE: CheckFilter = CheckFilter { sensitive: 0, direct: [0; MAX_KINDS], sources: 0, targets: 0 };
+
+    fn new(pos: &Position, rules: &Rules) -> CheckFilter {
+        let mover = pos.side;
+        let their = mover.opponent();
+        let royal = pos.kind_bb[their.index()][rules.royal as usize];
+        if royal == 0 {
+            return CheckFilter::NONE;
+        }
+        let k = royal.trailing_zeros() as usize;
+        let zone = rules.check_zone[mover.index() * SQUARES + k];
+        let Some(g) = pos.guard_of(rules, their).filter(|g| !g.in_check) else {
+            return CheckFilter { sensitive: zone, direct: [zone; MAX_KINDS], sources: zone, targets: zone };
+        };
+        let mut direct = [0u128; MAX_KINDS];
+        for r in rules.reverse_of(mover, k) {
+            for (kind, d) in direct.iter_mut().enumerate() {
+                if r.kinds >> kind & 1 != 0 {
+                    *d |= 1u128 << r.from;
+                }
+            }
+        }
+        for d in 0..4 {
+            let kinds = rules.line_attackers[mover.index()][opposite(d)];
+            for (kind, z) in direct.iter_mut().enumerate() {
+                if kinds >> kind & 1 != 0 {
+                    *z |= rules.ray_mask[k][d];
+                }
+            }
+        }
+        let arrive = direct.iter().fold(0, |a, d| a | d);
+        CheckFilter { sensitive: g.sensitive, direct, sources: g.sensitive, targets: g.sensitive | arrive }
+    }
+
+    /// Whether the pseudo-legal move `m` of `pos` may give check (if not, it does not).
+    #[inline]
+    fn may_give(&self, pos: &Position, m: Move) -> bool {
+        let (f, t) = (m.from.index(), m.to.index());
+        ((1u128 << f) | (1u128 << t)) & self.sensitive != 0 || self.direct[code_kind(pos.board[f])] >> t & 1 != 0
+    }
 }
 
 /// The pieces met along a line from a point, nearest first, as distances.
@@ -739,7 +799,12 @@ impl Position {
     /// blocking points.
     #[inline]
     fn guard(&self, rules: &Rules) -> Option<Guard> {
-        let s = self.side;
+        self.guard_of(rules, self.side)
+    }
+
+    /// [`Position::guard`] for the general of `s`, whichever side is to move.
+    #[inline]
+    fn guard_of(&self, rules: &Rules, s: Side) -> Option<Guard> {
         let e = s.opponent();
         let ei = e.index();
         let bb = self.kind_bb[s.index()][rules.royal as usize];
@@ -903,16 +968,15 @@ impl Position {
     pub(crate) fn captures_and_checks(&self, rules: &Rules, captures: bool, checks: bool) -> (Vec<Move>, Vec<Move>) {
         let mover = self.side;
         let theirs = self.occ[mover.opponent().index()];
-        let royal = self.kind_bb[mover.opponent().index()][rules.royal as usize];
-        let zone = if checks && royal != 0 { rules.check_zone[mover.index() * SQUARES + royal.trailing_zeros() as usize] } else { 0 };
-        let mut pseudo = Filter { rules, targets: zone | if captures { theirs } else { 0 }, sources: zone, kept: MoveBuf::new() };
+        let may_check = if checks { CheckFilter::new(self, rules) } else { CheckFilter::NONE };
+        let mut pseudo = Filter { rules, targets: may_check.targets | if captures { theirs } else { 0 }, sources: may_check.sources, kept: MoveBuf::new() };
         self.pseudo_moves(rules, &mut pseudo);
         let mut pos = self.clone();
         let g = pos.guard(rules);
         let (mut caps, mut gives) = (Vec::new(), Vec::new());
         for &m in pseudo.kept.as_slice() {
             let capture = captures && theirs >> m.to.index() & 1 == 1;
-            let check = zone & ((1u128 << m.from.index()) | (1u128 << m.to.index())) != 0 && {
+            let check = may_check.may_give(self, m) && {
                 let u = pos.make(rules, m);
                 let c = pos.in_check(rules);
                 pos.unmake(rules, m, u);
@@ -1052,5 +1116,60 @@ impl fmt::Debug for Position {
             writeln!(f)?;
         }
         write!(f, "{} to move", self.side)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The filtered generation of checks and captures gives exactly the legal moves that
+    /// check or capture, as playing every legal move and asking says, over random walks from
+    /// positions with many lines and screens (the rule sets' own move programs).
+    #[test]
+    fn checks_and_captures_match_playing_every_move() {
+        let starts = [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "C2k1ab2/4a4/4P4/2r1c1p2/8p/9/P3N1P1P/4n4/1R7/3AKA3 w - - 0 1",
+            "4k4/4a4/4ba2b/5N3/2n5C/4p2p1/P4n3/4BA3/4A4/2B1K4 w - - 0 1",
+            "2bak2r1/4aP3/4b4/2r1C4/4P4/2B6/4R3R/B8/1p7/c3K4 w - - 0 1",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut checked = 0;
+        for edition in ["cxa-2020", "axf"] {
+            let rules = Rules::builtin(edition).unwrap();
+            for fen in starts {
+                for _ in 0..40 {
+                    let mut pos = Position::from_fen(&rules, fen).unwrap();
+                    for _ in 0..60 {
+                        let legal = pos.legal_moves(&rules);
+                        if legal.is_empty() {
+                            break;
+                        }
+                        let theirs = pos.occ[pos.side.opponent().index()];
+                        let gives = |m: &Move| {
+                            let mut p = pos.clone();
+                            p.make(&rules, *m);
+                            p.in_check(&rules)
+                        };
+                        let want_checks: Vec<Move> = legal.iter().copied().filter(gives).collect();
+                        let want_caps: Vec<Move> = legal.iter().copied().filter(|m| theirs >> m.to.index() & 1 == 1).collect();
+                        let (caps, checks) = pos.captures_and_checks(&rules, true, true);
+                        assert_eq!(checks, want_checks, "checks of {}", pos.to_fen(&rules));
+                        assert_eq!(caps, want_caps, "captures of {}", pos.to_fen(&rules));
+                        checked += 1;
+                        let m = legal[next(legal.len())];
+                        pos.make(&rules, m);
+                    }
+                }
+            }
+        }
+        assert!(checked > 5000, "only {checked} positions");
     }
 }
