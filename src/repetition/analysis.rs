@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use std::ops::{Add, Neg, Sub};
 
 use crate::board::{Move, Side, Square};
-use crate::vm::{Placement, Position, Rules};
+use crate::vm::{Placement, PlacementMap, Position, Rules};
 
 use super::forcing::{Bounds, Line};
 use super::RepetitionRules;
@@ -123,9 +123,9 @@ pub struct Analyst<'a> {
     pub(crate) vm: &'a Rules,
     pub(crate) rep: &'a RepetitionRules,
     /// Mate searches already made in this ruling: position → what is known of it.
-    mates: std::cell::RefCell<std::collections::HashMap<Placement, MateBounds>>,
+    mates: std::cell::RefCell<PlacementMap<Placement, MateBounds>>,
     /// Forcing-line searches already made in this ruling, by position and bounds.
-    pub(crate) lines: std::cell::RefCell<std::collections::HashMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>>,
+    pub(crate) lines: std::cell::RefCell<PlacementMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>>,
 }
 
 

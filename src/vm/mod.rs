@@ -15,7 +15,7 @@ pub mod record;
 use std::fmt;
 
 pub use position::{IllegalMove, IllegalReason, Position, Undo};
-pub(crate) use position::Placement;
+pub(crate) use position::{Placement, PlacementMap};
 
 /// The clause helpers of the compile step, shared with the other rule domains: a
 /// [`SpecError`] at a clause's location or for a missing clause, a clause's data read into

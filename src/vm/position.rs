@@ -63,6 +63,63 @@ pub(crate) struct Placement {
     side: Side,
 }
 
+/// A map keyed by placements (and small data beside them), hashed a machine word at a time:
+/// the memos of the 棋例 searches look a position up at every node, where the standard
+/// hasher's cost per byte is felt. Keys are compared in full, so a collision costs time only.
+pub(crate) type PlacementMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<WordHasher>>;
+
+/// A multiplicative hash over machine words (the multiplier of Firefox's FxHash); not for
+/// keys an adversary chooses to collide, which the memos never see.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct WordHasher(u64);
+
+impl WordHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for WordHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("eight bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// What `make` changed that `unmake` cannot recompute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
@@ -264,9 +321,10 @@ struct Guard {
     in_check: bool,
     /// Points whose change of occupancy could expose the own general.
     sensitive: u128,
-    /// The own general's check zone (`Rules::check_zone`): in check, a move of another piece
-    /// that neither leaves nor enters it leaves the check standing.
-    zone: u128,
+    /// In check, the lines of the checks: every checking piece's point, the points between
+    /// it and the general (a line's screens among them) and a leap's blocking point. A move
+    /// of another piece that neither leaves nor enters one of them leaves a check standing.
+    checks: u128,
 }
 
 /// Which moves of the side to move could give check, so that only those are played and
@@ -814,11 +872,13 @@ impl Position {
         let k = bb.trailing_zeros() as usize;
         let mut in_check = false;
         let mut sensitive = 0u128;
+        let mut checks = 0u128;
         for r in rules.reverse_of(e, k) {
             let p = self.board[r.from as usize];
             if p != 0 && code_side(p) == ei && r.kinds >> code_kind(p) & 1 != 0 {
                 if r.block == NO_BLOCK || self.board[r.block as usize] == 0 {
                     in_check = true;
+                    checks |= 1u128 << r.from | if r.block == NO_BLOCK { 0 } else { 1u128 << r.block };
                 } else {
                     sensitive |= 1u128 << r.block;
                 }
@@ -852,11 +912,9 @@ impl Position {
                 let slider = ray.slide & CAPTURE != 0 && reaches;
                 let hopper = ray.hop & CAPTURE != 0 && reaches;
                 let royal_facing = facing_here && kind == rules.royal as usize;
-                if j == 0 && ((slider && dist <= ray.max as u32) || royal_facing) {
+                if (j == 0 && ((slider && dist <= ray.max as u32) || royal_facing)) || (hopper && j == ray.screens as usize) {
                     in_check = true;
-                }
-                if hopper && j == ray.screens as usize {
-                    in_check = true;
+                    checks |= rules.ray_mask[k][d] & !rules.ray_mask[sq][d];
                 }
                 let matters = ((slider || royal_facing) && j <= 1)
                     || (hopper && j + 1 >= ray.screens as usize && j <= ray.screens as usize + 1);
@@ -865,7 +923,7 @@ impl Position {
                 }
             }
         }
-        Some(Guard { royal: k, in_check, sensitive, zone: rules.check_zone[ei * SQUARES + k] })
+        Some(Guard { royal: k, in_check, sensitive, checks })
     }
 
     /// Whether playing the pseudo-legal move `m` keeps the mover out of self-kill.
@@ -881,7 +939,7 @@ impl Position {
             if !g.in_check && touched & g.sensitive == 0 {
                 return true;
             }
-            if g.in_check && touched & g.zone == 0 {
+            if g.in_check && touched & g.checks == 0 {
                 return false;
             }
         }
@@ -893,9 +951,21 @@ impl Position {
     }
 
     pub(crate) fn legal_into(&mut self, rules: &Rules, out: &mut MoveBuf) {
-        let mut pseudo = MoveBuf::new();
-        self.pseudo_moves(rules, &mut pseudo);
         let g = self.guard(rules);
+        let pseudo = match &g {
+            // In check, only the general's moves and moves onto or off the checks' lines can
+            // answer it: the generator keeps no others.
+            Some(g) if g.in_check => {
+                let mut f = Filter { rules, targets: g.checks, sources: g.checks | 1u128 << g.royal, kept: MoveBuf::new() };
+                self.pseudo_moves(rules, &mut f);
+                f.kept
+            }
+            _ => {
+                let mut all = MoveBuf::new();
+                self.pseudo_moves(rules, &mut all);
+                all
+            }
+        };
         for &m in pseudo.as_slice() {
             if self.passes(rules, &g, m) {
                 out.push(m.from.index(), m.to.index());
@@ -956,9 +1026,8 @@ impl Position {
         out.as_slice().to_vec()
     }
 
-    /// The legal moves of the side to move that give check: only the moves that leave or
-    /// enter the check zone of the opposing general are played, and only those that give
-    /// check are tested for legality.
+    /// The legal moves of the side to move that give check: only the moves that could (see
+    /// `CheckFilter`) are played, and only those that give check are tested for legality.
     pub(crate) fn checking_moves(&self, rules: &Rules) -> Vec<Move> {
         self.captures_and_checks(rules, false, true).1
     }
@@ -1123,8 +1192,9 @@ impl fmt::Debug for Position {
 mod tests {
     use super::*;
 
-    /// The filtered generation of checks and captures gives exactly the legal moves that
-    /// check or capture, as playing every legal move and asking says, over random walks from
+    /// The filtered generation of legal moves (in check: only moves on the checks' lines),
+    /// of checks and of captures gives exactly the moves that are legal, check or capture
+    /// as playing every pseudo-legal move and asking says, over random walks from
     /// positions with many lines and screens (the rule sets' own move programs).
     #[test]
     fn checks_and_captures_match_playing_every_move() {
@@ -1141,17 +1211,33 @@ mod tests {
             seed ^= seed << 17;
             (seed % n as u64) as usize
         };
-        let mut checked = 0;
+        let (mut checked, mut in_check) = (0, 0);
         for edition in ["cxa-2020", "axf"] {
             let rules = Rules::builtin(edition).unwrap();
             for fen in starts {
                 for _ in 0..40 {
                     let mut pos = Position::from_fen(&rules, fen).unwrap();
                     for _ in 0..60 {
-                        let legal = pos.legal_moves(&rules);
+                        // Legal by definition: every pseudo-legal move that does not leave
+                        // the mover in self-kill.
+                        let mut pseudo = MoveBuf::new();
+                        pos.pseudo_moves(&rules, &mut pseudo);
+                        let legal: Vec<Move> = pseudo
+                            .as_slice()
+                            .iter()
+                            .copied()
+                            .filter(|&m| {
+                                let mut p = pos.clone();
+                                p.make(&rules, m);
+                                !p.is_self_kill_for(&rules, pos.side)
+                            })
+                            .collect();
+                        assert_eq!(pos.legal_moves(&rules), legal, "legal moves of {}", pos.to_fen(&rules));
+                        assert_eq!(pos.has_legal_move(&rules), !legal.is_empty());
                         if legal.is_empty() {
                             break;
                         }
+                        in_check += usize::from(pos.in_check(&rules));
                         let theirs = pos.occ[pos.side.opponent().index()];
                         let gives = |m: &Move| {
                             let mut p = pos.clone();
@@ -1170,6 +1256,6 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 5000, "only {checked} positions");
+        assert!(checked > 5000 && in_check > 200, "only {checked} positions, {in_check} in check");
     }
 }
