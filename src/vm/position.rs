@@ -338,13 +338,13 @@ struct CheckFilter {
     sensitive: u128,
     /// Per kind: points the moved piece may arrive on to give check itself.
     direct: [u128; MAX_KINDS],
-    /// Where a checking move may start, and where it may end (for the generator's filter).
-    sources: u128,
+    /// Where a checking move may end (for the generator's filter; it may start on
+    /// `sensitive`).
     targets: u128,
 }
 
 impl CheckFilter {
-    const NONE: CheckFilter = CheckFilter { sensitive: 0, direct: [0; MAX_KINDS], sources: 0, targets: 0 };
+    const NONE: CheckFilter = CheckFilter { sensitive: 0, direct: [0; MAX_KINDS], targets: 0 };
 
     fn new(pos: &Position, rules: &Rules) -> CheckFilter {
         let mover = pos.side;
@@ -356,7 +356,7 @@ impl CheckFilter {
         let k = royal.trailing_zeros() as usize;
         let zone = rules.check_zone[mover.index() * SQUARES + k];
         let Some(g) = pos.guard_of(rules, their).filter(|g| !g.in_check) else {
-            return CheckFilter { sensitive: zone, direct: [zone; MAX_KINDS], sources: zone, targets: zone };
+            return CheckFilter { sensitive: zone, direct: [zone; MAX_KINDS], targets: zone };
         };
         let mut direct = [0u128; MAX_KINDS];
         for r in rules.reverse_of(mover, k) {
@@ -375,7 +375,7 @@ impl CheckFilter {
             }
         }
         let arrive = direct.iter().fold(0, |a, d| a | d);
-        CheckFilter { sensitive: g.sensitive, direct, sources: g.sensitive, targets: g.sensitive | arrive }
+        CheckFilter { sensitive: g.sensitive, direct, targets: g.sensitive | arrive }
     }
 
     /// Whether the pseudo-legal move `m` of `pos` may give check (if not, it does not).
@@ -1038,7 +1038,7 @@ impl Position {
         let mover = self.side;
         let theirs = self.occ[mover.opponent().index()];
         let may_check = if checks { CheckFilter::new(self, rules) } else { CheckFilter::NONE };
-        let mut pseudo = Filter { rules, targets: may_check.targets | if captures { theirs } else { 0 }, sources: may_check.sources, kept: MoveBuf::new() };
+        let mut pseudo = Filter { rules, targets: may_check.targets | if captures { theirs } else { 0 }, sources: may_check.sensitive, kept: MoveBuf::new() };
         self.pseudo_moves(rules, &mut pseudo);
         let mut pos = self.clone();
         let g = pos.guard(rules);
