@@ -1,7 +1,8 @@
 //! `cargo bench --bench ruling`: the time of a 棋例 ruling, per cycle, over every `ruling`
 //! case of the suite (the 2020 book's diagrams, the AXF diagrams, constructed cycles) under
 //! each rule set the case names. Each ruling is repeated and the best time kept; prints the
-//! median, the 99th percentile and the slowest cycles with their length in plies. The
+//! median, the 99th percentile and the slowest cycles with their length in plies (`RULING_TOP=N`
+//! lists N of them, `RULING_ONLY=ID` times one case, `RULING_REPS=N` sets the repeats). The
 //! issue's bound is 1 ms for a cycle of up to 16 plies on one thread.
 
 use std::time::Instant;
@@ -43,8 +44,10 @@ fn main() {
     let within: Vec<&(f64, usize, String)> = times.iter().filter(|t| t.1 <= 16).collect();
     let over = within.iter().filter(|t| t.0 >= 1.0).count();
     println!("cycles of up to 16 plies: {} rulings, {over} took 1 ms or more", within.len());
+    // `RULING_TOP=N` lists the N slowest (5 by default).
+    let top: usize = std::env::var("RULING_TOP").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
     println!("slowest:");
-    for (ms, plies, id) in times.iter().rev().take(5) {
+    for (ms, plies, id) in times.iter().rev().take(top) {
         println!("  {ms:.3} ms  {plies:>2} plies  {id}");
     }
 }

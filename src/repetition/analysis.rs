@@ -115,6 +115,9 @@ pub(crate) struct Win {
     pub(crate) latent: bool,
     /// The pieces of the winning side that move on the line (one, or several: joint).
     pub pieces: Vec<Square>,
+    /// Left out of the chase as a mutual attack of two pieces of one kind: an exchange
+    /// offered (兑), not a chase (`equal_mutual_excluded`).
+    pub(crate) offered: bool,
 }
 
 /// The predicates, over one compiled rule set.
@@ -214,6 +217,29 @@ impl<'a> Analyst<'a> {
         found
     }
 
+    /// [`Analyst::mates_by_checks`], given the checking moves of the side to move where they
+    /// are known already (the forcing search generates them).
+    pub(crate) fn mates_by_checks_among(&self, pos: &Position, depth: u8, checks: Option<&[Move]>) -> bool {
+        match checks {
+            Some(checks) if depth == 1 && !self.mates.borrow().contains_key(&pos.placement()) => {
+                let found = checks.iter().any(|&m| {
+                    let mut after = pos.clone();
+                    after.make(self.vm, m);
+                    !after.has_legal_move(self.vm)
+                });
+                let mut memo = self.mates.borrow_mut();
+                let b = memo.entry(pos.placement()).or_insert(MateBounds { within: u8::MAX, not_within: 0 });
+                if found {
+                    b.within = 1;
+                } else {
+                    b.not_within = b.not_within.max(1);
+                }
+                found
+            }
+            _ => self.mates_by_checks(pos, depth),
+        }
+    }
+
     fn search_mate(&self, pos: &Position, depth: u8) -> bool {
         for m in pos.checking_moves(self.vm) {
             let mut after = pos.clone();
@@ -250,7 +276,7 @@ impl<'a> Analyst<'a> {
         for w in wins {
             match out.iter_mut().find(|x| x.target == w.target) {
                 Some(x) => {
-                    let key = |w: &Win| (!w.latent, w.gain, w.after_check.is_none(), std::cmp::Reverse(w.kind));
+                    let key = |w: &Win| (!w.offered, !w.latent, w.gain, w.after_check.is_none(), std::cmp::Reverse(w.kind));
                     if key(&w) > key(x) {
                         *x = w;
                     }
@@ -285,10 +311,14 @@ impl<'a> Analyst<'a> {
             // A mutual attack of equal pieces is an exchange (兑), not a chase: between the
             // target and its capturer, a piece of the winner that moves on the line, or (for a
             // protected target, won by numbers) one that stands ready to take on its point.
-            let mutual = |from: Square| self.value(pos, from) == self.value(pos, l.target) && self.can_take_back(pos, Move::new(from, l.target));
-            let exchange = l.pieces.iter().any(|&q| mutual(q))
-                || (l.kind == ChaseKind::Joint && pos.legal_moves_to(self.vm, l.target).iter().any(|m| mutual(m.from)));
-            if p.equal_mutual_excluded && exchange {
+            let mutual = |from: &Square| self.value(pos, *from) == self.value(pos, l.target) && self.can_take_back(pos, Move::new(*from, l.target));
+            let mut pair: Vec<Square> = l.pieces.iter().copied().filter(mutual).collect();
+            if l.kind == ChaseKind::Joint {
+                pair.extend(pos.legal_moves_to(self.vm, l.target).iter().map(|m| m.from).filter(mutual));
+            }
+            let kind_of = |sq: Square| pos.piece_at(sq).map(|q| q.kind);
+            let offered = p.equal_mutual_excluded && !pair.is_empty();
+            if offered && !pair.iter().any(|&q| kind_of(q) == kind_of(l.target)) {
                 continue;
             }
             let latent = pos.piece_at(l.capturer).is_some_and(|a| self.rep.exempt_first_capturer(a.kind));
@@ -300,6 +330,7 @@ impl<'a> Analyst<'a> {
                 after_check: (!direct && pos.piece_at(l.first.to).is_none()).then_some(l.first),
                 latent,
                 pieces: l.pieces,
+                offered,
             });
         }
         out

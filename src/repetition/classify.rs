@@ -27,6 +27,9 @@ pub struct PlyFacts {
     pub(crate) wins: Vec<Win>,
     /// New targets only an exempt first capturer could win (26.1).
     pub(crate) latent: Vec<Win>,
+    /// New wins left out of the chase as mutual attacks of two pieces of one kind: exchanges
+    /// offered (兑).
+    pub(crate) offered: Vec<Win>,
     /// Pieces of its own side the move attacks or offers, for exchange, sacrifice and follow.
     pub(crate) partners: Vec<Square>,
     /// A line piece whose threat the move blocks.
@@ -57,6 +60,7 @@ impl Analyst<'_> {
             base_class: rep.classes.len() - 1,
             wins: Vec::new(),
             latent: Vec::new(),
+            offered: Vec::new(),
             partners: Vec::new(),
             blocked: None,
             exceptions: Vec::new(),
@@ -72,11 +76,18 @@ impl Analyst<'_> {
                     if check {
                         false
                     } else {
-                        (facts.latent, facts.wins) = self.material_wins(&c.test, before, &after, &passed, mv, prev, facts.answered_check);
+                        (facts.latent, facts.wins, facts.offered) = self.material_wins(&c.test, before, &after, &passed, mv, prev, facts.answered_check);
                         !facts.wins.is_empty()
                     }
                 }
-                Test::OffersExchange { across_the_moved_piece } => !check && self.offers_exchange(&after, mv.to, *across_the_moved_piece, &mut facts.partners),
+                Test::OffersExchange { across_the_moved_piece, mutual_attack } => {
+                    // A new win the chase test left out as a mutual attack of two pieces of one
+                    // kind is that exchange offered.
+                    if *mutual_attack && !check {
+                        facts.partners.extend(facts.offered.iter().map(|w| w.target));
+                    }
+                    !check && (self.offers_exchange(&after, mv.to, *across_the_moved_piece, &mut facts.partners) || !facts.partners.is_empty())
+                }
                 Test::OffersSacrifice => !check && self.offers_sacrifice(&after, mv.to, &mut facts.partners),
                 Test::Blocks { mate_depth, material } => {
                     !check && self.blocks(before, &after, mv.to, *mate_depth, *material).inspect(|&l| facts.blocked = Some(l)).is_some()
@@ -108,8 +119,8 @@ impl Analyst<'_> {
     /// where `repetition.chase_to_chase` asks: those only an exempt first capturer could
     /// take (latent), then the others.
     #[allow(clippy::too_many_arguments)]
-    fn material_wins(&self, test: &Test, before: &Position, after: &Position, passed: &Position, mv: Move, prev: Option<(&Position, Move)>, answered_check: bool) -> (Vec<Win>, Vec<Win>) {
-        let Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always, pinned_root_is_joint, screen_is_joint, .. } = test else { return (Vec::new(), Vec::new()) };
+    fn material_wins(&self, test: &Test, before: &Position, after: &Position, passed: &Position, mv: Move, prev: Option<(&Position, Move)>, answered_check: bool) -> (Vec<Win>, Vec<Win>, Vec<Win>) {
+        let Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always, pinned_root_is_joint, screen_is_joint, .. } = test else { return (Vec::new(), Vec::new(), Vec::new()) };
         let rep = self.rep;
         let side = before.side_to_move();
         let p = WinParams {
@@ -120,19 +131,23 @@ impl Analyst<'_> {
             higher_value_always: *higher_value_always,
         };
         let mut now = self.all_wins(passed, p);
+        // Old wins the moved piece renews by guarding them where it fled.
+        let mut guarded: Vec<Win> = Vec::new();
         if rep.new_only.is_some() && !now.is_empty() {
             // A target won before is no new chase (图5: 吃士的结果没有发生变化),
             // unless it is now won openly where before only an exempt piece
             // could take it.
             let same_taker = |o: &Win, w: &Win| !rep.newness.new_per_taker || (if o.attacker == mv.from { mv.to } else { o.attacker }) == w.attacker;
-            let drop_old = |now: &mut Vec<Win>, old: &[Win]| now.retain(|w| !old.iter().any(|o| o.target == w.target && same_taker(o, w) && (!o.latent || w.latent)));
+            // An old win drops a new one of its target; an old latent win or exchange offer only
+            // a latent one or an offer.
+            let drop_old = |now: &mut Vec<Win>, old: &[Win]| now.retain(|w| !old.iter().any(|o| o.target == w.target && same_taker(o, w) && (!o.latent || w.latent) && (!o.offered || w.offered)));
             // The same search with the moved piece still on its origin.
             let plain = WinParams { before_move: BeforeMove { roots_cut: rep.newness.before_counts_own_roots, flight: None }, ..p };
             let mut old = self.all_wins(before, plain);
             // A win whose line starts with this very move (a check) is the move's own.
             old.retain(|o| o.after_check != Some(mv));
             if rep.newness.flight_counts && !old.is_empty() {
-                old = self.old_wins_of_a_flight(before, passed, mv, old, plain, &same_taker);
+                (old, guarded) = self.old_wins_of_a_flight(before, passed, mv, old, plain, &same_taker);
             }
             drop_old(&mut now, &old);
             if rep.newness.attack_before_is_old {
@@ -160,23 +175,38 @@ impl Analyst<'_> {
         if *screen_is_joint {
             Self::screened_joint(mv.to, &mut now);
         }
+        // A win the moved piece takes part in only by guarding where it fled (`flight_guards`)
+        // is won jointly.
+        for w in now.iter_mut().filter(|w| guarded.iter().any(|g| g.target == w.target && g.attacker == w.attacker)) {
+            w.kind = super::ChaseKind::Joint;
+        }
         let mut now = Self::best_per_target(now);
         if *pinned_root_is_joint {
             self.pinned_roots_joint(passed, &mut now);
         }
-        now.into_iter().partition(|w| w.latent)
+        if rep.own_attack_joint {
+            // A general's or soldier's capture of a piece another piece attacks too is a joint
+            // capture (联合吃子), and counts (26.1.1).
+            let takers = |t: Square| passed.legal_moves_to(self.vm, t).into_iter().filter(|m| passed.piece_at(m.from).is_some_and(|p| !rep.exempt_first_capturer(p.kind))).count();
+            for w in now.iter_mut().filter(|w| w.latent && takers(w.target) > 0) {
+                w.latent = false;
+            }
+        }
+        let (offered, now): (Vec<Win>, Vec<Win>) = now.into_iter().partition(|w| w.offered);
+        let (latent, open) = now.into_iter().partition(|w| w.latent);
+        (latent, open, offered)
     }
 
     /// What a check `mv` (played from `before`, giving `after`) would win, newly, whichever
-    /// way the general steps out of it: its chases besides the check (`with_checks`). None
-    /// when the general cannot move.
+    /// way the general steps out of it: its chases besides the check (`with_checks`). When
+    /// the general cannot step, none, or with `general_held` what the check wins as it stands.
     fn wins_past_the_check(&self, test: &Test, before: &Position, after: &Position, mv: Move, prev: Option<(&Position, Move)>, answered_check: bool) -> Vec<Win> {
         let Some(general) = after.royal_point(self.vm, after.side_to_move()) else { return Vec::new() };
         let mut out: Option<Vec<Win>> = None;
         for step in after.legal_moves_from(self.vm, general) {
             let mut answered = after.clone();
             answered.make(self.vm, step);
-            let (_, open) = self.material_wins(test, before, after, &answered, mv, prev, answered_check);
+            let (_, open, _) = self.material_wins(test, before, after, &answered, mv, prev, answered_check);
             let won = |t: Square| open.iter().any(|w| w.target == t);
             match &mut out {
                 None => out = Some(open.clone()),
@@ -186,7 +216,15 @@ impl Analyst<'_> {
                 break;
             }
         }
-        out.unwrap_or_default()
+        match out {
+            Some(o) => o,
+            None if matches!(test, Test::WinsMaterial { general_held: true, .. }) => {
+                // The general cannot step: what the check wins as it stands.
+                let passed = Analyst::with_mover(after, after.side_to_move().opponent());
+                self.material_wins(test, before, after, &passed, mv, prev, answered_check).1
+            }
+            None => Vec::new(),
+        }
     }
 
     /// Whether a special case's move-level conditions hold for `f` (played, giving `after`).
@@ -267,7 +305,7 @@ impl Analyst<'_> {
     /// the moved piece on its origin (the move its flight, `flight_counts`): those the
     /// opponent's capture of it does not refute, and those the moved piece adds nothing to
     /// where it went (they stand with the piece off the board).
-    fn old_wins_of_a_flight(&self, before: &Position, passed: &Position, mv: Move, old: Vec<Win>, p: WinParams, same_taker: &dyn Fn(&Win, &Win) -> bool) -> Vec<Win> {
+    fn old_wins_of_a_flight(&self, before: &Position, passed: &Position, mv: Move, old: Vec<Win>, p: WinParams, same_taker: &dyn Fn(&Win, &Win) -> bool) -> (Vec<Win>, Vec<Win>) {
         let fled = self.all_wins(before, WinParams { before_move: BeforeMove { flight: Some(mv.from), ..p.before_move }, ..p });
         let gone = || {
             let mut without = passed.clone();
@@ -277,10 +315,41 @@ impl Analyst<'_> {
         let compared = self.rep.newness.flight_gain_compared;
         let refuted: Vec<Win> = old.iter().filter(|o| !fled.iter().any(|f| f.target == o.target && f.attacker == o.attacker && (!compared || f.gain >= o.gain))).cloned().collect();
         if refuted.is_empty() {
-            return old;
+            return (old, Vec::new());
         }
         let gone = gone();
-        old.into_iter().filter(|o| !refuted.contains(o) || gone.iter().any(|g| g.target == o.target && same_taker(o, g))).collect()
+        // A refuted win that stands without the moved piece stays old, unless the piece guards
+        // a piece of it the opponent attacks (`flight_guards`).
+        let (guarded, stands): (Vec<Win>, Vec<Win>) = refuted
+            .iter()
+            .filter(|o| gone.iter().any(|g| g.target == o.target && same_taker(o, g)))
+            .cloned()
+            .partition(|o| self.rep.newness.flight_guards && self.guards_the_win(passed, mv.to, o));
+        (old.into_iter().filter(|o| !refuted.contains(o) || stands.contains(o)).collect(), guarded)
+    }
+
+    /// Whether the piece on `guard` guards the capturer of `w`, or a piece of its side the
+    /// capture passes over (a cannon's screen), that the opponent attacks: it could take
+    /// back there.
+    fn guards_the_win(&self, pos: &Position, guard: Square, w: &Win) -> bool {
+        let side = pos.side_to_move();
+        let ours = |sq: &Square| *sq != guard && pos.piece_at(*sq).is_some_and(|q| q.side == side);
+        let attacked = |sq: &Square| pos.is_attacked(self.vm, *sq, side.opponent());
+        std::iter::once(w.attacker).chain(Square::between(w.attacker, w.target)).filter(ours).filter(attacked).any(|sq| self.guards(pos, guard, sq))
+    }
+
+    /// Whether the piece on `guard` could take back on `sq`, where a piece of its own side
+    /// stands: with an opposing piece of that kind there, it could take it.
+    fn guards(&self, pos: &Position, guard: Square, sq: Square) -> bool {
+        let (Some(g), Some(q)) = (pos.piece_at(guard), pos.piece_at(sq)) else { return false };
+        if q.kind == self.vm.royal_kind() {
+            return false;
+        }
+        let mut p = pos.clone();
+        p.remove(sq);
+        p.put(crate::board::Piece { side: q.side.opponent(), kind: q.kind }, sq);
+        p.set_side_to_move(g.side);
+        p.is_legal(self.vm, Move::new(guard, sq))
     }
 
     /// Wins whose first capture passes over `screen` (the moved piece: the capturer hops

@@ -123,6 +123,10 @@ pub(crate) enum Test {
         /// counts such a check among the chases.
         #[serde(default)]
         with_checks: bool,
+        /// With `with_checks`: where the general cannot step out of the check at all, what the
+        /// check wins as it stands counts (every way the general steps, of none).
+        #[serde(default)]
+        general_held: bool,
     },
     /// The moved piece may be taken by an opposing piece of its own kind that neither loses
     /// material by the forcing line after it nor is mated; or it may itself take an equal
@@ -132,6 +136,10 @@ pub(crate) enum Test {
         /// it between them as the screen) are offered for exchange too.
         #[serde(default)]
         across_the_moved_piece: bool,
+        /// A new win the chase test leaves out as a mutual attack of two pieces of one kind
+        /// (`equal_mutual_excluded`) is an offer of that exchange.
+        #[serde(default)]
+        mutual_attack: bool,
     },
     /// The moved piece may be taken by an opposing piece that wins material by it without
     /// being mated (献).
@@ -168,6 +176,10 @@ pub(crate) struct OrderData {
 pub(crate) struct OwnAttackData {
     /// Kinds whose own captures (as the first capturer) do not make a chase.
     pub(crate) first_capturer_not: Vec<String>,
+    /// Their capture counts where another piece takes part in it (a joint win: more
+    /// attackers than roots, or the root held by a pin).
+    #[serde(default)]
+    pub(crate) joint_counts: bool,
 }
 
 /// `repetition.chase_to_chase`: only newly created attacks count (从捉到捉).
@@ -197,6 +209,11 @@ pub(crate) struct NewOnlyData {
     /// origin would only have made smaller is new too: the flight made it larger.
     #[serde(default)]
     pub(crate) flight_gain_compared: bool,
+    /// With `flight_counts`, a piece that flees to a point from which it guards the capturer
+    /// of a win, or the screen it takes over, takes part in that win though the win would
+    /// stand with the piece off the board: the win is new, and joint (联合捉).
+    #[serde(default)]
+    pub(crate) flight_guards: bool,
     /// A move that answers a check is compared with the position before the check too: a
     /// target the mover could win then, by the same piece, the check only interrupted.
     #[serde(default)]

@@ -15,7 +15,7 @@
 
 use crate::board::{Move, Side, Square, FILES, RANKS};
 use crate::vm::position_internals::BitIter;
-use crate::vm::Position;
+use crate::vm::{Position, Undo};
 
 use super::analysis::{Analyst, ChaseKind, Val};
 
@@ -25,6 +25,10 @@ use super::analysis::{Analyst, ChaseKind, Val};
 pub struct Bounds {
     /// Plies of a line, both sides counted.
     pub plies: u8,
+    /// Plies of a line that starts with a check that captures nothing (`plies` when absent):
+    /// consecutive checks that win material reach further than a capture and its exchange.
+    #[serde(default)]
+    pub check_plies: Option<u8>,
     /// Checks that capture nothing the attacker may give on one line.
     pub checks: u8,
     /// Positions one search may visit.
@@ -50,6 +54,17 @@ pub struct Bounds {
     /// itself, not the piece it takes.
     #[serde(default)]
     pub losing_capture_opens: bool,
+    /// After its first capture, the attacker's further captures belong to the line only where
+    /// they take back on the point just taken or the line laid them open (not possible at the
+    /// root, or a loss there and winning now): a capture it had anyway is a line of its own
+    /// (26.5: the exchange on one capture, not every capture the side has).
+    #[serde(default)]
+    pub later_captures_laid_open: bool,
+    /// With `even_by_laid_open`: a guarded target that several of the attacker's pieces take
+    /// in turn on its point (more takers than guards, 少根子) and that comes out even is won
+    /// (26.5: equal value or better).
+    #[serde(default)]
+    pub even_joint: bool,
 }
 
 /// The first capture of a line: what it takes and with what, where both stand at the root.
@@ -75,6 +90,11 @@ pub(crate) struct BeforeMove {
     /// could take it anyway; the move is its flight (`flight_counts`).
     pub(crate) flight: Option<Square>,
 }
+
+/// The other side's captures at an attacker's node were the attacker to pass, and whether
+/// each won by itself there: what a defender's capture after the attacker's move is judged
+/// against. Worked out only when a defender's node needs it, once for all its siblings.
+type Before = std::cell::OnceCell<Vec<(Move, bool)>>;
 
 /// The least material that is a gain: one floating piece.
 const LEAST_GAIN: Val = Val { pieces: 0, floating: 1 };
@@ -128,6 +148,9 @@ struct Search<'s, 'a> {
     /// How this search differs when it is the one before a move.
     before_move: BeforeMove,
     nodes: u32,
+    /// Plies of the lines now searched (`plies`, or `check_plies` for a line that starts
+    /// with a check).
+    plies: u8,
     /// The moves of the line so far, to trace a piece back to its root point.
     line: Vec<Move>,
     /// The side the lines are searched for.
@@ -141,6 +164,9 @@ struct Search<'s, 'a> {
     /// The attacker's captures at the root that nothing can take back: each is a line of its
     /// own, never a step in another one.
     free: Vec<Move>,
+    /// The attacker's captures at the root, and whether each won by itself there
+    /// (`later_captures_laid_open`).
+    root_captures: Vec<(Move, bool)>,
 }
 
 impl Analyst<'_> {
@@ -168,31 +194,46 @@ impl Analyst<'_> {
         let mut pos = pos.clone();
         let mut out = Vec::new();
         let budgets = s.budgets();
-        let before = s.captures_before(&pos);
+        let before = Before::new();
         let root_check = pos.in_check(self.vm);
-        let first_moves = s.candidates(&pos, root_check, budgets, None, &[], false);
+        let (first_moves, _) = s.candidates(&pos, root_check, budgets, None, None, false);
         s.free = first_moves
             .iter()
             .filter(|(_, m)| pos.piece_at(m.to).is_some())
             .filter(|&&(_, m)| s.no_recapture(&pos, m))
             .map(|&(_, m)| m)
             .collect();
+        let root_captures: Vec<(Move, bool)> = if !b.later_captures_laid_open {
+            Vec::new()
+        } else {
+            first_moves.iter().filter(|(_, m)| self.material(&pos, m.to).is_some()).map(|&(_, m)| (m, s.good_capture(&pos, m))).collect()
+        };
         for (gain, m) in first_moves {
             // A capture of material is its own line; any other first move (a check, or a check
             // that takes a piece that is no material) is one line per target it wins.
             let takes_material = self.material(&pos, m.to).is_some();
+            // A line that starts with a capture continues only with captures it lays open; one
+            // that starts with a check may take whatever its checks win.
+            s.root_captures = if takes_material { root_captures.clone() } else { Vec::new() };
+            s.plies = if takes_material { b.plies } else { b.check_plies.unwrap_or(b.plies) };
             // Where an even capture may still win (`even_by_laid_open`), the window starts just
             // below zero, so that an even line is told from a losing one; otherwise only a gain
             // counts.
             let even_counts = b.laid_open && b.even_by_laid_open && takes_material;
             let alpha = if even_counts { Val { pieces: 0, floating: -1 } } else { LEAST_GAIN };
             let o = s.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, alpha, MATE, &before);
+            if o.v == Val::ZERO && even_counts && b.even_joint && o.first.is_some_and(|f| f.kind == ChaseKind::Joint) && o.pieces.count_ones() >= 2 {
+                // A guarded target taken in turn by several pieces, even over the whole exchange
+                // on its point (捉少根子).
+                out.extend(Self::line(m, o));
+                continue;
+            }
             if o.v == Val::ZERO && even_counts {
                 // Even only because of what the capture lays open elsewhere (the capturer was a
                 // root, or pinned): judged over the whole sequence, still a win (26.5).
                 let b2 = Bounds { laid_open: false, ..b };
-                let mut s2 = Search { free: s.free.clone(), before_move: mode, ..Search::new(self, b2, s.attacker) };
-                let o2 = s2.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &[]);
+                let mut s2 = Search { free: s.free.clone(), root_captures: s.root_captures.clone(), before_move: mode, ..Search::new(self, b2, s.attacker) };
+                let o2 = s2.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &Before::from(Vec::new()));
                 if self.gains(o2.v) {
                     out.extend(Self::line(m, Out { v: Val::ZERO, ..o2 }));
                 } else if b.even_unrooted && s.free.contains(&m) && self.gives_check(&pos, m) {
@@ -253,7 +294,7 @@ impl Analyst<'_> {
         let mut s = Search::new(self, b, pos.side_to_move());
         let mut pos = pos.clone();
         let gain = self.value(&pos, m.to);
-        let before = s.captures_before(&pos);
+        let before = Before::new();
         let budgets = [0, b.answer_checks];
         let in_check = pos.in_check(self.vm);
         s.play(&mut pos, in_check, m, gain, 0, budgets, Val::ZERO, -MATE, MATE, &before).v
@@ -272,7 +313,7 @@ fn seen_by(side: Side, sq: Square) -> u8 {
 
 impl<'s, 'a> Search<'s, 'a> {
     fn new(an: &'s Analyst<'a>, b: Bounds, attacker: Side) -> Search<'s, 'a> {
-        Search { an, b, before_move: BeforeMove::default(), nodes: 0, line: Vec::new(), attacker, only_target: None, taken: false, free: Vec::new() }
+        Search { an, b, plies: b.plies, before_move: BeforeMove::default(), nodes: 0, line: Vec::new(), attacker, only_target: None, taken: false, free: Vec::new(), root_captures: Vec::new() }
     }
 
     /// Between lines of equal worth the kind of the first capture decides, never the order
@@ -314,6 +355,13 @@ impl<'s, 'a> Search<'s, 'a> {
         self.an.value(pos, m.to) > self.an.value(pos, m.from) || self.no_recapture(pos, m)
     }
 
+    /// Whether the attacker's capture `m`, later in a line, is one the line laid open
+    /// (`later_captures_laid_open`): not possible at the root, or a loss there and winning now.
+    /// A line that starts with a check (no root captures kept) takes whatever its checks win.
+    fn laid_open(&self, pos: &Position, m: Move) -> bool {
+        self.root_captures.iter().find(|r| r.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m))
+    }
+
     /// Whether, after the capture `m`, nothing can take back on its point.
     fn no_recapture(&self, pos: &Position, m: Move) -> bool {
         let vm = self.an.vm;
@@ -327,7 +375,7 @@ impl<'s, 'a> Search<'s, 'a> {
     /// otherwise captures of material (the defender's only on `last` or where the last move
     /// laid them open), dearest first, then, budget left, checks that capture nothing.
     #[allow(clippy::too_many_arguments)]
-    fn candidates(&self, pos: &Position, in_check: bool, budgets: [u8; 2], last: Option<Square>, before: &[(Move, bool)], ahead: bool) -> Vec<(Val, Move)> {
+    fn candidates(&self, pos: &Position, in_check: bool, budgets: [u8; 2], last: Option<Square>, before: Option<(&Before, Move, Undo)>, ahead: bool) -> (Vec<(Val, Move)>, Option<Vec<Move>>) {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
@@ -336,11 +384,20 @@ impl<'s, 'a> Search<'s, 'a> {
             let side = pos.side_to_move();
             let mut all: Vec<(Val, Move)> = pos.legal_moves(vm).into_iter().map(|m| (sign(an.value(pos, m.to)), m)).collect();
             all.sort_by_key(|&(v, m)| (std::cmp::Reverse(if attacking { v } else { -v }), seen_by(side, m.from), seen_by(side, m.to)));
-            return all;
+            return (all, None);
         }
         // The defender checks back only to win back what the attacker is ahead by.
         let want_checks = budgets[usize::from(!attacking)] > 0 && (attacking || ahead);
         let (captures, checks) = pos.captures_and_checks(vm, true, want_checks);
+        // What the defender could take before the attacker's move: the position before it.
+        let had = || match before {
+            None => &[][..],
+            Some((cell, played, undo)) => cell.get_or_init(|| {
+                let mut parent = pos.clone();
+                parent.unmake(vm, played, undo);
+                self.captures_before(&parent)
+            }),
+        };
         let mut moves: Vec<(Val, Move)> = captures
             .into_iter()
             .filter(|&m| {
@@ -349,7 +406,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 attacking
                     || Some(m.to) == last
                     || self.before_move.flight.is_some_and(|f| self.origin(m.to) == f)
-                    || (self.b.laid_open && before.iter().find(|b| b.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
+                    || (self.b.laid_open && had().iter().find(|b| b.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
             })
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
             .collect();
@@ -357,17 +414,20 @@ impl<'s, 'a> Search<'s, 'a> {
         moves.sort_by_key(|&(v, m)| (std::cmp::Reverse(v), seen_by(side, m.from), seen_by(side, m.to)));
         if attacking && !self.line.is_empty() {
             moves.retain(|(_, m)| !self.free.contains(m));
+            if self.b.later_captures_laid_open {
+                moves.retain(|&(_, m)| Some(m.to) == last || self.laid_open(pos, m));
+            }
         }
         let mut moves: Vec<(Val, Move)> = moves.into_iter().map(|(v, m)| (sign(v), m)).collect();
-        let mut checks: Vec<Move> = checks.into_iter().filter(|m| an.material(pos, m.to).is_none()).collect();
-        checks.sort_by_key(|m| (seen_by(side, m.from), seen_by(side, m.to)));
-        moves.extend(checks.into_iter().map(|m| (Val::ZERO, m)));
-        moves
+        let mut quiet: Vec<Move> = checks.iter().copied().filter(|m| an.material(pos, m.to).is_none()).collect();
+        quiet.sort_by_key(|m| (seen_by(side, m.from), seen_by(side, m.to)));
+        moves.extend(quiet.into_iter().map(|m| (Val::ZERO, m)));
+        (moves, want_checks.then_some(checks))
     }
 
     /// Plays `m` (taking `gain`, from the attacker's side) and searches on.
     #[allow(clippy::too_many_arguments)]
-    fn play(&mut self, pos: &mut Position, was_in_check: bool, m: Move, gain: Val, ply: u8, budgets: [u8; 2], acc: Val, alpha: Val, beta: Val, before: &[(Move, bool)]) -> Out {
+    fn play(&mut self, pos: &mut Position, was_in_check: bool, m: Move, gain: Val, ply: u8, budgets: [u8; 2], acc: Val, alpha: Val, beta: Val, before: &Before) -> Out {
         let vm = self.an.vm;
         let attacking = pos.side_to_move() == self.attacker;
         // A check that takes no material (an uncrossed soldier) uses the budget of checks.
@@ -391,7 +451,7 @@ impl<'s, 'a> Search<'s, 'a> {
         self.taken |= attacking && target.is_some() && target == self.only_target;
         // The defender's captures are judged against what it had before this move; the
         // attacker's are not restricted.
-        let child = self.node(pos, gives_check, ply + 1, budgets, acc + gain, alpha - gain, beta - gain, m.to, if attacking { before } else { &[] });
+        let child = self.node(pos, gives_check, ply + 1, budgets, acc + gain, alpha - gain, beta - gain, m.to, attacking.then_some((before, m, u)));
         self.taken = took_before;
         self.line.pop();
         pos.unmake(vm, m, u);
@@ -421,20 +481,23 @@ impl<'s, 'a> Search<'s, 'a> {
     /// A position inside a line: the attacker maximises, the defender minimises, both may
     /// stand still unless in check.
     #[allow(clippy::too_many_arguments)]
-    fn node(&mut self, pos: &mut Position, in_check: bool, ply: u8, budgets: [u8; 2], acc: Val, mut alpha: Val, mut beta: Val, last: Square, before: &[(Move, bool)]) -> Out {
+    fn node(&mut self, pos: &mut Position, in_check: bool, ply: u8, budgets: [u8; 2], acc: Val, mut alpha: Val, mut beta: Val, last: Square, before: Option<(&Before, Move, Undo)>) -> Out {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
         self.nodes += 1;
-        let moves = if ply >= self.b.plies || self.nodes >= self.b.nodes {
-            Vec::new()
-        } else {
-            self.candidates(pos, in_check, budgets, Some(last), before, acc.is_positive())
-        };
-        let recapture = moves.iter().any(|(_, r)| r.to == last);
         // Where the lines must win one given target, a line that ends before taking it wins
         // nothing, whatever else it took.
         let end = if self.only_target.is_some() && !self.taken { Out::val(-acc.max(Val::ZERO)) } else { Out::ZERO };
+        let bounded = ply >= self.plies || self.nodes >= self.b.nodes;
+        if !in_check && !bounded && (if attacking { end.v > beta } else { end.v < alpha }) {
+            // Standing still settles the node: no move need be generated. A defender node still
+            // says whether it could take back on the point of the last capture.
+            let recapture = !attacking && an.material(pos, last).is_some() && !pos.legal_moves_to(vm, last).is_empty();
+            return Out { recapture, ..end };
+        }
+        let (moves, checks) = if bounded { (Vec::new(), None) } else { self.candidates(pos, in_check, budgets, Some(last), before, acc.is_positive()) };
+        let recapture = moves.iter().any(|(_, r)| r.to == last);
         if in_check && moves.is_empty() && !pos.has_legal_move(vm) {
             // Mated: the attacker's line is refuted; the defender's mate ends the line and is
             // no material.
@@ -454,12 +517,14 @@ impl<'s, 'a> Search<'s, 'a> {
         if alpha > beta {
             return Out { recapture, ..best };
         }
-        let before_here = if attacking && !moves.is_empty() { self.captures_before(pos) } else { Vec::new() };
+        let before_here = Before::new();
         for (gain, m) in moves {
             let o = self.play(pos, in_check, m, gain, ply, budgets, acc, alpha, beta, &before_here);
             let rank = Self::rank;
             if attacking {
-                if o.v > best.v || (o.v == best.v && rank(&o) < rank(&best)) {
+                // The attacker goes on only for more by the rule's own measure (`gains`): a trade
+                // of a floating piece for less than it is worth is no better than stopping.
+                if (o.v > best.v && an.gains(o.v - best.v)) || (o.v == best.v && rank(&o) < rank(&best)) {
                     best = o;
                     alpha = alpha.max(o.v);
                 }
@@ -472,9 +537,9 @@ impl<'s, 'a> Search<'s, 'a> {
             }
         }
         // Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
-        // last: where the defender's other answers already refute the line, the answer is the
-        // same and the mate search is not needed.
-        if !attacking && !in_check && acc.is_positive() && self.b.mate_after_gain > 0 && an.mates_by_checks(pos, self.b.mate_after_gain) {
+        // last, and only while the line still comes out even or better: where the defender's
+        // other answers already make it a loss, a mate changes nothing.
+        if !attacking && !in_check && acc.is_positive() && acc + best.v >= Val::ZERO && self.b.mate_after_gain > 0 && an.mates_by_checks_among(pos, self.b.mate_after_gain, checks.as_deref()) {
             return Out { recapture, ..Out::val(-MATE) };
         }
         Out { recapture, ..best }

@@ -136,6 +136,8 @@ pub struct RepetitionRules {
     pub(crate) order_rule: RuleRef,
     /// Kinds whose own first capture does not count (26.1).
     exempt_first: Kinds,
+    /// Their capture counts where another piece takes part (`joint_counts`).
+    pub(crate) own_attack_joint: bool,
     pub(crate) own_attack_rule: Option<RuleRef>,
     /// Only targets that could not be won before the move count (从捉到捉).
     pub(crate) new_only: Option<RuleRef>,
@@ -201,13 +203,13 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
     let (values, floating_below, material_rule) = material(ed, vm, errors);
     let forcing = forcing(ed, errors);
     let (classes, order_rule) = classes(ed, clauses, errors);
-    let (exempt_first, own_attack_rule) = match ed.clause("repetition.own_attack") {
-        None => (0, None),
+    let (exempt_first, own_attack_joint, own_attack_rule) = match ed.clause("repetition.own_attack") {
+        None => (0, false, None),
         Some(c) => match typed::<data::OwnAttackData>(c) {
-            Ok(d) => (kinds_of(vm, c, &d.first_capturer_not, errors), Some(RuleRef::of(c))),
+            Ok(d) => (kinds_of(vm, c, &d.first_capturer_not, errors), d.joint_counts, Some(RuleRef::of(c))),
             Err(e) => {
                 errors.push(e);
-                (0, None)
+                (0, false, None)
             }
         },
     };
@@ -269,6 +271,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         classes,
         order_rule: order_rule?,
         exempt_first,
+        own_attack_joint,
         own_attack_rule,
         new_only,
         newness,
@@ -392,6 +395,9 @@ fn forcing(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(Bounds, RuleRef
                 }
             };
             bad(!(1..=MAX_LINE_PLIES).contains(&d.plies), format!("plies must be 1 to {MAX_LINE_PLIES} (got {})", d.plies));
+            if let Some(p) = d.check_plies {
+                bad(!(1..=MAX_LINE_PLIES).contains(&p), format!("check_plies must be 1 to {MAX_LINE_PLIES} (got {p})"));
+            }
             bad(d.checks > MAX_LINE_CHECKS, format!("checks must be at most {MAX_LINE_CHECKS} (got {})", d.checks));
             bad(d.answer_checks > MAX_LINE_CHECKS, format!("answer_checks must be at most {MAX_LINE_CHECKS} (got {})", d.answer_checks));
             bad(!(1..=MAX_LINE_NODES).contains(&d.nodes), format!("nodes must be 1 to {MAX_LINE_NODES} (got {})", d.nodes));

@@ -215,6 +215,12 @@ impl MoveBuf {
 pub(crate) trait Sink {
     /// One move.
     fn one(&mut self, from: usize, to: usize);
+    /// Whether the sink may keep a quiet move at all (a sink of captures only does not:
+    /// the generator then skips every quiet move unseen).
+    #[inline]
+    fn quiet(&self) -> bool {
+        true
+    }
     /// The quiet moves from `from` along direction `d` to distances `first..=last`, every
     /// target allowed (no region guard).
     #[inline]
@@ -238,10 +244,24 @@ struct Filter<'a> {
     rules: &'a Rules,
     targets: u128,
     sources: u128,
+    /// Some target is an empty point, or some source is kept whole: quiet moves may be kept.
+    quiet: bool,
     kept: MoveBuf,
 }
 
+impl<'a> Filter<'a> {
+    fn new(rules: &'a Rules, pos: &Position, targets: u128, sources: u128) -> Filter<'a> {
+        let empty = !(pos.occ[0] | pos.occ[1]);
+        Filter { rules, targets, sources, quiet: sources != 0 || targets & empty != 0, kept: MoveBuf::new() }
+    }
+}
+
 impl Sink for Filter<'_> {
+    #[inline]
+    fn quiet(&self) -> bool {
+        self.quiet
+    }
+
     #[inline]
     fn one(&mut self, from: usize, to: usize) {
         if ((self.sources >> from) | (self.targets >> to)) & 1 != 0 {
@@ -756,7 +776,7 @@ impl Position {
             }
             let t = b[l.to as usize];
             if t == 0 {
-                if l.modes & QUIET != 0 {
+                if l.modes & QUIET != 0 && out.quiet() {
                     out.one(sq, l.to as usize);
                 }
             } else if code_side(t) != si && l.modes & CAPTURE != 0 {
@@ -782,7 +802,7 @@ impl Position {
         let first = scan.next();
         if ray.slide != 0 {
             let reach = first.map_or(edge, |f| f - 1).min(ray.max as u32);
-            if ray.slide & QUIET != 0 {
+            if ray.slide & QUIET != 0 && out.quiet() {
                 Self::quiet_run(sq, d, 1, reach, ray.to_mask, mask, out);
             }
             if ray.slide & CAPTURE != 0 {
@@ -799,7 +819,7 @@ impl Position {
             }
             let Some(ls) = last_screen else { return };
             let target = scan.next();
-            if ray.hop & QUIET != 0 {
+            if ray.hop & QUIET != 0 && out.quiet() {
                 Self::quiet_run(sq, d, ls + 1, target.map_or(edge, |t| t - 1), ray.to_mask, mask, out);
             }
             if ray.hop & CAPTURE != 0 {
@@ -956,7 +976,7 @@ impl Position {
             // In check, only the general's moves and moves onto or off the checks' lines can
             // answer it: the generator keeps no others.
             Some(g) if g.in_check => {
-                let mut f = Filter { rules, targets: g.checks, sources: g.checks | 1u128 << g.royal, kept: MoveBuf::new() };
+                let mut f = Filter::new(rules, self, g.checks, g.checks | 1u128 << g.royal);
                 self.pseudo_moves(rules, &mut f);
                 f.kept
             }
@@ -1038,7 +1058,7 @@ impl Position {
         let mover = self.side;
         let theirs = self.occ[mover.opponent().index()];
         let may_check = if checks { CheckFilter::new(self, rules) } else { CheckFilter::NONE };
-        let mut pseudo = Filter { rules, targets: may_check.targets | if captures { theirs } else { 0 }, sources: may_check.sensitive, kept: MoveBuf::new() };
+        let mut pseudo = Filter::new(rules, self, may_check.targets | if captures { theirs } else { 0 }, may_check.sensitive);
         self.pseudo_moves(rules, &mut pseudo);
         let mut pos = self.clone();
         let g = pos.guard(rules);
@@ -1071,7 +1091,12 @@ impl Position {
     /// The legal moves of the side to move onto `to` (captures, when a piece stands there):
     /// only those are generated past the filter and tested for legality.
     pub(crate) fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
-        let mut onto = Filter { rules, targets: 1u128 << to.index(), sources: 0, kept: MoveBuf::new() };
+        // A piece of the opponent that nothing attacks cannot be taken: no move is generated.
+        let c = self.board[to.index()];
+        if c != 0 && code_side(c) != self.side.index() && !self.attacked(rules, to.index(), self.side) {
+            return Vec::new();
+        }
+        let mut onto = Filter::new(rules, self, 1u128 << to.index(), 0);
         self.pseudo_moves(rules, &mut onto);
         let mut pos = self.clone();
         let g = pos.guard(rules);

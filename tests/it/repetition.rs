@@ -154,13 +154,41 @@ fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
     // it: 兑; offered only what may take the moved piece itself, it is a block (拦).
     let (fen, mv) = ("3k1ab2/4a4/4c4/4R3p/3PC4/4r4/8P/9/9/5K3 w - - 0 1", ["e6d6", "d9e9", "d6e6", "e9d9"]);
     assert_eq!(classes(&r2020, fen, &mv)[2], "exchange");
-    assert_eq!(classes(&off("          across_the_moved_piece: true\n", "          across_the_moved_piece: false\n"), fen, &mv)[2], "block");
+    let only_the_moved_piece = edited("cxa-2020/repetition.yaml", "          across_the_moved_piece: true\n          mutual_attack: true\n", "          across_the_moved_piece: false\n");
+    assert_eq!(classes(&RuleSet::of_spec(&only_the_moved_piece, "cxa-2020").unwrap(), fen, &mv)[2], "block");
+    // ch8 图9: the horse's return opens the file between the two chariots, which then attack
+    // each other: the chase it would be is left out as a mutual attack (兑, 24.4); without the
+    // reading, the horse only blocks Black's cannon (拦).
+    let (fen, mv) = ("r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/6N2/P1P5P/2N1C4/3RA4/1cBAK1c1r w - - 0 1", ["g4h2", "i0h0", "h2g4", "h0i0"]);
+    assert_eq!(classes(&r2020, fen, &mv)[2], "exchange");
+    assert_eq!(classes(&off("          mutual_attack: true\n", ""), fen, &mv)[2], "block");
+    // ch8 图14: the cannon's capture of the elephant wins only if the soldier's capture of the
+    // chariot, which the soldier has anyway, is added to it; that capture is a line of its own
+    // (and the soldier's own attack, 26.1), so the step is of the idle family (闲); counted as
+    // a step of the elephant's line it would be a chase.
+    let (fen, mv) = ("1rb1kacn1/4a4/2n1b2r1/p1C1pRP1p/2p6/9/PcP1P3P/N3C1N2/9/1RBAKAB2 w - - 0 1", ["g6h6", "h7g7", "h6g6", "g7h7"]);
+    assert_ne!(classes(&r2020, fen, &mv)[2], "chase");
+    assert_eq!(classes(&off("      later_captures_laid_open: true\n", ""), fen, &mv)[2], "chase");
     // ch8 图25: the chariot flees the horse to d5, where the cannon's win of the horse on d9
     // over it is larger than Black's taking the chariot on d4 would have let it be: a chase;
     // compared by whether the win stood at all, it stood, and the move only follows (跟).
     let (fen, mv) = ("1R1nka3/4ac3/b3b4/p1P1p3p/5n1rc/3R5/P2CP1P2/2N1BCr2/4A4/4KAB2 w - - 0 1", ["d4d5", "f5g7", "d5d4", "g7f5"]);
     assert_eq!(classes(&r2020, fen, &mv)[0], "chase");
     assert_eq!(classes(&off("      flight_gain_compared: true\n", ""), fen, &mv)[0], "follow");
+    // ch9 参考图39: the chariot flees the horse to where it still guards the horse that screens
+    // the cannon's capture of Black's chariot, which that chariot attacks: the book's
+    // 车马炮联合捉车, against which Black's single-piece chase of the chariot must change;
+    // without the reading the capture is old, Red's chases single, and the cycle a draw.
+    let (fen, mv) = ("4kab2/4arNC1/4b1R2/4n4/2p3pc1/9/4P3P/4B4/4A4/2BAK4 w - - 0 1", ["g7g6", "e6f4", "g6g7", "f4e6"]);
+    assert_eq!(verdict(&r2020, fen, &mv), Verdict::BlackMustChange);
+    assert_eq!(verdict(&off("      flight_guards: true\n", ""), fen, &mv), Verdict::Draw);
+    // ch9 参考图11: the cannon steps behind the soldier, and the two attack the advisor whose
+    // root may not take back (炮5平6 捉); the soldier's capture counts, as a joint one. Without
+    // the reading it is the soldier's own (26.1) and the step idle.
+    let (fen, mv) = ("3k4C/4a4/4b3b/p8/5P2P/4c4/5p3/4BA3/4A4/4K1B2 w - - 0 1", ["e0f0", "e4f4", "f0e0", "f4e4"]);
+    assert_eq!(classes(&r2020, fen, &mv)[1], "chase");
+    assert_eq!(classes(&r2020, fen, &mv)[3], "idle");
+    assert_ne!(classes(&off("      joint_counts: true\n", ""), fen, &mv)[1], "chase");
     // ch8 图28: the chariot's capture of the unrooted horse uncovers its cannon's check, and
     // the answer takes the cannon: even, yet a chase of an unrooted piece; without the
     // reading, no win.
@@ -181,6 +209,35 @@ fn the_axf_order_of_effects_is_data() {
     assert_eq!(verdict(&builtin("axf"), &fen, &mv), Verdict::RedMustChange);
     let spec = edited("axf/repetition.yaml", "heaviest_first: [check, chase, kill,", "heaviest_first: [check, kill, chase,");
     assert_eq!(verdict(&RuleSet::of_spec(&spec, "axf").unwrap(), &fen, &mv), Verdict::Draw);
+}
+
+/// AXF: a check chases what it wins whichever way the general steps out of it; where the
+/// general cannot step at all, what it wins as it stands (Fairy-Stockfish's axf-fsf-05: the
+/// cannon's check that attacks the soldier, answered only by a block, is a chase too, and Red's
+/// cycle of chases loses). Without `general_held` the check chases nothing and the cycle is a
+/// draw.
+#[test]
+fn an_axf_check_the_general_cannot_step_out_of_chases_what_it_attacks() {
+    let (fen, mv) = ("5k3/9/9/5C3/5c3/5C3/9/9/5p3/4K4 w - - 0 1", ["f4d4", "f5d5", "d4f4", "d5f5", "f4d4", "f5d5", "d4f4", "d5f5"]);
+    assert_eq!(verdict(&builtin("axf"), fen, &mv), Verdict::RedMustChange);
+    let off = RuleSet::of_spec(&edited("axf/repetition.yaml", "          general_held: true\n", ""), "axf").unwrap();
+    assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
+}
+
+/// The forcing line goes on only for more by the rule's own measure of material: in ch9
+/// 参考图11, after 炮5平6 the soldier takes the advisor with check and wins it; taking the
+/// elephant too would give the soldier, floating, for an elephant, which is no gain (worth
+/// less than a chariot, 2011 26.6), so the line stops a whole advisor ahead.
+#[test]
+fn a_line_goes_on_only_for_a_gain_by_the_material_rule() {
+    let rs = builtin("cxa-2020");
+    let rep = rs.repetition.as_ref().unwrap();
+    let (mut pos, _) = xqspec::line::after(&rs.vm, "3k4C/4a4/4b3b/p8/5P2P/4c4/5p3/4BA3/4A4/4K1B2 w - - 0 1", &["e0f0".to_string(), "e4f4".to_string()]).unwrap();
+    pos.set_side_to_move(xqspec::board::Side::Black);
+    let an = xqspec::repetition::analysis::Analyst::new(&rs.vm, rep);
+    let lines = an.forcing_lines(&pos, rep.forcing);
+    let advisor = lines.iter().find(|l| l.target.to_string() == "f2").expect("the advisor on f2 is won");
+    assert_eq!(advisor.gain, xqspec::repetition::Val { pieces: 1, floating: 0 });
 }
 
 /// AXF counts a chase only where the attack is new: a block that shields the mover's own
