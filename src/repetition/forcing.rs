@@ -196,7 +196,7 @@ impl Analyst<'_> {
         let budgets = s.budgets();
         let before = Before::new();
         let root_check = pos.in_check(self.vm);
-        let (first_moves, _) = s.candidates(&pos, root_check, budgets, None, None, false);
+        let (first_moves, _) = s.candidates(&pos, root_check, 0, budgets, None, None, false);
         s.free = first_moves
             .iter()
             .filter(|(_, m)| pos.piece_at(m.to).is_some())
@@ -375,7 +375,7 @@ impl<'s, 'a> Search<'s, 'a> {
     /// otherwise captures of material (the defender's only on `last` or where the last move
     /// laid them open), dearest first, then, budget left, checks that capture nothing.
     #[allow(clippy::too_many_arguments)]
-    fn candidates(&self, pos: &Position, in_check: bool, budgets: [u8; 2], last: Option<Square>, before: Option<(&Before, Move, Undo)>, ahead: bool) -> (Vec<(Val, Move)>, Option<Vec<Move>>) {
+    fn candidates(&self, pos: &Position, in_check: bool, ply: u8, budgets: [u8; 2], last: Option<Square>, before: Option<(&Before, Move, Undo)>, ahead: bool) -> (Vec<(Val, Move)>, Option<Vec<Move>>) {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
@@ -386,8 +386,13 @@ impl<'s, 'a> Search<'s, 'a> {
             all.sort_by_key(|&(v, m)| (std::cmp::Reverse(if attacking { v } else { -v }), seen_by(side, m.from), seen_by(side, m.to)));
             return (all, None);
         }
-        // The defender checks back only to win back what the attacker is ahead by.
-        let want_checks = budgets[usize::from(!attacking)] > 0 && (attacking || ahead);
+        // The defender checks back only to win back what the attacker is ahead by; on the
+        // line's last ply a check can win nothing back, and whether it mates is asked once the
+        // captures are searched (`mate_after_gain`). The attacker's check that takes nothing
+        // serves only a capture two plies on, so none is tried where that would lie past the
+        // bound.
+        let want_checks = budgets[usize::from(!attacking)] > 0
+            && if attacking { ply + 2 < self.plies } else { ahead && (ply + 1 < self.plies || self.b.mate_after_gain == 0) };
         let (captures, checks) = pos.captures_and_checks(vm, true, want_checks);
         // What the defender could take before the attacker's move: the position before it.
         let had = || match before {
@@ -496,7 +501,7 @@ impl<'s, 'a> Search<'s, 'a> {
             let recapture = !attacking && an.material(pos, last).is_some() && !pos.legal_moves_to(vm, last).is_empty();
             return Out { recapture, ..end };
         }
-        let (moves, checks) = if bounded { (Vec::new(), None) } else { self.candidates(pos, in_check, budgets, Some(last), before, acc.is_positive()) };
+        let (moves, checks) = if bounded { (Vec::new(), None) } else { self.candidates(pos, in_check, ply, budgets, Some(last), before, acc.is_positive()) };
         let recapture = moves.iter().any(|(_, r)| r.to == last);
         if in_check && moves.is_empty() && !pos.has_legal_move(vm) {
             // Mated: the attacker's line is refuted; the defender's mate ends the line and is
