@@ -503,10 +503,11 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         let (moves, checks) = if bounded { (Vec::new(), None) } else { self.candidates(pos, in_check, ply, budgets, Some(last), before, acc.is_positive()) };
         let recapture = moves.iter().any(|(_, r)| r.to == last);
-        if in_check && moves.is_empty() && !pos.has_legal_move(vm) {
-            // Mated: the attacker's line is refuted; the defender's mate ends the line and is
-            // no material.
-            return if attacking { Out::val(-MATE) } else { Out { recapture, ..end } };
+        if attacking && in_check && moves.is_empty() && !pos.has_legal_move(vm) {
+            // Mated: the attacker's line is refuted. The defender mated ends the line as
+            // standing still does (a mate is no material), which is what follows below
+            // whether or not it has an answer left, so that is never asked.
+            return Out::val(-MATE);
         }
         // Standing still (or, in check, an answer past the bounds) ends the line.
         let mut best = if in_check && !moves.is_empty() {

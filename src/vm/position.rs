@@ -1228,6 +1228,9 @@ mod tests {
             "C2k1ab2/4a4/4P4/2r1c1p2/8p/9/P3N1P1P/4n4/1R7/3AKA3 w - - 0 1",
             "4k4/4a4/4ba2b/5N3/2n5C/4p2p1/P4n3/4BA3/4A4/2B1K4 w - - 0 1",
             "2bak2r1/4aP3/4b4/2r1C4/4P4/2B6/4R3R/B8/1p7/c3K4 w - - 0 1",
+            // Cannons and chariots on the generals' lines, screens in between.
+            "3ak4/4a4/9/4C4/4c4/9/2C1R4/9/4c4/3K5 b - - 0 1",
+            "2c1k4/9/4r4/9/2C1C4/9/9/4R4/9/4K4 b - - 0 1",
         ];
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut next = move |n: usize| {
