@@ -129,6 +129,9 @@ pub struct Analyst<'a> {
     mates: std::cell::RefCell<PlacementMap<Placement, MateBounds>>,
     /// Forcing-line searches already made in this ruling, by position and bounds.
     pub(crate) lines: std::cell::RefCell<PlacementMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>>,
+    /// The answers to a check met in this ruling, by position: a check's line is searched
+    /// once per target it may win, and meets the same checks each time.
+    evasions: std::cell::RefCell<PlacementMap<Placement, std::rc::Rc<[Move]>>>,
 }
 
 
@@ -168,7 +171,12 @@ impl ChaseKind {
 impl<'a> Analyst<'a> {
     /// The predicates over `vm` and `rep`, with empty memos.
     pub fn new(vm: &'a Rules, rep: &'a RepetitionRules) -> Analyst<'a> {
-        Analyst { vm, rep, mates: Default::default(), lines: Default::default() }
+        Analyst { vm, rep, mates: Default::default(), lines: Default::default(), evasions: Default::default() }
+    }
+
+    /// The legal moves of the side to move, which is in check (memoized per ruling).
+    pub(crate) fn evasions(&self, pos: &Position) -> std::rc::Rc<[Move]> {
+        self.evasions.borrow_mut().entry(pos.placement()).or_insert_with(|| pos.legal_moves(self.vm).into()).clone()
     }
 
     /// Whether a net result is a gain (得子). Floating pieces only break ties between equal

@@ -382,7 +382,7 @@ impl<'s, 'a> Search<'s, 'a> {
         let sign = |v: Val| if attacking { v } else { -v };
         if in_check {
             let side = pos.side_to_move();
-            let mut all: Vec<(Val, Move)> = pos.legal_moves(vm).into_iter().map(|m| (sign(an.value(pos, m.to)), m)).collect();
+            let mut all: Vec<(Val, Move)> = an.evasions(pos).iter().map(|&m| (sign(an.value(pos, m.to)), m)).collect();
             all.sort_by_key(|&(v, m)| (std::cmp::Reverse(if attacking { v } else { -v }), seen_by(side, m.from), seen_by(side, m.to)));
             return (all, None);
         }
