@@ -403,6 +403,7 @@ fn movement<'a>(
 struct LeapTables {
     leaps: Vec<Leap>,
     leap_index: Vec<(u16, u16)>,
+    leap_to: Vec<u128>,
     reverse: Vec<ReverseLeap>,
     reverse_index: Vec<(u16, u16)>,
     reverse_from: Vec<u128>,
@@ -411,6 +412,7 @@ struct LeapTables {
 fn leap_tables(leap_lists: &[Vec<Leap>]) -> LeapTables {
     let mut leaps = Vec::new();
     let mut leap_index = vec![(0u16, 0u16); 2 * MAX_KINDS * SQUARES];
+    let leap_to = leap_lists.iter().map(|list| list.iter().fold(0u128, |m, l| m | 1u128 << l.to)).collect();
     let mut reverse_lists: Vec<Vec<ReverseLeap>> = vec![Vec::new(); 2 * SQUARES];
     for (i, list) in leap_lists.iter().enumerate() {
         let start = leaps.len() as u16;
@@ -436,7 +438,7 @@ fn leap_tables(leap_lists: &[Vec<Leap>]) -> LeapTables {
         reverse_index[i] = (start, reverse.len() as u16);
         reverse_from[i] = list.iter().fold(0, |m, r| m | 1u128 << r.from);
     }
-    LeapTables { leaps, leap_index, reverse, reverse_index, reverse_from }
+    LeapTables { leaps, leap_index, leap_to, reverse, reverse_index, reverse_from }
 }
 
 /// The check zone of every point for each attacking side: its four lines, and the start
@@ -588,6 +590,7 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
         moves_per_round,
         setup,
         leap_index: t.leap_index,
+        leap_to: t.leap_to,
         leaps: t.leaps,
         rays: m.rays,
         has_rays,

@@ -170,6 +170,8 @@ pub struct Rules {
     pub(crate) setup: [Vec<(KindId, Square)>; 2],
     /// `leap_index[side][kind][sq]` = range in `leaps`.
     pub(crate) leap_index: Vec<(u16, u16)>,
+    /// `leap_to[side][kind][sq]`: every point the leaps in `leap_index` end on.
+    pub(crate) leap_to: Vec<u128>,
     pub(crate) leaps: Vec<Leap>,
     /// `rays[(side*K + kind)*90 + sq][dir]`.
     pub(crate) rays: Vec<[Ray; 4]>,
@@ -327,6 +329,12 @@ impl Rules {
     pub(crate) fn leaps_of(&self, side: Side, kind: KindId, sq: usize) -> &[Leap] {
         let (a, b) = self.leap_index[(side.index() * 8 + kind as usize) * SQUARES + sq];
         &self.leaps[a as usize..b as usize]
+    }
+
+    /// Every point a leap of `kind` from `sq` may end on.
+    #[inline]
+    pub(crate) fn leap_targets(&self, side: Side, kind: KindId, sq: usize) -> u128 {
+        self.leap_to[(side.index() * 8 + kind as usize) * SQUARES + sq]
     }
 
     #[inline]

@@ -221,6 +221,12 @@ pub(crate) trait Sink {
     fn quiet(&self) -> bool {
         true
     }
+    /// Whether the sink may keep some move from `from` to one of the points `to` (where it
+    /// may not, the generator skips a piece's leaps, or a line, unseen).
+    #[inline]
+    fn may_keep(&self, _from: usize, _to: u128) -> bool {
+        true
+    }
     /// The quiet moves from `from` along direction `d` to distances `first..=last`, every
     /// target allowed (no region guard).
     #[inline]
@@ -260,6 +266,11 @@ impl Sink for Filter<'_> {
     #[inline]
     fn quiet(&self) -> bool {
         self.quiet
+    }
+
+    #[inline]
+    fn may_keep(&self, from: usize, to: u128) -> bool {
+        self.sources >> from & 1 != 0 || to & self.targets != 0
     }
 
     #[inline]
@@ -770,23 +781,25 @@ impl Position {
         let si = s.index();
         let b = &self.board;
         let kind = code_kind(b[sq]) as KindId;
-        for l in rules.leaps_of(s, kind, sq) {
-            if l.block != NO_BLOCK && b[l.block as usize] != 0 {
-                continue;
-            }
-            let t = b[l.to as usize];
-            if t == 0 {
-                if l.modes & QUIET != 0 && out.quiet() {
+        if out.may_keep(sq, rules.leap_targets(s, kind, sq)) {
+            for l in rules.leaps_of(s, kind, sq) {
+                if l.block != NO_BLOCK && b[l.block as usize] != 0 {
+                    continue;
+                }
+                let t = b[l.to as usize];
+                if t == 0 {
+                    if l.modes & QUIET != 0 && out.quiet() {
+                        out.one(sq, l.to as usize);
+                    }
+                } else if code_side(t) != si && l.modes & CAPTURE != 0 {
                     out.one(sq, l.to as usize);
                 }
-            } else if code_side(t) != si && l.modes & CAPTURE != 0 {
-                out.one(sq, l.to as usize);
             }
         }
         if rules.has_rays[si][kind as usize] {
             let rays = rules.rays_of(s, kind, sq);
             for (d, ray) in rays.iter().enumerate() {
-                if !ray.is_empty() {
+                if !ray.is_empty() && out.may_keep(sq, rules.ray_mask[sq][d]) {
                     self.line_moves(rules, sq, d, ray, out);
                 }
             }
@@ -1060,9 +1073,12 @@ impl Position {
         let may_check = if checks { CheckFilter::new(self, rules) } else { CheckFilter::NONE };
         let mut pseudo = Filter::new(rules, self, may_check.targets | if captures { theirs } else { 0 }, may_check.sensitive);
         self.pseudo_moves(rules, &mut pseudo);
+        let (mut caps, mut gives) = (Vec::new(), Vec::new());
+        if pseudo.kept.len == 0 {
+            return (caps, gives);
+        }
         let mut pos = self.clone();
         let g = pos.guard(rules);
-        let (mut caps, mut gives) = (Vec::new(), Vec::new());
         for &m in pseudo.kept.as_slice() {
             let capture = captures && theirs >> m.to.index() & 1 == 1;
             let check = may_check.may_give(self, m) && {
