@@ -15,6 +15,13 @@ use crate::spec::{Clause, Edition, SpecError};
 /// Most kinds a compiled edition may have (piece codes keep the kind in three bits).
 pub(crate) const MAX_KINDS: usize = 8;
 
+/// Where the tables per side, kind and point (`leap_index`, `leap_to`, `rays`) keep the
+/// entry of a piece of `kind` and `side` on the point `sq`.
+#[inline]
+pub(crate) fn piece_slot(side: Side, kind: KindId, sq: usize) -> usize {
+    (side.index() * MAX_KINDS + kind as usize) * SQUARES + sq
+}
+
 pub(crate) fn err(c: &Clause, msg: impl Into<String>) -> SpecError {
     SpecError::new(c.location.clone(), Some(&c.id), msg)
 }
@@ -688,7 +695,7 @@ fn compile_instruction(
                             None => continue,
                         },
                     };
-                    let list = &mut leap_lists[(side.index() * MAX_KINDS + kind as usize) * SQUARES + from.index()];
+                    let list = &mut leap_lists[piece_slot(side, kind, from.index())];
                     match list.iter_mut().find(|l| l.to == to.index() as u8 && l.block == block) {
                         Some(l) => l.modes |= modes,
                         None => list.push(Leap { to: to.index() as u8, block, modes }),
@@ -750,7 +757,7 @@ fn compile_instruction(
                 if !in_guard(from_guard, from.relative_to(side)) {
                     continue;
                 }
-                let ray = &mut rays[(side.index() * MAX_KINDS + kind as usize) * SQUARES + from.index()][d];
+                let ray = &mut rays[piece_slot(side, kind, from.index())][d];
                 if !ray.is_empty() && ray.to_mask != mask_idx {
                     return Err(err(c, "two line moves in one direction with different `to` regions"));
                 }

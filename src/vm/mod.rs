@@ -327,19 +327,19 @@ impl Rules {
 
     #[inline]
     pub(crate) fn leaps_of(&self, side: Side, kind: KindId, sq: usize) -> &[Leap] {
-        let (a, b) = self.leap_index[(side.index() * 8 + kind as usize) * SQUARES + sq];
+        let (a, b) = self.leap_index[compile::piece_slot(side, kind, sq)];
         &self.leaps[a as usize..b as usize]
     }
 
     /// Every point a leap of `kind` from `sq` may end on.
     #[inline]
     pub(crate) fn leap_targets(&self, side: Side, kind: KindId, sq: usize) -> u128 {
-        self.leap_to[(side.index() * 8 + kind as usize) * SQUARES + sq]
+        self.leap_to[compile::piece_slot(side, kind, sq)]
     }
 
     #[inline]
     pub(crate) fn rays_of(&self, side: Side, kind: KindId, sq: usize) -> &[Ray; 4] {
-        &self.rays[(side.index() * 8 + kind as usize) * SQUARES + sq]
+        &self.rays[compile::piece_slot(side, kind, sq)]
     }
 
     #[inline]

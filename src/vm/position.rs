@@ -287,8 +287,7 @@ impl Sink for Filter<'_> {
         }
         let all = self.sources >> from & 1 != 0;
         let end = Position::along(from, d, last);
-        let segment = self.rules.ray_mask[from][d] & !self.rules.ray_mask[end][d];
-        if !all && segment & self.targets == 0 {
+        if !self.may_keep(from, self.rules.ray_mask[from][d] & !self.rules.ray_mask[end][d]) {
             return;
         }
         for dist in first..=last {
