@@ -3,7 +3,9 @@
 //! each rule set the case names. Each ruling is repeated and the best time kept; prints the
 //! median, the 99th percentile and the slowest cycles with their length in plies (`RULING_TOP=N`
 //! lists N of them, `RULING_ONLY=ID` times one case, `RULING_REPS=N` sets the repeats). The
-//! issue's bound is 1 ms for a cycle of up to 16 plies on one thread.
+//! issue's bound is 1 ms for a cycle of up to 16 plies on one thread. `RULING_DUMP=FILE` also
+//! writes every ruling in full, one per line in the suite's order, so that a change made for
+//! speed can be shown to change no ruling (`diff` two dumps).
 
 use std::time::Instant;
 
@@ -19,12 +21,17 @@ fn main() {
     let sets: Vec<(String, RuleSet)> =
         ["axf", "cxa-1999", "cxa-2011", "cxa-2020"].iter().map(|e| (e.to_string(), RuleSet::builtin(e).expect("built-in spec"))).collect();
     let mut times: Vec<(f64, usize, String)> = Vec::new();
+    let mut dump = std::env::var("RULING_DUMP").ok().map(|f| std::io::BufWriter::new(std::fs::File::create(f).expect("RULING_DUMP: a file to write")));
     for case in suite.cases.iter().filter(|c| c.query == "ruling" && only.as_ref().is_none_or(|o| *o == c.id)) {
         let Ok(q) = serde_json::from_value::<RulingQuery>(serde_json::Value::Object(case.input.clone())) else { continue };
         for (id, rs) in sets.iter().filter(|(id, _)| case.editions.contains(id)) {
             let rep = rs.repetition.as_ref().expect("repetition clauses");
             let mut best = f64::MAX;
             let mut plies = 0;
+            if let Some(out) = dump.as_mut() {
+                use std::io::Write;
+                writeln!(out, "{}@{id}: {:?}", case.id, rule(&rs.vm, rep, &q)).expect("RULING_DUMP: writable");
+            }
             for _ in 0..reps {
                 let t = Instant::now();
                 let r = rule(&rs.vm, rep, &q);

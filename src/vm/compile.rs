@@ -462,6 +462,35 @@ fn check_zones(t: &LeapTables, rays: &[[u128; 4]]) -> Vec<u128> {
         .collect()
 }
 
+/// Per attacking side and point, per kind: the points a piece of that kind may arrive on to
+/// attack the point (the starts of its leaps onto it, and the point's lines along which the
+/// kind captures). `check_arrival[side * 90 + sq][kind]`.
+fn check_arrivals(t: &LeapTables, rays: &[[u128; 4]], line_attackers: &[[u8; 4]; 2]) -> Vec<[u128; MAX_KINDS]> {
+    (0..2 * SQUARES)
+        .map(|i| {
+            let (side, sq) = (i / SQUARES, i % SQUARES);
+            let mut direct = [0u128; MAX_KINDS];
+            let (a, b) = t.reverse_index[i];
+            for r in &t.reverse[a as usize..b as usize] {
+                for (kind, d) in direct.iter_mut().enumerate() {
+                    if r.kinds >> kind & 1 != 0 {
+                        *d |= 1u128 << r.from;
+                    }
+                }
+            }
+            for (d, ray) in rays[sq].iter().enumerate() {
+                let kinds = line_attackers[side][super::opposite(d)];
+                for (kind, z) in direct.iter_mut().enumerate() {
+                    if kinds >> kind & 1 != 0 {
+                        *z |= ray;
+                    }
+                }
+            }
+            direct
+        })
+        .collect()
+}
+
 /// Which kinds of each side capture along each direction, and which have any line move.
 fn line_attackers(rays: &[[Ray; 4]], nk: usize) -> ([[u8; 4]; 2], [[bool; 8]; 2]) {
     let mut line_attackers = [[0u8; 4]; 2];
@@ -587,6 +616,7 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
     let ray_mask = ray_masks();
     let check_zone = check_zones(&t, &ray_mask);
     let (line_attackers, has_rays) = line_attackers(&m.rays, kinds.len());
+    let check_arrival = check_arrivals(&t, &ray_mask, &line_attackers);
     let mut rules = Rules {
         edition_id: ed.id.clone(),
         record,
@@ -605,6 +635,7 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
         reverse_index: t.reverse_index,
         reverse: t.reverse,
         check_zone,
+        check_arrival,
         reverse_from: t.reverse_from,
         any_line_attackers: [line_attackers[0].iter().fold(0, |a, b| a | b), line_attackers[1].iter().fold(0, |a, b| a | b)],
         line_attackers,
@@ -615,6 +646,7 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
         status_rules: check.status_rules,
         in_check_status: check.in_check_status,
         reachable: [[0; 8]; 2],
+        lines_through: ray_mask.iter().map(|r| r.iter().fold(0, |m, d| m | d)).collect(),
         ray_mask,
         kind_clause: m.movement_clauses.iter().map(|c| c.id.clone()).collect(),
         regions,

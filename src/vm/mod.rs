@@ -188,6 +188,9 @@ pub struct Rules {
     /// their blocking points). A move that neither leaves nor enters the zone of the
     /// opposing general cannot give check.
     pub(crate) check_zone: Vec<u128>,
+    /// `check_arrival[attacker side * 90 + sq][kind]`: the points a piece of `kind` may
+    /// arrive on to attack `sq` (its leaps' starts, and the lines along which it captures).
+    pub(crate) check_arrival: Vec<[u128; compile::MAX_KINDS]>,
     /// Kinds of each side with a line capture in any direction.
     pub(crate) any_line_attackers: [u8; 2],
     /// Kinds of `side` that can capture travelling in absolute direction `dir`: `line_attackers[side][dir]`.
@@ -204,6 +207,8 @@ pub struct Rules {
     pub(crate) reachable: [[u128; 8]; 2],
     /// `ray_mask[sq][dir]`: every point from `sq` (exclusive) to the edge.
     pub(crate) ray_mask: Vec<[u128; 4]>,
+    /// `lines_through[sq]`: the four lines from `sq` (`ray_mask[sq]` in every direction).
+    pub(crate) lines_through: Vec<u128>,
     /// Clause that gave each kind its moves (for messages).
     pub(crate) kind_clause: Vec<String>,
     /// The board's named regions (`board.*` clauses), as Red sees its own side.

@@ -221,10 +221,16 @@ pub(crate) trait Sink {
     fn quiet(&self) -> bool {
         true
     }
-    /// Whether the sink may keep some move from `from` to one of the points `to` (where it
-    /// may not, the generator skips a piece's leaps, or a line, unseen).
+    /// Whether the sink keeps every move from `from` (then [`Sink::may_keep`] is not asked).
     #[inline]
-    fn may_keep(&self, _from: usize, _to: u128) -> bool {
+    fn keeps_from(&self, _from: usize) -> bool {
+        true
+    }
+    /// Whether the sink may keep some move onto one of the points `to`, from a point it does
+    /// not keep whole (where it may not, the generator skips a piece's leaps, or a line,
+    /// unseen).
+    #[inline]
+    fn may_keep(&self, _to: u128) -> bool {
         true
     }
     /// The quiet moves from `from` along direction `d` to distances `first..=last`, every
@@ -269,8 +275,13 @@ impl Sink for Filter<'_> {
     }
 
     #[inline]
-    fn may_keep(&self, from: usize, to: u128) -> bool {
-        self.sources >> from & 1 != 0 || to & self.targets != 0
+    fn keeps_from(&self, from: usize) -> bool {
+        self.sources >> from & 1 != 0
+    }
+
+    #[inline]
+    fn may_keep(&self, to: u128) -> bool {
+        to & self.targets != 0
     }
 
     #[inline]
@@ -285,9 +296,9 @@ impl Sink for Filter<'_> {
         if first > last {
             return;
         }
-        let all = self.sources >> from & 1 != 0;
+        let all = self.keeps_from(from);
         let end = Position::along(from, d, last);
-        if !self.may_keep(from, self.rules.ray_mask[from][d] & !self.rules.ray_mask[end][d]) {
+        if !all && !self.may_keep(self.rules.ray_mask[from][d] & !self.rules.ray_mask[end][d]) {
             return;
         }
         for dist in first..=last {
@@ -388,24 +399,15 @@ impl CheckFilter {
         let Some(g) = pos.guard_of(rules, their).filter(|g| !g.in_check) else {
             return CheckFilter { sensitive: zone, direct: [zone; MAX_KINDS], targets: zone };
         };
-        let mut direct = [0u128; MAX_KINDS];
-        for r in rules.reverse_of(mover, k) {
-            for (kind, d) in direct.iter_mut().enumerate() {
-                if r.kinds >> kind & 1 != 0 {
-                    *d |= 1u128 << r.from;
-                }
-            }
-        }
-        for d in 0..4 {
-            let kinds = rules.line_attackers[mover.index()][opposite(d)];
-            for (kind, z) in direct.iter_mut().enumerate() {
-                if kinds >> kind & 1 != 0 {
-                    *z |= rules.ray_mask[k][d];
-                }
-            }
-        }
+        let direct = rules.check_arrival[mover.index() * SQUARES + k];
         let arrive = direct.iter().fold(0, |a, d| a | d);
         CheckFilter { sensitive: g.sensitive, direct, targets: g.sensitive | arrive }
+    }
+
+    /// Whether the pseudo-legal move `m` of `pos` gives check.
+    #[inline]
+    fn gives(&self, pos: &Position, rules: &Rules, m: Move) -> bool {
+        self.may_give(pos, m) && pos.gives_check_after(rules, m)
     }
 
     /// Whether the pseudo-legal move `m` of `pos` may give check (if not, it does not).
@@ -413,6 +415,27 @@ impl CheckFilter {
     fn may_give(&self, pos: &Position, m: Move) -> bool {
         let (f, t) = (m.from.index(), m.to.index());
         ((1u128 << f) | (1u128 << t)) & self.sensitive != 0 || self.direct[code_kind(pos.board[f])] >> t & 1 != 0
+    }
+}
+
+/// A move looked at without playing it: the board as it would stand once the piece on
+/// `from` has gone to `to`, taking what stood there. `NONE` is the board as it is.
+#[derive(Clone, Copy)]
+struct After {
+    from: usize,
+    to: usize,
+    /// The moving piece's code.
+    moved: u8,
+}
+
+impl After {
+    /// No move (points off the board, never met).
+    const NONE: After = After { from: SQUARES, to: SQUARES, moved: 0 };
+
+    #[inline(always)]
+    fn of(pos: &Position, m: Move) -> After {
+        let from = m.from.index();
+        After { from, to: m.to.index(), moved: pos.board[from] }
     }
 }
 
@@ -631,12 +654,42 @@ impl Position {
     /// The pieces along absolute direction `d` from point `sq`, nearest first, as distances.
     #[inline]
     fn scan(&self, sq: usize, d: usize) -> LineScan {
+        self.scan_in::<false>(&After::NONE, sq, d)
+    }
+
+    /// [`Position::scan`] on the board as it is or after the move `a`.
+    #[inline(always)]
+    fn scan_in<const AFTER: bool>(&self, a: &After, sq: usize, d: usize) -> LineScan {
         let (f, r) = ((sq % FILES as usize) as u32, (sq / FILES as usize) as u32);
+        let file = |bits: u16| -> u32 {
+            let mut bits = bits as u32;
+            if AFTER {
+                if a.from % FILES as usize == f as usize {
+                    bits &= !(1 << (a.from / FILES as usize));
+                }
+                if a.to % FILES as usize == f as usize {
+                    bits |= 1 << (a.to / FILES as usize);
+                }
+            }
+            bits
+        };
+        let rank = |bits: u16| -> u32 {
+            let mut bits = bits as u32;
+            if AFTER {
+                if a.from / FILES as usize == r as usize {
+                    bits &= !(1 << (a.from % FILES as usize));
+                }
+                if a.to / FILES as usize == r as usize {
+                    bits |= 1 << (a.to % FILES as usize);
+                }
+            }
+            bits
+        };
         match d {
-            0 => LineScan { bits: (self.file_occ[f as usize] as u32) >> (r + 1), positive: true, pos: r },
-            1 => LineScan { bits: (self.file_occ[f as usize] as u32) & ((1 << r) - 1), positive: false, pos: r },
-            2 => LineScan { bits: (self.rank_occ[r as usize] as u32) >> (f + 1), positive: true, pos: f },
-            _ => LineScan { bits: (self.rank_occ[r as usize] as u32) & ((1 << f) - 1), positive: false, pos: f },
+            0 => LineScan { bits: file(self.file_occ[f as usize]) >> (r + 1), positive: true, pos: r },
+            1 => LineScan { bits: file(self.file_occ[f as usize]) & ((1 << r) - 1), positive: false, pos: r },
+            2 => LineScan { bits: rank(self.rank_occ[r as usize]) >> (f + 1), positive: true, pos: f },
+            _ => LineScan { bits: rank(self.rank_occ[r as usize]) & ((1 << f) - 1), positive: false, pos: f },
         }
     }
 
@@ -654,30 +707,34 @@ impl Position {
 
     #[inline]
     fn attacked(&self, rules: &Rules, sq: usize, by: Side) -> bool {
-        let b = &self.board;
+        self.attacked_in::<false>(rules, sq, by, &After::NONE)
+    }
+
+    /// [`Position::attacked`] on the board as it is (`AFTER` false) or as it would be after
+    /// the move `a` (`AFTER` true), which is not played.
+    #[inline(always)]
+    fn attacked_in<const AFTER: bool>(&self, rules: &Rules, sq: usize, by: Side, a: &After) -> bool {
         let bi = by.index();
-        if self.occ[bi] & rules.reverse_from[bi * SQUARES + sq] != 0 {
+        if self.occ_in::<AFTER>(a, bi) & rules.reverse_from[bi * SQUARES + sq] != 0 {
             for r in rules.reverse_of(by, sq) {
-                let p = b[r.from as usize];
-                if p != 0 && code_side(p) == bi && r.kinds >> code_kind(p) & 1 != 0 && (r.block == NO_BLOCK || b[r.block as usize] == 0) {
+                let p = self.at::<AFTER>(a, r.from as usize);
+                if p != 0 && code_side(p) == bi && r.kinds >> code_kind(p) & 1 != 0 && (r.block == NO_BLOCK || self.at::<AFTER>(a, r.block as usize) == 0) {
                     return true;
                 }
             }
         }
-        let mut kinds = rules.any_line_attackers[bi];
-        let mut attackers = 0u128;
-        while kinds != 0 {
-            attackers |= self.kind_bb[bi][kinds.trailing_zeros() as usize];
-            kinds &= kinds - 1;
+        let attackers = self.kinds_in::<AFTER>(a, bi, rules.any_line_attackers[bi]);
+        if attackers & rules.lines_through[sq] == 0 {
+            return false;
         }
         for d in 0..4 {
             let od = opposite(d);
             if rules.line_attackers[bi][od] == 0 || attackers & rules.ray_mask[sq][d] == 0 {
                 continue;
             }
-            for (i, dist) in self.scan(sq, d).take(rules.max_screens as usize + 1).enumerate() {
+            for (i, dist) in self.scan_in::<AFTER>(a, sq, d).take(rules.max_screens as usize + 1).enumerate() {
                 let s = Self::along(sq, d, dist);
-                let p = b[s];
+                let p = self.at::<AFTER>(a, s);
                 if code_side(p) != bi {
                     continue;
                 }
@@ -697,15 +754,71 @@ impl Position {
         false
     }
 
+    /// The piece on `x`, on the board as it is or after the move `a`.
+    #[inline(always)]
+    fn at<const AFTER: bool>(&self, a: &After, x: usize) -> u8 {
+        if AFTER {
+            if x == a.from {
+                return 0;
+            }
+            if x == a.to {
+                return a.moved;
+            }
+        }
+        self.board[x]
+    }
+
+    /// The points of side `si`, on the board as it is or after the move `a`.
+    #[inline(always)]
+    fn occ_in<const AFTER: bool>(&self, a: &After, si: usize) -> u128 {
+        let mut o = self.occ[si];
+        if AFTER {
+            if code_side(a.moved) == si {
+                o ^= 1u128 << a.from | 1u128 << a.to;
+            } else {
+                o &= !(1u128 << a.to);
+            }
+        }
+        o
+    }
+
+    /// The points of side `si`'s pieces of the kinds in the set `kinds`, on the board as it
+    /// is or after the move `a`.
+    #[inline(always)]
+    fn kinds_in<const AFTER: bool>(&self, a: &After, si: usize, mut kinds: u8) -> u128 {
+        let set = kinds;
+        let mut o = 0u128;
+        while kinds != 0 {
+            o |= self.kind_bb[si][kinds.trailing_zeros() as usize];
+            kinds &= kinds - 1;
+        }
+        if AFTER {
+            if code_side(a.moved) == si {
+                if set >> code_kind(a.moved) & 1 != 0 {
+                    o ^= 1u128 << a.from | 1u128 << a.to;
+                }
+            } else {
+                o &= !(1u128 << a.to);
+            }
+        }
+        o
+    }
+
     /// Whether the general on `sq` sees the other general along a facing line.
     #[inline]
     fn facing(&self, rules: &Rules, sq: usize) -> bool {
+        self.facing_in::<false>(rules, sq, &After::NONE)
+    }
+
+    /// [`Position::facing`] on the board as it is or after the move `a`.
+    #[inline(always)]
+    fn facing_in<const AFTER: bool>(&self, rules: &Rules, sq: usize, a: &After) -> bool {
         let Some((kind, dirs)) = rules.facing else { return false };
-        let own = code_side(self.board[sq]);
+        let own = code_side(self.at::<AFTER>(a, sq));
         for (d, &on) in dirs.iter().enumerate() {
             if on {
-                if let Some(dist) = self.scan(sq, d).next() {
-                    let p = self.board[Self::along(sq, d, dist)];
+                if let Some(dist) = self.scan_in::<AFTER>(a, sq, d).next() {
+                    let p = self.at::<AFTER>(a, Self::along(sq, d, dist));
                     if code_kind(p) == kind as usize && code_side(p) != own {
                         return true;
                     }
@@ -713,6 +826,33 @@ impl Position {
             }
         }
         false
+    }
+
+    /// Whether the move `m` of the side to move, a pseudo-legal one, would leave it in
+    /// self-kill (its general attacked, or the generals facing): the test of
+    /// [`Position::is_self_kill_for`] on the board after `m`, without playing it.
+    #[inline]
+    fn self_kill_after(&self, rules: &Rules, m: Move) -> bool {
+        let side = self.side;
+        let royal = self.kind_bb[side.index()][rules.royal as usize];
+        if royal == 0 {
+            return false;
+        }
+        let a = After::of(self, m);
+        let k = if royal >> a.from & 1 != 0 { a.to } else { royal.trailing_zeros() as usize };
+        (rules.forbid_attacked && self.attacked_in::<true>(rules, k, side.opponent(), &a)) || (rules.forbid_facing && self.facing_in::<true>(rules, k, &a))
+    }
+
+    /// Whether the move `m` of the side to move, a pseudo-legal one, would give check,
+    /// without playing it.
+    #[inline]
+    fn gives_check_after(&self, rules: &Rules, m: Move) -> bool {
+        let their = self.side.opponent();
+        let royal = self.kind_bb[their.index()][rules.royal as usize];
+        if royal == 0 || royal >> m.to.index() & 1 != 0 {
+            return false;
+        }
+        self.attacked_in::<true>(rules, royal.trailing_zeros() as usize, self.side, &After::of(self, m))
     }
 
     /// Whether the position breaks a self-kill condition for `side` (the side that just
@@ -780,7 +920,8 @@ impl Position {
         let si = s.index();
         let b = &self.board;
         let kind = code_kind(b[sq]) as KindId;
-        if out.may_keep(sq, rules.leap_targets(s, kind, sq)) {
+        let all = out.keeps_from(sq);
+        if all || out.may_keep(rules.leap_targets(s, kind, sq)) {
             for l in rules.leaps_of(s, kind, sq) {
                 if l.block != NO_BLOCK && b[l.block as usize] != 0 {
                     continue;
@@ -798,7 +939,7 @@ impl Position {
         if rules.has_rays[si][kind as usize] {
             let rays = rules.rays_of(s, kind, sq);
             for (d, ray) in rays.iter().enumerate() {
-                if !ray.is_empty() && out.may_keep(sq, rules.ray_mask[sq][d]) {
+                if !ray.is_empty() && (all || out.may_keep(rules.ray_mask[sq][d])) {
                     self.line_moves(rules, sq, d, ray, out);
                 }
             }
@@ -905,33 +1046,35 @@ impl Position {
         let mut in_check = false;
         let mut sensitive = 0u128;
         let mut checks = 0u128;
-        for r in rules.reverse_of(e, k) {
-            let p = self.board[r.from as usize];
-            if p != 0 && code_side(p) == ei && r.kinds >> code_kind(p) & 1 != 0 {
-                if r.block == NO_BLOCK || self.board[r.block as usize] == 0 {
-                    in_check = true;
-                    checks |= 1u128 << r.from | if r.block == NO_BLOCK { 0 } else { 1u128 << r.block };
-                } else {
-                    sensitive |= 1u128 << r.block;
+        // No opposing piece on a leap's start: no leap attacks or is blocked.
+        if self.occ[ei] & rules.reverse_from[ei * SQUARES + k] != 0 {
+            for r in rules.reverse_of(e, k) {
+                let p = self.board[r.from as usize];
+                if p != 0 && code_side(p) == ei && r.kinds >> code_kind(p) & 1 != 0 {
+                    if r.block == NO_BLOCK || self.board[r.block as usize] == 0 {
+                        in_check = true;
+                        checks |= 1u128 << r.from | if r.block == NO_BLOCK { 0 } else { 1u128 << r.block };
+                    } else {
+                        sensitive |= 1u128 << r.block;
+                    }
                 }
             }
         }
         let ms = rules.max_screens as usize;
+        // The opposing pieces that attack along some line, or face: a line none of them
+        // stands on is not scanned (on the others, a piece of a kind that does not attack
+        // along that line changes nothing below but the count of pieces met).
+        let mut kinds = rules.any_line_attackers[ei];
+        if rules.forbid_facing && rules.facing.is_some() {
+            kinds |= 1 << rules.royal;
+        }
+        let attackers = self.kinds_in::<false>(&After::NONE, ei, kinds);
         for d in 0..4 {
-            let od = opposite(d);
-            let facing_here = rules.forbid_facing && matches!(rules.facing, Some((_, dirs)) if dirs[d]);
-            let mut kinds = rules.line_attackers[ei][od];
-            if facing_here {
-                kinds |= 1 << rules.royal;
-            }
-            let mut attackers = 0u128;
-            while kinds != 0 {
-                attackers |= self.kind_bb[ei][kinds.trailing_zeros() as usize];
-                kinds &= kinds - 1;
-            }
             if attackers & rules.ray_mask[k][d] == 0 {
                 continue;
             }
+            let od = opposite(d);
+            let facing_here = rules.forbid_facing && matches!(rules.facing, Some((_, dirs)) if dirs[d]);
             for (j, dist) in self.scan(k, d).take(ms + 2).enumerate() {
                 let sq = Self::along(k, d, dist);
                 let p = self.board[sq];
@@ -960,7 +1103,7 @@ impl Position {
 
     /// Whether playing the pseudo-legal move `m` keeps the mover out of self-kill.
     #[inline]
-    fn passes(&mut self, rules: &Rules, g: &Option<Guard>, m: Move) -> bool {
+    fn passes(&self, rules: &Rules, g: &Option<Guard>, m: Move) -> bool {
         let Some(g) = g else {
             // No general: nothing to protect.
             return true;
@@ -975,14 +1118,10 @@ impl Position {
                 return false;
             }
         }
-        let mover = self.side;
-        let u = self.make(rules, m);
-        let ok = !self.is_self_kill_for(rules, mover);
-        self.unmake(rules, m, u);
-        ok
+        !self.self_kill_after(rules, m)
     }
 
-    pub(crate) fn legal_into(&mut self, rules: &Rules, out: &mut MoveBuf) {
+    pub(crate) fn legal_into(&self, rules: &Rules, out: &mut MoveBuf) {
         let g = self.guard(rules);
         let pseudo = match &g {
             // In check, only the general's moves and moves onto or off the checks' lines can
@@ -1006,7 +1145,7 @@ impl Position {
     }
 
     /// Number of legal moves (bulk count for perft's last ply).
-    pub(crate) fn count_legal(&mut self, rules: &Rules) -> u64 {
+    pub(crate) fn count_legal(&self, rules: &Rules) -> u64 {
         let Some(g) = self.guard(rules) else {
             let mut all = MoveBuf::new();
             self.pseudo_moves(rules, &mut all);
@@ -1031,18 +1170,22 @@ impl Position {
         // asked after every check, and most positions answer with one of the first moves.
         // In check the general first (a step of the general is the likeliest answer), else
         // last (its steps are the ones always tested for self-kill).
-        let mut pos = self.clone();
-        let g = pos.guard(rules);
-        let own = pos.occ[pos.side.index()];
-        let royal = pos.kind_bb[pos.side.index()][rules.royal as usize];
+        let g = self.guard(rules);
+        let own = self.occ[self.side.index()];
+        let royal = self.kind_bb[self.side.index()][rules.royal as usize];
         let in_check = g.as_ref().is_some_and(|g| g.in_check);
         let (first, last) = if in_check { (royal, 0) } else { (0, royal) };
-        let mut buf = MoveBuf::new();
+        // In check, as in `legal_into`, only the general's moves and moves onto or off the
+        // checks' lines are generated.
+        let mut buf = match &g {
+            Some(g) if g.in_check => Filter::new(rules, self, g.checks, g.checks | 1u128 << g.royal),
+            _ => Filter::new(rules, self, 0, !0),
+        };
         for sq in BitIter(first).chain(BitIter(own & !royal)).chain(BitIter(last)) {
-            buf.len = 0;
-            pos.piece_moves(rules, sq, &mut buf);
-            for &m in buf.as_slice() {
-                if pos.passes(rules, &g, m) {
+            buf.kept.len = 0;
+            self.piece_moves(rules, sq, &mut buf);
+            for &m in buf.kept.as_slice() {
+                if self.passes(rules, &g, m) {
                     return true;
                 }
             }
@@ -1052,9 +1195,8 @@ impl Position {
 
     /// The legal moves of the side to move, in generation order.
     pub fn legal_moves(&self, rules: &Rules) -> Vec<Move> {
-        let mut pos = self.clone();
         let mut out = MoveBuf::new();
-        pos.legal_into(rules, &mut out);
+        self.legal_into(rules, &mut out);
         out.as_slice().to_vec()
     }
 
@@ -1076,17 +1218,11 @@ impl Position {
         if pseudo.kept.len == 0 {
             return (caps, gives);
         }
-        let mut pos = self.clone();
-        let g = pos.guard(rules);
+        let g = self.guard(rules);
         for &m in pseudo.kept.as_slice() {
             let capture = captures && theirs >> m.to.index() & 1 == 1;
-            let check = may_check.may_give(self, m) && {
-                let u = pos.make(rules, m);
-                let c = pos.in_check(rules);
-                pos.unmake(rules, m, u);
-                c
-            };
-            if (capture || check) && pos.passes(rules, &g, m) {
+            let check = may_check.gives(self, rules, m);
+            if (capture || check) && self.passes(rules, &g, m) {
                 if capture {
                     caps.push(m);
                 }
@@ -1113,9 +1249,8 @@ impl Position {
         }
         let mut onto = Filter::new(rules, self, 1u128 << to.index(), 0);
         self.pseudo_moves(rules, &mut onto);
-        let mut pos = self.clone();
-        let g = pos.guard(rules);
-        onto.kept.as_slice().iter().copied().filter(|&m| pos.passes(rules, &g, m)).collect()
+        let g = self.guard(rules);
+        onto.kept.as_slice().iter().copied().filter(|&m| self.passes(rules, &g, m)).collect()
     }
 
     /// The legal moves of the piece on `from`, if it belongs to the side to move.
@@ -1126,9 +1261,8 @@ impl Position {
         }
         let mut pseudo = MoveBuf::new();
         self.piece_moves(rules, from.index(), &mut pseudo);
-        let mut pos = self.clone();
-        let g = pos.guard(rules);
-        pseudo.as_slice().iter().copied().filter(|&m| pos.passes(rules, &g, m)).collect()
+        let g = self.guard(rules);
+        pseudo.as_slice().iter().copied().filter(|&m| self.passes(rules, &g, m)).collect()
     }
 
     /// Whether `m` is a legal move here.
@@ -1272,6 +1406,10 @@ mod tests {
                             .filter(|&m| {
                                 let mut p = pos.clone();
                                 p.make(&rules, m);
+                                // The tests that look at a move without playing it agree with
+                                // playing it, move by move.
+                                assert_eq!(pos.self_kill_after(&rules, m), p.is_self_kill_for(&rules, pos.side), "self-kill after {m:?} in {}", pos.to_fen(&rules));
+                                assert_eq!(pos.gives_check_after(&rules, m), p.in_check(&rules), "check after {m:?} in {}", pos.to_fen(&rules));
                                 !p.is_self_kill_for(&rules, pos.side)
                             })
                             .collect();
