@@ -22,6 +22,7 @@ use std::collections::BTreeMap;
 use crate::board::{KindId, Side, Square, SQUARES};
 use crate::spec::{Clause, Edition, SpecError};
 use crate::vm::clause_data::{self, err, has_key, typed};
+use crate::vm::compile::{piece_slot, MAX_KINDS};
 use crate::vm::Rules;
 
 pub use analysis::{ChaseKind, Val};
@@ -160,7 +161,7 @@ pub struct RepetitionRules {
 impl RepetitionRules {
     /// The value of a piece of `side` and `kind` on `sq`, if it is material there.
     pub(crate) fn value(&self, side: Side, kind: KindId, sq: Square) -> Option<Val> {
-        self.values[(side.index() * 8 + kind as usize) * SQUARES + sq.index()]
+        self.values[piece_slot(side, kind, sq.index())]
     }
 
     /// Whether `kind`'s own captures do not make a chase (26.1).
@@ -320,7 +321,7 @@ fn class_list(classes: &[ClassRule], c: &Clause, names: &[String], errors: &mut 
 /// `repetition.material`: the value of every kind on every point, per side, and what a
 /// floating piece is worth less than.
 fn material(ed: &Edition, vm: &Rules, errors: &mut Vec<SpecError>) -> (Vec<Option<Val>>, Option<i32>, Option<RuleRef>) {
-    let mut values = vec![None; 2 * 8 * SQUARES];
+    let mut values = vec![None; 2 * MAX_KINDS * SQUARES];
     let mut floating_below = None;
     let material_rule = match ed.clause("repetition.material") {
         None => {
@@ -349,7 +350,7 @@ fn material(ed: &Edition, vm: &Rules, errors: &mut Vec<SpecError>) -> (Vec<Optio
                     };
                     for side in Side::BOTH {
                         for sq in Square::all() {
-                            values[(side.index() * 8 + k as usize) * SQUARES + sq.index()] = Some(Val { pieces: v, floating: 0 });
+                            values[piece_slot(side, k, sq.index())] = Some(Val { pieces: v, floating: 0 });
                         }
                     }
                 }
@@ -368,7 +369,7 @@ fn material(ed: &Edition, vm: &Rules, errors: &mut Vec<SpecError>) -> (Vec<Optio
                         };
                         for sq in Square::all() {
                             if region >> sq.index() & 1 == 1 {
-                                values[(side.index() * 8 + k as usize) * SQUARES + sq.index()] = Some(Val { pieces: 0, floating: f.value });
+                                values[piece_slot(side, k, sq.index())] = Some(Val { pieces: 0, floating: f.value });
                             }
                         }
                     }

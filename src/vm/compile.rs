@@ -22,6 +22,13 @@ pub(crate) fn piece_slot(side: Side, kind: KindId, sq: usize) -> usize {
     (side.index() * MAX_KINDS + kind as usize) * SQUARES + sq
 }
 
+/// Where the tables per side and point (`reverse_index`, `reverse_from`, `check_zone`,
+/// `check_arrival`: what that side's pieces do to the point) keep the entry of `sq`.
+#[inline]
+pub(crate) fn side_point(side: Side, sq: usize) -> usize {
+    side.index() * SQUARES + sq
+}
+
 pub(crate) fn err(c: &Clause, msg: impl Into<String>) -> SpecError {
     SpecError::new(c.location.clone(), Some(&c.id), msg)
 }

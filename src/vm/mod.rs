@@ -29,7 +29,7 @@ pub(crate) mod position_internals {
     pub(crate) use super::position::{BitIter, MoveBuf, MAX_MOVES};
 }
 
-use crate::board::{KindId, Side, Square, SQUARES};
+use crate::board::{KindId, Side, Square};
 use crate::spec::{Edition, Spec, SpecError, SpecErrors};
 
 /// Facts about one piece kind, from `pieces.kinds`.
@@ -349,7 +349,7 @@ impl Rules {
 
     #[inline]
     pub(crate) fn reverse_of(&self, attacker: Side, sq: usize) -> &[ReverseLeap] {
-        let (a, b) = self.reverse_index[attacker.index() * SQUARES + sq];
+        let (a, b) = self.reverse_index[compile::side_point(attacker, sq)];
         &self.reverse[a as usize..b as usize]
     }
 }

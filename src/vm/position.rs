@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::compile::MAX_KINDS;
+use super::compile::{side_point, MAX_KINDS};
 use super::{opposite, Ray, Rules, Status, CAPTURE, NO_BLOCK, QUIET};
 use crate::board::{KindId, Move, Piece, Side, Square, FILES, RANKS, SQUARES};
 
@@ -395,11 +395,11 @@ impl CheckFilter {
             return CheckFilter::NONE;
         }
         let k = royal.trailing_zeros() as usize;
-        let zone = rules.check_zone[mover.index() * SQUARES + k];
+        let zone = rules.check_zone[side_point(mover, k)];
         let Some(g) = pos.guard_of(rules, their).filter(|g| !g.in_check) else {
             return CheckFilter { sensitive: zone, direct: [zone; MAX_KINDS], targets: zone };
         };
-        let direct = rules.check_arrival[mover.index() * SQUARES + k];
+        let direct = rules.check_arrival[side_point(mover, k)];
         let arrive = direct.iter().fold(0, |a, d| a | d);
         CheckFilter { sensitive: g.sensitive, direct, targets: g.sensitive | arrive }
     }
@@ -660,36 +660,26 @@ impl Position {
     /// [`Position::scan`] on the board as it is or after the move `a`.
     #[inline(always)]
     fn scan_in<const AFTER: bool>(&self, a: &After, sq: usize, d: usize) -> LineScan {
-        let (f, r) = ((sq % FILES as usize) as u32, (sq / FILES as usize) as u32);
-        let file = |bits: u16| -> u32 {
-            let mut bits = bits as u32;
-            if AFTER {
-                if a.from % FILES as usize == f as usize {
-                    bits &= !(1 << (a.from / FILES as usize));
-                }
-                if a.to % FILES as usize == f as usize {
-                    bits |= 1 << (a.to / FILES as usize);
-                }
+        // A point's line (its file, or its rank) and its place along that line.
+        let along_file = d < 2;
+        let split = |p: usize| if along_file { (p % FILES as usize, p / FILES as usize) } else { (p / FILES as usize, p % FILES as usize) };
+        let (line, place) = split(sq);
+        let mut bits = u32::from(if along_file { self.file_occ[line] } else { self.rank_occ[line] });
+        if AFTER {
+            let (from_line, from_place) = split(a.from);
+            if from_line == line {
+                bits &= !(1 << from_place);
             }
-            bits
-        };
-        let rank = |bits: u16| -> u32 {
-            let mut bits = bits as u32;
-            if AFTER {
-                if a.from / FILES as usize == r as usize {
-                    bits &= !(1 << (a.from % FILES as usize));
-                }
-                if a.to / FILES as usize == r as usize {
-                    bits |= 1 << (a.to % FILES as usize);
-                }
+            let (to_line, to_place) = split(a.to);
+            if to_line == line {
+                bits |= 1 << to_place;
             }
-            bits
-        };
-        match d {
-            0 => LineScan { bits: file(self.file_occ[f as usize]) >> (r + 1), positive: true, pos: r },
-            1 => LineScan { bits: file(self.file_occ[f as usize]) & ((1 << r) - 1), positive: false, pos: r },
-            2 => LineScan { bits: rank(self.rank_occ[r as usize]) >> (f + 1), positive: true, pos: f },
-            _ => LineScan { bits: rank(self.rank_occ[r as usize]) & ((1 << f) - 1), positive: false, pos: f },
+        }
+        let place = place as u32;
+        if d % 2 == 0 {
+            LineScan { bits: bits >> (place + 1), positive: true, pos: place }
+        } else {
+            LineScan { bits: bits & ((1 << place) - 1), positive: false, pos: place }
         }
     }
 
@@ -715,7 +705,7 @@ impl Position {
     #[inline(always)]
     fn attacked_in<const AFTER: bool>(&self, rules: &Rules, sq: usize, by: Side, a: &After) -> bool {
         let bi = by.index();
-        if self.occ_in::<AFTER>(a, bi) & rules.reverse_from[bi * SQUARES + sq] != 0 {
+        if self.occ_in::<AFTER>(a, bi) & rules.reverse_from[side_point(by, sq)] != 0 {
             for r in rules.reverse_of(by, sq) {
                 let p = self.at::<AFTER>(a, r.from as usize);
                 if p != 0 && code_side(p) == bi && r.kinds >> code_kind(p) & 1 != 0 && (r.block == NO_BLOCK || self.at::<AFTER>(a, r.block as usize) == 0) {
@@ -840,7 +830,14 @@ impl Position {
         }
         let a = After::of(self, m);
         let k = if royal >> a.from & 1 != 0 { a.to } else { royal.trailing_zeros() as usize };
-        (rules.forbid_attacked && self.attacked_in::<true>(rules, k, side.opponent(), &a)) || (rules.forbid_facing && self.facing_in::<true>(rules, k, &a))
+        self.self_kill_in::<true>(rules, k, side, &a)
+    }
+
+    /// Whether the general of `side` on `k` is attacked or faces the other general, where
+    /// the edition forbids it: on the board as it is or after the move `a`.
+    #[inline(always)]
+    fn self_kill_in<const AFTER: bool>(&self, rules: &Rules, k: usize, side: Side, a: &After) -> bool {
+        (rules.forbid_attacked && self.attacked_in::<AFTER>(rules, k, side.opponent(), a)) || (rules.forbid_facing && self.facing_in::<AFTER>(rules, k, a))
     }
 
     /// Whether the move `m` of the side to move, a pseudo-legal one, would give check,
@@ -862,8 +859,7 @@ impl Position {
         if bb == 0 {
             return false;
         }
-        let k = bb.trailing_zeros() as usize;
-        (rules.forbid_attacked && self.attacked(rules, k, side.opponent())) || (rules.forbid_facing && self.facing(rules, k))
+        self.self_kill_in::<false>(rules, bb.trailing_zeros() as usize, side, &After::NONE)
     }
 
     /// Which self-kill conditions of `check.self_kill` the position breaks for `side` (the
@@ -1047,7 +1043,7 @@ impl Position {
         let mut sensitive = 0u128;
         let mut checks = 0u128;
         // No opposing piece on a leap's start: no leap attacks or is blocked.
-        if self.occ[ei] & rules.reverse_from[ei * SQUARES + k] != 0 {
+        if self.occ[ei] & rules.reverse_from[side_point(e, k)] != 0 {
             for r in rules.reverse_of(e, k) {
                 let p = self.board[r.from as usize];
                 if p != 0 && code_side(p) == ei && r.kinds >> code_kind(p) & 1 != 0 {
