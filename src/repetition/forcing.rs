@@ -36,35 +36,16 @@ pub struct Bounds {
     /// Once ahead, the attacker must not be mated by consecutive checks within this many
     /// of the defender's moves (0: not asked).
     pub mate_after_gain: u8,
-    /// The defender may take what a capture lays open, not only take back on its point.
+    /// A capture is judged by the whole exchange it opens (26.5; 24.3's 完整互吃交换): the
+    /// defender may take what a capture lays open, not only take back on its point; the
+    /// attacker's later captures are those the line lays open; a capture that comes out
+    /// even only by what it lays open elsewhere (the capturer a root or pinned, an uncovered
+    /// check) still wins; and a capture that loses by itself chases the piece the line then
+    /// wins by it. Without it, a capture is judged on its point alone.
     pub laid_open: bool,
     /// Checks that capture nothing the defender may give on one line (a hidden root, 暗根:
     /// a capture answered by checks that win material back).
     pub answer_checks: u8,
-    /// A capture that comes out even only because of what it lays open elsewhere still
-    /// wins (26.5: the whole sequence is judged; even or better is a chase).
-    #[serde(default)]
-    pub even_by_laid_open: bool,
-    /// With `even_by_laid_open`: so does a capture of an unrooted piece (nothing can take
-    /// back on its point) that comes out even only by a check it lays open.
-    #[serde(default)]
-    pub even_unrooted: bool,
-    /// A capture that loses by itself (the piece can be taken back and is worth less than its
-    /// taker) chases the piece the line then wins on another point by a capture that wins by
-    /// itself, not the piece it takes.
-    #[serde(default)]
-    pub losing_capture_opens: bool,
-    /// After its first capture, the attacker's further captures belong to the line only where
-    /// they take back on the point just taken or the line laid them open (not possible at the
-    /// root, or a loss there and winning now): a capture it had anyway is a line of its own
-    /// (26.5: the exchange on one capture, not every capture the side has).
-    #[serde(default)]
-    pub later_captures_laid_open: bool,
-    /// With `even_by_laid_open`: a guarded target that several of the attacker's pieces take
-    /// in turn on its point (more takers than guards, 少根子) and that comes out even is won
-    /// (26.5: equal value or better).
-    #[serde(default)]
-    pub even_joint: bool,
 }
 
 /// The first capture of a line: what it takes and with what, where both stand at the root.
@@ -164,16 +145,19 @@ struct Search<'s, 'a> {
     /// The attacker's captures at the root that nothing can take back: each is a line of its
     /// own, never a step in another one.
     free: Vec<Move>,
-    /// The attacker's captures at the root, and whether each won by itself there
-    /// (`later_captures_laid_open`).
+    /// The attacker's captures at the root, and whether each won by itself there (a line's
+    /// later captures are those it lays open: `laid_open`).
     root_captures: Vec<(Move, bool)>,
+    /// The defender may take what a capture lays open (`laid_open`); off where an even line is
+    /// judged over the whole sequence on the capture's point.
+    takes_laid_open: bool,
 }
 
 impl Analyst<'_> {
     /// Every way the side to move wins material by force, best first: one line per first
     /// capture, and per check that captures nothing one line for each target it wins. A net
     /// gain above zero wins; so does an even result that only what the capture lays open
-    /// elsewhere makes even (`even_by_laid_open`).
+    /// elsewhere makes even (`laid_open`).
     pub fn forcing_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
         self.forcing_lines_before(pos, b, BeforeMove::default())
     }
@@ -203,7 +187,7 @@ impl Analyst<'_> {
             .filter(|&&(_, m)| s.no_recapture(&pos, m))
             .map(|&(_, m)| m)
             .collect();
-        let root_captures: Vec<(Move, bool)> = if !b.later_captures_laid_open {
+        let root_captures: Vec<(Move, bool)> = if !b.laid_open {
             Vec::new()
         } else {
             first_moves.iter().filter(|(_, m)| self.material(&pos, m.to).is_some()).map(|&(_, m)| (m, s.good_capture(&pos, m))).collect()
@@ -216,27 +200,20 @@ impl Analyst<'_> {
             // that starts with a check may take whatever its checks win.
             s.root_captures = if takes_material { root_captures.clone() } else { Vec::new() };
             s.plies = if takes_material { b.plies } else { b.check_plies.unwrap_or(b.plies) };
-            // Where an even capture may still win (`even_by_laid_open`), the window starts just
+            // Where an even capture may still win (`laid_open`), the window starts just
             // below zero, so that an even line is told from a losing one; otherwise only a gain
             // counts.
-            let even_counts = b.laid_open && b.even_by_laid_open && takes_material;
+            let even_counts = b.laid_open && takes_material;
             let alpha = if even_counts { Val { pieces: 0, floating: -1 } } else { LEAST_GAIN };
             let o = s.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, alpha, MATE, &before);
-            if o.v == Val::ZERO && even_counts && b.even_joint && o.first.is_some_and(|f| f.kind == ChaseKind::Joint) && o.pieces.count_ones() >= 2 {
-                // A guarded target taken in turn by several pieces, even over the whole exchange
-                // on its point (捉少根子).
-                out.extend(Self::line(m, o));
-                continue;
-            }
             if o.v == Val::ZERO && even_counts {
                 // Even only because of what the capture lays open elsewhere (the capturer was a
                 // root, or pinned): judged over the whole sequence, still a win (26.5).
-                let b2 = Bounds { laid_open: false, ..b };
-                let mut s2 = Search { free: s.free.clone(), root_captures: s.root_captures.clone(), before_move: mode, ..Search::new(self, b2, s.attacker) };
+                let mut s2 = Search { free: s.free.clone(), root_captures: s.root_captures.clone(), before_move: mode, takes_laid_open: false, ..Search::new(self, b, s.attacker) };
                 let o2 = s2.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &Before::from(Vec::new()));
                 if self.gains(o2.v) {
                     out.extend(Self::line(m, Out { v: Val::ZERO, ..o2 }));
-                } else if b.even_unrooted && s.free.contains(&m) && self.gives_check(&pos, m) {
+                } else if s.free.contains(&m) && self.gives_check(&pos, m) {
                     // An unrooted target (nothing can take back on its point), even only
                     // because the capture lays open a check whose answer wins back as much.
                     // A capture that gives no check and comes out even keeps its verdict: a
@@ -313,7 +290,7 @@ fn seen_by(side: Side, sq: Square) -> u8 {
 
 impl<'s, 'a> Search<'s, 'a> {
     fn new(an: &'s Analyst<'a>, b: Bounds, attacker: Side) -> Search<'s, 'a> {
-        Search { an, b, plies: b.plies, before_move: BeforeMove::default(), nodes: 0, line: Vec::new(), attacker, only_target: None, taken: false, free: Vec::new(), root_captures: Vec::new() }
+        Search { an, b, plies: b.plies, before_move: BeforeMove::default(), nodes: 0, line: Vec::new(), attacker, only_target: None, taken: false, free: Vec::new(), root_captures: Vec::new(), takes_laid_open: b.laid_open }
     }
 
     /// Between lines of equal worth the kind of the first capture decides, never the order
@@ -341,7 +318,7 @@ impl<'s, 'a> Search<'s, 'a> {
     /// The captures the other side has here were the side to move to pass: the ones the
     /// side to move's next capture does not create.
     fn captures_before(&self, pos: &Position) -> Vec<(Move, bool)> {
-        if pos.side_to_move() != self.attacker || !self.b.laid_open {
+        if pos.side_to_move() != self.attacker || !self.takes_laid_open {
             return Vec::new();
         }
         let vm = self.an.vm;
@@ -356,7 +333,7 @@ impl<'s, 'a> Search<'s, 'a> {
     }
 
     /// Whether the attacker's capture `m`, later in a line, is one the line laid open
-    /// (`later_captures_laid_open`): not possible at the root, or a loss there and winning now.
+    /// (`laid_open`): not possible at the root, or a loss there and winning now.
     /// A line that starts with a check (no root captures kept) takes whatever its checks win.
     fn laid_open(&self, pos: &Position, m: Move) -> bool {
         self.root_captures.iter().find(|r| r.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m))
@@ -411,7 +388,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 attacking
                     || Some(m.to) == last
                     || self.before_move.flight.is_some_and(|f| self.origin(m.to) == f)
-                    || (self.b.laid_open && had().iter().find(|b| b.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
+                    || (self.takes_laid_open && had().iter().find(|b| b.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
             })
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
             .collect();
@@ -419,7 +396,7 @@ impl<'s, 'a> Search<'s, 'a> {
         moves.sort_by_key(|&(v, m)| (std::cmp::Reverse(v), seen_by(side, m.from), seen_by(side, m.to)));
         if attacking && !self.line.is_empty() {
             moves.retain(|(_, m)| !self.free.contains(m));
-            if self.b.later_captures_laid_open {
+            if self.b.laid_open {
                 moves.retain(|&(_, m)| Some(m.to) == last || self.laid_open(pos, m));
             }
         }
@@ -473,9 +450,9 @@ impl<'s, 'a> Search<'s, 'a> {
                 ChaseKind::Joint
             };
             let exempt = pos.piece_at(m.from).is_some_and(|p| self.an.rep.exempt_first_capturer(p.kind));
-            // A capture that loses by itself wins only by what it opens (`losing_capture_opens`):
+            // A capture that loses by itself wins only by what it opens (`laid_open`):
             // the piece won after it on another point, by a capture that wins by itself.
-            let opens = self.b.losing_capture_opens && kind == ChaseKind::Joint && tv < av && child.first.is_some_and(|f| f.kind != ChaseKind::Joint && f.at != m.to);
+            let opens = self.b.laid_open && kind == ChaseKind::Joint && tv < av && child.first.is_some_and(|f| f.kind != ChaseKind::Joint && f.at != m.to);
             if !opens {
                 o.first = Some(Capture { target: t, capturer: mover, kind, exempt, at: m.to });
             }
@@ -504,10 +481,13 @@ impl<'s, 'a> Search<'s, 'a> {
         let (moves, checks) = if bounded { (Vec::new(), None) } else { self.candidates(pos, in_check, ply, budgets, Some(last), before, acc.is_positive()) };
         let recapture = moves.iter().any(|(_, r)| r.to == last);
         if attacking && in_check && moves.is_empty() && !pos.has_legal_move(vm) {
-            // Mated: the attacker's line is refuted. The defender mated ends the line as
-            // standing still does (a mate is no material), which is what follows below
-            // whether or not it has an answer left, so that is never asked.
+            // Mated: the attacker's line is refuted.
             return Out::val(-MATE);
+        }
+        if !attacking && in_check && !bounded && moves.is_empty() && (self.only_target.is_none() || self.taken) {
+            // The defender mated: the reply that led here is no refutation (it would rather
+            // stand still), so the line is worth more to the attacker than any material.
+            return Out { recapture, ..Out::val(MATE) };
         }
         // Standing still (or, in check, an answer past the bounds) ends the line.
         let mut best = if in_check && !moves.is_empty() {
