@@ -69,8 +69,8 @@ impl Analyst<'_> {
         for (i, c) in rep.classes.iter().enumerate() {
             let hit = match &c.test {
                 Test::GivesCheck => check,
-                Test::MateThreat { depth, offered_piece_exchanges } => {
-                    !check && self.mates_by_checks(&passed, *depth) && !(*offered_piece_exchanges && self.threat_rests_on_offered_piece(&passed, &after, mv.to, *depth))
+                Test::MateThreat { depth, equal_mutual_excluded } => {
+                    !check && self.mates_by_checks(&passed, *depth) && !(*equal_mutual_excluded && self.threat_rests_on_offered_piece(&passed, &after, mv.to, *depth))
                 }
                 Test::WinsMaterial { .. } => {
                     if check {
@@ -80,13 +80,13 @@ impl Analyst<'_> {
                         !facts.wins.is_empty()
                     }
                 }
-                Test::OffersExchange { across_the_moved_piece, mutual_attack } => {
+                Test::OffersExchange { equal_mutual_excluded } => {
                     // A new win the chase test left out as a mutual attack of two pieces of one
                     // kind is that exchange offered.
-                    if *mutual_attack && !check {
+                    if *equal_mutual_excluded && !check {
                         facts.partners.extend(facts.offered.iter().map(|w| w.target));
                     }
-                    !check && (self.offers_exchange(&after, mv.to, *across_the_moved_piece, &mut facts.partners) || !facts.partners.is_empty())
+                    !check && (self.offers_exchange(&after, mv.to, *equal_mutual_excluded, &mut facts.partners) || !facts.partners.is_empty())
                 }
                 Test::OffersSacrifice => !check && self.offers_sacrifice(&after, mv.to, &mut facts.partners),
                 Test::Blocks { mate_depth, material } => {
@@ -120,7 +120,7 @@ impl Analyst<'_> {
     /// take (latent), then the others.
     #[allow(clippy::too_many_arguments)]
     fn material_wins(&self, test: &Test, before: &Position, after: &Position, passed: &Position, mv: Move, prev: Option<(&Position, Move)>, answered_check: bool) -> (Vec<Win>, Vec<Win>, Vec<Win>) {
-        let Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always, pinned_root_is_joint, screen_is_joint, .. } = test else { return (Vec::new(), Vec::new(), Vec::new()) };
+        let Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always, takes_part, .. } = test else { return (Vec::new(), Vec::new(), Vec::new()) };
         let rep = self.rep;
         let side = before.side_to_move();
         let p = WinParams {
@@ -137,28 +137,28 @@ impl Analyst<'_> {
             // A target won before is no new chase (图5: 吃士的结果没有发生变化),
             // unless it is now won openly where before only an exempt piece
             // could take it.
-            let same_taker = |o: &Win, w: &Win| !rep.newness.new_per_taker || (if o.attacker == mv.from { mv.to } else { o.attacker }) == w.attacker;
+            let same_taker = |o: &Win, w: &Win| (if o.attacker == mv.from { mv.to } else { o.attacker }) == w.attacker;
             // An old win drops a new one of its target; an old latent win or exchange offer only
             // a latent one or an offer.
             let drop_old = |now: &mut Vec<Win>, old: &[Win]| now.retain(|w| !old.iter().any(|o| o.target == w.target && same_taker(o, w) && (!o.latent || w.latent) && (!o.offered || w.offered)));
             // The same search with the moved piece still on its origin.
-            let plain = WinParams { before_move: BeforeMove { roots_cut: rep.newness.before_counts_own_roots, flight: None }, ..p };
+            let plain = WinParams { before_move: BeforeMove { guarded: rep.newness.flight_counts.then_some(mv.from), flight: None }, ..p };
             let mut old = self.all_wins(before, plain);
             // A win whose line starts with this very move (a check) is the move's own.
             old.retain(|o| o.after_check != Some(mv));
             if rep.newness.flight_counts && !old.is_empty() {
-                (old, guarded) = self.old_wins_of_a_flight(before, passed, mv, old, plain, &same_taker);
+                (old, guarded) = self.old_wins_of_a_flight(before, passed, mv, old, plain, *takes_part, &same_taker);
             }
             drop_old(&mut now, &old);
             if rep.newness.attack_before_is_old {
                 now.retain(|w| w.after_check.is_some() || !self.attack_stood(before, after, passed, mv, w));
             }
-            if let Some((before_check, _)) = prev.filter(|_| rep.newness.before_the_check && answered_check && !now.is_empty()) {
+            if let Some((before_check, _)) = prev.filter(|_| answered_check && !now.is_empty()) {
                 // Answering a check: what the mover could win before the check
                 // was given, the check only interrupted.
                 drop_old(&mut now, &self.all_wins(&Analyst::with_mover(before_check, side), p));
             }
-            if rep.newness.check_answers_compared && answered_check {
+            if answered_check {
                 // Answering a check: what another answer would win as well,
                 // the check laid open; the move did not make it.
                 for m2 in before.legal_moves(self.vm).into_iter().filter(|&m2| m2 != mv) {
@@ -172,16 +172,18 @@ impl Analyst<'_> {
                 }
             }
         }
-        if *screen_is_joint {
+        if *takes_part {
+            // The moved piece takes part in a win by another piece as the screen it hops over
+            // (联合捉).
             Self::screened_joint(mv.to, &mut now);
         }
-        // A win the moved piece takes part in only by guarding where it fled (`flight_guards`)
-        // is won jointly.
+        // A win the moved piece takes part in by guarding where it fled (`takes_part`) is won
+        // jointly.
         for w in now.iter_mut().filter(|w| guarded.iter().any(|g| g.target == w.target && g.attacker == w.attacker)) {
             w.kind = super::ChaseKind::Joint;
         }
         let mut now = Self::best_per_target(now);
-        if *pinned_root_is_joint {
+        if *takes_part {
             self.pinned_roots_joint(passed, &mut now);
         }
         if rep.own_attack_joint {
@@ -199,7 +201,7 @@ impl Analyst<'_> {
 
     /// What a check `mv` (played from `before`, giving `after`) would win, newly, whichever
     /// way the general steps out of it: its chases besides the check (`with_checks`). When
-    /// the general cannot step, none, or with `general_held` what the check wins as it stands.
+    /// the general cannot step, what the check wins as it stands.
     fn wins_past_the_check(&self, test: &Test, before: &Position, after: &Position, mv: Move, prev: Option<(&Position, Move)>, answered_check: bool) -> Vec<Win> {
         let Some(general) = after.royal_point(self.vm, after.side_to_move()) else { return Vec::new() };
         let mut out: Option<Vec<Win>> = None;
@@ -218,12 +220,11 @@ impl Analyst<'_> {
         }
         match out {
             Some(o) => o,
-            None if matches!(test, Test::WinsMaterial { general_held: true, .. }) => {
+            None => {
                 // The general cannot step: what the check wins as it stands.
                 let passed = Analyst::with_mover(after, after.side_to_move().opponent());
                 self.material_wins(test, before, after, &passed, mv, prev, answered_check).1
             }
-            None => Vec::new(),
         }
     }
 
@@ -305,26 +306,25 @@ impl Analyst<'_> {
     /// the moved piece on its origin (the move its flight, `flight_counts`): those the
     /// opponent's capture of it does not refute, and those the moved piece adds nothing to
     /// where it went (they stand with the piece off the board).
-    fn old_wins_of_a_flight(&self, before: &Position, passed: &Position, mv: Move, old: Vec<Win>, p: WinParams, same_taker: &dyn Fn(&Win, &Win) -> bool) -> (Vec<Win>, Vec<Win>) {
+    fn old_wins_of_a_flight(&self, before: &Position, passed: &Position, mv: Move, old: Vec<Win>, p: WinParams, takes_part: bool, same_taker: &dyn Fn(&Win, &Win) -> bool) -> (Vec<Win>, Vec<Win>) {
         let fled = self.all_wins(before, WinParams { before_move: BeforeMove { flight: Some(mv.from), ..p.before_move }, ..p });
         let gone = || {
             let mut without = passed.clone();
             let general = without.remove(mv.to).is_some_and(|q| q.kind == self.vm.royal_kind());
             if general { Vec::new() } else { self.all_wins(&without, p) }
         };
-        let compared = self.rep.newness.flight_gain_compared;
-        let refuted: Vec<Win> = old.iter().filter(|o| !fled.iter().any(|f| f.target == o.target && f.attacker == o.attacker && (!compared || f.gain >= o.gain))).cloned().collect();
+        let refuted: Vec<Win> = old.iter().filter(|o| !fled.iter().any(|f| f.target == o.target && f.attacker == o.attacker && f.gain >= o.gain)).cloned().collect();
         if refuted.is_empty() {
             return (old, Vec::new());
         }
         let gone = gone();
         // A refuted win that stands without the moved piece stays old, unless the piece guards
-        // a piece of it the opponent attacks (`flight_guards`).
+        // a piece of it the opponent attacks (`takes_part`).
         let (guarded, stands): (Vec<Win>, Vec<Win>) = refuted
             .iter()
             .filter(|o| gone.iter().any(|g| g.target == o.target && same_taker(o, g)))
             .cloned()
-            .partition(|o| self.rep.newness.flight_guards && self.guards_the_win(passed, mv.to, o));
+            .partition(|o| takes_part && self.guards_the_win(passed, mv.to, o));
         (old.into_iter().filter(|o| !refuted.contains(o) || stands.contains(o)).collect(), guarded)
     }
 

@@ -85,10 +85,11 @@ pub(crate) enum Test {
     /// `depth` of its own moves (杀).
     MateThreat {
         depth: u8,
-        /// A threat that is gone with the moved piece, which the move offers for exchange
-        /// (兑), makes the move an exchange, not a kill.
+        /// An offer of an exchange of equal pieces (兑, 24.4) is no attack: a threat that is
+        /// gone with the moved piece, which the move offers for exchange, makes the move an
+        /// exchange, not a kill.
         #[serde(default)]
-        offered_piece_exchanges: bool,
+        equal_mutual_excluded: bool,
     },
     /// Were the opponent to pass, the mover would win material by a forcing line
     /// (`repetition.forcing`): a direct capture, a capture another piece is let make, a
@@ -98,7 +99,8 @@ pub(crate) enum Test {
         /// The checks that capture nothing a line may hold (overrides the bound).
         #[serde(default)]
         checks: Option<u8>,
-        /// A mutual attack between pieces of equal value is an exchange, not a chase.
+        /// An offer of an exchange of equal pieces (兑, 24.4) is no attack: a mutual attack
+        /// between pieces of equal value is an exchange, not a chase.
         #[serde(default)]
         equal_mutual_excluded: bool,
         /// The kinds of win that count (`unprotected`, `higher_value`, `joint`); all when
@@ -109,37 +111,30 @@ pub(crate) enum Test {
         /// exchange after it.
         #[serde(default)]
         higher_value_always: bool,
-        /// A target whose only root is held by a pin (假根) is won jointly by the pinning
-        /// piece and the capturer (联合捉), not as an unprotected piece.
+        /// The moved piece takes part in a win by another piece where it now stands (联合捉):
+        /// as the screen the capture hops over, as the piece that pins the target's root (a
+        /// false root, 假根), or, having fled an attack, as the guard of the capturer or of
+        /// its screen against the opponent's attack. Such a win is joint, and in a flight new.
         #[serde(default)]
-        pinned_root_is_joint: bool,
-        /// A capture over the moved piece, the screen the move put between the capturer and
-        /// its target, is won jointly by the two (联合捉), not by the capturer alone.
-        #[serde(default)]
-        screen_is_joint: bool,
+        takes_part: bool,
         /// A move that gives check chases too what it would win whichever way the general
-        /// steps out of the check (nothing when it cannot step); its class stays the heavier
-        /// 将, and a pattern of chases of one target (`same_target`) whose `every` lists 将
-        /// counts such a check among the chases.
+        /// steps out of the check, or, when it cannot step, what the check wins as it stands
+        /// (every way the general steps, of none); its class stays the heavier 将, and a
+        /// pattern of chases of one target (`same_target`) whose `every` lists 将 counts such
+        /// a check among the chases.
         #[serde(default)]
         with_checks: bool,
-        /// With `with_checks`: where the general cannot step out of the check at all, what the
-        /// check wins as it stands counts (every way the general steps, of none).
-        #[serde(default)]
-        general_held: bool,
     },
     /// The moved piece may be taken by an opposing piece of its own kind that neither loses
     /// material by the forcing line after it nor is mated; or it may itself take an equal
     /// piece so (兑).
     OffersExchange {
-        /// Two pieces of one kind that attack each other over the moved piece (the move put
-        /// it between them as the screen) are offered for exchange too.
+        /// An offer of an exchange of equal pieces (兑, 24.4) is any mutual attack of two
+        /// pieces of one kind the move makes: two that attack each other over the moved piece
+        /// (the move put it between them as the screen), and a new win the chase test leaves
+        /// out as such a mutual attack (its own `equal_mutual_excluded`).
         #[serde(default)]
-        across_the_moved_piece: bool,
-        /// A new win the chase test leaves out as a mutual attack of two pieces of one kind
-        /// (`equal_mutual_excluded`) is an offer of that exchange.
-        #[serde(default)]
-        mutual_attack: bool,
+        equal_mutual_excluded: bool,
     },
     /// The moved piece may be taken by an opposing piece that wins material by it without
     /// being mated (献).
@@ -187,37 +182,18 @@ pub(crate) struct OwnAttackData {
 #[serde(deny_unknown_fields)]
 #[derive(Default)]
 pub(crate) struct NewOnlyData {
-    /// A target that could already be won before the move does not make the move a chase.
+    /// A target that could already be won before the move does not make the move a chase
+    /// (从捉到捉: 走子前已存在的捉). Newness is per target and taker: a piece that can now take
+    /// a target another piece could take before makes a new chase (24.3: what the moved piece
+    /// itself can take). A move that answers a check is compared with what stood before it
+    /// whatever the answer: with the other answers, and with the position before the check.
     pub(crate) new_targets_only: bool,
-    /// Before the move, a capture that would have let the opponent take a piece the
-    /// capturer was guarding (the capturer cutting its own root) won nothing yet.
-    #[serde(default)]
-    pub(crate) before_counts_own_roots: bool,
-    /// A move that answers a check is compared with the other answers too: a target another
-    /// answer would also win was laid open by the check, not by the move.
-    #[serde(default)]
-    pub(crate) check_answers_compared: bool,
-    /// A target that another piece can now take first is a new chase, though it could be
-    /// won before by a different piece.
-    #[serde(default)]
-    pub(crate) new_per_taker: bool,
-    /// Before the move, the opponent may take the moved piece on its origin though it could
-    /// take it anyway: a piece that flees an attack to a point where it wins makes a chase.
+    /// A flight (the moved piece leaves a point where it could be taken): before the move,
+    /// the opponent may take the moved piece on its origin though it could take it anyway,
+    /// and may take it there where the capture would have cut its root; a win that either
+    /// refutes, or makes smaller, is new.
     #[serde(default)]
     pub(crate) flight_counts: bool,
-    /// With `flight_counts`, a win that the opponent's capture of the fleeing piece on its
-    /// origin would only have made smaller is new too: the flight made it larger.
-    #[serde(default)]
-    pub(crate) flight_gain_compared: bool,
-    /// With `flight_counts`, a piece that flees to a point from which it guards the capturer
-    /// of a win, or the screen it takes over, takes part in that win though the win would
-    /// stand with the piece off the board: the win is new, and joint (联合捉).
-    #[serde(default)]
-    pub(crate) flight_guards: bool,
-    /// A move that answers a check is compared with the position before the check too: a
-    /// target the mover could win then, by the same piece, the check only interrupted.
-    #[serde(default)]
-    pub(crate) before_the_check: bool,
     /// A target the same piece could already take before the move, even at a loss, is no
     /// new chase when the move only shields one of the mover's pieces and so cuts the
     /// target's root: it attacks nothing new. A root the move pins (假根), or one whose

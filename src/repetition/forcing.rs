@@ -64,9 +64,10 @@ struct Capture {
 /// `repetition.chase_to_chase` (从捉到捉), not clause data of `repetition.forcing`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct BeforeMove {
-    /// A capture the defender had only at a loss, which the attacker's capture makes good
-    /// (it took away the target's root), counts as laid open (`before_counts_own_roots`).
-    pub(crate) roots_cut: bool,
+    /// The point of the piece about to move, as its flight reads the position before it
+    /// (`flight_counts`): a capture of it the defender had only at a loss, which the
+    /// attacker's capture makes good (the capturer was its root), counts as laid open.
+    pub(crate) guarded: Option<Square>,
     /// The point of the piece about to move: the defender may take it there, though it
     /// could take it anyway; the move is its flight (`flight_counts`).
     pub(crate) flight: Option<Square>,
@@ -323,7 +324,7 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         let vm = self.an.vm;
         let theirs = Analyst::with_mover(pos, pos.side_to_move().opponent());
-        theirs.legal_captures(vm).into_iter().map(|m| (m, !self.before_move.roots_cut || self.good_capture(&theirs, m))).collect()
+        theirs.legal_captures(vm).into_iter().map(|m| (m, self.before_move.guarded != Some(self.origin(m.to)) || self.good_capture(&theirs, m))).collect()
     }
 
     /// Whether the capture `m` of the side to move wins at once: its target is worth more

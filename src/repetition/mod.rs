@@ -15,6 +15,7 @@ pub mod classify;
 pub mod sheet;
 pub mod data;
 pub mod forcing;
+pub mod readings;
 pub mod ruling;
 
 use std::collections::BTreeMap;
@@ -156,6 +157,10 @@ pub struct RepetitionRules {
     /// Kind names, for reasons and targets.
     pub(crate) kind_names: Vec<String>,
     pub(crate) general: KindId,
+    /// The readings of the clauses (their switches that are on), by name.
+    pub readings: Vec<readings::ReadingRule>,
+    /// Per inferred reading, by name, these rules with it switched off (none in a variant).
+    pub(crate) variants: Vec<(String, RepetitionRules)>,
 }
 
 impl RepetitionRules {
@@ -187,9 +192,22 @@ impl RepetitionRules {
             return Ok(None);
         }
         let mut errors = Vec::new();
+        let readings = readings::readings(&clauses, &mut errors);
         let r = compile(ed, vm, &clauses, &mut errors);
         match r {
-            Some(r) if errors.is_empty() => Ok(Some(r)),
+            Some(mut r) if errors.is_empty() => {
+                // Every inferred reading switched off, compiled once here.
+                for reading in readings.iter().filter(|r| r.reading.basis == crate::spec::ReadingBasis::Inferred) {
+                    let off = readings::without(ed, &reading.name);
+                    let clauses: Vec<&Clause> = off.clauses_with_prefix("repetition.").collect();
+                    match compile(&off, vm, &clauses, &mut errors) {
+                        Some(v) if errors.is_empty() => r.variants.push((reading.name.clone(), v)),
+                        _ => return Err(errors),
+                    }
+                }
+                r.readings = readings;
+                Ok(Some(r))
+            }
             _ => Err(errors),
         }
     }
@@ -286,6 +304,8 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         pending,
         kind_names,
         general: vm.royal_kind(),
+        readings: Vec::new(),
+        variants: Vec::new(),
     })
 }
 

@@ -6,6 +6,8 @@
 //!   of every difference and board diagrams of the positions;
 //! - [`articles`]: every article of each edition's table of contents with the clauses
 //!   that encode it, or why none does;
+//! - [`readings`]: every reading of the 棋例 clauses, text or inferred, switched off alone
+//!   over the ruling cases;
 //! - `coverage.md`, from [`crate::conform::coverage`]: which cases cite each clause;
 //! - `README.md`: what each report is for, with its headline figures.
 //!
@@ -14,6 +16,7 @@
 
 pub mod articles;
 pub mod diff;
+pub mod readings;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -87,6 +90,15 @@ pub fn generate(spec: &Spec, suite: &Suite) -> Result<Generated, String> {
         file: "articles.md".into(),
         purpose: "For arbiters and maintainers: every article of each edition's table of contents, with the clauses that encode it, or why none does (not decidable by a program, or text not available).".into(),
         figures: arts.summary.join("; "),
+    });
+
+    let ev = readings::evidence(spec, suite)?;
+    let (md, figures) = readings::report(&ev);
+    g.files.insert("readings.md".into(), md);
+    index.push(IndexLine {
+        file: "readings.md".into(),
+        purpose: "For arbiters and maintainers: how much of each rule set's 棋例 is the text and how much our reading of diagrams; every reading switched off alone, with the diagrams and cases it changes.".into(),
+        figures,
     });
 
     for (a, b) in DIFFS {

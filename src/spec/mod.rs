@@ -73,6 +73,73 @@ pub struct Provenance {
     #[serde(default)]
     /// A note on the reading.
     pub(crate) note: Option<String>,
+    /// The readings of the clause's switches (boolean fields of its `data` that a domain
+    /// lets be switched off), by field name: what each rests on. A clause that states a
+    /// switch must say here whether a text states it or only our reading of diagrams does.
+    /// Inherited with the clause's data.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub readings: BTreeMap<String, Reading>,
+}
+
+/// What one reading (a switch of a clause's data) rests on.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reading {
+    /// `text` when a sourced text states it, `inferred` when only diagrams we read do.
+    pub basis: ReadingBasis,
+    /// The article that states it, or the diagrams it was read from.
+    pub r#ref: String,
+    /// Where it was found: `text`, `ch8` (the 2020 book's chapter 8 图), `ch9` (its chapter
+    /// 9 参考图), `axf` (the AXF diagrams and tests); the other half of the book's diagrams
+    /// then measures whether it is general.
+    pub found_on: FoundOn,
+}
+
+/// Whether a reading is stated by a text or read from diagrams.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadingBasis {
+    /// A sourced text (an article, a quoted rule statement) states it.
+    Text,
+    /// No text states it: our reading of the diagrams it cites.
+    Inferred,
+}
+
+impl ReadingBasis {
+    /// As written in the spec and in answers (`text`, `inferred`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ReadingBasis::Text => "text",
+            ReadingBasis::Inferred => "inferred",
+        }
+    }
+}
+
+/// Where a reading was found (issue 33's halves: a reading found on one half of the book's
+/// diagrams is measured on the other).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FoundOn {
+    /// In the text itself.
+    Text,
+    /// On chapter 8's diagrams (图) of the 2020 book.
+    Ch8,
+    /// On chapter 9's reference diagrams (参考图) of the 2020 book.
+    Ch9,
+    /// On the AXF diagrams and tests.
+    Axf,
+}
+
+impl FoundOn {
+    /// As written in the spec.
+    pub fn name(self) -> &'static str {
+        match self {
+            FoundOn::Text => "text",
+            FoundOn::Ch8 => "ch8",
+            FoundOn::Ch9 => "ch9",
+            FoundOn::Axf => "axf",
+        }
+    }
 }
 
 /// The certainty scale of `rules-digest.md` §0.

@@ -358,7 +358,10 @@ fn inherited_clauses(
             if c.inherited_from.is_none() {
                 c.inherited_from = Some(parent.clone());
             }
+            // The readings go with the data: an inherited clause keeps its parent's.
+            let readings = std::mem::take(&mut c.provenance.readings);
             c.provenance = inh.clone();
+            c.provenance.readings = readings;
             clauses.insert(c.id.clone(), c);
         }
         if let Some(prefixes) = &draft.raw.keeps {
@@ -416,7 +419,16 @@ fn override_clause(existing: &mut Clause, raw: &RawClause, loc: &Location, id: &
         return;
     };
     check_provenance(p, loc, &raw.id, sources, errors);
+    // Readings the override does not restate stay as they were, for the switches its data
+    // (restated or not) still has.
+    let kept = std::mem::take(&mut existing.provenance.readings);
     existing.provenance = p.clone();
+    let data = raw.data.as_ref().unwrap_or(&existing.data);
+    for (field, r) in kept {
+        if has_bool_field(data, &field) {
+            existing.provenance.readings.entry(field).or_insert(r);
+        }
+    }
     existing.inherited_from = None;
     existing.restated_at = Some(loc.clone());
     if let Some(a) = &raw.article {
@@ -429,6 +441,16 @@ fn override_clause(existing: &mut Clause, raw: &RawClause, loc: &Location, id: &
         existing.data = d.clone();
         existing.location = loc.clone();
         existing.data_from = id.to_string();
+    }
+}
+
+/// Whether `data` has a boolean field `name` at any depth.
+pub(crate) fn has_bool_field(data: &serde_yaml::Value, name: &str) -> bool {
+    match data {
+        serde_yaml::Value::Mapping(m) => m.iter().any(|(k, v)| (k.as_str() == Some(name) && v.is_bool()) || has_bool_field(v, name)),
+        serde_yaml::Value::Sequence(s) => s.iter().any(|v| has_bool_field(v, name)),
+        serde_yaml::Value::Tagged(t) => has_bool_field(&t.value, name),
+        _ => false,
     }
 }
 

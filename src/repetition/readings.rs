@@ -1,0 +1,147 @@
+//! Readings (issue 33): the switches of the 棋例 clauses, what each rests on, and what a
+//! ruling rests on.
+//!
+//! A *switch* is a boolean field of a `repetition.*` clause's data reached through mappings
+//! only, outside `when` conditions (a special case's or a verdict's conditions, and a
+//! pattern's list entries, are the rule's cases, not readings of it). A switch that is on is
+//! a *reading* of the rule; the clause's provenance says, per field, whether a sourced text
+//! states it (`text`) or only our reading of diagrams does (`inferred`), and where it was
+//! found. Fields of one name in several clauses of a rule set are one reading: switched off,
+//! they go off together.
+//!
+//! Every inferred reading is compiled once more with it switched off (a *variant*). A
+//! ruling then says what it rests on: `text` when no variant changes its verdict, otherwise
+//! `inferred` with the readings whose variants do ([`Basis`]).
+
+use std::collections::BTreeMap;
+
+use serde_yaml::Value;
+
+use crate::spec::{Clause, Edition, Reading, ReadingBasis, SpecError};
+
+/// One reading of a rule set's 棋例 clauses.
+#[derive(Clone, Debug)]
+pub struct ReadingRule {
+    /// The field's name (`flight_counts`), the same in every clause that has it.
+    pub name: String,
+    /// The clauses whose data switch it on, in id order.
+    pub clauses: Vec<String>,
+    /// What it rests on (the first clause's entry).
+    pub reading: Reading,
+}
+
+/// What a verdict rests on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Basis {
+    /// The inferred readings that, switched off alone, change the verdict; empty: the verdict
+    /// is the text's.
+    pub rests_on: Vec<String>,
+}
+
+impl Basis {
+    /// `text` or `inferred`.
+    pub fn name(&self) -> &'static str {
+        if self.rests_on.is_empty() {
+            ReadingBasis::Text.name()
+        } else {
+            ReadingBasis::Inferred.name()
+        }
+    }
+}
+
+/// The switches of `data`: boolean fields reached through mappings only, outside `when`.
+fn switches(data: &Value, out: &mut Vec<(String, bool)>) {
+    let m = match data {
+        Value::Mapping(m) => m,
+        Value::Tagged(t) => return switches(&t.value, out),
+        _ => return,
+    };
+    for (k, v) in m {
+        match (k.as_str(), v) {
+            (Some("when"), _) => {}
+            (Some(name), Value::Bool(b)) => out.push((name.to_string(), *b)),
+            (_, v) => switches(v, out),
+        }
+    }
+}
+
+/// `data` with every switch `name` off.
+fn switched_off(data: &Value, name: &str) -> Value {
+    match data {
+        Value::Mapping(m) => Value::Mapping(
+            m.iter()
+                .map(|(k, v)| match (k.as_str(), v) {
+                    (Some("when"), _) => (k.clone(), v.clone()),
+                    (Some(n), Value::Bool(_)) if n == name => (k.clone(), Value::Bool(false)),
+                    _ => (k.clone(), switched_off(v, name)),
+                })
+                .collect(),
+        ),
+        Value::Tagged(t) => Value::Tagged(Box::new(serde_yaml::value::TaggedValue { tag: t.tag.clone(), value: switched_off(&t.value, name) })),
+        other => other.clone(),
+    }
+}
+
+/// The readings of `clauses` (the rule set's `repetition.*` clauses): every switch that is
+/// on, with its entry in the clause's provenance. A switch on without an entry, and an entry
+/// that names no switch of the clause, are errors at the clause.
+pub(crate) fn readings(clauses: &[&Clause], errors: &mut Vec<SpecError>) -> Vec<ReadingRule> {
+    let mut by_name: BTreeMap<String, ReadingRule> = BTreeMap::new();
+    for c in clauses {
+        let mut found = Vec::new();
+        switches(&c.data, &mut found);
+        for (name, on) in &found {
+            if !on {
+                continue;
+            }
+            match c.provenance.readings.get(name) {
+                None => errors.push(super::err(
+                    c,
+                    format!("the switch `{name}` is on, but the clause's provenance has no `readings` entry for it (say whether a text states it, basis: text, or only diagrams do, basis: inferred)"),
+                )),
+                Some(r) => {
+                    let e = by_name.entry(name.clone()).or_insert_with(|| ReadingRule { name: name.clone(), clauses: Vec::new(), reading: r.clone() });
+                    e.clauses.push(c.id.clone());
+                }
+            }
+        }
+        for name in c.provenance.readings.keys() {
+            if !found.iter().any(|(n, _)| n == name) {
+                errors.push(super::err(c, format!("provenance.readings names `{name}`, which is no switch of the clause's data")));
+            }
+        }
+    }
+    by_name.into_values().collect()
+}
+
+/// `ed` with the reading `name` switched off in every `repetition.*` clause.
+pub fn without(ed: &Edition, name: &str) -> Edition {
+    let mut out = ed.clone();
+    let ids: Vec<String> = ed.clauses_with_prefix("repetition.").map(|c| c.id.clone()).collect();
+    for id in ids {
+        let c = out.clause(&id).expect("listed").clone();
+        let data = switched_off(&c.data, name);
+        if data != c.data {
+            out = out.with_clause(&id, Some(Clause { data, ..c }));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn y(s: &str) -> Value {
+        serde_yaml::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn switches_are_booleans_through_mappings_outside_conditions() {
+        let mut out = Vec::new();
+        switches(&y("{test: {wins_material: {takes_part: true, kinds: [a]}}, when: {answers_check: true}, patterns: [{same_target: true}], flight_counts: false}"), &mut out);
+        assert_eq!(out, [("takes_part".to_string(), true), ("flight_counts".to_string(), false)]);
+        let off = switched_off(&y("{a: {b: true}, when: {b: true}}"), "b");
+        assert_eq!(off, y("{a: {b: false}, when: {b: true}}"));
+    }
+}
