@@ -32,12 +32,14 @@ pub struct Adjudication {
     pub how: Option<&'static str>,
     /// For an end on a repetition: who found it (always the board here).
     pub by: Option<By>,
+    /// When the game ended on a 棋例 ruling of the board: what its verdict rests on.
+    pub basis: Option<crate::repetition::readings::Basis>,
 }
 
 impl Adjudication {
     /// No result found.
     pub fn undecided() -> Adjudication {
-        Adjudication { result: GameResult::Ongoing, clause: None, ply: None, how: None, by: None }
+        Adjudication { result: GameResult::Ongoing, clause: None, ply: None, how: None, by: None, basis: None }
     }
 
     /// `red_wins`, `black_wins`, `draw` … or `undecided`.
@@ -58,6 +60,7 @@ impl Adjudication {
         if let Some(b) = self.by {
             m.insert("by".into(), json!(b.name()));
         }
+        super::game::insert_basis(&mut m, self.basis.as_ref());
         Value::Object(m)
     }
 }
@@ -184,6 +187,6 @@ impl ArbiterRules {
             // 4.3: a draw by repetition within the early rounds that Red did not break.
             self.early_repetition.as_ref().filter(|(c, _, _)| *c == e.clause).map(|_| Trigger::ChangeRefused.name())
         });
-        Adjudication { result: e.result, clause: Some(e.clause.clone()), ply: Some(e.event + 1), how, by: e.by }
+        Adjudication { result: e.result, clause: Some(e.clause.clone()), ply: Some(e.event + 1), how, by: e.by, basis: e.basis.clone() }
     }
 }

@@ -15,6 +15,7 @@ use super::events::{self, Event, Finding, Verdict};
 use super::touch::{self, Touched};
 use super::{cite, parse_iccs, ArbiterError, ArbiterRules, RejectKind, RuleRef, FoulCount};
 use crate::board::{Move, Side, Square};
+use crate::repetition::readings::Basis;
 use crate::repetition::RepetitionRules;
 use crate::vm::{IllegalReason, Placement, Position, Rules, Status};
 
@@ -188,11 +189,13 @@ pub struct Ruling {
     pub note: Option<String>,
     /// For a decision that rests on a repetition: who found it.
     pub by: Option<By>,
+    /// For a decision that rests on a 棋例 ruling of the board: what its verdict rests on.
+    pub basis: Option<Basis>,
 }
 
 impl Ruling {
     fn new(event: usize, decision: Decision, clause: Option<&RuleRef>, side: Option<Side>) -> Ruling {
-        Ruling { event, decision, clause: clause.cloned(), side, seconds: None, count: None, step: None, rounds: None, moves: None, note: None, by: None }
+        Ruling { event, decision, clause: clause.cloned(), side, seconds: None, count: None, step: None, rounds: None, moves: None, note: None, by: None, basis: None }
     }
 
     fn note(mut self, n: impl Into<String>) -> Ruling {
@@ -226,7 +229,16 @@ impl Ruling {
         if let Some(b) = self.by {
             m.insert("by".into(), json!(b.name()));
         }
+        insert_basis(&mut m, self.basis.as_ref());
         Value::Object(m)
+    }
+}
+
+/// `basis` and `rests_on` of a decision that rests on a 棋例 ruling (PROTOCOL.md).
+pub(crate) fn insert_basis(m: &mut Map<String, Value>, basis: Option<&Basis>) {
+    if let Some(b) = basis {
+        m.insert("basis".into(), json!(b.name()));
+        m.insert("rests_on".into(), json!(b.rests_on));
     }
 }
 
@@ -247,6 +259,8 @@ pub struct Outcome {
     pub fen: String,
     /// When the game ended on a repetition: who found it.
     pub by: Option<By>,
+    /// When the game ended on a 棋例 ruling of the board: what its verdict rests on.
+    pub basis: Option<Basis>,
 }
 
 impl Outcome {
@@ -262,6 +276,7 @@ impl Outcome {
         if let Some(b) = self.by {
             m.insert("by".into(), json!(b.name()));
         }
+        insert_basis(&mut m, self.basis.as_ref());
         Value::Object(m)
     }
 }
@@ -301,6 +316,7 @@ pub(crate) struct End {
     pub clause: RuleRef,
     pub event: usize,
     pub by: Option<By>,
+    pub basis: Option<Basis>,
 }
 
 /// The positions since the last capture (a position before a capture cannot come back
@@ -421,6 +437,8 @@ pub(crate) struct Game<'a> {
     declare_limit: bool,
     /// Who found the repetition ruled on at an event.
     by: Option<(usize, By)>,
+    /// The event at which the board last ruled a cycle, and what that verdict rests on.
+    basis: Option<(usize, Basis)>,
 }
 
 fn classes_match(rule: &[IllegalClass], seen: &[IllegalClass]) -> bool {
@@ -464,6 +482,7 @@ impl<'a> Game<'a> {
             plies: 0,
             declare_limit: false,
             by: None,
+            basis: None,
         }
     }
 
@@ -522,11 +541,11 @@ impl<'a> Game<'a> {
             self.event(i, ev).map_err(|e| e.at(&format!("events[{i}] ({})", ev.name())))?;
             self.decide(i);
         }
-        let (result, clause, event, by) = match self.end {
-            Some(e) => (e.result, Some(e.clause), Some(e.event), e.by),
-            None => (GameResult::Ongoing, None, None, None),
+        let (result, clause, event, by, basis) = match self.end {
+            Some(e) => (e.result, Some(e.clause), Some(e.event), e.by, e.basis),
+            None => (GameResult::Ongoing, None, None, None, None),
         };
-        Ok(Outcome { result, clause, event, fouls: self.fouls, rulings: self.rulings, fen: self.pos.to_fen(self.vm), by })
+        Ok(Outcome { result, clause, event, fouls: self.fouls, rulings: self.rulings, fen: self.pos.to_fen(self.vm), by, basis })
     }
 
     fn stm(&self) -> Side {
@@ -537,6 +556,11 @@ impl<'a> Game<'a> {
         if let Some((e, by)) = self.by {
             if e == r.event {
                 r.by = Some(by);
+            }
+        }
+        if let Some((e, b)) = &self.basis {
+            if *e == r.event {
+                r.basis = Some(b.clone());
             }
         }
         self.rulings.push(r);
@@ -754,7 +778,8 @@ impl<'a> Game<'a> {
         };
         self.rule(Ruling::new(i, decision, Some(&clause), side));
         let by = self.by.filter(|(e, _)| *e == i).map(|(_, b)| b);
-        self.end = Some(End { result, clause, event: i, by });
+        let basis = self.basis.as_ref().filter(|(e, _)| *e == i).map(|(_, b)| b.clone());
+        self.end = Some(End { result, clause, event: i, by, basis });
     }
 
     /// Ends the game at once by a clause that is not a `result.*` clause (5.8.1, 5.9, 4.3).
@@ -865,6 +890,7 @@ impl<'a> Game<'a> {
         let verdict_rule = if ruling.verdict == Verdict::None { None } else { ruling.clauses.last() };
         let note = format!("{cycle} repeat ({}): {sides}; verdict {}", p.rule.clause, ruling.verdict.name());
         self.by = Some((i, By::Board));
+        self.basis = Some((i, ruling.basis.clone()));
         self.rule(Ruling::new(i, Decision::PendingPosition, verdict_rule, None).note(note));
         self.repetition(i, ruling.verdict);
     }
@@ -1223,7 +1249,7 @@ impl<'a> Game<'a> {
 
     fn end_replay(&mut self, i: usize, c: &RuleRef) {
         self.rule(Ruling::new(i, Decision::Replay, Some(c), None));
-        self.end = Some(End { result: GameResult::Replay, clause: c.clone(), event: i, by: None });
+        self.end = Some(End { result: GameResult::Replay, clause: c.clone(), event: i, by: None, basis: None });
     }
 
     fn displaced(&mut self, i: usize, from: &str, to: &str, found_after: u32) -> Result<(), ArbiterError> {

@@ -118,7 +118,11 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
             writeln!(out, "{side}: {} ({}, {})", p.zh, p.pattern, status_name(p.status)).ok();
         }
     }
-    writeln!(out, "verdict: {}", r.verdict.name()).ok();
+    if r.cycle.is_some() {
+        writeln!(out, "verdict: {} ({})", r.verdict.name(), r.basis.caption()).ok();
+    } else {
+        writeln!(out, "verdict: {}", r.verdict.name()).ok();
+    }
     for c in &r.clauses {
         writeln!(out, "  {} (art. {})", c.clause, c.article.as_deref().unwrap_or("none")).ok();
     }

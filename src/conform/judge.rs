@@ -60,12 +60,38 @@ pub(crate) fn check_answer_value(
             _ => Err("`text` is a non-empty one-line string".into()),
         },
         // The answers of the rule domains (ruling, outcome, clock, standings …) are objects;
-        // expectations give the part of the object they check.
+        // expectations give the part of the object they check. What a verdict rests on
+        // (`basis`, `rests_on`: PROTOCOL.md) is checked wherever an answer gives it.
         other if DOMAIN_ANSWER_FIELDS.contains(&other) => match v {
-            Value::Object(_) => Ok(()),
+            Value::Object(m) => check_basis(other, m),
             _ => Err(format!("`{other}` is an object")),
         },
         other => Err(format!("`{other}` is not an answer field")),
+    }
+}
+
+/// `basis` and `rests_on`, where an answer object gives either: `basis` is `text` with
+/// `rests_on` empty, or `inferred` with the readings it rests on (named once each).
+fn check_basis(field: &str, m: &serde_json::Map<String, Value>) -> Result<(), String> {
+    let (basis, rests_on) = (m.get("basis"), m.get("rests_on"));
+    if basis.is_none() && rests_on.is_none() {
+        return Ok(());
+    }
+    let names: Vec<&str> = match rests_on {
+        Some(Value::Array(l)) => l.iter().map(|v| v.as_str().filter(|s| !s.is_empty()).ok_or(format!("`{field}.rests_on` lists readings by name"))).collect::<Result<_, _>>()?,
+        _ => return Err(format!("`{field}.rests_on` is a list of reading names, given with `basis`")),
+    };
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    if sorted.len() != names.len() {
+        return Err(format!("`{field}.rests_on` names a reading twice"));
+    }
+    match (basis.and_then(Value::as_str), names.is_empty()) {
+        (Some("text"), true) | (Some("inferred"), false) => Ok(()),
+        (Some("text"), false) => Err(format!("`{field}.basis` is `text`, but `rests_on` names readings")),
+        (Some("inferred"), true) => Err(format!("`{field}.basis` is `inferred`, but `rests_on` is empty")),
+        _ => Err(format!("`{field}.basis` is `text` or `inferred`")),
     }
 }
 
@@ -299,5 +325,15 @@ mod tests {
         assert!(subset_difference(&want, &short, "ruling").unwrap().contains("has 1 items, expected 2"));
         let no_verdict = json!({"plies": [{"class": "chase"}, {"class": "idle"}]});
         assert!(subset_difference(&want, &no_verdict, "ruling").unwrap().contains("ruling.verdict is missing"));
+        // What a verdict rests on is checked wherever an answer gives it.
+        let ok = |v: Value| check_answer_value("ruling", &v, &[], false);
+        assert!(ok(json!({"verdict": "draw"})).is_ok());
+        assert!(ok(json!({"basis": "text", "rests_on": []})).is_ok());
+        assert!(ok(json!({"basis": "inferred", "rests_on": ["flight_counts"]})).is_ok());
+        assert!(ok(json!({"basis": "inferred", "rests_on": []})).unwrap_err().contains("empty"));
+        assert!(ok(json!({"basis": "text", "rests_on": ["a"]})).unwrap_err().contains("names readings"));
+        assert!(ok(json!({"basis": "text"})).unwrap_err().contains("list of reading names"));
+        assert!(ok(json!({"basis": "maybe", "rests_on": []})).unwrap_err().contains("`text` or `inferred`"));
+        assert!(ok(json!({"basis": "inferred", "rests_on": ["a", "a"]})).unwrap_err().contains("twice"));
     }
 }

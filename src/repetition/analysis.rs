@@ -125,12 +125,23 @@ pub struct Analyst<'a> {
     /// The movement and check rules.
     pub(crate) vm: &'a Rules,
     pub(crate) rep: &'a RepetitionRules,
-    /// Mate searches already made in this ruling: position → what is known of it.
+    /// What the searches of this ruling found, shared with the analysts of its readings'
+    /// variants ([`Analyst::sharing`]).
+    memo: std::rc::Rc<Memo>,
+}
+
+/// What the searches of one ruling found. None of it depends on a reading: mates and
+/// evasions on the movement rules alone, forcing lines on the position, the search's
+/// bounds (which hold `laid_open`) and what the search assumes before the move; the
+/// material values and exempt kinds they read are no readings.
+#[derive(Default)]
+struct Memo {
+    /// Mate searches: position → what is known of it.
     mates: std::cell::RefCell<PlacementMap<Placement, MateBounds>>,
-    /// Forcing-line searches already made in this ruling, by position and bounds.
-    pub(crate) lines: std::cell::RefCell<PlacementMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>>,
-    /// The answers to a check met in this ruling, by position: a check's line is searched
-    /// once per target it may win, and meets the same checks each time.
+    /// Forcing-line searches, by position and bounds.
+    lines: std::cell::RefCell<PlacementMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>>,
+    /// The answers to a check, by position: a check's line is searched once per target it
+    /// may win, and meets the same checks each time.
     evasions: std::cell::RefCell<PlacementMap<Placement, std::rc::Rc<[Move]>>>,
 }
 
@@ -171,12 +182,24 @@ impl ChaseKind {
 impl<'a> Analyst<'a> {
     /// The predicates over `vm` and `rep`, with empty memos.
     pub fn new(vm: &'a Rules, rep: &'a RepetitionRules) -> Analyst<'a> {
-        Analyst { vm, rep, mates: Default::default(), lines: Default::default(), evasions: Default::default() }
+        Analyst { vm, rep, memo: Default::default() }
+    }
+
+    /// The predicates over other repetition rules of the same movement rules (a variant
+    /// with a reading switched off), sharing this analyst's memos.
+    pub(crate) fn sharing<'b>(&'b self, rep: &'b RepetitionRules) -> Analyst<'b> {
+        Analyst { vm: self.vm, rep, memo: self.memo.clone() }
+    }
+
+    /// The forcing lines already searched, by position, bounds and what is assumed before
+    /// the move.
+    pub(crate) fn lines(&self) -> &std::cell::RefCell<PlacementMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>> {
+        &self.memo.lines
     }
 
     /// The legal moves of the side to move, which is in check (memoized per ruling).
     pub(crate) fn evasions(&self, pos: &Position) -> std::rc::Rc<[Move]> {
-        self.evasions.borrow_mut().entry(pos.placement()).or_insert_with(|| pos.legal_moves(self.vm).into()).clone()
+        self.memo.evasions.borrow_mut().entry(pos.placement()).or_insert_with(|| pos.legal_moves(self.vm).into()).clone()
     }
 
     /// Whether a net result is a gain (得子). Floating pieces only break ties between equal
@@ -206,7 +229,7 @@ impl<'a> Analyst<'a> {
         if depth == 0 {
             return false;
         }
-        if let Some(b) = self.mates.borrow().get(&pos.placement()) {
+        if let Some(b) = self.memo.mates.borrow().get(&pos.placement()) {
             if b.within <= depth {
                 return true;
             }
@@ -215,7 +238,7 @@ impl<'a> Analyst<'a> {
             }
         }
         let found = self.search_mate(pos, depth);
-        let mut memo = self.mates.borrow_mut();
+        let mut memo = self.memo.mates.borrow_mut();
         let b = memo.entry(pos.placement()).or_insert(MateBounds { within: u8::MAX, not_within: 0 });
         if found {
             b.within = b.within.min(depth);
@@ -229,13 +252,13 @@ impl<'a> Analyst<'a> {
     /// are known already (the forcing search generates them).
     pub(crate) fn mates_by_checks_among(&self, pos: &Position, depth: u8, checks: Option<&[Move]>) -> bool {
         match checks {
-            Some(checks) if depth == 1 && !self.mates.borrow().contains_key(&pos.placement()) => {
+            Some(checks) if depth == 1 && !self.memo.mates.borrow().contains_key(&pos.placement()) => {
                 let found = checks.iter().any(|&m| {
                     let mut after = pos.clone();
                     after.make(self.vm, m);
                     !after.has_legal_move(self.vm)
                 });
-                let mut memo = self.mates.borrow_mut();
+                let mut memo = self.memo.mates.borrow_mut();
                 let b = memo.entry(pos.placement()).or_insert(MateBounds { within: u8::MAX, not_within: 0 });
                 if found {
                     b.within = 1;

@@ -166,11 +166,11 @@ impl Analyst<'_> {
     /// [`Analyst::forcing_lines`] as the search before a move reads them (`mode`).
     pub(crate) fn forcing_lines_before(&self, pos: &Position, b: Bounds, mode: BeforeMove) -> Vec<Line> {
         let key = (pos.placement(), b, mode);
-        if let Some(lines) = self.lines.borrow().get(&key) {
+        if let Some(lines) = self.lines().borrow().get(&key) {
             return lines.clone();
         }
         let out = self.search_lines(pos, b, mode);
-        self.lines.borrow_mut().insert(key, out.clone());
+        self.lines().borrow_mut().insert(key, out.clone());
         out
     }
 

@@ -179,6 +179,12 @@ impl RepetitionRules {
         self.pending.as_ref()
     }
 
+    /// These rules without the variants of their inferred readings: a ruling under them
+    /// says `text` always. For measuring what the basis costs (`benches/ruling.rs`).
+    pub fn without_variants(&self) -> RepetitionRules {
+        RepetitionRules { variants: Vec::new(), ..self.clone() }
+    }
+
     /// The index of the class of this name, heaviest first.
     pub fn class_index(&self, name: &str) -> Option<usize> {
         self.classes.iter().position(|c| c.name == name)

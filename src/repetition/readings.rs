@@ -47,6 +47,15 @@ impl Basis {
             ReadingBasis::Inferred.name()
         }
     }
+
+    /// In words, for a caption or a table: `basis: text`, or `basis: inferred, rests on …`.
+    pub fn caption(&self) -> String {
+        if self.rests_on.is_empty() {
+            "basis: text".into()
+        } else {
+            format!("basis: inferred, rests on {}", self.rests_on.join(", "))
+        }
+    }
 }
 
 /// The switches of `data`: boolean fields reached through mappings only, outside `when`.

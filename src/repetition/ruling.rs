@@ -11,6 +11,7 @@ use crate::vm::{Position, Rules};
 use super::analysis::{Analyst, ChaseKind};
 use super::classify::PlyFacts;
 use super::data::{Family, PatternStatus};
+use super::readings::Basis;
 use super::{RepetitionRules, RuleRef, VerdictKind, VerdictRule};
 
 /// The `ruling` query: a position and the moves played from it.
@@ -122,6 +123,8 @@ pub struct Ruling {
     pub patterns: Option<[SidePattern; 2]>,
     /// The clauses that decided, in the order used.
     pub clauses: Vec<RuleRef>,
+    /// What the verdict rests on: the text, or our readings (`rests_on`).
+    pub basis: Basis,
 }
 
 /// Rules on `moves` played from `fen`.
@@ -135,7 +138,24 @@ pub fn rule(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Result<Ruling
 /// positions since the last capture when one has come back as often as `repetition.cycle`
 /// says.
 pub fn rule_line(vm: &Rules, rep: &RepetitionRules, positions: &[Position], moves: &[Move]) -> Ruling {
-    judge(&Analyst::new(vm, rep), positions, moves, None)
+    judged(&Analyst::new(vm, rep), positions, moves, None)
+}
+
+/// The ruling with its basis: the cycle judged under the rules, then under each variant with
+/// an inferred reading switched off (sharing the searches' memos); a variant whose verdict
+/// differs names a reading the verdict rests on.
+fn judged(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(usize, usize, &'static str)>) -> Ruling {
+    let mut r = judge(an, positions, moves, forced);
+    if r.cycle.is_some() {
+        r.basis.rests_on = an
+            .rep
+            .variants
+            .iter()
+            .filter(|(_, v)| judge(&an.sharing(v), positions, moves, forced).verdict != r.verdict)
+            .map(|(name, _)| name.clone())
+            .collect();
+    }
+    r
 }
 
 /// Classes every move of `moves` as if they formed one cycle (no pattern or verdict is
@@ -143,7 +163,7 @@ pub fn rule_line(vm: &Rules, rep: &RepetitionRules, positions: &[Position], move
 pub fn rule_every_move(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Result<Ruling, RulingError> {
     let (positions, moves) = play_line(vm, q)?;
     let all = Some((0, moves.len(), "every_move"));
-    Ok(judge(&Analyst::new(vm, rep), &positions, &moves, all))
+    Ok(judged(&Analyst::new(vm, rep), &positions, &moves, all))
 }
 
 /// The position before every move and after the last, and the moves: canonical ICCS only
@@ -184,7 +204,7 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
     let Some((i, k, judged)) = forced.or_else(|| find_cycle(rep, positions, moves)) else {
         let mut clauses = vec![rep.patterns_rule.clone()];
         clauses.extend(rep.cycle_rule.clone());
-        return Ruling { verdict: Verdict::None, judged: "none", cycle: None, plies: Vec::new(), patterns: None, clauses };
+        return Ruling { verdict: Verdict::None, judged: "none", cycle: None, plies: Vec::new(), patterns: None, clauses, basis: Basis::default() };
     };
     // Identity of every piece through the line, to tell one target from another.
     let mut ids: Vec<[u16; SQUARES]> = Vec::with_capacity(positions.len());
@@ -267,7 +287,7 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
             break;
         }
     }
-    Ruling { verdict, judged, cycle: Some((i + 1, k)), plies, patterns: Some(patterns), clauses }
+    Ruling { verdict, judged, cycle: Some((i + 1, k)), plies, patterns: Some(patterns), clauses, basis: Basis::default() }
 }
 
 /// Each side's pattern over the plies.
@@ -482,6 +502,8 @@ impl Ruling {
             "plies": plies,
             "patterns": patterns,
             "clauses": self.clauses.iter().map(|r| json!({"clause": r.clause, "article": r.article})).collect::<Vec<_>>(),
+            "basis": self.basis.name(),
+            "rests_on": self.basis.rests_on,
         })
     }
 }

@@ -28,7 +28,7 @@ pub fn cycle_sheet(rs: &RuleSet, r: &Ruling, positions: &[Position], from: usize
         boards.push(diagram::svg(rs, &positions[p.ply - from], &DiagramOptions { last_move: Some(p.facts.mv), arrows, caption: Some(caption) }));
     }
     let verdict = match &r.patterns {
-        Some([red, black]) => format!("{} 棋例 · red {} · black {} · verdict: {}", rs.id(), red.zh, black.zh, r.verdict.name()),
+        Some([red, black]) => format!("{} 棋例 · red {} · black {} · verdict: {} ({})", rs.id(), red.zh, black.zh, r.verdict.name(), r.basis.caption()),
         None => format!("{} 棋例 · verdict: {}", rs.id(), r.verdict.name()),
     };
     diagram::sheet(&boards, 4, Some(&verdict))
