@@ -36,6 +36,9 @@ pub struct Limits {
     /// The most moves (`moves`) of one `ruling` query.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) ruling_plies: Option<u64>,
+    /// The most moves of one `game_status` query, events of one `outcome` query.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) game_moves: Option<u64>,
     /// The longest request line read, in bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) line_bytes: Option<u64>,

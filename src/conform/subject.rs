@@ -27,6 +27,7 @@ impl Implementation for Reference {
             limits: protocol::Limits {
                 perft_nodes: Some(PERFT_NODE_BUDGET),
                 ruling_plies: Some(MAX_RULING_PLIES as u64),
+                game_moves: Some(crate::reference::MAX_GAME_MOVES as u64),
                 line_bytes: None,
             },
         }

@@ -11,7 +11,7 @@ use crate::repetition::RulingQuery;
 use crate::ruleset::RuleSet;
 use crate::vm::{Position, Rules};
 
-use super::{MAX_RULING_PLIES, PERFT_NODE_BUDGET};
+use super::{MAX_GAME_MOVES, MAX_RULING_PLIES, PERFT_NODE_BUDGET};
 
 /// What a query function returns: the answer, or the answer that refuses the input.
 pub(crate) type Answered = Result<Answer, Answer>;
@@ -92,12 +92,18 @@ fn arbiter_reject(e: ArbiterError) -> Answer {
 
 /// `outcome`.
 pub fn outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answered {
+    if q.events.len() > MAX_GAME_MOVES {
+        return Ok(Answer::error(format!("{} events: an outcome takes at most {MAX_GAME_MOVES} (limits.game_moves)", q.events.len())));
+    }
     let o = arbiter_rules(rs)?.outcome(&rs.vm, rs.repetition.as_ref(), q).map_err(arbiter_reject)?;
     Ok(Answer::one("outcome", o.to_json()))
 }
 
 /// `game_status`: the moves played through the arbiter watching the board.
 pub fn game_status(rs: &RuleSet, q: &StatusQuery) -> Answered {
+    if q.moves.len() > MAX_GAME_MOVES {
+        return Ok(Answer::error(format!("{} moves: a game status takes at most {MAX_GAME_MOVES} (limits.game_moves)", q.moves.len())));
+    }
     let s = arbiter_rules(rs)?.game_status(&rs.vm, rs.repetition.as_ref(), q).map_err(arbiter_reject)?;
     Ok(Answer::one("game_status", s.to_json()))
 }

@@ -33,6 +33,12 @@ pub const PERFT_NODE_BUDGET: u64 = 20_000_000;
 /// than the line. Declared in the hello as `limits.ruling_plies`.
 pub const MAX_RULING_PLIES: usize = 1_000;
 
+/// The most moves of one `game_status` query, and events of one `outcome` query: the arbiter
+/// watches the board move by move and rules a cycle only where a position comes back (each
+/// ruling bounded per ply by `repetition.forcing`'s `ply_nodes`). Declared in the hello as
+/// `limits.game_moves`.
+pub const MAX_GAME_MOVES: usize = 100_000;
+
 /// A compiled rule set, or why it does not compile.
 type Compiled = Result<Arc<RuleSet>, String>;
 

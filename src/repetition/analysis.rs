@@ -143,6 +143,9 @@ struct Memo {
     /// The answers to a check, by position: a check's line is searched once per target it
     /// may win, and meets the same checks each time.
     evasions: std::cell::RefCell<PlacementMap<Placement, std::rc::Rc<[Move]>>>,
+    /// Positions the forcing searches have visited since the current ply's classification
+    /// began (`repetition.forcing`'s `ply_nodes` bounds it).
+    spent: std::cell::Cell<u32>,
 }
 
 
@@ -189,6 +192,18 @@ impl<'a> Analyst<'a> {
     /// with a reading switched off), sharing this analyst's memos.
     pub(crate) fn sharing<'b>(&'b self, rep: &'b RepetitionRules) -> Analyst<'b> {
         Analyst { vm: self.vm, rep, memo: self.memo.clone() }
+    }
+
+    /// A ply's classification begins: its searches share `ply_nodes` afresh.
+    pub(crate) fn start_ply(&self) {
+        self.memo.spent.set(0);
+    }
+
+    /// One more position visited by a search of this ply; the count so far.
+    pub(crate) fn spend(&self) -> u32 {
+        let n = self.memo.spent.get().saturating_add(1);
+        self.memo.spent.set(n);
+        n
     }
 
     /// The forcing lines already searched, by position, bounds and what is assumed before

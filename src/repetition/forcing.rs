@@ -33,6 +33,11 @@ pub struct Bounds {
     pub checks: u8,
     /// Positions one search may visit.
     pub nodes: u32,
+    /// Positions all the searches made to class one move may visit together (none: each
+    /// search has `nodes`, and nothing bounds their number). Where the bound is reached the
+    /// searches of that move stop as at `nodes`, in the same order every time.
+    #[serde(default)]
+    pub ply_nodes: Option<u32>,
     /// Once ahead, the attacker must not be mated by consecutive checks within this many
     /// of the defender's moves (0: not asked).
     pub mate_after_gain: u8,
@@ -472,7 +477,8 @@ impl<'s, 'a> Search<'s, 'a> {
         // Where the lines must win one given target, a line that ends before taking it wins
         // nothing, whatever else it took.
         let end = if self.only_target.is_some() && !self.taken { Out::val(-acc.max(Val::ZERO)) } else { Out::ZERO };
-        let bounded = ply >= self.plies || self.nodes >= self.b.nodes;
+        let spent = an.spend();
+        let bounded = ply >= self.plies || self.nodes >= self.b.nodes || self.b.ply_nodes.is_some_and(|n| spent >= n);
         if !in_check && !bounded && (if attacking { end.v > beta } else { end.v < alpha }) {
             // Standing still settles the node: no move need be generated. A defender node still
             // says whether it could take back on the point of the last capture.

@@ -428,6 +428,9 @@ fn forcing(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(Bounds, RuleRef
             bad(d.checks > MAX_LINE_CHECKS, format!("checks must be at most {MAX_LINE_CHECKS} (got {})", d.checks));
             bad(d.answer_checks > MAX_LINE_CHECKS, format!("answer_checks must be at most {MAX_LINE_CHECKS} (got {})", d.answer_checks));
             bad(!(1..=MAX_LINE_NODES).contains(&d.nodes), format!("nodes must be 1 to {MAX_LINE_NODES} (got {})", d.nodes));
+            if let Some(n) = d.ply_nodes {
+                bad(!(1..=MAX_LINE_NODES).contains(&n), format!("ply_nodes must be 1 to {MAX_LINE_NODES} (got {n})"));
+            }
             bad(d.mate_after_gain > MAX_MATE_DEPTH, format!("mate_after_gain must be at most {MAX_MATE_DEPTH} (got {})", d.mate_after_gain));
             (errors.len() == before).then(|| (d, RuleRef::of(c)))
         }),

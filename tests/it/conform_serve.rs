@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use xqspec::conform::protocol::MAX_LINE_BYTES;
-use xqspec::reference::{MAX_RULING_PLIES, PERFT_NODE_BUDGET};
+use xqspec::reference::{MAX_GAME_MOVES, MAX_RULING_PLIES, PERFT_NODE_BUDGET};
 
 const BIN: &str = env!("CARGO_BIN_EXE_xqspec");
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -81,7 +81,7 @@ fn the_hello_declares_the_limits() {
     let (answers, _) = serve(hello.as_bytes());
     assert_eq!(
         answers[0]["limits"],
-        json!({"perft_nodes": PERFT_NODE_BUDGET, "ruling_plies": MAX_RULING_PLIES, "line_bytes": MAX_LINE_BYTES})
+        json!({"perft_nodes": PERFT_NODE_BUDGET, "ruling_plies": MAX_RULING_PLIES, "game_moves": MAX_GAME_MOVES, "line_bytes": MAX_LINE_BYTES})
     );
     // A version 1 hello gets them too (an additive field, ignored by who does not know it).
     let hello1 = json!({"type": "hello", "protocol": 1, "suite": "x", "runner": "y"}).to_string() + "\n";
@@ -144,4 +144,14 @@ fn a_ruling_beyond_its_bound_is_refused() {
     );
     assert_eq!(answers[1], json!({"id": 2, "result": {"nodes": 44}}));
     assert!(took < Duration::from_secs(1), "took {took:?}");
+}
+
+#[test]
+fn a_game_status_beyond_its_bound_is_refused() {
+    let moves: Vec<&str> = ["h0g2", "h9g7", "g2h0", "g7h9"].iter().copied().cycle().take(MAX_GAME_MOVES + 4).collect();
+    let input = ask(1, "game_status", json!({"fen": START, "moves": moves})) + &perft(2, 1);
+    let (answers, took) = serve(input.as_bytes());
+    assert_eq!(error_message(&answers[0]), format!("{} moves: a game status takes at most {MAX_GAME_MOVES} (limits.game_moves)", MAX_GAME_MOVES + 4));
+    assert_eq!(answers[1], json!({"id": 2, "result": {"nodes": 44}}));
+    assert!(took < Duration::from_secs(2), "took {took:?}");
 }
