@@ -130,6 +130,9 @@ pub struct Analyst<'a> {
     memo: std::rc::Rc<Memo>,
 }
 
+/// Forcing lines by position, bounds and what the search assumes before the move.
+pub(crate) type LinesMemo = PlacementMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>;
+
 /// What the searches of one ruling found. None of it depends on a reading: mates and
 /// evasions on the movement rules alone, forcing lines on the position, the search's
 /// bounds (which hold `laid_open`) and what the search assumes before the move; the
@@ -139,7 +142,7 @@ struct Memo {
     /// Mate searches: position → what is known of it.
     mates: std::cell::RefCell<PlacementMap<Placement, MateBounds>>,
     /// Forcing-line searches, by position and bounds.
-    lines: std::cell::RefCell<PlacementMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>>,
+    lines: std::cell::RefCell<LinesMemo>,
     /// The answers to a check, by position: a check's line is searched once per target it
     /// may win, and meets the same checks each time.
     evasions: std::cell::RefCell<PlacementMap<Placement, std::rc::Rc<[Move]>>>,
@@ -208,7 +211,7 @@ impl<'a> Analyst<'a> {
 
     /// The forcing lines already searched, by position, bounds and what is assumed before
     /// the move.
-    pub(crate) fn lines(&self) -> &std::cell::RefCell<PlacementMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>> {
+    pub(crate) fn lines(&self) -> &std::cell::RefCell<LinesMemo> {
         &self.memo.lines
     }
 

@@ -306,6 +306,7 @@ impl Analyst<'_> {
     /// the moved piece on its origin (the move its flight, `flight_counts`): those the
     /// opponent's capture of it does not refute, and those the moved piece adds nothing to
     /// where it went (they stand with the piece off the board).
+    #[allow(clippy::too_many_arguments)]
     fn old_wins_of_a_flight(&self, before: &Position, passed: &Position, mv: Move, old: Vec<Win>, p: WinParams, takes_part: bool, same_taker: &dyn Fn(&Win, &Win) -> bool) -> (Vec<Win>, Vec<Win>) {
         let fled = self.all_wins(before, WinParams { before_move: BeforeMove { flight: Some(mv.from), ..p.before_move }, ..p });
         let gone = || {

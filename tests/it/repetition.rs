@@ -623,9 +623,30 @@ fn a_switch_without_its_reading_is_a_located_spec_error() {
     let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/repetition.yaml").unwrap();
     f.1 = f.1.replacen("      joint_counts: true\n", "      joint_counts: true\n      soldiers_first: true\n", 1);
     let spec = Spec::from_files(files).unwrap_or_else(|e| panic!("{e}"));
-    let err = RuleSet::of_spec(&spec, "cxa-2020").err().expect("a switch without a reading is refused").to_string();
+    let Err(err) = RuleSet::of_spec(&spec, "cxa-2020") else { panic!("a switch without a reading is refused") };
+    let err = err.to_string();
     assert!(err.contains("repetition.own_attack") && err.contains("soldiers_first") && err.contains("readings"), "{err}");
     let spec = edited("cxa-2020/repetition.yaml", "      joint_counts: true\n", "      joint_counts: false\n");
     let err = RuleSet::of_spec(&spec, "cxa-2020").err().map(|e| e.to_string()).unwrap_or_default();
     assert!(err.is_empty(), "a reading whose switch is off is fine: {err}");
+}
+
+/// The arbiter watching the board carries the basis of its ruling into `outcome`: ch8 图12's
+/// cycle, played on after the order to change, ends the game on a verdict that rests on the
+/// flight reading, and so does every decision that follows from that ruling.
+#[test]
+fn an_outcome_on_the_board_s_ruling_says_what_it_rests_on() {
+    let rs = builtin("cxa-2020");
+    let events: Vec<serde_json::Value> = ["i6h6", "h7i7", "h6i6", "i7h7"].iter().cycle().take(16).map(|m| serde_json::json!({ "move": m })).collect();
+    let q = xqspec::arbiter::OutcomeQuery { fen: Some("3k2P2/P3a4/6rc1/8R/9/9/9/B3B4/4A4/4KA3 w - - 0 1".into()), events };
+    let o = rs.arbiter.as_ref().unwrap().outcome(&rs.vm, rs.repetition.as_ref(), &q).unwrap();
+    let json = o.to_json();
+    assert_eq!((json["result"].as_str(), json["basis"].as_str()), (Some("red_wins"), Some("inferred")), "{json}");
+    assert_eq!(json["rests_on"], serde_json::json!(["flight_counts"]));
+    let pending: Vec<&serde_json::Value> = json["rulings"].as_array().unwrap().iter().filter(|r| r["decision"] == "pending_position").collect();
+    assert!(!pending.is_empty() && pending.iter().all(|r| r["basis"] == "inferred"), "{json}");
+    // A decision that rests on no ruling of the board carries no basis.
+    let q = xqspec::arbiter::OutcomeQuery { fen: None, events: vec![serde_json::json!({ "move": "h2e2" })] };
+    let o = rs.arbiter.as_ref().unwrap().outcome(&rs.vm, rs.repetition.as_ref(), &q).unwrap();
+    assert!(o.to_json().get("basis").is_none());
 }
