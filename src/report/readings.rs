@@ -16,7 +16,7 @@ use crate::ruleset::RuleSet;
 use crate::spec::{ReadingBasis, Spec};
 
 /// The rule sets whose readings are reported.
-pub(crate) const RULE_SETS: &[&str] = &["cxa-2020", "axf", "cxa-2011", "cxa-1999"];
+pub const RULE_SETS: &[&str] = &["cxa-2020", "axf", "cxa-2011", "cxa-1999"];
 
 /// Which group of cases a ruling case belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
