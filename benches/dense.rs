@@ -159,15 +159,16 @@ fn main() {
     let r = rule(vm, rep, &q).expect("the issue's cycle");
     println!("the issue's dense cycle: {:.2} ms, verdict {} ({})", t.elapsed().as_secs_f64() * 1e3, r.verdict.name(), r.basis.caption());
 
-    // A long line: random legal plies among dense pieces (captures too), classed as one cycle.
+    // A long line: random quiet plies among dense pieces, classed as one cycle.
     let mut pos = dense(vm, &mut rng);
     let start = pos.to_fen(vm);
     let mut moves = Vec::new();
     while moves.len() < plies {
-        // Mostly quiet moves, so that the pieces stay dense; never one that ends the game.
+        // Quiet moves where there are any, so that the pieces stay dense; never one that ends
+        // the game.
         let legal = pos.legal_moves(vm);
         let quiet: Vec<Move> = legal.iter().copied().filter(|m| pos.piece_at(m.to).is_none()).collect();
-        let pool = if quiet.is_empty() || rng.below(10) == 0 { &legal } else { &quiet };
+        let pool = if quiet.is_empty() { &legal } else { &quiet };
         let Some(m) = (0..pool.len()).map(|i| pool[(i + rng.below(pool.len())) % pool.len()]).find(|&m| {
             let mut next = pos.clone();
             next.make(vm, m);

@@ -149,6 +149,9 @@ struct Memo {
     /// Positions the forcing searches have visited since the current ply's classification
     /// began (`repetition.forcing`'s `ply_nodes` bounds it).
     spent: std::cell::Cell<u32>,
+    /// What the searches of the current ply may spend (`Bounds::ply_nodes`, shared out by
+    /// `Bounds::cycle_nodes`); unbounded outside a judged cycle.
+    cap: std::cell::Cell<u32>,
 }
 
 
@@ -188,7 +191,8 @@ impl ChaseKind {
 impl<'a> Analyst<'a> {
     /// The predicates over `vm` and `rep`, with empty memos.
     pub fn new(vm: &'a Rules, rep: &'a RepetitionRules) -> Analyst<'a> {
-        Analyst { vm, rep, memo: Default::default() }
+        let memo = Memo { cap: std::cell::Cell::new(u32::MAX), ..Default::default() };
+        Analyst { vm, rep, memo: std::rc::Rc::new(memo) }
     }
 
     /// The predicates over other repetition rules of the same movement rules (a variant
@@ -197,9 +201,18 @@ impl<'a> Analyst<'a> {
         Analyst { vm: self.vm, rep, memo: self.memo.clone() }
     }
 
-    /// A ply's classification begins: its searches share `ply_nodes` afresh.
-    pub(crate) fn start_ply(&self) {
+    /// A ply's classification begins, one of `plies` judged: its searches share afresh the
+    /// smaller of `ply_nodes` and `cycle_nodes / plies`.
+    pub(crate) fn start_ply(&self, plies: usize) {
+        let b = self.rep.forcing;
+        let share = b.cycle_nodes.map_or(u32::MAX, |c| c / u32::try_from(plies.max(1)).unwrap_or(u32::MAX));
         self.memo.spent.set(0);
+        self.memo.cap.set(b.ply_nodes.unwrap_or(u32::MAX).min(share).max(1));
+    }
+
+    /// What the searches of the current ply may spend.
+    pub(crate) fn ply_cap(&self) -> u32 {
+        self.memo.cap.get()
     }
 
     /// One more position visited by a search of this ply; the count so far.

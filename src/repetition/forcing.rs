@@ -38,6 +38,12 @@ pub struct Bounds {
     /// searches of that move stop as at `nodes`, in the same order every time.
     #[serde(default)]
     pub ply_nodes: Option<u32>,
+    /// Positions the searches of all the moves of one judged cycle may visit together,
+    /// shared out equally: each move gets the smaller of `ply_nodes` and this divided by the
+    /// moves judged (none: `ply_nodes` alone). A long cycle then costs no more than a short
+    /// one, each move searched alike whatever its place in the cycle.
+    #[serde(default)]
+    pub cycle_nodes: Option<u32>,
     /// Once ahead, the attacker must not be mated by consecutive checks within this many
     /// of the defender's moves (0: not asked).
     pub mate_after_gain: u8,
@@ -478,7 +484,7 @@ impl<'s, 'a> Search<'s, 'a> {
         // nothing, whatever else it took.
         let end = if self.only_target.is_some() && !self.taken { Out::val(-acc.max(Val::ZERO)) } else { Out::ZERO };
         let spent = an.spend();
-        let bounded = ply >= self.plies || self.nodes >= self.b.nodes || self.b.ply_nodes.is_some_and(|n| spent >= n);
+        let bounded = ply >= self.plies || self.nodes >= self.b.nodes || spent >= an.ply_cap();
         if !in_check && !bounded && (if attacking { end.v > beta } else { end.v < alpha }) {
             // Standing still settles the node: no move need be generated. A defender node still
             // says whether it could take back on the point of the last capture.

@@ -39,6 +39,7 @@ pub(crate) use crate::spec::RuleRef;
 pub(crate) const MAX_LINE_PLIES: u8 = 24;
 pub(crate) const MAX_LINE_CHECKS: u8 = 8;
 pub(crate) const MAX_LINE_NODES: u32 = 200_000;
+pub(crate) const MAX_CYCLE_NODES: u32 = 10_000_000;
 pub(crate) const MAX_MATE_DEPTH: u8 = 6;
 
 /// A move class, compiled.
@@ -430,6 +431,9 @@ fn forcing(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(Bounds, RuleRef
             bad(!(1..=MAX_LINE_NODES).contains(&d.nodes), format!("nodes must be 1 to {MAX_LINE_NODES} (got {})", d.nodes));
             if let Some(n) = d.ply_nodes {
                 bad(!(1..=MAX_LINE_NODES).contains(&n), format!("ply_nodes must be 1 to {MAX_LINE_NODES} (got {n})"));
+            }
+            if let Some(n) = d.cycle_nodes {
+                bad(!(1..=MAX_CYCLE_NODES).contains(&n), format!("cycle_nodes must be 1 to {MAX_CYCLE_NODES} (got {n})"));
             }
             bad(d.mate_after_gain > MAX_MATE_DEPTH, format!("mate_after_gain must be at most {MAX_MATE_DEPTH} (got {})", d.mate_after_gain));
             (errors.len() == before).then(|| (d, RuleRef::of(c)))

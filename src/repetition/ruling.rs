@@ -223,7 +223,7 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
     for p in i..k {
         // The move before: for the first move of a cycle, the cycle's last (the position is the same).
         let prev = if p == i { Some(k - 1).filter(|_| judged == "repetition" && k > 0).or_else(|| p.checked_sub(1)) } else { Some(p - 1) };
-        an.start_ply();
+        an.start_ply(k - i);
         let facts = an.classify(&positions[p], moves[p], prev.map(|q| (&positions[q], moves[q])));
         plies.push(PlyRuling { ply: p + 1, facts, targets: Vec::new(), chases: Vec::new(), arrows: Vec::new(), reason: String::new() });
     }
