@@ -163,6 +163,10 @@ struct Search<'s, 'a> {
     /// The defender may take what a capture lays open (`laid_open`); off where an even line is
     /// judged over the whole sequence on the capture's point.
     takes_laid_open: bool,
+    /// Set when what the search assumes before the move (`before_move`) decided something: a
+    /// capture of the piece about to move was let through or judged by it. A search it never
+    /// decided anything in found what the plain search finds.
+    touched: std::cell::Cell<bool>,
 }
 
 impl Analyst<'_> {
@@ -180,12 +184,18 @@ impl Analyst<'_> {
         if let Some(lines) = self.lines().borrow().get(&key) {
             return lines.clone();
         }
-        let out = self.search_lines(pos, b, mode);
-        self.lines().borrow_mut().insert(key, out.clone());
+        let (out, touched) = self.search_lines(pos, b, mode);
+        let mut memo = self.lines().borrow_mut();
+        if !touched && mode != BeforeMove::default() {
+            // What is assumed before the move decided nothing: the plain search's lines too.
+            memo.entry((pos.placement(), b, BeforeMove::default())).or_insert_with(|| out.clone());
+        }
+        memo.insert(key, out.clone());
         out
     }
 
-    fn search_lines(&self, pos: &Position, b: Bounds, mode: BeforeMove) -> Vec<Line> {
+    /// The lines, and whether what is assumed before the move (`mode`) decided anything.
+    fn search_lines(&self, pos: &Position, b: Bounds, mode: BeforeMove) -> (Vec<Line>, bool) {
         let mut s = Search { before_move: mode, ..Search::new(self, b, pos.side_to_move()) };
         let mut pos = pos.clone();
         let mut out = Vec::new();
@@ -223,6 +233,9 @@ impl Analyst<'_> {
                 // root, or pinned): judged over the whole sequence, still a win (26.5).
                 let mut s2 = Search { free: s.free.clone(), root_captures: s.root_captures.clone(), before_move: mode, takes_laid_open: false, ..Search::new(self, b, s.attacker) };
                 let o2 = s2.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &Before::from(Vec::new()));
+                if s2.touched.get() {
+                    s.touched.set(true);
+                }
                 if self.gains(o2.v) {
                     out.extend(Self::line(m, Out { v: Val::ZERO, ..o2 }));
                 } else if s.free.contains(&m) && self.gives_check(&pos, m) {
@@ -261,7 +274,7 @@ impl Analyst<'_> {
             }
         }
         out.sort_by_key(|l| std::cmp::Reverse(l.gain));
-        out
+        (out, s.touched.get())
     }
 
     /// Whether the move `m` of the side to move gives check.
@@ -302,7 +315,7 @@ fn seen_by(side: Side, sq: Square) -> u8 {
 
 impl<'s, 'a> Search<'s, 'a> {
     fn new(an: &'s Analyst<'a>, b: Bounds, attacker: Side) -> Search<'s, 'a> {
-        Search { an, b, plies: b.plies, before_move: BeforeMove::default(), nodes: 0, line: Vec::new(), attacker, only_target: None, taken: false, free: Vec::new(), root_captures: Vec::new(), takes_laid_open: b.laid_open }
+        Search { an, b, plies: b.plies, before_move: BeforeMove::default(), nodes: 0, line: Vec::new(), attacker, only_target: None, taken: false, free: Vec::new(), root_captures: Vec::new(), takes_laid_open: b.laid_open, touched: std::cell::Cell::new(false) }
     }
 
     /// Between lines of equal worth the kind of the first capture decides, never the order
@@ -335,7 +348,19 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         let vm = self.an.vm;
         let theirs = Analyst::with_mover(pos, pos.side_to_move().opponent());
-        theirs.legal_captures(vm).into_iter().map(|m| (m, self.before_move.guarded != Some(self.origin(m.to)) || self.good_capture(&theirs, m))).collect()
+        theirs
+            .legal_captures(vm)
+            .into_iter()
+            .map(|m| {
+                // Judged as a capture of the piece about to move, a loss then: what is assumed
+                // before the move decided it.
+                let had = self.before_move.guarded != Some(self.origin(m.to)) || self.good_capture(&theirs, m);
+                if !had {
+                    self.touched.set(true);
+                }
+                (m, had)
+            })
+            .collect()
     }
 
     /// Whether the capture `m` of the side to move wins at once: its target is worth more
@@ -399,7 +424,10 @@ impl<'s, 'a> Search<'s, 'a> {
                 // (the attacker's capture took away the target's root).
                 attacking
                     || Some(m.to) == last
-                    || self.before_move.flight.is_some_and(|f| self.origin(m.to) == f)
+                    || self.before_move.flight.is_some_and(|f| self.origin(m.to) == f) && {
+                        self.touched.set(true);
+                        true
+                    }
                     || (self.takes_laid_open && had().iter().find(|b| b.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
             })
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))

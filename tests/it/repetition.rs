@@ -444,9 +444,15 @@ proptest! {
 fn forcing_bounds_are_checked_data() {
     // The forcing-line search's bounds come from `repetition.forcing`; a bound that would
     // make the search empty or unbounded is refused at its clause.
-    let spec = edited("cxa-2020/repetition.yaml", "      nodes: 20000\n      mate_after_gain: 1\n      laid_open: true", "      nodes: 0\n      mate_after_gain: 1\n      laid_open: true");
-    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(e.contains("repetition.forcing") && e.contains("nodes must be 1"), "{e}");
+    for (from, to, says) in [
+        ("      nodes: 20000\n", "      nodes: 0\n", "nodes must be 1"),
+        ("      ply_nodes: 5000\n", "      ply_nodes: 0\n", "ply_nodes must be 1"),
+        ("      cycle_nodes: 100000\n", "      cycle_nodes: 0\n", "cycle_nodes must be 1"),
+    ] {
+        let spec = edited("cxa-2020/repetition.yaml", from, to);
+        let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+        assert!(e.contains("repetition.forcing") && e.contains(says), "{e}");
+    }
 }
 
 /// The position turned 180° with the colours exchanged (the same game seen from the other
