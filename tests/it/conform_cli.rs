@@ -375,3 +375,27 @@ fn cases_check_reports_a_broken_suite() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The exit status of `xqspec conform`, as PROTOCOL.md §8 gives it: 0 with no failure, 1 with
+/// a failed case or a listed known failure that passes, 1 when the run cannot be made, 2 for
+/// a wrong command line.
+#[test]
+fn conform_exit_status_is_as_documented() {
+    let code = |args: &[&str]| Command::new(BIN).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap().status.code();
+    let listed = format!("{LISTED}  answer: {{status: ongoing}}\n");
+    let dir = temp_suite("exit-status", &[("listed.yaml", &listed), ("wrong-id.yaml", "- id: status-right\n  reason: r\n  answer: {status: ongoing}\n")]);
+    let cases = dir.to_str().unwrap();
+    let serve = format!("{BIN} serve");
+    let with = |list: &str| dir.join(list).to_str().unwrap().to_string();
+    // The failing case listed with the answer it gives: a clean run.
+    assert_eq!(code(&["conform", "--cases", cases, "--adapter", &serve, "--known-failures", &with("listed.yaml")]), Some(0));
+    // Not listed: a failed case.
+    assert_eq!(code(&["conform", "--cases", cases, "--adapter", &serve]), Some(1));
+    // A listed case that passes fails the run too.
+    assert_eq!(code(&["conform", "--cases", cases, "--adapter", &serve, "--known-failures", &with("wrong-id.yaml")]), Some(1));
+    // An adapter that does not start.
+    assert_eq!(code(&["conform", "--cases", cases, "--adapter", "/nonexistent/adapter"]), Some(1));
+    // A wrong command line.
+    assert_eq!(code(&["conform", "--no-such-option"]), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
