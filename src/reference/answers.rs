@@ -38,7 +38,7 @@ pub fn perft(rs: &RuleSet, fen: &str, moves: &[String], depth: u32) -> Answered 
     let mut pos = position(&rs.vm, fen, moves)?;
     Ok(match crate::perft::perft_within(&mut pos, &rs.vm, depth, PERFT_NODE_BUDGET) {
         Ok(n) => Answer::nodes(n),
-        Err(e) => Answer::error(format!("perft depth {depth} stopped: {e}, limits.perft_nodes")),
+        Err(e) => Answer::unsupported(format!("perft depth {depth} stopped: {e}, limits.perft_nodes")),
     })
 }
 
@@ -93,7 +93,7 @@ fn arbiter_reject(e: ArbiterError) -> Answer {
 /// `outcome`.
 pub fn outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answered {
     if q.events.len() > MAX_GAME_MOVES {
-        return Ok(Answer::error(format!("{} events: an outcome takes at most {MAX_GAME_MOVES} (limits.game_moves)", q.events.len())));
+        return Ok(Answer::unsupported(format!("{} events: an outcome takes at most {MAX_GAME_MOVES} (limits.game_moves)", q.events.len())));
     }
     let o = arbiter_rules(rs)?.outcome(&rs.vm, rs.repetition.as_ref(), q).map_err(arbiter_reject)?;
     Ok(Answer::one("outcome", o.to_json()))
@@ -102,7 +102,7 @@ pub fn outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answered {
 /// `game_status`: the moves played through the arbiter watching the board.
 pub fn game_status(rs: &RuleSet, q: &StatusQuery) -> Answered {
     if q.moves.len() > MAX_GAME_MOVES {
-        return Ok(Answer::error(format!("{} moves: a game status takes at most {MAX_GAME_MOVES} (limits.game_moves)", q.moves.len())));
+        return Ok(Answer::unsupported(format!("{} moves: a game status takes at most {MAX_GAME_MOVES} (limits.game_moves)", q.moves.len())));
     }
     let s = arbiter_rules(rs)?.game_status(&rs.vm, rs.repetition.as_ref(), q).map_err(arbiter_reject)?;
     Ok(Answer::one("game_status", s.to_json()))
@@ -150,7 +150,7 @@ pub fn standings(rs: &RuleSet, q: &StandingsQuery) -> Answered {
 /// `ruling`, of at most [`MAX_RULING_PLIES`] moves.
 pub fn ruling(rs: &RuleSet, q: &RulingQuery) -> Answered {
     if q.moves.len() > MAX_RULING_PLIES {
-        return Ok(Answer::error(format!(
+        return Ok(Answer::unsupported(format!(
             "{} moves: a ruling takes at most {MAX_RULING_PLIES} (limits.ruling_plies)",
             q.moves.len()
         )));

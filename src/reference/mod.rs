@@ -25,7 +25,7 @@ pub(crate) use answers::position;
 /// The most positions one `perft` of the reference visits (every ply counted, the last in
 /// bulk; `crate::perft::perft_within`): about a second of work on a laptop core. The
 /// suite's largest perft visits about 1.5 million. Declared in the hello as
-/// `limits.perft_nodes`; a perft beyond it is answered with an `error`.
+/// `limits.perft_nodes`; a perft beyond it is answered `unsupported`, naming the bound.
 pub const PERFT_NODE_BUDGET: u64 = 20_000_000;
 
 /// The most moves of one `ruling` query: the cycle search compares positions pairwise and

@@ -34,6 +34,11 @@ fn error_message(v: &Value) -> &str {
     v["error"]["message"].as_str().unwrap_or_else(|| panic!("not an error answer: {v}"))
 }
 
+/// The reason of an `unsupported` answer: a request beyond a declared bound (PROTOCOL.md §2.7).
+fn declined(v: &Value) -> &str {
+    v["unsupported"]["reason"].as_str().unwrap_or_else(|| panic!("not an unsupported answer: {v}"))
+}
+
 #[test]
 fn a_line_that_is_not_utf8_is_answered_and_the_next_one_too() {
     let first = perft(1, 1);
@@ -95,7 +100,7 @@ fn a_perft_beyond_the_budget_is_refused_quickly_and_does_not_block() {
     let (answers, took) = serve(input.as_bytes());
     assert_eq!(answers.len(), 2, "{answers:#?}");
     assert_eq!(
-        error_message(&answers[0]),
+        declined(&answers[0]),
         format!("perft depth 64 stopped: more than {PERFT_NODE_BUDGET} positions to visit (the node budget), limits.perft_nodes")
     );
     assert_eq!(answers[1], json!({"id": 2, "result": {"nodes": 79666}}));
@@ -139,7 +144,7 @@ fn a_ruling_beyond_its_bound_is_refused() {
     let input = ask(1, "ruling", json!({"fen": START, "moves": moves})) + &perft(2, 1);
     let (answers, took) = serve(input.as_bytes());
     assert_eq!(
-        error_message(&answers[0]),
+        declined(&answers[0]),
         format!("{} moves: a ruling takes at most {MAX_RULING_PLIES} (limits.ruling_plies)", MAX_RULING_PLIES + 4)
     );
     assert_eq!(answers[1], json!({"id": 2, "result": {"nodes": 44}}));
@@ -151,7 +156,7 @@ fn a_game_status_beyond_its_bound_is_refused() {
     let moves: Vec<&str> = ["h0g2", "h9g7", "g2h0", "g7h9"].iter().copied().cycle().take(MAX_GAME_MOVES + 4).collect();
     let input = ask(1, "game_status", json!({"fen": START, "moves": moves})) + &perft(2, 1);
     let (answers, took) = serve(input.as_bytes());
-    assert_eq!(error_message(&answers[0]), format!("{} moves: a game status takes at most {MAX_GAME_MOVES} (limits.game_moves)", MAX_GAME_MOVES + 4));
+    assert_eq!(declined(&answers[0]), format!("{} moves: a game status takes at most {MAX_GAME_MOVES} (limits.game_moves)", MAX_GAME_MOVES + 4));
     assert_eq!(answers[1], json!({"id": 2, "result": {"nodes": 44}}));
     assert!(took < Duration::from_secs(2), "took {took:?}");
 }
