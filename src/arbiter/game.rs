@@ -237,8 +237,7 @@ impl Ruling {
 /// `basis` and `rests_on` of a decision that rests on a 棋例 ruling (PROTOCOL.md).
 pub(crate) fn insert_basis(m: &mut Map<String, Value>, basis: Option<&Basis>) {
     if let Some(b) = basis {
-        m.insert("basis".into(), json!(b.name()));
-        m.insert("rests_on".into(), json!(b.rests_on));
+        b.insert_into(m);
     }
 }
 
@@ -435,10 +434,9 @@ pub(crate) struct Game<'a> {
     plies: usize,
     /// Declare the natural move limit as soon as it is reached (adjudicating a record).
     declare_limit: bool,
-    /// Who found the repetition ruled on at an event.
-    by: Option<(usize, By)>,
-    /// The event at which the board last ruled a cycle, and what that verdict rests on.
-    basis: Option<(usize, Basis)>,
+    /// Who found the repetition ruled on at an event, and, when the board ruled a cycle,
+    /// what its verdict rests on.
+    by: Option<(usize, By, Option<Basis>)>,
 }
 
 fn classes_match(rule: &[IllegalClass], seen: &[IllegalClass]) -> bool {
@@ -482,7 +480,6 @@ impl<'a> Game<'a> {
             plies: 0,
             declare_limit: false,
             by: None,
-            basis: None,
         }
     }
 
@@ -553,14 +550,10 @@ impl<'a> Game<'a> {
     }
 
     fn rule(&mut self, mut r: Ruling) {
-        if let Some((e, by)) = self.by {
-            if e == r.event {
-                r.by = Some(by);
-            }
-        }
-        if let Some((e, b)) = &self.basis {
+        if let Some((e, by, basis)) = &self.by {
             if *e == r.event {
-                r.basis = Some(b.clone());
+                r.by = Some(*by);
+                r.basis = basis.clone();
             }
         }
         self.rulings.push(r);
@@ -610,7 +603,7 @@ impl<'a> Game<'a> {
                 Ok(())
             }
             Event::Repetition(v) => {
-                self.by = Some((i, By::Arbiter));
+                self.by = Some((i, By::Arbiter, None));
                 self.repetition(i, *v);
                 Ok(())
             }
@@ -777,8 +770,10 @@ impl<'a> Game<'a> {
             _ => Decision::Loss,
         };
         self.rule(Ruling::new(i, decision, Some(&clause), side));
-        let by = self.by.filter(|(e, _)| *e == i).map(|(_, b)| b);
-        let basis = self.basis.as_ref().filter(|(e, _)| *e == i).map(|(_, b)| b.clone());
+        let (by, basis) = match &self.by {
+            Some((e, by, basis)) if *e == i => (Some(*by), basis.clone()),
+            _ => (None, None),
+        };
         self.end = Some(End { result, clause, event: i, by, basis });
     }
 
@@ -889,8 +884,7 @@ impl<'a> Game<'a> {
         }).unwrap_or_default();
         let verdict_rule = if ruling.verdict == Verdict::None { None } else { ruling.clauses.last() };
         let note = format!("{cycle} repeat ({}): {sides}; verdict {}", p.rule.clause, ruling.verdict.name());
-        self.by = Some((i, By::Board));
-        self.basis = Some((i, ruling.basis.clone()));
+        self.by = Some((i, By::Board, Some(ruling.basis.clone())));
         self.rule(Ruling::new(i, Decision::PendingPosition, verdict_rule, None).note(note));
         self.repetition(i, ruling.verdict);
     }

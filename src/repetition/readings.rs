@@ -15,9 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_yaml::Value;
-
-use crate::spec::{Clause, Edition, Reading, ReadingBasis, SpecError};
+use crate::spec::{switched_off, switches, Clause, Edition, Reading, ReadingBasis, SpecError};
 
 /// One reading of a rule set's 棋例 clauses.
 #[derive(Clone, Debug)]
@@ -28,6 +26,9 @@ pub struct ReadingRule {
     pub clauses: Vec<String>,
     /// What it rests on (the first clause's entry).
     pub reading: Reading,
+    /// The edition whose files write the first clause's data (an edition that inherits the
+    /// clause reads it as its parent wrote it).
+    pub data_from: String,
 }
 
 /// What a verdict rests on.
@@ -48,6 +49,12 @@ impl Basis {
         }
     }
 
+    /// `basis` and `rests_on` into an answer object (PROTOCOL.md § ruling).
+    pub fn insert_into(&self, m: &mut serde_json::Map<String, serde_json::Value>) {
+        m.insert("basis".into(), self.name().into());
+        m.insert("rests_on".into(), self.rests_on.clone().into());
+    }
+
     /// In words, for a caption or a table: `basis: text`, or `basis: inferred, rests on …`.
     pub fn caption(&self) -> String {
         if self.rests_on.is_empty() {
@@ -58,47 +65,13 @@ impl Basis {
     }
 }
 
-/// The switches of `data`: boolean fields reached through mappings only, outside `when`.
-fn switches(data: &Value, out: &mut Vec<(String, bool)>) {
-    let m = match data {
-        Value::Mapping(m) => m,
-        Value::Tagged(t) => return switches(&t.value, out),
-        _ => return,
-    };
-    for (k, v) in m {
-        match (k.as_str(), v) {
-            (Some("when"), _) => {}
-            (Some(name), Value::Bool(b)) => out.push((name.to_string(), *b)),
-            (_, v) => switches(v, out),
-        }
-    }
-}
-
-/// `data` with every switch `name` off.
-fn switched_off(data: &Value, name: &str) -> Value {
-    match data {
-        Value::Mapping(m) => Value::Mapping(
-            m.iter()
-                .map(|(k, v)| match (k.as_str(), v) {
-                    (Some("when"), _) => (k.clone(), v.clone()),
-                    (Some(n), Value::Bool(_)) if n == name => (k.clone(), Value::Bool(false)),
-                    _ => (k.clone(), switched_off(v, name)),
-                })
-                .collect(),
-        ),
-        Value::Tagged(t) => Value::Tagged(Box::new(serde_yaml::value::TaggedValue { tag: t.tag.clone(), value: switched_off(&t.value, name) })),
-        other => other.clone(),
-    }
-}
-
 /// The readings of `clauses` (the rule set's `repetition.*` clauses): every switch that is
 /// on, with its entry in the clause's provenance. A switch on without an entry, and an entry
 /// that names no switch of the clause, are errors at the clause.
 pub(crate) fn readings(clauses: &[&Clause], errors: &mut Vec<SpecError>) -> Vec<ReadingRule> {
     let mut by_name: BTreeMap<String, ReadingRule> = BTreeMap::new();
     for c in clauses {
-        let mut found = Vec::new();
-        switches(&c.data, &mut found);
+        let found = switches(&c.data);
         for (name, on) in &found {
             if !on {
                 continue;
@@ -109,7 +82,7 @@ pub(crate) fn readings(clauses: &[&Clause], errors: &mut Vec<SpecError>) -> Vec<
                     format!("the switch `{name}` is on, but the clause's provenance has no `readings` entry for it (say whether a text states it, basis: text, or only diagrams do, basis: inferred)"),
                 )),
                 Some(r) => {
-                    let e = by_name.entry(name.clone()).or_insert_with(|| ReadingRule { name: name.clone(), clauses: Vec::new(), reading: r.clone() });
+                    let e = by_name.entry(name.clone()).or_insert_with(|| ReadingRule { name: name.clone(), clauses: Vec::new(), reading: r.clone(), data_from: c.data_from.clone() });
                     e.clauses.push(c.id.clone());
                 }
             }
@@ -135,22 +108,4 @@ pub fn without(ed: &Edition, name: &str) -> Edition {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn y(s: &str) -> Value {
-        serde_yaml::from_str(s).unwrap()
-    }
-
-    #[test]
-    fn switches_are_booleans_through_mappings_outside_conditions() {
-        let mut out = Vec::new();
-        switches(&y("{test: {wins_material: {takes_part: true, kinds: [a]}}, when: {answers_check: true}, patterns: [{same_target: true}], flight_counts: false}"), &mut out);
-        assert_eq!(out, [("takes_part".to_string(), true), ("flight_counts".to_string(), false)]);
-        let off = switched_off(&y("{a: {b: true}, when: {b: true}}"), "b");
-        assert_eq!(off, y("{a: {b: false}, when: {b: true}}"));
-    }
 }

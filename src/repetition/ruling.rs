@@ -496,16 +496,18 @@ impl Ruling {
                 "black": {"pattern": ps[1].pattern, "status": status_name(ps[1].status), "zh": ps[1].zh},
             }),
         };
-        json!({
+        let mut answer = json!({
             "verdict": self.verdict.name(),
             "judged": self.judged,
             "cycle": self.cycle.map(|(a, b)| json!([a, b])),
             "plies": plies,
             "patterns": patterns,
             "clauses": self.clauses.iter().map(|r| json!({"clause": r.clause, "article": r.article})).collect::<Vec<_>>(),
-            "basis": self.basis.name(),
-            "rests_on": self.basis.rests_on,
-        })
+        });
+        if let Value::Object(m) = &mut answer {
+            self.basis.insert_into(m);
+        }
+        answer
     }
 }
 

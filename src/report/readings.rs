@@ -15,9 +15,6 @@ use crate::repetition::{rule, RepetitionRules, Ruling, RulingQuery};
 use crate::ruleset::RuleSet;
 use crate::spec::{ReadingBasis, Spec};
 
-/// The rule sets whose readings are reported.
-pub const RULE_SETS: &[&str] = &["cxa-2020", "axf", "cxa-2011", "cxa-1999"];
-
 /// Which group of cases a ruling case belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Group {
@@ -122,12 +119,13 @@ fn compare(case: &Case, edition: &str, with: &Ruling, off: &Ruling, rep: &Repeti
     Some(Change { case: case.id.clone(), verdict, classes, right: (right(with), right(off)) })
 }
 
-/// Every reading of every rule set of [`RULE_SETS`] the spec has, each switched off alone
-/// over the ruling cases that apply to the rule set.
+/// Every reading of every rule set of the spec with 棋例 clauses, each switched off alone
+/// over the ruling cases that apply to the rule set: an inferred reading by the variant its
+/// rules hold already, a text reading compiled here.
 pub fn evidence(spec: &Spec, suite: &Suite) -> Result<Vec<RuleSetReadings>, String> {
     let mut out = Vec::new();
-    for id in RULE_SETS {
-        let Ok(ed) = spec.ruleset(id) else { continue };
+    for ed in spec.editions() {
+        let id = ed.id.as_str();
         let rs = RuleSet::compile(ed.clone()).map_err(|e| format!("rule set {id} does not compile: {e}"))?;
         let Some(rep) = rs.repetition.as_ref() else { continue };
         let cases: Vec<(&Case, RulingQuery)> = suite
@@ -139,14 +137,22 @@ pub fn evidence(spec: &Spec, suite: &Suite) -> Result<Vec<RuleSetReadings>, Stri
         let base: Vec<Option<Ruling>> = cases.iter().map(|(_, q)| rule(&rs.vm, rep, q).ok()).collect();
         let mut readings = Vec::new();
         for r in &rep.readings {
-            let off = RepetitionRules::compile(&without(&ed, &r.name), &rs.vm)
-                .map_err(|e| format!("rule set {id} without `{}` does not compile: {}", r.name, e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")))?
-                .ok_or_else(|| format!("rule set {id} without `{}` has no repetition rules", r.name))?;
+            let compiled;
+            let off = match rep.variants.iter().find(|(name, _)| *name == r.name) {
+                Some((_, v)) => v,
+                None => {
+                    compiled = RepetitionRules::compile(&without(ed, &r.name), &rs.vm)
+                        .map_err(|e| format!("rule set {id} without `{}` does not compile: {}", r.name, e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")))?
+                        .ok_or_else(|| format!("rule set {id} without `{}` has no repetition rules", r.name))?
+                        .without_variants();
+                    &compiled
+                }
+            };
             let mut changes = Vec::new();
             for ((case, q), with) in cases.iter().zip(&base) {
                 let Some(with) = with else { continue };
-                if let Ok(o) = rule(&rs.vm, &off, q) {
-                    changes.extend(compare(case, id, with, &o, rep, &off));
+                if let Ok(o) = rule(&rs.vm, off, q) {
+                    changes.extend(compare(case, id, with, &o, rep, off));
                 }
             }
             readings.push(ReadingEvidence { reading: r.clone(), changes });
@@ -156,24 +162,19 @@ pub fn evidence(spec: &Spec, suite: &Suite) -> Result<Vec<RuleSetReadings>, Stri
     Ok(out)
 }
 
-/// The diagrams an inferred reading of rule set `rs` rests on: its own dependent diagrams,
-/// or, for a reading inherited unchanged (the same entry) from another rule set of `all`
-/// whose diagrams these are (a derived edition has no diagrams of its own), that rule set's,
-/// with its id.
+/// The diagrams a reading of rule set `rs` rests on: its own dependent diagrams, or, for a
+/// reading whose data `rs` inherits unchanged from the edition that writes it (a derived
+/// edition has no diagrams of its own), that edition's, with its id.
 pub fn diagrams_of<'a>(all: &'a [RuleSetReadings], rs: &'a RuleSetReadings, r: &'a ReadingEvidence) -> (Vec<&'a str>, Option<&'a str>) {
     let own = r.dependent_diagrams();
     if own.len() >= 2 {
         return (own, None);
     }
-    for other in all.iter().filter(|o| o.id != rs.id) {
-        if let Some(o) = other.readings.iter().find(|o| o.reading.name == r.reading.name && o.reading.reading == r.reading.reading) {
-            let theirs = o.dependent_diagrams();
-            if theirs.len() > own.len() {
-                return (theirs, Some(other.id.as_str()));
-            }
-        }
+    let parent = all.iter().find(|o| o.id == r.reading.data_from && o.id != rs.id);
+    match parent.and_then(|p| p.readings.iter().find(|o| o.reading.name == r.reading.name && o.reading.reading == r.reading.reading).map(|o| (p, o))) {
+        Some((p, o)) if o.dependent_diagrams().len() > own.len() => (o.dependent_diagrams(), Some(p.id.as_str())),
+        _ => (own, None),
     }
-    (own, None)
 }
 
 /// The report and its headline figures.

@@ -52,6 +52,8 @@ mod rule_ref_tests {
 }
 
 use std::collections::{BTreeMap, HashMap};
+
+use serde_yaml::Value;
 use std::fmt;
 use std::path::Path;
 
@@ -139,6 +141,47 @@ impl FoundOn {
             FoundOn::Ch9 => "ch9",
             FoundOn::Axf => "axf",
         }
+    }
+}
+
+/// The switches of a clause's `data` (the fields a reading names): boolean fields reached
+/// through mappings only, outside `when` conditions (a special case's or a verdict's
+/// conditions, and entries of lists, are the rule's own cases), with their values.
+pub(crate) fn switches(data: &Value) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    collect_switches(data, &mut out);
+    out
+}
+
+fn collect_switches(data: &Value, out: &mut Vec<(String, bool)>) {
+    let m = match data {
+        Value::Mapping(m) => m,
+        Value::Tagged(t) => return collect_switches(&t.value, out),
+        _ => return,
+    };
+    for (k, v) in m {
+        match (k.as_str(), v) {
+            (Some("when"), _) => {}
+            (Some(name), Value::Bool(b)) => out.push((name.to_string(), *b)),
+            (_, v) => collect_switches(v, out),
+        }
+    }
+}
+
+/// `data` with every switch `name` off.
+pub(crate) fn switched_off(data: &Value, name: &str) -> Value {
+    match data {
+        Value::Mapping(m) => Value::Mapping(
+            m.iter()
+                .map(|(k, v)| match (k.as_str(), v) {
+                    (Some("when"), _) => (k.clone(), v.clone()),
+                    (Some(n), Value::Bool(_)) if n == name => (k.clone(), Value::Bool(false)),
+                    _ => (k.clone(), switched_off(v, name)),
+                })
+                .collect(),
+        ),
+        Value::Tagged(t) => Value::Tagged(Box::new(serde_yaml::value::TaggedValue { tag: t.tag.clone(), value: switched_off(&t.value, name) })),
+        other => other.clone(),
     }
 }
 
@@ -464,4 +507,21 @@ pub fn summary_rows(spec: &Spec) -> Vec<(String, usize, BTreeMap<String, usize>)
             (e.id.clone(), e.clauses().len(), by)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod switch_tests {
+    use super::*;
+
+    fn y(s: &str) -> Value {
+        serde_yaml::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn switches_are_booleans_through_mappings_outside_conditions() {
+        let out = switches(&y("{test: {wins_material: {takes_part: true, kinds: [a]}}, when: {answers_check: true}, patterns: [{same_target: true}], flight_counts: false}"));
+        assert_eq!(out, [("takes_part".to_string(), true), ("flight_counts".to_string(), false)]);
+        let off = switched_off(&y("{a: {b: true}, when: {b: true}}"), "b");
+        assert_eq!(off, y("{a: {b: false}, when: {b: true}}"));
+    }
 }

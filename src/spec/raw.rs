@@ -425,7 +425,7 @@ fn override_clause(existing: &mut Clause, raw: &RawClause, loc: &Location, id: &
     existing.provenance = p.clone();
     let data = raw.data.as_ref().unwrap_or(&existing.data);
     for (field, r) in kept {
-        if has_bool_field(data, &field) {
+        if super::switches(data).iter().any(|(n, _)| *n == field) {
             existing.provenance.readings.entry(field).or_insert(r);
         }
     }
@@ -441,16 +441,6 @@ fn override_clause(existing: &mut Clause, raw: &RawClause, loc: &Location, id: &
         existing.data = d.clone();
         existing.location = loc.clone();
         existing.data_from = id.to_string();
-    }
-}
-
-/// Whether `data` has a boolean field `name` at any depth.
-pub(crate) fn has_bool_field(data: &serde_yaml::Value, name: &str) -> bool {
-    match data {
-        serde_yaml::Value::Mapping(m) => m.iter().any(|(k, v)| (k.as_str() == Some(name) && v.is_bool()) || has_bool_field(v, name)),
-        serde_yaml::Value::Sequence(s) => s.iter().any(|v| has_bool_field(v, name)),
-        serde_yaml::Value::Tagged(t) => has_bool_field(&t.value, name),
-        _ => false,
     }
 }
 
