@@ -34,28 +34,18 @@ edition, and the suite's movement rules are the same in all of them.
 """
 
 import importlib.metadata
-import json
 import os
 import re
-import sys
 
 import cchess
 from cchess.common import full2half
+
+from protocol_session import Rejected, Unsupported, serve
 
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 PERFT_NODES = int(os.environ.get("XQ_CCHESS_PERFT_NODES", "300"))
 CHINESE_READ = {"chinese", "chinese-fullwidth"}
 CHINESE_WRITE = {"chinese": full2half, "chinese-fullwidth": lambda text: text}
-
-
-class Rejected(Exception):
-    def __init__(self, kind, message):
-        super().__init__(message)
-        self.kind = kind
-
-
-class Unsupported(Exception):
-    pass
 
 
 def legal_moves(board):
@@ -117,79 +107,54 @@ def perft(board, depth):
     return count(board, depth)
 
 
-def answer(query, inp):
-    try:
-        if query == "validate_fen":
-            read_board(inp["fen"])
-            return {"result": {"valid": True}}
-        if query in ("parse_move", "format_move"):
-            notation = inp.get("notation")
-            if (query == "parse_move" and notation not in CHINESE_READ) or (
-                    query == "format_move" and notation not in CHINESE_WRITE):
-                raise Unsupported(f"cchess does not {'read' if query == 'parse_move' else 'write'} {notation}")
-        board = position(inp)
-        if query == "legal_moves":
-            return {"result": {"moves": sorted({iccs(m) for m in legal_moves(board)})}}
-        if query == "status":
-            other = board.copy()
-            other.next_turn()
-            check = other.is_checking()
-            if board.no_moves():
-                status = "checkmate" if check else "stalemate"
-            else:
-                status = "check" if check else "ongoing"
-            return {"result": {"status": status}}
-        if query == "perft":
-            return {"result": {"nodes": perft(board, inp["depth"])}}
-        if query == "parse_move":
-            found = cchess.Move.from_text(board, inp["text"])
-            if not found:
-                raise Rejected("notation", "cchess Move.from_text finds no move")
-            if board.copy().move(found[0], found[1]) is None:
-                raise Rejected("notation", f"cchess reads {iccs(found)}, which its move check refuses")
-            return {"result": {"move": iccs(found)}}
-        if query == "format_move":
-            move = inp["move"]
-            if not isinstance(move, str) or not ICCS.match(move):
-                raise Rejected("move.syntax", "the move is not ICCS")
-            if move not in {iccs(m) for m in legal_moves(board)}:
-                raise Rejected("move.illegal", f"{move} is not legal")
-            p_from, p_to = cchess.iccs2pos(move)
-            text = cchess.Move(board, p_from, p_to).to_text()
-            return {"result": {"text": CHINESE_WRITE[inp["notation"]](text)}}
-    except Rejected as r:
-        return {"reject": {"kind": r.kind, "message": str(r)}}
-    except Unsupported as u:
-        return {"unsupported": {"reason": str(u)}}
-    return {"unsupported": {"reason": f"{query} is not implemented"}}
+def answer(edition, query, inp):
+    if query == "validate_fen":
+        read_board(inp["fen"])
+        return {"result": {"valid": True}}
+    if query in ("parse_move", "format_move"):
+        notation = inp.get("notation")
+        if (query == "parse_move" and notation not in CHINESE_READ) or (
+                query == "format_move" and notation not in CHINESE_WRITE):
+            raise Unsupported(f"cchess does not {'read' if query == 'parse_move' else 'write'} {notation}")
+    board = position(inp)
+    if query == "legal_moves":
+        return {"result": {"moves": sorted({iccs(m) for m in legal_moves(board)})}}
+    if query == "status":
+        other = board.copy()
+        other.next_turn()
+        check = other.is_checking()
+        if board.no_moves():
+            status = "checkmate" if check else "stalemate"
+        else:
+            status = "check" if check else "ongoing"
+        return {"result": {"status": status}}
+    if query == "perft":
+        return {"result": {"nodes": perft(board, inp["depth"])}}
+    if query == "parse_move":
+        found = cchess.Move.from_text(board, inp["text"])
+        if not found:
+            raise Rejected("notation", "cchess Move.from_text finds no move")
+        if board.copy().move(found[0], found[1]) is None:
+            raise Rejected("notation", f"cchess reads {iccs(found)}, which its move check refuses")
+        return {"result": {"move": iccs(found)}}
+    if query == "format_move":
+        move = inp["move"]
+        if not isinstance(move, str) or not ICCS.match(move):
+            raise Rejected("move.syntax", "the move is not ICCS")
+        if move not in {iccs(m) for m in legal_moves(board)}:
+            raise Rejected("move.illegal", f"{move} is not legal")
+        p_from, p_to = cchess.iccs2pos(move)
+        text = cchess.Move(board, p_from, p_to).to_text()
+        return {"result": {"text": CHINESE_WRITE[inp["notation"]](text)}}
+    raise Unsupported(f"{query} is not implemented")
 
 
 def main():
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        kind = request.get("type")
-        if kind == "hello":
-            if request.get("protocol") != 2:
-                print(json.dumps({"type": "error", "message": "this adapter speaks protocol 2"}), flush=True)
-                return
-            reply = {
-                "type": "hello",
-                "protocol": 2,
-                "implementation": {"name": "cchess (PyPI)", "version": importlib.metadata.version("cchess"),
-                                   "language": "Python", "homepage": "https://pypi.org/project/cchess/"},
-                "editions": ["cxa-1999", "cxa-2011", "cxa-2020", "axf"],
-                "queries": ["legal_moves", "status", "perft", "validate_fen", "parse_move", "format_move"],
-            }
-        elif kind == "stop":
-            return
-        else:
-            try:
-                reply = {"id": request["id"], **answer(request["query"], request["input"])}
-            except Exception as e:  # cchess (or this adapter) failed: report it and go on
-                reply = {"id": request.get("id"), "error": {"message": f"{type(e).__name__}: {e}"}}
-        print(json.dumps(reply, ensure_ascii=False), flush=True)
+    serve({"name": "cchess (PyPI)", "version": importlib.metadata.version("cchess"),
+           "language": "Python", "homepage": "https://pypi.org/project/cchess/"},
+          ["cxa-1999", "cxa-2011", "cxa-2020", "axf"],
+          ["legal_moves", "status", "perft", "validate_fen", "parse_move", "format_move"],
+          answer)
 
 
 if __name__ == "__main__":

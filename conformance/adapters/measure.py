@@ -3,36 +3,38 @@
 conformance suite and write `reports/implementations.md`.
 
     python3 conformance/adapters/measure.py            # run every installed one, write the report
-    python3 conformance/adapters/measure.py --only cchess
-    python3 conformance/adapters/measure.py --raw DIR  # also keep each run's JSON lines in DIR
+    python3 conformance/adapters/measure.py --only cchess --raw DIR   # run one, keep its JSON lines
     python3 conformance/adapters/measure.py --from-raw DIR   # rewrite the report from kept runs
 
 One command, run by hand from the repository's root; CI and `cargo test`
-never need it (CI only checks that the report it wrote is well formed).
-It looks for, in order:
+never need it. `xqspec report --check` (in CI) fails when the report was
+measured on another suite than the checkout's (its `Measured on suite …`
+line): then run this again.
 
-- Fairy-Stockfish through its Python module (`pip install pyffish`):
-  `pyffish_adapter.py`;
-- the python `cchess` library (`pip install cchess`): `cchess_adapter.py`;
-- Pikafish, a UCI engine, as `pikafish` on the PATH (or `PIKAFISH=/path`):
-  `xqspec conform --uci`;
-- Fairy-Stockfish's UCI engine, as `fairy-stockfish` on the PATH or in
-  /usr/games (Debian's package `fairy-stockfish`): `xqspec conform --uci`.
+Each implementation in IMPLEMENTATIONS below is looked for on this machine
+(a Python module, an executable on the PATH, a Node.js module, a Rust
+example crate) and run once over the whole suite, every rule set, through
+the lightest path its users would take: an engine as it is (`--uci`,
+`--ucci`), a library through a small adapter of this folder, a Rust crate
+through xqspec's own `Harness` in an example crate. None of their code is in
+this repository; each entry says how to install it.
 
-Each is run once over the whole suite, every rule set, with `--json`. The
-runner is `xqspec` on the PATH, or `XQSPEC=/path/to/xqspec`
-(`cargo install --path .` puts it on the PATH).
+The runner is `xqspec` on the PATH, or `XQSPEC=/path/to/xqspec`
+(`cargo install --path .` puts it on the PATH), else `target/release/xqspec`.
 
-Why cases fail is written by hand, in REASONS below: one sentence per group
-of failing cases, keyed by implementation and case-id glob, found by reading
-the failures' details. A failure no glob matches is listed under its area and
-detail with "no reason written yet": read it and add a line to REASONS.
+Why cases fail is written by hand, one file per implementation:
+`reasons/<key>.txt`, one line per group of failing cases,
+`<glob over the case id or its path without .yaml><TAB><sentence>`, the
+first match naming a failure's group; found by reading the failures'
+details. A failure no glob matches is listed under its area and detail with
+"no reason written yet": read it and add a line.
 """
 
 import argparse
 import collections
 import datetime
 import fnmatch
+import importlib.metadata
 import json
 import os
 import re
@@ -44,54 +46,30 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ADAPTERS = Path(__file__).resolve().parent
+REASONS = ADAPTERS / "reasons"
 REPORT = ROOT / "reports" / "implementations.md"
 RULE_SETS = ["cxa-1999", "cxa-2011", "cxa-2020", "axf"]
 FAILING = ("fail", "error", "crash", "timeout")
 
-# (implementation key, glob over the case id or its path without .yaml, sentence).
-# The first matching line names a failure's group.
-REASONS = [
-    # Fairy-Stockfish through pyffish
-    ("pyffish", "fen-*-palace", "accepts a general outside its palace: validate_fen checks no piece placement"),
-    ("pyffish", "fen-advisor-off-its-points", "accepts an advisor off the palace's points: validate_fen checks no piece placement"),
-    ("pyffish", "fen-*elephant-*", "accepts an elephant across the river or off its seven points: validate_fen checks no piece placement"),
-    ("pyffish", "fen-*soldier-*", "accepts a soldier behind its starting rank or between the starting files: validate_fen checks no piece placement"),
-    ("pyffish", "fen-six-red-soldiers", "accepts six soldiers, three horses or three advisors: validate_fen counts only the generals"),
-    ("pyffish", "fen-three-*", "accepts six soldiers, three horses or three advisors: validate_fen counts only the generals"),
-    ("pyffish", "fen-generals-facing*", "accepts a position where the side not to move is in check or the generals face: validate_fen does not look at checks"),
-    ("pyffish", "fen-*not-to-move-in-check", "accepts a position where the side not to move is in check or the generals face: validate_fen does not look at checks"),
-    ("pyffish", "status-refuses-facing-generals", "accepts a position where the side not to move is in check or the generals face: validate_fen does not look at checks"),
-    ("pyffish", "ruling-invalid-fen-refused", "accepts a position where the side not to move is in check or the generals face: validate_fen does not look at checks"),
-    ("pyffish", "legal-moves-refuses-invalid-fen", "accepts six soldiers, three horses or three advisors: validate_fen counts only the generals"),
-    ("pyffish", "fen-rank-of-ten-points", "accepts a rank of ten points (`9` then a piece) and a `0` in the board field: the ranks' arithmetic is not checked"),
-    ("pyffish", "fen-zero-empty-points", "accepts a rank of ten points (`9` then a piece) and a `0` in the board field: the ranks' arithmetic is not checked"),
-    ("pyffish", "fen-side-missing", "accepts a FEN without the side-to-move field"),
-    ("pyffish", "fen-side-r-for-red", "refuses `r` for Red, a form met in the field (feature fen-side-r)"),
-    ("pyffish", "perpetual-kill-forbidden-cxa-allowed-axf", "rules that Black, whose chariot only blocks a perpetual threat of mate (长杀), must change, where the AXF rules allow both sides' moves: a draw"),
-    ("pyffish", "axf-orange-113", "finds no forbidden chase in a perpetual chase (the source's own illustration): a draw where the source rules Red must change"),
-    ("pyffish", "axf-orange-076", "judges a position the suite refuses (a black soldier behind its first rank): validate_fen checks no piece placement"),
-    ("pyffish", "ruling/*", "gives only the verdict: pyffish exposes no per-move classes, targets or patterns, which these cases check"),
-    # cchess
-    ("cchess", "notation-abbreviated-*", "reads no abbreviated notation (炮2.5, 马8+7): Move.from_text finds no move or raises ValueError"),
-    ("cchess", "notation-chinese-*traditional*", "reads no traditional or variant characters (車, 將, 進, 俥, 傌, 砲, 包): simplified characters only"),
-    ("cchess", "notation-chinese-*variant*", "reads no traditional or variant characters (車, 將, 進, 俥, 傌, 砲, 包): simplified characters only"),
-    ("cchess", "notation-chinese-*-bao", "reads no traditional or variant characters (車, 將, 進, 俥, 傌, 砲, 包): simplified characters only"),
-    ("cchess", "notation-chinese-*-pao-stone", "reads no traditional or variant characters (車, 將, 進, 俥, 傌, 砲, 包): simplified characters only"),
-    ("cchess", "notation-tandem-rear-traditional", "reads no traditional or variant characters (車, 將, 進, 俥, 傌, 砲, 包): simplified characters only"),
-    ("cchess", "notation-error-chinese-empty", "raises IndexError or ValueError on text it cannot read (empty, no number, file 十 or 0) instead of refusing it"),
-    ("cchess", "notation-error-chinese-missing-number", "raises IndexError or ValueError on text it cannot read (empty, no number, file 十 or 0) instead of refusing it"),
-    ("cchess", "notation-error-chinese-ten-is-no-file", "raises IndexError or ValueError on text it cannot read (empty, no number, file 十 or 0) instead of refusing it"),
-    ("cchess", "notation-error-chinese-zero-file", "raises IndexError or ValueError on text it cannot read (empty, no number, file 十 or 0) instead of refusing it"),
-    ("cchess", "notation-error-chinese-trailing-text", "ignores characters after the move (炮二平五五 reads as 炮二平五)"),
-    ("cchess", "notation-error-front-without-tandem", "reads texts that denote no legal move: 前 for pieces not on one file, 中 of four, a move that leaves the generals facing (its move check looks at no checks)"),
-    ("cchess", "notation-error-move-exposing-facing-generals", "reads texts that denote no legal move: 前 for pieces not on one file, 中 of four, a move that leaves the generals facing (its move check looks at no checks)"),
-    ("cchess", "notation-tandem-four-no-middle", "reads texts that denote no legal move: 前 for pieces not on one file, 中 of four, a move that leaves the generals facing (its move check looks at no checks)"),
-    ("cchess", "notation-tandem-two-files-ambiguous", "does not see ambiguity: of two front soldiers on two files it picks one"),
-    ("cchess", "notation-tandem-*", "reads tandem pieces only as 前/中/后 counted over the side's pieces of that kind: no 一二三四 numbering, no file forms (前七, 前兵七), no plain form when only one of two can move, 前/后 picked across files"),
-    ("cchess", "notation-format-tandem-*", "writes tandem pieces its own way: no 前/后 for advisors (仕六退五), a digit for Black's third of four (3卒), the piece and not the file where tandems stand on two files (前兵平六)"),
-    ("cchess", "fen-letters-h-and-e", "refuses `h` and `e` for horse and elephant, letters met in the field (feature fen-letter-h, fen-letter-e)"),
-    ("cchess", "fen/*", "accepts what the suite refuses: from_fen checks only that each character is a piece letter (no board shape, counters, side to move, piece count, placement or checks)"),
-    ("cchess", "*-refuses-*", "answers for a FEN the suite refuses (three red horses, facing generals, a short board): from_fen checks only that each character is a piece letter"),
+# The scoreboard's columns: (title, area, rule set or None for all). The 棋例 rulings
+# are shown per rule set; an area the suite has and this list lacks is added at the end.
+COLUMNS = [
+    ("movement", "movement", None),
+    ("check and mate", "check", None),
+    ("FEN", "fen", None),
+    ("perft", "perft", None),
+    ("notation", "notation", None),
+    ("real games", "games", None),
+    ("棋例 1999", "ruling", "cxa-1999"),
+    ("棋例 2011", "ruling", "cxa-2011"),
+    ("棋例 2020", "ruling", "cxa-2020"),
+    ("棋例 AXF", "ruling", "axf"),
+    ("outcome", "outcome", None),
+    ("game status", "game-status", None),
+    ("touch-move", "touch", None),
+    ("clock", "clock", None),
+    ("standings", "standings", None),
+    ("play-off", "playoff", None),
 ]
 
 
@@ -111,33 +89,95 @@ def python_has(module):
     return r.returncode == 0
 
 
-def uci_name(path):
+def dist_version(dist):
     try:
-        out = subprocess.run([path], input="uci\nquit\n", capture_output=True, text=True, timeout=10).stdout
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def python_adapter(module, dist, adapter):
+    def find():
+        if not python_has(module):
+            return None
+        return ["--adapter", f"{sys.executable} {ADAPTERS / adapter}"], dist_version(dist)
+    return find
+
+
+def engine(flag, names, env, extra=()):
+    def find():
+        path = os.environ.get(env) or next((p for n in names for p in [find_executable(n, extra)] if p), None)
+        if not path:
+            return None
+        return [flag, path], None  # the version is the engine's `id name` (and `id version`)
+    return find
+
+
+def node_adapter():
+    """xiangqi.js through `xiangqijs_adapter.js`: the module from XIANGQI_JS, else Node's own lookup."""
+    if not shutil.which("node"):
+        return None
+    env = dict(os.environ)
+    probe = "const p=process.env.XIANGQI_JS;const m=require(p||'xiangqi.js');console.log(typeof m)"
+    r = subprocess.run(["node", "-e", probe], capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        return None
+    return ["--adapter", f"node {ADAPTERS / 'xiangqijs_adapter.js'}"], None
+
+
+def rust_example(folder):
+    """A Rust crate through xqspec's `Harness`: an example crate that prints the runner's JSON lines."""
+    def find():
+        manifest = ADAPTERS / folder / "Cargo.toml"
+        if not manifest.exists() or not shutil.which("cargo"):
+            return None
+        return ["cargo", "run", "--quiet", "--release", "--manifest-path", str(manifest)], None
+    return find
+
+
+# key: the name of its reasons file and of its kept run; title; how it is found and run
+# (a function giving the conform arguments, or a whole command, and a version, or None
+# when it is not installed); how to install it.
+IMPLEMENTATIONS = [
+    ("pikafish", "Pikafish (UCI)", engine("--uci", ["pikafish"], "PIKAFISH"),
+     "a release binary with its network file from github.com/official-pikafish/Pikafish, found as "
+     "`pikafish` on the PATH or through `PIKAFISH=/path`; no Python or Debian package ships it"),
+    ("fairy-stockfish-uci", "Fairy-Stockfish (UCI engine)",
+     engine("--uci", ["fairy-stockfish"], "FAIRY_STOCKFISH", ["/usr/games"]),
+     "Debian's package `fairy-stockfish`, or a release of github.com/fairy-stockfish/Fairy-Stockfish"),
+    ("eleeye", "ElephantEye (UCCI)", engine("--ucci", ["eleeye", "ELEEYE"], "ELEEYE"),
+     "built from github.com/xqbase/eleeye with a C++ compiler, found as `eleeye` on the PATH or through `ELEEYE=/path`"),
+    ("pyffish", "Fairy-Stockfish (pyffish)", python_adapter("pyffish", "pyffish", "pyffish_adapter.py"),
+     "`pip install pyffish`"),
+    ("cchess", "cchess (PyPI)", python_adapter("cchess", "cchess", "cchess_adapter.py"), "`pip install cchess`"),
+    ("chinese-chess-lib", "chinese-chess-lib (PyPI)",
+     python_adapter("chinese_chess_lib", "chinese-chess-lib", "chinese_chess_lib_adapter.py"),
+     "`pip install chinese-chess-lib`"),
+    ("xiangqi", "xiangqi (PyPI)", python_adapter("xiangqi", "xiangqi", "xiangqi_adapter.py"), "`pip install xiangqi`"),
+    ("gym-xiangqi", "gym-xiangqi (PyPI)", python_adapter("gym_xiangqi", "gym-xiangqi", "gym_xiangqi_adapter.py"),
+     "`pip install gym-xiangqi`"),
+    ("xiangqi.js", "xiangqi.js (Node.js)", node_adapter,
+     "github.com/lengyanyu258/xiangqi.js, or its npm package, found through `XIANGQI_JS=/path/to/xiangqi.js` "
+     "or Node's module lookup"),
+    ("chessai", "chessai (crates.io)", rust_example("rust-chessai"),
+     "nothing to install: `conformance/adapters/rust-chessai/` depends on it, cargo fetches it"),
+]
+
+
+def engine_name(flag, path):
+    """`id name` (and `id version`) of a UCI or UCCI engine."""
+    hello = "uci" if flag == "--uci" else "ucci"
+    try:
+        out = subprocess.run([path], input=f"{hello}\nquit\n", capture_output=True, text=True, timeout=10).stdout
     except Exception:
         return None
+    name = version = None
     for line in out.splitlines():
         if line.startswith("id name "):
-            return line[len("id name "):].strip()
-    return None
-
-
-def implementations():
-    """(key, title, conform arguments, version or None) of each installed implementation."""
-    found = []
-    if python_has("pyffish"):
-        found.append(("pyffish", "Fairy-Stockfish (pyffish)",
-                      ["--adapter", f"{sys.executable} {ADAPTERS / 'pyffish_adapter.py'}"], None))
-    if python_has("cchess"):
-        found.append(("cchess", "cchess (PyPI)",
-                      ["--adapter", f"{sys.executable} {ADAPTERS / 'cchess_adapter.py'}"], None))
-    pika = os.environ.get("PIKAFISH") or find_executable("pikafish")
-    if pika:
-        found.append(("pikafish", "Pikafish (UCI)", ["--uci", pika], uci_name(pika)))
-    fsf = find_executable("fairy-stockfish", ["/usr/games"])
-    if fsf:
-        found.append(("fairy-stockfish-uci", "Fairy-Stockfish (UCI engine)", ["--uci", fsf], uci_name(fsf)))
-    return found
+            name = line[len("id name "):].strip()
+        elif line.startswith("id version "):
+            version = line[len("id version "):].strip()
+    return f"{name} {version}" if name and version else name
 
 
 def runner():
@@ -151,11 +191,20 @@ def runner():
 
 
 def run(exe, key, args):
-    """Run the suite; the JSON lines and the wall time in seconds."""
-    cmd = [exe, "conform", "--cases", str(ROOT / "conformance"), "--json", *args]
+    """Run the suite; the JSON lines and the wall time in seconds. `args` are the options of
+    `xqspec conform`, or (a Rust example) a whole command that prints the same lines."""
+    if args[0] == "cargo":
+        cmd = args
+    else:
+        cmd = [exe, "conform", "--cases", str(ROOT / "conformance"), "--json", "--quiet", *args]
     print(f"measure.py: {key}: {' '.join(cmd)}", file=sys.stderr, flush=True)
+    env = dict(os.environ)
+    if args[0] == "cargo":
+        # Built outside conformance/, which xqspec embeds; built before the clock starts.
+        env.setdefault("CARGO_TARGET_DIR", str(ROOT / "target" / "adapters"))
+        subprocess.run(["cargo", "build", "--quiet", "--release", *args[4:]], cwd=ROOT, env=env, check=True)
     start = time.monotonic()
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
     seconds = time.monotonic() - start
     lines = [json.loads(l) for l in proc.stdout.splitlines() if l.strip().startswith("{")]
     if not any(l.get("type") == "summary" for l in lines):
@@ -163,10 +212,41 @@ def run(exe, key, args):
     return lines, seconds
 
 
-def reason_of(key, case):
+def suite_dump(exe):
+    """Every case × rule set of the checkout's suite (`xqspec cases dump`), by (id, rule set)."""
+    out = subprocess.run([exe, "cases", "dump", "--cases", str(ROOT / "conformance")], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    rows = [json.loads(l) for l in out.splitlines() if l.strip()]
+    return {(r["id"], r["edition"]): r for r in rows}
+
+
+def suite_version(exe):
+    out = subprocess.run([exe, "conform", "--run", "-", "--json", "--quiet"], cwd=ROOT,
+                         capture_output=True, text=True).stdout
+    for l in out.splitlines():
+        if l.startswith("{") and json.loads(l).get("type") == "header":
+            return json.loads(l)["suite"]
+    sys.exit("measure.py: cannot read the suite's version from `xqspec conform --json`")
+
+
+def reasons(key):
+    f = REASONS / f"{key}.txt"
+    out = []
+    if f.exists():
+        for n, line in enumerate(f.read_text().splitlines(), 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            glob, sep, sentence = line.partition("\t")
+            if not sep or not sentence.strip():
+                sys.exit(f"measure.py: {f}:{n}: want `<glob><TAB><sentence>`")
+            out.append((glob.strip(), sentence.strip()))
+    return out
+
+
+def reason_of(rules, case):
     path = case["path"][:-5] if case["path"].endswith(".yaml") else case["path"]
-    for k, glob, sentence in REASONS:
-        if k == key and (fnmatch.fnmatchcase(case["id"], glob) or fnmatch.fnmatchcase(path, glob)):
+    for glob, sentence in rules:
+        if fnmatch.fnmatchcase(case["id"], glob) or fnmatch.fnmatchcase(path, glob):
             return sentence
     return None
 
@@ -198,11 +278,70 @@ def bucket(status):
     return "pass" if status == "pass" else "skip" if status == "skip" else "fail"
 
 
-def section(key, title, version, lines, seconds):
+def code(text, limit=400):
+    text = str(text)
+    if len(text) > limit:
+        text = text[:limit] + " …"
+    return "`" + text.replace("`", "'") + "`"
+
+
+def article_text(case):
+    """`art. 2.4 (movement.horse)` for each clause the case cites, in its rule set."""
+    arts = case.get("articles") or {}
+    out = []
+    for c in case.get("clauses", []):
+        a = arts.get(c)
+        out.append(f"art. {a} (`{c}`)" if a else f"`{c}`")
+    return ", ".join(out)
+
+
+def repro(c, dumped):
+    """The smallest case of a group, written to be pasted into the program's issue tracker."""
+    d = dumped.get((c["id"], c["edition"]), {})
+    inp = d.get("input", {})
+    lines = [f"  - smallest case: `{c['id']}` under {c['edition']} (`conformance/{c['path']}`), query `{d.get('query', '?')}`"]
+    if "fen" in inp:
+        lines.append(f"    - FEN: {code(inp['fen'])}")
+    moves = inp.get("moves")
+    if moves:
+        lines.append(f"    - moves: {code(' '.join(moves) if isinstance(moves, list) else moves)}")
+    rest = {k: v for k, v in inp.items() if k not in ("fen", "moves")}
+    if rest:
+        lines.append(f"    - input: {code(json.dumps(rest, ensure_ascii=False))}")
+    lines.append(f"    - the rules say: {code(c['expected'])}, by {article_text(d) or 'the case'}")
+    said = c["got"] or f"{c['status']}: {c['detail']}"
+    # the detail, where it says more than the answer (`moves differ: missing d9d8`)
+    more = c["got"] and c["detail"] and not c["detail"].startswith("expected ")
+    lines.append(f"    - the program says: {code(said)}" + (f" ({c['detail']})" if more else ""))
+    return lines
+
+
+def size(c, dumped):
+    d = dumped.get((c["id"], c["edition"]), {})
+    return (len(json.dumps(d.get("input", {}), ensure_ascii=False)), c["edition"] != "cxa-2020", c["id"])
+
+
+def columns_of(cases):
+    """COLUMNS, then a column for each area of `cases` that COLUMNS lacks."""
+    known = {a for _, a, _ in COLUMNS}
+    return COLUMNS + [(a, a, None) for a in sorted({c["area"] for c in cases} - known)]
+
+
+def cell(c):
+    run = c["pass"] + c["fail"]
+    if run == 0:
+        return "–"
+    pct = 100 * c["pass"] / run
+    shown = f"{pct:.0f} %" if c["fail"] == 0 or pct < 99.5 else f"{pct:.1f} %"
+    if c["fail"] and shown == "100 %":
+        shown = ">99 %"
+    return f"{shown} {c['pass']}/{run}"
+
+
+def section(key, title, version, lines, seconds, dumped):
     header = next(l for l in lines if l.get("type") == "header")
     cases = [l for l in lines if l.get("type") == "case"]
     impl = header.get("implementation", {})
-    version = version or impl.get("version", "?")
     by_area = collections.defaultdict(collections.Counter)
     by_set = collections.defaultdict(collections.Counter)
     total = collections.Counter()
@@ -227,23 +366,25 @@ def section(key, title, version, lines, seconds):
     out += table([(s, by_set[s]) for s in RULE_SETS if s in by_set]
                  + [(s, c) for s, c in sorted(by_set.items()) if s not in RULE_SETS] + [("total", total)], "rule set")
     out.append("")
+    rules = reasons(key)
     groups = collections.OrderedDict()
     for c in cases:
         if c["status"] not in FAILING:
             continue
-        sentence = reason_of(key, c)
+        sentence = reason_of(rules, c)
         if sentence is None:
             sentence = f"{c['area']}: {detail_pattern(c['detail'])} (no reason written yet)"
         groups.setdefault(sentence, []).append(c)
-    out.append("What fails and why:")
+    out.append("What fails and why, each with its smallest case:")
     out.append("")
     if not groups:
         out.append("- nothing")
-    for sentence, cs in sorted(groups.items(), key=lambda g: -len(g[1])):
+    for sentence, cs in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])):
         ids = sorted({c["id"] for c in cs})
         areas = sorted({c["area"] for c in cs})
         shown = ", ".join(f"`{i}`" for i in ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
         out.append(f"- {sentence} ({'/'.join(areas)}; {plural(len(cs), 'run')} of {plural(len(ids), 'case')}: {shown})")
+        out += repro(min(cs, key=lambda c: size(c, dumped)), dumped)
     undeclared = collections.Counter()
     skips = collections.Counter()
     for c in cases:
@@ -263,61 +404,108 @@ def section(key, title, version, lines, seconds):
     for d, n in skips.most_common(8):
         out.append(f"- {n}: {d}")
     out.append("")
-    return out, total, version
+    return out, total, cases
+
+
+def scoreboard(results):
+    """Implementations down, areas across: the pass rate of the cases each ran, with counts."""
+    all_cases = [c for r in results for c in r["cases"]]
+    cols = [col for col in columns_of(all_cases)
+            if any(c["area"] == col[1] and (col[2] is None or c["edition"] == col[2]) for c in all_cases)]
+    out = ["| implementation | " + " | ".join(t for t, _, _ in cols) + " |",
+           "|---|" + "---:|" * len(cols)]
+    for r in results:
+        by = collections.defaultdict(collections.Counter)
+        for c in r["cases"]:
+            for t, area, rs in cols:
+                if c["area"] == area and (rs is None or c["edition"] == rs):
+                    by[t][bucket(c["status"])] += 1
+        out.append(f"| {r['title']} | " + " | ".join(cell(by[t]) for t, _, _ in cols) + " |")
+    return out
+
+
+def load_raw(folder, key):
+    f = Path(folder) / f"{key}.jsonl"
+    if not f.exists():
+        return None
+    lines = [json.loads(l) for l in f.read_text().splitlines() if l.strip()]
+    meta = next(l for l in lines if l.get("type") == "measure")
+    return lines, meta["seconds"], meta.get("version")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", action="append", help="only this implementation key (repeatable)")
     ap.add_argument("--raw", help="keep each run's JSON lines (and its time) in this folder")
-    ap.add_argument("--from-raw", help="write the report from the runs kept in this folder, running nothing")
+    ap.add_argument("--from-raw", help="write the report from the runs kept in this folder, running only "
+                    "the implementations named with --only")
     ap.add_argument("--output", default=str(REPORT))
     a = ap.parse_args()
-    impls = implementations()
-    if a.only:
-        impls = [i for i in impls if i[0] in a.only]
-    results = []
-    for key, title, args, version in impls:
-        if a.from_raw:
-            f = Path(a.from_raw) / f"{key}.jsonl"
-            if not f.exists():
-                continue
-            lines = [json.loads(l) for l in f.read_text().splitlines() if l.strip()]
-            meta = next(l for l in lines if l.get("type") == "measure")
-            seconds = meta["seconds"]
-            version = meta.get("version") or version
+    exe = runner()
+    dumped = suite_dump(exe)
+    version_of_suite = suite_version(exe)
+    case_files = len({r["path"] for r in dumped.values()})
+    results, missing = [], []
+    for key, title, find, install in IMPLEMENTATIONS:
+        kept = load_raw(a.from_raw, key) if a.from_raw and not (a.only and key in a.only) else None
+        if a.from_raw and kept is None and not (a.only and key in a.only):
+            missing.append((title, install, "no kept run"))
+            continue
+        if not a.from_raw and a.only and key not in a.only:
+            continue
+        if kept:
+            lines, seconds, version = kept
         else:
-            lines, seconds = run(runner(), key, args)
-            if a.raw:
-                Path(a.raw).mkdir(parents=True, exist_ok=True)
-                with open(Path(a.raw) / f"{key}.jsonl", "w") as f:
+            found = find()
+            if not found:
+                missing.append((title, install, "not installed"))
+                continue
+            args, version = found
+            if args[0] in ("--uci", "--ucci"):
+                version = engine_name(args[0], args[1])
+            lines, seconds = run(exe, key, args)
+            if a.raw or a.from_raw:
+                folder = Path(a.raw or a.from_raw)
+                folder.mkdir(parents=True, exist_ok=True)
+                with open(folder / f"{key}.jsonl", "w") as f:
                     f.write(json.dumps({"type": "measure", "seconds": seconds, "version": version}) + "\n")
                     for l in lines:
                         f.write(json.dumps(l, ensure_ascii=False) + "\n")
-        results.append((key, title, version, lines, seconds))
+        header = next(l for l in lines if l.get("type") == "header")
+        cases = [l for l in lines if l.get("type") == "case"]
+        if header.get("suite") != version_of_suite or len(cases) != len(dumped):
+            sys.exit(f"measure.py: {key} ran {len(cases)} cases of suite {header.get('suite')}; the checkout's suite "
+                     f"{version_of_suite} has {len(dumped)}: run it again")
+        version = version or header.get("implementation", {}).get("version", "?")
+        results.append({"key": key, "title": title, "version": version, "lines": lines, "seconds": seconds,
+                        "cases": cases})
     if not results:
         sys.exit("measure.py: none of the implementations is installed")
     today = datetime.date.today().isoformat()
     head = ["# Third-party implementations on the conformance suite", "",
             f"Generated by `python3 conformance/adapters/measure.py` on {today}; do not edit by hand "
-            "(the reasons for failures are kept in the script's REASONS). Each implementation ran once over "
-            "the whole suite, every rule set; a case counts once per rule set it runs under. *Skipped* is a "
-            "case the implementation does not declare or answers `unsupported` for; *failed* counts wrong "
-            "answers, errors, crashes and time-outs.", ""]
+            "(the reasons for failures are kept in `conformance/adapters/reasons/`). Each implementation ran once "
+            "over the whole suite, every rule set, through the lightest path its users would take (an engine as it "
+            "is, a library through a small adapter in `conformance/adapters/`); a case counts once per rule set it "
+            "runs under. *Skipped* is a case the implementation does not declare or answers `unsupported` for; "
+            "*failed* counts wrong answers, errors, crashes and time-outs.", "",
+            f"Measured on suite {version_of_suite}, {case_files} case files, {len(dumped)} runs "
+            "(a case once per rule set it runs under).", ""]
     body, summary_rows = [], []
-    for key, title, version, lines, seconds in results:
-        sec, total, version = section(key, title, version, lines, seconds)
+    for r in results:
+        sec, total, _ = section(r["key"], r["title"], r["version"], r["lines"], r["seconds"], dumped)
         body += sec
-        summary_rows.append(f"| {title} | {version} | {total['pass']} | {total['fail']} | {total['skip']} | {duration(seconds)} |")
-    hints = {"pyffish": ("Fairy-Stockfish (pyffish)", "`pip install pyffish`"),
-             "cchess": ("cchess (PyPI)", "`pip install cchess`"),
-             "pikafish": ("Pikafish (UCI)", "a release binary of its own, found as `pikafish` on the PATH or "
-                          "through `PIKAFISH=/path`; no Python or Debian package ships it")}
-    missing = [f"{t} ({hint})" for k, (t, hint) in hints.items() if k not in {r[0] for r in results}]
+        summary_rows.append(f"| {r['title']} | {r['version']} | {total['pass']} | {total['fail']} | "
+                            f"{total['skip']} | {duration(r['seconds'])} |")
+    head += ["## Scoreboard", "",
+             "Each cell: the share of the cases run in that area that pass, then passed/run (skipped cases "
+             "are not run); – where the program answers none. 棋例 is the `ruling` query under each rule set.", ""]
+    head += scoreboard(results) + [""]
     head += ["## Totals", "", "| implementation | version | passed | failed | skipped | time |",
              "|---|---|---:|---:|---:|---:|"] + summary_rows + [""]
     if missing:
-        head += [f"Not installed on the measuring machine, so not measured: {'; '.join(missing)}.", ""]
+        head += ["Not measured here:", ""]
+        head += [f"- {t}: {why}; {install}." for t, install, why in missing] + [""]
     Path(a.output).parent.mkdir(parents=True, exist_ok=True)
     Path(a.output).write_text("\n".join(head + body).rstrip() + "\n")
     print(f"measure.py: wrote {a.output}", file=sys.stderr)

@@ -35,12 +35,12 @@ are the same in all). Fairy-Stockfish numbers ranks 1-10, so moves are
 converted from and to ICCS (ranks 0-9).
 """
 
-import json
 import os
 import re
-import sys
 
 import pyffish as sf
+
+from protocol_session import Rejected, Unsupported, serve
 
 VARIANT = "xiangqi"
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
@@ -67,16 +67,6 @@ def to_engine(move):
 def to_iccs(move):
     m = re.fullmatch(r"([a-i])(\d+)([a-i])(\d+)", move)
     return f"{m.group(1)}{int(m.group(2)) - 1}{m.group(3)}{int(m.group(4)) - 1}"
-
-
-class Rejected(Exception):
-    def __init__(self, kind, message):
-        super().__init__(message)
-        self.kind = kind
-
-
-class Unsupported(Exception):
-    pass
 
 
 def check_fen(fen):
@@ -167,62 +157,35 @@ def ruling(fen, played):
 
 
 def answer(edition, query, inp):
-    try:
-        if query == "validate_fen":
-            check_fen(inp["fen"])
-            return {"result": {"valid": True}}
-        if query == "ruling" and edition != "axf":
-            raise Unsupported("Fairy-Stockfish judges repetitions by the AXF rules only")
-        fen, played = position(inp)
-        if query == "legal_moves":
-            return {"result": {"moves": [to_iccs(m) for m in sf.legal_moves(VARIANT, fen, played)]}}
-        if query == "perft":
-            return {"result": {"nodes": perft(fen, played, inp["depth"])}}
-        if query == "status":
-            moves = sf.legal_moves(VARIANT, fen, played)
-            check = sf.gives_check(VARIANT, fen, played)
-            if moves:
-                status = "check" if check else "ongoing"
-            else:
-                status = "checkmate" if check else "stalemate"
-            return {"result": {"status": status}}
-        if query == "ruling":
-            return {"result": {"ruling": ruling(fen, played)}}
-    except Rejected as r:
-        return {"reject": {"kind": r.kind, "message": str(r)}}
-    except Unsupported as u:
-        return {"unsupported": {"reason": str(u)}}
-    return {"unsupported": {"reason": f"{query} is not implemented"}}
+    if query == "validate_fen":
+        check_fen(inp["fen"])
+        return {"result": {"valid": True}}
+    if query == "ruling" and edition != "axf":
+        raise Unsupported("Fairy-Stockfish judges repetitions by the AXF rules only")
+    fen, played = position(inp)
+    if query == "legal_moves":
+        return {"result": {"moves": [to_iccs(m) for m in sf.legal_moves(VARIANT, fen, played)]}}
+    if query == "perft":
+        return {"result": {"nodes": perft(fen, played, inp["depth"])}}
+    if query == "status":
+        moves = sf.legal_moves(VARIANT, fen, played)
+        check = sf.gives_check(VARIANT, fen, played)
+        if moves:
+            status = "check" if check else "ongoing"
+        else:
+            status = "checkmate" if check else "stalemate"
+        return {"result": {"status": status}}
+    if query == "ruling":
+        return {"result": {"ruling": ruling(fen, played)}}
+    raise Unsupported(f"{query} is not implemented")
 
 
 def main():
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        kind = request.get("type")
-        if kind == "hello":
-            if request.get("protocol") != 2:
-                print(json.dumps({"type": "error", "message": "this adapter speaks protocol 2"}), flush=True)
-                return
-            reply = {
-                "type": "hello",
-                "protocol": 2,
-                "implementation": {"name": "Fairy-Stockfish (pyffish)",
-                                   "version": ".".join(str(n) for n in sf.version()),
-                                   "language": "Python",
-                                   "homepage": "https://github.com/fairy-stockfish/Fairy-Stockfish"},
-                "editions": ["cxa-1999", "cxa-2011", "cxa-2020", "axf"],
-                "queries": ["legal_moves", "perft", "status", "validate_fen", "ruling"],
-            }
-        elif kind == "stop":
-            return
-        else:
-            try:
-                reply = {"id": request["id"], **answer(request.get("edition"), request["query"], request["input"])}
-            except Exception as e:  # our own bug: report it and go on
-                reply = {"id": request.get("id"), "error": {"message": repr(e)}}
-        print(json.dumps(reply, ensure_ascii=False), flush=True)
+    serve({"name": "Fairy-Stockfish (pyffish)", "version": ".".join(str(n) for n in sf.version()),
+           "language": "Python", "homepage": "https://github.com/fairy-stockfish/Fairy-Stockfish"},
+          ["cxa-1999", "cxa-2011", "cxa-2020", "axf"],
+          ["legal_moves", "perft", "status", "validate_fen", "ruling"],
+          answer)
 
 
 if __name__ == "__main__":

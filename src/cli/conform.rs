@@ -18,18 +18,25 @@ use xqspec::conform::known;
 use xqspec::conform::runner::{self, KnownFailures, RunOptions, Summary, Tally};
 use xqspec::conform::subject::{Adapter, InProcess, Subject};
 use xqspec::conform::suite::{SpecFacts, Suite};
-use xqspec::conform::uci::{RankBase, UciEngine};
+use xqspec::conform::uci::{Dialect, Engine, RankBase};
+
+use super::progress::Progress;
 
 /// Options of `xqspec conform`.
 #[derive(Args, Debug, Clone)]
 pub struct ConformArgs {
     /// Run an implementation speaking conformance/PROTOCOL.md, started with this
     /// shell command line (e.g. "xqspec serve", "python3 adapter.py").
-    #[arg(long, value_name = "CMD", conflicts_with = "uci")]
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["uci", "ucci"])]
     pub adapter: Option<String>,
-    /// Drive a UCI engine (Pikafish, Fairy-Stockfish; a path or a command line) for perft and legal moves.
-    #[arg(long, value_name = "PATH")]
+    /// Drive a UCI engine (Pikafish, Fairy-Stockfish; a path or a command line) for perft and
+    /// legal moves (`go perft`). See PROTOCOL.md §7 for where to get one.
+    #[arg(long, value_name = "PATH", conflicts_with = "ucci")]
     pub uci: Option<String>,
+    /// Drive a UCCI engine (ElephantEye and the engines Chinese GUIs load; a path or a command
+    /// line) for legal moves (found with `banmoves` and `go depth 1`) and shallow perft.
+    #[arg(long, value_name = "PATH")]
+    pub ucci: Option<String>,
     /// How the UCI engine numbers ranks: 0 (0–9, Pikafish) or 1 (1–10, Fairy-Stockfish);
     /// detected from the UCI_Variant option when not given.
     #[arg(long, value_name = "0|1", value_parser = ["0", "1"])]
@@ -57,6 +64,10 @@ pub struct ConformArgs {
     /// Print JSON lines (header, one line per case, summary) instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Show no progress on stderr (shown after a few seconds: cases done, failures so far,
+    /// the slowest answer).
+    #[arg(long)]
+    pub quiet: bool,
     /// Also write a Markdown report to this file.
     #[arg(long, value_name = "FILE.md")]
     pub report: Option<PathBuf>,
@@ -95,8 +106,9 @@ pub enum CasesCommand {
         #[arg(long, value_name = "FILE", default_value = "reports/coverage.md")]
         output: PathBuf,
     },
-    /// Print every case × edition as one JSON line (id, path, area, edition, clauses,
-    /// features, query, input, expect), for runners written in other languages.
+    /// Print every case × edition as one JSON line (id, path, area, edition, clauses, the
+    /// clauses' articles in that edition, features, query, input, expect), for runners
+    /// written in other languages.
     Dump {
         #[arg(long, value_name = "DIR")]
         cases: Option<PathBuf>,
@@ -153,7 +165,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         }
     }
     // The built-in reference runs against its own list of known failures unless told otherwise.
-    let in_process = args.adapter.is_none() && args.uci.is_none();
+    let in_process = args.adapter.is_none() && args.uci.is_none() && args.ucci.is_none();
     let read = |f: &Path| xqspec::input::read_file(f).map_err(|e| e.to_string());
     let lines = |errs: Vec<xqspec::conform::case::Problem>| errs.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n");
     // With --update-known-failures: the file's text and entries, rewritten after the run.
@@ -188,14 +200,19 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     let start_timeout = timeout.max(Duration::from_secs(10));
     let mut subject: Box<dyn Subject> = if let Some(cmd) = &args.adapter {
         Box::new(Adapter::start(cmd, start_timeout)?)
-    } else if let Some(path) = &args.uci {
+    } else if let Some((path, dialect)) = args
+        .uci
+        .as_ref()
+        .map(|p| (p, Dialect::Uci))
+        .or(args.ucci.as_ref().map(|p| (p, Dialect::Ucci)))
+    {
         let base = match args.uci_ranks.as_deref() {
             Some("0") => RankBase::Zero,
             Some("1") => RankBase::One,
             _ => RankBase::Detect,
         };
         let editions = spec.editions().iter().map(|e| e.id.clone()).collect();
-        Box::new(UciEngine::start(path, base, editions, start_timeout)?)
+        Box::new(Engine::start(path, dialect, base, editions, start_timeout)?)
     } else {
         Box::new(InProcess::new(Reference::new(&spec)))
     };
@@ -210,14 +227,37 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         println!("{}", runner::json_header(&about, &editions));
     }
     let json = args.json;
+    let total = runner::select(&suite, &opts)?.len();
+    let mut progress = Progress::new(!args.quiet);
+    let (mut done, mut failed) = (0, 0);
+    let mut slowest: Option<(u128, String)> = None;
     let results = runner::run(&suite, subject.as_mut(), &opts, &mut |r| {
+        done += 1;
+        failed += usize::from(matches!(r.tally(), Tally::Failed | Tally::UnexpectedPass | Tally::ChangedKnownFailure));
+        if slowest.as_ref().is_none_or(|(ms, _)| r.millis > *ms) {
+            slowest = Some((r.millis, format!("{}@{}", r.id, r.edition)));
+        }
+        let secs = progress.elapsed().as_secs_f64();
+        progress.tick(|| {
+            let mut line = format!("conform: {done}/{total} cases, {failed} failed, {secs:.0} s");
+            if let Some((ms, id)) = &slowest {
+                line.push_str(&format!(", slowest answer {:.1} s ({id})", *ms as f64 / 1000.0));
+            }
+            line
+        });
         if json {
             let mut out = stdout.lock();
             let _ = writeln!(out, "{}", runner::json_case(r));
             let _ = out.flush();
         }
     })?;
+    progress.finish();
     let summary = Summary::of(&results);
+    let stall = runner::stall(&results).map(|why| {
+        let left = results.iter().filter(|r| r.detail == why).count();
+        format!("the run stopped asking, {left} cases left unasked: {}", &why[runner::NOT_ASKED.len()..].trim_start())
+    });
+
     if json {
         println!("{}", runner::json_summary(&summary));
         eprintln!("{}", summary.line());
@@ -281,10 +321,10 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
             ))
         };
     }
-    if summary.ok() {
-        Ok(())
-    } else {
-        Err(format!("{} failed", summary.failed))
+    match stall {
+        Some(s) => Err(s),
+        None if summary.ok() => Ok(()),
+        None => Err(format!("{} failed", summary.failed)),
     }
 }
 
@@ -358,13 +398,24 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
                 ..RunOptions::default()
             };
             let mut out = std::io::stdout().lock();
+            let mut rulesets = std::collections::HashMap::new();
             for (case, ed) in runner::select(&suite, &opts)? {
                 let input = Query::from_parts(&case.query, &case.input)
                     .map(|q| q.input())
                     .unwrap_or_else(|_| case.input.clone());
+                let rs = rulesets.entry(ed.clone()).or_insert_with(|| spec.ruleset(&ed).ok());
+                // Each clause's article in this rule set (null where it has none).
+                let articles: serde_json::Map<String, serde_json::Value> = case
+                    .clauses
+                    .iter()
+                    .map(|c| {
+                        let art = rs.as_ref().and_then(|r| r.clause(c)).and_then(|c| c.article.clone());
+                        (c.clone(), art.into())
+                    })
+                    .collect();
                 let line = serde_json::json!({
                     "id": case.id, "path": case.path, "area": case.area(), "edition": ed,
-                    "clauses": case.clauses, "features": case.features, "query": case.query,
+                    "clauses": case.clauses, "articles": articles, "features": case.features, "query": case.query,
                     "input": input,
                     "expect": case.expected(&ed).map(|e| e.to_value()).unwrap_or_default(),
                 });

@@ -7,6 +7,7 @@ pub mod clock;
 pub mod competition;
 pub mod conform;
 pub mod diagram;
+pub mod progress;
 pub mod repetition;
 pub mod report;
 

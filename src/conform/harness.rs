@@ -112,6 +112,12 @@ impl<I: Implementation> Harness<I> {
         self
     }
 
+    /// Run only cases whose id or path matches this glob (repeatable: any of them).
+    pub fn only(mut self, glob: &str) -> Self {
+        self.opts.run.push(glob.to_string());
+        self
+    }
+
     /// Do not run cases whose id or path matches this glob.
     pub fn skip(mut self, glob: &str) -> Self {
         self.opts.skip.push(glob.to_string());

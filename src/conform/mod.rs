@@ -18,7 +18,8 @@
 //!   `crate::reference`, as an [`Implementation`]), or an adapter process
 //!   (restarted after a crash, hang, garbage or wrong id).
 //! - `process`: a child process with timed reads (used by adapters and UCI).
-//! - [`uci`]: a UCI engine as a subject (perft and legal moves through `go perft`).
+//! - [`uci`]: a UCI or UCCI engine as a subject (perft and legal moves through `go perft`, or
+//!   through `banmoves` and `go depth 1`).
 //! - [`runner`]: selection, one case × edition at a time, statuses, known
 //!   failures, tables, JSON lines, Markdown.
 //! - [`known`]: known-failures files (`{id, edition?, reason, answer}`): parsing and

@@ -26,27 +26,27 @@ pub const MAX_LINE_BYTES: usize = 16 << 20;
 
 /// The bounds of an implementation's work, declared in its hello (`limits`, an optional
 /// field: adapters that declare none are unbounded as far as the runner knows). A request
-/// beyond a bound is answered with an `error` naming it, never left unanswered.
+/// beyond a bound is answered `unsupported`, naming it, never left unanswered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct Limits {
     /// The most positions one `perft` visits: the positions reached at every ply from 1 to
     /// the depth, all counted (for the start position at depth 3: 44 + 1,920 + 79,666).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) perft_nodes: Option<u64>,
+    pub perft_nodes: Option<u64>,
     /// The most moves (`moves`) of one `ruling` query.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) ruling_plies: Option<u64>,
+    pub ruling_plies: Option<u64>,
     /// The most moves of one `game_status` query, events of one `outcome` query.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) game_moves: Option<u64>,
+    pub game_moves: Option<u64>,
     /// The longest request line read, in bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) line_bytes: Option<u64>,
+    pub line_bytes: Option<u64>,
 }
 
 impl Limits {
     /// Whether no bound is declared.
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         *self == Limits::default()
     }
 }
@@ -86,7 +86,7 @@ pub struct Ask<'a> {
     /// The event overlay (补充规定) applied to the edition, if any.
     pub overlay: Option<&'a Overlay>,
     /// The query.
-    pub(crate) query: &'a Query,
+    pub query: &'a Query,
 }
 
 /// A xiangqi implementation under test, seen from Rust.

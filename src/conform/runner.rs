@@ -77,7 +77,8 @@ pub struct CaseResult {
     /// When the case neither passed nor was skipped: the answer given (cut down to the parts
     /// the expectation names), the rejection or the fault, as a known failure lists it.
     pub(crate) failure: Option<KnownAnswer>,
-    pub(crate) millis: u128,
+    /// How long the answer took, in milliseconds.
+    pub millis: u128,
 }
 
 /// How a result counts towards the closing line.
@@ -188,26 +189,7 @@ pub(crate) fn run_one(
     subject: &mut dyn Subject,
     opts: &RunOptions,
 ) -> CaseResult {
-    let expected = case
-        .expected(edition)
-        .cloned()
-        .unwrap_or(Expected::Reject(String::new()));
-    let mut r = CaseResult {
-        id: case.id.clone(),
-        path: case.path.clone(),
-        area: case.area().to_string(),
-        edition: edition.to_string(),
-        status: Status::Skip,
-        detail: String::new(),
-        expected: expected.to_string(),
-        got: String::new(),
-        known: None,
-        known_changed: None,
-        failure: None,
-        millis: 0,
-    };
-    let entry = opts.known.entry(&case.id, edition);
-    r.known = entry.map(|k| k.reason.clone());
+    let (mut r, expected, entry) = unasked(case, edition, opts);
     let about = subject.about();
     if !about.editions.iter().any(|e| e == edition) {
         r.detail = format!("edition {edition} not supported");
@@ -303,12 +285,12 @@ fn settle(r: &mut CaseResult, query: &str, expected: &Expected, entry: Option<&K
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     /// Cases that passed (and are not listed as known failures).
-    pub(crate) passed: usize,
+    pub passed: usize,
     /// Cases that failed, counting unexpected passes and changed known failures.
     pub failed: usize,
     /// Cases skipped: a query, edition or feature the implementation does not declare, or an
     /// answer `unsupported`.
-    pub(crate) skipped: usize,
+    pub skipped: usize,
     /// Listed cases that fail as their `answer:` says.
     pub known_failures: usize,
     /// Listed cases that pass: take them off the list.
@@ -365,13 +347,75 @@ pub fn run(
 ) -> Result<Vec<CaseResult>, String> {
     let pairs = select(suite, opts)?;
     let mut out = Vec::with_capacity(pairs.len());
+    // Requests in a row that got no answer in time; at STALL_AFTER the runner stops asking.
+    let mut unanswered = 0;
+    let mut stopped: Option<String> = None;
     for (case, edition) in pairs {
-        let r = run_one(case, &edition, subject, opts);
+        let r = match &stopped {
+            Some(why) => not_asked(case, &edition, opts, why),
+            None => run_one(case, &edition, subject, opts),
+        };
+        if stopped.is_none() {
+            unanswered = if r.status == Status::Timeout { unanswered + 1 } else { 0 };
+            if unanswered == STALL_AFTER {
+                stopped = Some(format!(
+                    "{NOT_ASKED} the implementation answered none of the last {STALL_AFTER} requests within {:.1} s (the last, {}@{}: {})",
+                    opts.timeout.as_secs_f64(),
+                    r.id,
+                    r.edition,
+                    r.detail
+                ));
+            }
+        }
         each(&r);
         out.push(r);
     }
     subject.stop();
     Ok(out)
+}
+
+/// Time-outs in a row after which [`run`] asks nothing more: the rest of the run's cases
+/// are recorded as `timeout`, with a detail that starts with [`NOT_ASKED`]. Five, so that a
+/// program slow on a few heavy cases in a row (deep perfts) is not taken for a dead one.
+pub const STALL_AFTER: usize = 5;
+
+/// How the detail of a case that the runner did not ask, after a stall, starts.
+pub const NOT_ASKED: &str = "not asked:";
+
+/// Why the run stopped asking, if it did: the detail of its first unasked case.
+pub fn stall(results: &[CaseResult]) -> Option<&str> {
+    results.iter().map(|r| r.detail.as_str()).find(|d| d.starts_with(NOT_ASKED))
+}
+
+/// A case's result before it is asked: skipped, with its expected answer and known-failure
+/// entry.
+fn unasked<'a>(case: &Case, edition: &str, opts: &'a RunOptions) -> (CaseResult, Expected, Option<&'a KnownFailure>) {
+    let expected = case.expected(edition).cloned().unwrap_or(Expected::Reject(String::new()));
+    let entry = opts.known.entry(&case.id, edition);
+    let r = CaseResult {
+        id: case.id.clone(),
+        path: case.path.clone(),
+        area: case.area().to_string(),
+        edition: edition.to_string(),
+        status: Status::Skip,
+        detail: String::new(),
+        expected: expected.to_string(),
+        got: String::new(),
+        known: entry.map(|k| k.reason.clone()),
+        known_changed: None,
+        failure: None,
+        millis: 0,
+    };
+    (r, expected, entry)
+}
+
+/// The result of a case left unasked after a stall: a time-out, settled as any other.
+fn not_asked(case: &Case, edition: &str, opts: &RunOptions, why: &str) -> CaseResult {
+    let (mut r, expected, entry) = unasked(case, edition, opts);
+    r.status = Status::Timeout;
+    r.detail = why.to_string();
+    settle(&mut r, &case.query, &expected, entry, None);
+    r
 }
 
 /// The JSON-lines header of a run.

@@ -329,6 +329,9 @@ fn check_origin(case: &Case, text: &str, push: &mut impl FnMut((usize, usize), S
 }
 
 fn collect_embedded(dir: &Dir<'static>, out: &mut Vec<(String, String)>) {
+    if dir.path() == Path::new(ADAPTERS) {
+        return;
+    }
     for f in dir.files() {
         let path = f.path().to_string_lossy().replace('\\', "/");
         match f.contents_utf8() {
@@ -348,6 +351,9 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>, problem
         let entry = entry?;
         let path = entry.path();
         if entry.file_type()?.is_dir() {
+            if path.strip_prefix(root).is_ok_and(|rel| rel == Path::new(ADAPTERS)) {
+                continue;
+            }
             collect_dir(root, &path, out, problems)?;
         } else {
             let rel = path
@@ -369,6 +375,10 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>, problem
     }
     Ok(())
 }
+
+/// The folder of the suite root that holds third-party adapters and their measuring script
+/// (`adapters/`): not cases, never read as the suite.
+pub const ADAPTERS: &str = "adapters";
 
 /// The file of the reference implementation's known failures, in the suite root.
 pub const REFERENCE_KNOWN_FAILURES: &str = "reference-known-failures.yaml";

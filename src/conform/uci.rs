@@ -1,10 +1,18 @@
-//! Driving a UCI engine (Pikafish, Fairy-Stockfish, …) for the queries it
-//! can answer: `perft` and `legal_moves`, both through `go perft N`, whose
-//! output is one `move: count` line per legal move and `Nodes searched: N`.
+//! Driving a chess engine for the queries it can answer, in either of the
+//! two engine protocols of xiangqi:
 //!
-//! Fairy-Stockfish plays xiangqi after `setoption name UCI_Variant value
-//! xiangqi` and numbers ranks 1–10 in UCI mode, where Pikafish (and ICCS) use
-//! 0–9. The rank base is detected from the `UCI_Variant` option, or given.
+//! - **UCI** (Pikafish, Fairy-Stockfish, …): `perft` and `legal_moves`, both
+//!   through `go perft N`, whose output is one `move: count` line per legal
+//!   move and `Nodes searched: N`. Fairy-Stockfish plays xiangqi after
+//!   `setoption name UCI_Variant value xiangqi` and numbers ranks 1–10 in UCI
+//!   mode, where Pikafish (and ICCS) use 0–9. The rank base is detected from
+//!   the `UCI_Variant` option, or given.
+//! - **UCCI** (ElephantEye and the engines Chinese GUIs load; xqbase's UCCI
+//!   document): no perft and no move list, so `legal_moves` asks for a move
+//!   at depth 1 again and again, each time with `banmoves` naming the moves
+//!   found so far, until the engine answers `nobestmove`; `perft` counts those
+//!   lists (a bounded number of positions, declared as `limits.perft_nodes`).
+//!   Moves are ICCS, ranks 0–9.
 
 use std::time::{Duration, Instant};
 
@@ -14,17 +22,25 @@ use super::protocol::{About, Ask};
 use crate::query::{Answer, Query};
 use super::subject::{Reply, Subject};
 
-/// Reads lines until `done` says stop, within `deadline`; returns them all.
+/// Reads lines until `done` says stop, within `deadline`; returns them all. A time-out says
+/// what was `asked` and what the engine printed meanwhile.
 fn read_until(
     p: &mut Process,
     deadline: Instant,
+    asked: &str,
     done: impl Fn(&str) -> bool,
 ) -> Result<Vec<String>, Reply> {
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         let line = p.recv(left).map_err(|fault| match fault {
-            Reply::Timeout(_) => Reply::Timeout("the engine did not finish in time".into()),
+            Reply::Timeout(_) => Reply::Timeout(match out.last() {
+                None => format!("no answer to `{asked}` in time: the engine printed nothing"),
+                Some(last) => format!(
+                    "no answer to `{asked}` in time: the engine printed {} lines, the last `{last}`",
+                    out.len()
+                ),
+            }),
             other => other,
         })?;
         let line = line.trim().to_string();
@@ -52,8 +68,43 @@ pub enum RankBase {
     One,
 }
 
-/// A UCI engine as a subject of the runner.
-pub struct UciEngine {
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// UCI, as Pikafish and Fairy-Stockfish speak it: `uci` … `uciok`, `go perft N`.
+    Uci,
+    /// UCCI, as ElephantEye speaks it: `ucci` … `ucciok`, `banmoves`, `nobestmove`.
+    Ucci,
+}
+
+impl Dialect {
+    /// The protocol's name, as engines and people write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Uci => "UCI",
+            Dialect::Ucci => "UCCI",
+        }
+    }
+
+    /// The opening command; the engine's last line of its answer is this with `ok`.
+    fn hello(self) -> &'static str {
+        match self {
+            Dialect::Uci => "uci",
+            Dialect::Ucci => "ucci",
+        }
+    }
+}
+
+/// The most positions one `perft` of a UCCI engine lists (each a search per legal move).
+pub const UCCI_PERFT_NODES: u64 = 1_000;
+
+/// More moves than any xiangqi position has: a listing that goes past it is an engine that
+/// does not heed `banmoves`.
+const MAX_LISTED: usize = 200;
+
+/// A UCI or UCCI engine as a subject of the runner.
+pub struct Engine {
+    dialect: Dialect,
     command: String,
     engine: Option<Process>,
     about: About,
@@ -66,16 +117,27 @@ pub struct UciEngine {
     pub starts: u32,
 }
 
-impl UciEngine {
+impl Engine {
     /// Starts the engine and sets it up; `editions` are the editions to claim
-    /// (a UCI engine knows no editions; the movement rules are the same in all).
+    /// (an engine knows no editions; the movement rules are the same in all).
+    /// A UCCI engine's ranks are always 0–9.
     pub fn start(
         command: &str,
+        dialect: Dialect,
         rank_base: RankBase,
         editions: Vec<String>,
         start_timeout: Duration,
     ) -> Result<Self, String> {
-        let mut u = UciEngine {
+        let limits = match dialect {
+            Dialect::Uci => Default::default(),
+            Dialect::Ucci => super::protocol::Limits { perft_nodes: Some(UCCI_PERFT_NODES), ..Default::default() },
+        };
+        let rank_base = match dialect {
+            Dialect::Uci => rank_base,
+            Dialect::Ucci => RankBase::Zero,
+        };
+        let mut u = Engine {
+            dialect,
             command: command.to_string(),
             engine: None,
             about: About {
@@ -86,7 +148,7 @@ impl UciEngine {
                 editions,
                 queries: vec!["legal_moves".into(), "perft".into()],
                 overlays: false,
-                limits: Default::default(),
+                limits,
             },
             rank_base,
             offset: 0,
@@ -109,26 +171,35 @@ impl UciEngine {
         let mut e = Process::spawn(&self.command)?;
         let deadline = Instant::now() + self.start_timeout;
         let setup = (|| -> Result<(), Reply> {
-            send(&mut e, "uci")?;
-            let lines = read_until(&mut e, deadline, |l| l == "uciok")?;
+            let hello = self.dialect.hello();
+            send(&mut e, hello)?;
+            let ok = format!("{hello}ok");
+            let lines = read_until(&mut e, deadline, hello, |l| l == ok)?;
             let name = lines
                 .iter()
                 .find_map(|l| l.strip_prefix("id name "))
-                .unwrap_or("unnamed UCI engine")
-                .to_string();
-            let variant = lines
-                .iter()
-                .any(|l| l.starts_with("option name UCI_Variant "));
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("unnamed {} engine", self.dialect.name()));
+            let version = lines.iter().find_map(|l| l.strip_prefix("id version "));
+            let variant = self.dialect == Dialect::Uci
+                && lines
+                    .iter()
+                    .any(|l| l.starts_with("option name UCI_Variant "));
             if variant {
                 send(&mut e, "setoption name UCI_Variant value xiangqi")?;
+            }
+            // An opening book answers before `banmoves` is heeded (ElephantEye): off.
+            if self.dialect == Dialect::Ucci && lines.iter().any(|l| l.starts_with("option usebook ")) {
+                send(&mut e, "setoption usebook false")?;
             }
             self.offset = match self.rank_base {
                 RankBase::Zero => 0,
                 RankBase::One => 1,
                 RankBase::Detect => u8::from(variant),
             };
-            let (n, v) = match name.rsplit_once(' ') {
-                Some((n, v)) if v.chars().next().is_some_and(|c| c.is_ascii_digit()) => {
+            let (n, v) = match (version, name.rsplit_once(' ')) {
+                (Some(v), _) => (name.clone(), v.trim().to_string()),
+                (None, Some((n, v))) if v.chars().next().is_some_and(|c| c.is_ascii_digit()) => {
                     (n.to_string(), v.to_string())
                 }
                 _ => (name.clone(), String::new()),
@@ -136,7 +207,7 @@ impl UciEngine {
             self.about.name = n;
             self.about.version = v;
             send(&mut e, "isready")?;
-            read_until(&mut e, deadline, |l| l == "readyok")?;
+            read_until(&mut e, deadline, "isready", |l| l == "readyok")?;
             Ok(())
         })();
         match setup {
@@ -145,7 +216,7 @@ impl UciEngine {
                 e.kill();
                 Err(match r {
                     Reply::Crash(m) | Reply::Timeout(m) | Reply::Garbage(m) => {
-                        format!("UCI set-up failed: {m}")
+                        format!("{} set-up failed: {m}", self.dialect.name())
                     }
                     Reply::Answer(a) => a.to_string(),
                 })
@@ -190,14 +261,8 @@ impl UciEngine {
         (i == bytes.len()).then_some(out)
     }
 
-    /// `go perft depth` from the position; returns the divide lines and the total.
-    fn perft(
-        &mut self,
-        fen: &str,
-        moves: &[String],
-        depth: u32,
-        timeout: Duration,
-    ) -> Result<(Vec<(String, u64)>, u64), Reply> {
+    /// `position fen … [moves …]`, the moves in the engine's numbering.
+    fn position(&self, fen: &str, moves: &[String]) -> Result<String, Reply> {
         let mut pos = format!("position fen {fen}");
         if !moves.is_empty() {
             pos.push_str(" moves");
@@ -209,12 +274,23 @@ impl UciEngine {
                 pos.push_str(&em);
             }
         }
+        Ok(pos)
+    }
+
+    /// UCI's `go perft depth` from the position; returns the divide lines and the total.
+    fn perft(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+        depth: u32,
+        deadline: Instant,
+    ) -> Result<(Vec<(String, u64)>, u64), Reply> {
+        let pos = self.position(fen, moves)?;
+        let go = format!("go perft {depth}");
         let e = self.engine.as_mut().expect("started");
         send(e, &pos)?;
-        send(e, &format!("go perft {depth}"))?;
-        let lines = read_until(e, Instant::now() + timeout, |l| {
-            l.starts_with("Nodes searched")
-        })?;
+        send(e, &go)?;
+        let lines = read_until(e, deadline, &go, |l| l.starts_with("Nodes searched"))?;
         let mut divide = Vec::new();
         let mut total = None;
         for l in &lines {
@@ -230,9 +306,80 @@ impl UciEngine {
             total.ok_or_else(|| Reply::Garbage("`Nodes searched` line without a number".into()))?;
         Ok((divide, total))
     }
+
+    /// UCCI: the legal moves, found one `go depth 1` at a time, each time banning the moves
+    /// found so far, until the engine answers `nobestmove`.
+    fn listing(&mut self, fen: &str, moves: &[String], deadline: Instant) -> Result<Vec<String>, Reply> {
+        let pos = self.position(fen, moves)?;
+        let mut found: Vec<String> = Vec::new();
+        let mut banned: Vec<String> = Vec::new();
+        loop {
+            let e = self.engine.as_mut().expect("started");
+            send(e, &pos)?;
+            if !banned.is_empty() {
+                send(e, &format!("banmoves {}", banned.join(" ")))?;
+            }
+            send(e, "go depth 1")?;
+            let lines = read_until(e, deadline, "go depth 1", |l| {
+                l.starts_with("bestmove") || l.starts_with("nobestmove")
+            })?;
+            let last = lines.last().map(String::as_str).unwrap_or_default();
+            if last.starts_with("nobestmove") {
+                return Ok(found);
+            }
+            let played = last.split_whitespace().nth(1).unwrap_or_default();
+            let iccs = self
+                .engine_to_iccs(played)
+                .ok_or_else(|| Reply::Garbage(format!("`{last}`: not a move in ICCS")))?;
+            if found.contains(&iccs) {
+                return Err(Reply::Garbage(format!(
+                    "`{last}` after `banmoves` named it: the engine does not heed banmoves"
+                )));
+            }
+            if found.len() == MAX_LISTED {
+                return Err(Reply::Garbage(format!("more than {MAX_LISTED} moves listed")));
+            }
+            found.push(iccs);
+            banned.push(played.to_string());
+        }
+    }
+
+    /// UCCI: perft by listing the moves of every position short of the depth; `budget` is
+    /// what is left of [`UCCI_PERFT_NODES`].
+    fn listed_perft(
+        &mut self,
+        fen: &str,
+        moves: &mut Vec<String>,
+        depth: u32,
+        deadline: Instant,
+        budget: &mut u64,
+    ) -> Result<u64, Reply> {
+        let list = self.listing(fen, moves, deadline)?;
+        *budget = budget.checked_sub(list.len() as u64).ok_or_else(|| {
+            Reply::Answer(Answer::unsupported(format!(
+                "beyond limits.perft_nodes ({UCCI_PERFT_NODES}): a UCCI engine has no perft, and this one is counted by listing moves"
+            )))
+        })?;
+        if depth == 1 {
+            return Ok(list.len() as u64);
+        }
+        let mut n = 0;
+        for m in list {
+            if Instant::now() >= deadline {
+                return Err(Reply::Answer(Answer::unsupported(
+                    "perft by listing moves did not finish within the time limit: a UCCI engine has no perft",
+                )));
+            }
+            moves.push(m);
+            let below = self.listed_perft(fen, moves, depth - 1, deadline, budget);
+            moves.pop();
+            n += below?;
+        }
+        Ok(n)
+    }
 }
 
-impl Subject for UciEngine {
+impl Subject for Engine {
     fn about(&self) -> &About {
         &self.about
     }
@@ -258,19 +405,29 @@ impl Subject for UciEngine {
                 }
             }
         }
-        let result = match query {
-            Query::Perft { depth: 0, .. } => {
-                return Reply::Answer(Answer::unsupported("`go perft 0` is not meaningful in UCI"))
+        let deadline = Instant::now() + timeout;
+        let result = match (self.dialect, query) {
+            (_, Query::Perft { depth: 0, .. }) => {
+                return Reply::Answer(Answer::unsupported("perft 0 is not meaningful to an engine"))
             }
-            Query::Perft { fen, moves, depth } => self
-                .perft(fen, moves, *depth, timeout)
+            (Dialect::Uci, Query::Perft { fen, moves, depth }) => self
+                .perft(fen, moves, *depth, deadline)
                 .map(|(_, n)| Answer::nodes(n)),
-            Query::LegalMoves { fen, moves } => self
-                .perft(fen, moves, 1, timeout)
+            (Dialect::Uci, Query::LegalMoves { fen, moves }) => self
+                .perft(fen, moves, 1, deadline)
                 .map(|(d, _)| Answer::moves(d.into_iter().map(|(m, _)| m))),
-            other => {
+            (Dialect::Ucci, Query::Perft { fen, moves, depth }) => {
+                let mut budget = UCCI_PERFT_NODES;
+                self.listed_perft(fen, &mut moves.clone(), *depth, deadline, &mut budget)
+                    .map(Answer::nodes)
+            }
+            (Dialect::Ucci, Query::LegalMoves { fen, moves }) => {
+                self.listing(fen, moves, deadline).map(Answer::moves)
+            }
+            (d, other) => {
                 return Reply::Answer(Answer::unsupported(format!(
-                    "a UCI engine does not answer `{}`",
+                    "a {} engine does not answer `{}`",
+                    d.name(),
                     other.name()
                 )))
             }
@@ -297,7 +454,7 @@ impl Subject for UciEngine {
     }
 }
 
-impl Drop for UciEngine {
+impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
     }
@@ -307,8 +464,9 @@ impl Drop for UciEngine {
 mod tests {
     use super::*;
 
-    fn with_offset(offset: u8) -> UciEngine {
-        UciEngine {
+    fn with_offset(offset: u8) -> Engine {
+        Engine {
+            dialect: Dialect::Uci,
             command: String::new(),
             engine: None,
             about: About::default(),

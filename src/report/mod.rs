@@ -58,6 +58,53 @@ pub struct Generated {
     pub uncovered: Vec<String>,
     /// Exemptions of clauses a case cites after all.
     pub needless_exemptions: Vec<String>,
+    /// The suite as `implementations.md` must say it was measured on.
+    pub suite: MeasuredOn,
+}
+
+/// What `reports/implementations.md` (written by `conformance/adapters/measure.py`, by hand,
+/// on a machine that has the programs) records of the suite it measured, in the line
+/// [`MeasuredOn::line`]; `report --check` fails when the suite is no longer that.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MeasuredOn {
+    /// `SUITE_VERSION`.
+    pub version: String,
+    /// Case files.
+    pub case_files: usize,
+    /// Runs: each case once per rule set it runs under.
+    pub runs: usize,
+}
+
+/// The implementations report, under `reports/`.
+pub const IMPLEMENTATIONS: &str = "implementations.md";
+
+impl MeasuredOn {
+    /// The suite of this checkout.
+    pub fn of(suite: &Suite) -> Result<MeasuredOn, String> {
+        Ok(MeasuredOn {
+            version: crate::conform::suite::SUITE_VERSION.to_string(),
+            case_files: suite.cases.len(),
+            runs: crate::conform::runner::select(suite, &Default::default())?.len(),
+        })
+    }
+
+    /// The line of the report that records it.
+    pub fn line(&self) -> String {
+        format!(
+            "Measured on suite {}, {} case files, {} runs (a case once per rule set it runs under).",
+            self.version, self.case_files, self.runs
+        )
+    }
+
+    /// Why the implementations report `text` was not measured on this suite, if it was not.
+    pub fn stale(&self, text: &str) -> Option<String> {
+        let rerun = "rerun `python3 conformance/adapters/measure.py` (or `--from-raw DIR` after rerunning the programs whose cases changed)";
+        match text.lines().find(|l| l.starts_with("Measured on suite ")) {
+            None => Some(format!("records no `Measured on suite …` line: {rerun}")),
+            Some(l) if l == self.line() => None,
+            Some(l) => Some(format!("says `{l}`, but the suite is now: {}; {rerun}", self.line())),
+        }
+    }
 }
 
 /// A report's line in the README: file, what it is for, its figures.
@@ -69,7 +116,7 @@ struct IndexLine {
 
 /// Generates every report from `spec` and `suite`.
 pub fn generate(spec: &Spec, suite: &Suite) -> Result<Generated, String> {
-    let mut g = Generated::default();
+    let mut g = Generated { suite: MeasuredOn::of(suite)?, ..Generated::default() };
     let mut index = Vec::new();
 
     let facts = SpecFacts::from_spec(spec);
@@ -115,6 +162,11 @@ pub fn generate(spec: &Spec, suite: &Suite) -> Result<Generated, String> {
         index.push(IndexLine { file: file.clone(), purpose: diff::purpose(a, b), figures: d.figures });
         g.files.insert(file, d.markdown);
     }
+    index.push(IndexLine {
+        file: IMPLEMENTATIONS.into(),
+        purpose: "For implementers and users choosing a program: every third-party xiangqi program we could install, run over the suite, with a scoreboard by area and each failure with a smallest case to report upstream. Measured by hand (`python3 conformance/adapters/measure.py`), not by CI; `report --check` fails when it was measured on another suite.".into(),
+        figures: g.suite.line().trim_end_matches('.').replace("Measured on suite", "suite"),
+    });
     g.files.insert("README.md".into(), readme(&index, &g.skipped));
     Ok(g)
 }
@@ -184,6 +236,11 @@ pub fn check(root: &Path, g: &Generated) -> Vec<String> {
     }
     for n in &g.needless_exemptions {
         out.push(format!("clause {n} is exempt but a case cites it: remove the exemption"));
+    }
+    let p = root.join(IMPLEMENTATIONS);
+    match std::fs::read_to_string(&p) {
+        Ok(text) => out.extend(g.suite.stale(&text).map(|why| format!("{} {why}", p.display()))),
+        Err(e) => out.push(format!("{}: {e}", p.display())),
     }
     out
 }

@@ -5,6 +5,7 @@
 # With FAKE_UCI_FAIRY=1 it offers UCI_Variant and numbers ranks 1-10,
 # as Fairy-Stockfish does; otherwise ranks 0-9, as Pikafish does.
 # `position ... moves x` with any move makes the next perft hang (a fault).
+# With FAKE_UCI_SILENT=1 every perft hangs (an engine that answers nothing).
 hang=0
 while IFS= read -r line; do
   case "$line" in
@@ -21,7 +22,7 @@ while IFS= read -r line; do
     position*moves*) hang=1 ;;
     position*) hang=0 ;;
     "go perft "*)
-      [ $hang = 1 ] && exec sleep 30
+      [ $hang = 1 ] || [ "$FAKE_UCI_SILENT" = 1 ] && exec sleep 30
       depth=${line#go perft }
       if [ "$FAKE_UCI_FAIRY" = 1 ]; then
         echo "a1a2: 1"; echo "e1e2: 1"; echo "i10i9: 1"

@@ -184,6 +184,30 @@ fn conform_drives_a_uci_engine_and_skips_the_rest() {
 }
 
 #[test]
+fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
+    let engine = format!(
+        "env FAKE_UCI_SILENT=1 sh {}/tests/fakes/uci-engine.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let args = ["conform", "--uci", &engine, "--run", "perft-start-*", "--timeout", "1"];
+    let (ok, out, err) = xqspec(&args);
+    assert!(!ok, "{out}{err}");
+    // progress after a few seconds (a plain line: stderr is not a terminal here)
+    let progress = err.lines().find(|l| l.starts_with("conform: ")).unwrap_or_else(|| panic!("{err}"));
+    let (done, failed) = progress["conform: ".len()..].split_once("/9 cases, ").and_then(|(d, rest)| Some((d, rest.split_once(" failed, ")?.0))).unwrap();
+    assert_eq!(done, failed, "every case asked so far timed out: {progress}");
+    assert!(progress.contains("slowest answer 1.") && progress.contains("(perft-start-depth-"), "{progress}");
+    let stop = err.lines().last().unwrap();
+    assert!(stop.starts_with("error: the run stopped asking, 4 cases left unasked: "), "{err}");
+    assert!(stop.contains("none of the last 5 requests within 1.0 s") && stop.contains("the engine printed nothing"), "{stop}");
+    let mut quiet = args.to_vec();
+    quiet.push("--quiet");
+    let (ok, _, err) = xqspec(&quiet);
+    assert!(!ok);
+    assert!(!err.contains("conform: "), "{err}");
+}
+
+#[test]
 fn a_written_known_failures_file_makes_the_next_run_pass() {
     let dir = std::env::temp_dir().join(format!("xqspec-known-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -343,6 +367,10 @@ fn cases_dump_gives_one_json_line_per_case_and_edition() {
         "inputs are sent as the protocol sends them"
     );
     assert_eq!(horse["expect"]["moves"][0], "e0f0");
+    assert_eq!(horse["clauses"][0], "movement.horse");
+    let article = xqspec::spec::Spec::builtin().unwrap().edition("cxa-2011").unwrap().clause("movement.horse").unwrap().article.clone();
+    assert!(article.is_some());
+    assert_eq!(horse["articles"]["movement.horse"], serde_json::json!(article), "each clause's article in the edition");
 }
 
 #[test]
@@ -398,4 +426,38 @@ fn conform_exit_status_is_as_documented() {
     // A wrong command line.
     assert_eq!(code(&["conform", "--no-such-option"]), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_adapters_folder_is_not_read_as_cases() {
+    let dir = std::env::temp_dir().join(format!("xqspec-adapters-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("adapters/rust-x")).unwrap();
+    for f in ["vocabulary.yaml", "features.yaml"] {
+        std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance").join(f), dir.join(f)).unwrap();
+    }
+    std::fs::write(dir.join("adapters/rust-x/config.yaml"), "not: [a case").unwrap();
+    let s = Suite::load_dir(&dir).unwrap();
+    assert!(s.problems.is_empty() && s.cases.is_empty(), "{:?}", s.problems);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let embedded = Suite::embedded();
+    assert!(!embedded.cases.is_empty());
+    assert!(embedded.texts.keys().all(|p| !p.starts_with("adapters/")), "the built-in suite leaves adapters/ out");
+}
+
+/// PROTOCOL.md §4 is one table listing exactly the reject kinds of `vocabulary.yaml`, in its
+/// order (the vocabulary is what `cases check` and the judge hold answers to).
+#[test]
+fn the_protocol_lists_the_reject_kinds_of_the_vocabulary() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("conformance/PROTOCOL.md")).unwrap();
+    let section = doc.split("\n## 4. Reject kinds\n").nth(1).unwrap().split("\n## 5.").next().unwrap();
+    let lines: Vec<&str> = section.lines().collect();
+    let rows: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with("| `")).collect();
+    assert!(rows.windows(2).all(|w| w[1] == w[0] + 1), "the table's rows are not interrupted");
+    assert!(lines[rows[0] - 1].starts_with("|---") && lines[rows[0] - 2].starts_with("| kind |"), "one header");
+    let kinds: Vec<&str> = rows.iter().map(|&i| lines[i][3..].split('`').next().unwrap()).collect();
+    let vocab: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string(root.join("conformance/vocabulary.yaml")).unwrap()).unwrap();
+    let listed: Vec<&str> = vocab["reject_kinds"].as_mapping().unwrap().keys().map(|k| k.as_str().unwrap()).collect();
+    assert_eq!(kinds, listed);
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use xqspec::conform::runner::{self, KnownFailures, RunOptions, Status, Summary};
 use xqspec::conform::subject::{Adapter, Subject};
-use xqspec::conform::uci::{RankBase, UciEngine};
+use xqspec::conform::uci::{Dialect, Engine, RankBase};
 use xqspec::conform::Suite;
 
 const FAKES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fakes");
@@ -324,8 +324,9 @@ fn uci_engine_answers_perft_and_legal_moves_in_both_rank_schemes() {
             "env FAKE_UCI_FAIRY={} sh {FAKES}/uci-engine.sh",
             u8::from(fairy)
         );
-        let mut e = UciEngine::start(
+        let mut e = Engine::start(
             &cmd,
+            Dialect::Uci,
             RankBase::Detect,
             vec!["cxa-2020".into()],
             Duration::from_secs(5),
@@ -369,8 +370,9 @@ fn uci_engine_skips_what_it_cannot_answer_and_survives_a_hang() {
     ));
     files.push(case("d-deep", "perft", "{fen: x, depth: 2}", "{nodes: 42}"));
     let s = Suite::from_files(files);
-    let mut e = UciEngine::start(
+    let mut e = Engine::start(
         &format!("sh {FAKES}/uci-engine.sh"),
+        Dialect::Uci,
         RankBase::Zero,
         vec!["cxa-2020".into()],
         Duration::from_secs(5),
@@ -386,4 +388,70 @@ fn uci_engine_skips_what_it_cannot_answer_and_survives_a_hang() {
         [Status::Skip, Status::Skip, Status::Timeout, Status::Pass]
     );
     assert_eq!(e.starts, 2);
+}
+
+#[test]
+fn ucci_engine_lists_legal_moves_with_banmoves_and_counts_perft() {
+    let ucci = |deaf: bool| {
+        Engine::start(
+            &format!("env FAKE_UCCI_DEAF={} sh {FAKES}/ucci-engine.sh", u8::from(deaf)),
+            Dialect::Ucci,
+            RankBase::One, // ignored: UCCI numbers ranks 0-9
+            vec!["cxa-2020".into()],
+            Duration::from_secs(5),
+        )
+        .unwrap()
+    };
+    let mut e = ucci(false);
+    assert_eq!((e.about().name.as_str(), e.about().version.as_str()), ("FakeEye", "3.3"));
+    assert_eq!(e.offset(), 0);
+    let opts = RunOptions::default();
+    for s in [
+        suite(&["moves-1"], "legal_moves", "{moves: [a0a1, e0e1, i9i8]}"),
+        suite(&["perft-1"], "perft", "{nodes: 3}"),
+    ] {
+        let r = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
+        assert_eq!(r[0].status, Status::Pass, "{r:?}");
+    }
+    // depth 2: three moves, two replies each
+    let mut files: Vec<(String, String)> = ["vocabulary.yaml", "features.yaml"]
+        .iter()
+        .map(|n| (n.to_string(), std::fs::read_to_string(format!("{}/conformance/{n}", env!("CARGO_MANIFEST_DIR"))).unwrap()))
+        .collect();
+    files.push(("fake/perft-2.yaml".into(), "id: perft-2\ndescription: fake\nclauses: [movement.horse]\neditions: [cxa-2020]\nquery: perft\ninput: {fen: x, depth: 2}\nexpect: {nodes: 6}\n".into()));
+    let deep = Suite::from_files(files);
+    assert!(deep.problems.is_empty(), "{:?}", deep.problems);
+    let r = runner::run(&deep, &mut e, &opts, &mut |_| {}).unwrap();
+    assert_eq!(r[0].status, Status::Pass, "{r:?}");
+    // an engine that plays a banned move is caught, not listed forever
+    let mut deaf = ucci(true);
+    let s = suite(&["moves-1"], "legal_moves", "{moves: [a0a1, e0e1, i9i8]}");
+    let r = runner::run(&s, &mut deaf, &opts, &mut |_| {}).unwrap();
+    assert_eq!(r[0].status, Status::Error, "{r:?}");
+    assert!(r[0].detail.contains("does not heed banmoves"), "{}", r[0].detail);
+}
+
+#[test]
+fn a_run_stops_asking_an_engine_that_answers_nothing() {
+    let s = suite(&["p-1", "p-2", "p-3", "p-4", "p-5", "p-6", "p-7"], "perft", "{nodes: 3}");
+    let mut e = Engine::start(
+        &format!("env FAKE_UCI_SILENT=1 sh {FAKES}/uci-engine.sh"),
+        Dialect::Uci,
+        RankBase::Zero,
+        vec!["cxa-2020".into()],
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    let opts = RunOptions { timeout: Duration::from_millis(300), ..Default::default() };
+    let t = std::time::Instant::now();
+    let r = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
+    assert!(t.elapsed() < Duration::from_secs(6), "{:?}", t.elapsed());
+    assert!(r.iter().all(|r| r.status == Status::Timeout), "{r:?}");
+    // what the engine did is said: asked `go perft 1`, it printed nothing
+    assert_eq!(r[0].detail, "no answer to `go perft 1` in time: the engine printed nothing");
+    assert_eq!(e.starts, runner::STALL_AFTER as u32, "one start per case asked, none after the stall");
+    let why = runner::stall(&r).expect("the run stopped");
+    assert!(why.starts_with(runner::NOT_ASKED) && why.contains("none of the last 5 requests") && why.contains("p-5@cxa-2020"), "{why}");
+    assert!(r[runner::STALL_AFTER..].iter().all(|x| x.detail == why), "{r:?}");
+    assert!(r[..runner::STALL_AFTER].iter().all(|x| !x.detail.starts_with(runner::NOT_ASKED)));
 }

@@ -1,0 +1,79 @@
+"""The protocol-2 session (conformance/PROTOCOL.md §2) shared by the Python adapters of this
+folder: read requests, answer `hello` with what the adapter declares, put each `ask` to the
+adapter's `answer` function, stop at `stop`. An adapter imports it from its own folder
+(`python3 conformance/adapters/X_adapter.py` puts that folder on the module path).
+
+`answer(edition, query, input)` returns the answer's field (`{"result": {...}}`), or raises
+`Rejected(kind, message)` for a rejection or `Unsupported(reason)` for a query it declines;
+any other exception is the library's (or the adapter's) failure, answered as an `error`, and
+the session goes on.
+"""
+
+import json
+import os
+import sys
+
+
+class Rejected(Exception):
+    """The program refuses the input: a reject kind of PROTOCOL.md §4 (or its family alone)."""
+
+    def __init__(self, kind, message=""):
+        super().__init__(message)
+        self.kind = kind
+
+
+class Unsupported(Exception):
+    """The program does not answer this request; the reason says why."""
+
+
+class Budget:
+    """A perft's budget of move generations, read from the environment variable `variable`
+    (default `default`): `spend()` once per generation; past the budget it raises
+    `Unsupported`, so that a perft too big for the time limit is declined, not timed out."""
+
+    def __init__(self, variable, default, depth):
+        self.limit = int(os.environ.get(variable, str(default)))
+        self.variable = variable
+        self.depth = depth
+        self.spent = 0
+
+    def spend(self):
+        self.spent += 1
+        if self.spent > self.limit:
+            raise Unsupported(f"perft {self.depth} stopped: more than {self.limit} move generations "
+                              f"(the budget, {self.variable})")
+
+
+def reply_to(request, answer):
+    """The answer line of one `ask`."""
+    try:
+        body = answer(request.get("edition"), request["query"], request["input"])
+    except Rejected as r:
+        body = {"reject": {"kind": r.kind, "message": str(r)}}
+    except Unsupported as u:
+        body = {"unsupported": {"reason": str(u)}}
+    except Exception as e:  # the library (or this adapter) failed: report it and go on
+        body = {"error": {"message": f"{type(e).__name__}: {e}"}}
+    return {"id": request.get("id"), **body}
+
+
+def serve(implementation, editions, queries, answer, limits=None, stdin=sys.stdin, stdout=sys.stdout):
+    """Runs the session: `implementation` is the hello's object (name, version …)."""
+    for line in stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        kind = request.get("type")
+        if kind == "hello":
+            if request.get("protocol") != 2:
+                print(json.dumps({"type": "error", "message": "this adapter speaks protocol 2"}), file=stdout, flush=True)
+                return
+            reply = {"type": "hello", "protocol": 2, "implementation": implementation,
+                     "editions": editions, "queries": queries}
+            if limits:
+                reply["limits"] = limits
+        elif kind == "stop":
+            return
+        else:
+            reply = reply_to(request, answer)
+        print(json.dumps(reply, ensure_ascii=False), file=stdout, flush=True)
