@@ -196,7 +196,7 @@ impl Move {
     /// the to-point, lower case, no separator and nothing around it (`h2e2`;
     /// `conformance/PROTOCOL.md`). Records in the ICCS notation (`H2-E2` in a PGN file,
     /// `parse_move` with `iccs-upper`) are read by `notation`, not here.
-    pub(crate) fn is_iccs(s: &str) -> bool {
+    pub fn is_iccs(s: &str) -> bool {
         let b = s.as_bytes();
         b.len() == 4
             && (b'a'..=b'i').contains(&b[0])

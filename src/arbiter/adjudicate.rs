@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 
 use super::data::Trigger;
 use super::game::{By, End, Game, GameResult};
-use super::{cite, parse_iccs, ArbiterError, ArbiterRules, RejectKind, RuleRef};
+use super::{cite, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, RejectKind, RuleRef};
 use crate::board::Move;
 use crate::repetition::RepetitionRules;
 use crate::vm::{Position, Rules};
@@ -101,6 +101,8 @@ pub struct GameStatus {
     /// The rounds counted for the natural move limit (on a claim of the side to move) and
     /// the limit, if the rules have one.
     pub natural_limit: Option<(u32, u32)>,
+    /// With [`AfterEnd::Stop`]: the moves after the end, left unjudged.
+    pub continues: Option<Continues>,
 }
 
 impl GameStatus {
@@ -129,6 +131,9 @@ impl GameStatus {
             "natural_limit".into(),
             self.natural_limit.map_or(Value::Null, |(r, l)| json!({"rounds": r, "limit": l, "remaining": l.saturating_sub(r)})),
         );
+        if let Some(c) = self.continues {
+            m.insert("continues".into(), json!({"from": c.from, "left": c.left}));
+        }
         Value::Object(m)
     }
 }
@@ -151,10 +156,21 @@ impl ArbiterRules {
     /// How a game in progress stands after `moves` from `fen` (query `game_status`). Moves
     /// after the end of the game are refused (`events.after_end`).
     pub fn game_status(&self, vm: &Rules, rep: Option<&RepetitionRules>, q: &StatusQuery) -> Result<GameStatus, ArbiterError> {
+        self.game_status_of(vm, rep, q, AfterEnd::Refuse)
+    }
+
+    /// [`Self::game_status`], with moves after the end refused or, for a real record that
+    /// goes on, left unjudged and counted in [`GameStatus::continues`].
+    pub fn game_status_of(&self, vm: &Rules, rep: Option<&RepetitionRules>, q: &StatusQuery, after_end: AfterEnd) -> Result<GameStatus, ArbiterError> {
         let start = crate::fen::parse(vm, &q.fen).map_err(ArbiterError::Fen)?.0;
         let mut g = Game::new(self, vm, start).watching(rep);
+        let mut continues = None;
         for (i, text) in q.moves.iter().enumerate() {
             if let Some(e) = g.end() {
+                if after_end == AfterEnd::Stop {
+                    continues = Some(Continues { from: i, left: q.moves.len() - i });
+                    break;
+                }
                 return Err(ArbiterError::reject(
                     RejectKind::EventsAfterEnd,
                     format!("move {}: the game ended after move {} ({})", i + 1, e.event + 1, e.clause.clause),
@@ -176,6 +192,7 @@ impl ArbiterRules {
             repeated,
             orders: g.orders().clone(),
             natural_limit: g.limit_count(),
+            continues,
         })
     }
 

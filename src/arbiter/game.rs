@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 use super::data::{ChecksOf, ClaimBy, Chooser, IllegalClass, KnockEffect, KnockRuling, Remedy, Requirement, ResultKind, Span, Trigger};
 use super::events::{self, Event, Finding, Verdict};
 use super::touch::{self, Touched};
-use super::{cite, parse_iccs, ArbiterError, ArbiterRules, RejectKind, RuleRef, FoulCount};
+use super::{cite, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, RejectKind, RuleRef, FoulCount};
 use crate::board::{Move, Side, Square};
 use crate::repetition::readings::Basis;
 use crate::repetition::RepetitionRules;
@@ -162,6 +162,14 @@ impl By {
             By::Arbiter => "arbiter",
         }
     }
+
+    /// Who ruled, in an arbiter's words: `detected from the moves`, `ruled by the arbiter`.
+    pub fn words(self) -> &'static str {
+        match self {
+            By::Board => "detected from the moves",
+            By::Arbiter => "ruled by the arbiter",
+        }
+    }
 }
 
 /// One decision of the arbiter, at one event.
@@ -260,6 +268,8 @@ pub struct Outcome {
     pub by: Option<By>,
     /// When the game ended on a 棋例 ruling of the board: what its verdict rests on.
     pub basis: Option<Basis>,
+    /// With [`AfterEnd::Stop`]: the events after the end, left unjudged.
+    pub continues: Option<Continues>,
 }
 
 impl Outcome {
@@ -272,6 +282,9 @@ impl Outcome {
         m.insert("fouls".into(), json!({"red": self.fouls[0], "black": self.fouls[1]}));
         m.insert("rulings".into(), Value::Array(self.rulings.iter().map(Ruling::to_json).collect()));
         m.insert("fen".into(), json!(self.fen));
+        if let Some(c) = self.continues {
+            m.insert("continues".into(), json!({"from": c.from, "left": c.left}));
+        }
         if let Some(b) = self.by {
             m.insert("by".into(), json!(b.name()));
         }
@@ -533,16 +546,23 @@ impl<'a> Game<'a> {
         Some((self.limit_rounds(Some(self.stm())), nl.rounds))
     }
 
-    pub fn run(mut self, evs: &[Event]) -> Result<Outcome, ArbiterError> {
+    pub fn run(mut self, evs: &[Event], after_end: AfterEnd) -> Result<Outcome, ArbiterError> {
+        let mut continues = None;
         for (i, ev) in evs.iter().enumerate() {
-            self.event(i, ev).map_err(|e| e.at(&format!("events[{i}] ({})", ev.name())))?;
+            match self.event(i, ev) {
+                Err(ArbiterError::Reject { kind: RejectKind::EventsAfterEnd, .. }) if after_end == AfterEnd::Stop => {
+                    continues = Some(Continues { from: i, left: evs.len() - i });
+                    break;
+                }
+                r => r.map_err(|e| e.at(&format!("events[{i}] ({})", ev.name())))?,
+            }
             self.decide(i);
         }
         let (result, clause, event, by, basis) = match self.end {
             Some(e) => (e.result, Some(e.clause), Some(e.event), e.by, e.basis),
             None => (GameResult::Ongoing, None, None, None, None),
         };
-        Ok(Outcome { result, clause, event, fouls: self.fouls, rulings: self.rulings, fen: self.pos.to_fen(self.vm), by, basis })
+        Ok(Outcome { result, clause, event, fouls: self.fouls, rulings: self.rulings, fen: self.pos.to_fen(self.vm), by, basis, continues })
     }
 
     fn stm(&self) -> Side {

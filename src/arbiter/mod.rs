@@ -120,12 +120,18 @@ impl ArbiterRules {
     /// query `outcome`). With the rule set's 棋例 (`rep`) the arbiter watches the board: a
     /// position that comes back as often as `repetition.cycle` says is ruled on.
     pub fn outcome(&self, vm: &Rules, rep: Option<&RepetitionRules>, q: &OutcomeQuery) -> Result<Outcome, ArbiterError> {
+        self.outcome_of(vm, rep, q, AfterEnd::Refuse)
+    }
+
+    /// [`Self::outcome`], with events after the end of the game refused or, for a real
+    /// record that goes on, left unjudged and counted in [`Outcome::continues`].
+    pub fn outcome_of(&self, vm: &Rules, rep: Option<&RepetitionRules>, q: &OutcomeQuery, after_end: AfterEnd) -> Result<Outcome, ArbiterError> {
         let pos = match &q.fen {
             Some(f) => crate::fen::parse(vm, f).map_err(ArbiterError::Fen)?.0,
             None => vm.start_position(),
         };
         let evs = events::parse_all(&q.events)?;
-        game::Game::new(self, vm, pos).watching(rep).run(&evs)
+        game::Game::new(self, vm, pos).watching(rep).run(&evs, after_end)
     }
 
     /// The moves a player may make after touching the pieces on `touches`, in order (query
@@ -138,6 +144,28 @@ impl ArbiterRules {
         })?;
         touch::answer(self, vm, &pos, &q.touches, q.simultaneous)
     }
+}
+
+/// What the arbiter does with events (or moves) that come after the game has ended by the
+/// rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AfterEnd {
+    /// Refuse the input (`events.after_end`), as the protocol's queries do.
+    #[default]
+    Refuse,
+    /// Judge up to the end and say how far the record goes on: a real record, whose
+    /// players went on after a perpetual check or an unheeded order, is the disputed one.
+    Stop,
+}
+
+/// Where a record goes on after the end of the game: the first event (or move) left
+/// unjudged, 0-based, and how many there are from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Continues {
+    /// The index of the first event (move) after the end.
+    pub from: usize,
+    /// How many events (moves) the record has from there.
+    pub left: usize,
 }
 
 /// Input of the `outcome` query.

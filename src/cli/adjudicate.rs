@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use xqspec::arbiter::{Adjudication, ArbiterRules, StatusQuery};
+use xqspec::arbiter::{Adjudication, AfterEnd, ArbiterRules, StatusQuery};
 use xqspec::notation::{encoding, pgn, replay::Replayer};
 use xqspec::ruleset::RuleSet;
 
@@ -41,6 +41,10 @@ pub struct AdjudicateArgs {
 pub struct StatusArgs {
     #[command(flatten)]
     pub game: super::GameArgs,
+    /// The moves of a game record instead of `--moves` (judged up to the end of the game,
+    /// when the record goes on after it).
+    #[command(flatten)]
+    pub record: super::RecordArgs,
     /// Print the answer object of the protocol's `game_status` query.
     #[arg(long)]
     pub json: bool,
@@ -228,8 +232,13 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
 /// `xqspec status`.
 pub fn status(args: &StatusArgs, rs: &RuleSet) -> Result<(), String> {
     let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
-    let q = StatusQuery { fen: args.game.fen_text(rs), moves: args.game.moves.clone() };
-    let s = arbiter.game_status(&rs.vm, rs.repetition.as_ref(), &q).map_err(|e| e.to_string())?;
+    let (fen, moves) = match args.record.read(rs)? {
+        Some(_) if !args.game.moves.is_empty() => return Err("give the moves with --moves or --pgn, not both".into()),
+        Some((start, moves)) => (start.unwrap_or_else(|| args.game.fen_text(rs)), moves),
+        None => args.game.line(rs)?,
+    };
+    let q = StatusQuery { fen, moves };
+    let s = arbiter.game_status_of(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop).map_err(|e| e.to_string())?;
     if args.json {
         println!("{}", s.to_json());
         return Ok(());
@@ -256,6 +265,9 @@ pub fn status(args: &StatusArgs, rs: &RuleSet) -> Result<(), String> {
     }
     if let Some((rounds, limit)) = s.natural_limit {
         println!("  natural move limit: {rounds} of {limit} rounds counted, {} to go", limit.saturating_sub(rounds));
+    }
+    if let Some(c) = &s.continues {
+        println!("  {}", super::goes_on(c, ["ply", "plies"], |i| format!("ply {}", i + 1)));
     }
     Ok(())
 }

@@ -19,19 +19,19 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use xqspec::arbiter::{ArbiterError, OutcomeQuery, TouchQuery};
+use xqspec::arbiter::{AfterEnd, ArbiterError, OutcomeQuery, TouchQuery};
 use xqspec::ruleset::RuleSet;
 
 #[derive(clap::Args)]
 pub struct OutcomeArgs {
-    /// The game as a YAML events file (`fen:` optional, `events:` a list; see README).
-    pub file: PathBuf,
-    /// A game record whose main-line moves are played as `move` events.
-    #[arg(long, value_name = "PGN")]
-    pub pgn: Option<PathBuf>,
-    /// Which game of the PGN file (1-based).
-    #[arg(long, default_value_t = 1)]
-    pub game: usize,
+    /// The game as a YAML events file (`fen:` optional, `events:` a list; see README);
+    /// optional with --pgn (the record's moves alone).
+    #[arg(required_unless_present = "pgn")]
+    pub file: Option<PathBuf>,
+    /// A game record whose main-line moves are played as `move` events. A record that goes
+    /// on after the game ended by the rules is judged up to that end.
+    #[command(flatten)]
+    pub record: super::RecordArgs,
     /// The edition (rule set); default: the file's `edition:`, else cxa-2020.
     #[arg(long)]
     pub edition: Option<String>,
@@ -105,36 +105,29 @@ fn splice_record(events: Vec<Value>, moves: &[String]) -> Result<Vec<Value>, Str
 
 /// `xqspec outcome FILE`: the decision and its reasons.
 pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String>) -> Result<(), String> {
-    let file = read_game(&args.file)?;
+    let file = match &args.file {
+        Some(f) => read_game(f)?,
+        None => GameFile { edition: None, fen: None, events: Vec::new() },
+    };
+    let place = args.file.as_ref().or(args.record.pgn.as_ref()).map(|p| p.display().to_string()).unwrap_or_default();
     let edition = args.edition.clone().or(file.edition.clone()).unwrap_or_else(|| xqspec::ruleset::DEFAULT.into());
     let rs = match (&args.edition, &file.edition) {
         // The rule set named in the file: its errors name the file.
-        (None, Some(_)) => load(&edition).map_err(|e| format!("{}: edition: {e}", args.file.display()))?,
+        (None, Some(_)) => load(&edition).map_err(|e| format!("{place}: edition: {e}"))?,
         _ => load(&edition)?,
     };
     let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
-    let (fen, events) = match &args.pgn {
+    let (fen, events) = match args.record.read(&rs)? {
         None => (file.fen, file.events),
-        Some(p) => {
-            let text = xqspec::input::read_bytes(p).map_err(|e| e.to_string())?;
-            let (text, _) = xqspec::notation::encoding::decode(&text, None);
-            let games = xqspec::notation::replay::replay_text(&rs.vm, &text);
-            let g = games.get(args.game.wrapping_sub(1)).ok_or_else(|| format!("{}: there is no game {}", p.display(), args.game))?;
-            if let Some(e) = &g.error {
-                return Err(format!("{}: game {}: {e}", p.display(), args.game));
-            }
-            if file.fen.is_some() {
-                return Err(format!("{}: give the position in the record or in the events file, not both", args.file.display()));
-            }
-            let moves: Vec<String> = g.moves.iter().map(|m| m.iccs()).collect();
-            let fen = g.start.as_ref().map(|s| s.to_fen(&rs.vm));
-            (fen, splice_record(file.events, &moves).map_err(|e| format!("{}: {e}", args.file.display()))?)
+        Some(_) if file.fen.is_some() => {
+            return Err(format!("{place}: give the position in the record or in the events file, not both"));
         }
+        Some((fen, moves)) => (fen, splice_record(file.events, &moves).map_err(|e| format!("{place}: {e}"))?),
     };
     let names: Vec<String> =
         events.iter().map(|e| e.as_object().and_then(|m| m.keys().next().cloned()).unwrap_or_default()).collect();
     let q = OutcomeQuery { fen, events };
-    let o = arbiter.outcome(&rs.vm, rs.repetition.as_ref(), &q).map_err(|e| format!("{}: {}", args.file.display(), show(&e)))?;
+    let o = arbiter.outcome_of(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop).map_err(|e| format!("{place}: {}", show(&e)))?;
     if args.json {
         println!("{}", o.to_json());
         return Ok(());
@@ -145,7 +138,7 @@ pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String
     };
     let headline = match &o.event {
         Some(e) => {
-            let by = o.by.map(|b| format!(", found by the {}", b.name())).unwrap_or_default();
+            let by = o.by.map(|b| format!(", {}", b.words())).unwrap_or_default();
             format!("{} by {} at events[{e}] ({}){by}", o.result.name().replace('_', " "), cite(&o.clause), names[*e])
         }
         None => o.result.name().into(),
@@ -171,12 +164,15 @@ pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String
             extra.push(n.clone());
         }
         if let Some(b) = r.by {
-            extra.push(format!("by {}", b.name()));
+            extra.push(b.words().to_string());
         }
         let extra = if extra.is_empty() { String::new() } else { format!(": {}", extra.join("; ")) };
         println!("  events[{}] {}: {}{side} — {}{extra}", r.event, names[r.event], r.decision.name(), cite(&r.clause));
     }
     println!("position: {}", o.fen);
+    if let Some(c) = &o.continues {
+        println!("{}", super::goes_on(c, ["event", "events"], |i| format!("events[{i}]")));
+    }
     Ok(())
 }
 

@@ -28,6 +28,74 @@ pub struct GameArgs {
 impl GameArgs {
     /// The starting position as a FEN (`startpos` written out under the rule set).
     pub fn fen_text(&self, rs: &xqspec::ruleset::RuleSet) -> String {
-        if self.fen == "startpos" { rs.vm.start_position().to_fen(&rs.vm) } else { self.fen.clone() }
+        fen_text(rs, &self.fen)
     }
+
+    /// The position and the moves as ICCS ([`iccs_line`]).
+    pub fn line(&self, rs: &xqspec::ruleset::RuleSet) -> Result<(String, Vec<String>), String> {
+        iccs_line(rs, &self.fen, &self.moves)
+    }
+}
+
+/// A `--fen` argument as a FEN: `startpos` written out under the rule set.
+pub fn fen_text(rs: &xqspec::ruleset::RuleSet, fen: &str) -> String {
+    if fen == "startpos" { rs.vm.start_position().to_fen(&rs.vm) } else { fen.to_string() }
+}
+
+/// `--fen` and `--moves` as a FEN and ICCS moves: the moves read in any notation the
+/// grammar reads (Chinese, WXF, ICCS; move numbers allowed), as a record's movetext is.
+pub fn iccs_line(rs: &xqspec::ruleset::RuleSet, fen: &str, moves: &[String]) -> Result<(String, Vec<String>), String> {
+    let fen = fen_text(rs, fen);
+    if moves.iter().all(|m| xqspec::board::Move::is_iccs(m)) {
+        return Ok((fen, moves.to_vec()));
+    }
+    let text = format!("[FEN \"{fen}\"]\n\n{}\n", moves.join(" "));
+    let (_, moves) = record_line(rs, &text, 1).map_err(|e| format!("--moves: {e}"))?;
+    Ok((fen, moves))
+}
+
+/// A real game record on the command line: `--pgn FILE` and `--game N` (`outcome`, `status`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct RecordArgs {
+    /// A game record (PGN, or movetext in any notation and any encoding `replay` reads).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<std::path::PathBuf>,
+    /// Which game of the file (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub game: usize,
+}
+
+/// A record's start position (when it gives one) and its main line as ICCS.
+pub type RecordLine = (Option<String>, Vec<String>);
+
+impl RecordArgs {
+    /// The record's start position and main line, if `--pgn` was given.
+    pub fn read(&self, rs: &xqspec::ruleset::RuleSet) -> Result<Option<RecordLine>, String> {
+        let Some(p) = &self.pgn else { return Ok(None) };
+        let bytes = xqspec::input::read_bytes(p).map_err(|e| e.to_string())?;
+        let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
+        record_line(rs, &text, self.game).map(Some).map_err(|e| format!("{}: {e}", p.display()))
+    }
+}
+
+/// Game `n` (1-based) of a record's text, replayed: its start position (when the record
+/// gives one) and its main line as ICCS; an error names the game and the move.
+fn record_line(rs: &xqspec::ruleset::RuleSet, text: &str, n: usize) -> Result<RecordLine, String> {
+    let games = xqspec::notation::replay::replay_text(&rs.vm, text);
+    let count = games.len();
+    let g = games.into_iter().nth(n.wrapping_sub(1)).ok_or_else(|| format!("there is no game {n} (the record has {count})"))?;
+    if let Some(e) = &g.error {
+        return Err(format!("game {n}: {e}"));
+    }
+    Ok((g.start.as_ref().map(|s| s.to_fen(&rs.vm)), g.moves.iter().map(|m| m.iccs()).collect()))
+}
+
+/// How a record that goes on after the end of the game is said: how many it has left
+/// (`units`: the singular and the plural) and which, each named by `name` (`events[82]`,
+/// `ply 83`).
+pub fn goes_on(c: &xqspec::arbiter::Continues, units: [&str; 2], name: impl Fn(usize) -> String) -> String {
+    let last = c.from + c.left - 1;
+    let which = if c.left == 1 { name(c.from) } else { format!("{} to {}", name(c.from), name(last)) };
+    let unit = units[usize::from(c.left != 1)];
+    format!("the record goes on for {} more {unit} after the end ({which}): not judged", c.left)
 }

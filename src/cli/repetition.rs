@@ -8,7 +8,7 @@ use tabled::settings::Style;
 use xqspec::diagram;
 use xqspec::notation::{format_move, Notation};
 use xqspec::repetition::sheet::cycle_sheet;
-use xqspec::repetition::ruling::{rule_every_move, status_name};
+use xqspec::repetition::ruling::{rule_every_move, status_name, status_zh};
 use xqspec::repetition::{rule, RulingQuery};
 use xqspec::ruleset::RuleSet;
 
@@ -16,11 +16,15 @@ use xqspec::ruleset::RuleSet;
 #[derive(clap::Args, Debug)]
 pub struct RulingArgs {
     /// The position the moves start from (FEN, or `startpos`).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, default_value = "startpos", allow_hyphen_values = true)]
     pub fen: String,
-    /// The moves played (ICCS), the cycle at the end.
-    #[arg(long, num_args = 1.., required = true)]
+    /// The moves played (ICCS, Chinese or WXF; move numbers allowed), the cycle at the end.
+    #[arg(long, num_args = 1.., required_unless_present = "pgn")]
     pub moves: Vec<String>,
+    /// The moves of a game record instead: judged up to the ply where the game ended by the
+    /// rules, when the record goes on after it.
+    #[command(flatten)]
+    pub record: super::RecordArgs,
     /// Print the answer object of the `ruling` query instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -55,22 +59,41 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
         }
         Ok(())
     };
+    let (fen, moves) = match a.record.read(rs)? {
+        Some(_) if !a.moves.is_empty() => return Err("give the moves with --moves or --pgn, not both".into()),
+        Some((start, moves)) => (start.unwrap_or_else(|| super::fen_text(rs, &a.fen)), moves),
+        None => super::iccs_line(rs, &a.fen, &a.moves)?,
+    };
+    // How the game stands by the rules of the game (the arbiter watching the board): a
+    // record is judged up to where the game ended, if it did, and an end that is not the
+    // 棋例 verdict (art. 4.3 turning a draw into a loss) is said beside it.
+    let status = match rs.arbiter.as_ref() {
+        Some(arbiter) => {
+            let q = xqspec::arbiter::StatusQuery { fen: fen.clone(), moves: moves.clone() };
+            arbiter.game_status_of(&rs.vm, Some(rep), &q, xqspec::arbiter::AfterEnd::Stop).ok()
+        }
+        None => None,
+    };
+    let cut = status.as_ref().and_then(|s| s.continues).filter(|_| a.record.pgn.is_some());
+    let moves = match cut {
+        Some(c) => moves[..c.from].to_vec(),
+        None => moves,
+    };
     if let (Some(path), true) = (&a.svg, a.every_move) {
-        sheet_limit(path, a.moves.len())?;
+        sheet_limit(path, moves.len())?;
     }
-    let fen = a.fen.clone();
-    let q = RulingQuery { fen: fen.clone(), moves: a.moves.clone() };
+    let q = RulingQuery { fen: fen.clone(), moves: moves.clone() };
     let r = if a.every_move { rule_every_move(&rs.vm, rep, &q) } else { rule(&rs.vm, rep, &q) }.map_err(|e| e.to_string())?;
     // The sheet needs the positions from the one before the first move judged.
     let sheet_from = match &a.svg {
         None => None,
         Some(path) => {
             sheet_limit(path, r.plies.len())?;
-            Some(r.plies.first().map_or(a.moves.len(), |p| p.ply - 1))
+            Some(r.plies.first().map_or(moves.len(), |p| p.ply - 1))
         }
     };
     // The Chinese notation of each move, and the positions the sheet draws.
-    let line = xqspec::line::line(&rs.vm, &fen, &a.moves).map_err(|e| e.to_string())?;
+    let line = xqspec::line::line(&rs.vm, &fen, &moves).map_err(|e| e.to_string())?;
     let chinese: Vec<String> = line
         .moves
         .iter()
@@ -92,6 +115,9 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
         return Ok(());
     }
     let mut out = String::new();
+    if let Some(c) = &cut {
+        writeln!(out, "{}", super::goes_on(c, ["ply", "plies"], |i| format!("ply {}", i + 1))).ok();
+    }
     match r.cycle {
         Some((from, to)) => writeln!(out, "{} 棋例: plies {from}–{to} judged ({})", rs.id(), r.judged).ok(),
         None => writeln!(out, "{}: the moves neither repeat a position nor form a repeating pattern", rs.id()).ok(),
@@ -108,14 +134,14 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
                 p.facts.mv.iccs(),
                 format!("{} {}", c.zh, c.name),
                 p.targets.join(" "),
-                p.reason.clone(),
+                format!("{} (art. {})", p.reason, c.rule.article.as_deref().unwrap_or("—")),
             ]);
         }
         writeln!(out, "{}", b.build().with(Style::markdown())).ok();
     }
     if let Some(ps) = &r.patterns {
-        for (side, p) in ["red", "black"].iter().zip(ps.iter()) {
-            writeln!(out, "{side}: {} ({}, {})", p.zh, p.pattern, status_name(p.status)).ok();
+        for ((side, zh), p) in [("red", "红方"), ("black", "黑方")].iter().zip(ps.iter()) {
+            writeln!(out, "{zh}{}，{} ({side}: {}, {})", p.zh, status_zh(p.status), p.pattern.replace('_', " "), status_name(p.status)).ok();
         }
     }
     if r.cycle.is_some() {
@@ -125,6 +151,18 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
     }
     for c in &r.clauses {
         writeln!(out, "  {} (art. {})", c.clause, c.article.as_deref().unwrap_or("none")).ok();
+    }
+    if let Some(s) = &status {
+        if let (Some(c), Some(p)) = (&s.end.clause, s.end.ply) {
+            writeln!(
+                out,
+                "as the arbiter rules the game: ended after ply {p}, {} by {} (art. {})",
+                s.end.result.name().replace('_', " "),
+                c.clause,
+                c.article.as_deref().unwrap_or("—")
+            )
+            .ok();
+        }
     }
     print!("{out}");
     Ok(())

@@ -518,3 +518,11 @@ pub fn status_name(s: PatternStatus) -> &'static str {
         PatternStatus::Allowed => "allowed",
     }
 }
+
+/// A pattern's status as the rulebook writes it: 禁止 (forbidden), 允许 (allowed).
+pub fn status_zh(s: PatternStatus) -> &'static str {
+    match s {
+        PatternStatus::Forbidden => "禁止",
+        PatternStatus::Allowed => "允许",
+    }
+}

@@ -17,14 +17,14 @@ pub fn cycle_sheet(rs: &RuleSet, r: &Ruling, positions: &[Position], from: usize
         rs,
         &positions[first - from],
         &DiagramOptions {
-            caption: Some(if r.plies.is_empty() { format!("after move {first}: nothing judged") } else { format!("the cycle starts: before move {}", first + 1) }),
+            caption: Some(if r.plies.is_empty() { format!("after ply {first}: nothing judged") } else { format!("the cycle starts: before ply {}", first + 1) }),
             ..Default::default()
         },
     )];
     for p in &r.plies {
         let c = &rep.classes[p.facts.class];
         let arrows = p.arrows.iter().map(|&(from, to)| Arrow { from, to, label: Some(c.zh.clone()) }).collect();
-        let caption = format!("move {}: {} {} · {} {}", p.ply, p.facts.side.name(), chinese[p.ply - 1], c.zh, c.name);
+        let caption = format!("ply {}: {} {} · {} {}", p.ply, p.facts.side.name(), chinese[p.ply - 1], c.zh, c.name);
         boards.push(diagram::svg(rs, &positions[p.ply - from], &DiagramOptions { last_move: Some(p.facts.mv), arrows, caption: Some(caption) }));
     }
     let verdict = match &r.patterns {

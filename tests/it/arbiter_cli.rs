@@ -80,10 +80,20 @@ fn outcome_reads_a_record_and_places_its_moves() {
 
 #[test]
 fn outcome_refusals_say_where() {
-    let path = temp("bad.yaml", "events:\n  - resign: red\n  - move: h2e2\n");
+    let path = temp("bad.yaml", "events:\n  - resign: red\n  - move: h2e2\n  - move: h9g7\n");
+    // A record that goes on after the end is judged up to it (the protocol's query refuses it).
+    let (ok, out, err) = run(xqspec().arg("outcome").arg(&path));
+    assert!(ok, "{err}");
+    assert!(out.starts_with("cxa-2020: black wins by result.resignation (art. 4.1.12) at events[0] (resign)"), "{out}");
+    assert!(out.ends_with("the record goes on for 2 more events after the end (events[1] to events[2]): not judged\n"), "{out}");
+    let (ok, out, _) = run(xqspec().args(["outcome", "--json"]).arg(&path));
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["continues"], serde_json::json!({"from": 1, "left": 2}));
+    let path = temp("bad-move.yaml", "events:\n  - move: h2e3\n");
     let (ok, _, err) = run(xqspec().arg("outcome").arg(&path));
     assert!(!ok);
-    assert!(err.contains("bad.yaml: events[1] (move): the game ended at events[0] (result.resignation) [events.after_end]"), "{err}");
+    assert!(err.contains("bad-move.yaml: events[0] (move):") && err.contains("[move.illegal]"), "{err}");
     let path = temp("bad-yaml.yaml", "events:\n  - resign: red\n  bogus: [\n");
     let (ok, _, err) = run(xqspec().arg("outcome").arg(&path));
     assert!(!ok);
@@ -120,4 +130,54 @@ fn overlay_applies_on_the_command_line() {
     let (ok, out, err) = run(xqspec().args(["--overlay", overlay, "outcome"]).arg(&path));
     assert!(ok, "{err}");
     assert!(out.starts_with("cxa-2011+provincial-2012-open: draw by result.natural_limit (art. 4.2.4) at events[2]"), "{out}");
+}
+
+/// A real record that goes on after a perpetual check: `outcome --pgn` alone and `status
+/// --pgn` judge it up to the end and say how far it goes on; `status --moves` reads any
+/// notation.
+#[test]
+fn real_records_are_judged_up_to_the_end() {
+    // Red checks for ever with the chariot (a9, a8 and back): 长将, a loss for Red; the
+    // record goes on.
+    let record = "[FEN \"4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\n1. a8a9 e9e8 2. a9a8 e8e9 3. a8a9 e9e8 4. a9a8 e8e9 5. a8a9 e9e8 6. a9a8 e8e9 7. a8a9 e9e8 8. a9a8 e8e9 9. a8a9 e9e8 *\n";
+    let pgn = temp("perpetual.pgn", record);
+    let (ok, out, err) = run(xqspec().args(["status", "--pgn"]).arg(&pgn));
+    assert!(ok, "{err}");
+    let first = out.lines().next().unwrap();
+    assert!(first.starts_with("cxa-2020: ended after ply "), "{out}");
+    let ply: usize = first["cxa-2020: ended after ply ".len()..].split(':').next().unwrap().parse().unwrap();
+    assert!(ply < 18, "{out}");
+    assert!(out.contains(&format!("the record goes on for {} more plies after the end (ply {} to ply 18): not judged", 18 - ply, ply + 1)), "{out}");
+    let (ok, out2, err) = run(xqspec().args(["outcome", "--pgn"]).arg(&pgn));
+    assert!(ok, "{err}");
+    assert!(out2.contains(&format!("the record goes on for {} more events after the end (events[{ply}] to events[17])", 18 - ply)), "{out2}");
+    // --moves in Chinese notation, move numbers and all
+    let (ok, out, err) = run(xqspec().args(["status", "--moves", "1.", "炮二平五", "马８进７", "2.", "马二进三"]));
+    assert!(ok, "{err}");
+    assert!(out.starts_with("cxa-2020: ongoing"), "{out}");
+    let (ok, _, err) = run(xqspec().args(["status", "--moves", "炮二平五", "炮8进9"]));
+    assert!(!ok);
+    assert!(err.contains("--moves: game 1: move 1 (ply 2) \"炮8进9\"") && err.contains("no legal move"), "{err}");
+}
+
+/// `ruling` reads as the book does: each reason with its class's article, each side's
+/// pattern as 红方长将，禁止; a record is judged up to the end of the game; and where the game
+/// by the rules ends otherwise than the verdict (art. 4.3 in the first rounds), it says so.
+#[test]
+fn ruling_reads_as_the_book_and_takes_records() {
+    let record = "[FEN \"4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\n1. a8a9 e9e8 2. a9a8 e8e9 3. a8a9 e9e8 4. a9a8 e8e9 5. a8a9 e9e8 6. a9a8 e8e9 7. a8a9 e9e8 8. a9a8 e8e9 9. a8a9 e9e8 *\n";
+    let pgn = temp("ruling-record.pgn", record);
+    let (ok, out, err) = run(xqspec().args(["ruling", "--pgn"]).arg(&pgn));
+    assert!(ok, "{err}");
+    assert!(out.starts_with("the record goes on for 6 more plies after the end (ply 13 to ply 18): not judged\ncxa-2020 棋例: plies 9–12 judged"), "{out}");
+    assert!(out.contains("| 将 check |         | check (将): the chariot move gives check (art. 24.1) |"), "{out}");
+    assert!(out.contains("\n红方长将，禁止 (red: perpetual check, forbidden)\n"), "{out}");
+    assert!(out.contains("\n黑方两闲，允许 (black: "), "{out}");
+    assert!(out.contains("verdict: red_loses (basis: text)"), "{out}");
+    // The horses go out and back from the start: a draw by the 棋例, a loss under 4.3.
+    let shuffle = ["马二进三", "马８进７", "马三退二", "马７退８"].repeat(4);
+    let (ok, out, err) = run(xqspec().arg("ruling").arg("--moves").args(&shuffle));
+    assert!(ok, "{err}");
+    assert!(out.contains("verdict: draw (basis: text)"), "{out}");
+    assert!(out.ends_with("as the arbiter rules the game: ended after ply 16, black wins by draw.early_repetition (art. 4.3)\n"), "{out}");
 }
