@@ -30,7 +30,7 @@ pub struct ConformArgs {
     #[arg(long, value_name = "CMD", conflicts_with_all = ["uci", "ucci"])]
     pub adapter: Option<String>,
     /// Drive a UCI engine (Pikafish, Fairy-Stockfish; a path or a command line) for perft and
-    /// legal moves (`go perft`). See PROTOCOL.md §7 for where to get one.
+    /// legal moves (`go perft`). See PROTOCOL.md §7.1 for where to get one.
     #[arg(long, value_name = "PATH", conflicts_with = "ucci")]
     pub uci: Option<String>,
     /// Drive a UCCI engine (ElephantEye and the engines Chinese GUIs load; a path or a command
@@ -233,7 +233,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     let mut slowest: Option<(u128, String)> = None;
     let results = runner::run(&suite, subject.as_mut(), &opts, &mut |r| {
         done += 1;
-        failed += usize::from(matches!(r.tally(), Tally::Failed | Tally::UnexpectedPass | Tally::ChangedKnownFailure));
+        failed += usize::from(r.tally().fails());
         if slowest.as_ref().is_none_or(|(ms, _)| r.millis > *ms) {
             slowest = Some((r.millis, format!("{}@{}", r.id, r.edition)));
         }

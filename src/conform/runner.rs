@@ -99,6 +99,13 @@ pub enum Tally {
     ChangedKnownFailure,
 }
 
+impl Tally {
+    /// Whether it counts with the failed ([`Summary::failed`]).
+    pub fn fails(self) -> bool {
+        matches!(self, Tally::Failed | Tally::UnexpectedPass | Tally::ChangedKnownFailure)
+    }
+}
+
 impl CaseResult {
     /// How the result counts towards the closing line.
     pub fn tally(&self) -> Tally {
