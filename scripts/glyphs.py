@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Writes src/diagram/glyphs.rs: the outlines of the characters board diagrams draw.
+"""Writes src/diagram/glyphs.rs: the outlines of the characters board diagrams write.
 
-Board SVGs draw their Chinese characters as paths so that they look the same on a machine
-without any CJK font (issue 18). This script is run once, when the set of characters or the
+Board SVGs and ruling sheets draw every character (pieces, numerals, the river, coordinates,
+captions, arrow labels, titles) as paths so that they look the same on a machine without
+any font (issues 18 and 35). This script is run once, when the set of characters or the
 font changes; its output is committed, and neither the build, the tests nor CI need the font.
 
     pip install fonttools
@@ -24,19 +25,44 @@ from fontTools.ttLib import TTCollection, TTFont
 FONT = "/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc"
 FAMILY = "Noto Serif CJK SC"
 
-# What the diagrams draw with these glyphs (src/diagram/mod.rs): the kind names of every
-# built-in rule set's `pieces.kinds` for Red and Black, the file numerals of
-# `board.file_numbering` (Red's Chinese numerals; Black's digits, ASCII and full-width),
-# and the river's inscription. `tests/diagram.rs` fails when a built-in rule set draws a
-# character missing here.
-CHARACTERS = (
-    "帅仕相马车炮兵"
-    "将士象卒"
-    "一二三四五六七八九"
-    "123456789"
-    "１２３４５６７８９"
-    "楚河汉界"
+# What the diagrams draw with these glyphs (src/diagram/mod.rs): every character a board or a
+# ruling sheet writes, so that none needs a font.
+#
+# * Every character above ASCII in the spec's YAML files (spec/**/*.yaml), collected when the
+#   script runs: the kind names of `pieces.kinds`, the file numerals of
+#   `board.file_numbering`, the words of Chinese move notation (`notation.*`, simplified and
+#   traditional), the `zh` names of the 棋例 classes and patterns shown in captions, arrow
+#   labels and sheet titles, and the rest of the spec's prose (a few hundred characters). A
+#   new `zh` name needs only a re-run. A character of the spec the font lacks is left out,
+#   with a warning: the diagram writes it as `<text>`.
+# * FIXED: printable ASCII (captions, case ids, coordinates, titles), the punctuation the
+#   diagrams write, the characters of Chinese move notation and full-width digits (also
+#   read by the grammar), and the river's inscription. The font must have every one.
+#
+# `tests/it/diagram.rs` fails, naming the character, when a built-in rule set's board, class
+# or pattern needs a character missing here.
+FIXED = (
+    "".join(chr(c) for c in range(0x20, 0x7F))
+    + "·–—…→−≤§：，、（）《》“”‘’"
+    + "帅帥仕士相象马馬傌车車俥炮砲包兵卒将將"
+    + "进進退平前中后後一二三四五六七八九"
+    + "０１２３４５６７８９＋－．＝"
+    + "楚河汉界棋例"
 )
+
+SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spec")
+
+
+def spec_characters():
+    """Every character above ASCII in the spec's YAML files, in a stable order."""
+    found = set()
+    for root, dirs, files in os.walk(SPEC):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith((".yaml", ".yml")):
+                with open(os.path.join(root, name), encoding="utf-8") as f:
+                    found.update(ch for ch in f.read() if ord(ch) > 0x7E and ch.isprintable())
+    return found
 
 
 def load(path):
@@ -115,15 +141,17 @@ def main():
     upem = font["head"].unitsPerEm
     if upem != 1000:
         sys.exit(f"{path}: {upem} units to the em; the table is written for 1000")
-    seen = []
-    for ch in CHARACTERS:
-        if ch not in seen:
-            seen.append(ch)
+    wanted = {ch: True for ch in FIXED}
+    for ch in spec_characters():
+        wanted.setdefault(ch, False)
     rows = []
-    for ch in sorted(seen):
+    for ch in sorted(wanted):
         gid = cmap.get(ord(ch))
         if gid is None:
-            sys.exit(f"{path}: no glyph for {ch!r} (U+{ord(ch):04X})")
+            if wanted[ch]:
+                sys.exit(f"{path}: no glyph for {ch!r} (U+{ord(ch):04X})")
+            print(f"{path}: no glyph for {ch!r} (U+{ord(ch):04X}) of the spec; left out", file=sys.stderr)
+            continue
         pen = DecomposingRecordingPen(glyphs)
         glyphs[gid].draw(pen)
         rows.append((ch, glyphs[gid].width, path_data(pen.value)))
@@ -135,21 +163,24 @@ def main():
     print("// assets/fonts/OFL.txt (the notice and licence); assets/fonts/README.md. The table is no font")
     print("// and bears no font name.")
     print()
-    print("//! The outlines of the characters board diagrams draw, so that a picture needs no font.")
+    print("//! The outlines of the characters board diagrams and sheets write, so that a picture needs no")
+    print("//! font: printable ASCII, the diagrams' punctuation, Chinese move notation and every character")
+    print("//! above ASCII of the spec's YAML files (`scripts/glyphs.py` says which).")
     print()
     print("/// Font units to the em of every outline.")
-    print(f"pub const EM: u32 = {upem};")
+    print(f"pub(crate) const EM: u32 = {upem};")
     print()
-    print("/// One character's outline: its advance width and its SVG path data, in font units,")
-    print("/// from the pen position on the baseline, y pointing down.")
-    print("pub struct Glyph {")
-    print("    pub ch: char,")
-    print("    pub advance: u32,")
-    print("    pub d: &'static str,")
+    print("/// One character's outline: its advance width (proportional for Latin, 1000 for CJK) and")
+    print("/// its SVG path data (empty for a space), in font units, from the pen position on the")
+    print("/// baseline, y pointing down.")
+    print("pub(crate) struct Glyph {")
+    print("    pub(crate) ch: char,")
+    print("    pub(crate) advance: u32,")
+    print("    pub(crate) d: &'static str,")
     print("}")
     print()
     print("/// The glyphs, ordered by character (binary search).")
-    print("pub const GLYPHS: &[Glyph] = &[")
+    print("pub(crate) const GLYPHS: &[Glyph] = &[")
     for ch, adv, d in rows:
         print(f"    Glyph {{ ch: '\\u{{{ord(ch):04X}}}', advance: {adv}, d: \"{d}\" }},")
     print("];")

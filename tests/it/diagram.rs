@@ -1,7 +1,8 @@
 //! Board diagrams rendered with a real SVG renderer (resvg), checked pixel by pixel at
 //! known points: a red piece's ring on its point, a black one, the river gap, the last
-//! move and an arrow. The board's characters are outlines in the SVG itself, so one test
-//! renders with no font at all and finds them; no check depends on a font installed.
+//! move and an arrow. Every text of a board or a sheet (characters, coordinates, captions,
+//! labels, titles) is outlines in the SVG itself, so the tests render with no font at all
+//! and find them; no check depends on a font installed.
 //! Set `XQSPEC_DIAGRAM_PNG=DIR` to keep the rendered images for a look.
 
 use std::process::Command;
@@ -12,17 +13,10 @@ use xqspec::board::Square;
 use xqspec::diagram::{self, colour, position_after, x_of, y_of, Arrow, DiagramOptions, PIECE_RADIUS};
 use xqspec::ruleset::RuleSet;
 
+/// Renders with no font (an empty font database: `<text>` would draw nothing, as on a
+/// machine without fonts).
 fn render(svg: &str, name: &str) -> Pixmap {
-    render_with(svg, name, true)
-}
-
-/// Renders with the system's fonts, or with none (an empty font database: `<text>` draws
-/// nothing, as on a machine without fonts).
-fn render_with(svg: &str, name: &str, system_fonts: bool) -> Pixmap {
-    let mut opt = usvg::Options::default();
-    if system_fonts {
-        opt.fontdb_mut().load_system_fonts();
-    }
+    let opt = usvg::Options::default();
     let tree = usvg::Tree::from_str(svg, &opt).expect("the SVG parses");
     let size = tree.size().to_int_size();
     let mut pixmap = Pixmap::new(size.width(), size.height()).unwrap();
@@ -125,7 +119,7 @@ fn the_board_command_writes_an_svg_that_renders() {
     assert!(near(rgb(&img, x, y), hex(colour::RED), 40));
     let (x, y) = ring("e9");
     assert!(near(rgb(&img, x, y), hex(colour::BLACK), 40));
-    assert!(svg.contains(">check<"), "the arrow's label");
+    assert!(svg.contains(r#"<g aria-label="check" "#) && !svg.contains("<text"), "the arrow's label, as outlines: {svg}");
     // A bad arrow and a bad move are refused with a message.
     let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(["board", "--arrow", "d0"]).output().unwrap();
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--arrow `d0`"));
@@ -144,6 +138,7 @@ fn a_ruling_draws_its_cycle_with_the_chases_as_arrows() {
     assert_eq!(svg.matches("<svg ").count(), 1 + 5, "{svg}");
     assert_eq!(svg.matches("<marker id=\"arrowhead-").count(), 5);
     assert!(svg.contains("verdict: red_must_change") && svg.contains("长捉"));
+    assert!(!svg.contains("<text"), "{svg}");
     let img = render(&svg, "ruling-cycle");
     let (red, black, arrow, blue) = (hex(colour::RED), hex(colour::BLACK), hex(colour::ARROW), hex(colour::LAST_MOVE));
     let at = |n: usize, (x, y): (i32, i32)| {
@@ -166,6 +161,17 @@ fn a_ruling_draws_its_cycle_with_the_chases_as_arrows() {
     // Board 3, after a7a8: the chase a8 → c8.
     let between_b8_c8 = (x_of(1) + diagram::CELL / 4, y_of(8) + 1);
     assert!(near(at(3, between_b8_c8), arrow, 60), "the chase a8 → c8: {:?}", at(3, between_b8_c8));
+    // The title, drawn without a font: ink along its line, above the first board.
+    let white = (255, 255, 255);
+    let title = count(&img, (160, 15), 6, None, |p| !near(p, white, 60));
+    assert!(title >= 30, "the title: {title} pixels");
+    // Each board's caption under it (`ply 1: red 车九退一 · 捉 chase`).
+    let board_h = (img.height() as i32 - diagram::sheet_origin(0, 4, true).1 - 2 * 12) / 2;
+    for n in 0..5 {
+        let (ox, oy) = diagram::sheet_origin(n, 4, true);
+        let ink = count(&img, (ox + x_of(4), oy + board_h - 10), 5, None, |p| near(p, hex(colour::CAPTION), 60));
+        assert!(ink >= 10, "board {n}'s caption: {ink} pixels");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -208,13 +214,12 @@ fn count(img: &Pixmap, (cx, cy): (i32, i32), half: i32, radius: Option<i32>, hit
 fn the_board_draws_its_characters_without_any_font() {
     let rs = RuleSet::builtin("cxa-2020").unwrap();
     let (pos, _) = position_after(&rs, "startpos", &[]).unwrap();
-    let svg = diagram::svg(&rs, &pos, &DiagramOptions::default());
-    // Only the Latin coordinates are text: no CJK character, no numeral of the files.
-    let t = texts(&svg);
-    assert_eq!(t.len(), 9 + 10, "{t:?}");
-    assert!(t.iter().all(|t| t.len() == 1 && t.is_ascii()), "{t:?}");
+    let opts = DiagramOptions { caption: Some("ply 1: red 车九退一 · 捉 chase".into()), ..Default::default() };
+    let svg = diagram::svg(&rs, &pos, &opts);
+    // No text at all: the characters, coordinates and caption are outlines.
+    assert!(texts(&svg).is_empty(), "{:?}", texts(&svg));
 
-    let img = render_with(&svg, "start-without-fonts", false);
+    let img = render(&svg, "start-without-fonts");
     let (red, black, line, board) = (hex(colour::RED), hex(colour::BLACK), hex(colour::LINE), hex(colour::BOARD));
     let like = |c: (u8, u8, u8)| move |p| near(p, c, 60);
     let inked = |p| !near(p, board, 30);
@@ -247,6 +252,47 @@ fn the_board_draws_its_characters_without_any_font() {
             assert!(n >= 10, "{whose}'s numeral on file {file}: {n} pixels");
         }
     }
+    // The coordinates: the file letters under Red's numerals, the rank digits left of the
+    // board.
+    for file in 0..9u8 {
+        let n = count(&img, (x_of(file), y_of(0) + 53), 3, None, inked);
+        assert!(n >= 3, "letter of file {file}: {n} pixels");
+    }
+    for rank in 0..10u8 {
+        let n = count(&img, (diagram::MARGIN - 34, y_of(rank)), 3, None, inked);
+        assert!(n >= 3, "digit of rank {rank}: {n} pixels");
+    }
+    // The caption, centred under the board.
+    let h = img.height() as i32;
+    let n = count(&img, (x_of(4), h - 10), 5, None, like(line));
+    assert!(n >= 10, "the caption: {n} pixels");
+
+    // An arrow through the empty middle of the river, labelled: the label stands on the
+    // shaft, centred, in the arrow's colour on a halo of board; its Latin word reaches right
+    // of the shaft, where the river is bare.
+    let opts = DiagramOptions { arrows: vec![Arrow::parse("e1e8:捉 chase").unwrap()], ..Default::default() };
+    let svg = diagram::svg(&rs, &pos, &opts);
+    assert!(texts(&svg).is_empty(), "{:?}", texts(&svg));
+    let img = render(&svg, "arrow-label-without-fonts");
+    let label = (y_of(1) + y_of(8)) / 2 - 6 - 4;
+    let n = count(&img, (x_of(4) + 14, label), 6, None, inked);
+    assert!(n >= 10, "the arrow's label: {n} pixels");
+}
+
+#[test]
+fn a_ruling_sheet_of_every_built_in_rule_set_is_drawn_without_text() {
+    let spec = xqspec::spec::Spec::builtin().unwrap();
+    let ids: Vec<String> = spec.editions().iter().map(|e| e.id.clone()).chain(spec.overlays().iter().map(|o| o.ruleset_id())).collect();
+    assert!(ids.len() >= 4, "{ids:?}");
+    for id in &ids {
+        // The README's chase; the title names the rule set, the patterns and the verdict.
+        let args = ["ruling", "--edition", id, "--fen", "3k5/R8/2c6/9/9/9/9/9/9/4K4 w - - 0 1", "--moves", "a8a7", "c7c8", "a7a8", "c8c7"];
+        let (dir, svg, _) = xqspec_svg(&format!("sheet-{id}"), &args);
+        assert!(svg.contains(&format!(r#"<g aria-label="{id} 棋例 · "#)), "{id}: the title");
+        assert_eq!(svg.matches(r#"<g aria-label="ply "#).count(), 4, "{id}: the captions");
+        assert!(!svg.contains("<text"), "{id}: a text without outlines: {:?}", texts(&svg));
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
 
 #[test]
@@ -260,7 +306,7 @@ fn every_built_in_rule_set_has_an_outline_for_every_character_its_board_draws() 
         let svg = diagram::svg(&rs, &pos, &DiagramOptions::default());
         // A character without an outline would be written as text (`scripts/glyphs.py`
         // lists the characters to regenerate the table with).
-        assert!(texts(&svg).iter().all(|t| t.is_ascii()), "{id}: {:?}", texts(&svg));
+        assert!(texts(&svg).is_empty(), "{id}: {:?}", texts(&svg));
         seen += 1;
     }
     assert!(seen >= 4, "{seen}");
