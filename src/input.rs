@@ -44,7 +44,7 @@ impl Origin {
     }
 
     /// A text with a name and no file (`request`, `query input`).
-    pub(crate) fn named(name: impl Into<String>) -> Origin {
+    pub fn named(name: impl Into<String>) -> Origin {
         Origin { name: name.into(), first_line: 1 }
     }
 
@@ -202,7 +202,7 @@ pub fn json_value(line: &str, origin: &Origin) -> Result<serde_json::Value, Inpu
 }
 
 /// One JSON text read into `T`, after the checks of this module.
-pub(crate) fn json<T: DeserializeOwned>(line: &str, origin: &Origin) -> Result<T, InputError> {
+pub fn json<T: DeserializeOwned>(line: &str, origin: &Origin) -> Result<T, InputError> {
     if line.len() > MAX_LINE_BYTES {
         return Err(InputError::at(origin, 1, 1, format!("longer than the limit of {} MiB", MAX_LINE_BYTES >> 20)));
     }

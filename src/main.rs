@@ -83,6 +83,8 @@ enum Command {
     Standings(cli::competition::StandingsArgs),
     /// The 棋例 ruling on a cycle of moves: every move's class with its reason, each side's pattern, the verdict.
     Ruling(cli::repetition::RulingArgs),
+    /// The arbiter's desk: a page on this machine that sets up a position or loads a record and shows the rules' answers (PROTOCOL.md §9).
+    Web(cli::web::WebArgs),
     /// Check the conformance cases, their schema and clause coverage; dump them as JSON lines.
     Cases {
         #[command(subcommand)]
@@ -161,6 +163,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Spec { command: SpecCommand::Check } => spec_check(&cli.spec, cli.overlay.as_deref()),
         Command::Conform(args) => cli::conform::conform(cli.spec.as_deref(), args),
         Command::Serve => cli::conform::serve(cli.spec.as_deref()),
+        Command::Web(a) => load_spec(&cli.spec).and_then(|spec| cli::web::run(&spec, &a)),
         Command::Standings(a) => cli::competition::run(cli.spec.as_deref(), cli.overlay.as_deref(), &a),
         Command::Cases { command } => cli::conform::cases(cli.spec.as_deref(), command),
         Command::Outcome(a) => {

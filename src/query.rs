@@ -286,7 +286,7 @@ pub enum Answer {
 
 impl Answer {
     /// An accepted answer with one field (`{"clock": {...}}`).
-    pub(crate) fn one(field: &str, v: Value) -> Answer {
+    pub fn one(field: &str, v: Value) -> Answer {
         let mut m = Map::new();
         m.insert(field.to_string(), v);
         Answer::Value(m)

@@ -10,6 +10,7 @@ pub mod diagram;
 pub mod progress;
 pub mod repetition;
 pub mod report;
+pub mod web;
 
 /// A game in progress on the command line: the rule set, the position it started from and
 /// the moves played since (`touch`, `status`).

@@ -40,30 +40,29 @@ pub struct RulingArgs {
     pub edition: String,
 }
 
-/// Runs `xqspec ruling`.
-pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
+/// A line judged as `ruling` judges it: the moves up to where the game ended by the rules
+/// (when the line is a record that goes on after it), their 棋例 ruling, the positions and
+/// each move in Chinese notation. `xqspec web` judges with this too.
+pub struct Judged {
+    /// How the game stands by the arbiter's rules after the moves given (all of them).
+    pub status: Option<xqspec::arbiter::GameStatus>,
+    /// Where a record going on after the end of the game was cut (`cut_at_end` only).
+    pub cut: Option<xqspec::arbiter::Continues>,
+    /// The ruling on the moves judged.
+    pub ruling: xqspec::repetition::ruling::Ruling,
+    /// The positions and moves judged.
+    pub line: xqspec::line::Line,
+    /// Every move judged in Chinese notation.
+    pub chinese: Vec<String>,
+}
+
+/// Judges `moves` from `fen` under `rs` (every move classed when `every_move`); with
+/// `cut_at_end`, only the moves up to where the game ended by the rules.
+pub fn judge(rs: &RuleSet, fen: String, moves: Vec<String>, every_move: bool, cut_at_end: bool) -> Result<Judged, String> {
     let rep = rs
         .repetition
         .as_ref()
         .ok_or_else(|| format!("rule set {} has no repetition (棋例) clauses", rs.id()))?;
-    // A sheet beyond its limit is refused before anything is judged or drawn: with
-    // `--every-move` every move is judged, so the count is known now.
-    let sheet_limit = |path: &std::path::Path, judged: usize| -> Result<(), String> {
-        let boards = judged + 1;
-        if boards > diagram::MAX_SHEET_DIAGRAMS {
-            return Err(format!(
-                "{}: the sheet would hold {boards} diagrams (the start and {judged} moves judged); a sheet holds at most {} (MAX_SHEET_DIAGRAMS): judge fewer moves, or leave out --svg",
-                path.display(),
-                diagram::MAX_SHEET_DIAGRAMS
-            ));
-        }
-        Ok(())
-    };
-    let (fen, moves) = match a.record.read(rs)? {
-        Some(_) if !a.moves.is_empty() => return Err("give the moves with --moves or --pgn, not both".into()),
-        Some((start, moves)) => (start.unwrap_or_else(|| super::fen_text(rs, &a.fen)), moves),
-        None => super::iccs_line(rs, &a.fen, &a.moves)?,
-    };
     // How the game stands by the rules of the game (the arbiter watching the board): a
     // record is judged up to where the game ended, if it did, and an end that is not the
     // 棋例 verdict (art. 4.3 turning a draw into a loss) is said beside it.
@@ -74,38 +73,63 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
         }
         None => None,
     };
-    let cut = status.as_ref().and_then(|s| s.continues).filter(|_| a.record.pgn.is_some());
+    let cut = status.as_ref().and_then(|s| s.continues).filter(|_| cut_at_end);
     let moves = match cut {
         Some(c) => moves[..c.from].to_vec(),
         None => moves,
     };
-    if let (Some(path), true) = (&a.svg, a.every_move) {
-        sheet_limit(path, moves.len())?;
-    }
     let q = RulingQuery { fen: fen.clone(), moves: moves.clone() };
-    let r = if a.every_move { rule_every_move(&rs.vm, rep, &q) } else { rule(&rs.vm, rep, &q) }.map_err(|e| e.to_string())?;
-    // The sheet needs the positions from the one before the first move judged.
-    let sheet_from = match &a.svg {
-        None => None,
-        Some(path) => {
-            sheet_limit(path, r.plies.len())?;
-            Some(r.plies.first().map_or(moves.len(), |p| p.ply - 1))
-        }
-    };
-    // The Chinese notation of each move, and the positions the sheet draws.
+    let ruling = if every_move { rule_every_move(&rs.vm, rep, &q) } else { rule(&rs.vm, rep, &q) }.map_err(|e| e.to_string())?;
     let line = xqspec::line::line(&rs.vm, &fen, &moves).map_err(|e| e.to_string())?;
-    let chinese: Vec<String> = line
+    let chinese = line
         .moves
         .iter()
         .zip(&line.positions)
         .map(|(&m, pos)| format_move(&rs.vm, pos, m, Notation::Chinese, Default::default()).unwrap_or_default())
         .collect();
-    let positions = match sheet_from {
-        Some(from) => line.positions[from..].to_vec(),
-        None => Vec::new(),
+    Ok(Judged { status, cut, ruling, line, chinese })
+}
+
+impl Judged {
+    /// The judged cycle as one SVG sheet (`ruling --svg`): the position before the first
+    /// move judged, then the board after each; refused past [`diagram::MAX_SHEET_DIAGRAMS`].
+    pub fn sheet(&self, rs: &RuleSet) -> Result<String, String> {
+        sheet_fits(self.ruling.plies.len())?;
+        let from = self.ruling.plies.first().map_or(self.line.moves.len(), |p| p.ply - 1);
+        Ok(cycle_sheet(rs, &self.ruling, &self.line.positions[from..], from, &self.chinese))
+    }
+}
+
+/// Whether a sheet of `judged` moves (and the position before them) fits on one sheet.
+fn sheet_fits(judged: usize) -> Result<(), String> {
+    let boards = judged + 1;
+    if boards > diagram::MAX_SHEET_DIAGRAMS {
+        return Err(format!(
+            "the sheet would hold {boards} diagrams (the start and {judged} moves judged); a sheet holds at most {} (MAX_SHEET_DIAGRAMS): judge fewer moves",
+            diagram::MAX_SHEET_DIAGRAMS
+        ));
+    }
+    Ok(())
+}
+
+/// Runs `xqspec ruling`.
+pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
+    let (fen, moves) = match a.record.read(rs)? {
+        Some(_) if !a.moves.is_empty() => return Err("give the moves with --moves or --pgn, not both".into()),
+        Some((start, moves)) => (start.unwrap_or_else(|| super::fen_text(rs, &a.fen)), moves),
+        None => super::iccs_line(rs, &a.fen, &a.moves)?,
     };
-    if let (Some(path), Some(from)) = (&a.svg, sheet_from) {
-        std::fs::write(path, cycle_sheet(rs, &r, &positions, from, &chinese)).map_err(|e| format!("{}: {e}", path.display()))?;
+    // A sheet beyond its limit is refused before anything is judged or drawn: with
+    // `--every-move` every move is judged, so the count is known now.
+    if let (Some(path), true) = (&a.svg, a.every_move) {
+        sheet_fits(moves.len()).map_err(|e| format!("{}: {e}, or leave out --svg", path.display()))?;
+    }
+    let j = judge(rs, fen, moves, a.every_move, a.record.pgn.is_some())?;
+    let rep = rs.repetition.as_ref().expect("judged under a rule set with 棋例 clauses");
+    let (r, status, cut, chinese) = (&j.ruling, &j.status, &j.cut, &j.chinese);
+    if let Some(path) = &a.svg {
+        let sheet = j.sheet(rs).map_err(|e| format!("{}: {e}, or leave out --svg", path.display()))?;
+        std::fs::write(path, sheet).map_err(|e| format!("{}: {e}", path.display()))?;
         if !a.json {
             println!("wrote {}", path.display());
         }
@@ -115,7 +139,7 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
         return Ok(());
     }
     let mut out = String::new();
-    if let Some(c) = &cut {
+    if let Some(c) = cut {
         writeln!(out, "{}", super::goes_on(c, ["ply", "plies"], |i| format!("ply {}", i + 1))).ok();
     }
     match r.cycle {
@@ -152,7 +176,7 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
     for c in &r.clauses {
         writeln!(out, "  {} (art. {})", c.clause, c.article.as_deref().unwrap_or("none")).ok();
     }
-    if let Some(s) = &status {
+    if let Some(s) = status {
         if let (Some(c), Some(p)) = (&s.end.clause, s.end.ply) {
             writeln!(
                 out,

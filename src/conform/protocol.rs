@@ -234,15 +234,26 @@ pub fn parse_hello(line: &str) -> Result<About, String> {
 
 /// Encodes an answer to request `id` as one JSON line (without the newline).
 pub(crate) fn encode_answer(id: &Value, answer: &Answer) -> String {
-    let v = match answer {
-        Answer::Value(m) => json!({"id": id, "result": m}),
-        Answer::Reject { kind, message } => {
-            json!({"id": id, "reject": {"kind": kind, "message": message}})
-        }
-        Answer::Unsupported { reason } => json!({"id": id, "unsupported": {"reason": reason}}),
-        Answer::Error { message } => json!({"id": id, "error": {"message": message}}),
-    };
+    let mut v = answer_json(answer);
+    v["id"] = id.clone();
     v.to_string()
+}
+
+/// The hello an implementation described by `about` answers with (protocol version
+/// [`PROTOCOL_VERSION`]), as JSON: `xqspec web` serves it as `/api/hello`.
+pub fn hello_json(about: &About) -> Value {
+    serde_json::to_value(HelloReply::from_about(about)).expect("serializable")
+}
+
+/// An answer as its JSON object, without a request id: `{"result": …}`, `{"reject": {kind,
+/// message}}`, `{"unsupported": {reason}}` or `{"error": {message}}`.
+pub fn answer_json(answer: &Answer) -> Value {
+    match answer {
+        Answer::Value(m) => json!({"result": m}),
+        Answer::Reject { kind, message } => json!({"reject": {"kind": kind, "message": message}}),
+        Answer::Unsupported { reason } => json!({"unsupported": {"reason": reason}}),
+        Answer::Error { message } => json!({"error": {"message": message}}),
+    }
 }
 
 /// Decodes an answer line into its id and answer.
@@ -344,28 +355,8 @@ fn reply_to(imp: &mut (impl Implementation + ?Sized), about: &About, number: usi
         }
         Ok(Request::Stop {}) => return None,
         Ok(Request::Ask { id, edition, overlay, query, input }) => {
-            let answer = if !about.editions.contains(&edition) {
-                Answer::unsupported(format!("edition {edition} is not supported"))
-            } else if !about.queries.contains(&query) {
-                Answer::unsupported(format!("query {query} is not supported"))
-            } else {
-                match Query::from_parts(&query, &input) {
-                    Ok(q) => {
-                        let ask = Ask { edition: &edition, overlay: overlay.as_ref(), query: &q };
-                        // A bug of the implementation costs this answer, not the session.
-                        catch_unwind(AssertUnwindSafe(|| imp.answer_ask(&ask))).unwrap_or_else(|p| {
-                            let what = p
-                                .downcast_ref::<&str>()
-                                .map(|s| s.to_string())
-                                .or_else(|| p.downcast_ref::<String>().cloned())
-                                .unwrap_or_default();
-                            Answer::error(format!("internal error (panic) answering line {number}: {what}"))
-                        })
-                    }
-                    Err(m) => Answer::error(format!("bad input: {m}")),
-                }
-            };
-            encode_answer(&id, &answer)
+            let place = format!("line {number}");
+            encode_answer(&id, &answer_ask(imp, about, &edition, overlay.as_ref(), &query, &input, &place))
         }
         Err(e) => {
             let id = serde_json::from_str::<Value>(line).ok().and_then(|v| v.get("id").cloned()).unwrap_or(Value::Null);
@@ -373,6 +364,42 @@ fn reply_to(imp: &mut (impl Implementation + ?Sized), about: &About, number: usi
         }
     };
     Some(reply)
+}
+
+/// One ask answered as [`serve`] answers it: an edition or a query `about` does not list is
+/// declined, input that does not make the query is an `error` (`bad input: …`), and a panic
+/// of the implementation costs this answer only (an `error` naming `place`, `line 12`).
+/// `xqspec web` answers its asks through this too.
+pub fn answer_ask<I: Implementation + ?Sized>(
+    imp: &mut I,
+    about: &About,
+    edition: &str,
+    overlay: Option<&Overlay>,
+    query: &str,
+    input: &Map<String, Value>,
+    place: &str,
+) -> Answer {
+    if !about.editions.iter().any(|e| e == edition) {
+        return Answer::unsupported(format!("edition {edition} is not supported"));
+    }
+    if !about.queries.iter().any(|q| q == query) {
+        return Answer::unsupported(format!("query {query} is not supported"));
+    }
+    match Query::from_parts(query, input) {
+        Ok(q) => {
+            let ask = Ask { edition, overlay, query: &q };
+            // A bug of the implementation costs this answer, not the session.
+            catch_unwind(AssertUnwindSafe(|| imp.answer_ask(&ask))).unwrap_or_else(|p| {
+                let what = p
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Answer::error(format!("internal error (panic) answering {place}: {what}"))
+            })
+        }
+        Err(m) => Answer::error(format!("bad input: {m}")),
+    }
 }
 
 /// Runs the protocol for `imp` over `input`/`output` until `stop` or end of

@@ -285,7 +285,7 @@ pub(crate) const NOTATION_IDS: [&str; 10] = [
 ];
 
 /// The notation and style of a protocol notation id (see [`NOTATION_IDS`]).
-pub(crate) fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
+pub fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
     if !NOTATION_IDS.contains(&id) {
         return None;
     }

@@ -2,7 +2,7 @@
 //! for a FEN and moves) and asks its rule domain. `Err` carries the answer when the input
 //! is refused or the rule set has no clauses for the domain.
 
-use crate::arbiter::{ArbiterError, ArbiterRules, OutcomeQuery, StatusQuery, TouchQuery};
+use crate::arbiter::{AfterEnd, ArbiterError, ArbiterRules, OutcomeQuery, StatusQuery, TouchQuery};
 use crate::clock::{ClockQuery, PlayoffQuery};
 use crate::competition::StandingsQuery;
 use crate::line::{self, LineError};
@@ -101,10 +101,21 @@ pub fn outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answered {
 
 /// `game_status`: the moves played through the arbiter watching the board.
 pub fn game_status(rs: &RuleSet, q: &StatusQuery) -> Answered {
+    game_status_of(rs, q, AfterEnd::Refuse)
+}
+
+/// `game_status` of a game record, which may go on after the game ended by the rules: it
+/// is judged up to that end and the answer says how far it goes on (`continues`), where
+/// the protocol's query refuses it (`xqspec web`'s `/api/status`).
+pub fn record_status(rs: &RuleSet, q: &StatusQuery) -> Answer {
+    game_status_of(rs, q, AfterEnd::Stop).unwrap_or_else(|a| a)
+}
+
+fn game_status_of(rs: &RuleSet, q: &StatusQuery, after_end: AfterEnd) -> Answered {
     if q.moves.len() > MAX_GAME_MOVES {
         return Ok(Answer::unsupported(format!("{} moves: a game status takes at most {MAX_GAME_MOVES} (limits.game_moves)", q.moves.len())));
     }
-    let s = arbiter_rules(rs)?.game_status(&rs.vm, rs.repetition.as_ref(), q).map_err(arbiter_reject)?;
+    let s = arbiter_rules(rs)?.game_status_of(&rs.vm, rs.repetition.as_ref(), q, after_end).map_err(arbiter_reject)?;
     Ok(Answer::one("game_status", s.to_json()))
 }
 

@@ -21,6 +21,7 @@ use crate::spec::{Overlay, Spec};
 use crate::vm::Rules;
 
 pub(crate) use answers::position;
+pub use answers::record_status;
 
 /// The most positions one `perft` of the reference visits (every ply counted, the last in
 /// bulk; `crate::perft::perft_within`): about a second of work on a laptop core. The
@@ -118,7 +119,7 @@ impl Reference {
     /// The answer to `query` under an edition (with an overlay applied when one is given).
     /// The reference keeps no state but a cache of rule sets made with overlays, so this
     /// takes `&self`.
-    pub(crate) fn answer_query(&self, edition: &str, overlay: Option<&Overlay>, query: &Query) -> Answer {
+    pub fn answer_query(&self, edition: &str, overlay: Option<&Overlay>, query: &Query) -> Answer {
         match self.ruleset(edition, overlay) {
             Ok(r) => answer_under(&r, query),
             Err(e) => Answer::unsupported(e),

@@ -486,6 +486,8 @@ impl Ruling {
                     "targets": p.targets,
                     "chase": p.chases.iter().map(|k| k.name()).collect::<Vec<_>>(),
                     "reason": p.reason,
+                    "clause": c.rule.clause,
+                    "article": c.rule.article,
                 })
             })
             .collect();

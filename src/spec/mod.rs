@@ -327,6 +327,52 @@ impl Edition {
     }
 }
 
+impl Edition {
+    /// An edition as readers see it: id, names, year, publisher, parent.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.id,
+            "name": self.name,
+            "name_en": self.name_en,
+            "year": self.year,
+            "publisher": self.publisher,
+            "derives_from": self.derives_from,
+        })
+    }
+}
+
+impl Clause {
+    /// The clause in one line, in our own words.
+    pub fn summary(&self) -> &str {
+        &self.summary
+    }
+}
+
+impl Spec {
+    /// A clause as readers see it (`xqspec web`): id, article, summary, provenance with what
+    /// its source is, where it was inherited from and where its data is written, its data.
+    pub fn clause_json(&self, clause: &Clause) -> serde_json::Value {
+        let p = &clause.provenance;
+        let source = self.sources().find(|s| s.id == p.source);
+        serde_json::json!({
+            "id": clause.id,
+            "article": clause.article,
+            "summary": clause.summary,
+            "provenance": {
+                "status": p.status,
+                "source": p.source,
+                "source_what": source.map(|s| s.what.as_str()),
+                "ref": p.r#ref,
+                "note": p.note,
+            },
+            "inherited_from": clause.inherited_from,
+            "data_from": clause.data_from,
+            "written_at": format!("spec/{}:{}", clause.location.file, clause.location.line),
+            "data": serde_json::to_value(&clause.data).unwrap_or(serde_json::Value::Null),
+        })
+    }
+}
+
 /// Every edition of a spec directory.
 #[derive(Clone, Debug)]
 pub struct Spec {

@@ -29,4 +29,5 @@ mod repetition;
 mod repetition_symmetry;
 mod reports;
 mod spec_meaning;
+mod web;
 mod foundation;

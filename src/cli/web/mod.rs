@@ -1,0 +1,434 @@
+//! `xqspec web`: the arbiter's desk, a page served on this machine that sets up a position or
+//! loads a game record, steps through it, and shows the rules' answers (legal moves, the
+//! game's status, where and why it ended, the 棋例 ruling with its articles).
+//!
+//! - [`Desk::handle`]: one HTTP request (method, path, body) to one [`Reply`]; no socket,
+//!   so tests and `--bench` call it directly. The page's files are compiled in (`page/`).
+//! - [`run`]: the server (tiny_http), a few worker threads sharing one [`Desk`].
+//!
+//! The API (PROTOCOL.md §9) carries the protocol's own queries: `/api/ask` answers exactly
+//! what `xqspec serve` answers, through [`protocol::answer_ask`]; the other routes are what a
+//! page needs beyond one query (a record read, a line in a notation, SVG). Every body is
+//! read through `xqspec::input` and bounded by [`MAX_BODY_BYTES`]; the work of one request is
+//! bounded as `serve`'s is (the reference's limits). No request names a file: the server
+//! reads and writes none.
+
+use std::io::Read as _;
+use std::net::{IpAddr, SocketAddr};
+use std::time::Instant;
+
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use xqspec::arbiter::StatusQuery;
+use xqspec::conform::protocol::{self, About, Implementation};
+use xqspec::diagram::{position_after, svg, Arrow, DiagramOptions};
+use xqspec::input::{self, Origin};
+use xqspec::notation::{format_move, notation_by_id};
+use xqspec::query::Answer;
+use xqspec::reference::{record_status, Reference, MAX_GAME_MOVES};
+use xqspec::ruleset::RuleSet;
+use xqspec::spec::{Overlay, Spec};
+
+/// The largest request body read, in bytes: the protocol's longest line (a record of many
+/// games fits). A longer body is answered 413 and not read further.
+pub const MAX_BODY_BYTES: usize = protocol::MAX_LINE_BYTES;
+
+/// Worker threads answering requests: a page asks a few things at once (board, legal
+/// moves, status), and one long ruling does not hold the others up.
+const WORKERS: usize = 4;
+
+const INDEX_HTML: &str = include_str!("page/index.html");
+const APP_JS: &str = include_str!("page/app.js");
+const APP_CSS: &str = include_str!("page/app.css");
+
+/// Options of `xqspec web`.
+#[derive(clap::Args, Debug)]
+pub struct WebArgs {
+    /// The address to listen on. The default answers this machine only; another address
+    /// lets anyone who can reach it use the page (there is nothing to log in to).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// The port; 0 picks a free one (the address printed says which).
+    #[arg(long, default_value_t = 8357)]
+    pub port: u16,
+    /// Time the page's main requests (page, ruling, a whole record adjudicated) on a real
+    /// 200-ply game, print the figures and exit, without serving.
+    #[arg(long)]
+    pub bench: bool,
+}
+
+/// An answer to one request.
+#[derive(Debug)]
+pub struct Reply {
+    /// The HTTP status.
+    pub status: u16,
+    /// The media type of `body`.
+    pub content_type: &'static str,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    fn json(status: u16, v: &Value) -> Reply {
+        Reply { status, content_type: "application/json; charset=utf-8", body: v.to_string().into_bytes() }
+    }
+
+    /// A protocol answer (`result`, `reject`, `unsupported`, `error`): always 200, as
+    /// `serve` answers every line; the request was read, the answer says the rest.
+    fn answer(a: &Answer) -> Reply {
+        Reply::json(200, &protocol::answer_json(a))
+    }
+
+    /// A request that could not be read: `{"error": {"message"}}` with an HTTP status.
+    fn refused(status: u16, message: impl Into<String>) -> Reply {
+        Reply::json(status, &json!({"error": {"message": message.into()}}))
+    }
+
+    fn text(content_type: &'static str, text: &str) -> Reply {
+        Reply { status: 200, content_type, body: text.as_bytes().to_vec() }
+    }
+}
+
+/// What the page sends about a game: the rule set, the position and the moves; the other
+/// fields are read by the routes that draw (`arrows`, `caption`), write a line
+/// (`notation`), or judge every move (`every_move`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameBody {
+    edition: String,
+    #[serde(default)]
+    overlay: Option<Overlay>,
+    #[serde(default = "startpos")]
+    fen: String,
+    #[serde(default)]
+    moves: Vec<String>,
+    #[serde(default)]
+    notation: Option<String>,
+    #[serde(default)]
+    arrows: Vec<String>,
+    #[serde(default)]
+    caption: Option<String>,
+    #[serde(default)]
+    every_move: bool,
+}
+
+fn startpos() -> String {
+    "startpos".into()
+}
+
+/// One ask, as the protocol's `ask` request without `type` and `id`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AskBody {
+    edition: String,
+    #[serde(default)]
+    overlay: Option<Overlay>,
+    query: String,
+    #[serde(default)]
+    input: Map<String, Value>,
+}
+
+/// A clause asked for by id under a rule set.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClauseBody {
+    edition: String,
+    #[serde(default)]
+    overlay: Option<Overlay>,
+    id: String,
+}
+
+/// The server's state: the spec and the reference over it (every edition compiled once;
+/// rule sets with an overlay compiled on first use and kept).
+pub struct Desk {
+    spec: Spec,
+    reference: Reference,
+    about: About,
+}
+
+impl Desk {
+    /// A desk over `spec`.
+    pub fn new(spec: &Spec) -> Desk {
+        let reference = Reference::new(spec);
+        let about = (&reference).about();
+        Desk { spec: spec.clone(), reference, about }
+    }
+
+    /// Answers one request: `method` and `url` (path and query string) as sent, `body` at
+    /// most [`MAX_BODY_BYTES`] (the server refuses a longer one before this).
+    pub fn handle(&self, method: &str, url: &str, body: &[u8]) -> Reply {
+        let (path, query) = url.split_once('?').unwrap_or((url, ""));
+        let get = method == "GET" || method == "HEAD";
+        match (path, get, method == "POST") {
+            ("/" | "/index.html", true, _) => Reply::text("text/html; charset=utf-8", INDEX_HTML),
+            ("/app.js", true, _) => Reply::text("text/javascript; charset=utf-8", APP_JS),
+            ("/app.css", true, _) => Reply::text("text/css; charset=utf-8", APP_CSS),
+            ("/api/hello", true, _) => Reply::json(200, &protocol::hello_json(&self.about)),
+            ("/api/rulesets", true, _) => Reply::json(200, &self.rulesets()),
+            ("/api/ask", _, true) => self.read(path, body, |b: AskBody| self.ask(b)),
+            ("/api/status", _, true) => self.read(path, body, |b: GameBody| self.status(b)),
+            ("/api/line", _, true) => self.read(path, body, |b: GameBody| self.line(b)),
+            ("/api/board", _, true) => self.read(path, body, |b: GameBody| self.board(b)),
+            ("/api/sheet", _, true) => self.read(path, body, |b: GameBody| self.sheet(b)),
+            ("/api/clause", _, true) => self.read(path, body, |b: ClauseBody| self.clause(b)),
+            ("/api/record", _, true) => self.record(query, body),
+            ("/" | "/index.html" | "/app.js" | "/app.css" | "/api/hello" | "/api/rulesets", ..)
+            | ("/api/ask" | "/api/status" | "/api/line" | "/api/board" | "/api/sheet" | "/api/clause" | "/api/record", ..) => {
+                Reply::refused(405, format!("{method} {path}: not allowed here (GET for pages, /api/hello and /api/rulesets; POST for the other /api routes)"))
+            }
+            _ => Reply::refused(404, format!("{path}: no such page or API route (PROTOCOL.md §9 lists them)")),
+        }
+    }
+
+    /// Reads a JSON body into `T` through the input layer (UTF-8, depth, duplicate keys,
+    /// unknown fields), then answers it; an unreadable body is a 400 naming where.
+    fn read<T: serde::de::DeserializeOwned>(&self, path: &str, body: &[u8], then: impl FnOnce(T) -> Reply) -> Reply {
+        let origin = Origin::named(format!("request body of {path}"));
+        let parsed = input::text(body, &origin).and_then(|t| input::json::<T>(t, &origin));
+        match parsed {
+            Ok(b) => then(b),
+            Err(e) => Reply::refused(400, e.to_string()),
+        }
+    }
+
+    /// The rule set of an edition with an overlay, or the answer saying why there is none.
+    fn ruleset(&self, edition: &str, overlay: Option<&Overlay>) -> Result<std::sync::Arc<RuleSet>, Reply> {
+        self.reference.ruleset(edition, overlay).map_err(|e| Reply::answer(&Answer::unsupported(e)))
+    }
+
+    fn rulesets(&self) -> Value {
+        json!({
+            "default": xqspec::ruleset::DEFAULT,
+            "rulesets": self.spec.editions().iter().map(|e| e.to_json()).collect::<Vec<_>>(),
+            "overlays": self.spec.overlays(),
+        })
+    }
+
+    fn ask(&self, b: AskBody) -> Reply {
+        let mut imp = &self.reference;
+        Reply::answer(&protocol::answer_ask(&mut imp, &self.about, &b.edition, b.overlay.as_ref(), &b.query, &b.input, "the request"))
+    }
+
+    /// The position and moves as a FEN and ICCS moves (moves in any notation the grammar
+    /// reads), at most [`MAX_GAME_MOVES`] of them.
+    fn line_of(&self, rs: &RuleSet, b: &GameBody) -> Result<(String, Vec<String>), Reply> {
+        if b.moves.len() > MAX_GAME_MOVES {
+            return Err(Reply::answer(&Answer::unsupported(format!(
+                "{} moves: at most {MAX_GAME_MOVES} (limits.game_moves)",
+                b.moves.len()
+            ))));
+        }
+        super::iccs_line(rs, &b.fen, &b.moves).map_err(|e| Reply::answer(&Answer::reject("move.illegal", e)))
+    }
+
+    /// `/api/status`: the game status of a record judged up to where the game ended.
+    fn status(&self, b: GameBody) -> Reply {
+        let go = || -> Result<Reply, Reply> {
+            let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
+            let (fen, moves) = self.line_of(&rs, &b)?;
+            Ok(Reply::answer(&record_status(&rs, &StatusQuery { fen, moves })))
+        };
+        go().unwrap_or_else(|r| r)
+    }
+
+    /// `/api/line`: every move in a notation, with the position after it.
+    fn line(&self, b: GameBody) -> Reply {
+        let go = || -> Result<Reply, Reply> {
+            let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
+            let id = b.notation.as_deref().unwrap_or("chinese");
+            let (notation, style) = notation_by_id(id)
+                .ok_or_else(|| Reply::answer(&Answer::unsupported(format!("notation {id} is not one of conformance/vocabulary.yaml's"))))?;
+            let (fen, moves) = self.line_of(&rs, &b)?;
+            let line = xqspec::line::line(&rs.vm, &fen, &moves).map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
+            let plies: Vec<Value> = line
+                .moves
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| {
+                    let text = format_move(&rs.vm, &line.positions[i], m, notation, style).unwrap_or_else(|_| m.iccs());
+                    json!({"ply": i + 1, "move": m.iccs(), "text": text, "fen": line.positions[i + 1].to_fen(&rs.vm)})
+                })
+                .collect();
+            Ok(Reply::answer(&Answer::one("line", json!({"fen": fen, "plies": plies}))))
+        };
+        go().unwrap_or_else(|r| r)
+    }
+
+    /// `/api/board`: the position after the moves as SVG, the last move marked.
+    fn board(&self, b: GameBody) -> Reply {
+        let go = || -> Result<Reply, Reply> {
+            let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
+            let (fen, moves) = self.line_of(&rs, &b)?;
+            let (pos, last_move) = position_after(&rs, &fen, &moves).map_err(|e| Reply::answer(&Answer::reject("move.illegal", e)))?;
+            let arrows = b
+                .arrows
+                .iter()
+                .map(|t| Arrow::parse(t).ok_or_else(|| Reply::answer(&Answer::error(format!("arrow `{t}`: write two points, like h2e2 or h2e2:chase")))))
+                .collect::<Result<Vec<_>, _>>()?;
+            let text = svg(&rs, &pos, &DiagramOptions { last_move, arrows, caption: b.caption.clone() });
+            Ok(Reply::text("image/svg+xml", &text))
+        };
+        go().unwrap_or_else(|r| r)
+    }
+
+    /// `/api/sheet`: the ruling sheet of `ruling --svg` for the moves, judged up to where
+    /// the game ended.
+    fn sheet(&self, b: GameBody) -> Reply {
+        let go = || -> Result<Reply, Reply> {
+            let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
+            let (fen, moves) = self.line_of(&rs, &b)?;
+            if moves.len() > xqspec::reference::MAX_RULING_PLIES {
+                return Err(Reply::answer(&Answer::unsupported(format!(
+                    "{} moves: a ruling takes at most {} (limits.ruling_plies)",
+                    moves.len(),
+                    xqspec::reference::MAX_RULING_PLIES
+                ))));
+            }
+            let j = super::repetition::judge(&rs, fen, moves, b.every_move, true).map_err(|e| Reply::answer(&Answer::reject("ruling", e)))?;
+            let sheet = j.sheet(&rs).map_err(|e| Reply::answer(&Answer::unsupported(e)))?;
+            Ok(Reply::text("image/svg+xml", &sheet))
+        };
+        go().unwrap_or_else(|r| r)
+    }
+
+    /// `/api/clause`: one clause of a rule set, with its summary and provenance.
+    fn clause(&self, b: ClauseBody) -> Reply {
+        match self.ruleset(&b.edition, b.overlay.as_ref()) {
+            Err(r) => r,
+            Ok(rs) => match rs.edition.clause(&b.id) {
+                Some(c) => Reply::answer(&Answer::one("clause", self.spec.clause_json(c))),
+                None => Reply::answer(&Answer::unsupported(format!("rule set {} has no clause {}", rs.id(), b.id))),
+            },
+        }
+    }
+
+    /// `/api/record?edition=ID`: a game record as sent (the file's bytes, any encoding
+    /// `replay` reads), every game replayed: its start, its moves as ICCS, its first error.
+    fn record(&self, query: &str, body: &[u8]) -> Reply {
+        let edition = query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("edition="))
+            .unwrap_or(xqspec::ruleset::DEFAULT);
+        let rs = match self.ruleset(edition, None) {
+            Ok(r) => r,
+            Err(r) => return r,
+        };
+        let (text, encoding) = xqspec::notation::encoding::decode(body, None);
+        let games: Vec<Value> = xqspec::notation::replay::replay_text(&rs.vm, &text)
+            .iter()
+            .map(|g| {
+                let start = g.start.as_ref().map_or_else(|| rs.vm.start_position().to_fen(&rs.vm), |p| p.to_fen(&rs.vm));
+                json!({
+                    "number": g.number,
+                    "title": g.title,
+                    "fen": start,
+                    "moves": g.moves.iter().map(|m| m.iccs()).collect::<Vec<_>>(),
+                    "error": g.error.as_ref().map(|e| e.to_string()),
+                })
+            })
+            .collect();
+        Reply::answer(&Answer::one("record", json!({"encoding": encoding.name(), "games": games})))
+    }
+}
+
+/// Runs `xqspec web`: serves until the process is stopped, or times the requests (`--bench`).
+pub fn run(spec: &Spec, a: &WebArgs) -> Result<(), String> {
+    let desk = Desk::new(spec);
+    if a.bench {
+        return bench(&desk);
+    }
+    let addr = SocketAddr::new(a.bind, a.port);
+    let server = tiny_http::Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let bound = server.server_addr().to_ip().unwrap_or(addr);
+    if !a.bind.is_loopback() {
+        eprintln!("warning: listening on {bound}: anyone who can reach this address can use the page");
+    }
+    println!("xqspec web: http://{bound}/ (stop with Ctrl-C)");
+    std::thread::scope(|s| {
+        for _ in 0..WORKERS {
+            s.spawn(|| {
+                while let Ok(rq) = server.recv() {
+                    respond(&desk, rq, a.bind.is_loopback());
+                }
+            });
+        }
+    });
+    Ok(())
+}
+
+/// Reads one request (its body bounded), answers it through [`Desk::handle`], writes the
+/// reply. A client that goes away costs its own request only. On a loopback address only
+/// requests naming this machine as their host are answered: a page elsewhere cannot reach
+/// the server through a name of its own (DNS rebinding).
+fn respond(desk: &Desk, mut rq: tiny_http::Request, loopback: bool) {
+    let host = rq.headers().iter().find(|h| h.field.equiv("Host")).map(|h| h.value.as_str().to_string());
+    let mut body = Vec::new();
+    let reply = if loopback && !host.as_deref().is_some_and(local_host) {
+        Reply::refused(403, format!("host {}: this server answers requests to this machine only (127.0.0.1, localhost, [::1])", host.as_deref().unwrap_or("(none)")))
+    } else if rq.body_length().is_some_and(|n| n > MAX_BODY_BYTES)
+        || rq.as_reader().take(MAX_BODY_BYTES as u64 + 1).read_to_end(&mut body).is_err()
+        || body.len() > MAX_BODY_BYTES
+    {
+        Reply::refused(413, format!("the request body is longer than {} MiB (or could not be read)", MAX_BODY_BYTES >> 20))
+    } else {
+        let method = rq.method().as_str().to_string();
+        let url = rq.url().to_string();
+        // A bug costs this request, not the server.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| desk.handle(&method, &url, &body)))
+            .unwrap_or_else(|_| Reply::refused(500, format!("internal error (panic) answering {method} {url}")))
+    };
+    let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], reply.content_type.as_bytes()).expect("a valid header");
+    let nosniff = tiny_http::Header::from_bytes(&b"X-Content-Type-Options"[..], &b"nosniff"[..]).expect("a valid header");
+    let response = tiny_http::Response::from_data(reply.body).with_status_code(reply.status).with_header(header).with_header(nosniff);
+    let _ = rq.respond(response);
+}
+
+/// Whether a `Host` header names this machine: `127.0.0.1`, `localhost` or `[::1]`, with
+/// any port.
+fn local_host(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => host.rsplit_once(':').map_or(host, |(h, _)| h),
+    };
+    matches!(name.to_ascii_lowercase().as_str(), "127.0.0.1" | "localhost" | "::1")
+}
+
+/// `--bench`: the page's main requests on a real 200-ply game, timed in process.
+fn bench(desk: &Desk) -> Result<(), String> {
+    let record = include_str!("bench-game.pgn");
+    let time = |what: &str, runs: u32, f: &dyn Fn() -> Reply| -> Result<(), String> {
+        let r = f();
+        if r.status != 200 || r.body.starts_with(br#"{"error""#) || r.body.starts_with(br#"{"reject""#) {
+            return Err(format!("{what}: {}", String::from_utf8_lossy(&r.body)));
+        }
+        let t = Instant::now();
+        for _ in 0..runs {
+            std::hint::black_box(f());
+        }
+        let each = t.elapsed() / runs;
+        println!("{what:<52} {:>9.2} ms", each.as_secs_f64() * 1e3);
+        Ok(())
+    };
+    let rec = desk.handle("POST", "/api/record", record.as_bytes());
+    let v: Value = serde_json::from_slice(&rec.body).map_err(|e| e.to_string())?;
+    let game = &v["result"]["record"]["games"][0];
+    let moves: Vec<String> = serde_json::from_value(game["moves"].clone()).map_err(|e| e.to_string())?;
+    let body = json!({"edition": "cxa-2020", "fen": game["fen"], "moves": moves}).to_string();
+    println!("a {}-ply game ({}); each request's mean time", moves.len(), game["title"].as_str().unwrap_or("?"));
+    time("page: GET / + app.js + app.css + /api/rulesets", 100, &|| {
+        for p in ["/", "/app.js", "/app.css"] {
+            std::hint::black_box(desk.handle("GET", p, b""));
+        }
+        desk.handle("GET", "/api/rulesets", b"")
+    })?;
+    time("record read and replayed (/api/record)", 20, &|| desk.handle("POST", "/api/record", record.as_bytes()))?;
+    time("whole record adjudicated (/api/status)", 20, &|| desk.handle("POST", "/api/status", body.as_bytes()))?;
+    let ask = json!({"edition": "cxa-2020", "query": "ruling", "input": {"fen": game["fen"], "moves": moves}}).to_string();
+    time("ruling of the whole line (/api/ask ruling)", 20, &|| desk.handle("POST", "/api/ask", ask.as_bytes()))?;
+    time("move list in Chinese notation (/api/line)", 20, &|| desk.handle("POST", "/api/line", body.as_bytes()))?;
+    time("board at the last ply (/api/board)", 20, &|| desk.handle("POST", "/api/board", body.as_bytes()))?;
+    let legal = json!({"edition": "cxa-2020", "query": "legal_moves", "input": {"fen": game["fen"], "moves": moves}}).to_string();
+    time("legal moves at the last ply (/api/ask legal_moves)", 20, &|| desk.handle("POST", "/api/ask", legal.as_bytes()))?;
+    Ok(())
+}
