@@ -8,7 +8,7 @@
 //! chromium, which `.ci/run` installs); without them it says so and passes, unless
 //! `XQSPEC_REQUIRE_BROWSER` is set (CI sets it), when it fails.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -165,8 +165,12 @@ fn the_api_answers_as_serve_does_and_reads_real_records() {
     assert!(b["result"]["moves"].is_array(), "{b}");
 }
 
+/// A request that goes wrong: method, path, `Host`, body, and the status and words its
+/// answer must have.
+type Bad = (&'static str, String, String, Vec<u8>, u16, &'static str);
+
 /// Requests that go wrong, each with what its answer must say.
-fn bad_requests(s: &Server) -> Vec<(&'static str, String, String, Vec<u8>, u16, &'static str)> {
+fn bad_requests(s: &Server) -> Vec<Bad> {
     let host = s.addr.to_string();
     let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
     vec![
@@ -236,6 +240,37 @@ fn the_page_is_served_from_the_binary() {
         let (code, bytes) = http(s.addr, "GET", path, &host, b"");
         assert!(code == 200 && String::from_utf8_lossy(&bytes).contains(has), "{path}: {code}");
     }
+}
+
+/// PROTOCOL.md §9's table names every route the server has, with its method, and its
+/// example is answered as shown.
+#[test]
+fn protocol_md_section_9_is_the_server_s_api() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/PROTOCOL.md")).unwrap();
+    let section = doc.split("## 9. ").nth(1).and_then(|s| s.split("\n## ").next()).unwrap();
+    let s = Server::start("doc");
+    let host = s.addr.to_string();
+    let mut routes = 0;
+    for row in section.lines().filter(|l| l.starts_with("| `GET ") || l.starts_with("| `POST ")) {
+        let route = row.split('`').nth(1).unwrap();
+        let (method, path) = route.split_once(' ').unwrap();
+        let path = path.split('?').next().unwrap();
+        // The route exists: the other method is refused as a method, not as a path.
+        let other = if method == "GET" { "POST" } else { "GET" };
+        let (code, body) = http(s.addr, other, path, &host, b"");
+        assert_eq!(code, 405, "{other} {path}: {}", String::from_utf8_lossy(&body));
+        let (code, _) = http(s.addr, method, path, &host, b"{}");
+        assert_ne!(code, 404, "{route}");
+        routes += 1;
+    }
+    assert_eq!(routes, 9, "the table lists the nine routes");
+    let (code, _) = http(s.addr, "GET", "/api/nothing", &host, b"");
+    assert_eq!(code, 404);
+    let lines: Vec<&str> = section.lines().collect();
+    let ask = lines.iter().find_map(|l| l.strip_prefix("POST /api/ask ")).unwrap();
+    let shown = lines.iter().find_map(|l| l.strip_prefix("200 ")).unwrap();
+    let (code, got) = s.post("/api/ask", &serde_json::from_str(ask).unwrap());
+    assert_eq!((code, got), (200, serde_json::from_str::<Value>(shown).unwrap()));
 }
 
 #[test]
@@ -385,7 +420,11 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     b.click("#go-end");
     b.wait("document.getElementById('ply').textContent === '13'", "the page to show ply 13");
     assert_eq!(b.text("#moves .mv.current"), "车九进一", "the move of ply 13, in Chinese notation");
+    // The README's picture: the whole page at a laptop's width.
+    b.size(1280, 1500);
+    b.script("window.scrollTo(0, 0);", json!([]));
     b.screenshot(&shots.join("record.png"));
+    b.size(1280, 1000);
 
     // A cycle entered by clicking the board: 长捉 by Red's chariot.
     b.click("#setup summary");
@@ -405,12 +444,14 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     assert_eq!(classes, json!(["chase", "idle", "chase", "idle"]));
     assert_eq!(b.script("return document.getElementById('ruling-verdict').dataset.verdict;", json!([])), "red_must_change");
     assert!(b.text("#ruling").contains("红方长捉") && b.text("#ruling").contains("24.3"), "{}", b.text("#ruling"));
+    b.script("window.scrollTo(0, 0);", json!([]));
     b.screenshot(&shots.join("cycle.png"));
 
     // Chinese labels, and a phone's width without sideways scrolling.
     b.click("#lang");
     b.wait("document.querySelector('h1 span').textContent === '裁判台'", "the Chinese labels");
     b.size(390, 844);
+    b.script("window.scrollTo(0, 0);", json!([]));
     b.screenshot(&shots.join("phone.png"));
     let overflow = b.script("return document.documentElement.scrollWidth - window.innerWidth;", json!([])).as_i64().unwrap();
     let wide = b.script("return [...document.querySelectorAll('body *')].filter(e => !e.closest('.table-wrap') && e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 8);", json!([]));
