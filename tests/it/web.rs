@@ -135,6 +135,10 @@ fn the_api_answers_as_serve_does_and_reads_real_records() {
     assert_eq!(code, 200);
     assert_eq!(a["result"]["record"]["encoding"], "gb18030", "{a}");
     assert_eq!(a["result"]["record"]["games"][0]["moves"], json!(["h2e2", "h9g7", "h0g2", "i9h9"]), "{a}");
+    // A rule set's id escaped in the query string, as a browser writes it.
+    let (_, bytes) = http(s.addr, "POST", "/api/record?edition=cxa-2011%2Bprovincial-2012-open", &s.addr.to_string(), b"1. h2e2 *");
+    let a: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(a["result"]["record"]["games"][0]["moves"], json!(["h2e2"]), "{a}");
     // A record that goes on after the perpetual check is judged up to its end.
     let (_, a) = s.post("/api/status", &json!({"edition": "cxa-2020", "fen": "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1",
         "moves": "a1a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8".split(' ').collect::<Vec<_>>()}));
@@ -190,6 +194,7 @@ fn bad_requests(s: &Server) -> Vec<Bad> {
         ("GET", "/spec/cxa-2020/movement.yaml".into(), host.clone(), Vec::new(), 404, "no such page"),
         ("GET", "/".into(), "evil.example:80".into(), Vec::new(), 403, "this machine only"),
         ("POST", "/api/record?edition=nope".into(), host.clone(), b"1. h2e2".to_vec(), 200, "unknown edition nope"),
+        ("POST", "/api/record?edition=cxa-2020%2Bnope".into(), host.clone(), b"1. h2e2".to_vec(), 200, "ships no overlay nope"),
     ]
 }
 

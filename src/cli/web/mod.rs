@@ -309,8 +309,16 @@ impl Desk {
         let edition = query
             .split('&')
             .find_map(|kv| kv.strip_prefix("edition="))
-            .unwrap_or(xqspec::ruleset::DEFAULT);
-        let rs = match self.ruleset(edition, None) {
+            .map_or_else(|| xqspec::ruleset::DEFAULT.to_string(), percent_decoded);
+        // A rule set's id: an edition, or `EDITION+OVERLAY` of an overlay the spec ships.
+        let (edition, overlay) = match edition.split_once('+') {
+            Some((e, o)) => match self.spec.overlay(o) {
+                Some(found) => (e.to_string(), Some(found)),
+                None => return Reply::answer(&Answer::unsupported(format!("rule set {edition}: the spec ships no overlay {o}"))),
+            },
+            None => (edition, None),
+        };
+        let rs = match self.ruleset(&edition, overlay) {
             Ok(r) => r,
             Err(r) => return r,
         };
@@ -330,6 +338,28 @@ impl Desk {
             .collect();
         Reply::answer(&Answer::one("record", json!({"encoding": encoding.name(), "games": games})))
     }
+}
+
+/// A query-string value with its `%XX` escapes decoded (`cxa-2011%2Bprovincial-2012-open`);
+/// an escape that is not one, or bytes that are not UTF-8, are kept as written.
+fn percent_decoded(v: &str) -> String {
+    let b = v.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = b.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (b[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| v.to_string())
 }
 
 /// Runs `xqspec web`: serves until the process is stopped, or times the requests (`--bench`).
