@@ -51,6 +51,15 @@ enum Command {
         edition: String,
     },
     /// Replay game records: every move parsed, resolved and checked legal; per-game status and totals.
+    ///
+    /// Each game is reported ok, or with its first error and its place (line, column, move number);
+    /// text that is no game (binary text, junk before a tag pair on its line) with its line,
+    /// column and byte offset; a file that cannot be read, or a directory, by its path. None
+    /// of these is counted as a game. Remarks (a move number that is not its move's, a Format
+    /// tag naming no notation, a recorded result the final mate or stalemate contradicts, a
+    /// Result tag and result token that disagree) are said with their place. Exit status: 1
+    /// when there is an error (a game that fails, text that is no game, a file not read), 0
+    /// otherwise, remarks or not. `adjudicate` reads files the same way.
     Replay(ReplayArgs),
     /// Print the legal moves, one per line, sorted, in ICCS.
     Moves {
@@ -72,6 +81,12 @@ enum Command {
     /// The moves allowed after touching pieces (touch-move, 5.1–5.5), and the step that decided.
     Touch(cli::arbiter::TouchArgs),
     /// Adjudicate game records from their moves alone: mate, stalemate, perpetual check, a cycle not changed, the natural limit.
+    ///
+    /// Files are read as `replay` reads them: the same games, numbered alike, the same
+    /// remarks (a recorded result the adjudication contradicts among them, flagged
+    /// DISAGREES), text that is no game and files not read reported at the same places and
+    /// never counted as games. Exit status: 1 when a game cannot be adjudicated, text is no
+    /// game or a file is not read; 0 otherwise, remarks or disagreements or not.
     Adjudicate(cli::adjudicate::AdjudicateArgs),
     /// How a game in progress stands: ended or not, positions repeated, orders to change, rounds to the natural limit.
     Status(cli::adjudicate::StatusArgs),
@@ -109,7 +124,7 @@ struct ReplayArgs {
     /// Where converted records go (a file, or a directory for several inputs); stdout when absent.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Print only failing games and the closing line.
+    /// Print only the errors and the closing line (which counts the remarks).
     #[arg(long)]
     quiet: bool,
     #[arg(long, default_value = DEFAULT_RULESET)]
@@ -174,8 +189,9 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Adjudicate(a) => cli::adjudicate::adjudicate(&a, &load_ruleset(&g, &a.edition)?),
         Command::Status(a) => cli::adjudicate::status(&a, &load_ruleset(&g, &a.game.edition)?),
         Command::Replay(a) => {
-            let rules = load_rules(&g, &a.edition)?;
-            xqspec::notation::replay::cli(&rules, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet)
+            let rs = load_ruleset(&g, &a.edition)?;
+            let mut judge = cli::adjudicate::final_position(&rs);
+            xqspec::notation::replay::cli(&rs.vm, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet, &mut judge)
         }
         Command::Report(a) => cli::report::report(cli.spec.as_deref(), &a),
         Command::Diff(a) => cli::report::diff(cli.spec.as_deref(), &a),

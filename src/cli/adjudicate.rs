@@ -5,19 +5,25 @@
 //! rules give from its moves alone (`ArbiterRules::adjudicate`): mate, stalemate (困毙),
 //! perpetual check, a forbidden cycle not changed, the natural move limit, or `undecided`;
 //! with the ply, the clause and the article, the recorded result beside it and a flag where
-//! they disagree. A record that cannot be replayed is reported with its place and the batch
-//! goes on. `--bench` times plain replay and replay with adjudication of the same files.
+//! they disagree. Files are read by the records path `replay` reads them by
+//! (`notation::records`): the same games, numbered alike, the same remarks (a recorded
+//! result the adjudication contradicts among them), text that is no game and files not
+//! read reported with their place and never counted as games. A record that cannot be
+//! replayed is reported with its place and the batch goes on. `--bench` times plain replay and replay with adjudication of the same files.
 //!
 //! `status` is the `game_status` query on the command line.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use xqspec::arbiter::{Adjudication, AfterEnd, ArbiterRules, StatusQuery};
-use xqspec::notation::{encoding, pgn, replay::Replayer};
+use xqspec::arbiter::{Adjudication, AfterEnd, ArbiterRules, GameResult, StatusQuery};
+use xqspec::notation::records::{self, Ending, Entry, FileError, NotAGame};
+use xqspec::notation::encoding;
+use xqspec::notation::replay::{GameReplay, Remark, Replayer};
 use xqspec::ruleset::RuleSet;
+use xqspec::vm::Status;
 
 #[derive(clap::Args)]
 pub struct AdjudicateArgs {
@@ -56,17 +62,21 @@ struct Row {
     title: String,
     recorded: Option<String>,
     found: Result<Adjudication, String>,
+    /// The recorded result is not the one the moves end in (the records path decides).
+    disagrees: bool,
+    remarks: Vec<Remark>,
+}
+
+/// What a batch holds, in file order: games, and the problems that are no game.
+enum Item {
+    Game(Row),
+    /// Text that is no game (`FILE: line L, column C (byte B): skipped text that is no game: …`).
+    NotAGame { file: String, problem: NotAGame },
+    /// A file that could not be read.
+    Unread(FileError),
 }
 
 impl Row {
-    /// The adjudicated result differs from a recorded one (an undecided game never does).
-    fn disagrees(&self) -> bool {
-        match (&self.found, self.recorded.as_deref().and_then(pgn::result_of_token)) {
-            (Ok(a), Some(r)) => a.result_name() != "undecided" && a.result_name() != r,
-            _ => false,
-        }
-    }
-
     /// What the summary counts it under: the observation that ended it, `undecided` or `error`.
     fn how(&self) -> &'static str {
         match &self.found {
@@ -84,7 +94,9 @@ impl Row {
             m.insert("place".into(), json!(self.place));
             m.insert("title".into(), json!(self.title));
             m.insert("recorded".into(), self.recorded.as_ref().map_or(Value::Null, |r| json!(r)));
-            m.insert("disagrees".into(), json!(self.disagrees()));
+            m.insert("disagrees".into(), json!(self.disagrees));
+            let remarks: Vec<Value> = self.remarks.iter().map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message })).collect();
+            m.insert("remarks".into(), Value::Array(remarks));
         }
         v
     }
@@ -98,9 +110,10 @@ impl Row {
         }
     }
 
-    fn line(&self) -> String {
+    /// The game's line, then a line for each remark.
+    fn lines(&self) -> Vec<String> {
         let recorded = self.recorded.as_deref().unwrap_or("none");
-        match &self.found {
+        let first = match &self.found {
             Err(e) => format!("{}{}: error: {e}", self.place, self.titled()),
             Ok(a) => {
                 let how = match (&a.clause, a.ply) {
@@ -112,53 +125,132 @@ impl Row {
                     ),
                     _ => String::new(),
                 };
-                let flag = if self.disagrees() { " — DISAGREES" } else { "" };
+                let flag = if self.disagrees { " — DISAGREES" } else { "" };
                 format!("{}{}: {}{how}; recorded {recorded}{flag}", self.place, self.titled(), a.result_name())
             }
+        };
+        let mut lines = vec![first];
+        lines.extend(self.remarks.iter().map(|r| format!("{}{}: remark: {r}", self.place, self.titled())));
+        lines
+    }
+}
+
+impl Item {
+    fn lines(&self) -> Vec<String> {
+        match self {
+            Item::Game(r) => r.lines(),
+            Item::NotAGame { file, problem } => vec![format!("{file}: {problem}")],
+            Item::Unread(e) => vec![e.to_string()],
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            Item::Game(r) => r.to_json(),
+            Item::NotAGame { file, problem } => json!({
+                "place": format!("{file} line {}", problem.place.line),
+                "line": problem.place.line,
+                "column": problem.place.column,
+                "byte": problem.place.byte,
+                "not_a_game": problem.message,
+            }),
+            Item::Unread(e) => json!({ "place": e.path.display().to_string(), "file_error": e.message }),
         }
     }
 }
 
-/// Reads one record file (its encoding detected unless given).
-fn read_record(path: &Path, enc: Option<&'static encoding_rs::Encoding>) -> Result<String, String> {
-    let bytes = xqspec::input::read_bytes(path).map_err(|e| e.to_string())?;
-    Ok(encoding::decode(&bytes, enc).0)
+/// The end an adjudication found, to compare with the recorded result (`None`: undecided).
+fn ending(a: &Adjudication) -> Option<Ending> {
+    if a.result == GameResult::Ongoing {
+        return None;
+    }
+    let how = a.how.unwrap_or("?");
+    let why = match &a.clause {
+        Some(c) => format!("{how}, {}, art. {}", c.clause, c.article.as_deref().unwrap_or("—")),
+        None => how.to_string(),
+    };
+    Some(Ending { result: a.result_name(), ply: a.ply, why })
 }
 
-/// Every game of every file, replayed and (with `adjudicate`) adjudicated.
-fn run_batch(rs: &RuleSet, arbiter: &ArbiterRules, files: &[PathBuf], enc: Option<&'static encoding_rs::Encoding>, adjudicate: bool) -> Vec<Row> {
-    let mut rows = Vec::new();
+/// The judge of `xqspec replay`: a game whose moves reach a position where the side to
+/// move has no legal move (mate, stalemate) is adjudicated from its moves (the arbiter's
+/// result clauses, without watching for repetitions), so that a recorded result it
+/// contradicts is remarked on; a record that stops before the end says nothing.
+pub fn final_position(rs: &RuleSet) -> impl FnMut(&GameReplay) -> Option<Ending> + '_ {
+    move |r| {
+        let arbiter = rs.arbiter.as_ref()?;
+        let last = r.last.as_ref()?;
+        if !matches!(last.status(&rs.vm), Status::Checkmate | Status::Stalemate) {
+            return None;
+        }
+        let a = arbiter.adjudicate(&rs.vm, None, r.start.as_ref()?, &r.moves).ok()?;
+        ending(&a)
+    }
+}
+
+/// Every game of every file, read by the records path `replay` reads by, replayed and
+/// (with `adjudicate`) adjudicated; the text that is no game and the files not read.
+fn run_batch(rs: &RuleSet, arbiter: &ArbiterRules, files: &[PathBuf], enc: Option<&'static encoding_rs::Encoding>, adjudicate: bool) -> Vec<Item> {
+    let mut items = Vec::new();
     let mut replayer = Replayer::new(&rs.vm);
     for path in files {
-        let text = match read_record(path, enc) {
-            Ok(t) => t,
+        let file = match records::read(path, enc) {
+            Ok(f) => f,
             Err(e) => {
-                rows.push(Row { place: path.display().to_string(), title: String::new(), recorded: None, found: Err(e) });
+                items.push(Item::Unread(e));
                 continue;
             }
         };
-        for g in pgn::parse(&text) {
-            let r = replayer.replay(&text, &g);
-            let place = format!("{} game {}", path.display(), g.number);
-            let recorded = g.tag("Result").or(g.result).map(str::to_string);
-            let found = match (&r.error, &r.start) {
-                (Some(e), _) => Err(e.to_string()),
-                (None, None) => Err("no start position".to_string()),
-                (None, Some(start)) if adjudicate => {
-                    arbiter.adjudicate(&rs.vm, rs.repetition.as_ref(), start, &r.moves).map_err(|e| e.to_string())
-                }
-                (None, Some(_)) => Ok(Adjudication::undecided()),
+        let judge = |r: &GameReplay| {
+            let start = r.start.as_ref().expect("judged games have a start");
+            let found = if adjudicate {
+                arbiter.adjudicate(&rs.vm, rs.repetition.as_ref(), start, &r.moves).map_err(|e| e.to_string())
+            } else {
+                Ok(Adjudication::undecided())
             };
-            rows.push(Row { place, title: r.title, recorded, found });
+            let end = found.as_ref().ok().and_then(ending);
+            (found, end)
+        };
+        for entry in records::games(&file, &mut replayer, judge) {
+            let g = match entry {
+                Entry::Game(g) => g,
+                Entry::NotAGame(problem) => {
+                    items.push(Item::NotAGame { file: path.display().to_string(), problem });
+                    continue;
+                }
+            };
+            let found = match (g.failure(), g.verdict.clone()) {
+                (Some(e), _) if g.replay.error.is_some() => Err(e.to_string()),
+                (Some(e), _) => Err(format!("in a variation: {e}")),
+                (None, Some(v)) => v,
+                (None, None) => Err("no start position".to_string()),
+            };
+            items.push(Item::Game(Row {
+                place: format!("{} game {}", path.display(), g.number),
+                title: g.replay.title.clone(),
+                recorded: g.recorded().map(str::to_string),
+                found,
+                disagrees: g.disagrees,
+                remarks: g.remarks,
+            }));
         }
     }
-    rows
+    items
 }
 
-/// The summary: games by how they ended, disagreements and errors.
-fn summary(rows: &[Row]) -> Vec<(String, usize)> {
+/// The games of a batch.
+fn rows(items: &[Item]) -> impl Iterator<Item = &Row> {
+    items.iter().filter_map(|i| match i {
+        Item::Game(r) => Some(r),
+        _ => None,
+    })
+}
+
+/// The summary: games by how they ended, disagreements and errors; the remarks, the text
+/// that is no game and the files not read, when there are any.
+fn summary(items: &[Item]) -> Vec<(String, usize)> {
     let mut counts: Vec<(String, usize)> = Vec::new();
-    for r in rows {
+    for r in rows(items) {
         let how = r.how().to_string();
         match counts.iter_mut().find(|(h, _)| *h == how) {
             Some(c) => c.1 += 1,
@@ -166,8 +258,16 @@ fn summary(rows: &[Row]) -> Vec<(String, usize)> {
         }
     }
     counts.sort();
-    counts.push(("disagree with the record".into(), rows.iter().filter(|r| r.disagrees()).count()));
-    counts.push(("games".into(), rows.len()));
+    counts.push(("disagree with the record".into(), rows(items).filter(|r| r.disagrees).count()));
+    counts.push(("games".into(), rows(items).count()));
+    let remarks = rows(items).map(|r| r.remarks.len()).sum();
+    let not_games = items.iter().filter(|i| matches!(i, Item::NotAGame { .. })).count();
+    let unread = items.iter().filter(|i| matches!(i, Item::Unread(_))).count();
+    for (what, n) in [("remarks", remarks), ("text that is no game (skipped)", not_games), ("files not read", unread)] {
+        if n > 0 {
+            counts.push((what.into(), n));
+        }
+    }
     counts
 }
 
@@ -179,18 +279,20 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
         None => None,
     };
     let t0 = Instant::now();
-    let rows = run_batch(rs, arbiter, &args.files, enc, true);
+    let items = run_batch(rs, arbiter, &args.files, enc, true);
     let adjudicated = t0.elapsed().as_secs_f64();
-    let counts = summary(&rows);
+    let counts = summary(&items);
     if args.json {
-        for r in &rows {
-            println!("{}", r.to_json());
+        for i in &items {
+            println!("{}", i.to_json());
         }
         let m: serde_json::Map<String, Value> = counts.iter().map(|(k, n)| (k.clone(), json!(n))).collect();
         println!("{}", json!({ "summary": m }));
     } else {
-        for r in &rows {
-            println!("{}", r.line());
+        for i in &items {
+            for l in i.lines() {
+                println!("{l}");
+            }
         }
         let mut b = tabled::builder::Builder::default();
         b.push_record(["ended by", "games"]);
@@ -199,10 +301,11 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
         }
         println!("\n{}: adjudicated from the moves alone\n{}", rs.id(), xqspec::markdown::table_text(b, true));
     }
+    let games = rows(&items).count();
     if args.bench {
         // Both passes run in turn, five times each, and the best time of each is kept: the
         // machine's noise then weighs on both alike.
-        let (mut adjudicated, mut replayed, mut games) = (adjudicated, f64::MAX, 0);
+        let (mut adjudicated, mut replayed) = (adjudicated, f64::MAX);
         for round in 0..5 {
             if round > 0 {
                 let t = Instant::now();
@@ -210,22 +313,35 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
                 adjudicated = adjudicated.min(t.elapsed().as_secs_f64());
             }
             let t = Instant::now();
-            games = run_batch(rs, arbiter, &args.files, enc, false).len();
+            run_batch(rs, arbiter, &args.files, enc, false);
             replayed = replayed.min(t.elapsed().as_secs_f64());
         }
         let rate = |n: usize, s: f64| if s > 0.0 { n as f64 / s } else { f64::INFINITY };
         let line = format!(
-            "bench (best of 5): plain replay {games} games in {replayed:.3} s ({:.0} games/s); with adjudication {} games in {adjudicated:.3} s ({:.0} games/s); {:.2}× the replay",
+            "bench (best of 5): plain replay {games} games in {replayed:.3} s ({:.0} games/s); with adjudication {games} games in {adjudicated:.3} s ({:.0} games/s); {:.2}× the replay",
             rate(games, replayed),
-            rows.len(),
-            rate(rows.len(), adjudicated),
+            rate(games, adjudicated),
             if replayed > 0.0 { adjudicated / replayed } else { 0.0 }
         );
         eprintln!("{line}");
     }
-    match rows.iter().filter(|r| r.found.is_err()).count() {
-        0 => Ok(()),
-        n => Err(format!("{n} of {} games could not be adjudicated (see above)", rows.len())),
+    let failed = rows(&items).filter(|r| r.found.is_err()).count();
+    let not_games = items.iter().filter(|i| matches!(i, Item::NotAGame { .. })).count();
+    let unread = items.iter().filter(|i| matches!(i, Item::Unread(_))).count();
+    let mut said = Vec::new();
+    if failed > 0 {
+        said.push(format!("{failed} of {games} games could not be adjudicated"));
+    }
+    if not_games > 0 {
+        said.push(format!("{not_games} {} no game", if not_games == 1 { "run of text is" } else { "runs of text are" }));
+    }
+    if unread > 0 {
+        said.push(format!("{unread} of {} files could not be read", args.files.len()));
+    }
+    if said.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} (see above)", said.join(", ")))
     }
 }
 

@@ -70,19 +70,32 @@ pub struct RecordArgs {
 pub type RecordLine = (Option<String>, Vec<String>);
 
 impl RecordArgs {
-    /// The record's start position and main line, if `--pgn` was given.
+    /// The record's start position and main line, if `--pgn` was given. The file is read
+    /// by the records path of `replay` and `adjudicate`: game N is the game they number N.
     pub fn read(&self, rs: &xqspec::ruleset::RuleSet) -> Result<Option<RecordLine>, String> {
+        use xqspec::notation::records::{self, Entry};
         let Some(p) = &self.pgn else { return Ok(None) };
-        let bytes = xqspec::input::read_bytes(p).map_err(|e| e.to_string())?;
-        let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
-        record_line(rs, &text, self.game).map(Some).map_err(|e| format!("{}: {e}", p.display()))
+        let file = records::read(p, None).map_err(|e| e.to_string())?;
+        let mut replayer = xqspec::notation::replay::Replayer::new(&rs.vm);
+        let games: Vec<_> = records::games(&file, &mut replayer, |_| ((), None))
+            .into_iter()
+            .filter_map(|e| match e {
+                Entry::Game(g) => Some(g.replay),
+                Entry::NotAGame(_) => None,
+            })
+            .collect();
+        nth_line(rs, games, self.game).map(Some).map_err(|e| format!("{}: {e}", p.display()))
     }
 }
 
 /// Game `n` (1-based) of a record's text, replayed: its start position (when the record
 /// gives one) and its main line as ICCS; an error names the game and the move.
 fn record_line(rs: &xqspec::ruleset::RuleSet, text: &str, n: usize) -> Result<RecordLine, String> {
-    let games = xqspec::notation::replay::replay_text(&rs.vm, text);
+    nth_line(rs, xqspec::notation::replay::replay_text(&rs.vm, text), n)
+}
+
+/// Game `n` (1-based) of replayed games: its start position and its main line as ICCS.
+fn nth_line(rs: &xqspec::ruleset::RuleSet, games: Vec<xqspec::notation::replay::GameReplay>, n: usize) -> Result<RecordLine, String> {
     let count = games.len();
     let g = games.into_iter().nth(n.wrapping_sub(1)).ok_or_else(|| format!("there is no game {n} (the record has {count})"))?;
     if let Some(e) = &g.error {

@@ -52,8 +52,10 @@ fn score(text: &str) -> usize {
 }
 
 /// Decode a record. With `encoding`, use it (a byte-order mark still wins,
-/// as the WHATWG decoders do); without, detect: a byte-order mark, else valid
-/// UTF-8, else UTF-16 by its zero bytes, else section by section
+/// as the WHATWG decoders do); without, detect: a byte-order mark, else UTF-8 when the
+/// bytes are valid UTF-8 up to, at most, a character the end of the file cuts short (that
+/// character is then a fault at its byte offset, never a reason to read the file in
+/// another encoding), else UTF-16 by its zero bytes, else section by section
 /// (`decode_by_section`: UTF-8 lines stay UTF-8, the others are read as GB18030 or
 /// Big5). Returns the text and the encoding used (the first legacy one for a mixed file).
 pub fn decode(bytes: &[u8], encoding: Option<&'static Encoding>) -> (String, &'static Encoding) {
@@ -63,25 +65,108 @@ pub fn decode(bytes: &[u8], encoding: Option<&'static Encoding>) -> (String, &'s
 
 /// [`decode`], with the runs of lines read in a legacy encoding when detected.
 pub(crate) fn decode_detailed(bytes: &[u8], encoding: Option<&'static Encoding>) -> (Decoded, &'static Encoding) {
-    let whole = |text: std::borrow::Cow<'_, str>, enc| (Decoded { text: text.into_owned(), legacy: Vec::new(), mixed: false }, enc);
-    if let Some(enc) = encoding {
-        let (text, used, _) = enc.decode(bytes);
-        return whole(text, used);
+    // A byte-order mark wins over a named encoding, as the WHATWG decoders do.
+    let (enc, from) = match (Encoding::for_bom(bytes), encoding) {
+        (Some((enc, bom_len)), _) => (Some(enc), bom_len),
+        (None, named) => (named, 0),
+    };
+    if enc.is_none_or(|e| e == UTF_8) {
+        if let Some(d) = utf8(bytes, from) {
+            return (d, UTF_8);
+        }
     }
-    if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
-        let (text, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
-        return whole(text, enc);
-    }
-    if let Ok(s) = std::str::from_utf8(bytes) {
-        return whole(s.into(), UTF_8);
-    }
-    if let Some(enc) = guess_utf16(bytes) {
-        let (text, _) = enc.decode_without_bom_handling(bytes);
-        return whole(text, enc);
+    let enc = enc.or_else(|| guess_utf16(bytes));
+    if let Some(enc) = enc {
+        return (decode_lines(bytes, from, enc), enc);
     }
     let d = decode_by_section(bytes);
     let main = d.legacy.first().map_or(GB18030, |s| s.encoding);
     (d, main)
+}
+
+/// `bytes[from..]` as UTF-8 when they are valid UTF-8 up to, at most, a character cut
+/// short by the end of the file: that character is read as U+FFFD and is a [`Fault`].
+fn utf8(bytes: &[u8], from: usize) -> Option<Decoded> {
+    let rest = &bytes[from..];
+    let (text, faults) = match std::str::from_utf8(rest) {
+        Ok(s) => (s.to_string(), Vec::new()),
+        Err(e) if e.error_len().is_none() => {
+            let valid = e.valid_up_to();
+            let mut text = String::with_capacity(valid + 3);
+            text.push_str(std::str::from_utf8(&rest[..valid]).ok()?);
+            text.push('\u{FFFD}');
+            (text, vec![cut_fault(&rest[valid..], valid, from + valid)])
+        }
+        Err(_) => return None,
+    };
+    Some(Decoded { text, legacy: Vec::new(), mixed: false, faults, map: ByteMap::Shift(from) })
+}
+
+/// The fault of a UTF-8 character cut short by the end of the file: `tail` are its bytes,
+/// at `offset` in the text and `byte` in the file.
+fn cut_fault(tail: &[u8], offset: usize, byte: usize) -> Fault {
+    let full = match tail.first() {
+        Some(0xF0..) => 4,
+        Some(0xE0..) => 3,
+        _ => 2,
+    };
+    Fault {
+        offset,
+        byte,
+        message: format!(
+            "the file ends inside a UTF-8 character: byte {byte} starts a {full}-byte character of which only {} {} there",
+            tail.len(),
+            if tail.len() == 1 { "is" } else { "are" }
+        ),
+    }
+}
+
+/// Whether a line is valid UTF-8 up to, at most, a character cut short by the end of the
+/// file (`last`: it is the file's last line); the length of its valid part.
+fn utf8_line(line: &[u8], last: bool) -> Option<usize> {
+    match std::str::from_utf8(line) {
+        Ok(_) => Some(line.len()),
+        Err(e) if last && e.error_len().is_none() => Some(e.valid_up_to()),
+        Err(_) => None,
+    }
+}
+
+/// The lines of `bytes`, each with its line break: split at `\n` (never part of a
+/// character in the ASCII-compatible encodings read here), or at the 16-bit unit U+000A in
+/// UTF-16.
+fn lines_of<'b>(bytes: &'b [u8], enc: &'static Encoding) -> Vec<&'b [u8]> {
+    if enc != UTF_16LE && enc != UTF_16BE {
+        return bytes.split_inclusive(|&b| b == b'\n').collect();
+    }
+    let unit: [u8; 2] = if enc == UTF_16LE { [b'\n', 0] } else { [0, b'\n'] };
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        if bytes[i..i + 2] == unit {
+            out.push(&bytes[start..i + 2]);
+            start = i + 2;
+        }
+        i += 2;
+    }
+    if start < bytes.len() {
+        out.push(&bytes[start..]);
+    }
+    out
+}
+
+/// `bytes[from..]` in one encoding, line by line (the same text as a whole decode), with
+/// the byte offset of each line kept.
+fn decode_lines(bytes: &[u8], from: usize, enc: &'static Encoding) -> Decoded {
+    let mut text = String::with_capacity(bytes.len() + bytes.len() / 2);
+    let mut spans = Vec::new();
+    let mut byte = from;
+    for l in lines_of(&bytes[from..], enc) {
+        spans.push(Span { text: text.len(), byte, encoding: enc });
+        text.push_str(&enc.decode_without_bom_handling(l).0);
+        byte += l.len();
+    }
+    Decoded { text, legacy: Vec::new(), mixed: false, faults: Vec::new(), map: ByteMap::Lines(spans) }
 }
 
 /// A run of lines read in a legacy encoding.
@@ -92,7 +177,36 @@ pub(crate) struct LegacyLines {
     pub encoding: &'static Encoding,
 }
 
-/// A record decoded section by section.
+/// Bytes that do not decode as text of their encoding: a character cut short by the end of
+/// the file (read as U+FFFD).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Fault {
+    /// Where it stands in the decoded text.
+    pub(crate) offset: usize,
+    /// Its byte offset in the file.
+    pub(crate) byte: usize,
+    pub(crate) message: String,
+}
+
+/// A line of the decoded text: where it starts in the text and in the file, and the
+/// encoding it was read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    text: usize,
+    byte: usize,
+    encoding: &'static Encoding,
+}
+
+/// How offsets in the decoded text map to bytes of the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ByteMap {
+    /// UTF-8: the text is the file's bytes after a byte-order mark of this length.
+    Shift(usize),
+    /// Line by line, each in its encoding.
+    Lines(Vec<Span>),
+}
+
+/// A decoded record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Decoded {
     pub text: String,
@@ -101,6 +215,41 @@ pub(crate) struct Decoded {
     pub(crate) legacy: Vec<LegacyLines>,
     /// Whether lines other than ASCII ones were read as UTF-8 besides them (a mixed file).
     pub(crate) mixed: bool,
+    /// Bytes that are no text of their encoding, in file order.
+    pub(crate) faults: Vec<Fault>,
+    map: ByteMap,
+}
+
+impl Decoded {
+    /// The byte offset in the file (`bytes`, the bytes decoded) of the character at
+    /// `offset` in the text. A line read in a legacy encoding is decoded again byte by byte
+    /// up to the character (only when a place is reported).
+    pub(crate) fn byte_offset(&self, bytes: &[u8], offset: usize) -> usize {
+        let spans = match &self.map {
+            ByteMap::Shift(n) => return (offset + n).min(bytes.len()),
+            ByteMap::Lines(spans) => spans,
+        };
+        let i = spans.partition_point(|s| s.text <= offset).saturating_sub(1);
+        let Some(span) = spans.get(i) else { return 0 };
+        let end = spans.get(i + 1).map_or(bytes.len(), |s| s.byte);
+        let target = offset - span.text;
+        if span.encoding == UTF_8 {
+            return (span.byte + target).min(end);
+        }
+        let line = &bytes[span.byte..end];
+        let mut decoder = span.encoding.new_decoder_without_bom_handling();
+        let mut produced = 0;
+        let mut out = String::with_capacity(decoder.max_utf8_buffer_length(1).unwrap_or(16));
+        for (i, b) in line.iter().enumerate() {
+            if produced >= target {
+                return span.byte + i;
+            }
+            out.clear();
+            let _ = decoder.decode_to_string(std::slice::from_ref(b), &mut out, false);
+            produced += out.len();
+        }
+        end
+    }
 }
 
 /// Decode a record that is not UTF-8 as a whole, so that files mixing UTF-8 and GBK (or
@@ -112,7 +261,12 @@ pub(crate) fn decode_by_section(bytes: &[u8]) -> Decoded {
     let mut text = String::with_capacity(bytes.len() + bytes.len() / 2);
     let mut legacy: Vec<LegacyLines> = Vec::new();
     let mut mixed = false;
+    let mut faults = Vec::new();
+    let mut spans = Vec::new();
+    let mut byte = 0;
     let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+    // A line that is UTF-8 (the last may end in a character the end of the file cuts).
+    let utf8_at = |i: usize| utf8_line(lines[i], i + 1 == lines.len());
     // Sections: a tag line (`[` first) that follows a line that is not one starts one.
     let mut starts = vec![0];
     for i in 1..lines.len() {
@@ -124,15 +278,24 @@ pub(crate) fn decode_by_section(bytes: &[u8]) -> Decoded {
     starts.push(lines.len());
     for w in starts.windows(2) {
         let section = &lines[w[0]..w[1]];
-        let bad: Vec<u8> = section.iter().filter(|l| std::str::from_utf8(l).is_err()).flat_map(|l| l.iter().copied()).collect();
+        let bad: Vec<u8> = (w[0]..w[1]).filter(|&i| utf8_at(i).is_none()).flat_map(|i| lines[i].iter().copied()).collect();
         let enc = if bad.is_empty() { GB18030 } else { best_legacy(&bad) };
         for (k, l) in section.iter().enumerate() {
-            match std::str::from_utf8(l) {
-                Ok(s) => {
+            let start = byte;
+            byte += l.len();
+            match utf8_at(w[0] + k) {
+                Some(valid) => {
+                    spans.push(Span { text: text.len(), byte: start, encoding: UTF_8 });
+                    let s = std::str::from_utf8(&l[..valid]).unwrap_or_default();
                     mixed |= !s.is_ascii();
                     text.push_str(s);
+                    if valid < l.len() {
+                        faults.push(cut_fault(&l[valid..], text.len(), start + valid));
+                        text.push('\u{FFFD}');
+                    }
                 }
-                Err(_) => {
+                None => {
+                    spans.push(Span { text: text.len(), byte: start, encoding: enc });
                     let number = w[0] + k + 1;
                     match legacy.last_mut() {
                         Some(run) if run.encoding == enc && run.lines.1 + 1 == number => run.lines.1 = number,
@@ -143,7 +306,7 @@ pub(crate) fn decode_by_section(bytes: &[u8]) -> Decoded {
             }
         }
     }
-    Decoded { text, legacy, mixed }
+    Decoded { text, legacy, mixed, faults, map: ByteMap::Lines(spans) }
 }
 
 /// GB18030 or Big5, whichever decodes `bytes` without error and scores higher (GB18030
@@ -233,6 +396,60 @@ mod tests {
         assert!(d.mixed);
         let (d, _) = decode_detailed(&GB18030.encode(gbk_game).0, None);
         assert!(!d.mixed && d.text == gbk_game);
+    }
+
+    #[test]
+    fn a_utf8_file_cut_inside_its_last_character_stays_utf8() {
+        let text = "[Event \"测试\"]\n1. 炮二平五 马８进７ {好}";
+        let cut = &text.as_bytes()[..text.len() - 2]; // `}` and the last byte of 好
+        let (d, used) = decode_detailed(cut, None);
+        assert_eq!(used, UTF_8);
+        assert!(d.legacy.is_empty());
+        let at = text.len() - 4;
+        assert_eq!(d.text, format!("{}\u{FFFD}", &text[..at]));
+        assert_eq!(d.faults.len(), 1);
+        assert_eq!((d.faults[0].offset, d.faults[0].byte), (at, at));
+        assert_eq!(d.faults[0].message, format!("the file ends inside a UTF-8 character: byte {at} starts a 3-byte character of which only 2 are there"));
+        // A byte-order mark moves every byte offset by its length.
+        let mut bom = vec![0xEF, 0xBB, 0xBF];
+        bom.extend_from_slice(cut);
+        let (d, _) = decode_detailed(&bom, None);
+        assert_eq!((d.faults[0].offset, d.faults[0].byte), (at, at + 3));
+        // In a file mixing UTF-8 and GBK games, a last line cut the same way stays UTF-8.
+        let mut mixed = GB18030.encode("[Event \"测试\"]\n1. 炮二平五 *\n\n").0.into_owned();
+        let gbk_len = mixed.len();
+        mixed.extend_from_slice(cut);
+        let (d, _) = decode_detailed(&mixed, None);
+        assert_eq!(d.legacy, [LegacyLines { lines: (1, 2), encoding: GB18030 }]);
+        assert_eq!(d.faults.len(), 1);
+        assert_eq!(d.faults[0].byte, gbk_len + at);
+        assert_eq!(d.byte_offset(&mixed, d.faults[0].offset), gbk_len + at);
+        // Bytes that are not UTF-8 before the end are still read as a legacy encoding.
+        let (_, used) = decode_detailed(&GB18030.encode(SAMPLE).0, None);
+        assert_eq!(used, GB18030);
+    }
+
+    #[test]
+    fn text_offsets_map_to_the_bytes_of_the_file() {
+        let text = "[Event \"编码\"]\n1. 炮二平五 马８进７\n";
+        let at = text.find('马').unwrap();
+        let gbk = GB18030.encode(text).0.into_owned();
+        let (d, _) = decode_detailed(&gbk, None);
+        // `[Event "编码"]\n` is 15 bytes in GBK, `1. 炮二平五 ` 12 more.
+        assert_eq!(d.byte_offset(&gbk, at), 27);
+        assert_eq!(gbk[27..29], GB18030.encode("马").0[..]);
+        for enc in [UTF_16LE, UTF_16BE] {
+            let bytes = encode(text, enc);
+            let (d, used) = decode_detailed(&bytes, None);
+            assert_eq!((used, d.text.as_str()), (enc, text));
+            // After the byte-order mark, two bytes a character.
+            assert_eq!(d.byte_offset(&bytes, at), 2 + 2 * text[..at].chars().count());
+        }
+        let (d, _) = decode_detailed(text.as_bytes(), None);
+        assert_eq!(d.byte_offset(text.as_bytes(), at), at);
+        let named = by_name("gbk").unwrap();
+        let (d, _) = decode_detailed(&gbk, Some(named));
+        assert_eq!((d.text.as_str(), d.byte_offset(&gbk, at)), (text, 27));
     }
 
     #[test]

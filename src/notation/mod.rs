@@ -13,7 +13,8 @@
 //! Game records: [`pgn`] reads PGN files (several games, comments,
 //! variations, any notation), [`encoding`] decodes UTF-8, GBK/GB18030, Big5
 //! and UTF-16, and [`replay`] replays and converts them (`xqspec replay`,
-//! [`replay::Replayer`]).
+//! [`replay::Replayer`]); [`records`] is the one path by which the commands read record
+//! files (what is a game, what is text that is no game, how games are numbered).
 //!
 //! Entry points: [`parse_move`], [`format_move`] (and [`parse_move_any`],
 //! which detects the notation); for the conformance protocol,
@@ -32,6 +33,7 @@ pub(crate) mod ast;
 pub mod encoding;
 pub(crate) mod format;
 pub mod pgn;
+pub mod records;
 pub mod replay;
 pub(crate) mod resolve;
 pub mod syntax;

@@ -2,8 +2,11 @@
 //!
 //! A file is first cut into chunks at the start of each tag section, so a
 //! malformed game costs only itself; each chunk is then parsed with the pest
-//! grammar. Move tokens keep their byte offset; line and column are computed
-//! only when an error is reported.
+//! grammar. A tag pair that ends a line starts a game whatever text stands before it on
+//! the line (junk bytes, a `{` never closed): that text is cut off as a chunk of its
+//! own (`Game::before_tag`) or, when a comment or variation is open or it reads as more
+//! moves of the game before, ends that game. Move tokens keep their byte offset; line and
+//! column are computed only when an error is reported.
 
 use std::fmt;
 
@@ -56,6 +59,26 @@ pub(crate) struct Variation<'a> {
 pub(crate) struct VariationItems<'a> {
     pub moves: Vec<MoveToken<'a>>,
     pub(crate) variations: Vec<Variation<'a>>,
+    pub(crate) numbers: Vec<MoveNumber<'a>>,
+}
+
+/// A move number as written (`12.`, `12...`), and the number of moves of its line before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MoveNumber<'a> {
+    /// The moves of its line before it: it numbers the move at this index.
+    pub(crate) before_ply: usize,
+    pub(crate) text: &'a str,
+    /// Byte offset in the whole file.
+    pub(crate) offset: usize,
+}
+
+/// A tag pair, its value unescaped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Tag<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) value: String,
+    /// Byte offset of its `[` in the whole file.
+    pub(crate) offset: usize,
 }
 
 /// Read the raw text of a variation (`( … )`, found at byte `offset` of the
@@ -69,6 +92,11 @@ pub(crate) fn variation_items(raw: &str, offset: usize) -> Option<VariationItems
     for e in pair.into_inner() {
         match e.as_rule() {
             Rule::move_token => items.moves.push(MoveToken { text: e.as_str(), offset: offset + e.as_span().start() }),
+            Rule::move_number => items.numbers.push(MoveNumber {
+                before_ply: items.moves.len(),
+                text: e.as_str(),
+                offset: offset + e.as_span().start(),
+            }),
             Rule::variation => items.variations.push(Variation {
                 after_ply: items.moves.len(),
                 text: e.as_str(),
@@ -87,23 +115,37 @@ pub struct Game<'a> {
     pub number: usize,
     /// Byte offset where the game starts.
     pub(crate) offset: usize,
+    /// Byte offset where its text ends (where the next game or chunk starts, or the end).
+    pub(crate) end: usize,
     /// Tag pairs in file order, values unescaped.
-    pub(crate) tags: Vec<(&'a str, String)>,
+    pub(crate) tags: Vec<Tag<'a>>,
     /// Main-line moves.
     pub moves: Vec<MoveToken<'a>>,
+    /// Main-line move numbers.
+    pub(crate) numbers: Vec<MoveNumber<'a>>,
     pub(crate) comments: Vec<Comment<'a>>,
     /// Variations, in file order.
     pub(crate) variations: Vec<Variation<'a>>,
     /// The result token, if any.
     pub result: Option<&'a str>,
+    /// Byte offset of the result token.
+    pub(crate) result_offset: usize,
     /// Set when the game's text does not parse; `moves` is then empty.
     pub(crate) error: Option<PgnError>,
+    /// The text was cut off before a tag pair on its line (it is no part of the game the
+    /// tag starts, nor of the one before).
+    pub(crate) before_tag: bool,
 }
 
 impl Game<'_> {
     /// The value of a tag (case-insensitive name).
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.tag_pair(name).map(|t| t.value.as_str())
+    }
+
+    /// The tag pair of a name (case-insensitive), the first when it repeats.
+    pub(crate) fn tag_pair(&self, name: &str) -> Option<&Tag<'_>> {
+        self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
     }
 
     /// The notation named by the `Format` tag, when it names one.
@@ -162,13 +204,37 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// the place of the first `(` beyond it (the game's other variations are never read).
 pub(crate) const MAX_VARIATION_DEPTH: usize = 64;
 
-/// Whether `t` (a trimmed line) is a whole tag pair `[Name "value"]`.
-fn is_tag_pair_line(t: &str) -> bool {
-    let Some(rest) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) else { return false };
-    let rest = rest.trim_start();
-    let name_len = rest.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
-    let value = rest[name_len..].trim();
-    name_len > 0 && value.len() >= 2 && value.starts_with('"') && value.ends_with('"')
+/// Where the whole tag pair `[Name "value"]` that ends `t` (a trimmed line) starts: the
+/// first `[` from which the rest of the line reads as one (0: the line is a tag pair).
+/// Linear in the line: from each `[` only the blanks and the name after it are read, and
+/// these never hold another `[`.
+fn tag_pair_start(t: &str) -> Option<usize> {
+    let inner = t.strip_suffix(']')?.trim_end();
+    // The value's closing quote.
+    let close = inner.len().checked_sub(1).filter(|_| inner.ends_with('"'))?;
+    let mut from = 0;
+    while let Some(k) = t[from..].find('[') {
+        let p = from + k;
+        if p >= close {
+            break;
+        }
+        let r = t[p + 1..].trim_start();
+        let name_len = r.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+        if name_len > 0 {
+            let after = r[name_len..].trim_start();
+            if after.starts_with('"') && t.len() - after.len() < close {
+                return Some(p);
+            }
+        }
+        from = p + 1;
+    }
+    None
+}
+
+/// Whether text holds characters no record holds: control characters other than blanks
+/// and line breaks, or U+FFFD (bytes that no encoding read).
+pub(crate) fn holds_binary(text: &str) -> bool {
+    text.chars().any(|c| c == '\u{FFFD}' || (c.is_control() && !c.is_whitespace()))
 }
 
 /// Whether a trimmed line begins with the number of a game's first move (`1.`, `1...`).
@@ -232,14 +298,28 @@ fn scan_line(line: &str, comment: &mut bool, parens: &mut usize) -> LineScan {
     LineScan { tokens, ends_with_result }
 }
 
-/// Byte offsets where games start, so that a malformed game costs only itself:
+/// Where a chunk of the file starts, and whether it is the text before a tag pair on its
+/// line, cut off from the game the tag starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Start {
+    at: usize,
+    before_tag: bool,
+}
+
+/// Where games start, so that a malformed game costs only itself:
 /// - a tag section that follows movetext, or that repeats a tag name of the current
 ///   section (a line starting with `[`, outside brace comments; inside a comment that was
 ///   never closed, a whole tag pair `[Name "value"]` on its own line);
+/// - a tag pair that ends a line after other text (junk bytes, a `{` never closed): it
+///   starts a game whatever stands before it. The text before it ends the game before
+///   when a comment or variation is open there, or when it reads as more of that game's
+///   moves (the game has moves and no result yet, and the text opens nothing it does not
+///   close and holds no binary characters); else it is a chunk of its own, marked
+///   `before_tag`, starting at its line;
 /// - movetext after a game that ended with a result token on its line;
 /// - movetext after a blank line that starts with move number 1, after moves.
-fn chunk_starts(text: &str) -> Vec<usize> {
-    let mut starts = vec![0];
+fn chunk_starts(text: &str) -> Vec<Start> {
+    let mut starts = vec![Start { at: 0, before_tag: false }];
     let mut seen: Vec<&str> = Vec::new();
     let mut moves_seen = false;
     let mut comment = false;
@@ -256,10 +336,13 @@ fn chunk_starts(text: &str) -> Vec<usize> {
             blank_before = true;
             continue;
         }
-        if t.starts_with('[') && (!comment || is_tag_pair_line(trimmed)) {
-            let name = t[1..].trim_start().split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
+        // (Offsets in `t`: `trimmed` may have lost more blanks at its start.)
+        let tag_at = tag_pair_start(trimmed).map(|p| p + t.len() - t.trim_start().len());
+        let name_at = |p: usize| t[p + 1..].trim_start().split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
+        if t.starts_with('[') && tag_at.is_none_or(|p| p == 0) && (!comment || tag_at == Some(0)) {
+            let name = name_at(0);
             if (moves_seen || comment || seen.contains(&name)) && start > 0 {
-                starts.push(start);
+                starts.push(Start { at: start, before_tag: false });
                 seen.clear();
                 (moves_seen, comment, parens, ended) = (false, false, 0, false);
             }
@@ -267,11 +350,30 @@ fn chunk_starts(text: &str) -> Vec<usize> {
             blank_before = false;
             continue;
         }
+        if let Some(p) = tag_at.filter(|&p| p > 0) {
+            let before = &t[..p];
+            let open = comment || parens > 0;
+            let (mut c, mut v) = (comment, parens);
+            scan_line(before, &mut c, &mut v);
+            let continues = open || (moves_seen && !ended && !c && v == 0 && !holds_binary(before));
+            if !continues {
+                match starts.last_mut() {
+                    Some(s) if s.at == start => s.before_tag = true,
+                    _ => starts.push(Start { at: start, before_tag: true }),
+                }
+            }
+            starts.push(Start { at: start + (line.len() - t.len()) + p, before_tag: false });
+            seen.clear();
+            seen.push(name_at(p));
+            (moves_seen, comment, parens, ended) = (false, false, 0, false);
+            blank_before = false;
+            continue;
+        }
         let at_main_line = !comment && parens == 0;
         let new_game = at_main_line && moves_seen && (ended || (blank_before && starts_with_move_one(trimmed)));
         let scan = scan_line(line, &mut comment, &mut parens);
         if new_game && scan.tokens && start > 0 {
-            starts.push(start);
+            starts.push(Start { at: start, before_tag: false });
             seen.clear();
             ended = false;
         }
@@ -354,8 +456,8 @@ fn unescape(s: &str) -> String {
 pub fn parse(text: &str) -> Vec<Game<'_>> {
     let mut games = Vec::new();
     let starts = chunk_starts(text);
-    for (i, &start) in starts.iter().enumerate() {
-        let end = starts.get(i + 1).copied().unwrap_or(text.len());
+    for (i, &Start { at: start, before_tag }) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).map_or(text.len(), |s| s.at);
         let chunk = &text[start..end];
         if chunk.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}').is_empty() {
             continue;
@@ -370,24 +472,29 @@ pub fn parse(text: &str) -> Vec<Game<'_>> {
                 for g in file.into_inner().filter(|p| p.as_rule() == Rule::game) {
                     let mut game = read_game(g, start);
                     game.number = games.len() + 1;
+                    game.before_tag = before_tag;
                     games.push(game);
                 }
             }
             Err((pos, message)) => {
                 let (line, column) = line_col(text, start + pos);
-                let mut game = Game { number: games.len() + 1, offset: start, ..Game::default() };
+                let mut game = Game { number: games.len() + 1, offset: start, before_tag, ..Game::default() };
                 // Keep whatever tags precede the failure, for the report.
-                for line in chunk.get(..pos).unwrap_or(chunk).lines() {
+                let mut at = start;
+                for line in chunk.get(..pos).unwrap_or(chunk).split_inclusive('\n') {
+                    let lead = line.len() - line.trim_start().len();
                     if let Ok(mut p) = PgnParser::parse(Rule::tag, line.trim()) {
-                        let tag = p.next().expect("tag");
-                        let (name, value) = read_tag(tag);
-                        game.tags.push((name, value));
+                        game.tags.push(read_tag(p.next().expect("tag"), at + lead));
                     }
+                    at += line.len();
                 }
                 game.error = Some(PgnError { line, column, message });
                 games.push(game);
             }
         }
+    }
+    for i in 0..games.len() {
+        games[i].end = games.get(i + 1).map_or(text.len(), |g| g.offset);
     }
     games
 }
@@ -413,17 +520,17 @@ fn pest_fault(e: &pest::error::Error<Rule>) -> (usize, String) {
     (pos, message)
 }
 
-fn read_tag(p: Pair<'_, Rule>) -> (&str, String) {
-    let mut name = "";
-    let mut value = String::new();
+/// A tag pair; `offset`: where it starts in the file.
+fn read_tag(p: Pair<'_, Rule>, offset: usize) -> Tag<'_> {
+    let mut tag = Tag { name: "", value: String::new(), offset };
     for q in p.into_inner() {
         match q.as_rule() {
-            Rule::tag_name => name = q.as_str(),
-            Rule::tag_value => value = unescape(q.into_inner().next().map_or("", |t| t.as_str())),
+            Rule::tag_name => tag.name = q.as_str(),
+            Rule::tag_value => tag.value = unescape(q.into_inner().next().map_or("", |t| t.as_str())),
             _ => {}
         }
     }
-    (name, value)
+    tag
 }
 
 fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
@@ -431,8 +538,8 @@ fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
     for p in g.into_inner() {
         match p.as_rule() {
             Rule::tag => {
-                let (name, value) = read_tag(p);
-                game.tags.push((name, value));
+                let offset = base + p.as_span().start();
+                game.tags.push(read_tag(p, offset));
             }
             Rule::movetext | Rule::movetext_nonempty => {
                 for e in p.into_inner() {
@@ -440,6 +547,11 @@ fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
                         Rule::move_token => {
                             game.moves.push(MoveToken { text: e.as_str(), offset: base + e.as_span().start() })
                         }
+                        Rule::move_number => game.numbers.push(MoveNumber {
+                            before_ply: game.moves.len(),
+                            text: e.as_str(),
+                            offset: base + e.as_span().start(),
+                        }),
                         Rule::comment | Rule::line_comment => game.comments.push(Comment {
                             after_ply: game.moves.len(),
                             text: e.into_inner().next().map_or("", |t| t.as_str()),
@@ -449,7 +561,10 @@ fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
                             text: e.as_str(),
                             offset: base + e.as_span().start(),
                         }),
-                        Rule::result => game.result = Some(e.as_str()),
+                        Rule::result => {
+                            game.result = Some(e.as_str());
+                            game.result_offset = base + e.as_span().start();
+                        }
                         _ => {}
                     }
                 }
@@ -537,6 +652,59 @@ mod tests {
         let games = parse("1. 27.6 1...C2.5 2.炮二平五");
         let moves: Vec<&str> = games[0].moves.iter().map(|m| m.text).collect();
         assert_eq!(moves, ["27.6", "C2.5", "炮二平五"]);
+    }
+
+    #[test]
+    fn a_tag_pair_ending_a_line_is_found_whatever_precedes_it() {
+        assert_eq!(tag_pair_start("[Event \"a\"]"), Some(0));
+        assert_eq!(tag_pair_start("[Event \"a\"] [Site \"b\"]"), Some(0));
+        assert_eq!(tag_pair_start("junk[Event \"b\"]"), Some(4));
+        assert_eq!(tag_pair_start("[x[ Event  \"b\" ]"), Some(2));
+        assert_eq!(tag_pair_start("{see [Round \"3\"]"), Some(5));
+        for no in ["1. h2e2 h9g7", "[Event \"a", "[Event]", "[\"a\"]", "x[Event \"]", "{[Event \"a\"]}"] {
+            assert_eq!(tag_pair_start(no), None, "{no}");
+        }
+        // Linear: a long line of brackets is refused at once.
+        let long = format!("{}\"]", "[ ".repeat(200_000));
+        assert_eq!(tag_pair_start(&long), None);
+    }
+
+    #[test]
+    fn junk_before_a_tag_is_cut_off_and_the_tag_starts_its_game() {
+        let text = "[Event \"a\"]\n\n1. h2e2 h9g7 *\n\u{1}{junk[Event \"b\"]\n[Red \"R\"]\n\n1. b0c2 b9c7 *\n";
+        let games = parse(text);
+        assert_eq!(games.len(), 3, "{games:#?}");
+        let junk = &games[1];
+        assert!(junk.before_tag && junk.tags.is_empty());
+        assert_eq!(junk.error.as_ref().map(|e| (e.line, e.column)), Some((4, 2)));
+        assert_eq!((junk.offset, junk.end), (28, 34));
+        let b = &games[2];
+        assert!(!b.before_tag && b.error.is_none());
+        assert_eq!((b.tag("Event"), b.tag("Red")), (Some("b"), Some("R")));
+        assert_eq!(b.tag_pair("Red").map(|t| line_col(text, t.offset)), Some((5, 1)));
+        assert_eq!(b.moves.len(), 2);
+        // Text that reads as more moves of an unfinished game ends that game.
+        let games = parse("[Event \"a\"]\n1. h2e2 h9g7\n2. h0g2 [Event \"b\"]\n1. b0c2 *\n");
+        assert_eq!(games.len(), 2, "{games:#?}");
+        assert_eq!(games[0].moves.len(), 3);
+        assert!(!games[0].before_tag && games[0].error.is_none());
+        assert_eq!(games[1].tag("Event"), Some("b"));
+        // A comment never closed that runs into the tag line fails its game only.
+        let games = parse("[Event \"a\"]\n1. h2e2 {open\nstill open\u{1}[Event \"b\"]\n1. b0c2 *\n");
+        assert_eq!(games.len(), 2, "{games:#?}");
+        assert_eq!(games[0].error.as_ref().map(|e| (e.line, e.column, e.message.as_str())), Some((2, 9, "comment never closed")));
+        assert!(!games[0].before_tag);
+        assert_eq!((games[1].tag("Event"), games[1].moves.len()), (Some("b"), 1));
+    }
+
+    #[test]
+    fn move_numbers_are_kept_with_the_move_they_number() {
+        let games = parse("1. h2e2 h9g7 2. h0g2 {x} 2... i9h9 3.");
+        let numbers: Vec<(usize, &str)> = games[0].numbers.iter().map(|n| (n.before_ply, n.text)).collect();
+        assert_eq!(numbers, [(0, "1."), (2, "2."), (3, "2..."), (4, "3.")]);
+        let v = variation_items("(2. b0c2 b9c7 3... a9a8)", 0).unwrap();
+        let numbers: Vec<(usize, &str)> = v.numbers.iter().map(|n| (n.before_ply, n.text)).collect();
+        assert_eq!(numbers, [(0, "2."), (2, "3...")]);
     }
 
     #[test]

@@ -2,7 +2,11 @@
 //!
 //! Every move of every game is parsed, resolved against the position and
 //! played; a line stops at its first bad move, and the run goes on with the
-//! next game. Variations `( … )` are replayed too, each from the position it
+//! next game. What is wrong without stopping the replay is a [`Remark`] with its place
+//! (a move number that is not its move's, a `Format` tag naming no notation; the records
+//! path adds a recorded result the moves contradict). Files are read, and their games
+//! found and counted, by [`super::records`], the path `adjudicate` reads them by too.
+//! Variations `( … )` are replayed too, each from the position it
 //! branches from, and their errors reported. Converted records keep the
 //! tags, main-line comments and result, with the moves rewritten in the
 //! target notation, variations included (comments inside variations are
@@ -11,7 +15,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::pgn::{self, line_col, Game, PgnError};
+use super::pgn::{self, line_col, Game, MoveNumber, PgnError};
 use super::view::{KindMap, RulesBoard};
 use std::collections::HashMap;
 
@@ -48,13 +52,25 @@ pub enum ReplayError {
         /// Why it does not parse or resolve.
         error: NotationError,
     },
+    /// Bytes of the game's text that are no text of the file's encoding (a character cut
+    /// short by the end of the file).
+    Encoding {
+        /// Its line, from 1.
+        line: usize,
+        /// Its column, from 1.
+        column: usize,
+        /// Its byte offset in the file.
+        byte: usize,
+        /// What is wrong, in words.
+        message: String,
+    },
 }
 
 impl ReplayError {
     /// What went wrong: `pgn`, `fen`, or the notation error's kind.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            ReplayError::Pgn(_) => ErrorKind::Pgn,
+            ReplayError::Pgn(_) | ReplayError::Encoding { .. } => ErrorKind::Pgn,
             ReplayError::Fen { .. } => ErrorKind::Fen,
             ReplayError::Move { error, .. } => error.kind(),
         }
@@ -68,6 +84,7 @@ impl ReplayError {
             ReplayError::Pgn(e) => format!("line {}: {}", e.line, e.message),
             ReplayError::Fen { line, .. } => format!("line {line}: bad FEN tag"),
             ReplayError::Move { move_number, text, line, error, .. } => format!("line {line}: move {move_number} {text:?}: {error}"),
+            ReplayError::Encoding { line, message, .. } => format!("line {line}: {message}"),
         }
     }
 }
@@ -81,6 +98,7 @@ impl fmt::Display for ReplayError {
                 f,
                 "move {move_number} (ply {ply}) {text:?} at line {line}, column {column}: {error}"
             ),
+            ReplayError::Encoding { line, column, byte, message } => write!(f, "line {line}, column {column} (byte {byte}): {message}"),
         }
     }
 }
@@ -94,6 +112,64 @@ struct Numbering {
     black_first: bool,
 }
 
+impl Numbering {
+    /// The move number of the 0-based game ply `ply`, and whether it is the second move of
+    /// its round (the second player's).
+    fn of(self, ply: usize) -> (usize, bool) {
+        let half = ply + usize::from(self.black_first);
+        (self.fullmove0 + half / 2, half % 2 == 1)
+    }
+}
+
+/// Something wrong in a game's record that does not stop its replay, at its place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Remark {
+    /// Its line, from 1.
+    pub line: usize,
+    /// Its column, from 1.
+    pub column: usize,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl Remark {
+    /// A remark on the text at byte `offset` of `text`.
+    pub(crate) fn at(text: &str, offset: usize, message: String) -> Remark {
+        let (line, column) = line_col(text, offset);
+        Remark { line, column, message }
+    }
+}
+
+impl fmt::Display for Remark {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+    }
+}
+
+/// Remarks on the move numbers of a line whose first move is the game's ply `first`: a
+/// number is the number of the move it stands before (or of the next move, at the end of
+/// the line); `N...` (`N…`) stands only before the second move of a round, `N.` only before
+/// the first.
+fn number_remarks(text: &str, rules: &Rules, numbering: Numbering, first: usize, moves: usize, numbers: &[MoveNumber<'_>], out: &mut Vec<Remark>) {
+    for n in numbers {
+        let (number, second) = numbering.of(first + n.before_ply);
+        let side = if second { rules.first_to_move().opponent() } else { rules.first_to_move() };
+        let digits = n.text.trim_end_matches(['.', '…', '。', '．']);
+        let continuation = n.text.ends_with("..") || n.text.ends_with('…');
+        let which = if n.before_ply < moves { "the move after it is" } else { "the next move would be" };
+        let message = if digits.parse::<usize>().ok() != Some(number) {
+            format!("move number `{}` is not the number of its move: {which} {}'s move {number}", n.text, side.name())
+        } else if continuation && !second {
+            format!("`{}` stands before {}'s move {number}: `...` numbers only the second move of a round", n.text, side.name())
+        } else if !continuation && second {
+            format!("`{}` stands before {}'s move {number}, the second of its round: write `{number}...`", n.text, side.name())
+        } else {
+            continue;
+        };
+        out.push(Remark::at(text, n.offset, message));
+    }
+}
+
 /// The outcome of replaying one game.
 #[derive(Clone, Debug)]
 pub struct GameReplay {
@@ -105,6 +181,10 @@ pub struct GameReplay {
     pub start: Option<Position>,
     /// The moves played, up to the first error.
     pub moves: Vec<Move>,
+    /// The position after them.
+    pub last: Option<Position>,
+    /// What is wrong without stopping the replay, in file order.
+    pub remarks: Vec<Remark>,
     /// The first error of the main line, if any.
     pub error: Option<ReplayError>,
     /// The first error of each variation that has one.
@@ -243,6 +323,8 @@ impl<'r> Replayer<'r> {
             title: title(game),
             start: None,
             moves: Vec::new(),
+            last: None,
+            remarks: Vec::new(),
             error: None,
             variation_errors: Vec::new(),
             variations: 0,
@@ -268,12 +350,22 @@ impl<'r> Replayer<'r> {
             black_first: start.side_to_move() != rules.first_to_move(),
         };
         let declared = game.format();
+        if let Some(t) = game.tag_pair("Format").filter(|t| declared.is_none() && !t.value.trim().is_empty()) {
+            let known: Vec<&str> = Notation::ALL.iter().map(|n| n.name()).collect();
+            out.remarks.push(Remark::at(
+                text,
+                t.offset,
+                format!("the Format tag {:?} names no notation this reader knows ({}): each move's notation is detected from its text", t.value, known.join(", ")),
+            ));
+        }
+        number_remarks(text, rules, numbering, 0, game.moves.len(), &game.numbers, &mut out.remarks);
         let keep = !game.variations.is_empty();
         let mut history = Vec::new();
         let items: Vec<(&str, usize)> = game.moves.iter().map(|m| (m.text, m.offset)).collect();
-        let (moves, error) = self.line(text, declared, &start, 0, numbering, &items, keep.then_some(&mut history));
+        let (moves, error, last) = self.line(text, declared, &start, 0, numbering, &items, keep.then_some(&mut history));
         out.moves = moves;
         out.error = error;
+        out.last = Some(last);
         for v in &game.variations {
             // A variation after k moves replaces the k-th: it starts from the
             // position before that move.
@@ -285,12 +377,14 @@ impl<'r> Replayer<'r> {
             }
         }
         out.start = Some(start);
+        out.remarks.sort_by_key(|r| (r.line, r.column));
         out
     }
 
     /// Replay one line of moves from `start`; `first` is the 0-based ply of
     /// its first move in the game. Positions before each move are pushed to
-    /// `history` when given.
+    /// `history` when given. Returns the moves played, the error that stopped the line and
+    /// the position reached.
     #[allow(clippy::too_many_arguments)]
     fn line(
         &mut self,
@@ -301,7 +395,7 @@ impl<'r> Replayer<'r> {
         numbering: Numbering,
         items: &[(&str, usize)],
         mut history: Option<&mut Vec<Position>>,
-    ) -> (Vec<Move>, Option<ReplayError>) {
+    ) -> (Vec<Move>, Option<ReplayError>, Position) {
         let (rules, kinds) = (self.rules, &self.kinds);
         let mut pos = start.clone();
         let mut moves = Vec::with_capacity(items.len());
@@ -335,20 +429,19 @@ impl<'r> Replayer<'r> {
                         column += s.column.saturating_sub(1);
                     }
                     let ply = first + i;
-                    let half = ply + usize::from(numbering.black_first);
                     let e = ReplayError::Move {
                         ply: ply + 1,
-                        move_number: numbering.fullmove0 + half / 2,
+                        move_number: numbering.of(ply).0,
                         text: tok.to_string(),
                         line,
                         column,
                         error,
                     };
-                    return (moves, Some(e));
+                    return (moves, Some(e), pos);
                 }
             }
         }
-        (moves, None)
+        (moves, None, pos)
     }
 
     /// Replay a variation `( … )` from `start` (the position before the move
@@ -371,10 +464,11 @@ impl<'r> Replayer<'r> {
             out.variation_errors.push(ReplayError::Pgn(PgnError { line, column, message: "malformed variation".into() }));
             return None;
         };
+        number_remarks(text, self.rules, numbering, first, parsed.moves.len(), &parsed.numbers, &mut out.remarks);
         let mut history = Vec::new();
         let items: Vec<(&str, usize)> = parsed.moves.iter().map(|m| (m.text, m.offset)).collect();
         let keep = !parsed.variations.is_empty();
-        let (moves, error) = self.line(text, declared, start, first, numbering, &items, keep.then_some(&mut history));
+        let (moves, error, _) = self.line(text, declared, start, first, numbering, &items, keep.then_some(&mut history));
         if let Some(e) = error {
             out.variation_errors.push(e);
         }
@@ -407,11 +501,11 @@ pub fn write_game(rules: &Rules, kinds: &KindMap, game: &Game<'_>, replayed: &Ga
         Notation::Wxf => "WXF",
         Notation::Iccs => "ICCS",
     };
-    for (k, v) in &game.tags {
-        if k.eq_ignore_ascii_case("Format") {
+    for t in &game.tags {
+        if t.name.eq_ignore_ascii_case("Format") {
             continue;
         }
-        s.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
+        s.push_str(&format!("[{} \"{}\"]\n", t.name, t.value.replace('\\', "\\\\").replace('"', "\\\"")));
     }
     s.push_str(&format!("[Format \"{format_name}\"]\n\n"));
     let Some(start) = &replayed.start else {
@@ -534,7 +628,7 @@ pub struct ReplayOptions {
     pub(crate) style: Style,
     /// Where converted records go: a file (one input) or a directory; stdout when `None`.
     pub(crate) out: Option<PathBuf>,
-    /// Print only failing games and the summary.
+    /// Print only errors and the summary.
     pub quiet: bool,
 }
 
@@ -547,15 +641,17 @@ pub struct Totals {
     pub(crate) replayed: usize,
     /// Moves replayed, variations included.
     pub moves: usize,
-    /// Games that failed, and files that could not be read.
-    pub(crate) errors: usize,
+    /// Runs of text that are no game.
+    pub(crate) not_games: usize,
+    /// Files that could not be read.
+    pub(crate) unread: usize,
     /// What failed, in order: `game 501, line 9012: comment never closed`.
     pub(crate) failures: Vec<String>,
-    /// Runs of binary text between games that are no game, skipped: where they start.
-    pub(crate) skipped: Vec<String>,
+    /// Remarks, in order: `game 3, line 5, column 1: …`.
+    pub(crate) remarks: Vec<String>,
 }
 
-/// How many failures the summary line names.
+/// How many failures and remarks the summary line names.
 const SUMMARY_FAILURES: usize = 3;
 
 /// `1234567` → `1,234,567`.
@@ -571,40 +667,55 @@ fn thousands(n: usize) -> String {
     out
 }
 
-impl Totals {
-    /// The closing line: `1,000 games found, 999 replayed, 1 error (game 501, line 9012:
-    /// comment never closed); 119,880 moves`, and what was skipped.
-    pub(crate) fn summary(&self) -> String {
-        let plural = |n: usize, one: &str, many: &str| format!("{} {}", thousands(n), if n == 1 { one } else { many });
-        let mut s = format!("{} found, {} replayed, {}", plural(self.games, "game", "games"), thousands(self.replayed), plural(self.errors, "error", "errors"));
-        if !self.failures.is_empty() {
-            let mut named: Vec<String> = self.failures.iter().take(SUMMARY_FAILURES).cloned().collect();
-            if self.failures.len() > SUMMARY_FAILURES {
-                named.push(format!("{} more", thousands(self.failures.len() - SUMMARY_FAILURES)));
-            }
-            s.push_str(&format!(" ({})", named.join("; ")));
+/// `n things (the first three; 2 more)`.
+fn counted(n: usize, one: &str, many: &str, named: &[String]) -> String {
+    let mut s = format!("{} {}", thousands(n), if n == 1 { one } else { many });
+    if !named.is_empty() {
+        let mut shown: Vec<String> = named.iter().take(SUMMARY_FAILURES).cloned().collect();
+        if named.len() > SUMMARY_FAILURES {
+            shown.push(format!("{} more", thousands(named.len() - SUMMARY_FAILURES)));
         }
-        s.push_str(&format!("; {}", plural(self.moves, "move", "moves")));
-        if !self.skipped.is_empty() {
-            s.push_str(&format!("; skipped {} that {} no game ({})", plural(self.skipped.len(), "run of binary text", "runs of binary text"), if self.skipped.len() == 1 { "is" } else { "are" }, self.skipped.join(", ")));
+        s.push_str(&format!(" ({})", shown.join("; ")));
+    }
+    s
+}
+
+impl Totals {
+    /// Errors: games that failed, runs of text that are no game, files not read.
+    pub(crate) fn errors(&self) -> usize {
+        self.failures.len()
+    }
+
+    /// The closing line: `1,000 games found, 999 replayed, 1 error (game 501, line 9012:
+    /// comment never closed); 119,880 moves`, and the remarks when there are any.
+    pub(crate) fn summary(&self) -> String {
+        let games = if self.games == 1 { "game" } else { "games" };
+        let mut s = format!(
+            "{} {games} found, {} replayed, {}; {}",
+            thousands(self.games),
+            thousands(self.replayed),
+            counted(self.errors(), "error", "errors", &self.failures),
+            counted(self.moves, "move", "moves", &[])
+        );
+        if !self.remarks.is_empty() {
+            s.push_str(&format!("; {}", counted(self.remarks.len(), "remark", "remarks", &self.remarks)));
         }
         s
     }
 }
 
-/// Whether a game section is binary junk rather than a game: no tag, and characters no
-/// record holds (control characters other than blanks, or bytes no encoding could read).
-fn is_binary_junk(text: &str, game: &Game<'_>, end: usize) -> bool {
-    game.tags.is_empty()
-        && text[game.offset.min(text.len())..end.min(text.len())]
-            .chars()
-            .any(|c| c == '\u{FFFD}' || (c.is_control() && !c.is_whitespace()))
-}
-
-/// Replay files as `xqspec replay` does, printing per-game status lines and a
-/// closing line. Status goes to `report`; converted records to stdout unless
-/// `--out` is given. Returns the totals; an unreadable file counts as an error.
-pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut dyn std::io::Write) -> std::io::Result<Totals> {
+/// Replay files as `xqspec replay` does, printing per-game status lines and a closing
+/// line. Status goes to `report`; converted records to stdout unless `--out` is given.
+/// Files are read and their games found by [`records`](super::records) (as `adjudicate`
+/// reads them); `judge` gives the end the moves of a replayed game reach, if any, for the
+/// remark on a recorded result that contradicts it. Returns the totals.
+pub fn run(
+    rules: &Rules,
+    files: &[PathBuf],
+    opts: &ReplayOptions,
+    judge: &mut dyn FnMut(&GameReplay) -> Option<super::records::Ending>,
+    report: &mut dyn std::io::Write,
+) -> std::io::Result<Totals> {
     let kinds = KindMap::new(rules);
     let mut totals = Totals::default();
     let encoding = match &opts.encoding {
@@ -612,7 +723,6 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
             Ok(e) => Some(e),
             Err(e) => {
                 writeln!(report, "error: {e}")?;
-                totals.errors += 1;
                 totals.failures.push(e.to_string());
                 writeln!(report, "{}", totals.summary())?;
                 return Ok(totals);
@@ -624,46 +734,31 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
     // serves every record (the same texts recur from file to file).
     let mut replayer = Replayer::new(rules);
     for path in files {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
+        let file = match super::records::read(path, encoding) {
+            Ok(f) => f,
             Err(e) => {
-                writeln!(report, "{}: cannot read: {e}", path.display())?;
-                totals.errors += 1;
-                totals.failures.push(format!("{}: cannot read", path.display()));
+                writeln!(report, "{e}")?;
+                totals.unread += 1;
+                totals.failures.push(e.to_string());
                 continue;
             }
         };
-        let (decoded, used) = super::encoding::decode_detailed(&bytes, encoding);
-        let text = decoded.text;
-        if used != encoding_rs::UTF_8 && !opts.quiet {
-            if !decoded.mixed {
-                writeln!(report, "{}: read as {}", path.display(), used.name().to_ascii_lowercase())?;
-            } else {
-                let runs: Vec<String> = decoded
-                    .legacy
-                    .iter()
-                    .map(|r| {
-                        let lines = if r.lines.0 == r.lines.1 { format!("line {}", r.lines.0) } else { format!("lines {}–{}", r.lines.0, r.lines.1) };
-                        format!("{lines} as {}", r.encoding.name().to_ascii_lowercase())
-                    })
-                    .collect();
-                writeln!(report, "{}: read as utf-8, {}", path.display(), runs.join(", "))?;
-            }
+        if let Some(note) = file.encoding_note().filter(|_| !opts.quiet) {
+            writeln!(report, "{}: {note}", path.display())?;
         }
-        let games = pgn::parse(&text);
         let mut converted = String::new();
-        let where_ = |number: usize| if files.len() > 1 { format!("{} game {number}", path.display()) } else { format!("game {number}") };
-        let mut number = 0;
-        for (i, g) in games.iter().enumerate() {
-            let r = replayer.replay(&text, g);
-            let end = games.get(i + 1).map_or(text.len(), |n| n.offset);
-            if !r.is_ok() && is_binary_junk(&text, g, end) {
-                let (line, _) = line_col(&text, g.offset);
-                writeln!(report, "{}: line {line}: skipped binary text that is no game", path.display())?;
-                totals.skipped.push(if files.len() > 1 { format!("{} line {line}", path.display()) } else { format!("line {line}") });
-                continue;
-            }
-            number += 1;
+        let where_ = |what: String| if files.len() > 1 { format!("{} {what}", path.display()) } else { what };
+        for entry in super::records::games(&file, &mut replayer, |r| ((), judge(r))) {
+            let g = match entry {
+                super::records::Entry::Game(g) => g,
+                super::records::Entry::NotAGame(n) => {
+                    writeln!(report, "{}: {n}", path.display())?;
+                    totals.not_games += 1;
+                    totals.failures.push(where_(format!("line {}: text that is no game", n.place.line)));
+                    continue;
+                }
+            };
+            let (number, r) = (g.number, &g.replay);
             totals.games += 1;
             totals.moves += r.moves.len();
             let variations = match r.variations {
@@ -679,18 +774,22 @@ pub fn run(rules: &Rules, files: &[PathBuf], opts: &ReplayOptions, report: &mut 
                     }
                 }
                 (Some(e), _) => {
-                    totals.errors += 1;
-                    totals.failures.push(format!("{}, {}", where_(number), e.short()));
+                    totals.failures.push(where_(format!("game {number}, {}", e.short())));
                     writeln!(report, "{}: game {number} ({}): error: {e}", path.display(), r.title)?;
                 }
                 (None, Some(e)) => {
-                    totals.errors += 1;
-                    totals.failures.push(format!("{}, in a variation, {}", where_(number), e.short()));
+                    totals.failures.push(where_(format!("game {number}, in a variation, {}", e.short())));
                     writeln!(report, "{}: game {number} ({}): error in a variation: {e}", path.display(), r.title)?;
                 }
             }
+            for m in &g.remarks {
+                totals.remarks.push(where_(format!("game {number}, {m}")));
+                if !opts.quiet {
+                    writeln!(report, "{}: game {number} ({}): remark: {m}", path.display(), r.title)?;
+                }
+            }
             if let Some(n) = opts.to {
-                converted.push_str(&write_game(rules, &kinds, g, &r, n, opts.style));
+                converted.push_str(&write_game(rules, &kinds, &g.game, r, n, opts.style));
             }
         }
         if let Some(n) = opts.to {
@@ -721,7 +820,9 @@ fn converted_name(path: &Path, n: Notation) -> String {
 
 /// `xqspec replay` from command-line strings: checks the `--to` and
 /// `--style` names, runs [`run`] with the status report on stdout (stderr
-/// when converted records go to stdout), and fails when any game failed.
+/// when converted records go to stdout), and fails when there is an error: a game that
+/// failed, text that is no game, a file not read (remarks do not fail the run).
+#[allow(clippy::too_many_arguments)]
 pub fn cli(
     rules: &Rules,
     files: &[PathBuf],
@@ -730,6 +831,7 @@ pub fn cli(
     style: &str,
     out: Option<PathBuf>,
     quiet: bool,
+    judge: &mut dyn FnMut(&GameReplay) -> Option<super::records::Ending>,
 ) -> Result<(), String> {
     if files.is_empty() {
         return Err("no record files given".into());
@@ -751,22 +853,30 @@ pub fn cli(
     })?;
     let opts = ReplayOptions { encoding, to, style, out: out.clone(), quiet };
     let totals = if to.is_some() && out.is_none() {
-        run(rules, files, &opts, &mut std::io::stderr().lock())
+        run(rules, files, &opts, judge, &mut std::io::stderr().lock())
     } else {
-        run(rules, files, &opts, &mut std::io::stdout().lock())
+        run(rules, files, &opts, judge, &mut std::io::stdout().lock())
     }
     .map_err(|e| e.to_string())?;
-    if totals.errors > 0 {
-        let failed = totals.games - totals.replayed;
-        let unreadable = totals.errors.saturating_sub(failed);
-        Err(match (failed, unreadable) {
-            (n, 0) => format!("{n} of {} games failed to replay", totals.games),
-            (0, f) => format!("{f} of {} files could not be read", files.len()),
-            (n, f) => format!("{n} of {} games failed to replay, {f} of {} files could not be read", totals.games, files.len()),
-        })
-    } else {
-        Ok(())
+    if totals.errors() == 0 {
+        return Ok(());
     }
+    let failed = totals.games - totals.replayed;
+    let mut said = Vec::new();
+    if failed > 0 {
+        said.push(format!("{failed} of {} games failed to replay", totals.games));
+    }
+    if totals.not_games > 0 {
+        let runs = if totals.not_games == 1 { "run of text is no game" } else { "runs of text are no game" };
+        said.push(format!("{} {runs}", totals.not_games));
+    }
+    if totals.unread > 0 {
+        said.push(format!("{} of {} files could not be read", totals.unread, files.len()));
+    }
+    if said.is_empty() {
+        said.push(totals.failures.join("; "));
+    }
+    Err(said.join(", "))
 }
 
 /// One game's answer to the proposed `replay_pgn` query: its main-line moves
@@ -800,6 +910,7 @@ pub fn answer_replay_pgn(rules: &Rules, text: &str) -> Vec<GameAnswer> {
             match rep.error.as_ref().or(rep.variation_errors.first()) {
                 None => GameAnswer::Moves(rep.moves.iter().map(|m| m.iccs()).collect()),
                 Some(ReplayError::Pgn(e)) => GameAnswer::Error { kind: RejectKind::PgnSyntax, ply: 0, line: e.line },
+                Some(ReplayError::Encoding { line, .. }) => GameAnswer::Error { kind: RejectKind::PgnSyntax, ply: 0, line: *line },
                 Some(ReplayError::Fen { line, .. }) => GameAnswer::Error { kind: RejectKind::Fen, ply: 0, line: *line },
                 Some(ReplayError::Move { ply, line, error, .. }) => {
                     GameAnswer::Error { kind: error.reject_kind(), ply: *ply, line: *line }

@@ -25,6 +25,7 @@ mod notation_replay;
 mod notation_roundtrip;
 mod notation_spec;
 mod readme_examples;
+mod records;
 mod repetition;
 mod repetition_symmetry;
 mod reports;

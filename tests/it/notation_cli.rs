@@ -113,7 +113,7 @@ fn an_unclosed_comment_costs_only_its_game() {
 }
 
 #[test]
-fn binary_junk_around_good_games_is_skipped_and_said() {
+fn binary_junk_around_good_games_is_an_error_at_its_place_and_costs_no_game() {
     let junk: Vec<u8> = (0..600u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
     let mut bytes = junk.clone();
     bytes.push(b'\n');
@@ -126,10 +126,27 @@ fn binary_junk_around_good_games_is_skipped_and_said() {
     }
     bytes.extend_from_slice(&junk);
     let (ok, stdout, _) = replay(&bytes, "junk.pgn");
+    assert!(!ok, "text that is no game is an error: {stdout}");
     let last = stdout.lines().last().unwrap();
-    assert!(last.starts_with("20 games found, 20 replayed, 0 errors; 80 moves; skipped "), "{stdout}");
-    assert!(last.contains("runs of binary text that are no game (line 1, "), "{last}");
-    assert!(ok, "{stdout}");
+    assert!(last.starts_with("20 games found, 20 replayed, 4 errors (line 1: text that is no game; line "), "{stdout}");
+    assert!(last.ends_with("1 more); 80 moves"), "{last}");
+    // Each run is said with its line and the byte offset where that line starts.
+    let line_start = |n: usize| if n == 1 { 0 } else { bytes.iter().enumerate().filter(|(_, &b)| b == b'\n').nth(n - 2).unwrap().0 + 1 };
+    let runs: Vec<&str> = stdout.lines().filter(|l| l.contains("skipped text that is no game: binary text")).collect();
+    assert_eq!(runs.len(), 4, "{stdout}");
+    for r in &runs {
+        let place = r.split(": line ").nth(1).unwrap();
+        let line: usize = place.split(',').next().unwrap().parse().unwrap();
+        assert!(place.contains(&format!("column 1 (byte {}): ", line_start(line))), "{r}");
+    }
+    // adjudicate reads the file by the same path: the same games, the same runs.
+    let p = temp("junk.pgn", &bytes);
+    let out = xqspec().args(["adjudicate"]).arg(&p).output().unwrap();
+    let adjudicated = String::from_utf8(out.stdout).unwrap();
+    assert!(!out.status.success());
+    let said: Vec<&str> = adjudicated.lines().filter(|l| l.contains("skipped text that is no game")).collect();
+    assert_eq!(said, runs);
+    assert!(adjudicated.contains("| games                          | 20    |"), "{adjudicated}");
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! Fuzzing on stable: arbitrary bytes and notation-shaped strings through the
-//! move parsers, the PGN reader and replay. Nothing may panic, and every
-//! error must say where: a column, a line and column, or a move number.
+//! move parsers, the PGN reader, the records path and replay. Nothing may panic, every
+//! error must say where: a column, a line and column, or a move number; and no junk
+//! before a tag pair costs the game the tag starts.
 
 use proptest::prelude::*;
+use xqspec::notation::records::{self, Entry};
 use xqspec::notation::replay::{ReplayError, Replayer};
 use xqspec::notation::{parse_move, pgn, Notation, NotationError};
 use xqspec::vm::Rules;
@@ -27,6 +29,12 @@ const PGN_ATOMS: &[&str] = &[
     "炮二平五", "马８进７", "C2.5", "H8+7", "+P.6", "炮2.5", "\\", "\r\n",
 ];
 
+/// Junk bytes that may stand before a tag pair on its line.
+const JUNK: &[&[u8]] = &[
+    b"{", b"}", b"(", b")", b"[", b"]", b";", b"\x81\x82", b"\xff", b"\x00", b"\x01", b"\xe4\xb8", b"abc", b" ", b"1.", b"*",
+    b"1-0", b"\\", b"Event", b"\t", b"\xa1\xa1",
+];
+
 fn check_notation_error(text: &str, e: &NotationError) {
     if let NotationError::Syntax(s) = e {
         let len = text.trim().chars().count();
@@ -45,12 +53,17 @@ fn check_replay(text: &str) {
             Some(ReplayError::Move { ply, move_number, line, column, .. }) => {
                 assert!(*ply >= 1 && *move_number >= 1 && *line >= 1 && *column >= 1)
             }
+            Some(ReplayError::Encoding { .. }) => panic!("only the records path finds bytes that are no text"),
+        }
+        for r in &rep.remarks {
+            assert!(r.line >= 1 && r.column >= 1 && !r.message.is_empty(), "{r:?}");
         }
         for e in &rep.variation_errors {
             match e {
                 ReplayError::Pgn(p) => assert!(p.line >= 1 && p.column >= 1),
                 ReplayError::Move { ply, line, column, .. } => assert!(*ply >= 1 && *line >= 1 && *column >= 1),
                 ReplayError::Fen { .. } => panic!("a variation has no FEN"),
+                ReplayError::Encoding { .. } => panic!("only the records path finds bytes that are no text"),
             }
         }
         // Every message can be shown.
@@ -91,6 +104,60 @@ proptest! {
     fn any_bytes_as_a_record(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
         let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
         check_replay(&text);
+    }
+
+    /// Whatever junk stands before a tag pair on its line (here after a game that ended),
+    /// the tag starts its game: both games are read whole, and the junk is at most one
+    /// text that is no game, on its line.
+    #[test]
+    fn junk_before_a_tag_never_costs_a_game(junk in prop::collection::vec(prop::sample::select(JUNK), 1..10)) {
+        let mut bytes = b"[Event \"a\"]\n\n1. h2e2 h9g7 *\n".to_vec();
+        bytes.extend(junk.concat());
+        bytes.extend_from_slice(b"[Event \"b\"]\n\n1. b0c2 b9c7 *\n");
+        let file = records::from_bytes(std::path::Path::new("junk.pgn"), bytes, None);
+        let mut replayer = Replayer::new(rules());
+        let entries = records::games(&file, &mut replayer, |_| ((), None));
+        let mut games = Vec::new();
+        let mut not_games = Vec::new();
+        for e in &entries {
+            match e {
+                Entry::Game(g) => games.push(g),
+                Entry::NotAGame(n) => not_games.push(n),
+            }
+        }
+        let moves = |g: &records::GameEntry<'_, ()>| g.game.moves.iter().map(|m| m.text.to_string()).collect::<Vec<_>>();
+        prop_assert_eq!(games.len(), 2, "{:?}", entries);
+        prop_assert_eq!((games[0].number, games[1].number), (1, 2));
+        prop_assert!(games[0].failure().is_none() && games[1].failure().is_none(), "{:?}", entries);
+        prop_assert_eq!(moves(games[0]), ["h2e2", "h9g7"]);
+        prop_assert_eq!(moves(games[1]), ["b0c2", "b9c7"]);
+        prop_assert!(not_games.len() <= 1);
+        // Line 4 starts at byte 28; the place is the junk's first character that is no blank.
+        let junk_len = junk.iter().map(|j| j.len()).sum::<usize>();
+        for n in not_games {
+            prop_assert_eq!(n.place.line, 4);
+            prop_assert!((28..28 + junk_len).contains(&n.place.byte), "{:?}", n);
+        }
+    }
+
+    #[test]
+    fn any_bytes_through_the_records_path(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        let len = bytes.len();
+        let file = records::from_bytes(std::path::Path::new("any.pgn"), bytes, None);
+        let mut replayer = Replayer::new(rules());
+        let mut number = 0;
+        for e in records::games(&file, &mut replayer, |_| ((), None)) {
+            match e {
+                Entry::Game(g) => {
+                    number += 1;
+                    prop_assert_eq!(g.number, number);
+                    if let Some(e) = g.failure() {
+                        prop_assert!(!e.to_string().is_empty());
+                    }
+                }
+                Entry::NotAGame(n) => prop_assert!(n.place.line >= 1 && n.place.byte <= len, "{:?}", n),
+            }
+        }
     }
 
     #[test]

@@ -44,6 +44,9 @@ fn every_shared_game_replays_without_error() {
             .filter_map(|g| g.error.as_ref().map(|e| format!("game {}: {e}", g.number)))
             .collect();
         assert!(errors.is_empty(), "{}: {} errors, first: {:?}", path.display(), errors.len(), &errors[..errors.len().min(5)]);
+        // Good records draw no remark: their move numbers are their moves'.
+        let remarks: Vec<String> = games.iter().flat_map(|g| g.remarks.iter().map(move |r| format!("game {}: {r}", g.number))).collect();
+        assert!(remarks.is_empty(), "{}: {:?}", path.display(), &remarks[..remarks.len().min(5)]);
     }
     assert!(files >= 4, "expected the four shared record files, found {files}");
 }
