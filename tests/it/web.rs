@@ -133,8 +133,15 @@ fn the_api_answers_as_serve_does_and_reads_real_records() {
     let (code, bytes) = http(s.addr, "POST", "/api/record?edition=cxa-2020", &s.addr.to_string(), &gbk);
     let a: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(code, 200);
-    assert_eq!(a["result"]["record"]["encoding"], "gb18030", "{a}");
+    assert_eq!(a["result"]["record"]["encoding"], "read as gb18030", "{a}");
     assert_eq!(a["result"]["record"]["games"][0]["moves"], json!(["h2e2", "h9g7", "h0g2", "i9h9"]), "{a}");
+    // Text that is no game and a remark, with their places, as `replay` reports them.
+    let (_, bytes) = http(s.addr, "POST", "/api/record", &s.addr.to_string(), b"\x01\x02junk [Event \"b\"]\n\n1. h2e2 h9g7 3. h0g2 *\n");
+    let a: Value = serde_json::from_slice(&bytes).unwrap();
+    let r = &a["result"]["record"];
+    assert_eq!((r["games"].as_array().map(Vec::len), r["games"][0]["moves"].as_array().map(Vec::len)), (Some(1), Some(3)), "{a}");
+    assert!(r["not_games"][0]["place"].as_str().is_some_and(|p| p.starts_with("line 1, column 1")), "{a}");
+    assert!(r["games"][0]["remarks"][0].as_str().is_some_and(|m| m.contains("line 3")), "{a}");
     // A rule set's id escaped in the query string, as a browser writes it.
     let (_, bytes) = http(s.addr, "POST", "/api/record?edition=cxa-2011%2Bprovincial-2012-open", &s.addr.to_string(), b"1. h2e2 *");
     let a: Value = serde_json::from_slice(&bytes).unwrap();

@@ -24,6 +24,8 @@ use xqspec::arbiter::StatusQuery;
 use xqspec::conform::protocol::{self, About, Implementation};
 use xqspec::diagram::{position_after, svg, Arrow, DiagramOptions};
 use xqspec::input::{self, Origin};
+use xqspec::notation::records;
+use xqspec::notation::replay::Replayer;
 use xqspec::notation::{format_move, notation_by_id};
 use xqspec::query::Answer;
 use xqspec::reference::{record_status, Reference, MAX_GAME_MOVES};
@@ -304,7 +306,8 @@ impl Desk {
     }
 
     /// `/api/record?edition=ID`: a game record as sent (the file's bytes, any encoding
-    /// `replay` reads), every game replayed: its start, its moves as ICCS, its first error.
+    /// `replay` reads), read as `replay` reads a file: every game with its start, its moves
+    /// as ICCS, its first error and its remarks, and the text that is no game, with places.
     fn record(&self, query: &str, body: &[u8]) -> Reply {
         let edition = query
             .split('&')
@@ -322,21 +325,31 @@ impl Desk {
             Ok(r) => r,
             Err(r) => return r,
         };
-        let (text, encoding) = xqspec::notation::encoding::decode(body, None);
-        let games: Vec<Value> = xqspec::notation::replay::replay_text(&rs.vm, &text)
-            .iter()
-            .map(|g| {
-                let start = g.start.as_ref().map_or_else(|| rs.vm.start_position().to_fen(&rs.vm), |p| p.to_fen(&rs.vm));
-                json!({
-                    "number": g.number,
-                    "title": g.title,
-                    "fen": start,
-                    "moves": g.moves.iter().map(|m| m.iccs()).collect::<Vec<_>>(),
-                    "error": g.error.as_ref().map(|e| e.to_string()),
-                })
-            })
-            .collect();
-        Reply::answer(&Answer::one("record", json!({"encoding": encoding.name(), "games": games})))
+        // Read as `replay` reads a file: the same games, numbers, problems and remarks.
+        let file = records::from_bytes(std::path::Path::new("the record"), body.to_vec(), None);
+        let mut replayer = Replayer::new(&rs.vm);
+        let mut games = Vec::new();
+        let mut not_games = Vec::new();
+        let mut ending = super::adjudicate::final_position(&rs);
+        for entry in records::games(&file, &mut replayer, |r| ((), ending(r))) {
+            match entry {
+                records::Entry::Game(g) => {
+                    let r = &g.replay;
+                    let start = r.start.as_ref().map_or_else(|| rs.vm.start_position().to_fen(&rs.vm), |p| p.to_fen(&rs.vm));
+                    games.push(json!({
+                        "number": g.number,
+                        "title": r.title,
+                        "fen": start,
+                        "moves": r.moves.iter().map(|m| m.iccs()).collect::<Vec<_>>(),
+                        "error": g.failure().map(|e| e.to_string()),
+                        "remarks": g.remarks.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                    }));
+                }
+                records::Entry::NotAGame(n) => not_games.push(json!({"place": n.place.to_string(), "message": n.message})),
+            }
+        }
+        let encoding = file.encoding_note().unwrap_or_else(|| "read as utf-8".into());
+        Reply::answer(&Answer::one("record", json!({"encoding": encoding, "games": games, "not_games": not_games})))
     }
 }
 

@@ -34,7 +34,7 @@ const T = {
     arbiter_end: (p, r, c, a) => `As the arbiter rules the game: ended after ply ${p}, ${r} by ${c} (art. ${a}).`,
     forbidden: "forbidden", allowed: "allowed",
     summary: "Summary", provenance: "Provenance", source: "Source", inherited: "Inherited from", data: "Data",
-    loaded: (n, e) => `${n} ${n === 1 ? "game" : "games"} read (${e}).`, not_legal: (t) => `“${t}” is not a legal move here`,
+    loaded: (n, e) => `${n} ${n === 1 ? "game" : "games"}, ${e}.`, not_a_game: "not a game", not_legal: (t) => `“${t}” is not a legal move here`,
     editor_on: "Editing: click points to place the piece chosen.",
   },
   zh: {
@@ -60,7 +60,7 @@ const T = {
     arbiter_end: (p, r, c, a) => `按裁判规则：第 ${p} 个半回合后终局，${r}（${c}，第 ${a} 条）。`,
     forbidden: "禁止", allowed: "允许",
     summary: "概要", provenance: "出处", source: "来源", inherited: "沿用自", data: "数据",
-    loaded: (n, e) => `读入 ${n} 局（${e}）。`, not_legal: (t) => `“${t}” 此时不是合法着法`,
+    loaded: (n, e) => `读入 ${n} 局（${e}）。`, not_a_game: "不是对局", not_legal: (t) => `“${t}” 此时不是合法着法`,
     editor_on: "编辑中：点棋盘上的点放下所选棋子。",
   },
 };
@@ -397,17 +397,19 @@ async function loadRecord() {
   S.games = a.result.record.games;
   const sel = $("games");
   sel.innerHTML = S.games
-    .map((g, i) => `<option value="${i}">${g.number}. ${esc(g.title || "?")} (${g.moves.length})${g.error ? " ⚠" : ""}</option>`)
+    .map((g, i) => `<option value="${i}">${g.number}. ${esc(g.title || "?")} (${g.moves.length})${g.error || g.remarks.length ? " ⚠" : ""}</option>`)
     .join("");
   $("games-label").hidden = S.games.length < 2;
-  message(t("loaded", S.games.length, a.result.record.encoding), true);
+  const skipped = a.result.record.not_games.map((n) => `${n.place}: ${t("not_a_game")}: ${n.message}`);
+  message([t("loaded", S.games.length, a.result.record.encoding), ...skipped].join("\n"), !skipped.length);
   if (S.games.length) await pickGame(0);
 }
 
 async function pickGame(i) {
   const g = S.games[i];
   if (!g) return;
-  if (g.error) message(`${t("game")} ${g.number}: ${g.error}`);
+  const notes = [g.error, ...g.remarks].filter(Boolean);
+  if (notes.length) message(`${t("game")} ${g.number}: ${notes.join("\n")}`, !g.error);
   await setGame(g.fen, g.moves, 0);
   // A record that ended by the rules: its last cycle is ruled at once.
   if (S.end && S.end.state === "ended") await rule(S.end.ply);
