@@ -231,7 +231,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     let mut progress = Progress::new(!args.quiet);
     let (mut done, mut failed) = (0, 0);
     let mut slowest: Option<(u128, String)> = None;
-    let results = runner::run(&suite, subject.as_mut(), &opts, &mut |r| {
+    let runner::Run { results, stall } = runner::run(&suite, subject.as_mut(), &opts, &mut |r| {
         done += 1;
         failed += usize::from(r.tally().fails());
         if slowest.as_ref().is_none_or(|(ms, _)| r.millis > *ms) {
@@ -253,13 +253,9 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     })?;
     progress.finish();
     let summary = Summary::of(&results);
-    let stall = runner::stall(&results).map(|why| {
-        let left = results.iter().filter(|r| r.detail == why).count();
-        format!("the run stopped asking, {left} cases left unasked: {}", &why[runner::NOT_ASKED.len()..].trim_start())
-    });
 
     if json {
-        println!("{}", runner::json_summary(&summary));
+        println!("{}", runner::json_summary(&summary, stall.as_ref()));
         eprintln!("{}", summary.line());
     } else {
         println!(
@@ -322,7 +318,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         };
     }
     match stall {
-        Some(s) => Err(s),
+        Some(s) => Err(format!("the run stopped asking, {} cases left unasked: {}", s.unasked, s.reason())),
         None if summary.ok() => Ok(()),
         None => Err(format!("{} failed", summary.failed)),
     }

@@ -8,7 +8,7 @@ use tabled::settings::Style;
 use xqspec::diagram;
 use xqspec::notation::{format_move, Notation};
 use xqspec::repetition::sheet::cycle_sheet;
-use xqspec::repetition::ruling::{rule_every_move, status_name, status_zh};
+use xqspec::repetition::ruling::{rule_every_move, status_name};
 use xqspec::repetition::{rule, RulingQuery};
 use xqspec::ruleset::RuleSet;
 
@@ -164,8 +164,8 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
         writeln!(out, "{}", b.build().with(Style::markdown())).ok();
     }
     if let Some(ps) = &r.patterns {
-        for ((side, zh), p) in [("red", "红方"), ("black", "黑方")].iter().zip(ps.iter()) {
-            writeln!(out, "{zh}{}，{} ({side}: {}, {})", p.zh, status_zh(p.status), p.pattern.replace('_', " "), status_name(p.status)).ok();
+        for (side, p) in ["red", "black"].iter().zip(ps.iter()) {
+            writeln!(out, "{}{}，{} ({side}: {}, {})", p.side_zh, p.zh, p.status_zh, p.pattern.replace('_', " "), status_name(p.status)).ok();
         }
     }
     if r.cycle.is_some() {

@@ -159,7 +159,7 @@ impl<I: Implementation> Harness<I> {
             ));
         }
         let mut subject = InProcess::new(self.imp);
-        runner::run(&suite, &mut subject, &opts, &mut |_| {})
+        runner::run(&suite, &mut subject, &opts, &mut |_| {}).map(|run| run.results)
     }
 
     /// Runs, prints a per-area table, and panics if a case failed (or an

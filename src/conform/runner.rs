@@ -345,54 +345,104 @@ impl Summary {
     }
 }
 
+/// What [`run`] gives: a result per selected case and edition, in suite order, and why it
+/// stopped asking, if it did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    /// Every selected case under every edition; after a stall, the last
+    /// [`Stall::unasked`] of them were not asked.
+    pub results: Vec<CaseResult>,
+    /// Set when the implementation answered none of [`STALL_AFTER`] requests in a row and
+    /// cases were left unasked.
+    pub stall: Option<Stall>,
+}
+
+/// Why a run stopped asking: [`STALL_AFTER`] requests in a row got no answer in time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stall {
+    /// How many cases were left unasked: the last ones of [`Run::results`], each recorded as
+    /// a time-out whose detail is [`Stall::detail`].
+    pub unasked: usize,
+    /// The time limit each of the requests missed.
+    pub timeout: Duration,
+    /// The last request asked, as `id@edition`.
+    pub last: String,
+    /// What came of it: the detail of its time-out (what the implementation printed).
+    pub printed: String,
+}
+
+impl Stall {
+    /// Why the run stopped: `the implementation answered none of the last 5 requests
+    /// within 1.0 s (the last, p-5@cxa-2020: …)`.
+    pub fn reason(&self) -> String {
+        format!(
+            "the implementation answered none of the last {STALL_AFTER} requests within {:.1} s (the last, {}: {})",
+            self.timeout.as_secs_f64(),
+            self.last,
+            self.printed
+        )
+    }
+
+    /// The detail of each case left unasked: `not asked: ` and the reason.
+    pub fn detail(&self) -> String {
+        format!("not asked: {}", self.reason())
+    }
+
+    /// The stall as the JSON summary's `stopped`.
+    pub fn to_json(&self) -> serde_json::Value {
+        json!({
+            "unasked": self.unasked,
+            "after": STALL_AFTER,
+            "timeout_s": self.timeout.as_secs_f64(),
+            "last": self.last,
+            "printed": self.printed,
+        })
+    }
+}
+
 /// Runs every selected pair, calling `each` after every case.
 pub fn run(
     suite: &Suite,
     subject: &mut dyn Subject,
     opts: &RunOptions,
     each: &mut dyn FnMut(&CaseResult),
-) -> Result<Vec<CaseResult>, String> {
+) -> Result<Run, String> {
     let pairs = select(suite, opts)?;
     let mut out = Vec::with_capacity(pairs.len());
     // Requests in a row that got no answer in time; at STALL_AFTER the runner stops asking.
     let mut unanswered = 0;
-    let mut stopped: Option<String> = None;
+    let mut stall: Option<Stall> = None;
     for (case, edition) in pairs {
-        let r = match &stopped {
-            Some(why) => not_asked(case, &edition, opts, why),
+        let r = match &mut stall {
+            Some(s) => {
+                s.unasked += 1;
+                not_asked(case, &edition, opts, s)
+            }
             None => run_one(case, &edition, subject, opts),
         };
-        if stopped.is_none() {
+        if stall.is_none() {
             unanswered = if r.status == Status::Timeout { unanswered + 1 } else { 0 };
             if unanswered == STALL_AFTER {
-                stopped = Some(format!(
-                    "{NOT_ASKED} the implementation answered none of the last {STALL_AFTER} requests within {:.1} s (the last, {}@{}: {})",
-                    opts.timeout.as_secs_f64(),
-                    r.id,
-                    r.edition,
-                    r.detail
-                ));
+                stall = Some(Stall {
+                    unasked: 0,
+                    timeout: opts.timeout,
+                    last: format!("{}@{}", r.id, r.edition),
+                    printed: r.detail.clone(),
+                });
             }
         }
         each(&r);
         out.push(r);
     }
     subject.stop();
-    Ok(out)
+    // Stalled on the last case: nothing was left unasked.
+    Ok(Run { results: out, stall: stall.filter(|s| s.unasked > 0) })
 }
 
 /// Time-outs in a row after which [`run`] asks nothing more: the rest of the run's cases
-/// are recorded as `timeout`, with a detail that starts with [`NOT_ASKED`]. Five, so that a
+/// are recorded as `timeout`, and the run's [`Stall`] says why. Five, so that a
 /// program slow on a few heavy cases in a row (deep perfts) is not taken for a dead one.
 pub const STALL_AFTER: usize = 5;
-
-/// How the detail of a case that the runner did not ask, after a stall, starts.
-pub const NOT_ASKED: &str = "not asked:";
-
-/// Why the run stopped asking, if it did: the detail of its first unasked case.
-pub fn stall(results: &[CaseResult]) -> Option<&str> {
-    results.iter().map(|r| r.detail.as_str()).find(|d| d.starts_with(NOT_ASKED))
-}
 
 /// A case's result before it is asked: skipped, with its expected answer and known-failure
 /// entry.
@@ -417,10 +467,10 @@ fn unasked<'a>(case: &Case, edition: &str, opts: &'a RunOptions) -> (CaseResult,
 }
 
 /// The result of a case left unasked after a stall: a time-out, settled as any other.
-fn not_asked(case: &Case, edition: &str, opts: &RunOptions, why: &str) -> CaseResult {
+fn not_asked(case: &Case, edition: &str, opts: &RunOptions, stall: &Stall) -> CaseResult {
     let (mut r, expected, entry) = unasked(case, edition, opts);
     r.status = Status::Timeout;
-    r.detail = why.to_string();
+    r.detail = stall.detail();
     settle(&mut r, &case.query, &expected, entry, None);
     r
 }
@@ -458,8 +508,9 @@ pub fn json_case(r: &CaseResult) -> String {
     .to_string()
 }
 
-/// The closing JSON line of `xqspec conform --json`: the counts.
-pub fn json_summary(s: &Summary) -> String {
+/// The closing JSON line of `xqspec conform --json`: the counts, and why the run stopped
+/// asking (`stopped`, null when it did not).
+pub fn json_summary(s: &Summary, stall: Option<&Stall>) -> String {
     json!({
         "type": "summary",
         "passed": s.passed,
@@ -468,6 +519,7 @@ pub fn json_summary(s: &Summary) -> String {
         "known_failures": s.known_failures,
         "unexpected_passes": s.unexpected_passes,
         "changed_known_failures": s.changed_known_failures,
+        "stopped": stall.map(Stall::to_json),
     })
     .to_string()
 }
@@ -647,7 +699,7 @@ mod tests {
     fn each_edition_is_judged_by_its_own_expectation() {
         let s = suite();
         let mut subject = InProcess::new(ByEdition);
-        let results = run(&s, &mut subject, &RunOptions::default(), &mut |_| {}).unwrap();
+        let results = run(&s, &mut subject, &RunOptions::default(), &mut |_| {}).unwrap().results;
         let got: Vec<(String, String, Status)> = results
             .iter()
             .map(|r| (r.id.clone(), r.edition.clone(), r.status))

@@ -585,7 +585,7 @@ mod tests {
         for id in &ids {
             let rs = RuleSet::of_spec(&spec, id).unwrap();
             let rep = rs.repetition.as_ref().unwrap_or_else(|| panic!("{id} has 棋例 clauses"));
-            let names = &rep.cycle_names;
+            let names = &rep.words.cycle;
             let words = rep.classes.iter().map(|c| (format!("class {}", c.name), &c.zh))
                 .chain(rep.patterns.iter().map(|p| (format!("pattern {}", p.name), &p.zh)))
                 .chain(names.numerals.iter().chain([&names.perpetual, &names.many]).map(|w| ("cycle_names".to_string(), w)))

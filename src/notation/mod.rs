@@ -286,7 +286,7 @@ pub(crate) const NOTATION_IDS: [&str; 10] = [
     "chinese-abbreviated-fullwidth",
 ];
 
-/// The notation and style of a protocol notation id (see [`NOTATION_IDS`]).
+/// The notation and style of a protocol notation id (`conformance/vocabulary.yaml`'s `notations`).
 pub fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
     if !NOTATION_IDS.contains(&id) {
         return None;

@@ -180,6 +180,13 @@ pub struct PgnError {
     pub(crate) message: String,
 }
 
+impl PgnError {
+    /// What went wrong, without the place.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
 impl fmt::Display for PgnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}, column {}: {}", self.line, self.column, self.message)

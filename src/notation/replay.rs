@@ -49,6 +49,8 @@ pub enum ReplayError {
         line: usize,
         /// Its column, from 1.
         column: usize,
+        /// Its byte offset in the text.
+        offset: usize,
         /// Why it does not parse or resolve.
         error: NotationError,
     },
@@ -94,7 +96,7 @@ impl fmt::Display for ReplayError {
         match self {
             ReplayError::Pgn(e) => write!(f, "malformed PGN at {e}"),
             ReplayError::Fen { line, column, message } => write!(f, "line {line}, column {column}: bad FEN tag: {message}"),
-            ReplayError::Move { ply, move_number, text, line, column, error } => write!(
+            ReplayError::Move { ply, move_number, text, line, column, error, .. } => write!(
                 f,
                 "move {move_number} (ply {ply}) {text:?} at line {line}, column {column}: {error}"
             ),
@@ -435,6 +437,7 @@ impl<'r> Replayer<'r> {
                         text: tok.to_string(),
                         line,
                         column,
+                        offset,
                         error,
                     };
                     return (moves, Some(e), pos);

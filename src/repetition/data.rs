@@ -263,6 +263,26 @@ pub(crate) struct PatternsData {
     pub(crate) patterns: Vec<PatternData>,
     /// How the rulebook names a side's cycle (长捉, 一将一捉, 两闲 …).
     pub(crate) cycle_names: CycleNames,
+    /// How the rulebook writes a pattern's status (禁止, 允许).
+    pub(crate) status_names: StatusNames,
+    /// How the rulebook names the sides before a cycle's name (红方长捉).
+    pub(crate) side_names: SideNames,
+}
+
+/// The rulebook's words for a pattern's status, as a ruling writes it (红方长捉，禁止).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StatusNames {
+    pub(crate) forbidden: String,
+    pub(crate) allowed: String,
+}
+
+/// The rulebook's words for the sides, as a ruling writes them before a cycle's name.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SideNames {
+    pub(crate) red: String,
+    pub(crate) black: String,
 }
 
 /// The rulebook's names of cycles: a class repeated on every move of a side is `perpetual`

@@ -82,6 +82,15 @@ impl Exception {
     }
 }
 
+/// The words a ruling writes in the rulebook's language, from `repetition.patterns`:
+/// `cycle_names`, `status_names`, `side_names`.
+#[derive(Clone, Debug)]
+pub(crate) struct Words {
+    pub(crate) cycle: data::CycleNames,
+    pub(crate) status: data::StatusNames,
+    pub(crate) sides: data::SideNames,
+}
+
 /// A named pattern of a side's cycle, compiled.
 #[derive(Clone, Debug)]
 pub struct Pattern {
@@ -149,7 +158,8 @@ pub struct RepetitionRules {
     pub(crate) exceptions: Vec<Exception>,
     /// The named patterns of a side's cycle, in the data's order.
     pub(crate) patterns: Vec<Pattern>,
-    pub(crate) cycle_names: data::CycleNames,
+    /// The rulebook's words for cycles, statuses and sides (`repetition.patterns`).
+    pub(crate) words: Words,
     pub(crate) patterns_rule: RuleRef,
     pub(crate) verdicts: Vec<VerdictRule>,
     pub(crate) shuffle_min: Option<u32>,
@@ -184,6 +194,22 @@ impl RepetitionRules {
     /// says `text` always. For measuring what the basis costs (`benches/ruling.rs`).
     pub fn without_variants(&self) -> RepetitionRules {
         RepetitionRules { variants: Vec::new(), ..self.clone() }
+    }
+
+    /// A pattern's status as the rulebook writes it (禁止, 允许: `status_names`).
+    pub fn status_zh(&self, s: PatternStatus) -> &str {
+        match s {
+            PatternStatus::Forbidden => &self.words.status.forbidden,
+            PatternStatus::Allowed => &self.words.status.allowed,
+        }
+    }
+
+    /// A side as the rulebook names it before a cycle's name (红方, 黑方: `side_names`).
+    pub fn side_zh(&self, side: Side) -> &str {
+        match side {
+            Side::Red => &self.words.sides.red,
+            Side::Black => &self.words.sides.black,
+        }
     }
 
     /// The index of the class of this name, heaviest first.
@@ -252,7 +278,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
     let newness = newness.unwrap_or_default();
 
     let exceptions = exceptions(vm, &classes, clauses, errors);
-    let (patterns, cycle_names, patterns_rule) = patterns(ed, &classes, errors);
+    let (patterns, words, patterns_rule) = patterns(ed, &classes, errors);
     let verdicts = verdicts(ed, clauses, &patterns, errors);
 
     let (shuffle_min, cycle_rule, pending) = match ed.clause("repetition.cycle") {
@@ -303,7 +329,7 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         newness,
         exceptions,
         patterns,
-        cycle_names: cycle_names?,
+        words: words?,
         patterns_rule: patterns_rule?,
         verdicts,
         shuffle_min,
@@ -542,8 +568,8 @@ fn exceptions(vm: &Rules, classes: &[ClassRule], clauses: &[&Clause], errors: &m
     exceptions
 }
 
-/// `repetition.patterns`: the patterns of a side's cycle and the names of cycles.
-fn patterns(ed: &Edition, classes: &[ClassRule], errors: &mut Vec<SpecError>) -> (Vec<Pattern>, Option<data::CycleNames>, Option<RuleRef>) {
+/// `repetition.patterns`: the patterns of a side's cycle and the rulebook's words.
+fn patterns(ed: &Edition, classes: &[ClassRule], errors: &mut Vec<SpecError>) -> (Vec<Pattern>, Option<Words>, Option<RuleRef>) {
     match ed.clause("repetition.patterns") {
         None => {
             errors.push(missing(ed, "repetition.patterns"));
@@ -574,7 +600,14 @@ fn patterns(ed: &Edition, classes: &[ClassRule], errors: &mut Vec<SpecError>) ->
                 if d.cycle_names.numerals.len() < 2 {
                     errors.push(err(c, "cycle_names.numerals must name at least the counts 0 and 1"));
                 }
-                (ps, Some(d.cycle_names), Some(RuleRef::of(c)))
+                let (st, sd) = (&d.status_names, &d.side_names);
+                for (field, word) in [("status_names.forbidden", &st.forbidden), ("status_names.allowed", &st.allowed), ("side_names.red", &sd.red), ("side_names.black", &sd.black)] {
+                    if word.trim().is_empty() {
+                        errors.push(err(c, format!("{field} is empty: the rulebook's word goes there")));
+                    }
+                }
+                let words = Words { cycle: d.cycle_names, status: d.status_names, sides: d.side_names };
+                (ps, Some(words), Some(RuleRef::of(c)))
             }
         },
     }

@@ -106,6 +106,23 @@ pub struct SidePattern {
     pub status: PatternStatus,
     /// The rulebook's name of the cycle (长捉, 一将一捉, 两闲 …).
     pub zh: String,
+    /// The rulebook's name of the side (红方, 黑方), written before [`SidePattern::zh`].
+    pub side_zh: String,
+    /// The status as the rulebook writes it (禁止, 允许).
+    pub status_zh: String,
+}
+
+impl SidePattern {
+    /// The pattern object of the `ruling` answer.
+    fn to_json(&self) -> Value {
+        json!({
+            "pattern": self.pattern,
+            "status": status_name(self.status),
+            "zh": self.zh,
+            "side_zh": self.side_zh,
+            "status_zh": self.status_zh,
+        })
+    }
 }
 
 /// The full ruling.
@@ -314,7 +331,13 @@ fn side_patterns(rep: &RepetitionRules, plies: &[PlyRuling], ids: &[[u16; SQUARE
             })
             .or(rep.patterns.last())
             .expect("compile requires a catch-all pattern");
-        SidePattern { pattern: p.name.clone(), status: p.status, zh: cycle_name(rep, &classes) }
+        SidePattern {
+            pattern: p.name.clone(),
+            status: p.status,
+            zh: cycle_name(rep, &classes),
+            side_zh: rep.side_zh(side).to_string(),
+            status_zh: rep.status_zh(p.status).to_string(),
+        }
     };
     [one(Side::Red), one(Side::Black)]
 }
@@ -322,7 +345,7 @@ fn side_patterns(rep: &RepetitionRules, plies: &[PlyRuling], ids: &[[u16; SQUARE
 /// The rulebook's way of naming a side's cycle (长捉, 一将一捉, 两闲 …), by the words of
 /// `repetition.patterns`' `cycle_names`.
 fn cycle_name(rep: &RepetitionRules, classes: &[usize]) -> String {
-    let names = &rep.cycle_names;
+    let names = &rep.words.cycle;
     let count = |n: usize| names.numerals.get(n).unwrap_or(&names.many).as_str();
     let mut counts: Vec<(usize, usize)> = Vec::new();
     for &c in classes {
@@ -494,8 +517,8 @@ impl Ruling {
         let patterns = match &self.patterns {
             None => Value::Null,
             Some(ps) => json!({
-                "red": {"pattern": ps[0].pattern, "status": status_name(ps[0].status), "zh": ps[0].zh},
-                "black": {"pattern": ps[1].pattern, "status": status_name(ps[1].status), "zh": ps[1].zh},
+                "red": ps[0].to_json(),
+                "black": ps[1].to_json(),
             }),
         };
         let mut answer = json!({
@@ -521,10 +544,3 @@ pub fn status_name(s: PatternStatus) -> &'static str {
     }
 }
 
-/// A pattern's status as the rulebook writes it: 禁止 (forbidden), 允许 (allowed).
-pub fn status_zh(s: PatternStatus) -> &'static str {
-    match s {
-        PatternStatus::Forbidden => "禁止",
-        PatternStatus::Allowed => "允许",
-    }
-}

@@ -157,7 +157,31 @@ fn real_records_are_judged_up_to_the_end() {
     assert!(out.starts_with("cxa-2020: ongoing"), "{out}");
     let (ok, _, err) = run(xqspec().args(["status", "--moves", "炮二平五", "炮8进9"]));
     assert!(!ok);
-    assert!(err.contains("--moves: game 1: move 1 (ply 2) \"炮8进9\"") && err.contains("no legal move"), "{err}");
+    assert!(err.contains("--moves: argument 2 \"炮8进9\" (ply 2): no legal move"), "{err}");
+}
+
+/// A bad move of `--moves` is named as given, by its argument and its ply, never by a line
+/// and column of a record the user did not write.
+#[test]
+fn a_bad_move_of_moves_is_named_by_its_argument() {
+    let (ok, _, err) = run(xqspec().args(["status", "--moves", "炮二平五", "马８进７", "马二进九九"]));
+    assert!(!ok);
+    assert_eq!(
+        err.trim_end(),
+        "error: --moves: argument 3 \"马二进九九\" (ply 3): cannot parse \"马二进九九\" as chinese notation: column 5: expected end of move"
+    );
+    // move numbers are arguments too; an argument of several moves names the move
+    let (ok, _, err) = run(xqspec().args(["ruling", "--moves", "1.", "炮二平五", "马８进７ 车一进九"]));
+    assert!(!ok);
+    assert!(err.starts_with("error: --moves: argument 3 \"马８进７ 车一进九\", move \"车一进九\" (ply 3): no legal move for red chariot"), "{err}");
+    // what is no move at all is named by its argument too
+    let (ok, _, err) = run(xqspec().args(["status", "--moves", "炮二平五", "{", "马８进７"]));
+    assert!(!ok);
+    assert_eq!(err.trim_end(), "error: --moves: argument 2 \"{\": comment never closed");
+    // a bad --fen is the FEN's fault, not a tag's
+    let (ok, _, err) = run(xqspec().args(["status", "--fen", "9/9 w", "--moves", "炮二平五"]));
+    assert!(!ok);
+    assert!(err.starts_with("error: --fen: ") && !err.contains("line ") && !err.contains("tag"), "{err}");
 }
 
 /// `ruling` reads as the book does: each reason with its class's article, each side's

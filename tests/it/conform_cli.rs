@@ -41,9 +41,9 @@ fn serve_gives_the_same_results_as_in_process() {
         ..RunOptions::default()
     };
     let mut inproc = InProcess::new(Reference::builtin().unwrap());
-    let a = runner::run(&s, &mut inproc, &opts, &mut |_| {}).unwrap();
+    let a = runner::run(&s, &mut inproc, &opts, &mut |_| {}).unwrap().results;
     let mut adapter = Adapter::start(&format!("{BIN} serve"), Duration::from_secs(10)).unwrap();
-    let b = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap();
+    let b = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap().results;
     let key = |r: &runner::CaseResult| (r.id.clone(), r.edition.clone(), r.status, r.got.clone());
     assert_eq!(
         a.iter().map(key).collect::<Vec<_>>(),
@@ -200,11 +200,16 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
     let stop = err.lines().last().unwrap();
     assert!(stop.starts_with("error: the run stopped asking, 4 cases left unasked: "), "{err}");
     assert!(stop.contains("none of the last 5 requests within 1.0 s") && stop.contains("the engine printed nothing"), "{stop}");
+    // quiet, and in JSON: the summary line says where the run stopped
     let mut quiet = args.to_vec();
-    quiet.push("--quiet");
-    let (ok, _, err) = xqspec(&quiet);
+    quiet.extend(["--quiet", "--json"]);
+    let (ok, out, err) = xqspec(&quiet);
     assert!(!ok);
     assert!(!err.contains("conform: "), "{err}");
+    let summary: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let stopped = &summary["stopped"];
+    assert_eq!((stopped["unasked"].as_u64(), stopped["after"].as_u64(), stopped["timeout_s"].as_f64()), (Some(4), Some(5), Some(1.0)), "{summary}");
+    assert!(stopped["last"].as_str().is_some_and(|l| l.starts_with("perft-start-depth-")) && stopped["printed"].as_str().is_some_and(|p| p.contains("the engine printed nothing")), "{summary}");
 }
 
 #[test]

@@ -76,7 +76,7 @@ fn each_fault_costs_only_its_own_case() {
         timeout: Duration::from_secs(2),
         ..RunOptions::default()
     };
-    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap();
+    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap().results;
     use Status::*;
     let want: Vec<(String, Status)> = [
         ("crash-1", Crash),
@@ -133,7 +133,7 @@ fn restarts_stop_after_three_failed_starts() {
         starts.display()
     );
     let mut adapter = Adapter::start(&cmd, Duration::from_secs(5)).unwrap();
-    let results = runner::run(&s, &mut adapter, &RunOptions::default(), &mut |_| {}).unwrap();
+    let results = runner::run(&s, &mut adapter, &RunOptions::default(), &mut |_| {}).unwrap().results;
     let details: Vec<(&str, Status, &str)> = results
         .iter()
         .map(|r| (r.id.as_str(), r.status, r.detail.as_str()))
@@ -174,7 +174,7 @@ fn known_failures_are_kept_true() {
         known,
         ..RunOptions::default()
     };
-    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap();
+    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap().results;
     let sum = Summary::of(&results);
     assert_eq!((sum.known_failures, sum.unexpected_passes), (1, 1));
     assert_eq!(sum.line(), "1 passed, 1 failed, 1 known failures, 0 skipped");
@@ -214,7 +214,7 @@ fn a_known_failure_that_answers_otherwise_fails_the_run() {
     .unwrap();
     let mut adapter = Adapter::start(&format!("sh {FAKES}/faulty-adapter.sh"), Duration::from_secs(5)).unwrap();
     let opts = RunOptions { known, ..RunOptions::default() };
-    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap();
+    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap().results;
     let tallies: Vec<(&str, runner::Tally)> = results.iter().map(|r| (r.id.as_str(), r.tally())).collect();
     assert_eq!(
         tallies,
@@ -336,7 +336,7 @@ fn uci_engine_answers_perft_and_legal_moves_in_both_rank_schemes() {
         assert_eq!(e.about().name, if fairy { "FakeFairy" } else { "FakePika" });
         let opts = RunOptions::default();
         for s in [&moves, &perft] {
-            let r = runner::run(s, &mut e, &opts, &mut |_| {}).unwrap();
+            let r = runner::run(s, &mut e, &opts, &mut |_| {}).unwrap().results;
             assert_eq!(r[0].status, Status::Pass, "fairy={fairy}: {r:?}");
         }
     }
@@ -382,7 +382,7 @@ fn uci_engine_skips_what_it_cannot_answer_and_survives_a_hang() {
         timeout: Duration::from_secs(2),
         ..Default::default()
     };
-    let r = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
+    let r = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap().results;
     assert_eq!(
         statuses(&r).into_iter().map(|x| x.1).collect::<Vec<_>>(),
         [Status::Skip, Status::Skip, Status::Timeout, Status::Pass]
@@ -410,7 +410,7 @@ fn ucci_engine_lists_legal_moves_with_banmoves_and_counts_perft() {
         suite(&["moves-1"], "legal_moves", "{moves: [a0a1, e0e1, i9i8]}"),
         suite(&["perft-1"], "perft", "{nodes: 3}"),
     ] {
-        let r = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
+        let r = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap().results;
         assert_eq!(r[0].status, Status::Pass, "{r:?}");
     }
     // depth 2: three moves, two replies each
@@ -421,12 +421,12 @@ fn ucci_engine_lists_legal_moves_with_banmoves_and_counts_perft() {
     files.push(("fake/perft-2.yaml".into(), "id: perft-2\ndescription: fake\nclauses: [movement.horse]\neditions: [cxa-2020]\nquery: perft\ninput: {fen: x, depth: 2}\nexpect: {nodes: 6}\n".into()));
     let deep = Suite::from_files(files);
     assert!(deep.problems.is_empty(), "{:?}", deep.problems);
-    let r = runner::run(&deep, &mut e, &opts, &mut |_| {}).unwrap();
+    let r = runner::run(&deep, &mut e, &opts, &mut |_| {}).unwrap().results;
     assert_eq!(r[0].status, Status::Pass, "{r:?}");
     // an engine that plays a banned move is caught, not listed forever
     let mut deaf = ucci(true);
     let s = suite(&["moves-1"], "legal_moves", "{moves: [a0a1, e0e1, i9i8]}");
-    let r = runner::run(&s, &mut deaf, &opts, &mut |_| {}).unwrap();
+    let r = runner::run(&s, &mut deaf, &opts, &mut |_| {}).unwrap().results;
     assert_eq!(r[0].status, Status::Error, "{r:?}");
     assert!(r[0].detail.contains("does not heed banmoves"), "{}", r[0].detail);
 }
@@ -444,14 +444,26 @@ fn a_run_stops_asking_an_engine_that_answers_nothing() {
     .unwrap();
     let opts = RunOptions { timeout: Duration::from_millis(300), ..Default::default() };
     let t = std::time::Instant::now();
-    let r = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
+    let run = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
+    let r = &run.results;
     assert!(t.elapsed() < Duration::from_secs(6), "{:?}", t.elapsed());
     assert!(r.iter().all(|r| r.status == Status::Timeout), "{r:?}");
     // what the engine did is said: asked `go perft 1`, it printed nothing
     assert_eq!(r[0].detail, "no answer to `go perft 1` in time: the engine printed nothing");
     assert_eq!(e.starts, runner::STALL_AFTER as u32, "one start per case asked, none after the stall");
-    let why = runner::stall(&r).expect("the run stopped");
-    assert!(why.starts_with(runner::NOT_ASKED) && why.contains("none of the last 5 requests") && why.contains("p-5@cxa-2020"), "{why}");
-    assert!(r[runner::STALL_AFTER..].iter().all(|x| x.detail == why), "{r:?}");
-    assert!(r[..runner::STALL_AFTER].iter().all(|x| !x.detail.starts_with(runner::NOT_ASKED)));
+    let stall = run.stall.as_ref().expect("the run stopped");
+    assert_eq!(
+        (stall.unasked, stall.last.as_str(), stall.printed.as_str(), stall.timeout),
+        (7 - runner::STALL_AFTER, "p-5@cxa-2020", r[runner::STALL_AFTER - 1].detail.as_str(), opts.timeout)
+    );
+    assert_eq!(
+        stall.reason(),
+        "the implementation answered none of the last 5 requests within 0.3 s (the last, p-5@cxa-2020: no answer to `go perft 1` in time: the engine printed nothing)"
+    );
+    assert!(r[runner::STALL_AFTER..].iter().all(|x| x.detail == stall.detail()), "{r:?}");
+    assert!(r[..runner::STALL_AFTER].iter().all(|x| x.detail != stall.detail()));
+    // stalled on the last case: nothing left unasked, no stall
+    let five = suite(&["p-1", "p-2", "p-3", "p-4", "p-5"], "perft", "{nodes: 3}");
+    let run = runner::run(&five, &mut e, &opts, &mut |_| {}).unwrap();
+    assert_eq!((run.results.len(), run.stall), (5, None));
 }

@@ -68,6 +68,28 @@ fn the_names_of_cycles_are_data() {
 }
 
 #[test]
+fn the_words_of_statuses_and_sides_are_data_and_in_the_answer() {
+    let patterns = |rs: &RuleSet| {
+        let rep = rs.repetition.as_ref().unwrap();
+        rule(&rs.vm, rep, &q(KILL_FEN, &KILL)).unwrap().to_json(rep)["patterns"].clone()
+    };
+    let words = |p: &serde_json::Value| ["red", "black"].map(|s| format!("{}{}，{}", p[s]["side_zh"].as_str().unwrap(), p[s]["zh"].as_str().unwrap(), p[s]["status_zh"].as_str().unwrap()));
+    for e in ["cxa-1999", "cxa-2011", "cxa-2020"] {
+        let [red, black] = words(&patterns(&builtin(e)));
+        assert_eq!(red, "红方长杀，禁止", "{e}");
+        assert!(black.starts_with("黑方") && black.ends_with("，允许"), "{e}: {black}");
+    }
+    // the AXF allows a perpetual threat to mate
+    assert_eq!(words(&patterns(&builtin("axf")))[0], "红方长杀，允许");
+    let spec = edited(
+        "cxa-2020/repetition.yaml",
+        "status_names: {forbidden: 禁止, allowed: 允许}\n      side_names: {red: 红方,",
+        "status_names: {forbidden: 禁止着法, allowed: 允许}\n      side_names: {red: 紅方,",
+    );
+    assert_eq!(words(&patterns(&RuleSet::of_spec(&spec, "cxa-2020").unwrap()))[0], "紅方长杀，禁止着法");
+}
+
+#[test]
 fn editing_values_and_exemptions_changes_the_classes() {
     // A cannon worth nothing is no material: following it is no chase.
     let spec = edited("cxa-2020/repetition.yaml", "cannon: 2, advisor", "advisor");
@@ -341,6 +363,13 @@ fn spec_errors_name_the_clause_and_its_place() {
     let spec = edited("cxa-2020/repetition.yaml", "region: beyond_river", "region: over_the_river");
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
     assert!(e.contains("repetition.material") && e.contains("over_the_river"), "{e}");
+    // the rulebook's words of a ruling are data: missing or empty, an error at the clause
+    let spec = edited("cxa-2020/repetition.yaml", "      side_names: {red: 红方, black: 黑方}\n", "");
+    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+    assert!(e.contains("cxa-2020/repetition.yaml:") && e.contains("repetition.patterns") && e.contains("side_names"), "{e}");
+    let spec = edited("cxa-2020/repetition.yaml", "forbidden: 禁止, allowed: 允许", "forbidden: \"\", allowed: 允许");
+    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+    assert!(e.contains("repetition.patterns") && e.contains("status_names.forbidden is empty"), "{e}");
 }
 
 #[test]

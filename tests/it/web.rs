@@ -455,7 +455,7 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     let classes = b.script("return [...document.querySelectorAll('#ruling tr[data-class]')].map(r => r.dataset.class);", json!([]));
     assert_eq!(classes, json!(["chase", "idle", "chase", "idle"]));
     assert_eq!(b.script("return document.getElementById('ruling-verdict').dataset.verdict;", json!([])), "red_must_change");
-    assert!(b.text("#ruling").contains("红方长捉") && b.text("#ruling").contains("24.3"), "{}", b.text("#ruling"));
+    assert!(b.text("#ruling").contains("红方长捉，禁止") && b.text("#ruling").contains("24.3"), "{}", b.text("#ruling"));
     b.script("window.scrollTo(0, 0);", json!([]));
     b.screenshot(&shots.join("cycle.png"));
 

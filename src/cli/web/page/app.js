@@ -8,8 +8,8 @@ const $ = (id) => document.getElementById(id);
 const MARGIN = 44, CELL = 48;
 const FILES = "abcdefghi";
 
-// Labels of the page, English and Chinese. Rule terms (classes, patterns) come from the
-// answers, which carry their Chinese names.
+// Labels of the page, English and Chinese. Rule terms (classes, patterns, their statuses,
+// the sides as a ruling names them) come from the answers, which carry their Chinese names.
 const T = {
   en: {
     title: "Arbiter's desk", ruleset: "Rule set", overlay: "Event rules", notation: "Notation", no_overlay: "none",
@@ -58,7 +58,6 @@ const T = {
     pattern: "循环", verdict: "裁决", basis_text: "依据规则原文",
     basis_inferred: (r) => `依据我们的解读：${r}`, clauses: "所用条款",
     arbiter_end: (p, r, c, a) => `按裁判规则：第 ${p} 个半回合后终局，${r}（${c}，第 ${a} 条）。`,
-    forbidden: "禁止", allowed: "允许",
     summary: "概要", provenance: "出处", source: "来源", inherited: "沿用自", data: "数据",
     loaded: (n, e) => `读入 ${n} 局（${e}）。`, not_a_game: "不是对局", not_legal: (t) => `“${t}” 此时不是合法着法`,
     editor_on: "编辑中：点棋盘上的点放下所选棋子。",
@@ -343,8 +342,7 @@ function renderRuling() {
   const pattern = (side) => {
     const p = r.patterns && r.patterns[side];
     if (!p) return "";
-    const zhSide = side === "red" ? "红方" : "黑方";
-    return `<dt>${esc(sideName(side))}</dt><dd><b>${esc(zhSide + p.zh)}</b>，<span class="${p.status}">${esc(T.zh[p.status])}</span>
+    return `<dt>${esc(sideName(side))}</dt><dd><b>${esc(p.side_zh + p.zh)}</b>，<span class="${p.status}">${esc(p.status_zh)}</span>
       (${esc(p.pattern.replaceAll("_", " "))}, <span class="${p.status}">${esc(T.en[p.status])}</span>)</dd>`;
   };
   const basis = r.rests_on && r.rests_on.length ? t("basis_inferred", r.rests_on.join(", ")) : t("basis_text");
