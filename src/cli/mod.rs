@@ -77,6 +77,8 @@ pub fn iccs_line(rs: &xqspec::ruleset::RuleSet, fen: &str, moves: &[String]) -> 
             format!("--moves: {which} (ply {ply}): {error}")
         }
         ReplayError::Fen { message, .. } => format!("--fen: {message}"),
+        // Arguments are text already: no encoding fault can arise, but say it if one does.
+        ReplayError::Encoding { message, .. } => format!("--moves: {message}"),
         // Lines 1 and 2 hold the FEN tag; the movetext starts on line 3.
         ReplayError::Pgn(e) if e.line < 3 => format!("--fen: {}", e.message()),
         ReplayError::Pgn(e) => {
@@ -122,12 +124,6 @@ impl RecordArgs {
             .collect();
         nth_line(rs, games, self.game).map(Some).map_err(|e| format!("{}: {e}", p.display()))
     }
-}
-
-/// Game `n` (1-based) of a record's text, replayed: its start position (when the record
-/// gives one) and its main line as ICCS; an error names the game and the move.
-fn record_line(rs: &xqspec::ruleset::RuleSet, text: &str, n: usize) -> Result<RecordLine, String> {
-    nth_line(rs, xqspec::notation::replay::replay_text(&rs.vm, text), n)
 }
 
 /// Game `n` (1-based) of replayed games: its start position and its main line as ICCS.
