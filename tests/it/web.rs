@@ -195,6 +195,7 @@ fn bad_requests(s: &Server) -> Vec<Bad> {
         ("POST", "/api/ask".into(), host.clone(), b"{\"edition\":\"cxa-2020\",\"query\":\"perft\",\"input\":{\"fen\":\"startpos\",\"depth\":9}}".to_vec(), 200, "limits.perft_nodes"),
         ("POST", "/api/board".into(), host.clone(), b"{\"edition\":\"cxa-2020\",\"moves\":[\"e0e2\"]}".to_vec(), 200, "\"reject\""),
         ("POST", "/api/line".into(), host.clone(), b"{\"edition\":\"cxa-2020\",\"moves\":[\"e3e4\"],\"notation\":\"klingon\"}".to_vec(), 200, "notation klingon"),
+        ("POST", "/api/status".into(), host.clone(), b"{\"edition\":\"cxa-2020\",\"fen\":\"rnbakabnr/9 w\",\"moves\":[\"\\u70ae\\u4e8c\\u5e73\\u4e94\"]}".to_vec(), 200, "\"kind\":\"fen."),
         ("POST", "/api/clause".into(), host.clone(), b"{\"edition\":\"cxa-2020\",\"id\":\"no.such\"}".to_vec(), 200, "has no clause no.such"),
         ("GET", "/api/ask".into(), host.clone(), Vec::new(), 405, "not allowed here"),
         ("GET", "/../Cargo.toml".into(), host.clone(), Vec::new(), 404, "no such page"),

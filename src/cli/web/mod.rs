@@ -221,7 +221,10 @@ impl Desk {
                 b.moves.len()
             ))));
         }
-        super::iccs_line(rs, &b.fen, &b.moves).map_err(|e| Reply::answer(&Answer::reject("move.illegal", e)))
+        // The position first, so that a bad FEN is answered with its own reject kind.
+        let fen = super::fen_text(rs, &b.fen);
+        xqspec::line::after(&rs.vm, &fen, &[]).map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
+        super::iccs_line(rs, &fen, &b.moves).map_err(|e| Reply::answer(&Answer::reject("move.illegal", e)))
     }
 
     /// `/api/status`: the game status of a record judged up to where the game ended.
