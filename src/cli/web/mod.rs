@@ -481,6 +481,10 @@ fn bench(desk: &Desk) -> Result<(), String> {
     time("ruling of the whole line (/api/ask ruling)", 20, &|| desk.handle("POST", "/api/ask", ask.as_bytes()))?;
     time("move list in Chinese notation (/api/line)", 20, &|| desk.handle("POST", "/api/line", body.as_bytes()))?;
     time("board at the last ply (/api/board)", 20, &|| desk.handle("POST", "/api/board", body.as_bytes()))?;
+    // The game above repeats no position at its end: a cycle that does, with a chase.
+    let cycle = json!({"edition": "cxa-2020", "query": "ruling", "input": {"fen": "5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1",
+        "moves": ["a1b1", "f9f8", "b1a1", "f8f9", "a1b1", "f9f8", "b1a1", "f8f9"]}}).to_string();
+    time("ruling of an 8-ply perpetual chase (/api/ask ruling)", 20, &|| desk.handle("POST", "/api/ask", cycle.as_bytes()))?;
     let legal = json!({"edition": "cxa-2020", "query": "legal_moves", "input": {"fen": game["fen"], "moves": moves}}).to_string();
     time("legal moves at the last ply (/api/ask legal_moves)", 20, &|| desk.handle("POST", "/api/ask", legal.as_bytes()))?;
     Ok(())
