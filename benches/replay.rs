@@ -4,6 +4,10 @@
 //! Inputs: records written here from seeded random play in each notation
 //! (always available), and the real records in `../shared/data/games/`
 //! when present (or `XQSPEC_SHARED`). Run with `cargo bench --bench replay`.
+//!
+//! `cargo bench --bench replay -- --database` instead streams a generated database of
+//! 100,000 games (`XQSPEC_BENCH_GAMES` to change it) on one thread and on all cores, as
+//! one file and as 100, and prints games and moves per second and the peak memory.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -14,8 +18,13 @@ use xqspec::vm::Rules;
 
 /// Seeded random games written as PGN in `notation`.
 fn synthetic(rules: &Rules, notation: Notation, games: usize, plies: usize) -> String {
+    synthetic_seeded(rules, notation, games, plies, 0)
+}
+
+/// [`synthetic`] from another seed.
+fn synthetic_seeded(rules: &Rules, notation: Notation, games: usize, plies: usize, seed: u64) -> String {
     let kinds = KindMap::new(rules);
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut state = 0x2545_F491_4F6C_DD1Du64 ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut out = String::new();
     for g in 0..games {
         out.push_str(&format!("[Event \"synthetic {g}\"]\n\n"));
@@ -135,8 +144,111 @@ fn growth(rules: &Rules) {
     }
 }
 
+/// Peak resident memory of this process so far, in MiB (Linux; 0 elsewhere).
+fn peak_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok()))
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// A database: `games` seeded random games of up to `plies` plies in ICCS, written straight
+/// to `files` files (never held in memory whole).
+fn write_database(rules: &Rules, dir: &std::path::Path, files: usize, games: usize, plies: usize) -> Vec<PathBuf> {
+    use std::io::Write;
+    let per_file = games.div_ceil(files);
+    let mut paths = Vec::new();
+    let mut left = games;
+    let mut seed = 0u64;
+    while left > 0 {
+        let n = per_file.min(left);
+        let path = dir.join(format!("db-{:03}.pgn", paths.len()));
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        for _ in 0..n.div_ceil(100) {
+            seed += 1;
+            let k = 100.min(left);
+            // Vary the length: games of `plies / 2` to `plies` plies.
+            let text = synthetic_seeded(rules, Notation::Iccs, k, plies / 2 + (seed as usize * 7919) % (plies / 2 + 1), seed);
+            w.write_all(text.as_bytes()).unwrap();
+            left -= k;
+        }
+        w.flush().unwrap();
+        paths.push(path);
+    }
+    paths
+}
+
+/// Databases on every core (`notation::stream`, as `replay` and `adjudicate` run): a
+/// generated database of at least 100,000 games, replayed and adjudicated on one thread
+/// and on all, as one file (memory) and as many files.
+fn database(rs: &xqspec::ruleset::RuleSet) {
+    use xqspec::arbiter::batch::{adjudicate_files, Item};
+    use xqspec::notation::stream::Options;
+    let games: usize = std::env::var("XQSPEC_BENCH_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let dir = std::env::temp_dir().join(format!("xqspec-bench-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let t = Instant::now();
+    let many = write_database(&rs.vm, &dir.join(""), 100, games, 100);
+    let one_dir = dir.join("one");
+    std::fs::create_dir_all(&one_dir).unwrap();
+    let one = write_database(&rs.vm, &one_dir, 1, games, 100);
+    let bytes: u64 = one.iter().map(|p| std::fs::metadata(p).unwrap().len()).sum();
+    println!(
+        "database: {games} generated games (random play, 50 to 100 plies, ICCS), as 100 files and as one file of {:.1} MiB; written in {:.1} s",
+        bytes as f64 / (1 << 20) as f64,
+        t.elapsed().as_secs_f64()
+    );
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let run = |files: &[PathBuf], threads: usize, adjudicate: bool| {
+        let opts = Options { threads: Some(threads), ..Options::default() };
+        let (mut n, mut moves) = (0usize, 0usize);
+        let t = Instant::now();
+        adjudicate_files(rs, files, &opts, adjudicate, &mut |item| {
+            if let Item::Game(row) = item {
+                n += 1;
+                moves += row.moves;
+            }
+        })
+        .unwrap();
+        (n, moves, t.elapsed().as_secs_f64())
+    };
+    let before = peak_mib();
+    for (what, adjudicate) in [("replay", false), ("adjudicate", true)] {
+        for (shape, files) in [("100 files", &many), ("one file", &one)] {
+            // One thread, then all, in turn, best of two each: the noise weighs on both.
+            let (mut one_t, mut all_t, mut counted) = (f64::MAX, f64::MAX, (0, 0));
+            for _ in 0..2 {
+                let (n, m, s) = run(files, 1, adjudicate);
+                one_t = one_t.min(s);
+                counted = (n, m);
+                all_t = all_t.min(run(files, cores, adjudicate).2);
+            }
+            let (n, m) = counted;
+            println!(
+                "  {what:<10} {shape:<9} {n} games {m} moves: 1 thread {:>8.0} games/s {:>5.2} M moves/s; {cores} threads {:>8.0} games/s {:>5.2} M moves/s; {:.2}×",
+                n as f64 / one_t,
+                m as f64 / one_t / 1e6,
+                n as f64 / all_t,
+                m as f64 / all_t / 1e6,
+                one_t / all_t
+            );
+        }
+    }
+    println!(
+        "  peak memory: {:.0} MiB before streaming, {:.0} MiB after (the one file is {:.0} MiB)",
+        before,
+        peak_mib(),
+        bytes as f64 / (1 << 20) as f64
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn main() {
     let rules = Rules::builtin("cxa-2020").expect("builtin rules");
+    if std::env::args().any(|a| a == "--database") {
+        database(&xqspec::ruleset::RuleSet::builtin("cxa-2020").expect("builtin rules"));
+        return;
+    }
     growth(&rules);
     println!("replay throughput (parse + resolve + legality + play), one thread");
     for n in [Notation::Iccs, Notation::Wxf, Notation::Chinese, Notation::ChineseAbbreviated] {

@@ -124,9 +124,13 @@ struct ReplayArgs {
     /// Where converted records go (a file, or a directory for several inputs); stdout when absent.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Print only the errors and the closing line (which counts the remarks).
+    /// Print only the errors and the closing line (which counts the remarks), and no
+    /// progress line (shown on a terminal, after a few seconds).
     #[arg(long)]
     quiet: bool,
+    /// Threads to spread the games over (all cores when absent).
+    #[arg(long)]
+    threads: Option<usize>,
     #[arg(long, default_value = DEFAULT_RULESET)]
     edition: String,
 }
@@ -190,8 +194,16 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Status(a) => cli::adjudicate::status(&a, &load_ruleset(&g, &a.game.edition)?),
         Command::Replay(a) => {
             let rs = load_ruleset(&g, &a.edition)?;
-            let mut judge = cli::adjudicate::final_position(&rs);
-            xqspec::notation::replay::cli(&rs.vm, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet, &mut judge)
+            let judge = xqspec::arbiter::batch::final_position(&rs);
+            let mut progress = cli::progress::Progress::on_terminal(!a.quiet);
+            let files = a.files.len();
+            let mut tick = |t: &xqspec::notation::replay::Totals| {
+                let secs = progress.elapsed().as_secs_f64();
+                progress.tick(|| cli::progress::rate_line(t.files, files, t.games(), t.moves, secs))
+            };
+            let done = xqspec::notation::replay::cli(&rs.vm, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet, a.threads, &judge, &mut tick);
+            progress.finish();
+            done
         }
         Command::Report(a) => cli::report::report(cli.spec.as_deref(), &a),
         Command::Diff(a) => cli::report::diff(cli.spec.as_deref(), &a),

@@ -16,6 +16,7 @@
 //! pieces touched → the moves the player may make).
 
 mod adjudicate;
+pub mod batch;
 mod compile;
 pub mod data;
 mod events;

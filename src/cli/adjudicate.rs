@@ -18,12 +18,13 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use xqspec::arbiter::{Adjudication, AfterEnd, ArbiterRules, GameResult, StatusQuery};
-use xqspec::notation::records::{self, Ending, Entry, FileError, NotAGame};
+use std::io::Write as _;
+
+use xqspec::arbiter::batch::{adjudicate_files, Item, Tally};
+use xqspec::arbiter::{AfterEnd, StatusQuery};
 use xqspec::notation::encoding;
-use xqspec::notation::replay::{GameReplay, Remark, Replayer};
+use xqspec::notation::stream;
 use xqspec::ruleset::RuleSet;
-use xqspec::vm::Status;
 
 #[derive(clap::Args)]
 pub struct AdjudicateArgs {
@@ -41,6 +42,12 @@ pub struct AdjudicateArgs {
     /// Also time plain replay against replay with adjudication, and print games per second.
     #[arg(long)]
     pub bench: bool,
+    /// Threads to spread the games over (all cores when absent).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress line on stderr (it shows only on a terminal, after a few seconds).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(clap::Args)]
@@ -56,252 +63,48 @@ pub struct StatusArgs {
     pub json: bool,
 }
 
-/// One game of a batch: where it is, and what was found.
-struct Row {
-    place: String,
-    title: String,
-    recorded: Option<String>,
-    found: Result<Adjudication, String>,
-    /// The recorded result is not the one the moves end in (the records path decides).
-    disagrees: bool,
-    remarks: Vec<Remark>,
-}
-
-/// What a batch holds, in file order: games, and the problems that are no game.
-enum Item {
-    Game(Row),
-    /// Text that is no game (`FILE: line L, column C (byte B): skipped text that is no game: …`).
-    NotAGame { file: String, problem: NotAGame },
-    /// A file that could not be read.
-    Unread(FileError),
-}
-
-impl Row {
-    /// What the summary counts it under: the observation that ended it, `undecided` or `error`.
-    fn how(&self) -> &'static str {
-        match &self.found {
-            Ok(a) => a.how.unwrap_or(if a.result_name() == "undecided" { "undecided" } else { "other" }),
-            Err(_) => "error",
-        }
-    }
-
-    fn to_json(&self) -> Value {
-        let mut v = match &self.found {
-            Ok(a) => a.to_json(),
-            Err(e) => json!({ "error": e }),
-        };
-        if let Value::Object(m) = &mut v {
-            m.insert("place".into(), json!(self.place));
-            m.insert("title".into(), json!(self.title));
-            m.insert("recorded".into(), self.recorded.as_ref().map_or(Value::Null, |r| json!(r)));
-            m.insert("disagrees".into(), json!(self.disagrees));
-            let remarks: Vec<Value> = self.remarks.iter().map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message })).collect();
-            m.insert("remarks".into(), Value::Array(remarks));
-        }
-        v
-    }
-
-    /// ` (Red – Black)`, or nothing for a game without those tags.
-    fn titled(&self) -> String {
-        if self.title.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", self.title)
-        }
-    }
-
-    /// The game's line, then a line for each remark.
-    fn lines(&self) -> Vec<String> {
-        let recorded = self.recorded.as_deref().unwrap_or("none");
-        let first = match &self.found {
-            Err(e) => format!("{}{}: error: {e}", self.place, self.titled()),
-            Ok(a) => {
-                let how = match (&a.clause, a.ply) {
-                    (Some(c), Some(p)) => format!(
-                        " by {} (art. {}) after ply {p} [{}]",
-                        c.clause,
-                        c.article.as_deref().unwrap_or("—"),
-                        a.how.unwrap_or("?")
-                    ),
-                    _ => String::new(),
-                };
-                let flag = if self.disagrees { " — DISAGREES" } else { "" };
-                format!("{}{}: {}{how}; recorded {recorded}{flag}", self.place, self.titled(), a.result_name())
-            }
-        };
-        let mut lines = vec![first];
-        lines.extend(self.remarks.iter().map(|r| format!("{}{}: remark: {r}", self.place, self.titled())));
-        lines
-    }
-}
-
-impl Item {
-    fn lines(&self) -> Vec<String> {
-        match self {
-            Item::Game(r) => r.lines(),
-            Item::NotAGame { file, problem } => vec![format!("{file}: {problem}")],
-            Item::Unread(e) => vec![e.to_string()],
-        }
-    }
-
-    fn to_json(&self) -> Value {
-        match self {
-            Item::Game(r) => r.to_json(),
-            Item::NotAGame { file, problem } => json!({
-                "place": format!("{file} line {}", problem.place.line),
-                "line": problem.place.line,
-                "column": problem.place.column,
-                "byte": problem.place.byte,
-                "not_a_game": problem.message,
-            }),
-            Item::Unread(e) => json!({ "place": e.path.display().to_string(), "file_error": e.message }),
-        }
-    }
-}
-
-/// The end an adjudication found, to compare with the recorded result (`None`: undecided).
-fn ending(a: &Adjudication) -> Option<Ending> {
-    if a.result == GameResult::Ongoing {
-        return None;
-    }
-    let how = a.how.unwrap_or("?");
-    let why = match &a.clause {
-        Some(c) => format!("{how}, {}, art. {}", c.clause, c.article.as_deref().unwrap_or("—")),
-        None => how.to_string(),
-    };
-    Some(Ending { result: a.result_name(), ply: a.ply, why })
-}
-
-/// The judge of `xqspec replay`: a game whose moves reach a position where the side to
-/// move has no legal move (mate, stalemate) is adjudicated from its moves (the arbiter's
-/// result clauses, without watching for repetitions), so that a recorded result it
-/// contradicts is remarked on; a record that stops before the end says nothing.
-pub fn final_position(rs: &RuleSet) -> impl FnMut(&GameReplay) -> Option<Ending> + '_ {
-    move |r| {
-        let arbiter = rs.arbiter.as_ref()?;
-        let last = r.last.as_ref()?;
-        if !matches!(last.status(&rs.vm), Status::Checkmate | Status::Stalemate) {
-            return None;
-        }
-        let a = arbiter.adjudicate(&rs.vm, None, r.start.as_ref()?, &r.moves).ok()?;
-        ending(&a)
-    }
-}
-
-/// Every game of every file, read by the records path `replay` reads by, replayed and
-/// (with `adjudicate`) adjudicated; the text that is no game and the files not read.
-fn run_batch(rs: &RuleSet, arbiter: &ArbiterRules, files: &[PathBuf], enc: Option<&'static encoding_rs::Encoding>, adjudicate: bool) -> Vec<Item> {
-    let mut items = Vec::new();
-    let mut replayer = Replayer::new(&rs.vm);
-    for path in files {
-        let file = match records::read(path, enc) {
-            Ok(f) => f,
-            Err(e) => {
-                items.push(Item::Unread(e));
-                continue;
-            }
-        };
-        let judge = |r: &GameReplay| {
-            let start = r.start.as_ref().expect("judged games have a start");
-            let found = if adjudicate {
-                arbiter.adjudicate(&rs.vm, rs.repetition.as_ref(), start, &r.moves).map_err(|e| e.to_string())
-            } else {
-                Ok(Adjudication::undecided())
-            };
-            let end = found.as_ref().ok().and_then(ending);
-            (found, end)
-        };
-        for entry in records::games(&file, &mut replayer, judge) {
-            let g = match entry {
-                Entry::Game(g) => g,
-                Entry::NotAGame(problem) => {
-                    items.push(Item::NotAGame { file: path.display().to_string(), problem });
-                    continue;
-                }
-            };
-            let found = match (g.failure(), g.verdict.clone()) {
-                (Some(e), _) if g.replay.error.is_some() => Err(e.to_string()),
-                (Some(e), _) => Err(format!("in a variation: {e}")),
-                (None, Some(v)) => v,
-                (None, None) => Err("no start position".to_string()),
-            };
-            items.push(Item::Game(Row {
-                place: format!("{} game {}", path.display(), g.number),
-                title: g.replay.title.clone(),
-                recorded: g.recorded().map(str::to_string),
-                found,
-                disagrees: g.disagrees,
-                remarks: g.remarks,
-            }));
-        }
-    }
-    items
-}
-
-/// The games of a batch.
-fn rows(items: &[Item]) -> impl Iterator<Item = &Row> {
-    items.iter().filter_map(|i| match i {
-        Item::Game(r) => Some(r),
-        _ => None,
-    })
-}
-
-/// The summary: games by how they ended, disagreements and errors; the remarks, the text
-/// that is no game and the files not read, when there are any.
-fn summary(items: &[Item]) -> Vec<(String, usize)> {
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for r in rows(items) {
-        let how = r.how().to_string();
-        match counts.iter_mut().find(|(h, _)| *h == how) {
-            Some(c) => c.1 += 1,
-            None => counts.push((how, 1)),
-        }
-    }
-    counts.sort();
-    counts.push(("disagree with the record".into(), rows(items).filter(|r| r.disagrees).count()));
-    counts.push(("games".into(), rows(items).count()));
-    let remarks = rows(items).map(|r| r.remarks.len()).sum();
-    let not_games = items.iter().filter(|i| matches!(i, Item::NotAGame { .. })).count();
-    let unread = items.iter().filter(|i| matches!(i, Item::Unread(_))).count();
-    for (what, n) in [("remarks", remarks), ("text that is no game (skipped)", not_games), ("files not read", unread)] {
-        if n > 0 {
-            counts.push((what.into(), n));
-        }
-    }
-    counts
-}
-
-/// `xqspec adjudicate`.
+/// `xqspec adjudicate`: every item printed as it comes (games in input order), then the
+/// summary.
 pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
-    let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
     let enc = match &args.encoding {
         Some(n) => Some(encoding::by_name(n).map_err(|e| e.to_string())?),
         None => None,
     };
+    let opts = stream::Options { encoding: enc, threads: args.threads, ..Default::default() };
+    let mut tally = Tally::default();
+    let mut progress = super::progress::Progress::on_terminal(!args.quiet);
     let t0 = Instant::now();
-    let items = run_batch(rs, arbiter, &args.files, enc, true);
-    let adjudicated = t0.elapsed().as_secs_f64();
-    let counts = summary(&items);
-    if args.json {
-        for i in &items {
-            println!("{}", i.to_json());
-        }
-        let m: serde_json::Map<String, Value> = counts.iter().map(|(k, n)| (k.clone(), json!(n))).collect();
-        println!("{}", json!({ "summary": m }));
-    } else {
-        for i in &items {
-            for l in i.lines() {
-                println!("{l}");
+    let mut out = std::io::stdout().lock();
+    adjudicate_files(rs, &args.files, &opts, true, &mut |item| {
+        tally.add(&item);
+        if !matches!(item, Item::FileDone) {
+            progress.finish();
+            if args.json {
+                let _ = writeln!(out, "{}", item.to_json());
+            } else {
+                for l in item.lines() {
+                    let _ = writeln!(out, "{l}");
+                }
             }
         }
+        progress.tick(|| rate_line(&tally, args.files.len(), t0.elapsed().as_secs_f64()));
+    })?;
+    progress.finish();
+    let adjudicated = t0.elapsed().as_secs_f64();
+    let counts = tally.counts();
+    if args.json {
+        let m: serde_json::Map<String, Value> = counts.iter().map(|(k, n)| (k.clone(), json!(n))).collect();
+        let _ = writeln!(out, "{}", json!({ "summary": m }));
+    } else {
         let mut b = tabled::builder::Builder::default();
         b.push_record(["ended by", "games"]);
         for (k, n) in &counts {
             b.push_record([k.clone(), n.to_string()]);
         }
-        println!("\n{}: adjudicated from the moves alone\n{}", rs.id(), xqspec::markdown::table_text(b, true));
+        let _ = writeln!(out, "\n{}: adjudicated from the moves alone\n{}", rs.id(), xqspec::markdown::table_text(b, true));
     }
-    let games = rows(&items).count();
+    drop(out);
+    let games = tally.games;
     if args.bench {
         // Both passes run in turn, five times each, and the best time of each is kept: the
         // machine's noise then weighs on both alike.
@@ -309,11 +112,11 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
         for round in 0..5 {
             if round > 0 {
                 let t = Instant::now();
-                run_batch(rs, arbiter, &args.files, enc, true);
+                adjudicate_files(rs, &args.files, &opts, true, &mut |_| {})?;
                 adjudicated = adjudicated.min(t.elapsed().as_secs_f64());
             }
             let t = Instant::now();
-            run_batch(rs, arbiter, &args.files, enc, false);
+            adjudicate_files(rs, &args.files, &opts, false, &mut |_| {})?;
             replayed = replayed.min(t.elapsed().as_secs_f64());
         }
         let rate = |n: usize, s: f64| if s > 0.0 { n as f64 / s } else { f64::INFINITY };
@@ -325,24 +128,26 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
         );
         eprintln!("{line}");
     }
-    let failed = rows(&items).filter(|r| r.found.is_err()).count();
-    let not_games = items.iter().filter(|i| matches!(i, Item::NotAGame { .. })).count();
-    let unread = items.iter().filter(|i| matches!(i, Item::Unread(_))).count();
     let mut said = Vec::new();
-    if failed > 0 {
-        said.push(format!("{failed} of {games} games could not be adjudicated"));
+    if tally.failed > 0 {
+        said.push(format!("{} of {games} games could not be adjudicated", tally.failed));
     }
-    if not_games > 0 {
-        said.push(format!("{not_games} {} no game", if not_games == 1 { "run of text is" } else { "runs of text are" }));
+    if tally.not_games > 0 {
+        said.push(format!("{} {}", tally.not_games, if tally.not_games == 1 { "run of text is no game" } else { "runs of text are no game" }));
     }
-    if unread > 0 {
-        said.push(format!("{unread} of {} files could not be read", args.files.len()));
+    if tally.unread > 0 {
+        said.push(format!("{} of {} files could not be read", tally.unread, args.files.len()));
     }
     if said.is_empty() {
         Ok(())
     } else {
         Err(format!("{} (see above)", said.join(", ")))
     }
+}
+
+/// The progress line of a batch: files, games, games per second.
+fn rate_line(t: &Tally, files: usize, secs: f64) -> String {
+    super::progress::rate_line(t.files, files, t.games, t.moves, secs)
 }
 
 /// `xqspec status`.

@@ -33,6 +33,14 @@ impl Progress {
         }
     }
 
+    /// Progress shown only when stderr is a terminal (`replay`, `adjudicate`: their
+    /// output is often a log or a pipe, where nothing is shown).
+    pub fn on_terminal(on: bool) -> Progress {
+        let mut p = Progress::new(on);
+        p.on &= p.terminal;
+        p
+    }
+
     /// Time since the command started.
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
@@ -71,4 +79,10 @@ impl Drop for Progress {
     fn drop(&mut self) {
         self.finish();
     }
+}
+
+/// `1,204 of 3,000 files, 58,468 games, 7,120,003 moves, 8,120 games/s`.
+pub fn rate_line(files_done: usize, files: usize, games: usize, moves: usize, secs: f64) -> String {
+    let per_s = if secs > 0.0 { games as f64 / secs } else { 0.0 };
+    format!("{files_done} of {files} files, {games} games, {moves} moves, {per_s:.0} games/s")
 }

@@ -14,6 +14,7 @@
 //! number the rulebook leaves to the event (`null` in a scheme) comes from the query's
 //! `settings` or from an event overlay.
 
+#[cfg(feature = "cli")]
 pub mod table;
 pub mod compile;
 pub mod data;

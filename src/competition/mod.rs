@@ -19,6 +19,7 @@
 //!
 //! Depends on `spec` and `vm::compile` helpers; nothing here depends on `conform`.
 
+#[cfg(feature = "cli")]
 pub mod render;
 pub mod compile;
 pub(crate) mod criteria;

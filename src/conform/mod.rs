@@ -36,6 +36,7 @@
 pub mod case;
 pub mod check;
 pub mod coverage;
+pub mod glob;
 pub mod harness;
 pub(crate) mod judge;
 pub mod known;

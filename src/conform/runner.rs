@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use globset::{Glob, GlobMatcher};
+use super::glob::Glob;
 use serde_json::json;
-use tabled::builder::Builder;
-use tabled::settings::Style;
+#[cfg(feature = "cli")]
+use tabled::{builder::Builder, settings::Style};
 
 use super::case::{Case, Expected};
 pub use super::known::{known_failures_yaml, KnownAnswer, KnownFailure, KnownFailures};
@@ -153,22 +153,15 @@ impl Default for RunOptions {
     }
 }
 
-fn matchers(globs: &[String]) -> Result<Vec<GlobMatcher>, String> {
-    globs
-        .iter()
-        .map(|g| {
-            Glob::new(g)
-                .map(|g| g.compile_matcher())
-                .map_err(|e| format!("bad glob `{g}`: {e}"))
-        })
-        .collect()
+fn matchers(globs: &[String]) -> Result<Vec<Glob>, String> {
+    globs.iter().map(|g| Glob::new(g).map_err(|e| e.to_string())).collect()
 }
 
 /// The (case, edition) pairs selected by the options, in suite order.
 pub fn select<'a>(suite: &'a Suite, opts: &RunOptions) -> Result<Vec<(&'a Case, String)>, String> {
     let run = matchers(&opts.run)?;
     let skip = matchers(&opts.skip)?;
-    let hit = |ms: &[GlobMatcher], c: &Case| {
+    let hit = |ms: &[Glob], c: &Case| {
         ms.iter()
             .any(|m| m.is_match(&c.id) || m.is_match(c.stem_path()))
     };
@@ -524,7 +517,8 @@ pub fn json_summary(s: &Summary, stall: Option<&Stall>) -> String {
     .to_string()
 }
 
-/// Per-area counts as a table (`markdown` for reports).
+/// Per-area counts as a table (`markdown` for reports; needs the `cli` feature).
+#[cfg(feature = "cli")]
 pub fn area_table(results: &[CaseResult], markdown: bool) -> String {
     let mut areas: BTreeMap<&str, [usize; 6]> = BTreeMap::new();
     for r in results {
@@ -592,7 +586,8 @@ pub fn problem_lines(results: &[CaseResult]) -> Vec<String> {
 
 /// A Markdown report of a run. `diagrams` maps `(case id, edition)` of results that did
 /// not pass to the relative path of a diagram of the case's position, shown under the
-/// table.
+/// table. Needs the `cli` feature.
+#[cfg(feature = "cli")]
 pub fn markdown_report(about: &About, results: &[CaseResult], diagrams: &BTreeMap<(String, String), String>) -> String {
     let s = Summary::of(results);
     let mut out = String::new();
@@ -725,10 +720,10 @@ mod tests {
             Summary::of(&results).line(),
             "3 passed, 3 failed, 0 known failures, 3 skipped"
         );
-        let table = area_table(&results, true);
-        assert!(
-            table.contains("| perft | 3      | 3      | 3       |"),
-            "{table}"
-        );
+        #[cfg(feature = "cli")]
+        {
+            let table = area_table(&results, true);
+            assert!(table.contains("| perft | 3      | 3      | 3       |"), "{table}");
+        }
     }
 }

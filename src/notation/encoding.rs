@@ -110,14 +110,20 @@ fn cut_fault(tail: &[u8], offset: usize, byte: usize) -> Fault {
         Some(0xE0..) => 3,
         _ => 2,
     };
-    Fault {
-        offset,
-        byte,
-        message: format!(
-            "the file ends inside a UTF-8 character: byte {byte} starts a {full}-byte character of which only {} {} there",
-            tail.len(),
-            if tail.len() == 1 { "is" } else { "are" }
-        ),
+    Fault { offset, byte, width: full, have: tail.len() }
+}
+
+impl Fault {
+    /// What is wrong, in words, with its byte offset `before` bytes further on (a piece cut
+    /// from a longer file).
+    pub(crate) fn message(&self, before: usize) -> String {
+        format!(
+            "the file ends inside a UTF-8 character: byte {} starts a {}-byte character of which only {} {} there",
+            self.byte + before,
+            self.width,
+            self.have,
+            if self.have == 1 { "is" } else { "are" }
+        )
     }
 }
 
@@ -185,7 +191,9 @@ pub(crate) struct Fault {
     pub(crate) offset: usize,
     /// Its byte offset in the file.
     pub(crate) byte: usize,
-    pub(crate) message: String,
+    /// The bytes of the character cut short, and how many are there.
+    width: usize,
+    have: usize,
 }
 
 /// A line of the decoded text: where it starts in the text and in the file, and the
@@ -409,7 +417,7 @@ mod tests {
         assert_eq!(d.text, format!("{}\u{FFFD}", &text[..at]));
         assert_eq!(d.faults.len(), 1);
         assert_eq!((d.faults[0].offset, d.faults[0].byte), (at, at));
-        assert_eq!(d.faults[0].message, format!("the file ends inside a UTF-8 character: byte {at} starts a 3-byte character of which only 2 are there"));
+        assert_eq!(d.faults[0].message(0), format!("the file ends inside a UTF-8 character: byte {at} starts a 3-byte character of which only 2 are there"));
         // A byte-order mark moves every byte offset by its length.
         let mut bom = vec![0xEF, 0xBB, 0xBF];
         bom.extend_from_slice(cut);

@@ -35,6 +35,7 @@ pub(crate) mod format;
 pub mod pgn;
 pub mod records;
 pub mod replay;
+pub mod stream;
 pub(crate) mod resolve;
 pub mod syntax;
 mod view;

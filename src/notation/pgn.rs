@@ -178,9 +178,20 @@ pub struct PgnError {
     pub column: usize,
     /// What went wrong.
     pub(crate) message: String,
+    /// Where the variation the message names opened (line, column), when it names one.
+    pub(crate) opened: Option<(usize, usize)>,
 }
 
 impl PgnError {
+    /// The error told `lines` lines further down (a piece cut from a longer file).
+    pub(crate) fn shift(&mut self, lines: usize) {
+        self.line += lines;
+        if let Some((line, column)) = self.opened {
+            self.opened = Some((line + lines, column));
+            self.message = unclosed_variation(line + lines, column);
+        }
+    }
+
     /// What went wrong, without the place.
     pub fn message(&self) -> &str {
         &self.message
@@ -393,12 +404,16 @@ fn chunk_starts(text: &str) -> Vec<Start> {
     starts
 }
 
+/// A structural fault: its byte offset in the chunk, the message, and where the variation
+/// it names opened (line, column), if it names one.
+type StructureFault = (usize, String, Option<(usize, usize)>);
+
 /// The first structural fault of a chunk, found without the grammar: a brace comment
 /// never closed, a variation never closed or nested deeper than
 /// [`MAX_VARIATION_DEPTH`], a `)` or `}` that closes nothing. Linear in the text (the
 /// grammar is never given text nested deeper than the limit). Returns the byte offset in
 /// the chunk and the message; `place` gives the file's line and column of a chunk offset.
-fn structure_fault(chunk: &str, place: &dyn Fn(usize) -> (usize, usize)) -> Option<(usize, String)> {
+fn structure_fault(chunk: &str, place: &dyn Fn(usize) -> (usize, usize)) -> Option<StructureFault> {
     let mut comment: Option<usize> = None;
     let mut open: Vec<usize> = Vec::new();
     let mut offset = 0;
@@ -417,15 +432,15 @@ fn structure_fault(chunk: &str, place: &dyn Fn(usize) -> (usize, usize)) -> Opti
             }
             match b {
                 b'{' => comment = Some(start + i),
-                b'}' => return Some((start + i, "`}` closes no comment".into())),
+                b'}' => return Some((start + i, "`}` closes no comment".into(), None)),
                 b'(' => {
                     open.push(start + i);
                     if open.len() > MAX_VARIATION_DEPTH {
-                        return Some((start + i, format!("variations nested deeper than {MAX_VARIATION_DEPTH} levels")));
+                        return Some((start + i, format!("variations nested deeper than {MAX_VARIATION_DEPTH} levels"), None));
                     }
                 }
                 b')' if open.pop().is_none() => {
-                    return Some((start + i, "`)` closes no variation".into()));
+                    return Some((start + i, "`)` closes no variation".into(), None));
                 }
                 b';' => break,
                 _ => {}
@@ -433,14 +448,19 @@ fn structure_fault(chunk: &str, place: &dyn Fn(usize) -> (usize, usize)) -> Opti
         }
     }
     if let Some(at) = comment {
-        return Some((at, "comment never closed".into()));
+        return Some((at, "comment never closed".into(), None));
     }
     // Reported where the text ends inside it, naming where it opened.
     open.first().map(|&at| {
         let (line, column) = place(at);
         let end = chunk.trim_end().char_indices().last().map_or(0, |(i, _)| i);
-        (end, format!("variation opened at line {line}, column {column} never closed"))
+        (end, unclosed_variation(line, column), Some((line, column)))
     })
+}
+
+/// The message of a variation never closed, naming the line and column where it opened.
+pub(crate) fn unclosed_variation(line: usize, column: usize) -> String {
+    format!("variation opened at line {line}, column {column} never closed")
 }
 
 fn unescape(s: &str) -> String {
@@ -470,8 +490,11 @@ pub fn parse(text: &str) -> Vec<Game<'_>> {
             continue;
         }
         let parsed = match structure_fault(chunk, &|at| line_col(text, start + at)) {
-            Some((pos, message)) => Err((pos, message)),
-            None => PgnParser::parse(Rule::pgn_file, chunk).map_err(|e| pest_fault(&e)),
+            Some(fault) => Err(fault),
+            None => PgnParser::parse(Rule::pgn_file, chunk).map_err(|e| {
+                let (pos, message) = pest_fault(&e);
+                (pos, message, None)
+            }),
         };
         match parsed {
             Ok(mut pairs) => {
@@ -483,7 +506,7 @@ pub fn parse(text: &str) -> Vec<Game<'_>> {
                     games.push(game);
                 }
             }
-            Err((pos, message)) => {
+            Err((pos, message, opened)) => {
                 let (line, column) = line_col(text, start + pos);
                 let mut game = Game { number: games.len() + 1, offset: start, before_tag, ..Game::default() };
                 // Keep whatever tags precede the failure, for the report.
@@ -495,7 +518,7 @@ pub fn parse(text: &str) -> Vec<Game<'_>> {
                     }
                     at += line.len();
                 }
-                game.error = Some(PgnError { line, column, message });
+                game.error = Some(PgnError { line, column, message, opened });
                 games.push(game);
             }
         }

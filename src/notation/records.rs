@@ -54,6 +54,17 @@ pub struct RecordFile {
     bytes: Vec<u8>,
     decoded: Decoded,
     encoding: &'static Encoding,
+    /// Where these bytes start in the file: a piece of a long file ([`super::stream`]).
+    base: Base,
+}
+
+/// Where a piece of a file starts: lines before it, its first byte, and the decoded text
+/// before it (in bytes of UTF-8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Base {
+    pub(crate) lines: usize,
+    pub(crate) byte: usize,
+    pub(crate) text: usize,
 }
 
 /// Reads a record file, decoding it in `encoding` or, without, in the encoding detected.
@@ -69,7 +80,13 @@ pub fn read(path: &Path, encoding: Option<&'static Encoding>) -> Result<RecordFi
 /// A record file's bytes, read from `path` (named in reports), decoded as [`read`] does.
 pub fn from_bytes(path: &Path, bytes: Vec<u8>, encoding: Option<&'static Encoding>) -> RecordFile {
     let (decoded, encoding) = decode_detailed(&bytes, encoding);
-    RecordFile { path: path.to_path_buf(), bytes, decoded, encoding }
+    RecordFile { path: path.to_path_buf(), bytes, decoded, encoding, base: Base::default() }
+}
+
+/// A piece of a record file (whole games) that starts at `base`: decoded on its own, its
+/// places told in the file's lines and bytes.
+pub(crate) fn piece(path: &Path, bytes: Vec<u8>, encoding: Option<&'static Encoding>, base: Base) -> RecordFile {
+    RecordFile { base, ..from_bytes(path, bytes, encoding) }
 }
 
 /// A place in a record file: line and column (in characters) of the decoded text, and the
@@ -110,12 +127,14 @@ impl RecordFile {
         if !self.decoded.mixed {
             return Some(format!("read as {}", self.encoding.name().to_ascii_lowercase()));
         }
+        let lines = self.base.lines;
         let runs: Vec<String> = self
             .decoded
             .legacy
             .iter()
             .map(|r| {
-                let lines = if r.lines.0 == r.lines.1 { format!("line {}", r.lines.0) } else { format!("lines {}–{}", r.lines.0, r.lines.1) };
+                let (first, last) = (r.lines.0 + lines, r.lines.1 + lines);
+                let lines = if first == last { format!("line {first}") } else { format!("lines {first}–{last}") };
                 format!("{lines} as {}", r.encoding.name().to_ascii_lowercase())
             })
             .collect();
@@ -125,7 +144,12 @@ impl RecordFile {
     /// The place of byte `offset` of the decoded text.
     pub fn place(&self, offset: usize) -> Place {
         let (line, column) = line_col(self.text(), offset);
-        Place { line, column, byte: self.decoded.byte_offset(&self.bytes, offset) }
+        Place { line: line + self.base.lines, column, byte: self.decoded.byte_offset(&self.bytes, offset) + self.base.byte }
+    }
+
+    /// The bytes read.
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len()
     }
 }
 
@@ -221,7 +245,10 @@ pub fn games<'t, V>(file: &'t RecordFile, replayer: &mut Replayer<'_>, mut judge
         let fault = file.decoded.faults.iter().find(|f| span.contains(&f.offset));
         if let Some(f) = fault {
             let (line, column) = line_col(text, f.offset);
-            r.error = Some(ReplayError::Encoding { line, column, byte: f.byte, message: f.message.clone() });
+            r.error = Some(ReplayError::Encoding { line, column, byte: f.byte, message: f.message(file.base.byte) });
+        }
+        if file.base != Base::default() {
+            r.shift(file.base);
         }
         let section = &text[span];
         // Text without tags that holds binary text or stood before a tag pair on its line
@@ -230,7 +257,7 @@ pub fn games<'t, V>(file: &'t RecordFile, replayer: &mut Replayer<'_>, mut judge
             let start: String = section.trim().chars().take(SHOWN).map(shown).collect();
             let more = if section.trim().chars().nth(SHOWN).is_some() { "…" } else { "" };
             let what = match fault {
-                Some(f) => f.message.clone(),
+                Some(f) => f.message(file.base.byte),
                 None if g.before_tag => "text before the tag pair on its line".into(),
                 None => "binary text".into(),
             };
@@ -249,7 +276,9 @@ pub fn games<'t, V>(file: &'t RecordFile, replayer: &mut Replayer<'_>, mut judge
             }
             _ => (None, None),
         };
-        let disagrees = result_remarks(text, &g, ending.as_ref(), &mut remarks);
+        let mut disagreed = Vec::new();
+        let disagrees = result_remarks(text, &g, ending.as_ref(), file.base.lines, &mut disagreed);
+        remarks.extend(disagreed.into_iter().map(|m| m.shifted(file.base)));
         remarks.sort_by_key(|m| (m.line, m.column));
         out.push(Entry::Game(Box::new(GameEntry { number, game: g, replay: r, remarks, verdict, disagrees })));
     }
@@ -259,13 +288,13 @@ pub fn games<'t, V>(file: &'t RecordFile, replayer: &mut Replayer<'_>, mut judge
 /// Remarks on a game's recorded result: the `Result` tag and the result token record
 /// different results, or the result recorded (the tag's, else the token's) is not the one
 /// the moves end in. `*`, or no result, records none. Returns whether the recorded result
-/// is not the one the moves end in.
-fn result_remarks(text: &str, g: &Game<'_>, ending: Option<&Ending>, out: &mut Vec<Remark>) -> bool {
+/// is not the one the moves end in. Lines named in a remark's words count `lines_before`.
+fn result_remarks(text: &str, g: &Game<'_>, ending: Option<&Ending>, lines_before: usize, out: &mut Vec<Remark>) -> bool {
     let tag = g.tag_pair("Result").and_then(|t| Some((t, pgn::result_of_token(&t.value)?)));
     let token = g.result.and_then(|t| Some((t, pgn::result_of_token(t)?)));
     if let (Some((t, by_tag)), Some((tok, by_token))) = (tag, token) {
         if by_tag != by_token {
-            let (line, _) = line_col(text, t.offset);
+            let line = line_col(text, t.offset).0 + lines_before;
             out.push(Remark::at(text, g.result_offset, format!("the result token {tok} records {by_token}, the Result tag {:?} (line {line}) {by_tag}", t.value)));
         }
     }

@@ -80,6 +80,22 @@ impl ReplayError {
 }
 
 impl ReplayError {
+    /// The error with its place told in the file a piece was cut from.
+    pub(crate) fn shift(&mut self, base: super::records::Base) {
+        match self {
+            ReplayError::Pgn(e) => e.shift(base.lines),
+            ReplayError::Fen { line, .. } => *line += base.lines,
+            ReplayError::Move { line, offset, .. } => {
+                *line += base.lines;
+                *offset += base.text;
+            }
+            ReplayError::Encoding { line, byte, .. } => {
+                *line += base.lines;
+                *byte += base.byte;
+            }
+        }
+    }
+
     /// The short form used in a run's summary: `line 12: comment never closed`.
     pub(crate) fn short(&self) -> String {
         match self {
@@ -135,6 +151,12 @@ pub struct Remark {
 }
 
 impl Remark {
+    /// The remark with its line told in the file a piece was cut from.
+    pub(crate) fn shifted(mut self, base: super::records::Base) -> Remark {
+        self.line += base.lines;
+        self
+    }
+
     /// A remark on the text at byte `offset` of `text`.
     pub(crate) fn at(text: &str, offset: usize, message: String) -> Remark {
         let (line, column) = line_col(text, offset);
@@ -213,6 +235,16 @@ pub(crate) struct VariationReplay {
 }
 
 impl GameReplay {
+    /// Places told in the file a piece was cut from.
+    pub(crate) fn shift(&mut self, base: super::records::Base) {
+        for e in self.error.iter_mut().chain(self.variation_errors.iter_mut()) {
+            e.shift(base);
+        }
+        for m in &mut self.remarks {
+            m.line += base.lines;
+        }
+    }
+
     /// Whether the main line and every variation replayed.
     pub fn is_ok(&self) -> bool {
         self.error.is_none() && self.variation_errors.is_empty()
@@ -464,7 +496,7 @@ impl<'r> Replayer<'r> {
         out.variations += 1;
         let Some(parsed) = pgn::variation_items(v.text, v.offset) else {
             let (line, column) = line_col(text, v.offset);
-            out.variation_errors.push(ReplayError::Pgn(PgnError { line, column, message: "malformed variation".into() }));
+            out.variation_errors.push(ReplayError::Pgn(PgnError { line, column, message: "malformed variation".into(), opened: None }));
             return None;
         };
         number_remarks(text, self.rules, numbering, first, parsed.moves.len(), &parsed.numbers, &mut out.remarks);
@@ -633,6 +665,8 @@ pub struct ReplayOptions {
     pub(crate) out: Option<PathBuf>,
     /// Print only errors and the summary.
     pub quiet: bool,
+    /// Threads (all cores when `None`).
+    pub threads: Option<usize>,
 }
 
 /// Totals of a replay run.
@@ -648,10 +682,42 @@ pub struct Totals {
     pub(crate) not_games: usize,
     /// Files that could not be read.
     pub(crate) unread: usize,
-    /// What failed, in order: `game 501, line 9012: comment never closed`.
-    pub(crate) failures: Vec<String>,
-    /// Remarks, in order: `game 3, line 5, column 1: …`.
-    pub(crate) remarks: Vec<String>,
+    /// Files read to the end or refused.
+    pub files: usize,
+    /// What failed, in order: `game 501, line 9012: comment never closed` (the first few).
+    pub(crate) failures: Named,
+    /// Remarks, in order: `game 3, line 5, column 1: …` (the first few).
+    pub(crate) remarks: Named,
+}
+
+/// A count of things of which the first few are named: memory stays bounded over a
+/// database of any size.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Named {
+    count: usize,
+    first: Vec<String>,
+}
+
+impl Named {
+    pub(crate) fn push(&mut self, what: String) {
+        self.count += 1;
+        if self.first.len() < SUMMARY_FAILURES {
+            self.first.push(what);
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.count
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The first few, joined.
+    pub(crate) fn join(&self, with: &str) -> String {
+        self.first.join(with)
+    }
 }
 
 /// How many failures and remarks the summary line names.
@@ -671,10 +737,10 @@ fn thousands(n: usize) -> String {
 }
 
 /// `n things (the first three; 2 more)`.
-fn counted(n: usize, one: &str, many: &str, named: &[String]) -> String {
+fn counted(n: usize, one: &str, many: &str, named: Option<&Named>) -> String {
     let mut s = format!("{} {}", thousands(n), if n == 1 { one } else { many });
-    if !named.is_empty() {
-        let mut shown: Vec<String> = named.iter().take(SUMMARY_FAILURES).cloned().collect();
+    if let Some(named) = named.filter(|n| !n.is_empty()) {
+        let mut shown: Vec<String> = named.first.clone();
         if named.len() > SUMMARY_FAILURES {
             shown.push(format!("{} more", thousands(named.len() - SUMMARY_FAILURES)));
         }
@@ -684,6 +750,11 @@ fn counted(n: usize, one: &str, many: &str, named: &[String]) -> String {
 }
 
 impl Totals {
+    /// Games found (replayed or not).
+    pub fn games(&self) -> usize {
+        self.games
+    }
+
     /// Errors: games that failed, runs of text that are no game, files not read.
     pub(crate) fn errors(&self) -> usize {
         self.failures.len()
@@ -697,28 +768,44 @@ impl Totals {
             "{} {games} found, {} replayed, {}; {}",
             thousands(self.games),
             thousands(self.replayed),
-            counted(self.errors(), "error", "errors", &self.failures),
-            counted(self.moves, "move", "moves", &[])
+            counted(self.errors(), "error", "errors", Some(&self.failures)),
+            counted(self.moves, "move", "moves", None)
         );
         if !self.remarks.is_empty() {
-            s.push_str(&format!("; {}", counted(self.remarks.len(), "remark", "remarks", &self.remarks)));
+            s.push_str(&format!("; {}", counted(self.remarks.len(), "remark", "remarks", Some(&self.remarks))));
         }
         s
     }
 }
 
+/// What `xqspec replay` keeps of a game, computed where it was replayed.
+struct Replayed {
+    title: String,
+    moves: usize,
+    variations: usize,
+    error: Option<ReplayError>,
+    variation_error: Option<ReplayError>,
+    remarks: Vec<Remark>,
+    /// The game written in the notation converted to.
+    converted: Option<String>,
+}
+
 /// Replay files as `xqspec replay` does, printing per-game status lines and a closing
 /// line. Status goes to `report`; converted records to stdout unless `--out` is given.
-/// Files are read and their games found by [`records`](super::records) (as `adjudicate`
-/// reads them); `judge` gives the end the moves of a replayed game reach, if any, for the
-/// remark on a recorded result that contradicts it. Returns the totals.
+/// Files are streamed over all cores by [`stream`](super::stream::stream) (the games the
+/// [`records`](super::records) path finds, numbered alike, given back in file order);
+/// `judge` gives the end the moves of a replayed game reach, if any, for the remark on a
+/// recorded result that contradicts it. `tick` sees the totals after each game, file or
+/// problem (for progress). Returns the totals.
 pub fn run(
     rules: &Rules,
     files: &[PathBuf],
     opts: &ReplayOptions,
-    judge: &mut dyn FnMut(&GameReplay) -> Option<super::records::Ending>,
+    judge: &(dyn Fn(&GameReplay) -> Option<super::records::Ending> + Sync),
     report: &mut dyn std::io::Write,
+    tick: &mut dyn FnMut(&Totals),
 ) -> std::io::Result<Totals> {
+    use super::stream::{stream, Found};
     let kinds = KindMap::new(rules);
     let mut totals = Totals::default();
     let encoding = match &opts.encoding {
@@ -733,85 +820,130 @@ pub fn run(
         },
         None => None,
     };
-    // One replayer for all the files: its cache of parsed move texts
-    // serves every record (the same texts recur from file to file).
-    let mut replayer = Replayer::new(rules);
-    for path in files {
-        let file = match super::records::read(path, encoding) {
-            Ok(f) => f,
-            Err(e) => {
-                writeln!(report, "{e}")?;
-                totals.unread += 1;
-                totals.failures.push(e.to_string());
-                continue;
-            }
-        };
-        if let Some(note) = file.encoding_note().filter(|_| !opts.quiet) {
-            writeln!(report, "{}: {note}", path.display())?;
+    let work = |g: super::records::GameEntry<'_, ()>| {
+        let r = &g.replay;
+        Replayed {
+            title: r.title.clone(),
+            moves: r.moves.len(),
+            variations: r.variations,
+            error: r.error.clone(),
+            variation_error: r.variation_errors.first().cloned(),
+            converted: opts.to.map(|n| write_game(rules, &kinds, &g.game, r, n, opts.style)),
+            remarks: g.remarks,
         }
-        let mut converted = String::new();
-        let where_ = |what: String| if files.len() > 1 { format!("{} {what}", path.display()) } else { what };
-        for entry in super::records::games(&file, &mut replayer, |r| ((), judge(r))) {
-            let g = match entry {
-                super::records::Entry::Game(g) => g,
-                super::records::Entry::NotAGame(n) => {
-                    writeln!(report, "{}: {n}", path.display())?;
-                    totals.not_games += 1;
-                    totals.failures.push(where_(format!("line {}: text that is no game", n.place.line)));
-                    continue;
-                }
-            };
-            let (number, r) = (g.number, &g.replay);
-            totals.games += 1;
-            totals.moves += r.moves.len();
-            let variations = match r.variations {
-                0 => String::new(),
-                1 => ", 1 variation".to_string(),
-                n => format!(", {n} variations"),
-            };
-            match (&r.error, r.variation_errors.first()) {
-                (None, None) => {
-                    totals.replayed += 1;
+    };
+    let stream_opts = super::stream::Options { encoding, threads: opts.threads, ..Default::default() };
+    // Converted records of the file being read, when they go to files.
+    let mut target: Option<(usize, PathBuf, std::io::BufWriter<std::fs::File>)> = None;
+    let named = |what: &str, p: &Path, e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: cannot {what}: {e}", p.display()));
+    let open_target = |index: usize, target: &mut Option<(usize, PathBuf, std::io::BufWriter<std::fs::File>)>| -> std::io::Result<()> {
+        let (Some(n), Some(out)) = (opts.to, &opts.out) else { return Ok(()) };
+        if target.as_ref().is_some_and(|t| t.0 == index) {
+            return Ok(());
+        }
+        let path = if out.is_dir() || files.len() > 1 {
+            std::fs::create_dir_all(out).map_err(|e| named("create the directory", out, e))?;
+            out.join(converted_name(&files[index], n))
+        } else {
+            out.clone()
+        };
+        let file = std::fs::File::create(&path).map_err(|e| named("write", &path, e))?;
+        *target = Some((index, path, std::io::BufWriter::new(file)));
+        Ok(())
+    };
+    let mut failed: std::io::Result<()> = Ok(());
+    let mut unread = None;
+    let mut sink = |found: Found<Replayed>| {
+        if failed.is_err() {
+            return;
+        }
+        let step = || -> std::io::Result<()> {
+            match found {
+                Found::Note { file, note } => {
                     if !opts.quiet {
-                        writeln!(report, "{}: game {number} ({}): ok, {} moves{variations}", path.display(), r.title, r.moves.len())?;
+                        writeln!(report, "{}: {note}", files[file].display())?;
                     }
                 }
-                (Some(e), _) => {
-                    totals.failures.push(where_(format!("game {number}, {}", e.short())));
-                    writeln!(report, "{}: game {number} ({}): error: {e}", path.display(), r.title)?;
+                Found::Unread { file, error } => {
+                    unread = Some(file);
+                    writeln!(report, "{error}")?;
+                    totals.unread += 1;
+                    totals.failures.push(error.to_string());
                 }
-                (None, Some(e)) => {
-                    totals.failures.push(where_(format!("game {number}, in a variation, {}", e.short())));
-                    writeln!(report, "{}: game {number} ({}): error in a variation: {e}", path.display(), r.title)?;
+                Found::NotAGame { file, problem } => {
+                    let path = &files[file];
+                    writeln!(report, "{}: {problem}", path.display())?;
+                    totals.not_games += 1;
+                    let where_ = if files.len() > 1 { format!("{} ", path.display()) } else { String::new() };
+                    totals.failures.push(format!("{where_}line {}: text that is no game", problem.place.line));
                 }
-            }
-            for m in &g.remarks {
-                totals.remarks.push(where_(format!("game {number}, {m}")));
-                if !opts.quiet {
-                    writeln!(report, "{}: game {number} ({}): remark: {m}", path.display(), r.title)?;
-                }
-            }
-            if let Some(n) = opts.to {
-                converted.push_str(&write_game(rules, &kinds, &g.game, r, n, opts.style));
-            }
-        }
-        if let Some(n) = opts.to {
-            match &opts.out {
-                None => print!("{converted}"),
-                Some(out) => {
-                    let named = |what: &str, p: &Path, e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: cannot {what}: {e}", p.display()));
-                    let target = if out.is_dir() || files.len() > 1 {
-                        std::fs::create_dir_all(out).map_err(|e| named("create the directory", out, e))?;
-                        out.join(converted_name(path, n))
-                    } else {
-                        out.clone()
+                Found::Game { file, number, work: r } => {
+                    let path = &files[file];
+                    let where_ = |what: String| if files.len() > 1 { format!("{} {what}", path.display()) } else { what };
+                    totals.games += 1;
+                    totals.moves += r.moves;
+                    let variations = match r.variations {
+                        0 => String::new(),
+                        1 => ", 1 variation".to_string(),
+                        n => format!(", {n} variations"),
                     };
-                    std::fs::write(&target, converted).map_err(|e| named("write", &target, e))?;
-                    writeln!(report, "{}: wrote {}", path.display(), target.display())?;
+                    match (&r.error, &r.variation_error) {
+                        (None, None) => {
+                            totals.replayed += 1;
+                            if !opts.quiet {
+                                writeln!(report, "{}: game {number} ({}): ok, {} moves{variations}", path.display(), r.title, r.moves)?;
+                            }
+                        }
+                        (Some(e), _) => {
+                            totals.failures.push(where_(format!("game {number}, {}", e.short())));
+                            writeln!(report, "{}: game {number} ({}): error: {e}", path.display(), r.title)?;
+                        }
+                        (None, Some(e)) => {
+                            totals.failures.push(where_(format!("game {number}, in a variation, {}", e.short())));
+                            writeln!(report, "{}: game {number} ({}): error in a variation: {e}", path.display(), r.title)?;
+                        }
+                    }
+                    for m in &r.remarks {
+                        totals.remarks.push(where_(format!("game {number}, {m}")));
+                        if !opts.quiet {
+                            writeln!(report, "{}: game {number} ({}): remark: {m}", path.display(), r.title)?;
+                        }
+                    }
+                    if let Some(text) = &r.converted {
+                        if opts.out.is_none() {
+                            print!("{text}");
+                        } else {
+                            open_target(file, &mut target)?;
+                            let (_, path, w) = target.as_mut().expect("opened");
+                            std::io::Write::write_all(w, text.as_bytes()).map_err(|e| named("write", path, e))?;
+                        }
+                    }
+                }
+                Found::Done { file, .. } => {
+                    totals.files += 1;
+                    if opts.to.is_some() && opts.out.is_some() && !matches!(&target, Some((i, ..)) if *i == file) {
+                        // A file read without games gets its (empty) converted file too.
+                        if unread != Some(file) {
+                            open_target(file, &mut target)?;
+                        }
+                    }
+                    if let Some((_, path, mut w)) = target.take() {
+                        std::io::Write::flush(&mut w).map_err(|e| named("write", &path, e))?;
+                        writeln!(report, "{}: wrote {}", files[file].display(), path.display())?;
+                    }
                 }
             }
+            Ok(())
+        };
+        // A closure so that `?` ends the step; the first failure stops the output.
+        #[allow(clippy::redundant_closure_call)]
+        {
+            failed = step();
         }
-    }
+        tick(&totals);
+    };
+    stream(rules, files, &stream_opts, &|r| ((), judge(r)), &work, &mut sink);
+    failed?;
     writeln!(report, "{}", totals.summary())?;
     Ok(totals)
 }
@@ -834,7 +966,9 @@ pub fn cli(
     style: &str,
     out: Option<PathBuf>,
     quiet: bool,
-    judge: &mut dyn FnMut(&GameReplay) -> Option<super::records::Ending>,
+    threads: Option<usize>,
+    judge: &(dyn Fn(&GameReplay) -> Option<super::records::Ending> + Sync),
+    tick: &mut dyn FnMut(&Totals),
 ) -> Result<(), String> {
     if files.is_empty() {
         return Err("no record files given".into());
@@ -854,11 +988,11 @@ pub fn cli(
     let style = Style::from_name(style).ok_or_else(|| {
         format!("unknown style `{style}` (words: simplified, traditional, halfwidth, fullwidth, lower, upper, joined by +)")
     })?;
-    let opts = ReplayOptions { encoding, to, style, out: out.clone(), quiet };
+    let opts = ReplayOptions { encoding, to, style, out: out.clone(), quiet, threads };
     let totals = if to.is_some() && out.is_none() {
-        run(rules, files, &opts, judge, &mut std::io::stderr().lock())
+        run(rules, files, &opts, judge, &mut std::io::stderr().lock(), tick)
     } else {
-        run(rules, files, &opts, judge, &mut std::io::stdout().lock())
+        run(rules, files, &opts, judge, &mut std::io::stdout().lock(), tick)
     }
     .map_err(|e| e.to_string())?;
     if totals.errors() == 0 {

@@ -30,5 +30,6 @@ mod repetition;
 mod repetition_symmetry;
 mod reports;
 mod spec_meaning;
+mod stream;
 mod web;
 mod foundation;

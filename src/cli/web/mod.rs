@@ -333,7 +333,7 @@ impl Desk {
         let mut replayer = Replayer::new(&rs.vm);
         let mut games = Vec::new();
         let mut not_games = Vec::new();
-        let mut ending = super::adjudicate::final_position(&rs);
+        let ending = xqspec::arbiter::batch::final_position(&rs);
         for entry in records::games(&file, &mut replayer, |r| ((), ending(r))) {
             match entry {
                 records::Entry::Game(g) => {

@@ -1,0 +1,268 @@
+//! Adjudication of record files in bulk (`xqspec adjudicate`, the Python package's batch
+//! calls): every game of every file streamed over all cores ([`stream`]), replayed and
+//! adjudicated from its moves alone, given back in file order with its place; the text
+//! that is no game and the files not read reported where they are, the rest processed.
+
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+
+use super::{Adjudication, GameResult};
+use crate::notation::records::{Ending, FileError, NotAGame};
+use crate::notation::replay::{GameReplay, Remark};
+use crate::notation::stream::{self, stream, Found};
+use crate::ruleset::RuleSet;
+use crate::vm::Status;
+
+/// One game of a batch: where it is, and what was found.
+pub struct Row {
+    /// `FILE game N`.
+    pub place: String,
+    /// `Red – Black`, or the event.
+    pub title: String,
+    /// The result recorded (the `Result` tag, else the result token).
+    pub recorded: Option<String>,
+    /// The adjudication, or why the game could not be adjudicated.
+    pub found: Result<Adjudication, String>,
+    /// The recorded result is not the one the moves end in (the records path decides).
+    pub disagrees: bool,
+    /// What is wrong without failing the game.
+    pub remarks: Vec<Remark>,
+    /// Main-line moves replayed.
+    pub moves: usize,
+}
+
+/// What a batch holds, in file order: games, and the problems that are no game.
+pub enum Item {
+    /// A game.
+    Game(Row),
+    /// Text that is no game (`FILE: line L, column C (byte B): skipped text that is no game: …`).
+    NotAGame {
+        /// The file.
+        file: String,
+        /// Where and what.
+        problem: NotAGame,
+    },
+    /// A file that could not be read.
+    Unread(FileError),
+    /// A file is done (not printed: for progress).
+    FileDone,
+}
+
+impl Row {
+    /// What the summary counts it under: the observation that ended it, `undecided` or `error`.
+    pub fn how(&self) -> &'static str {
+        match &self.found {
+            Ok(a) => a.how.unwrap_or(if a.result_name() == "undecided" { "undecided" } else { "other" }),
+            Err(_) => "error",
+        }
+    }
+
+    /// The object `xqspec adjudicate --json` prints for the game.
+    pub fn to_json(&self) -> Value {
+        let mut v = match &self.found {
+            Ok(a) => a.to_json(),
+            Err(e) => json!({ "error": e }),
+        };
+        if let Value::Object(m) = &mut v {
+            m.insert("place".into(), json!(self.place));
+            m.insert("title".into(), json!(self.title));
+            m.insert("recorded".into(), self.recorded.as_ref().map_or(Value::Null, |r| json!(r)));
+            m.insert("disagrees".into(), json!(self.disagrees));
+            let remarks: Vec<Value> = self.remarks.iter().map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message })).collect();
+            m.insert("remarks".into(), Value::Array(remarks));
+        }
+        v
+    }
+
+    /// ` (Red – Black)`, or nothing for a game without those tags.
+    fn titled(&self) -> String {
+        if self.title.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", self.title)
+        }
+    }
+
+    /// The game's line, then a line for each remark.
+    pub fn lines(&self) -> Vec<String> {
+        let recorded = self.recorded.as_deref().unwrap_or("none");
+        let first = match &self.found {
+            Err(e) => format!("{}{}: error: {e}", self.place, self.titled()),
+            Ok(a) => {
+                let how = match (&a.clause, a.ply) {
+                    (Some(c), Some(p)) => format!(
+                        " by {} (art. {}) after ply {p} [{}]",
+                        c.clause,
+                        c.article.as_deref().unwrap_or("—"),
+                        a.how.unwrap_or("?")
+                    ),
+                    _ => String::new(),
+                };
+                let flag = if self.disagrees { " — DISAGREES" } else { "" };
+                format!("{}{}: {}{how}; recorded {recorded}{flag}", self.place, self.titled(), a.result_name())
+            }
+        };
+        let mut lines = vec![first];
+        lines.extend(self.remarks.iter().map(|r| format!("{}{}: remark: {r}", self.place, self.titled())));
+        lines
+    }
+}
+
+impl Item {
+    /// The lines `xqspec adjudicate` prints.
+    pub fn lines(&self) -> Vec<String> {
+        match self {
+            Item::Game(r) => r.lines(),
+            Item::NotAGame { file, problem } => vec![format!("{file}: {problem}")],
+            Item::Unread(e) => vec![e.to_string()],
+            Item::FileDone => Vec::new(),
+        }
+    }
+
+    /// The object `xqspec adjudicate --json` prints.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Item::Game(r) => r.to_json(),
+            Item::NotAGame { file, problem } => json!({
+                "place": format!("{file} line {}", problem.place.line),
+                "line": problem.place.line,
+                "column": problem.place.column,
+                "byte": problem.place.byte,
+                "not_a_game": problem.message,
+            }),
+            Item::Unread(e) => json!({ "place": e.path.display().to_string(), "file_error": e.message }),
+            Item::FileDone => Value::Null,
+        }
+    }
+}
+
+/// The end an adjudication found, to compare with the recorded result (`None`: undecided).
+pub fn ending(a: &Adjudication) -> Option<Ending> {
+    if a.result == GameResult::Ongoing {
+        return None;
+    }
+    let how = a.how.unwrap_or("?");
+    let why = match &a.clause {
+        Some(c) => format!("{how}, {}, art. {}", c.clause, c.article.as_deref().unwrap_or("—")),
+        None => how.to_string(),
+    };
+    Some(Ending { result: a.result_name(), ply: a.ply, why })
+}
+
+/// The judge of `xqspec replay`: a game whose moves reach a position where the side to
+/// move has no legal move (mate, stalemate) is adjudicated from its moves (the arbiter's
+/// result clauses, without watching for repetitions), so that a recorded result it
+/// contradicts is remarked on; a record that stops before the end says nothing.
+pub fn final_position(rs: &RuleSet) -> impl Fn(&GameReplay) -> Option<Ending> + Sync + '_ {
+    move |r| {
+        let arbiter = rs.arbiter.as_ref()?;
+        let last = r.last.as_ref()?;
+        if !matches!(last.status(&rs.vm), Status::Checkmate | Status::Stalemate) {
+            return None;
+        }
+        let a = arbiter.adjudicate(&rs.vm, None, r.start.as_ref()?, &r.moves).ok()?;
+        ending(&a)
+    }
+}
+
+/// Every game of every file, streamed, replayed and (with `adjudicate`) adjudicated; the
+/// text that is no game and the files not read, to `sink` in input order. Fails only when
+/// the rule set has no arbiter's clauses.
+pub fn adjudicate_files(rs: &RuleSet, files: &[PathBuf], opts: &stream::Options, adjudicate: bool, sink: &mut dyn FnMut(Item)) -> Result<(), String> {
+    let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
+    let judge = |r: &GameReplay| {
+        let start = r.start.as_ref().expect("judged games have a start");
+        let found = if adjudicate {
+            arbiter.adjudicate(&rs.vm, rs.repetition.as_ref(), start, &r.moves).map_err(|e| e.to_string())
+        } else {
+            Ok(Adjudication::undecided())
+        };
+        let end = found.as_ref().ok().and_then(ending);
+        (found, end)
+    };
+    let work = |g: crate::notation::records::GameEntry<'_, Result<Adjudication, String>>| {
+        let found = match (g.failure(), g.verdict.clone()) {
+            (Some(e), _) if g.replay.error.is_some() => Err(e.to_string()),
+            (Some(e), _) => Err(format!("in a variation: {e}")),
+            (None, Some(v)) => v,
+            (None, None) => Err("no start position".to_string()),
+        };
+        Row {
+            place: String::new(),
+            title: g.replay.title.clone(),
+            recorded: g.recorded().map(str::to_string),
+            found,
+            disagrees: g.disagrees,
+            moves: g.replay.moves.len(),
+            remarks: g.remarks,
+        }
+    };
+    stream(&rs.vm, files, opts, &judge, &work, &mut |found| match found {
+        Found::Game { file, number, work: mut row } => {
+            row.place = format!("{} game {number}", files[file].display());
+            sink(Item::Game(row));
+        }
+        Found::NotAGame { file, problem } => sink(Item::NotAGame { file: files[file].display().to_string(), problem }),
+        Found::Unread { error, .. } => sink(Item::Unread(error)),
+        Found::Done { .. } => sink(Item::FileDone),
+        Found::Note { .. } => {}
+    });
+    Ok(())
+}
+
+/// The counts of a batch, kept as its items go by.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Games by how they ended (`checkmate`, `undecided`, `error` …).
+    pub by_how: std::collections::BTreeMap<String, usize>,
+    /// Games.
+    pub games: usize,
+    /// Main-line moves replayed.
+    pub moves: usize,
+    /// Games whose recorded result the moves contradict.
+    pub disagree: usize,
+    /// Games that could not be adjudicated.
+    pub failed: usize,
+    /// Remarks.
+    pub remarks: usize,
+    /// Runs of text that are no game.
+    pub not_games: usize,
+    /// Files that could not be read.
+    pub unread: usize,
+    /// Files done (notes and ends of files).
+    pub files: usize,
+}
+
+impl Tally {
+    /// Counts an item.
+    pub fn add(&mut self, item: &Item) {
+        match item {
+            Item::Game(r) => {
+                *self.by_how.entry(r.how().to_string()).or_default() += 1;
+                self.games += 1;
+                self.moves += r.moves;
+                self.disagree += r.disagrees as usize;
+                self.failed += r.found.is_err() as usize;
+                self.remarks += r.remarks.len();
+            }
+            Item::NotAGame { .. } => self.not_games += 1,
+            Item::Unread(_) => self.unread += 1,
+            Item::FileDone => self.files += 1,
+        }
+    }
+
+    /// The summary: games by how they ended, disagreements and games; the remarks, the
+    /// text that is no game and the files not read, when there are any.
+    pub fn counts(&self) -> Vec<(String, usize)> {
+        let mut counts: Vec<(String, usize)> = self.by_how.iter().map(|(k, n)| (k.clone(), *n)).collect();
+        counts.push(("disagree with the record".into(), self.disagree));
+        counts.push(("games".into(), self.games));
+        for (what, n) in [("remarks", self.remarks), ("text that is no game (skipped)", self.not_games), ("files not read", self.unread)] {
+            if n > 0 {
+                counts.push((what.into(), n));
+            }
+        }
+        counts
+    }
+}

@@ -1,0 +1,368 @@
+//! Game databases on every core: record files read in pieces of whole games, the pieces
+//! replayed (and judged) in parallel, and what was found given back in file order.
+//!
+//! [`stream`] is the [`records`](super::records) path for many files and long ones: the
+//! same games, numbered alike, with the same places and remarks, but
+//!
+//! - a file is read a piece at a time: a piece ends before a line that holds a tag pair
+//!   (where the records path starts a game anyway) and not inside a run of tag lines, so
+//!   memory is bounded by the largest game and the pieces in flight, not by the file;
+//! - pieces are replayed on all the threads of the current rayon pool (or `threads` of a
+//!   pool of its own), each with a [`Replayer`] of its own thread;
+//! - while one window of pieces is replayed, the next is read.
+//!
+//! What the caller keeps of a game is its `work`'s value, computed on the worker from the
+//! game as read and replayed; the `sink` gets everything in input order on the calling
+//! thread. A file that holds a NUL byte in its first piece (UTF-16, or binary junk) is read
+//! whole, as the records path reads it, within [`MAX_FILE_BYTES`].
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use encoding_rs::Encoding;
+use rayon::prelude::*;
+
+use super::records::{self, Base, Ending, Entry, FileError, GameEntry, NotAGame, RecordFile};
+use super::replay::{GameReplay, Replayer};
+use crate::input::MAX_FILE_BYTES;
+use crate::vm::Rules;
+
+/// How files are streamed.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The files' encoding; detected piece by piece when `None`.
+    pub encoding: Option<&'static Encoding>,
+    /// Threads of a pool of its own; `None` runs on the current rayon pool (all cores,
+    /// or `RAYON_NUM_THREADS`).
+    pub threads: Option<usize>,
+    /// About how many bytes a piece holds (a game longer than this is one piece).
+    pub piece_bytes: usize,
+    /// About how many bytes of pieces a window holds (two windows are in memory: one
+    /// replayed, the next read).
+    pub window_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { encoding: None, threads: None, piece_bytes: 256 << 10, window_bytes: 4 << 20 }
+    }
+}
+
+/// What the stream found, in input order. `file` is the index of the file in the list.
+#[derive(Debug)]
+pub enum Found<W> {
+    /// How a piece of the file was read when it is not all UTF-8 (`read as gb18030`); said
+    /// once for a file unless a later piece is read otherwise.
+    Note {
+        /// The file.
+        file: usize,
+        /// The note.
+        note: String,
+    },
+    /// A game, numbered among the games of its file, and what `work` kept of it.
+    Game {
+        /// The file.
+        file: usize,
+        /// 1-based among the file's games.
+        number: usize,
+        /// What `work` gave.
+        work: W,
+    },
+    /// Text that is no game.
+    NotAGame {
+        /// The file.
+        file: usize,
+        /// Where and what.
+        problem: NotAGame,
+    },
+    /// A file (or the rest of one) that could not be read.
+    Unread {
+        /// The file.
+        file: usize,
+        /// Why.
+        error: FileError,
+    },
+    /// A file is done: its bytes read.
+    Done {
+        /// The file.
+        file: usize,
+        /// Bytes read.
+        bytes: u64,
+    },
+}
+
+/// A unit of work: a piece of a file, or a file that could not be read.
+enum Unit {
+    Piece { file: usize, piece: RecordFile, last: bool },
+    Unread { file: usize, error: FileError, bytes: u64 },
+}
+
+impl Unit {
+    fn bytes(&self) -> usize {
+        match self {
+            Unit::Piece { piece, .. } => piece.len(),
+            Unit::Unread { .. } => 0,
+        }
+    }
+}
+
+/// A file being read.
+struct Open {
+    index: usize,
+    file: File,
+    /// Bytes read and not yet cut into a piece.
+    carry: Vec<u8>,
+    base: Base,
+    eof: bool,
+    /// Whether a piece was cut from it yet.
+    started: bool,
+}
+
+/// The files, read piece by piece.
+struct Reader<'a> {
+    files: &'a [PathBuf],
+    next: usize,
+    open: Option<Open>,
+    opts: &'a Options,
+}
+
+impl Reader<'_> {
+    /// Up to `window_bytes` of pieces (at least one unit unless all is read).
+    fn window(&mut self) -> Vec<Unit> {
+        let mut units = Vec::new();
+        let mut bytes = 0;
+        while bytes < self.opts.window_bytes && units.len() < 4096 {
+            let Some(u) = self.unit() else { break };
+            bytes += u.bytes();
+            units.push(u);
+        }
+        units
+    }
+
+    /// The next piece of the open file, or of the next file; a file that cannot be opened
+    /// (or read further) is a unit of its own.
+    fn unit(&mut self) -> Option<Unit> {
+        if self.open.is_none() {
+            let index = self.next;
+            let path = self.files.get(index)?;
+            self.next += 1;
+            let refused = |message: String| Some(Unit::Unread { file: index, error: FileError { path: path.clone(), message }, bytes: 0 });
+            if path.is_dir() {
+                return refused("is a directory, not a record file".into());
+            }
+            match File::open(path) {
+                Ok(file) => self.open = Some(Open { index, file, carry: Vec::new(), base: Base::default(), eof: false, started: false }),
+                Err(e) => return refused(format!("cannot read: {e}")),
+            }
+        }
+        let open = self.open.as_mut().expect("a file is open");
+        let path = &self.files[open.index];
+        let index = open.index;
+        match next_piece(open, path, self.opts) {
+            Ok((piece, last)) => {
+                if last {
+                    self.open = None;
+                }
+                Some(Unit::Piece { file: index, piece, last })
+            }
+            Err(message) => {
+                let bytes = open.base.byte as u64;
+                self.open = None;
+                Some(Unit::Unread { file: index, error: FileError { path: path.clone(), message }, bytes })
+            }
+        }
+    }
+}
+
+/// Reads into `carry` until it holds `want` bytes or the file ends.
+fn fill(open: &mut Open, want: usize) -> Result<(), String> {
+    while open.carry.len() < want && !open.eof {
+        let have = open.carry.len();
+        let take = (want - have).clamp(64 << 10, 1 << 20);
+        open.carry.resize(have + take, 0);
+        match open.file.read(&mut open.carry[have..]) {
+            Ok(0) => {
+                open.carry.truncate(have);
+                open.eof = true;
+            }
+            Ok(n) => open.carry.truncate(have + n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => open.carry.truncate(have),
+            Err(e) => {
+                open.carry.truncate(have);
+                return Err(format!("cannot read: {e}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The next piece of an open file, and whether it is the last (an empty piece ends a file
+/// that ends where a piece did). A file that is not ASCII-compatible text (a NUL byte in its first piece) is one
+/// piece.
+fn next_piece(open: &mut Open, path: &Path, opts: &Options) -> Result<(RecordFile, bool), String> {
+    let limit = MAX_FILE_BYTES as usize;
+    fill(open, opts.piece_bytes)?;
+    let whole = !open.started && (open.carry.contains(&0) || opts.encoding.is_some_and(|e| e.output_encoding() != e));
+    let cut = if whole {
+        fill(open, limit + 1)?;
+        if open.carry.len() > limit {
+            return Err(format!("larger than the limit of {} MiB", MAX_FILE_BYTES >> 20));
+        }
+        open.carry.len()
+    } else {
+        loop {
+            if open.eof {
+                break open.carry.len();
+            }
+            if let Some(at) = last_cut(&open.carry) {
+                break at;
+            }
+            if open.carry.len() > limit {
+                return Err(format!("the game from byte {} on is larger than the limit of {} MiB", open.base.byte, MAX_FILE_BYTES >> 20));
+            }
+            let want = open.carry.len() * 2;
+            fill(open, want)?;
+        }
+    };
+    let rest = open.carry.split_off(cut);
+    let bytes = std::mem::replace(&mut open.carry, rest);
+    let last = open.eof && open.carry.is_empty();
+    let piece = records::piece(path, bytes, opts.encoding, open.base);
+    open.started = true;
+    open.base.lines += piece.text().bytes().filter(|&b| b == b'\n').count();
+    open.base.byte += piece.len();
+    open.base.text += piece.text().len();
+    Ok((piece, last))
+}
+
+/// Whether a line holds a tag pair and nothing else (`[Event "…"]`).
+fn tag_line(line: &[u8]) -> bool {
+    let line = line.trim_ascii();
+    line.len() >= 4 && line[0] == b'[' && line[1].is_ascii_alphabetic() && line[line.len() - 1] == b']'
+}
+
+/// The last place in `bytes` where a piece may end: the start of a tag line that follows a
+/// line that is no tag line, with a complete line after it; not at 0.
+fn last_cut(bytes: &[u8]) -> Option<usize> {
+    // Line starts, from the last complete line backwards.
+    let end = bytes.iter().rposition(|&b| b == b'\n')?;
+    let mut line_end = end;
+    loop {
+        let start = bytes[..line_end].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if start == 0 {
+            return None;
+        }
+        if tag_line(&bytes[start..line_end]) {
+            let prev_start = bytes[..start - 1].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            if !tag_line(&bytes[prev_start..start - 1]) {
+                return Some(start);
+            }
+        }
+        line_end = start - 1;
+    }
+}
+
+/// What a worker found in a piece.
+enum Out<W> {
+    Note(String),
+    Game(W),
+    NotAGame(NotAGame),
+}
+
+/// Streams `files`: every game replayed with the rules and judged by `judge` (its verdict
+/// and the end it found, as [`records::games`] takes them), `work` applied to each game on
+/// its worker, and everything handed to `sink` in input order on this thread.
+pub fn stream<V, W>(
+    rules: &Rules,
+    files: &[PathBuf],
+    opts: &Options,
+    judge: &(dyn Fn(&GameReplay) -> (V, Option<Ending>) + Sync),
+    work: &(dyn Fn(GameEntry<'_, V>) -> W + Sync),
+    sink: &mut dyn FnMut(Found<W>),
+) where
+    V: Send,
+    W: Send,
+{
+    let pool = opts.threads.and_then(|n| rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build().ok());
+    let threads = pool.as_ref().map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
+    let replayers: Vec<Mutex<Replayer>> = (0..threads).map(|_| Mutex::new(Replayer::new(rules))).collect();
+    let process = |unit: &Unit| -> Vec<Out<W>> {
+        let Unit::Piece { piece, .. } = unit else { return Vec::new() };
+        let slot = rayon::current_thread_index().unwrap_or(0) % replayers.len();
+        // A worker that panicked poisons nothing another needs: its replayer's cache
+        // holds parsed move texts only.
+        let mut replayer = replayers[slot].lock().unwrap_or_else(|p| p.into_inner());
+        let mut out = Vec::new();
+        if let Some(note) = piece.encoding_note() {
+            out.push(Out::Note(note));
+        }
+        for entry in records::games(piece, &mut replayer, judge) {
+            out.push(match entry {
+                Entry::Game(g) => Out::Game(work(*g)),
+                Entry::NotAGame(n) => Out::NotAGame(n),
+            });
+        }
+        out
+    };
+    let mut reader = Reader { files, next: 0, open: None, opts };
+    let mut window = reader.window();
+    let (mut file, mut number, mut bytes, mut note) = (usize::MAX, 0, 0u64, None::<String>);
+    while !window.is_empty() {
+        let mut both = || rayon::join(|| window.par_iter().map(process).collect::<Vec<_>>(), || reader.window());
+        let (found, next) = match &pool {
+            Some(p) => p.install(both),
+            None => both(),
+        };
+        for (unit, outs) in window.iter().zip(found) {
+            let (this, last) = match unit {
+                Unit::Piece { file, last, .. } => (*file, *last),
+                Unit::Unread { file, .. } => (*file, false),
+            };
+            if this != file {
+                (file, number, bytes, note) = (this, 0, 0, None);
+            }
+            bytes += unit.bytes() as u64;
+            for o in outs {
+                match o {
+                    Out::Note(n) => {
+                        if note.as_ref() != Some(&n) {
+                            note = Some(n.clone());
+                            sink(Found::Note { file, note: n });
+                        }
+                    }
+                    Out::Game(work) => {
+                        number += 1;
+                        sink(Found::Game { file, number, work });
+                    }
+                    Out::NotAGame(problem) => sink(Found::NotAGame { file, problem }),
+                }
+            }
+            if let Unit::Unread { error, bytes: read, .. } = unit {
+                sink(Found::Unread { file, error: error.clone() });
+                sink(Found::Done { file, bytes: *read });
+            } else if last {
+                sink(Found::Done { file, bytes });
+            }
+        }
+        window = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_end_before_the_first_of_a_run_of_tag_lines() {
+        let text = b"[Event \"a\"]\n[Site \"b\"]\n\n1. h2e2 *\n\n[Event \"c\"]\n[Site \"d\"]\n\n1. h2e2 *\n";
+        let at = last_cut(text).unwrap();
+        assert!(text[at..].starts_with(b"[Event \"c\"]"));
+        // A line that starts with `[` but is no tag pair, a lone game, an unfinished line.
+        assert_eq!(last_cut(b"1. h2e2 {\n[not a tag\n}\n"), None);
+        assert_eq!(last_cut(b"[Event \"a\"]\n\n1. h2e2 *\n"), None);
+        assert_eq!(last_cut(b"1. h2e2 *\n[Event \"c\"]"), None);
+        assert_eq!(last_cut(b"1. h2e2 *\n[Event \"c\"]\n"), Some(10));
+    }
+}
