@@ -192,7 +192,7 @@ pub fn report(spec: &Spec) -> ArticlesReport {
     for (ed, cov) in eds.iter().zip(&coverages) {
         let toc = ed.toc.as_ref().expect("filtered");
         let _ = writeln!(out, "## {} — {}\n", ed.id, ed.name);
-        let _ = writeln!(out, "{} Table of contents read from `{}`.\n", toc.note, toc.source);
+        let _ = writeln!(out, "{} Table of contents read from {}.\n", toc.note, super::diff::source_link(&toc.source));
         let _ = writeln!(out, "{}\n", cov.summary());
         let mut b = tabled::builder::Builder::default();
         b.push_record(["article", "heading", "clauses", "status"]);

@@ -90,25 +90,64 @@ impl Grade {
             ProvenanceStatus::Inferred => Grade::Inferred,
         }
     }
+}
 
-    /// How the report says it.
-    pub(crate) fn label(self) -> &'static str {
+/// How sure we are of one clause pair: the five words every part of a diff uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Certainty {
+    /// The same rule fact, read in both rule sets' texts (or reproductions of them).
+    ReadSame,
+    /// The same rule fact, but at least one side is inherited from another edition or
+    /// inferred: its own text is not known.
+    AssumedSame,
+    /// The rule fact differs, and every clause involved was read in its edition's own text.
+    DiffersRead,
+    /// The rule fact differs, resting on a secondary, unverified or inferred clause.
+    DiffersWeak,
+    /// The clause belongs to an area one rule set does not encode at all (outside its `keeps`).
+    NotEncoded,
+}
+
+impl Certainty {
+    /// Every certainty, in the order the reports list them.
+    pub const ALL: [Certainty; 5] = [Certainty::DiffersRead, Certainty::DiffersWeak, Certainty::ReadSame, Certainty::AssumedSame, Certainty::NotEncoded];
+
+    /// The name `xqspec diff --json` and the web API carry (`read_same` …).
+    pub fn name(self) -> &'static str {
         match self {
-            Grade::Read => "read in the texts",
-            Grade::Secondary => "resting on a secondary source",
-            Grade::Unverified => "resting on an unverified source",
-            Grade::Inferred => "resting on an inferred clause",
+            Certainty::ReadSame => "read_same",
+            Certainty::AssumedSame => "assumed_same",
+            Certainty::DiffersRead => "differs_read",
+            Certainty::DiffersWeak => "differs_weak",
+            Certainty::NotEncoded => "not_encoded",
         }
     }
 
-    fn short(self) -> &'static str {
+    /// How the reports say it.
+    pub fn label(self) -> &'static str {
         match self {
-            Grade::Read => "read",
-            Grade::Secondary => "secondary",
-            Grade::Unverified => "unverified",
-            Grade::Inferred => "inferred",
+            Certainty::ReadSame => "read the same",
+            Certainty::AssumedSame => "assumed the same",
+            Certainty::DiffersRead => "differs (read)",
+            Certainty::DiffersWeak => "differs (resting on a secondary or inferred source)",
+            Certainty::NotEncoded => "not encoded in one rule set",
         }
     }
+
+    /// Whether the rule fact differs (read or not).
+    pub fn differs(self) -> bool {
+        matches!(self, Certainty::DiffersRead | Certainty::DiffersWeak)
+    }
+}
+
+/// Whether a clause is only assumed in its rule set: inherited from another edition, or inferred.
+fn assumed(c: &Clause) -> bool {
+    c.inherited_from.is_some() || matches!(c.provenance.status, ProvenanceStatus::Inferred | ProvenanceStatus::Unverified)
+}
+
+/// Whether rule set `ed` encodes clause `id`'s area at all (its `keeps`, when it has one).
+fn encodes(ed: &Edition, id: &str) -> bool {
+    ed.scope.as_ref().is_none_or(|prefixes| prefixes.iter().any(|p| id.starts_with(p.as_str())) || ed.clause(id).is_some())
 }
 
 /// One clause of A and/or B and how it differs.
@@ -122,6 +161,8 @@ pub struct ClauseDiff {
     pub a: Option<Clause>,
     /// The clause in B, if B has it.
     pub b: Option<Clause>,
+    /// How sure we are of the pair.
+    pub certainty: Certainty,
 }
 
 impl ClauseDiff {
@@ -151,7 +192,20 @@ pub(crate) fn clause_diffs(a: &Edition, b: &Edition) -> Vec<ClauseDiff> {
                 (Some(x), Some(y)) if x.article != y.article => Kind::Renumbered,
                 _ => Kind::Unchanged,
             };
-            ClauseDiff { id: id.to_string(), kind, a: x.cloned(), b: y.cloned() }
+            let certainty = match (x, y) {
+                (None, _) if !encodes(a, id) => Certainty::NotEncoded,
+                (_, None) if !encodes(b, id) => Certainty::NotEncoded,
+                _ if kind.data_differs() => {
+                    if [x, y].into_iter().flatten().all(|c| c.provenance.status == ProvenanceStatus::Verified) {
+                        Certainty::DiffersRead
+                    } else {
+                        Certainty::DiffersWeak
+                    }
+                }
+                _ if [x, y].into_iter().flatten().any(assumed) => Certainty::AssumedSame,
+                _ => Certainty::ReadSame,
+            };
+            ClauseDiff { id: id.to_string(), kind, a: x.cloned(), b: y.cloned(), certainty }
         })
         .collect()
 }
@@ -185,6 +239,8 @@ pub struct Cause {
     pub clause: String,
     /// How the clause differs from A to B.
     pub kind: Kind,
+    /// How sure we are of the clause pair.
+    pub certainty: Certainty,
     /// The case cites the clause (and its data differ).
     pub(crate) cited: bool,
     /// Putting A's version of the clause into B (or taking it out, when B alone has it)
@@ -347,7 +403,7 @@ pub fn behaviour(spec: &Spec, suite: &Suite, (a, ea): (&str, &Edition), (b, eb):
             .filter_map(|d| {
                 let cited = d.kind.data_differs() && case.clauses.contains(&d.id);
                 let by_experiment = found.contains(&d.id);
-                (cited || by_experiment).then(|| Cause { clause: d.id.clone(), kind: d.kind, cited, by_experiment })
+                (cited || by_experiment).then(|| Cause { clause: d.id.clone(), kind: d.kind, certainty: d.certainty, cited, by_experiment })
             })
             .collect();
         out.push(BehaviourDiff { case: case.clone(), a: sa, b: sb, causes });
@@ -373,6 +429,135 @@ pub struct DiffReport {
     pub clauses: Vec<ClauseDiff>,
     /// Every case whose answer differs.
     pub behaviour: Vec<BehaviourDiff>,
+    /// The summary lines: every rule fact that differs, most consequential first.
+    pub changes: Vec<Change>,
+    /// How much of A and of B is assumed.
+    pub assumed: (Assumed, Assumed),
+    /// Rule set A.
+    pub from: String,
+    /// Rule set B.
+    pub to: String,
+}
+
+/// One line of a diff's summary: a real change in plain words, from the clauses' own
+/// summaries and data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    /// The clause id.
+    pub clause: String,
+    /// How it differs.
+    pub kind: Kind,
+    /// How sure we are.
+    pub certainty: Certainty,
+    /// Its article in A and in B (`None`: not in that rule set).
+    pub articles: (Option<String>, Option<String>),
+    /// The change in plain words (Markdown without links).
+    pub text: String,
+    /// The sources the clauses involved cite, A's first.
+    pub sources: Vec<String>,
+}
+
+/// How much of a rule set is assumed rather than read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Assumed {
+    /// Clauses of the rule set.
+    pub clauses: usize,
+    /// Inherited from another edition, or inferred (or unverified): the text is not known.
+    pub assumed: usize,
+    /// Of those, inherited from another edition.
+    pub inherited: usize,
+    /// Read in the edition's own text (`verified`).
+    pub own_text: usize,
+    /// Read in a reproduction of it (`secondary`).
+    pub secondary: usize,
+}
+
+impl Assumed {
+    fn of(ed: &Edition) -> Assumed {
+        let mut n = Assumed { clauses: ed.clauses().len(), ..Assumed::default() };
+        for c in ed.clauses() {
+            if assumed(c) {
+                n.assumed += 1;
+                n.inherited += usize::from(c.inherited_from.is_some());
+            } else if c.provenance.status == ProvenanceStatus::Verified {
+                n.own_text += 1;
+            } else {
+                n.secondary += 1;
+            }
+        }
+        n
+    }
+}
+
+/// The summary lines of a diff: every clause whose rule fact differs, most consequential
+/// domain first (`spec/domains.yaml`), then added, removed, changed, then by id.
+pub fn changes(spec: &Spec, clauses: &[ClauseDiff]) -> Vec<Change> {
+    let mut list: Vec<&ClauseDiff> = clauses.iter().filter(|d| d.certainty.differs()).collect();
+    list.sort_by_key(|d| (spec.domain_rank(&d.id), d.kind, d.id.clone()));
+    list.into_iter().map(change_of).collect()
+}
+
+fn change_of(d: &ClauseDiff) -> Change {
+    let text = match (&d.a, &d.b) {
+        (None, Some(y)) => format!("new: {}", y.summary),
+        (Some(x), None) => format!("gone: {}", x.summary),
+        (Some(x), Some(y)) => {
+            let (lx, ly) = (super::leaves(&x.data), super::leaves(&y.data));
+            let mut keys: Vec<&String> = lx.keys().chain(ly.keys()).filter(|k| lx.get(*k) != ly.get(*k)).collect();
+            keys.sort();
+            keys.dedup();
+            let shown: Vec<String> = keys
+                .iter()
+                .take(3)
+                .map(|k| {
+                    let v = |m: &BTreeMap<String, String>| m.get(*k).map(|v| short(v)).unwrap_or_else(|| "—".into());
+                    format!("`{}` {} → {}", if k.is_empty() { "data" } else { k.as_str() }, v(&lx), v(&ly))
+                })
+                .collect();
+            let more = if keys.len() > 3 { format!(" and {} more", keys.len() - 3) } else { String::new() };
+            format!("{} (before: {}) [{}{more}]", y.summary, x.summary, shown.join("; "))
+        }
+        (None, None) => String::new(),
+    };
+    let sources = [&d.a, &d.b].into_iter().flatten().map(|c| c.provenance.source.clone()).fold(Vec::new(), |mut v, s| {
+        if !v.contains(&s) {
+            v.push(s);
+        }
+        v
+    });
+    Change {
+        clause: d.id.clone(),
+        kind: d.kind,
+        certainty: d.certainty,
+        articles: (d.a.as_ref().and_then(|c| c.article.clone()), d.b.as_ref().and_then(|c| c.article.clone())),
+        text,
+        sources,
+    }
+}
+
+/// A data value cut to 40 characters for a summary line.
+fn short(v: &str) -> String {
+    if v.chars().count() <= 40 {
+        format!("`{}`", cell(v))
+    } else {
+        format!("`{}…`", cell(&v.chars().take(39).collect::<String>()))
+    }
+}
+
+/// A source label linked to its entry in `sources.md`.
+pub(crate) fn source_link(id: &str) -> String {
+    format!("[{id}](sources.md#{id})")
+}
+
+/// `art. 22.2 → 4.2.4`, `art. 4.3 (new)` …: a change's articles in both rule sets.
+fn articles_text(c: &Change, a: &str, b: &str) -> String {
+    let art = |x: &Option<String>| x.clone().unwrap_or_else(|| "no article".into());
+    match &c.articles {
+        _ if c.kind == Kind::Added => format!("{b} {}", art(&c.articles.1)),
+        _ if c.kind == Kind::Removed => format!("{a} {}", art(&c.articles.0)),
+        (x, y) if x == y => format!("art. {} in both", art(x)),
+        (x, y) => format!("{a} {} → {b} {}", art(x), art(y)),
+    }
 }
 
 /// The diff of rule sets `a` and `b` (ids as `Spec::ruleset` takes them).
@@ -381,44 +566,85 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
     let eb = spec.ruleset(b).map_err(|e| e.to_string())?;
     let clauses = clause_diffs(&ea, &eb);
     let behaviour = behaviour(spec, suite, (a, &ea), (b, &eb), &clauses);
+    let changes = changes(spec, &clauses);
+    let assumed = (Assumed::of(&ea), Assumed::of(&eb));
     let mut compiled = Compiled::new(spec);
     let mut out = String::new();
     let counts = |k: Kind| clauses.iter().filter(|d| d.kind == k).count();
+    let certain = |c: Certainty| clauses.iter().filter(|d| d.certainty == c).count();
     let differences: Vec<&ClauseDiff> = clauses.iter().filter(|d| d.kind != Kind::Unchanged).collect();
-    let grade_count = |g: Grade| differences.iter().filter(|d| d.grade() == g).count();
 
     let _ = writeln!(out, "# Differences: {a} → {b}\n");
     let _ = writeln!(
         out,
-        "Generated by `xqspec report --write` (or `xqspec diff {a} {b}`); do not edit. **A** is {} ({}), **B** is {} ({}).\n",
+        "Generated by `xqspec report --write` (or `xqspec diff {a} {b}`); do not edit. **A** is {} ({}), **B** is {} ({}). \
+         Every source label links to [sources.md](sources.md), which says what each source is and how far to trust it.\n",
         ea.name_en, ea.id, eb.name_en, eb.id
     );
-    out.push_str(
-        "A clause is *added* or *removed* when only one rule set has it, *changed* when its data (the rule fact) differs, \
-         *renumbered* when only its article differs. A difference is *read in the texts* when every clause involved was read \
-         in its edition's own text (provenance `verified`); otherwise it *rests on* the weakest provenance involved: a \
-         `secondary` source (a reproduction), an `unverified` one, or an `inferred` clause (reasoned here, or inherited \
-         from another edition because the text is not known). Behaviour differences are the conformance cases whose answer \
-         differs: what a program must change to move from A to B. Their causes are the clauses the case cites whose data \
-         differ, and the differing clauses on which the answer depends: putting A's version of the clause into B (or \
-         taking it out, when only B has it) changes the reference implementation's answer.\n\n",
-    );
+
+    // What changed, in plain words.
+    let _ = writeln!(out, "## What changed\n");
+    for (ed, n) in [(&ea, assumed.0), (&eb, assumed.1)] {
+        if n.assumed > 0 {
+            let parent = ed.derives_from.as_deref().map(|p| format!(" from {p}")).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "**How much of {} is assumed:** {} of its {} clauses ({} inherited{parent}, {} inferred or unverified), because its own text of them is not known; {} were read in its own text and {} in a reproduction of it. A pair with an assumed side counts as *assumed the same*, never *read the same*.\n",
+                ed.id,
+                n.assumed,
+                n.clauses,
+                n.inherited,
+                n.assumed - n.inherited,
+                n.own_text,
+                n.secondary
+            );
+        }
+    }
+    out.push_str("The rule facts that differ, most consequential first, each with its articles, its certainty and its sources:\n\n");
+    if changes.is_empty() {
+        out.push_str("No rule fact differs.\n\n");
+    }
+    for c in &changes {
+        let _ = writeln!(
+            out,
+            "- **{}** — {} *{}*; {}. [details](#{})",
+            articles_text(c, a, b),
+            c.text,
+            c.certainty.label(),
+            c.sources.iter().map(|s| source_link(s)).collect::<Vec<_>>().join(", "),
+            anchor(&c.clause)
+        );
+    }
+    if !changes.is_empty() {
+        out.push('\n');
+    }
     let _ = writeln!(out, "## Summary\n");
+    out.push_str(
+        "Every clause pair is one of: *read the same* (the same rule fact, read in both rule sets' texts or reproductions of them); \
+         *assumed the same* (the same, but one side is inherited from another edition or inferred: its text is not known); \
+         *differs (read)* (every clause involved read in its edition's own text); *differs (resting on a secondary or inferred source)*; \
+         *not encoded in one rule set* (an area one rule set does not encode at all: neither the same nor removed).\n\n",
+    );
     let _ = writeln!(
         out,
-        "- Clauses: {} added, {} removed, {} changed, {} renumbered, {} unchanged.",
+        "- Clause pairs: {}.",
+        Certainty::ALL.iter().map(|&c| format!("{} {}", certain(c), c.label())).collect::<Vec<_>>().join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "- Kinds: {} added, {} removed, {} changed, {} renumbered only, {} unchanged (a clause is *added* or *removed* when only one rule set has it, *changed* when its data — the rule fact — differs, *renumbered* when only its article differs).",
         counts(Kind::Added),
         counts(Kind::Removed),
         counts(Kind::Changed),
         counts(Kind::Renumbered),
         counts(Kind::Unchanged)
     );
-    let graded: Vec<String> = Grade::ALL.iter().map(|&g| format!("{} {}", grade_count(g), g.label())).collect();
-    let _ = writeln!(out, "- Provenance of the {} differences: {}.", differences.len(), graded.join(", "));
     let from_files = behaviour.iter().filter(|d| d.a.from == "case file" && d.b.from == "case file").count();
     let _ = writeln!(
         out,
-        "- Behaviour: {} conformance cases answer differently ({} from both case files' expectations, {} computed by the reference implementation).\n",
+        "- Behaviour: {} conformance cases answer differently ({} from both case files' expectations, {} computed by the reference implementation). \
+         Their causes are the clauses the case cites whose data differ, and the differing clauses on which the answer depends: putting A's version \
+         of the clause into B (or taking it out, when only B has it) changes the reference implementation's answer.\n",
         behaviour.len(),
         from_files,
         behaviour.len() - from_files
@@ -426,12 +652,13 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
 
     // Clauses, by article of B.
     let _ = writeln!(out, "## Clauses, by article of {b}\n");
-    if differences.is_empty() {
-        out.push_str("No clause differs.\n\n");
+    let listed: Vec<&ClauseDiff> = differences.iter().copied().filter(|d| d.kind != Kind::Renumbered && d.certainty != Certainty::NotEncoded).collect();
+    if listed.is_empty() {
+        out.push_str("No clause differs in its rule fact.\n\n");
     }
     // Clauses B has go under B's article; clauses only A has, under A's (after B's).
     let mut groups: BTreeMap<(bool, u32, String), Vec<&ClauseDiff>> = BTreeMap::new();
-    for d in &differences {
+    for d in &listed {
         let only_a = d.b.is_none();
         let top = d.group_article().map(top_article).unwrap_or_default();
         groups.entry((only_a, sort_key(&top), top)).or_default().push(d);
@@ -440,7 +667,7 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
         let heading = if *only_a { format!("{} (only in {a})", group_heading(top, &ea, a)) } else { group_heading(top, &eb, b) };
         let _ = writeln!(out, "### {heading}\n");
         let mut t = tabled::builder::Builder::default();
-        t.push_record(["clause", "change", &format!("article {a} → {b}"), &format!("provenance {a}"), &format!("provenance {b}"), "difference"]);
+        t.push_record(["clause", "change", &format!("article {a} → {b}"), &format!("provenance {a}"), &format!("provenance {b}"), "certainty"]);
         for d in list {
             let (aa, ba) = (article(d.a.as_ref()), article(d.b.as_ref()));
             t.push_record([
@@ -449,13 +676,67 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
                 if aa == ba { aa } else { format!("{aa} → {ba}") },
                 provenance(d.a.as_ref()),
                 provenance(d.b.as_ref()),
-                d.grade().short().to_string(),
+                d.certainty.label().to_string(),
             ]);
         }
         out.push_str(&crate::markdown::table_text(t, true));
         out.push_str("\n\n");
         for d in list {
             clause_details(&mut out, d, a, b);
+        }
+    }
+
+    // Renumberings, in one table.
+    let renumbered: Vec<&ClauseDiff> = differences.iter().copied().filter(|d| d.kind == Kind::Renumbered).collect();
+    if !renumbered.is_empty() {
+        let _ = writeln!(out, "## Renumbered only\n");
+        let _ = writeln!(out, "The same rule fact under another article number ({} clauses).\n", renumbered.len());
+        let mut t = tabled::builder::Builder::default();
+        t.push_record(["clause", &format!("article {a} → {b}"), "certainty", &format!("provenance {a}"), &format!("provenance {b}"), "what it says"]);
+        for d in &renumbered {
+            t.push_record([
+                format!("`{}`", d.id),
+                format!("{} → {}", article(d.a.as_ref()), article(d.b.as_ref())),
+                d.certainty.label().to_string(),
+                provenance(d.a.as_ref()),
+                provenance(d.b.as_ref()),
+                cell(d.b.as_ref().map(|c| c.summary.as_str()).unwrap_or("")),
+            ]);
+        }
+        out.push_str(&crate::markdown::table_text(t, true));
+        out.push_str("\n\n");
+    }
+
+    // Areas one rule set does not encode.
+    let unencoded: Vec<&ClauseDiff> = clauses.iter().filter(|d| d.certainty == Certainty::NotEncoded).collect();
+    if !unencoded.is_empty() {
+        let _ = writeln!(out, "## Not encoded in one rule set\n");
+        for (side, ed, other) in [(b, &eb, &ea), (a, &ea, &eb)] {
+            let missing: Vec<&&ClauseDiff> = unencoded.iter().filter(|d| ed.clause(&d.id).is_none()).collect();
+            if missing.is_empty() {
+                continue;
+            }
+            let scope = ed.scope.as_ref().map(|s| s.iter().map(|p| format!("`{}`", p.trim_end_matches('.'))).collect::<Vec<_>>().join(", ")).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{} clauses of {} are not part of {side}, which encodes only {scope} (and the clauses it states itself). \
+                 They are not removals: {side}'s rules in these areas are simply not encoded here.\n",
+                missing.len(),
+                other.id
+            );
+            let mut by_domain: BTreeMap<(usize, String), Vec<String>> = BTreeMap::new();
+            for d in missing {
+                let dom = crate::spec::domain_of(&d.id).to_string();
+                by_domain.entry((spec.domain_rank(&d.id), dom)).or_default().push(format!("`{}`", d.id));
+            }
+            let mut t = tabled::builder::Builder::default();
+            t.push_record(["area", "clauses", "ids"]);
+            for ((_, dom), ids) in by_domain {
+                let name = spec.domains().iter().find(|x| x.id == dom).map(|x| x.name.clone()).unwrap_or(dom);
+                t.push_record([name, ids.len().to_string(), ids.join(", ")]);
+            }
+            out.push_str(&crate::markdown::table_text(t, true));
+            out.push_str("\n\n");
         }
     }
 
@@ -477,10 +758,11 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
         let _ = writeln!(out, "<details><summary>input</summary>\n\n```yaml\n{}```\n</details>\n", input);
         let mut t = tabled::builder::Builder::default();
         t.push_record(["", a, b]);
-        t.push_record(["answer".to_string(), format!("`{}`", cell(&d.a.text)), format!("`{}`", cell(&d.b.text))]);
+        t.push_record(["answer".to_string(), cell(&readable_text(&d.a.text)), cell(&readable_text(&d.b.text))]);
         t.push_record(["from", d.a.from, d.b.from]);
         out.push_str(&crate::markdown::table_text(t, true));
         out.push_str("\n\n");
+        let _ = writeln!(out, "Certainty: *{}*.\n", d.certainty().map(Certainty::label).unwrap_or("differs (no single clause found)"));
         if d.causes.is_empty() {
             let _ = writeln!(
                 out,
@@ -497,22 +779,143 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
                         (true, false) => "cited",
                         (false, _) => "not cited; the answer depends on it",
                     };
-                    format!("[`{}`](#{}) ({}; {how})", c.clause, anchor(&c.clause), c.kind.name())
+                    let target = if c.kind == Kind::Renumbered { String::new() } else { format!("(#{})", anchor(&c.clause)) };
+                    let link = if target.is_empty() { format!("`{}`", c.clause) } else { format!("[`{}`]{target}", c.clause) };
+                    format!("{link} ({}, {}; {how})", c.kind.name(), c.certainty.label())
                 })
                 .collect();
             let _ = writeln!(out, "Caused by: {}.\n", causes.join(", "));
         }
+        let _ = writeln!(out, "<details><summary>answers as JSON</summary>\n\n- {a}: `{}`\n- {b}: `{}`\n</details>\n", cell(&d.a.text), cell(&d.b.text));
         if let Some(n) = &case.note {
             let _ = writeln!(out, "<details><summary>how the answer was computed</summary>\n\n{}\n</details>\n", n.trim());
         }
     }
     let figures = format!(
-        "{} clause differences ({}); {} behaviour differences",
-        differences.len(),
-        Grade::ALL.iter().filter(|&&g| grade_count(g) > 0).map(|&g| format!("{} {}", grade_count(g), g.short())).collect::<Vec<_>>().join(", "),
+        "{} rule facts differ ({} read, {} on a secondary or inferred source); {} assumed the same, {} read the same, {} not encoded in one rule set; {} renumbered only; {} behaviour differences",
+        certain(Certainty::DiffersRead) + certain(Certainty::DiffersWeak),
+        certain(Certainty::DiffersRead),
+        certain(Certainty::DiffersWeak),
+        certain(Certainty::AssumedSame),
+        certain(Certainty::ReadSame),
+        certain(Certainty::NotEncoded),
+        counts(Kind::Renumbered),
         behaviour.len()
     );
-    Ok(DiffReport { markdown: out, diagrams, figures, clauses, behaviour })
+    Ok(DiffReport { markdown: out, diagrams, figures, clauses, behaviour, changes, assumed, from: a.to_string(), to: b.to_string() })
+}
+
+impl DiffReport {
+    /// The diff as JSON (`xqspec diff --json`, the web page's `/api/diff`): the summary
+    /// lines, the counts by certainty and kind, how much of each side is assumed, every
+    /// clause pair with its certainty, and every behaviour difference with its answers as
+    /// JSON and as text.
+    pub fn to_json(&self) -> Value {
+        use serde_json::json;
+        let count = |c: Certainty| self.clauses.iter().filter(|d| d.certainty == c).count();
+        let kinds = [Kind::Added, Kind::Removed, Kind::Changed, Kind::Renumbered, Kind::Unchanged];
+        let assumed = |n: &Assumed| json!({"clauses": n.clauses, "assumed": n.assumed, "inherited": n.inherited, "own_text": n.own_text, "secondary": n.secondary});
+        let prov = |c: &Option<Clause>| {
+            c.as_ref().map(|c| json!({"status": c.provenance.status.name(), "source": c.provenance.source, "ref": c.provenance.r#ref, "inherited_from": c.inherited_from}))
+        };
+        let shown = |s: &Shown| json!({"json": serde_json::from_str::<Value>(&s.text).unwrap_or(Value::String(s.text.clone())), "text": readable_text(&s.text), "from": s.from});
+        let names: Vec<String> = self.diagrams.iter().map(|(n, _)| n.clone()).collect();
+        json!({
+            "from": self.from,
+            "to": self.to,
+            "certainties": Certainty::ALL.iter().map(|c| json!({"certainty": c.name(), "label": c.label(), "clauses": count(*c)})).collect::<Vec<_>>(),
+            "kinds": kinds.iter().map(|k| (k.name().to_string(), json!(self.clauses.iter().filter(|d| d.kind == *k).count()))).collect::<serde_json::Map<_, _>>(),
+            "assumed": {"from": assumed(&self.assumed.0), "to": assumed(&self.assumed.1)},
+            "changes": self.changes.iter().map(|c| json!({
+                "clause": c.clause, "kind": c.kind.name(), "certainty": c.certainty.name(), "certainty_label": c.certainty.label(),
+                "article_from": c.articles.0, "article_to": c.articles.1, "text": c.text, "sources": c.sources,
+            })).collect::<Vec<_>>(),
+            "clauses": self.clauses.iter().map(|d| json!({
+                "id": d.id, "kind": d.kind.name(), "certainty": d.certainty.name(), "certainty_label": d.certainty.label(),
+                "article_from": d.a.as_ref().and_then(|c| c.article.clone()), "article_to": d.b.as_ref().and_then(|c| c.article.clone()),
+                "summary_from": d.a.as_ref().map(|c| c.summary.clone()), "summary_to": d.b.as_ref().map(|c| c.summary.clone()),
+                "provenance_from": prov(&d.a), "provenance_to": prov(&d.b),
+            })).collect::<Vec<_>>(),
+            "behaviour": self.behaviour.iter().map(|d| json!({
+                "case": d.case.stem_path(), "description": d.case.description, "query": d.case.query,
+                "answer_from": shown(&d.a), "answer_to": shown(&d.b),
+                "certainty": d.certainty().map(Certainty::name), "certainty_label": d.certainty().map(Certainty::label),
+                "causes": d.causes.iter().map(|c| json!({"clause": c.clause, "kind": c.kind.name(), "certainty": c.certainty.name(), "cited": c.cited, "by_experiment": c.by_experiment})).collect::<Vec<_>>(),
+                "diagram": Some(diagram_name(&d.case)).filter(|n| names.contains(n)),
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl BehaviourDiff {
+    /// The weakest certainty of its causes (`None` without a cause).
+    pub fn certainty(&self) -> Option<Certainty> {
+        self.causes.iter().map(|c| c.certainty).max()
+    }
+}
+
+/// An answer's compact JSON as text a person reads: the result or verdict first with its
+/// clause and article, then the other fields as `name: value`, lists of moves as moves.
+pub fn readable_text(json: &str) -> String {
+    match serde_json::from_str::<Value>(json) {
+        Ok(Value::Object(m)) if m.len() == 1 => {
+            let (k, v) = m.iter().next().expect("one key");
+            match (k.as_str(), v) {
+                ("reject", Value::String(kind)) => format!("rejected: {kind}"),
+                (_, Value::Object(_)) => readable(v),
+                _ => readable(&Value::Object(m.clone())),
+            }
+        }
+        Ok(v) => readable(&v),
+        Err(_) => json.to_string(),
+    }
+}
+
+fn readable(v: &Value) -> String {
+    match v {
+        Value::Null => "none".into(),
+        Value::Bool(b) => (if *b { "yes" } else { "no" }).into(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => words(s),
+        Value::Array(items) if items.is_empty() => "none".into(),
+        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => items.iter().map(readable).collect::<Vec<_>>().join(" "),
+        Value::Array(items) => items.iter().enumerate().map(|(i, x)| format!("({}) {}", i + 1, readable(x))).collect::<Vec<_>>().join("; "),
+        Value::Object(m) => {
+            let mut parts = Vec::new();
+            let head = ["result", "verdict", "decision", "state"].into_iter().find(|k| m.get(*k).is_some_and(|v| !v.is_null()));
+            let mut used: Vec<&str> = Vec::new();
+            if let Some(h) = head {
+                let mut s = readable(&m[h]);
+                if let Some(Value::String(c)) = m.get("clause") {
+                    let _ = write!(s, " by {c}");
+                    used.push("clause");
+                }
+                if let Some(Value::String(art)) = m.get("article") {
+                    let _ = write!(s, " (art. {art})");
+                    used.push("article");
+                }
+                parts.push(s);
+                used.push(h);
+            }
+            for (k, val) in m {
+                if used.contains(&k.as_str()) {
+                    continue;
+                }
+                let text = readable(val);
+                parts.push(if val.as_object().is_some_and(|o| o.len() > 1) { format!("{}: ({text})", words(k)) } else { format!("{}: {text}", words(k)) });
+            }
+            parts.join(", ")
+        }
+    }
+}
+
+/// `black_wins` → `black wins`; other strings (FEN, clause ids, moves) as they are.
+fn words(s: &str) -> String {
+    if s.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+        s.replace('_', " ")
+    } else {
+        s.to_string()
+    }
 }
 
 /// The top-level article of an article field (`4` for `4.1.8`, `7` for `7.1, 7.2, 8.1.6`).
@@ -552,7 +955,7 @@ fn provenance(c: Option<&Clause>) -> String {
         None => "—".into(),
         Some(c) => match &c.inherited_from {
             Some(p) => format!("{} (inherited from {p})", c.provenance.status.name()),
-            None => format!("{} ({})", c.provenance.status.name(), c.provenance.source),
+            None => format!("{} ({})", c.provenance.status.name(), source_link(&c.provenance.source)),
         },
     }
 }
@@ -564,7 +967,7 @@ fn anchor(id: &str) -> String {
 
 fn provenance_line(c: &Clause) -> String {
     let p = &c.provenance;
-    let mut s = format!("{} — {}", p.status.name(), p.source);
+    let mut s = format!("{} — {}", p.status.name(), source_link(&p.source));
     if let Some(r) = &p.r#ref {
         let _ = write!(s, ", {r}");
     }
@@ -579,7 +982,7 @@ fn provenance_line(c: &Clause) -> String {
 
 fn clause_details(out: &mut String, d: &ClauseDiff, a: &str, b: &str) {
     let _ = writeln!(out, "#### {}\n", d.id);
-    let _ = writeln!(out, "*{}*, {}.\n", d.kind.name(), d.grade().label());
+    let _ = writeln!(out, "*{}*, {}.\n", d.kind.name(), d.certainty.label());
     for (side, c) in [(a, &d.a), (b, &d.b)] {
         if let Some(c) = c {
             let _ = writeln!(out, "- {side}, art. {}: {}  \n  provenance: {}", article(Some(c)), c.summary, provenance_line(c));
