@@ -433,6 +433,8 @@ pub struct DiffReport {
     pub changes: Vec<Change>,
     /// How much of A and of B is assumed.
     pub assumed: (Assumed, Assumed),
+    /// The differences no clause encodes that the spec names: the base edition's id and each.
+    pub unencoded: Vec<(String, crate::spec::UnencodedDifference)>,
     /// Rule set A.
     pub from: String,
     /// Rule set B.
@@ -544,6 +546,25 @@ fn short(v: &str) -> String {
     }
 }
 
+/// The differences one rule set's edition declares from the other (its base) that no clause
+/// encodes (`unencoded_differences` of `edition.yaml`), with the base's id.
+pub fn unencoded_differences<'e>(a: &'e Edition, b: &'e Edition) -> Vec<(&'e str, &'e crate::spec::UnencodedDifference)> {
+    [(a, b), (b, a)]
+        .into_iter()
+        .filter(|(x, y)| x.derives_from.as_deref() == Some(y.id.as_str()) && y.id != x.id)
+        .flat_map(|(x, y)| x.unencoded_differences.iter().map(move |u| (y.id.as_str(), u)))
+        .collect()
+}
+
+/// A difference no clause encodes is *differs (read)* when read in the edition's own text.
+fn unencoded_certainty(u: &crate::spec::UnencodedDifference) -> Certainty {
+    if u.provenance.status == ProvenanceStatus::Verified {
+        Certainty::DiffersRead
+    } else {
+        Certainty::DiffersWeak
+    }
+}
+
 /// A source label linked to its entry in `sources.md`.
 pub(crate) fn source_link(id: &str) -> String {
     format!("[{id}](sources.md#{id})")
@@ -616,6 +637,22 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
         );
     }
     if !changes.is_empty() {
+        out.push('\n');
+    }
+    let named = unencoded_differences(&ea, &eb);
+    if !named.is_empty() {
+        out.push_str("Known differences no clause encodes (not decidable by a program, or too little of the text known), named by the spec so that none is left out:\n\n");
+        for (base, u) in &named {
+            let _ = writeln!(
+                out,
+                "- **{base} {}** — {} *{}*; {}. Not encoded: {}.",
+                u.articles,
+                u.summary,
+                unencoded_certainty(u).label(),
+                source_link(&u.provenance.source),
+                u.why
+            );
+        }
         out.push('\n');
     }
     let _ = writeln!(out, "## Summary\n");
@@ -802,7 +839,8 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
         counts(Kind::Renumbered),
         behaviour.len()
     );
-    Ok(DiffReport { markdown: out, diagrams, figures, clauses, behaviour, changes, assumed, from: a.to_string(), to: b.to_string() })
+    let unencoded = named.into_iter().map(|(base, u)| (base.to_string(), u.clone())).collect();
+    Ok(DiffReport { markdown: out, diagrams, figures, clauses, behaviour, changes, assumed, unencoded, from: a.to_string(), to: b.to_string() })
 }
 
 impl DiffReport {
@@ -829,6 +867,10 @@ impl DiffReport {
             "changes": self.changes.iter().map(|c| json!({
                 "clause": c.clause, "kind": c.kind.name(), "certainty": c.certainty.name(), "certainty_label": c.certainty.label(),
                 "article_from": c.articles.0, "article_to": c.articles.1, "text": c.text, "sources": c.sources,
+            })).collect::<Vec<_>>(),
+            "unencoded_changes": self.unencoded.iter().map(|(base, u)| json!({
+                "articles": u.articles, "in": base, "text": u.summary, "why": u.why, "certainty": unencoded_certainty(u).name(),
+                "certainty_label": unencoded_certainty(u).label(), "sources": [u.provenance.source.clone()],
             })).collect::<Vec<_>>(),
             "clauses": self.clauses.iter().map(|d| json!({
                 "id": d.id, "kind": d.kind.name(), "certainty": d.certainty.name(), "certainty_label": d.certainty.label(),

@@ -63,8 +63,10 @@ pub fn report(spec: &Spec) -> (String, String) {
         if let Some(n) = &s.note {
             let _ = writeln!(out, "- **Note**: {}.", cell(n));
         }
-        let by = cited.get(s.id.as_str()).map(|m| m.iter().map(|(e, n)| format!("{e} {n}")).collect::<Vec<_>>().join(", ")).unwrap_or_default();
-        let _ = writeln!(out, "- **Cited by**: {}.\n", if by.is_empty() { "no clause (a table of contents or an overlay only)".to_string() } else { format!("clauses of {by}") });
+        let mut by: Vec<String> = cited.get(s.id.as_str()).map(|m| m.iter().map(|(e, n)| format!("{n} clauses of {e}")).collect()).unwrap_or_default();
+        by.extend(spec.editions().iter().filter(|e| e.toc.as_ref().is_some_and(|t| t.source == s.id)).map(|e| format!("the table of contents of {}", e.id)));
+        by.extend(spec.overlays().iter().filter(|o| o.provenance.source == s.id).map(|o| format!("the overlay {}", o.overlay)));
+        let _ = writeln!(out, "- **Cited by**: {}.\n", if by.is_empty() { "no provenance (named only in other sources' references)".to_string() } else { by.join(", ") });
     }
     let figures = format!("{} sources ({})", spec.sources().count(), ProvenanceStatus::ALL.iter().map(|st| format!("{} {}", spec.sources().filter(|s| s.status == *st).count(), st.name())).collect::<Vec<_>>().join(", "));
     (out, figures)

@@ -241,6 +241,22 @@ pub struct Source {
     pub note: Option<String>,
 }
 
+/// A difference of a derived edition from its base that no clause encodes: an article no
+/// program decides, or one whose text is known too little to encode, named so that the
+/// diff reports do not leave it out.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnencodedDifference {
+    /// The articles concerned, in the base edition's numbering (`18.4`).
+    pub articles: String,
+    /// The difference in our own words, as the base edition has it.
+    pub summary: String,
+    /// Why no clause encodes it.
+    pub why: String,
+    /// Where it was read and how sure we are.
+    pub provenance: Provenance,
+}
+
 /// A rule domain (`spec/domains.yaml`): the first word of clause ids, ranked most
 /// consequential first by its place in the list.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
@@ -320,6 +336,8 @@ pub struct Edition {
     /// The clause id prefixes the rule set encodes (`keeps` of its `edition.yaml`); `None`
     /// when it encodes every domain. A clause outside them is not part of the rule set.
     pub scope: Option<Vec<String>>,
+    /// Differences from the base edition that no clause encodes (`unencoded_differences`).
+    pub unencoded_differences: Vec<UnencodedDifference>,
     clauses: Vec<Clause>,
     index: HashMap<String, usize>,
     /// The edition's table of contents (`articles.yaml`), when the spec has one; not

@@ -24,6 +24,10 @@ struct RawEdition {
     /// set that takes, say, only the movement rules of its parent).
     #[serde(default)]
     keeps: Option<Vec<String>>,
+    /// Differences from the base edition that no clause encodes (not decidable by a
+    /// program, or too little of the text known), so that the diff reports still name them.
+    #[serde(default)]
+    unencoded_differences: Vec<super::UnencodedDifference>,
 }
 
 /// `spec/sources.yaml`: the one list of sources.
@@ -370,6 +374,9 @@ fn resolve_one(
         return false;
     };
     written_clauses(id, draft, sources, &mut clauses, errors);
+    for u in &draft.raw.unencoded_differences {
+        check_provenance(&u.provenance, &ed_loc, &format!("unencoded difference {}", u.articles), sources, errors);
+    }
     let edition = edition(id, draft, clauses);
     resolved.insert(id.to_string(), edition);
     visiting.remove(id);
@@ -562,6 +569,7 @@ fn edition(_id: &str, draft: &EditionDraft, clauses: BTreeMap<String, Clause>) -
         publisher: draft.raw.publisher.clone(),
         derives_from: draft.raw.derives_from.clone(),
         scope: draft.raw.keeps.clone(),
+        unencoded_differences: draft.raw.unencoded_differences.clone(),
         clauses,
         index,
         toc: None,

@@ -341,9 +341,10 @@ fn the_summary_lists_every_change_in_plain_words_most_consequential_first() {
     let d = diff(&spec, &suite(), "cxa-2011", "cxa-2020").unwrap();
     let md = &d.markdown;
     let summary = md.split("## What changed\n").nth(1).and_then(|s| s.split("\n## ").next()).unwrap();
-    let lines: Vec<&str> = summary.lines().filter(|l| l.starts_with("- ")).collect();
+    let lines: Vec<&str> = summary.lines().filter(|l| l.starts_with("- ") && l.contains("[details](#")).collect();
     let differing: BTreeSet<&str> = d.clauses.iter().filter(|c| c.certainty.differs()).map(|c| c.id.as_str()).collect();
     assert_eq!(lines.len(), differing.len(), "one line per change");
+    assert_eq!(summary.lines().filter(|l| l.starts_with("- ")).count(), differing.len() + d.unencoded.len(), "and one per difference no clause encodes");
     for id in &differing {
         let anchor: String = id.chars().filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect();
         let line = lines.iter().find(|l| l.ends_with(&format!("[details](#{anchor})"))).unwrap_or_else(|| panic!("no line for {id}"));
@@ -360,6 +361,9 @@ fn the_summary_lists_every_change_in_plain_words_most_consequential_first() {
     for id in DIGEST_5_1 {
         assert!(differing.contains(id), "{id} is not in the summary");
     }
+    // The differences no clause encodes are named too, from the spec (cxa-2011's `unencoded_differences`).
+    assert!(summary.contains("- **cxa-2020 18.4** — ") && summary.contains("- **cxa-2020 10.4.1** — "), "{summary}");
+    assert!(!diff(&spec, &suite(), "cxa-2011", "cxa-2011+provincial-2012-open").unwrap().markdown.contains("18.4"), "an overlay does not inherit its base's differences");
     // Renumberings: one table, no section each.
     let renumbered: Vec<&str> = d.clauses.iter().filter(|c| c.kind == Kind::Renumbered).map(|c| c.id.as_str()).collect();
     assert!(!renumbered.is_empty());
@@ -435,4 +439,9 @@ fn diff_json_carries_the_certainties() {
         assert!(c.get(key).is_some(), "{key} in {c}");
     }
     assert!(v["changes"].as_array().unwrap().iter().all(|c| c["certainty"] == "differs_read" || c["certainty"] == "differs_weak"));
+    assert_eq!(v["unencoded_changes"], serde_json::json!([]), "axf declares no difference it does not encode");
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(["diff", "cxa-2011", "cxa-2020", "--json"]).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let u = v["unencoded_changes"].as_array().unwrap().iter().find(|u| u["articles"] == "18.4").cloned().unwrap();
+    assert_eq!((u["in"].as_str(), u["certainty"].as_str()), (Some("cxa-2020"), Some("differs_read")), "{u}");
 }

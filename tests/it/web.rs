@@ -460,6 +460,19 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     b.script("window.scrollTo(0, 0);", json!([]));
     b.screenshot(&shots.join("cycle.png"));
 
+    // Two rule sets compared on the page: what changed from 2011 to 2020, most consequential
+    // first with its certainty, how much of 2011 is assumed, the answers that differ with
+    // their diagrams.
+    b.script("document.getElementById('diff-from').value = 'cxa-2011'; document.getElementById('diff-to').value = 'cxa-2020';", json!([]));
+    b.click("#diff-form button");
+    b.wait("document.querySelector('#diff ul.changes li')", "the differences of 2011 and 2020");
+    let first = b.text("#diff ul.changes li");
+    assert!(first.contains("cxa-2020 4.3") && first.contains("differs (read)"), "{first}");
+    assert!(b.text("#diff").contains("cxa-2011: 98 of its 114 clauses are assumed"), "{}", b.text("#diff"));
+    assert!(b.script("return document.querySelectorAll('#diff .diff-board svg').length;", json!([])).as_u64().unwrap() > 0, "the diagrams of the answers that differ");
+    b.script("document.querySelector('#diff details.behaviour').open = true; document.getElementById('diff-section').scrollIntoView();", json!([]));
+    b.screenshot(&shots.join("diff.png"));
+
     // Chinese labels, and a phone's width without sideways scrolling.
     b.click("#lang");
     b.wait("document.querySelector('h1 span').textContent === '裁判台'", "the Chinese labels");

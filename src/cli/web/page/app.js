@@ -41,6 +41,7 @@ const T = {
     diff_behaviour: "Answers that differ", diff_wait: "Comparing the rule sets…", diff_none: "No rule fact differs.",
     diff_assumed: (id, n, all) => `${id}: ${n} of its ${all} clauses are assumed (inherited or inferred: its text is not known).`,
     diff_caused: "Caused by", diff_not_encoded: "Not encoded in one rule set",
+    diff_unencoded: "Known differences no clause encodes (not decidable by a program, or too little of the text known):",
   },
   zh: {
     title: "裁判台", ruleset: "规则", overlay: "补充规定", notation: "记谱", no_overlay: "无",
@@ -71,6 +72,7 @@ const T = {
     diff_behaviour: "答案不同的用例", diff_wait: "正在比较…", diff_none: "规则事实没有差异。",
     diff_assumed: (id, n, all) => `${id}：${all} 条中 ${n} 条为推定（沿用或推断，原文未见）。`,
     diff_caused: "原因", diff_not_encoded: "一方未编码",
+    diff_unencoded: "已知但未编码的差异（程序无法判定，或原文所知太少）：",
   },
 };
 const WORDS = {
@@ -508,6 +510,10 @@ async function showDiff() {
   h += d.changes.length ? "<ul class=\"changes\">" + d.changes.map((c) =>
     `<li data-certainty="${esc(c.certainty)}"><b>${esc(art(c))}</b> — ${inline(c.text)} <i class="certainty ${esc(c.certainty)}">${esc(c.certainty_label)}</i>; ${c.sources.map(esc).join(", ")}</li>`).join("") + "</ul>"
     : `<p>${esc(t("diff_none"))}</p>`;
+  if (d.unencoded_changes.length) {
+    h += `<p class="quiet">${esc(t("diff_unencoded"))}</p><ul class="changes">` + d.unencoded_changes.map((c) =>
+      `<li data-certainty="${esc(c.certainty)}"><b>${esc(c.in)} ${esc(c.articles)}</b> — ${inline(c.text)} <i class="certainty ${esc(c.certainty)}">${esc(c.certainty_label)}</i>; ${c.sources.map(esc).join(", ")}</li>`).join("") + "</ul>";
+  }
   for (const [id, n] of [[d.from, d.assumed.from], [d.to, d.assumed.to]]) {
     if (n.assumed) h += `<p class="quiet">${esc(t("diff_assumed", id, n.assumed, n.clauses))}</p>`;
   }
@@ -525,7 +531,7 @@ async function showDiff() {
       const svg = b.diagram && d.diagrams[b.diagram];
       h += `<details class="behaviour"><summary><code>${esc(b.case)}</code> — ${esc(b.description)}</summary>` +
         (svg ? `<div class="diff-board">${svg}</div>` : "") +
-        `<table><tr><th></th><th>${esc(d.from)}</th><th>${esc(d.to)}</th></tr><tr><td>answer</td><td>${esc(b.answer_from.text)}</td><td>${esc(b.answer_to.text)}</td></tr></table>` +
+        `<div class="table-wrap"><table><tr><th></th><th>${esc(d.from)}</th><th>${esc(d.to)}</th></tr><tr><td>answer</td><td>${esc(b.answer_from.text)}</td><td>${esc(b.answer_to.text)}</td></tr></table></div>` +
         `<p>${esc(t("diff_caused"))}: ${b.causes.map((c) => `<code>${esc(c.clause)}</code> (${esc(c.kind)})`).join(", ") || "—"} · <i>${esc(b.certainty_label ?? "")}</i></p></details>`;
     }
   }
