@@ -1,20 +1,30 @@
-//! How two rule sets differ (`xqspec diff A B`, `reports/diff-A-B.md`).
+//! How two rule sets differ (`xqspec diff A B`, `reports/diff-A-B.md`, `/api/diff`).
+//!
+//! **What changed** comes first: one line per rule fact that differs ([`changes`]), in the
+//! clauses' own words (their `summary`, and the data leaves that differ), the most
+//! consequential domain first (`spec/domains.yaml`), each with its articles in both rule
+//! sets, its certainty, its sources (linked to `sources.md`) and a link to its section;
+//! then the differences the spec names but no clause encodes (`unencoded_differences` of
+//! a derived `edition.yaml`), and how much of each side is assumed ([`Assumed`]).
+//!
+//! **Certainty** of every clause pair ([`Certainty`]): *read the same*, *assumed the same*
+//! (a side inherited from another edition or inferred), *differs (read)* (every clause
+//! involved `verified`), *differs (resting on a secondary or inferred source)*, *not encoded
+//! in one rule set* (outside a rule set's `keeps`: not a removal). The summary, the tables,
+//! the causes of behaviour differences and the JSON all use it.
 //!
 //! **Clauses**, grouped by article of B: *added* (in B only), *removed* (in A only),
-//! *changed* (the data, the rule fact, differs), *renumbered* (same data under another
-//! article); unchanged clauses are only counted. Changed data is shown side by side, leaf
-//! by leaf, long texts with an inline word diff.
-//!
-//! **Provenance** of every difference: *read* when every clause involved was read in its
-//! edition's own text (`verified`), else it *rests on* the weakest provenance involved
-//! (`secondary`, `unverified`, `inferred`); the summary counts each kind.
+//! *changed* (the data, the rule fact, differs), with the data side by side, leaf by leaf,
+//! long texts with an inline word diff; pure renumberings in one table; the areas one rule
+//! set does not encode in one table by domain.
 //!
 //! **Behaviour**: every conformance case that applies to both rule sets and whose answer
 //! differs — from the case file when it writes an expectation for both (`expect_by_edition`),
 //! else by running the reference implementation under the rule set it does not write one
 //! for and judging that answer against the other's expectation. Each comes with its input,
-//! a diagram of the position, both answers and the clauses that cause the difference
-//! (the case's cited clauses whose data differ between A and B).
+//! a diagram of the position, both answers as text ([`readable_text`]; the JSON folded
+//! away) and the clauses that cause the difference (the case's cited clauses whose data
+//! differ between A and B, and those whose A version put into B changes B's answer).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -413,7 +423,7 @@ pub fn behaviour(spec: &Spec, suite: &Suite, (a, ea): (&str, &Edition), (b, eb):
 
 /// The report's one-line purpose for the README.
 pub(crate) fn purpose(a: &str, b: &str) -> String {
-    format!("For arbiters and engine authors moving from `{a}` to `{b}`: every clause that differs (by article, with provenance) and every conformance case whose answer differs, with diagrams.")
+    format!("For arbiters and engine authors moving from `{a}` to `{b}`: what changed in plain words, most consequential first, with how sure we are of each clause pair (read the same, assumed the same, differs, not encoded); every differing clause by article, with its sources; every conformance case whose answer differs, with diagrams.")
 }
 
 /// A generated diff: its Markdown, the diagrams it links (file name → SVG) and its
