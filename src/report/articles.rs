@@ -214,7 +214,7 @@ pub fn report(spec: &Spec) -> ArticlesReport {
             if let (Status::Encoded, Some(m)) = (&r.status, &r.text_missing) {
                 let _ = write!(status, " from other sources; text not available: {m}");
             }
-            b.push_record([r.article.clone(), cell(&r.heading), cell(&clauses), cell(&status)]);
+            b.push_record([r.article.clone(), cell(&r.heading), cell(&clauses), super::sources::link(&cell(&status), spec)]);
         }
         out.push_str(&crate::markdown::table_text(b, true));
         out.push_str("\n\n");

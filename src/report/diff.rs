@@ -729,7 +729,7 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
         out.push_str(&crate::markdown::table_text(t, true));
         out.push_str("\n\n");
         for d in list {
-            clause_details(&mut out, d, a, b);
+            clause_details(&mut out, d, a, b, spec);
         }
     }
 
@@ -1017,27 +1017,27 @@ fn anchor(id: &str) -> String {
     id.chars().filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect()
 }
 
-fn provenance_line(c: &Clause) -> String {
+fn provenance_line(c: &Clause, spec: &Spec) -> String {
     let p = &c.provenance;
     let mut s = format!("{} — {}", p.status.name(), source_link(&p.source));
     if let Some(r) = &p.r#ref {
-        let _ = write!(s, ", {r}");
+        let _ = write!(s, ", {}", super::sources::link(r, spec));
     }
     if let Some(f) = &c.inherited_from {
         let _ = write!(s, " (inherited from {f})");
     }
     if let Some(n) = &p.note {
-        let _ = write!(s, ". {n}");
+        let _ = write!(s, ". {}", super::sources::link(n, spec));
     }
     s
 }
 
-fn clause_details(out: &mut String, d: &ClauseDiff, a: &str, b: &str) {
+fn clause_details(out: &mut String, d: &ClauseDiff, a: &str, b: &str, spec: &Spec) {
     let _ = writeln!(out, "#### {}\n", d.id);
     let _ = writeln!(out, "*{}*, {}.\n", d.kind.name(), d.certainty.label());
     for (side, c) in [(a, &d.a), (b, &d.b)] {
         if let Some(c) = c {
-            let _ = writeln!(out, "- {side}, art. {}: {}  \n  provenance: {}", article(Some(c)), c.summary, provenance_line(c));
+            let _ = writeln!(out, "- {side}, art. {}: {}  \n  provenance: {}", article(Some(c)), c.summary, provenance_line(c, spec));
         }
     }
     out.push('\n');

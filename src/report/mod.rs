@@ -142,7 +142,7 @@ pub fn generate(spec: &Spec, suite: &Suite) -> Result<Generated, String> {
     });
 
     let ev = readings::evidence(spec, suite)?;
-    let (md, figures) = readings::report(&ev);
+    let (md, figures) = readings::report(&ev, spec);
     g.files.insert("readings.md".into(), md);
     index.push(IndexLine {
         file: "readings.md".into(),

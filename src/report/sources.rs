@@ -71,3 +71,49 @@ pub fn report(spec: &Spec) -> (String, String) {
     let figures = format!("{} sources ({})", spec.sources().count(), ProvenanceStatus::ALL.iter().map(|st| format!("{} {}", spec.sources().filter(|s| s.status == *st).count(), st.name())).collect::<Vec<_>>().join(", "));
     (out, figures)
 }
+
+/// `text` with every source label of `spec` that stands as a word (not inside a link, a
+/// path or another word) linked to its entry in `sources.md`: the references and notes of
+/// provenances and tables of contents name sources in free text.
+pub(crate) fn link(text: &str, spec: &Spec) -> String {
+    let mut ids: Vec<&str> = spec.sources().map(|s| s.id.as_str()).collect();
+    // Longer labels first, so that one label that starts another is not matched inside it.
+    ids.sort_by_key(|id| std::cmp::Reverse(id.len()));
+    let word = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '[' | ']' | '#' | '/' | '.' | '`');
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    'scan: while !rest.is_empty() {
+        let before = out.chars().next_back();
+        if before.is_none_or(|c| !word(c)) {
+            for id in &ids {
+                if let Some(after) = rest.strip_prefix(id) {
+                    // A full stop after a label ends a sentence, not a path.
+                    let next = after.chars().next();
+                    let ends = next.is_none_or(|c| !word(c) || (c == '.' && after[1..].chars().next().is_none_or(char::is_whitespace)));
+                    if ends {
+                        out.push_str(&super::diff::source_link(id));
+                        rest = after;
+                        continue 'scan;
+                    }
+                }
+            }
+        }
+        let c = rest.chars().next().expect("not empty");
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_linked_as_words_only() {
+        let spec = Spec::builtin().unwrap();
+        assert_eq!(link("digest §4, seed-002.", &spec), "[digest](sources.md#digest) §4, [seed-002](sources.md#seed-002).");
+        assert_eq!(link("seed-002-ends, [seed-002](sources.md#seed-002), digests, `digest`", &spec), "seed-002-ends, [seed-002](sources.md#seed-002), digests, `digest`");
+        assert_eq!(link("(art24-2020, digest §11)", &spec), "([art24-2020](sources.md#art24-2020), [digest](sources.md#digest) §11)");
+    }
+}

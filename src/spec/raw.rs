@@ -177,7 +177,8 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
 
     read_clause_files(clause_files, &mut drafts, &mut broken, &mut errors);
 
-    let (source_list, sources) = declare_sources(sources_file, &mut errors);
+    // A spec without editions (nothing to cite) needs no list of sources.
+    let (source_list, sources) = if sources_file.is_none() && drafts.is_empty() { Default::default() } else { declare_sources(sources_file, &mut errors) };
 
     // Resolve editions in dependency order.
     let mut resolved: BTreeMap<String, Edition> = BTreeMap::new();

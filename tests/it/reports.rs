@@ -399,6 +399,10 @@ fn every_source_label_is_explained_and_no_report_cites_a_file_outside_the_reposi
         }
     }
     assert!(g.files["diff-cxa-2011-cxa-2020.md"].contains("[web-2011-art22](sources.md#web-2011-art22)"));
+    // Labels named in free text (references, notes, reasons) are linked too.
+    assert!(g.files["diff-cxa-2011-cxa-2020.md"].contains("as quoted ([digest](sources.md#digest) §4)"));
+    assert!(g.files["articles.md"].contains("([digest](sources.md#digest) §5: not found)"));
+    assert!(g.files["readings.md"].contains("quoted in [digest](sources.md#digest) §10"));
 }
 
 /// `xqspec spec check` refuses a clause citing a source `spec/sources.yaml` does not list.
