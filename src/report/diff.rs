@@ -527,7 +527,11 @@ fn change_of(d: &ClauseDiff) -> Change {
                 })
                 .collect();
             let more = if keys.len() > 3 { format!(" and {} more", keys.len() - 3) } else { String::new() };
-            format!("{} (before: {}) [{}{more}]", y.summary, x.summary, shown.join("; "))
+            if x.summary == y.summary {
+                format!("{} [the data differs: {}{more}]", y.summary, shown.join("; "))
+            } else {
+                format!("{} (before: {}) [{}{more}]", y.summary, x.summary, shown.join("; "))
+            }
         }
         (None, None) => String::new(),
     };
@@ -617,15 +621,22 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
     let _ = writeln!(out, "## What changed\n");
     for (ed, n) in [(&ea, assumed.0), (&eb, assumed.1)] {
         if n.assumed > 0 {
-            let parent = ed.derives_from.as_deref().map(|p| format!(" from {p}")).unwrap_or_default();
+            let mut from: Vec<&str> = ed.clauses().iter().filter_map(|c| c.inherited_from.as_deref()).collect();
+            from.sort_unstable();
+            from.dedup();
+            let parent = if from.is_empty() { String::new() } else { format!(" from {}", from.join(", ")) };
             let _ = writeln!(
                 out,
-                "**How much of {} is assumed:** {} of its {} clauses ({} inherited{parent}, {} inferred or unverified), because its own text of them is not known; {} were read in its own text and {} in a reproduction of it. A pair with an assumed side counts as *assumed the same*, never *read the same*.\n",
+                "**How much of {} is assumed:** {} of its {} clauses ({}), because its own text of them is not known; {} were read in its own text and {} in a reproduction of it. A pair with an assumed side counts as *assumed the same*, never *read the same*.\n",
                 ed.id,
                 n.assumed,
                 n.clauses,
-                n.inherited,
-                n.assumed - n.inherited,
+                [(n.inherited, format!("inherited{parent}")), (n.assumed - n.inherited, "inferred or unverified".to_string())]
+                    .into_iter()
+                    .filter(|(k, _)| *k > 0)
+                    .map(|(k, what)| format!("{k} {what}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 n.own_text,
                 n.secondary
             );
