@@ -39,6 +39,10 @@ pub struct DiffArgs {
     /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
     #[arg(long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
+    /// Print the differences as JSON (summary lines, certainty of every clause pair,
+    /// behaviour) instead of Markdown.
+    #[arg(long, conflicts_with = "write")]
+    pub json: bool,
 }
 
 fn load_spec(dir: Option<&Path>) -> Result<Spec, String> {
@@ -91,6 +95,7 @@ pub fn diff(spec_dir: Option<&Path>, a: &DiffArgs) -> Result<(), String> {
     let suite = load_suite(a.cases.as_deref())?;
     let d = xqspec::report::diff::diff(&spec, &suite, &a.a, &a.b)?;
     match &a.write {
+        None if a.json => println!("{}", serde_json::to_string_pretty(&d.to_json()).map_err(|e| e.to_string())?),
         None => print!("{}", d.markdown),
         Some(file) => {
             std::fs::write(file, &d.markdown).map_err(|e| format!("{}: {e}", file.display()))?;

@@ -192,7 +192,7 @@ pub fn report(spec: &Spec) -> ArticlesReport {
     for (ed, cov) in eds.iter().zip(&coverages) {
         let toc = ed.toc.as_ref().expect("filtered");
         let _ = writeln!(out, "## {} — {}\n", ed.id, ed.name);
-        let _ = writeln!(out, "{} Table of contents read from `{}`.\n", toc.note, toc.source);
+        let _ = writeln!(out, "{} Table of contents read from {}.\n", toc.note, super::diff::source_link(&toc.source));
         let _ = writeln!(out, "{}\n", cov.summary());
         let mut b = tabled::builder::Builder::default();
         b.push_record(["article", "heading", "clauses", "status"]);
@@ -214,7 +214,7 @@ pub fn report(spec: &Spec) -> ArticlesReport {
             if let (Status::Encoded, Some(m)) = (&r.status, &r.text_missing) {
                 let _ = write!(status, " from other sources; text not available: {m}");
             }
-            b.push_record([r.article.clone(), cell(&r.heading), cell(&clauses), cell(&status)]);
+            b.push_record([r.article.clone(), cell(&r.heading), cell(&clauses), super::sources::link(&cell(&status), spec)]);
         }
         out.push_str(&crate::markdown::table_text(b, true));
         out.push_str("\n\n");

@@ -1,20 +1,30 @@
-//! How two rule sets differ (`xqspec diff A B`, `reports/diff-A-B.md`).
+//! How two rule sets differ (`xqspec diff A B`, `reports/diff-A-B.md`, `/api/diff`).
+//!
+//! **What changed** comes first: one line per rule fact that differs ([`changes`]), in the
+//! clauses' own words (their `summary`, and the data leaves that differ), the most
+//! consequential domain first (`spec/domains.yaml`), each with its articles in both rule
+//! sets, its certainty, its sources (linked to `sources.md`) and a link to its section;
+//! then the differences the spec names but no clause encodes (`unencoded_differences` of
+//! a derived `edition.yaml`), and how much of each side is assumed ([`Assumed`]).
+//!
+//! **Certainty** of every clause pair ([`Certainty`]): *read the same*, *assumed the same*
+//! (a side inherited from another edition or inferred), *differs (read)* (every clause
+//! involved `verified`), *differs (resting on a secondary or inferred source)*, *not encoded
+//! in one rule set* (outside a rule set's `keeps`: not a removal). The summary, the tables,
+//! the causes of behaviour differences and the JSON all use it.
 //!
 //! **Clauses**, grouped by article of B: *added* (in B only), *removed* (in A only),
-//! *changed* (the data, the rule fact, differs), *renumbered* (same data under another
-//! article); unchanged clauses are only counted. Changed data is shown side by side, leaf
-//! by leaf, long texts with an inline word diff.
-//!
-//! **Provenance** of every difference: *read* when every clause involved was read in its
-//! edition's own text (`verified`), else it *rests on* the weakest provenance involved
-//! (`secondary`, `unverified`, `inferred`); the summary counts each kind.
+//! *changed* (the data, the rule fact, differs), with the data side by side, leaf by leaf,
+//! long texts with an inline word diff; pure renumberings in one table; the areas one rule
+//! set does not encode in one table by domain.
 //!
 //! **Behaviour**: every conformance case that applies to both rule sets and whose answer
 //! differs — from the case file when it writes an expectation for both (`expect_by_edition`),
 //! else by running the reference implementation under the rule set it does not write one
 //! for and judging that answer against the other's expectation. Each comes with its input,
-//! a diagram of the position, both answers and the clauses that cause the difference
-//! (the case's cited clauses whose data differ between A and B).
+//! a diagram of the position, both answers as text ([`readable_text`]; the JSON folded
+//! away) and the clauses that cause the difference (the case's cited clauses whose data
+//! differ between A and B, and those whose A version put into B changes B's answer).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -90,25 +100,64 @@ impl Grade {
             ProvenanceStatus::Inferred => Grade::Inferred,
         }
     }
+}
 
-    /// How the report says it.
-    pub(crate) fn label(self) -> &'static str {
+/// How sure we are of one clause pair: the five words every part of a diff uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Certainty {
+    /// The same rule fact, read in both rule sets' texts (or reproductions of them).
+    ReadSame,
+    /// The same rule fact, but at least one side is inherited from another edition or
+    /// inferred: its own text is not known.
+    AssumedSame,
+    /// The rule fact differs, and every clause involved was read in its edition's own text.
+    DiffersRead,
+    /// The rule fact differs, resting on a secondary, unverified or inferred clause.
+    DiffersWeak,
+    /// The clause belongs to an area one rule set does not encode at all (outside its `keeps`).
+    NotEncoded,
+}
+
+impl Certainty {
+    /// Every certainty, in the order the reports list them.
+    pub const ALL: [Certainty; 5] = [Certainty::DiffersRead, Certainty::DiffersWeak, Certainty::ReadSame, Certainty::AssumedSame, Certainty::NotEncoded];
+
+    /// The name `xqspec diff --json` and the web API carry (`read_same` …).
+    pub fn name(self) -> &'static str {
         match self {
-            Grade::Read => "read in the texts",
-            Grade::Secondary => "resting on a secondary source",
-            Grade::Unverified => "resting on an unverified source",
-            Grade::Inferred => "resting on an inferred clause",
+            Certainty::ReadSame => "read_same",
+            Certainty::AssumedSame => "assumed_same",
+            Certainty::DiffersRead => "differs_read",
+            Certainty::DiffersWeak => "differs_weak",
+            Certainty::NotEncoded => "not_encoded",
         }
     }
 
-    fn short(self) -> &'static str {
+    /// How the reports say it.
+    pub fn label(self) -> &'static str {
         match self {
-            Grade::Read => "read",
-            Grade::Secondary => "secondary",
-            Grade::Unverified => "unverified",
-            Grade::Inferred => "inferred",
+            Certainty::ReadSame => "read the same",
+            Certainty::AssumedSame => "assumed the same",
+            Certainty::DiffersRead => "differs (read)",
+            Certainty::DiffersWeak => "differs (resting on a secondary or inferred source)",
+            Certainty::NotEncoded => "not encoded in one rule set",
         }
     }
+
+    /// Whether the rule fact differs (read or not).
+    pub fn differs(self) -> bool {
+        matches!(self, Certainty::DiffersRead | Certainty::DiffersWeak)
+    }
+}
+
+/// Whether a clause is only assumed in its rule set: inherited from another edition, or inferred.
+fn assumed(c: &Clause) -> bool {
+    c.inherited_from.is_some() || matches!(c.provenance.status, ProvenanceStatus::Inferred | ProvenanceStatus::Unverified)
+}
+
+/// Whether rule set `ed` encodes clause `id`'s area at all (its `keeps`, when it has one).
+fn encodes(ed: &Edition, id: &str) -> bool {
+    ed.scope.as_ref().is_none_or(|prefixes| prefixes.iter().any(|p| id.starts_with(p.as_str())) || ed.clause(id).is_some())
 }
 
 /// One clause of A and/or B and how it differs.
@@ -122,6 +171,8 @@ pub struct ClauseDiff {
     pub a: Option<Clause>,
     /// The clause in B, if B has it.
     pub b: Option<Clause>,
+    /// How sure we are of the pair.
+    pub certainty: Certainty,
 }
 
 impl ClauseDiff {
@@ -151,7 +202,20 @@ pub(crate) fn clause_diffs(a: &Edition, b: &Edition) -> Vec<ClauseDiff> {
                 (Some(x), Some(y)) if x.article != y.article => Kind::Renumbered,
                 _ => Kind::Unchanged,
             };
-            ClauseDiff { id: id.to_string(), kind, a: x.cloned(), b: y.cloned() }
+            let certainty = match (x, y) {
+                (None, _) if !encodes(a, id) => Certainty::NotEncoded,
+                (_, None) if !encodes(b, id) => Certainty::NotEncoded,
+                _ if kind.data_differs() => {
+                    if [x, y].into_iter().flatten().all(|c| c.provenance.status == ProvenanceStatus::Verified) {
+                        Certainty::DiffersRead
+                    } else {
+                        Certainty::DiffersWeak
+                    }
+                }
+                _ if [x, y].into_iter().flatten().any(assumed) => Certainty::AssumedSame,
+                _ => Certainty::ReadSame,
+            };
+            ClauseDiff { id: id.to_string(), kind, a: x.cloned(), b: y.cloned(), certainty }
         })
         .collect()
 }
@@ -185,6 +249,8 @@ pub struct Cause {
     pub clause: String,
     /// How the clause differs from A to B.
     pub kind: Kind,
+    /// How sure we are of the clause pair.
+    pub certainty: Certainty,
     /// The case cites the clause (and its data differ).
     pub(crate) cited: bool,
     /// Putting A's version of the clause into B (or taking it out, when B alone has it)
@@ -347,7 +413,7 @@ pub fn behaviour(spec: &Spec, suite: &Suite, (a, ea): (&str, &Edition), (b, eb):
             .filter_map(|d| {
                 let cited = d.kind.data_differs() && case.clauses.contains(&d.id);
                 let by_experiment = found.contains(&d.id);
-                (cited || by_experiment).then(|| Cause { clause: d.id.clone(), kind: d.kind, cited, by_experiment })
+                (cited || by_experiment).then(|| Cause { clause: d.id.clone(), kind: d.kind, certainty: d.certainty, cited, by_experiment })
             })
             .collect();
         out.push(BehaviourDiff { case: case.clone(), a: sa, b: sb, causes });
@@ -357,7 +423,7 @@ pub fn behaviour(spec: &Spec, suite: &Suite, (a, ea): (&str, &Edition), (b, eb):
 
 /// The report's one-line purpose for the README.
 pub(crate) fn purpose(a: &str, b: &str) -> String {
-    format!("For arbiters and engine authors moving from `{a}` to `{b}`: every clause that differs (by article, with provenance) and every conformance case whose answer differs, with diagrams.")
+    format!("For arbiters and engine authors moving from `{a}` to `{b}`: what changed in plain words, most consequential first, with how sure we are of each clause pair (read the same, assumed the same, differs, not encoded); every differing clause by article, with its sources; every conformance case whose answer differs, with diagrams.")
 }
 
 /// A generated diff: its Markdown, the diagrams it links (file name → SVG) and its
@@ -373,6 +439,160 @@ pub struct DiffReport {
     pub clauses: Vec<ClauseDiff>,
     /// Every case whose answer differs.
     pub behaviour: Vec<BehaviourDiff>,
+    /// The summary lines: every rule fact that differs, most consequential first.
+    pub changes: Vec<Change>,
+    /// How much of A and of B is assumed.
+    pub assumed: (Assumed, Assumed),
+    /// The differences no clause encodes that the spec names: the base edition's id and each.
+    pub unencoded: Vec<(String, crate::spec::UnencodedDifference)>,
+    /// Rule set A.
+    pub from: String,
+    /// Rule set B.
+    pub to: String,
+}
+
+/// One line of a diff's summary: a real change in plain words, from the clauses' own
+/// summaries and data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    /// The clause id.
+    pub clause: String,
+    /// How it differs.
+    pub kind: Kind,
+    /// How sure we are.
+    pub certainty: Certainty,
+    /// Its article in A and in B (`None`: not in that rule set).
+    pub articles: (Option<String>, Option<String>),
+    /// The change in plain words (Markdown without links).
+    pub text: String,
+    /// The sources the clauses involved cite, A's first.
+    pub sources: Vec<String>,
+}
+
+/// How much of a rule set is assumed rather than read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Assumed {
+    /// Clauses of the rule set.
+    pub clauses: usize,
+    /// Inherited from another edition, or inferred (or unverified): the text is not known.
+    pub assumed: usize,
+    /// Of those, inherited from another edition.
+    pub inherited: usize,
+    /// Read in the edition's own text (`verified`).
+    pub own_text: usize,
+    /// Read in a reproduction of it (`secondary`).
+    pub secondary: usize,
+}
+
+impl Assumed {
+    fn of(ed: &Edition) -> Assumed {
+        let mut n = Assumed { clauses: ed.clauses().len(), ..Assumed::default() };
+        for c in ed.clauses() {
+            if assumed(c) {
+                n.assumed += 1;
+                n.inherited += usize::from(c.inherited_from.is_some());
+            } else if c.provenance.status == ProvenanceStatus::Verified {
+                n.own_text += 1;
+            } else {
+                n.secondary += 1;
+            }
+        }
+        n
+    }
+}
+
+/// The summary lines of a diff: every clause whose rule fact differs, most consequential
+/// domain first (`spec/domains.yaml`), then added, removed, changed, then by id.
+pub fn changes(spec: &Spec, clauses: &[ClauseDiff]) -> Vec<Change> {
+    let mut list: Vec<&ClauseDiff> = clauses.iter().filter(|d| d.certainty.differs()).collect();
+    list.sort_by_key(|d| (spec.domain_rank(&d.id), d.kind, d.id.clone()));
+    list.into_iter().map(change_of).collect()
+}
+
+fn change_of(d: &ClauseDiff) -> Change {
+    let text = match (&d.a, &d.b) {
+        (None, Some(y)) => format!("new: {}", y.summary),
+        (Some(x), None) => format!("gone: {}", x.summary),
+        (Some(x), Some(y)) => {
+            let (lx, ly) = (super::leaves(&x.data), super::leaves(&y.data));
+            let mut keys: Vec<&String> = lx.keys().chain(ly.keys()).filter(|k| lx.get(*k) != ly.get(*k)).collect();
+            keys.sort();
+            keys.dedup();
+            let shown: Vec<String> = keys
+                .iter()
+                .take(3)
+                .map(|k| {
+                    let v = |m: &BTreeMap<String, String>| m.get(*k).map(|v| short(v)).unwrap_or_else(|| "—".into());
+                    format!("`{}` {} → {}", if k.is_empty() { "data" } else { k.as_str() }, v(&lx), v(&ly))
+                })
+                .collect();
+            let more = if keys.len() > 3 { format!(" and {} more", keys.len() - 3) } else { String::new() };
+            if x.summary == y.summary {
+                format!("{} [the data differs: {}{more}]", y.summary, shown.join("; "))
+            } else {
+                format!("{} (before: {}) [{}{more}]", y.summary, x.summary, shown.join("; "))
+            }
+        }
+        (None, None) => String::new(),
+    };
+    let sources = [&d.a, &d.b].into_iter().flatten().map(|c| c.provenance.source.clone()).fold(Vec::new(), |mut v, s| {
+        if !v.contains(&s) {
+            v.push(s);
+        }
+        v
+    });
+    Change {
+        clause: d.id.clone(),
+        kind: d.kind,
+        certainty: d.certainty,
+        articles: (d.a.as_ref().and_then(|c| c.article.clone()), d.b.as_ref().and_then(|c| c.article.clone())),
+        text,
+        sources,
+    }
+}
+
+/// A data value cut to 40 characters for a summary line.
+fn short(v: &str) -> String {
+    if v.chars().count() <= 40 {
+        format!("`{}`", cell(v))
+    } else {
+        format!("`{}…`", cell(&v.chars().take(39).collect::<String>()))
+    }
+}
+
+/// The differences one rule set's edition declares from the other (its base) that no clause
+/// encodes (`unencoded_differences` of `edition.yaml`), with the base's id.
+pub fn unencoded_differences<'e>(a: &'e Edition, b: &'e Edition) -> Vec<(&'e str, &'e crate::spec::UnencodedDifference)> {
+    [(a, b), (b, a)]
+        .into_iter()
+        .filter(|(x, y)| x.derives_from.as_deref() == Some(y.id.as_str()) && y.id != x.id)
+        .flat_map(|(x, y)| x.unencoded_differences.iter().map(move |u| (y.id.as_str(), u)))
+        .collect()
+}
+
+/// A difference no clause encodes is *differs (read)* when read in the edition's own text.
+fn unencoded_certainty(u: &crate::spec::UnencodedDifference) -> Certainty {
+    if u.provenance.status == ProvenanceStatus::Verified {
+        Certainty::DiffersRead
+    } else {
+        Certainty::DiffersWeak
+    }
+}
+
+/// A source label linked to its entry in `sources.md`.
+pub(crate) fn source_link(id: &str) -> String {
+    format!("[{id}](sources.md#{id})")
+}
+
+/// `art. 22.2 → 4.2.4`, `art. 4.3 (new)` …: a change's articles in both rule sets.
+fn articles_text(c: &Change, a: &str, b: &str) -> String {
+    let art = |x: &Option<String>| x.clone().unwrap_or_else(|| "no article".into());
+    match &c.articles {
+        _ if c.kind == Kind::Added => format!("{b} {}", art(&c.articles.1)),
+        _ if c.kind == Kind::Removed => format!("{a} {}", art(&c.articles.0)),
+        (x, y) if x == y => format!("art. {} in both", art(x)),
+        (x, y) => format!("{a} {} → {b} {}", art(x), art(y)),
+    }
 }
 
 /// The diff of rule sets `a` and `b` (ids as `Spec::ruleset` takes them).
@@ -381,44 +601,108 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
     let eb = spec.ruleset(b).map_err(|e| e.to_string())?;
     let clauses = clause_diffs(&ea, &eb);
     let behaviour = behaviour(spec, suite, (a, &ea), (b, &eb), &clauses);
+    let changes = changes(spec, &clauses);
+    let assumed = (Assumed::of(&ea), Assumed::of(&eb));
     let mut compiled = Compiled::new(spec);
     let mut out = String::new();
     let counts = |k: Kind| clauses.iter().filter(|d| d.kind == k).count();
+    let certain = |c: Certainty| clauses.iter().filter(|d| d.certainty == c).count();
     let differences: Vec<&ClauseDiff> = clauses.iter().filter(|d| d.kind != Kind::Unchanged).collect();
-    let grade_count = |g: Grade| differences.iter().filter(|d| d.grade() == g).count();
 
     let _ = writeln!(out, "# Differences: {a} → {b}\n");
     let _ = writeln!(
         out,
-        "Generated by `xqspec report --write` (or `xqspec diff {a} {b}`); do not edit. **A** is {} ({}), **B** is {} ({}).\n",
+        "Generated by `xqspec report --write` (or `xqspec diff {a} {b}`); do not edit. **A** is {} ({}), **B** is {} ({}). \
+         Every source label links to [sources.md](sources.md), which says what each source is and how far to trust it.\n",
         ea.name_en, ea.id, eb.name_en, eb.id
     );
-    out.push_str(
-        "A clause is *added* or *removed* when only one rule set has it, *changed* when its data (the rule fact) differs, \
-         *renumbered* when only its article differs. A difference is *read in the texts* when every clause involved was read \
-         in its edition's own text (provenance `verified`); otherwise it *rests on* the weakest provenance involved: a \
-         `secondary` source (a reproduction), an `unverified` one, or an `inferred` clause (reasoned here, or inherited \
-         from another edition because the text is not known). Behaviour differences are the conformance cases whose answer \
-         differs: what a program must change to move from A to B. Their causes are the clauses the case cites whose data \
-         differ, and the differing clauses on which the answer depends: putting A's version of the clause into B (or \
-         taking it out, when only B has it) changes the reference implementation's answer.\n\n",
-    );
+
+    // What changed, in plain words.
+    let _ = writeln!(out, "## What changed\n");
+    for (ed, n) in [(&ea, assumed.0), (&eb, assumed.1)] {
+        if n.assumed > 0 {
+            let mut from: Vec<&str> = ed.clauses().iter().filter_map(|c| c.inherited_from.as_deref()).collect();
+            from.sort_unstable();
+            from.dedup();
+            let parent = if from.is_empty() { String::new() } else { format!(" from {}", from.join(", ")) };
+            let _ = writeln!(
+                out,
+                "**How much of {} is assumed:** {} of its {} clauses ({}), because its own text of them is not known; {} were read in its own text and {} in a reproduction of it. A pair with an assumed side counts as *assumed the same*, never *read the same*.\n",
+                ed.id,
+                n.assumed,
+                n.clauses,
+                [(n.inherited, format!("inherited{parent}")), (n.assumed - n.inherited, "inferred or unverified".to_string())]
+                    .into_iter()
+                    .filter(|(k, _)| *k > 0)
+                    .map(|(k, what)| format!("{k} {what}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                n.own_text,
+                n.secondary
+            );
+        }
+    }
+    out.push_str("The rule facts that differ, most consequential first, each with its articles, its certainty and its sources:\n\n");
+    if changes.is_empty() {
+        out.push_str("No rule fact differs.\n\n");
+    }
+    for c in &changes {
+        let _ = writeln!(
+            out,
+            "- **{}** — {} *{}*; {}. [details](#{})",
+            articles_text(c, a, b),
+            c.text,
+            c.certainty.label(),
+            c.sources.iter().map(|s| source_link(s)).collect::<Vec<_>>().join(", "),
+            anchor(&c.clause)
+        );
+    }
+    if !changes.is_empty() {
+        out.push('\n');
+    }
+    let named = unencoded_differences(&ea, &eb);
+    if !named.is_empty() {
+        out.push_str("Known differences no clause encodes (not decidable by a program, or too little of the text known), named by the spec so that none is left out:\n\n");
+        for (base, u) in &named {
+            let _ = writeln!(
+                out,
+                "- **{base} {}** — {} *{}*; {}. Not encoded: {}.",
+                u.articles,
+                u.summary,
+                unencoded_certainty(u).label(),
+                source_link(&u.provenance.source),
+                u.why
+            );
+        }
+        out.push('\n');
+    }
     let _ = writeln!(out, "## Summary\n");
+    out.push_str(
+        "Every clause pair is one of: *read the same* (the same rule fact, read in both rule sets' texts or reproductions of them); \
+         *assumed the same* (the same, but one side is inherited from another edition or inferred: its text is not known); \
+         *differs (read)* (every clause involved read in its edition's own text); *differs (resting on a secondary or inferred source)*; \
+         *not encoded in one rule set* (an area one rule set does not encode at all: neither the same nor removed).\n\n",
+    );
     let _ = writeln!(
         out,
-        "- Clauses: {} added, {} removed, {} changed, {} renumbered, {} unchanged.",
+        "- Clause pairs: {}.",
+        Certainty::ALL.iter().map(|&c| format!("{} {}", certain(c), c.label())).collect::<Vec<_>>().join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "- Kinds: {} added, {} removed, {} changed, {} renumbered only, {} unchanged (a clause is *added* or *removed* when only one rule set has it, *changed* when its data — the rule fact — differs, *renumbered* when only its article differs).",
         counts(Kind::Added),
         counts(Kind::Removed),
         counts(Kind::Changed),
         counts(Kind::Renumbered),
         counts(Kind::Unchanged)
     );
-    let graded: Vec<String> = Grade::ALL.iter().map(|&g| format!("{} {}", grade_count(g), g.label())).collect();
-    let _ = writeln!(out, "- Provenance of the {} differences: {}.", differences.len(), graded.join(", "));
     let from_files = behaviour.iter().filter(|d| d.a.from == "case file" && d.b.from == "case file").count();
     let _ = writeln!(
         out,
-        "- Behaviour: {} conformance cases answer differently ({} from both case files' expectations, {} computed by the reference implementation).\n",
+        "- Behaviour: {} conformance cases answer differently ({} from both case files' expectations, {} computed by the reference implementation). \
+         Their causes are the clauses the case cites whose data differ, and the differing clauses on which the answer depends: putting A's version \
+         of the clause into B (or taking it out, when only B has it) changes the reference implementation's answer.\n",
         behaviour.len(),
         from_files,
         behaviour.len() - from_files
@@ -426,12 +710,13 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
 
     // Clauses, by article of B.
     let _ = writeln!(out, "## Clauses, by article of {b}\n");
-    if differences.is_empty() {
-        out.push_str("No clause differs.\n\n");
+    let listed: Vec<&ClauseDiff> = differences.iter().copied().filter(|d| d.kind != Kind::Renumbered && d.certainty != Certainty::NotEncoded).collect();
+    if listed.is_empty() {
+        out.push_str("No clause differs in its rule fact.\n\n");
     }
     // Clauses B has go under B's article; clauses only A has, under A's (after B's).
     let mut groups: BTreeMap<(bool, u32, String), Vec<&ClauseDiff>> = BTreeMap::new();
-    for d in &differences {
+    for d in &listed {
         let only_a = d.b.is_none();
         let top = d.group_article().map(top_article).unwrap_or_default();
         groups.entry((only_a, sort_key(&top), top)).or_default().push(d);
@@ -440,7 +725,7 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
         let heading = if *only_a { format!("{} (only in {a})", group_heading(top, &ea, a)) } else { group_heading(top, &eb, b) };
         let _ = writeln!(out, "### {heading}\n");
         let mut t = tabled::builder::Builder::default();
-        t.push_record(["clause", "change", &format!("article {a} → {b}"), &format!("provenance {a}"), &format!("provenance {b}"), "difference"]);
+        t.push_record(["clause", "change", &format!("article {a} → {b}"), &format!("provenance {a}"), &format!("provenance {b}"), "certainty"]);
         for d in list {
             let (aa, ba) = (article(d.a.as_ref()), article(d.b.as_ref()));
             t.push_record([
@@ -449,13 +734,67 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
                 if aa == ba { aa } else { format!("{aa} → {ba}") },
                 provenance(d.a.as_ref()),
                 provenance(d.b.as_ref()),
-                d.grade().short().to_string(),
+                d.certainty.label().to_string(),
             ]);
         }
         out.push_str(&crate::markdown::table_text(t, true));
         out.push_str("\n\n");
         for d in list {
-            clause_details(&mut out, d, a, b);
+            clause_details(&mut out, d, a, b, spec);
+        }
+    }
+
+    // Renumberings, in one table.
+    let renumbered: Vec<&ClauseDiff> = differences.iter().copied().filter(|d| d.kind == Kind::Renumbered).collect();
+    if !renumbered.is_empty() {
+        let _ = writeln!(out, "## Renumbered only\n");
+        let _ = writeln!(out, "The same rule fact under another article number ({} clauses).\n", renumbered.len());
+        let mut t = tabled::builder::Builder::default();
+        t.push_record(["clause", &format!("article {a} → {b}"), "certainty", &format!("provenance {a}"), &format!("provenance {b}"), "what it says"]);
+        for d in &renumbered {
+            t.push_record([
+                format!("`{}`", d.id),
+                format!("{} → {}", article(d.a.as_ref()), article(d.b.as_ref())),
+                d.certainty.label().to_string(),
+                provenance(d.a.as_ref()),
+                provenance(d.b.as_ref()),
+                cell(d.b.as_ref().map(|c| c.summary.as_str()).unwrap_or("")),
+            ]);
+        }
+        out.push_str(&crate::markdown::table_text(t, true));
+        out.push_str("\n\n");
+    }
+
+    // Areas one rule set does not encode.
+    let unencoded: Vec<&ClauseDiff> = clauses.iter().filter(|d| d.certainty == Certainty::NotEncoded).collect();
+    if !unencoded.is_empty() {
+        let _ = writeln!(out, "## Not encoded in one rule set\n");
+        for (side, ed, other) in [(b, &eb, &ea), (a, &ea, &eb)] {
+            let missing: Vec<&&ClauseDiff> = unencoded.iter().filter(|d| ed.clause(&d.id).is_none()).collect();
+            if missing.is_empty() {
+                continue;
+            }
+            let scope = ed.scope.as_ref().map(|s| s.iter().map(|p| format!("`{}`", p.trim_end_matches('.'))).collect::<Vec<_>>().join(", ")).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{} clauses of {} are not part of {side}, which encodes only {scope} (and the clauses it states itself). \
+                 They are not removals: {side}'s rules in these areas are simply not encoded here.\n",
+                missing.len(),
+                other.id
+            );
+            let mut by_domain: BTreeMap<(usize, String), Vec<String>> = BTreeMap::new();
+            for d in missing {
+                let dom = crate::spec::domain_of(&d.id).to_string();
+                by_domain.entry((spec.domain_rank(&d.id), dom)).or_default().push(format!("`{}`", d.id));
+            }
+            let mut t = tabled::builder::Builder::default();
+            t.push_record(["area", "clauses", "ids"]);
+            for ((_, dom), ids) in by_domain {
+                let name = spec.domains().iter().find(|x| x.id == dom).map(|x| x.name.clone()).unwrap_or(dom);
+                t.push_record([name, ids.len().to_string(), ids.join(", ")]);
+            }
+            out.push_str(&crate::markdown::table_text(t, true));
+            out.push_str("\n\n");
         }
     }
 
@@ -477,10 +816,11 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
         let _ = writeln!(out, "<details><summary>input</summary>\n\n```yaml\n{}```\n</details>\n", input);
         let mut t = tabled::builder::Builder::default();
         t.push_record(["", a, b]);
-        t.push_record(["answer".to_string(), format!("`{}`", cell(&d.a.text)), format!("`{}`", cell(&d.b.text))]);
+        t.push_record(["answer".to_string(), cell(&readable_text(&d.a.text)), cell(&readable_text(&d.b.text))]);
         t.push_record(["from", d.a.from, d.b.from]);
         out.push_str(&crate::markdown::table_text(t, true));
         out.push_str("\n\n");
+        let _ = writeln!(out, "Certainty: *{}*.\n", d.certainty().map(Certainty::label).unwrap_or("differs (no single clause found)"));
         if d.causes.is_empty() {
             let _ = writeln!(
                 out,
@@ -497,22 +837,148 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
                         (true, false) => "cited",
                         (false, _) => "not cited; the answer depends on it",
                     };
-                    format!("[`{}`](#{}) ({}; {how})", c.clause, anchor(&c.clause), c.kind.name())
+                    let target = if c.kind == Kind::Renumbered { String::new() } else { format!("(#{})", anchor(&c.clause)) };
+                    let link = if target.is_empty() { format!("`{}`", c.clause) } else { format!("[`{}`]{target}", c.clause) };
+                    format!("{link} ({}, {}; {how})", c.kind.name(), c.certainty.label())
                 })
                 .collect();
             let _ = writeln!(out, "Caused by: {}.\n", causes.join(", "));
         }
+        let _ = writeln!(out, "<details><summary>answers as JSON</summary>\n\n- {a}: `{}`\n- {b}: `{}`\n</details>\n", cell(&d.a.text), cell(&d.b.text));
         if let Some(n) = &case.note {
             let _ = writeln!(out, "<details><summary>how the answer was computed</summary>\n\n{}\n</details>\n", n.trim());
         }
     }
     let figures = format!(
-        "{} clause differences ({}); {} behaviour differences",
-        differences.len(),
-        Grade::ALL.iter().filter(|&&g| grade_count(g) > 0).map(|&g| format!("{} {}", grade_count(g), g.short())).collect::<Vec<_>>().join(", "),
+        "{} rule facts differ ({} read, {} on a secondary or inferred source); {} assumed the same, {} read the same, {} not encoded in one rule set; {} renumbered only; {} behaviour differences",
+        certain(Certainty::DiffersRead) + certain(Certainty::DiffersWeak),
+        certain(Certainty::DiffersRead),
+        certain(Certainty::DiffersWeak),
+        certain(Certainty::AssumedSame),
+        certain(Certainty::ReadSame),
+        certain(Certainty::NotEncoded),
+        counts(Kind::Renumbered),
         behaviour.len()
     );
-    Ok(DiffReport { markdown: out, diagrams, figures, clauses, behaviour })
+    let unencoded = named.into_iter().map(|(base, u)| (base.to_string(), u.clone())).collect();
+    Ok(DiffReport { markdown: out, diagrams, figures, clauses, behaviour, changes, assumed, unencoded, from: a.to_string(), to: b.to_string() })
+}
+
+impl DiffReport {
+    /// The diff as JSON (`xqspec diff --json`, the web page's `/api/diff`): the summary
+    /// lines, the counts by certainty and kind, how much of each side is assumed, every
+    /// clause pair with its certainty, and every behaviour difference with its answers as
+    /// JSON and as text.
+    pub fn to_json(&self) -> Value {
+        use serde_json::json;
+        let count = |c: Certainty| self.clauses.iter().filter(|d| d.certainty == c).count();
+        let kinds = [Kind::Added, Kind::Removed, Kind::Changed, Kind::Renumbered, Kind::Unchanged];
+        let assumed = |n: &Assumed| json!({"clauses": n.clauses, "assumed": n.assumed, "inherited": n.inherited, "own_text": n.own_text, "secondary": n.secondary});
+        let prov = |c: &Option<Clause>| {
+            c.as_ref().map(|c| json!({"status": c.provenance.status.name(), "source": c.provenance.source, "ref": c.provenance.r#ref, "inherited_from": c.inherited_from}))
+        };
+        let shown = |s: &Shown| json!({"json": serde_json::from_str::<Value>(&s.text).unwrap_or(Value::String(s.text.clone())), "text": readable_text(&s.text), "from": s.from});
+        let names: Vec<String> = self.diagrams.iter().map(|(n, _)| n.clone()).collect();
+        json!({
+            "from": self.from,
+            "to": self.to,
+            "certainties": Certainty::ALL.iter().map(|c| json!({"certainty": c.name(), "label": c.label(), "clauses": count(*c)})).collect::<Vec<_>>(),
+            "kinds": kinds.iter().map(|k| (k.name().to_string(), json!(self.clauses.iter().filter(|d| d.kind == *k).count()))).collect::<serde_json::Map<_, _>>(),
+            "assumed": {"from": assumed(&self.assumed.0), "to": assumed(&self.assumed.1)},
+            "changes": self.changes.iter().map(|c| json!({
+                "clause": c.clause, "kind": c.kind.name(), "certainty": c.certainty.name(), "certainty_label": c.certainty.label(),
+                "article_from": c.articles.0, "article_to": c.articles.1, "text": c.text, "sources": c.sources,
+            })).collect::<Vec<_>>(),
+            "unencoded_changes": self.unencoded.iter().map(|(base, u)| json!({
+                "articles": u.articles, "in": base, "text": u.summary, "why": u.why, "certainty": unencoded_certainty(u).name(),
+                "certainty_label": unencoded_certainty(u).label(), "sources": [u.provenance.source.clone()],
+            })).collect::<Vec<_>>(),
+            "clauses": self.clauses.iter().map(|d| json!({
+                "id": d.id, "kind": d.kind.name(), "certainty": d.certainty.name(), "certainty_label": d.certainty.label(),
+                "article_from": d.a.as_ref().and_then(|c| c.article.clone()), "article_to": d.b.as_ref().and_then(|c| c.article.clone()),
+                "summary_from": d.a.as_ref().map(|c| c.summary.clone()), "summary_to": d.b.as_ref().map(|c| c.summary.clone()),
+                "provenance_from": prov(&d.a), "provenance_to": prov(&d.b),
+            })).collect::<Vec<_>>(),
+            "behaviour": self.behaviour.iter().map(|d| json!({
+                "case": d.case.stem_path(), "description": d.case.description, "query": d.case.query,
+                "answer_from": shown(&d.a), "answer_to": shown(&d.b),
+                "certainty": d.certainty().map(Certainty::name), "certainty_label": d.certainty().map(Certainty::label),
+                "causes": d.causes.iter().map(|c| json!({"clause": c.clause, "kind": c.kind.name(), "certainty": c.certainty.name(), "cited": c.cited, "by_experiment": c.by_experiment})).collect::<Vec<_>>(),
+                "diagram": Some(diagram_name(&d.case)).filter(|n| names.contains(n)),
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl BehaviourDiff {
+    /// The weakest certainty of its causes (`None` without a cause).
+    pub fn certainty(&self) -> Option<Certainty> {
+        self.causes.iter().map(|c| c.certainty).max()
+    }
+}
+
+/// An answer's compact JSON as text a person reads: the result or verdict first with its
+/// clause and article, then the other fields as `name: value`, lists of moves as moves.
+pub fn readable_text(json: &str) -> String {
+    match serde_json::from_str::<Value>(json) {
+        Ok(Value::Object(m)) if m.len() == 1 => {
+            let (k, v) = m.iter().next().expect("one key");
+            match (k.as_str(), v) {
+                ("reject", Value::String(kind)) => format!("rejected: {kind}"),
+                (_, Value::Object(_)) => readable(v),
+                _ => readable(&Value::Object(m.clone())),
+            }
+        }
+        Ok(v) => readable(&v),
+        Err(_) => json.to_string(),
+    }
+}
+
+fn readable(v: &Value) -> String {
+    match v {
+        Value::Null => "none".into(),
+        Value::Bool(b) => (if *b { "yes" } else { "no" }).into(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => words(s),
+        Value::Array(items) if items.is_empty() => "none".into(),
+        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => items.iter().map(readable).collect::<Vec<_>>().join(" "),
+        Value::Array(items) => items.iter().enumerate().map(|(i, x)| format!("({}) {}", i + 1, readable(x))).collect::<Vec<_>>().join("; "),
+        Value::Object(m) => {
+            let mut parts = Vec::new();
+            let head = ["result", "verdict", "decision", "state"].into_iter().find(|k| m.get(*k).is_some_and(|v| !v.is_null()));
+            let mut used: Vec<&str> = Vec::new();
+            if let Some(h) = head {
+                let mut s = readable(&m[h]);
+                if let Some(Value::String(c)) = m.get("clause") {
+                    let _ = write!(s, " by {c}");
+                    used.push("clause");
+                }
+                if let Some(Value::String(art)) = m.get("article") {
+                    let _ = write!(s, " (art. {art})");
+                    used.push("article");
+                }
+                parts.push(s);
+                used.push(h);
+            }
+            for (k, val) in m {
+                if used.contains(&k.as_str()) {
+                    continue;
+                }
+                let text = readable(val);
+                parts.push(if val.as_object().is_some_and(|o| o.len() > 1) { format!("{}: ({text})", words(k)) } else { format!("{}: {text}", words(k)) });
+            }
+            parts.join(", ")
+        }
+    }
+}
+
+/// `black_wins` → `black wins`; other strings (FEN, clause ids, moves) as they are.
+fn words(s: &str) -> String {
+    if s.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+        s.replace('_', " ")
+    } else {
+        s.to_string()
+    }
 }
 
 /// The top-level article of an article field (`4` for `4.1.8`, `7` for `7.1, 7.2, 8.1.6`).
@@ -552,7 +1018,7 @@ fn provenance(c: Option<&Clause>) -> String {
         None => "—".into(),
         Some(c) => match &c.inherited_from {
             Some(p) => format!("{} (inherited from {p})", c.provenance.status.name()),
-            None => format!("{} ({})", c.provenance.status.name(), c.provenance.source),
+            None => format!("{} ({})", c.provenance.status.name(), source_link(&c.provenance.source)),
         },
     }
 }
@@ -562,27 +1028,27 @@ fn anchor(id: &str) -> String {
     id.chars().filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect()
 }
 
-fn provenance_line(c: &Clause) -> String {
+fn provenance_line(c: &Clause, spec: &Spec) -> String {
     let p = &c.provenance;
-    let mut s = format!("{} — {}", p.status.name(), p.source);
+    let mut s = format!("{} — {}", p.status.name(), source_link(&p.source));
     if let Some(r) = &p.r#ref {
-        let _ = write!(s, ", {r}");
+        let _ = write!(s, ", {}", super::sources::link(r, spec));
     }
     if let Some(f) = &c.inherited_from {
         let _ = write!(s, " (inherited from {f})");
     }
     if let Some(n) = &p.note {
-        let _ = write!(s, ". {n}");
+        let _ = write!(s, ". {}", super::sources::link(n, spec));
     }
     s
 }
 
-fn clause_details(out: &mut String, d: &ClauseDiff, a: &str, b: &str) {
+fn clause_details(out: &mut String, d: &ClauseDiff, a: &str, b: &str, spec: &Spec) {
     let _ = writeln!(out, "#### {}\n", d.id);
-    let _ = writeln!(out, "*{}*, {}.\n", d.kind.name(), d.grade().label());
+    let _ = writeln!(out, "*{}*, {}.\n", d.kind.name(), d.certainty.label());
     for (side, c) in [(a, &d.a), (b, &d.b)] {
         if let Some(c) = c {
-            let _ = writeln!(out, "- {side}, art. {}: {}  \n  provenance: {}", article(Some(c)), c.summary, provenance_line(c));
+            let _ = writeln!(out, "- {side}, art. {}: {}  \n  provenance: {}", article(Some(c)), c.summary, provenance_line(c, spec));
         }
     }
     out.push('\n');

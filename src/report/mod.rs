@@ -8,6 +8,7 @@
 //!   that encode it, or why none does;
 //! - [`readings`]: every reading of the 棋例 clauses, text or inferred, switched off alone
 //!   over the ruling cases;
+//! - [`sources`]: every source of `spec/sources.yaml`, which every source label links to;
 //! - `coverage.md`, from [`crate::conform::coverage`]: which cases cite each clause;
 //! - `README.md`: what each report is for, with its headline figures.
 //!
@@ -17,6 +18,7 @@
 pub mod articles;
 pub mod diff;
 pub mod readings;
+pub mod sources;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -140,11 +142,19 @@ pub fn generate(spec: &Spec, suite: &Suite) -> Result<Generated, String> {
     });
 
     let ev = readings::evidence(spec, suite)?;
-    let (md, figures) = readings::report(&ev);
+    let (md, figures) = readings::report(&ev, spec);
     g.files.insert("readings.md".into(), md);
     index.push(IndexLine {
         file: "readings.md".into(),
         purpose: "For arbiters and maintainers: how much of each rule set's 棋例 is the text and how much our reading of diagrams; every reading switched off alone, with the diagrams and cases it changes.".into(),
+        figures,
+    });
+
+    let (md, figures) = sources::report(spec);
+    g.files.insert("sources.md".into(), md);
+    index.push(IndexLine {
+        file: "sources.md".into(),
+        purpose: "For every reader: what each source label of the other reports is (title, edition, author or publisher, how it was read, what it covers) and how far to trust it.".into(),
         figures,
     });
 

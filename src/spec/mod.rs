@@ -218,14 +218,59 @@ impl ProvenanceStatus {
     }
 }
 
-/// A source a clause may cite.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Source {
+/// A source a clause may cite: one entry of `spec/sources.yaml`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// The label provenances cite (`seed-002`).
     pub id: String,
-    pub(crate) what: String,
-    pub file: Option<String>,
-    /// The edition whose `edition.yaml` declares it.
-    pub(crate) declared_in: String,
+    /// What the source is.
+    pub title: String,
+    /// The rule sets whose facts it gives.
+    pub editions: Vec<String>,
+    /// Its author or publisher.
+    pub by: String,
+    /// How and where it was read.
+    pub obtained: String,
+    /// The articles or parts it covers.
+    pub covers: String,
+    /// How far it can be trusted, on the provenance scale.
+    pub status: ProvenanceStatus,
+    /// Anything else a reader should know.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A difference of a derived edition from its base that no clause encodes: an article no
+/// program decides, or one whose text is known too little to encode, named so that the
+/// diff reports do not leave it out.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnencodedDifference {
+    /// The articles concerned, in the base edition's numbering (`18.4`).
+    pub articles: String,
+    /// The difference in our own words, as the base edition has it.
+    pub summary: String,
+    /// Why no clause encodes it.
+    pub why: String,
+    /// Where it was read and how sure we are.
+    pub provenance: Provenance,
+}
+
+/// A rule domain (`spec/domains.yaml`): the first word of clause ids, ranked most
+/// consequential first by its place in the list.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Domain {
+    /// The first word of the clause ids in it (`draw`).
+    pub id: String,
+    /// Its name in English with the Chinese term.
+    pub name: String,
+}
+
+/// The domain of a clause id: its first word (`draw` for `draw.natural_limit`).
+pub fn domain_of(id: &str) -> &str {
+    id.split('.').next().unwrap_or(id)
 }
 
 /// One rule fact of one edition.
@@ -288,7 +333,11 @@ pub struct Edition {
     pub publisher: String,
     /// The edition it derives from, restating only what differs.
     pub derives_from: Option<String>,
-    pub(crate) sources: Vec<Source>,
+    /// The clause id prefixes the rule set encodes (`keeps` of its `edition.yaml`); `None`
+    /// when it encodes every domain. A clause outside them is not part of the rule set.
+    pub scope: Option<Vec<String>>,
+    /// Differences from the base edition that no clause encodes (`unencoded_differences`).
+    pub unencoded_differences: Vec<UnencodedDifference>,
     clauses: Vec<Clause>,
     index: HashMap<String, usize>,
     /// The edition's table of contents (`articles.yaml`), when the spec has one; not
@@ -361,7 +410,7 @@ impl Spec {
             "provenance": {
                 "status": p.status,
                 "source": p.source,
-                "source_what": source.map(|s| s.what.as_str()),
+                "source_what": source.map(|s| s.title.as_str()),
                 "ref": p.r#ref,
                 "note": p.note,
             },
@@ -379,6 +428,10 @@ pub struct Spec {
     editions: Vec<Edition>,
     /// Event overlays shipped in the spec's `overlays/` folder.
     overlays: Vec<Overlay>,
+    /// `spec/sources.yaml`.
+    sources: Vec<Source>,
+    /// `spec/domains.yaml`.
+    domains: Vec<Domain>,
 }
 
 /// One problem found while loading a spec.
@@ -490,9 +543,25 @@ impl Spec {
         self.editions.iter().find(|e| e.id == id)
     }
 
-    /// Every source declared by any edition.
-    pub(crate) fn sources(&self) -> impl Iterator<Item = &Source> {
-        self.editions.iter().flat_map(|e| e.sources.iter())
+    /// Every source of `spec/sources.yaml`, in its order.
+    pub fn sources(&self) -> impl Iterator<Item = &Source> {
+        self.sources.iter()
+    }
+
+    /// The source of this id.
+    pub fn source(&self, id: &str) -> Option<&Source> {
+        self.sources.iter().find(|s| s.id == id)
+    }
+
+    /// The rule domains of `spec/domains.yaml`, most consequential first.
+    pub fn domains(&self) -> &[Domain] {
+        &self.domains
+    }
+
+    /// The rank of a clause id's domain (0 most consequential; unlisted domains last).
+    pub fn domain_rank(&self, clause_id: &str) -> usize {
+        let d = domain_of(clause_id);
+        self.domains.iter().position(|x| x.id == d).unwrap_or(self.domains.len())
     }
 }
 

@@ -196,13 +196,15 @@ impl Spec {
         };
         let mut errors = Vec::new();
         if !self.sources().any(|s| s.id == overlay.provenance.source) {
-            errors.push(SpecError::new(file_loc.clone(), None, format!("provenance cites source `{}`, which no edition.yaml declares", overlay.provenance.source)));
+            errors.push(SpecError::new(file_loc.clone(), None, format!("provenance cites source `{}`, which spec/sources.yaml does not list", overlay.provenance.source)));
         }
         let mut ed = base.clone();
         ed.id = overlay.ruleset_id();
         ed.name = format!("{}（{}）", base.name, overlay.name);
         ed.name_en = format!("{} with the overlay {}", base.name_en, overlay.overlay);
         ed.derives_from = Some(base.id.clone());
+        // The base's differences from its own base are not the overlay's.
+        ed.unencoded_differences.clear();
         let mut seen = std::collections::BTreeSet::new();
         for (i, ch) in overlay.changes.iter().enumerate() {
             let loc = overlay.locations.get(i).cloned().unwrap_or_else(|| file_loc.clone());

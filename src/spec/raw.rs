@@ -24,20 +24,30 @@ struct RawEdition {
     /// set that takes, say, only the movement rules of its parent).
     #[serde(default)]
     keeps: Option<Vec<String>>,
+    /// Differences from the base edition that no clause encodes (not decidable by a
+    /// program, or too little of the text known), so that the diff reports still name them.
     #[serde(default)]
-    sources: Vec<RawSource>,
+    unencoded_differences: Vec<super::UnencodedDifference>,
 }
 
+/// `spec/sources.yaml`: the one list of sources.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawSource {
-    /// The id provenances cite (`source: seed-002`).
-    #[serde(rename = "source")]
-    id: String,
-    what: String,
-    #[serde(default)]
-    file: Option<String>,
+struct RawSources {
+    sources: Vec<Source>,
 }
+
+/// `spec/domains.yaml`: the rule domains, most consequential first.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDomains {
+    domains: Vec<super::Domain>,
+}
+
+/// The file at the spec's root that lists every source.
+pub(super) const SOURCES_FILE: &str = "sources.yaml";
+/// The file at the spec's root that lists the rule domains.
+pub(super) const DOMAINS_FILE: &str = "domains.yaml";
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -103,9 +113,25 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
     // one typo is reported once rather than as every inherited clause gone missing.
     let mut broken: HashSet<String> = HashSet::new();
 
+    let mut sources_file: Option<(String, String)> = None;
+    let mut domains: Vec<super::Domain> = Vec::new();
     for (path, text) in &files {
         let Some((dir, name)) = path.rsplit_once('/') else {
-            // Files at the root (none today) are not part of any edition.
+            // Files at the root: the list of sources and the list of domains.
+            if path == SOURCES_FILE {
+                sources_file = Some((path.clone(), text.clone()));
+            } else if path == DOMAINS_FILE {
+                match read::<RawDomains>(path, text) {
+                    Ok(d) => domains = d.domains,
+                    Err(e) => errors.push(e),
+                }
+            } else {
+                errors.push(SpecError::new(
+                    Location { file: path.clone(), ..Default::default() },
+                    None,
+                    format!("the spec's root holds only {SOURCES_FILE} and {DOMAINS_FILE}; edition files live in spec/<edition>/"),
+                ));
+            }
             continue;
         };
         if dir == "overlays" {
@@ -151,7 +177,8 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
 
     read_clause_files(clause_files, &mut drafts, &mut broken, &mut errors);
 
-    let sources = declare_sources(&drafts, &mut errors);
+    // A spec without editions (nothing to cite) needs no list of sources.
+    let (source_list, sources) = if sources_file.is_none() && drafts.is_empty() { Default::default() } else { declare_sources(sources_file, &mut errors) };
 
     // Resolve editions in dependency order.
     let mut resolved: BTreeMap<String, Edition> = BTreeMap::new();
@@ -164,7 +191,8 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
     }
 
     attach_tocs(tocs, &sources, &drafts, &mut resolved, &mut errors);
-    let mut spec = Spec { editions: resolved.into_values().collect(), overlays: Vec::new() };
+    check_domains(&domains, &resolved, &mut errors);
+    let mut spec = Spec { editions: resolved.into_values().collect(), overlays: Vec::new(), sources: source_list, domains };
     add_overlays(&mut spec, overlay_files, &mut errors);
     if errors.is_empty() {
         Ok(spec)
@@ -206,22 +234,52 @@ fn read_clause_files(clause_files: Vec<(String, String, String)>, drafts: &mut B
     }
 }
 
-/// The sources every `edition.yaml` declares, by id: declared once, anywhere.
-fn declare_sources(drafts: &BTreeMap<String, EditionDraft>, errors: &mut Vec<SpecError>) -> HashMap<String, Source> {
-    let mut sources: HashMap<String, Source> = HashMap::new();
-    for (id, d) in drafts {
-        for s in &d.raw.sources {
-            let src = Source { id: s.id.clone(), what: s.what.clone(), file: s.file.clone(), declared_in: id.clone() };
-            if let Some(prev) = sources.insert(s.id.clone(), src) {
+/// The sources `spec/sources.yaml` lists, in its order and by id: each listed once, the
+/// file required.
+fn declare_sources(file: Option<(String, String)>, errors: &mut Vec<SpecError>) -> (Vec<Source>, HashMap<String, Source>) {
+    let Some((path, text)) = file else {
+        errors.push(SpecError::new(Location { file: SOURCES_FILE.into(), ..Default::default() }, None, format!("the spec has no {SOURCES_FILE}, the list of the sources its clauses cite")));
+        return (Vec::new(), HashMap::new());
+    };
+    let list = match read::<RawSources>(&path, &text) {
+        Ok(r) => r.sources,
+        Err(e) => {
+            errors.push(e);
+            return (Vec::new(), HashMap::new());
+        }
+    };
+    let mut by_id: HashMap<String, Source> = HashMap::new();
+    for s in &list {
+        if by_id.insert(s.id.clone(), s.clone()).is_some() {
+            errors.push(SpecError::new(Location { file: path.clone(), ..Default::default() }, None, format!("source `{}` is listed twice", s.id)));
+        }
+    }
+    (list, by_id)
+}
+
+/// Every clause id's first word must be a listed domain (when the spec lists domains), and
+/// each domain listed once.
+fn check_domains(domains: &[super::Domain], resolved: &BTreeMap<String, Edition>, errors: &mut Vec<SpecError>) {
+    if domains.is_empty() {
+        return;
+    }
+    let mut seen = HashSet::new();
+    for d in domains {
+        if !seen.insert(d.id.as_str()) {
+            errors.push(SpecError::new(Location { file: DOMAINS_FILE.into(), ..Default::default() }, None, format!("domain `{}` is listed twice", d.id)));
+        }
+    }
+    for ed in resolved.values() {
+        for c in ed.clauses() {
+            if c.inherited_from.is_none() && !seen.contains(super::domain_of(&c.id)) {
                 errors.push(SpecError::new(
-                    Location { file: d.file.clone(), ..Default::default() },
-                    None,
-                    format!("source `{}` is declared twice (also in {})", s.id, prev.declared_in),
+                    c.restated_at.clone().unwrap_or_else(|| c.location.clone()),
+                    Some(&c.id),
+                    format!("the clause's domain `{}` is not listed in {DOMAINS_FILE}", super::domain_of(&c.id)),
                 ));
             }
         }
     }
-    sources
 }
 
 /// Gives each resolved edition its table of contents (`articles.yaml`), whose source must be
@@ -232,7 +290,7 @@ fn attach_tocs(tocs: BTreeMap<String, super::Toc>, sources: &HashMap<String, Sou
             errors.push(SpecError::new(
                 Location { file: toc.file.clone(), line: 1, column: 1 },
                 None,
-                format!("the table of contents cites source `{}`, which no edition.yaml declares", toc.source),
+                format!("the table of contents cites source `{}`, which spec/sources.yaml does not list", toc.source),
             ));
         }
         match resolved.get_mut(&dir) {
@@ -290,7 +348,7 @@ fn check_provenance(p: &Provenance, loc: &Location, id: &str, sources: &HashMap<
         errors.push(SpecError::new(
             loc.clone(),
             Some(id),
-            format!("provenance cites source `{}`, which no edition.yaml declares", p.source),
+            format!("provenance cites source `{}`, which spec/sources.yaml does not list", p.source),
         ));
     }
 }
@@ -317,6 +375,9 @@ fn resolve_one(
         return false;
     };
     written_clauses(id, draft, sources, &mut clauses, errors);
+    for u in &draft.raw.unencoded_differences {
+        check_provenance(&u.provenance, &ed_loc, &format!("unencoded difference {}", u.articles), sources, errors);
+    }
     let edition = edition(id, draft, clauses);
     resolved.insert(id.to_string(), edition);
     visiting.remove(id);
@@ -497,14 +558,8 @@ fn new_clause(clauses: &mut BTreeMap<String, Clause>, raw: &RawClause, loc: &Loc
     );
 }
 
-/// The resolved edition: its header, the sources it declares, its clauses in id order.
-fn edition(id: &str, draft: &EditionDraft, clauses: BTreeMap<String, Clause>) -> Edition {
-    let sources_here = draft
-        .raw
-        .sources
-        .iter()
-        .map(|s| Source { id: s.id.clone(), what: s.what.clone(), file: s.file.clone(), declared_in: id.to_string() })
-        .collect();
+/// The resolved edition: its header, its clauses in id order.
+fn edition(_id: &str, draft: &EditionDraft, clauses: BTreeMap<String, Clause>) -> Edition {
     let clauses: Vec<Clause> = clauses.into_values().collect();
     let index = clauses.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
     Edition {
@@ -514,7 +569,8 @@ fn edition(id: &str, draft: &EditionDraft, clauses: BTreeMap<String, Clause>) ->
         year: draft.raw.year,
         publisher: draft.raw.publisher.clone(),
         derives_from: draft.raw.derives_from.clone(),
-        sources: sources_here,
+        scope: draft.raw.keeps.clone(),
+        unencoded_differences: draft.raw.unencoded_differences.clone(),
         clauses,
         index,
         toc: None,

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use xqspec::conform::case::Expect;
 use xqspec::conform::suite::Suite;
-use xqspec::report::diff::{diff, Kind};
+use xqspec::report::diff::{diff, Certainty, Kind};
 use xqspec::report::{self, articles, MeasuredOn, IMPLEMENTATIONS};
 use xqspec::spec::Spec;
 
@@ -59,8 +59,8 @@ fn the_2011_to_2020_diff_shows_every_digest_difference_with_its_provenance() {
         let c = d.clauses.iter().find(|c| c.id == *id).unwrap_or_else(|| panic!("{id} not in the diff"));
         assert_ne!(c.kind, Kind::Unchanged, "{id}");
         let row = d.markdown.lines().find(|l| l.starts_with(&format!("| [`{id}`]"))).unwrap_or_else(|| panic!("no row for {id}"));
-        assert!(row.contains("verified (seed-002)") || row.contains("secondary (web-2020-art30)"), "{id}: {row}");
-        assert!(["| read", "| secondary", "| inferred"].iter().any(|g| row.contains(g)), "{id}: {row}");
+        assert!(row.contains("verified ([seed-002](sources.md#seed-002))") || row.contains("secondary ([web-2020-art30](sources.md#web-2020-art30))"), "{id}: {row}");
+        assert!(["| differs (read) ", "| differs (resting on a secondary or inferred source) "].iter().any(|g| row.contains(g)), "{id}: {row}");
     }
     // The changed tiebreak order shows the added criterion side by side.
     assert!(d.markdown.contains("对局时后走, **后走胜局**]"), "the inline diff marks the added criterion");
@@ -291,4 +291,161 @@ fn the_implementations_report_was_measured_on_this_suite() {
     let why = fewer.stale(&text).expect("another suite");
     assert!(why.contains("but the suite is now: Measured on suite") && why.contains("measure.py"), "{why}");
     assert!(on.stale("# a report\n").unwrap().starts_with("records no `Measured on suite"));
+}
+
+/// Every clause pair is one of five certainties: a clause 2011 inherits from 2020 is
+/// *assumed the same*, never *read the same*; a change read in both texts is *differs
+/// (read)*, one resting on a quoted page *differs (weak)*; the areas the AXF rule set does
+/// not encode are *not encoded*, not removed.
+#[test]
+fn every_clause_pair_has_its_certainty() {
+    let spec = Spec::builtin().unwrap();
+    let suite = suite();
+    let d = diff(&spec, &suite, "cxa-2011", "cxa-2020").unwrap();
+    let of = |d: &report::diff::DiffReport, id: &str| d.clauses.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("{id}")).certainty;
+    assert_eq!(of(&d, "draw.early_repetition"), Certainty::DiffersRead);
+    assert_eq!(of(&d, "draw.natural_limit"), Certainty::DiffersWeak);
+    assert_eq!(of(&d, "movement.horse"), Certainty::AssumedSame);
+    // Every pair with an inherited or inferred side is assumed, and the summary says how many of 2011's clauses are.
+    for c in d.clauses.iter().filter(|c| matches!(c.kind, Kind::Unchanged | Kind::Renumbered)) {
+        let inherited = c.a.as_ref().is_some_and(|x| x.inherited_from.is_some());
+        assert!(!inherited || c.certainty == Certainty::AssumedSame, "{} inherited but {:?}", c.id, c.certainty);
+    }
+    let of_2011: Vec<&xqspec::spec::Clause> = d.clauses.iter().filter_map(|c| c.a.as_ref()).collect();
+    let assumed = of_2011.iter().filter(|c| c.inherited_from.is_some() || matches!(c.provenance.status.name(), "inferred" | "unverified")).count();
+    assert_eq!(d.assumed.0.assumed, assumed);
+    assert!(assumed > 90, "{assumed}");
+    assert!(d.markdown.contains(&format!("**How much of cxa-2011 is assumed:** {assumed} of its {} clauses (", of_2011.len())), "the summary says how much of 2011 is assumed");
+    assert!(d.clauses.iter().all(|c| c.certainty != Certainty::NotEncoded));
+    // A read-the-same pair: both sides read, neither inherited.
+    let d99 = diff(&spec, &suite, "cxa-1999", "cxa-2020").unwrap();
+    let same = d99.clauses.iter().find(|c| c.certainty == Certainty::ReadSame).expect("1999 and 2020 read the same somewhere");
+    assert!(same.a.as_ref().unwrap().inherited_from.is_none() && same.a.as_ref().unwrap().provenance.status.name() != "inferred", "{}", same.id);
+    // The AXF rule set encodes no clocks: not encoded, and said so.
+    let axf = diff(&spec, &suite, "cxa-2020", "axf").unwrap();
+    assert_eq!(of(&axf, "clock.classification"), Certainty::NotEncoded);
+    assert_eq!(of(&axf, "movement.horse"), Certainty::AssumedSame);
+    let removed = axf.clauses.iter().filter(|c| c.kind == Kind::Removed).count();
+    let not_encoded = axf.clauses.iter().filter(|c| c.certainty == Certainty::NotEncoded).count();
+    assert!(not_encoded > 50 && not_encoded <= removed, "{not_encoded} of {removed}");
+    assert!(axf.markdown.contains(&format!("{not_encoded} clauses of cxa-2020 are not part of axf")), "the AXF report says what it does not encode");
+    assert!(axf.changes.iter().all(|c| c.certainty.differs()));
+}
+
+/// The summary a person reads first: one line per real change, most consequential domain
+/// first, each with its articles, its certainty, its sources and a link to its section;
+/// renumberings only in their one table.
+#[test]
+fn the_summary_lists_every_change_in_plain_words_most_consequential_first() {
+    let spec = Spec::builtin().unwrap();
+    let d = diff(&spec, &suite(), "cxa-2011", "cxa-2020").unwrap();
+    let md = &d.markdown;
+    let summary = md.split("## What changed\n").nth(1).and_then(|s| s.split("\n## ").next()).unwrap();
+    let lines: Vec<&str> = summary.lines().filter(|l| l.starts_with("- ") && l.contains("[details](#")).collect();
+    let differing: BTreeSet<&str> = d.clauses.iter().filter(|c| c.certainty.differs()).map(|c| c.id.as_str()).collect();
+    assert_eq!(lines.len(), differing.len(), "one line per change");
+    assert_eq!(summary.lines().filter(|l| l.starts_with("- ")).count(), differing.len() + d.unencoded.len(), "and one per difference no clause encodes");
+    for id in &differing {
+        let anchor: String = id.chars().filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect();
+        let line = lines.iter().find(|l| l.ends_with(&format!("[details](#{anchor})"))).unwrap_or_else(|| panic!("no line for {id}"));
+        assert!(line.contains("differs (read)") || line.contains("differs (resting on"), "{line}");
+        assert!(line.contains("](sources.md#"), "{line}");
+        assert!(md.contains(&format!("\n#### {id}\n")), "{id} has its section");
+    }
+    // Results and draws before clocks and play-offs.
+    let ranks: Vec<usize> = d.changes.iter().map(|c| spec.domain_rank(&c.clause)).collect();
+    assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
+    assert!(d.changes[0].clause.starts_with("draw."), "{}", d.changes[0].clause);
+    assert!(lines[0].contains("cxa-2020 4.3") || lines[0].contains("4.2.4"), "{}", lines[0]);
+    // Every difference digest §5.1 lists is a line of the summary.
+    for id in DIGEST_5_1 {
+        assert!(differing.contains(id), "{id} is not in the summary");
+    }
+    // The differences no clause encodes are named too, from the spec (cxa-2011's `unencoded_differences`).
+    assert!(summary.contains("- **cxa-2020 18.4** — ") && summary.contains("- **cxa-2020 10.4.1** — "), "{summary}");
+    assert!(!diff(&spec, &suite(), "cxa-2011", "cxa-2011+provincial-2012-open").unwrap().markdown.contains("18.4"), "an overlay does not inherit its base's differences");
+    // Renumberings: one table, no section each.
+    let renumbered: Vec<&str> = d.clauses.iter().filter(|c| c.kind == Kind::Renumbered).map(|c| c.id.as_str()).collect();
+    assert!(!renumbered.is_empty());
+    let table = md.split("## Renumbered only\n").nth(1).unwrap().split("\n## ").next().unwrap();
+    for id in renumbered {
+        assert!(table.contains(&format!("`{id}`")) && !md.contains(&format!("\n#### {id}\n")), "{id}");
+    }
+    // Answers as text, not JSON, in the behaviour tables.
+    for row in md.lines().filter(|l| l.starts_with("| answer")) {
+        assert!(!row.contains("{\"") && !row.contains('`'), "{row}");
+    }
+    assert!(md.contains("| answer | black wins by result.perpetual_check (art. 24.1)") || md.contains("black wins by result."), "a result with its clause");
+}
+
+/// `reports/sources.md` explains every source label, each report links every label it
+/// shows to it, and no report names a file outside the repository.
+#[test]
+fn every_source_label_is_explained_and_no_report_cites_a_file_outside_the_repository() {
+    let spec = Spec::builtin().unwrap();
+    let g = report::generate(&spec, &suite()).unwrap();
+    let sources = &g.files["sources.md"];
+    let ids: BTreeSet<&str> = spec.sources().map(|s| s.id.as_str()).collect();
+    for id in &ids {
+        assert!(sources.contains(&format!("\n### {id}\n")), "{id}");
+    }
+    for (path, text) in g.files.iter().filter(|(p, _)| p.ends_with(".md")) {
+        for link in text.split("](sources.md#").skip(1) {
+            let id = link.split(')').next().unwrap();
+            assert!(ids.contains(id), "{path} links to unknown source {id}");
+        }
+        for outside in ["rules-digest.md", "sources/", "seeds/", ".txt", "qili-figures.yaml", "repetition-cases.yaml"] {
+            assert!(!text.contains(outside), "{path} cites {outside}, which is not in the repository");
+        }
+    }
+    assert!(g.files["diff-cxa-2011-cxa-2020.md"].contains("[web-2011-art22](sources.md#web-2011-art22)"));
+    // Labels named in free text (references, notes, reasons) are linked too.
+    assert!(g.files["diff-cxa-2011-cxa-2020.md"].contains("as quoted ([digest](sources.md#digest) §4)"));
+    assert!(g.files["articles.md"].contains("([digest](sources.md#digest) §5: not found)"));
+    assert!(g.files["readings.md"].contains("quoted in [digest](sources.md#digest) §10"));
+}
+
+/// `xqspec spec check` refuses a clause citing a source `spec/sources.yaml` does not list.
+#[test]
+fn spec_check_refuses_a_source_not_in_the_list() {
+    let dir = temp("unlisted-source");
+    for (path, text) in Spec::builtin_files() {
+        let p = dir.join(&path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        let text = if path == "cxa-2011/arbiter.yaml" { text.replacen("source: web-2011-art22", "source: web-2011-art99", 1) } else { text };
+        std::fs::write(p, text).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).arg("--spec").arg(&dir).args(["spec", "check"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("web-2011-art99") && err.contains("sources.yaml") && err.contains("draw.natural_limit"), "{err}");
+    // The list itself is the one place: unlisting a source fails the clauses that cite it.
+    let text = std::fs::read_to_string(dir.join("sources.yaml")).unwrap().replace("- id: web-2011-art3\n", "- id: web-2011-art3-gone\n");
+    std::fs::write(dir.join("sources.yaml"), text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).arg("--spec").arg(&dir).args(["spec", "check"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`web-2011-art3`"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `xqspec diff --json` carries the certainty of every clause pair and the summary lines.
+#[test]
+fn diff_json_carries_the_certainties() {
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(["diff", "cxa-2020", "axf", "--json"]).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: BTreeSet<&str> = v["certainties"].as_array().unwrap().iter().map(|c| c["certainty"].as_str().unwrap()).collect();
+    assert_eq!(names, BTreeSet::from(["read_same", "assumed_same", "differs_read", "differs_weak", "not_encoded"]));
+    let clause = |id: &str| v["clauses"].as_array().unwrap().iter().find(|c| c["id"] == id).cloned().unwrap();
+    assert_eq!(clause("clock.classification")["certainty"], "not_encoded");
+    assert_eq!(clause("movement.horse")["certainty"], "assumed_same");
+    let total: u64 = v["certainties"].as_array().unwrap().iter().map(|c| c["clauses"].as_u64().unwrap()).sum();
+    assert_eq!(total as usize, v["clauses"].as_array().unwrap().len());
+    let c = &v["changes"][0];
+    for key in ["clause", "kind", "certainty", "certainty_label", "article_from", "article_to", "text", "sources"] {
+        assert!(c.get(key).is_some(), "{key} in {c}");
+    }
+    assert!(v["changes"].as_array().unwrap().iter().all(|c| c["certainty"] == "differs_read" || c["certainty"] == "differs_weak"));
+    assert_eq!(v["unencoded_changes"], serde_json::json!([]), "axf declares no difference it does not encode");
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(["diff", "cxa-2011", "cxa-2020", "--json"]).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let u = v["unencoded_changes"].as_array().unwrap().iter().find(|u| u["articles"] == "18.4").cloned().unwrap();
+    assert_eq!((u["in"].as_str(), u["certainty"].as_str()), (Some("cxa-2020"), Some("differs_read")), "{u}");
 }

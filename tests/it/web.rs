@@ -276,7 +276,7 @@ fn protocol_md_section_9_is_the_server_s_api() {
         assert_ne!(code, 404, "{route}");
         routes += 1;
     }
-    assert_eq!(routes, 9, "the table lists the nine routes");
+    assert_eq!(routes, 10, "the table lists the ten routes");
     let (code, _) = http(s.addr, "GET", "/api/nothing", &host, b"");
     assert_eq!(code, 404);
     let lines: Vec<&str> = section.lines().collect();
@@ -460,6 +460,19 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     b.script("window.scrollTo(0, 0);", json!([]));
     b.screenshot(&shots.join("cycle.png"));
 
+    // Two rule sets compared on the page: what changed from 2011 to 2020, most consequential
+    // first with its certainty, how much of 2011 is assumed, the answers that differ with
+    // their diagrams.
+    b.script("document.getElementById('diff-from').value = 'cxa-2011'; document.getElementById('diff-to').value = 'cxa-2020';", json!([]));
+    b.click("#diff-form button");
+    b.wait("document.querySelector('#diff ul.changes li')", "the differences of 2011 and 2020");
+    let first = b.text("#diff ul.changes li");
+    assert!(first.contains("cxa-2020 4.3") && first.contains("differs (read)"), "{first}");
+    assert!(b.text("#diff").contains("cxa-2011: 98 of its 114 clauses are assumed"), "{}", b.text("#diff"));
+    assert!(b.script("return document.querySelectorAll('#diff .diff-board svg').length;", json!([])).as_u64().unwrap() > 0, "the diagrams of the answers that differ");
+    b.script("document.querySelector('#diff details.behaviour').open = true; document.getElementById('diff-section').scrollIntoView();", json!([]));
+    b.screenshot(&shots.join("diff.png"));
+
     // Chinese labels, and a phone's width without sideways scrolling.
     b.click("#lang");
     b.wait("document.querySelector('h1 span').textContent === '裁判台'", "the Chinese labels");
@@ -470,4 +483,36 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     let wide = b.script("return [...document.querySelectorAll('body *')].filter(e => !e.closest('.table-wrap') && e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 8);", json!([]));
     assert!(overflow <= 0, "{overflow} px wider than a phone: {wide}");
     eprintln!("screenshots in {}", shots.display());
+}
+
+/// `/api/diff`: any two rule sets' differences, as `xqspec diff --json` gives them, with the
+/// report's Markdown and the diagrams of its behaviour cases; an unknown rule set is
+/// `unsupported`, a missing one a 400.
+#[test]
+fn the_api_shows_the_differences_of_two_rule_sets() {
+    let s = Server::start("diff");
+    let host = s.addr.to_string();
+    let (code, bytes) = http(s.addr, "GET", "/api/diff?from=cxa-2011&to=cxa-2020", &host, b"");
+    let a: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(code, 200);
+    let d = &a["result"]["diff"];
+    assert_eq!((d["from"].as_str(), d["to"].as_str()), (Some("cxa-2011"), Some("cxa-2020")));
+    let change = d["changes"].as_array().unwrap().iter().find(|c| c["clause"] == "draw.natural_limit").expect("the natural limit changes");
+    assert_eq!((change["certainty"].as_str(), change["article_from"].as_str(), change["article_to"].as_str()), (Some("differs_weak"), Some("22.2"), Some("4.2.4")), "{change}");
+    assert!(d["markdown"].as_str().unwrap().starts_with("# Differences: cxa-2011 → cxa-2020"));
+    let b = d["behaviour"].as_array().unwrap().iter().find(|b| b["diagram"].is_string()).expect("a behaviour case with its diagram");
+    let diagram = b["diagram"].as_str().unwrap();
+    assert!(d["diagrams"][diagram].as_str().is_some_and(|svg| svg.starts_with("<svg")), "{diagram}");
+    assert!(b["answer_from"]["text"].as_str().is_some_and(|t| !t.contains('{')), "{b}");
+    // An overlay's rule set, `+` escaped as a browser writes it.
+    let (code, bytes) = http(s.addr, "GET", "/api/diff?from=cxa-2011&to=cxa-2011%2Bprovincial-2012-open", &host, b"");
+    let a: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(code, 200);
+    assert!(a["result"]["diff"]["changes"].as_array().unwrap().iter().any(|c| c["clause"] == "draw.natural_limit"), "{a}");
+    let (code, bytes) = http(s.addr, "GET", "/api/diff?from=cxa-2011&to=cxa-2042", &host, b"");
+    let a: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(code, 200);
+    assert!(a["unsupported"]["reason"].as_str().is_some_and(|r| r.contains("cxa-2042")), "{a}");
+    let (code, _) = http(s.addr, "GET", "/api/diff?from=cxa-2011", &host, b"");
+    assert_eq!(code, 400);
 }

@@ -147,6 +147,10 @@ pub struct Desk {
     spec: Spec,
     reference: Reference,
     about: About,
+    /// The suite the differences' behaviour is read from (the built-in copy).
+    suite: xqspec::conform::suite::Suite,
+    /// `/api/diff` answers, by pair: a diff runs the reference over the suite, so once.
+    diffs: std::sync::Mutex<std::collections::BTreeMap<(String, String), Value>>,
 }
 
 impl Desk {
@@ -154,7 +158,7 @@ impl Desk {
     pub fn new(spec: &Spec) -> Desk {
         let reference = Reference::new(spec);
         let about = reference.about();
-        Desk { spec: spec.clone(), reference, about }
+        Desk { spec: spec.clone(), reference, about, suite: xqspec::conform::suite::Suite::embedded(), diffs: Default::default() }
     }
 
     /// Answers one request: `method` and `url` (path and query string) as sent, `body` at
@@ -175,7 +179,8 @@ impl Desk {
             ("/api/sheet", _, true) => self.read(path, body, |b: GameBody| self.sheet(b)),
             ("/api/clause", _, true) => self.read(path, body, |b: ClauseBody| self.clause(b)),
             ("/api/record", _, true) => self.record(query, body),
-            ("/" | "/index.html" | "/app.js" | "/app.css" | "/api/hello" | "/api/rulesets", ..)
+            ("/api/diff", true, _) => self.diff(query),
+            ("/" | "/index.html" | "/app.js" | "/app.css" | "/api/hello" | "/api/rulesets" | "/api/diff", ..)
             | ("/api/ask" | "/api/status" | "/api/line" | "/api/board" | "/api/sheet" | "/api/clause" | "/api/record", ..) => {
                 Reply::refused(405, format!("{method} {path}: not allowed here (GET for pages, /api/hello and /api/rulesets; POST for the other /api routes)"))
             }
@@ -305,6 +310,31 @@ impl Desk {
                 Some(c) => Reply::answer(&Answer::one("clause", self.spec.clause_json(c))),
                 None => Reply::answer(&Answer::unsupported(format!("rule set {} has no clause {}", rs.id(), b.id))),
             },
+        }
+    }
+
+    /// `/api/diff?from=A&to=B`: how two rule sets differ, as `xqspec diff --json` says it,
+    /// with the report's Markdown and the diagrams of its behaviour cases (file name → SVG).
+    fn diff(&self, query: &str) -> Reply {
+        let param = |name: &str| query.split('&').find_map(|kv| kv.strip_prefix(name).and_then(|v| v.strip_prefix('='))).map(percent_decoded);
+        let (Some(from), Some(to)) = (param("from"), param("to")) else {
+            return Reply::refused(400, "/api/diff needs ?from=RULESET&to=RULESET (for example from=cxa-2011&to=cxa-2020)");
+        };
+        let key = (from.clone(), to.clone());
+        if let Some(v) = self.diffs.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return Reply::answer(&Answer::one("diff", v));
+        }
+        match xqspec::report::diff::diff(&self.spec, &self.suite, &from, &to) {
+            Err(e) => Reply::answer(&Answer::unsupported(e)),
+            Ok(d) => {
+                let mut v = d.to_json();
+                v["markdown"] = Value::String(d.markdown.clone());
+                v["diagrams"] = Value::Object(d.diagrams.iter().map(|(n, svg)| (n.clone(), Value::String(svg.clone()))).collect());
+                if let Ok(mut m) = self.diffs.lock() {
+                    m.insert(key, v.clone());
+                }
+                Reply::answer(&Answer::one("diff", v))
+            }
         }
     }
 

@@ -36,6 +36,12 @@ const T = {
     summary: "Summary", provenance: "Provenance", source: "Source", inherited: "Inherited from", data: "Data",
     loaded: (n, e) => `${n} ${n === 1 ? "game" : "games"}, ${e}.`, not_a_game: "not a game", not_legal: (t) => `“${t}” is not a legal move here`,
     editor_on: "Editing: click points to place the piece chosen.",
+    diff_title: "How two rule sets differ", diff_from: "From", diff_to: "to", diff_show: "Show the differences",
+    diff_changes: "What changed", diff_counts: "Clause pairs", diff_renumbered: "Renumbered only",
+    diff_behaviour: "Answers that differ", diff_wait: "Comparing the rule sets…", diff_none: "No rule fact differs.",
+    diff_assumed: (id, n, all) => `${id}: ${n} of its ${all} clauses are assumed (inherited or inferred: its text is not known).`,
+    diff_caused: "Caused by", diff_not_encoded: "Not encoded in one rule set",
+    diff_unencoded: "Known differences no clause encodes (not decidable by a program, or too little of the text known):",
   },
   zh: {
     title: "裁判台", ruleset: "规则", overlay: "补充规定", notation: "记谱", no_overlay: "无",
@@ -61,6 +67,12 @@ const T = {
     summary: "概要", provenance: "出处", source: "来源", inherited: "沿用自", data: "数据",
     loaded: (n, e) => `读入 ${n} 局（${e}）。`, not_a_game: "不是对局", not_legal: (t) => `“${t}” 此时不是合法着法`,
     editor_on: "编辑中：点棋盘上的点放下所选棋子。",
+    diff_title: "两套规则的差异", diff_from: "从", diff_to: "到", diff_show: "显示差异",
+    diff_changes: "改动", diff_counts: "条款对", diff_renumbered: "仅改条号",
+    diff_behaviour: "答案不同的用例", diff_wait: "正在比较…", diff_none: "规则事实没有差异。",
+    diff_assumed: (id, n, all) => `${id}：${all} 条中 ${n} 条为推定（沿用或推断，原文未见）。`,
+    diff_caused: "原因", diff_not_encoded: "一方未编码",
+    diff_unencoded: "已知但未编码的差异（程序无法判定，或原文所知太少）：",
   },
 };
 const WORDS = {
@@ -481,6 +493,51 @@ async function finishEditing() {
   await setGame(fen, [], 0);
 }
 
+// ---- differences between two rule sets (/api/diff) ------------------------------------
+
+// `code` spans and **bold** of the summary lines, the rest escaped.
+const inline = (s) => esc(s).replace(/`([^`]*)`/g, "<code>$1</code>").replace(/\*\*([^*]+)\*\*/g, "<b>$1</b>");
+
+async function showDiff() {
+  const from = $("diff-from").value, to = $("diff-to").value;
+  $("diff").innerHTML = `<p class="quiet">${esc(t("diff_wait"))}</p>`;
+  const a = await (await fetch(`/api/diff?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`)).json();
+  if (problem(a)) { $("diff").innerHTML = ""; return message(problem(a)); }
+  const d = a.result.diff;
+  const art = (c) => c.kind === "added" ? `${d.to} ${c.article_to ?? "—"}` : c.kind === "removed" ? `${d.from} ${c.article_from ?? "—"}`
+    : c.article_from === c.article_to ? `${c.article_to}` : `${d.from} ${c.article_from ?? "—"} → ${d.to} ${c.article_to ?? "—"}`;
+  let h = `<h3>${esc(t("diff_changes"))}: ${esc(d.from)} → ${esc(d.to)}</h3>`;
+  h += d.changes.length ? "<ul class=\"changes\">" + d.changes.map((c) =>
+    `<li data-certainty="${esc(c.certainty)}"><b>${esc(art(c))}</b> — ${inline(c.text)} <i class="certainty ${esc(c.certainty)}">${esc(c.certainty_label)}</i>; ${c.sources.map(esc).join(", ")}</li>`).join("") + "</ul>"
+    : `<p>${esc(t("diff_none"))}</p>`;
+  if (d.unencoded_changes.length) {
+    h += `<p class="quiet">${esc(t("diff_unencoded"))}</p><ul class="changes">` + d.unencoded_changes.map((c) =>
+      `<li data-certainty="${esc(c.certainty)}"><b>${esc(c.in)} ${esc(c.articles)}</b> — ${inline(c.text)} <i class="certainty ${esc(c.certainty)}">${esc(c.certainty_label)}</i>; ${c.sources.map(esc).join(", ")}</li>`).join("") + "</ul>";
+  }
+  for (const [id, n] of [[d.from, d.assumed.from], [d.to, d.assumed.to]]) {
+    if (n.assumed) h += `<p class="quiet">${esc(t("diff_assumed", id, n.assumed, n.clauses))}</p>`;
+  }
+  h += `<p><b>${esc(t("diff_counts"))}</b>: ${d.certainties.map((c) => `${c.clauses} ${esc(c.label)}`).join(", ")}</p>`;
+  const renum = d.clauses.filter((c) => c.kind === "renumbered");
+  if (renum.length) {
+    h += `<details><summary>${esc(t("diff_renumbered"))} (${renum.length})</summary><div class="table-wrap"><table><tr><th>clause</th><th>${esc(d.from)} → ${esc(d.to)}</th><th></th></tr>` +
+      renum.map((c) => `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.article_from)} → ${esc(c.article_to)}</td><td>${esc(c.certainty_label)}</td></tr>`).join("") + "</table></div></details>";
+  }
+  const unenc = d.clauses.filter((c) => c.certainty === "not_encoded");
+  if (unenc.length) h += `<p><b>${esc(t("diff_not_encoded"))}</b>: ${unenc.length} (${unenc.map((c) => esc(c.id)).join(", ")})</p>`;
+  if (d.behaviour.length) {
+    h += `<h3>${esc(t("diff_behaviour"))} (${d.behaviour.length})</h3>`;
+    for (const b of d.behaviour) {
+      const svg = b.diagram && d.diagrams[b.diagram];
+      h += `<details class="behaviour"><summary><code>${esc(b.case)}</code> — ${esc(b.description)}</summary>` +
+        (svg ? `<div class="diff-board">${svg}</div>` : "") +
+        `<div class="table-wrap"><table><tr><th></th><th>${esc(d.from)}</th><th>${esc(d.to)}</th></tr><tr><td>answer</td><td>${esc(b.answer_from.text)}</td><td>${esc(b.answer_to.text)}</td></tr></table></div>` +
+        `<p>${esc(t("diff_caused"))}: ${b.causes.map((c) => `<code>${esc(c.clause)}</code> (${esc(c.kind)})`).join(", ") || "—"} · <i>${esc(b.certainty_label ?? "")}</i></p></details>`;
+    }
+  }
+  $("diff").innerHTML = h;
+}
+
 // ---- wiring ---------------------------------------------------------------------------
 
 function applyLabels() {
@@ -552,6 +609,7 @@ $("sheet").onclick = async () => {
 $("notation").onchange = async () => { await refreshLine(); renderMoves(); renderRuling(); };
 $("edition").onchange = async () => { fillOverlays(); await setGame(S.fen, S.moves, S.ply); };
 $("overlay").onchange = () => setGame(S.fen, S.moves, S.ply);
+$("diff-form").onsubmit = (ev) => { ev.preventDefault(); showDiff().catch((e) => message(String(e))); };
 $("lang").onclick = () => {
   S.lang = S.lang === "zh" ? "en" : "zh";
   applyLabels();
@@ -570,6 +628,10 @@ window.addEventListener("unhandledrejection", (ev) => message(String(ev.reason))
     .map((e) => `<option value="${esc(e.id)}"${e.id === r.default ? " selected" : ""}>${esc(e.id)} · ${esc(e.name)}</option>`)
     .join("");
   fillOverlays();
+  // Every rule set and every edition with a shipped overlay can be compared.
+  const ids = [...r.rulesets.map((e) => e.id), ...r.overlays.map((o) => `${o.edition}+${o.overlay}`)];
+  $("diff-from").innerHTML = ids.map((id) => `<option${id === "cxa-2011" ? " selected" : ""}>${esc(id)}</option>`).join("");
+  $("diff-to").innerHTML = ids.map((id) => `<option${id === r.default ? " selected" : ""}>${esc(id)}</option>`).join("");
   applyLabels();
   await setGame("startpos", [], 0);
 })();
