@@ -59,6 +59,13 @@ pub fn number_after(text: &str, word: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
+/// The index in `name[i]` (`events[3]: …` → 3).
+pub fn index_in(text: &str, open: &str) -> Option<usize> {
+    let at = text.find(open)? + open.len();
+    let digits: String = text[at..].chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
 /// The exception class of a protocol reject kind: the FEN's, a move or notation text that
 /// does not read, a move that reads but is not legal, or another rule's refusal.
 pub fn class_of_kind(kind: &str) -> &'static str {

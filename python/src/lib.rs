@@ -156,7 +156,7 @@ fn rejection(rules: &Rules, kind: &str, message: &str, fen_moves: Option<(&str, 
         Some(LineError::MoveSyntax { index, .. }) | Some(LineError::Illegal { index, .. }) => place.ply = Some(*index),
         None => {
             place.ply = number_after(message, "move");
-            place.event = number_after(message, "event");
+            place.event = errors::index_in(message, "events[");
             place.column = number_after(message, "column");
         }
     }

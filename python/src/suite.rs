@@ -12,7 +12,7 @@ use pyo3::types::PyDict;
 use serde_json::Value;
 
 use xqspec::conform::protocol::{self, About, Ask, Implementation};
-use xqspec::conform::runner::{self, RunOptions};
+use xqspec::conform::runner::{self, KnownFailures, RunOptions};
 use xqspec::conform::subject::InProcess;
 use xqspec::conform::Suite;
 use xqspec::query::{Answer, Query};
@@ -121,9 +121,11 @@ impl Implementation for PyImplementation {
 /// `method(edition, input)` (and `overlay=` when it declares overlays), returning the result
 /// object as a dict, raising an `XqspecError` with `kind` to reject and `UnsupportedError` to
 /// decline. Returns one dict per case and edition: `id`, `path`, `area`, `edition`,
-/// `status` (`pass`, `fail`, `skip`, `error`, `crash`), `detail`, `expected`, `got`, `ms`.
+/// `status` (`pass`, `fail`, `skip`, `error`, `crash`), `detail`, `expected`, `got`, `ms`,
+/// `known_failure`. `known_failures` is a known-failures file (`conformance/README.md`), or
+/// `"reference"` for the reference's own list.
 #[pyfunction]
-#[pyo3(signature = (implementation, *, editions=None, run=None, skip=None, skip_features=None))]
+#[pyo3(signature = (implementation, *, editions=None, run=None, skip=None, skip_features=None, known_failures=None))]
 pub fn run_suite(
     py: Python<'_>,
     implementation: &Bound<'_, PyAny>,
@@ -131,8 +133,27 @@ pub fn run_suite(
     run: Option<Vec<String>>,
     skip: Option<Vec<String>>,
     skip_features: Option<Vec<String>>,
+    known_failures: Option<std::path::PathBuf>,
 ) -> PyResult<PyObject> {
     let about = about_of(implementation)?;
+    let known = match known_failures {
+        None => KnownFailures::default(),
+        Some(p) => {
+            let read = if p.as_os_str() == "reference" {
+                suite().reference_known_failures()
+            } else {
+                let file = p.display().to_string();
+                match std::fs::read_to_string(&p) {
+                    Ok(text) => KnownFailures::parse(&file, &text, suite()),
+                    Err(e) => return Err(error("QueryError", format!("{file}: {e}"), Place { kind: Some("known_failures".into()), file: Some(file), ..Place::default() })),
+                }
+            };
+            read.map_err(|problems| {
+                let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+                error("QueryError", text.join("; "), Place { kind: Some("known_failures".into()), ..Place::default() })
+            })?
+        }
+    };
     let overlays = crate::state()?.spec.overlays().to_vec();
     let opts = RunOptions {
         editions: editions.unwrap_or_default(),
@@ -141,7 +162,7 @@ pub fn run_suite(
         skip_features: skip_features.unwrap_or_default(),
         timeout: Duration::from_secs(3600),
         overlays,
-        ..RunOptions::default()
+        known,
     };
     let imp = PyImplementation { obj: implementation.clone().unbind(), about };
     let results = guard("run_suite", || {

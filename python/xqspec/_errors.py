@@ -1,9 +1,10 @@
 """The exceptions of xqspec. Every refusal of the library is an ``XqspecError``
 carrying what the library says of its place: ``kind`` (the protocol's reject kind,
 such as ``fen.board_shape`` or ``move.illegal``), ``file``, ``line``, ``column``,
-``ply`` (the 1-based number of the move in the moves given) and ``event``
-(the 1-based number of an event of an ``outcome`` input), each ``None`` when it
-does not apply."""
+``ply`` (the 1-based number of the move in the moves given, or of the game's
+ply in a record) and ``event`` (the index of an event in an ``outcome`` input's
+``events`` list, from 0, as the message writes ``events[i]``), each ``None`` when
+it does not apply."""
 
 from __future__ import annotations
 
