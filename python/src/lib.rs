@@ -110,13 +110,18 @@ impl Rules {
     }
 }
 
-/// The answer of the reference to `query` under `rules`, the GIL released meanwhile.
+/// The answer of the reference to `query` under `rules`. Queries that take microseconds
+/// (legal moves, status, a FEN, a move) keep the GIL, which costs less than releasing it;
+/// the others (perft, rulings, games, batches) release it, so that Python threads run
+/// meanwhile.
 fn answer(py: Python<'_>, rules: &Rules, query: &Query) -> PyResult<Answer> {
     let st = state()?;
     let (edition, overlay) = (rules.edition.as_str(), rules.overlay.as_ref());
-    py.allow_threads(|| {
-        guard(query.name(), || Ok(st.reference.answer_query(edition, overlay, query)))
-    })
+    let run = || guard(query.name(), || Ok(st.reference.answer_query(edition, overlay, query)));
+    match query {
+        Query::Perft { .. } => py.allow_threads(run),
+        _ => run(),
+    }
 }
 
 /// The result object of an answer, or the exception for a rejection, an `unsupported` or

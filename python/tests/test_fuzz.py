@@ -12,14 +12,14 @@ import xqspec
 
 ALLOWED = (xqspec.XqspecError, TypeError, ValueError, OverflowError)
 SEED = int(os.environ.get("XQSPEC_FUZZ_SEED", "36"))
-ITERATIONS = int(os.environ.get("XQSPEC_FUZZ_ITERATIONS", "3000"))
+ITERATIONS = int(os.environ.get("XQSPEC_FUZZ_ITERATIONS", "10000"))
 BUDGET_S = float(os.environ.get("XQSPEC_FUZZ_SECONDS", "15"))
 
 QUERIES = ["legal_moves", "perft", "status", "validate_fen", "parse_move", "format_move",
            "outcome", "touch_move", "game_status", "clock", "playoff", "standings", "ruling",
            "replay_pgn", "", "nonsense"]
 NOTATIONS = ["iccs", "wxf", "chinese", "chinese-abbreviated", "chinese-traditional-fullwidth", "x", ""]
-ALPHABET = "rnbakcpRNBAKCPhHeE0123456789/ wb-ｗ炮二平五进退马車将帅士象兵卒\x00\n\t{}[]\":,.\\\u202e\ud7ff"
+ALPHABET = "rnbakcpRNBAKCPhHeE0123456789/ wb-ｗ炮二平五进退马車将帅士象兵卒\x00\n\t{}[]\":,.\\\u202e\ud7ff\ud800"
 
 
 def rand_text(r: random.Random, n: int = 40) -> str:
