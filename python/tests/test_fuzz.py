@@ -75,7 +75,8 @@ def mutate(r: random.Random, v):
 
 def calls(r: random.Random, inputs):
     """One random call of an entry point: (name, thunk)."""
-    fen = r.choice([xqspec.START_FEN, "startpos", rand_text(r, 80), mutate(r, xqspec.START_FEN)])
+    fen = r.choice([xqspec.START_FEN, "startpos", rand_text(r, 80), mutate(r, xqspec.START_FEN),
+                    rand_bytes(r, 90).decode("latin-1")])
     moves = r.choice([[], ["h2e2"], [rand_text(r, 6) for _ in range(r.randrange(4))], ["h2e2", "h9g7", "b0c2"]])
     q = r.choice(QUERIES)
     base = r.choice(inputs) if inputs and r.random() < 0.7 else (q, rand_json(r))
@@ -84,7 +85,7 @@ def calls(r: random.Random, inputs):
     if name == "perft" and isinstance(inp, dict):
         inp = dict(inp, depth=r.choice([0, 1, 2, -1, "2", None]))
     ed = r.choice([None, None, "cxa-1999", "cxa-2011", "axf", "nope", "cxa-2011+provincial-2012-open", ""])
-    pick = r.randrange(16)
+    pick = r.randrange(17)
     return [
         ("legal_moves", lambda: xqspec.legal_moves(fen, moves, edition=ed)),
         ("perft", lambda: xqspec.perft(r.choice([0, 1, 2, -1]), fen, moves, edition=ed)),
@@ -102,6 +103,7 @@ def calls(r: random.Random, inputs):
         ("overlay", lambda: xqspec.legal_moves(overlay=r.choice([rand_json(r), "nope", {"overlay": "x"}]))),
         ("outcome", lambda: xqspec.outcome(inp, edition=ed)),
         ("standings", lambda: xqspec.standings(inp, edition=ed)),
+        ("ask_bytes", lambda: xqspec.ask(rand_bytes(r, 12).decode("latin-1"), rand_json(r))),
     ][pick]
 
 
@@ -143,6 +145,22 @@ def test_random_files_are_reported_per_file(tmp_path):
         assert any(i.get("file_error") for i in items)
         places = {i["place"].split(" ")[0] for i in items}
         assert str(tmp_path) in places and str(tmp_path / "missing.pgn") in places
+
+
+def test_random_overlay_files(tmp_path):
+    r = random.Random(SEED + 2)
+    good = "overlay: x\nname: x\nedition: cxa-2011\nprovenance: {status: verified, source: digest, ref: x}\nchanges:\n- clause: draw.natural_limit\n  data: {rounds: 40}\n"
+    for i in range(200):
+        p = tmp_path / f"x.yaml"
+        if i % 2:
+            p.write_bytes(rand_bytes(r, 300))
+        else:
+            p.write_text(mutate(r, good), encoding="utf-8", errors="surrogatepass")
+        try:
+            o = xqspec.load_overlay(p)
+            xqspec.legal_moves(edition=o.get("edition"), overlay=o)
+        except ALLOWED:
+            pass
 
 
 def test_a_panic_is_an_internal_error():
