@@ -43,10 +43,13 @@ static STATE: OnceLock<Result<State, String>> = OnceLock::new();
 pub(crate) fn state() -> PyResult<&'static State> {
     STATE
         .get_or_init(|| {
-            let spec = Spec::builtin().map_err(|e| e.to_string())?;
-            let reference = Reference::new(&spec);
-            let about = Implementation::about(&reference);
-            Ok(State { spec, reference, about })
+            std::panic::catch_unwind(|| {
+                let spec = Spec::builtin().map_err(|e| e.to_string())?;
+                let reference = Reference::new(&spec);
+                let about = Implementation::about(&reference);
+                Ok(State { spec, reference, about })
+            })
+            .unwrap_or_else(|_| Err("internal error (panic) loading the spec".into()))
         })
         .as_ref()
         .map_err(|e| error("SpecError", format!("the built-in spec does not load: {e}"), Place::default()))
@@ -103,10 +106,8 @@ pub(crate) fn rules_named(edition: Option<&str>, overlay: Option<&Bound<'_, PyAn
 
 impl Rules {
     fn ruleset(&self) -> PyResult<Arc<RuleSet>> {
-        state()?
-            .reference
-            .ruleset(&self.edition, self.overlay.as_ref())
-            .map_err(|e| error("SpecError", e, Place::default()))
+        let st = state()?;
+        guard("ruleset", || st.reference.ruleset(&self.edition, self.overlay.as_ref()).map_err(|e| error("SpecError", e, Place::default())))
     }
 }
 
@@ -482,7 +483,7 @@ fn clauses(py: Python<'_>, edition: Option<&str>, overlay: Option<&Bound<'_, PyA
     let st = state()?;
     let ed = match &rules.overlay {
         None => st.spec.edition(&rules.edition).cloned().ok_or_else(|| error("SpecError", format!("unknown edition {}", rules.edition), Place::default()))?,
-        Some(o) => st.spec.with_overlay(o).map_err(|e| error("SpecError", e.to_string(), Place::default()))?,
+        Some(o) => guard("clauses", || st.spec.with_overlay(o).map_err(|e| error("SpecError", e.to_string(), Place::default())))?,
     };
     let clauses: Vec<Value> = ed.clauses_with_prefix("").map(|c| st.spec.clause_json(c)).collect();
     to_py(py, &serde_json::json!({ "edition": ed.to_json(), "clauses": clauses }))
@@ -501,16 +502,18 @@ fn hello(py: Python<'_>) -> PyResult<PyObject> {
 fn _rust_time(py: Python<'_>, query: &str, input: &Bound<'_, PyAny>, n: u32, edition: Option<&str>) -> PyResult<f64> {
     let rules = rules_named(edition, None)?;
     let input = input_map(input)?;
-    let q = Query::from_parts(query, &input).map_err(|e| error("QueryError", e, Place::default()))?;
+    let q = guard("_rust_time", || Query::from_parts(query, &input).map_err(|e| error("QueryError", e, Place::default())))?;
     let st = state()?;
     let n = n.max(1);
-    Ok(py.allow_threads(|| {
-        let t = Instant::now();
-        for _ in 0..n {
-            std::hint::black_box(st.reference.answer_query(&rules.edition, None, std::hint::black_box(&q)));
-        }
-        t.elapsed().as_secs_f64() * 1e6 / f64::from(n)
-    }))
+    py.allow_threads(|| {
+        guard("_rust_time", || {
+            let t = Instant::now();
+            for _ in 0..n {
+                std::hint::black_box(st.reference.answer_query(&rules.edition, None, std::hint::black_box(&q)));
+            }
+            Ok(t.elapsed().as_secs_f64() * 1e6 / f64::from(n))
+        })
+    })
 }
 
 /// Panics inside the library on purpose: the test that a panic is an `InternalError`.

@@ -43,7 +43,7 @@ fn about_of(obj: &Bound<'_, PyAny>) -> PyResult<About> {
     };
     m.entry("type").or_insert_with(|| "hello".into());
     m.entry("protocol").or_insert_with(|| protocol::PROTOCOL_VERSION.into());
-    protocol::parse_hello(&v.to_string()).map_err(|e| error("QueryError", e, Place { kind: Some("hello".into()), ..Place::default() }))
+    guard("hello", || protocol::parse_hello(&v.to_string()).map_err(|e| error("QueryError", e, Place { kind: Some("hello".into()), ..Place::default() })))
 }
 
 impl PyImplementation {
@@ -180,7 +180,8 @@ pub fn run_suite(
 /// The suite's cases: `id`, `path`, `query`, `editions`, `clauses`, `features`, `input`.
 #[pyfunction]
 pub fn cases(py: Python<'_>) -> PyResult<PyObject> {
-    let rows: Vec<Value> = suite()
+    let suite = guard("cases", || Ok(suite()))?;
+    let rows: Vec<Value> = suite
         .cases
         .iter()
         .map(|c| {
