@@ -54,7 +54,7 @@ def command_line(files, edition):
     return lines[:-1], lines[-1]["summary"]
 
 
-@pytest.mark.parametrize("edition", ["cxa-2020"])
+@pytest.mark.parametrize("edition", ["cxa-2020", "cxa-1999"])
 def test_dask_local_cluster_adjudicates_as_the_command_line(tmp_path, edition):
     import xqspec.dask_jobs as jobs
 
