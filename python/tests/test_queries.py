@@ -170,3 +170,16 @@ def test_event_errors_carry_the_event():
     with pytest.raises(xqspec.IllegalMoveError) as e:
         xqspec.outcome({"fen": START, "events": [{"move": "h2e2"}, {"move": "h2e2"}]})
     assert e.value.event == 1
+
+
+def test_threads_share_the_library():
+    from concurrent.futures import ThreadPoolExecutor
+
+    alone = xqspec.ruling(CHASE)
+    moves = xqspec.legal_moves()
+    with ThreadPoolExecutor(4) as pool:
+        rulings = list(pool.map(lambda _: xqspec.ruling(CHASE), range(16)))
+        lists = list(pool.map(lambda _: xqspec.legal_moves(), range(16)))
+        overlaid = list(pool.map(lambda _: xqspec.game_status({"fen": START, "moves": []}, edition="cxa-2011", overlay="provincial-2012-open"), range(8)))
+    assert all(r == alone for r in rulings) and all(m == moves for m in lists)
+    assert all(o == overlaid[0] for o in overlaid)
