@@ -15,7 +15,6 @@ use std::time::Instant;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use serde_json::{Map, Value};
 
 use xqspec::conform::protocol::{self, About, Implementation};
@@ -558,6 +557,5 @@ fn _xqspec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(suite::cases, m)?)?;
     m.add_function(wrap_pyfunction!(_rust_time, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
-    let _ = PyDict::new(m.py());
     Ok(())
 }
