@@ -76,6 +76,18 @@ pub struct FenProblem {
     pub(crate) message: String,
 }
 
+impl FenProblem {
+    /// The 1-based character column in the FEN text, when the problem has a place.
+    pub fn column(&self) -> Option<usize> {
+        self.column
+    }
+
+    /// What is wrong, in words.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
 /// A text that is not a FEN (the reading of [`parse`]): the first thing wrong stops the reading.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenSyntaxError(pub FenProblem);

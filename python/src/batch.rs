@@ -1,0 +1,307 @@
+//! The batch calls over record files, in ONE place: every file read by
+//! `xqspec::notation::records` (the path `xqspec replay` and `xqspec adjudicate` read by),
+//! every game replayed by one `Replayer`; a file that cannot be read, a folder, text that is
+//! no game are items of the answer with their place, and the rest is processed.
+//!
+//! `adjudicate` items are the objects `xqspec adjudicate --json` prints, key for key (the
+//! Dask test compares them). The library is getting a parallel, streaming batch API; these
+//! functions will call it then, and nothing else here reads records.
+
+use std::path::{Path, PathBuf};
+
+use pyo3::prelude::*;
+use serde_json::{json, Value};
+
+use xqspec::arbiter::{Adjudication, GameResult};
+use xqspec::notation::records::{self, Ending, Entry, FileError, RecordFile};
+use xqspec::notation::replay::{GameReplay, ReplayError, Replayer};
+use xqspec::notation::{self, Notation, Style};
+use xqspec::ruleset::RuleSet;
+use xqspec::vm::Status;
+
+use crate::convert::to_py;
+use crate::errors::{error, guard, Place};
+use crate::rules_named;
+
+/// What a batch does with each game.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// Replay, and (with a notation) write the game in it.
+    Replay(Option<(Notation, Style)>),
+    /// Replay and adjudicate from the moves alone.
+    Adjudicate,
+}
+
+/// The end an adjudication found (as `xqspec adjudicate` compares it with the record).
+fn ending(a: &Adjudication) -> Option<Ending> {
+    if a.result == GameResult::Ongoing {
+        return None;
+    }
+    let how = a.how.unwrap_or("?");
+    let why = match &a.clause {
+        Some(c) => format!("{how}, {}, art. {}", c.clause, c.article.as_deref().unwrap_or("—")),
+        None => how.to_string(),
+    };
+    Some(Ending { result: a.result_name(), ply: a.ply, why })
+}
+
+fn replay_error_json(e: &ReplayError) -> Value {
+    let mut v = json!({ "message": e.to_string(), "kind": e.kind().code() });
+    match e {
+        ReplayError::Pgn(p) => {
+            v["line"] = json!(p.line);
+        }
+        ReplayError::Fen { line, column, .. } => {
+            v["line"] = json!(line);
+            v["column"] = json!(column);
+        }
+        ReplayError::Move { ply, move_number, text, line, column, .. } => {
+            v["line"] = json!(line);
+            v["column"] = json!(column);
+            v["ply"] = json!(ply);
+            v["move_number"] = json!(move_number);
+            v["text"] = json!(text);
+        }
+        ReplayError::Encoding { line, column, byte, .. } => {
+            v["line"] = json!(line);
+            v["column"] = json!(column);
+            v["byte"] = json!(byte);
+        }
+    }
+    v
+}
+
+/// Every game of every file, in file order, as JSON items.
+fn run(rs: &RuleSet, files: Vec<(PathBuf, Result<RecordFile, FileError>)>, mode: Mode) -> Result<Vec<Value>, String> {
+    let arbiter = rs.arbiter.as_ref();
+    if matches!(mode, Mode::Adjudicate) && arbiter.is_none() {
+        return Err(format!("rule set {} has no arbiter's clauses", rs.id()));
+    }
+    let mut items = Vec::new();
+    let mut replayer = Replayer::new(&rs.vm);
+    for (path, file) in files {
+        let file = match file {
+            Ok(f) => f,
+            Err(e) => {
+                items.push(json!({ "place": e.path.display().to_string(), "file_error": e.message }));
+                continue;
+            }
+        };
+        let judge = |r: &GameReplay| -> (Result<Adjudication, String>, Option<Ending>) {
+            let (Some(arbiter), Some(start)) = (arbiter, r.start.as_ref()) else {
+                return (Ok(Adjudication::undecided()), None);
+            };
+            let found = match mode {
+                Mode::Adjudicate => arbiter.adjudicate(&rs.vm, rs.repetition.as_ref(), start, &r.moves).map_err(|e| e.to_string()),
+                // As `xqspec replay` judges: only a final mate or stalemate.
+                Mode::Replay(_) => match r.last.as_ref().map(|l| l.status(&rs.vm)) {
+                    Some(Status::Checkmate | Status::Stalemate) => arbiter.adjudicate(&rs.vm, None, start, &r.moves).map_err(|e| e.to_string()),
+                    _ => Ok(Adjudication::undecided()),
+                },
+            };
+            let end = found.as_ref().ok().and_then(ending);
+            (found, end)
+        };
+        let entries = records::games(&file, &mut replayer, judge);
+        for entry in entries {
+            let g = match entry {
+                Entry::Game(g) => g,
+                Entry::NotAGame(problem) => {
+                    items.push(json!({
+                        "place": format!("{} line {}", path.display(), problem.place.line),
+                        "line": problem.place.line,
+                        "column": problem.place.column,
+                        "byte": problem.place.byte,
+                        "not_a_game": problem.message,
+                    }));
+                    continue;
+                }
+            };
+            let place = format!("{} game {}", path.display(), g.number);
+            let remarks: Vec<Value> = g.remarks.iter().map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message })).collect();
+            let recorded = g.recorded().map_or(Value::Null, |r| json!(r));
+            let item = match mode {
+                Mode::Adjudicate => {
+                    let found = match (g.failure(), g.verdict.clone()) {
+                        (Some(e), _) if g.replay.error.is_some() => Err(e.to_string()),
+                        (Some(e), _) => Err(format!("in a variation: {e}")),
+                        (None, Some(v)) => v,
+                        (None, None) => Err("no start position".to_string()),
+                    };
+                    let mut v = match &found {
+                        Ok(a) => a.to_json(),
+                        Err(e) => json!({ "error": e }),
+                    };
+                    if let Value::Object(m) = &mut v {
+                        m.insert("place".into(), json!(place));
+                        m.insert("title".into(), json!(g.replay.title));
+                        m.insert("recorded".into(), recorded);
+                        m.insert("disagrees".into(), json!(g.disagrees));
+                        m.insert("remarks".into(), Value::Array(remarks));
+                    }
+                    v
+                }
+                Mode::Replay(to) => {
+                    let r = &g.replay;
+                    let converted = to.map(|(n, style)| notation::replay::write_game(&rs.vm, replayer.kinds(), &g.game, r, n, style));
+                    json!({
+                        "place": place,
+                        "file": path.display().to_string(),
+                        "game": g.number,
+                        "title": r.title,
+                        "ok": r.is_ok(),
+                        "moves": r.moves.iter().map(|m| m.iccs()).collect::<Vec<_>>(),
+                        "variations": r.variations,
+                        "error": r.error.as_ref().map_or(Value::Null, replay_error_json),
+                        "variation_errors": r.variation_errors.iter().map(replay_error_json).collect::<Vec<_>>(),
+                        "recorded": recorded,
+                        "disagrees": g.disagrees,
+                        "remarks": remarks,
+                        "converted": converted,
+                    })
+                }
+            };
+            items.push(item);
+        }
+    }
+    Ok(items)
+}
+
+/// The encoding named, or detection.
+fn encoding_named(name: Option<&str>) -> PyResult<Option<&'static encoding_rs::Encoding>> {
+    match name {
+        None => Ok(None),
+        Some(n) => notation::encoding::by_name(n)
+            .map(Some)
+            .map_err(|e| error("QueryError", e.to_string(), Place { kind: Some("encoding".into()), ..Place::default() })),
+    }
+}
+
+fn mode_of(to: Option<&str>, style: &str) -> PyResult<Option<(Notation, Style)>> {
+    let Some(to) = to else { return Ok(None) };
+    let n = Notation::from_name(to).ok_or_else(|| {
+        error("QueryError", format!("unknown notation `{to}` (use iccs, wxf, chinese or chinese-abbreviated)"), Place { kind: Some("notation".into()), ..Place::default() })
+    })?;
+    let s = Style::from_name(style).ok_or_else(|| {
+        error("QueryError", format!("unknown style `{style}` (words: simplified, traditional, halfwidth, fullwidth, lower, upper, joined by +)"), Place { kind: Some("style".into()), ..Place::default() })
+    })?;
+    Ok(Some((n, s)))
+}
+
+/// The one entry of every batch call: files (or texts) read, run, turned into Python.
+fn batch(py: Python<'_>, what: &str, rules: crate::Rules, inputs: Inputs, encoding: Option<&str>, mode: Mode) -> PyResult<PyObject> {
+    let rs = rules.ruleset()?;
+    let enc = encoding_named(encoding)?;
+    let items = py.allow_threads(|| {
+        guard(what, || {
+            let files = match inputs {
+                Inputs::Paths(paths) => paths.into_iter().map(|p| {
+                    let f = records::read(&p, enc);
+                    (p, f)
+                }).collect(),
+                Inputs::Text(name, bytes) => {
+                    let p = PathBuf::from(name);
+                    let f = records::from_bytes(&p, bytes, enc);
+                    vec![(p, Ok(f))]
+                }
+            };
+            Ok(run(&rs, files, mode))
+        })
+    })?
+    .map_err(|e| error("SpecError", e, Place::default()))?;
+    to_py(py, &Value::Array(items))
+}
+
+enum Inputs {
+    Paths(Vec<PathBuf>),
+    Text(String, Vec<u8>),
+}
+
+/// A record given as `str` (UTF-8) or `bytes` (any encoding, detected).
+fn text_bytes(text: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(s) = text.extract::<String>() {
+        return Ok(s.into_bytes());
+    }
+    text.extract::<Vec<u8>>()
+        .map_err(|_| pyo3::exceptions::PyTypeError::new_err("a record is a str or bytes"))
+}
+
+/// Adjudicates every game of every file from its moves alone, as `xqspec adjudicate --json`:
+/// one dict per game (`result`, `ply`, `clause`, `article`, `how`, `recorded`,
+/// `disagrees`, `remarks`, `place` …), per run of text that is no game (`not_a_game`,
+/// `line`, `column`, `byte`) and per file that cannot be read (`file_error`), in order.
+#[pyfunction]
+#[pyo3(signature = (paths, *, edition=None, overlay=None, encoding=None))]
+pub fn adjudicate_files(py: Python<'_>, paths: Vec<PathBuf>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>, encoding: Option<&str>) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    batch(py, "adjudicate_files", rules, Inputs::Paths(paths), encoding, Mode::Adjudicate)
+}
+
+/// Replays every game of every file: one dict per game (`moves` in ICCS, `ok`, `error`
+/// with its `line`, `column`, `ply`, `remarks`, and with `to` the game written in that
+/// notation as `converted`), per run of text that is no game and per file not read.
+#[pyfunction]
+#[pyo3(signature = (paths, *, edition=None, overlay=None, encoding=None, to=None, style="simplified"))]
+#[allow(clippy::too_many_arguments)]
+pub fn replay_files(py: Python<'_>, paths: Vec<PathBuf>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>, encoding: Option<&str>, to: Option<&str>, style: &str) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let m = mode_of(to, style)?;
+    batch(py, "replay_files", rules, Inputs::Paths(paths), encoding, Mode::Replay(m))
+}
+
+/// [`adjudicate_files`] of one record given as text (`str`) or bytes, named `name`.
+#[pyfunction]
+#[pyo3(signature = (text, *, name="<text>", edition=None, overlay=None, encoding=None))]
+pub fn adjudicate_pgn(py: Python<'_>, text: &Bound<'_, PyAny>, name: &str, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>, encoding: Option<&str>) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let bytes = text_bytes(text)?;
+    batch(py, "adjudicate_pgn", rules, Inputs::Text(name.to_string(), bytes), encoding, Mode::Adjudicate)
+}
+
+/// [`replay_files`] of one record given as text (`str`) or bytes, named `name`.
+#[pyfunction]
+#[pyo3(signature = (text, *, name="<text>", edition=None, overlay=None, encoding=None, to=None, style="simplified"))]
+#[allow(clippy::too_many_arguments)]
+pub fn replay_pgn(py: Python<'_>, text: &Bound<'_, PyAny>, name: &str, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>, encoding: Option<&str>, to: Option<&str>, style: &str) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let bytes = text_bytes(text)?;
+    let m = mode_of(to, style)?;
+    batch(py, "replay_pgn", rules, Inputs::Text(name.to_string(), bytes), encoding, Mode::Replay(m))
+}
+
+/// The moves of game `game` (from 1) of a record file, in ICCS: the `--pgn FILE --game N`
+/// of the commands. A `RecordError` with `file`, `line`, `column` and `ply` when the file
+/// cannot be read, has no such game, or the game does not replay.
+#[pyfunction]
+#[pyo3(signature = (path, game=1, *, edition=None, overlay=None, encoding=None))]
+pub fn record_moves(py: Python<'_>, path: PathBuf, game: usize, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>, encoding: Option<&str>) -> PyResult<Vec<String>> {
+    let rules = rules_named(edition, overlay)?;
+    let items = batch(py, "record_moves", rules, Inputs::Paths(vec![path.clone()]), encoding, Mode::Replay(None))?;
+    let items = crate::convert::from_py(items.bind(py))?;
+    record_game(&path, game, &items)
+}
+
+fn record_game(path: &Path, game: usize, items: &Value) -> PyResult<Vec<String>> {
+    let file = Some(path.display().to_string());
+    let items = items.as_array().cloned().unwrap_or_default();
+    if let Some(e) = items.iter().find_map(|i| i.get("file_error")) {
+        return Err(error("RecordError", format!("{}: {}", path.display(), e.as_str().unwrap_or("")), Place { kind: Some("file".into()), file, ..Place::default() }));
+    }
+    let games: Vec<&Value> = items.iter().filter(|i| i.get("game").is_some()).collect();
+    let Some(g) = games.iter().find(|g| g["game"].as_u64() == Some(game as u64)) else {
+        return Err(error(
+            "RecordError",
+            format!("{}: no game {game} (the file holds {} games)", path.display(), games.len()),
+            Place { kind: Some("no_game".into()), file, ..Place::default() },
+        ));
+    };
+    if let Some(e) = g.get("error").filter(|e| !e.is_null()) {
+        let n = |k: &str| e.get(k).and_then(Value::as_u64).map(|x| x as usize);
+        return Err(error(
+            "RecordError",
+            format!("{} game {game}: {}", path.display(), e["message"].as_str().unwrap_or("")),
+            Place { kind: e["kind"].as_str().map(str::to_string), file, line: n("line"), column: n("column"), ply: n("ply"), ..Place::default() },
+        ));
+    }
+    Ok(g["moves"].as_array().map(|a| a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect()).unwrap_or_default())
+}

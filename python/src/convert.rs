@@ -1,0 +1,99 @@
+//! JSON values ↔ Python objects: answers are protocol JSON turned into dicts and lists,
+//! query inputs and a Python implementation's answers the other way.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::{Map, Number, Value};
+
+/// Nesting deeper than this is refused (the library's input layer allows 64 levels).
+const MAX_DEPTH: usize = 64;
+
+/// A JSON value as a Python object: objects → dict, arrays → list, numbers → int or
+/// float, strings → str, null → None.
+pub fn to_py(py: Python<'_>, v: &Value) -> PyResult<PyObject> {
+    Ok(match v {
+        Value::Null => py.None(),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any().unbind()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any().unbind()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any().unbind()
+            }
+        }
+        Value::String(s) => PyString::new(py, s).into_any().unbind(),
+        Value::Array(a) => {
+            let items = a.iter().map(|x| to_py(py, x)).collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any().unbind()
+        }
+        Value::Object(m) => map_to_py(py, m)?.into_any().unbind(),
+    })
+}
+
+/// A JSON object as a dict.
+pub fn map_to_py<'py>(py: Python<'py>, m: &Map<String, Value>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (k, x) in m {
+        d.set_item(k, to_py(py, x)?)?;
+    }
+    Ok(d)
+}
+
+/// A Python object as a JSON value: dict (string keys), list, tuple, str, int, float
+/// (finite), bool, None. Anything else is a `TypeError`, a cycle or nesting deeper than 64
+/// levels a `ValueError`.
+pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    from_py_at(obj, 0)
+}
+
+fn from_py_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
+    if depth > MAX_DEPTH {
+        return Err(PyValueError::new_err(format!("nested deeper than {MAX_DEPTH} levels")));
+    }
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = obj.downcast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        if let Ok(i) = obj.extract::<i64>() {
+            return Ok(Value::Number(i.into()));
+        }
+        if let Ok(u) = obj.extract::<u64>() {
+            return Ok(Value::Number(u.into()));
+        }
+        return Err(PyValueError::new_err("an integer beyond 64 bits"));
+    }
+    if let Ok(f) = obj.downcast::<PyFloat>() {
+        return Number::from_f64(f.value())
+            .map(Value::Number)
+            .ok_or_else(|| PyValueError::new_err("a float that is not finite"));
+    }
+    if let Ok(s) = obj.downcast::<PyString>() {
+        return Ok(Value::String(s.to_cow()?.into_owned()));
+    }
+    if let Ok(d) = obj.downcast::<PyDict>() {
+        let mut m = Map::new();
+        for (k, v) in d.iter() {
+            let key = k
+                .downcast::<PyString>()
+                .map_err(|_| PyTypeError::new_err(format!("a dict key is not a str: {}", k.repr().map(|r| r.to_string()).unwrap_or_default())))?
+                .to_cow()?
+                .into_owned();
+            m.insert(key, from_py_at(&v, depth + 1)?);
+        }
+        return Ok(Value::Object(m));
+    }
+    if let Ok(l) = obj.downcast::<PyList>() {
+        return l.iter().map(|x| from_py_at(&x, depth + 1)).collect::<PyResult<Vec<_>>>().map(Value::Array);
+    }
+    if let Ok(t) = obj.downcast::<PyTuple>() {
+        return t.iter().map(|x| from_py_at(&x, depth + 1)).collect::<PyResult<Vec<_>>>().map(Value::Array);
+    }
+    let ty = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+    Err(PyTypeError::new_err(format!("not a JSON value: an object of type {ty}")))
+}

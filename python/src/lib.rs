@@ -1,0 +1,561 @@
+//! `xqspec._xqspec`: the Python binding of xqspec. Every answer is the protocol's answer
+//! (`conformance/PROTOCOL.md`) given by the library's reference implementation, turned into
+//! Python objects; every refusal an exception of `xqspec._errors` with its place. Nothing
+//! here knows a rule: the queries go to `xqspec::reference`, records through
+//! `xqspec::notation::records` (`batch.rs`), the suite through `xqspec::conform::runner`
+//! (`suite.rs`).
+
+mod batch;
+mod convert;
+mod errors;
+mod suite;
+
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use serde_json::{Map, Value};
+
+use xqspec::conform::protocol::{self, About, Implementation};
+use xqspec::line::{self, LineError};
+use xqspec::query::{Answer, Query};
+use xqspec::reference::Reference;
+use xqspec::ruleset::RuleSet;
+use xqspec::spec::{Overlay, Spec};
+
+use convert::{from_py, map_to_py, to_py};
+use errors::{class_of_kind, error, guard, number_after, Place};
+
+/// The start position, as `startpos` is read by every query.
+const STARTPOS: &str = "startpos";
+
+/// The built-in spec and the reference over it: compiled once per process.
+pub(crate) struct State {
+    pub spec: Spec,
+    pub reference: Reference,
+    pub about: About,
+}
+
+static STATE: OnceLock<Result<State, String>> = OnceLock::new();
+
+pub(crate) fn state() -> PyResult<&'static State> {
+    STATE
+        .get_or_init(|| {
+            std::panic::catch_unwind(|| {
+                let spec = Spec::builtin().map_err(|e| e.to_string())?;
+                let reference = Reference::new(&spec);
+                let about = Implementation::about(&reference);
+                Ok(State { spec, reference, about })
+            })
+            .unwrap_or_else(|_| Err("internal error (panic) loading the spec".into()))
+        })
+        .as_ref()
+        .map_err(|e| error("SpecError", format!("the built-in spec does not load: {e}"), Place::default()))
+}
+
+/// A rule set named by the caller: an edition id, or `edition+overlay` for a shipped
+/// overlay, plus an overlay given apart (a shipped overlay's id, or the overlay as a dict).
+pub(crate) struct Rules {
+    pub edition: String,
+    pub overlay: Option<Overlay>,
+}
+
+pub(crate) fn rules_named(edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
+    let st = state()?;
+    let id = edition.unwrap_or(xqspec::ruleset::DEFAULT);
+    let mut rules = if st.about.editions.iter().any(|e| e == id) {
+        Rules { edition: id.to_string(), overlay: None }
+    } else if let Some(o) = st.spec.overlays().iter().find(|o| o.ruleset_id() == id) {
+        Rules { edition: o.edition.clone(), overlay: Some(o.clone()) }
+    } else {
+        // The library's own message, with every known id.
+        let message = match st.spec.ruleset(id) {
+            Err(e) => e.to_string(),
+            Ok(_) => format!("unknown rule set `{id}`"),
+        };
+        return Err(error("SpecError", message, Place { kind: Some("unknown_ruleset".into()), ..Place::default() }));
+    };
+    if let Some(o) = overlay.filter(|o| !o.is_none()) {
+        if rules.overlay.is_some() {
+            return Err(error("SpecError", format!("rule set `{id}` has an overlay already"), Place::default()));
+        }
+        let o = match o.extract::<String>() {
+            Ok(name) => st.spec.overlay(&name).cloned().ok_or_else(|| {
+                let known: Vec<&str> = st.spec.overlays().iter().map(|o| o.overlay.as_str()).collect();
+                error("SpecError", format!("unknown overlay `{name}` (shipped: {})", known.join(", ")), Place { kind: Some("unknown_overlay".into()), ..Place::default() })
+            })?,
+            Err(_) => {
+                let v = from_py(o)?;
+                serde_json::from_value::<Overlay>(v)
+                    .map_err(|e| error("SpecError", format!("not an overlay: {e}"), Place { kind: Some("overlay".into()), ..Place::default() }))?
+            }
+        };
+        if o.edition != rules.edition {
+            return Err(error(
+                "SpecError",
+                format!("overlay {} applies to {}, not to {}", o.overlay, o.edition, rules.edition),
+                Place { kind: Some("overlay_edition".into()), ..Place::default() },
+            ));
+        }
+        rules.overlay = Some(o);
+    }
+    Ok(rules)
+}
+
+impl Rules {
+    fn ruleset(&self) -> PyResult<Arc<RuleSet>> {
+        let st = state()?;
+        guard("ruleset", || st.reference.ruleset(&self.edition, self.overlay.as_ref()).map_err(|e| error("SpecError", e, Place::default())))
+    }
+}
+
+/// The answer of the reference to `query` under `rules`. Queries that take microseconds
+/// (legal moves, status, a FEN, a move) keep the GIL, which costs less than releasing it;
+/// the others (perft, rulings, games, batches) release it, so that Python threads run
+/// meanwhile.
+fn answer(py: Python<'_>, rules: &Rules, query: &Query) -> PyResult<Answer> {
+    let st = state()?;
+    let (edition, overlay) = (rules.edition.as_str(), rules.overlay.as_ref());
+    let run = || guard(query.name(), || Ok(st.reference.answer_query(edition, overlay, query)));
+    match query {
+        Query::Perft { .. } => py.allow_threads(run),
+        _ => run(),
+    }
+}
+
+/// The result object of an answer, or the exception for a rejection, an `unsupported` or
+/// an `error`. `input` (the query's fen and moves) serves to find the place of a FEN or
+/// move rejection through the one line reader.
+fn result_of(rules: &Rules, answer: Answer, fen_moves: Option<(&str, &[String])>) -> PyResult<Map<String, Value>> {
+    match answer {
+        Answer::Value(m) => Ok(m),
+        Answer::Reject { kind, message } => Err(rejection(rules, &kind, &message, fen_moves)),
+        Answer::Unsupported { reason } => Err(error("UnsupportedError", reason, Place::default())),
+        Answer::Error { message } if message.starts_with("bad input") => {
+            Err(error("QueryError", message, Place { kind: Some("bad_input".into()), ..Place::default() }))
+        }
+        Answer::Error { message } if message.starts_with("internal error") => Err(error("InternalError", message, Place::default())),
+        Answer::Error { message } => Err(error("QueryError", message, Place::default())),
+    }
+}
+
+/// The exception of a rejection, with its place: a FEN's column and stage, a move's ply
+/// (read again through `line::after`, which gave the rejection), an event's number.
+fn rejection(rules: &Rules, kind: &str, message: &str, fen_moves: Option<(&str, &[String])>) -> PyErr {
+    let mut place = Place { kind: Some(kind.to_string()), ..Place::default() };
+    let line_error = match fen_moves {
+        Some((fen, moves)) if kind.starts_with("fen") || kind.starts_with("move") => {
+            rules.ruleset().ok().and_then(|rs| guard("place", || Ok(line::after(&rs.vm, fen, moves).err())).ok().flatten())
+        }
+        _ => None,
+    };
+    match &line_error {
+        Some(LineError::Fen(f)) => {
+            place.column = f.problems().first().and_then(|p| p.column());
+            place.stage = Some(match f {
+                xqspec::fen::FenError::Syntax(_) => "syntax",
+                xqspec::fen::FenError::Position(_) => "position",
+            });
+        }
+        Some(LineError::MoveSyntax { index, .. }) | Some(LineError::Illegal { index, .. }) => place.ply = Some(*index),
+        None => {
+            place.ply = number_after(message, "move");
+            place.event = errors::index_in(message, "events[");
+            place.column = number_after(message, "column");
+        }
+    }
+    error(class_of_kind(kind), message, place)
+}
+
+fn moves_of(moves: Option<Vec<String>>) -> Vec<String> {
+    moves.unwrap_or_default()
+}
+
+fn field(py: Python<'_>, m: &Map<String, Value>, name: &str) -> PyResult<PyObject> {
+    to_py(py, m.get(name).unwrap_or(&Value::Null))
+}
+
+/// The legal moves of the side to move after `moves` from `fen`, in ICCS, sorted.
+#[pyfunction]
+#[pyo3(signature = (fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
+fn legal_moves(py: Python<'_>, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let q = Query::LegalMoves { fen, moves: moves_of(moves) };
+    let a = answer(py, &rules, &q)?;
+    let Query::LegalMoves { fen, moves } = &q else { unreachable!() };
+    let m = result_of(&rules, a, Some((fen, moves)))?;
+    field(py, &m, "moves")
+}
+
+/// The number of legal move sequences of `depth` plies (perft).
+#[pyfunction]
+#[pyo3(signature = (depth, fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
+fn perft(py: Python<'_>, depth: u32, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let q = Query::Perft { fen, moves: moves_of(moves), depth };
+    let a = answer(py, &rules, &q)?;
+    let Query::Perft { fen, moves, .. } = &q else { unreachable!() };
+    let m = result_of(&rules, a, Some((fen, moves)))?;
+    field(py, &m, "nodes")
+}
+
+/// `ongoing`, `check`, `checkmate` or `stalemate` for the side to move.
+#[pyfunction]
+#[pyo3(signature = (fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
+fn status(py: Python<'_>, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let q = Query::Status { fen, moves: moves_of(moves) };
+    let a = answer(py, &rules, &q)?;
+    let Query::Status { fen, moves } = &q else { unreachable!() };
+    let m = result_of(&rules, a, Some((fen, moves)))?;
+    field(py, &m, "status")
+}
+
+/// `True` when the FEN gives a position the rules allow; a `FenError` (with `kind`,
+/// `column` and `stage`) otherwise.
+#[pyfunction]
+#[pyo3(signature = (fen, *, edition=None, overlay=None))]
+fn validate_fen(py: Python<'_>, fen: String, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    let rules = rules_named(edition, overlay)?;
+    let q = Query::ValidateFen { fen };
+    let a = answer(py, &rules, &q)?;
+    let Query::ValidateFen { fen } = &q else { unreachable!() };
+    result_of(&rules, a, Some((fen, &[])))?;
+    Ok(true)
+}
+
+/// A move written in a notation (`chinese`, `wxf`, `iccs` … the protocol's ids) read into ICCS.
+#[pyfunction]
+#[pyo3(signature = (text, notation, fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
+#[allow(clippy::too_many_arguments)]
+fn parse_move(py: Python<'_>, text: String, notation: String, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let q = Query::ParseMove { fen, moves: moves_of(moves), notation, text };
+    let a = answer(py, &rules, &q)?;
+    let Query::ParseMove { fen, moves, .. } = &q else { unreachable!() };
+    let m = result_of(&rules, a, Some((fen, moves)))?;
+    field(py, &m, "move")
+}
+
+/// A move given in ICCS written in a notation.
+#[pyfunction]
+#[pyo3(signature = (move_, notation, fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
+#[allow(clippy::too_many_arguments)]
+fn format_move(py: Python<'_>, move_: String, notation: String, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let q = Query::FormatMove { fen, moves: moves_of(moves), notation, mv: move_ };
+    let a = answer(py, &rules, &q)?;
+    let Query::FormatMove { fen, moves, .. } = &q else { unreachable!() };
+    let m = result_of(&rules, a, Some((fen, moves)))?;
+    field(py, &m, "text")
+}
+
+/// The fen and moves of an input object, for the place of a rejection.
+fn fen_moves_of(input: &Map<String, Value>) -> (String, Vec<String>) {
+    let fen = input.get("fen").and_then(Value::as_str).unwrap_or(STARTPOS).to_string();
+    let moves = input
+        .get("moves")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    (fen, moves)
+}
+
+fn input_map(input: &Bound<'_, PyAny>) -> PyResult<Map<String, Value>> {
+    match from_py(input)? {
+        Value::Object(m) => Ok(m),
+        _ => Err(pyo3::exceptions::PyTypeError::new_err("a query's input is a dict")),
+    }
+}
+
+/// Any query of the protocol by name with its input object: the result object (a dict)
+/// exactly as the protocol's answer carries it, or the exception of a rejection.
+#[pyfunction]
+#[pyo3(signature = (query, input, *, edition=None, overlay=None))]
+fn ask(py: Python<'_>, query: &str, input: &Bound<'_, PyAny>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let input = input_map(input)?;
+    let a = protocol_answer(py, &rules, query, &input)?;
+    let (fen, moves) = fen_moves_of(&input);
+    let m = result_of(&rules, a, Some((&fen, &moves)))?;
+    Ok(map_to_py(py, &m)?.into_any().unbind())
+}
+
+/// The answer `xqspec serve` gives to an ask (`conform::protocol::answer_ask`: edition and
+/// query checked, input read into the typed query, a panic an `error`).
+fn protocol_answer(py: Python<'_>, rules: &Rules, query: &str, input: &Map<String, Value>) -> PyResult<Answer> {
+    let st = state()?;
+    py.allow_threads(|| {
+        guard(query, || {
+            let mut r = &st.reference;
+            Ok(protocol::answer_ask(&mut r, &st.about, &rules.edition, rules.overlay.as_ref(), query, input, "python"))
+        })
+    })
+}
+
+/// The protocol's whole answer object to an ask, never an exception for what the protocol
+/// answers: `{"result": …}`, `{"reject": {kind, message}}`, `{"unsupported": {reason}}` or
+/// `{"error": {message}}`.
+#[pyfunction]
+#[pyo3(signature = (query, input, *, edition=None, overlay=None))]
+fn answer_json(py: Python<'_>, query: &str, input: &Bound<'_, PyAny>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let input = input_map(input)?;
+    let a = protocol_answer(py, &rules, query, &input)?;
+    to_py(py, &protocol::answer_json(&a))
+}
+
+macro_rules! domain_query {
+    ($(#[$doc:meta])* $name:ident, $field:literal) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (input, *, edition=None, overlay=None))]
+        fn $name(py: Python<'_>, input: &Bound<'_, PyAny>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+            let rules = rules_named(edition, overlay)?;
+            let input = input_map(input)?;
+            let a = protocol_answer(py, &rules, stringify!($name), &input)?;
+            let (fen, moves) = fen_moves_of(&input);
+            let m = result_of(&rules, a, Some((&fen, &moves)))?;
+            field(py, &m, $field)
+        }
+    };
+}
+
+domain_query!(
+    /// The 棋例 ruling on the cycle at the end of `moves` from `fen` (input `{"fen", "moves"}`):
+    /// verdict, classes of the plies with their reasons, patterns, clauses and articles, basis.
+    ruling, "ruling"
+);
+domain_query!(
+    /// The result of a game given as events (input `{"fen", "events"}`).
+    outcome, "outcome"
+);
+domain_query!(
+    /// How a game in progress stands (input `{"fen", "moves"}`): ended or not, repetitions, orders.
+    game_status, "game_status"
+);
+domain_query!(
+    /// The moves allowed after touching pieces (touch-move).
+    touch_move, "touch"
+);
+domain_query!(
+    /// Clock events under a clock scheme.
+    clock, "clock"
+);
+domain_query!(
+    /// A knockout play-off chain and the games played so far.
+    playoff, "playoff"
+);
+domain_query!(
+    /// Standings of a tournament.
+    standings, "standings"
+);
+
+/// Moves written in one notation rewritten in another (`to`: a protocol notation id),
+/// played one after another from `fen`. `from_` names the notation of the texts (detected
+/// per move when `None`). A move that does not read is a `NotationError`, one that reads but
+/// is not legal an `IllegalMoveError`, each with its `ply`.
+#[pyfunction]
+#[pyo3(signature = (moves, to, fen=STARTPOS.to_string(), from_=None, *, edition=None, overlay=None))]
+fn convert_moves(py: Python<'_>, moves: Vec<String>, to: &str, fen: String, from_: Option<&str>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    use xqspec::notation::{self, ErrorKind};
+    let rules = rules_named(edition, overlay)?;
+    let rs = rules.ruleset()?;
+    let (to_n, to_style) = notation::notation_by_id(to).ok_or_else(|| unknown_notation(to))?;
+    let from_n = match from_ {
+        None => None,
+        Some(f) => Some(notation::notation_by_id(f).ok_or_else(|| unknown_notation(f))?.0),
+    };
+    enum Fail {
+        Fen(String, Option<usize>, &'static str, &'static str),
+        Move(usize, &'static str, String),
+    }
+    let out = py.allow_threads(|| {
+        guard("convert_moves", || {
+            let mut pos = match line::after(&rs.vm, &fen, &[]) {
+                Ok((p, _)) => p,
+                Err(LineError::Fen(f)) => {
+                    let stage = if matches!(f, xqspec::fen::FenError::Syntax(_)) { "syntax" } else { "position" };
+                    return Ok(Err(Fail::Fen(f.to_string(), f.problems().first().and_then(|p| p.column()), f.reject_kind(), stage)));
+                }
+                Err(e) => return Ok(Err(Fail::Fen(e.to_string(), None, "fen", "syntax"))),
+            };
+            let mut out = Vec::with_capacity(moves.len());
+            for (i, text) in moves.iter().enumerate() {
+                let read = match from_n {
+                    Some(n) => notation::parse_move(&rs.vm, &pos, n, text),
+                    None => notation::parse_move_any(&rs.vm, &pos, text),
+                };
+                let mv = match read {
+                    Ok(m) => m,
+                    Err(e) => {
+                        let kind = match e.kind() {
+                            ErrorKind::Syntax => "notation.syntax",
+                            ErrorKind::Ambiguous => "notation.ambiguous",
+                            _ => "notation.no_match",
+                        };
+                        return Ok(Err(Fail::Move(i + 1, kind, format!("move {} `{text}`: {e}", i + 1))));
+                    }
+                };
+                match notation::format_move(&rs.vm, &pos, mv, to_n, to_style) {
+                    Ok(t) => out.push(t),
+                    Err(e) => return Ok(Err(Fail::Move(i + 1, "notation.unsupported", format!("move {} `{text}`: {e}", i + 1)))),
+                }
+                if let Err(e) = pos.play(&rs.vm, mv) {
+                    return Ok(Err(Fail::Move(i + 1, "move.illegal", format!("move {} `{text}`: {e}", i + 1))));
+                }
+            }
+            Ok(Ok(out))
+        })
+    })?;
+    out.map_err(|f| match f {
+        Fail::Fen(m, column, kind, stage) => error("FenError", m, Place { kind: Some(kind.into()), column, stage: Some(stage), ..Place::default() }),
+        Fail::Move(ply, kind, m) => {
+            let class = if kind == "notation.unsupported" { "UnsupportedError" } else { class_of_kind(kind) };
+            error(class, m, Place { kind: Some(kind.into()), ply: Some(ply), ..Place::default() })
+        }
+    })
+}
+
+fn unknown_notation(id: &str) -> PyErr {
+    error(
+        "QueryError",
+        format!("unknown notation `{id}` (iccs, iccs-upper, wxf, wxf-fullwidth, chinese, chinese-fullwidth, chinese-traditional, chinese-traditional-fullwidth, chinese-abbreviated, chinese-abbreviated-fullwidth)"),
+        Place { kind: Some("notation".into()), ..Place::default() },
+    )
+}
+
+/// The rule-set ids: the editions, then each edition with a shipped overlay (`edition+overlay`).
+#[pyfunction]
+fn rulesets() -> PyResult<Vec<String>> {
+    guard("rulesets", || {
+        let st = state()?;
+        Ok(st.about.editions.iter().cloned().chain(st.spec.overlays().iter().map(|o| o.ruleset_id())).collect())
+    })
+}
+
+/// The editions (rule sets without an overlay).
+#[pyfunction]
+fn editions() -> PyResult<Vec<String>> {
+    Ok(state()?.about.editions.clone())
+}
+
+/// The shipped event overlays, each as the dict an ask carries (`overlay`, `name`,
+/// `edition`, `provenance`, `changes`).
+#[pyfunction]
+fn overlays(py: Python<'_>) -> PyResult<PyObject> {
+    let st = state()?;
+    let v: Vec<Value> = st.spec.overlays().iter().map(|o| serde_json::to_value(o).unwrap_or(Value::Null)).collect();
+    to_py(py, &Value::Array(v))
+}
+
+/// An overlay read from a YAML file, as a dict to pass as `overlay=`; a `SpecError` with
+/// `file`, `line` and `column` when it does not read.
+#[pyfunction]
+fn load_overlay(py: Python<'_>, path: std::path::PathBuf) -> PyResult<PyObject> {
+    let o = guard("load_overlay", || {
+        Ok(Overlay::load(&path).map_err(|e| {
+            let first = e.0.first();
+            error(
+                "SpecError",
+                e.to_string(),
+                Place {
+                    kind: Some("spec".into()),
+                    file: first.map(|f| f.location.file.clone()).or_else(|| Some(path.display().to_string())),
+                    line: first.map(|f| f.location.line),
+                    column: first.map(|f| f.location.column),
+                    clause: first.and_then(|f| f.clause.clone()),
+                    ..Place::default()
+                },
+            )
+        }))
+    })??;
+    to_py(py, &serde_json::to_value(&o).map_err(|e| PyValueError::new_err(e.to_string()))?)
+}
+
+/// A rule set: `{"edition": {id, name …}, "clauses": [{id, article, summary, data …}]}`.
+#[pyfunction]
+#[pyo3(signature = (edition=None, *, overlay=None))]
+fn clauses(py: Python<'_>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let st = state()?;
+    let ed = match &rules.overlay {
+        None => st.spec.edition(&rules.edition).cloned().ok_or_else(|| error("SpecError", format!("unknown edition {}", rules.edition), Place::default()))?,
+        Some(o) => guard("clauses", || st.spec.with_overlay(o).map_err(|e| error("SpecError", e.to_string(), Place::default())))?,
+    };
+    let clauses: Vec<Value> = ed.clauses_with_prefix("").map(|c| st.spec.clause_json(c)).collect();
+    to_py(py, &serde_json::json!({ "edition": ed.to_json(), "clauses": clauses }))
+}
+
+/// The hello the reference answers with (name, version, editions, queries, limits).
+#[pyfunction]
+fn hello(py: Python<'_>) -> PyResult<PyObject> {
+    to_py(py, &protocol::hello_json(&state()?.about))
+}
+
+/// Times `n` answers of the reference to `query` in Rust alone (no Python in the loop),
+/// for `bench.py`: microseconds per call.
+#[pyfunction]
+#[pyo3(signature = (query, input, n, *, edition=None))]
+fn _rust_time(py: Python<'_>, query: &str, input: &Bound<'_, PyAny>, n: u32, edition: Option<&str>) -> PyResult<f64> {
+    let rules = rules_named(edition, None)?;
+    let input = input_map(input)?;
+    let q = guard("_rust_time", || Query::from_parts(query, &input).map_err(|e| error("QueryError", e, Place::default())))?;
+    let st = state()?;
+    let n = n.max(1);
+    py.allow_threads(|| {
+        guard("_rust_time", || {
+            let t = Instant::now();
+            for _ in 0..n {
+                std::hint::black_box(st.reference.answer_query(&rules.edition, None, std::hint::black_box(&q)));
+            }
+            Ok(t.elapsed().as_secs_f64() * 1e6 / f64::from(n))
+        })
+    })
+}
+
+/// Panics inside the library on purpose: the test that a panic is an `InternalError`.
+#[pyfunction]
+fn _panic_for_test() -> PyResult<()> {
+    guard("_panic_for_test", || panic!("a panic on purpose"))
+}
+
+#[pymodule]
+fn _xqspec(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("PROTOCOL_VERSION", protocol::PROTOCOL_VERSION)?;
+    m.add("DEFAULT_EDITION", xqspec::ruleset::DEFAULT)?;
+    m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(perft, m)?)?;
+    m.add_function(wrap_pyfunction!(status, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_fen, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_move, m)?)?;
+    m.add_function(wrap_pyfunction!(format_move, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(ruling, m)?)?;
+    m.add_function(wrap_pyfunction!(outcome, m)?)?;
+    m.add_function(wrap_pyfunction!(game_status, m)?)?;
+    m.add_function(wrap_pyfunction!(touch_move, m)?)?;
+    m.add_function(wrap_pyfunction!(clock, m)?)?;
+    m.add_function(wrap_pyfunction!(playoff, m)?)?;
+    m.add_function(wrap_pyfunction!(standings, m)?)?;
+    m.add_function(wrap_pyfunction!(ask, m)?)?;
+    m.add_function(wrap_pyfunction!(answer_json, m)?)?;
+    m.add_function(wrap_pyfunction!(rulesets, m)?)?;
+    m.add_function(wrap_pyfunction!(editions, m)?)?;
+    m.add_function(wrap_pyfunction!(overlays, m)?)?;
+    m.add_function(wrap_pyfunction!(load_overlay, m)?)?;
+    m.add_function(wrap_pyfunction!(clauses, m)?)?;
+    m.add_function(wrap_pyfunction!(hello, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::adjudicate_files, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::replay_files, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::adjudicate_pgn, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::replay_pgn, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::record_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(suite::run_suite, m)?)?;
+    m.add_function(wrap_pyfunction!(suite::cases, m)?)?;
+    m.add_function(wrap_pyfunction!(_rust_time, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
+    Ok(())
+}
