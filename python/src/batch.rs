@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use pyo3::prelude::*;
 use serde_json::{json, Value};
 
-use xqspec::arbiter::{Adjudication, GameResult};
+use xqspec::arbiter::Adjudication;
 use xqspec::notation::records::{self, Ending, Entry, FileError, RecordFile};
 use xqspec::notation::replay::{GameReplay, ReplayError, Replayer};
 use xqspec::notation::{self, Notation, Style};
@@ -32,18 +32,7 @@ enum Mode {
     Adjudicate,
 }
 
-/// The end an adjudication found (as `xqspec adjudicate` compares it with the record).
-fn ending(a: &Adjudication) -> Option<Ending> {
-    if a.result == GameResult::Ongoing {
-        return None;
-    }
-    let how = a.how.unwrap_or("?");
-    let why = match &a.clause {
-        Some(c) => format!("{how}, {}, art. {}", c.clause, c.article.as_deref().unwrap_or("—")),
-        None => how.to_string(),
-    };
-    Some(Ending { result: a.result_name(), ply: a.ply, why })
-}
+use xqspec::arbiter::batch::ending;
 
 fn replay_error_json(e: &ReplayError) -> Value {
     let mut v = json!({ "message": e.to_string(), "kind": e.kind().code() });
@@ -194,6 +183,18 @@ fn batch(py: Python<'_>, what: &str, rules: crate::Rules, inputs: Inputs, encodi
     let enc = encoding_named(encoding)?;
     let items = py.allow_threads(|| {
         guard(what, || {
+            // Files to adjudicate take the command line's path: streamed over every core,
+            // items in file order, exactly `xqspec adjudicate --json`'s objects.
+            if let (Inputs::Paths(paths), Mode::Adjudicate) = (&inputs, &mode) {
+                let opts = xqspec::notation::stream::Options { encoding: enc, ..Default::default() };
+                let mut items = Vec::new();
+                let done = xqspec::arbiter::batch::adjudicate_files(&rs, paths, &opts, true, &mut |item| {
+                    if !matches!(item, xqspec::arbiter::batch::Item::FileDone) {
+                        items.push(item.to_json());
+                    }
+                });
+                return Ok(done.map(|()| items));
+            }
             let files = match inputs {
                 Inputs::Paths(paths) => paths.into_iter().map(|p| {
                     let f = records::read(&p, enc);
