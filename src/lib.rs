@@ -123,10 +123,10 @@ pub mod arbiter;
 pub mod fen;
 pub mod line;
 pub mod perft;
-/// Generated reports (needs the `cli` feature: tables and text diffs).
+// Generated reports (needs the `cli` feature: tables and text diffs).
 #[cfg(feature = "cli")]
 pub mod report;
-/// Markdown and terminal tables (needs the `cli` feature).
+// Markdown and terminal tables (needs the `cli` feature).
 #[cfg(feature = "cli")]
 pub mod markdown;
 pub mod notation;

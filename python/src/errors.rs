@@ -83,11 +83,7 @@ pub fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(p) => {
-            let msg = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".into());
+            let msg = xqspec::conform::subject::panic_message(p.as_ref());
             Err(error("InternalError", format!("internal error (panic) in {what}: {msg}"), Place::default()))
         }
     }

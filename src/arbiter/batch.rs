@@ -1,5 +1,5 @@
 //! Adjudication of record files in bulk (`xqspec adjudicate`, the Python package's batch
-//! calls): every game of every file streamed over all cores ([`stream`]), replayed and
+//! calls): every game of every file streamed over all cores ([`stream()`]), replayed and
 //! adjudicated from its moves alone, given back in file order with its place; the text
 //! that is no game and the files not read reported where they are, the rest processed.
 

@@ -7,7 +7,7 @@
 //! - [`sim`]: clock events → [`sim::Timeline`] (both clocks after every move, the flag, the
 //!   clock violations), in integer milliseconds.
 //! - `playoff`: a chain and the games played → the winner, or the next game.
-//! - [`table`]: the tables of `xqspec clock`.
+//! - `table` (feature `cli`): the tables of `xqspec clock`.
 //!
 //! No number of the rules is written here: periods, quotas, increments, the flag boundary,
 //! the 5.9 limits, which clock actions are fouls and the play-off chains are clause data. A

@@ -12,7 +12,7 @@
 //!   a file).
 //! - [`standings()`]: the ranking with every criterion's value and, for each pair of
 //!   neighbours, the criterion that separated them.
-//! - [`render`]: the crosstable and ranking tables of `xqspec standings`.
+//! - `render` (feature `cli`): the crosstable and ranking tables of `xqspec standings`.
 //!
 //! Pairings are input, never output: the round-robin order tables, the Swiss pairing
 //! method (定位编排法) and the knockout tables (appendices 2–5) are not available.

@@ -107,12 +107,7 @@ impl<I: Implementation> Subject for InProcess<I> {
         match catch_unwind(AssertUnwindSafe(|| imp.answer_ask(ask))) {
             Ok(a) => Reply::Answer(a),
             Err(p) => {
-                let msg = p
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| p.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "panic".into());
-                Reply::Crash(format!("panicked: {msg}"))
+                Reply::Crash(format!("panicked: {}", panic_message(p.as_ref())))
             }
         }
     }
@@ -253,4 +248,13 @@ impl Drop for Adapter {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// The message a panic carried (`panic!("…")`), or `panic` when it carried none: for
+/// callers that turn a caught panic into an answer or an exception.
+pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into())
 }

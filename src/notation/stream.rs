@@ -1,7 +1,7 @@
 //! Game databases on every core: record files read in pieces of whole games, the pieces
 //! replayed (and judged) in parallel, and what was found given back in file order.
 //!
-//! [`stream`] is the [`records`](super::records) path for many files and long ones: the
+//! [`stream`] is the [`records`] path for many files and long ones: the
 //! same games, numbered alike, with the same places and remarks, but
 //!
 //! - a file is read a piece at a time: a piece ends before a line that holds a tag pair
