@@ -3,11 +3,15 @@ one run (``_rust_time`` loops over the reference's answer in Rust, with no Pytho
 the loop). Run: ``python python/bench.py``. The bound (issue 36): a ruling or
 legal-move call costs no more than 1.5x the Rust call plus a few microseconds."""
 
+import os
 import sys
 import time
 
-import xqspec
-from xqspec import _xqspec
+# The installed package, not the source folder beside this script (which has no binary).
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+
+import xqspec  # noqa: E402
+from xqspec import _xqspec  # noqa: E402
 
 START = xqspec.START_FEN
 MIDGAME = ("r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RN1AKAB1R b - - 3 3", [])

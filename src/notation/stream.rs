@@ -93,6 +93,9 @@ pub enum Found<W> {
     },
 }
 
+/// Windows being replayed at once, besides the one the sink is given.
+const WINDOWS_IN_FLIGHT: usize = 2;
+
 /// A unit of work: a piece of a file, or a file that could not be read.
 enum Unit {
     Piece { file: usize, piece: RecordFile, last: bool },
@@ -306,15 +309,9 @@ pub fn stream<V, W>(
         }
         out
     };
-    let mut reader = Reader { files, next: 0, open: None, opts };
-    let mut window = reader.window();
     let (mut file, mut number, mut bytes, mut note) = (usize::MAX, 0, 0u64, None::<String>);
-    while !window.is_empty() {
-        let mut both = || rayon::join(|| window.par_iter().map(process).collect::<Vec<_>>(), || reader.window());
-        let (found, next) = match &pool {
-            Some(p) => p.install(both),
-            None => both(),
-        };
+    // What a window found, handed to the sink in order (on this thread).
+    let mut drain = |window: Vec<Unit>, found: Vec<Vec<Out<W>>>| {
         for (unit, outs) in window.iter().zip(found) {
             let (this, last) = match unit {
                 Unit::Piece { file, last, .. } => (*file, *last),
@@ -346,7 +343,41 @@ pub fn stream<V, W>(
                 sink(Found::Done { file, bytes });
             }
         }
-        window = next;
+    };
+    // This thread reads windows and drains them in order; the pool replays them, two
+    // windows in flight, so that neither reading nor the sink leaves a core idle.
+    in_place(pool.as_ref(), |scope| {
+        let mut reader = Reader { files, next: 0, open: None, opts };
+        let mut pending = std::collections::VecDeque::new();
+        let mut read_all = false;
+        loop {
+            while !read_all && pending.len() < WINDOWS_IN_FLIGHT {
+                let window = reader.window();
+                if window.is_empty() {
+                    read_all = true;
+                    break;
+                }
+                let (tx, rx) = std::sync::mpsc::sync_channel(1);
+                let process = &process;
+                scope.spawn(move |_| {
+                    let found: Vec<Vec<Out<W>>> = window.par_iter().map(process).collect();
+                    let _ = tx.send((window, found));
+                });
+                pending.push_back(rx);
+            }
+            let Some(rx) = pending.pop_front() else { break };
+            // A worker that panicked sends nothing: the scope raises its panic here.
+            let Ok((window, found)) = rx.recv() else { break };
+            drain(window, found);
+        }
+    })
+}
+
+/// A rayon scope whose body runs on this thread: in `pool`, or in the current pool.
+fn in_place<'scope, R>(pool: Option<&rayon::ThreadPool>, body: impl FnOnce(&rayon::Scope<'scope>) -> R) -> R {
+    match pool {
+        Some(p) => p.in_place_scope(body),
+        None => rayon::in_place_scope(body),
     }
 }
 
