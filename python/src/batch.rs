@@ -12,12 +12,11 @@ use std::path::{Path, PathBuf};
 use pyo3::prelude::*;
 use serde_json::{json, Value};
 
-use xqspec::arbiter::Adjudication;
-use xqspec::notation::records::{self, Ending, Entry, FileError, RecordFile};
-use xqspec::notation::replay::{GameReplay, ReplayError, Replayer};
+use xqspec::arbiter::batch::{self, Item};
+use xqspec::notation::records::{self, Entry, FileError, RecordFile};
+use xqspec::notation::replay::{ReplayError, Replayer};
 use xqspec::notation::{self, Notation, Style};
 use xqspec::ruleset::RuleSet;
-use xqspec::vm::Status;
 
 use crate::convert::to_py;
 use crate::errors::{error, guard, Place};
@@ -31,8 +30,6 @@ enum Mode {
     /// Replay and adjudicate from the moves alone.
     Adjudicate,
 }
-
-use xqspec::arbiter::batch::ending;
 
 fn replay_error_json(e: &ReplayError) -> Value {
     let mut v = json!({ "message": e.to_string(), "kind": e.kind().code() });
@@ -60,97 +57,67 @@ fn replay_error_json(e: &ReplayError) -> Value {
     v
 }
 
-/// Every game of every file, in file order, as JSON items.
+/// Every game of every file, in file order, as JSON items. Adjudication makes the command
+/// line's items (`arbiter::batch`); replay judges as `xqspec replay` does (a final mate or
+/// stalemate only) and gives each game's moves, errors and conversion.
 fn run(rs: &RuleSet, files: Vec<(PathBuf, Result<RecordFile, FileError>)>, mode: Mode) -> Result<Vec<Value>, String> {
-    let arbiter = rs.arbiter.as_ref();
-    if matches!(mode, Mode::Adjudicate) && arbiter.is_none() {
-        return Err(format!("rule set {} has no arbiter's clauses", rs.id()));
-    }
     let mut items = Vec::new();
     let mut replayer = Replayer::new(&rs.vm);
+    let adjudicate = match mode {
+        Mode::Adjudicate => Some(batch::judge(rs, true)?),
+        Mode::Replay(_) => None,
+    };
+    let final_position = batch::final_position(rs);
     for (path, file) in files {
         let file = match file {
             Ok(f) => f,
             Err(e) => {
-                items.push(json!({ "place": e.path.display().to_string(), "file_error": e.message }));
+                items.push(Item::Unread(e).to_json());
                 continue;
             }
         };
-        let judge = |r: &GameReplay| -> (Result<Adjudication, String>, Option<Ending>) {
-            let (Some(arbiter), Some(start)) = (arbiter, r.start.as_ref()) else {
-                return (Ok(Adjudication::undecided()), None);
-            };
-            let found = match mode {
-                Mode::Adjudicate => arbiter.adjudicate(&rs.vm, rs.repetition.as_ref(), start, &r.moves).map_err(|e| e.to_string()),
-                // As `xqspec replay` judges: only a final mate or stalemate.
-                Mode::Replay(_) => match r.last.as_ref().map(|l| l.status(&rs.vm)) {
-                    Some(Status::Checkmate | Status::Stalemate) => arbiter.adjudicate(&rs.vm, None, start, &r.moves).map_err(|e| e.to_string()),
-                    _ => Ok(Adjudication::undecided()),
-                },
-            };
-            let end = found.as_ref().ok().and_then(ending);
-            (found, end)
-        };
-        let entries = records::games(&file, &mut replayer, judge);
-        for entry in entries {
+        let not_a_game = |problem| Item::NotAGame { file: path.display().to_string(), problem }.to_json();
+        if let Some(judge) = &adjudicate {
+            for entry in records::games(&file, &mut replayer, judge) {
+                items.push(match entry {
+                    Entry::Game(g) => {
+                        let place = format!("{} game {}", path.display(), g.number);
+                        Item::Game(batch::row(*g, place)).to_json()
+                    }
+                    Entry::NotAGame(problem) => not_a_game(problem),
+                });
+            }
+            continue;
+        }
+        let Mode::Replay(to) = mode else { unreachable!("adjudication is done above") };
+        for entry in records::games(&file, &mut replayer, |r| ((), final_position(r))) {
             let g = match entry {
                 Entry::Game(g) => g,
                 Entry::NotAGame(problem) => {
-                    items.push(json!({
-                        "place": format!("{} line {}", path.display(), problem.place.line),
-                        "line": problem.place.line,
-                        "column": problem.place.column,
-                        "byte": problem.place.byte,
-                        "not_a_game": problem.message,
-                    }));
+                    items.push(not_a_game(problem));
                     continue;
                 }
             };
             let place = format!("{} game {}", path.display(), g.number);
             let remarks: Vec<Value> = g.remarks.iter().map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message })).collect();
             let recorded = g.recorded().map_or(Value::Null, |r| json!(r));
-            let item = match mode {
-                Mode::Adjudicate => {
-                    let found = match (g.failure(), g.verdict.clone()) {
-                        (Some(e), _) if g.replay.error.is_some() => Err(e.to_string()),
-                        (Some(e), _) => Err(format!("in a variation: {e}")),
-                        (None, Some(v)) => v,
-                        (None, None) => Err("no start position".to_string()),
-                    };
-                    let mut v = match &found {
-                        Ok(a) => a.to_json(),
-                        Err(e) => json!({ "error": e }),
-                    };
-                    if let Value::Object(m) = &mut v {
-                        m.insert("place".into(), json!(place));
-                        m.insert("title".into(), json!(g.replay.title));
-                        m.insert("recorded".into(), recorded);
-                        m.insert("disagrees".into(), json!(g.disagrees));
-                        m.insert("remarks".into(), Value::Array(remarks));
-                    }
-                    v
-                }
-                Mode::Replay(to) => {
-                    let r = &g.replay;
-                    let converted = to.map(|(n, style)| notation::replay::write_game(&rs.vm, replayer.kinds(), &g.game, r, n, style));
-                    json!({
-                        "place": place,
-                        "file": path.display().to_string(),
-                        "game": g.number,
-                        "title": r.title,
-                        "ok": r.is_ok(),
-                        "moves": r.moves.iter().map(|m| m.iccs()).collect::<Vec<_>>(),
-                        "variations": r.variations,
-                        "error": r.error.as_ref().map_or(Value::Null, replay_error_json),
-                        "variation_errors": r.variation_errors.iter().map(replay_error_json).collect::<Vec<_>>(),
-                        "recorded": recorded,
-                        "disagrees": g.disagrees,
-                        "remarks": remarks,
-                        "converted": converted,
-                    })
-                }
-            };
-            items.push(item);
+            let r = &g.replay;
+            let converted = to.map(|(n, style)| notation::replay::write_game(&rs.vm, replayer.kinds(), &g.game, r, n, style));
+            items.push(json!({
+                "place": place,
+                "file": path.display().to_string(),
+                "game": g.number,
+                "title": r.title,
+                "ok": r.is_ok(),
+                "moves": r.moves.iter().map(|m| m.iccs()).collect::<Vec<_>>(),
+                "variations": r.variations,
+                "error": r.error.as_ref().map_or(Value::Null, replay_error_json),
+                "variation_errors": r.variation_errors.iter().map(replay_error_json).collect::<Vec<_>>(),
+                "recorded": recorded,
+                "disagrees": g.disagrees,
+                "remarks": remarks,
+                "converted": converted,
+            }));
         }
     }
     Ok(items)

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::{Adjudication, GameResult};
-use crate::notation::records::{Ending, FileError, NotAGame};
+use crate::notation::records::{Ending, FileError, GameEntry, NotAGame};
 use crate::notation::replay::{GameReplay, Remark};
 use crate::notation::stream::{self, stream, Found};
 use crate::ruleset::RuleSet;
@@ -170,34 +170,8 @@ pub fn final_position(rs: &RuleSet) -> impl Fn(&GameReplay) -> Option<Ending> + 
 /// text that is no game and the files not read, to `sink` in input order. Fails only when
 /// the rule set has no arbiter's clauses.
 pub fn adjudicate_files(rs: &RuleSet, files: &[PathBuf], opts: &stream::Options, adjudicate: bool, sink: &mut dyn FnMut(Item)) -> Result<(), String> {
-    let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
-    let judge = |r: &GameReplay| {
-        let start = r.start.as_ref().expect("judged games have a start");
-        let found = if adjudicate {
-            arbiter.adjudicate(&rs.vm, rs.repetition.as_ref(), start, &r.moves).map_err(|e| e.to_string())
-        } else {
-            Ok(Adjudication::undecided())
-        };
-        let end = found.as_ref().ok().and_then(ending);
-        (found, end)
-    };
-    let work = |g: crate::notation::records::GameEntry<'_, Result<Adjudication, String>>| {
-        let found = match (g.failure(), g.verdict.clone()) {
-            (Some(e), _) if g.replay.error.is_some() => Err(e.to_string()),
-            (Some(e), _) => Err(format!("in a variation: {e}")),
-            (None, Some(v)) => v,
-            (None, None) => Err("no start position".to_string()),
-        };
-        Row {
-            place: String::new(),
-            title: g.replay.title.clone(),
-            recorded: g.recorded().map(str::to_string),
-            found,
-            disagrees: g.disagrees,
-            moves: g.replay.moves.len(),
-            remarks: g.remarks,
-        }
-    };
+    let judge = judge(rs, adjudicate)?;
+    let work = |g: GameEntry<'_, Verdict>| row(g, String::new());
     stream(&rs.vm, files, opts, &judge, &work, &mut |found| match found {
         Found::Game { file, number, work: mut row } => {
             row.place = format!("{} game {number}", files[file].display());
@@ -209,6 +183,45 @@ pub fn adjudicate_files(rs: &RuleSet, files: &[PathBuf], opts: &stream::Options,
         Found::Note { .. } => {}
     });
     Ok(())
+}
+
+/// What the judge of a batch gives a game: its adjudication, or why there is none.
+pub type Verdict = Result<Adjudication, String>;
+
+/// The judge of a batch, as [`records::games`](crate::notation::records::games) takes it:
+/// each replayed game adjudicated from its moves (or, without `adjudicate`, left
+/// undecided), with the end it found. Fails when the rule set has no arbiter's clauses.
+pub fn judge(rs: &RuleSet, adjudicate: bool) -> Result<impl Fn(&GameReplay) -> (Verdict, Option<Ending>) + Sync + '_, String> {
+    let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
+    Ok(move |r: &GameReplay| {
+        let start = r.start.as_ref().expect("judged games have a start");
+        let found = if adjudicate {
+            arbiter.adjudicate(&rs.vm, rs.repetition.as_ref(), start, &r.moves).map_err(|e| e.to_string())
+        } else {
+            Ok(Adjudication::undecided())
+        };
+        let end = found.as_ref().ok().and_then(ending);
+        (found, end)
+    })
+}
+
+/// A game of a record judged by [`judge`], as a batch row at `place`.
+pub fn row(g: GameEntry<'_, Verdict>, place: String) -> Row {
+    let found = match (g.failure(), g.verdict.clone()) {
+        (Some(e), _) if g.replay.error.is_some() => Err(e.to_string()),
+        (Some(e), _) => Err(format!("in a variation: {e}")),
+        (None, Some(v)) => v,
+        (None, None) => Err("no start position".to_string()),
+    };
+    Row {
+        place,
+        title: g.replay.title.clone(),
+        recorded: g.recorded().map(str::to_string),
+        found,
+        disagrees: g.disagrees,
+        moves: g.replay.moves.len(),
+        remarks: g.remarks,
+    }
 }
 
 /// The counts of a batch, kept as its items go by.

@@ -222,7 +222,9 @@ impl ProvenanceStatus {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Source {
-    /// The label provenances cite (`seed-002`).
+    /// The label provenances cite (`seed-002`); written `source:` in the list, so that a
+    /// source is never read as a clause id.
+    #[serde(rename(deserialize = "source"))]
     pub id: String,
     /// What the source is.
     pub title: String,

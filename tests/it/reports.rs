@@ -419,7 +419,7 @@ fn spec_check_refuses_a_source_not_in_the_list() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("web-2011-art99") && err.contains("sources.yaml") && err.contains("draw.natural_limit"), "{err}");
     // The list itself is the one place: unlisting a source fails the clauses that cite it.
-    let text = std::fs::read_to_string(dir.join("sources.yaml")).unwrap().replace("- id: web-2011-art3\n", "- id: web-2011-art3-gone\n");
+    let text = std::fs::read_to_string(dir.join("sources.yaml")).unwrap().replace("- source: web-2011-art3\n", "- source: web-2011-art3-gone\n");
     std::fs::write(dir.join("sources.yaml"), text).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).arg("--spec").arg(&dir).args(["spec", "check"]).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("`web-2011-art3`"), "{}", String::from_utf8_lossy(&out.stderr));
