@@ -176,40 +176,44 @@ fn field(py: Python<'_>, m: &Map<String, Value>, name: &str) -> PyResult<PyObjec
     to_py(py, m.get(name).unwrap_or(&Value::Null))
 }
 
+/// A query on the position after `moves` from `fen`, made by `query`: answered under the
+/// rule set named, its field `name` returned; a rejection raised with the place.
+fn on_position(
+    py: Python<'_>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+    fen: String,
+    moves: Option<Vec<String>>,
+    query: impl FnOnce(String, Vec<String>) -> Query,
+    name: &str,
+) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let moves = moves_of(moves);
+    let q = query(fen.clone(), moves.clone());
+    let a = answer(py, &rules, &q)?;
+    let m = result_of(&rules, a, Some((&fen, &moves)))?;
+    field(py, &m, name)
+}
+
 /// The legal moves of the side to move after `moves` from `fen`, in ICCS, sorted.
 #[pyfunction]
 #[pyo3(signature = (fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
 fn legal_moves(py: Python<'_>, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
-    let rules = rules_named(edition, overlay)?;
-    let q = Query::LegalMoves { fen, moves: moves_of(moves) };
-    let a = answer(py, &rules, &q)?;
-    let Query::LegalMoves { fen, moves } = &q else { unreachable!() };
-    let m = result_of(&rules, a, Some((fen, moves)))?;
-    field(py, &m, "moves")
+    on_position(py, edition, overlay, fen, moves, |fen, moves| Query::LegalMoves { fen, moves }, "moves")
 }
 
 /// The number of legal move sequences of `depth` plies (perft).
 #[pyfunction]
 #[pyo3(signature = (depth, fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
 fn perft(py: Python<'_>, depth: u32, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
-    let rules = rules_named(edition, overlay)?;
-    let q = Query::Perft { fen, moves: moves_of(moves), depth };
-    let a = answer(py, &rules, &q)?;
-    let Query::Perft { fen, moves, .. } = &q else { unreachable!() };
-    let m = result_of(&rules, a, Some((fen, moves)))?;
-    field(py, &m, "nodes")
+    on_position(py, edition, overlay, fen, moves, |fen, moves| Query::Perft { fen, moves, depth }, "nodes")
 }
 
 /// `ongoing`, `check`, `checkmate` or `stalemate` for the side to move.
 #[pyfunction]
 #[pyo3(signature = (fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
 fn status(py: Python<'_>, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
-    let rules = rules_named(edition, overlay)?;
-    let q = Query::Status { fen, moves: moves_of(moves) };
-    let a = answer(py, &rules, &q)?;
-    let Query::Status { fen, moves } = &q else { unreachable!() };
-    let m = result_of(&rules, a, Some((fen, moves)))?;
-    field(py, &m, "status")
+    on_position(py, edition, overlay, fen, moves, |fen, moves| Query::Status { fen, moves }, "status")
 }
 
 /// `True` when the FEN gives a position the rules allow; a `FenError` (with `kind`,
