@@ -92,14 +92,26 @@ fn main() {
         let t = sim::simulate(&control, &r.timing, &events).unwrap();
         (values, events, t)
     };
-    load::growth("clock table, events", 1_000, 3, simulated, |(_, events, t)| {
-        std::hint::black_box(xqspec::clock::table::timeline_table(&r, &control, events, t));
-    });
+    load::growth(
+        "clock table, events",
+        1_000,
+        3,
+        simulated,
+        |(_, events, t)| {
+            std::hint::black_box(xqspec::clock::table::timeline_table(
+                &r, &control, events, t,
+            ));
+        },
+    );
     load::growth(
         "clock --json (whole query), events",
         1_000,
         3,
-        |n| ClockQuery { scheme: "quota_90_40".into(), settings: None, events: game(n, 120_000) },
+        |n| ClockQuery {
+            scheme: "quota_90_40".into(),
+            settings: None,
+            events: game(n, 120_000),
+        },
         |q| {
             std::hint::black_box(r.answer_clock(q).unwrap());
         },

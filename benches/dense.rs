@@ -20,7 +20,8 @@ use xqspec::ruleset::RuleSet;
 use xqspec::vm::{Position, Rules};
 
 /// The dense position of issue 33.
-const DENSE_FEN: &str = "2b3bN1/P3ak2P/P2aP4/c5n2/3r2rc1/2P3p1N/1pp1n1C2/3ABA2B/R1p4C1/p2K1R3 w - - 0 1";
+const DENSE_FEN: &str =
+    "2b3bN1/P3ak2P/P2aP4/c5n2/3r2rc1/2P3p1N/1pp1n1C2/3ABA2B/R1p4C1/p2K1R3 w - - 0 1";
 
 /// xorshift64*: a small seeded generator (the bench needs no statistics, only a repeatable
 /// stream).
@@ -53,12 +54,29 @@ fn dense(vm: &Rules, rng: &mut Rng) -> Position {
                 }
             }
         };
-        let middle: Vec<(usize, usize)> = (3..7).flat_map(|r| (0..9).map(move |f| (r, f))).collect();
+        let middle: Vec<(usize, usize)> =
+            (3..7).flat_map(|r| (0..9).map(move |f| (r, f))).collect();
         for (upper, ranks) in [(true, 0usize), (false, 9usize)] {
             let rank = |d: usize| if ranks == 0 { d } else { 9 - d };
-            let palace: Vec<(usize, usize)> = (0..3).flat_map(|d| (3..6).map(move |f| (rank(d), f))).collect();
-            let advisor = [(rank(0), 3), (rank(0), 5), (rank(1), 4), (rank(2), 3), (rank(2), 5)];
-            let elephant = [(rank(0), 2), (rank(0), 6), (rank(2), 0), (rank(2), 4), (rank(2), 8), (rank(4), 2), (rank(4), 6)];
+            let palace: Vec<(usize, usize)> = (0..3)
+                .flat_map(|d| (3..6).map(move |f| (rank(d), f)))
+                .collect();
+            let advisor = [
+                (rank(0), 3),
+                (rank(0), 5),
+                (rank(1), 4),
+                (rank(2), 3),
+                (rank(2), 5),
+            ];
+            let elephant = [
+                (rank(0), 2),
+                (rank(0), 6),
+                (rank(2), 0),
+                (rank(2), 4),
+                (rank(2), 8),
+                (rank(4), 2),
+                (rank(4), 6),
+            ];
             let c = |ch: char| if upper { ch.to_ascii_lowercase() } else { ch };
             place(rng, c('K'), &palace);
             for _ in 0..2 {
@@ -106,7 +124,12 @@ fn dense(vm: &Rules, rng: &mut Rng) -> Position {
 /// A 4-ply cycle from `pos`: a move of each side that captures nothing and can be taken back,
 /// then both taken back.
 fn cycle(vm: &Rules, pos: &Position, rng: &mut Rng) -> Option<Vec<Move>> {
-    let quiet = |p: &Position| -> Vec<Move> { p.legal_moves(vm).into_iter().filter(|m| p.piece_at(m.to).is_none()).collect() };
+    let quiet = |p: &Position| -> Vec<Move> {
+        p.legal_moves(vm)
+            .into_iter()
+            .filter(|m| p.piece_at(m.to).is_none())
+            .collect()
+    };
     for _ in 0..20 {
         let mut p = pos.clone();
         let red = quiet(&p);
@@ -115,12 +138,18 @@ fn cycle(vm: &Rules, pos: &Position, rng: &mut Rng) -> Option<Vec<Move>> {
         let black = quiet(&p);
         let b = *black.get(rng.below(black.len().max(1)))?;
         p.make(vm, b);
-        let back_a = Move { from: a.to, to: a.from };
+        let back_a = Move {
+            from: a.to,
+            to: a.from,
+        };
         if !p.legal_moves(vm).contains(&back_a) {
             continue;
         }
         p.make(vm, back_a);
-        let back_b = Move { from: b.to, to: b.from };
+        let back_b = Move {
+            from: b.to,
+            to: b.from,
+        };
         if !p.legal_moves(vm).contains(&back_b) {
             continue;
         }
@@ -130,9 +159,18 @@ fn cycle(vm: &Rules, pos: &Position, rng: &mut Rng) -> Option<Vec<Move>> {
 }
 
 fn main() {
-    let n: usize = std::env::var("DENSE_CYCLES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
-    let plies: usize = std::env::var("DENSE_PLIES").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
-    let seed: u64 = std::env::var("DENSE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(33);
+    let n: usize = std::env::var("DENSE_CYCLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
+    let plies: usize = std::env::var("DENSE_PLIES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
+    let seed: u64 = std::env::var("DENSE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(33);
     let rs = RuleSet::builtin("cxa-2020").expect("built-in spec");
     let (vm, rep) = (&rs.vm, rs.repetition.as_ref().expect("repetition clauses"));
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -141,11 +179,20 @@ fn main() {
     let mut inferred = 0;
     while times.len() < n {
         let pos = dense(vm, &mut rng);
-        let Some(moves) = cycle(vm, &pos, &mut rng) else { continue };
-        let q = RulingQuery { fen: pos.to_fen(vm), moves: moves.iter().map(|m| m.iccs()).collect() };
+        let Some(moves) = cycle(vm, &pos, &mut rng) else {
+            continue;
+        };
+        let q = RulingQuery {
+            fen: pos.to_fen(vm),
+            moves: moves.iter().map(|m| m.iccs()).collect(),
+        };
         let t = Instant::now();
         let r = rule(vm, rep, &q).expect("a legal cycle");
-        times.push((t.elapsed().as_secs_f64() * 1e3, q.fen.clone(), q.moves.join(" ")));
+        times.push((
+            t.elapsed().as_secs_f64() * 1e3,
+            q.fen.clone(),
+            q.moves.join(" "),
+        ));
         inferred += usize::from(!r.basis.rests_on.is_empty());
     }
     times.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -154,10 +201,18 @@ fn main() {
     let (ms, fen, mv) = times.last().expect("cycles");
     println!("  slowest: {ms:.2} ms  {fen}  {mv}");
 
-    let q = RulingQuery { fen: DENSE_FEN.into(), moves: ["f0g0", "d5d6", "g0f0", "d6d5"].map(String::from).to_vec() };
+    let q = RulingQuery {
+        fen: DENSE_FEN.into(),
+        moves: ["f0g0", "d5d6", "g0f0", "d6d5"].map(String::from).to_vec(),
+    };
     let t = Instant::now();
     let r = rule(vm, rep, &q).expect("the issue's cycle");
-    println!("the issue's dense cycle: {:.2} ms, verdict {} ({})", t.elapsed().as_secs_f64() * 1e3, r.verdict.name(), r.basis.caption());
+    println!(
+        "the issue's dense cycle: {:.2} ms, verdict {} ({})",
+        t.elapsed().as_secs_f64() * 1e3,
+        r.verdict.name(),
+        r.basis.caption()
+    );
 
     // A long line: random quiet plies among dense pieces, classed as one cycle.
     let mut pos = dense(vm, &mut rng);
@@ -167,13 +222,20 @@ fn main() {
         // Quiet moves where there are any, so that the pieces stay dense; never one that ends
         // the game.
         let legal = pos.legal_moves(vm);
-        let quiet: Vec<Move> = legal.iter().copied().filter(|m| pos.piece_at(m.to).is_none()).collect();
+        let quiet: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| pos.piece_at(m.to).is_none())
+            .collect();
         let pool = if quiet.is_empty() { &legal } else { &quiet };
-        let Some(m) = (0..pool.len()).map(|i| pool[(i + rng.below(pool.len())) % pool.len()]).find(|&m| {
-            let mut next = pos.clone();
-            next.make(vm, m);
-            !next.legal_moves(vm).is_empty()
-        }) else {
+        let Some(m) = (0..pool.len())
+            .map(|i| pool[(i + rng.below(pool.len())) % pool.len()])
+            .find(|&m| {
+                let mut next = pos.clone();
+                next.make(vm, m);
+                !next.legal_moves(vm).is_empty()
+            })
+        else {
             break;
         };
         pos.make(vm, m);
@@ -182,5 +244,9 @@ fn main() {
     let q = RulingQuery { fen: start, moves };
     let t = Instant::now();
     let r = rule_every_move(vm, rep, &q).expect("a legal line");
-    println!("a line of {} plies classed as one cycle: {:.2} s", r.plies.len(), t.elapsed().as_secs_f64());
+    println!(
+        "a line of {} plies classed as one cycle: {:.2} s",
+        r.plies.len(),
+        t.elapsed().as_secs_f64()
+    );
 }

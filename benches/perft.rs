@@ -9,8 +9,14 @@ use std::time::Instant;
 use xqspec::vm::Rules;
 
 fn main() {
-    let depth: u32 = std::env::var("PERFT_DEPTH").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
-    let runs: usize = std::env::var("PERFT_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
+    let depth: u32 = std::env::var("PERFT_DEPTH")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
+    let runs: usize = std::env::var("PERFT_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
     let rules = Rules::builtin("cxa-2020").expect("built-in spec");
     let mut best = f64::MAX;
     let mut nodes = 0;
@@ -20,10 +26,17 @@ fn main() {
         nodes = xqspec::perft::perft(&mut pos, &rules, depth);
         let s = t.elapsed().as_secs_f64();
         best = best.min(s);
-        println!("run {}: perft({depth}) = {nodes} in {s:.3} s ({:.1} M nodes/s)", i + 1, nodes as f64 / s / 1e6);
+        println!(
+            "run {}: perft({depth}) = {nodes} in {s:.3} s ({:.1} M nodes/s)",
+            i + 1,
+            nodes as f64 / s / 1e6
+        );
     }
     if depth == 5 {
         assert_eq!(nodes, 133_312_995, "wrong perft count");
     }
-    println!("best: {best:.3} s, {:.1} M nodes/s", nodes as f64 / best / 1e6);
+    println!(
+        "best: {best:.3} s, {:.1} M nodes/s",
+        nodes as f64 / best / 1e6
+    );
 }

@@ -22,7 +22,13 @@ fn synthetic(rules: &Rules, notation: Notation, games: usize, plies: usize) -> S
 }
 
 /// [`synthetic`] from another seed.
-fn synthetic_seeded(rules: &Rules, notation: Notation, games: usize, plies: usize, seed: u64) -> String {
+fn synthetic_seeded(
+    rules: &Rules,
+    notation: Notation,
+    games: usize,
+    plies: usize,
+    seed: u64,
+) -> String {
     let kinds = KindMap::new(rules);
     let mut state = 0x2545_F491_4F6C_DD1Du64 ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut out = String::new();
@@ -95,7 +101,11 @@ fn stages(rules: &Rules, text: &str) {
     let syntax = time(&|| {
         for g in &parsed {
             for m in &g.moves {
-                let _ = std::hint::black_box(xqspec::notation::parse_syntax(rules.file_numerals(), xqspec::notation::detect(m.text), m.text));
+                let _ = std::hint::black_box(xqspec::notation::parse_syntax(
+                    rules.file_numerals(),
+                    xqspec::notation::detect(m.text),
+                    m.text,
+                ));
             }
         }
     });
@@ -131,13 +141,20 @@ fn growth(rules: &Rules) {
     println!("growth (1×, 10×, 100×): time per input size");
     for (name, unit) in [
         ("games with nested variations", game.repeat(100)),
-        ("variations nested too deep", format!("1. h2e2 {}h9g7{} *\n", "( ".repeat(700), " )".repeat(700))),
+        (
+            "variations nested too deep",
+            format!("1. h2e2 {}h9g7{} *\n", "( ".repeat(700), " )".repeat(700)),
+        ),
     ] {
         let times: Vec<String> = [1, 10, 100]
             .iter()
             .map(|&k| {
                 let text = unit.repeat(k);
-                format!("{:>6} KB {:>9.3} ms", text.len() / 1024, best_of_three(rules, &text) * 1e3)
+                format!(
+                    "{:>6} KB {:>9.3} ms",
+                    text.len() / 1024,
+                    best_of_three(rules, &text) * 1e3
+                )
             })
             .collect();
         println!("  {name:<30} {}", times.join("   "));
@@ -148,13 +165,23 @@ fn growth(rules: &Rules) {
 fn peak_mib() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
 /// A database: `games` seeded random games of up to `plies` plies in ICCS, written straight
 /// to `files` files (never held in memory whole).
-fn write_database(rules: &Rules, dir: &std::path::Path, files: usize, games: usize, plies: usize) -> Vec<PathBuf> {
+fn write_database(
+    rules: &Rules,
+    dir: &std::path::Path,
+    files: usize,
+    games: usize,
+    plies: usize,
+) -> Vec<PathBuf> {
     use std::io::Write;
     let per_file = games.div_ceil(files);
     let mut paths = Vec::new();
@@ -168,7 +195,13 @@ fn write_database(rules: &Rules, dir: &std::path::Path, files: usize, games: usi
             seed += 1;
             let k = 100.min(left);
             // Vary the length: games of `plies / 2` to `plies` plies.
-            let text = synthetic_seeded(rules, Notation::Iccs, k, plies / 2 + (seed as usize * 7919) % (plies / 2 + 1), seed);
+            let text = synthetic_seeded(
+                rules,
+                Notation::Iccs,
+                k,
+                plies / 2 + (seed as usize * 7919) % (plies / 2 + 1),
+                seed,
+            );
             w.write_all(text.as_bytes()).unwrap();
             left -= k;
         }
@@ -184,7 +217,10 @@ fn write_database(rules: &Rules, dir: &std::path::Path, files: usize, games: usi
 fn database(rs: &xqspec::ruleset::RuleSet) {
     use xqspec::arbiter::batch::{adjudicate_files, Item};
     use xqspec::notation::stream::Options;
-    let games: usize = std::env::var("XQSPEC_BENCH_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let games: usize = std::env::var("XQSPEC_BENCH_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
     let dir = std::env::temp_dir().join(format!("xqspec-bench-db-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let t = Instant::now();
@@ -192,7 +228,10 @@ fn database(rs: &xqspec::ruleset::RuleSet) {
     let one_dir = dir.join("one");
     std::fs::create_dir_all(&one_dir).unwrap();
     let one = write_database(&rs.vm, &one_dir, 1, games, 100);
-    let bytes: u64 = one.iter().map(|p| std::fs::metadata(p).unwrap().len()).sum();
+    let bytes: u64 = one
+        .iter()
+        .map(|p| std::fs::metadata(p).unwrap().len())
+        .sum();
     println!(
         "database: {games} generated games (random play, 50 to 100 plies, ICCS), as 100 files and as one file of {:.1} MiB; written in {:.1} s",
         bytes as f64 / (1 << 20) as f64,
@@ -200,7 +239,10 @@ fn database(rs: &xqspec::ruleset::RuleSet) {
     );
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let run = |files: &[PathBuf], threads: usize, adjudicate: bool| {
-        let opts = Options { threads: Some(threads), ..Options::default() };
+        let opts = Options {
+            threads: Some(threads),
+            ..Options::default()
+        };
         let (mut n, mut moves) = (0usize, 0usize);
         let t = Instant::now();
         adjudicate_files(rs, files, &opts, adjudicate, &mut |item| {
@@ -251,15 +293,29 @@ fn main() {
     }
     growth(&rules);
     println!("replay throughput (parse + resolve + legality + play), one thread");
-    for n in [Notation::Iccs, Notation::Wxf, Notation::Chinese, Notation::ChineseAbbreviated] {
+    for n in [
+        Notation::Iccs,
+        Notation::Wxf,
+        Notation::Chinese,
+        Notation::ChineseAbbreviated,
+    ] {
         let text = synthetic(&rules, n, 200, 120);
-        measure(&format!("synthetic random play, {}", n.name()), &rules, &text);
+        measure(
+            &format!("synthetic random play, {}", n.name()),
+            &rules,
+            &text,
+        );
     }
     let base = std::env::var_os("XQSPEC_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
     let dir = base.join("data/games");
-    for name in ["liu-dahua-1125-iccs.pgn", "triplets-iccs.pgn", "triplets-wxf.pgn", "triplets-chinese.pgn"] {
+    for name in [
+        "liu-dahua-1125-iccs.pgn",
+        "triplets-iccs.pgn",
+        "triplets-wxf.pgn",
+        "triplets-chinese.pgn",
+    ] {
         match std::fs::read(dir.join(name)) {
             Ok(bytes) => {
                 let (text, _) = xqspec::notation::encoding::decode(&bytes, None);

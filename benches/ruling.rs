@@ -18,17 +18,32 @@ use xqspec::repetition::{rule, RulingQuery};
 use xqspec::ruleset::RuleSet;
 
 fn main() {
-    let reps: usize = std::env::var("RULING_REPS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+    let reps: usize = std::env::var("RULING_REPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
     // `RULING_ONLY=ID` times that case alone (for a profiler).
     let only = std::env::var("RULING_ONLY").ok();
     let suite = Suite::embedded();
-    let sets: Vec<(String, RuleSet)> =
-        ["axf", "cxa-1999", "cxa-2011", "cxa-2020"].iter().map(|e| (e.to_string(), RuleSet::builtin(e).expect("built-in spec"))).collect();
+    let sets: Vec<(String, RuleSet)> = ["axf", "cxa-1999", "cxa-2011", "cxa-2020"]
+        .iter()
+        .map(|e| (e.to_string(), RuleSet::builtin(e).expect("built-in spec")))
+        .collect();
     let mut times: Vec<(f64, usize, String)> = Vec::new();
     let (mut total, mut total_plain, mut worst) = (0.0f64, 0.0f64, (0.0f64, String::new()));
-    let mut dump = std::env::var("RULING_DUMP").ok().map(|f| std::io::BufWriter::new(std::fs::File::create(f).expect("RULING_DUMP: a file to write")));
-    for case in suite.cases.iter().filter(|c| c.query == "ruling" && only.as_ref().is_none_or(|o| *o == c.id)) {
-        let Ok(q) = serde_json::from_value::<RulingQuery>(serde_json::Value::Object(case.input.clone())) else { continue };
+    let mut dump = std::env::var("RULING_DUMP").ok().map(|f| {
+        std::io::BufWriter::new(std::fs::File::create(f).expect("RULING_DUMP: a file to write"))
+    });
+    for case in suite
+        .cases
+        .iter()
+        .filter(|c| c.query == "ruling" && only.as_ref().is_none_or(|o| *o == c.id))
+    {
+        let Ok(q) =
+            serde_json::from_value::<RulingQuery>(serde_json::Value::Object(case.input.clone()))
+        else {
+            continue;
+        };
         for (id, rs) in sets.iter().filter(|(id, _)| case.editions.contains(id)) {
             let rep = rs.repetition.as_ref().expect("repetition clauses");
             let plain_rep = rep.without_variants();
@@ -36,7 +51,8 @@ fn main() {
             let mut plies = 0;
             if let Some(out) = dump.as_mut() {
                 use std::io::Write;
-                writeln!(out, "{}@{id}: {:?}", case.id, rule(&rs.vm, rep, &q)).expect("RULING_DUMP: writable");
+                writeln!(out, "{}@{id}: {:?}", case.id, rule(&rs.vm, rep, &q))
+                    .expect("RULING_DUMP: writable");
             }
             for _ in 0..reps {
                 let t = Instant::now();
@@ -65,12 +81,23 @@ fn main() {
     let n = times.len();
     let pct = |p: f64| times[((n as f64 - 1.0) * p) as usize].0;
     println!("{n} rulings (case × rule set), best of {reps} each");
-    println!("median {:.3} ms, 90th percentile {:.3} ms, 99th percentile {:.3} ms", pct(0.5), pct(0.9), pct(0.99));
+    println!(
+        "median {:.3} ms, 90th percentile {:.3} ms, 99th percentile {:.3} ms",
+        pct(0.5),
+        pct(0.9),
+        pct(0.99)
+    );
     let within: Vec<&(f64, usize, String)> = times.iter().filter(|t| t.1 <= 16).collect();
     let over = within.iter().filter(|t| t.0 >= 1.0).count();
-    println!("cycles of up to 16 plies: {} rulings, {over} took 1 ms or more", within.len());
+    println!(
+        "cycles of up to 16 plies: {} rulings, {over} took 1 ms or more",
+        within.len()
+    );
     // `RULING_TOP=N` lists the N slowest (5 by default).
-    let top: usize = std::env::var("RULING_TOP").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+    let top: usize = std::env::var("RULING_TOP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
     println!("slowest:");
     for (ms, plies, id) in times.iter().rev().take(top) {
         println!("  {ms:.3} ms  {plies:>2} plies  {id}");

@@ -20,8 +20,14 @@ fn best<F: FnMut()>(runs: usize, f: F) -> f64 {
 }
 
 fn main() {
-    let runs: usize = std::env::var("STANDINGS_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
-    let rules = RuleSet::builtin("cxa-2020").expect("built-in spec").competition.expect("competition clauses");
+    let runs: usize = std::env::var("STANDINGS_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let rules = RuleSet::builtin("cxa-2020")
+        .expect("built-in spec")
+        .competition
+        .expect("competition clauses");
     for order in ["opponent_scores", "progressive_scores"] {
         let text = load::swiss_yaml(500, 9, order);
         let raw = RawTournament::from_yaml("bench.yaml", &text).expect("reads");

@@ -141,10 +141,19 @@ impl Square {
     /// The points strictly between `a` and `b` when they share a file or a rank (none
     /// otherwise).
     pub fn between(a: Square, b: Square) -> impl Iterator<Item = Square> {
-        let (df, dr) = (i32::from(b.file()) - i32::from(a.file()), i32::from(b.rank()) - i32::from(a.rank()));
-        let n = if df == 0 || dr == 0 { df.abs().max(dr.abs()) } else { 0 };
+        let (df, dr) = (
+            i32::from(b.file()) - i32::from(a.file()),
+            i32::from(b.rank()) - i32::from(a.rank()),
+        );
+        let n = if df == 0 || dr == 0 {
+            df.abs().max(dr.abs())
+        } else {
+            0
+        };
         let (sf, sr) = (df.signum(), dr.signum());
-        (1..n.max(1)).filter_map(move |k| Square::new(i32::from(a.file()) + k * sf, i32::from(a.rank()) + k * sr))
+        (1..n.max(1)).filter_map(move |k| {
+            Square::new(i32::from(a.file()) + k * sf, i32::from(a.rank()) + k * sr)
+        })
     }
 
     /// Parse ICCS coordinates such as `h2` or `H2`.
@@ -188,7 +197,10 @@ impl Move {
         if !Move::is_iccs(s) {
             return None;
         }
-        Some(Move::new(Square::parse(&s[0..2])?, Square::parse(&s[2..4])?))
+        Some(Move::new(
+            Square::parse(&s[0..2])?,
+            Square::parse(&s[2..4])?,
+        ))
     }
 
     /// Is `s` a move as every query and command reads one: canonical ICCS, four

@@ -120,8 +120,16 @@ impl From<FenPositionError> for FenError {
 }
 
 impl FenSyntaxError {
-    fn new(kind: FenProblemKind, column: Option<usize>, message: impl Into<String>) -> FenSyntaxError {
-        FenSyntaxError(FenProblem { kind, column, message: message.into() })
+    fn new(
+        kind: FenProblemKind,
+        column: Option<usize>,
+        message: impl Into<String>,
+    ) -> FenSyntaxError {
+        FenSyntaxError(FenProblem {
+            kind,
+            column,
+            message: message.into(),
+        })
     }
 }
 
@@ -252,7 +260,11 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
         fields.push((c, &text[s..]));
     }
     let Some(&(board_col, board)) = fields.first() else {
-        return Err(FenSyntaxError::new(FenProblemKind::Empty, None, "empty FEN"));
+        return Err(FenSyntaxError::new(
+            FenProblemKind::Empty,
+            None,
+            "empty FEN",
+        ));
     };
 
     let mut pos = Position::empty(rules.first_to_move());
@@ -261,7 +273,10 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
         return Err(FenSyntaxError::new(
             FenProblemKind::RankCount,
             Some(board_col),
-            format!("the board has {} ranks separated by '/', not {RANKS}", ranks.len()),
+            format!(
+                "the board has {} ranks separated by '/', not {RANKS}",
+                ranks.len()
+            ),
         ));
     }
     let mut c = board_col;
@@ -271,49 +286,88 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
         for ch in rank_text.chars() {
             if let Some(d) = ch.to_digit(10) {
                 if d == 0 {
-                    return Err(FenSyntaxError::new(FenProblemKind::RankWidth, Some(c), "0 is not a count of empty points"));
+                    return Err(FenSyntaxError::new(
+                        FenProblemKind::RankWidth,
+                        Some(c),
+                        "0 is not a count of empty points",
+                    ));
                 }
                 file += d as usize;
             } else {
                 let Some(kind) = rules.kind_by_fen(ch) else {
-                    return Err(FenSyntaxError::new(FenProblemKind::UnknownLetter, Some(c), format!("`{ch}` is not a piece letter")));
+                    return Err(FenSyntaxError::new(
+                        FenProblemKind::UnknownLetter,
+                        Some(c),
+                        format!("`{ch}` is not a piece letter"),
+                    ));
                 };
                 if file < FILES as usize {
-                    let side = if ch.is_ascii_uppercase() { Side::Red } else { Side::Black };
+                    let side = if ch.is_ascii_uppercase() {
+                        Side::Red
+                    } else {
+                        Side::Black
+                    };
                     let sq = Square::new(file as i32, rank as i32).expect("on board");
                     pos.put(Piece { side, kind }, sq);
                     if rules.kinds()[kind as usize].fen[0] != ch.to_ascii_lowercase() {
                         warnings.push(FenWarning {
                             kind: FenWarningKind::AlternateLetter,
                             column: Some(c),
-                            message: format!("`{ch}` is accepted; the canonical letter is `{}`", rules.kinds()[kind as usize].fen[0]),
+                            message: format!(
+                                "`{ch}` is accepted; the canonical letter is `{}`",
+                                rules.kinds()[kind as usize].fen[0]
+                            ),
                         });
                     }
                 }
                 file += 1;
             }
             if file > FILES as usize {
-                return Err(FenSyntaxError::new(FenProblemKind::RankWidth, Some(c), format!("rank {rank} has more than {FILES} points")));
+                return Err(FenSyntaxError::new(
+                    FenProblemKind::RankWidth,
+                    Some(c),
+                    format!("rank {rank} has more than {FILES} points"),
+                ));
             }
             c += 1;
         }
         if file != FILES as usize {
-            return Err(FenSyntaxError::new(FenProblemKind::RankWidth, Some(c), format!("rank {rank} has {file} points, not {FILES}")));
+            return Err(FenSyntaxError::new(
+                FenProblemKind::RankWidth,
+                Some(c),
+                format!("rank {rank} has {file} points, not {FILES}"),
+            ));
         }
         c += 1; // the '/'
     }
 
     match fields.get(1) {
-        None => return Err(FenSyntaxError::new(FenProblemKind::BadSide, None, "the side to move is missing (w, r or b)")),
+        None => {
+            return Err(FenSyntaxError::new(
+                FenProblemKind::BadSide,
+                None,
+                "the side to move is missing (w, r or b)",
+            ))
+        }
         Some(&(col, s)) => {
             let side = match s {
                 "w" => Side::Red,
                 "r" => {
-                    warnings.push(FenWarning { kind: FenWarningKind::RedAsR, column: Some(col), message: "`r` for Red is accepted; the canonical letter is `w`".into() });
+                    warnings.push(FenWarning {
+                        kind: FenWarningKind::RedAsR,
+                        column: Some(col),
+                        message: "`r` for Red is accepted; the canonical letter is `w`".into(),
+                    });
                     Side::Red
                 }
                 "b" => Side::Black,
-                _ => return Err(FenSyntaxError::new(FenProblemKind::BadSide, Some(col), format!("`{s}` is not a side to move (w, r or b)"))),
+                _ => {
+                    return Err(FenSyntaxError::new(
+                        FenProblemKind::BadSide,
+                        Some(col),
+                        format!("`{s}` is not a side to move (w, r or b)"),
+                    ))
+                }
             };
             pos.set_side_to_move(side);
         }
@@ -332,26 +386,48 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
     let mut counters = Vec::new();
     for &(col, s) in rest {
         if counters.len() == 2 {
-            return Err(FenSyntaxError::new(FenProblemKind::BadField, Some(col), format!("unexpected field `{s}` after the move counters")));
+            return Err(FenSyntaxError::new(
+                FenProblemKind::BadField,
+                Some(col),
+                format!("unexpected field `{s}` after the move counters"),
+            ));
         }
         match s.parse::<u32>() {
             Ok(n) => counters.push(n),
-            Err(_) => return Err(FenSyntaxError::new(FenProblemKind::BadField, Some(col), format!("`{s}` is not a move counter"))),
+            Err(_) => {
+                return Err(FenSyntaxError::new(
+                    FenProblemKind::BadField,
+                    Some(col),
+                    format!("`{s}` is not a move counter"),
+                ))
+            }
         }
     }
     match counters.as_slice() {
         [h, f] => {
             if *f == 0 {
-                warnings.push(FenWarning { kind: FenWarningKind::MoveNumberZero, column: None, message: "move number 0 read as 1".into() });
+                warnings.push(FenWarning {
+                    kind: FenWarningKind::MoveNumberZero,
+                    column: None,
+                    message: "move number 0 read as 1".into(),
+                });
             }
             pos.set_counters(*h, *f)
         }
         [h] => {
             pos.set_counters(*h, 1);
-            warnings.push(FenWarning { kind: FenWarningKind::MissingCounters, column: None, message: "move number missing; 1 assumed".into() });
+            warnings.push(FenWarning {
+                kind: FenWarningKind::MissingCounters,
+                column: None,
+                message: "move number missing; 1 assumed".into(),
+            });
         }
         _ => {
-            warnings.push(FenWarning { kind: FenWarningKind::MissingCounters, column: None, message: "move counters missing; 0 and 1 assumed".into() });
+            warnings.push(FenWarning {
+                kind: FenWarningKind::MissingCounters,
+                column: None,
+                message: "move counters missing; 0 and 1 assumed".into(),
+            });
         }
     }
     Ok((Setup { pos }, warnings))
@@ -365,13 +441,20 @@ pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenPositionError> {
             let k = k as u8;
             let n = pos.count(side, k);
             if info.royal && n == 0 {
-                problems.push(FenProblem { kind: FenProblemKind::MissingGeneral, column: None, message: format!("{side} has no {}", info.gloss) });
+                problems.push(FenProblem {
+                    kind: FenProblemKind::MissingGeneral,
+                    column: None,
+                    message: format!("{side} has no {}", info.gloss),
+                });
             }
             if n > info.count as u32 {
                 problems.push(FenProblem {
                     kind: FenProblemKind::TooManyPieces,
                     column: None,
-                    message: format!("{side} has {n} of {}, the setup has {}", info.gloss, info.count),
+                    message: format!(
+                        "{side} has {n} of {}, the setup has {}",
+                        info.gloss, info.count
+                    ),
                 });
             }
             for sq in pos.points_of(side, k) {
@@ -379,7 +462,11 @@ pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenPositionError> {
                     problems.push(FenProblem {
                         kind: FenProblemKind::UnreachablePoint,
                         column: None,
-                        message: format!("{side} {} on {sq}: its moves ({}) never reach that point", info.gloss, rules.kind_clause(k)),
+                        message: format!(
+                            "{side} {} on {sq}: its moves ({}) never reach that point",
+                            info.gloss,
+                            rules.kind_clause(k)
+                        ),
                     });
                 }
             }
@@ -395,7 +482,11 @@ pub fn validate(rules: &Rules, pos: &Position) -> Result<(), FenPositionError> {
                     message: format!("{waiting} is not to move but its general on {k} is attacked"),
                 });
             } else if pos.is_self_kill_for(rules, waiting) {
-                problems.push(FenProblem { kind: FenProblemKind::GeneralsFacing, column: None, message: "the generals face each other on an open line".into() });
+                problems.push(FenProblem {
+                    kind: FenProblemKind::GeneralsFacing,
+                    column: None,
+                    message: "the generals face each other on an open line".into(),
+                });
             }
         }
     }
@@ -433,7 +524,11 @@ impl Position {
                             empty = 0;
                         }
                         let l = rules.kinds()[p.kind as usize].fen[0];
-                        s.push(if p.side == Side::Red { l.to_ascii_uppercase() } else { l });
+                        s.push(if p.side == Side::Red {
+                            l.to_ascii_uppercase()
+                        } else {
+                            l
+                        });
                     }
                 }
             }
@@ -444,8 +539,16 @@ impl Position {
                 s.push('/');
             }
         }
-        let side = if self.side_to_move() == Side::Red { 'w' } else { 'b' };
-        format!("{s} {side} - - {} {}", self.halfmove_clock(), self.fullmove_number())
+        let side = if self.side_to_move() == Side::Red {
+            'w'
+        } else {
+            'b'
+        };
+        format!(
+            "{s} {side} - - {} {}",
+            self.halfmove_clock(),
+            self.fullmove_number()
+        )
     }
 }
 
@@ -465,13 +568,20 @@ mod tests {
         let p = Position::from_fen(&r, START).unwrap();
         assert_eq!(p, r.start_position());
         assert_eq!(p.to_fen(&r), START);
-        assert_eq!(Position::from_fen(&r, "startpos").unwrap().to_fen(&r), START);
+        assert_eq!(
+            Position::from_fen(&r, "startpos").unwrap().to_fen(&r),
+            START
+        );
     }
 
     #[test]
     fn alternates_and_warnings() {
         let r = rules();
-        let (p, w) = parse(&r, "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r").unwrap();
+        let (p, w) = parse(
+            &r,
+            "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r",
+        )
+        .unwrap();
         assert_eq!(p.to_fen(&r), START);
         let kinds: Vec<_> = w.iter().map(|w| w.kind.code()).collect();
         assert!(kinds.contains(&"alternate_letter"));
@@ -482,12 +592,21 @@ mod tests {
     #[test]
     fn syntax_errors_say_where() {
         let r = rules();
-        let e = Position::from_fen(&r, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w").unwrap_err();
+        let e = Position::from_fen(&r, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w")
+            .unwrap_err();
         assert_eq!(e.kind(), "rank_count");
-        let e = Position::from_fen(&r, "rnbakabnx/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap_err();
+        let e = Position::from_fen(
+            &r,
+            "rnbakabnx/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        )
+        .unwrap_err();
         assert_eq!(e.kind(), "unknown_letter");
         assert_eq!(e.problems()[0].column, Some(9));
-        let e = Position::from_fen(&r, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x").unwrap_err();
+        let e = Position::from_fen(
+            &r,
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x",
+        )
+        .unwrap_err();
         assert_eq!(e.kind(), "bad_side");
         assert_eq!(e.problems()[0].column, Some(61));
         assert!(e.is_syntax());

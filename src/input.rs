@@ -17,7 +17,10 @@ use std::fmt;
 use std::io::Read;
 use std::path::Path;
 
-use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
+    VariantAccess, Visitor,
+};
 
 /// The largest file read (spec files, case files, event lists, tournaments, records).
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
@@ -40,17 +43,26 @@ pub struct Origin {
 impl Origin {
     /// A whole file.
     pub fn file(path: impl AsRef<Path>) -> Origin {
-        Origin { name: path.as_ref().display().to_string(), first_line: 1 }
+        Origin {
+            name: path.as_ref().display().to_string(),
+            first_line: 1,
+        }
     }
 
     /// A text with a name and no file (`request`, `query input`).
     pub fn named(name: impl Into<String>) -> Origin {
-        Origin { name: name.into(), first_line: 1 }
+        Origin {
+            name: name.into(),
+            first_line: 1,
+        }
     }
 
     /// Line `n` (1-based) of the stream `stream` (`stdin`): a protocol request.
     pub fn line_of(stream: impl Into<String>, n: usize) -> Origin {
-        Origin { name: stream.into(), first_line: n.max(1) }
+        Origin {
+            name: stream.into(),
+            first_line: n.max(1),
+        }
     }
 }
 
@@ -73,7 +85,12 @@ pub struct InputError {
 impl InputError {
     /// An error at a line and column of the text read from `origin` (1-based, counted in
     /// that text).
-    pub(crate) fn at(origin: &Origin, line: usize, column: usize, what: impl Into<String>) -> InputError {
+    pub(crate) fn at(
+        origin: &Origin,
+        line: usize,
+        column: usize,
+        what: impl Into<String>,
+    ) -> InputError {
         InputError {
             origin: origin.name.clone(),
             line: origin.first_line + line.max(1) - 1,
@@ -85,7 +102,13 @@ impl InputError {
 
     /// An error about the input as a whole (no line or column).
     pub(crate) fn whole(origin: &Origin, what: impl Into<String>) -> InputError {
-        InputError { origin: origin.name.clone(), line: 0, column: 0, byte: None, what: what.into() }
+        InputError {
+            origin: origin.name.clone(),
+            line: 0,
+            column: 0,
+            byte: None,
+            what: what.into(),
+        }
     }
 }
 
@@ -94,7 +117,11 @@ impl fmt::Display for InputError {
         if self.line == 0 {
             write!(f, "{}: {}", self.origin, self.what)
         } else {
-            write!(f, "{}:{}:{}: {}", self.origin, self.line, self.column, self.what)
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.origin, self.line, self.column, self.what
+            )
         }
     }
 }
@@ -117,7 +144,12 @@ pub fn text<'a>(bytes: &'a [u8], origin: &Origin) -> Result<&'a str, InputError>
         // The prefix up to `at` is valid, so this cannot fail.
         let valid = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
         let (line, column) = line_column(valid, at);
-        let mut err = InputError::at(origin, line, column, format!("not UTF-8 at byte {at} (line {line}, column {column})"));
+        let mut err = InputError::at(
+            origin,
+            line,
+            column,
+            format!("not UTF-8 at byte {at} (line {line}, column {column})"),
+        );
         err.byte = Some(at);
         err
     })
@@ -126,13 +158,17 @@ pub fn text<'a>(bytes: &'a [u8], origin: &Origin) -> Result<&'a str, InputError>
 /// A file's bytes, at most [`MAX_FILE_BYTES`]; errors name the path.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, InputError> {
     let origin = Origin::file(path);
-    let file = std::fs::File::open(path).map_err(|e| InputError::whole(&origin, format!("cannot read: {e}")))?;
+    let file = std::fs::File::open(path)
+        .map_err(|e| InputError::whole(&origin, format!("cannot read: {e}")))?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| InputError::whole(&origin, format!("cannot read: {e}")))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(InputError::whole(&origin, format!("larger than the limit of {} MiB", MAX_FILE_BYTES >> 20)));
+        return Err(InputError::whole(
+            &origin,
+            format!("larger than the limit of {} MiB", MAX_FILE_BYTES >> 20),
+        ));
     }
     Ok(bytes)
 }
@@ -166,19 +202,28 @@ pub fn yaml_file<T: DeserializeOwned>(path: &Path) -> Result<T, InputError> {
 pub(crate) fn check_yaml(text: &str, origin: &Origin) -> Result<(), InputError> {
     let scan = scan_yaml(text).map_err(|(line, column)| too_deep(origin, line, column))?;
     let budget = Cell::new(MAX_VALUES);
-    Check { depth: 0, budget: &budget, key: false }
-        .deserialize(serde_yaml::Deserializer::from_str(text))
-        .map(|_| ())
-        .map_err(|e| {
-            let mut err = yaml_error(&e, text, origin);
-            if e.location().is_none() {
-                // The repetition limit of serde_yaml has no place: the first alias is it.
-                if let Some((line, column)) = scan.first_alias {
-                    err = InputError::at(origin, line, column, format!("{} (aliases expand to too many values)", err.what));
-                }
+    Check {
+        depth: 0,
+        budget: &budget,
+        key: false,
+    }
+    .deserialize(serde_yaml::Deserializer::from_str(text))
+    .map(|_| ())
+    .map_err(|e| {
+        let mut err = yaml_error(&e, text, origin);
+        if e.location().is_none() {
+            // The repetition limit of serde_yaml has no place: the first alias is it.
+            if let Some((line, column)) = scan.first_alias {
+                err = InputError::at(
+                    origin,
+                    line,
+                    column,
+                    format!("{} (aliases expand to too many values)", err.what),
+                );
             }
-            err
-        })
+        }
+        err
+    })
 }
 
 /// A serde_yaml error with its place (its own, or the end of the text when it has none).
@@ -204,14 +249,23 @@ pub fn json_value(line: &str, origin: &Origin) -> Result<serde_json::Value, Inpu
 /// One JSON text read into `T`, after the checks of this module.
 pub fn json<T: DeserializeOwned>(line: &str, origin: &Origin) -> Result<T, InputError> {
     if line.len() > MAX_LINE_BYTES {
-        return Err(InputError::at(origin, 1, 1, format!("longer than the limit of {} MiB", MAX_LINE_BYTES >> 20)));
+        return Err(InputError::at(
+            origin,
+            1,
+            1,
+            format!("longer than the limit of {} MiB", MAX_LINE_BYTES >> 20),
+        ));
     }
     let budget = Cell::new(MAX_VALUES);
     let mut de = serde_json::Deserializer::from_str(line);
-    Check { depth: 0, budget: &budget, key: false }
-        .deserialize(&mut de)
-        .and_then(|_| de.end())
-        .map_err(|e| json_error(&e, origin))?;
+    Check {
+        depth: 0,
+        budget: &budget,
+        key: false,
+    }
+    .deserialize(&mut de)
+    .and_then(|_| de.end())
+    .map_err(|e| json_error(&e, origin))?;
     serde_json::from_str(line).map_err(|e| json_error(&e, origin))
 }
 
@@ -228,7 +282,10 @@ const DEEP: &str = "nested too deep";
 
 fn too_deep(origin: &Origin, line: usize, column: usize) -> InputError {
     let e = InputError::at(origin, line, column, "");
-    let what = format!("nested deeper than {MAX_DEPTH} levels at line {}, column {}", e.line, e.column);
+    let what = format!(
+        "nested deeper than {MAX_DEPTH} levels at line {}, column {}",
+        e.line, e.column
+    );
     InputError { what, ..e }
 }
 
@@ -279,7 +336,9 @@ impl Check<'_> {
                 self.budget.set(n);
                 Ok(())
             }
-            None => Err(E::custom(format!("more than {MAX_VALUES} values (aliases repeat their anchor's value each time)"))),
+            None => Err(E::custom(format!(
+                "more than {MAX_VALUES} values (aliases repeat their anchor's value each time)"
+            ))),
         }
     }
 
@@ -287,7 +346,11 @@ impl Check<'_> {
         if self.depth >= MAX_DEPTH {
             return Err(E::custom(DEEP));
         }
-        Ok(Check { depth: self.depth + 1, budget: self.budget, key: self.key || key })
+        Ok(Check {
+            depth: self.depth + 1,
+            budget: self.budget,
+            key: self.key || key,
+        })
     }
 
     fn keep<E: de::Error>(&self, k: impl FnOnce() -> Key) -> Result<Option<Key>, E> {
@@ -362,7 +425,10 @@ impl<'de> Visitor<'de> for Check<'_> {
         let value_seed = self.inner(false)?;
         let mut seen = HashSet::new();
         let mut entries = Vec::new();
-        while let Some(k) = map.next_key_seed(KeySeed { check: key_seed, seen: &seen })? {
+        while let Some(k) = map.next_key_seed(KeySeed {
+            check: key_seed,
+            seen: &seen,
+        })? {
             let v = map.next_value_seed(value_seed)?;
             if self.key {
                 entries.push((k.clone(), v.unwrap_or(Key::Null)));
@@ -375,7 +441,9 @@ impl<'de> Visitor<'de> for Check<'_> {
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<Key>, A::Error> {
         let (tag, variant): (String, _) = data.variant()?;
         let inner = variant.newtype_variant_seed(self)?;
-        Ok(self.key.then(|| Key::Tagged(tag, Box::new(inner.unwrap_or(Key::Null)))))
+        Ok(self
+            .key
+            .then(|| Key::Tagged(tag, Box::new(inner.unwrap_or(Key::Null)))))
     }
 }
 
@@ -508,7 +576,10 @@ fn scan_yaml(text: &str) -> Result<Scan, (usize, usize)> {
             }
             i = indent;
             // `- ` and `? ` entries open a level each, at the column of what follows.
-            while i < chars.len() && (chars[i] == '-' || chars[i] == '?') && chars.get(i + 1).is_none_or(|c| *c == ' ') {
+            while i < chars.len()
+                && (chars[i] == '-' || chars[i] == '?')
+                && chars.get(i + 1).is_none_or(|c| *c == ' ')
+            {
                 i += 1;
                 while i < chars.len() && chars[i] == ' ' {
                     i += 1;
@@ -566,7 +637,10 @@ fn scan_yaml(text: &str) -> Result<Scan, (usize, usize)> {
                     node_start = false;
                 }
                 ',' if flow > 0 => node_start = true,
-                ':' if next_blank || (flow > 0 && matches!(chars.get(i + 1), Some(',' | '[' | ']' | '{' | '}'))) => {
+                ':' if next_blank
+                    || (flow > 0
+                        && matches!(chars.get(i + 1), Some(',' | '[' | ']' | '{' | '}'))) =>
+                {
                     if flow == 0 && levels < block.len() {
                         levels = block.len();
                         if levels > MAX_DEPTH {
@@ -581,14 +655,18 @@ fn scan_yaml(text: &str) -> Result<Scan, (usize, usize)> {
                     if c == '*' && first_alias.is_none() {
                         first_alias = Some((line_no, i + 1));
                     }
-                    while i + 1 < chars.len() && !chars[i + 1].is_whitespace() && !matches!(chars[i + 1], ',' | '[' | ']' | '{' | '}') {
+                    while i + 1 < chars.len()
+                        && !chars[i + 1].is_whitespace()
+                        && !matches!(chars[i + 1], ',' | '[' | ']' | '{' | '}')
+                    {
                         i += 1;
                     }
                     node_start = c != '*';
                 }
                 '|' | '>' if node_start && flow == 0 => {
                     let rest: String = chars[i + 1..].iter().collect();
-                    let rest = rest.trim_start_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit());
+                    let rest = rest
+                        .trim_start_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit());
                     let rest = rest.trim_start();
                     if rest.is_empty() || rest.starts_with('#') {
                         literal = Some(block.last().copied().unwrap_or(0));
@@ -633,7 +711,10 @@ mod tests {
         let text = format!("a:\n  b: {}", "[".repeat(70));
         let e = yaml_value(&text, &o()).unwrap_err();
         assert_eq!((e.line, e.column), (2, 6 + 62), "{e}");
-        assert_eq!(e.to_string(), "t.yaml:2:68: nested deeper than 64 levels at line 2, column 68");
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:2:68: nested deeper than 64 levels at line 2, column 68"
+        );
     }
 
     #[test]
@@ -641,7 +722,11 @@ mod tests {
         let e = yaml_value("a:\n  b:\n    c: 1\n    c: 2\n", &o()).unwrap_err();
         assert!(e.what.contains("duplicate key `c`"), "{e}");
         assert_eq!(e.line, 4, "{e}");
-        let e = json_value(r#"{"a":[{"b":{"c":1,"c":2}}]}"#, &Origin::line_of("stdin", 7)).unwrap_err();
+        let e = json_value(
+            r#"{"a":[{"b":{"c":1,"c":2}}]}"#,
+            &Origin::line_of("stdin", 7),
+        )
+        .unwrap_err();
         assert!(e.what.contains("duplicate key `c`"), "{e}");
         assert_eq!(e.line, 7, "{e}");
         // Equal values of different types are different keys.
@@ -651,7 +736,10 @@ mod tests {
     #[test]
     fn not_utf8_names_the_byte() {
         let e = text(b"ab\ncd\xffe", &o()).unwrap_err();
-        assert_eq!(e.to_string(), "t.yaml:2:3: not UTF-8 at byte 5 (line 2, column 3)");
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:2:3: not UTF-8 at byte 5 (line 2, column 3)"
+        );
         assert_eq!(e.byte, Some(5));
     }
 }

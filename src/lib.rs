@@ -113,27 +113,27 @@
 #[macro_use]
 mod codes;
 
-pub mod board;
-pub mod input;
-pub mod spec;
-pub mod ruleset;
-pub mod spec_check;
-pub mod vm;
 pub mod arbiter;
+pub mod board;
 pub mod fen;
+pub mod input;
 pub mod line;
 pub mod perft;
+pub mod ruleset;
+pub mod spec;
+pub mod spec_check;
+pub mod vm;
 // Generated reports (needs the `cli` feature: tables and text diffs).
 #[cfg(feature = "cli")]
 pub mod report;
 // Markdown and terminal tables (needs the `cli` feature).
+pub mod clock;
+pub mod competition;
+pub mod conform;
+pub mod diagram;
 #[cfg(feature = "cli")]
 pub mod markdown;
 pub mod notation;
-pub mod repetition;
 pub mod query;
 pub mod reference;
-pub mod conform;
-pub mod clock;
-pub mod competition;
-pub mod diagram;
+pub mod repetition;

@@ -45,7 +45,9 @@ impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LineError::Fen(e) => write!(f, "invalid FEN: {e}"),
-            LineError::MoveSyntax { index, text } => write!(f, "move {index}: `{text}` is not ICCS (like h2e2)"),
+            LineError::MoveSyntax { index, text } => {
+                write!(f, "move {index}: `{text}` is not ICCS (like h2e2)")
+            }
             LineError::Illegal { index, error } => write!(f, "move {index}: {error}"),
         }
     }
@@ -64,7 +66,11 @@ pub struct Line {
 }
 
 /// The position `fen` (or `startpos`) describes after `moves`, and the last move.
-pub fn after(rules: &Rules, fen: &str, moves: &[String]) -> Result<(Position, Option<Move>), LineError> {
+pub fn after(
+    rules: &Rules,
+    fen: &str,
+    moves: &[String],
+) -> Result<(Position, Option<Move>), LineError> {
     walk(rules, fen, moves, |_, _| ())
 }
 
@@ -77,18 +83,30 @@ pub fn line(rules: &Rules, fen: &str, moves: &[String]) -> Result<Line, LineErro
         played.push(m);
     })?;
     positions.push(last);
-    Ok(Line { positions, moves: played })
+    Ok(Line {
+        positions,
+        moves: played,
+    })
 }
 
 /// Plays `moves` from `fen`, showing `visit` each position with the move played from it.
-fn walk(rules: &Rules, fen: &str, moves: &[String], mut visit: impl FnMut(&Position, Move)) -> Result<(Position, Option<Move>), LineError> {
+fn walk(
+    rules: &Rules,
+    fen: &str,
+    moves: &[String],
+    mut visit: impl FnMut(&Position, Move),
+) -> Result<(Position, Option<Move>), LineError> {
     let (mut pos, _) = fen::parse(rules, fen).map_err(LineError::Fen)?;
     let mut last = None;
     for (i, text) in moves.iter().enumerate() {
         let index = i + 1;
-        let m = Move::parse_iccs(text).ok_or_else(|| LineError::MoveSyntax { index, text: text.clone() })?;
+        let m = Move::parse_iccs(text).ok_or_else(|| LineError::MoveSyntax {
+            index,
+            text: text.clone(),
+        })?;
         visit(&pos, m);
-        pos.play(rules, m).map_err(|error| LineError::Illegal { index, error })?;
+        pos.play(rules, m)
+            .map_err(|error| LineError::Illegal { index, error })?;
         last = Some(m);
     }
     Ok((pos, last))
@@ -107,14 +125,30 @@ mod tests {
         let rules = Rules::builtin("cxa-2020").unwrap();
         let (pos, last) = after(&rules, "startpos", &moves(&["h2e2", "h9g7"])).unwrap();
         assert_eq!(last.map(Move::iccs).as_deref(), Some("h9g7"));
-        assert_eq!(line(&rules, "startpos", &moves(&["h2e2", "h9g7"])).unwrap().positions.last(), Some(&pos));
+        assert_eq!(
+            line(&rules, "startpos", &moves(&["h2e2", "h9g7"]))
+                .unwrap()
+                .positions
+                .last(),
+            Some(&pos)
+        );
         for text in ["H2-E2", "H2E2", "h2-e2", " h2e2", "h2e2 ", "j2e2", "h2e"] {
             let e = after(&rules, "startpos", &moves(&["h0g2", text])).unwrap_err();
-            assert_eq!(e, LineError::MoveSyntax { index: 2, text: text.into() });
+            assert_eq!(
+                e,
+                LineError::MoveSyntax {
+                    index: 2,
+                    text: text.into()
+                }
+            );
             assert_eq!(e.reject_kind(), "move.syntax");
         }
         let e = after(&rules, "startpos", &moves(&["a0a5"])).unwrap_err();
-        assert!(matches!(e, LineError::Illegal { index: 1, .. }) && e.to_string().starts_with("move 1: "), "{e}");
+        assert!(
+            matches!(e, LineError::Illegal { index: 1, .. })
+                && e.to_string().starts_with("move 1: "),
+            "{e}"
+        );
         let e = after(&rules, "4k4/9/9/9/9/9/9/9/9/4K4 w", &[]).unwrap_err();
         assert_eq!(e.reject_kind(), "fen.opponent_in_check");
         assert!(e.to_string().starts_with("invalid FEN: "));

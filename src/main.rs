@@ -8,13 +8,17 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use xqspec::spec::{self, Spec};
 use xqspec::ruleset::RuleSet;
 use xqspec::ruleset::DEFAULT as DEFAULT_RULESET;
+use xqspec::spec::{self, Spec};
 use xqspec::vm::{Position, Rules};
 
 #[derive(Parser)]
-#[command(name = "xqspec", version, about = "Xiangqi competition rules as executable data, and their conformance suite")]
+#[command(
+    name = "xqspec",
+    version,
+    about = "Xiangqi competition rules as executable data, and their conformance suite"
+)]
 struct Cli {
     /// Load the spec from this directory instead of the copy built into the binary.
     #[arg(long, global = true, value_name = "DIR")]
@@ -153,12 +157,14 @@ fn load_spec(dir: &Option<PathBuf>) -> Result<Spec, String> {
 /// The rule set a command runs under (`--spec`, `--edition`, `--overlay`). A rule set the
 /// spec does not know is refused at its place, the `--edition` option.
 fn load_ruleset(cli: &GlobalOptions, edition: &str) -> Result<RuleSet, String> {
-    xqspec::ruleset::load(cli.spec.as_deref(), edition, cli.overlay.as_deref()).map_err(|e| e.named_at("--edition"))
+    xqspec::ruleset::load(cli.spec.as_deref(), edition, cli.overlay.as_deref())
+        .map_err(|e| e.named_at("--edition"))
 }
 
 /// The same for a rule set named elsewhere (an events file): the caller names the place.
 fn load_named_ruleset(cli: &GlobalOptions, edition: &str) -> Result<RuleSet, String> {
-    xqspec::ruleset::load(cli.spec.as_deref(), edition, cli.overlay.as_deref()).map_err(|e| e.to_string())
+    xqspec::ruleset::load(cli.spec.as_deref(), edition, cli.overlay.as_deref())
+        .map_err(|e| e.to_string())
 }
 
 fn load_rules(cli: &GlobalOptions, edition: &str) -> Result<Rules, String> {
@@ -173,21 +179,36 @@ struct GlobalOptions {
 
 /// The position of `fen` after `moves`: the one path every command and query takes.
 fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, String> {
-    xqspec::line::after(rules, fen, moves).map(|(p, _)| p).map_err(|e| e.to_string())
+    xqspec::line::after(rules, fen, moves)
+        .map(|(p, _)| p)
+        .map_err(|e| e.to_string())
 }
 
 fn run(cli: Cli) -> Result<(), String> {
-    let g = GlobalOptions { spec: cli.spec.clone(), overlay: cli.overlay.clone() };
+    let g = GlobalOptions {
+        spec: cli.spec.clone(),
+        overlay: cli.overlay.clone(),
+    };
     match cli.command {
-        Command::Spec { command: SpecCommand::Check } => spec_check(&cli.spec, cli.overlay.as_deref()),
+        Command::Spec {
+            command: SpecCommand::Check,
+        } => spec_check(&cli.spec, cli.overlay.as_deref()),
         Command::Conform(args) => cli::conform::conform(cli.spec.as_deref(), args),
         Command::Serve => cli::conform::serve(cli.spec.as_deref()),
         Command::Web(a) => load_spec(&cli.spec).and_then(|spec| cli::web::run(&spec, &a)),
-        Command::Standings(a) => cli::competition::run(cli.spec.as_deref(), cli.overlay.as_deref(), &a),
+        Command::Standings(a) => {
+            cli::competition::run(cli.spec.as_deref(), cli.overlay.as_deref(), &a)
+        }
         Command::Cases { command } => cli::conform::cases(cli.spec.as_deref(), command),
         Command::Outcome(a) => {
             let flagged = a.edition.is_some();
-            cli::arbiter::outcome(&a, |e| if flagged { load_ruleset(&g, e) } else { load_named_ruleset(&g, e) })
+            cli::arbiter::outcome(&a, |e| {
+                if flagged {
+                    load_ruleset(&g, e)
+                } else {
+                    load_named_ruleset(&g, e)
+                }
+            })
         }
         Command::Touch(a) => cli::arbiter::touch(&a, &load_ruleset(&g, &a.game.edition)?),
         Command::Adjudicate(a) => cli::adjudicate::adjudicate(&a, &load_ruleset(&g, &a.edition)?),
@@ -201,7 +222,18 @@ fn run(cli: Cli) -> Result<(), String> {
                 let secs = progress.elapsed().as_secs_f64();
                 progress.tick(|| cli::progress::rate_line(t.files, files, t.games(), t.moves, secs))
             };
-            let done = xqspec::notation::replay::cli(&rs.vm, &a.files, a.encoding, a.to.as_deref(), &a.style, a.out, a.quiet, a.threads, &judge, &mut tick);
+            let done = xqspec::notation::replay::cli(
+                &rs.vm,
+                &a.files,
+                a.encoding,
+                a.to.as_deref(),
+                &a.style,
+                a.out,
+                a.quiet,
+                a.threads,
+                &judge,
+                &mut tick,
+            );
             progress.finish();
             done
         }
@@ -210,7 +242,12 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Board(a) => cli::diagram::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Ruling(a) => cli::repetition::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Clock(a) => cli::clock::run(&load_ruleset(&g, &a.edition)?, &a),
-        Command::Perft { fen, depth, divide, edition } => {
+        Command::Perft {
+            fen,
+            depth,
+            divide,
+            edition,
+        } => {
             let rules = load_rules(&g, &edition)?;
             let mut pos = position(&rules, &fen, &[])?;
             if divide {
@@ -227,7 +264,11 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
-        Command::Moves { fen, moves, edition } => {
+        Command::Moves {
+            fen,
+            moves,
+            edition,
+        } => {
             let rules = load_rules(&g, &edition)?;
             let pos = position(&rules, &fen, &moves)?;
             let mut list: Vec<String> = pos.legal_moves(&rules).iter().map(|m| m.iccs()).collect();
@@ -258,8 +299,16 @@ fn spec_check(dir: &Option<PathBuf>, overlay: Option<&std::path::Path>) -> Resul
         println!("{id}: {total} clauses ({})", parts.join(", "));
     }
     if report.errors.is_empty() {
-        let given = if extra.is_some() { " and the overlay given" } else { "" };
-        println!("spec ok: {} editions, {} overlays{given}", spec.editions().len(), spec.overlays().len());
+        let given = if extra.is_some() {
+            " and the overlay given"
+        } else {
+            ""
+        };
+        println!(
+            "spec ok: {} editions, {} overlays{given}",
+            spec.editions().len(),
+            spec.overlays().len()
+        );
         Ok(())
     } else {
         Err(report.errors.join("\n"))
@@ -283,7 +332,11 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     // A closed stdout (`xqspec moves … | head`) ends a command quietly, as it does other Unix

@@ -15,5 +15,7 @@ pub fn table_text(b: tabled::builder::Builder, markdown: bool) -> String {
 
 /// Text made safe for one Markdown table cell: pipes escaped, line breaks as `<br>`.
 pub(crate) fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace("\r\n", "<br>").replace('\n', "<br>")
+    s.replace('|', "\\|")
+        .replace("\r\n", "<br>")
+        .replace('\n', "<br>")
 }

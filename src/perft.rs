@@ -33,7 +33,11 @@ pub struct BudgetExhausted {
 
 impl std::fmt::Display for BudgetExhausted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "more than {} positions to visit (the node budget)", self.budget)
+        write!(
+            f,
+            "more than {} positions to visit (the node budget)",
+            self.budget
+        )
     }
 }
 
@@ -43,7 +47,12 @@ impl std::error::Error for BudgetExhausted {}
 /// from 1 to `depth`, those of the last ply counted in bulk (for the start position at
 /// depth 3, 44 + 1,920 + 79,666). The count stops as soon as the budget is spent, so the
 /// work is bounded whatever the depth.
-pub fn perft_within(pos: &mut Position, rules: &Rules, depth: u32, budget: u64) -> Result<u64, BudgetExhausted> {
+pub fn perft_within(
+    pos: &mut Position,
+    rules: &Rules,
+    depth: u32,
+    budget: u64,
+) -> Result<u64, BudgetExhausted> {
     let mut left = budget;
     bounded(pos, rules, depth, &mut left).ok_or(BudgetExhausted { budget })
 }

@@ -6,7 +6,6 @@ use std::fmt;
 
 use serde_json::{json, Map, Value};
 
-
 /// A question put to an implementation, typed. The wire form is a query
 /// name plus an input object ([`Query::name`], [`Query::input`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -237,7 +236,6 @@ impl Query {
             _ => unreachable!("json! of an object literal, or a domain query struct"),
         }
     }
-
 }
 
 /// The answer field of a known query (`legal_moves` → `moves`).
@@ -390,10 +388,20 @@ mod tests {
         let input = |v: Value| v.as_object().unwrap().clone();
         let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
         let err = |v: Value| Query::from_parts("touch_move", &input(v)).err().unwrap();
-        assert_eq!(err(json!({"fen": fen, "touches": ["e3", 5]})), "input.touches[1]: invalid type: integer `5`, expected a string");
-        assert_eq!(err(json!({"fen": fen, "touches": ["e3"], "simultaneous": "yes"})), "input.simultaneous: invalid type: string \"yes\", expected a boolean");
+        assert_eq!(
+            err(json!({"fen": fen, "touches": ["e3", 5]})),
+            "input.touches[1]: invalid type: integer `5`, expected a string"
+        );
+        assert_eq!(
+            err(json!({"fen": fen, "touches": ["e3"], "simultaneous": "yes"})),
+            "input.simultaneous: invalid type: string \"yes\", expected a boolean"
+        );
         let unknown = err(json!({"fen": fen, "touchez": ["e3"]}));
-        assert!(unknown.starts_with("input") && unknown.contains(": unknown field `touchez`, expected one of `fen`"), "{unknown}");
+        assert!(
+            unknown.starts_with("input")
+                && unknown.contains(": unknown field `touchez`, expected one of `fen`"),
+            "{unknown}"
+        );
     }
 
     #[test]

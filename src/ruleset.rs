@@ -48,16 +48,37 @@ impl RuleSet {
                 None
             }
         };
-        let arbiter = crate::arbiter::ArbiterRules::compile(&edition).map_err(|e| errors.extend(e)).ok().flatten();
-        let first = vm.as_ref().map_or(crate::board::Side::Red, Rules::first_to_move);
-        let clock = crate::clock::ClockRules::compile(&edition, first).map_err(|e| errors.extend(e)).ok().flatten();
-        let competition = crate::competition::CompetitionRules::compile(&edition).map_err(|e| errors.extend(e)).ok().flatten();
+        let arbiter = crate::arbiter::ArbiterRules::compile(&edition)
+            .map_err(|e| errors.extend(e))
+            .ok()
+            .flatten();
+        let first = vm
+            .as_ref()
+            .map_or(crate::board::Side::Red, Rules::first_to_move);
+        let clock = crate::clock::ClockRules::compile(&edition, first)
+            .map_err(|e| errors.extend(e))
+            .ok()
+            .flatten();
+        let competition = crate::competition::CompetitionRules::compile(&edition)
+            .map_err(|e| errors.extend(e))
+            .ok()
+            .flatten();
         let repetition = match &vm {
-            Some(vm) => crate::repetition::RepetitionRules::compile(&edition, vm).map_err(|e| errors.extend(e)).ok().flatten(),
+            Some(vm) => crate::repetition::RepetitionRules::compile(&edition, vm)
+                .map_err(|e| errors.extend(e))
+                .ok()
+                .flatten(),
             None => None,
         };
         match vm {
-            Some(vm) if errors.is_empty() => Ok(RuleSet { edition, vm, arbiter, clock, competition, repetition }),
+            Some(vm) if errors.is_empty() => Ok(RuleSet {
+                edition,
+                vm,
+                arbiter,
+                clock,
+                competition,
+                repetition,
+            }),
             _ => Err(SpecErrors(errors)),
         }
     }
@@ -131,18 +152,28 @@ impl From<SpecErrors> for LoadError {
 /// The rule set a command runs under: the spec from `spec_dir` (or the built-in one), the
 /// rule set `id`, and, when given, the overlay read from `overlay_file` (whose `edition`
 /// must be `id` itself).
-pub fn load(spec_dir: Option<&Path>, id: &str, overlay_file: Option<&Path>) -> Result<RuleSet, LoadError> {
+pub fn load(
+    spec_dir: Option<&Path>,
+    id: &str,
+    overlay_file: Option<&Path>,
+) -> Result<RuleSet, LoadError> {
     let spec = match spec_dir {
         Some(d) => Spec::load_dir(d),
         None => Spec::builtin(),
     }?;
     let edition = match overlay_file {
-        None if !spec.knows_ruleset(id) => return Err(LoadError::UnknownRuleSet(spec.unknown_ruleset(id))),
+        None if !spec.knows_ruleset(id) => {
+            return Err(LoadError::UnknownRuleSet(spec.unknown_ruleset(id)))
+        }
         None => spec.ruleset(id)?,
         Some(f) => {
             let o: Overlay = Overlay::load(f)?;
             if o.edition != id {
-                return Err(LoadError::OverlayEdition { file: f.display().to_string(), overlay_edition: o.edition, ruleset: id.to_string() });
+                return Err(LoadError::OverlayEdition {
+                    file: f.display().to_string(),
+                    overlay_edition: o.edition,
+                    ruleset: id.to_string(),
+                });
             }
             spec.with_overlay(&o)?
         }

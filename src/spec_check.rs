@@ -35,7 +35,9 @@ struct Compiled {
 }
 
 fn movement_data(ed: &Edition) -> BTreeMap<String, serde_yaml::Value> {
-    ed.clauses_with_prefix("movement.").map(|c| (c.id.clone(), c.data.clone())).collect()
+    ed.clauses_with_prefix("movement.")
+        .map(|c| (c.id.clone(), c.data.clone()))
+        .collect()
 }
 
 fn compiled(ed: Edition, base: Option<String>) -> Result<Compiled, String> {
@@ -43,7 +45,12 @@ fn compiled(ed: Edition, base: Option<String>) -> Result<Compiled, String> {
     let rs = RuleSet::compile(ed).map_err(|e| e.to_string())?;
     let mut pos = rs.vm.start_position();
     let perft = crate::perft::perft(&mut pos, &rs.vm, PERFT_DEPTH);
-    Ok(Compiled { id: rs.id().to_string(), base, perft, movement })
+    Ok(Compiled {
+        id: rs.id().to_string(),
+        base,
+        perft,
+        movement,
+    })
 }
 
 /// Checks every edition and shipped overlay of `spec`, and `extra` (an overlay read from a
@@ -51,7 +58,8 @@ fn compiled(ed: Edition, base: Option<String>) -> Result<Compiled, String> {
 pub fn check(spec: &Spec, extra: Option<&Overlay>) -> CheckReport {
     let mut r = CheckReport::default();
     if spec.editions().is_empty() {
-        r.errors.push("the spec holds no edition (no <edition>/edition.yaml)".into());
+        r.errors
+            .push("the spec holds no edition (no <edition>/edition.yaml)".into());
         return r;
     }
     let mut done: Vec<Compiled> = Vec::new();
@@ -61,21 +69,46 @@ pub fn check(spec: &Spec, extra: Option<&Overlay>) -> CheckReport {
             Err(e) => r.errors.push(format!("edition {}: {e}", ed.id)),
         }
     }
-    let overlays: Vec<(&Overlay, bool)> =
-        spec.overlays().iter().map(|o| (o, false)).chain(extra.map(|o| (o, true))).collect();
+    let overlays: Vec<(&Overlay, bool)> = spec
+        .overlays()
+        .iter()
+        .map(|o| (o, false))
+        .chain(extra.map(|o| (o, true)))
+        .collect();
     for (o, given) in overlays {
-        let what = if given { format!("overlay {} ({})", o.overlay, o.file) } else { format!("overlay {}", o.overlay) };
-        match spec.with_overlay(o).map_err(|e| e.to_string()).and_then(|ed| compiled(ed, Some(o.edition.clone()))) {
+        let what = if given {
+            format!("overlay {} ({})", o.overlay, o.file)
+        } else {
+            format!("overlay {}", o.overlay)
+        };
+        match spec
+            .with_overlay(o)
+            .map_err(|e| e.to_string())
+            .and_then(|ed| compiled(ed, Some(o.edition.clone())))
+        {
             Ok(c) => {
-                r.lines.push(format!("{what}: {} change(s) to {}", o.changes.len(), o.edition));
+                r.lines.push(format!(
+                    "{what}: {} change(s) to {}",
+                    o.changes.len(),
+                    o.edition
+                ));
                 done.push(c);
             }
             Err(e) => r.errors.push(format!("{what}: {e}")),
         }
     }
     for c in &done {
-        r.lines.push(format!("{}: perft(start, {PERFT_DEPTH}) = {}", c.id, c.perft));
-        let Some(base) = c.base.as_ref().and_then(|b| done.iter().find(|d| &d.id == b)) else { continue };
+        r.lines.push(format!(
+            "{}: perft(start, {PERFT_DEPTH}) = {}",
+            c.id, c.perft
+        ));
+        let Some(base) = c
+            .base
+            .as_ref()
+            .and_then(|b| done.iter().find(|d| &d.id == b))
+        else {
+            continue;
+        };
         if c.perft != base.perft && c.movement == base.movement {
             r.warnings.push(format!(
                 "{}: perft(start, {PERFT_DEPTH}) = {} differs from {}'s {}, while no movement.* clause differs (a board, pieces or check clause changed the moves)",

@@ -41,14 +41,23 @@ fn replay_error_json(e: &ReplayError) -> Value {
             v["line"] = json!(line);
             v["column"] = json!(column);
         }
-        ReplayError::Move { ply, move_number, text, line, column, .. } => {
+        ReplayError::Move {
+            ply,
+            move_number,
+            text,
+            line,
+            column,
+            ..
+        } => {
             v["line"] = json!(line);
             v["column"] = json!(column);
             v["ply"] = json!(ply);
             v["move_number"] = json!(move_number);
             v["text"] = json!(text);
         }
-        ReplayError::Encoding { line, column, byte, .. } => {
+        ReplayError::Encoding {
+            line, column, byte, ..
+        } => {
             v["line"] = json!(line);
             v["column"] = json!(column);
             v["byte"] = json!(byte);
@@ -60,7 +69,11 @@ fn replay_error_json(e: &ReplayError) -> Value {
 /// Every game of every file, in file order, as JSON items. Adjudication makes the command
 /// line's items (`arbiter::batch`); replay judges as `xqspec replay` does (a final mate or
 /// stalemate only) and gives each game's moves, errors and conversion.
-fn run(rs: &RuleSet, files: Vec<(PathBuf, Result<RecordFile, FileError>)>, mode: Mode) -> Result<Vec<Value>, String> {
+fn run(
+    rs: &RuleSet,
+    files: Vec<(PathBuf, Result<RecordFile, FileError>)>,
+    mode: Mode,
+) -> Result<Vec<Value>, String> {
     let mut items = Vec::new();
     let mut replayer = Replayer::new(&rs.vm);
     let adjudicate = match mode {
@@ -76,7 +89,13 @@ fn run(rs: &RuleSet, files: Vec<(PathBuf, Result<RecordFile, FileError>)>, mode:
                 continue;
             }
         };
-        let not_a_game = |problem| Item::NotAGame { file: path.display().to_string(), problem }.to_json();
+        let not_a_game = |problem| {
+            Item::NotAGame {
+                file: path.display().to_string(),
+                problem,
+            }
+            .to_json()
+        };
         if let Some(judge) = &adjudicate {
             for entry in records::games(&file, &mut replayer, judge) {
                 items.push(match entry {
@@ -89,7 +108,9 @@ fn run(rs: &RuleSet, files: Vec<(PathBuf, Result<RecordFile, FileError>)>, mode:
             }
             continue;
         }
-        let Mode::Replay(to) = mode else { unreachable!("adjudication is done above") };
+        let Mode::Replay(to) = mode else {
+            unreachable!("adjudication is done above")
+        };
         for entry in records::games(&file, &mut replayer, |r| ((), final_position(r))) {
             let g = match entry {
                 Entry::Game(g) => g,
@@ -99,10 +120,16 @@ fn run(rs: &RuleSet, files: Vec<(PathBuf, Result<RecordFile, FileError>)>, mode:
                 }
             };
             let place = format!("{} game {}", path.display(), g.number);
-            let remarks: Vec<Value> = g.remarks.iter().map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message })).collect();
+            let remarks: Vec<Value> = g
+                .remarks
+                .iter()
+                .map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message }))
+                .collect();
             let recorded = g.recorded().map_or(Value::Null, |r| json!(r));
             let r = &g.replay;
-            let converted = to.map(|(n, style)| notation::replay::write_game(&rs.vm, replayer.kinds(), &g.game, r, n, style));
+            let converted = to.map(|(n, style)| {
+                notation::replay::write_game(&rs.vm, replayer.kinds(), &g.game, r, n, style)
+            });
             items.push(json!({
                 "place": place,
                 "file": path.display().to_string(),
@@ -127,16 +154,30 @@ fn run(rs: &RuleSet, files: Vec<(PathBuf, Result<RecordFile, FileError>)>, mode:
 fn encoding_named(name: Option<&str>) -> PyResult<Option<&'static encoding_rs::Encoding>> {
     match name {
         None => Ok(None),
-        Some(n) => notation::encoding::by_name(n)
-            .map(Some)
-            .map_err(|e| error("QueryError", e.to_string(), Place { kind: Some("encoding".into()), ..Place::default() })),
+        Some(n) => notation::encoding::by_name(n).map(Some).map_err(|e| {
+            error(
+                "QueryError",
+                e.to_string(),
+                Place {
+                    kind: Some("encoding".into()),
+                    ..Place::default()
+                },
+            )
+        }),
     }
 }
 
 fn mode_of(to: Option<&str>, style: &str) -> PyResult<Option<(Notation, Style)>> {
     let Some(to) = to else { return Ok(None) };
     let n = Notation::from_name(to).ok_or_else(|| {
-        error("QueryError", format!("unknown notation `{to}` (use iccs, wxf, chinese or chinese-abbreviated)"), Place { kind: Some("notation".into()), ..Place::default() })
+        error(
+            "QueryError",
+            format!("unknown notation `{to}` (use iccs, wxf, chinese or chinese-abbreviated)"),
+            Place {
+                kind: Some("notation".into()),
+                ..Place::default()
+            },
+        )
     })?;
     let s = Style::from_name(style).ok_or_else(|| {
         error("QueryError", format!("unknown style `{style}` (words: simplified, traditional, halfwidth, fullwidth, lower, upper, joined by +)"), Place { kind: Some("style".into()), ..Place::default() })
@@ -145,38 +186,58 @@ fn mode_of(to: Option<&str>, style: &str) -> PyResult<Option<(Notation, Style)>>
 }
 
 /// The one entry of every batch call: files (or texts) read, run, turned into Python.
-fn batch(py: Python<'_>, what: &str, rules: crate::Rules, inputs: Inputs, encoding: Option<&str>, mode: Mode) -> PyResult<PyObject> {
+fn batch(
+    py: Python<'_>,
+    what: &str,
+    rules: crate::Rules,
+    inputs: Inputs,
+    encoding: Option<&str>,
+    mode: Mode,
+) -> PyResult<PyObject> {
     let rs = rules.ruleset()?;
     let enc = encoding_named(encoding)?;
-    let items = py.allow_threads(|| {
-        guard(what, || {
-            // Files to adjudicate take the command line's path: streamed over every core,
-            // items in file order, exactly `xqspec adjudicate --json`'s objects.
-            if let (Inputs::Paths(paths), Mode::Adjudicate) = (&inputs, &mode) {
-                let opts = xqspec::notation::stream::Options { encoding: enc, ..Default::default() };
-                let mut items = Vec::new();
-                let done = xqspec::arbiter::batch::adjudicate_files(&rs, paths, &opts, true, &mut |item| {
-                    if !matches!(item, xqspec::arbiter::batch::Item::FileDone) {
-                        items.push(item.to_json());
-                    }
-                });
-                return Ok(done.map(|()| items));
-            }
-            let files = match inputs {
-                Inputs::Paths(paths) => paths.into_iter().map(|p| {
-                    let f = records::read(&p, enc);
-                    (p, f)
-                }).collect(),
-                Inputs::Text(name, bytes) => {
-                    let p = PathBuf::from(name);
-                    let f = records::from_bytes(&p, bytes, enc);
-                    vec![(p, Ok(f))]
+    let items = py
+        .allow_threads(|| {
+            guard(what, || {
+                // Files to adjudicate take the command line's path: streamed over every core,
+                // items in file order, exactly `xqspec adjudicate --json`'s objects.
+                if let (Inputs::Paths(paths), Mode::Adjudicate) = (&inputs, &mode) {
+                    let opts = xqspec::notation::stream::Options {
+                        encoding: enc,
+                        ..Default::default()
+                    };
+                    let mut items = Vec::new();
+                    let done = xqspec::arbiter::batch::adjudicate_files(
+                        &rs,
+                        paths,
+                        &opts,
+                        true,
+                        &mut |item| {
+                            if !matches!(item, xqspec::arbiter::batch::Item::FileDone) {
+                                items.push(item.to_json());
+                            }
+                        },
+                    );
+                    return Ok(done.map(|()| items));
                 }
-            };
-            Ok(run(&rs, files, mode))
-        })
-    })?
-    .map_err(|e| error("SpecError", e, Place::default()))?;
+                let files = match inputs {
+                    Inputs::Paths(paths) => paths
+                        .into_iter()
+                        .map(|p| {
+                            let f = records::read(&p, enc);
+                            (p, f)
+                        })
+                        .collect(),
+                    Inputs::Text(name, bytes) => {
+                        let p = PathBuf::from(name);
+                        let f = records::from_bytes(&p, bytes, enc);
+                        vec![(p, Ok(f))]
+                    }
+                };
+                Ok(run(&rs, files, mode))
+            })
+        })?
+        .map_err(|e| error("SpecError", e, Place::default()))?;
     to_py(py, &Value::Array(items))
 }
 
@@ -200,9 +261,22 @@ fn text_bytes(text: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 /// `line`, `column`, `byte`) and per file that cannot be read (`file_error`), in order.
 #[pyfunction]
 #[pyo3(signature = (paths, *, edition=None, overlay=None, encoding=None))]
-pub fn adjudicate_files(py: Python<'_>, paths: Vec<PathBuf>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>, encoding: Option<&str>) -> PyResult<PyObject> {
+pub fn adjudicate_files(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&str>,
+) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
-    batch(py, "adjudicate_files", rules, Inputs::Paths(paths), encoding, Mode::Adjudicate)
+    batch(
+        py,
+        "adjudicate_files",
+        rules,
+        Inputs::Paths(paths),
+        encoding,
+        Mode::Adjudicate,
+    )
 }
 
 /// Replays every game of every file: one dict per game (`moves` in ICCS, `ok`, `error`
@@ -211,30 +285,75 @@ pub fn adjudicate_files(py: Python<'_>, paths: Vec<PathBuf>, edition: Option<&st
 #[pyfunction]
 #[pyo3(signature = (paths, *, edition=None, overlay=None, encoding=None, to=None, style="simplified"))]
 #[allow(clippy::too_many_arguments)]
-pub fn replay_files(py: Python<'_>, paths: Vec<PathBuf>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>, encoding: Option<&str>, to: Option<&str>, style: &str) -> PyResult<PyObject> {
+pub fn replay_files(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&str>,
+    to: Option<&str>,
+    style: &str,
+) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
     let m = mode_of(to, style)?;
-    batch(py, "replay_files", rules, Inputs::Paths(paths), encoding, Mode::Replay(m))
+    batch(
+        py,
+        "replay_files",
+        rules,
+        Inputs::Paths(paths),
+        encoding,
+        Mode::Replay(m),
+    )
 }
 
 /// [`adjudicate_files`] of one record given as text (`str`) or bytes, named `name`.
 #[pyfunction]
 #[pyo3(signature = (text, *, name="<text>", edition=None, overlay=None, encoding=None))]
-pub fn adjudicate_pgn(py: Python<'_>, text: &Bound<'_, PyAny>, name: &str, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>, encoding: Option<&str>) -> PyResult<PyObject> {
+pub fn adjudicate_pgn(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    name: &str,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&str>,
+) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
     let bytes = text_bytes(text)?;
-    batch(py, "adjudicate_pgn", rules, Inputs::Text(name.to_string(), bytes), encoding, Mode::Adjudicate)
+    batch(
+        py,
+        "adjudicate_pgn",
+        rules,
+        Inputs::Text(name.to_string(), bytes),
+        encoding,
+        Mode::Adjudicate,
+    )
 }
 
 /// [`replay_files`] of one record given as text (`str`) or bytes, named `name`.
 #[pyfunction]
 #[pyo3(signature = (text, *, name="<text>", edition=None, overlay=None, encoding=None, to=None, style="simplified"))]
 #[allow(clippy::too_many_arguments)]
-pub fn replay_pgn(py: Python<'_>, text: &Bound<'_, PyAny>, name: &str, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>, encoding: Option<&str>, to: Option<&str>, style: &str) -> PyResult<PyObject> {
+pub fn replay_pgn(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    name: &str,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&str>,
+    to: Option<&str>,
+    style: &str,
+) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
     let bytes = text_bytes(text)?;
     let m = mode_of(to, style)?;
-    batch(py, "replay_pgn", rules, Inputs::Text(name.to_string(), bytes), encoding, Mode::Replay(m))
+    batch(
+        py,
+        "replay_pgn",
+        rules,
+        Inputs::Text(name.to_string(), bytes),
+        encoding,
+        Mode::Replay(m),
+    )
 }
 
 /// The moves of game `game` (from 1) of a record file, in ICCS: the `--pgn FILE --game N`
@@ -242,9 +361,23 @@ pub fn replay_pgn(py: Python<'_>, text: &Bound<'_, PyAny>, name: &str, edition: 
 /// cannot be read, has no such game, or the game does not replay.
 #[pyfunction]
 #[pyo3(signature = (path, game=1, *, edition=None, overlay=None, encoding=None))]
-pub fn record_moves(py: Python<'_>, path: PathBuf, game: usize, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>, encoding: Option<&str>) -> PyResult<Vec<String>> {
+pub fn record_moves(
+    py: Python<'_>,
+    path: PathBuf,
+    game: usize,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&str>,
+) -> PyResult<Vec<String>> {
     let rules = rules_named(edition, overlay)?;
-    let items = batch(py, "record_moves", rules, Inputs::Paths(vec![path.clone()]), encoding, Mode::Replay(None))?;
+    let items = batch(
+        py,
+        "record_moves",
+        rules,
+        Inputs::Paths(vec![path.clone()]),
+        encoding,
+        Mode::Replay(None),
+    )?;
     let items = crate::convert::from_py(items.bind(py))?;
     record_game(&path, game, &items)
 }
@@ -253,23 +386,60 @@ fn record_game(path: &Path, game: usize, items: &Value) -> PyResult<Vec<String>>
     let file = Some(path.display().to_string());
     let items = items.as_array().cloned().unwrap_or_default();
     if let Some(e) = items.iter().find_map(|i| i.get("file_error")) {
-        return Err(error("RecordError", format!("{}: {}", path.display(), e.as_str().unwrap_or("")), Place { kind: Some("file".into()), file, ..Place::default() }));
-    }
-    let games: Vec<&Value> = items.iter().filter(|i| i.get("game").is_some()).collect();
-    let Some(g) = games.iter().find(|g| g["game"].as_u64() == Some(game as u64)) else {
         return Err(error(
             "RecordError",
-            format!("{}: no game {game} (the file holds {} games)", path.display(), games.len()),
-            Place { kind: Some("no_game".into()), file, ..Place::default() },
+            format!("{}: {}", path.display(), e.as_str().unwrap_or("")),
+            Place {
+                kind: Some("file".into()),
+                file,
+                ..Place::default()
+            },
+        ));
+    }
+    let games: Vec<&Value> = items.iter().filter(|i| i.get("game").is_some()).collect();
+    let Some(g) = games
+        .iter()
+        .find(|g| g["game"].as_u64() == Some(game as u64))
+    else {
+        return Err(error(
+            "RecordError",
+            format!(
+                "{}: no game {game} (the file holds {} games)",
+                path.display(),
+                games.len()
+            ),
+            Place {
+                kind: Some("no_game".into()),
+                file,
+                ..Place::default()
+            },
         ));
     };
     if let Some(e) = g.get("error").filter(|e| !e.is_null()) {
         let n = |k: &str| e.get(k).and_then(Value::as_u64).map(|x| x as usize);
         return Err(error(
             "RecordError",
-            format!("{} game {game}: {}", path.display(), e["message"].as_str().unwrap_or("")),
-            Place { kind: e["kind"].as_str().map(str::to_string), file, line: n("line"), column: n("column"), ply: n("ply"), ..Place::default() },
+            format!(
+                "{} game {game}: {}",
+                path.display(),
+                e["message"].as_str().unwrap_or("")
+            ),
+            Place {
+                kind: e["kind"].as_str().map(str::to_string),
+                file,
+                line: n("line"),
+                column: n("column"),
+                ply: n("ply"),
+                ..Place::default()
+            },
         ));
     }
-    Ok(g["moves"].as_array().map(|a| a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect()).unwrap_or_default())
+    Ok(g["moves"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default())
 }

@@ -21,12 +21,19 @@ pub fn to_py(py: Python<'_>, v: &Value) -> PyResult<PyObject> {
             } else if let Some(u) = n.as_u64() {
                 u.into_pyobject(py)?.into_any().unbind()
             } else {
-                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any().unbind()
+                n.as_f64()
+                    .unwrap_or(f64::NAN)
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind()
             }
         }
         Value::String(s) => PyString::new(py, s).into_any().unbind(),
         Value::Array(a) => {
-            let items = a.iter().map(|x| to_py(py, x)).collect::<PyResult<Vec<_>>>()?;
+            let items = a
+                .iter()
+                .map(|x| to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
             PyList::new(py, items)?.into_any().unbind()
         }
         Value::Object(m) => map_to_py(py, m)?.into_any().unbind(),
@@ -51,7 +58,9 @@ pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
 
 fn from_py_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     if depth > MAX_DEPTH {
-        return Err(PyValueError::new_err(format!("nested deeper than {MAX_DEPTH} levels")));
+        return Err(PyValueError::new_err(format!(
+            "nested deeper than {MAX_DEPTH} levels"
+        )));
     }
     if obj.is_none() {
         return Ok(Value::Null);
@@ -81,7 +90,12 @@ fn from_py_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
         for (k, v) in d.iter() {
             let key = k
                 .downcast::<PyString>()
-                .map_err(|_| PyTypeError::new_err(format!("a dict key is not a str: {}", k.repr().map(|r| r.to_string()).unwrap_or_default())))?
+                .map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "a dict key is not a str: {}",
+                        k.repr().map(|r| r.to_string()).unwrap_or_default()
+                    ))
+                })?
                 .to_cow()?
                 .into_owned();
             m.insert(key, from_py_at(&v, depth + 1)?);
@@ -89,11 +103,25 @@ fn from_py_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
         return Ok(Value::Object(m));
     }
     if let Ok(l) = obj.downcast::<PyList>() {
-        return l.iter().map(|x| from_py_at(&x, depth + 1)).collect::<PyResult<Vec<_>>>().map(Value::Array);
+        return l
+            .iter()
+            .map(|x| from_py_at(&x, depth + 1))
+            .collect::<PyResult<Vec<_>>>()
+            .map(Value::Array);
     }
     if let Ok(t) = obj.downcast::<PyTuple>() {
-        return t.iter().map(|x| from_py_at(&x, depth + 1)).collect::<PyResult<Vec<_>>>().map(Value::Array);
+        return t
+            .iter()
+            .map(|x| from_py_at(&x, depth + 1))
+            .collect::<PyResult<Vec<_>>>()
+            .map(Value::Array);
     }
-    let ty = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-    Err(PyTypeError::new_err(format!("not a JSON value: an object of type {ty}")))
+    let ty = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    Err(PyTypeError::new_err(format!(
+        "not a JSON value: an object of type {ty}"
+    )))
 }

@@ -32,7 +32,9 @@ pub fn error(class: &str, message: impl Into<String>, place: Place) -> PyErr {
 }
 
 fn build(py: Python<'_>, class: &str, message: &str, p: &Place) -> PyResult<PyErr> {
-    let module = ERRORS.get_or_try_init(py, || PyModule::import(py, "xqspec._errors").map(Bound::unbind))?;
+    let module = ERRORS.get_or_try_init(py, || {
+        PyModule::import(py, "xqspec._errors").map(Bound::unbind)
+    })?;
     let cls = module.bind(py).getattr(class)?;
     let kw = PyDict::new(py);
     kw.set_item("kind", &p.kind)?;
@@ -55,14 +57,20 @@ fn build(py: Python<'_>, class: &str, message: &str, p: &Place) -> PyResult<PyEr
 pub fn number_after(text: &str, word: &str) -> Option<usize> {
     let key = format!("{word} ");
     let at = text.find(&key)? + key.len();
-    let digits: String = text[at..].chars().take_while(char::is_ascii_digit).collect();
+    let digits: String = text[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
     digits.parse().ok()
 }
 
 /// The index in `name[i]` (`events[3]: …` → 3).
 pub fn index_in(text: &str, open: &str) -> Option<usize> {
     let at = text.find(open)? + open.len();
-    let digits: String = text[at..].chars().take_while(char::is_ascii_digit).collect();
+    let digits: String = text[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
     digits.parse().ok()
 }
 
@@ -72,7 +80,9 @@ pub fn class_of_kind(kind: &str) -> &'static str {
     match kind {
         k if k == "fen" || k.starts_with("fen.") => "FenError",
         "move.syntax" | "notation.syntax" | "move" => "NotationError",
-        "move.illegal" | "notation.no_match" | "notation.ambiguous" | "notation" => "IllegalMoveError",
+        "move.illegal" | "notation.no_match" | "notation.ambiguous" | "notation" => {
+            "IllegalMoveError"
+        }
         _ => "RuleError",
     }
 }
@@ -84,7 +94,11 @@ pub fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
         Ok(r) => r,
         Err(p) => {
             let msg = xqspec::conform::subject::panic_message(p.as_ref());
-            Err(error("InternalError", format!("internal error (panic) in {what}: {msg}"), Place::default()))
+            Err(error(
+                "InternalError",
+                format!("internal error (panic) in {what}: {msg}"),
+                Place::default(),
+            ))
         }
     }
 }

@@ -46,12 +46,22 @@ pub(crate) fn state() -> PyResult<&'static State> {
                 let spec = Spec::builtin().map_err(|e| e.to_string())?;
                 let reference = Reference::new(&spec);
                 let about = Implementation::about(&reference);
-                Ok(State { spec, reference, about })
+                Ok(State {
+                    spec,
+                    reference,
+                    about,
+                })
             })
             .unwrap_or_else(|_| Err("internal error (panic) loading the spec".into()))
         })
         .as_ref()
-        .map_err(|e| error("SpecError", format!("the built-in spec does not load: {e}"), Place::default()))
+        .map_err(|e| {
+            error(
+                "SpecError",
+                format!("the built-in spec does not load: {e}"),
+                Place::default(),
+            )
+        })
 }
 
 /// A rule set named by the caller: an edition id, or `edition+overlay` for a shipped
@@ -61,41 +71,87 @@ pub(crate) struct Rules {
     pub overlay: Option<Overlay>,
 }
 
-pub(crate) fn rules_named(edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
+pub(crate) fn rules_named(
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Rules> {
     let st = state()?;
     let id = edition.unwrap_or(xqspec::ruleset::DEFAULT);
     let mut rules = if st.about.editions.iter().any(|e| e == id) {
-        Rules { edition: id.to_string(), overlay: None }
+        Rules {
+            edition: id.to_string(),
+            overlay: None,
+        }
     } else if let Some(o) = st.spec.overlays().iter().find(|o| o.ruleset_id() == id) {
-        Rules { edition: o.edition.clone(), overlay: Some(o.clone()) }
+        Rules {
+            edition: o.edition.clone(),
+            overlay: Some(o.clone()),
+        }
     } else {
         // The library's own message, with every known id.
         let message = match st.spec.ruleset(id) {
             Err(e) => e.to_string(),
             Ok(_) => format!("unknown rule set `{id}`"),
         };
-        return Err(error("SpecError", message, Place { kind: Some("unknown_ruleset".into()), ..Place::default() }));
+        return Err(error(
+            "SpecError",
+            message,
+            Place {
+                kind: Some("unknown_ruleset".into()),
+                ..Place::default()
+            },
+        ));
     };
     if let Some(o) = overlay.filter(|o| !o.is_none()) {
         if rules.overlay.is_some() {
-            return Err(error("SpecError", format!("rule set `{id}` has an overlay already"), Place::default()));
+            return Err(error(
+                "SpecError",
+                format!("rule set `{id}` has an overlay already"),
+                Place::default(),
+            ));
         }
         let o = match o.extract::<String>() {
             Ok(name) => st.spec.overlay(&name).cloned().ok_or_else(|| {
-                let known: Vec<&str> = st.spec.overlays().iter().map(|o| o.overlay.as_str()).collect();
-                error("SpecError", format!("unknown overlay `{name}` (shipped: {})", known.join(", ")), Place { kind: Some("unknown_overlay".into()), ..Place::default() })
+                let known: Vec<&str> = st
+                    .spec
+                    .overlays()
+                    .iter()
+                    .map(|o| o.overlay.as_str())
+                    .collect();
+                error(
+                    "SpecError",
+                    format!("unknown overlay `{name}` (shipped: {})", known.join(", ")),
+                    Place {
+                        kind: Some("unknown_overlay".into()),
+                        ..Place::default()
+                    },
+                )
             })?,
             Err(_) => {
                 let v = from_py(o)?;
-                serde_json::from_value::<Overlay>(v)
-                    .map_err(|e| error("SpecError", format!("not an overlay: {e}"), Place { kind: Some("overlay".into()), ..Place::default() }))?
+                serde_json::from_value::<Overlay>(v).map_err(|e| {
+                    error(
+                        "SpecError",
+                        format!("not an overlay: {e}"),
+                        Place {
+                            kind: Some("overlay".into()),
+                            ..Place::default()
+                        },
+                    )
+                })?
             }
         };
         if o.edition != rules.edition {
             return Err(error(
                 "SpecError",
-                format!("overlay {} applies to {}, not to {}", o.overlay, o.edition, rules.edition),
-                Place { kind: Some("overlay_edition".into()), ..Place::default() },
+                format!(
+                    "overlay {} applies to {}, not to {}",
+                    o.overlay, o.edition, rules.edition
+                ),
+                Place {
+                    kind: Some("overlay_edition".into()),
+                    ..Place::default()
+                },
             ));
         }
         rules.overlay = Some(o);
@@ -106,7 +162,11 @@ pub(crate) fn rules_named(edition: Option<&str>, overlay: Option<&Bound<'_, PyAn
 impl Rules {
     fn ruleset(&self) -> PyResult<Arc<RuleSet>> {
         let st = state()?;
-        guard("ruleset", || st.reference.ruleset(&self.edition, self.overlay.as_ref()).map_err(|e| error("SpecError", e, Place::default())))
+        guard("ruleset", || {
+            st.reference
+                .ruleset(&self.edition, self.overlay.as_ref())
+                .map_err(|e| error("SpecError", e, Place::default()))
+        })
     }
 }
 
@@ -117,7 +177,11 @@ impl Rules {
 fn answer(py: Python<'_>, rules: &Rules, query: &Query) -> PyResult<Answer> {
     let st = state()?;
     let (edition, overlay) = (rules.edition.as_str(), rules.overlay.as_ref());
-    let run = || guard(query.name(), || Ok(st.reference.answer_query(edition, overlay, query)));
+    let run = || {
+        guard(query.name(), || {
+            Ok(st.reference.answer_query(edition, overlay, query))
+        })
+    };
     match query {
         Query::Perft { .. } => py.allow_threads(run),
         _ => run(),
@@ -127,26 +191,49 @@ fn answer(py: Python<'_>, rules: &Rules, query: &Query) -> PyResult<Answer> {
 /// The result object of an answer, or the exception for a rejection, an `unsupported` or
 /// an `error`. `input` (the query's fen and moves) serves to find the place of a FEN or
 /// move rejection through the one line reader.
-fn result_of(rules: &Rules, answer: Answer, fen_moves: Option<(&str, &[String])>) -> PyResult<Map<String, Value>> {
+fn result_of(
+    rules: &Rules,
+    answer: Answer,
+    fen_moves: Option<(&str, &[String])>,
+) -> PyResult<Map<String, Value>> {
     match answer {
         Answer::Value(m) => Ok(m),
         Answer::Reject { kind, message } => Err(rejection(rules, &kind, &message, fen_moves)),
         Answer::Unsupported { reason } => Err(error("UnsupportedError", reason, Place::default())),
-        Answer::Error { message } if message.starts_with("bad input") => {
-            Err(error("QueryError", message, Place { kind: Some("bad_input".into()), ..Place::default() }))
+        Answer::Error { message } if message.starts_with("bad input") => Err(error(
+            "QueryError",
+            message,
+            Place {
+                kind: Some("bad_input".into()),
+                ..Place::default()
+            },
+        )),
+        Answer::Error { message } if message.starts_with("internal error") => {
+            Err(error("InternalError", message, Place::default()))
         }
-        Answer::Error { message } if message.starts_with("internal error") => Err(error("InternalError", message, Place::default())),
         Answer::Error { message } => Err(error("QueryError", message, Place::default())),
     }
 }
 
 /// The exception of a rejection, with its place: a FEN's column and stage, a move's ply
 /// (read again through `line::after`, which gave the rejection), an event's number.
-fn rejection(rules: &Rules, kind: &str, message: &str, fen_moves: Option<(&str, &[String])>) -> PyErr {
-    let mut place = Place { kind: Some(kind.to_string()), ..Place::default() };
+fn rejection(
+    rules: &Rules,
+    kind: &str,
+    message: &str,
+    fen_moves: Option<(&str, &[String])>,
+) -> PyErr {
+    let mut place = Place {
+        kind: Some(kind.to_string()),
+        ..Place::default()
+    };
     let line_error = match fen_moves {
         Some((fen, moves)) if kind.starts_with("fen") || kind.starts_with("move") => {
-            rules.ruleset().ok().and_then(|rs| guard("place", || Ok(line::after(&rs.vm, fen, moves).err())).ok().flatten())
+            rules.ruleset().ok().and_then(|rs| {
+                guard("place", || Ok(line::after(&rs.vm, fen, moves).err()))
+                    .ok()
+                    .flatten()
+            })
         }
         _ => None,
     };
@@ -158,7 +245,9 @@ fn rejection(rules: &Rules, kind: &str, message: &str, fen_moves: Option<(&str, 
                 xqspec::fen::FenError::Position(_) => "position",
             });
         }
-        Some(LineError::MoveSyntax { index, .. }) | Some(LineError::Illegal { index, .. }) => place.ply = Some(*index),
+        Some(LineError::MoveSyntax { index, .. }) | Some(LineError::Illegal { index, .. }) => {
+            place.ply = Some(*index)
+        }
         None => {
             place.ply = number_after(message, "move");
             place.event = errors::index_in(message, "events[");
@@ -198,33 +287,83 @@ fn on_position(
 /// The legal moves of the side to move after `moves` from `fen`, in ICCS, sorted.
 #[pyfunction]
 #[pyo3(signature = (fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
-fn legal_moves(py: Python<'_>, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
-    on_position(py, edition, overlay, fen, moves, |fen, moves| Query::LegalMoves { fen, moves }, "moves")
+fn legal_moves(
+    py: Python<'_>,
+    fen: String,
+    moves: Option<Vec<String>>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    on_position(
+        py,
+        edition,
+        overlay,
+        fen,
+        moves,
+        |fen, moves| Query::LegalMoves { fen, moves },
+        "moves",
+    )
 }
 
 /// The number of legal move sequences of `depth` plies (perft).
 #[pyfunction]
 #[pyo3(signature = (depth, fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
-fn perft(py: Python<'_>, depth: u32, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
-    on_position(py, edition, overlay, fen, moves, |fen, moves| Query::Perft { fen, moves, depth }, "nodes")
+fn perft(
+    py: Python<'_>,
+    depth: u32,
+    fen: String,
+    moves: Option<Vec<String>>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    on_position(
+        py,
+        edition,
+        overlay,
+        fen,
+        moves,
+        |fen, moves| Query::Perft { fen, moves, depth },
+        "nodes",
+    )
 }
 
 /// `ongoing`, `check`, `checkmate` or `stalemate` for the side to move.
 #[pyfunction]
 #[pyo3(signature = (fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
-fn status(py: Python<'_>, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
-    on_position(py, edition, overlay, fen, moves, |fen, moves| Query::Status { fen, moves }, "status")
+fn status(
+    py: Python<'_>,
+    fen: String,
+    moves: Option<Vec<String>>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    on_position(
+        py,
+        edition,
+        overlay,
+        fen,
+        moves,
+        |fen, moves| Query::Status { fen, moves },
+        "status",
+    )
 }
 
 /// `True` when the FEN gives a position the rules allow; a `FenError` (with `kind`,
 /// `column` and `stage`) otherwise.
 #[pyfunction]
 #[pyo3(signature = (fen, *, edition=None, overlay=None))]
-fn validate_fen(py: Python<'_>, fen: String, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+fn validate_fen(
+    py: Python<'_>,
+    fen: String,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<bool> {
     let rules = rules_named(edition, overlay)?;
     let q = Query::ValidateFen { fen };
     let a = answer(py, &rules, &q)?;
-    let Query::ValidateFen { fen } = &q else { unreachable!() };
+    let Query::ValidateFen { fen } = &q else {
+        unreachable!()
+    };
     result_of(&rules, a, Some((fen, &[])))?;
     Ok(true)
 }
@@ -233,11 +372,26 @@ fn validate_fen(py: Python<'_>, fen: String, edition: Option<&str>, overlay: Opt
 #[pyfunction]
 #[pyo3(signature = (text, notation, fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
 #[allow(clippy::too_many_arguments)]
-fn parse_move(py: Python<'_>, text: String, notation: String, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+fn parse_move(
+    py: Python<'_>,
+    text: String,
+    notation: String,
+    fen: String,
+    moves: Option<Vec<String>>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
-    let q = Query::ParseMove { fen, moves: moves_of(moves), notation, text };
+    let q = Query::ParseMove {
+        fen,
+        moves: moves_of(moves),
+        notation,
+        text,
+    };
     let a = answer(py, &rules, &q)?;
-    let Query::ParseMove { fen, moves, .. } = &q else { unreachable!() };
+    let Query::ParseMove { fen, moves, .. } = &q else {
+        unreachable!()
+    };
     let m = result_of(&rules, a, Some((fen, moves)))?;
     field(py, &m, "move")
 }
@@ -246,22 +400,45 @@ fn parse_move(py: Python<'_>, text: String, notation: String, fen: String, moves
 #[pyfunction]
 #[pyo3(signature = (move_, notation, fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
 #[allow(clippy::too_many_arguments)]
-fn format_move(py: Python<'_>, move_: String, notation: String, fen: String, moves: Option<Vec<String>>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+fn format_move(
+    py: Python<'_>,
+    move_: String,
+    notation: String,
+    fen: String,
+    moves: Option<Vec<String>>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
-    let q = Query::FormatMove { fen, moves: moves_of(moves), notation, mv: move_ };
+    let q = Query::FormatMove {
+        fen,
+        moves: moves_of(moves),
+        notation,
+        mv: move_,
+    };
     let a = answer(py, &rules, &q)?;
-    let Query::FormatMove { fen, moves, .. } = &q else { unreachable!() };
+    let Query::FormatMove { fen, moves, .. } = &q else {
+        unreachable!()
+    };
     let m = result_of(&rules, a, Some((fen, moves)))?;
     field(py, &m, "text")
 }
 
 /// The fen and moves of an input object, for the place of a rejection.
 fn fen_moves_of(input: &Map<String, Value>) -> (String, Vec<String>) {
-    let fen = input.get("fen").and_then(Value::as_str).unwrap_or(STARTPOS).to_string();
+    let fen = input
+        .get("fen")
+        .and_then(Value::as_str)
+        .unwrap_or(STARTPOS)
+        .to_string();
     let moves = input
         .get("moves")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default();
     (fen, moves)
 }
@@ -269,7 +446,9 @@ fn fen_moves_of(input: &Map<String, Value>) -> (String, Vec<String>) {
 fn input_map(input: &Bound<'_, PyAny>) -> PyResult<Map<String, Value>> {
     match from_py(input)? {
         Value::Object(m) => Ok(m),
-        _ => Err(pyo3::exceptions::PyTypeError::new_err("a query's input is a dict")),
+        _ => Err(pyo3::exceptions::PyTypeError::new_err(
+            "a query's input is a dict",
+        )),
     }
 }
 
@@ -277,7 +456,13 @@ fn input_map(input: &Bound<'_, PyAny>) -> PyResult<Map<String, Value>> {
 /// exactly as the protocol's answer carries it, or the exception of a rejection.
 #[pyfunction]
 #[pyo3(signature = (query, input, *, edition=None, overlay=None))]
-fn ask(py: Python<'_>, query: &str, input: &Bound<'_, PyAny>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+fn ask(
+    py: Python<'_>,
+    query: &str,
+    input: &Bound<'_, PyAny>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
     let input = input_map(input)?;
     let a = protocol_answer(py, &rules, query, &input)?;
@@ -288,12 +473,25 @@ fn ask(py: Python<'_>, query: &str, input: &Bound<'_, PyAny>, edition: Option<&s
 
 /// The answer `xqspec serve` gives to an ask (`conform::protocol::answer_ask`: edition and
 /// query checked, input read into the typed query, a panic an `error`).
-fn protocol_answer(py: Python<'_>, rules: &Rules, query: &str, input: &Map<String, Value>) -> PyResult<Answer> {
+fn protocol_answer(
+    py: Python<'_>,
+    rules: &Rules,
+    query: &str,
+    input: &Map<String, Value>,
+) -> PyResult<Answer> {
     let st = state()?;
     py.allow_threads(|| {
         guard(query, || {
             let mut r = &st.reference;
-            Ok(protocol::answer_ask(&mut r, &st.about, &rules.edition, rules.overlay.as_ref(), query, input, "python"))
+            Ok(protocol::answer_ask(
+                &mut r,
+                &st.about,
+                &rules.edition,
+                rules.overlay.as_ref(),
+                query,
+                input,
+                "python",
+            ))
         })
     })
 }
@@ -303,7 +501,13 @@ fn protocol_answer(py: Python<'_>, rules: &Rules, query: &str, input: &Map<Strin
 /// `{"error": {message}}`.
 #[pyfunction]
 #[pyo3(signature = (query, input, *, edition=None, overlay=None))]
-fn answer_json(py: Python<'_>, query: &str, input: &Bound<'_, PyAny>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+fn answer_json(
+    py: Python<'_>,
+    query: &str,
+    input: &Bound<'_, PyAny>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
     let input = input_map(input)?;
     let a = protocol_answer(py, &rules, query, &input)?;
@@ -362,14 +566,26 @@ domain_query!(
 /// is not legal an `IllegalMoveError`, each with its `ply`.
 #[pyfunction]
 #[pyo3(signature = (moves, to, fen=STARTPOS.to_string(), from_=None, *, edition=None, overlay=None))]
-fn convert_moves(py: Python<'_>, moves: Vec<String>, to: &str, fen: String, from_: Option<&str>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+fn convert_moves(
+    py: Python<'_>,
+    moves: Vec<String>,
+    to: &str,
+    fen: String,
+    from_: Option<&str>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<String>> {
     use xqspec::notation::{self, ErrorKind};
     let rules = rules_named(edition, overlay)?;
     let rs = rules.ruleset()?;
     let (to_n, to_style) = notation::notation_by_id(to).ok_or_else(|| unknown_notation(to))?;
     let from_n = match from_ {
         None => None,
-        Some(f) => Some(notation::notation_by_id(f).ok_or_else(|| unknown_notation(f))?.0),
+        Some(f) => Some(
+            notation::notation_by_id(f)
+                .ok_or_else(|| unknown_notation(f))?
+                .0,
+        ),
     };
     enum Fail {
         Fen(String, Option<usize>, &'static str, &'static str),
@@ -380,8 +596,17 @@ fn convert_moves(py: Python<'_>, moves: Vec<String>, to: &str, fen: String, from
             let mut pos = match line::after(&rs.vm, &fen, &[]) {
                 Ok((p, _)) => p,
                 Err(LineError::Fen(f)) => {
-                    let stage = if matches!(f, xqspec::fen::FenError::Syntax(_)) { "syntax" } else { "position" };
-                    return Ok(Err(Fail::Fen(f.to_string(), f.problems().first().and_then(|p| p.column()), f.reject_kind(), stage)));
+                    let stage = if matches!(f, xqspec::fen::FenError::Syntax(_)) {
+                        "syntax"
+                    } else {
+                        "position"
+                    };
+                    return Ok(Err(Fail::Fen(
+                        f.to_string(),
+                        f.problems().first().and_then(|p| p.column()),
+                        f.reject_kind(),
+                        stage,
+                    )));
                 }
                 Err(e) => return Ok(Err(Fail::Fen(e.to_string(), None, "fen", "syntax"))),
             };
@@ -399,25 +624,60 @@ fn convert_moves(py: Python<'_>, moves: Vec<String>, to: &str, fen: String, from
                             ErrorKind::Ambiguous => "notation.ambiguous",
                             _ => "notation.no_match",
                         };
-                        return Ok(Err(Fail::Move(i + 1, kind, format!("move {} `{text}`: {e}", i + 1))));
+                        return Ok(Err(Fail::Move(
+                            i + 1,
+                            kind,
+                            format!("move {} `{text}`: {e}", i + 1),
+                        )));
                     }
                 };
                 match notation::format_move(&rs.vm, &pos, mv, to_n, to_style) {
                     Ok(t) => out.push(t),
-                    Err(e) => return Ok(Err(Fail::Move(i + 1, "notation.unsupported", format!("move {} `{text}`: {e}", i + 1)))),
+                    Err(e) => {
+                        return Ok(Err(Fail::Move(
+                            i + 1,
+                            "notation.unsupported",
+                            format!("move {} `{text}`: {e}", i + 1),
+                        )))
+                    }
                 }
                 if let Err(e) = pos.play(&rs.vm, mv) {
-                    return Ok(Err(Fail::Move(i + 1, "move.illegal", format!("move {} `{text}`: {e}", i + 1))));
+                    return Ok(Err(Fail::Move(
+                        i + 1,
+                        "move.illegal",
+                        format!("move {} `{text}`: {e}", i + 1),
+                    )));
                 }
             }
             Ok(Ok(out))
         })
     })?;
     out.map_err(|f| match f {
-        Fail::Fen(m, column, kind, stage) => error("FenError", m, Place { kind: Some(kind.into()), column, stage: Some(stage), ..Place::default() }),
+        Fail::Fen(m, column, kind, stage) => error(
+            "FenError",
+            m,
+            Place {
+                kind: Some(kind.into()),
+                column,
+                stage: Some(stage),
+                ..Place::default()
+            },
+        ),
         Fail::Move(ply, kind, m) => {
-            let class = if kind == "notation.unsupported" { "UnsupportedError" } else { class_of_kind(kind) };
-            error(class, m, Place { kind: Some(kind.into()), ply: Some(ply), ..Place::default() })
+            let class = if kind == "notation.unsupported" {
+                "UnsupportedError"
+            } else {
+                class_of_kind(kind)
+            };
+            error(
+                class,
+                m,
+                Place {
+                    kind: Some(kind.into()),
+                    ply: Some(ply),
+                    ..Place::default()
+                },
+            )
         }
     })
 }
@@ -435,7 +695,13 @@ fn unknown_notation(id: &str) -> PyErr {
 fn rulesets() -> PyResult<Vec<String>> {
     guard("rulesets", || {
         let st = state()?;
-        Ok(st.about.editions.iter().cloned().chain(st.spec.overlays().iter().map(|o| o.ruleset_id())).collect())
+        Ok(st
+            .about
+            .editions
+            .iter()
+            .cloned()
+            .chain(st.spec.overlays().iter().map(|o| o.ruleset_id()))
+            .collect())
     })
 }
 
@@ -450,7 +716,12 @@ fn editions() -> PyResult<Vec<String>> {
 #[pyfunction]
 fn overlays(py: Python<'_>) -> PyResult<PyObject> {
     let st = state()?;
-    let v: Vec<Value> = st.spec.overlays().iter().map(|o| serde_json::to_value(o).unwrap_or(Value::Null)).collect();
+    let v: Vec<Value> = st
+        .spec
+        .overlays()
+        .iter()
+        .map(|o| serde_json::to_value(o).unwrap_or(Value::Null))
+        .collect();
     to_py(py, &Value::Array(v))
 }
 
@@ -466,7 +737,9 @@ fn load_overlay(py: Python<'_>, path: std::path::PathBuf) -> PyResult<PyObject> 
                 e.to_string(),
                 Place {
                     kind: Some("spec".into()),
-                    file: first.map(|f| f.location.file.clone()).or_else(|| Some(path.display().to_string())),
+                    file: first
+                        .map(|f| f.location.file.clone())
+                        .or_else(|| Some(path.display().to_string())),
                     line: first.map(|f| f.location.line),
                     column: first.map(|f| f.location.column),
                     clause: first.and_then(|f| f.clause.clone()),
@@ -475,21 +748,44 @@ fn load_overlay(py: Python<'_>, path: std::path::PathBuf) -> PyResult<PyObject> 
             )
         }))
     })??;
-    to_py(py, &serde_json::to_value(&o).map_err(|e| PyValueError::new_err(e.to_string()))?)
+    to_py(
+        py,
+        &serde_json::to_value(&o).map_err(|e| PyValueError::new_err(e.to_string()))?,
+    )
 }
 
 /// A rule set: `{"edition": {id, name …}, "clauses": [{id, article, summary, data …}]}`.
 #[pyfunction]
 #[pyo3(signature = (edition=None, *, overlay=None))]
-fn clauses(py: Python<'_>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+fn clauses(
+    py: Python<'_>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
     let st = state()?;
     let ed = match &rules.overlay {
-        None => st.spec.edition(&rules.edition).cloned().ok_or_else(|| error("SpecError", format!("unknown edition {}", rules.edition), Place::default()))?,
-        Some(o) => guard("clauses", || st.spec.with_overlay(o).map_err(|e| error("SpecError", e.to_string(), Place::default())))?,
+        None => st.spec.edition(&rules.edition).cloned().ok_or_else(|| {
+            error(
+                "SpecError",
+                format!("unknown edition {}", rules.edition),
+                Place::default(),
+            )
+        })?,
+        Some(o) => guard("clauses", || {
+            st.spec
+                .with_overlay(o)
+                .map_err(|e| error("SpecError", e.to_string(), Place::default()))
+        })?,
     };
-    let clauses: Vec<Value> = ed.clauses_with_prefix("").map(|c| st.spec.clause_json(c)).collect();
-    to_py(py, &serde_json::json!({ "edition": ed.to_json(), "clauses": clauses }))
+    let clauses: Vec<Value> = ed
+        .clauses_with_prefix("")
+        .map(|c| st.spec.clause_json(c))
+        .collect();
+    to_py(
+        py,
+        &serde_json::json!({ "edition": ed.to_json(), "clauses": clauses }),
+    )
 }
 
 /// The hello the reference answers with (name, version, editions, queries, limits).
@@ -502,17 +798,29 @@ fn hello(py: Python<'_>) -> PyResult<PyObject> {
 /// for `bench.py`: microseconds per call.
 #[pyfunction]
 #[pyo3(signature = (query, input, n, *, edition=None))]
-fn _rust_time(py: Python<'_>, query: &str, input: &Bound<'_, PyAny>, n: u32, edition: Option<&str>) -> PyResult<f64> {
+fn _rust_time(
+    py: Python<'_>,
+    query: &str,
+    input: &Bound<'_, PyAny>,
+    n: u32,
+    edition: Option<&str>,
+) -> PyResult<f64> {
     let rules = rules_named(edition, None)?;
     let input = input_map(input)?;
-    let q = guard("_rust_time", || Query::from_parts(query, &input).map_err(|e| error("QueryError", e, Place::default())))?;
+    let q = guard("_rust_time", || {
+        Query::from_parts(query, &input).map_err(|e| error("QueryError", e, Place::default()))
+    })?;
     let st = state()?;
     let n = n.max(1);
     py.allow_threads(|| {
         guard("_rust_time", || {
             let t = Instant::now();
             for _ in 0..n {
-                std::hint::black_box(st.reference.answer_query(&rules.edition, None, std::hint::black_box(&q)));
+                std::hint::black_box(st.reference.answer_query(
+                    &rules.edition,
+                    None,
+                    std::hint::black_box(&q),
+                ));
             }
             Ok(t.elapsed().as_secs_f64() * 1e6 / f64::from(n))
         })

@@ -39,15 +39,34 @@ fn about_of(obj: &Bound<'_, PyAny>) -> PyResult<About> {
     let hello = obj.call_method0("hello")?;
     let mut v = from_py(&hello)?;
     let Value::Object(m) = &mut v else {
-        return Err(pyo3::exceptions::PyTypeError::new_err("hello() returns a dict"));
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "hello() returns a dict",
+        ));
     };
     m.entry("type").or_insert_with(|| "hello".into());
-    m.entry("protocol").or_insert_with(|| protocol::PROTOCOL_VERSION.into());
-    guard("hello", || protocol::parse_hello(&v.to_string()).map_err(|e| error("QueryError", e, Place { kind: Some("hello".into()), ..Place::default() })))
+    m.entry("protocol")
+        .or_insert_with(|| protocol::PROTOCOL_VERSION.into());
+    guard("hello", || {
+        protocol::parse_hello(&v.to_string()).map_err(|e| {
+            error(
+                "QueryError",
+                e,
+                Place {
+                    kind: Some("hello".into()),
+                    ..Place::default()
+                },
+            )
+        })
+    })
 }
 
 impl PyImplementation {
-    fn call(&self, edition: &str, overlay: Option<&xqspec::spec::Overlay>, query: &Query) -> Answer {
+    fn call(
+        &self,
+        edition: &str,
+        overlay: Option<&xqspec::spec::Overlay>,
+        query: &Query,
+    ) -> Answer {
         Python::with_gil(|py| {
             let obj = self.obj.bind(py);
             let input = match map_to_py(py, &query.input()) {
@@ -62,13 +81,23 @@ impl PyImplementation {
                     }
                 }
             }
-            let r = obj
-                .getattr(query.name())
-                .and_then(|method| method.call((edition, input), if kwargs.is_empty() { None } else { Some(&kwargs) }));
+            let r = obj.getattr(query.name()).and_then(|method| {
+                method.call(
+                    (edition, input),
+                    if kwargs.is_empty() {
+                        None
+                    } else {
+                        Some(&kwargs)
+                    },
+                )
+            });
             match r {
                 Ok(result) => match from_py(&result) {
                     Ok(Value::Object(m)) => Answer::Value(m),
-                    Ok(other) => Answer::error(format!("{}() returned {other}, not a dict (the result object)", query.name())),
+                    Ok(other) => Answer::error(format!(
+                        "{}() returned {other}, not a dict (the result object)",
+                        query.name()
+                    )),
                     Err(e) => Answer::error(format!("{}() returned no JSON: {e}", query.name())),
                 },
                 Err(e) => answer_of_exception(py, &e),
@@ -97,7 +126,11 @@ fn answer_of_exception(py: Python<'_>, e: &PyErr) -> Answer {
             return Answer::reject(kind, text);
         }
     }
-    let ty = value.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    let ty = value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
     Answer::error(format!("{ty}: {text}"))
 }
 
@@ -145,12 +178,29 @@ pub fn run_suite(
                 let file = p.display().to_string();
                 match std::fs::read_to_string(&p) {
                     Ok(text) => KnownFailures::parse(&file, &text, suite()),
-                    Err(e) => return Err(error("QueryError", format!("{file}: {e}"), Place { kind: Some("known_failures".into()), file: Some(file), ..Place::default() })),
+                    Err(e) => {
+                        return Err(error(
+                            "QueryError",
+                            format!("{file}: {e}"),
+                            Place {
+                                kind: Some("known_failures".into()),
+                                file: Some(file),
+                                ..Place::default()
+                            },
+                        ))
+                    }
                 }
             };
             read.map_err(|problems| {
                 let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-                error("QueryError", text.join("; "), Place { kind: Some("known_failures".into()), ..Place::default() })
+                error(
+                    "QueryError",
+                    text.join("; "),
+                    Place {
+                        kind: Some("known_failures".into()),
+                        ..Place::default()
+                    },
+                )
             })?
         }
     };
@@ -164,10 +214,22 @@ pub fn run_suite(
         overlays,
         known,
     };
-    let imp = PyImplementation { obj: implementation.clone().unbind(), about };
+    let imp = PyImplementation {
+        obj: implementation.clone().unbind(),
+        about,
+    };
     let results = guard("run_suite", || {
         let mut subject = InProcess::new(imp);
-        runner::run(suite(), &mut subject, &opts, &mut |_| {}).map_err(|e| error("QueryError", e, Place { kind: Some("options".into()), ..Place::default() }))
+        runner::run(suite(), &mut subject, &opts, &mut |_| {}).map_err(|e| {
+            error(
+                "QueryError",
+                e,
+                Place {
+                    kind: Some("options".into()),
+                    ..Place::default()
+                },
+            )
+        })
     })?;
     let rows: Vec<Value> = results
         .results

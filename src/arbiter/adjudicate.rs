@@ -12,7 +12,9 @@ use serde_json::{json, Map, Value};
 
 use super::data::Trigger;
 use super::game::{By, End, Game, GameResult};
-use super::{cite, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, RejectKind, RuleRef};
+use super::{
+    cite, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, RejectKind, RuleRef,
+};
 use crate::board::Move;
 use crate::repetition::RepetitionRules;
 use crate::vm::{Position, Rules};
@@ -39,7 +41,14 @@ pub struct Adjudication {
 impl Adjudication {
     /// No result found.
     pub fn undecided() -> Adjudication {
-        Adjudication { result: GameResult::Ongoing, clause: None, ply: None, how: None, by: None, basis: None }
+        Adjudication {
+            result: GameResult::Ongoing,
+            clause: None,
+            ply: None,
+            how: None,
+            by: None,
+            basis: None,
+        }
     }
 
     /// `red_wins`, `black_wins`, `draw` … or `undecided`.
@@ -110,13 +119,27 @@ impl GameStatus {
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();
         let ended = self.end.result != GameResult::Ongoing;
-        m.insert("state".into(), json!(if ended { "ended" } else { "ongoing" }));
-        m.insert("result".into(), json!(if ended { self.end.result.name() } else { "ongoing" }));
+        m.insert(
+            "state".into(),
+            json!(if ended { "ended" } else { "ongoing" }),
+        );
+        m.insert(
+            "result".into(),
+            json!(if ended {
+                self.end.result.name()
+            } else {
+                "ongoing"
+            }),
+        );
         cite(&mut m, self.end.clause.as_ref());
         m.insert("ply".into(), self.end.ply.map_or(Value::Null, |p| json!(p)));
         m.insert("how".into(), self.end.how.map_or(Value::Null, |h| json!(h)));
         m.insert("position".into(), json!(self.position));
-        let rep: Vec<Value> = self.repeated.iter().map(|r| json!({"fen": r.fen, "ply": r.ply, "times": r.times})).collect();
+        let rep: Vec<Value> = self
+            .repeated
+            .iter()
+            .map(|r| json!({"fen": r.fen, "ply": r.ply, "times": r.times}))
+            .collect();
         m.insert("repeated".into(), Value::Array(rep));
         let order = |o: &Option<RuleRef>| match o {
             None => Value::Null,
@@ -126,10 +149,16 @@ impl GameStatus {
                 Value::Object(m)
             }
         };
-        m.insert("orders".into(), json!({"red": order(&self.orders[0]), "black": order(&self.orders[1])}));
+        m.insert(
+            "orders".into(),
+            json!({"red": order(&self.orders[0]), "black": order(&self.orders[1])}),
+        );
         m.insert(
             "natural_limit".into(),
-            self.natural_limit.map_or(Value::Null, |(r, l)| json!({"rounds": r, "limit": l, "remaining": l.saturating_sub(r)})),
+            self.natural_limit.map_or(
+                Value::Null,
+                |(r, l)| json!({"rounds": r, "limit": l, "remaining": l.saturating_sub(r)}),
+            ),
         );
         if let Some(c) = self.continues {
             m.insert("continues".into(), json!({"from": c.from, "left": c.left}));
@@ -143,10 +172,20 @@ impl ArbiterRules {
     /// events with the board watched (`rep`) and the natural move limit declared once
     /// reached; the first end found decides. The moves are a replayed record's, each legal
     /// where it is played (the replay checked them).
-    pub fn adjudicate(&self, vm: &Rules, rep: Option<&RepetitionRules>, start: &Position, moves: &[Move]) -> Result<Adjudication, ArbiterError> {
-        let mut g = Game::new(self, vm, start.clone()).watching(rep).declaring_limit();
+    pub fn adjudicate(
+        &self,
+        vm: &Rules,
+        rep: Option<&RepetitionRules>,
+        start: &Position,
+        moves: &[Move],
+    ) -> Result<Adjudication, ArbiterError> {
+        let mut g = Game::new(self, vm, start.clone())
+            .watching(rep)
+            .declaring_limit();
         for (i, &m) in moves.iter().enumerate() {
-            if g.record_move(i, m, true).map_err(|e| e.at(&format!("move {}", i + 1)))? {
+            if g.record_move(i, m, true)
+                .map_err(|e| e.at(&format!("move {}", i + 1)))?
+            {
                 break;
             }
         }
@@ -155,36 +194,60 @@ impl ArbiterRules {
 
     /// How a game in progress stands after `moves` from `fen` (query `game_status`). Moves
     /// after the end of the game are refused (`events.after_end`).
-    pub fn game_status(&self, vm: &Rules, rep: Option<&RepetitionRules>, q: &StatusQuery) -> Result<GameStatus, ArbiterError> {
+    pub fn game_status(
+        &self,
+        vm: &Rules,
+        rep: Option<&RepetitionRules>,
+        q: &StatusQuery,
+    ) -> Result<GameStatus, ArbiterError> {
         self.game_status_of(vm, rep, q, AfterEnd::Refuse)
     }
 
     /// [`Self::game_status`], with moves after the end refused or, for a real record that
     /// goes on, left unjudged and counted in [`GameStatus::continues`].
-    pub fn game_status_of(&self, vm: &Rules, rep: Option<&RepetitionRules>, q: &StatusQuery, after_end: AfterEnd) -> Result<GameStatus, ArbiterError> {
+    pub fn game_status_of(
+        &self,
+        vm: &Rules,
+        rep: Option<&RepetitionRules>,
+        q: &StatusQuery,
+        after_end: AfterEnd,
+    ) -> Result<GameStatus, ArbiterError> {
         let start = crate::fen::parse(vm, &q.fen).map_err(ArbiterError::Fen)?.0;
         let mut g = Game::new(self, vm, start).watching(rep);
         let mut continues = None;
         for (i, text) in q.moves.iter().enumerate() {
             if let Some(e) = g.end() {
                 if after_end == AfterEnd::Stop {
-                    continues = Some(Continues { from: i, left: q.moves.len() - i });
+                    continues = Some(Continues {
+                        from: i,
+                        left: q.moves.len() - i,
+                    });
                     break;
                 }
                 return Err(ArbiterError::reject(
                     RejectKind::EventsAfterEnd,
-                    format!("move {}: the game ended after move {} ({})", i + 1, e.event + 1, e.clause.clause),
+                    format!(
+                        "move {}: the game ended after move {} ({})",
+                        i + 1,
+                        e.event + 1,
+                        e.clause.clause
+                    ),
                 ));
             }
             let m = parse_iccs(text).map_err(|e| e.at(&format!("move {}", i + 1)))?;
-            g.record_move(i, m, false).map_err(|e| e.at(&format!("move {}", i + 1)))?;
+            g.record_move(i, m, false)
+                .map_err(|e| e.at(&format!("move {}", i + 1)))?;
         }
         let h = &g.history;
         let positions = h.positions(vm);
         let repeated = h
             .repeated()
             .into_iter()
-            .map(|(j, times)| Repeated { fen: positions[j].to_fen(vm), ply: h.ply0 + j, times })
+            .map(|(j, times)| Repeated {
+                fen: positions[j].to_fen(vm),
+                ply: h.ply0 + j,
+                times,
+            })
             .collect();
         Ok(GameStatus {
             end: self.adjudication(g.end()),
@@ -200,10 +263,25 @@ impl ArbiterRules {
         let Some(e) = end else {
             return Adjudication::undecided();
         };
-        let how = self.results.iter().find(|r| r.clause == e.clause).map(|r| r.when.name()).or_else(|| {
-            // 4.3: a draw by repetition within the early rounds that Red did not break.
-            self.early_repetition.as_ref().filter(|(c, _, _)| *c == e.clause).map(|_| Trigger::ChangeRefused.name())
-        });
-        Adjudication { result: e.result, clause: Some(e.clause.clone()), ply: Some(e.event + 1), how, by: e.by, basis: e.basis.clone() }
+        let how = self
+            .results
+            .iter()
+            .find(|r| r.clause == e.clause)
+            .map(|r| r.when.name())
+            .or_else(|| {
+                // 4.3: a draw by repetition within the early rounds that Red did not break.
+                self.early_repetition
+                    .as_ref()
+                    .filter(|(c, _, _)| *c == e.clause)
+                    .map(|_| Trigger::ChangeRefused.name())
+            });
+        Adjudication {
+            result: e.result,
+            clause: Some(e.clause.clone()),
+            ply: Some(e.event + 1),
+            how,
+            by: e.by,
+            basis: e.basis.clone(),
+        }
     }
 }

@@ -53,7 +53,11 @@ impl Row {
     /// What the summary counts it under: the observation that ended it, `undecided` or `error`.
     pub fn how(&self) -> &'static str {
         match &self.found {
-            Ok(a) => a.how.unwrap_or(if a.result_name() == "undecided" { "undecided" } else { "other" }),
+            Ok(a) => a.how.unwrap_or(if a.result_name() == "undecided" {
+                "undecided"
+            } else {
+                "other"
+            }),
             Err(_) => "error",
         }
     }
@@ -67,9 +71,16 @@ impl Row {
         if let Value::Object(m) = &mut v {
             m.insert("place".into(), json!(self.place));
             m.insert("title".into(), json!(self.title));
-            m.insert("recorded".into(), self.recorded.as_ref().map_or(Value::Null, |r| json!(r)));
+            m.insert(
+                "recorded".into(),
+                self.recorded.as_ref().map_or(Value::Null, |r| json!(r)),
+            );
             m.insert("disagrees".into(), json!(self.disagrees));
-            let remarks: Vec<Value> = self.remarks.iter().map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message })).collect();
+            let remarks: Vec<Value> = self
+                .remarks
+                .iter()
+                .map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message }))
+                .collect();
             m.insert("remarks".into(), Value::Array(remarks));
         }
         v
@@ -100,11 +111,20 @@ impl Row {
                     _ => String::new(),
                 };
                 let flag = if self.disagrees { " — DISAGREES" } else { "" };
-                format!("{}{}: {}{how}; recorded {recorded}{flag}", self.place, self.titled(), a.result_name())
+                format!(
+                    "{}{}: {}{how}; recorded {recorded}{flag}",
+                    self.place,
+                    self.titled(),
+                    a.result_name()
+                )
             }
         };
         let mut lines = vec![first];
-        lines.extend(self.remarks.iter().map(|r| format!("{}{}: remark: {r}", self.place, self.titled())));
+        lines.extend(
+            self.remarks
+                .iter()
+                .map(|r| format!("{}{}: remark: {r}", self.place, self.titled())),
+        );
         lines
     }
 }
@@ -131,7 +151,9 @@ impl Item {
                 "byte": problem.place.byte,
                 "not_a_game": problem.message,
             }),
-            Item::Unread(e) => json!({ "place": e.path.display().to_string(), "file_error": e.message }),
+            Item::Unread(e) => {
+                json!({ "place": e.path.display().to_string(), "file_error": e.message })
+            }
             Item::FileDone => Value::Null,
         }
     }
@@ -144,10 +166,18 @@ pub fn ending(a: &Adjudication) -> Option<Ending> {
     }
     let how = a.how.unwrap_or("?");
     let why = match &a.clause {
-        Some(c) => format!("{how}, {}, art. {}", c.clause, c.article.as_deref().unwrap_or("—")),
+        Some(c) => format!(
+            "{how}, {}, art. {}",
+            c.clause,
+            c.article.as_deref().unwrap_or("—")
+        ),
         None => how.to_string(),
     };
-    Some(Ending { result: a.result_name(), ply: a.ply, why })
+    Some(Ending {
+        result: a.result_name(),
+        ply: a.ply,
+        why,
+    })
 }
 
 /// The judge of `xqspec replay`: a game whose moves reach a position where the side to
@@ -161,7 +191,9 @@ pub fn final_position(rs: &RuleSet) -> impl Fn(&GameReplay) -> Option<Ending> + 
         if !matches!(last.status(&rs.vm), Status::Checkmate | Status::Stalemate) {
             return None;
         }
-        let a = arbiter.adjudicate(&rs.vm, None, r.start.as_ref()?, &r.moves).ok()?;
+        let a = arbiter
+            .adjudicate(&rs.vm, None, r.start.as_ref()?, &r.moves)
+            .ok()?;
         ending(&a)
     }
 }
@@ -169,19 +201,39 @@ pub fn final_position(rs: &RuleSet) -> impl Fn(&GameReplay) -> Option<Ending> + 
 /// Every game of every file, streamed, replayed and (with `adjudicate`) adjudicated; the
 /// text that is no game and the files not read, to `sink` in input order. Fails only when
 /// the rule set has no arbiter's clauses.
-pub fn adjudicate_files(rs: &RuleSet, files: &[PathBuf], opts: &stream::Options, adjudicate: bool, sink: &mut dyn FnMut(Item)) -> Result<(), String> {
+pub fn adjudicate_files(
+    rs: &RuleSet,
+    files: &[PathBuf],
+    opts: &stream::Options,
+    adjudicate: bool,
+    sink: &mut dyn FnMut(Item),
+) -> Result<(), String> {
     let judge = judge(rs, adjudicate)?;
     let work = |g: GameEntry<'_, Verdict>| row(g, String::new());
-    stream(&rs.vm, files, opts, &judge, &work, &mut |found| match found {
-        Found::Game { file, number, work: mut row } => {
-            row.place = format!("{} game {number}", files[file].display());
-            sink(Item::Game(row));
-        }
-        Found::NotAGame { file, problem } => sink(Item::NotAGame { file: files[file].display().to_string(), problem }),
-        Found::Unread { error, .. } => sink(Item::Unread(error)),
-        Found::Done { .. } => sink(Item::FileDone),
-        Found::Note { .. } => {}
-    });
+    stream(
+        &rs.vm,
+        files,
+        opts,
+        &judge,
+        &work,
+        &mut |found| match found {
+            Found::Game {
+                file,
+                number,
+                work: mut row,
+            } => {
+                row.place = format!("{} game {number}", files[file].display());
+                sink(Item::Game(row));
+            }
+            Found::NotAGame { file, problem } => sink(Item::NotAGame {
+                file: files[file].display().to_string(),
+                problem,
+            }),
+            Found::Unread { error, .. } => sink(Item::Unread(error)),
+            Found::Done { .. } => sink(Item::FileDone),
+            Found::Note { .. } => {}
+        },
+    );
     Ok(())
 }
 
@@ -191,12 +243,20 @@ pub type Verdict = Result<Adjudication, String>;
 /// The judge of a batch, as [`records::games`](crate::notation::records::games) takes it:
 /// each replayed game adjudicated from its moves (or, without `adjudicate`, left
 /// undecided), with the end it found. Fails when the rule set has no arbiter's clauses.
-pub fn judge(rs: &RuleSet, adjudicate: bool) -> Result<impl Fn(&GameReplay) -> (Verdict, Option<Ending>) + Sync + '_, String> {
-    let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
+pub fn judge(
+    rs: &RuleSet,
+    adjudicate: bool,
+) -> Result<impl Fn(&GameReplay) -> (Verdict, Option<Ending>) + Sync + '_, String> {
+    let arbiter = rs
+        .arbiter
+        .as_ref()
+        .ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
     Ok(move |r: &GameReplay| {
         let start = r.start.as_ref().expect("judged games have a start");
         let found = if adjudicate {
-            arbiter.adjudicate(&rs.vm, rs.repetition.as_ref(), start, &r.moves).map_err(|e| e.to_string())
+            arbiter
+                .adjudicate(&rs.vm, rs.repetition.as_ref(), start, &r.moves)
+                .map_err(|e| e.to_string())
         } else {
             Ok(Adjudication::undecided())
         };
@@ -268,10 +328,15 @@ impl Tally {
     /// The summary: games by how they ended, disagreements and games; the remarks, the
     /// text that is no game and the files not read, when there are any.
     pub fn counts(&self) -> Vec<(String, usize)> {
-        let mut counts: Vec<(String, usize)> = self.by_how.iter().map(|(k, n)| (k.clone(), *n)).collect();
+        let mut counts: Vec<(String, usize)> =
+            self.by_how.iter().map(|(k, n)| (k.clone(), *n)).collect();
         counts.push(("disagree with the record".into(), self.disagree));
         counts.push(("games".into(), self.games));
-        for (what, n) in [("remarks", self.remarks), ("text that is no game (skipped)", self.not_games), ("files not read", self.unread)] {
+        for (what, n) in [
+            ("remarks", self.remarks),
+            ("text that is no game (skipped)", self.not_games),
+            ("files not read", self.unread),
+        ] {
             if n > 0 {
                 counts.push((what.into(), n));
             }

@@ -7,7 +7,7 @@
 use serde::de::DeserializeOwned;
 
 use super::data::{self, Role, Step, Trigger};
-use super::{ArbiterRules, ChainRule, RuleRef, FoulCount, FoulRuleC, ResultRuleC, FAMILIES};
+use super::{ArbiterRules, ChainRule, FoulCount, FoulRuleC, ResultRuleC, RuleRef, FAMILIES};
 use crate::spec::{Clause, Edition, SpecError};
 use crate::vm::clause_data::{err, positive, read};
 
@@ -62,21 +62,38 @@ impl<'e> Compiler<'e> {
 
 /// Compiles the arbiter's clauses of an edition: `Ok(None)` when it has none of them.
 pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
-    let ours: Vec<&Clause> = ed.clauses().iter().filter(|c| FAMILIES.iter().any(|f| c.id.starts_with(f))).collect();
+    let ours: Vec<&Clause> = ed
+        .clauses()
+        .iter()
+        .filter(|c| FAMILIES.iter().any(|f| c.id.starts_with(f)))
+        .collect();
     if ours.is_empty() {
         return Ok(None);
     }
-    let mut k = Compiler { ed, errors: Vec::new() };
+    let mut k = Compiler {
+        ed,
+        errors: Vec::new(),
+    };
 
     let level: Option<(RuleRef, data::EventLevel)> = k.special("event.level");
     if let Some((_, l)) = &level {
         if !l.levels.contains(&l.level) {
             let c = ed.clause("event.level").expect("read above");
-            k.fail(c, format!("level `{}` is not one of the levels listed ({})", l.level, l.levels.join(", ")));
+            k.fail(
+                c,
+                format!(
+                    "level `{}` is not one of the levels listed ({})",
+                    l.level,
+                    l.levels.join(", ")
+                ),
+            );
         }
     }
     let current_level = level.as_ref().map(|(_, l)| l.level.clone());
-    let known_levels: Vec<String> = level.as_ref().map(|(_, l)| l.levels.clone()).unwrap_or_default();
+    let known_levels: Vec<String> = level
+        .as_ref()
+        .map(|(_, l)| l.levels.clone())
+        .unwrap_or_default();
 
     let mut results = Vec::new();
     let mut fouls = Vec::new();
@@ -87,13 +104,16 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
         }
         if c.id.starts_with("result.") {
             if let Some(r) = k.read::<data::ResultRule>(c) {
-                if let Some(rule) = result_rule(&mut k, c, r, current_level.as_deref(), &known_levels) {
+                if let Some(rule) =
+                    result_rule(&mut k, c, r, current_level.as_deref(), &known_levels)
+                {
                     results.push(rule);
                 }
             }
         } else if c.id.starts_with("foul.") {
             if let Some(f) = k.read::<data::FoulRule>(c) {
-                if let Some(rule) = foul_rule(&mut k, c, f, current_level.as_deref(), &known_levels) {
+                if let Some(rule) = foul_rule(&mut k, c, f, current_level.as_deref(), &known_levels)
+                {
                     fouls.extend(rule);
                 }
             }
@@ -109,49 +129,84 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
 
     let natural_limit: Option<(RuleRef, data::NaturalLimit)> = k.special("draw.natural_limit");
     if let Some((_, d)) = &natural_limit {
-        k.positive("draw.natural_limit", &[("rounds", Some(d.rounds)), ("false_claim_penalty_minutes", d.false_claim_penalty_minutes)]);
+        k.positive(
+            "draw.natural_limit",
+            &[
+                ("rounds", Some(d.rounds)),
+                ("false_claim_penalty_minutes", d.false_claim_penalty_minutes),
+            ],
+        );
         if d.checks_counted > d.rounds {
             let c = ed.clause("draw.natural_limit").expect("read above");
             k.fail(c, format!("`checks_counted` ({}) exceeds `rounds` ({}): no side can give that many checks within the limit", d.checks_counted, d.rounds));
         }
     }
     let offer = k.special("draw.offer");
-    let early_offer = k.special::<data::EarlyOffer>("draw.no_early_offer").map(|(c, d)| (c, d.rounds));
+    let early_offer = k
+        .special::<data::EarlyOffer>("draw.no_early_offer")
+        .map(|(c, d)| (c, d.rounds));
     if let Some((_, r)) = &early_offer {
         k.positive("draw.no_early_offer", &[("rounds", Some(*r))]);
     }
-    let early_repetition =
-        k.special::<data::EarlyRepetition>("draw.early_repetition").map(|(c, d)| (c, d.rounds, d.must_change.side()));
+    let early_repetition = k
+        .special::<data::EarlyRepetition>("draw.early_repetition")
+        .map(|(c, d)| (c, d.rounds, d.must_change.side()));
     if let Some((_, r, _)) = &early_repetition {
         k.positive("draw.early_repetition", &[("rounds", Some(*r))]);
     }
     let adjusting = k.special("touch.adjusting");
     let _: Option<(RuleRef, data::CompletedMove)> = k.special("touch.completed_move");
-    let colours: Option<(RuleRef, data::ColoursReversed)> = k.special("irregularity.colours_reversed");
+    let colours: Option<(RuleRef, data::ColoursReversed)> =
+        k.special("irregularity.colours_reversed");
     if let Some((_, d)) = &colours {
-        k.positive("irregularity.colours_reversed", &[("within_minutes", d.within_minutes)]);
+        k.positive(
+            "irregularity.colours_reversed",
+            &[("within_minutes", d.within_minutes)],
+        );
     }
-    let displaced: Option<(RuleRef, data::DisplacedPiece)> = k.special("irregularity.displaced_piece");
+    let displaced: Option<(RuleRef, data::DisplacedPiece)> =
+        k.special("irregularity.displaced_piece");
     if let Some((_, d)) = &displaced {
-        k.positive("irregularity.displaced_piece", &[("within_rounds", d.within_rounds)]);
+        k.positive(
+            "irregularity.displaced_piece",
+            &[("within_rounds", d.within_rounds)],
+        );
     }
-    let illegal: Option<(RuleRef, data::IllegalMoveFinding)> = k.special("irregularity.illegal_move");
+    let illegal: Option<(RuleRef, data::IllegalMoveFinding)> =
+        k.special("irregularity.illegal_move");
     if let Some((_, d)) = &illegal {
-        k.positive("irregularity.illegal_move", &[("within_rounds", d.within_rounds)]);
+        k.positive(
+            "irregularity.illegal_move",
+            &[("within_rounds", d.within_rounds)],
+        );
     }
     let knocked: Option<(RuleRef, data::KnockedOver)> = k.special("irregularity.knocked_over");
     if let Some((_, d)) = &knocked {
-        let fields = [("min_pieces", Some(d.min_pieces)), ("opponent_under_minutes", Some(d.opponent_under_minutes)), ("add_minutes", Some(d.add_minutes))];
+        let fields = [
+            ("min_pieces", Some(d.min_pieces)),
+            ("opponent_under_minutes", Some(d.opponent_under_minutes)),
+            ("add_minutes", Some(d.add_minutes)),
+        ];
         k.positive("irregularity.knocked_over", &fields);
     }
     let between = k.special("irregularity.between_points");
-    let waiver = k.special::<data::Waiver>("foul.waived_by_resignation").map(|(c, _)| c);
-    let clock_runs = k.special::<data::ClockRuns>("lateness.clock_runs").and_then(|(c, d)| d.charge_late_time.then_some(c));
+    let waiver = k
+        .special::<data::Waiver>("foul.waived_by_resignation")
+        .map(|(c, _)| c);
+    let clock_runs = k
+        .special::<data::ClockRuns>("lateness.clock_runs")
+        .and_then(|(c, d)| d.charge_late_time.then_some(c));
 
-    let late_limit = results.iter().find(|r: &&ResultRuleC| r.when == Trigger::LateArrival).and_then(|r| r.limit_minutes);
+    let late_limit = results
+        .iter()
+        .find(|r: &&ResultRuleC| r.when == Trigger::LateArrival)
+        .and_then(|r| r.limit_minutes);
     if let Some(c) = ed.clause("result.both_late") {
         if !results.iter().any(|r| r.when == Trigger::LateArrival) {
-            k.fail(c, "both_late needs the lateness limit of a `when: late_arrival` result clause");
+            k.fail(
+                c,
+                "both_late needs the lateness limit of a `when: late_arrival` result clause",
+            );
         }
     }
 
@@ -180,10 +235,21 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
 }
 
 /// Whether every level named is one `event.level` lists (else an error at the clause).
-fn known_levels<'a>(k: &mut Compiler<'_>, c: &Clause, mut named: impl Iterator<Item = &'a String>, levels: &[String]) -> bool {
+fn known_levels<'a>(
+    k: &mut Compiler<'_>,
+    c: &Clause,
+    mut named: impl Iterator<Item = &'a String>,
+    levels: &[String],
+) -> bool {
     match named.find(|l| !levels.contains(l)) {
         Some(bad) => {
-            k.fail(c, format!("level `{bad}` is not one of event.level's levels ({})", levels.join(", ")));
+            k.fail(
+                c,
+                format!(
+                    "level `{bad}` is not one of event.level's levels ({})",
+                    levels.join(", ")
+                ),
+            );
             false
         }
         None => true,
@@ -201,7 +267,10 @@ fn result_rule(
         k.fail(c, "`classes` only applies to `when: illegal_move`");
     }
     if r.when == Trigger::IllegalMove && r.classes.as_ref().is_none_or(Vec::is_empty) {
-        k.fail(c, "`when: illegal_move` needs the `classes` of illegal moves it counts");
+        k.fail(
+            c,
+            "`when: illegal_move` needs the `classes` of illegal moves it counts",
+        );
     }
     if r.limit_minutes.is_some() && r.when != Trigger::LateArrival {
         k.fail(c, "`limit_minutes` only applies to `when: late_arrival`");
@@ -212,21 +281,32 @@ fn result_rule(
             return None;
         }
         (Some(0), None) => {
-            k.fail(c, "`times` is 0; the rules need this count to be at least 1");
+            k.fail(
+                c,
+                "`times` is 0; the rules need this count to be at least 1",
+            );
             return None;
         }
         (Some(t), None) => t,
         (None, None) => 1,
         (None, Some(by)) => {
             let Some(level) = level else {
-                k.fail(c, "`times_by_level` needs the clause `event.level`, which this edition lacks");
+                k.fail(
+                    c,
+                    "`times_by_level` needs the clause `event.level`, which this edition lacks",
+                );
                 return None;
             };
             if !known_levels(k, c, by.keys(), levels) {
                 return None;
             }
             if let Some((l, _)) = by.iter().find(|(_, &t)| t == 0) {
-                k.fail(c, format!("`times_by_level.{l}` is 0; the rules need this count to be at least 1"));
+                k.fail(
+                    c,
+                    format!(
+                        "`times_by_level.{l}` is 0; the rules need this count to be at least 1"
+                    ),
+                );
                 return None;
             }
             match by.get(level) {
@@ -260,44 +340,76 @@ fn foul_rule(
     let draw = f.when == Trigger::DrawOffer;
     let record = f.when == Trigger::UnrecordedMoves;
     let misplaced: Vec<&str> = [
-        ("classes", f.classes.is_some() && f.when != Trigger::IllegalMove),
+        (
+            "classes",
+            f.classes.is_some() && f.when != Trigger::IllegalMove,
+        ),
         ("count", f.count.is_some() && !draw),
         ("excess", f.excess.is_some() && !draw),
         ("every_moves", f.every_moves.is_some() && !record),
         ("max_fouls", f.max_fouls.is_some() && !record),
         ("counts", f.counts.is_some() && !record),
-        ("deferred_below_minutes", f.deferred_below_minutes.is_some() && !record),
+        (
+            "deferred_below_minutes",
+            f.deferred_below_minutes.is_some() && !record,
+        ),
     ]
     .into_iter()
     .filter(|(_, bad)| *bad)
     .map(|(name, _)| name)
     .collect();
     if !misplaced.is_empty() {
-        k.fail(c, format!("{} do(es) not apply to `when: {}`", misplaced.join(", "), f.when.name()));
+        k.fail(
+            c,
+            format!(
+                "{} do(es) not apply to `when: {}`",
+                misplaced.join(", "),
+                f.when.name()
+            ),
+        );
         return None;
     }
     if f.when == Trigger::Foul {
         k.fail(c, "a foul clause cannot be triggered by a foul");
         return None;
     }
-    let counted = [("max_fouls", f.max_fouls), ("deferred_below_minutes", f.deferred_below_minutes)];
-    if !counted.iter().all(|(field, v)| positive(c, field, v.map(u64::from), &mut k.errors)) {
+    let counted = [
+        ("max_fouls", f.max_fouls),
+        ("deferred_below_minutes", f.deferred_below_minutes),
+    ];
+    if !counted
+        .iter()
+        .all(|(field, v)| positive(c, field, v.map(u64::from), &mut k.errors))
+    {
         return None;
     }
     if f.when == Trigger::IllegalMove && f.classes.as_ref().is_none_or(Vec::is_empty) {
-        k.fail(c, "`when: illegal_move` needs the `classes` of illegal moves it counts");
+        k.fail(
+            c,
+            "`when: illegal_move` needs the `classes` of illegal moves it counts",
+        );
         return None;
     }
     let count = match f.when {
         Trigger::DrawOffer => match (f.count, f.excess) {
-            (Some(data::OfferCount::ExcessOverOpponent), Some(e)) if e > 0 => FoulCount::OfferExcess(e),
+            (Some(data::OfferCount::ExcessOverOpponent), Some(e)) if e > 0 => {
+                FoulCount::OfferExcess(e)
+            }
             (Some(data::OfferCount::ExcessOverOpponent), _) => {
-                k.fail(c, "`count: excess_over_opponent` needs `excess` (a count of at least 1)");
+                k.fail(
+                    c,
+                    "`count: excess_over_opponent` needs `excess` (a count of at least 1)",
+                );
                 return None;
             }
-            (Some(data::OfferCount::RepeatedAfterDecline), None) => FoulCount::OfferRepeatedAfterDecline,
+            (Some(data::OfferCount::RepeatedAfterDecline), None) => {
+                FoulCount::OfferRepeatedAfterDecline
+            }
             (Some(data::OfferCount::RepeatedAfterDecline), Some(_)) => {
-                k.fail(c, "`excess` does not apply to `count: repeated_after_decline`");
+                k.fail(
+                    c,
+                    "`excess` does not apply to `count: repeated_after_decline`",
+                );
                 return None;
             }
             (None, _) => {
@@ -313,7 +425,10 @@ fn foul_rule(
                 deferred_below_seconds: f.deferred_below_minutes.map(|m| m * 60),
             },
             _ => {
-                k.fail(c, "`when: unrecorded_moves` needs `every_moves` (at least 1) and `counts`");
+                k.fail(
+                    c,
+                    "`when: unrecorded_moves` needs `every_moves` (at least 1) and `counts`",
+                );
                 return None;
             }
         },
@@ -327,7 +442,12 @@ fn foul_rule(
             return Some(None);
         }
     }
-    Some(Some(FoulRuleC { clause: RuleRef::of(c), when: f.when, classes: f.classes.unwrap_or_default(), count }))
+    Some(Some(FoulRuleC {
+        clause: RuleRef::of(c),
+        when: f.when,
+        classes: f.classes.unwrap_or_default(),
+        count,
+    }))
 }
 
 fn touch_chains(k: &mut Compiler<'_>, clauses: &[(&Clause, data::TouchChain)]) -> Vec<ChainRule> {
@@ -338,16 +458,25 @@ fn touch_chains(k: &mut Compiler<'_>, clauses: &[(&Clause, data::TouchChain)]) -
             (None, Some(other)) => match clauses.iter().find(|(o, _)| &o.id == other) {
                 Some((_, o)) if o.steps.is_some() => o.steps.clone().unwrap_or_default(),
                 Some(_) => {
-                    k.fail(c, format!("`steps_of: {other}` names a clause that itself borrows its steps"));
+                    k.fail(
+                        c,
+                        format!("`steps_of: {other}` names a clause that itself borrows its steps"),
+                    );
                     continue;
                 }
                 None => {
-                    k.fail(c, format!("`steps_of: {other}` names no touch-move chain of this edition"));
+                    k.fail(
+                        c,
+                        format!("`steps_of: {other}` names no touch-move chain of this edition"),
+                    );
                     continue;
                 }
             },
             _ => {
-                k.fail(c, "a touch-move chain gives exactly one of `steps` and `steps_of`");
+                k.fail(
+                    c,
+                    "a touch-move chain gives exactly one of `steps` and `steps_of`",
+                );
                 continue;
             }
         };
@@ -355,7 +484,10 @@ fn touch_chains(k: &mut Compiler<'_>, clauses: &[(&Clause, data::TouchChain)]) -
         roles.sort();
         roles.dedup();
         if t.touched.is_empty() || roles.len() != t.touched.len() {
-            k.fail(c, "`touched` lists each role (own, opponent) at most once, and at least one");
+            k.fail(
+                c,
+                "`touched` lists each role (own, opponent) at most once, and at least one",
+            );
             continue;
         }
         if t.simultaneous && t.touched.len() < 2 {
@@ -364,7 +496,10 @@ fn touch_chains(k: &mut Compiler<'_>, clauses: &[(&Clause, data::TouchChain)]) -
         }
         let mut ok = !steps.is_empty();
         for s in &steps {
-            let actions = [s.move_piece.is_some(), s.capture.is_some(), s.free].iter().filter(|&&b| b).count();
+            let actions = [s.move_piece.is_some(), s.capture.is_some(), s.free]
+                .iter()
+                .filter(|&&b| b)
+                .count();
             let uses = |r: Option<Role>| r.is_none_or(|r| t.touched.contains(&r));
             let problem = if actions != 1 {
                 Some("gives exactly one of `move`, `capture`, `free: true`".to_string())
@@ -402,7 +537,12 @@ fn touch_chains(k: &mut Compiler<'_>, clauses: &[(&Clause, data::TouchChain)]) -
             ok = false;
         }
         if ok {
-            out.push(ChainRule { clause: RuleRef::of(c), touched: t.touched.clone(), simultaneous: t.simultaneous, steps });
+            out.push(ChainRule {
+                clause: RuleRef::of(c),
+                touched: t.touched.clone(),
+                simultaneous: t.simultaneous,
+                steps,
+            });
         }
     }
     out

@@ -465,7 +465,13 @@ impl KnockedOver {
     /// `off_board` when one left the board, `after_press` when the knocker had pressed.
     /// After the press the ruling needs the opponent's time left (`opponent_left_ms`):
     /// `None` when it is not known.
-    pub fn ruling(&self, pieces: Option<u32>, off_board: bool, after_press: bool, opponent_left_ms: Option<i64>) -> Option<KnockRuling> {
+    pub fn ruling(
+        &self,
+        pieces: Option<u32>,
+        off_board: bool,
+        after_press: bool,
+        opponent_left_ms: Option<i64>,
+    ) -> Option<KnockRuling> {
         if pieces.is_some_and(|p| p < self.min_pieces) && !(off_board && self.off_board_counts) {
             return Some(KnockRuling::TooFew);
         }
@@ -473,11 +479,13 @@ impl KnockedOver {
             return Some(KnockRuling::OwnTime);
         }
         let left = opponent_left_ms?;
-        Some(KnockRuling::Penalty(if left < i64::from(self.opponent_under_minutes) * 60_000 {
-            KnockEffect::Loss
-        } else {
-            KnockEffect::TimeAdded(u64::from(self.add_minutes) * 60_000)
-        }))
+        Some(KnockRuling::Penalty(
+            if left < i64::from(self.opponent_under_minutes) * 60_000 {
+                KnockEffect::Loss
+            } else {
+                KnockEffect::TimeAdded(u64::from(self.add_minutes) * 60_000)
+            },
+        ))
     }
 }
 

@@ -208,7 +208,12 @@ pub(crate) fn parse_all(values: &[Value]) -> Result<Vec<Event>, ArbiterError> {
 
 /// A point named in an event (`events.syntax` if it is not one).
 pub(crate) fn point(text: &str) -> Result<Square, ArbiterError> {
-    Square::parse(text).ok_or_else(|| ArbiterError::reject(RejectKind::EventsSyntax, format!("`{text}` is not a point (a0–i9)")))
+    Square::parse(text).ok_or_else(|| {
+        ArbiterError::reject(
+            RejectKind::EventsSyntax,
+            format!("`{text}` is not a point (a0–i9)"),
+        )
+    })
 }
 
 impl From<SideName> for Side {

@@ -10,10 +10,16 @@
 
 use serde_json::{json, Map, Value};
 
-use super::data::{ChecksOf, ClaimBy, Chooser, IllegalClass, KnockEffect, KnockRuling, Remedy, Requirement, ResultKind, Span, Trigger};
+use super::data::{
+    ChecksOf, Chooser, ClaimBy, IllegalClass, KnockEffect, KnockRuling, Remedy, Requirement,
+    ResultKind, Span, Trigger,
+};
 use super::events::{self, Event, Finding, Verdict};
 use super::touch::{self, Touched};
-use super::{cite, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, RejectKind, RuleRef, FoulCount};
+use super::{
+    cite, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, FoulCount, RejectKind,
+    RuleRef,
+};
 use crate::board::{Move, Side, Square};
 use crate::repetition::readings::Basis;
 use crate::repetition::RepetitionRules;
@@ -202,8 +208,26 @@ pub struct Ruling {
 }
 
 impl Ruling {
-    fn new(event: usize, decision: Decision, clause: Option<&RuleRef>, side: Option<Side>) -> Ruling {
-        Ruling { event, decision, clause: clause.cloned(), side, seconds: None, count: None, step: None, rounds: None, moves: None, note: None, by: None, basis: None }
+    fn new(
+        event: usize,
+        decision: Decision,
+        clause: Option<&RuleRef>,
+        side: Option<Side>,
+    ) -> Ruling {
+        Ruling {
+            event,
+            decision,
+            clause: clause.cloned(),
+            side,
+            seconds: None,
+            count: None,
+            step: None,
+            rounds: None,
+            moves: None,
+            note: None,
+            by: None,
+            basis: None,
+        }
     }
 
     fn note(mut self, n: impl Into<String>) -> Ruling {
@@ -220,7 +244,11 @@ impl Ruling {
         if let Some(s) = self.side {
             m.insert("side".into(), json!(s.name()));
         }
-        for (k, v) in [("seconds", self.seconds), ("count", self.count), ("rounds", self.rounds)] {
+        for (k, v) in [
+            ("seconds", self.seconds),
+            ("count", self.count),
+            ("rounds", self.rounds),
+        ] {
             if let Some(v) = v {
                 m.insert(k.into(), json!(v));
             }
@@ -279,8 +307,14 @@ impl Outcome {
         m.insert("result".into(), json!(self.result.name()));
         cite(&mut m, self.clause.as_ref());
         m.insert("event".into(), self.event.map_or(Value::Null, |e| json!(e)));
-        m.insert("fouls".into(), json!({"red": self.fouls[0], "black": self.fouls[1]}));
-        m.insert("rulings".into(), Value::Array(self.rulings.iter().map(Ruling::to_json).collect()));
+        m.insert(
+            "fouls".into(),
+            json!({"red": self.fouls[0], "black": self.fouls[1]}),
+        );
+        m.insert(
+            "rulings".into(),
+            Value::Array(self.rulings.iter().map(Ruling::to_json).collect()),
+        );
         m.insert("fen".into(), json!(self.fen));
         if let Some(c) = self.continues {
             m.insert("continues".into(), json!({"from": c.from, "left": c.left}));
@@ -349,7 +383,14 @@ pub(crate) struct History {
 
 impl History {
     fn new(pos: &Position, ply0: usize) -> History {
-        History { start: pos.clone(), placements: vec![pos.placement()], keys: vec![pos.placement_key()], moves: Vec::new(), ply0, ruled_at: None }
+        History {
+            start: pos.clone(),
+            placements: vec![pos.placement()],
+            keys: vec![pos.placement_key()],
+            moves: Vec::new(),
+            ply0,
+            ruled_at: None,
+        }
     }
 
     fn push(&mut self, m: Move, pos: &Position) {
@@ -512,10 +553,20 @@ impl<'a> Game<'a> {
 
     /// Plays one move of a record and decides; `Ok(true)` once the game is over. A move
     /// `known_legal` (a replayed record's, checked by the replay) is not checked again.
-    pub fn record_move(&mut self, i: usize, m: Move, known_legal: bool) -> Result<bool, ArbiterError> {
+    pub fn record_move(
+        &mut self,
+        i: usize,
+        m: Move,
+        known_legal: bool,
+    ) -> Result<bool, ArbiterError> {
         // A move said to be legal is still refused, never played, when no piece of the side
         // to move stands on its first point.
-        if known_legal && self.pos.piece_at(m.from).is_some_and(|p| p.side == self.stm()) {
+        if known_legal
+            && self
+                .pos
+                .piece_at(m.from)
+                .is_some_and(|p| p.side == self.stm())
+        {
             self.advance(i, m);
         } else {
             self.play(i, m)?;
@@ -550,8 +601,14 @@ impl<'a> Game<'a> {
         let mut continues = None;
         for (i, ev) in evs.iter().enumerate() {
             match self.event(i, ev) {
-                Err(ArbiterError::Reject { kind: RejectKind::EventsAfterEnd, .. }) if after_end == AfterEnd::Stop => {
-                    continues = Some(Continues { from: i, left: evs.len() - i });
+                Err(ArbiterError::Reject {
+                    kind: RejectKind::EventsAfterEnd,
+                    ..
+                }) if after_end == AfterEnd::Stop => {
+                    continues = Some(Continues {
+                        from: i,
+                        left: evs.len() - i,
+                    });
                     break;
                 }
                 r => r.map_err(|e| e.at(&format!("events[{i}] ({})", ev.name())))?,
@@ -562,7 +619,17 @@ impl<'a> Game<'a> {
             Some(e) => (e.result, Some(e.clause), Some(e.event), e.by, e.basis),
             None => (GameResult::Ongoing, None, None, None, None),
         };
-        Ok(Outcome { result, clause, event, fouls: self.fouls, rulings: self.rulings, fen: self.pos.to_fen(self.vm), by, basis, continues })
+        Ok(Outcome {
+            result,
+            clause,
+            event,
+            fouls: self.fouls,
+            rulings: self.rulings,
+            fen: self.pos.to_fen(self.vm),
+            by,
+            basis,
+            continues,
+        })
     }
 
     fn stm(&self) -> Side {
@@ -586,7 +653,10 @@ impl<'a> Game<'a> {
             if !waiving {
                 return Err(ArbiterError::reject(
                     RejectKind::EventsAfterEnd,
-                    format!("the game ended at events[{}] ({})", end.event, end.clause.clause),
+                    format!(
+                        "the game ended at events[{}] ({})",
+                        end.event, end.clause.clause
+                    ),
                 ));
             }
         }
@@ -606,7 +676,10 @@ impl<'a> Game<'a> {
             Event::AcceptDraw(s) | Event::DeclineDraw(s) => {
                 let s: Side = (*s).into();
                 if self.pending_offer != Some(s.opponent()) {
-                    return Err(ArbiterError::reject(RejectKind::EventsNoPendingOffer, format!("{} has no draw offer to answer", s.name())));
+                    return Err(ArbiterError::reject(
+                        RejectKind::EventsNoPendingOffer,
+                        format!("{} has no draw offer to answer", s.name()),
+                    ));
                 }
                 self.pending_offer = None;
                 if matches!(ev, Event::AcceptDraw(_)) {
@@ -632,7 +705,13 @@ impl<'a> Game<'a> {
                 if s != self.stm() {
                     return Err(not_on_move(s, "press the clock without moving"));
                 }
-                self.fire(i, Trigger::PressWithoutMove, Some(s), &[], Detail::default());
+                self.fire(
+                    i,
+                    Trigger::PressWithoutMove,
+                    Some(s),
+                    &[],
+                    Detail::default(),
+                );
                 Ok(())
             }
             Event::Flag(s) => self.simple(i, Trigger::FlagFall, *s),
@@ -648,7 +727,12 @@ impl<'a> Game<'a> {
             }
             Event::Late(l) => self.late(i, [l.red, l.black]),
             Event::Unrecorded(u) => {
-                let d = Detail { moves: u.moves, fault: Some(u.kind), remaining_seconds: u.remaining_seconds, ..Detail::default() };
+                let d = Detail {
+                    moves: u.moves,
+                    fault: Some(u.kind),
+                    remaining_seconds: u.remaining_seconds,
+                    ..Detail::default()
+                };
                 self.fire(i, Trigger::UnrecordedMoves, Some(u.side.into()), &[], d);
                 Ok(())
             }
@@ -662,7 +746,12 @@ impl<'a> Game<'a> {
         }
     }
 
-    fn simple(&mut self, i: usize, t: Trigger, s: super::data::SideName) -> Result<(), ArbiterError> {
+    fn simple(
+        &mut self,
+        i: usize,
+        t: Trigger,
+        s: super::data::SideName,
+    ) -> Result<(), ArbiterError> {
         self.fire(i, t, Some(s.into()), &[], Detail::default());
         Ok(())
     }
@@ -671,23 +760,52 @@ impl<'a> Game<'a> {
 
     /// Records an observation, charges the fouls it is, and lists the result clauses it
     /// completes. An observation no clause speaks of is ruled `not_regulated`.
-    fn fire(&mut self, i: usize, t: Trigger, side: Option<Side>, classes: &[IllegalClass], d: Detail) {
-        self.occurrences.push(Occurrence { trigger: t, side, classes: classes.to_vec(), phase: self.phase });
+    fn fire(
+        &mut self,
+        i: usize,
+        t: Trigger,
+        side: Option<Side>,
+        classes: &[IllegalClass],
+        d: Detail,
+    ) {
+        self.occurrences.push(Occurrence {
+            trigger: t,
+            side,
+            classes: classes.to_vec(),
+            phase: self.phase,
+        });
         let rules = self.rules;
         let mut regulated = false;
-        for f in rules.fouls.iter().filter(|f| f.when == t && classes_match(&f.classes, classes)) {
+        for f in rules
+            .fouls
+            .iter()
+            .filter(|f| f.when == t && classes_match(&f.classes, classes))
+        {
             regulated = true;
             let n = match &f.count {
                 FoulCount::Each => 1,
                 FoulCount::OfferExcess(e) => u32::from(d.excess >= *e),
                 FoulCount::OfferRepeatedAfterDecline => u32::from(d.was_refused),
-                FoulCount::Unrecorded { every, max, counts, deferred_below_seconds } => {
+                FoulCount::Unrecorded {
+                    every,
+                    max,
+                    counts,
+                    deferred_below_seconds,
+                } => {
                     if !d.fault.is_some_and(|k| counts.contains(&k)) {
-                        self.rule(Ruling::new(i, Decision::NotRegulated, Some(&f.clause), side).note("this kind of record fault is not counted as unrecorded"));
+                        self.rule(
+                            Ruling::new(i, Decision::NotRegulated, Some(&f.clause), side)
+                                .note("this kind of record fault is not counted as unrecorded"),
+                        );
                         0
-                    } else if let (Some(below), Some(left)) = (deferred_below_seconds, d.remaining_seconds) {
+                    } else if let (Some(below), Some(left)) =
+                        (deferred_below_seconds, d.remaining_seconds)
+                    {
                         if left < *below {
-                            self.rule(Ruling::new(i, Decision::Deferred, Some(&f.clause), side).note("little time left: the record may be completed later"));
+                            self.rule(
+                                Ruling::new(i, Decision::Deferred, Some(&f.clause), side)
+                                    .note("little time left: the record may be completed later"),
+                            );
                             0
                         } else {
                             (d.moves / every).min(max.unwrap_or(u32::MAX))
@@ -709,7 +827,12 @@ impl<'a> Game<'a> {
             self.check_result(r, side);
         }
         if !regulated {
-            self.rule(Ruling::new(i, Decision::NotRegulated, None, side).note(format!("no clause of this rule set deals with `{}`", t.name())));
+            self.rule(
+                Ruling::new(i, Decision::NotRegulated, None, side).note(format!(
+                    "no clause of this rule set deals with `{}`",
+                    t.name()
+                )),
+            );
         }
     }
 
@@ -718,11 +841,17 @@ impl<'a> Game<'a> {
         let n = self
             .occurrences
             .iter()
-            .filter(|o| o.trigger == r.when && o.side == side && classes_match(&r.classes, &o.classes))
+            .filter(|o| {
+                o.trigger == r.when && o.side == side && classes_match(&r.classes, &o.classes)
+            })
             .filter(|o| r.span == Span::Game || o.phase == self.phase)
             .count() as u32;
         if n >= r.times {
-            self.candidates.push(Candidate { clause: r.clause.clone(), result: r.result, side });
+            self.candidates.push(Candidate {
+                clause: r.clause.clone(),
+                result: r.result,
+                side,
+            });
         }
     }
 
@@ -736,7 +865,12 @@ impl<'a> Game<'a> {
             _ => Some((i, s, n)),
         };
         for _ in 0..n {
-            self.occurrences.push(Occurrence { trigger: Trigger::Foul, side: Some(s), classes: Vec::new(), phase: self.phase });
+            self.occurrences.push(Occurrence {
+                trigger: Trigger::Foul,
+                side: Some(s),
+                classes: Vec::new(),
+                phase: self.phase,
+            });
         }
         let rules = self.rules;
         for r in rules.results.iter().filter(|r| r.when == Trigger::Foul) {
@@ -746,7 +880,9 @@ impl<'a> Game<'a> {
 
     /// 8.2: the fouls charged at the previous event are waived by an immediate resignation.
     fn waive(&mut self, i: usize, s: Side) {
-        let Some((_, _, n)) = self.last_fouls.take() else { return };
+        let Some((_, _, n)) = self.last_fouls.take() else {
+            return;
+        };
         self.fouls[s.index()] -= n;
         let mut left = n;
         self.occurrences.retain(|o| {
@@ -767,10 +903,18 @@ impl<'a> Game<'a> {
             return;
         }
         let cands = std::mem::take(&mut self.candidates);
-        let losers = |s: Side| cands.iter().any(|c| c.result == ResultKind::Loss && c.side == Some(s));
+        let losers = |s: Side| {
+            cands
+                .iter()
+                .any(|c| c.result == ResultKind::Loss && c.side == Some(s))
+        };
         let both = cands.iter().find(|c| c.result == ResultKind::BothLose);
-        let first = cands.iter().min_by(|a, b| a.clause.article_order().cmp(&b.clause.article_order())).expect("not empty");
-        let (result, clause, side) = if both.is_some() || (losers(Side::Red) && losers(Side::Black)) {
+        let first = cands
+            .iter()
+            .min_by(|a, b| a.clause.article_order().cmp(&b.clause.article_order()))
+            .expect("not empty");
+        let (result, clause, side) = if both.is_some() || (losers(Side::Red) && losers(Side::Black))
+        {
             let c = both.unwrap_or(first);
             (GameResult::BothLose, c.clause.clone(), None)
         } else {
@@ -778,7 +922,11 @@ impl<'a> Game<'a> {
                 ResultKind::Draw => (GameResult::Draw, first.clause.clone(), None),
                 ResultKind::BothLose => (GameResult::BothLose, first.clause.clone(), None),
                 ResultKind::Loss => match first.side {
-                    Some(s) => (GameResult::win_for(s.opponent()), first.clause.clone(), Some(s)),
+                    Some(s) => (
+                        GameResult::win_for(s.opponent()),
+                        first.clause.clone(),
+                        Some(s),
+                    ),
                     None => (GameResult::BothLose, first.clause.clone(), None),
                 },
             }
@@ -794,12 +942,22 @@ impl<'a> Game<'a> {
             Some((e, by, basis)) if *e == i => (Some(*by), basis.clone()),
             _ => (None, None),
         };
-        self.end = Some(End { result, clause, event: i, by, basis });
+        self.end = Some(End {
+            result,
+            clause,
+            event: i,
+            by,
+            basis,
+        });
     }
 
     /// Ends the game at once by a clause that is not a `result.*` clause (5.8.1, 5.9, 4.3).
     fn end_by(&mut self, clause: &RuleRef, result: ResultKind, side: Option<Side>) {
-        self.candidates.push(Candidate { clause: clause.clone(), result, side });
+        self.candidates.push(Candidate {
+            clause: clause.clone(),
+            result,
+            side,
+        });
     }
 
     // ------------------------------------------------------------ moves
@@ -808,16 +966,32 @@ impl<'a> Game<'a> {
     fn play(&mut self, i: usize, m: Move) -> Result<(), ArbiterError> {
         let mover = self.stm();
         self.pos.check_move(self.vm, m).map_err(|e| {
-            ArbiterError::reject(RejectKind::MoveIllegal, format!("{e} (an illegal move the arbiter must rule on is an `illegal_move` event)"))
+            ArbiterError::reject(
+                RejectKind::MoveIllegal,
+                format!(
+                    "{e} (an illegal move the arbiter must rule on is an `illegal_move` event)"
+                ),
+            )
         })?;
         if !self.touches[mover.index()].is_empty() {
             let touched = self.current_touches(mover);
             if !touched.is_empty() {
-                let ob = touch::obligation(self.rules, self.vm, &self.pos, &touched, self.simultaneous[mover.index()])?;
+                let ob = touch::obligation(
+                    self.rules,
+                    self.vm,
+                    &self.pos,
+                    &touched,
+                    self.simultaneous[mover.index()],
+                )?;
                 if !ob.permits(m) {
                     return Err(ArbiterError::reject(
                         RejectKind::EventsTouchObligation,
-                        format!("{m} breaks the touch-move obligation of {} ({}): allowed {}", ob.step, ob.clause.clause, ob.moves_iccs().join(" ")),
+                        format!(
+                            "{m} breaks the touch-move obligation of {} ({}): allowed {}",
+                            ob.step,
+                            ob.clause.clause,
+                            ob.moves_iccs().join(" ")
+                        ),
                     ));
                 }
             }
@@ -842,7 +1016,13 @@ impl<'a> Game<'a> {
         self.touches[mover.index()].clear();
         self.simultaneous[mover.index()] = false;
         self.moved[mover.index()] = true;
-        if self.pending_offer == Some(mover.opponent()) && self.rules.offer.as_ref().is_some_and(|(_, o)| o.declined_by_move) {
+        if self.pending_offer == Some(mover.opponent())
+            && self
+                .rules
+                .offer
+                .as_ref()
+                .is_some_and(|(_, o)| o.declined_by_move)
+        {
             self.pending_offer = None;
             self.refused[mover.opponent().index()] = true;
         }
@@ -864,8 +1044,12 @@ impl<'a> Game<'a> {
         }
         let stm = self.stm();
         match self.pos.status_in_check(self.vm, in_check) {
-            Status::Checkmate => self.fire(i, Trigger::Checkmated, Some(stm), &[], Detail::default()),
-            Status::Stalemate => self.fire(i, Trigger::Stalemated, Some(stm), &[], Detail::default()),
+            Status::Checkmate => {
+                self.fire(i, Trigger::Checkmated, Some(stm), &[], Detail::default())
+            }
+            Status::Stalemate => {
+                self.fire(i, Trigger::Stalemated, Some(stm), &[], Detail::default())
+            }
             _ => {
                 self.watch_board(i);
                 if self.declare_limit && self.candidates.is_empty() && self.end.is_none() {
@@ -895,15 +1079,39 @@ impl<'a> Game<'a> {
         let positions = h.positions(self.vm);
         let ruling = crate::repetition::rule_line(self.vm, rep, &positions, &h.moves);
         self.history.ruled_at = Some(self.history.len() - 1);
-        let cycle = ruling.cycle.map(|(a, b)| format!("plies {}–{}", a + self.history.ply0, b + self.history.ply0)).unwrap_or_default();
-        let sides = ruling.patterns.as_ref().map(|ps| {
-            Side::BOTH.iter().map(|s| {
-                let p = &ps[s.index()];
-                format!("{} {} ({})", s.name(), p.zh, crate::repetition::ruling::status_name(p.status))
-            }).collect::<Vec<_>>().join(", ")
-        }).unwrap_or_default();
-        let verdict_rule = if ruling.verdict == Verdict::None { None } else { ruling.clauses.last() };
-        let note = format!("{cycle} repeat ({}): {sides}; verdict {}", p.rule.clause, ruling.verdict.name());
+        let cycle = ruling
+            .cycle
+            .map(|(a, b)| format!("plies {}–{}", a + self.history.ply0, b + self.history.ply0))
+            .unwrap_or_default();
+        let sides = ruling
+            .patterns
+            .as_ref()
+            .map(|ps| {
+                Side::BOTH
+                    .iter()
+                    .map(|s| {
+                        let p = &ps[s.index()];
+                        format!(
+                            "{} {} ({})",
+                            s.name(),
+                            p.zh,
+                            crate::repetition::ruling::status_name(p.status)
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default();
+        let verdict_rule = if ruling.verdict == Verdict::None {
+            None
+        } else {
+            ruling.clauses.last()
+        };
+        let note = format!(
+            "{cycle} repeat ({}): {sides}; verdict {}",
+            p.rule.clause,
+            ruling.verdict.name()
+        );
         self.by = Some((i, By::Board, Some(ruling.basis.clone())));
         self.rule(Ruling::new(i, Decision::PendingPosition, verdict_rule, None).note(note));
         self.repetition(i, ruling.verdict);
@@ -911,12 +1119,15 @@ impl<'a> Game<'a> {
 
     /// The natural move limit reached: declared as a claim of the side to move would find it.
     fn declare_natural_limit(&mut self, i: usize) {
-        let Some((c, nl)) = self.rules.natural_limit.as_ref() else { return };
+        let Some((c, nl)) = self.rules.natural_limit.as_ref() else {
+            return;
+        };
         let rounds = self.limit_rounds(Some(self.stm()));
         if rounds < nl.rounds {
             return;
         }
-        let mut r = Ruling::new(i, Decision::LimitReached, Some(c), None).note(format!("{rounds} of {} rounds counted", nl.rounds));
+        let mut r = Ruling::new(i, Decision::LimitReached, Some(c), None)
+            .note(format!("{rounds} of {} rounds counted", nl.rounds));
         r.rounds = Some(rounds);
         self.rule(r);
         self.fire(i, Trigger::NaturalLimit, None, &[], Detail::default());
@@ -926,14 +1137,23 @@ impl<'a> Game<'a> {
     /// arbiter's count, `None`): the fewer of the two sides' moves since the last capture,
     /// less the checks beyond those counted.
     fn limit_rounds(&self, claimant: Option<Side>) -> u32 {
-        let Some((_, nl)) = self.rules.natural_limit.as_ref() else { return 0 };
+        let Some((_, nl)) = self.rules.natural_limit.as_ref() else {
+            return 0;
+        };
         let capped = |s: Side| match (claimant, nl.checks_of) {
             (Some(cl), ChecksOf::Claimant) => cl == s,
             _ => true,
         };
         Side::BOTH
             .iter()
-            .map(|&s| self.since_capture[s.index()] - if capped(s) { self.checks[s.index()].saturating_sub(nl.checks_counted) } else { 0 })
+            .map(|&s| {
+                self.since_capture[s.index()]
+                    - if capped(s) {
+                        self.checks[s.index()].saturating_sub(nl.checks_counted)
+                    } else {
+                        0
+                    }
+            })
             .min()
             .unwrap_or(0)
     }
@@ -943,42 +1163,74 @@ impl<'a> Game<'a> {
         let mover = self.stm();
         let classes: Vec<IllegalClass> = match self.pos.check_move(self.vm, m) {
             Ok(()) => {
-                return Err(ArbiterError::reject(RejectKind::EventsNotIllegal, format!("{m} is a legal move; give it as a `move` event")));
+                return Err(ArbiterError::reject(
+                    RejectKind::EventsNotIllegal,
+                    format!("{m} is a legal move; give it as a `move` event"),
+                ));
             }
             Err(e) => match e.reason {
                 IllegalReason::NoPiece => {
-                    return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("no piece stands on {}", m.from)));
+                    return Err(ArbiterError::reject(
+                        RejectKind::EventsImpossible,
+                        format!("no piece stands on {}", m.from),
+                    ));
                 }
-                IllegalReason::NotYourPiece | IllegalReason::NotAMove => vec![IllegalClass::NotAMove],
+                IllegalReason::NotYourPiece | IllegalReason::NotAMove => {
+                    vec![IllegalClass::NotAMove]
+                }
                 IllegalReason::SelfKill => {
                     let mut after = self.pos.clone();
                     after.make(self.vm, m);
                     let (attacked, facing) = after.self_kill_conditions(self.vm, mover);
-                    [(attacked, IllegalClass::OwnRoyalAttacked), (facing, IllegalClass::RoyalsFacing)]
-                        .into_iter()
-                        .filter_map(|(b, c)| b.then_some(c))
-                        .collect()
+                    [
+                        (attacked, IllegalClass::OwnRoyalAttacked),
+                        (facing, IllegalClass::RoyalsFacing),
+                    ]
+                    .into_iter()
+                    .filter_map(|(b, c)| b.then_some(c))
+                    .collect()
                 }
             },
         };
-        let finding = self.rules.illegal.as_ref().filter(|(_, f)| classes_match(&f.classes, &classes));
+        let finding = self
+            .rules
+            .illegal
+            .as_ref()
+            .filter(|(_, f)| classes_match(&f.classes, &classes));
         if let Some((c, f)) = finding {
             if f.within_rounds.is_some_and(|w| found_after > w) {
                 let c = c.clone();
                 self.rule(
-                    Ruling::new(i, Decision::ResultStands, Some(&c), Some(mover))
-                        .note(format!("found after {found_after} rounds: too late, the move stands")),
+                    Ruling::new(i, Decision::ResultStands, Some(&c), Some(mover)).note(format!(
+                        "found after {found_after} rounds: too late, the move stands"
+                    )),
                 );
                 return self.stand(i, m);
             }
         }
-        self.fire(i, Trigger::IllegalMove, Some(mover), &classes, Detail::default());
+        self.fire(
+            i,
+            Trigger::IllegalMove,
+            Some(mover),
+            &classes,
+            Detail::default(),
+        );
         if let Some((c, f)) = finding {
             if f.touched_after && self.candidates.is_empty() {
                 let c = c.clone();
                 self.touches[mover.index()].push(m.from);
-                let mut r = Ruling::new(i, Decision::MustMove, Some(&c), Some(mover)).note(format!("the move is taken back; the piece on {} counts as touched", m.from));
-                r.moves = Some(self.pos.legal_moves_from(self.vm, m.from).iter().map(|m| m.iccs()).collect());
+                let mut r =
+                    Ruling::new(i, Decision::MustMove, Some(&c), Some(mover)).note(format!(
+                        "the move is taken back; the piece on {} counts as touched",
+                        m.from
+                    ));
+                r.moves = Some(
+                    self.pos
+                        .legal_moves_from(self.vm, m.from)
+                        .iter()
+                        .map(|m| m.iccs())
+                        .collect(),
+                );
                 self.rule(r);
             }
         }
@@ -989,14 +1241,24 @@ impl<'a> Game<'a> {
     /// rules allow.
     fn stand(&mut self, i: usize, m: Move) -> Result<(), ArbiterError> {
         let before = self.pos.clone();
-        if self.pos.piece_at(m.to).is_some_and(|p| p.kind == self.vm.royal_kind()) {
-            return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("{m} would take a general")));
+        if self
+            .pos
+            .piece_at(m.to)
+            .is_some_and(|p| p.kind == self.vm.royal_kind())
+        {
+            return Err(ArbiterError::reject(
+                RejectKind::EventsImpossible,
+                format!("{m} would take a general"),
+            ));
         }
         self.advance(i, m);
         if let Err(e) = crate::fen::validate(self.vm, &self.pos) {
             self.pos = before;
             self.history.pop();
-            return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("after {m} the position cannot stand under the rules ({e})")));
+            return Err(ArbiterError::reject(
+                RejectKind::EventsImpossible,
+                format!("after {m} the position cannot stand under the rules ({e})"),
+            ));
         }
         Ok(())
     }
@@ -1006,7 +1268,10 @@ impl<'a> Game<'a> {
         let chosen = events::point(&b.chosen)?;
         let points = [events::point(&b.points[0])?, events::point(&b.points[1])?];
         if !points.contains(&chosen) {
-            return Err(ArbiterError::reject(RejectKind::EventsSyntax, format!("`chosen` ({chosen}) is not one of the two points")));
+            return Err(ArbiterError::reject(
+                RejectKind::EventsSyntax,
+                format!("`chosen` ({chosen}) is not one of the two points"),
+            ));
         }
         let by: Side = b.chosen_by.into();
         let mover = self.stm();
@@ -1017,19 +1282,39 @@ impl<'a> Game<'a> {
                     Chooser::Mover => mover,
                 };
                 if by != want {
-                    return Err(ArbiterError::reject(RejectKind::EventsWrongSide, format!("{} chooses the point ({}), not {}", want.name(), c.clause, by.name())));
+                    return Err(ArbiterError::reject(
+                        RejectKind::EventsWrongSide,
+                        format!(
+                            "{} chooses the point ({}), not {}",
+                            want.name(),
+                            c.clause,
+                            by.name()
+                        ),
+                    ));
                 }
                 let c = c.clone();
-                self.rule(Ruling::new(i, Decision::Chosen, Some(&c), Some(by)).note(format!("the piece stands on {chosen}")));
+                self.rule(
+                    Ruling::new(i, Decision::Chosen, Some(&c), Some(by))
+                        .note(format!("the piece stands on {chosen}")),
+                );
             }
-            None => self.rule(Ruling::new(i, Decision::NotRegulated, None, Some(by)).note(format!("the piece is taken to stand on {chosen}"))),
+            None => self.rule(
+                Ruling::new(i, Decision::NotRegulated, None, Some(by))
+                    .note(format!("the piece is taken to stand on {chosen}")),
+            ),
         }
         self.play(i, Move::new(from, chosen))
     }
 
     // ------------------------------------------------------------ touching
 
-    fn touch(&mut self, i: usize, side: Side, points: &[String], simultaneous: bool) -> Result<(), ArbiterError> {
+    fn touch(
+        &mut self,
+        i: usize,
+        side: Side,
+        points: &[String],
+        simultaneous: bool,
+    ) -> Result<(), ArbiterError> {
         if side != self.stm() {
             return Err(not_on_move(side, "touch pieces to move them"));
         }
@@ -1064,7 +1349,11 @@ impl<'a> Game<'a> {
             return;
         }
         let points = std::mem::take(&mut self.deferred_touches[s.index()]);
-        let touched: Vec<Touched> = points.iter().filter_map(|&p| touch::touched(&self.pos, p).ok()).filter(|t| t.role == super::data::Role::Own).collect();
+        let touched: Vec<Touched> = points
+            .iter()
+            .filter_map(|&p| touch::touched(&self.pos, p).ok())
+            .filter(|t| t.role == super::data::Role::Own)
+            .collect();
         self.judge_touches(i, s, &touched);
     }
 
@@ -1074,7 +1363,10 @@ impl<'a> Game<'a> {
         for p in &a.points {
             let sq = events::point(p)?;
             if self.pos.piece_at(sq).is_none() {
-                return Err(ArbiterError::reject(RejectKind::TouchEmptyPoint, format!("no piece stands on {sq}")));
+                return Err(ArbiterError::reject(
+                    RejectKind::TouchEmptyPoint,
+                    format!("no piece stands on {sq}"),
+                ));
             }
             points.push(sq);
         }
@@ -1084,7 +1376,10 @@ impl<'a> Game<'a> {
         };
         let c = c.clone();
         if a.accidental && rule.accidental_exempt {
-            self.rule(Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side)).note("an obvious accidental touch does not count"));
+            self.rule(
+                Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side))
+                    .note("an obvious accidental touch does not count"),
+            );
             return Ok(());
         }
         let in_time = !rule.own_time_only || side == self.stm();
@@ -1096,17 +1391,28 @@ impl<'a> Game<'a> {
             self.rule(Ruling::new(i, Decision::Adjusted, Some(&c), Some(side)));
             return Ok(());
         }
-        self.rule(Ruling::new(i, Decision::CountsAsTouch, Some(&c), Some(side)));
+        self.rule(Ruling::new(
+            i,
+            Decision::CountsAsTouch,
+            Some(&c),
+            Some(side),
+        ));
         if side == self.stm() {
             let mut all = self.current_touches(side);
-            let new: Vec<Touched> = points.iter().filter_map(|&p| touch::touched(&self.pos, p).ok()).collect();
+            let new: Vec<Touched> = points
+                .iter()
+                .filter_map(|&p| touch::touched(&self.pos, p).ok())
+                .collect();
             all.extend(new.iter().copied());
             touch::chain(self.rules, &all, self.simultaneous[side.index()])?;
             self.touches[side.index()].extend(&points);
             self.judge_touches(i, side, &new);
         } else {
             // Out of turn only own pieces bind (the opponent's may be gone by then).
-            let own: Vec<Square> = points.into_iter().filter(|&p| self.pos.piece_at(p).is_some_and(|x| x.side == side)).collect();
+            let own: Vec<Square> = points
+                .into_iter()
+                .filter(|&p| self.pos.piece_at(p).is_some_and(|x| x.side == side))
+                .collect();
             self.touches[side.index()].extend(&own);
             self.deferred_touches[side.index()].extend(own);
         }
@@ -1118,7 +1424,12 @@ impl<'a> Game<'a> {
     fn offer(&mut self, i: usize, s: Side) {
         if let Some((c, rounds)) = self.rules.early_offer.clone() {
             if self.pos.fullmove_number() <= rounds {
-                self.rule(Ruling::new(i, Decision::OfferVoid, Some(&c), Some(s)).note(format!("round {} is within the first {rounds}", self.pos.fullmove_number())));
+                self.rule(
+                    Ruling::new(i, Decision::OfferVoid, Some(&c), Some(s)).note(format!(
+                        "round {} is within the first {rounds}",
+                        self.pos.fullmove_number()
+                    )),
+                );
                 return;
             }
         }
@@ -1127,7 +1438,17 @@ impl<'a> Game<'a> {
         self.refused = [false; 2];
         self.pending_offer = Some(s);
         let excess = self.offers[s.index()].saturating_sub(self.offers[s.opponent().index()]);
-        self.fire(i, Trigger::DrawOffer, Some(s), &[], Detail { excess, was_refused, ..Detail::default() });
+        self.fire(
+            i,
+            Trigger::DrawOffer,
+            Some(s),
+            &[],
+            Detail {
+                excess,
+                was_refused,
+                ..Detail::default()
+            },
+        );
     }
 
     /// A natural-move-limit claim by `claimant`, or the arbiter's own count (`None`).
@@ -1149,14 +1470,24 @@ impl<'a> Game<'a> {
         }
         let rounds = self.limit_rounds(claimant);
         if rounds >= nl.rounds {
-            let mut r = Ruling::new(i, Decision::LimitReached, Some(&c), claimant).note(format!("{rounds} of {} rounds counted", nl.rounds));
+            let mut r = Ruling::new(i, Decision::LimitReached, Some(&c), claimant)
+                .note(format!("{rounds} of {} rounds counted", nl.rounds));
             r.rounds = Some(rounds);
             self.rule(r);
             self.fire(i, Trigger::NaturalLimit, None, &[], Detail::default());
             return Ok(());
         }
-        let mut r = Ruling::new(i, if claimant.is_some() { Decision::ClaimUntrue } else { Decision::LimitNotReached }, Some(&c), claimant)
-            .note(format!("{rounds} of {} rounds counted", nl.rounds));
+        let mut r = Ruling::new(
+            i,
+            if claimant.is_some() {
+                Decision::ClaimUntrue
+            } else {
+                Decision::LimitNotReached
+            },
+            Some(&c),
+            claimant,
+        )
+        .note(format!("{rounds} of {} rounds counted", nl.rounds));
         r.rounds = Some(rounds);
         self.rule(r);
         if let Some(s) = claimant {
@@ -1165,7 +1496,13 @@ impl<'a> Game<'a> {
                 r.seconds = Some(minutes * 60);
                 self.rule(r);
             }
-            self.fire(i, Trigger::FalseNaturalLimitClaim, Some(s), &[], Detail::default());
+            self.fire(
+                i,
+                Trigger::FalseNaturalLimitClaim,
+                Some(s),
+                &[],
+                Detail::default(),
+            );
         }
         Ok(())
     }
@@ -1174,12 +1511,25 @@ impl<'a> Game<'a> {
     fn repetition(&mut self, i: usize, v: Verdict) {
         match v {
             Verdict::RedLoses | Verdict::BlackLoses => {
-                let s = if v == Verdict::RedLoses { Side::Red } else { Side::Black };
+                let s = if v == Verdict::RedLoses {
+                    Side::Red
+                } else {
+                    Side::Black
+                };
                 self.fire(i, Trigger::PerpetualCheck, Some(s), &[], Detail::default());
             }
             Verdict::RedMustChange | Verdict::BlackMustChange => {
-                let s = if v == Verdict::RedMustChange { Side::Red } else { Side::Black };
-                let c = self.rules.results.iter().find(|r| r.when == Trigger::ChangeRefused).map(|r| r.clause.clone());
+                let s = if v == Verdict::RedMustChange {
+                    Side::Red
+                } else {
+                    Side::Black
+                };
+                let c = self
+                    .rules
+                    .results
+                    .iter()
+                    .find(|r| r.when == Trigger::ChangeRefused)
+                    .map(|r| r.clause.clone());
                 self.order(i, s, c);
             }
             // No repetition was found to rule on: nothing follows.
@@ -1198,13 +1548,27 @@ impl<'a> Game<'a> {
     /// Orders `s` to change; a side already ordered (since the last capture) did not change.
     fn order(&mut self, i: usize, s: Side, clause: Option<RuleRef>) {
         match self.orders[s.index()].clone() {
-            Some(by) if self.rules.early_repetition.as_ref().is_some_and(|(c, _, _)| c.clause == by.clause) => {
+            Some(by)
+                if self
+                    .rules
+                    .early_repetition
+                    .as_ref()
+                    .is_some_and(|(c, _, _)| c.clause == by.clause) =>
+            {
                 self.end_by(&by, ResultKind::Loss, Some(s));
             }
             Some(_) => self.fire(i, Trigger::ChangeRefused, Some(s), &[], Detail::default()),
             None => {
-                self.rule(Ruling::new(i, Decision::MustChange, clause.as_ref(), Some(s)));
-                self.orders[s.index()] = Some(clause.unwrap_or(RuleRef { clause: String::new(), article: None }));
+                self.rule(Ruling::new(
+                    i,
+                    Decision::MustChange,
+                    clause.as_ref(),
+                    Some(s),
+                ));
+                self.orders[s.index()] = Some(clause.unwrap_or(RuleRef {
+                    clause: String::new(),
+                    article: None,
+                }));
             }
         }
     }
@@ -1213,13 +1577,25 @@ impl<'a> Game<'a> {
 
     fn late(&mut self, i: usize, seconds: [u32; 2]) -> Result<(), ArbiterError> {
         if self.late_seen {
-            return Err(ArbiterError::reject(RejectKind::EventsOutOfOrder, "the lateness of both sides is one event, given once"));
+            return Err(ArbiterError::reject(
+                RejectKind::EventsOutOfOrder,
+                "the lateness of both sides is one event, given once",
+            ));
         }
-        if let Some(s) = Side::BOTH.into_iter().find(|s| seconds[s.index()] > 0 && self.moved[s.index()]) {
-            return Err(ArbiterError::reject(RejectKind::EventsOutOfOrder, format!("{} is late but has already moved", s.name())));
+        if let Some(s) = Side::BOTH
+            .into_iter()
+            .find(|s| seconds[s.index()] > 0 && self.moved[s.index()])
+        {
+            return Err(ArbiterError::reject(
+                RejectKind::EventsOutOfOrder,
+                format!("{} is late but has already moved", s.name()),
+            ));
         }
         self.late_seen = true;
-        let late: Vec<Side> = Side::BOTH.into_iter().filter(|s| seconds[s.index()] > 0).collect();
+        let late: Vec<Side> = Side::BOTH
+            .into_iter()
+            .filter(|s| seconds[s.index()] > 0)
+            .collect();
         if let Some(c) = self.rules.clock_runs.clone() {
             for &s in &late {
                 let mut r = Ruling::new(i, Decision::DeductTime, Some(&c), Some(s));
@@ -1228,14 +1604,29 @@ impl<'a> Game<'a> {
             }
         }
         let Some(limit) = self.rules.late_limit else {
-            let c = self.rules.results.iter().find(|r| r.when == Trigger::LateArrival).map(|r| r.clause.clone());
+            let c = self
+                .rules
+                .results
+                .iter()
+                .find(|r| r.when == Trigger::LateArrival)
+                .map(|r| r.clause.clone());
             for &s in &late {
-                let d = if c.is_some() { Decision::Undecided } else { Decision::NotRegulated };
-                self.rule(Ruling::new(i, d, c.as_ref(), Some(s)).note("the lateness limit is the event's; apply an overlay that sets it"));
+                let d = if c.is_some() {
+                    Decision::Undecided
+                } else {
+                    Decision::NotRegulated
+                };
+                self.rule(
+                    Ruling::new(i, d, c.as_ref(), Some(s))
+                        .note("the lateness limit is the event's; apply an overlay that sets it"),
+                );
             }
             return Ok(());
         };
-        let over: Vec<Side> = late.into_iter().filter(|s| seconds[s.index()] > limit * 60).collect();
+        let over: Vec<Side> = late
+            .into_iter()
+            .filter(|s| seconds[s.index()] > limit * 60)
+            .collect();
         for &s in &over {
             self.fire(i, Trigger::LateArrival, Some(s), &[], Detail::default());
         }
@@ -1251,8 +1642,14 @@ impl<'a> Game<'a> {
             return;
         };
         let c = c.clone();
-        if rule.within_minutes.is_some_and(|m| found_after_seconds > m * 60) {
-            self.rule(Ruling::new(i, Decision::ResultStands, Some(&c), None).note("found too late: the game goes on and its result stands"));
+        if rule
+            .within_minutes
+            .is_some_and(|m| found_after_seconds > m * 60)
+        {
+            self.rule(
+                Ruling::new(i, Decision::ResultStands, Some(&c), None)
+                    .note("found too late: the game goes on and its result stands"),
+            );
             return;
         }
         match rule.remedy {
@@ -1263,13 +1660,28 @@ impl<'a> Game<'a> {
 
     fn end_replay(&mut self, i: usize, c: &RuleRef) {
         self.rule(Ruling::new(i, Decision::Replay, Some(c), None));
-        self.end = Some(End { result: GameResult::Replay, clause: c.clone(), event: i, by: None, basis: None });
+        self.end = Some(End {
+            result: GameResult::Replay,
+            clause: c.clone(),
+            event: i,
+            by: None,
+            basis: None,
+        });
     }
 
-    fn displaced(&mut self, i: usize, from: &str, to: &str, found_after: u32) -> Result<(), ArbiterError> {
+    fn displaced(
+        &mut self,
+        i: usize,
+        from: &str,
+        to: &str,
+        found_after: u32,
+    ) -> Result<(), ArbiterError> {
         let (from, to) = (events::point(from)?, events::point(to)?);
         if self.pos.piece_at(from).is_none() {
-            return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("no piece stands on {from}")));
+            return Err(ArbiterError::reject(
+                RejectKind::EventsImpossible,
+                format!("no piece stands on {from}"),
+            ));
         }
         let Some((c, rule)) = self.rules.displaced.as_ref() else {
             self.rule(Ruling::new(i, Decision::NotRegulated, None, None));
@@ -1277,16 +1689,26 @@ impl<'a> Game<'a> {
         };
         let c = c.clone();
         if rule.within_rounds.is_some_and(|w| found_after > w) {
-            self.rule(Ruling::new(i, Decision::ResultStands, Some(&c), None).note(format!("found after {found_after} rounds: too late, the piece stays on {to}")));
+            self.rule(
+                Ruling::new(i, Decision::ResultStands, Some(&c), None).note(format!(
+                    "found after {found_after} rounds: too late, the piece stays on {to}"
+                )),
+            );
             if self.pos.piece_at(to).is_some() {
-                return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("{to} is occupied")));
+                return Err(ArbiterError::reject(
+                    RejectKind::EventsImpossible,
+                    format!("{to} is occupied"),
+                ));
             }
             let before = self.pos.clone();
             let piece = self.pos.remove(from).expect("checked above");
             self.pos.put(piece, to);
             if let Err(e) = crate::fen::validate(self.vm, &self.pos) {
                 self.pos = before;
-                return Err(ArbiterError::reject(RejectKind::EventsImpossible, format!("the piece cannot stand on {to} ({e})")));
+                return Err(ArbiterError::reject(
+                    RejectKind::EventsImpossible,
+                    format!("the piece cannot stand on {to} ({e})"),
+                ));
             }
             // The board changed without a move: the positions before cannot come back as a cycle.
             self.history = History::new(&self.pos, self.plies);
@@ -1314,17 +1736,30 @@ impl<'a> Game<'a> {
         };
         let c = c.clone();
         let left_ms = k.opponent_remaining_seconds.map(|s| i64::from(s) * 1000);
-        let ruling = rule.ruling(Some(k.pieces), k.off_board, k.after_press, left_ms).ok_or_else(|| {
-            ArbiterError::reject(RejectKind::EventsSyntax, "a knock-over after the clock press needs `opponent_remaining_seconds`")
-        })?;
+        let ruling = rule
+            .ruling(Some(k.pieces), k.off_board, k.after_press, left_ms)
+            .ok_or_else(|| {
+                ArbiterError::reject(
+                    RejectKind::EventsSyntax,
+                    "a knock-over after the clock press needs `opponent_remaining_seconds`",
+                )
+            })?;
         match ruling {
             KnockRuling::TooFew => {
-                self.rule(Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side)).note("fewer pieces than a knock-over (碰乱) needs"));
+                self.rule(
+                    Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side))
+                        .note("fewer pieces than a knock-over (碰乱) needs"),
+                );
             }
             KnockRuling::OwnTime => {
-                self.rule(Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side)).note("put right in the knocker's own time"));
+                self.rule(
+                    Ruling::new(i, Decision::NoPenalty, Some(&c), Some(side))
+                        .note("put right in the knocker's own time"),
+                );
             }
-            KnockRuling::Penalty(KnockEffect::Loss) => self.end_by(&c, ResultKind::Loss, Some(side)),
+            KnockRuling::Penalty(KnockEffect::Loss) => {
+                self.end_by(&c, ResultKind::Loss, Some(side))
+            }
             KnockRuling::Penalty(KnockEffect::TimeAdded(ms)) => {
                 let mut r = Ruling::new(i, Decision::AddTime, Some(&c), Some(side.opponent()));
                 r.seconds = Some(u32::try_from(ms / 1000).unwrap_or(u32::MAX));
@@ -1336,5 +1771,8 @@ impl<'a> Game<'a> {
 }
 
 fn not_on_move(s: Side, what: &str) -> ArbiterError {
-    ArbiterError::reject(RejectKind::EventsNotOnMove, format!("{} is not on move and cannot {what}", s.name()))
+    ArbiterError::reject(
+        RejectKind::EventsNotOnMove,
+        format!("{} is not on move and cannot {what}", s.name()),
+    )
 }

@@ -31,8 +31,8 @@ use serde_json::{json, Map, Value};
 use crate::board::{Move, Side};
 use crate::fen::FenError;
 use crate::line::LineError;
-use crate::spec::{Edition, SpecError};
 use crate::repetition::RepetitionRules;
+use crate::spec::{Edition, SpecError};
 use crate::vm::Rules;
 
 pub use adjudicate::{Adjudication, GameStatus, Repeated, StatusQuery};
@@ -40,7 +40,15 @@ pub use game::{By, Decision, GameResult, Outcome, Ruling};
 pub(crate) use touch::TouchAnswer;
 
 /// The clause-id families this module compiles.
-pub(crate) const FAMILIES: [&str; 7] = ["result.", "draw.", "event.level", "touch.", "irregularity.", "foul.", "lateness."];
+pub(crate) const FAMILIES: [&str; 7] = [
+    "result.",
+    "draw.",
+    "event.level",
+    "touch.",
+    "irregularity.",
+    "foul.",
+    "lateness.",
+];
 
 /// A clause as the arbiter cites it.
 pub use crate::spec::RuleRef;
@@ -63,7 +71,12 @@ pub(crate) enum FoulCount {
     Each,
     OfferExcess(u32),
     OfferRepeatedAfterDecline,
-    Unrecorded { every: u32, max: Option<u32>, counts: Vec<data::RecordFault>, deferred_below_seconds: Option<u32> },
+    Unrecorded {
+        every: u32,
+        max: Option<u32>,
+        counts: Vec<data::RecordFault>,
+        deferred_below_seconds: Option<u32>,
+    },
 }
 
 /// A `foul.*` clause that applies at the event's level.
@@ -120,19 +133,32 @@ impl ArbiterRules {
     /// The result of a game given as a list of events (see `conformance/PROTOCOL.md`,
     /// query `outcome`). With the rule set's 棋例 (`rep`) the arbiter watches the board: a
     /// position that comes back as often as `repetition.cycle` says is ruled on.
-    pub fn outcome(&self, vm: &Rules, rep: Option<&RepetitionRules>, q: &OutcomeQuery) -> Result<Outcome, ArbiterError> {
+    pub fn outcome(
+        &self,
+        vm: &Rules,
+        rep: Option<&RepetitionRules>,
+        q: &OutcomeQuery,
+    ) -> Result<Outcome, ArbiterError> {
         self.outcome_of(vm, rep, q, AfterEnd::Refuse)
     }
 
     /// [`Self::outcome`], with events after the end of the game refused or, for a real
     /// record that goes on, left unjudged and counted in [`Outcome::continues`].
-    pub fn outcome_of(&self, vm: &Rules, rep: Option<&RepetitionRules>, q: &OutcomeQuery, after_end: AfterEnd) -> Result<Outcome, ArbiterError> {
+    pub fn outcome_of(
+        &self,
+        vm: &Rules,
+        rep: Option<&RepetitionRules>,
+        q: &OutcomeQuery,
+        after_end: AfterEnd,
+    ) -> Result<Outcome, ArbiterError> {
         let pos = match &q.fen {
             Some(f) => crate::fen::parse(vm, f).map_err(ArbiterError::Fen)?.0,
             None => vm.start_position(),
         };
         let evs = events::parse_all(&q.events)?;
-        game::Game::new(self, vm, pos).watching(rep).run(&evs, after_end)
+        game::Game::new(self, vm, pos)
+            .watching(rep)
+            .run(&evs, after_end)
     }
 
     /// The moves a player may make after touching the pieces on `touches`, in order (query
@@ -140,8 +166,12 @@ impl ArbiterRules {
     pub fn touch_move(&self, vm: &Rules, q: &TouchQuery) -> Result<TouchAnswer, ArbiterError> {
         let (pos, _) = crate::line::after(vm, &q.fen, &q.moves).map_err(|e| match e {
             LineError::Fen(f) => ArbiterError::Fen(f),
-            e @ LineError::MoveSyntax { .. } => ArbiterError::reject(RejectKind::MoveSyntax, e.to_string()),
-            e @ LineError::Illegal { .. } => ArbiterError::reject(RejectKind::MoveIllegal, e.to_string()),
+            e @ LineError::MoveSyntax { .. } => {
+                ArbiterError::reject(RejectKind::MoveSyntax, e.to_string())
+            }
+            e @ LineError::Illegal { .. } => {
+                ArbiterError::reject(RejectKind::MoveIllegal, e.to_string())
+            }
         })?;
         touch::answer(self, vm, &pos, &q.touches, q.simultaneous)
     }
@@ -250,13 +280,19 @@ pub enum ArbiterError {
 
 impl ArbiterError {
     pub(crate) fn reject(kind: RejectKind, message: impl Into<String>) -> ArbiterError {
-        ArbiterError::Reject { kind, message: message.into() }
+        ArbiterError::Reject {
+            kind,
+            message: message.into(),
+        }
     }
 
     /// The same refusal, its message prefixed with where it happened.
     pub(crate) fn at(self, place: &str) -> ArbiterError {
         match self {
-            ArbiterError::Reject { kind, message } => ArbiterError::Reject { kind, message: format!("{place}: {message}") },
+            ArbiterError::Reject { kind, message } => ArbiterError::Reject {
+                kind,
+                message: format!("{place}: {message}"),
+            },
             other => other,
         }
     }
@@ -283,11 +319,20 @@ impl std::error::Error for ArbiterError {}
 
 /// Reads an ICCS move ([`Move::parse_iccs`]; `move.syntax` if it is not one).
 pub(crate) fn parse_iccs(text: &str) -> Result<Move, ArbiterError> {
-    Move::parse_iccs(text).ok_or_else(|| ArbiterError::reject(RejectKind::MoveSyntax, format!("`{text}` is not an ICCS move like `h2e2`")))
+    Move::parse_iccs(text).ok_or_else(|| {
+        ArbiterError::reject(
+            RejectKind::MoveSyntax,
+            format!("`{text}` is not an ICCS move like `h2e2`"),
+        )
+    })
 }
 
 /// A clause citation as JSON fields (`clause`, `article`).
 pub(crate) fn cite(map: &mut Map<String, Value>, c: Option<&RuleRef>) {
     map.insert("clause".into(), c.map_or(Value::Null, |c| json!(c.clause)));
-    map.insert("article".into(), c.and_then(|c| c.article.clone()).map_or(Value::Null, Value::String));
+    map.insert(
+        "article".into(),
+        c.and_then(|c| c.article.clone())
+            .map_or(Value::Null, Value::String),
+    );
 }

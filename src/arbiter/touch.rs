@@ -56,15 +56,26 @@ impl Obligation {
 
 /// The touched piece on `point`, seen from the side to move (`touch.empty_point` if none).
 pub(crate) fn touched(pos: &Position, point: Square) -> Result<Touched, ArbiterError> {
-    let piece = pos
-        .piece_at(point)
-        .ok_or_else(|| ArbiterError::reject(RejectKind::TouchEmptyPoint, format!("no piece stands on {point}")))?;
-    let role = if piece.side == pos.side_to_move() { Role::Own } else { Role::Opponent };
+    let piece = pos.piece_at(point).ok_or_else(|| {
+        ArbiterError::reject(
+            RejectKind::TouchEmptyPoint,
+            format!("no piece stands on {point}"),
+        )
+    })?;
+    let role = if piece.side == pos.side_to_move() {
+        Role::Own
+    } else {
+        Role::Opponent
+    };
     Ok(Touched { point, role })
 }
 
 /// The chain for a touch pattern (`touch.pattern` if the edition has none).
-pub(crate) fn chain<'r>(rules: &'r ArbiterRules, touches: &[Touched], simultaneous: bool) -> Result<&'r ChainRule, ArbiterError> {
+pub(crate) fn chain<'r>(
+    rules: &'r ArbiterRules,
+    touches: &[Touched],
+    simultaneous: bool,
+) -> Result<&'r ChainRule, ArbiterError> {
     let roles: Vec<Role> = touches.iter().map(|t| t.role).collect();
     let simultaneous = simultaneous && touches.len() > 1;
     let mut sorted = roles.clone();
@@ -82,12 +93,19 @@ pub(crate) fn chain<'r>(rules: &'r ArbiterRules, touches: &[Touched], simultaneo
             }
         })
         .ok_or_else(|| {
-            let names: Vec<&str> = roles.iter().map(|r| if *r == Role::Own { "own" } else { "opponent" }).collect();
+            let names: Vec<&str> = roles
+                .iter()
+                .map(|r| if *r == Role::Own { "own" } else { "opponent" })
+                .collect();
             ArbiterError::reject(
                 RejectKind::TouchPattern,
                 format!(
                     "the rules say nothing of touching {} ({}{})",
-                    if names.len() == 1 { "this piece" } else { "these pieces" },
+                    if names.len() == 1 {
+                        "this piece"
+                    } else {
+                        "these pieces"
+                    },
                     names.join(" then "),
                     if simultaneous { ", at once" } else { "" }
                 ),
@@ -96,7 +114,11 @@ pub(crate) fn chain<'r>(rules: &'r ArbiterRules, touches: &[Touched], simultaneo
 }
 
 fn point_of(touches: &[Touched], role: Role) -> Square {
-    touches.iter().find(|t| t.role == role).map(|t| t.point).expect("compile checks that a step's roles are touched")
+    touches
+        .iter()
+        .find(|t| t.role == role)
+        .map(|t| t.point)
+        .expect("compile checks that a step's roles are touched")
 }
 
 /// The moves one step allows (`None` for a free step).
@@ -106,29 +128,60 @@ fn step_moves(vm: &Rules, pos: &Position, step: &Step, touches: &[Touched]) -> O
     }
     let role = step.capture?;
     let target = point_of(touches, role);
-    let own = touches.iter().find(|t| t.role == Role::Own).map(|t| t.point);
+    let own = touches
+        .iter()
+        .find(|t| t.role == Role::Own)
+        .map(|t| t.point);
     let by = |m: &Move| match step.with {
         None => true,
         Some(With::Own) => Some(m.from) == own,
         Some(With::Other) => Some(m.from) != own,
     };
-    Some(pos.legal_moves(vm).into_iter().filter(|m| m.to == target && by(m)).collect())
+    Some(
+        pos.legal_moves(vm)
+            .into_iter()
+            .filter(|m| m.to == target && by(m))
+            .collect(),
+    )
 }
 
 /// Runs the chain of `touches`: the first step that allows a move decides.
-pub(crate) fn obligation(rules: &ArbiterRules, vm: &Rules, pos: &Position, touches: &[Touched], simultaneous: bool) -> Result<Obligation, ArbiterError> {
+pub(crate) fn obligation(
+    rules: &ArbiterRules,
+    vm: &Rules,
+    pos: &Position,
+    touches: &[Touched],
+    simultaneous: bool,
+) -> Result<Obligation, ArbiterError> {
     let chain = chain(rules, touches, simultaneous)?;
     for step in &chain.steps {
         match step_moves(vm, pos, step, touches) {
-            None => return Ok(Obligation { clause: chain.clause.clone(), step: step.step.clone(), allowed: Allowed::Free }),
+            None => {
+                return Ok(Obligation {
+                    clause: chain.clause.clone(),
+                    step: step.step.clone(),
+                    allowed: Allowed::Free,
+                })
+            }
             Some(list) if !list.is_empty() => {
-                return Ok(Obligation { clause: chain.clause.clone(), step: step.step.clone(), allowed: Allowed::Moves(list) })
+                return Ok(Obligation {
+                    clause: chain.clause.clone(),
+                    step: step.step.clone(),
+                    allowed: Allowed::Moves(list),
+                })
             }
             Some(_) => {}
         }
     }
-    let last = chain.steps.last().expect("compile: a chain ends with a free step");
-    Ok(Obligation { clause: chain.clause.clone(), step: last.step.clone(), allowed: Allowed::Free })
+    let last = chain
+        .steps
+        .last()
+        .expect("compile: a chain ends with a free step");
+    Ok(Obligation {
+        clause: chain.clause.clone(),
+        step: last.step.clone(),
+        allowed: Allowed::Free,
+    })
 }
 
 /// What touching one piece is, for the foul clauses: an own piece with no legal move, or
@@ -136,7 +189,9 @@ pub(crate) fn obligation(rules: &ArbiterRules, vm: &Rules, pos: &Position, touch
 pub(crate) fn touch_trigger(vm: &Rules, pos: &Position, t: Touched) -> Option<Trigger> {
     match t.role {
         Role::Own if pos.legal_moves_from(vm, t.point).is_empty() => Some(Trigger::TouchImmovable),
-        Role::Opponent if !pos.legal_moves(vm).iter().any(|m| m.to == t.point) => Some(Trigger::TouchUncapturable),
+        Role::Opponent if !pos.legal_moves(vm).iter().any(|m| m.to == t.point) => {
+            Some(Trigger::TouchUncapturable)
+        }
         _ => None,
     }
 }
@@ -164,7 +219,13 @@ impl TouchAnswer {
             None => m.insert("free".into(), json!(true)),
         };
         m.insert("step".into(), json!(self.step));
-        cite(&mut m, Some(&RuleRef { clause: self.clause.clone(), article: self.article.clone() }));
+        cite(
+            &mut m,
+            Some(&RuleRef {
+                clause: self.clause.clone(),
+                article: self.article.clone(),
+            }),
+        );
         m.insert("foul".into(), json!(self.foul));
         m.insert("foul_clauses".into(), json!(self.foul_clauses));
         Value::Object(m)
@@ -172,11 +233,22 @@ impl TouchAnswer {
 }
 
 /// The foul clauses that touching these pieces breaks.
-pub(crate) fn foul_clauses(rules: &ArbiterRules, vm: &Rules, pos: &Position, touches: &[Touched]) -> Vec<RuleRef> {
+pub(crate) fn foul_clauses(
+    rules: &ArbiterRules,
+    vm: &Rules,
+    pos: &Position,
+    touches: &[Touched],
+) -> Vec<RuleRef> {
     touches
         .iter()
         .filter_map(|&t| touch_trigger(vm, pos, t))
-        .flat_map(|tr| rules.fouls.iter().filter(move |f| f.when == tr).map(|f| f.clause.clone()))
+        .flat_map(|tr| {
+            rules
+                .fouls
+                .iter()
+                .filter(move |f| f.when == tr)
+                .map(|f| f.clause.clone())
+        })
         .collect()
 }
 
@@ -193,29 +265,52 @@ fn refuse_game_over(rules: &ArbiterRules, vm: &Rules, pos: &Position) -> Result<
         .results
         .iter()
         .find(|r| r.when == trigger)
-        .map(|r| format!(" ({}, art. {})", r.clause.clause, r.clause.article.as_deref().unwrap_or("—")))
+        .map(|r| {
+            format!(
+                " ({}, art. {})",
+                r.clause.clause,
+                r.clause.article.as_deref().unwrap_or("—")
+            )
+        })
         .unwrap_or_default();
     Err(ArbiterError::reject(
         RejectKind::TouchGameOver,
-        format!("the game is over: {} to move is {what}{by}; touch-move does not apply", pos.side_to_move()),
+        format!(
+            "the game is over: {} to move is {what}{by}; touch-move does not apply",
+            pos.side_to_move()
+        ),
     ))
 }
 
-pub(crate) fn answer(rules: &ArbiterRules, vm: &Rules, pos: &Position, points: &[String], simultaneous: bool) -> Result<TouchAnswer, ArbiterError> {
+pub(crate) fn answer(
+    rules: &ArbiterRules,
+    vm: &Rules,
+    pos: &Position,
+    points: &[String],
+    simultaneous: bool,
+) -> Result<TouchAnswer, ArbiterError> {
     refuse_game_over(rules, vm, pos)?;
     let mut touches = Vec::new();
     for (i, p) in points.iter().enumerate() {
         let sq = events::point(p).map_err(|e| match e {
-            ArbiterError::Reject { message, .. } => ArbiterError::reject(RejectKind::TouchSyntax, format!("touches[{i}]: {message}")),
+            ArbiterError::Reject { message, .. } => {
+                ArbiterError::reject(RejectKind::TouchSyntax, format!("touches[{i}]: {message}"))
+            }
             other => other,
         })?;
         touches.push(touched(pos, sq).map_err(|e| e.at(&format!("touches[{i}]")))?);
     }
     if touches.is_empty() {
-        return Err(ArbiterError::reject(RejectKind::TouchPattern, "no piece was touched"));
+        return Err(ArbiterError::reject(
+            RejectKind::TouchPattern,
+            "no piece was touched",
+        ));
     }
     let ob = obligation(rules, vm, pos, &touches, simultaneous)?;
-    let fouls: Vec<String> = foul_clauses(rules, vm, pos, &touches).into_iter().map(|c| c.clause).collect();
+    let fouls: Vec<String> = foul_clauses(rules, vm, pos, &touches)
+        .into_iter()
+        .map(|c| c.clause)
+        .collect();
     Ok(TouchAnswer {
         allowed: match ob.allowed {
             Allowed::Free => None,

@@ -70,7 +70,11 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
         Some(n) => Some(encoding::by_name(n).map_err(|e| e.to_string())?),
         None => None,
     };
-    let opts = stream::Options { encoding: enc, threads: args.threads, ..Default::default() };
+    let opts = stream::Options {
+        encoding: enc,
+        threads: args.threads,
+        ..Default::default()
+    };
     let mut tally = Tally::default();
     let mut progress = super::progress::Progress::on_terminal(!args.quiet);
     let t0 = Instant::now();
@@ -93,7 +97,8 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
     let adjudicated = t0.elapsed().as_secs_f64();
     let counts = tally.counts();
     if args.json {
-        let m: serde_json::Map<String, Value> = counts.iter().map(|(k, n)| (k.clone(), json!(n))).collect();
+        let m: serde_json::Map<String, Value> =
+            counts.iter().map(|(k, n)| (k.clone(), json!(n))).collect();
         let _ = writeln!(out, "{}", json!({ "summary": m }));
     } else {
         let mut b = tabled::builder::Builder::default();
@@ -101,7 +106,12 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
         for (k, n) in &counts {
             b.push_record([k.clone(), n.to_string()]);
         }
-        let _ = writeln!(out, "\n{}: adjudicated from the moves alone\n{}", rs.id(), xqspec::markdown::table_text(b, true));
+        let _ = writeln!(
+            out,
+            "\n{}: adjudicated from the moves alone\n{}",
+            rs.id(),
+            xqspec::markdown::table_text(b, true)
+        );
     }
     drop(out);
     let games = tally.games;
@@ -130,13 +140,28 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
     }
     let mut said = Vec::new();
     if tally.failed > 0 {
-        said.push(format!("{} of {games} games could not be adjudicated", tally.failed));
+        said.push(format!(
+            "{} of {games} games could not be adjudicated",
+            tally.failed
+        ));
     }
     if tally.not_games > 0 {
-        said.push(format!("{} {}", tally.not_games, if tally.not_games == 1 { "run of text is no game" } else { "runs of text are no game" }));
+        said.push(format!(
+            "{} {}",
+            tally.not_games,
+            if tally.not_games == 1 {
+                "run of text is no game"
+            } else {
+                "runs of text are no game"
+            }
+        ));
     }
     if tally.unread > 0 {
-        said.push(format!("{} of {} files could not be read", tally.unread, args.files.len()));
+        said.push(format!(
+            "{} of {} files could not be read",
+            tally.unread,
+            args.files.len()
+        ));
     }
     if said.is_empty() {
         Ok(())
@@ -152,14 +177,21 @@ fn rate_line(t: &Tally, files: usize, secs: f64) -> String {
 
 /// `xqspec status`.
 pub fn status(args: &StatusArgs, rs: &RuleSet) -> Result<(), String> {
-    let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
+    let arbiter = rs
+        .arbiter
+        .as_ref()
+        .ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
     let (fen, moves) = match args.record.read(rs)? {
-        Some(_) if !args.game.moves.is_empty() => return Err("give the moves with --moves or --pgn, not both".into()),
+        Some(_) if !args.game.moves.is_empty() => {
+            return Err("give the moves with --moves or --pgn, not both".into())
+        }
         Some((start, moves)) => (start.unwrap_or_else(|| args.game.fen_text(rs)), moves),
         None => args.game.line(rs)?,
     };
     let q = StatusQuery { fen, moves };
-    let s = arbiter.game_status_of(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop).map_err(|e| e.to_string())?;
+    let s = arbiter
+        .game_status_of(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop)
+        .map_err(|e| e.to_string())?;
     if args.json {
         println!("{}", s.to_json());
         return Ok(());
@@ -177,18 +209,31 @@ pub fn status(args: &StatusArgs, rs: &RuleSet) -> Result<(), String> {
         _ => println!("{}: ongoing ({})", rs.id(), s.position),
     }
     for r in &s.repeated {
-        println!("  repeated: {} stood {} times (first after ply {})", r.fen, r.times, r.ply);
+        println!(
+            "  repeated: {} stood {} times (first after ply {})",
+            r.fen, r.times, r.ply
+        );
     }
     for (side, o) in ["red", "black"].iter().zip(&s.orders) {
         if let Some(c) = o {
-            println!("  {side} is ordered to change ({}, art. {})", c.clause, c.article.as_deref().unwrap_or("—"));
+            println!(
+                "  {side} is ordered to change ({}, art. {})",
+                c.clause,
+                c.article.as_deref().unwrap_or("—")
+            );
         }
     }
     if let Some((rounds, limit)) = s.natural_limit {
-        println!("  natural move limit: {rounds} of {limit} rounds counted, {} to go", limit.saturating_sub(rounds));
+        println!(
+            "  natural move limit: {rounds} of {limit} rounds counted, {} to go",
+            limit.saturating_sub(rounds)
+        );
     }
     if let Some(c) = &s.continues {
-        println!("  {}", super::goes_on(c, ["ply", "plies"], |i| format!("ply {}", i + 1)));
+        println!(
+            "  {}",
+            super::goes_on(c, ["ply", "plies"], |i| format!("ply {}", i + 1))
+        );
     }
     Ok(())
 }

@@ -72,7 +72,12 @@ fn read_game(path: &Path) -> Result<GameFile, String> {
 
 /// Places the record's moves among the events (`pgn: N`, `pgn: rest`).
 fn splice_record(events: Vec<Value>, moves: &[String]) -> Result<Vec<Value>, String> {
-    let marker = |v: &Value| v.as_object().filter(|m| m.len() == 1).and_then(|m| m.get("pgn")).cloned();
+    let marker = |v: &Value| {
+        v.as_object()
+            .filter(|m| m.len() == 1)
+            .and_then(|m| m.get("pgn"))
+            .cloned()
+    };
     let mut next = 0;
     let mut out = Vec::new();
     let mut placed = false;
@@ -84,12 +89,27 @@ fn splice_record(events: Vec<Value>, moves: &[String]) -> Result<Vec<Value>, Str
         placed = true;
         let take = match &n {
             Value::String(s) if s == "rest" => moves.len() - next,
-            Value::Number(k) => k.as_u64().map(|k| k as usize).filter(|&k| next + k <= moves.len()).ok_or_else(|| {
-                format!("events[{i}]: `pgn: {k}` asks for more moves than the record has left ({})", moves.len() - next)
-            })?,
-            other => return Err(format!("events[{i}]: `pgn:` takes a number of moves or `rest`, not {other}")),
+            Value::Number(k) => k
+                .as_u64()
+                .map(|k| k as usize)
+                .filter(|&k| next + k <= moves.len())
+                .ok_or_else(|| {
+                    format!(
+                        "events[{i}]: `pgn: {k}` asks for more moves than the record has left ({})",
+                        moves.len() - next
+                    )
+                })?,
+            other => {
+                return Err(format!(
+                    "events[{i}]: `pgn:` takes a number of moves or `rest`, not {other}"
+                ))
+            }
         };
-        out.extend(moves[next..next + take].iter().map(|m| json!({ "move": m })));
+        out.extend(
+            moves[next..next + take]
+                .iter()
+                .map(|m| json!({ "move": m })),
+        );
         next += take;
     }
     if !placed {
@@ -98,55 +118,102 @@ fn splice_record(events: Vec<Value>, moves: &[String]) -> Result<Vec<Value>, Str
         return Ok(all);
     }
     if next < moves.len() {
-        return Err(format!("the events place {next} of the record's {} moves; end with `- pgn: rest`", moves.len()));
+        return Err(format!(
+            "the events place {next} of the record's {} moves; end with `- pgn: rest`",
+            moves.len()
+        ));
     }
     Ok(out)
 }
 
 /// `xqspec outcome FILE`: the decision and its reasons.
-pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String>) -> Result<(), String> {
+pub fn outcome(
+    args: &OutcomeArgs,
+    load: impl Fn(&str) -> Result<RuleSet, String>,
+) -> Result<(), String> {
     let file = match &args.file {
         Some(f) => read_game(f)?,
-        None => GameFile { edition: None, fen: None, events: Vec::new() },
+        None => GameFile {
+            edition: None,
+            fen: None,
+            events: Vec::new(),
+        },
     };
-    let place = args.file.as_ref().or(args.record.pgn.as_ref()).map(|p| p.display().to_string()).unwrap_or_default();
-    let edition = args.edition.clone().or(file.edition.clone()).unwrap_or_else(|| xqspec::ruleset::DEFAULT.into());
+    let place = args
+        .file
+        .as_ref()
+        .or(args.record.pgn.as_ref())
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let edition = args
+        .edition
+        .clone()
+        .or(file.edition.clone())
+        .unwrap_or_else(|| xqspec::ruleset::DEFAULT.into());
     let rs = match (&args.edition, &file.edition) {
         // The rule set named in the file: its errors name the file.
         (None, Some(_)) => load(&edition).map_err(|e| format!("{place}: edition: {e}"))?,
         _ => load(&edition)?,
     };
-    let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
+    let arbiter = rs
+        .arbiter
+        .as_ref()
+        .ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
     let (fen, events) = match args.record.read(&rs)? {
         None => (file.fen, file.events),
         Some(_) if file.fen.is_some() => {
-            return Err(format!("{place}: give the position in the record or in the events file, not both"));
+            return Err(format!(
+                "{place}: give the position in the record or in the events file, not both"
+            ));
         }
-        Some((fen, moves)) => (fen, splice_record(file.events, &moves).map_err(|e| format!("{place}: {e}"))?),
+        Some((fen, moves)) => (
+            fen,
+            splice_record(file.events, &moves).map_err(|e| format!("{place}: {e}"))?,
+        ),
     };
-    let names: Vec<String> =
-        events.iter().map(|e| e.as_object().and_then(|m| m.keys().next().cloned()).unwrap_or_default()).collect();
+    let names: Vec<String> = events
+        .iter()
+        .map(|e| {
+            e.as_object()
+                .and_then(|m| m.keys().next().cloned())
+                .unwrap_or_default()
+        })
+        .collect();
     let q = OutcomeQuery { fen, events };
-    let o = arbiter.outcome_of(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop).map_err(|e| format!("{place}: {}", show(&e)))?;
+    let o = arbiter
+        .outcome_of(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop)
+        .map_err(|e| format!("{place}: {}", show(&e)))?;
     if args.json {
         println!("{}", o.to_json());
         return Ok(());
     }
     let cite = |c: &Option<xqspec::arbiter::RuleRef>| match c {
-        Some(c) => format!("{} (art. {})", c.clause, c.article.as_deref().unwrap_or("—")),
+        Some(c) => format!(
+            "{} (art. {})",
+            c.clause,
+            c.article.as_deref().unwrap_or("—")
+        ),
         None => "no clause".into(),
     };
     let headline = match &o.event {
         Some(e) => {
             let by = o.by.map(|b| format!(", {}", b.words())).unwrap_or_default();
-            format!("{} by {} at events[{e}] ({}){by}", o.result.name().replace('_', " "), cite(&o.clause), names[*e])
+            format!(
+                "{} by {} at events[{e}] ({}){by}",
+                o.result.name().replace('_', " "),
+                cite(&o.clause),
+                names[*e]
+            )
         }
         None => o.result.name().into(),
     };
     println!("{}: {headline}", rs.id());
     println!("fouls: red {}, black {}", o.fouls[0], o.fouls[1]);
     for r in &o.rulings {
-        let side = r.side.map(|s| format!(" ({})", s.name())).unwrap_or_default();
+        let side = r
+            .side
+            .map(|s| format!(" ({})", s.name()))
+            .unwrap_or_default();
         let mut extra = Vec::new();
         if let Some(s) = r.seconds {
             extra.push(format!("{}:{:02}", s / 60, s % 60));
@@ -166,12 +233,25 @@ pub fn outcome(args: &OutcomeArgs, load: impl Fn(&str) -> Result<RuleSet, String
         if let Some(b) = r.by {
             extra.push(b.words().to_string());
         }
-        let extra = if extra.is_empty() { String::new() } else { format!(": {}", extra.join("; ")) };
-        println!("  events[{}] {}: {}{side} — {}{extra}", r.event, names[r.event], r.decision.name(), cite(&r.clause));
+        let extra = if extra.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", extra.join("; "))
+        };
+        println!(
+            "  events[{}] {}: {}{side} — {}{extra}",
+            r.event,
+            names[r.event],
+            r.decision.name(),
+            cite(&r.clause)
+        );
     }
     println!("position: {}", o.fen);
     if let Some(c) = &o.continues {
-        println!("{}", super::goes_on(c, ["event", "events"], |i| format!("events[{i}]")));
+        println!(
+            "{}",
+            super::goes_on(c, ["event", "events"], |i| format!("events[{i}]"))
+        );
     }
     Ok(())
 }
@@ -185,8 +265,16 @@ fn show(e: &ArbiterError) -> String {
 
 /// `xqspec touch`: the moves allowed after touching pieces, and the step that decided.
 pub fn touch(args: &TouchArgs, rs: &RuleSet) -> Result<(), String> {
-    let arbiter = rs.arbiter.as_ref().ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
-    let q = TouchQuery { fen: args.game.fen_text(rs), moves: args.game.moves.clone(), touches: args.touches.clone(), simultaneous: args.both };
+    let arbiter = rs
+        .arbiter
+        .as_ref()
+        .ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
+    let q = TouchQuery {
+        fen: args.game.fen_text(rs),
+        moves: args.game.moves.clone(),
+        touches: args.touches.clone(),
+        simultaneous: args.both,
+    };
     let t = arbiter.touch_move(&rs.vm, &q).map_err(|e| show(&e))?;
     if args.json {
         println!("{}", t.to_json());
@@ -194,8 +282,16 @@ pub fn touch(args: &TouchArgs, rs: &RuleSet) -> Result<(), String> {
     }
     let article = t.article.as_deref().unwrap_or("—");
     match &t.allowed {
-        Some(list) => println!("step {} ({}, art. {article}): must play {}", t.step, t.clause, list.join(" ")),
-        None => println!("step {} ({}, art. {article}): free, any legal move", t.step, t.clause),
+        Some(list) => println!(
+            "step {} ({}, art. {article}): must play {}",
+            t.step,
+            t.clause,
+            list.join(" ")
+        ),
+        None => println!(
+            "step {} ({}, art. {article}): free, any legal move",
+            t.step, t.clause
+        ),
     }
     if t.foul {
         println!("foul: yes ({})", t.foul_clauses.join(", "));

@@ -60,8 +60,8 @@ pub fn run(ruleset: &RuleSet, args: &ClockArgs) -> Result<(), String> {
     let scheme = rules.scheme(&query.scheme).map_err(at)?;
     let control = rules.control(scheme, query.settings.as_ref()).map_err(at)?;
     let events = sim::parse_events(&query.events).map_err(|e| at(ClockError::Event(e)))?;
-    let t = sim::simulate(&control, &rules.timing, &events)
-        .map_err(|e| at(ClockError::Event(e)))?;
+    let t =
+        sim::simulate(&control, &rules.timing, &events).map_err(|e| at(ClockError::Event(e)))?;
     let class = rules
         .class_of(scheme, &control)
         .map(|c| format!(", class {c}"))

@@ -21,7 +21,11 @@ pub struct StandingsArgs {
 }
 
 /// Runs the command. `spec_dir` and `overlay_file` are the global options.
-pub fn run(spec_dir: Option<&Path>, overlay_file: Option<&Path>, a: &StandingsArgs) -> Result<(), String> {
+pub fn run(
+    spec_dir: Option<&Path>,
+    overlay_file: Option<&Path>,
+    a: &StandingsArgs,
+) -> Result<(), String> {
     let file = a.file.display().to_string();
     let text = xqspec::input::read_file(&a.file).map_err(|e| e.to_string())?;
     let raw = RawTournament::from_yaml(&file, &text).map_err(|e| e.to_string())?;
@@ -31,22 +35,36 @@ pub fn run(spec_dir: Option<&Path>, overlay_file: Option<&Path>, a: &StandingsAr
         (None, Some(e), _) => e.clone(),
         (None, None, _) => xqspec::ruleset::DEFAULT.to_string(),
     };
-    let ruleset = xqspec::ruleset::load(spec_dir, &id, overlay_file).map_err(|e| match a.edition {
-        // The rule set named in the file: its errors name the file.
-        None if raw.edition.is_some() => format!("{file}: edition: {e}"),
-        Some(_) => e.named_at("--edition"),
-        None => e.to_string(),
-    })?;
-    let rules = ruleset.competition.as_ref().ok_or_else(|| format!("rule set {id} has no competition clauses"))?;
+    let ruleset =
+        xqspec::ruleset::load(spec_dir, &id, overlay_file).map_err(|e| match a.edition {
+            // The rule set named in the file: its errors name the file.
+            None if raw.edition.is_some() => format!("{file}: edition: {e}"),
+            Some(_) => e.named_at("--edition"),
+            None => e.to_string(),
+        })?;
+    let rules = ruleset
+        .competition
+        .as_ref()
+        .ok_or_else(|| format!("rule set {id} has no competition clauses"))?;
     let t = read_file(&file, &text, rules).map_err(|e| e.to_string())?;
     let st = xqspec::competition::standings(&t, rules);
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&st.to_json()).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&st.to_json()).map_err(|e| e.to_string())?
+        );
     } else {
-        print!("{}", xqspec::competition::render::render(&t, rules, &st, false));
+        print!(
+            "{}",
+            xqspec::competition::render::render(&t, rules, &st, false)
+        );
     }
     if let Some(path) = &a.report {
-        std::fs::write(path, xqspec::competition::render::render(&t, rules, &st, true)).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(
+            path,
+            xqspec::competition::render::render(&t, rules, &st, true),
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))?;
         if !a.json {
             println!("wrote {}", path.display());
         }

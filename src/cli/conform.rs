@@ -9,16 +9,16 @@ use clap::{Args, Subcommand};
 
 use xqspec::spec::Spec;
 
-use xqspec::conform::coverage::Coverage;
-use xqspec::conform::protocol;
-use xqspec::query::Query;
 use xqspec::conform::check::check_suite;
-use xqspec::reference::Reference;
+use xqspec::conform::coverage::Coverage;
 use xqspec::conform::known;
+use xqspec::conform::protocol;
 use xqspec::conform::runner::{self, KnownFailures, RunOptions, Summary, Tally};
 use xqspec::conform::subject::{Adapter, InProcess, Subject};
 use xqspec::conform::suite::{SpecFacts, Suite};
 use xqspec::conform::uci::{Dialect, Engine, RankBase};
+use xqspec::query::Query;
+use xqspec::reference::Reference;
 
 use super::progress::Progress;
 
@@ -167,13 +167,19 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     // The built-in reference runs against its own list of known failures unless told otherwise.
     let in_process = args.adapter.is_none() && args.uci.is_none() && args.ucci.is_none();
     let read = |f: &Path| xqspec::input::read_file(f).map_err(|e| e.to_string());
-    let lines = |errs: Vec<xqspec::conform::case::Problem>| errs.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n");
+    let lines = |errs: Vec<xqspec::conform::case::Problem>| {
+        errs.iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     // With --update-known-failures: the file's text and entries, rewritten after the run.
     let mut updating = None;
     let known = match (&args.known_failures, &args.update_known_failures) {
         (_, Some(f)) => {
             let text = read(f)?;
-            let listed = KnownFailures::parse_for_update(&f.display().to_string(), &text, &suite).map_err(lines)?;
+            let listed = KnownFailures::parse_for_update(&f.display().to_string(), &text, &suite)
+                .map_err(lines)?;
             // Any failure of a listed case is known in this run: its answer is what is rewritten.
             let mut any = listed.clone();
             any.entries.iter_mut().for_each(|k| k.answer = None);
@@ -182,7 +188,9 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         }
         (None, None) if in_process => suite.reference_known_failures().map_err(lines)?,
         (None, None) => KnownFailures::default(),
-        (Some(f), None) => KnownFailures::parse(&f.display().to_string(), &read(f)?, &suite).map_err(lines)?,
+        (Some(f), None) => {
+            KnownFailures::parse(&f.display().to_string(), &read(f)?, &suite).map_err(lines)?
+        }
     };
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         return Err("--timeout is a positive number of seconds".into());
@@ -241,7 +249,10 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         progress.tick(|| {
             let mut line = format!("conform: {done}/{total} cases, {failed} failed, {secs:.0} s");
             if let Some((ms, id)) = &slowest {
-                line.push_str(&format!(", slowest answer {:.1} s ({id})", *ms as f64 / 1000.0));
+                line.push_str(&format!(
+                    ", slowest answer {:.1} s ({id})",
+                    *ms as f64 / 1000.0
+                ));
             }
             line
         });
@@ -302,11 +313,15 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     }
     if let Some((path, text, listed)) = &updating {
         let updated = known::update(text, listed, &results);
-        std::fs::write(path, &updated.text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, &updated.text)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         for n in &updated.notes {
             eprintln!("{}: {n}", path.display());
         }
-        let unlisted = results.iter().filter(|r| r.tally() == Tally::Failed).count();
+        let unlisted = results
+            .iter()
+            .filter(|r| r.tally() == Tally::Failed)
+            .count();
         eprintln!("updated the answers of {}", path.display());
         return if unlisted == 0 {
             Ok(())
@@ -318,7 +333,11 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         };
     }
     match stall {
-        Some(s) => Err(format!("the run stopped asking, {} cases left unasked: {}", s.unasked, s.reason())),
+        Some(s) => Err(format!(
+            "the run stopped asking, {} cases left unasked: {}",
+            s.unasked,
+            s.reason()
+        )),
         None if summary.ok() => Ok(()),
         None => Err(format!("{} failed", summary.failed)),
     }
@@ -340,19 +359,35 @@ fn failure_diagrams(
     if failing.is_empty() {
         return Ok(out);
     }
-    let stem = report.file_stem().and_then(|s| s.to_str()).unwrap_or("report");
+    let stem = report
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("report");
     let folder = format!("{stem}-diagrams");
     let dir = report.parent().unwrap_or(Path::new(".")).join(&folder);
     let reference = Reference::new(spec);
     for r in failing {
-        let Some(case) = suite.cases.iter().find(|c| c.path == r.path) else { continue };
+        let Some(case) = suite.cases.iter().find(|c| c.path == r.path) else {
+            continue;
+        };
         let overlay = case.overlay.as_ref().and_then(|o| spec.overlay(o));
-        let Ok(rs) = reference.ruleset(&r.edition, overlay) else { continue };
-        let Some(svg) = xqspec::diagram::of_input(&rs, &case.input, &format!("{} [{}]", case.id, r.edition)) else { continue };
-        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let Ok(rs) = reference.ruleset(&r.edition, overlay) else {
+            continue;
+        };
+        let Some(svg) =
+            xqspec::diagram::of_input(&rs, &case.input, &format!("{} [{}]", case.id, r.edition))
+        else {
+            continue;
+        };
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let name = format!("{}-{}.svg", case.stem_path().replace('/', "-"), r.edition);
-        std::fs::write(dir.join(&name), svg).map_err(|e| format!("cannot write {}: {e}", dir.join(&name).display()))?;
-        out.insert((r.id.clone(), r.edition.clone()), format!("{folder}/{name}"));
+        std::fs::write(dir.join(&name), svg)
+            .map_err(|e| format!("cannot write {}: {e}", dir.join(&name).display()))?;
+        out.insert(
+            (r.id.clone(), r.edition.clone()),
+            format!("{folder}/{name}"),
+        );
     }
     Ok(out)
 }
@@ -399,13 +434,18 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
                 let input = Query::from_parts(&case.query, &case.input)
                     .map(|q| q.input())
                     .unwrap_or_else(|_| case.input.clone());
-                let rs = rulesets.entry(ed.clone()).or_insert_with(|| spec.ruleset(&ed).ok());
+                let rs = rulesets
+                    .entry(ed.clone())
+                    .or_insert_with(|| spec.ruleset(&ed).ok());
                 // Each clause's article in this rule set (null where it has none).
                 let articles: serde_json::Map<String, serde_json::Value> = case
                     .clauses
                     .iter()
                     .map(|c| {
-                        let art = rs.as_ref().and_then(|r| r.clause(c)).and_then(|c| c.article.clone());
+                        let art = rs
+                            .as_ref()
+                            .and_then(|r| r.clause(c))
+                            .and_then(|c| c.article.clone());
                         (c.clone(), art.into())
                     })
                     .collect();

@@ -35,9 +35,21 @@ pub fn run(ruleset: &RuleSet, a: &BoardArgs) -> Result<(), String> {
     let arrows = a
         .arrow
         .iter()
-        .map(|t| Arrow::parse(t).ok_or_else(|| format!("--arrow `{t}`: write two points, like h2e2, h2-e2 or h2e2:chase")))
+        .map(|t| {
+            Arrow::parse(t).ok_or_else(|| {
+                format!("--arrow `{t}`: write two points, like h2e2, h2-e2 or h2e2:chase")
+            })
+        })
         .collect::<Result<Vec<_>, _>>()?;
-    let text = svg(ruleset, &pos, &DiagramOptions { last_move, arrows, caption: a.caption.clone() });
+    let text = svg(
+        ruleset,
+        &pos,
+        &DiagramOptions {
+            last_move,
+            arrows,
+            caption: a.caption.clone(),
+        },
+    );
     match &a.svg {
         Some(path) => {
             std::fs::write(path, &text).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -40,14 +40,22 @@ impl GameArgs {
 
 /// A `--fen` argument as a FEN: `startpos` written out under the rule set.
 pub fn fen_text(rs: &xqspec::ruleset::RuleSet, fen: &str) -> String {
-    if fen == "startpos" { rs.vm.start_position().to_fen(&rs.vm) } else { fen.to_string() }
+    if fen == "startpos" {
+        rs.vm.start_position().to_fen(&rs.vm)
+    } else {
+        fen.to_string()
+    }
 }
 
 /// `--fen` and `--moves` as a FEN and ICCS moves: the moves read in any notation the
 /// grammar reads (Chinese, WXF, ICCS; move numbers allowed), as a record's movetext is.
 /// They are replayed as the movetext of a record made for them; an error names the
 /// argument as given (1-based) and the ply, not a place in that record.
-pub fn iccs_line(rs: &xqspec::ruleset::RuleSet, fen: &str, moves: &[String]) -> Result<(String, Vec<String>), String> {
+pub fn iccs_line(
+    rs: &xqspec::ruleset::RuleSet,
+    fen: &str,
+    moves: &[String],
+) -> Result<(String, Vec<String>), String> {
     use xqspec::notation::replay::{replay_text, ReplayError};
     let fen = fen_text(rs, fen);
     if moves.iter().all(|m| xqspec::board::Move::is_iccs(m)) {
@@ -65,10 +73,20 @@ pub fn iccs_line(rs: &xqspec::ruleset::RuleSet, fen: &str, moves: &[String]) -> 
         })
     };
     let named = |i: usize| format!("argument {} {:?}", i + 1, moves[i]);
-    let Some(game) = replay_text(&rs.vm, &text).into_iter().next() else { return Err("--moves: no moves read".into()) };
-    let Some(e) = game.error else { return Ok((fen, game.moves.iter().map(|m| m.iccs()).collect())) };
+    let Some(game) = replay_text(&rs.vm, &text).into_iter().next() else {
+        return Err("--moves: no moves read".into());
+    };
+    let Some(e) = game.error else {
+        return Ok((fen, game.moves.iter().map(|m| m.iccs()).collect()));
+    };
     Err(match e {
-        ReplayError::Move { ply, text: token, offset, error, .. } => {
+        ReplayError::Move {
+            ply,
+            text: token,
+            offset,
+            error,
+            ..
+        } => {
             let which = match offset.checked_sub(head.len()).and_then(argument) {
                 Some(i) if moves[i].trim() == token => named(i),
                 Some(i) => format!("{}, move {token:?}", named(i)),
@@ -82,9 +100,17 @@ pub fn iccs_line(rs: &xqspec::ruleset::RuleSet, fen: &str, moves: &[String]) -> 
         // Lines 1 and 2 hold the FEN tag; the movetext starts on line 3.
         ReplayError::Pgn(e) if e.line < 3 => format!("--fen: {}", e.message()),
         ReplayError::Pgn(e) => {
-            let line_start: usize = movetext.split_inclusive('\n').take(e.line - 3).map(str::len).sum();
+            let line_start: usize = movetext
+                .split_inclusive('\n')
+                .take(e.line - 3)
+                .map(str::len)
+                .sum();
             let rest = &movetext[line_start.min(movetext.len())..];
-            let at = line_start + rest.char_indices().nth(e.column - 1).map_or(rest.len(), |(b, _)| b);
+            let at = line_start
+                + rest
+                    .char_indices()
+                    .nth(e.column - 1)
+                    .map_or(rest.len(), |(b, _)| b);
             match argument(at) {
                 Some(i) => format!("--moves: {}: {}", named(i), e.message()),
                 None => format!("--moves: {}", e.message()),
@@ -122,26 +148,49 @@ impl RecordArgs {
                 Entry::NotAGame(_) => None,
             })
             .collect();
-        nth_line(rs, games, self.game).map(Some).map_err(|e| format!("{}: {e}", p.display()))
+        nth_line(rs, games, self.game)
+            .map(Some)
+            .map_err(|e| format!("{}: {e}", p.display()))
     }
 }
 
 /// Game `n` (1-based) of replayed games: its start position and its main line as ICCS.
-fn nth_line(rs: &xqspec::ruleset::RuleSet, games: Vec<xqspec::notation::replay::GameReplay>, n: usize) -> Result<RecordLine, String> {
+fn nth_line(
+    rs: &xqspec::ruleset::RuleSet,
+    games: Vec<xqspec::notation::replay::GameReplay>,
+    n: usize,
+) -> Result<RecordLine, String> {
     let count = games.len();
-    let g = games.into_iter().nth(n.wrapping_sub(1)).ok_or_else(|| format!("there is no game {n} (the record has {count})"))?;
+    let g = games
+        .into_iter()
+        .nth(n.wrapping_sub(1))
+        .ok_or_else(|| format!("there is no game {n} (the record has {count})"))?;
     if let Some(e) = &g.error {
         return Err(format!("game {n}: {e}"));
     }
-    Ok((g.start.as_ref().map(|s| s.to_fen(&rs.vm)), g.moves.iter().map(|m| m.iccs()).collect()))
+    Ok((
+        g.start.as_ref().map(|s| s.to_fen(&rs.vm)),
+        g.moves.iter().map(|m| m.iccs()).collect(),
+    ))
 }
 
 /// How a record that goes on after the end of the game is said: how many it has left
 /// (`units`: the singular and the plural) and which, each named by `name` (`events[82]`,
 /// `ply 83`).
-pub fn goes_on(c: &xqspec::arbiter::Continues, units: [&str; 2], name: impl Fn(usize) -> String) -> String {
+pub fn goes_on(
+    c: &xqspec::arbiter::Continues,
+    units: [&str; 2],
+    name: impl Fn(usize) -> String,
+) -> String {
     let last = c.from + c.left - 1;
-    let which = if c.left == 1 { name(c.from) } else { format!("{} to {}", name(c.from), name(last)) };
+    let which = if c.left == 1 {
+        name(c.from)
+    } else {
+        format!("{} to {}", name(c.from), name(last))
+    };
     let unit = units[usize::from(c.left != 1)];
-    format!("the record goes on for {} more {unit} after the end ({which}): not judged", c.left)
+    format!(
+        "the record goes on for {} more {unit} after the end ({which}): not judged",
+        c.left
+    )
 }

@@ -27,7 +27,11 @@ impl Progress {
             started: Instant::now(),
             last: None,
             terminal,
-            every: if terminal { Duration::from_millis(250) } else { Duration::from_secs(15) },
+            every: if terminal {
+                Duration::from_millis(250)
+            } else {
+                Duration::from_secs(15)
+            },
             on,
             shown: false,
         }

@@ -7,8 +7,8 @@ use tabled::settings::Style;
 
 use xqspec::diagram;
 use xqspec::notation::{format_move, Notation};
-use xqspec::repetition::sheet::cycle_sheet;
 use xqspec::repetition::ruling::{rule_every_move, status_name};
+use xqspec::repetition::sheet::cycle_sheet;
 use xqspec::repetition::{rule, RulingQuery};
 use xqspec::ruleset::RuleSet;
 
@@ -58,7 +58,13 @@ pub struct Judged {
 
 /// Judges `moves` from `fen` under `rs` (every move classed when `every_move`); with
 /// `cut_at_end`, only the moves up to where the game ended by the rules.
-pub fn judge(rs: &RuleSet, fen: String, moves: Vec<String>, every_move: bool, cut_at_end: bool) -> Result<Judged, String> {
+pub fn judge(
+    rs: &RuleSet,
+    fen: String,
+    moves: Vec<String>,
+    every_move: bool,
+    cut_at_end: bool,
+) -> Result<Judged, String> {
     let rep = rs
         .repetition
         .as_ref()
@@ -68,26 +74,50 @@ pub fn judge(rs: &RuleSet, fen: String, moves: Vec<String>, every_move: bool, cu
     // 棋例 verdict (art. 4.3 turning a draw into a loss) is said beside it.
     let status = match rs.arbiter.as_ref() {
         Some(arbiter) => {
-            let q = xqspec::arbiter::StatusQuery { fen: fen.clone(), moves: moves.clone() };
-            arbiter.game_status_of(&rs.vm, Some(rep), &q, xqspec::arbiter::AfterEnd::Stop).ok()
+            let q = xqspec::arbiter::StatusQuery {
+                fen: fen.clone(),
+                moves: moves.clone(),
+            };
+            arbiter
+                .game_status_of(&rs.vm, Some(rep), &q, xqspec::arbiter::AfterEnd::Stop)
+                .ok()
         }
         None => None,
     };
-    let cut = status.as_ref().and_then(|s| s.continues).filter(|_| cut_at_end);
+    let cut = status
+        .as_ref()
+        .and_then(|s| s.continues)
+        .filter(|_| cut_at_end);
     let moves = match cut {
         Some(c) => moves[..c.from].to_vec(),
         None => moves,
     };
-    let q = RulingQuery { fen: fen.clone(), moves: moves.clone() };
-    let ruling = if every_move { rule_every_move(&rs.vm, rep, &q) } else { rule(&rs.vm, rep, &q) }.map_err(|e| e.to_string())?;
+    let q = RulingQuery {
+        fen: fen.clone(),
+        moves: moves.clone(),
+    };
+    let ruling = if every_move {
+        rule_every_move(&rs.vm, rep, &q)
+    } else {
+        rule(&rs.vm, rep, &q)
+    }
+    .map_err(|e| e.to_string())?;
     let line = xqspec::line::line(&rs.vm, &fen, &moves).map_err(|e| e.to_string())?;
     let chinese = line
         .moves
         .iter()
         .zip(&line.positions)
-        .map(|(&m, pos)| format_move(&rs.vm, pos, m, Notation::Chinese, Default::default()).unwrap_or_default())
+        .map(|(&m, pos)| {
+            format_move(&rs.vm, pos, m, Notation::Chinese, Default::default()).unwrap_or_default()
+        })
         .collect();
-    Ok(Judged { status, cut, ruling, line, chinese })
+    Ok(Judged {
+        status,
+        cut,
+        ruling,
+        line,
+        chinese,
+    })
 }
 
 impl Judged {
@@ -95,8 +125,18 @@ impl Judged {
     /// move judged, then the board after each; refused past [`diagram::MAX_SHEET_DIAGRAMS`].
     pub fn sheet(&self, rs: &RuleSet) -> Result<String, String> {
         sheet_fits(self.ruling.plies.len())?;
-        let from = self.ruling.plies.first().map_or(self.line.moves.len(), |p| p.ply - 1);
-        Ok(cycle_sheet(rs, &self.ruling, &self.line.positions[from..], from, &self.chinese))
+        let from = self
+            .ruling
+            .plies
+            .first()
+            .map_or(self.line.moves.len(), |p| p.ply - 1);
+        Ok(cycle_sheet(
+            rs,
+            &self.ruling,
+            &self.line.positions[from..],
+            from,
+            &self.chinese,
+        ))
     }
 }
 
@@ -115,20 +155,28 @@ fn sheet_fits(judged: usize) -> Result<(), String> {
 /// Runs `xqspec ruling`.
 pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
     let (fen, moves) = match a.record.read(rs)? {
-        Some(_) if !a.moves.is_empty() => return Err("give the moves with --moves or --pgn, not both".into()),
+        Some(_) if !a.moves.is_empty() => {
+            return Err("give the moves with --moves or --pgn, not both".into())
+        }
         Some((start, moves)) => (start.unwrap_or_else(|| super::fen_text(rs, &a.fen)), moves),
         None => super::iccs_line(rs, &a.fen, &a.moves)?,
     };
     // A sheet beyond its limit is refused before anything is judged or drawn: with
     // `--every-move` every move is judged, so the count is known now.
     if let (Some(path), true) = (&a.svg, a.every_move) {
-        sheet_fits(moves.len()).map_err(|e| format!("{}: {e}, or leave out --svg", path.display()))?;
+        sheet_fits(moves.len())
+            .map_err(|e| format!("{}: {e}, or leave out --svg", path.display()))?;
     }
     let j = judge(rs, fen, moves, a.every_move, a.record.pgn.is_some())?;
-    let rep = rs.repetition.as_ref().expect("judged under a rule set with 棋例 clauses");
+    let rep = rs
+        .repetition
+        .as_ref()
+        .expect("judged under a rule set with 棋例 clauses");
     let (r, status, cut, chinese) = (&j.ruling, &j.status, &j.cut, &j.chinese);
     if let Some(path) = &a.svg {
-        let sheet = j.sheet(rs).map_err(|e| format!("{}: {e}, or leave out --svg", path.display()))?;
+        let sheet = j
+            .sheet(rs)
+            .map_err(|e| format!("{}: {e}, or leave out --svg", path.display()))?;
         std::fs::write(path, sheet).map_err(|e| format!("{}: {e}", path.display()))?;
         if !a.json {
             println!("wrote {}", path.display());
@@ -140,11 +188,27 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
     }
     let mut out = String::new();
     if let Some(c) = cut {
-        writeln!(out, "{}", super::goes_on(c, ["ply", "plies"], |i| format!("ply {}", i + 1))).ok();
+        writeln!(
+            out,
+            "{}",
+            super::goes_on(c, ["ply", "plies"], |i| format!("ply {}", i + 1))
+        )
+        .ok();
     }
     match r.cycle {
-        Some((from, to)) => writeln!(out, "{} 棋例: plies {from}–{to} judged ({})", rs.id(), r.judged).ok(),
-        None => writeln!(out, "{}: the moves neither repeat a position nor form a repeating pattern", rs.id()).ok(),
+        Some((from, to)) => writeln!(
+            out,
+            "{} 棋例: plies {from}–{to} judged ({})",
+            rs.id(),
+            r.judged
+        )
+        .ok(),
+        None => writeln!(
+            out,
+            "{}: the moves neither repeat a position nor form a repeating pattern",
+            rs.id()
+        )
+        .ok(),
     };
     if !r.plies.is_empty() {
         let mut b = Builder::default();
@@ -158,14 +222,27 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
                 p.facts.mv.iccs(),
                 format!("{} {}", c.zh, c.name),
                 p.targets.join(" "),
-                format!("{} (art. {})", p.reason, c.rule.article.as_deref().unwrap_or("—")),
+                format!(
+                    "{} (art. {})",
+                    p.reason,
+                    c.rule.article.as_deref().unwrap_or("—")
+                ),
             ]);
         }
         writeln!(out, "{}", b.build().with(Style::markdown())).ok();
     }
     if let Some(ps) = &r.patterns {
         for (side, p) in ["red", "black"].iter().zip(ps.iter()) {
-            writeln!(out, "{}{}，{} ({side}: {}, {})", p.side_zh, p.zh, p.status_zh, p.pattern.replace('_', " "), status_name(p.status)).ok();
+            writeln!(
+                out,
+                "{}{}，{} ({side}: {}, {})",
+                p.side_zh,
+                p.zh,
+                p.status_zh,
+                p.pattern.replace('_', " "),
+                status_name(p.status)
+            )
+            .ok();
         }
     }
     if r.cycle.is_some() {
@@ -174,7 +251,13 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
         writeln!(out, "verdict: {}", r.verdict.name()).ok();
     }
     for c in &r.clauses {
-        writeln!(out, "  {} (art. {})", c.clause, c.article.as_deref().unwrap_or("none")).ok();
+        writeln!(
+            out,
+            "  {} (art. {})",
+            c.clause,
+            c.article.as_deref().unwrap_or("none")
+        )
+        .ok();
     }
     if let Some(s) = status {
         if let (Some(c), Some(p)) = (&s.end.clause, s.end.ply) {

@@ -66,15 +66,27 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
         if !problems.is_empty() {
             return Err(problems.join("\n"));
         }
-        println!("reports ok: {} files in {} are current", g.files.len(), a.dir.display());
+        println!(
+            "reports ok: {} files in {} are current",
+            g.files.len(),
+            a.dir.display()
+        );
     } else if a.write {
         let written = xqspec::report::write(&a.dir, &g)?;
         for w in &written {
             println!("wrote {w}");
         }
         println!("{} of {} files changed", written.len(), g.files.len());
-        let mut problems = g.uncovered.iter().map(|u| format!("clause {u} is neither cited by a case nor exempt")).collect::<Vec<_>>();
-        problems.extend(g.needless_exemptions.iter().map(|n| format!("clause {n} is exempt but a case cites it")));
+        let mut problems = g
+            .uncovered
+            .iter()
+            .map(|u| format!("clause {u} is neither cited by a case nor exempt"))
+            .collect::<Vec<_>>();
+        problems.extend(
+            g.needless_exemptions
+                .iter()
+                .map(|n| format!("clause {n} is exempt but a case cites it")),
+        );
         if !problems.is_empty() {
             return Err(problems.join("\n"));
         }
@@ -84,7 +96,10 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
                 println!("{path}: {} lines", text.lines().count());
             }
         }
-        println!("(print only: --write writes them into {}, --check compares)", a.dir.display());
+        println!(
+            "(print only: --write writes them into {}, --check compares)",
+            a.dir.display()
+        );
     }
     Ok(())
 }
@@ -95,7 +110,10 @@ pub fn diff(spec_dir: Option<&Path>, a: &DiffArgs) -> Result<(), String> {
     let suite = load_suite(a.cases.as_deref())?;
     let d = xqspec::report::diff::diff(&spec, &suite, &a.a, &a.b)?;
     match &a.write {
-        None if a.json => println!("{}", serde_json::to_string_pretty(&d.to_json()).map_err(|e| e.to_string())?),
+        None if a.json => println!(
+            "{}",
+            serde_json::to_string_pretty(&d.to_json()).map_err(|e| e.to_string())?
+        ),
         None => print!("{}", d.markdown),
         Some(file) => {
             std::fs::write(file, &d.markdown).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -104,7 +122,8 @@ pub fn diff(spec_dir: Option<&Path>, a: &DiffArgs) -> Result<(), String> {
                 let dir = file.parent().unwrap_or(Path::new(".")).join("diagrams");
                 std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
                 for (name, svg) in &d.diagrams {
-                    std::fs::write(dir.join(name), svg).map_err(|e| format!("{}: {e}", dir.join(name).display()))?;
+                    std::fs::write(dir.join(name), svg)
+                        .map_err(|e| format!("{}: {e}", dir.join(name).display()))?;
                 }
                 println!("wrote {} diagrams into {}", d.diagrams.len(), dir.display());
             }

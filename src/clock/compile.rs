@@ -6,8 +6,8 @@ use serde_yaml::Value as Yaml;
 
 use super::data::{
     self, CarryOverData, ChainData, ChooserRule, ClassificationData, ColourRule, FlagData,
-    IncrementData, PeriodData, PressData, QuotaData, SchemeData, StopStartData,
-    TimeData, ALTERNATIVE_KEYS,
+    IncrementData, PeriodData, PressData, QuotaData, SchemeData, StopStartData, TimeData,
+    ALTERNATIVE_KEYS,
 };
 use super::playoff::{Chain, Stage};
 use super::sim::{Control, KnockRule, Period, RuleRef, Timing, ViolationRule};
@@ -20,7 +20,6 @@ use crate::vm::clause_data::{err, read, typed};
 pub(crate) const SCHEME_PREFIX: &str = "clock.scheme.";
 /// Prefix of the play-off chain clauses; the rest of the id is the chain id.
 pub(crate) const CHAIN_PREFIX: &str = "playoff.";
-
 
 /// The clock rules of `ed`, or `None` when it has no clock or play-off clause. Every
 /// problem of every clause is reported.
@@ -37,7 +36,13 @@ pub fn compile(ed: &Edition, first_to_move: Side) -> Result<Option<ClockRules>, 
     let classification = ed.clause("clock.classification").and_then(|c| {
         let d: ClassificationData = read(c, &mut errors)?;
         for k in d.classes.iter().filter(|k| k.at_most.0 == 0) {
-            errors.push(err(c, format!("class `{}`: `at_most` is 0s; a class's bound is a positive time", k.class)));
+            errors.push(err(
+                c,
+                format!(
+                    "class `{}`: `at_most` is 0s; a class's bound is a positive time",
+                    k.class
+                ),
+            ));
         }
         Some(Classification {
             classes: d
@@ -74,7 +79,6 @@ pub fn compile(ed: &Edition, first_to_move: Side) -> Result<Option<ClockRules>, 
         _ => Err(errors),
     }
 }
-
 
 fn timing(ed: &Edition, first_to_move: Side, errors: &mut Vec<SpecError>) -> Option<Timing> {
     let before = errors.len();
@@ -116,7 +120,10 @@ fn timing(ed: &Edition, first_to_move: Side, errors: &mut Vec<SpecError>) -> Opt
             None => false,
             Some(id) if ed.clause(&id).is_some() => true,
             Some(id) => {
-                errors.push(err(c, format!("`foul: {id}` names no clause of this edition")));
+                errors.push(err(
+                    c,
+                    format!("`foul: {id}` names no clause of this edition"),
+                ));
                 false
             }
         }
@@ -135,7 +142,10 @@ fn timing(ed: &Edition, first_to_move: Side, errors: &mut Vec<SpecError>) -> Opt
     });
     // 5.9 is one clause, shared with the arbiter's irregularities: its shape is theirs.
     let knocked_over = ed.clause("irregularity.knocked_over").and_then(|c| {
-        read::<crate::arbiter::data::KnockedOver>(c, errors).map(|data| KnockRule { data, rule: RuleRef::of(c) })
+        read::<crate::arbiter::data::KnockedOver>(c, errors).map(|data| KnockRule {
+            data,
+            rule: RuleRef::of(c),
+        })
     });
     let flag = flag?;
     (errors.len() == before).then_some(Timing {
@@ -301,7 +311,9 @@ pub(crate) fn resolve(data: &Yaml) -> Result<Resolved, String> {
             ],
         };
         if *moves == Some(0) {
-            return Err(format!("`periods[{i}].moves` is 0; a move quota is at least 1 move"));
+            return Err(format!(
+                "`periods[{i}].moves` is 0; a move quota is at least 1 move"
+            ));
         }
         for (side, (t, path)) in times.into_iter().enumerate() {
             match t {
@@ -325,8 +337,15 @@ pub(crate) fn resolve(data: &Yaml) -> Result<Resolved, String> {
         periods: sides,
         increment: d.increment.map_or(0, |m| m.0),
     };
-    if ctl.increment == 0 && ctl.periods.iter().any(|p| p.first().is_some_and(|p| p.time == 0)) {
-        return Err("`periods[0].time` is 0s and `increment` is 0s: no move could be made in time".into());
+    if ctl.increment == 0
+        && ctl
+            .periods
+            .iter()
+            .any(|p| p.first().is_some_and(|p| p.time == 0))
+    {
+        return Err(
+            "`periods[0].time` is 0s and `increment` is 0s: no move could be made in time".into(),
+        );
     }
     ctl.validate()?;
     Ok(Resolved::Fixed(ctl))

@@ -244,7 +244,10 @@ pub(crate) enum IncrementTiming {
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct QuotaData {
-    #[allow(dead_code, reason = "the clause's shape is checked; the simulator does not act on it")]
+    #[allow(
+        dead_code,
+        reason = "the clause's shape is checked; the simulator does not act on it"
+    )]
     pub(crate) missed: QuotaMissed,
 }
 

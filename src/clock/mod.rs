@@ -14,12 +14,12 @@
 //! number the rulebook leaves to the event (`null` in a scheme) comes from the query's
 //! `settings` or from an event overlay.
 
-#[cfg(feature = "cli")]
-pub mod table;
 pub mod compile;
 pub mod data;
 pub(crate) mod playoff;
 pub mod sim;
+#[cfg(feature = "cli")]
+pub mod table;
 
 use std::fmt;
 

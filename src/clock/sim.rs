@@ -353,7 +353,9 @@ fn parse_event(number: usize, v: &Value) -> Result<Event, EventError> {
             },
             off_board: match m.get("off_board") {
                 None => false,
-                Some(b) => b.as_bool().ok_or_else(|| syntax(format!("`off_board` is true or false, not {b}")))?,
+                Some(b) => b
+                    .as_bool()
+                    .ok_or_else(|| syntax(format!("`off_board` is true or false, not {b}")))?,
             },
         },
         _ => Event::Add {
@@ -643,7 +645,11 @@ impl<'a> Sim<'a> {
         if let Some(f) = &t.flag {
             t.left[f.side.index()] = 0;
         }
-        t.running = if t.ended_at.is_some() { None } else { self.running };
+        t.running = if t.ended_at.is_some() {
+            None
+        } else {
+            self.running
+        };
         self.t
     }
 
@@ -709,7 +715,13 @@ impl<'a> Sim<'a> {
     }
 
     /// A side's violation of a clock rule, counted.
-    fn violation(&mut self, side: Side, kind: ViolationKind, foul: bool, effect: Option<KnockEffect>) {
+    fn violation(
+        &mut self,
+        side: Side,
+        kind: ViolationKind,
+        foul: bool,
+        effect: Option<KnockEffect>,
+    ) {
         let c = &mut self.counts[side.index()][kind as usize];
         *c += 1;
         self.t.violations.push(Violation {
@@ -729,7 +741,11 @@ impl<'a> Sim<'a> {
             Event::Press { ms, side } => self.press(ms, side),
             Event::Stop { ms, by } => self.stop(ms, by).map(|()| None),
             Event::Start { by } => self.restart(by).map(|()| None),
-            Event::Knock { side, pieces, off_board } => self.knock(side, pieces, off_board).map(|()| None),
+            Event::Knock {
+                side,
+                pieces,
+                off_board,
+            } => self.knock(side, pieces, off_board).map(|()| None),
             Event::Add { ms, to } => self.add(ms, to).map(|()| None),
         }
     }
@@ -803,9 +819,9 @@ impl<'a> Sim<'a> {
             return Err(self.out_of_order("a press while the clock is stopped"));
         };
         if side.is_some_and(|s| s != face) {
-            return Err(self.out_of_order(&format!(
-                "only the side whose face runs ({face}) can press"
-            )));
+            return Err(
+                self.out_of_order(&format!("only the side whose face runs ({face}) can press"))
+            );
         }
         if !self.charge(face, ms) {
             return Ok(None);
@@ -839,9 +855,9 @@ impl<'a> Sim<'a> {
     /// The clock restarted; a player's restart of another's stop is a violation.
     fn restart(&mut self, by: Actor) -> Result<(), EventError> {
         if self.running.is_some() {
-            return Err(self.out_of_order(
-                "the clock is running: only a stopped clock can be restarted",
-            ));
+            return Err(
+                self.out_of_order("the clock is running: only a stopped clock can be restarted")
+            );
         }
         self.running = Some(self.paused);
         // Restarting what one stopped oneself is the same incident as the stop.
@@ -854,14 +870,24 @@ impl<'a> Sim<'a> {
     }
 
     /// Pieces knocked over (5.9): the loss, or time added to the opponent.
-    fn knock(&mut self, side: Side, pieces: Option<u32>, off_board: bool) -> Result<(), EventError> {
+    fn knock(
+        &mut self,
+        side: Side,
+        pieces: Option<u32>,
+        off_board: bool,
+    ) -> Result<(), EventError> {
         let Some(rule) = &self.timing.knocked_over else {
             return Ok(());
         };
         // The knocker has pressed when its own face no longer runs.
         let after_press = self.running.unwrap_or(self.paused) != side;
         let opp = side.opponent();
-        let Some(KnockRuling::Penalty(effect)) = rule.data.ruling(pieces, off_board, after_press, Some(self.st[opp.index()].left)) else {
+        let Some(KnockRuling::Penalty(effect)) = rule.data.ruling(
+            pieces,
+            off_board,
+            after_press,
+            Some(self.st[opp.index()].left),
+        ) else {
             return Ok(());
         };
         if let KnockEffect::Loss = effect {
@@ -877,12 +903,7 @@ impl<'a> Sim<'a> {
             if self.st[opp.index()].left.unsigned_abs() > MAX_MS {
                 return Err(self.overflow());
             }
-            self.violation(
-                side,
-                ViolationKind::KnockedOver,
-                false,
-                Some(effect),
-            );
+            self.violation(side, ViolationKind::KnockedOver, false, Some(effect));
             self.t.adjustments.push(Adjustment {
                 event: self.number,
                 side: opp,

@@ -158,7 +158,12 @@ fn by_event<T>(items: &[T], event: impl Fn(&T) -> usize) -> HashMap<usize, Vec<&
 }
 
 /// The table of a simulated game: one row per event, both clocks after it.
-pub fn timeline_table(rules: &ClockRules, control: &Control, events: &[Event], t: &Timeline) -> String {
+pub fn timeline_table(
+    rules: &ClockRules,
+    control: &Control,
+    events: &[Event],
+    t: &Timeline,
+) -> String {
     let mut rows = Vec::new();
     let start_notes = format!(
         "start: {} / {}, increment {}",

@@ -20,9 +20,16 @@ pub(crate) fn has_competition(ed: &Edition) -> bool {
 fn criterion(c: &Clause, term: &str, scope: Scope) -> Result<Criterion, SpecError> {
     let primitive = criteria::primitive(term).ok_or_else(|| {
         let known: Vec<&str> = criteria::TERMS.iter().map(|t| t.0).collect();
-        err(c, format!("unknown criterion `{term}` (known: {})", known.join(", ")))
+        err(
+            c,
+            format!("unknown criterion `{term}` (known: {})", known.join(", ")),
+        )
     })?;
-    Ok(Criterion { term: term.to_string(), primitive, scope })
+    Ok(Criterion {
+        term: term.to_string(),
+        primitive,
+        scope,
+    })
 }
 
 /// The `tiebreak.*` clause with `places` is the champion rule (places no tie may share);
@@ -32,7 +39,13 @@ fn is_champion_rule(c: &Clause) -> bool {
 }
 
 /// One format's order criteria, each checked against the format (errors recorded).
-fn order(c: &Clause, d: &data::Order, oname: &str, list: &[CriterionEntry], errors: &mut Vec<SpecError>) -> Vec<Criterion> {
+fn order(
+    c: &Clause,
+    d: &data::Order,
+    oname: &str,
+    list: &[CriterionEntry],
+    errors: &mut Vec<SpecError>,
+) -> Vec<Criterion> {
     let places = d.entrants == Entrants::TeamsByPlayerPlaces;
     let mut v = Vec::new();
     for e in list {
@@ -47,15 +60,31 @@ fn order(c: &Clause, d: &data::Order, oname: &str, list: &[CriterionEntry], erro
                 continue;
             }
         };
-        let fits = if places { cr.primitive.counts_places() || cr.primitive == Primitive::Fouls } else { !cr.primitive.counts_places() };
+        let fits = if places {
+            cr.primitive.counts_places() || cr.primitive == Primitive::Fouls
+        } else {
+            !cr.primitive.counts_places()
+        };
         if !fits {
-            errors.push(err(c, format!("order `{oname}`: `{term}` does not apply to {:?} entrants", d.entrants)));
+            errors.push(err(
+                c,
+                format!(
+                    "order `{oname}`: `{term}` does not apply to {:?} entrants",
+                    d.entrants
+                ),
+            ));
         }
         if cr.primitive == Primitive::MatchPoints && d.unit != Unit::Match {
-            errors.push(err(c, format!("order `{oname}`: `{term}` needs `unit: match`")));
+            errors.push(err(
+                c,
+                format!("order `{oname}`: `{term}` needs `unit: match`"),
+            ));
         }
         if scope != Scope::All && d.cycles < 2 {
-            errors.push(err(c, format!("order `{oname}`: `{term}` has a cycle scope in a format of one cycle")));
+            errors.push(err(
+                c,
+                format!("order `{oname}`: `{term}` has a cycle scope in a format of one cycle"),
+            ));
         }
         v.push(cr);
     }
@@ -65,7 +94,9 @@ fn order(c: &Clause, d: &data::Order, oname: &str, list: &[CriterionEntry], erro
 fn format(c: &Clause, name: &str, errors: &mut Vec<SpecError>) -> Option<Format> {
     let before = errors.len();
     let d: data::Order = read(c, errors)?;
-    let rank_by = criterion(c, &d.rank_by, Scope::All).map_err(|e| errors.push(e)).ok();
+    let rank_by = criterion(c, &d.rank_by, Scope::All)
+        .map_err(|e| errors.push(e))
+        .ok();
     let places = d.entrants == Entrants::TeamsByPlayerPlaces;
     if let Some(rank_by) = &rank_by {
         let rank_ok = match rank_by.primitive {
@@ -75,7 +106,13 @@ fn format(c: &Clause, name: &str, errors: &mut Vec<SpecError>) -> Option<Format>
             _ => false,
         };
         if !rank_ok {
-            errors.push(err(c, format!("`rank_by: {}` does not rank {:?} entrants by {:?} units", d.rank_by, d.entrants, d.unit)));
+            errors.push(err(
+                c,
+                format!(
+                    "`rank_by: {}` does not rank {:?} entrants by {:?} units",
+                    d.rank_by, d.entrants, d.unit
+                ),
+            ));
         }
     }
     if d.cycles == 0 {
@@ -84,9 +121,20 @@ fn format(c: &Clause, name: &str, errors: &mut Vec<SpecError>) -> Option<Format>
     if d.system.is_none() && !places {
         errors.push(err(c, "`system` (round_robin or swiss) is required"));
     }
-    let orders: BTreeMap<String, Vec<Criterion>> = d.orders.iter().map(|(oname, list)| (oname.clone(), order(c, &d, oname, list, errors))).collect();
+    let orders: BTreeMap<String, Vec<Criterion>> = d
+        .orders
+        .iter()
+        .map(|(oname, list)| (oname.clone(), order(c, &d, oname, list, errors)))
+        .collect();
     if !orders.contains_key(&d.use_) {
-        errors.push(err(c, format!("`use: {}` names no order (orders: {})", d.use_, d.orders.keys().cloned().collect::<Vec<_>>().join(", "))));
+        errors.push(err(
+            c,
+            format!(
+                "`use: {}` names no order (orders: {})",
+                d.use_,
+                d.orders.keys().cloned().collect::<Vec<_>>().join(", ")
+            ),
+        ));
     }
     if errors.len() > before {
         return None;
@@ -109,7 +157,9 @@ fn format(c: &Clause, name: &str, errors: &mut Vec<SpecError>) -> Option<Format>
 
 /// `scoring.game`: the table in force, every table checked.
 fn game_scoring(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(data::GameTable, String)> {
-    let gc = require(ed, "scoring.game").map_err(|e| errors.push(e)).ok()?;
+    let gc = require(ed, "scoring.game")
+        .map_err(|e| errors.push(e))
+        .ok()?;
     let g: data::GameScoring = read(gc, errors)?;
     for (name, t) in &g.tables {
         if !(t.win > t.draw_red.max(t.draw_black) && t.draw_red.min(t.draw_black) >= t.loss) {
@@ -119,7 +169,14 @@ fn game_scoring(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(data::Game
     match g.tables.get(&g.use_) {
         Some(t) => Some((*t, g.use_)),
         None => {
-            errors.push(err(gc, format!("`use: {}` names no table (tables: {})", g.use_, g.tables.keys().cloned().collect::<Vec<_>>().join(", "))));
+            errors.push(err(
+                gc,
+                format!(
+                    "`use: {}` names no table (tables: {})",
+                    g.use_,
+                    g.tables.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            ));
             None
         }
     }
@@ -127,7 +184,9 @@ fn game_scoring(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(data::Game
 
 /// `scoring.match`.
 fn match_scoring(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<data::MatchScoring> {
-    let mc = require(ed, "scoring.match").map_err(|e| errors.push(e)).ok()?;
+    let mc = require(ed, "scoring.match")
+        .map_err(|e| errors.push(e))
+        .ok()?;
     let m: data::MatchScoring = read(mc, errors)?;
     if !(m.win > m.draw && m.draw >= m.loss) {
         errors.push(err(mc, "`win`, `draw`, `loss`: a won match scores more than a drawn one, and a drawn one at least as much as a lost one"));
@@ -139,12 +198,23 @@ fn match_scoring(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<data::Matc
 /// The champion rule among the `tiebreak.*` clauses, at most one.
 fn champion(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<data::Champion> {
     let mut found: Option<(&Clause, data::Champion)> = None;
-    for c in ed.clauses_with_prefix(ORDER_PREFIX).filter(|c| is_champion_rule(c)) {
-        let Some(d) = read::<data::Champion>(c, errors) else { continue };
+    for c in ed
+        .clauses_with_prefix(ORDER_PREFIX)
+        .filter(|c| is_champion_rule(c))
+    {
+        let Some(d) = read::<data::Champion>(c, errors) else {
+            continue;
+        };
         if d.places.is_empty() || d.places.contains(&0) {
             errors.push(err(c, "`places`: at least one place, each numbered from 1"));
         } else if let Some((first, _)) = &found {
-            errors.push(err(c, format!("a second rule on places no tie may share (the first is `{}`)", first.id)));
+            errors.push(err(
+                c,
+                format!(
+                    "a second rule on places no tie may share (the first is `{}`)",
+                    first.id
+                ),
+            ));
         } else {
             found = Some((c, d));
         }
@@ -154,7 +224,12 @@ fn champion(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<data::Champion>
 
 /// `bye.score` / `bye.team_score`: the result a bye scores. A drawn bye needs a draw that
 /// scores alike for both colours (a bye has none).
-fn bye_result(ed: &Edition, id: &str, game: Option<&data::GameTable>, errors: &mut Vec<SpecError>) -> Option<data::ByeResult> {
+fn bye_result(
+    ed: &Edition,
+    id: &str,
+    game: Option<&data::GameTable>,
+    errors: &mut Vec<SpecError>,
+) -> Option<data::ByeResult> {
     let c = ed.clause(id)?;
     let b: data::ByeScore = read(c, errors)?;
     if b.result == data::ByeResult::Draw && game.is_some_and(|g| g.draw_red != g.draw_black) {
@@ -177,7 +252,10 @@ fn bye_opponent(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<data::ByeOp
         if !share(r.factor) {
             errors.push(err(c, "`reduced.factor` is a share from 0 to 1"));
         }
-        for (field, v) in [("reduced.rounds_below", r.rounds_below), ("reduced.entrants_below", r.entrants_below)] {
+        for (field, v) in [
+            ("reduced.rounds_below", r.rounds_below),
+            ("reduced.entrants_below", r.entrants_below),
+        ] {
             positive(c, field, Some(v.into()), errors);
         }
     }
@@ -185,14 +263,22 @@ fn bye_opponent(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<data::ByeOp
 }
 
 /// `withdrawal.*`, by system.
-fn withdrawals(ed: &Edition, errors: &mut Vec<SpecError>) -> BTreeMap<data::System, data::Withdrawal> {
+fn withdrawals(
+    ed: &Edition,
+    errors: &mut Vec<SpecError>,
+) -> BTreeMap<data::System, data::Withdrawal> {
     if let Some(c) = ed.clause("withdrawal.before_start") {
         read::<data::WithdrawalBeforeStart>(c, errors);
     }
     let mut withdrawal = BTreeMap::new();
-    for (id, sys) in [("withdrawal.round_robin", data::System::RoundRobin), ("withdrawal.swiss", data::System::Swiss)] {
+    for (id, sys) in [
+        ("withdrawal.round_robin", data::System::RoundRobin),
+        ("withdrawal.swiss", data::System::Swiss),
+    ] {
         let Some(c) = ed.clause(id) else { continue };
-        let Some(w) = read::<data::Withdrawal>(c, errors) else { continue };
+        let Some(w) = read::<data::Withdrawal>(c, errors) else {
+            continue;
+        };
         if !(0.0..=1.0).contains(&w.threshold) {
             errors.push(err(c, "`threshold` is a share from 0 to 1"));
             continue;
@@ -206,10 +292,15 @@ fn withdrawals(ed: &Edition, errors: &mut Vec<SpecError>) -> BTreeMap<data::Syst
 fn lineups(ed: &Edition, errors: &mut Vec<SpecError>) -> BTreeMap<String, data::Lineup> {
     let mut lineups = BTreeMap::new();
     for c in ed.clauses_with_prefix("lineup.") {
-        let Some(l) = read::<data::Lineup>(c, errors) else { continue };
+        let Some(l) = read::<data::Lineup>(c, errors) else {
+            continue;
+        };
         if let Some(x) = &l.example {
             if x.boards == 0 {
-                errors.push(err(c, "`example.boards` is 0; a team plays on at least 1 board"));
+                errors.push(err(
+                    c,
+                    "`example.boards` is 0; a team plays on at least 1 board",
+                ));
                 continue;
             }
             let orders = super::ordered_lineups(x.boards + x.reserves, x.boards);
@@ -233,7 +324,10 @@ pub fn compile(ed: &Edition) -> Result<Option<CompetitionRules>, Vec<SpecError>>
     let game = game_scoring(ed, &mut errors);
     let match_scoring = match_scoring(ed, &mut errors);
     let mut formats = BTreeMap::new();
-    for c in ed.clauses_with_prefix(ORDER_PREFIX).filter(|c| !is_champion_rule(c)) {
+    for c in ed
+        .clauses_with_prefix(ORDER_PREFIX)
+        .filter(|c| !is_champion_rule(c))
+    {
         let name = &c.id[ORDER_PREFIX.len()..];
         if let Some(f) = format(c, name, &mut errors) {
             formats.insert(name.to_string(), f);
@@ -243,7 +337,9 @@ pub fn compile(ed: &Edition) -> Result<Option<CompetitionRules>, Vec<SpecError>>
     let bye_score = bye_result(ed, "bye.score", game.as_ref().map(|g| &g.0), &mut errors);
     let bye_team_score = bye_result(ed, "bye.team_score", None, &mut errors);
     let bye_opponent = bye_opponent(ed, &mut errors);
-    let sanction = ed.clause("sanction.ranking").and_then(|c| read::<data::SanctionRanking>(c, &mut errors));
+    let sanction = ed
+        .clause("sanction.ranking")
+        .and_then(|c| read::<data::SanctionRanking>(c, &mut errors));
     let withdrawal = withdrawals(ed, &mut errors);
     let n_plus_one = match ed.clause("format.n_plus_one") {
         None => None,
@@ -257,22 +353,26 @@ pub fn compile(ed: &Edition) -> Result<Option<CompetitionRules>, Vec<SpecError>>
     };
     let lineups = lineups(ed, &mut errors);
     match (game, match_scoring) {
-        (Some((game, game_table)), Some(match_scoring)) if errors.is_empty() => Ok(Some(CompetitionRules {
-            ruleset: ed.id.clone(),
-            game,
-            game_table,
-            match_scoring,
-            formats,
-            champion,
-            bye_score,
-            bye_team_score,
-            bye_opponent,
-            sanctions_after: sanction.as_ref().map_or(data::SanctionPlace::RankBy, |s| s.after),
-            sanctions: sanction.map(|s| s.kinds),
-            withdrawal,
-            n_plus_one,
-            lineups,
-        })),
+        (Some((game, game_table)), Some(match_scoring)) if errors.is_empty() => {
+            Ok(Some(CompetitionRules {
+                ruleset: ed.id.clone(),
+                game,
+                game_table,
+                match_scoring,
+                formats,
+                champion,
+                bye_score,
+                bye_team_score,
+                bye_opponent,
+                sanctions_after: sanction
+                    .as_ref()
+                    .map_or(data::SanctionPlace::RankBy, |s| s.after),
+                sanctions: sanction.map(|s| s.kinds),
+                withdrawal,
+                n_plus_one,
+                lineups,
+            }))
+        }
         _ => Err(errors),
     }
 }

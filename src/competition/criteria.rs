@@ -61,30 +61,82 @@ pub(crate) enum Better {
 pub(crate) const TERMS: &[(&str, Primitive, &str)] = &[
     ("积分", Primitive::GamePoints, "score: sum of game points"),
     ("局分总和", Primitive::GamePoints, "total game points"),
-    ("全队总局分", Primitive::GamePoints, "team's total game points"),
+    (
+        "全队总局分",
+        Primitive::GamePoints,
+        "team's total game points",
+    ),
     ("总局分", Primitive::GamePoints, "total game points"),
     ("场分", Primitive::MatchPoints, "match points"),
     ("胜局", Primitive::GamesWon, "games won"),
-    ("全队胜局", Primitive::GamesWon, "games won by the team's players"),
+    (
+        "全队胜局",
+        Primitive::GamesWon,
+        "games won by the team's players",
+    ),
     ("胜场", Primitive::MatchesWon, "matches won"),
     ("全队胜场", Primitive::MatchesWon, "matches won by the team"),
     ("犯规", Primitive::Fouls, "fouls, fewer first"),
-    ("全队犯规", Primitive::Fouls, "fouls of the team's players, fewer first"),
+    (
+        "全队犯规",
+        Primitive::Fouls,
+        "fouls of the team's players, fewer first",
+    ),
     ("后走局数", Primitive::BlackGames, "games played with Black"),
     ("后走胜局", Primitive::BlackWins, "games won with Black"),
     ("后手胜局", Primitive::BlackWins, "games won with Black"),
-    ("对局时后走", Primitive::BlackAgainstTied, "had Black in the game between the two tied"),
+    (
+        "对局时后走",
+        Primitive::BlackAgainstTied,
+        "had Black in the game between the two tied",
+    ),
     ("直胜", Primitive::DirectEncounter, "results among the tied"),
-    ("小分", Primitive::BeatenOpponents, "beaten opponents' scores plus half of drawn opponents'"),
-    ("对手分", Primitive::OpponentScores, "sum of the opponents' scores"),
-    ("团体对手分", Primitive::OpponentScores, "sum of the opposing teams' match points"),
-    ("累进分", Primitive::Progressive, "sum of the running scores"),
-    ("去轮累进分", Primitive::ProgressiveCut, "progressive score with the first rounds dropped, one by one"),
-    ("前轮成绩", Primitive::PreviousRoundScores, "score after the previous round, then the one before"),
-    ("前轮名次", Primitive::PreviousRoundPlaces, "place after the previous round, then the one before"),
-    ("名次总和", Primitive::PlaceSum, "sum of the players' individual places, fewer first"),
+    (
+        "小分",
+        Primitive::BeatenOpponents,
+        "beaten opponents' scores plus half of drawn opponents'",
+    ),
+    (
+        "对手分",
+        Primitive::OpponentScores,
+        "sum of the opponents' scores",
+    ),
+    (
+        "团体对手分",
+        Primitive::OpponentScores,
+        "sum of the opposing teams' match points",
+    ),
+    (
+        "累进分",
+        Primitive::Progressive,
+        "sum of the running scores",
+    ),
+    (
+        "去轮累进分",
+        Primitive::ProgressiveCut,
+        "progressive score with the first rounds dropped, one by one",
+    ),
+    (
+        "前轮成绩",
+        Primitive::PreviousRoundScores,
+        "score after the previous round, then the one before",
+    ),
+    (
+        "前轮名次",
+        Primitive::PreviousRoundPlaces,
+        "place after the previous round, then the one before",
+    ),
+    (
+        "名次总和",
+        Primitive::PlaceSum,
+        "sum of the players' individual places, fewer first",
+    ),
     ("最高名次", Primitive::BestPlace, "best individual place"),
-    ("次高名次", Primitive::SecondBestPlace, "second-best individual place"),
+    (
+        "次高名次",
+        Primitive::SecondBestPlace,
+        "second-best individual place",
+    ),
 ];
 
 /// The label of the sanction criterion of `sanction.ranking` (18.5).
@@ -104,20 +156,28 @@ impl Primitive {
 
     /// Whether the value depends on which entrants are tied (computed per tied group).
     pub(crate) fn among_tied(self) -> bool {
-        matches!(self, Primitive::DirectEncounter | Primitive::BlackAgainstTied)
+        matches!(
+            self,
+            Primitive::DirectEncounter | Primitive::BlackAgainstTied
+        )
     }
 
     /// Whether the primitive is about a team's players' places (队员总分制).
     pub(crate) fn counts_places(self) -> bool {
-        matches!(self, Primitive::PlaceSum | Primitive::BestPlace | Primitive::SecondBestPlace)
+        matches!(
+            self,
+            Primitive::PlaceSum | Primitive::BestPlace | Primitive::SecondBestPlace
+        )
     }
 }
 
 /// The primitive a term names.
 pub(crate) fn primitive(term: &str) -> Option<Primitive> {
-    TERMS.iter().find(|(t, _, _)| *t == term).map(|&(_, p, _)| p)
+    TERMS
+        .iter()
+        .find(|(t, _, _)| *t == term)
+        .map(|&(_, p, _)| p)
 }
-
 
 /// One criterion of a compiled order.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,9 +223,12 @@ impl Value {
         };
         match (self, other) {
             (Value::Number(a), Value::Number(b)) => by(*a, *b),
-            (Value::Sequence(a), Value::Sequence(b)) => {
-                a.iter().zip(b).map(|(x, y)| by(*x, *y)).find(|o| *o != Equal).unwrap_or(Equal)
-            }
+            (Value::Sequence(a), Value::Sequence(b)) => a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| by(*x, *y))
+                .find(|o| *o != Equal)
+                .unwrap_or(Equal),
             _ => Equal,
         }
     }
@@ -183,7 +246,13 @@ impl Value {
     pub(crate) fn display(&self) -> String {
         match self {
             Value::Number(x) => fmt_number(*x),
-            Value::Sequence(v) => format!("[{}]", v.iter().map(|x| fmt_number(*x)).collect::<Vec<_>>().join(", ")),
+            Value::Sequence(v) => format!(
+                "[{}]",
+                v.iter()
+                    .map(|x| fmt_number(*x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Value::None => "—".into(),
         }
     }
@@ -194,7 +263,9 @@ pub(crate) fn number(x: f64) -> serde_json::Value {
     if x.fract() == 0.0 && x.abs() < 9.0e15 {
         serde_json::Value::from(x as i64)
     } else {
-        serde_json::Number::from_f64(x).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null)
+        serde_json::Number::from_f64(x)
+            .map(serde_json::Value::Number)
+            .unwrap_or(serde_json::Value::Null)
     }
 }
 

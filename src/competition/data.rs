@@ -28,12 +28,17 @@ impl Points {
     pub(crate) fn from_value(v: &serde_yaml::Value) -> Result<Points, String> {
         let bound = |units: i128| -> Result<Points, String> {
             if units.abs() > i128::from(MAX_POINTS * POINT_DENOMINATOR) {
-                Err(format!("{} is beyond the bound of ±{MAX_POINTS} points a score may have", v_text(v)))
+                Err(format!(
+                    "{} is beyond the bound of ±{MAX_POINTS} points a score may have",
+                    v_text(v)
+                ))
             } else {
                 Ok(Points(units as i64))
             }
         };
-        let inexact = || format!("{} is not a whole number of 1/{POINT_DENOMINATOR} points (write an integer, a half `0.5`, or a fraction `\"1/2\"`)", v_text(v));
+        let inexact = || {
+            format!("{} is not a whole number of 1/{POINT_DENOMINATOR} points (write an integer, a half `0.5`, or a fraction `\"1/2\"`)", v_text(v))
+        };
         match v {
             serde_yaml::Value::Number(n) => {
                 if let Some(i) = n.as_i64() {
@@ -63,26 +68,35 @@ impl Points {
                 if b <= 0 {
                     return Err(format!("{} has no positive denominator", v_text(v)));
                 }
-                let num = a.checked_mul(i128::from(POINT_DENOMINATOR)).ok_or_else(|| bound(i128::MAX).unwrap_err())?;
+                let num = a
+                    .checked_mul(i128::from(POINT_DENOMINATOR))
+                    .ok_or_else(|| bound(i128::MAX).unwrap_err())?;
                 if num % b != 0 {
                     return Err(inexact());
                 }
                 bound(num / b)
             }
-            _ => Err(format!("{} is not a score (a number or a fraction)", v_text(v))),
+            _ => Err(format!(
+                "{} is not a score (a number or a fraction)",
+                v_text(v)
+            )),
         }
     }
 }
 
 fn v_text(v: &serde_yaml::Value) -> String {
-    serde_yaml::to_string(v).map(|t| format!("`{}`", t.trim())).unwrap_or_else(|_| "the value".into())
+    serde_yaml::to_string(v)
+        .map(|t| format!("`{}`", t.trim()))
+        .unwrap_or_else(|_| "the value".into())
 }
 
 /// Deserializes an exact score ([`Points`]) of the field `field` into the `f64` the
 /// standings compute with (exactly: see [`Points`]).
 fn exact_points<'de, D: serde::Deserializer<'de>>(d: D, field: &str) -> Result<f64, D::Error> {
     let v = serde_yaml::Value::deserialize(d)?;
-    Points::from_value(&v).map(Points::as_f64).map_err(|m| serde::de::Error::custom(format!("`{field}`: {m}")))
+    Points::from_value(&v)
+        .map(Points::as_f64)
+        .map_err(|m| serde::de::Error::custom(format!("`{field}`: {m}")))
 }
 
 /// One deserializer per exact field, so that its error names the field.
@@ -330,7 +344,10 @@ pub(crate) struct SanctionKind {
 /// `withdrawal.before_start` (pairings are input: documented, not computed).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[allow(dead_code, reason = "the clause's shape is checked; standings do not act on it")]
+#[allow(
+    dead_code,
+    reason = "the clause's shape is checked; standings do not act on it"
+)]
 pub(crate) struct WithdrawalBeforeStart {
     pub(crate) round_robin: String,
     pub(crate) swiss: String,
@@ -396,4 +413,3 @@ pub(crate) enum System {
     RoundRobin,
     Swiss,
 }
-

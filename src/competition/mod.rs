@@ -19,11 +19,11 @@
 //!
 //! Depends on `spec` and `vm::compile` helpers; nothing here depends on `conform`.
 
-#[cfg(feature = "cli")]
-pub mod render;
 pub mod compile;
 pub(crate) mod criteria;
 pub mod data;
+#[cfg(feature = "cli")]
+pub mod render;
 pub mod standings;
 pub mod tournament;
 
@@ -33,7 +33,10 @@ use serde::{Deserialize, Serialize};
 
 pub use criteria::{Criterion, Primitive, Value};
 pub use standings::{standings, Row, Standings};
-pub use tournament::{RawTournament, ReadError, SyntaxError, Tournament, TournamentError, TournamentErrorKind, TournamentErrors, MAX_REPORTED_ERRORS};
+pub use tournament::{
+    RawTournament, ReadError, SyntaxError, Tournament, TournamentError, TournamentErrorKind,
+    TournamentErrors, MAX_REPORTED_ERRORS,
+};
 
 /// The competition clauses of one rule set, compiled.
 #[derive(Clone, Debug)]
@@ -67,7 +70,9 @@ pub struct CompetitionRules {
 
 impl CompetitionRules {
     /// Compiles the competition clauses of `ed`: `None` when it has none; every error, each at its clause.
-    pub fn compile(ed: &crate::spec::Edition) -> Result<Option<CompetitionRules>, Vec<crate::spec::SpecError>> {
+    pub fn compile(
+        ed: &crate::spec::Edition,
+    ) -> Result<Option<CompetitionRules>, Vec<crate::spec::SpecError>> {
         compile::compile(ed)
     }
 }
@@ -105,7 +110,10 @@ pub struct StandingsQuery {
 /// Answers the `standings` query under `rules`: the answer object, or why the tournament
 /// is refused. A tournament naming another edition or overlay than the rule set's is
 /// refused (`tournament.edition`).
-pub(crate) fn answer(rules: &CompetitionRules, q: &StandingsQuery) -> Result<serde_json::Value, ReadError> {
+pub(crate) fn answer(
+    rules: &CompetitionRules,
+    q: &StandingsQuery,
+) -> Result<serde_json::Value, ReadError> {
     let raw = RawTournament::from_json(&q.tournament).map_err(ReadError::Syntax)?;
     let (edition, overlay) = match rules.ruleset.split_once('+') {
         Some((e, o)) => (e, Some(o)),
@@ -114,11 +122,24 @@ pub(crate) fn answer(rules: &CompetitionRules, q: &StandingsQuery) -> Result<ser
     let mismatch = raw.edition.as_deref().is_some_and(|e| e != edition)
         || raw.overlay.as_deref().is_some_and(|o| Some(o) != overlay);
     if mismatch {
-        return Err(ReadError::Invalid(TournamentErrors::from(TournamentError {
-            kind: TournamentErrorKind::Edition,
-            place: tournament::Place { record: "edition".into(), ..Default::default() },
-            message: format!("the tournament is for {}{}, the question is asked under {}", raw.edition.as_deref().unwrap_or(edition), raw.overlay.as_deref().map(|o| format!("+{o}")).unwrap_or_default(), rules.ruleset),
-        })));
+        return Err(ReadError::Invalid(TournamentErrors::from(
+            TournamentError {
+                kind: TournamentErrorKind::Edition,
+                place: tournament::Place {
+                    record: "edition".into(),
+                    ..Default::default()
+                },
+                message: format!(
+                    "the tournament is for {}{}, the question is asked under {}",
+                    raw.edition.as_deref().unwrap_or(edition),
+                    raw.overlay
+                        .as_deref()
+                        .map(|o| format!("+{o}"))
+                        .unwrap_or_default(),
+                    rules.ruleset
+                ),
+            },
+        )));
     }
     let t = Tournament::validate(&raw, rules).map_err(ReadError::Invalid)?;
     Ok(standings(&t, rules).to_json())

@@ -41,14 +41,25 @@ pub fn render(t: &Tournament, rules: &CompetitionRules, st: &Standings, markdown
             ));
         }
     }
-    out.push_str(if markdown { "\n\n## Ranking\n\n" } else { "\n\nRanking\n" });
+    out.push_str(if markdown {
+        "\n\n## Ranking\n\n"
+    } else {
+        "\n\nRanking\n"
+    });
     out.push_str(&table(ranking(st), markdown));
     out.push('\n');
     if !st.annulled.is_empty() {
-        out.push_str(&format!("\nResults annulled by withdrawal (not ranked): {}\n", st.annulled.join(", ")));
+        out.push_str(&format!(
+            "\nResults annulled by withdrawal (not ranked): {}\n",
+            st.annulled.join(", ")
+        ));
     }
     if let Some(ind) = &st.individual {
-        out.push_str(if markdown { "\n## Individual ranking\n\n" } else { "\nIndividual ranking\n" });
+        out.push_str(if markdown {
+            "\n## Individual ranking\n\n"
+        } else {
+            "\nIndividual ranking\n"
+        });
         out.push_str(&table(ranking(ind), markdown));
         out.push('\n');
     }
@@ -62,9 +73,22 @@ fn ranking(st: &Standings) -> Builder {
     head.push("separated from the one above by".into());
     b.push_record(head);
     for r in &st.rows {
-        let mut row = vec![r.place.to_string(), if r.withdrawn { format!("{} (withdrawn)", r.entrant) } else { r.entrant.clone() }];
+        let mut row = vec![
+            r.place.to_string(),
+            if r.withdrawn {
+                format!("{} (withdrawn)", r.entrant)
+            } else {
+                r.entrant.clone()
+            },
+        ];
         for c in &st.criteria {
-            row.push(r.values.iter().find(|(k, _)| k == c).map(|(_, v)| v.display()).unwrap_or_else(|| "—".into()));
+            row.push(
+                r.values
+                    .iter()
+                    .find(|(k, _)| k == c)
+                    .map(|(_, v)| v.display())
+                    .unwrap_or_else(|| "—".into()),
+            );
         }
         row.push(r.separated_by.clone().unwrap_or_default());
         b.push_record(row);
@@ -87,8 +111,19 @@ fn round_robin(t: &Tournament) -> bool {
 /// Rows and columns of the crosstable: a row per entrant; a column per entrant in a
 /// round robin, per round otherwise.
 fn crosstable_size(t: &Tournament) -> (usize, usize) {
-    let rows = if t.team_event() { t.teams.len() } else { t.players.len() };
-    (rows, if round_robin(t) { rows } else { t.rounds as usize })
+    let rows = if t.team_event() {
+        t.teams.len()
+    } else {
+        t.players.len()
+    };
+    (
+        rows,
+        if round_robin(t) {
+            rows
+        } else {
+            t.rounds as usize
+        },
+    )
 }
 
 /// Round robin: entrant × entrant, the points scored in each encounter. Swiss: entrant ×
@@ -103,13 +138,23 @@ fn crosstable(t: &Tournament, rules: &CompetitionRules, st: &Standings) -> Optio
     let ids: Vec<&str> = t.entrant_ids();
     let index: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     // Rows in ranking order, then the unranked.
-    let mut order: Vec<usize> = st.rows.iter().filter_map(|r| index.get(r.entrant.as_str()).copied()).collect();
+    let mut order: Vec<usize> = st
+        .rows
+        .iter()
+        .filter_map(|r| index.get(r.entrant.as_str()).copied())
+        .collect();
     let mut listed = vec![false; ids.len()];
     for &i in &order {
         listed[i] = true;
     }
     order.extend((0..ids.len()).filter(|&i| !listed[i]));
-    let points = |e: &super::standings::Encounter| if t.team_event() || t.game_format().unit == super::data::Unit::Match { e.match_points } else { e.game_points };
+    let points = |e: &super::standings::Encounter| {
+        if t.team_event() || t.game_format().unit == super::data::Unit::Match {
+            e.match_points
+        } else {
+            e.game_points
+        }
+    };
     let mut b = Builder::default();
     if round_robin(t) {
         let mut head = vec!["#".to_string(), "entrant".to_string()];
@@ -122,7 +167,11 @@ fn crosstable(t: &Tournament, rules: &CompetitionRules, st: &Standings) -> Optio
                     row.push("×".into());
                     continue;
                 }
-                let cells: Vec<String> = enc[i].iter().filter(|e| e.opponent == Some(j)).map(|e| fmt_number(points(e))).collect();
+                let cells: Vec<String> = enc[i]
+                    .iter()
+                    .filter(|e| e.opponent == Some(j))
+                    .map(|e| fmt_number(points(e)))
+                    .collect();
                 row.push(cells.join(" "));
             }
             b.push_record(row);
@@ -140,7 +189,11 @@ fn crosstable(t: &Tournament, rules: &CompetitionRules, st: &Standings) -> Optio
                     .map(|e| match e.opponent {
                         None => format!("bye {}", fmt_number(points(e))),
                         Some(o) => {
-                            let colour = if e.black_games > 0 && !t.team_event() { " b" } else { "" };
+                            let colour = if e.black_games > 0 && !t.team_event() {
+                                " b"
+                            } else {
+                                ""
+                            };
                             let mark = match e.outcome {
                                 Outcome::Win => "+",
                                 Outcome::Draw => "=",

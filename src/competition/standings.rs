@@ -13,7 +13,10 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{json, Map};
 
 use super::criteria::{Better, Criterion, Primitive, Value, SANCTIONS};
-use super::data::{ByeOpponentValue, ByeResult, Entrants, MatchDecider, SanctionPlace, Scope, System, Unit, Unresolved, WithdrawalEffect};
+use super::data::{
+    ByeOpponentValue, ByeResult, Entrants, MatchDecider, SanctionPlace, Scope, System, Unit,
+    Unresolved, WithdrawalEffect,
+};
 use super::tournament::{GameResult, Tournament};
 use super::{CompetitionRules, Format};
 
@@ -76,7 +79,11 @@ impl Standings {
                 m.insert("place".into(), json!(r.place));
                 m.insert("entrant".into(), json!(r.entrant));
                 m.insert("score".into(), super::criteria::number(r.score));
-                let values: Map<String, serde_json::Value> = r.values.iter().map(|(k, v)| (k.clone(), v.to_json())).collect();
+                let values: Map<String, serde_json::Value> = r
+                    .values
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_json()))
+                    .collect();
                 m.insert("values".into(), serde_json::Value::Object(values));
                 if let Some(s) = &r.separated_by {
                     m.insert("separated_by".into(), json!(s));
@@ -133,7 +140,14 @@ pub(crate) struct Encounter {
 /// Computes the standings of `t` under `rules`.
 pub fn standings(t: &Tournament, rules: &CompetitionRules) -> Standings {
     if t.format.entrants == Entrants::TeamsByPlayerPlaces {
-        let inner = Ctx::new(t, rules, t.game_format(), &t.game_format().default_order.clone(), t.rounds).standings();
+        let inner = Ctx::new(
+            t,
+            rules,
+            t.game_format(),
+            &t.game_format().default_order.clone(),
+            t.rounds,
+        )
+        .standings();
         Ctx::by_places(t, rules, inner).standings()
     } else {
         Ctx::new(t, rules, &t.format, &t.order, t.rounds).standings()
@@ -143,7 +157,14 @@ pub fn standings(t: &Tournament, rules: &CompetitionRules) -> Standings {
 /// The encounters of every entrant (players, or teams in a team event), as the ranking
 /// sees them: for tables that show results.
 pub(crate) fn encounters(t: &Tournament, rules: &CompetitionRules) -> Vec<Vec<Encounter>> {
-    Ctx::new(t, rules, t.game_format(), &t.game_format().default_order.clone(), t.rounds).enc
+    Ctx::new(
+        t,
+        rules,
+        t.game_format(),
+        &t.game_format().default_order.clone(),
+        t.rounds,
+    )
+    .enc
 }
 
 /// Per-team data of 队员总分制.
@@ -174,12 +195,24 @@ struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(t: &'a Tournament, rules: &'a CompetitionRules, format: &'a Format, order: &str, upto: u32) -> Ctx<'a> {
+    fn new(
+        t: &'a Tournament,
+        rules: &'a CompetitionRules,
+        format: &'a Format,
+        order: &str,
+        upto: u32,
+    ) -> Ctx<'a> {
         let team = format.entrants == Entrants::Teams;
         let (ids, names): (Vec<String>, Vec<Option<String>>) = if team {
-            t.teams.iter().map(|x| (x.id.clone(), x.name.clone())).unzip()
+            t.teams
+                .iter()
+                .map(|x| (x.id.clone(), x.name.clone()))
+                .unzip()
         } else {
-            t.players.iter().map(|x| (x.id.clone(), x.name.clone())).unzip()
+            t.players
+                .iter()
+                .map(|x| (x.id.clone(), x.name.clone()))
+                .unzip()
         };
         let n = ids.len();
         let mut c = Ctx {
@@ -205,7 +238,8 @@ impl<'a> Ctx<'a> {
     fn by_places(t: &'a Tournament, rules: &'a CompetitionRules, individual: Standings) -> Ctx<'a> {
         let n = t.teams.len();
         let mut places = vec![Vec::new(); n];
-        let player: HashMap<&str, &super::tournament::Player> = t.players.iter().map(|p| (p.id.as_str(), p)).collect();
+        let player: HashMap<&str, &super::tournament::Player> =
+            t.players.iter().map(|p| (p.id.as_str(), p)).collect();
         for r in &individual.rows {
             if let Some(p) = player.get(r.entrant.as_str()) {
                 if let Some(team) = p.team {
@@ -236,7 +270,11 @@ impl<'a> Ctx<'a> {
             enc: vec![Vec::new(); n],
             annulled: vec![false; n],
             withdrawn: vec![false; n],
-            places: Some(Places { places, fouls, individual }),
+            places: Some(Places {
+                places,
+                fouls,
+                individual,
+            }),
             scores: HashMap::new(),
             columns: HashMap::new(),
         }
@@ -245,8 +283,12 @@ impl<'a> Ctx<'a> {
     fn game_points(&self, result: GameResult) -> [(f64, Outcome); 2] {
         let g = &self.rules.game;
         match result {
-            GameResult::RedWins | GameResult::RedWinsUnplayed => [(g.win, Outcome::Win), (g.loss, Outcome::Loss)],
-            GameResult::BlackWins | GameResult::BlackWinsUnplayed => [(g.loss, Outcome::Loss), (g.win, Outcome::Win)],
+            GameResult::RedWins | GameResult::RedWinsUnplayed => {
+                [(g.win, Outcome::Win), (g.loss, Outcome::Loss)]
+            }
+            GameResult::BlackWins | GameResult::BlackWinsUnplayed => {
+                [(g.loss, Outcome::Loss), (g.win, Outcome::Win)]
+            }
             GameResult::Draw => [(g.draw_red, Outcome::Draw), (g.draw_black, Outcome::Draw)],
             GameResult::BothLoseUnplayed => [(g.loss, Outcome::Loss), (g.loss, Outcome::Loss)],
         }
@@ -295,7 +337,11 @@ impl<'a> Ctx<'a> {
                     let g = &t.games[gi];
                     for (s, p) in [(0usize, g.red), (1, g.black)] {
                         let e = self.side(g, s);
-                        let k = if t.players[p].team == Some(m.teams[0]) { 0 } else { 1 };
+                        let k = if t.players[p].team == Some(m.teams[0]) {
+                            0
+                        } else {
+                            1
+                        };
                         Self::add(&mut sides[k], &e);
                     }
                 }
@@ -333,7 +379,12 @@ impl<'a> Ctx<'a> {
         if self.format.byes == super::data::Byes::Scored {
             for &(round, e) in t.byes.iter().filter(|b| b.0 <= upto) {
                 // The bye rule validation checked (it refused a scored bye without one).
-                let result = if team { self.rules.bye_team_score } else { self.rules.bye_score }.unwrap_or(ByeResult::Win);
+                let result = if team {
+                    self.rules.bye_team_score
+                } else {
+                    self.rules.bye_score
+                }
+                .unwrap_or(ByeResult::Win);
                 let enc = if team || self.format.unit == Unit::Match {
                     let m = &self.rules.match_scoring;
                     let points = match result {
@@ -341,7 +392,10 @@ impl<'a> Ctx<'a> {
                         ByeResult::Draw => m.draw,
                         ByeResult::Loss => m.loss,
                     };
-                    Encounter { match_points: points, ..Self::bye(round, result) }
+                    Encounter {
+                        match_points: points,
+                        ..Self::bye(round, result)
+                    }
                 } else {
                     let g = &self.rules.game;
                     let points = match result {
@@ -349,7 +403,11 @@ impl<'a> Ctx<'a> {
                         ByeResult::Draw => g.draw_red,
                         ByeResult::Loss => g.loss,
                     };
-                    Encounter { game_points: points, games_won: u32::from(result == ByeResult::Win), ..Self::bye(round, result) }
+                    Encounter {
+                        game_points: points,
+                        games_won: u32::from(result == ByeResult::Win),
+                        ..Self::bye(round, result)
+                    }
                 };
                 self.enc[e].push(enc);
             }
@@ -358,7 +416,18 @@ impl<'a> Ctx<'a> {
     }
 
     fn empty(round: u32) -> Encounter {
-        Encounter { round, opponent: None, outcome: Outcome::Draw, game_points: 0.0, match_points: 0.0, games_won: 0, black_games: 0, black_wins: 0, fouls: 0, is_final: false }
+        Encounter {
+            round,
+            opponent: None,
+            outcome: Outcome::Draw,
+            game_points: 0.0,
+            match_points: 0.0,
+            games_won: 0,
+            black_games: 0,
+            black_wins: 0,
+            fouls: 0,
+            is_final: false,
+        }
     }
 
     fn bye(round: u32, result: ByeResult) -> Encounter {
@@ -367,7 +436,10 @@ impl<'a> Ctx<'a> {
             ByeResult::Draw => Outcome::Draw,
             ByeResult::Loss => Outcome::Loss,
         };
-        Encounter { outcome, ..Self::empty(round) }
+        Encounter {
+            outcome,
+            ..Self::empty(round)
+        }
     }
 
     fn add(to: &mut Encounter, e: &Encounter) {
@@ -397,8 +469,12 @@ impl<'a> Ctx<'a> {
     }
 
     fn apply_withdrawals(&mut self) {
-        let Some(system) = self.format.system else { return };
-        let Some(rule) = self.rules.withdrawal.get(&system).copied() else { return };
+        let Some(system) = self.format.system else {
+            return;
+        };
+        let Some(rule) = self.rules.withdrawal.get(&system).copied() else {
+            return;
+        };
         let withdrawals: Vec<(usize, u32)> = self.t.withdrawals.clone();
         for (e, after) in withdrawals {
             if e >= self.n || after >= self.upto {
@@ -411,12 +487,20 @@ impl<'a> Ctx<'a> {
             };
             // Encounters with an entrant annulled before do not count: they are dropped
             // once, after the loop.
-            let played = self.enc[e].iter().filter(|x| x.opponent.is_some_and(|o| !self.annulled[o])).count() as f64;
-            let effect = if played < rule.threshold * total { rule.fewer_than_threshold } else { rule.otherwise };
+            let played = self.enc[e]
+                .iter()
+                .filter(|x| x.opponent.is_some_and(|o| !self.annulled[o]))
+                .count() as f64;
+            let effect = if played < rule.threshold * total {
+                rule.fewer_than_threshold
+            } else {
+                rule.otherwise
+            };
             match effect {
                 WithdrawalEffect::AnnulResults => self.annulled[e] = true,
                 WithdrawalEffect::ForfeitRemaining if system == System::RoundRobin => {
-                    let unit_match = self.format.unit == Unit::Match || self.format.entrants == Entrants::Teams;
+                    let unit_match =
+                        self.format.unit == Unit::Match || self.format.entrants == Entrants::Teams;
                     let mut met: HashMap<usize, u32> = HashMap::new();
                     for o in self.enc[e].iter().filter_map(|x| x.opponent) {
                         *met.entry(o).or_default() += 1;
@@ -432,8 +516,21 @@ impl<'a> Ctx<'a> {
                             } else {
                                 ((self.rules.game.win, 0.0), (self.rules.game.loss, 0.0))
                             };
-                            self.enc[o].push(Encounter { opponent: Some(e), outcome: Outcome::Win, game_points: win.0, match_points: win.1, games_won: u32::from(!unit_match), ..Self::empty(0) });
-                            self.enc[e].push(Encounter { opponent: Some(o), outcome: Outcome::Loss, game_points: loss.0, match_points: loss.1, ..Self::empty(0) });
+                            self.enc[o].push(Encounter {
+                                opponent: Some(e),
+                                outcome: Outcome::Win,
+                                game_points: win.0,
+                                match_points: win.1,
+                                games_won: u32::from(!unit_match),
+                                ..Self::empty(0)
+                            });
+                            self.enc[e].push(Encounter {
+                                opponent: Some(o),
+                                outcome: Outcome::Loss,
+                                game_points: loss.0,
+                                match_points: loss.1,
+                                ..Self::empty(0)
+                            });
                         }
                     }
                 }
@@ -477,7 +574,13 @@ impl<'a> Ctx<'a> {
     fn scores(&mut self, scope: Scope, cycle: u32) -> &Vec<f64> {
         if !self.scores.contains_key(&(scope, cycle)) {
             let v: Vec<f64> = (0..self.n)
-                .map(|i| self.enc[i].iter().filter(|e| self.in_scope(e, scope, cycle)).map(|e| self.rank_points(e)).sum())
+                .map(|i| {
+                    self.enc[i]
+                        .iter()
+                        .filter(|e| self.in_scope(e, scope, cycle))
+                        .map(|e| self.rank_points(e))
+                        .sum()
+                })
                 .collect();
             self.scores.insert((scope, cycle), v);
         }
@@ -485,22 +588,35 @@ impl<'a> Ctx<'a> {
     }
 
     fn sum<F: Fn(&Encounter) -> f64>(&self, i: usize, scope: Scope, f: F) -> f64 {
-        self.enc[i].iter().filter(|e| self.in_scope(e, scope, 0)).map(f).sum()
+        self.enc[i]
+            .iter()
+            .filter(|e| self.in_scope(e, scope, 0))
+            .map(f)
+            .sum()
     }
 
     /// The bye's 对手分 (14.4).
     fn bye_opponent_score(&mut self) -> f64 {
-        let Some(rule) = self.rules.bye_opponent.clone() else { return 0.0 };
+        let Some(rule) = self.rules.bye_opponent.clone() else {
+            return 0.0;
+        };
         let annulled = self.annulled.clone();
         let scores = self.scores(Scope::All, 0);
         let counts = |s: f64| match rule.value {
             ByeOpponentValue::LowestNonzeroScore => s > 0.0,
             ByeOpponentValue::LowestScore => true,
         };
-        let low = scores.iter().zip(&annulled).filter(|(s, a)| counts(**s) && !**a).map(|(s, _)| *s).fold(f64::INFINITY, f64::min);
+        let low = scores
+            .iter()
+            .zip(&annulled)
+            .filter(|(s, a)| counts(**s) && !**a)
+            .map(|(s, _)| *s)
+            .fold(f64::INFINITY, f64::min);
         let low = if low.is_finite() { low } else { 0.0 };
         let factor = match rule.reduced {
-            Some(r) if self.t.rounds < r.rounds_below || (self.n as u32) < r.entrants_below => r.factor,
+            Some(r) if self.t.rounds < r.rounds_below || (self.n as u32) < r.entrants_below => {
+                r.factor
+            }
             _ => rule.factor,
         };
         low * factor
@@ -509,14 +625,22 @@ impl<'a> Ctx<'a> {
     /// 小分 (`opponents == false`) or 对手分 (`true`) of every entrant in a scope.
     fn column(&mut self, scope: Scope, opponents: bool) -> &Vec<f64> {
         if !self.columns.contains_key(&(scope, opponents)) {
-            let v = if opponents { self.opponent_scores(scope) } else { self.beaten_opponents(scope) };
+            let v = if opponents {
+                self.opponent_scores(scope)
+            } else {
+                self.beaten_opponents(scope)
+            };
             self.columns.insert((scope, opponents), v);
         }
         &self.columns[&(scope, opponents)]
     }
 
     fn beaten_opponents(&mut self, scope: Scope) -> Vec<f64> {
-        let cycles = if scope == Scope::CyclesSummed { self.format.cycles } else { 1 };
+        let cycles = if scope == Scope::CyclesSummed {
+            self.format.cycles
+        } else {
+            1
+        };
         let mut total = vec![0.0; self.n];
         for cycle in 0..cycles {
             let s = self.scores(scope, cycle).clone();
@@ -542,9 +666,22 @@ impl<'a> Ctx<'a> {
         let bye = self.bye_opponent_score();
         let s = self.scores(scope, 0).clone();
         // 10.4.3.3 as data: whether a finalist counts with the final's slow game.
-        let without_final = self.rules.n_plus_one.is_some_and(|r| !r.final_counts_in_opponent_scores);
+        let without_final = self
+            .rules
+            .n_plus_one
+            .is_some_and(|r| !r.final_counts_in_opponent_scores);
         let final_points: Vec<f64> = (0..self.n)
-            .map(|o| if without_final { self.enc[o].iter().filter(|e| e.is_final).map(|e| self.rank_points(e)).sum() } else { 0.0 })
+            .map(|o| {
+                if without_final {
+                    self.enc[o]
+                        .iter()
+                        .filter(|e| e.is_final)
+                        .map(|e| self.rank_points(e))
+                        .sum()
+                } else {
+                    0.0
+                }
+            })
             .collect();
         (0..self.n)
             .map(|i| {
@@ -569,10 +706,13 @@ impl<'a> Ctx<'a> {
             }
         }
         let mut acc = 0.0;
-        per[1..].iter().map(|p| {
-            acc += p;
-            acc
-        }).collect()
+        per[1..]
+            .iter()
+            .map(|p| {
+                acc += p;
+                acc
+            })
+            .collect()
     }
 
     /// The value of a criterion that does not depend on who is tied.
@@ -582,8 +722,14 @@ impl<'a> Ctx<'a> {
             let list = &p.places[i];
             return match c.primitive {
                 Primitive::PlaceSum => Value::Number(list.iter().map(|&x| x as f64).sum()),
-                Primitive::BestPlace => list.first().map(|&x| Value::Number(x as f64)).unwrap_or(Value::None),
-                Primitive::SecondBestPlace => list.get(1).map(|&x| Value::Number(x as f64)).unwrap_or(Value::None),
+                Primitive::BestPlace => list
+                    .first()
+                    .map(|&x| Value::Number(x as f64))
+                    .unwrap_or(Value::None),
+                Primitive::SecondBestPlace => list
+                    .get(1)
+                    .map(|&x| Value::Number(x as f64))
+                    .unwrap_or(Value::None),
                 Primitive::Fouls => Value::Number(p.fouls[i] as f64),
                 _ => Value::None,
             };
@@ -594,7 +740,13 @@ impl<'a> Ctx<'a> {
             Primitive::GamesWon => self.sum(i, scope, |e| e.games_won as f64),
             Primitive::MatchesWon => {
                 let team = self.format.unit == Unit::Match;
-                self.sum(i, scope, |e| if team && e.outcome == Outcome::Win { 1.0 } else { 0.0 })
+                self.sum(i, scope, |e| {
+                    if team && e.outcome == Outcome::Win {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                })
             }
             Primitive::Fouls => self.sum(i, scope, |e| e.fouls as f64),
             Primitive::BlackGames => self.sum(i, scope, |e| e.black_games as f64),
@@ -606,10 +758,14 @@ impl<'a> Ctx<'a> {
                 let run = self.running(i);
                 let total: f64 = run.iter().sum();
                 let mut cut = 0.0;
-                let v: Vec<f64> = run.iter().take(run.len().saturating_sub(1)).map(|r| {
-                    cut += r;
-                    total - cut
-                }).collect();
+                let v: Vec<f64> = run
+                    .iter()
+                    .take(run.len().saturating_sub(1))
+                    .map(|r| {
+                        cut += r;
+                        total - cut
+                    })
+                    .collect();
                 return Value::Sequence(v);
             }
             Primitive::PreviousRoundScores => {
@@ -621,31 +777,58 @@ impl<'a> Ctx<'a> {
                     // Places after rounds upto-1, upto-2, … 1, under this same order.
                     let mut per_entrant = vec![Vec::new(); self.n];
                     for k in (1..self.upto).rev() {
-                        let st = Ctx::new(self.t, self.rules, self.format, &self.order, k).standings();
-                        let place_of: HashMap<&str, u32> = st.rows.iter().map(|r| (r.entrant.as_str(), r.place)).collect();
+                        let st =
+                            Ctx::new(self.t, self.rules, self.format, &self.order, k).standings();
+                        let place_of: HashMap<&str, u32> = st
+                            .rows
+                            .iter()
+                            .map(|r| (r.entrant.as_str(), r.place))
+                            .collect();
                         for (j, id) in self.ids.iter().enumerate() {
-                            let place = place_of.get(id.as_str()).map(|&p| p as f64).unwrap_or(f64::INFINITY);
+                            let place = place_of
+                                .get(id.as_str())
+                                .map(|&p| p as f64)
+                                .unwrap_or(f64::INFINITY);
                             per_entrant[j].push(place);
                         }
                     }
                     *prev_places = Some(per_entrant);
                 }
-                return Value::Sequence(prev_places.as_ref().map(|p| p[i].clone()).unwrap_or_default());
+                return Value::Sequence(
+                    prev_places
+                        .as_ref()
+                        .map(|p| p[i].clone())
+                        .unwrap_or_default(),
+                );
             }
-            Primitive::DirectEncounter | Primitive::BlackAgainstTied | Primitive::PlaceSum | Primitive::BestPlace | Primitive::SecondBestPlace => {
-                return Value::None
-            }
+            Primitive::DirectEncounter
+            | Primitive::BlackAgainstTied
+            | Primitive::PlaceSum
+            | Primitive::BestPlace
+            | Primitive::SecondBestPlace => return Value::None,
         })
     }
 
     /// The value of a criterion computed among the tied `group`.
     fn value_among(&self, c: &Criterion, i: usize, group: &HashSet<usize>) -> Value {
-        let among = |e: &&Encounter| e.opponent.is_some_and(|o| group.contains(&o)) && self.in_scope(e, c.scope, 0);
+        let among = |e: &&Encounter| {
+            e.opponent.is_some_and(|o| group.contains(&o)) && self.in_scope(e, c.scope, 0)
+        };
         match c.primitive {
-            Primitive::DirectEncounter => Value::Number(self.enc[i].iter().filter(among).map(|e| self.rank_points(e)).sum()),
-            Primitive::BlackAgainstTied if group.len() == 2 => {
-                Value::Number(self.enc[i].iter().filter(among).map(|e| e.black_games as f64).sum())
-            }
+            Primitive::DirectEncounter => Value::Number(
+                self.enc[i]
+                    .iter()
+                    .filter(among)
+                    .map(|e| self.rank_points(e))
+                    .sum(),
+            ),
+            Primitive::BlackAgainstTied if group.len() == 2 => Value::Number(
+                self.enc[i]
+                    .iter()
+                    .filter(among)
+                    .map(|e| e.black_games as f64)
+                    .sum(),
+            ),
             _ => Value::None,
         }
     }
@@ -655,9 +838,18 @@ impl<'a> Ctx<'a> {
         let kinds = self.rules.sanctions.as_ref().map(|k| k.len()).unwrap_or(0);
         let mut v = vec![vec![0.0; kinds]; self.n];
         // 队员总分制: a player's sanction counts for the team (inferred).
-        let owner = |s: &super::tournament::Sanction| if self.places.is_some() { self.t.players[s.entrant].team } else { Some(s.entrant) };
+        let owner = |s: &super::tournament::Sanction| {
+            if self.places.is_some() {
+                self.t.players[s.entrant].team
+            } else {
+                Some(s.entrant)
+            }
+        };
         for s in &self.t.sanctions {
-            if let Some(count) = owner(s).and_then(|i| v.get_mut(i)).and_then(|c| c.get_mut(s.kind)) {
+            if let Some(count) = owner(s)
+                .and_then(|i| v.get_mut(i))
+                .and_then(|c| c.get_mut(s.kind))
+            {
                 *count += 1.0;
             }
         }
@@ -668,7 +860,12 @@ impl<'a> Ctx<'a> {
     // Ranking
 
     fn standings(mut self) -> Standings {
-        let order: Vec<Criterion> = self.format.orders.get(&self.order).cloned().unwrap_or_default();
+        let order: Vec<Criterion> = self
+            .format
+            .orders
+            .get(&self.order)
+            .cloned()
+            .unwrap_or_default();
         // The chain: ranking score, sanctions (18.5), then the order.
         enum Step {
             Crit(Criterion),
@@ -683,16 +880,23 @@ impl<'a> Ctx<'a> {
         if sanctions && self.rules.sanctions_after == SanctionPlace::Tiebreaks {
             chain.push(Step::Sanctions);
         }
-        let labels: Vec<String> = chain.iter().map(|s| match s {
-            Step::Crit(c) => c.label(),
-            Step::Sanctions => SANCTIONS.to_string(),
-        }).collect();
+        let labels: Vec<String> = chain
+            .iter()
+            .map(|s| match s {
+                Step::Crit(c) => c.label(),
+                Step::Sanctions => SANCTIONS.to_string(),
+            })
+            .collect();
 
         let ranked: Vec<usize> = (0..self.n).filter(|&i| !self.annulled[i]).collect();
         // Values of every criterion that does not depend on the group, for every entrant.
         let mut values: Vec<Vec<Value>> = vec![vec![Value::None; chain.len()]; self.n];
         let mut prev_places = None;
-        let sanctions = if chain.iter().any(|s| matches!(s, Step::Sanctions)) { self.sanctions() } else { Vec::new() };
+        let sanctions = if chain.iter().any(|s| matches!(s, Step::Sanctions)) {
+            self.sanctions()
+        } else {
+            Vec::new()
+        };
         for (k, step) in chain.iter().enumerate() {
             for &i in &ranked {
                 values[i][k] = match step {
@@ -702,10 +906,13 @@ impl<'a> Ctx<'a> {
                 };
             }
         }
-        let better: Vec<Better> = chain.iter().map(|s| match s {
-            Step::Crit(c) => c.primitive.better(),
-            Step::Sanctions => Better::Lower,
-        }).collect();
+        let better: Vec<Better> = chain
+            .iter()
+            .map(|s| match s {
+                Step::Crit(c) => c.primitive.better(),
+                Step::Sanctions => Better::Lower,
+            })
+            .collect();
 
         // Split groups criterion by criterion; each block: members and the label that
         // separates it from the block above.
@@ -717,7 +924,10 @@ impl<'a> Ctx<'a> {
         let mut stack: Vec<(Vec<usize>, usize, Option<String>)> = vec![(ranked.clone(), 0, None)];
         while let Some((mut group, k, label)) = stack.pop() {
             if k == chain.len() || (group.len() == 1 && k > 0) {
-                blocks.push(Block { members: group, label });
+                blocks.push(Block {
+                    members: group,
+                    label,
+                });
                 continue;
             }
             if let Step::Crit(c) = &chain[k] {
@@ -728,24 +938,39 @@ impl<'a> Ctx<'a> {
                     }
                 }
             }
-            group.sort_by(|&a, &b| values[a][k].rank_cmp(&values[b][k], better[k]).then(a.cmp(&b)));
+            group.sort_by(|&a, &b| {
+                values[a][k]
+                    .rank_cmp(&values[b][k], better[k])
+                    .then(a.cmp(&b))
+            });
             let mut runs: Vec<Vec<usize>> = Vec::new();
             for &i in &group {
                 match runs.last_mut() {
-                    Some(r) if values[r[0]][k].rank_cmp(&values[i][k], better[k]).is_eq() => r.push(i),
+                    Some(r) if values[r[0]][k].rank_cmp(&values[i][k], better[k]).is_eq() => {
+                        r.push(i)
+                    }
                     _ => runs.push(vec![i]),
                 }
             }
             // Pushed in reverse so that the best run is handled (and emitted) first.
             for (j, run) in runs.into_iter().enumerate().rev() {
-                let l = if j == 0 { label.clone() } else { Some(labels[k].clone()) };
+                let l = if j == 0 {
+                    label.clone()
+                } else {
+                    Some(labels[k].clone())
+                };
                 stack.push((run, k + 1, l));
             }
         }
 
         // N+1: the final decides places 1 and 2 (10.4.3).
         if self.rules.n_plus_one.is_some() && self.format.entrants == Entrants::Players {
-            if let Some(g) = self.t.games.iter().find(|g| g.is_final && g.round <= self.upto) {
+            if let Some(g) = self
+                .t
+                .games
+                .iter()
+                .find(|g| g.is_final && g.round <= self.upto)
+            {
                 let winner = match g.result {
                     GameResult::RedWins | GameResult::RedWinsUnplayed => g.red,
                     GameResult::BlackWins | GameResult::BlackWinsUnplayed => g.black,
@@ -759,8 +984,20 @@ impl<'a> Ctx<'a> {
                 if let Some(first) = blocks.first_mut() {
                     first.label = Some(FINAL.into());
                 }
-                blocks.insert(0, Block { members: vec![loser], label: Some(FINAL.into()) });
-                blocks.insert(0, Block { members: vec![winner], label: None });
+                blocks.insert(
+                    0,
+                    Block {
+                        members: vec![loser],
+                        label: Some(FINAL.into()),
+                    },
+                );
+                blocks.insert(
+                    0,
+                    Block {
+                        members: vec![winner],
+                        label: None,
+                    },
+                );
             }
         }
 
@@ -768,7 +1005,9 @@ impl<'a> Ctx<'a> {
         let mut place = 1u32;
         for b in &blocks {
             let play_off = self.format.unresolved == Unresolved::PlayOff
-                || self.rules.champion.as_ref().is_some_and(|c| c.unresolved == Unresolved::PlayOff && c.places.contains(&place));
+                || self.rules.champion.as_ref().is_some_and(|c| {
+                    c.unresolved == Unresolved::PlayOff && c.places.contains(&place)
+                });
             for (j, &i) in b.members.iter().enumerate() {
                 let separated_by = if j == 0 {
                     b.label.clone()
@@ -785,7 +1024,12 @@ impl<'a> Ctx<'a> {
                         Value::Number(x) => *x,
                         _ => 0.0,
                     },
-                    values: labels.iter().cloned().zip(values[i].iter().cloned()).filter(|(_, v)| *v != Value::None).collect(),
+                    values: labels
+                        .iter()
+                        .cloned()
+                        .zip(values[i].iter().cloned())
+                        .filter(|(_, v)| *v != Value::None)
+                        .collect(),
                     separated_by,
                     withdrawn: self.withdrawn[i],
                 });
@@ -799,7 +1043,10 @@ impl<'a> Ctx<'a> {
             order: self.order.clone(),
             criteria: labels,
             rows,
-            annulled: (0..self.n).filter(|&i| self.annulled[i]).map(|i| self.ids[i].clone()).collect(),
+            annulled: (0..self.n)
+                .filter(|&i| self.annulled[i])
+                .map(|i| self.ids[i].clone())
+                .collect(),
             individual: self.places.take().map(|p| Box::new(p.individual)),
         }
     }

@@ -323,7 +323,10 @@ impl TournamentErrors {
 
 impl From<TournamentError> for TournamentErrors {
     fn from(e: TournamentError) -> TournamentErrors {
-        TournamentErrors { errors: vec![e], omitted: 0 }
+        TournamentErrors {
+            errors: vec![e],
+            omitted: 0,
+        }
     }
 }
 
@@ -344,7 +347,11 @@ impl fmt::Display for TournamentErrors {
             write!(f, "{e}")?;
         }
         if self.omitted > 0 {
-            write!(f, "\nand {} more errors (only the first {MAX_REPORTED_ERRORS} are reported)", self.omitted)?;
+            write!(
+                f,
+                "\nand {} more errors (only the first {MAX_REPORTED_ERRORS} are reported)",
+                self.omitted
+            )?;
         }
         Ok(())
     }
@@ -364,7 +371,10 @@ impl ReadError {
     pub fn reject_kind(&self) -> &'static str {
         match self {
             ReadError::Syntax(_) => "tournament.shape",
-            ReadError::Invalid(v) => v.first().map(|e| e.kind.reject_kind()).unwrap_or("tournament.shape"),
+            ReadError::Invalid(v) => v
+                .first()
+                .map(|e| e.kind.reject_kind())
+                .unwrap_or("tournament.shape"),
         }
     }
 }
@@ -387,20 +397,38 @@ impl RawTournament {
     /// Reads a tournament file's YAML text; errors carry `file`, line and column.
     pub fn from_yaml(file: &str, text: &str) -> Result<RawTournament, SyntaxError> {
         crate::input::yaml(text, &crate::input::Origin::named(file)).map_err(|e| {
-            let (line, column) = if e.line == 0 { (None, None) } else { (Some(e.line), Some(e.column)) };
-            SyntaxError { place: Place { file: Some(e.origin), record: String::new(), line, column }, message: e.what }
+            let (line, column) = if e.line == 0 {
+                (None, None)
+            } else {
+                (Some(e.line), Some(e.column))
+            };
+            SyntaxError {
+                place: Place {
+                    file: Some(e.origin),
+                    record: String::new(),
+                    line,
+                    column,
+                },
+                message: e.what,
+            }
         })
     }
 
     /// Reads the `standings` query's tournament object.
     pub fn from_json(v: &serde_json::Value) -> Result<RawTournament, SyntaxError> {
-        serde_json::from_value(v.clone())
-            .map_err(|e| SyntaxError { place: Place::default(), message: format!("tournament: {e}") })
+        serde_json::from_value(v.clone()).map_err(|e| SyntaxError {
+            place: Place::default(),
+            message: format!("tournament: {e}"),
+        })
     }
 }
 
 /// Reads and validates a tournament file under `rules`; errors carry file, line, column.
-pub fn read_file(file: &str, text: &str, rules: &CompetitionRules) -> Result<Tournament, ReadError> {
+pub fn read_file(
+    file: &str,
+    text: &str,
+    rules: &CompetitionRules,
+) -> Result<Tournament, ReadError> {
     let raw = RawTournament::from_yaml(file, text).map_err(ReadError::Syntax)?;
     Tournament::validate(&raw, rules).map_err(|mut errs| {
         let lines = Lines::of(text);
@@ -447,13 +475,28 @@ impl<'a> Lines<'a> {
             }
             let ind = raw.len() - t.len();
             if let Some(rest) = t.strip_prefix("- ").or_else(|| (t == "-").then_some("")) {
-                lines.push(L { no: i + 1, ind, item: true, text: rest });
+                lines.push(L {
+                    no: i + 1,
+                    ind,
+                    item: true,
+                    text: rest,
+                });
                 let r = rest.trim_start();
                 if !r.is_empty() {
-                    lines.push(L { no: i + 1, ind: ind + 2 + (rest.len() - r.len()), item: false, text: r });
+                    lines.push(L {
+                        no: i + 1,
+                        ind: ind + 2 + (rest.len() - r.len()),
+                        item: false,
+                        text: r,
+                    });
                 }
             } else {
-                lines.push(L { no: i + 1, ind, item: false, text: t });
+                lines.push(L {
+                    no: i + 1,
+                    ind,
+                    item: false,
+                    text: t,
+                });
             }
         }
         Lines(lines)
@@ -481,7 +524,11 @@ impl<'a> Lines<'a> {
             match seg {
                 Ok(key) => {
                     let k = window.iter().position(|l| {
-                        !l.item && l.ind >= min_ind && l.text.strip_prefix(key).is_some_and(|r| r.trim_start().starts_with(':'))
+                        !l.item
+                            && l.ind >= min_ind
+                            && l.text
+                                .strip_prefix(key)
+                                .is_some_and(|r| r.trim_start().starts_with(':'))
                     })?;
                     let l = window[k];
                     found = Some((l.no, l.ind + 1));
@@ -490,14 +537,23 @@ impl<'a> Lines<'a> {
                         return found; // a flow collection: its records are on this line
                     }
                     let start = lo + k + 1;
-                    let end = lines[start..hi].iter().position(|x| x.ind <= l.ind && !(x.item && x.ind == l.ind)).map(|p| start + p).unwrap_or(hi);
+                    let end = lines[start..hi]
+                        .iter()
+                        .position(|x| x.ind <= l.ind && !(x.item && x.ind == l.ind))
+                        .map(|p| start + p)
+                        .unwrap_or(hi);
                     lo = start;
                     hi = end;
                     min_ind = l.ind;
                 }
                 Err(n) => {
                     let item_ind = window.iter().find(|l| l.item)?.ind;
-                    let items: Vec<usize> = window.iter().enumerate().filter(|(_, l)| l.item && l.ind == item_ind).map(|(i, _)| lo + i).collect();
+                    let items: Vec<usize> = window
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, l)| l.item && l.ind == item_ind)
+                        .map(|(i, _)| lo + i)
+                        .collect();
                     let &s = items.get(n)?;
                     let l = lines[s];
                     found = Some((l.no, l.ind + 1));
@@ -546,7 +602,10 @@ impl GameResult {
         })
     }
     pub(crate) fn played(self) -> bool {
-        matches!(self, GameResult::RedWins | GameResult::BlackWins | GameResult::Draw)
+        matches!(
+            self,
+            GameResult::RedWins | GameResult::BlackWins | GameResult::Draw
+        )
     }
 }
 
@@ -652,8 +711,15 @@ impl Tournament {
     }
 
     /// Validates raw records under `rules`; every error found is returned.
-    pub fn validate(raw: &RawTournament, rules: &CompetitionRules) -> Result<Tournament, TournamentErrors> {
-        Validator { rules, errors: TournamentErrors::default() }.run(raw)
+    pub fn validate(
+        raw: &RawTournament,
+        rules: &CompetitionRules,
+    ) -> Result<Tournament, TournamentErrors> {
+        Validator {
+            rules,
+            errors: TournamentErrors::default(),
+        }
+        .run(raw)
     }
 }
 
@@ -668,7 +734,10 @@ fn blank(id: &str) -> bool {
 }
 
 fn at(record: impl Into<String>) -> Place {
-    Place { record: record.into(), ..Place::default() }
+    Place {
+        record: record.into(),
+        ..Place::default()
+    }
 }
 
 /// The players and teams of an event, with their ids.
@@ -707,8 +776,17 @@ type LineupRule = (super::data::Lineup, u32, String);
 type Booked = HashMap<(u32, usize), String>;
 
 impl Validator<'_> {
-    fn push(&mut self, kind: TournamentErrorKind, record: impl Into<String>, message: impl Into<String>) {
-        self.errors.push(TournamentError { kind, place: at(record), message: message.into() });
+    fn push(
+        &mut self,
+        kind: TournamentErrorKind,
+        record: impl Into<String>,
+        message: impl Into<String>,
+    ) {
+        self.errors.push(TournamentError {
+            kind,
+            place: at(record),
+            message: message.into(),
+        });
     }
 
     fn format(&mut self, name: &str, record: &str) -> Option<Format> {
@@ -719,7 +797,11 @@ impl Validator<'_> {
                 self.push(
                     TournamentErrorKind::UnknownFormat,
                     record,
-                    format!("`{name}` is not a format of {} (it has: {})", self.rules.ruleset, known.join(", ")),
+                    format!(
+                        "`{name}` is not a format of {} (it has: {})",
+                        self.rules.ruleset,
+                        known.join(", ")
+                    ),
                 );
                 None
             }
@@ -728,7 +810,9 @@ impl Validator<'_> {
 
     /// Validates the records in the rules' order: format and rounds, entrants, line-up, games, byes, sanctions, withdrawals, the N+1 final.
     fn run(mut self, raw: &RawTournament) -> Result<Tournament, TournamentErrors> {
-        let Some((format, individual_format, order)) = self.format_and_rounds(raw) else { return Err(self.errors) };
+        let Some((format, individual_format, order)) = self.format_and_rounds(raw) else {
+            return Err(self.errors);
+        };
         let team_event = format.entrants == Entrants::Teams;
         let game_format = individual_format.clone().unwrap_or_else(|| format.clone());
         let roster = self.entrants(raw, &format);
@@ -738,7 +822,10 @@ impl Validator<'_> {
         let (games, matches) = if team_event {
             self.team_matches(raw, &roster, &lineup, &mut booked)
         } else {
-            (self.individual_games(raw, &roster, &game_format, &mut booked), Vec::new())
+            (
+                self.individual_games(raw, &roster, &game_format, &mut booked),
+                Vec::new(),
+            )
         };
         let byes = self.byes(raw, &roster, &game_format, &mut booked);
         let sanctions = self.sanctions(raw, &roster);
@@ -766,7 +853,10 @@ impl Validator<'_> {
     }
 
     /// The format, the individual format of a 队员总分制 event, the order and the number of rounds; `None` stops the validation.
-    fn format_and_rounds(&mut self, raw: &RawTournament) -> Option<(Format, Option<Format>, String)> {
+    fn format_and_rounds(
+        &mut self,
+        raw: &RawTournament,
+    ) -> Option<(Format, Option<Format>, String)> {
         use TournamentErrorKind::*;
         let format = self.format(&raw.format, "format");
         let individual_format = match (&format, &raw.individual_format) {
@@ -774,7 +864,11 @@ impl Validator<'_> {
                 let inf = self.format(n, "individual_format");
                 if let Some(i) = &inf {
                     if i.entrants != Entrants::Players {
-                        self.push(UnknownFormat, "individual_format", format!("`{n}` does not rank individual players"));
+                        self.push(
+                            UnknownFormat,
+                            "individual_format",
+                            format!("`{n}` does not rank individual players"),
+                        );
                     }
                 }
                 inf
@@ -784,7 +878,11 @@ impl Validator<'_> {
                 None
             }
             (Some(_), Some(_)) => {
-                self.push(UnknownFormat, "individual_format", "only 队员总分制 formats take `individual_format`");
+                self.push(
+                    UnknownFormat,
+                    "individual_format",
+                    "only 队员总分制 formats take `individual_format`",
+                );
                 None
             }
             _ => None,
@@ -792,7 +890,16 @@ impl Validator<'_> {
         let order = match (&format, &raw.order) {
             (Some(f), Some(o)) if !f.orders.contains_key(o) => {
                 let names: Vec<&str> = f.orders.keys().map(String::as_str).collect();
-                self.push(UnknownOrder, "order", format!("`{}` names no order of {} (it has: {})", o, f.clause, names.join(", ")));
+                self.push(
+                    UnknownOrder,
+                    "order",
+                    format!(
+                        "`{}` names no order of {} (it has: {})",
+                        o,
+                        f.clause,
+                        names.join(", ")
+                    ),
+                );
                 o.clone()
             }
             (Some(_), Some(o)) => o.clone(),
@@ -802,12 +909,26 @@ impl Validator<'_> {
         if raw.rounds == 0 {
             self.push(UnknownRound, "rounds", "an event has at least one round");
         } else if raw.rounds > MAX_ROUNDS {
-            self.push(UnknownRound, "rounds", format!("{} rounds: an event has at most {MAX_ROUNDS} (MAX_ROUNDS)", raw.rounds));
+            self.push(
+                UnknownRound,
+                "rounds",
+                format!(
+                    "{} rounds: an event has at most {MAX_ROUNDS} (MAX_ROUNDS)",
+                    raw.rounds
+                ),
+            );
             return None;
         }
         let format = format?;
         if format.cycles > 1 && raw.rounds % format.cycles != 0 {
-            self.push(UnknownRound, "rounds", format!("{} rounds cannot be split into {} cycles", raw.rounds, format.cycles));
+            self.push(
+                UnknownRound,
+                "rounds",
+                format!(
+                    "{} rounds cannot be split into {} cycles",
+                    raw.rounds, format.cycles
+                ),
+            );
         }
         Some((format, individual_format, order))
     }
@@ -821,24 +942,44 @@ impl Validator<'_> {
         let mut pidx: HashMap<String, usize> = HashMap::new();
         for (i, p) in raw.players.iter().enumerate() {
             if blank(&p.id) {
-                self.push(EmptyId, format!("players[{i}]"), format!("player id `{}` is empty: an id names the player", p.id));
+                self.push(
+                    EmptyId,
+                    format!("players[{i}]"),
+                    format!("player id `{}` is empty: an id names the player", p.id),
+                );
                 continue;
             }
             if pidx.insert(p.id.clone(), players.len()).is_some() {
-                self.push(Duplicate, format!("players[{i}]"), format!("player `{}` is listed twice", p.id));
+                self.push(
+                    Duplicate,
+                    format!("players[{i}]"),
+                    format!("player `{}` is listed twice", p.id),
+                );
                 continue;
             }
-            players.push(Player { id: p.id.clone(), name: p.name.clone(), team: None });
+            players.push(Player {
+                id: p.id.clone(),
+                name: p.name.clone(),
+                team: None,
+            });
         }
         let mut teams: Vec<Team> = Vec::new();
         let mut tidx: HashMap<String, usize> = HashMap::new();
         for (i, t) in raw.teams.iter().enumerate() {
             if blank(&t.id) {
-                self.push(EmptyId, format!("teams[{i}]"), format!("team id `{}` is empty: an id names the team", t.id));
+                self.push(
+                    EmptyId,
+                    format!("teams[{i}]"),
+                    format!("team id `{}` is empty: an id names the team", t.id),
+                );
                 continue;
             }
             if tidx.contains_key(&t.id) {
-                self.push(Duplicate, format!("teams[{i}]"), format!("team `{}` is listed twice", t.id));
+                self.push(
+                    Duplicate,
+                    format!("teams[{i}]"),
+                    format!("team `{}` is listed twice", t.id),
+                );
                 continue;
             }
             let ti = teams.len();
@@ -846,39 +987,85 @@ impl Validator<'_> {
             let mut list = Vec::new();
             for (j, p) in t.players.iter().enumerate() {
                 if blank(p) {
-                    self.push(EmptyId, format!("teams[{i}].players[{j}]"), format!("player id `{p}` of team `{}` is empty: an id names the player", t.id));
+                    self.push(
+                        EmptyId,
+                        format!("teams[{i}].players[{j}]"),
+                        format!(
+                            "player id `{p}` of team `{}` is empty: an id names the player",
+                            t.id
+                        ),
+                    );
                     continue;
                 }
                 let k = match pidx.get(p) {
                     Some(&k) => k,
                     None => {
                         pidx.insert(p.clone(), players.len());
-                        players.push(Player { id: p.clone(), name: None, team: None });
+                        players.push(Player {
+                            id: p.clone(),
+                            name: None,
+                            team: None,
+                        });
                         players.len() - 1
                     }
                 };
                 if let Some(other) = players[k].team {
-                    let o = teams.get(other).map(|t| t.id.clone()).unwrap_or_else(|| t.id.clone());
-                    self.push(Duplicate, format!("teams[{i}].players"), format!("player `{p}` is registered for `{o}` and `{}`", t.id));
+                    let o = teams
+                        .get(other)
+                        .map(|t| t.id.clone())
+                        .unwrap_or_else(|| t.id.clone());
+                    self.push(
+                        Duplicate,
+                        format!("teams[{i}].players"),
+                        format!("player `{p}` is registered for `{o}` and `{}`", t.id),
+                    );
                     continue;
                 }
                 players[k].team = Some(ti);
                 list.push(k);
             }
-            teams.push(Team { id: t.id.clone(), name: t.name.clone(), players: list });
+            teams.push(Team {
+                id: t.id.clone(),
+                name: t.name.clone(),
+                players: list,
+            });
         }
         if (team_event || by_places) && teams.is_empty() {
-            self.push(UnknownEntrant, "teams", format!("format `{}` ranks teams: list them under `teams`", raw.format));
+            self.push(
+                UnknownEntrant,
+                "teams",
+                format!(
+                    "format `{}` ranks teams: list them under `teams`",
+                    raw.format
+                ),
+            );
         }
         if !team_event && !by_places && !raw.teams.is_empty() {
-            self.push(UnknownFormat, "teams", format!("format `{}` ranks players; `teams` belong to team formats", raw.format));
+            self.push(
+                UnknownFormat,
+                "teams",
+                format!(
+                    "format `{}` ranks players; `teams` belong to team formats",
+                    raw.format
+                ),
+            );
         }
         if by_places {
             if let Some((i, p)) = players.iter().enumerate().find(|(_, p)| p.team.is_none()) {
-                self.push(UnknownEntrant, format!("players[{i}]"), format!("player `{}` belongs to no team (队员总分制)", p.id));
+                self.push(
+                    UnknownEntrant,
+                    format!("players[{i}]"),
+                    format!("player `{}` belongs to no team (队员总分制)", p.id),
+                );
             }
         }
-        Roster { team_event, players, pidx, teams, tidx }
+        Roster {
+            team_event,
+            players,
+            pidx,
+            teams,
+            tidx,
+        }
     }
 
     /// The line-up rule of a team event and each team's registration against its boards.
@@ -889,13 +1076,26 @@ impl Validator<'_> {
                 (Some(l), Some(b)) if b > 0 => match self.rules.lineups.get(l) {
                     Some(rule) => Some((rule.clone(), b, l.clone())),
                     None => {
-                        let known: Vec<&str> = self.rules.lineups.keys().map(String::as_str).collect();
-                        self.push(NoRule, "lineup", format!("`{l}` is not a line-up system of {} (it has: {})", self.rules.ruleset, known.join(", ")));
+                        let known: Vec<&str> =
+                            self.rules.lineups.keys().map(String::as_str).collect();
+                        self.push(
+                            NoRule,
+                            "lineup",
+                            format!(
+                                "`{l}` is not a line-up system of {} (it has: {})",
+                                self.rules.ruleset,
+                                known.join(", ")
+                            ),
+                        );
                         None
                     }
                 },
                 _ => {
-                    self.push(Lineup, "boards", "a team event gives `boards` (at least 1) and `lineup`");
+                    self.push(
+                        Lineup,
+                        "boards",
+                        "a team event gives `boards` (at least 1) and `lineup`",
+                    );
                     None
                 }
             }
@@ -905,9 +1105,24 @@ impl Validator<'_> {
         if let Some((rule, boards, name)) = &lineup {
             for (i, t) in roster.teams.iter().enumerate() {
                 if (t.players.len() as u32) < *boards {
-                    self.push(Lineup, format!("teams[{i}].players"), format!("team `{}` registers {} players for {boards} boards", t.id, t.players.len()));
+                    self.push(
+                        Lineup,
+                        format!("teams[{i}].players"),
+                        format!(
+                            "team `{}` registers {} players for {boards} boards",
+                            t.id,
+                            t.players.len()
+                        ),
+                    );
                 } else if !rule.reserves && t.players.len() as u32 > *boards {
-                    self.push(Lineup, format!("teams[{i}].players"), format!("team `{}` registers reserves, which `{name}` does not allow", t.id));
+                    self.push(
+                        Lineup,
+                        format!("teams[{i}].players"),
+                        format!(
+                            "team `{}` registers reserves, which `{name}` does not allow",
+                            t.id
+                        ),
+                    );
                 }
             }
         }
@@ -917,14 +1132,25 @@ impl Validator<'_> {
     /// Books an entrant in a round; a second booking in the same round is an error.
     fn book(&mut self, booked: &mut Booked, round: u32, who: usize, who_name: &str, record: &str) {
         if let Some(prev) = booked.insert((round, who), record.to_string()) {
-            self.push(TournamentErrorKind::DoubleBooking, record, format!("`{who_name}` is already in {prev} in round {round}"));
+            self.push(
+                TournamentErrorKind::DoubleBooking,
+                record,
+                format!("`{who_name}` is already in {prev} in round {round}"),
+            );
         }
     }
 
     /// Whether `round` is a round of the event; an error at `record` if not.
     fn round_ok(&mut self, raw: &RawTournament, round: u32, record: &str) -> bool {
         if round == 0 || round > raw.rounds {
-            self.push(TournamentErrorKind::UnknownRound, record, format!("round {round} is not a round of this event (1–{})", raw.rounds));
+            self.push(
+                TournamentErrorKind::UnknownRound,
+                record,
+                format!(
+                    "round {round} is not a round of this event (1–{})",
+                    raw.rounds
+                ),
+            );
             false
         } else {
             true
@@ -932,21 +1158,43 @@ impl Validator<'_> {
     }
 
     /// One game: its result, its two listed players, and the play-off winner.
-    fn game(&mut self, roster: &Roster, g: &RawGame, round: u32, record: &str, in_match: Option<usize>) -> Option<Game> {
+    fn game(
+        &mut self,
+        roster: &Roster,
+        g: &RawGame,
+        round: u32,
+        record: &str,
+        in_match: Option<usize>,
+    ) -> Option<Game> {
         use TournamentErrorKind::*;
         let result = GameResult::parse(&g.result);
         if result.is_none() {
-            self.push(UnknownValue, record, format!("result `{}` is none of red, black, draw, +-, -+, --", g.result));
+            self.push(
+                UnknownValue,
+                record,
+                format!(
+                    "result `{}` is none of red, black, draw, +-, -+, --",
+                    g.result
+                ),
+            );
         }
         let red = roster.pidx.get(&g.red).copied();
         let black = roster.pidx.get(&g.black).copied();
         for (side, id, k) in [("red", &g.red, red), ("black", &g.black, black)] {
             if k.is_none() {
-                self.push(UnknownEntrant, record, format!("{side} player `{id}` is not listed"));
+                self.push(
+                    UnknownEntrant,
+                    record,
+                    format!("{side} player `{id}` is not listed"),
+                );
             }
         }
         if g.red == g.black {
-            self.push(SelfGame, record, format!("`{}` plays against themselves", g.red));
+            self.push(
+                SelfGame,
+                record,
+                format!("`{}` plays against themselves", g.red),
+            );
             return None;
         }
         let (red, black, result) = (red?, black?, result?);
@@ -955,53 +1203,101 @@ impl Validator<'_> {
             Some(w) if *w == g.red => Some(red),
             Some(w) if *w == g.black => Some(black),
             Some(w) => {
-                self.push(UnknownEntrant, record, format!("play-off winner `{w}` did not play this game"));
+                self.push(
+                    UnknownEntrant,
+                    record,
+                    format!("play-off winner `{w}` did not play this game"),
+                );
                 None
             }
         };
         let f = g.fouls.unwrap_or_default();
-        Some(Game { round, red, black, result, fouls: [f.red, f.black], board: g.board, in_match, is_final: g.r#final, play_off_winner })
+        Some(Game {
+            round,
+            red,
+            black,
+            result,
+            fouls: [f.red, f.black],
+            board: g.board,
+            in_match,
+            is_final: g.r#final,
+            play_off_winner,
+        })
     }
 
     /// The matches of a team event: the two teams, their round, their board games and line-ups.
-    fn team_matches(&mut self, raw: &RawTournament, roster: &Roster, lineup: &Option<LineupRule>, booked: &mut Booked) -> (Vec<Game>, Vec<Match>) {
+    fn team_matches(
+        &mut self,
+        raw: &RawTournament,
+        roster: &Roster,
+        lineup: &Option<LineupRule>,
+        booked: &mut Booked,
+    ) -> (Vec<Game>, Vec<Match>) {
         use TournamentErrorKind::*;
         let mut games: Vec<Game> = Vec::new();
         let mut matches: Vec<Match> = Vec::new();
         if !raw.games.is_empty() {
-            self.push(UnknownFormat, "games", "a team event records its games inside `matches`");
+            self.push(
+                UnknownFormat,
+                "games",
+                "a team event records its games inside `matches`",
+            );
         }
         for (mi, m) in raw.matches.iter().enumerate() {
             let rec = format!("matches[{mi}]");
             let ok_round = self.round_ok(raw, m.round, &rec);
-            let t: Vec<Option<usize>> = m.teams.iter().map(|id| roster.tidx.get(id).copied()).collect();
+            let t: Vec<Option<usize>> = m
+                .teams
+                .iter()
+                .map(|id| roster.tidx.get(id).copied())
+                .collect();
             for (id, k) in m.teams.iter().zip(&t) {
                 if k.is_none() {
                     self.push(UnknownEntrant, &rec, format!("team `{id}` is not listed"));
                 }
             }
             if m.teams[0] == m.teams[1] {
-                self.push(SelfGame, &rec, format!("team `{}` plays against itself", m.teams[0]));
+                self.push(
+                    SelfGame,
+                    &rec,
+                    format!("team `{}` plays against itself", m.teams[0]),
+                );
                 continue;
             }
-            let (Some(a), Some(b)) = (t[0], t[1]) else { continue };
+            let (Some(a), Some(b)) = (t[0], t[1]) else {
+                continue;
+            };
             if ok_round {
                 self.book(booked, m.round, a, &m.teams[0], &rec);
                 self.book(booked, m.round, b, &m.teams[1], &rec);
             }
             let match_index = matches.len();
-            let (list, on_board) = self.board_games(roster, lineup, mi, m, [a, b], match_index, &mut games);
+            let (list, on_board) =
+                self.board_games(roster, lineup, mi, m, [a, b], match_index, &mut games);
             if let Some(rule) = lineup {
                 self.fielded_lineup(roster, rule, &rec, [a, b], &on_board);
             }
-            matches.push(Match { round: m.round, teams: [a, b], games: list });
+            matches.push(Match {
+                round: m.round,
+                teams: [a, b],
+                games: list,
+            });
         }
         (games, matches)
     }
 
     /// The board games of one match: each between the two teams, on its own board, each player on one board.
     #[allow(clippy::too_many_arguments)]
-    fn board_games(&mut self, roster: &Roster, lineup: &Option<LineupRule>, mi: usize, m: &RawMatch, [a, b]: [usize; 2], match_index: usize, games: &mut Vec<Game>) -> (Vec<usize>, [BTreeMap<u32, usize>; 2]) {
+    fn board_games(
+        &mut self,
+        roster: &Roster,
+        lineup: &Option<LineupRule>,
+        mi: usize,
+        m: &RawMatch,
+        [a, b]: [usize; 2],
+        match_index: usize,
+        games: &mut Vec<Game>,
+    ) -> (Vec<usize>, [BTreeMap<u32, usize>; 2]) {
         use TournamentErrorKind::*;
         let players = &roster.players;
         let mut list = Vec::new();
@@ -1009,13 +1305,36 @@ impl Validator<'_> {
         for (gi, g) in m.games.iter().enumerate() {
             let grec = format!("matches[{mi}].games[{gi}]");
             if g.round.is_some_and(|r| r != m.round) {
-                self.push(UnknownRound, &grec, "a board game is in its match's round (leave `round` out)");
+                self.push(
+                    UnknownRound,
+                    &grec,
+                    "a board game is in its match's round (leave `round` out)",
+                );
             }
-            let Some(gm) = self.game(roster, g, m.round, &grec, Some(match_index)) else { continue };
-            let side_of = |p: usize| players[p].team.and_then(|t| if t == a { Some(0) } else if t == b { Some(1) } else { None });
+            let Some(gm) = self.game(roster, g, m.round, &grec, Some(match_index)) else {
+                continue;
+            };
+            let side_of = |p: usize| {
+                players[p].team.and_then(|t| {
+                    if t == a {
+                        Some(0)
+                    } else if t == b {
+                        Some(1)
+                    } else {
+                        None
+                    }
+                })
+            };
             let (sr, sb) = (side_of(gm.red), side_of(gm.black));
             if sr.is_none() || sb.is_none() || sr == sb {
-                self.push(Lineup, &grec, format!("a board game is between a player of `{}` and one of `{}`", m.teams[0], m.teams[1]));
+                self.push(
+                    Lineup,
+                    &grec,
+                    format!(
+                        "a board game is between a player of `{}` and one of `{}`",
+                        m.teams[0], m.teams[1]
+                    ),
+                );
                 continue;
             }
             let Some(board) = g.board else {
@@ -1024,17 +1343,29 @@ impl Validator<'_> {
             };
             if let Some((_, boards, _)) = lineup {
                 if board == 0 || board > *boards {
-                    self.push(Lineup, &grec, format!("board {board} is not one of 1–{boards}"));
+                    self.push(
+                        Lineup,
+                        &grec,
+                        format!("board {board} is not one of 1–{boards}"),
+                    );
                     continue;
                 }
             }
             for (side, p) in [(sr, gm.red), (sb, gm.black)] {
                 let s = side.unwrap_or(0);
                 if on_board[s].values().any(|&q| q == p) {
-                    self.push(DoubleBooking, &grec, format!("`{}` plays two boards of one match", players[p].id));
+                    self.push(
+                        DoubleBooking,
+                        &grec,
+                        format!("`{}` plays two boards of one match", players[p].id),
+                    );
                 }
                 if on_board[s].insert(board, p).is_some() {
-                    self.push(Lineup, &grec, format!("board {board} of `{}` is played twice", m.teams[s]));
+                    self.push(
+                        Lineup,
+                        &grec,
+                        format!("board {board} of `{}` is played twice", m.teams[s]),
+                    );
                 }
             }
             list.push(games.len());
@@ -1044,30 +1375,69 @@ impl Validator<'_> {
     }
 
     /// The players each team fields in one match, against the line-up rule: every board, in registration order, reserves.
-    fn fielded_lineup(&mut self, roster: &Roster, (rule, boards, name): &LineupRule, rec: &str, teams: [usize; 2], on_board: &[BTreeMap<u32, usize>; 2]) {
+    fn fielded_lineup(
+        &mut self,
+        roster: &Roster,
+        (rule, boards, name): &LineupRule,
+        rec: &str,
+        teams: [usize; 2],
+        on_board: &[BTreeMap<u32, usize>; 2],
+    ) {
         let players = &roster.players;
         for (s, team) in teams.into_iter().enumerate() {
             let team = &roster.teams[team];
             let fielded: Vec<usize> = on_board[s].values().copied().collect();
             if fielded.len() as u32 != *boards {
-                self.push(TournamentErrorKind::Lineup, rec, format!("`{}` fields {} of {boards} boards", team.id, fielded.len()));
+                self.push(
+                    TournamentErrorKind::Lineup,
+                    rec,
+                    format!("`{}` fields {} of {boards} boards", team.id, fielded.len()),
+                );
                 continue;
             }
-            let pos: Vec<usize> = fielded.iter().map(|p| team.players.iter().position(|q| q == p).unwrap_or(usize::MAX)).collect();
+            let pos: Vec<usize> = fielded
+                .iter()
+                .map(|p| {
+                    team.players
+                        .iter()
+                        .position(|q| q == p)
+                        .unwrap_or(usize::MAX)
+                })
+                .collect();
             if rule.keeps_registration_order && pos.windows(2).any(|w| w[0] >= w[1]) {
                 self.push(TournamentErrorKind::Lineup, rec, format!("`{}` fields its players out of registration order ({}), which `{name}` forbids", team.id, fielded.iter().map(|&p| players[p].id.as_str()).collect::<Vec<_>>().join("-")));
             } else if !rule.reserves && pos.iter().any(|&k| k as u32 >= *boards) {
-                self.push(TournamentErrorKind::Lineup, rec, format!("`{}` fields a player beyond its first {boards}, which `{name}` forbids", team.id));
+                self.push(
+                    TournamentErrorKind::Lineup,
+                    rec,
+                    format!(
+                        "`{}` fields a player beyond its first {boards}, which `{name}` forbids",
+                        team.id
+                    ),
+                );
             }
         }
     }
 
     /// The games of an individual event: each in a round, each player once a round (a mini-match may play several).
-    fn individual_games(&mut self, raw: &RawTournament, roster: &Roster, game_format: &Format, booked: &mut Booked) -> Vec<Game> {
+    fn individual_games(
+        &mut self,
+        raw: &RawTournament,
+        roster: &Roster,
+        game_format: &Format,
+        booked: &mut Booked,
+    ) -> Vec<Game> {
         use TournamentErrorKind::*;
         let mut games: Vec<Game> = Vec::new();
         if !raw.matches.is_empty() {
-            self.push(UnknownFormat, "matches", format!("format `{}` ranks players: record `games`, not `matches`", raw.format));
+            self.push(
+                UnknownFormat,
+                "matches",
+                format!(
+                    "format `{}` ranks players: record `games`, not `matches`",
+                    raw.format
+                ),
+            );
         }
         // Individual mini-matches (unit: match): a pairing may play several games in a round.
         let mini_matches = game_format.unit == Unit::Match;
@@ -1082,14 +1452,23 @@ impl Validator<'_> {
             if g.board.is_some() {
                 self.push(Lineup, &rec, "`board` belongs to games inside team matches");
             }
-            let Some(gm) = self.game(roster, g, round, &rec, None) else { continue };
+            let Some(gm) = self.game(roster, g, round, &rec, None) else {
+                continue;
+            };
             if ok_round {
                 for (p, o) in [(gm.red, gm.black), (gm.black, gm.red)] {
                     match opponent_in_round.get(&(round, p)) {
                         Some(&q) if mini_matches && q == o => {}
                         Some(_) => {
                             let prev = booked.get(&(round, p)).cloned().unwrap_or_default();
-                            self.push(DoubleBooking, &rec, format!("`{}` is already in {prev} in round {round}", roster.players[p].id));
+                            self.push(
+                                DoubleBooking,
+                                &rec,
+                                format!(
+                                    "`{}` is already in {prev} in round {round}",
+                                    roster.players[p].id
+                                ),
+                            );
                         }
                         None => {
                             opponent_in_round.insert((round, p), o);
@@ -1104,7 +1483,13 @@ impl Validator<'_> {
     }
 
     /// The byes: each for a listed entrant, under a bye rule of the format.
-    fn byes(&mut self, raw: &RawTournament, roster: &Roster, game_format: &Format, booked: &mut Booked) -> Vec<(u32, usize)> {
+    fn byes(
+        &mut self,
+        raw: &RawTournament,
+        roster: &Roster,
+        game_format: &Format,
+        booked: &mut Booked,
+    ) -> Vec<(u32, usize)> {
         use TournamentErrorKind::*;
         let team_event = roster.team_event;
         let mut byes = Vec::new();
@@ -1112,18 +1497,44 @@ impl Validator<'_> {
             let rec = format!("byes[{i}]");
             let ok_round = self.round_ok(raw, b.round, &rec);
             let Some(e) = roster.entrant_index(&b.entrant) else {
-                self.push(UnknownEntrant, &rec, format!("`{}` is not listed", b.entrant));
+                self.push(
+                    UnknownEntrant,
+                    &rec,
+                    format!("`{}` is not listed", b.entrant),
+                );
                 continue;
             };
-            let scored_rule = if team_event { self.rules.bye_team_score } else { self.rules.bye_score };
+            let scored_rule = if team_event {
+                self.rules.bye_team_score
+            } else {
+                self.rules.bye_score
+            };
             match game_format.byes {
                 Byes::Unstated => {
-                    self.push(NoRule, &rec, format!("{} has no rule on byes for `{}`", self.rules.ruleset, game_format.name));
+                    self.push(
+                        NoRule,
+                        &rec,
+                        format!(
+                            "{} has no rule on byes for `{}`",
+                            self.rules.ruleset, game_format.name
+                        ),
+                    );
                     continue;
                 }
                 Byes::Scored if scored_rule.is_none() => {
-                    let id = if team_event { "bye.team_score" } else { "bye.score" };
-                    self.push(NoRule, &rec, format!("{} has no `{id}` clause: a bye cannot be scored", self.rules.ruleset));
+                    let id = if team_event {
+                        "bye.team_score"
+                    } else {
+                        "bye.score"
+                    };
+                    self.push(
+                        NoRule,
+                        &rec,
+                        format!(
+                            "{} has no `{id}` clause: a bye cannot be scored",
+                            self.rules.ruleset
+                        ),
+                    );
                     continue;
                 }
                 _ => {}
@@ -1146,20 +1557,41 @@ impl Validator<'_> {
                 self.round_ok(raw, r, &rec);
             }
             // In a team event a player's sanction counts for the team.
-            let e = roster.entrant_index(&s.entrant).or_else(|| if roster.team_event { roster.pidx.get(&s.entrant).and_then(|&p| roster.players[p].team) } else { None });
+            let e = roster.entrant_index(&s.entrant).or_else(|| {
+                if roster.team_event {
+                    roster
+                        .pidx
+                        .get(&s.entrant)
+                        .and_then(|&p| roster.players[p].team)
+                } else {
+                    None
+                }
+            });
             let Some(e) = e else {
-                self.push(UnknownEntrant, &rec, format!("`{}` is not listed", s.entrant));
+                self.push(
+                    UnknownEntrant,
+                    &rec,
+                    format!("`{}` is not listed", s.entrant),
+                );
                 continue;
             };
             let Some(kinds) = &self.rules.sanctions else {
-                self.push(NoRule, &rec, format!("{} has no `sanction.ranking` clause", self.rules.ruleset));
+                self.push(
+                    NoRule,
+                    &rec,
+                    format!("{} has no `sanction.ranking` clause", self.rules.ruleset),
+                );
                 continue;
             };
             match kinds.iter().position(|k| k.kind == s.kind) {
                 Some(kind) => sanctions.push(Sanction { entrant: e, kind }),
                 None => {
                     let known: Vec<&str> = kinds.iter().map(|k| k.kind.as_str()).collect();
-                    self.push(UnknownValue, &rec, format!("sanction kind `{}` is none of {}", s.kind, known.join(", ")));
+                    self.push(
+                        UnknownValue,
+                        &rec,
+                        format!("sanction kind `{}` is none of {}", s.kind, known.join(", ")),
+                    );
                 }
             }
         }
@@ -1167,7 +1599,15 @@ impl Validator<'_> {
     }
 
     /// The withdrawals: each once, under a withdrawal rule, with no result after it.
-    fn withdrawals(&mut self, raw: &RawTournament, roster: &Roster, game_format: &Format, games: &[Game], matches: &[Match], byes: &[(u32, usize)]) -> Vec<(usize, u32)> {
+    fn withdrawals(
+        &mut self,
+        raw: &RawTournament,
+        roster: &Roster,
+        game_format: &Format,
+        games: &[Game],
+        matches: &[Match],
+        byes: &[(u32, usize)],
+    ) -> Vec<(usize, u32)> {
         use TournamentErrorKind::*;
         let mut withdrawals: Vec<(usize, u32)> = Vec::new();
         // Entrant → (after round, index of its withdrawal record).
@@ -1175,15 +1615,33 @@ impl Validator<'_> {
         for (i, w) in raw.withdrawals.iter().enumerate() {
             let rec = format!("withdrawals[{i}]");
             if w.after_round > raw.rounds {
-                self.push(UnknownRound, &rec, format!("round {} is not a round of this event (1–{})", w.after_round, raw.rounds));
+                self.push(
+                    UnknownRound,
+                    &rec,
+                    format!(
+                        "round {} is not a round of this event (1–{})",
+                        w.after_round, raw.rounds
+                    ),
+                );
             }
             let Some(e) = roster.entrant_index(&w.entrant) else {
-                self.push(UnknownEntrant, &rec, format!("`{}` is not listed", w.entrant));
+                self.push(
+                    UnknownEntrant,
+                    &rec,
+                    format!("`{}` is not listed", w.entrant),
+                );
                 continue;
             };
             let system = game_format.system;
             if system.is_none_or(|s| !self.rules.withdrawal.contains_key(&s)) {
-                self.push(NoRule, &rec, format!("{} has no withdrawal rule for `{}`", self.rules.ruleset, game_format.name));
+                self.push(
+                    NoRule,
+                    &rec,
+                    format!(
+                        "{} has no withdrawal rule for `{}`",
+                        self.rules.ruleset, game_format.name
+                    ),
+                );
                 continue;
             }
             if withdrawn.contains_key(&e) {
@@ -1199,7 +1657,12 @@ impl Validator<'_> {
         let results: Box<dyn Iterator<Item = (u32, usize)> + '_> = if roster.team_event {
             Box::new(matches.iter().flat_map(|m| m.teams.map(|t| (m.round, t))))
         } else {
-            Box::new(games.iter().flat_map(|g| [(g.round, g.red), (g.round, g.black)]).chain(byes.iter().copied()))
+            Box::new(
+                games
+                    .iter()
+                    .flat_map(|g| [(g.round, g.red), (g.round, g.black)])
+                    .chain(byes.iter().copied()),
+            )
         };
         for (round, e) in results {
             if withdrawn.get(&e).is_some_and(|&(after, _)| round > after) {
@@ -1208,20 +1671,50 @@ impl Validator<'_> {
         }
         for &(e, after) in &withdrawals {
             if let (Some(r), Some(&(_, i))) = (late.get(&e), withdrawn.get(&e)) {
-                self.push(Withdrawal, format!("withdrawals[{i}]"), format!("`{}` withdrew after round {after} but has a result in round {r}", roster.entrant_name(e)));
+                self.push(
+                    Withdrawal,
+                    format!("withdrawals[{i}]"),
+                    format!(
+                        "`{}` withdrew after round {after} but has a result in round {r}",
+                        roster.entrant_name(e)
+                    ),
+                );
             }
         }
         withdrawals
     }
 
     /// The N+1 final: one, in the last round of an individual Swiss event, a drawn one decided by play-off.
-    fn n_plus_one_final(&mut self, raw: &RawTournament, games: &[Game], game_format: &Format, team_event: bool) {
+    fn n_plus_one_final(
+        &mut self,
+        raw: &RawTournament,
+        games: &[Game],
+        game_format: &Format,
+        team_event: bool,
+    ) {
         use TournamentErrorKind::*;
-        let finals: Vec<usize> = games.iter().enumerate().filter(|(_, g)| g.is_final).map(|(i, _)| i).collect();
+        let finals: Vec<usize> = games
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.is_final)
+            .map(|(i, _)| i)
+            .collect();
         if !finals.is_empty() {
-            let rec = raw.games.iter().position(|g| g.r#final).map(|i| format!("games[{i}]")).unwrap_or_default();
+            let rec = raw
+                .games
+                .iter()
+                .position(|g| g.r#final)
+                .map(|i| format!("games[{i}]"))
+                .unwrap_or_default();
             if self.rules.n_plus_one.is_none() {
-                self.push(NoRule, &rec, format!("{} has no N+1 format (`format.n_plus_one`)", self.rules.ruleset));
+                self.push(
+                    NoRule,
+                    &rec,
+                    format!(
+                        "{} has no N+1 format (`format.n_plus_one`)",
+                        self.rules.ruleset
+                    ),
+                );
             } else if finals.len() > 1 {
                 self.push(DoubleBooking, &rec, "an N+1 event has one final");
             } else if game_format.system != Some(System::Swiss) || team_event {
@@ -1229,7 +1722,11 @@ impl Validator<'_> {
             } else {
                 let g = &games[finals[0]];
                 if g.round != raw.rounds {
-                    self.push(UnknownRound, &rec, format!("the final is played in the last round ({})", raw.rounds));
+                    self.push(
+                        UnknownRound,
+                        &rec,
+                        format!("the final is played in the last round ({})", raw.rounds),
+                    );
                 }
                 if g.result == GameResult::Draw && g.play_off_winner.is_none() {
                     self.push(NoRule, &rec, "a drawn final gives `play_off_winner` (the play-off decides places 1 and 2)");

@@ -44,7 +44,10 @@ impl From<crate::input::InputError> for Problem {
 }
 
 /// A YAML file of the suite (`path` relative to its root) read through the reading layer.
-pub(crate) fn read_yaml<T: serde::de::DeserializeOwned>(path: &str, text: &str) -> Result<T, Problem> {
+pub(crate) fn read_yaml<T: serde::de::DeserializeOwned>(
+    path: &str,
+    text: &str,
+) -> Result<T, Problem> {
     crate::input::yaml(text, &crate::input::Origin::named(path)).map_err(Problem::from)
 }
 

@@ -21,7 +21,10 @@ enum Part {
     /// `*` or `**`
     Any,
     /// `[…]`: ranges (a single character is a range of one), negated with `!` or `^`.
-    Class { negated: bool, ranges: Vec<(char, char)> },
+    Class {
+        negated: bool,
+        ranges: Vec<(char, char)>,
+    },
     /// `{a,b}`: each alternative compiled.
     Either(Vec<Vec<Part>>),
 }
@@ -39,7 +42,13 @@ pub struct GlobError {
 
 impl std::fmt::Display for GlobError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "bad glob `{}`: {} (character {})", self.glob, self.problem, self.at + 1)
+        write!(
+            f,
+            "bad glob `{}`: {} (character {})",
+            self.glob,
+            self.problem,
+            self.at + 1
+        )
     }
 }
 
@@ -50,9 +59,16 @@ impl Glob {
     pub fn new(text: &str) -> Result<Glob, GlobError> {
         let chars: Vec<char> = text.chars().collect();
         let mut at = 0;
-        let err = |at: usize, problem| GlobError { glob: text.to_string(), at, problem };
+        let err = |at: usize, problem| GlobError {
+            glob: text.to_string(),
+            at,
+            problem,
+        };
         let parts = parse(&chars, &mut at, false).map_err(|(a, p)| err(a, p))?;
-        Ok(Glob { text: text.to_string(), parts })
+        Ok(Glob {
+            text: text.to_string(),
+            parts,
+        })
     }
 
     /// The glob as given.
@@ -174,7 +190,8 @@ fn matches<'p>(parts: &'p [Part], s: &[char], rest: &mut Vec<&'p [Part]>) -> boo
         Part::Literal(c) => s.first() == Some(c) && matches(tail, &s[1..], rest),
         Part::One => !s.is_empty() && matches(tail, &s[1..], rest),
         Part::Class { negated, ranges } => {
-            s.first().is_some_and(|c| ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(c)) != *negated)
+            s.first()
+                .is_some_and(|c| ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(c)) != *negated)
                 && matches(tail, &s[1..], rest)
         }
         Part::Any => (0..=s.len()).any(|skip| matches(tail, &s[skip..], rest)),
@@ -223,11 +240,17 @@ mod tests {
     fn bad_globs_say_where() {
         let e = Glob::new("movement/[ab").unwrap_err();
         assert_eq!((e.at, e.problem), (9, "`[` not closed"));
-        assert_eq!(e.to_string(), "bad glob `movement/[ab`: `[` not closed (character 10)");
+        assert_eq!(
+            e.to_string(),
+            "bad glob `movement/[ab`: `[` not closed (character 10)"
+        );
         assert_eq!(Glob::new("{a,b").unwrap_err().problem, "`{` not closed");
         assert_eq!(Glob::new("a}").unwrap_err().problem, "`}` not opened");
         assert!(m("a,b", "a,b"));
         assert_eq!(Glob::new("a\\").unwrap_err().problem, "`\\` at the end");
-        assert_eq!(Glob::new("[z-a]").unwrap_err().problem, "range out of order");
+        assert_eq!(
+            Glob::new("[z-a]").unwrap_err().problem,
+            "range out of order"
+        );
     }
 }

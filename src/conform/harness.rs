@@ -15,12 +15,12 @@ use std::time::Duration;
 use super::case::{Case, Problem};
 use super::check::check_suite;
 use super::coverage::Coverage;
-use super::protocol::Implementation;
-use crate::reference::Reference;
 use super::known::UPDATE_REFERENCE;
+use super::protocol::Implementation;
 use super::runner::{self, CaseResult, KnownFailure, KnownFailures, RunOptions, Status, Summary};
 use super::subject::InProcess;
 use super::suite::{SpecFacts, Suite};
+use crate::reference::Reference;
 use crate::spec::Spec;
 
 /// Runs the suite against a Rust implementation, in-process.
@@ -136,8 +136,13 @@ impl<I: Implementation> Harness<I> {
         let mut opts = self.opts;
         for f in &self.known_files {
             let text = crate::input::read_file(f).map_err(|e| e.to_string())?;
-            let known = KnownFailures::parse(&f.display().to_string(), &text, &suite)
-                .map_err(|errs| errs.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))?;
+            let known =
+                KnownFailures::parse(&f.display().to_string(), &text, &suite).map_err(|errs| {
+                    errs.iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                })?;
             opts.known.entries.extend(known.entries);
         }
         let mut unknown = Vec::new();
@@ -211,7 +216,9 @@ impl From<String> for Failure {
 
 /// The event overlays shipped with the built-in spec.
 fn builtin_overlays() -> Vec<crate::spec::Overlay> {
-    Spec::builtin().map(|s| s.overlays().to_vec()).unwrap_or_default()
+    Spec::builtin()
+        .map(|s| s.overlays().to_vec())
+        .unwrap_or_default()
 }
 
 fn reference() -> &'static Reference {
@@ -224,7 +231,11 @@ fn reference() -> &'static Reference {
 /// Runs one case file under one edition against the reference implementation.
 /// The one check of `tests/conformance.rs`: an error says what differs.
 #[cfg(test)]
-pub(crate) fn check_reference_case(edition: &str, path: &str, contents: &str) -> Result<(), Failure> {
+pub(crate) fn check_reference_case(
+    edition: &str,
+    path: &str,
+    contents: &str,
+) -> Result<(), Failure> {
     check_reference_case_in(Path::new("conformance"), edition, path, contents)
 }
 
@@ -232,7 +243,12 @@ pub(crate) fn check_reference_case(edition: &str, path: &str, contents: &str) ->
 /// `reference-known-failures.yaml` lists must fail with the entry's `answer:` (and the check
 /// passes); a listed case that passes (take it off the list) or fails otherwise (update its
 /// answer) is an error.
-pub fn check_reference_case_in(root: &Path, edition: &str, path: &str, contents: &str) -> Result<(), Failure> {
+pub fn check_reference_case_in(
+    root: &Path,
+    edition: &str,
+    path: &str,
+    contents: &str,
+) -> Result<(), Failure> {
     let case = Case::parse(path, contents).map_err(|p| p.to_string())?;
     if !case.editions.iter().any(|e| e == edition) {
         return Err(format!(
@@ -244,7 +260,12 @@ pub fn check_reference_case_in(root: &Path, edition: &str, path: &str, contents:
     let known = checked(root)
         .suite
         .reference_known_failures()
-        .map_err(|e| e.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))?;
+        .map_err(|e| {
+            e.iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })?;
     let opts = RunOptions {
         timeout: Duration::from_secs(3600),
         overlays: builtin_overlays(),
@@ -488,16 +509,28 @@ mod tests {
     /// and `reference-known-failures.yaml` listing it with `answer` (an `answer:` line or none).
     fn check_listed(name: &str, answer: &str) -> Result<(), String> {
         let wrong = CASE_2020.replace("ongoing", "check");
-        let list = format!("# listed\n- id: only-2020\n  edition: cxa-2020\n  reason: we see no check\n{answer}");
-        let dir = temp_suite(name, &[("check/only-2020.yaml", &wrong), ("reference-known-failures.yaml", &list)]);
-        let r = check_reference_case_in(&dir, "cxa-2020", "check/only-2020.yaml", &wrong).map_err(|f| f.0);
+        let list = format!(
+            "# listed\n- id: only-2020\n  edition: cxa-2020\n  reason: we see no check\n{answer}"
+        );
+        let dir = temp_suite(
+            name,
+            &[
+                ("check/only-2020.yaml", &wrong),
+                ("reference-known-failures.yaml", &list),
+            ],
+        );
+        let r = check_reference_case_in(&dir, "cxa-2020", "check/only-2020.yaml", &wrong)
+            .map_err(|f| f.0);
         std::fs::remove_dir_all(&dir).unwrap();
         r
     }
 
     #[test]
     fn a_listed_case_must_fail_with_the_listed_answer() {
-        assert_eq!(check_listed("known-same", "  answer: {status: ongoing}\n"), Ok(()));
+        assert_eq!(
+            check_listed("known-same", "  answer: {status: ongoing}\n"),
+            Ok(())
+        );
         let err = check_listed("known-changed", "  answer: {status: stalemate}\n").unwrap_err();
         assert!(
             err.starts_with(
@@ -520,14 +553,20 @@ mod tests {
         let mine = dir.join("mine.yaml");
         let run = |list: &str| {
             std::fs::write(&mine, list).unwrap();
-            Harness::new(reference()).suite(Suite::load_dir(&dir).unwrap()).known_failures(&mine).results()
+            Harness::new(reference())
+                .suite(Suite::load_dir(&dir).unwrap())
+                .known_failures(&mine)
+                .results()
         };
         let tallies = |answer: &str| -> Vec<runner::Tally> {
             let list = format!("- id: only-2020\n  reason: we see no check\n  answer: {answer}\n");
             run(&list).unwrap().iter().map(|r| r.tally()).collect()
         };
         assert_eq!(tallies("{status: ongoing}"), [runner::Tally::KnownFailure]);
-        assert_eq!(tallies("{status: stalemate}"), [runner::Tally::ChangedKnownFailure]);
+        assert_eq!(
+            tallies("{status: stalemate}"),
+            [runner::Tally::ChangedKnownFailure]
+        );
         let err = run("- id: only-2020\n  reason: we see no check\n").unwrap_err();
         assert!(err.ends_with("mine.yaml:1:1: entry 1 (`only-2020`): a known failure needs an `answer:`: what is answered \
              instead of the case's `expect`, in the same shape (`--write-known-failures FILE` writes it)"), "{err}");
@@ -547,7 +586,8 @@ mod tests {
         assert!(err.contains("coverage.md is stale"), "{err}");
         assert!(err.contains("case.schema.json is stale"), "{err}");
         assert!(
-            err.contains("clauses cited by no case and not exempt: ") && err.contains("cxa-1999 board.grid,"),
+            err.contains("clauses cited by no case and not exempt: ")
+                && err.contains("cxa-1999 board.grid,"),
             "{err}"
         );
         assert!(check_case_file(&dir, "check/only-2020.yaml").is_ok());

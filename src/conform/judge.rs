@@ -78,8 +78,19 @@ fn check_basis(field: &str, m: &serde_json::Map<String, Value>) -> Result<(), St
         return Ok(());
     }
     let names: Vec<&str> = match rests_on {
-        Some(Value::Array(l)) => l.iter().map(|v| v.as_str().filter(|s| !s.is_empty()).ok_or(format!("`{field}.rests_on` lists readings by name"))).collect::<Result<_, _>>()?,
-        _ => return Err(format!("`{field}.rests_on` is a list of reading names, given with `basis`")),
+        Some(Value::Array(l)) => l
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .filter(|s| !s.is_empty())
+                    .ok_or(format!("`{field}.rests_on` lists readings by name"))
+            })
+            .collect::<Result<_, _>>()?,
+        _ => {
+            return Err(format!(
+                "`{field}.rests_on` is a list of reading names, given with `basis`"
+            ))
+        }
     };
     let mut sorted = names.clone();
     sorted.sort_unstable();
@@ -89,14 +100,26 @@ fn check_basis(field: &str, m: &serde_json::Map<String, Value>) -> Result<(), St
     }
     match (basis.and_then(Value::as_str), names.is_empty()) {
         (Some("text"), true) | (Some("inferred"), false) => Ok(()),
-        (Some("text"), false) => Err(format!("`{field}.basis` is `text`, but `rests_on` names readings")),
-        (Some("inferred"), true) => Err(format!("`{field}.basis` is `inferred`, but `rests_on` is empty")),
+        (Some("text"), false) => Err(format!(
+            "`{field}.basis` is `text`, but `rests_on` names readings"
+        )),
+        (Some("inferred"), true) => Err(format!(
+            "`{field}.basis` is `inferred`, but `rests_on` is empty"
+        )),
         _ => Err(format!("`{field}.basis` is `text` or `inferred`")),
     }
 }
 
 /// Answer fields whose value is an object compared by [`subset_difference`].
-pub(crate) const DOMAIN_ANSWER_FIELDS: &[&str] = &["outcome", "touch", "game_status", "clock", "playoff", "standings", "ruling"];
+pub(crate) const DOMAIN_ANSWER_FIELDS: &[&str] = &[
+    "outcome",
+    "touch",
+    "game_status",
+    "clock",
+    "playoff",
+    "standings",
+    "ruling",
+];
 
 /// Where `got` departs from `want`, or `None` when every part of `want` is in `got`:
 /// objects compare key by key on the keys `want` names (an answer may carry more),
@@ -220,7 +243,6 @@ fn compare_move_lists(want: &Value, got: &Value) -> Judgement {
     Judgement::Fail(format!("moves differ: {}", parts.join("; ")))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,18 +344,32 @@ mod tests {
             "ruling.plies[1].class: expected \"idle\", got \"check\""
         );
         let short = json!({"verdict": "draw", "plies": [{"class": "chase"}]});
-        assert!(subset_difference(&want, &short, "ruling").unwrap().contains("has 1 items, expected 2"));
+        assert!(subset_difference(&want, &short, "ruling")
+            .unwrap()
+            .contains("has 1 items, expected 2"));
         let no_verdict = json!({"plies": [{"class": "chase"}, {"class": "idle"}]});
-        assert!(subset_difference(&want, &no_verdict, "ruling").unwrap().contains("ruling.verdict is missing"));
+        assert!(subset_difference(&want, &no_verdict, "ruling")
+            .unwrap()
+            .contains("ruling.verdict is missing"));
         // What a verdict rests on is checked wherever an answer gives it.
         let ok = |v: Value| check_answer_value("ruling", &v, &[], false);
         assert!(ok(json!({"verdict": "draw"})).is_ok());
         assert!(ok(json!({"basis": "text", "rests_on": []})).is_ok());
         assert!(ok(json!({"basis": "inferred", "rests_on": ["flight_counts"]})).is_ok());
-        assert!(ok(json!({"basis": "inferred", "rests_on": []})).unwrap_err().contains("empty"));
-        assert!(ok(json!({"basis": "text", "rests_on": ["a"]})).unwrap_err().contains("names readings"));
-        assert!(ok(json!({"basis": "text"})).unwrap_err().contains("list of reading names"));
-        assert!(ok(json!({"basis": "maybe", "rests_on": []})).unwrap_err().contains("`text` or `inferred`"));
-        assert!(ok(json!({"basis": "inferred", "rests_on": ["a", "a"]})).unwrap_err().contains("twice"));
+        assert!(ok(json!({"basis": "inferred", "rests_on": []}))
+            .unwrap_err()
+            .contains("empty"));
+        assert!(ok(json!({"basis": "text", "rests_on": ["a"]}))
+            .unwrap_err()
+            .contains("names readings"));
+        assert!(ok(json!({"basis": "text"}))
+            .unwrap_err()
+            .contains("list of reading names"));
+        assert!(ok(json!({"basis": "maybe", "rests_on": []}))
+            .unwrap_err()
+            .contains("`text` or `inferred`"));
+        assert!(ok(json!({"basis": "inferred", "rests_on": ["a", "a"]}))
+            .unwrap_err()
+            .contains("twice"));
     }
 }

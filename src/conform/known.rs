@@ -15,9 +15,9 @@ use serde_json::{json, Map, Value};
 
 use super::case::{read_yaml, Case, Expected, Problem};
 use super::judge::{check_answer_value, judge, Judgement};
-use crate::query::{answer_field, Answer};
 use super::runner::{CaseResult, Status};
 use super::suite::Suite;
+use crate::query::{answer_field, Answer};
 
 /// The command that rewrites the answers of `conformance/reference-known-failures.yaml`.
 pub const UPDATE_REFERENCE: &str =
@@ -67,18 +67,27 @@ impl KnownAnswer {
             Value::Object(_) => Expected::from_value(v.clone())
                 .map(KnownAnswer::Answer)
                 .map_err(|m| format!("`answer`: {m}")),
-            _ => Err("`answer` is a mapping in the shape of the case's `expect` (`{nodes: 43}`, \
+            _ => Err(
+                "`answer` is a mapping in the shape of the case's `expect` (`{nodes: 43}`, \
                       `{reject: fen.syntax}`), or `{fault: crash}`"
-                .into()),
+                    .into(),
+            ),
         }
     }
 
     /// Whether a result of `query` that did not pass (its status, and the answer when
     /// there was one) is this known failure: `Err` says how it differs.
-    pub fn check(&self, query: &str, status: Status, answer: Option<&Answer>) -> Result<(), String> {
+    pub fn check(
+        &self,
+        query: &str,
+        status: Status,
+        answer: Option<&Answer>,
+    ) -> Result<(), String> {
         match (self, answer) {
             (KnownAnswer::Fault(want), _) if *want == status => Ok(()),
-            (KnownAnswer::Fault(want), _) => Err(format!("expected {}, got {}", want.name(), status.name())),
+            (KnownAnswer::Fault(want), _) => {
+                Err(format!("expected {}, got {}", want.name(), status.name()))
+            }
             (KnownAnswer::Answer(want), Some(a)) => match judge(query, want, a) {
                 Judgement::Pass => Ok(()),
                 Judgement::Fail(d) | Judgement::Error(d) | Judgement::Skip(d) => Err(d),
@@ -91,10 +100,17 @@ impl KnownAnswer {
 /// A result that did not pass, as a known failure's `answer:`: the answer cut down to the
 /// parts `like` (the case's expectation, or a known answer) names ([`cut`]), the rejection,
 /// or the fault. `None` for a pass or a skip.
-pub(crate) fn failure_of(query: &str, like: &Expected, status: Status, answer: Option<&Answer>) -> Option<KnownAnswer> {
+pub(crate) fn failure_of(
+    query: &str,
+    like: &Expected,
+    status: Status,
+    answer: Option<&Answer>,
+) -> Option<KnownAnswer> {
     match (status, answer) {
         (Status::Pass | Status::Skip, _) => None,
-        (Status::Fail, Some(Answer::Reject { kind, .. })) => Some(KnownAnswer::Answer(Expected::Reject(kind.clone()))),
+        (Status::Fail, Some(Answer::Reject { kind, .. })) => {
+            Some(KnownAnswer::Answer(Expected::Reject(kind.clone())))
+        }
         (Status::Fail, Some(Answer::Value(got))) => {
             let field = answer_field(query)?;
             let got_v = got.get(field)?;
@@ -104,7 +120,9 @@ pub(crate) fn failure_of(query: &str, like: &Expected, status: Status, answer: O
                     list.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
                     Value::Array(list)
                 }
-                (Expected::Answer(m), _) => m.get(field).map_or_else(|| got_v.clone(), |l| cut(l, got_v)),
+                (Expected::Answer(m), _) => m
+                    .get(field)
+                    .map_or_else(|| got_v.clone(), |l| cut(l, got_v)),
                 (Expected::Reject(_), _) => got_v.clone(),
             };
             let mut m = Map::new();
@@ -192,7 +210,12 @@ fn entry_lines(text: &str, entries: usize) -> Option<Vec<usize>> {
 /// entry's own line.
 fn locate_in_entry(text: &str, from: usize, to: usize, key: &str) -> (usize, usize) {
     let needle = format!("{key}:");
-    for (i, line) in text.lines().enumerate().skip(from - 1).take(to.saturating_sub(from)) {
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .skip(from - 1)
+        .take(to.saturating_sub(from))
+    {
         if let Some(c) = line.find(&needle) {
             return (i + 1, line[..c].chars().count() + 1);
         }
@@ -210,11 +233,20 @@ impl KnownFailures {
 
     /// [`parse`](Self::parse) for `--update-known-failures`: `answer:` may be missing (and is
     /// not checked against the expectation), since it is about to be rewritten.
-    pub fn parse_for_update(file: &str, text: &str, suite: &Suite) -> Result<KnownFailures, Vec<Problem>> {
+    pub fn parse_for_update(
+        file: &str,
+        text: &str,
+        suite: &Suite,
+    ) -> Result<KnownFailures, Vec<Problem>> {
         Self::parse_inner(file, text, suite, false)
     }
 
-    fn parse_inner(file: &str, text: &str, suite: &Suite, strict: bool) -> Result<KnownFailures, Vec<Problem>> {
+    fn parse_inner(
+        file: &str,
+        text: &str,
+        suite: &Suite,
+        strict: bool,
+    ) -> Result<KnownFailures, Vec<Problem>> {
         let raw: Vec<RawKnownFailure> = read_yaml::<Option<Vec<RawKnownFailure>>>(file, text)
             .map_err(|p| vec![p])?
             .unwrap_or_default();
@@ -226,9 +258,19 @@ impl KnownFailures {
                 Some(l) => (l[i], l.get(i + 1).copied().unwrap_or(usize::MAX)),
                 None => (0, 0),
             };
-            let at = |key: &str| if from == 0 { (0, 0) } else { locate_in_entry(text, from, to, key) };
+            let at = |key: &str| {
+                if from == 0 {
+                    (0, 0)
+                } else {
+                    locate_in_entry(text, from, to, key)
+                }
+            };
             let mut err = |place: (usize, usize), m: String| {
-                errors.push(Problem::new(file, place, format!("entry {} (`{}`): {m}", i + 1, k.id)))
+                errors.push(Problem::new(
+                    file,
+                    place,
+                    format!("entry {} (`{}`): {m}", i + 1, k.id),
+                ))
             };
             if k.reason.trim().is_empty() {
                 err(at("reason"), "a known failure needs a reason".into());
@@ -262,7 +304,9 @@ impl KnownFailures {
                     }
                     Ok(a) => {
                         if let Some(c) = case {
-                            if let Err(m) = check_answer_for(&a, c, k.edition.as_deref(), suite, strict) {
+                            if let Err(m) =
+                                check_answer_for(&a, c, k.edition.as_deref(), suite, strict)
+                            {
                                 err(at("answer"), m);
                             }
                         }
@@ -270,7 +314,12 @@ impl KnownFailures {
                     }
                 },
             };
-            entries.push(KnownFailure { id: k.id, edition: k.edition, reason: k.reason, answer });
+            entries.push(KnownFailure {
+                id: k.id,
+                edition: k.edition,
+                reason: k.reason,
+                answer,
+            });
         }
         if errors.is_empty() {
             Ok(KnownFailures { entries })
@@ -294,8 +343,16 @@ impl KnownFailures {
 
 /// A known answer fits the case: the answer field of its query with a well-formed value,
 /// and (`strict`) not what the case expects under an edition the entry covers.
-fn check_answer_for(a: &KnownAnswer, case: &Case, edition: Option<&str>, suite: &Suite, strict: bool) -> Result<(), String> {
-    let KnownAnswer::Answer(want) = a else { return Ok(()) };
+fn check_answer_for(
+    a: &KnownAnswer,
+    case: &Case,
+    edition: Option<&str>,
+    suite: &Suite,
+    strict: bool,
+) -> Result<(), String> {
+    let KnownAnswer::Answer(want) = a else {
+        return Ok(());
+    };
     if let Expected::Answer(m) = want {
         let field = suite
             .vocabulary
@@ -305,10 +362,17 @@ fn check_answer_for(a: &KnownAnswer, case: &Case, edition: Option<&str>, suite: 
             .or_else(|| answer_field(&case.query));
         let (got, v) = m.iter().next().expect("Expected::Answer has one field");
         match field {
-            Some(f) if f != got => return Err(format!("`{}` answers with `{f}`, not `{got}`", case.query)),
+            Some(f) if f != got => {
+                return Err(format!("`{}` answers with `{f}`, not `{got}`", case.query))
+            }
             _ => {}
         }
-        let statuses: Vec<&str> = suite.vocabulary.statuses.keys().map(String::as_str).collect();
+        let statuses: Vec<&str> = suite
+            .vocabulary
+            .statuses
+            .keys()
+            .map(String::as_str)
+            .collect();
         check_answer_value(got, v, &statuses, false)?;
     }
     if strict {
@@ -346,15 +410,22 @@ pub(crate) fn flow_yaml(v: &Value) -> String {
                 .collect();
             format!("{{{}}}", inner.join(", "))
         }
-        Value::Array(a) => format!("[{}]", a.iter().map(flow_yaml).collect::<Vec<_>>().join(", ")),
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(flow_yaml).collect::<Vec<_>>().join(", ")
+        ),
         Value::String(s) => flow_string(s),
         other => other.to_string(),
     }
 }
 
 fn flow_string(s: &str) -> String {
-    let plain = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+    let plain = s
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
         && serde_yaml::from_str::<Value>(s).ok() == Some(Value::String(s.to_string()));
     if plain {
         s.to_string()
@@ -364,7 +435,12 @@ fn flow_string(s: &str) -> String {
 }
 
 /// One entry in the written form.
-pub(crate) fn entry_yaml(id: &str, edition: Option<&str>, reason: &str, answer: Option<&KnownAnswer>) -> String {
+pub(crate) fn entry_yaml(
+    id: &str,
+    edition: Option<&str>,
+    reason: &str,
+    answer: Option<&KnownAnswer>,
+) -> String {
     let mut out = format!("- id: {id}\n");
     if let Some(e) = edition {
         let _ = writeln!(out, "  edition: {e}");
@@ -381,8 +457,16 @@ pub(crate) fn entry_yaml(id: &str, edition: Option<&str>, reason: &str, answer: 
 pub fn known_failures_yaml(results: &[CaseResult]) -> String {
     let mut out = String::from(HEADER);
     for r in results.iter().filter(|r| r.failure.is_some()) {
-        let reason: String = format!("{}: {}", r.status.name(), r.detail).chars().take(200).collect();
-        out.push_str(&entry_yaml(&r.id, Some(&r.edition), &reason, r.failure.as_ref()));
+        let reason: String = format!("{}: {}", r.status.name(), r.detail)
+            .chars()
+            .take(200)
+            .collect();
+        out.push_str(&entry_yaml(
+            &r.id,
+            Some(&r.edition),
+            &reason,
+            r.failure.as_ref(),
+        ));
     }
     out
 }
@@ -405,7 +489,11 @@ pub fn update(text: &str, known: &KnownFailures, results: &[CaseResult]) -> Upda
         .take_while(|l| l.starts_with('#') || l.trim().is_empty())
         .map(|l| format!("{l}\n"))
         .collect();
-    let mut out = if header.trim().is_empty() { HEADER.to_string() } else { header };
+    let mut out = if header.trim().is_empty() {
+        HEADER.to_string()
+    } else {
+        header
+    };
     let mut notes = Vec::new();
     for k in &known.entries {
         let runs: Vec<&CaseResult> = results
@@ -413,10 +501,19 @@ pub fn update(text: &str, known: &KnownFailures, results: &[CaseResult]) -> Upda
             .filter(|r| r.id == k.id && k.edition.as_deref().is_none_or(|e| e == r.edition))
             .collect();
         if runs.is_empty() {
-            out.push_str(&entry_yaml(&k.id, k.edition.as_deref(), &k.reason, k.answer.as_ref()));
+            out.push_str(&entry_yaml(
+                &k.id,
+                k.edition.as_deref(),
+                &k.reason,
+                k.answer.as_ref(),
+            ));
             continue;
         }
-        let failing: Vec<&CaseResult> = runs.iter().copied().filter(|r| r.failure.is_some()).collect();
+        let failing: Vec<&CaseResult> = runs
+            .iter()
+            .copied()
+            .filter(|r| r.failure.is_some())
+            .collect();
         let passing: Vec<&str> = runs
             .iter()
             .filter(|r| r.status == Status::Pass)
@@ -425,22 +522,45 @@ pub fn update(text: &str, known: &KnownFailures, results: &[CaseResult]) -> Upda
         let one_answer = failing.windows(2).all(|w| w[0].failure == w[1].failure);
         if failing.is_empty() {
             if !passing.is_empty() {
-                notes.push(format!("removed {} ({}): it passes", k.id, passing.join(", ")));
+                notes.push(format!(
+                    "removed {} ({}): it passes",
+                    k.id,
+                    passing.join(", ")
+                ));
                 continue;
             }
             // Skipped only: nothing learnt, keep the entry.
-            out.push_str(&entry_yaml(&k.id, k.edition.as_deref(), &k.reason, k.answer.as_ref()));
+            out.push_str(&entry_yaml(
+                &k.id,
+                k.edition.as_deref(),
+                &k.reason,
+                k.answer.as_ref(),
+            ));
         } else if k.edition.is_some() || (passing.is_empty() && one_answer) {
-            out.push_str(&entry_yaml(&k.id, k.edition.as_deref(), &k.reason, failing[0].failure.as_ref()));
+            out.push_str(&entry_yaml(
+                &k.id,
+                k.edition.as_deref(),
+                &k.reason,
+                failing[0].failure.as_ref(),
+            ));
         } else {
             let eds: Vec<&str> = failing.iter().map(|r| r.edition.as_str()).collect();
-            let mut note = format!("split {} into one entry per failing edition ({})", k.id, eds.join(", "));
+            let mut note = format!(
+                "split {} into one entry per failing edition ({})",
+                k.id,
+                eds.join(", ")
+            );
             if !passing.is_empty() {
                 let _ = write!(note, "; it passes under {}", passing.join(", "));
             }
             notes.push(note);
             for r in failing {
-                out.push_str(&entry_yaml(&k.id, Some(&r.edition), &k.reason, r.failure.as_ref()));
+                out.push_str(&entry_yaml(
+                    &k.id,
+                    Some(&r.edition),
+                    &k.reason,
+                    r.failure.as_ref(),
+                ));
             }
         }
     }
@@ -458,7 +578,9 @@ mod tests {
         let text = flow_yaml(&v);
         assert_eq!(serde_yaml::from_str::<Value>(&text).unwrap(), v, "{text}");
         assert_eq!(
-            flow_yaml(&json!({"ruling": {"verdict": "draw", "plies": [{"ply": 3, "class": "idle"}]}})),
+            flow_yaml(
+                &json!({"ruling": {"verdict": "draw", "plies": [{"ply": 3, "class": "idle"}]}})
+            ),
             "{ruling: {verdict: draw, plies: [{ply: 3, class: idle}]}}"
         );
     }
@@ -481,15 +603,32 @@ mod tests {
         );
         assert_eq!(f.check("ruling", Status::Fail, Some(&got)), Ok(()));
         let nodes = Expected::from_value(json!({"nodes": 44})).unwrap();
-        assert_eq!(failure_of("perft", &nodes, Status::Crash, None), Some(KnownAnswer::Fault(Status::Crash)));
         assert_eq!(
-            failure_of("perft", &nodes, Status::Fail, Some(&Answer::reject("fen.syntax", "x"))),
+            failure_of("perft", &nodes, Status::Crash, None),
+            Some(KnownAnswer::Fault(Status::Crash))
+        );
+        assert_eq!(
+            failure_of(
+                "perft",
+                &nodes,
+                Status::Fail,
+                Some(&Answer::reject("fen.syntax", "x"))
+            ),
             Some(KnownAnswer::Answer(Expected::Reject("fen.syntax".into())))
         );
-        assert_eq!(failure_of("perft", &nodes, Status::Pass, Some(&Answer::nodes(44))), None);
+        assert_eq!(
+            failure_of("perft", &nodes, Status::Pass, Some(&Answer::nodes(44))),
+            None
+        );
         let wrong = KnownAnswer::Answer(Expected::from_value(json!({"nodes": 43})).unwrap());
-        assert_eq!(wrong.check("perft", Status::Fail, Some(&Answer::nodes(42))), Err("expected nodes 43, got 42".into()));
-        assert_eq!(wrong.check("perft", Status::Crash, None), Err("no answer: crash".into()));
+        assert_eq!(
+            wrong.check("perft", Status::Fail, Some(&Answer::nodes(42))),
+            Err("expected nodes 43, got 42".into())
+        );
+        assert_eq!(
+            wrong.check("perft", Status::Crash, None),
+            Err("no answer: crash".into())
+        );
         assert_eq!(
             KnownAnswer::Fault(Status::Crash).check("perft", Status::Timeout, None),
             Err("expected crash, got timeout".into())

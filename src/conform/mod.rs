@@ -48,7 +48,7 @@ pub mod subject;
 pub mod suite;
 pub mod uci;
 
-pub use protocol::{About, Implementation};
 pub use crate::query::{Answer, Query};
 pub(crate) use judge::{judge, Judgement};
+pub use protocol::{About, Implementation};
 pub use suite::{SpecFacts, Suite, Vocabulary};

@@ -104,13 +104,19 @@ pub trait Implementation {
     fn answer_ask(&mut self, ask: &Ask) -> Answer {
         match ask.overlay {
             None => self.answer(ask.edition, ask.query),
-            Some(o) => Answer::unsupported(format!("event overlays are not applied (overlay {})", o.overlay)),
+            Some(o) => Answer::unsupported(format!(
+                "event overlays are not applied (overlay {})",
+                o.overlay
+            )),
         }
     }
 }
 
 /// A request as sent on the wire.
-#[allow(clippy::large_enum_variant, reason = "one request is built per case and written at once; boxing the question buys nothing")]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one request is built per case and written at once; boxing the question buys nothing"
+)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
@@ -310,7 +316,11 @@ pub(crate) fn clip(line: &str) -> String {
 /// Returns the length of the whole line with its line break, `None` at end of input. A
 /// longer line is read to its end but only its first `max + 1` bytes are kept, so memory
 /// stays bounded whatever the input.
-fn read_line_capped(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Option<usize>> {
+fn read_line_capped(
+    input: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<usize>> {
     buf.clear();
     let mut total = 0usize;
     loop {
@@ -337,9 +347,17 @@ fn read_line_capped(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> 
 }
 
 /// What one request line says, or the `error` answer it gets.
-fn reply_to(imp: &mut (impl Implementation + ?Sized), about: &About, number: usize, line: &str) -> Option<String> {
+fn reply_to(
+    imp: &mut (impl Implementation + ?Sized),
+    about: &About,
+    number: usize,
+    line: &str,
+) -> Option<String> {
     // Read through the input layer: duplicate keys and over-deep nesting are refused too.
-    let reply = match crate::input::json::<Request>(line, &crate::input::Origin::line_of("stdin", number)) {
+    let reply = match crate::input::json::<Request>(
+        line,
+        &crate::input::Origin::line_of("stdin", number),
+    ) {
         Ok(Request::Hello { protocol, .. }) => {
             if !SUPPORTED_VERSIONS.contains(&protocol) {
                 json!({"type": "error", "message": format!("this implementation speaks protocol {}, not {protocol}", SUPPORTED_VERSIONS.map(|v| v.to_string()).join(" or "))})
@@ -354,13 +372,39 @@ fn reply_to(imp: &mut (impl Implementation + ?Sized), about: &About, number: usi
             }
         }
         Ok(Request::Stop {}) => return None,
-        Ok(Request::Ask { id, edition, overlay, query, input }) => {
+        Ok(Request::Ask {
+            id,
+            edition,
+            overlay,
+            query,
+            input,
+        }) => {
             let place = format!("line {number}");
-            encode_answer(&id, &answer_ask(imp, about, &edition, overlay.as_ref(), &query, &input, &place))
+            encode_answer(
+                &id,
+                &answer_ask(
+                    imp,
+                    about,
+                    &edition,
+                    overlay.as_ref(),
+                    &query,
+                    &input,
+                    &place,
+                ),
+            )
         }
         Err(e) => {
-            let id = serde_json::from_str::<Value>(line).ok().and_then(|v| v.get("id").cloned()).unwrap_or(Value::Null);
-            encode_answer(&id, &Answer::error(format!("line {number}: unreadable request: {} (column {})", e.what, e.column)))
+            let id = serde_json::from_str::<Value>(line)
+                .ok()
+                .and_then(|v| v.get("id").cloned())
+                .unwrap_or(Value::Null);
+            encode_answer(
+                &id,
+                &Answer::error(format!(
+                    "line {number}: unreadable request: {} (column {})",
+                    e.what, e.column
+                )),
+            )
         }
     };
     Some(reply)
@@ -387,7 +431,11 @@ pub fn answer_ask<I: Implementation + ?Sized>(
     }
     match Query::from_parts(query, input) {
         Ok(q) => {
-            let ask = Ask { edition, overlay, query: &q };
+            let ask = Ask {
+                edition,
+                overlay,
+                query: &q,
+            };
             // A bug of the implementation costs this answer, not the session.
             catch_unwind(AssertUnwindSafe(|| imp.answer_ask(&ask))).unwrap_or_else(|p| {
                 let what = p
@@ -423,7 +471,9 @@ pub fn serve<I: Implementation + ?Sized>(
         offset += total;
         // Over-long: more than the maximum before the line break (`buf` then holds only
         // the first `MAX_LINE_BYTES + 1` bytes).
-        let reply = if total > MAX_LINE_BYTES + 1 || (total == MAX_LINE_BYTES + 1 && buf.last() != Some(&b'\n')) {
+        let reply = if total > MAX_LINE_BYTES + 1
+            || (total == MAX_LINE_BYTES + 1 && buf.last() != Some(&b'\n'))
+        {
             encode_answer(
                 &Value::Null,
                 &Answer::error(format!(
@@ -444,10 +494,12 @@ pub fn serve<I: Implementation + ?Sized>(
                     )
                 }
                 Ok(text) if text.trim().is_empty() => continue,
-                Ok(text) => match reply_to(imp, &about, number, text.trim_end_matches(['\n', '\r'])) {
-                    Some(r) => r,
-                    None => break,
-                },
+                Ok(text) => {
+                    match reply_to(imp, &about, number, text.trim_end_matches(['\n', '\r'])) {
+                        Some(r) => r,
+                        None => break,
+                    }
+                }
             }
         };
         writeln!(output, "{reply}")?;
@@ -507,7 +559,13 @@ mod tests {
         serve(&mut Echo, input.as_bytes(), &mut out).unwrap();
         let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
         assert_eq!(lines.len(), 8, "{lines:#?}");
-        let declared = About { limits: Limits { line_bytes: Some(MAX_LINE_BYTES as u64), ..Limits::default() }, ..Echo.about() };
+        let declared = About {
+            limits: Limits {
+                line_bytes: Some(MAX_LINE_BYTES as u64),
+                ..Limits::default()
+            },
+            ..Echo.about()
+        };
         assert_eq!(parse_hello(lines[0]).unwrap(), declared);
         assert_eq!(
             decode_answer(lines[1]).unwrap(),
@@ -528,9 +586,15 @@ mod tests {
         // A panic of the implementation costs its answer only.
         assert_eq!(
             decode_answer(lines[6]).unwrap(),
-            (json!(11), Answer::error("internal error (panic) answering line 7: depth nine"))
+            (
+                json!(11),
+                Answer::error("internal error (panic) answering line 7: depth nine")
+            )
         );
-        assert_eq!(decode_answer(lines[7]).unwrap(), (json!(12), Answer::nodes(2)));
+        assert_eq!(
+            decode_answer(lines[7]).unwrap(),
+            (json!(12), Answer::nodes(2))
+        );
     }
 
     #[test]

@@ -11,13 +11,13 @@ use serde_json::json;
 use tabled::{builder::Builder, settings::Style};
 
 use super::case::{Case, Expected};
+use super::judge::{judge, Judgement};
 pub use super::known::{known_failures_yaml, KnownAnswer, KnownFailure, KnownFailures};
 use super::protocol::{About, Ask, PROTOCOL_VERSION};
-use crate::spec::Overlay;
-use super::judge::{judge, Judgement};
-use crate::query::{Answer, Query};
 use super::subject::{Reply, Subject};
 use super::suite::{Suite, SUITE_VERSION};
+use crate::query::{Answer, Query};
+use crate::spec::Overlay;
 
 /// The status alphabet of a case run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -102,14 +102,21 @@ pub enum Tally {
 impl Tally {
     /// Whether it counts with the failed ([`Summary::failed`]).
     pub fn fails(self) -> bool {
-        matches!(self, Tally::Failed | Tally::UnexpectedPass | Tally::ChangedKnownFailure)
+        matches!(
+            self,
+            Tally::Failed | Tally::UnexpectedPass | Tally::ChangedKnownFailure
+        )
     }
 }
 
 impl CaseResult {
     /// How the result counts towards the closing line.
     pub fn tally(&self) -> Tally {
-        match (self.status, self.known.is_some(), self.known_changed.is_some()) {
+        match (
+            self.status,
+            self.known.is_some(),
+            self.known_changed.is_some(),
+        ) {
             (Status::Pass, false, _) => Tally::Passed,
             (Status::Pass, true, _) => Tally::UnexpectedPass,
             (Status::Skip, _, _) => Tally::Skipped,
@@ -154,7 +161,10 @@ impl Default for RunOptions {
 }
 
 fn matchers(globs: &[String]) -> Result<Vec<Glob>, String> {
-    globs.iter().map(|g| Glob::new(g).map_err(|e| e.to_string())).collect()
+    globs
+        .iter()
+        .map(|g| Glob::new(g).map_err(|e| e.to_string()))
+        .collect()
 }
 
 /// The (case, edition) pairs selected by the options, in suite order.
@@ -206,7 +216,8 @@ pub(crate) fn run_one(
     let overlay = match &case.overlay {
         None => None,
         Some(_) if !about.overlays => {
-            r.detail = "the case applies an event overlay, which this implementation does not".into();
+            r.detail =
+                "the case applies an event overlay, which this implementation does not".into();
             return r;
         }
         Some(name) => match opts.overlays.iter().find(|o| &o.overlay == name) {
@@ -231,7 +242,11 @@ pub(crate) fn run_one(
     let start = Instant::now();
     let reply = subject.ask(
         &format!("{}@{edition}", case.id),
-        &Ask { edition, overlay, query: &query },
+        &Ask {
+            edition,
+            overlay,
+            query: &query,
+        },
         opts.timeout,
     );
     r.millis = start.elapsed().as_millis();
@@ -260,10 +275,18 @@ pub(crate) fn run_one(
 
 /// Fills in, for a result that neither passed nor was skipped, the failure as a known failure
 /// lists it, and, when the case is listed, how it differs from the entry's `answer:`.
-fn settle(r: &mut CaseResult, query: &str, expected: &Expected, entry: Option<&KnownFailure>, answer: Option<&Answer>) {
+fn settle(
+    r: &mut CaseResult,
+    query: &str,
+    expected: &Expected,
+    entry: Option<&KnownFailure>,
+    answer: Option<&Answer>,
+) {
     use super::known::failure_of;
     r.failure = failure_of(query, expected, r.status, answer);
-    let (Some(known), Some(_)) = (entry.and_then(|k| k.answer.as_ref()), &r.failure) else { return };
+    let (Some(known), Some(_)) = (entry.and_then(|k| k.answer.as_ref()), &r.failure) else {
+        return;
+    };
     if let Err(d) = known.check(query, r.status, answer) {
         let like = match known {
             KnownAnswer::Answer(e) => e,
@@ -414,7 +437,11 @@ pub fn run(
             None => run_one(case, &edition, subject, opts),
         };
         if stall.is_none() {
-            unanswered = if r.status == Status::Timeout { unanswered + 1 } else { 0 };
+            unanswered = if r.status == Status::Timeout {
+                unanswered + 1
+            } else {
+                0
+            };
             if unanswered == STALL_AFTER {
                 stall = Some(Stall {
                     unasked: 0,
@@ -429,7 +456,10 @@ pub fn run(
     }
     subject.stop();
     // Stalled on the last case: nothing was left unasked.
-    Ok(Run { results: out, stall: stall.filter(|s| s.unasked > 0) })
+    Ok(Run {
+        results: out,
+        stall: stall.filter(|s| s.unasked > 0),
+    })
 }
 
 /// Time-outs in a row after which [`run`] asks nothing more: the rest of the run's cases
@@ -439,8 +469,15 @@ pub const STALL_AFTER: usize = 5;
 
 /// A case's result before it is asked: skipped, with its expected answer and known-failure
 /// entry.
-fn unasked<'a>(case: &Case, edition: &str, opts: &'a RunOptions) -> (CaseResult, Expected, Option<&'a KnownFailure>) {
-    let expected = case.expected(edition).cloned().unwrap_or(Expected::Reject(String::new()));
+fn unasked<'a>(
+    case: &Case,
+    edition: &str,
+    opts: &'a RunOptions,
+) -> (CaseResult, Expected, Option<&'a KnownFailure>) {
+    let expected = case
+        .expected(edition)
+        .cloned()
+        .unwrap_or(Expected::Reject(String::new()));
     let entry = opts.known.entry(&case.id, edition);
     let r = CaseResult {
         id: case.id.clone(),
@@ -588,7 +625,11 @@ pub fn problem_lines(results: &[CaseResult]) -> Vec<String> {
 /// not pass to the relative path of a diagram of the case's position, shown under the
 /// table. Needs the `cli` feature.
 #[cfg(feature = "cli")]
-pub fn markdown_report(about: &About, results: &[CaseResult], diagrams: &BTreeMap<(String, String), String>) -> String {
+pub fn markdown_report(
+    about: &About,
+    results: &[CaseResult],
+    diagrams: &BTreeMap<(String, String), String>,
+) -> String {
     let s = Summary::of(results);
     let mut out = String::new();
     let _ = writeln!(
@@ -619,25 +660,41 @@ pub fn markdown_report(about: &About, results: &[CaseResult], diagrams: &BTreeMa
             let status = match r.tally() {
                 Tally::KnownFailure => format!("{} (known)", r.status.name()),
                 Tally::UnexpectedPass => "pass (listed as known failure)".into(),
-                Tally::ChangedKnownFailure => format!("{} (known failure changed)", r.status.name()),
+                Tally::ChangedKnownFailure => {
+                    format!("{} (known failure changed)", r.status.name())
+                }
                 _ => r.status.name().into(),
             };
             b.push_record([
                 format!("`{}`", r.id),
                 r.edition.clone(),
                 status,
-                r.known_changed.as_ref().unwrap_or(&r.detail).replace('|', "\\|"),
+                r.known_changed
+                    .as_ref()
+                    .unwrap_or(&r.detail)
+                    .replace('|', "\\|"),
             ]);
         }
         let mut t = b.build();
         t.with(Style::markdown());
         let _ = writeln!(out, "## Not passing\n\n{t}\n");
-        let shown: Vec<&CaseResult> = results.iter().filter(|r| diagrams.contains_key(&(r.id.clone(), r.edition.clone()))).collect();
+        let shown: Vec<&CaseResult> = results
+            .iter()
+            .filter(|r| diagrams.contains_key(&(r.id.clone(), r.edition.clone())))
+            .collect();
         if !shown.is_empty() {
             let _ = writeln!(out, "## Positions of the cases not passing\n");
             for r in shown {
                 let path = &diagrams[&(r.id.clone(), r.edition.clone())];
-                let _ = writeln!(out, "### `{}` [{}]\n\nexpected `{}`, got `{}`\n\n![the position of {}]({path})\n", r.id, r.edition, r.expected.replace('`', "'"), r.got.replace('`', "'"), r.id);
+                let _ = writeln!(
+                    out,
+                    "### `{}` [{}]\n\nexpected `{}`, got `{}`\n\n![the position of {}]({path})\n",
+                    r.id,
+                    r.edition,
+                    r.expected.replace('`', "'"),
+                    r.got.replace('`', "'"),
+                    r.id
+                );
             }
         }
     }
@@ -649,8 +706,8 @@ pub fn markdown_report(about: &About, results: &[CaseResult], diagrams: &BTreeMa
 mod tests {
     use super::*;
     use crate::conform::protocol::Implementation;
-    use crate::query::Answer;
     use crate::conform::subject::InProcess;
+    use crate::query::Answer;
 
     /// Answers perft with 1 under cxa-1999 and 2 otherwise; panics on depth 9.
     struct ByEdition;
@@ -673,7 +730,8 @@ mod tests {
     }
 
     fn suite() -> Suite {
-        let mut files = crate::conform::suite::embedded_files(&["vocabulary.yaml", "features.yaml"]);
+        let mut files =
+            crate::conform::suite::embedded_files(&["vocabulary.yaml", "features.yaml"]);
         let head = "description: d\nclauses: [c.d]\neditions: [cxa-1999, cxa-2011, cxa-2020]\nquery: perft\n";
         files.push((
             "perft/differs.yaml".into(),
@@ -694,7 +752,9 @@ mod tests {
     fn each_edition_is_judged_by_its_own_expectation() {
         let s = suite();
         let mut subject = InProcess::new(ByEdition);
-        let results = run(&s, &mut subject, &RunOptions::default(), &mut |_| {}).unwrap().results;
+        let results = run(&s, &mut subject, &RunOptions::default(), &mut |_| {})
+            .unwrap()
+            .results;
         let got: Vec<(String, String, Status)> = results
             .iter()
             .map(|r| (r.id.clone(), r.edition.clone(), r.status))
@@ -723,7 +783,10 @@ mod tests {
         #[cfg(feature = "cli")]
         {
             let table = area_table(&results, true);
-            assert!(table.contains("| perft | 3      | 3      | 3       |"), "{table}");
+            assert!(
+                table.contains("| perft | 3      | 3      | 3       |"),
+                "{table}"
+            );
         }
     }
 }

@@ -4,8 +4,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::suite::Vocabulary;
 use super::case::Origin;
+use super::suite::Vocabulary;
 
 fn answer_schema(field: &str, vocab: &Vocabulary) -> Value {
     let iccs = "^[a-i][0-9][a-i][0-9]$";
@@ -22,7 +22,11 @@ fn answer_schema(field: &str, vocab: &Vocabulary) -> Value {
     }
 }
 
-fn input_schema(field: &str, types: &std::collections::BTreeMap<String, String>, vocab: &Vocabulary) -> Value {
+fn input_schema(
+    field: &str,
+    types: &std::collections::BTreeMap<String, String>,
+    vocab: &Vocabulary,
+) -> Value {
     if let Some(t) = types.get(field) {
         return json!({ "type": t });
     }

@@ -22,7 +22,10 @@ impl Implementation for Reference {
             language: Some("Rust".into()),
             homepage: None,
             editions: self.editions().to_vec(),
-            queries: crate::query::KNOWN_QUERIES.iter().map(|s| s.to_string()).collect(),
+            queries: crate::query::KNOWN_QUERIES
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
             overlays: true,
             limits: protocol::Limits {
                 perft_nodes: Some(PERFT_NODE_BUDGET),
@@ -106,9 +109,7 @@ impl<I: Implementation> Subject for InProcess<I> {
         let imp = &mut self.imp;
         match catch_unwind(AssertUnwindSafe(|| imp.answer_ask(ask))) {
             Ok(a) => Reply::Answer(a),
-            Err(p) => {
-                Reply::Crash(format!("panicked: {}", panic_message(p.as_ref())))
-            }
+            Err(p) => Reply::Crash(format!("panicked: {}", panic_message(p.as_ref()))),
         }
     }
 }

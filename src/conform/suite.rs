@@ -20,7 +20,12 @@ pub(crate) static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/con
 pub(crate) fn embedded_files(names: &[&str]) -> Vec<(String, String)> {
     names
         .iter()
-        .filter_map(|n| Some((n.to_string(), EMBEDDED.get_file(n)?.contents_utf8()?.to_string())))
+        .filter_map(|n| {
+            Some((
+                n.to_string(),
+                EMBEDDED.get_file(n)?.contents_utf8()?.to_string(),
+            ))
+        })
         .collect()
 }
 
@@ -247,7 +252,11 @@ impl Suite {
             let text = self.texts.get(&case.path).map(String::as_str).unwrap_or("");
             check_case(case, text, &self.vocabulary, facts, &self.retired, &mut out);
             if let Some(from) = case.from.as_deref().filter(|f| !ids.contains(f)) {
-                out.push(Problem::new(&case.path, locate_key(text, "from"), format!("`from: {from}` names no case of the suite")));
+                out.push(Problem::new(
+                    &case.path,
+                    locate_key(text, "from"),
+                    format!("`from: {from}` names no case of the suite"),
+                ));
             }
             if let Some(other) = first_seen.insert(&case.id, &case.path) {
                 out.push(Problem::new(
@@ -346,12 +355,20 @@ fn collect_embedded(dir: &Dir<'static>, out: &mut Vec<(String, String)>) {
 }
 
 /// The suite's files under `dir`; a file that is too large or not UTF-8 is a problem.
-fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>, problems: &mut Vec<Problem>) -> std::io::Result<()> {
+fn collect_dir(
+    root: &Path,
+    dir: &Path,
+    out: &mut Vec<(String, String)>,
+    problems: &mut Vec<Problem>,
+) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
         if entry.file_type()?.is_dir() {
-            if path.strip_prefix(root).is_ok_and(|rel| rel == Path::new(ADAPTERS)) {
+            if path
+                .strip_prefix(root)
+                .is_ok_and(|rel| rel == Path::new(ADAPTERS))
+            {
                 continue;
             }
             collect_dir(root, &path, out, problems)?;
@@ -364,7 +381,8 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, String)>, problem
             let keep = rel.ends_with(".yaml") || rel.ends_with(".txt");
             if keep {
                 let read = crate::input::read_bytes(&path).and_then(|bytes| {
-                    crate::input::text(&bytes, &crate::input::Origin::named(&rel)).map(str::to_string)
+                    crate::input::text(&bytes, &crate::input::Origin::named(&rel))
+                        .map(str::to_string)
                 });
                 match read {
                     Ok(text) => out.push((rel, text)),
@@ -416,12 +434,19 @@ pub(crate) fn check_case(
     check_origin(case, text, &mut push);
     check_overlay(case, text, facts, &mut push);
     check_features(case, text, vocab, &mut push);
-    let Some(spec) = check_query_and_input(case, text, vocab, &mut push) else { return };
+    let Some(spec) = check_query_and_input(case, text, vocab, &mut push) else {
+        return;
+    };
     check_expectations(case, text, vocab, spec, &mut push);
 }
 
 /// The id: well formed, the file's name, not retired.
-fn check_id(case: &Case, text: &str, retired: &BTreeSet<String>, push: &mut impl FnMut((usize, usize), String)) {
+fn check_id(
+    case: &Case,
+    text: &str,
+    retired: &BTreeSet<String>,
+    push: &mut impl FnMut((usize, usize), String),
+) {
     let file = case.path.as_str();
     let stem = file
         .rsplit('/')
@@ -471,7 +496,12 @@ fn check_description(case: &Case, text: &str, push: &mut impl FnMut((usize, usiz
 }
 
 /// The editions, each known and once, and the clauses, each in every edition.
-fn check_editions_and_clauses(case: &Case, text: &str, facts: &SpecFacts, push: &mut impl FnMut((usize, usize), String)) {
+fn check_editions_and_clauses(
+    case: &Case,
+    text: &str,
+    facts: &SpecFacts,
+    push: &mut impl FnMut((usize, usize), String),
+) {
     if case.editions.is_empty() {
         push(
             locate_key(text, "editions"),
@@ -517,12 +547,25 @@ fn check_editions_and_clauses(case: &Case, text: &str, facts: &SpecFacts, push: 
 }
 
 /// The overlay: one the spec ships, for the case's one edition.
-fn check_overlay(case: &Case, text: &str, facts: &SpecFacts, push: &mut impl FnMut((usize, usize), String)) {
+fn check_overlay(
+    case: &Case,
+    text: &str,
+    facts: &SpecFacts,
+    push: &mut impl FnMut((usize, usize), String),
+) {
     if let Some(o) = &case.overlay {
         match facts.overlays.get(o) {
             None => push(
                 locate_key(text, "overlay"),
-                format!("unknown overlay `{o}` (spec/overlays/ ships {})", facts.overlays.keys().cloned().collect::<Vec<_>>().join(", ")),
+                format!(
+                    "unknown overlay `{o}` (spec/overlays/ ships {})",
+                    facts
+                        .overlays
+                        .keys()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             ),
             Some(ed) if case.editions.len() != 1 || &case.editions[0] != ed => push(
                 locate_key(text, "editions"),
@@ -534,7 +577,12 @@ fn check_overlay(case: &Case, text: &str, facts: &SpecFacts, push: &mut impl FnM
 }
 
 /// The features, each in features.yaml.
-fn check_features(case: &Case, text: &str, vocab: &Vocabulary, push: &mut impl FnMut((usize, usize), String)) {
+fn check_features(
+    case: &Case,
+    text: &str,
+    vocab: &Vocabulary,
+    push: &mut impl FnMut((usize, usize), String),
+) {
     for f in &case.features {
         if !vocab.features.contains_key(f) {
             push(
@@ -546,7 +594,12 @@ fn check_features(case: &Case, text: &str, vocab: &Vocabulary, push: &mut impl F
 }
 
 /// The query, known, and its input fields and values; the query's spec when it is known.
-fn check_query_and_input<'v>(case: &Case, text: &str, vocab: &'v Vocabulary, push: &mut impl FnMut((usize, usize), String)) -> Option<&'v QuerySpec> {
+fn check_query_and_input<'v>(
+    case: &Case,
+    text: &str,
+    vocab: &'v Vocabulary,
+    push: &mut impl FnMut((usize, usize), String),
+) -> Option<&'v QuerySpec> {
     let Some(spec) = vocab.queries.get(&case.query) else {
         let why = if vocab.reserved_queries.contains(&case.query) {
             "reserved for a later version"
@@ -589,7 +642,13 @@ fn check_query_and_input<'v>(case: &Case, text: &str, vocab: &'v Vocabulary, pus
 }
 
 /// The expectations: for exactly the case's editions, known reject kinds, answers of the query's field and value.
-fn check_expectations(case: &Case, text: &str, vocab: &Vocabulary, spec: &QuerySpec, push: &mut impl FnMut((usize, usize), String)) {
+fn check_expectations(
+    case: &Case,
+    text: &str,
+    vocab: &Vocabulary,
+    spec: &QuerySpec,
+    push: &mut impl FnMut((usize, usize), String),
+) {
     if let super::case::Expect::ByEdition(map) = &case.expect {
         let keys: BTreeSet<&String> = map.keys().collect();
         let eds: BTreeSet<&String> = case.editions.iter().collect();
@@ -729,7 +788,10 @@ mod tests {
 
     /// The messages of every problem `check` finds.
     fn messages(s: &Suite) -> Vec<String> {
-        s.check(&facts()).iter().map(|p| p.message.clone()).collect()
+        s.check(&facts())
+            .iter()
+            .map(|p| p.message.clone())
+            .collect()
     }
 
     const EMBEDDED_META: [&str; 3] = ["vocabulary.yaml", "features.yaml", "retired-ids.txt"];
@@ -761,7 +823,10 @@ mod tests {
             assert_eq!(got, vec![format!("movement/horse-one.yaml:{want}")], "{text}");
         }
         let good = OK.replace("origin: authored", "origin: derived\nfrom: horse-one");
-        assert_eq!(suite(&[("movement/horse-one.yaml", &good)]).check(&facts()), vec![]);
+        assert_eq!(
+            suite(&[("movement/horse-one.yaml", &good)]).check(&facts()),
+            vec![]
+        );
     }
 
     #[test]
@@ -796,7 +861,8 @@ mod tests {
         }
         assert!(
             // The end of the text, where the list's `]` is missing.
-            got.iter().any(|g| g.starts_with("movement/other.yaml:2:1: not a valid case file")),
+            got.iter()
+                .any(|g| g.starts_with("movement/other.yaml:2:1: not a valid case file")),
             "{got:?}"
         );
         assert_eq!(got.len(), want.len() + 1, "{got:#?}");
@@ -903,10 +969,7 @@ mod tests {
         known.sort();
         assert_eq!(names, known);
         for (name, spec) in &s.vocabulary.queries {
-            assert_eq!(
-                Some(spec.answer.as_str()),
-                crate::query::answer_field(name)
-            );
+            assert_eq!(Some(spec.answer.as_str()), crate::query::answer_field(name));
         }
     }
 }

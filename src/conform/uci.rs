@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 use super::process::Process;
 
 use super::protocol::{About, Ask};
-use crate::query::{Answer, Query};
 use super::subject::{Reply, Subject};
+use crate::query::{Answer, Query};
 
 /// Reads lines until `done` says stop, within `deadline`; returns them all. A time-out says
 /// what was `asked` and what the engine printed meanwhile.
@@ -130,7 +130,10 @@ impl Engine {
     ) -> Result<Self, String> {
         let limits = match dialect {
             Dialect::Uci => Default::default(),
-            Dialect::Ucci => super::protocol::Limits { perft_nodes: Some(UCCI_PERFT_NODES), ..Default::default() },
+            Dialect::Ucci => super::protocol::Limits {
+                perft_nodes: Some(UCCI_PERFT_NODES),
+                ..Default::default()
+            },
         };
         let rank_base = match dialect {
             Dialect::Uci => rank_base,
@@ -189,7 +192,9 @@ impl Engine {
                 send(&mut e, "setoption name UCI_Variant value xiangqi")?;
             }
             // An opening book answers before `banmoves` is heeded (ElephantEye): off.
-            if self.dialect == Dialect::Ucci && lines.iter().any(|l| l.starts_with("option usebook ")) {
+            if self.dialect == Dialect::Ucci
+                && lines.iter().any(|l| l.starts_with("option usebook "))
+            {
                 send(&mut e, "setoption usebook false")?;
             }
             self.offset = match self.rank_base {
@@ -309,7 +314,12 @@ impl Engine {
 
     /// UCCI: the legal moves, found one `go depth 1` at a time, each time banning the moves
     /// found so far, until the engine answers `nobestmove`.
-    fn listing(&mut self, fen: &str, moves: &[String], deadline: Instant) -> Result<Vec<String>, Reply> {
+    fn listing(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+        deadline: Instant,
+    ) -> Result<Vec<String>, Reply> {
         let pos = self.position(fen, moves)?;
         let mut found: Vec<String> = Vec::new();
         let mut banned: Vec<String> = Vec::new();
@@ -337,7 +347,9 @@ impl Engine {
                 )));
             }
             if found.len() == MAX_LISTED {
-                return Err(Reply::Garbage(format!("more than {MAX_LISTED} moves listed")));
+                return Err(Reply::Garbage(format!(
+                    "more than {MAX_LISTED} moves listed"
+                )));
             }
             found.push(iccs);
             banned.push(played.to_string());
@@ -408,7 +420,9 @@ impl Subject for Engine {
         let deadline = Instant::now() + timeout;
         let result = match (self.dialect, query) {
             (_, Query::Perft { depth: 0, .. }) => {
-                return Reply::Answer(Answer::unsupported("perft 0 is not meaningful to an engine"))
+                return Reply::Answer(Answer::unsupported(
+                    "perft 0 is not meaningful to an engine",
+                ))
             }
             (Dialect::Uci, Query::Perft { fen, moves, depth }) => self
                 .perft(fen, moves, *depth, deadline)

@@ -78,7 +78,11 @@ impl Arrow {
         if points.len() != 4 {
             return None;
         }
-        Some(Arrow { from: Square::parse(&points[..2])?, to: Square::parse(&points[2..])?, label })
+        Some(Arrow {
+            from: Square::parse(&points[..2])?,
+            to: Square::parse(&points[2..])?,
+            label,
+        })
     }
 }
 
@@ -113,7 +117,12 @@ fn features(ruleset: &RuleSet) -> BoardFeatures {
     // The river: the end of the region of board.river that starts at Red's back rank.
     let river_after = data("board.river")
         .and_then(|d| d.get("regions")?.as_mapping().cloned())
-        .and_then(|m| m.values().filter_map(ranks).find(|&(lo, hi)| lo == 0 && hi + 1 < RANKS as u64).map(|(_, hi)| hi as u8));
+        .and_then(|m| {
+            m.values()
+                .filter_map(ranks)
+                .find(|&(lo, hi)| lo == 0 && hi + 1 < RANKS as u64)
+                .map(|(_, hi)| hi as u8)
+        });
     let point = |v: &serde_yaml::Value| v.as_str().and_then(Square::parse);
     let diagonals = data("board.palace")
         .and_then(|d| d.get("diagonals")?.as_sequence().cloned())
@@ -129,10 +138,18 @@ fn features(ruleset: &RuleSet) -> BoardFeatures {
             .and_then(|d| d.get("numerals")?.get(side)?.as_sequence().cloned())
             .unwrap_or_default()
             .iter()
-            .filter_map(|v| v.as_str().map(str::to_string).or_else(|| v.as_u64().map(|n| n.to_string())))
+            .filter_map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .or_else(|| v.as_u64().map(|n| n.to_string()))
+            })
             .collect()
     };
-    BoardFeatures { river_after, diagonals, numerals: [list("red"), list("black")] }
+    BoardFeatures {
+        river_after,
+        diagonals,
+        numerals: [list("red"), list("black")],
+    }
 }
 
 /// SVG x of a file (0 = file a, Red's left).
@@ -147,7 +164,10 @@ pub fn y_of(rank: u8) -> i32 {
 
 /// Width and height of the drawing.
 pub(crate) fn size() -> (i32, i32) {
-    (2 * MARGIN + (FILES as i32 - 1) * CELL, MARGIN + (RANKS as i32 - 1) * CELL + BOTTOM + CAPTION)
+    (
+        2 * MARGIN + (FILES as i32 - 1) * CELL,
+        MARGIN + (RANKS as i32 - 1) * CELL + BOTTOM + CAPTION,
+    )
 }
 
 /// Room under the grid for Red's numerals and the ICCS letters.
@@ -174,7 +194,10 @@ const FONT_CJK: &str = "'Noto Serif CJK SC','Noto Sans CJK SC','Source Han Serif
 const FONT_LATIN: &str = "'DejaVu Sans',Verdana,Arial,sans-serif";
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// The position drawn as a standalone SVG document.
@@ -182,13 +205,20 @@ pub fn svg(ruleset: &RuleSet, pos: &Position, opts: &DiagramOptions) -> String {
     let f = features(ruleset);
     let (w, h) = size();
     let mut s = String::with_capacity(8192);
-    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#);
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
+    );
     let _ = writeln!(
         s,
         r#"<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{}"/></marker></defs>"#,
         colour::ARROW
     );
-    let _ = writeln!(s, r#"<rect x="0" y="0" width="{w}" height="{h}" fill="{}"/>"#, colour::BOARD);
+    let _ = writeln!(
+        s,
+        r#"<rect x="0" y="0" width="{w}" height="{h}" fill="{}"/>"#,
+        colour::BOARD
+    );
     grid(&mut s, &f);
     river(&mut s, &f);
     labels(&mut s, &f);
@@ -210,7 +240,13 @@ pub fn svg(ruleset: &RuleSet, pos: &Position, opts: &DiagramOptions) -> String {
         arrow(&mut s, a);
     }
     if let Some(c) = &opts.caption {
-        outlined(&mut s, c, (w / 2) as f64, (h - 6) as f64, &Style::middle(CAPTION_SIZE, colour::CAPTION));
+        outlined(
+            &mut s,
+            c,
+            (w / 2) as f64,
+            (h - 6) as f64,
+            &Style::middle(CAPTION_SIZE, colour::CAPTION),
+        );
         s.push('\n');
     }
     s.push_str("</svg>\n");
@@ -218,7 +254,11 @@ pub fn svg(ruleset: &RuleSet, pos: &Position, opts: &DiagramOptions) -> String {
 }
 
 fn line(s: &mut String, (x1, y1): (i32, i32), (x2, y2): (i32, i32), width: f32) {
-    let _ = writeln!(s, r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{}" stroke-width="{width}"/>"#, colour::LINE);
+    let _ = writeln!(
+        s,
+        r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{}" stroke-width="{width}"/>"#,
+        colour::LINE
+    );
 }
 
 fn grid(s: &mut String, f: &BoardFeatures) {
@@ -243,7 +283,12 @@ fn grid(s: &mut String, f: &BoardFeatures) {
             // Inner files stop at the river (河界: the lines are broken there).
             Some(r) if !edge => {
                 line(s, (x_of(file), y_of(0)), (x_of(file), y_of(r)), 1.5);
-                line(s, (x_of(file), y_of(r + 1)), (x_of(file), y_of(RANKS - 1)), 1.5);
+                line(
+                    s,
+                    (x_of(file), y_of(r + 1)),
+                    (x_of(file), y_of(RANKS - 1)),
+                    1.5,
+                );
             }
             _ => line(s, (x_of(file), bottom), (x_of(file), top), 1.5),
         }
@@ -251,21 +296,33 @@ fn grid(s: &mut String, f: &BoardFeatures) {
     for &(a, b) in &f.diagonals {
         for side in Side::BOTH {
             let (a, b) = (a.relative_to(side), b.relative_to(side));
-            line(s, (x_of(a.file()), y_of(a.rank())), (x_of(b.file()), y_of(b.rank())), 1.5);
+            line(
+                s,
+                (x_of(a.file()), y_of(a.rank())),
+                (x_of(b.file()), y_of(b.rank())),
+                1.5,
+            );
         }
     }
 }
 
 /// The outline of `ch`, if the table has it.
 fn glyph(ch: char) -> Option<&'static glyphs::Glyph> {
-    glyphs::GLYPHS.binary_search_by_key(&ch, |g| g.ch).ok().map(|i| &glyphs::GLYPHS[i])
+    glyphs::GLYPHS
+        .binary_search_by_key(&ch, |g| g.ch)
+        .ok()
+        .map(|i| &glyphs::GLYPHS[i])
 }
 
 /// A number as SVG writes it: at most three decimals, no trailing zeros.
 fn num(v: f64) -> String {
     let t = format!("{v:.3}");
     let t = t.trim_end_matches('0').trim_end_matches('.');
-    if t == "-0" { "0".to_string() } else { t.to_string() }
+    if t == "-0" {
+        "0".to_string()
+    } else {
+        t.to_string()
+    }
 }
 
 /// Which point of a text its x gives, as SVG's `text-anchor`.
@@ -288,7 +345,12 @@ struct Style<'a> {
 impl<'a> Style<'a> {
     /// Centred on its x, no halo.
     fn middle(size: f64, fill: &'a str) -> Self {
-        Style { size, fill, anchor: Anchor::Middle, halo: None }
+        Style {
+            size,
+            fill,
+            anchor: Anchor::Middle,
+            halo: None,
+        }
     }
 }
 
@@ -307,11 +369,19 @@ fn outlined(s: &mut String, text: &str, x: f64, baseline: f64, style: &Style) {
             num(x),
             num(baseline),
             num(style.size),
-            if style.anchor == Anchor::Middle { r#" text-anchor="middle""# } else { "" },
+            if style.anchor == Anchor::Middle {
+                r#" text-anchor="middle""#
+            } else {
+                ""
+            },
             style.fill
         );
         if let Some((colour, width)) = style.halo {
-            let _ = write!(s, r#" stroke="{colour}" stroke-width="{}" paint-order="stroke""#, num(width));
+            let _ = write!(
+                s,
+                r#" stroke="{colour}" stroke-width="{}" paint-order="stroke""#,
+                num(width)
+            );
         }
         let _ = write!(s, ">{}</text>", escape(text));
         return;
@@ -322,10 +392,19 @@ fn outlined(s: &mut String, text: &str, x: f64, baseline: f64, style: &Style) {
         Anchor::Start => x,
         Anchor::Middle => x - scale * width as f64 / 2.0,
     };
-    let place = format!("translate({} {}) scale({})", num(left), num(baseline), num(scale));
+    let place = format!(
+        "translate({} {}) scale({})",
+        num(left),
+        num(baseline),
+        num(scale)
+    );
     let label = escape(text);
     if let ([g], None) = (found.as_slice(), style.halo) {
-        let _ = write!(s, r#"<path aria-label="{label}" transform="{place}" fill="{}" d="{}"/>"#, style.fill, g.d);
+        let _ = write!(
+            s,
+            r#"<path aria-label="{label}" transform="{place}" fill="{}" d="{}"/>"#,
+            style.fill, g.d
+        );
         return;
     }
     // Each glyph at its pen position, in font units (the group is scaled); a space has no path.
@@ -340,9 +419,17 @@ fn outlined(s: &mut String, text: &str, x: f64, baseline: f64, style: &Style) {
             pen += g.advance;
         }
     };
-    let _ = write!(s, r#"<g aria-label="{label}" transform="{place}" fill="{}">"#, style.fill);
+    let _ = write!(
+        s,
+        r#"<g aria-label="{label}" transform="{place}" fill="{}">"#,
+        style.fill
+    );
     if let Some((colour, w)) = style.halo {
-        let _ = write!(s, r#"<g fill="none" stroke="{colour}" stroke-width="{}" stroke-linejoin="round">"#, num(w / scale));
+        let _ = write!(
+            s,
+            r#"<g fill="none" stroke="{colour}" stroke-width="{}" stroke-linejoin="round">"#,
+            num(w / scale)
+        );
         paths(s);
         s.push_str("</g>");
     }
@@ -363,7 +450,13 @@ fn river(s: &mut String, f: &BoardFeatures) {
         let count = word.chars().count();
         for (j, ch) in word.chars().enumerate() {
             let x = centre + (j as f64 - (count as f64 - 1.0) / 2.0) * CELL as f64;
-            outlined(s, ch.encode_utf8(&mut [0; 4]), x, baseline, &Style::middle(RIVER_SIZE, colour::LINE));
+            outlined(
+                s,
+                ch.encode_utf8(&mut [0; 4]),
+                x,
+                baseline,
+                &Style::middle(RIVER_SIZE, colour::LINE),
+            );
         }
         s.push('\n');
     }
@@ -384,11 +477,23 @@ fn labels(s: &mut String, f: &BoardFeatures) {
             outlined(s, n, x, (y_of(0) + 42) as f64, &numeral);
             s.push('\n');
         }
-        outlined(s, char::from(b'a' + file).encode_utf8(&mut [0; 4]), x, (y_of(0) + 56) as f64, &coordinate);
+        outlined(
+            s,
+            char::from(b'a' + file).encode_utf8(&mut [0; 4]),
+            x,
+            (y_of(0) + 56) as f64,
+            &coordinate,
+        );
         s.push('\n');
     }
     for r in 0..RANKS {
-        outlined(s, &r.to_string(), (MARGIN - 34) as f64, (y_of(r) + 3) as f64, &coordinate);
+        outlined(
+            s,
+            &r.to_string(),
+            (MARGIN - 34) as f64,
+            (y_of(r) + 3) as f64,
+            &coordinate,
+        );
         s.push('\n');
     }
 }
@@ -402,7 +507,10 @@ fn pieces(s: &mut String, ruleset: &RuleSet, pos: &Position) {
             Side::Red => colour::RED,
             Side::Black => colour::BLACK,
         };
-        let name = kinds.get(p.kind as usize).map(|k| k.names[p.side.index()].as_str()).unwrap_or("?");
+        let name = kinds
+            .get(p.kind as usize)
+            .map(|k| k.names[p.side.index()].as_str())
+            .unwrap_or("?");
         let _ = write!(
             s,
             r#"<g class="piece {}"><circle cx="{x}" cy="{y}" r="{PIECE_RADIUS}" fill="{}" stroke="{c}" stroke-width="3"/><circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="{c}" stroke-width="1"/>"#,
@@ -410,7 +518,13 @@ fn pieces(s: &mut String, ruleset: &RuleSet, pos: &Position) {
             colour::PIECE,
             PIECE_RADIUS - 5,
         );
-        outlined(s, name, x as f64, (y + 8) as f64, &Style::middle(PIECE_SIZE, c));
+        outlined(
+            s,
+            name,
+            x as f64,
+            (y + 8) as f64,
+            &Style::middle(PIECE_SIZE, c),
+        );
         s.push_str("</g>\n");
     }
 }
@@ -421,14 +535,20 @@ fn arrow(s: &mut String, a: &Arrow) {
     let len = ((x2 - x1).powi(2) + (y2 - y1).powi(2)).sqrt().max(1.0);
     // Stop short of the target's centre so the head sits on the piece's rim.
     let shorten = (PIECE_RADIUS as f64 * 0.6).min(len / 2.0);
-    let (ex, ey) = (x2 - (x2 - x1) / len * shorten, y2 - (y2 - y1) / len * shorten);
+    let (ex, ey) = (
+        x2 - (x2 - x1) / len * shorten,
+        y2 - (y2 - y1) / len * shorten,
+    );
     let _ = writeln!(
         s,
         r#"<line x1="{x1}" y1="{y1}" x2="{ex:.1}" y2="{ey:.1}" stroke="{}" stroke-width="5" stroke-opacity="0.85" stroke-linecap="round" marker-end="url(#arrowhead)"/>"#,
         colour::ARROW
     );
     if let Some(l) = &a.label {
-        let style = Style { halo: Some((colour::BOARD, HALO)), ..Style::middle(CAPTION_SIZE, colour::ARROW) };
+        let style = Style {
+            halo: Some((colour::BOARD, HALO)),
+            ..Style::middle(CAPTION_SIZE, colour::ARROW)
+        };
         outlined(s, l, (x1 + x2) / 2.0, (y1 + y2) / 2.0 - 6.0, &style);
         s.push('\n');
     }
@@ -443,7 +563,10 @@ pub fn sheet_origin(n: usize, per_row: usize, titled: bool) -> (i32, i32) {
     let (w, h) = size();
     let per_row = per_row.max(1);
     let head = if titled { SHEET_TITLE } else { 0 };
-    (SHEET_GAP + (n % per_row) as i32 * (w + SHEET_GAP), head + SHEET_GAP + (n / per_row) as i32 * (h + SHEET_GAP))
+    (
+        SHEET_GAP + (n % per_row) as i32 * (w + SHEET_GAP),
+        head + SHEET_GAP + (n / per_row) as i32 * (h + SHEET_GAP),
+    )
 }
 
 /// The most diagrams one sheet holds (about 40 KB each, the outlines of every text
@@ -459,18 +582,40 @@ pub fn sheet(boards: &[String], per_row: usize, title: Option<&str>) -> String {
     let per_row = per_row.max(1).min(boards.len().max(1));
     let rows = boards.len().div_ceil(per_row).max(1);
     let head = if title.is_some() { SHEET_TITLE } else { 0 };
-    let (sw, sh) = (per_row as i32 * (w + SHEET_GAP) + SHEET_GAP, head + rows as i32 * (h + SHEET_GAP) + SHEET_GAP);
+    let (sw, sh) = (
+        per_row as i32 * (w + SHEET_GAP) + SHEET_GAP,
+        head + rows as i32 * (h + SHEET_GAP) + SHEET_GAP,
+    );
     let mut s = String::with_capacity(boards.iter().map(String::len).sum::<usize>() + 512);
-    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{sw}" height="{sh}" viewBox="0 0 {sw} {sh}">"#);
-    let _ = writeln!(s, r#"<rect x="0" y="0" width="{sw}" height="{sh}" fill="white"/>"#);
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{sw}" height="{sh}" viewBox="0 0 {sw} {sh}">"#
+    );
+    let _ = writeln!(
+        s,
+        r#"<rect x="0" y="0" width="{sw}" height="{sh}" fill="white"/>"#
+    );
     if let Some(t) = title {
-        outlined(&mut s, t, SHEET_GAP as f64, 20.0, &Style { anchor: Anchor::Start, ..Style::middle(TITLE_SIZE, colour::TITLE) });
+        outlined(
+            &mut s,
+            t,
+            SHEET_GAP as f64,
+            20.0,
+            &Style {
+                anchor: Anchor::Start,
+                ..Style::middle(TITLE_SIZE, colour::TITLE)
+            },
+        );
         s.push('\n');
     }
     for (n, board) in boards.iter().enumerate() {
         let (x, y) = sheet_origin(n, per_row, title.is_some());
         let board = board.replacen("<svg ", &format!(r#"<svg x="{x}" y="{y}" "#), 1);
-        s.push_str(&board.replace(r#"id="arrowhead""#, &format!(r#"id="arrowhead-{n}""#)).replace("url(#arrowhead)", &format!("url(#arrowhead-{n})")));
+        s.push_str(
+            &board
+                .replace(r#"id="arrowhead""#, &format!(r#"id="arrowhead-{n}""#))
+                .replace("url(#arrowhead)", &format!("url(#arrowhead-{n})")),
+        );
     }
     s.push_str("</svg>\n");
     s
@@ -478,22 +623,42 @@ pub fn sheet(boards: &[String], per_row: usize, title: Option<&str>) -> String {
 
 /// The position of `fen` after `moves` (ICCS) under `ruleset`, and the last move
 /// (`crate::line::after`).
-pub fn position_after(ruleset: &RuleSet, fen: &str, moves: &[String]) -> Result<(Position, Option<Move>), String> {
+pub fn position_after(
+    ruleset: &RuleSet,
+    fen: &str,
+    moves: &[String],
+) -> Result<(Position, Option<Move>), String> {
     crate::line::after(&ruleset.vm, fen, moves).map_err(|e| e.to_string())
 }
 
 /// The diagram of the position a query's input gives (`fen`, then `moves` if any), with
 /// the last move marked: what a conformance case or a ruling is about. `None` when the
 /// input has no FEN or the rule set refuses it.
-pub fn of_input(ruleset: &RuleSet, input: &serde_json::Map<String, serde_json::Value>, caption: &str) -> Option<String> {
+pub fn of_input(
+    ruleset: &RuleSet,
+    input: &serde_json::Map<String, serde_json::Value>,
+    caption: &str,
+) -> Option<String> {
     let fen = input.get("fen")?.as_str()?;
     let moves: Vec<String> = input
         .get("moves")
         .and_then(|m| m.as_array())
-        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default();
     let (pos, last_move) = position_after(ruleset, fen, &moves).ok()?;
-    Some(svg(ruleset, &pos, &DiagramOptions { last_move, arrows: Vec::new(), caption: Some(caption.to_string()) }))
+    Some(svg(
+        ruleset,
+        &pos,
+        &DiagramOptions {
+            last_move,
+            arrows: Vec::new(),
+            caption: Some(caption.to_string()),
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -503,7 +668,10 @@ mod tests {
     #[test]
     fn arrows_parse() {
         let a = Arrow::parse("h2-e2:chase").unwrap();
-        assert_eq!((a.from.to_string(), a.to.to_string(), a.label.as_deref()), ("h2".into(), "e2".into(), Some("chase")));
+        assert_eq!(
+            (a.from.to_string(), a.to.to_string(), a.label.as_deref()),
+            ("h2".into(), "e2".into(), Some("chase"))
+        );
         assert_eq!(Arrow::parse("h2e2").unwrap().label, None);
         assert!(Arrow::parse("h2e").is_none() && Arrow::parse("z9e2").is_none());
     }
@@ -520,7 +688,10 @@ mod tests {
         // The characters and the coordinates are outlines, named for readers and tools;
         // none is `<text>`.
         for ch in ["帅", "卒", "九", "1", "楚", "河", "汉", "界", "a", "i", "0"] {
-            assert!(svg.contains(&format!(r#"<path aria-label="{ch}" "#)), "{ch}: {svg}");
+            assert!(
+                svg.contains(&format!(r#"<path aria-label="{ch}" "#)),
+                "{ch}: {svg}"
+            );
         }
         assert!(!svg.contains("<text"), "{svg}");
     }
@@ -531,36 +702,89 @@ mod tests {
         let style = Style::middle(24.0, "red");
         let mut s = String::new();
         outlined(&mut s, "帅", 10.0, 20.0, &style);
-        assert!(s.starts_with(r#"<path aria-label="帅" transform="translate(-2 20) scale(0.024)""#) && !s.contains("<text"), "{s}");
+        assert!(
+            s.starts_with(r#"<path aria-label="帅" transform="translate(-2 20) scale(0.024)""#)
+                && !s.contains("<text"),
+            "{s}"
+        );
         // 㐀 (U+3400) is no character of the diagrams: the whole text falls back.
         let mut s = String::new();
-        outlined(&mut s, "a 㐀", 10.0, 20.0, &Style { halo: Some(("white", 3.0)), ..style });
+        outlined(
+            &mut s,
+            "a 㐀",
+            10.0,
+            20.0,
+            &Style {
+                halo: Some(("white", 3.0)),
+                ..style
+            },
+        );
         assert_eq!(
             s,
-            format!(r#"<text x="10" y="20" font-size="24" font-family="{FONT_LATIN},{FONT_CJK}" text-anchor="middle" fill="red" stroke="white" stroke-width="3" paint-order="stroke">a 㐀</text>"#)
+            format!(
+                r#"<text x="10" y="20" font-size="24" font-family="{FONT_LATIN},{FONT_CJK}" text-anchor="middle" fill="red" stroke="white" stroke-width="3" paint-order="stroke">a 㐀</text>"#
+            )
         );
-        assert_eq!((num(0.024), num(-0.0001), num(12.0), num(1.5)), ("0.024".into(), "0".into(), "12".into(), "1.5".into()));
+        assert_eq!(
+            (num(0.024), num(-0.0001), num(12.0), num(1.5)),
+            ("0.024".into(), "0".into(), "12".into(), "1.5".into())
+        );
     }
 
     #[test]
     fn a_text_is_laid_out_by_the_advance_widths_from_its_anchor() {
-        let (a, sp, b) = (glyph('a').unwrap().advance, glyph(' ').unwrap().advance, glyph('捉').unwrap().advance);
-        assert!(a < 1000 && sp < a && b == 1000 && glyph(' ').unwrap().d.is_empty(), "Latin is proportional, CJK square");
+        let (a, sp, b) = (
+            glyph('a').unwrap().advance,
+            glyph(' ').unwrap().advance,
+            glyph('捉').unwrap().advance,
+        );
+        assert!(
+            a < 1000 && sp < a && b == 1000 && glyph(' ').unwrap().d.is_empty(),
+            "Latin is proportional, CJK square"
+        );
         // From its start: the group at x, each glyph at its pen position in font units; a
         // space advances the pen and draws nothing.
         let mut s = String::new();
-        outlined(&mut s, "a 捉", 12.0, 20.0, &Style { anchor: Anchor::Start, ..Style::middle(10.0, "black") });
+        outlined(
+            &mut s,
+            "a 捉",
+            12.0,
+            20.0,
+            &Style {
+                anchor: Anchor::Start,
+                ..Style::middle(10.0, "black")
+            },
+        );
         assert!(s.starts_with(r#"<g aria-label="a 捉" transform="translate(12 20) scale(0.01)" fill="black"><path d="m"#), "{s}");
-        assert!(s.contains(&format!(r#"<path transform="translate({})" d="m"#, a + sp)) && s.ends_with("\"/></g>"), "{s}");
+        assert!(
+            s.contains(&format!(r#"<path transform="translate({})" d="m"#, a + sp))
+                && s.ends_with("\"/></g>"),
+            "{s}"
+        );
         assert_eq!(s.matches("<path ").count(), 2, "{s}");
         // Centred: shifted left by half the width.
         let mut m = String::new();
         outlined(&mut m, "a 捉", 12.0, 20.0, &Style::middle(10.0, "black"));
         let left = 12.0 - (a + sp + b) as f64 * 0.01 / 2.0;
-        assert!(m.starts_with(&format!(r#"<g aria-label="a 捉" transform="translate({} 20)"#, num(left))), "{m}");
+        assert!(
+            m.starts_with(&format!(
+                r#"<g aria-label="a 捉" transform="translate({} 20)"#,
+                num(left)
+            )),
+            "{m}"
+        );
         // A halo: the strokes under the fills, its width in font units, the same paths twice.
         let mut h = String::new();
-        outlined(&mut h, "捉", 0.0, 0.0, &Style { halo: Some(("#fff", 3.0)), ..Style::middle(12.0, "green") });
+        outlined(
+            &mut h,
+            "捉",
+            0.0,
+            0.0,
+            &Style {
+                halo: Some(("#fff", 3.0)),
+                ..Style::middle(12.0, "green")
+            },
+        );
         assert!(h.starts_with(r##"<g aria-label="捉" transform="translate(-6 0) scale(0.012)" fill="green"><g fill="none" stroke="#fff" stroke-width="250" stroke-linejoin="round"><path d="m"##), "{h}");
         assert_eq!(h.matches(glyph('捉').unwrap().d).count(), 2, "{h}");
         // Text is escaped in the label.
@@ -578,24 +802,64 @@ mod tests {
 
     #[test]
     fn every_character_a_caption_label_or_title_can_hold_has_an_outline() {
-        let mut wanted: Vec<(String, char)> = (' '..='~').chain(FIXED.chars()).map(|c| ("the fixed set".to_string(), c)).collect();
+        let mut wanted: Vec<(String, char)> = (' '..='~')
+            .chain(FIXED.chars())
+            .map(|c| ("the fixed set".to_string(), c))
+            .collect();
         let spec = crate::spec::Spec::builtin().unwrap();
-        let ids: Vec<String> = spec.editions().iter().map(|e| e.id.clone()).chain(spec.overlays().iter().map(|o| o.ruleset_id())).collect();
+        let ids: Vec<String> = spec
+            .editions()
+            .iter()
+            .map(|e| e.id.clone())
+            .chain(spec.overlays().iter().map(|o| o.ruleset_id()))
+            .collect();
         assert!(ids.len() >= 4, "{ids:?}");
         for id in &ids {
             let rs = RuleSet::of_spec(&spec, id).unwrap();
-            let rep = rs.repetition.as_ref().unwrap_or_else(|| panic!("{id} has 棋例 clauses"));
+            let rep = rs
+                .repetition
+                .as_ref()
+                .unwrap_or_else(|| panic!("{id} has 棋例 clauses"));
             let names = &rep.words.cycle;
-            let words = rep.classes.iter().map(|c| (format!("class {}", c.name), &c.zh))
-                .chain(rep.patterns.iter().map(|p| (format!("pattern {}", p.name), &p.zh)))
-                .chain(names.numerals.iter().chain([&names.perpetual, &names.many]).map(|w| ("cycle_names".to_string(), w)))
-                .chain(rs.vm.kinds().iter().flat_map(|k| k.names.iter()).map(|n| ("a kind's name".to_string(), n)));
+            let words = rep
+                .classes
+                .iter()
+                .map(|c| (format!("class {}", c.name), &c.zh))
+                .chain(
+                    rep.patterns
+                        .iter()
+                        .map(|p| (format!("pattern {}", p.name), &p.zh)),
+                )
+                .chain(
+                    names
+                        .numerals
+                        .iter()
+                        .chain([&names.perpetual, &names.many])
+                        .map(|w| ("cycle_names".to_string(), w)),
+                )
+                .chain(
+                    rs.vm
+                        .kinds()
+                        .iter()
+                        .flat_map(|k| k.names.iter())
+                        .map(|n| ("a kind's name".to_string(), n)),
+                );
             for (what, word) in words {
                 wanted.extend(word.chars().map(|c| (format!("{id}: {what} {word}"), c)));
             }
         }
-        let missing: Vec<String> = wanted.iter().filter(|(_, c)| glyph(*c).is_none()).map(|(what, c)| format!("{c:?} (U+{:04X}, {what})", *c as u32)).collect();
-        assert!(missing.is_empty(), "no outline (run scripts/glyphs.py): {missing:?}");
-        assert_eq!((num(0.024), num(-0.0001), num(12.0), num(1.5)), ("0.024".into(), "0".into(), "12".into(), "1.5".into()));
+        let missing: Vec<String> = wanted
+            .iter()
+            .filter(|(_, c)| glyph(*c).is_none())
+            .map(|(what, c)| format!("{c:?} (U+{:04X}, {what})", *c as u32))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "no outline (run scripts/glyphs.py): {missing:?}"
+        );
+        assert_eq!(
+            (num(0.024), num(-0.0001), num(12.0), num(1.5)),
+            ("0.024".into(), "0".into(), "12".into(), "1.5".into())
+        );
     }
 }

@@ -11,7 +11,11 @@ pub struct UnknownEncoding(pub String);
 
 impl fmt::Display for UnknownEncoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown encoding {:?} (try utf-8, gbk, gb18030, big5, utf-16le, utf-16be)", self.0)
+        write!(
+            f,
+            "unknown encoding {:?} (try utf-8, gbk, gb18030, big5, utf-16le, utf-16be)",
+            self.0
+        )
     }
 }
 
@@ -34,9 +38,13 @@ fn record_chars() -> &'static [char] {
     static CHARS: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
     CHARS.get_or_init(|| {
         let spec = crate::spec::Spec::builtin().ok();
-        let base = spec.as_ref().and_then(|s| s.editions().iter().find(|e| e.derives_from.is_none()));
+        let base = spec
+            .as_ref()
+            .and_then(|s| s.editions().iter().find(|e| e.derives_from.is_none()));
         let rules = base.and_then(|e| crate::vm::Rules::of_edition(e).ok());
-        let mut chars = rules.and_then(|r| r.record().map(|t| t.characters())).unwrap_or_default();
+        let mut chars = rules
+            .and_then(|r| r.record().map(|t| t.characters()))
+            .unwrap_or_default();
         chars.extend(HEADER_CHARS.chars());
         chars.sort_unstable();
         chars.dedup();
@@ -48,7 +56,9 @@ fn record_chars() -> &'static [char] {
 /// encodings that both decode the bytes without error.
 fn score(text: &str) -> usize {
     let chars = record_chars();
-    text.chars().filter(|c| chars.binary_search(c).is_ok()).count()
+    text.chars()
+        .filter(|c| chars.binary_search(c).is_ok())
+        .count()
 }
 
 /// Decode a record. With `encoding`, use it (a byte-order mark still wins,
@@ -64,7 +74,10 @@ pub fn decode(bytes: &[u8], encoding: Option<&'static Encoding>) -> (String, &'s
 }
 
 /// [`decode`], with the runs of lines read in a legacy encoding when detected.
-pub(crate) fn decode_detailed(bytes: &[u8], encoding: Option<&'static Encoding>) -> (Decoded, &'static Encoding) {
+pub(crate) fn decode_detailed(
+    bytes: &[u8],
+    encoding: Option<&'static Encoding>,
+) -> (Decoded, &'static Encoding) {
     // A byte-order mark wins over a named encoding, as the WHATWG decoders do.
     let (enc, from) = match (Encoding::for_bom(bytes), encoding) {
         (Some((enc, bom_len)), _) => (Some(enc), bom_len),
@@ -99,7 +112,13 @@ fn utf8(bytes: &[u8], from: usize) -> Option<Decoded> {
         }
         Err(_) => return None,
     };
-    Some(Decoded { text, legacy: Vec::new(), mixed: false, faults, map: ByteMap::Shift(from) })
+    Some(Decoded {
+        text,
+        legacy: Vec::new(),
+        mixed: false,
+        faults,
+        map: ByteMap::Shift(from),
+    })
 }
 
 /// The fault of a UTF-8 character cut short by the end of the file: `tail` are its bytes,
@@ -110,7 +129,12 @@ fn cut_fault(tail: &[u8], offset: usize, byte: usize) -> Fault {
         Some(0xE0..) => 3,
         _ => 2,
     };
-    Fault { offset, byte, width: full, have: tail.len() }
+    Fault {
+        offset,
+        byte,
+        width: full,
+        have: tail.len(),
+    }
 }
 
 impl Fault {
@@ -144,7 +168,11 @@ fn lines_of<'b>(bytes: &'b [u8], enc: &'static Encoding) -> Vec<&'b [u8]> {
     if enc != UTF_16LE && enc != UTF_16BE {
         return bytes.split_inclusive(|&b| b == b'\n').collect();
     }
-    let unit: [u8; 2] = if enc == UTF_16LE { [b'\n', 0] } else { [0, b'\n'] };
+    let unit: [u8; 2] = if enc == UTF_16LE {
+        [b'\n', 0]
+    } else {
+        [0, b'\n']
+    };
     let mut out = Vec::new();
     let mut start = 0;
     let mut i = 0;
@@ -168,11 +196,21 @@ fn decode_lines(bytes: &[u8], from: usize, enc: &'static Encoding) -> Decoded {
     let mut spans = Vec::new();
     let mut byte = from;
     for l in lines_of(&bytes[from..], enc) {
-        spans.push(Span { text: text.len(), byte, encoding: enc });
+        spans.push(Span {
+            text: text.len(),
+            byte,
+            encoding: enc,
+        });
         text.push_str(&enc.decode_without_bom_handling(l).0);
         byte += l.len();
     }
-    Decoded { text, legacy: Vec::new(), mixed: false, faults: Vec::new(), map: ByteMap::Lines(spans) }
+    Decoded {
+        text,
+        legacy: Vec::new(),
+        mixed: false,
+        faults: Vec::new(),
+        map: ByteMap::Lines(spans),
+    }
 }
 
 /// A run of lines read in a legacy encoding.
@@ -237,7 +275,9 @@ impl Decoded {
             ByteMap::Shift(n) => return (offset + n).min(bytes.len()),
             ByteMap::Lines(spans) => spans,
         };
-        let i = spans.partition_point(|s| s.text <= offset).saturating_sub(1);
+        let i = spans
+            .partition_point(|s| s.text <= offset)
+            .saturating_sub(1);
         let Some(span) = spans.get(i) else { return 0 };
         let end = spans.get(i + 1).map_or(bytes.len(), |s| s.byte);
         let target = offset - span.text;
@@ -286,14 +326,25 @@ pub(crate) fn decode_by_section(bytes: &[u8]) -> Decoded {
     starts.push(lines.len());
     for w in starts.windows(2) {
         let section = &lines[w[0]..w[1]];
-        let bad: Vec<u8> = (w[0]..w[1]).filter(|&i| utf8_at(i).is_none()).flat_map(|i| lines[i].iter().copied()).collect();
-        let enc = if bad.is_empty() { GB18030 } else { best_legacy(&bad) };
+        let bad: Vec<u8> = (w[0]..w[1])
+            .filter(|&i| utf8_at(i).is_none())
+            .flat_map(|i| lines[i].iter().copied())
+            .collect();
+        let enc = if bad.is_empty() {
+            GB18030
+        } else {
+            best_legacy(&bad)
+        };
         for (k, l) in section.iter().enumerate() {
             let start = byte;
             byte += l.len();
             match utf8_at(w[0] + k) {
                 Some(valid) => {
-                    spans.push(Span { text: text.len(), byte: start, encoding: UTF_8 });
+                    spans.push(Span {
+                        text: text.len(),
+                        byte: start,
+                        encoding: UTF_8,
+                    });
                     let s = std::str::from_utf8(&l[..valid]).unwrap_or_default();
                     mixed |= !s.is_ascii();
                     text.push_str(s);
@@ -303,18 +354,33 @@ pub(crate) fn decode_by_section(bytes: &[u8]) -> Decoded {
                     }
                 }
                 None => {
-                    spans.push(Span { text: text.len(), byte: start, encoding: enc });
+                    spans.push(Span {
+                        text: text.len(),
+                        byte: start,
+                        encoding: enc,
+                    });
                     let number = w[0] + k + 1;
                     match legacy.last_mut() {
-                        Some(run) if run.encoding == enc && run.lines.1 + 1 == number => run.lines.1 = number,
-                        _ => legacy.push(LegacyLines { lines: (number, number), encoding: enc }),
+                        Some(run) if run.encoding == enc && run.lines.1 + 1 == number => {
+                            run.lines.1 = number
+                        }
+                        _ => legacy.push(LegacyLines {
+                            lines: (number, number),
+                            encoding: enc,
+                        }),
                     }
                     text.push_str(&enc.decode_without_bom_handling(l).0);
                 }
             }
         }
     }
-    Decoded { text, legacy, mixed, faults, map: ByteMap::Lines(spans) }
+    Decoded {
+        text,
+        legacy,
+        mixed,
+        faults,
+        map: ByteMap::Lines(spans),
+    }
 }
 
 /// GB18030 or Big5, whichever decodes `bytes` without error and scores higher (GB18030
@@ -350,13 +416,16 @@ fn guess_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
     }
 }
 
-
 /// Encode text for writing converted records.
 #[cfg(test)]
 fn encode(text: &str, encoding: &'static Encoding) -> Vec<u8> {
     if encoding == UTF_16LE || encoding == UTF_16BE {
         let le = encoding == UTF_16LE;
-        let mut out = if le { vec![0xFF, 0xFE] } else { vec![0xFE, 0xFF] };
+        let mut out = if le {
+            vec![0xFF, 0xFE]
+        } else {
+            vec![0xFE, 0xFF]
+        };
         for u in text.encode_utf16() {
             let b = if le { u.to_le_bytes() } else { u.to_be_bytes() };
             out.extend_from_slice(&b);
@@ -400,7 +469,13 @@ mod tests {
         let (d, used) = decode_detailed(&bytes, None);
         assert_eq!(d.text, format!("{utf8}{gbk_game}{utf8}"));
         assert_eq!(used, GB18030);
-        assert_eq!(d.legacy, [LegacyLines { lines: (4, 5), encoding: GB18030 }]);
+        assert_eq!(
+            d.legacy,
+            [LegacyLines {
+                lines: (4, 5),
+                encoding: GB18030
+            }]
+        );
         assert!(d.mixed);
         let (d, _) = decode_detailed(&GB18030.encode(gbk_game).0, None);
         assert!(!d.mixed && d.text == gbk_game);
@@ -424,11 +499,20 @@ mod tests {
         let (d, _) = decode_detailed(&bom, None);
         assert_eq!((d.faults[0].offset, d.faults[0].byte), (at, at + 3));
         // In a file mixing UTF-8 and GBK games, a last line cut the same way stays UTF-8.
-        let mut mixed = GB18030.encode("[Event \"测试\"]\n1. 炮二平五 *\n\n").0.into_owned();
+        let mut mixed = GB18030
+            .encode("[Event \"测试\"]\n1. 炮二平五 *\n\n")
+            .0
+            .into_owned();
         let gbk_len = mixed.len();
         mixed.extend_from_slice(cut);
         let (d, _) = decode_detailed(&mixed, None);
-        assert_eq!(d.legacy, [LegacyLines { lines: (1, 2), encoding: GB18030 }]);
+        assert_eq!(
+            d.legacy,
+            [LegacyLines {
+                lines: (1, 2),
+                encoding: GB18030
+            }]
+        );
         assert_eq!(d.faults.len(), 1);
         assert_eq!(d.faults[0].byte, gbk_len + at);
         assert_eq!(d.byte_offset(&mixed, d.faults[0].offset), gbk_len + at);
@@ -451,7 +535,10 @@ mod tests {
             let (d, used) = decode_detailed(&bytes, None);
             assert_eq!((used, d.text.as_str()), (enc, text));
             // After the byte-order mark, two bytes a character.
-            assert_eq!(d.byte_offset(&bytes, at), 2 + 2 * text[..at].chars().count());
+            assert_eq!(
+                d.byte_offset(&bytes, at),
+                2 + 2 * text[..at].chars().count()
+            );
         }
         let (d, _) = decode_detailed(text.as_bytes(), None);
         assert_eq!(d.byte_offset(text.as_bytes(), at), at);

@@ -20,8 +20,8 @@ use super::ast::{Action, PieceKind};
 use super::resolve::{file_group, file_number, motion};
 use super::view::BoardView;
 use super::{Case, ErrorKind, Notation, Script, Style, Width};
-use crate::vm::record::{Record, Word};
 use crate::board::{Move, Side, FILES};
+use crate::vm::record::{Record, Word};
 
 /// A move that cannot be written: not legal in the position, or the rules say nothing
 /// of how records write it.
@@ -49,7 +49,11 @@ impl FormatError {
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FormatError::NoPiece { mv } => write!(f, "cannot write {mv}: no piece of the side to move on {}", mv.from),
+            FormatError::NoPiece { mv } => write!(
+                f,
+                "cannot write {mv}: no piece of the side to move on {}",
+                mv.from
+            ),
             FormatError::IllegalMove { mv } => write!(f, "cannot write {mv}: not a legal move"),
             FormatError::NoRecordForms { mv } => {
                 write!(f, "cannot write {mv} in Chinese: the rule set has no notation.* clauses (how records are written, 7.5)")
@@ -77,7 +81,9 @@ pub(crate) fn wxf_letter(kind: PieceKind) -> char {
 fn widen(c: char, width: Width) -> char {
     match width {
         Width::Half => c,
-        Width::Full if ('!'..='~').contains(&c) => char::from_u32(c as u32 - 0x21 + 0xFF01).unwrap_or(c),
+        Width::Full if ('!'..='~').contains(&c) => {
+            char::from_u32(c as u32 - 0x21 + 0xFF01).unwrap_or(c)
+        }
         Width::Full => c,
     }
 }
@@ -113,7 +119,10 @@ struct Designation {
 fn designation<B: BoardView + ?Sized>(b: &B, side: Side, kind: PieceKind, mv: Move) -> Designation {
     let group = file_group(b, side, kind, mv.from.file());
     let tandem = if group.len() >= 2 {
-        group.iter().position(|&s| s == mv.from).map(|i| (i, group.len()))
+        group
+            .iter()
+            .position(|&s| s == mv.from)
+            .map(|i| (i, group.len()))
     } else {
         None
     };
@@ -123,7 +132,11 @@ fn designation<B: BoardView + ?Sized>(b: &B, side: Side, kind: PieceKind, mv: Mo
         && PieceKind::ALL
             .into_iter()
             .any(|k| k != kind && file_group(b, side, k, mv.from.file()).len() >= 2);
-    Designation { tandem, several_files, shared_file }
+    Designation {
+        tandem,
+        several_files,
+        shared_file,
+    }
 }
 
 /// The tandem word of the `i`-th of `len` pieces (front first): the words of a group of
@@ -137,7 +150,12 @@ fn tandem_word(record: &Record, i: usize, len: usize, script: Script) -> &str {
 }
 
 /// Write a legal move of the side to move.
-pub fn format_with<B: BoardView + ?Sized>(b: &B, mv: Move, notation: Notation, style: Style) -> Result<String, FormatError> {
+pub fn format_with<B: BoardView + ?Sized>(
+    b: &B,
+    mv: Move,
+    notation: Notation,
+    style: Style,
+) -> Result<String, FormatError> {
     let side = b.side_to_move();
     let kind = match b.piece_at(mv.from) {
         Some((s, k)) if s == side => k,
@@ -179,9 +197,14 @@ pub(crate) fn format_unchecked<B: BoardView + ?Sized>(
             let (Some(record), Some(chars)) = (b.record(), b.piece_chars(side, kind)) else {
                 return Err(FormatError::NoRecordForms { mv });
             };
-            let form = if notation == Notation::ChineseAbbreviated { &record.abbreviated } else { &record.full };
+            let form = if notation == Notation::ChineseAbbreviated {
+                &record.abbreviated
+            } else {
+                &record.full
+            };
             let numerals = form.numerals[side.index()];
-            let numeral = |out: &mut String, n: u8| push_wide(out, record.numeral(numerals, n), width);
+            let numeral =
+                |out: &mut String, n: u8| push_wide(out, record.numeral(numerals, n), width);
             let piece = match style.script {
                 Script::Simplified => &chars.name,
                 Script::Traditional => &chars.traditional,

@@ -35,8 +35,8 @@ pub(crate) mod format;
 pub mod pgn;
 pub mod records;
 pub mod replay;
-pub mod stream;
 pub(crate) mod resolve;
+pub mod stream;
 pub mod syntax;
 mod view;
 
@@ -67,7 +67,12 @@ pub enum Notation {
 
 impl Notation {
     /// All notations.
-    pub const ALL: [Notation; 4] = [Notation::Chinese, Notation::ChineseAbbreviated, Notation::Wxf, Notation::Iccs];
+    pub const ALL: [Notation; 4] = [
+        Notation::Chinese,
+        Notation::ChineseAbbreviated,
+        Notation::Wxf,
+        Notation::Iccs,
+    ];
 
     /// Name used on the command line and in cases: `chinese`,
     /// `chinese-abbreviated`, `wxf`, `iccs`.
@@ -85,7 +90,9 @@ impl Notation {
     pub fn from_name(name: &str) -> Option<Notation> {
         match name.trim().to_ascii_lowercase().as_str() {
             "chinese" | "cn" | "zh" => Some(Notation::Chinese),
-            "chinese-abbreviated" | "abbreviated" | "chinese_abbreviated" => Some(Notation::ChineseAbbreviated),
+            "chinese-abbreviated" | "abbreviated" | "chinese_abbreviated" => {
+                Some(Notation::ChineseAbbreviated)
+            }
             "wxf" => Some(Notation::Wxf),
             "iccs" | "coordinates" | "ucci" | "uci" => Some(Notation::Iccs),
             _ => None,
@@ -147,7 +154,11 @@ impl Style {
     /// For example `traditional+fullwidth`.
     pub fn from_name(name: &str) -> Option<Style> {
         let mut s = Style::default();
-        for w in name.split(['+', ',', ' ']).map(str::trim).filter(|w| !w.is_empty()) {
+        for w in name
+            .split(['+', ',', ' '])
+            .map(str::trim)
+            .filter(|w| !w.is_empty())
+        {
             match w.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
                 "default" | "canonical" => {}
                 "simplified" | "simp" | "zhhans" => s.script = Script::Simplified,
@@ -224,7 +235,11 @@ impl From<ResolveError> for NotationError {
 }
 
 /// Parse and resolve one move on any [`BoardView`].
-pub fn parse_move_with<B: BoardView>(board: &B, notation: Notation, text: &str) -> Result<Move, NotationError> {
+pub fn parse_move_with<B: BoardView>(
+    board: &B,
+    notation: Notation,
+    text: &str,
+) -> Result<Move, NotationError> {
     let syntax = parse_syntax(board.file_numerals(), notation, text)?;
     Ok(resolve_with(board, &syntax)?)
 }
@@ -243,7 +258,12 @@ use crate::vm::{Position, Rules};
 /// let m = parse_move(&rules, &pos, Notation::Chinese, "炮二平五").unwrap();
 /// assert_eq!(m.iccs(), "h2e2");
 /// ```
-pub fn parse_move(rules: &Rules, pos: &Position, notation: Notation, text: &str) -> Result<Move, NotationError> {
+pub fn parse_move(
+    rules: &Rules,
+    pos: &Position,
+    notation: Notation,
+    text: &str,
+) -> Result<Move, NotationError> {
     let kinds = KindMap::new(rules);
     let board = RulesBoard::new(rules, pos, &kinds);
     parse_move_with(&board, notation, text)
@@ -265,7 +285,13 @@ pub fn parse_move_any(rules: &Rules, pos: &Position, text: &str) -> Result<Move,
 /// let m = Move::parse_iccs("h2e2").unwrap();
 /// assert_eq!(format_move(&rules, &pos, m, Notation::Wxf, Style::default()).unwrap(), "C2.5");
 /// ```
-pub fn format_move(rules: &Rules, pos: &Position, mv: Move, notation: Notation, style: Style) -> Result<String, FormatError> {
+pub fn format_move(
+    rules: &Rules,
+    pos: &Position,
+    mv: Move,
+    notation: Notation,
+    style: Style,
+) -> Result<String, FormatError> {
     let kinds = KindMap::new(rules);
     let board = RulesBoard::new(rules, pos, &kinds);
     format_with(&board, mv, notation, style)
@@ -293,9 +319,11 @@ pub fn notation_by_id(id: &str) -> Option<(Notation, Style)> {
         return None;
     }
     let (base, rest) = match id.split_once('-') {
-        Some(("chinese", rest)) if rest.starts_with("abbreviated") => {
-            ("chinese-abbreviated", rest.trim_start_matches("abbreviated").trim_start_matches('-'))
-        }
+        Some(("chinese", rest)) if rest.starts_with("abbreviated") => (
+            "chinese-abbreviated",
+            rest.trim_start_matches("abbreviated")
+                .trim_start_matches('-'),
+        ),
         Some((b, rest)) => (b, rest),
         None => (id, ""),
     };
@@ -374,24 +402,49 @@ impl NotationError {
 }
 
 /// The `parse_move` query: the ICCS text of the move `text` denotes.
-pub(crate) fn answer_parse_move(rules: &Rules, pos: &Position, notation_id: &str, text: &str) -> Result<String, Reject> {
-    let (notation, _) = notation_by_id(notation_id)
-        .ok_or_else(|| Reject { kind: RejectKind::Unsupported, message: format!("unknown notation `{notation_id}`") })?;
+pub(crate) fn answer_parse_move(
+    rules: &Rules,
+    pos: &Position,
+    notation_id: &str,
+    text: &str,
+) -> Result<String, Reject> {
+    let (notation, _) = notation_by_id(notation_id).ok_or_else(|| Reject {
+        kind: RejectKind::Unsupported,
+        message: format!("unknown notation `{notation_id}`"),
+    })?;
     parse_move(rules, pos, notation, text)
         .map(|m| m.iccs())
-        .map_err(|e| Reject { kind: e.reject_kind(), message: e.to_string() })
+        .map_err(|e| Reject {
+            kind: e.reject_kind(),
+            message: e.to_string(),
+        })
 }
 
 /// The `format_move` query: the canonical text of the ICCS move `mv`.
-pub fn answer_format_move(rules: &Rules, pos: &Position, notation_id: &str, mv: &str) -> Result<String, Reject> {
-    let (notation, style) = notation_by_id(notation_id)
-        .ok_or_else(|| Reject { kind: RejectKind::Unsupported, message: format!("unknown notation `{notation_id}`") })?;
-    let m = Move::parse_iccs(mv)
-        .ok_or_else(|| Reject { kind: RejectKind::MoveSyntax, message: format!("`{mv}` is not an ICCS move such as h2e2") })?;
+pub fn answer_format_move(
+    rules: &Rules,
+    pos: &Position,
+    notation_id: &str,
+    mv: &str,
+) -> Result<String, Reject> {
+    let (notation, style) = notation_by_id(notation_id).ok_or_else(|| Reject {
+        kind: RejectKind::Unsupported,
+        message: format!("unknown notation `{notation_id}`"),
+    })?;
+    let m = Move::parse_iccs(mv).ok_or_else(|| Reject {
+        kind: RejectKind::MoveSyntax,
+        message: format!("`{mv}` is not an ICCS move such as h2e2"),
+    })?;
     format_move(rules, pos, m, notation, style).map_err(|e| match e {
         // The rule set says nothing of how records are written (no notation.* clauses).
-        FormatError::NoRecordForms { .. } => Reject { kind: RejectKind::Unsupported, message: e.to_string() },
-        _ => Reject { kind: RejectKind::MoveIllegal, message: e.to_string() },
+        FormatError::NoRecordForms { .. } => Reject {
+            kind: RejectKind::Unsupported,
+            message: e.to_string(),
+        },
+        _ => Reject {
+            kind: RejectKind::MoveIllegal,
+            message: e.to_string(),
+        },
     })
 }
 
@@ -404,11 +457,24 @@ mod tests {
         for id in NOTATION_IDS {
             assert!(notation_by_id(id).is_some(), "{id}");
         }
-        assert_eq!(notation_by_id("chinese"), Some((Notation::Chinese, Style::default())));
+        assert_eq!(
+            notation_by_id("chinese"),
+            Some((Notation::Chinese, Style::default()))
+        );
         let (n, s) = notation_by_id("chinese-abbreviated-fullwidth").unwrap();
-        assert_eq!((n, s.width, s.script), (Notation::ChineseAbbreviated, Width::Full, Script::Simplified));
+        assert_eq!(
+            (n, s.width, s.script),
+            (
+                Notation::ChineseAbbreviated,
+                Width::Full,
+                Script::Simplified
+            )
+        );
         let (n, s) = notation_by_id("chinese-traditional-fullwidth").unwrap();
-        assert_eq!((n, s.width, s.script), (Notation::Chinese, Width::Full, Script::Traditional));
+        assert_eq!(
+            (n, s.width, s.script),
+            (Notation::Chinese, Width::Full, Script::Traditional)
+        );
         assert_eq!(notation_by_id("iccs-upper").unwrap().1.case, Case::Upper);
         assert_eq!(notation_by_id("klingon"), None);
         assert_eq!(notation_by_id("wxf-traditional"), None);

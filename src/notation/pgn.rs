@@ -91,7 +91,10 @@ pub(crate) fn variation_items(raw: &str, offset: usize) -> Option<VariationItems
     let mut items = VariationItems::default();
     for e in pair.into_inner() {
         match e.as_rule() {
-            Rule::move_token => items.moves.push(MoveToken { text: e.as_str(), offset: offset + e.as_span().start() }),
+            Rule::move_token => items.moves.push(MoveToken {
+                text: e.as_str(),
+                offset: offset + e.as_span().start(),
+            }),
             Rule::move_number => items.numbers.push(MoveNumber {
                 before_ply: items.moves.len(),
                 text: e.as_str(),
@@ -200,7 +203,11 @@ impl PgnError {
 
 impl fmt::Display for PgnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
     }
 }
 
@@ -229,7 +236,10 @@ pub(crate) const MAX_VARIATION_DEPTH: usize = 64;
 fn tag_pair_start(t: &str) -> Option<usize> {
     let inner = t.strip_suffix(']')?.trim_end();
     // The value's closing quote.
-    let close = inner.len().checked_sub(1).filter(|_| inner.ends_with('"'))?;
+    let close = inner
+        .len()
+        .checked_sub(1)
+        .filter(|_| inner.ends_with('"'))?;
     let mut from = 0;
     while let Some(k) = t[from..].find('[') {
         let p = from + k;
@@ -237,7 +247,10 @@ fn tag_pair_start(t: &str) -> Option<usize> {
             break;
         }
         let r = t[p + 1..].trim_start();
-        let name_len = r.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+        let name_len = r
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
         if name_len > 0 {
             let after = r[name_len..].trim_start();
             if after.starts_with('"') && t.len() - after.len() < close {
@@ -252,12 +265,15 @@ fn tag_pair_start(t: &str) -> Option<usize> {
 /// Whether text holds characters no record holds: control characters other than blanks
 /// and line breaks, or U+FFFD (bytes that no encoding read).
 pub(crate) fn holds_binary(text: &str) -> bool {
-    text.chars().any(|c| c == '\u{FFFD}' || (c.is_control() && !c.is_whitespace()))
+    text.chars()
+        .any(|c| c == '\u{FFFD}' || (c.is_control() && !c.is_whitespace()))
 }
 
 /// Whether a trimmed line begins with the number of a game's first move (`1.`, `1...`).
 fn starts_with_move_one(t: &str) -> bool {
-    let Some(r) = t.strip_prefix('1') else { return false };
+    let Some(r) = t.strip_prefix('1') else {
+        return false;
+    };
     let r = r.trim_start_matches(['.', '…', '。', '．']);
     r.len() < t.len() - 1 && !r.starts_with(|c: char| c.is_ascii_digit())
 }
@@ -277,7 +293,10 @@ fn scan_line(line: &str, comment: &mut bool, parens: &mut usize) -> LineScan {
     let mut last: Option<(usize, usize, usize)> = None; // start, end, depth
     let mut start: Option<usize> = None;
     let mut i = 0;
-    let close = |start: &mut Option<usize>, end: usize, depth: usize, last: &mut Option<(usize, usize, usize)>| {
+    let close = |start: &mut Option<usize>,
+                 end: usize,
+                 depth: usize,
+                 last: &mut Option<(usize, usize, usize)>| {
         if let Some(s) = start.take() {
             *last = Some((s, end, depth));
         }
@@ -313,7 +332,10 @@ fn scan_line(line: &str, comment: &mut bool, parens: &mut usize) -> LineScan {
     let ends_with_result = last.is_some_and(|(s, e, depth)| {
         depth == 0 && *parens == 0 && (&line[s..e] == "*" || result_of_token(&line[s..e]).is_some())
     });
-    LineScan { tokens, ends_with_result }
+    LineScan {
+        tokens,
+        ends_with_result,
+    }
 }
 
 /// Where a chunk of the file starts, and whether it is the text before a tag pair on its
@@ -337,7 +359,10 @@ struct Start {
 /// - movetext after a game that ended with a result token on its line;
 /// - movetext after a blank line that starts with move number 1, after moves.
 fn chunk_starts(text: &str) -> Vec<Start> {
-    let mut starts = vec![Start { at: 0, before_tag: false }];
+    let mut starts = vec![Start {
+        at: 0,
+        before_tag: false,
+    }];
     let mut seen: Vec<&str> = Vec::new();
     let mut moves_seen = false;
     let mut comment = false;
@@ -356,11 +381,20 @@ fn chunk_starts(text: &str) -> Vec<Start> {
         }
         // (Offsets in `t`: `trimmed` may have lost more blanks at its start.)
         let tag_at = tag_pair_start(trimmed).map(|p| p + t.len() - t.trim_start().len());
-        let name_at = |p: usize| t[p + 1..].trim_start().split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
+        let name_at = |p: usize| {
+            t[p + 1..]
+                .trim_start()
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or("")
+        };
         if t.starts_with('[') && tag_at.is_none_or(|p| p == 0) && (!comment || tag_at == Some(0)) {
             let name = name_at(0);
             if (moves_seen || comment || seen.contains(&name)) && start > 0 {
-                starts.push(Start { at: start, before_tag: false });
+                starts.push(Start {
+                    at: start,
+                    before_tag: false,
+                });
                 seen.clear();
                 (moves_seen, comment, parens, ended) = (false, false, 0, false);
             }
@@ -377,10 +411,16 @@ fn chunk_starts(text: &str) -> Vec<Start> {
             if !continues {
                 match starts.last_mut() {
                     Some(s) if s.at == start => s.before_tag = true,
-                    _ => starts.push(Start { at: start, before_tag: true }),
+                    _ => starts.push(Start {
+                        at: start,
+                        before_tag: true,
+                    }),
                 }
             }
-            starts.push(Start { at: start + (line.len() - t.len()) + p, before_tag: false });
+            starts.push(Start {
+                at: start + (line.len() - t.len()) + p,
+                before_tag: false,
+            });
             seen.clear();
             seen.push(name_at(p));
             (moves_seen, comment, parens, ended) = (false, false, 0, false);
@@ -388,10 +428,15 @@ fn chunk_starts(text: &str) -> Vec<Start> {
             continue;
         }
         let at_main_line = !comment && parens == 0;
-        let new_game = at_main_line && moves_seen && (ended || (blank_before && starts_with_move_one(trimmed)));
+        let new_game = at_main_line
+            && moves_seen
+            && (ended || (blank_before && starts_with_move_one(trimmed)));
         let scan = scan_line(line, &mut comment, &mut parens);
         if new_game && scan.tokens && start > 0 {
-            starts.push(Start { at: start, before_tag: false });
+            starts.push(Start {
+                at: start,
+                before_tag: false,
+            });
             seen.clear();
             ended = false;
         }
@@ -420,7 +465,11 @@ fn structure_fault(chunk: &str, place: &dyn Fn(usize) -> (usize, usize)) -> Opti
     for line in chunk.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
-        if comment.is_none() && line.trim_start_matches(['\u{feff}', ' ', '\t', '\u{3000}']).starts_with('[') {
+        if comment.is_none()
+            && line
+                .trim_start_matches(['\u{feff}', ' ', '\t', '\u{3000}'])
+                .starts_with('[')
+        {
             continue;
         }
         for (i, b) in line.bytes().enumerate() {
@@ -436,7 +485,11 @@ fn structure_fault(chunk: &str, place: &dyn Fn(usize) -> (usize, usize)) -> Opti
                 b'(' => {
                     open.push(start + i);
                     if open.len() > MAX_VARIATION_DEPTH {
-                        return Some((start + i, format!("variations nested deeper than {MAX_VARIATION_DEPTH} levels"), None));
+                        return Some((
+                            start + i,
+                            format!("variations nested deeper than {MAX_VARIATION_DEPTH} levels"),
+                            None,
+                        ));
                     }
                 }
                 b')' if open.pop().is_none() => {
@@ -483,10 +536,20 @@ fn unescape(s: &str) -> String {
 pub fn parse(text: &str) -> Vec<Game<'_>> {
     let mut games = Vec::new();
     let starts = chunk_starts(text);
-    for (i, &Start { at: start, before_tag }) in starts.iter().enumerate() {
+    for (
+        i,
+        &Start {
+            at: start,
+            before_tag,
+        },
+    ) in starts.iter().enumerate()
+    {
         let end = starts.get(i + 1).map_or(text.len(), |s| s.at);
         let chunk = &text[start..end];
-        if chunk.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}').is_empty() {
+        if chunk
+            .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+            .is_empty()
+        {
             continue;
         }
         let parsed = match structure_fault(chunk, &|at| line_col(text, start + at)) {
@@ -508,7 +571,12 @@ pub fn parse(text: &str) -> Vec<Game<'_>> {
             }
             Err((pos, message, opened)) => {
                 let (line, column) = line_col(text, start + pos);
-                let mut game = Game { number: games.len() + 1, offset: start, before_tag, ..Game::default() };
+                let mut game = Game {
+                    number: games.len() + 1,
+                    offset: start,
+                    before_tag,
+                    ..Game::default()
+                };
                 // Keep whatever tags precede the failure, for the report.
                 let mut at = start;
                 for line in chunk.get(..pos).unwrap_or(chunk).split_inclusive('\n') {
@@ -518,7 +586,12 @@ pub fn parse(text: &str) -> Vec<Game<'_>> {
                     }
                     at += line.len();
                 }
-                game.error = Some(PgnError { line, column, message, opened });
+                game.error = Some(PgnError {
+                    line,
+                    column,
+                    message,
+                    opened,
+                });
                 games.push(game);
             }
         }
@@ -537,7 +610,10 @@ fn pest_fault(e: &pest::error::Error<Rule>) -> (usize, String) {
     };
     let message = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            let mut names: Vec<String> = positives.iter().map(|r| format!("{r:?}").replace('_', " ")).collect();
+            let mut names: Vec<String> = positives
+                .iter()
+                .map(|r| format!("{r:?}").replace('_', " "))
+                .collect();
             names.dedup();
             if names.is_empty() {
                 "unexpected text".to_string()
@@ -552,11 +628,17 @@ fn pest_fault(e: &pest::error::Error<Rule>) -> (usize, String) {
 
 /// A tag pair; `offset`: where it starts in the file.
 fn read_tag(p: Pair<'_, Rule>, offset: usize) -> Tag<'_> {
-    let mut tag = Tag { name: "", value: String::new(), offset };
+    let mut tag = Tag {
+        name: "",
+        value: String::new(),
+        offset,
+    };
     for q in p.into_inner() {
         match q.as_rule() {
             Rule::tag_name => tag.name = q.as_str(),
-            Rule::tag_value => tag.value = unescape(q.into_inner().next().map_or("", |t| t.as_str())),
+            Rule::tag_value => {
+                tag.value = unescape(q.into_inner().next().map_or("", |t| t.as_str()))
+            }
             _ => {}
         }
     }
@@ -564,7 +646,10 @@ fn read_tag(p: Pair<'_, Rule>, offset: usize) -> Tag<'_> {
 }
 
 fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
-    let mut game = Game { offset: base + g.as_span().start(), ..Game::default() };
+    let mut game = Game {
+        offset: base + g.as_span().start(),
+        ..Game::default()
+    };
     for p in g.into_inner() {
         match p.as_rule() {
             Rule::tag => {
@@ -574,9 +659,10 @@ fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
             Rule::movetext | Rule::movetext_nonempty => {
                 for e in p.into_inner() {
                     match e.as_rule() {
-                        Rule::move_token => {
-                            game.moves.push(MoveToken { text: e.as_str(), offset: base + e.as_span().start() })
-                        }
+                        Rule::move_token => game.moves.push(MoveToken {
+                            text: e.as_str(),
+                            offset: base + e.as_span().start(),
+                        }),
                         Rule::move_number => game.numbers.push(MoveNumber {
                             before_ply: game.moves.len(),
                             text: e.as_str(),
@@ -668,9 +754,17 @@ mod tests {
 
     #[test]
     fn nesting_is_bounded_and_refused_with_its_place() {
-        let ok = format!("1. h2e2 {}h9g7{} h9g7 *", "( ".repeat(MAX_VARIATION_DEPTH), " )".repeat(MAX_VARIATION_DEPTH));
+        let ok = format!(
+            "1. h2e2 {}h9g7{} h9g7 *",
+            "( ".repeat(MAX_VARIATION_DEPTH),
+            " )".repeat(MAX_VARIATION_DEPTH)
+        );
         assert!(parse(&ok)[0].error.is_none());
-        let deep = format!("[Event \"deep\"]\n1. h2e2 {}h9g7{} h9g7 *", "(".repeat(100_000), ")".repeat(100_000));
+        let deep = format!(
+            "[Event \"deep\"]\n1. h2e2 {}h9g7{} h9g7 *",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
         let games = parse(&deep);
         let e = games[0].error.as_ref().expect("refused");
         assert_eq!((e.line, e.column), (2, 9 + MAX_VARIATION_DEPTH));
@@ -691,7 +785,14 @@ mod tests {
         assert_eq!(tag_pair_start("junk[Event \"b\"]"), Some(4));
         assert_eq!(tag_pair_start("[x[ Event  \"b\" ]"), Some(2));
         assert_eq!(tag_pair_start("{see [Round \"3\"]"), Some(5));
-        for no in ["1. h2e2 h9g7", "[Event \"a", "[Event]", "[\"a\"]", "x[Event \"]", "{[Event \"a\"]}"] {
+        for no in [
+            "1. h2e2 h9g7",
+            "[Event \"a",
+            "[Event]",
+            "[\"a\"]",
+            "x[Event \"]",
+            "{[Event \"a\"]}",
+        ] {
             assert_eq!(tag_pair_start(no), None, "{no}");
         }
         // Linear: a long line of brackets is refused at once.
@@ -706,12 +807,18 @@ mod tests {
         assert_eq!(games.len(), 3, "{games:#?}");
         let junk = &games[1];
         assert!(junk.before_tag && junk.tags.is_empty());
-        assert_eq!(junk.error.as_ref().map(|e| (e.line, e.column)), Some((4, 2)));
+        assert_eq!(
+            junk.error.as_ref().map(|e| (e.line, e.column)),
+            Some((4, 2))
+        );
         assert_eq!((junk.offset, junk.end), (28, 34));
         let b = &games[2];
         assert!(!b.before_tag && b.error.is_none());
         assert_eq!((b.tag("Event"), b.tag("Red")), (Some("b"), Some("R")));
-        assert_eq!(b.tag_pair("Red").map(|t| line_col(text, t.offset)), Some((5, 1)));
+        assert_eq!(
+            b.tag_pair("Red").map(|t| line_col(text, t.offset)),
+            Some((5, 1))
+        );
         assert_eq!(b.moves.len(), 2);
         // Text that reads as more moves of an unfinished game ends that game.
         let games = parse("[Event \"a\"]\n1. h2e2 h9g7\n2. h0g2 [Event \"b\"]\n1. b0c2 *\n");
@@ -720,20 +827,35 @@ mod tests {
         assert!(!games[0].before_tag && games[0].error.is_none());
         assert_eq!(games[1].tag("Event"), Some("b"));
         // A comment never closed that runs into the tag line fails its game only.
-        let games = parse("[Event \"a\"]\n1. h2e2 {open\nstill open\u{1}[Event \"b\"]\n1. b0c2 *\n");
+        let games =
+            parse("[Event \"a\"]\n1. h2e2 {open\nstill open\u{1}[Event \"b\"]\n1. b0c2 *\n");
         assert_eq!(games.len(), 2, "{games:#?}");
-        assert_eq!(games[0].error.as_ref().map(|e| (e.line, e.column, e.message.as_str())), Some((2, 9, "comment never closed")));
+        assert_eq!(
+            games[0]
+                .error
+                .as_ref()
+                .map(|e| (e.line, e.column, e.message.as_str())),
+            Some((2, 9, "comment never closed"))
+        );
         assert!(!games[0].before_tag);
-        assert_eq!((games[1].tag("Event"), games[1].moves.len()), (Some("b"), 1));
+        assert_eq!(
+            (games[1].tag("Event"), games[1].moves.len()),
+            (Some("b"), 1)
+        );
     }
 
     #[test]
     fn move_numbers_are_kept_with_the_move_they_number() {
         let games = parse("1. h2e2 h9g7 2. h0g2 {x} 2... i9h9 3.");
-        let numbers: Vec<(usize, &str)> = games[0].numbers.iter().map(|n| (n.before_ply, n.text)).collect();
+        let numbers: Vec<(usize, &str)> = games[0]
+            .numbers
+            .iter()
+            .map(|n| (n.before_ply, n.text))
+            .collect();
         assert_eq!(numbers, [(0, "1."), (2, "2."), (3, "2..."), (4, "3.")]);
         let v = variation_items("(2. b0c2 b9c7 3... a9a8)", 0).unwrap();
-        let numbers: Vec<(usize, &str)> = v.numbers.iter().map(|n| (n.before_ply, n.text)).collect();
+        let numbers: Vec<(usize, &str)> =
+            v.numbers.iter().map(|n| (n.before_ply, n.text)).collect();
         assert_eq!(numbers, [(0, "2."), (2, "3...")]);
     }
 
@@ -744,14 +866,20 @@ mod tests {
         // The comment never closes: the whole tag pair after it starts the next game.
         assert_eq!(games.len(), 2, "{games:#?}");
         let e = games[0].error.as_ref().expect("error");
-        assert_eq!((e.line, e.column, e.message.as_str()), (2, 9, "comment never closed"));
+        assert_eq!(
+            (e.line, e.column, e.message.as_str()),
+            (2, 9, "comment never closed")
+        );
         assert!(games[1].error.is_none());
         assert_eq!(games[1].moves.len(), 2);
         let text2 = "[Event \"bad\"]\n1. h2e2 ) h9g7\n\n[Event \"good\"]\n1. h2e2 h9g7\n";
         let games = parse(text2);
         assert_eq!(games.len(), 2);
         let e = games[0].error.as_ref().expect("error");
-        assert_eq!((e.line, e.column, e.message.as_str()), (2, 9, "`)` closes no variation"));
+        assert_eq!(
+            (e.line, e.column, e.message.as_str()),
+            (2, 9, "`)` closes no variation")
+        );
         assert_eq!(games[0].tag("Event"), Some("bad"));
         assert!(games[1].error.is_none());
         assert_eq!(games[1].moves.len(), 2);

@@ -69,7 +69,10 @@ pub(crate) struct Base {
 
 /// Reads a record file, decoding it in `encoding` or, without, in the encoding detected.
 pub fn read(path: &Path, encoding: Option<&'static Encoding>) -> Result<RecordFile, FileError> {
-    let refused = |message: String| FileError { path: path.to_path_buf(), message };
+    let refused = |message: String| FileError {
+        path: path.to_path_buf(),
+        message,
+    };
     if path.is_dir() {
         return Err(refused("is a directory, not a record file".into()));
     }
@@ -80,13 +83,27 @@ pub fn read(path: &Path, encoding: Option<&'static Encoding>) -> Result<RecordFi
 /// A record file's bytes, read from `path` (named in reports), decoded as [`read`] does.
 pub fn from_bytes(path: &Path, bytes: Vec<u8>, encoding: Option<&'static Encoding>) -> RecordFile {
     let (decoded, encoding) = decode_detailed(&bytes, encoding);
-    RecordFile { path: path.to_path_buf(), bytes, decoded, encoding, base: Base::default() }
+    RecordFile {
+        path: path.to_path_buf(),
+        bytes,
+        decoded,
+        encoding,
+        base: Base::default(),
+    }
 }
 
 /// A piece of a record file (whole games) that starts at `base`: decoded on its own, its
 /// places told in the file's lines and bytes.
-pub(crate) fn piece(path: &Path, bytes: Vec<u8>, encoding: Option<&'static Encoding>, base: Base) -> RecordFile {
-    RecordFile { base, ..from_bytes(path, bytes, encoding) }
+pub(crate) fn piece(
+    path: &Path,
+    bytes: Vec<u8>,
+    encoding: Option<&'static Encoding>,
+    base: Base,
+) -> RecordFile {
+    RecordFile {
+        base,
+        ..from_bytes(path, bytes, encoding)
+    }
 }
 
 /// A place in a record file: line and column (in characters) of the decoded text, and the
@@ -103,7 +120,11 @@ pub struct Place {
 
 impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {} (byte {})", self.line, self.column, self.byte)
+        write!(
+            f,
+            "line {}, column {} (byte {})",
+            self.line, self.column, self.byte
+        )
     }
 }
 
@@ -125,7 +146,10 @@ impl RecordFile {
             return None;
         }
         if !self.decoded.mixed {
-            return Some(format!("read as {}", self.encoding.name().to_ascii_lowercase()));
+            return Some(format!(
+                "read as {}",
+                self.encoding.name().to_ascii_lowercase()
+            ));
         }
         let lines = self.base.lines;
         let runs: Vec<String> = self
@@ -134,7 +158,11 @@ impl RecordFile {
             .iter()
             .map(|r| {
                 let (first, last) = (r.lines.0 + lines, r.lines.1 + lines);
-                let lines = if first == last { format!("line {first}") } else { format!("lines {first}–{last}") };
+                let lines = if first == last {
+                    format!("line {first}")
+                } else {
+                    format!("lines {first}–{last}")
+                };
                 format!("{lines} as {}", r.encoding.name().to_ascii_lowercase())
             })
             .collect();
@@ -144,7 +172,11 @@ impl RecordFile {
     /// The place of byte `offset` of the decoded text.
     pub fn place(&self, offset: usize) -> Place {
         let (line, column) = line_col(self.text(), offset);
-        Place { line: line + self.base.lines, column, byte: self.decoded.byte_offset(&self.bytes, offset) + self.base.byte }
+        Place {
+            line: line + self.base.lines,
+            column,
+            byte: self.decoded.byte_offset(&self.bytes, offset) + self.base.byte,
+        }
     }
 
     /// The bytes read.
@@ -185,7 +217,10 @@ pub struct GameEntry<'t, V> {
 impl<V> GameEntry<'_, V> {
     /// The first error of the main line, else of a variation: the game failed.
     pub fn failure(&self) -> Option<&ReplayError> {
-        self.replay.error.as_ref().or(self.replay.variation_errors.first())
+        self.replay
+            .error
+            .as_ref()
+            .or(self.replay.variation_errors.first())
     }
 
     /// The result recorded: the `Result` tag's value, else the result token.
@@ -205,7 +240,11 @@ pub struct NotAGame {
 
 impl fmt::Display for NotAGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: skipped text that is no game: {}", self.place, self.message)
+        write!(
+            f,
+            "{}: skipped text that is no game: {}",
+            self.place, self.message
+        )
     }
 }
 
@@ -234,7 +273,11 @@ fn shown(c: char) -> String {
 /// Every game of a record file, replayed with `replayer`, and the text that is no game.
 /// `judge` is asked about each game that replayed (main line and variations): its verdict
 /// is kept, and the end it found (if any) is compared with the result recorded.
-pub fn games<'t, V>(file: &'t RecordFile, replayer: &mut Replayer<'_>, mut judge: impl FnMut(&GameReplay) -> (V, Option<Ending>)) -> Vec<Entry<'t, V>> {
+pub fn games<'t, V>(
+    file: &'t RecordFile,
+    replayer: &mut Replayer<'_>,
+    mut judge: impl FnMut(&GameReplay) -> (V, Option<Ending>),
+) -> Vec<Entry<'t, V>> {
     let text = file.text();
     let mut out = Vec::new();
     let mut number = 0;
@@ -242,10 +285,19 @@ pub fn games<'t, V>(file: &'t RecordFile, replayer: &mut Replayer<'_>, mut judge
         let mut r = replayer.replay(text, &g);
         let span = g.offset.min(text.len())..g.end.min(text.len());
         // A fault in its text is its first cause of failure.
-        let fault = file.decoded.faults.iter().find(|f| span.contains(&f.offset));
+        let fault = file
+            .decoded
+            .faults
+            .iter()
+            .find(|f| span.contains(&f.offset));
         if let Some(f) = fault {
             let (line, column) = line_col(text, f.offset);
-            r.error = Some(ReplayError::Encoding { line, column, byte: f.byte, message: f.message(file.base.byte) });
+            r.error = Some(ReplayError::Encoding {
+                line,
+                column,
+                byte: f.byte,
+                message: f.message(file.base.byte),
+            });
         }
         if file.base != Base::default() {
             r.shift(file.base);
@@ -253,9 +305,16 @@ pub fn games<'t, V>(file: &'t RecordFile, replayer: &mut Replayer<'_>, mut judge
         let section = &text[span];
         // Text without tags that holds binary text or stood before a tag pair on its line
         // is a game only when it replays, with moves.
-        if g.tags.is_empty() && (g.before_tag || pgn::holds_binary(section)) && (!r.is_ok() || r.moves.is_empty()) {
+        if g.tags.is_empty()
+            && (g.before_tag || pgn::holds_binary(section))
+            && (!r.is_ok() || r.moves.is_empty())
+        {
             let start: String = section.trim().chars().take(SHOWN).map(shown).collect();
-            let more = if section.trim().chars().nth(SHOWN).is_some() { "…" } else { "" };
+            let more = if section.trim().chars().nth(SHOWN).is_some() {
+                "…"
+            } else {
+                ""
+            };
             let what = match fault {
                 Some(f) => f.message(file.base.byte),
                 None if g.before_tag => "text before the tag pair on its line".into(),
@@ -263,7 +322,10 @@ pub fn games<'t, V>(file: &'t RecordFile, replayer: &mut Replayer<'_>, mut judge
             };
             // Sections that are no game one after another are one run of such text.
             if !matches!(out.last(), Some(Entry::NotAGame(_))) {
-                out.push(Entry::NotAGame(NotAGame { place: file.place(g.offset), message: format!("{what}: \"{start}\"{more}") }));
+                out.push(Entry::NotAGame(NotAGame {
+                    place: file.place(g.offset),
+                    message: format!("{what}: \"{start}\"{more}"),
+                }));
             }
             continue;
         }
@@ -280,7 +342,14 @@ pub fn games<'t, V>(file: &'t RecordFile, replayer: &mut Replayer<'_>, mut judge
         let disagrees = result_remarks(text, &g, ending.as_ref(), file.base.lines, &mut disagreed);
         remarks.extend(disagreed.into_iter().map(|m| m.shifted(file.base)));
         remarks.sort_by_key(|m| (m.line, m.column));
-        out.push(Entry::Game(Box::new(GameEntry { number, game: g, replay: r, remarks, verdict, disagrees })));
+        out.push(Entry::Game(Box::new(GameEntry {
+            number,
+            game: g,
+            replay: r,
+            remarks,
+            verdict,
+            disagrees,
+        })));
     }
     out
 }
@@ -289,8 +358,16 @@ pub fn games<'t, V>(file: &'t RecordFile, replayer: &mut Replayer<'_>, mut judge
 /// different results, or the result recorded (the tag's, else the token's) is not the one
 /// the moves end in. `*`, or no result, records none. Returns whether the recorded result
 /// is not the one the moves end in. Lines named in a remark's words count `lines_before`.
-fn result_remarks(text: &str, g: &Game<'_>, ending: Option<&Ending>, lines_before: usize, out: &mut Vec<Remark>) -> bool {
-    let tag = g.tag_pair("Result").and_then(|t| Some((t, pgn::result_of_token(&t.value)?)));
+fn result_remarks(
+    text: &str,
+    g: &Game<'_>,
+    ending: Option<&Ending>,
+    lines_before: usize,
+    out: &mut Vec<Remark>,
+) -> bool {
+    let tag = g
+        .tag_pair("Result")
+        .and_then(|t| Some((t, pgn::result_of_token(&t.value)?)));
     let token = g.result.and_then(|t| Some((t, pgn::result_of_token(t)?)));
     if let (Some((t, by_tag)), Some((tok, by_token))) = (tag, token) {
         if by_tag != by_token {
@@ -303,8 +380,17 @@ fn result_remarks(text: &str, g: &Game<'_>, ending: Option<&Ending>, lines_befor
         (None, Some((tok, r))) => (r, g.result_offset, format!("the result token {tok}")),
         (None, None) => return false,
     };
-    let Some(e) = ending.filter(|e| e.result != recorded) else { return false };
+    let Some(e) = ending.filter(|e| e.result != recorded) else {
+        return false;
+    };
     let after = e.ply.map(|p| format!(" after ply {p}")).unwrap_or_default();
-    out.push(Remark::at(text, offset, format!("{what} records {recorded}, but the moves end in {}{after} ({})", e.result, e.why)));
+    out.push(Remark::at(
+        text,
+        offset,
+        format!(
+            "{what} records {recorded}, but the moves end in {}{after} ({})",
+            e.result, e.why
+        ),
+    ));
     true
 }

@@ -19,7 +19,10 @@ use super::pgn::{self, line_col, Game, MoveNumber, PgnError};
 use super::view::{KindMap, RulesBoard};
 use std::collections::HashMap;
 
-use super::{detect, format, parse_syntax, resolve_with, ErrorKind, MoveSyntax, Notation, NotationError, RejectKind, ResolveError, Style, SyntaxError};
+use super::{
+    detect, format, parse_syntax, resolve_with, ErrorKind, MoveSyntax, Notation, NotationError,
+    RejectKind, ResolveError, Style, SyntaxError,
+};
 use crate::board::Move;
 use crate::vm::{Position, Rules};
 
@@ -101,7 +104,13 @@ impl ReplayError {
         match self {
             ReplayError::Pgn(e) => format!("line {}: {}", e.line, e.message),
             ReplayError::Fen { line, .. } => format!("line {line}: bad FEN tag"),
-            ReplayError::Move { move_number, text, line, error, .. } => format!("line {line}: move {move_number} {text:?}: {error}"),
+            ReplayError::Move {
+                move_number,
+                text,
+                line,
+                error,
+                ..
+            } => format!("line {line}: move {move_number} {text:?}: {error}"),
             ReplayError::Encoding { line, message, .. } => format!("line {line}: {message}"),
         }
     }
@@ -111,12 +120,29 @@ impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReplayError::Pgn(e) => write!(f, "malformed PGN at {e}"),
-            ReplayError::Fen { line, column, message } => write!(f, "line {line}, column {column}: bad FEN tag: {message}"),
-            ReplayError::Move { ply, move_number, text, line, column, error, .. } => write!(
+            ReplayError::Fen {
+                line,
+                column,
+                message,
+            } => write!(f, "line {line}, column {column}: bad FEN tag: {message}"),
+            ReplayError::Move {
+                ply,
+                move_number,
+                text,
+                line,
+                column,
+                error,
+                ..
+            } => write!(
                 f,
                 "move {move_number} (ply {ply}) {text:?} at line {line}, column {column}: {error}"
             ),
-            ReplayError::Encoding { line, column, byte, message } => write!(f, "line {line}, column {column} (byte {byte}): {message}"),
+            ReplayError::Encoding {
+                line,
+                column,
+                byte,
+                message,
+            } => write!(f, "line {line}, column {column} (byte {byte}): {message}"),
         }
     }
 }
@@ -160,13 +186,21 @@ impl Remark {
     /// A remark on the text at byte `offset` of `text`.
     pub(crate) fn at(text: &str, offset: usize, message: String) -> Remark {
         let (line, column) = line_col(text, offset);
-        Remark { line, column, message }
+        Remark {
+            line,
+            column,
+            message,
+        }
     }
 }
 
 impl fmt::Display for Remark {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
     }
 }
 
@@ -174,15 +208,35 @@ impl fmt::Display for Remark {
 /// number is the number of the move it stands before (or of the next move, at the end of
 /// the line); `N...` (`N…`) stands only before the second move of a round, `N.` only before
 /// the first.
-fn number_remarks(text: &str, rules: &Rules, numbering: Numbering, first: usize, moves: usize, numbers: &[MoveNumber<'_>], out: &mut Vec<Remark>) {
+fn number_remarks(
+    text: &str,
+    rules: &Rules,
+    numbering: Numbering,
+    first: usize,
+    moves: usize,
+    numbers: &[MoveNumber<'_>],
+    out: &mut Vec<Remark>,
+) {
     for n in numbers {
         let (number, second) = numbering.of(first + n.before_ply);
-        let side = if second { rules.first_to_move().opponent() } else { rules.first_to_move() };
+        let side = if second {
+            rules.first_to_move().opponent()
+        } else {
+            rules.first_to_move()
+        };
         let digits = n.text.trim_end_matches(['.', '…', '。', '．']);
         let continuation = n.text.ends_with("..") || n.text.ends_with('…');
-        let which = if n.before_ply < moves { "the move after it is" } else { "the next move would be" };
+        let which = if n.before_ply < moves {
+            "the move after it is"
+        } else {
+            "the next move would be"
+        };
         let message = if digits.parse::<usize>().ok() != Some(number) {
-            format!("move number `{}` is not the number of its move: {which} {}'s move {number}", n.text, side.name())
+            format!(
+                "move number `{}` is not the number of its move: {which} {}'s move {number}",
+                n.text,
+                side.name()
+            )
         } else if continuation && !second {
             format!("`{}` stands before {}'s move {number}: `...` numbers only the second move of a round", n.text, side.name())
         } else if !continuation && second {
@@ -237,7 +291,11 @@ pub(crate) struct VariationReplay {
 impl GameReplay {
     /// Places told in the file a piece was cut from.
     pub(crate) fn shift(&mut self, base: super::records::Base) {
-        for e in self.error.iter_mut().chain(self.variation_errors.iter_mut()) {
+        for e in self
+            .error
+            .iter_mut()
+            .chain(self.variation_errors.iter_mut())
+        {
             e.shift(base);
         }
         for m in &mut self.remarks {
@@ -296,7 +354,8 @@ impl std::hash::Hasher for TextHasher {
         let mut h = self.0;
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
-            h = (h.rotate_left(5) ^ u64::from_le_bytes(c.try_into().expect("8 bytes"))).wrapping_mul(K);
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .wrapping_mul(K);
         }
         for &b in chunks.remainder() {
             h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
@@ -316,7 +375,11 @@ impl std::hash::Hasher for TextHasher {
 impl<'r> Replayer<'r> {
     /// A replayer for `rules`.
     pub fn new(rules: &'r Rules) -> Replayer<'r> {
-        Replayer { rules, kinds: KindMap::new(rules), cache: Default::default() }
+        Replayer {
+            rules,
+            kinds: KindMap::new(rules),
+            cache: Default::default(),
+        }
     }
 
     /// The kind table in use.
@@ -324,7 +387,12 @@ impl<'r> Replayer<'r> {
         &self.kinds
     }
 
-    fn syntax(rules: &Rules, cache: &mut [HashMap<String, MoveSyntax, TextHash>; 5], declared: Option<Notation>, t: &str) -> Result<MoveSyntax, SyntaxError> {
+    fn syntax(
+        rules: &Rules,
+        cache: &mut [HashMap<String, MoveSyntax, TextHash>; 5],
+        declared: Option<Notation>,
+        t: &str,
+    ) -> Result<MoveSyntax, SyntaxError> {
         let numerals = rules.file_numerals();
         let table = &mut cache[declared.map_or(0, |n| 1 + n as usize)];
         if let Some(s) = table.get(t) {
@@ -373,7 +441,11 @@ impl<'r> Replayer<'r> {
                 Ok(p) => p,
                 Err(e) => {
                     let (line, column) = line_col(text, game.offset);
-                    out.error = Some(ReplayError::Fen { line, column, message: e.to_string() });
+                    out.error = Some(ReplayError::Fen {
+                        line,
+                        column,
+                        message: e.to_string(),
+                    });
                     return out;
                 }
             },
@@ -384,7 +456,10 @@ impl<'r> Replayer<'r> {
             black_first: start.side_to_move() != rules.first_to_move(),
         };
         let declared = game.format();
-        if let Some(t) = game.tag_pair("Format").filter(|t| declared.is_none() && !t.value.trim().is_empty()) {
+        if let Some(t) = game
+            .tag_pair("Format")
+            .filter(|t| declared.is_none() && !t.value.trim().is_empty())
+        {
             let known: Vec<&str> = Notation::ALL.iter().map(|n| n.name()).collect();
             out.remarks.push(Remark::at(
                 text,
@@ -392,20 +467,39 @@ impl<'r> Replayer<'r> {
                 format!("the Format tag {:?} names no notation this reader knows ({}): each move's notation is detected from its text", t.value, known.join(", ")),
             ));
         }
-        number_remarks(text, rules, numbering, 0, game.moves.len(), &game.numbers, &mut out.remarks);
+        number_remarks(
+            text,
+            rules,
+            numbering,
+            0,
+            game.moves.len(),
+            &game.numbers,
+            &mut out.remarks,
+        );
         let keep = !game.variations.is_empty();
         let mut history = Vec::new();
         let items: Vec<(&str, usize)> = game.moves.iter().map(|m| (m.text, m.offset)).collect();
-        let (moves, error, last) = self.line(text, declared, &start, 0, numbering, &items, keep.then_some(&mut history));
+        let (moves, error, last) = self.line(
+            text,
+            declared,
+            &start,
+            0,
+            numbering,
+            &items,
+            keep.then_some(&mut history),
+        );
         out.moves = moves;
         out.error = error;
         out.last = Some(last);
         for v in &game.variations {
             // A variation after k moves replaces the k-th: it starts from the
             // position before that move.
-            let Some(k) = v.after_ply.checked_sub(1) else { continue };
+            let Some(k) = v.after_ply.checked_sub(1) else {
+                continue;
+            };
             if let Some(pos) = history.get(k).cloned() {
-                if let Some(line) = self.variation(text, declared, &pos, k, numbering, v, &mut out) {
+                if let Some(line) = self.variation(text, declared, &pos, k, numbering, v, &mut out)
+                {
                     out.variation_lines.push(line);
                 }
             }
@@ -496,23 +590,53 @@ impl<'r> Replayer<'r> {
         out.variations += 1;
         let Some(parsed) = pgn::variation_items(v.text, v.offset) else {
             let (line, column) = line_col(text, v.offset);
-            out.variation_errors.push(ReplayError::Pgn(PgnError { line, column, message: "malformed variation".into(), opened: None }));
+            out.variation_errors.push(ReplayError::Pgn(PgnError {
+                line,
+                column,
+                message: "malformed variation".into(),
+                opened: None,
+            }));
             return None;
         };
-        number_remarks(text, self.rules, numbering, first, parsed.moves.len(), &parsed.numbers, &mut out.remarks);
+        number_remarks(
+            text,
+            self.rules,
+            numbering,
+            first,
+            parsed.moves.len(),
+            &parsed.numbers,
+            &mut out.remarks,
+        );
         let mut history = Vec::new();
         let items: Vec<(&str, usize)> = parsed.moves.iter().map(|m| (m.text, m.offset)).collect();
         let keep = !parsed.variations.is_empty();
-        let (moves, error, _) = self.line(text, declared, start, first, numbering, &items, keep.then_some(&mut history));
+        let (moves, error, _) = self.line(
+            text,
+            declared,
+            start,
+            first,
+            numbering,
+            &items,
+            keep.then_some(&mut history),
+        );
         if let Some(e) = error {
             out.variation_errors.push(e);
         }
-        let mut line =
-            VariationReplay { after_ply: v.after_ply, first_ply: first, start: start.clone(), moves, variations: Vec::new() };
+        let mut line = VariationReplay {
+            after_ply: v.after_ply,
+            first_ply: first,
+            start: start.clone(),
+            moves,
+            variations: Vec::new(),
+        };
         for inner in &parsed.variations {
-            let Some(k) = inner.after_ply.checked_sub(1) else { continue };
+            let Some(k) = inner.after_ply.checked_sub(1) else {
+                continue;
+            };
             if let Some(pos) = history.get(k).cloned() {
-                if let Some(l) = self.variation(text, declared, &pos, first + k, numbering, inner, out) {
+                if let Some(l) =
+                    self.variation(text, declared, &pos, first + k, numbering, inner, out)
+                {
                     line.variations.push(l);
                 }
             }
@@ -528,7 +652,14 @@ pub fn replay_text(rules: &Rules, text: &str) -> Vec<GameReplay> {
 }
 
 /// Write a replayed game as PGN with its moves in `notation`.
-pub fn write_game(rules: &Rules, kinds: &KindMap, game: &Game<'_>, replayed: &GameReplay, notation: Notation, style: Style) -> String {
+pub fn write_game(
+    rules: &Rules,
+    kinds: &KindMap,
+    game: &Game<'_>,
+    replayed: &GameReplay,
+    notation: Notation,
+    style: Style,
+) -> String {
     let mut s = String::new();
     let format_name = match notation {
         Notation::Chinese => "Chinese",
@@ -540,7 +671,11 @@ pub fn write_game(rules: &Rules, kinds: &KindMap, game: &Game<'_>, replayed: &Ga
         if t.name.eq_ignore_ascii_case("Format") {
             continue;
         }
-        s.push_str(&format!("[{} \"{}\"]\n", t.name, t.value.replace('\\', "\\\\").replace('"', "\\\"")));
+        s.push_str(&format!(
+            "[{} \"{}\"]\n",
+            t.name,
+            t.value.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
     }
     s.push_str(&format!("[Format \"{format_name}\"]\n\n"));
     let Some(start) = &replayed.start else {
@@ -558,7 +693,14 @@ pub fn write_game(rules: &Rules, kinds: &KindMap, game: &Game<'_>, replayed: &Ga
         },
     };
     let mut text = String::new();
-    writer.line(&mut text, start, 0, &replayed.moves, &replayed.variation_lines, &game.comments);
+    writer.line(
+        &mut text,
+        start,
+        0,
+        &replayed.moves,
+        &replayed.variation_lines,
+        &game.comments,
+    );
     if replayed.error.is_some() {
         text.push_str("{replay stopped here: the rest of the game did not replay} ");
     }
@@ -609,7 +751,8 @@ impl LineWriter<'_> {
                     let board = RulesBoard::new(self.rules, &pos, self.kinds);
                     // A rule set without record forms cannot write Chinese; the caller checks
                     // that first (`convert_check`), so ICCS here is only a safety net.
-                    match format::format_unchecked(&board, m, side, kind, self.notation, self.style) {
+                    match format::format_unchecked(&board, m, side, kind, self.notation, self.style)
+                    {
                         Ok(t) => out.push_str(&t),
                         Err(_) => out.push_str(&m.iccs()),
                     }
@@ -742,7 +885,10 @@ fn counted(n: usize, one: &str, many: &str, named: Option<&Named>) -> String {
     if let Some(named) = named.filter(|n| !n.is_empty()) {
         let mut shown: Vec<String> = named.first.clone();
         if named.len() > SUMMARY_FAILURES {
-            shown.push(format!("{} more", thousands(named.len() - SUMMARY_FAILURES)));
+            shown.push(format!(
+                "{} more",
+                thousands(named.len() - SUMMARY_FAILURES)
+            ));
         }
         s.push_str(&format!(" ({})", shown.join("; ")));
     }
@@ -772,7 +918,10 @@ impl Totals {
             counted(self.moves, "move", "moves", None)
         );
         if !self.remarks.is_empty() {
-            s.push_str(&format!("; {}", counted(self.remarks.len(), "remark", "remarks", Some(&self.remarks))));
+            s.push_str(&format!(
+                "; {}",
+                counted(self.remarks.len(), "remark", "remarks", Some(&self.remarks))
+            ));
         }
         s
     }
@@ -828,16 +977,28 @@ pub fn run(
             variations: r.variations,
             error: r.error.clone(),
             variation_error: r.variation_errors.first().cloned(),
-            converted: opts.to.map(|n| write_game(rules, &kinds, &g.game, r, n, opts.style)),
+            converted: opts
+                .to
+                .map(|n| write_game(rules, &kinds, &g.game, r, n, opts.style)),
             remarks: g.remarks,
         }
     };
-    let stream_opts = super::stream::Options { encoding, threads: opts.threads, ..Default::default() };
+    let stream_opts = super::stream::Options {
+        encoding,
+        threads: opts.threads,
+        ..Default::default()
+    };
     // Converted records of the file being read, when they go to files.
     let mut target: Option<(usize, PathBuf, std::io::BufWriter<std::fs::File>)> = None;
-    let named = |what: &str, p: &Path, e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: cannot {what}: {e}", p.display()));
-    let open_target = |index: usize, target: &mut Option<(usize, PathBuf, std::io::BufWriter<std::fs::File>)>| -> std::io::Result<()> {
-        let (Some(n), Some(out)) = (opts.to, &opts.out) else { return Ok(()) };
+    let named = |what: &str, p: &Path, e: std::io::Error| {
+        std::io::Error::new(e.kind(), format!("{}: cannot {what}: {e}", p.display()))
+    };
+    let open_target = |index: usize,
+                       target: &mut Option<(usize, PathBuf, std::io::BufWriter<std::fs::File>)>|
+     -> std::io::Result<()> {
+        let (Some(n), Some(out)) = (opts.to, &opts.out) else {
+            return Ok(());
+        };
         if target.as_ref().is_some_and(|t| t.0 == index) {
             return Ok(());
         }
@@ -874,12 +1035,29 @@ pub fn run(
                     let path = &files[file];
                     writeln!(report, "{}: {problem}", path.display())?;
                     totals.not_games += 1;
-                    let where_ = if files.len() > 1 { format!("{} ", path.display()) } else { String::new() };
-                    totals.failures.push(format!("{where_}line {}: text that is no game", problem.place.line));
+                    let where_ = if files.len() > 1 {
+                        format!("{} ", path.display())
+                    } else {
+                        String::new()
+                    };
+                    totals.failures.push(format!(
+                        "{where_}line {}: text that is no game",
+                        problem.place.line
+                    ));
                 }
-                Found::Game { file, number, work: r } => {
+                Found::Game {
+                    file,
+                    number,
+                    work: r,
+                } => {
                     let path = &files[file];
-                    let where_ = |what: String| if files.len() > 1 { format!("{} {what}", path.display()) } else { what };
+                    let where_ = |what: String| {
+                        if files.len() > 1 {
+                            format!("{} {what}", path.display())
+                        } else {
+                            what
+                        }
+                    };
                     totals.games += 1;
                     totals.moves += r.moves;
                     let variations = match r.variations {
@@ -891,22 +1069,48 @@ pub fn run(
                         (None, None) => {
                             totals.replayed += 1;
                             if !opts.quiet {
-                                writeln!(report, "{}: game {number} ({}): ok, {} moves{variations}", path.display(), r.title, r.moves)?;
+                                writeln!(
+                                    report,
+                                    "{}: game {number} ({}): ok, {} moves{variations}",
+                                    path.display(),
+                                    r.title,
+                                    r.moves
+                                )?;
                             }
                         }
                         (Some(e), _) => {
-                            totals.failures.push(where_(format!("game {number}, {}", e.short())));
-                            writeln!(report, "{}: game {number} ({}): error: {e}", path.display(), r.title)?;
+                            totals
+                                .failures
+                                .push(where_(format!("game {number}, {}", e.short())));
+                            writeln!(
+                                report,
+                                "{}: game {number} ({}): error: {e}",
+                                path.display(),
+                                r.title
+                            )?;
                         }
                         (None, Some(e)) => {
-                            totals.failures.push(where_(format!("game {number}, in a variation, {}", e.short())));
-                            writeln!(report, "{}: game {number} ({}): error in a variation: {e}", path.display(), r.title)?;
+                            totals.failures.push(where_(format!(
+                                "game {number}, in a variation, {}",
+                                e.short()
+                            )));
+                            writeln!(
+                                report,
+                                "{}: game {number} ({}): error in a variation: {e}",
+                                path.display(),
+                                r.title
+                            )?;
                         }
                     }
                     for m in &r.remarks {
                         totals.remarks.push(where_(format!("game {number}, {m}")));
                         if !opts.quiet {
-                            writeln!(report, "{}: game {number} ({}): remark: {m}", path.display(), r.title)?;
+                            writeln!(
+                                report,
+                                "{}: game {number} ({}): remark: {m}",
+                                path.display(),
+                                r.title
+                            )?;
                         }
                     }
                     if let Some(text) = &r.converted {
@@ -915,13 +1119,17 @@ pub fn run(
                         } else {
                             open_target(file, &mut target)?;
                             let (_, path, w) = target.as_mut().expect("opened");
-                            std::io::Write::write_all(w, text.as_bytes()).map_err(|e| named("write", path, e))?;
+                            std::io::Write::write_all(w, text.as_bytes())
+                                .map_err(|e| named("write", path, e))?;
                         }
                     }
                 }
                 Found::Done { file, .. } => {
                     totals.files += 1;
-                    if opts.to.is_some() && opts.out.is_some() && !matches!(&target, Some((i, ..)) if *i == file) {
+                    if opts.to.is_some()
+                        && opts.out.is_some()
+                        && !matches!(&target, Some((i, ..)) if *i == file)
+                    {
                         // A file read without games gets its (empty) converted file too.
                         if unread != Some(file) {
                             open_target(file, &mut target)?;
@@ -929,7 +1137,12 @@ pub fn run(
                     }
                     if let Some((_, path, mut w)) = target.take() {
                         std::io::Write::flush(&mut w).map_err(|e| named("write", &path, e))?;
-                        writeln!(report, "{}: wrote {}", files[file].display(), path.display())?;
+                        writeln!(
+                            report,
+                            "{}: wrote {}",
+                            files[file].display(),
+                            path.display()
+                        )?;
                     }
                 }
             }
@@ -942,14 +1155,24 @@ pub fn run(
         }
         tick(&totals);
     };
-    stream(rules, files, &stream_opts, &|r| ((), judge(r)), &work, &mut sink);
+    stream(
+        rules,
+        files,
+        &stream_opts,
+        &|r| ((), judge(r)),
+        &work,
+        &mut sink,
+    );
     failed?;
     writeln!(report, "{}", totals.summary())?;
     Ok(totals)
 }
 
 fn converted_name(path: &Path, n: Notation) -> String {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "games".into());
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "games".into());
     format!("{stem}.{}.pgn", n.name())
 }
 
@@ -979,7 +1202,9 @@ pub fn cli(
             format!("unknown notation `{name}` (use iccs, wxf, chinese or chinese-abbreviated)")
         })?),
     };
-    if matches!(to, Some(Notation::Chinese | Notation::ChineseAbbreviated)) && rules.record().is_none() {
+    if matches!(to, Some(Notation::Chinese | Notation::ChineseAbbreviated))
+        && rules.record().is_none()
+    {
         return Err(format!(
             "rule set {} has no notation.* clauses (how records are written, 7.5): cannot write Chinese notation",
             rules.edition_id()
@@ -988,11 +1213,32 @@ pub fn cli(
     let style = Style::from_name(style).ok_or_else(|| {
         format!("unknown style `{style}` (words: simplified, traditional, halfwidth, fullwidth, lower, upper, joined by +)")
     })?;
-    let opts = ReplayOptions { encoding, to, style, out: out.clone(), quiet, threads };
+    let opts = ReplayOptions {
+        encoding,
+        to,
+        style,
+        out: out.clone(),
+        quiet,
+        threads,
+    };
     let totals = if to.is_some() && out.is_none() {
-        run(rules, files, &opts, judge, &mut std::io::stderr().lock(), tick)
+        run(
+            rules,
+            files,
+            &opts,
+            judge,
+            &mut std::io::stderr().lock(),
+            tick,
+        )
     } else {
-        run(rules, files, &opts, judge, &mut std::io::stdout().lock(), tick)
+        run(
+            rules,
+            files,
+            &opts,
+            judge,
+            &mut std::io::stdout().lock(),
+            tick,
+        )
     }
     .map_err(|e| e.to_string())?;
     if totals.errors() == 0 {
@@ -1001,14 +1247,25 @@ pub fn cli(
     let failed = totals.games - totals.replayed;
     let mut said = Vec::new();
     if failed > 0 {
-        said.push(format!("{failed} of {} games failed to replay", totals.games));
+        said.push(format!(
+            "{failed} of {} games failed to replay",
+            totals.games
+        ));
     }
     if totals.not_games > 0 {
-        let runs = if totals.not_games == 1 { "run of text is no game" } else { "runs of text are no game" };
+        let runs = if totals.not_games == 1 {
+            "run of text is no game"
+        } else {
+            "runs of text are no game"
+        };
         said.push(format!("{} {runs}", totals.not_games));
     }
     if totals.unread > 0 {
-        said.push(format!("{} of {} files could not be read", totals.unread, files.len()));
+        said.push(format!(
+            "{} of {} files could not be read",
+            totals.unread,
+            files.len()
+        ));
     }
     if said.is_empty() {
         said.push(totals.failures.join("; "));
@@ -1046,12 +1303,28 @@ pub fn answer_replay_pgn(rules: &Rules, text: &str) -> Vec<GameAnswer> {
             let rep = r.replay(text, g);
             match rep.error.as_ref().or(rep.variation_errors.first()) {
                 None => GameAnswer::Moves(rep.moves.iter().map(|m| m.iccs()).collect()),
-                Some(ReplayError::Pgn(e)) => GameAnswer::Error { kind: RejectKind::PgnSyntax, ply: 0, line: e.line },
-                Some(ReplayError::Encoding { line, .. }) => GameAnswer::Error { kind: RejectKind::PgnSyntax, ply: 0, line: *line },
-                Some(ReplayError::Fen { line, .. }) => GameAnswer::Error { kind: RejectKind::Fen, ply: 0, line: *line },
-                Some(ReplayError::Move { ply, line, error, .. }) => {
-                    GameAnswer::Error { kind: error.reject_kind(), ply: *ply, line: *line }
-                }
+                Some(ReplayError::Pgn(e)) => GameAnswer::Error {
+                    kind: RejectKind::PgnSyntax,
+                    ply: 0,
+                    line: e.line,
+                },
+                Some(ReplayError::Encoding { line, .. }) => GameAnswer::Error {
+                    kind: RejectKind::PgnSyntax,
+                    ply: 0,
+                    line: *line,
+                },
+                Some(ReplayError::Fen { line, .. }) => GameAnswer::Error {
+                    kind: RejectKind::Fen,
+                    ply: 0,
+                    line: *line,
+                },
+                Some(ReplayError::Move {
+                    ply, line, error, ..
+                }) => GameAnswer::Error {
+                    kind: error.reject_kind(),
+                    ply: *ply,
+                    line: *line,
+                },
             }
         })
         .collect()

@@ -25,9 +25,15 @@ pub enum ResolveError {
     },
     /// The pieces named have no legal move reading as the text. `candidates`
     /// are the legal moves of those pieces.
-    NoLegalMove { wanted: String, candidates: Vec<Move> },
+    NoLegalMove {
+        wanted: String,
+        candidates: Vec<Move>,
+    },
     /// More than one legal move reads as the text; `candidates` are all of them.
-    Ambiguous { wanted: String, candidates: Vec<Move> },
+    Ambiguous {
+        wanted: String,
+        candidates: Vec<Move>,
+    },
     /// An ICCS move that is not legal in the position.
     IllegalMove { mv: Move },
 }
@@ -47,7 +53,8 @@ impl ResolveError {
     /// `illegal_move`).
     pub fn candidates(&self) -> &[Move] {
         match self {
-            ResolveError::NoLegalMove { candidates, .. } | ResolveError::Ambiguous { candidates, .. } => candidates,
+            ResolveError::NoLegalMove { candidates, .. }
+            | ResolveError::Ambiguous { candidates, .. } => candidates,
             _ => &[],
         }
     }
@@ -65,7 +72,11 @@ impl fmt::Display for ResolveError {
         match self {
             ResolveError::NoSuchPiece { wanted } => write!(f, "no such piece: {wanted}"),
             ResolveError::NoLegalMove { wanted, candidates } => {
-                write!(f, "no legal move for {wanted}; that piece's legal moves: {}", list(candidates))
+                write!(
+                    f,
+                    "no legal move for {wanted}; that piece's legal moves: {}",
+                    list(candidates)
+                )
             }
             ResolveError::Ambiguous { wanted, candidates } => {
                 write!(f, "ambiguous: {wanted} could be {}", list(candidates))
@@ -107,7 +118,11 @@ pub(crate) fn motion(side: Side, from: Square, to: Square) -> (Action, u8) {
         return (Action::Traverse, file_number(side, to.file()));
     }
     let towards_black = to.rank() > from.rank();
-    let action = if towards_black == (side == Side::Red) { Action::Advance } else { Action::Retreat };
+    let action = if towards_black == (side == Side::Red) {
+        Action::Advance
+    } else {
+        Action::Retreat
+    };
     if from.file() == to.file() {
         (action, from.rank().abs_diff(to.rank()))
     } else {
@@ -117,7 +132,12 @@ pub(crate) fn motion(side: Side, from: Square, to: Square) -> (Action, u8) {
 
 /// The points of `side`'s pieces of `kind` on board file `f`, front first
 /// (the front is the end nearer the opponent).
-pub(crate) fn file_group<B: BoardView + ?Sized>(b: &B, side: Side, kind: PieceKind, f: u8) -> Vec<Square> {
+pub(crate) fn file_group<B: BoardView + ?Sized>(
+    b: &B,
+    side: Side,
+    kind: PieceKind,
+    f: u8,
+) -> Vec<Square> {
     let mut v = Vec::new();
     b.pieces_on_file(side, kind, f, &mut |sq| v.push(sq));
     if side == Side::Red {
@@ -169,7 +189,10 @@ struct Points {
 
 impl Points {
     fn new() -> Points {
-        Points { points: [Square::from_index_unchecked(0); SQUARES], len: 0 }
+        Points {
+            points: [Square::from_index_unchecked(0); SQUARES],
+            len: 0,
+        }
     }
 
     fn push(&mut self, sq: Square) {
@@ -198,7 +221,9 @@ fn origins<B: BoardView + ?Sized>(b: &B, side: Side, t: &MoveText) -> Points {
     match t.origin {
         Origin::File(n) => {
             let mut out = Points::new();
-            let Some(f) = board_file(side, n) else { return out };
+            let Some(f) = board_file(side, n) else {
+                return out;
+            };
             // The groups are written straight into `out` (front first, as
             // `file_group` gives them), without a vector per group.
             for &k in kinds {
@@ -231,11 +256,16 @@ fn origins<B: BoardView + ?Sized>(b: &B, side: Side, t: &MoveText) -> Points {
 }
 
 /// Resolve a described move (Chinese or WXF) in the position.
-pub(crate) fn resolve_text<B: BoardView + ?Sized>(b: &B, t: &MoveText) -> Result<Move, ResolveError> {
+pub(crate) fn resolve_text<B: BoardView + ?Sized>(
+    b: &B,
+    t: &MoveText,
+) -> Result<Move, ResolveError> {
     let side = b.side_to_move();
     let from = origins(b, side, t);
     if from.is_empty() {
-        return Err(ResolveError::NoSuchPiece { wanted: describe(t, side) });
+        return Err(ResolveError::NoSuchPiece {
+            wanted: describe(t, side),
+        });
     }
     let mut found: Option<Move> = None;
     let mut extra: Vec<Move> = Vec::new();
@@ -255,17 +285,26 @@ pub(crate) fn resolve_text<B: BoardView + ?Sized>(b: &B, t: &MoveText) -> Result
         Some(m) => {
             let mut candidates = vec![m];
             candidates.extend(extra);
-            Err(ResolveError::Ambiguous { wanted: describe(t, side), candidates })
+            Err(ResolveError::Ambiguous {
+                wanted: describe(t, side),
+                candidates,
+            })
         }
         None => {
             let candidates = from.iter().flat_map(|&o| b.legal_moves_from(o)).collect();
-            Err(ResolveError::NoLegalMove { wanted: describe(t, side), candidates })
+            Err(ResolveError::NoLegalMove {
+                wanted: describe(t, side),
+                candidates,
+            })
         }
     }
 }
 
 /// Resolve any parsed move in the position.
-pub(crate) fn resolve_with<B: BoardView + ?Sized>(b: &B, s: &MoveSyntax) -> Result<Move, ResolveError> {
+pub(crate) fn resolve_with<B: BoardView + ?Sized>(
+    b: &B,
+    s: &MoveSyntax,
+) -> Result<Move, ResolveError> {
     match s {
         MoveSyntax::Coordinates(mv) => {
             if b.is_legal(*mv) {

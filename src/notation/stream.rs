@@ -46,7 +46,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { encoding: None, threads: None, piece_bytes: 256 << 10, window_bytes: 4 << 20 }
+        Options {
+            encoding: None,
+            threads: None,
+            piece_bytes: 256 << 10,
+            window_bytes: 4 << 20,
+        }
     }
 }
 
@@ -98,8 +103,16 @@ const WINDOWS_IN_FLIGHT: usize = 2;
 
 /// A unit of work: a piece of a file, or a file that could not be read.
 enum Unit {
-    Piece { file: usize, piece: RecordFile, last: bool },
-    Unread { file: usize, error: FileError, bytes: u64 },
+    Piece {
+        file: usize,
+        piece: RecordFile,
+        last: bool,
+    },
+    Unread {
+        file: usize,
+        error: FileError,
+        bytes: u64,
+    },
 }
 
 impl Unit {
@@ -151,12 +164,30 @@ impl Reader<'_> {
             let index = self.next;
             let path = self.files.get(index)?;
             self.next += 1;
-            let refused = |message: String| Some(Unit::Unread { file: index, error: FileError { path: path.clone(), message }, bytes: 0 });
+            let refused = |message: String| {
+                Some(Unit::Unread {
+                    file: index,
+                    error: FileError {
+                        path: path.clone(),
+                        message,
+                    },
+                    bytes: 0,
+                })
+            };
             if path.is_dir() {
                 return refused("is a directory, not a record file".into());
             }
             match File::open(path) {
-                Ok(file) => self.open = Some(Open { index, file, carry: Vec::new(), base: Base::default(), eof: false, started: false }),
+                Ok(file) => {
+                    self.open = Some(Open {
+                        index,
+                        file,
+                        carry: Vec::new(),
+                        base: Base::default(),
+                        eof: false,
+                        started: false,
+                    })
+                }
                 Err(e) => return refused(format!("cannot read: {e}")),
             }
         }
@@ -168,12 +199,23 @@ impl Reader<'_> {
                 if last {
                     self.open = None;
                 }
-                Some(Unit::Piece { file: index, piece, last })
+                Some(Unit::Piece {
+                    file: index,
+                    piece,
+                    last,
+                })
             }
             Err(message) => {
                 let bytes = open.base.byte as u64;
                 self.open = None;
-                Some(Unit::Unread { file: index, error: FileError { path: path.clone(), message }, bytes })
+                Some(Unit::Unread {
+                    file: index,
+                    error: FileError {
+                        path: path.clone(),
+                        message,
+                    },
+                    bytes,
+                })
             }
         }
     }
@@ -207,11 +249,15 @@ fn fill(open: &mut Open, want: usize) -> Result<(), String> {
 fn next_piece(open: &mut Open, path: &Path, opts: &Options) -> Result<(RecordFile, bool), String> {
     let limit = MAX_FILE_BYTES as usize;
     fill(open, opts.piece_bytes)?;
-    let whole = !open.started && (open.carry.contains(&0) || opts.encoding.is_some_and(|e| e.output_encoding() != e));
+    let whole = !open.started
+        && (open.carry.contains(&0) || opts.encoding.is_some_and(|e| e.output_encoding() != e));
     let cut = if whole {
         fill(open, limit + 1)?;
         if open.carry.len() > limit {
-            return Err(format!("larger than the limit of {} MiB", MAX_FILE_BYTES >> 20));
+            return Err(format!(
+                "larger than the limit of {} MiB",
+                MAX_FILE_BYTES >> 20
+            ));
         }
         open.carry.len()
     } else {
@@ -223,7 +269,11 @@ fn next_piece(open: &mut Open, path: &Path, opts: &Options) -> Result<(RecordFil
                 break at;
             }
             if open.carry.len() > limit {
-                return Err(format!("the game from byte {} on is larger than the limit of {} MiB", open.base.byte, MAX_FILE_BYTES >> 20));
+                return Err(format!(
+                    "the game from byte {} on is larger than the limit of {} MiB",
+                    open.base.byte,
+                    MAX_FILE_BYTES >> 20
+                ));
             }
             let want = open.carry.len() * 2;
             fill(open, want)?;
@@ -243,7 +293,10 @@ fn next_piece(open: &mut Open, path: &Path, opts: &Options) -> Result<(RecordFil
 /// Whether a line holds a tag pair and nothing else (`[Event "…"]`).
 fn tag_line(line: &[u8]) -> bool {
     let line = line.trim_ascii();
-    line.len() >= 4 && line[0] == b'[' && line[1].is_ascii_alphabetic() && line[line.len() - 1] == b']'
+    line.len() >= 4
+        && line[0] == b'['
+        && line[1].is_ascii_alphabetic()
+        && line[line.len() - 1] == b']'
 }
 
 /// The last place in `bytes` where a piece may end: the start of a tag line that follows a
@@ -253,12 +306,18 @@ fn last_cut(bytes: &[u8]) -> Option<usize> {
     let end = bytes.iter().rposition(|&b| b == b'\n')?;
     let mut line_end = end;
     loop {
-        let start = bytes[..line_end].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let start = bytes[..line_end]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
         if start == 0 {
             return None;
         }
         if tag_line(&bytes[start..line_end]) {
-            let prev_start = bytes[..start - 1].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let prev_start = bytes[..start - 1]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
             if !tag_line(&bytes[prev_start..start - 1]) {
                 return Some(start);
             }
@@ -288,11 +347,22 @@ pub fn stream<V, W>(
     V: Send,
     W: Send,
 {
-    let pool = opts.threads.and_then(|n| rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build().ok());
-    let threads = pool.as_ref().map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
-    let replayers: Vec<Mutex<Replayer>> = (0..threads).map(|_| Mutex::new(Replayer::new(rules))).collect();
+    let pool = opts.threads.and_then(|n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()
+            .ok()
+    });
+    let threads = pool
+        .as_ref()
+        .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
+    let replayers: Vec<Mutex<Replayer>> = (0..threads)
+        .map(|_| Mutex::new(Replayer::new(rules)))
+        .collect();
     let process = |unit: &Unit| -> Vec<Out<W>> {
-        let Unit::Piece { piece, .. } = unit else { return Vec::new() };
+        let Unit::Piece { piece, .. } = unit else {
+            return Vec::new();
+        };
         let slot = rayon::current_thread_index().unwrap_or(0) % replayers.len();
         // A worker that panicked poisons nothing another needs: its replayer's cache
         // holds parsed move texts only.
@@ -336,8 +406,14 @@ pub fn stream<V, W>(
                     Out::NotAGame(problem) => sink(Found::NotAGame { file, problem }),
                 }
             }
-            if let Unit::Unread { error, bytes: read, .. } = unit {
-                sink(Found::Unread { file, error: error.clone() });
+            if let Unit::Unread {
+                error, bytes: read, ..
+            } = unit
+            {
+                sink(Found::Unread {
+                    file,
+                    error: error.clone(),
+                });
                 sink(Found::Done { file, bytes: *read });
             } else if last {
                 sink(Found::Done { file, bytes });
@@ -347,7 +423,12 @@ pub fn stream<V, W>(
     // This thread reads windows and drains them in order; the pool replays them, two
     // windows in flight, so that neither reading nor the sink leaves a core idle.
     in_place(pool.as_ref(), |scope| {
-        let mut reader = Reader { files, next: 0, open: None, opts };
+        let mut reader = Reader {
+            files,
+            next: 0,
+            open: None,
+            opts,
+        };
         let mut pending = std::collections::VecDeque::new();
         let mut read_all = false;
         loop {
@@ -367,14 +448,19 @@ pub fn stream<V, W>(
             }
             let Some(rx) = pending.pop_front() else { break };
             // A worker that panicked sends nothing: the scope raises its panic here.
-            let Ok((window, found)) = rx.recv() else { break };
+            let Ok((window, found)) = rx.recv() else {
+                break;
+            };
             drain(window, found);
         }
     })
 }
 
 /// A rayon scope whose body runs on this thread: in `pool`, or in the current pool.
-fn in_place<'scope, R>(pool: Option<&rayon::ThreadPool>, body: impl FnOnce(&rayon::Scope<'scope>) -> R) -> R {
+fn in_place<'scope, R>(
+    pool: Option<&rayon::ThreadPool>,
+    body: impl FnOnce(&rayon::Scope<'scope>) -> R,
+) -> R {
     match pool {
         Some(p) => p.in_place_scope(body),
         None => rayon::in_place_scope(body),

@@ -13,7 +13,10 @@ use crate::board::{Move, Side, Square};
 use crate::vm::record::{half_width, FileNumerals};
 
 /// The Chinese grammar (full and abbreviated forms): `grammar/chinese.pest`.
-#[allow(missing_docs, reason = "pest derives `Rule`, one variant per rule of the grammar, which documents them")]
+#[allow(
+    missing_docs,
+    reason = "pest derives `Rule`, one variant per rule of the grammar, which documents them"
+)]
 pub mod chinese {
     use super::Parser;
     /// Parser for Chinese notation.
@@ -77,14 +80,21 @@ impl fmt::Display for SyntaxError {
 
 impl std::error::Error for SyntaxError {}
 
-fn syntax_error<R: pest::RuleType>(notation: Notation, text: &str, e: pest::error::Error<R>) -> SyntaxError {
+fn syntax_error<R: pest::RuleType>(
+    notation: Notation,
+    text: &str,
+    e: pest::error::Error<R>,
+) -> SyntaxError {
     let (line, column) = match e.line_col {
         pest::error::LineColLocation::Pos(p) => p,
         pest::error::LineColLocation::Span(p, _) => p,
     };
     let expected = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
-            let names: Vec<String> = positives.iter().map(|r| describe_rule(&format!("{r:?}"))).collect();
+            let names: Vec<String> = positives
+                .iter()
+                .map(|r| describe_rule(&format!("{r:?}")))
+                .collect();
             let mut names = names;
             names.sort();
             names.dedup();
@@ -93,7 +103,13 @@ fn syntax_error<R: pest::RuleType>(notation: Notation, text: &str, e: pest::erro
         pest::error::ErrorVariant::ParsingError { .. } => "end of move".to_string(),
         pest::error::ErrorVariant::CustomError { message } => message.clone(),
     };
-    SyntaxError { notation, text: text.to_string(), line, column, expected }
+    SyntaxError {
+        notation,
+        text: text.to_string(),
+        line,
+        column,
+        expected,
+    }
 }
 
 /// Readable names for grammar rules in error messages.
@@ -113,7 +129,13 @@ fn describe_rule(rule: &str) -> String {
 }
 
 fn empty_error(notation: Notation, text: &str) -> SyntaxError {
-    SyntaxError { notation, text: text.to_string(), line: 1, column: 1, expected: "a move".into() }
+    SyntaxError {
+        notation,
+        text: text.to_string(),
+        line: 1,
+        column: 1,
+        expected: "a move".into(),
+    }
 }
 
 /// Value 1–9 of a file numeral of `board.file_numbering` and the side whose numeral it is
@@ -124,7 +146,10 @@ fn numeral_value(numerals: &FileNumerals, s: &str) -> (u8, Option<Side>) {
 
 /// Value 1–9 of a WXF digit of either width (WXF numbers files with digits for both sides).
 fn wxf_digit(s: &str) -> u8 {
-    s.chars().next().and_then(|c| half_width(c).to_digit(10)).map_or(0, |d| d as u8)
+    s.chars()
+        .next()
+        .and_then(|c| half_width(c).to_digit(10))
+        .map_or(0, |d| d as u8)
 }
 
 /// Parse one move in Chinese notation (full or abbreviated form), its numerals read with
@@ -135,7 +160,8 @@ pub(crate) fn parse_chinese(numerals: &FileNumerals, text: &str) -> Result<MoveT
     if t.is_empty() {
         return Err(empty_error(Notation::Chinese, text));
     }
-    let pairs = ChineseParser::parse(R::chinese_move, t).map_err(|e| syntax_error(Notation::Chinese, t, e))?;
+    let pairs = ChineseParser::parse(R::chinese_move, t)
+        .map_err(|e| syntax_error(Notation::Chinese, t, e))?;
     let mut tandem_form = false;
     let mut piece = None;
     let mut file = None;
@@ -158,7 +184,12 @@ pub(crate) fn parse_chinese(numerals: &FileNumerals, text: &str) -> Result<MoveT
             R::cannon => Some(PieceKind::Cannon),
             R::soldier => Some(PieceKind::Soldier),
             // The character of one side only says whose piece it is.
-            R::general_red | R::advisor_red | R::elephant_red | R::horse_red | R::chariot_red | R::soldier_red => {
+            R::general_red
+            | R::advisor_red
+            | R::elephant_red
+            | R::horse_red
+            | R::chariot_red
+            | R::soldier_red => {
                 side_hint = side_hint.or(Some(Side::Red));
                 None
             }
@@ -213,11 +244,20 @@ pub(crate) fn parse_chinese(numerals: &FileNumerals, text: &str) -> Result<MoveT
         }
     }
     let origin = if tandem_form {
-        Origin::Tandem { position: tandem.unwrap_or(Tandem::Front), file }
+        Origin::Tandem {
+            position: tandem.unwrap_or(Tandem::Front),
+            file,
+        }
     } else {
         Origin::File(file.unwrap_or(0))
     };
-    Ok(MoveText { piece, origin, action, number, side_hint })
+    Ok(MoveText {
+        piece,
+        origin,
+        action,
+        number,
+        side_hint,
+    })
 }
 
 /// Parse one move in WXF notation.
@@ -259,9 +299,18 @@ pub(crate) fn parse_wxf(text: &str) -> Result<MoveText, SyntaxError> {
     let origin = if plain {
         Origin::File(file.unwrap_or(0))
     } else {
-        Origin::Tandem { position: tandem.unwrap_or(Tandem::Front), file }
+        Origin::Tandem {
+            position: tandem.unwrap_or(Tandem::Front),
+            file,
+        }
     };
-    Ok(MoveText { piece, origin, action, number, side_hint: None })
+    Ok(MoveText {
+        piece,
+        origin,
+        action,
+        number,
+        side_hint: None,
+    })
 }
 
 /// Parse one move in ICCS coordinates (`h2e2`, `H2-E2`).
@@ -271,7 +320,8 @@ pub fn parse_iccs(text: &str) -> Result<Move, SyntaxError> {
     if t.is_empty() {
         return Err(empty_error(Notation::Iccs, text));
     }
-    let pairs = IccsParser::parse(R::iccs_move, t).map_err(|e| syntax_error(Notation::Iccs, t, e))?;
+    let pairs =
+        IccsParser::parse(R::iccs_move, t).map_err(|e| syntax_error(Notation::Iccs, t, e))?;
     let mut squares = pairs
         .flatten()
         .filter(|p| p.as_rule() == R::iccs_square)
@@ -306,9 +356,15 @@ pub fn detect(text: &str) -> Notation {
 /// Parse one move in the given notation, Chinese numerals read with the edition's file
 /// `numerals` ([`crate::vm::Rules::file_numerals`]). [`Notation::ChineseAbbreviated`]
 /// uses the Chinese grammar, which accepts both forms.
-pub fn parse_syntax(numerals: &FileNumerals, notation: Notation, text: &str) -> Result<MoveSyntax, SyntaxError> {
+pub fn parse_syntax(
+    numerals: &FileNumerals,
+    notation: Notation,
+    text: &str,
+) -> Result<MoveSyntax, SyntaxError> {
     match notation {
-        Notation::Chinese | Notation::ChineseAbbreviated => parse_chinese(numerals, text).map(MoveSyntax::Described),
+        Notation::Chinese | Notation::ChineseAbbreviated => {
+            parse_chinese(numerals, text).map(MoveSyntax::Described)
+        }
         Notation::Wxf => parse_wxf(text).map(MoveSyntax::Described),
         Notation::Iccs => parse_iccs(text).map(MoveSyntax::Coordinates),
     }

@@ -76,7 +76,11 @@ impl KindMap {
     /// Map the kinds of `rules` by name (`general`, `horse`, ...). Kinds the
     /// notations do not name map to `None` and cannot be written.
     pub fn new(rules: &Rules) -> KindMap {
-        let by_id: Vec<Option<PieceKind>> = rules.kinds().iter().map(|k| PieceKind::from_spec_name(&k.name)).collect();
+        let by_id: Vec<Option<PieceKind>> = rules
+            .kinds()
+            .iter()
+            .map(|k| PieceKind::from_spec_name(&k.name))
+            .collect();
         let mut ids = [None; 7];
         for k in PieceKind::ALL {
             ids[k.index()] = rules.kind_by_name(k.spec_name());

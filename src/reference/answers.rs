@@ -19,10 +19,12 @@ pub(crate) type Answered = Result<Answer, Answer>;
 /// The position after `moves` from `fen`, or the rejection (`fen.*`, `move.syntax`,
 /// `move.illegal`).
 pub(crate) fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, Answer> {
-    line::after(rules, fen, moves).map(|(p, _)| p).map_err(|e| match &e {
-        LineError::Fen(f) => Answer::reject(f.reject_kind(), f.to_string()),
-        _ => Answer::reject(e.reject_kind(), e.to_string()),
-    })
+    line::after(rules, fen, moves)
+        .map(|(p, _)| p)
+        .map_err(|e| match &e {
+            LineError::Fen(f) => Answer::reject(f.reject_kind(), f.to_string()),
+            _ => Answer::reject(e.reject_kind(), e.to_string()),
+        })
 }
 
 /// `legal_moves`: sorted, for people reading `xqspec serve` (the protocol allows any order).
@@ -36,15 +38,21 @@ pub fn legal_moves(rs: &RuleSet, fen: &str, moves: &[String]) -> Answered {
 /// `perft`, within [`PERFT_NODE_BUDGET`].
 pub fn perft(rs: &RuleSet, fen: &str, moves: &[String], depth: u32) -> Answered {
     let mut pos = position(&rs.vm, fen, moves)?;
-    Ok(match crate::perft::perft_within(&mut pos, &rs.vm, depth, PERFT_NODE_BUDGET) {
-        Ok(n) => Answer::nodes(n),
-        Err(e) => Answer::unsupported(format!("perft depth {depth} stopped: {e}, limits.perft_nodes")),
-    })
+    Ok(
+        match crate::perft::perft_within(&mut pos, &rs.vm, depth, PERFT_NODE_BUDGET) {
+            Ok(n) => Answer::nodes(n),
+            Err(e) => Answer::unsupported(format!(
+                "perft depth {depth} stopped: {e}, limits.perft_nodes"
+            )),
+        },
+    )
 }
 
 /// `status`.
 pub fn status(rs: &RuleSet, fen: &str, moves: &[String]) -> Answered {
-    Ok(Answer::status(position(&rs.vm, fen, moves)?.status(&rs.vm).name()))
+    Ok(Answer::status(
+        position(&rs.vm, fen, moves)?.status(&rs.vm).name(),
+    ))
 }
 
 /// `validate_fen`.
@@ -54,32 +62,57 @@ pub(crate) fn validate_fen(rs: &RuleSet, fen: &str) -> Answered {
 }
 
 /// The answer of a notation query, its refusal as a rejection (`unsupported` a skip).
-fn notation_answer(r: Result<String, crate::notation::Reject>, answer: impl Fn(String) -> Answer) -> Answered {
+fn notation_answer(
+    r: Result<String, crate::notation::Reject>,
+    answer: impl Fn(String) -> Answer,
+) -> Answered {
     Ok(match r {
         Ok(t) => answer(t),
-        Err(r) if r.kind == crate::notation::RejectKind::Unsupported => Answer::unsupported(r.message),
+        Err(r) if r.kind == crate::notation::RejectKind::Unsupported => {
+            Answer::unsupported(r.message)
+        }
         Err(r) => Answer::reject(r.kind, r.message),
     })
 }
 
 /// `parse_move`.
-pub fn parse_move(rs: &RuleSet, fen: &str, moves: &[String], notation: &str, text: &str) -> Answered {
+pub fn parse_move(
+    rs: &RuleSet,
+    fen: &str,
+    moves: &[String],
+    notation: &str,
+    text: &str,
+) -> Answered {
     let pos = position(&rs.vm, fen, moves)?;
-    notation_answer(crate::notation::answer_parse_move(&rs.vm, &pos, notation, text), Answer::parsed_move)
+    notation_answer(
+        crate::notation::answer_parse_move(&rs.vm, &pos, notation, text),
+        Answer::parsed_move,
+    )
 }
 
 /// `format_move`.
-pub fn format_move(rs: &RuleSet, fen: &str, moves: &[String], notation: &str, mv: &str) -> Answered {
+pub fn format_move(
+    rs: &RuleSet,
+    fen: &str,
+    moves: &[String],
+    notation: &str,
+    mv: &str,
+) -> Answered {
     let pos = position(&rs.vm, fen, moves)?;
-    notation_answer(crate::notation::answer_format_move(&rs.vm, &pos, notation, mv), Answer::text)
+    notation_answer(
+        crate::notation::answer_format_move(&rs.vm, &pos, notation, mv),
+        Answer::text,
+    )
 }
 
 /// The arbiter's rules of a rule set, or the answer that it has none.
 fn arbiter_rules(ruleset: &RuleSet) -> Result<&ArbiterRules, Answer> {
-    ruleset
-        .arbiter
-        .as_ref()
-        .ok_or_else(|| Answer::unsupported(format!("rule set {} has no arbiter's clauses (result.*, touch.*, foul.* …)", ruleset.id())))
+    ruleset.arbiter.as_ref().ok_or_else(|| {
+        Answer::unsupported(format!(
+            "rule set {} has no arbiter's clauses (result.*, touch.*, foul.* …)",
+            ruleset.id()
+        ))
+    })
 }
 
 /// The rejection of an input the arbiter refuses.
@@ -93,9 +126,14 @@ fn arbiter_reject(e: ArbiterError) -> Answer {
 /// `outcome`.
 pub fn outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answered {
     if q.events.len() > MAX_GAME_MOVES {
-        return Ok(Answer::unsupported(format!("{} events: an outcome takes at most {MAX_GAME_MOVES} (limits.game_moves)", q.events.len())));
+        return Ok(Answer::unsupported(format!(
+            "{} events: an outcome takes at most {MAX_GAME_MOVES} (limits.game_moves)",
+            q.events.len()
+        )));
     }
-    let o = arbiter_rules(rs)?.outcome(&rs.vm, rs.repetition.as_ref(), q).map_err(arbiter_reject)?;
+    let o = arbiter_rules(rs)?
+        .outcome(&rs.vm, rs.repetition.as_ref(), q)
+        .map_err(arbiter_reject)?;
     Ok(Answer::one("outcome", o.to_json()))
 }
 
@@ -113,15 +151,22 @@ pub fn record_status(rs: &RuleSet, q: &StatusQuery) -> Answer {
 
 fn game_status_of(rs: &RuleSet, q: &StatusQuery, after_end: AfterEnd) -> Answered {
     if q.moves.len() > MAX_GAME_MOVES {
-        return Ok(Answer::unsupported(format!("{} moves: a game status takes at most {MAX_GAME_MOVES} (limits.game_moves)", q.moves.len())));
+        return Ok(Answer::unsupported(format!(
+            "{} moves: a game status takes at most {MAX_GAME_MOVES} (limits.game_moves)",
+            q.moves.len()
+        )));
     }
-    let s = arbiter_rules(rs)?.game_status_of(&rs.vm, rs.repetition.as_ref(), q, after_end).map_err(arbiter_reject)?;
+    let s = arbiter_rules(rs)?
+        .game_status_of(&rs.vm, rs.repetition.as_ref(), q, after_end)
+        .map_err(arbiter_reject)?;
     Ok(Answer::one("game_status", s.to_json()))
 }
 
 /// `touch_move`.
 pub fn touch_move(rs: &RuleSet, q: &TouchQuery) -> Answered {
-    let t = arbiter_rules(rs)?.touch_move(&rs.vm, q).map_err(arbiter_reject)?;
+    let t = arbiter_rules(rs)?
+        .touch_move(&rs.vm, q)
+        .map_err(arbiter_reject)?;
     Ok(Answer::one("touch", t.to_json()))
 }
 
@@ -167,7 +212,10 @@ pub fn ruling(rs: &RuleSet, q: &RulingQuery) -> Answered {
         )));
     }
     Ok(match &rs.repetition {
-        None => Answer::unsupported(format!("rule set {} has no repetition (棋例) clauses", rs.id())),
+        None => Answer::unsupported(format!(
+            "rule set {} has no repetition (棋例) clauses",
+            rs.id()
+        )),
         Some(rep) => match crate::repetition::rule(&rs.vm, rep, q) {
             Ok(r) => Answer::one("ruling", r.to_json(rep)),
             Err(e) => Answer::reject(e.reject_kind(), e.to_string()),

@@ -68,7 +68,9 @@ impl Reference {
             .map(|e| {
                 (
                     e.id.clone(),
-                    RuleSet::compile(e.clone()).map(Arc::new).map_err(|err| err.to_string()),
+                    RuleSet::compile(e.clone())
+                        .map(Arc::new)
+                        .map_err(|err| err.to_string()),
                 )
             })
             .collect();
@@ -86,7 +88,11 @@ impl Reference {
     }
 
     /// The compiled rule set of an edition, with an overlay applied when one is given.
-    pub fn ruleset(&self, edition: &str, overlay: Option<&Overlay>) -> Result<Arc<RuleSet>, String> {
+    pub fn ruleset(
+        &self,
+        edition: &str,
+        overlay: Option<&Overlay>,
+    ) -> Result<Arc<RuleSet>, String> {
         let Some(o) = overlay else {
             return match self.rulesets.get(edition) {
                 Some(Ok(r)) => Ok(r.clone()),
@@ -95,14 +101,19 @@ impl Reference {
             };
         };
         if o.edition != edition {
-            return Err(format!("overlay {} applies to {}, not to {edition}", o.overlay, o.edition));
+            return Err(format!(
+                "overlay {} applies to {}, not to {edition}",
+                o.overlay, o.edition
+            ));
         }
         let mut cache = self.with_overlays.lock().unwrap_or_else(|p| p.into_inner());
         cache
             .entry(o.ruleset_id())
             .or_insert_with(|| {
                 let ed = self.spec.with_overlay(o).map_err(|e| e.to_string())?;
-                RuleSet::compile(ed).map(Arc::new).map_err(|e| e.to_string())
+                RuleSet::compile(ed)
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
             })
             .clone()
     }
@@ -135,8 +146,18 @@ pub(crate) fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
         Query::Perft { fen, moves, depth } => a::perft(ruleset, fen, moves, *depth),
         Query::Status { fen, moves } => a::status(ruleset, fen, moves),
         Query::ValidateFen { fen } => a::validate_fen(ruleset, fen),
-        Query::ParseMove { fen, moves, notation, text } => a::parse_move(ruleset, fen, moves, notation, text),
-        Query::FormatMove { fen, moves, notation, mv } => a::format_move(ruleset, fen, moves, notation, mv),
+        Query::ParseMove {
+            fen,
+            moves,
+            notation,
+            text,
+        } => a::parse_move(ruleset, fen, moves, notation, text),
+        Query::FormatMove {
+            fen,
+            moves,
+            notation,
+            mv,
+        } => a::format_move(ruleset, fen, moves, notation, mv),
         Query::Outcome(q) => a::outcome(ruleset, q),
         Query::TouchMove(q) => a::touch_move(ruleset, q),
         Query::GameStatus(q) => a::game_status(ruleset, q),
@@ -144,7 +165,10 @@ pub(crate) fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
         Query::Playoff(q) => a::playoff(ruleset, q),
         Query::Standings(q) => a::standings(ruleset, q),
         Query::Ruling(q) => a::ruling(ruleset, q),
-        other => Ok(Answer::unsupported(format!("the reference does not answer `{}` yet", other.name()))),
+        other => Ok(Answer::unsupported(format!(
+            "the reference does not answer `{}` yet",
+            other.name()
+        ))),
     };
     result.unwrap_or_else(|a| a)
 }

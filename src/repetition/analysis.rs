@@ -131,7 +131,8 @@ pub struct Analyst<'a> {
 }
 
 /// Forcing lines by position, bounds and what the search assumes before the move.
-pub(crate) type LinesMemo = PlacementMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>;
+pub(crate) type LinesMemo =
+    PlacementMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>;
 
 /// What the searches of one ruling found. None of it depends on a reading: mates and
 /// evasions on the movement rules alone, forcing lines on the position, the search's
@@ -153,7 +154,6 @@ struct Memo {
     /// `Bounds::cycle_nodes`); unbounded outside a judged cycle.
     cap: std::cell::Cell<u32>,
 }
-
 
 /// What the searches made so far know of one position: a mate within `within` moves (none
 /// known: `u8::MAX`), and no mate within `not_within` (none known: 0). A mate within `d`
@@ -191,23 +191,38 @@ impl ChaseKind {
 impl<'a> Analyst<'a> {
     /// The predicates over `vm` and `rep`, with empty memos.
     pub fn new(vm: &'a Rules, rep: &'a RepetitionRules) -> Analyst<'a> {
-        let memo = Memo { cap: std::cell::Cell::new(u32::MAX), ..Default::default() };
-        Analyst { vm, rep, memo: std::rc::Rc::new(memo) }
+        let memo = Memo {
+            cap: std::cell::Cell::new(u32::MAX),
+            ..Default::default()
+        };
+        Analyst {
+            vm,
+            rep,
+            memo: std::rc::Rc::new(memo),
+        }
     }
 
     /// The predicates over other repetition rules of the same movement rules (a variant
     /// with a reading switched off), sharing this analyst's memos.
     pub(crate) fn sharing<'b>(&'b self, rep: &'b RepetitionRules) -> Analyst<'b> {
-        Analyst { vm: self.vm, rep, memo: self.memo.clone() }
+        Analyst {
+            vm: self.vm,
+            rep,
+            memo: self.memo.clone(),
+        }
     }
 
     /// A ply's classification begins, one of `plies` judged: its searches share afresh the
     /// smaller of `ply_nodes` and `cycle_nodes / plies`.
     pub(crate) fn start_ply(&self, plies: usize) {
         let b = self.rep.forcing;
-        let share = b.cycle_nodes.map_or(u32::MAX, |c| c / u32::try_from(plies.max(1)).unwrap_or(u32::MAX));
+        let share = b.cycle_nodes.map_or(u32::MAX, |c| {
+            c / u32::try_from(plies.max(1)).unwrap_or(u32::MAX)
+        });
         self.memo.spent.set(0);
-        self.memo.cap.set(b.ply_nodes.unwrap_or(u32::MAX).min(share).max(1));
+        self.memo
+            .cap
+            .set(b.ply_nodes.unwrap_or(u32::MAX).min(share).max(1));
     }
 
     /// What the searches of the current ply may spend.
@@ -230,7 +245,12 @@ impl<'a> Analyst<'a> {
 
     /// The legal moves of the side to move, which is in check (memoized per ruling).
     pub(crate) fn evasions(&self, pos: &Position) -> std::rc::Rc<[Move]> {
-        self.memo.evasions.borrow_mut().entry(pos.placement()).or_insert_with(|| pos.legal_moves(self.vm).into()).clone()
+        self.memo
+            .evasions
+            .borrow_mut()
+            .entry(pos.placement())
+            .or_insert_with(|| pos.legal_moves(self.vm).into())
+            .clone()
     }
 
     /// Whether a net result is a gain (得子). Floating pieces only break ties between equal
@@ -241,7 +261,9 @@ impl<'a> Analyst<'a> {
         if v.floating >= 0 {
             return v.is_positive();
         }
-        self.rep.floating_below.is_some_and(|b| v.pieces > 0 && v.pieces + v.floating * b >= 0)
+        self.rep
+            .floating_below
+            .is_some_and(|b| v.pieces > 0 && v.pieces + v.floating * b >= 0)
     }
 
     /// Value of the piece on `sq` (zero when empty or not material).
@@ -270,7 +292,10 @@ impl<'a> Analyst<'a> {
         }
         let found = self.search_mate(pos, depth);
         let mut memo = self.memo.mates.borrow_mut();
-        let b = memo.entry(pos.placement()).or_insert(MateBounds { within: u8::MAX, not_within: 0 });
+        let b = memo.entry(pos.placement()).or_insert(MateBounds {
+            within: u8::MAX,
+            not_within: 0,
+        });
         if found {
             b.within = b.within.min(depth);
         } else {
@@ -281,16 +306,26 @@ impl<'a> Analyst<'a> {
 
     /// [`Analyst::mates_by_checks`], given the checking moves of the side to move where they
     /// are known already (the forcing search generates them).
-    pub(crate) fn mates_by_checks_among(&self, pos: &Position, depth: u8, checks: Option<&[Move]>) -> bool {
+    pub(crate) fn mates_by_checks_among(
+        &self,
+        pos: &Position,
+        depth: u8,
+        checks: Option<&[Move]>,
+    ) -> bool {
         match checks {
-            Some(checks) if depth == 1 && !self.memo.mates.borrow().contains_key(&pos.placement()) => {
+            Some(checks)
+                if depth == 1 && !self.memo.mates.borrow().contains_key(&pos.placement()) =>
+            {
                 let found = checks.iter().any(|&m| {
                     let mut after = pos.clone();
                     after.make(self.vm, m);
                     !after.has_legal_move(self.vm)
                 });
                 let mut memo = self.memo.mates.borrow_mut();
-                let b = memo.entry(pos.placement()).or_insert(MateBounds { within: u8::MAX, not_within: 0 });
+                let b = memo.entry(pos.placement()).or_insert(MateBounds {
+                    within: u8::MAX,
+                    not_within: 0,
+                });
                 if found {
                     b.within = 1;
                 } else {
@@ -338,7 +373,15 @@ impl<'a> Analyst<'a> {
         for w in wins {
             match out.iter_mut().find(|x| x.target == w.target) {
                 Some(x) => {
-                    let key = |w: &Win| (!w.offered, !w.latent, w.gain, w.after_check.is_none(), std::cmp::Reverse(w.kind));
+                    let key = |w: &Win| {
+                        (
+                            !w.offered,
+                            !w.latent,
+                            w.gain,
+                            w.after_check.is_none(),
+                            std::cmp::Reverse(w.kind),
+                        )
+                    };
                     if key(&w) > key(x) {
                         *x = w;
                     }
@@ -356,12 +399,25 @@ impl<'a> Analyst<'a> {
         let mut lines = self.forcing_lines_before(pos, p.bounds, p.before_move);
         if p.higher_value_always {
             for m in pos.legal_captures(self.vm) {
-                let (Some(tv), av) = (self.material(pos, m.to), self.value(pos, m.from)) else { continue };
+                let (Some(tv), av) = (self.material(pos, m.to), self.value(pos, m.from)) else {
+                    continue;
+                };
                 if tv > av && !lines.iter().any(|l| l.first == m) {
                     let mut after = pos.clone();
                     after.make(self.vm, m);
-                    let kind = if after.legal_moves_to(self.vm, m.to).is_empty() { ChaseKind::Unprotected } else { ChaseKind::HigherValue };
-                    lines.push(Line { first: m, target: m.to, capturer: m.from, gain: tv - av, kind, pieces: vec![m.from] });
+                    let kind = if after.legal_moves_to(self.vm, m.to).is_empty() {
+                        ChaseKind::Unprotected
+                    } else {
+                        ChaseKind::HigherValue
+                    };
+                    lines.push(Line {
+                        first: m,
+                        target: m.to,
+                        capturer: m.from,
+                        gain: tv - av,
+                        kind,
+                        pieces: vec![m.from],
+                    });
                 }
             }
         }
@@ -373,17 +429,27 @@ impl<'a> Analyst<'a> {
             // A mutual attack of equal pieces is an exchange (兑), not a chase: between the
             // target and its capturer, a piece of the winner that moves on the line, or (for a
             // protected target, won by numbers) one that stands ready to take on its point.
-            let mutual = |from: &Square| self.value(pos, *from) == self.value(pos, l.target) && self.can_take_back(pos, Move::new(*from, l.target));
+            let mutual = |from: &Square| {
+                self.value(pos, *from) == self.value(pos, l.target)
+                    && self.can_take_back(pos, Move::new(*from, l.target))
+            };
             let mut pair: Vec<Square> = l.pieces.iter().copied().filter(mutual).collect();
             if l.kind == ChaseKind::Joint {
-                pair.extend(pos.legal_moves_to(self.vm, l.target).iter().map(|m| m.from).filter(mutual));
+                pair.extend(
+                    pos.legal_moves_to(self.vm, l.target)
+                        .iter()
+                        .map(|m| m.from)
+                        .filter(mutual),
+                );
             }
             let kind_of = |sq: Square| pos.piece_at(sq).map(|q| q.kind);
             let offered = p.equal_mutual_excluded && !pair.is_empty();
             if offered && !pair.iter().any(|&q| kind_of(q) == kind_of(l.target)) {
                 continue;
             }
-            let latent = pos.piece_at(l.capturer).is_some_and(|a| self.rep.exempt_first_capturer(a.kind));
+            let latent = pos
+                .piece_at(l.capturer)
+                .is_some_and(|a| self.rep.exempt_first_capturer(a.kind));
             out.push(Win {
                 target: l.target,
                 attacker: l.capturer,

@@ -43,7 +43,12 @@ pub struct PlyFacts {
 impl Analyst<'_> {
     /// Classes the move `mv` played from `before` (the side to move plays it); `prev` is the
     /// opponent's move before it, with the position it was played from.
-    pub(crate) fn classify(&self, before: &Position, mv: Move, prev: Option<(&Position, Move)>) -> PlyFacts {
+    pub(crate) fn classify(
+        &self,
+        before: &Position,
+        mv: Move,
+        prev: Option<(&Position, Move)>,
+    ) -> PlyFacts {
         let rep = self.rep;
         let side = before.side_to_move();
         let mover = before.piece_at(mv.from).map_or(0, |p| p.kind);
@@ -69,30 +74,68 @@ impl Analyst<'_> {
         for (i, c) in rep.classes.iter().enumerate() {
             let hit = match &c.test {
                 Test::GivesCheck => check,
-                Test::MateThreat { depth, equal_mutual_excluded } => {
-                    !check && self.mates_by_checks(&passed, *depth) && !(*equal_mutual_excluded && self.threat_rests_on_offered_piece(&passed, &after, mv.to, *depth))
+                Test::MateThreat {
+                    depth,
+                    equal_mutual_excluded,
+                } => {
+                    !check
+                        && self.mates_by_checks(&passed, *depth)
+                        && !(*equal_mutual_excluded
+                            && self.threat_rests_on_offered_piece(&passed, &after, mv.to, *depth))
                 }
                 Test::WinsMaterial { .. } => {
                     if check {
                         false
                     } else {
-                        (facts.latent, facts.wins, facts.offered) = self.material_wins(&c.test, before, &after, &passed, mv, prev, facts.answered_check);
+                        (facts.latent, facts.wins, facts.offered) = self.material_wins(
+                            &c.test,
+                            before,
+                            &after,
+                            &passed,
+                            mv,
+                            prev,
+                            facts.answered_check,
+                        );
                         !facts.wins.is_empty()
                     }
                 }
-                Test::OffersExchange { equal_mutual_excluded } => {
+                Test::OffersExchange {
+                    equal_mutual_excluded,
+                } => {
                     // A new win the chase test left out as a mutual attack of two pieces of one
                     // kind is that exchange offered.
                     if *equal_mutual_excluded && !check {
-                        facts.partners.extend(facts.offered.iter().map(|w| w.target));
+                        facts
+                            .partners
+                            .extend(facts.offered.iter().map(|w| w.target));
                     }
-                    !check && (self.offers_exchange(&after, mv.to, *equal_mutual_excluded, &mut facts.partners) || !facts.partners.is_empty())
+                    !check
+                        && (self.offers_exchange(
+                            &after,
+                            mv.to,
+                            *equal_mutual_excluded,
+                            &mut facts.partners,
+                        ) || !facts.partners.is_empty())
                 }
-                Test::OffersSacrifice => !check && self.offers_sacrifice(&after, mv.to, &mut facts.partners),
-                Test::Blocks { mate_depth, material } => {
-                    !check && self.blocks(before, &after, mv.to, *mate_depth, *material).inspect(|&l| facts.blocked = Some(l)).is_some()
+                Test::OffersSacrifice => {
+                    !check && self.offers_sacrifice(&after, mv.to, &mut facts.partners)
                 }
-                Test::Follows => !check && prev.is_some_and(|(_, p)| self.follows(&passed, mv.to, p.to, &mut facts.partners)),
+                Test::Blocks {
+                    mate_depth,
+                    material,
+                } => {
+                    !check
+                        && self
+                            .blocks(before, &after, mv.to, *mate_depth, *material)
+                            .inspect(|&l| facts.blocked = Some(l))
+                            .is_some()
+                }
+                Test::Follows => {
+                    !check
+                        && prev.is_some_and(|(_, p)| {
+                            self.follows(&passed, mv.to, p.to, &mut facts.partners)
+                        })
+                }
                 Test::Otherwise => true,
             };
             if hit {
@@ -102,8 +145,23 @@ impl Analyst<'_> {
             }
         }
         if check {
-            if let Some(c) = rep.classes.iter().find(|c| matches!(c.test, Test::WinsMaterial { with_checks: true, .. })) {
-                facts.wins = self.wins_past_the_check(&c.test, before, &after, mv, prev, facts.answered_check);
+            if let Some(c) = rep.classes.iter().find(|c| {
+                matches!(
+                    c.test,
+                    Test::WinsMaterial {
+                        with_checks: true,
+                        ..
+                    }
+                )
+            }) {
+                facts.wins = self.wins_past_the_check(
+                    &c.test,
+                    before,
+                    &after,
+                    mv,
+                    prev,
+                    facts.answered_check,
+                );
             }
         }
         for x in rep.exceptions.iter().filter(|x| !x.needs_cycle()) {
@@ -119,15 +177,41 @@ impl Analyst<'_> {
     /// where `repetition.chase_to_chase` asks: those only an exempt first capturer could
     /// take (latent), then the others.
     #[allow(clippy::too_many_arguments)]
-    fn material_wins(&self, test: &Test, before: &Position, after: &Position, passed: &Position, mv: Move, prev: Option<(&Position, Move)>, answered_check: bool) -> (Vec<Win>, Vec<Win>, Vec<Win>) {
-        let Test::WinsMaterial { checks: budget, equal_mutual_excluded, kinds, higher_value_always, takes_part, .. } = test else { return (Vec::new(), Vec::new(), Vec::new()) };
+    fn material_wins(
+        &self,
+        test: &Test,
+        before: &Position,
+        after: &Position,
+        passed: &Position,
+        mv: Move,
+        prev: Option<(&Position, Move)>,
+        answered_check: bool,
+    ) -> (Vec<Win>, Vec<Win>, Vec<Win>) {
+        let Test::WinsMaterial {
+            checks: budget,
+            equal_mutual_excluded,
+            kinds,
+            higher_value_always,
+            takes_part,
+            ..
+        } = test
+        else {
+            return (Vec::new(), Vec::new(), Vec::new());
+        };
         let rep = self.rep;
         let side = before.side_to_move();
         let p = WinParams {
-            bounds: Bounds { checks: budget.unwrap_or(rep.forcing.checks), ..rep.forcing },
+            bounds: Bounds {
+                checks: budget.unwrap_or(rep.forcing.checks),
+                ..rep.forcing
+            },
             before_move: BeforeMove::default(),
             equal_mutual_excluded: *equal_mutual_excluded,
-            kinds: kinds.as_ref().map_or(7, |ks| ks.iter().filter_map(|k| super::ChaseKind::parse(k)).fold(0, |m, k| m | k.bit())),
+            kinds: kinds.as_ref().map_or(7, |ks| {
+                ks.iter()
+                    .filter_map(|k| super::ChaseKind::parse(k))
+                    .fold(0, |m, k| m | k.bit())
+            }),
             higher_value_always: *higher_value_always,
         };
         let mut now = self.all_wins(passed, p);
@@ -137,31 +221,69 @@ impl Analyst<'_> {
             // A target won before is no new chase (图5: 吃士的结果没有发生变化),
             // unless it is now won openly where before only an exempt piece
             // could take it.
-            let same_taker = |o: &Win, w: &Win| (if o.attacker == mv.from { mv.to } else { o.attacker }) == w.attacker;
+            let same_taker = |o: &Win, w: &Win| {
+                (if o.attacker == mv.from {
+                    mv.to
+                } else {
+                    o.attacker
+                }) == w.attacker
+            };
             // An old win drops a new one of its target; an old latent win or exchange offer only
             // a latent one or an offer.
-            let drop_old = |now: &mut Vec<Win>, old: &[Win]| now.retain(|w| !old.iter().any(|o| o.target == w.target && same_taker(o, w) && (!o.latent || w.latent) && (!o.offered || w.offered)));
+            let drop_old = |now: &mut Vec<Win>, old: &[Win]| {
+                now.retain(|w| {
+                    !old.iter().any(|o| {
+                        o.target == w.target
+                            && same_taker(o, w)
+                            && (!o.latent || w.latent)
+                            && (!o.offered || w.offered)
+                    })
+                })
+            };
             // The same search with the moved piece still on its origin.
-            let plain = WinParams { before_move: BeforeMove { guarded: rep.newness.flight_counts.then_some(mv.from), flight: None }, ..p };
+            let plain = WinParams {
+                before_move: BeforeMove {
+                    guarded: rep.newness.flight_counts.then_some(mv.from),
+                    flight: None,
+                },
+                ..p
+            };
             let mut old = self.all_wins(before, plain);
             // A win whose line starts with this very move (a check) is the move's own.
             old.retain(|o| o.after_check != Some(mv));
             if rep.newness.flight_counts && !old.is_empty() {
-                (old, guarded) = self.old_wins_of_a_flight(before, passed, mv, old, plain, *takes_part, &same_taker);
+                (old, guarded) = self.old_wins_of_a_flight(
+                    before,
+                    passed,
+                    mv,
+                    old,
+                    plain,
+                    *takes_part,
+                    &same_taker,
+                );
             }
             drop_old(&mut now, &old);
             if rep.newness.attack_before_is_old {
-                now.retain(|w| w.after_check.is_some() || !self.attack_stood(before, after, passed, mv, w));
+                now.retain(|w| {
+                    w.after_check.is_some() || !self.attack_stood(before, after, passed, mv, w)
+                });
             }
             if let Some((before_check, _)) = prev.filter(|_| answered_check && !now.is_empty()) {
                 // Answering a check: what the mover could win before the check
                 // was given, the check only interrupted.
-                drop_old(&mut now, &self.all_wins(&Analyst::with_mover(before_check, side), p));
+                drop_old(
+                    &mut now,
+                    &self.all_wins(&Analyst::with_mover(before_check, side), p),
+                );
             }
             if answered_check {
                 // Answering a check: what another answer would win as well,
                 // the check laid open; the move did not make it.
-                for m2 in before.legal_moves(self.vm).into_iter().filter(|&m2| m2 != mv) {
+                for m2 in before
+                    .legal_moves(self.vm)
+                    .into_iter()
+                    .filter(|&m2| m2 != mv)
+                {
                     if now.is_empty() {
                         break;
                     }
@@ -179,7 +301,11 @@ impl Analyst<'_> {
         }
         // A win the moved piece takes part in by guarding where it fled (`takes_part`) is won
         // jointly.
-        for w in now.iter_mut().filter(|w| guarded.iter().any(|g| g.target == w.target && g.attacker == w.attacker)) {
+        for w in now.iter_mut().filter(|w| {
+            guarded
+                .iter()
+                .any(|g| g.target == w.target && g.attacker == w.attacker)
+        }) {
             w.kind = super::ChaseKind::Joint;
         }
         let mut now = Self::best_per_target(now);
@@ -189,7 +315,17 @@ impl Analyst<'_> {
         if rep.own_attack_joint {
             // A general's or soldier's capture of a piece another piece attacks too is a joint
             // capture (联合吃子), and counts (26.1.1).
-            let takers = |t: Square| passed.legal_moves_to(self.vm, t).into_iter().filter(|m| passed.piece_at(m.from).is_some_and(|p| !rep.exempt_first_capturer(p.kind))).count();
+            let takers = |t: Square| {
+                passed
+                    .legal_moves_to(self.vm, t)
+                    .into_iter()
+                    .filter(|m| {
+                        passed
+                            .piece_at(m.from)
+                            .is_some_and(|p| !rep.exempt_first_capturer(p.kind))
+                    })
+                    .count()
+            };
             for w in now.iter_mut().filter(|w| w.latent && takers(w.target) > 0) {
                 w.latent = false;
             }
@@ -202,13 +338,24 @@ impl Analyst<'_> {
     /// What a check `mv` (played from `before`, giving `after`) would win, newly, whichever
     /// way the general steps out of it: its chases besides the check (`with_checks`). When
     /// the general cannot step, what the check wins as it stands.
-    fn wins_past_the_check(&self, test: &Test, before: &Position, after: &Position, mv: Move, prev: Option<(&Position, Move)>, answered_check: bool) -> Vec<Win> {
-        let Some(general) = after.royal_point(self.vm, after.side_to_move()) else { return Vec::new() };
+    fn wins_past_the_check(
+        &self,
+        test: &Test,
+        before: &Position,
+        after: &Position,
+        mv: Move,
+        prev: Option<(&Position, Move)>,
+        answered_check: bool,
+    ) -> Vec<Win> {
+        let Some(general) = after.royal_point(self.vm, after.side_to_move()) else {
+            return Vec::new();
+        };
         let mut out: Option<Vec<Win>> = None;
         for step in after.legal_moves_from(self.vm, general) {
             let mut answered = after.clone();
             answered.make(self.vm, step);
-            let (_, open, _) = self.material_wins(test, before, after, &answered, mv, prev, answered_check);
+            let (_, open, _) =
+                self.material_wins(test, before, after, &answered, mv, prev, answered_check);
             let won = |t: Square| open.iter().any(|w| w.target == t);
             match &mut out {
                 None => out = Some(open.clone()),
@@ -223,7 +370,8 @@ impl Analyst<'_> {
             None => {
                 // The general cannot step: what the check wins as it stands.
                 let passed = Analyst::with_mover(after, after.side_to_move().opponent());
-                self.material_wins(test, before, after, &passed, mv, prev, answered_check).1
+                self.material_wins(test, before, after, &passed, mv, prev, answered_check)
+                    .1
             }
         }
     }
@@ -231,7 +379,11 @@ impl Analyst<'_> {
     /// Whether a special case's move-level conditions hold for `f` (played, giving `after`).
     pub(crate) fn holds(&self, x: &Exception, f: &PlyFacts, after: &Position) -> bool {
         let rep = self.rep;
-        let kinds_of = |ws: &[Win]| -> Vec<KindId> { ws.iter().filter_map(|w| after.piece_at(w.target).map(|p| p.kind)).collect() };
+        let kinds_of = |ws: &[Win]| -> Vec<KindId> {
+            ws.iter()
+                .filter_map(|w| after.piece_at(w.target).map(|p| p.kind))
+                .collect()
+        };
         x.mover.is_none_or(|m| m >> f.mover & 1 == 1)
             && x.answers_check.is_none_or(|a| a == f.answered_check)
             && x.class.as_ref().is_none_or(|cs| cs.contains(&f.class))
@@ -240,22 +392,39 @@ impl Analyst<'_> {
                 !ks.is_empty() && ks.iter().all(|&k| m >> k & 1 == 1)
             })
             && x.attacking_at_most.is_none_or(|(n, m)| {
-                let count: u32 = (0..rep.kind_names.len() as KindId).filter(|k| m >> k & 1 == 1).map(|k| after.count(f.side, k)).sum();
+                let count: u32 = (0..rep.kind_names.len() as KindId)
+                    .filter(|k| m >> k & 1 == 1)
+                    .map(|k| after.count(f.side, k))
+                    .sum();
                 count <= n
             })
             && x.latent_by.is_none_or(|m| {
-                f.wins.is_empty() && !f.latent.is_empty() && f.latent.iter().all(|w| after.piece_at(w.attacker).is_some_and(|p| m >> p.kind & 1 == 1))
+                f.wins.is_empty()
+                    && !f.latent.is_empty()
+                    && f.latent.iter().all(|w| {
+                        after
+                            .piece_at(w.attacker)
+                            .is_some_and(|p| m >> p.kind & 1 == 1)
+                    })
             })
-            && x.own_general_threatened.is_none_or(|d| self.mates_by_checks(after, d))
+            && x.own_general_threatened
+                .is_none_or(|d| self.mates_by_checks(after, d))
     }
 
     /// Whether the mate threat of `passed` is gone with the moved piece (on `at`) off the
     /// board, and the move offers that piece for exchange (兑, 24.4): the opponent may take it
     /// at no loss, and the threat with it.
-    fn threat_rests_on_offered_piece(&self, passed: &Position, after: &Position, at: Square, depth: u8) -> bool {
+    fn threat_rests_on_offered_piece(
+        &self,
+        passed: &Position,
+        after: &Position,
+        at: Square,
+        depth: u8,
+    ) -> bool {
         let mut without = passed.clone();
         without.remove(at);
-        !self.mates_by_checks(&without, depth) && self.offers_exchange(after, at, false, &mut Vec::new())
+        !self.mates_by_checks(&without, depth)
+            && self.offers_exchange(after, at, false, &mut Vec::new())
     }
 
     /// Whether the first capture of `w` (won in `passed`, after `mv`) could be made before the
@@ -265,9 +434,26 @@ impl Analyst<'_> {
     /// the mover's pieces. A root pinned by the move (a false root, 假根, that still reaches
     /// the target), one whose cannon screen left, or one cut by a move that shields nothing,
     /// makes a new chase.
-    fn attack_stood(&self, before: &Position, after: &Position, passed: &Position, mv: Move, w: &Win) -> bool {
-        let from = if w.attacker == mv.to { mv.from } else { w.attacker };
-        let Some(old) = before.legal_moves_to(self.vm, w.target).into_iter().find(|m| m.from == from) else { return false };
+    fn attack_stood(
+        &self,
+        before: &Position,
+        after: &Position,
+        passed: &Position,
+        mv: Move,
+        w: &Win,
+    ) -> bool {
+        let from = if w.attacker == mv.to {
+            mv.from
+        } else {
+            w.attacker
+        };
+        let Some(old) = before
+            .legal_moves_to(self.vm, w.target)
+            .into_iter()
+            .find(|m| m.from == from)
+        else {
+            return false;
+        };
         if w.attacker == mv.to {
             return true;
         }
@@ -287,19 +473,30 @@ impl Analyst<'_> {
             pos.pseudo_moves_from(self.vm, r, &mut buf);
             buf.as_slice().iter().map(|m| m.to).collect::<Vec<Square>>()
         };
-        let mine = |sq: Square| sq != mv.to && passed.piece_at(sq).is_some_and(|p| p.side == passed.side_to_move());
+        let mine = |sq: Square| {
+            sq != mv.to
+                && passed
+                    .piece_at(sq)
+                    .is_some_and(|p| p.side == passed.side_to_move())
+        };
         let roots_before = taken(before, old).legal_moves_to(self.vm, w.target);
         let now = taken(passed, Move::new(w.attacker, w.target));
         let roots_now = now.legal_moves_to(self.vm, w.target);
         let (now_lifted, after_lifted) = (lifted(&now), lifted(after));
-        roots_before.iter().map(|r| r.from).filter(|&r| !roots_now.iter().any(|n| n.from == r)).all(|r| {
-            // Kept from the target by the moved piece alone, where it also stops the root's
-            // attack on a piece of the mover's.
-            let open = reach(after, r);
-            !reach(&now, r).contains(&w.target)
-                && reach(&now_lifted, r).contains(&w.target)
-                && reach(&after_lifted, r).into_iter().any(|sq| mine(sq) && !open.contains(&sq))
-        })
+        roots_before
+            .iter()
+            .map(|r| r.from)
+            .filter(|&r| !roots_now.iter().any(|n| n.from == r))
+            .all(|r| {
+                // Kept from the target by the moved piece alone, where it also stops the root's
+                // attack on a piece of the mover's.
+                let open = reach(after, r);
+                !reach(&now, r).contains(&w.target)
+                    && reach(&now_lifted, r).contains(&w.target)
+                    && reach(&after_lifted, r)
+                        .into_iter()
+                        .any(|sq| mine(sq) && !open.contains(&sq))
+            })
     }
 
     /// The wins before a move that still count as old when the opponent could have taken
@@ -307,14 +504,46 @@ impl Analyst<'_> {
     /// opponent's capture of it does not refute, and those the moved piece adds nothing to
     /// where it went (they stand with the piece off the board).
     #[allow(clippy::too_many_arguments)]
-    fn old_wins_of_a_flight(&self, before: &Position, passed: &Position, mv: Move, old: Vec<Win>, p: WinParams, takes_part: bool, same_taker: &dyn Fn(&Win, &Win) -> bool) -> (Vec<Win>, Vec<Win>) {
-        let fled = self.all_wins(before, WinParams { before_move: BeforeMove { flight: Some(mv.from), ..p.before_move }, ..p });
+    fn old_wins_of_a_flight(
+        &self,
+        before: &Position,
+        passed: &Position,
+        mv: Move,
+        old: Vec<Win>,
+        p: WinParams,
+        takes_part: bool,
+        same_taker: &dyn Fn(&Win, &Win) -> bool,
+    ) -> (Vec<Win>, Vec<Win>) {
+        let fled = self.all_wins(
+            before,
+            WinParams {
+                before_move: BeforeMove {
+                    flight: Some(mv.from),
+                    ..p.before_move
+                },
+                ..p
+            },
+        );
         let gone = || {
             let mut without = passed.clone();
-            let general = without.remove(mv.to).is_some_and(|q| q.kind == self.vm.royal_kind());
-            if general { Vec::new() } else { self.all_wins(&without, p) }
+            let general = without
+                .remove(mv.to)
+                .is_some_and(|q| q.kind == self.vm.royal_kind());
+            if general {
+                Vec::new()
+            } else {
+                self.all_wins(&without, p)
+            }
         };
-        let refuted: Vec<Win> = old.iter().filter(|o| !fled.iter().any(|f| f.target == o.target && f.attacker == o.attacker && f.gain >= o.gain)).cloned().collect();
+        let refuted: Vec<Win> = old
+            .iter()
+            .filter(|o| {
+                !fled
+                    .iter()
+                    .any(|f| f.target == o.target && f.attacker == o.attacker && f.gain >= o.gain)
+            })
+            .cloned()
+            .collect();
         if refuted.is_empty() {
             return (old, Vec::new());
         }
@@ -323,10 +552,18 @@ impl Analyst<'_> {
         // a piece of it the opponent attacks (`takes_part`).
         let (guarded, stands): (Vec<Win>, Vec<Win>) = refuted
             .iter()
-            .filter(|o| gone.iter().any(|g| g.target == o.target && same_taker(o, g)))
+            .filter(|o| {
+                gone.iter()
+                    .any(|g| g.target == o.target && same_taker(o, g))
+            })
             .cloned()
             .partition(|o| takes_part && self.guards_the_win(passed, mv.to, o));
-        (old.into_iter().filter(|o| !refuted.contains(o) || stands.contains(o)).collect(), guarded)
+        (
+            old.into_iter()
+                .filter(|o| !refuted.contains(o) || stands.contains(o))
+                .collect(),
+            guarded,
+        )
     }
 
     /// Whether the piece on `guard` guards the capturer of `w`, or a piece of its side the
@@ -336,19 +573,31 @@ impl Analyst<'_> {
         let side = pos.side_to_move();
         let ours = |sq: &Square| *sq != guard && pos.piece_at(*sq).is_some_and(|q| q.side == side);
         let attacked = |sq: &Square| pos.is_attacked(self.vm, *sq, side.opponent());
-        std::iter::once(w.attacker).chain(Square::between(w.attacker, w.target)).filter(ours).filter(attacked).any(|sq| self.guards(pos, guard, sq))
+        std::iter::once(w.attacker)
+            .chain(Square::between(w.attacker, w.target))
+            .filter(ours)
+            .filter(attacked)
+            .any(|sq| self.guards(pos, guard, sq))
     }
 
     /// Whether the piece on `guard` could take back on `sq`, where a piece of its own side
     /// stands: with an opposing piece of that kind there, it could take it.
     fn guards(&self, pos: &Position, guard: Square, sq: Square) -> bool {
-        let (Some(g), Some(q)) = (pos.piece_at(guard), pos.piece_at(sq)) else { return false };
+        let (Some(g), Some(q)) = (pos.piece_at(guard), pos.piece_at(sq)) else {
+            return false;
+        };
         if q.kind == self.vm.royal_kind() {
             return false;
         }
         let mut p = pos.clone();
         p.remove(sq);
-        p.put(crate::board::Piece { side: q.side.opponent(), kind: q.kind }, sq);
+        p.put(
+            crate::board::Piece {
+                side: q.side.opponent(),
+                kind: q.kind,
+            },
+            sq,
+        );
         p.set_side_to_move(g.side);
         p.is_legal(self.vm, Move::new(guard, sq))
     }
@@ -356,7 +605,10 @@ impl Analyst<'_> {
     /// Wins whose first capture passes over `screen` (the moved piece: the capturer hops
     /// over it) become joint.
     fn screened_joint(screen: Square, wins: &mut [Win]) {
-        for w in wins.iter_mut().filter(|w| w.kind != super::ChaseKind::Joint && w.after_check.is_none()) {
+        for w in wins
+            .iter_mut()
+            .filter(|w| w.kind != super::ChaseKind::Joint && w.after_check.is_none())
+        {
             if Square::between(w.attacker, w.target).any(|sq| sq == screen) {
                 w.kind = super::ChaseKind::Joint;
             }
@@ -367,7 +619,10 @@ impl Analyst<'_> {
     /// a pin (a false root, 假根) is won by the pinning piece too: a joint chase (联合捉).
     fn pinned_roots_joint(&self, passed: &Position, wins: &mut [Win]) {
         let side = passed.side_to_move();
-        for w in wins.iter_mut().filter(|w| w.kind == super::ChaseKind::Unprotected && w.after_check.is_none()) {
+        for w in wins
+            .iter_mut()
+            .filter(|w| w.kind == super::ChaseKind::Unprotected && w.after_check.is_none())
+        {
             let m = Move::new(w.attacker, w.target);
             if passed.is_legal(self.vm, m) {
                 let mut next = passed.clone();
@@ -383,14 +638,27 @@ impl Analyst<'_> {
     /// nothing by the forcing line after it, nor is mated; or the moved piece may so take an
     /// equal piece. With `across`, the same holds for two pieces of one kind that attack each
     /// other over the moved piece, the screen the move put between them.
-    fn offers_exchange(&self, after: &Position, at: Square, across: bool, partners: &mut Vec<Square>) -> bool {
+    fn offers_exchange(
+        &self,
+        after: &Position,
+        at: Square,
+        across: bool,
+        partners: &mut Vec<Square>,
+    ) -> bool {
         let b = self.rep.forcing;
         let kind_at = |pos: &Position, sq: Square| pos.piece_at(sq).map(|p| p.kind);
         let over_moved = |m: &Move| Square::between(m.from, m.to).any(|sq| sq == at);
         // The opponent's captures of a piece of the mover by a piece of its kind.
-        let offered = |m: &Move| kind_at(after, m.from) == kind_at(after, m.to) && (m.to == at || (across && over_moved(m)));
+        let offered = |m: &Move| {
+            kind_at(after, m.from) == kind_at(after, m.to)
+                && (m.to == at || (across && over_moved(m)))
+        };
         if self.material(after, at).is_some() || across {
-            let takes = if across { after.legal_captures(self.vm) } else { after.legal_moves_to(self.vm, at) };
+            let takes = if across {
+                after.legal_captures(self.vm)
+            } else {
+                after.legal_moves_to(self.vm, at)
+            };
             for m in takes.into_iter().filter(offered) {
                 if self.capture_result(after, m, b) == Val::ZERO && !self.mated_after(after, m) {
                     partners.push(m.from);
@@ -401,8 +669,13 @@ impl Analyst<'_> {
         let passed = Analyst::with_mover(after, after.side_to_move().opponent());
         let own = |m: &Move| m.from == at || (across && over_moved(m));
         for m in passed.legal_captures(self.vm).into_iter().filter(own) {
-            let equal = self.material(&passed, m.to).is_some_and(|v| Some(v) == self.material(&passed, m.from));
-            if equal && kind_at(&passed, m.to) == kind_at(&passed, m.from) && self.capture_result(&passed, m, b) == Val::ZERO {
+            let equal = self
+                .material(&passed, m.to)
+                .is_some_and(|v| Some(v) == self.material(&passed, m.from));
+            if equal
+                && kind_at(&passed, m.to) == kind_at(&passed, m.from)
+                && self.capture_result(&passed, m, b) == Val::ZERO
+            {
                 partners.push(m.to);
             }
         }
@@ -418,7 +691,9 @@ impl Analyst<'_> {
             return false;
         }
         for m in after.legal_moves_to(self.vm, at) {
-            if self.gains(self.capture_result(after, m, self.rep.forcing)) && !self.mated_after(after, m) {
+            if self.gains(self.capture_result(after, m, self.rep.forcing))
+                && !self.mated_after(after, m)
+            {
                 partners.push(m.from);
             }
         }
@@ -436,8 +711,15 @@ impl Analyst<'_> {
 
     /// 跟: the moved piece (on `at`) attacks the opposing piece that has just moved (to
     /// `moved`), which is material, without winning it (a heavier class would have held).
-    fn follows(&self, passed: &Position, at: Square, moved: Square, partners: &mut Vec<Square>) -> bool {
-        let hit = self.material(passed, moved).is_some() && passed.is_legal(self.vm, Move::new(at, moved));
+    fn follows(
+        &self,
+        passed: &Position,
+        at: Square,
+        moved: Square,
+        partners: &mut Vec<Square>,
+    ) -> bool {
+        let hit = self.material(passed, moved).is_some()
+            && passed.is_legal(self.vm, Move::new(at, moved));
         if hit {
             partners.push(moved);
         }
@@ -447,10 +729,21 @@ impl Analyst<'_> {
     /// 拦: before the move the opponent threatened mate by consecutive checks; after it the
     /// threat is gone, and the moved piece stands in the line of an opposing line piece (a
     /// piece with slides or hops) with nothing between. Returns that piece.
-    fn blocks(&self, before: &Position, after: &Position, at: Square, mate_depth: u8, material: bool) -> Option<Square> {
+    fn blocks(
+        &self,
+        before: &Position,
+        after: &Position,
+        at: Square,
+        mate_depth: u8,
+        material: bool,
+    ) -> Option<Square> {
         let opp = after.side_to_move();
         // First where it stands: in the line of an opposing line piece, nothing between.
-        let line_piece = |sq: Square| after.piece_at(sq).is_some_and(|p| p.side == opp && self.vm.has_line_moves(opp, p.kind));
+        let line_piece = |sq: Square| {
+            after
+                .piece_at(sq)
+                .is_some_and(|p| p.side == opp && self.vm.has_line_moves(opp, p.kind))
+        };
         let mut blocked = None;
         'dirs: for (df, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
             let (mut f, mut r) = (at.file() as i32 + df, at.rank() as i32 + dr);
@@ -469,11 +762,15 @@ impl Analyst<'_> {
         blocked?;
         // Then what it takes away.
         let threatened = Analyst::with_mover(before, opp);
-        let mut parried = self.mates_by_checks(&threatened, mate_depth) && !self.mates_by_checks(after, mate_depth);
+        let mut parried = self.mates_by_checks(&threatened, mate_depth)
+            && !self.mates_by_checks(after, mate_depth);
         if !parried && material {
             // Or a win of material the opponent had is gone (24.6: 阻拦对方棋子).
             let won_after = self.forcing_lines(after, self.rep.forcing);
-            parried = self.forcing_lines(&threatened, self.rep.forcing).iter().any(|l| l.target != at && !won_after.iter().any(|w| w.target == l.target));
+            parried = self
+                .forcing_lines(&threatened, self.rep.forcing)
+                .iter()
+                .any(|l| l.target != at && !won_after.iter().any(|w| w.target == l.target));
         }
         parried.then_some(blocked).flatten()
     }

@@ -60,8 +60,14 @@ where
     let v = match v {
         serde_yaml::Value::Mapping(m) if m.len() == 1 => {
             let (k, inner) = m.into_iter().next().expect("one entry");
-            let name = k.as_str().ok_or_else(|| D::Error::custom("the predicate's name is a string"))?.to_string();
-            serde_yaml::Value::Tagged(Box::new(TaggedValue { tag: Tag::new(name), value: inner }))
+            let name = k
+                .as_str()
+                .ok_or_else(|| D::Error::custom("the predicate's name is a string"))?
+                .to_string();
+            serde_yaml::Value::Tagged(Box::new(TaggedValue {
+                tag: Tag::new(name),
+                value: inner,
+            }))
         }
         other => other,
     };

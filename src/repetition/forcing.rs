@@ -90,10 +90,16 @@ pub(crate) struct BeforeMove {
 type Before = std::cell::OnceCell<Vec<(Move, bool)>>;
 
 /// The least material that is a gain: one floating piece.
-const LEAST_GAIN: Val = Val { pieces: 0, floating: 1 };
+const LEAST_GAIN: Val = Val {
+    pieces: 0,
+    floating: 1,
+};
 
 /// Larger than any material.
-const MATE: Val = Val { pieces: 1 << 20, floating: 0 };
+const MATE: Val = Val {
+    pieces: 1 << 20,
+    floating: 0,
+};
 
 /// One way the attacker wins material: the line's first move, the opposing piece it wins
 /// (the first it takes, or the one a losing first capture opens the way to; for a check that
@@ -129,7 +135,12 @@ struct Out {
 }
 
 impl Out {
-    const ZERO: Out = Out { v: Val::ZERO, first: None, pieces: 0, recapture: false };
+    const ZERO: Out = Out {
+        v: Val::ZERO,
+        first: None,
+        pieces: 0,
+        recapture: false,
+    };
     fn val(v: Val) -> Out {
         Out { v, ..Out::ZERO }
     }
@@ -179,7 +190,12 @@ impl Analyst<'_> {
     }
 
     /// [`Analyst::forcing_lines`] as the search before a move reads them (`mode`).
-    pub(crate) fn forcing_lines_before(&self, pos: &Position, b: Bounds, mode: BeforeMove) -> Vec<Line> {
+    pub(crate) fn forcing_lines_before(
+        &self,
+        pos: &Position,
+        b: Bounds,
+        mode: BeforeMove,
+    ) -> Vec<Line> {
         let key = (pos.placement(), b, mode);
         if let Some(lines) = self.lines().borrow().get(&key) {
             return lines.clone();
@@ -188,7 +204,8 @@ impl Analyst<'_> {
         let mut memo = self.lines().borrow_mut();
         if !touched && mode != BeforeMove::default() {
             // What is assumed before the move decided nothing: the plain search's lines too.
-            memo.entry((pos.placement(), b, BeforeMove::default())).or_insert_with(|| out.clone());
+            memo.entry((pos.placement(), b, BeforeMove::default()))
+                .or_insert_with(|| out.clone());
         }
         memo.insert(key, out.clone());
         out
@@ -196,7 +213,10 @@ impl Analyst<'_> {
 
     /// The lines, and whether what is assumed before the move (`mode`) decided anything.
     fn search_lines(&self, pos: &Position, b: Bounds, mode: BeforeMove) -> (Vec<Line>, bool) {
-        let mut s = Search { before_move: mode, ..Search::new(self, b, pos.side_to_move()) };
+        let mut s = Search {
+            before_move: mode,
+            ..Search::new(self, b, pos.side_to_move())
+        };
         let mut pos = pos.clone();
         let mut out = Vec::new();
         let budgets = s.budgets();
@@ -212,7 +232,11 @@ impl Analyst<'_> {
         let root_captures: Vec<(Move, bool)> = if !b.laid_open {
             Vec::new()
         } else {
-            first_moves.iter().filter(|(_, m)| self.material(&pos, m.to).is_some()).map(|&(_, m)| (m, s.good_capture(&pos, m))).collect()
+            first_moves
+                .iter()
+                .filter(|(_, m)| self.material(&pos, m.to).is_some())
+                .map(|&(_, m)| (m, s.good_capture(&pos, m)))
+                .collect()
         };
         for (gain, m) in first_moves {
             // A capture of material is its own line; any other first move (a check, or a check
@@ -220,19 +244,62 @@ impl Analyst<'_> {
             let takes_material = self.material(&pos, m.to).is_some();
             // A line that starts with a capture continues only with captures it lays open; one
             // that starts with a check may take whatever its checks win.
-            s.root_captures = if takes_material { root_captures.clone() } else { Vec::new() };
-            s.plies = if takes_material { b.plies } else { b.check_plies.unwrap_or(b.plies) };
+            s.root_captures = if takes_material {
+                root_captures.clone()
+            } else {
+                Vec::new()
+            };
+            s.plies = if takes_material {
+                b.plies
+            } else {
+                b.check_plies.unwrap_or(b.plies)
+            };
             // Where an even capture may still win (`laid_open`), the window starts just
             // below zero, so that an even line is told from a losing one; otherwise only a gain
             // counts.
             let even_counts = b.laid_open && takes_material;
-            let alpha = if even_counts { Val { pieces: 0, floating: -1 } } else { LEAST_GAIN };
-            let o = s.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, alpha, MATE, &before);
+            let alpha = if even_counts {
+                Val {
+                    pieces: 0,
+                    floating: -1,
+                }
+            } else {
+                LEAST_GAIN
+            };
+            let o = s.play(
+                &mut pos,
+                root_check,
+                m,
+                gain,
+                0,
+                budgets,
+                Val::ZERO,
+                alpha,
+                MATE,
+                &before,
+            );
             if o.v == Val::ZERO && even_counts {
                 // Even only because of what the capture lays open elsewhere (the capturer was a
                 // root, or pinned): judged over the whole sequence, still a win (26.5).
-                let mut s2 = Search { free: s.free.clone(), root_captures: s.root_captures.clone(), before_move: mode, takes_laid_open: false, ..Search::new(self, b, s.attacker) };
-                let o2 = s2.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, Val::ZERO, MATE, &Before::from(Vec::new()));
+                let mut s2 = Search {
+                    free: s.free.clone(),
+                    root_captures: s.root_captures.clone(),
+                    before_move: mode,
+                    takes_laid_open: false,
+                    ..Search::new(self, b, s.attacker)
+                };
+                let o2 = s2.play(
+                    &mut pos,
+                    root_check,
+                    m,
+                    gain,
+                    0,
+                    budgets,
+                    Val::ZERO,
+                    Val::ZERO,
+                    MATE,
+                    &Before::from(Vec::new()),
+                );
                 if s2.touched.get() {
                     s.touched.set(true);
                 }
@@ -260,13 +327,28 @@ impl Analyst<'_> {
             // A check that wins: every target it wins, each by the lines that take it, first or
             // after other pieces (whichever of equal lines the search met first does not
             // decide which).
-            let mut theirs: Vec<Square> = pos.pieces().filter(|(sq, p)| p.side != s.attacker && self.material(&pos, *sq).is_some()).map(|(sq, _)| sq).collect();
+            let mut theirs: Vec<Square> = pos
+                .pieces()
+                .filter(|(sq, p)| p.side != s.attacker && self.material(&pos, *sq).is_some())
+                .map(|(sq, _)| sq)
+                .collect();
             theirs.sort_by_key(|&sq| seen_by(s.attacker, sq));
             for t in theirs {
                 s.only_target = Some(t);
                 // Only a line that gains counts, so the window starts at the least gain: a
                 // reply that holds the attacker to nothing refutes at once.
-                let o = s.play(&mut pos, root_check, m, gain, 0, budgets, Val::ZERO, LEAST_GAIN, MATE, &before);
+                let o = s.play(
+                    &mut pos,
+                    root_check,
+                    m,
+                    gain,
+                    0,
+                    budgets,
+                    Val::ZERO,
+                    LEAST_GAIN,
+                    MATE,
+                    &before,
+                );
                 s.only_target = None;
                 if self.gains(o.v) {
                     out.extend(Self::line(m, o));
@@ -285,9 +367,21 @@ impl Analyst<'_> {
     }
 
     fn line(first: Move, o: Out) -> Option<Line> {
-        let Capture { target, capturer, kind, .. } = o.first?;
+        let Capture {
+            target,
+            capturer,
+            kind,
+            ..
+        } = o.first?;
         let pieces = BitIter(o.pieces).filter_map(Square::from_index).collect();
-        Some(Line { first, target, capturer, gain: o.v, kind, pieces })
+        Some(Line {
+            first,
+            target,
+            capturer,
+            gain: o.v,
+            kind,
+            pieces,
+        })
     }
 
     /// The net result, for the side to move, of the capture `m` and the forcing line after it
@@ -299,7 +393,19 @@ impl Analyst<'_> {
         let before = Before::new();
         let budgets = [0, b.answer_checks];
         let in_check = pos.in_check(self.vm);
-        s.play(&mut pos, in_check, m, gain, 0, budgets, Val::ZERO, -MATE, MATE, &before).v
+        s.play(
+            &mut pos,
+            in_check,
+            m,
+            gain,
+            0,
+            budgets,
+            Val::ZERO,
+            -MATE,
+            MATE,
+            &before,
+        )
+        .v
     }
 }
 
@@ -315,7 +421,21 @@ fn seen_by(side: Side, sq: Square) -> u8 {
 
 impl<'s, 'a> Search<'s, 'a> {
     fn new(an: &'s Analyst<'a>, b: Bounds, attacker: Side) -> Search<'s, 'a> {
-        Search { an, b, plies: b.plies, before_move: BeforeMove::default(), nodes: 0, line: Vec::new(), attacker, only_target: None, taken: false, free: Vec::new(), root_captures: Vec::new(), takes_laid_open: b.laid_open, touched: std::cell::Cell::new(false) }
+        Search {
+            an,
+            b,
+            plies: b.plies,
+            before_move: BeforeMove::default(),
+            nodes: 0,
+            line: Vec::new(),
+            attacker,
+            only_target: None,
+            taken: false,
+            free: Vec::new(),
+            root_captures: Vec::new(),
+            takes_laid_open: b.laid_open,
+            touched: std::cell::Cell::new(false),
+        }
     }
 
     /// Between lines of equal worth the kind of the first capture decides, never the order
@@ -354,7 +474,8 @@ impl<'s, 'a> Search<'s, 'a> {
             .map(|m| {
                 // Judged as a capture of the piece about to move, a loss then: what is assumed
                 // before the move decided it.
-                let had = self.before_move.guarded != Some(self.origin(m.to)) || self.good_capture(&theirs, m);
+                let had = self.before_move.guarded != Some(self.origin(m.to))
+                    || self.good_capture(&theirs, m);
                 if !had {
                     self.touched.set(true);
                 }
@@ -373,7 +494,10 @@ impl<'s, 'a> Search<'s, 'a> {
     /// (`laid_open`): not possible at the root, or a loss there and winning now.
     /// A line that starts with a check (no root captures kept) takes whatever its checks win.
     fn laid_open(&self, pos: &Position, m: Move) -> bool {
-        self.root_captures.iter().find(|r| r.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m))
+        self.root_captures
+            .iter()
+            .find(|r| r.0 == m)
+            .is_none_or(|&(_, good)| !good && self.good_capture(pos, m))
     }
 
     /// Whether, after the capture `m`, nothing can take back on its point.
@@ -389,15 +513,34 @@ impl<'s, 'a> Search<'s, 'a> {
     /// otherwise captures of material (the defender's only on `last` or where the last move
     /// laid them open), dearest first, then, budget left, checks that capture nothing.
     #[allow(clippy::too_many_arguments)]
-    fn candidates(&self, pos: &Position, in_check: bool, ply: u8, budgets: [u8; 2], last: Option<Square>, before: Option<(&Before, Move, Undo)>, ahead: bool) -> (Vec<(Val, Move)>, Option<Vec<Move>>) {
+    fn candidates(
+        &self,
+        pos: &Position,
+        in_check: bool,
+        ply: u8,
+        budgets: [u8; 2],
+        last: Option<Square>,
+        before: Option<(&Before, Move, Undo)>,
+        ahead: bool,
+    ) -> (Vec<(Val, Move)>, Option<Vec<Move>>) {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
         let sign = |v: Val| if attacking { v } else { -v };
         if in_check {
             let side = pos.side_to_move();
-            let mut all: Vec<(Val, Move)> = an.evasions(pos).iter().map(|&m| (sign(an.value(pos, m.to)), m)).collect();
-            all.sort_by_key(|&(v, m)| (std::cmp::Reverse(if attacking { v } else { -v }), seen_by(side, m.from), seen_by(side, m.to)));
+            let mut all: Vec<(Val, Move)> = an
+                .evasions(pos)
+                .iter()
+                .map(|&m| (sign(an.value(pos, m.to)), m))
+                .collect();
+            all.sort_by_key(|&(v, m)| {
+                (
+                    std::cmp::Reverse(if attacking { v } else { -v }),
+                    seen_by(side, m.from),
+                    seen_by(side, m.to),
+                )
+            });
             return (all, None);
         }
         // The defender checks back only to win back what the attacker is ahead by; on the
@@ -406,7 +549,11 @@ impl<'s, 'a> Search<'s, 'a> {
         // serves only a capture two plies on, so none is tried where that would lie past the
         // bound.
         let want_checks = budgets[usize::from(!attacking)] > 0
-            && if attacking { ply + 2 < self.plies } else { ahead && (ply + 1 < self.plies || self.b.mate_after_gain == 0) };
+            && if attacking {
+                ply + 2 < self.plies
+            } else {
+                ahead && (ply + 1 < self.plies || self.b.mate_after_gain == 0)
+            };
         let (captures, checks) = pos.captures_and_checks(vm, true, want_checks);
         // What the defender could take before the attacker's move: the position before it.
         let had = || match before {
@@ -424,16 +571,30 @@ impl<'s, 'a> Search<'s, 'a> {
                 // (the attacker's capture took away the target's root).
                 attacking
                     || Some(m.to) == last
-                    || self.before_move.flight.is_some_and(|f| self.origin(m.to) == f) && {
-                        self.touched.set(true);
-                        true
-                    }
-                    || (self.takes_laid_open && had().iter().find(|b| b.0 == m).is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
+                    || self
+                        .before_move
+                        .flight
+                        .is_some_and(|f| self.origin(m.to) == f)
+                        && {
+                            self.touched.set(true);
+                            true
+                        }
+                    || (self.takes_laid_open
+                        && had()
+                            .iter()
+                            .find(|b| b.0 == m)
+                            .is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
             })
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
             .collect();
         let side = pos.side_to_move();
-        moves.sort_by_key(|&(v, m)| (std::cmp::Reverse(v), seen_by(side, m.from), seen_by(side, m.to)));
+        moves.sort_by_key(|&(v, m)| {
+            (
+                std::cmp::Reverse(v),
+                seen_by(side, m.from),
+                seen_by(side, m.to),
+            )
+        });
         if attacking && !self.line.is_empty() {
             moves.retain(|(_, m)| !self.free.contains(m));
             if self.b.laid_open {
@@ -441,7 +602,11 @@ impl<'s, 'a> Search<'s, 'a> {
             }
         }
         let mut moves: Vec<(Val, Move)> = moves.into_iter().map(|(v, m)| (sign(v), m)).collect();
-        let mut quiet: Vec<Move> = checks.iter().copied().filter(|m| an.material(pos, m.to).is_none()).collect();
+        let mut quiet: Vec<Move> = checks
+            .iter()
+            .copied()
+            .filter(|m| an.material(pos, m.to).is_none())
+            .collect();
         quiet.sort_by_key(|m| (seen_by(side, m.from), seen_by(side, m.to)));
         moves.extend(quiet.into_iter().map(|m| (Val::ZERO, m)));
         (moves, want_checks.then_some(checks))
@@ -449,12 +614,25 @@ impl<'s, 'a> Search<'s, 'a> {
 
     /// Plays `m` (taking `gain`, from the attacker's side) and searches on.
     #[allow(clippy::too_many_arguments)]
-    fn play(&mut self, pos: &mut Position, was_in_check: bool, m: Move, gain: Val, ply: u8, budgets: [u8; 2], acc: Val, alpha: Val, beta: Val, before: &Before) -> Out {
+    fn play(
+        &mut self,
+        pos: &mut Position,
+        was_in_check: bool,
+        m: Move,
+        gain: Val,
+        ply: u8,
+        budgets: [u8; 2],
+        acc: Val,
+        alpha: Val,
+        beta: Val,
+        before: &Before,
+    ) -> Out {
         let vm = self.an.vm;
         let attacking = pos.side_to_move() == self.attacker;
         // A check that takes no material (an uncrossed soldier) uses the budget of checks.
         let capture = self.an.material(pos, m.to).is_some();
-        let target = (attacking && self.an.material(pos, m.to).is_some()).then(|| self.origin(m.to));
+        let target =
+            (attacking && self.an.material(pos, m.to).is_some()).then(|| self.origin(m.to));
         let mover = self.origin(m.from);
         let (tv, av) = (self.an.value(pos, m.to), self.an.value(pos, m.from));
         let mut budgets = budgets;
@@ -473,11 +651,26 @@ impl<'s, 'a> Search<'s, 'a> {
         self.taken |= attacking && target.is_some() && target == self.only_target;
         // The defender's captures are judged against what it had before this move; the
         // attacker's are not restricted.
-        let child = self.node(pos, gives_check, ply + 1, budgets, acc + gain, alpha - gain, beta - gain, m.to, attacking.then_some((before, m, u)));
+        let child = self.node(
+            pos,
+            gives_check,
+            ply + 1,
+            budgets,
+            acc + gain,
+            alpha - gain,
+            beta - gain,
+            m.to,
+            attacking.then_some((before, m, u)),
+        );
         self.taken = took_before;
         self.line.pop();
         pos.unmake(vm, m, u);
-        let mut o = Out { v: gain + child.v, first: child.first, pieces: child.pieces, recapture: false };
+        let mut o = Out {
+            v: gain + child.v,
+            first: child.first,
+            pieces: child.pieces,
+            recapture: false,
+        };
         if attacking {
             o.pieces |= 1u128 << mover.index();
         }
@@ -489,12 +682,25 @@ impl<'s, 'a> Search<'s, 'a> {
             } else {
                 ChaseKind::Joint
             };
-            let exempt = pos.piece_at(m.from).is_some_and(|p| self.an.rep.exempt_first_capturer(p.kind));
+            let exempt = pos
+                .piece_at(m.from)
+                .is_some_and(|p| self.an.rep.exempt_first_capturer(p.kind));
             // A capture that loses by itself wins only by what it opens (`laid_open`):
             // the piece won after it on another point, by a capture that wins by itself.
-            let opens = self.b.laid_open && kind == ChaseKind::Joint && tv < av && child.first.is_some_and(|f| f.kind != ChaseKind::Joint && f.at != m.to);
+            let opens = self.b.laid_open
+                && kind == ChaseKind::Joint
+                && tv < av
+                && child
+                    .first
+                    .is_some_and(|f| f.kind != ChaseKind::Joint && f.at != m.to);
             if !opens {
-                o.first = Some(Capture { target: t, capturer: mover, kind, exempt, at: m.to });
+                o.first = Some(Capture {
+                    target: t,
+                    capturer: mover,
+                    kind,
+                    exempt,
+                    at: m.to,
+                });
             }
         }
         o
@@ -503,32 +709,76 @@ impl<'s, 'a> Search<'s, 'a> {
     /// A position inside a line: the attacker maximises, the defender minimises, both may
     /// stand still unless in check.
     #[allow(clippy::too_many_arguments)]
-    fn node(&mut self, pos: &mut Position, in_check: bool, ply: u8, budgets: [u8; 2], acc: Val, mut alpha: Val, mut beta: Val, last: Square, before: Option<(&Before, Move, Undo)>) -> Out {
+    fn node(
+        &mut self,
+        pos: &mut Position,
+        in_check: bool,
+        ply: u8,
+        budgets: [u8; 2],
+        acc: Val,
+        mut alpha: Val,
+        mut beta: Val,
+        last: Square,
+        before: Option<(&Before, Move, Undo)>,
+    ) -> Out {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
         self.nodes += 1;
         // Where the lines must win one given target, a line that ends before taking it wins
         // nothing, whatever else it took.
-        let end = if self.only_target.is_some() && !self.taken { Out::val(-acc.max(Val::ZERO)) } else { Out::ZERO };
+        let end = if self.only_target.is_some() && !self.taken {
+            Out::val(-acc.max(Val::ZERO))
+        } else {
+            Out::ZERO
+        };
         let spent = an.spend();
         let bounded = ply >= self.plies || self.nodes >= self.b.nodes || spent >= an.ply_cap();
-        if !in_check && !bounded && (if attacking { end.v > beta } else { end.v < alpha }) {
+        if !in_check
+            && !bounded
+            && (if attacking {
+                end.v > beta
+            } else {
+                end.v < alpha
+            })
+        {
             // Standing still settles the node: no move need be generated. A defender node still
             // says whether it could take back on the point of the last capture.
-            let recapture = !attacking && an.material(pos, last).is_some() && !pos.legal_moves_to(vm, last).is_empty();
+            let recapture = !attacking
+                && an.material(pos, last).is_some()
+                && !pos.legal_moves_to(vm, last).is_empty();
             return Out { recapture, ..end };
         }
-        let (moves, checks) = if bounded { (Vec::new(), None) } else { self.candidates(pos, in_check, ply, budgets, Some(last), before, acc.is_positive()) };
+        let (moves, checks) = if bounded {
+            (Vec::new(), None)
+        } else {
+            self.candidates(
+                pos,
+                in_check,
+                ply,
+                budgets,
+                Some(last),
+                before,
+                acc.is_positive(),
+            )
+        };
         let recapture = moves.iter().any(|(_, r)| r.to == last);
         if attacking && in_check && moves.is_empty() && !pos.has_legal_move(vm) {
             // Mated: the attacker's line is refuted.
             return Out::val(-MATE);
         }
-        if !attacking && in_check && !bounded && moves.is_empty() && (self.only_target.is_none() || self.taken) {
+        if !attacking
+            && in_check
+            && !bounded
+            && moves.is_empty()
+            && (self.only_target.is_none() || self.taken)
+        {
             // The defender mated: the reply that led here is no refutation (it would rather
             // stand still), so the line is worth more to the attacker than any material.
-            return Out { recapture, ..Out::val(MATE) };
+            return Out {
+                recapture,
+                ..Out::val(MATE)
+            };
         }
         // Standing still (or, in check, an answer past the bounds) ends the line.
         let mut best = if in_check && !moves.is_empty() {
@@ -546,12 +796,25 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         let before_here = Before::new();
         for (gain, m) in moves {
-            let o = self.play(pos, in_check, m, gain, ply, budgets, acc, alpha, beta, &before_here);
+            let o = self.play(
+                pos,
+                in_check,
+                m,
+                gain,
+                ply,
+                budgets,
+                acc,
+                alpha,
+                beta,
+                &before_here,
+            );
             let rank = Self::rank;
             if attacking {
                 // The attacker goes on only for more by the rule's own measure (`gains`): a trade
                 // of a floating piece for less than it is worth is no better than stopping.
-                if (o.v > best.v && an.gains(o.v - best.v)) || (o.v == best.v && rank(&o) < rank(&best)) {
+                if (o.v > best.v && an.gains(o.v - best.v))
+                    || (o.v == best.v && rank(&o) < rank(&best))
+                {
                     best = o;
                     alpha = alpha.max(o.v);
                 }
@@ -566,8 +829,17 @@ impl<'s, 'a> Search<'s, 'a> {
         // Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
         // last, and only while the line still comes out even or better: where the defender's
         // other answers already make it a loss, a mate changes nothing.
-        if !attacking && !in_check && acc.is_positive() && acc + best.v >= Val::ZERO && self.b.mate_after_gain > 0 && an.mates_by_checks_among(pos, self.b.mate_after_gain, checks.as_deref()) {
-            return Out { recapture, ..Out::val(-MATE) };
+        if !attacking
+            && !in_check
+            && acc.is_positive()
+            && acc + best.v >= Val::ZERO
+            && self.b.mate_after_gain > 0
+            && an.mates_by_checks_among(pos, self.b.mate_after_gain, checks.as_deref())
+        {
+            return Out {
+                recapture,
+                ..Out::val(-MATE)
+            };
         }
         Out { recapture, ..best }
     }

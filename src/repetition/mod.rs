@@ -12,11 +12,11 @@
 
 pub mod analysis;
 pub mod classify;
-pub mod sheet;
 pub mod data;
 pub mod forcing;
 pub mod readings;
 pub mod ruling;
+pub mod sheet;
 
 use std::collections::BTreeMap;
 
@@ -27,8 +27,8 @@ use crate::vm::compile::{piece_slot, MAX_KINDS};
 use crate::vm::Rules;
 
 pub use analysis::{ChaseKind, Val};
-pub use forcing::{Bounds, Line};
 pub(crate) use data::{Family, PatternStatus, Test, VerdictKind};
+pub use forcing::{Bounds, Line};
 pub use ruling::{rule, rule_line, PlyRuling, Ruling, RulingError, RulingQuery, Verdict};
 
 pub(crate) use crate::spec::RuleRef;
@@ -78,7 +78,9 @@ pub(crate) struct Exception {
 impl Exception {
     /// Whether the condition needs the whole cycle (the other side's pattern, the next ply).
     pub(crate) fn needs_cycle(&self) -> bool {
-        self.opponent_forbidden.is_some() || self.answered_by_non_general.is_some() || self.answer_idle.is_some()
+        self.opponent_forbidden.is_some()
+            || self.answered_by_non_general.is_some()
+            || self.answer_idle.is_some()
     }
 }
 
@@ -193,7 +195,10 @@ impl RepetitionRules {
     /// These rules without the variants of their inferred readings: a ruling under them
     /// says `text` always. For measuring what the basis costs (`benches/ruling.rs`).
     pub fn without_variants(&self) -> RepetitionRules {
-        RepetitionRules { variants: Vec::new(), ..self.clone() }
+        RepetitionRules {
+            variants: Vec::new(),
+            ..self.clone()
+        }
     }
 
     /// A pattern's status as the rulebook writes it (禁止, 允许: `status_names`).
@@ -230,7 +235,10 @@ impl RepetitionRules {
         match r {
             Some(mut r) if errors.is_empty() => {
                 // Every inferred reading switched off, compiled once here.
-                for reading in readings.iter().filter(|r| r.reading.basis == crate::spec::ReadingBasis::Inferred) {
+                for reading in readings
+                    .iter()
+                    .filter(|r| r.reading.basis == crate::spec::ReadingBasis::Inferred)
+                {
                     let off = readings::without(ed, &reading.name);
                     let clauses: Vec<&Clause> = off.clauses_with_prefix("repetition.").collect();
                     match compile(&off, vm, &clauses, &mut errors) {
@@ -250,15 +258,25 @@ fn missing(ed: &Edition, id: &str) -> SpecError {
     clause_data::missing(ed, id, "its other repetition clauses need")
 }
 
-fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecError>) -> Option<RepetitionRules> {
+fn compile(
+    ed: &Edition,
+    vm: &Rules,
+    clauses: &[&Clause],
+    errors: &mut Vec<SpecError>,
+) -> Option<RepetitionRules> {
     let kind_names: Vec<String> = vm.kinds().iter().map(|k| k.name.clone()).collect();
     let (values, floating_below, material_rule) = material(ed, vm, errors);
     let forcing = forcing(ed, errors);
     let (classes, order_rule) = classes(ed, clauses, errors);
-    let (exempt_first, own_attack_joint, own_attack_rule) = match ed.clause("repetition.own_attack") {
+    let (exempt_first, own_attack_joint, own_attack_rule) = match ed.clause("repetition.own_attack")
+    {
         None => (0, false, None),
         Some(c) => match typed::<data::OwnAttackData>(c) {
-            Ok(d) => (kinds_of(vm, c, &d.first_capturer_not, errors), d.joint_counts, Some(RuleRef::of(c))),
+            Ok(d) => (
+                kinds_of(vm, c, &d.first_capturer_not, errors),
+                d.joint_counts,
+                Some(RuleRef::of(c)),
+            ),
             Err(e) => {
                 errors.push(e);
                 (0, false, None)
@@ -285,14 +303,36 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
         None => (None, None, None),
         Some(c) => match typed::<data::CycleData>(c) {
             Ok(d) => {
-                clause_data::positive(c, "shuffle_min_moves_per_side", d.shuffle_min_moves_per_side.map(u64::from), errors);
-                clause_data::positive(c, "pending_after_cycles", d.pending_after_cycles.map(u64::from), errors);
-                clause_data::positive(c, "cycles_after_ruling", d.cycles_after_ruling.map(u64::from), errors);
+                clause_data::positive(
+                    c,
+                    "shuffle_min_moves_per_side",
+                    d.shuffle_min_moves_per_side.map(u64::from),
+                    errors,
+                );
+                clause_data::positive(
+                    c,
+                    "pending_after_cycles",
+                    d.pending_after_cycles.map(u64::from),
+                    errors,
+                );
+                clause_data::positive(
+                    c,
+                    "cycles_after_ruling",
+                    d.cycles_after_ruling.map(u64::from),
+                    errors,
+                );
                 let pending = match (d.pending_after_cycles, d.cycles_after_ruling) {
-                    (Some(cycles), Some(after_ruling)) => Some(Pending { cycles, after_ruling, rule: RuleRef::of(c) }),
+                    (Some(cycles), Some(after_ruling)) => Some(Pending {
+                        cycles,
+                        after_ruling,
+                        rule: RuleRef::of(c),
+                    }),
                     (None, None) => None,
                     _ => {
-                        errors.push(clause_data::err(c, "pending_after_cycles and cycles_after_ruling go together"));
+                        errors.push(clause_data::err(
+                            c,
+                            "pending_after_cycles and cycles_after_ruling go together",
+                        ));
                         None
                     }
                 };
@@ -306,9 +346,19 @@ fn compile(ed: &Edition, vm: &Rules, clauses: &[&Clause], errors: &mut Vec<SpecE
     };
 
     for c in clauses {
-        let known = ["class", "becomes", "verdict"].iter().any(|k| has_key(c, k))
-            || ["repetition.material", "repetition.forcing", "repetition.multiple_effects", "repetition.own_attack", "repetition.chase_to_chase", "repetition.patterns", "repetition.cycle"]
-                .contains(&c.id.as_str());
+        let known = ["class", "becomes", "verdict"]
+            .iter()
+            .any(|k| has_key(c, k))
+            || [
+                "repetition.material",
+                "repetition.forcing",
+                "repetition.multiple_effects",
+                "repetition.own_attack",
+                "repetition.chase_to_chase",
+                "repetition.patterns",
+                "repetition.cycle",
+            ]
+            .contains(&c.id.as_str());
         if !known {
             errors.push(err(c, "a repetition clause is a class (`class`), a special case (`becomes`), a verdict (`verdict`), or one of repetition.material, .forcing, .multiple_effects, .own_attack, .chase_to_chase, .patterns, .cycle"));
         }
@@ -350,7 +400,13 @@ fn kinds_of(vm: &Rules, c: &Clause, names: &[String], errors: &mut Vec<SpecError
             Some(k) => m |= 1 << k,
             None => {
                 let known: Vec<&str> = vm.kinds().iter().map(|k| k.name.as_str()).collect();
-                errors.push(err(c, format!("unknown piece kind `{n}` (pieces.kinds defines {})", known.join(", "))));
+                errors.push(err(
+                    c,
+                    format!(
+                        "unknown piece kind `{n}` (pieces.kinds defines {})",
+                        known.join(", ")
+                    ),
+                ));
             }
         }
     }
@@ -358,7 +414,12 @@ fn kinds_of(vm: &Rules, c: &Clause, names: &[String], errors: &mut Vec<SpecError
 }
 
 /// The classes `names` names, by index; an unknown name is an error at `c`.
-fn class_list(classes: &[ClassRule], c: &Clause, names: &[String], errors: &mut Vec<SpecError>) -> Vec<usize> {
+fn class_list(
+    classes: &[ClassRule],
+    c: &Clause,
+    names: &[String],
+    errors: &mut Vec<SpecError>,
+) -> Vec<usize> {
     names
         .iter()
         .filter_map(|n| {
@@ -373,7 +434,11 @@ fn class_list(classes: &[ClassRule], c: &Clause, names: &[String], errors: &mut 
 
 /// `repetition.material`: the value of every kind on every point, per side, and what a
 /// floating piece is worth less than.
-fn material(ed: &Edition, vm: &Rules, errors: &mut Vec<SpecError>) -> (Vec<Option<Val>>, Option<i32>, Option<RuleRef>) {
+fn material(
+    ed: &Edition,
+    vm: &Rules,
+    errors: &mut Vec<SpecError>,
+) -> (Vec<Option<Val>>, Option<i32>, Option<RuleRef>) {
     let mut values = vec![None; 2 * MAX_KINDS * SQUARES];
     let mut floating_below = None;
     let material_rule = match ed.clause("repetition.material") {
@@ -389,13 +454,19 @@ fn material(ed: &Edition, vm: &Rules, errors: &mut Vec<SpecError>) -> (Vec<Optio
             Ok(d) => {
                 if let Some(b) = d.floating_worth_below {
                     if b <= 0 {
-                        errors.push(err(c, format!("`floating_worth_below` is {b}; it must be positive")));
+                        errors.push(err(
+                            c,
+                            format!("`floating_worth_below` is {b}; it must be positive"),
+                        ));
                     }
                     floating_below = Some(b);
                 }
                 for (name, &v) in &d.values {
                     if v < 0 {
-                        errors.push(err(c, format!("`values.{name}` is {v}; a material value is not negative")));
+                        errors.push(err(
+                            c,
+                            format!("`values.{name}` is {v}; a material value is not negative"),
+                        ));
                     }
                     let Some(k) = vm.kind_by_name(name) else {
                         errors.push(err(c, format!("unknown piece kind `{name}`")));
@@ -403,7 +474,10 @@ fn material(ed: &Edition, vm: &Rules, errors: &mut Vec<SpecError>) -> (Vec<Optio
                     };
                     for side in Side::BOTH {
                         for sq in Square::all() {
-                            values[piece_slot(side, k, sq.index())] = Some(Val { pieces: v, floating: 0 });
+                            values[piece_slot(side, k, sq.index())] = Some(Val {
+                                pieces: v,
+                                floating: 0,
+                            });
                         }
                     }
                 }
@@ -413,16 +487,25 @@ fn material(ed: &Edition, vm: &Rules, errors: &mut Vec<SpecError>) -> (Vec<Optio
                         continue;
                     };
                     if d.values.contains_key(&f.kind) {
-                        errors.push(err(c, format!("`{}` is both a fixed and a floating value", f.kind)));
+                        errors.push(err(
+                            c,
+                            format!("`{}` is both a fixed and a floating value", f.kind),
+                        ));
                     }
                     for side in Side::BOTH {
                         let Some(region) = vm.region(side, &f.region) else {
-                            errors.push(err(c, format!("region `{}` is not defined by any board clause", f.region)));
+                            errors.push(err(
+                                c,
+                                format!("region `{}` is not defined by any board clause", f.region),
+                            ));
                             break;
                         };
                         for sq in Square::all() {
                             if region >> sq.index() & 1 == 1 {
-                                values[piece_slot(side, k, sq.index())] = Some(Val { pieces: 0, floating: f.value });
+                                values[piece_slot(side, k, sq.index())] = Some(Val {
+                                    pieces: 0,
+                                    floating: f.value,
+                                });
                             }
                         }
                     }
@@ -448,20 +531,53 @@ fn forcing(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(Bounds, RuleRef
                     errors.push(err(c, what));
                 }
             };
-            bad(!(1..=MAX_LINE_PLIES).contains(&d.plies), format!("plies must be 1 to {MAX_LINE_PLIES} (got {})", d.plies));
+            bad(
+                !(1..=MAX_LINE_PLIES).contains(&d.plies),
+                format!("plies must be 1 to {MAX_LINE_PLIES} (got {})", d.plies),
+            );
             if let Some(p) = d.check_plies {
-                bad(!(1..=MAX_LINE_PLIES).contains(&p), format!("check_plies must be 1 to {MAX_LINE_PLIES} (got {p})"));
+                bad(
+                    !(1..=MAX_LINE_PLIES).contains(&p),
+                    format!("check_plies must be 1 to {MAX_LINE_PLIES} (got {p})"),
+                );
             }
-            bad(d.checks > MAX_LINE_CHECKS, format!("checks must be at most {MAX_LINE_CHECKS} (got {})", d.checks));
-            bad(d.answer_checks > MAX_LINE_CHECKS, format!("answer_checks must be at most {MAX_LINE_CHECKS} (got {})", d.answer_checks));
-            bad(!(1..=MAX_LINE_NODES).contains(&d.nodes), format!("nodes must be 1 to {MAX_LINE_NODES} (got {})", d.nodes));
+            bad(
+                d.checks > MAX_LINE_CHECKS,
+                format!(
+                    "checks must be at most {MAX_LINE_CHECKS} (got {})",
+                    d.checks
+                ),
+            );
+            bad(
+                d.answer_checks > MAX_LINE_CHECKS,
+                format!(
+                    "answer_checks must be at most {MAX_LINE_CHECKS} (got {})",
+                    d.answer_checks
+                ),
+            );
+            bad(
+                !(1..=MAX_LINE_NODES).contains(&d.nodes),
+                format!("nodes must be 1 to {MAX_LINE_NODES} (got {})", d.nodes),
+            );
             if let Some(n) = d.ply_nodes {
-                bad(!(1..=MAX_LINE_NODES).contains(&n), format!("ply_nodes must be 1 to {MAX_LINE_NODES} (got {n})"));
+                bad(
+                    !(1..=MAX_LINE_NODES).contains(&n),
+                    format!("ply_nodes must be 1 to {MAX_LINE_NODES} (got {n})"),
+                );
             }
             if let Some(n) = d.cycle_nodes {
-                bad(!(1..=MAX_CYCLE_NODES).contains(&n), format!("cycle_nodes must be 1 to {MAX_CYCLE_NODES} (got {n})"));
+                bad(
+                    !(1..=MAX_CYCLE_NODES).contains(&n),
+                    format!("cycle_nodes must be 1 to {MAX_CYCLE_NODES} (got {n})"),
+                );
             }
-            bad(d.mate_after_gain > MAX_MATE_DEPTH, format!("mate_after_gain must be at most {MAX_MATE_DEPTH} (got {})", d.mate_after_gain));
+            bad(
+                d.mate_after_gain > MAX_MATE_DEPTH,
+                format!(
+                    "mate_after_gain must be at most {MAX_MATE_DEPTH} (got {})",
+                    d.mate_after_gain
+                ),
+            );
             (errors.len() == before).then(|| (d, RuleRef::of(c)))
         }),
     }
@@ -469,19 +585,35 @@ fn forcing(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(Bounds, RuleRef
 
 /// The class clauses (将, 杀, 捉 …), then `repetition.multiple_effects`: the classes heaviest
 /// first.
-fn classes(ed: &Edition, clauses: &[&Clause], errors: &mut Vec<SpecError>) -> (Vec<ClassRule>, Option<RuleRef>) {
+fn classes(
+    ed: &Edition,
+    clauses: &[&Clause],
+    errors: &mut Vec<SpecError>,
+) -> (Vec<ClassRule>, Option<RuleRef>) {
     let mut classes: Vec<ClassRule> = Vec::new();
     for c in clauses.iter().filter(|c| has_key(c, "class")) {
         match typed::<data::ClassData>(c) {
             Ok(d) => {
-                if let Test::WinsMaterial { kinds: Some(ks), .. } = &d.test {
+                if let Test::WinsMaterial {
+                    kinds: Some(ks), ..
+                } = &d.test
+                {
                     for k in ks.iter().filter(|k| ChaseKind::parse(k).is_none()) {
-                        errors.push(err(c, format!("`{k}` is no kind of win (unprotected, higher_value, joint)")));
+                        errors.push(err(
+                            c,
+                            format!("`{k}` is no kind of win (unprotected, higher_value, joint)"),
+                        ));
                     }
                 }
-                if let Test::WinsMaterial { checks: Some(n), .. } = &d.test {
+                if let Test::WinsMaterial {
+                    checks: Some(n), ..
+                } = &d.test
+                {
                     if *n > MAX_LINE_CHECKS {
-                        errors.push(err(c, format!("checks must be at most {MAX_LINE_CHECKS} (got {n})")));
+                        errors.push(err(
+                            c,
+                            format!("checks must be at most {MAX_LINE_CHECKS} (got {n})"),
+                        ));
                     }
                 }
                 let depth = match &d.test {
@@ -490,12 +622,21 @@ fn classes(ed: &Edition, clauses: &[&Clause], errors: &mut Vec<SpecError>) -> (V
                     _ => None,
                 };
                 if let Some(n) = depth.filter(|&n| n == 0 || n > MAX_MATE_DEPTH) {
-                    errors.push(err(c, format!("a mate depth must be 1 to {MAX_MATE_DEPTH} (got {n})")));
+                    errors.push(err(
+                        c,
+                        format!("a mate depth must be 1 to {MAX_MATE_DEPTH} (got {n})"),
+                    ));
                 }
                 if classes.iter().any(|x| x.name == d.class) {
                     errors.push(err(c, format!("class `{}` is defined twice", d.class)));
                 }
-                classes.push(ClassRule { name: d.class, zh: d.zh, family: d.family, test: d.test, rule: RuleRef::of(c) });
+                classes.push(ClassRule {
+                    name: d.class,
+                    zh: d.zh,
+                    family: d.family,
+                    test: d.test,
+                    rule: RuleRef::of(c),
+                });
             }
             Err(e) => errors.push(e),
         }
@@ -520,11 +661,17 @@ fn classes(ed: &Edition, clauses: &[&Clause], errors: &mut Vec<SpecError>) -> (V
                 }
                 for x in &classes {
                     if !d.heaviest_first.contains(&x.name) {
-                        errors.push(err(c, format!("class `{}` is missing from the order", x.name)));
+                        errors.push(err(
+                            c,
+                            format!("class `{}` is missing from the order", x.name),
+                        ));
                     }
                 }
                 if !matches!(ordered.last().map(|x| &x.test), Some(Test::Otherwise)) {
-                    errors.push(err(c, "the lightest class must be the one every move has (`test: otherwise`)"));
+                    errors.push(err(
+                        c,
+                        "the lightest class must be the one every move has (`test: otherwise`)",
+                    ));
                 }
                 classes = ordered;
                 Some(RuleRef::of(c))
@@ -535,7 +682,12 @@ fn classes(ed: &Edition, clauses: &[&Clause], errors: &mut Vec<SpecError>) -> (V
 }
 
 /// The special cases (`becomes`): conditions on a move or a cycle that change a class.
-fn exceptions(vm: &Rules, classes: &[ClassRule], clauses: &[&Clause], errors: &mut Vec<SpecError>) -> Vec<Exception> {
+fn exceptions(
+    vm: &Rules,
+    classes: &[ClassRule],
+    clauses: &[&Clause],
+    errors: &mut Vec<SpecError>,
+) -> Vec<Exception> {
     let mut exceptions = Vec::new();
     for c in clauses.iter().filter(|c| has_key(c, "becomes")) {
         let d = match typed::<data::ExceptionData>(c) {
@@ -546,16 +698,25 @@ fn exceptions(vm: &Rules, classes: &[ClassRule], clauses: &[&Clause], errors: &m
             }
         };
         let w = &d.when;
-        if let Some(n) = w.own_general_threatened.filter(|&n| n == 0 || n > MAX_MATE_DEPTH) {
+        if let Some(n) = w
+            .own_general_threatened
+            .filter(|&n| n == 0 || n > MAX_MATE_DEPTH)
+        {
             errors.push(err(c, format!("`when.own_general_threatened`: a mate depth must be 1 to {MAX_MATE_DEPTH} (got {n})")));
         }
-        let becomes = class_list(classes, c, std::slice::from_ref(&d.becomes), errors).first().copied().unwrap_or(0);
+        let becomes = class_list(classes, c, std::slice::from_ref(&d.becomes), errors)
+            .first()
+            .copied()
+            .unwrap_or(0);
         exceptions.push(Exception {
             mover: w.mover.as_ref().map(|k| kinds_of(vm, c, k, errors)),
             answers_check: w.answers_check,
             class: w.class.as_ref().map(|k| class_list(classes, c, k, errors)),
             targets_only: w.targets_only.as_ref().map(|k| kinds_of(vm, c, k, errors)),
-            attacking_at_most: w.attacking_pieces_at_most.as_ref().map(|p| (p.count, kinds_of(vm, c, &p.kinds, errors))),
+            attacking_at_most: w
+                .attacking_pieces_at_most
+                .as_ref()
+                .map(|p| (p.count, kinds_of(vm, c, &p.kinds, errors))),
             latent_by: w.latent_by.as_ref().map(|k| kinds_of(vm, c, k, errors)),
             opponent_forbidden: w.opponent_forbidden,
             answered_by_non_general: w.answered_by_non_general,
@@ -569,7 +730,11 @@ fn exceptions(vm: &Rules, classes: &[ClassRule], clauses: &[&Clause], errors: &m
 }
 
 /// `repetition.patterns`: the patterns of a side's cycle and the rulebook's words.
-fn patterns(ed: &Edition, classes: &[ClassRule], errors: &mut Vec<SpecError>) -> (Vec<Pattern>, Option<Words>, Option<RuleRef>) {
+fn patterns(
+    ed: &Edition,
+    classes: &[ClassRule],
+    errors: &mut Vec<SpecError>,
+) -> (Vec<Pattern>, Option<Words>, Option<RuleRef>) {
     match ed.clause("repetition.patterns") {
         None => {
             errors.push(missing(ed, "repetition.patterns"));
@@ -594,19 +759,36 @@ fn patterns(ed: &Edition, classes: &[ClassRule], errors: &mut Vec<SpecError>) ->
                         rule: RuleRef::of(c),
                     })
                     .collect();
-                if !ps.last().is_some_and(|p| p.every.is_none() && p.every_family.is_none() && !p.same_target) {
+                if !ps.last().is_some_and(|p| {
+                    p.every.is_none() && p.every_family.is_none() && !p.same_target
+                }) {
                     errors.push(err(c, "the last pattern must match every cycle (no `every`, `every_family`, `same_target`)"));
                 }
                 if d.cycle_names.numerals.len() < 2 {
-                    errors.push(err(c, "cycle_names.numerals must name at least the counts 0 and 1"));
+                    errors.push(err(
+                        c,
+                        "cycle_names.numerals must name at least the counts 0 and 1",
+                    ));
                 }
                 let (st, sd) = (&d.status_names, &d.side_names);
-                for (field, word) in [("status_names.forbidden", &st.forbidden), ("status_names.allowed", &st.allowed), ("side_names.red", &sd.red), ("side_names.black", &sd.black)] {
+                for (field, word) in [
+                    ("status_names.forbidden", &st.forbidden),
+                    ("status_names.allowed", &st.allowed),
+                    ("side_names.red", &sd.red),
+                    ("side_names.black", &sd.black),
+                ] {
                     if word.trim().is_empty() {
-                        errors.push(err(c, format!("{field} is empty: the rulebook's word goes there")));
+                        errors.push(err(
+                            c,
+                            format!("{field} is empty: the rulebook's word goes there"),
+                        ));
                     }
                 }
-                let words = Words { cycle: d.cycle_names, status: d.status_names, sides: d.side_names };
+                let words = Words {
+                    cycle: d.cycle_names,
+                    status: d.status_names,
+                    sides: d.side_names,
+                };
                 (ps, Some(words), Some(RuleRef::of(c)))
             }
         },
@@ -614,23 +796,32 @@ fn patterns(ed: &Edition, classes: &[ClassRule], errors: &mut Vec<SpecError>) ->
 }
 
 /// The verdict clauses, in their order, checked against the patterns.
-fn verdicts(ed: &Edition, clauses: &[&Clause], patterns: &[Pattern], errors: &mut Vec<SpecError>) -> Vec<VerdictRule> {
+fn verdicts(
+    ed: &Edition,
+    clauses: &[&Clause],
+    patterns: &[Pattern],
+    errors: &mut Vec<SpecError>,
+) -> Vec<VerdictRule> {
     let mut verdicts = Vec::new();
     for c in clauses.iter().filter(|c| has_key(c, "verdict")) {
         match typed::<data::VerdictData>(c) {
             Ok(d) => {
-                let names: Vec<&String> = [&d.when.one, &d.when.other, &d.when.other_not, &d.when.both]
-                    .into_iter()
-                    .flatten()
-                    .flatten()
-                    .collect();
+                let names: Vec<&String> =
+                    [&d.when.one, &d.when.other, &d.when.other_not, &d.when.both]
+                        .into_iter()
+                        .flatten()
+                        .flatten()
+                        .collect();
                 for n in names {
-                    let known = n == "forbidden" || n == "allowed" || patterns.iter().any(|p| &p.name == n);
+                    let known =
+                        n == "forbidden" || n == "allowed" || patterns.iter().any(|p| &p.name == n);
                     if !known {
                         errors.push(err(c, format!("`{n}` is neither a pattern of `repetition.patterns` nor `forbidden`/`allowed`")));
                     }
                 }
-                let chase_kinds = |l: &Option<Vec<String>>, errors: &mut Vec<SpecError>| -> Option<Vec<ChaseKind>> {
+                let chase_kinds = |l: &Option<Vec<String>>,
+                                   errors: &mut Vec<SpecError>|
+                 -> Option<Vec<ChaseKind>> {
                     l.as_ref().map(|l| {
                         l.iter()
                             .filter_map(|k| {
@@ -647,9 +838,20 @@ fn verdicts(ed: &Edition, clauses: &[&Clause], patterns: &[Pattern], errors: &mu
                 let one_every_chase = chase_kinds(&d.when.one_every_chase, errors);
                 let one_every_move_chases = chase_kinds(&d.when.one_every_move_chases, errors);
                 if d.verdict != VerdictKind::Draw && d.when.one.is_none() {
-                    errors.push(err(c, "a verdict against a side names that side's patterns in `one`"));
+                    errors.push(err(
+                        c,
+                        "a verdict against a side names that side's patterns in `one`",
+                    ));
                 }
-                verdicts.push(VerdictRule { order: d.order, when: d.when, other_has_chase, one_every_chase, one_every_move_chases, verdict: d.verdict, rule: RuleRef::of(c) });
+                verdicts.push(VerdictRule {
+                    order: d.order,
+                    when: d.when,
+                    other_has_chase,
+                    one_every_chase,
+                    one_every_move_chases,
+                    verdict: d.verdict,
+                    rule: RuleRef::of(c),
+                });
             }
             Err(e) => errors.push(e),
         }
@@ -661,7 +863,11 @@ fn verdicts(ed: &Edition, clauses: &[&Clause], patterns: &[Pattern], errors: &mu
     let mut seen = BTreeMap::new();
     for v in &verdicts {
         if let Some(prev) = seen.insert(v.order, v.rule.clause.clone()) {
-            errors.push(SpecError::new(Default::default(), Some(&v.rule.clause), format!("verdict order {} is also used by {prev}", v.order)));
+            errors.push(SpecError::new(
+                Default::default(),
+                Some(&v.rule.clause),
+                format!("verdict order {} is also used by {prev}", v.order),
+            ));
         }
     }
     verdicts

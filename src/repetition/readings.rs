@@ -99,7 +99,10 @@ pub(crate) fn readings(clauses: &[&Clause], errors: &mut Vec<SpecError>) -> Vec<
 /// `ed` with the reading `name` switched off in every `repetition.*` clause.
 pub fn without(ed: &Edition, name: &str) -> Edition {
     let mut out = ed.clone();
-    let ids: Vec<String> = ed.clauses_with_prefix("repetition.").map(|c| c.id.clone()).collect();
+    let ids: Vec<String> = ed
+        .clauses_with_prefix("repetition.")
+        .map(|c| c.id.clone())
+        .collect();
     for id in ids {
         let c = out.clause(&id).expect("listed").clone();
         let data = switched_off(&c.data, name);

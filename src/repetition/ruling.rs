@@ -56,8 +56,14 @@ impl Verdict {
     }
 
     /// Every verdict, in declaration order.
-    pub const ALL: [Verdict; 6] =
-        [Verdict::Draw, Verdict::RedMustChange, Verdict::BlackMustChange, Verdict::RedLoses, Verdict::BlackLoses, Verdict::None];
+    pub const ALL: [Verdict; 6] = [
+        Verdict::Draw,
+        Verdict::RedMustChange,
+        Verdict::BlackMustChange,
+        Verdict::RedLoses,
+        Verdict::BlackLoses,
+        Verdict::None,
+    ];
 
     /// Reads a verdict written by [`Verdict::name`].
     pub fn parse(s: &str) -> Option<Verdict> {
@@ -154,14 +160,24 @@ pub fn rule(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Result<Ruling
 /// `line::line` gives them), `moves` the moves between. The arbiter calls it on the
 /// positions since the last capture when one has come back as often as `repetition.cycle`
 /// says.
-pub fn rule_line(vm: &Rules, rep: &RepetitionRules, positions: &[Position], moves: &[Move]) -> Ruling {
+pub fn rule_line(
+    vm: &Rules,
+    rep: &RepetitionRules,
+    positions: &[Position],
+    moves: &[Move],
+) -> Ruling {
     judged(&Analyst::new(vm, rep), positions, moves, None)
 }
 
 /// The ruling with its basis: the cycle judged under the rules, then under each variant with
 /// an inferred reading switched off (sharing the searches' memos); a variant whose verdict
 /// differs names a reading the verdict rests on.
-fn judged(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(usize, usize, &'static str)>) -> Ruling {
+fn judged(
+    an: &Analyst,
+    positions: &[Position],
+    moves: &[Move],
+    forced: Option<(usize, usize, &'static str)>,
+) -> Ruling {
     let mut r = judge(an, positions, moves, forced);
     if r.cycle.is_some() {
         r.basis.rests_on = an
@@ -177,7 +193,11 @@ fn judged(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(
 
 /// Classes every move of `moves` as if they formed one cycle (no pattern or verdict is
 /// meaningful unless they do): `xqspec ruling --every-move`.
-pub fn rule_every_move(vm: &Rules, rep: &RepetitionRules, q: &RulingQuery) -> Result<Ruling, RulingError> {
+pub fn rule_every_move(
+    vm: &Rules,
+    rep: &RepetitionRules,
+    q: &RulingQuery,
+) -> Result<Ruling, RulingError> {
     let (positions, moves) = play_line(vm, q)?;
     let all = Some((0, moves.len(), "every_move"));
     Ok(judged(&Analyst::new(vm, rep), &positions, &moves, all))
@@ -192,9 +212,16 @@ fn play_line(vm: &Rules, q: &RulingQuery) -> Result<(Vec<Position>, Vec<Move>), 
 
 /// The plies to judge: the last repetition (the shortest cycle ending at the latest
 /// repeated position), else a shuffle, else nothing.
-fn find_cycle(rep: &RepetitionRules, positions: &[Position], moves: &[Move]) -> Option<(usize, usize, &'static str)> {
+fn find_cycle(
+    rep: &RepetitionRules,
+    positions: &[Position],
+    moves: &[Move],
+) -> Option<(usize, usize, &'static str)> {
     for k in (1..positions.len()).rev() {
-        if let Some(i) = (0..k).rev().find(|&i| positions[i].same_placement(&positions[k])) {
+        if let Some(i) = (0..k)
+            .rev()
+            .find(|&i| positions[i].same_placement(&positions[k]))
+        {
             return Some((i, k, "repetition"));
         }
     }
@@ -216,12 +243,25 @@ fn find_cycle(rep: &RepetitionRules, positions: &[Position], moves: &[Move]) -> 
     (count[0] >= min && count[1] >= min).then_some((0, moves.len(), "shuffle"))
 }
 
-fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(usize, usize, &'static str)>) -> Ruling {
+fn judge(
+    an: &Analyst,
+    positions: &[Position],
+    moves: &[Move],
+    forced: Option<(usize, usize, &'static str)>,
+) -> Ruling {
     let rep = an.rep;
     let Some((i, k, judged)) = forced.or_else(|| find_cycle(rep, positions, moves)) else {
         let mut clauses = vec![rep.patterns_rule.clone()];
         clauses.extend(rep.cycle_rule.clone());
-        return Ruling { verdict: Verdict::None, judged: "none", cycle: None, plies: Vec::new(), patterns: None, clauses, basis: Basis::default() };
+        return Ruling {
+            verdict: Verdict::None,
+            judged: "none",
+            cycle: None,
+            plies: Vec::new(),
+            patterns: None,
+            clauses,
+            basis: Basis::default(),
+        };
     };
     // Identity of every piece through the line, to tell one target from another.
     let mut ids: Vec<[u16; SQUARES]> = Vec::with_capacity(positions.len());
@@ -239,14 +279,32 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
     let mut plies: Vec<PlyRuling> = Vec::new();
     for p in i..k {
         // The move before: for the first move of a cycle, the cycle's last (the position is the same).
-        let prev = if p == i { Some(k - 1).filter(|_| judged == "repetition" && k > 0).or_else(|| p.checked_sub(1)) } else { Some(p - 1) };
+        let prev = if p == i {
+            Some(k - 1)
+                .filter(|_| judged == "repetition" && k > 0)
+                .or_else(|| p.checked_sub(1))
+        } else {
+            Some(p - 1)
+        };
         an.start_ply(k - i);
-        let facts = an.classify(&positions[p], moves[p], prev.map(|q| (&positions[q], moves[q])));
-        plies.push(PlyRuling { ply: p + 1, facts, targets: Vec::new(), chases: Vec::new(), arrows: Vec::new(), reason: String::new() });
+        let facts = an.classify(
+            &positions[p],
+            moves[p],
+            prev.map(|q| (&positions[q], moves[q])),
+        );
+        plies.push(PlyRuling {
+            ply: p + 1,
+            facts,
+            targets: Vec::new(),
+            chases: Vec::new(),
+            arrows: Vec::new(),
+            reason: String::new(),
+        });
     }
     let mut clauses: Vec<RuleRef> = Vec::new();
     // Special cases that need the whole cycle: the other side's pattern, the answer.
-    let cycle_exceptions: Vec<&super::Exception> = rep.exceptions.iter().filter(|x| x.needs_cycle()).collect();
+    let cycle_exceptions: Vec<&super::Exception> =
+        rep.exceptions.iter().filter(|x| x.needs_cycle()).collect();
     if !cycle_exceptions.is_empty() {
         let first = side_patterns(rep, &plies, &ids);
         let n = plies.len();
@@ -254,10 +312,14 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
         for (j, pl) in plies.iter().enumerate() {
             let next = &plies[(j + 1) % n];
             for x in &cycle_exceptions {
-                let opp_forbidden = first[pl.facts.side.opponent().index()].status == PatternStatus::Forbidden;
+                let opp_forbidden =
+                    first[pl.facts.side.opponent().index()].status == PatternStatus::Forbidden;
                 let ok = x.opponent_forbidden.is_none_or(|v| v == opp_forbidden)
-                    && x.answered_by_non_general.is_none_or(|v| v == (next.facts.mover != rep.general))
-                    && x.answer_idle.is_none_or(|v| v == (rep.classes[next.facts.class].family == Family::Idle))
+                    && x.answered_by_non_general
+                        .is_none_or(|v| v == (next.facts.mover != rep.general))
+                    && x.answer_idle.is_none_or(|v| {
+                        v == (rep.classes[next.facts.class].family == Family::Idle)
+                    })
                     && {
                         let mut after = positions[pl.ply - 1].clone();
                         after.make(an.vm, pl.facts.mv);
@@ -305,28 +367,50 @@ fn judge(an: &Analyst, positions: &[Position], moves: &[Move], forced: Option<(u
             break;
         }
     }
-    Ruling { verdict, judged, cycle: Some((i + 1, k)), plies, patterns: Some(patterns), clauses, basis: Basis::default() }
+    Ruling {
+        verdict,
+        judged,
+        cycle: Some((i + 1, k)),
+        plies,
+        patterns: Some(patterns),
+        clauses,
+        basis: Basis::default(),
+    }
 }
 
 /// Each side's pattern over the plies.
-fn side_patterns(rep: &RepetitionRules, plies: &[PlyRuling], ids: &[[u16; SQUARES]]) -> [SidePattern; 2] {
+fn side_patterns(
+    rep: &RepetitionRules,
+    plies: &[PlyRuling],
+    ids: &[[u16; SQUARES]],
+) -> [SidePattern; 2] {
     let one = |side: Side| -> SidePattern {
         let mine: Vec<&PlyRuling> = plies.iter().filter(|p| p.facts.side == side).collect();
         let classes: Vec<usize> = mine.iter().map(|p| p.facts.class).collect();
         let same_target = {
             let sets: Vec<Vec<u16>> = mine
                 .iter()
-                .map(|p| p.facts.wins.iter().map(|w| ids[p.ply][w.target.index()]).collect())
+                .map(|p| {
+                    p.facts
+                        .wins
+                        .iter()
+                        .map(|w| ids[p.ply][w.target.index()])
+                        .collect()
+                })
                 .collect();
-            sets.first().is_some_and(|f| f.iter().any(|t| sets.iter().all(|s| s.contains(t))))
+            sets.first()
+                .is_some_and(|f| f.iter().any(|t| sets.iter().all(|s| s.contains(t))))
         };
         let p = rep
             .patterns
             .iter()
             .find(|p| {
                 !mine.is_empty()
-                    && p.every.as_ref().is_none_or(|e| classes.iter().all(|c| e.contains(c)))
-                    && p.every_family.is_none_or(|f| classes.iter().all(|&c| rep.classes[c].family == f))
+                    && p.every
+                        .as_ref()
+                        .is_none_or(|e| classes.iter().all(|c| e.contains(c)))
+                    && p.every_family
+                        .is_none_or(|f| classes.iter().all(|&c| rep.classes[c].family == f))
                     && (!p.same_target || same_target)
             })
             .or(rep.patterns.last())
@@ -360,7 +444,10 @@ fn cycle_name(rep: &RepetitionRules, classes: &[usize]) -> String {
         [] => String::new(),
         [(c, n)] if *c == idle || *n == 1 => format!("{}{}", count(*n), rep.classes[*c].zh),
         [(c, _)] => format!("{}{}", names.perpetual, rep.classes[*c].zh),
-        several => several.iter().map(|(c, n)| format!("{}{}", count(*n), rep.classes[*c].zh)).collect(),
+        several => several
+            .iter()
+            .map(|(c, n)| format!("{}{}", count(*n), rep.classes[*c].zh))
+            .collect(),
     }
 }
 
@@ -385,13 +472,22 @@ fn apply(v: &VerdictRule, pats: &[SidePattern; 2], plies: &[PlyRuling]) -> Optio
             && named(&w.both, one).unwrap_or(true)
             && named(&w.both, other).unwrap_or(true)
             && v.other_has_chase.as_ref().is_none_or(|ks| {
-                plies.iter().filter(|p| p.facts.side != side).any(|p| p.chases.iter().any(|k| ks.contains(k)))
+                plies
+                    .iter()
+                    .filter(|p| p.facts.side != side)
+                    .any(|p| p.chases.iter().any(|k| ks.contains(k)))
             })
             && v.one_every_chase.as_ref().is_none_or(|ks| {
-                plies.iter().filter(|p| p.facts.side == side).all(|p| !p.chases.is_empty() && p.chases.iter().all(|k| ks.contains(k)))
+                plies
+                    .iter()
+                    .filter(|p| p.facts.side == side)
+                    .all(|p| !p.chases.is_empty() && p.chases.iter().all(|k| ks.contains(k)))
             })
             && v.one_every_move_chases.as_ref().is_none_or(|ks| {
-                plies.iter().filter(|p| p.facts.side == side).all(|p| p.chases.iter().any(|k| ks.contains(k)))
+                plies
+                    .iter()
+                    .filter(|p| p.facts.side == side)
+                    .all(|p| p.chases.iter().any(|k| ks.contains(k)))
             });
         if ok {
             return Some(Verdict::against(side, v.verdict));
@@ -411,13 +507,20 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
     let c = &rep.classes[f.class];
     let mut after = before.clone();
     after.make(an.vm, f.mv);
-    let kind = |pos: &Position, sq: Square| pos.piece_at(sq).map_or("?", |p| rep.kind_names[p.kind as usize].as_str());
+    let kind = |pos: &Position, sq: Square| {
+        pos.piece_at(sq)
+            .map_or("?", |p| rep.kind_names[p.kind as usize].as_str())
+    };
     let mover = rep.kind_names[f.mover as usize].as_str();
     // A check keeps its chases (`with_checks`): they count for a pattern of one target.
     let checking_chase = matches!(c.test, super::Test::GivesCheck) && !f.wins.is_empty();
     let counted_chase = matches!(c.test, super::Test::WinsMaterial { .. }) || checking_chase;
     let mut parts: Vec<String> = Vec::new();
-    if matches!(rep.classes[f.base_class].test, super::Test::WinsMaterial { .. }) || checking_chase {
+    if matches!(
+        rep.classes[f.base_class].test,
+        super::Test::WinsMaterial { .. }
+    ) || checking_chase
+    {
         for w in &f.wins {
             if counted_chase {
                 pl.targets.push(w.target.to_string());
@@ -456,29 +559,56 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
         parts.push(format!(
             "the {mover} on {} and the {} meet",
             f.mv.to,
-            f.partners.iter().map(|&s| format!("{} on {s}", kind(&after, s))).collect::<Vec<_>>().join(", ")
+            f.partners
+                .iter()
+                .map(|&s| format!("{} on {s}", kind(&after, s)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     if let Some(l) = f.blocked {
-        parts.push(format!("the {mover} stands in the line of the {} on {l} and parries its threat", kind(&after, l)));
+        parts.push(format!(
+            "the {mover} stands in the line of the {} on {l} and parries its threat",
+            kind(&after, l)
+        ));
     }
     let base = &rep.classes[f.base_class];
     let mut reason = format!("{} ({}): ", base.name, base.zh);
     reason.push_str(&match base.test {
         super::Test::GivesCheck if parts.is_empty() => format!("the {mover} move gives check"),
-        super::Test::GivesCheck => format!("the {mover} move gives check; whichever way the general steps out of it, {}", parts.join("; ")),
-        super::Test::MateThreat { depth, .. } => format!("were the opponent to pass, the mover mates by checks within {depth} moves"),
+        super::Test::GivesCheck => format!(
+            "the {mover} move gives check; whichever way the general steps out of it, {}",
+            parts.join("; ")
+        ),
+        super::Test::MateThreat { depth, .. } => {
+            format!("were the opponent to pass, the mover mates by checks within {depth} moves")
+        }
         super::Test::Otherwise => "none of the heavier effects".to_string(),
         _ if parts.is_empty() => "".to_string(),
         _ => parts.join("; "),
     });
     if f.class != f.base_class {
         let rules: Vec<&str> = f.exceptions.iter().map(|r| r.clause.as_str()).collect();
-        reason.push_str(&format!("; counted as {} ({}) by {}", c.name, c.zh, rules.join(", ")));
+        reason.push_str(&format!(
+            "; counted as {} ({}) by {}",
+            c.name,
+            c.zh,
+            rules.join(", ")
+        ));
     }
     if !f.latent.is_empty() && f.wins.is_empty() {
-        let who: Vec<String> = f.latent.iter().map(|w| format!("{} on {}", kind(&after, w.attacker), w.attacker)).collect();
-        reason.push_str(&format!("; an attack by the {} itself does not count ({})", who.join(", "), rep.own_attack_rule.as_ref().map_or("", |r| r.clause.as_str())));
+        let who: Vec<String> = f
+            .latent
+            .iter()
+            .map(|w| format!("{} on {}", kind(&after, w.attacker), w.attacker))
+            .collect();
+        reason.push_str(&format!(
+            "; an attack by the {} itself does not count ({})",
+            who.join(", "),
+            rep.own_attack_rule
+                .as_ref()
+                .map_or("", |r| r.clause.as_str())
+        ));
     }
     pl.reason = reason;
 }
@@ -543,4 +673,3 @@ pub fn status_name(s: PatternStatus) -> &'static str {
         PatternStatus::Allowed => "allowed",
     }
 }
-

@@ -10,25 +10,70 @@ use crate::vm::Position;
 /// the move's class, and a caption naming the move. `positions[i]` stands before move
 /// `from + i + 1` (`from`: the moves before the first judged, the last position after
 /// the last move).
-pub fn cycle_sheet(rs: &RuleSet, r: &Ruling, positions: &[Position], from: usize, chinese: &[String]) -> String {
-    let Some(rep) = rs.repetition.as_ref() else { return diagram::sheet(&[], 1, None) };
-    let first = r.plies.first().map_or(from + positions.len() - 1, |p| p.ply - 1);
+pub fn cycle_sheet(
+    rs: &RuleSet,
+    r: &Ruling,
+    positions: &[Position],
+    from: usize,
+    chinese: &[String],
+) -> String {
+    let Some(rep) = rs.repetition.as_ref() else {
+        return diagram::sheet(&[], 1, None);
+    };
+    let first = r
+        .plies
+        .first()
+        .map_or(from + positions.len() - 1, |p| p.ply - 1);
     let mut boards = vec![diagram::svg(
         rs,
         &positions[first - from],
         &DiagramOptions {
-            caption: Some(if r.plies.is_empty() { format!("after ply {first}: nothing judged") } else { format!("the cycle starts: before ply {}", first + 1) }),
+            caption: Some(if r.plies.is_empty() {
+                format!("after ply {first}: nothing judged")
+            } else {
+                format!("the cycle starts: before ply {}", first + 1)
+            }),
             ..Default::default()
         },
     )];
     for p in &r.plies {
         let c = &rep.classes[p.facts.class];
-        let arrows = p.arrows.iter().map(|&(from, to)| Arrow { from, to, label: Some(c.zh.clone()) }).collect();
-        let caption = format!("ply {}: {} {} · {} {}", p.ply, p.facts.side.name(), chinese[p.ply - 1], c.zh, c.name);
-        boards.push(diagram::svg(rs, &positions[p.ply - from], &DiagramOptions { last_move: Some(p.facts.mv), arrows, caption: Some(caption) }));
+        let arrows = p
+            .arrows
+            .iter()
+            .map(|&(from, to)| Arrow {
+                from,
+                to,
+                label: Some(c.zh.clone()),
+            })
+            .collect();
+        let caption = format!(
+            "ply {}: {} {} · {} {}",
+            p.ply,
+            p.facts.side.name(),
+            chinese[p.ply - 1],
+            c.zh,
+            c.name
+        );
+        boards.push(diagram::svg(
+            rs,
+            &positions[p.ply - from],
+            &DiagramOptions {
+                last_move: Some(p.facts.mv),
+                arrows,
+                caption: Some(caption),
+            },
+        ));
     }
     let verdict = match &r.patterns {
-        Some([red, black]) => format!("{} 棋例 · red {} · black {} · verdict: {} ({})", rs.id(), red.zh, black.zh, r.verdict.name(), r.basis.caption()),
+        Some([red, black]) => format!(
+            "{} 棋例 · red {} · black {} · verdict: {} ({})",
+            rs.id(),
+            red.zh,
+            black.zh,
+            r.verdict.name(),
+            r.basis.caption()
+        ),
         None => format!("{} 棋例 · verdict: {}", rs.id(), r.verdict.name()),
     };
     diagram::sheet(&boards, 4, Some(&verdict))

@@ -57,7 +57,10 @@ pub struct EditionCoverage {
 
 impl EditionCoverage {
     fn count(&self, f: impl Fn(&Row) -> bool) -> usize {
-        self.rows.iter().filter(|r| r.status != Status::Heading && f(r)).count()
+        self.rows
+            .iter()
+            .filter(|r| r.status != Status::Heading && f(r))
+            .count()
     }
 
     /// `articles encoded / decidable / unavailable` as one line.
@@ -82,7 +85,10 @@ pub(crate) fn cited(field: &str) -> impl Iterator<Item = &str> {
 
 /// Whether `part` is `whole` or one of its sub-articles.
 fn within(part: &str, whole: &str) -> bool {
-    part == whole || part.strip_prefix(whole).is_some_and(|rest| rest.starts_with('.'))
+    part == whole
+        || part
+            .strip_prefix(whole)
+            .is_some_and(|rest| rest.starts_with('.'))
 }
 
 /// The coverage of `ed`'s table of contents.
@@ -92,16 +98,26 @@ pub fn coverage(ed: &Edition, toc: &Toc) -> EditionCoverage {
     for c in ed.clauses() {
         if let Some(a) = &c.article {
             for art in cited(a) {
-                by_article.entry(art.to_string()).or_default().insert(c.id.clone());
+                by_article
+                    .entry(art.to_string())
+                    .or_default()
+                    .insert(c.id.clone());
             }
         }
     }
-    let has_children = |e: &TocEntry| toc.articles.iter().any(|o| o.parent() == Some(e.article.as_str()));
+    let has_children = |e: &TocEntry| {
+        toc.articles
+            .iter()
+            .any(|o| o.parent() == Some(e.article.as_str()))
+    };
     let mut rows: Vec<Row> = Vec::new();
     // Children come after their parent in book order: walk backwards so that a parent
     // sees its children's status.
     for e in toc.articles.iter().rev() {
-        let direct: Vec<String> = by_article.get(&e.article).map(|s| s.iter().cloned().collect()).unwrap_or_default();
+        let direct: Vec<String> = by_article
+            .get(&e.article)
+            .map(|s| s.iter().cloned().collect())
+            .unwrap_or_default();
         let parts: BTreeSet<String> = by_article
             .iter()
             .filter(|(a, _)| *a != &e.article && within(a, &e.article))
@@ -116,18 +132,31 @@ pub fn coverage(ed: &Edition, toc: &Toc) -> EditionCoverage {
             }
             up = parent_of(p);
         }
-        let text_missing = e.unavailable.as_ref().map(|k| toc.missing.get(k).cloned().unwrap_or_else(|| k.clone()));
+        let text_missing = e
+            .unavailable
+            .as_ref()
+            .map(|k| toc.missing.get(k).cloned().unwrap_or_else(|| k.clone()));
         let any = !direct.is_empty() || !parts.is_empty() || !whole.is_empty();
-        let children: Vec<&Status> = rows.iter().filter(|r| parent_of(&r.article) == Some(e.article.as_str())).map(|r| &r.status).collect();
+        let children: Vec<&Status> = rows
+            .iter()
+            .filter(|r| parent_of(&r.article) == Some(e.article.as_str()))
+            .map(|r| &r.status)
+            .collect();
         let status = if any {
             Status::Encoded
         } else if let Some(r) = &e.not_decidable {
             Status::NotDecidable(toc.reasons.get(r).cloned().unwrap_or_else(|| r.clone()))
         } else if let Some(m) = &text_missing {
             Status::Unavailable(m.clone())
-        } else if !children.is_empty() && children.iter().all(|s| matches!(s, Status::NotDecidable(_))) {
+        } else if !children.is_empty()
+            && children
+                .iter()
+                .all(|s| matches!(s, Status::NotDecidable(_)))
+        {
             Status::NotDecidable("as its sub-articles".into())
-        } else if !children.is_empty() || (e.article.starts_with("ch") && !e.article.contains('.') && !has_children(e)) {
+        } else if !children.is_empty()
+            || (e.article.starts_with("ch") && !e.article.contains('.') && !has_children(e))
+        {
             // A heading over sub-articles listed on their own (a gap among them shows there).
             Status::Heading
         } else {
@@ -151,10 +180,17 @@ pub fn coverage(ed: &Edition, toc: &Toc) -> EditionCoverage {
     let mut outside: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (a, s) in &by_article {
         if toc.nearest(a).is_none() {
-            outside.entry(a.clone()).or_default().extend(s.iter().cloned());
+            outside
+                .entry(a.clone())
+                .or_default()
+                .extend(s.iter().cloned());
         }
     }
-    EditionCoverage { edition: ed.id.clone(), rows, outside }
+    EditionCoverage {
+        edition: ed.id.clone(),
+        rows,
+        outside,
+    }
 }
 
 /// `reports/articles.md` and its summary lines (one per edition).
@@ -168,7 +204,10 @@ pub struct ArticlesReport {
 }
 
 fn clause_list(ids: &[String]) -> String {
-    ids.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+    ids.iter()
+        .map(|c| format!("`{c}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The article coverage of every edition with a table of contents, newest first.
@@ -183,7 +222,10 @@ pub fn report(spec: &Spec) -> ArticlesReport {
          article is *not decidable* by a program (equipment, venue, conduct …), or its *text is not available* (and which \
          source is missing). What remains is *not encoded yet*: a gap. Titles are the book's short headings; glosses are ours.\n\n",
     );
-    let coverages: Vec<EditionCoverage> = eds.iter().map(|e| coverage(e, e.toc.as_ref().expect("filtered"))).collect();
+    let coverages: Vec<EditionCoverage> = eds
+        .iter()
+        .map(|e| coverage(e, e.toc.as_ref().expect("filtered")))
+        .collect();
     out.push_str("## Summary\n\n");
     for c in &coverages {
         let _ = writeln!(out, "- {}", c.summary());
@@ -192,17 +234,31 @@ pub fn report(spec: &Spec) -> ArticlesReport {
     for (ed, cov) in eds.iter().zip(&coverages) {
         let toc = ed.toc.as_ref().expect("filtered");
         let _ = writeln!(out, "## {} — {}\n", ed.id, ed.name);
-        let _ = writeln!(out, "{} Table of contents read from {}.\n", toc.note, super::diff::source_link(&toc.source));
+        let _ = writeln!(
+            out,
+            "{} Table of contents read from {}.\n",
+            toc.note,
+            super::diff::source_link(&toc.source)
+        );
         let _ = writeln!(out, "{}\n", cov.summary());
         let mut b = tabled::builder::Builder::default();
         b.push_record(["article", "heading", "clauses", "status"]);
         for r in &cov.rows {
             let mut clauses = clause_list(&r.direct);
             if !r.through_parts.is_empty() {
-                let _ = write!(clauses, "{}through sub-articles: {}", if clauses.is_empty() { "" } else { "; " }, clause_list(&r.through_parts));
+                let _ = write!(
+                    clauses,
+                    "{}through sub-articles: {}",
+                    if clauses.is_empty() { "" } else { "; " },
+                    clause_list(&r.through_parts)
+                );
             }
             if r.direct.is_empty() && r.through_parts.is_empty() && !r.through_whole.is_empty() {
-                let _ = write!(clauses, "as part of the whole article: {}", clause_list(&r.through_whole));
+                let _ = write!(
+                    clauses,
+                    "as part of the whole article: {}",
+                    clause_list(&r.through_whole)
+                );
             }
             let mut status = match &r.status {
                 Status::Encoded => "encoded".to_string(),
@@ -214,7 +270,12 @@ pub fn report(spec: &Spec) -> ArticlesReport {
             if let (Status::Encoded, Some(m)) = (&r.status, &r.text_missing) {
                 let _ = write!(status, " from other sources; text not available: {m}");
             }
-            b.push_record([r.article.clone(), cell(&r.heading), cell(&clauses), super::sources::link(&cell(&status), spec)]);
+            b.push_record([
+                r.article.clone(),
+                cell(&r.heading),
+                cell(&clauses),
+                super::sources::link(&cell(&status), spec),
+            ]);
         }
         out.push_str(&crate::markdown::table_text(b, true));
         out.push_str("\n\n");
@@ -236,7 +297,11 @@ pub fn report(spec: &Spec) -> ArticlesReport {
         let gaps = c.count(|r| r.status == Status::Gap);
         format!("{} {encoded}/{total} encoded, {gaps} gaps", c.edition)
     });
-    ArticlesReport { markdown: out, summary: summary.collect(), editions: coverages }
+    ArticlesReport {
+        markdown: out,
+        summary: summary.collect(),
+        editions: coverages,
+    }
 }
 
 #[cfg(test)]
@@ -245,8 +310,16 @@ mod tests {
 
     #[test]
     fn sub_articles_are_within_their_article() {
-        assert!(within("4.1.8", "4.1") && within("4.1", "4.1") && !within("4.10", "4.1") && !within("14", "1"));
-        assert_eq!(cited("7.1, 7.2, 8.1.6").collect::<Vec<_>>(), ["7.1", "7.2", "8.1.6"]);
+        assert!(
+            within("4.1.8", "4.1")
+                && within("4.1", "4.1")
+                && !within("4.10", "4.1")
+                && !within("14", "1")
+        );
+        assert_eq!(
+            cited("7.1, 7.2, 8.1.6").collect::<Vec<_>>(),
+            ["7.1", "7.2", "8.1.6"]
+        );
     }
 
     #[test]
@@ -266,8 +339,14 @@ mod tests {
         let cov = coverage(ed, ed.toc.as_ref().unwrap());
         let row = |a: &str| cov.rows.iter().find(|r| r.article == a).unwrap();
         assert_eq!(row("4.1.8").status, Status::Encoded);
-        assert!(row("4.1.8").direct.contains(&"result.illegal_move".to_string()));
-        assert_eq!(row("4.1").status, Status::Encoded, "through its sub-articles");
+        assert!(row("4.1.8")
+            .direct
+            .contains(&"result.illegal_move".to_string()));
+        assert_eq!(
+            row("4.1").status,
+            Status::Encoded,
+            "through its sub-articles"
+        );
         assert!(matches!(&row("1.4").status, Status::NotDecidable(r) if r.contains("equipment")));
         assert!(matches!(&row("ch8").status, Status::Unavailable(_)));
         assert_eq!(row("30").status, Status::Encoded);

@@ -34,11 +34,11 @@ use serde_json::Value;
 use similar::{ChangeTag, TextDiff};
 
 use crate::conform::case::{Case, Expected};
+use crate::conform::suite::Suite;
 use crate::conform::{judge, Judgement};
+use crate::markdown::cell;
 use crate::query::{Answer, Query};
 use crate::reference::answer_under;
-use crate::conform::suite::Suite;
-use crate::markdown::cell;
 use crate::ruleset::RuleSet;
 use crate::spec::{Clause, Edition, ProvenanceStatus, Spec};
 
@@ -90,7 +90,12 @@ pub enum Grade {
 
 impl Grade {
     /// Every grade, surest first.
-    pub const ALL: [Grade; 4] = [Grade::Read, Grade::Secondary, Grade::Unverified, Grade::Inferred];
+    pub const ALL: [Grade; 4] = [
+        Grade::Read,
+        Grade::Secondary,
+        Grade::Unverified,
+        Grade::Inferred,
+    ];
 
     fn of(s: ProvenanceStatus) -> Grade {
         match s {
@@ -120,7 +125,13 @@ pub enum Certainty {
 
 impl Certainty {
     /// Every certainty, in the order the reports list them.
-    pub const ALL: [Certainty; 5] = [Certainty::DiffersRead, Certainty::DiffersWeak, Certainty::ReadSame, Certainty::AssumedSame, Certainty::NotEncoded];
+    pub const ALL: [Certainty; 5] = [
+        Certainty::DiffersRead,
+        Certainty::DiffersWeak,
+        Certainty::ReadSame,
+        Certainty::AssumedSame,
+        Certainty::NotEncoded,
+    ];
 
     /// The name `xqspec diff --json` and the web API carry (`read_same` …).
     pub fn name(self) -> &'static str {
@@ -152,12 +163,18 @@ impl Certainty {
 
 /// Whether a clause is only assumed in its rule set: inherited from another edition, or inferred.
 fn assumed(c: &Clause) -> bool {
-    c.inherited_from.is_some() || matches!(c.provenance.status, ProvenanceStatus::Inferred | ProvenanceStatus::Unverified)
+    c.inherited_from.is_some()
+        || matches!(
+            c.provenance.status,
+            ProvenanceStatus::Inferred | ProvenanceStatus::Unverified
+        )
 }
 
 /// Whether rule set `ed` encodes clause `id`'s area at all (its `keeps`, when it has one).
 fn encodes(ed: &Edition, id: &str) -> bool {
-    ed.scope.as_ref().is_none_or(|prefixes| prefixes.iter().any(|p| id.starts_with(p.as_str())) || ed.clause(id).is_some())
+    ed.scope.as_ref().is_none_or(|prefixes| {
+        prefixes.iter().any(|p| id.starts_with(p.as_str())) || ed.clause(id).is_some()
+    })
 }
 
 /// One clause of A and/or B and how it differs.
@@ -178,18 +195,31 @@ pub struct ClauseDiff {
 impl ClauseDiff {
     /// What the difference rests on (the weakest provenance of the clauses present).
     pub fn grade(&self) -> Grade {
-        [&self.a, &self.b].into_iter().flatten().map(|c| Grade::of(c.provenance.status)).max().unwrap_or(Grade::Inferred)
+        [&self.a, &self.b]
+            .into_iter()
+            .flatten()
+            .map(|c| Grade::of(c.provenance.status))
+            .max()
+            .unwrap_or(Grade::Inferred)
     }
 
     /// The article the clause is listed under: B's, else A's.
     pub(crate) fn group_article(&self) -> Option<&str> {
-        self.b.as_ref().and_then(|c| c.article.as_deref()).or_else(|| self.a.as_ref().and_then(|c| c.article.as_deref()))
+        self.b
+            .as_ref()
+            .and_then(|c| c.article.as_deref())
+            .or_else(|| self.a.as_ref().and_then(|c| c.article.as_deref()))
     }
 }
 
 /// Every clause of A or B with its kind of difference, in id order.
 pub(crate) fn clause_diffs(a: &Edition, b: &Edition) -> Vec<ClauseDiff> {
-    let mut ids: Vec<&str> = a.clauses().iter().chain(b.clauses()).map(|c| c.id.as_str()).collect();
+    let mut ids: Vec<&str> = a
+        .clauses()
+        .iter()
+        .chain(b.clauses())
+        .map(|c| c.id.as_str())
+        .collect();
     ids.sort_unstable();
     ids.dedup();
     ids.into_iter()
@@ -206,7 +236,11 @@ pub(crate) fn clause_diffs(a: &Edition, b: &Edition) -> Vec<ClauseDiff> {
                 (None, _) if !encodes(a, id) => Certainty::NotEncoded,
                 (_, None) if !encodes(b, id) => Certainty::NotEncoded,
                 _ if kind.data_differs() => {
-                    if [x, y].into_iter().flatten().all(|c| c.provenance.status == ProvenanceStatus::Verified) {
+                    if [x, y]
+                        .into_iter()
+                        .flatten()
+                        .all(|c| c.provenance.status == ProvenanceStatus::Verified)
+                    {
                         Certainty::DiffersRead
                     } else {
                         Certainty::DiffersWeak
@@ -215,7 +249,13 @@ pub(crate) fn clause_diffs(a: &Edition, b: &Edition) -> Vec<ClauseDiff> {
                 _ if [x, y].into_iter().flatten().any(assumed) => Certainty::AssumedSame,
                 _ => Certainty::ReadSame,
             };
-            ClauseDiff { id: id.to_string(), kind, a: x.cloned(), b: y.cloned(), certainty }
+            ClauseDiff {
+                id: id.to_string(),
+                kind,
+                a: x.cloned(),
+                b: y.cloned(),
+                certainty,
+            }
         })
         .collect()
 }
@@ -270,7 +310,9 @@ fn parts(id: &str) -> (&str, Option<&str>) {
 /// editions and overlay.
 fn written<'c>(case: &'c Case, id: &str) -> Option<&'c Expected> {
     let (edition, overlay) = parts(id);
-    (case.overlay.as_deref() == overlay).then(|| case.expected(edition)).flatten()
+    (case.overlay.as_deref() == overlay)
+        .then(|| case.expected(edition))
+        .flatten()
 }
 
 /// Whether a case applies to rule set `id`: its editions include the rule set's edition,
@@ -278,15 +320,18 @@ fn written<'c>(case: &'c Case, id: &str) -> Option<&'c Expected> {
 /// the edition with an overlay, answered by the reference).
 fn applies(case: &Case, id: &str) -> bool {
     let (edition, overlay) = parts(id);
-    case.editions.iter().any(|e| e == edition) && (case.overlay.is_none() || case.overlay.as_deref() == overlay)
+    case.editions.iter().any(|e| e == edition)
+        && (case.overlay.is_none() || case.overlay.as_deref() == overlay)
 }
 
 /// `want`'s shape filled from `got`: the keys an expectation names, with the answer's values.
 fn project(want: &Value, got: &Value) -> Value {
     match (want, got) {
-        (Value::Object(w), Value::Object(g)) => {
-            Value::Object(w.keys().filter_map(|k| g.get(k).map(|gv| (k.clone(), project(&w[k], gv)))).collect())
-        }
+        (Value::Object(w), Value::Object(g)) => Value::Object(
+            w.keys()
+                .filter_map(|k| g.get(k).map(|gv| (k.clone(), project(&w[k], gv))))
+                .collect(),
+        ),
         (Value::Array(w), Value::Array(g)) if !w.is_empty() && w.len() == g.len() => {
             Value::Array(w.iter().zip(g).map(|(a, b)| project(a, b)).collect())
         }
@@ -297,7 +342,9 @@ fn project(want: &Value, got: &Value) -> Value {
 /// An answer as the report shows it, next to the expectation `like`.
 fn shown_answer(answer: &Answer, like: &Expected) -> String {
     match (answer, like) {
-        (Answer::Value(m), Expected::Answer(w)) => project(&Value::Object(w.clone()), &Value::Object(m.clone())).to_string(),
+        (Answer::Value(m), Expected::Answer(w)) => {
+            project(&Value::Object(w.clone()), &Value::Object(m.clone())).to_string()
+        }
         (Answer::Value(m), Expected::Reject(_)) => Value::Object(m.clone()).to_string(),
         (Answer::Reject { kind, .. }, _) => serde_json::json!({ "reject": kind }).to_string(),
         (Answer::Unsupported { reason }, _) => format!("unsupported: {reason}"),
@@ -315,21 +362,31 @@ struct Compiled<'s> {
 
 impl<'s> Compiled<'s> {
     fn new(spec: &'s Spec) -> Compiled<'s> {
-        Compiled { spec, cache: BTreeMap::new(), reverted: BTreeMap::new() }
+        Compiled {
+            spec,
+            cache: BTreeMap::new(),
+            reverted: BTreeMap::new(),
+        }
     }
 
     /// Rule set `b` with clause `id` as rule set `a` has it (or without it).
     fn reverted(&mut self, a: &Edition, b: &Edition, id: &str) -> Option<Arc<RuleSet>> {
         self.reverted
             .entry(id.to_string())
-            .or_insert_with(|| RuleSet::compile(b.with_clause(id, a.clause(id).cloned())).ok().map(Arc::new))
+            .or_insert_with(|| {
+                RuleSet::compile(b.with_clause(id, a.clause(id).cloned()))
+                    .ok()
+                    .map(Arc::new)
+            })
             .clone()
     }
 
     fn answer_with(rs: &RuleSet, case: &Case) -> Answer {
         match Query::from_parts(&case.query, &case.input) {
             Ok(q) => answer_under(rs, &q),
-            Err(m) => Answer::Error { message: format!("the case is malformed: {m}") },
+            Err(m) => Answer::Error {
+                message: format!("the case is malformed: {m}"),
+            },
         }
     }
 
@@ -339,7 +396,9 @@ impl<'s> Compiled<'s> {
             .entry(id.to_string())
             .or_insert_with(|| {
                 let ed = spec.ruleset(id).map_err(|e| e.to_string())?;
-                RuleSet::compile(ed).map(Arc::new).map_err(|e| format!("rule set {id} does not compile: {e}"))
+                RuleSet::compile(ed)
+                    .map(Arc::new)
+                    .map_err(|e| format!("rule set {id} does not compile: {e}"))
             })
             .clone()
     }
@@ -354,7 +413,15 @@ impl<'s> Compiled<'s> {
 
 /// The differing clauses whose A version, put into B, changes B's answer to `case` (on
 /// the keys of `like`), in id order.
-fn causes_by_experiment(compiled: &mut Compiled, a: &Edition, b: &Edition, b_id: &str, case: &Case, like: &Expected, candidates: &[&ClauseDiff]) -> Vec<String> {
+fn causes_by_experiment(
+    compiled: &mut Compiled,
+    a: &Edition,
+    b: &Edition,
+    b_id: &str,
+    case: &Case,
+    like: &Expected,
+    candidates: &[&ClauseDiff],
+) -> Vec<String> {
     let base = shown_answer(&compiled.answer(b_id, case), like);
     let mut out = Vec::new();
     for d in candidates {
@@ -369,9 +436,18 @@ fn causes_by_experiment(compiled: &mut Compiled, a: &Edition, b: &Edition, b_id:
 
 /// Every case whose answer differs between rule sets `a` and `b` (editions `ea`, `eb`),
 /// in path order, with the clauses that cause each difference.
-pub fn behaviour(spec: &Spec, suite: &Suite, (a, ea): (&str, &Edition), (b, eb): (&str, &Edition), clauses: &[ClauseDiff]) -> Vec<BehaviourDiff> {
+pub fn behaviour(
+    spec: &Spec,
+    suite: &Suite,
+    (a, ea): (&str, &Edition),
+    (b, eb): (&str, &Edition),
+    clauses: &[ClauseDiff],
+) -> Vec<BehaviourDiff> {
     let mut compiled = Compiled::new(spec);
-    let candidates: Vec<&ClauseDiff> = clauses.iter().filter(|d| d.kind != Kind::Unchanged).collect();
+    let candidates: Vec<&ClauseDiff> = clauses
+        .iter()
+        .filter(|d| d.kind != Kind::Unchanged)
+        .collect();
     let mut out = Vec::new();
     let mut cases: Vec<&Case> = suite.cases.iter().collect();
     cases.sort_by(|x, y| x.path.cmp(&y.path));
@@ -379,10 +455,21 @@ pub fn behaviour(spec: &Spec, suite: &Suite, (a, ea): (&str, &Edition), (b, eb):
         if !(applies(case, a) && applies(case, b)) {
             continue;
         }
-        let written_shown = |e: &Expected| Shown { text: e.to_value().to_string(), from: "case file" };
-        let computed = |ans: &Answer, like: &Expected| Shown { text: shown_answer(ans, like), from: "reference" };
+        let written_shown = |e: &Expected| Shown {
+            text: e.to_value().to_string(),
+            from: "case file",
+        };
+        let computed = |ans: &Answer, like: &Expected| Shown {
+            text: shown_answer(ans, like),
+            from: "reference",
+        };
         let (wa, wb) = (written(case, a), written(case, b));
-        let Some(like) = wb.or(wa).or_else(|| case.editions.iter().find_map(|e| case.expected(e))) else { continue };
+        let Some(like) = wb
+            .or(wa)
+            .or_else(|| case.editions.iter().find_map(|e| case.expected(e)))
+        else {
+            continue;
+        };
         let pair = match (wa, wb) {
             (Some(ea), Some(eb)) => (ea != eb).then(|| (written_shown(ea), written_shown(eb))),
             // Written for one side only: the rules differ in behaviour only where the reference
@@ -390,13 +477,23 @@ pub fn behaviour(spec: &Spec, suite: &Suite, (a, ea): (&str, &Edition), (b, eb):
             // — a known failure — is no difference between the rule sets).
             (Some(ea), None) => {
                 let (x, y) = (compiled.answer(a, case), compiled.answer(b, case));
-                let shown_a = if judge(&case.query, ea, &x) == Judgement::Pass { written_shown(ea) } else { computed(&x, ea) };
-                (computed(&x, ea).text != computed(&y, ea).text).then(|| (shown_a, computed(&y, ea)))
+                let shown_a = if judge(&case.query, ea, &x) == Judgement::Pass {
+                    written_shown(ea)
+                } else {
+                    computed(&x, ea)
+                };
+                (computed(&x, ea).text != computed(&y, ea).text)
+                    .then(|| (shown_a, computed(&y, ea)))
             }
             (None, Some(eb)) => {
                 let (x, y) = (compiled.answer(a, case), compiled.answer(b, case));
-                let shown_b = if judge(&case.query, eb, &y) == Judgement::Pass { written_shown(eb) } else { computed(&y, eb) };
-                (computed(&x, eb).text != computed(&y, eb).text).then(|| (computed(&x, eb), shown_b))
+                let shown_b = if judge(&case.query, eb, &y) == Judgement::Pass {
+                    written_shown(eb)
+                } else {
+                    computed(&y, eb)
+                };
+                (computed(&x, eb).text != computed(&y, eb).text)
+                    .then(|| (computed(&x, eb), shown_b))
             }
             (None, None) => {
                 // Neither rule set is one the case is written for: compare the reference's
@@ -413,10 +510,21 @@ pub fn behaviour(spec: &Spec, suite: &Suite, (a, ea): (&str, &Edition), (b, eb):
             .filter_map(|d| {
                 let cited = d.kind.data_differs() && case.clauses.contains(&d.id);
                 let by_experiment = found.contains(&d.id);
-                (cited || by_experiment).then(|| Cause { clause: d.id.clone(), kind: d.kind, certainty: d.certainty, cited, by_experiment })
+                (cited || by_experiment).then(|| Cause {
+                    clause: d.id.clone(),
+                    kind: d.kind,
+                    certainty: d.certainty,
+                    cited,
+                    by_experiment,
+                })
             })
             .collect();
-        out.push(BehaviourDiff { case: case.clone(), a: sa, b: sb, causes });
+        out.push(BehaviourDiff {
+            case: case.clone(),
+            a: sa,
+            b: sb,
+            causes,
+        });
     }
     out
 }
@@ -486,7 +594,10 @@ pub struct Assumed {
 
 impl Assumed {
     fn of(ed: &Edition) -> Assumed {
-        let mut n = Assumed { clauses: ed.clauses().len(), ..Assumed::default() };
+        let mut n = Assumed {
+            clauses: ed.clauses().len(),
+            ..Assumed::default()
+        };
         for c in ed.clauses() {
             if assumed(c) {
                 n.assumed += 1;
@@ -515,37 +626,68 @@ fn change_of(d: &ClauseDiff) -> Change {
         (Some(x), None) => format!("gone: {}", x.summary),
         (Some(x), Some(y)) => {
             let (lx, ly) = (super::leaves(&x.data), super::leaves(&y.data));
-            let mut keys: Vec<&String> = lx.keys().chain(ly.keys()).filter(|k| lx.get(*k) != ly.get(*k)).collect();
+            let mut keys: Vec<&String> = lx
+                .keys()
+                .chain(ly.keys())
+                .filter(|k| lx.get(*k) != ly.get(*k))
+                .collect();
             keys.sort();
             keys.dedup();
             let shown: Vec<String> = keys
                 .iter()
                 .take(3)
                 .map(|k| {
-                    let v = |m: &BTreeMap<String, String>| m.get(*k).map(|v| short(v)).unwrap_or_else(|| "—".into());
-                    format!("`{}` {} → {}", if k.is_empty() { "data" } else { k.as_str() }, v(&lx), v(&ly))
+                    let v = |m: &BTreeMap<String, String>| {
+                        m.get(*k).map(|v| short(v)).unwrap_or_else(|| "—".into())
+                    };
+                    format!(
+                        "`{}` {} → {}",
+                        if k.is_empty() { "data" } else { k.as_str() },
+                        v(&lx),
+                        v(&ly)
+                    )
                 })
                 .collect();
-            let more = if keys.len() > 3 { format!(" and {} more", keys.len() - 3) } else { String::new() };
-            if x.summary == y.summary {
-                format!("{} [the data differs: {}{more}]", y.summary, shown.join("; "))
+            let more = if keys.len() > 3 {
+                format!(" and {} more", keys.len() - 3)
             } else {
-                format!("{} (before: {}) [{}{more}]", y.summary, x.summary, shown.join("; "))
+                String::new()
+            };
+            if x.summary == y.summary {
+                format!(
+                    "{} [the data differs: {}{more}]",
+                    y.summary,
+                    shown.join("; ")
+                )
+            } else {
+                format!(
+                    "{} (before: {}) [{}{more}]",
+                    y.summary,
+                    x.summary,
+                    shown.join("; ")
+                )
             }
         }
         (None, None) => String::new(),
     };
-    let sources = [&d.a, &d.b].into_iter().flatten().map(|c| c.provenance.source.clone()).fold(Vec::new(), |mut v, s| {
-        if !v.contains(&s) {
-            v.push(s);
-        }
-        v
-    });
+    let sources = [&d.a, &d.b]
+        .into_iter()
+        .flatten()
+        .map(|c| c.provenance.source.clone())
+        .fold(Vec::new(), |mut v, s| {
+            if !v.contains(&s) {
+                v.push(s);
+            }
+            v
+        });
     Change {
         clause: d.id.clone(),
         kind: d.kind,
         certainty: d.certainty,
-        articles: (d.a.as_ref().and_then(|c| c.article.clone()), d.b.as_ref().and_then(|c| c.article.clone())),
+        articles: (
+            d.a.as_ref().and_then(|c| c.article.clone()),
+            d.b.as_ref().and_then(|c| c.article.clone()),
+        ),
         text,
         sources,
     }
@@ -562,11 +704,18 @@ fn short(v: &str) -> String {
 
 /// The differences one rule set's edition declares from the other (its base) that no clause
 /// encodes (`unencoded_differences` of `edition.yaml`), with the base's id.
-pub fn unencoded_differences<'e>(a: &'e Edition, b: &'e Edition) -> Vec<(&'e str, &'e crate::spec::UnencodedDifference)> {
+pub fn unencoded_differences<'e>(
+    a: &'e Edition,
+    b: &'e Edition,
+) -> Vec<(&'e str, &'e crate::spec::UnencodedDifference)> {
     [(a, b), (b, a)]
         .into_iter()
         .filter(|(x, y)| x.derives_from.as_deref() == Some(y.id.as_str()) && y.id != x.id)
-        .flat_map(|(x, y)| x.unencoded_differences.iter().map(move |u| (y.id.as_str(), u)))
+        .flat_map(|(x, y)| {
+            x.unencoded_differences
+                .iter()
+                .map(move |u| (y.id.as_str(), u))
+        })
         .collect()
 }
 
@@ -607,7 +756,10 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
     let mut out = String::new();
     let counts = |k: Kind| clauses.iter().filter(|d| d.kind == k).count();
     let certain = |c: Certainty| clauses.iter().filter(|d| d.certainty == c).count();
-    let differences: Vec<&ClauseDiff> = clauses.iter().filter(|d| d.kind != Kind::Unchanged).collect();
+    let differences: Vec<&ClauseDiff> = clauses
+        .iter()
+        .filter(|d| d.kind != Kind::Unchanged)
+        .collect();
 
     let _ = writeln!(out, "# Differences: {a} → {b}\n");
     let _ = writeln!(
@@ -621,10 +773,18 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
     let _ = writeln!(out, "## What changed\n");
     for (ed, n) in [(&ea, assumed.0), (&eb, assumed.1)] {
         if n.assumed > 0 {
-            let mut from: Vec<&str> = ed.clauses().iter().filter_map(|c| c.inherited_from.as_deref()).collect();
+            let mut from: Vec<&str> = ed
+                .clauses()
+                .iter()
+                .filter_map(|c| c.inherited_from.as_deref())
+                .collect();
             from.sort_unstable();
             from.dedup();
-            let parent = if from.is_empty() { String::new() } else { format!(" from {}", from.join(", ")) };
+            let parent = if from.is_empty() {
+                String::new()
+            } else {
+                format!(" from {}", from.join(", "))
+            };
             let _ = writeln!(
                 out,
                 "**How much of {} is assumed:** {} of its {} clauses ({}), because its own text of them is not known; {} were read in its own text and {} in a reproduction of it. A pair with an assumed side counts as *assumed the same*, never *read the same*.\n",
@@ -653,7 +813,11 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
             articles_text(c, a, b),
             c.text,
             c.certainty.label(),
-            c.sources.iter().map(|s| source_link(s)).collect::<Vec<_>>().join(", "),
+            c.sources
+                .iter()
+                .map(|s| source_link(s))
+                .collect::<Vec<_>>()
+                .join(", "),
             anchor(&c.clause)
         );
     }
@@ -686,7 +850,11 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
     let _ = writeln!(
         out,
         "- Clause pairs: {}.",
-        Certainty::ALL.iter().map(|&c| format!("{} {}", certain(c), c.label())).collect::<Vec<_>>().join(", ")
+        Certainty::ALL
+            .iter()
+            .map(|&c| format!("{} {}", certain(c), c.label()))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let _ = writeln!(
         out,
@@ -697,7 +865,10 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
         counts(Kind::Renumbered),
         counts(Kind::Unchanged)
     );
-    let from_files = behaviour.iter().filter(|d| d.a.from == "case file" && d.b.from == "case file").count();
+    let from_files = behaviour
+        .iter()
+        .filter(|d| d.a.from == "case file" && d.b.from == "case file")
+        .count();
     let _ = writeln!(
         out,
         "- Behaviour: {} conformance cases answer differently ({} from both case files' expectations, {} computed by the reference implementation). \
@@ -710,7 +881,11 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
 
     // Clauses, by article of B.
     let _ = writeln!(out, "## Clauses, by article of {b}\n");
-    let listed: Vec<&ClauseDiff> = differences.iter().copied().filter(|d| d.kind != Kind::Renumbered && d.certainty != Certainty::NotEncoded).collect();
+    let listed: Vec<&ClauseDiff> = differences
+        .iter()
+        .copied()
+        .filter(|d| d.kind != Kind::Renumbered && d.certainty != Certainty::NotEncoded)
+        .collect();
     if listed.is_empty() {
         out.push_str("No clause differs in its rule fact.\n\n");
     }
@@ -719,19 +894,37 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
     for d in &listed {
         let only_a = d.b.is_none();
         let top = d.group_article().map(top_article).unwrap_or_default();
-        groups.entry((only_a, sort_key(&top), top)).or_default().push(d);
+        groups
+            .entry((only_a, sort_key(&top), top))
+            .or_default()
+            .push(d);
     }
     for ((only_a, _, top), list) in &groups {
-        let heading = if *only_a { format!("{} (only in {a})", group_heading(top, &ea, a)) } else { group_heading(top, &eb, b) };
+        let heading = if *only_a {
+            format!("{} (only in {a})", group_heading(top, &ea, a))
+        } else {
+            group_heading(top, &eb, b)
+        };
         let _ = writeln!(out, "### {heading}\n");
         let mut t = tabled::builder::Builder::default();
-        t.push_record(["clause", "change", &format!("article {a} → {b}"), &format!("provenance {a}"), &format!("provenance {b}"), "certainty"]);
+        t.push_record([
+            "clause",
+            "change",
+            &format!("article {a} → {b}"),
+            &format!("provenance {a}"),
+            &format!("provenance {b}"),
+            "certainty",
+        ]);
         for d in list {
             let (aa, ba) = (article(d.a.as_ref()), article(d.b.as_ref()));
             t.push_record([
                 format!("[`{}`](#{})", d.id, anchor(&d.id)),
                 d.kind.name().to_string(),
-                if aa == ba { aa } else { format!("{aa} → {ba}") },
+                if aa == ba {
+                    aa
+                } else {
+                    format!("{aa} → {ba}")
+                },
                 provenance(d.a.as_ref()),
                 provenance(d.b.as_ref()),
                 d.certainty.label().to_string(),
@@ -745,12 +938,27 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
     }
 
     // Renumberings, in one table.
-    let renumbered: Vec<&ClauseDiff> = differences.iter().copied().filter(|d| d.kind == Kind::Renumbered).collect();
+    let renumbered: Vec<&ClauseDiff> = differences
+        .iter()
+        .copied()
+        .filter(|d| d.kind == Kind::Renumbered)
+        .collect();
     if !renumbered.is_empty() {
         let _ = writeln!(out, "## Renumbered only\n");
-        let _ = writeln!(out, "The same rule fact under another article number ({} clauses).\n", renumbered.len());
+        let _ = writeln!(
+            out,
+            "The same rule fact under another article number ({} clauses).\n",
+            renumbered.len()
+        );
         let mut t = tabled::builder::Builder::default();
-        t.push_record(["clause", &format!("article {a} → {b}"), "certainty", &format!("provenance {a}"), &format!("provenance {b}"), "what it says"]);
+        t.push_record([
+            "clause",
+            &format!("article {a} → {b}"),
+            "certainty",
+            &format!("provenance {a}"),
+            &format!("provenance {b}"),
+            "what it says",
+        ]);
         for d in &renumbered {
             t.push_record([
                 format!("`{}`", d.id),
@@ -766,15 +974,30 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
     }
 
     // Areas one rule set does not encode.
-    let unencoded: Vec<&ClauseDiff> = clauses.iter().filter(|d| d.certainty == Certainty::NotEncoded).collect();
+    let unencoded: Vec<&ClauseDiff> = clauses
+        .iter()
+        .filter(|d| d.certainty == Certainty::NotEncoded)
+        .collect();
     if !unencoded.is_empty() {
         let _ = writeln!(out, "## Not encoded in one rule set\n");
         for (side, ed, other) in [(b, &eb, &ea), (a, &ea, &eb)] {
-            let missing: Vec<&&ClauseDiff> = unencoded.iter().filter(|d| ed.clause(&d.id).is_none()).collect();
+            let missing: Vec<&&ClauseDiff> = unencoded
+                .iter()
+                .filter(|d| ed.clause(&d.id).is_none())
+                .collect();
             if missing.is_empty() {
                 continue;
             }
-            let scope = ed.scope.as_ref().map(|s| s.iter().map(|p| format!("`{}`", p.trim_end_matches('.'))).collect::<Vec<_>>().join(", ")).unwrap_or_default();
+            let scope = ed
+                .scope
+                .as_ref()
+                .map(|s| {
+                    s.iter()
+                        .map(|p| format!("`{}`", p.trim_end_matches('.')))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
                 "{} clauses of {} are not part of {side}, which encodes only {scope} (and the clauses it states itself). \
@@ -785,12 +1008,20 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
             let mut by_domain: BTreeMap<(usize, String), Vec<String>> = BTreeMap::new();
             for d in missing {
                 let dom = crate::spec::domain_of(&d.id).to_string();
-                by_domain.entry((spec.domain_rank(&d.id), dom)).or_default().push(format!("`{}`", d.id));
+                by_domain
+                    .entry((spec.domain_rank(&d.id), dom))
+                    .or_default()
+                    .push(format!("`{}`", d.id));
             }
             let mut t = tabled::builder::Builder::default();
             t.push_record(["area", "clauses", "ids"]);
             for ((_, dom), ids) in by_domain {
-                let name = spec.domains().iter().find(|x| x.id == dom).map(|x| x.name.clone()).unwrap_or(dom);
+                let name = spec
+                    .domains()
+                    .iter()
+                    .find(|x| x.id == dom)
+                    .map(|x| x.name.clone())
+                    .unwrap_or(dom);
                 t.push_record([name, ids.len().to_string(), ids.join(", ")]);
             }
             out.push_str(&crate::markdown::table_text(t, true));
@@ -812,15 +1043,31 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
             let _ = writeln!(out, "![the position of `{}`](diagrams/{name})\n", case.id);
             diagrams.push((name, svg));
         }
-        let input = serde_yaml::to_value(&case.input).map(|v| super::yaml(&v)).unwrap_or_default();
-        let _ = writeln!(out, "<details><summary>input</summary>\n\n```yaml\n{}```\n</details>\n", input);
+        let input = serde_yaml::to_value(&case.input)
+            .map(|v| super::yaml(&v))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "<details><summary>input</summary>\n\n```yaml\n{}```\n</details>\n",
+            input
+        );
         let mut t = tabled::builder::Builder::default();
         t.push_record(["", a, b]);
-        t.push_record(["answer".to_string(), cell(&readable_text(&d.a.text)), cell(&readable_text(&d.b.text))]);
+        t.push_record([
+            "answer".to_string(),
+            cell(&readable_text(&d.a.text)),
+            cell(&readable_text(&d.b.text)),
+        ]);
         t.push_record(["from", d.a.from, d.b.from]);
         out.push_str(&crate::markdown::table_text(t, true));
         out.push_str("\n\n");
-        let _ = writeln!(out, "Certainty: *{}*.\n", d.certainty().map(Certainty::label).unwrap_or("differs (no single clause found)"));
+        let _ = writeln!(
+            out,
+            "Certainty: *{}*.\n",
+            d.certainty()
+                .map(Certainty::label)
+                .unwrap_or("differs (no single clause found)")
+        );
         if d.causes.is_empty() {
             let _ = writeln!(
                 out,
@@ -837,16 +1084,33 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
                         (true, false) => "cited",
                         (false, _) => "not cited; the answer depends on it",
                     };
-                    let target = if c.kind == Kind::Renumbered { String::new() } else { format!("(#{})", anchor(&c.clause)) };
-                    let link = if target.is_empty() { format!("`{}`", c.clause) } else { format!("[`{}`]{target}", c.clause) };
+                    let target = if c.kind == Kind::Renumbered {
+                        String::new()
+                    } else {
+                        format!("(#{})", anchor(&c.clause))
+                    };
+                    let link = if target.is_empty() {
+                        format!("`{}`", c.clause)
+                    } else {
+                        format!("[`{}`]{target}", c.clause)
+                    };
                     format!("{link} ({}, {}; {how})", c.kind.name(), c.certainty.label())
                 })
                 .collect();
             let _ = writeln!(out, "Caused by: {}.\n", causes.join(", "));
         }
-        let _ = writeln!(out, "<details><summary>answers as JSON</summary>\n\n- {a}: `{}`\n- {b}: `{}`\n</details>\n", cell(&d.a.text), cell(&d.b.text));
+        let _ = writeln!(
+            out,
+            "<details><summary>answers as JSON</summary>\n\n- {a}: `{}`\n- {b}: `{}`\n</details>\n",
+            cell(&d.a.text),
+            cell(&d.b.text)
+        );
         if let Some(n) = &case.note {
-            let _ = writeln!(out, "<details><summary>how the answer was computed</summary>\n\n{}\n</details>\n", n.trim());
+            let _ = writeln!(
+                out,
+                "<details><summary>how the answer was computed</summary>\n\n{}\n</details>\n",
+                n.trim()
+            );
         }
     }
     let figures = format!(
@@ -860,8 +1124,22 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
         counts(Kind::Renumbered),
         behaviour.len()
     );
-    let unencoded = named.into_iter().map(|(base, u)| (base.to_string(), u.clone())).collect();
-    Ok(DiffReport { markdown: out, diagrams, figures, clauses, behaviour, changes, assumed, unencoded, from: a.to_string(), to: b.to_string() })
+    let unencoded = named
+        .into_iter()
+        .map(|(base, u)| (base.to_string(), u.clone()))
+        .collect();
+    Ok(DiffReport {
+        markdown: out,
+        diagrams,
+        figures,
+        clauses,
+        behaviour,
+        changes,
+        assumed,
+        unencoded,
+        from: a.to_string(),
+        to: b.to_string(),
+    })
 }
 
 impl DiffReport {
@@ -872,7 +1150,13 @@ impl DiffReport {
     pub fn to_json(&self) -> Value {
         use serde_json::json;
         let count = |c: Certainty| self.clauses.iter().filter(|d| d.certainty == c).count();
-        let kinds = [Kind::Added, Kind::Removed, Kind::Changed, Kind::Renumbered, Kind::Unchanged];
+        let kinds = [
+            Kind::Added,
+            Kind::Removed,
+            Kind::Changed,
+            Kind::Renumbered,
+            Kind::Unchanged,
+        ];
         let assumed = |n: &Assumed| json!({"clauses": n.clauses, "assumed": n.assumed, "inherited": n.inherited, "own_text": n.own_text, "secondary": n.secondary});
         let prov = |c: &Option<Clause>| {
             c.as_ref().map(|c| json!({"status": c.provenance.status.name(), "source": c.provenance.source, "ref": c.provenance.r#ref, "inherited_from": c.inherited_from}))
@@ -941,11 +1225,20 @@ fn readable(v: &Value) -> String {
         Value::Number(n) => n.to_string(),
         Value::String(s) => words(s),
         Value::Array(items) if items.is_empty() => "none".into(),
-        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => items.iter().map(readable).collect::<Vec<_>>().join(" "),
-        Value::Array(items) => items.iter().enumerate().map(|(i, x)| format!("({}) {}", i + 1, readable(x))).collect::<Vec<_>>().join("; "),
+        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => {
+            items.iter().map(readable).collect::<Vec<_>>().join(" ")
+        }
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| format!("({}) {}", i + 1, readable(x)))
+            .collect::<Vec<_>>()
+            .join("; "),
         Value::Object(m) => {
             let mut parts = Vec::new();
-            let head = ["result", "verdict", "decision", "state"].into_iter().find(|k| m.get(*k).is_some_and(|v| !v.is_null()));
+            let head = ["result", "verdict", "decision", "state"]
+                .into_iter()
+                .find(|k| m.get(*k).is_some_and(|v| !v.is_null()));
             let mut used: Vec<&str> = Vec::new();
             if let Some(h) = head {
                 let mut s = readable(&m[h]);
@@ -965,7 +1258,11 @@ fn readable(v: &Value) -> String {
                     continue;
                 }
                 let text = readable(val);
-                parts.push(if val.as_object().is_some_and(|o| o.len() > 1) { format!("{}: ({text})", words(k)) } else { format!("{}: {text}", words(k)) });
+                parts.push(if val.as_object().is_some_and(|o| o.len() > 1) {
+                    format!("{}: ({text})", words(k))
+                } else {
+                    format!("{}: {text}", words(k))
+                });
             }
             parts.join(", ")
         }
@@ -1018,14 +1315,20 @@ fn provenance(c: Option<&Clause>) -> String {
         None => "—".into(),
         Some(c) => match &c.inherited_from {
             Some(p) => format!("{} (inherited from {p})", c.provenance.status.name()),
-            None => format!("{} ({})", c.provenance.status.name(), source_link(&c.provenance.source)),
+            None => format!(
+                "{} ({})",
+                c.provenance.status.name(),
+                source_link(&c.provenance.source)
+            ),
         },
     }
 }
 
 /// A heading anchor as GitHub makes it from a clause id (`result.illegal_move` → `resultillegal_move`).
 fn anchor(id: &str) -> String {
-    id.chars().filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect()
+    id.chars()
+        .filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+        .collect()
 }
 
 fn provenance_line(c: &Clause, spec: &Spec) -> String {
@@ -1048,7 +1351,13 @@ fn clause_details(out: &mut String, d: &ClauseDiff, a: &str, b: &str, spec: &Spe
     let _ = writeln!(out, "*{}*, {}.\n", d.kind.name(), d.certainty.label());
     for (side, c) in [(a, &d.a), (b, &d.b)] {
         if let Some(c) = c {
-            let _ = writeln!(out, "- {side}, art. {}: {}  \n  provenance: {}", article(Some(c)), c.summary, provenance_line(c, spec));
+            let _ = writeln!(
+                out,
+                "- {side}, art. {}: {}  \n  provenance: {}",
+                article(Some(c)),
+                c.summary,
+                provenance_line(c, spec)
+            );
         }
     }
     out.push('\n');
@@ -1066,16 +1375,31 @@ fn clause_details(out: &mut String, d: &ClauseDiff, a: &str, b: &str, spec: &Spe
                     continue;
                 }
                 let (sx, sy) = match (vx, vy) {
-                    (Some(p), Some(q)) if p.chars().count() + q.chars().count() > 40 => inline_diff(p, q),
-                    _ => (vx.map(|v| format!("`{}`", cell(v))).unwrap_or_else(|| "—".into()), vy.map(|v| format!("`{}`", cell(v))).unwrap_or_else(|| "—".into())),
+                    (Some(p), Some(q)) if p.chars().count() + q.chars().count() > 40 => {
+                        inline_diff(p, q)
+                    }
+                    _ => (
+                        vx.map(|v| format!("`{}`", cell(v)))
+                            .unwrap_or_else(|| "—".into()),
+                        vy.map(|v| format!("`{}`", cell(v)))
+                            .unwrap_or_else(|| "—".into()),
+                    ),
                 };
-                t.push_record([format!("`{}`", if k.is_empty() { "data" } else { k }), sx, sy]);
+                t.push_record([
+                    format!("`{}`", if k.is_empty() { "data" } else { k }),
+                    sx,
+                    sy,
+                ]);
             }
             out.push_str(&crate::markdown::table_text(t, true));
             out.push_str("\n\n");
         }
         (Some(c), None) | (None, Some(c)) => {
-            let _ = writeln!(out, "<details><summary>data</summary>\n\n```yaml\n{}```\n</details>\n", super::yaml(&c.data));
+            let _ = writeln!(
+                out,
+                "<details><summary>data</summary>\n\n```yaml\n{}```\n</details>\n",
+                super::yaml(&c.data)
+            );
         }
         _ => {}
     }
@@ -1109,7 +1433,10 @@ pub(crate) fn inline_diff(old: &str, new: &str) -> (String, String) {
     let (mut x, mut y) = (String::new(), String::new());
     for ch in diff.iter_all_changes() {
         let v = cell(ch.value());
-        let word = !v.trim().is_empty() && !v.chars().all(|c| matches!(c, ' ' | ',' | '[' | ']' | '{' | '}' | ':'));
+        let word = !v.trim().is_empty()
+            && !v
+                .chars()
+                .all(|c| matches!(c, ' ' | ',' | '[' | ']' | '{' | '}' | ':'));
         match ch.tag() {
             ChangeTag::Equal => {
                 x.push_str(&v);
@@ -1149,9 +1476,15 @@ mod tests {
     #[test]
     fn inline_diff_marks_words() {
         let (x, y) = inline_diff("[小分, 胜局, 直胜]", "[小分, 胜局, 直胜, 后手胜局]");
-        assert_eq!((x.as_str(), y.as_str()), ("[小分, 胜局, 直胜]", "[小分, 胜局, 直胜, **后手胜局**]"));
+        assert_eq!(
+            (x.as_str(), y.as_str()),
+            ("[小分, 胜局, 直胜]", "[小分, 胜局, 直胜, **后手胜局**]")
+        );
         let (x, y) = inline_diff("the claimant only", "each side");
-        assert_eq!((x.as_str(), y.as_str()), ("~~the~~ ~~claimant~~ ~~only~~", "**each** **side**"));
+        assert_eq!(
+            (x.as_str(), y.as_str()),
+            ("~~the~~ ~~claimant~~ ~~only~~", "**each** **side**")
+        );
     }
 
     #[test]
@@ -1164,13 +1497,20 @@ mod tests {
 
     #[test]
     fn rule_set_ids_and_case_applicability() {
-        assert_eq!(parts("cxa-2011+provincial-2012-open"), ("cxa-2011", Some("provincial-2012-open")));
+        assert_eq!(
+            parts("cxa-2011+provincial-2012-open"),
+            ("cxa-2011", Some("provincial-2012-open"))
+        );
         let case = Case::parse(
             "x/c.yaml",
             "id: c\ndescription: d\nclauses: [a.b]\neditions: [cxa-2011, cxa-2020]\nquery: perft\ninput: {fen: f, depth: 1}\nexpect_by_edition:\n  cxa-2011: {nodes: 1}\n  cxa-2020: {nodes: 2}\n",
         )
         .unwrap();
-        assert!(applies(&case, "cxa-2011+provincial-2012-open") && applies(&case, "cxa-2020") && !applies(&case, "cxa-1999"));
+        assert!(
+            applies(&case, "cxa-2011+provincial-2012-open")
+                && applies(&case, "cxa-2020")
+                && !applies(&case, "cxa-1999")
+        );
         assert!(written(&case, "cxa-2011+provincial-2012-open").is_none());
         assert!(written(&case, "cxa-2020").is_some());
     }

@@ -28,7 +28,6 @@ use crate::conform::coverage::Coverage;
 use crate::conform::suite::{SpecFacts, Suite};
 use crate::spec::Spec;
 
-
 /// The rule-set pairs whose differences are checked in as `reports/diff-A-B.md`, older
 /// first. Extend this list to add a report; a pair naming a rule set the spec lacks is
 /// skipped (and listed as such in `reports/README.md`).
@@ -47,7 +46,6 @@ pub const DIR: &str = "reports";
 pub(crate) fn diff_file(a: &str, b: &str) -> String {
     format!("diff-{a}-{b}.md")
 }
-
 
 /// Everything `xqspec report` writes.
 #[derive(Clone, Debug, Default)]
@@ -104,7 +102,10 @@ impl MeasuredOn {
         match text.lines().find(|l| l.starts_with("Measured on suite ")) {
             None => Some(format!("records no `Measured on suite …` line: {rerun}")),
             Some(l) if l == self.line() => None,
-            Some(l) => Some(format!("says `{l}`, but the suite is now: {}; {rerun}", self.line())),
+            Some(l) => Some(format!(
+                "says `{l}`, but the suite is now: {}; {rerun}",
+                self.line()
+            )),
         }
     }
 }
@@ -118,7 +119,10 @@ struct IndexLine {
 
 /// Generates every report from `spec` and `suite`.
 pub fn generate(spec: &Spec, suite: &Suite) -> Result<Generated, String> {
-    let mut g = Generated { suite: MeasuredOn::of(suite)?, ..Generated::default() };
+    let mut g = Generated {
+        suite: MeasuredOn::of(suite)?,
+        ..Generated::default()
+    };
     let mut index = Vec::new();
 
     let facts = SpecFacts::from_spec(spec);
@@ -160,16 +164,26 @@ pub fn generate(spec: &Spec, suite: &Suite) -> Result<Generated, String> {
 
     for (a, b) in DIFFS {
         let file = diff_file(a, b);
-        let missing: Vec<&str> = [*a, *b].into_iter().filter(|id| spec.ruleset(id).is_err()).collect();
+        let missing: Vec<&str> = [*a, *b]
+            .into_iter()
+            .filter(|id| spec.ruleset(id).is_err())
+            .collect();
         if !missing.is_empty() {
-            g.skipped.push((file, format!("rule set `{}` is not in the spec", missing.join("`, `"))));
+            g.skipped.push((
+                file,
+                format!("rule set `{}` is not in the spec", missing.join("`, `")),
+            ));
             continue;
         }
         let d = diff::diff(spec, suite, a, b)?;
         for (name, svg) in d.diagrams {
             g.files.entry(format!("diagrams/{name}")).or_insert(svg);
         }
-        index.push(IndexLine { file: file.clone(), purpose: diff::purpose(a, b), figures: d.figures });
+        index.push(IndexLine {
+            file: file.clone(),
+            purpose: diff::purpose(a, b),
+            figures: d.figures,
+        });
         g.files.insert(file, d.markdown);
     }
     index.push(IndexLine {
@@ -177,7 +191,8 @@ pub fn generate(spec: &Spec, suite: &Suite) -> Result<Generated, String> {
         purpose: "For implementers and users choosing a program: every third-party xiangqi program we could install, run over the suite, with a scoreboard by area and each failure with a smallest case to report upstream. Measured by hand (`python3 conformance/adapters/measure.py`), not by CI; `report --check` fails when it was measured on another suite.".into(),
         figures: g.suite.line().trim_end_matches('.').replace("Measured on suite", "suite"),
     });
-    g.files.insert("README.md".into(), readme(&index, &g.skipped));
+    g.files
+        .insert("README.md".into(), readme(&index, &g.skipped));
     Ok(g)
 }
 
@@ -191,7 +206,13 @@ fn readme(index: &[IndexLine], skipped: &[(String, String)]) -> String {
          | report | what it is for | figures |\n|---|---|---|\n",
     );
     for l in index {
-        let _ = writeln!(out, "| [{0}]({0}) | {1} | {2} |", l.file, crate::markdown::cell(&l.purpose), crate::markdown::cell(&l.figures));
+        let _ = writeln!(
+            out,
+            "| [{0}]({0}) | {1} | {2} |",
+            l.file,
+            crate::markdown::cell(&l.purpose),
+            crate::markdown::cell(&l.figures)
+        );
     }
     out.push_str(
         "\nAny two rule sets can be compared on demand: `xqspec diff A B [--write FILE]`, where a rule set is an \
@@ -210,7 +231,8 @@ fn readme(index: &[IndexLine], skipped: &[(String, String)]) -> String {
 /// Writes every generated file under `root`, and removes diagrams no report uses.
 pub fn write(root: &Path, g: &Generated) -> Result<Vec<String>, String> {
     let mut written = Vec::new();
-    std::fs::create_dir_all(root.join("diagrams")).map_err(|e| format!("{}: {e}", root.display()))?;
+    std::fs::create_dir_all(root.join("diagrams"))
+        .map_err(|e| format!("{}: {e}", root.display()))?;
     for (path, text) in &g.files {
         let p = root.join(path);
         if std::fs::read_to_string(&p).ok().as_deref() != Some(text.as_str()) {
@@ -234,22 +256,39 @@ pub fn check(root: &Path, g: &Generated) -> Vec<String> {
         let p = root.join(path);
         match std::fs::read_to_string(&p) {
             Ok(old) if &old == text => {}
-            Ok(_) => out.push(format!("{} is stale: run `xqspec report --write`", p.display())),
-            Err(_) => out.push(format!("{} is missing: run `xqspec report --write`", p.display())),
+            Ok(_) => out.push(format!(
+                "{} is stale: run `xqspec report --write`",
+                p.display()
+            )),
+            Err(_) => out.push(format!(
+                "{} is missing: run `xqspec report --write`",
+                p.display()
+            )),
         }
     }
     for extra in extra_files(root, g) {
-        out.push(format!("{} is no longer generated: run `xqspec report --write` (it removes it)", root.join(extra).display()));
+        out.push(format!(
+            "{} is no longer generated: run `xqspec report --write` (it removes it)",
+            root.join(extra).display()
+        ));
     }
     for u in &g.uncovered {
-        out.push(format!("clause {u} is neither cited by a case nor exempt (conformance/exemptions.yaml)"));
+        out.push(format!(
+            "clause {u} is neither cited by a case nor exempt (conformance/exemptions.yaml)"
+        ));
     }
     for n in &g.needless_exemptions {
-        out.push(format!("clause {n} is exempt but a case cites it: remove the exemption"));
+        out.push(format!(
+            "clause {n} is exempt but a case cites it: remove the exemption"
+        ));
     }
     let p = root.join(IMPLEMENTATIONS);
     match std::fs::read_to_string(&p) {
-        Ok(text) => out.extend(g.suite.stale(&text).map(|why| format!("{} {why}", p.display()))),
+        Ok(text) => out.extend(
+            g.suite
+                .stale(&text)
+                .map(|why| format!("{} {why}", p.display())),
+        ),
         Err(e) => out.push(format!("{}: {e}", p.display())),
     }
     out
@@ -261,7 +300,11 @@ fn extra_files(root: &Path, g: &Generated) -> Vec<String> {
     let mut out = Vec::new();
     let list = |dir: &Path| -> Vec<String> {
         std::fs::read_dir(dir)
-            .map(|d| d.filter_map(|e| e.ok()).filter_map(|e| e.file_name().into_string().ok()).collect())
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .filter_map(|e| e.file_name().into_string().ok())
+                    .collect()
+            })
             .unwrap_or_default()
     };
     for name in list(&root.join("diagrams")) {
@@ -294,9 +337,25 @@ pub(crate) fn scalar(v: &serde_yaml::Value) -> Option<String> {
         Null => Some("null".into()),
         Bool(b) => Some(b.to_string()),
         Number(n) => Some(n.to_string()),
-        String(s) => Some(serde_yaml::to_string(s).unwrap_or_default().trim_end().to_string()),
-        Sequence(items) if items.iter().all(|i| scalar(i).is_some() && !i.is_sequence()) => {
-            Some(format!("[{}]", items.iter().filter_map(scalar).collect::<Vec<_>>().join(", ")))
+        String(s) => Some(
+            serde_yaml::to_string(s)
+                .unwrap_or_default()
+                .trim_end()
+                .to_string(),
+        ),
+        Sequence(items)
+            if items
+                .iter()
+                .all(|i| scalar(i).is_some() && !i.is_sequence()) =>
+        {
+            Some(format!(
+                "[{}]",
+                items
+                    .iter()
+                    .filter_map(scalar)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
         }
         Tagged(t) => scalar(&t.value),
         _ => None,
@@ -350,7 +409,15 @@ pub(crate) fn leaves(v: &serde_yaml::Value) -> BTreeMap<String, String> {
             serde_yaml::Value::Mapping(m) if !m.is_empty() => {
                 for (k, val) in m {
                     let key = scalar(k).unwrap_or_default();
-                    walk(val, if path.is_empty() { key } else { format!("{path}.{key}") }, out);
+                    walk(
+                        val,
+                        if path.is_empty() {
+                            key
+                        } else {
+                            format!("{path}.{key}")
+                        },
+                        out,
+                    );
                 }
             }
             serde_yaml::Value::Sequence(items) if !items.is_empty() => {
@@ -380,7 +447,16 @@ mod tests {
     fn leaves_flatten_mappings_and_lists_of_mappings() {
         let l = leaves(&y("{a: 1, b: [x, y], c: [{d: 2}, {e: {f: null}}], g: {}}"));
         let got: Vec<(&str, &str)> = l.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        assert_eq!(got, [("a", "1"), ("b", "[x, y]"), ("c[0].d", "2"), ("c[1].e.f", "null"), ("g", "{}")]);
+        assert_eq!(
+            got,
+            [
+                ("a", "1"),
+                ("b", "[x, y]"),
+                ("c[0].d", "2"),
+                ("c[1].e.f", "null"),
+                ("g", "{}")
+            ]
+        );
     }
 
     #[test]

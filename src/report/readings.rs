@@ -74,12 +74,21 @@ pub struct ReadingEvidence {
 impl ReadingEvidence {
     /// The diagrams (the books') that change without the reading, verdict or class.
     pub fn dependent_diagrams(&self) -> Vec<&str> {
-        self.changes.iter().filter(|c| Group::is_diagram(&c.case)).map(|c| c.case.as_str()).collect()
+        self.changes
+            .iter()
+            .filter(|c| Group::is_diagram(&c.case))
+            .map(|c| c.case.as_str())
+            .collect()
     }
 
     /// The shared 2020 diagrams whose verdict changes without the reading.
     pub fn book_verdicts(&self) -> usize {
-        self.changes.iter().filter(|c| matches!(Group::of(&c.case), Group::Ch8 | Group::Ch9) && c.verdict.is_some()).count()
+        self.changes
+            .iter()
+            .filter(|c| {
+                matches!(Group::of(&c.case), Group::Ch8 | Group::Ch9) && c.verdict.is_some()
+            })
+            .count()
     }
 }
 
@@ -96,14 +105,30 @@ pub struct RuleSetReadings {
 
 fn expected_verdict(case: &Case, edition: &str) -> Option<String> {
     match case.expected(edition)? {
-        Expected::Answer(w) => w.get("ruling")?.get("verdict")?.as_str().map(str::to_string),
+        Expected::Answer(w) => w
+            .get("ruling")?
+            .get("verdict")?
+            .as_str()
+            .map(str::to_string),
         Expected::Reject(_) => None,
     }
 }
 
-fn compare(case: &Case, edition: &str, with: &Ruling, off: &Ruling, rep: &RepetitionRules, rep_off: &RepetitionRules) -> Option<Change> {
+fn compare(
+    case: &Case,
+    edition: &str,
+    with: &Ruling,
+    off: &Ruling,
+    rep: &RepetitionRules,
+    rep_off: &RepetitionRules,
+) -> Option<Change> {
     let name = |r: &RepetitionRules, c: usize| r.classes[c].name.clone();
-    let verdict = (with.verdict != off.verdict).then(|| (with.verdict.name().to_string(), off.verdict.name().to_string()));
+    let verdict = (with.verdict != off.verdict).then(|| {
+        (
+            with.verdict.name().to_string(),
+            off.verdict.name().to_string(),
+        )
+    });
     let mut classes = Vec::new();
     for (n, (a, b)) in with.plies.iter().zip(&off.plies).enumerate() {
         let (ca, cb) = (name(rep, a.facts.class), name(rep_off, b.facts.class));
@@ -116,7 +141,12 @@ fn compare(case: &Case, edition: &str, with: &Ruling, off: &Ruling, rep: &Repeti
     }
     let want = expected_verdict(case, edition);
     let right = |r: &Ruling| want.as_deref() == Some(r.verdict.name());
-    Some(Change { case: case.id.clone(), verdict, classes, right: (right(with), right(off)) })
+    Some(Change {
+        case: case.id.clone(),
+        verdict,
+        classes,
+        right: (right(with), right(off)),
+    })
 }
 
 /// Every reading of every rule set of the spec with 棋例 clauses, each switched off alone
@@ -126,15 +156,27 @@ pub fn evidence(spec: &Spec, suite: &Suite) -> Result<Vec<RuleSetReadings>, Stri
     let mut out = Vec::new();
     for ed in spec.editions() {
         let id = ed.id.as_str();
-        let rs = RuleSet::compile(ed.clone()).map_err(|e| format!("rule set {id} does not compile: {e}"))?;
-        let Some(rep) = rs.repetition.as_ref() else { continue };
+        let rs = RuleSet::compile(ed.clone())
+            .map_err(|e| format!("rule set {id} does not compile: {e}"))?;
+        let Some(rep) = rs.repetition.as_ref() else {
+            continue;
+        };
         let cases: Vec<(&Case, RulingQuery)> = suite
             .cases
             .iter()
-            .filter(|c| c.query == "ruling" && c.overlay.is_none() && c.editions.iter().any(|e| e == id))
-            .filter_map(|c| serde_json::from_value::<RulingQuery>(serde_json::Value::Object(c.input.clone())).ok().map(|q| (c, q)))
+            .filter(|c| {
+                c.query == "ruling" && c.overlay.is_none() && c.editions.iter().any(|e| e == id)
+            })
+            .filter_map(|c| {
+                serde_json::from_value::<RulingQuery>(serde_json::Value::Object(c.input.clone()))
+                    .ok()
+                    .map(|q| (c, q))
+            })
             .collect();
-        let base: Vec<Option<Ruling>> = cases.iter().map(|(_, q)| rule(&rs.vm, rep, q).ok()).collect();
+        let base: Vec<Option<Ruling>> = cases
+            .iter()
+            .map(|(_, q)| rule(&rs.vm, rep, q).ok())
+            .collect();
         let mut readings = Vec::new();
         for r in &rep.readings {
             let compiled;
@@ -142,8 +184,19 @@ pub fn evidence(spec: &Spec, suite: &Suite) -> Result<Vec<RuleSetReadings>, Stri
                 Some((_, v)) => v,
                 None => {
                     compiled = RepetitionRules::compile(&without(ed, &r.name), &rs.vm)
-                        .map_err(|e| format!("rule set {id} without `{}` does not compile: {}", r.name, e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")))?
-                        .ok_or_else(|| format!("rule set {id} without `{}` has no repetition rules", r.name))?
+                        .map_err(|e| {
+                            format!(
+                                "rule set {id} without `{}` does not compile: {}",
+                                r.name,
+                                e.iter()
+                                    .map(|e| e.to_string())
+                                    .collect::<Vec<_>>()
+                                    .join("; ")
+                            )
+                        })?
+                        .ok_or_else(|| {
+                            format!("rule set {id} without `{}` has no repetition rules", r.name)
+                        })?
                         .without_variants();
                     &compiled
                 }
@@ -155,9 +208,16 @@ pub fn evidence(spec: &Spec, suite: &Suite) -> Result<Vec<RuleSetReadings>, Stri
                     changes.extend(compare(case, id, with, &o, rep, off));
                 }
             }
-            readings.push(ReadingEvidence { reading: r.clone(), changes });
+            readings.push(ReadingEvidence {
+                reading: r.clone(),
+                changes,
+            });
         }
-        out.push(RuleSetReadings { id: id.to_string(), readings, cases: cases.len() });
+        out.push(RuleSetReadings {
+            id: id.to_string(),
+            readings,
+            cases: cases.len(),
+        });
     }
     Ok(out)
 }
@@ -165,14 +225,27 @@ pub fn evidence(spec: &Spec, suite: &Suite) -> Result<Vec<RuleSetReadings>, Stri
 /// The diagrams a reading of rule set `rs` rests on: its own dependent diagrams, or, for a
 /// reading whose data `rs` inherits unchanged from the edition that writes it (a derived
 /// edition has no diagrams of its own), that edition's, with its id.
-pub fn diagrams_of<'a>(all: &'a [RuleSetReadings], rs: &'a RuleSetReadings, r: &'a ReadingEvidence) -> (Vec<&'a str>, Option<&'a str>) {
+pub fn diagrams_of<'a>(
+    all: &'a [RuleSetReadings],
+    rs: &'a RuleSetReadings,
+    r: &'a ReadingEvidence,
+) -> (Vec<&'a str>, Option<&'a str>) {
     let own = r.dependent_diagrams();
     if own.len() >= 2 {
         return (own, None);
     }
-    let parent = all.iter().find(|o| o.id == r.reading.data_from && o.id != rs.id);
-    match parent.and_then(|p| p.readings.iter().find(|o| o.reading.name == r.reading.name && o.reading.reading == r.reading.reading).map(|o| (p, o))) {
-        Some((p, o)) if o.dependent_diagrams().len() > own.len() => (o.dependent_diagrams(), Some(p.id.as_str())),
+    let parent = all
+        .iter()
+        .find(|o| o.id == r.reading.data_from && o.id != rs.id);
+    match parent.and_then(|p| {
+        p.readings
+            .iter()
+            .find(|o| o.reading.name == r.reading.name && o.reading.reading == r.reading.reading)
+            .map(|o| (p, o))
+    }) {
+        Some((p, o)) if o.dependent_diagrams().len() > own.len() => {
+            (o.dependent_diagrams(), Some(p.id.as_str()))
+        }
         _ => (own, None),
     }
 }
@@ -200,22 +273,71 @@ pub fn report(all: &[RuleSetReadings], spec: &Spec) -> (String, String) {
     let mut weak_total = 0;
     let mut figures = Vec::new();
     for rs in all {
-        let text = rs.readings.iter().filter(|r| r.reading.reading.basis == ReadingBasis::Text).count();
-        let weak: Vec<&ReadingEvidence> = rs.readings.iter().filter(|r| r.reading.reading.basis == ReadingBasis::Inferred && diagrams_of(all, rs, r).0.len() <= 1).collect();
+        let text = rs
+            .readings
+            .iter()
+            .filter(|r| r.reading.reading.basis == ReadingBasis::Text)
+            .count();
+        let weak: Vec<&ReadingEvidence> = rs
+            .readings
+            .iter()
+            .filter(|r| {
+                r.reading.reading.basis == ReadingBasis::Inferred
+                    && diagrams_of(all, rs, r).0.len() <= 1
+            })
+            .collect();
         weak_total += weak.len();
-        let _ = writeln!(out, "| {} | {} | {} | {} | {} | {} |", rs.id, rs.cases, rs.readings.len(), text, rs.readings.len() - text, weak.len());
-        figures.push(format!("{}: {} text, {} inferred", rs.id, text, rs.readings.len() - text));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            rs.id,
+            rs.cases,
+            rs.readings.len(),
+            text,
+            rs.readings.len() - text,
+            weak.len()
+        );
+        figures.push(format!(
+            "{}: {} text, {} inferred",
+            rs.id,
+            text,
+            rs.readings.len() - text
+        ));
     }
-    let names: std::collections::BTreeSet<&str> = all.iter().flat_map(|rs| rs.readings.iter().map(|r| r.reading.name.as_str())).collect();
-    let _ = writeln!(out, "\n{} distinct switches over all rule sets: {}.", names.len(), names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "));
+    let names: std::collections::BTreeSet<&str> = all
+        .iter()
+        .flat_map(|rs| rs.readings.iter().map(|r| r.reading.name.as_str()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "\n{} distinct switches over all rule sets: {}.",
+        names.len(),
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
 
     out.push_str("\n## Inferred readings that at most one diagram depends on\n\n");
     if weak_total == 0 {
         out.push_str("None: every inferred reading changes the ruling of at least two diagrams.\n");
     }
     for rs in all {
-        for r in rs.readings.iter().filter(|r| r.reading.reading.basis == ReadingBasis::Inferred && diagrams_of(all, rs, r).0.len() <= 1) {
-            let _ = writeln!(out, "- {} `{}`: {}", rs.id, r.reading.name, r.dependent_diagrams().first().copied().unwrap_or("no diagram"));
+        for r in rs.readings.iter().filter(|r| {
+            r.reading.reading.basis == ReadingBasis::Inferred
+                && diagrams_of(all, rs, r).0.len() <= 1
+        }) {
+            let _ = writeln!(
+                out,
+                "- {} `{}`: {}",
+                rs.id,
+                r.reading.name,
+                r.dependent_diagrams()
+                    .first()
+                    .copied()
+                    .unwrap_or("no diagram")
+            );
         }
     }
 
@@ -228,16 +350,33 @@ pub fn report(all: &[RuleSetReadings], spec: &Spec) -> (String, String) {
         out.push_str("| reading | clauses | basis | found on | ch8 图 | ch9 参考图 | AXF | suite | verdicts right with / without |\n|---|---|---|---|---|---|---|---|---|\n");
         for r in &rs.readings {
             let count = |g: Group| {
-                let cs: Vec<&Change> = r.changes.iter().filter(|c| Group::of(&c.case) == g).collect();
+                let cs: Vec<&Change> = r
+                    .changes
+                    .iter()
+                    .filter(|c| Group::of(&c.case) == g)
+                    .collect();
                 let v = cs.iter().filter(|c| c.verdict.is_some()).count();
                 if cs.is_empty() {
                     "–".to_string()
                 } else {
-                    format!("{} ({} verdict{})", cs.len(), v, if v == 1 { "" } else { "s" })
+                    format!(
+                        "{} ({} verdict{})",
+                        cs.len(),
+                        v,
+                        if v == 1 { "" } else { "s" }
+                    )
                 }
             };
-            let with = r.changes.iter().filter(|c| c.verdict.is_some() && c.right.0).count();
-            let without = r.changes.iter().filter(|c| c.verdict.is_some() && c.right.1).count();
+            let with = r
+                .changes
+                .iter()
+                .filter(|c| c.verdict.is_some() && c.right.0)
+                .count();
+            let without = r
+                .changes
+                .iter()
+                .filter(|c| c.verdict.is_some() && c.right.1)
+                .count();
             let p = &r.reading.reading;
             let _ = writeln!(
                 out,
@@ -245,7 +384,12 @@ pub fn report(all: &[RuleSetReadings], spec: &Spec) -> (String, String) {
                 r.reading.name,
                 rs.id,
                 r.reading.name.replace('_', "-"),
-                r.reading.clauses.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", "),
+                r.reading
+                    .clauses
+                    .iter()
+                    .map(|c| format!("`{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 p.basis.name(),
                 p.found_on.name(),
                 count(Group::Ch8),
@@ -256,7 +400,13 @@ pub fn report(all: &[RuleSetReadings], spec: &Spec) -> (String, String) {
         }
         for r in &rs.readings {
             let _ = writeln!(out, "\n### {} {}\n", rs.id, r.reading.name);
-            let _ = writeln!(out, "{} (found on {}): {}\n", r.reading.reading.basis.name(), r.reading.reading.found_on.name(), super::sources::link(&crate::markdown::cell(&r.reading.reading.r#ref), spec));
+            let _ = writeln!(
+                out,
+                "{} (found on {}): {}\n",
+                r.reading.reading.basis.name(),
+                r.reading.reading.found_on.name(),
+                super::sources::link(&crate::markdown::cell(&r.reading.reading.r#ref), spec)
+            );
             if let (ds, Some(from)) = diagrams_of(all, rs, r) {
                 let _ = writeln!(out, "Inherited unchanged from {from}, where {} diagrams depend on it (this rule set has no diagrams of its own).\n", ds.len());
             }
@@ -280,17 +430,33 @@ pub fn report(all: &[RuleSetReadings], spec: &Spec) -> (String, String) {
             }
         }
     }
-    (out, format!("{}; {weak_total} inferred reading(s) with at most one dependent diagram", figures.join("; ")))
+    (
+        out,
+        format!(
+            "{}; {weak_total} inferred reading(s) with at most one dependent diagram",
+            figures.join("; ")
+        ),
+    )
 }
 
 fn describe(c: &Change) -> String {
     let mut parts = Vec::new();
     if let Some((a, b)) = &c.verdict {
         let mark = |ok: bool| if ok { " ✓" } else { "" };
-        parts.push(format!("verdict {a}{} → {b}{}", mark(c.right.0), mark(c.right.1)));
+        parts.push(format!(
+            "verdict {a}{} → {b}{}",
+            mark(c.right.0),
+            mark(c.right.1)
+        ));
     }
     if !c.classes.is_empty() {
-        parts.push(c.classes.iter().map(|(p, a, b)| format!("ply {p} {a} → {b}")).collect::<Vec<_>>().join(", "));
+        parts.push(
+            c.classes
+                .iter()
+                .map(|(p, a, b)| format!("ply {p} {a} → {b}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
     }
     if parts.is_empty() {
         parts.push("the judged cycle".into());

@@ -13,7 +13,9 @@ use crate::spec::{ProvenanceStatus, Spec};
 fn status_meaning(s: ProvenanceStatus) -> &'static str {
     match s {
         ProvenanceStatus::Verified => "the edition's own text, read by us",
-        ProvenanceStatus::Secondary => "a third party's reproduction of or report on the text; the wording may be imperfect",
+        ProvenanceStatus::Secondary => {
+            "a third party's reproduction of or report on the text; the wording may be imperfect"
+        }
         ProvenanceStatus::Unverified => "third-party code or a single unsourced statement",
         ProvenanceStatus::Inferred => "our own reasoning, not read anywhere",
     }
@@ -25,8 +27,16 @@ pub fn report(spec: &Spec) -> (String, String) {
     // where they are written).
     let mut cited: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
     for ed in spec.editions() {
-        for c in ed.clauses().iter().filter(|c| c.inherited_from.is_none() || c.restated_at.is_some()) {
-            *cited.entry(c.provenance.source.as_str()).or_default().entry(ed.id.as_str()).or_default() += 1;
+        for c in ed
+            .clauses()
+            .iter()
+            .filter(|c| c.inherited_from.is_none() || c.restated_at.is_some())
+        {
+            *cited
+                .entry(c.provenance.source.as_str())
+                .or_default()
+                .entry(ed.id.as_str())
+                .or_default() += 1;
         }
     }
     let mut out = String::from(
@@ -47,15 +57,28 @@ pub fn report(spec: &Spec) -> (String, String) {
     let mut t = tabled::builder::Builder::default();
     t.push_record(["source", "status", "rule sets", "clauses citing it"]);
     for s in spec.sources() {
-        let n: usize = cited.get(s.id.as_str()).map(|m| m.values().sum()).unwrap_or(0);
-        t.push_record([format!("[{0}](#{0})", s.id), s.status.name().to_string(), s.editions.join(", "), n.to_string()]);
+        let n: usize = cited
+            .get(s.id.as_str())
+            .map(|m| m.values().sum())
+            .unwrap_or(0);
+        t.push_record([
+            format!("[{0}](#{0})", s.id),
+            s.status.name().to_string(),
+            s.editions.join(", "),
+            n.to_string(),
+        ]);
     }
     out.push_str(&crate::markdown::table_text(t, true));
     out.push_str("\n\n");
     for s in spec.sources() {
         let _ = writeln!(out, "### {}\n", s.id);
         let _ = writeln!(out, "{}\n", s.title);
-        let _ = writeln!(out, "- **Status**: {} — {}.", s.status.name(), status_meaning(s.status));
+        let _ = writeln!(
+            out,
+            "- **Status**: {} — {}.",
+            s.status.name(),
+            status_meaning(s.status)
+        );
         let _ = writeln!(out, "- **Rule sets**: {}.", s.editions.join(", "));
         let _ = writeln!(out, "- **By**: {}.", cell(&s.by));
         let _ = writeln!(out, "- **How it was read**: {}.", cell(&s.obtained));
@@ -63,12 +86,49 @@ pub fn report(spec: &Spec) -> (String, String) {
         if let Some(n) = &s.note {
             let _ = writeln!(out, "- **Note**: {}.", cell(n));
         }
-        let mut by: Vec<String> = cited.get(s.id.as_str()).map(|m| m.iter().map(|(e, n)| format!("{n} clauses of {e}")).collect()).unwrap_or_default();
-        by.extend(spec.editions().iter().filter(|e| e.toc.as_ref().is_some_and(|t| t.source == s.id)).map(|e| format!("the table of contents of {}", e.id)));
-        by.extend(spec.overlays().iter().filter(|o| o.provenance.source == s.id).map(|o| format!("the overlay {}", o.overlay)));
-        let _ = writeln!(out, "- **Cited by**: {}.\n", if by.is_empty() { "no provenance (named only in other sources' references)".to_string() } else { by.join(", ") });
+        let mut by: Vec<String> = cited
+            .get(s.id.as_str())
+            .map(|m| {
+                m.iter()
+                    .map(|(e, n)| format!("{n} clauses of {e}"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        by.extend(
+            spec.editions()
+                .iter()
+                .filter(|e| e.toc.as_ref().is_some_and(|t| t.source == s.id))
+                .map(|e| format!("the table of contents of {}", e.id)),
+        );
+        by.extend(
+            spec.overlays()
+                .iter()
+                .filter(|o| o.provenance.source == s.id)
+                .map(|o| format!("the overlay {}", o.overlay)),
+        );
+        let _ = writeln!(
+            out,
+            "- **Cited by**: {}.\n",
+            if by.is_empty() {
+                "no provenance (named only in other sources' references)".to_string()
+            } else {
+                by.join(", ")
+            }
+        );
     }
-    let figures = format!("{} sources ({})", spec.sources().count(), ProvenanceStatus::ALL.iter().map(|st| format!("{} {}", spec.sources().filter(|s| s.status == *st).count(), st.name())).collect::<Vec<_>>().join(", "));
+    let figures = format!(
+        "{} sources ({})",
+        spec.sources().count(),
+        ProvenanceStatus::ALL
+            .iter()
+            .map(|st| format!(
+                "{} {}",
+                spec.sources().filter(|s| s.status == *st).count(),
+                st.name()
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     (out, figures)
 }
 
@@ -79,7 +139,8 @@ pub(crate) fn link(text: &str, spec: &Spec) -> String {
     let mut ids: Vec<&str> = spec.sources().map(|s| s.id.as_str()).collect();
     // Longer labels first, so that one label that starts another is not matched inside it.
     ids.sort_by_key(|id| std::cmp::Reverse(id.len()));
-    let word = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '[' | ']' | '#' | '/' | '.' | '`');
+    let word =
+        |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '[' | ']' | '#' | '/' | '.' | '`');
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     'scan: while !rest.is_empty() {
@@ -89,7 +150,11 @@ pub(crate) fn link(text: &str, spec: &Spec) -> String {
                 if let Some(after) = rest.strip_prefix(id) {
                     // A full stop after a label ends a sentence, not a path.
                     let next = after.chars().next();
-                    let ends = next.is_none_or(|c| !word(c) || (c == '.' && after[1..].chars().next().is_none_or(char::is_whitespace)));
+                    let ends = next.is_none_or(|c| {
+                        !word(c)
+                            || (c == '.'
+                                && after[1..].chars().next().is_none_or(char::is_whitespace))
+                    });
                     if ends {
                         out.push_str(&super::diff::source_link(id));
                         rest = after;
@@ -112,8 +177,20 @@ mod tests {
     #[test]
     fn labels_are_linked_as_words_only() {
         let spec = Spec::builtin().unwrap();
-        assert_eq!(link("digest §4, seed-002.", &spec), "[digest](sources.md#digest) §4, [seed-002](sources.md#seed-002).");
-        assert_eq!(link("seed-002-ends, [seed-002](sources.md#seed-002), digests, `digest`", &spec), "seed-002-ends, [seed-002](sources.md#seed-002), digests, `digest`");
-        assert_eq!(link("(art24-2020, digest §11)", &spec), "([art24-2020](sources.md#art24-2020), [digest](sources.md#digest) §11)");
+        assert_eq!(
+            link("digest §4, seed-002.", &spec),
+            "[digest](sources.md#digest) §4, [seed-002](sources.md#seed-002)."
+        );
+        assert_eq!(
+            link(
+                "seed-002-ends, [seed-002](sources.md#seed-002), digests, `digest`",
+                &spec
+            ),
+            "seed-002-ends, [seed-002](sources.md#seed-002), digests, `digest`"
+        );
+        assert_eq!(
+            link("(art24-2020, digest §11)", &spec),
+            "([art24-2020](sources.md#art24-2020), [digest](sources.md#digest) §11)"
+        );
     }
 }

@@ -25,7 +25,10 @@ pub struct RuleRef {
 impl RuleRef {
     /// The reference to a clause.
     pub fn of(c: &Clause) -> RuleRef {
-        RuleRef { clause: c.id.clone(), article: c.article.clone() }
+        RuleRef {
+            clause: c.id.clone(),
+            article: c.article.clone(),
+        }
     }
 
     /// The numeric order of the (first) article (`"4.1.10, 22.1"` → `[4, 1, 10]`; none
@@ -33,7 +36,14 @@ impl RuleRef {
     pub(crate) fn article_order(&self) -> Vec<u32> {
         match &self.article {
             None => vec![u32::MAX],
-            Some(a) => a.split(',').next().unwrap_or("").trim().split('.').map(|p| p.trim().parse().unwrap_or(u32::MAX)).collect(),
+            Some(a) => a
+                .split(',')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .split('.')
+                .map(|p| p.trim().parse().unwrap_or(u32::MAX))
+                .collect(),
         }
     }
 }
@@ -44,7 +54,13 @@ mod rule_ref_tests {
 
     #[test]
     fn articles_order_numerically() {
-        let key = |a: Option<&str>| RuleRef { clause: String::new(), article: a.map(str::to_string) }.article_order();
+        let key = |a: Option<&str>| {
+            RuleRef {
+                clause: String::new(),
+                article: a.map(str::to_string),
+            }
+            .article_order()
+        };
         assert!(key(Some("4.1.9")) < key(Some("4.1.10")));
         assert!(key(Some("4.1.10, 22.1")) < key(Some("24.1")));
         assert!(key(Some("5.8")) < key(None));
@@ -98,7 +114,9 @@ pub struct Reading {
 }
 
 /// Whether a reading is stated by a text or read from diagrams.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize, serde::Serialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ReadingBasis {
     /// A sourced text (an article, a quoted rule statement) states it.
@@ -119,7 +137,9 @@ impl ReadingBasis {
 
 /// Where a reading was found (issue 33's halves: a reading found on one half of the book's
 /// diagrams is measured on the other).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize, serde::Serialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum FoundOn {
     /// In the text itself.
@@ -180,13 +200,18 @@ pub(crate) fn switched_off(data: &Value, name: &str) -> Value {
                 })
                 .collect(),
         ),
-        Value::Tagged(t) => Value::Tagged(Box::new(serde_yaml::value::TaggedValue { tag: t.tag.clone(), value: switched_off(&t.value, name) })),
+        Value::Tagged(t) => Value::Tagged(Box::new(serde_yaml::value::TaggedValue {
+            tag: t.tag.clone(),
+            value: switched_off(&t.value, name),
+        })),
         other => other.clone(),
     }
 }
 
 /// The certainty scale of `rules-digest.md` §0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize, serde::Serialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ProvenanceStatus {
     /// Read in the edition's own text (a seed).
@@ -368,13 +393,23 @@ impl Edition {
             ed.clauses.push(c);
             ed.clauses.sort_by(|a, b| a.id.cmp(&b.id));
         }
-        ed.index = ed.clauses.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
+        ed.index = ed
+            .clauses
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect();
         ed
     }
 
     /// Clauses whose id starts with `prefix` (e.g. `movement.`).
-    pub fn clauses_with_prefix<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a Clause> + 'a {
-        self.clauses.iter().filter(move |c| c.id.starts_with(prefix))
+    pub fn clauses_with_prefix<'a>(
+        &'a self,
+        prefix: &'a str,
+    ) -> impl Iterator<Item = &'a Clause> + 'a {
+        self.clauses
+            .iter()
+            .filter(move |c| c.id.starts_with(prefix))
     }
 }
 
@@ -450,13 +485,25 @@ pub struct SpecError {
 impl SpecError {
     /// An error at `location`, at clause `clause` when there is one.
     pub fn new(location: Location, clause: Option<&str>, message: impl Into<String>) -> SpecError {
-        SpecError { location, clause: clause.map(str::to_string), message: message.into() }
+        SpecError {
+            location,
+            clause: clause.map(str::to_string),
+            message: message.into(),
+        }
     }
 }
 
 impl From<crate::input::InputError> for SpecError {
     fn from(e: crate::input::InputError) -> SpecError {
-        SpecError::new(Location { file: e.origin, line: e.line, column: e.column }, None, e.what)
+        SpecError::new(
+            Location {
+                file: e.origin,
+                line: e.line,
+                column: e.column,
+            },
+            None,
+            e.what,
+        )
     }
 }
 
@@ -518,7 +565,10 @@ impl Spec {
         collect_disk(root, root, &mut files, &mut errors);
         if errors.is_empty() && !files.iter().any(|(p, _)| p.ends_with("/edition.yaml")) {
             errors.push(SpecError::new(
-                Location { file: root.display().to_string(), ..Default::default() },
+                Location {
+                    file: root.display().to_string(),
+                    ..Default::default()
+                },
                 None,
                 "no edition here (a spec folder holds EDITION/edition.yaml and its topic files)",
             ));
@@ -563,7 +613,10 @@ impl Spec {
     /// The rank of a clause id's domain (0 most consequential; unlisted domains last).
     pub fn domain_rank(&self, clause_id: &str) -> usize {
         let d = domain_of(clause_id);
-        self.domains.iter().position(|x| x.id == d).unwrap_or(self.domains.len())
+        self.domains
+            .iter()
+            .position(|x| x.id == d)
+            .unwrap_or(self.domains.len())
     }
 }
 
@@ -584,7 +637,10 @@ fn collect_disk(root: &Path, dir: &Path, out: &mut SpecFiles, errors: &mut Vec<S
         Ok(e) => e,
         Err(e) => {
             errors.push(SpecError::new(
-                Location { file: dir.display().to_string(), ..Default::default() },
+                Location {
+                    file: dir.display().to_string(),
+                    ..Default::default()
+                },
                 None,
                 format!("cannot read directory: {e}"),
             ));
@@ -597,7 +653,11 @@ fn collect_disk(root: &Path, dir: &Path, out: &mut SpecFiles, errors: &mut Vec<S
         if p.is_dir() {
             collect_disk(root, &p, out, errors);
         } else if p.extension().is_some_and(|e| e == "yaml") {
-            let rel = p.strip_prefix(root).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+            let rel = p
+                .strip_prefix(root)
+                .unwrap_or(&p)
+                .to_string_lossy()
+                .replace('\\', "/");
             match crate::input::read_file(&p) {
                 Ok(text) => out.push((rel, text)),
                 Err(e) => errors.push(e.into()),
@@ -637,7 +697,13 @@ mod switch_tests {
     #[test]
     fn switches_are_booleans_through_mappings_outside_conditions() {
         let out = switches(&y("{test: {wins_material: {takes_part: true, kinds: [a]}}, when: {answers_check: true}, patterns: [{same_target: true}], flight_counts: false}"));
-        assert_eq!(out, [("takes_part".to_string(), true), ("flight_counts".to_string(), false)]);
+        assert_eq!(
+            out,
+            [
+                ("takes_part".to_string(), true),
+                ("flight_counts".to_string(), false)
+            ]
+        );
         let off = switched_off(&y("{a: {b: true}, when: {b: true}}"), "b");
         assert_eq!(off, y("{a: {b: false}, when: {b: true}}"));
     }

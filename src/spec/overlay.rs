@@ -80,24 +80,60 @@ impl Overlay {
             .enumerate()
             .filter_map(|(i, l)| {
                 let t = l.trim_start();
-                t.strip_prefix("- clause:").map(|_| Location { file: file.into(), line: i + 1, column: l.len() - t.len() + 3 })
+                t.strip_prefix("- clause:").map(|_| Location {
+                    file: file.into(),
+                    line: i + 1,
+                    column: l.len() - t.len() + 3,
+                })
             })
             .collect();
         if locs.len() != o.changes.len() {
-            locs = vec![Location { file: file.into(), line: 1, column: 1 }; o.changes.len()];
+            locs = vec![
+                Location {
+                    file: file.into(),
+                    line: 1,
+                    column: 1
+                };
+                o.changes.len()
+            ];
         }
         o.locations = locs;
-        let stem = Path::new(file).file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let stem = Path::new(file)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("");
         let mut errors = Vec::new();
-        let at1 = Location { file: file.into(), line: 1, column: 1 };
+        let at1 = Location {
+            file: file.into(),
+            line: 1,
+            column: 1,
+        };
         if !valid_overlay_id(&o.overlay) {
-            errors.push(SpecError::new(at1.clone(), None, format!("overlay id `{}` is not lower-case words joined by hyphens", o.overlay)));
+            errors.push(SpecError::new(
+                at1.clone(),
+                None,
+                format!(
+                    "overlay id `{}` is not lower-case words joined by hyphens",
+                    o.overlay
+                ),
+            ));
         }
         if !stem.is_empty() && file.ends_with(".yaml") && stem != o.overlay {
-            errors.push(SpecError::new(at1.clone(), None, format!("overlay id `{}` differs from its file name `{stem}.yaml`", o.overlay)));
+            errors.push(SpecError::new(
+                at1.clone(),
+                None,
+                format!(
+                    "overlay id `{}` differs from its file name `{stem}.yaml`",
+                    o.overlay
+                ),
+            ));
         }
         if o.changes.is_empty() {
-            errors.push(SpecError::new(at1, None, "an overlay changes at least one clause"));
+            errors.push(SpecError::new(
+                at1,
+                None,
+                "an overlay changes at least one clause",
+            ));
         }
         if errors.is_empty() {
             Ok(o)
@@ -122,7 +158,12 @@ impl Overlay {
 }
 
 fn valid_overlay_id(id: &str) -> bool {
-    !id.is_empty() && id.split('-').all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+    !id.is_empty()
+        && id.split('-').all(|w| {
+            !w.is_empty()
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
 }
 
 /// What kind of YAML value this is, for messages.
@@ -146,31 +187,52 @@ fn fits(old: &serde_yaml::Value, new: &serde_yaml::Value) -> bool {
     match (old, new) {
         (Null, _) => true,
         (Mapping(a), Mapping(b)) => b.iter().all(|(k, v)| a.get(k).is_some_and(|o| fits(o, v))),
-        (Sequence(a), Sequence(b)) => a.is_empty() || b.iter().all(|n| a.iter().any(|o| fits(o, n))),
+        (Sequence(a), Sequence(b)) => {
+            a.is_empty() || b.iter().all(|n| a.iter().any(|o| fits(o, n)))
+        }
         (Number(_), Number(_)) | (String(_), String(_)) | (Bool(_), Bool(_)) => true,
         _ => false,
     }
 }
 
 /// Merges `patch` into `base` (see the module doc). `path` names the place for errors.
-pub fn merge_data(base: &serde_yaml::Value, patch: &serde_yaml::Value, path: &str) -> Result<serde_yaml::Value, String> {
+pub fn merge_data(
+    base: &serde_yaml::Value,
+    patch: &serde_yaml::Value,
+    path: &str,
+) -> Result<serde_yaml::Value, String> {
     use serde_yaml::Value::*;
     match (base, patch) {
         (Mapping(b), Mapping(p)) => {
             let mut out = b.clone();
             for (k, pv) in p {
-                let key: std::string::String = k.as_str().map(str::to_string).unwrap_or_else(|| format!("{k:?}"));
-                let here = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+                let key: std::string::String = k
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("{k:?}"));
+                let here = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
                 let Some(bv) = b.get(k) else {
-                    let known: Vec<std::string::String> = b.keys().filter_map(|k| k.as_str().map(str::to_string)).collect();
-                    return Err(format!("`{here}` is not in the clause's data (it has {})", known.join(", ")));
+                    let known: Vec<std::string::String> = b
+                        .keys()
+                        .filter_map(|k| k.as_str().map(str::to_string))
+                        .collect();
+                    return Err(format!(
+                        "`{here}` is not in the clause's data (it has {})",
+                        known.join(", ")
+                    ));
                 };
                 out.insert(k.clone(), merge_data(bv, pv, &here)?);
             }
             Ok(Mapping(out))
         }
         (Sequence(_), Sequence(_)) if fits(base, patch) => Ok(patch.clone()),
-        (Sequence(_), Sequence(_)) => Err(format!("`{path}`: the new list's items do not have the shape of the old ones")),
+        (Sequence(_), Sequence(_)) => Err(format!(
+            "`{path}`: the new list's items do not have the shape of the old ones"
+        )),
         _ if fits(base, patch) => Ok(patch.clone()),
         _ => Err(format!(
             "`{}` changes shape: it is {} in the edition, the overlay gives {}",
@@ -185,18 +247,34 @@ impl Spec {
     /// The edition `overlay.edition` with the overlay's changes applied: a new edition whose
     /// id is `EDITION+OVERLAY`. Every problem is reported, each at the overlay's line.
     pub fn with_overlay(&self, overlay: &Overlay) -> Result<Edition, SpecErrors> {
-        let file_loc = Location { file: overlay.file.clone(), line: 1, column: 1 };
+        let file_loc = Location {
+            file: overlay.file.clone(),
+            line: 1,
+            column: 1,
+        };
         let Some(base) = self.edition(&overlay.edition) else {
             let known: Vec<&str> = self.editions().iter().map(|e| e.id.as_str()).collect();
             return Err(SpecErrors(vec![SpecError::new(
                 file_loc,
                 None,
-                format!("overlay `{}` names unknown edition `{}` (known: {})", overlay.overlay, overlay.edition, known.join(", ")),
+                format!(
+                    "overlay `{}` names unknown edition `{}` (known: {})",
+                    overlay.overlay,
+                    overlay.edition,
+                    known.join(", ")
+                ),
             )]));
         };
         let mut errors = Vec::new();
         if !self.sources().any(|s| s.id == overlay.provenance.source) {
-            errors.push(SpecError::new(file_loc.clone(), None, format!("provenance cites source `{}`, which spec/sources.yaml does not list", overlay.provenance.source)));
+            errors.push(SpecError::new(
+                file_loc.clone(),
+                None,
+                format!(
+                    "provenance cites source `{}`, which spec/sources.yaml does not list",
+                    overlay.provenance.source
+                ),
+            ));
         }
         let mut ed = base.clone();
         ed.id = overlay.ruleset_id();
@@ -207,13 +285,28 @@ impl Spec {
         ed.unencoded_differences.clear();
         let mut seen = std::collections::BTreeSet::new();
         for (i, ch) in overlay.changes.iter().enumerate() {
-            let loc = overlay.locations.get(i).cloned().unwrap_or_else(|| file_loc.clone());
+            let loc = overlay
+                .locations
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| file_loc.clone());
             if !seen.insert(ch.clause.as_str()) {
-                errors.push(SpecError::new(loc, Some(&ch.clause), "changed twice in one overlay"));
+                errors.push(SpecError::new(
+                    loc,
+                    Some(&ch.clause),
+                    "changed twice in one overlay",
+                ));
                 continue;
             }
             let Some(idx) = ed.index.get(&ch.clause).copied() else {
-                errors.push(SpecError::new(loc, Some(&ch.clause), format!("edition `{}` has no such clause; an overlay only changes existing clauses", base.id)));
+                errors.push(SpecError::new(
+                    loc,
+                    Some(&ch.clause),
+                    format!(
+                        "edition `{}` has no such clause; an overlay only changes existing clauses",
+                        base.id
+                    ),
+                ));
                 continue;
             };
             let clause = &mut ed.clauses[idx];
@@ -264,12 +357,19 @@ impl Spec {
 
     /// Every rule-set id of the spec: the editions, then the editions with their shipped overlays.
     pub(crate) fn ruleset_ids(&self) -> Vec<String> {
-        self.editions().iter().map(|e| e.id.clone()).chain(self.overlays.iter().map(Overlay::ruleset_id)).collect()
+        self.editions()
+            .iter()
+            .map(|e| e.id.clone())
+            .chain(self.overlays.iter().map(Overlay::ruleset_id))
+            .collect()
     }
 
     /// The error for `id` when no rule set of the spec has it .
     pub(crate) fn unknown_ruleset(&self, id: &str) -> UnknownRuleSet {
-        UnknownRuleSet { id: id.to_string(), known: self.ruleset_ids() }
+        UnknownRuleSet {
+            id: id.to_string(),
+            known: self.ruleset_ids(),
+        }
     }
 
     /// Whether `id` names a rule set of the spec.
@@ -289,7 +389,12 @@ pub struct UnknownRuleSet {
 
 impl fmt::Display for UnknownRuleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown rule set `{}` (known: {})", self.id, self.known.join(", "))
+        write!(
+            f,
+            "unknown rule set `{}` (known: {})",
+            self.id,
+            self.known.join(", ")
+        )
     }
 }
 
@@ -319,8 +424,12 @@ mod tests {
     #[test]
     fn refuses_new_keys_and_changed_shapes() {
         let base = y("{rounds: 60, periods: [{minutes: 90, moves: 40}]}");
-        assert!(merge_data(&base, &y("{round: 40}"), "").unwrap_err().contains("`round` is not in"));
-        assert!(merge_data(&base, &y("{rounds: forty}"), "").unwrap_err().contains("changes shape"));
+        assert!(merge_data(&base, &y("{round: 40}"), "")
+            .unwrap_err()
+            .contains("`round` is not in"));
+        assert!(merge_data(&base, &y("{rounds: forty}"), "")
+            .unwrap_err()
+            .contains("changes shape"));
         assert!(merge_data(&base, &y("{periods: [{minutes: 60}]}"), "").is_ok());
         assert!(merge_data(&base, &y("{periods: [{seconds: 60}]}"), "").is_err());
         assert!(merge_data(&base, &y("{periods: 3}"), "").is_err());

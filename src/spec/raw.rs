@@ -4,7 +4,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Deserialize;
 
-use super::{Clause, Edition, Location, Provenance, Source, Spec, SpecError, SpecErrors, SpecFiles};
+use super::{
+    Clause, Edition, Location, Provenance, Source, Spec, SpecError, SpecErrors, SpecFiles,
+};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -140,7 +142,10 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
         }
         if dir.contains('/') {
             errors.push(SpecError::new(
-                Location { file: path.clone(), ..Default::default() },
+                Location {
+                    file: path.clone(),
+                    ..Default::default()
+                },
                 None,
                 "spec files live directly in an edition folder (spec/<edition>/<topic>.yaml)",
             ));
@@ -158,12 +163,26 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
                 Ok(raw) => {
                     if raw.id != dir {
                         errors.push(SpecError::new(
-                            Location { file: path.clone(), line: 1, column: 1 },
+                            Location {
+                                file: path.clone(),
+                                line: 1,
+                                column: 1,
+                            },
                             None,
-                            format!("edition id `{}` differs from its folder name `{dir}`", raw.id),
+                            format!(
+                                "edition id `{}` differs from its folder name `{dir}`",
+                                raw.id
+                            ),
                         ));
                     }
-                    drafts.insert(dir.to_string(), EditionDraft { raw, file: path.clone(), clauses: Vec::new() });
+                    drafts.insert(
+                        dir.to_string(),
+                        EditionDraft {
+                            raw,
+                            file: path.clone(),
+                            clauses: Vec::new(),
+                        },
+                    );
                 }
                 Err(e) => {
                     broken.insert(dir.to_string());
@@ -178,7 +197,11 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
     read_clause_files(clause_files, &mut drafts, &mut broken, &mut errors);
 
     // A spec without editions (nothing to cite) needs no list of sources.
-    let (source_list, sources) = if sources_file.is_none() && drafts.is_empty() { Default::default() } else { declare_sources(sources_file, &mut errors) };
+    let (source_list, sources) = if sources_file.is_none() && drafts.is_empty() {
+        Default::default()
+    } else {
+        declare_sources(sources_file, &mut errors)
+    };
 
     // Resolve editions in dependency order.
     let mut resolved: BTreeMap<String, Edition> = BTreeMap::new();
@@ -186,13 +209,25 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
     let ids: Vec<String> = drafts.keys().cloned().collect();
     for id in &ids {
         if !depends_on_broken(id, &drafts, &broken) {
-            resolve_one(id, &drafts, &sources, &mut resolved, &mut visiting, &mut errors);
+            resolve_one(
+                id,
+                &drafts,
+                &sources,
+                &mut resolved,
+                &mut visiting,
+                &mut errors,
+            );
         }
     }
 
     attach_tocs(tocs, &sources, &drafts, &mut resolved, &mut errors);
     check_domains(&domains, &resolved, &mut errors);
-    let mut spec = Spec { editions: resolved.into_values().collect(), overlays: Vec::new(), sources: source_list, domains };
+    let mut spec = Spec {
+        editions: resolved.into_values().collect(),
+        overlays: Vec::new(),
+        sources: source_list,
+        domains,
+    };
     add_overlays(&mut spec, overlay_files, &mut errors);
     if errors.is_empty() {
         Ok(spec)
@@ -203,11 +238,19 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
 
 /// Reads every clause file into the draft of its edition folder, each clause with the place
 /// of its `- id:` line; an edition with a file that does not read is marked broken.
-fn read_clause_files(clause_files: Vec<(String, String, String)>, drafts: &mut BTreeMap<String, EditionDraft>, broken: &mut HashSet<String>, errors: &mut Vec<SpecError>) {
+fn read_clause_files(
+    clause_files: Vec<(String, String, String)>,
+    drafts: &mut BTreeMap<String, EditionDraft>,
+    broken: &mut HashSet<String>,
+    errors: &mut Vec<SpecError>,
+) {
     for (dir, path, text) in clause_files {
         let Some(draft) = drafts.get_mut(&dir) else {
             errors.push(SpecError::new(
-                Location { file: path.clone(), ..Default::default() },
+                Location {
+                    file: path.clone(),
+                    ..Default::default()
+                },
                 None,
                 format!("folder `{dir}` has no edition.yaml"),
             ));
@@ -221,7 +264,11 @@ fn read_clause_files(clause_files: Vec<(String, String, String)>, drafts: &mut B
                     let loc = if aligned {
                         locs[i].clone()
                     } else {
-                        Location { file: path.clone(), line: 1, column: 1 }
+                        Location {
+                            file: path.clone(),
+                            line: 1,
+                            column: 1,
+                        }
                     };
                     draft.clauses.push((c, loc));
                 }
@@ -236,9 +283,19 @@ fn read_clause_files(clause_files: Vec<(String, String, String)>, drafts: &mut B
 
 /// The sources `spec/sources.yaml` lists, in its order and by id: each listed once, the
 /// file required.
-fn declare_sources(file: Option<(String, String)>, errors: &mut Vec<SpecError>) -> (Vec<Source>, HashMap<String, Source>) {
+fn declare_sources(
+    file: Option<(String, String)>,
+    errors: &mut Vec<SpecError>,
+) -> (Vec<Source>, HashMap<String, Source>) {
     let Some((path, text)) = file else {
-        errors.push(SpecError::new(Location { file: SOURCES_FILE.into(), ..Default::default() }, None, format!("the spec has no {SOURCES_FILE}, the list of the sources its clauses cite")));
+        errors.push(SpecError::new(
+            Location {
+                file: SOURCES_FILE.into(),
+                ..Default::default()
+            },
+            None,
+            format!("the spec has no {SOURCES_FILE}, the list of the sources its clauses cite"),
+        ));
         return (Vec::new(), HashMap::new());
     };
     let list = match read::<RawSources>(&path, &text) {
@@ -251,7 +308,14 @@ fn declare_sources(file: Option<(String, String)>, errors: &mut Vec<SpecError>) 
     let mut by_id: HashMap<String, Source> = HashMap::new();
     for s in &list {
         if by_id.insert(s.id.clone(), s.clone()).is_some() {
-            errors.push(SpecError::new(Location { file: path.clone(), ..Default::default() }, None, format!("source `{}` is listed twice", s.id)));
+            errors.push(SpecError::new(
+                Location {
+                    file: path.clone(),
+                    ..Default::default()
+                },
+                None,
+                format!("source `{}` is listed twice", s.id),
+            ));
         }
     }
     (list, by_id)
@@ -259,14 +323,25 @@ fn declare_sources(file: Option<(String, String)>, errors: &mut Vec<SpecError>) 
 
 /// Every clause id's first word must be a listed domain (when the spec lists domains), and
 /// each domain listed once.
-fn check_domains(domains: &[super::Domain], resolved: &BTreeMap<String, Edition>, errors: &mut Vec<SpecError>) {
+fn check_domains(
+    domains: &[super::Domain],
+    resolved: &BTreeMap<String, Edition>,
+    errors: &mut Vec<SpecError>,
+) {
     if domains.is_empty() {
         return;
     }
     let mut seen = HashSet::new();
     for d in domains {
         if !seen.insert(d.id.as_str()) {
-            errors.push(SpecError::new(Location { file: DOMAINS_FILE.into(), ..Default::default() }, None, format!("domain `{}` is listed twice", d.id)));
+            errors.push(SpecError::new(
+                Location {
+                    file: DOMAINS_FILE.into(),
+                    ..Default::default()
+                },
+                None,
+                format!("domain `{}` is listed twice", d.id),
+            ));
         }
     }
     for ed in resolved.values() {
@@ -275,7 +350,10 @@ fn check_domains(domains: &[super::Domain], resolved: &BTreeMap<String, Edition>
                 errors.push(SpecError::new(
                     c.restated_at.clone().unwrap_or_else(|| c.location.clone()),
                     Some(&c.id),
-                    format!("the clause's domain `{}` is not listed in {DOMAINS_FILE}", super::domain_of(&c.id)),
+                    format!(
+                        "the clause's domain `{}` is not listed in {DOMAINS_FILE}",
+                        super::domain_of(&c.id)
+                    ),
                 ));
             }
         }
@@ -284,7 +362,13 @@ fn check_domains(domains: &[super::Domain], resolved: &BTreeMap<String, Edition>
 
 /// Gives each resolved edition its table of contents (`articles.yaml`), whose source must be
 /// declared and whose folder must be an edition's.
-fn attach_tocs(tocs: BTreeMap<String, super::Toc>, sources: &HashMap<String, Source>, drafts: &BTreeMap<String, EditionDraft>, resolved: &mut BTreeMap<String, Edition>, errors: &mut Vec<SpecError>) {
+fn attach_tocs(
+    tocs: BTreeMap<String, super::Toc>,
+    sources: &HashMap<String, Source>,
+    drafts: &BTreeMap<String, EditionDraft>,
+    resolved: &mut BTreeMap<String, Edition>,
+    errors: &mut Vec<SpecError>,
+) {
     for (dir, toc) in tocs {
         if !sources.contains_key(&toc.source) {
             errors.push(SpecError::new(
@@ -297,7 +381,10 @@ fn attach_tocs(tocs: BTreeMap<String, super::Toc>, sources: &HashMap<String, Sou
             Some(ed) => ed.toc = Some(toc),
             None if drafts.contains_key(&dir) => {}
             None => errors.push(SpecError::new(
-                Location { file: toc.file.clone(), ..Default::default() },
+                Location {
+                    file: toc.file.clone(),
+                    ..Default::default()
+                },
                 None,
                 format!("folder `{dir}` has no edition.yaml"),
             )),
@@ -306,12 +393,24 @@ fn attach_tocs(tocs: BTreeMap<String, super::Toc>, sources: &HashMap<String, Sou
 }
 
 /// Adds the event overlays: each must parse, have a unique id and apply to its edition.
-fn add_overlays(spec: &mut Spec, overlay_files: Vec<(String, String)>, errors: &mut Vec<SpecError>) {
+fn add_overlays(
+    spec: &mut Spec,
+    overlay_files: Vec<(String, String)>,
+    errors: &mut Vec<SpecError>,
+) {
     for (path, text) in overlay_files {
         match super::Overlay::parse(&path, &text) {
             Ok(o) => {
                 if spec.overlays.iter().any(|p| p.overlay == o.overlay) {
-                    errors.push(SpecError::new(Location { file: path.clone(), line: 1, column: 1 }, None, format!("overlay `{}` is defined twice", o.overlay)));
+                    errors.push(SpecError::new(
+                        Location {
+                            file: path.clone(),
+                            line: 1,
+                            column: 1,
+                        },
+                        None,
+                        format!("overlay `{}` is defined twice", o.overlay),
+                    ));
                     continue;
                 }
                 if errors.is_empty() {
@@ -327,7 +426,11 @@ fn add_overlays(spec: &mut Spec, overlay_files: Vec<(String, String)>, errors: &
 }
 
 /// Whether `id` or an edition it derives from had a file that could not be read.
-fn depends_on_broken(id: &str, drafts: &BTreeMap<String, EditionDraft>, broken: &HashSet<String>) -> bool {
+fn depends_on_broken(
+    id: &str,
+    drafts: &BTreeMap<String, EditionDraft>,
+    broken: &HashSet<String>,
+) -> bool {
     let mut cur = Some(id.to_string());
     let mut steps = 0;
     while let Some(c) = cur {
@@ -343,12 +446,21 @@ fn depends_on_broken(id: &str, drafts: &BTreeMap<String, EditionDraft>, broken: 
     false
 }
 
-fn check_provenance(p: &Provenance, loc: &Location, id: &str, sources: &HashMap<String, Source>, errors: &mut Vec<SpecError>) {
+fn check_provenance(
+    p: &Provenance,
+    loc: &Location,
+    id: &str,
+    sources: &HashMap<String, Source>,
+    errors: &mut Vec<SpecError>,
+) {
     if !sources.contains_key(&p.source) {
         errors.push(SpecError::new(
             loc.clone(),
             Some(id),
-            format!("provenance cites source `{}`, which spec/sources.yaml does not list", p.source),
+            format!(
+                "provenance cites source `{}`, which spec/sources.yaml does not list",
+                p.source
+            ),
         ));
     }
 }
@@ -366,17 +478,33 @@ fn resolve_one(
         return true;
     }
     let draft = &drafts[id];
-    let ed_loc = Location { file: draft.file.clone(), line: 1, column: 1 };
+    let ed_loc = Location {
+        file: draft.file.clone(),
+        line: 1,
+        column: 1,
+    };
     if !visiting.insert(id.to_string()) {
-        errors.push(SpecError::new(ed_loc, None, format!("edition `{id}` derives from itself through `derives_from`")));
+        errors.push(SpecError::new(
+            ed_loc,
+            None,
+            format!("edition `{id}` derives from itself through `derives_from`"),
+        ));
         return false;
     }
-    let Some(mut clauses) = inherited_clauses(id, draft, &ed_loc, drafts, sources, resolved, visiting, errors) else {
+    let Some(mut clauses) = inherited_clauses(
+        id, draft, &ed_loc, drafts, sources, resolved, visiting, errors,
+    ) else {
         return false;
     };
     written_clauses(id, draft, sources, &mut clauses, errors);
     for u in &draft.raw.unencoded_differences {
-        check_provenance(&u.provenance, &ed_loc, &format!("unencoded difference {}", u.articles), sources, errors);
+        check_provenance(
+            &u.provenance,
+            &ed_loc,
+            &format!("unencoded difference {}", u.articles),
+            sources,
+            errors,
+        );
     }
     let edition = edition(id, draft, clauses);
     resolved.insert(id.to_string(), edition);
@@ -399,7 +527,11 @@ fn inherited_clauses(
     let mut clauses: BTreeMap<String, Clause> = BTreeMap::new();
     if let Some(parent) = &draft.raw.derives_from {
         if !drafts.contains_key(parent) {
-            errors.push(SpecError::new(ed_loc.clone(), None, format!("derives_from names unknown edition `{parent}`")));
+            errors.push(SpecError::new(
+                ed_loc.clone(),
+                None,
+                format!("derives_from names unknown edition `{parent}`"),
+            ));
             return None;
         }
         if !resolve_one(parent, drafts, sources, resolved, visiting, errors) {
@@ -430,10 +562,17 @@ fn inherited_clauses(
         }
         for r in &draft.raw.removes {
             if clauses.remove(r).is_none() {
-                errors.push(SpecError::new(ed_loc.clone(), Some(r), format!("removes `{r}`, which `{parent}` does not have")));
+                errors.push(SpecError::new(
+                    ed_loc.clone(),
+                    Some(r),
+                    format!("removes `{r}`, which `{parent}` does not have"),
+                ));
             }
         }
-    } else if draft.raw.inherited_provenance.is_some() || !draft.raw.removes.is_empty() || draft.raw.keeps.is_some() {
+    } else if draft.raw.inherited_provenance.is_some()
+        || !draft.raw.removes.is_empty()
+        || draft.raw.keeps.is_some()
+    {
         errors.push(SpecError::new(
             ed_loc.clone(),
             None,
@@ -444,11 +583,21 @@ fn inherited_clauses(
 }
 
 /// The clauses an edition writes: each id once and well formed, an override or a new clause.
-fn written_clauses(id: &str, draft: &EditionDraft, sources: &HashMap<String, Source>, clauses: &mut BTreeMap<String, Clause>, errors: &mut Vec<SpecError>) {
+fn written_clauses(
+    id: &str,
+    draft: &EditionDraft,
+    sources: &HashMap<String, Source>,
+    clauses: &mut BTreeMap<String, Clause>,
+    errors: &mut Vec<SpecError>,
+) {
     let mut seen: HashMap<&str, &Location> = HashMap::new();
     for (raw, loc) in &draft.clauses {
         if let Some(prev) = seen.insert(raw.id.as_str(), loc) {
-            errors.push(SpecError::new(loc.clone(), Some(&raw.id), format!("duplicate clause id (first at {prev})")));
+            errors.push(SpecError::new(
+                loc.clone(),
+                Some(&raw.id),
+                format!("duplicate clause id (first at {prev})"),
+            ));
             continue;
         }
         if !valid_id(&raw.id) {
@@ -459,7 +608,11 @@ fn written_clauses(id: &str, draft: &EditionDraft, sources: &HashMap<String, Sou
             ));
         }
         if draft.raw.removes.contains(&raw.id) {
-            errors.push(SpecError::new(loc.clone(), Some(&raw.id), "clause is both written and listed in removes"));
+            errors.push(SpecError::new(
+                loc.clone(),
+                Some(&raw.id),
+                "clause is both written and listed in removes",
+            ));
         }
         match clauses.get_mut(&raw.id) {
             Some(existing) => override_clause(existing, raw, loc, id, sources, errors),
@@ -469,7 +622,14 @@ fn written_clauses(id: &str, draft: &EditionDraft, sources: &HashMap<String, Sou
 }
 
 /// An override of an inherited clause: its own provenance, and what it restates.
-fn override_clause(existing: &mut Clause, raw: &RawClause, loc: &Location, id: &str, sources: &HashMap<String, Source>, errors: &mut Vec<SpecError>) {
+fn override_clause(
+    existing: &mut Clause,
+    raw: &RawClause,
+    loc: &Location,
+    id: &str,
+    sources: &HashMap<String, Source>,
+    errors: &mut Vec<SpecError>,
+) {
     // Override of an inherited clause: it must say where its own facts come from.
     let Some(p) = &raw.provenance else {
         errors.push(SpecError::new(
@@ -506,7 +666,15 @@ fn override_clause(existing: &mut Clause, raw: &RawClause, loc: &Location, id: &
 }
 
 /// A new clause: every field given, a one-line summary.
-fn new_clause(clauses: &mut BTreeMap<String, Clause>, raw: &RawClause, loc: &Location, id: &str, draft: &EditionDraft, sources: &HashMap<String, Source>, errors: &mut Vec<SpecError>) {
+fn new_clause(
+    clauses: &mut BTreeMap<String, Clause>,
+    raw: &RawClause,
+    loc: &Location,
+    id: &str,
+    draft: &EditionDraft,
+    sources: &HashMap<String, Source>,
+    errors: &mut Vec<SpecError>,
+) {
     let mut missing = Vec::new();
     if raw.article.is_none() {
         missing.push("article");
@@ -533,14 +701,21 @@ fn new_clause(clauses: &mut BTreeMap<String, Clause>, raw: &RawClause, loc: &Loc
         ));
         return;
     }
-    let (Some(p), Some(summary), Some(article), Some(data)) =
-        (raw.provenance.clone(), raw.summary.clone(), raw.article.clone(), raw.data.clone())
-    else {
+    let (Some(p), Some(summary), Some(article), Some(data)) = (
+        raw.provenance.clone(),
+        raw.summary.clone(),
+        raw.article.clone(),
+        raw.data.clone(),
+    ) else {
         return;
     };
     check_provenance(&p, loc, &raw.id, sources, errors);
     if summary.contains('\n') || summary.trim().is_empty() {
-        errors.push(SpecError::new(loc.clone(), Some(&raw.id), "summary must be one non-empty line"));
+        errors.push(SpecError::new(
+            loc.clone(),
+            Some(&raw.id),
+            "summary must be one non-empty line",
+        ));
     }
     clauses.insert(
         raw.id.clone(),
@@ -561,7 +736,11 @@ fn new_clause(clauses: &mut BTreeMap<String, Clause>, raw: &RawClause, loc: &Loc
 /// The resolved edition: its header, its clauses in id order.
 fn edition(_id: &str, draft: &EditionDraft, clauses: BTreeMap<String, Clause>) -> Edition {
     let clauses: Vec<Clause> = clauses.into_values().collect();
-    let index = clauses.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
+    let index = clauses
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.id.clone(), i))
+        .collect();
     Edition {
         id: draft.raw.id.clone(),
         name: draft.raw.name.clone(),
@@ -579,5 +758,9 @@ fn edition(_id: &str, draft: &EditionDraft, clauses: BTreeMap<String, Clause>) -
 
 fn valid_id(id: &str) -> bool {
     !id.is_empty()
-        && id.split('.').all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
+        && id.split('.').all(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        })
 }

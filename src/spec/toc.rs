@@ -112,8 +112,11 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Toc, Vec<SpecError>> {
         .enumerate()
         .filter_map(|(i, l)| {
             let t = l.trim_start();
-            (t.starts_with("- article:") || t.starts_with("- {article:"))
-                .then(|| Location { file: file.to_string(), line: i + 1, column: l.len() - t.len() + 3 })
+            (t.starts_with("- article:") || t.starts_with("- {article:")).then(|| Location {
+                file: file.to_string(),
+                line: i + 1,
+                column: l.len() - t.len() + 3,
+            })
         })
         .collect();
     let count = raw.articles.len();
@@ -121,7 +124,11 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Toc, Vec<SpecError>> {
         if lines.len() == count {
             lines[i].clone()
         } else {
-            Location { file: file.to_string(), line: 1, column: 1 }
+            Location {
+                file: file.to_string(),
+                line: 1,
+                column: 1,
+            }
         }
     };
     let mut errors = Vec::new();
@@ -133,20 +140,36 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Toc, Vec<SpecError>> {
             errors.push(SpecError::new(loc.clone(), None, format!("`{}` is not an article number (`4.1.8`) or a chapter/appendix id (`ch8`, `ch7.3`, `app2`)", e.article)));
         }
         if !seen.insert(e.article.clone()) {
-            errors.push(SpecError::new(loc.clone(), None, format!("article `{}` is listed twice", e.article)));
+            errors.push(SpecError::new(
+                loc.clone(),
+                None,
+                format!("article `{}` is listed twice", e.article),
+            ));
         }
         if let Some(r) = &e.not_decidable {
             if !raw.reasons.contains_key(r) {
-                errors.push(SpecError::new(loc.clone(), None, format!("not_decidable names `{r}`, which `reasons` does not define")));
+                errors.push(SpecError::new(
+                    loc.clone(),
+                    None,
+                    format!("not_decidable names `{r}`, which `reasons` does not define"),
+                ));
             }
         }
         if let Some(m) = &e.unavailable {
             if !raw.missing.contains_key(m) {
-                errors.push(SpecError::new(loc.clone(), None, format!("unavailable names `{m}`, which `missing` does not define")));
+                errors.push(SpecError::new(
+                    loc.clone(),
+                    None,
+                    format!("unavailable names `{m}`, which `missing` does not define"),
+                ));
             }
         }
         if e.gloss.trim().is_empty() || e.gloss.contains('\n') {
-            errors.push(SpecError::new(loc.clone(), None, "gloss must be one non-empty line"));
+            errors.push(SpecError::new(
+                loc.clone(),
+                None,
+                "gloss must be one non-empty line",
+            ));
         }
         articles.push(TocEntry {
             article: e.article,
@@ -158,7 +181,14 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Toc, Vec<SpecError>> {
         });
     }
     if errors.is_empty() {
-        Ok(Toc { source: raw.source, note: raw.note, reasons: raw.reasons, missing: raw.missing, articles, file: file.to_string() })
+        Ok(Toc {
+            source: raw.source,
+            note: raw.note,
+            reasons: raw.reasons,
+            missing: raw.missing,
+            articles,
+            file: file.to_string(),
+        })
     } else {
         Err(errors)
     }
@@ -166,8 +196,15 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Toc, Vec<SpecError>> {
 
 /// `4.1.8`, or a chapter or appendix id with optional numbered items (`ch8`, `ch7.3`, `app2`).
 fn valid_article(a: &str) -> bool {
-    let numbered = |s: &str| !s.is_empty() && s.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-    numbered(a) || ["ch", "app"].iter().any(|p| a.strip_prefix(p).is_some_and(numbered))
+    let numbered = |s: &str| {
+        !s.is_empty()
+            && s.split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    numbered(a)
+        || ["ch", "app"]
+            .iter()
+            .any(|p| a.strip_prefix(p).is_some_and(numbered))
 }
 
 #[cfg(test)]
@@ -188,11 +225,21 @@ mod tests {
 
     #[test]
     fn unknown_keys_and_duplicates_are_located() {
-        let bad = TOC.replace("not_decidable: equipment", "not_decidable: dress").replace("\"ch8\"", "\"1\"");
+        let bad = TOC
+            .replace("not_decidable: equipment", "not_decidable: dress")
+            .replace("\"ch8\"", "\"1\"");
         let e = parse("x/articles.yaml", &bad).unwrap_err();
         let text: Vec<String> = e.iter().map(|e| e.to_string()).collect();
-        assert!(text.iter().any(|t| t.contains("x/articles.yaml:7:") && t.contains("`dress`")), "{text:?}");
-        assert!(text.iter().any(|t| t.contains(":8:") && t.contains("listed twice")), "{text:?}");
+        assert!(
+            text.iter()
+                .any(|t| t.contains("x/articles.yaml:7:") && t.contains("`dress`")),
+            "{text:?}"
+        );
+        assert!(
+            text.iter()
+                .any(|t| t.contains(":8:") && t.contains("listed twice")),
+            "{text:?}"
+        );
         let e = parse("x/articles.yaml", &TOC.replace("\"1.4\"", "\"1.a\"")).unwrap_err();
         assert!(e[0].message.contains("not an article number"), "{e:?}");
     }

@@ -34,13 +34,16 @@ pub(crate) fn err(c: &Clause, msg: impl Into<String>) -> SpecError {
 }
 
 pub(crate) fn typed<T: DeserializeOwned>(c: &Clause) -> Result<T, SpecError> {
-    serde_yaml::from_value(c.data.clone()).map_err(|e| err(c, format!("data: {}", with_path::<T>(&c.data, e))))
+    serde_yaml::from_value(c.data.clone())
+        .map_err(|e| err(c, format!("data: {}", with_path::<T>(&c.data, e))))
 }
 
 /// A shape error with the path of the field it concerns (`rounds: invalid value …`): the
 /// data is read again from its text, whose errors name the path (a value's do not).
 fn with_path<T: DeserializeOwned>(data: &serde_yaml::Value, e: serde_yaml::Error) -> String {
-    let again = serde_yaml::to_string(data).ok().and_then(|t| serde_yaml::from_str::<T>(&t).err());
+    let again = serde_yaml::to_string(data)
+        .ok()
+        .and_then(|t| serde_yaml::from_str::<T>(&t).err());
     match again {
         Some(e2) => {
             let m = e2.to_string();
@@ -51,9 +54,17 @@ fn with_path<T: DeserializeOwned>(data: &serde_yaml::Value, e: serde_yaml::Error
 }
 
 /// A count or limit the rules need positive: an error naming `field` when it is 0.
-pub(crate) fn positive(c: &Clause, field: &str, value: Option<u64>, errors: &mut Vec<SpecError>) -> bool {
+pub(crate) fn positive(
+    c: &Clause,
+    field: &str,
+    value: Option<u64>,
+    errors: &mut Vec<SpecError>,
+) -> bool {
     if value == Some(0) {
-        errors.push(err(c, format!("`{field}` is 0; the rules need this count or limit to be at least 1")));
+        errors.push(err(
+            c,
+            format!("`{field}` is 0; the rules need this count or limit to be at least 1"),
+        ));
         return false;
     }
     true
@@ -72,9 +83,15 @@ pub(crate) fn has_key(c: &Clause, key: &str) -> bool {
 /// The error for an edition that lacks clause `id`, which `needed_by` says what needs.
 pub(crate) fn missing(ed: &Edition, id: &str, needed_by: &str) -> SpecError {
     SpecError::new(
-        crate::spec::Location { file: format!("{}/", ed.id), ..Default::default() },
+        crate::spec::Location {
+            file: format!("{}/", ed.id),
+            ..Default::default()
+        },
         Some(id),
-        format!("edition `{}` has no clause `{id}`, which {needed_by}", ed.id),
+        format!(
+            "edition `{}` has no clause `{id}`, which {needed_by}",
+            ed.id
+        ),
     )
 }
 
@@ -94,7 +111,10 @@ fn region_mask(c: &Clause, name: &str, r: &data::Region) -> Result<u128, SpecErr
     let (f0, f1) = (f(r.files[0])?, f(r.files[1])?);
     let (r0, r1) = (r.ranks[0] as i32, r.ranks[1] as i32);
     if f0 > f1 || r0 > r1 || r1 >= RANKS as i32 {
-        return Err(err(c, format!("region `{name}`: empty or off-board rectangle")));
+        return Err(err(
+            c,
+            format!("region `{name}`: empty or off-board rectangle"),
+        ));
     }
     let mut m = 0u128;
     for sq in Square::all() {
@@ -127,7 +147,11 @@ fn parse_point(c: &Clause, s: &str) -> Result<Square, SpecError> {
 }
 
 /// The orientations of an offset (and its blocking point) named by a symmetry.
-fn orientations(sym: Symmetry, off: [i8; 2], block: Option<[i8; 2]>) -> Vec<([i32; 2], Option<[i32; 2]>)> {
+fn orientations(
+    sym: Symmetry,
+    off: [i8; 2],
+    block: Option<[i8; 2]>,
+) -> Vec<([i32; 2], Option<[i32; 2]>)> {
     let rot = |[x, y]: [i32; 2]| [y, -x];
     let mir = |[x, y]: [i32; 2]| [-x, y];
     let o = [off[0] as i32, off[1] as i32];
@@ -193,7 +217,10 @@ fn grid(ed: &Edition) -> Result<(), SpecError> {
     if grid.files != FILES || grid.ranks != RANKS {
         return Err(err(
             grid_clause,
-            format!("the VM's coordinates are 9 files × 10 ranks; this edition has {} × {}", grid.files, grid.ranks),
+            format!(
+                "the VM's coordinates are 9 files × 10 ranks; this edition has {} × {}",
+                grid.files, grid.ranks
+            ),
         ));
     }
     Ok(())
@@ -202,12 +229,21 @@ fn grid(ed: &Edition) -> Result<(), SpecError> {
 /// Regions (Red frame) from every board clause that names some; every bad one recorded.
 fn regions(ed: &Edition, errors: &mut Vec<SpecError>) -> BTreeMap<String, u128> {
     let mut regions: BTreeMap<String, u128> = BTreeMap::new();
-    for c in ed.clauses_with_prefix("board.").filter(|c| has_key(c, "regions")) {
-        let Some(r) = note(serde_yaml::from_value::<data::Regions>(c.data.clone()).map_err(|e| err(c, format!("data: {e}"))), errors) else {
+    for c in ed
+        .clauses_with_prefix("board.")
+        .filter(|c| has_key(c, "regions"))
+    {
+        let Some(r) = note(
+            serde_yaml::from_value::<data::Regions>(c.data.clone())
+                .map_err(|e| err(c, format!("data: {e}"))),
+            errors,
+        ) else {
             continue;
         };
         for (name, rect) in &r.regions {
-            let Some(m) = note(region_mask(c, name, rect), errors) else { continue };
+            let Some(m) = note(region_mask(c, name, rect), errors) else {
+                continue;
+            };
             if regions.insert(name.clone(), m).is_some() {
                 errors.push(err(c, format!("region `{name}` is defined twice")));
             }
@@ -217,11 +253,17 @@ fn regions(ed: &Edition, errors: &mut Vec<SpecError>) -> BTreeMap<String, u128> 
 }
 
 /// `pieces.kinds`: the kinds and the royal one; every bad kind recorded.
-fn kinds<'a>(ed: &'a Edition, errors: &mut Vec<SpecError>) -> Option<(&'a Clause, Vec<KindInfo>, KindId)> {
+fn kinds<'a>(
+    ed: &'a Edition,
+    errors: &mut Vec<SpecError>,
+) -> Option<(&'a Clause, Vec<KindInfo>, KindId)> {
     let kinds_clause = note(require(ed, "pieces.kinds"), errors)?;
     let kinds_data: data::Kinds = read(kinds_clause, errors)?;
     if kinds_data.kinds.is_empty() || kinds_data.kinds.len() > MAX_KINDS {
-        errors.push(err(kinds_clause, format!("between 1 and {MAX_KINDS} kinds are supported")));
+        errors.push(err(
+            kinds_clause,
+            format!("between 1 and {MAX_KINDS} kinds are supported"),
+        ));
         return None;
     }
     let before = errors.len();
@@ -232,14 +274,29 @@ fn kinds<'a>(ed: &'a Edition, errors: &mut Vec<SpecError>) -> Option<(&'a Clause
             errors.push(err(kinds_clause, format!("kind `{}` listed twice", k.kind)));
         }
         if k.fen.is_empty() {
-            errors.push(err(kinds_clause, format!("kind `{}` has no FEN letter", k.kind)));
+            errors.push(err(
+                kinds_clause,
+                format!("kind `{}` has no FEN letter", k.kind),
+            ));
         }
         for &l in &k.fen {
             if !l.is_ascii_lowercase() {
-                errors.push(err(kinds_clause, format!("kind `{}`: FEN letter `{l}` must be a lower-case ASCII letter", k.kind)));
+                errors.push(err(
+                    kinds_clause,
+                    format!(
+                        "kind `{}`: FEN letter `{l}` must be a lower-case ASCII letter",
+                        k.kind
+                    ),
+                ));
             }
             if let Some(o) = kinds.iter().find(|x| x.fen.contains(&l)) {
-                errors.push(err(kinds_clause, format!("FEN letter `{l}` is used by both `{}` and `{}`", o.name, k.kind)));
+                errors.push(err(
+                    kinds_clause,
+                    format!(
+                        "FEN letter `{l}` is used by both `{}` and `{}`",
+                        o.name, k.kind
+                    ),
+                ));
             }
         }
         if k.royal {
@@ -248,8 +305,14 @@ fn kinds<'a>(ed: &'a Edition, errors: &mut Vec<SpecError>) -> Option<(&'a Clause
             }
             royal = Some(i as KindId);
         }
-        if [&k.names.red, &k.names.black].iter().any(|n| n.chars().count() != 1) {
-            errors.push(err(kinds_clause, format!("kind `{}` needs a one-character name for each side", k.kind)));
+        if [&k.names.red, &k.names.black]
+            .iter()
+            .any(|n| n.chars().count() != 1)
+        {
+            errors.push(err(
+                kinds_clause,
+                format!("kind `{}` needs a one-character name for each side", k.kind),
+            ));
         }
         kinds.push(KindInfo {
             name: k.kind.clone(),
@@ -260,35 +323,64 @@ fn kinds<'a>(ed: &'a Edition, errors: &mut Vec<SpecError>) -> Option<(&'a Clause
             names: [k.names.red.clone(), k.names.black.clone()],
         });
     }
-    let royal = note(royal.ok_or_else(|| err(kinds_clause, "one kind must be royal (the general)")), errors);
+    let royal = note(
+        royal.ok_or_else(|| err(kinds_clause, "one kind must be royal (the general)")),
+        errors,
+    );
     (errors.len() == before).then_some((kinds_clause, kinds, royal?))
 }
 
 /// The kind named `name` in `kinds`, or the error at clause `c`.
 fn kind_id(kinds: &[KindInfo], c: &Clause, name: &str) -> Result<KindId, SpecError> {
-    kinds.iter().position(|k| k.name == name).map(|i| i as KindId).ok_or_else(|| {
-        err(c, format!("unknown piece kind `{name}` (pieces.kinds defines {})", kinds.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", ")))
-    })
+    kinds
+        .iter()
+        .position(|k| k.name == name)
+        .map(|i| i as KindId)
+        .ok_or_else(|| {
+            err(
+                c,
+                format!(
+                    "unknown piece kind `{name}` (pieces.kinds defines {})",
+                    kinds
+                        .iter()
+                        .map(|k| k.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        })
 }
 
 /// The pieces of each side (Red, Black) with their points.
 type SidePieces = [Vec<(KindId, Square)>; 2];
 
 /// `pieces.setup`: the pieces of each side; the kinds' counts follow from it.
-fn setup<'a>(ed: &'a Edition, kinds: &mut [KindInfo], royal: KindId, errors: &mut Vec<SpecError>) -> Option<(&'a Clause, SidePieces)> {
+fn setup<'a>(
+    ed: &'a Edition,
+    kinds: &mut [KindInfo],
+    royal: KindId,
+    errors: &mut Vec<SpecError>,
+) -> Option<(&'a Clause, SidePieces)> {
     let setup_clause = note(require(ed, "pieces.setup"), errors)?;
     let setup_data: data::Setup = read(setup_clause, errors)?;
     let before = errors.len();
     let mut setup: SidePieces = [Vec::new(), Vec::new()];
     let mut occupied = 0u128;
     for (name, points) in &setup_data.points {
-        let Some(k) = note(kind_id(kinds, setup_clause, name), errors) else { continue };
+        let Some(k) = note(kind_id(kinds, setup_clause, name), errors) else {
+            continue;
+        };
         if points.is_empty() {
-            errors.push(err(setup_clause, format!("`points.{name}` lists no point (a kind not set up is left out)")));
+            errors.push(err(
+                setup_clause,
+                format!("`points.{name}` lists no point (a kind not set up is left out)"),
+            ));
             continue;
         }
         for p in points {
-            let Some(sq) = note(parse_point(setup_clause, p), errors) else { continue };
+            let Some(sq) = note(parse_point(setup_clause, p), errors) else {
+                continue;
+            };
             for side in Side::BOTH {
                 let abs = sq.relative_to(side);
                 if occupied >> abs.index() & 1 == 1 {
@@ -302,7 +394,10 @@ fn setup<'a>(ed: &'a Edition, kinds: &mut [KindInfo], royal: KindId, errors: &mu
         kinds[k as usize].count = points.len() as u8;
     }
     if errors.len() == before && kinds[royal as usize].count != 1 {
-        errors.push(err(setup_clause, "the setup must have exactly one royal piece per side"));
+        errors.push(err(
+            setup_clause,
+            "the setup must have exactly one royal piece per side",
+        ));
     }
     (errors.len() == before).then_some((setup_clause, setup))
 }
@@ -315,11 +410,19 @@ fn turns(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(Side, u8)> {
         "red" => Some(Side::Red),
         "black" => Some(Side::Black),
         other => {
-            errors.push(err(turns_clause, format!("first_to_move is `red` or `black`, not `{other}`")));
+            errors.push(err(
+                turns_clause,
+                format!("first_to_move is `red` or `black`, not `{other}`"),
+            ));
             None
         }
     };
-    let counted = positive(turns_clause, "moves_per_round", Some(turns.moves_per_round.into()), errors);
+    let counted = positive(
+        turns_clause,
+        "moves_per_round",
+        Some(turns.moves_per_round.into()),
+        errors,
+    );
     counted.then_some((first_to_move?, turns.moves_per_round))
 }
 
@@ -357,22 +460,48 @@ fn movement<'a>(
 
     for c in ed.clauses_with_prefix("movement.") {
         if has_key(c, "program") {
-            let Some(m) = read::<data::Movement>(c, errors) else { continue };
-            let Some(k) = note(kind_id(kinds, c, &m.piece), errors) else { continue };
+            let Some(m) = read::<data::Movement>(c, errors) else {
+                continue;
+            };
+            let Some(k) = note(kind_id(kinds, c, &m.piece), errors) else {
+                continue;
+            };
             if let Some(prev) = &kind_clause[k as usize] {
-                errors.push(err(c, format!("kind `{}` already has its moves in `{}`", m.piece, prev.id)));
+                errors.push(err(
+                    c,
+                    format!("kind `{}` already has its moves in `{}`", m.piece, prev.id),
+                ));
                 continue;
             }
             kind_clause[k as usize] = Some(c);
             for ins in &m.program {
                 meaning::confine(&mut confinement[k as usize], ins, regions);
-                note(compile_instruction(c, ins, k, regions, &mut leap_lists, &mut rays, &mut masks, &mut max_screens), errors);
+                note(
+                    compile_instruction(
+                        c,
+                        ins,
+                        k,
+                        regions,
+                        &mut leap_lists,
+                        &mut rays,
+                        &mut masks,
+                        &mut max_screens,
+                    ),
+                    errors,
+                );
             }
         } else if has_key(c, "line") {
-            let Some(f) = read::<data::Facing>(c, errors) else { continue };
-            let Some(k) = note(kind_id(kinds, c, &f.piece), errors) else { continue };
+            let Some(f) = read::<data::Facing>(c, errors) else {
+                continue;
+            };
+            let Some(k) = note(kind_id(kinds, c, &f.piece), errors) else {
+                continue;
+            };
             if k != royal {
-                errors.push(err(c, "the VM applies the facing rule to the royal kind only"));
+                errors.push(err(
+                    c,
+                    "the VM applies the facing rule to the royal kind only",
+                ));
                 continue;
             }
             let dirs = match f.line {
@@ -386,7 +515,9 @@ fn movement<'a>(
             }
             facing = Some((k, dirs));
         } else if has_key(c, "capture") {
-            let Some(cap) = read::<data::Capture>(c, errors) else { continue };
+            let Some(cap) = read::<data::Capture>(c, errors) else {
+                continue;
+            };
             if cap.capture != "replace" || cap.own_pieces != "blocked" {
                 errors.push(err(
                     c,
@@ -396,21 +527,39 @@ fn movement<'a>(
             }
             capture_seen = true;
         } else {
-            errors.push(err(c, "movement data must have `program`, `line` or `capture`"));
+            errors.push(err(
+                c,
+                "movement data must have `program`, `line` or `capture`",
+            ));
         }
     }
     if !capture_seen && errors.len() == before {
-        errors.push(SpecError::new(Default::default(), Some("movement.capture"), format!("edition `{}` does not say how pieces capture", ed.id)));
+        errors.push(SpecError::new(
+            Default::default(),
+            Some("movement.capture"),
+            format!("edition `{}` does not say how pieces capture", ed.id),
+        ));
     }
     let mut movement_clauses = Vec::new();
     for (i, c) in kind_clause.into_iter().enumerate() {
         match c {
             Some(c) => movement_clauses.push(c),
-            None if errors.len() == before => errors.push(err(kinds_clause, format!("kind `{}` has no movement clause", kinds[i].name))),
+            None if errors.len() == before => errors.push(err(
+                kinds_clause,
+                format!("kind `{}` has no movement clause", kinds[i].name),
+            )),
             None => {}
         }
     }
-    (errors.len() == before).then_some(Movement { leap_lists, rays, masks, movement_clauses, confinement, facing, max_screens })
+    (errors.len() == before).then_some(Movement {
+        leap_lists,
+        rays,
+        masks,
+        movement_clauses,
+        confinement,
+        facing,
+        max_screens,
+    })
 }
 
 /// Flattened leaps and the reverse (attack) tables.
@@ -426,7 +575,10 @@ struct LeapTables {
 fn leap_tables(leap_lists: &[Vec<Leap>]) -> LeapTables {
     let mut leaps = Vec::new();
     let mut leap_index = vec![(0u16, 0u16); 2 * MAX_KINDS * SQUARES];
-    let leap_to = leap_lists.iter().map(|list| list.iter().fold(0u128, |m, l| m | 1u128 << l.to)).collect();
+    let leap_to = leap_lists
+        .iter()
+        .map(|list| list.iter().fold(0u128, |m, l| m | 1u128 << l.to))
+        .collect();
     let mut reverse_lists: Vec<Vec<ReverseLeap>> = vec![Vec::new(); 2 * SQUARES];
     for (i, list) in leap_lists.iter().enumerate() {
         let start = leaps.len() as u16;
@@ -437,9 +589,16 @@ fn leap_tables(leap_lists: &[Vec<Leap>]) -> LeapTables {
         let from = (i % SQUARES) as u8;
         for l in list.iter().filter(|l| l.modes & CAPTURE != 0) {
             let rev = &mut reverse_lists[side * SQUARES + l.to as usize];
-            match rev.iter_mut().find(|r| r.from == from && r.block == l.block) {
+            match rev
+                .iter_mut()
+                .find(|r| r.from == from && r.block == l.block)
+            {
                 Some(r) => r.kinds |= 1 << kind,
-                None => rev.push(ReverseLeap { from, block: l.block, kinds: 1 << kind }),
+                None => rev.push(ReverseLeap {
+                    from,
+                    block: l.block,
+                    kinds: 1 << kind,
+                }),
             }
         }
     }
@@ -452,7 +611,14 @@ fn leap_tables(leap_lists: &[Vec<Leap>]) -> LeapTables {
         reverse_index[i] = (start, reverse.len() as u16);
         reverse_from[i] = list.iter().fold(0, |m, r| m | 1u128 << r.from);
     }
-    LeapTables { leaps, leap_index, leap_to, reverse, reverse_index, reverse_from }
+    LeapTables {
+        leaps,
+        leap_index,
+        leap_to,
+        reverse,
+        reverse_index,
+        reverse_from,
+    }
 }
 
 /// The check zone of every point for each attacking side: its four lines, and the start
@@ -461,9 +627,16 @@ fn check_zones(t: &LeapTables, rays: &[[u128; 4]]) -> Vec<u128> {
     (0..2 * SQUARES)
         .map(|i| {
             let (a, b) = t.reverse_index[i];
-            let leaps = t.reverse[a as usize..b as usize].iter().fold(0u128, |m, r| {
-                m | 1u128 << r.from | if r.block == NO_BLOCK { 0 } else { 1u128 << r.block }
-            });
+            let leaps = t.reverse[a as usize..b as usize]
+                .iter()
+                .fold(0u128, |m, r| {
+                    m | 1u128 << r.from
+                        | if r.block == NO_BLOCK {
+                            0
+                        } else {
+                            1u128 << r.block
+                        }
+                });
             leaps | rays[i % SQUARES].iter().fold(0, |m, r| m | r)
         })
         .collect()
@@ -472,7 +645,11 @@ fn check_zones(t: &LeapTables, rays: &[[u128; 4]]) -> Vec<u128> {
 /// Per attacking side and point, per kind: the points a piece of that kind may arrive on to
 /// attack the point (the starts of its leaps onto it, and the point's lines along which the
 /// kind captures). `check_arrival[side * 90 + sq][kind]`.
-fn check_arrivals(t: &LeapTables, rays: &[[u128; 4]], line_attackers: &[[u8; 4]; 2]) -> Vec<[u128; MAX_KINDS]> {
+fn check_arrivals(
+    t: &LeapTables,
+    rays: &[[u128; 4]],
+    line_attackers: &[[u8; 4]; 2],
+) -> Vec<[u128; MAX_KINDS]> {
     (0..2 * SQUARES)
         .map(|i| {
             let (side, sq) = (i / SQUARES, i % SQUARES);
@@ -548,21 +725,35 @@ struct CheckRules {
 
 fn check_rules(ed: &Edition, facing: bool, errors: &mut Vec<SpecError>) -> Option<CheckRules> {
     let before = errors.len();
-    let def = note(require(ed, "check.definition"), errors).and_then(|c| Some((c, read::<data::CheckDefinition>(c, errors)?)));
+    let def = note(require(ed, "check.definition"), errors)
+        .and_then(|c| Some((c, read::<data::CheckDefinition>(c, errors)?)));
     let mut in_check_status = None;
     if let Some((def_clause, def)) = def {
         if def.target != "royal" {
-            errors.push(err(def_clause, "check targets the royal kind (`target: royal`)"));
+            errors.push(err(
+                def_clause,
+                "check targets the royal kind (`target: royal`)",
+            ));
         }
-        in_check_status = note(Status::parse(&def.status).ok_or_else(|| err(def_clause, format!("unknown status `{}`", def.status))), errors);
+        in_check_status = note(
+            Status::parse(&def.status)
+                .ok_or_else(|| err(def_clause, format!("unknown status `{}`", def.status))),
+            errors,
+        );
     }
-    let sk = note(require(ed, "check.self_kill"), errors).and_then(|c| Some((c, read::<data::SelfKill>(c, errors)?)));
+    let sk = note(require(ed, "check.self_kill"), errors)
+        .and_then(|c| Some((c, read::<data::SelfKill>(c, errors)?)));
     let (forbid_attacked, forbid_facing) = match &sk {
         Some((sk_clause, sk)) => {
-            let attacked = sk.forbidden_after_move.contains(&Forbidden::OwnRoyalAttacked);
+            let attacked = sk
+                .forbidden_after_move
+                .contains(&Forbidden::OwnRoyalAttacked);
             let facing_forbidden = sk.forbidden_after_move.contains(&Forbidden::RoyalsFacing);
             if facing_forbidden && !facing {
-                errors.push(err(sk_clause, "forbids `royals_facing`, but no movement clause defines facing (`line:`)"));
+                errors.push(err(
+                    sk_clause,
+                    "forbids `royals_facing`, but no movement clause defines facing (`line:`)",
+                ));
             }
             (attacked, facing_forbidden)
         }
@@ -571,17 +762,36 @@ fn check_rules(ed: &Edition, facing: bool, errors: &mut Vec<SpecError>) -> Optio
     let mut status_rules = Vec::new();
     for c in ed.clauses_with_prefix("check.") {
         if has_key(c, "when") {
-            let Some(r) = read::<data::StatusRule>(c, errors) else { continue };
-            let Some(status) = note(Status::parse(&r.status).ok_or_else(|| err(c, format!("unknown status `{}`", r.status))), errors) else { continue };
-            status_rules.push(StatusRule { in_check: r.when.in_check, has_legal_move: r.when.has_legal_move, status });
+            let Some(r) = read::<data::StatusRule>(c, errors) else {
+                continue;
+            };
+            let Some(status) = note(
+                Status::parse(&r.status)
+                    .ok_or_else(|| err(c, format!("unknown status `{}`", r.status))),
+                errors,
+            ) else {
+                continue;
+            };
+            status_rules.push(StatusRule {
+                in_check: r.when.in_check,
+                has_legal_move: r.when.has_legal_move,
+                status,
+            });
         } else if has_key(c, "must_answer") {
-            let Some(r) = read::<data::CheckResponse>(c, errors) else { continue };
+            let Some(r) = read::<data::CheckResponse>(c, errors) else {
+                continue;
+            };
             if r.must_answer && sk.is_some() && !forbid_attacked {
                 errors.push(err(c, "a check must be answered, but check.self_kill does not forbid leaving the general attacked"));
             }
         }
     }
-    (errors.len() == before).then_some(CheckRules { in_check_status: in_check_status?, forbid_attacked, forbid_facing, status_rules })
+    (errors.len() == before).then_some(CheckRules {
+        in_check_status: in_check_status?,
+        forbid_attacked,
+        forbid_facing,
+        status_rules,
+    })
 }
 
 /// Compiles the movement and check clauses of `ed` into [`Rules`]: `None` when the edition
@@ -589,7 +799,10 @@ fn check_rules(ed: &Edition, facing: bool, errors: &mut Vec<SpecError>) -> Optio
 /// else the rules or every error found, each at its clause. A step whose input failed
 /// (the kinds, for the setup and the moves) is not run, so no error follows from another.
 pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
-    if !FAMILIES.iter().any(|f| ed.clauses_with_prefix(f).next().is_some()) {
+    if !FAMILIES
+        .iter()
+        .any(|f| ed.clauses_with_prefix(f).next().is_some())
+    {
         return Ok(None);
     }
     let mut errors = Vec::new();
@@ -602,17 +815,32 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
     };
     let turns = turns(ed, &mut errors);
     let movement = match kinds {
-        Some((kinds_clause, kinds, royal)) => movement(ed, kinds_clause, &kinds, royal, &regions, &mut errors).map(|m| (kinds, royal, m)),
+        Some((kinds_clause, kinds, royal)) => {
+            movement(ed, kinds_clause, &kinds, royal, &regions, &mut errors)
+                .map(|m| (kinds, royal, m))
+        }
         None => None,
     };
-    let check = check_rules(ed, movement.as_ref().is_none_or(|m| m.2.facing.is_some()), &mut errors);
+    let check = check_rules(
+        ed,
+        movement.as_ref().is_none_or(|m| m.2.facing.is_some()),
+        &mut errors,
+    );
     let file_numerals = note(super::record::file_numerals(ed), &mut errors);
     let record = match (&movement, &file_numerals) {
-        (Some((kinds, _, _)), Some(numerals)) => super::record::compile(ed, kinds, numerals).map_err(|mut e| errors.append(&mut e)).ok(),
+        (Some((kinds, _, _)), Some(numerals)) => super::record::compile(ed, kinds, numerals)
+            .map_err(|mut e| errors.append(&mut e))
+            .ok(),
         _ => None,
     };
-    let (Some((setup_clause, setup)), Some((kinds, royal, m)), Some((first_to_move, moves_per_round)), Some(check), Some(file_numerals), Some(record)) =
-        (setup, movement, turns, check, file_numerals, record)
+    let (
+        Some((setup_clause, setup)),
+        Some((kinds, royal, m)),
+        Some((first_to_move, moves_per_round)),
+        Some(check),
+        Some(file_numerals),
+        Some(record),
+    ) = (setup, movement, turns, check, file_numerals, record)
     else {
         return Err(errors);
     };
@@ -644,7 +872,10 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
         check_zone,
         check_arrival,
         reverse_from: t.reverse_from,
-        any_line_attackers: [line_attackers[0].iter().fold(0, |a, b| a | b), line_attackers[1].iter().fold(0, |a, b| a | b)],
+        any_line_attackers: [
+            line_attackers[0].iter().fold(0, |a, b| a | b),
+            line_attackers[1].iter().fold(0, |a, b| a | b),
+        ],
         line_attackers,
         max_screens: m.max_screens,
         facing: m.facing,
@@ -653,13 +884,17 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
         status_rules: check.status_rules,
         in_check_status: check.in_check_status,
         reachable: [[0; 8]; 2],
-        lines_through: ray_mask.iter().map(|r| r.iter().fold(0, |m, d| m | d)).collect(),
+        lines_through: ray_mask
+            .iter()
+            .map(|r| r.iter().fold(0, |m, d| m | d))
+            .collect(),
         ray_mask,
         kind_clause: m.movement_clauses.iter().map(|c| c.id.clone()).collect(),
         regions,
     };
     rules.reachable = reachability(&rules);
-    meaning::check_kinds(&rules, &m.movement_clauses, &m.confinement, setup_clause).map_err(|e| vec![e])?;
+    meaning::check_kinds(&rules, &m.movement_clauses, &m.confinement, setup_clause)
+        .map_err(|e| vec![e])?;
     let bound = move_bound(&rules);
     if bound > super::position_internals::MAX_MOVES {
         return Err(vec![err(
@@ -681,21 +916,36 @@ fn compile_instruction(
     masks: &mut Vec<u128>,
     max_screens: &mut u8,
 ) -> Result<(), SpecError> {
-    let prims = [ins.step.is_some(), ins.leap.is_some(), ins.slide.is_some(), ins.hop.is_some()];
+    let prims = [
+        ins.step.is_some(),
+        ins.leap.is_some(),
+        ins.slide.is_some(),
+        ins.hop.is_some(),
+    ];
     if prims.iter().filter(|&&p| p).count() != 1 {
-        return Err(err(c, "each program entry has exactly one of step, leap, slide, hop"));
+        return Err(err(
+            c,
+            "each program entry has exactly one of step, leap, slide, hop",
+        ));
     }
     let region = |name: &Option<String>| -> Result<Option<u128>, SpecError> {
         match name {
             None => Ok(None),
             Some(n) => regions.get(n).copied().map(Some).ok_or_else(|| {
-                err(c, format!("region `{n}` is not defined by any board clause (known: {})", regions.keys().cloned().collect::<Vec<_>>().join(", ")))
+                err(
+                    c,
+                    format!(
+                        "region `{n}` is not defined by any board clause (known: {})",
+                        regions.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                )
             }),
         }
     };
     let from_guard = region(&ins.from)?;
     let to_guard = region(&ins.to)?;
-    let modes = (if ins.mode.quiet() { QUIET } else { 0 }) | (if ins.mode.capture() { CAPTURE } else { 0 });
+    let modes =
+        (if ins.mode.quiet() { QUIET } else { 0 }) | (if ins.mode.capture() { CAPTURE } else { 0 });
     let in_guard = |g: Option<u128>, rel: Square| g.is_none_or(|m| m >> rel.index() & 1 == 1);
 
     if let Some(off) = ins.step.or(ins.leap) {
@@ -723,7 +973,9 @@ fn compile_instruction(
                     continue;
                 }
                 for (o, b) in orientations(ins.symmetry, off, ins.block) {
-                    let Some(to) = offset_point(side, from, o) else { continue };
+                    let Some(to) = offset_point(side, from, o) else {
+                        continue;
+                    };
                     if !in_guard(to_guard, to.relative_to(side)) {
                         continue;
                     }
@@ -735,9 +987,16 @@ fn compile_instruction(
                         },
                     };
                     let list = &mut leap_lists[piece_slot(side, kind, from.index())];
-                    match list.iter_mut().find(|l| l.to == to.index() as u8 && l.block == block) {
+                    match list
+                        .iter_mut()
+                        .find(|l| l.to == to.index() as u8 && l.block == block)
+                    {
                         Some(l) => l.modes |= modes,
-                        None => list.push(Leap { to: to.index() as u8, block, modes }),
+                        None => list.push(Leap {
+                            to: to.index() as u8,
+                            block,
+                            modes,
+                        }),
                     }
                 }
             }
@@ -765,8 +1024,23 @@ fn compile_instruction(
     }
     let prim = if is_hop { "hop" } else { "slide" };
     for (o, _) in orientations(ins.symmetry, dir, None) {
-        if abs_dir(Side::Red, o).is_some() && !meaning::line_lands(o, is_hop.then_some(screens), ins.max.unwrap_or(u8::MAX), from_guard, to_guard) {
-            return Err(err(c, format!("`{prim}: {dir:?}` (as {o:?}) ends on no point of the board{} from any point{}", guard_text("inside", &ins.to), guard_text("of", &ins.from))));
+        if abs_dir(Side::Red, o).is_some()
+            && !meaning::line_lands(
+                o,
+                is_hop.then_some(screens),
+                ins.max.unwrap_or(u8::MAX),
+                from_guard,
+                to_guard,
+            )
+        {
+            return Err(err(
+                c,
+                format!(
+                    "`{prim}: {dir:?}` (as {o:?}) ends on no point of the board{} from any point{}",
+                    guard_text("inside", &ins.to),
+                    guard_text("of", &ins.from)
+                ),
+            ));
         }
     }
     *max_screens = (*max_screens).max(screens);
@@ -790,7 +1064,12 @@ fn compile_instruction(
         let mask_idx = to_mask_idx(side)?;
         for (o, _) in orientations(ins.symmetry, dir, None) {
             let Some(d) = abs_dir(side, o) else {
-                return Err(err(c, format!("slide and hop directions are unit steps along a file or rank, not {o:?}")));
+                return Err(err(
+                    c,
+                    format!(
+                        "slide and hop directions are unit steps along a file or rank, not {o:?}"
+                    ),
+                ));
             };
             for from in Square::all() {
                 if !in_guard(from_guard, from.relative_to(side)) {
@@ -798,7 +1077,10 @@ fn compile_instruction(
                 }
                 let ray = &mut rays[piece_slot(side, kind, from.index())][d];
                 if !ray.is_empty() && ray.to_mask != mask_idx {
-                    return Err(err(c, "two line moves in one direction with different `to` regions"));
+                    return Err(err(
+                        c,
+                        "two line moves in one direction with different `to` regions",
+                    ));
                 }
                 ray.to_mask = mask_idx;
                 if is_hop {
@@ -826,7 +1108,10 @@ fn block_text(b: Option<[i32; 2]>) -> String {
 }
 
 fn guard_text(word: &str, region: &Option<String>) -> String {
-    region.as_ref().map(|r| format!(" {word} region `{r}`")).unwrap_or_default()
+    region
+        .as_ref()
+        .map(|r| format!(" {word} region `{r}`"))
+        .unwrap_or_default()
 }
 
 /// Points each kind can ever reach from its setup points on an otherwise empty board
@@ -868,7 +1153,12 @@ fn move_bound(rules: &Rules) -> usize {
         for &(kind, _) in &rules.setup[side.index()] {
             let most = (0..SQUARES)
                 .map(|sq| {
-                    let lines: usize = rules.rays_of(side, kind, sq).iter().filter(|r| !r.is_empty()).count() * (RANKS.max(FILES) as usize - 1);
+                    let lines: usize = rules
+                        .rays_of(side, kind, sq)
+                        .iter()
+                        .filter(|r| !r.is_empty())
+                        .count()
+                        * (RANKS.max(FILES) as usize - 1);
                     rules.leaps_of(side, kind, sq).len() + lines
                 })
                 .max()

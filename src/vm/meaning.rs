@@ -25,8 +25,15 @@ use super::compile::err;
 pub(super) type Confinement = Option<(u128, Vec<String>)>;
 
 /// Adds one instruction's `to` region to a kind's confinement.
-pub(super) fn confine(current: &mut Confinement, ins: &Instruction, regions: &BTreeMap<String, u128>) {
-    match (current.as_mut(), ins.to.as_ref().and_then(|n| regions.get(n).map(|m| (n, m)))) {
+pub(super) fn confine(
+    current: &mut Confinement,
+    ins: &Instruction,
+    regions: &BTreeMap<String, u128>,
+) {
+    match (
+        current.as_mut(),
+        ins.to.as_ref().and_then(|n| regions.get(n).map(|m| (n, m))),
+    ) {
         (Some((mask, names)), Some((n, m))) => {
             *mask |= m;
             if !names.contains(n) {
@@ -48,15 +55,28 @@ fn along(from: Square, d: [i32; 2], k: i32) -> Option<Square> {
 
 /// Whether a step or leap of offset `o` (blocking point `b`) lands on the board inside
 /// `to` from some point of `from` (Red frame).
-pub(super) fn leap_lands(o: [i32; 2], b: Option<[i32; 2]>, from: Option<u128>, to: Option<u128>) -> bool {
+pub(super) fn leap_lands(
+    o: [i32; 2],
+    b: Option<[i32; 2]>,
+    from: Option<u128>,
+    to: Option<u128>,
+) -> bool {
     Square::all().any(|s| {
-        on(from, s) && along(s, o, 1).is_some_and(|t| on(to, t)) && b.is_none_or(|b| along(s, b, 1).is_some())
+        on(from, s)
+            && along(s, o, 1).is_some_and(|t| on(to, t))
+            && b.is_none_or(|b| along(s, b, 1).is_some())
     })
 }
 
 /// Whether a slide (at most `max` points) or a hop (over `screens` pieces) along `d` ends
 /// on the board inside `to` from some point of `from` (Red frame).
-pub(super) fn line_lands(d: [i32; 2], hop_screens: Option<u8>, max: u8, from: Option<u128>, to: Option<u128>) -> bool {
+pub(super) fn line_lands(
+    d: [i32; 2],
+    hop_screens: Option<u8>,
+    max: u8,
+    from: Option<u128>,
+    to: Option<u128>,
+) -> bool {
     let (first, last) = match hop_screens {
         Some(s) => (i32::from(s) + 1, i32::MAX),
         None => (1, i32::from(max)),
@@ -69,9 +89,20 @@ pub(super) fn line_lands(d: [i32; 2], hop_screens: Option<u8>, max: u8, from: Op
 
 /// The points a piece of `kind` of `side` on `sq` can move to on an otherwise empty board
 /// (a hop counted as if its screens stood in the way).
-pub(super) fn empty_board_targets(rules: &Rules, side: Side, kind: KindId, sq: usize, hops_need_screens: bool) -> u128 {
-    let mut out = rules.leaps_of(side, kind, sq).iter().fold(0u128, |m, l| m | 1u128 << l.to);
-    let Some(from) = Square::from_index(sq) else { return out };
+pub(super) fn empty_board_targets(
+    rules: &Rules,
+    side: Side,
+    kind: KindId,
+    sq: usize,
+    hops_need_screens: bool,
+) -> u128 {
+    let mut out = rules
+        .leaps_of(side, kind, sq)
+        .iter()
+        .fold(0u128, |m, l| m | 1u128 << l.to);
+    let Some(from) = Square::from_index(sq) else {
+        return out;
+    };
     for (d, ray) in rules.rays_of(side, kind, sq).iter().enumerate() {
         if ray.is_empty() {
             continue;
@@ -107,13 +138,24 @@ pub(super) fn check_kinds(
     for (k, info) in rules.kinds.iter().enumerate() {
         let kind = k as KindId;
         let c = movement[k];
-        let anywhere = Side::BOTH
-            .iter()
-            .any(|&side| (0..crate::board::SQUARES).any(|sq| empty_board_targets(rules, side, kind, sq, true) != 0));
+        let anywhere = Side::BOTH.iter().any(|&side| {
+            (0..crate::board::SQUARES)
+                .any(|sq| empty_board_targets(rules, side, kind, sq, true) != 0)
+        });
         if !anywhere {
-            return Err(err(c, format!("`program`: kind `{}` gets no move from any point of the board", info.name)));
+            return Err(err(
+                c,
+                format!(
+                    "`program`: kind `{}` gets no move from any point of the board",
+                    info.name
+                ),
+            ));
         }
-        let setup: Vec<Square> = rules.setup[Side::Red.index()].iter().filter(|(x, _)| *x == kind).map(|&(_, s)| s).collect();
+        let setup: Vec<Square> = rules.setup[Side::Red.index()]
+            .iter()
+            .filter(|(x, _)| *x == kind)
+            .map(|&(_, s)| s)
+            .collect();
         if let Some((mask, names)) = &confinement[k] {
             if let Some(out) = setup.iter().find(|s| mask >> s.index() & 1 == 0) {
                 return Err(err(
@@ -128,8 +170,16 @@ pub(super) fn check_kinds(
             }
         }
         for side in Side::BOTH {
-            let points: Vec<Square> = rules.setup[side.index()].iter().filter(|(x, _)| *x == kind).map(|&(_, s)| s).collect();
-            if !points.is_empty() && points.iter().all(|s| empty_board_targets(rules, side, kind, s.index(), true) == 0) {
+            let points: Vec<Square> = rules.setup[side.index()]
+                .iter()
+                .filter(|(x, _)| *x == kind)
+                .map(|&(_, s)| s)
+                .collect();
+            if !points.is_empty()
+                && points
+                    .iter()
+                    .all(|s| empty_board_targets(rules, side, kind, s.index(), true) == 0)
+            {
                 let list: Vec<String> = setup.iter().map(Square::to_string).collect();
                 return Err(err(
                     c,
@@ -142,6 +192,10 @@ pub(super) fn check_kinds(
             }
         }
     }
-    crate::fen::validate(rules, &rules.start_position())
-        .map_err(|e| err(setup_clause, format!("`points`: the setup is not a legal position under the edition's rules: {e}")))
+    crate::fen::validate(rules, &rules.start_position()).map_err(|e| {
+        err(
+            setup_clause,
+            format!("`points`: the setup is not a legal position under the edition's rules: {e}"),
+        )
+    })
 }

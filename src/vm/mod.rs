@@ -7,8 +7,8 @@
 //! region guards) and how to run them fast.
 
 pub(crate) mod compile;
-mod meaning;
 pub mod data;
+mod meaning;
 mod position;
 pub mod record;
 
@@ -217,7 +217,11 @@ pub struct Rules {
 
 /// The error for an edition without movement and check clauses, which every rule set needs.
 pub(crate) fn no_movement_rules(ed: &Edition) -> SpecError {
-    compile::missing(ed, "board.grid", "the VM needs (the edition has no board, pieces, play, movement or check clause)")
+    compile::missing(
+        ed,
+        "board.grid",
+        "the VM needs (the edition has no board, pieces, play, movement or check clause)",
+    )
 }
 
 impl Rules {
@@ -246,7 +250,11 @@ impl Rules {
                 None,
                 format!(
                     "unknown edition `{edition}` (known: {})",
-                    spec.editions().iter().map(|e| e.id.as_str()).collect::<Vec<_>>().join(", ")
+                    spec.editions()
+                        .iter()
+                        .map(|e| e.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )])
         })?;
@@ -274,13 +282,19 @@ impl Rules {
 
     /// The id of the kind of this name (`horse`).
     pub fn kind_by_name(&self, name: &str) -> Option<KindId> {
-        self.kinds.iter().position(|k| k.name == name).map(|i| i as KindId)
+        self.kinds
+            .iter()
+            .position(|k| k.name == name)
+            .map(|i| i as KindId)
     }
 
     /// Kind whose FEN letter (either case) is `c`.
     pub(crate) fn kind_by_fen(&self, c: char) -> Option<KindId> {
         let c = c.to_ascii_lowercase();
-        self.kinds.iter().position(|k| k.fen.contains(&c)).map(|i| i as KindId)
+        self.kinds
+            .iter()
+            .position(|k| k.fen.contains(&c))
+            .map(|i| i as KindId)
     }
 
     /// The royal kind (the general).
@@ -318,7 +332,6 @@ impl Rules {
     pub(crate) fn region(&self, side: Side, name: &str) -> Option<u128> {
         self.regions.get(name).map(|&m| compile::to_side(m, side))
     }
-
 
     /// Whether `kind` of `side` has any line move (a slide or a hop).
     pub(crate) fn has_line_moves(&self, side: Side, kind: KindId) -> bool {

@@ -66,7 +66,8 @@ pub(crate) struct Placement {
 /// A map keyed by placements (and small data beside them), hashed a machine word at a time:
 /// the memos of the 棋例 searches look a position up at every node, where the standard
 /// hasher's cost per byte is felt. Keys are compared in full, so a collision costs time only.
-pub(crate) type PlacementMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<WordHasher>>;
+pub(crate) type PlacementMap<K, V> =
+    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<WordHasher>>;
 
 /// A multiplicative hash over machine words (the multiplier of Firefox's FxHash); not for
 /// keys an adversary chooses to collide, which the memos never see.
@@ -130,7 +131,10 @@ pub struct Undo {
 impl Undo {
     /// The piece taken by the move, if any.
     pub(crate) fn captured(&self) -> Option<Piece> {
-        (self.captured != 0).then(|| Piece { side: Side::from_index(code_side(self.captured)), kind: code_kind(self.captured) as KindId })
+        (self.captured != 0).then(|| Piece {
+            side: Side::from_index(code_side(self.captured)),
+            kind: code_kind(self.captured) as KindId,
+        })
     }
 }
 
@@ -172,9 +176,13 @@ impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let why = match self.reason {
             IllegalReason::NoPiece => "there is no piece on the starting point",
-            IllegalReason::NotYourPiece => "the piece on the starting point belongs to the other side",
+            IllegalReason::NotYourPiece => {
+                "the piece on the starting point belongs to the other side"
+            }
             IllegalReason::NotAMove => "the piece cannot move there",
-            IllegalReason::SelfKill => "it would leave the own general capturable or the generals facing (self-kill, 自杀)",
+            IllegalReason::SelfKill => {
+                "it would leave the own general capturable or the generals facing (self-kill, 自杀)"
+            }
         };
         write!(f, "illegal move {}: {why}", self.mv)
     }
@@ -194,12 +202,18 @@ pub(crate) const MAX_MOVES: usize = 256;
 impl MoveBuf {
     #[inline]
     pub(crate) fn new() -> MoveBuf {
-        MoveBuf { moves: [std::mem::MaybeUninit::uninit(); MAX_MOVES], len: 0 }
+        MoveBuf {
+            moves: [std::mem::MaybeUninit::uninit(); MAX_MOVES],
+            len: 0,
+        }
     }
     #[inline]
     fn push(&mut self, from: usize, to: usize) {
         if self.len < MAX_MOVES {
-            self.moves[self.len].write(Move::new(Square::from_index_unchecked(from as u8), Square::from_index_unchecked(to as u8)));
+            self.moves[self.len].write(Move::new(
+                Square::from_index_unchecked(from as u8),
+                Square::from_index_unchecked(to as u8),
+            ));
             self.len += 1;
         }
     }
@@ -264,7 +278,13 @@ struct Filter<'a> {
 impl<'a> Filter<'a> {
     fn new(rules: &'a Rules, pos: &Position, targets: u128, sources: u128) -> Filter<'a> {
         let empty = !(pos.occ[0] | pos.occ[1]);
-        Filter { rules, targets, sources, quiet: sources != 0 || targets & empty != 0, kept: MoveBuf::new() }
+        Filter {
+            rules,
+            targets,
+            sources,
+            quiet: sources != 0 || targets & empty != 0,
+            kept: MoveBuf::new(),
+        }
     }
 }
 
@@ -325,7 +345,9 @@ struct Counter<'a> {
 impl Counter<'_> {
     #[inline]
     fn doubtful(&self, from: usize, to: usize) -> bool {
-        from == self.royal || self.in_check || ((1u128 << from) | (1u128 << to)) & self.sensitive != 0
+        from == self.royal
+            || self.in_check
+            || ((1u128 << from) | (1u128 << to)) & self.sensitive != 0
     }
 }
 
@@ -345,7 +367,8 @@ impl Sink for Counter<'_> {
             return;
         }
         let end = Position::along(from, d, last);
-        let segment = (self.rules.ray_mask[from][d] & !self.rules.ray_mask[end][d]) | (1u128 << from);
+        let segment =
+            (self.rules.ray_mask[from][d] & !self.rules.ray_mask[end][d]) | (1u128 << from);
         if from == self.royal || self.in_check || segment & self.sensitive != 0 {
             for dist in first..=last {
                 self.one(from, Position::along(from, d, dist));
@@ -385,7 +408,11 @@ struct CheckFilter {
 }
 
 impl CheckFilter {
-    const NONE: CheckFilter = CheckFilter { sensitive: 0, direct: [0; MAX_KINDS], targets: 0 };
+    const NONE: CheckFilter = CheckFilter {
+        sensitive: 0,
+        direct: [0; MAX_KINDS],
+        targets: 0,
+    };
 
     fn new(pos: &Position, rules: &Rules) -> CheckFilter {
         let mover = pos.side;
@@ -397,11 +424,19 @@ impl CheckFilter {
         let k = royal.trailing_zeros() as usize;
         let zone = rules.check_zone[side_point(mover, k)];
         let Some(g) = pos.guard_of(rules, their).filter(|g| !g.in_check) else {
-            return CheckFilter { sensitive: zone, direct: [zone; MAX_KINDS], targets: zone };
+            return CheckFilter {
+                sensitive: zone,
+                direct: [zone; MAX_KINDS],
+                targets: zone,
+            };
         };
         let direct = rules.check_arrival[side_point(mover, k)];
         let arrive = direct.iter().fold(0, |a, d| a | d);
-        CheckFilter { sensitive: g.sensitive, direct, targets: g.sensitive | arrive }
+        CheckFilter {
+            sensitive: g.sensitive,
+            direct,
+            targets: g.sensitive | arrive,
+        }
     }
 
     /// Whether the pseudo-legal move `m` of `pos` gives check.
@@ -414,7 +449,8 @@ impl CheckFilter {
     #[inline]
     fn may_give(&self, pos: &Position, m: Move) -> bool {
         let (f, t) = (m.from.index(), m.to.index());
-        ((1u128 << f) | (1u128 << t)) & self.sensitive != 0 || self.direct[code_kind(pos.board[f])] >> t & 1 != 0
+        ((1u128 << f) | (1u128 << t)) & self.sensitive != 0
+            || self.direct[code_kind(pos.board[f])] >> t & 1 != 0
     }
 }
 
@@ -430,12 +466,20 @@ struct After {
 
 impl After {
     /// No move (points off the board, never met).
-    const NONE: After = After { from: SQUARES, to: SQUARES, moved: 0 };
+    const NONE: After = After {
+        from: SQUARES,
+        to: SQUARES,
+        moved: 0,
+    };
 
     #[inline(always)]
     fn of(pos: &Position, m: Move) -> After {
         let from = m.from.index();
-        After { from, to: m.to.index(), moved: pos.board[from] }
+        After {
+            from,
+            to: m.to.index(),
+            moved: pos.board[from],
+        }
     }
 }
 
@@ -505,13 +549,19 @@ impl Position {
         self.kind_bb[s][k] &= !(1u128 << i);
         self.rank_occ[sq.rank() as usize] &= !(1 << sq.file());
         self.file_occ[sq.file() as usize] &= !(1 << sq.rank());
-        Some(Piece { side: Side::from_index(s), kind: k as KindId })
+        Some(Piece {
+            side: Side::from_index(s),
+            kind: k as KindId,
+        })
     }
 
     /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let c = self.board[sq.index()];
-        (c != 0).then(|| Piece { side: Side::from_index(code_side(c)), kind: code_kind(c) as KindId })
+        (c != 0).then(|| Piece {
+            side: Side::from_index(code_side(c)),
+            kind: code_kind(c) as KindId,
+        })
     }
 
     /// A hash of what `same_placement` compares (the pieces and the side to
@@ -527,7 +577,10 @@ impl Position {
 
     /// The pieces and the side to move, as a key.
     pub(crate) fn placement(&self) -> Placement {
-        Placement { board: self.board, side: self.side }
+        Placement {
+            board: self.board,
+            side: self.side,
+        }
     }
 
     /// Whether both positions have the same pieces on the same points and the same side to
@@ -568,7 +621,8 @@ impl Position {
 
     /// Points holding pieces of `side` and `kind`.
     pub(crate) fn points_of(&self, side: Side, kind: KindId) -> impl Iterator<Item = Square> {
-        BitIter(self.kind_bb[side.index()][kind as usize]).map(|i| Square::from_index_unchecked(i as u8))
+        BitIter(self.kind_bb[side.index()][kind as usize])
+            .map(|i| Square::from_index_unchecked(i as u8))
     }
 
     /// Number of pieces of `side` and `kind`.
@@ -590,7 +644,10 @@ impl Position {
         let (from, to) = (m.from.index(), m.to.index());
         let p = self.board[from];
         let cap = self.board[to];
-        let undo = Undo { captured: cap, halfmove: self.halfmove };
+        let undo = Undo {
+            captured: cap,
+            halfmove: self.halfmove,
+        };
         let s = code_side(p);
         let k = code_kind(p);
         let (bf, bt) = (1u128 << from, 1u128 << to);
@@ -662,9 +719,19 @@ impl Position {
     fn scan_in<const AFTER: bool>(&self, a: &After, sq: usize, d: usize) -> LineScan {
         // A point's line (its file, or its rank) and its place along that line.
         let along_file = d < 2;
-        let split = |p: usize| if along_file { (p % FILES as usize, p / FILES as usize) } else { (p / FILES as usize, p % FILES as usize) };
+        let split = |p: usize| {
+            if along_file {
+                (p % FILES as usize, p / FILES as usize)
+            } else {
+                (p / FILES as usize, p % FILES as usize)
+            }
+        };
         let (line, place) = split(sq);
-        let mut bits = u32::from(if along_file { self.file_occ[line] } else { self.rank_occ[line] });
+        let mut bits = u32::from(if along_file {
+            self.file_occ[line]
+        } else {
+            self.rank_occ[line]
+        });
         if AFTER {
             let (from_line, from_place) = split(a.from);
             if from_line == line {
@@ -677,9 +744,17 @@ impl Position {
         }
         let place = place as u32;
         if d % 2 == 0 {
-            LineScan { bits: bits >> (place + 1), positive: true, pos: place }
+            LineScan {
+                bits: bits >> (place + 1),
+                positive: true,
+                pos: place,
+            }
         } else {
-            LineScan { bits: bits & ((1 << place) - 1), positive: false, pos: place }
+            LineScan {
+                bits: bits & ((1 << place) - 1),
+                positive: false,
+                pos: place,
+            }
         }
     }
 
@@ -703,12 +778,22 @@ impl Position {
     /// [`Position::attacked`] on the board as it is (`AFTER` false) or as it would be after
     /// the move `a` (`AFTER` true), which is not played.
     #[inline(always)]
-    fn attacked_in<const AFTER: bool>(&self, rules: &Rules, sq: usize, by: Side, a: &After) -> bool {
+    fn attacked_in<const AFTER: bool>(
+        &self,
+        rules: &Rules,
+        sq: usize,
+        by: Side,
+        a: &After,
+    ) -> bool {
         let bi = by.index();
         if self.occ_in::<AFTER>(a, bi) & rules.reverse_from[side_point(by, sq)] != 0 {
             for r in rules.reverse_of(by, sq) {
                 let p = self.at::<AFTER>(a, r.from as usize);
-                if p != 0 && code_side(p) == bi && r.kinds >> code_kind(p) & 1 != 0 && (r.block == NO_BLOCK || self.at::<AFTER>(a, r.block as usize) == 0) {
+                if p != 0
+                    && code_side(p) == bi
+                    && r.kinds >> code_kind(p) & 1 != 0
+                    && (r.block == NO_BLOCK || self.at::<AFTER>(a, r.block as usize) == 0)
+                {
                     return true;
                 }
             }
@@ -722,7 +807,11 @@ impl Position {
             if rules.line_attackers[bi][od] == 0 || attackers & rules.ray_mask[sq][d] == 0 {
                 continue;
             }
-            for (i, dist) in self.scan_in::<AFTER>(a, sq, d).take(rules.max_screens as usize + 1).enumerate() {
+            for (i, dist) in self
+                .scan_in::<AFTER>(a, sq, d)
+                .take(rules.max_screens as usize + 1)
+                .enumerate()
+            {
                 let s = Self::along(sq, d, dist);
                 let p = self.at::<AFTER>(a, s);
                 if code_side(p) != bi {
@@ -803,7 +892,9 @@ impl Position {
     /// [`Position::facing`] on the board as it is or after the move `a`.
     #[inline(always)]
     fn facing_in<const AFTER: bool>(&self, rules: &Rules, sq: usize, a: &After) -> bool {
-        let Some((kind, dirs)) = rules.facing else { return false };
+        let Some((kind, dirs)) = rules.facing else {
+            return false;
+        };
         let own = code_side(self.at::<AFTER>(a, sq));
         for (d, &on) in dirs.iter().enumerate() {
             if on {
@@ -829,15 +920,26 @@ impl Position {
             return false;
         }
         let a = After::of(self, m);
-        let k = if royal >> a.from & 1 != 0 { a.to } else { royal.trailing_zeros() as usize };
+        let k = if royal >> a.from & 1 != 0 {
+            a.to
+        } else {
+            royal.trailing_zeros() as usize
+        };
         self.self_kill_in::<true>(rules, k, side, &a)
     }
 
     /// Whether the general of `side` on `k` is attacked or faces the other general, where
     /// the edition forbids it: on the board as it is or after the move `a`.
     #[inline(always)]
-    fn self_kill_in<const AFTER: bool>(&self, rules: &Rules, k: usize, side: Side, a: &After) -> bool {
-        (rules.forbid_attacked && self.attacked_in::<AFTER>(rules, k, side.opponent(), a)) || (rules.forbid_facing && self.facing_in::<AFTER>(rules, k, a))
+    fn self_kill_in<const AFTER: bool>(
+        &self,
+        rules: &Rules,
+        k: usize,
+        side: Side,
+        a: &After,
+    ) -> bool {
+        (rules.forbid_attacked && self.attacked_in::<AFTER>(rules, k, side.opponent(), a))
+            || (rules.forbid_facing && self.facing_in::<AFTER>(rules, k, a))
     }
 
     /// Whether the move `m` of the side to move, a pseudo-legal one, would give check,
@@ -849,7 +951,12 @@ impl Position {
         if royal == 0 || royal >> m.to.index() & 1 != 0 {
             return false;
         }
-        self.attacked_in::<true>(rules, royal.trailing_zeros() as usize, self.side, &After::of(self, m))
+        self.attacked_in::<true>(
+            rules,
+            royal.trailing_zeros() as usize,
+            self.side,
+            &After::of(self, m),
+        )
     }
 
     /// Whether the position breaks a self-kill condition for `side` (the side that just
@@ -867,8 +974,13 @@ impl Position {
     /// the edition forbids it. The arbiter's rules tell the two apart (1999 4.1.2); legality
     /// uses the short-circuiting [`Position::is_self_kill_for`].
     pub(crate) fn self_kill_conditions(&self, rules: &Rules, side: Side) -> (bool, bool) {
-        let Some(k) = self.royal_point(rules, side).map(Square::index) else { return (false, false) };
-        (rules.forbid_attacked && self.attacked(rules, k, side.opponent()), rules.forbid_facing && self.facing(rules, k))
+        let Some(k) = self.royal_point(rules, side).map(Square::index) else {
+            return (false, false);
+        };
+        (
+            rules.forbid_attacked && self.attacked(rules, k, side.opponent()),
+            rules.forbid_facing && self.facing(rules, k),
+        )
     }
 
     /// Whether the side to move is in check (将).
@@ -969,7 +1081,15 @@ impl Position {
             let Some(ls) = last_screen else { return };
             let target = scan.next();
             if ray.hop & QUIET != 0 && out.quiet() {
-                Self::quiet_run(sq, d, ls + 1, target.map_or(edge, |t| t - 1), ray.to_mask, mask, out);
+                Self::quiet_run(
+                    sq,
+                    d,
+                    ls + 1,
+                    target.map_or(edge, |t| t - 1),
+                    ray.to_mask,
+                    mask,
+                    out,
+                );
             }
             if ray.hop & CAPTURE != 0 {
                 if let Some(tg) = target {
@@ -981,7 +1101,15 @@ impl Position {
 
     /// Quiet moves to distances `first..=last` along a line, within the `to` region.
     #[inline(always)]
-    fn quiet_run<S: Sink>(sq: usize, d: usize, first: u32, last: u32, mask_id: u8, mask: u128, out: &mut S) {
+    fn quiet_run<S: Sink>(
+        sq: usize,
+        d: usize,
+        first: u32,
+        last: u32,
+        mask_id: u8,
+        mask: u128,
+        out: &mut S,
+    ) {
         if mask_id == 0 {
             out.run(sq, d, first, last);
         } else {
@@ -997,7 +1125,15 @@ impl Position {
     /// A capture of the piece at distance `dist` along a line, if it is the opponent's and
     /// its point is within the `to` region.
     #[inline]
-    fn capture_at<S: Sink>(&self, sq: usize, d: usize, dist: u32, si: usize, mask: u128, out: &mut S) {
+    fn capture_at<S: Sink>(
+        &self,
+        sq: usize,
+        d: usize,
+        dist: u32,
+        si: usize,
+        mask: u128,
+        out: &mut S,
+    ) {
         let t = Self::along(sq, d, dist);
         if code_side(self.board[t]) != si && mask >> t & 1 != 0 {
             out.one(sq, t);
@@ -1049,7 +1185,12 @@ impl Position {
                 if p != 0 && code_side(p) == ei && r.kinds >> code_kind(p) & 1 != 0 {
                     if r.block == NO_BLOCK || self.board[r.block as usize] == 0 {
                         in_check = true;
-                        checks |= 1u128 << r.from | if r.block == NO_BLOCK { 0 } else { 1u128 << r.block };
+                        checks |= 1u128 << r.from
+                            | if r.block == NO_BLOCK {
+                                0
+                            } else {
+                                1u128 << r.block
+                            };
                     } else {
                         sensitive |= 1u128 << r.block;
                     }
@@ -1070,7 +1211,8 @@ impl Position {
                 continue;
             }
             let od = opposite(d);
-            let facing_here = rules.forbid_facing && matches!(rules.facing, Some((_, dirs)) if dirs[d]);
+            let facing_here =
+                rules.forbid_facing && matches!(rules.facing, Some((_, dirs)) if dirs[d]);
             for (j, dist) in self.scan(k, d).take(ms + 2).enumerate() {
                 let sq = Self::along(k, d, dist);
                 let p = self.board[sq];
@@ -1083,7 +1225,9 @@ impl Position {
                 let slider = ray.slide & CAPTURE != 0 && reaches;
                 let hopper = ray.hop & CAPTURE != 0 && reaches;
                 let royal_facing = facing_here && kind == rules.royal as usize;
-                if (j == 0 && ((slider && dist <= ray.max as u32) || royal_facing)) || (hopper && j == ray.screens as usize) {
+                if (j == 0 && ((slider && dist <= ray.max as u32) || royal_facing))
+                    || (hopper && j == ray.screens as usize)
+                {
                     in_check = true;
                     checks |= rules.ray_mask[k][d] & !rules.ray_mask[sq][d];
                 }
@@ -1094,7 +1238,12 @@ impl Position {
                 }
             }
         }
-        Some(Guard { royal: k, in_check, sensitive, checks })
+        Some(Guard {
+            royal: k,
+            in_check,
+            sensitive,
+            checks,
+        })
     }
 
     /// Whether playing the pseudo-legal move `m` keeps the mover out of self-kill.
@@ -1148,7 +1297,14 @@ impl Position {
             return all.len as u64;
         };
         let mut doubtful = MoveBuf::new();
-        let mut counter = Counter { rules, sensitive: g.sensitive, royal: g.royal, in_check: g.in_check, safe: 0, doubtful: &mut doubtful };
+        let mut counter = Counter {
+            rules,
+            sensitive: g.sensitive,
+            royal: g.royal,
+            in_check: g.in_check,
+            safe: 0,
+            doubtful: &mut doubtful,
+        };
         self.pseudo_moves(rules, &mut counter);
         let mut n = counter.safe;
         let g = Some(g);
@@ -1174,10 +1330,15 @@ impl Position {
         // In check, as in `legal_into`, only the general's moves and moves onto or off the
         // checks' lines are generated.
         let mut buf = match &g {
-            Some(g) if g.in_check => Filter::new(rules, self, g.checks, g.checks | 1u128 << g.royal),
+            Some(g) if g.in_check => {
+                Filter::new(rules, self, g.checks, g.checks | 1u128 << g.royal)
+            }
             _ => Filter::new(rules, self, 0, !0),
         };
-        for sq in BitIter(first).chain(BitIter(own & !royal)).chain(BitIter(last)) {
+        for sq in BitIter(first)
+            .chain(BitIter(own & !royal))
+            .chain(BitIter(last))
+        {
             buf.kept.len = 0;
             self.piece_moves(rules, sq, &mut buf);
             for &m in buf.kept.as_slice() {
@@ -1204,11 +1365,25 @@ impl Position {
 
     /// In one pass over the pseudo-legal moves: the legal captures of the side to move (if
     /// `captures`), and its legal moves that give check, capturing or not (if `checks`).
-    pub(crate) fn captures_and_checks(&self, rules: &Rules, captures: bool, checks: bool) -> (Vec<Move>, Vec<Move>) {
+    pub(crate) fn captures_and_checks(
+        &self,
+        rules: &Rules,
+        captures: bool,
+        checks: bool,
+    ) -> (Vec<Move>, Vec<Move>) {
         let mover = self.side;
         let theirs = self.occ[mover.opponent().index()];
-        let may_check = if checks { CheckFilter::new(self, rules) } else { CheckFilter::NONE };
-        let mut pseudo = Filter::new(rules, self, may_check.targets | if captures { theirs } else { 0 }, may_check.sensitive);
+        let may_check = if checks {
+            CheckFilter::new(self, rules)
+        } else {
+            CheckFilter::NONE
+        };
+        let mut pseudo = Filter::new(
+            rules,
+            self,
+            may_check.targets | if captures { theirs } else { 0 },
+            may_check.sensitive,
+        );
         self.pseudo_moves(rules, &mut pseudo);
         let (mut caps, mut gives) = (Vec::new(), Vec::new());
         if pseudo.kept.len == 0 {
@@ -1240,13 +1415,21 @@ impl Position {
     pub(crate) fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
         // A piece of the opponent that nothing attacks cannot be taken: no move is generated.
         let c = self.board[to.index()];
-        if c != 0 && code_side(c) != self.side.index() && !self.attacked(rules, to.index(), self.side) {
+        if c != 0
+            && code_side(c) != self.side.index()
+            && !self.attacked(rules, to.index(), self.side)
+        {
             return Vec::new();
         }
         let mut onto = Filter::new(rules, self, 1u128 << to.index(), 0);
         self.pseudo_moves(rules, &mut onto);
         let g = self.guard(rules);
-        onto.kept.as_slice().iter().copied().filter(|&m| self.passes(rules, &g, m)).collect()
+        onto.kept
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|&m| self.passes(rules, &g, m))
+            .collect()
     }
 
     /// The legal moves of the piece on `from`, if it belongs to the side to move.
@@ -1258,7 +1441,12 @@ impl Position {
         let mut pseudo = MoveBuf::new();
         self.piece_moves(rules, from.index(), &mut pseudo);
         let g = self.guard(rules);
-        pseudo.as_slice().iter().copied().filter(|&m| self.passes(rules, &g, m)).collect()
+        pseudo
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|&m| self.passes(rules, &g, m))
+            .collect()
     }
 
     /// Whether `m` is a legal move here.
@@ -1311,7 +1499,9 @@ impl Position {
     pub fn status_in_check(&self, rules: &Rules, in_check: bool) -> Status {
         let has_move = self.has_legal_move(rules);
         for r in &rules.status_rules {
-            if r.in_check.is_none_or(|c| c == in_check) && r.has_legal_move.is_none_or(|h| h == has_move) {
+            if r.in_check.is_none_or(|c| c == in_check)
+                && r.has_legal_move.is_none_or(|h| h == has_move)
+            {
                 return r.status;
             }
         }
@@ -1348,7 +1538,11 @@ impl fmt::Debug for Position {
                     '.'
                 } else {
                     let k = (b'0' + code_kind(c) as u8) as char;
-                    if code_side(c) == 0 { k } else { (b'a' + code_kind(c) as u8) as char }
+                    if code_side(c) == 0 {
+                        k
+                    } else {
+                        (b'a' + code_kind(c) as u8) as char
+                    }
                 };
                 write!(f, "{ch}")?;
             }
@@ -1404,12 +1598,27 @@ mod tests {
                                 p.make(&rules, m);
                                 // The tests that look at a move without playing it agree with
                                 // playing it, move by move.
-                                assert_eq!(pos.self_kill_after(&rules, m), p.is_self_kill_for(&rules, pos.side), "self-kill after {m:?} in {}", pos.to_fen(&rules));
-                                assert_eq!(pos.gives_check_after(&rules, m), p.in_check(&rules), "check after {m:?} in {}", pos.to_fen(&rules));
+                                assert_eq!(
+                                    pos.self_kill_after(&rules, m),
+                                    p.is_self_kill_for(&rules, pos.side),
+                                    "self-kill after {m:?} in {}",
+                                    pos.to_fen(&rules)
+                                );
+                                assert_eq!(
+                                    pos.gives_check_after(&rules, m),
+                                    p.in_check(&rules),
+                                    "check after {m:?} in {}",
+                                    pos.to_fen(&rules)
+                                );
                                 !p.is_self_kill_for(&rules, pos.side)
                             })
                             .collect();
-                        assert_eq!(pos.legal_moves(&rules), legal, "legal moves of {}", pos.to_fen(&rules));
+                        assert_eq!(
+                            pos.legal_moves(&rules),
+                            legal,
+                            "legal moves of {}",
+                            pos.to_fen(&rules)
+                        );
                         assert_eq!(pos.has_legal_move(&rules), !legal.is_empty());
                         if legal.is_empty() {
                             break;
@@ -1422,7 +1631,11 @@ mod tests {
                             p.in_check(&rules)
                         };
                         let want_checks: Vec<Move> = legal.iter().copied().filter(gives).collect();
-                        let want_caps: Vec<Move> = legal.iter().copied().filter(|m| theirs >> m.to.index() & 1 == 1).collect();
+                        let want_caps: Vec<Move> = legal
+                            .iter()
+                            .copied()
+                            .filter(|m| theirs >> m.to.index() & 1 == 1)
+                            .collect();
                         let (caps, checks) = pos.captures_and_checks(&rules, true, true);
                         assert_eq!(checks, want_checks, "checks of {}", pos.to_fen(&rules));
                         assert_eq!(caps, want_caps, "captures of {}", pos.to_fen(&rules));
@@ -1433,6 +1646,9 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 5000 && in_check > 200, "only {checked} positions, {in_check} in check");
+        assert!(
+            checked > 5000 && in_check > 200,
+            "only {checked} positions, {in_check} in check"
+        );
     }
 }

@@ -33,7 +33,9 @@ pub struct Word {
 impl Word {
     /// Every spelling: written, traditional, and the others.
     pub fn spellings(&self) -> impl Iterator<Item = &str> {
-        std::iter::once(self.write.as_str()).chain(std::iter::once(self.traditional.as_str())).chain(self.also.iter().map(String::as_str))
+        std::iter::once(self.write.as_str())
+            .chain(std::iter::once(self.traditional.as_str()))
+            .chain(self.also.iter().map(String::as_str))
     }
 }
 
@@ -51,10 +53,11 @@ pub struct PieceChars {
 impl PieceChars {
     /// Every character read for the piece.
     pub fn spellings(&self) -> impl Iterator<Item = &str> {
-        std::iter::once(self.name.as_str()).chain(std::iter::once(self.traditional.as_str())).chain(self.variants.iter().map(String::as_str))
+        std::iter::once(self.name.as_str())
+            .chain(std::iter::once(self.traditional.as_str()))
+            .chain(self.variants.iter().map(String::as_str))
     }
 }
-
 
 /// One recording form (full or abbreviated).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +100,12 @@ impl Record {
     /// Every character the record table names: pieces in every spelling, numerals,
     /// action and tandem words. Sorted, without duplicates.
     pub(crate) fn characters(&self) -> Vec<char> {
-        let words = self.full.actions.iter().chain(&self.abbreviated.actions).chain(self.tandem.words.values());
+        let words = self
+            .full
+            .actions
+            .iter()
+            .chain(&self.abbreviated.actions)
+            .chain(self.tandem.words.values());
         let mut out: Vec<char> = self
             .pieces
             .iter()
@@ -162,12 +170,23 @@ pub(super) fn file_numerals(ed: &Edition) -> Result<FileNumerals, SpecError> {
         return Ok(FileNumerals::default());
     };
     let numbering: FileNumbering = typed(c)?;
-    for (side, list) in [("red", &numbering.numerals.red), ("black", &numbering.numerals.black)] {
+    for (side, list) in [
+        ("red", &numbering.numerals.red),
+        ("black", &numbering.numerals.black),
+    ] {
         if list.len() != 9 {
-            return Err(err(c, format!("{side} has {} numerals; files are numbered 1 to 9", list.len())));
+            return Err(err(
+                c,
+                format!(
+                    "{side} has {} numerals; files are numbered 1 to 9",
+                    list.len()
+                ),
+            ));
         }
     }
-    Ok(FileNumerals { sets: [numbering.numerals.red, numbering.numerals.black] })
+    Ok(FileNumerals {
+        sets: [numbering.numerals.red, numbering.numerals.black],
+    })
 }
 
 #[derive(Deserialize)]
@@ -279,17 +298,32 @@ struct RawTandem {
 }
 
 fn word(w: RawWord) -> Word {
-    Word { traditional: w.traditional.unwrap_or_else(|| w.write.clone()), write: w.write, also: w.also }
+    Word {
+        traditional: w.traditional.unwrap_or_else(|| w.write.clone()),
+        write: w.write,
+        also: w.also,
+    }
 }
 
 fn form(f: RawForm) -> Form {
-    let RawActions { advance, retreat, traverse } = f.actions;
-    Form { numerals: [f.numerals.red.side(), f.numerals.black.side()], actions: [word(advance), word(retreat), word(traverse)] }
+    let RawActions {
+        advance,
+        retreat,
+        traverse,
+    } = f.actions;
+    Form {
+        numerals: [f.numerals.red.side(), f.numerals.black.side()],
+        actions: [word(advance), word(retreat), word(traverse)],
+    }
 }
 
 /// The record table of `ed`, or `None` when the edition has no `notation.record` clause;
 /// every error of its clauses (the forms, the characters, the tandem words), each located.
-pub(super) fn compile(ed: &Edition, kinds: &[KindInfo], numerals: &FileNumerals) -> Result<Option<Record>, Vec<SpecError>> {
+pub(super) fn compile(
+    ed: &Edition,
+    kinds: &[KindInfo],
+    numerals: &FileNumerals,
+) -> Result<Option<Record>, Vec<SpecError>> {
     let Some(record_clause) = ed.clause("notation.record") else {
         return Ok(None);
     };
@@ -298,7 +332,9 @@ pub(super) fn compile(ed: &Edition, kinds: &[KindInfo], numerals: &FileNumerals)
     if let Err(e) = require(ed, "board.file_numbering") {
         errors.push(e);
     }
-    let pieces = characters(ed, kinds).map_err(|mut e| errors.append(&mut e)).ok();
+    let pieces = characters(ed, kinds)
+        .map_err(|mut e| errors.append(&mut e))
+        .ok();
     let tandem = tandem(ed).map_err(|e| errors.push(e)).ok();
     match (raw, pieces, tandem) {
         (Some(raw), Some(pieces), Some(tandem)) if errors.is_empty() => Ok(Some(Record {
@@ -318,7 +354,11 @@ fn characters(ed: &Edition, kinds: &[KindInfo]) -> Result<Vec<[PieceChars; 2]>, 
     let mut pieces: Vec<[PieceChars; 2]> = kinds
         .iter()
         .map(|k| {
-            let chars = |s: Side| PieceChars { name: k.names[s.index()].clone(), traditional: k.names[s.index()].clone(), variants: Vec::new() };
+            let chars = |s: Side| PieceChars {
+                name: k.names[s.index()].clone(),
+                traditional: k.names[s.index()].clone(),
+                variants: Vec::new(),
+            };
             [chars(Side::Red), chars(Side::Black)]
         })
         .collect();
@@ -329,7 +369,17 @@ fn characters(ed: &Edition, kinds: &[KindInfo]) -> Result<Vec<[PieceChars; 2]>, 
     let mut errors = Vec::new();
     for (kind, sides) in raw.kinds {
         let Some(i) = kinds.iter().position(|k| k.name == kind) else {
-            errors.push(err(c, format!("unknown piece kind `{kind}` (pieces.kinds defines {})", kinds.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", "))));
+            errors.push(err(
+                c,
+                format!(
+                    "unknown piece kind `{kind}` (pieces.kinds defines {})",
+                    kinds
+                        .iter()
+                        .map(|k| k.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
             continue;
         };
         for (side, chars) in [(Side::Red, sides.red), (Side::Black, sides.black)] {
@@ -340,28 +390,58 @@ fn characters(ed: &Edition, kinds: &[KindInfo]) -> Result<Vec<[PieceChars; 2]>, 
             p.variants = chars.variants;
             // Records are read character by character: every spelling is one character.
             if let Some(bad) = p.spellings().find(|s| s.chars().count() != 1) {
-                errors.push(err(c, format!("kind `{kind}`: `{bad}` is not one character")));
+                errors.push(err(
+                    c,
+                    format!("kind `{kind}`: `{bad}` is not one character"),
+                ));
             }
         }
     }
-    if errors.is_empty() { Ok(pieces) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(pieces)
+    } else {
+        Err(errors)
+    }
 }
 
 /// The words of several pieces on one file (`notation.tandem`).
 fn tandem(ed: &Edition) -> Result<Tandem, SpecError> {
     let tandem_clause = require(ed, "notation.tandem")?;
     let raw_tandem: RawTandem = typed(tandem_clause)?;
-    let words: BTreeMap<String, Word> = raw_tandem.words.into_iter().map(|(k, w)| (k, word(w))).collect();
+    let words: BTreeMap<String, Word> = raw_tandem
+        .words
+        .into_iter()
+        .map(|(k, w)| (k, word(w)))
+        .collect();
     let group = |names: &[String], n: usize| -> Result<Vec<Word>, SpecError> {
         if names.len() != n {
-            return Err(err(tandem_clause, format!("a group of {n} needs {n} words, not {}", names.len())));
+            return Err(err(
+                tandem_clause,
+                format!("a group of {n} needs {n} words, not {}", names.len()),
+            ));
         }
         names
             .iter()
-            .map(|n| words.get(n).cloned().ok_or_else(|| err(tandem_clause, format!("group word `{n}` is not among `words`"))))
+            .map(|n| {
+                words.get(n).cloned().ok_or_else(|| {
+                    err(
+                        tandem_clause,
+                        format!("group word `{n}` is not among `words`"),
+                    )
+                })
+            })
             .collect()
     };
-    let two: [Word; 2] = group(&raw_tandem.groups.two, 2)?.try_into().map_err(|_| err(tandem_clause, "two words"))?;
-    let three: [Word; 3] = group(&raw_tandem.groups.three, 3)?.try_into().map_err(|_| err(tandem_clause, "three words"))?;
-    Ok(Tandem { two, three, more: raw_tandem.more.side(), words })
+    let two: [Word; 2] = group(&raw_tandem.groups.two, 2)?
+        .try_into()
+        .map_err(|_| err(tandem_clause, "two words"))?;
+    let three: [Word; 3] = group(&raw_tandem.groups.three, 3)?
+        .try_into()
+        .map_err(|_| err(tandem_clause, "three words"))?;
+    Ok(Tandem {
+        two,
+        three,
+        more: raw_tandem.more.side(),
+        words,
+    })
 }

@@ -15,11 +15,19 @@ const CXA: [&str; 3] = ["cxa-1999", "cxa-2011", "cxa-2020"];
 
 /// A one-game PGN in ICCS from `fen`.
 fn record(fen: &str, moves: &[&str]) -> String {
-    format!("[FEN \"{fen}\"]\n[Format \"ICCS\"]\n\n{}\n", moves.join(" "))
+    format!(
+        "[FEN \"{fen}\"]\n[Format \"ICCS\"]\n\n{}\n",
+        moves.join(" ")
+    )
 }
 
 fn times(cycle: &[&'static str], n: usize) -> Vec<&'static str> {
-    cycle.iter().copied().cycle().take(cycle.len() * n).collect()
+    cycle
+        .iter()
+        .copied()
+        .cycle()
+        .take(cycle.len() * n)
+        .collect()
 }
 
 /// Every game of `text` adjudicated under `rs`.
@@ -30,14 +38,21 @@ fn adjudicate(rs: &RuleSet, text: &str) -> Vec<Adjudication> {
         .map(|g| {
             assert!(g.error.is_none(), "{}: {:?}", rs.id(), g.error);
             let start = g.start.clone().unwrap_or_else(|| rs.vm.start_position());
-            arbiter.adjudicate(&rs.vm, rs.repetition.as_ref(), &start, &g.moves).unwrap_or_else(|e| panic!("{}: {e}", rs.id()))
+            arbiter
+                .adjudicate(&rs.vm, rs.repetition.as_ref(), &start, &g.moves)
+                .unwrap_or_else(|e| panic!("{}: {e}", rs.id()))
         })
         .collect()
 }
 
 fn one(rs: &RuleSet, text: &str) -> (String, Option<usize>, Option<&'static str>, Option<String>) {
     let a = adjudicate(rs, text).remove(0);
-    (a.result_name().to_string(), a.ply, a.how, a.clause.map(|c| c.clause))
+    (
+        a.result_name().to_string(),
+        a.ply,
+        a.how,
+        a.clause.map(|c| c.clause),
+    )
 }
 
 const PERPETUAL_CHECK: [&str; 4] = ["a8a9", "e9e8", "a9a8", "e8e9"];
@@ -48,12 +63,36 @@ const CHASE_FEN: &str = "3k5/R8/2c6/9/9/9/9/9/9/4K4 w - - 0 30";
 
 #[test]
 fn mate_and_stalemate_are_found_at_their_ply_under_every_rule_set() {
-    let mate = record("3k5/9/9/9/9/9/9/9/R8/1R3K3 w - - 0 1", &["a1a8", "d9e9", "b0b9"]);
-    let stalemate = record("3k5/9/9/9/9/9/9/9/R8/R3K4 w - - 0 1", &["a1a2", "d9d8", "a2a1", "d8d9", "a1a8"]);
+    let mate = record(
+        "3k5/9/9/9/9/9/9/9/R8/1R3K3 w - - 0 1",
+        &["a1a8", "d9e9", "b0b9"],
+    );
+    let stalemate = record(
+        "3k5/9/9/9/9/9/9/9/R8/R3K4 w - - 0 1",
+        &["a1a2", "d9d8", "a2a1", "d8d9", "a1a8"],
+    );
     for id in ALL {
         let rs = RuleSet::builtin(id).unwrap();
-        assert_eq!(one(&rs, &mate), ("red_wins".into(), Some(3), Some("checkmated"), Some("result.checkmate".into())), "{id}");
-        assert_eq!(one(&rs, &stalemate), ("red_wins".into(), Some(5), Some("stalemated"), Some("result.stalemate".into())), "{id}");
+        assert_eq!(
+            one(&rs, &mate),
+            (
+                "red_wins".into(),
+                Some(3),
+                Some("checkmated"),
+                Some("result.checkmate".into())
+            ),
+            "{id}"
+        );
+        assert_eq!(
+            one(&rs, &stalemate),
+            (
+                "red_wins".into(),
+                Some(5),
+                Some("stalemated"),
+                Some("result.stalemate".into())
+            ),
+            "{id}"
+        );
     }
 }
 
@@ -62,11 +101,28 @@ fn perpetual_check_is_found_where_the_position_is_pending() {
     let text = record(PC_FEN, &times(&PERPETUAL_CHECK, 6));
     for id in CXA {
         let rs = RuleSet::builtin(id).unwrap();
-        assert_eq!(one(&rs, &text), ("black_wins".into(), Some(12), Some("perpetual_check"), Some("result.perpetual_check".into())), "{id}");
+        assert_eq!(
+            one(&rs, &text),
+            (
+                "black_wins".into(),
+                Some(12),
+                Some("perpetual_check"),
+                Some("result.perpetual_check".into())
+            ),
+            "{id}"
+        );
     }
     // The AXF orders the checker to change; three more cycles lose.
     let rs = RuleSet::builtin("axf").unwrap();
-    assert_eq!(one(&rs, &text), ("black_wins".into(), Some(24), Some("change_refused"), Some("result.change_refused".into())));
+    assert_eq!(
+        one(&rs, &text),
+        (
+            "black_wins".into(),
+            Some(24),
+            Some("change_refused"),
+            Some("result.change_refused".into())
+        )
+    );
 }
 
 #[test]
@@ -74,7 +130,16 @@ fn a_forbidden_cycle_not_changed_loses_one_cycle_after_the_order() {
     let text = record(CHASE_FEN, &times(&CHASE, 6));
     for id in CXA {
         let rs = RuleSet::builtin(id).unwrap();
-        assert_eq!(one(&rs, &text), ("black_wins".into(), Some(16), Some("change_refused"), Some("result.change_refused".into())), "{id}");
+        assert_eq!(
+            one(&rs, &text),
+            (
+                "black_wins".into(),
+                Some(16),
+                Some("change_refused"),
+                Some("result.change_refused".into())
+            ),
+            "{id}"
+        );
     }
     let rs = RuleSet::builtin("axf").unwrap();
     assert_eq!(one(&rs, &text).1, Some(24));
@@ -83,7 +148,11 @@ fn a_forbidden_cycle_not_changed_loses_one_cycle_after_the_order() {
     changed.extend(["a8b8", "c7c6"]);
     for id in ALL {
         let rs = RuleSet::builtin(id).unwrap();
-        assert_eq!(one(&rs, &record(CHASE_FEN, &changed)).0, "undecided", "{id}");
+        assert_eq!(
+            one(&rs, &record(CHASE_FEN, &changed)).0,
+            "undecided",
+            "{id}"
+        );
     }
 }
 
@@ -94,16 +163,36 @@ fn the_natural_limit_is_found_when_its_rounds_are_played() {
     let text = record("4k3r/9/9/9/9/9/9/9/9/R2K5 w - - 110 60", &times(&IDLE, 3));
     for id in CXA {
         let rs = RuleSet::builtin(id).unwrap();
-        assert_eq!(one(&rs, &text), ("draw".into(), Some(10), Some("natural_limit"), Some("result.natural_limit".into())), "{id}");
+        assert_eq!(
+            one(&rs, &text),
+            (
+                "draw".into(),
+                Some(10),
+                Some("natural_limit"),
+                Some("result.natural_limit".into())
+            ),
+            "{id}"
+        );
     }
     // No natural limit in the AXF rule set: the repetition draws.
     let rs = RuleSet::builtin("axf").unwrap();
-    assert_eq!(one(&rs, &text), ("draw".into(), Some(12), Some("repetition_draw"), Some("result.repetition_draw".into())));
+    assert_eq!(
+        one(&rs, &text),
+        (
+            "draw".into(),
+            Some(12),
+            Some("repetition_draw"),
+            Some("result.repetition_draw".into())
+        )
+    );
 }
 
 fn edited(file: &str, from: &str, to: &str, id: &str) -> RuleSet {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == file).unwrap_or_else(|| panic!("no {file}"));
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == file)
+        .unwrap_or_else(|| panic!("no {file}"));
     assert!(f.1.contains(from), "{file} lacks {from:?}");
     f.1 = f.1.replacen(from, to, 1);
     RuleSet::of_spec(&Spec::from_files(files).unwrap(), id).unwrap()
@@ -113,19 +202,47 @@ fn edited(file: &str, from: &str, to: &str, id: &str) -> RuleSet {
 fn the_counts_are_data() {
     let text = record(PC_FEN, &times(&PERPETUAL_CHECK, 6));
     // Two cycles make a pending position: the perpetual check loses after ply 8.
-    let rs = edited("cxa-2020/repetition.yaml", "pending_after_cycles: 3", "pending_after_cycles: 2", "cxa-2020");
+    let rs = edited(
+        "cxa-2020/repetition.yaml",
+        "pending_after_cycles: 3",
+        "pending_after_cycles: 2",
+        "cxa-2020",
+    );
     assert_eq!(one(&rs, &text).1, Some(8));
     // Without the counts nobody watches the board.
-    let rs = edited("cxa-2020/repetition.yaml", "      pending_after_cycles: 3\n      cycles_after_ruling: 1\n", "", "cxa-2020");
+    let rs = edited(
+        "cxa-2020/repetition.yaml",
+        "      pending_after_cycles: 3\n      cycles_after_ruling: 1\n",
+        "",
+        "cxa-2020",
+    );
     assert_eq!(one(&rs, &text).0, "undecided");
     // Two more cycles after the order before a chase that is not changed loses.
     let chase = record(CHASE_FEN, &times(&CHASE, 6));
-    let rs = edited("cxa-2020/repetition.yaml", "cycles_after_ruling: 1", "cycles_after_ruling: 2", "cxa-2020");
+    let rs = edited(
+        "cxa-2020/repetition.yaml",
+        "cycles_after_ruling: 1",
+        "cycles_after_ruling: 2",
+        "cxa-2020",
+    );
     assert_eq!(one(&rs, &chase).1, Some(20));
     // A natural limit of 58 rounds is reached after ply 6.
     let text = record("4k3r/9/9/9/9/9/9/9/9/R2K5 w - - 110 60", &times(&IDLE, 3));
-    let rs = edited("cxa-2020/results.yaml", "      rounds: 60\n", "      rounds: 58\n", "cxa-2020");
-    assert_eq!(one(&rs, &text), ("draw".into(), Some(6), Some("natural_limit"), Some("result.natural_limit".into())));
+    let rs = edited(
+        "cxa-2020/results.yaml",
+        "      rounds: 60\n",
+        "      rounds: 58\n",
+        "cxa-2020",
+    );
+    assert_eq!(
+        one(&rs, &text),
+        (
+            "draw".into(),
+            Some(6),
+            Some("natural_limit"),
+            Some("result.natural_limit".into())
+        )
+    );
 }
 
 #[test]
@@ -135,7 +252,11 @@ fn every_shared_game_adjudicates_without_an_error() {
         eprintln!("skipped: {} not found", dir.display());
         return;
     };
-    let mut files: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "pgn")).collect();
+    let mut files: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
     files.sort();
     let rs = RuleSet::builtin("cxa-2020").unwrap();
     let mut games = 0;

@@ -14,8 +14,14 @@ const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR
 /// The built-in spec with one textual edit to one file.
 fn edited(file: &str, from: &str, to: &str) -> Spec {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == file).unwrap_or_else(|| panic!("no spec file {file}"));
-    assert!(f.1.contains(from), "{file} does not contain the text to edit:\n{from}");
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == file)
+        .unwrap_or_else(|| panic!("no spec file {file}"));
+    assert!(
+        f.1.contains(from),
+        "{file} does not contain the text to edit:\n{from}"
+    );
     f.1 = f.1.replacen(from, to, 1);
     Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"))
 }
@@ -34,17 +40,38 @@ fn with_overlay(edition: &str, changes: &str) -> RuleSet {
     );
     let o = Overlay::parse("overlays/test-event.yaml", &text).unwrap();
     let spec = Spec::builtin().unwrap();
-    RuleSet::compile(spec.with_overlay(&o).unwrap_or_else(|e| panic!("overlay applies: {e}"))).unwrap_or_else(|e| panic!("compiles: {e}"))
+    RuleSet::compile(
+        spec.with_overlay(&o)
+            .unwrap_or_else(|e| panic!("overlay applies: {e}")),
+    )
+    .unwrap_or_else(|e| panic!("compiles: {e}"))
 }
 
 fn touch(rs: &RuleSet, fen: &str, touches: &[&str], simultaneous: bool) -> Value {
-    let q = TouchQuery { fen: fen.into(), moves: vec![], touches: touches.iter().map(|s| s.to_string()).collect(), simultaneous };
-    rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q).unwrap().to_json()
+    let q = TouchQuery {
+        fen: fen.into(),
+        moves: vec![],
+        touches: touches.iter().map(|s| s.to_string()).collect(),
+        simultaneous,
+    };
+    rs.arbiter
+        .as_ref()
+        .unwrap()
+        .touch_move(&rs.vm, &q)
+        .unwrap()
+        .to_json()
 }
 
 fn outcome(rs: &RuleSet, fen: Option<&str>, events: Value) -> Result<Value, ArbiterError> {
-    let q = OutcomeQuery { fen: fen.map(str::to_string), events: events.as_array().unwrap().clone() };
-    rs.arbiter.as_ref().unwrap().outcome(&rs.vm, rs.repetition.as_ref(), &q).map(|o| o.to_json())
+    let q = OutcomeQuery {
+        fen: fen.map(str::to_string),
+        events: events.as_array().unwrap().clone(),
+    };
+    rs.arbiter
+        .as_ref()
+        .unwrap()
+        .outcome(&rs.vm, rs.repetition.as_ref(), &q)
+        .map(|o| o.to_json())
 }
 
 fn rounds(n: usize) -> Vec<Value> {
@@ -53,14 +80,22 @@ fn rounds(n: usize) -> Vec<Value> {
     // stands a fourth time (the arbiter watching the board would rule a pending position).
     let mut tour: Vec<String> = vec!["a7".into()];
     for (k, f) in "abcfghi".chars().enumerate() {
-        let ranks: Vec<u32> = if k % 2 == 0 { (1..=6).rev().collect() } else { (1..=6).collect() };
+        let ranks: Vec<u32> = if k % 2 == 0 {
+            (1..=6).rev().collect()
+        } else {
+            (1..=6).collect()
+        };
         tour.extend(ranks.iter().map(|r| format!("{f}{r}")));
     }
     let back: Vec<String> = tour.iter().rev().skip(1).cloned().collect();
     tour.extend(back);
     (0..n)
         .flat_map(|i| {
-            let red = format!("{}{}", tour[i % (tour.len() - 1)], tour[i % (tour.len() - 1) + 1]);
+            let red = format!(
+                "{}{}",
+                tour[i % (tour.len() - 1)],
+                tour[i % (tour.len() - 1) + 1]
+            );
             let black = if i % 2 == 0 { "e9e8" } else { "e8e9" };
             [red, black.to_string()]
         })
@@ -86,17 +121,33 @@ fn touch_move_order_is_data() {
     );
     let swapped = touch(&ruleset(&spec, "cxa-2020"), START, &["b2", "b9"], false);
     assert_eq!(swapped["step"], "5.3.2");
-    assert_eq!(swapped["allowed"], json!(["b2a2", "b2b1", "b2b3", "b2b4", "b2b5", "b2b6", "b2b9", "b2c2", "b2d2", "b2e2", "b2f2", "b2g2"]));
+    assert_eq!(
+        swapped["allowed"],
+        json!([
+            "b2a2", "b2b1", "b2b3", "b2b4", "b2b5", "b2b6", "b2b9", "b2c2", "b2d2", "b2e2", "b2f2",
+            "b2g2"
+        ])
+    );
     // The 1999 list is its own: the edit of the 2020 file leaves it as it was.
-    assert_eq!(touch(&ruleset(&spec, "cxa-1999"), START, &["b2", "b9"], false)["allowed"], json!(["b2b9"]));
+    assert_eq!(
+        touch(&ruleset(&spec, "cxa-1999"), START, &["b2", "b9"], false)["allowed"],
+        json!(["b2b9"])
+    );
 }
 
 #[test]
 fn simultaneous_touch_borrows_its_steps_by_reference() {
     // 5.5 says "as 5.4": pointing it at 5.3 instead changes the answer.
     let rs = builtin("cxa-2020");
-    assert_eq!(touch(&rs, START, &["e3", "b9"], true)["allowed"], json!(["b2b9"]));
-    let spec = edited("cxa-2020/touch.yaml", "steps_of: touch.opponent_then_own", "steps_of: touch.own_then_opponent");
+    assert_eq!(
+        touch(&rs, START, &["e3", "b9"], true)["allowed"],
+        json!(["b2b9"])
+    );
+    let spec = edited(
+        "cxa-2020/touch.yaml",
+        "steps_of: touch.opponent_then_own",
+        "steps_of: touch.own_then_opponent",
+    );
     let t = touch(&ruleset(&spec, "cxa-2020"), START, &["e3", "b9"], true);
     assert_eq!(t["allowed"], json!(["e3e4"]));
     assert_eq!(t["step"], "5.3.2");
@@ -111,7 +162,11 @@ fn natural_limit_rounds_are_data() {
     let base = outcome(&builtin("cxa-2020"), Some(fen), events.clone()).unwrap();
     assert_eq!(base["result"], "ongoing", "50 rounds are not 60");
     assert_eq!(base["fouls"]["red"], 1);
-    let spec = edited("cxa-2020/results.yaml", "      rounds: 60\n      checks_counted: 10", "      rounds: 50\n      checks_counted: 10");
+    let spec = edited(
+        "cxa-2020/results.yaml",
+        "      rounds: 60\n      checks_counted: 10",
+        "      rounds: 50\n      checks_counted: 10",
+    );
     let changed = outcome(&ruleset(&spec, "cxa-2020"), Some(fen), events).unwrap();
     assert_eq!(changed["result"], "draw");
     assert_eq!(changed["clause"], "result.natural_limit");
@@ -120,15 +175,32 @@ fn natural_limit_rounds_are_data() {
 #[test]
 fn foul_count_and_level_are_data() {
     let events = json!([{"disturb": "red"}, {"disturb": "red"}]);
-    assert_eq!(outcome(&builtin("cxa-2020"), None, events.clone()).unwrap()["result"], "ongoing");
-    let spec = edited("cxa-2020/results.yaml", "data: {when: foul, result: loss, times: 3, counted: game}", "data: {when: foul, result: loss, times: 2, counted: game}");
+    assert_eq!(
+        outcome(&builtin("cxa-2020"), None, events.clone()).unwrap()["result"],
+        "ongoing"
+    );
+    let spec = edited(
+        "cxa-2020/results.yaml",
+        "data: {when: foul, result: loss, times: 3, counted: game}",
+        "data: {when: foul, result: loss, times: 2, counted: game}",
+    );
     let o = outcome(&ruleset(&spec, "cxa-2020"), None, events).unwrap();
-    assert_eq!((o["result"].as_str(), o["event"].as_u64()), (Some("black_wins"), Some(1)));
+    assert_eq!(
+        (o["result"].as_str(), o["event"].as_u64()),
+        (Some("black_wins"), Some(1))
+    );
 
     // The level of the event decides 4.1.8 / 8.1.8.
     let illegal = json!([{"illegal_move": {"move": "a0a5"}}]);
-    assert_eq!(outcome(&builtin("cxa-2020"), None, illegal.clone()).unwrap()["result"], "black_wins");
-    let spec = edited("cxa-2020/results.yaml", "      level: national\n", "      level: junior\n");
+    assert_eq!(
+        outcome(&builtin("cxa-2020"), None, illegal.clone()).unwrap()["result"],
+        "black_wins"
+    );
+    let spec = edited(
+        "cxa-2020/results.yaml",
+        "      level: national\n",
+        "      level: junior\n",
+    );
     let o = outcome(&ruleset(&spec, "cxa-2020"), None, illegal).unwrap();
     assert_eq!(o["result"], "ongoing");
     assert_eq!(o["fouls"]["red"], 1);
@@ -138,36 +210,76 @@ fn foul_count_and_level_are_data() {
 
 #[test]
 fn provincial_2020_event_takes_back_the_illegal_move_and_binds_the_piece() {
-    let rs = with_overlay("cxa-2020", "  - clause: event.level\n    data: {level: provincial}\n");
+    let rs = with_overlay(
+        "cxa-2020",
+        "  - clause: event.level\n    data: {level: provincial}\n",
+    );
     let o = outcome(&rs, None, json!([{"illegal_move": {"move": "a0a5"}}])).unwrap();
     assert_eq!(o["result"], "ongoing");
     assert_eq!(o["fouls"]["red"], 1);
     assert_eq!(o["rulings"][1]["decision"], "must_move");
     assert_eq!(o["rulings"][1]["moves"], json!(["a0a1", "a0a2"]));
     // 5.8.3: the moved piece counts as touched (5.1): another move is refused …
-    let e = outcome(&rs, None, json!([{"illegal_move": {"move": "a0a5"}}, {"move": "h2e2"}])).unwrap_err();
+    let e = outcome(
+        &rs,
+        None,
+        json!([{"illegal_move": {"move": "a0a5"}}, {"move": "h2e2"}]),
+    )
+    .unwrap_err();
     assert_eq!(e.kind(), Some("events.touch_obligation"), "{e}");
     assert!(e.to_string().contains("events[1]"), "{e}");
     // … the chariot may move, and a second illegal move loses.
     let o = outcome(&rs, None, json!([{"illegal_move": {"move": "a0a5"}}, {"move": "a0a1"}, {"move": "h9g7"}, {"illegal_move": {"move": "a1a5"}}]))
         .unwrap();
-    assert_eq!((o["result"].as_str(), o["clause"].as_str(), o["article"].as_str()), (Some("black_wins"), Some("result.illegal_move"), Some("4.1.8")));
+    assert_eq!(
+        (
+            o["result"].as_str(),
+            o["clause"].as_str(),
+            o["article"].as_str()
+        ),
+        (
+            Some("black_wins"),
+            Some("result.illegal_move"),
+            Some("4.1.8")
+        )
+    );
 }
 
 #[test]
 fn lateness_limit_set_by_an_event() {
-    let rs = with_overlay("cxa-1999", "  - clause: result.late_arrival\n    data: {limit_minutes: 15}\n");
-    let late = |red: u32, black: u32| outcome(&rs, None, json!([{"late": {"red": red, "black": black}}])).unwrap();
-    assert_eq!(late(900, 0)["result"], "ongoing", "15:00 late is not over a 15-minute limit");
+    let rs = with_overlay(
+        "cxa-1999",
+        "  - clause: result.late_arrival\n    data: {limit_minutes: 15}\n",
+    );
+    let late = |red: u32, black: u32| {
+        outcome(&rs, None, json!([{"late": {"red": red, "black": black}}])).unwrap()
+    };
+    assert_eq!(
+        late(900, 0)["result"],
+        "ongoing",
+        "15:00 late is not over a 15-minute limit"
+    );
     let o = late(901, 0);
-    assert_eq!((o["result"].as_str(), o["article"].as_str()), (Some("black_wins"), Some("4.1.5, 21.1")));
+    assert_eq!(
+        (o["result"].as_str(), o["article"].as_str()),
+        (Some("black_wins"), Some("4.1.5, 21.1"))
+    );
     assert_eq!(o["rulings"][0]["decision"], "deduct_time");
     let o = late(901, 1000);
-    assert_eq!((o["result"].as_str(), o["clause"].as_str()), (Some("both_lose"), Some("result.both_late")));
+    assert_eq!(
+        (o["result"].as_str(), o["clause"].as_str()),
+        (Some("both_lose"), Some("result.both_late"))
+    );
     // 2020 has no 21.3: both over the limit lose by 4.1.7 each.
-    let rs = with_overlay("cxa-2020", "  - clause: result.late_arrival\n    data: {limit_minutes: 15}\n");
+    let rs = with_overlay(
+        "cxa-2020",
+        "  - clause: result.late_arrival\n    data: {limit_minutes: 15}\n",
+    );
     let o = outcome(&rs, None, json!([{"late": {"red": 901, "black": 1000}}])).unwrap();
-    assert_eq!((o["result"].as_str(), o["clause"].as_str()), (Some("both_lose"), Some("result.late_arrival")));
+    assert_eq!(
+        (o["result"].as_str(), o["clause"].as_str()),
+        (Some("both_lose"), Some("result.late_arrival"))
+    );
 }
 
 #[test]
@@ -179,8 +291,14 @@ fn the_shipped_overlay_changes_only_what_it_names() {
     let c = event.edition.clause("draw.natural_limit").unwrap();
     assert_eq!(c.data["rounds"], 40);
     assert_eq!(c.data["checks_counted"], 8);
-    assert_eq!(c.data["false_claim_penalty_minutes"], 5, "keys the overlay does not name keep the edition's value");
-    assert_eq!(c.provenance.r#ref.as_deref(), Some("§10 (an event supplement under the 2011 rules)"));
+    assert_eq!(
+        c.data["false_claim_penalty_minutes"], 5,
+        "keys the overlay does not name keep the edition's value"
+    );
+    assert_eq!(
+        c.provenance.r#ref.as_deref(),
+        Some("§10 (an event supplement under the 2011 rules)")
+    );
 }
 
 #[test]
@@ -190,9 +308,17 @@ fn overlay_errors_name_file_line_and_column() {
         format!("overlay: bad-event\nname: n\nedition: cxa-2011\nprovenance: {{status: verified, source: digest, ref: x}}\nchanges:\n{changes}")
     };
     // An unknown clause of the arbiter's families.
-    let o = Overlay::parse("overlays/bad-event.yaml", &text("  - clause: draw.natural_limits\n    data: {rounds: 40}\n")).unwrap();
+    let o = Overlay::parse(
+        "overlays/bad-event.yaml",
+        &text("  - clause: draw.natural_limits\n    data: {rounds: 40}\n"),
+    )
+    .unwrap();
     let e = spec.with_overlay(&o).unwrap_err();
-    assert_eq!((e.0[0].location.line, e.0[0].location.column), (6, 5), "{e}");
+    assert_eq!(
+        (e.0[0].location.line, e.0[0].location.column),
+        (6, 5),
+        "{e}"
+    );
     assert!(e.to_string().starts_with("overlays/bad-event.yaml:6:5: clause draw.natural_limits: edition `cxa-2011` has no such clause"), "{e}");
     // A changed shape: a number becomes a word.
     let o = Overlay::parse("overlays/bad-event.yaml", &text("  - clause: event.level\n    data: {level: provincial}\n  - clause: draw.natural_limit\n    data: {rounds: forty}\n"))
@@ -201,17 +327,37 @@ fn overlay_errors_name_file_line_and_column() {
     assert_eq!(e.0[0].location.line, 8, "{e}");
     assert!(e.to_string().contains("`rounds` changes shape"), "{e}");
     // A key the clause does not have.
-    let o = Overlay::parse("overlays/bad-event.yaml", &text("  - clause: draw.natural_limit\n    data: {moves: 80}\n")).unwrap();
-    assert!(spec.with_overlay(&o).unwrap_err().to_string().contains("`moves` is not in the clause's data"));
+    let o = Overlay::parse(
+        "overlays/bad-event.yaml",
+        &text("  - clause: draw.natural_limit\n    data: {moves: 80}\n"),
+    )
+    .unwrap();
+    assert!(spec
+        .with_overlay(&o)
+        .unwrap_err()
+        .to_string()
+        .contains("`moves` is not in the clause's data"));
     // The right shape but a value the arbiter does not know: refused when the rule set compiles, at the overlay's line.
-    let o = Overlay::parse("overlays/bad-event.yaml", &text("  - clause: draw.natural_limit\n    data: {checks_of: sometimes}\n")).unwrap();
+    let o = Overlay::parse(
+        "overlays/bad-event.yaml",
+        &text("  - clause: draw.natural_limit\n    data: {checks_of: sometimes}\n"),
+    )
+    .unwrap();
     let e = RuleSet::compile(spec.with_overlay(&o).unwrap()).unwrap_err();
     assert_eq!(e.0[0].location.file, "overlays/bad-event.yaml");
     assert_eq!(e.0[0].location.line, 6, "{e}");
     assert!(e.to_string().contains("unknown variant `sometimes`"), "{e}");
-    let o = Overlay::parse("overlays/bad-event.yaml", &text("  - clause: event.level\n    data: {level: world}\n")).unwrap();
+    let o = Overlay::parse(
+        "overlays/bad-event.yaml",
+        &text("  - clause: event.level\n    data: {level: world}\n"),
+    )
+    .unwrap();
     let e = RuleSet::compile(spec.with_overlay(&o).unwrap()).unwrap_err();
-    assert!(e.to_string().contains("level `world` is not one of the levels listed"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("level `world` is not one of the levels listed"),
+        "{e}"
+    );
 }
 
 // ------------------------------------------------------------------ clause errors
@@ -226,15 +372,36 @@ fn clause_errors_are_located() {
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err();
     let text = e.to_string();
     assert!(text.contains("cxa-2020/touch.yaml:"), "{text}");
-    assert!(text.contains("clause touch.own_piece: step 5.1: names a role that is not touched in this pattern"), "{text}");
+    assert!(
+        text.contains(
+            "clause touch.own_piece: step 5.1: names a role that is not touched in this pattern"
+        ),
+        "{text}"
+    );
 
-    let spec = edited("cxa-2020/results.yaml", "times_by_level: {national: 1, provincial: 2, junior: 2}", "times_by_level: {national: 1, regional: 2}");
+    let spec = edited(
+        "cxa-2020/results.yaml",
+        "times_by_level: {national: 1, provincial: 2, junior: 2}",
+        "times_by_level: {national: 1, regional: 2}",
+    );
     let text = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(text.contains("clause result.illegal_move: level `regional` is not one of event.level's levels"), "{text}");
+    assert!(
+        text.contains(
+            "clause result.illegal_move: level `regional` is not one of event.level's levels"
+        ),
+        "{text}"
+    );
 
-    let spec = edited("cxa-2020/fouls.yaml", "data: {when: disturbing}", "data: {when: disturbing, excess: 2}");
+    let spec = edited(
+        "cxa-2020/fouls.yaml",
+        "data: {when: disturbing}",
+        "data: {when: disturbing, excess: 2}",
+    );
     let text = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(text.contains("clause foul.disturbing: excess do(es) not apply to `when: disturbing`"), "{text}");
+    assert!(
+        text.contains("clause foul.disturbing: excess do(es) not apply to `when: disturbing`"),
+        "{text}"
+    );
     // An unknown id in the arbiter's families is an error, not a silently ignored rule.
     let spec = edited(
         "cxa-2020/results.yaml",
@@ -242,7 +409,10 @@ fn clause_errors_are_located() {
         "clauses:\n  - id: draw.sudden_death\n    article: \"4.9\"\n    summary: x\n    provenance: {status: inferred, source: digest}\n    data: {rounds: 1}\n  - id: event.level",
     );
     let text = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(text.contains("draw.sudden_death: the arbiter's rules know no clause of this id"), "{text}");
+    assert!(
+        text.contains("draw.sudden_death: the arbiter's rules know no clause of this id"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -250,7 +420,19 @@ fn rule_sets_without_arbiter_clauses_have_none() {
     let mut files: Vec<(String, String)> = Spec::builtin_files()
         .into_iter()
         // (The clock clauses name the arbiter's foul clauses, so they go too.)
-        .filter(|(p, _)| !["results.yaml", "touch.yaml", "fouls.yaml", "arbiter.yaml", "clock.yaml", "playoff.yaml"].iter().any(|f| p.ends_with(f)) && !p.starts_with("overlays/"))
+        .filter(|(p, _)| {
+            ![
+                "results.yaml",
+                "touch.yaml",
+                "fouls.yaml",
+                "arbiter.yaml",
+                "clock.yaml",
+                "playoff.yaml",
+            ]
+            .iter()
+            .any(|f| p.ends_with(f))
+                && !p.starts_with("overlays/")
+        })
         .collect();
     for f in &mut files {
         if f.0.ends_with("edition.yaml") {
@@ -282,11 +464,31 @@ fn rule_sets_without_arbiter_clauses_have_none() {
 fn refusals_carry_the_event_index() {
     let rs = builtin("cxa-2020");
     let cases = [
-        (json!([{"resign": "red"}, {"move": "h2e2"}]), "events.after_end", "events[1] (move)"),
-        (json!([{"move": "h2e2"}, {"claim_natural_limit": "red"}]), "events.not_on_move", "events[1] (claim_natural_limit)"),
-        (json!([{"move": "h2e2"}, {"move": "h9g7"}, {"resgn": "red"}]), "events.syntax", "events[2]"),
-        (json!([{"move": "h2e2"}, {"move": "h2e3"}]), "move.illegal", "events[1] (move)"),
-        (json!([{"accept_draw": "red"}]), "events.no_pending_offer", "events[0]"),
+        (
+            json!([{"resign": "red"}, {"move": "h2e2"}]),
+            "events.after_end",
+            "events[1] (move)",
+        ),
+        (
+            json!([{"move": "h2e2"}, {"claim_natural_limit": "red"}]),
+            "events.not_on_move",
+            "events[1] (claim_natural_limit)",
+        ),
+        (
+            json!([{"move": "h2e2"}, {"move": "h9g7"}, {"resgn": "red"}]),
+            "events.syntax",
+            "events[2]",
+        ),
+        (
+            json!([{"move": "h2e2"}, {"move": "h2e3"}]),
+            "move.illegal",
+            "events[1] (move)",
+        ),
+        (
+            json!([{"accept_draw": "red"}]),
+            "events.no_pending_offer",
+            "events[0]",
+        ),
         (json!(["resign"]), "events.syntax", "events[0]"),
     ];
     for (events, kind, place) in cases {
@@ -298,16 +500,28 @@ fn refusals_carry_the_event_index() {
 
 #[test]
 fn every_reject_kind_and_fen_code_is_in_the_vocabulary() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/conformance/vocabulary.yaml")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/conformance/vocabulary.yaml"
+    ))
+    .unwrap();
     let vocab: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
     let kinds = vocab["reject_kinds"].as_mapping().unwrap();
     for k in xqspec::arbiter::RejectKind::ALL {
-        assert!(kinds.contains_key(k.code()), "{k} is not a reject kind of conformance/vocabulary.yaml");
+        assert!(
+            kinds.contains_key(k.code()),
+            "{k} is not a reject kind of conformance/vocabulary.yaml"
+        );
     }
     // FEN problem codes are distinct snake_case names.
-    let codes: std::collections::BTreeSet<&str> = xqspec::fen::FenProblemKind::ALL.iter().map(|k| k.code()).collect();
+    let codes: std::collections::BTreeSet<&str> = xqspec::fen::FenProblemKind::ALL
+        .iter()
+        .map(|k| k.code())
+        .collect();
     assert_eq!(codes.len(), xqspec::fen::FenProblemKind::ALL.len());
-    assert!(codes.iter().all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
+    assert!(codes
+        .iter()
+        .all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
 }
 
 fn any_json() -> impl Strategy<Value = Value> {
@@ -317,8 +531,24 @@ fn any_json() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(|n| json!(n)),
         (0u32..400).prop_map(|n| json!(n)),
         prop::sample::select(vec![
-            "red", "black", "green", "h2e2", "e3", "b9", "a0a5", "draw", "red_loses", "black_must_change", "rest", "missing", "illegible",
-            "simple_position", "natural_limit", "", "e10", "炮二平五",
+            "red",
+            "black",
+            "green",
+            "h2e2",
+            "e3",
+            "b9",
+            "a0a5",
+            "draw",
+            "red_loses",
+            "black_must_change",
+            "rest",
+            "missing",
+            "illegible",
+            "simple_position",
+            "natural_limit",
+            "",
+            "e10",
+            "炮二平五",
         ])
         .prop_map(|s| json!(s)),
     ];
@@ -328,17 +558,58 @@ fn any_json() -> impl Strategy<Value = Value> {
             prop::collection::vec(
                 (
                     prop::sample::select(vec![
-                        "move", "illegal_move", "touch", "adjust", "offer_draw", "accept_draw", "decline_draw", "claim_natural_limit", "arbiter",
-                        "repetition", "flag", "press_without_move", "stop_clock", "disturb", "player_rules", "refuse_rules", "resign", "late",
-                        "unrecorded", "colours_reversed", "displaced", "knock_over", "between_points", "side", "points", "simultaneous", "moves",
-                        "found_after_rounds", "found_after_seconds", "from", "to", "pieces", "after_press", "opponent_remaining_seconds",
-                        "chosen_by", "chosen", "kind", "remaining_seconds", "red", "black", "announced", "consent", "accidental", "off_board",
+                        "move",
+                        "illegal_move",
+                        "touch",
+                        "adjust",
+                        "offer_draw",
+                        "accept_draw",
+                        "decline_draw",
+                        "claim_natural_limit",
+                        "arbiter",
+                        "repetition",
+                        "flag",
+                        "press_without_move",
+                        "stop_clock",
+                        "disturb",
+                        "player_rules",
+                        "refuse_rules",
+                        "resign",
+                        "late",
+                        "unrecorded",
+                        "colours_reversed",
+                        "displaced",
+                        "knock_over",
+                        "between_points",
+                        "side",
+                        "points",
+                        "simultaneous",
+                        "moves",
+                        "found_after_rounds",
+                        "found_after_seconds",
+                        "from",
+                        "to",
+                        "pieces",
+                        "after_press",
+                        "opponent_remaining_seconds",
+                        "chosen_by",
+                        "chosen",
+                        "kind",
+                        "remaining_seconds",
+                        "red",
+                        "black",
+                        "announced",
+                        "consent",
+                        "accidental",
+                        "off_board",
                     ]),
                     inner
                 ),
                 0..3
             )
-            .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
+            .prop_map(|kv| Value::Object(
+                kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+            )),
         ]
     })
 }
@@ -346,8 +617,13 @@ fn any_json() -> impl Strategy<Value = Value> {
 /// Events that mostly read: plausible kinds and values.
 fn plausible_event() -> impl Strategy<Value = Value> {
     let side = prop::sample::select(vec!["red", "black"]);
-    let point = prop::sample::select(vec!["e3", "b9", "b2", "b7", "d0", "e0", "a0", "h9", "e4", "i9"]);
-    let mv = prop::sample::select(vec!["h2e2", "h9g7", "b2b9", "a9b9", "e3e4", "e6e5", "a0a5", "d0e0", "h0g2", "b0c2", "c9e7", "e0e1"]);
+    let point = prop::sample::select(vec![
+        "e3", "b9", "b2", "b7", "d0", "e0", "a0", "h9", "e4", "i9",
+    ]);
+    let mv = prop::sample::select(vec![
+        "h2e2", "h9g7", "b2b9", "a9b9", "e3e4", "e6e5", "a0a5", "d0e0", "h0g2", "b0c2", "c9e7",
+        "e0e1",
+    ]);
     prop_oneof![
         mv.clone().prop_map(|m| json!({ "move": m })),
         (mv, 0u32..8).prop_map(|(m, r)| json!({"illegal_move": {"move": m, "found_after_rounds": r}})),
@@ -373,19 +649,39 @@ fn plausible_event() -> impl Strategy<Value = Value> {
 }
 
 fn check_no_panic(events: Vec<Value>) {
-    for ed in ["cxa-1999", "cxa-2011", "cxa-2020", "cxa-2011+provincial-2012-open"] {
+    for ed in [
+        "cxa-1999",
+        "cxa-2011",
+        "cxa-2020",
+        "cxa-2011+provincial-2012-open",
+    ] {
         let rs = ruleset_cached(ed);
-        let q = OutcomeQuery { fen: None, events: events.clone() };
-        match rs.arbiter.as_ref().unwrap().outcome(&rs.vm, rs.repetition.as_ref(), &q) {
+        let q = OutcomeQuery {
+            fen: None,
+            events: events.clone(),
+        };
+        match rs
+            .arbiter
+            .as_ref()
+            .unwrap()
+            .outcome(&rs.vm, rs.repetition.as_ref(), &q)
+        {
             Ok(o) => {
                 let j = o.to_json();
                 assert!(j["fouls"]["red"].is_u64() && j["fouls"]["black"].is_u64());
-                assert_eq!(o.result == GameResult::Ongoing, o.clause.is_none(), "{events:?}");
+                assert_eq!(
+                    o.result == GameResult::Ongoing,
+                    o.clause.is_none(),
+                    "{events:?}"
+                );
                 assert!(o.rulings.iter().all(|r| r.event < events.len()));
             }
             Err(ArbiterError::Reject { kind, message }) => {
                 assert!(kind.code().contains('.'), "{kind}");
-                assert!(message.contains("events[") || kind.code().starts_with("touch."), "{kind}: {message}");
+                assert!(
+                    message.contains("events[") || kind.code().starts_with("touch."),
+                    "{kind}: {message}"
+                );
             }
             Err(ArbiterError::Fen(e)) => panic!("the start position was refused: {e}"),
         }
@@ -397,7 +693,8 @@ fn ruleset_cached(id: &str) -> &'static RuleSet {
     use std::sync::{Mutex, OnceLock};
     static CACHE: OnceLock<Mutex<HashMap<String, &'static RuleSet>>> = OnceLock::new();
     let mut m = CACHE.get_or_init(Default::default).lock().unwrap();
-    m.entry(id.to_string()).or_insert_with(|| Box::leak(Box::new(builtin(id))))
+    m.entry(id.to_string())
+        .or_insert_with(|| Box::leak(Box::new(builtin(id))))
 }
 
 proptest! {
@@ -438,16 +735,34 @@ fn a_game_of_bare_generals_counts_rounds_from_the_fen() {
 #[test]
 fn touching_when_the_game_is_over_is_refused_not_free() {
     for (fen, what, clause) in [
-        ("3k5/9/9/9/9/9/9/9/3R5/4K4 b - - 0 1", "checkmated", "result.checkmate"),
-        ("3k5/8R/9/9/9/9/9/9/9/4K4 b - - 0 1", "stalemated", "result.stalemate"),
+        (
+            "3k5/9/9/9/9/9/9/9/3R5/4K4 b - - 0 1",
+            "checkmated",
+            "result.checkmate",
+        ),
+        (
+            "3k5/8R/9/9/9/9/9/9/9/4K4 b - - 0 1",
+            "stalemated",
+            "result.stalemate",
+        ),
     ] {
         for id in ["cxa-1999", "cxa-2011", "cxa-2020"] {
             let rs = builtin(id);
-            let q = TouchQuery { fen: fen.into(), moves: vec![], touches: vec!["d9".into()], simultaneous: false };
+            let q = TouchQuery {
+                fen: fen.into(),
+                moves: vec![],
+                touches: vec!["d9".into()],
+                simultaneous: false,
+            };
             match rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q) {
                 Err(ArbiterError::Reject { kind, message }) => {
                     assert_eq!(kind.code(), "touch.game_over", "{id}: {message}");
-                    assert!(message.contains(what) && message.contains(clause) && message.contains("touch-move does not apply"), "{id}: {message}");
+                    assert!(
+                        message.contains(what)
+                            && message.contains(clause)
+                            && message.contains("touch-move does not apply"),
+                        "{id}: {message}"
+                    );
                 }
                 other => panic!("{id}: the game is over, got {other:?}"),
             }
@@ -455,10 +770,28 @@ fn touching_when_the_game_is_over_is_refused_not_free() {
     }
     // Reached by the moves too: Red mates, then Black touches.
     let rs = builtin("cxa-2020");
-    let q = TouchQuery { fen: "3k5/9/9/9/9/9/9/9/2R6/4K4 w - - 0 1".into(), moves: vec!["c1d1".into()], touches: vec!["d9".into()], simultaneous: false };
+    let q = TouchQuery {
+        fen: "3k5/9/9/9/9/9/9/9/2R6/4K4 w - - 0 1".into(),
+        moves: vec!["c1d1".into()],
+        touches: vec!["d9".into()],
+        simultaneous: false,
+    };
     let e = rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q);
-    assert!(matches!(&e, Err(ArbiterError::Reject { kind: xqspec::arbiter::RejectKind::TouchGameOver, .. })), "{e:?}");
+    assert!(
+        matches!(
+            &e,
+            Err(ArbiterError::Reject {
+                kind: xqspec::arbiter::RejectKind::TouchGameOver,
+                ..
+            })
+        ),
+        "{e:?}"
+    );
     // Before the mate, the same touch binds as ever.
-    let q = TouchQuery { moves: vec![], touches: vec!["c1".into()], ..q };
+    let q = TouchQuery {
+        moves: vec![],
+        touches: vec!["c1".into()],
+        ..q
+    };
     assert!(rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q).is_ok());
 }

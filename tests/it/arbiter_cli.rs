@@ -16,7 +16,11 @@ fn temp(name: &str, text: &str) -> std::path::PathBuf {
 
 fn run(cmd: &mut Command) -> (bool, String, String) {
     let out = cmd.output().unwrap();
-    (out.status.success(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }
 
 const GAME: &str = "\
@@ -36,14 +40,33 @@ fn outcome_prints_the_decision_and_its_reasons() {
     let (ok, out, err) = run(xqspec().arg("outcome").arg(&path));
     assert!(ok, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "cxa-2020: black wins by result.fouls (art. 4.1.10) at events[5] (disturb)", "{out}");
+    assert_eq!(
+        lines[0], "cxa-2020: black wins by result.fouls (art. 4.1.10) at events[5] (disturb)",
+        "{out}"
+    );
     assert_eq!(lines[1], "fouls: red 3, black 0");
-    assert!(out.contains("events[4] press_without_move: foul (red) — foul.press_without_move (art. 8.1.7)"), "{out}");
-    assert!(lines.last().unwrap().starts_with("position: rnbakabnr/9/7c1/"), "{out}");
+    assert!(
+        out.contains(
+            "events[4] press_without_move: foul (red) — foul.press_without_move (art. 8.1.7)"
+        ),
+        "{out}"
+    );
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("position: rnbakabnr/9/7c1/"),
+        "{out}"
+    );
     // The same game under 1999: pressing without a move is not a foul there.
-    let (ok, out, _) = run(xqspec().args(["outcome", "--edition", "cxa-1999"]).arg(&path));
+    let (ok, out, _) = run(xqspec()
+        .args(["outcome", "--edition", "cxa-1999"])
+        .arg(&path));
     assert!(ok);
-    assert!(out.starts_with("cxa-1999: ongoing\nfouls: red 2, black 0\n"), "{out}");
+    assert!(
+        out.starts_with("cxa-1999: ongoing\nfouls: red 2, black 0\n"),
+        "{out}"
+    );
     assert!(out.contains("not_regulated (red) — no clause"), "{out}");
 }
 
@@ -60,12 +83,26 @@ fn outcome_json_is_the_protocol_answer() {
 
 #[test]
 fn outcome_reads_a_record_and_places_its_moves() {
-    let pgn = temp("game.pgn", "[Event \"x\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n");
-    let events = temp("after.yaml", "events:\n  - pgn: 2\n  - offer_draw: red\n  - pgn: rest\n  - resign: black\n");
+    let pgn = temp(
+        "game.pgn",
+        "[Event \"x\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n",
+    );
+    let events = temp(
+        "after.yaml",
+        "events:\n  - pgn: 2\n  - offer_draw: red\n  - pgn: rest\n  - resign: black\n",
+    );
     let (ok, out, err) = run(xqspec().args(["outcome", "--pgn"]).arg(&pgn).arg(&events));
     assert!(ok, "{err}");
-    assert!(out.starts_with("cxa-2020: red wins by result.resignation (art. 4.1.12) at events[5] (resign)"), "{out}");
-    assert!(out.contains("events[2] offer_draw: offer_void (red) — draw.no_early_offer (art. 4.3)"), "{out}");
+    assert!(
+        out.starts_with(
+            "cxa-2020: red wins by result.resignation (art. 4.1.12) at events[5] (resign)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("events[2] offer_draw: offer_void (red) — draw.no_early_offer (art. 4.3)"),
+        "{out}"
+    );
     // Without markers the record comes first.
     let events = temp("plain.yaml", "events:\n  - resign: red\n");
     let (ok, out, _) = run(xqspec().args(["outcome", "--pgn"]).arg(&pgn).arg(&events));
@@ -75,16 +112,27 @@ fn outcome_reads_a_record_and_places_its_moves() {
     let events = temp("short.yaml", "events:\n  - pgn: 1\n");
     let (ok, _, err) = run(xqspec().args(["outcome", "--pgn"]).arg(&pgn).arg(&events));
     assert!(!ok);
-    assert!(err.contains("the events place 1 of the record's 4 moves"), "{err}");
+    assert!(
+        err.contains("the events place 1 of the record's 4 moves"),
+        "{err}"
+    );
 }
 
 #[test]
 fn outcome_refusals_say_where() {
-    let path = temp("bad.yaml", "events:\n  - resign: red\n  - move: h2e2\n  - move: h9g7\n");
+    let path = temp(
+        "bad.yaml",
+        "events:\n  - resign: red\n  - move: h2e2\n  - move: h9g7\n",
+    );
     // A record that goes on after the end is judged up to it (the protocol's query refuses it).
     let (ok, out, err) = run(xqspec().arg("outcome").arg(&path));
     assert!(ok, "{err}");
-    assert!(out.starts_with("cxa-2020: black wins by result.resignation (art. 4.1.12) at events[0] (resign)"), "{out}");
+    assert!(
+        out.starts_with(
+            "cxa-2020: black wins by result.resignation (art. 4.1.12) at events[0] (resign)"
+        ),
+        "{out}"
+    );
     assert!(out.ends_with("the record goes on for 2 more events after the end (events[1] to events[2]): not judged\n"), "{out}");
     let (ok, out, _) = run(xqspec().args(["outcome", "--json"]).arg(&path));
     assert!(ok);
@@ -93,7 +141,10 @@ fn outcome_refusals_say_where() {
     let path = temp("bad-move.yaml", "events:\n  - move: h2e3\n");
     let (ok, _, err) = run(xqspec().arg("outcome").arg(&path));
     assert!(!ok);
-    assert!(err.contains("bad-move.yaml: events[0] (move):") && err.contains("[move.illegal]"), "{err}");
+    assert!(
+        err.contains("bad-move.yaml: events[0] (move):") && err.contains("[move.illegal]"),
+        "{err}"
+    );
     let path = temp("bad-yaml.yaml", "events:\n  - resign: red\n  bogus: [\n");
     let (ok, _, err) = run(xqspec().arg("outcome").arg(&path));
     assert!(!ok);
@@ -102,10 +153,25 @@ fn outcome_refusals_say_where() {
 
 #[test]
 fn touch_prints_the_allowed_moves_and_the_step() {
-    let (ok, out, err) = run(xqspec().args(["touch", "--edition", "cxa-2020", "--fen", "startpos", "--touch", "e3", "--touch", "b9"]));
+    let (ok, out, err) = run(xqspec().args([
+        "touch",
+        "--edition",
+        "cxa-2020",
+        "--fen",
+        "startpos",
+        "--touch",
+        "e3",
+        "--touch",
+        "b9",
+    ]));
     assert!(ok, "{err}");
-    assert_eq!(out, "step 5.3.2 (touch.own_then_opponent, art. 5.3): must play e3e4\nfoul: no\n");
-    let (ok, out, _) = run(xqspec().args(["touch", "--touch", "e3", "--touch", "b9", "--both", "--json"]));
+    assert_eq!(
+        out,
+        "step 5.3.2 (touch.own_then_opponent, art. 5.3): must play e3e4\nfoul: no\n"
+    );
+    let (ok, out, _) = run(xqspec().args([
+        "touch", "--touch", "e3", "--touch", "b9", "--both", "--json",
+    ]));
     assert!(ok);
     assert_eq!(
         out.trim(),
@@ -116,7 +182,10 @@ fn touch_prints_the_allowed_moves_and_the_step() {
     assert_eq!(out, "step 5.2 (touch.opponent_piece, art. 5.2): free, any legal move\nfoul: yes (foul.touch_uncapturable)\n");
     let (ok, _, err) = run(xqspec().args(["touch", "--touch", "e4"]));
     assert!(!ok);
-    assert!(err.contains("touches[0]: no piece stands on e4 [touch.empty_point]"), "{err}");
+    assert!(
+        err.contains("touches[0]: no piece stands on e4 [touch.empty_point]"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -126,10 +195,18 @@ fn overlay_applies_on_the_command_line() {
     let (ok, out, _) = run(xqspec().arg("outcome").arg(&path));
     assert!(ok);
     assert!(out.starts_with("cxa-2011: ongoing\nfouls: red 1"), "{out}");
-    let overlay = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/overlays/provincial-2012-open.yaml");
+    let overlay = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/spec/overlays/provincial-2012-open.yaml"
+    );
     let (ok, out, err) = run(xqspec().args(["--overlay", overlay, "outcome"]).arg(&path));
     assert!(ok, "{err}");
-    assert!(out.starts_with("cxa-2011+provincial-2012-open: draw by result.natural_limit (art. 4.2.4) at events[2]"), "{out}");
+    assert!(
+        out.starts_with(
+            "cxa-2011+provincial-2012-open: draw by result.natural_limit (art. 4.2.4) at events[2]"
+        ),
+        "{out}"
+    );
 }
 
 /// A real record that goes on after a perpetual check: `outcome --pgn` alone and `status
@@ -145,43 +222,80 @@ fn real_records_are_judged_up_to_the_end() {
     assert!(ok, "{err}");
     let first = out.lines().next().unwrap();
     assert!(first.starts_with("cxa-2020: ended after ply "), "{out}");
-    let ply: usize = first["cxa-2020: ended after ply ".len()..].split(':').next().unwrap().parse().unwrap();
+    let ply: usize = first["cxa-2020: ended after ply ".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(ply < 18, "{out}");
-    assert!(out.contains(&format!("the record goes on for {} more plies after the end (ply {} to ply 18): not judged", 18 - ply, ply + 1)), "{out}");
+    assert!(
+        out.contains(&format!(
+            "the record goes on for {} more plies after the end (ply {} to ply 18): not judged",
+            18 - ply,
+            ply + 1
+        )),
+        "{out}"
+    );
     let (ok, out2, err) = run(xqspec().args(["outcome", "--pgn"]).arg(&pgn));
     assert!(ok, "{err}");
-    assert!(out2.contains(&format!("the record goes on for {} more events after the end (events[{ply}] to events[17])", 18 - ply)), "{out2}");
+    assert!(
+        out2.contains(&format!(
+            "the record goes on for {} more events after the end (events[{ply}] to events[17])",
+            18 - ply
+        )),
+        "{out2}"
+    );
     // --moves in Chinese notation, move numbers and all
-    let (ok, out, err) = run(xqspec().args(["status", "--moves", "1.", "炮二平五", "马８进７", "2.", "马二进三"]));
+    let (ok, out, err) = run(xqspec().args([
+        "status",
+        "--moves",
+        "1.",
+        "炮二平五",
+        "马８进７",
+        "2.",
+        "马二进三",
+    ]));
     assert!(ok, "{err}");
     assert!(out.starts_with("cxa-2020: ongoing"), "{out}");
     let (ok, _, err) = run(xqspec().args(["status", "--moves", "炮二平五", "炮8进9"]));
     assert!(!ok);
-    assert!(err.contains("--moves: argument 2 \"炮8进9\" (ply 2): no legal move"), "{err}");
+    assert!(
+        err.contains("--moves: argument 2 \"炮8进9\" (ply 2): no legal move"),
+        "{err}"
+    );
 }
 
 /// A bad move of `--moves` is named as given, by its argument and its ply, never by a line
 /// and column of a record the user did not write.
 #[test]
 fn a_bad_move_of_moves_is_named_by_its_argument() {
-    let (ok, _, err) = run(xqspec().args(["status", "--moves", "炮二平五", "马８进７", "马二进九九"]));
+    let (ok, _, err) =
+        run(xqspec().args(["status", "--moves", "炮二平五", "马８进７", "马二进九九"]));
     assert!(!ok);
     assert_eq!(
         err.trim_end(),
         "error: --moves: argument 3 \"马二进九九\" (ply 3): cannot parse \"马二进九九\" as chinese notation: column 5: expected end of move"
     );
     // move numbers are arguments too; an argument of several moves names the move
-    let (ok, _, err) = run(xqspec().args(["ruling", "--moves", "1.", "炮二平五", "马８进７ 车一进九"]));
+    let (ok, _, err) =
+        run(xqspec().args(["ruling", "--moves", "1.", "炮二平五", "马８进７ 车一进九"]));
     assert!(!ok);
     assert!(err.starts_with("error: --moves: argument 3 \"马８进７ 车一进九\", move \"车一进九\" (ply 3): no legal move for red chariot"), "{err}");
     // what is no move at all is named by its argument too
     let (ok, _, err) = run(xqspec().args(["status", "--moves", "炮二平五", "{", "马８进７"]));
     assert!(!ok);
-    assert_eq!(err.trim_end(), "error: --moves: argument 2 \"{\": comment never closed");
+    assert_eq!(
+        err.trim_end(),
+        "error: --moves: argument 2 \"{\": comment never closed"
+    );
     // a bad --fen is the FEN's fault, not a tag's
     let (ok, _, err) = run(xqspec().args(["status", "--fen", "9/9 w", "--moves", "炮二平五"]));
     assert!(!ok);
-    assert!(err.starts_with("error: --fen: ") && !err.contains("line ") && !err.contains("tag"), "{err}");
+    assert!(
+        err.starts_with("error: --fen: ") && !err.contains("line ") && !err.contains("tag"),
+        "{err}"
+    );
 }
 
 /// `ruling` reads as the book does: each reason with its class's article, each side's
@@ -194,8 +308,16 @@ fn ruling_reads_as_the_book_and_takes_records() {
     let (ok, out, err) = run(xqspec().args(["ruling", "--pgn"]).arg(&pgn));
     assert!(ok, "{err}");
     assert!(out.starts_with("the record goes on for 6 more plies after the end (ply 13 to ply 18): not judged\ncxa-2020 棋例: plies 9–12 judged"), "{out}");
-    assert!(out.contains("| 将 check |         | check (将): the chariot move gives check (art. 24.1) |"), "{out}");
-    assert!(out.contains("\n红方长将，禁止 (red: perpetual check, forbidden)\n"), "{out}");
+    assert!(
+        out.contains(
+            "| 将 check |         | check (将): the chariot move gives check (art. 24.1) |"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n红方长将，禁止 (red: perpetual check, forbidden)\n"),
+        "{out}"
+    );
     assert!(out.contains("\n黑方两闲，允许 (black: "), "{out}");
     assert!(out.contains("verdict: red_loses (basis: text)"), "{out}");
     // The horses go out and back from the start: a draw by the 棋例, a loss under 4.3.

@@ -148,17 +148,39 @@ fn one_rule_of_5_9_decides_the_clock_and_the_arbiter_alike() {
     let clock_events = json!([{"move": 200_000}, {"move": 1_000}, {"knock": "black", "pieces": 1, "off_board": true}]);
     let arbiter_events = json!([{"move": "h2e2"}, {"knock_over": {"side": "red", "pieces": 1, "after_press": true, "off_board": true, "opponent_remaining_seconds": 60}}]);
     let outcome = |rs: &RuleSet| {
-        let q = xqspec::arbiter::OutcomeQuery { fen: None, events: arbiter_events.as_array().unwrap().clone() };
-        rs.arbiter.as_ref().unwrap().outcome(&rs.vm, rs.repetition.as_ref(), &q).unwrap().to_json()
+        let q = xqspec::arbiter::OutcomeQuery {
+            fen: None,
+            events: arbiter_events.as_array().unwrap().clone(),
+        };
+        rs.arbiter
+            .as_ref()
+            .unwrap()
+            .outcome(&rs.vm, rs.repetition.as_ref(), &q)
+            .unwrap()
+            .to_json()
     };
     let base = RuleSet::builtin("cxa-2020").unwrap();
-    let v = ask(base.clock.as_ref().unwrap(), "blitz_5m_3s", None, clock_events.clone());
+    let v = ask(
+        base.clock.as_ref().unwrap(),
+        "blitz_5m_3s",
+        None,
+        clock_events.clone(),
+    );
     assert_eq!(v["violations"][0]["effect"], "loss", "{v}");
     assert_eq!(outcome(&base)["result"], "black_wins");
     // Off the board no longer counts: one piece is too few for both.
-    let spec = edited("cxa-2020/touch.yaml", "off_board_counts: true", "off_board_counts: false");
+    let spec = edited(
+        "cxa-2020/touch.yaml",
+        "off_board_counts: true",
+        "off_board_counts: false",
+    );
     let rs = RuleSet::of_spec(&spec, "cxa-2020").unwrap();
-    let v = ask(rs.clock.as_ref().unwrap(), "blitz_5m_3s", None, clock_events);
+    let v = ask(
+        rs.clock.as_ref().unwrap(),
+        "blitz_5m_3s",
+        None,
+        clock_events,
+    );
     assert_eq!(v["violations"], json!([]), "{v}");
     assert_ne!(outcome(&rs)["result"], "black_wins");
 }
@@ -275,7 +297,9 @@ fn editing_a_playoff_chain_changes_the_next_stage() {
 fn spec_errors_name_the_clause() {
     let bad = |file: &str, from: &str, to: &str, want: &str| {
         let edition = file.split('/').next().unwrap();
-        let e = RuleSet::of_spec(&edited(file, from, to), edition).unwrap_err().to_string();
+        let e = RuleSet::of_spec(&edited(file, from, to), edition)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(want), "{e}");
         assert!(e.contains(file), "{e}");
     };
@@ -525,6 +549,14 @@ fn the_table_of_100k_clock_events_is_drawn_in_under_5_s() {
     assert!(took < 5.0, "100,000 events: {took:.2} s");
     // A header, its rule, the start, then a row per event up to the flag (if any).
     let rows = t.flag.map_or(events.len(), |f| f.event);
-    assert!(table.lines().count() >= 3 + rows, "{} lines", table.lines().count());
-    assert!(table.lines().nth(3).unwrap().contains("move 1"), "{}", table.lines().nth(3).unwrap());
+    assert!(
+        table.lines().count() >= 3 + rows,
+        "{} lines",
+        table.lines().count()
+    );
+    assert!(
+        table.lines().nth(3).unwrap().contains("move 1"),
+        "{}",
+        table.lines().nth(3).unwrap()
+    );
 }

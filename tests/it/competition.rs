@@ -5,7 +5,9 @@
 
 use proptest::prelude::*;
 use xqspec::competition::tournament::{locate, read_file, RawTournament};
-use xqspec::competition::{ordered_lineups, standings, CompetitionRules, ReadError, Tournament, TournamentErrorKind};
+use xqspec::competition::{
+    ordered_lineups, standings, CompetitionRules, ReadError, Tournament, TournamentErrorKind,
+};
 use xqspec::ruleset::RuleSet;
 use xqspec::spec::{Overlay, Spec};
 
@@ -14,9 +16,17 @@ fn rules(edition: &str) -> CompetitionRules {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     static CACHE: OnceLock<Mutex<HashMap<String, CompetitionRules>>> = OnceLock::new();
-    let mut c = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    let mut c = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
     c.entry(edition.to_string())
-        .or_insert_with(|| RuleSet::builtin(edition).unwrap().competition.expect("competition clauses"))
+        .or_insert_with(|| {
+            RuleSet::builtin(edition)
+                .unwrap()
+                .competition
+                .expect("competition clauses")
+        })
         .clone()
 }
 
@@ -28,13 +38,19 @@ fn edited(file: &str, from: &str, to: &str, edition: &str) -> CompetitionRules {
 /// The built-in spec with textual edits to one file, compiled for `edition`.
 fn edited_all(file: &str, edits: &[(&str, &str)], edition: &str) -> CompetitionRules {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == file).unwrap_or_else(|| panic!("no spec file {file}"));
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == file)
+        .unwrap_or_else(|| panic!("no spec file {file}"));
     for (from, to) in edits {
         assert!(f.1.contains(from), "{file} does not contain:\n{from}");
         f.1 = f.1.replace(from, to);
     }
     let spec = Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"));
-    RuleSet::of_spec(&spec, edition).unwrap_or_else(|e| panic!("edited spec compiles: {e}")).competition.unwrap()
+    RuleSet::of_spec(&spec, edition)
+        .unwrap_or_else(|e| panic!("edited spec compiles: {e}"))
+        .competition
+        .unwrap()
 }
 
 const RR: &str = "format: round_robin
@@ -51,7 +67,11 @@ games:
 
 fn ranking(text: &str, r: &CompetitionRules) -> Vec<(String, u32, Option<String>)> {
     let t = read_file("t.yaml", text, r).unwrap_or_else(|e| panic!("{e}"));
-    standings(&t, r).rows.into_iter().map(|row| (row.entrant, row.place, row.separated_by)).collect()
+    standings(&t, r)
+        .rows
+        .into_iter()
+        .map(|row| (row.entrant, row.place, row.separated_by))
+        .collect()
 }
 
 fn s(x: &str) -> Option<String> {
@@ -108,12 +128,22 @@ fn a_scoring_table_is_data() {
     // Draws now score nothing: A (win, draw, loss) has 2, C (draw, loss, loss) 0.
     assert_eq!(score("A"), 2.0);
     assert_eq!(score("C"), 0.0);
-    let base = standings(&read_file("t.yaml", RR, &rules("cxa-2020")).unwrap(), &rules("cxa-2020"));
-    assert_eq!(base.rows.iter().find(|x| x.entrant == "C").unwrap().score, 1.0);
+    let base = standings(
+        &read_file("t.yaml", RR, &rules("cxa-2020")).unwrap(),
+        &rules("cxa-2020"),
+    );
+    assert_eq!(
+        base.rows.iter().find(|x| x.entrant == "C").unwrap().score,
+        1.0
+    );
 }
 
 fn value(st: &xqspec::competition::Standings, entrant: &str, label: &str) -> f64 {
-    let row = st.rows.iter().find(|x| x.entrant == entrant).unwrap_or_else(|| panic!("no row {entrant}"));
+    let row = st
+        .rows
+        .iter()
+        .find(|x| x.entrant == entrant)
+        .unwrap_or_else(|| panic!("no row {entrant}"));
     match row.values.iter().find(|(l, _)| l == label) {
         Some((_, xqspec::competition::Value::Number(x))) => *x,
         other => panic!("{entrant} {label}: {other:?}"),
@@ -144,11 +174,21 @@ fn what_decides_a_match_is_data() {
     let by_points = edited_all("cxa-2020/competition.yaml", &[table], "cxa-2020");
     let rows = ranking(TEAM_DRAWS, &by_points);
     assert_eq!(rows[1], ("T2".into(), 2, s("场分")), "{rows:?}");
-    let by_wins = edited_all("cxa-2020/competition.yaml", &[table, ("decided_by: 局分", "decided_by: 胜局")], "cxa-2020");
+    let by_wins = edited_all(
+        "cxa-2020/competition.yaml",
+        &[table, ("decided_by: 局分", "decided_by: 胜局")],
+        "cxa-2020",
+    );
     let rows = ranking(TEAM_DRAWS, &by_wins);
     assert_eq!(rows[1], ("T2".into(), 2, s("全队总局分")), "{rows:?}");
-    let st = standings(&read_file("t.yaml", TEAM_DRAWS, &by_wins).unwrap(), &by_wins);
-    assert_eq!((value(&st, "T1", "场分"), value(&st, "T2", "场分")), (1.0, 1.0));
+    let st = standings(
+        &read_file("t.yaml", TEAM_DRAWS, &by_wins).unwrap(),
+        &by_wins,
+    );
+    assert_eq!(
+        (value(&st, "T1", "场分"), value(&st, "T2", "场分")),
+        (1.0, 1.0)
+    );
 }
 
 /// Five players, three rounds of a Swiss, a bye each round (conformance case
@@ -173,23 +213,51 @@ byes:
 fn what_a_bye_scores_is_data() {
     // E won a game and had a bye: 4 points with a bye scoring a win (14.4), 3 with a draw,
     // 2 with a loss.
-    let score = |r: &CompetitionRules| standings(&read_file("t.yaml", SWISS_BYES, r).unwrap(), r).rows.into_iter().find(|x| x.entrant == "E").unwrap().score;
+    let score = |r: &CompetitionRules| {
+        standings(&read_file("t.yaml", SWISS_BYES, r).unwrap(), r)
+            .rows
+            .into_iter()
+            .find(|x| x.entrant == "E")
+            .unwrap()
+            .score
+    };
     assert_eq!(score(&rules("cxa-2020")), 4.0);
     let bye = "    data:\n      result: win\n\n  - id: bye.team_score";
-    let draw = edited("cxa-2020/competition.yaml", bye, "    data:\n      result: draw\n\n  - id: bye.team_score", "cxa-2020");
+    let draw = edited(
+        "cxa-2020/competition.yaml",
+        bye,
+        "    data:\n      result: draw\n\n  - id: bye.team_score",
+        "cxa-2020",
+    );
     assert_eq!(score(&draw), 3.0);
-    let loss = edited("cxa-2020/competition.yaml", bye, "    data:\n      result: loss\n\n  - id: bye.team_score", "cxa-2020");
+    let loss = edited(
+        "cxa-2020/competition.yaml",
+        bye,
+        "    data:\n      result: loss\n\n  - id: bye.team_score",
+        "cxa-2020",
+    );
     assert_eq!(score(&loss), 2.0);
 }
 
 #[test]
 fn a_drawn_bye_under_a_table_whose_draw_depends_on_colour_is_a_located_spec_error() {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/competition.yaml").unwrap();
-    f.1 = f.1.replace("use: standard", "use: win3_draw_red1_black2").replace("    data:\n      result: win\n\n  - id: bye.team_score", "    data:\n      result: draw\n\n  - id: bye.team_score");
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == "cxa-2020/competition.yaml")
+        .unwrap();
+    f.1 =
+        f.1.replace("use: standard", "use: win3_draw_red1_black2")
+            .replace(
+                "    data:\n      result: win\n\n  - id: bye.team_score",
+                "    data:\n      result: draw\n\n  - id: bye.team_score",
+            );
     let spec = Spec::from_files(files).unwrap();
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(e.contains("cxa-2020/competition.yaml:") && e.contains("clause bye.score: `result: draw`"), "{e}");
+    assert!(
+        e.contains("cxa-2020/competition.yaml:") && e.contains("clause bye.score: `result: draw`"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -197,9 +265,20 @@ fn the_score_a_bye_counts_as_in_opponent_scores_is_data() {
     // A beats B; C has the bye. Scores: A 2, B 0, C 2. C's 对手分 is the bye's: half (2020,
     // fewer than 7 rounds) of the lowest non-zero score, 2, or of the lowest score, 0.
     let text = "format: swiss\nrounds: 1\nplayers: [{id: A}, {id: B}, {id: C}]\ngames:\n  - {round: 1, red: A, black: B, result: red}\nbyes:\n  - {round: 1, entrant: C}\n";
-    let opp = |r: &CompetitionRules| value(&standings(&read_file("t.yaml", text, r).unwrap(), r), "C", "对手分");
+    let opp = |r: &CompetitionRules| {
+        value(
+            &standings(&read_file("t.yaml", text, r).unwrap(), r),
+            "C",
+            "对手分",
+        )
+    };
     assert_eq!(opp(&rules("cxa-2020")), 1.0);
-    let lowest = edited("cxa-2020/competition.yaml", "value: lowest_nonzero_score", "value: lowest_score", "cxa-2020");
+    let lowest = edited(
+        "cxa-2020/competition.yaml",
+        "value: lowest_nonzero_score",
+        "value: lowest_score",
+        "cxa-2020",
+    );
     assert_eq!(opp(&lowest), 0.0);
 }
 
@@ -224,9 +303,20 @@ fn where_sanctions_rank_is_data() {
     // Right after the score (18.5): the warning puts B below D. After the tiebreaks: 小分
     // decides first, and B stays ahead.
     let base = ranking(SANCTIONED, &rules("cxa-2020"));
-    assert_eq!(&base[..2], &[("D".into(), 1, None), ("B".into(), 2, s("处分"))]);
-    let late = edited("cxa-2020/competition.yaml", "after: rank_by", "after: tiebreaks", "cxa-2020");
-    assert_eq!(&ranking(SANCTIONED, &late)[..2], &[("B".into(), 1, None), ("D".into(), 2, s("小分"))]);
+    assert_eq!(
+        &base[..2],
+        &[("D".into(), 1, None), ("B".into(), 2, s("处分"))]
+    );
+    let late = edited(
+        "cxa-2020/competition.yaml",
+        "after: rank_by",
+        "after: tiebreaks",
+        "cxa-2020",
+    );
+    assert_eq!(
+        &ranking(SANCTIONED, &late)[..2],
+        &[("B".into(), 1, None), ("D".into(), 2, s("小分"))]
+    );
 }
 
 #[test]
@@ -236,32 +326,65 @@ fn the_champion_rule_is_the_tiebreak_clause_with_places_whatever_its_id() {
     let text = "format: round_robin\nrounds: 3\nplayers: [{id: A}, {id: B}, {id: C}]\ngames:\n  - {round: 1, red: B, black: C, result: draw}\n  - {round: 2, red: C, black: A, result: draw}\n  - {round: 3, red: A, black: B, result: draw}\n";
     let play_off = s(xqspec::competition::standings::PLAY_OFF);
     assert_eq!(ranking(text, &rules("cxa-1999"))[1].2, play_off);
-    let renamed = edited("cxa-1999/competition.yaml", "id: tiebreak.champion", "id: tiebreak.first_place", "cxa-1999");
+    let renamed = edited(
+        "cxa-1999/competition.yaml",
+        "id: tiebreak.champion",
+        "id: tiebreak.first_place",
+        "cxa-1999",
+    );
     assert!(renamed.champion.is_some() && !renamed.formats.contains_key("first_place"));
     assert_eq!(ranking(text, &renamed)[1].2, play_off);
-    let two = edited("cxa-1999/competition.yaml", "places: [1]", "places: [2]", "cxa-1999");
-    assert_eq!(ranking(text, &two)[1].2, s(xqspec::competition::standings::SHARED_PLACE));
+    let two = edited(
+        "cxa-1999/competition.yaml",
+        "places: [1]",
+        "places: [2]",
+        "cxa-1999",
+    );
+    assert_eq!(
+        ranking(text, &two)[1].2,
+        s(xqspec::competition::standings::SHARED_PLACE)
+    );
 }
 
 #[test]
 fn the_competition_compile_step_reports_every_error() {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/competition.yaml").unwrap();
-    f.1 = f.1.replace("decided_by: 局分", "decided_by: 场分").replace("value: lowest_nonzero_score", "value: highest_score");
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == "cxa-2020/competition.yaml")
+        .unwrap();
+    f.1 =
+        f.1.replace("decided_by: 局分", "decided_by: 场分")
+            .replace("value: lowest_nonzero_score", "value: highest_score");
     let spec = Spec::from_files(files).unwrap();
     let errors = CompetitionRules::compile(&spec.ruleset("cxa-2020").unwrap()).unwrap_err();
     let at: Vec<Option<&str>> = errors.iter().map(|e| e.clause.as_deref()).collect();
-    assert_eq!(at, [Some("scoring.match"), Some("bye.opponent_score")], "{errors:?}");
+    assert_eq!(
+        at,
+        [Some("scoring.match"), Some("bye.opponent_score")],
+        "{errors:?}"
+    );
 }
 
 #[test]
 fn an_overlay_switches_the_scoring_table() {
     let spec = Spec::builtin().unwrap();
-    let r = RuleSet::of_spec(&spec, "cxa-2020+example-win3-progressive").unwrap().competition.unwrap();
+    let r = RuleSet::of_spec(&spec, "cxa-2020+example-win3-progressive")
+        .unwrap()
+        .competition
+        .unwrap();
     assert_eq!(r.game.win, 3.0);
     assert_eq!(r.formats["swiss"].default_order, "progressive_scores");
     let t = read_file("t.yaml", RR, &r).unwrap();
-    assert_eq!(standings(&t, &r).rows.iter().find(|x| x.entrant == "B").unwrap().score, 6.0);
+    assert_eq!(
+        standings(&t, &r)
+            .rows
+            .iter()
+            .find(|x| x.entrant == "B")
+            .unwrap()
+            .score,
+        6.0
+    );
 }
 
 #[test]
@@ -281,7 +404,11 @@ fn the_lineup_primitive_agrees_with_the_example_of_11_2() {
         let r = rules(ed);
         let l = &r.lineups["boards_with_reserves"];
         let ex = l.example.expect("11.2 gives an example");
-        assert_eq!(ordered_lineups(ex.boards + ex.reserves, ex.boards), ex.orders, "{ed}");
+        assert_eq!(
+            ordered_lineups(ex.boards + ex.reserves, ex.boards),
+            ex.orders,
+            "{ed}"
+        );
     }
     assert_eq!(ordered_lineups(6, 4), 15);
     assert_eq!(ordered_lineups(4, 4), 1);
@@ -290,26 +417,58 @@ fn the_lineup_primitive_agrees_with_the_example_of_11_2() {
 
 fn errors(text: &str, ed: &str) -> Vec<(TournamentErrorKind, String, Option<usize>)> {
     match read_file("t.yaml", text, &rules(ed)) {
-        Err(ReadError::Invalid(v)) => v.into_iter().map(|e| (e.kind, e.place.record, e.place.line)).collect(),
+        Err(ReadError::Invalid(v)) => v
+            .into_iter()
+            .map(|e| (e.kind, e.place.record, e.place.line))
+            .collect(),
         other => panic!("expected rule errors, got {other:?}"),
     }
 }
 
 #[test]
 fn rule_errors_name_the_record_and_its_line() {
-    let text = RR.replace("{round: 2, red: D, black: B, result: black}", "{round: 2, red: D, black: D, result: black}");
+    let text = RR.replace(
+        "{round: 2, red: D, black: B, result: black}",
+        "{round: 2, red: D, black: D, result: black}",
+    );
     let e = errors(&text, "cxa-2020");
-    assert_eq!(e, vec![(TournamentErrorKind::SelfGame, "games[3]".into(), Some(8))]);
+    assert_eq!(
+        e,
+        vec![(TournamentErrorKind::SelfGame, "games[3]".into(), Some(8))]
+    );
 
     // Every error is reported, each at its record.
     let text = RR
-        .replace("{round: 3, red: A, black: B, result: red}", "{round: 4, red: A, black: B, result: red}")
-        .replace("{round: 1, red: C, black: B, result: black}", "{round: 1, red: C, black: A, result: black}");
+        .replace(
+            "{round: 3, red: A, black: B, result: red}",
+            "{round: 4, red: A, black: B, result: red}",
+        )
+        .replace(
+            "{round: 1, red: C, black: B, result: black}",
+            "{round: 1, red: C, black: A, result: black}",
+        );
     let e = errors(&text, "cxa-2020");
-    assert!(e.contains(&(TournamentErrorKind::DoubleBooking, "games[1]".into(), Some(6))), "{e:?}");
-    assert!(e.contains(&(TournamentErrorKind::UnknownRound, "games[4]".into(), Some(9))), "{e:?}");
+    assert!(
+        e.contains(&(
+            TournamentErrorKind::DoubleBooking,
+            "games[1]".into(),
+            Some(6)
+        )),
+        "{e:?}"
+    );
+    assert!(
+        e.contains(&(
+            TournamentErrorKind::UnknownRound,
+            "games[4]".into(),
+            Some(9)
+        )),
+        "{e:?}"
+    );
 
-    let e = errors(&RR.replace("format: round_robin", "format: knockout"), "cxa-2020");
+    let e = errors(
+        &RR.replace("format: round_robin", "format: knockout"),
+        "cxa-2020",
+    );
     assert_eq!(e[0].0, TournamentErrorKind::UnknownFormat);
     assert_eq!(e[0].2, Some(1));
 }
@@ -333,7 +492,10 @@ matches:
       - {board: 2, red: b2, black: a1, result: draw}
 ";
     let e = errors(text, "cxa-2020");
-    assert_eq!(e, vec![(TournamentErrorKind::Lineup, "matches[0]".into(), Some(11))]);
+    assert_eq!(
+        e,
+        vec![(TournamentErrorKind::Lineup, "matches[0]".into(), Some(11))]
+    );
     // Under 临时定台制 the same order is allowed.
     let ok = text.replace("lineup: boards_with_reserves", "lineup: free_boards");
     assert!(read_file("t.yaml", &ok, &rules("cxa-2020")).is_ok());
@@ -345,7 +507,11 @@ fn syntax_errors_are_their_own_type_with_line_and_column() {
         Err(ReadError::Syntax(s)) => assert!(s.place.line.is_some(), "{s}"),
         other => panic!("{other:?}"),
     }
-    match read_file("t.yaml", "format: swiss\nrounds: 3\nprize: 100\n", &rules("cxa-2020")) {
+    match read_file(
+        "t.yaml",
+        "format: swiss\nrounds: 3\nprize: 100\n",
+        &rules("cxa-2020"),
+    ) {
         Err(ReadError::Syntax(s)) => {
             assert!(s.message.contains("prize"), "{s}");
             assert_eq!(s.place.line, Some(3));
@@ -369,13 +535,22 @@ fn locate_finds_block_and_flow_records() {
 fn the_example_tournament_reads_and_matches_its_schema() {
     let text = std::fs::read_to_string("conformance/tournament-example.yaml").unwrap();
     let r = rules("cxa-2020");
-    let t: Tournament = read_file("conformance/tournament-example.yaml", &text, &r).unwrap_or_else(|e| panic!("{e}"));
+    let t: Tournament = read_file("conformance/tournament-example.yaml", &text, &r)
+        .unwrap_or_else(|e| panic!("{e}"));
     let st = standings(&t, &r);
     assert_eq!(st.rows.len(), 7);
     assert!(st.rows.iter().any(|x| x.withdrawn));
     // The schema's top-level properties are exactly the fields of the tournament record.
-    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("conformance/tournament.schema.json").unwrap()).unwrap();
-    let mut props: Vec<&str> = schema["properties"].as_object().unwrap().keys().map(String::as_str).collect();
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("conformance/tournament.schema.json").unwrap(),
+    )
+    .unwrap();
+    let mut props: Vec<&str> = schema["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     props.sort_unstable();
     let full = r#"{"name":"n","edition":"e","overlay":"o","format":"f","order":"o","individual_format":"i","rounds":1,
         "players":[{"id":"a","name":"n"}],"teams":[{"id":"t","name":"n","players":["a"]}],"boards":1,"lineup":"l",
@@ -387,7 +562,11 @@ fn the_example_tournament_reads_and_matches_its_schema() {
     let mut fields: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     fields.sort_unstable();
     assert_eq!(props, fields);
-    let game_props: Vec<&String> = schema["properties"]["games"]["items"]["properties"].as_object().unwrap().keys().collect();
+    let game_props: Vec<&String> = schema["properties"]["games"]["items"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
     assert_eq!(game_props.len(), v["games"][0].as_object().unwrap().len());
 }
 
@@ -395,11 +574,42 @@ fn the_example_tournament_reads_and_matches_its_schema() {
 // Fuzzing: nothing panics, every rule error names a record.
 
 const ATOMS: &[&str] = &[
-    "format: ", "round_robin", "swiss", "team_swiss", "team_player_places", "rounds: ", "3", "0", "-1", "99999999999",
-    "players: ", "[{id: A}, {id: B}, {id: C}]", "teams: ", "[{id: T, players: [A, B]}]", "games:\n", "  - ",
-    "{round: 1, red: A, black: B, result: red}", "{round: 2, red: B, black: A, result: draw}", "{round: 1, red: A, black: A, result: black}",
-    "byes: [{round: 1, entrant: C}]", "withdrawals: [{entrant: A, after_round: 1}]", "sanctions: [{entrant: B, kind: warning}]",
-    "individual_format: swiss", "boards: 2", "lineup: fixed_boards", "matches: ", "{", "}", "[", "]", ":", "\n", " ", "\"", "é", "炮",
+    "format: ",
+    "round_robin",
+    "swiss",
+    "team_swiss",
+    "team_player_places",
+    "rounds: ",
+    "3",
+    "0",
+    "-1",
+    "99999999999",
+    "players: ",
+    "[{id: A}, {id: B}, {id: C}]",
+    "teams: ",
+    "[{id: T, players: [A, B]}]",
+    "games:\n",
+    "  - ",
+    "{round: 1, red: A, black: B, result: red}",
+    "{round: 2, red: B, black: A, result: draw}",
+    "{round: 1, red: A, black: A, result: black}",
+    "byes: [{round: 1, entrant: C}]",
+    "withdrawals: [{entrant: A, after_round: 1}]",
+    "sanctions: [{entrant: B, kind: warning}]",
+    "individual_format: swiss",
+    "boards: 2",
+    "lineup: fixed_boards",
+    "matches: ",
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    "\n",
+    " ",
+    "\"",
+    "é",
+    "炮",
 ];
 
 fn check_no_panic(text: &str) {
@@ -475,14 +685,24 @@ fn an_empty_or_blank_player_id_is_refused_at_its_record() {
             other => panic!("an empty id must be refused, got {other:?}"),
         };
         let first = e.first().unwrap();
-        assert_eq!((first.kind, first.place.record.as_str(), first.place.line), (TournamentErrorKind::EmptyId, "players[1]", Some(5)), "{e}");
+        assert_eq!(
+            (first.kind, first.place.record.as_str(), first.place.line),
+            (TournamentErrorKind::EmptyId, "players[1]", Some(5)),
+            "{e}"
+        );
         assert!(first.message.contains("is empty"), "{e}");
         assert_eq!(first.kind.reject_kind(), "tournament.empty_id");
     }
     // In a team's list too.
     let text = "format: team_swiss\nrounds: 1\nboards: 1\nlineup: fixed_boards\nteams:\n  - {id: T, players: [A, \" \"]}\n";
     match read_file("t.yaml", text, &rules("cxa-2020")) {
-        Err(ReadError::Invalid(v)) => assert!(v.errors.iter().any(|e| e.kind == TournamentErrorKind::EmptyId && e.place.record == "teams[0].players[1]"), "{v}"),
+        Err(ReadError::Invalid(v)) => assert!(
+            v.errors
+                .iter()
+                .any(|e| e.kind == TournamentErrorKind::EmptyId
+                    && e.place.record == "teams[0].players[1]"),
+            "{v}"
+        ),
         other => panic!("an empty id must be refused, got {other:?}"),
     }
 }
@@ -492,9 +712,20 @@ fn a_round_count_past_the_bound_is_refused_before_anything_is_ranked() {
     let text = "format: swiss\nrounds: 4000000000\nplayers:\n  - {id: A}\n  - {id: B}\ngames:\n  - {round: 1, red: A, black: B, result: red}\n";
     let started = load::Stopwatch::start();
     let got = errors(text, "cxa-2020");
-    assert_eq!(got, vec![(TournamentErrorKind::UnknownRound, "rounds".to_string(), Some(2))], "{got:?}");
+    assert_eq!(
+        got,
+        vec![(
+            TournamentErrorKind::UnknownRound,
+            "rounds".to_string(),
+            Some(2)
+        )],
+        "{got:?}"
+    );
     assert!(started.seconds() < 1.0);
-    let ok = text.replace("4000000000", &xqspec::competition::tournament::MAX_ROUNDS.to_string());
+    let ok = text.replace(
+        "4000000000",
+        &xqspec::competition::tournament::MAX_ROUNDS.to_string(),
+    );
     if let Err(ReadError::Invalid(v)) = read_file("t.yaml", &ok, &rules("cxa-2020")) {
         assert!(v.into_iter().all(|e| e.place.record != "rounds"), "{ok}");
     }
@@ -536,10 +767,24 @@ fn a_file_with_an_error_in_every_record_is_refused_fast_with_the_first_100() {
     };
     let took = t0.seconds();
     assert!(took < 5.0, "100,000 double bookings: {took:.2} s");
-    assert_eq!((e.errors.len(), e.omitted), (xqspec::competition::MAX_REPORTED_ERRORS, 99_999 - 100));
+    assert_eq!(
+        (e.errors.len(), e.omitted),
+        (xqspec::competition::MAX_REPORTED_ERRORS, 99_999 - 100)
+    );
     let first = &e.errors[0];
-    assert_eq!((first.kind, first.place.record.as_str(), first.place.line), (TournamentErrorKind::DoubleBooking, "games[1]", Some(100_007)));
+    assert_eq!(
+        (first.kind, first.place.record.as_str(), first.place.line),
+        (
+            TournamentErrorKind::DoubleBooking,
+            "games[1]",
+            Some(100_007)
+        )
+    );
     let text = ReadError::Invalid(e).to_string();
     assert_eq!(text.lines().count(), 101);
-    assert!(text.ends_with("and 99899 more errors (only the first 100 are reported)"), "{}", text.lines().last().unwrap());
+    assert!(
+        text.ends_with("and 99899 more errors (only the first 100 are reported)"),
+        "{}",
+        text.lines().last().unwrap()
+    );
 }

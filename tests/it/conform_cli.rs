@@ -4,10 +4,10 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use xqspec::reference::Reference;
 use xqspec::conform::runner::{self, RunOptions, Status};
 use xqspec::conform::subject::{Adapter, InProcess};
 use xqspec::conform::Suite;
+use xqspec::reference::Reference;
 
 const BIN: &str = env!("CARGO_BIN_EXE_xqspec");
 
@@ -41,16 +41,23 @@ fn serve_gives_the_same_results_as_in_process() {
         ..RunOptions::default()
     };
     let mut inproc = InProcess::new(Reference::builtin().unwrap());
-    let a = runner::run(&s, &mut inproc, &opts, &mut |_| {}).unwrap().results;
+    let a = runner::run(&s, &mut inproc, &opts, &mut |_| {})
+        .unwrap()
+        .results;
     let mut adapter = Adapter::start(&format!("{BIN} serve"), Duration::from_secs(10)).unwrap();
-    let b = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap().results;
+    let b = runner::run(&s, &mut adapter, &opts, &mut |_| {})
+        .unwrap()
+        .results;
     let key = |r: &runner::CaseResult| (r.id.clone(), r.edition.clone(), r.status, r.got.clone());
     assert_eq!(
         a.iter().map(key).collect::<Vec<_>>(),
         b.iter().map(key).collect::<Vec<_>>()
     );
     assert!(a.len() > 100);
-    let not_passing: Vec<_> = a.iter().filter(|r| r.status != Status::Pass && r.known.is_none()).collect();
+    let not_passing: Vec<_> = a
+        .iter()
+        .filter(|r| r.status != Status::Pass && r.known.is_none())
+        .collect();
     assert!(not_passing.is_empty(), "{not_passing:#?}");
     assert_eq!(adapter.starts, 1);
 }
@@ -65,7 +72,13 @@ fn conform_prints_tables_and_the_closing_line() {
         .filter(|t| !t.is_empty())
         .map(|t| t.parse().unwrap())
         .collect();
-    assert_eq!(last, format!("{} passed, 0 failed, {} known failures, {} skipped", n[0], n[2], n[3]));
+    assert_eq!(
+        last,
+        format!(
+            "{} passed, 0 failed, {} known failures, {} skipped",
+            n[0], n[2], n[3]
+        )
+    );
     assert!(n[0] > 100);
     assert!(
         out.contains("movement") && out.contains("perft") && out.contains("fen"),
@@ -136,7 +149,10 @@ fn conform_json_lines_and_known_failures_file() {
         ),
         (Some(horse_files - 1), Some(1), Some(1))
     );
-    let closing = format!("{} passed, 1 failed, 0 known failures, 0 skipped", horse_files - 1);
+    let closing = format!(
+        "{} passed, 1 failed, 0 known failures, 0 skipped",
+        horse_files - 1
+    );
     assert_eq!(
         err.lines().find(|l| l.contains("passed,")),
         Some(closing.as_str())
@@ -189,17 +205,44 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
         "env FAKE_UCI_SILENT=1 sh {}/tests/fakes/uci-engine.sh",
         env!("CARGO_MANIFEST_DIR")
     );
-    let args = ["conform", "--uci", &engine, "--run", "perft-start-*", "--timeout", "1"];
+    let args = [
+        "conform",
+        "--uci",
+        &engine,
+        "--run",
+        "perft-start-*",
+        "--timeout",
+        "1",
+    ];
     let (ok, out, err) = xqspec(&args);
     assert!(!ok, "{out}{err}");
     // progress after a few seconds (a plain line: stderr is not a terminal here)
-    let progress = err.lines().find(|l| l.starts_with("conform: ")).unwrap_or_else(|| panic!("{err}"));
-    let (done, failed) = progress["conform: ".len()..].split_once("/9 cases, ").and_then(|(d, rest)| Some((d, rest.split_once(" failed, ")?.0))).unwrap();
-    assert_eq!(done, failed, "every case asked so far timed out: {progress}");
-    assert!(progress.contains("slowest answer 1.") && progress.contains("(perft-start-depth-"), "{progress}");
+    let progress = err
+        .lines()
+        .find(|l| l.starts_with("conform: "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let (done, failed) = progress["conform: ".len()..]
+        .split_once("/9 cases, ")
+        .and_then(|(d, rest)| Some((d, rest.split_once(" failed, ")?.0)))
+        .unwrap();
+    assert_eq!(
+        done, failed,
+        "every case asked so far timed out: {progress}"
+    );
+    assert!(
+        progress.contains("slowest answer 1.") && progress.contains("(perft-start-depth-"),
+        "{progress}"
+    );
     let stop = err.lines().last().unwrap();
-    assert!(stop.starts_with("error: the run stopped asking, 4 cases left unasked: "), "{err}");
-    assert!(stop.contains("none of the last 5 requests within 1.0 s") && stop.contains("the engine printed nothing"), "{stop}");
+    assert!(
+        stop.starts_with("error: the run stopped asking, 4 cases left unasked: "),
+        "{err}"
+    );
+    assert!(
+        stop.contains("none of the last 5 requests within 1.0 s")
+            && stop.contains("the engine printed nothing"),
+        "{stop}"
+    );
     // quiet, and in JSON: the summary line says where the run stopped
     let mut quiet = args.to_vec();
     quiet.extend(["--quiet", "--json"]);
@@ -208,8 +251,24 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
     assert!(!err.contains("conform: "), "{err}");
     let summary: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
     let stopped = &summary["stopped"];
-    assert_eq!((stopped["unasked"].as_u64(), stopped["after"].as_u64(), stopped["timeout_s"].as_f64()), (Some(4), Some(5), Some(1.0)), "{summary}");
-    assert!(stopped["last"].as_str().is_some_and(|l| l.starts_with("perft-start-depth-")) && stopped["printed"].as_str().is_some_and(|p| p.contains("the engine printed nothing")), "{summary}");
+    assert_eq!(
+        (
+            stopped["unasked"].as_u64(),
+            stopped["after"].as_u64(),
+            stopped["timeout_s"].as_f64()
+        ),
+        (Some(4), Some(5), Some(1.0)),
+        "{summary}"
+    );
+    assert!(
+        stopped["last"]
+            .as_str()
+            .is_some_and(|l| l.starts_with("perft-start-depth-"))
+            && stopped["printed"]
+                .as_str()
+                .is_some_and(|p| p.contains("the engine printed nothing")),
+        "{summary}"
+    );
 }
 
 #[test]
@@ -257,20 +316,35 @@ fn temp_suite(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("check")).unwrap();
     for f in ["vocabulary.yaml", "features.yaml"] {
-        std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance").join(f), dir.join(f)).unwrap();
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("conformance")
+                .join(f),
+            dir.join(f),
+        )
+        .unwrap();
     }
     let case = |id: &str, status: &str| {
         format!("id: {id}\ndescription: d\nclauses: [check.definition]\neditions: [cxa-2020]\nquery: status\ninput: {{fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"}}\nexpect: {{status: {status}}}\n")
     };
-    std::fs::write(dir.join("check/status-wrong.yaml"), case("status-wrong", "check")).unwrap();
-    std::fs::write(dir.join("check/status-right.yaml"), case("status-right", "ongoing")).unwrap();
+    std::fs::write(
+        dir.join("check/status-wrong.yaml"),
+        case("status-wrong", "check"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("check/status-right.yaml"),
+        case("status-right", "ongoing"),
+    )
+    .unwrap();
     for (path, text) in files {
         std::fs::write(dir.join(path), text).unwrap();
     }
     dir
 }
 
-const LISTED: &str = "# The reference's known failures.\n- id: status-wrong\n  reason: we see no check\n";
+const LISTED: &str =
+    "# The reference's known failures.\n- id: status-wrong\n  reason: we see no check\n";
 
 #[test]
 fn a_known_failure_must_give_its_listed_answer() {
@@ -283,19 +357,41 @@ fn a_known_failure_must_give_its_listed_answer() {
         let (ok, out, err) = xqspec(&["conform", "--cases", dir.to_str().unwrap()]);
         assert_eq!(ok, passes, "{out}{err}");
         if passes {
-            assert!(out.ends_with("1 passed, 0 failed, 1 known failures, 0 skipped\n"), "{out}");
+            assert!(
+                out.ends_with("1 passed, 0 failed, 1 known failures, 0 skipped\n"),
+                "{out}"
+            );
         } else {
             assert!(out.contains(changed), "{out}");
-            let hint = format!("the same options with `--update-known-failures {}`", dir.join("reference-known-failures.yaml").display());
+            let hint = format!(
+                "the same options with `--update-known-failures {}`",
+                dir.join("reference-known-failures.yaml").display()
+            );
             assert!(out.contains(&hint), "{out}");
-            assert!(out.ends_with("1 passed, 1 failed, 0 known failures, 0 skipped\n"), "{out}");
+            assert!(
+                out.ends_with("1 passed, 1 failed, 0 known failures, 0 skipped\n"),
+                "{out}"
+            );
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }
     // Through an adapter with --known-failures.
-    let dir = temp_suite("kf-adapter", &[("same.yaml", &same), ("other.yaml", &other)]);
+    let dir = temp_suite(
+        "kf-adapter",
+        &[("same.yaml", &same), ("other.yaml", &other)],
+    );
     let serve = format!("{BIN} serve");
-    let run = |list: &str| xqspec(&["conform", "--cases", dir.to_str().unwrap(), "--adapter", &serve, "--known-failures", dir.join(list).to_str().unwrap()]);
+    let run = |list: &str| {
+        xqspec(&[
+            "conform",
+            "--cases",
+            dir.to_str().unwrap(),
+            "--adapter",
+            &serve,
+            "--known-failures",
+            dir.join(list).to_str().unwrap(),
+        ])
+    };
     let (ok, out, err) = run("same.yaml");
     assert!(ok, "{out}{err}");
     let (ok, out, _) = run("other.yaml");
@@ -322,9 +418,18 @@ fn update_known_failures_rewrites_the_answers_and_keeps_the_reasons() {
     let cases = dir.to_str().unwrap();
     let (ok, out, err) = xqspec(&["conform", "--cases", cases]);
     assert!(!ok, "{out}{err}");
-    let (ok, out, err) = xqspec(&["conform", "--cases", cases, "--update-known-failures", file.to_str().unwrap()]);
+    let (ok, out, err) = xqspec(&[
+        "conform",
+        "--cases",
+        cases,
+        "--update-known-failures",
+        file.to_str().unwrap(),
+    ]);
     assert!(ok, "{out}{err}");
-    assert!(err.contains("removed status-right (cxa-2020): it passes"), "{err}");
+    assert!(
+        err.contains("removed status-right (cxa-2020): it passes"),
+        "{err}"
+    );
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
         "# The reference's known failures.\n- id: status-wrong\n  reason: \"we see no check\"\n  answer: {status: ongoing}\n"
@@ -373,9 +478,20 @@ fn cases_dump_gives_one_json_line_per_case_and_edition() {
     );
     assert_eq!(horse["expect"]["moves"][0], "e0f0");
     assert_eq!(horse["clauses"][0], "movement.horse");
-    let article = xqspec::spec::Spec::builtin().unwrap().edition("cxa-2011").unwrap().clause("movement.horse").unwrap().article.clone();
+    let article = xqspec::spec::Spec::builtin()
+        .unwrap()
+        .edition("cxa-2011")
+        .unwrap()
+        .clause("movement.horse")
+        .unwrap()
+        .article
+        .clone();
     assert!(article.is_some());
-    assert_eq!(horse["articles"]["movement.horse"], serde_json::json!(article), "each clause's article in the edition");
+    assert_eq!(
+        horse["articles"]["movement.horse"],
+        serde_json::json!(article),
+        "each clause's article in the edition"
+    );
 }
 
 #[test]
@@ -414,20 +530,71 @@ fn cases_check_reports_a_broken_suite() {
 /// a wrong command line.
 #[test]
 fn conform_exit_status_is_as_documented() {
-    let code = |args: &[&str]| Command::new(BIN).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap().status.code();
+    let code = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
     let listed = format!("{LISTED}  answer: {{status: ongoing}}\n");
-    let dir = temp_suite("exit-status", &[("listed.yaml", &listed), ("wrong-id.yaml", "- id: status-right\n  reason: r\n  answer: {status: ongoing}\n")]);
+    let dir = temp_suite(
+        "exit-status",
+        &[
+            ("listed.yaml", &listed),
+            (
+                "wrong-id.yaml",
+                "- id: status-right\n  reason: r\n  answer: {status: ongoing}\n",
+            ),
+        ],
+    );
     let cases = dir.to_str().unwrap();
     let serve = format!("{BIN} serve");
     let with = |list: &str| dir.join(list).to_str().unwrap().to_string();
     // The failing case listed with the answer it gives: a clean run.
-    assert_eq!(code(&["conform", "--cases", cases, "--adapter", &serve, "--known-failures", &with("listed.yaml")]), Some(0));
+    assert_eq!(
+        code(&[
+            "conform",
+            "--cases",
+            cases,
+            "--adapter",
+            &serve,
+            "--known-failures",
+            &with("listed.yaml")
+        ]),
+        Some(0)
+    );
     // Not listed: a failed case.
-    assert_eq!(code(&["conform", "--cases", cases, "--adapter", &serve]), Some(1));
+    assert_eq!(
+        code(&["conform", "--cases", cases, "--adapter", &serve]),
+        Some(1)
+    );
     // A listed case that passes fails the run too.
-    assert_eq!(code(&["conform", "--cases", cases, "--adapter", &serve, "--known-failures", &with("wrong-id.yaml")]), Some(1));
+    assert_eq!(
+        code(&[
+            "conform",
+            "--cases",
+            cases,
+            "--adapter",
+            &serve,
+            "--known-failures",
+            &with("wrong-id.yaml")
+        ]),
+        Some(1)
+    );
     // An adapter that does not start.
-    assert_eq!(code(&["conform", "--cases", cases, "--adapter", "/nonexistent/adapter"]), Some(1));
+    assert_eq!(
+        code(&[
+            "conform",
+            "--cases",
+            cases,
+            "--adapter",
+            "/nonexistent/adapter"
+        ]),
+        Some(1)
+    );
     // A wrong command line.
     assert_eq!(code(&["conform", "--no-such-option"]), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -439,15 +606,28 @@ fn the_adapters_folder_is_not_read_as_cases() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("adapters/rust-x")).unwrap();
     for f in ["vocabulary.yaml", "features.yaml"] {
-        std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance").join(f), dir.join(f)).unwrap();
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("conformance")
+                .join(f),
+            dir.join(f),
+        )
+        .unwrap();
     }
     std::fs::write(dir.join("adapters/rust-x/config.yaml"), "not: [a case").unwrap();
     let s = Suite::load_dir(&dir).unwrap();
-    assert!(s.problems.is_empty() && s.cases.is_empty(), "{:?}", s.problems);
+    assert!(
+        s.problems.is_empty() && s.cases.is_empty(),
+        "{:?}",
+        s.problems
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     let embedded = Suite::embedded();
     assert!(!embedded.cases.is_empty());
-    assert!(embedded.texts.keys().all(|p| !p.starts_with("adapters/")), "the built-in suite leaves adapters/ out");
+    assert!(
+        embedded.texts.keys().all(|p| !p.starts_with("adapters/")),
+        "the built-in suite leaves adapters/ out"
+    );
 }
 
 /// PROTOCOL.md §4 is one table listing exactly the reject kinds of `vocabulary.yaml`, in its
@@ -456,13 +636,38 @@ fn the_adapters_folder_is_not_read_as_cases() {
 fn the_protocol_lists_the_reject_kinds_of_the_vocabulary() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let doc = std::fs::read_to_string(root.join("conformance/PROTOCOL.md")).unwrap();
-    let section = doc.split("\n## 4. Reject kinds\n").nth(1).unwrap().split("\n## 5.").next().unwrap();
+    let section = doc
+        .split("\n## 4. Reject kinds\n")
+        .nth(1)
+        .unwrap()
+        .split("\n## 5.")
+        .next()
+        .unwrap();
     let lines: Vec<&str> = section.lines().collect();
-    let rows: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with("| `")).collect();
-    assert!(rows.windows(2).all(|w| w[1] == w[0] + 1), "the table's rows are not interrupted");
-    assert!(lines[rows[0] - 1].starts_with("|---") && lines[rows[0] - 2].starts_with("| kind |"), "one header");
-    let kinds: Vec<&str> = rows.iter().map(|&i| lines[i][3..].split('`').next().unwrap()).collect();
-    let vocab: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string(root.join("conformance/vocabulary.yaml")).unwrap()).unwrap();
-    let listed: Vec<&str> = vocab["reject_kinds"].as_mapping().unwrap().keys().map(|k| k.as_str().unwrap()).collect();
+    let rows: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("| `"))
+        .collect();
+    assert!(
+        rows.windows(2).all(|w| w[1] == w[0] + 1),
+        "the table's rows are not interrupted"
+    );
+    assert!(
+        lines[rows[0] - 1].starts_with("|---") && lines[rows[0] - 2].starts_with("| kind |"),
+        "one header"
+    );
+    let kinds: Vec<&str> = rows
+        .iter()
+        .map(|&i| lines[i][3..].split('`').next().unwrap())
+        .collect();
+    let vocab: serde_yaml::Value = serde_yaml::from_str(
+        &std::fs::read_to_string(root.join("conformance/vocabulary.yaml")).unwrap(),
+    )
+    .unwrap();
+    let listed: Vec<&str> = vocab["reject_kinds"]
+        .as_mapping()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str().unwrap())
+        .collect();
     assert_eq!(kinds, listed);
 }

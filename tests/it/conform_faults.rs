@@ -43,7 +43,11 @@ fn suite(ids: &[&str], query: &str, expect: &str) -> Suite {
 
 /// The located errors of a known-failures file `known.yaml` with this text, as printed.
 fn known_failure_errors(text: &str, s: &Suite) -> Vec<String> {
-    KnownFailures::parse("known.yaml", text, s).unwrap_err().iter().map(|p| p.to_string()).collect()
+    KnownFailures::parse("known.yaml", text, s)
+        .unwrap_err()
+        .iter()
+        .map(|p| p.to_string())
+        .collect()
 }
 
 fn statuses(results: &[runner::CaseResult]) -> Vec<(String, Status)> {
@@ -76,7 +80,9 @@ fn each_fault_costs_only_its_own_case() {
         timeout: Duration::from_secs(2),
         ..RunOptions::default()
     };
-    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap().results;
+    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {})
+        .unwrap()
+        .results;
     use Status::*;
     let want: Vec<(String, Status)> = [
         ("crash-1", Crash),
@@ -116,7 +122,10 @@ fn each_fault_costs_only_its_own_case() {
     assert_eq!(std::fs::read_to_string(&starts).unwrap().lines().count(), 5);
     let _ = std::fs::remove_file(&starts);
     let sum = Summary::of(&results);
-    assert_eq!(sum.line(), "3 passed, 5 failed, 0 known failures, 1 skipped");
+    assert_eq!(
+        sum.line(),
+        "3 passed, 5 failed, 0 known failures, 1 skipped"
+    );
 }
 
 #[test]
@@ -133,7 +142,9 @@ fn restarts_stop_after_three_failed_starts() {
         starts.display()
     );
     let mut adapter = Adapter::start(&cmd, Duration::from_secs(5)).unwrap();
-    let results = runner::run(&s, &mut adapter, &RunOptions::default(), &mut |_| {}).unwrap().results;
+    let results = runner::run(&s, &mut adapter, &RunOptions::default(), &mut |_| {})
+        .unwrap()
+        .results;
     let details: Vec<(&str, Status, &str)> = results
         .iter()
         .map(|r| (r.id.as_str(), r.status, r.detail.as_str()))
@@ -174,10 +185,15 @@ fn known_failures_are_kept_true() {
         known,
         ..RunOptions::default()
     };
-    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap().results;
+    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {})
+        .unwrap()
+        .results;
     let sum = Summary::of(&results);
     assert_eq!((sum.known_failures, sum.unexpected_passes), (1, 1));
-    assert_eq!(sum.line(), "1 passed, 1 failed, 1 known failures, 0 skipped");
+    assert_eq!(
+        sum.line(),
+        "1 passed, 1 failed, 1 known failures, 0 skipped"
+    );
     assert!(!sum.ok(), "a listed case that passes fails the run");
     let lines = runner::problem_lines(&results);
     assert!(
@@ -202,7 +218,11 @@ fn known_failures_are_kept_true() {
 #[test]
 fn a_known_failure_that_answers_otherwise_fails_the_run() {
     // Every case expects 2 nodes; the fake answers 1, rejects reject-*, crashes on crash-*.
-    let s = suite(&["crash-1", "ok-1", "ok-2", "reject-1"], "perft", "{nodes: 2}");
+    let s = suite(
+        &["crash-1", "ok-1", "ok-2", "reject-1"],
+        "perft",
+        "{nodes: 2}",
+    );
     let known = KnownFailures::parse(
         "known.yaml",
         "- id: ok-1\n  reason: we count one node\n  answer: {nodes: 1}\n\
@@ -212,10 +232,20 @@ fn a_known_failure_that_answers_otherwise_fails_the_run() {
         &s,
     )
     .unwrap();
-    let mut adapter = Adapter::start(&format!("sh {FAKES}/faulty-adapter.sh"), Duration::from_secs(5)).unwrap();
-    let opts = RunOptions { known, ..RunOptions::default() };
-    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {}).unwrap().results;
-    let tallies: Vec<(&str, runner::Tally)> = results.iter().map(|r| (r.id.as_str(), r.tally())).collect();
+    let mut adapter = Adapter::start(
+        &format!("sh {FAKES}/faulty-adapter.sh"),
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    let opts = RunOptions {
+        known,
+        ..RunOptions::default()
+    };
+    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {})
+        .unwrap()
+        .results;
+    let tallies: Vec<(&str, runner::Tally)> =
+        results.iter().map(|r| (r.id.as_str(), r.tally())).collect();
     assert_eq!(
         tallies,
         [
@@ -226,20 +256,35 @@ fn a_known_failure_that_answers_otherwise_fails_the_run() {
         ]
     );
     let sum = Summary::of(&results);
-    assert_eq!((sum.known_failures, sum.changed_known_failures, sum.failed), (3, 1, 1));
+    assert_eq!(
+        (sum.known_failures, sum.changed_known_failures, sum.failed),
+        (3, 1, 1)
+    );
     assert!(!sum.ok(), "a known failure that changed fails the run");
     assert_eq!(
         results[2].known_changed.as_deref(),
         Some("the known failure changed: listed as answering {\"nodes\":3}; now: {\"nodes\":1} (expected nodes 3, got 1)")
     );
     let lines = runner::problem_lines(&results);
-    assert!(lines.iter().any(|l| l.starts_with("KNOWN FAILURE CHANGED ok-2 [cxa-2020]")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("KNOWN FAILURE CHANGED ok-2 [cxa-2020]")),
+        "{lines:?}"
+    );
     // What --write-known-failures writes for these results: the answers given.
     let written = runner::known_failures_yaml(&results);
-    for line in ["  answer: {fault: crash}\n", "  answer: {nodes: 1}\n", "  answer: {reject: fen.syntax}\n"] {
+    for line in [
+        "  answer: {fault: crash}\n",
+        "  answer: {nodes: 1}\n",
+        "  answer: {reject: fen.syntax}\n",
+    ] {
         assert!(written.contains(line), "{written}");
     }
-    assert!(KnownFailures::parse("written.yaml", &written, &s).is_ok(), "{written}");
+    assert!(
+        KnownFailures::parse("written.yaml", &written, &s).is_ok(),
+        "{written}"
+    );
 }
 
 #[test]
@@ -394,7 +439,10 @@ fn uci_engine_skips_what_it_cannot_answer_and_survives_a_hang() {
 fn ucci_engine_lists_legal_moves_with_banmoves_and_counts_perft() {
     let ucci = |deaf: bool| {
         Engine::start(
-            &format!("env FAKE_UCCI_DEAF={} sh {FAKES}/ucci-engine.sh", u8::from(deaf)),
+            &format!(
+                "env FAKE_UCCI_DEAF={} sh {FAKES}/ucci-engine.sh",
+                u8::from(deaf)
+            ),
             Dialect::Ucci,
             RankBase::One, // ignored: UCCI numbers ranks 0-9
             vec!["cxa-2020".into()],
@@ -403,7 +451,10 @@ fn ucci_engine_lists_legal_moves_with_banmoves_and_counts_perft() {
         .unwrap()
     };
     let mut e = ucci(false);
-    assert_eq!((e.about().name.as_str(), e.about().version.as_str()), ("FakeEye", "3.3"));
+    assert_eq!(
+        (e.about().name.as_str(), e.about().version.as_str()),
+        ("FakeEye", "3.3")
+    );
     assert_eq!(e.offset(), 0);
     let opts = RunOptions::default();
     for s in [
@@ -416,24 +467,42 @@ fn ucci_engine_lists_legal_moves_with_banmoves_and_counts_perft() {
     // depth 2: three moves, two replies each
     let mut files: Vec<(String, String)> = ["vocabulary.yaml", "features.yaml"]
         .iter()
-        .map(|n| (n.to_string(), std::fs::read_to_string(format!("{}/conformance/{n}", env!("CARGO_MANIFEST_DIR"))).unwrap()))
+        .map(|n| {
+            (
+                n.to_string(),
+                std::fs::read_to_string(format!("{}/conformance/{n}", env!("CARGO_MANIFEST_DIR")))
+                    .unwrap(),
+            )
+        })
         .collect();
     files.push(("fake/perft-2.yaml".into(), "id: perft-2\ndescription: fake\nclauses: [movement.horse]\neditions: [cxa-2020]\nquery: perft\ninput: {fen: x, depth: 2}\nexpect: {nodes: 6}\n".into()));
     let deep = Suite::from_files(files);
     assert!(deep.problems.is_empty(), "{:?}", deep.problems);
-    let r = runner::run(&deep, &mut e, &opts, &mut |_| {}).unwrap().results;
+    let r = runner::run(&deep, &mut e, &opts, &mut |_| {})
+        .unwrap()
+        .results;
     assert_eq!(r[0].status, Status::Pass, "{r:?}");
     // an engine that plays a banned move is caught, not listed forever
     let mut deaf = ucci(true);
     let s = suite(&["moves-1"], "legal_moves", "{moves: [a0a1, e0e1, i9i8]}");
-    let r = runner::run(&s, &mut deaf, &opts, &mut |_| {}).unwrap().results;
+    let r = runner::run(&s, &mut deaf, &opts, &mut |_| {})
+        .unwrap()
+        .results;
     assert_eq!(r[0].status, Status::Error, "{r:?}");
-    assert!(r[0].detail.contains("does not heed banmoves"), "{}", r[0].detail);
+    assert!(
+        r[0].detail.contains("does not heed banmoves"),
+        "{}",
+        r[0].detail
+    );
 }
 
 #[test]
 fn a_run_stops_asking_an_engine_that_answers_nothing() {
-    let s = suite(&["p-1", "p-2", "p-3", "p-4", "p-5", "p-6", "p-7"], "perft", "{nodes: 3}");
+    let s = suite(
+        &["p-1", "p-2", "p-3", "p-4", "p-5", "p-6", "p-7"],
+        "perft",
+        "{nodes: 3}",
+    );
     let mut e = Engine::start(
         &format!("env FAKE_UCI_SILENT=1 sh {FAKES}/uci-engine.sh"),
         Dialect::Uci,
@@ -442,26 +511,53 @@ fn a_run_stops_asking_an_engine_that_answers_nothing() {
         Duration::from_secs(5),
     )
     .unwrap();
-    let opts = RunOptions { timeout: Duration::from_millis(300), ..Default::default() };
+    let opts = RunOptions {
+        timeout: Duration::from_millis(300),
+        ..Default::default()
+    };
     let t = std::time::Instant::now();
     let run = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
     let r = &run.results;
     assert!(t.elapsed() < Duration::from_secs(6), "{:?}", t.elapsed());
     assert!(r.iter().all(|r| r.status == Status::Timeout), "{r:?}");
     // what the engine did is said: asked `go perft 1`, it printed nothing
-    assert_eq!(r[0].detail, "no answer to `go perft 1` in time: the engine printed nothing");
-    assert_eq!(e.starts, runner::STALL_AFTER as u32, "one start per case asked, none after the stall");
+    assert_eq!(
+        r[0].detail,
+        "no answer to `go perft 1` in time: the engine printed nothing"
+    );
+    assert_eq!(
+        e.starts,
+        runner::STALL_AFTER as u32,
+        "one start per case asked, none after the stall"
+    );
     let stall = run.stall.as_ref().expect("the run stopped");
     assert_eq!(
-        (stall.unasked, stall.last.as_str(), stall.printed.as_str(), stall.timeout),
-        (7 - runner::STALL_AFTER, "p-5@cxa-2020", r[runner::STALL_AFTER - 1].detail.as_str(), opts.timeout)
+        (
+            stall.unasked,
+            stall.last.as_str(),
+            stall.printed.as_str(),
+            stall.timeout
+        ),
+        (
+            7 - runner::STALL_AFTER,
+            "p-5@cxa-2020",
+            r[runner::STALL_AFTER - 1].detail.as_str(),
+            opts.timeout
+        )
     );
     assert_eq!(
         stall.reason(),
         "the implementation answered none of the last 5 requests within 0.3 s (the last, p-5@cxa-2020: no answer to `go perft 1` in time: the engine printed nothing)"
     );
-    assert!(r[runner::STALL_AFTER..].iter().all(|x| x.detail == stall.detail()), "{r:?}");
-    assert!(r[..runner::STALL_AFTER].iter().all(|x| x.detail != stall.detail()));
+    assert!(
+        r[runner::STALL_AFTER..]
+            .iter()
+            .all(|x| x.detail == stall.detail()),
+        "{r:?}"
+    );
+    assert!(r[..runner::STALL_AFTER]
+        .iter()
+        .all(|x| x.detail != stall.detail()));
     // stalled on the last case: nothing left unasked, no stall
     let five = suite(&["p-1", "p-2", "p-3", "p-4", "p-5"], "perft", "{nodes: 3}");
     let run = runner::run(&five, &mut e, &opts, &mut |_| {}).unwrap();

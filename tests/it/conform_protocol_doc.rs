@@ -78,27 +78,65 @@ fn answer_table_examples_decode() {
 #[test]
 fn every_query_example_is_answered_as_shown() {
     use serde_json::Value;
-    let mut messages: Vec<Value> = example_lines("→ ").into_iter().chain(example_lines("← ")).map(|l| serde_json::from_str(l).unwrap()).collect();
-    for block in DOC.split("```json\n").skip(1).map(|b| b.split("```").next().unwrap()) {
-        let values: Result<Vec<Value>, _> = serde_json::Deserializer::from_str(block).into_iter::<Value>().collect();
+    let mut messages: Vec<Value> = example_lines("→ ")
+        .into_iter()
+        .chain(example_lines("← "))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for block in DOC
+        .split("```json\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap())
+    {
+        let values: Result<Vec<Value>, _> = serde_json::Deserializer::from_str(block)
+            .into_iter::<Value>()
+            .collect();
         match values {
             Ok(vs) => messages.extend(vs),
-            Err(e) => assert!(block.contains('…'), "a JSON block that does not parse: {e}\n{block}"),
+            Err(e) => assert!(
+                block.contains('…'),
+                "a JSON block that does not parse: {e}\n{block}"
+            ),
         }
     }
     // An answer goes with the first ask of its id not yet answered (examples reuse ids).
-    let (asks, mut answers): (Vec<Value>, Vec<Value>) = messages.into_iter().partition(|m| m["type"] == "ask");
+    let (asks, mut answers): (Vec<Value>, Vec<Value>) =
+        messages.into_iter().partition(|m| m["type"] == "ask");
     let examples: Vec<(Value, Value)> = asks
         .into_iter()
-        .filter_map(|a| answers.iter().position(|w| w["id"] == a["id"]).map(|i| (a, answers.remove(i))))
+        .filter_map(|a| {
+            answers
+                .iter()
+                .position(|w| w["id"] == a["id"])
+                .map(|i| (a, answers.remove(i)))
+        })
         .collect();
-    let queries: Vec<&str> = examples.iter().map(|(a, _)| a["query"].as_str().unwrap()).collect();
-    assert_eq!(queries, ["outcome", "touch_move", "ruling", "clock", "playoff", "standings", "standings"]);
+    let queries: Vec<&str> = examples
+        .iter()
+        .map(|(a, _)| a["query"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        queries,
+        [
+            "outcome",
+            "touch_move",
+            "ruling",
+            "clock",
+            "playoff",
+            "standings",
+            "standings"
+        ]
+    );
     let hello = r#"{"type":"hello","protocol":2,"suite":"x","runner":"y"}"#;
     let asks: Vec<String> = examples.iter().map(|(a, _)| a.to_string()).collect();
     let input = format!("{hello}\n{}\n", asks.join("\n"));
     let mut out = Vec::new();
-    protocol::serve(&mut Reference::builtin().unwrap(), input.as_bytes(), &mut out).unwrap();
+    protocol::serve(
+        &mut Reference::builtin().unwrap(),
+        input.as_bytes(),
+        &mut out,
+    )
+    .unwrap();
     let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().skip(1).collect();
     assert_eq!(lines.len(), examples.len());
     for (got, (ask, want)) in lines.iter().zip(&examples) {
@@ -111,11 +149,25 @@ fn every_query_example_is_answered_as_shown() {
 /// The limits the document shows are the ones `xqspec serve` declares.
 #[test]
 fn the_limits_example_is_the_reference_s() {
-    let block = DOC.split("### 2.7 Limits").nth(1).unwrap().split("```json\n").nth(1).unwrap().split("```").next().unwrap();
+    let block = DOC
+        .split("### 2.7 Limits")
+        .nth(1)
+        .unwrap()
+        .split("```json\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
     let doc: serde_json::Value = serde_json::from_str(block).unwrap();
     let mut out = Vec::new();
     let hello = "{\"type\":\"hello\",\"protocol\":2,\"suite\":\"x\",\"runner\":\"y\"}\n";
-    protocol::serve(&mut Reference::builtin().unwrap(), hello.as_bytes(), &mut out).unwrap();
+    protocol::serve(
+        &mut Reference::builtin().unwrap(),
+        hello.as_bytes(),
+        &mut out,
+    )
+    .unwrap();
     let ours: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(doc["limits"], ours["limits"]);
     assert!(parse_hello(block.trim()).is_ok());

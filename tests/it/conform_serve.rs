@@ -2,7 +2,6 @@
 //! stdin, every line is answered once and in order, whatever it holds, and every request's
 //! work is bounded by the limits its hello declares.
 
-
 use std::process::Command;
 use std::time::Duration;
 
@@ -18,25 +17,38 @@ fn serve(input: &[u8]) -> (Vec<Value>, Duration) {
     let (out, cpu) = crate::load::output_timed(Command::new(BIN).arg("serve"), input);
     assert!(out.status.success(), "serve exited with {}", out.status);
     let text = String::from_utf8(out.stdout).unwrap();
-    let lines = text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect();
+    let lines = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
     (lines, Duration::from_secs_f64(cpu))
 }
 
 fn ask(id: u64, query: &str, input: Value) -> String {
-    json!({"type": "ask", "id": id, "edition": "cxa-2020", "query": query, "input": input}).to_string() + "\n"
+    json!({"type": "ask", "id": id, "edition": "cxa-2020", "query": query, "input": input})
+        .to_string()
+        + "\n"
 }
 
 fn perft(id: u64, depth: u32) -> String {
-    ask(id, "perft", json!({"fen": START, "moves": [], "depth": depth}))
+    ask(
+        id,
+        "perft",
+        json!({"fen": START, "moves": [], "depth": depth}),
+    )
 }
 
 fn error_message(v: &Value) -> &str {
-    v["error"]["message"].as_str().unwrap_or_else(|| panic!("not an error answer: {v}"))
+    v["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("not an error answer: {v}"))
 }
 
 /// The reason of an `unsupported` answer: a request beyond a declared bound (PROTOCOL.md §2.7).
 fn declined(v: &Value) -> &str {
-    v["unsupported"]["reason"].as_str().unwrap_or_else(|| panic!("not an unsupported answer: {v}"))
+    v["unsupported"]["reason"]
+        .as_str()
+        .unwrap_or_else(|| panic!("not an unsupported answer: {v}"))
 }
 
 #[test]
@@ -51,7 +63,10 @@ fn a_line_that_is_not_utf8_is_answered_and_the_next_one_too() {
     assert_eq!(answers[1]["id"], Value::Null);
     assert_eq!(
         error_message(&answers[1]),
-        format!("line 2 is not UTF-8: byte 0xFF at byte offset 19 of the line (offset {} of the input)", first.len() + 19)
+        format!(
+            "line 2 is not UTF-8: byte 0xFF at byte offset 19 of the line (offset {} of the input)",
+            first.len() + 19
+        )
     );
     assert_eq!(answers[2], json!({"id": 3, "result": {"nodes": 1920}}));
 }
@@ -69,28 +84,53 @@ fn garbage_and_non_requests_get_an_error_each() {
     let (answers, _) = serve(input.as_bytes());
     assert_eq!(answers.len(), 6, "{answers:#?}");
     assert_eq!(answers[5]["id"], json!(8));
-    assert!(error_message(&answers[5]).starts_with("line 8: unreadable request: ") && error_message(&answers[5]).contains("duplicate key `depth`"), "{}", answers[5]);
+    assert!(
+        error_message(&answers[5]).starts_with("line 8: unreadable request: ")
+            && error_message(&answers[5]).contains("duplicate key `depth`"),
+        "{}",
+        answers[5]
+    );
     assert_eq!(answers[0]["id"], Value::Null);
-    assert_eq!(error_message(&answers[0]), "line 1: unreadable request: expected value (column 1)");
+    assert_eq!(
+        error_message(&answers[0]),
+        "line 1: unreadable request: expected value (column 1)"
+    );
     assert_eq!(answers[1]["id"], json!(5));
-    assert!(error_message(&answers[1]).starts_with("line 4: unreadable request: unknown variant `dance`"), "{}", answers[1]);
+    assert!(
+        error_message(&answers[1])
+            .starts_with("line 4: unreadable request: unknown variant `dance`"),
+        "{}",
+        answers[1]
+    );
     assert_eq!(answers[2]["id"], Value::Null);
-    assert!(error_message(&answers[2]).starts_with("line 5: unreadable request:"), "{}", answers[2]);
-    assert_eq!(error_message(&answers[3]), "bad input: input `fen` is a string");
+    assert!(
+        error_message(&answers[2]).starts_with("line 5: unreadable request:"),
+        "{}",
+        answers[2]
+    );
+    assert_eq!(
+        error_message(&answers[3]),
+        "bad input: input `fen` is a string"
+    );
     assert_eq!(answers[4], json!({"id": 7, "result": {"nodes": 44}}));
 }
 
 #[test]
 fn the_hello_declares_the_limits() {
-    let hello = json!({"type": "hello", "protocol": 2, "suite": "x", "runner": "y"}).to_string() + "\n";
+    let hello =
+        json!({"type": "hello", "protocol": 2, "suite": "x", "runner": "y"}).to_string() + "\n";
     let (answers, _) = serve(hello.as_bytes());
     assert_eq!(
         answers[0]["limits"],
         json!({"perft_nodes": PERFT_NODE_BUDGET, "ruling_plies": MAX_RULING_PLIES, "game_moves": MAX_GAME_MOVES, "line_bytes": MAX_LINE_BYTES})
     );
     // A version 1 hello gets them too (an additive field, ignored by who does not know it).
-    let hello1 = json!({"type": "hello", "protocol": 1, "suite": "x", "runner": "y"}).to_string() + "\n";
-    assert_eq!(serve(hello1.as_bytes()).0[0]["limits"]["perft_nodes"], json!(PERFT_NODE_BUDGET));
+    let hello1 =
+        json!({"type": "hello", "protocol": 1, "suite": "x", "runner": "y"}).to_string() + "\n";
+    assert_eq!(
+        serve(hello1.as_bytes()).0[0]["limits"]["perft_nodes"],
+        json!(PERFT_NODE_BUDGET)
+    );
 }
 
 #[test]
@@ -135,17 +175,29 @@ fn an_over_long_line_is_refused_without_reading_it_into_memory() {
     exact.push(b'x');
     exact.push(b'\n');
     let (answers, _) = serve(&exact);
-    assert!(error_message(&answers[0]).starts_with("line 1: unreadable request"), "{}", answers[0]);
+    assert!(
+        error_message(&answers[0]).starts_with("line 1: unreadable request"),
+        "{}",
+        answers[0]
+    );
 }
 
 #[test]
 fn a_ruling_beyond_its_bound_is_refused() {
-    let moves: Vec<&str> = ["h0g2", "h9g7", "g2h0", "g7h9"].iter().copied().cycle().take(MAX_RULING_PLIES + 4).collect();
+    let moves: Vec<&str> = ["h0g2", "h9g7", "g2h0", "g7h9"]
+        .iter()
+        .copied()
+        .cycle()
+        .take(MAX_RULING_PLIES + 4)
+        .collect();
     let input = ask(1, "ruling", json!({"fen": START, "moves": moves})) + &perft(2, 1);
     let (answers, took) = serve(input.as_bytes());
     assert_eq!(
         declined(&answers[0]),
-        format!("{} moves: a ruling takes at most {MAX_RULING_PLIES} (limits.ruling_plies)", MAX_RULING_PLIES + 4)
+        format!(
+            "{} moves: a ruling takes at most {MAX_RULING_PLIES} (limits.ruling_plies)",
+            MAX_RULING_PLIES + 4
+        )
     );
     assert_eq!(answers[1], json!({"id": 2, "result": {"nodes": 44}}));
     assert!(took < Duration::from_secs(1), "took {took:?}");
@@ -153,10 +205,21 @@ fn a_ruling_beyond_its_bound_is_refused() {
 
 #[test]
 fn a_game_status_beyond_its_bound_is_refused() {
-    let moves: Vec<&str> = ["h0g2", "h9g7", "g2h0", "g7h9"].iter().copied().cycle().take(MAX_GAME_MOVES + 4).collect();
+    let moves: Vec<&str> = ["h0g2", "h9g7", "g2h0", "g7h9"]
+        .iter()
+        .copied()
+        .cycle()
+        .take(MAX_GAME_MOVES + 4)
+        .collect();
     let input = ask(1, "game_status", json!({"fen": START, "moves": moves})) + &perft(2, 1);
     let (answers, took) = serve(input.as_bytes());
-    assert_eq!(declined(&answers[0]), format!("{} moves: a game status takes at most {MAX_GAME_MOVES} (limits.game_moves)", MAX_GAME_MOVES + 4));
+    assert_eq!(
+        declined(&answers[0]),
+        format!(
+            "{} moves: a game status takes at most {MAX_GAME_MOVES} (limits.game_moves)",
+            MAX_GAME_MOVES + 4
+        )
+    );
     assert_eq!(answers[1], json!({"id": 2, "result": {"nodes": 44}}));
     assert!(took < Duration::from_secs(2), "took {took:?}");
 }

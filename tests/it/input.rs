@@ -1,7 +1,6 @@
 //! The reading layer (`src/input.rs`): every class of bad input is refused with its place,
 //! in linear time, and no input panics.
 
-
 use proptest::prelude::*;
 use xqspec::input::{self, InputError, Origin, MAX_DEPTH};
 
@@ -11,7 +10,11 @@ fn origin() -> Origin {
 
 fn has_place(e: &InputError) {
     assert!(e.line >= 1 && e.column >= 1, "no place: {e:?}");
-    assert!(e.to_string().starts_with(&format!("{}:{}:{}: ", e.origin, e.line, e.column)), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with(&format!("{}:{}:{}: ", e.origin, e.line, e.column)),
+        "{e}"
+    );
 }
 
 #[test]
@@ -21,9 +24,16 @@ fn deep_flow_nesting_is_refused_fast_with_its_place() {
     let t = crate::load::Stopwatch::start();
     let e = input::yaml_value(&text, &origin()).unwrap_err();
     assert!(t.seconds() < 0.5, "{} s", t.seconds());
-    assert_eq!(e.to_string(), "t.yaml:1:67: nested deeper than 64 levels at line 1, column 67");
+    assert_eq!(
+        e.to_string(),
+        "t.yaml:1:67: nested deeper than 64 levels at line 1, column 67"
+    );
     let e = input::yaml_value(&format!("[{}", "{a: [".repeat(40)), &origin()).unwrap_err();
-    assert!(e.what.starts_with("nested deeper than 64 levels at line 1, column "), "{e}");
+    assert!(
+        e.what
+            .starts_with("nested deeper than 64 levels at line 1, column "),
+        "{e}"
+    );
     // 64 levels are fine.
     let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
     assert!(input::yaml_value(&ok, &origin()).is_ok());
@@ -36,7 +46,10 @@ fn deep_block_nesting_is_refused_with_its_place() {
         text.push_str(&format!("{}k{i}:\n", " ".repeat(i)));
     }
     let e = input::yaml_value(&text, &origin()).unwrap_err();
-    assert_eq!(e.to_string(), "t.yaml:65:65: nested deeper than 64 levels at line 65, column 65");
+    assert_eq!(
+        e.to_string(),
+        "t.yaml:65:65: nested deeper than 64 levels at line 65, column 65"
+    );
     let dashes = format!("{}x\n", "- ".repeat(80));
     let e = input::yaml_value(&dashes, &origin()).unwrap_err();
     assert_eq!((e.line, e.column), (1, 129), "{e}");
@@ -46,7 +59,11 @@ fn deep_block_nesting_is_refused_with_its_place() {
 fn deep_json_is_refused_with_its_place() {
     let line = format!("{}{}", "[".repeat(100), "]".repeat(100));
     let e = input::json_value(&line, &Origin::line_of("stdin", 4)).unwrap_err();
-    assert!(e.to_string().starts_with("stdin:4:65: nested deeper than 64 levels at line 4, column 65"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("stdin:4:65: nested deeper than 64 levels at line 4, column 65"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -54,12 +71,20 @@ fn duplicate_keys_are_refused_at_depth_3() {
     let text = "a:\n  b:\n    c: 1\n    d: 2\n    c: 3\n";
     let e = input::yaml_value(text, &origin()).unwrap_err();
     assert_eq!(e.to_string(), "t.yaml:5:5: a.b: duplicate key `c`");
-    let e = input::json_value(r#"{"a": {"b": {"c": 1, "c": 2}}}"#, &Origin::line_of("stdin", 2)).unwrap_err();
+    let e = input::json_value(
+        r#"{"a": {"b": {"c": 1, "c": 2}}}"#,
+        &Origin::line_of("stdin", 2),
+    )
+    .unwrap_err();
     assert_eq!((e.line, e.what.as_str()), (2, "duplicate key `c`"), "{e}");
     has_place(&e);
     // Inside a list, in flow style, with complex keys.
-    let e = input::yaml_value("events:\n  - {resign: red, resign: black}\n", &origin()).unwrap_err();
-    assert_eq!(e.to_string(), "t.yaml:2:19: events[0]: duplicate key `resign`");
+    let e =
+        input::yaml_value("events:\n  - {resign: red, resign: black}\n", &origin()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "t.yaml:2:19: events[0]: duplicate key `resign`"
+    );
     assert!(input::yaml_value("? [1, 2]\n: a\n? [1, 2]\n: b\n", &origin()).is_err());
     assert!(input::yaml_value("? [1, 2]\n: a\n? [2, 1]\n: b\n", &origin()).is_ok());
 }
@@ -70,13 +95,22 @@ fn bytes_that_are_not_utf8_are_refused_with_their_offset() {
     bytes.push(0xe9);
     bytes.extend_from_slice(b"\n");
     let e = input::text(&bytes, &origin()).unwrap_err();
-    assert_eq!(e.to_string(), "t.yaml:2:7: not UTF-8 at byte 11 (line 2, column 7)");
+    assert_eq!(
+        e.to_string(),
+        "t.yaml:2:7: not UTF-8 at byte 11 (line 2, column 7)"
+    );
     assert_eq!(e.byte, Some(11));
     let dir = tempdir("utf8");
     let p = dir.join("bad.yaml");
     std::fs::write(&p, &bytes).unwrap();
     let e = input::read_file(&p).unwrap_err();
-    assert_eq!(e.to_string(), format!("{}:2:7: not UTF-8 at byte 11 (line 2, column 7)", p.display()));
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}:2:7: not UTF-8 at byte 11 (line 2, column 7)",
+            p.display()
+        )
+    );
 }
 
 #[test]
@@ -91,7 +125,10 @@ fn alias_bombs_are_refused_with_a_place() {
     let e = input::yaml_value(&text, &origin()).unwrap_err();
     assert!(t.seconds() < 1.0, "{} s", t.seconds());
     has_place(&e);
-    assert!(e.what.contains("repetition limit") || e.what.contains("values"), "{e}");
+    assert!(
+        e.what.contains("repetition limit") || e.what.contains("values"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -101,14 +138,29 @@ fn files_too_large_are_refused_naming_the_path() {
     let f = std::fs::File::create(&p).unwrap();
     f.set_len(input::MAX_FILE_BYTES + 1).unwrap();
     let e = input::read_file(&p).unwrap_err();
-    assert_eq!(e.to_string(), format!("{}: larger than the limit of 64 MiB", p.display()));
+    assert_eq!(
+        e.to_string(),
+        format!("{}: larger than the limit of 64 MiB", p.display())
+    );
     let e = input::read_file(&dir.join("missing.yaml")).unwrap_err();
-    assert!(e.to_string().starts_with(&format!("{}: cannot read: ", dir.join("missing.yaml").display())), "{e}");
+    assert!(
+        e.to_string().starts_with(&format!(
+            "{}: cannot read: ",
+            dir.join("missing.yaml").display()
+        )),
+        "{e}"
+    );
 }
 
 fn xqspec(args: &[&str]) -> (bool, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xqspec")).args(args).output().unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xqspec"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -116,10 +168,16 @@ fn a_missing_overlay_file_is_an_error_naming_it() {
     let dir = tempdir("overlay");
     let missing = dir.join("no-such-overlay.yaml");
     let m = missing.to_str().unwrap();
-    for args in [vec!["spec", "check", "--overlay", m], vec!["--overlay", m, "moves", "--edition", "cxa-2020"]] {
+    for args in [
+        vec!["spec", "check", "--overlay", m],
+        vec!["--overlay", m, "moves", "--edition", "cxa-2020"],
+    ] {
         let (ok, err) = xqspec(&args);
         assert!(!ok, "{args:?}");
-        assert!(err.contains(&format!("{m}: overlay: cannot read: ")), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{m}: overlay: cannot read: ")),
+            "{args:?}: {err}"
+        );
     }
 }
 
@@ -128,7 +186,10 @@ fn an_empty_spec_folder_is_an_error() {
     let dir = tempdir("empty-spec");
     let (ok, err) = xqspec(&["--spec", dir.to_str().unwrap(), "spec", "check"]);
     assert!(!ok, "{err}");
-    assert!(err.contains(&format!("{}: no edition here", dir.display())), "{err}");
+    assert!(
+        err.contains(&format!("{}: no edition here", dir.display())),
+        "{err}"
+    );
     // A folder with files but no edition.yaml is refused too.
     std::fs::create_dir_all(dir.join("x")).unwrap();
     std::fs::write(dir.join("x/board.yaml"), "clauses: []\n").unwrap();
@@ -146,24 +207,51 @@ fn outcome(name: &str, text: &str) -> (std::path::PathBuf, bool, String) {
 
 #[test]
 fn duplicate_keys_inside_an_outcome_event_are_refused_with_the_event() {
-    let (p, ok, err) = outcome("outcome-flow", "events:\n  - move: h2e2\n  - {resign: red, resign: black}\n");
+    let (p, ok, err) = outcome(
+        "outcome-flow",
+        "events:\n  - move: h2e2\n  - {resign: red, resign: black}\n",
+    );
     assert!(!ok, "{err}");
-    assert!(err.contains(&format!("{}:3:19: events[1]: duplicate key `resign`", p.display())), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}:3:19: events[1]: duplicate key `resign`",
+            p.display()
+        )),
+        "{err}"
+    );
     // Block style, one level deeper.
-    let (_, ok, err) = outcome("outcome-block", "events:\n  - touch:\n      side: red\n      side: black\n");
-    assert!(!ok && err.contains(":4:7: events[0].touch: duplicate key `side`"), "{err}");
+    let (_, ok, err) = outcome(
+        "outcome-block",
+        "events:\n  - touch:\n      side: red\n      side: black\n",
+    );
+    assert!(
+        !ok && err.contains(":4:7: events[0].touch: duplicate key `side`"),
+        "{err}"
+    );
 }
 
 #[test]
 fn an_unknown_rule_set_names_where_it_was_given() {
     let (p, ok, err) = outcome("ruleset", "edition: cxa-3000\nevents: []\n");
     assert!(!ok, "{err}");
-    assert!(err.contains(&format!("{}: edition: unknown rule set `cxa-3000`", p.display())), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}: edition: unknown rule set `cxa-3000`",
+            p.display()
+        )),
+        "{err}"
+    );
     assert!(!err.contains(":0:0"), "{err}");
     // Given on the command line, the option is the place.
-    for args in [&["moves", "--edition", "cxa-3000"][..], &["touch", "--edition", "cxa-3000", "--touch", "e3"]] {
+    for args in [
+        &["moves", "--edition", "cxa-3000"][..],
+        &["touch", "--edition", "cxa-3000", "--touch", "e3"],
+    ] {
         let (ok, err) = xqspec(args);
-        assert!(!ok && err.contains("--edition: unknown rule set `cxa-3000` (known: axf, cxa-1999"), "{args:?}: {err}");
+        assert!(
+            !ok && err.contains("--edition: unknown rule set `cxa-3000` (known: axf, cxa-1999"),
+            "{args:?}: {err}"
+        );
     }
 }
 

@@ -108,7 +108,14 @@ fn abbreviated_form_of_article_7_5() {
     let r = rules();
     // 1. 炮2.5 马8+7  2. 马2+3 车9.8  3. 车1.2 炮8+4 (article 7.5's example)
     let mut p = r.start_position();
-    for (t, m) in [("炮2.5", "h2e2"), ("马8+7", "h9g7"), ("马2+3", "h0g2"), ("车9.8", "i9h9"), ("车1.2", "i0h0"), ("炮8+4", "h7h3")] {
+    for (t, m) in [
+        ("炮2.5", "h2e2"),
+        ("马8+7", "h9g7"),
+        ("马2+3", "h0g2"),
+        ("车9.8", "i9h9"),
+        ("车1.2", "i0h0"),
+        ("炮8+4", "h7h3"),
+    ] {
         let got = parse_move(&r, &p, Notation::ChineseAbbreviated, t).unwrap();
         assert_eq!(got.iccs(), m, "{t}");
         p.play(&r, got).unwrap();
@@ -170,9 +177,39 @@ fn three_and_more_soldiers_on_a_file() {
     reads(&r, &b, Notation::Chinese, "后卒平6", "g4f4");
     fails(&r, &b, Notation::Chinese, "中卒平6", "no_such_piece");
     reads(&r, &b, Notation::Wxf, "4P.6", "g4f4");
-    assert_eq!(format_move(&r, &b, Move::parse_iccs("g3f3").unwrap(), Notation::Chinese, Style::default()).unwrap(), "三卒平6");
-    assert_eq!(format_move(&r, &b, Move::parse_iccs("g3f3").unwrap(), Notation::Wxf, Style::default()).unwrap(), "3P.6");
-    assert_eq!(format_move(&r, &p, Move::parse_iccs("c6d6").unwrap(), Notation::Chinese, Style::default()).unwrap(), "中兵平六");
+    assert_eq!(
+        format_move(
+            &r,
+            &b,
+            Move::parse_iccs("g3f3").unwrap(),
+            Notation::Chinese,
+            Style::default()
+        )
+        .unwrap(),
+        "三卒平6"
+    );
+    assert_eq!(
+        format_move(
+            &r,
+            &b,
+            Move::parse_iccs("g3f3").unwrap(),
+            Notation::Wxf,
+            Style::default()
+        )
+        .unwrap(),
+        "3P.6"
+    );
+    assert_eq!(
+        format_move(
+            &r,
+            &p,
+            Move::parse_iccs("c6d6").unwrap(),
+            Notation::Chinese,
+            Style::default()
+        )
+        .unwrap(),
+        "中兵平六"
+    );
 }
 
 #[test]
@@ -189,9 +226,18 @@ fn soldiers_tandem_on_two_files_name_the_file() {
     reads(&r, &p, Notation::Chinese, "前兵平六", "c6d6");
     fails(&r, &p, Notation::Chinese, "前兵进一", "ambiguous");
     let m = Move::parse_iccs("c6d6").unwrap();
-    assert_eq!(format_move(&r, &p, m, Notation::Chinese, Style::default()).unwrap(), "前七平六");
-    assert_eq!(format_move(&r, &p, m, Notation::ChineseAbbreviated, Style::default()).unwrap(), "前7.6");
-    assert_eq!(format_move(&r, &p, m, Notation::Wxf, Style::default()).unwrap(), "+7.6");
+    assert_eq!(
+        format_move(&r, &p, m, Notation::Chinese, Style::default()).unwrap(),
+        "前七平六"
+    );
+    assert_eq!(
+        format_move(&r, &p, m, Notation::ChineseAbbreviated, Style::default()).unwrap(),
+        "前7.6"
+    );
+    assert_eq!(
+        format_move(&r, &p, m, Notation::Wxf, Style::default()).unwrap(),
+        "+7.6"
+    );
 }
 
 #[test]
@@ -201,7 +247,12 @@ fn number_is_steps_on_the_file_and_destination_off_it() {
     // Black: 马7进6 (g7 -> f5 changes file, so 6 is the destination file).
     reads(&r, &p, Notation::Chinese, "马7进6", "g7f5");
     reads(&r, &p, Notation::Chinese, "车9进2", "i9i7");
-    let p2 = after(&r, &["h2e2", "h9g7", "g3g4", "g6g5", "h0g2", "a6a5", "g2f4", "a5a4"]);
+    let p2 = after(
+        &r,
+        &[
+            "h2e2", "h9g7", "g3g4", "g6g5", "h0g2", "a6a5", "g2f4", "a5a4",
+        ],
+    );
     // Red's horse on f4 goes back to g2: 马四退三.
     reads(&r, &p2, Notation::Chinese, "马四退三", "f4g2");
     reads(&r, &p2, Notation::Wxf, "H4-3", "f4g2");
@@ -241,7 +292,9 @@ fn resolution_errors_name_the_candidates() {
     fails(&r, &p, Notation::Chinese, "车二进一", "no_such_piece");
     fails(&r, &p, Notation::Chinese, "前车进一", "no_such_piece");
     let e = fails(&r, &p, Notation::Chinese, "马二进四", "no_legal_move");
-    let NotationError::Resolve(e) = e else { unreachable!() };
+    let NotationError::Resolve(e) = e else {
+        unreachable!()
+    };
     let mut c: Vec<String> = e.candidates().iter().map(|m| m.iccs()).collect();
     c.sort();
     assert_eq!(c, ["h0g2", "h0i2"]);
@@ -267,16 +320,41 @@ fn formatting_in_each_style() {
     assert_eq!(f(Notation::Iccs, ""), "h9g7");
     assert_eq!(f(Notation::Iccs, "upper"), "H9-G7");
     let red = r.start_position();
-    let c = |t: &str, n, s: &str| format_move(&r, &red, Move::parse_iccs(t).unwrap(), n, Style::from_name(s).unwrap()).unwrap();
+    let c = |t: &str, n, s: &str| {
+        format_move(
+            &r,
+            &red,
+            Move::parse_iccs(t).unwrap(),
+            n,
+            Style::from_name(s).unwrap(),
+        )
+        .unwrap()
+    };
     assert_eq!(c("h2e2", Notation::Chinese, ""), "炮二平五");
     assert_eq!(c("h0g2", Notation::Chinese, "traditional"), "傌二進三");
     assert_eq!(c("i0i1", Notation::Chinese, "traditional"), "俥一進一");
     assert_eq!(c("e0e1", Notation::Chinese, "traditional"), "帥五進一");
     assert_eq!(c("h2e2", Notation::ChineseAbbreviated, ""), "炮2.5");
     assert_eq!(c("h2e2", Notation::Wxf, "fullwidth"), "Ｃ２＝５");
-    assert!(format_move(&r, &red, Move::parse_iccs("e0e2").unwrap(), Notation::Chinese, Style::default()).is_err());
+    assert!(format_move(
+        &r,
+        &red,
+        Move::parse_iccs("e0e2").unwrap(),
+        Notation::Chinese,
+        Style::default()
+    )
+    .is_err());
     assert_eq!(
-        format_move(&r, &red, Move::parse_iccs("h9g7").unwrap(), Notation::Chinese, Style::default()).unwrap_err().kind().code(),
+        format_move(
+            &r,
+            &red,
+            Move::parse_iccs("h9g7").unwrap(),
+            Notation::Chinese,
+            Style::default()
+        )
+        .unwrap_err()
+        .kind()
+        .code(),
         "no_piece"
     );
 }

@@ -17,28 +17,82 @@ fn rules() -> &'static Rules {
 
 /// Pieces of notation: characters of every notation, and some that are not.
 const ATOMS: &[&str] = &[
-    "炮", "马", "車", "俥", "傌", "帅", "將", "士", "相", "象", "兵", "卒", "包", "前", "中", "后", "後", "一", "二", "三",
-    "五", "九", "十", "进", "進", "退", "平", "1", "5", "9", "０", "１", "９", "+", "-", ".", "=", "＋", "－", "＝", "C", "H",
-    "R", "P", "K", "A", "E", "N", "B", "x", "a", "e", "h", "i", "0", "2", "7", " ", "\u{3000}", "\n", "é", "\u{FEFF}",
+    "炮", "马", "車", "俥", "傌", "帅", "將", "士", "相", "象", "兵", "卒", "包", "前", "中", "后",
+    "後", "一", "二", "三", "五", "九", "十", "进", "進", "退", "平", "1", "5", "9", "０", "１",
+    "９", "+", "-", ".", "=", "＋", "－", "＝", "C", "H", "R", "P", "K", "A", "E", "N", "B", "x",
+    "a", "e", "h", "i", "0", "2", "7", " ", "\u{3000}", "\n", "é", "\u{FEFF}",
 ];
 
 /// Fragments of PGN.
 const PGN_ATOMS: &[&str] = &[
-    "[", "]", "\"", "Event", "FEN", "Format", "\"WXF\"", "\"ICCS\"", "\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\"",
-    "\"bad fen\"", "{", "}", "(", ")", ";", "\n", " ", "1.", "2...", "$1", "1-0", "0-1", "1/2-1/2", "*", "h2e2", "h9g7",
-    "炮二平五", "马８进７", "C2.5", "H8+7", "+P.6", "炮2.5", "\\", "\r\n",
+    "[",
+    "]",
+    "\"",
+    "Event",
+    "FEN",
+    "Format",
+    "\"WXF\"",
+    "\"ICCS\"",
+    "\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\"",
+    "\"bad fen\"",
+    "{",
+    "}",
+    "(",
+    ")",
+    ";",
+    "\n",
+    " ",
+    "1.",
+    "2...",
+    "$1",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "*",
+    "h2e2",
+    "h9g7",
+    "炮二平五",
+    "马８进７",
+    "C2.5",
+    "H8+7",
+    "+P.6",
+    "炮2.5",
+    "\\",
+    "\r\n",
 ];
 
 /// Junk bytes that may stand before a tag pair on its line.
 const JUNK: &[&[u8]] = &[
-    b"{", b"}", b"(", b")", b"[", b"]", b";", b"\x81\x82", b"\xff", b"\x00", b"\x01", b"\xe4\xb8", b"abc", b" ", b"1.", b"*",
-    b"1-0", b"\\", b"Event", b"\t", b"\xa1\xa1",
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b"[",
+    b"]",
+    b";",
+    b"\x81\x82",
+    b"\xff",
+    b"\x00",
+    b"\x01",
+    b"\xe4\xb8",
+    b"abc",
+    b" ",
+    b"1.",
+    b"*",
+    b"1-0",
+    b"\\",
+    b"Event",
+    b"\t",
+    b"\xa1\xa1",
 ];
 
 fn check_notation_error(text: &str, e: &NotationError) {
     if let NotationError::Syntax(s) = e {
         let len = text.trim().chars().count();
-        assert!(s.line >= 1 && s.column >= 1 && s.column <= len + 1, "{text:?}: {s:?}");
+        assert!(
+            s.line >= 1 && s.column >= 1 && s.column <= len + 1,
+            "{text:?}: {s:?}"
+        );
     }
 }
 
@@ -50,20 +104,35 @@ fn check_replay(text: &str) {
             None => {}
             Some(ReplayError::Pgn(e)) => assert!(e.line >= 1 && e.column >= 1, "{e:?}"),
             Some(ReplayError::Fen { line, column, .. }) => assert!(*line >= 1 && *column >= 1),
-            Some(ReplayError::Move { ply, move_number, line, column, .. }) => {
+            Some(ReplayError::Move {
+                ply,
+                move_number,
+                line,
+                column,
+                ..
+            }) => {
                 assert!(*ply >= 1 && *move_number >= 1 && *line >= 1 && *column >= 1)
             }
-            Some(ReplayError::Encoding { .. }) => panic!("only the records path finds bytes that are no text"),
+            Some(ReplayError::Encoding { .. }) => {
+                panic!("only the records path finds bytes that are no text")
+            }
         }
         for r in &rep.remarks {
-            assert!(r.line >= 1 && r.column >= 1 && !r.message.is_empty(), "{r:?}");
+            assert!(
+                r.line >= 1 && r.column >= 1 && !r.message.is_empty(),
+                "{r:?}"
+            );
         }
         for e in &rep.variation_errors {
             match e {
                 ReplayError::Pgn(p) => assert!(p.line >= 1 && p.column >= 1),
-                ReplayError::Move { ply, line, column, .. } => assert!(*ply >= 1 && *line >= 1 && *column >= 1),
+                ReplayError::Move {
+                    ply, line, column, ..
+                } => assert!(*ply >= 1 && *line >= 1 && *column >= 1),
                 ReplayError::Fen { .. } => panic!("a variation has no FEN"),
-                ReplayError::Encoding { .. } => panic!("only the records path finds bytes that are no text"),
+                ReplayError::Encoding { .. } => {
+                    panic!("only the records path finds bytes that are no text")
+                }
             }
         }
         // Every message can be shown.

@@ -43,12 +43,33 @@ fn every_shared_game_replays_without_error() {
             .iter()
             .filter_map(|g| g.error.as_ref().map(|e| format!("game {}: {e}", g.number)))
             .collect();
-        assert!(errors.is_empty(), "{}: {} errors, first: {:?}", path.display(), errors.len(), &errors[..errors.len().min(5)]);
+        assert!(
+            errors.is_empty(),
+            "{}: {} errors, first: {:?}",
+            path.display(),
+            errors.len(),
+            &errors[..errors.len().min(5)]
+        );
         // Good records draw no remark: their move numbers are their moves'.
-        let remarks: Vec<String> = games.iter().flat_map(|g| g.remarks.iter().map(move |r| format!("game {}: {r}", g.number))).collect();
-        assert!(remarks.is_empty(), "{}: {:?}", path.display(), &remarks[..remarks.len().min(5)]);
+        let remarks: Vec<String> = games
+            .iter()
+            .flat_map(|g| {
+                g.remarks
+                    .iter()
+                    .map(move |r| format!("game {}: {r}", g.number))
+            })
+            .collect();
+        assert!(
+            remarks.is_empty(),
+            "{}: {:?}",
+            path.display(),
+            &remarks[..remarks.len().min(5)]
+        );
     }
-    assert!(files >= 4, "expected the four shared record files, found {files}");
+    assert!(
+        files >= 4,
+        "expected the four shared record files, found {files}"
+    );
 }
 
 #[test]
@@ -76,9 +97,22 @@ fn triplets_agree_move_by_move() {
     let mut total = 0;
     let mut differences = Vec::new();
     for ((a, b), c) in iccs.iter().zip(&wxf).zip(&chinese) {
-        assert!(a.error.is_none() && b.error.is_none() && c.error.is_none(), "game {}", a.number);
-        assert_eq!(b.moves, c.moves, "game {}: WXF and Chinese differ", a.number);
-        assert_eq!(a.moves.len(), b.moves.len(), "game {}: lengths differ", a.number);
+        assert!(
+            a.error.is_none() && b.error.is_none() && c.error.is_none(),
+            "game {}",
+            a.number
+        );
+        assert_eq!(
+            b.moves, c.moves,
+            "game {}: WXF and Chinese differ",
+            a.number
+        );
+        assert_eq!(
+            a.moves.len(),
+            b.moves.len(),
+            "game {}: lengths differ",
+            a.number
+        );
         for (i, (x, y)) in a.moves.iter().zip(&b.moves).enumerate() {
             if x != y {
                 differences.push((a.number, i + 1, x.iccs(), y.iccs()));
@@ -86,9 +120,15 @@ fn triplets_agree_move_by_move() {
         }
         total += a.moves.len();
     }
-    let found: Vec<(usize, usize, &str, &str)> =
-        differences.iter().map(|(g, p, x, y)| (*g, *p, x.as_str(), y.as_str())).collect();
-    assert_eq!(found, vec![erratum], "differences between the ICCS and the WXF/Chinese records");
+    let found: Vec<(usize, usize, &str, &str)> = differences
+        .iter()
+        .map(|(g, p, x, y)| (*g, *p, x.as_str(), y.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![erratum],
+        "differences between the ICCS and the WXF/Chinese records"
+    );
     assert!(total > 1000, "only {total} moves in the triplets");
 }
 
@@ -109,7 +149,10 @@ fn variations_are_replayed_from_the_position_they_branch_from() {
     assert_eq!(g.moves.len(), 3);
     assert_eq!(g.variation_errors.len(), 1);
     let e = g.variation_errors[0].to_string();
-    assert!(e.contains("move 1 (ply 2) \"马8进6\" at line 2, column 20"), "{e}");
+    assert!(
+        e.contains("move 1 (ply 2) \"马8进6\" at line 2, column 20"),
+        "{e}"
+    );
     assert_eq!(g.variation_errors[0].kind().code(), "no_legal_move");
 }
 
@@ -156,7 +199,14 @@ fn conversion_keeps_variations() {
     let text = "[Event \"v\"]\n1. h2e2 h9g7 2. h0g2 (2. b0c2 b9c7 (2... h7i7 3. a0b0)) i9h9 *\n";
     let games = xqspec::notation::pgn::parse(text);
     let replayed = Replayer::new(&rules).replay(text, &games[0]);
-    let out = write_game(&rules, &kinds, &games[0], &replayed, Notation::Chinese, Style::default());
+    let out = write_game(
+        &rules,
+        &kinds,
+        &games[0],
+        &replayed,
+        Notation::Chinese,
+        Style::default(),
+    );
     assert!(
         out.contains("1. 炮二平五 马8进7 2. 马二进三 (2. 马八进七 马2进3 (2... 炮8平9 3. 车九平八)) 车9平8 *"),
         "{out}"

@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use xqspec::board::{Piece, Side, Square};
 use xqspec::notation::{
-    detect, format_with, parse_move_with, KindMap, Notation, PieceKind, RulesBoard, Script, Style, Width,
+    detect, format_with, parse_move_with, KindMap, Notation, PieceKind, RulesBoard, Script, Style,
+    Width,
 };
 use xqspec::vm::{Position, Rules};
 
@@ -29,7 +30,11 @@ fn styles(n: Notation) -> Vec<Style> {
         Notation::Chinese | Notation::ChineseAbbreviated => {
             for script in [Script::Simplified, Script::Traditional] {
                 for width in [Width::Half, Width::Full] {
-                    v.push(Style { script, width, ..Style::default() });
+                    v.push(Style {
+                        script,
+                        width,
+                        ..Style::default()
+                    });
                 }
             }
         }
@@ -44,12 +49,24 @@ fn round_trip(rules: &Rules, kinds: &KindMap, pos: &Position) -> usize {
     for m in pos.legal_moves(rules) {
         for n in Notation::ALL {
             for style in styles(n) {
-                let text = format_with(&board, m, n, style).unwrap_or_else(|e| panic!("{}: {m}: {e}", pos.to_fen(rules)));
-                let back = parse_move_with(&board, n, &text)
-                    .unwrap_or_else(|e| panic!("{}: {m} written {text:?} in {n}: {e}", pos.to_fen(rules)));
-                assert_eq!(back, m, "{}: {m} written {text:?} in {n} reads as {back}", pos.to_fen(rules));
+                let text = format_with(&board, m, n, style)
+                    .unwrap_or_else(|e| panic!("{}: {m}: {e}", pos.to_fen(rules)));
+                let back = parse_move_with(&board, n, &text).unwrap_or_else(|e| {
+                    panic!("{}: {m} written {text:?} in {n}: {e}", pos.to_fen(rules))
+                });
+                assert_eq!(
+                    back,
+                    m,
+                    "{}: {m} written {text:?} in {n} reads as {back}",
+                    pos.to_fen(rules)
+                );
                 let detected = parse_move_with(&board, detect(&text), &text).unwrap();
-                assert_eq!(detected, m, "{}: {text:?} with detected notation", pos.to_fen(rules));
+                assert_eq!(
+                    detected,
+                    m,
+                    "{}: {text:?} with detected notation",
+                    pos.to_fen(rules)
+                );
                 checked += 1;
             }
         }
@@ -91,33 +108,54 @@ fn random_play(rules: &Rules, seed: u64, plies: usize, mut visit: impl FnMut(&Po
 /// position (the side not to move in check, generals facing).
 fn random_setup(rules: &Rules, seed: u64) -> Option<Position> {
     let mut rng = Rng(seed | 1);
-    let side = if rng.below(2) == 0 { Side::Red } else { Side::Black };
+    let side = if rng.below(2) == 0 {
+        Side::Red
+    } else {
+        Side::Black
+    };
     let mut pos = Position::empty(side);
     let id = |k: PieceKind| rules.kind_by_name(k.spec_name()).unwrap();
-    let place = |pos: &mut Position, rng: &mut Rng, side: Side, kind: PieceKind, files: Option<&[i32]>| {
-        for _ in 0..200 {
-            let f = match files {
-                Some(fs) => fs[rng.below(fs.len())],
-                None => rng.below(9) as i32,
-            };
-            let sq = Square::new(f, rng.below(10) as i32).unwrap();
-            if pos.piece_at(sq).is_none() && rules.can_stand(side, id(kind), sq) {
-                pos.put(Piece { side, kind: id(kind) }, sq);
-                return;
+    let place =
+        |pos: &mut Position, rng: &mut Rng, side: Side, kind: PieceKind, files: Option<&[i32]>| {
+            for _ in 0..200 {
+                let f = match files {
+                    Some(fs) => fs[rng.below(fs.len())],
+                    None => rng.below(9) as i32,
+                };
+                let sq = Square::new(f, rng.below(10) as i32).unwrap();
+                if pos.piece_at(sq).is_none() && rules.can_stand(side, id(kind), sq) {
+                    pos.put(
+                        Piece {
+                            side,
+                            kind: id(kind),
+                        },
+                        sq,
+                    );
+                    return;
+                }
             }
-        }
-    };
+        };
     for s in Side::BOTH {
         place(&mut pos, &mut rng, s, PieceKind::General, None);
         let files: Vec<i32> = (0..2 + rng.below(2)).map(|_| rng.below(9) as i32).collect();
         for _ in 0..rng.below(6) {
             place(&mut pos, &mut rng, s, PieceKind::Soldier, Some(&files));
         }
-        for k in [PieceKind::Chariot, PieceKind::Horse, PieceKind::Cannon, PieceKind::Advisor, PieceKind::Elephant] {
+        for k in [
+            PieceKind::Chariot,
+            PieceKind::Horse,
+            PieceKind::Cannon,
+            PieceKind::Advisor,
+            PieceKind::Elephant,
+        ] {
             let f = [rng.below(9) as i32];
             for _ in 0..rng.below(3) {
                 // Half the time, stack the pair on one file.
-                let files = if rng.below(2) == 0 { Some(&f[..]) } else { None };
+                let files = if rng.below(2) == 0 {
+                    Some(&f[..])
+                } else {
+                    None
+                };
                 place(&mut pos, &mut rng, s, k, files);
             }
         }
@@ -131,7 +169,9 @@ fn random_play_round_trips() {
     let kinds = KindMap::new(&rules);
     let mut checked = 0;
     for seed in 1..=16u64 {
-        random_play(&rules, seed * 0x9E37_79B9, 160, |p| checked += round_trip(&rules, &kinds, p));
+        random_play(&rules, seed * 0x9E37_79B9, 160, |p| {
+            checked += round_trip(&rules, &kinds, p)
+        });
     }
     assert!(checked > 50_000, "only {checked} texts checked");
 }
@@ -156,7 +196,9 @@ fn tandem_forms_occur_in_random_setups() {
     let (mut two, mut three, mut more, mut files) = (0, 0, 0, 0);
     let mut valid = 0;
     for seed in 1..400u64 {
-        let Some(pos) = random_setup(&rules, seed) else { continue };
+        let Some(pos) = random_setup(&rules, seed) else {
+            continue;
+        };
         valid += 1;
         let board = RulesBoard::new(&rules, &pos, &kinds);
         for m in board.legal() {
@@ -169,14 +211,18 @@ fn tandem_forms_occur_in_random_setups() {
                 '一' | '二' | '三' | '四' | '五' => more += 1,
                 _ => {}
             }
-            if "前中后".contains(first) && !"兵卒车马炮仕士相象帅将".contains(second) {
+            if "前中后".contains(first) && !"兵卒车马炮仕士相象帅将".contains(second)
+            {
                 files += 1;
             }
         }
         round_trip(&rules, &kinds, &pos);
     }
     assert!(valid > 150, "only {valid} valid set-ups");
-    assert!(two > 0 && three > 0 && more > 0 && files > 0, "two {two}, three {three}, more {more}, files {files}");
+    assert!(
+        two > 0 && three > 0 && more > 0 && files > 0,
+        "two {two}, three {three}, more {more}, files {files}"
+    );
 }
 
 #[test]

@@ -19,7 +19,9 @@ fn rules(id: &str) -> Rules {
 
 /// Every character the grammar might accept: the CJK block, ASCII and full-width forms.
 fn candidates() -> impl Iterator<Item = char> {
-    ('\u{4E00}'..='\u{9FFF}').chain('!'..='~').chain('\u{FF01}'..='\u{FF5E}')
+    ('\u{4E00}'..='\u{9FFF}')
+        .chain('!'..='~')
+        .chain('\u{FF01}'..='\u{FF5E}')
 }
 
 /// The characters `rule` accepts as a whole token.
@@ -35,7 +37,11 @@ fn accepted_by(rule: Rule) -> BTreeSet<char> {
 /// A spelling and its full-width form (records write both widths).
 fn with_widths(s: &str) -> Vec<char> {
     let mut out: Vec<char> = s.chars().collect();
-    out.extend(s.chars().filter(|c| ('!'..='~').contains(c)).filter_map(|c| char::from_u32(c as u32 - 0x21 + 0xFF01)));
+    out.extend(
+        s.chars()
+            .filter(|c| ('!'..='~').contains(c))
+            .filter_map(|c| char::from_u32(c as u32 - 0x21 + 0xFF01)),
+    );
     out
 }
 
@@ -45,15 +51,23 @@ fn grammar_pieces() -> BTreeMap<char, (String, Option<Side>)> {
     let mut out = BTreeMap::new();
     for c in candidates() {
         let s = c.to_string();
-        let Ok(pairs) = ChineseParser::parse(Rule::piece, &s) else { continue };
-        let names: Vec<String> = pairs.flatten().map(|p| format!("{:?}", p.as_rule())).collect();
+        let Ok(pairs) = ChineseParser::parse(Rule::piece, &s) else {
+            continue;
+        };
+        let names: Vec<String> = pairs
+            .flatten()
+            .map(|p| format!("{:?}", p.as_rule()))
+            .collect();
         // piece > kind > kind_side
         let kind = names[1].clone();
         let side = match names[2].rsplit('_').next() {
             Some("red") => Some(Side::Red),
             Some("black") => Some(Side::Black),
             Some("either") => None,
-            other => panic!("grammar rule {} for {c} has no side suffix ({other:?})", names[2]),
+            other => panic!(
+                "grammar rule {} for {c} has no side suffix ({other:?})",
+                names[2]
+            ),
         };
         out.insert(c, (kind, side));
     }
@@ -67,15 +81,33 @@ fn spec_pieces(rules: &Rules, record: &Record) -> BTreeMap<char, (String, Option
         for side in Side::BOTH {
             for s in pair[side.index()].spellings() {
                 let c = s.chars().next().unwrap();
-                let e = sides.entry(c).or_insert_with(|| (rules.kinds()[k].name.clone(), BTreeSet::new()));
-                assert_eq!(e.0, rules.kinds()[k].name, "{c} names two kinds in the spec");
+                let e = sides
+                    .entry(c)
+                    .or_insert_with(|| (rules.kinds()[k].name.clone(), BTreeSet::new()));
+                assert_eq!(
+                    e.0,
+                    rules.kinds()[k].name,
+                    "{c} names two kinds in the spec"
+                );
                 e.1.insert(side);
             }
         }
     }
     sides
         .into_iter()
-        .map(|(c, (kind, set))| (c, (kind, if set.len() == 2 { None } else { set.into_iter().next() })))
+        .map(|(c, (kind, set))| {
+            (
+                c,
+                (
+                    kind,
+                    if set.len() == 2 {
+                        None
+                    } else {
+                        set.into_iter().next()
+                    },
+                ),
+            )
+        })
         .collect()
 }
 
@@ -86,7 +118,10 @@ fn grammar_and_spec_agree_on_every_piece_character() {
         let record = rules.record().expect("the editions have notation clauses");
         let spec = spec_pieces(&rules, record);
         let grammar = grammar_pieces();
-        assert_eq!(grammar, spec, "{id}: the grammar's piece classes (left) differ from the spec (right)");
+        assert_eq!(
+            grammar, spec,
+            "{id}: the grammar's piece classes (left) differ from the spec (right)"
+        );
         // Names and variants: 7 kinds × 2 sides written, plus the variants.
         assert!(spec.len() >= 14, "{spec:?}");
     }
@@ -96,21 +131,42 @@ fn grammar_and_spec_agree_on_every_piece_character() {
 fn grammar_and_spec_agree_on_actions_numerals_and_tandem_words() {
     let rules = rules("cxa-2020");
     let r = rules.record().unwrap();
-    for (i, rule) in [Rule::advance, Rule::retreat, Rule::traverse].into_iter().enumerate() {
-        let spec: BTreeSet<char> = [&r.full, &r.abbreviated].iter().flat_map(|f| f.actions[i].spellings()).flat_map(with_widths).collect();
+    for (i, rule) in [Rule::advance, Rule::retreat, Rule::traverse]
+        .into_iter()
+        .enumerate()
+    {
+        let spec: BTreeSet<char> = [&r.full, &r.abbreviated]
+            .iter()
+            .flat_map(|f| f.actions[i].spellings())
+            .flat_map(with_widths)
+            .collect();
         assert_eq!(accepted_by(rule), spec, "action {i} ({rule:?})");
     }
     // Files: the numerals of both sides, in both widths.
-    let files: BTreeSet<char> = r.numerals.iter().flatten().flat_map(|n| with_widths(n)).collect();
+    let files: BTreeSet<char> = r
+        .numerals
+        .iter()
+        .flatten()
+        .flat_map(|n| with_widths(n))
+        .collect();
     assert_eq!(accepted_by(Rule::file), files);
     // Tandem words: front, middle, rear; the n-th of larger groups with the `more`
     // numerals, up to the most pieces of one kind a side has (five soldiers).
-    for (rule, word) in [(Rule::front, "front"), (Rule::middle, "middle"), (Rule::rear, "rear")] {
-        let spec: BTreeSet<char> = r.tandem.words[word].spellings().flat_map(str::chars).collect();
+    for (rule, word) in [
+        (Rule::front, "front"),
+        (Rule::middle, "middle"),
+        (Rule::rear, "rear"),
+    ] {
+        let spec: BTreeSet<char> = r.tandem.words[word]
+            .spellings()
+            .flat_map(str::chars)
+            .collect();
         assert_eq!(accepted_by(rule), spec, "{word}");
     }
     let most = rules.kinds().iter().map(|k| k.count).max().unwrap();
-    let nth: BTreeSet<char> = (1..=most).flat_map(|n| r.numeral(r.tandem.more, n).chars().collect::<Vec<_>>()).collect();
+    let nth: BTreeSet<char> = (1..=most)
+        .flat_map(|n| r.numeral(r.tandem.more, n).chars().collect::<Vec<_>>())
+        .collect();
     assert_eq!(accepted_by(Rule::nth), nth);
 }
 
@@ -123,8 +179,18 @@ fn every_spelling_of_the_spec_resolves_to_its_kind() {
     let cannon = rules.kind_by_name("cannon").unwrap() as usize;
     for piece in r.pieces[cannon][Side::Red.index()].spellings() {
         for word in r.full.actions[2].spellings() {
-            let text = format!("{piece}{}{word}{}", r.numeral(Side::Red, 2), r.numeral(Side::Red, 5));
-            assert_eq!(parse_move(&rules, &pos, Notation::Chinese, &text).unwrap().iccs(), "h2e2", "{text}");
+            let text = format!(
+                "{piece}{}{word}{}",
+                r.numeral(Side::Red, 2),
+                r.numeral(Side::Red, 5)
+            );
+            assert_eq!(
+                parse_move(&rules, &pos, Notation::Chinese, &text)
+                    .unwrap()
+                    .iccs(),
+                "h2e2",
+                "{text}"
+            );
         }
     }
 }
@@ -145,22 +211,67 @@ fn the_formatter_writes_what_the_yaml_says() {
     let pos = base.start_position();
     let horse = Move::parse_iccs("h0g2").unwrap();
     let trad = Style::from_name("traditional").unwrap();
-    assert_eq!(format_move(&base, &pos, horse, Notation::Chinese, trad).unwrap(), "傌二進三");
+    assert_eq!(
+        format_move(&base, &pos, horse, Notation::Chinese, trad).unwrap(),
+        "傌二進三"
+    );
     // Red's horse written 馬 in traditional script.
-    let r = edited("cxa-2020/notation.yaml", "red: {traditional: 傌, variants: [馬]}", "red: {traditional: 馬, variants: [傌]}", "cxa-2020");
-    assert_eq!(format_move(&r, &pos, horse, Notation::Chinese, trad).unwrap(), "馬二進三");
+    let r = edited(
+        "cxa-2020/notation.yaml",
+        "red: {traditional: 傌, variants: [馬]}",
+        "red: {traditional: 馬, variants: [傌]}",
+        "cxa-2020",
+    );
+    assert_eq!(
+        format_move(&r, &pos, horse, Notation::Chinese, trad).unwrap(),
+        "馬二進三"
+    );
     // The abbreviated form writes = for traverse, and full-width when asked.
     let cannon = Move::parse_iccs("h2e2").unwrap();
-    let r = edited("cxa-2020/notation.yaml", "traverse: {write: \".\", also: [\"=\"]}", "traverse: {write: \"=\", also: [\".\"]}", "cxa-2020");
-    assert_eq!(format_move(&r, &pos, cannon, Notation::ChineseAbbreviated, Style::default()).unwrap(), "炮2=5");
+    let r = edited(
+        "cxa-2020/notation.yaml",
+        "traverse: {write: \".\", also: [\"=\"]}",
+        "traverse: {write: \"=\", also: [\".\"]}",
+        "cxa-2020",
+    );
+    assert_eq!(
+        format_move(
+            &r,
+            &pos,
+            cannon,
+            Notation::ChineseAbbreviated,
+            Style::default()
+        )
+        .unwrap(),
+        "炮2=5"
+    );
     let full = Style::from_name("fullwidth").unwrap();
-    assert_eq!(format_move(&r, &pos, cannon, Notation::ChineseAbbreviated, full).unwrap(), "炮２＝５");
+    assert_eq!(
+        format_move(&r, &pos, cannon, Notation::ChineseAbbreviated, full).unwrap(),
+        "炮２＝５"
+    );
     // Red writing Arabic numerals in the full form.
-    let r = edited("cxa-2020/notation.yaml", "numerals: {red: red, black: black}", "numerals: {red: black, black: black}", "cxa-2020");
-    assert_eq!(format_move(&r, &pos, cannon, Notation::Chinese, Style::default()).unwrap(), "炮2平5");
+    let r = edited(
+        "cxa-2020/notation.yaml",
+        "numerals: {red: red, black: black}",
+        "numerals: {red: black, black: black}",
+        "cxa-2020",
+    );
+    assert_eq!(
+        format_move(&r, &pos, cannon, Notation::Chinese, Style::default()).unwrap(),
+        "炮2平5"
+    );
     // The piece name itself comes from pieces.kinds.
-    let r = edited("cxa-2020/pieces.yaml", "names: {red: 炮, black: 炮}", "names: {red: 砲, black: 炮}", "cxa-2020");
-    assert_eq!(format_move(&r, &pos, cannon, Notation::Chinese, Style::default()).unwrap(), "砲二平五");
+    let r = edited(
+        "cxa-2020/pieces.yaml",
+        "names: {red: 炮, black: 炮}",
+        "names: {red: 砲, black: 炮}",
+        "cxa-2020",
+    );
+    assert_eq!(
+        format_move(&r, &pos, cannon, Notation::Chinese, Style::default()).unwrap(),
+        "砲二平五"
+    );
 }
 
 #[test]
@@ -168,7 +279,12 @@ fn chinese_numerals_are_read_with_board_file_numbering() {
     // 1.1 as written: 八 is Red's file 8 (b), 五 its file 5 (e); Black's 2 its file 2 (b).
     let base = rules("cxa-2020");
     let pos = base.start_position();
-    assert_eq!(parse_move(&base, &pos, Notation::Chinese, "炮八平五").unwrap().iccs(), "b2e2");
+    assert_eq!(
+        parse_move(&base, &pos, Notation::Chinese, "炮八平五")
+            .unwrap()
+            .iccs(),
+        "b2e2"
+    );
     // Red's numerals listed the other way round: 八 now numbers Red's file 2 (h), and the
     // abbreviated form still reads Arabic digits as numbers from each side's right.
     let r = edited(
@@ -177,9 +293,24 @@ fn chinese_numerals_are_read_with_board_file_numbering() {
         "red: [九, 八, 七, 六, 五, 四, 三, 二, 一]",
         "cxa-2020",
     );
-    assert_eq!(parse_move(&r, &pos, Notation::Chinese, "炮八平五").unwrap().iccs(), "h2e2");
-    assert_eq!(parse_move(&r, &pos, Notation::ChineseAbbreviated, "炮2.5").unwrap().iccs(), "h2e2");
-    assert_eq!(parse_move(&r, &pos, Notation::Chinese, "炮２平５").unwrap().iccs(), "h2e2");
+    assert_eq!(
+        parse_move(&r, &pos, Notation::Chinese, "炮八平五")
+            .unwrap()
+            .iccs(),
+        "h2e2"
+    );
+    assert_eq!(
+        parse_move(&r, &pos, Notation::ChineseAbbreviated, "炮2.5")
+            .unwrap()
+            .iccs(),
+        "h2e2"
+    );
+    assert_eq!(
+        parse_move(&r, &pos, Notation::Chinese, "炮２平５")
+            .unwrap()
+            .iccs(),
+        "h2e2"
+    );
     // Black numbering its files with Chinese numerals too: Black's 二 is its file 2.
     let r = edited(
         "cxa-2020/board.yaml",
@@ -190,7 +321,12 @@ fn chinese_numerals_are_read_with_board_file_numbering() {
     let black = r.start_position();
     let mut black = black;
     black.play(&r, Move::parse_iccs("h2e2").unwrap()).unwrap();
-    assert_eq!(parse_move(&r, &black, Notation::Chinese, "炮二平五").unwrap().iccs(), "b7e7");
+    assert_eq!(
+        parse_move(&r, &black, Notation::Chinese, "炮二平五")
+            .unwrap()
+            .iccs(),
+        "b7e7"
+    );
     // A digit is no longer any side's numeral: it names no file.
     assert!(parse_move(&r, &black, Notation::Chinese, "炮2平5").is_err());
 }
@@ -203,22 +339,47 @@ fn without_notation_clauses_chinese_cannot_be_written() {
     let r = Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap();
     assert!(r.record().is_none());
     let pos = r.start_position();
-    let e = format_move(&r, &pos, Move::parse_iccs("h2e2").unwrap(), Notation::Chinese, Style::default()).unwrap_err();
+    let e = format_move(
+        &r,
+        &pos,
+        Move::parse_iccs("h2e2").unwrap(),
+        Notation::Chinese,
+        Style::default(),
+    )
+    .unwrap_err();
     assert_eq!(e.kind().code(), "no_record_forms");
     // The protocol answers `unsupported` (the rule set does not say), not `move.illegal`.
     let r2 = xqspec::notation::answer_format_move(&r, &pos, "chinese", "h2e2").unwrap_err();
     assert_eq!(r2.kind.code(), "unsupported");
     // WXF and ICCS need no record forms.
-    assert_eq!(format_move(&r, &pos, Move::parse_iccs("h2e2").unwrap(), Notation::Wxf, Style::default()).unwrap(), "C2.5");
+    assert_eq!(
+        format_move(
+            &r,
+            &pos,
+            Move::parse_iccs("h2e2").unwrap(),
+            Notation::Wxf,
+            Style::default()
+        )
+        .unwrap(),
+        "C2.5"
+    );
 }
 
 #[test]
 fn record_errors_name_the_clause() {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/notation.yaml").unwrap();
-    f.1 = f.1.replace("red: {traditional: 帥}", "red: {traditional: 帥帥}");
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == "cxa-2020/notation.yaml")
+        .unwrap();
+    f.1 =
+        f.1.replace("red: {traditional: 帥}", "red: {traditional: 帥帥}");
     let spec = Spec::from_files(files).unwrap();
     let e = Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
     assert_eq!(e.0[0].clause.as_deref(), Some("notation.characters"), "{e}");
-    assert!(e.to_string().contains("cxa-2020/notation.yaml:") && e.0[0].message.contains("not one character"), "{e}");
+    assert!(
+        e.to_string().contains("cxa-2020/notation.yaml:")
+            && e.0[0].message.contains("not one character"),
+        "{e}"
+    );
 }

@@ -29,7 +29,9 @@ fn matches(want: &[&str], got: &[&str]) -> bool {
     match want.split_first() {
         None => got.is_empty(),
         Some((w, rest)) if w.trim() == "…" => (0..=got.len()).any(|i| matches(rest, &got[i..])),
-        Some((w, rest)) => got.first().is_some_and(|g| g.trim_end() == w.trim_end() && matches(rest, &got[1..])),
+        Some((w, rest)) => got
+            .first()
+            .is_some_and(|g| g.trim_end() == w.trim_end() && matches(rest, &got[1..])),
     }
 }
 
@@ -43,11 +45,22 @@ fn scratch() -> PathBuf {
 /// Runs every example of one Markdown file; returns how many commands ran.
 fn run_examples(file: &Path, dir: &Path) -> usize {
     let text = std::fs::read_to_string(file).unwrap();
-    let bin = Path::new(env!("CARGO_BIN_EXE_xqspec")).parent().unwrap().to_path_buf();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let bin = Path::new(env!("CARGO_BIN_EXE_xqspec"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let mut ran = 0;
     for b in blocks(&text) {
-        if let Some(name) = b.first().and_then(|l| l.strip_prefix("# ")).filter(|n| n.ends_with(".yaml") && !n.contains(' ')) {
+        if let Some(name) = b
+            .first()
+            .and_then(|l| l.strip_prefix("# "))
+            .filter(|n| n.ends_with(".yaml") && !n.contains(' '))
+        {
             std::fs::write(dir.join(name), b[1..].join("\n") + "\n").unwrap();
             continue;
         }
@@ -57,16 +70,34 @@ fn run_examples(file: &Path, dir: &Path) -> usize {
                 i += 1;
                 continue;
             };
-            let end = (i + 1..b.len()).find(|&j| b[j].starts_with("$ ")).unwrap_or(b.len());
+            let end = (i + 1..b.len())
+                .find(|&j| b[j].starts_with("$ "))
+                .unwrap_or(b.len());
             let body = &b[i + 1..end];
             if let Some(name) = cmd.strip_prefix("cat ") {
                 std::fs::write(dir.join(name.trim()), body.join("\n") + "\n").unwrap();
             } else {
-                let out = Command::new("sh").arg("-c").arg(cmd).current_dir(dir).env("PATH", &path).output().unwrap();
+                let out = Command::new("sh")
+                    .arg("-c")
+                    .arg(cmd)
+                    .current_dir(dir)
+                    .env("PATH", &path)
+                    .output()
+                    .unwrap();
                 let stdout = String::from_utf8_lossy(&out.stdout);
-                assert!(out.status.success(), "{}: `{cmd}` failed:\n{stdout}{}", file.display(), String::from_utf8_lossy(&out.stderr));
+                assert!(
+                    out.status.success(),
+                    "{}: `{cmd}` failed:\n{stdout}{}",
+                    file.display(),
+                    String::from_utf8_lossy(&out.stderr)
+                );
                 let got: Vec<&str> = stdout.lines().collect();
-                assert!(body.is_empty() || matches(body, &got), "{}: `{cmd}` printed\n{stdout}\nwhere the example shows\n{}", file.display(), body.join("\n"));
+                assert!(
+                    body.is_empty() || matches(body, &got),
+                    "{}: `{cmd}` printed\n{stdout}\nwhere the example shows\n{}",
+                    file.display(),
+                    body.join("\n")
+                );
                 ran += 1;
             }
             i = end;
@@ -78,7 +109,10 @@ fn run_examples(file: &Path, dir: &Path) -> usize {
 #[test]
 fn the_readme_examples_run_as_written() {
     let dir = scratch();
-    let ran = run_examples(&Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"), &dir);
+    let ran = run_examples(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"),
+        &dir,
+    );
     assert!(ran >= 6, "only {ran} README commands found");
     std::fs::remove_dir_all(&dir).unwrap();
 }

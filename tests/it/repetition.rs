@@ -15,16 +15,24 @@ const KILL_FEN: &str = "2bak1c2/4aRN1r/4b4/9/9/9/3pp4/2n1B4/9/2B1K3C w - - 0 1";
 const KILL: [&str; 4] = ["i0h0", "i8h8", "h0i0", "h8i8"];
 
 fn q(fen: &str, moves: &[&str]) -> RulingQuery {
-    RulingQuery { fen: fen.into(), moves: moves.iter().map(|m| m.to_string()).collect() }
+    RulingQuery {
+        fen: fen.into(),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+    }
 }
 
 fn verdict(rs: &RuleSet, fen: &str, moves: &[&str]) -> Verdict {
-    rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, moves)).unwrap().verdict
+    rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, moves))
+        .unwrap()
+        .verdict
 }
 
 fn edited(file: &str, from: &str, to: &str) -> Spec {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == file).unwrap_or_else(|| panic!("no spec file {file}"));
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == file)
+        .unwrap_or_else(|| panic!("no spec file {file}"));
     assert!(f.1.contains(from), "{file} lacks {from:?}");
     f.1 = f.1.replacen(from, to, 1);
     Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"))
@@ -38,7 +46,11 @@ fn builtin(id: &str) -> RuleSet {
 fn the_same_cycle_is_ruled_by_each_rule_set_s_data() {
     // Perpetual threat to mate: forbidden in the CXA editions, allowed by the AXF.
     for e in ["cxa-1999", "cxa-2011", "cxa-2020"] {
-        assert_eq!(verdict(&builtin(e), KILL_FEN, &KILL), Verdict::RedMustChange, "{e}");
+        assert_eq!(
+            verdict(&builtin(e), KILL_FEN, &KILL),
+            Verdict::RedMustChange,
+            "{e}"
+        );
     }
     assert_eq!(verdict(&builtin("axf"), KILL_FEN, &KILL), Verdict::Draw);
 }
@@ -63,7 +75,11 @@ fn the_names_of_cycles_are_data() {
         r.patterns.unwrap()[0].zh.clone()
     };
     assert_eq!(name(&builtin("cxa-2020")), "长杀");
-    let spec = edited("cxa-2020/repetition.yaml", "{perpetual: 长,", "{perpetual: 常,");
+    let spec = edited(
+        "cxa-2020/repetition.yaml",
+        "{perpetual: 长,",
+        "{perpetual: 常,",
+    );
     assert_eq!(name(&RuleSet::of_spec(&spec, "cxa-2020").unwrap()), "常杀");
 }
 
@@ -73,11 +89,23 @@ fn the_words_of_statuses_and_sides_are_data_and_in_the_answer() {
         let rep = rs.repetition.as_ref().unwrap();
         rule(&rs.vm, rep, &q(KILL_FEN, &KILL)).unwrap().to_json(rep)["patterns"].clone()
     };
-    let words = |p: &serde_json::Value| ["red", "black"].map(|s| format!("{}{}，{}", p[s]["side_zh"].as_str().unwrap(), p[s]["zh"].as_str().unwrap(), p[s]["status_zh"].as_str().unwrap()));
+    let words = |p: &serde_json::Value| {
+        ["red", "black"].map(|s| {
+            format!(
+                "{}{}，{}",
+                p[s]["side_zh"].as_str().unwrap(),
+                p[s]["zh"].as_str().unwrap(),
+                p[s]["status_zh"].as_str().unwrap()
+            )
+        })
+    };
     for e in ["cxa-1999", "cxa-2011", "cxa-2020"] {
         let [red, black] = words(&patterns(&builtin(e)));
         assert_eq!(red, "红方长杀，禁止", "{e}");
-        assert!(black.starts_with("黑方") && black.ends_with("，允许"), "{e}: {black}");
+        assert!(
+            black.starts_with("黑方") && black.ends_with("，允许"),
+            "{e}: {black}"
+        );
     }
     // the AXF allows a perpetual threat to mate
     assert_eq!(words(&patterns(&builtin("axf")))[0], "红方长杀，允许");
@@ -86,7 +114,10 @@ fn the_words_of_statuses_and_sides_are_data_and_in_the_answer() {
         "status_names: {forbidden: 禁止, allowed: 允许}\n      side_names: {red: 红方,",
         "status_names: {forbidden: 禁止着法, allowed: 允许}\n      side_names: {red: 紅方,",
     );
-    assert_eq!(words(&patterns(&RuleSet::of_spec(&spec, "cxa-2020").unwrap()))[0], "紅方长杀，禁止着法");
+    assert_eq!(
+        words(&patterns(&RuleSet::of_spec(&spec, "cxa-2020").unwrap()))[0],
+        "紅方长杀，禁止着法"
+    );
 }
 
 #[test]
@@ -96,7 +127,11 @@ fn editing_values_and_exemptions_changes_the_classes() {
     let rs = RuleSet::of_spec(&spec, "cxa-2020").unwrap();
     assert_eq!(verdict(&rs, CHASE_FEN, &CHASE), Verdict::Draw);
     // Exempting the chariot's own attacks (as the general's are) makes the chase idle too.
-    let spec = edited("cxa-2020/repetition.yaml", "first_capturer_not: [general, soldier]", "first_capturer_not: [general, soldier, chariot]");
+    let spec = edited(
+        "cxa-2020/repetition.yaml",
+        "first_capturer_not: [general, soldier]",
+        "first_capturer_not: [general, soldier, chariot]",
+    );
     let rs = RuleSet::of_spec(&spec, "cxa-2020").unwrap();
     assert_eq!(verdict(&rs, CHASE_FEN, &CHASE), Verdict::Draw);
     // Making the verdict against a perpetual chaser a loss rather than an order to change.
@@ -112,7 +147,12 @@ fn editing_values_and_exemptions_changes_the_classes() {
 /// The class of each ply of a ruling.
 fn classes(rs: &RuleSet, fen: &str, moves: &[&str]) -> Vec<String> {
     let rep = rs.repetition.as_ref().unwrap();
-    rule(&rs.vm, rep, &q(fen, moves)).unwrap().plies.iter().map(|p| rep.classes[p.facts.class].name.clone()).collect()
+    rule(&rs.vm, rep, &q(fen, moves))
+        .unwrap()
+        .plies
+        .iter()
+        .map(|p| rep.classes[p.facts.class].name.clone())
+        .collect()
 }
 
 /// Each reading of art. 24 the 2020 data takes from the book's diagrams is a clause field:
@@ -122,93 +162,192 @@ fn classes(rs: &RuleSet, fen: &str, moves: &[&str]) -> Vec<String> {
 #[test]
 fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
     let r2020 = builtin("cxa-2020");
-    let off = |from: &str, to: &str| RuleSet::of_spec(&edited("cxa-2020/repetition.yaml", from, to), "cxa-2020").unwrap();
-    let flight_off = || off("      flight_counts: true\n", "      flight_counts: false\n");
-    let takes_part_off = || off("          takes_part: true\n", "          takes_part: false\n");
+    let off = |from: &str, to: &str| {
+        RuleSet::of_spec(&edited("cxa-2020/repetition.yaml", from, to), "cxa-2020").unwrap()
+    };
+    let flight_off = || {
+        off(
+            "      flight_counts: true\n",
+            "      flight_counts: false\n",
+        )
+    };
+    let takes_part_off = || {
+        off(
+            "          takes_part: true\n",
+            "          takes_part: false\n",
+        )
+    };
     let laid_open_off = || off("      laid_open: true\n", "      laid_open: false\n");
     // ch8 图12: the cannon steps out of the chariot's attack and frees its guard: a chase. The
     // chariot's capture of the soldier, had before the move, would have cost the cannon it
     // guarded: a flight's gain (`flight_counts`).
-    let (fen, mv) = ("3k2P2/P3a4/6rc1/8R/9/9/9/B3B4/4A4/4KA3 w - - 0 1", ["i6h6", "h7i7", "h6i6", "i7h7"]);
+    let (fen, mv) = (
+        "3k2P2/P3a4/6rc1/8R/9/9/9/B3B4/4A4/4KA3 w - - 0 1",
+        ["i6h6", "h7i7", "h6i6", "i7h7"],
+    );
     assert_eq!(classes(&r2020, fen, &mv)[1], "chase");
     assert_ne!(classes(&flight_off(), fen, &mv)[1], "chase");
     // ch8 图29: a chariot offered for exchange whose threat of mate goes with it is 兑.
-    let (fen, mv) = ("2bak2r1/4aP3/4b4/2r1C4/4P4/2B6/4R3R/B8/1p7/c3K4 w - - 0 1", ["i3h3", "h9i9", "h3i3", "i9g9", "i3g3", "g9h9"]);
+    let (fen, mv) = (
+        "2bak2r1/4aP3/4b4/2r1C4/4P4/2B6/4R3R/B8/1p7/c3K4 w - - 0 1",
+        ["i3h3", "h9i9", "h3i3", "i9g9", "i3g3", "g9h9"],
+    );
     assert_eq!(classes(&r2020, fen, &mv)[0], "exchange");
-    assert_eq!(classes(&off("{depth: 4, equal_mutual_excluded: true}", "{depth: 4, equal_mutual_excluded: false}"), fen, &mv)[0], "kill");
+    assert_eq!(
+        classes(
+            &off(
+                "{depth: 4, equal_mutual_excluded: true}",
+                "{depth: 4, equal_mutual_excluded: false}"
+            ),
+            fen,
+            &mv
+        )[0],
+        "kill"
+    );
     // ch8 图24: a crossed soldier given for a horse is no gain (below a chariot, 2011 26.6);
     // worth less than a horse, it would be.
-    let (fen, mv) = ("2P1kn3/4r4/9/9/p3p3R/9/4P4/4B4/9/2BAKA3 w - - 0 1", ["i5i9", "e8f8", "i9i5", "f8e8"]);
+    let (fen, mv) = (
+        "2P1kn3/4r4/9/9/p3p3R/9/4P4/4B4/9/2BAKA3 w - - 0 1",
+        ["i5i9", "e8f8", "i9i5", "f8e8"],
+    );
     assert_ne!(classes(&r2020, fen, &mv)[0], "chase");
-    assert_eq!(classes(&off("floating_worth_below: 4", "floating_worth_below: 2"), fen, &mv)[0], "chase");
+    assert_eq!(
+        classes(
+            &off("floating_worth_below: 4", "floating_worth_below: 2"),
+            fen,
+            &mv
+        )[0],
+        "chase"
+    );
     // ch8 图3: the horse's hidden root is a chariot that checks twice; with one check it has none.
-    let (fen, mv) = ("5a3/5k3/4P4/p7p/9/8P/P8/4B4/2nRA2r1/2BAK4 w - - 0 1", ["e2g0", "h1g1", "g0e2", "g1h1"]);
+    let (fen, mv) = (
+        "5a3/5k3/4P4/p7p/9/8P/P8/4B4/2nRA2r1/2BAK4 w - - 0 1",
+        ["e2g0", "h1g1", "g0e2", "g1h1"],
+    );
     assert_eq!(classes(&r2020, fen, &mv)[0], "chase");
-    assert_eq!(classes(&off("      answer_checks: 2\n", "      answer_checks: 1\n"), fen, &mv)[0], "idle");
+    assert_eq!(
+        classes(
+            &off("      answer_checks: 2\n", "      answer_checks: 1\n"),
+            fen,
+            &mv
+        )[0],
+        "idle"
+    );
     // ch8 图9: the advisor on d0, which Black's cannon may take after the chariot moves, has
     // a root held by a pin: won jointly with the pinning piece; else it counts as unprotected.
-    let (fen, mv) = ("r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/6N2/P1P5P/2N1C4/3RA4/1cBAK1c1r w - - 0 1", ["g4h2", "i0h0", "h2g4", "h0i0"]);
-    let kinds = |rs: &RuleSet| rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap().plies[1].chases.clone();
+    let (fen, mv) = (
+        "r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/6N2/P1P5P/2N1C4/3RA4/1cBAK1c1r w - - 0 1",
+        ["g4h2", "i0h0", "h2g4", "h0i0"],
+    );
+    let kinds = |rs: &RuleSet| {
+        rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, &mv))
+            .unwrap()
+            .plies[1]
+            .chases
+            .clone()
+    };
     assert!(kinds(&r2020).contains(&xqspec::repetition::ChaseKind::Joint));
     assert!(!kinds(&takes_part_off()).contains(&xqspec::repetition::ChaseKind::Joint));
     // ch8 图27: Black's cannon flees the horse to a point from which it wins the horse on a0
     // with its chariot: a chase, though the same capture stood before, when Red could have
     // answered it by taking the cannon.
-    let (fen, mv) = ("c4k3/4a4/b4a3/1Np5p/6p2/9/6P2/4B4/r3A4/N2RKA3 w - - 0 1", ["b6c8", "a9a8", "c8b6", "a8a9"]);
+    let (fen, mv) = (
+        "c4k3/4a4/b4a3/1Np5p/6p2/9/6P2/4B4/r3A4/N2RKA3 w - - 0 1",
+        ["b6c8", "a9a8", "c8b6", "a8a9"],
+    );
     assert_eq!(classes(&r2020, fen, &mv)[1], "chase");
     assert_ne!(classes(&flight_off(), fen, &mv)[1], "chase");
     // ch9 参考图37: a flight that adds nothing where it goes (the capture stands with the
     // cannon off the board) makes no chase.
-    let (fen, mv) = ("2baka3/9/n3b4/p1p1pc1rN/6R2/8c/4P3C/3NB4/9/2BAKA3 w - - 0 1", ["g5g4", "i4i5", "g4g5", "i5i4"]);
+    let (fen, mv) = (
+        "2baka3/9/n3b4/p1p1pc1rN/6R2/8c/4P3C/3NB4/9/2BAKA3 w - - 0 1",
+        ["g5g4", "i4i5", "g4g5", "i5i4"],
+    );
     assert_ne!(classes(&r2020, fen, &mv)[1], "chase");
     // ch9 参考图38: the chariot that screens its cannon onto Red's chariot chases jointly, and
     // Red's single-piece chase must give way (26.9.2); by the cannon alone both are forbidden.
-    let (fen, mv) = ("2c1kab2/4a4/2n1b4/p3P3p/6p2/9/P7P/1CN1C4/4A3N/2BAKR1rc w - - 0 1", ["i1g2", "h0g0", "g2i1", "g0h0"]);
+    let (fen, mv) = (
+        "2c1kab2/4a4/2n1b4/p3P3p/6p2/9/P7P/1CN1C4/4A3N/2BAKR1rc w - - 0 1",
+        ["i1g2", "h0g0", "g2i1", "g0h0"],
+    );
     assert_eq!(verdict(&r2020, fen, &mv), Verdict::RedMustChange);
     assert_eq!(verdict(&takes_part_off(), fen, &mv), Verdict::Draw);
     // ch8 图13: the chariot steps between the two cannons, which then attack each other over
     // it: 兑; offered only what may take the moved piece itself, it is a block (拦).
-    let (fen, mv) = ("3k1ab2/4a4/4c4/4R3p/3PC4/4r4/8P/9/9/5K3 w - - 0 1", ["e6d6", "d9e9", "d6e6", "e9d9"]);
+    let (fen, mv) = (
+        "3k1ab2/4a4/4c4/4R3p/3PC4/4r4/8P/9/9/5K3 w - - 0 1",
+        ["e6d6", "d9e9", "d6e6", "e9d9"],
+    );
     assert_eq!(classes(&r2020, fen, &mv)[2], "exchange");
-    let exchange_off = || off("        offers_exchange:\n          equal_mutual_excluded: true\n", "        offers_exchange:\n          equal_mutual_excluded: false\n");
+    let exchange_off = || {
+        off(
+            "        offers_exchange:\n          equal_mutual_excluded: true\n",
+            "        offers_exchange:\n          equal_mutual_excluded: false\n",
+        )
+    };
     assert_eq!(classes(&exchange_off(), fen, &mv)[2], "block");
     // ch8 图9: the horse's return opens the file between the two chariots, which then attack
     // each other: the chase it would be is left out as a mutual attack (兑, 24.4); without the
     // reading, the horse only blocks Black's cannon (拦).
-    let (fen, mv) = ("r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/6N2/P1P5P/2N1C4/3RA4/1cBAK1c1r w - - 0 1", ["g4h2", "i0h0", "h2g4", "h0i0"]);
+    let (fen, mv) = (
+        "r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/6N2/P1P5P/2N1C4/3RA4/1cBAK1c1r w - - 0 1",
+        ["g4h2", "i0h0", "h2g4", "h0i0"],
+    );
     assert_eq!(classes(&r2020, fen, &mv)[2], "exchange");
     assert_eq!(classes(&exchange_off(), fen, &mv)[2], "block");
     // ch8 图14: the cannon's capture of the elephant wins only if the soldier's capture of the
     // chariot, which the soldier has anyway, is added to it; that capture is a line of its own
     // (and the soldier's own attack, 26.1), so the step is of the idle family (闲); judged on
     // its points alone, without the whole exchange (`laid_open`), it would be a chase.
-    let (fen, mv) = ("1rb1kacn1/4a4/2n1b2r1/p1C1pRP1p/2p6/9/PcP1P3P/N3C1N2/9/1RBAKAB2 w - - 0 1", ["g6h6", "h7g7", "h6g6", "g7h7"]);
+    let (fen, mv) = (
+        "1rb1kacn1/4a4/2n1b2r1/p1C1pRP1p/2p6/9/PcP1P3P/N3C1N2/9/1RBAKAB2 w - - 0 1",
+        ["g6h6", "h7g7", "h6g6", "g7h7"],
+    );
     assert_ne!(classes(&r2020, fen, &mv)[2], "chase");
     assert_eq!(classes(&laid_open_off(), fen, &mv)[2], "chase");
     // ch8 图25: the chariot flees the horse to d5, where the cannon's win of the horse on d9
     // over it is larger than Black's taking the chariot on d4 would have let it be: a chase;
     // without the flight reading the win stood, and the move only follows (跟).
-    let (fen, mv) = ("1R1nka3/4ac3/b3b4/p1P1p3p/5n1rc/3R5/P2CP1P2/2N1BCr2/4A4/4KAB2 w - - 0 1", ["d4d5", "f5g7", "d5d4", "g7f5"]);
+    let (fen, mv) = (
+        "1R1nka3/4ac3/b3b4/p1P1p3p/5n1rc/3R5/P2CP1P2/2N1BCr2/4A4/4KAB2 w - - 0 1",
+        ["d4d5", "f5g7", "d5d4", "g7f5"],
+    );
     assert_eq!(classes(&r2020, fen, &mv)[0], "chase");
     assert_eq!(classes(&flight_off(), fen, &mv)[0], "follow");
     // ch9 参考图39: the chariot flees the horse to where it still guards the horse that screens
     // the cannon's capture of Black's chariot, which that chariot attacks: the book's
     // 车马炮联合捉车, against which Black's single-piece chase of the chariot must change;
     // without the reading the capture is old, Red's chases single, and the cycle a draw.
-    let (fen, mv) = ("4kab2/4arNC1/4b1R2/4n4/2p3pc1/9/4P3P/4B4/4A4/2BAK4 w - - 0 1", ["g7g6", "e6f4", "g6g7", "f4e6"]);
+    let (fen, mv) = (
+        "4kab2/4arNC1/4b1R2/4n4/2p3pc1/9/4P3P/4B4/4A4/2BAK4 w - - 0 1",
+        ["g7g6", "e6f4", "g6g7", "f4e6"],
+    );
     assert_eq!(verdict(&r2020, fen, &mv), Verdict::BlackMustChange);
     assert_eq!(verdict(&takes_part_off(), fen, &mv), Verdict::Draw);
     // ch9 参考图11: the cannon steps behind the soldier, and the two attack the advisor whose
     // root may not take back (炮5平6 捉); the soldier's capture counts, as a joint one. Without
     // the reading it is the soldier's own (26.1) and the step idle.
-    let (fen, mv) = ("3k4C/4a4/4b3b/p8/5P2P/4c4/5p3/4BA3/4A4/4K1B2 w - - 0 1", ["e0f0", "e4f4", "f0e0", "f4e4"]);
+    let (fen, mv) = (
+        "3k4C/4a4/4b3b/p8/5P2P/4c4/5p3/4BA3/4A4/4K1B2 w - - 0 1",
+        ["e0f0", "e4f4", "f0e0", "f4e4"],
+    );
     assert_eq!(classes(&r2020, fen, &mv)[1], "chase");
     assert_eq!(classes(&r2020, fen, &mv)[3], "idle");
-    assert_ne!(classes(&off("      joint_counts: true\n", "      joint_counts: false\n"), fen, &mv)[1], "chase");
+    assert_ne!(
+        classes(
+            &off("      joint_counts: true\n", "      joint_counts: false\n"),
+            fen,
+            &mv
+        )[1],
+        "chase"
+    );
     // ch8 图28: the chariot's capture of the unrooted horse uncovers its cannon's check, and
     // the answer takes the cannon: even, yet a chase of an unrooted piece; without the
     // reading, no win.
-    let (fen, mv) = ("CR1akab1r/9/2n1b1n2/2p5p/6p2/2P6/r3P1P1P/4CcN2/9/2BAK1BR1 w - - 0 1", ["b9c9", "c7e8", "c9b9", "e8c7"]);
+    let (fen, mv) = (
+        "CR1akab1r/9/2n1b1n2/2p5p/6p2/2P6/r3P1P1P/4CcN2/9/2BAK1BR1 w - - 0 1",
+        ["b9c9", "c7e8", "c9b9", "e8c7"],
+    );
     assert_eq!(classes(&r2020, fen, &mv)[0], "chase");
     assert_ne!(classes(&laid_open_off(), fen, &mv)[0], "chase");
 }
@@ -218,13 +357,28 @@ fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
 #[test]
 fn the_axf_order_of_effects_is_data() {
     // AXF D56 (conformance case axf-orange-060).
-    let case: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string("conformance/ruling/axf/axf-orange-060.yaml").unwrap()).unwrap();
+    let case: serde_yaml::Value = serde_yaml::from_str(
+        &std::fs::read_to_string("conformance/ruling/axf/axf-orange-060.yaml").unwrap(),
+    )
+    .unwrap();
     let fen = case["input"]["fen"].as_str().unwrap().to_string();
-    let mv: Vec<String> = case["input"]["moves"].as_sequence().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+    let mv: Vec<String> = case["input"]["moves"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
     let mv: Vec<&str> = mv.iter().map(String::as_str).collect();
     assert_eq!(verdict(&builtin("axf"), &fen, &mv), Verdict::RedMustChange);
-    let spec = edited("axf/repetition.yaml", "heaviest_first: [check, chase, kill,", "heaviest_first: [check, kill, chase,");
-    assert_eq!(verdict(&RuleSet::of_spec(&spec, "axf").unwrap(), &fen, &mv), Verdict::Draw);
+    let spec = edited(
+        "axf/repetition.yaml",
+        "heaviest_first: [check, chase, kill,",
+        "heaviest_first: [check, kill, chase,",
+    );
+    assert_eq!(
+        verdict(&RuleSet::of_spec(&spec, "axf").unwrap(), &fen, &mv),
+        Verdict::Draw
+    );
 }
 
 /// AXF: a check chases what it wins whichever way the general steps out of it; where the
@@ -234,9 +388,22 @@ fn the_axf_order_of_effects_is_data() {
 /// draw.
 #[test]
 fn an_axf_check_the_general_cannot_step_out_of_chases_what_it_attacks() {
-    let (fen, mv) = ("5k3/9/9/5C3/5c3/5C3/9/9/5p3/4K4 w - - 0 1", ["f4d4", "f5d5", "d4f4", "d5f5", "f4d4", "f5d5", "d4f4", "d5f5"]);
+    let (fen, mv) = (
+        "5k3/9/9/5C3/5c3/5C3/9/9/5p3/4K4 w - - 0 1",
+        [
+            "f4d4", "f5d5", "d4f4", "d5f5", "f4d4", "f5d5", "d4f4", "d5f5",
+        ],
+    );
     assert_eq!(verdict(&builtin("axf"), fen, &mv), Verdict::RedMustChange);
-    let off = RuleSet::of_spec(&edited("axf/repetition.yaml", "          with_checks: true\n", "          with_checks: false\n"), "axf").unwrap();
+    let off = RuleSet::of_spec(
+        &edited(
+            "axf/repetition.yaml",
+            "          with_checks: true\n",
+            "          with_checks: false\n",
+        ),
+        "axf",
+    )
+    .unwrap();
     assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
 }
 
@@ -248,12 +415,26 @@ fn an_axf_check_the_general_cannot_step_out_of_chases_what_it_attacks() {
 fn a_line_goes_on_only_for_a_gain_by_the_material_rule() {
     let rs = builtin("cxa-2020");
     let rep = rs.repetition.as_ref().unwrap();
-    let (mut pos, _) = xqspec::line::after(&rs.vm, "3k4C/4a4/4b3b/p8/5P2P/4c4/5p3/4BA3/4A4/4K1B2 w - - 0 1", &["e0f0".to_string(), "e4f4".to_string()]).unwrap();
+    let (mut pos, _) = xqspec::line::after(
+        &rs.vm,
+        "3k4C/4a4/4b3b/p8/5P2P/4c4/5p3/4BA3/4A4/4K1B2 w - - 0 1",
+        &["e0f0".to_string(), "e4f4".to_string()],
+    )
+    .unwrap();
     pos.set_side_to_move(xqspec::board::Side::Black);
     let an = xqspec::repetition::analysis::Analyst::new(&rs.vm, rep);
     let lines = an.forcing_lines(&pos, rep.forcing);
-    let advisor = lines.iter().find(|l| l.target.to_string() == "f2").expect("the advisor on f2 is won");
-    assert_eq!(advisor.gain, xqspec::repetition::Val { pieces: 1, floating: 0 });
+    let advisor = lines
+        .iter()
+        .find(|l| l.target.to_string() == "f2")
+        .expect("the advisor on f2 is won");
+    assert_eq!(
+        advisor.gain,
+        xqspec::repetition::Val {
+            pieces: 1,
+            floating: 0
+        }
+    );
 }
 
 /// AXF counts a chase only where the attack is new: a block that shields the mover's own
@@ -262,10 +443,23 @@ fn a_line_goes_on_only_for_a_gain_by_the_material_rule() {
 #[test]
 fn an_axf_root_cut_by_a_shield_is_no_new_attack() {
     let axf = builtin("axf");
-    let off = || RuleSet::of_spec(&edited("axf/repetition.yaml", "      attack_before_is_old: true\n", "      attack_before_is_old: false\n"), "axf").unwrap();
+    let off = || {
+        RuleSet::of_spec(
+            &edited(
+                "axf/repetition.yaml",
+                "      attack_before_is_old: true\n",
+                "      attack_before_is_old: false\n",
+            ),
+            "axf",
+        )
+        .unwrap()
+    };
     // D39 (axf-orange-044): the advisor shields the chariot from the rook, cutting the rook's
     // root of the horse the chariot may take: idle, and Red's chase of the pinned chariot loses.
-    let (fen, mv) = ("2baka3/C4rN2/4b1n2/1Rp5p/6p2/2P6/4c1P1c/4B3C/4A4/4KAB2 w - - 0 1", ["b6b8", "f9e8", "b8b6", "e8f9", "b6b8", "f9e8", "b8b6"]);
+    let (fen, mv) = (
+        "2baka3/C4rN2/4b1n2/1Rp5p/6p2/2P6/4c1P1c/4B3C/4A4/4KAB2 w - - 0 1",
+        ["b6b8", "f9e8", "b8b6", "e8f9", "b6b8", "f9e8", "b8b6"],
+    );
     assert_eq!(verdict(&axf, fen, &mv), Verdict::RedMustChange);
     // The plies judged are 4–7; the third is the shield (f9e8): no chase. (The advisor's
     // return to f9 takes away the screen of Red's cannon, the horse's other root: a chase,
@@ -276,11 +470,21 @@ fn an_axf_root_cut_by_a_shield_is_no_new_attack() {
     assert_eq!(verdict(&off(), fen, &mv), Verdict::Draw);
     // Fairy-Stockfish's 'creating pins to undermine root' (axf-fsf-24): the horse's return
     // pins the root of the horse the chariot attacks: still a chase.
-    let (fen, mv) = ("4k4/4c4/9/4p4/9/9/3rn4/3NR4/4K4/9 b - - 0 1", ["e3g4", "e1f1", "g4e3", "f1e1", "e3g4", "e1f1", "g4e3", "f1e1"]);
+    let (fen, mv) = (
+        "4k4/4c4/9/4p4/9/9/3rn4/3NR4/4K4/9 b - - 0 1",
+        [
+            "e3g4", "e1f1", "g4e3", "f1e1", "e3g4", "e1f1", "g4e3", "f1e1",
+        ],
+    );
     assert_eq!(verdict(&axf, fen, &mv), Verdict::BlackMustChange);
     // orange-xiangqi's extra illustration (axf-orange-113): the soldier steps in as a second
     // screen of the cannon that guarded the horse, shielding nothing: still a chase.
-    let (fen, mv) = ("2ca1k3/4a4/b3b4/2P5P/6p2/1c7/9/B7N/2nR5/2BAK4 w - - 0 1", ["c6b6", "e7c5", "b6c6", "c5e7", "c6b6", "e7c5", "b6c6", "c5e7"]);
+    let (fen, mv) = (
+        "2ca1k3/4a4/b3b4/2P5P/6p2/1c7/9/B7N/2nR5/2BAK4 w - - 0 1",
+        [
+            "c6b6", "e7c5", "b6c6", "c5e7", "c6b6", "e7c5", "b6c6", "c5e7",
+        ],
+    );
     assert_eq!(verdict(&axf, fen, &mv), Verdict::RedMustChange);
     let c = classes(&axf, fen, &mv);
     // The plies judged are 5–8: Red's are the first and the third.
@@ -292,9 +496,22 @@ fn an_axf_root_cut_by_a_shield_is_no_new_attack() {
 /// the answer to the check takes the cannon and the line comes out even.
 #[test]
 fn an_axf_capture_even_only_by_the_check_it_uncovers_still_chases() {
-    let (fen, mv) = ("5k3/9/9/9/9/1N2P1C2/9/4BC3/9/cr1RK4 w - - 0 1", ["b4c2", "b0c0", "c2b4", "c0b0", "b4c2", "b0c0", "c2b4", "c0b0"]);
+    let (fen, mv) = (
+        "5k3/9/9/9/9/1N2P1C2/9/4BC3/9/cr1RK4 w - - 0 1",
+        [
+            "b4c2", "b0c0", "c2b4", "c0b0", "b4c2", "b0c0", "c2b4", "c0b0",
+        ],
+    );
     assert_eq!(verdict(&builtin("axf"), fen, &mv), Verdict::BlackMustChange);
-    let off = RuleSet::of_spec(&edited("axf/repetition.yaml", "      laid_open: true\n", "      laid_open: false\n"), "axf").unwrap();
+    let off = RuleSet::of_spec(
+        &edited(
+            "axf/repetition.yaml",
+            "      laid_open: true\n",
+            "      laid_open: false\n",
+        ),
+        "axf",
+    )
+    .unwrap();
     assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
 }
 
@@ -304,16 +521,40 @@ fn an_axf_capture_even_only_by_the_check_it_uncovers_still_chases() {
 #[test]
 fn an_axf_check_keeps_the_chases_the_general_cannot_step_away_from() {
     let axf = builtin("axf");
-    let off = RuleSet::of_spec(&edited("axf/repetition.yaml", "          with_checks: true\n", "          with_checks: false\n"), "axf").unwrap();
-    let (fen, mv) = ("3k5/9/9/9/9/9/9/9/cr1CAK3/9 w - - 0 1", ["d1d3", "b1b3", "d3d1", "b3b1", "d1d3", "b1b3", "d3d1", "b3b1"]);
+    let off = RuleSet::of_spec(
+        &edited(
+            "axf/repetition.yaml",
+            "          with_checks: true\n",
+            "          with_checks: false\n",
+        ),
+        "axf",
+    )
+    .unwrap();
+    let (fen, mv) = (
+        "3k5/9/9/9/9/9/9/9/cr1CAK3/9 w - - 0 1",
+        [
+            "d1d3", "b1b3", "d3d1", "b3b1", "d1d3", "b1b3", "d3d1", "b3b1",
+        ],
+    );
     assert_eq!(verdict(&axf, fen, &mv), Verdict::BlackMustChange);
     assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
     let r = rule(&axf.vm, axf.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap();
-    let check = r.plies.iter().find(|p| p.facts.mv.to.to_string() == "b3").unwrap();
+    let check = r
+        .plies
+        .iter()
+        .find(|p| p.facts.mv.to.to_string() == "b3")
+        .unwrap();
     assert_eq!(check.targets, ["d3"]);
-    assert!(check.reason.contains("whichever way the general steps"), "{}", check.reason);
+    assert!(
+        check.reason.contains("whichever way the general steps"),
+        "{}",
+        check.reason
+    );
     // AXF D12 (axf-orange-014): one check, one threat; the general's step guards again.
-    let (fen, mv) = ("2bak3r/2R1a2C1/2Rcb4/2N2P3/5C2p/9/9/4p4/4p2p1/5K3 w - - 0 1", ["f5e5", "e9f9", "e5f5", "f9e9", "f5e5", "e9f9"]);
+    let (fen, mv) = (
+        "2bak3r/2R1a2C1/2Rcb4/2N2P3/5C2p/9/9/4p4/4p2p1/5K3 w - - 0 1",
+        ["f5e5", "e9f9", "e5f5", "f9e9", "f5e5", "e9f9"],
+    );
     assert_eq!(verdict(&axf, fen, &mv), Verdict::Draw);
 }
 
@@ -323,11 +564,19 @@ fn a_check_line_wins_every_piece_it_takes_not_only_the_first() {
     // and the chariot on d1 falls after a second check. The chariot is a target of the chase
     // though the line takes an advisor (or an elephant) before it.
     let rs = builtin("cxa-2020");
-    let (fen, mv) = ("5a3/5k3/4P4/p7p/9/8P/P8/4B4/2nRA2r1/2BAK4 w - - 0 1", ["e2g0", "h1g1", "g0e2", "g1h1"]);
+    let (fen, mv) = (
+        "5a3/5k3/4P4/p7p/9/8P/P8/4B4/2nRA2r1/2BAK4 w - - 0 1",
+        ["e2g0", "h1g1", "g0e2", "g1h1"],
+    );
     let r = rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap();
     assert_eq!(classes(&rs, fen, &mv), ["chase", "chase", "chase", "chase"]);
     let last = &r.plies[3];
-    assert!(last.targets.iter().any(|t| t == "d1"), "{:?}: {}", last.targets, last.reason);
+    assert!(
+        last.targets.iter().any(|t| t == "d1"),
+        "{:?}: {}",
+        last.targets,
+        last.reason
+    );
     assert_eq!(r.verdict, Verdict::Draw);
 }
 
@@ -337,39 +586,109 @@ fn a_losing_capture_chases_the_piece_it_opens_the_way_to() {
     // chariot; the book: 黑方长捉车. The chariot is the target, won by a single piece, and
     // 26.9.2 (our reading) then asks Black to change.
     let rs = builtin("cxa-2020");
-    let (fen, mv) = ("2baka2r/9/2n1b4/2p1p4/9/3Rc1Pc1/4C1n2/3NB1NC1/4A4/4KAB2 w - - 0 1", ["d4d7", "h4h7", "d7d4", "h7h4"]);
+    let (fen, mv) = (
+        "2baka2r/9/2n1b4/2p1p4/9/3Rc1Pc1/4C1n2/3NB1NC1/4A4/4KAB2 w - - 0 1",
+        ["d4d7", "h4h7", "d7d4", "h7h4"],
+    );
     let r = rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap();
-    assert!(r.plies[3].targets.iter().any(|t| t == "d4"), "{:?}: {}", r.plies[3].targets, r.plies[3].reason);
+    assert!(
+        r.plies[3].targets.iter().any(|t| t == "d4"),
+        "{:?}: {}",
+        r.plies[3].targets,
+        r.plies[3].reason
+    );
     assert_eq!(r.verdict, Verdict::BlackMustChange);
     // Asking every chase of every move to be a single piece's, the elephant the horse and
     // cannon win jointly makes Black's cycle a joint one too: a draw.
-    let strict = RuleSet::of_spec(&edited("cxa-2020/repetition.yaml", "one_every_move_chases: [unprotected, higher_value]", "one_every_chase: [unprotected, higher_value]"), "cxa-2020").unwrap();
+    let strict = RuleSet::of_spec(
+        &edited(
+            "cxa-2020/repetition.yaml",
+            "one_every_move_chases: [unprotected, higher_value]",
+            "one_every_chase: [unprotected, higher_value]",
+        ),
+        "cxa-2020",
+    )
+    .unwrap();
     assert_eq!(verdict(&strict, fen, &mv), Verdict::Draw);
     // Judged on its points alone (without `laid_open`), the capture wins nothing: a draw.
-    let first_taken = RuleSet::of_spec(&edited("cxa-2020/repetition.yaml", "      laid_open: true\n", "      laid_open: false\n"), "cxa-2020").unwrap();
-    let r = rule(&first_taken.vm, first_taken.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap();
-    assert!(!r.plies[3].targets.iter().any(|t| t == "d4"), "{:?}: {}", r.plies[3].targets, r.plies[3].reason);
+    let first_taken = RuleSet::of_spec(
+        &edited(
+            "cxa-2020/repetition.yaml",
+            "      laid_open: true\n",
+            "      laid_open: false\n",
+        ),
+        "cxa-2020",
+    )
+    .unwrap();
+    let r = rule(
+        &first_taken.vm,
+        first_taken.repetition.as_ref().unwrap(),
+        &q(fen, &mv),
+    )
+    .unwrap();
+    assert!(
+        !r.plies[3].targets.iter().any(|t| t == "d4"),
+        "{:?}: {}",
+        r.plies[3].targets,
+        r.plies[3].reason
+    );
     assert_eq!(r.verdict, Verdict::Draw);
 }
 
 #[test]
 fn spec_errors_name_the_clause_and_its_place() {
-    let spec = edited("cxa-2020/repetition.yaml", "heaviest_first: [check, kill,", "heaviest_first: [check, kil,");
+    let spec = edited(
+        "cxa-2020/repetition.yaml",
+        "heaviest_first: [check, kill,",
+        "heaviest_first: [check, kil,",
+    );
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(e.contains("cxa-2020/repetition.yaml:") && e.contains("repetition.multiple_effects") && e.contains("`kil` is no class"), "{e}");
-    let spec = edited("cxa-2020/repetition.yaml", "test: {mate_threat: {depth: 4,", "test: {mate_threat: {deep: 4,");
+    assert!(
+        e.contains("cxa-2020/repetition.yaml:")
+            && e.contains("repetition.multiple_effects")
+            && e.contains("`kil` is no class"),
+        "{e}"
+    );
+    let spec = edited(
+        "cxa-2020/repetition.yaml",
+        "test: {mate_threat: {depth: 4,",
+        "test: {mate_threat: {deep: 4,",
+    );
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
     assert!(e.contains("repetition.kill") && e.contains("deep"), "{e}");
-    let spec = edited("cxa-2020/repetition.yaml", "region: beyond_river", "region: over_the_river");
+    let spec = edited(
+        "cxa-2020/repetition.yaml",
+        "region: beyond_river",
+        "region: over_the_river",
+    );
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(e.contains("repetition.material") && e.contains("over_the_river"), "{e}");
+    assert!(
+        e.contains("repetition.material") && e.contains("over_the_river"),
+        "{e}"
+    );
     // the rulebook's words of a ruling are data: missing or empty, an error at the clause
-    let spec = edited("cxa-2020/repetition.yaml", "      side_names: {red: 红方, black: 黑方}\n", "");
+    let spec = edited(
+        "cxa-2020/repetition.yaml",
+        "      side_names: {red: 红方, black: 黑方}\n",
+        "",
+    );
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(e.contains("cxa-2020/repetition.yaml:") && e.contains("repetition.patterns") && e.contains("side_names"), "{e}");
-    let spec = edited("cxa-2020/repetition.yaml", "forbidden: 禁止, allowed: 允许", "forbidden: \"\", allowed: 允许");
+    assert!(
+        e.contains("cxa-2020/repetition.yaml:")
+            && e.contains("repetition.patterns")
+            && e.contains("side_names"),
+        "{e}"
+    );
+    let spec = edited(
+        "cxa-2020/repetition.yaml",
+        "forbidden: 禁止, allowed: 允许",
+        "forbidden: \"\", allowed: 允许",
+    );
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(e.contains("repetition.patterns") && e.contains("status_names.forbidden is empty"), "{e}");
+    assert!(
+        e.contains("repetition.patterns") && e.contains("status_names.forbidden is empty"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -377,11 +696,15 @@ fn bad_input_is_a_typed_rejection() {
     let rs = builtin("cxa-2020");
     let rep = rs.repetition.as_ref().unwrap();
     match rule(&rs.vm, rep, &q(CHASE_FEN, &["a8a7", "c7d6"])) {
-        Err(e @ RulingError::Illegal { index: 2, .. }) => assert_eq!(e.reject_kind(), "move.illegal"),
+        Err(e @ RulingError::Illegal { index: 2, .. }) => {
+            assert_eq!(e.reject_kind(), "move.illegal")
+        }
         other => panic!("{other:?}"),
     }
     match rule(&rs.vm, rep, &q(CHASE_FEN, &["a8a7", "C7-C8"])) {
-        Err(e @ RulingError::MoveSyntax { index: 2, .. }) => assert_eq!(e.reject_kind(), "move.syntax"),
+        Err(e @ RulingError::MoveSyntax { index: 2, .. }) => {
+            assert_eq!(e.reject_kind(), "move.syntax")
+        }
         other => panic!("{other:?}"),
     }
     let e = rule(&rs.vm, rep, &q("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", &[])).unwrap_err();
@@ -400,14 +723,18 @@ fn random_line(seed: u64, plies: usize) -> (String, Vec<String>) {
     let rs = builtin("cxa-2020");
     let fen = fens[(seed % 3) as usize];
     let mut pos = xqspec::vm::Position::from_fen(&rs.vm, fen).unwrap();
-    let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut x = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     let mut moves = Vec::new();
     for _ in 0..plies {
         let legal = pos.legal_moves(&rs.vm);
         if legal.is_empty() {
             break;
         }
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let m = legal[(x >> 33) as usize % legal.len()];
         pos.play(&rs.vm, m).unwrap();
         moves.push(m.iccs());
@@ -474,9 +801,21 @@ fn forcing_bounds_are_checked_data() {
     // The forcing-line search's bounds come from `repetition.forcing`; a bound that would
     // make the search empty or unbounded is refused at its clause.
     for (from, to, says) in [
-        ("      nodes: 20000\n", "      nodes: 0\n", "nodes must be 1"),
-        ("      ply_nodes: 5000\n", "      ply_nodes: 0\n", "ply_nodes must be 1"),
-        ("      cycle_nodes: 100000\n", "      cycle_nodes: 0\n", "cycle_nodes must be 1"),
+        (
+            "      nodes: 20000\n",
+            "      nodes: 0\n",
+            "nodes must be 1",
+        ),
+        (
+            "      ply_nodes: 5000\n",
+            "      ply_nodes: 0\n",
+            "ply_nodes must be 1",
+        ),
+        (
+            "      cycle_nodes: 100000\n",
+            "      cycle_nodes: 0\n",
+            "cycle_nodes must be 1",
+        ),
     ] {
         let spec = edited("cxa-2020/repetition.yaml", from, to);
         let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
@@ -489,7 +828,13 @@ fn forcing_bounds_are_checked_data() {
 fn turned(p: &xqspec::vm::Position) -> xqspec::vm::Position {
     let mut t = xqspec::vm::Position::empty(p.side_to_move().opponent());
     for (sq, piece) in p.pieces() {
-        t.put(xqspec::board::Piece { side: piece.side.opponent(), kind: piece.kind }, turn(sq));
+        t.put(
+            xqspec::board::Piece {
+                side: piece.side.opponent(),
+                kind: piece.kind,
+            },
+            turn(sq),
+        );
     }
     t
 }
@@ -552,10 +897,23 @@ fn an_svg_sheet_beyond_its_limit_is_refused_naming_the_limit() {
     let start = rs.vm.start_position().to_fen(&rs.vm);
     let dir = std::env::temp_dir().join(format!("xqspec-svg-cap-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let args = |plies: usize, file: &str| RulingArgs { moves: load::shuffle_moves(plies), every_move: true, svg: Some(dir.join(file)) };
+    let args = |plies: usize, file: &str| RulingArgs {
+        moves: load::shuffle_moves(plies),
+        every_move: true,
+        svg: Some(dir.join(file)),
+    };
     let run = |a: &RulingArgs| -> Result<f64, (String, f64)> {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_xqspec"));
-        cmd.args(["ruling", "--edition", "cxa-2020", "--json", "--fen", &start, "--moves"]).args(&a.moves);
+        cmd.args([
+            "ruling",
+            "--edition",
+            "cxa-2020",
+            "--json",
+            "--fen",
+            &start,
+            "--moves",
+        ])
+        .args(&a.moves);
         if a.every_move {
             cmd.arg("--every-move");
         }
@@ -563,26 +921,49 @@ fn an_svg_sheet_beyond_its_limit_is_refused_naming_the_limit() {
             cmd.arg("--svg").arg(svg);
         }
         let (out, cpu) = load::output_timed(&mut cmd, b"");
-        if out.status.success() { Ok(cpu) } else { Err((String::from_utf8_lossy(&out.stderr).into_owned(), cpu)) }
+        if out.status.success() {
+            Ok(cpu)
+        } else {
+            Err((String::from_utf8_lossy(&out.stderr).into_owned(), cpu))
+        }
     };
     let max = xqspec::diagram::MAX_SHEET_DIAGRAMS;
     // The start and every move: one diagram too many; 100,000 moves are refused at once.
     for plies in [max, 100_000] {
         let (e, cpu) = run(&args(plies, "big.svg")).unwrap_err();
-        assert!(e.contains(&format!("{} diagrams", plies + 1)) && e.contains(&format!("at most {max} (MAX_SHEET_DIAGRAMS)")), "{e}");
+        assert!(
+            e.contains(&format!("{} diagrams", plies + 1))
+                && e.contains(&format!("at most {max} (MAX_SHEET_DIAGRAMS)")),
+            "{e}"
+        );
         assert!(cpu < 1.0, "refused before judging: {cpu} s");
         assert!(!dir.join("big.svg").exists(), "nothing written");
     }
     // Without --every-move only the cycle is judged: a long game whose last moves repeat
     // gets its sheet of the cycle.
-    let mut long = RulingArgs { every_move: false, svg: Some(dir.join("cycle.svg")), ..args(0, "") };
+    let mut long = RulingArgs {
+        every_move: false,
+        svg: Some(dir.join("cycle.svg")),
+        ..args(0, "")
+    };
     long.moves = load::shuffle_moves(2 * max);
     run(&long).unwrap();
-    assert!(std::fs::read_to_string(dir.join("cycle.svg")).unwrap().matches("<svg ").count() < 20, "the cycle only");
+    assert!(
+        std::fs::read_to_string(dir.join("cycle.svg"))
+            .unwrap()
+            .matches("<svg ")
+            .count()
+            < 20,
+        "the cycle only"
+    );
     // At the limit, the sheet is drawn: one board per diagram.
     run(&args(max - 1, "full.svg")).unwrap();
     let svg = std::fs::read_to_string(dir.join("full.svg")).unwrap();
-    assert_eq!(svg.matches("<svg ").count(), 1 + max, "the sheet and its boards");
+    assert_eq!(
+        svg.matches("<svg ").count(),
+        1 + max,
+        "the sheet and its boards"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -598,32 +979,68 @@ fn readings_are_few_general_and_what_each_ruling_rests_on() {
     let spec = Spec::builtin().unwrap();
     let suite = xqspec::conform::suite::Suite::embedded();
     let all = evidence(&spec, &suite).unwrap();
-    let names: std::collections::BTreeSet<&str> = all.iter().flat_map(|rs| rs.readings.iter().map(|r| r.reading.name.as_str())).collect();
+    let names: std::collections::BTreeSet<&str> = all
+        .iter()
+        .flat_map(|rs| rs.readings.iter().map(|r| r.reading.name.as_str()))
+        .collect();
     assert!(names.len() <= 12, "{names:?}");
     for rs in &all {
         for r in &rs.readings {
-            assert_ne!(r.book_verdicts(), 1, "{} {} changes exactly one of the book's verdicts", rs.id, r.reading.name);
+            assert_ne!(
+                r.book_verdicts(),
+                1,
+                "{} {} changes exactly one of the book's verdicts",
+                rs.id,
+                r.reading.name
+            );
             if r.reading.reading.basis == ReadingBasis::Inferred {
                 let (ds, _) = diagrams_of(&all, rs, r);
-                assert!(ds.len() >= 2, "{} {}: an inferred reading with {} dependent diagram(s)", rs.id, r.reading.name, ds.len());
+                assert!(
+                    ds.len() >= 2,
+                    "{} {}: an inferred reading with {} dependent diagram(s)",
+                    rs.id,
+                    r.reading.name,
+                    ds.len()
+                );
             }
         }
         // The basis of every ruling: the inferred readings whose variant changes its verdict.
         let set = builtin(&rs.id);
         let rep = set.repetition.as_ref().unwrap();
         let mut inferred_cases = 0;
-        for case in suite.cases.iter().filter(|c| c.query == "ruling" && c.overlay.is_none() && c.editions.contains(&rs.id)) {
-            let Ok(q) = serde_json::from_value::<RulingQuery>(serde_json::Value::Object(case.input.clone())) else { continue };
-            let Ok(r) = rule(&set.vm, rep, &q) else { continue };
+        for case in suite
+            .cases
+            .iter()
+            .filter(|c| c.query == "ruling" && c.overlay.is_none() && c.editions.contains(&rs.id))
+        {
+            let Ok(q) = serde_json::from_value::<RulingQuery>(serde_json::Value::Object(
+                case.input.clone(),
+            )) else {
+                continue;
+            };
+            let Ok(r) = rule(&set.vm, rep, &q) else {
+                continue;
+            };
             let want: Vec<&str> = rs
                 .readings
                 .iter()
-                .filter(|e| e.reading.reading.basis == ReadingBasis::Inferred && e.changes.iter().any(|c| c.case == case.id && c.verdict.is_some()))
+                .filter(|e| {
+                    e.reading.reading.basis == ReadingBasis::Inferred
+                        && e.changes
+                            .iter()
+                            .any(|c| c.case == case.id && c.verdict.is_some())
+                })
                 .map(|e| e.reading.name.as_str())
                 .collect();
             assert_eq!(r.basis.rests_on, want, "{}@{}", case.id, rs.id);
             let json = r.to_json(rep);
-            assert_eq!(json["basis"], if want.is_empty() { "text" } else { "inferred" }, "{}@{}", case.id, rs.id);
+            assert_eq!(
+                json["basis"],
+                if want.is_empty() { "text" } else { "inferred" },
+                "{}@{}",
+                case.id,
+                rs.id
+            );
             inferred_cases += usize::from(!want.is_empty());
         }
         if rs.id == "cxa-2020" {
@@ -638,8 +1055,19 @@ fn readings_are_few_general_and_what_each_ruling_rests_on() {
 fn a_ruling_says_whether_it_rests_on_the_text_or_on_a_reading() {
     let rs = builtin("cxa-2020");
     let rep = rs.repetition.as_ref().unwrap();
-    let r = rule(&rs.vm, rep, &q("3k2P2/P3a4/6rc1/8R/9/9/9/B3B4/4A4/4KA3 w - - 0 1", &["i6h6", "h7i7", "h6i6", "i7h7"])).unwrap();
-    assert_eq!((r.basis.name(), r.basis.rests_on.clone()), ("inferred", vec!["flight_counts".to_string()]));
+    let r = rule(
+        &rs.vm,
+        rep,
+        &q(
+            "3k2P2/P3a4/6rc1/8R/9/9/9/B3B4/4A4/4KA3 w - - 0 1",
+            &["i6h6", "h7i7", "h6i6", "i7h7"],
+        ),
+    )
+    .unwrap();
+    assert_eq!(
+        (r.basis.name(), r.basis.rests_on.clone()),
+        ("inferred", vec!["flight_counts".to_string()])
+    );
     let r = rule(&rs.vm, rep, &q(CHASE_FEN, &CHASE)).unwrap();
     assert_eq!(r.verdict, Verdict::RedMustChange);
     assert_eq!((r.basis.name(), r.basis.rests_on.len()), ("text", 0));
@@ -649,21 +1077,54 @@ fn a_ruling_says_whether_it_rests_on_the_text_or_on_a_reading() {
 #[test]
 fn a_switch_without_its_reading_is_a_located_spec_error() {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/repetition.yaml").unwrap();
-    let (from, to) = (", readings: {joint_counts: {basis: text,", ", rudiments: {joint_counts: {basis: text,");
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == "cxa-2020/repetition.yaml")
+        .unwrap();
+    let (from, to) = (
+        ", readings: {joint_counts: {basis: text,",
+        ", rudiments: {joint_counts: {basis: text,",
+    );
     assert!(f.1.contains(from));
     f.1 = f.1.replacen(from, to, 1);
-    assert!(Spec::from_files(files).is_err(), "an unknown provenance key is refused");
+    assert!(
+        Spec::from_files(files).is_err(),
+        "an unknown provenance key is refused"
+    );
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/repetition.yaml").unwrap();
-    f.1 = f.1.replacen("      joint_counts: true\n", "      joint_counts: true\n      soldiers_first: true\n", 1);
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == "cxa-2020/repetition.yaml")
+        .unwrap();
+    f.1 = f.1.replacen(
+        "      joint_counts: true\n",
+        "      joint_counts: true\n      soldiers_first: true\n",
+        1,
+    );
     let spec = Spec::from_files(files).unwrap_or_else(|e| panic!("{e}"));
-    let Err(err) = RuleSet::of_spec(&spec, "cxa-2020") else { panic!("a switch without a reading is refused") };
+    let Err(err) = RuleSet::of_spec(&spec, "cxa-2020") else {
+        panic!("a switch without a reading is refused")
+    };
     let err = err.to_string();
-    assert!(err.contains("repetition.own_attack") && err.contains("soldiers_first") && err.contains("readings"), "{err}");
-    let spec = edited("cxa-2020/repetition.yaml", "      joint_counts: true\n", "      joint_counts: false\n");
-    let err = RuleSet::of_spec(&spec, "cxa-2020").err().map(|e| e.to_string()).unwrap_or_default();
-    assert!(err.is_empty(), "a reading whose switch is off is fine: {err}");
+    assert!(
+        err.contains("repetition.own_attack")
+            && err.contains("soldiers_first")
+            && err.contains("readings"),
+        "{err}"
+    );
+    let spec = edited(
+        "cxa-2020/repetition.yaml",
+        "      joint_counts: true\n",
+        "      joint_counts: false\n",
+    );
+    let err = RuleSet::of_spec(&spec, "cxa-2020")
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        err.is_empty(),
+        "a reading whose switch is off is fine: {err}"
+    );
 }
 
 /// The arbiter watching the board carries the basis of its ruling into `outcome`: ch8 图12's
@@ -672,16 +1133,49 @@ fn a_switch_without_its_reading_is_a_located_spec_error() {
 #[test]
 fn an_outcome_on_the_board_s_ruling_says_what_it_rests_on() {
     let rs = builtin("cxa-2020");
-    let events: Vec<serde_json::Value> = ["i6h6", "h7i7", "h6i6", "i7h7"].iter().cycle().take(16).map(|m| serde_json::json!({ "move": m })).collect();
-    let q = xqspec::arbiter::OutcomeQuery { fen: Some("3k2P2/P3a4/6rc1/8R/9/9/9/B3B4/4A4/4KA3 w - - 0 1".into()), events };
-    let o = rs.arbiter.as_ref().unwrap().outcome(&rs.vm, rs.repetition.as_ref(), &q).unwrap();
+    let events: Vec<serde_json::Value> = ["i6h6", "h7i7", "h6i6", "i7h7"]
+        .iter()
+        .cycle()
+        .take(16)
+        .map(|m| serde_json::json!({ "move": m }))
+        .collect();
+    let q = xqspec::arbiter::OutcomeQuery {
+        fen: Some("3k2P2/P3a4/6rc1/8R/9/9/9/B3B4/4A4/4KA3 w - - 0 1".into()),
+        events,
+    };
+    let o = rs
+        .arbiter
+        .as_ref()
+        .unwrap()
+        .outcome(&rs.vm, rs.repetition.as_ref(), &q)
+        .unwrap();
     let json = o.to_json();
-    assert_eq!((json["result"].as_str(), json["basis"].as_str()), (Some("red_wins"), Some("inferred")), "{json}");
+    assert_eq!(
+        (json["result"].as_str(), json["basis"].as_str()),
+        (Some("red_wins"), Some("inferred")),
+        "{json}"
+    );
     assert_eq!(json["rests_on"], serde_json::json!(["flight_counts"]));
-    let pending: Vec<&serde_json::Value> = json["rulings"].as_array().unwrap().iter().filter(|r| r["decision"] == "pending_position").collect();
-    assert!(!pending.is_empty() && pending.iter().all(|r| r["basis"] == "inferred"), "{json}");
+    let pending: Vec<&serde_json::Value> = json["rulings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["decision"] == "pending_position")
+        .collect();
+    assert!(
+        !pending.is_empty() && pending.iter().all(|r| r["basis"] == "inferred"),
+        "{json}"
+    );
     // A decision that rests on no ruling of the board carries no basis.
-    let q = xqspec::arbiter::OutcomeQuery { fen: None, events: vec![serde_json::json!({ "move": "h2e2" })] };
-    let o = rs.arbiter.as_ref().unwrap().outcome(&rs.vm, rs.repetition.as_ref(), &q).unwrap();
+    let q = xqspec::arbiter::OutcomeQuery {
+        fen: None,
+        events: vec![serde_json::json!({ "move": "h2e2" })],
+    };
+    let o = rs
+        .arbiter
+        .as_ref()
+        .unwrap()
+        .outcome(&rs.vm, rs.repetition.as_ref(), &q)
+        .unwrap();
     assert!(o.to_json().get("basis").is_none());
 }

@@ -60,8 +60,16 @@ impl Transform {
         if !(b'a'..=b'i').contains(&f) || !r.is_ascii_digit() {
             return None;
         }
-        let f = if self.flips_files() { b'i' - (f - b'a') } else { f };
-        let r = if self.swaps_colours() { b'9' - (r - b'0') } else { r };
+        let f = if self.flips_files() {
+            b'i' - (f - b'a')
+        } else {
+            f
+        };
+        let r = if self.swaps_colours() {
+            b'9' - (r - b'0')
+        } else {
+            r
+        };
         Some(format!("{}{}", f as char, r as char))
     }
 
@@ -80,9 +88,15 @@ impl Transform {
     /// colour swap (written `w` or `b`), every other field (placeholders, halfmove clock,
     /// move number) kept as it is.
     fn fen(self, text: &str) -> String {
-        let text = if text.trim() == "startpos" { START_FEN } else { text };
+        let text = if text.trim() == "startpos" {
+            START_FEN
+        } else {
+            text
+        };
         let mut fields: Vec<String> = text.split_whitespace().map(str::to_string).collect();
-        let Some(board) = fields.first() else { return text.to_string() };
+        let Some(board) = fields.first() else {
+            return text.to_string();
+        };
         let mut ranks: Vec<String> = board
             .split('/')
             .map(|rank| {
@@ -141,7 +155,9 @@ impl Transform {
     /// its own is transformed, the rest kept.
     fn text(self, s: &str) -> String {
         let b = s.as_bytes();
-        let is_square = |i: usize| i + 1 < b.len() && (b'a'..=b'i').contains(&b[i]) && b[i + 1].is_ascii_digit();
+        let is_square = |i: usize| {
+            i + 1 < b.len() && (b'a'..=b'i').contains(&b[i]) && b[i + 1].is_ascii_digit()
+        };
         let mut out = String::with_capacity(s.len());
         let mut i = 0;
         while i < b.len() {
@@ -150,7 +166,11 @@ impl Transform {
                 let len = if is_square(i + 2) { 4 } else { 2 };
                 if b.get(i + len).is_none_or(|c| !c.is_ascii_alphanumeric()) {
                     let word = &s[i..i + len];
-                    out.push_str(&if len == 4 { self.mv(word) } else { self.square(word).expect("a point") });
+                    out.push_str(&if len == 4 {
+                        self.mv(word)
+                    } else {
+                        self.square(word).expect("a point")
+                    });
                     i += len;
                     continue;
                 }
@@ -163,7 +183,10 @@ impl Transform {
     }
 
     fn query(self, q: &RulingQuery) -> RulingQuery {
-        RulingQuery { fen: self.fen(&q.fen), moves: q.moves.iter().map(|m| self.mv(m)).collect() }
+        RulingQuery {
+            fen: self.fen(&q.fen),
+            moves: q.moves.iter().map(|m| self.mv(m)).collect(),
+        }
     }
 
     fn verdict(self, v: Verdict) -> Verdict {
@@ -240,12 +263,18 @@ fn view(rep: &RepetitionRules, r: &Ruling, detail: Detail) -> View {
             .map(|p| {
                 let mut targets = p.targets.clone();
                 targets.sort();
-                let mut chases: Vec<String> = p.chases.iter().map(|k| k.name().to_string()).collect();
+                let mut chases: Vec<String> =
+                    p.chases.iter().map(|k| k.name().to_string()).collect();
                 chases.sort();
-                let mut arrows: Vec<String> = p.arrows.iter().map(|(a, b)| format!("{a}{b}")).collect();
+                let mut arrows: Vec<String> =
+                    p.arrows.iter().map(|(a, b)| format!("{a}{b}")).collect();
                 arrows.sort();
                 let reason = unordered(&p.reason);
-                let (arrows, reason) = if detail == Detail::Drawing { (arrows, reason) } else { (Vec::new(), String::new()) };
+                let (arrows, reason) = if detail == Detail::Drawing {
+                    (arrows, reason)
+                } else {
+                    (Vec::new(), String::new())
+                };
                 PlyView {
                     ply: p.ply,
                     mv: p.facts.mv.iccs(),
@@ -260,7 +289,13 @@ fn view(rep: &RepetitionRules, r: &Ruling, detail: Detail) -> View {
             })
             .collect(),
         patterns: r.patterns.as_ref().map(|ps| {
-            let one = |i: usize| (ps[i].pattern.clone(), format!("{:?}", ps[i].status), ps[i].zh.clone());
+            let one = |i: usize| {
+                (
+                    ps[i].pattern.clone(),
+                    format!("{:?}", ps[i].status),
+                    ps[i].zh.clone(),
+                )
+            };
             [one(0), one(1)]
         }),
         clauses: r.clauses.iter().map(|c| c.clause.clone()).collect(),
@@ -270,7 +305,9 @@ fn view(rep: &RepetitionRules, r: &Ruling, detail: Detail) -> View {
 /// A reason with its `; `-separated parts after the class sorted: the parts follow the
 /// order the targets are found in, which a transform changes.
 fn unordered(reason: &str) -> String {
-    let Some((head, rest)) = reason.split_once(": ") else { return reason.to_string() };
+    let Some((head, rest)) = reason.split_once(": ") else {
+        return reason.to_string();
+    };
     let mut parts: Vec<&str> = rest.split("; ").collect();
     parts.sort();
     format!("{head}: {}", parts.join("; "))
@@ -283,7 +320,9 @@ fn expected(t: Transform, v: &View) -> View {
         xs
     };
     View {
-        verdict: t.verdict(Verdict::parse(v.verdict).expect("a verdict name")).name(),
+        verdict: t
+            .verdict(Verdict::parse(v.verdict).expect("a verdict name"))
+            .name(),
         judged: v.judged,
         cycle: v.cycle,
         plies: v
@@ -295,7 +334,12 @@ fn expected(t: Transform, v: &View) -> View {
                 side: t.side(p.side),
                 class: p.class.clone(),
                 base_class: p.base_class.clone(),
-                targets: sorted(p.targets.iter().map(|s| t.square(s).unwrap_or_else(|| format!("?{s}"))).collect()),
+                targets: sorted(
+                    p.targets
+                        .iter()
+                        .map(|s| t.square(s).unwrap_or_else(|| format!("?{s}")))
+                        .collect(),
+                ),
                 chases: p.chases.clone(),
                 arrows: sorted(p.arrows.iter().map(|a| t.mv(a)).collect()),
                 reason: unordered(&t.text(&p.reason)),
@@ -341,7 +385,10 @@ fn differences(want: &View, got: &View) -> Vec<String> {
         macro_rules! ply_field {
             ($name:literal, $a:expr, $b:expr) => {
                 if $a != $b {
-                    out.push(format!("ply {n} {}: expected {:?}, got {:?}", $name, $a, $b));
+                    out.push(format!(
+                        "ply {n} {}: expected {:?}, got {:?}",
+                        $name, $a, $b
+                    ));
                 }
             };
         }
@@ -379,27 +426,48 @@ struct Tally {
 /// difference.
 fn check(t: Transform, detail: Detail) -> Tally {
     let suite = Suite::embedded();
-    assert!(suite.problems.is_empty(), "the embedded suite loads: {:?}", suite.problems);
+    assert!(
+        suite.problems.is_empty(),
+        "the embedded suite loads: {:?}",
+        suite.problems
+    );
     let mut sets: BTreeMap<String, Option<RuleSet>> = BTreeMap::new();
-    let mut tally = Tally { inputs: 0, ruled: 0, rejected: 0, mismatches: Vec::new() };
+    let mut tally = Tally {
+        inputs: 0,
+        ruled: 0,
+        rejected: 0,
+        mismatches: Vec::new(),
+    };
     for case in suite.cases.iter().filter(|c| c.query == "ruling") {
-        let q = match serde_json::from_value::<RulingQuery>(serde_json::Value::Object(case.input.clone())) {
+        let q = match serde_json::from_value::<RulingQuery>(serde_json::Value::Object(
+            case.input.clone(),
+        )) {
             Ok(q) => q,
             Err(e) => {
-                tally.mismatches.push(format!("{}: the input is no ruling query: {e}", case.id));
+                tally
+                    .mismatches
+                    .push(format!("{}: the input is no ruling query: {e}", case.id));
                 continue;
             }
         };
         let tq = t.query(&q);
         for edition in &case.editions {
             tally.inputs += 1;
-            let rs = sets.entry(edition.clone()).or_insert_with(|| RuleSet::builtin(edition).ok());
+            let rs = sets
+                .entry(edition.clone())
+                .or_insert_with(|| RuleSet::builtin(edition).ok());
             let Some(rs) = rs.as_ref() else {
-                tally.mismatches.push(format!("{} @{edition}: no built-in rule set of that name", case.id));
+                tally.mismatches.push(format!(
+                    "{} @{edition}: no built-in rule set of that name",
+                    case.id
+                ));
                 continue;
             };
             let Some(rep) = rs.repetition.as_ref() else {
-                tally.mismatches.push(format!("{} @{edition}: the rule set has no repetition clauses", case.id));
+                tally.mismatches.push(format!(
+                    "{} @{edition}: the rule set has no repetition clauses",
+                    case.id
+                ));
                 continue;
             };
             let at = format!("{} @{edition} [{}]", case.id, t.name());
@@ -460,8 +528,17 @@ fn assert_symmetric(t: Transform, detail: Detail) {
         tally.mismatches.len()
     );
     // Guard against a vacuous pass (the suite has hundreds of ruling cases).
-    assert!(tally.ruled >= 100, "{}: only {} rulings compared", t.name(), tally.ruled);
-    assert!(tally.rejected >= 1, "{}: no rejected input compared", t.name());
+    assert!(
+        tally.ruled >= 100,
+        "{}: only {} rulings compared",
+        t.name(),
+        tally.ruled
+    );
+    assert!(
+        tally.rejected >= 1,
+        "{}: no rejected input compared",
+        t.name()
+    );
     assert!(
         tally.mismatches.is_empty(),
         "{}: {} of {} case × edition inputs rule differently once transformed:\n{}",
@@ -514,14 +591,32 @@ const CHASE_FEN: &str = "3k5/R8/2c6/9/9/9/9/9/9/4K4 w - - 0 1";
 
 #[test]
 fn the_transforms_of_a_known_position_and_move() {
-    assert_eq!(Transform::Mirror.fen(CHASE_FEN), "5k3/8R/6c2/9/9/9/9/9/9/4K4 w - - 0 1");
-    assert_eq!(Transform::ColourSwap.fen(CHASE_FEN), "4k4/9/9/9/9/9/9/6C2/8r/5K3 b - - 0 1");
-    assert_eq!(Transform::Both.fen(CHASE_FEN), "4k4/9/9/9/9/9/9/2C6/r8/3K5 b - - 0 1");
+    assert_eq!(
+        Transform::Mirror.fen(CHASE_FEN),
+        "5k3/8R/6c2/9/9/9/9/9/9/4K4 w - - 0 1"
+    );
+    assert_eq!(
+        Transform::ColourSwap.fen(CHASE_FEN),
+        "4k4/9/9/9/9/9/9/6C2/8r/5K3 b - - 0 1"
+    );
+    assert_eq!(
+        Transform::Both.fen(CHASE_FEN),
+        "4k4/9/9/9/9/9/9/2C6/r8/3K5 b - - 0 1"
+    );
     // The counters are kept; Black to move becomes Red to move, written `w`.
     let fen = "2bak4/4a4/4b4/9/2p2r3/r8/1R7/4B4/9/1R2K1B2 b - - 7 23";
-    assert_eq!(Transform::Mirror.fen(fen), "4kab2/4a4/4b4/9/3r2p2/8r/7R1/4B4/9/2B1K2R1 b - - 7 23");
-    assert_eq!(Transform::ColourSwap.fen(fen), "2b1k2r1/9/4b4/7r1/8R/3R2P2/9/4B4/4A4/4KAB2 w - - 7 23");
-    assert_eq!(Transform::ColourSwap.fen("startpos"), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
+    assert_eq!(
+        Transform::Mirror.fen(fen),
+        "4kab2/4a4/4b4/9/3r2p2/8r/7R1/4B4/9/2B1K2R1 b - - 7 23"
+    );
+    assert_eq!(
+        Transform::ColourSwap.fen(fen),
+        "2b1k2r1/9/4b4/7r1/8R/3R2P2/9/4B4/4A4/4KAB2 w - - 7 23"
+    );
+    assert_eq!(
+        Transform::ColourSwap.fen("startpos"),
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1"
+    );
     assert_eq!(Transform::Mirror.mv("a8a7"), "i8i7");
     assert_eq!(Transform::ColourSwap.mv("a8a7"), "i1i2");
     assert_eq!(Transform::Both.mv("a8a7"), "a1a2");
@@ -532,22 +627,38 @@ fn the_transforms_of_a_known_position_and_move() {
     assert_eq!(Transform::Both.square("e0"), Some("e9".to_string()));
     assert_eq!(Transform::Mirror.square("j0"), None);
     assert_eq!(
-        Transform::ColourSwap.text("the chariot on a8 can take the cannon on c7 after the check h2e2 (26.1; 长捉)"),
+        Transform::ColourSwap
+            .text("the chariot on a8 can take the cannon on c7 after the check h2e2 (26.1; 长捉)"),
         "the chariot on i1 can take the cannon on g2 after the check b7e7 (26.1; 长捉)"
     );
-    assert_eq!(Transform::ColourSwap.verdict(Verdict::RedMustChange), Verdict::BlackMustChange);
-    assert_eq!(Transform::ColourSwap.verdict(Verdict::BlackLoses), Verdict::RedLoses);
-    assert_eq!(Transform::Mirror.verdict(Verdict::RedLoses), Verdict::RedLoses);
+    assert_eq!(
+        Transform::ColourSwap.verdict(Verdict::RedMustChange),
+        Verdict::BlackMustChange
+    );
+    assert_eq!(
+        Transform::ColourSwap.verdict(Verdict::BlackLoses),
+        Verdict::RedLoses
+    );
+    assert_eq!(
+        Transform::Mirror.verdict(Verdict::RedLoses),
+        Verdict::RedLoses
+    );
     assert_eq!(Transform::Both.verdict(Verdict::Draw), Verdict::Draw);
     // The engine reads every transformed FEN as the position it should be: the same
     // canonical text back, and the transformed move legal there.
     let rs = RuleSet::builtin("cxa-2020").unwrap();
     for t in Transform::ALL {
         let fen = t.fen(CHASE_FEN);
-        let pos = xqspec::vm::Position::from_fen(&rs.vm, &fen).unwrap_or_else(|e| panic!("{}: {fen}: {e}", t.name()));
+        let pos = xqspec::vm::Position::from_fen(&rs.vm, &fen)
+            .unwrap_or_else(|e| panic!("{}: {fen}: {e}", t.name()));
         assert_eq!(pos.to_fen(&rs.vm), fen, "{}", t.name());
         let legal: Vec<String> = pos.legal_moves(&rs.vm).iter().map(|m| m.iccs()).collect();
-        assert!(legal.contains(&t.mv("a8a7")), "{}: {} among {legal:?}", t.name(), t.mv("a8a7"));
+        assert!(
+            legal.contains(&t.mv("a8a7")),
+            "{}: {} among {legal:?}",
+            t.name(),
+            t.mv("a8a7")
+        );
     }
 }
 
@@ -556,7 +667,11 @@ fn each_transform_applied_twice_is_the_identity() {
     let suite = Suite::embedded();
     let mut n = 0;
     for case in suite.cases.iter().filter(|c| c.query == "ruling") {
-        let Ok(q) = serde_json::from_value::<RulingQuery>(serde_json::Value::Object(case.input.clone())) else { continue };
+        let Ok(q) =
+            serde_json::from_value::<RulingQuery>(serde_json::Value::Object(case.input.clone()))
+        else {
+            continue;
+        };
         for t in Transform::ALL {
             assert_eq!(t.query(&t.query(&q)), q, "{} [{}]", case.id, t.name());
             n += 1;
@@ -579,6 +694,12 @@ fn each_transform_applied_twice_is_the_identity() {
         assert_ne!(t.fen(CHASE_FEN), CHASE_FEN, "{}", t.name());
     }
     // Mirror after colour swap is both.
-    let q = RulingQuery { fen: CHASE_FEN.into(), moves: vec!["a8a7".into(), "c7c8".into()] };
-    assert_eq!(Transform::Mirror.query(&Transform::ColourSwap.query(&q)), Transform::Both.query(&q));
+    let q = RulingQuery {
+        fen: CHASE_FEN.into(),
+        moves: vec!["a8a7".into(), "c7c8".into()],
+    };
+    assert_eq!(
+        Transform::Mirror.query(&Transform::ColourSwap.query(&q)),
+        Transform::Both.query(&q)
+    );
 }

@@ -12,7 +12,12 @@ use xqspec::report::{self, articles, MeasuredOn, IMPLEMENTATIONS};
 use xqspec::spec::Spec;
 
 fn suite() -> Suite {
-    Suite::load_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance").as_path()).unwrap()
+    Suite::load_dir(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("conformance")
+            .as_path(),
+    )
+    .unwrap()
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -41,8 +46,8 @@ const DIGEST_5_1: &[&str] = &[
     "playoff.slow_rapid_blitz_until_decisive",
     "playoff.match_two_blitz_decider",
     "playoff.match_blitz_until_decisive",
-    "draw.no_early_offer",   // 4.3
-    "draw.early_repetition", // 4.3
+    "draw.no_early_offer",           // 4.3
+    "draw.early_repetition",         // 4.3
     "irregularity.colours_reversed", // 5.8.1
     "irregularity.displaced_piece",  // 5.8.2
     "irregularity.illegal_move",     // 5.8.3
@@ -56,16 +61,43 @@ fn the_2011_to_2020_diff_shows_every_digest_difference_with_its_provenance() {
     let spec = Spec::builtin().unwrap();
     let d = diff(&spec, &suite(), "cxa-2011", "cxa-2020").unwrap();
     for id in DIGEST_5_1 {
-        let c = d.clauses.iter().find(|c| c.id == *id).unwrap_or_else(|| panic!("{id} not in the diff"));
+        let c = d
+            .clauses
+            .iter()
+            .find(|c| c.id == *id)
+            .unwrap_or_else(|| panic!("{id} not in the diff"));
         assert_ne!(c.kind, Kind::Unchanged, "{id}");
-        let row = d.markdown.lines().find(|l| l.starts_with(&format!("| [`{id}`]"))).unwrap_or_else(|| panic!("no row for {id}"));
-        assert!(row.contains("verified ([seed-002](sources.md#seed-002))") || row.contains("secondary ([web-2020-art30](sources.md#web-2020-art30))"), "{id}: {row}");
-        assert!(["| differs (read) ", "| differs (resting on a secondary or inferred source) "].iter().any(|g| row.contains(g)), "{id}: {row}");
+        let row = d
+            .markdown
+            .lines()
+            .find(|l| l.starts_with(&format!("| [`{id}`]")))
+            .unwrap_or_else(|| panic!("no row for {id}"));
+        assert!(
+            row.contains("verified ([seed-002](sources.md#seed-002))")
+                || row.contains("secondary ([web-2020-art30](sources.md#web-2020-art30))"),
+            "{id}: {row}"
+        );
+        assert!(
+            [
+                "| differs (read) ",
+                "| differs (resting on a secondary or inferred source) "
+            ]
+            .iter()
+            .any(|g| row.contains(g)),
+            "{id}: {row}"
+        );
     }
     // The changed tiebreak order shows the added criterion side by side.
-    assert!(d.markdown.contains("对局时后走, **后走胜局**]"), "the inline diff marks the added criterion");
+    assert!(
+        d.markdown.contains("对局时后走, **后走胜局**]"),
+        "the inline diff marks the added criterion"
+    );
     // Irregularities 5.8.x rest on the inferred 2011 clauses.
-    let c = d.clauses.iter().find(|c| c.id == "irregularity.colours_reversed").unwrap();
+    let c = d
+        .clauses
+        .iter()
+        .find(|c| c.id == "irregularity.colours_reversed")
+        .unwrap();
     assert_eq!(c.grade(), xqspec::report::diff::Grade::Inferred);
 }
 
@@ -73,13 +105,19 @@ fn the_2011_to_2020_diff_shows_every_digest_difference_with_its_provenance() {
 fn behaviour_lists_exactly_the_cases_whose_expectations_differ() {
     let spec = Spec::builtin().unwrap();
     let suite = suite();
-    for (a, b) in [("cxa-2011", "cxa-2020"), ("cxa-1999", "cxa-2020"), ("cxa-1999", "cxa-2011")] {
+    for (a, b) in [
+        ("cxa-2011", "cxa-2020"),
+        ("cxa-1999", "cxa-2020"),
+        ("cxa-1999", "cxa-2011"),
+    ] {
         let want: BTreeSet<String> = suite
             .cases
             .iter()
             .filter(|c| c.overlay.is_none())
             .filter(|c| match &c.expect {
-                Expect::ByEdition(m) => matches!((m.get(a), m.get(b)), (Some(x), Some(y)) if x != y),
+                Expect::ByEdition(m) => {
+                    matches!((m.get(a), m.get(b)), (Some(x), Some(y)) if x != y)
+                }
                 Expect::Same(_) => false,
             })
             .map(|c| c.path.clone())
@@ -89,7 +127,9 @@ fn behaviour_lists_exactly_the_cases_whose_expectations_differ() {
         assert_eq!(got, want, "{a} → {b}");
         assert!(!got.is_empty());
         for x in &d.behaviour {
-            assert!(d.markdown.contains(&format!("### `{}`", x.case.stem_path())));
+            assert!(d
+                .markdown
+                .contains(&format!("### `{}`", x.case.stem_path())));
         }
     }
 }
@@ -103,13 +143,34 @@ fn the_reference_computes_behaviour_under_an_overlay_and_finds_the_cause() {
     ));
     let spec = Spec::from_files(files).unwrap();
     let d = diff(&spec, &suite(), "cxa-2020", "cxa-2020+test-fifty-rounds").unwrap();
-    let changed: Vec<&str> = d.clauses.iter().filter(|c| c.kind != Kind::Unchanged).map(|c| c.id.as_str()).collect();
+    let changed: Vec<&str> = d
+        .clauses
+        .iter()
+        .filter(|c| c.kind != Kind::Unchanged)
+        .map(|c| c.id.as_str())
+        .collect();
     assert_eq!(changed, ["draw.natural_limit"]);
-    assert!(d.markdown.contains("| `rounds` | `60`     | `50`"), "{}", d.markdown);
-    assert!(!d.behaviour.is_empty(), "natural-limit cases answer differently with 50 rounds");
+    assert!(
+        d.markdown.contains("| `rounds` | `60`     | `50`"),
+        "{}",
+        d.markdown
+    );
+    assert!(
+        !d.behaviour.is_empty(),
+        "natural-limit cases answer differently with 50 rounds"
+    );
     for x in &d.behaviour {
-        assert_eq!((x.a.from, x.b.from), ("case file", "reference"), "{}", x.case.path);
-        let cause = x.causes.iter().find(|c| c.clause == "draw.natural_limit").unwrap_or_else(|| panic!("{}: {:?}", x.case.path, x.causes));
+        assert_eq!(
+            (x.a.from, x.b.from),
+            ("case file", "reference"),
+            "{}",
+            x.case.path
+        );
+        let cause = x
+            .causes
+            .iter()
+            .find(|c| c.clause == "draw.natural_limit")
+            .unwrap_or_else(|| panic!("{}: {:?}", x.case.path, x.causes));
         assert!(cause.by_experiment, "{}", x.case.path);
     }
 }
@@ -118,24 +179,54 @@ fn the_reference_computes_behaviour_under_an_overlay_and_finds_the_cause() {
 fn report_check_finds_stale_missing_and_extra_files() {
     let spec = Spec::builtin().unwrap();
     let g = report::generate(&spec, &suite()).unwrap();
-    assert!(g.skipped.iter().all(|(_, why)| why.contains("not in the spec")), "{:?}", g.skipped);
-    assert!(g.files.contains_key("diff-cxa-2011-cxa-2020.md") && g.files.contains_key("articles.md") && g.files.contains_key("README.md"));
-    assert!(g.files.keys().any(|k| k.starts_with("diagrams/") && k.ends_with(".svg")));
+    assert!(
+        g.skipped
+            .iter()
+            .all(|(_, why)| why.contains("not in the spec")),
+        "{:?}",
+        g.skipped
+    );
+    assert!(
+        g.files.contains_key("diff-cxa-2011-cxa-2020.md")
+            && g.files.contains_key("articles.md")
+            && g.files.contains_key("README.md")
+    );
+    assert!(g
+        .files
+        .keys()
+        .any(|k| k.starts_with("diagrams/") && k.ends_with(".svg")));
     let dir = temp("check");
     report::write(&dir, &g).unwrap();
     // the implementations report is measured by hand; check only reads its suite line
-    std::fs::write(dir.join(IMPLEMENTATIONS), format!("# Implementations\n\n{}\n", g.suite.line())).unwrap();
+    std::fs::write(
+        dir.join(IMPLEMENTATIONS),
+        format!("# Implementations\n\n{}\n", g.suite.line()),
+    )
+    .unwrap();
     assert!(report::check(&dir, &g).is_empty());
-    std::fs::write(dir.join(IMPLEMENTATIONS), "Measured on suite 0.0.1, 1 case files, 4 runs (a case once per rule set it runs under).\n").unwrap();
+    std::fs::write(
+        dir.join(IMPLEMENTATIONS),
+        "Measured on suite 0.0.1, 1 case files, 4 runs (a case once per rule set it runs under).\n",
+    )
+    .unwrap();
     let problems = report::check(&dir, &g).join("\n");
-    assert!(problems.contains("implementations.md says `Measured on suite 0.0.1, 1 case files") && problems.contains("measure.py"), "{problems}");
+    assert!(
+        problems.contains("implementations.md says `Measured on suite 0.0.1, 1 case files")
+            && problems.contains("measure.py"),
+        "{problems}"
+    );
     std::fs::write(dir.join(IMPLEMENTATIONS), format!("{}\n", g.suite.line())).unwrap();
     std::fs::write(dir.join("articles.md"), "old").unwrap();
     std::fs::remove_file(dir.join("coverage.md")).unwrap();
     std::fs::write(dir.join("diagrams/gone.svg"), "<svg/>").unwrap();
     std::fs::write(dir.join("diff-old-new.md"), "x").unwrap();
     let problems = report::check(&dir, &g).join("\n");
-    for want in ["articles.md is stale", "coverage.md is missing", "gone.svg is no longer generated", "diff-old-new.md is no longer generated"] {
+    for want in [
+        "articles.md is stale",
+        "coverage.md is missing",
+        "gone.svg is no longer generated",
+        "diff-old-new.md is no longer generated",
+    ] {
         assert!(problems.contains(want), "{want}: {problems}");
     }
     report::write(&dir, &g).unwrap();
@@ -149,14 +240,21 @@ fn the_checked_in_reports_are_current() {
     let spec = Spec::builtin().unwrap();
     let g = report::generate(&spec, &suite()).unwrap();
     let problems = report::check(&Path::new(env!("CARGO_MANIFEST_DIR")).join("reports"), &g);
-    assert!(problems.is_empty(), "run `xqspec report --write`:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "run `xqspec report --write`:\n{}",
+        problems.join("\n")
+    );
 }
 
 #[test]
 fn article_reasons_and_gaps_come_from_the_table_of_contents() {
     let edit = |from: &str, to: &str| {
         let mut files = Spec::builtin_files();
-        let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/articles.yaml").unwrap();
+        let f = files
+            .iter_mut()
+            .find(|(p, _)| p == "cxa-2020/articles.yaml")
+            .unwrap();
         assert!(f.1.contains(from));
         f.1 = f.1.replace(from, to);
         Spec::from_files(files).unwrap()
@@ -164,32 +262,67 @@ fn article_reasons_and_gaps_come_from_the_table_of_contents() {
     let base = articles::report(&Spec::builtin().unwrap());
     assert!(base.markdown.contains("| 1.4 "), "lists 1.4");
     // Without its reason, 1.4 is a gap; with another reason text, the text shows.
-    let gap = articles::report(&edit("gloss: \"board dimensions; the upright demonstration board\", not_decidable: equipment", "gloss: \"board dimensions\""));
-    let row = gap.markdown.lines().find(|l| l.starts_with("| 1.4 ")).unwrap();
+    let gap = articles::report(&edit(
+        "gloss: \"board dimensions; the upright demonstration board\", not_decidable: equipment",
+        "gloss: \"board dimensions\"",
+    ));
+    let row = gap
+        .markdown
+        .lines()
+        .find(|l| l.starts_with("| 1.4 "))
+        .unwrap();
     assert!(row.contains("**not encoded yet**"), "{row}");
     assert_ne!(gap.summary, base.summary);
-    let reworded = articles::report(&edit("sizes, colours and materials are not decidable", "nothing for a program to check"));
+    let reworded = articles::report(&edit(
+        "sizes, colours and materials are not decidable",
+        "nothing for a program to check",
+    ));
     assert!(reworded.markdown.contains("nothing for a program to check"));
     // A table-of-contents error names its file and line.
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/articles.yaml").unwrap();
-    f.1 = f.1.replace("not_decidable: venue}", "not_decidable: weather}");
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == "cxa-2020/articles.yaml")
+        .unwrap();
+    f.1 =
+        f.1.replace("not_decidable: venue}", "not_decidable: weather}");
     let e = Spec::from_files(files).unwrap_err().to_string();
-    assert!(e.contains("cxa-2020/articles.yaml:") && e.contains("`weather`"), "{e}");
+    assert!(
+        e.contains("cxa-2020/articles.yaml:") && e.contains("`weather`"),
+        "{e}"
+    );
 }
 
 #[test]
 fn the_diff_command_writes_the_report_and_its_diagrams() {
     let dir = temp("cli");
     let file = dir.join("d.md");
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(["diff", "cxa-2011", "cxa-2020", "--write"]).arg(&file).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
+        .args(["diff", "cxa-2011", "cxa-2020", "--write"])
+        .arg(&file)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let md = std::fs::read_to_string(&file).unwrap();
     assert!(md.starts_with("# Differences: cxa-2011 → cxa-2020"));
     let svgs = std::fs::read_dir(dir.join("diagrams")).unwrap().count();
-    assert!(svgs > 0 && md.matches("](diagrams/").count() == svgs, "{svgs}");
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(["diff", "cxa-2020", "cxa-2042"]).output().unwrap();
-    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("unknown rule set `cxa-2042`"));
+    assert!(
+        svgs > 0 && md.matches("](diagrams/").count() == svgs,
+        "{svgs}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
+        .args(["diff", "cxa-2020", "cxa-2042"])
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success()
+            && String::from_utf8_lossy(&out.stderr).contains("unknown rule set `cxa-2042`")
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -199,13 +332,23 @@ fn conform_report_draws_the_positions_of_failing_cases() {
     let cases = dir.join("cases");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
     std::fs::create_dir_all(cases.join("movement")).unwrap();
-    for f in ["vocabulary.yaml", "features.yaml", "exemptions.yaml", "retired-ids.txt"] {
+    for f in [
+        "vocabulary.yaml",
+        "features.yaml",
+        "exemptions.yaml",
+        "retired-ids.txt",
+    ] {
         if root.join(f).exists() {
             std::fs::copy(root.join(f), cases.join(f)).unwrap();
         }
     }
-    let text = std::fs::read_to_string(root.join("movement/advisor-diagonals-in-palace.yaml")).unwrap();
-    std::fs::write(cases.join("movement/advisor-diagonals-in-palace.yaml"), text.replace(", e1f2]", "]")).unwrap();
+    let text =
+        std::fs::read_to_string(root.join("movement/advisor-diagonals-in-palace.yaml")).unwrap();
+    std::fs::write(
+        cases.join("movement/advisor-diagonals-in-palace.yaml"),
+        text.replace(", e1f2]", "]"),
+    )
+    .unwrap();
     let report = dir.join("run.md");
     let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
         .args(["conform", "--edition", "cxa-2020", "--cases"])
@@ -216,15 +359,23 @@ fn conform_report_draws_the_positions_of_failing_cases() {
         .unwrap();
     assert!(!out.status.success(), "the edited case fails");
     let md = std::fs::read_to_string(&report).unwrap();
-    assert!(md.contains("](run-diagrams/movement-advisor-diagonals-in-palace-cxa-2020.svg)"), "{md}");
-    let svg = std::fs::read_to_string(dir.join("run-diagrams/movement-advisor-diagonals-in-palace-cxa-2020.svg")).unwrap();
+    assert!(
+        md.contains("](run-diagrams/movement-advisor-diagonals-in-palace-cxa-2020.svg)"),
+        "{md}"
+    );
+    let svg = std::fs::read_to_string(
+        dir.join("run-diagrams/movement-advisor-diagonals-in-palace-cxa-2020.svg"),
+    )
+    .unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("class=\"piece red\""));
     std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The counts of a Markdown table row (`| name | … | 1 | 2 | 3 |`): its numeric cells.
 fn numbers(row: &str) -> Vec<u64> {
-    row.split('|').filter_map(|c| c.trim().parse().ok()).collect()
+    row.split('|')
+        .filter_map(|c| c.trim().parse().ok())
+        .collect()
 }
 
 /// `reports/implementations.md` is written by `conformance/adapters/measure.py` on a
@@ -235,48 +386,122 @@ fn numbers(row: &str) -> Vec<u64> {
 /// case.
 #[test]
 fn the_implementations_report_is_well_formed() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/implementations.md")).unwrap();
-    assert!(text.starts_with("# Third-party implementations on the conformance suite\n"), "title");
-    assert!(text.contains("Generated by `python3 conformance/adapters/measure.py` on 20"), "generator and date");
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/implementations.md"),
+    )
+    .unwrap();
+    assert!(
+        text.starts_with("# Third-party implementations on the conformance suite\n"),
+        "title"
+    );
+    assert!(
+        text.contains("Generated by `python3 conformance/adapters/measure.py` on 20"),
+        "generator and date"
+    );
     let table_rows = |heading: &str| -> Vec<Vec<String>> {
-        let part = text.split(heading).nth(1).unwrap_or_else(|| panic!("a section {heading}"));
+        let part = text
+            .split(heading)
+            .nth(1)
+            .unwrap_or_else(|| panic!("a section {heading}"));
         part.lines()
             .skip_while(|l| !l.starts_with("|---"))
             .skip(1)
             .take_while(|l| l.starts_with('|'))
-            .map(|row| row.split('|').map(str::trim).filter(|c| !c.is_empty()).map(str::to_string).collect())
+            .map(|row| {
+                row.split('|')
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
             .collect()
     };
     let totals = table_rows("## Totals");
-    assert!(totals.len() >= 9, "at least nine implementations measured: {totals:?}");
+    assert!(
+        totals.len() >= 9,
+        "at least nine implementations measured: {totals:?}"
+    );
     let board = table_rows("## Scoreboard");
-    assert_eq!(board.iter().map(|r| &r[0]).collect::<Vec<_>>(), totals.iter().map(|r| &r[0]).collect::<Vec<_>>(), "one scoreboard row per implementation");
-    let on = MeasuredOn::of(&Suite::load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance")).unwrap()).unwrap();
+    assert_eq!(
+        board.iter().map(|r| &r[0]).collect::<Vec<_>>(),
+        totals.iter().map(|r| &r[0]).collect::<Vec<_>>(),
+        "one scoreboard row per implementation"
+    );
+    let on = MeasuredOn::of(
+        &Suite::load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance")).unwrap(),
+    )
+    .unwrap();
     for (row, cells) in totals.iter().zip(&board) {
-        assert_eq!(row.len(), 6, "name, version, passed, failed, skipped, time: {row:?}");
-        assert!(!row[1].is_empty() && (row[5].ends_with(" s") || row[5].ends_with(" min")), "{row:?}");
+        assert_eq!(
+            row.len(),
+            6,
+            "name, version, passed, failed, skipped, time: {row:?}"
+        );
+        assert!(
+            !row[1].is_empty() && (row[5].ends_with(" s") || row[5].ends_with(" min")),
+            "{row:?}"
+        );
         let n: Vec<u64> = row[2..5].iter().map(|c| c.parse().unwrap()).collect();
-        assert_eq!(n.iter().sum::<u64>() as usize, on.runs, "{}: every run of the suite counted", row[0]);
+        assert_eq!(
+            n.iter().sum::<u64>() as usize,
+            on.runs,
+            "{}: every run of the suite counted",
+            row[0]
+        );
         // a cell is `–` or `P % p/r`, and the cells' passes add up to at most the passes
         let mut passed = 0;
         for c in &cells[1..] {
             if c == "–" {
                 continue;
             }
-            let (p, r) = c.rsplit_once(' ').unwrap().1.split_once('/').unwrap_or_else(|| panic!("{c}"));
+            let (p, r) = c
+                .rsplit_once(' ')
+                .unwrap()
+                .1
+                .split_once('/')
+                .unwrap_or_else(|| panic!("{c}"));
             let (p, r): (u64, u64) = (p.parse().unwrap(), r.parse().unwrap());
             assert!(p <= r && r > 0, "{c}");
             passed += p;
         }
-        assert!(passed <= n[0], "{}: the scoreboard counts no more passes than the totals", row[0]);
-        let section = text.split(&format!("\n## {}\n", row[0])).nth(1).unwrap_or_else(|| panic!("a section for {}", row[0]));
+        assert!(
+            passed <= n[0],
+            "{}: the scoreboard counts no more passes than the totals",
+            row[0]
+        );
+        let section = text
+            .split(&format!("\n## {}\n", row[0]))
+            .nth(1)
+            .unwrap_or_else(|| panic!("a section for {}", row[0]));
         let section = section.split("\n## ").next().unwrap();
-        let area_total = section.lines().find(|l| l.starts_with("| total |")).unwrap_or_else(|| panic!("an area table for {}", row[0]));
-        assert_eq!(numbers(area_total), n, "{}: areas add up to the totals", row[0]);
-        let groups = section.lines().filter(|l| l.starts_with("- ") && l.contains(" run") && l.contains(" case")).count();
-        let repros = section.lines().filter(|l| l.starts_with("  - smallest case: ")).count();
-        assert_eq!(groups, repros, "{}: every failure group has its smallest case", row[0]);
-        assert!(!section.contains("no reason written yet"), "{}: every failure has its reason (conformance/adapters/reasons/)", row[0]);
+        let area_total = section
+            .lines()
+            .find(|l| l.starts_with("| total |"))
+            .unwrap_or_else(|| panic!("an area table for {}", row[0]));
+        assert_eq!(
+            numbers(area_total),
+            n,
+            "{}: areas add up to the totals",
+            row[0]
+        );
+        let groups = section
+            .lines()
+            .filter(|l| l.starts_with("- ") && l.contains(" run") && l.contains(" case"))
+            .count();
+        let repros = section
+            .lines()
+            .filter(|l| l.starts_with("  - smallest case: "))
+            .count();
+        assert_eq!(
+            groups, repros,
+            "{}: every failure group has its smallest case",
+            row[0]
+        );
+        assert!(
+            !section.contains("no reason written yet"),
+            "{}: every failure has its reason (conformance/adapters/reasons/)",
+            row[0]
+        );
     }
 }
 
@@ -286,11 +511,24 @@ fn the_implementations_report_was_measured_on_this_suite() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let on = MeasuredOn::of(&Suite::load_dir(&root.join("conformance")).unwrap()).unwrap();
     let text = std::fs::read_to_string(root.join("reports").join(IMPLEMENTATIONS)).unwrap();
-    assert_eq!(on.stale(&text), None, "rerun conformance/adapters/measure.py");
-    let fewer = MeasuredOn { case_files: on.case_files - 1, ..on.clone() };
+    assert_eq!(
+        on.stale(&text),
+        None,
+        "rerun conformance/adapters/measure.py"
+    );
+    let fewer = MeasuredOn {
+        case_files: on.case_files - 1,
+        ..on.clone()
+    };
     let why = fewer.stale(&text).expect("another suite");
-    assert!(why.contains("but the suite is now: Measured on suite") && why.contains("measure.py"), "{why}");
-    assert!(on.stale("# a report\n").unwrap().starts_with("records no `Measured on suite"));
+    assert!(
+        why.contains("but the suite is now: Measured on suite") && why.contains("measure.py"),
+        "{why}"
+    );
+    assert!(on
+        .stale("# a report\n")
+        .unwrap()
+        .starts_with("records no `Measured on suite"));
 }
 
 /// Every clause pair is one of five certainties: a clause 2011 inherits from 2020 is
@@ -302,33 +540,89 @@ fn every_clause_pair_has_its_certainty() {
     let spec = Spec::builtin().unwrap();
     let suite = suite();
     let d = diff(&spec, &suite, "cxa-2011", "cxa-2020").unwrap();
-    let of = |d: &report::diff::DiffReport, id: &str| d.clauses.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("{id}")).certainty;
+    let of = |d: &report::diff::DiffReport, id: &str| {
+        d.clauses
+            .iter()
+            .find(|c| c.id == id)
+            .unwrap_or_else(|| panic!("{id}"))
+            .certainty
+    };
     assert_eq!(of(&d, "draw.early_repetition"), Certainty::DiffersRead);
     assert_eq!(of(&d, "draw.natural_limit"), Certainty::DiffersWeak);
     assert_eq!(of(&d, "movement.horse"), Certainty::AssumedSame);
     // Every pair with an inherited or inferred side is assumed, and the summary says how many of 2011's clauses are.
-    for c in d.clauses.iter().filter(|c| matches!(c.kind, Kind::Unchanged | Kind::Renumbered)) {
+    for c in d
+        .clauses
+        .iter()
+        .filter(|c| matches!(c.kind, Kind::Unchanged | Kind::Renumbered))
+    {
         let inherited = c.a.as_ref().is_some_and(|x| x.inherited_from.is_some());
-        assert!(!inherited || c.certainty == Certainty::AssumedSame, "{} inherited but {:?}", c.id, c.certainty);
+        assert!(
+            !inherited || c.certainty == Certainty::AssumedSame,
+            "{} inherited but {:?}",
+            c.id,
+            c.certainty
+        );
     }
-    let of_2011: Vec<&xqspec::spec::Clause> = d.clauses.iter().filter_map(|c| c.a.as_ref()).collect();
-    let assumed = of_2011.iter().filter(|c| c.inherited_from.is_some() || matches!(c.provenance.status.name(), "inferred" | "unverified")).count();
+    let of_2011: Vec<&xqspec::spec::Clause> =
+        d.clauses.iter().filter_map(|c| c.a.as_ref()).collect();
+    let assumed = of_2011
+        .iter()
+        .filter(|c| {
+            c.inherited_from.is_some()
+                || matches!(c.provenance.status.name(), "inferred" | "unverified")
+        })
+        .count();
     assert_eq!(d.assumed.0.assumed, assumed);
     assert!(assumed > 90, "{assumed}");
-    assert!(d.markdown.contains(&format!("**How much of cxa-2011 is assumed:** {assumed} of its {} clauses (", of_2011.len())), "the summary says how much of 2011 is assumed");
-    assert!(d.clauses.iter().all(|c| c.certainty != Certainty::NotEncoded));
+    assert!(
+        d.markdown.contains(&format!(
+            "**How much of cxa-2011 is assumed:** {assumed} of its {} clauses (",
+            of_2011.len()
+        )),
+        "the summary says how much of 2011 is assumed"
+    );
+    assert!(d
+        .clauses
+        .iter()
+        .all(|c| c.certainty != Certainty::NotEncoded));
     // A read-the-same pair: both sides read, neither inherited.
     let d99 = diff(&spec, &suite, "cxa-1999", "cxa-2020").unwrap();
-    let same = d99.clauses.iter().find(|c| c.certainty == Certainty::ReadSame).expect("1999 and 2020 read the same somewhere");
-    assert!(same.a.as_ref().unwrap().inherited_from.is_none() && same.a.as_ref().unwrap().provenance.status.name() != "inferred", "{}", same.id);
+    let same = d99
+        .clauses
+        .iter()
+        .find(|c| c.certainty == Certainty::ReadSame)
+        .expect("1999 and 2020 read the same somewhere");
+    assert!(
+        same.a.as_ref().unwrap().inherited_from.is_none()
+            && same.a.as_ref().unwrap().provenance.status.name() != "inferred",
+        "{}",
+        same.id
+    );
     // The AXF rule set encodes no clocks: not encoded, and said so.
     let axf = diff(&spec, &suite, "cxa-2020", "axf").unwrap();
     assert_eq!(of(&axf, "clock.classification"), Certainty::NotEncoded);
     assert_eq!(of(&axf, "movement.horse"), Certainty::AssumedSame);
-    let removed = axf.clauses.iter().filter(|c| c.kind == Kind::Removed).count();
-    let not_encoded = axf.clauses.iter().filter(|c| c.certainty == Certainty::NotEncoded).count();
-    assert!(not_encoded > 50 && not_encoded <= removed, "{not_encoded} of {removed}");
-    assert!(axf.markdown.contains(&format!("{not_encoded} clauses of cxa-2020 are not part of axf")), "the AXF report says what it does not encode");
+    let removed = axf
+        .clauses
+        .iter()
+        .filter(|c| c.kind == Kind::Removed)
+        .count();
+    let not_encoded = axf
+        .clauses
+        .iter()
+        .filter(|c| c.certainty == Certainty::NotEncoded)
+        .count();
+    assert!(
+        not_encoded > 50 && not_encoded <= removed,
+        "{not_encoded} of {removed}"
+    );
+    assert!(
+        axf.markdown.contains(&format!(
+            "{not_encoded} clauses of cxa-2020 are not part of axf"
+        )),
+        "the AXF report says what it does not encode"
+    );
     assert!(axf.changes.iter().all(|c| c.certainty.differs()));
 }
 
@@ -340,42 +634,109 @@ fn the_summary_lists_every_change_in_plain_words_most_consequential_first() {
     let spec = Spec::builtin().unwrap();
     let d = diff(&spec, &suite(), "cxa-2011", "cxa-2020").unwrap();
     let md = &d.markdown;
-    let summary = md.split("## What changed\n").nth(1).and_then(|s| s.split("\n## ").next()).unwrap();
-    let lines: Vec<&str> = summary.lines().filter(|l| l.starts_with("- ") && l.contains("[details](#")).collect();
-    let differing: BTreeSet<&str> = d.clauses.iter().filter(|c| c.certainty.differs()).map(|c| c.id.as_str()).collect();
+    let summary = md
+        .split("## What changed\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap();
+    let lines: Vec<&str> = summary
+        .lines()
+        .filter(|l| l.starts_with("- ") && l.contains("[details](#"))
+        .collect();
+    let differing: BTreeSet<&str> = d
+        .clauses
+        .iter()
+        .filter(|c| c.certainty.differs())
+        .map(|c| c.id.as_str())
+        .collect();
     assert_eq!(lines.len(), differing.len(), "one line per change");
-    assert_eq!(summary.lines().filter(|l| l.starts_with("- ")).count(), differing.len() + d.unencoded.len(), "and one per difference no clause encodes");
+    assert_eq!(
+        summary.lines().filter(|l| l.starts_with("- ")).count(),
+        differing.len() + d.unencoded.len(),
+        "and one per difference no clause encodes"
+    );
     for id in &differing {
-        let anchor: String = id.chars().filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect();
-        let line = lines.iter().find(|l| l.ends_with(&format!("[details](#{anchor})"))).unwrap_or_else(|| panic!("no line for {id}"));
-        assert!(line.contains("differs (read)") || line.contains("differs (resting on"), "{line}");
+        let anchor: String = id
+            .chars()
+            .filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+            .collect();
+        let line = lines
+            .iter()
+            .find(|l| l.ends_with(&format!("[details](#{anchor})")))
+            .unwrap_or_else(|| panic!("no line for {id}"));
+        assert!(
+            line.contains("differs (read)") || line.contains("differs (resting on"),
+            "{line}"
+        );
         assert!(line.contains("](sources.md#"), "{line}");
-        assert!(md.contains(&format!("\n#### {id}\n")), "{id} has its section");
+        assert!(
+            md.contains(&format!("\n#### {id}\n")),
+            "{id} has its section"
+        );
     }
     // Results and draws before clocks and play-offs.
-    let ranks: Vec<usize> = d.changes.iter().map(|c| spec.domain_rank(&c.clause)).collect();
+    let ranks: Vec<usize> = d
+        .changes
+        .iter()
+        .map(|c| spec.domain_rank(&c.clause))
+        .collect();
     assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
-    assert!(d.changes[0].clause.starts_with("draw."), "{}", d.changes[0].clause);
-    assert!(lines[0].contains("cxa-2020 4.3") || lines[0].contains("4.2.4"), "{}", lines[0]);
+    assert!(
+        d.changes[0].clause.starts_with("draw."),
+        "{}",
+        d.changes[0].clause
+    );
+    assert!(
+        lines[0].contains("cxa-2020 4.3") || lines[0].contains("4.2.4"),
+        "{}",
+        lines[0]
+    );
     // Every difference digest §5.1 lists is a line of the summary.
     for id in DIGEST_5_1 {
         assert!(differing.contains(id), "{id} is not in the summary");
     }
     // The differences no clause encodes are named too, from the spec (cxa-2011's `unencoded_differences`).
-    assert!(summary.contains("- **cxa-2020 18.4** — ") && summary.contains("- **cxa-2020 10.4.1** — "), "{summary}");
-    assert!(!diff(&spec, &suite(), "cxa-2011", "cxa-2011+provincial-2012-open").unwrap().markdown.contains("18.4"), "an overlay does not inherit its base's differences");
+    assert!(
+        summary.contains("- **cxa-2020 18.4** — ") && summary.contains("- **cxa-2020 10.4.1** — "),
+        "{summary}"
+    );
+    assert!(
+        !diff(&spec, &suite(), "cxa-2011", "cxa-2011+provincial-2012-open")
+            .unwrap()
+            .markdown
+            .contains("18.4"),
+        "an overlay does not inherit its base's differences"
+    );
     // Renumberings: one table, no section each.
-    let renumbered: Vec<&str> = d.clauses.iter().filter(|c| c.kind == Kind::Renumbered).map(|c| c.id.as_str()).collect();
+    let renumbered: Vec<&str> = d
+        .clauses
+        .iter()
+        .filter(|c| c.kind == Kind::Renumbered)
+        .map(|c| c.id.as_str())
+        .collect();
     assert!(!renumbered.is_empty());
-    let table = md.split("## Renumbered only\n").nth(1).unwrap().split("\n## ").next().unwrap();
+    let table = md
+        .split("## Renumbered only\n")
+        .nth(1)
+        .unwrap()
+        .split("\n## ")
+        .next()
+        .unwrap();
     for id in renumbered {
-        assert!(table.contains(&format!("`{id}`")) && !md.contains(&format!("\n#### {id}\n")), "{id}");
+        assert!(
+            table.contains(&format!("`{id}`")) && !md.contains(&format!("\n#### {id}\n")),
+            "{id}"
+        );
     }
     // Answers as text, not JSON, in the behaviour tables.
     for row in md.lines().filter(|l| l.starts_with("| answer")) {
         assert!(!row.contains("{\"") && !row.contains('`'), "{row}");
     }
-    assert!(md.contains("| answer | black wins by result.perpetual_check (art. 24.1)") || md.contains("black wins by result."), "a result with its clause");
+    assert!(
+        md.contains("| answer | black wins by result.perpetual_check (art. 24.1)")
+            || md.contains("black wins by result."),
+        "a result with its clause"
+    );
 }
 
 /// `reports/sources.md` explains every source label, each report links every label it
@@ -394,13 +755,26 @@ fn every_source_label_is_explained_and_no_report_cites_a_file_outside_the_reposi
             let id = link.split(')').next().unwrap();
             assert!(ids.contains(id), "{path} links to unknown source {id}");
         }
-        for outside in ["rules-digest.md", "sources/", "seeds/", ".txt", "qili-figures.yaml", "repetition-cases.yaml"] {
-            assert!(!text.contains(outside), "{path} cites {outside}, which is not in the repository");
+        for outside in [
+            "rules-digest.md",
+            "sources/",
+            "seeds/",
+            ".txt",
+            "qili-figures.yaml",
+            "repetition-cases.yaml",
+        ] {
+            assert!(
+                !text.contains(outside),
+                "{path} cites {outside}, which is not in the repository"
+            );
         }
     }
-    assert!(g.files["diff-cxa-2011-cxa-2020.md"].contains("[web-2011-art22](sources.md#web-2011-art22)"));
+    assert!(g.files["diff-cxa-2011-cxa-2020.md"]
+        .contains("[web-2011-art22](sources.md#web-2011-art22)"));
     // Labels named in free text (references, notes, reasons) are linked too.
-    assert!(g.files["diff-cxa-2011-cxa-2020.md"].contains("as quoted ([digest](sources.md#digest) §4)"));
+    assert!(
+        g.files["diff-cxa-2011-cxa-2020.md"].contains("as quoted ([digest](sources.md#digest) §4)")
+    );
     assert!(g.files["articles.md"].contains("([digest](sources.md#digest) §5: not found)"));
     assert!(g.files["readings.md"].contains("quoted in [digest](sources.md#digest) §10"));
 }
@@ -412,40 +786,135 @@ fn spec_check_refuses_a_source_not_in_the_list() {
     for (path, text) in Spec::builtin_files() {
         let p = dir.join(&path);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        let text = if path == "cxa-2011/arbiter.yaml" { text.replacen("source: web-2011-art22", "source: web-2011-art99", 1) } else { text };
+        let text = if path == "cxa-2011/arbiter.yaml" {
+            text.replacen("source: web-2011-art22", "source: web-2011-art99", 1)
+        } else {
+            text
+        };
         std::fs::write(p, text).unwrap();
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).arg("--spec").arg(&dir).args(["spec", "check"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
+        .arg("--spec")
+        .arg(&dir)
+        .args(["spec", "check"])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && err.contains("web-2011-art99") && err.contains("sources.yaml") && err.contains("draw.natural_limit"), "{err}");
+    assert!(
+        !out.status.success()
+            && err.contains("web-2011-art99")
+            && err.contains("sources.yaml")
+            && err.contains("draw.natural_limit"),
+        "{err}"
+    );
     // The list itself is the one place: unlisting a source fails the clauses that cite it.
-    let text = std::fs::read_to_string(dir.join("sources.yaml")).unwrap().replace("- source: web-2011-art3\n", "- source: web-2011-art3-gone\n");
+    let text = std::fs::read_to_string(dir.join("sources.yaml"))
+        .unwrap()
+        .replace(
+            "- source: web-2011-art3\n",
+            "- source: web-2011-art3-gone\n",
+        );
     std::fs::write(dir.join("sources.yaml"), text).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).arg("--spec").arg(&dir).args(["spec", "check"]).output().unwrap();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("`web-2011-art3`"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
+        .arg("--spec")
+        .arg(&dir)
+        .args(["spec", "check"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("`web-2011-art3`"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// `xqspec diff --json` carries the certainty of every clause pair and the summary lines.
 #[test]
 fn diff_json_carries_the_certainties() {
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(["diff", "cxa-2020", "axf", "--json"]).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
+        .args(["diff", "cxa-2020", "axf", "--json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let names: BTreeSet<&str> = v["certainties"].as_array().unwrap().iter().map(|c| c["certainty"].as_str().unwrap()).collect();
-    assert_eq!(names, BTreeSet::from(["read_same", "assumed_same", "differs_read", "differs_weak", "not_encoded"]));
-    let clause = |id: &str| v["clauses"].as_array().unwrap().iter().find(|c| c["id"] == id).cloned().unwrap();
+    let names: BTreeSet<&str> = v["certainties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["certainty"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        BTreeSet::from([
+            "read_same",
+            "assumed_same",
+            "differs_read",
+            "differs_weak",
+            "not_encoded"
+        ])
+    );
+    let clause = |id: &str| {
+        v["clauses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .cloned()
+            .unwrap()
+    };
     assert_eq!(clause("clock.classification")["certainty"], "not_encoded");
     assert_eq!(clause("movement.horse")["certainty"], "assumed_same");
-    let total: u64 = v["certainties"].as_array().unwrap().iter().map(|c| c["clauses"].as_u64().unwrap()).sum();
+    let total: u64 = v["certainties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["clauses"].as_u64().unwrap())
+        .sum();
     assert_eq!(total as usize, v["clauses"].as_array().unwrap().len());
     let c = &v["changes"][0];
-    for key in ["clause", "kind", "certainty", "certainty_label", "article_from", "article_to", "text", "sources"] {
+    for key in [
+        "clause",
+        "kind",
+        "certainty",
+        "certainty_label",
+        "article_from",
+        "article_to",
+        "text",
+        "sources",
+    ] {
         assert!(c.get(key).is_some(), "{key} in {c}");
     }
-    assert!(v["changes"].as_array().unwrap().iter().all(|c| c["certainty"] == "differs_read" || c["certainty"] == "differs_weak"));
-    assert_eq!(v["unencoded_changes"], serde_json::json!([]), "axf declares no difference it does not encode");
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec")).args(["diff", "cxa-2011", "cxa-2020", "--json"]).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    assert!(v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["certainty"] == "differs_read" || c["certainty"] == "differs_weak"));
+    assert_eq!(
+        v["unencoded_changes"],
+        serde_json::json!([]),
+        "axf declares no difference it does not encode"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
+        .args(["diff", "cxa-2011", "cxa-2020", "--json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let u = v["unencoded_changes"].as_array().unwrap().iter().find(|u| u["articles"] == "18.4").cloned().unwrap();
-    assert_eq!((u["in"].as_str(), u["certainty"].as_str()), (Some("cxa-2020"), Some("differs_read")), "{u}");
+    let u = v["unencoded_changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["articles"] == "18.4")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        (u["in"].as_str(), u["certainty"].as_str()),
+        (Some("cxa-2020"), Some("differs_read")),
+        "{u}"
+    );
 }

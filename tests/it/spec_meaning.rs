@@ -20,8 +20,14 @@ fn with_overlay(edition: &str, changes: &str) -> Result<RuleSet, String> {
 /// The built-in spec with one textual edit to one file, then `edition` compiled.
 fn edited(file: &str, from: &str, to: &str, edition: &str) -> Result<RuleSet, String> {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == file).unwrap_or_else(|| panic!("no spec file {file}"));
-    assert!(f.1.contains(from), "{file} does not contain the text to edit:\n{from}");
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == file)
+        .unwrap_or_else(|| panic!("no spec file {file}"));
+    assert!(
+        f.1.contains(from),
+        "{file} does not contain the text to edit:\n{from}"
+    );
     f.1 = f.1.replacen(from, to, 1);
     let spec = Spec::from_files(files).map_err(|e| e.to_string())?;
     RuleSet::of_spec(&spec, edition).map_err(|e| e.to_string())
@@ -45,132 +51,289 @@ fn change(clause: &str, data: &str) -> String {
 
 #[test]
 fn a_chariot_that_cannot_move() {
-    refused(with_overlay("cxa-2020", &change("movement.chariot", "{program: []}")), &["movement.chariot", "`program`", "no move"]);
+    refused(
+        with_overlay("cxa-2020", &change("movement.chariot", "{program: []}")),
+        &["movement.chariot", "`program`", "no move"],
+    );
 }
 
 #[test]
 fn a_kind_that_cannot_move_from_its_setup() {
     let to = "      piece: chariot\n      program:\n        - slide: [0, 1]\n          symmetry: rotate\n          from: palace";
-    let r = edited("cxa-2020/movement.yaml", "      piece: chariot\n      program:\n        - slide: [0, 1]\n          symmetry: rotate", to, "cxa-2020");
+    let r = edited(
+        "cxa-2020/movement.yaml",
+        "      piece: chariot\n      program:\n        - slide: [0, 1]\n          symmetry: rotate",
+        to,
+        "cxa-2020",
+    );
     refused(r, &["movement.chariot", "setup points"]);
 }
 
 #[test]
 fn a_horse_leap_off_the_board() {
-    let r = with_overlay("cxa-2020", &change("movement.horse", "{program: [{leap: [1, 12], block: [0, 1], symmetry: all}]}"));
-    refused(r, &["movement.horse", "`leap: [1, 12]`", "no point of the board"]);
+    let r = with_overlay(
+        "cxa-2020",
+        &change(
+            "movement.horse",
+            "{program: [{leap: [1, 12], block: [0, 1], symmetry: all}]}",
+        ),
+    );
+    refused(
+        r,
+        &["movement.horse", "`leap: [1, 12]`", "no point of the board"],
+    );
 }
 
 #[test]
 fn a_step_that_never_lands_in_its_region() {
-    let r = with_overlay("cxa-2020", &change("movement.advisor", "{program: [{step: [3, 3], symmetry: rotate, to: palace}]}"));
+    let r = with_overlay(
+        "cxa-2020",
+        &change(
+            "movement.advisor",
+            "{program: [{step: [3, 3], symmetry: rotate, to: palace}]}",
+        ),
+    );
     refused(r, &["movement.advisor", "`step: [3, 3]`", "palace"]);
 }
 
 #[test]
 fn a_slide_of_no_points_and_a_hop_over_too_many_screens() {
-    let base = "      piece: chariot\n      program:\n        - slide: [0, 1]\n          symmetry: rotate";
-    refused(edited("cxa-2020/movement.yaml", base, &format!("{base}\n          max: 0"), "cxa-2020"), &["movement.chariot", "`max`"]);
-    refused(edited("cxa-2020/movement.yaml", "screens: 1", "screens: 9", "cxa-2020"), &["movement.cannon", "`hop: [0, 1]`"]);
+    let base =
+        "      piece: chariot\n      program:\n        - slide: [0, 1]\n          symmetry: rotate";
+    refused(
+        edited(
+            "cxa-2020/movement.yaml",
+            base,
+            &format!("{base}\n          max: 0"),
+            "cxa-2020",
+        ),
+        &["movement.chariot", "`max`"],
+    );
+    refused(
+        edited(
+            "cxa-2020/movement.yaml",
+            "screens: 1",
+            "screens: 9",
+            "cxa-2020",
+        ),
+        &["movement.cannon", "`hop: [0, 1]`"],
+    );
 }
 
 #[test]
 fn an_empty_region() {
-    let r = with_overlay("cxa-2020", &change("board.palace", "{regions: {palace: {files: [f, d]}}}"));
+    let r = with_overlay(
+        "cxa-2020",
+        &change("board.palace", "{regions: {palace: {files: [f, d]}}}"),
+    );
     refused(r, &["board.palace", "region `palace`", "empty"]);
 }
 
 #[test]
 fn a_general_set_up_outside_its_palace() {
-    refused(with_overlay("cxa-2020", &change("pieces.setup", "{points: {general: [e4]}}")), &["pieces.setup", "`points.general`", "palace"]);
+    refused(
+        with_overlay(
+            "cxa-2020",
+            &change("pieces.setup", "{points: {general: [e4]}}"),
+        ),
+        &["pieces.setup", "`points.general`", "palace"],
+    );
 }
 
 #[test]
 fn an_elephant_set_up_across_the_river() {
-    let r = with_overlay("cxa-2020", &change("pieces.setup", "{points: {elephant: [c5, g5]}}"));
+    let r = with_overlay(
+        "cxa-2020",
+        &change("pieces.setup", "{points: {elephant: [c5, g5]}}"),
+    );
     refused(r, &["pieces.setup", "`points.elephant`", "own_half"]);
 }
 
 #[test]
 fn a_setup_that_is_no_legal_position() {
     // Without the middle soldiers the generals face each other on the open e-file.
-    let r = with_overlay("cxa-2020", &change("pieces.setup", "{points: {soldier: [a3, c3, g3, i3]}}"));
+    let r = with_overlay(
+        "cxa-2020",
+        &change("pieces.setup", "{points: {soldier: [a3, c3, g3, i3]}}"),
+    );
     refused(r, &["pieces.setup", "`points`", "not a legal position"]);
 }
 
 #[test]
 fn a_kind_set_up_on_no_point() {
-    refused(with_overlay("cxa-2020", &change("pieces.setup", "{points: {cannon: []}}")), &["pieces.setup", "`points.cannon`"]);
+    refused(
+        with_overlay(
+            "cxa-2020",
+            &change("pieces.setup", "{points: {cannon: []}}"),
+        ),
+        &["pieces.setup", "`points.cannon`"],
+    );
 }
 
 // ---- counts and limits ----
 
 #[test]
 fn a_natural_move_limit_of_zero_rounds() {
-    refused(with_overlay("cxa-2020", &change("draw.natural_limit", "{rounds: 0}")), &["draw.natural_limit", "`rounds`"]);
-    refused(with_overlay("cxa-2020", &change("draw.natural_limit", "{rounds: -3}")), &["draw.natural_limit", "rounds"]);
-    refused(with_overlay("cxa-2020", &change("draw.natural_limit", "{rounds: 5}")), &["draw.natural_limit", "`checks_counted`"]);
+    refused(
+        with_overlay("cxa-2020", &change("draw.natural_limit", "{rounds: 0}")),
+        &["draw.natural_limit", "`rounds`"],
+    );
+    refused(
+        with_overlay("cxa-2020", &change("draw.natural_limit", "{rounds: -3}")),
+        &["draw.natural_limit", "rounds"],
+    );
+    refused(
+        with_overlay("cxa-2020", &change("draw.natural_limit", "{rounds: 5}")),
+        &["draw.natural_limit", "`checks_counted`"],
+    );
 }
 
 #[test]
 fn a_shuffle_minimum_of_zero() {
-    let r = with_overlay("cxa-2020", &change("repetition.cycle", "{shuffle_min_moves_per_side: 0}"));
+    let r = with_overlay(
+        "cxa-2020",
+        &change("repetition.cycle", "{shuffle_min_moves_per_side: 0}"),
+    );
     refused(r, &["repetition.cycle", "`shuffle_min_moves_per_side`"]);
 }
 
 #[test]
 fn zero_counts_of_the_arbiter() {
-    refused(with_overlay("cxa-2020", &change("draw.no_early_offer", "{rounds: 0}")), &["draw.no_early_offer", "`rounds`"]);
-    refused(with_overlay("cxa-2020", &change("draw.early_repetition", "{rounds: 0}")), &["draw.early_repetition", "`rounds`"]);
-    refused(with_overlay("cxa-2020", &change("irregularity.knocked_over", "{min_pieces: 0}")), &["irregularity.knocked_over", "`min_pieces`"]);
-    refused(with_overlay("cxa-2020", &change("irregularity.displaced_piece", "{within_rounds: 0}")), &["irregularity.displaced_piece", "`within_rounds`"]);
-    refused(with_overlay("cxa-2020", &change("foul.unrecorded_moves", "{every_moves: 0}")), &["foul.unrecorded_moves", "`every_moves`"]);
-    refused(with_overlay("cxa-2020", &change("play.turns", "{moves_per_round: 0}")), &["play.turns", "`moves_per_round`"]);
+    refused(
+        with_overlay("cxa-2020", &change("draw.no_early_offer", "{rounds: 0}")),
+        &["draw.no_early_offer", "`rounds`"],
+    );
+    refused(
+        with_overlay("cxa-2020", &change("draw.early_repetition", "{rounds: 0}")),
+        &["draw.early_repetition", "`rounds`"],
+    );
+    refused(
+        with_overlay(
+            "cxa-2020",
+            &change("irregularity.knocked_over", "{min_pieces: 0}"),
+        ),
+        &["irregularity.knocked_over", "`min_pieces`"],
+    );
+    refused(
+        with_overlay(
+            "cxa-2020",
+            &change("irregularity.displaced_piece", "{within_rounds: 0}"),
+        ),
+        &["irregularity.displaced_piece", "`within_rounds`"],
+    );
+    refused(
+        with_overlay(
+            "cxa-2020",
+            &change("foul.unrecorded_moves", "{every_moves: 0}"),
+        ),
+        &["foul.unrecorded_moves", "`every_moves`"],
+    );
+    refused(
+        with_overlay("cxa-2020", &change("play.turns", "{moves_per_round: 0}")),
+        &["play.turns", "`moves_per_round`"],
+    );
 }
 
 #[test]
 fn zero_counts_of_time() {
-    let r = with_overlay("cxa-2020", &change("clock.scheme.rapid_10m_10s", "{periods: [{time: 0s}], increment: 0s}"));
+    let r = with_overlay(
+        "cxa-2020",
+        &change(
+            "clock.scheme.rapid_10m_10s",
+            "{periods: [{time: 0s}], increment: 0s}",
+        ),
+    );
     refused(r, &["clock.scheme.rapid_10m_10s", "`periods[0].time`"]);
-    let r = with_overlay("cxa-2020", &change("playoff.slow_rapid_decider", "{stages: [{stage: slow, games: 0, scheme: null, colours: {first: not_stated}}]}"));
+    let r = with_overlay(
+        "cxa-2020",
+        &change(
+            "playoff.slow_rapid_decider",
+            "{stages: [{stage: slow, games: 0, scheme: null, colours: {first: not_stated}}]}",
+        ),
+    );
     refused(r, &["playoff.slow_rapid_decider", "`games`"]);
 }
 
 #[test]
 fn a_material_value_below_zero() {
-    refused(with_overlay("cxa-2020", &change("repetition.material", "{values: {chariot: -4}}")), &["repetition.material", "`values.chariot`"]);
+    refused(
+        with_overlay(
+            "cxa-2020",
+            &change("repetition.material", "{values: {chariot: -4}}"),
+        ),
+        &["repetition.material", "`values.chariot`"],
+    );
 }
 
 // ---- scores ----
 
 #[test]
 fn a_win_worth_u64_max() {
-    let r = with_overlay("cxa-2020", &change("scoring.game", "{tables: {standard: {win: 18446744073709551615}}}"));
+    let r = with_overlay(
+        "cxa-2020",
+        &change(
+            "scoring.game",
+            "{tables: {standard: {win: 18446744073709551615}}}",
+        ),
+    );
     refused(r, &["scoring.game", "win", "bound"]);
 }
 
 #[test]
 fn scores_must_be_exact() {
-    let r = with_overlay("cxa-2020", &change("scoring.game", "{tables: {standard: {win: 2.1}}}"));
+    let r = with_overlay(
+        "cxa-2020",
+        &change("scoring.game", "{tables: {standard: {win: 2.1}}}"),
+    );
     refused(r, &["scoring.game", "win", "whole number"]);
-    let r = edited("cxa-2020/competition.yaml", "standard: {win: 2, draw_red: 1", "standard: {win: 2, draw_red: \"1/3\"", "cxa-2020");
+    let r = edited(
+        "cxa-2020/competition.yaml",
+        "standard: {win: 2, draw_red: 1",
+        "standard: {win: 2, draw_red: \"1/3\"",
+        "cxa-2020",
+    );
     refused(r, &["scoring.game", "draw_red", "whole number"]);
     // Halves and fractions that are exact are accepted.
-    let rs = edited("cxa-2020/competition.yaml", "standard: {win: 2, draw_red: 1", "standard: {win: 2, draw_red: \"3/2\"", "cxa-2020").unwrap();
+    let rs = edited(
+        "cxa-2020/competition.yaml",
+        "standard: {win: 2, draw_red: 1",
+        "standard: {win: 2, draw_red: \"3/2\"",
+        "cxa-2020",
+    )
+    .unwrap();
     assert_eq!(rs.competition.unwrap().game.draw_red, 1.5);
-    let rs = with_overlay("cxa-2020", &change("scoring.game", "{tables: {standard: {draw_black: 0.5}}}")).unwrap();
+    let rs = with_overlay(
+        "cxa-2020",
+        &change("scoring.game", "{tables: {standard: {draw_black: 0.5}}}"),
+    )
+    .unwrap();
     assert_eq!(rs.competition.unwrap().game.draw_black, 0.5);
 }
 
 #[test]
 fn every_scoring_table_and_share_is_checked() {
     // A table not in use is checked too: an overlay may switch to it.
-    let r = with_overlay("cxa-2020", &change("scoring.game", "{tables: {win3_draw1: {win: 1}}}"));
+    let r = with_overlay(
+        "cxa-2020",
+        &change("scoring.game", "{tables: {win3_draw1: {win: 1}}}"),
+    );
     refused(r, &["scoring.game", "`tables.win3_draw1`"]);
-    refused(with_overlay("cxa-2020", &change("scoring.match", "{win: 0}")), &["scoring.match", "`win`"]);
-    refused(with_overlay("cxa-2020", &change("bye.opponent_score", "{factor: 2}")), &["bye.opponent_score", "`factor`"]);
-    refused(with_overlay("cxa-2020", &change("tiebreak.round_robin", "{cycles: 0}")), &["tiebreak.round_robin", "`cycles`"]);
-    let r = with_overlay("cxa-2020", &change("lineup.boards_with_reserves", "{example: {orders: 16}}"));
+    refused(
+        with_overlay("cxa-2020", &change("scoring.match", "{win: 0}")),
+        &["scoring.match", "`win`"],
+    );
+    refused(
+        with_overlay("cxa-2020", &change("bye.opponent_score", "{factor: 2}")),
+        &["bye.opponent_score", "`factor`"],
+    );
+    refused(
+        with_overlay("cxa-2020", &change("tiebreak.round_robin", "{cycles: 0}")),
+        &["tiebreak.round_robin", "`cycles`"],
+    );
+    let r = with_overlay(
+        "cxa-2020",
+        &change("lineup.boards_with_reserves", "{example: {orders: 16}}"),
+    );
     refused(r, &["lineup.boards_with_reserves", "`example.orders`"]);
 }
 
@@ -183,7 +346,11 @@ fn the_built_in_editions_and_overlays_pass() {
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
     let rulesets = spec.editions().len() + spec.overlays().len();
-    let perfts: Vec<&String> = report.lines.iter().filter(|l| l.contains("perft(start, 3) = 79666")).collect();
+    let perfts: Vec<&String> = report
+        .lines
+        .iter()
+        .filter(|l| l.contains("perft(start, 3) = 79666"))
+        .collect();
     assert_eq!(perfts.len(), rulesets, "{:?}", report.lines);
 }
 
@@ -194,7 +361,12 @@ fn an_overlay_given_is_applied_and_checked() {
     let o = Overlay::parse("elsewhere/t.yaml", text).unwrap();
     let report = xqspec::spec_check::check(&spec, Some(&o));
     assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
-    assert!(report.errors[0].contains("elsewhere/t.yaml") && report.errors[0].contains("draw.natural_limit"), "{}", report.errors[0]);
+    assert!(
+        report.errors[0].contains("elsewhere/t.yaml")
+            && report.errors[0].contains("draw.natural_limit"),
+        "{}",
+        report.errors[0]
+    );
 }
 
 #[test]
@@ -206,7 +378,11 @@ fn a_perft_change_without_a_movement_change_is_a_warning() {
     let report = xqspec::spec_check::check(&spec, Some(&o));
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
-    assert!(report.warnings[0].contains("cxa-2020+t") && report.warnings[0].contains("movement."), "{}", report.warnings[0]);
+    assert!(
+        report.warnings[0].contains("cxa-2020+t") && report.warnings[0].contains("movement."),
+        "{}",
+        report.warnings[0]
+    );
 }
 
 #[test]
@@ -217,7 +393,10 @@ fn a_missing_overlay_file_and_an_empty_spec_folder_are_errors() {
     let dir = std::env::temp_dir().join(format!("xqspec-empty-spec-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let e = Spec::load_dir(&dir).unwrap_err().to_string();
-    assert!(e.contains("no edition") && e.contains(&dir.display().to_string()), "{e}");
+    assert!(
+        e.contains("no edition") && e.contains(&dir.display().to_string()),
+        "{e}"
+    );
     let _ = std::fs::remove_dir(&dir);
     let empty = Spec::from_files(Vec::new()).unwrap();
     assert!(!xqspec::spec_check::check(&empty, None).errors.is_empty());

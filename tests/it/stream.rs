@@ -26,21 +26,32 @@ fn items(rs: &RuleSet, files: &[PathBuf], opts: &Options) -> (Vec<Value>, Vec<(S
 }
 
 fn whole() -> Options {
-    Options { threads: Some(1), piece_bytes: usize::MAX / 4, window_bytes: usize::MAX / 4, ..Options::default() }
+    Options {
+        threads: Some(1),
+        piece_bytes: usize::MAX / 4,
+        window_bytes: usize::MAX / 4,
+        ..Options::default()
+    }
 }
 
 fn tiny() -> Options {
-    Options { threads: Some(3), piece_bytes: 64, window_bytes: 300, ..Options::default() }
+    Options {
+        threads: Some(3),
+        piece_bytes: 64,
+        window_bytes: 300,
+        ..Options::default()
+    }
 }
 
 /// The hostile records, the shared master games when present, and a GBK file of many
 /// games: everything the records path finds.
 fn corpus(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/records"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
-        .collect();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/records"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+            .collect();
     files.sort();
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/games");
     for name in ["triplets-chinese.pgn", "triplets-wxf.pgn"] {
@@ -51,7 +62,9 @@ fn corpus(dir: &Path) -> Vec<PathBuf> {
     // Many short games in GBK, with a remark, an illegal move and a run of tag lines.
     let mut text = String::new();
     for i in 0..40 {
-        text.push_str(&format!("[Event \"第{i}局\"]\n[Red \"甲\"]\n[Black \"乙\"]\n[Result \"1-0\"]\n\n"));
+        text.push_str(&format!(
+            "[Event \"第{i}局\"]\n[Red \"甲\"]\n[Black \"乙\"]\n[Result \"1-0\"]\n\n"
+        ));
         match i % 3 {
             0 => text.push_str("1. 炮二平五 马８进７ 2. 马二进三 车９平８ 1-0\n\n"),
             1 => text.push_str("1. 炮二平五 马８进７ 2. 马二进三 车９进５ *\n\n"),
@@ -79,8 +92,26 @@ fn pieces_on_many_threads_give_what_the_whole_file_gives_on_one() {
     assert_eq!(one.len(), many.len());
     assert_eq!(one_counts, many_counts);
     // The GBK file's games are numbered 1 to 40 in order, their places in the file's lines.
-    let gbk: Vec<&Value> = many.iter().filter(|v| v["place"].as_str().is_some_and(|p| p.contains("many-gbk.pgn game"))).collect();
-    let numbers: Vec<String> = gbk.iter().map(|v| v["place"].as_str().unwrap().rsplit(' ').next().unwrap().to_string()).collect();
+    let gbk: Vec<&Value> = many
+        .iter()
+        .filter(|v| {
+            v["place"]
+                .as_str()
+                .is_some_and(|p| p.contains("many-gbk.pgn game"))
+        })
+        .collect();
+    let numbers: Vec<String> = gbk
+        .iter()
+        .map(|v| {
+            v["place"]
+                .as_str()
+                .unwrap()
+                .rsplit(' ')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
     assert_eq!(numbers, (1..=40).map(|n| n.to_string()).collect::<Vec<_>>());
     let illegal = gbk[1]["error"].as_str().unwrap();
     assert!(illegal.contains("at line 13,"), "{illegal}");
@@ -98,12 +129,28 @@ fn files_not_read_are_reported_in_place_and_the_rest_is_processed() {
     std::fs::write(&good, "[Event \"x\"]\n\n1. h2e2 h9g7 *\n").unwrap();
     let files = vec![good.clone(), dir.join("missing.pgn"), dir.clone(), good];
     let (items, counts) = items(&rs, &files, &tiny());
-    let places: Vec<String> = items.iter().map(|v| v["place"].as_str().unwrap().to_string()).collect();
+    let places: Vec<String> = items
+        .iter()
+        .map(|v| v["place"].as_str().unwrap().to_string())
+        .collect();
     assert_eq!(places.len(), 4, "{items:?}");
-    assert!(places[0].ends_with("good.pgn game 1") && places[3].ends_with("good.pgn game 1"), "{places:?}");
-    assert!(items[1]["file_error"].as_str().unwrap().starts_with("cannot read:"), "{}", items[1]);
+    assert!(
+        places[0].ends_with("good.pgn game 1") && places[3].ends_with("good.pgn game 1"),
+        "{places:?}"
+    );
+    assert!(
+        items[1]["file_error"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot read:"),
+        "{}",
+        items[1]
+    );
     assert_eq!(items[2]["file_error"], "is a directory, not a record file");
-    assert!(counts.contains(&("files not read".to_string(), 2)), "{counts:?}");
+    assert!(
+        counts.contains(&("files not read".to_string(), 2)),
+        "{counts:?}"
+    );
 }
 
 fn tempdir(what: &str) -> PathBuf {

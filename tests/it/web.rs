@@ -38,10 +38,20 @@ impl Server {
             .spawn()
             .unwrap();
         let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
         // `xqspec web: http://127.0.0.1:PORT/ (stop with Ctrl-C)`
-        let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("no address in {line:?}"));
-        Server { child, addr: addr.parse().unwrap(), dir }
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|r| r.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Server {
+            child,
+            addr: addr.parse().unwrap(),
+            dir,
+        }
     }
 
     fn url(&self) -> String {
@@ -49,8 +59,18 @@ impl Server {
     }
 
     fn post(&self, path: &str, body: &Value) -> (u16, Value) {
-        let (status, bytes) = http(self.addr, "POST", path, &self.addr.to_string(), body.to_string().as_bytes());
-        (status, serde_json::from_slice(&bytes).unwrap_or_else(|_| json!({"raw": String::from_utf8_lossy(&bytes)})))
+        let (status, bytes) = http(
+            self.addr,
+            "POST",
+            path,
+            &self.addr.to_string(),
+            body.to_string().as_bytes(),
+        );
+        (
+            status,
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| json!({"raw": String::from_utf8_lossy(&bytes)})),
+        )
     }
 }
 
@@ -88,8 +108,18 @@ fn read_response(r: &mut impl BufRead) -> (u16, Vec<u8>) {
         }
         head.push(line.trim_end().to_string());
     }
-    let status: u16 = head.first().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no status line: {head:?}"));
-    let header = |name: &str| head.iter().find_map(|l| l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_string()));
+    let status: u16 = head
+        .first()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status line: {head:?}"));
+    let header = |name: &str| {
+        head.iter().find_map(|l| {
+            l.split_once(':')
+                .filter(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.trim().to_string())
+        })
+    };
     let mut body = Vec::new();
     if let Some(n) = header("content-length").and_then(|v| v.parse::<usize>().ok()) {
         body.resize(n, 0);
@@ -122,54 +152,152 @@ const PERPETUAL_CHECK_PGN: &str = "[Event \"perpetual check\"]\n[FEN \"4k4/9/9/9
 fn the_api_answers_as_serve_does_and_reads_real_records() {
     let s = Server::start("api");
     // `/api/ask` is `serve`'s answer without the id.
-    let (code, a) = s.post("/api/ask", &json!({"edition": "cxa-2020", "query": "legal_moves", "input": {"fen": START}}));
-    assert_eq!((code, a["result"]["moves"].as_array().map(Vec::len)), (200, Some(44)), "{a}");
+    let (code, a) = s.post(
+        "/api/ask",
+        &json!({"edition": "cxa-2020", "query": "legal_moves", "input": {"fen": START}}),
+    );
+    assert_eq!(
+        (code, a["result"]["moves"].as_array().map(Vec::len)),
+        (200, Some(44)),
+        "{a}"
+    );
     let (_, a) = s.post("/api/ask", &json!({"edition": "cxa-2020", "query": "ruling", "input": {"fen": "5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1", "moves": ["a1b1", "f9f8", "b1a1", "f8f9"]}}));
     let r = &a["result"]["ruling"];
     assert_eq!(r["verdict"], "red_must_change", "{a}");
-    assert_eq!((r["plies"][0]["class"].as_str(), r["plies"][0]["article"].as_str(), r["plies"][0]["clause"].as_str()), (Some("chase"), Some("24.3"), Some("repetition.chase")));
+    assert_eq!(
+        (
+            r["plies"][0]["class"].as_str(),
+            r["plies"][0]["article"].as_str(),
+            r["plies"][0]["clause"].as_str()
+        ),
+        (Some("chase"), Some("24.3"), Some("repetition.chase"))
+    );
     // A record read as sent, any encoding: GBK bytes here.
-    let (gbk, _, _) = encoding_rs::GBK.encode("[Event \"对局\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n");
-    let (code, bytes) = http(s.addr, "POST", "/api/record?edition=cxa-2020", &s.addr.to_string(), &gbk);
+    let (gbk, _, _) = encoding_rs::GBK
+        .encode("[Event \"对局\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n");
+    let (code, bytes) = http(
+        s.addr,
+        "POST",
+        "/api/record?edition=cxa-2020",
+        &s.addr.to_string(),
+        &gbk,
+    );
     let a: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(code, 200);
     assert_eq!(a["result"]["record"]["encoding"], "read as gb18030", "{a}");
-    assert_eq!(a["result"]["record"]["games"][0]["moves"], json!(["h2e2", "h9g7", "h0g2", "i9h9"]), "{a}");
+    assert_eq!(
+        a["result"]["record"]["games"][0]["moves"],
+        json!(["h2e2", "h9g7", "h0g2", "i9h9"]),
+        "{a}"
+    );
     // Text that is no game and a remark, with their places, as `replay` reports them.
-    let (_, bytes) = http(s.addr, "POST", "/api/record", &s.addr.to_string(), b"\x01\x02junk [Event \"b\"]\n\n1. h2e2 h9g7 3. h0g2 *\n");
+    let (_, bytes) = http(
+        s.addr,
+        "POST",
+        "/api/record",
+        &s.addr.to_string(),
+        b"\x01\x02junk [Event \"b\"]\n\n1. h2e2 h9g7 3. h0g2 *\n",
+    );
     let a: Value = serde_json::from_slice(&bytes).unwrap();
     let r = &a["result"]["record"];
-    assert_eq!((r["games"].as_array().map(Vec::len), r["games"][0]["moves"].as_array().map(Vec::len)), (Some(1), Some(3)), "{a}");
-    assert!(r["not_games"][0]["place"].as_str().is_some_and(|p| p.starts_with("line 1, column 1")), "{a}");
-    assert!(r["games"][0]["remarks"][0].as_str().is_some_and(|m| m.contains("line 3")), "{a}");
+    assert_eq!(
+        (
+            r["games"].as_array().map(Vec::len),
+            r["games"][0]["moves"].as_array().map(Vec::len)
+        ),
+        (Some(1), Some(3)),
+        "{a}"
+    );
+    assert!(
+        r["not_games"][0]["place"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("line 1, column 1")),
+        "{a}"
+    );
+    assert!(
+        r["games"][0]["remarks"][0]
+            .as_str()
+            .is_some_and(|m| m.contains("line 3")),
+        "{a}"
+    );
     // A rule set's id escaped in the query string, as a browser writes it.
-    let (_, bytes) = http(s.addr, "POST", "/api/record?edition=cxa-2011%2Bprovincial-2012-open", &s.addr.to_string(), b"1. h2e2 *");
+    let (_, bytes) = http(
+        s.addr,
+        "POST",
+        "/api/record?edition=cxa-2011%2Bprovincial-2012-open",
+        &s.addr.to_string(),
+        b"1. h2e2 *",
+    );
     let a: Value = serde_json::from_slice(&bytes).unwrap();
-    assert_eq!(a["result"]["record"]["games"][0]["moves"], json!(["h2e2"]), "{a}");
+    assert_eq!(
+        a["result"]["record"]["games"][0]["moves"],
+        json!(["h2e2"]),
+        "{a}"
+    );
     // A record that goes on after the perpetual check is judged up to its end.
     let (_, a) = s.post("/api/status", &json!({"edition": "cxa-2020", "fen": "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1",
         "moves": "a1a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8".split(' ').collect::<Vec<_>>()}));
     let g = &a["result"]["game_status"];
-    assert_eq!((g["result"].as_str(), g["ply"].as_u64(), g["clause"].as_str()), (Some("black_wins"), Some(13), Some("result.perpetual_check")), "{a}");
+    assert_eq!(
+        (
+            g["result"].as_str(),
+            g["ply"].as_u64(),
+            g["clause"].as_str()
+        ),
+        (Some("black_wins"), Some(13), Some("result.perpetual_check")),
+        "{a}"
+    );
     assert_eq!(g["continues"], json!({"from": 13, "left": 2}));
     // The move list in any notation; moves may be given in any notation too.
     let (_, a) = s.post("/api/line", &json!({"edition": "cxa-2020", "fen": "startpos", "moves": ["炮二平五", "h9g7"], "notation": "wxf"}));
-    let texts: Vec<&str> = a["result"]["line"]["plies"].as_array().unwrap().iter().map(|p| p["text"].as_str().unwrap()).collect();
+    let texts: Vec<&str> = a["result"]["line"]["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["text"].as_str().unwrap())
+        .collect();
     assert_eq!(texts, ["C2.5", "H8+7"], "{a}");
     // Drawings: a board and the ruling sheet, SVG.
     for path in ["/api/board", "/api/sheet"] {
         let body = json!({"edition": "cxa-2020", "fen": "5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1", "moves": ["a1b1", "f9f8", "b1a1", "f8f9"]});
-        let (code, bytes) = http(s.addr, "POST", path, &s.addr.to_string(), body.to_string().as_bytes());
-        assert!(code == 200 && bytes.starts_with(b"<svg"), "{path}: {code} {}", String::from_utf8_lossy(&bytes[..bytes.len().min(300)]));
+        let (code, bytes) = http(
+            s.addr,
+            "POST",
+            path,
+            &s.addr.to_string(),
+            body.to_string().as_bytes(),
+        );
+        assert!(
+            code == 200 && bytes.starts_with(b"<svg"),
+            "{path}: {code} {}",
+            String::from_utf8_lossy(&bytes[..bytes.len().min(300)])
+        );
     }
     // A clause with its summary and provenance; the rule sets and the overlays for the page.
-    let (_, a) = s.post("/api/clause", &json!({"edition": "cxa-2020", "id": "repetition.chase"}));
+    let (_, a) = s.post(
+        "/api/clause",
+        &json!({"edition": "cxa-2020", "id": "repetition.chase"}),
+    );
     assert_eq!(a["result"]["clause"]["article"], "24.3", "{a}");
-    assert!(a["result"]["clause"]["summary"].as_str().is_some_and(|t| !t.is_empty()) && a["result"]["clause"]["provenance"]["status"].is_string(), "{a}");
+    assert!(
+        a["result"]["clause"]["summary"]
+            .as_str()
+            .is_some_and(|t| !t.is_empty())
+            && a["result"]["clause"]["provenance"]["status"].is_string(),
+        "{a}"
+    );
     let (code, bytes) = http(s.addr, "GET", "/api/rulesets", &s.addr.to_string(), b"");
     let a: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(code, 200);
-    assert!(a["rulesets"].as_array().unwrap().iter().any(|e| e["id"] == "axf") && !a["overlays"].as_array().unwrap().is_empty(), "{a}");
+    assert!(
+        a["rulesets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["id"] == "axf")
+            && !a["overlays"].as_array().unwrap().is_empty(),
+        "{a}"
+    );
     // An overlay sent with the ask is applied, as `serve` applies it.
     let overlay = &a["overlays"][0];
     let (_, b) = s.post("/api/ask", &json!({"edition": overlay["edition"], "overlay": overlay, "query": "legal_moves", "input": {"fen": START}}));
@@ -218,16 +346,24 @@ fn a_thousand_requests_good_and_bad_every_good_one_answered_right() {
             let (method, path, h, body, code, says) = &bad[(i / 2) % bad.len()];
             let (got, bytes) = http(s.addr, method, path, h, body);
             let text = String::from_utf8_lossy(&bytes);
-            assert!(got == *code && text.contains(says), "request {i} ({method} {path}): {got} {text}");
+            assert!(
+                got == *code && text.contains(says),
+                "request {i} ({method} {path}): {got} {text}"
+            );
             if *code >= 400 {
-                let v: Value = serde_json::from_slice(&bytes).unwrap_or_else(|_| panic!("request {i}: not JSON: {text}"));
+                let v: Value = serde_json::from_slice(&bytes)
+                    .unwrap_or_else(|_| panic!("request {i}: not JSON: {text}"));
                 assert!(v["error"]["message"].is_string(), "request {i}: {v}");
             }
         } else {
             let (got, bytes) = http(s.addr, "POST", "/api/ask", &host, good_ask.as_bytes());
             let v: Value = serde_json::from_slice(&bytes).unwrap();
             // Black has 45 answers to 炮二平五 (`xqspec moves --moves h2e2`).
-            assert_eq!((got, v["result"]["moves"].as_array().map(Vec::len)), (200, Some(45)), "request {i}: {v}");
+            assert_eq!(
+                (got, v["result"]["moves"].as_array().map(Vec::len)),
+                (200, Some(45)),
+                "request {i}: {v}"
+            );
             good += 1;
         }
     }
@@ -242,16 +378,27 @@ fn a_thousand_requests_good_and_bad_every_good_one_answered_right() {
     let (got, bytes) = http(s.addr, "POST", "/api/ask", &host, good_ask.as_bytes());
     assert_eq!(got, 200, "{}", String::from_utf8_lossy(&bytes));
     // No request wrote a file where the server runs.
-    assert_eq!(std::fs::read_dir(&s.dir).unwrap().count(), 0, "the server wrote into its folder");
+    assert_eq!(
+        std::fs::read_dir(&s.dir).unwrap().count(),
+        0,
+        "the server wrote into its folder"
+    );
 }
 
 #[test]
 fn the_page_is_served_from_the_binary() {
     let s = Server::start("page");
     let host = s.addr.to_string();
-    for (path, has) in [("/", "<script src=\"app.js\">"), ("/app.js", "/api/ask"), ("/app.css", "#board")] {
+    for (path, has) in [
+        ("/", "<script src=\"app.js\">"),
+        ("/app.js", "/api/ask"),
+        ("/app.css", "#board"),
+    ] {
         let (code, bytes) = http(s.addr, "GET", path, &host, b"");
-        assert!(code == 200 && String::from_utf8_lossy(&bytes).contains(has), "{path}: {code}");
+        assert!(
+            code == 200 && String::from_utf8_lossy(&bytes).contains(has),
+            "{path}: {code}"
+        );
     }
 }
 
@@ -259,19 +406,34 @@ fn the_page_is_served_from_the_binary() {
 /// example is answered as shown.
 #[test]
 fn protocol_md_section_9_is_the_server_s_api() {
-    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/PROTOCOL.md")).unwrap();
-    let section = doc.split("## 9. ").nth(1).and_then(|s| s.split("\n## ").next()).unwrap();
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/PROTOCOL.md"),
+    )
+    .unwrap();
+    let section = doc
+        .split("## 9. ")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap();
     let s = Server::start("doc");
     let host = s.addr.to_string();
     let mut routes = 0;
-    for row in section.lines().filter(|l| l.starts_with("| `GET ") || l.starts_with("| `POST ")) {
+    for row in section
+        .lines()
+        .filter(|l| l.starts_with("| `GET ") || l.starts_with("| `POST "))
+    {
         let route = row.split('`').nth(1).unwrap();
         let (method, path) = route.split_once(' ').unwrap();
         let path = path.split('?').next().unwrap();
         // The route exists: the other method is refused as a method, not as a path.
         let other = if method == "GET" { "POST" } else { "GET" };
         let (code, body) = http(s.addr, other, path, &host, b"");
-        assert_eq!(code, 405, "{other} {path}: {}", String::from_utf8_lossy(&body));
+        assert_eq!(
+            code,
+            405,
+            "{other} {path}: {}",
+            String::from_utf8_lossy(&body)
+        );
         let (code, _) = http(s.addr, method, path, &host, b"{}");
         assert_ne!(code, 404, "{route}");
         routes += 1;
@@ -280,10 +442,16 @@ fn protocol_md_section_9_is_the_server_s_api() {
     let (code, _) = http(s.addr, "GET", "/api/nothing", &host, b"");
     assert_eq!(code, 404);
     let lines: Vec<&str> = section.lines().collect();
-    let ask = lines.iter().find_map(|l| l.strip_prefix("POST /api/ask ")).unwrap();
+    let ask = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("POST /api/ask "))
+        .unwrap();
     let shown = lines.iter().find_map(|l| l.strip_prefix("200 ")).unwrap();
     let (code, got) = s.post("/api/ask", &serde_json::from_str(ask).unwrap());
-    assert_eq!((code, got), (200, serde_json::from_str::<Value>(shown).unwrap()));
+    assert_eq!(
+        (code, got),
+        (200, serde_json::from_str::<Value>(shown).unwrap())
+    );
 }
 
 #[test]
@@ -309,13 +477,27 @@ impl Browser {
         let found = |p: &str| Path::new(p).exists();
         let (driver, chromium) = ("/usr/bin/chromedriver", "/usr/bin/chromium");
         if !found(driver) || !found(chromium) {
-            let why = format!("{driver} or {chromium} missing (apt-get install chromium chromium-driver)");
-            assert!(std::env::var_os("XQSPEC_REQUIRE_BROWSER").is_none(), "the browser test is required: {why}");
+            let why = format!(
+                "{driver} or {chromium} missing (apt-get install chromium chromium-driver)"
+            );
+            assert!(
+                std::env::var_os("XQSPEC_REQUIRE_BROWSER").is_none(),
+                "the browser test is required: {why}"
+            );
             eprintln!("skipped: {why}");
             return None;
         }
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(driver).arg(format!("--port={port}")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let until = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect(addr).is_err() {
@@ -326,17 +508,33 @@ impl Browser {
         let caps = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {"binary": chromium, "args": [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", format!("--user-data-dir={}", profile.display())]}}}});
-        let mut b = Browser { driver: child, addr, session: String::new() };
+        let mut b = Browser {
+            driver: child,
+            addr,
+            session: String::new(),
+        };
         let v = b.call("POST", "/session", &caps);
-        b.session = v["sessionId"].as_str().unwrap_or_else(|| panic!("no session: {v}")).to_string();
+        b.session = v["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {v}"))
+            .to_string();
         Some(b)
     }
 
     fn call(&self, method: &str, path: &str, body: &Value) -> Value {
-        let path = if path.starts_with("/session/") || path == "/session" { path.to_string() } else { format!("/session/{}{path}", self.session) };
-        let body = if method == "GET" { Vec::new() } else { body.to_string().into_bytes() };
+        let path = if path.starts_with("/session/") || path == "/session" {
+            path.to_string()
+        } else {
+            format!("/session/{}{path}", self.session)
+        };
+        let body = if method == "GET" {
+            Vec::new()
+        } else {
+            body.to_string().into_bytes()
+        };
         let (_, bytes) = http(self.addr, method, &path, &self.addr.to_string(), &body);
-        let v: Value = serde_json::from_slice(&bytes).unwrap_or_else(|_| panic!("{path}: {}", String::from_utf8_lossy(&bytes)));
+        let v: Value = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| panic!("{path}: {}", String::from_utf8_lossy(&bytes)));
         if v["value"]["error"].is_string() && path != "/session" {
             panic!("{method} {path}: {}", v["value"]);
         }
@@ -344,7 +542,11 @@ impl Browser {
     }
 
     fn script(&self, script: &str, args: Value) -> Value {
-        self.call("POST", "/execute/sync", &json!({"script": script, "args": args}))
+        self.call(
+            "POST",
+            "/execute/sync",
+            &json!({"script": script, "args": args}),
+        )
     }
 
     /// Waits until `condition` (a JavaScript expression) is true; panics with `what` after 15 s.
@@ -354,23 +556,43 @@ impl Browser {
             if self.script(&format!("return !!({condition});"), json!([])) == json!(true) {
                 return;
             }
-            assert!(Instant::now() < until, "waited 15 s for {what} ({condition})");
+            assert!(
+                Instant::now() < until,
+                "waited 15 s for {what} ({condition})"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
 
     fn click(&self, css: &str) {
-        let e = self.call("POST", "/element", &json!({"using": "css selector", "value": css}));
-        let id = e[ELEMENT].as_str().unwrap_or_else(|| panic!("no element {css}: {e}")).to_string();
+        let e = self.call(
+            "POST",
+            "/element",
+            &json!({"using": "css selector", "value": css}),
+        );
+        let id = e[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("no element {css}: {e}"))
+            .to_string();
         self.call("POST", &format!("/element/{id}/click"), &json!({}));
     }
 
     fn text(&self, css: &str) -> String {
-        self.script("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", json!([css])).as_str().unwrap_or_default().to_string()
+        self.script(
+            "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
+            json!([css]),
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
     }
 
     fn size(&self, width: u32, height: u32) {
-        self.call("POST", "/window/rect", &json!({"width": width, "height": height}));
+        self.call(
+            "POST",
+            "/window/rect",
+            &json!({"width": width, "height": height}),
+        );
     }
 
     fn screenshot(&self, path: &Path) {
@@ -382,7 +604,13 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         if !self.session.is_empty() {
-            let _ = http(self.addr, "DELETE", &format!("/session/{}", self.session), &self.addr.to_string(), b"");
+            let _ = http(
+                self.addr,
+                "DELETE",
+                &format!("/session/{}", self.session),
+                &self.addr.to_string(),
+                b"",
+            );
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
@@ -397,11 +625,18 @@ fn base64(text: &str) -> Vec<u8> {
         b'+' => 62,
         _ => 63,
     };
-    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=' && !c.is_ascii_whitespace()).map(value).collect();
+    let digits: Vec<u8> = text
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .map(value)
+        .collect();
     digits
         .chunks(4)
         .flat_map(|c| {
-            let n = c.iter().enumerate().fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+            let n = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
             n.to_be_bytes()[1..c.len()].to_vec()
         })
         .collect()
@@ -416,23 +651,56 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     b.size(1280, 1000);
     b.call("POST", "/url", &json!({"url": s.url()}));
     b.wait("document.body.dataset.readyMs", "the page to be ready");
-    let ready: f64 = b.script("return +document.body.dataset.readyMs;", json!([])).as_f64().unwrap();
+    let ready: f64 = b
+        .script("return +document.body.dataset.readyMs;", json!([]))
+        .as_f64()
+        .unwrap();
     eprintln!("page ready {ready:.0} ms after navigation started (the start position drawn, its legal moves and status asked)");
     assert!(ready < 5_000.0, "the page took {ready} ms");
 
     // A record with a perpetual check, pasted and loaded: the verdict and the ply it ended.
-    b.script("document.getElementById('record-text').value = arguments[0];", json!([PERPETUAL_CHECK_PGN]));
+    b.script(
+        "document.getElementById('record-text').value = arguments[0];",
+        json!([PERPETUAL_CHECK_PGN]),
+    );
     b.click("#record-load");
     b.wait("document.getElementById('end-verdict')", "the adjudication");
     let verdict = b.text("#end-verdict");
-    assert!(verdict.contains("Black wins") && verdict.contains("ended after ply 13"), "{verdict}");
-    assert!(b.text("#end").contains("result.perpetual_check") && b.text("#end").contains("4.1.4"), "{}", b.text("#end"));
-    assert!(b.text("#end").contains("goes on for 2 more plies"), "{}", b.text("#end"));
-    b.wait("document.getElementById('ruling-verdict')", "the ruling of the cycle where the game ended");
-    assert_eq!(b.script("return document.getElementById('ruling-verdict').dataset.verdict;", json!([])), "red_loses");
+    assert!(
+        verdict.contains("Black wins") && verdict.contains("ended after ply 13"),
+        "{verdict}"
+    );
+    assert!(
+        b.text("#end").contains("result.perpetual_check") && b.text("#end").contains("4.1.4"),
+        "{}",
+        b.text("#end")
+    );
+    assert!(
+        b.text("#end").contains("goes on for 2 more plies"),
+        "{}",
+        b.text("#end")
+    );
+    b.wait(
+        "document.getElementById('ruling-verdict')",
+        "the ruling of the cycle where the game ended",
+    );
+    assert_eq!(
+        b.script(
+            "return document.getElementById('ruling-verdict').dataset.verdict;",
+            json!([])
+        ),
+        "red_loses"
+    );
     b.click("#go-end");
-    b.wait("document.getElementById('ply').textContent === '13'", "the page to show ply 13");
-    assert_eq!(b.text("#moves .mv.current"), "车九进一", "the move of ply 13, in Chinese notation");
+    b.wait(
+        "document.getElementById('ply').textContent === '13'",
+        "the page to show ply 13",
+    );
+    assert_eq!(
+        b.text("#moves .mv.current"),
+        "车九进一",
+        "the move of ply 13, in Chinese notation"
+    );
     // The README's picture: the whole page at a laptop's width.
     b.size(1280, 1500);
     b.script("window.scrollTo(0, 0);", json!([]));
@@ -441,22 +709,47 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
 
     // A cycle entered by clicking the board: 长捉 by Red's chariot.
     b.click("#setup summary");
-    b.script("document.getElementById('fen').value = arguments[0];", json!(["5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1"]));
+    b.script(
+        "document.getElementById('fen').value = arguments[0];",
+        json!(["5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1"]),
+    );
     b.click("#fen-form button");
     b.wait("document.getElementById('plies').textContent === '0' && document.querySelector('#points div[data-square=a1]')", "the position");
     for (n, mv) in ["a1b1", "f9f8", "b1a1", "f8f9"].iter().enumerate() {
-        b.wait(&format!("document.getElementById('ply').textContent === '{n}'"), "the move before");
+        b.wait(
+            &format!("document.getElementById('ply').textContent === '{n}'"),
+            "the move before",
+        );
         b.click(&format!("#points div[data-square={}]", &mv[..2]));
-        b.wait(&format!("document.querySelector('#points div[data-square={}].to')", &mv[2..]), "the legal target shown");
+        b.wait(
+            &format!(
+                "document.querySelector('#points div[data-square={}].to')",
+                &mv[2..]
+            ),
+            "the legal target shown",
+        );
         b.click(&format!("#points div[data-square={}]", &mv[2..]));
     }
-    b.wait("document.getElementById('ply').textContent === '4'", "four moves played");
+    b.wait(
+        "document.getElementById('ply').textContent === '4'",
+        "four moves played",
+    );
     b.click("#rule");
     b.wait("document.getElementById('ruling-verdict')", "the ruling");
     let classes = b.script("return [...document.querySelectorAll('#ruling tr[data-class]')].map(r => r.dataset.class);", json!([]));
     assert_eq!(classes, json!(["chase", "idle", "chase", "idle"]));
-    assert_eq!(b.script("return document.getElementById('ruling-verdict').dataset.verdict;", json!([])), "red_must_change");
-    assert!(b.text("#ruling").contains("红方长捉，禁止") && b.text("#ruling").contains("24.3"), "{}", b.text("#ruling"));
+    assert_eq!(
+        b.script(
+            "return document.getElementById('ruling-verdict').dataset.verdict;",
+            json!([])
+        ),
+        "red_must_change"
+    );
+    assert!(
+        b.text("#ruling").contains("红方长捉，禁止") && b.text("#ruling").contains("24.3"),
+        "{}",
+        b.text("#ruling")
+    );
     b.script("window.scrollTo(0, 0);", json!([]));
     b.screenshot(&shots.join("cycle.png"));
 
@@ -465,21 +758,50 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     // their diagrams.
     b.script("document.getElementById('diff-from').value = 'cxa-2011'; document.getElementById('diff-to').value = 'cxa-2020';", json!([]));
     b.click("#diff-form button");
-    b.wait("document.querySelector('#diff ul.changes li')", "the differences of 2011 and 2020");
+    b.wait(
+        "document.querySelector('#diff ul.changes li')",
+        "the differences of 2011 and 2020",
+    );
     let first = b.text("#diff ul.changes li");
-    assert!(first.contains("cxa-2020 4.3") && first.contains("differs (read)"), "{first}");
-    assert!(b.text("#diff").contains("cxa-2011: 98 of its 114 clauses are assumed"), "{}", b.text("#diff"));
-    assert!(b.script("return document.querySelectorAll('#diff .diff-board svg').length;", json!([])).as_u64().unwrap() > 0, "the diagrams of the answers that differ");
+    assert!(
+        first.contains("cxa-2020 4.3") && first.contains("differs (read)"),
+        "{first}"
+    );
+    assert!(
+        b.text("#diff")
+            .contains("cxa-2011: 98 of its 114 clauses are assumed"),
+        "{}",
+        b.text("#diff")
+    );
+    assert!(
+        b.script(
+            "return document.querySelectorAll('#diff .diff-board svg').length;",
+            json!([])
+        )
+        .as_u64()
+        .unwrap()
+            > 0,
+        "the diagrams of the answers that differ"
+    );
     b.script("document.querySelector('#diff details.behaviour').open = true; document.getElementById('diff-section').scrollIntoView();", json!([]));
     b.screenshot(&shots.join("diff.png"));
 
     // Chinese labels, and a phone's width without sideways scrolling.
     b.click("#lang");
-    b.wait("document.querySelector('h1 span').textContent === '裁判台'", "the Chinese labels");
+    b.wait(
+        "document.querySelector('h1 span').textContent === '裁判台'",
+        "the Chinese labels",
+    );
     b.size(390, 844);
     b.script("window.scrollTo(0, 0);", json!([]));
     b.screenshot(&shots.join("phone.png"));
-    let overflow = b.script("return document.documentElement.scrollWidth - window.innerWidth;", json!([])).as_i64().unwrap();
+    let overflow = b
+        .script(
+            "return document.documentElement.scrollWidth - window.innerWidth;",
+            json!([]),
+        )
+        .as_i64()
+        .unwrap();
     let wide = b.script("return [...document.querySelectorAll('body *')].filter(e => !e.closest('.table-wrap') && e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 8);", json!([]));
     assert!(overflow <= 0, "{overflow} px wider than a phone: {wide}");
     eprintln!("screenshots in {}", shots.display());
@@ -492,27 +814,91 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
 fn the_api_shows_the_differences_of_two_rule_sets() {
     let s = Server::start("diff");
     let host = s.addr.to_string();
-    let (code, bytes) = http(s.addr, "GET", "/api/diff?from=cxa-2011&to=cxa-2020", &host, b"");
+    let (code, bytes) = http(
+        s.addr,
+        "GET",
+        "/api/diff?from=cxa-2011&to=cxa-2020",
+        &host,
+        b"",
+    );
     let a: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(code, 200);
     let d = &a["result"]["diff"];
-    assert_eq!((d["from"].as_str(), d["to"].as_str()), (Some("cxa-2011"), Some("cxa-2020")));
-    let change = d["changes"].as_array().unwrap().iter().find(|c| c["clause"] == "draw.natural_limit").expect("the natural limit changes");
-    assert_eq!((change["certainty"].as_str(), change["article_from"].as_str(), change["article_to"].as_str()), (Some("differs_weak"), Some("22.2"), Some("4.2.4")), "{change}");
-    assert!(d["markdown"].as_str().unwrap().starts_with("# Differences: cxa-2011 → cxa-2020"));
-    let b = d["behaviour"].as_array().unwrap().iter().find(|b| b["diagram"].is_string()).expect("a behaviour case with its diagram");
+    assert_eq!(
+        (d["from"].as_str(), d["to"].as_str()),
+        (Some("cxa-2011"), Some("cxa-2020"))
+    );
+    let change = d["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["clause"] == "draw.natural_limit")
+        .expect("the natural limit changes");
+    assert_eq!(
+        (
+            change["certainty"].as_str(),
+            change["article_from"].as_str(),
+            change["article_to"].as_str()
+        ),
+        (Some("differs_weak"), Some("22.2"), Some("4.2.4")),
+        "{change}"
+    );
+    assert!(d["markdown"]
+        .as_str()
+        .unwrap()
+        .starts_with("# Differences: cxa-2011 → cxa-2020"));
+    let b = d["behaviour"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["diagram"].is_string())
+        .expect("a behaviour case with its diagram");
     let diagram = b["diagram"].as_str().unwrap();
-    assert!(d["diagrams"][diagram].as_str().is_some_and(|svg| svg.starts_with("<svg")), "{diagram}");
-    assert!(b["answer_from"]["text"].as_str().is_some_and(|t| !t.contains('{')), "{b}");
+    assert!(
+        d["diagrams"][diagram]
+            .as_str()
+            .is_some_and(|svg| svg.starts_with("<svg")),
+        "{diagram}"
+    );
+    assert!(
+        b["answer_from"]["text"]
+            .as_str()
+            .is_some_and(|t| !t.contains('{')),
+        "{b}"
+    );
     // An overlay's rule set, `+` escaped as a browser writes it.
-    let (code, bytes) = http(s.addr, "GET", "/api/diff?from=cxa-2011&to=cxa-2011%2Bprovincial-2012-open", &host, b"");
+    let (code, bytes) = http(
+        s.addr,
+        "GET",
+        "/api/diff?from=cxa-2011&to=cxa-2011%2Bprovincial-2012-open",
+        &host,
+        b"",
+    );
     let a: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(code, 200);
-    assert!(a["result"]["diff"]["changes"].as_array().unwrap().iter().any(|c| c["clause"] == "draw.natural_limit"), "{a}");
-    let (code, bytes) = http(s.addr, "GET", "/api/diff?from=cxa-2011&to=cxa-2042", &host, b"");
+    assert!(
+        a["result"]["diff"]["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["clause"] == "draw.natural_limit"),
+        "{a}"
+    );
+    let (code, bytes) = http(
+        s.addr,
+        "GET",
+        "/api/diff?from=cxa-2011&to=cxa-2042",
+        &host,
+        b"",
+    );
     let a: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(code, 200);
-    assert!(a["unsupported"]["reason"].as_str().is_some_and(|r| r.contains("cxa-2042")), "{a}");
+    assert!(
+        a["unsupported"]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("cxa-2042")),
+        "{a}"
+    );
     let (code, _) = http(s.addr, "GET", "/api/diff?from=cxa-2011", &host, b"");
     assert_eq!(code, 400);
 }

@@ -73,7 +73,11 @@ pub struct Reply {
 
 impl Reply {
     fn json(status: u16, v: &Value) -> Reply {
-        Reply { status, content_type: "application/json; charset=utf-8", body: v.to_string().into_bytes() }
+        Reply {
+            status,
+            content_type: "application/json; charset=utf-8",
+            body: v.to_string().into_bytes(),
+        }
     }
 
     /// A protocol answer (`result`, `reject`, `unsupported`, `error`): always 200, as
@@ -88,7 +92,11 @@ impl Reply {
     }
 
     fn text(content_type: &'static str, text: &str) -> Reply {
-        Reply { status: 200, content_type, body: text.as_bytes().to_vec() }
+        Reply {
+            status: 200,
+            content_type,
+            body: text.as_bytes().to_vec(),
+        }
     }
 }
 
@@ -158,7 +166,13 @@ impl Desk {
     pub fn new(spec: &Spec) -> Desk {
         let reference = Reference::new(spec);
         let about = reference.about();
-        Desk { spec: spec.clone(), reference, about, suite: xqspec::conform::suite::Suite::embedded(), diffs: Default::default() }
+        Desk {
+            spec: spec.clone(),
+            reference,
+            about,
+            suite: xqspec::conform::suite::Suite::embedded(),
+            diffs: Default::default(),
+        }
     }
 
     /// Answers one request: `method` and `url` (path and query string) as sent, `body` at
@@ -190,7 +204,12 @@ impl Desk {
 
     /// Reads a JSON body into `T` through the input layer (UTF-8, depth, duplicate keys,
     /// unknown fields), then answers it; an unreadable body is a 400 naming where.
-    fn read<T: serde::de::DeserializeOwned>(&self, path: &str, body: &[u8], then: impl FnOnce(T) -> Reply) -> Reply {
+    fn read<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &[u8],
+        then: impl FnOnce(T) -> Reply,
+    ) -> Reply {
         let origin = Origin::named(format!("request body of {path}"));
         let parsed = input::text(body, &origin).and_then(|t| input::json::<T>(t, &origin));
         match parsed {
@@ -200,8 +219,14 @@ impl Desk {
     }
 
     /// The rule set of an edition with an overlay, or the answer saying why there is none.
-    fn ruleset(&self, edition: &str, overlay: Option<&Overlay>) -> Result<std::sync::Arc<RuleSet>, Reply> {
-        self.reference.ruleset(edition, overlay).map_err(|e| Reply::answer(&Answer::unsupported(e)))
+    fn ruleset(
+        &self,
+        edition: &str,
+        overlay: Option<&Overlay>,
+    ) -> Result<std::sync::Arc<RuleSet>, Reply> {
+        self.reference
+            .ruleset(edition, overlay)
+            .map_err(|e| Reply::answer(&Answer::unsupported(e)))
     }
 
     fn rulesets(&self) -> Value {
@@ -214,7 +239,15 @@ impl Desk {
 
     fn ask(&self, b: AskBody) -> Reply {
         let mut imp = &self.reference;
-        Reply::answer(&protocol::answer_ask(&mut imp, &self.about, &b.edition, b.overlay.as_ref(), &b.query, &b.input, "the request"))
+        Reply::answer(&protocol::answer_ask(
+            &mut imp,
+            &self.about,
+            &b.edition,
+            b.overlay.as_ref(),
+            &b.query,
+            &b.input,
+            "the request",
+        ))
     }
 
     /// The position and moves as a FEN and ICCS moves (moves in any notation the grammar
@@ -228,8 +261,10 @@ impl Desk {
         }
         // The position first, so that a bad FEN is answered with its own reject kind.
         let fen = super::fen_text(rs, &b.fen);
-        xqspec::line::after(&rs.vm, &fen, &[]).map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
-        super::iccs_line(rs, &fen, &b.moves).map_err(|e| Reply::answer(&Answer::reject("move.illegal", e)))
+        xqspec::line::after(&rs.vm, &fen, &[])
+            .map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
+        super::iccs_line(rs, &fen, &b.moves)
+            .map_err(|e| Reply::answer(&Answer::reject("move.illegal", e)))
     }
 
     /// `/api/status`: the game status of a record judged up to where the game ended.
@@ -237,7 +272,10 @@ impl Desk {
         let go = || -> Result<Reply, Reply> {
             let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
             let (fen, moves) = self.line_of(&rs, &b)?;
-            Ok(Reply::answer(&record_status(&rs, &StatusQuery { fen, moves })))
+            Ok(Reply::answer(&record_status(
+                &rs,
+                &StatusQuery { fen, moves },
+            )))
         };
         go().unwrap_or_else(|r| r)
     }
@@ -247,10 +285,14 @@ impl Desk {
         let go = || -> Result<Reply, Reply> {
             let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
             let id = b.notation.as_deref().unwrap_or("chinese");
-            let (notation, style) = notation_by_id(id)
-                .ok_or_else(|| Reply::answer(&Answer::unsupported(format!("notation {id} is not one of conformance/vocabulary.yaml's"))))?;
+            let (notation, style) = notation_by_id(id).ok_or_else(|| {
+                Reply::answer(&Answer::unsupported(format!(
+                    "notation {id} is not one of conformance/vocabulary.yaml's"
+                )))
+            })?;
             let (fen, moves) = self.line_of(&rs, &b)?;
-            let line = xqspec::line::line(&rs.vm, &fen, &moves).map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
+            let line = xqspec::line::line(&rs.vm, &fen, &moves)
+                .map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
             let plies: Vec<Value> = line
                 .moves
                 .iter()
@@ -260,7 +302,10 @@ impl Desk {
                     json!({"ply": i + 1, "move": m.iccs(), "text": text, "fen": line.positions[i + 1].to_fen(&rs.vm)})
                 })
                 .collect();
-            Ok(Reply::answer(&Answer::one("line", json!({"fen": fen, "plies": plies}))))
+            Ok(Reply::answer(&Answer::one(
+                "line",
+                json!({"fen": fen, "plies": plies}),
+            )))
         };
         go().unwrap_or_else(|r| r)
     }
@@ -270,13 +315,28 @@ impl Desk {
         let go = || -> Result<Reply, Reply> {
             let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
             let (fen, moves) = self.line_of(&rs, &b)?;
-            let (pos, last_move) = position_after(&rs, &fen, &moves).map_err(|e| Reply::answer(&Answer::reject("move.illegal", e)))?;
+            let (pos, last_move) = position_after(&rs, &fen, &moves)
+                .map_err(|e| Reply::answer(&Answer::reject("move.illegal", e)))?;
             let arrows = b
                 .arrows
                 .iter()
-                .map(|t| Arrow::parse(t).ok_or_else(|| Reply::answer(&Answer::error(format!("arrow `{t}`: write two points, like h2e2 or h2e2:chase")))))
+                .map(|t| {
+                    Arrow::parse(t).ok_or_else(|| {
+                        Reply::answer(&Answer::error(format!(
+                            "arrow `{t}`: write two points, like h2e2 or h2e2:chase"
+                        )))
+                    })
+                })
                 .collect::<Result<Vec<_>, _>>()?;
-            let text = svg(&rs, &pos, &DiagramOptions { last_move, arrows, caption: b.caption.clone() });
+            let text = svg(
+                &rs,
+                &pos,
+                &DiagramOptions {
+                    last_move,
+                    arrows,
+                    caption: b.caption.clone(),
+                },
+            );
             Ok(Reply::text("image/svg+xml", &text))
         };
         go().unwrap_or_else(|r| r)
@@ -295,8 +355,11 @@ impl Desk {
                     xqspec::reference::MAX_RULING_PLIES
                 ))));
             }
-            let j = super::repetition::judge(&rs, fen, moves, b.every_move, true).map_err(|e| Reply::answer(&Answer::reject("ruling", e)))?;
-            let sheet = j.sheet(&rs).map_err(|e| Reply::answer(&Answer::unsupported(e)))?;
+            let j = super::repetition::judge(&rs, fen, moves, b.every_move, true)
+                .map_err(|e| Reply::answer(&Answer::reject("ruling", e)))?;
+            let sheet = j
+                .sheet(&rs)
+                .map_err(|e| Reply::answer(&Answer::unsupported(e)))?;
             Ok(Reply::text("image/svg+xml", &sheet))
         };
         go().unwrap_or_else(|r| r)
@@ -308,7 +371,11 @@ impl Desk {
             Err(r) => r,
             Ok(rs) => match rs.edition.clause(&b.id) {
                 Some(c) => Reply::answer(&Answer::one("clause", self.spec.clause_json(c))),
-                None => Reply::answer(&Answer::unsupported(format!("rule set {} has no clause {}", rs.id(), b.id))),
+                None => Reply::answer(&Answer::unsupported(format!(
+                    "rule set {} has no clause {}",
+                    rs.id(),
+                    b.id
+                ))),
             },
         }
     }
@@ -316,9 +383,17 @@ impl Desk {
     /// `/api/diff?from=A&to=B`: how two rule sets differ, as `xqspec diff --json` says it,
     /// with the report's Markdown and the diagrams of its behaviour cases (file name → SVG).
     fn diff(&self, query: &str) -> Reply {
-        let param = |name: &str| query.split('&').find_map(|kv| kv.strip_prefix(name).and_then(|v| v.strip_prefix('='))).map(percent_decoded);
+        let param = |name: &str| {
+            query
+                .split('&')
+                .find_map(|kv| kv.strip_prefix(name).and_then(|v| v.strip_prefix('=')))
+                .map(percent_decoded)
+        };
         let (Some(from), Some(to)) = (param("from"), param("to")) else {
-            return Reply::refused(400, "/api/diff needs ?from=RULESET&to=RULESET (for example from=cxa-2011&to=cxa-2020)");
+            return Reply::refused(
+                400,
+                "/api/diff needs ?from=RULESET&to=RULESET (for example from=cxa-2011&to=cxa-2020)",
+            );
         };
         let key = (from.clone(), to.clone());
         if let Some(v) = self.diffs.lock().ok().and_then(|m| m.get(&key).cloned()) {
@@ -329,7 +404,12 @@ impl Desk {
             Ok(d) => {
                 let mut v = d.to_json();
                 v["markdown"] = Value::String(d.markdown.clone());
-                v["diagrams"] = Value::Object(d.diagrams.iter().map(|(n, svg)| (n.clone(), Value::String(svg.clone()))).collect());
+                v["diagrams"] = Value::Object(
+                    d.diagrams
+                        .iter()
+                        .map(|(n, svg)| (n.clone(), Value::String(svg.clone())))
+                        .collect(),
+                );
                 if let Ok(mut m) = self.diffs.lock() {
                     m.insert(key, v.clone());
                 }
@@ -350,7 +430,11 @@ impl Desk {
         let (edition, overlay) = match edition.split_once('+') {
             Some((e, o)) => match self.spec.overlay(o) {
                 Some(found) => (e.to_string(), Some(found)),
-                None => return Reply::answer(&Answer::unsupported(format!("rule set {edition}: the spec ships no overlay {o}"))),
+                None => {
+                    return Reply::answer(&Answer::unsupported(format!(
+                        "rule set {edition}: the spec ships no overlay {o}"
+                    )))
+                }
             },
             None => (edition, None),
         };
@@ -368,7 +452,10 @@ impl Desk {
             match entry {
                 records::Entry::Game(g) => {
                     let r = &g.replay;
-                    let start = r.start.as_ref().map_or_else(|| rs.vm.start_position().to_fen(&rs.vm), |p| p.to_fen(&rs.vm));
+                    let start = r.start.as_ref().map_or_else(
+                        || rs.vm.start_position().to_fen(&rs.vm),
+                        |p| p.to_fen(&rs.vm),
+                    );
                     games.push(json!({
                         "number": g.number,
                         "title": r.title,
@@ -378,11 +465,18 @@ impl Desk {
                         "remarks": g.remarks.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
                     }));
                 }
-                records::Entry::NotAGame(n) => not_games.push(json!({"place": n.place.to_string(), "message": n.message})),
+                records::Entry::NotAGame(n) => {
+                    not_games.push(json!({"place": n.place.to_string(), "message": n.message}))
+                }
             }
         }
-        let encoding = file.encoding_note().unwrap_or_else(|| "read as utf-8".into());
-        Reply::answer(&Answer::one("record", json!({"encoding": encoding, "games": games, "not_games": not_games})))
+        let encoding = file
+            .encoding_note()
+            .unwrap_or_else(|| "read as utf-8".into());
+        Reply::answer(&Answer::one(
+            "record",
+            json!({"encoding": encoding, "games": games, "not_games": not_games}),
+        ))
     }
 }
 
@@ -393,7 +487,10 @@ fn percent_decoded(v: &str) -> String {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        let hex = b.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        let hex = b
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
         match (b[i], hex) {
             (b'%', Some(byte)) => {
                 out.push(byte);
@@ -415,10 +512,13 @@ pub fn run(spec: &Spec, a: &WebArgs) -> Result<(), String> {
         return bench(&desk);
     }
     let addr = SocketAddr::new(a.bind, a.port);
-    let server = tiny_http::Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let server =
+        tiny_http::Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let bound = server.server_addr().to_ip().unwrap_or(addr);
     if !a.bind.is_loopback() {
-        eprintln!("warning: listening on {bound}: anyone who can reach this address can use the page");
+        eprintln!(
+            "warning: listening on {bound}: anyone who can reach this address can use the page"
+        );
     }
     println!("xqspec web: http://{bound}/ (stop with Ctrl-C)");
     std::thread::scope(|s| {
@@ -438,25 +538,51 @@ pub fn run(spec: &Spec, a: &WebArgs) -> Result<(), String> {
 /// requests naming this machine as their host are answered: a page elsewhere cannot reach
 /// the server through a name of its own (DNS rebinding).
 fn respond(desk: &Desk, mut rq: tiny_http::Request, loopback: bool) {
-    let host = rq.headers().iter().find(|h| h.field.equiv("Host")).map(|h| h.value.as_str().to_string());
+    let host = rq
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv("Host"))
+        .map(|h| h.value.as_str().to_string());
     let mut body = Vec::new();
     let reply = if loopback && !host.as_deref().is_some_and(local_host) {
         Reply::refused(403, format!("host {}: this server answers requests to this machine only (127.0.0.1, localhost, [::1])", host.as_deref().unwrap_or("(none)")))
     } else if rq.body_length().is_some_and(|n| n > MAX_BODY_BYTES)
-        || rq.as_reader().take(MAX_BODY_BYTES as u64 + 1).read_to_end(&mut body).is_err()
+        || rq
+            .as_reader()
+            .take(MAX_BODY_BYTES as u64 + 1)
+            .read_to_end(&mut body)
+            .is_err()
         || body.len() > MAX_BODY_BYTES
     {
-        Reply::refused(413, format!("the request body is longer than {} MiB (or could not be read)", MAX_BODY_BYTES >> 20))
+        Reply::refused(
+            413,
+            format!(
+                "the request body is longer than {} MiB (or could not be read)",
+                MAX_BODY_BYTES >> 20
+            ),
+        )
     } else {
         let method = rq.method().as_str().to_string();
         let url = rq.url().to_string();
         // A bug costs this request, not the server.
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| desk.handle(&method, &url, &body)))
-            .unwrap_or_else(|_| Reply::refused(500, format!("internal error (panic) answering {method} {url}")))
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            desk.handle(&method, &url, &body)
+        }))
+        .unwrap_or_else(|_| {
+            Reply::refused(
+                500,
+                format!("internal error (panic) answering {method} {url}"),
+            )
+        })
     };
-    let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], reply.content_type.as_bytes()).expect("a valid header");
-    let nosniff = tiny_http::Header::from_bytes(&b"X-Content-Type-Options"[..], &b"nosniff"[..]).expect("a valid header");
-    let response = tiny_http::Response::from_data(reply.body).with_status_code(reply.status).with_header(header).with_header(nosniff);
+    let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], reply.content_type.as_bytes())
+        .expect("a valid header");
+    let nosniff = tiny_http::Header::from_bytes(&b"X-Content-Type-Options"[..], &b"nosniff"[..])
+        .expect("a valid header");
+    let response = tiny_http::Response::from_data(reply.body)
+        .with_status_code(reply.status)
+        .with_header(header)
+        .with_header(nosniff);
     let _ = rq.respond(response);
 }
 
@@ -467,7 +593,10 @@ fn local_host(host: &str) -> bool {
         Some(v6) => v6.split(']').next().unwrap_or(""),
         None => host.rsplit_once(':').map_or(host, |(h, _)| h),
     };
-    matches!(name.to_ascii_lowercase().as_str(), "127.0.0.1" | "localhost" | "::1")
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "127.0.0.1" | "localhost" | "::1"
+    )
 }
 
 /// The longest a request `--bench` times may take on average (issue 35: a ruling or a whole
@@ -479,7 +608,10 @@ fn bench(desk: &Desk) -> Result<(), String> {
     let record = include_str!("bench-game.pgn");
     let time = |what: &str, runs: u32, f: &dyn Fn() -> Reply| -> Result<(), String> {
         let r = f();
-        if r.status != 200 || r.body.starts_with(br#"{"error""#) || r.body.starts_with(br#"{"reject""#) {
+        if r.status != 200
+            || r.body.starts_with(br#"{"error""#)
+            || r.body.starts_with(br#"{"reject""#)
+        {
             return Err(format!("{what}: {}", String::from_utf8_lossy(&r.body)));
         }
         let t = Instant::now();
@@ -489,33 +621,62 @@ fn bench(desk: &Desk) -> Result<(), String> {
         let each = t.elapsed() / runs;
         println!("{what:<52} {:>9.2} ms", each.as_secs_f64() * 1e3);
         if each > BENCH_BOUND {
-            return Err(format!("{what}: {each:?} a request, over the bound of {BENCH_BOUND:?}"));
+            return Err(format!(
+                "{what}: {each:?} a request, over the bound of {BENCH_BOUND:?}"
+            ));
         }
         Ok(())
     };
     let rec = desk.handle("POST", "/api/record", record.as_bytes());
     let v: Value = serde_json::from_slice(&rec.body).map_err(|e| e.to_string())?;
     let game = &v["result"]["record"]["games"][0];
-    let moves: Vec<String> = serde_json::from_value(game["moves"].clone()).map_err(|e| e.to_string())?;
+    let moves: Vec<String> =
+        serde_json::from_value(game["moves"].clone()).map_err(|e| e.to_string())?;
     let body = json!({"edition": "cxa-2020", "fen": game["fen"], "moves": moves}).to_string();
-    println!("a {}-ply game ({}); each request's mean time", moves.len(), game["title"].as_str().unwrap_or("?"));
-    time("page: GET / + app.js + app.css + /api/rulesets", 100, &|| {
-        for p in ["/", "/app.js", "/app.css"] {
-            std::hint::black_box(desk.handle("GET", p, b""));
-        }
-        desk.handle("GET", "/api/rulesets", b"")
+    println!(
+        "a {}-ply game ({}); each request's mean time",
+        moves.len(),
+        game["title"].as_str().unwrap_or("?")
+    );
+    time(
+        "page: GET / + app.js + app.css + /api/rulesets",
+        100,
+        &|| {
+            for p in ["/", "/app.js", "/app.css"] {
+                std::hint::black_box(desk.handle("GET", p, b""));
+            }
+            desk.handle("GET", "/api/rulesets", b"")
+        },
+    )?;
+    time("record read and replayed (/api/record)", 20, &|| {
+        desk.handle("POST", "/api/record", record.as_bytes())
     })?;
-    time("record read and replayed (/api/record)", 20, &|| desk.handle("POST", "/api/record", record.as_bytes()))?;
-    time("whole record adjudicated (/api/status)", 20, &|| desk.handle("POST", "/api/status", body.as_bytes()))?;
+    time("whole record adjudicated (/api/status)", 20, &|| {
+        desk.handle("POST", "/api/status", body.as_bytes())
+    })?;
     let ask = json!({"edition": "cxa-2020", "query": "ruling", "input": {"fen": game["fen"], "moves": moves}}).to_string();
-    time("ruling of the whole line (/api/ask ruling)", 20, &|| desk.handle("POST", "/api/ask", ask.as_bytes()))?;
-    time("move list in Chinese notation (/api/line)", 20, &|| desk.handle("POST", "/api/line", body.as_bytes()))?;
-    time("board at the last ply (/api/board)", 20, &|| desk.handle("POST", "/api/board", body.as_bytes()))?;
+    time("ruling of the whole line (/api/ask ruling)", 20, &|| {
+        desk.handle("POST", "/api/ask", ask.as_bytes())
+    })?;
+    time("move list in Chinese notation (/api/line)", 20, &|| {
+        desk.handle("POST", "/api/line", body.as_bytes())
+    })?;
+    time("board at the last ply (/api/board)", 20, &|| {
+        desk.handle("POST", "/api/board", body.as_bytes())
+    })?;
     // The game above repeats no position at its end: a cycle that does, with a chase.
     let cycle = json!({"edition": "cxa-2020", "query": "ruling", "input": {"fen": "5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1",
         "moves": ["a1b1", "f9f8", "b1a1", "f8f9", "a1b1", "f9f8", "b1a1", "f8f9"]}}).to_string();
-    time("ruling of an 8-ply perpetual chase (/api/ask ruling)", 20, &|| desk.handle("POST", "/api/ask", cycle.as_bytes()))?;
+    time(
+        "ruling of an 8-ply perpetual chase (/api/ask ruling)",
+        20,
+        &|| desk.handle("POST", "/api/ask", cycle.as_bytes()),
+    )?;
     let legal = json!({"edition": "cxa-2020", "query": "legal_moves", "input": {"fen": game["fen"], "moves": moves}}).to_string();
-    time("legal moves at the last ply (/api/ask legal_moves)", 20, &|| desk.handle("POST", "/api/ask", legal.as_bytes()))?;
+    time(
+        "legal moves at the last ply (/api/ask legal_moves)",
+        20,
+        &|| desk.handle("POST", "/api/ask", legal.as_bytes()),
+    )?;
     Ok(())
 }

@@ -20,11 +20,18 @@ fn main() {
         }),
         None => rs.vm.start_position(),
     };
-    let moves: Vec<String> = position.legal_moves(&rs.vm).iter().map(|m| m.iccs()).collect();
+    let moves: Vec<String> = position
+        .legal_moves(&rs.vm)
+        .iter()
+        .map(|m| m.iccs())
+        .collect();
     println!("{} legal moves: {}", moves.len(), moves.join(" "));
 
     let mut suite = Suite::embedded();
     suite.cases.retain(|c| c.query == "validate_fen");
     let reference = Reference::builtin().expect("the built-in spec loads");
-    Harness::new(&reference).suite(suite).edition("cxa-2020").run();
+    Harness::new(&reference)
+        .suite(suite)
+        .edition("cxa-2020")
+        .run();
 }

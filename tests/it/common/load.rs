@@ -27,7 +27,10 @@ pub struct Stopwatch {
 
 impl Stopwatch {
     pub fn start() -> Stopwatch {
-        Stopwatch { cpu: thread_cpu(), wall: Instant::now() }
+        Stopwatch {
+            cpu: thread_cpu(),
+            wall: Instant::now(),
+        }
     }
 
     pub fn seconds(&self) -> f64 {
@@ -53,7 +56,12 @@ fn process_cpu(pid: u32) -> Option<f64> {
 /// CPU it used (read before it is reaped), or of the wall where the system does not say.
 pub fn output_timed(cmd: &mut Command, input: &[u8]) -> (Output, f64) {
     let wall = Instant::now();
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the command starts");
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command starts");
     let pid = child.id();
     let mut stdin = child.stdin.take().unwrap();
     let bytes = input.to_vec();
@@ -67,12 +75,24 @@ pub fn output_timed(cmd: &mut Command, input: &[u8]) -> (Output, f64) {
         v
     });
     let mut stdout = Vec::new();
-    child.stdout.take().unwrap().read_to_end(&mut stdout).unwrap();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_end(&mut stdout)
+        .unwrap();
     let stderr = errs.join().unwrap();
     writer.join().unwrap();
     let cpu = process_cpu(pid);
     let status = child.wait().unwrap();
-    (Output { status, stdout, stderr }, cpu.unwrap_or_else(|| wall.elapsed().as_secs_f64()))
+    (
+        Output {
+            status,
+            stdout,
+            stderr,
+        },
+        cpu.unwrap_or_else(|| wall.elapsed().as_secs_f64()),
+    )
 }
 
 use serde_json::{json, Value};
@@ -82,7 +102,10 @@ pub struct Lcg(pub u64);
 
 impl Lcg {
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
 }
@@ -104,7 +127,12 @@ pub fn swiss_yaml(players: usize, rounds: usize, order: &str) -> String {
         }
         for pair in ids.chunks_exact(2) {
             let result = ["red", "black", "draw"][(rng.next() % 3) as usize];
-            writeln!(s, "  - {{round: {r}, red: P{}, black: P{}, result: {result}}}", pair[0], pair[1]).unwrap();
+            writeln!(
+                s,
+                "  - {{round: {r}, red: P{}, black: P{}, result: {result}}}",
+                pair[0], pair[1]
+            )
+            .unwrap();
         }
     }
     s
@@ -139,7 +167,12 @@ pub fn move_events(plies: usize, max_ms: u64) -> Vec<Value> {
 
 /// The two chariots going back and forth from the start position, `plies` moves (ICCS).
 pub fn shuffle_moves(plies: usize) -> Vec<String> {
-    ["a0a1", "a9a8", "a1a0", "a8a9"].iter().cycle().take(plies).map(|m| m.to_string()).collect()
+    ["a0a1", "a9a8", "a1a0", "a8a9"]
+        .iter()
+        .cycle()
+        .take(plies)
+        .map(|m| m.to_string())
+        .collect()
 }
 
 /// Seconds `f` takes (the best of `runs`).
@@ -156,7 +189,13 @@ pub fn seconds<F: FnMut()>(runs: usize, mut f: F) -> f64 {
 /// Times `run` on the input `prepare` makes of size `n`, `10 n` and `100 n` (the best of
 /// `runs` each; preparing is not timed), prints the times with their ratios (linear: about
 /// 10× and 100×) and returns them in seconds.
-pub fn growth<T>(what: &str, n: usize, runs: usize, mut prepare: impl FnMut(usize) -> T, mut run: impl FnMut(&T)) -> [f64; 3] {
+pub fn growth<T>(
+    what: &str,
+    n: usize,
+    runs: usize,
+    mut prepare: impl FnMut(usize) -> T,
+    mut run: impl FnMut(&T),
+) -> [f64; 3] {
     let t = [n, 10 * n, 100 * n].map(|k| {
         let input = prepare(k);
         seconds(runs, || run(&input))

@@ -29,7 +29,8 @@ pub type Board = [Option<(Side, usize)>; 90];
 
 impl RefRules {
     pub fn new(ed: &Edition) -> RefRules {
-        let kinds_data: data::Kinds = serde_yaml::from_value(ed.clause("pieces.kinds").unwrap().data.clone()).unwrap();
+        let kinds_data: data::Kinds =
+            serde_yaml::from_value(ed.clause("pieces.kinds").unwrap().data.clone()).unwrap();
         let kinds: Vec<String> = kinds_data.kinds.iter().map(|k| k.kind.clone()).collect();
         let royal = kinds_data.kinds.iter().position(|k| k.royal).unwrap();
         let mut programs = vec![Vec::new(); kinds.len()];
@@ -51,8 +52,16 @@ impl RefRules {
                 regions.extend(r.regions);
             }
         }
-        let sk: data::SelfKill = serde_yaml::from_value(ed.clause("check.self_kill").unwrap().data.clone()).unwrap();
-        RefRules { kinds, royal, programs, regions, facing_line, forbid: sk.forbidden_after_move }
+        let sk: data::SelfKill =
+            serde_yaml::from_value(ed.clause("check.self_kill").unwrap().data.clone()).unwrap();
+        RefRules {
+            kinds,
+            royal,
+            programs,
+            regions,
+            facing_line,
+            forbid: sk.forbidden_after_move,
+        }
     }
 
     pub fn board_of(&self, pos: &Position) -> Board {
@@ -71,9 +80,16 @@ impl RefRules {
         r.files[0] <= f && f <= r.files[1] && r.ranks[0] <= rel.rank() && rel.rank() <= r.ranks[1]
     }
 
-    fn variants(sym: Symmetry, v: [i8; 2], b: Option<[i8; 2]>) -> Vec<([i32; 2], Option<[i32; 2]>)> {
+    fn variants(
+        sym: Symmetry,
+        v: [i8; 2],
+        b: Option<[i8; 2]>,
+    ) -> Vec<([i32; 2], Option<[i32; 2]>)> {
         let mut out = Vec::new();
-        let base = ([v[0] as i32, v[1] as i32], b.map(|b| [b[0] as i32, b[1] as i32]));
+        let base = (
+            [v[0] as i32, v[1] as i32],
+            b.map(|b| [b[0] as i32, b[1] as i32]),
+        );
         let rots = |(o, b): ([i32; 2], Option<[i32; 2]>)| {
             let mut xs = vec![(o, b)];
             let mut cur = (o, b);
@@ -110,7 +126,9 @@ impl RefRules {
     pub fn pseudo(&self, b: &Board, side: Side) -> Vec<Move> {
         let mut out = Vec::new();
         for from in Square::all() {
-            let Some((s, k)) = b[from.index()] else { continue };
+            let Some((s, k)) = b[from.index()] else {
+                continue;
+            };
             if s != side {
                 continue;
             }
@@ -121,17 +139,25 @@ impl RefRules {
                     }
                 }
                 let to_ok = |t: Square| ins.to.as_ref().is_none_or(|r| self.in_region(r, side, t));
-                let can = |_: Square, capture: bool| if capture { ins.mode.capture() } else { ins.mode.quiet() };
-                let mut add = |t: Square| {
-                    match b[t.index()] {
-                        None if can(t, false) && to_ok(t) => out.push(Move::new(from, t)),
-                        Some((ts, _)) if ts != side && can(t, true) && to_ok(t) => out.push(Move::new(from, t)),
-                        _ => {}
+                let can = |_: Square, capture: bool| {
+                    if capture {
+                        ins.mode.capture()
+                    } else {
+                        ins.mode.quiet()
                     }
+                };
+                let mut add = |t: Square| match b[t.index()] {
+                    None if can(t, false) && to_ok(t) => out.push(Move::new(from, t)),
+                    Some((ts, _)) if ts != side && can(t, true) && to_ok(t) => {
+                        out.push(Move::new(from, t))
+                    }
+                    _ => {}
                 };
                 if let Some(off) = ins.step.or(ins.leap) {
                     for (o, blk) in Self::variants(ins.symmetry, off, ins.block) {
-                        let Some(t) = Self::at(side, from, o) else { continue };
+                        let Some(t) = Self::at(side, from, o) else {
+                            continue;
+                        };
                         if let Some(bo) = blk {
                             match Self::at(side, from, bo) {
                                 Some(bs) if b[bs.index()].is_none() => {}
@@ -199,7 +225,10 @@ impl RefRules {
     }
 
     fn facing(&self, b: &Board) -> bool {
-        let (Some(r), Some(k)) = (self.royal_of(b, Side::Red), self.royal_of(b, Side::Black)) else { return false };
+        let (Some(r), Some(k)) = (self.royal_of(b, Side::Red), self.royal_of(b, Side::Black))
+        else {
+            return false;
+        };
         let same_file = r.file() == k.file();
         let same_rank = r.rank() == k.rank();
         let applies = match self.facing_line {
@@ -214,9 +243,13 @@ impl RefRules {
         let between: Vec<Square> = Square::all()
             .filter(|s| {
                 if same_file {
-                    s.file() == r.file() && s.rank() > r.rank().min(k.rank()) && s.rank() < r.rank().max(k.rank())
+                    s.file() == r.file()
+                        && s.rank() > r.rank().min(k.rank())
+                        && s.rank() < r.rank().max(k.rank())
                 } else {
-                    s.rank() == r.rank() && s.file() > r.file().min(k.file()) && s.file() < r.file().max(k.file())
+                    s.rank() == r.rank()
+                        && s.file() > r.file().min(k.file())
+                        && s.file() < r.file().max(k.file())
                 }
             })
             .collect();
@@ -236,8 +269,11 @@ impl RefRules {
             .into_iter()
             .filter(|&m| {
                 let n = Self::apply(b, m);
-                let Some(k) = self.royal_of(&n, side) else { return true };
-                !(self.forbid.contains(&Forbidden::OwnRoyalAttacked) && self.attacked(&n, k, side.opponent())
+                let Some(k) = self.royal_of(&n, side) else {
+                    return true;
+                };
+                !(self.forbid.contains(&Forbidden::OwnRoyalAttacked)
+                    && self.attacked(&n, k, side.opponent())
                     || self.forbid.contains(&Forbidden::RoyalsFacing) && self.facing(&n))
             })
             .collect()
@@ -251,7 +287,10 @@ impl RefRules {
         if depth == 1 {
             return moves.len() as u64;
         }
-        moves.iter().map(|&m| self.perft(&Self::apply(b, m), side.opponent(), depth - 1)).sum()
+        moves
+            .iter()
+            .map(|&m| self.perft(&Self::apply(b, m), side.opponent(), depth - 1))
+            .sum()
     }
 
     pub fn kind_names(&self) -> &[String] {
@@ -260,7 +299,12 @@ impl RefRules {
 
     /// Check that the VM's kind order is this generator's.
     pub fn agrees_on_kinds(&self, rules: &Rules) -> bool {
-        rules.kinds().iter().map(|k| k.name.clone()).collect::<Vec<_>>() == self.kinds
+        rules
+            .kinds()
+            .iter()
+            .map(|k| k.name.clone())
+            .collect::<Vec<_>>()
+            == self.kinds
     }
 }
 

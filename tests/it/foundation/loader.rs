@@ -33,20 +33,41 @@ fn derived_editions_inherit_and_override() {
     let e11 = spec.edition("cxa-2011").unwrap();
     let horse = e11.clause("movement.horse").unwrap();
     assert_eq!(horse.inherited_from.as_deref(), Some("cxa-2020"));
-    assert_eq!(horse.provenance.status, xqspec::spec::ProvenanceStatus::Inferred);
+    assert_eq!(
+        horse.provenance.status,
+        xqspec::spec::ProvenanceStatus::Inferred
+    );
     let sk = e11.clause("check.self_kill").unwrap();
     assert_eq!(sk.inherited_from, None);
-    assert_eq!(sk.provenance.status, xqspec::spec::ProvenanceStatus::Secondary);
-    assert_eq!(sk.data, spec.edition("cxa-2020").unwrap().clause("check.self_kill").unwrap().data);
+    assert_eq!(
+        sk.provenance.status,
+        xqspec::spec::ProvenanceStatus::Secondary
+    );
+    assert_eq!(
+        sk.data,
+        spec.edition("cxa-2020")
+            .unwrap()
+            .clause("check.self_kill")
+            .unwrap()
+            .data
+    );
     let e99 = spec.edition("cxa-1999").unwrap();
-    assert_eq!(e99.clause("check.stalemate").unwrap().article.as_deref(), Some("3.2"));
+    assert_eq!(
+        e99.clause("check.stalemate").unwrap().article.as_deref(),
+        Some("3.2")
+    );
     assert_eq!(e99.clause("pieces.setup").unwrap().article, None);
     assert_eq!(e99.clause("movement.horse").unwrap().data_from, "cxa-2020");
 }
 
 #[test]
 fn unknown_field_reports_file_line_column() {
-    let e = with_edit("cxa-2020/board.yaml", "    article: \"1.1\"\n", "    artcle: \"1.1\"\n").unwrap_err();
+    let e = with_edit(
+        "cxa-2020/board.yaml",
+        "    article: \"1.1\"\n",
+        "    artcle: \"1.1\"\n",
+    )
+    .unwrap_err();
     let msg = e.to_string();
     assert!(msg.starts_with("cxa-2020/board.yaml:3:"), "{msg}");
     assert!(msg.contains("unknown field `artcle`"), "{msg}");
@@ -55,25 +76,41 @@ fn unknown_field_reports_file_line_column() {
 #[test]
 fn wrong_type_in_data_is_a_compile_error_at_the_clause() {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/board.yaml").unwrap();
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == "cxa-2020/board.yaml")
+        .unwrap();
     f.1 = f.1.replacen("      files: 9\n", "      files: nine\n", 1);
     let spec = Spec::from_files(files).unwrap();
     let err = xqspec::vm::Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msg = err.to_string();
-    assert!(msg.starts_with("cxa-2020/board.yaml:2:5: clause board.grid: data:"), "{msg}");
+    assert!(
+        msg.starts_with("cxa-2020/board.yaml:2:5: clause board.grid: data:"),
+        "{msg}"
+    );
 }
 
 #[test]
 fn the_vm_compile_step_reports_every_error_each_at_its_clause() {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/board.yaml").unwrap();
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == "cxa-2020/board.yaml")
+        .unwrap();
     f.1 = f.1.replacen("      files: 9\n", "      files: nine\n", 1);
-    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/movement.yaml").unwrap();
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == "cxa-2020/movement.yaml")
+        .unwrap();
     f.1 = f.1.replacen("to: palace", "to: palce", 1);
     let spec = Spec::from_files(files).unwrap();
     let errors = xqspec::vm::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let at: Vec<Option<&str>> = errors.iter().map(|e| e.clause.as_deref()).collect();
-    assert_eq!(at, [Some("board.grid"), Some("movement.general")], "{errors:?}");
+    assert_eq!(
+        at,
+        [Some("board.grid"), Some("movement.general")],
+        "{errors:?}"
+    );
     assert!(errors.iter().all(|e| e.location.line > 0), "{errors:?}");
 }
 
@@ -81,15 +118,37 @@ fn the_vm_compile_step_reports_every_error_each_at_its_clause() {
 fn the_record_table_reports_every_error_of_its_clauses() {
     // Two bad spellings, of two kinds: both errors, not the first alone.
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/notation.yaml").unwrap();
-    f.1 = f.1.replacen("red: {traditional: 傌, variants: [馬]}", "red: {traditional: 傌傌, variants: [馬]}", 1);
-    f.1 = f.1.replacen("black: {traditional: 砲, variants: [包]}", "black: {traditional: 砲, variants: [包包]}", 1);
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == "cxa-2020/notation.yaml")
+        .unwrap();
+    f.1 = f.1.replacen(
+        "red: {traditional: 傌, variants: [馬]}",
+        "red: {traditional: 傌傌, variants: [馬]}",
+        1,
+    );
+    f.1 = f.1.replacen(
+        "black: {traditional: 砲, variants: [包]}",
+        "black: {traditional: 砲, variants: [包包]}",
+        1,
+    );
     let spec = Spec::from_files(files).unwrap();
     let errors = xqspec::vm::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msgs: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(errors.len(), 2, "{msgs:#?}");
-    assert!(msgs.iter().all(|m| m.contains("notation.yaml:") && m.contains("notation.characters")), "{msgs:#?}");
-    assert!(msgs.iter().any(|m| m.contains("`傌傌` is not one character")) && msgs.iter().any(|m| m.contains("`包包` is not one character")), "{msgs:#?}");
+    assert!(
+        msgs.iter()
+            .all(|m| m.contains("notation.yaml:") && m.contains("notation.characters")),
+        "{msgs:#?}"
+    );
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("`傌傌` is not one character"))
+            && msgs
+                .iter()
+                .any(|m| m.contains("`包包` is not one character")),
+        "{msgs:#?}"
+    );
 }
 
 #[test]
@@ -100,19 +159,35 @@ fn duplicate_ids_are_rejected_with_both_places() {
     )
     .unwrap_err();
     let msg = e.to_string();
-    assert!(msg.contains("duplicate clause id") && msg.contains("board.grid"), "{msg}");
+    assert!(
+        msg.contains("duplicate clause id") && msg.contains("board.grid"),
+        "{msg}"
+    );
 }
 
 #[test]
 fn dangling_source_is_rejected() {
-    let e = with_edit("cxa-2020/board.yaml", "source: seed-002", "source: seed-999").unwrap_err();
+    let e = with_edit(
+        "cxa-2020/board.yaml",
+        "source: seed-002",
+        "source: seed-999",
+    )
+    .unwrap_err();
     let msg = e.to_string();
-    assert!(msg.contains("seed-999") && msg.contains("board.grid"), "{msg}");
+    assert!(
+        msg.contains("seed-999") && msg.contains("board.grid"),
+        "{msg}"
+    );
 }
 
 #[test]
 fn dangling_derivation_is_rejected() {
-    let e = with_edit("cxa-2011/edition.yaml", "derives_from: cxa-2020", "derives_from: cxa-2030").unwrap_err();
+    let e = with_edit(
+        "cxa-2011/edition.yaml",
+        "derives_from: cxa-2020",
+        "derives_from: cxa-2030",
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("unknown edition `cxa-2030`"), "{e}");
 }
 
@@ -124,7 +199,11 @@ fn override_without_provenance_is_rejected() {
         "    article: \"3.4\"\n",
     )
     .unwrap_err();
-    assert!(e.to_string().contains("an override must give its own provenance"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("an override must give its own provenance"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -141,7 +220,14 @@ fn every_error_is_reported_not_just_the_first() {
 
 #[test]
 fn malformed_yaml_does_not_panic() {
-    for junk in ["clauses: [", "\u{0}\u{1}", "- - -", "clauses: 3", "id: x", ""] {
+    for junk in [
+        "clauses: [",
+        "\u{0}\u{1}",
+        "- - -",
+        "clauses: 3",
+        "id: x",
+        "",
+    ] {
         let r = with_file("cxa-2020/junk.yaml", junk);
         assert!(r.is_err(), "{junk:?} accepted");
     }
@@ -188,10 +274,20 @@ fn an_overlay_changes_only_the_keys_it_names_and_marks_its_provenance() {
     assert_eq!(ed.id, "cxa-2020+one-move-rounds");
     assert_eq!(ed.derives_from.as_deref(), Some("cxa-2020"));
     let c = ed.clause("play.turns").unwrap();
-    assert_eq!(c.data, serde_yaml::from_str::<serde_yaml::Value>("{first_to_move: red, moves_per_round: 1}").unwrap());
-    assert_eq!(c.provenance.status, xqspec::spec::ProvenanceStatus::Inferred);
+    assert_eq!(
+        c.data,
+        serde_yaml::from_str::<serde_yaml::Value>("{first_to_move: red, moves_per_round: 1}")
+            .unwrap()
+    );
+    assert_eq!(
+        c.provenance.status,
+        xqspec::spec::ProvenanceStatus::Inferred
+    );
     assert_eq!(c.location.line, 6);
-    assert_eq!(ed.clause("movement.horse"), spec.edition("cxa-2020").unwrap().clause("movement.horse"));
+    assert_eq!(
+        ed.clause("movement.horse"),
+        spec.edition("cxa-2020").unwrap().clause("movement.horse")
+    );
     let rules = xqspec::ruleset::RuleSet::of_spec(&spec, "cxa-2020+one-move-rounds").unwrap();
     assert_eq!(rules.vm.moves_per_round(), 1);
 }
@@ -199,13 +295,19 @@ fn an_overlay_changes_only_the_keys_it_names_and_marks_its_provenance() {
 #[test]
 fn a_bad_overlay_is_an_error_at_its_line() {
     let unknown = OVERLAY.replace("clause: play.turns", "clause: play.tempo");
-    let e = with_file("overlays/one-move-rounds.yaml", &unknown).unwrap_err().to_string();
+    let e = with_file("overlays/one-move-rounds.yaml", &unknown)
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("overlays/one-move-rounds.yaml:6:5: clause play.tempo: edition `cxa-2020` has no such clause"), "{e}");
     let shape = OVERLAY.replace("{moves_per_round: 1}", "{moves_per_round: [1]}");
-    let e = with_file("overlays/one-move-rounds.yaml", &shape).unwrap_err().to_string();
+    let e = with_file("overlays/one-move-rounds.yaml", &shape)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains(":6:5: clause play.turns: `moves_per_round` changes shape: it is a number in the edition, the overlay gives a list"), "{e}");
     let new_key = OVERLAY.replace("{moves_per_round: 1}", "{tempo: 1}");
-    let e = with_file("overlays/one-move-rounds.yaml", &new_key).unwrap_err().to_string();
+    let e = with_file("overlays/one-move-rounds.yaml", &new_key)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("`tempo` is not in the clause's data"), "{e}");
     let e = with_file("overlays/one-move-rounds.yaml", "overlay: one-move-rounds\nname: x\nedition: cxa-2020\nprovenance: {status: inferred, source: digest}\nchanges:\n  - clause: play.turns\n    dta: {}\n")
         .unwrap_err()

@@ -27,7 +27,10 @@ fn run(filter: impl Fn(&Entry) -> bool) {
         let got = xqspec::perft::perft(&mut pos, &rules, e.depth);
         ran += 1;
         if got != e.nodes {
-            failures.push(format!("{} depth {}: expected {}, got {got}", e.fen, e.depth, e.nodes));
+            failures.push(format!(
+                "{} depth {}: expected {}, got {got}",
+                e.fen, e.depth, e.nodes
+            ));
         }
     }
     assert!(ran > 0, "no perft entry selected");
@@ -77,9 +80,18 @@ fn perft_within_a_budget_counts_every_ply_and_stops_at_the_budget() {
     let rules = Rules::builtin("cxa-2020").unwrap();
     // Depth 3 from the start visits 44 + 1,920 + 79,666 positions.
     let visits = 44 + 1920 + 79666;
-    assert_eq!(perft_within(&mut rules.start_position(), &rules, 3, visits), Ok(79666));
-    assert_eq!(perft_within(&mut rules.start_position(), &rules, 3, visits - 1), Err(BudgetExhausted { budget: visits - 1 }));
-    assert_eq!(perft_within(&mut rules.start_position(), &rules, 0, 0), Ok(1));
+    assert_eq!(
+        perft_within(&mut rules.start_position(), &rules, 3, visits),
+        Ok(79666)
+    );
+    assert_eq!(
+        perft_within(&mut rules.start_position(), &rules, 3, visits - 1),
+        Err(BudgetExhausted { budget: visits - 1 })
+    );
+    assert_eq!(
+        perft_within(&mut rules.start_position(), &rules, 0, 0),
+        Ok(1)
+    );
     // The position is left as it was, budget spent or not.
     let mut pos = rules.start_position();
     let before = pos.to_fen(&rules);

@@ -25,7 +25,13 @@ fn walk(rules: &Rules, reference: &RefRules, start: Position, choices: &[u16]) {
         assert_eq!(fast, slow, "legal moves differ in {}", pos.to_fen(rules));
         // Status agrees with the move count.
         let status = pos.status(rules);
-        assert_eq!(fast.is_empty(), matches!(status, xqspec::vm::Status::Checkmate | xqspec::vm::Status::Stalemate));
+        assert_eq!(
+            fast.is_empty(),
+            matches!(
+                status,
+                xqspec::vm::Status::Checkmate | xqspec::vm::Status::Stalemate
+            )
+        );
         if fast.is_empty() {
             break;
         }
@@ -40,9 +46,18 @@ fn walk(rules: &Rules, reference: &RefRules, start: Position, choices: &[u16]) {
             let before = pos.clone();
             let u = pos.make(rules, m);
             // No generated move leaves the mover's own general attackable or facing.
-            assert!(!pos.is_self_kill_for(rules, side), "{m} is a self-kill in {}", before.to_fen(rules));
+            assert!(
+                !pos.is_self_kill_for(rules, side),
+                "{m} is a self-kill in {}",
+                before.to_fen(rules)
+            );
             pos.unmake(rules, m, u);
-            assert_eq!(pos, before, "make/unmake of {m} did not restore {}", before.to_fen(rules));
+            assert_eq!(
+                pos,
+                before,
+                "make/unmake of {m} did not restore {}",
+                before.to_fen(rules)
+            );
         }
         let m = fast[c as usize % fast.len()];
         pos.play(rules, m).unwrap();
@@ -104,7 +119,11 @@ proptest! {
 #[test]
 fn fen_counters_and_alternates() {
     let (rules, _) = setup();
-    let p = Position::from_fen(&rules, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 12 30").unwrap();
+    let p = Position::from_fen(
+        &rules,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 12 30",
+    )
+    .unwrap();
     assert_eq!(p.halfmove_clock(), 12);
     assert_eq!(p.fullmove_number(), 30);
     assert_eq!(p.side_to_move(), xqspec::board::Side::Black);
@@ -138,13 +157,19 @@ fn illegal_moves_say_why() {
     use xqspec::vm::IllegalReason::*;
     let (rules, _) = setup();
     let pos = rules.start_position();
-    let why = |m: &str| pos.check_move(&rules, Move::parse_iccs(m).unwrap()).unwrap_err().reason;
+    let why = |m: &str| {
+        pos.check_move(&rules, Move::parse_iccs(m).unwrap())
+            .unwrap_err()
+            .reason
+    };
     assert_eq!(why("e5e6"), NoPiece);
     assert_eq!(why("e6e5"), NotYourPiece);
     assert_eq!(why("a0a5"), NotAMove);
     // The horse on e4 is alone between the generals: leaving the file is a self-kill.
     let pinned = Position::from_fen(&rules, "4k4/9/9/9/9/4N4/9/9/9/4K4 w - - 0 1").unwrap();
-    let e = pinned.check_move(&rules, Move::parse_iccs("e4d6").unwrap()).unwrap_err();
+    let e = pinned
+        .check_move(&rules, Move::parse_iccs("e4d6").unwrap())
+        .unwrap_err();
     assert_eq!(e.reason, SelfKill);
     let mut p2 = pinned.clone();
     assert!(p2.play(&rules, Move::parse_iccs("e4d6").unwrap()).is_err());

@@ -11,12 +11,21 @@ use super::reference::RefRules;
 /// The built-in spec with one textual edit to one cxa-2020 file.
 fn variant(file: &str, from: &str, to: &str) -> (Rules, RefRules) {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == file).unwrap_or_else(|| panic!("no spec file {file}"));
-    assert!(f.1.contains(from), "{file} does not contain the text to edit:\n{from}");
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == file)
+        .unwrap_or_else(|| panic!("no spec file {file}"));
+    assert!(
+        f.1.contains(from),
+        "{file} does not contain the text to edit:\n{from}"
+    );
     f.1 = f.1.replace(from, to);
     let spec = Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"));
     let ed = spec.edition("cxa-2020").unwrap();
-    (Rules::of_edition(ed).unwrap_or_else(|e| panic!("edited spec compiles: {e}")), RefRules::new(ed))
+    (
+        Rules::of_edition(ed).unwrap_or_else(|e| panic!("edited spec compiles: {e}")),
+        RefRules::new(ed),
+    )
 }
 
 fn builtin() -> (Rules, RefRules) {
@@ -38,7 +47,10 @@ fn agree(rules: &Rules, reference: &RefRules, fen: &str, depth: u32) -> u64 {
     let mut pos = Position::from_fen(rules, fen).unwrap();
     let fast = xqspec::perft::perft(&mut pos, rules, depth);
     let slow = reference.perft(&reference.board_of(&pos), pos.side_to_move(), depth);
-    assert_eq!(fast, slow, "VM and reference disagree on {fen} depth {depth}");
+    assert_eq!(
+        fast, slow,
+        "VM and reference disagree on {fen} depth {depth}"
+    );
     fast
 }
 
@@ -59,13 +71,20 @@ fn horse_without_blocking_point() {
     assert_eq!(after.len(), 46);
     assert!(after.contains(&"b0d1".to_string()) && after.contains(&"h0f1".to_string()));
     assert!(!before.contains(&"b0d1".to_string()));
-    assert_eq!(agree(&rules, &reference, START, 3), xqspec::perft::perft(&mut rules.start_position(), &rules, 3));
+    assert_eq!(
+        agree(&rules, &reference, START, 3),
+        xqspec::perft::perft(&mut rules.start_position(), &rules, 3)
+    );
     assert_ne!(agree(&rules, &reference, START, 2), 1920);
 }
 
 #[test]
 fn soldier_sideways_before_the_river() {
-    let (rules, reference) = variant("cxa-2020/movement.yaml", "          from: beyond_river\n", "");
+    let (rules, reference) = variant(
+        "cxa-2020/movement.yaml",
+        "          from: beyond_river\n",
+        "",
+    );
     let after = moves(&rules, START);
     // Five soldiers: three gain two sideways steps, the two on the edge files one each.
     assert_eq!(after.len(), 44 + 8);
@@ -77,7 +96,11 @@ fn soldier_sideways_before_the_river() {
 fn elephant_allowed_to_cross() {
     let fen = "3k5/9/9/9/9/2B6/9/9/9/4K4 w - - 0 1";
     let (base, _) = builtin();
-    let (rules, reference) = variant("cxa-2020/movement.yaml", "          block: [1, 1]\n          symmetry: rotate\n          to: own_half\n", "          block: [1, 1]\n          symmetry: rotate\n");
+    let (rules, reference) = variant(
+        "cxa-2020/movement.yaml",
+        "          block: [1, 1]\n          symmetry: rotate\n          to: own_half\n",
+        "          block: [1, 1]\n          symmetry: rotate\n",
+    );
     let before = moves(&base, fen);
     let after = moves(&rules, fen);
     assert!(!before.contains(&"c4e6".to_string()));
@@ -91,7 +114,11 @@ fn facing_generals_allowed_when_the_rule_is_dropped() {
     // Red's general on d0 may step to e0, facing Black's on e9, only without the rule.
     let fen = "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
     let (base, _) = builtin();
-    let (rules, reference) = variant("cxa-2020/check.yaml", "        - royals_facing           # movement.generals_facing\n", "");
+    let (rules, reference) = variant(
+        "cxa-2020/check.yaml",
+        "        - royals_facing           # movement.generals_facing\n",
+        "",
+    );
     let m = Move::parse_iccs("d0e0").unwrap();
     assert!(!Position::from_fen(&base, fen).unwrap().is_legal(&base, m));
     assert!(Position::from_fen(&rules, fen).unwrap().is_legal(&rules, m));
@@ -100,24 +127,39 @@ fn facing_generals_allowed_when_the_rule_is_dropped() {
 
 #[test]
 fn cannon_with_two_screens() {
-    let (rules, reference) = variant("cxa-2020/movement.yaml", "          screens: 1\n", "          screens: 2\n");
+    let (rules, reference) = variant(
+        "cxa-2020/movement.yaml",
+        "          screens: 1\n",
+        "          screens: 2\n",
+    );
     // From the start the cannon on b2 takes the horse on b9 over one screen (b7); with two
     // screens required it cannot.
     let (base, _) = builtin();
     assert!(moves(&base, START).contains(&"b2b9".to_string()));
     assert!(!moves(&rules, START).contains(&"b2b9".to_string()));
     agree(&rules, &reference, START, 3);
-    agree(&rules, &reference, "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1", 2);
+    agree(
+        &rules,
+        &reference,
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        2,
+    );
 }
 
 #[test]
 fn unknown_region_is_a_spec_error_at_the_clause() {
     let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == "cxa-2020/movement.yaml").unwrap();
+    let f = files
+        .iter_mut()
+        .find(|(p, _)| p == "cxa-2020/movement.yaml")
+        .unwrap();
     f.1 = f.1.replacen("to: palace", "to: palce", 1);
     let spec = Spec::from_files(files).unwrap();
     let err = Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msg = err.to_string();
-    assert!(msg.contains("movement.general") && msg.contains("palce"), "{msg}");
+    assert!(
+        msg.contains("movement.general") && msg.contains("palce"),
+        "{msg}"
+    );
     assert!(msg.starts_with("cxa-2020/movement.yaml:2:"), "{msg}");
 }
