@@ -338,15 +338,14 @@ impl Desk {
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            let text = svg(
-                &rs,
-                &pos,
-                &DiagramOptions {
-                    last_move,
-                    arrows,
-                    caption: b.caption.clone(),
-                },
-            );
+            let opts = DiagramOptions {
+                last_move,
+                arrows,
+                caption: b.caption.clone(),
+            };
+            opts.check()
+                .map_err(|e| Reply::answer(&Answer::unsupported(e)))?;
+            let text = svg(&rs, &pos, &opts);
             Ok(Reply::text("image/svg+xml", &text))
         };
         go().unwrap_or_else(|r| r)
