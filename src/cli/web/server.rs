@@ -113,59 +113,111 @@ pub const LIMITS: Limits = Limits {
 };
 
 impl Limits {
-    /// Each bound as a row of PROTOCOL.md §9's table: name, value, what happens beyond.
-    pub fn rows(&self) -> Vec<(&'static str, String, &'static str)> {
+    /// Each bound as a row of PROTOCOL.md §9's table: name, value, what it bounds, what
+    /// happens beyond it.
+    pub fn rows(&self) -> Vec<[String; 4]> {
         let secs = |d: Duration| format!("{} s", d.as_secs());
         let bytes = |n: usize| match n {
             n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
             n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
             n => format!("{n} bytes"),
         };
-        vec![
+        let shed = "`503` with `Retry-After`";
+        [
             (
                 "connections",
                 self.connections.to_string(),
-                "`503` with `Retry-After`, closed",
+                "connections open at once",
+                "`503` with `Retry-After`, then closed",
             ),
             (
                 "requests",
                 self.requests.to_string(),
-                "`503` with `Retry-After`",
+                "requests in progress at once, over all connections",
+                shed,
             ),
             (
                 "workers",
                 self.workers.to_string(),
+                "answers computed at once",
                 "the request waits in the queue",
             ),
-            ("queue", self.queue.to_string(), "`503` with `Retry-After`"),
+            (
+                "queue",
+                self.queue.to_string(),
+                "requests read and waiting for a worker",
+                shed,
+            ),
             (
                 "head_bytes",
                 bytes(self.head_bytes),
-                "`431` (HTTP/2: the stream refused)",
+                "a request's line and headers (HTTP/2: its header list)",
+                "`431`",
             ),
-            ("headers", self.headers.to_string(), "`431`"),
-            ("body_bytes", bytes(self.body_bytes), "`413`"),
+            (
+                "headers",
+                self.headers.to_string(),
+                "header fields of a request",
+                "`431`",
+            ),
+            (
+                "body_bytes",
+                bytes(self.body_bytes),
+                "a request's body",
+                "`413`",
+            ),
             (
                 "bytes_in_flight",
                 bytes(self.bytes_in_flight),
-                "`503` with `Retry-After`",
+                "bodies read and answers not yet written, over all requests",
+                shed,
             ),
-            ("head_time", secs(self.head_time), "the connection closed"),
-            ("body_idle", secs(self.body_idle), "`408`"),
-            ("request_time", secs(self.request_time), "`408`"),
+            (
+                "head_time",
+                secs(self.head_time),
+                "to send a request's head (also: a kept-alive connection's idle time)",
+                "the connection closed",
+            ),
+            (
+                "body_idle",
+                secs(self.body_idle),
+                "a body without a byte",
+                "`408`",
+            ),
+            (
+                "request_time",
+                secs(self.request_time),
+                "from a request's head to its answer",
+                "`408`",
+            ),
             (
                 "write_stall",
                 secs(self.write_stall),
+                "an answer's bytes waiting for the client to take them",
                 "the connection closed",
             ),
-            ("idle", secs(self.idle), "the connection closed"),
+            (
+                "idle",
+                secs(self.idle),
+                "a connection without a byte either way (HTTP/2, a preface left unfinished)",
+                "the connection closed",
+            ),
             (
                 "h2_streams",
                 self.h2_streams.to_string(),
-                "the stream refused (HTTP/2 `REFUSED_STREAM`)",
+                "streams open at once on one HTTP/2 connection",
+                "the stream refused",
             ),
-            ("retry_after_secs", self.retry_after_secs.to_string(), "—"),
+            (
+                "retry_after_secs",
+                self.retry_after_secs.to_string(),
+                "the `Retry-After` of a `503`, in seconds",
+                "—",
+            ),
         ]
+        .into_iter()
+        .map(|(n, v, what, beyond)| [format!("`{n}`"), v, what.to_string(), beyond.to_string()])
+        .collect()
     }
 }
 
