@@ -443,7 +443,7 @@ fn the_host_is_checked_exactly_and_only_once() {
     assert!(json_body(&two)["error"]["message"]
         .to_string()
         .contains("2 Host header fields"));
-    let two = ask(&format!("Host: localhost\r\nHost: evil.example\r\n"));
+    let two = ask("Host: localhost\r\nHost: evil.example\r\n");
     assert_eq!(status(&two), Some(400));
     assert_eq!(status(&ask("")), Some(400));
     // An absolute-form target names its host too.
