@@ -450,6 +450,17 @@ fn json_refusal(r: Response<Body>) -> Response<Body> {
     response(Reply::refused(r.status().as_u16(), message), None)
 }
 
+/// The refusal of a request that would take the bytes in flight past their bound.
+fn over_budget() -> Reply {
+    Reply::refused(
+        503,
+        format!(
+            "the server holds {} MiB of requests and answers, its bound: try again shortly",
+            LIMITS.bytes_in_flight >> 20
+        ),
+    )
+}
+
 fn body_too_long() -> String {
     format!(
         "the request body is longer than {} MiB (its bound)",
@@ -523,16 +534,7 @@ async fn answer(State(app): State<Arc<App>>, request: Request) -> Response<Body>
     let n = reply.body.len().min(u32::MAX as usize) as u32;
     match app.bytes.clone().try_acquire_many_owned(n) {
         Ok(permit) => response(reply, Some(permit)),
-        Err(_) => response(
-            Reply::refused(
-                503,
-                format!(
-                    "the server holds {} MiB of requests and answers, its bound: try again shortly",
-                    LIMITS.bytes_in_flight >> 20
-                ),
-            ),
-            None,
-        ),
+        Err(_) => response(over_budget(), None),
     }
 }
 
@@ -542,15 +544,6 @@ async fn read_body(
     mut body: Body,
     budget: &Arc<Semaphore>,
 ) -> Result<(Vec<u8>, OwnedSemaphorePermit), Reply> {
-    let over_budget = || {
-        Reply::refused(
-            503,
-            format!(
-                "the server holds {} MiB of requests and answers, its bound: try again shortly",
-                LIMITS.bytes_in_flight >> 20
-            ),
-        )
-    };
     let mut held = budget
         .clone()
         .try_acquire_many_owned(0)
