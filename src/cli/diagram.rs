@@ -41,15 +41,13 @@ pub fn run(ruleset: &RuleSet, a: &BoardArgs) -> Result<(), String> {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let text = svg(
-        ruleset,
-        &pos,
-        &DiagramOptions {
-            last_move,
-            arrows,
-            caption: a.caption.clone(),
-        },
-    );
+    let opts = DiagramOptions {
+        last_move,
+        arrows,
+        caption: a.caption.clone(),
+    };
+    opts.check()?;
+    let text = svg(ruleset, &pos, &opts);
     match &a.svg {
         Some(path) => {
             std::fs::write(path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
