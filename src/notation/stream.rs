@@ -221,24 +221,18 @@ impl Reader<'_> {
     }
 }
 
-/// Reads into `carry` until it holds `want` bytes or the file ends.
+/// Reads into `carry` until it holds `want` bytes or the file ends. The buffer grows with
+/// what is read (never to `want` ahead of it): a small file keeps a small buffer.
 fn fill(open: &mut Open, want: usize) -> Result<(), String> {
-    while open.carry.len() < want && !open.eof {
-        let have = open.carry.len();
-        let take = (want - have).clamp(64 << 10, 1 << 20);
-        open.carry.resize(have + take, 0);
-        match open.file.read(&mut open.carry[have..]) {
-            Ok(0) => {
-                open.carry.truncate(have);
-                open.eof = true;
-            }
-            Ok(n) => open.carry.truncate(have + n),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => open.carry.truncate(have),
-            Err(e) => {
-                open.carry.truncate(have);
-                return Err(format!("cannot read: {e}"));
-            }
-        }
+    let have = open.carry.len();
+    if have >= want || open.eof {
+        return Ok(());
+    }
+    let asked = (want - have) as u64;
+    match (&mut open.file).take(asked).read_to_end(&mut open.carry) {
+        Ok(n) if (n as u64) < asked => open.eof = true,
+        Ok(_) => {}
+        Err(e) => return Err(format!("cannot read: {e}")),
     }
     Ok(())
 }
@@ -280,7 +274,10 @@ fn next_piece(open: &mut Open, path: &Path, opts: &Options) -> Result<(RecordFil
         }
     };
     let rest = open.carry.split_off(cut);
-    let bytes = std::mem::replace(&mut open.carry, rest);
+    let mut bytes = std::mem::replace(&mut open.carry, rest);
+    // A piece keeps what it holds, not the room it was read into: the window counts its
+    // length, and thousands of small files would otherwise each keep a read buffer.
+    bytes.shrink_to_fit();
     let last = open.eof && open.carry.is_empty();
     let piece = records::piece(path, bytes, opts.encoding, open.base);
     open.started = true;
