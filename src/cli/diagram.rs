@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use xqspec::diagram::{position_after, svg, Arrow, DiagramOptions};
+use xqspec::output::Outputs;
 use xqspec::ruleset::RuleSet;
 
 /// Options of `xqspec board`.
@@ -30,7 +31,11 @@ pub struct BoardArgs {
 }
 
 /// Runs `xqspec board` under `ruleset`.
-pub fn run(ruleset: &RuleSet, a: &BoardArgs) -> Result<(), String> {
+pub fn run(ruleset: &RuleSet, a: &BoardArgs, mut outputs: Outputs) -> Result<(), String> {
+    let file = match &a.svg {
+        Some(path) => Some(outputs.claim(path, "--svg").map_err(|e| e.to_string())?),
+        None => None,
+    };
     let (pos, last_move) = position_after(ruleset, &a.fen, &a.moves)?;
     let arrows = a
         .arrow
@@ -50,10 +55,10 @@ pub fn run(ruleset: &RuleSet, a: &BoardArgs) -> Result<(), String> {
             caption: a.caption.clone(),
         },
     );
-    match &a.svg {
-        Some(path) => {
-            std::fs::write(path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
-            println!("wrote {}", path.display());
+    match &file {
+        Some(f) => {
+            f.write(text.as_bytes()).map_err(|e| e.to_string())?;
+            println!("wrote {}", f.path().display());
         }
         None => print!("{text}"),
     }

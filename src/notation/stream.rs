@@ -34,8 +34,8 @@ use crate::vm::Rules;
 pub struct Options {
     /// The files' encoding; detected piece by piece when `None`.
     pub encoding: Option<&'static Encoding>,
-    /// Threads of a pool of its own; `None` runs on the current rayon pool (all cores,
-    /// or `RAYON_NUM_THREADS`).
+    /// Threads of a pool of its own (from 1 to [`max_threads`], taken into that range);
+    /// `None` runs on the current rayon pool (all cores, or `RAYON_NUM_THREADS`).
     pub threads: Option<usize>,
     /// About how many bytes a piece holds (a game longer than this is one piece).
     pub piece_bytes: usize,
@@ -98,6 +98,40 @@ pub enum Found<W> {
     },
 }
 
+/// Threads a stream may be given per core of the machine ([`max_threads`]).
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most threads a stream runs on: [`THREADS_PER_CORE`] per core of this machine.
+/// Replay is bound by the processor, so threads beyond the cores only take turns on them,
+/// and each costs a stack and a replayer of its own before any game is read (3,000 took
+/// half a minute to start on a 2-core machine); a few per core leave room for a machine
+/// busy with other work.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()) * THREADS_PER_CORE
+}
+
+/// A number of threads asked for (`--threads N`), refused with the reason when it is 0 or
+/// more than [`max_threads`].
+pub fn check_threads(n: usize) -> Result<usize, String> {
+    let most = max_threads();
+    if n == 0 {
+        return Err("at least 1 thread replays the games".into());
+    }
+    if n > most {
+        return Err(format!(
+            "at most {most}: {THREADS_PER_CORE} per core of this machine ({} cores); replay is bound by the processor, so more threads only take turns on the cores, and each costs time and memory to start",
+            most / THREADS_PER_CORE
+        ));
+    }
+    Ok(n)
+}
+
+/// The least a unit counts for in a window's bytes: a small file costs more than its
+/// bytes (its path, its decoded text, what was found in it), so that a window of small
+/// files holds a bounded number of them (4 MiB / 16 KiB = 256), and memory does not grow
+/// with their number.
+const UNIT_BYTES: usize = 16 << 10;
+
 /// Windows being replayed at once, besides the one the sink is given.
 const WINDOWS_IN_FLIGHT: usize = 2;
 
@@ -149,9 +183,9 @@ impl Reader<'_> {
     fn window(&mut self) -> Vec<Unit> {
         let mut units = Vec::new();
         let mut bytes = 0;
-        while bytes < self.opts.window_bytes && units.len() < 4096 {
+        while bytes < self.opts.window_bytes {
             let Some(u) = self.unit() else { break };
-            bytes += u.bytes();
+            bytes += u.bytes().max(UNIT_BYTES);
             units.push(u);
         }
         units
@@ -346,7 +380,7 @@ pub fn stream<V, W>(
 {
     let pool = opts.threads.and_then(|n| {
         rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
+            .num_threads(n.clamp(1, max_threads()))
             .build()
             .ok()
     });
