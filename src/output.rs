@@ -43,6 +43,15 @@ impl fmt::Display for OutputError {
 
 impl std::error::Error for OutputError {}
 
+/// Refusals as a command says them: one a line.
+pub fn said(errors: &[OutputError]) -> String {
+    errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn refused(path: &Path, message: impl Into<String>) -> OutputError {
     OutputError {
         path: path.to_path_buf(),

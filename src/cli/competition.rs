@@ -12,7 +12,8 @@ pub struct StandingsArgs {
     /// Print the standings as the `standings` query's JSON answer object.
     #[arg(long)]
     pub json: bool,
-    /// Also write the crosstable and the ranking as Markdown tables to this file.
+    /// Also write the crosstable and the ranking as Markdown tables to this file (never over
+    /// the tournament file or another file the command reads).
     #[arg(long, value_name = "FILE.md")]
     pub report: Option<PathBuf>,
     /// The rule set (default: the file's `edition`, with its `overlay`, else cxa-2020).

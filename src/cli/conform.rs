@@ -68,7 +68,9 @@ pub struct ConformArgs {
     /// the slowest answer).
     #[arg(long)]
     pub quiet: bool,
-    /// Also write a Markdown report to this file.
+    /// Also write a Markdown report to this file, and the positions of the cases that did
+    /// not pass into `FILE-diagrams/` beside it. Like every file the run writes, it is
+    /// claimed before the run: never a file it reads, never another output.
     #[arg(long, value_name = "FILE.md")]
     pub report: Option<PathBuf>,
     /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
@@ -80,7 +82,8 @@ pub struct ConformArgs {
     pub write_known_failures: Option<PathBuf>,
     /// Run against this known-failures file (any failure of a listed case counts as known)
     /// and rewrite its `answer:`s from the answers now given, keeping its header comment,
-    /// order and reasons; entries whose cases pass are removed.
+    /// order and reasons; entries whose cases pass are removed (the one file a command
+    /// rewrites in place, on purpose).
     #[arg(long, value_name = "FILE", conflicts_with = "known_failures")]
     pub update_known_failures: Option<PathBuf>,
 }

@@ -17,7 +17,8 @@ pub struct BoardArgs {
     /// Moves (ICCS) played from the position first; the last one is marked.
     #[arg(long, num_args = 0..)]
     pub moves: Vec<String>,
-    /// Write the SVG to this file instead of printing it.
+    /// Write the SVG to this file instead of printing it (never over a file the command
+    /// reads: --overlay, a file of --spec).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// An arrow from one point to another (`h2e2`, `h2-e2`, `h2e2:chase` with a label); repeatable.

@@ -33,7 +33,8 @@ pub struct RulingArgs {
     #[arg(long)]
     pub every_move: bool,
     /// Also draw the judged cycle as one SVG sheet: the position where it starts, then the
-    /// board after every move judged, the move framed and each chase drawn as an arrow.
+    /// board after every move judged, the move framed and each chase drawn as an arrow
+    /// (never over the record or another file the command reads).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<std::path::PathBuf>,
     /// The rule set: cxa-1999, cxa-2011, cxa-2020, axf (or EDITION+OVERLAY).

@@ -74,15 +74,8 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
     // A folder holding files this command did not write is refused before anything is
     // computed.
     if a.write {
-        xqspec::output::OwnedDir::check(&a.dir, xqspec::report::WRITER, a.force).map_err(
-            |errors| {
-                errors
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            },
-        )?;
+        xqspec::output::OwnedDir::check(&a.dir, xqspec::report::WRITER, a.force)
+            .map_err(|e| xqspec::output::said(&e))?;
     }
     let spec = load_spec(spec_dir)?;
     let suite = load_suite(a.cases.as_deref())?;

@@ -244,15 +244,8 @@ pub fn write(
     outputs: &mut crate::output::Outputs,
     force: bool,
 ) -> Result<Vec<String>, String> {
-    let plan = crate::output::OwnedDir::plan(outputs, root, &g.files, WRITER, force).map_err(
-        |errors| {
-            errors
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\n")
-        },
-    )?;
+    let plan = crate::output::OwnedDir::plan(outputs, root, &g.files, WRITER, force)
+        .map_err(|e| crate::output::said(&e))?;
     plan.apply().map_err(|e| e.to_string())
 }
 

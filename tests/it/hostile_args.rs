@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use super::hostile_files::{temp, xqspec_in};
+use super::hostile_files::{copy_spec, temp, xqspec_in};
 
 const GAME: &str = "[Event \"a\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n";
 
@@ -91,15 +91,10 @@ fn options_that_would_do_nothing_are_refused() {
 fn an_argument_that_is_not_utf8_is_named() {
     use std::os::unix::ffi::OsStrExt;
     let bad = std::ffi::OsStr::from_bytes(b"r\xffbakab");
+    let d = temp("args-utf8");
     let run = |args: Vec<&std::ffi::OsStr>| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_xqspec"))
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.success(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        let r = xqspec_in(&d, &args);
+        (r.ok, r.stderr)
     };
     let (ok, e) = run(vec!["moves".as_ref(), "--fen".as_ref(), bad]);
     assert!(
@@ -126,6 +121,7 @@ fn an_argument_that_is_not_utf8_is_named() {
         std::ffi::OsStr::from_bytes(b"\xff.pgn"),
     ]);
     assert!(!ok && e.contains("could not be read"), "{e}");
+    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
@@ -161,22 +157,7 @@ fn clock_files_name_the_event_item_and_key_at_fault() {
 #[test]
 fn a_broken_spec_folder_is_blamed_for_its_true_cause() {
     let d = temp("args-spec");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
-    let copy = |to: &Path| {
-        let mut folders = vec![std::path::PathBuf::new()];
-        while let Some(f) = folders.pop() {
-            std::fs::create_dir_all(to.join(&f)).unwrap();
-            for e in std::fs::read_dir(root.join(&f)).unwrap().flatten() {
-                let rel = f.join(e.file_name());
-                if e.file_type().unwrap().is_dir() {
-                    folders.push(rel);
-                } else {
-                    std::fs::copy(e.path(), to.join(&rel)).unwrap();
-                }
-            }
-        }
-    };
-    copy(&d.join("a"));
+    copy_spec(&d.join("a"));
     std::fs::remove_file(d.join("a/cxa-2020/movement.yaml")).unwrap();
     let e = refused(
         &d,
@@ -184,7 +165,7 @@ fn a_broken_spec_folder_is_blamed_for_its_true_cause() {
         &["cxa-2020/movement.yaml: no such file"],
     );
     assert!(!e.contains("missing field"), "{e}");
-    copy(&d.join("b"));
+    copy_spec(&d.join("b"));
     std::fs::write(d.join("b/cxa-2011/edition.yaml"), "# emptied\n").unwrap();
     let e = refused(
         &d,

@@ -25,7 +25,7 @@ pub(crate) struct Ran {
 }
 
 /// Runs `xqspec` with `args` in the folder `dir`.
-pub(crate) fn xqspec_in(dir: &Path, args: &[&str]) -> Ran {
+pub(crate) fn xqspec_in<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Ran {
     let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
         .current_dir(dir)
         .args(args)
@@ -35,6 +35,23 @@ pub(crate) fn xqspec_in(dir: &Path, args: &[&str]) -> Ran {
         ok: out.status.success(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A copy of the repository's `spec/` at `to`.
+pub(crate) fn copy_spec(to: &Path) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec");
+    let mut folders = vec![PathBuf::new()];
+    while let Some(f) = folders.pop() {
+        std::fs::create_dir_all(to.join(&f)).unwrap();
+        for e in std::fs::read_dir(root.join(&f)).unwrap().flatten() {
+            let rel = f.join(e.file_name());
+            if e.file_type().unwrap().is_dir() {
+                folders.push(rel);
+            } else {
+                std::fs::copy(e.path(), to.join(&rel)).unwrap();
+            }
+        }
     }
 }
 
@@ -373,7 +390,7 @@ fn report_write_refuses_a_folder_holding_files_it_did_not_write() {
 #[cfg(unix)]
 #[test]
 fn report_write_follows_no_symbolic_link_out_of_its_folder() {
-    use xqspec::output::{Outputs, OwnedDir};
+    use xqspec::output::{said, Outputs, OwnedDir};
     let d = temp("report-link");
     let dir = d.join("reports");
     std::fs::create_dir_all(d.join("elsewhere")).unwrap();
@@ -387,12 +404,7 @@ fn report_write_follows_no_symbolic_link_out_of_its_folder() {
     .into();
     let before = snapshot(&d);
     // Forced, as a folder of others' files would be: the link is still not followed.
-    let e = OwnedDir::plan(&mut Outputs::new(), &dir, &files, "t", true).unwrap_err();
-    let e = e
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("\n");
+    let e = said(&OwnedDir::plan(&mut Outputs::new(), &dir, &files, "t", true).unwrap_err());
     assert!(
         e.contains("diagrams/x.svg") && e.contains("leads out of the folder"),
         "{e}"
@@ -403,7 +415,7 @@ fn report_write_follows_no_symbolic_link_out_of_its_folder() {
 
 #[test]
 fn a_folder_of_reports_loses_only_files_its_manifest_says_were_written() {
-    use xqspec::output::{Outputs, OwnedDir, MANIFEST};
+    use xqspec::output::{said, Outputs, OwnedDir, MANIFEST};
     let d = temp("report-manifest");
     let dir = d.join("reports");
     let files = |names: &[&str]| -> BTreeMap<String, String> {
@@ -420,12 +432,7 @@ fn a_folder_of_reports_loses_only_files_its_manifest_says_were_written() {
             "xqspec report --write",
             force,
         )
-        .map_err(|e| {
-            e.iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
+        .map_err(|e| said(&e))
         .and_then(|p| p.apply().map_err(|e| e.to_string()))
     };
     // A new folder: written, with its manifest.
