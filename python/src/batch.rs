@@ -160,22 +160,22 @@ fn run_text(
 
 /// Every game of every file, streamed as `xqspec replay` and `xqspec adjudicate` stream
 /// them (over every core, memory bounded by the window, not by the files), as JSON items
-/// in file order: adjudicated as `xqspec adjudicate --json`, or replayed ([`replay_item`]).
+/// to `sink` in file order: adjudicated as `xqspec adjudicate --json`, or replayed
+/// ([`replay_item`]).
 fn run_files(
     rs: &RuleSet,
     paths: &[PathBuf],
     opts: &xqspec::notation::stream::Options,
     mode: Mode,
-) -> Result<Vec<Value>, String> {
+    sink: &mut dyn FnMut(Value),
+) -> Result<(), String> {
     use xqspec::notation::stream::{stream, Found};
-    let mut items = Vec::new();
     let Mode::Replay(to) = mode else {
-        batch::adjudicate_files(rs, paths, opts, true, &mut |item| {
+        return batch::adjudicate_files(rs, paths, opts, true, &mut |item| {
             if !matches!(item, Item::FileDone) {
-                items.push(item.to_json());
+                sink(item.to_json());
             }
-        })?;
-        return Ok(items);
+        });
     };
     let final_position = batch::final_position(rs);
     let kinds = Replayer::new(&rs.vm);
@@ -187,19 +187,120 @@ fn run_files(
         &|r| ((), final_position(r)),
         &work,
         &mut |found| match found {
-            Found::Game { file, number, work } => items.push(placed(&paths[file], number, work)),
-            Found::NotAGame { file, problem } => items.push(
+            Found::Game { file, number, work } => sink(placed(&paths[file], number, work)),
+            Found::NotAGame { file, problem } => sink(
                 Item::NotAGame {
                     file: paths[file].display().to_string(),
                     problem,
                 }
                 .to_json(),
             ),
-            Found::Unread { error, .. } => items.push(Item::Unread(error).to_json()),
+            Found::Unread { error, .. } => sink(Item::Unread(error).to_json()),
             Found::Done { .. } | Found::Note { .. } => {}
         },
     );
-    Ok(items)
+    Ok(())
+}
+
+/// Items of a batch over files handed over one by one as they are found
+/// (`iter_adjudicate_files`, `iter_replay_files`): the files are streamed on a thread of
+/// their own, a few windows ahead of the caller, so that memory stays bounded by the
+/// window whatever the number of files. Dropped unfinished, it stops the stream.
+#[pyclass(module = "xqspec._xqspec")]
+pub struct Items {
+    rx: std::sync::Mutex<std::sync::mpsc::Receiver<Result<Value, String>>>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    what: &'static str,
+}
+
+/// Items handed over ahead of the caller, at most (besides the windows in flight).
+const ITEMS_AHEAD: usize = 1024;
+
+impl Items {
+    fn start(
+        what: &'static str,
+        rs: std::sync::Arc<RuleSet>,
+        paths: Vec<PathBuf>,
+        encoding: Option<&'static encoding_rs::Encoding>,
+        mode: Mode,
+    ) -> Items {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (tx, rx) = std::sync::mpsc::sync_channel(ITEMS_AHEAD);
+        let opts = xqspec::notation::stream::Options {
+            encoding,
+            stop: Some(stop.clone()),
+            ..Default::default()
+        };
+        let halt = stop.clone();
+        std::thread::spawn(move || {
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_files(&rs, &paths, &opts, mode, &mut |v| {
+                    // The caller is gone: stop reading.
+                    if tx.send(Ok(v)).is_err() {
+                        halt.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                })
+            }));
+            let end = match run {
+                Ok(Ok(())) => return,
+                Ok(Err(e)) => e,
+                Err(p) => format!(
+                    "internal error (panic) in {what}: {}",
+                    xqspec::conform::subject::panic_message(p.as_ref())
+                ),
+            };
+            let _ = tx.send(Err(end));
+        });
+        Items {
+            rx: std::sync::Mutex::new(rx),
+            stop,
+            what,
+        }
+    }
+}
+
+#[pymethods]
+impl Items {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyObject>> {
+        use std::sync::mpsc::RecvTimeoutError;
+        let rx = &self.rx;
+        loop {
+            // Waiting without the GIL, a tenth of a second at a time: Ctrl-C is seen.
+            let got = py.allow_threads(|| {
+                rx.lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .recv_timeout(std::time::Duration::from_millis(100))
+            });
+            match got {
+                Ok(Ok(v)) => return to_py(py, &v).map(Some),
+                Ok(Err(e)) if e.starts_with("internal error") => {
+                    return Err(error("InternalError", e, Place::default()))
+                }
+                Ok(Err(e)) => return Err(error("SpecError", e, Place::default())),
+                Err(RecvTimeoutError::Disconnected) => return Ok(None),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<xqspec items of {}>", self.what)
+    }
+}
+
+impl Drop for Items {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// The encoding named, or detection.
@@ -273,7 +374,8 @@ fn batch(
                             encoding: enc,
                             ..Default::default()
                         };
-                        run_files(&rs, &paths, &opts, mode)
+                        let mut items = Vec::new();
+                        run_files(&rs, &paths, &opts, mode, &mut |v| items.push(v)).map(|()| items)
                     }
                     Inputs::Text(name, bytes) => {
                         let p = PathBuf::from(name);
@@ -366,6 +468,56 @@ pub fn replay_files(
         encoding,
         Mode::Replay(m),
     )
+}
+
+/// [`adjudicate_files`] as an iterator: each item handed over as it is found, the files
+/// streamed a few windows ahead, so that memory does not grow with the number of files.
+#[pyfunction]
+#[pyo3(signature = (paths, *, edition=None, overlay=None, encoding=None))]
+pub fn iter_adjudicate_files(
+    paths: &Bound<'_, PyAny>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&str>,
+) -> PyResult<Items> {
+    let paths = crate::convert::paths_arg(paths, "paths")?;
+    let rs = rules_named(edition, overlay)?.ruleset()?;
+    // A rule set without arbiter's clauses is refused now, not at the first item.
+    if let Err(e) = batch::judge(&rs, true) {
+        return Err(error("SpecError", e, Place::default()));
+    }
+    let enc = encoding_named(encoding)?;
+    Ok(Items::start(
+        "iter_adjudicate_files",
+        rs,
+        paths,
+        enc,
+        Mode::Adjudicate,
+    ))
+}
+
+/// [`replay_files`] as an iterator (see [`iter_adjudicate_files`]).
+#[pyfunction]
+#[pyo3(signature = (paths, *, edition=None, overlay=None, encoding=None, to=None, style=None))]
+pub fn iter_replay_files(
+    paths: &Bound<'_, PyAny>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&str>,
+    to: Option<&str>,
+    style: Option<&str>,
+) -> PyResult<Items> {
+    let paths = crate::convert::paths_arg(paths, "paths")?;
+    let rs = rules_named(edition, overlay)?.ruleset()?;
+    let m = mode_of(to, style)?;
+    let enc = encoding_named(encoding)?;
+    Ok(Items::start(
+        "iter_replay_files",
+        rs,
+        paths,
+        enc,
+        Mode::Replay(m),
+    ))
 }
 
 /// [`adjudicate_files`] of one record given as text (`str`) or bytes, named `name`.

@@ -865,6 +865,9 @@ fn _xqspec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hello, m)?)?;
     m.add_function(wrap_pyfunction!(batch::adjudicate_files, m)?)?;
     m.add_function(wrap_pyfunction!(batch::replay_files, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::iter_adjudicate_files, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::iter_replay_files, m)?)?;
+    m.add_class::<batch::Items>()?;
     m.add_function(wrap_pyfunction!(batch::adjudicate_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(batch::replay_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(batch::record_moves, m)?)?;

@@ -2,7 +2,7 @@
 leaves the package other than as an ``Exception`` (a path the file system cannot name, a
 number out of range: a ``ValueError`` naming the argument); ``run_suite`` stops on
 ``KeyboardInterrupt`` and ``SystemExit``; arguments are checked as the command line checks
-them; the batch calls keep nothing per file."""
+them; the batch calls keep nothing per file, and their iterators nothing at all."""
 
 import subprocess
 import sys
@@ -109,6 +109,23 @@ def test_style_is_the_style_of_converted_records():
     assert g["converted"]
 
 
+def test_an_iterator_gives_the_list_s_items_and_stops_when_dropped(tmp_path):
+    paths = []
+    for i in range(300):
+        p = tmp_path / f"g{i:03}.pgn"
+        p.write_text(GAME if i % 7 else "1. h2e2 h2e2 *\n")
+        paths.append(p)
+    paths.append(tmp_path / "missing.pgn")
+    assert list(xqspec.iter_adjudicate_files(paths)) == xqspec.adjudicate_files(paths)
+    assert list(xqspec.iter_replay_files(paths, to="wxf")) == xqspec.replay_files(paths, to="wxf")
+    it = xqspec.iter_replay_files(paths * 20)
+    next(it)
+    del it  # the stream stops; nothing hangs
+    _value_error_naming(lambda: xqspec.iter_replay_files([SURROGATE]), "paths[0]")
+    with pytest.raises(xqspec.QueryError):
+        xqspec.iter_replay_files(paths, style="traditional")
+
+
 def test_a_list_of_numbers_is_no_record():
     with pytest.raises(TypeError):
         xqspec.replay_pgn([49, 46, 32])
@@ -118,9 +135,10 @@ def test_a_list_of_numbers_is_no_record():
 _PEAK = textwrap.dedent(
     """
     import sys, xqspec
-    paths = sys.argv[2:]
+    paths = sys.stdin.read().split("\\n")
     items = getattr(xqspec, sys.argv[1])(paths)
-    assert len(items) == len(paths), items[:3]
+    count = sum(1 for _ in items) if sys.argv[1].startswith("iter_") else len(items)
+    assert count == len(paths), count
     # The high-water mark of this process's own memory since exec (ru_maxrss would
     # count the parent's, shared until exec).
     with open("/proc/self/status") as f:
@@ -130,8 +148,16 @@ _PEAK = textwrap.dedent(
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="/proc/self/status is Linux's")
-@pytest.mark.parametrize("call", ["adjudicate_files", "replay_files"])
-def test_the_batch_calls_keep_nothing_per_file(tmp_path, call):
+@pytest.mark.parametrize(
+    "call, per_file_kib",
+    [
+        ("adjudicate_files", 6),
+        ("replay_files", 6),
+        ("iter_adjudicate_files", 1),
+        ("iter_replay_files", 1),
+    ],
+)
+def test_the_batch_calls_keep_nothing_per_file(tmp_path, call, per_file_kib):
     files = []
     for i in range(4000):
         p = tmp_path / f"g{i:05}.pgn"
@@ -140,14 +166,16 @@ def test_the_batch_calls_keep_nothing_per_file(tmp_path, call):
 
     def peak(paths):
         out = subprocess.run(
-            [sys.executable, "-c", _PEAK, call, *paths],
+            [sys.executable, "-c", _PEAK, call],
+            input="\n".join(paths),
             capture_output=True,
             text=True,
-            check=True,
         )
+        assert out.returncode == 0, out.stderr[-2000:]
         return int(out.stdout.split()[-1])
 
     few, many = peak(files[:1000]), peak(files)
-    # The answer itself (a dict a game) grows with the files: about 2.5 KiB each. Before,
-    # each file also kept a 256 KiB read buffer (and replay_files read every file first).
-    assert many - few < 24 * 1024, (few, many)
+    # A list answer (a dict a game) grows with the files, about 2.5 KiB each; the items of
+    # an iterator are not kept. Before, each file also kept a 256 KiB read buffer (and
+    # replay_files read every file first).
+    assert many - few < 3000 * per_file_kib + 4096, (few, many)

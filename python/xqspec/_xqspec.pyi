@@ -1,7 +1,7 @@
 """Type stubs of the compiled module ``xqspec._xqspec`` (re-exported by ``xqspec``)."""
 
 from os import PathLike
-from typing import Any, Dict, List, Literal, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Union
 
 Json = Any
 Overlay = Union[str, Dict[str, Any], None]
@@ -59,6 +59,10 @@ def adjudicate_files(paths: Sequence[Path], *, edition: Optional[str] = None, ov
     """``xqspec adjudicate --json`` of the files: one dict per game, text that is no game, file not read."""
 def replay_files(paths: Sequence[Path], *, edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None, to: Optional[str] = None, style: Optional[str] = None) -> List[Dict[str, Json]]:
     """Every game of the files replayed (and converted with ``to``, in ``style``: simplified when None), problems per file."""
+def iter_adjudicate_files(paths: Sequence[Path], *, edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None) -> Iterator[Dict[str, Json]]:
+    """``adjudicate_files`` item by item as found: memory does not grow with the files."""
+def iter_replay_files(paths: Sequence[Path], *, edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None, to: Optional[str] = None, style: Optional[str] = None) -> Iterator[Dict[str, Json]]:
+    """``replay_files`` item by item as found: memory does not grow with the files."""
 def adjudicate_pgn(text: Union[str, bytes, bytearray], *, name: str = "<text>", edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None) -> List[Dict[str, Json]]:
     """``adjudicate_files`` of one record given as text."""
 def replay_pgn(text: Union[str, bytes, bytearray], *, name: str = "<text>", edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None, to: Optional[str] = None, style: Optional[str] = None) -> List[Dict[str, Json]]:

@@ -42,6 +42,9 @@ pub struct Options {
     /// About how many bytes of pieces a window holds (two windows are in memory: one
     /// replayed, the next read).
     pub window_bytes: usize,
+    /// Set (by another thread) to stop: no window is read after it; the windows in flight
+    /// are given to the sink, and the stream returns.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for Options {
@@ -51,6 +54,7 @@ impl Default for Options {
             threads: None,
             piece_bytes: 256 << 10,
             window_bytes: 4 << 20,
+            stop: None,
         }
     }
 }
@@ -182,6 +186,12 @@ impl Reader<'_> {
     /// Up to `window_bytes` of pieces (at least one unit unless all is read).
     fn window(&mut self) -> Vec<Unit> {
         let mut units = Vec::new();
+        let stopped = |s: &std::sync::Arc<std::sync::atomic::AtomicBool>| {
+            s.load(std::sync::atomic::Ordering::Relaxed)
+        };
+        if self.opts.stop.as_ref().is_some_and(stopped) {
+            return units;
+        }
         let mut bytes = 0;
         while bytes < self.opts.window_bytes {
             let Some(u) = self.unit() else { break };
