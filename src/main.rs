@@ -23,7 +23,9 @@ struct Cli {
     /// Load the spec from this directory instead of the copy built into the binary.
     #[arg(long, global = true, value_name = "DIR")]
     spec: Option<PathBuf>,
-    /// Apply an event overlay (补充规定, a YAML file changing clause data of the edition).
+    /// Apply an event overlay (补充规定, a YAML file changing clause data of the edition);
+    /// refused by the commands that take overlays from elsewhere (conform, serve, web,
+    /// cases, report, diff).
     #[arg(long, global = true, value_name = "FILE")]
     overlay: Option<PathBuf>,
     #[command(subcommand)]
@@ -187,7 +189,27 @@ fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, Stri
         .map_err(|e| e.to_string())
 }
 
+/// The commands that take no `--overlay` (they work over every rule set, or take the
+/// overlays from elsewhere): given one, it is refused rather than ignored.
+fn without_overlay(command: &Command) -> Option<&'static str> {
+    Some(match command {
+        Command::Conform(_) => "conform (the suite's cases name their own overlays)",
+        Command::Serve => "serve (each ask names its overlay)",
+        Command::Web(_) => "web (the page names the overlay)",
+        Command::Cases { .. } => "cases",
+        Command::Report(_) => "report",
+        Command::Diff(_) => "diff (name a rule set with its overlay: EDITION+OVERLAY)",
+        _ => return None,
+    })
+}
+
 fn run(cli: Cli) -> Result<(), String> {
+    if let (Some(f), Some(command)) = (&cli.overlay, without_overlay(&cli.command)) {
+        return Err(format!(
+            "--overlay {}: not used by {command}; nothing done",
+            f.display()
+        ));
+    }
     let g = GlobalOptions {
         spec: cli.spec.clone(),
         overlay: cli.overlay.clone(),

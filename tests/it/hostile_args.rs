@@ -82,6 +82,15 @@ fn options_that_would_do_nothing_are_refused() {
         &["replay", "--style", "traditional", "g.pgn"],
         &["--to"],
     );
+    // The global --overlay where the command takes its overlays from elsewhere.
+    for cmd in [
+        &["conform"][..],
+        &["diff", "cxa-2011", "cxa-2020"],
+        &["report"],
+    ] {
+        let args: Vec<&str> = ["--overlay", "o.yaml"].iter().chain(cmd).copied().collect();
+        refused(&d, &args, &["--overlay o.yaml: not used by"]);
+    }
     assert!(!d.join("x.pgn").exists());
     std::fs::remove_dir_all(&d).ok();
 }
