@@ -130,11 +130,11 @@ pub fn check_threads(n: usize) -> Result<usize, String> {
     Ok(n)
 }
 
-/// The least a unit counts for in a window's bytes: a small file costs more than its
-/// bytes (its path, its decoded text, what was found in it), so that a window of small
-/// files holds a bounded number of them (4 MiB / 16 KiB = 256), and memory does not grow
-/// with their number.
-const UNIT_BYTES: usize = 16 << 10;
+/// The most units a window holds: each counts for at least `window_bytes / UNITS` of
+/// the window's bytes (16 KiB of the default 4 MiB), since a small file costs more than
+/// its bytes (its path, its decoded text, what was found in it); so memory does not grow
+/// with the number of files.
+const UNITS: usize = 256;
 
 /// Windows being replayed at once, besides the one the sink is given.
 const WINDOWS_IN_FLIGHT: usize = 2;
@@ -195,7 +195,7 @@ impl Reader<'_> {
         let mut bytes = 0;
         while bytes < self.opts.window_bytes {
             let Some(u) = self.unit() else { break };
-            bytes += u.bytes().max(UNIT_BYTES);
+            bytes += u.bytes().max(self.opts.window_bytes / UNITS);
             units.push(u);
         }
         units
