@@ -68,7 +68,9 @@ pub struct ConformArgs {
     /// the slowest answer).
     #[arg(long)]
     pub quiet: bool,
-    /// Also write a Markdown report to this file.
+    /// Also write a Markdown report to this file, and the positions of the cases that did
+    /// not pass into `FILE-diagrams/` beside it. Like every file the run writes, it is
+    /// claimed before the run: never a file it reads, never another output.
     #[arg(long, value_name = "FILE.md")]
     pub report: Option<PathBuf>,
     /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
@@ -80,7 +82,8 @@ pub struct ConformArgs {
     pub write_known_failures: Option<PathBuf>,
     /// Run against this known-failures file (any failure of a listed case counts as known)
     /// and rewrite its `answer:`s from the answers now given, keeping its header comment,
-    /// order and reasons; entries whose cases pass are removed.
+    /// order and reasons; entries whose cases pass are removed (the one file a command
+    /// rewrites in place, on purpose).
     #[arg(long, value_name = "FILE", conflicts_with = "known_failures")]
     pub update_known_failures: Option<PathBuf>,
 }
@@ -152,17 +155,52 @@ pub fn load_suite(dir: Option<&Path>) -> Result<Suite, String> {
 pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String> {
     let spec = load_spec(spec_dir)?;
     let suite = load_suite(args.cases.as_deref())?;
+    // Every file the run writes is claimed before it starts: none is a file it reads,
+    // none is another's.
+    let writes = args.report.is_some()
+        || args.write_known_failures.is_some()
+        || args.update_known_failures.is_some();
+    let mut outputs = if writes {
+        inputs(spec_dir, args.cases.as_deref())
+    } else {
+        xqspec::output::Outputs::new()
+    };
+    if let Some(f) = &args.known_failures {
+        outputs.input(f, "the known failures (--known-failures)");
+    }
+    let claim = |o: &mut xqspec::output::Outputs, p: &Option<PathBuf>, what: &str| {
+        p.as_ref()
+            .map(|p| o.claim(p, what))
+            .transpose()
+            .map_err(|e| e.to_string())
+    };
+    let update_file = args
+        .update_known_failures
+        .as_ref()
+        .map(|p| outputs.claim_update(p, "--update-known-failures"))
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let report_file = claim(&mut outputs, &args.report, "--report")?;
+    let known_file = claim(
+        &mut outputs,
+        &args.write_known_failures,
+        "--write-known-failures",
+    )?;
+    if let Some(r) = &args.report {
+        // The report's diagrams folder must not lead out of the report's folder.
+        outputs
+            .folder_in(
+                r.parent().unwrap_or(Path::new(".")),
+                Path::new(&diagrams_folder(r)),
+                "the diagrams of --report",
+            )
+            .map_err(|e| e.to_string())?;
+    }
     for p in &suite.problems {
         eprintln!("warning: {p} (the file is not run; see `xqspec cases check`)");
     }
     for e in &args.edition {
-        if spec.edition(e).is_none() {
-            let known: Vec<&str> = spec.editions().iter().map(|e| e.id.as_str()).collect();
-            return Err(format!(
-                "unknown edition `{e}` (known: {})",
-                known.join(", ")
-            ));
-        }
+        spec.edition_named(e)?;
     }
     // The built-in reference runs against its own list of known failures unless told otherwise.
     let in_process = args.adapter.is_none() && args.uci.is_none() && args.ucci.is_none();
@@ -302,19 +340,19 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         }
         println!("{}", summary.line());
     }
-    if let Some(path) = &args.report {
-        let diagrams = failure_diagrams(&spec, &suite, &results, path)?;
-        std::fs::write(path, runner::markdown_report(&about, &results, &diagrams))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if let (Some(path), Some(file)) = (&args.report, &report_file) {
+        let diagrams = failure_diagrams(&spec, &suite, &results, path, &mut outputs)?;
+        file.write(runner::markdown_report(&about, &results, &diagrams).as_bytes())
+            .map_err(|e| e.to_string())?;
     }
-    if let Some(path) = &args.write_known_failures {
-        std::fs::write(path, runner::known_failures_yaml(&results))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if let Some(file) = &known_file {
+        file.write(runner::known_failures_yaml(&results).as_bytes())
+            .map_err(|e| e.to_string())?;
     }
-    if let Some((path, text, listed)) = &updating {
+    if let (Some((path, text, listed)), Some(file)) = (&updating, &update_file) {
         let updated = known::update(text, listed, &results);
-        std::fs::write(path, &updated.text)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        file.write(updated.text.as_bytes())
+            .map_err(|e| e.to_string())?;
         for n in &updated.notes {
             eprintln!("{}: {n}", path.display());
         }
@@ -350,6 +388,7 @@ fn failure_diagrams(
     suite: &Suite,
     results: &[runner::CaseResult],
     report: &Path,
+    outputs: &mut xqspec::output::Outputs,
 ) -> Result<std::collections::BTreeMap<(String, String), String>, String> {
     let mut out = std::collections::BTreeMap::new();
     let failing: Vec<&runner::CaseResult> = results
@@ -359,12 +398,8 @@ fn failure_diagrams(
     if failing.is_empty() {
         return Ok(out);
     }
-    let stem = report
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("report");
-    let folder = format!("{stem}-diagrams");
-    let dir = report.parent().unwrap_or(Path::new(".")).join(&folder);
+    let folder = diagrams_folder(report);
+    let beside = report.parent().unwrap_or(Path::new("."));
     let reference = Reference::new(spec);
     for r in failing {
         let Some(case) = suite.cases.iter().find(|c| c.path == r.path) else {
@@ -379,17 +414,38 @@ fn failure_diagrams(
         else {
             continue;
         };
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let name = format!("{}-{}.svg", case.stem_path().replace('/', "-"), r.edition);
-        std::fs::write(dir.join(&name), svg)
-            .map_err(|e| format!("cannot write {}: {e}", dir.join(&name).display()))?;
+        outputs
+            .claim_in(
+                beside,
+                &Path::new(&folder).join(&name),
+                "a diagram of --report",
+            )
+            .and_then(|t| t.write(svg.as_bytes()))
+            .map_err(|e| e.to_string())?;
         out.insert(
             (r.id.clone(), r.edition.clone()),
             format!("{folder}/{name}"),
         );
     }
     Ok(out)
+}
+
+/// The folder of a report's diagrams, beside it: `REPORT-diagrams`.
+fn diagrams_folder(report: &Path) -> String {
+    let stem = report
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("report");
+    format!("{stem}-diagrams")
+}
+
+/// The files the suite's commands read: the spec's and the cases' (no output is one).
+fn inputs(spec_dir: Option<&Path>, cases: Option<&Path>) -> xqspec::output::Outputs {
+    let mut o = super::outputs(spec_dir, None);
+    let cases = cases.unwrap_or(Path::new("conformance"));
+    o.input_dir(cases, "a file of the cases", &[".yaml", ".yml"]);
+    o
 }
 
 /// `xqspec serve`: the reference implementation on stdin/stdout.
@@ -472,11 +528,14 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             let suite = load_suite(cases.as_deref())?;
             let text = xqspec::conform::schema::case_schema(&suite.vocabulary);
             let path = cases
+                .clone()
                 .unwrap_or_else(|| PathBuf::from("conformance"))
                 .join("case.schema.json");
             if write {
-                std::fs::write(&path, &text)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                inputs(spec_dir, cases.as_deref())
+                    .claim(&path, "cases schema --write")
+                    .and_then(|t| t.write(text.as_bytes()))
+                    .map_err(|e| e.to_string())?;
                 println!("wrote {}", path.display());
             } else if check {
                 if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
@@ -506,8 +565,10 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
                     std::fs::create_dir_all(dir)
                         .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
                 }
-                std::fs::write(&output, &text)
-                    .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+                inputs(spec_dir, cases.as_deref())
+                    .claim(&output, "--output")
+                    .and_then(|t| t.write(text.as_bytes()))
+                    .map_err(|e| e.to_string())?;
                 println!("wrote {}", output.display());
             } else if check {
                 match std::fs::read_to_string(&output) {

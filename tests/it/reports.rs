@@ -196,7 +196,8 @@ fn report_check_finds_stale_missing_and_extra_files() {
         .keys()
         .any(|k| k.starts_with("diagrams/") && k.ends_with(".svg")));
     let dir = temp("check");
-    report::write(&dir, &g).unwrap();
+    let mut outputs = xqspec::output::Outputs::new();
+    report::write(&dir, &g, &mut outputs, false).unwrap();
     // the implementations report is measured by hand; check only reads its suite line
     std::fs::write(
         dir.join(IMPLEMENTATIONS),
@@ -218,8 +219,18 @@ fn report_check_finds_stale_missing_and_extra_files() {
     std::fs::write(dir.join(IMPLEMENTATIONS), format!("{}\n", g.suite.line())).unwrap();
     std::fs::write(dir.join("articles.md"), "old").unwrap();
     std::fs::remove_file(dir.join("coverage.md")).unwrap();
+    // Files an earlier run wrote (its manifest lists them) that are no longer generated,
+    // and a file of someone else's beside them.
     std::fs::write(dir.join("diagrams/gone.svg"), "<svg/>").unwrap();
     std::fs::write(dir.join("diff-old-new.md"), "x").unwrap();
+    std::fs::write(dir.join("diagrams/mine.svg"), "<svg>mine</svg>").unwrap();
+    let manifest = dir.join(xqspec::output::MANIFEST);
+    let listed = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        format!("{listed}wrote diagrams/gone.svg\nwrote diff-old-new.md\n"),
+    )
+    .unwrap();
     let problems = report::check(&dir, &g).join("\n");
     for want in [
         "articles.md is stale",
@@ -229,9 +240,27 @@ fn report_check_finds_stale_missing_and_extra_files() {
     ] {
         assert!(problems.contains(want), "{want}: {problems}");
     }
-    report::write(&dir, &g).unwrap();
+    assert!(!problems.contains("mine.svg"), "{problems}");
+    // implementations.md and mine.svg were not written by the command: refused, nothing
+    // touched, unless forced; then they are kept.
+    let e = report::write(&dir, &g, &mut xqspec::output::Outputs::new(), false).unwrap_err();
+    assert!(
+        e.contains("did not write") && e.contains("diagrams/mine.svg") && e.contains("--force"),
+        "{e}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("articles.md")).unwrap(),
+        "old"
+    );
+    report::write(&dir, &g, &mut xqspec::output::Outputs::new(), true).unwrap();
     assert!(report::check(&dir, &g).is_empty());
     assert!(!dir.join("diagrams/gone.svg").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("diagrams/mine.svg")).unwrap(),
+        "<svg>mine</svg>"
+    );
+    // Kept files are listed: the next run goes on without --force.
+    report::write(&dir, &g, &mut xqspec::output::Outputs::new(), false).unwrap();
     std::fs::remove_dir_all(&dir).ok();
 }
 
