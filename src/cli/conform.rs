@@ -53,6 +53,9 @@ pub struct ConformArgs {
     /// Leave out cases tagged with this feature (repeatable).
     #[arg(long, value_name = "FEATURE")]
     pub skip_feature: Vec<String>,
+    /// Only the cases of these areas (comma-separated, repeatable): `movement,check,perft,games`.
+    #[arg(long, value_name = "AREA,…", value_delimiter = ',')]
+    pub areas: Vec<String>,
     /// YAML list of `{id, edition?, reason, answer}`: cases expected to fail, each with the
     /// answer expected instead of the case's (default for the built-in reference:
     /// conformance/reference-known-failures.yaml).
@@ -164,6 +167,17 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
             ));
         }
     }
+    for (flag, cmd) in [
+        ("--adapter", &args.adapter),
+        ("--uci", &args.uci),
+        ("--ucci", &args.ucci),
+    ] {
+        if cmd.as_deref().is_some_and(|c| c.trim().is_empty()) {
+            return Err(format!(
+                "{flag} is given an empty command line: give the program to run (a path, or a command line such as `python3 adapter.py`)"
+            ));
+        }
+    }
     // The built-in reference runs against its own list of known failures unless told otherwise.
     let in_process = args.adapter.is_none() && args.uci.is_none() && args.ucci.is_none();
     let read = |f: &Path| xqspec::input::read_file(f).map_err(|e| e.to_string());
@@ -201,13 +215,14 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         run: args.run.clone(),
         skip: args.skip.clone(),
         skip_features: args.skip_feature.clone(),
+        areas: args.areas.clone(),
         known,
         timeout,
         overlays: spec.overlays().to_vec(),
     };
     let start_timeout = timeout.max(Duration::from_secs(10));
     let mut subject: Box<dyn Subject> = if let Some(cmd) = &args.adapter {
-        Box::new(Adapter::start(cmd, start_timeout)?)
+        Box::new(Adapter::start(cmd, start_timeout, timeout)?)
     } else if let Some((path, dialect)) = args
         .uci
         .as_ref()
@@ -235,7 +250,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         println!("{}", runner::json_header(&about, &editions));
     }
     let json = args.json;
-    let total = runner::select(&suite, &opts)?.len();
+    let total = runner::plan(&suite, &opts, &about)?.len();
     let mut progress = Progress::new(!args.quiet);
     let (mut done, mut failed) = (0, 0);
     let mut slowest: Option<(u128, String)> = None;
@@ -277,6 +292,9 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
             protocol::PROTOCOL_VERSION
         );
         println!("{}", runner::area_table(&results, false));
+        if let Some(t) = runner::basis_table(&results, false) {
+            println!("{t}");
+        }
         for l in runner::problem_lines(&results) {
             println!("{l}");
         }

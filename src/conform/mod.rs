@@ -17,11 +17,14 @@
 //! - [`subject`]: what the runner talks to: in-process (also the reference,
 //!   `crate::reference`, as an [`Implementation`]), or an adapter process
 //!   (restarted after a crash, hang, garbage or wrong id).
-//! - `process`: a child process with timed reads (used by adapters and UCI).
+//! - `process`: a child process in a process group of its own, with timed and bounded reads
+//!   (a line, the output per request), ended with its whole group (used by adapters and UCI);
+//!   `with_transcript` records the lines exchanged, for bug reports.
 //! - [`uci`]: a UCI or UCCI engine as a subject (perft and legal moves through `go perft`, or
 //!   through `banmoves` and `go depth 1`).
-//! - [`runner`]: selection, one case × edition at a time, statuses, known
-//!   failures, tables, JSON lines, Markdown.
+//! - [`runner`]: selection and the plan (a case whose answer is the same under every rule
+//!   set runs once), one case × edition at a time, statuses, the stop rules (`not_asked`),
+//!   known failures, tables (failures by basis), JSON lines, Markdown.
 //! - [`known`]: known-failures files (`{id, edition?, reason, answer}`): parsing and
 //!   checking, whether a failure is the listed one, writing and updating the files.
 //! - [`coverage`], [`schema`]: generated `reports/coverage.md` and

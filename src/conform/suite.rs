@@ -680,31 +680,44 @@ fn check_expectations(
                     );
                 }
             }
-            Expected::Answer(m) => {
-                let (field, v) = m.iter().next().expect("Expected::Answer has one field");
-                if field != &spec.answer {
-                    push(
-                        locate_in(text, key, field),
-                        format!(
-                            "`{}` answers with `{}`, not `{field}`",
-                            case.query, spec.answer
-                        ),
-                    );
-                } else if let Err(msg) = check_answer_value(field, v, &statuses, true) {
-                    push(locate_in(text, key, field), msg);
-                } else if field == "nodes"
-                    && v.as_u64().is_some_and(|n| n > SLOW_NODES)
-                    && !case.features.iter().any(|f| f == "slow")
-                {
-                    push(
-                        locate_in(text, key, field),
-                        format!(
-                            "a perft of more than {SLOW_NODES} nodes carries the feature `slow`"
-                        ),
-                    );
+            Expected::Answer(_) | Expected::OneOf(_) => {
+                for m in e.answers() {
+                    check_answer(case, text, key, &statuses, spec, m, push);
                 }
             }
         }
+    }
+}
+
+/// One expected answer: the query's field, a well-formed value, `slow` on a big perft.
+fn check_answer(
+    case: &Case,
+    text: &str,
+    key: &str,
+    statuses: &[&str],
+    spec: &QuerySpec,
+    m: &serde_json::Map<String, serde_json::Value>,
+    push: &mut impl FnMut((usize, usize), String),
+) {
+    let (field, v) = m.iter().next().expect("an expected answer has one field");
+    if field != &spec.answer {
+        push(
+            locate_in(text, key, field),
+            format!(
+                "`{}` answers with `{}`, not `{field}`",
+                case.query, spec.answer
+            ),
+        );
+    } else if let Err(msg) = check_answer_value(field, v, statuses, true) {
+        push(locate_in(text, key, field), msg);
+    } else if field == "nodes"
+        && v.as_u64().is_some_and(|n| n > SLOW_NODES)
+        && !case.features.iter().any(|f| f == "slow")
+    {
+        push(
+            locate_in(text, key, field),
+            format!("a perft of more than {SLOW_NODES} nodes carries the feature `slow`"),
+        );
     }
 }
 

@@ -44,7 +44,12 @@ fn serve_gives_the_same_results_as_in_process() {
     let a = runner::run(&s, &mut inproc, &opts, &mut |_| {})
         .unwrap()
         .results;
-    let mut adapter = Adapter::start(&format!("{BIN} serve"), Duration::from_secs(10)).unwrap();
+    let mut adapter = Adapter::start(
+        &format!("{BIN} serve"),
+        Duration::from_secs(10),
+        Duration::from_secs(60),
+    )
+    .unwrap();
     let b = runner::run(&s, &mut adapter, &opts, &mut |_| {})
         .unwrap()
         .results;

@@ -172,3 +172,40 @@ fn the_limits_example_is_the_reference_s() {
     assert_eq!(doc["limits"], ours["limits"]);
     assert!(parse_hello(block.trim()).is_ok());
 }
+
+/// The keys of a JSON object, sorted.
+fn keys(v: &serde_json::Value) -> Vec<String> {
+    let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+    k.sort();
+    k
+}
+
+/// The runner's hello is the one §2 shows, field for field, with the runner's time limit.
+#[test]
+fn the_runner_s_hello_is_the_documented_one() {
+    let shown: serde_json::Value = serde_json::from_str(example_lines("runner → ")[0]).unwrap();
+    let sent =
+        serde_json::to_value(protocol::hello_request(std::time::Duration::from_secs(10))).unwrap();
+    assert_eq!(keys(&shown), keys(&sent));
+    assert_eq!(shown["limits"], sent["limits"]);
+    assert_eq!(sent["limits"]["timeout_ms"], 10000);
+    assert!(
+        DOC.contains("| `limits` | the runner's bounds"),
+        "§2.1 documents limits"
+    );
+}
+
+/// `serve` answers the hello §2.1 calls enough: `protocol` alone.
+#[test]
+fn a_hello_with_only_the_protocol_is_answered() {
+    assert!(DOC.contains("`{\"type\":\"hello\",\"protocol\":2}`"));
+    let mut out = Vec::new();
+    protocol::serve(
+        &mut Reference::builtin().unwrap(),
+        "{\"type\":\"hello\",\"protocol\":2}\n".as_bytes(),
+        &mut out,
+    )
+    .unwrap();
+    let about = parse_hello(std::str::from_utf8(&out).unwrap().trim()).unwrap();
+    assert_eq!(about.name, "xqspec");
+}

@@ -17,6 +17,7 @@ mod conform_protocol_doc;
 mod conform_serve;
 mod diagram;
 mod foundation;
+mod hostile_engines;
 mod input;
 mod notation;
 mod notation_cli;
