@@ -110,8 +110,8 @@ pub enum CasesCommand {
         output: PathBuf,
     },
     /// Print every case × edition as one JSON line (id, path, area, edition, clauses, the
-    /// clauses' articles in that edition, features, query, input, expect), for runners
-    /// written in other languages.
+    /// clauses' articles in that edition, features, query, input, expect, basis, runs,
+    /// overlay, fixed), for runners written in other languages.
     Dump {
         #[arg(long, value_name = "DIR")]
         cases: Option<PathBuf>,
@@ -472,6 +472,8 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
                     "clauses": case.clauses, "articles": articles, "features": case.features, "query": case.query,
                     "input": input,
                     "expect": case.expected(&ed).map(|e| e.to_value()).unwrap_or_default(),
+                    "basis": case.basis.map(|b| b.name()), "runs": case.runs.name(),
+                    "overlay": case.overlay, "fixed": case.fixed,
                 });
                 match writeln!(out, "{line}") {
                     Ok(()) => {}

@@ -275,8 +275,9 @@ pub struct Case {
     /// Whether the case runs once for all its rule sets, or once under each.
     pub runs: Runs,
     /// For a case expecting a rejection: input fields that replace the input's to fix the one
-    /// fault the rejection names (`{fen: …}`); the input so fixed is accepted (checked by
-    /// `cases check` against the reference), so the case has no second fault.
+    /// fault the rejection names (`{fen: …}`; `null` takes a field out); the input so fixed is
+    /// accepted (checked by `cases check` against the reference), so the case has no second
+    /// fault.
     pub fixed: Option<Map<String, Value>>,
     /// For a derived case, the id of the case it was derived from.
     pub(crate) from: Option<String>,
@@ -413,11 +414,16 @@ impl Case {
             .collect()
     }
 
-    /// The input with the fields of `fixed:` put in: the input without its fault.
+    /// The input with the fields of `fixed:` put in (a `null` takes the field out): the input
+    /// without its fault.
     pub fn fixed_input(&self) -> Option<Map<String, Value>> {
         let mut input = self.input.clone();
         for (k, v) in self.fixed.as_ref()? {
-            input.insert(k.clone(), v.clone());
+            if v.is_null() {
+                input.remove(k);
+            } else {
+                input.insert(k.clone(), v.clone());
+            }
         }
         Some(input)
     }

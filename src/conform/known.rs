@@ -481,7 +481,7 @@ pub fn known_failures_yaml(results: &[CaseResult]) -> String {
             .take(200)
             .collect();
         // A case run once stands for all its rule sets: its entry names none.
-        let edition = (r.rule_sets.len() <= 1).then_some(r.edition.as_str());
+        let edition = (r.runs == Runs::PerRuleSet).then_some(r.edition.as_str());
         out.push_str(&entry_yaml(&r.id, edition, &reason, r.failure.as_ref()));
     }
     out

@@ -71,6 +71,9 @@ pub struct CaseResult {
     pub rule_sets: Vec<String>,
     /// What the case's answer rests on (`basis:`), when the case says.
     pub basis: Option<Basis>,
+    /// Whether the case runs once for all its rule sets (`runs: once`: its known-failure
+    /// entry names no edition) or once under each.
+    pub runs: Runs,
     /// How it went.
     pub status: Status,
     /// The difference, the skip reason, or the fault.
@@ -676,6 +679,7 @@ fn unasked<'a>(
         edition: edition.to_string(),
         rule_sets,
         basis: case.basis,
+        runs: case.runs,
         status: Status::Skip,
         detail: String::new(),
         expected: expected.to_string(),
