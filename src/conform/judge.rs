@@ -345,6 +345,32 @@ mod tests {
     }
 
     #[test]
+    fn one_of_passes_any_of_its_answers() {
+        let want =
+            Expected::from_value(json!({"one_of": [{"text": "前仕退五"}, {"text": "仕六退五"}]}))
+                .unwrap();
+        for text in ["前仕退五", "仕六退五"] {
+            let got = Answer::Value(json!({"text": text}).as_object().unwrap().clone());
+            assert_eq!(judge("format_move", &want, &got), Judgement::Pass);
+        }
+        let other = Answer::Value(json!({"text": "仕四退五"}).as_object().unwrap().clone());
+        assert_eq!(
+            judge("format_move", &want, &other),
+            Judgement::Fail(
+                "expected one of {\"text\":\"前仕退五\"}, {\"text\":\"仕六退五\"}, got {\"text\":\"仕四退五\"}".into()
+            )
+        );
+        for bad in [
+            json!({"one_of": [{"text": "a"}]}),
+            json!({"one_of": [{"text": "a"}, {"reject": "fen"}]}),
+            json!({"one_of": [{"text": "a"}, {"move": "a0a1"}]}),
+            json!({"one_of": [{"text": "a"}, {"text": "b"}], "text": "c"}),
+        ] {
+            assert!(Expected::from_value(bad.clone()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn scalars_and_skips() {
         let want = exp(json!({"nodes": 44}));
         assert_eq!(judge("perft", &want, &Answer::nodes(44)), Judgement::Pass);

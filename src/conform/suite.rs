@@ -1096,7 +1096,7 @@ mod tests {
 
     const EMBEDDED_META: [&str; 3] = ["vocabulary.yaml", "features.yaml", "retired-ids.txt"];
 
-    const OK: &str = "id: horse-one\ndescription: A horse case\nclauses: [movement.horse]\neditions: [cxa-1999, cxa-2020]\nquery: legal_moves\ninput:\n  fen: x\nexpect:\n  moves: [a0a1, b0c2]\norigin: authored\nnote: art. 2.2, the horse's leap\n";
+    const OK: &str = "id: horse-one\ndescription: A horse case\nclauses: [movement.horse]\neditions: [cxa-1999, cxa-2020]\nquery: legal_moves\ninput:\n  fen: x\nexpect:\n  moves: [a0a1, b0c2]\norigin: authored\nbasis: rule\nnote: art. 2.2, the horse's leap\n";
 
     #[test]
     fn a_good_case_has_no_problems() {
@@ -1106,7 +1106,10 @@ mod tests {
 
     #[test]
     fn every_case_says_where_its_answer_comes_from() {
-        let without = OK.replace("origin: authored\nnote: art. 2.2, the horse's leap\n", "");
+        let without = OK.replace(
+            "origin: authored\nbasis: rule\nnote: art. 2.2, the horse's leap\n",
+            "basis: rule\n",
+        );
         let sourced = OK.replace("origin: authored", "origin: sourced");
         let derived = OK.replace("origin: authored", "origin: derived\nfrom: horse-gone");
         let authored_from = OK.replace("origin: authored", "origin: authored\nfrom: horse-one");
@@ -1166,6 +1169,105 @@ mod tests {
             "{got:?}"
         );
         assert_eq!(got.len(), want.len() + 1, "{got:#?}");
+    }
+
+    #[test]
+    fn every_case_gives_its_basis_optional_with_its_feature() {
+        let msgs = |text: &str| messages(&suite(&[("notation/horse-one.yaml", text)]));
+        assert_eq!(
+            msgs(&OK.replace("basis: rule\n", "")),
+            ["`basis:` is required: rule (an article of the rules decides the answer), convention (the suite's choice where the rules say nothing or practice varies) or optional (a feature a program may leave out, named in `features:`)"]
+        );
+        let wxf = OK.replace("editions:", "features: [notation-wxf]\neditions:");
+        assert_eq!(
+            msgs(&wxf),
+            ["the case carries the optional feature `notation-wxf`: its basis is `optional`, not `rule`"]
+        );
+        assert!(msgs(&wxf.replace("basis: rule", "basis: optional")).is_empty());
+        assert!(msgs(&OK.replace("basis: rule", "basis: optional"))[0]
+            .starts_with("an optional case carries the optional feature it concerns"));
+        assert!(msgs(&OK.replace("basis: rule", "basis: law"))[0].contains("unknown variant `law`"));
+    }
+
+    #[test]
+    fn runs_once_needs_several_rule_sets_and_one_expectation() {
+        let msgs = |text: &str| messages(&suite(&[("movement/horse-one.yaml", text)]));
+        assert!(msgs(&OK.replace("query:", "runs: once\nquery:")).is_empty());
+        assert_eq!(
+            msgs(
+                &OK.replace("query:", "runs: once\nquery:")
+                    .replace("[cxa-1999, cxa-2020]", "[cxa-2020]")
+            ),
+            ["`runs: once` is for a case of several rule sets; this one names one"]
+        );
+        let by = OK.replace("query:", "runs: once\nquery:").replace(
+            "expect:\n  moves: [a0a1, b0c2]\n",
+            "expect_by_edition:\n  cxa-1999: {moves: [a0a1]}\n  cxa-2020: {moves: [b0c2]}\n",
+        );
+        assert!(msgs(&by)[0].starts_with("`runs: once` says the answer is the same"));
+    }
+
+    #[test]
+    fn fixed_is_one_input_field_changed_in_one_place() {
+        let reject = |fixed: &str| {
+            OK.replace(
+                "expect:\n  moves: [a0a1, b0c2]\n",
+                &format!("expect: {{reject: fen.piece_placement}}\nfixed: {fixed}\n"),
+            )
+            .replace("  fen: x", "  fen: \"4k4/9/9/9/9/2b6/9/9/9/3K5 w - - 0 1\"")
+        };
+        let msgs = |text: &str| messages(&suite(&[("movement/horse-one.yaml", text)]));
+        assert!(msgs(&reject("{fen: \"4k4/9/9/9/2b6/9/9/9/9/3K5 w - - 0 1\"}")).is_empty());
+        assert!(msgs(&reject("{fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"}")).is_empty());
+        assert_eq!(
+            msgs(&reject("{fen: \"3k5/9/9/9/2b6/9/9/9/9/4K4 w - - 0 1\"}")),
+            ["`fixed.fen` changes more than one thing: the boards differ on 6 points of 4 ranks"]
+        );
+        assert_eq!(
+            msgs(&reject("{fen: \"4k4/9/9/9/2b6/9/9/9/9/3K5 b - - 0 2\"}")),
+            ["`fixed.fen` changes more than one thing: FEN fields 1, 2, 6 differ"]
+        );
+        assert_eq!(
+            msgs(&reject(
+                "{fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\", moves: []}"
+            )),
+            ["`fixed:` gives one input field (the one holding the fault), not 2"]
+        );
+        assert_eq!(
+            msgs(&reject("{depth: 3}")),
+            ["`fixed.depth` is not an input field of `legal_moves`"]
+        );
+        assert_eq!(
+            msgs(&OK.replace("origin:", "fixed: {fen: y}\norigin:")),
+            ["`fixed:` belongs to cases expecting a rejection"]
+        );
+    }
+
+    #[test]
+    fn one_edit_is_one_item_one_key_one_field() {
+        use serde_json::json;
+        assert!(one_edit("moves", &json!(["a", "b", "c"]), &json!(["a", "c"])).is_ok());
+        assert!(one_edit("moves", &json!(["a", "b", "c"]), &json!(["a", "x", "c"])).is_ok());
+        assert!(one_edit("moves", &json!(["a", "b", "c"]), &json!(["x", "b", "y"])).is_err());
+        assert!(one_edit("moves", &json!(["a"]), &json!(["a", "b", "c"])).is_err());
+        let t = json!({"games": [1, 2], "byes": [3]});
+        assert!(one_edit("tournament", &t, &json!({"games": [1, 2]})).is_ok());
+        assert!(one_edit("tournament", &t, &json!({"games": [1], "byes": []})).is_err());
+        assert!(one_edit("text", &json!("a"), &json!("a")).is_err());
+        // a rank written in the other side's letters is one thing
+        assert!(one_edit(
+            "fen",
+            &json!("RNBAKABNR/9/9/9/9/9/9/9/9/RNBAKABNR w - - 0 1"),
+            &json!("rnbakabnr/9/9/9/9/9/9/9/9/RNBAKABNR w - - 0 1")
+        )
+        .is_ok());
+        // a rank added
+        assert!(one_edit(
+            "fen",
+            &json!("4k4/9/9/9/9/9/9/9/3K5 w - - 0 1"),
+            &json!("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1")
+        )
+        .is_ok());
     }
 
     #[test]

@@ -681,3 +681,37 @@ fn the_protocol_lists_the_reject_kinds_of_the_vocabulary() {
         .collect();
     assert_eq!(kinds, listed);
 }
+
+/// `cases check` asks the reference: a reject case's `fixed:` input must be accepted (else
+/// the case has a second fault), and `runs: once` must be given exactly where the answers
+/// agree under every rule set.
+#[test]
+fn cases_check_finds_a_second_fault_and_a_wrong_runs_claim() {
+    // The elephant is across the river, and the generals face on the open e-file.
+    let two_faults = "id: two-faults\ndescription: d\nclauses: [movement.elephant]\neditions: [cxa-2020]\nquery: validate_fen\ninput: {fen: \"4k4/9/9/9/9/2b6/9/9/9/4K4 w - - 0 1\"}\nexpect: {reject: fen.piece_placement}\nfixed: {fen: \"4k4/9/9/9/2b6/9/9/9/9/4K4 w - - 0 1\"}\norigin: authored\nbasis: rule\nnote: art. 2.2\n";
+    let no_fixed = "id: no-fixed\ndescription: d\nclauses: [movement.elephant]\neditions: [cxa-2020]\nquery: validate_fen\ninput: {fen: \"4k4/9/9/9/9/2b6/9/9/9/3K5 w - - 0 1\"}\nexpect: {reject: fen.piece_placement}\norigin: authored\nbasis: rule\nnote: art. 2.2\n";
+    let agree = "id: agree\ndescription: d\nclauses: [check.definition]\neditions: [cxa-2011, cxa-2020]\nquery: status\ninput: {fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"}\nexpect: {status: ongoing}\norigin: authored\nbasis: rule\nnote: art. 3\n";
+    let dir = temp_suite(
+        "faults",
+        &[
+            ("check/two-faults.yaml", two_faults),
+            ("check/no-fixed.yaml", no_fixed),
+            ("check/agree.yaml", agree),
+        ],
+    );
+    let (ok, out, _) = xqspec(&["cases", "check", "--cases", dir.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        out.contains("check/two-faults.yaml:8:1: cxa-2020: the input with `fixed:` is still not accepted, so the case has another fault: reject fen.opponent_in_check"),
+        "{out}"
+    );
+    assert!(
+        out.contains("check/no-fixed.yaml:7:1: a case expecting a rejection gives `fixed:`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("check/agree.yaml:4:1: the reference answers alike under every rule set of the case (cxa-2011, cxa-2020): add `runs: once`"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
