@@ -22,6 +22,10 @@ this repository; each entry says how to install it.
 The runner is `xqspec` on the PATH, or `XQSPEC=/path/to/xqspec`
 (`cargo install --path .` puts it on the PATH), else `target/release/xqspec`.
 
+A case that timed out is run once more, alone, with a longer limit (RERUN_TIMEOUT): a loaded
+machine's time-out is no answer of the program's. A run that stopped asking (its summary's
+`stopped`: five time-outs or twenty faults in a row, PROTOCOL.md §2.6) writes no row.
+
 Why cases fail is written by hand, one file per implementation:
 `reasons/<key>.txt`, one line per group of failing cases,
 `<glob over the case id or its path without .yaml><TAB><sentence>`, the
@@ -210,6 +214,44 @@ def run(exe, key, args):
     if not any(l.get("type") == "summary" for l in lines):
         sys.exit(f"measure.py: {key}: the run gave no summary\n{proc.stderr[-2000:]}")
     return lines, seconds
+
+
+# A case that timed out is run once more with this limit (seconds): a loaded machine's
+# time-out is no answer of the program's.
+RERUN_TIMEOUT = 30
+
+
+def rerun_timeouts(exe, key, args, lines):
+    """`lines` with every case that timed out run once more, alone, with the longer limit
+    RERUN_TIMEOUT; its new line replaces the time-out (a Rust example, run by cargo, is kept
+    as it ran)."""
+    timed_out = [l for l in lines if l.get("type") == "case" and l["status"] == "timeout"]
+    if not timed_out or args[0] == "cargo":
+        return lines
+    ids = sorted({l["id"] for l in timed_out})
+    print(f"measure.py: {key}: running {len(ids)} timed-out cases again with --timeout {RERUN_TIMEOUT}",
+          file=sys.stderr, flush=True)
+    runs = [a for i in ids for a in ("--run", i)]
+    again, _ = run(exe, key, [*args, *runs, "--timeout", str(RERUN_TIMEOUT)])
+    new = {(l["id"], l["edition"]): l for l in again if l.get("type") == "case"}
+    out = []
+    for l in lines:
+        if l.get("type") == "case" and l["status"] == "timeout":
+            l = new.get((l["id"], l["edition"]), l)
+        out.append(l)
+    return out
+
+
+def refuse_stopped(key, lines):
+    """Stops measure.py when the run stopped asking (its summary's `stopped`, PROTOCOL.md §2.6):
+    the cases left `not_asked` are no measurement of the program, so no row is written."""
+    summary = next((l for l in lines if l.get("type") == "summary"), {})
+    stopped = summary.get("stopped")
+    if stopped:
+        sys.exit(f"measure.py: {key}: the run stopped asking after {stopped.get('after')} "
+                 f"{stopped.get('kind', 'time-outs')} in a row ({stopped.get('unasked')} cases not asked; the last, "
+                 f"{stopped.get('last')}: {stopped.get('printed')}): no row is written from it. Find out why "
+                 "(a loaded machine: run it again; a broken program: fix its installation or its adapter)")
 
 
 def suite_dump(exe):
@@ -471,6 +513,7 @@ def main():
             if args[0] in ("--uci", "--ucci"):
                 version = engine_name(args[0], args[1])
             lines, seconds = run(exe, key, args)
+            lines = rerun_timeouts(exe, key, args, lines)
             if a.raw or a.from_raw:
                 folder = Path(a.raw or a.from_raw)
                 folder.mkdir(parents=True, exist_ok=True)
@@ -478,6 +521,7 @@ def main():
                     f.write(json.dumps({"type": "measure", "seconds": seconds, "version": version}) + "\n")
                     for l in lines:
                         f.write(json.dumps(l, ensure_ascii=False) + "\n")
+        refuse_stopped(key, lines)
         header = next(l for l in lines if l.get("type") == "header")
         cases = [l for l in lines if l.get("type") == "case"]
         if header.get("suite") != version_of_suite or len(cases) != planned_runs(dumped):
