@@ -56,6 +56,15 @@ pub struct ConformArgs {
     /// Only the cases of these areas (comma-separated, repeatable): `movement,check,perft,games`.
     #[arg(long, value_name = "AREA,…", value_delimiter = ',')]
     pub areas: Vec<String>,
+    /// A named selection of the suite (conformance/profiles.yaml): `engine` is movement, check,
+    /// perft and real games without the slow perfts, a run of seconds.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Run this one case and print a bug report fit to paste into the program's issue tracker:
+    /// the input, what was sent and what the program printed, its answer, the expected one
+    /// and why (the article, for a rule).
+    #[arg(long, value_name = "CASE", conflicts_with_all = ["json", "report", "write_known_failures", "update_known_failures"])]
+    pub issue: Option<String>,
     /// YAML list of `{id, edition?, reason, answer}`: cases expected to fail, each with the
     /// answer expected instead of the case's (default for the built-in reference:
     /// conformance/reference-known-failures.yaml).
@@ -210,7 +219,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         return Err("--timeout is a positive number of seconds".into());
     }
     let timeout = Duration::from_secs_f64(args.timeout);
-    let opts = RunOptions {
+    let mut opts = RunOptions {
         editions: args.edition.clone(),
         run: args.run.clone(),
         skip: args.skip.clone(),
@@ -220,6 +229,27 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         timeout,
         overlays: spec.overlays().to_vec(),
     };
+    if let Some(name) = &args.profile {
+        let p = suite.profiles.get(name).ok_or_else(|| {
+            format!(
+                "unknown profile `{name}` (conformance/profiles.yaml has {})",
+                suite
+                    .profiles
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
+        opts.areas.extend(p.areas.iter().cloned());
+        opts.skip_features.extend(p.skip_features.iter().cloned());
+    }
+    if let Some(id) = &args.issue {
+        if suite.case(id).is_none() {
+            return Err(format!("--issue: no case has the id `{id}`"));
+        }
+        opts.run = vec![id.clone()];
+    }
     let start_timeout = timeout.max(Duration::from_secs(10));
     let mut subject: Box<dyn Subject> = if let Some(cmd) = &args.adapter {
         Box::new(Adapter::start(cmd, start_timeout, timeout)?)
@@ -240,6 +270,18 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         Box::new(InProcess::new(Reference::new(&spec)))
     };
     let about = subject.about().clone();
+    let program = xqspec::conform::issue::Program {
+        about: &about,
+        via: match (&args.adapter, &args.uci, &args.ucci) {
+            (Some(c), _, _) => format!("--adapter {}", shell_word(c)),
+            (_, Some(c), _) => format!("--uci {}", shell_word(c)),
+            (_, _, Some(c)) => format!("--ucci {}", shell_word(c)),
+            _ => String::new(),
+        },
+    };
+    if args.issue.is_some() {
+        return issue(&spec, &suite, subject.as_mut(), &opts, &program);
+    }
     let stdout = std::io::stdout();
     if args.json {
         let editions: Vec<String> = if opts.editions.is_empty() {
@@ -322,8 +364,11 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     }
     if let Some(path) = &args.report {
         let diagrams = failure_diagrams(&spec, &suite, &results, path)?;
-        std::fs::write(path, runner::markdown_report(&about, &results, &diagrams))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let mut text = runner::markdown_report(&about, &results, &diagrams);
+        text.push_str(&xqspec::conform::issue::groups_markdown(
+            &results, &suite, &spec, &program,
+        ));
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(path) = &args.write_known_failures {
         std::fs::write(path, runner::known_failures_yaml(&results))
@@ -358,6 +403,47 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         )),
         None if summary.ok() => Ok(()),
         None => Err(format!("{} failed", summary.failed)),
+    }
+}
+
+/// A command line as one shell word, quoted when it has to be.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-=:".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// `xqspec conform --issue CASE`: the case under each rule set the run plans for it, with
+/// the lines exchanged with the program recorded, as bug reports. Fails (exit status 1) when
+/// the case fails.
+fn issue(
+    spec: &Spec,
+    suite: &Suite,
+    subject: &mut dyn Subject,
+    opts: &RunOptions,
+    program: &xqspec::conform::issue::Program,
+) -> Result<(), String> {
+    let plan = runner::plan(suite, opts, subject.about())?;
+    let mut failed = 0;
+    for (case, edition) in plan {
+        let (r, transcript) =
+            xqspec::conform::with_transcript(|| runner::run_one(case, &edition, subject, opts));
+        failed += usize::from(r.tally().fails());
+        println!(
+            "{}",
+            xqspec::conform::issue::report(case, &r, program, spec, suite, &transcript)
+        );
+    }
+    subject.stop();
+    if failed == 0 {
+        Ok(())
+    } else {
+        Err(format!("{failed} failed"))
     }
 }
 

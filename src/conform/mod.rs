@@ -25,6 +25,8 @@
 //! - [`runner`]: selection and the plan (a case whose answer is the same under every rule
 //!   set runs once), one case × edition at a time, statuses, the stop rules (`not_asked`),
 //!   known failures, tables (failures by basis), JSON lines, Markdown.
+//! - [`issue`]: bug reports fit to paste: one failing case in the program's terms
+//!   (`conform --issue`), and a run's failures grouped, each by its smallest case.
 //! - [`known`]: known-failures files (`{id, edition?, reason, answer}`): parsing and
 //!   checking, whether a failure is the listed one, writing and updating the files.
 //! - [`coverage`], [`schema`]: generated `reports/coverage.md` and
@@ -41,6 +43,7 @@ pub mod check;
 pub mod coverage;
 pub mod glob;
 pub mod harness;
+pub mod issue;
 pub(crate) mod judge;
 pub mod known;
 pub(crate) mod process;
@@ -53,5 +56,6 @@ pub mod uci;
 
 pub use crate::query::{Answer, Query};
 pub(crate) use judge::{judge, Judgement};
+pub use process::{with_transcript, TranscriptLine};
 pub use protocol::{About, Implementation};
 pub use suite::{SpecFacts, Suite, Vocabulary};

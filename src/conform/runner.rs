@@ -322,7 +322,7 @@ fn prepare<'a>(
 }
 
 /// Runs one case under one edition against `subject`.
-pub(crate) fn run_one(
+pub fn run_one(
     case: &Case,
     edition: &str,
     subject: &mut dyn Subject,

@@ -99,6 +99,25 @@ struct RawFeature {
     optional: bool,
 }
 
+/// A named selection of the suite (`profiles.yaml`, `xqspec conform --profile NAME`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// What it is for, in one line.
+    pub description: String,
+    /// The areas it runs.
+    pub areas: Vec<String>,
+    /// The features whose cases it leaves out.
+    #[serde(default)]
+    pub skip_features: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawProfiles {
+    profiles: BTreeMap<String, Profile>,
+}
+
 /// One clause no case can decide.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -164,6 +183,8 @@ pub struct Suite {
     /// Text of `reference-known-failures.yaml`: the cases xqspec's own reference is known
     /// to fail, each with its reason and answer (see [`Suite::reference_known_failures`]).
     pub(crate) reference_known_failures: Option<String>,
+    /// The named selections of `profiles.yaml`, by name.
+    pub profiles: BTreeMap<String, Profile>,
 }
 
 impl Suite {
@@ -223,6 +244,10 @@ impl Suite {
                     Err(p) => suite.problems.push(p),
                 },
                 "reference-known-failures.yaml" => suite.reference_known_failures = Some(text),
+                "profiles.yaml" => match read_yaml::<RawProfiles>(&path, &text) {
+                    Ok(p) => suite.profiles = p.profiles,
+                    Err(p) => suite.problems.push(p),
+                },
                 "retired-ids.txt" => {
                     suite.retired = text
                         .lines()
@@ -286,6 +311,27 @@ impl Suite {
                     &case.path,
                     locate_key(text, "id"),
                     format!("id `{}` is already used by {other}", case.id),
+                ));
+            }
+        }
+        let areas: BTreeSet<&str> = self.cases.iter().map(|c| c.area()).collect();
+        for (name, p) in &self.profiles {
+            for a in p.areas.iter().filter(|a| !areas.contains(a.as_str())) {
+                out.push(Problem::new(
+                    "profiles.yaml",
+                    (0, 0),
+                    format!("profile `{name}`: no case is of the area `{a}`"),
+                ));
+            }
+            for f in p
+                .skip_features
+                .iter()
+                .filter(|f| !self.vocabulary.features.contains_key(*f))
+            {
+                out.push(Problem::new(
+                    "profiles.yaml",
+                    (0, 0),
+                    format!("profile `{name}`: unknown feature `{f}` (see features.yaml)"),
                 ));
             }
         }

@@ -715,3 +715,90 @@ fn cases_check_finds_a_second_fault_and_a_wrong_runs_claim() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--issue CASE`: one case's bug report in the program's terms, with the lines exchanged,
+/// "the rules say" and the article for a rule case, and a command to reproduce it.
+#[test]
+fn an_issue_report_shows_the_exchange_and_the_article() {
+    let engine = format!(
+        "sh {}/tests/fakes/uci-engine.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (ok, out, err) = xqspec(&[
+        "conform",
+        "--uci",
+        &engine,
+        "--issue",
+        "perft-start-depth-1",
+    ]);
+    assert!(!ok, "a failing case fails the command");
+    assert!(err.contains("1 failed"), "{err}");
+    for want in [
+        "### xqspec conformance: `perft-start-depth-1` fails on FakePika 2.0",
+        "- position: FEN `rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1`",
+        "- expected: `{\"nodes\":44}`",
+        "- answered: `{\"nodes\":3}`",
+        "- why: the rules say so (cxa-2020): art. 2.2 (`movement.general`): ",
+        "; art. 2.2 (`movement.horse`): The horse",
+        "→ go perft 1\n← a0a1: 1\n",
+        "← Nodes searched: 3\n",
+        "Reproduce: `xqspec conform --uci 'sh ",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+    // A convention is not called a rule.
+    let (_, out, _) = xqspec(&[
+        "conform",
+        "--uci",
+        &engine,
+        "--issue",
+        "perft-refuses-short-board",
+    ]);
+    assert!(!out.contains("the rules say"), "{out}");
+    let (ok, _, err) = xqspec(&["conform", "--issue", "no-such-case"]);
+    assert!(
+        !ok && err.contains("--issue: no case has the id `no-such-case`"),
+        "{err}"
+    );
+}
+
+/// `--profile engine` and `--areas` select the engine areas, without the slow perfts.
+#[test]
+fn the_engine_profile_runs_the_engine_areas_in_seconds() {
+    let t = std::time::Instant::now();
+    let (ok, out, err) = xqspec(&["conform", "--profile", "engine", "--json", "--quiet"]);
+    assert!(ok, "{err}");
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &serde_json::Value| v["type"] == "case")
+        .collect();
+    let areas: std::collections::BTreeSet<&str> =
+        lines.iter().map(|l| l["area"].as_str().unwrap()).collect();
+    assert_eq!(
+        areas.into_iter().collect::<Vec<_>>(),
+        ["check", "games", "movement", "perft"]
+    );
+    let s = suite();
+    assert!(lines.iter().all(|l| {
+        let c = s.case(l["id"].as_str().unwrap()).unwrap();
+        !c.features.iter().any(|f| f == "slow")
+    }));
+    let (ok, out2, _) = xqspec(&[
+        "conform",
+        "--areas",
+        "movement,check,perft,games",
+        "--skip-feature",
+        "slow",
+        "--json",
+        "--quiet",
+    ]);
+    assert!(ok);
+    assert_eq!(out.lines().count(), out2.lines().count());
+    let (ok, _, err) = xqspec(&["conform", "--profile", "nope"]);
+    assert!(
+        !ok && err.contains("unknown profile `nope` (conformance/profiles.yaml has engine)"),
+        "{err}"
+    );
+}
