@@ -61,7 +61,7 @@ pub fn why(case: &Case, edition: &str, spec: &Spec, suite: &Suite) -> String {
             )
         }
         Some(Basis::Convention) => format!(
-            "a convention of the xqspec suite, not a rule: the rules say nothing of it or practice varies (the case cites {})",
+            "a convention of the xqspec suite, not a rule: the rulebook is silent on it or practice varies (the case cites {})",
             case.clauses.join(", ")
         ),
         Some(Basis::Optional) => {
