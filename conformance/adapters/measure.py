@@ -344,6 +344,20 @@ def article_text(case):
     return ", ".join(out)
 
 
+def expected_text(c, d):
+    """What is expected and why: "the rules say", with the articles, only for a `rule` case;
+    a convention or an optional feature is named as such."""
+    basis = c.get("basis") or d.get("basis")
+    if basis == "rule":
+        return f"the rules say: {code(c['expected'])}, by {article_text(d) or 'the case'}"
+    if basis == "optional":
+        return f"expected (an optional feature, which a program may leave out: {', '.join(d.get('features', []))}): {code(c['expected'])}"
+    return f"expected (a convention of the suite, not a rule): {code(c['expected'])}"
+
+
+BASIS_RANK = {"rule": 0, "convention": 1, "optional": 2}
+
+
 def repro(c, dumped):
     """The smallest case of a group, written to be pasted into the program's issue tracker."""
     d = dumped.get((c["id"], c["edition"]), {})
@@ -357,7 +371,7 @@ def repro(c, dumped):
     rest = {k: v for k, v in inp.items() if k not in ("fen", "moves")}
     if rest:
         lines.append(f"    - input: {code(json.dumps(rest, ensure_ascii=False))}")
-    lines.append(f"    - the rules say: {code(c['expected'])}, by {article_text(d) or 'the case'}")
+    lines.append(f"    - {expected_text(c, d)}")
     said = c["got"] or f"{c['status']}: {c['detail']}"
     # the detail, where it says more than the answer (`moves differ: missing d9d8`)
     more = c["got"] and c["detail"] and not c["detail"].startswith("expected ")
@@ -367,7 +381,9 @@ def repro(c, dumped):
 
 def size(c, dumped):
     d = dumped.get((c["id"], c["edition"]), {})
-    return (len(json.dumps(d.get("input", {}), ensure_ascii=False)), c["edition"] != "cxa-2020", c["id"])
+    # a rule case first: a convention or an optional feature shows a bug less plainly
+    return (BASIS_RANK.get(c.get("basis"), 3), len(json.dumps(d.get("input", {}), ensure_ascii=False)),
+            c["edition"] != "cxa-2020", c["id"])
 
 
 def columns_of(cases):
