@@ -323,6 +323,12 @@ def duration(seconds):
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
 
 
+def failed_by_basis(cases):
+    """The failed runs of `cases` by the basis of their answer: `2 rule, 1 convention`."""
+    n = collections.Counter(c.get("basis") or "none" for c in cases if c["status"] in FAILING)
+    return ", ".join(f"{n[b]} {b}" for b in ("rule", "convention", "optional", "none") if n[b]) or "none"
+
+
 def bucket(status):
     return "pass" if status == "pass" else "skip" if status == "skip" else "fail"
 
@@ -419,8 +425,8 @@ def section(key, title, version, lines, seconds, dumped):
     out.append(f"- version: {version}")
     out.append(f"- queries declared: {', '.join(impl.get('queries', []))}")
     out.append(f"- rule sets declared: {', '.join(impl.get('editions', []))}")
-    out.append(f"- totals: {total['pass']} passed, {total['fail']} failed, {total['skip']} skipped "
-               f"in {duration(seconds)}")
+    out.append(f"- totals: {total['pass']} passed, {total['fail']} failed ({failed_by_basis(cases)}), "
+               f"{total['skip']} skipped in {duration(seconds)}")
     out.append("")
     out.append("By area:")
     out.append("")
@@ -563,13 +569,17 @@ def main():
         sec, total, _ = section(r["key"], r["title"], r["version"], r["lines"], r["seconds"], dumped)
         body += sec
         summary_rows.append(f"| {r['title']} | {r['version']} | {total['pass']} | {total['fail']} | "
-                            f"{total['skip']} | {duration(r['seconds'])} |")
+                            f"{failed_by_basis(r['cases'])} | {total['skip']} | {duration(r['seconds'])} |")
     head += ["## Scoreboard", "",
              "Each cell: the share of the cases run in that area that pass, then passed/run (skipped cases "
              "are not run); – where the program answers none. 棋例 is the `ruling` query under each rule set.", ""]
     head += scoreboard(results) + [""]
-    head += ["## Totals", "", "| implementation | version | passed | failed | skipped | time |",
-             "|---|---|---:|---:|---:|---:|"] + summary_rows + [""]
+    head += ["## Totals", "",
+             "Failures by basis: *rule* (an article of the rules says otherwise), *convention* (the suite's "
+             "own choice where the rules are silent or practice varies), *optional* (a feature a program may "
+             "leave out).", "",
+             "| implementation | version | passed | failed | failed by basis | skipped | time |",
+             "|---|---|---:|---:|---|---:|---:|"] + summary_rows + [""]
     if missing:
         head += ["Not measured here:", ""]
         head += [f"- {t}: {why}; {install}." for t, install, why in missing] + [""]
