@@ -11,9 +11,9 @@ use xqspec::conform::Suite;
 
 const FAKES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fakes");
 
-/// A suite of perft cases (expecting 1 node) with the given ids, plus the real vocabularies.
-fn suite(ids: &[&str], query: &str, expect: &str) -> Suite {
-    let mut files: Vec<(String, String)> = ["vocabulary.yaml", "features.yaml"]
+/// The real vocabularies, as suite files.
+fn vocabulary_files() -> Vec<(String, String)> {
+    ["vocabulary.yaml", "features.yaml"]
         .iter()
         .map(|n| {
             (
@@ -22,7 +22,12 @@ fn suite(ids: &[&str], query: &str, expect: &str) -> Suite {
                     .unwrap(),
             )
         })
-        .collect();
+        .collect()
+}
+
+/// A suite of perft cases (expecting 1 node) with the given ids, plus the real vocabularies.
+fn suite(ids: &[&str], query: &str, expect: &str) -> Suite {
+    let mut files = vocabulary_files();
     for id in ids {
         let input = if query == "perft" {
             "{fen: x, depth: 1}"
@@ -396,14 +401,7 @@ fn uci_engine_answers_perft_and_legal_moves_in_both_rank_schemes() {
 
 #[test]
 fn uci_engine_skips_what_it_cannot_answer_and_survives_a_hang() {
-    let mut files = vec![];
-    for n in ["vocabulary.yaml", "features.yaml"] {
-        files.push((
-            n.to_string(),
-            std::fs::read_to_string(format!("{}/conformance/{n}", env!("CARGO_MANIFEST_DIR")))
-                .unwrap(),
-        ));
-    }
+    let mut files = vocabulary_files();
     let case = |id: &str, query: &str, input: &str, expect: &str| {
         (format!("fake/{id}.yaml"), format!("id: {id}\ndescription: fake\nclauses: [c]\neditions: [cxa-2020]\nquery: {query}\ninput: {input}\nexpect: {expect}\n"))
     };
@@ -472,16 +470,7 @@ fn ucci_engine_lists_legal_moves_with_banmoves_and_counts_perft() {
         assert_eq!(r[0].status, Status::Pass, "{r:?}");
     }
     // depth 2: three moves, two replies each
-    let mut files: Vec<(String, String)> = ["vocabulary.yaml", "features.yaml"]
-        .iter()
-        .map(|n| {
-            (
-                n.to_string(),
-                std::fs::read_to_string(format!("{}/conformance/{n}", env!("CARGO_MANIFEST_DIR")))
-                    .unwrap(),
-            )
-        })
-        .collect();
+    let mut files = vocabulary_files();
     files.push(("fake/perft-2.yaml".into(), "id: perft-2\ndescription: fake\nclauses: [movement.horse]\neditions: [cxa-2020]\nquery: perft\ninput: {fen: x, depth: 2}\nexpect: {nodes: 6}\n".into()));
     let deep = Suite::from_files(files);
     assert!(deep.problems.is_empty(), "{:?}", deep.problems);
@@ -606,16 +595,7 @@ fn the_hello_tells_the_adapter_the_time_limit() {
 /// declare are skipped as in any run: neither counts as failed.
 #[test]
 fn a_stopped_run_skips_what_is_undeclared_and_does_not_ask_the_rest() {
-    let mut files: Vec<(String, String)> = ["vocabulary.yaml", "features.yaml"]
-        .iter()
-        .map(|n| {
-            (
-                n.to_string(),
-                std::fs::read_to_string(format!("{}/conformance/{n}", env!("CARGO_MANIFEST_DIR")))
-                    .unwrap(),
-            )
-        })
-        .collect();
+    let mut files = vocabulary_files();
     let case = |id: &str, query: &str, input: &str, expect: &str| {
         (format!("fake/{id}.yaml"), format!("id: {id}\ndescription: fake\nclauses: [c]\neditions: [cxa-2020]\nquery: {query}\ninput: {input}\nexpect: {expect}\n"))
     };

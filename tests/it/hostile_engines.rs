@@ -94,6 +94,24 @@ fn gone(pid: i32) -> bool {
     false
 }
 
+/// `conform --uci ENGINE` on one case (perft-start-depth-1 under cxa-2020) with this time
+/// limit, JSON lines out.
+fn one_case<'a>(engine: &'a str, timeout: &'a str) -> [&'a str; 11] {
+    [
+        "conform",
+        "--uci",
+        engine,
+        "--run",
+        "perft-start-depth-1",
+        "--edition",
+        "cxa-2020",
+        "--timeout",
+        timeout,
+        "--json",
+        "--quiet",
+    ]
+}
+
 fn case_lines(out: &str) -> Vec<serde_json::Value> {
     out.lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
@@ -105,22 +123,7 @@ fn case_lines(out: &str) -> Vec<serde_json::Value> {
 fn an_endless_line_after_go_is_an_error_naming_the_bound() {
     let dir = scratch("endless");
     let engine = format!("env HOSTILE=endless sh {FAKES}/hostile-engine.sh");
-    let m = measured(
-        &[
-            "conform",
-            "--uci",
-            &engine,
-            "--run",
-            "perft-start-depth-1",
-            "--edition",
-            "cxa-2020",
-            "--timeout",
-            "8",
-            "--json",
-            "--quiet",
-        ],
-        &dir,
-    );
+    let m = measured(&one_case(&engine, "8"), &dir);
     within_bounds(&m);
     assert!(!m.ok);
     let cases = case_lines(&m.out);
@@ -169,21 +172,7 @@ fn an_engine_behind_a_wrapper_script_is_ended_with_the_run() {
     );
     // Through the command line: the engine sleeps through `go`, the case times out, the
     // engine is ended with its wrapper.
-    let m = measured(
-        &[
-            "conform",
-            "--uci",
-            &engine,
-            "--run",
-            "perft-start-depth-1",
-            "--edition",
-            "cxa-2020",
-            "--timeout",
-            "1",
-            "--quiet",
-        ],
-        &dir,
-    );
+    let m = measured(&one_case(&engine, "1"), &dir);
     within_bounds(&m);
     let pid: i32 = std::fs::read_to_string(&pid_file)
         .unwrap()
