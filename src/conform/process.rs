@@ -278,7 +278,7 @@ impl Drop for Process {
 pub struct TranscriptLine {
     /// `true` for a line sent to the program, `false` for one it printed.
     pub sent: bool,
-    /// The line, cut at [`TRANSCRIPT_LINE_CHARS`] characters.
+    /// The line, cut at 2,000 characters.
     pub text: String,
 }
 
@@ -306,7 +306,8 @@ fn transcript_push(sent: bool, line: &str) {
 }
 
 /// Runs `f`, recording every line this thread sends to a program or receives from it
-/// (bounded: the first [`TRANSCRIPT_LINES`]): what a bug report shows of the exchange.
+/// (bounded: the first 400, each cut at 2,000 characters): what a bug report shows of the
+/// exchange.
 pub fn with_transcript<R>(f: impl FnOnce() -> R) -> (R, Vec<TranscriptLine>) {
     let before = TRANSCRIPT.with(|t| t.borrow_mut().replace(Vec::new()));
     let r = f();

@@ -38,6 +38,8 @@ struct Measured {
 fn measured(args: &[&str], dir: &Path) -> Measured {
     let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
     let start = Instant::now();
+    // Reaped by wait4 below, which gives the peak memory that `Child::wait` does not.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(BIN)
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -77,7 +79,7 @@ fn running(pid: i32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => stat
             .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().chars().next() != Some('Z')),
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')),
         Err(_) => false,
     }
 }
