@@ -24,7 +24,8 @@ The runner is `xqspec` on the PATH, or `XQSPEC=/path/to/xqspec`
 
 A case that timed out is run once more, alone, with a longer limit (RERUN_TIMEOUT): a loaded
 machine's time-out is no answer of the program's. A run that stopped asking (its summary's
-`stopped`: five time-outs or twenty faults in a row, PROTOCOL.md §2.6) writes no row.
+`stopped`: five time-outs or twenty faults in a row, PROTOCOL.md §2.6) writes no row: the
+program is listed as not measured, with the reason.
 
 Why cases fail is written by hand, one file per implementation:
 `reasons/<key>.txt`, one line per group of failing cases,
@@ -242,16 +243,16 @@ def rerun_timeouts(exe, key, args, lines):
     return out
 
 
-def refuse_stopped(key, lines):
-    """Stops measure.py when the run stopped asking (its summary's `stopped`, PROTOCOL.md §2.6):
-    the cases left `not_asked` are no measurement of the program, so no row is written."""
+def stopped_reason(lines):
+    """Why a run is no measurement of its program: it stopped asking (its summary's
+    `stopped`, PROTOCOL.md §2.6), leaving cases `not_asked`. None for a whole run."""
     summary = next((l for l in lines if l.get("type") == "summary"), {})
     stopped = summary.get("stopped")
-    if stopped:
-        sys.exit(f"measure.py: {key}: the run stopped asking after {stopped.get('after')} "
-                 f"{stopped.get('kind', 'time-outs')} in a row ({stopped.get('unasked')} cases not asked; the last, "
-                 f"{stopped.get('last')}: {stopped.get('printed')}): no row is written from it. Find out why "
-                 "(a loaded machine: run it again; a broken program: fix its installation or its adapter)")
+    if not stopped:
+        return None
+    return (f"its run stopped asking after {stopped.get('after')} {stopped.get('kind', 'time-outs')} in a row "
+            f"({stopped.get('unasked')} cases not asked; the last, {stopped.get('last')}: "
+            f"{str(stopped.get('printed'))[:200]}), so no row is written from it")
 
 
 def suite_dump(exe):
@@ -543,7 +544,11 @@ def main():
                     f.write(json.dumps({"type": "measure", "seconds": seconds, "version": version}) + "\n")
                     for l in lines:
                         f.write(json.dumps(l, ensure_ascii=False) + "\n")
-        refuse_stopped(key, lines)
+        why = stopped_reason(lines)
+        if why:
+            print(f"measure.py: {key}: {why}", file=sys.stderr, flush=True)
+            missing.append((title, install, why))
+            continue
         header = next(l for l in lines if l.get("type") == "header")
         cases = [l for l in lines if l.get("type") == "case"]
         if header.get("suite") != version_of_suite or len(cases) != planned_runs(dumped):
