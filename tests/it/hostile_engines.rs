@@ -34,13 +34,14 @@ struct Measured {
     took: Duration,
 }
 
-/// Runs `xqspec ARGS` with its output in files, and reads its peak memory from `wait4`.
+/// Runs `xqspec ARGS` with its output in files, and reads its peak memory: the high-water
+/// mark of its resident set (`VmHWM` in `/proc/PID/status`), read until it exits. (Not
+/// `wait4`'s `ru_maxrss`: a child spawned from this test binary starts with the binary's
+/// memory in its count.)
 fn measured(args: &[&str], dir: &Path) -> Measured {
     let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
     let start = Instant::now();
-    // Reaped by wait4 below, which gives the peak memory that `Child::wait` does not.
-    #[allow(clippy::zombie_processes)]
-    let child = Command::new(BIN)
+    let mut child = Command::new(BIN)
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null())
@@ -48,18 +49,28 @@ fn measured(args: &[&str], dir: &Path) -> Measured {
         .stderr(std::fs::File::create(&err_path).unwrap())
         .spawn()
         .unwrap();
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: wait4 on our own child's pid, with pointers to live locals.
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as i32, "wait4 failed");
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kb = 0u64;
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file) {
+            if let Some(kb) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                peak_kb = peak_kb.max(kb);
+            }
+        }
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
     Measured {
-        ok: libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        ok: status.success(),
         out: std::fs::read_to_string(out_path).unwrap(),
         err: std::fs::read_to_string(err_path).unwrap(),
-        // ru_maxrss is in kilobytes on Linux.
-        peak_bytes: usage.ru_maxrss as u64 * 1024,
+        peak_bytes: peak_kb * 1024,
         took: start.elapsed(),
     }
 }
