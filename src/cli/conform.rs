@@ -251,6 +251,8 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         opts.run = vec![id.clone()];
     }
     let start_timeout = timeout.max(Duration::from_secs(10));
+    // The programs run in process groups of their own: an interrupt ends them first.
+    xqspec::conform::end_programs_on_interrupt();
     let mut subject: Box<dyn Subject> = if let Some(cmd) = &args.adapter {
         Box::new(Adapter::start(cmd, start_timeout, timeout)?)
     } else if let Some((path, dialect)) = args

@@ -56,6 +56,6 @@ pub mod uci;
 
 pub use crate::query::{Answer, Query};
 pub(crate) use judge::{judge, Judgement};
-pub use process::{with_transcript, TranscriptLine};
+pub use process::{end_programs_on_interrupt, with_transcript, TranscriptLine};
 pub use protocol::{About, Implementation};
 pub use suite::{SpecFacts, Suite, Vocabulary};

@@ -92,6 +92,10 @@ impl Process {
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start `{command}`: {e}"))?;
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(child.id()) {
+            groups::add(pid);
+        }
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let stderr_pipe = child.stderr.take().expect("piped");
@@ -263,8 +267,74 @@ impl Process {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            groups::remove(pid);
+        }
         self.reaped = true;
     }
+}
+
+/// The process groups of the programs running, for [`end_programs_on_interrupt`]: a fixed
+/// table of atomics, which a signal handler may read.
+#[cfg(unix)]
+mod groups {
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    static LIVE: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
+
+    pub(super) fn add(pgid: i32) {
+        for slot in &LIVE {
+            if slot
+                .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    pub(super) fn remove(pgid: i32) {
+        for slot in &LIVE {
+            let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
+        }
+    }
+
+    extern "C" fn on_signal(sig: libc::c_int) {
+        for slot in &LIVE {
+            let g = slot.load(Ordering::SeqCst);
+            if g > 0 {
+                // SAFETY: kill(2) is async-signal-safe and touches no memory.
+                unsafe {
+                    libc::kill(-g, libc::SIGKILL);
+                }
+            }
+        }
+        // SAFETY: signal(2) and raise(3) are async-signal-safe: the default action (the end
+        // of this process) follows.
+        unsafe {
+            libc::signal(sig, libc::SIG_DFL);
+            libc::raise(sig);
+        }
+    }
+
+    pub(super) fn install() {
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: `on_signal` only does what a signal handler may.
+            unsafe {
+                libc::signal(sig, on_signal as *const () as libc::sighandler_t);
+            }
+        }
+    }
+}
+
+/// Makes an interrupt (Ctrl-C, SIGTERM, SIGHUP) of this process end the programs it runs
+/// first: each runs in a process group of its own, which the terminal's Ctrl-C no longer
+/// reaches. For a command line that runs programs (`xqspec conform`); a library leaves the
+/// process's signals alone unless asked.
+pub fn end_programs_on_interrupt() {
+    #[cfg(unix)]
+    groups::install();
 }
 
 impl Drop for Process {

@@ -409,3 +409,44 @@ fn fake_cases(dir: &Path, ids: &[&str]) -> String {
     }
     root.display().to_string()
 }
+
+/// Ctrl-C (SIGINT) of `xqspec conform` ends the engine it runs first: the engine is in a
+/// process group of its own, which the terminal's Ctrl-C does not reach.
+#[test]
+fn an_interrupted_run_ends_its_engine() {
+    let dir = scratch("interrupt");
+    let pid_file = dir.join("pid");
+    let engine = format!(
+        "env HOSTILE=hang HOSTILE_PID={} sh {FAKES}/wrapper-no-exec.sh",
+        pid_file.display()
+    );
+    let mut run = Command::new(BIN)
+        .args(one_case(&engine, "30"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let end = Instant::now() + Duration::from_secs(5);
+    let pid = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<i32>().ok())
+        {
+            break pid;
+        }
+        assert!(Instant::now() < end, "the engine did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // Asleep in `go` by now.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(running(pid));
+    // SAFETY: a signal to our own child.
+    unsafe {
+        libc::kill(run.id() as i32, libc::SIGINT);
+    }
+    let status = run.wait().unwrap();
+    assert!(!status.success());
+    assert!(gone(pid), "the engine {pid} outlived the interrupted run");
+}
