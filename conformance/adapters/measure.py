@@ -22,6 +22,11 @@ this repository; each entry says how to install it.
 The runner is `xqspec` on the PATH, or `XQSPEC=/path/to/xqspec`
 (`cargo install --path .` puts it on the PATH), else `target/release/xqspec`.
 
+A case that timed out is run once more, alone, with a longer limit (RERUN_TIMEOUT): a loaded
+machine's time-out is no answer of the program's. A run that stopped asking (its summary's
+`stopped`: five time-outs or twenty faults in a row, PROTOCOL.md §2.6) writes no row: the
+program is listed as not measured, with the reason.
+
 Why cases fail is written by hand, one file per implementation:
 `reasons/<key>.txt`, one line per group of failing cases,
 `<glob over the case id or its path without .yaml><TAB><sentence>`, the
@@ -212,12 +217,57 @@ def run(exe, key, args):
     return lines, seconds
 
 
+# A case that timed out is run once more with this limit (seconds): a loaded machine's
+# time-out is no answer of the program's.
+RERUN_TIMEOUT = 30
+
+
+def rerun_timeouts(exe, key, args, lines):
+    """`lines` with every case that timed out run once more, alone, with the longer limit
+    RERUN_TIMEOUT; its new line replaces the time-out (a Rust example, run by cargo, is kept
+    as it ran)."""
+    timed_out = [l for l in lines if l.get("type") == "case" and l["status"] == "timeout"]
+    if not timed_out or args[0] == "cargo":
+        return lines
+    ids = sorted({l["id"] for l in timed_out})
+    print(f"measure.py: {key}: running {len(ids)} timed-out cases again with --timeout {RERUN_TIMEOUT}",
+          file=sys.stderr, flush=True)
+    runs = [a for i in ids for a in ("--run", i)]
+    again, _ = run(exe, key, [*args, *runs, "--timeout", str(RERUN_TIMEOUT)])
+    new = {(l["id"], l["edition"]): l for l in again if l.get("type") == "case"}
+    out = []
+    for l in lines:
+        if l.get("type") == "case" and l["status"] == "timeout":
+            l = new.get((l["id"], l["edition"]), l)
+        out.append(l)
+    return out
+
+
+def stopped_reason(lines):
+    """Why a run is no measurement of its program: it stopped asking (its summary's
+    `stopped`, PROTOCOL.md §2.6), leaving cases `not_asked`. None for a whole run."""
+    summary = next((l for l in lines if l.get("type") == "summary"), {})
+    stopped = summary.get("stopped")
+    if not stopped:
+        return None
+    return (f"its run stopped asking after {stopped.get('after')} {stopped.get('kind', 'time-outs')} in a row "
+            f"({stopped.get('unasked')} cases not asked; the last, {stopped.get('last')}: "
+            f"{str(stopped.get('printed'))[:200]}), so no row is written from it")
+
+
 def suite_dump(exe):
     """Every case × rule set of the checkout's suite (`xqspec cases dump`), by (id, rule set)."""
     out = subprocess.run([exe, "cases", "dump", "--cases", str(ROOT / "conformance")], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
     rows = [json.loads(l) for l in out.splitlines() if l.strip()]
     return {(r["id"], r["edition"]): r for r in rows}
+
+
+def planned_runs(dumped):
+    """The runs of the whole suite: a case once per rule set it runs under, or once for all
+    (`runs: once`, its answer the same under each), whichever rule sets a program declares."""
+    once = {i for (i, _), r in dumped.items() if r.get("runs") == "once"}
+    return len(once) + sum(1 for (i, _) in dumped if i not in once)
 
 
 def suite_version(exe):
@@ -274,6 +324,12 @@ def duration(seconds):
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
 
 
+def failed_by_basis(cases):
+    """The failed runs of `cases` by the basis of their answer: `2 rule, 1 convention`."""
+    n = collections.Counter(c.get("basis") or "none" for c in cases if c["status"] in FAILING)
+    return ", ".join(f"{n[b]} {b}" for b in ("rule", "convention", "optional", "none") if n[b]) or "none"
+
+
 def bucket(status):
     return "pass" if status == "pass" else "skip" if status == "skip" else "fail"
 
@@ -295,6 +351,20 @@ def article_text(case):
     return ", ".join(out)
 
 
+def expected_text(c, d):
+    """What is expected and why: "the rules say", with the articles, only for a `rule` case;
+    a convention or an optional feature is named as such."""
+    basis = c.get("basis") or d.get("basis")
+    if basis == "rule":
+        return f"the rules say: {code(c['expected'])}, by {article_text(d) or 'the case'}"
+    if basis == "optional":
+        return f"expected (an optional feature, which a program may leave out: {', '.join(d.get('features', []))}): {code(c['expected'])}"
+    return f"expected (a convention of the suite, not a rule): {code(c['expected'])}"
+
+
+BASIS_RANK = {"rule": 0, "convention": 1, "optional": 2}
+
+
 def repro(c, dumped):
     """The smallest case of a group, written to be pasted into the program's issue tracker."""
     d = dumped.get((c["id"], c["edition"]), {})
@@ -308,7 +378,7 @@ def repro(c, dumped):
     rest = {k: v for k, v in inp.items() if k not in ("fen", "moves")}
     if rest:
         lines.append(f"    - input: {code(json.dumps(rest, ensure_ascii=False))}")
-    lines.append(f"    - the rules say: {code(c['expected'])}, by {article_text(d) or 'the case'}")
+    lines.append(f"    - {expected_text(c, d)}")
     said = c["got"] or f"{c['status']}: {c['detail']}"
     # the detail, where it says more than the answer (`moves differ: missing d9d8`)
     more = c["got"] and c["detail"] and not c["detail"].startswith("expected ")
@@ -318,7 +388,9 @@ def repro(c, dumped):
 
 def size(c, dumped):
     d = dumped.get((c["id"], c["edition"]), {})
-    return (len(json.dumps(d.get("input", {}), ensure_ascii=False)), c["edition"] != "cxa-2020", c["id"])
+    # a rule case first: a convention or an optional feature shows a bug less plainly
+    return (BASIS_RANK.get(c.get("basis"), 3), len(json.dumps(d.get("input", {}), ensure_ascii=False)),
+            c["edition"] != "cxa-2020", c["id"])
 
 
 def columns_of(cases):
@@ -354,8 +426,8 @@ def section(key, title, version, lines, seconds, dumped):
     out.append(f"- version: {version}")
     out.append(f"- queries declared: {', '.join(impl.get('queries', []))}")
     out.append(f"- rule sets declared: {', '.join(impl.get('editions', []))}")
-    out.append(f"- totals: {total['pass']} passed, {total['fail']} failed, {total['skip']} skipped "
-               f"in {duration(seconds)}")
+    out.append(f"- totals: {total['pass']} passed, {total['fail']} failed ({failed_by_basis(cases)}), "
+               f"{total['skip']} skipped in {duration(seconds)}")
     out.append("")
     out.append("By area:")
     out.append("")
@@ -464,6 +536,7 @@ def main():
             if args[0] in ("--uci", "--ucci"):
                 version = engine_name(args[0], args[1])
             lines, seconds = run(exe, key, args)
+            lines = rerun_timeouts(exe, key, args, lines)
             if a.raw or a.from_raw:
                 folder = Path(a.raw or a.from_raw)
                 folder.mkdir(parents=True, exist_ok=True)
@@ -471,11 +544,16 @@ def main():
                     f.write(json.dumps({"type": "measure", "seconds": seconds, "version": version}) + "\n")
                     for l in lines:
                         f.write(json.dumps(l, ensure_ascii=False) + "\n")
+        why = stopped_reason(lines)
+        if why:
+            print(f"measure.py: {key}: {why}", file=sys.stderr, flush=True)
+            missing.append((title, install, why))
+            continue
         header = next(l for l in lines if l.get("type") == "header")
         cases = [l for l in lines if l.get("type") == "case"]
-        if header.get("suite") != version_of_suite or len(cases) != len(dumped):
+        if header.get("suite") != version_of_suite or len(cases) != planned_runs(dumped):
             sys.exit(f"measure.py: {key} ran {len(cases)} cases of suite {header.get('suite')}; the checkout's suite "
-                     f"{version_of_suite} has {len(dumped)}: run it again")
+                     f"{version_of_suite} has {planned_runs(dumped)}: run it again")
         version = version or header.get("implementation", {}).get("version", "?")
         results.append({"key": key, "title": title, "version": version, "lines": lines, "seconds": seconds,
                         "cases": cases})
@@ -486,23 +564,27 @@ def main():
             f"Generated by `python3 conformance/adapters/measure.py` on {today}; do not edit by hand "
             "(the reasons for failures are kept in `conformance/adapters/reasons/`). Each implementation ran once "
             "over the whole suite, every rule set, through the lightest path its users would take (an engine as it "
-            "is, a library through a small adapter in `conformance/adapters/`); a case counts once per rule set it "
-            "runs under. *Skipped* is a case the implementation does not declare or answers `unsupported` for; "
+            "is, a library through a small adapter in `conformance/adapters/`); a case counts once, or once per rule set "
+            "it runs under where its answers differ between them. *Skipped* is a case the implementation does not declare or answers `unsupported` for; "
             "*failed* counts wrong answers, errors, crashes and time-outs.", "",
-            f"Measured on suite {version_of_suite}, {case_files} case files, {len(dumped)} runs "
-            "(a case once per rule set it runs under).", ""]
+            f"Measured on suite {version_of_suite}, {case_files} case files, {planned_runs(dumped)} runs "
+            "(a case once per rule set it runs under, or once for all where its answer is the same under each).", ""]
     body, summary_rows = [], []
     for r in results:
         sec, total, _ = section(r["key"], r["title"], r["version"], r["lines"], r["seconds"], dumped)
         body += sec
         summary_rows.append(f"| {r['title']} | {r['version']} | {total['pass']} | {total['fail']} | "
-                            f"{total['skip']} | {duration(r['seconds'])} |")
+                            f"{failed_by_basis(r['cases'])} | {total['skip']} | {duration(r['seconds'])} |")
     head += ["## Scoreboard", "",
              "Each cell: the share of the cases run in that area that pass, then passed/run (skipped cases "
              "are not run); – where the program answers none. 棋例 is the `ruling` query under each rule set.", ""]
     head += scoreboard(results) + [""]
-    head += ["## Totals", "", "| implementation | version | passed | failed | skipped | time |",
-             "|---|---|---:|---:|---:|---:|"] + summary_rows + [""]
+    head += ["## Totals", "",
+             "Failures by basis: *rule* (an article of the rules says otherwise), *convention* (the suite's "
+             "own choice where the rules are silent or practice varies), *optional* (a feature a program may "
+             "leave out).", "",
+             "| implementation | version | passed | failed | failed by basis | skipped | time |",
+             "|---|---|---:|---:|---|---:|---:|"] + summary_rows + [""]
     if missing:
         head += ["Not measured here:", ""]
         head += [f"- {t}: {why}; {install}." for t, install, why in missing] + [""]

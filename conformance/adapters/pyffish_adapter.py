@@ -40,7 +40,7 @@ import re
 
 import pyffish as sf
 
-from protocol_session import Rejected, Unsupported, serve
+from protocol_session import Rejected, Unsupported, check_time, serve
 
 VARIANT = "xiangqi"
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
@@ -103,6 +103,7 @@ def perft(fen, played, depth):
     calls = [1]
 
     def count(moves, d):
+        check_time(depth)
         calls[0] += 1
         if calls[0] > PERFT_CALLS:
             raise Unsupported(f"perft {depth} needs more than {PERFT_CALLS} pyffish calls")

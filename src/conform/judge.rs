@@ -160,7 +160,6 @@ pub(crate) enum Judgement {
 /// Judges `answer` against `expected` for `query`. The only comparison in xqspec:
 /// the harness, the runner and the Rust implementers' harness all call it.
 pub(crate) fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgement {
-    const STATUSES: [&str; 4] = ["ongoing", "check", "checkmate", "stalemate"];
     match (expected, answer) {
         (_, Answer::Unsupported { reason }) => Judgement::Skip(reason.clone()),
         (_, Answer::Error { message }) => Judgement::Error(message.clone()),
@@ -176,7 +175,7 @@ pub(crate) fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgem
             "expected reject {want}, got {}",
             answer.display_sorted()
         )),
-        (Expected::Answer(want), Answer::Reject { kind, message }) => {
+        (Expected::Answer(_) | Expected::OneOf(_), Answer::Reject { kind, message }) => {
             let m = if message.is_empty() {
                 String::new()
             } else {
@@ -184,38 +183,73 @@ pub(crate) fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgem
             };
             Judgement::Fail(format!(
                 "expected {}, got reject {kind}{m}",
-                Value::Object(want.clone())
+                shown(expected)
             ))
         }
-        (Expected::Answer(want), Answer::Value(got)) => {
-            let Some(field) = answer_field(query) else {
-                return Judgement::Error(format!("no comparison is defined for query `{query}`"));
-            };
-            let Some(got_v) = got.get(field) else {
-                return Judgement::Error(format!(
-                    "the answer has no `{field}` field: {}",
-                    Value::Object(got.clone())
-                ));
-            };
-            if let Err(e) = check_answer_value(field, got_v, &STATUSES, false) {
-                return Judgement::Error(format!("malformed answer: {e}"));
+        (Expected::OneOf(wants), Answer::Value(got)) => {
+            for want in wants {
+                match judge_value(query, want, got) {
+                    Judgement::Fail(_) => {}
+                    other => return other,
+                }
             }
-            let want_v = &want[field];
-            if field == "moves" {
-                return compare_move_lists(want_v, got_v);
-            }
-            if want_v.is_object() {
-                return match subset_difference(want_v, got_v, field) {
-                    None => Judgement::Pass,
-                    Some(d) => Judgement::Fail(d),
-                };
-            }
-            if want_v == got_v {
-                Judgement::Pass
-            } else {
-                Judgement::Fail(format!("expected {field} {want_v}, got {got_v}"))
-            }
+            Judgement::Fail(format!(
+                "expected {}, got {}",
+                shown(expected),
+                answer.display_sorted()
+            ))
         }
+        (Expected::Answer(want), Answer::Value(got)) => judge_value(query, want, got),
+    }
+}
+
+/// An expectation as a failure's detail shows it: the answer, or `one of A, B`.
+fn shown(expected: &Expected) -> String {
+    match expected {
+        Expected::OneOf(ws) => format!(
+            "one of {}",
+            ws.iter()
+                .map(|w| Value::Object(w.clone()).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_value().to_string(),
+    }
+}
+
+/// Judges an accepted answer's object `got` against one expected answer object `want`.
+fn judge_value(
+    query: &str,
+    want: &serde_json::Map<String, Value>,
+    got: &serde_json::Map<String, Value>,
+) -> Judgement {
+    const STATUSES: [&str; 4] = ["ongoing", "check", "checkmate", "stalemate"];
+    let Some(field) = answer_field(query) else {
+        return Judgement::Error(format!("no comparison is defined for query `{query}`"));
+    };
+    let Some(got_v) = got.get(field) else {
+        return Judgement::Error(format!(
+            "the answer has no `{field}` field: {}",
+            Value::Object(got.clone())
+        ));
+    };
+    if let Err(e) = check_answer_value(field, got_v, &STATUSES, false) {
+        return Judgement::Error(format!("malformed answer: {e}"));
+    }
+    let want_v = &want[field];
+    if field == "moves" {
+        return compare_move_lists(want_v, got_v);
+    }
+    if want_v.is_object() {
+        return match subset_difference(want_v, got_v, field) {
+            None => Judgement::Pass,
+            Some(d) => Judgement::Fail(d),
+        };
+    }
+    if want_v == got_v {
+        Judgement::Pass
+    } else {
+        Judgement::Fail(format!("expected {field} {want_v}, got {got_v}"))
     }
 }
 
@@ -308,6 +342,32 @@ mod tests {
             judge("validate_fen", &ok, &Answer::reject("fen.syntax", "x")),
             Judgement::Fail(_)
         ));
+    }
+
+    #[test]
+    fn one_of_passes_any_of_its_answers() {
+        let want =
+            Expected::from_value(json!({"one_of": [{"text": "前仕退五"}, {"text": "仕六退五"}]}))
+                .unwrap();
+        for text in ["前仕退五", "仕六退五"] {
+            let got = Answer::Value(json!({"text": text}).as_object().unwrap().clone());
+            assert_eq!(judge("format_move", &want, &got), Judgement::Pass);
+        }
+        let other = Answer::Value(json!({"text": "仕四退五"}).as_object().unwrap().clone());
+        assert_eq!(
+            judge("format_move", &want, &other),
+            Judgement::Fail(
+                "expected one of {\"text\":\"前仕退五\"}, {\"text\":\"仕六退五\"}, got {\"text\":\"仕四退五\"}".into()
+            )
+        );
+        for bad in [
+            json!({"one_of": [{"text": "a"}]}),
+            json!({"one_of": [{"text": "a"}, {"reject": "fen"}]}),
+            json!({"one_of": [{"text": "a"}, {"move": "a0a1"}]}),
+            json!({"one_of": [{"text": "a"}, {"text": "b"}], "text": "c"}),
+        ] {
+            assert!(Expected::from_value(bad.clone()).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod conform_serve;
 mod diagram;
 mod foundation;
 mod hostile_args;
+mod hostile_engines;
 mod hostile_files;
 mod hostile_memory;
 mod hostile_web;

@@ -463,14 +463,23 @@ fn the_implementations_report_is_well_formed() {
     for (row, cells) in totals.iter().zip(&board) {
         assert_eq!(
             row.len(),
-            6,
-            "name, version, passed, failed, skipped, time: {row:?}"
+            7,
+            "name, version, passed, failed, failed by basis, skipped, time: {row:?}"
         );
         assert!(
-            !row[1].is_empty() && (row[5].ends_with(" s") || row[5].ends_with(" min")),
+            !row[1].is_empty() && (row[6].ends_with(" s") || row[6].ends_with(" min")),
             "{row:?}"
         );
-        let n: Vec<u64> = row[2..5].iter().map(|c| c.parse().unwrap()).collect();
+        let n: Vec<u64> = [&row[2], &row[3], &row[5]]
+            .iter()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        // the failures by basis add up to the failures
+        let by_basis: u64 = row[4]
+            .split(", ")
+            .filter_map(|p| p.split_once(' ')?.0.parse::<u64>().ok())
+            .sum();
+        assert_eq!(by_basis, n[1], "{}: failures by basis {row:?}", row[0]);
         assert_eq!(
             n.iter().sum::<u64>() as usize,
             on.runs,
