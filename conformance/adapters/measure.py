@@ -129,6 +129,38 @@ def node_adapter():
     return ["--adapter", f"node {ADAPTERS / 'xiangqijs_adapter.js'}"], None
 
 
+def node_module_adapter(module, adapter):
+    """A Node.js library through an adapter of this folder: found by Node's module lookup
+    (NODE_PATH included, e.g. `NODE_PATH=/path/to/node_modules`)."""
+    def find():
+        if not shutil.which("node"):
+            return None
+        r = subprocess.run(["node", "-e", f"require.resolve({json.dumps(module)})"], capture_output=True)
+        if r.returncode != 0:
+            return None
+        return ["--adapter", f"node {ADAPTERS / adapter}"], None
+    return find
+
+
+def searching_engine(flag, names, env, extra=()):
+    """An engine (`engine`) that must answer a search: Pikafish without its network file
+    quits at every `go`, perft included; it is then listed as not measured."""
+    found_engine = engine(flag, names, env, extra)
+
+    def find():
+        found = found_engine()
+        if not found:
+            return None
+        hello = "uci" if flag == "--uci" else "ucci"
+        try:
+            out = subprocess.run([found[0][1]], input=f"{hello}\nposition startpos\ngo perft 1\nquit\n",
+                                 capture_output=True, text=True, timeout=10).stdout
+        except Exception:
+            return None
+        return found if "Nodes searched" in out else None
+    return find
+
+
 def rust_example(folder):
     """A Rust crate through xqspec's `Harness`: an example crate that prints the runner's JSON lines."""
     def find():
@@ -143,14 +175,24 @@ def rust_example(folder):
 # (a function giving the conform arguments, or a whole command, and a version, or None
 # when it is not installed); how to install it.
 IMPLEMENTATIONS = [
-    ("pikafish", "Pikafish (UCI)", engine("--uci", ["pikafish"], "PIKAFISH"),
-     "a release binary with its network file from github.com/official-pikafish/Pikafish, found as "
-     "`pikafish` on the PATH or through `PIKAFISH=/path`; no Python or Debian package ships it"),
+    ("pikafish", "Pikafish (UCI)", searching_engine("--uci", ["pikafish"], "PIKAFISH"),
+     "a release binary, or built from github.com/official-pikafish/Pikafish (`make -j2 build "
+     "ARCH=x86-64-bmi2`), with its network file `pikafish.nnue` beside it (a release asset of "
+     "official-pikafish/Networks), found as `pikafish` on the PATH or through `PIKAFISH=/path`; without "
+     "the network file it quits at every `go`, perft included, and is not measured; no Python or Debian "
+     "package ships it"),
     ("fairy-stockfish-uci", "Fairy-Stockfish (UCI engine)",
      engine("--uci", ["fairy-stockfish"], "FAIRY_STOCKFISH", ["/usr/games"]),
-     "Debian's package `fairy-stockfish`, or a release of github.com/fairy-stockfish/Fairy-Stockfish"),
+     "built from github.com/fairy-stockfish/Fairy-Stockfish (`make -j2 build ARCH=x86-64-bmi2 "
+     "largeboards=yes` in src/; release 14 or later: the `xiangqi` variant's chasing rules, which "
+     "the 棋例 column needs), found as `fairy-stockfish` on the PATH or through `FAIRY_STOCKFISH=/path`; "
+     "Debian's package `fairy-stockfish` (11.1, `/usr/games`) predates the chasing rules: it answers "
+     "perft and legal moves only"),
     ("eleeye", "ElephantEye (UCCI)", engine("--ucci", ["eleeye", "ELEEYE"], "ELEEYE"),
-     "built from github.com/xqbase/eleeye with a C++ compiler, found as `eleeye` on the PATH or through `ELEEYE=/path`"),
+     "built from github.com/xqbase/eleeye with a C++ compiler (in eleeye/: `g++ -O2 -o eleeye "
+     "../base/pipe.cpp ucci.cpp pregen.cpp position.cpp genmoves.cpp hash.cpp book.cpp movesort.cpp "
+     "preeval.cpp evaluate.cpp search.cpp eleeye.cpp`), found as `eleeye` on the PATH or through "
+     "`ELEEYE=/path`"),
     ("pyffish", "Fairy-Stockfish (pyffish)", python_adapter("pyffish", "pyffish", "pyffish_adapter.py"),
      "`pip install pyffish`"),
     ("cchess", "cchess (PyPI)", python_adapter("cchess", "cchess", "cchess_adapter.py"), "`pip install cchess`"),
@@ -165,7 +207,30 @@ IMPLEMENTATIONS = [
      "or Node's module lookup"),
     ("chessai", "chessai (crates.io)", rust_example("rust-chessai"),
      "nothing to install: `conformance/adapters/rust-chessai/` depends on it, cargo fetches it"),
+    ("elephantops", "elephantops (npm)", node_module_adapter("elephantops", "elephantops_adapter.js"),
+     "`npm install elephantops`, found by Node's module lookup (`NODE_PATH=/path/to/node_modules`)"),
+    ("jocly", "Jocly (npm)", node_module_adapter("jocly", "jocly_adapter.js"),
+     "`npm install jocly`, found by Node's module lookup (`NODE_PATH=/path/to/node_modules`)"),
+    ("xiangqibench", "xiangqibench (PyPI)", python_adapter("xiangqibench", "xiangqibench", "xiangqibench_adapter.py"),
+     "`pip install xiangqibench`"),
 ]
+
+# The 棋例 rules each program's `ruling` answers follow, where it answers one: its rulings are
+# measured under that rule set only (PROTOCOL.md §7.1).
+RULES = {
+    "fairy-stockfish-uci": "AXF-like: the AXF chasing rules of its `xiangqi` variant (`chasingRule = axf`): "
+                           "one-sided perpetual check, or perpetual chase of one piece, loses; judged at "
+                           "the third occurrence; measured under `axf`, through its search score",
+    "eleeye": "AXF-like: the rules of its UCCI league (`LEAGUE/RULE.TXT` 5.1–5.7: the Asian rules with "
+              "chases simplified to a fixed list of attacker and target kinds, protection and pins "
+              "ignored); judged in its search at the second occurrence; measured under `axf`, through its "
+              "search score",
+    "pikafish": "AXF-like: its own chase detection (`Position::detect_chases`), judged at the third "
+                "occurrence; not measured here without its network file",
+    "pyffish": "AXF-like: Fairy-Stockfish's AXF chasing rules (`is_optional_game_end`); measured under `axf`",
+    "xiangqibench": "a simplification: threefold repetition is a draw unless one side checked on every "
+                    "move (perpetual check loses); chases are not adjudicated; measured under `axf`",
+}
 
 
 def engine_name(flag, path):
@@ -376,6 +441,16 @@ def columns_of(cases):
     return COLUMNS + [(a, a, None) for a in sorted({c["area"] for c in cases} - known)]
 
 
+def verdict_only(c):
+    """Whether the case's answer showed a ruling's verdict alone (`verdict_only`: an engine's
+    score, a library's game end): it is judged on the verdict."""
+    return '"verdict_only":true' in (c.get("got") or "").replace(" ", "")
+
+
+def partially_judged(c):
+    return c["status"] == "pass" and c.get("detail", "").startswith("judged on the verdict alone")
+
+
 def cell(c):
     run = c["pass"] + c["fail"]
     if run == 0:
@@ -384,7 +459,7 @@ def cell(c):
     shown = f"{pct:.0f} %" if c["fail"] == 0 or pct < 99.5 else f"{pct:.1f} %"
     if c["fail"] and shown == "100 %":
         shown = ">99 %"
-    return f"{shown} {c['pass']}/{run}"
+    return f"{shown} {c['pass']}/{run}" + (" ᵛ" if c["verdict"] else "")
 
 
 def section(key, title, version, lines, seconds, dumped):
@@ -405,6 +480,13 @@ def section(key, title, version, lines, seconds, dumped):
     out.append(f"- rule sets declared: {', '.join(impl.get('editions', []))}")
     out.append(f"- totals: {total['pass']} passed, {total['fail']} failed, {total['skip']} skipped "
                f"in {duration(seconds)}")
+    if key in RULES:
+        out.append(f"- 棋例 rules: {RULES[key]}")
+    shown = [c for c in cases if verdict_only(c)]
+    if shown:
+        partial = sum(partially_judged(c) for c in shown)
+        out.append(f"- 棋例 answers showing the verdict alone: {len(shown)}, judged on it; {partial} of "
+                   "their passes are of cases that also check the moves' classes, not compared")
     out.append("")
     out.append("By area:")
     out.append("")
@@ -469,6 +551,7 @@ def scoreboard(results):
             for t, area, rs in cols:
                 if c["area"] == area and (rs is None or c["edition"] == rs):
                     by[t][bucket(c["status"])] += 1
+                    by[t]["verdict"] += verdict_only(c)
         out.append(f"| {r['title']} | " + " | ".join(cell(by[t]) for t, _, _ in cols) + " |")
     return out
 
@@ -550,7 +633,9 @@ def main():
                             f"{total['skip']} | {duration(r['seconds'])} |")
     head += ["## Scoreboard", "",
              "Each cell: the share of the cases run in that area that pass, then passed/run (skipped cases "
-             "are not run); – where the program answers none. 棋例 is the `ruling` query under each rule set.", ""]
+             "are not run); – where the program answers none. 棋例 is the `ruling` query under each rule set; "
+             "ᵛ marks a cell whose answers show the verdict alone (an engine's search score, a library's game "
+             "end: PROTOCOL.md §7.1), judged on it, `X_loses` read as `X_must_change`.", ""]
     head += scoreboard(results) + [""]
     head += ["## Totals", "", "| implementation | version | passed | failed | skipped | time |",
              "|---|---|---:|---:|---:|---:|"] + summary_rows + [""]

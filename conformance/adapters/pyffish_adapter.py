@@ -27,8 +27,9 @@ answers, and nothing else:
   plays the moves up to its end, then the cycle again, at most twice, until
   Fairy-Stockfish ends the game. Its result is for the side to move: a win means the other side must
   change, a loss that the side to move must; a draw is a draw. Only
-  `verdict` is answered (with `judged` and `cycle`); the plies' classes are
-  not exposed by pyffish. Under the CXA rule sets `ruling` is `unsupported`.
+  `verdict` is answered (with `judged` and `cycle`, and `verdict_only`: the
+  runner judges the case on its verdict); the plies' classes are not exposed
+  by pyffish. Under the CXA rule sets `ruling` is `unsupported`.
 
 Editions: `cxa-1999`, `cxa-2011`, `cxa-2020` and `axf` (the movement rules
 are the same in all). Fairy-Stockfish numbers ranks 1-10, so moves are
@@ -145,7 +146,7 @@ def ruling(fen, played):
             moves = moves + again
             end, value = sf.is_optional_game_end(VARIANT, fen, moves)
     if not end:
-        return {"verdict": "none", "judged": "none", "cycle": None,
+        return {"verdict": "none", "verdict_only": True, "judged": "none", "cycle": None,
                 "note": "Fairy-Stockfish ends no game here"}
     red_to_move = (fen.split()[1] == "w") == (len(moves) % 2 == 0)
     if value == 0:
@@ -153,7 +154,7 @@ def ruling(fen, played):
     else:
         red_changes = red_to_move if value < 0 else not red_to_move
         verdict = "red_must_change" if red_changes else "black_must_change"
-    return {"verdict": verdict, "judged": "repetition", "cycle": cycle,
+    return {"verdict": verdict, "verdict_only": True, "judged": "repetition", "cycle": cycle,
             "note": f"is_optional_game_end = {value} for the side to move after {len(moves)} plies"}
 
 

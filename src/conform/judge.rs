@@ -526,4 +526,50 @@ mod tests {
             .unwrap_err()
             .contains("twice"));
     }
+
+    #[test]
+    fn a_verdict_only_ruling_is_judged_on_its_verdict() {
+        let want = exp;
+        let got = |v: Value| Answer::one("ruling", v);
+        let full = want(json!({"ruling": {"verdict": "red_loses", "plies": [{"class": "check"}]}}));
+        let shown =
+            got(json!({"verdict": "red_must_change", "verdict_only": true, "cycle": [1, 4]}));
+        // `X_loses` and `X_must_change` are one to a score; the plies are not compared.
+        assert_eq!(judge("ruling", &full, &shown), Judgement::Pass);
+        let note = partial_judgement("ruling", &full, &shown).unwrap();
+        assert!(
+            note.contains("plies, loses rather than must change"),
+            "{note}"
+        );
+        // Without `verdict_only` the same answer fails on the missing plies.
+        let plain = got(json!({"verdict": "red_must_change"}));
+        assert!(matches!(judge("ruling", &full, &plain), Judgement::Fail(_)));
+        assert_eq!(partial_judgement("ruling", &full, &plain), None);
+        // A wrong verdict fails; a case checking only the verdict is judged in full.
+        let draw = got(json!({"verdict": "draw", "verdict_only": true}));
+        assert_eq!(
+            judge("ruling", &full, &draw),
+            Judgement::Fail("ruling.verdict: expected \"red_loses\", got \"draw\"".into())
+        );
+        let only = want(json!({"ruling": {"verdict": "draw"}}));
+        assert_eq!(judge("ruling", &only, &draw), Judgement::Pass);
+        assert_eq!(partial_judgement("ruling", &only, &draw), None);
+        // A case that checks no verdict is not judged.
+        let classes = want(json!({"ruling": {"plies": [{"class": "idle"}]}}));
+        assert!(matches!(
+            judge("ruling", &classes, &draw),
+            Judgement::Skip(_)
+        ));
+        // A verdict-only answer shows no plies or patterns, and has a verdict.
+        for bad in [
+            json!({"verdict": "draw", "verdict_only": true, "plies": []}),
+            json!({"verdict_only": true}),
+            json!({"verdict": "draw", "verdict_only": "yes"}),
+        ] {
+            assert!(matches!(
+                judge("ruling", &only, &got(bad)),
+                Judgement::Error(_)
+            ));
+        }
+    }
 }
