@@ -213,6 +213,8 @@ IMPLEMENTATIONS = [
      "`npm install jocly`, found by Node's module lookup (`NODE_PATH=/path/to/node_modules`)"),
     ("xiangqibench", "xiangqibench (PyPI)", python_adapter("xiangqibench", "xiangqibench", "xiangqibench_adapter.py"),
      "`pip install xiangqibench`"),
+    ("cotuongpi", "cotuongpi (PyPI)", python_adapter("cotuongpi", "cotuongpi", "cotuongpi_adapter.py"),
+     "`pip install cotuongpi`"),
 ]
 
 # The 棋例 rules each program's `ruling` answers follow, where it answers one: its rulings are
@@ -228,6 +230,9 @@ RULES = {
     "pikafish": "AXF-like: its own chase detection (`Position::detect_chases`), judged at the third "
                 "occurrence; not measured here without its network file",
     "pyffish": "AXF-like: Fairy-Stockfish's AXF chasing rules (`is_optional_game_end`); measured under `axf`",
+    "cotuongpi": "its own free-movement mode (no 棋例): a side in check is warned, not made to resolve it, "
+                 "and a captured general ends the game, so its moves are the pieces' moves without the check "
+                 "filter; a position standing three times is a draw, no moves left a draw",
     "xiangqibench": "a simplification: threefold repetition is a draw unless one side checked on every "
                     "move (perpetual check loses); chases are not adjudicated; measured under `axf`",
 }
