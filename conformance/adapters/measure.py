@@ -223,10 +223,11 @@ RULES = {
     "fairy-stockfish-uci": "AXF-like: the AXF chasing rules of its `xiangqi` variant (`chasingRule = axf`): "
                            "one-sided perpetual check, or perpetual chase of one piece, loses; judged at "
                            "the third occurrence; measured under `axf`, through its search score",
-    "eleeye": "AXF-like: the rules of its UCCI league (`LEAGUE/RULE.TXT` 5.1–5.7: the Asian rules with "
-              "chases simplified to a fixed list of attacker and target kinds, protection and pins "
-              "ignored); judged in its search at the second occurrence; measured under `axf`, through its "
-              "search score",
+    "eleeye": "AXF-like: the rules of its UCCI league (`LEAGUE/RULE.TXT` 5.1–5.7: one-sided perpetual check "
+              "loses, a one-sided perpetual chase of one piece loses, anything else is a draw), chases "
+              "simplified to the moved piece's own attack on a chariot or on an unprotected horse, cannon or "
+              "crossed soldier; judged in its search at the second occurrence; measured under `axf`, through "
+              "its search score",
     "pikafish": "AXF-like: its own chase detection (`Position::detect_chases`), judged at the third "
                 "occurrence; not measured here without its network file",
     "pyffish": "AXF-like: Fairy-Stockfish's AXF chasing rules (`is_optional_game_end`); measured under `axf`",
