@@ -41,7 +41,7 @@ import re
 
 import pyffish as sf
 
-from protocol_session import Rejected, Unsupported, check_time, serve
+from protocol_session import Rejected, Unsupported, check_time, last_cycle, serve
 
 VARIANT = "xiangqi"
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
@@ -123,14 +123,7 @@ def board_key(fen, played):
 
 def ruling(fen, played):
     """The verdict of Fairy-Stockfish on the cycle PROTOCOL.md's `ruling` judges."""
-    keys = [board_key(fen, played[:i]) for i in range(len(played) + 1)]
-    # The latest position that repeats an earlier one, and the shortest cycle ending there.
-    cycle = None
-    for last in range(len(played), 0, -1):
-        earlier = [i for i in range(last) if keys[i] == keys[last]]
-        if earlier:
-            cycle = [earlier[-1] + 1, last]
-            break
+    cycle = last_cycle([board_key(fen, played[:i]) for i in range(len(played) + 1)])
     if cycle is None:
         end, value = sf.is_optional_game_end(VARIANT, fen, played)
         moves = list(played)

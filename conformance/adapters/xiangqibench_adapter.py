@@ -38,7 +38,7 @@ import time
 
 from xiangqibench.rules.xiangqi_env import XiangqiEnv
 
-from protocol_session import Budget, Rejected, Unsupported, serve
+from protocol_session import Budget, Rejected, Unsupported, last_cycle, serve
 
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 PERFT_SECONDS = float(os.environ.get("XQ_XIANGQIBENCH_PERFT_S", "6"))
@@ -87,12 +87,7 @@ def ruling(fen, moves):
         if not env.step(m):
             raise Rejected("move.illegal", f"move {i + 1} ({m}): step() refuses it")
         keys.append(env._get_position_key())
-    cycle = None
-    for last in range(len(moves), 0, -1):
-        earlier = [i for i in range(last) if keys[i] == keys[last]]
-        if earlier:
-            cycle = [earlier[-1] + 1, last]
-            break
+    cycle = last_cycle(keys)
     if cycle is None:
         raise Unsupported("no position repeats: the env adjudicates repetitions only")
     # The cycle again, at most twice, until the env ends the game (a position stands 3 times).

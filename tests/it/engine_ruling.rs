@@ -85,6 +85,15 @@ impl Fake {
             .collect()
     }
 
+    /// The last `position` line sent.
+    fn position(&self) -> String {
+        let sent = self.sent();
+        sent.into_iter()
+            .rev()
+            .find(|l| l.starts_with("position"))
+            .unwrap()
+    }
+
     fn declares_ruling(&self) -> bool {
         self.engine.about().queries.iter().any(|q| q == "ruling")
     }
@@ -120,12 +129,8 @@ fn a_uci_engine_searches_the_completing_move_alone_and_its_score_is_the_verdict(
         assert_eq!(got["verdict_only"], json!(true));
         assert_eq!(got["cycle"], json!([1, 4]));
         // From the cycle's first position, the position standing a third time after c8c7.
+        let pos = f.position();
         let sent = f.sent();
-        let pos = sent
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("position"))
-            .unwrap();
         assert!(
             pos.starts_with("position fen 3k5/R8/2c6/9/9/9/9/9/9/4K4 w"),
             "{pos}"
@@ -155,12 +160,7 @@ fn the_moves_before_the_cycle_are_left_out_and_twice_given_cycles_are_not_repeat
     let got = ruling(&f.rule("axf", &moves));
     assert_eq!(got["cycle"], json!([7, 10]));
     assert_eq!(got["verdict"], json!("black_must_change"));
-    let sent = f.sent();
-    let pos = sent
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("position"))
-        .unwrap();
+    let pos = f.position();
     assert!(
         pos.starts_with("position fen 4k4/R8/2c6/9/9/9/9/9/9/5K3 w"),
         "{pos}"
