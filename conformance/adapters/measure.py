@@ -428,7 +428,16 @@ def repro(c, dumped):
     rest = {k: v for k, v in inp.items() if k not in ("fen", "moves")}
     if rest:
         lines.append(f"    - input: {code(json.dumps(rest, ensure_ascii=False))}")
-    lines.append(f"    - the rules say: {code(c['expected'])}, by {article_text(d) or 'the case'}")
+    basis = d.get("basis")
+    if basis == "rule":
+        lines.append(f"    - the rules say: {code(c['expected'])}, by {article_text(d) or 'the case'}")
+    elif basis == "optional":
+        lines.append(f"    - expected, where the optional feature is offered "
+                     f"({', '.join(d.get('features') or []) or 'see the case'}): {code(c['expected'])}")
+    elif basis == "convention":
+        lines.append(f"    - the suite's convention: {code(c['expected'])} (no rule is broken by another answer)")
+    else:
+        lines.append(f"    - expected: {code(c['expected'])}, by {article_text(d) or 'the case'}")
     said = c["got"] or f"{c['status']}: {c['detail']}"
     # the detail, where it says more than the answer (`moves differ: missing d9d8`)
     more = c["got"] and c["detail"] and not c["detail"].startswith("expected ")
@@ -468,6 +477,18 @@ def cell(c):
     return f"{shown} {c['pass']}/{run}" + (" ᵛ" if c["verdict"] else "")
 
 
+BASES = ["rule", "convention", "optional"]
+
+
+def basis_of(c, dumped):
+    """The case's `basis` (rule, convention, optional) as `cases dump` gives it, or `unmarked`."""
+    return dumped.get((c["id"], c["edition"]), {}).get("basis") or "unmarked"
+
+
+def by_basis_text(counts):
+    return ", ".join(f"{b} {counts[b]}" for b in BASES + ["unmarked"] if counts[b] or b in BASES)
+
+
 def section(key, title, version, lines, seconds, dumped):
     header = next(l for l in lines if l.get("type") == "header")
     cases = [l for l in lines if l.get("type") == "case"]
@@ -486,6 +507,8 @@ def section(key, title, version, lines, seconds, dumped):
     out.append(f"- rule sets declared: {', '.join(impl.get('editions', []))}")
     out.append(f"- totals: {total['pass']} passed, {total['fail']} failed, {total['skip']} skipped "
                f"in {duration(seconds)}")
+    failed_by_basis = collections.Counter(basis_of(c, dumped) for c in cases if c["status"] in FAILING)
+    out.append(f"- failures by basis: {by_basis_text(failed_by_basis)}")
     if key in RULES:
         out.append(f"- 棋例 rules: {RULES[key]}")
     shown = [c for c in cases if verdict_only(c)]
@@ -541,7 +564,7 @@ def section(key, title, version, lines, seconds, dumped):
     for d, n in skips.most_common(8):
         out.append(f"- {n}: {d}")
     out.append("")
-    return out, total, cases
+    return out, total, failed_by_basis
 
 
 def scoreboard(results):
@@ -633,18 +656,22 @@ def main():
             "(a case once per rule set it runs under, or once for all where its answer is the same under each).", ""]
     body, summary_rows = [], []
     for r in results:
-        sec, total, _ = section(r["key"], r["title"], r["version"], r["lines"], r["seconds"], dumped)
+        sec, total, failed_by_basis = section(r["key"], r["title"], r["version"], r["lines"], r["seconds"], dumped)
         body += sec
         summary_rows.append(f"| {r['title']} | {r['version']} | {total['pass']} | {total['fail']} | "
-                            f"{total['skip']} | {duration(r['seconds'])} |")
+                            + " | ".join(str(failed_by_basis[b]) for b in BASES)
+                            + f" | {total['skip']} | {duration(r['seconds'])} |")
     head += ["## Scoreboard", "",
              "Each cell: the share of the cases run in that area that pass, then passed/run (skipped cases "
              "are not run); – where the program answers none. 棋例 is the `ruling` query under each rule set; "
              "ᵛ marks a cell whose answers show the verdict alone (an engine's search score, a library's game "
              "end: PROTOCOL.md §7.1), judged on it, `X_loses` read as `X_must_change`.", ""]
     head += scoreboard(results) + [""]
-    head += ["## Totals", "", "| implementation | version | passed | failed | skipped | time |",
-             "|---|---|---:|---:|---:|---:|"] + summary_rows + [""]
+    head += ["## Totals", "",
+             "Failed cases split by what their answer rests on (a case's `basis`): a rule of the text, a "
+             "convention of the suite, an optional feature.", "",
+             "| implementation | version | passed | failed | of them rule | convention | optional | skipped | time |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"] + summary_rows + [""]
     if missing:
         head += ["Not measured here:", ""]
         head += [f"- {t}: {why}; {install}." for t, install, why in missing] + [""]
