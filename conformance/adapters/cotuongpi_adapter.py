@@ -15,7 +15,7 @@ moves are the pieces' moves without the check filter; that is its rule, measured
 - `status`: `Rules.has_no_moves` and `Rules.is_in_check` of the side to move.
 - `perft`: counted with those moves and `Board.clone`/`move_piece`, declined
   (`unsupported`) past a budget of move generations (`XQ_COTUONGPI_PERFT_NODES`, default
-  2000).
+  20000) or half the runner's time limit (`limits.timeout_ms`, protocol_session.py).
 - Positions: cotuongpi has no FEN reader (a game starts from the opening position), so the
   adapter lays the FEN's pieces out on its `Board` (rows 0-9 from Black's side, as it draws
   them) and sets `Game.current_turn`; the input's moves are played with `Game.make_move`,
@@ -117,7 +117,7 @@ def answer(edition, query, inp):
     if query == "perft":
         if inp["depth"] == 0:
             return {"result": {"nodes": 1}}
-        budget = Budget("XQ_COTUONGPI_PERFT_NODES", 2000, inp["depth"])
+        budget = Budget("XQ_COTUONGPI_PERFT_NODES", 20000, inp["depth"])
         return {"result": {"nodes": perft(board, color, inp["depth"], budget)}}
     raise Unsupported(f"cotuongpi has no {query}")
 

@@ -111,7 +111,7 @@ function answer(edition, query, inp, limits) {
     case 'perft': {
       const pos = played(inp);
       if (inp.depth === 0) return { result: { nodes: 1 } };
-      const budget = new Budget(inp.depth, Date.now() + 0.8 * limits.timeout_ms);
+      const budget = new Budget(inp.depth, Date.now() + 0.5 * limits.timeout_ms);
       return { result: { nodes: perft(pos, inp.depth, budget) } };
     }
     default:

@@ -155,9 +155,12 @@ def searching_engine(flag, names, env, extra=()):
         try:
             out = subprocess.run([found[0][1]], input=f"{hello}\nposition startpos\ngo perft 1\nquit\n",
                                  capture_output=True, text=True, timeout=10).stdout
-        except Exception:
-            return None
-        return found if "Nodes searched" in out else None
+        except Exception as e:
+            return f"found at {found[0][1]}, but it does not start ({e})"
+        if "Nodes searched" in out:
+            return found
+        return (f"found at {found[0][1]}, but it answers no `go` (perft included): "
+                + (next((l for l in out.splitlines() if "ERROR" in l), "") or "no answer"))
     return find
 
 
@@ -618,8 +621,8 @@ def main():
             lines, seconds, version = kept
         else:
             found = find()
-            if not found:
-                missing.append((title, install, "not installed"))
+            if not found or isinstance(found, str):
+                missing.append((title, install, found or "not installed"))
                 continue
             args, version = found
             if args[0] in ("--uci", "--ucci"):
@@ -650,7 +653,8 @@ def main():
             "(the reasons for failures are kept in `conformance/adapters/reasons/`). Each implementation ran once "
             "over the whole suite, every rule set, through the lightest path its users would take (an engine as it "
             "is, a library through a small adapter in `conformance/adapters/`); a case counts once per rule set it "
-            "runs under. *Skipped* is a case the implementation does not declare or answers `unsupported` for; "
+            "runs under, or once for all where its answer is the same under each (`runs: once`); a case that "
+            "timed out was run once more with a longer limit. *Skipped* is a case the implementation does not declare or answers `unsupported` for; "
             "*failed* counts wrong answers, errors, crashes and time-outs.", "",
             f"Measured on suite {version_of_suite}, {case_files} case files, {planned_runs(dumped)} runs "
             "(a case once per rule set it runs under, or once for all where its answer is the same under each).", ""]

@@ -25,8 +25,9 @@ class Rejected extends Error {
 class Unsupported extends Error {}
 
 /** A perft's budget: `spend()` once per move generation; past `deadline` (ms since the
- * epoch) it throws `Unsupported`, so that a perft too big for the time limit is declined,
- * not timed out. */
+ * epoch; the adapters give it half the runner's time limit, as protocol_session.py does) it
+ * throws `Unsupported`, so that a perft too big for the time limit is declined, not timed
+ * out. */
 class Budget {
   constructor(depth, deadline) {
     this.depth = depth;

@@ -16,7 +16,7 @@ not use it. It answers only through `XiangqiEnv` and adds no rules of its own:
 - `perft`: counted with `get_legal_moves()` and `step()` on copies of the environment
   (`set_state_from_fen` of the position reached, some milliseconds each), declined
   (`unsupported`) past a budget of move generations (`XQ_XIANGQIBENCH_PERFT_NODES`, default
-  300) or of time (`XQ_XIANGQIBENCH_PERFT_S`, default 6 s, under the runner's 10 s).
+  5000) or half the runner's time limit (`limits.timeout_ms`, protocol_session.py).
 - `ruling`, under `axf` only: the env's own adjudication of repetitions (`_check_game_over`
   after each `step`: at the third occurrence of a position a draw, unless exactly one side
   checked on every one of its moves since the first of the three, which then loses;
@@ -32,16 +32,13 @@ perpetual-check rule the env follows (it has none of the CXA chasing rules eithe
 """
 
 import importlib.metadata
-import os
 import re
-import time
 
 from xiangqibench.rules.xiangqi_env import XiangqiEnv
 
 from protocol_session import Budget, Rejected, Unsupported, last_cycle, serve
 
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
-PERFT_SECONDS = float(os.environ.get("XQ_XIANGQIBENCH_PERFT_S", "6"))
 
 
 def env_at(fen, moves):
@@ -59,10 +56,8 @@ def env_at(fen, moves):
     return env
 
 
-def perft(fen, depth, budget, deadline):
+def perft(fen, depth, budget):
     budget.spend()
-    if time.monotonic() > deadline:
-        raise Unsupported(f"perft stopped after {PERFT_SECONDS} s (XQ_XIANGQIBENCH_PERFT_S)")
     env = env_at(fen, [])
     moves = env.get_legal_moves()
     if depth == 1:
@@ -70,7 +65,7 @@ def perft(fen, depth, budget, deadline):
     n = 0
     for m in moves:
         child = env_at(fen, [m])
-        n += perft(child.board.to_fen(), depth - 1, budget, deadline)
+        n += perft(child.board.to_fen(), depth - 1, budget)
     return n
 
 
@@ -134,9 +129,8 @@ def answer(edition, query, inp):
     if query == "perft":
         if inp["depth"] == 0:
             return {"result": {"nodes": 1}}
-        budget = Budget("XQ_XIANGQIBENCH_PERFT_NODES", 300, inp["depth"])
-        deadline = time.monotonic() + PERFT_SECONDS
-        return {"result": {"nodes": perft(env.board.to_fen(), inp["depth"], budget, deadline)}}
+        budget = Budget("XQ_XIANGQIBENCH_PERFT_NODES", 5000, inp["depth"])
+        return {"result": {"nodes": perft(env.board.to_fen(), inp["depth"], budget)}}
     raise Unsupported(f"xiangqibench has no {query}")
 
 
