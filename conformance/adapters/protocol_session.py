@@ -63,6 +63,17 @@ class Budget:
                               f"(the budget, {self.variable})")
 
 
+def last_cycle(keys):
+    """The cycle PROTOCOL.md's `ruling` judges, from the keys of the positions of a line
+    (`keys[0]` before the first move): `[first, last]` plies (1-based) of the shortest cycle
+    ending at the latest position that repeats an earlier one, or None."""
+    for last in range(len(keys) - 1, 0, -1):
+        earlier = [i for i in range(last) if keys[i] == keys[last]]
+        if earlier:
+            return [earlier[-1] + 1, last]
+    return None
+
+
 def reply_to(request, answer):
     """The answer line of one `ask`."""
     timeout_ms = RUNNER_LIMITS.get("timeout_ms")

@@ -16,7 +16,7 @@ use xqspec::conform::protocol;
 use xqspec::conform::runner::{self, KnownFailures, RunOptions, Summary, Tally};
 use xqspec::conform::subject::{Adapter, InProcess, Subject};
 use xqspec::conform::suite::{SpecFacts, Suite};
-use xqspec::conform::uci::{Dialect, Engine, RankBase};
+use xqspec::conform::uci::{Dialect, Engine, EngineRuling, RankBase};
 use xqspec::query::Query;
 use xqspec::reference::Reference;
 
@@ -41,6 +41,13 @@ pub struct ConformArgs {
     /// detected from the UCI_Variant option when not given.
     #[arg(long, value_name = "0|1", value_parser = ["0", "1"])]
     pub uci_ranks: Option<String>,
+    /// Whether to ask the engine's search for 棋例 rulings (the `ruling` query, read from its
+    /// score; PROTOCOL.md §7.1): `RULESET` (e.g. `axf`) for an engine whose search follows
+    /// that rule set's repetition rules, with `:N` the times the completing move must make the
+    /// position stand for it to rule (default 3); `none` never. Default: as the engine names
+    /// itself (Fairy-Stockfish from release 14, ElephantEye and Pikafish: `axf`).
+    #[arg(long, value_name = "RULESET[:N]|none")]
+    pub engine_ruling: Option<String>,
     /// Only this edition (repeatable); default: every edition.
     #[arg(long, value_name = "EDITION")]
     pub edition: Vec<String>,
@@ -305,7 +312,34 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
             _ => RankBase::Detect,
         };
         let editions = spec.editions().iter().map(|e| e.id.clone()).collect();
-        Box::new(Engine::start(path, dialect, base, editions, start_timeout)?)
+        let ruling = match args.engine_ruling.as_deref() {
+            None => EngineRuling::Known,
+            Some("none") => EngineRuling::Off,
+            Some(v) => {
+                let (rule_set, n) = match v.split_once(':') {
+                    Some((r, n)) => (
+                        r,
+                        Some(n.parse::<usize>().map_err(|_| {
+                            format!("--engine-ruling {v}: `{n}` is not a number of times")
+                        })?),
+                    ),
+                    None => (v, None),
+                };
+                EngineRuling::As {
+                    rule_set: rule_set.to_string(),
+                    occurrences: n,
+                }
+            }
+        };
+        Box::new(Engine::start_ruling(
+            path,
+            dialect,
+            base,
+            editions,
+            start_timeout,
+            ruling,
+            Some(&spec),
+        )?)
     } else {
         Box::new(InProcess::new(Reference::new(&spec)))
     };

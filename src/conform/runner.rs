@@ -367,9 +367,10 @@ fn ask_case(
         Reply::Answer(a) => {
             r.got = a.display_sorted();
             let j = judge(&case.query, &expected, &a);
+            let partial = super::judge::partial_judgement(&case.query, &expected, &a);
             answer = Some(a);
             match j {
-                Judgement::Pass => (Status::Pass, String::new()),
+                Judgement::Pass => (Status::Pass, partial.unwrap_or_default()),
                 Judgement::Fail(d) => (Status::Fail, d),
                 Judgement::Skip(d) => (Status::Skip, d),
                 Judgement::Error(d) => (Status::Error, d),

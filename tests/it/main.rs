@@ -16,6 +16,7 @@ mod conform_harness_example;
 mod conform_protocol_doc;
 mod conform_serve;
 mod diagram;
+mod engine_ruling;
 mod foundation;
 mod hostile_args;
 mod hostile_engines;
