@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use super::data::{self, Role, Step, Trigger};
 use super::{ArbiterRules, ChainRule, FoulCount, FoulRuleC, ResultRuleC, RuleRef, FAMILIES};
 use crate::spec::{Clause, Edition, SpecError};
-use crate::vm::clause_data::{err, positive, read};
+use crate::vm::clause_data::{err, err_at, positive, read};
 
 /// The clauses with special shapes, by id. Every other `touch.*` is a chain, every other
 /// `foul.*` a kind of foul, every `result.*` a way the game ends.
@@ -48,6 +48,11 @@ impl<'e> Compiler<'e> {
 
     fn fail(&mut self, c: &Clause, msg: impl Into<String>) {
         self.errors.push(err(c, msg));
+    }
+
+    /// An error at the place the field `field` was written (an overlay's line), else at `c`.
+    fn fail_at(&mut self, c: &Clause, field: &str, msg: impl Into<String>) {
+        self.errors.push(err_at(c, field, msg));
     }
 
     /// Counts and limits of clause `id` that the rules need positive (`None`: not given).
@@ -138,7 +143,7 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
         );
         if d.checks_counted > d.rounds {
             let c = ed.clause("draw.natural_limit").expect("read above");
-            k.fail(c, format!("`checks_counted` ({}) exceeds `rounds` ({}): no side can give that many checks within the limit", d.checks_counted, d.rounds));
+            k.fail_at(c, "checks_counted", format!("`checks_counted` ({}) exceeds `rounds` ({}): no side can give that many checks within the limit", d.checks_counted, d.rounds));
         }
     }
     let offer = k.special("draw.offer");
@@ -275,6 +280,21 @@ fn result_rule(
     if r.limit_minutes.is_some() && r.when != Trigger::LateArrival {
         k.fail(c, "`limit_minutes` only applies to `when: late_arrival`");
     }
+    if r.rounds_to_change.is_some()
+        && !matches!(r.when, Trigger::ChangeRefused | Trigger::RepetitionDraw)
+    {
+        k.fail_at(
+            c,
+            "rounds_to_change",
+            "`rounds_to_change` only applies to `when: change_refused` or `when: repetition_draw`",
+        );
+    }
+    positive(
+        c,
+        "rounds_to_change",
+        r.rounds_to_change.map(u64::from),
+        &mut k.errors,
+    );
     let times = match (r.times, &r.times_by_level) {
         (Some(_), Some(_)) => {
             k.fail(c, "give `times` or `times_by_level`, not both");
@@ -326,6 +346,7 @@ fn result_rule(
         times,
         span: r.counted.unwrap_or_default(),
         limit_minutes: r.limit_minutes,
+        rounds_to_change: r.rounds_to_change,
     })
 }
 

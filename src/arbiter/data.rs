@@ -158,6 +158,12 @@ pub(crate) struct ResultRule {
     /// Lateness limit in minutes (`when: late_arrival`); null: set by the event.
     #[serde(default)]
     pub(crate) limit_minutes: Option<u32>,
+    /// Rounds the sides have to change after a 棋例 ruling before it takes effect
+    /// (`when: change_refused`: the side ordered to change; `when: repetition_draw`: either
+    /// side, before the draw); null: the next ruling of the board decides
+    /// (`repetition.cycle`), and a draw is drawn at once.
+    #[serde(default)]
+    pub(crate) rounds_to_change: Option<u32>,
 }
 
 /// How draw offers are counted for the draw-offer foul.

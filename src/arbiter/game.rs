@@ -434,6 +434,19 @@ impl History {
         (from..k).filter(|&j| self.same(j, k)).count()
     }
 
+    /// The length in plies of the cycle the last position closes: the plies since it last
+    /// stood (`None`: it stands for the first time).
+    fn cycle(&self) -> Option<usize> {
+        let k = self.len() - 1;
+        (0..k).rev().find(|&j| self.same(j, k)).map(|j| k - j)
+    }
+
+    /// Whether the position at index `j` stands where it stood a cycle of `cycle` plies
+    /// before: the repetition goes on.
+    fn goes_on(&self, j: usize, cycle: usize) -> bool {
+        j >= cycle && self.same(j, j - cycle)
+    }
+
     /// Every position that has stood more than once: its index of first standing and how
     /// many times.
     pub fn repeated(&self) -> Vec<(usize, usize)> {
@@ -449,6 +462,23 @@ impl History {
         out.retain(|&(_, n)| n > 1);
         out
     }
+}
+
+/// A 棋例 ruling waiting for its rounds to change (`rounds_to_change` of
+/// `result.change_refused` or `result.repetition_draw`): when the repetition goes on to the
+/// end of them, the ruling takes effect; a position off the cycle before lifts it.
+#[derive(Clone, Debug)]
+struct Deadline {
+    /// History index at which the rounds are up.
+    at: usize,
+    /// The cycle's length in plies.
+    cycle: usize,
+    /// The side ordered to change and the clause of the order; `None`: a draw, either side
+    /// may change.
+    order: Option<(Side, RuleRef)>,
+    /// Who found the repetition, and what the board's verdict rests on.
+    by: By,
+    basis: Option<Basis>,
 }
 
 pub(crate) struct Game<'a> {
@@ -470,6 +500,8 @@ pub(crate) struct Game<'a> {
     refused: [bool; 2],
     /// A side ordered to change its moves, and the clause that ordered it.
     orders: [Option<RuleRef>; 2],
+    /// A ruling waiting for its rounds to change.
+    deadline: Option<Deadline>,
     /// Pieces touched by each side since its last move, whether at once, and touches whose
     /// foul is judged when the side is next to move.
     touches: [Vec<Square>; 2],
@@ -521,6 +553,7 @@ impl<'a> Game<'a> {
             pending_offer: None,
             refused: [false; 2],
             orders: [None, None],
+            deadline: None,
             touches: [Vec::new(), Vec::new()],
             simultaneous: [false; 2],
             deferred_touches: [Vec::new(), Vec::new()],
@@ -1032,6 +1065,7 @@ impl<'a> Game<'a> {
             self.since_capture = [0; 2];
             self.checks = [0; 2];
             self.orders = [None, None];
+            self.deadline = None;
             self.history = History::new(&self.pos, self.plies);
         }
         let in_check = self.pos.in_check(self.vm);
@@ -1051,7 +1085,11 @@ impl<'a> Game<'a> {
                 self.fire(i, Trigger::Stalemated, Some(stm), &[], Detail::default())
             }
             _ => {
-                self.watch_board(i);
+                if self.deadline.is_some() {
+                    self.watch_deadline(i);
+                } else {
+                    self.watch_board(i);
+                }
                 if self.declare_limit && self.candidates.is_empty() && self.end.is_none() {
                     self.declare_natural_limit(i);
                 }
@@ -1115,6 +1153,59 @@ impl<'a> Game<'a> {
         self.by = Some((i, By::Board, Some(ruling.basis.clone())));
         self.rule(Ruling::new(i, Decision::PendingPosition, verdict_rule, None).note(note));
         self.repetition(i, ruling.verdict);
+    }
+
+    /// A ruling waiting for its rounds to change: a position off the cycle lifts it (a side
+    /// changed); the repetition gone on to the end of the rounds, the ruling takes effect.
+    fn watch_deadline(&mut self, i: usize) {
+        let Some(d) = self.deadline.clone() else {
+            return;
+        };
+        let j = self.history.len() - 1;
+        if !self.history.goes_on(j, d.cycle) {
+            self.deadline = None;
+            return;
+        }
+        if j < d.at {
+            return;
+        }
+        self.deadline = None;
+        self.by = Some((i, d.by, d.basis));
+        match d.order {
+            Some((s, clause)) => self.refused(i, s, &clause),
+            None => self.fire(i, Trigger::RepetitionDraw, None, &[], Detail::default()),
+        }
+    }
+
+    /// The rounds to change of the result clause observing `when`, and its clause, when the
+    /// rule set gives them.
+    fn rounds_to_change(&self, when: Trigger) -> Option<(u32, RuleRef)> {
+        self.rules
+            .results
+            .iter()
+            .find(|r| r.when == when)
+            .and_then(|r| r.rounds_to_change.map(|n| (n, r.clause.clone())))
+    }
+
+    /// Waits `rounds` rounds for a change before the ruling takes effect, when the last
+    /// position closes a cycle on the board; `false` when none does (the ruling of an
+    /// arbiter's `repetition` event on moves that do not repeat).
+    fn wait(&mut self, i: usize, rounds: u32, order: Option<(Side, RuleRef)>) -> bool {
+        let Some(cycle) = self.history.cycle() else {
+            return false;
+        };
+        let (by, basis) = match &self.by {
+            Some((e, by, basis)) if *e == i => (*by, basis.clone()),
+            _ => (By::Arbiter, None),
+        };
+        self.deadline = Some(Deadline {
+            at: self.history.len() - 1 + 2 * rounds as usize,
+            cycle,
+            order,
+            by,
+            basis,
+        });
+        true
     }
 
     /// The natural move limit reached: declared as a claim of the side to move would find it.
@@ -1539,36 +1630,57 @@ impl<'a> Game<'a> {
                 let round = self.pos.fullmove_number() - u32::from(self.stm() == Side::Red);
                 match self.rules.early_repetition.clone() {
                     Some((c, rounds, s)) if round <= rounds => self.order(i, s, Some(c)),
-                    _ => self.fire(i, Trigger::RepetitionDraw, None, &[], Detail::default()),
+                    _ => match self.rounds_to_change(Trigger::RepetitionDraw) {
+                        Some((n, c)) if self.wait(i, n, None) => {
+                            let mut r = Ruling::new(i, Decision::Deferred, Some(&c), None).note(
+                                format!("a draw if the repetition goes on {n} more rounds: either side may change"),
+                            );
+                            r.rounds = Some(n);
+                            self.rule(r);
+                        }
+                        _ => self.fire(i, Trigger::RepetitionDraw, None, &[], Detail::default()),
+                    },
                 }
             }
+        }
+    }
+
+    /// `s`, under an order to change by `by`, has not changed: a loss by the order's own
+    /// clause (4.3), else by the clause observing a refused change.
+    fn refused(&mut self, i: usize, s: Side, by: &RuleRef) {
+        if self
+            .rules
+            .early_repetition
+            .as_ref()
+            .is_some_and(|(c, _, _)| c.clause == by.clause)
+        {
+            self.end_by(by, ResultKind::Loss, Some(s));
+        } else {
+            self.fire(i, Trigger::ChangeRefused, Some(s), &[], Detail::default());
         }
     }
 
     /// Orders `s` to change; a side already ordered (since the last capture) did not change.
     fn order(&mut self, i: usize, s: Side, clause: Option<RuleRef>) {
         match self.orders[s.index()].clone() {
-            Some(by)
-                if self
-                    .rules
-                    .early_repetition
-                    .as_ref()
-                    .is_some_and(|(c, _, _)| c.clause == by.clause) =>
-            {
-                self.end_by(&by, ResultKind::Loss, Some(s));
-            }
-            Some(_) => self.fire(i, Trigger::ChangeRefused, Some(s), &[], Detail::default()),
+            Some(by) => self.refused(i, s, &by),
             None => {
-                self.rule(Ruling::new(
-                    i,
-                    Decision::MustChange,
-                    clause.as_ref(),
-                    Some(s),
-                ));
-                self.orders[s.index()] = Some(clause.unwrap_or(RuleRef {
+                let by = clause.unwrap_or(RuleRef {
                     clause: String::new(),
                     article: None,
-                }));
+                });
+                let mut r = Ruling::new(i, Decision::MustChange, Some(&by), Some(s));
+                if let Some((n, c)) = self.rounds_to_change(Trigger::ChangeRefused) {
+                    if self.wait(i, n, Some((s, by.clone()))) {
+                        r.rounds = Some(n);
+                        r = r.note(format!("{n} rounds to change ({})", c.clause));
+                    }
+                }
+                if by.clause.is_empty() {
+                    r.clause = None;
+                }
+                self.rule(r);
+                self.orders[s.index()] = Some(by);
             }
         }
     }

@@ -63,6 +63,7 @@ pub(crate) struct ResultRuleC {
     pub(crate) times: u32,
     pub(crate) span: data::Span,
     pub(crate) limit_minutes: Option<u32>,
+    pub(crate) rounds_to_change: Option<u32>,
 }
 
 /// How many fouls one occurrence of a foul's trigger is.

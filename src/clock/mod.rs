@@ -224,7 +224,7 @@ impl ClockRules {
         }
         let patch = serde_yaml::to_value(settings).map_err(|e| s(format!("settings: {e}")))?;
         let merged = crate::spec::merge_data(&scheme.template, &patch, "")
-            .map_err(|m| s(format!("settings: {m}")))?;
+            .map_err(|(_, m)| s(format!("settings: {m}")))?;
         if let Some(p) = fixed_changed(&scheme.template, &merged, "") {
             return Err(s(format!(
                 "settings: {p} (scheme `{}`; an event overlay changes what its rules fix)",

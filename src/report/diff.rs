@@ -705,7 +705,9 @@ fn short(v: &str) -> String {
 }
 
 /// The differences one rule set's edition declares from the other (its base) that no clause
-/// encodes (`unencoded_differences` of `edition.yaml`), with the base's id.
+/// encodes (`unencoded_differences` of `edition.yaml`, or of an overlay), with the id of the
+/// rule set whose numbering their articles are in: the base's, or the overlay rule set's
+/// (`EDITION+OVERLAY`: the event's own items).
 pub fn unencoded_differences<'e>(
     a: &'e Edition,
     b: &'e Edition,
@@ -714,9 +716,10 @@ pub fn unencoded_differences<'e>(
         .into_iter()
         .filter(|(x, y)| x.derives_from.as_deref() == Some(y.id.as_str()) && y.id != x.id)
         .flat_map(|(x, y)| {
+            let numbered = if x.id.contains('+') { &x.id } else { &y.id };
             x.unencoded_differences
                 .iter()
-                .map(move |u| (y.id.as_str(), u))
+                .map(move |u| (numbered.as_str(), u))
         })
         .collect()
 }

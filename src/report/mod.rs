@@ -37,6 +37,8 @@ pub(crate) const DIFFS: &[(&str, &str)] = &[
     ("cxa-1999", "cxa-2020"),
     ("cxa-2020", "axf"),
     ("cxa-2011", "cxa-2011+provincial-2012-open"),
+    ("cxa-2011", "cxa-2011+city-championship-2014"),
+    ("cxa-2020", "cxa-2020+county-event-2021"),
 ];
 
 /// Where generated reports live, relative to the repository root.

@@ -103,7 +103,7 @@ pub fn report(spec: &Spec) -> (String, String) {
         by.extend(
             spec.overlays()
                 .iter()
-                .filter(|o| o.provenance.source == s.id)
+                .filter(|o| o.cites().any(|c| c == s.id))
                 .map(|o| format!("the overlay {}", o.overlay)),
         );
         let _ = writeln!(

@@ -271,7 +271,7 @@ pub struct Source {
 /// A difference of a derived edition from its base that no clause encodes: an article no
 /// program decides, or one whose text is known too little to encode, named so that the
 /// diff reports do not leave it out.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct UnencodedDifference {
     /// The articles concerned, in the base edition's numbering (`18.4`).
@@ -322,6 +322,9 @@ pub struct Clause {
     pub location: Location,
     /// Where this edition restates an inherited clause (its own article, summary, provenance).
     pub(crate) restated_at: Option<Location>,
+    /// Where keys of `data` were written, when known (an overlay's change): errors about a
+    /// field point at its line and column ([`Clause::at`]).
+    pub(crate) fields: Vec<(String, Location)>,
 }
 
 /// A place in a spec file.
@@ -431,6 +434,16 @@ impl Clause {
     /// The clause in one line, in our own words.
     pub fn summary(&self) -> &str {
         &self.summary
+    }
+
+    /// Where the field `path` of the data was written (`rounds`, `periods[0].time`: the
+    /// innermost key of the path whose place is known), else where the clause was.
+    pub(crate) fn at(&self, path: &str) -> Location {
+        path.split(['.', '['])
+            .rev()
+            .map(|k| k.trim_end_matches(']'))
+            .find_map(|k| self.fields.iter().find(|(f, _)| f == k))
+            .map_or_else(|| self.location.clone(), |(_, l)| l.clone())
     }
 }
 

@@ -25,7 +25,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Edition, Location, Provenance, Spec, SpecError, SpecErrors};
+use super::{Edition, Location, Provenance, Spec, SpecError, SpecErrors, UnencodedDifference};
 
 /// One change of an overlay: new data for one clause.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -38,6 +38,11 @@ pub struct OverlayChange {
     /// Why, in the event's terms (optional, for reports).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) note: Option<String>,
+    /// Where this change was read, when not where the overlay's other terms were (a term of
+    /// another page, or one the event states only in effect): replaces the overlay's
+    /// provenance for this clause.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) provenance: Option<Provenance>,
 }
 
 /// An event's supplementary rules as clause-data changes to one edition.
@@ -53,6 +58,13 @@ pub struct Overlay {
     /// How sure we are of the changes and where they were read.
     pub(crate) provenance: Provenance,
     pub(crate) changes: Vec<OverlayChange>,
+    /// The event's terms that no clause encodes (a procedure the rules' data cannot say),
+    /// each with why: the diff reports name them beside the changes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) unencoded_differences: Vec<UnencodedDifference>,
+    /// Per change, where each key of its data was written (name, place).
+    #[serde(skip)]
+    pub(crate) fields: Vec<Vec<(String, Location)>>,
     /// Where each change was written (file, line of `- clause:`), filled by [`Overlay::parse`].
     #[serde(skip)]
     pub(crate) locations: Vec<Location>,
@@ -97,6 +109,7 @@ impl Overlay {
                 o.changes.len()
             ];
         }
+        o.fields = data_keys(file, text, &locs);
         o.locations = locs;
         let stem = Path::new(file)
             .file_stem()
@@ -151,10 +164,107 @@ impl Overlay {
         Overlay::parse(&path.display().to_string(), &text)
     }
 
+    /// Every source the overlay cites: its provenance's, its changes' own, its unencoded
+    /// terms'.
+    pub(crate) fn cites(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(&self.provenance)
+            .chain(self.changes.iter().filter_map(|c| c.provenance.as_ref()))
+            .chain(self.unencoded_differences.iter().map(|u| &u.provenance))
+            .map(|p| p.source.as_str())
+    }
+
     /// The id of the rule set the overlay makes: `EDITION+OVERLAY`.
     pub fn ruleset_id(&self) -> String {
         format!("{}+{}", self.edition, self.overlay)
     }
+}
+
+/// Where the keys of each change's `data` were written: in the lines from its `- clause:`
+/// to the next, every `key:` after `data:` and indented deeper than it (or on its line).
+fn data_keys(file: &str, text: &str, changes: &[Location]) -> Vec<Vec<(String, Location)>> {
+    let lines: Vec<&str> = text.lines().collect();
+    changes
+        .iter()
+        .enumerate()
+        .map(|(i, at)| {
+            let end = changes.get(i + 1).map_or(lines.len(), |n| n.line - 1);
+            let mut out: Vec<(String, Location)> = Vec::new();
+            let mut data_indent: Option<usize> = None;
+            for (n, line) in lines
+                .iter()
+                .enumerate()
+                .take(end)
+                .skip(at.line.saturating_sub(1))
+            {
+                let indent = line.len() - line.trim_start().len();
+                let (from, scan) = match data_indent {
+                    None => match line.find("data:") {
+                        Some(p) if line[..p].trim_matches([' ', '-']).is_empty() => {
+                            data_indent = Some(p);
+                            (p + 5, true)
+                        }
+                        _ => (0, false),
+                    },
+                    Some(d) if indent > d || line.trim().is_empty() => (0, true),
+                    Some(_) => break,
+                };
+                if !scan {
+                    continue;
+                }
+                for (col, key) in keys_in(&line[from..]) {
+                    if !out.iter().any(|(k, _)| k == key) {
+                        out.push((
+                            key.to_string(),
+                            Location {
+                                file: file.into(),
+                                line: n + 1,
+                                column: from + col + 1,
+                            },
+                        ));
+                    }
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// The mapping keys written on one line of YAML (`{rounds: 40, checks_counted: 8}`, `- {time:
+/// 30m}`, `increment: 20s`), with their byte offsets; text in quotes and after `#` is skipped.
+fn keys_in(line: &str) -> Vec<(usize, &str)> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut quote: Option<u8> = None;
+    let mut start: Option<usize> = None;
+    for (i, &c) in b.iter().enumerate() {
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            b'"' | b'\'' => {
+                quote = Some(c);
+                start = None;
+            }
+            b'#' if i == 0 || b[i - 1] == b' ' => break,
+            b':' => {
+                if let Some(s) = start.take() {
+                    if b.get(i + 1).is_none_or(|&n| n == b' ') {
+                        out.push((s, &line[s..i]));
+                    }
+                }
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
+                if start.is_none() {
+                    start = Some(i);
+                }
+            }
+            _ => start = None,
+        }
+    }
+    out
 }
 
 fn valid_overlay_id(id: &str) -> bool {
@@ -242,7 +352,7 @@ pub fn merge_data(
     base: &serde_yaml::Value,
     patch: &serde_yaml::Value,
     path: &str,
-) -> Result<serde_yaml::Value, String> {
+) -> Result<serde_yaml::Value, (String, String)> {
     use serde_yaml::Value::*;
     match (base, patch) {
         (Mapping(b), Mapping(p)) => {
@@ -262,9 +372,12 @@ pub fn merge_data(
                         .keys()
                         .filter_map(|k| k.as_str().map(str::to_string))
                         .collect();
-                    return Err(format!(
-                        "`{here}` is not in the clause's data (it has {})",
-                        known.join(", ")
+                    return Err((
+                        here.clone(),
+                        format!(
+                            "`{here}` is not in the clause's data (it has {})",
+                            known.join(", ")
+                        ),
                     ));
                 };
                 out.insert(k.clone(), merge_data(bv, pv, &here)?);
@@ -272,13 +385,16 @@ pub fn merge_data(
             Ok(Mapping(out))
         }
         (Sequence(_), Sequence(_)) if fits(base, patch) => Ok(patch.clone()),
-        (Sequence(old), Sequence(new)) => Err(misfit(old, new, path)),
+        (Sequence(old), Sequence(new)) => Err((path.to_string(), misfit(old, new, path))),
         _ if fits(base, patch) => Ok(patch.clone()),
-        _ => Err(format!(
-            "`{}` changes shape: it is {} in the edition, the overlay gives {}",
-            if path.is_empty() { "data" } else { path },
-            kind_of(base),
-            kind_of(patch)
+        _ => Err((
+            path.to_string(),
+            format!(
+                "`{}` changes shape: it is {} in the edition, the overlay gives {}",
+                if path.is_empty() { "data" } else { path },
+                kind_of(base),
+                kind_of(patch)
+            ),
         )),
     }
 }
@@ -306,23 +422,30 @@ impl Spec {
             )]));
         };
         let mut errors = Vec::new();
-        if !self.sources().any(|s| s.id == overlay.provenance.source) {
-            errors.push(SpecError::new(
-                file_loc.clone(),
-                None,
-                format!(
-                    "provenance cites source `{}`, which spec/sources.yaml does not list",
-                    overlay.provenance.source
-                ),
-            ));
+        let cites = |p: &Provenance, at: &Location, errors: &mut Vec<SpecError>| {
+            if !self.sources().any(|s| s.id == p.source) {
+                errors.push(SpecError::new(
+                    at.clone(),
+                    None,
+                    format!(
+                        "provenance cites source `{}`, which spec/sources.yaml does not list",
+                        p.source
+                    ),
+                ));
+            }
+        };
+        cites(&overlay.provenance, &file_loc, &mut errors);
+        for u in &overlay.unencoded_differences {
+            cites(&u.provenance, &file_loc, &mut errors);
         }
         let mut ed = base.clone();
         ed.id = overlay.ruleset_id();
         ed.name = format!("{}（{}）", base.name, overlay.name);
         ed.name_en = format!("{} with the overlay {}", base.name_en, overlay.overlay);
         ed.derives_from = Some(base.id.clone());
-        // The base's differences from its own base are not the overlay's.
-        ed.unencoded_differences.clear();
+        // The base's differences from its own base are not the overlay's; the event's terms
+        // no clause encodes are.
+        ed.unencoded_differences = overlay.unencoded_differences.clone();
         let mut seen = std::collections::BTreeSet::new();
         for (i, ch) in overlay.changes.iter().enumerate() {
             let loc = overlay
@@ -349,20 +472,31 @@ impl Spec {
                 ));
                 continue;
             };
+            if let Some(p) = &ch.provenance {
+                cites(p, &loc, &mut errors);
+            }
             let clause = &mut ed.clauses[idx];
+            clause.location = loc.clone();
+            clause.fields = overlay.fields.get(i).cloned().unwrap_or_default();
             match merge_data(&clause.data, &ch.data, "") {
                 Ok(d) => {
                     clause.data = d;
-                    clause.provenance = overlay.provenance.clone();
-                    if let Some(n) = &ch.note {
+                    let own = ch.provenance.as_ref();
+                    clause.provenance = own.unwrap_or(&overlay.provenance).clone();
+                    if let Some(n) = ch
+                        .note
+                        .as_ref()
+                        .filter(|_| own.is_none_or(|p| p.note.is_none()))
+                    {
                         clause.provenance.note = Some(n.clone());
                     }
                     clause.inherited_from = None;
                     clause.data_from = overlay.ruleset_id();
-                    clause.location = loc.clone();
                     clause.restated_at = Some(loc);
                 }
-                Err(m) => errors.push(SpecError::new(loc, Some(&ch.clause), m)),
+                Err((path, m)) => {
+                    errors.push(SpecError::new(clause.at(&path), Some(&ch.clause), m))
+                }
             }
         }
         if errors.is_empty() {
@@ -466,9 +600,11 @@ mod tests {
         let base = y("{rounds: 60, periods: [{minutes: 90, moves: 40}]}");
         assert!(merge_data(&base, &y("{round: 40}"), "")
             .unwrap_err()
+            .1
             .contains("`round` is not in"));
         assert!(merge_data(&base, &y("{rounds: forty}"), "")
             .unwrap_err()
+            .1
             .contains("changes shape"));
         assert!(merge_data(&base, &y("{periods: [{minutes: 60}]}"), "").is_ok());
         assert!(merge_data(&base, &y("{periods: [{seconds: 60}]}"), "").is_err());

@@ -806,6 +806,7 @@ fn new_clause(
             data_from: id.to_string(),
             location: loc.clone(),
             restated_at: None,
+            fields: Vec::new(),
         },
     );
 }

@@ -33,9 +33,19 @@ pub(crate) fn err(c: &Clause, msg: impl Into<String>) -> SpecError {
     SpecError::new(c.location.clone(), Some(&c.id), msg)
 }
 
+/// The error at the place field `path` of clause `c`'s data was written, when known (an
+/// overlay's change), else at the clause.
+pub(crate) fn err_at(c: &Clause, path: &str, msg: impl Into<String>) -> SpecError {
+    SpecError::new(c.at(path), Some(&c.id), msg)
+}
+
 pub(crate) fn typed<T: DeserializeOwned>(c: &Clause) -> Result<T, SpecError> {
-    serde_yaml::from_value(c.data.clone())
-        .map_err(|e| err(c, format!("data: {}", with_path::<T>(&c.data, e))))
+    serde_yaml::from_value(c.data.clone()).map_err(|e| {
+        let m = with_path::<T>(&c.data, e);
+        // `rounds: invalid type …`: the path before the first `: `.
+        let path = m.split(": ").next().unwrap_or("");
+        err_at(c, path, format!("data: {m}"))
+    })
 }
 
 /// A shape error with the path of the field it concerns (`rounds: invalid value …`): the
@@ -61,8 +71,9 @@ pub(crate) fn positive(
     errors: &mut Vec<SpecError>,
 ) -> bool {
     if value == Some(0) {
-        errors.push(err(
+        errors.push(err_at(
             c,
+            field,
             format!("`{field}` is 0; the rules need this count or limit to be at least 1"),
         ));
         return false;

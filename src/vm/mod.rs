@@ -21,7 +21,9 @@ pub(crate) use position::{Placement, PlacementMap};
 /// [`SpecError`] at a clause's location or for a missing clause, a clause's data read into
 /// a typed shape (or the error recorded), whether its data has a key.
 pub(crate) mod clause_data {
-    pub(crate) use super::compile::{err, has_key, missing, positive, read, require, typed};
+    pub(crate) use super::compile::{
+        err, err_at, has_key, missing, positive, read, require, typed,
+    };
 }
 
 /// Internals shared with `perft` and the 棋例 searches (not part of the public API).

@@ -324,7 +324,12 @@ fn overlay_errors_name_file_line_and_column() {
     let o = Overlay::parse("overlays/bad-event.yaml", &text("  - clause: event.level\n    data: {level: provincial}\n  - clause: draw.natural_limit\n    data: {rounds: forty}\n"))
         .unwrap();
     let e = spec.with_overlay(&o).unwrap_err();
-    assert_eq!(e.0[0].location.line, 8, "{e}");
+    // At the key: line 9, column 12 (`    data: {rounds`).
+    assert_eq!(
+        (e.0[0].location.line, e.0[0].location.column),
+        (9, 12),
+        "{e}"
+    );
     assert!(e.to_string().contains("`rounds` changes shape"), "{e}");
     // A key the clause does not have.
     let o = Overlay::parse(
@@ -345,8 +350,60 @@ fn overlay_errors_name_file_line_and_column() {
     .unwrap();
     let e = RuleSet::compile(spec.with_overlay(&o).unwrap()).unwrap_err();
     assert_eq!(e.0[0].location.file, "overlays/bad-event.yaml");
-    assert_eq!(e.0[0].location.line, 6, "{e}");
+    assert_eq!(
+        (e.0[0].location.line, e.0[0].location.column),
+        (7, 12),
+        "{e}"
+    );
     assert!(e.to_string().contains("unknown variant `sometimes`"), "{e}");
+    // Rounds to change: at least 1, at its key on a line of its own (block mapping), and
+    // only in the clauses whose rulings wait for a change.
+    let o = Overlay::parse(
+        "overlays/bad-event.yaml",
+        &text("  - clause: result.change_refused\n    data:\n      rounds_to_change: 0\n"),
+    )
+    .unwrap();
+    let e = RuleSet::compile(spec.with_overlay(&o).unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(
+            "overlays/bad-event.yaml:8:7: clause result.change_refused: `rounds_to_change` is 0"
+        ),
+        "{e}"
+    );
+    let o = Overlay::parse(
+        "overlays/bad-event.yaml",
+        &text("  - clause: result.time\n    data: {rounds_to_change: 2}\n"),
+    )
+    .unwrap();
+    let e = spec.with_overlay(&o).unwrap_err().to_string();
+    assert!(e.contains("overlays/bad-event.yaml:7:12: clause result.time: `rounds_to_change` is not in the clause's data"), "{e}");
+    let edited_spec = edited(
+        "cxa-2020/results.yaml",
+        "data: {when: flag_fall, result: loss}",
+        "data: {when: flag_fall, result: loss, rounds_to_change: 2}",
+    );
+    let e = RuleSet::of_spec(&edited_spec, "cxa-2020")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("clause result.time: `rounds_to_change` only applies to `when: change_refused` or `when: repetition_draw`"), "{e}");
+    // A change's own provenance and an unencoded term cite listed sources.
+    let o = Overlay::parse(
+        "overlays/bad-event.yaml",
+        &(text("  - clause: event.level\n    data: {level: provincial}\n    provenance: {status: inferred, source: no-such-page}\n")
+            + "unencoded_differences:\n  - {articles: \"(六)\", summary: s, why: w, provenance: {status: verified, source: nor-this}}\n"),
+    )
+    .unwrap();
+    let e = spec.with_overlay(&o).unwrap_err().to_string();
+    assert!(
+        e.contains("overlays/bad-event.yaml:6:5: provenance cites source `no-such-page`"),
+        "{e}"
+    );
+    assert!(
+        e.contains("overlays/bad-event.yaml:1:1: provenance cites source `nor-this`"),
+        "{e}"
+    );
     let o = Overlay::parse(
         "overlays/bad-event.yaml",
         &text("  - clause: event.level\n    data: {level: world}\n"),

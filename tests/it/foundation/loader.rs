@@ -303,7 +303,8 @@ fn a_bad_overlay_is_an_error_at_its_line() {
     let e = with_file("overlays/one-move-rounds.yaml", &shape)
         .unwrap_err()
         .to_string();
-    assert!(e.contains(":6:5: clause play.turns: `moves_per_round` changes shape: it is a number in the edition, the overlay gives a list"), "{e}");
+    // At the key that changes shape: line 7, column 12 (`    data: {moves_per_round`).
+    assert!(e.contains(":7:12: clause play.turns: `moves_per_round` changes shape: it is a number in the edition, the overlay gives a list"), "{e}");
     let new_key = OVERLAY.replace("{moves_per_round: 1}", "{tempo: 1}");
     let e = with_file("overlays/one-move-rounds.yaml", &new_key)
         .unwrap_err()
