@@ -622,4 +622,24 @@ mod tests {
         let e = Overlay::parse("o.yaml", "overlay: x\nname: n\n").unwrap_err();
         assert!(e.0[0].location.line > 0, "{e}");
     }
+
+    #[test]
+    fn data_keys_are_located_in_flow_and_block_mappings() {
+        let text = "overlay: x-1\nname: n\nedition: cxa-2020\nprovenance: {status: verified, source: digest}\nchanges:\n  - clause: a.b\n    data: {k: 1, \"q: r\": 2, m: 3}\n    note: \"n: o\"\n  - clause: c.d\n    data:\n      periods:\n        - {time: 20m}  # a: comment\n    note: x\n";
+        let o = Overlay::parse("overlays/x-1.yaml", text).unwrap();
+        let at = |i: usize, k: &str| {
+            o.fields[i]
+                .iter()
+                .find(|(f, _)| f == k)
+                .map(|(_, l)| (l.line, l.column))
+        };
+        assert_eq!(at(0, "k"), Some((7, 12)));
+        assert_eq!(at(0, "m"), Some((7, 29)));
+        // Text in quotes, a comment and the keys after `data:` are no keys of the data.
+        for (i, k) in [(0, "q"), (0, "note"), (0, "n"), (1, "a"), (1, "note")] {
+            assert_eq!(at(i, k), None, "{k}");
+        }
+        assert_eq!(at(1, "periods"), Some((11, 7)));
+        assert_eq!(at(1, "time"), Some((12, 12)));
+    }
 }
