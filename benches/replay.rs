@@ -215,7 +215,7 @@ fn write_database(
 /// generated database of at least 100,000 games, replayed and adjudicated on one thread
 /// and on all, as one file (memory) and as many files.
 fn database(rs: &xqspec::ruleset::RuleSet) {
-    use xqspec::arbiter::batch::{adjudicate_files, Item};
+    use xqspec::batch::{adjudicate_files, Item};
     use xqspec::notation::stream::Options;
     let games: usize = std::env::var("XQSPEC_BENCH_GAMES")
         .ok()

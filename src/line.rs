@@ -1,12 +1,12 @@
 //! From input to positions, once for every command and query: a FEN (read into a
-//! `crate::fen::Setup`, validated against the rule set into a `Position`) and moves in
+//! `crate::vm::fen::Setup`, validated against the rule set into a `Position`) and moves in
 //! canonical ICCS ([`Move::parse_iccs`], the one move reader), each legal where it is
 //! played.
 
 use std::fmt;
 
 use crate::board::Move;
-use crate::fen::{self, FenError};
+use crate::vm::fen::{self, FenError};
 use crate::vm::{IllegalMove, Position, Rules};
 
 /// Why a FEN plus moves is not a line of play.

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use pyo3::prelude::*;
 use serde_json::{json, Value};
 
-use xqspec::arbiter::batch::{self, Item};
+use xqspec::batch::{self, Item};
 use xqspec::notation::records::{self, Entry, GameEntry, RecordFile};
 use xqspec::notation::replay::{ReplayError, Replayer};
 use xqspec::notation::{self, Notation, Style};

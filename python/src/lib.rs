@@ -241,8 +241,8 @@ fn rejection(
         Some(LineError::Fen(f)) => {
             place.column = f.problems().first().and_then(|p| p.column());
             place.stage = Some(match f {
-                xqspec::fen::FenError::Syntax(_) => "syntax",
-                xqspec::fen::FenError::Position(_) => "position",
+                xqspec::vm::fen::FenError::Syntax(_) => "syntax",
+                xqspec::vm::fen::FenError::Position(_) => "position",
             });
         }
         Some(LineError::MoveSyntax { index, .. }) | Some(LineError::Illegal { index, .. }) => {
@@ -597,7 +597,7 @@ fn convert_moves(
             let mut pos = match line::after(&rs.vm, &fen, &[]) {
                 Ok((p, _)) => p,
                 Err(LineError::Fen(f)) => {
-                    let stage = if matches!(f, xqspec::fen::FenError::Syntax(_)) {
+                    let stage = if matches!(f, xqspec::vm::fen::FenError::Syntax(_)) {
                         "syntax"
                     } else {
                         "position"

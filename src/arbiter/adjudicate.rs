@@ -212,7 +212,9 @@ impl ArbiterRules {
         q: &StatusQuery,
         after_end: AfterEnd,
     ) -> Result<GameStatus, ArbiterError> {
-        let start = crate::fen::parse(vm, &q.fen).map_err(ArbiterError::Fen)?.0;
+        let start = crate::vm::fen::parse(vm, &q.fen)
+            .map_err(ArbiterError::Fen)?
+            .0;
         let mut g = Game::new(self, vm, start).watching(rep);
         let mut continues = None;
         for (i, text) in q.moves.iter().enumerate() {

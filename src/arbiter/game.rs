@@ -1252,7 +1252,7 @@ impl<'a> Game<'a> {
             ));
         }
         self.advance(i, m);
-        if let Err(e) = crate::fen::validate(self.vm, &self.pos) {
+        if let Err(e) = crate::vm::fen::validate(self.vm, &self.pos) {
             self.pos = before;
             self.history.pop();
             return Err(ArbiterError::reject(
@@ -1703,7 +1703,7 @@ impl<'a> Game<'a> {
             let before = self.pos.clone();
             let piece = self.pos.remove(from).expect("checked above");
             self.pos.put(piece, to);
-            if let Err(e) = crate::fen::validate(self.vm, &self.pos) {
+            if let Err(e) = crate::vm::fen::validate(self.vm, &self.pos) {
                 self.pos = before;
                 return Err(ArbiterError::reject(
                     RejectKind::EventsImpossible,

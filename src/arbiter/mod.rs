@@ -16,7 +16,6 @@
 //! pieces touched → the moves the player may make).
 
 mod adjudicate;
-pub mod batch;
 mod compile;
 pub mod data;
 mod events;
@@ -29,10 +28,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::board::{Move, Side};
-use crate::fen::FenError;
 use crate::line::LineError;
 use crate::repetition::RepetitionRules;
 use crate::spec::{Edition, SpecError};
+use crate::vm::fen::FenError;
 use crate::vm::Rules;
 
 pub use adjudicate::{Adjudication, GameStatus, Repeated, StatusQuery};
@@ -152,7 +151,7 @@ impl ArbiterRules {
         after_end: AfterEnd,
     ) -> Result<Outcome, ArbiterError> {
         let pos = match &q.fen {
-            Some(f) => crate::fen::parse(vm, f).map_err(ArbiterError::Fen)?.0,
+            Some(f) => crate::vm::fen::parse(vm, f).map_err(ArbiterError::Fen)?.0,
             None => vm.start_position(),
         };
         let evs = events::parse_all(&q.events)?;

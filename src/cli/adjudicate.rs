@@ -20,8 +20,8 @@ use serde_json::{json, Value};
 
 use std::io::Write as _;
 
-use xqspec::arbiter::batch::{adjudicate_files, Item, Tally};
 use xqspec::arbiter::{AfterEnd, StatusQuery};
+use xqspec::batch::{adjudicate_files, Item, Tally};
 use xqspec::notation::encoding;
 use xqspec::notation::stream;
 use xqspec::ruleset::RuleSet;

@@ -150,14 +150,6 @@ pub enum CasesCommand {
     },
 }
 
-fn load_spec(dir: Option<&Path>) -> Result<Spec, String> {
-    match dir {
-        Some(d) => Spec::load_dir(d),
-        None => Spec::builtin(),
-    }
-    .map_err(|e| e.to_string())
-}
-
 /// The suite from `--cases DIR`, else `./conformance` when it exists, else the built-in copy.
 pub fn load_suite(dir: Option<&Path>) -> Result<Suite, String> {
     match dir {
@@ -172,7 +164,7 @@ pub fn load_suite(dir: Option<&Path>) -> Result<Suite, String> {
 
 /// `xqspec conform`.
 pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String> {
-    let spec = load_spec(spec_dir)?;
+    let spec = Spec::load(spec_dir).map_err(|e| e.to_string())?;
     let suite = load_suite(args.cases.as_deref())?;
     // Every file the run writes is claimed before it starts: none is a file it reads,
     // none is another's.
@@ -590,7 +582,7 @@ fn inputs(spec_dir: Option<&Path>, cases: Option<&Path>) -> xqspec::output::Outp
 
 /// `xqspec serve`: the reference implementation on stdin/stdout.
 pub fn serve(spec_dir: Option<&Path>) -> Result<(), String> {
-    let spec = load_spec(spec_dir)?;
+    let spec = Spec::load(spec_dir).map_err(|e| e.to_string())?;
     let mut reference = Reference::new(&spec);
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -599,7 +591,7 @@ pub fn serve(spec_dir: Option<&Path>) -> Result<(), String> {
 
 /// `xqspec cases …`.
 pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), String> {
-    let spec = load_spec(spec_dir)?;
+    let spec = Spec::load(spec_dir).map_err(|e| e.to_string())?;
     match command {
         CasesCommand::Check { cases } => {
             let suite = load_suite(cases.as_deref())?;

@@ -6,10 +6,10 @@ use tabled::builder::Builder;
 use tabled::settings::Style;
 
 use xqspec::diagram;
+use xqspec::diagram::sheet::cycle_sheet;
 use xqspec::notation::{format_move, Notation};
 use xqspec::output::Outputs;
 use xqspec::repetition::ruling::{rule_every_move, status_name};
-use xqspec::repetition::sheet::cycle_sheet;
 use xqspec::repetition::{rule, RulingQuery};
 use xqspec::ruleset::RuleSet;
 

@@ -22,6 +22,7 @@
 //! no input makes a document of more than a few hundred kilobytes a board.
 
 mod glyphs;
+pub mod sheet;
 
 use std::fmt::Write as _;
 

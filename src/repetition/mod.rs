@@ -16,7 +16,6 @@ pub mod data;
 pub mod forcing;
 pub mod readings;
 pub mod ruling;
-pub mod sheet;
 
 use std::collections::BTreeMap;
 

@@ -558,6 +558,15 @@ impl Spec {
         files
     }
 
+    /// The spec a command runs on: the folder `dir` when one is given (`--spec`), else the
+    /// built-in one.
+    pub fn load(dir: Option<&Path>) -> Result<Spec, SpecErrors> {
+        match dir {
+            Some(d) => Spec::load_dir(d),
+            None => Spec::builtin(),
+        }
+    }
+
     /// Load a spec directory from disk.
     pub fn load_dir(root: &Path) -> Result<Spec, SpecErrors> {
         let mut files = Vec::new();

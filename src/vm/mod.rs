@@ -8,6 +8,7 @@
 
 pub(crate) mod compile;
 pub mod data;
+pub mod fen;
 mod meaning;
 mod position;
 pub mod record;

@@ -514,11 +514,11 @@ fn every_reject_kind_and_fen_code_is_in_the_vocabulary() {
         );
     }
     // FEN problem codes are distinct snake_case names.
-    let codes: std::collections::BTreeSet<&str> = xqspec::fen::FenProblemKind::ALL
+    let codes: std::collections::BTreeSet<&str> = xqspec::vm::fen::FenProblemKind::ALL
         .iter()
         .map(|k| k.code())
         .collect();
-    assert_eq!(codes.len(), xqspec::fen::FenProblemKind::ALL.len());
+    assert_eq!(codes.len(), xqspec::vm::fen::FenProblemKind::ALL.len());
     assert!(codes
         .iter()
         .all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));

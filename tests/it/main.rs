@@ -24,6 +24,7 @@ mod hostile_files;
 mod hostile_memory;
 mod hostile_web;
 mod input;
+mod layers;
 mod notation;
 mod notation_cli;
 mod notation_fuzz;

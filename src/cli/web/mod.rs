@@ -458,7 +458,7 @@ impl Desk {
         let mut replayer = Replayer::new(&rs.vm);
         let mut games = Vec::new();
         let mut not_games = Vec::new();
-        let ending = xqspec::arbiter::batch::final_position(&rs);
+        let ending = xqspec::batch::final_position(&rs);
         for entry in records::games(&file, &mut replayer, |r| ((), ending(r))) {
             match entry {
                 records::Entry::Game(g) => {

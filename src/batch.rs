@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::{Adjudication, GameResult};
+use crate::arbiter::{Adjudication, GameResult};
 use crate::notation::records::{Ending, FileError, GameEntry, NotAGame};
 use crate::notation::replay::{GameReplay, Remark};
 use crate::notation::stream::{self, stream, Found};

@@ -1,7 +1,7 @@
 //! The 棋例 sheet of `xqspec ruling --svg`: a judged cycle drawn on one SVG sheet.
 
-use super::Ruling;
 use crate::diagram::{self, Arrow, DiagramOptions};
+use crate::repetition::Ruling;
 use crate::ruleset::RuleSet;
 use crate::vm::Position;
 
