@@ -2,6 +2,10 @@
 //! `crate::vm::fen::Setup`, validated against the rule set into a `Position`) and moves in
 //! canonical ICCS ([`Move::parse_iccs`], the one move reader), each legal where it is
 //! played.
+//!
+//! [`after`] gives the position after the moves, [`line()`] every position of the line; both
+//! refuse with one [`LineError`] (the FEN's error, `move N` not ICCS, `move N` illegal) and
+//! its reject kinds. Every command and query reads a FEN and moves through here.
 
 use std::fmt;
 

@@ -4,8 +4,9 @@
 //! no game are items of the answer with their place, and the rest is processed.
 //!
 //! `adjudicate` items are the objects `xqspec adjudicate --json` prints, key for key (the
-//! Dask test compares them). The library is getting a parallel, streaming batch API; these
-//! functions will call it then, and nothing else here reads records.
+//! Dask test compares them). Files are streamed by `xqspec::notation::stream` as the
+//! commands stream them (texts given as bytes go through `notation::records::games`);
+//! nothing else here reads records.
 
 use std::path::{Path, PathBuf};
 

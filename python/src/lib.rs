@@ -4,6 +4,34 @@
 //! here knows a rule: the queries go to `xqspec::reference`, records through
 //! `xqspec::notation::records` (`batch.rs`), the suite through `xqspec::conform::runner`
 //! (`suite.rs`).
+//!
+//! A crate of its own (`xqspec-python`, its own `[workspace]`, excluded from the root
+//! package), built by maturin with PyO3 on the stable ABI (`abi3-py39`): `pip install
+//! ./python` builds it from the checkout. It depends on the library only (`xqspec` with
+//! `default-features = false`: no command line), pyo3 and serde_json.
+//!
+//! - The queries go to `reference::Reference::answer_query` (typed) or
+//!   `conform::protocol::answer_ask` (by name, as `serve` answers), and the answer's JSON
+//!   becomes Python values (`convert.rs`); a rejection becomes the exception of its reject
+//!   kind (`xqspec/_errors.py`), its place read from the typed error (`line::after` for a
+//!   FEN's column and a move's ply, the message for an event's index).
+//! - `batch.rs`: the batch calls over record files, streamed by `notation::stream` as the
+//!   commands stream them; `iter_*` hand the items over one by one from a thread of their
+//!   own (a bounded channel; dropped, the stream stops through `stream::Options::stop`).
+//! - `convert.rs` reads paths and numbers itself: a lone surrogate or a number out of range
+//!   is a `ValueError` naming the argument, never a panic of PyO3's conversion.
+//! - `suite.rs`: a Python object put to `conform::runner::run` (a `KeyboardInterrupt` or
+//!   `SystemExit` of a method unwinds the runner and is raised).
+//! - `xqspec/dask_jobs.py`: the batch calls as Dask tasks.
+//!
+//! Invariants: no rule, no reading of input and no answer built here that the library does
+//! not give (a new query needs no code beyond its name in the stubs); every entry point runs
+//! inside `errors::guard` (`catch_unwind`: a panic is `xqspec.InternalError`, never a dead
+//! interpreter); queries that take microseconds keep the GIL, the others release it.
+//!
+//! Tests: `python/tests/` (pytest; the fuzz test feeds random bytes, text and queries to
+//! every entry point; the Dask test compares a two-worker local cluster with the command
+//! line); `python/bench.py` times calls against the same calls in Rust (`_rust_time`).
 
 mod batch;
 mod convert;

@@ -14,6 +14,33 @@
 //! Two queries: [`ArbiterRules::outcome`] (a game as a list of events → the result, the
 //! deciding clause and the foul tally) and [`ArbiterRules::touch_move`] (a position and the
 //! pieces touched → the moves the player may make).
+//!
+//! The files: `data` (the clause shapes and the closed vocabularies: `Trigger`, `IllegalClass`,
+//! the touch-move roles and steps; it also decides 5.9, `KnockedOver::ruling`, for the arbiter
+//! and the clock simulator alike), `compile` (the clauses → [`ArbiterRules`]: counts resolved
+//! for the event's level, chains with `steps_of` resolved, every inconsistency a `SpecError`
+//! at its clause or overlay line), `events` (the `outcome` query's event list, read into typed
+//! events), `game` (the `outcome` engine), `touch` (touch-move chains; when the side to move
+//! is checkmated or stalemated the game is over and a touch is refused, `touch.game_over`) and
+//! `adjudicate` (a record's moves through the same `Game` → [`Adjudication`], and the
+//! `game_status` query). The clock is not simulated here: flag falls, clock presses and
+//! remaining times are events.
+//!
+//! **The arbiter watches the board.** `Game` keeps the positions since the last capture
+//! (`History`: the first in full, then each one's placement, `Position::placement_key` and
+//! the move; the positions are replayed only for a ruling). When one has come back as often as
+//! `repetition.cycle` says (`RepetitionRules::pending`: `pending_after_cycles`, then
+//! `cycles_after_ruling` after each ruling), the 棋例 engine rules the last cycle
+//! (`repetition::rule_line`) and the verdict goes the way of a `repetition` event (draw, 4.3,
+//! order to change, loss), every decision marked `by: board`; a `repetition` event is the
+//! arbiter's override (`by: arbiter`). Only a recurrence calls the engine, so watching costs
+//! a hash per ply.
+//!
+//! [`AfterEnd`] is the one switch for input past the end of the game: the protocol's `outcome`
+//! and `game_status` refuse it (`events.after_end`); the commands, given real records, judge
+//! up to the end and report `Continues` (how far the record goes on). The commands are
+//! `src/cli/arbiter.rs` (`outcome`, `touch`) and `src/cli/adjudicate.rs` (`adjudicate`,
+//! `status`). Depends on `spec`, `board`, `vm`, `line` and `repetition`.
 
 mod adjudicate;
 mod compile;

@@ -1,5 +1,12 @@
 //! The commands of `xqspec`, one file per command group: their clap arguments and the glue
 //! from arguments to the library (reading files, printing tables, exit messages).
+//!
+//! The groups: `arbiter` (outcome, touch), `adjudicate` (adjudicate, status), `clock`,
+//! `competition` (standings), `conform` (conform, serve, cases), `diagram` (board),
+//! `repetition` (ruling), `report` (report, diff) and `web`; `main.rs` holds the command enum
+//! and the small commands (`perft`, `moves`, `replay`, `spec check`). Thin: arguments are
+//! parsed, files read, library functions called, the results printed. `progress` is the one
+//! progress line of long commands.
 
 pub mod adjudicate;
 pub mod arbiter;

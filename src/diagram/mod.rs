@@ -19,7 +19,19 @@
 //! is written once per document, in `<defs>`, and drawn with `<use>`: once per board, and
 //! once for a whole sheet. What one drawing may hold is bounded ([`MAX_CAPTION_CHARS`],
 //! [`MAX_ARROWS`], [`MAX_LABEL_CHARS`], [`MAX_TITLE_CHARS`], [`MAX_SHEET_DIAGRAMS`]), so
-//! no input makes a document of more than a few hundred kilobytes a board.
+//! no input makes a document of more than a few hundred kilobytes a board:
+//! [`DiagramOptions::check`] refuses more, naming the bound (`board`, `web`), and [`svg`]
+//! draws no more than that whatever it is given. A board is 28 KB (43 KB when every text
+//! carried its outline), a board on a sheet about 10 KB. The glyph table (Noto Serif CJK
+//! SC, SIL OFL 1.1) holds printable ASCII, the diagrams' punctuation, Chinese notation and
+//! every character of the spec's YAML.
+//!
+//! [`of_input`] draws a query's input position (the diff reports, `conform --report`);
+//! [`position_after`] goes through `line::after`; [`sheet()`] lays several boards out in one
+//! SVG ([`sheet::cycle_sheet`] draws a judged 棋例 cycle from `PlyRuling::arrows` for
+//! `xqspec ruling --svg`). The command `xqspec board` is `src/cli/diagram.rs`.
+//! `tests/it/diagram.rs` renders the output with resvg and checks pixels with no font at
+//! all. Depends on `board`, `vm`, `line`, `ruleset` and `repetition` (the sheet).
 
 mod glyphs;
 pub mod sheet;

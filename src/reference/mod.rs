@@ -9,7 +9,14 @@
 //! - `answer_under`: one query under one compiled rule set, dispatched to `answers`,
 //!   one function per query, each calling its domain.
 //!
-//! Depends on the rule domains and `query`; nothing of the suite or the runner.
+//! A cached rule set is found by a digest of the whole overlay, never by its id; it is made
+//! outside the lock, shared by the threads asking for the same one, and the least recently
+//! used goes first: the one cache across the requests of `serve`, `web` and the Python
+//! package. The work of one query is bounded (`PERFT_NODE_BUDGET`, `MAX_RULING_PLIES`).
+//!
+//! Depends on the rule domains and `query`; nothing of the suite or the runner. Used by
+//! `conform` (the in-process subject, the harness, `cases check`), `report` (behaviour under
+//! overlays), `xqspec serve` and `xqspec web`.
 
 pub(crate) mod answers;
 pub mod cache;

@@ -12,6 +12,9 @@
 //! Every inferred reading is compiled once more with it switched off (a *variant*). A
 //! ruling then says what it rests on: `text` when no variant changes its verdict, otherwise
 //! `inferred` with the readings whose variants do ([`Basis`]).
+//!
+//! Compile refuses a switch without a provenance entry. Invariant: a reading's name is its
+//! field's name.
 
 use std::collections::BTreeMap;
 

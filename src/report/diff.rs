@@ -24,7 +24,12 @@
 //! for and judging that answer against the other's expectation. Each comes with its input,
 //! a diagram of the position, both answers as text ([`readable_text`]; the JSON folded
 //! away) and the clauses that cause the difference (the case's cited clauses whose data
-//! differ between A and B, and those whose A version put into B changes B's answer).
+//! differ between A and B, and those whose A version put into B changes B's answer: B
+//! recompiled with A's version of one clause, `Edition::with_clause`).
+//!
+//! Any two rule sets `Spec::ruleset` knows can be compared. [`DiffReport::to_json`] (`xqspec
+//! diff --json`, `/api/diff` of `xqspec web`) carries the same certainties and changes as
+//! the Markdown.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -5,6 +5,11 @@
 //! The result is a [`Spec`]: every edition fully resolved, each clause knowing the file
 //! and line it came from. The data of a clause stays a YAML value here; the VM
 //! ([`crate::vm`]) gives it a typed meaning and reports errors against the same location.
+//!
+//! [`RuleRef`] is the clause id and article every rule domain cites in its answers.
+//! [`Spec::domain_rank`] orders the rule domains as `spec/domains.yaml` lists them (the
+//! diff reports' order of changes). The built-in spec is embedded in the binary
+//! (`include_dir`); `--spec DIR` replaces it. Depends on `input` only.
 
 mod overlay;
 mod raw;

@@ -13,6 +13,29 @@
 //! read through `xqspec::input` and bounded by [`MAX_BODY_BYTES`]; the work of one request is
 //! bounded as `serve`'s is (the reference's limits). No request names a file: the server
 //! reads and writes none.
+//!
+//! The routes: `/api/ask` (above); `/api/status`, `reference::record_status` (the
+//! `game_status` answer of a record judged up to its end, `AfterEnd::Stop`); `/api/sheet`,
+//! `cli::repetition::judge` and `Judged::sheet`, the code of `ruling --svg`; `/api/record`,
+//! the replay of `replay`; `/api/diff?from=A&to=B`, `report::diff::diff`
+//! (`DiffReport::to_json` with the Markdown and the diagrams), computed once per pair of the
+//! spec's rule sets and kept (at most `DIFFS`, 16). Bodies are read by `input::text` and
+//! `input::json` (UTF-8, depth, duplicate keys, unknown fields); a loopback server answers
+//! only requests whose `Host` (and `:authority`) is exactly this machine.
+//!
+//! The page (`page/index.html`, `app.js`, `app.css`) is plain HTML, CSS and JavaScript
+//! compiled in with `include_str!`: no build step, no framework, no file read at run time;
+//! it only asks the API and shows the answers (labels in English and Chinese; the rule words
+//! come from the answers). `bench-game.pgn` is the 198-ply master game `--bench` times the
+//! requests on.
+//!
+//! Tests: `tests/it/web.rs` (the API over real sockets, 1,000 mixed good and bad requests,
+//! and the page in headless Chromium through ChromeDriver, WebDriver spoken over `std::net`)
+//! and `tests/it/hostile_web.rs` (an attack of each kind of issue 45 on a server of its own —
+//! slow bodies, deaf clients, unfinished huge heads, HTTP/2 prior knowledge in raw frames,
+//! bad header bytes, `Host` forms and doubles, the connection and request bounds, overlay
+//! cache poisoning from 8 threads, 1,200 distinct overlays against the resident memory,
+//! huge captions — each followed by a good request answered right within a second).
 
 use std::net::{IpAddr, SocketAddr};
 use std::time::Instant;
