@@ -312,6 +312,7 @@ pub fn run_suite(
         timeout: Duration::from_secs(3600),
         overlays,
         known,
+        ..RunOptions::default()
     };
     let stop = Rc::new(RefCell::new(None));
     let imp = PyImplementation {
