@@ -11,6 +11,8 @@ use xqspec::competition::{
 use xqspec::ruleset::RuleSet;
 use xqspec::spec::{Overlay, Spec};
 
+use crate::spec_edit::{self, Edit};
+
 /// The competition rules of a built-in edition, compiled once.
 fn rules(edition: &str) -> CompetitionRules {
     use std::collections::HashMap;
@@ -37,23 +39,18 @@ fn edited(file: &str, from: &str, to: &str, edition: &str) -> CompetitionRules {
 
 /// The built-in spec with textual edits to one file, compiled for `edition`.
 fn edited_all(file: &str, edits: &[(&str, &str)], edition: &str) -> CompetitionRules {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == file)
-        .unwrap_or_else(|| panic!("no spec file {file}"));
-    for (from, to) in edits {
-        assert!(f.1.contains(from), "{file} does not contain:\n{from}");
-        f.1 = f.1.replace(from, to);
-    }
-    let spec = Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"));
+    let edits: Vec<Edit> = edits.iter().map(|(from, to)| (file, *from, *to)).collect();
+    let spec = spec_edit::edited(&edits);
     RuleSet::of_spec(&spec, edition)
         .unwrap_or_else(|e| panic!("edited spec compiles: {e}"))
         .competition
         .unwrap()
 }
 
-const RR: &str = "format: round_robin
+/// A round robin of four, three rounds (as a macro, so that other tournaments extend it).
+macro_rules! round_robin {
+    () => {
+        "format: round_robin
 rounds: 3
 players: [{id: A}, {id: B}, {id: C}, {id: D}]
 games:
@@ -63,7 +60,11 @@ games:
   - {round: 2, red: D, black: B, result: black}
   - {round: 3, red: A, black: B, result: red}
   - {round: 3, red: D, black: C, result: red}
-";
+"
+    };
+}
+
+const RR: &str = round_robin!();
 
 fn ranking(text: &str, r: &CompetitionRules) -> Vec<(String, u32, Option<String>)> {
     let t = read_file("t.yaml", text, r).unwrap_or_else(|e| panic!("{e}"));
@@ -241,18 +242,15 @@ fn what_a_bye_scores_is_data() {
 
 #[test]
 fn a_drawn_bye_under_a_table_whose_draw_depends_on_colour_is_a_located_spec_error() {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == "cxa-2020/competition.yaml")
-        .unwrap();
-    f.1 =
-        f.1.replace("use: standard", "use: win3_draw_red1_black2")
-            .replace(
-                "    data:\n      result: win\n\n  - id: bye.team_score",
-                "    data:\n      result: draw\n\n  - id: bye.team_score",
-            );
-    let spec = Spec::from_files(files).unwrap();
+    let file = "cxa-2020/competition.yaml";
+    let spec = spec_edit::edited(&[
+        (file, "use: standard", "use: win3_draw_red1_black2"),
+        (
+            file,
+            "    data:\n      result: win\n\n  - id: bye.team_score",
+            "    data:\n      result: draw\n\n  - id: bye.team_score",
+        ),
+    ]);
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
     assert!(
         e.contains("cxa-2020/competition.yaml:") && e.contains("clause bye.score: `result: draw`"),
@@ -284,19 +282,12 @@ fn the_score_a_bye_counts_as_in_opponent_scores_is_data() {
 
 /// Conformance case sanction-warning-placed-last-among-equals: B and D have 4 points, B
 /// ahead on 小分, B warned.
-const SANCTIONED: &str = "format: round_robin
-rounds: 3
-players: [{id: A}, {id: B}, {id: C}, {id: D}]
-games:
-  - {round: 1, red: A, black: D, result: black}
-  - {round: 1, red: C, black: B, result: black}
-  - {round: 2, red: C, black: A, result: draw}
-  - {round: 2, red: D, black: B, result: black}
-  - {round: 3, red: A, black: B, result: red}
-  - {round: 3, red: D, black: C, result: red}
-sanctions:
+const SANCTIONED: &str = concat!(
+    round_robin!(),
+    "sanctions:
   - {entrant: B, round: 2, kind: warning}
-";
+"
+);
 
 #[test]
 fn where_sanctions_rank_is_data() {
@@ -348,15 +339,11 @@ fn the_champion_rule_is_the_tiebreak_clause_with_places_whatever_its_id() {
 
 #[test]
 fn the_competition_compile_step_reports_every_error() {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == "cxa-2020/competition.yaml")
-        .unwrap();
-    f.1 =
-        f.1.replace("decided_by: 局分", "decided_by: 场分")
-            .replace("value: lowest_nonzero_score", "value: highest_score");
-    let spec = Spec::from_files(files).unwrap();
+    let file = "cxa-2020/competition.yaml";
+    let spec = spec_edit::edited(&[
+        (file, "decided_by: 局分", "decided_by: 场分"),
+        (file, "value: lowest_nonzero_score", "value: highest_score"),
+    ]);
     let errors = CompetitionRules::compile(&spec.ruleset("cxa-2020").unwrap()).unwrap_err();
     let at: Vec<Option<&str>> = errors.iter().map(|e| e.clause.as_deref()).collect();
     assert_eq!(

@@ -2,8 +2,12 @@
 //! outside through the library and the `xqspec` binary. (The conformance cases run apart,
 //! through datatest-stable, in `tests/conformance.rs`.)
 
+#[path = "common/cli.rs"]
+mod cli;
 #[path = "common/load.rs"]
 mod load;
+#[path = "common/spec_edit.rs"]
+mod spec_edit;
 
 mod adjudicate;
 mod arbiter;
