@@ -319,6 +319,16 @@ fn a_written_known_failures_file_makes_the_next_run_pass() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `xqspec cases check --cases DIR` fails, printing each of `problems`; then DIR is removed.
+fn cases_check_refuses(dir: &Path, problems: &[&str]) {
+    let (ok, out, _) = xqspec(&["cases", "check", "--cases", dir.to_str().unwrap()]);
+    assert!(!ok);
+    for p in problems {
+        assert!(out.contains(p), "{p}\n{out}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A temporary suite: the real vocabularies, a case the reference fails (it expects check
 /// where there is none), one it passes, and the given files.
 fn temp_suite(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
@@ -518,21 +528,14 @@ fn cases_check_reports_a_broken_suite() {
         std::fs::copy(root.join(f), dir.join(f)).unwrap();
     }
     std::fs::write(dir.join("movement/a.yaml"), "id: b\ndescription: x\nclauses: [movement.nowhere]\neditions: [cxa-2020]\nquery: status\ninput: {fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w\"}\nexpect: {status: ongoing}\n").unwrap();
-    let (ok, out, _) = xqspec(&["cases", "check", "--cases", dir.to_str().unwrap()]);
-    assert!(!ok);
-    assert!(
-        out.contains("movement/a.yaml:1:1: id `b` differs from the file name `a.yaml`"),
-        "{out}"
+    cases_check_refuses(
+        &dir,
+        &[
+            "movement/a.yaml:1:1: id `b` differs from the file name `a.yaml`",
+            "movement/a.yaml:3:11: clause `movement.nowhere` does not exist in cxa-2020",
+            "the FEN is not canonical; write `4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1`",
+        ],
     );
-    assert!(
-        out.contains("movement/a.yaml:3:11: clause `movement.nowhere` does not exist in cxa-2020"),
-        "{out}"
-    );
-    assert!(
-        out.contains("the FEN is not canonical; write `4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1`"),
-        "{out}"
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The exit status of `xqspec conform`, as PROTOCOL.md §8 gives it: 0 with no failure, 1 with
@@ -699,21 +702,14 @@ fn cases_check_finds_a_second_fault_and_a_wrong_runs_claim() {
             ("check/agree.yaml", agree),
         ],
     );
-    let (ok, out, _) = xqspec(&["cases", "check", "--cases", dir.to_str().unwrap()]);
-    assert!(!ok);
-    assert!(
-        out.contains("check/two-faults.yaml:8:1: cxa-2020: the input with `fixed:` is still not accepted, so the case has another fault: reject fen.opponent_in_check"),
-        "{out}"
+    cases_check_refuses(
+        &dir,
+        &[
+            "check/two-faults.yaml:8:1: cxa-2020: the input with `fixed:` is still not accepted, so the case has another fault: reject fen.opponent_in_check",
+            "check/no-fixed.yaml:7:1: a case expecting a rejection gives `fixed:`",
+            "check/agree.yaml:4:1: the reference answers alike under every rule set of the case (cxa-2011, cxa-2020): add `runs: once`",
+        ],
     );
-    assert!(
-        out.contains("check/no-fixed.yaml:7:1: a case expecting a rejection gives `fixed:`"),
-        "{out}"
-    );
-    assert!(
-        out.contains("check/agree.yaml:4:1: the reference answers alike under every rule set of the case (cxa-2011, cxa-2020): add `runs: once`"),
-        "{out}"
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `--issue CASE`: one case's bug report in the program's terms, with the lines exchanged,
