@@ -37,6 +37,11 @@ fn edited(file: &str, from: &str, to: &str, edition: &str) -> CompetitionRules {
     edited_all(file, &[(from, to)], edition)
 }
 
+/// cxa-2020 with one textual edit to its competition rules.
+fn edited_2020(from: &str, to: &str) -> CompetitionRules {
+    edited("cxa-2020/competition.yaml", from, to, "cxa-2020")
+}
+
 /// The built-in spec with textual edits to one file, compiled for `edition`.
 fn edited_all(file: &str, edits: &[(&str, &str)], edition: &str) -> CompetitionRules {
     let edits: Vec<Edit> = edits.iter().map(|(from, to)| (file, *from, *to)).collect();
@@ -86,29 +91,23 @@ fn a_tiebreak_order_is_data() {
     assert_eq!(base[0], ("B".into(), 1, None));
     assert_eq!(base[1], ("D".into(), 2, s("小分")));
     // Without 小分, both won 2 games and B beat D: 直胜 decides.
-    let r = edited(
-        "cxa-2020/competition.yaml",
+    let r = edited_2020(
         "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]",
         "default: [胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]",
-        "cxa-2020",
     );
     assert_eq!(ranking(RR, &r)[1], ("D".into(), 2, s("直胜")));
     // With only 犯规 (nobody committed one), B and D share first place.
-    let r = edited(
-        "cxa-2020/competition.yaml",
+    let r = edited_2020(
         "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]",
         "default: [犯规]",
-        "cxa-2020",
     );
     let after = ranking(RR, &r);
     assert_eq!(after[0], ("B".into(), 1, None));
     assert_eq!(after[1], ("D".into(), 1, s("shared place")));
     // A play-off instead of a shared place is data too.
-    let r = edited(
-        "cxa-2020/competition.yaml",
+    let r = edited_2020(
         "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]\n      byes: not_counted\n      unresolved: shared_place",
         "default: [犯规]\n      byes: not_counted\n      unresolved: play_off",
-        "cxa-2020",
     );
     assert_eq!(ranking(RR, &r)[1], ("D".into(), 1, s("play-off required")));
 }
@@ -117,11 +116,9 @@ fn a_tiebreak_order_is_data() {
 fn a_scoring_table_is_data() {
     // A scoring table where a draw is worth nothing: A (a win, a draw, a loss) drops from
     // 3 points to 2, C (a draw and two losses) from 1 to 0.
-    let r = edited(
-        "cxa-2020/competition.yaml",
+    let r = edited_2020(
         "standard: {win: 2, draw_red: 1, draw_black: 1, loss: 0}",
         "standard: {win: 2, draw_red: 0, draw_black: 0, loss: 0}",
-        "cxa-2020",
     );
     let t = read_file("t.yaml", RR, &r).unwrap();
     let st = standings(&t, &r);
@@ -271,12 +268,7 @@ fn the_score_a_bye_counts_as_in_opponent_scores_is_data() {
         )
     };
     assert_eq!(opp(&rules("cxa-2020")), 1.0);
-    let lowest = edited(
-        "cxa-2020/competition.yaml",
-        "value: lowest_nonzero_score",
-        "value: lowest_score",
-        "cxa-2020",
-    );
+    let lowest = edited_2020("value: lowest_nonzero_score", "value: lowest_score");
     assert_eq!(opp(&lowest), 0.0);
 }
 
@@ -298,12 +290,7 @@ fn where_sanctions_rank_is_data() {
         &base[..2],
         &[("D".into(), 1, None), ("B".into(), 2, s("处分"))]
     );
-    let late = edited(
-        "cxa-2020/competition.yaml",
-        "after: rank_by",
-        "after: tiebreaks",
-        "cxa-2020",
-    );
+    let late = edited_2020("after: rank_by", "after: tiebreaks");
     assert_eq!(
         &ranking(SANCTIONED, &late)[..2],
         &[("B".into(), 1, None), ("D".into(), 2, s("小分"))]

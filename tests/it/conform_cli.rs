@@ -319,6 +319,22 @@ fn a_written_known_failures_file_makes_the_next_run_pass() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The suite's files every temporary suite needs.
+const VOCABULARIES: [&str; 2] = ["vocabulary.yaml", "features.yaml"];
+
+/// A fresh temporary folder `xqspec-NAME-PID` with the folder `sub` and copies of these files
+/// of `conformance/`.
+fn scratch_suite(name: &str, sub: &str, files: &[&str]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("xqspec-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join(sub)).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
+    for f in files {
+        std::fs::copy(root.join(f), dir.join(f)).unwrap();
+    }
+    dir
+}
+
 /// `xqspec cases check --cases DIR` fails, printing each of `problems`; then DIR is removed.
 fn cases_check_refuses(dir: &Path, problems: &[&str]) {
     let (ok, out, _) = xqspec(&["cases", "check", "--cases", dir.to_str().unwrap()]);
@@ -332,18 +348,7 @@ fn cases_check_refuses(dir: &Path, problems: &[&str]) {
 /// A temporary suite: the real vocabularies, a case the reference fails (it expects check
 /// where there is none), one it passes, and the given files.
 fn temp_suite(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("xqspec-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("check")).unwrap();
-    for f in ["vocabulary.yaml", "features.yaml"] {
-        std::fs::copy(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("conformance")
-                .join(f),
-            dir.join(f),
-        )
-        .unwrap();
-    }
+    let dir = scratch_suite(&format!("cli-{name}"), "check", &VOCABULARIES);
     let case = |id: &str, status: &str| {
         format!("id: {id}\ndescription: d\nclauses: [check.definition]\neditions: [cxa-2020]\nquery: status\ninput: {{fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"}}\nexpect: {{status: {status}}}\n")
     };
@@ -516,17 +521,16 @@ fn cases_dump_gives_one_json_line_per_case_and_edition() {
 
 #[test]
 fn cases_check_reports_a_broken_suite() {
-    let dir = std::env::temp_dir().join(format!("xqspec-broken-{}", std::process::id()));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
-    std::fs::create_dir_all(dir.join("movement")).unwrap();
-    for f in [
-        "vocabulary.yaml",
-        "features.yaml",
-        "exemptions.yaml",
-        "retired-ids.txt",
-    ] {
-        std::fs::copy(root.join(f), dir.join(f)).unwrap();
-    }
+    let dir = scratch_suite(
+        "broken",
+        "movement",
+        &[
+            "vocabulary.yaml",
+            "features.yaml",
+            "exemptions.yaml",
+            "retired-ids.txt",
+        ],
+    );
     std::fs::write(dir.join("movement/a.yaml"), "id: b\ndescription: x\nclauses: [movement.nowhere]\neditions: [cxa-2020]\nquery: status\ninput: {fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w\"}\nexpect: {status: ongoing}\n").unwrap();
     cases_check_refuses(
         &dir,
@@ -615,18 +619,7 @@ fn conform_exit_status_is_as_documented() {
 
 #[test]
 fn the_adapters_folder_is_not_read_as_cases() {
-    let dir = std::env::temp_dir().join(format!("xqspec-adapters-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("adapters/rust-x")).unwrap();
-    for f in ["vocabulary.yaml", "features.yaml"] {
-        std::fs::copy(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("conformance")
-                .join(f),
-            dir.join(f),
-        )
-        .unwrap();
-    }
+    let dir = scratch_suite("adapters", "adapters/rust-x", &VOCABULARIES);
     std::fs::write(dir.join("adapters/rust-x/config.yaml"), "not: [a case").unwrap();
     let s = Suite::load_dir(&dir).unwrap();
     assert!(

@@ -79,6 +79,23 @@ pub(crate) fn engine(cmd: &str, dialect: Dialect, ranks: RankBase) -> Engine {
     start_engine(cmd, dialect, ranks).unwrap()
 }
 
+/// The default run options, with `timeout` allowed for each answer.
+pub(crate) fn answer_within(timeout: Duration) -> RunOptions {
+    RunOptions {
+        timeout,
+        ..RunOptions::default()
+    }
+}
+
+/// The fake UCI engine that prints nothing after the handshake.
+fn silent_uci_engine() -> Engine {
+    engine(
+        &format!("env FAKE_UCI_SILENT=1 sh {FAKES}/uci-engine.sh"),
+        Dialect::Uci,
+        RankBase::Zero,
+    )
+}
+
 /// The results of running `s` on `subject`.
 pub(crate) fn results(
     s: &Suite,
@@ -132,10 +149,7 @@ fn each_fault_costs_only_its_own_case() {
     );
     let mut adapter = Adapter::start(&cmd, Duration::from_secs(5), Duration::from_secs(2)).unwrap();
     assert_eq!(adapter.about().name, "faulty");
-    let opts = RunOptions {
-        timeout: Duration::from_secs(2),
-        ..RunOptions::default()
-    };
+    let opts = answer_within(Duration::from_secs(2));
     let results = results(&s, &mut adapter, &opts);
     use Status::*;
     let want: Vec<(String, Status)> = [
@@ -432,10 +446,7 @@ fn uci_engine_skips_what_it_cannot_answer_and_survives_a_hang() {
         Dialect::Uci,
         RankBase::Zero,
     );
-    let opts = RunOptions {
-        timeout: Duration::from_secs(2),
-        ..Default::default()
-    };
+    let opts = answer_within(Duration::from_secs(2));
     let r = results(&s, &mut e, &opts);
     assert_eq!(
         statuses(&r).into_iter().map(|x| x.1).collect::<Vec<_>>(),
@@ -498,15 +509,8 @@ fn a_run_stops_asking_an_engine_that_answers_nothing() {
         "perft",
         "{nodes: 3}",
     );
-    let mut e = engine(
-        &format!("env FAKE_UCI_SILENT=1 sh {FAKES}/uci-engine.sh"),
-        Dialect::Uci,
-        RankBase::Zero,
-    );
-    let opts = RunOptions {
-        timeout: Duration::from_millis(300),
-        ..Default::default()
-    };
+    let mut e = silent_uci_engine();
+    let opts = answer_within(Duration::from_millis(300));
     let t = std::time::Instant::now();
     let run = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
     let r = &run.results;
@@ -607,15 +611,8 @@ fn a_stopped_run_skips_what_is_undeclared_and_does_not_ask_the_rest() {
         "{moves: [a0a1]}",
     ));
     let s = suite_of(cases);
-    let mut e = engine(
-        &format!("env FAKE_UCI_SILENT=1 sh {FAKES}/uci-engine.sh"),
-        Dialect::Uci,
-        RankBase::Zero,
-    );
-    let opts = RunOptions {
-        timeout: Duration::from_millis(200),
-        ..Default::default()
-    };
+    let mut e = silent_uci_engine();
+    let opts = answer_within(Duration::from_millis(200));
     let run = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
     let got: Vec<(&str, Status)> = run
         .results

@@ -13,7 +13,7 @@ use xqspec::conform::subject::Adapter;
 use xqspec::conform::uci::{Dialect, RankBase};
 use xqspec::conform::Suite;
 
-use crate::conform_faults::{start_engine, suite};
+use crate::conform_faults::{answer_within, start_engine, suite};
 
 const BIN: &str = env!("CARGO_BIN_EXE_xqspec");
 const FAKES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fakes");
@@ -203,10 +203,7 @@ fn an_engine_behind_a_wrapper_script_is_ended_with_the_run() {
     runner::run(
         &perft_suite(&["p-1"]),
         &mut e,
-        &RunOptions {
-            timeout: Duration::from_millis(300),
-            ..RunOptions::default()
-        },
+        &answer_within(Duration::from_millis(300)),
         &mut |_| {},
     )
     .unwrap();

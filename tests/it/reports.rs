@@ -815,16 +815,21 @@ fn spec_check_refuses_a_source_not_in_the_list() {
         };
         std::fs::write(p, text).unwrap();
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
-        .arg("--spec")
-        .arg(&dir)
-        .args(["spec", "check"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let spec_check = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
+            .arg("--spec")
+            .arg(&dir)
+            .args(["spec", "check"])
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (ok, err) = spec_check();
     assert!(
-        !out.status.success()
-            && err.contains("web-2011-art99")
+        !ok && err.contains("web-2011-art99")
             && err.contains("sources.yaml")
             && err.contains("draw.natural_limit"),
         "{err}"
@@ -837,17 +842,8 @@ fn spec_check_refuses_a_source_not_in_the_list() {
             "- source: web-2011-art3-gone\n",
         );
     std::fs::write(dir.join("sources.yaml"), text).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
-        .arg("--spec")
-        .arg(&dir)
-        .args(["spec", "check"])
-        .output()
-        .unwrap();
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("`web-2011-art3`"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (_, err) = spec_check();
+    assert!(err.contains("`web-2011-art3`"), "{err}");
 }
 
 /// `xqspec diff --json` carries the certainty of every clause pair and the summary lines.
