@@ -93,8 +93,7 @@ fn conform_prints_tables_and_the_closing_line() {
 
 #[test]
 fn conform_json_lines_and_known_failures_file() {
-    let dir = std::env::temp_dir().join(format!("xqspec-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("cli", "", &[]);
     let known = dir.join("known.yaml");
     std::fs::write(
         &known,
@@ -282,8 +281,7 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
 
 #[test]
 fn a_written_known_failures_file_makes_the_next_run_pass() {
-    let dir = std::env::temp_dir().join(format!("xqspec-known-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("known", "", &[]);
     let known = dir.join("known.yaml");
     let engine = format!(
         "sh {}/tests/fakes/uci-engine.sh",
@@ -322,9 +320,9 @@ fn a_written_known_failures_file_makes_the_next_run_pass() {
 /// The suite's files every temporary suite needs.
 const VOCABULARIES: [&str; 2] = ["vocabulary.yaml", "features.yaml"];
 
-/// A fresh temporary folder `xqspec-NAME-PID` with the folder `sub` and copies of these files
-/// of `conformance/`.
-fn scratch_suite(name: &str, sub: &str, files: &[&str]) -> std::path::PathBuf {
+/// A fresh temporary folder `xqspec-NAME-PID` with the folder `sub` (none: "") and copies
+/// of these files of `conformance/` (a suite's vocabularies, for one).
+fn scratch_dir(name: &str, sub: &str, files: &[&str]) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("xqspec-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join(sub)).unwrap();
@@ -348,7 +346,7 @@ fn cases_check_refuses(dir: &Path, problems: &[&str]) {
 /// A temporary suite: the real vocabularies, a case the reference fails (it expects check
 /// where there is none), one it passes, and the given files.
 fn temp_suite(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let dir = scratch_suite(&format!("cli-{name}"), "check", &VOCABULARIES);
+    let dir = scratch_dir(&format!("cli-{name}"), "check", &VOCABULARIES);
     let case = |id: &str, status: &str| {
         format!("id: {id}\ndescription: d\nclauses: [check.definition]\neditions: [cxa-2020]\nquery: status\ninput: {{fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"}}\nexpect: {{status: {status}}}\n")
     };
@@ -521,7 +519,7 @@ fn cases_dump_gives_one_json_line_per_case_and_edition() {
 
 #[test]
 fn cases_check_reports_a_broken_suite() {
-    let dir = scratch_suite(
+    let dir = scratch_dir(
         "broken",
         "movement",
         &[
@@ -619,7 +617,7 @@ fn conform_exit_status_is_as_documented() {
 
 #[test]
 fn the_adapters_folder_is_not_read_as_cases() {
-    let dir = scratch_suite("adapters", "adapters/rust-x", &VOCABULARIES);
+    let dir = scratch_dir("adapters", "adapters/rust-x", &VOCABULARIES);
     std::fs::write(dir.join("adapters/rust-x/config.yaml"), "not: [a case").unwrap();
     let s = Suite::load_dir(&dir).unwrap();
     assert!(
