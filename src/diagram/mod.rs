@@ -1042,12 +1042,7 @@ mod tests {
             .map(|c| ("the fixed set".to_string(), c))
             .collect();
         let spec = crate::spec::Spec::builtin().unwrap();
-        let ids: Vec<String> = spec
-            .editions()
-            .iter()
-            .map(|e| e.id.clone())
-            .chain(spec.overlays().iter().map(|o| o.ruleset_id()))
-            .collect();
+        let ids = spec.ruleset_ids();
         assert!(ids.len() >= 4, "{ids:?}");
         for id in &ids {
             let rs = RuleSet::of_spec(&spec, id).unwrap();

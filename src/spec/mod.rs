@@ -351,6 +351,17 @@ impl fmt::Display for Location {
     }
 }
 
+impl Location {
+    /// The start of `file` (line 1, column 1): where an error about the file as a whole is.
+    pub(crate) fn start_of(file: impl Into<String>) -> Location {
+        Location {
+            file: file.into(),
+            line: 1,
+            column: 1,
+        }
+    }
+}
+
 /// A fully resolved edition.
 #[derive(Clone, Debug)]
 pub struct Edition {

@@ -177,11 +177,7 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
                 Ok(raw) => {
                     if raw.id != dir {
                         errors.push(SpecError::new(
-                            Location {
-                                file: path.clone(),
-                                line: 1,
-                                column: 1,
-                            },
+                            Location::start_of(path.clone()),
                             None,
                             format!(
                                 "edition id `{}` differs from its folder name `{dir}`",
@@ -283,11 +279,7 @@ fn read_clause_files(
                     let loc = if aligned {
                         locs[i].clone()
                     } else {
-                        Location {
-                            file: path.clone(),
-                            line: 1,
-                            column: 1,
-                        }
+                        Location::start_of(path.clone())
                     };
                     draft.clauses.push((c, loc));
                 }
@@ -396,7 +388,7 @@ fn attach_tocs(
         }
         if !sources.contains_key(&toc.source) {
             errors.push(SpecError::new(
-                Location { file: toc.file.clone(), line: 1, column: 1 },
+                Location::start_of(toc.file.clone()),
                 None,
                 format!("the table of contents cites source `{}`, which spec/sources.yaml does not list", toc.source),
             ));
@@ -427,11 +419,7 @@ fn add_overlays(
             Ok(o) => {
                 if spec.overlays.iter().any(|p| p.overlay == o.overlay) {
                     errors.push(SpecError::new(
-                        Location {
-                            file: path.clone(),
-                            line: 1,
-                            column: 1,
-                        },
+                        Location::start_of(path.clone()),
                         None,
                         format!("overlay `{}` is defined twice", o.overlay),
                     ));
@@ -502,11 +490,7 @@ fn resolve_one(
         return true;
     }
     let draft = &drafts[id];
-    let ed_loc = Location {
-        file: draft.file.clone(),
-        line: 1,
-        column: 1,
-    };
+    let ed_loc = Location::start_of(draft.file.clone());
     if !visiting.insert(id.to_string()) {
         errors.push(SpecError::new(
             ed_loc,

@@ -27,8 +27,12 @@
 //! (its own workspace and lock file): CI builds and runs it, so the lean library keeps
 //! building.
 
+#[path = "common/cli.rs"]
+mod cli;
 #[path = "common/load.rs"]
 mod load;
+#[path = "common/spec_edit.rs"]
+mod spec_edit;
 
 mod adjudicate;
 mod arbiter;
