@@ -155,6 +155,10 @@ pub(crate) const START: &str =
 const PERPETUAL_CHECK_PGN: &str = "[Event \"perpetual check\"]\n[FEN \"4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1\"]\n\n\
 1. a1a9 e9e8 2. a9a8 e8e9 3. a8a9 e9e8 4. a9a8 e8e9 5. a8a9 e9e8 6. a9a8 e8e9 7. a8a9 e9e8 8. a9a8 *\n";
 
+/// Two games with text that is no game between them; the second has an illegal move.
+const TWO_GAMES_PGN: &str =
+    "[Event \"one\"]\n\n1. h2e2 h9g7 *\n\x01\x02 junk [Event \"two\"]\n\n1. h2e2 h9g7 2. h2h9 *\n";
+
 #[test]
 fn the_api_answers_as_serve_does_and_reads_real_records() {
     let s = Server::start("api");
@@ -935,6 +939,55 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     b.script("window.scrollTo(0, 0);", json!([]));
     b.screenshot(&shots.join("record.png"));
     b.size(1280, 1000);
+
+    // Messages where their cause is: text that is no game is the upload's notice and stays
+    // until dismissed; a game's error belongs to that game and goes when another is picked.
+    b.script(
+        "document.getElementById('record-text').value = arguments[0];",
+        json!([TWO_GAMES_PGN]),
+    );
+    b.click("#record-load");
+    b.wait(
+        "document.getElementById('games').options.length === 2 && document.getElementById('plies').textContent === '2'",
+        "two games read",
+    );
+    let upload = b.text("#upload-notes");
+    assert!(
+        upload.contains("2 games") && upload.contains("not a game"),
+        "{upload}"
+    );
+    assert!(
+        b.text("#game-notes").is_empty(),
+        "game 1 has no remark: {}",
+        b.text("#game-notes")
+    );
+    b.script(
+        "const s = document.getElementById('games'); s.value = '1'; s.onchange({target: s});",
+        json!([]),
+    );
+    b.wait(
+        "document.getElementById('game-notes').textContent.includes('Game 2')",
+        "game 2's error",
+    );
+    assert!(
+        b.text("#game-notes").contains("h2h9"),
+        "{}",
+        b.text("#game-notes")
+    );
+    b.script(
+        "const s = document.getElementById('games'); s.value = '0'; s.onchange({target: s});",
+        json!([]),
+    );
+    b.wait(
+        "document.getElementById('plies').textContent === '2' && !document.getElementById('game-notes').textContent",
+        "game 1 without game 2's error",
+    );
+    assert!(
+        b.text("#upload-notes").contains("not a game"),
+        "the notice stays"
+    );
+    b.click("#upload-notes .note.warn .dismiss");
+    assert!(!b.text("#upload-notes").contains("not a game"), "dismissed");
 
     // A cycle entered by clicking the board: 长捉 by Red's chariot. The game's remark and
     // the record's notes go with the game.

@@ -157,11 +157,16 @@ function cite(id, article) {
 
 // Parentheses as each language writes them.
 const paren = (html) => (S.lang === "zh" ? `（${html}）` : ` (${html})`);
+// A clause cited inside parentheses: `result.time, art. 4.1.6`.
+function citeIn(id, article) {
+  if (!id || S.lang === "zh" || !article) return cite(id, article);
+  return `<a class="clause" data-clause="${esc(id)}" translate="no">${esc(id)}</a>, ${t("article")} ${esc(article)}`;
+}
 
 // A decision of the arbiter in words: `Red: must change (result.change_refused, art. 4.1.5)`.
 function decisionText(r) {
   const side = r.side ? (S.lang === "zh" ? W(r, "side") : `${W(r, "side")}: `) : "";
-  return `${side}${W(r, "decision")}${r.clause ? paren(cite(r.clause, r.article)) : ""}`;
+  return `${side}${W(r, "decision")}${r.clause ? paren(citeIn(r.clause, r.article)) : ""}`;
 }
 
 // ---- messages, each where its cause is -------------------------------------------------
@@ -474,7 +479,7 @@ function renderEnd() {
 function nextText(n) {
   const acts = n.rulings.filter((r) => r.decision !== "pending_position");
   const what = (acts.length ? acts : n.rulings).map(decisionText).join("; ");
-  return { when: `${esc(t("board_rules", n.cycle, n.ply, n.times))}${paren(cite(n.clause, n.article))}`, what };
+  return { when: `${esc(t("board_rules", n.cycle, n.ply, n.times))}${paren(citeIn(n.clause, n.article))}`, what };
 }
 
 function renderStatus() {
@@ -489,7 +494,7 @@ function renderStatus() {
   const rows = [];
   if (a.state === "ended") {
     // One story: a game that is over is over, whatever the position's own status.
-    rows.push([t("state"), `<b>${W(a, "result")}</b> — ${esc(t("over_at", a.ply))}${a.how ? `: ${word("how", a.how)}` : ""}${paren(cite(a.clause, a.article))}`]);
+    rows.push([t("state"), `<b>${W(a, "result")}</b> — ${esc(t("over_at", a.ply))}${a.how ? `: ${word("how", a.how)}` : ""}${paren(citeIn(a.clause, a.article))}`]);
     if (S.ply > a.ply) rows.push([t("position"), esc(t("after_end_ply", a.ply))]);
   } else {
     rows.push([t("state"), W(a, "state")]);
@@ -575,7 +580,7 @@ function orderNote(r) {
   const a = S.state.at;
   if (!side || a.state === "ended") return "";
   let text;
-  if (a.orders[side]) text = `${esc(t("order_now", sideLabel(side)))}${paren(cite(a.orders[side].clause, a.orders[side].article))}`;
+  if (a.orders[side]) text = `${esc(t("order_now", sideLabel(side)))}${paren(citeIn(a.orders[side].clause, a.orders[side].article))}`;
   else if (a.next) text = `${esc(t("order_later", sideLabel(side), a.next.ply))}: ${nextText(a.next).when}.`;
   else text = esc(t("order_no"));
   return `<dt>${t("orders")}</dt><dd id="order-note">${text}</dd>`;
