@@ -156,7 +156,7 @@ pub(crate) enum Event {
     BetweenPoints(BetweenEvent),
 }
 
-/// The key of every kind of event, as [`Event::name`] gives it and the protocol writes it.
+/// The key of every kind of event of the `outcome` query, as the protocol writes it.
 pub const EVENT_KINDS: [&str; 23] = [
     "move",
     "illegal_move",

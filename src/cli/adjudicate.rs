@@ -178,7 +178,7 @@ fn rate_line(t: &Tally, files: usize, secs: f64) -> String {
 /// The side to move after `plies` moves from `fen` (`startpos`: Red).
 fn fen_side(fen: &str, plies: usize) -> &'static str {
     let first_black = fen.split_whitespace().nth(1) == Some("b");
-    if first_black == (plies % 2 == 0) {
+    if first_black == plies.is_multiple_of(2) {
         "black"
     } else {
         "red"

@@ -629,7 +629,7 @@ fn bench(desk: &Desk) -> Result<(), String> {
     // What the page asks at every step: the record with an arbiter's event judged whole and
     // at a ply, the cycle there ruled, with words.
     let state = json!({"edition": "cxa-2020", "fen": game["fen"], "moves": moves, "ply": moves.len() / 2,
-        "events": [{"ply": 40, "event": {"claim_natural_limit": "red"}}, {"ply": moves.len(), "event": {"resign": if moves.len() % 2 == 0 { "red" } else { "black" }}}]}).to_string();
+        "events": [{"ply": 40, "event": {"claim_natural_limit": "red"}}, {"ply": moves.len(), "event": {"resign": if moves.len().is_multiple_of(2) { "red" } else { "black" }}}]}).to_string();
     time(
         "the page's state at a ply, with events (/api/state)",
         20,

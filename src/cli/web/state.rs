@@ -107,8 +107,8 @@ fn interleave(moves: &[String], events: &[PageEvent], upto: usize) -> (Vec<Value
                 from.push(Source::Event(j));
             }
         }
-        if p < upto {
-            out.push(json!({ "move": moves[p] }));
+        if let Some(m) = moves.get(p).filter(|_| p < upto) {
+            out.push(json!({ "move": m }));
             from.push(Source::Move(p + 1));
         }
     }
@@ -658,7 +658,7 @@ fn write_pgn(
     }
     if ended.is_some() {
         let end = &game["end"];
-        let mut d = format!("{}", en(game, "result"));
+        let mut d = en(game, "result");
         if let Some(h) = end["how"].as_str() {
             let how = rs.edition.words().en("how", h);
             d.push_str(&format!(": {how}"));
@@ -721,7 +721,7 @@ fn write_pgn(
             let k = p + usize::from(black_first);
             if k % 2 == 0 {
                 items.push(format!("{}.", fullmove0 + k / 2));
-            } else if p == 0 || !items.last().is_some_and(|l| !l.starts_with('{')) {
+            } else if p == 0 || items.last().is_none_or(|l| l.starts_with('{')) {
                 items.push(format!("{}...", fullmove0 + k / 2));
             }
             items.push(texts[p].clone());
