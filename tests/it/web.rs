@@ -769,6 +769,29 @@ impl Browser {
         self.call("POST", &format!("/element/{id}/click"), &json!({}));
     }
 
+    /// Sets the value of the form field `id`, as typing would.
+    fn set(&self, id: &str, value: &str) {
+        self.script(
+            "document.getElementById(arguments[0]).value = arguments[1];",
+            json!([id, value]),
+        );
+    }
+
+    /// Asserts that the text of `css` holds every one of `words`.
+    fn shows(&self, css: &str, words: &[&str]) {
+        let text = self.text(css);
+        let missing: Vec<&&str> = words.iter().filter(|w| !text.contains(**w)).collect();
+        assert!(missing.is_empty(), "{css} lacks {missing:?}: {text}");
+    }
+
+    /// The `data-verdict` of the ruling shown.
+    fn verdict(&self) -> Value {
+        self.script(
+            "return document.getElementById('ruling-verdict').dataset.verdict;",
+            json!([]),
+        )
+    }
+
     fn text(&self, css: &str) -> String {
         self.script(
             "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
@@ -882,10 +905,7 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     );
 
     // A record with a perpetual check, pasted and loaded: the verdict and the ply it ended.
-    b.script(
-        "document.getElementById('record-text').value = arguments[0];",
-        json!([PERPETUAL_CHECK_PGN]),
-    );
+    b.set("record-text", PERPETUAL_CHECK_PGN);
     b.click("#record-load");
     b.wait("document.getElementById('end-verdict')", "the adjudication");
     let verdict = b.text("#end-verdict");
@@ -909,13 +929,7 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         "document.getElementById('ply').textContent === '13' && document.getElementById('ruling-verdict')",
         "the page at ply 13, its cycle ruled",
     );
-    assert_eq!(
-        b.script(
-            "return document.getElementById('ruling-verdict').dataset.verdict;",
-            json!([])
-        ),
-        "red_loses"
-    );
+    assert_eq!(b.verdict(), "red_loses");
     assert_eq!(
         b.text("#moves .mv.current"),
         "车九进一",
@@ -934,6 +948,30 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         ),
         json!(["e9"])
     );
+    // The board turned round: Black at the bottom, the check still marked on its point.
+    b.click("#flip");
+    b.wait(
+        "document.querySelector('#points div').dataset.square === 'i0'",
+        "the board flipped",
+    );
+    assert_eq!(
+        b.script(
+            "return [...document.querySelectorAll('#points div')].findIndex(d => d.classList.contains('check'));",
+            json!([])
+        ),
+        json!(9 * 9 + 4),
+        "e9 on the bottom rank, fifth from the left"
+    );
+    assert!(b
+        .script("return location.hash;", json!([]))
+        .as_str()
+        .unwrap()
+        .contains("flip=1"));
+    b.click("#flip");
+    b.wait(
+        "document.querySelector('#points div').dataset.square === 'a9'",
+        "the board back",
+    );
     // The README's picture: the whole page at a laptop's width.
     b.size(1280, 1500);
     b.script("window.scrollTo(0, 0);", json!([]));
@@ -942,10 +980,7 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
 
     // Messages where their cause is: text that is no game is the upload's notice and stays
     // until dismissed; a game's error belongs to that game and goes when another is picked.
-    b.script(
-        "document.getElementById('record-text').value = arguments[0];",
-        json!([TWO_GAMES_PGN]),
-    );
+    b.set("record-text", TWO_GAMES_PGN);
     b.click("#record-load");
     b.wait(
         "document.getElementById('games').options.length === 2 && document.getElementById('plies').textContent === '2'",
@@ -992,10 +1027,7 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     // A cycle entered by clicking the board: 长捉 by Red's chariot. The game's remark and
     // the record's notes go with the game.
     b.click("#setup summary");
-    b.script(
-        "document.getElementById('fen').value = arguments[0];",
-        json!(["5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1"]),
-    );
+    b.set("fen", "5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1");
     b.click("#fen-form button");
     b.wait("document.getElementById('plies').textContent === '0' && document.querySelector('#points div[data-square=a1]')", "the position");
     assert!(
@@ -1025,25 +1057,20 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     );
     let classes = b.script("return [...document.querySelectorAll('#ruling tr[data-class]')].map(r => r.dataset.class);", json!([]));
     assert_eq!(classes, json!(["chase", "idle", "chase", "idle"]));
-    assert_eq!(
-        b.script(
-            "return document.getElementById('ruling-verdict').dataset.verdict;",
-            json!([])
-        ),
-        "red_must_change"
-    );
+    assert_eq!(b.verdict(), "red_must_change");
     let ruling = b.text("#ruling");
     assert!(
         ruling.contains("红方长捉，禁止") && ruling.contains("24.3"),
         "{ruling}"
     );
     // The ruling says Red must change; the order comes later, by `repetition.cycle`.
-    let note = b.text("#order-note");
-    assert!(
-        note.contains("the order comes only after ply 12")
-            && note.contains("repetition.cycle")
-            && note.contains("4th time"),
-        "{note}"
+    b.shows(
+        "#order-note",
+        &[
+            "the order comes only after ply 12",
+            "repetition.cycle",
+            "4th time",
+        ],
     );
     assert!(b.text("#status").contains("Ordered to change"));
     // A typed move that is not legal: its error beside the box, not in the banner.
@@ -1073,22 +1100,20 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
             &format!("document.getElementById('ply').textContent === '{}'", 4 + n),
             "the move before",
         );
-        b.script(
-            "document.getElementById('typed-move').value = arguments[0];",
-            json!([mv]),
-        );
+        b.set("typed-move", mv);
         b.click("#typed button");
     }
     b.wait(
         "document.getElementById('ply').textContent === '8' && !document.getElementById('next-warning').hidden",
         "the warning before the repetition that decides",
     );
-    let warning = b.text("#next-warning");
-    assert!(
-        warning.contains("The next repetition of this position decides")
-            && warning.contains("Red")
-            && warning.contains("must change"),
-        "{warning}"
+    b.shows(
+        "#next-warning",
+        &[
+            "The next repetition of this position decides",
+            "Red",
+            "must change",
+        ],
     );
     assert!(
         b.text("#typed-error").is_empty(),
@@ -1106,11 +1131,7 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         "document.querySelector('#diff ul.changes li')",
         "the differences of 2011 and 2020",
     );
-    let first = b.text("#diff ul.changes li");
-    assert!(
-        first.contains("cxa-2020 4.3") && first.contains("differs (read)"),
-        "{first}"
-    );
+    b.shows("#diff ul.changes li", &["cxa-2020 4.3", "differs (read)"]);
     assert!(
         b.text("#diff")
             .contains("cxa-2011: 98 of its 114 clauses are assumed"),
@@ -1232,8 +1253,7 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
         "the record read",
     );
     let _ = std::fs::remove_file(&path);
-    let notes = b.text("#upload-notes");
-    assert!(notes.contains("1 game, read as big5"), "{notes}");
+    b.shows("#upload-notes", &["1 game, read as big5"]);
     let headers = b.text("#headers");
     assert!(
         headers.contains("Zhongli Cup TV fast game Champion 1997")
@@ -1244,18 +1264,8 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
     // The cycle of plies 107–110: Red chases, Black is idle; the ruling says Red must change,
     // and the order would come only after ply 115 (the position of ply 103 standing for the
     // 4th time); Red changed at ply 111.
-    b.click("#moves .mv[data-ply='110']");
-    b.wait(
-        "document.getElementById('ply').textContent === '110' && document.getElementById('ruling-verdict')",
-        "ply 110 ruled",
-    );
-    assert_eq!(
-        b.script(
-            "return document.getElementById('ruling-verdict').dataset.verdict;",
-            json!([])
-        ),
-        "red_must_change"
-    );
+    go_to(&b, 110);
+    assert_eq!(b.verdict(), "red_must_change");
     assert!(
         b.text("#order-note")
             .contains("the order comes only after ply 115"),
@@ -1264,11 +1274,7 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
     );
     // A claim of the natural move limit by Red, the side to move: untrue (16 of 60
     // rounds), a foul.
-    b.script(
-        "document.getElementById('event-kind').value = 'claim_natural_limit'; document.getElementById('event-kind').onchange(); document.getElementById('event-side').value = 'red';",
-        json!([]),
-    );
-    b.click("#event-add");
+    add_event(&b, "claim_natural_limit", "red");
     b.wait("document.querySelector('#events li')", "the claim judged");
     let claim = b.text("#events li");
     assert!(
@@ -1300,16 +1306,8 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
         1
     );
     // Black's flag falls after ply 120: Red wins by 4.1.6, the rest of the record unjudged.
-    b.click("#moves .mv[data-ply='120']");
-    b.wait(
-        "document.getElementById('ply').textContent === '120'",
-        "ply 120",
-    );
-    b.script(
-        "document.getElementById('event-kind').value = 'flag'; document.getElementById('event-kind').onchange(); document.getElementById('event-side').value = 'black';",
-        json!([]),
-    );
-    b.click("#event-add");
+    go_to(&b, 120);
+    add_event(&b, "flag", "black");
     b.wait(
         "document.getElementById('end-verdict') && document.getElementById('end-verdict').dataset.result === 'red_wins'",
         "the flag fall judged",
@@ -1330,11 +1328,7 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
         7
     );
     // Back to the cycle: the page ruled at 110 still says the same, the events stand.
-    b.click("#moves .mv[data-ply='110']");
-    b.wait(
-        "document.getElementById('ply').textContent === '110' && document.getElementById('ruling-verdict')",
-        "ply 110 again",
-    );
+    go_to(&b, 110);
     b.size(1280, 1500);
     b.script("window.scrollTo(0, 0);", json!([]));
     b.screenshot(&shots.join("case.png"));
@@ -1443,6 +1437,24 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
     );
     let took = started.elapsed();
     eprintln!("the whole case took {:.1} s", took.as_secs_f64());
+}
+
+/// Shows ply `n` by clicking its move, and waits for its state (its cycle ruled).
+fn go_to(b: &Browser, n: usize) {
+    b.click(&format!("#moves .mv[data-ply='{n}']"));
+    b.wait(
+        &format!("document.getElementById('ply').textContent === '{n}' && document.getElementById('ruling-verdict')"),
+        &format!("ply {n} shown"),
+    );
+}
+
+/// Enters the arbiter's event `kind` of `side` after the ply shown.
+fn add_event(b: &Browser, kind: &str, side: &str) {
+    b.script(
+        "const k = document.getElementById('event-kind'); k.value = arguments[0]; k.onchange(); document.getElementById('event-side').value = arguments[1];",
+        json!([kind, side]),
+    );
+    b.click("#event-add");
 }
 
 /// What the page shows of its state, to compare before and after reopening it.

@@ -304,31 +304,53 @@ impl Desk {
         go().unwrap_or_else(|r| r)
     }
 
+    /// The line of `moves` from `fen` (any notation, as [`Self::line_of`] reads them) and
+    /// each move written in the notation `id` (`chinese` when absent).
+    fn written(
+        &self,
+        rs: &RuleSet,
+        fen: &str,
+        moves: &[String],
+        id: Option<&str>,
+    ) -> Result<(xqspec::line::Line, Vec<String>), Reply> {
+        let id = id.unwrap_or("chinese");
+        let (notation, style) = notation_by_id(id).ok_or_else(|| {
+            Reply::answer(&Answer::unsupported(format!(
+                "notation {id} is not one of conformance/vocabulary.yaml's"
+            )))
+        })?;
+        let (fen, moves) = self.line_of(rs, fen, moves)?;
+        let line = xqspec::line::line(&rs.vm, &fen, &moves)
+            .map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
+        let texts = line
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| {
+                format_move(&rs.vm, &line.positions[i], m, notation, style)
+                    .unwrap_or_else(|_| m.iccs())
+            })
+            .collect();
+        Ok((line, texts))
+    }
+
     /// `/api/line`: every move in a notation, with the position after it.
     fn line(&self, b: GameBody) -> Reply {
         let go = || -> Result<Reply, Reply> {
             let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
-            let id = b.notation.as_deref().unwrap_or("chinese");
-            let (notation, style) = notation_by_id(id).ok_or_else(|| {
-                Reply::answer(&Answer::unsupported(format!(
-                    "notation {id} is not one of conformance/vocabulary.yaml's"
-                )))
-            })?;
-            let (fen, moves) = self.line_of(&rs, &b.fen, &b.moves)?;
-            let line = xqspec::line::line(&rs.vm, &fen, &moves)
-                .map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
+            let (line, texts) = self.written(&rs, &b.fen, &b.moves, b.notation.as_deref())?;
             let plies: Vec<Value> = line
                 .moves
                 .iter()
+                .zip(texts)
                 .enumerate()
-                .map(|(i, &m)| {
-                    let text = format_move(&rs.vm, &line.positions[i], m, notation, style).unwrap_or_else(|_| m.iccs());
+                .map(|(i, (&m, text))| {
                     json!({"ply": i + 1, "move": m.iccs(), "text": text, "fen": line.positions[i + 1].to_fen(&rs.vm)})
                 })
                 .collect();
             Ok(Reply::answer(&Answer::one(
                 "line",
-                json!({"fen": fen, "plies": plies}),
+                json!({"fen": line.positions[0].to_fen(&rs.vm), "plies": plies}),
             )))
         };
         go().unwrap_or_else(|r| r)

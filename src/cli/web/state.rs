@@ -21,7 +21,6 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use xqspec::arbiter::{AfterEnd, ArbiterError, OutcomeQuery};
-use xqspec::notation::{format_move, notation_by_id};
 use xqspec::query::{Answer, Query};
 use xqspec::ruleset::RuleSet;
 use xqspec::spec::Overlay;
@@ -368,23 +367,7 @@ impl Desk {
         let go = || -> Result<Reply, Reply> {
             let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
             let j = self.judge_all(&rs, &b)?;
-            let id = b.notation.as_deref().unwrap_or("chinese");
-            let (notation, style) = notation_by_id(id).ok_or_else(|| {
-                Reply::answer(&Answer::unsupported(format!(
-                    "notation {id} is not one of conformance/vocabulary.yaml's"
-                )))
-            })?;
-            let line = xqspec::line::line(&rs.vm, &j.fen, &j.moves)
-                .map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
-            let texts: Vec<String> = line
-                .moves
-                .iter()
-                .enumerate()
-                .map(|(i, &m)| {
-                    format_move(&rs.vm, &line.positions[i], m, notation, style)
-                        .unwrap_or_else(|_| m.iccs())
-                })
-                .collect();
+            let (line, texts) = self.written(&rs, &j.fen, &j.moves, b.notation.as_deref())?;
             let words = rs.edition.words();
             let mut state =
                 json!({"game": game_json(&j, &b.events), "events": events_json(&j, &b.events)});

@@ -121,7 +121,7 @@ const NOTE_KINDS = ["warning", "clock_reading"];
 const S = {
   lang: "en", rulesets: [], overlays: [], words: {}, fen: "startpos", moves: [], texts: [], ply: 0,
   events: [], tags: [], legal: [], from: null, flip: false, state: null, games: [], game: null, upload: null,
-  editing: false, editorBoard: [], editorPiece: "R", restoring: false,
+  editing: false, editorBoard: [], editorPiece: "R",
 };
 
 const ordinal = (n) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
@@ -299,7 +299,6 @@ async function play(move) {
 // Everything needed to reopen the page as it is: rule set, event rules, notation, language,
 // orientation, the position, the moves, the ply shown, the events and the record's tags.
 function keepInUrl() {
-  if (S.restoring) return;
   const p = new URLSearchParams();
   p.set("r", $("edition").value);
   if ($("overlay").value) p.set("o", $("overlay").value);
@@ -558,7 +557,9 @@ function renderRuling() {
   const pattern = (side) => {
     const p = r.patterns && r.patterns[side];
     if (!p) return "";
-    const gloss = S.lang === "zh" ? "" : ` (${W(p, "pattern")}, <span class="${esc(p.status)}">${W(p, "status")}</span>)`;
+    // The pattern's English gloss only where the data gives one (a code is no gloss).
+    const en = p.words && p.words.pattern && p.words.pattern.en;
+    const gloss = S.lang === "zh" ? "" : ` (${en ? `${esc(en)}, ` : ""}<span class="${esc(p.status)}">${W(p, "status")}</span>)`;
     return `<dt>${esc(sideLabel(side))}</dt><dd><b>${esc((p.side_zh || "") + p.zh)}</b>，<span class="${esc(p.status)}">${esc(p.status_zh || "")}</span>${gloss}</dd>`;
   };
   const basis = `${W(r, "basis")}${r.rests_on && r.rests_on.length ? paren(`${t("readings")}: <span translate="no">${esc(r.rests_on.join(", "))}</span>`) : ""}`;
