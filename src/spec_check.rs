@@ -128,7 +128,7 @@ pub fn check(spec: &Spec, extra: Option<&Overlay>) -> CheckReport {
 /// `spec/words.yaml` that have no words there.
 pub(crate) fn missing_words(words: &crate::spec::Words) -> Vec<String> {
     use crate::arbiter::{data::Trigger, Decision, GameResult, EVENT_KINDS};
-    let groups: [(&str, Vec<&str>); 11] = [
+    let groups: [(&str, Vec<&str>); 13] = [
         (
             "result",
             GameResult::ALL
@@ -171,6 +171,14 @@ pub(crate) fn missing_words(words: &crate::spec::Words) -> Vec<String> {
                 .collect(),
         ),
         ("event", EVENT_KINDS.to_vec()),
+        (
+            "chase",
+            crate::repetition::ChaseKind::ALL
+                .iter()
+                .map(|k| k.name())
+                .collect(),
+        ),
+        ("reason", crate::repetition::ruling::REASON_KEYS.to_vec()),
     ];
     groups
         .iter()

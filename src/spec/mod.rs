@@ -13,7 +13,7 @@ mod words;
 
 pub use overlay::{merge_data, Overlay, OverlayChange, UnknownRuleSet};
 pub(crate) use toc::{parent_of, Toc, TocEntry};
-pub use words::{Word, Words};
+pub use words::{Both, Word, Words};
 
 /// Where a rule came from, for answers: a clause's id and its article in the edition.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

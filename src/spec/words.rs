@@ -30,6 +30,45 @@ impl Word {
     }
 }
 
+/// A text in both languages: a word, or a sentence of `spec/words.yaml` filled in
+/// ([`Words::fill`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Both {
+    /// In English.
+    pub en: String,
+    /// In Chinese.
+    pub zh: String,
+}
+
+impl Both {
+    /// The same text in both languages (a point, a number, a clause id).
+    pub fn same(s: impl Into<String>) -> Both {
+        let s = s.into();
+        Both {
+            en: s.clone(),
+            zh: s,
+        }
+    }
+
+    /// `other` added at the end, in each language.
+    pub fn push(&mut self, other: &Both) {
+        self.en.push_str(&other.en);
+        self.zh.push_str(&other.zh);
+    }
+
+    /// `items` with `sep` between them, in each language.
+    pub fn join(items: &[Both], sep: &Both) -> Both {
+        let mut out = Both::default();
+        for (i, x) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(sep);
+            }
+            out.push(x);
+        }
+        out
+    }
+}
+
 /// The words of every group (`spec/words.yaml`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -72,6 +111,44 @@ impl Words {
     pub fn en(&self, group: &str, code: &str) -> String {
         self.get(group, code)
             .map_or_else(|| code.replace('_', " "), |w| w.en.clone())
+    }
+
+    /// The words of `code` in `group` in both languages, or the code (with spaces for `_`)
+    /// in both when the spec has none.
+    pub fn word(&self, group: &str, code: &str) -> Both {
+        self.get(group, code).map_or_else(
+            || Both::same(code.replace('_', " ")),
+            |w| Both {
+                en: w.en.clone(),
+                zh: w.zh.clone(),
+            },
+        )
+    }
+
+    /// The sentence `key` of `group` with each `{name}` of `args` filled in, in each
+    /// language from the same language's argument. A sentence the spec lacks (an edited
+    /// copy without `words.yaml`) is written as its key and arguments (`takes: from g6 …`),
+    /// in English, so that an answer still says what it rests on.
+    pub fn fill(&self, group: &str, key: &str, args: &[(&str, &Both)]) -> Both {
+        let put = |template: &str, pick: fn(&Both) -> &str| {
+            args.iter().fold(template.to_string(), |s, (name, v)| {
+                s.replace(&format!("{{{name}}}"), pick(v))
+            })
+        };
+        match self.get(group, key) {
+            Some(w) => Both {
+                en: put(&w.en, |b| &b.en),
+                zh: put(&w.zh, |b| &b.zh),
+            },
+            None => {
+                let said: Vec<String> = args
+                    .iter()
+                    .filter(|(_, v)| !v.en.is_empty())
+                    .map(|(n, v)| format!("{n} {}", v.en))
+                    .collect();
+                Both::same(format!("{key}: {}", said.join(", ")))
+            }
+        }
     }
 
     /// Every group's words: `{group: {code: {en, zh}}}`.
@@ -130,7 +207,13 @@ impl Words {
                 if w.en.trim().is_empty() || w.zh.trim().is_empty() {
                     out.push(format!("{group}.{code}: a word is empty"));
                 }
-                if !w.zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) {
+                // A separator of a sentence (`；`, `、`) is Chinese punctuation.
+                let chinese = |c: char| {
+                    ('\u{4e00}'..='\u{9fff}').contains(&c)
+                        || ('\u{3000}'..='\u{303f}').contains(&c)
+                        || ('\u{ff00}'..='\u{ffef}').contains(&c)
+                };
+                if !w.zh.chars().any(chinese) {
                     out.push(format!(
                         "{group}.{code}: `zh: {}` holds no Chinese character",
                         w.zh

@@ -1063,6 +1063,15 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         ruling.contains("红方长捉，禁止") && ruling.contains("24.3"),
         "{ruling}"
     );
+    // One English name of the cycle whatever the rule set (长捉 is a perpetual chase, not
+    // the data's `perpetual_attack`), and 两闲 is two idle moves, not `allowed`.
+    b.shows(
+        "#ruling",
+        &[
+            "(perpetual chase, forbidden)",
+            "两闲，允许 (two idle, allowed)",
+        ],
+    );
     // The ruling says Red must change; the order comes later, by `repetition.cycle`.
     b.shows(
         "#order-note",
@@ -1349,10 +1358,19 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
         .map(|v| v.as_str().unwrap().to_string())
         .collect();
     std::fs::write(shots.join("untranslated.txt"), list.join("\n") + "\n").unwrap();
-    eprintln!(
+    assert!(
+        list.is_empty(),
         "rule words the data has only in English ({}): {}",
         list.len(),
         list.join(" | ")
+    );
+    // The reasons in Chinese, from the data's sentences.
+    b.shows(
+        "#ruling",
+        &[
+            "捉：g6的车可吃g1的卒（无根子，净得1（浮动））",
+            "闲：无以上较重的作用",
+        ],
     );
     // Column headers stay on one line (半回合, not 半/回/合).
     let tall = b.script("return [...document.querySelectorAll('#ruling th')].filter(th => th.getBoundingClientRect().height > 2.2 * parseFloat(getComputedStyle(th).lineHeight || 16)).map(th => th.textContent);", json!([]));

@@ -223,13 +223,13 @@ fn ply_of(s: Source, events: &[PageEvent]) -> usize {
     }
 }
 
-/// The words of a 棋例 ruling's classes, patterns and statuses, from its own `zh` fields
-/// (the rule set's `repetition.*` data): `words: {class: {en, zh}}` on each ply,
-/// `words: {pattern, status}` on each side's pattern. A word the data gives in one language
+/// The words of a 棋例 ruling's classes, reasons, patterns and statuses, from its own fields
+/// (the rule set's `repetition.*` data, the reasons' sentences of `spec/words.yaml`):
+/// `words: {class, reason}` on each ply, `words: {pattern, status}` on each side's pattern. A word the data gives in one language
 /// only has that one.
 fn ruling_words(r: &mut Value) {
     for p in r["plies"].as_array_mut().into_iter().flatten() {
-        let w = json!({"class": {"en": p["class"], "zh": p["zh"]}});
+        let w = json!({"class": {"en": p["class"], "zh": p["zh"]}, "reason": {"en": p["reason"], "zh": p["reason_zh"]}});
         merge_words(p, w);
     }
     for side in ["red", "black"] {
@@ -237,7 +237,7 @@ fn ruling_words(r: &mut Value) {
         if !p.is_object() {
             continue;
         }
-        let w = json!({"pattern": {"zh": p["zh"]}, "status": {"en": p["status"], "zh": p["status_zh"]}});
+        let w = json!({"pattern": {"en": p["en"], "zh": p["zh"]}, "status": {"en": p["status"], "zh": p["status_zh"]}});
         merge_words(p, w);
     }
 }

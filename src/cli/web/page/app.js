@@ -551,7 +551,7 @@ function renderRuling() {
       <td><a class="ply-link" data-ply="${p.ply}">${p.ply}</a></td><td>${esc(sideLabel(p.side))}</td>
       <td class="move" translate="no">${esc(S.texts[p.ply - 1] || p.move)}</td>
       <td class="class"><b>${esc(p.zh)}</b>${S.lang === "zh" ? "" : ` ${W(p, "class")}`}</td>
-      <td translate="no">${esc(p.targets.join(" "))}</td><td class="reason">${say({ en: p.reason }, p.reason)}</td>
+      <td translate="no">${esc(p.targets.join(" "))}</td><td class="reason">${W(p, "reason")}</td>
       <td>${cite(p.clause, p.article)}</td></tr>`)
     .join("");
   const pattern = (side) => {
