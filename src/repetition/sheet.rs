@@ -65,7 +65,8 @@ pub fn cycle_sheet(
             },
         ));
     }
-    // In words, both languages: 红方长捉，禁止 · 黑方两闲，允许 · 红方须变着 Red must change.
+    // In words: 红方长捉，禁止 · 黑方两闲，允许 · 红方须变着 Red must change (by the rulebook's
+    // text). The basis in English: its Chinese words have characters the outlines lack.
     let words = rs.edition.words();
     let v = words.word("verdict", r.verdict.name());
     let verdict = match &r.patterns {
@@ -74,13 +75,12 @@ pub fn cycle_sheet(
             let side =
                 |p: &super::ruling::SidePattern| format!("{}{}，{}", p.side_zh, p.zh, p.status_zh);
             format!(
-                "{} 棋例 · {} · {} · {} {} ({}; {})",
+                "{} 棋例 · {} · {} · {} {} (by {})",
                 rs.id(),
                 side(&ps[0]),
                 side(&ps[1]),
                 v.zh,
                 v.en,
-                b.zh,
                 b.en
             )
         }
