@@ -61,7 +61,8 @@ use crate::spec::{Edition, SpecError};
 use crate::vm::fen::FenError;
 use crate::vm::Rules;
 
-pub use adjudicate::{Adjudication, GameStatus, Repeated, StatusQuery};
+pub use adjudicate::{Adjudication, GameStatus, Next, Repeated, StatusQuery};
+pub use events::EVENT_KINDS;
 pub use game::{By, Decision, GameResult, Outcome, Ruling};
 pub(crate) use touch::TouchAnswer;
 

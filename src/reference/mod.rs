@@ -168,8 +168,9 @@ fn overlay_digest(o: &Overlay) -> cache::Digest {
     })
 }
 
-/// The reference's answer to `query` under a compiled rule set.
-pub(crate) fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
+/// The reference's answer to `query` under a compiled rule set (one already made, as
+/// [`Reference::ruleset`] gives it).
+pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
     use answers as a;
     let result = match query {
         Query::LegalMoves { fen, moves } => a::legal_moves(ruleset, fen, moves),

@@ -187,6 +187,9 @@ pub struct RepetitionRules {
     pub(crate) pending: Option<Pending>,
     /// Kind names, for reasons and targets.
     pub(crate) kind_names: Vec<String>,
+    /// The sentences of a ply's reason and the kinds of chase, in English and Chinese
+    /// (`spec/words.yaml`: `reason`, `chase`).
+    pub(crate) say: std::sync::Arc<crate::spec::Words>,
     pub(crate) general: KindId,
     /// The readings of the clauses (their switches that are on), by name.
     pub readings: Vec<readings::ReadingRule>,
@@ -404,6 +407,7 @@ fn compile(
         cycle_rule,
         pending,
         kind_names,
+        say: ed.words.clone(),
         general: vm.royal_kind(),
         readings: Vec::new(),
         variants: Vec::new(),

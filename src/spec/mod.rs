@@ -14,9 +14,11 @@
 mod overlay;
 mod raw;
 mod toc;
+mod words;
 
 pub use overlay::{merge_data, Overlay, OverlayChange, UnknownRuleSet};
 pub(crate) use toc::{parent_of, Toc, TocEntry};
+pub use words::{Both, Word, Words};
 
 /// Where a rule came from, for answers: a clause's id and its article in the edition.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -131,6 +133,9 @@ pub enum ReadingBasis {
 }
 
 impl ReadingBasis {
+    /// Both bases.
+    pub const ALL: [ReadingBasis; 2] = [ReadingBasis::Text, ReadingBasis::Inferred];
+
     /// As written in the spec and in answers (`text`, `inferred`).
     pub fn name(self) -> &'static str {
         match self {
@@ -386,9 +391,16 @@ pub struct Edition {
     /// The edition's table of contents (`articles.yaml`), when the spec has one; not
     /// inherited by derived editions. An edition with an overlay keeps its base's.
     pub(crate) toc: Option<Toc>,
+    /// The words of the answers' codes (`spec/words.yaml`), shared by every edition.
+    pub(crate) words: std::sync::Arc<Words>,
 }
 
 impl Edition {
+    /// The words of the answers' codes (`spec/words.yaml`).
+    pub fn words(&self) -> &Words {
+        &self.words
+    }
+
     /// Clauses in id order.
     pub(crate) fn clauses(&self) -> &[Clause] {
         &self.clauses
@@ -485,6 +497,8 @@ pub struct Spec {
     sources: Vec<Source>,
     /// `spec/domains.yaml`.
     domains: Vec<Domain>,
+    /// `spec/words.yaml`.
+    words: std::sync::Arc<Words>,
 }
 
 /// One problem found while loading a spec.
@@ -637,6 +651,11 @@ impl Spec {
     /// The source of this id.
     pub fn source(&self, id: &str) -> Option<&Source> {
         self.sources.iter().find(|s| s.id == id)
+    }
+
+    /// The words of the answers' codes (`spec/words.yaml`).
+    pub fn words(&self) -> &Words {
+        &self.words
     }
 
     /// The rule domains of `spec/domains.yaml`, most consequential first.

@@ -84,6 +84,14 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in declaration order.
+    pub const ALL: [Status; 4] = [
+        Status::Ongoing,
+        Status::Check,
+        Status::Checkmate,
+        Status::Stalemate,
+    ];
+
     /// The status as the protocol writes it (`ongoing`, `check`, `checkmate`, `stalemate`).
     pub fn name(self) -> &'static str {
         match self {
@@ -96,13 +104,7 @@ impl Status {
 
     /// Reads a status name written by [`Status::name`].
     pub fn parse(s: &str) -> Option<Status> {
-        Some(match s {
-            "ongoing" => Status::Ongoing,
-            "check" => Status::Check,
-            "checkmate" => Status::Checkmate,
-            "stalemate" => Status::Stalemate,
-            _ => return None,
-        })
+        Status::ALL.into_iter().find(|x| x.name() == s)
     }
 }
 

@@ -207,11 +207,16 @@ fn a_ruling_draws_its_cycle_with_the_chases_as_arrows() {
     // The README's example: the red chariot chases the unprotected cannon on every move.
     let args: Vec<&str> = ["ruling"].into_iter().chain(README_CHASE).collect();
     let (dir, svg, printed) = xqspec_svg("ruling", &args);
-    assert!(printed.contains("verdict: red_must_change"), "{printed}");
+    assert!(printed.contains("verdict: Red must change"), "{printed}");
     // The start of the cycle and one board per move judged; every arrowhead id unique.
     assert_eq!(svg.matches("<svg ").count(), 1 + 5, "{svg}");
     assert_eq!(svg.matches("<marker id=\"arrowhead-").count(), 5);
-    assert!(svg.contains("verdict: red_must_change") && svg.contains("长捉"));
+    // The sheet's title in words, not codes (红方须变着 Red must change, not red_must_change).
+    assert!(
+        svg.contains("红方长捉，禁止 · 黑方两闲，允许 · 红方须变着 Red must change")
+            && !svg.contains("red_must_change"),
+        "{svg}"
+    );
     assert!(!svg.contains("<text"), "{svg}");
     let img = render(&svg, "ruling-cycle");
     let (red, black, arrow, blue) = (

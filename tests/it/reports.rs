@@ -754,10 +754,15 @@ fn the_summary_lists_every_change_in_plain_words_most_consequential_first() {
     for row in md.lines().filter(|l| l.starts_with("| answer")) {
         assert!(!row.contains("{\"") && !row.contains('`'), "{row}");
     }
+    // In words (spec/words.yaml), not raw values (`by: board, fouls: (black: 0, red: 0)`).
     assert!(
-        md.contains("| answer | black wins by result.perpetual_check (art. 24.1)")
-            || md.contains("black wins by result."),
+        md.contains("| answer | Black wins by result.perpetual_check (art. 24.1)")
+            || md.contains("Black wins by result."),
         "a result with its clause"
+    );
+    assert!(
+        !md.contains("by: board") && !md.contains("fouls: (") && md.contains("no fouls"),
+        "answers in words"
     );
 }
 
