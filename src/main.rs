@@ -79,7 +79,7 @@ enum Command {
         edition: String,
     },
     /// Run the conformance suite against the reference, an adapter (--adapter) or a UCI engine (--uci).
-    Conform(cli::conform::ConformArgs),
+    Conform(Box<cli::conform::ConformArgs>),
     /// Speak the conformance protocol (conformance/PROTOCOL.md) on stdin/stdout as the reference.
     Serve,
     /// The arbiter's decision on a game given as events (YAML, or a PGN plus events): result, clause, fouls.
@@ -218,7 +218,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Spec {
             command: SpecCommand::Check,
         } => spec_check(&cli.spec, cli.overlay.as_deref()),
-        Command::Conform(args) => cli::conform::conform(cli.spec.as_deref(), args),
+        Command::Conform(args) => cli::conform::conform(cli.spec.as_deref(), *args),
         Command::Serve => cli::conform::serve(cli.spec.as_deref()),
         Command::Web(a) => load_spec(&cli.spec).and_then(|spec| cli::web::run(&spec, &a)),
         Command::Standings(a) => {

@@ -740,7 +740,7 @@ impl LineWriter<'_> {
         for (i, &m) in moves.iter().enumerate() {
             let half = first + i + usize::from(self.numbering.black_first);
             let number = self.numbering.fullmove0 + half / 2;
-            if half % 2 == 0 {
+            if half.is_multiple_of(2) {
                 out.push_str(&format!("{number}. "));
             } else if i == 0 {
                 out.push_str(&format!("{number}... "));
@@ -874,7 +874,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

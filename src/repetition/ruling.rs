@@ -210,6 +210,18 @@ fn play_line(vm: &Rules, q: &RulingQuery) -> Result<(Vec<Position>, Vec<Move>), 
     Ok((line.positions, line.moves))
 }
 
+/// The last repetition of a line's positions: `(i, k)` with `positions[i]` the same as
+/// `positions[k]` (pieces and side to move), `k` the latest position that repeats an earlier
+/// one and `i` the nearest earlier one (the shortest cycle: the moves `i..k`).
+pub fn last_repetition(positions: &[Position]) -> Option<(usize, usize)> {
+    (1..positions.len()).rev().find_map(|k| {
+        (0..k)
+            .rev()
+            .find(|&i| positions[i].same_placement(&positions[k]))
+            .map(|i| (i, k))
+    })
+}
+
 /// The plies to judge: the last repetition (the shortest cycle ending at the latest
 /// repeated position), else a shuffle, else nothing.
 fn find_cycle(
@@ -217,13 +229,8 @@ fn find_cycle(
     positions: &[Position],
     moves: &[Move],
 ) -> Option<(usize, usize, &'static str)> {
-    for k in (1..positions.len()).rev() {
-        if let Some(i) = (0..k)
-            .rev()
-            .find(|&i| positions[i].same_placement(&positions[k]))
-        {
-            return Some((i, k, "repetition"));
-        }
+    if let Some((i, k)) = last_repetition(positions) {
+        return Some((i, k, "repetition"));
     }
     let min = rep.shuffle_min?;
     // One and the same piece of each side moves every time.

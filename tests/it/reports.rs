@@ -410,9 +410,10 @@ fn numbers(row: &str) -> Vec<u64> {
 /// `reports/implementations.md` is written by `conformance/adapters/measure.py` on a
 /// machine that has the implementations (never in CI); here its form is checked: a
 /// scoreboard row and a totals row per implementation, with a version and a time, every
-/// row counting the same runs, the suite's own run count, and a section per implementation
+/// row counting the same runs, the suite's own run count, its failures split by basis
+/// (rule, convention, optional: at most the failures), and a section per implementation
 /// whose area table adds up to its totals and whose every failure group has its smallest
-/// case.
+/// case. A 棋例 cell of verdict-only answers is marked `ᵛ`.
 #[test]
 fn the_implementations_report_is_well_formed() {
     let text = std::fs::read_to_string(
@@ -447,8 +448,8 @@ fn the_implementations_report_is_well_formed() {
     };
     let totals = table_rows("## Totals");
     assert!(
-        totals.len() >= 9,
-        "at least nine implementations measured: {totals:?}"
+        totals.len() >= 13,
+        "at least thirteen implementations measured: {totals:?}"
     );
     let board = table_rows("## Scoreboard");
     assert_eq!(
@@ -463,14 +464,20 @@ fn the_implementations_report_is_well_formed() {
     for (row, cells) in totals.iter().zip(&board) {
         assert_eq!(
             row.len(),
-            6,
-            "name, version, passed, failed, skipped, time: {row:?}"
+            9,
+            "name, version, passed, failed, of them rule, convention, optional, skipped, time: {row:?}"
         );
         assert!(
-            !row[1].is_empty() && (row[5].ends_with(" s") || row[5].ends_with(" min")),
+            !row[1].is_empty() && (row[8].ends_with(" s") || row[8].ends_with(" min")),
             "{row:?}"
         );
-        let n: Vec<u64> = row[2..5].iter().map(|c| c.parse().unwrap()).collect();
+        let count = |c: &String| -> u64 { c.parse().unwrap() };
+        let n: Vec<u64> = [&row[2], &row[3], &row[7]].into_iter().map(count).collect();
+        assert!(
+            row[4..7].iter().map(count).sum::<u64>() <= n[1],
+            "{}: the failures by basis are failures",
+            row[0]
+        );
         assert_eq!(
             n.iter().sum::<u64>() as usize,
             on.runs,
@@ -484,6 +491,7 @@ fn the_implementations_report_is_well_formed() {
                 continue;
             }
             let (p, r) = c
+                .trim_end_matches(" ᵛ")
                 .rsplit_once(' ')
                 .unwrap()
                 .1
