@@ -33,8 +33,16 @@ def test_a_path_the_file_system_cannot_name_is_a_value_error(tmp_path):
     good = tmp_path / "g.pgn"
     good.write_text(GAME)
     _value_error_naming(lambda: xqspec.adjudicate_files([good, SURROGATE]), "paths[1]")
+    # One path (str, bytes or os.PathLike) is a list of one.
+    one = xqspec.adjudicate_files([good])
+    assert xqspec.adjudicate_files(str(good)) == xqspec.adjudicate_files(good) == one
+    assert xqspec.adjudicate_files(bytes(good)) == one
+    assert xqspec.replay_files(good) == xqspec.replay_files([good])
+    assert list(xqspec.iter_replay_files(good)) == xqspec.replay_files([good])
+    _value_error_naming(lambda: xqspec.adjudicate_files(SURROGATE), "paths")
+    _value_error_naming(lambda: xqspec.games(SURROGATE), "path")
     with pytest.raises(TypeError):
-        xqspec.adjudicate_files(str(good))  # one path where a list is meant
+        xqspec.adjudicate_files(3)  # neither a path nor a list of them
     # bytes and os.PathLike are paths too.
     assert xqspec.record_moves(bytes(good)) == ["h2e2", "h9g7", "h0g2", "i9h9"]
     assert len(xqspec.replay_files([good])) == 1
