@@ -214,7 +214,7 @@ pub fn fen_text(rules: &Rules, fen: &str) -> String {
 /// that plays them says which is illegal). An error names the item of `moves` and the
 /// ply, never a place in that record.
 pub fn given(rules: &Rules, fen: &str, moves: &[String]) -> Result<Given, GivenError> {
-    use crate::notation::replay::{replay_text, ReplayError};
+    use crate::notation::replay::{ReplayError, Replayer};
     let fen = fen_text(rules, fen);
     if moves.iter().all(|m| Move::is_iccs(m)) {
         return Ok(Given {
@@ -238,12 +238,27 @@ pub fn given(rules: &Rules, fen: &str, moves: &[String]) -> Result<Given, GivenE
             })
             .map(|i| (i, moves[i].clone()))
     };
-    let Some(game) = replay_text(rules, &text).into_iter().next() else {
+    let games = crate::notation::pgn::parse(&text);
+    let Some(first) = games.first() else {
         return Err(GivenError::Text {
             item: None,
             message: "no moves read".into(),
         });
     };
+    // A tag or a result among the moves would end them there, the rest read as another
+    // game: refused, never dropped.
+    let cut = match (first.tags.get(1), games.get(1)) {
+        (Some(tag), _) => Some(tag.offset),
+        (None, Some(_)) if first.result.is_some() => Some(first.result_offset),
+        (None, next) => next.map(|g| g.offset),
+    };
+    if let Some(at) = cut {
+        return Err(GivenError::Text {
+            item: at.checked_sub(head.len()).and_then(item),
+            message: "a tag or a result ends a record's moves, and the moves after it would be lost: give moves only".into(),
+        });
+    }
+    let game = Replayer::new(rules).replay(&text, first);
     let Some(e) = game.error else {
         return Ok(Given {
             fen,
@@ -389,6 +404,24 @@ mod tests {
         assert_eq!(e.reject_kind(), "notation.syntax");
         let e = given(&rules, "startpos", &moves(&["炮二平五", "马二进九九"])).unwrap_err();
         assert_eq!(e.reject_kind(), "notation.syntax");
+        // A tag or a result among the moves would cut them: refused, naming its item.
+        for (items, at) in [
+            (&["h2e2", "[Event \"x\"]", "h9g7"][..], 1),
+            (&["[Event \"x\"]"][..], 0),
+            (&["炮二平五 *", "马8进7"][..], 0),
+            (&["炮二平五", "1-0", "马8进7"][..], 1),
+        ] {
+            let e = given(&rules, "startpos", &moves(items)).unwrap_err();
+            assert!(
+                e.to_string().starts_with(&format!("moves[{at}] "))
+                    && e.to_string().contains("give moves only"),
+                "{items:?}: {e}"
+            );
+            assert_eq!(e.reject_kind(), "notation.syntax");
+        }
+        // A result at the end cuts nothing.
+        let g = given(&rules, "startpos", &moves(&["炮二平五", "马8进7", "1-0"])).unwrap();
+        assert_eq!(g.moves, moves(&["h2e2", "h9g7"]));
         // A bad FEN is the FEN's error, typed.
         let e = given(&rules, "9/9 w", &moves(&["炮二平五"])).unwrap_err();
         assert!(
