@@ -136,8 +136,8 @@ pub enum GivenError {
         item: Option<(usize, String)>,
         /// The move as written.
         text: String,
-        /// Why it does not read or resolve.
-        error: crate::notation::NotationError,
+        /// Why it does not read or resolve (boxed: the error type stays small).
+        error: Box<crate::notation::NotationError>,
     },
     /// Text of the moves given that is no move at all (a comment never closed …).
     Text {
@@ -276,7 +276,7 @@ pub fn given(rules: &Rules, fen: &str, moves: &[String]) -> Result<Given, GivenE
             ply,
             item: offset.checked_sub(head.len()).and_then(item),
             text,
-            error,
+            error: Box::new(error),
         },
         // The FEN read above: the tag holds a position.
         ReplayError::Fen { message, .. } => GivenError::Text {
