@@ -858,7 +858,7 @@ pub fn basis_table(results: &[CaseResult], markdown: bool) -> Option<String> {
 const KNOWN_DETAIL_CHARS: usize = 100;
 
 /// Lines describing every result that is not a plain pass or skip. A known failure is one
-/// short line (its case, edition and what it answers, cut to [`KNOWN_DETAIL_CHARS`]) after
+/// short line (its case, edition and what it answers, cut to a hundred characters) after
 /// the others: it is expected, not news; with `reasons` (`xqspec conform --verbose`), its
 /// whole detail and the reason it is listed.
 pub fn problem_lines(results: &[CaseResult], reasons: bool) -> Vec<String> {
