@@ -237,6 +237,69 @@ pub struct OutcomeQuery {
     pub events: Vec<Value>,
 }
 
+impl OutcomeQuery {
+    /// `events` with a record's `moves` (ICCS) played among them as `move` events: where an
+    /// event `{pgn: N}` places the next N of them or `{pgn: rest}` the rest, else (no
+    /// event places them) before every event. `xqspec outcome --pgn` and the Python
+    /// package's `outcome(moves=…)` place them so; `events.syntax` for a marker asking for
+    /// more moves than are left, or markers leaving some out.
+    pub fn events_with_moves(
+        events: Vec<Value>,
+        moves: &[String],
+    ) -> Result<Vec<Value>, ArbiterError> {
+        let syntax = |m: String| ArbiterError::reject(RejectKind::EventsSyntax, m);
+        let marker = |v: &Value| {
+            v.as_object()
+                .filter(|m| m.len() == 1)
+                .and_then(|m| m.get("pgn"))
+                .cloned()
+        };
+        let as_event = |m: &String| json!({ "move": m });
+        let mut next = 0;
+        let mut out = Vec::new();
+        let mut placed = false;
+        for (i, ev) in events.into_iter().enumerate() {
+            let Some(n) = marker(&ev) else {
+                out.push(ev);
+                continue;
+            };
+            placed = true;
+            let take = match &n {
+                Value::String(s) if s == "rest" => moves.len() - next,
+                Value::Number(k) => k
+                    .as_u64()
+                    .and_then(|k| usize::try_from(k).ok())
+                    .filter(|&k| k <= moves.len() - next)
+                    .ok_or_else(|| {
+                        syntax(format!(
+                            "events[{i}]: `pgn: {k}` asks for more moves than the record has left ({})",
+                            moves.len() - next
+                        ))
+                    })?,
+                other => {
+                    return Err(syntax(format!(
+                        "events[{i}]: `pgn:` takes a number of moves or `rest`, not {other}"
+                    )))
+                }
+            };
+            out.extend(moves[next..next + take].iter().map(as_event));
+            next += take;
+        }
+        if !placed {
+            let mut all: Vec<Value> = moves.iter().map(as_event).collect();
+            all.extend(out);
+            return Ok(all);
+        }
+        if next < moves.len() {
+            return Err(syntax(format!(
+                "the events place {next} of the record's {} moves; end with `- pgn: rest`",
+                moves.len()
+            )));
+        }
+        Ok(out)
+    }
+}
+
 /// Input of the `touch_move` query.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -87,6 +87,10 @@ pub struct ConformArgs {
     /// the slowest answer).
     #[arg(long)]
     pub quiet: bool,
+    /// Print each known failure with its whole detail and the reason it is listed (by
+    /// default one line each: the case, the edition and what is answered).
+    #[arg(long)]
+    pub verbose: bool,
     /// Also write a Markdown report to this file, and the positions of the cases that did
     /// not pass into `FILE-diagrams/` beside it. Like every file the run writes, it is
     /// claimed before the run: never a file it reads, never another output.
@@ -403,8 +407,11 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         if let Some(t) = runner::basis_table(&results, false) {
             println!("{t}");
         }
-        for l in runner::problem_lines(&results) {
+        for l in runner::problem_lines(&results, args.verbose) {
             println!("{l}");
+        }
+        if summary.known_failures > 0 && !args.verbose {
+            println!("(known failures: expected, each listed with its reason; --verbose prints the reasons)");
         }
         if summary.unexpected_passes > 0 && updating.is_none() {
             println!(

@@ -176,7 +176,7 @@ impl<I: Implementation> Harness<I> {
         // carries the same counts without it.
         #[cfg(feature = "cli")]
         println!("{}", runner::area_table(&results, false));
-        let problems = runner::problem_lines(&results);
+        let problems = runner::problem_lines(&results, false);
         for l in &problems {
             println!("{l}");
         }

@@ -141,6 +141,11 @@ pub struct Game<'a> {
 }
 
 impl Game<'_> {
+    /// The tag pairs as `(name, value)`, in file order, values unescaped.
+    pub fn tag_pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.tags.iter().map(|t| (t.name, t.value.as_str()))
+    }
+
     /// The value of a tag (case-insensitive name).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tag_pair(name).map(|t| t.value.as_str())

@@ -30,7 +30,7 @@ use crate::spec::{Overlay, Spec};
 use crate::vm::Rules;
 
 pub(crate) use answers::position;
-pub use answers::record_status;
+pub use answers::{record_outcome, record_status};
 
 /// The most positions one `perft` of the reference visits (every ply counted, the last in
 /// bulk; `crate::perft::perft_within`): about a second of work on a laptop core. The

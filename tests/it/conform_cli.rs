@@ -91,6 +91,70 @@ fn conform_prints_tables_and_the_closing_line() {
     );
 }
 
+/// After a clean run, the reference's known failures are one short line each (the case,
+/// the edition, what it answers), not the paragraphs of their reasons, which `--verbose`
+/// prints.
+#[test]
+fn conform_prints_known_failures_one_line_each_and_their_reasons_with_verbose() {
+    let known = suite().reference_known_failures().unwrap();
+    // The cases of the known failures alone: a run of a second.
+    let mut args = vec!["conform", "--quiet"];
+    for k in &known.entries {
+        args.extend(["--run", k.id.as_str()]);
+    }
+    let (ok, out, err) = xqspec(&args);
+    assert!(ok, "{out}\n{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("known failure "))
+        .collect();
+    let last = out.lines().last().unwrap();
+    let counted: usize = last
+        .split(", ")
+        .find_map(|p| p.strip_suffix(" known failures"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(counted >= 1 && lines.len() == counted, "{out}");
+    for l in &lines {
+        assert!(l.chars().count() <= 160, "too long for one line: {l}");
+        assert!(
+            l.contains(" [") && l.contains("expected"),
+            "says the case and what it answers: {l}"
+        );
+    }
+    for k in &known.entries {
+        assert!(
+            !out.contains(k.reason()),
+            "a reason without --verbose: {out}"
+        );
+    }
+    assert!(out.contains("--verbose prints the reasons"), "{out}");
+    // Nothing reads as a failure: no line but the closing one speaks of failing.
+    assert!(!out.contains("known fail "), "{out}");
+
+    args.push("--verbose");
+    let (ok, out, err) = xqspec(&args);
+    assert!(ok, "{out}\n{err}");
+    for k in &known.entries {
+        let first = k
+            .reason()
+            .split_whitespace()
+            .take(6)
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            out.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains(&first),
+            "the reason of {} with --verbose: {out}",
+            k.id
+        );
+    }
+    assert!(!out.contains("--verbose prints the reasons"), "{out}");
+}
+
 #[test]
 fn conform_json_lines_and_known_failures_file() {
     let dir = scratch_dir("cli", "", &[]);

@@ -247,7 +247,7 @@ fn known_failures_are_kept_true() {
         "1 passed, 1 failed, 1 known failures, 0 skipped"
     );
     assert!(!sum.ok(), "a listed case that passes fails the run");
-    let lines = runner::problem_lines(&results);
+    let lines = runner::problem_lines(&results, true);
     assert!(
         lines
             .iter()
@@ -303,7 +303,7 @@ fn a_known_failure_that_answers_otherwise_fails_the_run() {
         results[2].known_changed.as_deref(),
         Some("the known failure changed: listed as answering {\"nodes\":3}; now: {\"nodes\":1} (expected nodes 3, got 1)")
     );
-    let lines = runner::problem_lines(&results);
+    let lines = runner::problem_lines(&results, true);
     assert!(
         lines
             .iter()
