@@ -1,5 +1,22 @@
 //! Classing one move: the classes of the edition are tried heaviest first (26.4), each by
 //! its predicate; then the special cases that hold for the move alone are applied.
+//!
+//! Newness (从捉到捉) compares the wins after the move with the same search on the position
+//! before it, per target and taker, with the other answers to a check and the position before
+//! the check, and (AXF `attack_before_is_old`) with attacks that stood before a shielding
+//! block. A check's own chases (AXF `with_checks`) are the wins that stand whichever way the
+//! general steps out of it (as they stand when it cannot step).
+//!
+//! A flight (`flight_counts`) is judged on what the opponent could do to the fleeing piece on
+//! its origin (take it anyway; take it where that cut the capturer's own root); a win it
+//! keeps that the opponent could have refuted is new only if the piece adds to it where it
+//! went. With `takes_part`, guarding the capturer or its screen against the opponent's attack
+//! adds to it, and the win is joint, as are a capture over the moved piece and a target whose
+//! only root the moved piece pins. A new win the chase test leaves out as a mutual attack of
+//! two pieces of one kind (`equal_mutual_excluded`) is kept apart (`PlyFacts::offered`) and,
+//! with the exchange test's `equal_mutual_excluded`, makes the move an exchange (兑). With
+//! `joint_counts` (26.1.1), a general's or soldier's capture of a piece another piece attacks
+//! too is no longer its own.
 
 use crate::board::{KindId, Move, Side, Square};
 use crate::vm::position_internals::MoveBuf;

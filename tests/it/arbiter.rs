@@ -571,11 +571,11 @@ fn every_reject_kind_and_fen_code_is_in_the_vocabulary() {
         );
     }
     // FEN problem codes are distinct snake_case names.
-    let codes: std::collections::BTreeSet<&str> = xqspec::fen::FenProblemKind::ALL
+    let codes: std::collections::BTreeSet<&str> = xqspec::vm::fen::FenProblemKind::ALL
         .iter()
         .map(|k| k.code())
         .collect();
-    assert_eq!(codes.len(), xqspec::fen::FenProblemKind::ALL.len());
+    assert_eq!(codes.len(), xqspec::vm::fen::FenProblemKind::ALL.len());
     assert!(codes
         .iter()
         .all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
@@ -614,52 +614,35 @@ fn any_json() -> impl Strategy<Value = Value> {
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
             prop::collection::vec(
                 (
-                    prop::sample::select(vec![
-                        "move",
-                        "illegal_move",
-                        "touch",
-                        "adjust",
-                        "offer_draw",
-                        "accept_draw",
-                        "decline_draw",
-                        "claim_natural_limit",
-                        "arbiter",
-                        "repetition",
-                        "flag",
-                        "press_without_move",
-                        "stop_clock",
-                        "disturb",
-                        "player_rules",
-                        "refuse_rules",
-                        "resign",
-                        "late",
-                        "unrecorded",
-                        "colours_reversed",
-                        "displaced",
-                        "knock_over",
-                        "between_points",
-                        "side",
-                        "points",
-                        "simultaneous",
-                        "moves",
-                        "found_after_rounds",
-                        "found_after_seconds",
-                        "from",
-                        "to",
-                        "pieces",
-                        "after_press",
-                        "opponent_remaining_seconds",
-                        "chosen_by",
-                        "chosen",
-                        "kind",
-                        "remaining_seconds",
-                        "red",
-                        "black",
-                        "announced",
-                        "consent",
-                        "accidental",
-                        "off_board",
-                    ]),
+                    prop::sample::select(
+                        xqspec::arbiter::EVENT_KINDS
+                            .iter()
+                            .copied()
+                            .chain([
+                                "side",
+                                "points",
+                                "simultaneous",
+                                "moves",
+                                "found_after_rounds",
+                                "found_after_seconds",
+                                "from",
+                                "to",
+                                "pieces",
+                                "after_press",
+                                "opponent_remaining_seconds",
+                                "chosen_by",
+                                "chosen",
+                                "kind",
+                                "remaining_seconds",
+                                "red",
+                                "black",
+                                "announced",
+                                "consent",
+                                "accidental",
+                                "off_board",
+                            ])
+                            .collect::<Vec<_>>(),
+                    ),
                     inner
                 ),
                 0..3
