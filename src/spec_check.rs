@@ -187,3 +187,23 @@ pub(crate) fn missing_words(words: &crate::spec::Words) -> Vec<String> {
         .map(|(g, c)| format!("{g}.{c}"))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every code an answer can carry in a field of a group has its words, and no word is
+    /// empty or without Chinese.
+    #[test]
+    fn every_code_has_its_words() {
+        let w = crate::spec::Spec::builtin().unwrap().words().clone();
+        assert_eq!(
+            missing_words(&w),
+            Vec::<String>::new(),
+            "codes without words"
+        );
+        assert_eq!(w.problems(), Vec::<String>::new());
+        // The check can fail: a spec without the file misses them all.
+        assert!(missing_words(&crate::spec::Words::default()).len() > 50);
+    }
+}

@@ -13,17 +13,7 @@ const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR
 
 /// The built-in spec with one textual edit to one file.
 fn edited(file: &str, from: &str, to: &str) -> Spec {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == file)
-        .unwrap_or_else(|| panic!("no spec file {file}"));
-    assert!(
-        f.1.contains(from),
-        "{file} does not contain the text to edit:\n{from}"
-    );
-    f.1 = f.1.replacen(from, to, 1);
-    Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"))
+    crate::spec_edit::edited(&[(file, from, to)])
 }
 
 fn ruleset(spec: &Spec, id: &str) -> RuleSet {
