@@ -288,6 +288,8 @@ pub struct UnencodedDifference {
     pub articles: String,
     /// The difference in our own words, as the base edition has it.
     pub summary: String,
+    /// The same in Chinese.
+    pub summary_zh: String,
     /// Why no clause encodes it.
     pub why: String,
     /// Where it was read and how sure we are.
@@ -319,6 +321,8 @@ pub struct Clause {
     pub article: Option<String>,
     /// One line in our own words.
     pub(crate) summary: String,
+    /// The same line in Chinese (`summary_zh`).
+    pub(crate) summary_zh: String,
     /// How sure we are of it, and where it was read.
     pub provenance: Provenance,
     /// The typed data the rule domains interpret, as written.
@@ -464,6 +468,19 @@ impl Clause {
         &self.summary
     }
 
+    /// The clause in one line, in Chinese.
+    pub fn summary_zh(&self) -> &str {
+        &self.summary_zh
+    }
+
+    /// The one-line summary in both languages.
+    pub fn summary_both(&self) -> Both {
+        Both {
+            en: self.summary.clone(),
+            zh: self.summary_zh.clone(),
+        }
+    }
+
     /// Where the field `path` of the data was written (`rounds`, `periods[0].time`: the
     /// innermost key of the path whose place is known), else where the clause was.
     pub(crate) fn at(&self, path: &str) -> Location {
@@ -485,6 +502,7 @@ impl Spec {
             "id": clause.id,
             "article": clause.article,
             "summary": clause.summary,
+            "summary_zh": clause.summary_zh,
             "provenance": {
                 "status": p.status,
                 "source": p.source,

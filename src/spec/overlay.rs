@@ -437,6 +437,12 @@ impl Spec {
         cites(&overlay.provenance, &file_loc, &mut errors);
         for u in &overlay.unencoded_differences {
             cites(&u.provenance, &file_loc, &mut errors);
+            super::raw::check_summary_zh(
+                &u.summary_zh,
+                &file_loc,
+                &format!("unencoded difference {}", u.articles),
+                &mut errors,
+            );
         }
         let mut ed = base.clone();
         ed.id = overlay.ruleset_id();

@@ -70,6 +70,8 @@ struct RawClause {
     #[serde(default)]
     summary: Option<String>,
     #[serde(default)]
+    summary_zh: Option<String>,
+    #[serde(default)]
     provenance: Option<Provenance>,
     #[serde(default)]
     data: Option<serde_yaml::Value>,
@@ -531,6 +533,12 @@ fn resolve_one(
     };
     written_clauses(id, draft, drafts, sources, &mut clauses, errors);
     for u in &draft.raw.unencoded_differences {
+        check_summary_zh(
+            &u.summary_zh,
+            &ed_loc,
+            &format!("unencoded difference {}", u.articles),
+            errors,
+        );
         check_provenance(
             &u.provenance,
             &ed_loc,
@@ -741,8 +749,19 @@ fn override_clause(
     if let Some(a) = &raw.article {
         existing.article = a.clone();
     }
+    if raw.summary.is_some() != raw.summary_zh.is_some() {
+        errors.push(SpecError::new(
+            loc.clone(),
+            Some(&raw.id),
+            "a restated summary needs both `summary` and `summary_zh` (English and Chinese)",
+        ));
+    }
     if let Some(s) = &raw.summary {
         existing.summary = s.clone();
+    }
+    if let Some(s) = &raw.summary_zh {
+        check_summary_zh(s, loc, &raw.id, errors);
+        existing.summary_zh = s.clone();
     }
     if let Some(d) = &raw.data {
         existing.data = d.clone();
@@ -751,7 +770,18 @@ fn override_clause(
     }
 }
 
-/// A new clause: every field given, a one-line summary.
+/// A Chinese summary (`summary_zh`): one non-empty line with Chinese in it.
+pub(super) fn check_summary_zh(s: &str, loc: &Location, id: &str, errors: &mut Vec<SpecError>) {
+    if s.contains('\n') || !super::words::has_chinese(s) {
+        errors.push(SpecError::new(
+            loc.clone(),
+            Some(id),
+            format!("summary_zh must be one line in Chinese, not `{s}`"),
+        ));
+    }
+}
+
+/// A new clause: every field given, a one-line summary in English and in Chinese.
 fn new_clause(
     clauses: &mut BTreeMap<String, Clause>,
     raw: &RawClause,
@@ -767,6 +797,9 @@ fn new_clause(
     }
     if raw.summary.is_none() {
         missing.push("summary");
+    }
+    if raw.summary_zh.is_none() {
+        missing.push("summary_zh");
     }
     if raw.provenance.is_none() {
         missing.push("provenance");
@@ -787,9 +820,10 @@ fn new_clause(
         ));
         return;
     }
-    let (Some(p), Some(summary), Some(article), Some(data)) = (
+    let (Some(p), Some(summary), Some(summary_zh), Some(article), Some(data)) = (
         raw.provenance.clone(),
         raw.summary.clone(),
+        raw.summary_zh.clone(),
         raw.article.clone(),
         raw.data.clone(),
     ) else {
@@ -803,12 +837,14 @@ fn new_clause(
             "summary must be one non-empty line",
         ));
     }
+    check_summary_zh(&summary_zh, loc, &raw.id, errors);
     clauses.insert(
         raw.id.clone(),
         Clause {
             id: raw.id.clone(),
             article,
             summary,
+            summary_zh,
             provenance: p,
             data,
             inherited_from: None,

@@ -207,13 +207,7 @@ impl Words {
                 if w.en.trim().is_empty() || w.zh.trim().is_empty() {
                     out.push(format!("{group}.{code}: a word is empty"));
                 }
-                // A separator of a sentence (`；`, `、`) is Chinese punctuation.
-                let chinese = |c: char| {
-                    ('\u{4e00}'..='\u{9fff}').contains(&c)
-                        || ('\u{3000}'..='\u{303f}').contains(&c)
-                        || ('\u{ff00}'..='\u{ffef}').contains(&c)
-                };
-                if !w.zh.chars().any(chinese) {
+                if !has_chinese(&w.zh) {
                     out.push(format!(
                         "{group}.{code}: `zh: {}` holds no Chinese character",
                         w.zh
@@ -223,6 +217,16 @@ impl Words {
         }
         out
     }
+}
+
+/// Whether `s` holds a Chinese character or Chinese punctuation (a separator of a
+/// sentence, `；`, `、`, is one): what every `zh` text of the spec must hold.
+pub(crate) fn has_chinese(s: &str) -> bool {
+    s.chars().any(|c| {
+        ('\u{4e00}'..='\u{9fff}').contains(&c)
+            || ('\u{3000}'..='\u{303f}').contains(&c)
+            || ('\u{ff00}'..='\u{ffef}').contains(&c)
+    })
 }
 
 #[cfg(test)]

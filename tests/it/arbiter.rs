@@ -382,7 +382,7 @@ fn overlay_errors_name_file_line_and_column() {
     let o = Overlay::parse(
         "overlays/bad-event.yaml",
         &(text("  - clause: event.level\n    data: {level: provincial}\n    provenance: {status: inferred, source: no-such-page}\n")
-            + "unencoded_differences:\n  - {articles: \"(六)\", summary: s, why: w, provenance: {status: verified, source: nor-this}}\n"),
+            + "unencoded_differences:\n  - {articles: \"(六)\", summary: s, summary_zh: 说明, why: w, provenance: {status: verified, source: nor-this}}\n"),
     )
     .unwrap();
     let e = spec.with_overlay(&o).unwrap_err().to_string();
@@ -453,7 +453,7 @@ fn clause_errors_are_located() {
     let spec = edited(
         "cxa-2020/results.yaml",
         "clauses:\n  - id: event.level",
-        "clauses:\n  - id: draw.sudden_death\n    article: \"4.9\"\n    summary: x\n    provenance: {status: inferred, source: digest}\n    data: {rounds: 1}\n  - id: event.level",
+        "clauses:\n  - id: draw.sudden_death\n    article: \"4.9\"\n    summary: x\n    summary_zh: 某\n    provenance: {status: inferred, source: digest}\n    data: {rounds: 1}\n  - id: event.level",
     );
     let text = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
     assert!(

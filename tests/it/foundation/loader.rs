@@ -154,7 +154,7 @@ fn the_record_table_reports_every_error_of_its_clauses() {
 fn duplicate_ids_are_rejected_with_both_places() {
     let e = with_file(
         "cxa-2020/extra.yaml",
-        "clauses:\n  - id: board.grid\n    article: \"1.1\"\n    summary: again\n    provenance: {status: verified, source: seed-002}\n    data: {files: 9, ranks: 10}\n",
+        "clauses:\n  - id: board.grid\n    article: \"1.1\"\n    summary: again\n    summary_zh: 又一次\n    provenance: {status: verified, source: seed-002}\n    data: {files: 9, ranks: 10}\n",
     )
     .unwrap_err();
     let msg = e.to_string();
@@ -202,6 +202,37 @@ fn every_error_is_reported_not_just_the_first() {
     ])
     .unwrap_err();
     assert_eq!(e.0.len(), 2, "{e}");
+}
+
+/// Every clause and every difference no clause encodes has its Chinese summary
+/// (`summary_zh`): a missing one, or one without Chinese, is refused where it is written.
+#[test]
+fn a_summary_without_its_chinese_is_refused_where_it_is_written() {
+    edit_refused(
+        "cxa-2020/board.yaml",
+        "    summary_zh: \"棋盘由九条竖线和十条横线相交组成；棋子就在这 90 个交叉点上摆放和行走。\"\n",
+        "",
+        &["cxa-2020/board.yaml:2:5: clause board.grid: missing field(s): summary_zh"],
+    );
+    edit_refused(
+        "cxa-2020/board.yaml",
+        "棋盘由九条竖线和十条横线相交组成；棋子就在这 90 个交叉点上摆放和行走。",
+        "nine files, ten ranks",
+        &["cxa-2020/board.yaml:2:5: clause board.grid: summary_zh must be one line in Chinese"],
+    );
+    // A derived edition restating the English summary restates the Chinese one too.
+    edit_refused(
+        "cxa-2011/repetition.yaml",
+        "    summary_zh: \"子力及其价值同 2020 年版 1.2；过河兵的浮动价值低于车，因此舍兵得车算得子（如此的攻击算捉）。\"\n",
+        "",
+        &["cxa-2011/repetition.yaml:", "clause repetition.material: a restated summary needs both `summary` and `summary_zh`"],
+    );
+    edit_refused(
+        "cxa-2011/edition.yaml",
+        "    summary_zh: \"2020 年版允许",
+        "    # \"2020 年版允许",
+        &["cxa-2011/edition.yaml:", "missing field `summary_zh`"],
+    );
 }
 
 #[test]
