@@ -770,13 +770,24 @@ fn override_clause(
     }
 }
 
-/// A Chinese summary (`summary_zh`): one non-empty line with Chinese in it.
+/// A Chinese summary (`summary_zh`): one non-empty line in Chinese, without an English
+/// word (a run of Latin letters not all capitals, as FEN or N: what the page's 中文 mode
+/// must not show; clause ids too are said in words).
 pub(super) fn check_summary_zh(s: &str, loc: &Location, id: &str, errors: &mut Vec<SpecError>) {
+    let english = s
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .find(|w| w.len() > 1 && w.chars().any(|c| c.is_ascii_lowercase()));
     if s.contains('\n') || !super::words::has_chinese(s) {
         errors.push(SpecError::new(
             loc.clone(),
             Some(id),
             format!("summary_zh must be one line in Chinese, not `{s}`"),
+        ));
+    } else if let Some(w) = english {
+        errors.push(SpecError::new(
+            loc.clone(),
+            Some(id),
+            format!("summary_zh holds the English word `{w}`: say it in Chinese"),
         ));
     }
 }

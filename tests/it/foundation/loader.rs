@@ -220,6 +220,12 @@ fn a_summary_without_its_chinese_is_refused_where_it_is_written() {
         "nine files, ten ranks",
         &["cxa-2020/board.yaml:2:5: clause board.grid: summary_zh must be one line in Chinese"],
     );
+    edit_refused(
+        "cxa-2020/board.yaml",
+        "棋盘由九条竖线和十条横线相交组成",
+        "棋盘由 files 和 ranks 组成",
+        &["cxa-2020/board.yaml:2:5: clause board.grid: summary_zh holds the English word `files`"],
+    );
     // A derived edition restating the English summary restates the Chinese one too.
     edit_refused(
         "cxa-2011/repetition.yaml",
