@@ -45,7 +45,7 @@ use crate::markdown::cell;
 use crate::query::{Answer, Query};
 use crate::reference::answer_under;
 use crate::ruleset::RuleSet;
-use crate::spec::{Clause, Edition, ProvenanceStatus, Spec, Words};
+use crate::spec::{Both, Clause, Edition, ProvenanceStatus, Spec, Words};
 
 /// How one clause differs from A to B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -270,8 +270,8 @@ pub(crate) fn clause_diffs(a: &Edition, b: &Edition) -> Vec<ClauseDiff> {
 pub struct Shown {
     /// Compact JSON of the answer (projected on the expectation's keys when computed).
     pub text: String,
-    /// The answer in words ([`readable_text`]).
-    pub readable: String,
+    /// The answer in words, in English and in Chinese ([`readable_text`]).
+    pub readable: Both,
     /// `case file` or `reference`.
     pub from: &'static str,
 }
@@ -581,6 +581,8 @@ pub struct Change {
     pub articles: (Option<String>, Option<String>),
     /// The change in plain words (Markdown without links).
     pub text: String,
+    /// The same in Chinese (from the clauses' `summary_zh`).
+    pub text_zh: String,
     /// The sources the clauses involved cite, A's first.
     pub sources: Vec<String>,
 }
@@ -625,13 +627,16 @@ impl Assumed {
 pub fn changes(spec: &Spec, clauses: &[ClauseDiff]) -> Vec<Change> {
     let mut list: Vec<&ClauseDiff> = clauses.iter().filter(|d| d.certainty.differs()).collect();
     list.sort_by_key(|d| (spec.domain_rank(&d.id), d.kind, d.id.clone()));
-    list.into_iter().map(change_of).collect()
+    list.into_iter()
+        .map(|d| change_of(d, spec.words()))
+        .collect()
 }
 
-fn change_of(d: &ClauseDiff) -> Change {
+fn change_of(d: &ClauseDiff, words: &Words) -> Change {
+    let sentence = |key: &str, args: &[(&str, &Both)]| words.fill("diff", key, args);
     let text = match (&d.a, &d.b) {
-        (None, Some(y)) => format!("new: {}", y.summary),
-        (Some(x), None) => format!("gone: {}", x.summary),
+        (None, Some(y)) => sentence("added", &[("summary", &y.summary_both())]),
+        (Some(x), None) => sentence("removed", &[("summary", &x.summary_both())]),
         (Some(x), Some(y)) => {
             let (lx, ly) = (super::leaves(&x.data), super::leaves(&y.data));
             let mut keys: Vec<&String> = lx
@@ -641,42 +646,44 @@ fn change_of(d: &ClauseDiff) -> Change {
                 .collect();
             keys.sort();
             keys.dedup();
-            let shown: Vec<String> = keys
+            let shown: Vec<Both> = keys
                 .iter()
                 .take(3)
                 .map(|k| {
                     let v = |m: &BTreeMap<String, String>| {
-                        m.get(*k).map(|v| short(v)).unwrap_or_else(|| "—".into())
+                        Both::same(m.get(*k).map(|v| short(v)).unwrap_or_else(|| "—".into()))
                     };
-                    format!(
-                        "`{}` {} → {}",
-                        if k.is_empty() { "data" } else { k.as_str() },
-                        v(&lx),
-                        v(&ly)
-                    )
+                    let key = Both::same(format!(
+                        "`{}`",
+                        if k.is_empty() { "data" } else { k.as_str() }
+                    ));
+                    sentence("leaf", &[("key", &key), ("from", &v(&lx)), ("to", &v(&ly))])
                 })
                 .collect();
-            let more = if keys.len() > 3 {
-                format!(" and {} more", keys.len() - 3)
-            } else {
-                String::new()
-            };
+            let mut data = Both::join(&shown, &words.fill("diff", "and", &[]));
+            if keys.len() > 3 {
+                data.push(&sentence(
+                    "more",
+                    &[("n", &Both::same((keys.len() - 3).to_string()))],
+                ));
+            }
             if x.summary == y.summary {
-                format!(
-                    "{} [the data differs: {}{more}]",
-                    y.summary,
-                    shown.join("; ")
+                sentence(
+                    "data_differs",
+                    &[("summary", &y.summary_both()), ("data", &data)],
                 )
             } else {
-                format!(
-                    "{} (before: {}) [{}{more}]",
-                    y.summary,
-                    x.summary,
-                    shown.join("; ")
+                sentence(
+                    "summary_differs",
+                    &[
+                        ("summary", &y.summary_both()),
+                        ("before", &x.summary_both()),
+                        ("data", &data),
+                    ],
                 )
             }
         }
-        (None, None) => String::new(),
+        (None, None) => Both::default(),
     };
     let sources = [&d.a, &d.b]
         .into_iter()
@@ -696,7 +703,8 @@ fn change_of(d: &ClauseDiff) -> Change {
             d.a.as_ref().and_then(|c| c.article.clone()),
             d.b.as_ref().and_then(|c| c.article.clone()),
         ),
-        text,
+        text: text.en,
+        text_zh: text.zh,
         sources,
     }
 }
@@ -1066,8 +1074,8 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
         t.push_record(["", a, b]);
         t.push_record([
             "answer".to_string(),
-            cell(&d.a.readable),
-            cell(&d.b.readable),
+            cell(&d.a.readable.en),
+            cell(&d.b.readable.en),
         ]);
         t.push_record(["from", d.a.from, d.b.from]);
         out.push_str(&crate::markdown::table_text(t, true));
@@ -1172,7 +1180,7 @@ impl DiffReport {
         let prov = |c: &Option<Clause>| {
             c.as_ref().map(|c| json!({"status": c.provenance.status.name(), "source": c.provenance.source, "ref": c.provenance.r#ref, "inherited_from": c.inherited_from}))
         };
-        let shown = |s: &Shown| json!({"json": serde_json::from_str::<Value>(&s.text).unwrap_or(Value::String(s.text.clone())), "text": s.readable, "from": s.from});
+        let shown = |s: &Shown| json!({"json": serde_json::from_str::<Value>(&s.text).unwrap_or(Value::String(s.text.clone())), "text": s.readable.en, "text_zh": s.readable.zh, "from": s.from});
         let names: Vec<String> = self.diagrams.iter().map(|(n, _)| n.clone()).collect();
         json!({
             "from": self.from,
@@ -1182,16 +1190,17 @@ impl DiffReport {
             "assumed": {"from": assumed(&self.assumed.0), "to": assumed(&self.assumed.1)},
             "changes": self.changes.iter().map(|c| json!({
                 "clause": c.clause, "kind": c.kind.name(), "certainty": c.certainty.name(), "certainty_label": c.certainty.label(),
-                "article_from": c.articles.0, "article_to": c.articles.1, "text": c.text, "sources": c.sources,
+                "article_from": c.articles.0, "article_to": c.articles.1, "text": c.text, "text_zh": c.text_zh, "sources": c.sources,
             })).collect::<Vec<_>>(),
             "unencoded_changes": self.unencoded.iter().map(|(base, u)| json!({
-                "articles": u.articles, "in": base, "text": u.summary, "why": u.why, "certainty": unencoded_certainty(u).name(),
+                "articles": u.articles, "in": base, "text": u.summary, "text_zh": u.summary_zh, "why": u.why, "certainty": unencoded_certainty(u).name(),
                 "certainty_label": unencoded_certainty(u).label(), "sources": [u.provenance.source.clone()],
             })).collect::<Vec<_>>(),
             "clauses": self.clauses.iter().map(|d| json!({
                 "id": d.id, "kind": d.kind.name(), "certainty": d.certainty.name(), "certainty_label": d.certainty.label(),
                 "article_from": d.a.as_ref().and_then(|c| c.article.clone()), "article_to": d.b.as_ref().and_then(|c| c.article.clone()),
                 "summary_from": d.a.as_ref().map(|c| c.summary.clone()), "summary_to": d.b.as_ref().map(|c| c.summary.clone()),
+                "summary_from_zh": d.a.as_ref().map(|c| c.summary_zh.clone()), "summary_to_zh": d.b.as_ref().map(|c| c.summary_zh.clone()),
                 "provenance_from": prov(&d.a), "provenance_to": prov(&d.b),
             })).collect::<Vec<_>>(),
             "behaviour": self.behaviour.iter().map(|d| json!({
@@ -1212,68 +1221,156 @@ impl BehaviourDiff {
     }
 }
 
-/// An answer in words: its codes as `spec/words.yaml` says them (`Black wins`, `Red: loses`,
-/// `ruled by the arbiter`), the clause and article after what they decided, the event as
-/// `at event 4`, no fouls as `no fouls`; other fields as `name: value`. The JSON folded into
-/// one line, for the behaviour tables.
-pub fn readable_text(json: &str, words: &Words) -> String {
+/// An answer in words, in English and in Chinese: its codes as `spec/words.yaml` says
+/// them (`Black wins`, `Red: loses`, `ruled by the arbiter`), the clause and article after
+/// what they decided, the event as `at event 4`, no fouls as `no fouls`, the clock's times
+/// as times (`20:00`, `0:30`); other fields as `name: value`, the names in words too
+/// (`field`). The JSON folded into one line, for the behaviour tables. In Chinese, what has
+/// no words (clause ids, FENs, reading names, kinds of rejection) is in backticks, notation
+/// to be shown as it is; the answers' English notes (`note`) are left out.
+pub fn readable_text(json: &str, words: &Words) -> Both {
     match serde_json::from_str::<Value>(json) {
         Ok(Value::Object(m)) if m.len() == 1 => {
             let (k, v) = m.iter().next().expect("one key");
+            let clock = k == "clock";
             match (k.as_str(), v) {
-                ("reject", Value::String(kind)) => format!("rejected: {kind}"),
-                (_, Value::Object(_)) => readable(v, words),
-                _ => readable(&Value::Object(m.clone()), words),
+                ("reject", Value::String(kind)) => {
+                    words.fill("answer", "rejected", &[("kind", &code(kind))])
+                }
+                (_, Value::Object(_)) => readable(v, words, clock),
+                _ => readable(&Value::Object(m.clone()), words, clock),
             }
         }
-        Ok(v) => readable(&v, words),
-        Err(_) => json.to_string(),
+        Ok(v) => readable(&v, words, false),
+        Err(_) => Both::same(json),
     }
 }
 
-fn readable(v: &Value, words: &Words) -> String {
+/// The fields of the clock query's answer that hold a time in milliseconds
+/// (conformance/PROTOCOL.md § clock: `start` and `final` per side, a move's `took`,
+/// `added` and both clocks, a flag's `left` and `over`, an adjustment's `ms`).
+const CLOCK_TIMES: &[&str] = &[
+    "time",
+    "increment",
+    "took",
+    "added",
+    "left",
+    "over",
+    "ms",
+    "red",
+    "black",
+];
+
+/// The groups of `spec/words.yaml` that say the codes of answer fields no answer object
+/// carries words for (the diff's answers come without the rule set's 棋例 words).
+const VALUE_GROUPS: &[(&str, &str)] = &[
+    ("kind", "kind"),
+    ("effect", "effect"),
+    ("class", "class"),
+    ("family", "family"),
+    ("order", "order"),
+    ("running", "side"),
+    ("separated_by", "separated_by"),
+];
+
+/// A time of milliseconds as a clock shows it: `1:00:00`, `20:00`, `0:30`, `0:00.250`.
+pub fn clock_time(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    let ms = ms.unsigned_abs();
+    let (h, m, s, frac) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+    let mut out = if h > 0 {
+        format!("{sign}{h}:{m:02}:{s:02}")
+    } else {
+        format!("{sign}{m}:{s:02}")
+    };
+    if frac > 0 {
+        let _ = write!(out, ".{frac:03}");
+    }
+    out
+}
+
+/// A code without words: as it is written in English (`black_wins` → `black wins`), and
+/// in Chinese in backticks when it holds Latin letters (a clause id, a FEN, a reading).
+fn code(s: &str) -> Both {
+    Both {
+        en: words_of(s),
+        zh: if s.chars().any(|c| c.is_ascii_alphabetic()) {
+            format!("`{s}`")
+        } else {
+            s.to_string()
+        },
+    }
+}
+
+fn readable(v: &Value, words: &Words, clock: bool) -> Both {
+    let say = |key: &str, args: &[(&str, &Both)]| words.fill("answer", key, args);
     match v {
-        Value::Null => "none".into(),
-        Value::Bool(b) => (if *b { "yes" } else { "no" }).into(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => words_of(s),
-        Value::Array(items) if items.is_empty() => "none".into(),
-        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => items
-            .iter()
-            .map(|x| readable(x, words))
-            .collect::<Vec<_>>()
-            .join(" "),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, x)| format!("({}) {}", i + 1, readable(x, words)))
-            .collect::<Vec<_>>()
-            .join("; "),
+        Value::Null => say("none", &[]),
+        Value::Bool(b) => say(if *b { "yes" } else { "no" }, &[]),
+        Value::Number(n) => Both::same(n.to_string()),
+        Value::String(s) => code(s),
+        Value::Array(items) if items.is_empty() => say("none", &[]),
+        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => {
+            let all: Vec<Both> = items.iter().map(|x| readable(x, words, clock)).collect();
+            Both::join(&all, &Both::same(" "))
+        }
+        Value::Array(items) => {
+            let all: Vec<Both> = items
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    say(
+                        "item",
+                        &[
+                            ("n", &Both::same((i + 1).to_string())),
+                            ("value", &readable(x, words, clock)),
+                        ],
+                    )
+                })
+                .collect();
+            Both::join(&all, &say("items", &[]))
+        }
         Value::Object(m) => {
-            // A code in words, if the field names a group; else as it is written.
-            let said = |field: &str, code: &Value| match code.as_str() {
-                Some(c) => words
+            // A code in words, if the field names a group; a clock's time as a time; else
+            // as it is written.
+            let said = |field: &str, val: &Value| match val {
+                Value::String(c) => words
                     .of_field(field, c)
-                    .map_or_else(|| words_of(c), |w| w.en.clone()),
-                None => readable(code, words),
+                    .or_else(|| {
+                        let (_, g) = VALUE_GROUPS.iter().find(|(f, _)| *f == field)?;
+                        words.get(g, c)
+                    })
+                    .map_or_else(
+                        || code(c),
+                        |w| Both {
+                            en: w.en.clone(),
+                            zh: w.zh.clone(),
+                        },
+                    ),
+                Value::Number(n) if clock && CLOCK_TIMES.contains(&field) => {
+                    n.as_i64().map_or_else(
+                        || Both::same(n.to_string()),
+                        |ms| Both::same(clock_time(ms)),
+                    )
+                }
+                _ => readable(val, words, clock),
             };
-            let mut parts = Vec::new();
+            let mut parts: Vec<Both> = Vec::new();
             let head = ["result", "verdict", "decision", "state"]
                 .into_iter()
                 .find(|k| m.get(*k).is_some_and(|v| !v.is_null()));
             let mut used: Vec<&str> = vec!["rests_on"];
             if let Some(h) = head {
-                let mut s = String::new();
+                let mut s = said(h, &m[h]);
                 if let (Some(side), "decision") = (m.get("side"), h) {
-                    let _ = write!(s, "{}: ", said("side", side));
+                    s = say("side_said", &[("side", &said("side", side)), ("what", &s)]);
                     used.push("side");
                 }
-                s.push_str(&said(h, &m[h]));
                 if let Some(Value::String(c)) = m.get("clause") {
-                    let _ = write!(s, " by {c}");
+                    s = say("by", &[("what", &s), ("clause", &code(c))]);
                 }
                 if let Some(Value::String(art)) = m.get("article") {
-                    let _ = write!(s, " (art. {art})");
+                    s = say("article", &[("what", &s), ("article", &code(art))]);
                 }
                 parts.push(s);
                 used.extend([h, "clause", "article"]);
@@ -1285,45 +1382,78 @@ fn readable(v: &Value, words: &Words) -> String {
                 match (k.as_str(), val) {
                     // Nothing to say: no clause, no event.
                     (_, Value::Null) => {}
+                    // The engine's own English note: in English only.
+                    ("note", _) => parts.push(Both {
+                        en: format!("note: {}", readable(val, words, clock).en),
+                        zh: String::new(),
+                    }),
                     ("by", _) => parts.push(said("by", val)),
                     ("basis", _) => {
-                        let mut s = format!("resting on {}", said("basis", val));
+                        let mut s = say("resting_on", &[("basis", &said("basis", val))]);
                         if let Some(r) = m
                             .get("rests_on")
                             .and_then(Value::as_array)
                             .filter(|r| !r.is_empty())
                         {
-                            let _ = write!(s, " ({})", readable(&Value::Array(r.clone()), words));
+                            let readings = readable(&Value::Array(r.clone()), words, clock);
+                            s = say("rests_on", &[("what", &s), ("readings", &readings)]);
                         }
                         parts.push(s);
                     }
-                    ("event", Value::Number(n)) => parts.push(format!("at event {n}")),
+                    ("event", Value::Number(n)) => {
+                        parts.push(say("at_event", &[("n", &Both::same(n.to_string()))]))
+                    }
                     ("fouls", Value::Object(f)) => {
                         let n = |s: &str| f.get(s).and_then(Value::as_u64).unwrap_or(0);
                         parts.push(if n("red") + n("black") == 0 {
-                            "no fouls".into()
+                            say("no_fouls", &[])
                         } else {
-                            format!(
-                                "fouls: {} {}, {} {}",
-                                words.en("side", "red"),
-                                n("red"),
-                                words.en("side", "black"),
-                                n("black")
+                            say(
+                                "fouls",
+                                &[
+                                    ("red", &words.word("side", "red")),
+                                    ("r", &Both::same(n("red").to_string())),
+                                    ("black", &words.word("side", "black")),
+                                    ("b", &Both::same(n("black").to_string())),
+                                ],
                             )
                         });
                     }
                     _ => {
+                        let name = words.get("field", k).map_or_else(
+                            || code(k),
+                            |w| Both {
+                                en: w.en.clone(),
+                                zh: w.zh.clone(),
+                            },
+                        );
                         let text = said(k, val);
-                        parts.push(if val.as_object().is_some_and(|o| o.len() > 1) {
-                            format!("{}: ({text})", words_of(k))
-                        } else {
-                            format!("{}: {text}", words_of(k))
-                        });
+                        let group = val.as_object().is_some_and(|o| o.len() > 1);
+                        parts.push(say(
+                            if group { "group" } else { "field" },
+                            &[("field", &name), ("value", &text)],
+                        ));
                     }
                 }
             }
-            parts.join(", ")
+            join_parts(&parts, &say("and", &[]))
         }
+    }
+}
+
+/// `parts` with `sep` between them, each language leaving out its empty parts.
+fn join_parts(parts: &[Both], sep: &Both) -> Both {
+    let one = |pick: fn(&Both) -> &str, sep: &str| {
+        parts
+            .iter()
+            .map(pick)
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    Both {
+        en: one(|b| &b.en, &sep.en),
+        zh: one(|b| &b.zh, &sep.zh),
     }
 }
 
@@ -1531,30 +1661,49 @@ fn diagram_of(compiled: &mut Compiled, case: &Case, ids: &[&str]) -> Option<(Str
 mod tests {
     use super::*;
 
-    /// Answers in words, not codes twice or raw values (issue 48).
+    /// Answers in words, not codes twice or raw values (issue 48), in both languages.
     #[test]
     fn answers_read_in_words() {
         let spec = Spec::builtin().unwrap();
         let w = spec.words();
+        let both = |json: &str| {
+            let b = readable_text(json, w);
+            (b.en, b.zh)
+        };
+        let (en, zh) = both(
+            r#"{"outcome":{"result":"black_wins","clause":"result.change_refused","article":"4.1.5","by":"board","event":11,"fouls":{"black":0,"red":0},"rulings":[{"decision":"must_change","side":"red","clause":"result.change_refused","event":7}]}}"#,
+        );
+        assert_eq!(en, "Black wins by result.change_refused (art. 4.1.5), found from the moves, at event 11, no fouls, rulings: (1) Red: must change by result.change_refused, at event 7");
+        assert_eq!(zh, "黑胜，依`result.change_refused`（第 4.1.5 条），由着法判定，于第 11 项记录，无犯规，裁定：（1）红方：须变着，依`result.change_refused`，于第 7 项记录");
         assert_eq!(
-            readable_text(r#"{"outcome":{"result":"black_wins","clause":"result.change_refused","article":"4.1.5","by":"board","event":11,"fouls":{"black":0,"red":0},"rulings":[{"decision":"must_change","side":"red","clause":"result.change_refused","event":7}]}}"#, w),
-            "Black wins by result.change_refused (art. 4.1.5), found from the moves, at event 11, no fouls, rulings: (1) Red: must change by result.change_refused, at event 7"
+            both(r#"{"outcome":{"result":"ongoing","clause":null,"fouls":{"black":0,"red":2}}}"#),
+            (
+                "the game goes on, fouls: Red 2, Black 0".into(),
+                "对局继续，犯规：红方 2 次，黑方 0 次".into()
+            )
         );
         assert_eq!(
-            readable_text(
-                r#"{"outcome":{"result":"ongoing","clause":null,"fouls":{"black":0,"red":2}}}"#,
-                w
-            ),
-            "the game goes on, fouls: Red 2, Black 0"
+            both(r#"{"verdict":"red_must_change"}"#),
+            ("Red must change".into(), "红方须变着".into())
         );
         assert_eq!(
-            readable_text(r#"{"verdict":"red_must_change"}"#, w),
-            "Red must change"
+            both(r#"{"reject":"events.after_end"}"#),
+            (
+                "rejected: events.after_end".into(),
+                "不予受理：`events.after_end`".into()
+            )
         );
+        // The clock's times as times, its keys in words.
         assert_eq!(
-            readable_text(r#"{"reject":"events.after_end"}"#, w),
-            "rejected: events.after_end"
+            both(r#"{"clock":{"final":{"black":1200000,"red":0},"flag":{"kind":"time","left":60000,"moves_made":1,"side":"red"}}}"#),
+            (
+                "final: (Black: 20:00, Red: 0:00), flag: (kind: time, left: 1:00, moves made: 1, side: Red)".into(),
+                "终了钟面：（黑方：20:00，红方：0:00），超时：（种类：超时，剩余时间：1:00，已走着数：1，方：红方）".into()
+            )
         );
+        assert_eq!(clock_time(3_600_000), "1:00:00");
+        assert_eq!(clock_time(30_250), "0:30.250");
+        assert_eq!(clock_time(-5_000), "-0:05");
     }
 
     #[test]

@@ -256,6 +256,27 @@ mod tests {
         assert_eq!(v["words"]["side"]["zh"], "红方");
     }
 
+    /// The `class` words of the diff's answers are the 棋例 classes as cxa-2020's
+    /// `repetition.*` clauses name them (`class`, `zh`).
+    #[test]
+    fn class_words_agree_with_the_repetition_clauses() {
+        let spec = crate::spec::Spec::builtin().unwrap();
+        let ed = spec.edition("cxa-2020").unwrap();
+        let mut seen = 0;
+        for c in ed.clauses_with_prefix("repetition.") {
+            let (Some(class), Some(zh)) = (
+                c.data.get("class").and_then(|v| v.as_str()),
+                c.data.get("zh").and_then(|v| v.as_str()),
+            ) else {
+                continue;
+            };
+            let w = spec.words().get("class", class).expect(class);
+            assert_eq!((w.en.as_str(), w.zh.as_str()), (class, zh), "{}", c.id);
+            seen += 1;
+        }
+        assert_eq!(seen, 8);
+    }
+
     #[test]
     fn a_word_without_chinese_is_a_problem() {
         let w: Words =

@@ -1166,6 +1166,29 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         "document.querySelector('h1 span').textContent === '裁判台'",
         "the Chinese labels",
     );
+    // The differences in Chinese too: the clauses' Chinese summaries, the certainties, the
+    // answers in words (times as times), every detail opened; no English word left.
+    b.script(
+        "document.querySelectorAll('#diff details').forEach((d) => (d.open = true));",
+        json!([]),
+    );
+    b.shows("#diff ul.changes li", &["不同（见于原文）", "前 25 回合内"]);
+    let english = b.script(ENGLISH_WORDS, json!([["diff-section"]]));
+    assert_eq!(english, json!([]), "English words in the Chinese diff");
+    assert_eq!(
+        b.script(
+            "return document.querySelectorAll('#diff .untranslated').length;",
+            json!([])
+        ),
+        0,
+        "{}",
+        b.text("#diff")
+    );
+    let diff_zh = b.text("#diff");
+    std::fs::write(shots.join("diff-zh.txt"), &diff_zh).unwrap();
+    for said in ["cxa-2011：114 条中 98 条为推定", "黑胜，依"] {
+        assert!(diff_zh.contains(said), "{said}: see diff-zh.txt");
+    }
     b.size(390, 844);
     b.script("window.scrollTo(0, 0);", json!([]));
     b.screenshot(&shots.join("phone.png"));
@@ -1209,8 +1232,8 @@ fn big5_record() -> Vec<u8> {
 
 /// Every word of the page's answers in Latin letters, outside what is not to be translated
 /// (`translate="no"`: notation, points, clause ids, proper names, FENs) and outside the words
-/// the data has only in English (`.untranslated`, listed separately). Capitalised
-/// abbreviations (FEN, PGN, SVG) are names of formats.
+/// the data has only in English (`.untranslated`, listed separately), in the sections whose
+/// ids the script is given. Capitalised abbreviations (FEN, PGN, SVG) are names of formats.
 const ENGLISH_WORDS: &str = r#"
 const out = [];
 const walk = (n) => {
@@ -1224,7 +1247,7 @@ const walk = (n) => {
   if (getComputedStyle(n).display === 'none') return;
   n.childNodes.forEach(walk);
 };
-for (const id of ['answers', 'board-side']) walk(document.getElementById(id));
+for (const id of arguments[0]) walk(document.getElementById(id));
 return out;
 "#;
 
@@ -1348,7 +1371,7 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
         "document.querySelector('h1 span').textContent === '裁判台' && document.getElementById('end-verdict').textContent.includes('红胜')",
         "the page in Chinese",
     );
-    let english = b.script(ENGLISH_WORDS, json!([]));
+    let english = b.script(ENGLISH_WORDS, json!([["answers", "board-side"]]));
     assert_eq!(english, json!([]), "English words on the Chinese page");
     let untranslated = b.script("return [...new Set([...document.querySelectorAll('.untranslated')].filter(e => e.offsetParent).map(e => e.textContent))];", json!([]));
     let list: Vec<String> = untranslated

@@ -57,7 +57,7 @@ const T = {
     diff_title: "How two rule sets differ", diff_from: "From", diff_to: "to", diff_show: "Show the differences",
     diff_changes: "What changed", diff_counts: "Clause pairs", diff_renumbered: "Renumbered only",
     diff_behaviour: "Answers that differ", diff_wait: "Comparing the rule sets…", diff_none: "No rule fact differs.",
-    diff_assumed: (id, n, all) => `${id}: ${n} of its ${all} clauses are assumed (inherited or inferred: its text is not known).`,
+    diff_assumed: (id, n, all) => `${id}: ${n} of its ${all} clauses are assumed (inherited or inferred: its text is not known).`, // id: HTML
     diff_caused: "Caused by", diff_not_encoded: "Not encoded in one rule set", diff_answer: "answer", diff_clause: "clause",
     diff_unencoded: "Known differences no clause encodes (not decidable by a program, or too little of the text known):",
   },
@@ -120,7 +120,7 @@ const NOTE_KINDS = ["warning", "clock_reading"];
 
 const S = {
   lang: "en", rulesets: [], overlays: [], words: {}, fen: "startpos", moves: [], texts: [], ply: 0,
-  events: [], tags: [], legal: [], from: null, flip: false, state: null, games: [], game: null, upload: null,
+  events: [], tags: [], legal: [], from: null, flip: false, state: null, games: [], game: null, upload: null, diff: null,
   editing: false, editorBoard: [], editorPiece: "R",
 };
 
@@ -657,7 +657,7 @@ async function showClause(id) {
   else {
     const c = a.result.clause, p = c.provenance;
     body.innerHTML = `<h3><span translate="no">${esc(c.id)}</span>${c.article ? ` · ${t("article")} ${esc(c.article)}` : ""}</h3>
-      <p class="summary">${say({ en: c.summary }, c.summary)}</p>
+      <p class="summary">${say({ en: c.summary, zh: c.summary_zh }, c.summary)}</p>
       <dl class="facts"><dt>${t("provenance")}</dt><dd translate="no">${esc(p.status)}${p.ref ? ` · ${esc(p.ref)}` : ""}</dd>
       <dt>${t("source")}</dt><dd translate="no">${esc(p.source)}${p.source_what ? ` — ${esc(p.source_what)}` : ""}</dd>
       ${p.note ? `<dt></dt><dd translate="no">${esc(p.note)}</dd>` : ""}
@@ -820,8 +820,13 @@ async function copy(text) {
 
 // ---- differences between two rule sets (/api/diff) ------------------------------------
 
-// `code` spans and **bold** of the summary lines, the rest escaped.
-const inline = (s) => esc(s).replace(/`([^`]*)`/g, "<code>$1</code>").replace(/\*\*([^*]+)\*\*/g, "<b>$1</b>");
+// `code` spans (notation, clause ids, data keys: not translated) and **bold** of the
+// summary lines, the rest escaped.
+const inline = (s) => esc(s).replace(/`([^`]*)`/g, '<code translate="no">$1</code>').replace(/\*\*([^*]+)\*\*/g, "<b>$1</b>");
+// A text of the diff in the page's language: `x[key]` in English, `x[key + "_zh"]` in Chinese.
+const inLang = (x, key) => inline(S.lang === "zh" ? x[`${key}_zh`] ?? x[key] : x[key]);
+// Ids (rule sets, sources, clauses, cases) as they are written.
+const id = (s) => `<span translate="no">${esc(s)}</span>`;
 
 async function showDiff() {
   const from = $("diff-from").value, to = $("diff-to").value;
@@ -829,36 +834,47 @@ async function showDiff() {
   $("diff").innerHTML = `<p class="quiet">${esc(t("diff_wait"))}</p>`;
   const a = await (await fetch(`/api/diff?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`)).json();
   if (problem(a)) { $("diff").innerHTML = ""; return say_in("diff-error", problem(a)); }
-  const d = a.result.diff;
+  S.diff = a.result.diff;
+  renderDiff();
+}
+
+// The differences last asked for, in the page's language.
+function renderDiff() {
+  const d = S.diff;
+  if (!d) return;
   const art = (c) => c.kind === "added" ? `${d.to} ${c.article_to ?? "—"}` : c.kind === "removed" ? `${d.from} ${c.article_from ?? "—"}`
     : c.article_from === c.article_to ? `${c.article_to}` : `${d.from} ${c.article_from ?? "—"} → ${d.to} ${c.article_to ?? "—"}`;
-  let h = `<h3>${esc(t("diff_changes"))}: ${esc(d.from)} → ${esc(d.to)}</h3>`;
+  const sure = (c) => `<i class="certainty ${esc(c)}">${word("certainty", c)}</i>`;
+  const zh = S.lang === "zh", colon = zh ? "：" : ": ", semi = zh ? "；" : "; ", comma = zh ? "，" : ", ";
+  let h = `<h3>${esc(t("diff_changes"))}${colon}${id(d.from)} → ${id(d.to)}</h3>`;
   h += d.changes.length ? "<ul class=\"changes\">" + d.changes.map((c) =>
-    `<li data-certainty="${esc(c.certainty)}"><b>${esc(art(c))}</b> — ${inline(c.text)} <i class="certainty ${esc(c.certainty)}">${esc(c.certainty_label)}</i>; ${c.sources.map(esc).join(", ")}</li>`).join("") + "</ul>"
+    `<li data-certainty="${esc(c.certainty)}"><b translate="no">${esc(art(c))}</b> — ${inLang(c, "text")} ${sure(c.certainty)}${semi}${c.sources.map(id).join(comma)}</li>`).join("") + "</ul>"
     : `<p>${esc(t("diff_none"))}</p>`;
   if (d.unencoded_changes.length) {
     h += `<p class="quiet">${esc(t("diff_unencoded"))}</p><ul class="changes">` + d.unencoded_changes.map((c) =>
-      `<li data-certainty="${esc(c.certainty)}"><b>${esc(c.in)} ${esc(c.articles)}</b> — ${inline(c.text)} <i class="certainty ${esc(c.certainty)}">${esc(c.certainty_label)}</i>; ${c.sources.map(esc).join(", ")}</li>`).join("") + "</ul>";
+      `<li data-certainty="${esc(c.certainty)}"><b translate="no">${esc(c.in)} ${esc(c.articles)}</b> — ${inLang(c, "text")} ${sure(c.certainty)}${semi}${c.sources.map(id).join(comma)}</li>`).join("") + "</ul>";
   }
-  for (const [id, n] of [[d.from, d.assumed.from], [d.to, d.assumed.to]]) {
-    if (n.assumed) h += `<p class="quiet">${esc(t("diff_assumed", id, n.assumed, n.clauses))}</p>`;
+  for (const [rs, n] of [[d.from, d.assumed.from], [d.to, d.assumed.to]]) {
+    if (n.assumed) h += `<p class="quiet">${t("diff_assumed", id(rs), n.assumed, n.clauses)}</p>`;
   }
-  h += `<p><b>${esc(t("diff_counts"))}</b>: ${d.certainties.map((c) => `${c.clauses} ${esc(c.label)}`).join(", ")}</p>`;
+  h += `<p><b>${esc(t("diff_counts"))}</b>${colon}${d.certainties.map((c) => `${c.clauses} ${word("certainty", c.certainty)}`).join(comma)}</p>`;
   const renum = d.clauses.filter((c) => c.kind === "renumbered");
   if (renum.length) {
-    h += `<details><summary>${esc(t("diff_renumbered"))} (${renum.length})</summary><div class="table-wrap"><table><tr><th>${esc(t("diff_clause"))}</th><th>${esc(d.from)} → ${esc(d.to)}</th><th></th></tr>` +
-      renum.map((c) => `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.article_from)} → ${esc(c.article_to)}</td><td>${esc(c.certainty_label)}</td></tr>`).join("") + "</table></div></details>";
+    h += `<details><summary>${esc(t("diff_renumbered"))} (${renum.length})</summary><div class="table-wrap"><table><tr><th>${esc(t("diff_clause"))}</th><th>${id(d.from)} → ${id(d.to)}</th><th></th></tr>` +
+      renum.map((c) => `<tr><td>${id(c.id)}</td><td translate="no">${esc(c.article_from)} → ${esc(c.article_to)}</td><td>${word("certainty", c.certainty)}</td></tr>`).join("") + "</table></div></details>";
   }
   const unenc = d.clauses.filter((c) => c.certainty === "not_encoded");
-  if (unenc.length) h += `<p><b>${esc(t("diff_not_encoded"))}</b>: ${unenc.length} (${unenc.map((c) => esc(c.id)).join(", ")})</p>`;
+  if (unenc.length) h += `<p><b>${esc(t("diff_not_encoded"))}</b>${colon}${unenc.length}${paren(unenc.map((c) => id(c.id)).join(comma))}</p>`;
   if (d.behaviour.length) {
     h += `<h3>${esc(t("diff_behaviour"))} (${d.behaviour.length})</h3>`;
     for (const b of d.behaviour) {
       const svg = b.diagram && d.diagrams[b.diagram];
-      h += `<details class="behaviour"><summary><code>${esc(b.case)}</code> — ${esc(b.description)}</summary>` +
+      // A case's description is the suite's English: in 中文 it stays on the case id's tooltip.
+      const about = S.lang === "zh" ? "" : ` — ${esc(b.description)}`;
+      h += `<details class="behaviour"><summary><code translate="no" title="${esc(b.description)}">${esc(b.case)}</code>${about}</summary>` +
         (svg ? `<div class="diff-board">${svg}</div>` : "") +
-        `<div class="table-wrap"><table><tr><th></th><th>${esc(d.from)}</th><th>${esc(d.to)}</th></tr><tr><td>${esc(t("diff_answer"))}</td><td>${esc(b.answer_from.text)}</td><td>${esc(b.answer_to.text)}</td></tr></table></div>` +
-        `<p>${esc(t("diff_caused"))}: ${b.causes.map((c) => `<code>${esc(c.clause)}</code> (${esc(c.kind)})`).join(", ") || "—"} · <i>${esc(b.certainty_label ?? "")}</i></p></details>`;
+        `<div class="table-wrap"><table><tr><th></th><th>${id(d.from)}</th><th>${id(d.to)}</th></tr><tr><td>${esc(t("diff_answer"))}</td><td>${inLang(b.answer_from, "text")}</td><td>${inLang(b.answer_to, "text")}</td></tr></table></div>` +
+        `<p>${esc(t("diff_caused"))}${colon}${b.causes.map((c) => `${id(c.clause)}${paren(word("change", c.kind))}`).join(comma) || "—"}${b.certainty ? ` · ${sure(b.certainty)}` : ""}</p></details>`;
     }
   }
   $("diff").innerHTML = h;
@@ -974,6 +990,7 @@ $("lang").onclick = () => {
   render();
   renderUpload();
   renderGameNotes();
+  renderDiff();
   keepInUrl();
 };
 window.addEventListener("unhandledrejection", (ev) => banner(String(ev.reason)));
