@@ -103,10 +103,17 @@ impl Row {
 
     /// The game's line, then a line for each remark.
     pub fn lines(&self) -> Vec<String> {
+        self.lines_in(None)
+    }
+
+    /// [`Row::lines`] with the rule words in Chinese when `zh` gives the words
+    /// (`spec/words.yaml`): `g.pgn game 1：黑胜，依 result.checkmate（第 4.1.1 条），第 41 个半回合后［被将死］；棋谱所记 0-1`.
+    /// Errors and remarks (of the record, not of the rules) stay as `replay` says them.
+    pub fn lines_in(&self, zh: Option<&crate::spec::Words>) -> Vec<String> {
         let recorded = self.recorded.as_deref().unwrap_or("none");
-        let first = match &self.found {
-            Err(e) => format!("{}{}: error: {e}", self.place, self.titled()),
-            Ok(a) => {
+        let first = match (&self.found, zh) {
+            (Err(e), _) => format!("{}{}: error: {e}", self.place, self.titled()),
+            (Ok(a), None) => {
                 let how = match (&a.clause, a.ply) {
                     (Some(c), Some(p)) => format!(
                         " by {} (art. {}) after ply {p} [{}]",
@@ -124,6 +131,29 @@ impl Row {
                     a.result_name()
                 )
             }
+            (Ok(a), Some(w)) => {
+                let how = match (&a.clause, a.ply) {
+                    (Some(c), Some(p)) => format!(
+                        "，依 {}（第 {} 条），第 {p} 个半回合后［{}］",
+                        c.clause,
+                        c.article.as_deref().unwrap_or("—"),
+                        a.how.map_or_else(|| "?".into(), |h| w.word("how", h).zh)
+                    ),
+                    _ => String::new(),
+                };
+                let flag = if self.disagrees {
+                    " — 与所记结果不符"
+                } else {
+                    ""
+                };
+                let recorded = self.recorded.as_deref().unwrap_or("无");
+                format!(
+                    "{}{}：{}{how}；棋谱所记 {recorded}{flag}",
+                    self.place,
+                    self.titled(),
+                    w.word("result", a.result_name()).zh
+                )
+            }
         };
         let mut lines = vec![first];
         lines.extend(
@@ -138,8 +168,13 @@ impl Row {
 impl Item {
     /// The lines `xqspec adjudicate` prints.
     pub fn lines(&self) -> Vec<String> {
+        self.lines_in(None)
+    }
+
+    /// The same, with the games' rule words in Chinese when `zh` gives the words.
+    pub fn lines_in(&self, zh: Option<&crate::spec::Words>) -> Vec<String> {
         match self {
-            Item::Game(r) => r.lines(),
+            Item::Game(r) => r.lines_in(zh),
             Item::NotAGame { file, problem } => vec![format!("{file}: {problem}")],
             Item::Unread(e) => vec![e.to_string()],
             Item::FileDone => Vec::new(),

@@ -28,6 +28,11 @@ struct Cli {
     /// cases, report, diff).
     #[arg(long, global = true, value_name = "FILE")]
     overlay: Option<PathBuf>,
+    /// The language of the rule words and sentences the commands print as text (`ruling`,
+    /// `status`, `outcome`, `adjudicate`): en or zh, from spec/words.yaml as the page's.
+    /// JSON output is the same in both.
+    #[arg(long, global = true, value_enum, default_value = "en")]
+    lang: cli::Lang,
     #[command(subcommand)]
     command: Command,
 }
@@ -221,17 +226,25 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Cases { command } => cli::conform::cases(cli.spec.as_deref(), command),
         Command::Outcome(a) => {
             let flagged = a.edition.is_some();
-            cli::arbiter::outcome(&a, |e| {
-                if flagged {
-                    load_ruleset(&g, e)
-                } else {
-                    load_named_ruleset(&g, e)
-                }
-            })
+            cli::arbiter::outcome(
+                &a,
+                |e| {
+                    if flagged {
+                        load_ruleset(&g, e)
+                    } else {
+                        load_named_ruleset(&g, e)
+                    }
+                },
+                cli.lang,
+            )
         }
         Command::Touch(a) => cli::arbiter::touch(&a, &load_ruleset(&g, &a.game.edition)?),
-        Command::Adjudicate(a) => cli::adjudicate::adjudicate(&a, &load_ruleset(&g, &a.edition)?),
-        Command::Status(a) => cli::adjudicate::status(&a, &load_ruleset(&g, &a.game.edition)?),
+        Command::Adjudicate(a) => {
+            cli::adjudicate::adjudicate(&a, &load_ruleset(&g, &a.edition)?, cli.lang)
+        }
+        Command::Status(a) => {
+            cli::adjudicate::status(&a, &load_ruleset(&g, &a.game.edition)?, cli.lang)
+        }
         Command::Replay(a) => {
             let rs = load_ruleset(&g, &a.edition)?;
             let judge = xqspec::batch::final_position(&rs);
@@ -268,6 +281,7 @@ fn run(cli: Cli) -> Result<(), String> {
             &load_ruleset(&g, &a.edition)?,
             &a,
             cli::outputs(g.spec.as_deref(), g.overlay.as_deref()),
+            cli.lang,
         ),
         Command::Clock(a) => cli::clock::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Perft {

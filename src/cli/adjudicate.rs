@@ -21,6 +21,7 @@
 //! alone (a spec without the pending counts) is 1.7–1.8×: the rest is the 26 rulings of the
 //! 棋例 engine, one of which takes about 100 ms.
 
+use super::Lang;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -73,7 +74,9 @@ pub struct StatusArgs {
 
 /// `xqspec adjudicate`: every item printed as it comes (games in input order), then the
 /// summary.
-pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
+pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet, lang: Lang) -> Result<(), String> {
+    let words = rs.edition.words();
+    let zh = (lang == Lang::Zh).then_some(words);
     let enc = match &args.encoding {
         Some(n) => Some(encoding::by_name(n).map_err(|e| e.to_string())?),
         None => None,
@@ -94,7 +97,7 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
             if args.json {
                 let _ = writeln!(out, "{}", item.to_json());
             } else {
-                for l in item.lines() {
+                for l in item.lines_in(zh) {
                     let _ = writeln!(out, "{l}");
                 }
             }
@@ -110,16 +113,35 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet) -> Result<(), String> {
         let _ = writeln!(out, "{}", json!({ "summary": m }));
     } else {
         let mut b = tabled::builder::Builder::default();
-        b.push_record(["ended by", "games"]);
+        b.push_record([lang.say("ended by", "终局方式"), lang.say("games", "局数")]);
         for (k, n) in &counts {
-            b.push_record([k.clone(), n.to_string()]);
+            // An observation in words (`how`), else the summary's own keys.
+            let said = match (lang, words.get("how", k)) {
+                (Lang::Zh, Some(w)) => w.zh.clone(),
+                (Lang::Zh, None) => match k.as_str() {
+                    "undecided" => lang.word(words, "result", "undecided"),
+                    "error" => "无法裁定".into(),
+                    "other" => "其他".into(),
+                    "disagree with the record" => "与所记结果不符".into(),
+                    "games" => "局数合计".into(),
+                    "text that is no game (skipped)" => "非对局文字（跳过）".into(),
+                    "remarks" => "附注".into(),
+                    "files not read" => "无法读取的文件".into(),
+                    _ => k.clone(),
+                },
+                (Lang::En, _) => k.clone(),
+            };
+            b.push_record([said, n.to_string()]);
         }
         let _ = writeln!(
             out,
-            "\n{}: adjudicated from the moves alone\n{}",
-            rs.id(),
-            xqspec::markdown::table_text(b, true)
+            "\n{}",
+            lang.say(
+                format!("{}: adjudicated from the moves alone", rs.id()),
+                format!("{}：仅按着法裁定", rs.id()),
+            )
         );
+        let _ = writeln!(out, "{}", xqspec::markdown::table_text(b, true));
     }
     drop(out);
     let games = tally.games;
@@ -206,7 +228,7 @@ fn ordinal(n: usize) -> String {
 }
 
 /// `xqspec status`.
-pub fn status(args: &StatusArgs, rs: &RuleSet) -> Result<(), String> {
+pub fn status(args: &StatusArgs, rs: &RuleSet, lang: Lang) -> Result<(), String> {
     let arbiter = rs
         .arbiter
         .as_ref()
@@ -223,42 +245,78 @@ pub fn status(args: &StatusArgs, rs: &RuleSet) -> Result<(), String> {
         return Ok(());
     }
     let words = rs.edition.words();
-    let cite = |c: &xqspec::arbiter::RuleRef| {
-        format!("{}, art. {}", c.clause, c.article.as_deref().unwrap_or("—"))
-    };
+    let w = |group: &str, code: &str| lang.word(words, group, code);
+    let cite = |c: &xqspec::arbiter::RuleRef| lang.cite(c);
     let e = &s.end;
     match (&e.clause, e.ply) {
-        (Some(c), Some(p)) => println!(
-            "{}: ended after ply {p}: {} ({}; {})",
-            rs.id(),
-            words.en("result", e.result.name()),
-            e.how.map_or_else(String::new, |h| words.en("how", h)),
-            cite(c)
-        ),
+        (Some(c), Some(p)) => {
+            let (result, how) = (
+                w("result", e.result.name()),
+                e.how.map_or_else(String::new, |h| w("how", h)),
+            );
+            println!(
+                "{}",
+                lang.say(
+                    format!(
+                        "{}: ended after ply {p}: {result} ({how}; {})",
+                        rs.id(),
+                        cite(c)
+                    ),
+                    format!(
+                        "{}：第 {p} 个半回合后终局：{result}（{how}；{}）",
+                        rs.id(),
+                        cite(c)
+                    ),
+                )
+            )
+        }
         _ => {
             let side = fen_side(&q.fen, q.moves.len());
-            println!(
-                "{}: {} after ply {}; {} to move, {}",
-                rs.id(),
-                words.en("result", "ongoing"),
+            let (goes_on, n, side, position) = (
+                w("result", "ongoing"),
                 q.moves.len(),
-                words.en("side", side),
-                words.en("position", s.position)
+                w("side", side),
+                w("position", s.position),
+            );
+            println!(
+                "{}",
+                lang.say(
+                    format!(
+                        "{}: {goes_on} after ply {n}; {side} to move, {position}",
+                        rs.id()
+                    ),
+                    format!(
+                        "{}：第 {n} 个半回合后{goes_on}；{side}走，{position}",
+                        rs.id()
+                    ),
+                )
             )
         }
     }
     for r in &s.repeated {
         println!(
-            "  repeated: {} stood {} times (first after ply {})",
-            r.fen, r.times, r.ply
+            "{}",
+            lang.say(
+                format!(
+                    "  repeated: {} stood {} times (first after ply {})",
+                    r.fen, r.times, r.ply
+                ),
+                format!(
+                    "  重复局面：{} 出现 {} 次（首次在第 {} 个半回合后）",
+                    r.fen, r.times, r.ply
+                ),
+            )
         );
     }
     for (side, o) in ["red", "black"].iter().zip(&s.orders) {
         if let Some(c) = o {
+            let side = w("side", side);
             println!(
-                "  {} is ordered to change ({})",
-                words.en("side", side),
-                cite(c)
+                "{}",
+                lang.say(
+                    format!("  {side} is ordered to change ({})", cite(c)),
+                    format!("  {side}已被判须变着（{}）", cite(c)),
+                )
             );
         }
     }
@@ -269,35 +327,60 @@ pub fn status(args: &StatusArgs, rs: &RuleSet) -> Result<(), String> {
             .map(|r| {
                 let side = r
                     .side
-                    .map(|x| format!("{}: ", words.en("side", x.name())))
+                    .map(|x| format!("{}{}", w("side", x.name()), lang.say(": ", "：")))
                     .unwrap_or_default();
-                let by = r.clause.as_ref().map(|c| format!(" ({})", cite(c)));
+                let by = r
+                    .clause
+                    .as_ref()
+                    .map(|c| lang.say(format!(" ({})", cite(c)), format!("（{}）", cite(c))));
                 format!(
                     "{side}{}{}",
-                    words.en("decision", r.decision.name()),
+                    w("decision", r.decision.name()),
                     by.unwrap_or_default()
                 )
             })
             .collect();
         println!(
-            "  next: if the last {} plies are played again, the board rules after ply {} (a position standing for the {} time, {}): {}",
-            n.cycle,
-            n.ply,
-            ordinal(n.times),
-            cite(&n.rule),
-            then.join("; ")
+            "{}",
+            lang.say(
+                format!(
+                    "  next: if the last {} plies are played again, the board rules after ply {} (a position standing for the {} time, {}): {}",
+                    n.cycle,
+                    n.ply,
+                    ordinal(n.times),
+                    cite(&n.rule),
+                    then.join("; ")
+                ),
+                format!(
+                    "  下次裁决：若重走最后 {} 个半回合，第 {} 个半回合后某局面第 {} 次出现，即按棋例裁决（{}）：{}",
+                    n.cycle,
+                    n.ply,
+                    n.times,
+                    cite(&n.rule),
+                    then.join("；")
+                ),
+            )
         );
     }
     if let Some((rounds, limit)) = s.natural_limit {
+        let left = limit.saturating_sub(rounds);
         println!(
-            "  natural move limit: {rounds} of {limit} rounds counted, {} to go",
-            limit.saturating_sub(rounds)
+            "{}",
+            lang.say(
+                format!("  natural move limit: {rounds} of {limit} rounds counted, {left} to go"),
+                format!("  自然限着：已计 {rounds} / {limit} 回合，尚余 {left} 回合"),
+            )
         );
     }
     if let Some(c) = &s.continues {
+        let units = match lang {
+            Lang::En => ["ply", "plies"],
+            Lang::Zh => ["个半回合", "个半回合"],
+        };
         println!(
             "  {}",
-            super::goes_on(c, ["ply", "plies"], |i| format!("ply {}", i + 1))
+            super::goes_on(lang, c, units, |i| lang
+                .say(format!("ply {}", i + 1), format!("第 {} 个半回合", i + 1)))
         );
     }
     Ok(())

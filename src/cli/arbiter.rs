@@ -74,6 +74,7 @@ fn read_game(path: &Path) -> Result<GameFile, String> {
 pub fn outcome(
     args: &OutcomeArgs,
     load: impl Fn(&str) -> Result<RuleSet, String>,
+    lang: super::Lang,
 ) -> Result<(), String> {
     let file = match &args.file {
         Some(f) => read_game(f)?,
@@ -132,32 +133,68 @@ pub fn outcome(
         println!("{}", o.to_json());
         return Ok(());
     }
+    let words = rs.edition.words();
+    let w = |group: &str, code: &str| lang.word(words, group, code);
     let cite = |c: &Option<xqspec::arbiter::RuleRef>| match c {
-        Some(c) => format!(
-            "{} (art. {})",
-            c.clause,
-            c.article.as_deref().unwrap_or("—")
-        ),
-        None => "no clause".into(),
-    };
-    let headline = match &o.event {
-        Some(e) => {
-            let by = o.by.map(|b| format!(", {}", b.words())).unwrap_or_default();
-            format!(
-                "{} by {} at events[{e}] ({}){by}",
-                o.result.name().replace('_', " "),
-                cite(&o.clause),
-                names[*e]
+        Some(c) => {
+            let art = c.article.as_deref().unwrap_or("—");
+            lang.say(
+                format!("{} (art. {art})", c.clause),
+                format!("{}（第 {art} 条）", c.clause),
             )
         }
-        None => o.result.name().into(),
+        None => lang.say("no clause", "无条款"),
     };
-    println!("{}: {headline}", rs.id());
-    println!("fouls: red {}, black {}", o.fouls[0], o.fouls[1]);
+    // An event by the words of its kind (`flag fall`), or as written when the spec has none.
+    let event = |i: usize| {
+        let k = names[i].as_str();
+        match words.get("event", k).or_else(|| words.get("note", k)) {
+            Some(_) => w("event", k),
+            None => k.to_string(),
+        }
+    };
+    let result = w("result", o.result.name());
+    let headline = match &o.event {
+        Some(e) => {
+            let (code, clause) = (o.result.name().replace('_', " "), cite(&o.clause));
+            let by = |b: xqspec::arbiter::By| {
+                lang.say(
+                    format!(", {}", b.words()),
+                    format!("，{}", w("by", b.name())),
+                )
+            };
+            let by = o.by.map(by).unwrap_or_default();
+            lang.say(
+                format!("{code} by {clause} at events[{e}] ({}){by}", names[*e]),
+                format!("{result}，依 {clause}，于 events[{e}]（{}）{by}", event(*e)),
+            )
+        }
+        None => lang.say(o.result.name(), result),
+    };
+    println!("{}{}{headline}", rs.id(), lang.say(": ", "："));
+    let (red, black) = (w("side", "red"), w("side", "black"));
+    println!(
+        "{}",
+        lang.say(
+            format!(
+                "fouls: {} {}, {} {}",
+                red.to_lowercase(),
+                o.fouls[0],
+                black.to_lowercase(),
+                o.fouls[1]
+            ),
+            format!("犯规：{red} {} 次，{black} {} 次", o.fouls[0], o.fouls[1]),
+        )
+    );
     for r in &o.rulings {
         let side = r
             .side
-            .map(|s| format!(" ({})", s.name()))
+            .map(|s| {
+                lang.say(
+                    format!(" ({})", s.name()),
+                    format!("（{}）", w("side", s.name())),
+                )
+            })
             .unwrap_or_default();
         let mut extra = Vec::new();
         if let Some(s) = r.seconds {
@@ -167,35 +204,50 @@ pub fn outcome(
             extra.push(format!("×{n}"));
         }
         if let Some(n) = r.rounds {
-            extra.push(format!("{n} rounds"));
+            extra.push(lang.say(format!("{n} rounds"), format!("{n} 回合")));
         }
         if let Some(m) = &r.moves {
-            extra.push(format!("moves {}", m.join(" ")));
+            extra.push(lang.say(
+                format!("moves {}", m.join(" ")),
+                format!("着法 {}", m.join(" ")),
+            ));
         }
-        if let Some(n) = &r.note {
+        // The engine's notes are English: left out in Chinese.
+        if let (Some(n), super::Lang::En) = (&r.note, lang) {
             extra.push(n.clone());
         }
         if let Some(b) = r.by {
-            extra.push(b.words().to_string());
+            extra.push(lang.say(b.words().to_string(), w("by", b.name())));
         }
         let extra = if extra.is_empty() {
             String::new()
         } else {
-            format!(": {}", extra.join("; "))
+            lang.say(
+                format!(": {}", extra.join("; ")),
+                format!("：{}", extra.join("；")),
+            )
         };
+        let decision = lang.say(
+            r.decision.name().to_string(),
+            w("decision", r.decision.name()),
+        );
         println!(
-            "  events[{}] {}: {}{side} — {}{extra}",
+            "  events[{}] {}{}{decision}{side} — {}{extra}",
             r.event,
-            names[r.event],
-            r.decision.name(),
+            lang.say(names[r.event].clone(), event(r.event)),
+            lang.say(": ", "："),
             cite(&r.clause)
         );
     }
-    println!("position: {}", o.fen);
+    println!("{}{}", lang.say("position: ", "局面："), o.fen);
     if let Some(c) = &o.continues {
+        let units = match lang {
+            super::Lang::En => ["event", "events"],
+            super::Lang::Zh => ["项记录", "项记录"],
+        };
         println!(
             "{}",
-            super::goes_on(c, ["event", "events"], |i| format!("events[{i}]"))
+            super::goes_on(lang, c, units, |i| format!("events[{i}]"))
         );
     }
     Ok(())

@@ -176,23 +176,71 @@ pub fn outputs(spec: Option<&Path>, overlay: Option<&Path>) -> Outputs {
     o
 }
 
-/// How a record that goes on after the end of the game is said: how many it has left
-/// (`units`: the singular and the plural) and which, each named by `name` (`events[82]`,
-/// `ply 83`).
+/// The language of the commands' text output (`--lang`): the rule words come from
+/// `spec/words.yaml` (and the rule set's 棋例 data) in that language, as on the page; the
+/// command line's own sentences are written here in both. JSON output is the same in both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Chinese (简体中文).
+    Zh,
+}
+
+impl Lang {
+    /// The text of `b` in this language.
+    pub fn of(self, b: &xqspec::spec::Both) -> String {
+        match self {
+            Lang::En => b.en.clone(),
+            Lang::Zh => b.zh.clone(),
+        }
+    }
+
+    /// The words of `code` in `group` (`spec/words.yaml`) in this language.
+    pub fn word(self, words: &xqspec::spec::Words, group: &str, code: &str) -> String {
+        self.of(&words.word(group, code))
+    }
+
+    /// A sentence of the command line's own, given in both languages.
+    pub fn say(self, en: impl Into<String>, zh: impl Into<String>) -> String {
+        match self {
+            Lang::En => en.into(),
+            Lang::Zh => zh.into(),
+        }
+    }
+
+    /// A clause cited: `result.time, art. 4.1.6` or `result.time，第 4.1.6 条`.
+    pub fn cite(self, c: &xqspec::arbiter::RuleRef) -> String {
+        let art = c.article.as_deref().unwrap_or("—");
+        self.say(
+            format!("{}, art. {art}", c.clause),
+            format!("{}，第 {art} 条", c.clause),
+        )
+    }
+}
+
+/// How a record that goes on after the end of the game is said, in `lang`: how many it has
+/// left (`units`: the singular and the plural, in that language) and which, each named by
+/// `name` (`events[82]`, `ply 83`).
 pub fn goes_on(
+    lang: Lang,
     c: &xqspec::arbiter::Continues,
     units: [&str; 2],
     name: impl Fn(usize) -> String,
 ) -> String {
     let last = c.from + c.left - 1;
-    let which = if c.left == 1 {
-        name(c.from)
-    } else {
-        format!("{} to {}", name(c.from), name(last))
+    let which = match (c.left, lang) {
+        (1, _) => name(c.from),
+        (_, Lang::En) => format!("{} to {}", name(c.from), name(last)),
+        (_, Lang::Zh) => format!("{}至{}", name(c.from), name(last)),
     };
     let unit = units[usize::from(c.left != 1)];
-    format!(
-        "the record goes on for {} more {unit} after the end ({which}): not judged",
-        c.left
+    lang.say(
+        format!(
+            "the record goes on for {} more {unit} after the end ({which}): not judged",
+            c.left
+        ),
+        format!("棋谱在终局后还有 {} {unit}（{which}），不予裁定", c.left),
     )
 }

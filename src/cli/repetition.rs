@@ -13,6 +13,8 @@ use xqspec::repetition::ruling::{rule_every_move, status_name};
 use xqspec::repetition::{rule, RulingQuery};
 use xqspec::ruleset::RuleSet;
 
+use super::Lang;
+
 /// Arguments of `xqspec ruling`.
 #[derive(clap::Args, Debug)]
 pub struct RulingArgs {
@@ -155,7 +157,7 @@ fn sheet_fits(judged: usize) -> Result<(), String> {
 }
 
 /// Runs `xqspec ruling`.
-pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs) -> Result<(), String> {
+pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs, lang: Lang) -> Result<(), String> {
     // The sheet's file is claimed before anything is read or judged.
     if let Some(p) = &a.record.pgn {
         outputs.input(p, "the record (--pgn)");
@@ -192,46 +194,54 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs) -> Result<(), Str
         return Ok(());
     }
     let words = rs.edition.words();
+    let w = |group: &str, code: &str| lang.word(words, group, code);
+    let art = |a: Option<&str>| {
+        let a = a.unwrap_or("—");
+        lang.say(format!(" (art. {a})"), format!("（第 {a} 条）"))
+    };
     let mut out = String::new();
     if let Some(c) = cut {
-        writeln!(
-            out,
-            "{}",
-            super::goes_on(c, ["ply", "plies"], |i| format!("ply {}", i + 1))
-        )
-        .ok();
+        let units = match lang {
+            Lang::En => ["ply", "plies"],
+            Lang::Zh => ["个半回合", "个半回合"],
+        };
+        let name = |i: usize| lang.say(format!("ply {}", i + 1), format!("第 {} 个半回合", i + 1));
+        writeln!(out, "{}", super::goes_on(lang, c, units, name)).ok();
     }
-    match r.cycle {
-        Some((from, to)) => writeln!(
-            out,
-            "{} 棋例: plies {from}–{to} judged ({})",
-            rs.id(),
-            r.judged
-        )
-        .ok(),
-        None => writeln!(
-            out,
-            "{}: the moves neither repeat a position nor form a repeating pattern",
-            rs.id()
-        )
-        .ok(),
+    let id = rs.id();
+    let line = match r.cycle {
+        Some((from, to)) => lang.say(
+            format!("{id} 棋例: plies {from}–{to} judged ({})", r.judged),
+            format!(
+                "{id} 棋例：裁决第 {from}–{to} 个半回合（{}）",
+                w("judged", r.judged)
+            ),
+        ),
+        None => lang.say(
+            format!("{id}: the moves neither repeat a position nor form a repeating pattern"),
+            format!("{id}：这些着法既未重复局面，也未形成循环"),
+        ),
     };
+    writeln!(out, "{line}").ok();
     if !r.plies.is_empty() {
         let mut b = Builder::default();
-        b.push_record(["ply", "side", "move", "ICCS", "class", "targets", "reason"]);
+        b.push_record(match lang {
+            Lang::En => ["ply", "side", "move", "ICCS", "class", "targets", "reason"],
+            Lang::Zh => ["半回合", "方", "着法", "ICCS", "类别", "目标", "理由"],
+        });
         for p in &r.plies {
             let c = &rep.classes[p.facts.class];
             b.push_record([
                 p.ply.to_string(),
-                words.en("side", p.facts.side.name()),
+                w("side", p.facts.side.name()),
                 chinese[p.ply - 1].clone(),
                 p.facts.mv.iccs(),
-                format!("{} {}", c.zh, c.name),
+                lang.say(format!("{} {}", c.zh, c.name), c.zh.clone()),
                 p.targets.join(" "),
                 format!(
-                    "{} (art. {})",
-                    p.reason,
-                    c.rule.article.as_deref().unwrap_or("—")
+                    "{}{}",
+                    lang.say(p.reason.clone(), p.reason_zh.clone()),
+                    art(c.rule.article.as_deref())
                 ),
             ]);
         }
@@ -242,46 +252,56 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs) -> Result<(), Str
             // The cycle's English name where the data words it (two idle, perpetual chase),
             // never the pattern's data id.
             let name = p.en.as_ref().map_or(String::new(), |en| format!("{en}, "));
-            writeln!(
-                out,
-                "{}{}，{} ({}: {name}{})",
-                p.side_zh,
-                p.zh,
-                p.status_zh,
-                words.en("side", side),
-                status_name(p.status)
-            )
-            .ok();
+            let zh = format!("{}{}，{}", p.side_zh, p.zh, p.status_zh);
+            let line = lang.say(
+                format!(
+                    "{zh} ({}: {name}{})",
+                    w("side", side),
+                    status_name(p.status)
+                ),
+                zh.clone(),
+            );
+            writeln!(out, "{line}").ok();
         }
     }
-    if r.cycle.is_some() {
-        writeln!(
-            out,
-            "verdict: {} (by {})",
-            words.en("verdict", r.verdict.name()),
-            r.basis.said(words).en
+    let verdict = w("verdict", r.verdict.name());
+    let line = if r.cycle.is_some() {
+        let basis = lang.of(&r.basis.said(words));
+        lang.say(
+            format!("verdict: {verdict} (by {basis})"),
+            format!("裁决：{verdict}（依据{basis}）"),
         )
-        .ok();
     } else {
-        writeln!(out, "verdict: {}", words.en("verdict", r.verdict.name())).ok();
-    }
+        lang.say(format!("verdict: {verdict}"), format!("裁决：{verdict}"))
+    };
+    writeln!(out, "{line}").ok();
     for c in &r.clauses {
+        let none = lang.say("none", "无");
         writeln!(
             out,
-            "  {} (art. {})",
+            "  {}{}",
             c.clause,
-            c.article.as_deref().unwrap_or("none")
+            art(Some(c.article.as_deref().unwrap_or(&none)))
         )
         .ok();
     }
     if let Some(s) = status {
         if let (Some(c), Some(p)) = (&s.end.clause, s.end.ply) {
+            let result = w("result", s.end.result.name());
+            let at = art(c.article.as_deref());
             writeln!(
                 out,
-                "as the arbiter rules the game: ended after ply {p}, {} by {} (art. {})",
-                s.end.result.name().replace('_', " "),
-                c.clause,
-                c.article.as_deref().unwrap_or("—")
+                "{}",
+                lang.say(
+                    format!(
+                        "as the arbiter rules the game: ended after ply {p}, {result} by {}{at}",
+                        c.clause
+                    ),
+                    format!(
+                        "按裁判规则：第 {p} 个半回合后终局，{result}，依 {}{at}",
+                        c.clause
+                    ),
+                )
             )
             .ok();
         }

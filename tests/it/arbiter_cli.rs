@@ -381,5 +381,118 @@ fn ruling_reads_as_the_book_and_takes_records() {
         out.contains("verdict: draw (by the rulebook's text)"),
         "{out}"
     );
-    assert!(out.ends_with("as the arbiter rules the game: ended after ply 16, black wins by draw.early_repetition (art. 4.3)\n"), "{out}");
+    assert!(out.ends_with("as the arbiter rules the game: ended after ply 16, Black wins by draw.early_repetition (art. 4.3)\n"), "{out}");
+}
+
+/// Latin words in `out` other than notation (ICCS moves, FENs, clause ids, rule-set ids):
+/// what `--lang zh` must not print.
+fn english_words(out: &str) -> Vec<String> {
+    out.split(|c: char| !(c.is_ascii_alphanumeric() || "._-+/".contains(c)))
+        .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+        // a clause id, a rule set, a FEN, an ICCS move, events[n], the column ICCS
+        .filter(|w| {
+            !(w.contains('.')
+                || w.starts_with("cxa-")
+                || w.contains('/')
+                || w.len() == 4 && w.as_bytes()[1].is_ascii_digit()
+                || *w == "events"
+                || *w == "ICCS"
+                || w.len() == 1)
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// `--lang zh`: `ruling` and `status` in Chinese, the rule words from spec/words.yaml and
+/// the 棋例 data, no English rule word; JSON the same in both languages.
+#[test]
+fn ruling_and_status_speak_chinese_with_lang_zh() {
+    let record = "[FEN \"4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\n1. a8a9 e9e8 2. a9a8 e8e9 3. a8a9 e9e8 4. a9a8 e8e9 5. a8a9 e9e8 6. a9a8 e8e9 7. a8a9 e9e8 8. a9a8 e8e9 9. a8a9 e9e8 *\n";
+    let pgn = temp("ruling-record-zh.pgn", record);
+    let (ok, out, err) = run(xqspec().args(["ruling", "--lang", "zh", "--pgn"]).arg(&pgn));
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("棋谱在终局后还有 6 个半回合（第 13 个半回合至第 18 个半回合），不予裁定\ncxa-2020 棋例：裁决第 9–12 个半回合（重复局面）\n| 半回合 | 方"),
+        "{out}"
+    );
+    for line in [
+        "\n红方长将，禁止\n",
+        "\n黑方两闲，允许\n",
+        "\n裁决：红方判负（依据规则原文）\n",
+        "将：车的着法将军（第 24.1 条）",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    assert_eq!(english_words(&out), Vec::<String>::new(), "{out}");
+    // The shuffle of the horses: a draw by the 棋例, Black wins under 4.3.
+    let shuffle = ["马二进三", "马８进７", "马三退二", "马７退８"].repeat(4);
+    let (ok, out, err) = run(xqspec()
+        .args(["--lang", "zh", "ruling", "--moves"])
+        .args(&shuffle));
+    assert!(ok, "{err}");
+    assert!(
+        out.ends_with(
+            "按裁判规则：第 16 个半回合后终局，黑胜，依 draw.early_repetition（第 4.3 条）\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(english_words(&out), Vec::<String>::new(), "{out}");
+
+    // status: the order, the next ruling, the natural move limit, in Chinese.
+    let fen = "5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1";
+    let cycle = ["a1b1", "f9f8", "b1a1", "f8f9"];
+    let moves: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+    let (ok, out, err) = run(xqspec()
+        .args(["status", "--lang", "zh", "--fen", fen, "--moves"])
+        .args(&moves));
+    assert!(ok, "{err}");
+    for line in [
+        "cxa-2020：第 12 个半回合后对局继续；红方走，未被将军\n",
+        "  红方已被判须变着（result.change_refused，第 4.1.5 条）\n",
+        "  下次裁决：若重走最后 4 个半回合，第 16 个半回合后某局面第 5 次出现，即按棋例裁决（repetition.cycle，第 23 条）：待判局面裁决（repetition.verdict.forbidden_against_allowed，第 4.1.5 条）；红方：判负（result.change_refused，第 4.1.5 条）\n",
+        "  自然限着：已计 6 / 60 回合，尚余 54 回合\n",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    assert_eq!(english_words(&out), Vec::<String>::new(), "{out}");
+    // Ended: the result and how in words.
+    let (ok, out, err) = run(xqspec().args(["status", "--lang", "zh", "--pgn"]).arg(&pgn));
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with(
+            "cxa-2020：第 12 个半回合后终局：黑胜（长将；result.perpetual_check，第 4.1.4 条）\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(english_words(&out), Vec::<String>::new(), "{out}");
+    // outcome: the decision, the fouls and each ruling in Chinese.
+    let game = temp("game-zh.yaml", GAME);
+    let (ok, out, err) = run(xqspec().args(["outcome", "--lang", "zh"]).arg(&game));
+    assert!(ok, "{err}");
+    assert!(out.starts_with("cxa-2020：黑胜，依 result.fouls（第 4.1.10 条），于 events[5]（干扰对方）\n犯规：红方 3 次，黑方 0 次\n"), "{out}");
+    assert!(
+        out.contains(
+            "  events[4] 未走棋先按钟：犯规（红方） — foul.press_without_move（第 8.1.7 条）：×1\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(english_words(&out), Vec::<String>::new(), "{out}");
+    // adjudicate: each game's decision and the summary in Chinese (the record's own
+    // titles and remarks as written).
+    let records = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/records/remarks.pgn"
+    );
+    let (_, out, _) = run(xqspec().args(["adjudicate", "--lang", "zh", records]));
+    assert!(out.contains(" game 3 (red mates, the Result tag says 0-1)：红胜，依 result.checkmate（第 4.1.1 条），第 3 个半回合后［被将死］；棋谱所记 0-1 — 与所记结果不符\n"), "{out}");
+    assert!(out.contains("cxa-2020：仅按着法裁定\n| 终局方式 "), "{out}");
+    assert!(out.contains("| 被将死 "), "{out}");
+    // JSON does not change with the language.
+    let json = |lang: &str| {
+        run(xqspec()
+            .args(["status", "--json", "--lang", lang, "--pgn"])
+            .arg(&pgn))
+        .1
+    };
+    assert_eq!(json("zh"), json("en"));
 }
