@@ -403,6 +403,15 @@ fn english_words(out: &str) -> Vec<String> {
         .collect()
 }
 
+/// `out` holds each of `lines` and no English word.
+#[track_caller]
+fn says_in_chinese(out: &str, lines: &[&str]) {
+    for line in lines {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    assert_eq!(english_words(out), Vec::<String>::new(), "{out}");
+}
+
 /// `--lang zh`: `ruling` and `status` in Chinese, the rule words from spec/words.yaml and
 /// the 棋例 data, no English rule word; JSON the same in both languages.
 #[test]
@@ -415,15 +424,15 @@ fn ruling_and_status_speak_chinese_with_lang_zh() {
         out.starts_with("棋谱在终局后还有 6 个半回合（第 13 个半回合至第 18 个半回合），不予裁定\ncxa-2020 棋例：裁决第 9–12 个半回合（重复局面）\n| 半回合 | 方"),
         "{out}"
     );
-    for line in [
-        "\n红方长将，禁止\n",
-        "\n黑方两闲，允许\n",
-        "\n裁决：红方判负（依据规则原文）\n",
-        "将：车的着法将军（第 24.1 条）",
-    ] {
-        assert!(out.contains(line), "{line}: {out}");
-    }
-    assert_eq!(english_words(&out), Vec::<String>::new(), "{out}");
+    says_in_chinese(
+        &out,
+        &[
+            "\n红方长将，禁止\n",
+            "\n黑方两闲，允许\n",
+            "\n裁决：红方判负（依据规则原文）\n",
+            "将：车的着法将军（第 24.1 条）",
+        ],
+    );
     // The shuffle of the horses: a draw by the 棋例, Black wins under 4.3.
     let shuffle = ["马二进三", "马８进７", "马三退二", "马７退８"].repeat(4);
     let (ok, out, err) = run(xqspec()
@@ -446,15 +455,15 @@ fn ruling_and_status_speak_chinese_with_lang_zh() {
         .args(["status", "--lang", "zh", "--fen", fen, "--moves"])
         .args(&moves));
     assert!(ok, "{err}");
-    for line in [
-        "cxa-2020：第 12 个半回合后对局继续；红方走，未被将军\n",
-        "  红方已被判须变着（result.change_refused，第 4.1.5 条）\n",
-        "  下次裁决：若重走最后 4 个半回合，第 16 个半回合后某局面第 5 次出现，即按棋例裁决（repetition.cycle，第 23 条）：待判局面裁决（repetition.verdict.forbidden_against_allowed，第 4.1.5 条）；红方：判负（result.change_refused，第 4.1.5 条）\n",
-        "  自然限着：已计 6 / 60 回合，尚余 54 回合\n",
-    ] {
-        assert!(out.contains(line), "{line}: {out}");
-    }
-    assert_eq!(english_words(&out), Vec::<String>::new(), "{out}");
+    says_in_chinese(
+        &out,
+        &[
+            "cxa-2020：第 12 个半回合后对局继续；红方走，未被将军\n",
+            "  红方已被判须变着（result.change_refused，第 4.1.5 条）\n",
+            "  下次裁决：若重走最后 4 个半回合，第 16 个半回合后某局面第 5 次出现，即按棋例裁决（repetition.cycle，第 23 条）：待判局面裁决（repetition.verdict.forbidden_against_allowed，第 4.1.5 条）；红方：判负（result.change_refused，第 4.1.5 条）\n",
+            "  自然限着：已计 6 / 60 回合，尚余 54 回合\n",
+        ],
+    );
     // Ended: the result and how in words.
     let (ok, out, err) = run(xqspec().args(["status", "--lang", "zh", "--pgn"]).arg(&pgn));
     assert!(ok, "{err}");
