@@ -1498,6 +1498,72 @@ fn add_event(b: &Browser, kind: &str, side: &str) {
     b.click("#event-add");
 }
 
+/// An event that takes a value (a move, a time) entered on the page.
+fn add_valued_event(b: &Browser, kind: &str, side: &str, value: &str) {
+    b.script(
+        "const k = document.getElementById('event-kind'); k.value = arguments[0]; k.onchange(); document.getElementById('event-side').value = arguments[1]; document.getElementById('event-value').value = arguments[2];",
+        json!([kind, side, value]),
+    );
+    b.click("#event-add");
+}
+
+/// The events `outcome` judges that the page lacked (issue 48): lateness, colours reversed,
+/// an illegal move, refusing the rules; each judged with its article, said in both
+/// languages, and written into the PGN the page exports.
+#[test]
+fn the_page_takes_lateness_colours_reversed_and_an_illegal_move() {
+    let Some(b) = Browser::start("events") else {
+        return;
+    };
+    let s = Server::start("events");
+    b.size(1280, 1100);
+    open(&b, &s.url());
+    // Black 10 minutes late: the limit is the event's (undecided under the rulebook alone).
+    add_valued_event(&b, "late", "black", "10:00");
+    b.wait(
+        "document.querySelectorAll('#events li').length === 1",
+        "the lateness judged",
+    );
+    b.shows("#events li", &["late arrival", "4.1.7"]);
+    // A time that is no time is refused beside the form.
+    add_valued_event(&b, "colours_reversed", "red", "ten");
+    b.wait(
+        "!document.getElementById('event-error').hidden",
+        "the refusal",
+    );
+    b.shows("#event-error", &["Give a time"]);
+    // Red's horse jumps where it cannot: the first illegal move loses (4.1.8).
+    add_valued_event(&b, "illegal_move", "red", "h0h5");
+    b.wait(
+        "document.getElementById('end-verdict') && document.getElementById('end-verdict').dataset.result === 'black_wins'",
+        "the illegal move judged",
+    );
+    b.shows("#end", &["Black wins", "result.illegal_move", "4.1.8"]);
+    // In Chinese, no English rule word.
+    b.click("#lang");
+    b.wait(
+        "document.getElementById('end-verdict').textContent.includes('黑胜')",
+        "the page in Chinese",
+    );
+    let english = b.script(ENGLISH_WORDS, json!([["answers"]]));
+    assert_eq!(english, json!([]), "English words on the Chinese page");
+    b.shows("#events", &["迟到", "违规着法"]);
+    // The record the page exports keeps the events, in a form it reads back.
+    b.click("#get-pgn");
+    b.wait(
+        "document.getElementById('share-text').value.includes('[%xqspec illegal_move move=h0h5]')",
+        "the PGN with the events",
+    );
+    assert!(b
+        .script(
+            "return document.getElementById('share-text').value;",
+            json!([])
+        )
+        .as_str()
+        .unwrap()
+        .contains("[%xqspec late black=600]"));
+}
+
 /// What the page shows of its state, to compare before and after reopening it.
 const STATE_SEEN: &str = "return ['ply', 'plies', 'end', 'status', 'ruling', 'events', 'headers'].map(id => document.getElementById(id).textContent.replace(/\\s+/g, ' ')).concat([document.documentElement.lang, document.getElementById('edition').value]);";
 

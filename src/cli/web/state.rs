@@ -492,7 +492,9 @@ fn events_json(j: &Judged, events: &[PageEvent]) -> Value {
 
 /// An event as the text of a PGN comment command, `[%xqspec KIND ARGS]`: a side-valued
 /// event `flag black`, a touch `touch red e3 b9` (`together` when at once), a clock reading
-/// `clock_reading 1:02:03 0:45:00` (Red's, then Black's). `None` for another shape.
+/// `clock_reading 1:02:03 0:45:00` (Red's, then Black's), any other event whose value is
+/// an object of words, whole numbers and booleans as `key=value` pairs (`late red=600`,
+/// `illegal_move move=h0h5`). `None` for another shape.
 pub(super) fn event_text(event: &Value) -> Option<String> {
     let (kind, v) = event.as_object()?.iter().next()?;
     let word = |x: &Value| {
@@ -518,6 +520,17 @@ pub(super) fn event_text(event: &Value) -> Option<String> {
             a
         }
         Value::Object(m) if kind == "clock_reading" => vec![word(&m["red"])?, word(&m["black"])?],
+        Value::Object(m) if !m.is_empty() => m
+            .iter()
+            .map(|(k, x)| {
+                let v = match x {
+                    Value::Number(n) if n.is_i64() => n.to_string(),
+                    Value::Bool(b) => b.to_string(),
+                    _ => word(x)?,
+                };
+                Some(format!("{}={v}", word(&json!(k))?))
+            })
+            .collect::<Option<_>>()?,
         _ => return None,
     };
     word(&json!(kind))?;
@@ -551,6 +564,19 @@ pub(super) fn event_of_text(comment: &str) -> Option<Value> {
             [r, b] => json!({"red": r, "black": b}),
             _ => return None,
         },
+        _ if !args.is_empty() && args.iter().all(|a| a.contains('=')) => {
+            let mut m = serde_json::Map::new();
+            for a in &args {
+                let (k, v) = a.split_once('=')?;
+                let v = match v {
+                    "true" => json!(true),
+                    "false" => json!(false),
+                    _ => v.parse::<i64>().map_or_else(|_| json!(v), |n| json!(n)),
+                };
+                m.insert(k.to_string(), v);
+            }
+            Value::Object(m)
+        }
         _ => match args.as_slice() {
             [one] => json!(one),
             _ => return None,
@@ -741,12 +767,19 @@ mod tests {
             json!({"touch": {"side": "black", "points": ["b7"], "simultaneous": true}}),
             json!({"clock_reading": {"red": "1:02:03", "black": "0:45:00"}}),
             json!({"warning": "red"}),
+            json!({"late": {"red": 600}}),
+            json!({"illegal_move": {"move": "h0h5"}}),
+            json!({"colours_reversed": {"found_after_seconds": 360}}),
+            json!({"knock_over": {"side": "red", "pieces": 2, "after_press": true}}),
+            json!({"refuse_rules": "black"}),
         ] {
             let t = event_text(&e).unwrap_or_else(|| panic!("{e}"));
             assert_eq!(event_of_text(&format!("{t} words")), Some(e.clone()), "{t}");
         }
         // Shapes the comment form does not hold, and text that is no command.
-        assert_eq!(event_text(&json!({"late": {"red": 30}})), None);
+        assert_eq!(event_text(&json!({"late": {"red": 30.5}})), None);
+        assert_eq!(event_text(&json!({"late": {}})), None);
+        assert_eq!(event_text(&json!({"displaced": {"from": "e3 e4"}})), None);
         assert_eq!(event_text(&json!({"flag": "bl}ack"})), None);
         assert_eq!(event_of_text("a comment [%clk 0:10:00]"), None);
         assert_eq!(event_of_text("[%xqspec flag]"), None);

@@ -51,7 +51,7 @@ const T = {
     add_after: (p) => `Add after ply ${p}`, after_ply: (p) => `after ply ${p}`, event_n: (n) => `event ${n}`,
     not_judged: "not judged (after the end)", note_only: "recorded; no query judges it",
     clock_text: (r, b) => `Red ${r}, Black ${b}`, points_needed: "Give the points touched, like e3 b9.",
-    clock_needed: "Give both clocks, like 1:02:03.",
+    clock_needed: "Give both clocks, like 1:02:03.", time_needed: "Give a time, like 10:00.", move_needed: "Give the move, like h0h5.",
     head_event: "Event", head_site: "Site", head_date: "Date", head_round: "Round", head_red: "Red", head_black: "Black", head_result: "Result recorded",
     print_rules: (r, o) => `Rule set: ${r}. Event rules: ${o}.`,
     diff_title: "How two rule sets differ", diff_from: "From", diff_to: "to", diff_show: "Show the differences",
@@ -100,7 +100,7 @@ const T = {
     add_after: (p) => `记在第 ${p} 个半回合后`, after_ply: (p) => `第 ${p} 个半回合后`, event_n: (n) => `第 ${n} 项记录`,
     not_judged: "终局之后，不予裁定", note_only: "仅作记录，不影响胜负判定",
     clock_text: (r, b) => `红方 ${r}，黑方 ${b}`, points_needed: "请写出所摸棋子的位置，如 e3 b9。",
-    clock_needed: "请写出双方钟面时间，如 1:02:03。",
+    clock_needed: "请写出双方钟面时间，如 1:02:03。", time_needed: "请写出时间，如 10:00。", move_needed: "请写出着法，如 h0h5。",
     head_event: "赛事", head_site: "地点", head_date: "日期", head_round: "轮次", head_red: "红方", head_black: "黑方", head_result: "棋谱所记结果",
     print_rules: (r, o) => `规则：${r}。补充规定：${o}。`,
     diff_title: "两套规则的差异", diff_from: "从", diff_to: "到", diff_show: "显示差异",
@@ -115,7 +115,12 @@ const T = {
 // The kinds of event the page offers (the `outcome` query's, and the two notes no query
 // judges); their names come from the spec's words (`event`, `note`).
 const EVENT_KINDS = ["claim_natural_limit", "offer_draw", "accept_draw", "decline_draw", "touch", "flag", "clock_reading",
-  "disturb", "stop_clock", "press_without_move", "player_rules", "resign", "warning"];
+  "illegal_move", "late", "colours_reversed", "disturb", "stop_clock", "press_without_move", "player_rules", "refuse_rules",
+  "resign", "warning"];
+// The kinds that take one more value (a move, a time), its placeholder, and whether a side goes with it.
+const VALUE_KINDS = { illegal_move: ["h0h5", false], late: ["10:00", true], colours_reversed: ["6:00", false] };
+// `1:02:03`, `10:00` or `45` as seconds (NaN when it is none of these).
+const seconds = (t) => /^\d+(:\d{1,2}){0,2}$/.test(t) ? t.split(":").reduce((a, x) => a * 60 + Number(x), 0) : NaN;
 const NOTE_KINDS = ["warning", "clock_reading"];
 
 const S = {
@@ -611,7 +616,9 @@ function eventFormFields() {
   const k = $("event-kind").value;
   $("event-points-row").hidden = k !== "touch";
   $("event-clock-row").hidden = k !== "clock_reading";
-  $("event-side").hidden = k === "clock_reading";
+  $("event-value-row").hidden = !VALUE_KINDS[k];
+  if (VALUE_KINDS[k]) $("event-value").placeholder = VALUE_KINDS[k][0];
+  $("event-side").hidden = k === "clock_reading" || (VALUE_KINDS[k] && !VALUE_KINDS[k][1]);
 }
 
 async function judgeEvents(events) {
@@ -631,6 +638,13 @@ async function addEvent() {
     const points = $("event-points").value.trim().toLowerCase().split(/[\s,]+/).filter(Boolean);
     if (!points.length) return say_in("event-error", t("points_needed"));
     value = { side, points };
+  }
+  if (VALUE_KINDS[kind]) {
+    const v = $("event-value").value.trim();
+    if (!v) return say_in("event-error", t(kind === "illegal_move" ? "move_needed" : "time_needed"));
+    if (kind === "illegal_move") value = { move: v.toLowerCase() };
+    else if (Number.isNaN(seconds(v))) return say_in("event-error", t("time_needed"));
+    else value = kind === "late" ? { [side]: seconds(v) } : { found_after_seconds: seconds(v) };
   }
   if (kind === "clock_reading") {
     const red = $("event-clock-red").value.trim(), black = $("event-clock-black").value.trim();
