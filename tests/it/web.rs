@@ -1509,7 +1509,7 @@ fn add_valued_event(b: &Browser, kind: &str, side: &str, value: &str) {
 
 /// The events `outcome` judges that the page lacked (issue 48): lateness, colours reversed,
 /// an illegal move, refusing the rules; each judged with its article, said in both
-/// languages, and written into the PGN the page exports.
+/// languages, and written into the PGN the page exports, with a header the arbiter edits.
 #[test]
 fn the_page_takes_lateness_colours_reversed_and_an_illegal_move() {
     let Some(b) = Browser::start("events") else {
@@ -1548,6 +1548,20 @@ fn the_page_takes_lateness_colours_reversed_and_an_illegal_move() {
     let english = b.script(ENGLISH_WORDS, json!([["answers"]]));
     assert_eq!(english, json!([]), "English words on the Chinese page");
     b.shows("#events", &["迟到", "违规着法"]);
+    // The arbiter fills in a header of the record: kept in the link and the PGN.
+    b.script(
+        "const d = document.querySelector('#headers dd[data-tag=Event]'); d.textContent = ' County open,  round 3 '; d.onblur();",
+        json!([]),
+    );
+    b.shows("#headers", &["County open, round 3"]);
+    assert!(b
+        .script(
+            "return new URLSearchParams(location.hash.slice(1)).get('t');",
+            json!([])
+        )
+        .as_str()
+        .unwrap()
+        .contains("County open, round 3"));
     // The record the page exports keeps the events, in a form it reads back.
     b.click("#get-pgn");
     b.wait(
@@ -1562,6 +1576,14 @@ fn the_page_takes_lateness_colours_reversed_and_an_illegal_move() {
         .as_str()
         .unwrap()
         .contains("[%xqspec late black=600]"));
+    assert!(b
+        .script(
+            "return document.getElementById('share-text').value;",
+            json!([])
+        )
+        .as_str()
+        .unwrap()
+        .contains("[Event \"County open, round 3\"]"));
 }
 
 /// What the page shows of its state, to compare before and after reopening it.

@@ -442,9 +442,25 @@ function renderHeaders() {
   const shown = [["Event", "head_event"], ["Site", "head_site"], ["Date", "head_date"], ["Round", "head_round"],
     ["Red", "head_red"], ["Black", "head_black"], ["Result", "head_result"]];
   const tag = (k) => (S.tags.find(([n]) => n.toLowerCase() === k.toLowerCase()) || [])[1];
-  const rows = shown.filter(([k]) => tag(k)).map(([k, label]) => `<dt>${esc(t(label))}</dt><dd translate="no">${esc(tag(k))}</dd>`);
-  $("headers-card").hidden = !rows.length;
-  $("headers").innerHTML = rows.join("");
+  // Every header editable in place (the arbiter fills in or corrects the record); the empty
+  // ones are not printed.
+  $("headers").innerHTML = shown.map(([k, label]) => {
+    const empty = tag(k) ? "" : ` class="empty"`;
+    return `<dt${empty}>${esc(t(label))}</dt><dd${empty} translate="no" contenteditable="plaintext-only" data-tag="${k}">${esc(tag(k) || "")}</dd>`;
+  }).join("");
+  $("headers-card").classList.toggle("all-empty", !shown.some(([k]) => tag(k)));
+  $("headers").querySelectorAll("dd[data-tag]").forEach((dd) => (dd.onblur = () => setTag(dd.dataset.tag, dd.textContent)));
+}
+
+// A header of the record set (or removed when empty), kept in the link and the PGN.
+function setTag(name, value) {
+  const v = value.replace(/\s+/g, " ").trim();
+  const i = S.tags.findIndex(([n]) => n.toLowerCase() === name.toLowerCase());
+  if (i >= 0 && v) S.tags[i] = [S.tags[i][0], v];
+  else if (i >= 0) S.tags.splice(i, 1);
+  else if (v) S.tags.push([name, v]);
+  renderHeaders();
+  keepInUrl();
 }
 
 function renderEnd() {
