@@ -106,6 +106,8 @@ pub struct SpecFacts {
     pub(crate) editions: BTreeMap<String, BTreeSet<String>>,
     /// Shipped event overlays: id → the edition each applies to.
     pub overlays: BTreeMap<String, String>,
+    /// The sources of `spec/sources.yaml`, by id (empty: not checked).
+    pub(crate) sources: BTreeSet<String>,
 }
 
 impl SpecFacts {
@@ -127,6 +129,7 @@ impl SpecFacts {
                 .iter()
                 .map(|o| (o.overlay.clone(), o.edition.clone()))
                 .collect(),
+            sources: spec.sources().map(|s| s.id.clone()).collect(),
         }
     }
 }
@@ -147,6 +150,10 @@ pub struct Suite {
     /// Text of `reference-known-failures.yaml`: the cases xqspec's own reference is known
     /// to fail, each with its reason and answer (see [`Suite::reference_known_failures`]).
     pub(crate) reference_known_failures: Option<String>,
+    /// `qili-conditions.yaml`: the conditions of the 棋例 texts cases name.
+    pub conditions: super::conditions::Conditions,
+    /// Its text, for locating problems.
+    pub(crate) conditions_text: String,
 }
 
 impl Suite {
@@ -200,6 +207,13 @@ impl Suite {
                     Err(p) => suite.problems.push(p),
                 },
                 "reference-known-failures.yaml" => suite.reference_known_failures = Some(text),
+                super::conditions::FILE => {
+                    match super::conditions::Conditions::parse(&text) {
+                        Ok(c) => suite.conditions = c,
+                        Err(p) => suite.problems.push(p),
+                    }
+                    suite.conditions_text = text;
+                }
                 "retired-ids.txt" => {
                     suite.retired = text
                         .lines()
@@ -251,6 +265,9 @@ impl Suite {
         for case in &self.cases {
             let text = self.texts.get(&case.path).map(String::as_str).unwrap_or("");
             check_case(case, text, &self.vocabulary, facts, &self.retired, &mut out);
+            self.conditions.check_case(case, text, &mut |at, m| {
+                out.push(Problem::new(&case.path, at, m))
+            });
             if let Some(from) = case.from.as_deref().filter(|f| !ids.contains(f)) {
                 out.push(Problem::new(
                     &case.path,
@@ -266,6 +283,12 @@ impl Suite {
                 ));
             }
         }
+        self.conditions.check(
+            &self.conditions_text,
+            &facts.sources,
+            &facts.editions,
+            &mut out,
+        );
         for (i, x) in self.exemptions.iter().enumerate() {
             let editions: Vec<&String> = if x.editions.is_empty() {
                 facts.editions.keys().collect()
