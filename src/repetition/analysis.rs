@@ -131,8 +131,7 @@ pub struct Analyst<'a> {
 }
 
 /// Forcing lines by position, bounds and what the search assumes before the move.
-pub(crate) type LinesMemo =
-    PlacementMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>;
+pub(crate) type LinesMemo = PlacementMap<(Placement, Bounds), Vec<Line>>;
 
 /// What the searches of one ruling found. None of it depends on a reading: mates and
 /// evasions on the movement rules alone, forcing lines on the position, the search's
@@ -144,6 +143,8 @@ struct Memo {
     mates: std::cell::RefCell<PlacementMap<Placement, MateBounds>>,
     /// Forcing-line searches, by position and bounds.
     lines: std::cell::RefCell<LinesMemo>,
+    /// Whether a capture wins by itself over the exchange on its point, by position and move.
+    captures: std::cell::RefCell<PlacementMap<(Placement, Move), bool>>,
     /// The answers to a check, by position: a check's line is searched once per target it
     /// may win, and meets the same checks each time.
     evasions: std::cell::RefCell<PlacementMap<Placement, std::rc::Rc<[Move]>>>,
@@ -168,8 +169,6 @@ struct MateBounds {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct WinParams {
     pub(crate) bounds: Bounds,
-    /// Set for the search before a move (从捉到捉); the default after it.
-    pub(crate) before_move: super::forcing::BeforeMove,
     pub(crate) equal_mutual_excluded: bool,
     /// Bit set of the [`ChaseKind`]s that count (bit = kind as u8).
     pub kinds: u8,
@@ -241,6 +240,11 @@ impl<'a> Analyst<'a> {
     /// the move.
     pub(crate) fn lines(&self) -> &std::cell::RefCell<LinesMemo> {
         &self.memo.lines
+    }
+
+    /// Whether a capture wins by itself ([`Analyst::capture_wins`]), by position and move.
+    pub(crate) fn capture_memo(&self) -> &std::cell::RefCell<PlacementMap<(Placement, Move), bool>> {
+        &self.memo.captures
     }
 
     /// The legal moves of the side to move, which is in check (memoized per ruling).
@@ -396,7 +400,7 @@ impl<'a> Analyst<'a> {
     /// material were its opponent to pass.
     pub(crate) fn all_wins(&self, pos: &Position, p: WinParams) -> Vec<Win> {
         let mut out: Vec<Win> = Vec::new();
-        let mut lines = self.forcing_lines_before(pos, p.bounds, p.before_move);
+        let mut lines = self.forcing_lines(pos, p.bounds);
         if p.higher_value_always {
             for m in pos.legal_captures(self.vm) {
                 let (Some(tv), av) = (self.material(pos, m.to), self.value(pos, m.from)) else {

@@ -2,11 +2,10 @@
 //! its predicate; then the special cases that hold for the move alone are applied.
 
 use crate::board::{KindId, Move, Side, Square};
-use crate::vm::position_internals::MoveBuf;
 use crate::vm::Position;
 
 use super::analysis::{Analyst, Val, Win, WinParams};
-use super::forcing::{BeforeMove, Bounds};
+use super::forcing::Bounds;
 use super::{Exception, RuleRef, Test};
 
 /// The facts about one move that the classes, special cases and verdicts read.
@@ -205,7 +204,6 @@ impl Analyst<'_> {
                 checks: budget.unwrap_or(rep.forcing.checks),
                 ..rep.forcing
             },
-            before_move: BeforeMove::default(),
             equal_mutual_excluded: *equal_mutual_excluded,
             kinds: kinds.as_ref().map_or(7, |ks| {
                 ks.iter()
@@ -216,83 +214,9 @@ impl Analyst<'_> {
         };
         let mut now = self.all_wins(passed, p);
         // Old wins the moved piece renews by guarding them where it fled.
-        let mut guarded: Vec<Win> = Vec::new();
+        let guarded: Vec<Win> = Vec::new();
         if rep.new_only.is_some() && !now.is_empty() {
-            // A target won before is no new chase (图5: 吃士的结果没有发生变化),
-            // unless it is now won openly where before only an exempt piece
-            // could take it.
-            let same_taker = |o: &Win, w: &Win| {
-                (if o.attacker == mv.from {
-                    mv.to
-                } else {
-                    o.attacker
-                }) == w.attacker
-            };
-            // An old win drops a new one of its target; an old latent win or exchange offer only
-            // a latent one or an offer.
-            let drop_old = |now: &mut Vec<Win>, old: &[Win]| {
-                now.retain(|w| {
-                    !old.iter().any(|o| {
-                        o.target == w.target
-                            && same_taker(o, w)
-                            && (!o.latent || w.latent)
-                            && (!o.offered || w.offered)
-                    })
-                })
-            };
-            // The same search with the moved piece still on its origin.
-            let plain = WinParams {
-                before_move: BeforeMove {
-                    guarded: rep.newness.flight_counts.then_some(mv.from),
-                    flight: None,
-                },
-                ..p
-            };
-            let mut old = self.all_wins(before, plain);
-            // A win whose line starts with this very move (a check) is the move's own.
-            old.retain(|o| o.after_check != Some(mv));
-            if rep.newness.flight_counts && !old.is_empty() {
-                (old, guarded) = self.old_wins_of_a_flight(
-                    before,
-                    passed,
-                    mv,
-                    old,
-                    plain,
-                    *takes_part,
-                    &same_taker,
-                );
-            }
-            drop_old(&mut now, &old);
-            if rep.newness.attack_before_is_old {
-                now.retain(|w| {
-                    w.after_check.is_some() || !self.attack_stood(before, after, passed, mv, w)
-                });
-            }
-            if let Some((before_check, _)) = prev.filter(|_| answered_check && !now.is_empty()) {
-                // Answering a check: what the mover could win before the check
-                // was given, the check only interrupted.
-                drop_old(
-                    &mut now,
-                    &self.all_wins(&Analyst::with_mover(before_check, side), p),
-                );
-            }
-            if answered_check {
-                // Answering a check: what another answer would win as well,
-                // the check laid open; the move did not make it.
-                for m2 in before
-                    .legal_moves(self.vm)
-                    .into_iter()
-                    .filter(|&m2| m2 != mv)
-                {
-                    if now.is_empty() {
-                        break;
-                    }
-                    let mut a2 = before.clone();
-                    a2.make(self.vm, m2);
-                    let other = self.all_wins(&Analyst::with_mover(&a2, side), p);
-                    drop_old(&mut now, &other);
-                }
-            }
+            now = self.new_wins(before, after, passed, mv, now, p, prev, answered_check);
         }
         if *takes_part {
             // The moved piece takes part in a win by another piece as the screen it hops over
@@ -333,6 +257,137 @@ impl Analyst<'_> {
         let (offered, now): (Vec<Win>, Vec<Win>) = now.into_iter().partition(|w| w.offered);
         let (latent, open) = now.into_iter().partition(|w| w.latent);
         (latent, open, offered)
+    }
+
+    /// The wins of `now` (after `mv`, played from `before`) that are new (从捉到捉,
+    /// `repetition.chase_to_chase`). A win is new when the move makes it possible or larger:
+    /// the same piece could not win the same target before the move, or only less. Before the
+    /// move is the position it was played from, the mover to move, every capture judged by the
+    /// whole exchange it opens (26.5: a capture that draws a root away lays bare the piece it
+    /// guarded). A move that answers a check is also compared with what the mover could win
+    /// before the check (the check only interrupted it) and with what any other answer wins
+    /// (the check laid that open). How a capture of the opponent's that the move parries bears
+    /// on it is the clause's `parried`: `counts` (a flight: before the move, the opponent could
+    /// take the moved piece where it stood, against a win that piece takes part in),
+    /// `adds_nothing` (what a parrying move adds to a win whose first capture the same piece
+    /// could already make is nothing new).
+    #[allow(clippy::too_many_arguments)]
+    fn new_wins(
+        &self,
+        before: &Position,
+        after: &Position,
+        passed: &Position,
+        mv: Move,
+        now: Vec<Win>,
+        p: WinParams,
+        prev: Option<(&Position, Move)>,
+        answered_check: bool,
+    ) -> Vec<Win> {
+        let rep = self.rep;
+        let side = before.side_to_move();
+        // The same piece: where the moved piece stood, it is the piece now on its point.
+        let origin = |sq: Square| if sq == mv.to { mv.from } else { sq };
+        // A win stood when the same piece could win the same target without losing material,
+        // or at least as much as now (a result that is no loss only by the floating measure,
+        // a floating piece for a piece, stands for as much); an old latent win or exchange
+        // offer stands only for a latent one or an offer.
+        let won = |w: &Win, old: &[Win], moved: bool, least: Val| {
+            old.iter().any(|o| {
+                o.target == w.target
+                    && (if moved { origin(w.attacker) } else { w.attacker }) == o.attacker
+                    && o.gain >= least
+                    && (!o.latent || w.latent)
+                    && (!o.offered || w.offered)
+            })
+        };
+        let stood = |w: &Win, old: &[Win], moved: bool| won(w, old, moved, w.gain.min(Val::ZERO));
+        let mut old = self.all_wins(before, p);
+        // A win whose line starts with this very move (a check) is the move's own.
+        old.retain(|o| o.after_check != Some(mv));
+        if std::env::var_os("XQ_DEBUG").is_some() {
+            eprintln!("DEBUG {mv}: now {:?}\n   old {:?}", now.iter().map(|w| (w.attacker.to_string(), w.target.to_string(), w.gain, w.kind, w.after_check.map(|m| m.to_string()))).collect::<Vec<_>>(), old.iter().map(|w| (w.attacker.to_string(), w.target.to_string(), w.gain, w.kind, w.after_check.map(|m| m.to_string()))).collect::<Vec<_>>());
+        }
+        let mut now = match rep.newness.parried {
+            Some(super::data::Parried::Counts) if !now.is_empty() && self.saves(before, after, mv) => {
+                // The move is the flight of the moved piece: before it, the opponent could win
+                // that piece where it stood, so the wins it takes part in did not stand. A win
+                // that stands without it on the board (its gain as large) gains nothing by it,
+                // and its own captures are new only where it could not make them before.
+                let mut without = passed.clone();
+                let gone = match without.remove(mv.to) {
+                    Some(q) if q.kind != self.vm.royal_kind() => self.all_wins(&without, p),
+                    _ => Vec::new(),
+                };
+                now.into_iter()
+                    .filter(|w| {
+                        !stood(w, &old, true)
+                            || (w.attacker != mv.to && !won(w, &gone, false, w.gain))
+                    })
+                    .collect()
+            }
+            Some(super::data::Parried::AddsNothing) if !now.is_empty() => {
+                let parries = self.parries(before, after, mv);
+                now.into_iter()
+                    .filter(|w| {
+                        !stood(w, &old, true)
+                            && !(parries
+                                && w.after_check.is_none()
+                                && before.is_legal(self.vm, Move::new(origin(w.attacker), w.target)))
+                    })
+                    .collect()
+            }
+            _ => now.into_iter().filter(|w| !stood(w, &old, true)).collect::<Vec<Win>>(),
+        };
+        if let Some((before_check, _)) = prev.filter(|_| answered_check && !now.is_empty()) {
+            // Answering a check: what the mover could win before the check was given, the check
+            // only interrupted.
+            let then = self.all_wins(&Analyst::with_mover(before_check, side), p);
+            now.retain(|w| !stood(w, &then, true));
+        }
+        if answered_check {
+            // Answering a check: what another answer would win as well, the check laid open;
+            // the move did not make it.
+            for m2 in before
+                .legal_moves(self.vm)
+                .into_iter()
+                .filter(|&m2| m2 != mv)
+            {
+                if now.is_empty() {
+                    break;
+                }
+                let mut a2 = before.clone();
+                a2.make(self.vm, m2);
+                let other = self.all_wins(&Analyst::with_mover(&a2, side), p);
+                now.retain(|w| !stood(w, &other, false));
+            }
+        }
+        now
+    }
+
+    /// Whether the move `mv` (from `before`, giving `after`) saves the piece it moves: before
+    /// the move the opponent had a capture that won it where it stood, after it none wins it
+    /// where it stands (the move is its flight).
+    fn saves(&self, before: &Position, after: &Position, mv: Move) -> bool {
+        let theirs = Analyst::with_mover(before, before.side_to_move().opponent());
+        let wins_it = |pos: &Position, at: Square| {
+            pos.legal_moves_to(self.vm, at)
+                .into_iter()
+                .any(|m| self.capture_wins(pos, m))
+        };
+        wins_it(&theirs, mv.from) && !wins_it(after, mv.to)
+    }
+
+    /// Whether the move `mv` (from `before`, giving `after`) parries a threat of the
+    /// opponent's: before the move the opponent (were it to move) won material by a forcing
+    /// line that it no longer wins, or only less, after it.
+    fn parries(&self, before: &Position, after: &Position, mv: Move) -> bool {
+        let b = self.rep.forcing;
+        let theirs = Analyst::with_mover(before, before.side_to_move().opponent());
+        let now = self.forcing_lines(after, b);
+        self.forcing_lines(&theirs, b).iter().any(|l| {
+            let t = if l.target == mv.from { mv.to } else { l.target };
+            !now.iter().any(|a| a.target == t && a.gain >= l.gain)
+        })
     }
 
     /// What a check `mv` (played from `before`, giving `after`) would win, newly, whichever
@@ -425,145 +480,6 @@ impl Analyst<'_> {
         without.remove(at);
         !self.mates_by_checks(&without, depth)
             && self.offers_exchange(after, at, false, &mut Vec::new())
-    }
-
-    /// Whether the first capture of `w` (won in `passed`, after `mv`) could be made before the
-    /// move too, by the same piece, and the move only cut the target's protection by
-    /// shielding one of its own pieces: every root the move took away is kept from the target
-    /// by the moved piece itself, standing where it also stops that root's attack on one of
-    /// the mover's pieces. A root pinned by the move (a false root, 假根, that still reaches
-    /// the target), one whose cannon screen left, or one cut by a move that shields nothing,
-    /// makes a new chase.
-    fn attack_stood(
-        &self,
-        before: &Position,
-        after: &Position,
-        passed: &Position,
-        mv: Move,
-        w: &Win,
-    ) -> bool {
-        let from = if w.attacker == mv.to {
-            mv.from
-        } else {
-            w.attacker
-        };
-        let Some(old) = before
-            .legal_moves_to(self.vm, w.target)
-            .into_iter()
-            .find(|m| m.from == from)
-        else {
-            return false;
-        };
-        if w.attacker == mv.to {
-            return true;
-        }
-        let taken = |pos: &Position, m: Move| {
-            let mut a = pos.clone();
-            a.make(self.vm, m);
-            a
-        };
-        let lifted = |pos: &Position| {
-            let mut l = pos.clone();
-            l.remove(mv.to);
-            l
-        };
-        // The points the opposing piece on `r` may go to by its program (pins aside).
-        let reach = |pos: &Position, r: Square| {
-            let mut buf = MoveBuf::new();
-            pos.pseudo_moves_from(self.vm, r, &mut buf);
-            buf.as_slice().iter().map(|m| m.to).collect::<Vec<Square>>()
-        };
-        let mine = |sq: Square| {
-            sq != mv.to
-                && passed
-                    .piece_at(sq)
-                    .is_some_and(|p| p.side == passed.side_to_move())
-        };
-        let roots_before = taken(before, old).legal_moves_to(self.vm, w.target);
-        let now = taken(passed, Move::new(w.attacker, w.target));
-        let roots_now = now.legal_moves_to(self.vm, w.target);
-        let (now_lifted, after_lifted) = (lifted(&now), lifted(after));
-        roots_before
-            .iter()
-            .map(|r| r.from)
-            .filter(|&r| !roots_now.iter().any(|n| n.from == r))
-            .all(|r| {
-                // Kept from the target by the moved piece alone, where it also stops the root's
-                // attack on a piece of the mover's.
-                let open = reach(after, r);
-                !reach(&now, r).contains(&w.target)
-                    && reach(&now_lifted, r).contains(&w.target)
-                    && reach(&after_lifted, r)
-                        .into_iter()
-                        .any(|sq| mine(sq) && !open.contains(&sq))
-            })
-    }
-
-    /// The wins before a move that still count as old when the opponent could have taken
-    /// the moved piece on its origin (the move its flight, `flight_counts`): those the
-    /// opponent's capture of it does not refute, and those the moved piece adds nothing to
-    /// where it went (they stand with the piece off the board).
-    #[allow(clippy::too_many_arguments)]
-    fn old_wins_of_a_flight(
-        &self,
-        before: &Position,
-        passed: &Position,
-        mv: Move,
-        old: Vec<Win>,
-        p: WinParams,
-        takes_part: bool,
-        same_taker: &dyn Fn(&Win, &Win) -> bool,
-    ) -> (Vec<Win>, Vec<Win>) {
-        let fled = self.all_wins(
-            before,
-            WinParams {
-                before_move: BeforeMove {
-                    flight: Some(mv.from),
-                    ..p.before_move
-                },
-                ..p
-            },
-        );
-        let gone = || {
-            let mut without = passed.clone();
-            let general = without
-                .remove(mv.to)
-                .is_some_and(|q| q.kind == self.vm.royal_kind());
-            if general {
-                Vec::new()
-            } else {
-                self.all_wins(&without, p)
-            }
-        };
-        let refuted: Vec<Win> = old
-            .iter()
-            .filter(|o| {
-                !fled
-                    .iter()
-                    .any(|f| f.target == o.target && f.attacker == o.attacker && f.gain >= o.gain)
-            })
-            .cloned()
-            .collect();
-        if refuted.is_empty() {
-            return (old, Vec::new());
-        }
-        let gone = gone();
-        // A refuted win that stands without the moved piece stays old, unless the piece guards
-        // a piece of it the opponent attacks (`takes_part`).
-        let (guarded, stands): (Vec<Win>, Vec<Win>) = refuted
-            .iter()
-            .filter(|o| {
-                gone.iter()
-                    .any(|g| g.target == o.target && same_taker(o, g))
-            })
-            .cloned()
-            .partition(|o| takes_part && self.guards_the_win(passed, mv.to, o));
-        (
-            old.into_iter()
-                .filter(|o| !refuted.contains(o) || stands.contains(o))
-                .collect(),
-            guarded,
-        )
     }
 
     /// Whether the piece on `guard` guards the capturer of `w`, or a piece of its side the

@@ -183,29 +183,33 @@ pub(crate) struct OwnAttackData {
     pub(crate) joint_counts: bool,
 }
 
-/// `repetition.chase_to_chase`: only newly created attacks count (从捉到捉).
+/// `repetition.chase_to_chase`: only new wins make a chase (从捉到捉). A win is new when the
+/// move makes it possible or larger: the same piece could not win the same target before the
+/// move, or only less (the gain before and after the move, each capture judged by the whole
+/// exchange it opens). The clause's presence asks for it; its data says how a capture of the
+/// opponent's that the move parries bears on it.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[derive(Default)]
 pub(crate) struct NewOnlyData {
-    /// A target that could already be won before the move does not make the move a chase
-    /// (从捉到捉: 走子前已存在的捉). Newness is per target and taker: a piece that can now take
-    /// a target another piece could take before makes a new chase (24.3: what the moved piece
-    /// itself can take). A move that answers a check is compared with what stood before it
-    /// whatever the answer: with the other answers, and with the position before the check.
-    pub(crate) new_targets_only: bool,
-    /// A flight (the moved piece leaves a point where it could be taken): before the move,
-    /// the opponent may take the moved piece on its origin though it could take it anyway,
-    /// and may take it there where the capture would have cut its root; a win that either
-    /// refutes, or makes smaller, is new.
+    /// How a capture the move parries bears on newness; absent: not at all.
     #[serde(default)]
-    pub(crate) flight_counts: bool,
-    /// A target the same piece could already take before the move, even at a loss, is no
-    /// new chase when the move only shields one of the mover's pieces and so cuts the
-    /// target's root: it attacks nothing new. A root the move pins (假根), or one whose
-    /// cannon screen the move adds or takes away, still makes a new chase.
-    #[serde(default)]
-    pub(crate) attack_before_is_old: bool,
+    pub(crate) parried: Option<Parried>,
+}
+
+/// How a capture of the opponent's that the move parries (it won before the move and wins no
+/// more after it) bears on whether a win is new.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Parried {
+    /// The move is the flight of the piece it moves: before the move, the opponent could take
+    /// that piece where it stood. Against a win the piece takes part in where it now stands
+    /// (without it the win is gone, or smaller), the gain before is measured with that capture
+    /// open to the opponent.
+    Counts,
+    /// What a move that parries a capture of the opponent's adds to a win whose first capture
+    /// the same piece could already make before the move is nothing new: the attack stood.
+    AddsNothing,
 }
 
 /// A special case that changes the class of a move: `when` all its conditions hold,

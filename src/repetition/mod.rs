@@ -286,7 +286,7 @@ fn compile(
     let (new_only, newness) = match ed.clause("repetition.chase_to_chase") {
         None => (None, None),
         Some(c) => match typed::<data::NewOnlyData>(c) {
-            Ok(d) => (d.new_targets_only.then(|| RuleRef::of(c)), Some(d)),
+            Ok(d) => (Some(RuleRef::of(c)), Some(d)),
             Err(e) => {
                 errors.push(e);
                 (None, None)
