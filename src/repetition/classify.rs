@@ -2,6 +2,7 @@
 //! its predicate; then the special cases that hold for the move alone are applied.
 
 use crate::board::{KindId, Move, Side, Square};
+use crate::vm::position_internals::MoveBuf;
 use crate::vm::Position;
 
 use super::analysis::{Analyst, Val, Win, WinParams};
@@ -191,14 +192,12 @@ impl Analyst<'_> {
             equal_mutual_excluded,
             kinds,
             higher_value_always,
-            takes_part,
             ..
         } = test
         else {
             return (Vec::new(), Vec::new(), Vec::new());
         };
         let rep = self.rep;
-        let side = before.side_to_move();
         let p = WinParams {
             bounds: Bounds {
                 checks: budget.unwrap_or(rep.forcing.checks),
@@ -212,46 +211,20 @@ impl Analyst<'_> {
             }),
             higher_value_always: *higher_value_always,
         };
-        let mut now = self.all_wins(passed, p);
-        // Old wins the moved piece renews by guarding them where it fled.
-        let guarded: Vec<Win> = Vec::new();
+        let mut now = self.joint_wins(passed, p, Some(mv.to));
         if rep.new_only.is_some() && !now.is_empty() {
             now = self.new_wins(before, after, passed, mv, now, p, prev, answered_check);
         }
-        if *takes_part {
-            // The moved piece takes part in a win by another piece as the screen it hops over
-            // (联合捉).
-            Self::screened_joint(mv.to, &mut now);
-        }
-        // A win the moved piece takes part in by guarding where it fled (`takes_part`) is won
-        // jointly.
-        for w in now.iter_mut().filter(|w| {
-            guarded
-                .iter()
-                .any(|g| g.target == w.target && g.attacker == w.attacker)
-        }) {
-            w.kind = super::ChaseKind::Joint;
-        }
         let mut now = Self::best_per_target(now);
-        if *takes_part {
-            self.pinned_roots_joint(passed, &mut now);
-        }
         if rep.own_attack_joint {
-            // A general's or soldier's capture of a piece another piece attacks too is a joint
-            // capture (联合吃子), and counts (26.1.1).
-            let takers = |t: Square| {
-                passed
-                    .legal_moves_to(self.vm, t)
-                    .into_iter()
-                    .filter(|m| {
-                        passed
-                            .piece_at(m.from)
-                            .is_some_and(|p| !rep.exempt_first_capturer(p.kind))
-                    })
-                    .count()
-            };
-            for w in now.iter_mut().filter(|w| w.latent && takers(w.target) > 0) {
-                w.latent = false;
+            // A general's or soldier's capture that another piece of its side bears on too (it
+            // takes the target as well, or guards the capturer on its point) is a joint one
+            // (26.1.1), and counts.
+            let counts = |k: KindId| !rep.exempt_first_capturer(k);
+            for w in now.iter_mut().filter(|w| w.latent) {
+                if self.borne_by_another(passed, w, &counts, None) {
+                    w.latent = false;
+                }
             }
         }
         let (offered, now): (Vec<Win>, Vec<Win>) = now.into_iter().partition(|w| w.offered);
@@ -318,10 +291,13 @@ impl Analyst<'_> {
                     Some(q) if q.kind != self.vm.royal_kind() => self.all_wins(&without, p),
                     _ => Vec::new(),
                 };
+
                 now.into_iter()
                     .filter(|w| {
                         !stood(w, &old, true)
-                            || (w.attacker != mv.to && !won(w, &gone, false, w.gain))
+                            || (w.attacker != mv.to
+                                && (!won(w, &gone, false, w.gain)
+                                    || self.joint(passed, w, Some(mv.to))))
                     })
                     .collect()
             }
@@ -482,20 +458,6 @@ impl Analyst<'_> {
             && self.offers_exchange(after, at, false, &mut Vec::new())
     }
 
-    /// Whether the piece on `guard` guards the capturer of `w`, or a piece of its side the
-    /// capture passes over (a cannon's screen), that the opponent attacks: it could take
-    /// back there.
-    fn guards_the_win(&self, pos: &Position, guard: Square, w: &Win) -> bool {
-        let side = pos.side_to_move();
-        let ours = |sq: &Square| *sq != guard && pos.piece_at(*sq).is_some_and(|q| q.side == side);
-        let attacked = |sq: &Square| pos.is_attacked(self.vm, *sq, side.opponent());
-        std::iter::once(w.attacker)
-            .chain(Square::between(w.attacker, w.target))
-            .filter(ours)
-            .filter(attacked)
-            .any(|sq| self.guards(pos, guard, sq))
-    }
-
     /// Whether the piece on `guard` could take back on `sq`, where a piece of its own side
     /// stands: with an opposing piece of that kind there, it could take it.
     fn guards(&self, pos: &Position, guard: Square, sq: Square) -> bool {
@@ -518,36 +480,122 @@ impl Analyst<'_> {
         p.is_legal(self.vm, Move::new(guard, sq))
     }
 
-    /// Wins whose first capture passes over `screen` (the moved piece: the capturer hops
-    /// over it) become joint.
-    fn screened_joint(screen: Square, wins: &mut [Win]) {
-        for w in wins
-            .iter_mut()
-            .filter(|w| w.kind != super::ChaseKind::Joint && w.after_check.is_none())
-        {
-            if Square::between(w.attacker, w.target).any(|sq| sq == screen) {
+    /// Every way the side to move wins material were its opponent to pass
+    /// ([`Analyst::all_wins`]), a win another piece takes part in counted joint (联合,
+    /// [`Analyst::joint`]); `moved`, the point of the piece the move put there.
+    fn joint_wins(&self, pos: &Position, p: WinParams, moved: Option<Square>) -> Vec<Win> {
+        let mut wins = self.all_wins(pos, p);
+        for w in wins.iter_mut() {
+            if w.kind != super::ChaseKind::Joint && self.joint(pos, w, moved) {
                 w.kind = super::ChaseKind::Joint;
             }
         }
+        wins
     }
 
-    /// A target won on its point although a piece of its side could take back there but for
-    /// a pin (a false root, 假根) is won by the pinning piece too: a joint chase (联合捉).
-    fn pinned_roots_joint(&self, passed: &Position, wins: &mut [Win]) {
-        let side = passed.side_to_move();
-        for w in wins
-            .iter_mut()
-            .filter(|w| w.kind == super::ChaseKind::Unprotected && w.after_check.is_none())
-        {
-            let m = Move::new(w.attacker, w.target);
-            if passed.is_legal(self.vm, m) {
-                let mut next = passed.clone();
-                next.make(self.vm, m);
-                if next.is_attacked(self.vm, w.target, side.opponent()) {
-                    w.kind = super::ChaseKind::Joint;
-                }
+    /// Whether the win `w` (in `passed`, the winner to move) is joint (联合, 24.3
+    /// 与其他子联合吃子): two pieces of the winner's take part in it, as the book's joint
+    /// chases have them (ch8 图10, 11, 25, 27, 28, ch9 参考图38, 39, 40). A root of the target
+    /// is held from taking back (a pin: 图11); or the target has a root and a second piece
+    /// bears on it, taking it too or guarding the capturer on its point (图10, 25, 27, 28,
+    /// 参考图38) — where the move put another piece than the capturer (`moved`), that piece
+    /// must be the one that bears; or the moved piece guards the capturer, or a screen of the
+    /// capture, where the target itself could take it and lose by it (the target's own way
+    /// out: 参考图39). A screen alone never makes a chase joint: each screen of the book's joint
+    /// chases also bears on the target, or is guarded by the moved piece; a guard that did
+    /// not move, of a screen the capturer's own move uses, does not either (图26: 黑方长捉车).
+    fn joint(&self, passed: &Position, w: &Win, moved: Option<Square>) -> bool {
+        let vm = self.vm;
+        let m = Move::new(w.attacker, w.target);
+        if w.after_check.is_some() || !passed.is_legal(vm, m) {
+            return false;
+        }
+        let winner = passed.side_to_move();
+        let mut taken = passed.clone();
+        taken.make(vm, m);
+        // The target's roots: the pieces of its side that reach its point, pins aside.
+        let mut roots = Vec::new();
+        for (r, q) in taken.pieces() {
+            if q.side == winner {
+                continue;
+            }
+            let mut buf = MoveBuf::new();
+            taken.pseudo_moves_from(vm, r, &mut buf);
+            if buf.as_slice().iter().any(|x| x.to == w.target) {
+                roots.push(r);
             }
         }
+        let legal_roots: Vec<Square> = taken
+            .legal_moves_to(vm, w.target)
+            .iter()
+            .map(|x| x.from)
+            .collect();
+        let partner = moved.filter(|&p| p != w.attacker);
+        let pinned = |r: &Square| {
+            !legal_roots.contains(r)
+                && partner.is_none_or(|p| {
+                    let mut without = taken.clone();
+                    without.remove(p);
+                    without
+                        .legal_moves_to(vm, w.target)
+                        .iter()
+                        .any(|x| x.from == *r)
+                })
+        };
+        if roots.iter().any(pinned) {
+            return true;
+        }
+        if !roots.is_empty()
+            && self.borne_by_another(passed, w, &|_| true, partner)
+        {
+            return true;
+        }
+        let Some(guard) = partner else {
+            return false;
+        };
+        let mut theirs = passed.clone();
+        theirs.set_side_to_move(winner.opponent());
+        let worth = |sq: Square| self.value(passed, sq);
+        std::iter::once(w.attacker)
+            .chain(Square::between(w.attacker, w.target))
+            .filter(|&sq| sq != guard && passed.piece_at(sq).is_some_and(|q| q.side == winner))
+            .filter(|&sq| worth(sq) < worth(w.target))
+            .filter(|&sq| theirs.is_legal(vm, Move::new(w.target, sq)))
+            .any(|sq| self.guards(passed, guard, sq))
+    }
+
+    /// Whether another piece of the winner's (`only` that one, if given), of the kinds
+    /// `counts` allows, bears on the target of `w` (won in `passed`): it can take it too, or
+    /// it guards the capturer on its point.
+    fn borne_by_another(
+        &self,
+        passed: &Position,
+        w: &Win,
+        counts: &dyn Fn(KindId) -> bool,
+        only: Option<Square>,
+    ) -> bool {
+        let vm = self.vm;
+        let m = Move::new(w.attacker, w.target);
+        if w.after_check.is_some() || !passed.is_legal(vm, m) {
+            return false;
+        }
+        let winner = passed.side_to_move();
+        let mut taken = passed.clone();
+        taken.make(vm, m);
+        let takers: Vec<Square> = passed
+            .legal_moves_to(vm, w.target)
+            .iter()
+            .map(|x| x.from)
+            .collect();
+        passed
+            .pieces()
+            .filter(|(sq, q)| {
+                q.side == winner
+                    && *sq != w.attacker
+                    && counts(q.kind)
+                    && only.is_none_or(|o| o == *sq)
+            })
+            .any(|(q, _)| takers.contains(&q) || self.guards(&taken, q, w.target))
     }
 
     /// 兑 (24.4): an opposing piece of the moved piece's own kind may take it and loses

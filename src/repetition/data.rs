@@ -117,12 +117,6 @@ pub(crate) enum Test {
         /// exchange after it.
         #[serde(default)]
         higher_value_always: bool,
-        /// The moved piece takes part in a win by another piece where it now stands (联合捉):
-        /// as the screen the capture hops over, as the piece that pins the target's root (a
-        /// false root, 假根), or, having fled an attack, as the guard of the capturer or of
-        /// its screen against the opponent's attack. Such a win is joint, and in a flight new.
-        #[serde(default)]
-        takes_part: bool,
         /// A move that gives check chases too what it would win whichever way the general
         /// steps out of the check, or, when it cannot step, what the check wins as it stands
         /// (every way the general steps, of none); its class stays the heavier 将, and a
