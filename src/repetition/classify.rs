@@ -217,12 +217,12 @@ impl Analyst<'_> {
         }
         let mut now = Self::best_per_target(now);
         if rep.own_attack_joint {
-            // A general's or soldier's capture that another piece of its side bears on too (it
-            // takes the target as well, or guards the capturer on its point) is a joint one
-            // (26.1.1), and counts.
+            // A general's or soldier's capture of a protected piece that another piece of its
+            // side bears on too (it takes the target as well, or guards the capturer on its
+            // point) is a joint one (26.1.1), and counts.
             let counts = |k: KindId| !rep.exempt_first_capturer(k);
             for w in now.iter_mut().filter(|w| w.latent) {
-                if self.borne_by_another(passed, w, &counts, None) {
+                if self.rooted(passed, w) && self.borne_by_another(passed, w, &counts, None) {
                     w.latent = false;
                 }
             }
@@ -302,13 +302,27 @@ impl Analyst<'_> {
                     .collect()
             }
             Some(super::data::Parried::AddsNothing) if !now.is_empty() => {
-                let parries = self.parries(before, after, mv);
+                // A win whose first capture the same piece could already make before the move is
+                // new only where the move took a root away from its target, and parried no threat
+                // of the opponent's by it: a move that saves, guards or shields a piece of its
+                // side adds nothing new to a capture that stood.
+                let roots = |pos: &Position, m: Move| {
+                    let mut t = pos.clone();
+                    t.make(self.vm, m);
+                    t.legal_moves_to(self.vm, m.to).len()
+                };
+                let mut parries = None;
                 now.into_iter()
                     .filter(|w| {
-                        !stood(w, &old, true)
-                            && !(parries
-                                && w.after_check.is_none()
-                                && before.is_legal(self.vm, Move::new(origin(w.attacker), w.target)))
+                        if stood(w, &old, true) {
+                            return false;
+                        }
+                        let then = Move::new(origin(w.attacker), w.target);
+                        if w.after_check.is_some() || !before.is_legal(self.vm, then) {
+                            return true;
+                        }
+                        roots(passed, Move::new(w.attacker, w.target)) < roots(before, then)
+                            && !*parries.get_or_insert_with(|| self.parries(before, after, mv))
                     })
                     .collect()
             }
@@ -562,6 +576,27 @@ impl Analyst<'_> {
             .filter(|&sq| worth(sq) < worth(w.target))
             .filter(|&sq| theirs.is_legal(vm, Move::new(w.target, sq)))
             .any(|sq| self.guards(passed, guard, sq))
+    }
+
+    /// Whether the target of `w` (won in `passed`) has a root: a piece of its side that
+    /// reaches its point once the capture is made, pins aside.
+    fn rooted(&self, passed: &Position, w: &Win) -> bool {
+        let vm = self.vm;
+        let m = Move::new(w.attacker, w.target);
+        if !passed.is_legal(vm, m) {
+            return false;
+        }
+        let winner = passed.side_to_move();
+        let mut taken = passed.clone();
+        taken.make(vm, m);
+        let rooted = taken.pieces().any(|(r, q)| {
+            q.side != winner && {
+                let mut buf = MoveBuf::new();
+                taken.pseudo_moves_from(vm, r, &mut buf);
+                buf.as_slice().iter().any(|x| x.to == w.target)
+            }
+        });
+        rooted
     }
 
     /// Whether another piece of the winner's (`only` that one, if given), of the kinds
