@@ -392,4 +392,17 @@ pub(crate) struct CycleData {
     /// ordered to change that plays them has not changed).
     #[serde(default)]
     pub(crate) cycles_after_ruling: Option<u32>,
+    /// Which moves form the judged cycle when a position has come back (absent: `shortest`).
+    #[serde(default)]
+    pub(crate) judged: Option<Judged>,
+}
+
+/// Which moves form the judged cycle when a position has come back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Judged {
+    /// The moves since the last position that came back last stood before: one cycle.
+    Shortest,
+    /// The moves since the position that came back last first stood: every cycle played.
+    SinceFirst,
 }

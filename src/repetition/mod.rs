@@ -165,6 +165,8 @@ pub struct RepetitionRules {
     pub(crate) patterns_rule: RuleRef,
     pub(crate) verdicts: Vec<VerdictRule>,
     pub(crate) shuffle_min: Option<u32>,
+    /// Which moves form the judged cycle (`repetition.cycle`'s `judged`).
+    pub(crate) judged: data::Judged,
     pub(crate) cycle_rule: Option<RuleRef>,
     pub(crate) pending: Option<Pending>,
     /// Kind names, for reasons and targets.
@@ -299,6 +301,11 @@ fn compile(
     let (patterns, words, patterns_rule) = patterns(ed, &classes, errors);
     let verdicts = verdicts(ed, clauses, &patterns, errors);
 
+    let judged = ed
+        .clause("repetition.cycle")
+        .and_then(|c| typed::<data::CycleData>(c).ok())
+        .and_then(|d| d.judged)
+        .unwrap_or(data::Judged::Shortest);
     let (shuffle_min, cycle_rule, pending) = match ed.clause("repetition.cycle") {
         None => (None, None, None),
         Some(c) => match typed::<data::CycleData>(c) {
@@ -383,6 +390,7 @@ fn compile(
         patterns_rule: patterns_rule?,
         verdicts,
         shuffle_min,
+        judged,
         cycle_rule,
         pending,
         kind_names,

@@ -210,18 +210,21 @@ fn play_line(vm: &Rules, q: &RulingQuery) -> Result<(Vec<Position>, Vec<Move>), 
     Ok((line.positions, line.moves))
 }
 
-/// The plies to judge: the last repetition (the shortest cycle ending at the latest
-/// repeated position), else a shuffle, else nothing.
+/// The plies to judge: the last repetition (ending at the latest repeated position, from the
+/// position it came back to last, or from where it first stood: `repetition.cycle`'s
+/// `judged`), else a shuffle, else nothing.
 fn find_cycle(
     rep: &RepetitionRules,
     positions: &[Position],
     moves: &[Move],
 ) -> Option<(usize, usize, &'static str)> {
     for k in (1..positions.len()).rev() {
-        if let Some(i) = (0..k)
-            .rev()
-            .find(|&i| positions[i].same_placement(&positions[k]))
-        {
+        let mut earlier = (0..k).filter(|&i| positions[i].same_placement(&positions[k]));
+        let i = match rep.judged {
+            super::data::Judged::Shortest => earlier.next_back(),
+            super::data::Judged::SinceFirst => earlier.next(),
+        };
+        if let Some(i) = i {
             return Some((i, k, "repetition"));
         }
     }
