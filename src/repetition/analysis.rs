@@ -116,7 +116,7 @@ pub(crate) struct Win {
     /// The pieces of the winning side that move on the line (one, or several: joint).
     pub pieces: Vec<Square>,
     /// Left out of the chase as a mutual attack of two pieces of one kind: an exchange
-    /// offered (兑), not a chase (`equal_mutual_excluded`).
+    /// offered (兑), not a chase (24.4).
     pub(crate) offered: bool,
 }
 
@@ -169,7 +169,6 @@ struct MateBounds {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct WinParams {
     pub(crate) bounds: Bounds,
-    pub(crate) equal_mutual_excluded: bool,
     /// Bit set of the [`ChaseKind`]s that count (bit = kind as u8).
     pub kinds: u8,
     pub(crate) higher_value_always: bool,
@@ -447,7 +446,7 @@ impl<'a> Analyst<'a> {
                 );
             }
             let kind_of = |sq: Square| pos.piece_at(sq).map(|q| q.kind);
-            let offered = p.equal_mutual_excluded && !pair.is_empty();
+            let offered = !pair.is_empty();
             if offered && !pair.iter().any(|&q| kind_of(q) == kind_of(l.target)) {
                 continue;
             }
@@ -469,11 +468,22 @@ impl<'a> Analyst<'a> {
     }
 
     /// Whether, in the real position (the opponent to move), the target of the capture `m`
-    /// could itself take the attacker.
+    /// could take the attacker instead, as the exchange class's `taken` asks of an exchange
+    /// offered: legally, and (24.4) without being mated at once for it or losing material by
+    /// the line after it.
     fn can_take_back(&self, pos: &Position, m: Move) -> bool {
         let mut real = pos.clone();
         real.set_side_to_move(pos.side_to_move().opponent());
-        real.is_legal(self.vm, Move::new(m.to, m.from))
+        let back = Move::new(m.to, m.from);
+        if !real.is_legal(self.vm, back) {
+            return false;
+        }
+        let d = self.rep.forcing.mate_after_gain;
+        let mut next = real.clone();
+        next.make(self.vm, back);
+        self.rep.exchange_taken == super::data::Taken::Legally
+            || (!(d > 0 && self.mates_by_checks(&next, d))
+                && self.capture_result(&real, back, self.rep.forcing) >= Val::ZERO)
     }
 
     /// The position with `side` to move (a pass by the other side).

@@ -74,14 +74,10 @@ impl Analyst<'_> {
         for (i, c) in rep.classes.iter().enumerate() {
             let hit = match &c.test {
                 Test::GivesCheck => check,
-                Test::MateThreat {
-                    depth,
-                    equal_mutual_excluded,
-                } => {
+                Test::MateThreat { depth } => {
                     !check
                         && self.mates_by_checks(&passed, *depth)
-                        && !(*equal_mutual_excluded
-                            && self.threat_rests_on_offered_piece(&passed, &after, mv.to, *depth))
+                        && !self.threat_rests_on_offered_piece(&passed, &after, mv.to, *depth)
                 }
                 Test::WinsMaterial { .. } => {
                     if check {
@@ -99,12 +95,10 @@ impl Analyst<'_> {
                         !facts.wins.is_empty()
                     }
                 }
-                Test::OffersExchange {
-                    equal_mutual_excluded,
-                } => {
+                Test::OffersExchange { of, taken } => {
                     // A new win the chase test left out as a mutual attack of two pieces of one
                     // kind is that exchange offered.
-                    if *equal_mutual_excluded && !check {
+                    if !check {
                         facts
                             .partners
                             .extend(facts.offered.iter().map(|w| w.target));
@@ -113,12 +107,21 @@ impl Analyst<'_> {
                         && (self.offers_exchange(
                             &after,
                             mv.to,
-                            *equal_mutual_excluded,
+                            *of,
+                            *taken,
+                            true,
                             &mut facts.partners,
                         ) || !facts.partners.is_empty())
                 }
-                Test::OffersSacrifice => {
-                    !check && self.offers_sacrifice(&after, mv.to, &mut facts.partners)
+                Test::OffersSacrifice { taker, result } => {
+                    !check
+                        && self.offers_sacrifice(
+                            &after,
+                            mv.to,
+                            *taker,
+                            *result,
+                            &mut facts.partners,
+                        )
                 }
                 Test::Blocks {
                     mate_depth,
@@ -189,7 +192,6 @@ impl Analyst<'_> {
     ) -> (Vec<Win>, Vec<Win>, Vec<Win>) {
         let Test::WinsMaterial {
             checks: budget,
-            equal_mutual_excluded,
             kinds,
             higher_value_always,
             ..
@@ -203,7 +205,6 @@ impl Analyst<'_> {
                 checks: budget.unwrap_or(rep.forcing.checks),
                 ..rep.forcing
             },
-            equal_mutual_excluded: *equal_mutual_excluded,
             kinds: kinds.as_ref().map_or(7, |ks| {
                 ks.iter()
                     .filter_map(|k| super::ChaseKind::parse(k))
@@ -469,7 +470,14 @@ impl Analyst<'_> {
         let mut without = passed.clone();
         without.remove(at);
         !self.mates_by_checks(&without, depth)
-            && self.offers_exchange(after, at, false, &mut Vec::new())
+            && self.offers_exchange(
+                after,
+                at,
+                super::data::Exchangeable::SameKind,
+                self.rep.exchange_taken,
+                false,
+                &mut Vec::new(),
+            )
     }
 
     /// Whether the piece on `guard` could take back on `sq`, where a piece of its own side
@@ -633,25 +641,35 @@ impl Analyst<'_> {
             .any(|(q, _)| takers.contains(&q) || self.guards(&taken, q, w.target))
     }
 
-    /// 兑 (24.4): an opposing piece of the moved piece's own kind may take it and loses
-    /// nothing by the forcing line after it, nor is mated; or the moved piece may so take an
-    /// equal piece. With `across`, the same holds for two pieces of one kind that attack each
-    /// other over the moved piece, the screen the move put between them.
+    /// 兑 (24.4): an opposing piece of the kind `of` asks (the moved piece's own kind, or one
+    /// of equal worth: 1999 28.5) may take it, legally, and is neither mated at once nor loses
+    /// material by the forcing line after it; or the moved piece may so take such a piece.
+    /// With `across`, the same holds for two such pieces that attack each other over the
+    /// moved piece, the screen the move put between them (ch8 图13).
     fn offers_exchange(
         &self,
         after: &Position,
         at: Square,
+        of: super::data::Exchangeable,
+        taken: super::data::Taken,
         across: bool,
         partners: &mut Vec<Square>,
     ) -> bool {
         let b = self.rep.forcing;
-        let kind_at = |pos: &Position, sq: Square| pos.piece_at(sq).map(|p| p.kind);
-        let over_moved = |m: &Move| Square::between(m.from, m.to).any(|sq| sq == at);
-        // The opponent's captures of a piece of the mover by a piece of its kind.
-        let offered = |m: &Move| {
-            kind_at(after, m.from) == kind_at(after, m.to)
-                && (m.to == at || (across && over_moved(m)))
+        let safely = taken == super::data::Taken::Safely;
+        let matched = |pos: &Position, a: Square, c: Square| match of {
+            super::data::Exchangeable::SameKind => {
+                pos.piece_at(a).map(|p| p.kind) == pos.piece_at(c).map(|p| p.kind)
+            }
+            super::data::Exchangeable::EqualWorth => {
+                self.material(pos, a).is_some()
+                    && self.material(pos, a) == self.material(pos, c)
+            }
         };
+        let over_moved = |m: &Move| Square::between(m.from, m.to).any(|sq| sq == at);
+        // The opponent's captures of a piece of the mover by a matching piece.
+        let offered =
+            |m: &Move| matched(after, m.from, m.to) && (m.to == at || (across && over_moved(m)));
         if self.material(after, at).is_some() || across {
             let takes = if across {
                 after.legal_captures(self.vm)
@@ -659,22 +677,18 @@ impl Analyst<'_> {
                 after.legal_moves_to(self.vm, at)
             };
             for m in takes.into_iter().filter(offered) {
-                if self.capture_result(after, m, b) == Val::ZERO && !self.mated_after(after, m) {
+                if self.capture_result(after, m, b) == Val::ZERO
+                    && !(safely && self.mated_after(after, m))
+                {
                     partners.push(m.from);
                 }
             }
         }
-        // The mover's captures of an equal piece of its kind, the moved piece's or over it.
+        // The mover's captures of a matching piece, the moved piece's or over it.
         let passed = Analyst::with_mover(after, after.side_to_move().opponent());
         let own = |m: &Move| m.from == at || (across && over_moved(m));
         for m in passed.legal_captures(self.vm).into_iter().filter(own) {
-            let equal = self
-                .material(&passed, m.to)
-                .is_some_and(|v| Some(v) == self.material(&passed, m.from));
-            if equal
-                && kind_at(&passed, m.to) == kind_at(&passed, m.from)
-                && self.capture_result(&passed, m, b) == Val::ZERO
-            {
+            if matched(&passed, m.from, m.to) && self.capture_result(&passed, m, b) == Val::ZERO {
                 partners.push(m.to);
             }
         }
@@ -683,16 +697,32 @@ impl Analyst<'_> {
         !partners.is_empty()
     }
 
-    /// 献 (24.5): an opposing piece may take the moved piece and win material by it, over
-    /// the forcing line after the capture, without being mated.
-    fn offers_sacrifice(&self, after: &Position, at: Square, partners: &mut Vec<Square>) -> bool {
+    /// 献 (24.5): the moved piece is offered to capture: an opposing piece (of its kind, where
+    /// `taker` asks: 1999 28.6) may take it, legally, without being mated at once, and without
+    /// losing material by the forcing line after it (or, where `result` asks, winning by it:
+    /// 1999's 无根子送吃).
+    fn offers_sacrifice(
+        &self,
+        after: &Position,
+        at: Square,
+        taker: super::data::Taker,
+        result: super::data::Outcome,
+        partners: &mut Vec<Square>,
+    ) -> bool {
         if self.material(after, at).is_none() {
             return false;
         }
+        let kind = |sq: Square| after.piece_at(sq).map(|p| p.kind);
         for m in after.legal_moves_to(self.vm, at) {
-            if self.gains(self.capture_result(after, m, self.rep.forcing))
-                && !self.mated_after(after, m)
-            {
+            if taker == super::data::Taker::SameKind && kind(m.from) != kind(at) {
+                continue;
+            }
+            let v = self.capture_result(after, m, self.rep.forcing);
+            let good = match result {
+                super::data::Outcome::NoLoss => v >= Val::ZERO,
+                super::data::Outcome::Gain => self.gains(v),
+            };
+            if good && !self.mated_after(after, m) {
                 partners.push(m.from);
             }
         }

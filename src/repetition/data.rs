@@ -88,15 +88,9 @@ pub(crate) enum Test {
     /// The move attacks the opposing general (将).
     GivesCheck,
     /// Were the opponent to pass, the mover would mate by consecutive checks within
-    /// `depth` of its own moves (杀).
-    MateThreat {
-        depth: u8,
-        /// An offer of an exchange of equal pieces (兑, 24.4) is no attack: a threat that is
-        /// gone with the moved piece, which the move offers for exchange, makes the move an
-        /// exchange, not a kill.
-        #[serde(default)]
-        equal_mutual_excluded: bool,
-    },
+    /// `depth` of its own moves (杀). A threat that is gone with the moved piece, which the move
+    /// offers for exchange (兑, 24.4), makes the move an exchange, not a kill.
+    MateThreat { depth: u8 },
     /// Were the opponent to pass, the mover would win material by a forcing line
     /// (`repetition.forcing`): a direct capture, a capture another piece is let make, a
     /// joint capture, captures after checks, or a whole exchange, with a net gain and
@@ -105,10 +99,6 @@ pub(crate) enum Test {
         /// The checks that capture nothing a line may hold (overrides the bound).
         #[serde(default)]
         checks: Option<u8>,
-        /// An offer of an exchange of equal pieces (兑, 24.4) is no attack: a mutual attack
-        /// between pieces of equal value is an exchange, not a chase.
-        #[serde(default)]
-        equal_mutual_excluded: bool,
         /// The kinds of win that count (`unprotected`, `higher_value`, `joint`); all when
         /// omitted.
         #[serde(default)]
@@ -125,20 +115,26 @@ pub(crate) enum Test {
         #[serde(default)]
         with_checks: bool,
     },
-    /// The moved piece may be taken by an opposing piece of its own kind that neither loses
-    /// material by the forcing line after it nor is mated; or it may itself take an equal
-    /// piece so (兑).
+    /// The moved piece may be taken by an opposing piece it matches (`of`) that neither loses
+    /// material by the forcing line after it nor is mated; or it may itself take such a piece
+    /// so; or two matching pieces attack each other over it; or a new win the chase test left
+    /// out as a mutual attack of two matching pieces (兑, 24.4).
     OffersExchange {
-        /// An offer of an exchange of equal pieces (兑, 24.4) is any mutual attack of two
-        /// pieces of one kind the move makes: two that attack each other over the moved piece
-        /// (the move put it between them as the screen), and a new win the chase test leaves
-        /// out as such a mutual attack (its own `equal_mutual_excluded`).
         #[serde(default)]
-        equal_mutual_excluded: bool,
+        of: Exchangeable,
+        /// What the opponent's capture of the offered piece must be for the offer to be one
+        /// (and for a mutual attack of two matching pieces to be an exchange, not a chase).
+        #[serde(default)]
+        taken: Taken,
     },
-    /// The moved piece may be taken by an opposing piece that wins material by it without
-    /// being mated (献).
-    OffersSacrifice,
+    /// The moved piece may be taken by an opposing piece (`taker`) without the taker's being
+    /// mated at once, and with the `result` the taker has by the forcing line after it (献).
+    OffersSacrifice {
+        #[serde(default)]
+        taker: Taker,
+        #[serde(default)]
+        result: Outcome,
+    },
     /// The move stands in the line of an opposing line piece and so takes away the mate by
     /// checks within `mate_depth` moves the opponent threatened (拦).
     Blocks {
@@ -152,6 +148,51 @@ pub(crate) enum Test {
     Follows,
     /// Any move (闲).
     Otherwise,
+}
+
+/// Which pieces an exchange (兑) is offered between.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Exchangeable {
+    /// Pieces of one kind (2020 24.4: 同兵种邀兑).
+    #[default]
+    SameKind,
+    /// Pieces of equal worth (1999 28.5: 等子力互换).
+    EqualWorth,
+}
+
+/// What the opponent's capture of a piece offered for exchange must be (兑).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Taken {
+    /// Legal, and neither mated at once nor losing material at once for it (2020 24.4:
+    /// 不致立即被将死或立即在子力价值上遭受损失).
+    #[default]
+    Safely,
+    /// Legal (AXF rule 40: an exchange offered, perpetually too, is allowed).
+    Legally,
+}
+
+/// Which opposing pieces a sacrifice (献) is offered to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Taker {
+    /// Any (2020 24.5: 凡走子送吃).
+    #[default]
+    Any,
+    /// A piece of the offered piece's kind (1999 28.6: 同兵种子).
+    SameKind,
+}
+
+/// What the taker of an offered piece has by the line after the capture (献).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Outcome {
+    /// It loses nothing (2020 24.5: 不致…在子力价值上遭受损失).
+    #[default]
+    NoLoss,
+    /// It wins material: the piece offered is unprotected (1999 28.6: 无根子送吃).
+    Gain,
 }
 
 /// `repetition.forcing`: the bounds of the forcing-line search every material test uses.

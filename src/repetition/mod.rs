@@ -147,6 +147,9 @@ pub struct RepetitionRules {
     pub(crate) forcing_rule: RuleRef,
     /// Classes, heaviest first (26.4).
     pub classes: Vec<ClassRule>,
+    /// What a counter-capture must be for a mutual attack of two matching pieces to be an
+    /// exchange offered, not a chase (the exchange class's `taken`).
+    pub(crate) exchange_taken: data::Taken,
     pub(crate) order_rule: RuleRef,
     /// Kinds whose own first capture does not count (26.1).
     exempt_first: Kinds,
@@ -377,6 +380,13 @@ fn compile(
         material_rule: material_rule?,
         forcing: forcing.as_ref()?.0,
         forcing_rule: forcing?.1,
+        exchange_taken: classes
+            .iter()
+            .find_map(|c| match c.test {
+                Test::OffersExchange { taken, .. } => Some(taken),
+                _ => None,
+            })
+            .unwrap_or_default(),
         classes,
         order_rule: order_rule?,
         exempt_first,
