@@ -220,10 +220,15 @@ impl Analyst<'_> {
         if rep.own_attack_joint {
             // A general's or soldier's capture of a protected piece that another piece of its
             // side bears on too (it takes the target as well, or guards the capturer on its
-            // point) is a joint one (26.1.1), and counts.
+            // point) is a joint one (26.1.1), and counts; so does one that uncovers a check by
+            // another piece (26.8). Another piece's capture later in their line (a recapture)
+            // does not make it joint (ch8 图14); their captures later in another piece's line
+            // are that piece's chase, made with their help (1999 27.1: 借帅力), and count.
             let counts = |k: KindId| !rep.exempt_first_capturer(k);
             for w in now.iter_mut().filter(|w| w.latent) {
-                if self.rooted(passed, w) && self.borne_by_another(passed, w, &counts, None) {
+                if (self.rooted(passed, w) && self.borne_by_another(passed, w, &counts, None))
+                    || self.uncovers_check(passed, w)
+                {
                     w.latent = false;
                 }
             }
@@ -584,6 +589,23 @@ impl Analyst<'_> {
             .filter(|&sq| worth(sq) < worth(w.target))
             .filter(|&sq| theirs.is_legal(vm, Move::new(w.target, sq)))
             .any(|sq| self.guards(passed, guard, sq))
+    }
+
+    /// Whether the first capture of `w` (won in `passed`) gives a check by another piece than
+    /// the capturer (a discovered check).
+    fn uncovers_check(&self, passed: &Position, w: &Win) -> bool {
+        let vm = self.vm;
+        let m = Move::new(w.attacker, w.target);
+        if w.after_check.is_some() || !passed.is_legal(vm, m) {
+            return false;
+        }
+        let mut taken = passed.clone();
+        taken.make(vm, m);
+        if !taken.in_check(vm) {
+            return false;
+        }
+        taken.remove(w.target);
+        taken.in_check(vm)
     }
 
     /// Whether the target of `w` (won in `passed`) has a root: a piece of its side that
