@@ -242,7 +242,9 @@ impl<'a> Analyst<'a> {
     }
 
     /// Whether a capture wins by itself ([`Analyst::capture_wins`]), by position and move.
-    pub(crate) fn capture_memo(&self) -> &std::cell::RefCell<PlacementMap<(Placement, Move), bool>> {
+    pub(crate) fn capture_memo(
+        &self,
+    ) -> &std::cell::RefCell<PlacementMap<(Placement, Move), bool>> {
         &self.memo.captures
     }
 
@@ -267,6 +269,12 @@ impl<'a> Analyst<'a> {
         self.rep
             .floating_below
             .is_some_and(|b| v.pieces > 0 && v.pieces + v.floating * b >= 0)
+    }
+
+    /// Whether a net result is no loss by the material clause's measure: the other side does
+    /// not gain by it (a floating piece taken for a piece it may be worth is none, 2011 26.6).
+    pub fn no_loss(&self, v: Val) -> bool {
+        !self.gains(-v)
     }
 
     /// Value of the piece on `sq` (zero when empty or not material).

@@ -273,7 +273,11 @@ impl Analyst<'_> {
         let won = |w: &Win, old: &[Win], moved: bool, least: Val| {
             old.iter().any(|o| {
                 o.target == w.target
-                    && (if moved { origin(w.attacker) } else { w.attacker }) == o.attacker
+                    && (if moved {
+                        origin(w.attacker)
+                    } else {
+                        w.attacker
+                    }) == o.attacker
                     && o.gain >= least
                     && (!o.latent || w.latent)
                     && (!o.offered || w.offered)
@@ -283,11 +287,10 @@ impl Analyst<'_> {
         let mut old = self.all_wins(before, p);
         // A win whose line starts with this very move (a check) is the move's own.
         old.retain(|o| o.after_check != Some(mv));
-        if std::env::var_os("XQ_DEBUG").is_some() {
-            eprintln!("DEBUG {mv}: now {:?}\n   old {:?}", now.iter().map(|w| (w.attacker.to_string(), w.target.to_string(), w.gain, w.kind, w.after_check.map(|m| m.to_string()))).collect::<Vec<_>>(), old.iter().map(|w| (w.attacker.to_string(), w.target.to_string(), w.gain, w.kind, w.after_check.map(|m| m.to_string()))).collect::<Vec<_>>());
-        }
         let mut now = match rep.newness.parried {
-            Some(super::data::Parried::Counts) if !now.is_empty() && self.saves(before, after, mv) => {
+            Some(super::data::Parried::Counts)
+                if !now.is_empty() && self.saves(before, after, mv) =>
+            {
                 // The move is the flight of the moved piece: before it, the opponent could win
                 // that piece where it stood, so the wins it takes part in did not stand. A win
                 // that stands without it on the board (its gain as large) gains nothing by it,
@@ -332,7 +335,10 @@ impl Analyst<'_> {
                     })
                     .collect()
             }
-            _ => now.into_iter().filter(|w| !stood(w, &old, true)).collect::<Vec<Win>>(),
+            _ => now
+                .into_iter()
+                .filter(|w| !stood(w, &old, true))
+                .collect::<Vec<Win>>(),
         };
         if let Some((before_check, _)) = prev.filter(|_| answered_check && !now.is_empty()) {
             // Answering a check: what the mover could win before the check was given, the check
@@ -572,9 +578,7 @@ impl Analyst<'_> {
         if roots.iter().any(pinned) {
             return true;
         }
-        if !roots.is_empty()
-            && self.borne_by_another(passed, w, &|_| true, partner)
-        {
+        if !roots.is_empty() && self.borne_by_another(passed, w, &|_| true, partner) {
             return true;
         }
         let Some(guard) = partner else {
@@ -684,8 +688,7 @@ impl Analyst<'_> {
                 pos.piece_at(a).map(|p| p.kind) == pos.piece_at(c).map(|p| p.kind)
             }
             super::data::Exchangeable::EqualWorth => {
-                self.material(pos, a).is_some()
-                    && self.material(pos, a) == self.material(pos, c)
+                self.material(pos, a).is_some() && self.material(pos, a) == self.material(pos, c)
             }
         };
         let over_moved = |m: &Move| Square::between(m.from, m.to).any(|sq| sq == at);

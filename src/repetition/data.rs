@@ -403,11 +403,6 @@ pub(crate) struct VerdictWhen {
     /// Every move of the one side is a chase of only these kinds.
     #[serde(default)]
     pub(crate) one_every_chase: Option<Vec<String>>,
-    /// Every move of the one side chases with one of these kinds, whatever else it chases
-    /// (a move that wins the chariot with one piece and, jointly, an elephant is a chase of
-    /// the chariot).
-    #[serde(default)]
-    pub(crate) one_every_move_chases: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

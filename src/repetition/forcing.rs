@@ -183,9 +183,6 @@ impl Analyst<'_> {
     fn search_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
         let mut s = Search::new(self, b, pos.side_to_move());
         let mut pos = pos.clone();
-        if std::env::var_os("XQ_DEBUG2").is_some() {
-            eprintln!("SEARCH {}", pos.to_fen(self.vm));
-        }
         let mut out = Vec::new();
         let budgets = s.budgets();
         let before = Before::new();
@@ -661,9 +658,6 @@ impl<'s, 'a> Search<'s, 'a> {
             attacking.then_some((before, m, u)),
         );
         self.taken = took_before;
-        if std::env::var_os("XQ_DEBUG2").is_some() && self.on_point.is_none() {
-            eprintln!("{:w$}{} -> {:?}", "", self.line.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" "), child.v + gain, w = 2 * self.line.len());
-        }
         self.line.pop();
         pos.unmake(vm, m, u);
         let mut o = Out {

@@ -116,7 +116,6 @@ pub(crate) struct VerdictRule {
     pub(crate) when: data::VerdictWhen,
     pub(crate) other_has_chase: Option<Vec<ChaseKind>>,
     pub(crate) one_every_chase: Option<Vec<ChaseKind>>,
-    pub(crate) one_every_move_chases: Option<Vec<ChaseKind>>,
     pub(crate) verdict: VerdictKind,
     pub rule: RuleRef,
 }
@@ -854,7 +853,6 @@ fn verdicts(
                 };
                 let other_has_chase = chase_kinds(&d.when.other_has_chase, errors);
                 let one_every_chase = chase_kinds(&d.when.one_every_chase, errors);
-                let one_every_move_chases = chase_kinds(&d.when.one_every_move_chases, errors);
                 if d.verdict != VerdictKind::Draw && d.when.one.is_none() {
                     errors.push(err(
                         c,
@@ -866,7 +864,6 @@ fn verdicts(
                     when: d.when,
                     other_has_chase,
                     one_every_chase,
-                    one_every_move_chases,
                     verdict: d.verdict,
                     rule: RuleRef::of(c),
                 });

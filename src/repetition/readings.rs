@@ -113,9 +113,13 @@ pub fn without(ed: &Edition, name: &str) -> Edition {
         .map(|c| c.id.clone())
         .collect();
     for id in ids {
-        let c = out.clause(&id).expect("listed").clone();
+        let mut c = out.clause(&id).expect("listed").clone();
         let data = switched_off(&c.data, name);
         if data != c.data {
+            // A choice switched off is gone from the data, and its entry with it.
+            if !switches(&data).iter().any(|(n, _)| n == name) {
+                c.provenance.readings.remove(name);
+            }
             out = out.with_clause(&id, Some(Clause { data, ..c }));
         }
     }

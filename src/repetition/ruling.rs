@@ -485,12 +485,6 @@ fn apply(v: &VerdictRule, pats: &[SidePattern; 2], plies: &[PlyRuling]) -> Optio
                     .iter()
                     .filter(|p| p.facts.side == side)
                     .all(|p| !p.chases.is_empty() && p.chases.iter().all(|k| ks.contains(k)))
-            })
-            && v.one_every_move_chases.as_ref().is_none_or(|ks| {
-                plies
-                    .iter()
-                    .filter(|p| p.facts.side == side)
-                    .all(|p| p.chases.iter().any(|k| ks.contains(k)))
             });
         if ok {
             return Some(Verdict::against(side, v.verdict));
