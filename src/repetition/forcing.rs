@@ -71,10 +71,11 @@ struct Capture {
     at: Square,
 }
 
-/// The other side's captures at an attacker's node were the attacker to pass, and whether
-/// each won by itself there: what a defender's capture after the attacker's move is judged
-/// against. Worked out only when a defender's node needs it, once for all its siblings.
-type Before = std::cell::OnceCell<Vec<(Move, bool)>>;
+/// The other side's captures at an attacker's node were the attacker to pass (that position,
+/// and the captures): what a defender's capture after the attacker's move is judged against.
+/// Worked out only when a defender's node needs it, once for all its siblings; whether such a
+/// capture won by itself there is asked only of a capture the search reaches.
+type Before = std::cell::OnceCell<(Option<Position>, Vec<Move>)>;
 
 /// The least material that is a gain: one floating piece.
 const LEAST_GAIN: Val = Val {
@@ -187,7 +188,7 @@ impl Analyst<'_> {
         let budgets = s.budgets();
         let before = Before::new();
         let root_check = pos.in_check(self.vm);
-        let (first_moves, _) = s.candidates(&pos, root_check, 0, budgets, None, None, false);
+        let (first_moves, _) = s.candidates(&pos, root_check, 0, budgets, None, false);
         s.free = first_moves
             .iter()
             .filter(|(_, m)| pos.piece_at(m.to).is_some())
@@ -259,7 +260,7 @@ impl Analyst<'_> {
                     Val::ZERO,
                     Val::ZERO,
                     MATE,
-                    &Before::from(Vec::new()),
+                    &Before::from((None, Vec::new())),
                 );
                 if self.gains(o2.v) {
                     // Its gain is what the whole exchange nets: no loss by the material
@@ -474,17 +475,34 @@ impl<'s, 'a> Search<'s, 'a> {
 
     /// The captures the other side has here were the side to move to pass: the ones the
     /// side to move's next capture does not create.
-    fn captures_before(&self, pos: &Position) -> Vec<(Move, bool)> {
+    fn captures_before(&self, pos: &Position) -> (Option<Position>, Vec<Move>) {
         if pos.side_to_move() != self.attacker || !self.takes_laid_open {
-            return Vec::new();
+            return (None, Vec::new());
         }
-        let vm = self.an.vm;
         let theirs = Analyst::with_mover(pos, pos.side_to_move().opponent());
-        theirs
-            .legal_captures(vm)
-            .into_iter()
-            .map(|m| (m, self.good_capture(&theirs, m)))
-            .collect()
+        let moves = theirs.legal_captures(self.an.vm);
+        (Some(theirs), moves)
+    }
+
+    /// Whether the defender's capture `m` (not on the last capture's point) is one the line
+    /// laid open: not possible before the attacker's last move, or a loss then and winning now
+    /// (the attacker's capture took away the target's root). Asked only of the captures the
+    /// search reaches, so that a cut-off spares the exchange searches of the others.
+    fn laid_open_to(&self, pos: &Position, m: Move, before: Option<(&Before, Move, Undo)>) -> bool {
+        let Some((cell, played, undo)) = before else {
+            return true;
+        };
+        let had = cell.get_or_init(|| {
+            let mut parent = pos.clone();
+            parent.unmake(self.an.vm, played, undo);
+            self.captures_before(&parent)
+        });
+        match had {
+            (Some(theirs), moves) if moves.contains(&m) => {
+                self.good_capture(pos, m) && !self.good_capture(theirs, m)
+            }
+            _ => true,
+        }
     }
 
     /// Whether the capture `m` of the side to move wins by itself ([`Analyst::capture_wins`]).
@@ -522,7 +540,6 @@ impl<'s, 'a> Search<'s, 'a> {
         ply: u8,
         budgets: [u8; 2],
         last: Option<Square>,
-        before: Option<(&Before, Move, Undo)>,
         ahead: bool,
     ) -> (Vec<(Val, Move)>, Option<Vec<Move>>) {
         let an = self.an;
@@ -557,29 +574,13 @@ impl<'s, 'a> Search<'s, 'a> {
                 ahead && (ply + 1 < self.plies || self.b.mate_after_gain == 0)
             };
         let (captures, checks) = pos.captures_and_checks(vm, true, want_checks);
-        // What the defender could take before the attacker's move: the position before it.
-        let had = || match before {
-            None => &[][..],
-            Some((cell, played, undo)) => cell.get_or_init(|| {
-                let mut parent = pos.clone();
-                parent.unmake(vm, played, undo);
-                self.captures_before(&parent)
-            }),
-        };
+        // A defender's capture other than on the last capture's point is searched only where
+        // the line may lay it open (`takes_laid_open`); whether it does is asked only of the
+        // captures the search reaches ([`Search::laid_open_to`]).
         let mut moves: Vec<(Val, Move)> = captures
             .into_iter()
             .filter(|m| self.on_point.is_none_or(|p| m.to == p))
-            .filter(|&m| {
-                // A capture had before is laid open only if it was a loss then and wins now
-                // (the attacker's capture took away the target's root).
-                attacking
-                    || Some(m.to) == last
-                    || (self.takes_laid_open
-                        && had()
-                            .iter()
-                            .find(|b| b.0 == m)
-                            .is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
-            })
+            .filter(|&m| attacking || Some(m.to) == last || self.takes_laid_open)
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
             .collect();
         let side = pos.side_to_move();
@@ -749,15 +750,7 @@ impl<'s, 'a> Search<'s, 'a> {
         let (moves, checks) = if bounded {
             (Vec::new(), None)
         } else {
-            self.candidates(
-                pos,
-                in_check,
-                ply,
-                budgets,
-                Some(last),
-                before,
-                acc.is_positive(),
-            )
+            self.candidates(pos, in_check, ply, budgets, Some(last), acc.is_positive())
         };
         let recapture = moves.iter().any(|(_, r)| r.to == last);
         if attacking && in_check && moves.is_empty() && !pos.has_legal_move(vm) {
@@ -793,6 +786,14 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         let before_here = Before::new();
         for (gain, m) in moves {
+            if !attacking
+                && !in_check
+                && m.to != last
+                && an.material(pos, m.to).is_some()
+                && !self.laid_open_to(pos, m, before)
+            {
+                continue;
+            }
             let o = self.play(
                 pos,
                 in_check,
