@@ -682,6 +682,61 @@ fn scan_yaml(text: &str) -> Result<Scan, (usize, usize)> {
     Ok(Scan { first_alias })
 }
 
+/// One line read by [`read_line_capped`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LineRead {
+    /// The line's length in bytes, its `\n` not counted (a `\r` before it is counted).
+    pub(crate) len: usize,
+    /// The bytes consumed: the line and its `\n`, when it has one.
+    pub(crate) consumed: usize,
+}
+
+impl LineRead {
+    /// Whether the line is longer than the `max` it was read with (only its first `max + 1`
+    /// bytes were kept).
+    pub(crate) fn too_long(self, max: usize) -> bool {
+        self.len > max
+    }
+}
+
+/// Reads one line (up to a `\n`, or the end of input) into `buf`, keeping at most `max + 1`
+/// of its bytes, without the `\n`, so memory stays bounded whatever the input. A longer
+/// line is read to its end and dropped as it goes when `whole` (the next read starts at the
+/// next line), else given up on at once, the rest left unread (`too_long`, as soon as it
+/// is). `None` at the end of input. The one line reader of protocol sessions: `serve` reads
+/// requests with it, the runner a program's output.
+pub(crate) fn read_line_capped(
+    input: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+    whole: bool,
+) -> std::io::Result<Option<LineRead>> {
+    buf.clear();
+    let (mut len, mut consumed) = (0usize, 0usize);
+    loop {
+        let available = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok((consumed > 0).then_some(LineRead { len, consumed }));
+        }
+        let (n, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (available.len(), false),
+        };
+        let room = (max + 1).saturating_sub(buf.len());
+        buf.extend_from_slice(&available[..n.min(room)]);
+        len += n;
+        consumed += n + usize::from(done);
+        input.consume(n + usize::from(done));
+        if done || (!whole && len > max) {
+            return Ok(Some(LineRead { len, consumed }));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -134,6 +134,7 @@ pub mod diagram;
 #[cfg(feature = "cli")]
 pub mod markdown;
 pub mod notation;
+pub mod output;
 pub mod query;
 pub mod reference;
 pub mod repetition;

@@ -23,7 +23,9 @@ struct Cli {
     /// Load the spec from this directory instead of the copy built into the binary.
     #[arg(long, global = true, value_name = "DIR")]
     spec: Option<PathBuf>,
-    /// Apply an event overlay (补充规定, a YAML file changing clause data of the edition).
+    /// Apply an event overlay (补充规定, a YAML file changing clause data of the edition);
+    /// refused by the commands that take overlays from elsewhere (conform, serve, web,
+    /// cases, report, diff).
     #[arg(long, global = true, value_name = "FILE")]
     overlay: Option<PathBuf>,
     #[command(subcommand)]
@@ -77,7 +79,7 @@ enum Command {
         edition: String,
     },
     /// Run the conformance suite against the reference, an adapter (--adapter) or a UCI engine (--uci).
-    Conform(cli::conform::ConformArgs),
+    Conform(Box<cli::conform::ConformArgs>),
     /// Speak the conformance protocol (conformance/PROTOCOL.md) on stdin/stdout as the reference.
     Serve,
     /// The arbiter's decision on a game given as events (YAML, or a PGN plus events): result, clause, fouls.
@@ -123,17 +125,20 @@ struct ReplayArgs {
     #[arg(long)]
     to: Option<String>,
     /// Style of converted moves: simplified|traditional, halfwidth|fullwidth, lower|upper, joined by `+`.
-    #[arg(long, default_value = "default")]
+    #[arg(long, default_value = "default", requires = "to")]
     style: String,
-    /// Where converted records go (a file, or a directory for several inputs); stdout when absent.
-    #[arg(long)]
+    /// Where converted records go (a file, or a directory for several inputs); stdout when
+    /// absent. Never a record file read, never one file for two inputs (`a/g.pgn` and
+    /// `b/g.pgn` into one folder are refused), never through a symbolic link out of the
+    /// folder: such a run is refused before anything is written.
+    #[arg(long, requires = "to")]
     out: Option<PathBuf>,
     /// Print only the errors and the closing line (which counts the remarks), and no
     /// progress line (shown on a terminal, after a few seconds).
     #[arg(long)]
     quiet: bool,
-    /// Threads to spread the games over (all cores when absent).
-    #[arg(long)]
+    /// Threads to spread the games over (all cores when absent; at most 4 per core).
+    #[arg(long, value_parser = cli::threads_arg)]
     threads: Option<usize>,
     #[arg(long, default_value = DEFAULT_RULESET)]
     edition: String,
@@ -184,7 +189,27 @@ fn position(rules: &Rules, fen: &str, moves: &[String]) -> Result<Position, Stri
         .map_err(|e| e.to_string())
 }
 
+/// The commands that take no `--overlay` (they work over every rule set, or take the
+/// overlays from elsewhere): given one, it is refused rather than ignored.
+fn without_overlay(command: &Command) -> Option<&'static str> {
+    Some(match command {
+        Command::Conform(_) => "conform (the suite's cases name their own overlays)",
+        Command::Serve => "serve (each ask names its overlay)",
+        Command::Web(_) => "web (the page names the overlay)",
+        Command::Cases { .. } => "cases",
+        Command::Report(_) => "report",
+        Command::Diff(_) => "diff (name a rule set with its overlay: EDITION+OVERLAY)",
+        _ => return None,
+    })
+}
+
 fn run(cli: Cli) -> Result<(), String> {
+    if let (Some(f), Some(command)) = (&cli.overlay, without_overlay(&cli.command)) {
+        return Err(format!(
+            "--overlay {}: not used by {command}; nothing done",
+            f.display()
+        ));
+    }
     let g = GlobalOptions {
         spec: cli.spec.clone(),
         overlay: cli.overlay.clone(),
@@ -193,7 +218,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Spec {
             command: SpecCommand::Check,
         } => spec_check(&cli.spec, cli.overlay.as_deref()),
-        Command::Conform(args) => cli::conform::conform(cli.spec.as_deref(), args),
+        Command::Conform(args) => cli::conform::conform(cli.spec.as_deref(), *args),
         Command::Serve => cli::conform::serve(cli.spec.as_deref()),
         Command::Web(a) => load_spec(&cli.spec).and_then(|spec| cli::web::run(&spec, &a)),
         Command::Standings(a) => {
@@ -231,6 +256,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 a.out,
                 a.quiet,
                 a.threads,
+                cli::outputs(g.spec.as_deref(), g.overlay.as_deref()),
                 &judge,
                 &mut tick,
             );
@@ -239,8 +265,16 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Report(a) => cli::report::report(cli.spec.as_deref(), &a),
         Command::Diff(a) => cli::report::diff(cli.spec.as_deref(), &a),
-        Command::Board(a) => cli::diagram::run(&load_ruleset(&g, &a.edition)?, &a),
-        Command::Ruling(a) => cli::repetition::run(&load_ruleset(&g, &a.edition)?, &a),
+        Command::Board(a) => cli::diagram::run(
+            &load_ruleset(&g, &a.edition)?,
+            &a,
+            cli::outputs(g.spec.as_deref(), g.overlay.as_deref()),
+        ),
+        Command::Ruling(a) => cli::repetition::run(
+            &load_ruleset(&g, &a.edition)?,
+            &a,
+            cli::outputs(g.spec.as_deref(), g.overlay.as_deref()),
+        ),
         Command::Clock(a) => cli::clock::run(&load_ruleset(&g, &a.edition)?, &a),
         Command::Perft {
             fen,
@@ -327,9 +361,49 @@ fn end_quietly_on_closed_stdout() {
 #[cfg(not(unix))]
 fn end_quietly_on_closed_stdout() {}
 
+/// The first argument that is not UTF-8 text where text is asked for (clap says only that
+/// one is not): `argument 3 (after --fen) is not UTF-8 text: "r\u{fffd}…"`. Found by
+/// giving clap each argument that is not UTF-8 as text in turn: the one whose change
+/// makes the complaint go away is the one.
+fn non_utf8_argument(args: &[std::ffi::OsString]) -> Option<String> {
+    use clap::error::ErrorKind;
+    (1..args.len())
+        .filter(|&i| args[i].to_str().is_none())
+        .find(|&i| {
+            let mut tried = args.to_vec();
+            tried[i] = "x".into();
+            !matches!(Cli::try_parse_from(&tried), Err(e) if e.kind() == ErrorKind::InvalidUtf8)
+        })
+        .map(|i| {
+            let lossy = args[i].to_string_lossy();
+            let shown: String = lossy.chars().take(40).collect();
+            if let Some((name, _)) = lossy.split_once('=').filter(|_| lossy.starts_with("--")) {
+                return format!("argument {i}, the value of {name}, is not UTF-8 text: {shown:?}");
+            }
+            let option = args[1..i]
+                .iter()
+                .rev()
+                .filter_map(|a| a.to_str())
+                .find(|a| a.starts_with("--"))
+                .map(|a| format!(" (after {})", a.split('=').next().unwrap_or(a)))
+                .unwrap_or_default();
+            format!("argument {i}{option} is not UTF-8 text: {shown:?}")
+        })
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(c) => c,
+        Err(e) if e.kind() == clap::error::ErrorKind::InvalidUtf8 => {
+            match non_utf8_argument(&args) {
+                Some(which) => eprintln!("error: {which}"),
+                None => {
+                    let _ = e.print();
+                }
+            }
+            return ExitCode::from(2);
+        }
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() {

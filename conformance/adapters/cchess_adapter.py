@@ -40,7 +40,7 @@ import re
 import cchess
 from cchess.common import full2half
 
-from protocol_session import Rejected, Unsupported, serve
+from protocol_session import Rejected, Unsupported, check_time, serve
 
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 PERFT_NODES = int(os.environ.get("XQ_CCHESS_PERFT_NODES", "300"))
@@ -93,6 +93,7 @@ def perft(board, depth):
         raise Unsupported(f"perft {depth} needs about {estimate} cchess move generations (budget {PERFT_NODES})")
 
     def count(b, d):
+        check_time(depth)
         moves = legal_moves(b)
         if d == 1:
             return len(moves)

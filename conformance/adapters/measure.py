@@ -22,6 +22,11 @@ this repository; each entry says how to install it.
 The runner is `xqspec` on the PATH, or `XQSPEC=/path/to/xqspec`
 (`cargo install --path .` puts it on the PATH), else `target/release/xqspec`.
 
+A case that timed out is run once more, alone, with a longer limit (RERUN_TIMEOUT): a loaded
+machine's time-out is no answer of the program's. A run that stopped asking (its summary's
+`stopped`: five time-outs or twenty faults in a row, PROTOCOL.md §2.6) writes no row: the
+program is listed as not measured, with the reason.
+
 Why cases fail is written by hand, one file per implementation:
 `reasons/<key>.txt`, one line per group of failing cases,
 `<glob over the case id or its path without .yaml><TAB><sentence>`, the
@@ -125,6 +130,41 @@ def node_adapter():
     return ["--adapter", f"node {ADAPTERS / 'xiangqijs_adapter.js'}"], None
 
 
+def node_module_adapter(module, adapter):
+    """A Node.js library through an adapter of this folder: found by Node's module lookup
+    (NODE_PATH included, e.g. `NODE_PATH=/path/to/node_modules`)."""
+    def find():
+        if not shutil.which("node"):
+            return None
+        r = subprocess.run(["node", "-e", f"require.resolve({json.dumps(module)})"], capture_output=True)
+        if r.returncode != 0:
+            return None
+        return ["--adapter", f"node {ADAPTERS / adapter}"], None
+    return find
+
+
+def searching_engine(flag, names, env, extra=()):
+    """An engine (`engine`) that must answer a search: Pikafish without its network file
+    quits at every `go`, perft included; it is then listed as not measured."""
+    found_engine = engine(flag, names, env, extra)
+
+    def find():
+        found = found_engine()
+        if not found:
+            return None
+        hello = "uci" if flag == "--uci" else "ucci"
+        try:
+            out = subprocess.run([found[0][1]], input=f"{hello}\nposition startpos\ngo perft 1\nquit\n",
+                                 capture_output=True, text=True, timeout=10).stdout
+        except Exception as e:
+            return f"found at {found[0][1]}, but it does not start ({e})"
+        if "Nodes searched" in out:
+            return found
+        return (f"found at {found[0][1]}, but it answers no `go` (perft included): "
+                + (next((l for l in out.splitlines() if "ERROR" in l), "") or "no answer"))
+    return find
+
+
 def rust_example(folder):
     """A Rust crate through xqspec's `Harness`: an example crate that prints the runner's JSON lines."""
     def find():
@@ -139,14 +179,24 @@ def rust_example(folder):
 # (a function giving the conform arguments, or a whole command, and a version, or None
 # when it is not installed); how to install it.
 IMPLEMENTATIONS = [
-    ("pikafish", "Pikafish (UCI)", engine("--uci", ["pikafish"], "PIKAFISH"),
-     "a release binary with its network file from github.com/official-pikafish/Pikafish, found as "
-     "`pikafish` on the PATH or through `PIKAFISH=/path`; no Python or Debian package ships it"),
+    ("pikafish", "Pikafish (UCI)", searching_engine("--uci", ["pikafish"], "PIKAFISH"),
+     "a release binary, or built from github.com/official-pikafish/Pikafish (`make -j2 build "
+     "ARCH=x86-64-bmi2`), with its network file `pikafish.nnue` beside it (a release asset of "
+     "official-pikafish/Networks), found as `pikafish` on the PATH or through `PIKAFISH=/path`; without "
+     "the network file it quits at every `go`, perft included, and is not measured; no Python or Debian "
+     "package ships it"),
     ("fairy-stockfish-uci", "Fairy-Stockfish (UCI engine)",
      engine("--uci", ["fairy-stockfish"], "FAIRY_STOCKFISH", ["/usr/games"]),
-     "Debian's package `fairy-stockfish`, or a release of github.com/fairy-stockfish/Fairy-Stockfish"),
+     "built from github.com/fairy-stockfish/Fairy-Stockfish (`make -j2 build ARCH=x86-64-bmi2 "
+     "largeboards=yes` in src/; release 14 or later: the `xiangqi` variant's chasing rules, which "
+     "the 棋例 column needs), found as `fairy-stockfish` on the PATH or through `FAIRY_STOCKFISH=/path`; "
+     "Debian's package `fairy-stockfish` (11.1, `/usr/games`) predates the chasing rules: it answers "
+     "perft and legal moves only"),
     ("eleeye", "ElephantEye (UCCI)", engine("--ucci", ["eleeye", "ELEEYE"], "ELEEYE"),
-     "built from github.com/xqbase/eleeye with a C++ compiler, found as `eleeye` on the PATH or through `ELEEYE=/path`"),
+     "built from github.com/xqbase/eleeye with a C++ compiler (in eleeye/: `g++ -O2 -o eleeye "
+     "../base/pipe.cpp ucci.cpp pregen.cpp position.cpp genmoves.cpp hash.cpp book.cpp movesort.cpp "
+     "preeval.cpp evaluate.cpp search.cpp eleeye.cpp`), found as `eleeye` on the PATH or through "
+     "`ELEEYE=/path`"),
     ("pyffish", "Fairy-Stockfish (pyffish)", python_adapter("pyffish", "pyffish", "pyffish_adapter.py"),
      "`pip install pyffish`"),
     ("cchess", "cchess (PyPI)", python_adapter("cchess", "cchess", "cchess_adapter.py"), "`pip install cchess`"),
@@ -161,7 +211,36 @@ IMPLEMENTATIONS = [
      "or Node's module lookup"),
     ("chessai", "chessai (crates.io)", rust_example("rust-chessai"),
      "nothing to install: `conformance/adapters/rust-chessai/` depends on it, cargo fetches it"),
+    ("elephantops", "elephantops (npm)", node_module_adapter("elephantops", "elephantops_adapter.js"),
+     "`npm install elephantops`, found by Node's module lookup (`NODE_PATH=/path/to/node_modules`)"),
+    ("jocly", "Jocly (npm)", node_module_adapter("jocly", "jocly_adapter.js"),
+     "`npm install jocly`, found by Node's module lookup (`NODE_PATH=/path/to/node_modules`)"),
+    ("xiangqibench", "xiangqibench (PyPI)", python_adapter("xiangqibench", "xiangqibench", "xiangqibench_adapter.py"),
+     "`pip install xiangqibench`"),
+    ("cotuongpi", "cotuongpi (PyPI)", python_adapter("cotuongpi", "cotuongpi", "cotuongpi_adapter.py"),
+     "`pip install cotuongpi`"),
 ]
+
+# The 棋例 rules each program's `ruling` answers follow, where it answers one: its rulings are
+# measured under that rule set only (PROTOCOL.md §7.1).
+RULES = {
+    "fairy-stockfish-uci": "AXF-like: the AXF chasing rules of its `xiangqi` variant (`chasingRule = axf`): "
+                           "one-sided perpetual check, or perpetual chase of one piece, loses; judged at "
+                           "the third occurrence; measured under `axf`, through its search score",
+    "eleeye": "AXF-like: the rules of its UCCI league (`LEAGUE/RULE.TXT` 5.1–5.7: one-sided perpetual check "
+              "loses, a one-sided perpetual chase of one piece loses, anything else is a draw), chases "
+              "simplified to the moved piece's own attack on a chariot or on an unprotected horse, cannon or "
+              "crossed soldier; judged in its search at the second occurrence; measured under `axf`, through "
+              "its search score",
+    "pikafish": "AXF-like: its own chase detection (`Position::detect_chases`), judged at the third "
+                "occurrence; not measured here without its network file",
+    "pyffish": "AXF-like: Fairy-Stockfish's AXF chasing rules (`is_optional_game_end`); measured under `axf`",
+    "cotuongpi": "its own free-movement mode (no 棋例): a side in check is warned, not made to resolve it, "
+                 "and a captured general ends the game, so its moves are the pieces' moves without the check "
+                 "filter; a position standing three times is a draw, no moves left a draw",
+    "xiangqibench": "a simplification: threefold repetition is a draw unless one side checked on every "
+                    "move (perpetual check loses); chases are not adjudicated; measured under `axf`",
+}
 
 
 def engine_name(flag, path):
@@ -212,12 +291,57 @@ def run(exe, key, args):
     return lines, seconds
 
 
+# A case that timed out is run once more with this limit (seconds): a loaded machine's
+# time-out is no answer of the program's.
+RERUN_TIMEOUT = 30
+
+
+def rerun_timeouts(exe, key, args, lines):
+    """`lines` with every case that timed out run once more, alone, with the longer limit
+    RERUN_TIMEOUT; its new line replaces the time-out (a Rust example, run by cargo, is kept
+    as it ran)."""
+    timed_out = [l for l in lines if l.get("type") == "case" and l["status"] == "timeout"]
+    if not timed_out or args[0] == "cargo":
+        return lines
+    ids = sorted({l["id"] for l in timed_out})
+    print(f"measure.py: {key}: running {len(ids)} timed-out cases again with --timeout {RERUN_TIMEOUT}",
+          file=sys.stderr, flush=True)
+    runs = [a for i in ids for a in ("--run", i)]
+    again, _ = run(exe, key, [*args, *runs, "--timeout", str(RERUN_TIMEOUT)])
+    new = {(l["id"], l["edition"]): l for l in again if l.get("type") == "case"}
+    out = []
+    for l in lines:
+        if l.get("type") == "case" and l["status"] == "timeout":
+            l = new.get((l["id"], l["edition"]), l)
+        out.append(l)
+    return out
+
+
+def stopped_reason(lines):
+    """Why a run is no measurement of its program: it stopped asking (its summary's
+    `stopped`, PROTOCOL.md §2.6), leaving cases `not_asked`. None for a whole run."""
+    summary = next((l for l in lines if l.get("type") == "summary"), {})
+    stopped = summary.get("stopped")
+    if not stopped:
+        return None
+    return (f"its run stopped asking after {stopped.get('after')} {stopped.get('kind', 'time-outs')} in a row "
+            f"({stopped.get('unasked')} cases not asked; the last, {stopped.get('last')}: "
+            f"{str(stopped.get('printed'))[:200]}), so no row is written from it")
+
+
 def suite_dump(exe):
     """Every case × rule set of the checkout's suite (`xqspec cases dump`), by (id, rule set)."""
     out = subprocess.run([exe, "cases", "dump", "--cases", str(ROOT / "conformance")], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
     rows = [json.loads(l) for l in out.splitlines() if l.strip()]
     return {(r["id"], r["edition"]): r for r in rows}
+
+
+def planned_runs(dumped):
+    """The runs of the whole suite: a case once per rule set it runs under, or once for all
+    (`runs: once`, its answer the same under each), whichever rule sets a program declares."""
+    once = {i for (i, _), r in dumped.items() if r.get("runs") == "once"}
+    return len(once) + sum(1 for (i, _) in dumped if i not in once)
 
 
 def suite_version(exe):
@@ -295,6 +419,20 @@ def article_text(case):
     return ", ".join(out)
 
 
+def expected_text(c, d):
+    """What is expected and why: "the rules say", with the articles, only for a `rule` case;
+    a convention or an optional feature is named as such."""
+    basis = c.get("basis") or d.get("basis")
+    if basis == "rule":
+        return f"the rules say: {code(c['expected'])}, by {article_text(d) or 'the case'}"
+    if basis == "optional":
+        return f"expected (an optional feature, which a program may leave out: {', '.join(d.get('features', []))}): {code(c['expected'])}"
+    return f"expected (a convention of the suite, not a rule): {code(c['expected'])}"
+
+
+BASIS_RANK = {"rule": 0, "convention": 1, "optional": 2}
+
+
 def repro(c, dumped):
     """The smallest case of a group, written to be pasted into the program's issue tracker."""
     d = dumped.get((c["id"], c["edition"]), {})
@@ -308,7 +446,7 @@ def repro(c, dumped):
     rest = {k: v for k, v in inp.items() if k not in ("fen", "moves")}
     if rest:
         lines.append(f"    - input: {code(json.dumps(rest, ensure_ascii=False))}")
-    lines.append(f"    - the rules say: {code(c['expected'])}, by {article_text(d) or 'the case'}")
+    lines.append(f"    - {expected_text(c, d)}")
     said = c["got"] or f"{c['status']}: {c['detail']}"
     # the detail, where it says more than the answer (`moves differ: missing d9d8`)
     more = c["got"] and c["detail"] and not c["detail"].startswith("expected ")
@@ -318,13 +456,25 @@ def repro(c, dumped):
 
 def size(c, dumped):
     d = dumped.get((c["id"], c["edition"]), {})
-    return (len(json.dumps(d.get("input", {}), ensure_ascii=False)), c["edition"] != "cxa-2020", c["id"])
+    # a rule case first: a convention or an optional feature shows a bug less plainly
+    return (BASIS_RANK.get(c.get("basis"), 3), len(json.dumps(d.get("input", {}), ensure_ascii=False)),
+            c["edition"] != "cxa-2020", c["id"])
 
 
 def columns_of(cases):
     """COLUMNS, then a column for each area of `cases` that COLUMNS lacks."""
     known = {a for _, a, _ in COLUMNS}
     return COLUMNS + [(a, a, None) for a in sorted({c["area"] for c in cases} - known)]
+
+
+def verdict_only(c):
+    """Whether the case's answer showed a ruling's verdict alone (`verdict_only`: an engine's
+    score, a library's game end): it is judged on the verdict."""
+    return '"verdict_only":true' in (c.get("got") or "").replace(" ", "")
+
+
+def partially_judged(c):
+    return c["status"] == "pass" and c.get("detail", "").startswith("judged on the verdict alone")
 
 
 def cell(c):
@@ -335,7 +485,19 @@ def cell(c):
     shown = f"{pct:.0f} %" if c["fail"] == 0 or pct < 99.5 else f"{pct:.1f} %"
     if c["fail"] and shown == "100 %":
         shown = ">99 %"
-    return f"{shown} {c['pass']}/{run}"
+    return f"{shown} {c['pass']}/{run}" + (" ᵛ" if c["verdict"] else "")
+
+
+BASES = ["rule", "convention", "optional"]
+
+
+def basis_of(c, dumped):
+    """The case's `basis` (rule, convention, optional) as `cases dump` gives it, or `unmarked`."""
+    return dumped.get((c["id"], c["edition"]), {}).get("basis") or "unmarked"
+
+
+def by_basis_text(counts):
+    return ", ".join(f"{b} {counts[b]}" for b in BASES + ["unmarked"] if counts[b] or b in BASES)
 
 
 def section(key, title, version, lines, seconds, dumped):
@@ -356,6 +518,15 @@ def section(key, title, version, lines, seconds, dumped):
     out.append(f"- rule sets declared: {', '.join(impl.get('editions', []))}")
     out.append(f"- totals: {total['pass']} passed, {total['fail']} failed, {total['skip']} skipped "
                f"in {duration(seconds)}")
+    failed_by_basis = collections.Counter(basis_of(c, dumped) for c in cases if c["status"] in FAILING)
+    out.append(f"- failures by basis: {by_basis_text(failed_by_basis)}")
+    if key in RULES:
+        out.append(f"- 棋例 rules: {RULES[key]}")
+    shown = [c for c in cases if verdict_only(c)]
+    if shown:
+        partial = sum(partially_judged(c) for c in shown)
+        out.append(f"- 棋例 answers showing the verdict alone: {len(shown)}, judged on it; {partial} of "
+                   "their passes are of cases that also check the moves' classes, not compared")
     out.append("")
     out.append("By area:")
     out.append("")
@@ -404,7 +575,7 @@ def section(key, title, version, lines, seconds, dumped):
     for d, n in skips.most_common(8):
         out.append(f"- {n}: {d}")
     out.append("")
-    return out, total, cases
+    return out, total, failed_by_basis
 
 
 def scoreboard(results):
@@ -420,6 +591,7 @@ def scoreboard(results):
             for t, area, rs in cols:
                 if c["area"] == area and (rs is None or c["edition"] == rs):
                     by[t][bucket(c["status"])] += 1
+                    by[t]["verdict"] += verdict_only(c)
         out.append(f"| {r['title']} | " + " | ".join(cell(by[t]) for t, _, _ in cols) + " |")
     return out
 
@@ -457,13 +629,14 @@ def main():
             lines, seconds, version = kept
         else:
             found = find()
-            if not found:
-                missing.append((title, install, "not installed"))
+            if not found or isinstance(found, str):
+                missing.append((title, install, found or "not installed"))
                 continue
             args, version = found
             if args[0] in ("--uci", "--ucci"):
                 version = engine_name(args[0], args[1])
             lines, seconds = run(exe, key, args)
+            lines = rerun_timeouts(exe, key, args, lines)
             if a.raw or a.from_raw:
                 folder = Path(a.raw or a.from_raw)
                 folder.mkdir(parents=True, exist_ok=True)
@@ -471,11 +644,16 @@ def main():
                     f.write(json.dumps({"type": "measure", "seconds": seconds, "version": version}) + "\n")
                     for l in lines:
                         f.write(json.dumps(l, ensure_ascii=False) + "\n")
+        why = stopped_reason(lines)
+        if why:
+            print(f"measure.py: {key}: {why}", file=sys.stderr, flush=True)
+            missing.append((title, install, why))
+            continue
         header = next(l for l in lines if l.get("type") == "header")
         cases = [l for l in lines if l.get("type") == "case"]
-        if header.get("suite") != version_of_suite or len(cases) != len(dumped):
+        if header.get("suite") != version_of_suite or len(cases) != planned_runs(dumped):
             sys.exit(f"measure.py: {key} ran {len(cases)} cases of suite {header.get('suite')}; the checkout's suite "
-                     f"{version_of_suite} has {len(dumped)}: run it again")
+                     f"{version_of_suite} has {planned_runs(dumped)}: run it again")
         version = version or header.get("implementation", {}).get("version", "?")
         results.append({"key": key, "title": title, "version": version, "lines": lines, "seconds": seconds,
                         "cases": cases})
@@ -487,22 +665,29 @@ def main():
             "(the reasons for failures are kept in `conformance/adapters/reasons/`). Each implementation ran once "
             "over the whole suite, every rule set, through the lightest path its users would take (an engine as it "
             "is, a library through a small adapter in `conformance/adapters/`); a case counts once per rule set it "
-            "runs under. *Skipped* is a case the implementation does not declare or answers `unsupported` for; "
+            "runs under, or once for all where its answer is the same under each (`runs: once`); a case that "
+            "timed out was run once more with a longer limit. *Skipped* is a case the implementation does not declare or answers `unsupported` for; "
             "*failed* counts wrong answers, errors, crashes and time-outs.", "",
-            f"Measured on suite {version_of_suite}, {case_files} case files, {len(dumped)} runs "
-            "(a case once per rule set it runs under).", ""]
+            f"Measured on suite {version_of_suite}, {case_files} case files, {planned_runs(dumped)} runs "
+            "(a case once per rule set it runs under, or once for all where its answer is the same under each).", ""]
     body, summary_rows = [], []
     for r in results:
-        sec, total, _ = section(r["key"], r["title"], r["version"], r["lines"], r["seconds"], dumped)
+        sec, total, failed_by_basis = section(r["key"], r["title"], r["version"], r["lines"], r["seconds"], dumped)
         body += sec
         summary_rows.append(f"| {r['title']} | {r['version']} | {total['pass']} | {total['fail']} | "
-                            f"{total['skip']} | {duration(r['seconds'])} |")
+                            + " | ".join(str(failed_by_basis[b]) for b in BASES)
+                            + f" | {total['skip']} | {duration(r['seconds'])} |")
     head += ["## Scoreboard", "",
              "Each cell: the share of the cases run in that area that pass, then passed/run (skipped cases "
-             "are not run); – where the program answers none. 棋例 is the `ruling` query under each rule set.", ""]
+             "are not run); – where the program answers none. 棋例 is the `ruling` query under each rule set; "
+             "ᵛ marks a cell whose answers show the verdict alone (an engine's search score, a library's game "
+             "end: PROTOCOL.md §7.1), judged on it, `X_loses` read as `X_must_change`.", ""]
     head += scoreboard(results) + [""]
-    head += ["## Totals", "", "| implementation | version | passed | failed | skipped | time |",
-             "|---|---|---:|---:|---:|---:|"] + summary_rows + [""]
+    head += ["## Totals", "",
+             "Failed cases split by what their answer rests on (a case's `basis`): a rule of the text, a "
+             "convention of the suite, an optional feature.", "",
+             "| implementation | version | passed | failed | of them rule | convention | optional | skipped | time |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"] + summary_rows + [""]
     if missing:
         head += ["Not measured here:", ""]
         head += [f"- {t}: {why}; {install}." for t, install, why in missing] + [""]

@@ -12,6 +12,7 @@ the session goes on.
 import json
 import os
 import sys
+import time
 
 
 class Rejected(Exception):
@@ -26,10 +27,27 @@ class Unsupported(Exception):
     """The program does not answer this request; the reason says why."""
 
 
+# The runner's limits from its hello (PROTOCOL.md §2.1): `timeout_ms`, the time it waits for
+# each answer. A request that has used TIME_SHARE of it stops its perft (`check_time`).
+RUNNER_LIMITS = {}
+TIME_SHARE = 0.5
+_deadline = [None]
+
+
+def check_time(depth):
+    """Raises `Unsupported` once the request being answered has used TIME_SHARE of the
+    runner's time limit (`limits.timeout_ms` of its hello): a perft too big for the limit on
+    this machine, now, is declined in time rather than timed out."""
+    if _deadline[0] is not None and time.monotonic() > _deadline[0]:
+        raise Unsupported(f"perft {depth} stopped: past {TIME_SHARE:.0%} of the runner's time limit "
+                          f"({RUNNER_LIMITS['timeout_ms']} ms, limits.timeout_ms)")
+
+
 class Budget:
     """A perft's budget of move generations, read from the environment variable `variable`
-    (default `default`): `spend()` once per generation; past the budget it raises
-    `Unsupported`, so that a perft too big for the time limit is declined, not timed out."""
+    (default `default`): `spend()` once per generation; past the budget, or past the share of
+    the runner's time limit (`check_time`), it raises `Unsupported`, so that a perft too big
+    for the time limit is declined, not timed out."""
 
     def __init__(self, variable, default, depth):
         self.limit = int(os.environ.get(variable, str(default)))
@@ -38,14 +56,28 @@ class Budget:
         self.spent = 0
 
     def spend(self):
+        check_time(self.depth)
         self.spent += 1
         if self.spent > self.limit:
             raise Unsupported(f"perft {self.depth} stopped: more than {self.limit} move generations "
                               f"(the budget, {self.variable})")
 
 
+def last_cycle(keys):
+    """The cycle PROTOCOL.md's `ruling` judges, from the keys of the positions of a line
+    (`keys[0]` before the first move): `[first, last]` plies (1-based) of the shortest cycle
+    ending at the latest position that repeats an earlier one, or None."""
+    for last in range(len(keys) - 1, 0, -1):
+        earlier = [i for i in range(last) if keys[i] == keys[last]]
+        if earlier:
+            return [earlier[-1] + 1, last]
+    return None
+
+
 def reply_to(request, answer):
     """The answer line of one `ask`."""
+    timeout_ms = RUNNER_LIMITS.get("timeout_ms")
+    _deadline[0] = time.monotonic() + TIME_SHARE * timeout_ms / 1000 if timeout_ms else None
     try:
         body = answer(request.get("edition"), request["query"], request["input"])
     except Rejected as r:
@@ -65,6 +97,9 @@ def serve(implementation, editions, queries, answer, limits=None, stdin=sys.stdi
         request = json.loads(line)
         kind = request.get("type")
         if kind == "hello":
+            limits = request.get("limits")
+            if isinstance(limits, dict) and isinstance(limits.get("timeout_ms"), (int, float)):
+                RUNNER_LIMITS["timeout_ms"] = limits["timeout_ms"]
             if request.get("protocol") != 2:
                 print(json.dumps({"type": "error", "message": "this adapter speaks protocol 2"}), file=stdout, flush=True)
                 return

@@ -27,8 +27,9 @@ answers, and nothing else:
   plays the moves up to its end, then the cycle again, at most twice, until
   Fairy-Stockfish ends the game. Its result is for the side to move: a win means the other side must
   change, a loss that the side to move must; a draw is a draw. Only
-  `verdict` is answered (with `judged` and `cycle`); the plies' classes are
-  not exposed by pyffish. Under the CXA rule sets `ruling` is `unsupported`.
+  `verdict` is answered (with `judged` and `cycle`, and `verdict_only`: the
+  runner judges the case on its verdict); the plies' classes are not exposed
+  by pyffish. Under the CXA rule sets `ruling` is `unsupported`.
 
 Editions: `cxa-1999`, `cxa-2011`, `cxa-2020` and `axf` (the movement rules
 are the same in all). Fairy-Stockfish numbers ranks 1-10, so moves are
@@ -40,7 +41,7 @@ import re
 
 import pyffish as sf
 
-from protocol_session import Rejected, Unsupported, serve
+from protocol_session import Rejected, Unsupported, check_time, last_cycle, serve
 
 VARIANT = "xiangqi"
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
@@ -103,6 +104,7 @@ def perft(fen, played, depth):
     calls = [1]
 
     def count(moves, d):
+        check_time(depth)
         calls[0] += 1
         if calls[0] > PERFT_CALLS:
             raise Unsupported(f"perft {depth} needs more than {PERFT_CALLS} pyffish calls")
@@ -121,14 +123,7 @@ def board_key(fen, played):
 
 def ruling(fen, played):
     """The verdict of Fairy-Stockfish on the cycle PROTOCOL.md's `ruling` judges."""
-    keys = [board_key(fen, played[:i]) for i in range(len(played) + 1)]
-    # The latest position that repeats an earlier one, and the shortest cycle ending there.
-    cycle = None
-    for last in range(len(played), 0, -1):
-        earlier = [i for i in range(last) if keys[i] == keys[last]]
-        if earlier:
-            cycle = [earlier[-1] + 1, last]
-            break
+    cycle = last_cycle([board_key(fen, played[:i]) for i in range(len(played) + 1)])
     if cycle is None:
         end, value = sf.is_optional_game_end(VARIANT, fen, played)
         moves = list(played)
@@ -144,7 +139,7 @@ def ruling(fen, played):
             moves = moves + again
             end, value = sf.is_optional_game_end(VARIANT, fen, moves)
     if not end:
-        return {"verdict": "none", "judged": "none", "cycle": None,
+        return {"verdict": "none", "verdict_only": True, "judged": "none", "cycle": None,
                 "note": "Fairy-Stockfish ends no game here"}
     red_to_move = (fen.split()[1] == "w") == (len(moves) % 2 == 0)
     if value == 0:
@@ -152,7 +147,7 @@ def ruling(fen, played):
     else:
         red_changes = red_to_move if value < 0 else not red_to_move
         verdict = "red_must_change" if red_changes else "black_must_change"
-    return {"verdict": verdict, "judged": "repetition", "cycle": cycle,
+    return {"verdict": verdict, "verdict_only": True, "judged": "repetition", "cycle": cycle,
             "note": f"is_optional_game_end = {value} for the side to move after {len(moves)} plies"}
 
 

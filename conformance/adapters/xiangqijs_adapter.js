@@ -17,7 +17,8 @@
  * XIANGQI_JS_PERFT_NODES overrides the perft node budget (limits.perft_nodes,
  * default 2,000,000 positions: about 3 s from the start position, 8 s in sparse
  * endgames, under the runner's default 10 s --timeout; raise both together).
- * XIANGQI_JS_PERFT_MS (default 9000) is a wall-clock guard under that timeout:
+ * XIANGQI_JS_PERFT_MS is a wall-clock guard under the runner's time limit
+ * (default: half of limits.timeout_ms from the runner's hello, else 9000):
  * a perft still running then is answered `unsupported` (a busy machine can
  * slow the library below its usual 250,000-650,000 positions a second).
  *
@@ -47,7 +48,9 @@ const readline = require('readline');
 
 const PERFT_NODES = Number(process.env.XIANGQI_JS_PERFT_NODES) > 0
   ? Math.floor(Number(process.env.XIANGQI_JS_PERFT_NODES)) : 2000000;
-const PERFT_MS = Number(process.env.XIANGQI_JS_PERFT_MS) > 0
+// The wall-clock guard: XIANGQI_JS_PERFT_MS, else half the runner's time limit from its
+// hello (limits.timeout_ms, PROTOCOL.md §2.1), else 9000 ms.
+let PERFT_MS = Number(process.env.XIANGQI_JS_PERFT_MS) > 0
   ? Number(process.env.XIANGQI_JS_PERFT_MS) : 9000;
 
 // ---------------------------------------------------------------------------
@@ -202,7 +205,7 @@ function answer(query, inp) {
           return unsupported(`perft depth ${depth} stopped: more than ${PERFT_NODES} positions to visit (the node budget), limits.perft_nodes`);
         }
         if (e instanceof TimeExceeded) {
-          return unsupported(`perft depth ${depth} stopped after ${PERFT_MS} ms (${counter.visited} positions visited), before the runner's timeout; XIANGQI_JS_PERFT_MS`);
+          return unsupported(`perft depth ${depth} stopped after ${PERFT_MS} ms (${counter.visited} positions visited), half the runner's time limit (limits.timeout_ms) or XIANGQI_JS_PERFT_MS`);
         }
         throw e;
       }
@@ -259,6 +262,8 @@ function hello(req) {
     send({ type: 'error', message: loadError });
     return false;
   }
+  const limit = req.limits && Number(req.limits.timeout_ms);
+  if (!(Number(process.env.XIANGQI_JS_PERFT_MS) > 0) && limit > 0) PERFT_MS = limit / 2;
   const theirs = req.protocol;
   if (theirs !== 1 && theirs !== 2) {
     send({ type: 'error', message: `protocol ${JSON.stringify(theirs)} not spoken; this adapter speaks 2 (and 1)` });

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use serde_json::{json, Value};
 
 use xqspec::arbiter::batch::{self, Item};
-use xqspec::notation::records::{self, Entry, FileError, RecordFile};
+use xqspec::notation::records::{self, Entry, GameEntry, RecordFile};
 use xqspec::notation::replay::{ReplayError, Replayer};
 use xqspec::notation::{self, Notation, Style};
 use xqspec::ruleset::RuleSet;
@@ -66,38 +66,75 @@ fn replay_error_json(e: &ReplayError) -> Value {
     v
 }
 
-/// Every game of every file, in file order, as JSON items. Adjudication makes the command
-/// line's items (`arbiter::batch`); replay judges as `xqspec replay` does (a final mate or
-/// stalemate only) and gives each game's moves, errors and conversion.
-fn run(
+/// A replayed game as a `replay_files` item, without its place (`place`, `file`, `game`:
+/// the caller knows them). The game is judged as `xqspec replay` judges it (a final mate or
+/// stalemate only) and, with `to`, written in that notation.
+fn replay_item(
     rs: &RuleSet,
-    files: Vec<(PathBuf, Result<RecordFile, FileError>)>,
+    kinds: &Replayer<'_>,
+    g: &GameEntry<'_, ()>,
+    to: Option<(Notation, Style)>,
+) -> Value {
+    let remarks: Vec<Value> = g
+        .remarks
+        .iter()
+        .map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message }))
+        .collect();
+    let recorded = g.recorded().map_or(Value::Null, |r| json!(r));
+    let r = &g.replay;
+    let converted = to.map(|(n, style)| {
+        notation::replay::write_game(&rs.vm, kinds.kinds(), &g.game, r, n, style)
+    });
+    json!({
+        "title": r.title,
+        "ok": r.is_ok(),
+        "moves": r.moves.iter().map(|m| m.iccs()).collect::<Vec<_>>(),
+        "variations": r.variations,
+        "error": r.error.as_ref().map_or(Value::Null, replay_error_json),
+        "variation_errors": r.variation_errors.iter().map(replay_error_json).collect::<Vec<_>>(),
+        "recorded": recorded,
+        "disagrees": g.disagrees,
+        "remarks": remarks,
+        "converted": converted,
+    })
+}
+
+/// `item` with the place of game `number` of `path` put first.
+fn placed(path: &Path, number: usize, item: Value) -> Value {
+    let mut m = serde_json::Map::new();
+    m.insert(
+        "place".into(),
+        json!(format!("{} game {number}", path.display())),
+    );
+    m.insert("file".into(), json!(path.display().to_string()));
+    m.insert("game".into(), json!(number));
+    if let Value::Object(rest) = item {
+        m.extend(rest);
+    }
+    Value::Object(m)
+}
+
+/// Every game of a record given as text, in order, as JSON items: adjudicated as
+/// `xqspec adjudicate --json`, or replayed ([`replay_item`]).
+fn run_text(
+    rs: &RuleSet,
+    path: &Path,
+    file: &RecordFile,
     mode: Mode,
 ) -> Result<Vec<Value>, String> {
     let mut items = Vec::new();
     let mut replayer = Replayer::new(&rs.vm);
-    let adjudicate = match mode {
-        Mode::Adjudicate => Some(batch::judge(rs, true)?),
-        Mode::Replay(_) => None,
+    let not_a_game = |problem| {
+        Item::NotAGame {
+            file: path.display().to_string(),
+            problem,
+        }
+        .to_json()
     };
-    let final_position = batch::final_position(rs);
-    for (path, file) in files {
-        let file = match file {
-            Ok(f) => f,
-            Err(e) => {
-                items.push(Item::Unread(e).to_json());
-                continue;
-            }
-        };
-        let not_a_game = |problem| {
-            Item::NotAGame {
-                file: path.display().to_string(),
-                problem,
-            }
-            .to_json()
-        };
-        if let Some(judge) = &adjudicate {
-            for entry in records::games(&file, &mut replayer, judge) {
+    match mode {
+        Mode::Adjudicate => {
+            let judge = batch::judge(rs, true)?;
+            for entry in records::games(file, &mut replayer, judge) {
                 items.push(match entry {
                     Entry::Game(g) => {
                         let place = format!("{} game {}", path.display(), g.number);
@@ -106,48 +143,164 @@ fn run(
                     Entry::NotAGame(problem) => not_a_game(problem),
                 });
             }
-            continue;
         }
-        let Mode::Replay(to) = mode else {
-            unreachable!("adjudication is done above")
-        };
-        for entry in records::games(&file, &mut replayer, |r| ((), final_position(r))) {
-            let g = match entry {
-                Entry::Game(g) => g,
-                Entry::NotAGame(problem) => {
-                    items.push(not_a_game(problem));
-                    continue;
-                }
-            };
-            let place = format!("{} game {}", path.display(), g.number);
-            let remarks: Vec<Value> = g
-                .remarks
-                .iter()
-                .map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message }))
-                .collect();
-            let recorded = g.recorded().map_or(Value::Null, |r| json!(r));
-            let r = &g.replay;
-            let converted = to.map(|(n, style)| {
-                notation::replay::write_game(&rs.vm, replayer.kinds(), &g.game, r, n, style)
-            });
-            items.push(json!({
-                "place": place,
-                "file": path.display().to_string(),
-                "game": g.number,
-                "title": r.title,
-                "ok": r.is_ok(),
-                "moves": r.moves.iter().map(|m| m.iccs()).collect::<Vec<_>>(),
-                "variations": r.variations,
-                "error": r.error.as_ref().map_or(Value::Null, replay_error_json),
-                "variation_errors": r.variation_errors.iter().map(replay_error_json).collect::<Vec<_>>(),
-                "recorded": recorded,
-                "disagrees": g.disagrees,
-                "remarks": remarks,
-                "converted": converted,
-            }));
+        Mode::Replay(to) => {
+            let final_position = batch::final_position(rs);
+            let kinds = Replayer::new(&rs.vm);
+            for entry in records::games(file, &mut replayer, |r| ((), final_position(r))) {
+                items.push(match entry {
+                    Entry::Game(g) => placed(path, g.number, replay_item(rs, &kinds, &g, to)),
+                    Entry::NotAGame(problem) => not_a_game(problem),
+                });
+            }
         }
     }
     Ok(items)
+}
+
+/// Every game of every file, streamed as `xqspec replay` and `xqspec adjudicate` stream
+/// them (over every core, memory bounded by the window, not by the files), as JSON items
+/// to `sink` in file order: adjudicated as `xqspec adjudicate --json`, or replayed
+/// ([`replay_item`]).
+fn run_files(
+    rs: &RuleSet,
+    paths: &[PathBuf],
+    opts: &xqspec::notation::stream::Options,
+    mode: Mode,
+    sink: &mut dyn FnMut(Value),
+) -> Result<(), String> {
+    use xqspec::notation::stream::{stream, Found};
+    let Mode::Replay(to) = mode else {
+        return batch::adjudicate_files(rs, paths, opts, true, &mut |item| {
+            if !matches!(item, Item::FileDone) {
+                sink(item.to_json());
+            }
+        });
+    };
+    let final_position = batch::final_position(rs);
+    let kinds = Replayer::new(&rs.vm);
+    let work = |g: GameEntry<'_, ()>| replay_item(rs, &kinds, &g, to);
+    stream(
+        &rs.vm,
+        paths,
+        opts,
+        &|r| ((), final_position(r)),
+        &work,
+        &mut |found| match found {
+            Found::Game { file, number, work } => sink(placed(&paths[file], number, work)),
+            Found::NotAGame { file, problem } => sink(
+                Item::NotAGame {
+                    file: paths[file].display().to_string(),
+                    problem,
+                }
+                .to_json(),
+            ),
+            Found::Unread { error, .. } => sink(Item::Unread(error).to_json()),
+            Found::Done { .. } | Found::Note { .. } => {}
+        },
+    );
+    Ok(())
+}
+
+/// Items of a batch over files handed over one by one as they are found
+/// (`iter_adjudicate_files`, `iter_replay_files`): the files are streamed on a thread of
+/// their own, a few windows ahead of the caller, so that memory stays bounded by the
+/// window whatever the number of files. Dropped unfinished, it stops the stream.
+#[pyclass(module = "xqspec._xqspec")]
+pub struct Items {
+    rx: std::sync::Mutex<std::sync::mpsc::Receiver<Result<Value, String>>>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    what: &'static str,
+}
+
+/// Items handed over ahead of the caller, at most (besides the windows in flight).
+const ITEMS_AHEAD: usize = 1024;
+
+impl Items {
+    fn start(
+        what: &'static str,
+        rs: std::sync::Arc<RuleSet>,
+        paths: Vec<PathBuf>,
+        encoding: Option<&'static encoding_rs::Encoding>,
+        mode: Mode,
+    ) -> Items {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (tx, rx) = std::sync::mpsc::sync_channel(ITEMS_AHEAD);
+        let opts = xqspec::notation::stream::Options {
+            encoding,
+            stop: Some(stop.clone()),
+            ..Default::default()
+        };
+        let halt = stop.clone();
+        std::thread::spawn(move || {
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_files(&rs, &paths, &opts, mode, &mut |v| {
+                    // The caller is gone: stop reading.
+                    if tx.send(Ok(v)).is_err() {
+                        halt.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                })
+            }));
+            let end = match run {
+                Ok(Ok(())) => return,
+                Ok(Err(e)) => e,
+                Err(p) => format!(
+                    "internal error (panic) in {what}: {}",
+                    xqspec::conform::subject::panic_message(p.as_ref())
+                ),
+            };
+            let _ = tx.send(Err(end));
+        });
+        Items {
+            rx: std::sync::Mutex::new(rx),
+            stop,
+            what,
+        }
+    }
+}
+
+#[pymethods]
+impl Items {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyObject>> {
+        use std::sync::mpsc::RecvTimeoutError;
+        let rx = &self.rx;
+        loop {
+            // Waiting without the GIL, a tenth of a second at a time: Ctrl-C is seen.
+            let got = py.allow_threads(|| {
+                rx.lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .recv_timeout(std::time::Duration::from_millis(100))
+            });
+            match got {
+                Ok(Ok(v)) => return to_py(py, &v).map(Some),
+                Ok(Err(e)) if e.starts_with("internal error") => {
+                    return Err(error("InternalError", e, Place::default()))
+                }
+                Ok(Err(e)) => return Err(error("SpecError", e, Place::default())),
+                Err(RecvTimeoutError::Disconnected) => return Ok(None),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<xqspec items of {}>", self.what)
+    }
+}
+
+impl Drop for Items {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// The encoding named, or detection.
@@ -167,8 +320,22 @@ fn encoding_named(name: Option<&str>) -> PyResult<Option<&'static encoding_rs::E
     }
 }
 
-fn mode_of(to: Option<&str>, style: &str) -> PyResult<Option<(Notation, Style)>> {
-    let Some(to) = to else { return Ok(None) };
+/// `to=` and `style=` as `xqspec replay --to --style` takes them: `style=` only with `to=`.
+fn mode_of(to: Option<&str>, style: Option<&str>) -> PyResult<Option<(Notation, Style)>> {
+    let Some(to) = to else {
+        return match style {
+            None => Ok(None),
+            Some(_) => Err(error(
+                "QueryError",
+                "style= is the style of converted records: give to= too",
+                Place {
+                    kind: Some("style".into()),
+                    ..Place::default()
+                },
+            )),
+        };
+    };
+    let style = style.unwrap_or("simplified");
     let n = Notation::from_name(to).ok_or_else(|| {
         error(
             "QueryError",
@@ -199,46 +366,32 @@ fn batch(
     let items = py
         .allow_threads(|| {
             guard(what, || {
-                // Files to adjudicate take the command line's path: streamed over every core,
-                // items in file order, exactly `xqspec adjudicate --json`'s objects.
-                if let (Inputs::Paths(paths), Mode::Adjudicate) = (&inputs, &mode) {
-                    let opts = xqspec::notation::stream::Options {
-                        encoding: enc,
-                        ..Default::default()
-                    };
-                    let mut items = Vec::new();
-                    let done = xqspec::arbiter::batch::adjudicate_files(
-                        &rs,
-                        paths,
-                        &opts,
-                        true,
-                        &mut |item| {
-                            if !matches!(item, xqspec::arbiter::batch::Item::FileDone) {
-                                items.push(item.to_json());
-                            }
-                        },
-                    );
-                    return Ok(done.map(|()| items));
-                }
-                let files = match inputs {
-                    Inputs::Paths(paths) => paths
-                        .into_iter()
-                        .map(|p| {
-                            let f = records::read(&p, enc);
-                            (p, f)
-                        })
-                        .collect(),
+                Ok(match inputs {
+                    // Files take the command line's path: streamed over every core, items in
+                    // file order (`xqspec adjudicate --json`'s objects for adjudication).
+                    Inputs::Paths(paths) => {
+                        let opts = xqspec::notation::stream::Options {
+                            encoding: enc,
+                            ..Default::default()
+                        };
+                        let mut items = Vec::new();
+                        run_files(&rs, &paths, &opts, mode, &mut |v| items.push(v)).map(|()| items)
+                    }
                     Inputs::Text(name, bytes) => {
                         let p = PathBuf::from(name);
                         let f = records::from_bytes(&p, bytes, enc);
-                        vec![(p, Ok(f))]
+                        run_text(&rs, &p, &f, mode)
                     }
-                };
-                Ok(run(&rs, files, mode))
+                })
             })
         })?
         .map_err(|e| error("SpecError", e, Place::default()))?;
-    to_py(py, &Value::Array(items))
+    // Each item is dropped once it is a Python object: the answer is not held twice.
+    let list = pyo3::types::PyList::empty(py);
+    for item in items {
+        list.append(to_py(py, &item)?)?;
+    }
+    Ok(list.into_any().unbind())
 }
 
 enum Inputs {
@@ -246,13 +399,22 @@ enum Inputs {
     Text(String, Vec<u8>),
 }
 
-/// A record given as `str` (UTF-8) or `bytes` (any encoding, detected).
+/// A record given as `str` (UTF-8) or `bytes`/`bytearray` (any encoding, detected); a
+/// list of numbers is no record.
 fn text_bytes(text: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    if let Ok(s) = text.extract::<String>() {
-        return Ok(s.into_bytes());
+    use pyo3::types::{PyByteArray, PyBytes, PyString};
+    if let Ok(s) = text.downcast::<PyString>() {
+        return Ok(s.to_cow()?.into_owned().into_bytes());
     }
-    text.extract::<Vec<u8>>()
-        .map_err(|_| pyo3::exceptions::PyTypeError::new_err("a record is a str or bytes"))
+    if let Ok(b) = text.downcast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    if let Ok(b) = text.downcast::<PyByteArray>() {
+        return Ok(b.to_vec());
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(
+        "text: a record is a str, bytes or bytearray",
+    ))
 }
 
 /// Adjudicates every game of every file from its moves alone, as `xqspec adjudicate --json`:
@@ -263,11 +425,12 @@ fn text_bytes(text: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 #[pyo3(signature = (paths, *, edition=None, overlay=None, encoding=None))]
 pub fn adjudicate_files(
     py: Python<'_>,
-    paths: Vec<PathBuf>,
+    paths: &Bound<'_, PyAny>,
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
     encoding: Option<&str>,
 ) -> PyResult<PyObject> {
+    let paths = crate::convert::paths_arg(paths, "paths")?;
     let rules = rules_named(edition, overlay)?;
     batch(
         py,
@@ -283,17 +446,18 @@ pub fn adjudicate_files(
 /// with its `line`, `column`, `ply`, `remarks`, and with `to` the game written in that
 /// notation as `converted`), per run of text that is no game and per file not read.
 #[pyfunction]
-#[pyo3(signature = (paths, *, edition=None, overlay=None, encoding=None, to=None, style="simplified"))]
+#[pyo3(signature = (paths, *, edition=None, overlay=None, encoding=None, to=None, style=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn replay_files(
     py: Python<'_>,
-    paths: Vec<PathBuf>,
+    paths: &Bound<'_, PyAny>,
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
     encoding: Option<&str>,
     to: Option<&str>,
-    style: &str,
+    style: Option<&str>,
 ) -> PyResult<PyObject> {
+    let paths = crate::convert::paths_arg(paths, "paths")?;
     let rules = rules_named(edition, overlay)?;
     let m = mode_of(to, style)?;
     batch(
@@ -304,6 +468,56 @@ pub fn replay_files(
         encoding,
         Mode::Replay(m),
     )
+}
+
+/// [`adjudicate_files`] as an iterator: each item handed over as it is found, the files
+/// streamed a few windows ahead, so that memory does not grow with the number of files.
+#[pyfunction]
+#[pyo3(signature = (paths, *, edition=None, overlay=None, encoding=None))]
+pub fn iter_adjudicate_files(
+    paths: &Bound<'_, PyAny>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&str>,
+) -> PyResult<Items> {
+    let paths = crate::convert::paths_arg(paths, "paths")?;
+    let rs = rules_named(edition, overlay)?.ruleset()?;
+    // A rule set without arbiter's clauses is refused now, not at the first item.
+    if let Err(e) = batch::judge(&rs, true) {
+        return Err(error("SpecError", e, Place::default()));
+    }
+    let enc = encoding_named(encoding)?;
+    Ok(Items::start(
+        "iter_adjudicate_files",
+        rs,
+        paths,
+        enc,
+        Mode::Adjudicate,
+    ))
+}
+
+/// [`replay_files`] as an iterator (see [`iter_adjudicate_files`]).
+#[pyfunction]
+#[pyo3(signature = (paths, *, edition=None, overlay=None, encoding=None, to=None, style=None))]
+pub fn iter_replay_files(
+    paths: &Bound<'_, PyAny>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&str>,
+    to: Option<&str>,
+    style: Option<&str>,
+) -> PyResult<Items> {
+    let paths = crate::convert::paths_arg(paths, "paths")?;
+    let rs = rules_named(edition, overlay)?.ruleset()?;
+    let m = mode_of(to, style)?;
+    let enc = encoding_named(encoding)?;
+    Ok(Items::start(
+        "iter_replay_files",
+        rs,
+        paths,
+        enc,
+        Mode::Replay(m),
+    ))
 }
 
 /// [`adjudicate_files`] of one record given as text (`str`) or bytes, named `name`.
@@ -331,7 +545,7 @@ pub fn adjudicate_pgn(
 
 /// [`replay_files`] of one record given as text (`str`) or bytes, named `name`.
 #[pyfunction]
-#[pyo3(signature = (text, *, name="<text>", edition=None, overlay=None, encoding=None, to=None, style="simplified"))]
+#[pyo3(signature = (text, *, name="<text>", edition=None, overlay=None, encoding=None, to=None, style=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn replay_pgn(
     py: Python<'_>,
@@ -341,7 +555,7 @@ pub fn replay_pgn(
     overlay: Option<&Bound<'_, PyAny>>,
     encoding: Option<&str>,
     to: Option<&str>,
-    style: &str,
+    style: Option<&str>,
 ) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
     let bytes = text_bytes(text)?;
@@ -360,15 +574,20 @@ pub fn replay_pgn(
 /// of the commands. A `RecordError` with `file`, `line`, `column` and `ply` when the file
 /// cannot be read, has no such game, or the game does not replay.
 #[pyfunction]
-#[pyo3(signature = (path, game=1, *, edition=None, overlay=None, encoding=None))]
+#[pyo3(signature = (path, game=None, *, edition=None, overlay=None, encoding=None))]
 pub fn record_moves(
     py: Python<'_>,
-    path: PathBuf,
-    game: usize,
+    path: &Bound<'_, PyAny>,
+    game: Option<&Bound<'_, PyAny>>,
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
     encoding: Option<&str>,
 ) -> PyResult<Vec<String>> {
+    let path = crate::convert::path_arg(path, "path")?;
+    let game = match game {
+        Some(g) => crate::convert::int_in(g, "game", 1, usize::MAX as i128)? as usize,
+        None => 1,
+    };
     let rules = rules_named(edition, overlay)?;
     let items = batch(
         py,

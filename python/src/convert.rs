@@ -125,3 +125,86 @@ fn from_py_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
         "not a JSON value: an object of type {ty}"
     )))
 }
+
+/// `e` with `name` and `what` said, as a `ValueError` (or a `TypeError` for a value of the
+/// wrong type); a `KeyboardInterrupt` or `SystemExit` passes as it is.
+fn named_error(py: Python<'_>, e: PyErr, name: &str, what: &str) -> PyErr {
+    use pyo3::exceptions::{PyKeyboardInterrupt, PySystemExit};
+    if e.is_instance_of::<PyKeyboardInterrupt>(py) || e.is_instance_of::<PySystemExit>(py) {
+        return e;
+    }
+    let message = format!("{name}: {what} ({})", e.value(py));
+    if e.is_instance_of::<PyTypeError>(py) {
+        PyTypeError::new_err(message)
+    } else {
+        PyValueError::new_err(message)
+    }
+}
+
+/// A path argument (`str`, `bytes` or `os.PathLike`) as the file system names it, read
+/// here rather than by PyO3 (whose conversion panics on a `str` the file system encoding
+/// cannot write, such as a lone surrogate): such a path is a `ValueError` naming `name`.
+pub fn path_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<std::path::PathBuf> {
+    let py = obj.py();
+    let encoded = PyModule::import(py, "os")?
+        .getattr("fsencode")?
+        .call1((obj,))
+        .map_err(|e| named_error(py, e, name, "not a path the file system can name"))?;
+    let bytes = encoded
+        .downcast::<pyo3::types::PyBytes>()
+        .map_err(|_| PyTypeError::new_err(format!("{name}: not a path")))?
+        .as_bytes();
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Ok(std::ffi::OsStr::from_bytes(bytes).into())
+    }
+    #[cfg(not(unix))]
+    {
+        std::str::from_utf8(bytes).map(Into::into).map_err(|_| {
+            PyValueError::new_err(format!("{name}: not a path the file system can name"))
+        })
+    }
+}
+
+/// A list of paths ([`path_arg`] each, named `name[i]`); one `str` or `bytes` is refused
+/// (a list of paths was meant).
+pub fn paths_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<std::path::PathBuf>> {
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<pyo3::types::PyBytes>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name}: a list of paths, not one path"
+        )));
+    }
+    let py = obj.py();
+    let items = obj
+        .try_iter()
+        .map_err(|e| named_error(py, e, name, "a list of paths"))?;
+    items
+        .enumerate()
+        .map(|(i, item)| path_arg(&item?, &format!("{name}[{i}]")))
+        .collect()
+}
+
+/// An integer argument from `lo` to `hi`: another integer (one beyond any machine word
+/// too, which PyO3 would raise as an `OverflowError`) is a `ValueError` naming `name`.
+pub fn int_in(obj: &Bound<'_, PyAny>, name: &str, lo: i128, hi: i128) -> PyResult<i128> {
+    let out_of_range = || {
+        PyValueError::new_err(format!(
+            "{name}: a whole number from {lo} to {hi} is wanted"
+        ))
+    };
+    if !obj.is_instance_of::<PyInt>() {
+        let ty = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "?".into());
+        return Err(PyTypeError::new_err(format!(
+            "{name}: a whole number is wanted, not an object of type {ty}"
+        )));
+    }
+    match obj.extract::<i128>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(out_of_range()),
+    }
+}

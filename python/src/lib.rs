@@ -310,12 +310,13 @@ fn legal_moves(
 #[pyo3(signature = (depth, fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
 fn perft(
     py: Python<'_>,
-    depth: u32,
+    depth: &Bound<'_, PyAny>,
     fen: String,
     moves: Option<Vec<String>>,
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyObject> {
+    let depth = convert::int_in(depth, "depth", 0, u32::MAX.into())? as u32;
     on_position(
         py,
         edition,
@@ -728,7 +729,8 @@ fn overlays(py: Python<'_>) -> PyResult<PyObject> {
 /// An overlay read from a YAML file, as a dict to pass as `overlay=`; a `SpecError` with
 /// `file`, `line` and `column` when it does not read.
 #[pyfunction]
-fn load_overlay(py: Python<'_>, path: std::path::PathBuf) -> PyResult<PyObject> {
+fn load_overlay(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let path = convert::path_arg(path, "path")?;
     let o = guard("load_overlay", || {
         Ok(Overlay::load(&path).map_err(|e| {
             let first = e.0.first();
@@ -802,9 +804,10 @@ fn _rust_time(
     py: Python<'_>,
     query: &str,
     input: &Bound<'_, PyAny>,
-    n: u32,
+    n: &Bound<'_, PyAny>,
     edition: Option<&str>,
 ) -> PyResult<f64> {
+    let n = convert::int_in(n, "n", 0, u32::MAX.into())? as u32;
     let rules = rules_named(edition, None)?;
     let input = input_map(input)?;
     let q = guard("_rust_time", || {
@@ -862,6 +865,9 @@ fn _xqspec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hello, m)?)?;
     m.add_function(wrap_pyfunction!(batch::adjudicate_files, m)?)?;
     m.add_function(wrap_pyfunction!(batch::replay_files, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::iter_adjudicate_files, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::iter_replay_files, m)?)?;
+    m.add_class::<batch::Items>()?;
     m.add_function(wrap_pyfunction!(batch::adjudicate_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(batch::replay_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(batch::record_moves, m)?)?;

@@ -4,16 +4,19 @@
 //! Rust type. The results are the runner's, one dict per case and edition as `xqspec
 //! conform --json` writes them.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use pyo3::exceptions::{PyKeyboardInterrupt, PySystemExit};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::Value;
 
 use xqspec::conform::protocol::{self, About, Ask, Implementation};
 use xqspec::conform::runner::{self, KnownFailures, RunOptions};
-use xqspec::conform::subject::InProcess;
+use xqspec::conform::subject::{InProcess, Reply, Subject};
 use xqspec::conform::Suite;
 use xqspec::query::{Answer, Query};
 
@@ -30,13 +33,87 @@ fn suite() -> &'static Suite {
 struct PyImplementation {
     obj: Py<PyAny>,
     about: About,
+    /// A `KeyboardInterrupt` or `SystemExit` a method raised: the run stops, and
+    /// `run_suite` raises it.
+    stop: Rc<RefCell<Option<PyErr>>>,
+}
+
+/// Whether `e` is a `KeyboardInterrupt` or a `SystemExit`: what stops a run (and leaves
+/// the package as it is), where any other exception of a method is that case's error.
+fn stops(py: Python<'_>, e: &PyErr) -> bool {
+    e.is_instance_of::<PyKeyboardInterrupt>(py) || e.is_instance_of::<PySystemExit>(py)
+}
+
+/// An exception of the object's own code (its `hello()`) as it leaves `run_suite`: a
+/// `KeyboardInterrupt`, a `SystemExit` or any `Exception` as it is; another
+/// `BaseException` (`GeneratorExit`, a PyO3 panic) as a `QueryError` naming it.
+fn own(py: Python<'_>, e: PyErr, what: &str) -> PyErr {
+    if stops(py, &e) || e.is_instance_of::<pyo3::exceptions::PyException>(py) {
+        return e;
+    }
+    let ty = e
+        .get_type(py)
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    error(
+        "QueryError",
+        format!("{what} raised {ty}: {}", e.value(py)),
+        Place {
+            kind: Some("implementation".into()),
+            ..Place::default()
+        },
+    )
+}
+
+/// The runner's subject: the object in this process, stopped by a `KeyboardInterrupt` or
+/// `SystemExit` of one of its methods (or a signal, as Ctrl-C, between two questions).
+struct PySubject {
+    inner: InProcess<PyImplementation>,
+    stop: Rc<RefCell<Option<PyErr>>>,
+}
+
+/// What unwinds the runner when the run stops (caught by `run_suite`).
+struct Stopped;
+
+impl Subject for PySubject {
+    fn about(&self) -> &About {
+        self.inner.about()
+    }
+
+    fn ask(&mut self, id: &str, ask: &Ask, timeout: Duration) -> Reply {
+        if self.stop.borrow().is_none() {
+            if let Err(e) = Python::with_gil(|py| py.check_signals()) {
+                *self.stop.borrow_mut() = Some(e);
+            }
+        }
+        if self.stop.borrow().is_none() {
+            let reply = self.inner.ask(id, ask, timeout);
+            if self.stop.borrow().is_none() {
+                return reply;
+            }
+        }
+        // The runner asks nothing more: it is unwound to `run_suite` (which raises the
+        // exception kept), with nothing of its state needed after.
+        std::panic::resume_unwind(Box::new(Stopped))
+    }
+
+    fn can_reject(&self) -> bool {
+        self.inner.can_reject()
+    }
+
+    fn stop(&mut self) {
+        self.inner.stop()
+    }
 }
 
 /// The hello of the object: `obj.hello()` returns the protocol's hello (`implementation`,
 /// `editions`, `queries`, optionally `overlays`, `limits`); `type` and `protocol` may be
 /// left out.
 fn about_of(obj: &Bound<'_, PyAny>) -> PyResult<About> {
-    let hello = obj.call_method0("hello")?;
+    let hello = obj
+        .call_method0("hello")
+        .map_err(|e| own(obj.py(), e, "hello()"))?;
     let mut v = from_py(&hello)?;
     let Value::Object(m) = &mut v else {
         return Err(pyo3::exceptions::PyTypeError::new_err(
@@ -100,6 +177,10 @@ impl PyImplementation {
                     )),
                     Err(e) => Answer::error(format!("{}() returned no JSON: {e}", query.name())),
                 },
+                Err(e) if stops(py, &e) => {
+                    *self.stop.borrow_mut() = Some(e);
+                    Answer::error("stopped")
+                }
                 Err(e) => answer_of_exception(py, &e),
             }
         })
@@ -166,8 +247,26 @@ pub fn run_suite(
     run: Option<Vec<String>>,
     skip: Option<Vec<String>>,
     skip_features: Option<Vec<String>>,
-    known_failures: Option<std::path::PathBuf>,
+    known_failures: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyObject> {
+    // The options are checked as `xqspec conform` checks them, before anything is asked.
+    let editions = editions.unwrap_or_default();
+    for e in &editions {
+        crate::state()?.spec.edition_named(e).map_err(|m| {
+            error(
+                "QueryError",
+                m,
+                Place {
+                    kind: Some("unknown_edition".into()),
+                    ..Place::default()
+                },
+            )
+        })?;
+    }
+    let known_failures = known_failures
+        .filter(|k| !k.is_none())
+        .map(|k| crate::convert::path_arg(k, "known_failures"))
+        .transpose()?;
     let about = about_of(implementation)?;
     let known = match known_failures {
         None => KnownFailures::default(),
@@ -206,20 +305,26 @@ pub fn run_suite(
     };
     let overlays = crate::state()?.spec.overlays().to_vec();
     let opts = RunOptions {
-        editions: editions.unwrap_or_default(),
+        editions,
         run: run.unwrap_or_default(),
         skip: skip.unwrap_or_default(),
         skip_features: skip_features.unwrap_or_default(),
         timeout: Duration::from_secs(3600),
         overlays,
         known,
+        ..RunOptions::default()
     };
+    let stop = Rc::new(RefCell::new(None));
     let imp = PyImplementation {
         obj: implementation.clone().unbind(),
         about,
+        stop: stop.clone(),
     };
     let results = guard("run_suite", || {
-        let mut subject = InProcess::new(imp);
+        let mut subject = PySubject {
+            inner: InProcess::new(imp),
+            stop: stop.clone(),
+        };
         runner::run(suite(), &mut subject, &opts, &mut |_| {}).map_err(|e| {
             error(
                 "QueryError",
@@ -230,7 +335,12 @@ pub fn run_suite(
                 },
             )
         })
-    })?;
+    });
+    // A KeyboardInterrupt or SystemExit stopped the run: it leaves as it came.
+    if let Some(e) = stop.borrow_mut().take() {
+        return Err(e);
+    }
+    let results = results?;
     let rows: Vec<Value> = results
         .results
         .iter()

@@ -41,7 +41,8 @@ class MovesOnly:
 def test_the_reference_through_python_passes_the_suite():
     results = xqspec.run_suite(Reference(), known_failures="reference")
     counts = xqspec.summary(results)
-    assert counts.get("pass", 0) > 3000, counts
+    # A case whose answers agree under every rule set is asked once (`runs: once`).
+    assert counts.get("pass", 0) > 1500, counts
     bad = [r for r in results if r["status"] != "pass" and not r["known_failure"]]
     assert bad == [], bad[:3]
     assert {"id", "path", "area", "edition", "status", "detail", "expected", "got", "ms"} <= set(results[0])
@@ -59,7 +60,10 @@ def test_a_partial_implementation_is_judged_per_case():
     errors = [r for r in results if r["status"] == "error"]
     assert errors and all("not written yet" in r["detail"] or "RuntimeError" in r["detail"] for r in errors)
     assert any(r["status"] == "fail" and r["area"] == "fen" for r in results)
-    assert any(r["status"] == "skip" and r["edition"] != "cxa-2020" for r in results)
+    # Each case is asked once, under the one rule set the program declares (a case whose
+    # answers differ between rule sets is skipped under the others).
+    asked = [r for r in results if r["status"] != "skip"]
+    assert len({r["id"] for r in asked}) == len(asked)
     assert all(r["edition"] == "cxa-2020" for r in results if r["status"] in ("pass", "fail", "error"))
 
 

@@ -1,11 +1,11 @@
 """Type stubs of the compiled module ``xqspec._xqspec`` (re-exported by ``xqspec``)."""
 
 from os import PathLike
-from typing import Any, Dict, List, Literal, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Union
 
 Json = Any
 Overlay = Union[str, Dict[str, Any], None]
-Path = Union[str, "PathLike[str]"]
+Path = Union[str, bytes, "PathLike[str]", "PathLike[bytes]"]
 
 __version__: str
 PROTOCOL_VERSION: int
@@ -57,16 +57,20 @@ def hello() -> Dict[str, Json]:
     """The reference's protocol hello."""
 def adjudicate_files(paths: Sequence[Path], *, edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None) -> List[Dict[str, Json]]:
     """``xqspec adjudicate --json`` of the files: one dict per game, text that is no game, file not read."""
-def replay_files(paths: Sequence[Path], *, edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None, to: Optional[str] = None, style: str = "simplified") -> List[Dict[str, Json]]:
-    """Every game of the files replayed (and converted with ``to``), problems per file."""
-def adjudicate_pgn(text: Union[str, bytes], *, name: str = "<text>", edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None) -> List[Dict[str, Json]]:
+def replay_files(paths: Sequence[Path], *, edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None, to: Optional[str] = None, style: Optional[str] = None) -> List[Dict[str, Json]]:
+    """Every game of the files replayed (and converted with ``to``, in ``style``: simplified when None), problems per file."""
+def iter_adjudicate_files(paths: Sequence[Path], *, edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None) -> Iterator[Dict[str, Json]]:
+    """``adjudicate_files`` item by item as found: memory does not grow with the files."""
+def iter_replay_files(paths: Sequence[Path], *, edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None, to: Optional[str] = None, style: Optional[str] = None) -> Iterator[Dict[str, Json]]:
+    """``replay_files`` item by item as found: memory does not grow with the files."""
+def adjudicate_pgn(text: Union[str, bytes, bytearray], *, name: str = "<text>", edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None) -> List[Dict[str, Json]]:
     """``adjudicate_files`` of one record given as text."""
-def replay_pgn(text: Union[str, bytes], *, name: str = "<text>", edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None, to: Optional[str] = None, style: str = "simplified") -> List[Dict[str, Json]]:
+def replay_pgn(text: Union[str, bytes, bytearray], *, name: str = "<text>", edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None, to: Optional[str] = None, style: Optional[str] = None) -> List[Dict[str, Json]]:
     """``replay_files`` of one record given as text."""
 def record_moves(path: Path, game: int = 1, *, edition: Optional[str] = None, overlay: Overlay = None, encoding: Optional[str] = None) -> List[str]:
     """The ICCS moves of game ``game`` of a record file (``RecordError`` with its place)."""
-def run_suite(implementation: Any, *, editions: Optional[Sequence[str]] = None, run: Optional[Sequence[str]] = None, skip: Optional[Sequence[str]] = None, skip_features: Optional[Sequence[str]] = None) -> List[Dict[str, Json]]:
-    """The conformance suite against a Python object with ``hello()`` and one method per query."""
+def run_suite(implementation: Any, *, editions: Optional[Sequence[str]] = None, run: Optional[Sequence[str]] = None, skip: Optional[Sequence[str]] = None, skip_features: Optional[Sequence[str]] = None, known_failures: Optional[Path] = None) -> List[Dict[str, Json]]:
+    """The conformance suite against a Python object with ``hello()`` and one method per query (a ``KeyboardInterrupt`` or ``SystemExit`` of a method stops it and is raised)."""
 def cases() -> List[Dict[str, Json]]:
     """The suite's cases."""
 def _rust_time(query: str, input: Dict[str, Json], n: int, *, edition: Optional[str] = None) -> float: ...

@@ -42,8 +42,8 @@ pub struct AdjudicateArgs {
     /// Also time plain replay against replay with adjudication, and print games per second.
     #[arg(long)]
     pub bench: bool,
-    /// Threads to spread the games over (all cores when absent).
-    #[arg(long)]
+    /// Threads to spread the games over (all cores when absent; at most 4 per core).
+    #[arg(long, value_parser = super::threads_arg)]
     pub threads: Option<usize>,
     /// No progress line on stderr (it shows only on a terminal, after a few seconds).
     #[arg(long)]
@@ -181,13 +181,9 @@ pub fn status(args: &StatusArgs, rs: &RuleSet) -> Result<(), String> {
         .arbiter
         .as_ref()
         .ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
-    let (fen, moves) = match args.record.read(rs)? {
-        Some(_) if !args.game.moves.is_empty() => {
-            return Err("give the moves with --moves or --pgn, not both".into())
-        }
-        Some((start, moves)) => (start.unwrap_or_else(|| args.game.fen_text(rs)), moves),
-        None => args.game.line(rs)?,
-    };
+    let (fen, moves) = args
+        .record
+        .or_line(rs, args.game.fen.as_deref(), &args.game.moves)?;
     let q = StatusQuery { fen, moves };
     let s = arbiter
         .game_status_of(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop)

@@ -12,7 +12,8 @@ pub struct StandingsArgs {
     /// Print the standings as the `standings` query's JSON answer object.
     #[arg(long)]
     pub json: bool,
-    /// Also write the crosstable and the ranking as Markdown tables to this file.
+    /// Also write the crosstable and the ranking as Markdown tables to this file (never over
+    /// the tournament file or another file the command reads).
     #[arg(long, value_name = "FILE.md")]
     pub report: Option<PathBuf>,
     /// The rule set (default: the file's `edition`, with its `overlay`, else cxa-2020).
@@ -27,6 +28,12 @@ pub fn run(
     a: &StandingsArgs,
 ) -> Result<(), String> {
     let file = a.file.display().to_string();
+    let mut outputs = super::outputs(spec_dir, overlay_file);
+    outputs.input(&a.file, "the tournament file");
+    let report = match &a.report {
+        Some(path) => Some(outputs.claim(path, "--report").map_err(|e| e.to_string())?),
+        None => None,
+    };
     let text = xqspec::input::read_file(&a.file).map_err(|e| e.to_string())?;
     let raw = RawTournament::from_yaml(&file, &text).map_err(|e| e.to_string())?;
     let id = match (&a.edition, &raw.edition, &raw.overlay) {
@@ -59,14 +66,11 @@ pub fn run(
             xqspec::competition::render::render(&t, rules, &st, false)
         );
     }
-    if let Some(path) = &a.report {
-        std::fs::write(
-            path,
-            xqspec::competition::render::render(&t, rules, &st, true),
-        )
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(f) = &report {
+        f.write(xqspec::competition::render::render(&t, rules, &st, true).as_bytes())
+            .map_err(|e| e.to_string())?;
         if !a.json {
-            println!("wrote {}", path.display());
+            println!("wrote {}", f.path().display());
         }
     }
     Ok(())

@@ -16,7 +16,7 @@ use xqspec::conform::protocol;
 use xqspec::conform::runner::{self, KnownFailures, RunOptions, Summary, Tally};
 use xqspec::conform::subject::{Adapter, InProcess, Subject};
 use xqspec::conform::suite::{SpecFacts, Suite};
-use xqspec::conform::uci::{Dialect, Engine, RankBase};
+use xqspec::conform::uci::{Dialect, Engine, EngineRuling, RankBase};
 use xqspec::query::Query;
 use xqspec::reference::Reference;
 
@@ -41,6 +41,13 @@ pub struct ConformArgs {
     /// detected from the UCI_Variant option when not given.
     #[arg(long, value_name = "0|1", value_parser = ["0", "1"])]
     pub uci_ranks: Option<String>,
+    /// Whether to ask the engine's search for 棋例 rulings (the `ruling` query, read from its
+    /// score; PROTOCOL.md §7.1): `RULESET` (e.g. `axf`) for an engine whose search follows
+    /// that rule set's repetition rules, with `:N` the times the completing move must make the
+    /// position stand for it to rule (default 3); `none` never. Default: as the engine names
+    /// itself (Fairy-Stockfish from release 14, ElephantEye and Pikafish: `axf`).
+    #[arg(long, value_name = "RULESET[:N]|none")]
+    pub engine_ruling: Option<String>,
     /// Only this edition (repeatable); default: every edition.
     #[arg(long, value_name = "EDITION")]
     pub edition: Vec<String>,
@@ -53,6 +60,18 @@ pub struct ConformArgs {
     /// Leave out cases tagged with this feature (repeatable).
     #[arg(long, value_name = "FEATURE")]
     pub skip_feature: Vec<String>,
+    /// Only the cases of these areas (comma-separated, repeatable): `movement,check,perft,games`.
+    #[arg(long, value_name = "AREA,…", value_delimiter = ',')]
+    pub areas: Vec<String>,
+    /// A named selection of the suite (conformance/profiles.yaml): `engine` is movement, check,
+    /// perft and real games without the slow perfts, a run of seconds.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Run this one case and print a bug report fit to paste into the program's issue tracker:
+    /// the input, what was sent and what the program printed, its answer, the expected one
+    /// and why (the article, for a rule).
+    #[arg(long, value_name = "CASE", conflicts_with_all = ["json", "report", "write_known_failures", "update_known_failures"])]
+    pub issue: Option<String>,
     /// YAML list of `{id, edition?, reason, answer}`: cases expected to fail, each with the
     /// answer expected instead of the case's (default for the built-in reference:
     /// conformance/reference-known-failures.yaml).
@@ -68,7 +87,9 @@ pub struct ConformArgs {
     /// the slowest answer).
     #[arg(long)]
     pub quiet: bool,
-    /// Also write a Markdown report to this file.
+    /// Also write a Markdown report to this file, and the positions of the cases that did
+    /// not pass into `FILE-diagrams/` beside it. Like every file the run writes, it is
+    /// claimed before the run: never a file it reads, never another output.
     #[arg(long, value_name = "FILE.md")]
     pub report: Option<PathBuf>,
     /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
@@ -80,7 +101,8 @@ pub struct ConformArgs {
     pub write_known_failures: Option<PathBuf>,
     /// Run against this known-failures file (any failure of a listed case counts as known)
     /// and rewrite its `answer:`s from the answers now given, keeping its header comment,
-    /// order and reasons; entries whose cases pass are removed.
+    /// order and reasons; entries whose cases pass are removed (the one file a command
+    /// rewrites in place, on purpose).
     #[arg(long, value_name = "FILE", conflicts_with = "known_failures")]
     pub update_known_failures: Option<PathBuf>,
 }
@@ -107,8 +129,8 @@ pub enum CasesCommand {
         output: PathBuf,
     },
     /// Print every case × edition as one JSON line (id, path, area, edition, clauses, the
-    /// clauses' articles in that edition, features, query, input, expect), for runners
-    /// written in other languages.
+    /// clauses' articles in that edition, features, query, input, expect, basis, runs,
+    /// overlay, fixed), for runners written in other languages.
     Dump {
         #[arg(long, value_name = "DIR")]
         cases: Option<PathBuf>,
@@ -152,15 +174,61 @@ pub fn load_suite(dir: Option<&Path>) -> Result<Suite, String> {
 pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String> {
     let spec = load_spec(spec_dir)?;
     let suite = load_suite(args.cases.as_deref())?;
+    // Every file the run writes is claimed before it starts: none is a file it reads,
+    // none is another's.
+    let writes = args.report.is_some()
+        || args.write_known_failures.is_some()
+        || args.update_known_failures.is_some();
+    let mut outputs = if writes {
+        inputs(spec_dir, args.cases.as_deref())
+    } else {
+        xqspec::output::Outputs::new()
+    };
+    if let Some(f) = &args.known_failures {
+        outputs.input(f, "the known failures (--known-failures)");
+    }
+    let claim = |o: &mut xqspec::output::Outputs, p: &Option<PathBuf>, what: &str| {
+        p.as_ref()
+            .map(|p| o.claim(p, what))
+            .transpose()
+            .map_err(|e| e.to_string())
+    };
+    let update_file = args
+        .update_known_failures
+        .as_ref()
+        .map(|p| outputs.claim_update(p, "--update-known-failures"))
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let report_file = claim(&mut outputs, &args.report, "--report")?;
+    let known_file = claim(
+        &mut outputs,
+        &args.write_known_failures,
+        "--write-known-failures",
+    )?;
+    if let Some(r) = &args.report {
+        // The report's diagrams folder must not lead out of the report's folder.
+        outputs
+            .folder_in(
+                r.parent().unwrap_or(Path::new(".")),
+                Path::new(&diagrams_folder(r)),
+                "the diagrams of --report",
+            )
+            .map_err(|e| e.to_string())?;
+    }
     for p in &suite.problems {
         eprintln!("warning: {p} (the file is not run; see `xqspec cases check`)");
     }
     for e in &args.edition {
-        if spec.edition(e).is_none() {
-            let known: Vec<&str> = spec.editions().iter().map(|e| e.id.as_str()).collect();
+        spec.edition_named(e)?;
+    }
+    for (flag, cmd) in [
+        ("--adapter", &args.adapter),
+        ("--uci", &args.uci),
+        ("--ucci", &args.ucci),
+    ] {
+        if cmd.as_deref().is_some_and(|c| c.trim().is_empty()) {
             return Err(format!(
-                "unknown edition `{e}` (known: {})",
-                known.join(", ")
+                "{flag} is given an empty command line: give the program to run (a path, or a command line such as `python3 adapter.py`)"
             ));
         }
     }
@@ -196,18 +264,42 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         return Err("--timeout is a positive number of seconds".into());
     }
     let timeout = Duration::from_secs_f64(args.timeout);
-    let opts = RunOptions {
+    let mut opts = RunOptions {
         editions: args.edition.clone(),
         run: args.run.clone(),
         skip: args.skip.clone(),
         skip_features: args.skip_feature.clone(),
+        areas: args.areas.clone(),
         known,
         timeout,
         overlays: spec.overlays().to_vec(),
     };
+    if let Some(name) = &args.profile {
+        let p = suite.profiles.get(name).ok_or_else(|| {
+            format!(
+                "unknown profile `{name}` (conformance/profiles.yaml has {})",
+                suite
+                    .profiles
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
+        opts.areas.extend(p.areas.iter().cloned());
+        opts.skip_features.extend(p.skip_features.iter().cloned());
+    }
+    if let Some(id) = &args.issue {
+        if suite.case(id).is_none() {
+            return Err(format!("--issue: no case has the id `{id}`"));
+        }
+        opts.run = vec![id.clone()];
+    }
     let start_timeout = timeout.max(Duration::from_secs(10));
+    // The programs run in process groups of their own: an interrupt ends them first.
+    xqspec::conform::end_programs_on_interrupt();
     let mut subject: Box<dyn Subject> = if let Some(cmd) = &args.adapter {
-        Box::new(Adapter::start(cmd, start_timeout)?)
+        Box::new(Adapter::start(cmd, start_timeout, timeout)?)
     } else if let Some((path, dialect)) = args
         .uci
         .as_ref()
@@ -220,11 +312,50 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
             _ => RankBase::Detect,
         };
         let editions = spec.editions().iter().map(|e| e.id.clone()).collect();
-        Box::new(Engine::start(path, dialect, base, editions, start_timeout)?)
+        let ruling = match args.engine_ruling.as_deref() {
+            None => EngineRuling::Known,
+            Some("none") => EngineRuling::Off,
+            Some(v) => {
+                let (rule_set, n) = match v.split_once(':') {
+                    Some((r, n)) => (
+                        r,
+                        Some(n.parse::<usize>().map_err(|_| {
+                            format!("--engine-ruling {v}: `{n}` is not a number of times")
+                        })?),
+                    ),
+                    None => (v, None),
+                };
+                EngineRuling::As {
+                    rule_set: rule_set.to_string(),
+                    occurrences: n,
+                }
+            }
+        };
+        Box::new(Engine::start_ruling(
+            path,
+            dialect,
+            base,
+            editions,
+            start_timeout,
+            ruling,
+            Some(&spec),
+        )?)
     } else {
         Box::new(InProcess::new(Reference::new(&spec)))
     };
     let about = subject.about().clone();
+    let program = xqspec::conform::issue::Program {
+        about: &about,
+        via: match (&args.adapter, &args.uci, &args.ucci) {
+            (Some(c), _, _) => format!("--adapter {}", shell_word(c)),
+            (_, Some(c), _) => format!("--uci {}", shell_word(c)),
+            (_, _, Some(c)) => format!("--ucci {}", shell_word(c)),
+            _ => String::new(),
+        },
+    };
+    if args.issue.is_some() {
+        return issue(&spec, &suite, subject.as_mut(), &opts, &program);
+    }
     let stdout = std::io::stdout();
     if args.json {
         let editions: Vec<String> = if opts.editions.is_empty() {
@@ -235,7 +366,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         println!("{}", runner::json_header(&about, &editions));
     }
     let json = args.json;
-    let total = runner::select(&suite, &opts)?.len();
+    let total = runner::plan(&suite, &opts, &about)?.len();
     let mut progress = Progress::new(!args.quiet);
     let (mut done, mut failed) = (0, 0);
     let mut slowest: Option<(u128, String)> = None;
@@ -277,6 +408,9 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
             protocol::PROTOCOL_VERSION
         );
         println!("{}", runner::area_table(&results, false));
+        if let Some(t) = runner::basis_table(&results, false) {
+            println!("{t}");
+        }
         for l in runner::problem_lines(&results) {
             println!("{l}");
         }
@@ -302,19 +436,22 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         }
         println!("{}", summary.line());
     }
-    if let Some(path) = &args.report {
-        let diagrams = failure_diagrams(&spec, &suite, &results, path)?;
-        std::fs::write(path, runner::markdown_report(&about, &results, &diagrams))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if let (Some(path), Some(file)) = (&args.report, &report_file) {
+        let diagrams = failure_diagrams(&spec, &suite, &results, path, &mut outputs)?;
+        let mut text = runner::markdown_report(&about, &results, &diagrams);
+        text.push_str(&xqspec::conform::issue::groups_markdown(
+            &results, &suite, &spec, &program,
+        ));
+        file.write(text.as_bytes()).map_err(|e| e.to_string())?;
     }
-    if let Some(path) = &args.write_known_failures {
-        std::fs::write(path, runner::known_failures_yaml(&results))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if let Some(file) = &known_file {
+        file.write(runner::known_failures_yaml(&results).as_bytes())
+            .map_err(|e| e.to_string())?;
     }
-    if let Some((path, text, listed)) = &updating {
+    if let (Some((path, text, listed)), Some(file)) = (&updating, &update_file) {
         let updated = known::update(text, listed, &results);
-        std::fs::write(path, &updated.text)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        file.write(updated.text.as_bytes())
+            .map_err(|e| e.to_string())?;
         for n in &updated.notes {
             eprintln!("{}: {n}", path.display());
         }
@@ -343,6 +480,47 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     }
 }
 
+/// A command line as one shell word, quoted when it has to be.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-=:".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// `xqspec conform --issue CASE`: the case under each rule set the run plans for it, with
+/// the lines exchanged with the program recorded, as bug reports. Fails (exit status 1) when
+/// the case fails.
+fn issue(
+    spec: &Spec,
+    suite: &Suite,
+    subject: &mut dyn Subject,
+    opts: &RunOptions,
+    program: &xqspec::conform::issue::Program,
+) -> Result<(), String> {
+    let plan = runner::plan(suite, opts, subject.about())?;
+    let mut failed = 0;
+    for (case, edition) in plan {
+        let (r, transcript) =
+            xqspec::conform::with_transcript(|| runner::run_one(case, &edition, subject, opts));
+        failed += usize::from(r.tally().fails());
+        println!(
+            "{}",
+            xqspec::conform::issue::report(case, &r, program, spec, suite, &transcript)
+        );
+    }
+    subject.stop();
+    if failed == 0 {
+        Ok(())
+    } else {
+        Err(format!("{failed} failed"))
+    }
+}
+
 /// Diagrams of the positions of the results that did not pass, written into a folder
 /// beside the report (`REPORT-diagrams/`); `(case id, edition)` → path relative to the report.
 fn failure_diagrams(
@@ -350,6 +528,7 @@ fn failure_diagrams(
     suite: &Suite,
     results: &[runner::CaseResult],
     report: &Path,
+    outputs: &mut xqspec::output::Outputs,
 ) -> Result<std::collections::BTreeMap<(String, String), String>, String> {
     let mut out = std::collections::BTreeMap::new();
     let failing: Vec<&runner::CaseResult> = results
@@ -359,12 +538,8 @@ fn failure_diagrams(
     if failing.is_empty() {
         return Ok(out);
     }
-    let stem = report
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("report");
-    let folder = format!("{stem}-diagrams");
-    let dir = report.parent().unwrap_or(Path::new(".")).join(&folder);
+    let folder = diagrams_folder(report);
+    let beside = report.parent().unwrap_or(Path::new("."));
     let reference = Reference::new(spec);
     for r in failing {
         let Some(case) = suite.cases.iter().find(|c| c.path == r.path) else {
@@ -379,17 +554,38 @@ fn failure_diagrams(
         else {
             continue;
         };
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let name = format!("{}-{}.svg", case.stem_path().replace('/', "-"), r.edition);
-        std::fs::write(dir.join(&name), svg)
-            .map_err(|e| format!("cannot write {}: {e}", dir.join(&name).display()))?;
+        outputs
+            .claim_in(
+                beside,
+                &Path::new(&folder).join(&name),
+                "a diagram of --report",
+            )
+            .and_then(|t| t.write(svg.as_bytes()))
+            .map_err(|e| e.to_string())?;
         out.insert(
             (r.id.clone(), r.edition.clone()),
             format!("{folder}/{name}"),
         );
     }
     Ok(out)
+}
+
+/// The folder of a report's diagrams, beside it: `REPORT-diagrams`.
+fn diagrams_folder(report: &Path) -> String {
+    let stem = report
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("report");
+    format!("{stem}-diagrams")
+}
+
+/// The files the suite's commands read: the spec's and the cases' (no output is one).
+fn inputs(spec_dir: Option<&Path>, cases: Option<&Path>) -> xqspec::output::Outputs {
+    let mut o = super::outputs(spec_dir, None);
+    let cases = cases.unwrap_or(Path::new("conformance"));
+    o.input_dir(cases, "a file of the cases", &[".yaml", ".yml"]);
+    o
 }
 
 /// `xqspec serve`: the reference implementation on stdin/stdout.
@@ -454,6 +650,8 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
                     "clauses": case.clauses, "articles": articles, "features": case.features, "query": case.query,
                     "input": input,
                     "expect": case.expected(&ed).map(|e| e.to_value()).unwrap_or_default(),
+                    "basis": case.basis.map(|b| b.name()), "runs": case.runs.name(),
+                    "overlay": case.overlay, "fixed": case.fixed,
                 });
                 match writeln!(out, "{line}") {
                     Ok(()) => {}
@@ -472,11 +670,14 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             let suite = load_suite(cases.as_deref())?;
             let text = xqspec::conform::schema::case_schema(&suite.vocabulary);
             let path = cases
+                .clone()
                 .unwrap_or_else(|| PathBuf::from("conformance"))
                 .join("case.schema.json");
             if write {
-                std::fs::write(&path, &text)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                inputs(spec_dir, cases.as_deref())
+                    .claim(&path, "cases schema --write")
+                    .and_then(|t| t.write(text.as_bytes()))
+                    .map_err(|e| e.to_string())?;
                 println!("wrote {}", path.display());
             } else if check {
                 if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
@@ -506,8 +707,10 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
                     std::fs::create_dir_all(dir)
                         .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
                 }
-                std::fs::write(&output, &text)
-                    .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+                inputs(spec_dir, cases.as_deref())
+                    .claim(&output, "--output")
+                    .and_then(|t| t.write(text.as_bytes()))
+                    .map_err(|e| e.to_string())?;
                 println!("wrote {}", output.display());
             } else if check {
                 match std::fs::read_to_string(&output) {

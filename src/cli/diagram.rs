@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use xqspec::diagram::{position_after, svg, Arrow, DiagramOptions};
+use xqspec::output::Outputs;
 use xqspec::ruleset::RuleSet;
 
 /// Options of `xqspec board`.
@@ -16,7 +17,8 @@ pub struct BoardArgs {
     /// Moves (ICCS) played from the position first; the last one is marked.
     #[arg(long, num_args = 0..)]
     pub moves: Vec<String>,
-    /// Write the SVG to this file instead of printing it.
+    /// Write the SVG to this file instead of printing it (never over a file the command
+    /// reads: --overlay, a file of --spec).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// An arrow from one point to another (`h2e2`, `h2-e2`, `h2e2:chase` with a label); repeatable.
@@ -30,7 +32,11 @@ pub struct BoardArgs {
 }
 
 /// Runs `xqspec board` under `ruleset`.
-pub fn run(ruleset: &RuleSet, a: &BoardArgs) -> Result<(), String> {
+pub fn run(ruleset: &RuleSet, a: &BoardArgs, mut outputs: Outputs) -> Result<(), String> {
+    let file = match &a.svg {
+        Some(path) => Some(outputs.claim(path, "--svg").map_err(|e| e.to_string())?),
+        None => None,
+    };
     let (pos, last_move) = position_after(ruleset, &a.fen, &a.moves)?;
     let arrows = a
         .arrow
@@ -41,19 +47,17 @@ pub fn run(ruleset: &RuleSet, a: &BoardArgs) -> Result<(), String> {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let text = svg(
-        ruleset,
-        &pos,
-        &DiagramOptions {
-            last_move,
-            arrows,
-            caption: a.caption.clone(),
-        },
-    );
-    match &a.svg {
-        Some(path) => {
-            std::fs::write(path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
-            println!("wrote {}", path.display());
+    let opts = DiagramOptions {
+        last_move,
+        arrows,
+        caption: a.caption.clone(),
+    };
+    opts.check()?;
+    let text = svg(ruleset, &pos, &opts);
+    match &file {
+        Some(f) => {
+            f.write(text.as_bytes()).map_err(|e| e.to_string())?;
+            println!("wrote {}", f.path().display());
         }
         None => print!("{text}"),
     }

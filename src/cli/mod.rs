@@ -12,29 +12,31 @@ pub mod repetition;
 pub mod report;
 pub mod web;
 
+use std::path::Path;
+
+use xqspec::output::Outputs;
+
 /// A game in progress on the command line: the rule set, the position it started from and
 /// the moves played since (`touch`, `status`).
 #[derive(clap::Args)]
 pub struct GameArgs {
     #[arg(long, default_value = xqspec::ruleset::DEFAULT)]
     pub edition: String,
-    /// Position in FEN, or `startpos`.
-    #[arg(long, default_value = "startpos", allow_hyphen_values = true)]
-    pub fen: String,
+    /// Position in FEN, or `startpos` (the default).
+    #[arg(long, allow_hyphen_values = true)]
+    pub fen: Option<String>,
     /// The moves played from the position (ICCS).
     #[arg(long, num_args = 0..)]
     pub moves: Vec<String>,
 }
 
+/// The start position when `--fen` is not given.
+pub const STARTPOS: &str = "startpos";
+
 impl GameArgs {
     /// The starting position as a FEN (`startpos` written out under the rule set).
     pub fn fen_text(&self, rs: &xqspec::ruleset::RuleSet) -> String {
-        fen_text(rs, &self.fen)
-    }
-
-    /// The position and the moves as ICCS ([`iccs_line`]).
-    pub fn line(&self, rs: &xqspec::ruleset::RuleSet) -> Result<(String, Vec<String>), String> {
-        iccs_line(rs, &self.fen, &self.moves)
+        fen_text(rs, self.fen.as_deref().unwrap_or(STARTPOS))
     }
 }
 
@@ -134,6 +136,33 @@ pub struct RecordArgs {
 pub type RecordLine = (Option<String>, Vec<String>);
 
 impl RecordArgs {
+    /// The game of a command that takes a record or a position and moves (`status`,
+    /// `ruling`): the record's start and main line with `--pgn`, else `--fen` (or the
+    /// start position) and `--moves` as ICCS ([`iccs_line`]). `--pgn` with `--fen` or
+    /// `--moves` is refused: the record gives both.
+    pub fn or_line(
+        &self,
+        rs: &xqspec::ruleset::RuleSet,
+        fen: Option<&str>,
+        moves: &[String],
+    ) -> Result<(String, Vec<String>), String> {
+        if let Some(p) = &self.pgn {
+            if fen.is_some() {
+                return Err(format!(
+                    "--fen with --pgn {}: the record gives the position its moves start from (its FEN tag, else the start position); give one of them",
+                    p.display()
+                ));
+            }
+            if !moves.is_empty() {
+                return Err("give the moves with --moves or --pgn, not both".into());
+            }
+        }
+        match self.read(rs)? {
+            Some((start, moves)) => Ok((start.unwrap_or_else(|| fen_text(rs, STARTPOS)), moves)),
+            None => iccs_line(rs, fen.unwrap_or(STARTPOS), moves),
+        }
+    }
+
     /// The record's start position and main line, if `--pgn` was given. The file is read
     /// by the records path of `replay` and `adjudicate`: game N is the game they number N.
     pub fn read(&self, rs: &xqspec::ruleset::RuleSet) -> Result<Option<RecordLine>, String> {
@@ -172,6 +201,28 @@ fn nth_line(
         g.start.as_ref().map(|s| s.to_fen(&rs.vm)),
         g.moves.iter().map(|m| m.iccs()).collect(),
     ))
+}
+
+/// `--threads N` of `replay` and `adjudicate`: a number from 1 to the bound of
+/// [`xqspec::notation::stream::max_threads`], refused beyond it with the reason.
+pub fn threads_arg(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of threads"))?;
+    xqspec::notation::stream::check_threads(n)
+}
+
+/// The files a command reads besides its own (`--spec DIR`, `--overlay FILE`), for the
+/// checks of every file it writes ([`xqspec::output`]): no output is one of them.
+pub fn outputs(spec: Option<&Path>, overlay: Option<&Path>) -> Outputs {
+    let mut o = Outputs::new();
+    if let Some(d) = spec {
+        o.input_dir(d, "a file of the spec (--spec)", &[".yaml", ".yml"]);
+    }
+    if let Some(f) = overlay {
+        o.input(f, "the overlay (--overlay)");
+    }
+    o
 }
 
 /// How a record that goes on after the end of the game is said: how many it has left

@@ -7,6 +7,7 @@ use tabled::settings::Style;
 
 use xqspec::diagram;
 use xqspec::notation::{format_move, Notation};
+use xqspec::output::Outputs;
 use xqspec::repetition::ruling::{rule_every_move, status_name};
 use xqspec::repetition::sheet::cycle_sheet;
 use xqspec::repetition::{rule, RulingQuery};
@@ -15,9 +16,9 @@ use xqspec::ruleset::RuleSet;
 /// Arguments of `xqspec ruling`.
 #[derive(clap::Args, Debug)]
 pub struct RulingArgs {
-    /// The position the moves start from (FEN, or `startpos`).
-    #[arg(long, default_value = "startpos", allow_hyphen_values = true)]
-    pub fen: String,
+    /// The position the moves start from (FEN, or `startpos`, the default); not with --pgn.
+    #[arg(long, allow_hyphen_values = true)]
+    pub fen: Option<String>,
     /// The moves played (ICCS, Chinese or WXF; move numbers allowed), the cycle at the end.
     #[arg(long, num_args = 1.., required_unless_present = "pgn")]
     pub moves: Vec<String>,
@@ -32,7 +33,8 @@ pub struct RulingArgs {
     #[arg(long)]
     pub every_move: bool,
     /// Also draw the judged cycle as one SVG sheet: the position where it starts, then the
-    /// board after every move judged, the move framed and each chase drawn as an arrow.
+    /// board after every move judged, the move framed and each chase drawn as an arrow
+    /// (never over the record or another file the command reads).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<std::path::PathBuf>,
     /// The rule set: cxa-1999, cxa-2011, cxa-2020, axf (or EDITION+OVERLAY).
@@ -153,14 +155,16 @@ fn sheet_fits(judged: usize) -> Result<(), String> {
 }
 
 /// Runs `xqspec ruling`.
-pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
-    let (fen, moves) = match a.record.read(rs)? {
-        Some(_) if !a.moves.is_empty() => {
-            return Err("give the moves with --moves or --pgn, not both".into())
-        }
-        Some((start, moves)) => (start.unwrap_or_else(|| super::fen_text(rs, &a.fen)), moves),
-        None => super::iccs_line(rs, &a.fen, &a.moves)?,
+pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs) -> Result<(), String> {
+    // The sheet's file is claimed before anything is read or judged.
+    if let Some(p) = &a.record.pgn {
+        outputs.input(p, "the record (--pgn)");
+    }
+    let sheet_file = match &a.svg {
+        Some(path) => Some(outputs.claim(path, "--svg").map_err(|e| e.to_string())?),
+        None => None,
     };
+    let (fen, moves) = a.record.or_line(rs, a.fen.as_deref(), &a.moves)?;
     // A sheet beyond its limit is refused before anything is judged or drawn: with
     // `--every-move` every move is judged, so the count is known now.
     if let (Some(path), true) = (&a.svg, a.every_move) {
@@ -177,7 +181,8 @@ pub fn run(rs: &RuleSet, a: &RulingArgs) -> Result<(), String> {
         let sheet = j
             .sheet(rs)
             .map_err(|e| format!("{}: {e}, or leave out --svg", path.display()))?;
-        std::fs::write(path, sheet).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file = sheet_file.as_ref().expect("claimed with --svg");
+        file.write(sheet.as_bytes()).map_err(|e| e.to_string())?;
         if !a.json {
             println!("wrote {}", path.display());
         }

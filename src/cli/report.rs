@@ -10,9 +10,16 @@ use xqspec::spec::Spec;
 /// Options of `xqspec report`.
 #[derive(Args, Debug, Clone)]
 pub struct ReportArgs {
-    /// Write every report (and its diagrams) into the reports folder.
+    /// Write every report (and its diagrams) into the reports folder, and remove the ones
+    /// it wrote there before and no longer generates: only those, as listed in the folder's
+    /// `xqspec-manifest`. A folder holding files it did not write is refused.
     #[arg(long, conflicts_with = "check")]
     pub write: bool,
+    /// With --write: write into a folder that holds files this command did not write. They
+    /// are kept (listed as kept in the manifest) and never removed; a file of the same name
+    /// as a report is overwritten.
+    #[arg(long, requires = "write")]
+    pub force: bool,
     /// Fail when a report is stale or missing, a diagram is no longer used, a clause is
     /// uncovered or an exemption needless (CI).
     #[arg(long)]
@@ -33,7 +40,8 @@ pub struct DiffArgs {
     pub a: String,
     /// The rule set to compare to.
     pub b: String,
-    /// Write the Markdown to this file, and the diagrams it links into `diagrams/` beside it.
+    /// Write the Markdown to this file, and the diagrams it links into `diagrams/` beside it
+    /// (never over a file the command reads, nor through a symbolic link out of that folder).
     #[arg(long, value_name = "FILE")]
     pub write: Option<PathBuf>,
     /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
@@ -43,6 +51,14 @@ pub struct DiffArgs {
     /// behaviour) instead of Markdown.
     #[arg(long, conflicts_with = "write")]
     pub json: bool,
+}
+
+/// The files `report` and `diff` read: the spec's and the cases' (no output is one of them).
+fn inputs(spec_dir: Option<&Path>, cases: Option<&Path>) -> xqspec::output::Outputs {
+    let mut o = super::outputs(spec_dir, None);
+    let cases = cases.unwrap_or(Path::new("conformance"));
+    o.input_dir(cases, "a file of the cases", &[".yaml", ".yml"]);
+    o
 }
 
 fn load_spec(dir: Option<&Path>) -> Result<Spec, String> {
@@ -55,6 +71,12 @@ fn load_spec(dir: Option<&Path>) -> Result<Spec, String> {
 
 /// `xqspec report`.
 pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
+    // A folder holding files this command did not write is refused before anything is
+    // computed.
+    if a.write {
+        xqspec::output::OwnedDir::check(&a.dir, xqspec::report::WRITER, a.force)
+            .map_err(|e| xqspec::output::said(&e))?;
+    }
     let spec = load_spec(spec_dir)?;
     let suite = load_suite(a.cases.as_deref())?;
     let g = xqspec::report::generate(&spec, &suite)?;
@@ -72,7 +94,8 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
             a.dir.display()
         );
     } else if a.write {
-        let written = xqspec::report::write(&a.dir, &g)?;
+        let mut outputs = inputs(spec_dir, a.cases.as_deref());
+        let written = xqspec::report::write(&a.dir, &g, &mut outputs, a.force)?;
         for w in &written {
             println!("wrote {w}");
         }
@@ -108,6 +131,12 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
 pub fn diff(spec_dir: Option<&Path>, a: &DiffArgs) -> Result<(), String> {
     let spec = load_spec(spec_dir)?;
     let suite = load_suite(a.cases.as_deref())?;
+    // Every file is claimed before anything is computed or written.
+    let mut outputs = inputs(spec_dir, a.cases.as_deref());
+    let file = match &a.write {
+        Some(f) => Some(outputs.claim(f, "--write").map_err(|e| e.to_string())?),
+        None => None,
+    };
     let d = xqspec::report::diff::diff(&spec, &suite, &a.a, &a.b)?;
     match &a.write {
         None if a.json => println!(
@@ -115,17 +144,32 @@ pub fn diff(spec_dir: Option<&Path>, a: &DiffArgs) -> Result<(), String> {
             serde_json::to_string_pretty(&d.to_json()).map_err(|e| e.to_string())?
         ),
         None => print!("{}", d.markdown),
-        Some(file) => {
-            std::fs::write(file, &d.markdown).map_err(|e| format!("{}: {e}", file.display()))?;
-            println!("wrote {}", file.display());
-            if !d.diagrams.is_empty() {
-                let dir = file.parent().unwrap_or(Path::new(".")).join("diagrams");
-                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-                for (name, svg) in &d.diagrams {
-                    std::fs::write(dir.join(name), svg)
-                        .map_err(|e| format!("{}: {e}", dir.join(name).display()))?;
-                }
-                println!("wrote {} diagrams into {}", d.diagrams.len(), dir.display());
+        Some(path) => {
+            let beside = path.parent().unwrap_or(Path::new("."));
+            let diagrams = d
+                .diagrams
+                .iter()
+                .map(|(name, svg)| {
+                    let rel = Path::new("diagrams").join(name);
+                    outputs
+                        .claim_in(beside, &rel, "a diagram of --write")
+                        .map(|t| (t, svg))
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())?;
+            let file = file.expect("claimed with --write");
+            file.write(d.markdown.as_bytes())
+                .map_err(|e| e.to_string())?;
+            println!("wrote {}", path.display());
+            for (t, svg) in &diagrams {
+                t.write(svg.as_bytes()).map_err(|e| e.to_string())?;
+            }
+            if !diagrams.is_empty() {
+                println!(
+                    "wrote {} diagrams into {}",
+                    diagrams.len(),
+                    beside.join("diagrams").display()
+                );
             }
         }
     }

@@ -154,9 +154,14 @@ fn fixed_changed(
             .zip(m)
             .enumerate()
             .find_map(|(i, (bv, mv))| fixed_changed(bv, mv, &format!("{path}[{i}]"))),
-        (Y::Sequence(b), _) => Some(format!("{path} (the rules fix {} period(s))", b.len())),
+        (Y::Sequence(b), Y::Sequence(m)) => Some(format!(
+            "`{path}` has {} items where the rules fix {}",
+            m.len(),
+            b.len()
+        )),
+        (Y::Sequence(b), _) => Some(format!("`{path}` is a list of {} items", b.len())),
         _ if base == merged || same_duration(base, merged) => None,
-        _ => Some(path.to_string()),
+        _ => Some(format!("`{path}` is fixed by the rules")),
     }
 }
 
@@ -221,7 +226,10 @@ impl ClockRules {
         let merged = crate::spec::merge_data(&scheme.template, &patch, "")
             .map_err(|m| s(format!("settings: {m}")))?;
         if let Some(p) = fixed_changed(&scheme.template, &merged, "") {
-            return Err(s(format!("settings: `{p}` is fixed by the rules of scheme `{}` (an event overlay changes it)", scheme.id)));
+            return Err(s(format!(
+                "settings: {p} (scheme `{}`; an event overlay changes what its rules fix)",
+                scheme.id
+            )));
         }
         match compile::resolve(&merged).map_err(|m| s(format!("settings: {m}")))? {
             Resolved::Fixed(ctl) => {

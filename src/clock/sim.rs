@@ -299,6 +299,9 @@ fn parse_event(number: usize, v: &Value) -> Result<Event, EventError> {
     {
         return Err(syntax(format!("`{k}` is not a field of a `{kind}` event")));
     }
+    if let Some(n) = m.get("note").filter(|n| !n.is_string()) {
+        return Err(syntax(format!("`note` is text, not {n}")));
+    }
     let ms = |key: &str, signed: bool| -> Result<i64, EventError> {
         read_ms(number, key, &m[key], signed)
     };

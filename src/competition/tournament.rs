@@ -920,7 +920,7 @@ impl Validator<'_> {
             return None;
         }
         let format = format?;
-        if format.cycles > 1 && raw.rounds % format.cycles != 0 {
+        if format.cycles > 1 && !raw.rounds.is_multiple_of(format.cycles) {
             self.push(
                 UnknownRound,
                 "rounds",

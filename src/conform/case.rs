@@ -63,11 +63,16 @@ impl fmt::Display for Problem {
 
 impl std::error::Error for Problem {}
 
-/// What a case expects for one edition: an accepted answer or a rejection.
+/// What a case expects for one edition: an accepted answer, one of several answers, or a
+/// rejection.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expected {
     /// The answer object, e.g. `{"moves": ["a0a1", …]}` or `{"nodes": 44}`.
     Answer(Map<String, Value>),
+    /// Any one of these answers (`{one_of: [{text: 仕六退五}, {text: 前仕退五}]}`): where
+    /// practice writes the same thing in several ways, each form people write passes. At
+    /// least two, each an answer object of one field, the same field in all.
+    OneOf(Vec<Map<String, Value>>),
     /// The input must be refused with this kind (`fen.board_shape`).
     Reject(String),
 }
@@ -77,7 +82,32 @@ impl Expected {
     pub(crate) fn from_value(v: Value) -> Result<Expected, String> {
         match v {
             Value::Object(map) => {
-                if let Some(kind) = map.get("reject") {
+                if let Some(list) = map.get("one_of") {
+                    if map.len() != 1 {
+                        return Err("an expectation with `one_of` has no other field".into());
+                    }
+                    let items = list
+                        .as_array()
+                        .filter(|l| l.len() >= 2)
+                        .ok_or("`one_of` is a list of at least two answers")?;
+                    let mut out = Vec::with_capacity(items.len());
+                    for item in items {
+                        match Expected::from_value(item.clone())? {
+                            Expected::Answer(m) => out.push(m),
+                            _ => {
+                                return Err(
+                                    "each item of `one_of` is an answer such as `{text: 前仕退五}`"
+                                        .into(),
+                                )
+                            }
+                        }
+                    }
+                    let field = |m: &Map<String, Value>| m.keys().next().cloned();
+                    if out.iter().any(|m| field(m) != field(&out[0])) {
+                        return Err("the answers of `one_of` give the same field".into());
+                    }
+                    Ok(Expected::OneOf(out))
+                } else if let Some(kind) = map.get("reject") {
                     if map.len() != 1 {
                         return Err("an expectation with `reject` has no other field".into());
                     }
@@ -105,7 +135,17 @@ impl Expected {
     pub fn to_value(&self) -> Value {
         match self {
             Expected::Answer(m) => Value::Object(m.clone()),
+            Expected::OneOf(ms) => serde_json::json!({ "one_of": ms }),
             Expected::Reject(k) => serde_json::json!({ "reject": k }),
+        }
+    }
+
+    /// The answers that meet the expectation: one, several (`one_of`), none for a rejection.
+    pub fn answers(&self) -> &[Map<String, Value>] {
+        match self {
+            Expected::Answer(m) => std::slice::from_ref(m),
+            Expected::OneOf(ms) => ms,
+            Expected::Reject(_) => &[],
         }
     }
 }
@@ -153,6 +193,62 @@ impl Origin {
     }
 }
 
+/// What a case's answer rests on (`basis:`): a rule of the rulebook, a convention of the
+/// suite, or an optional feature. Reports say "the rules say" (with the article) only of a
+/// `rule` case, and count failures apart by basis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Basis {
+    /// The answer is what an article of the rule set says (its clauses quote the article).
+    Rule,
+    /// The answer is this suite's choice where the rules say nothing or practice varies
+    /// (FEN syntax, the reject kind's detail, the canonical text of a move, tandem forms):
+    /// a program that answers otherwise breaks no rule.
+    Convention,
+    /// The answer concerns a feature a program may leave out (WXF, traditional characters,
+    /// a FEN spelling met in the field …); the case carries that feature, which
+    /// `features.yaml` marks `optional: true`.
+    Optional,
+}
+
+impl Basis {
+    /// Every basis, in the order reports list them.
+    pub const ALL: [Basis; 3] = [Basis::Rule, Basis::Convention, Basis::Optional];
+
+    /// The name used in case files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Basis::Rule => "rule",
+            Basis::Convention => "convention",
+            Basis::Optional => "optional",
+        }
+    }
+}
+
+/// How often a case is asked (`runs:`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Runs {
+    /// Once under every rule set the case names (the default): the answers differ between
+    /// them, or the case names one.
+    #[default]
+    PerRuleSet,
+    /// Once in all: the answer is the same under every rule set the case names (the
+    /// reference's answers agree, checked by `cases check`), so one run stands for all of
+    /// them and is counted once.
+    Once,
+}
+
+impl Runs {
+    /// The name used in case files and JSON lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            Runs::PerRuleSet => "per_rule_set",
+            Runs::Once => "once",
+        }
+    }
+}
+
 /// A parsed case file. Field meanings are in `conformance/README.md`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
@@ -174,6 +270,15 @@ pub struct Case {
     /// Where the expected answer comes from (required by `cases check`; a case without it
     /// still runs).
     pub(crate) origin: Option<Origin>,
+    /// What the answer rests on (required by `cases check`; a case without it still runs).
+    pub basis: Option<Basis>,
+    /// Whether the case runs once for all its rule sets, or once under each.
+    pub runs: Runs,
+    /// For a case expecting a rejection: input fields that replace the input's to fix the one
+    /// fault the rejection names (`{fen: …}`; `null` takes a field out); the input so fixed is
+    /// accepted (checked by `cases check` against the reference), so the case has no second
+    /// fault.
+    pub fixed: Option<Map<String, Value>>,
     /// For a derived case, the id of the case it was derived from.
     pub(crate) from: Option<String>,
     pub(crate) source: Option<String>,
@@ -205,6 +310,12 @@ struct RawCase {
     expect_by_edition: Option<BTreeMap<String, Value>>,
     #[serde(default)]
     origin: Option<Origin>,
+    #[serde(default)]
+    basis: Option<Basis>,
+    #[serde(default)]
+    runs: Runs,
+    #[serde(default)]
+    fixed: Option<Map<String, Value>>,
     #[serde(default)]
     from: Option<String>,
     #[serde(default)]
@@ -268,6 +379,9 @@ impl Case {
             input: raw.input,
             expect,
             origin: raw.origin,
+            basis: raw.basis,
+            runs: raw.runs,
+            fixed: raw.fixed,
             from: raw.from,
             source: raw.source,
             note: raw.note,
@@ -304,6 +418,20 @@ impl Case {
             .iter()
             .filter_map(|e| self.expected(e).map(|x| (e.as_str(), x)))
             .collect()
+    }
+
+    /// The input with the fields of `fixed:` put in (a `null` takes the field out): the input
+    /// without its fault.
+    pub fn fixed_input(&self) -> Option<Map<String, Value>> {
+        let mut input = self.input.clone();
+        for (k, v) in self.fixed.as_ref()? {
+            if v.is_null() {
+                input.remove(k);
+            } else {
+                input.insert(k.clone(), v.clone());
+            }
+        }
+        Some(input)
     }
 }
 

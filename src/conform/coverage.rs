@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::case::Origin;
+use super::case::{Basis, Origin, Runs};
 use super::suite::{SpecFacts, Suite};
 
 /// How one clause of one edition is covered.
@@ -26,11 +26,14 @@ pub struct Coverage {
     /// Area → origin (`sourced`, `derived`, `authored`, or `none`) → what the cases of that
     /// origin hold and how the reference fares on them.
     pub(crate) origins: BTreeMap<String, BTreeMap<&'static str, OriginCount>>,
+    /// Area → basis (`rule`, `convention`, `optional`, or `none`) → the same counts.
+    pub(crate) bases: BTreeMap<String, BTreeMap<&'static str, OriginCount>>,
 }
 
-/// Cases of one area and origin, their runs (case × edition), and the runs the reference
-/// passes: every run but its listed known failures (`xqspec conform` fails when that list
-/// is not exactly true).
+/// Cases of one area and origin (or basis), their runs (a case once per rule set it runs
+/// under, or once for all when its answer is the same under all of them, `runs: once`), and
+/// the runs the reference passes: every run but its listed known failures (`xqspec conform`
+/// fails when that list is not exactly true).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct OriginCount {
     pub(crate) cases: usize,
@@ -74,27 +77,42 @@ impl Coverage {
         }
         let known = suite.reference_known_failures().unwrap_or_default();
         let mut origins: BTreeMap<String, BTreeMap<&'static str, OriginCount>> = BTreeMap::new();
+        let mut bases: BTreeMap<String, BTreeMap<&'static str, OriginCount>> = BTreeMap::new();
         for c in &suite.cases {
-            let runs = c.expectations().len();
+            let editions = c.expectations().len();
             let failing = c
                 .editions
                 .iter()
-                .filter(|e| known.entry(&c.id, e).is_some())
+                .filter(|e| known.entry_of(c, e).is_some())
                 .count();
-            let name = c.origin.map_or("none", Origin::name);
-            let n = OriginCount {
-                cases: 1,
-                runs,
-                reference_passes: runs.saturating_sub(failing),
+            let n = match c.runs {
+                Runs::Once => OriginCount {
+                    cases: 1,
+                    runs: 1,
+                    reference_passes: usize::from(failing == 0),
+                },
+                Runs::PerRuleSet => OriginCount {
+                    cases: 1,
+                    runs: editions,
+                    reference_passes: editions.saturating_sub(failing),
+                },
             };
-            origins
-                .entry(c.area().to_string())
-                .or_default()
-                .entry(name)
-                .or_default()
-                .add(n);
+            for (map, name) in [
+                (&mut origins, c.origin.map_or("none", Origin::name)),
+                (&mut bases, c.basis.map_or("none", Basis::name)),
+            ] {
+                map.entry(c.area().to_string())
+                    .or_default()
+                    .entry(name)
+                    .or_default()
+                    .add(n);
+            }
         }
-        Coverage { editions, origins }
+        Coverage {
+            editions,
+            origins,
+            bases,
+        }
     }
 
     /// The table of where the answers come from: per area and origin, cases, runs and the
@@ -107,9 +125,33 @@ impl Coverage {
         out.push_str("published ruling, figure, count or text, or an independent program's answer, named in\n");
         out.push_str("`source:`), **derived** (a transformation of a sourced case, named in `from:`: a mirror,\n");
         out.push_str("another edition by a cited clause), or **authored** (constructed here; the note names\n");
-        out.push_str("the article and the reasoning). A run is a case under one edition; the reference passes\n");
+        out.push_str("the article and the reasoning). A run is a case under one rule set, or once for all of\n");
+        out.push_str(
+            "them where its answer is the same under each (`runs: once`); the reference passes\n",
+        );
         out.push_str("every run except its known failures (`conformance/reference-known-failures.yaml`).\n\n");
-        out.push_str("| area | origin | cases | runs | reference passes | pass rate |\n|---|---|---:|---:|---:|---:|\n");
+        Self::count_table(out, "origin", &self.origins);
+        out.push_str("\n## What the answers rest on\n\n");
+        out.push_str("Each case says what its expected answer rests on (`basis:`): a **rule** (an article of\n");
+        out.push_str("the rule set decides it; its clauses give the article), a **convention** (the suite's\n");
+        out.push_str("choice where the rules say nothing or practice varies: FEN syntax, the text a notation\n");
+        out.push_str("writes, tandem forms, the form of an input), or an **optional** feature (one a program\n");
+        out.push_str("may leave out: `optional: true` in `conformance/features.yaml`). `scripts/basis.py` sets\n");
+        out.push_str("it by the rules its docstring states.\n\n");
+        Self::count_table(out, "basis", &self.bases);
+    }
+
+    /// Per area and key (an origin, a basis): cases, runs and the reference's pass rate, with
+    /// a total per key.
+    fn count_table(
+        out: &mut String,
+        what: &str,
+        counts: &BTreeMap<String, BTreeMap<&'static str, OriginCount>>,
+    ) {
+        let _ = writeln!(
+            out,
+            "| area | {what} | cases | runs | reference passes | pass rate |\n|---|---|---:|---:|---:|---:|"
+        );
         let mut totals: BTreeMap<&'static str, OriginCount> = BTreeMap::new();
         let row = |out: &mut String, area: &str, o: &str, n: &OriginCount| {
             let rate = if n.runs == 0 {
@@ -123,7 +165,7 @@ impl Coverage {
                 n.cases, n.runs, n.reference_passes
             );
         };
-        for (area, m) in &self.origins {
+        for (area, m) in counts {
             for (o, n) in m {
                 row(out, area, o, n);
                 totals.entry(o).or_default().add(*n);

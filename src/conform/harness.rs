@@ -472,7 +472,7 @@ mod tests {
         dir
     }
 
-    const CASE_2020: &str = "id: only-2020\ndescription: d\nclauses: [check.definition]\neditions: [cxa-2020]\nquery: status\ninput: {fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"}\nexpect: {status: ongoing}\norigin: authored\nnote: art. 3, no check\n";
+    const CASE_2020: &str = "id: only-2020\ndescription: d\nclauses: [check.definition]\neditions: [cxa-2020]\nquery: status\ninput: {fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"}\nexpect: {status: ongoing}\norigin: authored\nbasis: rule\nnote: art. 3, no check\n";
 
     #[test]
     fn edition_patterns_select_exactly_the_applying_files() {

@@ -63,7 +63,10 @@ pub(crate) fn check_answer_value(
         // expectations give the part of the object they check. What a verdict rests on
         // (`basis`, `rests_on`: PROTOCOL.md) is checked wherever an answer gives it.
         other if DOMAIN_ANSWER_FIELDS.contains(&other) => match v {
-            Value::Object(m) => check_basis(other, m),
+            Value::Object(m) => {
+                check_basis(other, m)?;
+                check_verdict_only(other, m)
+            }
             _ => Err(format!("`{other}` is an object")),
         },
         other => Err(format!("`{other}` is not an answer field")),
@@ -108,6 +111,94 @@ fn check_basis(field: &str, m: &serde_json::Map<String, Value>) -> Result<(), St
         )),
         _ => Err(format!("`{field}.basis` is `text` or `inferred`")),
     }
+}
+
+/// `verdict_only` (a `ruling` answer that shows the verdict alone, as an engine's search
+/// score does): `true` with a `verdict` and without the plies and patterns it cannot show.
+fn check_verdict_only(field: &str, m: &serde_json::Map<String, Value>) -> Result<(), String> {
+    match m.get("verdict_only") {
+        None | Some(Value::Bool(false)) => Ok(()),
+        Some(Value::Bool(true)) if field != "ruling" => Err(format!(
+            "`{field}.verdict_only` belongs to `ruling` answers"
+        )),
+        Some(Value::Bool(true)) => {
+            if !m.get("verdict").is_some_and(Value::is_string) {
+                return Err("a `verdict_only` ruling gives its `verdict`".into());
+            }
+            match ["plies", "patterns"].iter().find(|k| m.contains_key(**k)) {
+                Some(k) => Err(format!(
+                    "a `verdict_only` ruling shows no `{k}` (it shows the verdict alone)"
+                )),
+                None => Ok(()),
+            }
+        }
+        Some(_) => Err(format!("`{field}.verdict_only` is true or false")),
+    }
+}
+
+/// Whether a `ruling` answer shows the verdict alone (`verdict_only: true`).
+fn is_verdict_only(got: &Value) -> bool {
+    got.get("verdict_only") == Some(&Value::Bool(true))
+}
+
+/// What a verdict-only answer can tell of a verdict: who may not complete the cycle.
+/// `X_must_change` and `X_loses` are one to an engine's score (X loses if it repeats).
+fn who_may_not_repeat(verdict: &Value) -> Value {
+    match verdict.as_str() {
+        Some(v) => Value::String(v.replace("_loses", "_must_change")),
+        None => verdict.clone(),
+    }
+}
+
+/// Judges a verdict-only `ruling` answer on the expectation's verdict alone (see
+/// [`who_may_not_repeat`]); a case that checks no verdict is not judged (skipped).
+fn judge_verdict_only(want: &Value, got: &Value) -> Judgement {
+    let Some(w) = want.get("verdict") else {
+        return Judgement::Skip(
+            "the case checks the moves' classes, which a verdict-only answer does not show".into(),
+        );
+    };
+    let g = got.get("verdict").unwrap_or(&Value::Null);
+    if who_may_not_repeat(w) == who_may_not_repeat(g) {
+        Judgement::Pass
+    } else {
+        Judgement::Fail(format!("ruling.verdict: expected {w}, got {g}"))
+    }
+}
+
+/// For a case judged on less than it checks, what was left out: a verdict-only `ruling`
+/// answer (an engine's score) against a case that also checks plies or patterns, or that
+/// tells `X_loses` from `X_must_change`. The runner writes it as the detail of the case.
+pub(crate) fn partial_judgement(
+    query: &str,
+    expected: &Expected,
+    answer: &Answer,
+) -> Option<String> {
+    let (Expected::Answer(want), Answer::Value(got)) = (expected, answer) else {
+        return None;
+    };
+    let field = answer_field(query)?;
+    let (want, got) = (want.get(field)?, got.get(field)?);
+    if field != "ruling" || !is_verdict_only(got) {
+        return None;
+    }
+    let mut left: Vec<&str> = ["plies", "patterns"]
+        .into_iter()
+        .filter(|k| want.get(*k).is_some())
+        .collect();
+    if want
+        .get("verdict")
+        .and_then(Value::as_str)
+        .is_some_and(|v| v.ends_with("_loses"))
+    {
+        left.push("loses rather than must change");
+    }
+    (!left.is_empty()).then(|| {
+        format!(
+            "judged on the verdict alone (a verdict-only answer): not compared: {}",
+            left.join(", ")
+        )
+    })
 }
 
 /// Answer fields whose value is an object compared by [`subset_difference`].
@@ -160,7 +251,6 @@ pub(crate) enum Judgement {
 /// Judges `answer` against `expected` for `query`. The only comparison in xqspec:
 /// the harness, the runner and the Rust implementers' harness all call it.
 pub(crate) fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgement {
-    const STATUSES: [&str; 4] = ["ongoing", "check", "checkmate", "stalemate"];
     match (expected, answer) {
         (_, Answer::Unsupported { reason }) => Judgement::Skip(reason.clone()),
         (_, Answer::Error { message }) => Judgement::Error(message.clone()),
@@ -176,7 +266,7 @@ pub(crate) fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgem
             "expected reject {want}, got {}",
             answer.display_sorted()
         )),
-        (Expected::Answer(want), Answer::Reject { kind, message }) => {
+        (Expected::Answer(_) | Expected::OneOf(_), Answer::Reject { kind, message }) => {
             let m = if message.is_empty() {
                 String::new()
             } else {
@@ -184,38 +274,76 @@ pub(crate) fn judge(query: &str, expected: &Expected, answer: &Answer) -> Judgem
             };
             Judgement::Fail(format!(
                 "expected {}, got reject {kind}{m}",
-                Value::Object(want.clone())
+                shown(expected)
             ))
         }
-        (Expected::Answer(want), Answer::Value(got)) => {
-            let Some(field) = answer_field(query) else {
-                return Judgement::Error(format!("no comparison is defined for query `{query}`"));
-            };
-            let Some(got_v) = got.get(field) else {
-                return Judgement::Error(format!(
-                    "the answer has no `{field}` field: {}",
-                    Value::Object(got.clone())
-                ));
-            };
-            if let Err(e) = check_answer_value(field, got_v, &STATUSES, false) {
-                return Judgement::Error(format!("malformed answer: {e}"));
+        (Expected::OneOf(wants), Answer::Value(got)) => {
+            for want in wants {
+                match judge_value(query, want, got) {
+                    Judgement::Fail(_) => {}
+                    other => return other,
+                }
             }
-            let want_v = &want[field];
-            if field == "moves" {
-                return compare_move_lists(want_v, got_v);
-            }
-            if want_v.is_object() {
-                return match subset_difference(want_v, got_v, field) {
-                    None => Judgement::Pass,
-                    Some(d) => Judgement::Fail(d),
-                };
-            }
-            if want_v == got_v {
-                Judgement::Pass
-            } else {
-                Judgement::Fail(format!("expected {field} {want_v}, got {got_v}"))
-            }
+            Judgement::Fail(format!(
+                "expected {}, got {}",
+                shown(expected),
+                answer.display_sorted()
+            ))
         }
+        (Expected::Answer(want), Answer::Value(got)) => judge_value(query, want, got),
+    }
+}
+
+/// An expectation as a failure's detail shows it: the answer, or `one of A, B`.
+fn shown(expected: &Expected) -> String {
+    match expected {
+        Expected::OneOf(ws) => format!(
+            "one of {}",
+            ws.iter()
+                .map(|w| Value::Object(w.clone()).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_value().to_string(),
+    }
+}
+
+/// Judges an accepted answer's object `got` against one expected answer object `want`.
+fn judge_value(
+    query: &str,
+    want: &serde_json::Map<String, Value>,
+    got: &serde_json::Map<String, Value>,
+) -> Judgement {
+    const STATUSES: [&str; 4] = ["ongoing", "check", "checkmate", "stalemate"];
+    let Some(field) = answer_field(query) else {
+        return Judgement::Error(format!("no comparison is defined for query `{query}`"));
+    };
+    let Some(got_v) = got.get(field) else {
+        return Judgement::Error(format!(
+            "the answer has no `{field}` field: {}",
+            Value::Object(got.clone())
+        ));
+    };
+    if let Err(e) = check_answer_value(field, got_v, &STATUSES, false) {
+        return Judgement::Error(format!("malformed answer: {e}"));
+    }
+    let want_v = &want[field];
+    if field == "moves" {
+        return compare_move_lists(want_v, got_v);
+    }
+    if field == "ruling" && is_verdict_only(got_v) {
+        return judge_verdict_only(want_v, got_v);
+    }
+    if want_v.is_object() {
+        return match subset_difference(want_v, got_v, field) {
+            None => Judgement::Pass,
+            Some(d) => Judgement::Fail(d),
+        };
+    }
+    if want_v == got_v {
+        Judgement::Pass
+    } else {
+        Judgement::Fail(format!("expected {field} {want_v}, got {got_v}"))
     }
 }
 
@@ -311,6 +439,32 @@ mod tests {
     }
 
     #[test]
+    fn one_of_passes_any_of_its_answers() {
+        let want =
+            Expected::from_value(json!({"one_of": [{"text": "前仕退五"}, {"text": "仕六退五"}]}))
+                .unwrap();
+        for text in ["前仕退五", "仕六退五"] {
+            let got = Answer::Value(json!({"text": text}).as_object().unwrap().clone());
+            assert_eq!(judge("format_move", &want, &got), Judgement::Pass);
+        }
+        let other = Answer::Value(json!({"text": "仕四退五"}).as_object().unwrap().clone());
+        assert_eq!(
+            judge("format_move", &want, &other),
+            Judgement::Fail(
+                "expected one of {\"text\":\"前仕退五\"}, {\"text\":\"仕六退五\"}, got {\"text\":\"仕四退五\"}".into()
+            )
+        );
+        for bad in [
+            json!({"one_of": [{"text": "a"}]}),
+            json!({"one_of": [{"text": "a"}, {"reject": "fen"}]}),
+            json!({"one_of": [{"text": "a"}, {"move": "a0a1"}]}),
+            json!({"one_of": [{"text": "a"}, {"text": "b"}], "text": "c"}),
+        ] {
+            assert!(Expected::from_value(bad.clone()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn scalars_and_skips() {
         let want = exp(json!({"nodes": 44}));
         assert_eq!(judge("perft", &want, &Answer::nodes(44)), Judgement::Pass);
@@ -371,5 +525,51 @@ mod tests {
         assert!(ok(json!({"basis": "inferred", "rests_on": ["a", "a"]}))
             .unwrap_err()
             .contains("twice"));
+    }
+
+    #[test]
+    fn a_verdict_only_ruling_is_judged_on_its_verdict() {
+        let want = exp;
+        let got = |v: Value| Answer::one("ruling", v);
+        let full = want(json!({"ruling": {"verdict": "red_loses", "plies": [{"class": "check"}]}}));
+        let shown =
+            got(json!({"verdict": "red_must_change", "verdict_only": true, "cycle": [1, 4]}));
+        // `X_loses` and `X_must_change` are one to a score; the plies are not compared.
+        assert_eq!(judge("ruling", &full, &shown), Judgement::Pass);
+        let note = partial_judgement("ruling", &full, &shown).unwrap();
+        assert!(
+            note.contains("plies, loses rather than must change"),
+            "{note}"
+        );
+        // Without `verdict_only` the same answer fails on the missing plies.
+        let plain = got(json!({"verdict": "red_must_change"}));
+        assert!(matches!(judge("ruling", &full, &plain), Judgement::Fail(_)));
+        assert_eq!(partial_judgement("ruling", &full, &plain), None);
+        // A wrong verdict fails; a case checking only the verdict is judged in full.
+        let draw = got(json!({"verdict": "draw", "verdict_only": true}));
+        assert_eq!(
+            judge("ruling", &full, &draw),
+            Judgement::Fail("ruling.verdict: expected \"red_loses\", got \"draw\"".into())
+        );
+        let only = want(json!({"ruling": {"verdict": "draw"}}));
+        assert_eq!(judge("ruling", &only, &draw), Judgement::Pass);
+        assert_eq!(partial_judgement("ruling", &only, &draw), None);
+        // A case that checks no verdict is not judged.
+        let classes = want(json!({"ruling": {"plies": [{"class": "idle"}]}}));
+        assert!(matches!(
+            judge("ruling", &classes, &draw),
+            Judgement::Skip(_)
+        ));
+        // A verdict-only answer shows no plies or patterns, and has a verdict.
+        for bad in [
+            json!({"verdict": "draw", "verdict_only": true, "plies": []}),
+            json!({"verdict_only": true}),
+            json!({"verdict": "draw", "verdict_only": "yes"}),
+        ] {
+            assert!(matches!(
+                judge("ruling", &only, &got(bad)),
+                Judgement::Error(_)
+            ));
+        }
     }
 }

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::case::{read_yaml, Case, Expected, Problem};
+use super::case::{read_yaml, Case, Expected, Problem, Runs};
 use super::judge::{check_answer_value, judge, Judgement};
 use super::runner::{CaseResult, Status};
 use super::suite::Suite;
@@ -64,9 +64,13 @@ impl KnownAnswer {
                     _ => Err("`fault` is one of error, crash, timeout".into()),
                 }
             }
-            Value::Object(_) => Expected::from_value(v.clone())
-                .map(KnownAnswer::Answer)
-                .map_err(|m| format!("`answer`: {m}")),
+            Value::Object(_) => match Expected::from_value(v.clone()) {
+                Ok(Expected::OneOf(_)) => {
+                    Err("`answer` is the one answer given, not `one_of`".into())
+                }
+                Ok(e) => Ok(KnownAnswer::Answer(e)),
+                Err(m) => Err(format!("`answer`: {m}")),
+            },
             _ => Err(
                 "`answer` is a mapping in the shape of the case's `expect` (`{nodes: 43}`, \
                       `{reject: fen.syntax}`), or `{fault: crash}`"
@@ -107,7 +111,7 @@ pub(crate) fn failure_of(
     answer: Option<&Answer>,
 ) -> Option<KnownAnswer> {
     match (status, answer) {
-        (Status::Pass | Status::Skip, _) => None,
+        (Status::Pass | Status::Skip | Status::NotAsked, _) => None,
         (Status::Fail, Some(Answer::Reject { kind, .. })) => {
             Some(KnownAnswer::Answer(Expected::Reject(kind.clone())))
         }
@@ -120,7 +124,7 @@ pub(crate) fn failure_of(
                     list.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
                     Value::Array(list)
                 }
-                (Expected::Answer(m), _) => m
+                (Expected::Answer(_) | Expected::OneOf(_), _) => like.answers()[0]
                     .get(field)
                     .map_or_else(|| got_v.clone(), |l| cut(l, got_v)),
                 (Expected::Reject(_), _) => got_v.clone(),
@@ -159,6 +163,7 @@ pub(crate) fn cut(like: &Value, got: &Value) -> Value {
 fn as_answer(e: &Expected) -> Answer {
     match e {
         Expected::Answer(m) => Answer::Value(m.clone()),
+        Expected::OneOf(ms) => Answer::Value(ms[0].clone()),
         Expected::Reject(k) => Answer::reject(k.clone(), ""),
     }
 }
@@ -282,6 +287,11 @@ impl KnownFailures {
                     if let Some(e) = &k.edition {
                         if !c.editions.contains(e) {
                             err(at("edition"), format!("the case does not apply to {e}"));
+                        } else if c.runs == Runs::Once {
+                            err(
+                                at("edition"),
+                                "the case runs once for all its rule sets (`runs: once`): its entry names no edition".into(),
+                            );
                         }
                     }
                 }
@@ -333,6 +343,15 @@ impl KnownFailures {
         self.entries
             .iter()
             .find(|k| k.id == id && k.edition.as_deref().is_none_or(|e| e == edition))
+    }
+
+    /// The entry listing `case` run under `edition`; a case that runs once (`runs: once`)
+    /// is listed without an edition, for all of them.
+    pub(crate) fn entry_of(&self, case: &Case, edition: &str) -> Option<&KnownFailure> {
+        match case.runs {
+            Runs::Once => self.entries.iter().find(|k| k.id == case.id),
+            Runs::PerRuleSet => self.entry(&case.id, edition),
+        }
     }
 
     /// The reason given for the case under this edition, when it is listed.
@@ -461,12 +480,9 @@ pub fn known_failures_yaml(results: &[CaseResult]) -> String {
             .chars()
             .take(200)
             .collect();
-        out.push_str(&entry_yaml(
-            &r.id,
-            Some(&r.edition),
-            &reason,
-            r.failure.as_ref(),
-        ));
+        // A case run once stands for all its rule sets: its entry names none.
+        let edition = (r.runs == Runs::PerRuleSet).then_some(r.edition.as_str());
+        out.push_str(&entry_yaml(&r.id, edition, &reason, r.failure.as_ref()));
     }
     out
 }

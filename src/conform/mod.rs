@@ -19,11 +19,16 @@
 //! - [`subject`]: what the runner talks to: in-process (also the reference,
 //!   `crate::reference`, as an [`Implementation`]), or an adapter process
 //!   (restarted after a crash, hang, garbage or wrong id).
-//! - `process`: a child process with timed reads (used by adapters and UCI).
+//! - `process`: a child process in a process group of its own, with timed and bounded reads
+//!   (a line, the output per request), ended with its whole group (used by adapters and UCI);
+//!   `with_transcript` records the lines exchanged, for bug reports.
 //! - [`uci`]: a UCI or UCCI engine as a subject (perft and legal moves through `go perft`, or
 //!   through `banmoves` and `go depth 1`).
-//! - [`runner`]: selection, one case × edition at a time, statuses, known
-//!   failures, tables, JSON lines, Markdown.
+//! - [`runner`]: selection and the plan (a case whose answer is the same under every rule
+//!   set runs once), one case × edition at a time, statuses, the stop rules (`not_asked`),
+//!   known failures, tables (failures by basis), JSON lines, Markdown.
+//! - [`issue`]: bug reports fit to paste: one failing case in the program's terms
+//!   (`conform --issue`), and a run's failures grouped, each by its smallest case.
 //! - [`known`]: known-failures files (`{id, edition?, reason, answer}`): parsing and
 //!   checking, whether a failure is the listed one, writing and updating the files.
 //! - [`coverage`], [`schema`]: generated `reports/coverage.md` and
@@ -41,6 +46,7 @@ pub mod conditions;
 pub mod coverage;
 pub mod glob;
 pub mod harness;
+pub mod issue;
 pub(crate) mod judge;
 pub mod known;
 pub(crate) mod process;
@@ -53,5 +59,6 @@ pub mod uci;
 
 pub use crate::query::{Answer, Query};
 pub(crate) use judge::{judge, Judgement};
+pub use process::{end_programs_on_interrupt, with_transcript, TranscriptLine};
 pub use protocol::{About, Implementation};
 pub use suite::{SpecFacts, Suite, Vocabulary};

@@ -51,6 +51,24 @@ impl Limits {
     }
 }
 
+/// The runner's bounds, sent in its hello (`limits`): an implementation that bounds its own
+/// work (a perft's budget) budgets by them, and answers `unsupported` rather than run past
+/// them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct RunnerLimits {
+    /// How long the runner waits for each answer, in milliseconds (`--timeout`); past it
+    /// the request is a time-out and the implementation is restarted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+}
+
+impl RunnerLimits {
+    /// Whether no bound is given.
+    pub fn is_empty(&self) -> bool {
+        *self == RunnerLimits::default()
+    }
+}
+
 /// What an implementation says about itself in the handshake.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct About {
@@ -120,14 +138,21 @@ pub trait Implementation {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
-    /// The runner's greeting: the protocol version, the suite version and the runner's name.
+    /// The runner's greeting: the protocol version, the suite version, the runner's name and
+    /// the runner's limits. Only `protocol` is required: `suite` and `runner` are informative
+    /// (a hand-typed `{"type":"hello","protocol":2}` is a hello), `limits` optional.
     Hello {
         /// The protocol version.
         protocol: u32,
-        /// The suite version.
+        /// The suite version (informative).
+        #[serde(default)]
         suite: String,
-        /// The runner's name and version.
+        /// The runner's name and version (informative).
+        #[serde(default)]
         runner: String,
+        /// The runner's bounds on the session: the time it waits for each answer.
+        #[serde(default, skip_serializing_if = "RunnerLimits::is_empty")]
+        limits: RunnerLimits,
     },
     /// One question.
     Ask {
@@ -206,12 +231,15 @@ impl HelloReply {
     }
 }
 
-/// The hello request the runner sends.
-pub(crate) fn hello_request() -> Request {
+/// The hello request the runner sends, telling its time limit for each answer.
+pub fn hello_request(answer_timeout: std::time::Duration) -> Request {
     Request::Hello {
         protocol: PROTOCOL_VERSION,
         suite: super::suite::SUITE_VERSION.into(),
         runner: format!("xqspec {}", env!("CARGO_PKG_VERSION")),
+        limits: RunnerLimits {
+            timeout_ms: Some(u64::try_from(answer_timeout.as_millis()).unwrap_or(u64::MAX)),
+        },
     }
 }
 
@@ -310,40 +338,6 @@ pub(crate) fn clip(line: &str) -> String {
         s.push('…');
     }
     s
-}
-
-/// Reads one line of at most `max` bytes (the line break not counted) into `buf`.
-/// Returns the length of the whole line with its line break, `None` at end of input. A
-/// longer line is read to its end but only its first `max + 1` bytes are kept, so memory
-/// stays bounded whatever the input.
-fn read_line_capped(
-    input: &mut impl BufRead,
-    buf: &mut Vec<u8>,
-    max: usize,
-) -> std::io::Result<Option<usize>> {
-    buf.clear();
-    let mut total = 0usize;
-    loop {
-        let available = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok((total > 0).then_some(total));
-        }
-        let (n, done) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (available.len(), false),
-        };
-        let room = (max + 1).saturating_sub(buf.len());
-        buf.extend_from_slice(&available[..n.min(room)]);
-        total += n;
-        input.consume(n);
-        if done {
-            return Ok(Some(total));
-        }
-    }
 }
 
 /// What one request line says, or the `error` answer it gets.
@@ -465,15 +459,15 @@ pub fn serve<I: Implementation + ?Sized>(
     about.limits.line_bytes = Some(MAX_LINE_BYTES as u64);
     let mut buf = Vec::new();
     let (mut number, mut offset) = (0usize, 0usize);
-    while let Some(total) = read_line_capped(&mut input, &mut buf, MAX_LINE_BYTES)? {
+    while let Some(line) =
+        crate::input::read_line_capped(&mut input, &mut buf, MAX_LINE_BYTES, true)?
+    {
         number += 1;
         let start = offset;
-        offset += total;
+        offset += line.consumed;
         // Over-long: more than the maximum before the line break (`buf` then holds only
         // the first `MAX_LINE_BYTES + 1` bytes).
-        let reply = if total > MAX_LINE_BYTES + 1
-            || (total == MAX_LINE_BYTES + 1 && buf.last() != Some(&b'\n'))
-        {
+        let reply = if line.too_long(MAX_LINE_BYTES) {
             encode_answer(
                 &Value::Null,
                 &Answer::error(format!(

@@ -10,7 +10,7 @@ use serde_json::json;
 #[cfg(feature = "cli")]
 use tabled::{builder::Builder, settings::Style};
 
-use super::case::{Case, Expected};
+use super::case::{Basis, Case, Expected, Runs};
 use super::judge::{judge, Judgement};
 pub use super::known::{known_failures_yaml, KnownAnswer, KnownFailure, KnownFailures};
 use super::protocol::{About, Ask, PROTOCOL_VERSION};
@@ -34,6 +34,10 @@ pub enum Status {
     Crash,
     /// No answer within the time limit.
     Timeout,
+    /// Declared by the implementation but never asked: the run stopped before it (five
+    /// time-outs in a row, or faults in a row; [`Stall`]). Neither passed nor failed, counted
+    /// apart.
+    NotAsked,
 }
 
 impl Status {
@@ -46,6 +50,7 @@ impl Status {
             Status::Error => "error",
             Status::Crash => "crash",
             Status::Timeout => "timeout",
+            Status::NotAsked => "not_asked",
         }
     }
 }
@@ -61,6 +66,14 @@ pub struct CaseResult {
     pub area: String,
     /// The edition it ran under.
     pub edition: String,
+    /// The rule sets the result stands for: the edition it ran under, or, for a case that
+    /// runs once (`runs: once`), every rule set of the case the run selected.
+    pub rule_sets: Vec<String>,
+    /// What the case's answer rests on (`basis:`), when the case says.
+    pub basis: Option<Basis>,
+    /// Whether the case runs once for all its rule sets (`runs: once`: its known-failure
+    /// entry names no edition) or once under each.
+    pub runs: Runs,
     /// How it went.
     pub status: Status,
     /// The difference, the skip reason, or the fault.
@@ -90,6 +103,8 @@ pub enum Tally {
     Failed,
     /// Skipped.
     Skipped,
+    /// Declared but not asked: the run stopped before it. Counted apart.
+    NotAsked,
     /// Listed as a known failure and did not pass: counted apart (neither failed nor skipped).
     KnownFailure,
     /// Listed as a known failure but passed: counted with the failed.
@@ -120,6 +135,7 @@ impl CaseResult {
             (Status::Pass, false, _) => Tally::Passed,
             (Status::Pass, true, _) => Tally::UnexpectedPass,
             (Status::Skip, _, _) => Tally::Skipped,
+            (Status::NotAsked, _, _) => Tally::NotAsked,
             (_, true, true) => Tally::ChangedKnownFailure,
             (_, true, false) => Tally::KnownFailure,
             (_, false, _) => Tally::Failed,
@@ -138,6 +154,8 @@ pub struct RunOptions {
     pub skip: Vec<String>,
     /// Leave out cases tagged with one of these features.
     pub skip_features: Vec<String>,
+    /// Only cases of these areas (the first folder of a case's path); empty: every area.
+    pub areas: Vec<String>,
     /// The known failures: listed cases must fail as their entries say.
     pub known: KnownFailures,
     /// Time limit for one answer.
@@ -153,6 +171,7 @@ impl Default for RunOptions {
             run: Vec::new(),
             skip: Vec::new(),
             skip_features: Vec::new(),
+            areas: Vec::new(),
             known: KnownFailures::default(),
             timeout: Duration::from_secs(10),
             overlays: Vec::new(),
@@ -167,58 +186,113 @@ fn matchers(globs: &[String]) -> Result<Vec<Glob>, String> {
         .collect()
 }
 
-/// The (case, edition) pairs selected by the options, in suite order.
+/// The editions of `case` the options select, in the case's order.
+fn selected_editions(case: &Case, opts: &RunOptions) -> Vec<String> {
+    case.editions
+        .iter()
+        .filter(|e| opts.editions.is_empty() || opts.editions.contains(e))
+        .cloned()
+        .collect()
+}
+
+/// The (case, edition) pairs selected by the options, in suite order: every case once per
+/// edition it names (`xqspec cases dump`). What a run asks is [`plan`].
 pub fn select<'a>(suite: &'a Suite, opts: &RunOptions) -> Result<Vec<(&'a Case, String)>, String> {
+    Ok(selected_cases(suite, opts)?
+        .into_iter()
+        .flat_map(|c| selected_editions(c, opts).into_iter().map(move |e| (c, e)))
+        .collect())
+}
+
+/// The cases selected by `--run`, `--skip` and `--skip-feature`, in suite order.
+fn selected_cases<'a>(suite: &'a Suite, opts: &RunOptions) -> Result<Vec<&'a Case>, String> {
     let run = matchers(&opts.run)?;
     let skip = matchers(&opts.skip)?;
     let hit = |ms: &[Glob], c: &Case| {
         ms.iter()
             .any(|m| m.is_match(&c.id) || m.is_match(c.stem_path()))
     };
+    Ok(suite
+        .cases
+        .iter()
+        .filter(|c| {
+            (run.is_empty() || hit(&run, c))
+                && !hit(&skip, c)
+                && !c.features.iter().any(|f| opts.skip_features.contains(f))
+                && (opts.areas.is_empty() || opts.areas.iter().any(|a| a == c.area()))
+        })
+        .collect())
+}
+
+/// What a run asks an implementation that says `about`, in suite order: each selected case
+/// once per selected edition, except a case whose answer is the same under all of them
+/// (`runs: once`), asked once: under the default rule set when the implementation declares
+/// it, else under the first of the case's editions it declares (else the first: skipped).
+pub fn plan<'a>(
+    suite: &'a Suite,
+    opts: &RunOptions,
+    about: &About,
+) -> Result<Vec<(&'a Case, String)>, String> {
     let mut out = Vec::new();
-    for c in &suite.cases {
-        if (!run.is_empty() && !hit(&run, c)) || hit(&skip, c) {
-            continue;
-        }
-        if c.features.iter().any(|f| opts.skip_features.contains(f)) {
-            continue;
-        }
-        for e in &c.editions {
-            if opts.editions.is_empty() || opts.editions.contains(e) {
-                out.push((c, e.clone()));
-            }
+    for c in selected_cases(suite, opts)? {
+        let editions = selected_editions(c, opts);
+        if c.runs == Runs::Once && editions.len() > 1 {
+            let declared = |e: &&String| about.editions.contains(e);
+            let pick = editions
+                .iter()
+                .find(|e| e.as_str() == crate::ruleset::DEFAULT && declared(e))
+                .or_else(|| editions.iter().find(declared))
+                .unwrap_or(&editions[0]);
+            out.push((c, pick.clone()));
+        } else {
+            out.extend(editions.into_iter().map(|e| (c, e)));
         }
     }
     Ok(out)
 }
 
-/// Runs one case under one edition against `subject`.
-pub(crate) fn run_one(
+/// A case under one edition before it is asked: decided already (skipped, or malformed), or
+/// the question to put.
+enum Prepared<'a> {
+    Done(CaseResult),
+    Ask {
+        r: CaseResult,
+        expected: Expected,
+        entry: Option<&'a KnownFailure>,
+        overlay: Option<&'a Overlay>,
+        query: Query,
+    },
+}
+
+/// Decides what can be decided of a case without asking: an edition, query or overlay the
+/// implementation does not declare, a rejection it cannot give (skipped), a malformed case
+/// (an error).
+fn prepare<'a>(
     case: &Case,
     edition: &str,
-    subject: &mut dyn Subject,
-    opts: &RunOptions,
-) -> CaseResult {
+    subject: &dyn Subject,
+    opts: &'a RunOptions,
+) -> Prepared<'a> {
     let (mut r, expected, entry) = unasked(case, edition, opts);
     let about = subject.about();
     if !about.editions.iter().any(|e| e == edition) {
         r.detail = format!("edition {edition} not supported");
-        return r;
+        return Prepared::Done(r);
     }
     if !about.queries.iter().any(|q| q == &case.query) {
         r.detail = format!("query {} not supported", case.query);
-        return r;
+        return Prepared::Done(r);
     }
     if matches!(expected, Expected::Reject(_)) && !subject.can_reject() {
         r.detail = "expects a rejection, which this implementation cannot give".into();
-        return r;
+        return Prepared::Done(r);
     }
     let overlay = match &case.overlay {
         None => None,
         Some(_) if !about.overlays => {
             r.detail =
                 "the case applies an event overlay, which this implementation does not".into();
-            return r;
+            return Prepared::Done(r);
         }
         Some(name) => match opts.overlays.iter().find(|o| &o.overlay == name) {
             Some(o) => Some(o),
@@ -226,18 +300,55 @@ pub(crate) fn run_one(
                 r.status = Status::Error;
                 r.detail = format!("the case names overlay `{name}`, which the spec does not ship");
                 settle(&mut r, &case.query, &expected, entry, None);
-                return r;
+                return Prepared::Done(r);
             }
         },
     };
-    let query = match Query::from_parts(&case.query, &case.input) {
-        Ok(q) => q,
+    match Query::from_parts(&case.query, &case.input) {
+        Ok(query) => Prepared::Ask {
+            r,
+            expected,
+            entry,
+            overlay,
+            query,
+        },
         Err(m) => {
             r.status = Status::Error;
             r.detail = format!("the case is malformed: {m}");
             settle(&mut r, &case.query, &expected, entry, None);
-            return r;
+            Prepared::Done(r)
         }
+    }
+}
+
+/// Runs one case under one edition against `subject`.
+pub fn run_one(
+    case: &Case,
+    edition: &str,
+    subject: &mut dyn Subject,
+    opts: &RunOptions,
+) -> CaseResult {
+    ask_case(case, edition, subject, opts).0
+}
+
+/// [`run_one`], and whether the case was asked (`None`: decided without asking) and if so
+/// whether the reply was a fault that ended the implementation's process (a crash, a
+/// time-out, output that breaks the protocol): such a case costs a restart.
+fn ask_case(
+    case: &Case,
+    edition: &str,
+    subject: &mut dyn Subject,
+    opts: &RunOptions,
+) -> (CaseResult, Option<bool>) {
+    let (mut r, expected, entry, overlay, query) = match prepare(case, edition, &*subject, opts) {
+        Prepared::Done(r) => return (r, None),
+        Prepared::Ask {
+            r,
+            expected,
+            entry,
+            overlay,
+            query,
+        } => (r, expected, entry, overlay, query),
     };
     let start = Instant::now();
     let reply = subject.ask(
@@ -251,13 +362,15 @@ pub(crate) fn run_one(
     );
     r.millis = start.elapsed().as_millis();
     let mut answer = None;
+    let fault = !matches!(reply, Reply::Answer(_));
     let (status, detail) = match reply {
         Reply::Answer(a) => {
             r.got = a.display_sorted();
             let j = judge(&case.query, &expected, &a);
+            let partial = super::judge::partial_judgement(&case.query, &expected, &a);
             answer = Some(a);
             match j {
-                Judgement::Pass => (Status::Pass, String::new()),
+                Judgement::Pass => (Status::Pass, partial.unwrap_or_default()),
                 Judgement::Fail(d) => (Status::Fail, d),
                 Judgement::Skip(d) => (Status::Skip, d),
                 Judgement::Error(d) => (Status::Error, d),
@@ -270,7 +383,7 @@ pub(crate) fn run_one(
     r.status = status;
     r.detail = detail;
     settle(&mut r, &case.query, &expected, entry, answer.as_ref());
-    r
+    (r, Some(fault))
 }
 
 /// Fills in, for a result that neither passed nor was skipped, the failure as a known failure
@@ -314,12 +427,17 @@ pub struct Summary {
     /// Cases skipped: a query, edition or feature the implementation does not declare, or an
     /// answer `unsupported`.
     pub skipped: usize,
+    /// Cases declared but not asked: the run stopped before them ([`Stall`]).
+    pub not_asked: usize,
     /// Listed cases that fail as their `answer:` says.
     pub known_failures: usize,
     /// Listed cases that pass: take them off the list.
     pub unexpected_passes: usize,
     /// Listed cases that fail otherwise than their `answer:` says.
     pub changed_known_failures: usize,
+    /// The failed cases by the basis of their answer (`rule`, `convention`, `optional`, and
+    /// `none` for a case that does not say).
+    pub failed_by_basis: BTreeMap<&'static str, usize>,
 }
 
 impl Summary {
@@ -327,10 +445,15 @@ impl Summary {
     pub fn of(results: &[CaseResult]) -> Summary {
         let mut s = Summary::default();
         for r in results {
-            match r.tally() {
+            let t = r.tally();
+            if t.fails() {
+                *s.failed_by_basis.entry(basis_name(r.basis)).or_default() += 1;
+            }
+            match t {
                 Tally::Passed => s.passed += 1,
                 Tally::Failed => s.failed += 1,
                 Tally::Skipped => s.skipped += 1,
+                Tally::NotAsked => s.not_asked += 1,
                 Tally::KnownFailure => s.known_failures += 1,
                 Tally::UnexpectedPass => {
                     s.failed += 1;
@@ -345,14 +468,30 @@ impl Summary {
         s
     }
 
-    /// The closing line: `N passed, N failed, N known failures, N skipped`. It starts with
-    /// `N passed, N failed` for readers that parse only that; known failures (listed cases
-    /// that fail as listed) are neither failed nor skipped.
+    /// The closing line: `N passed, N failed, N known failures, N skipped`, and `, N not
+    /// asked` when the run stopped before some. It starts with `N passed, N failed` for
+    /// readers that parse only that; known failures (listed cases that fail as listed) are
+    /// neither failed nor skipped.
     pub fn line(&self) -> String {
-        format!(
+        let mut line = format!(
             "{} passed, {} failed, {} known failures, {} skipped",
             self.passed, self.failed, self.known_failures, self.skipped
-        )
+        );
+        if self.not_asked > 0 {
+            let _ = write!(line, ", {} not asked", self.not_asked);
+        }
+        line
+    }
+
+    /// The failures by basis, `2 rule, 1 convention` (`None` when nothing failed).
+    pub fn basis_line(&self) -> Option<String> {
+        (self.failed > 0).then(|| {
+            self.failed_by_basis
+                .iter()
+                .map(|(b, n)| format!("{n} {b}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
     }
 
     /// Whether nothing failed (known failures failing as listed do not count).
@@ -361,42 +500,74 @@ impl Summary {
     }
 }
 
-/// What [`run`] gives: a result per selected case and edition, in suite order, and why it
+/// The name of a basis in counts and JSON lines, `none` for a case that gives none.
+fn basis_name(b: Option<Basis>) -> &'static str {
+    b.map_or("none", Basis::name)
+}
+
+/// What [`run`] gives: a result per planned case and edition, in suite order, and why it
 /// stopped asking, if it did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
-    /// Every selected case under every edition; after a stall, the last
-    /// [`Stall::unasked`] of them were not asked.
+    /// Every planned case run ([`plan`]); after a stop, the declared cases left are
+    /// [`Status::NotAsked`].
     pub results: Vec<CaseResult>,
-    /// Set when the implementation answered none of [`STALL_AFTER`] requests in a row and
-    /// cases were left unasked.
+    /// Set when the run stopped asking ([`Stall`]) and cases were left unasked.
     pub stall: Option<Stall>,
 }
 
-/// Why a run stopped asking: [`STALL_AFTER`] requests in a row got no answer in time.
+/// What stopped a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StallKind {
+    /// [`STALL_AFTER`] requests in a row got no answer in time.
+    Timeouts,
+    /// [`FAULTS_AFTER`] requests in a row each ended the implementation (a crash, a
+    /// time-out, output that breaks the protocol, a restart that failed).
+    Faults,
+}
+
+/// Why a run stopped asking: [`STALL_AFTER`] requests in a row got no answer in time, or
+/// [`FAULTS_AFTER`] requests in a row each ended the implementation's process.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stall {
-    /// How many cases were left unasked: the last ones of [`Run::results`], each recorded as
-    /// a time-out whose detail is [`Stall::detail`].
+    /// Which rule stopped the run.
+    pub kind: StallKind,
+    /// How many cases were left unasked: those the implementation declares, each recorded
+    /// as [`Status::NotAsked`] whose detail is [`Stall::detail`] (the others are skipped, as
+    /// in any run).
     pub unasked: usize,
-    /// The time limit each of the requests missed.
+    /// The time limit of each request.
     pub timeout: Duration,
     /// The last request asked, as `id@edition`.
     pub last: String,
-    /// What came of it: the detail of its time-out (what the implementation printed).
+    /// What came of it: the detail of its fault (what the implementation printed).
     pub printed: String,
 }
 
 impl Stall {
+    /// How many faults in a row stopped the run.
+    pub fn after(&self) -> usize {
+        match self.kind {
+            StallKind::Timeouts => STALL_AFTER,
+            StallKind::Faults => FAULTS_AFTER,
+        }
+    }
+
     /// Why the run stopped: `the implementation answered none of the last 5 requests
     /// within 1.0 s (the last, p-5@cxa-2020: …)`.
     pub fn reason(&self) -> String {
-        format!(
-            "the implementation answered none of the last {STALL_AFTER} requests within {:.1} s (the last, {}: {})",
-            self.timeout.as_secs_f64(),
-            self.last,
-            self.printed
-        )
+        match self.kind {
+            StallKind::Timeouts => format!(
+                "the implementation answered none of the last {STALL_AFTER} requests within {:.1} s (the last, {}: {})",
+                self.timeout.as_secs_f64(),
+                self.last,
+                self.printed
+            ),
+            StallKind::Faults => format!(
+                "each of the last {FAULTS_AFTER} requests ended the implementation (a crash, a time-out, output that breaks the protocol or a failed restart), and it was started again for each (the last, {}: {})",
+                self.last, self.printed
+            ),
+        }
     }
 
     /// The detail of each case left unasked: `not asked: ` and the reason.
@@ -408,7 +579,8 @@ impl Stall {
     pub fn to_json(&self) -> serde_json::Value {
         json!({
             "unasked": self.unasked,
-            "after": STALL_AFTER,
+            "after": self.after(),
+            "kind": match self.kind { StallKind::Timeouts => "timeouts", StallKind::Faults => "faults" },
             "timeout_s": self.timeout.as_secs_f64(),
             "last": self.last,
             "printed": self.printed,
@@ -416,56 +588,74 @@ impl Stall {
     }
 }
 
-/// Runs every selected pair, calling `each` after every case.
+/// Runs every planned pair ([`plan`]), calling `each` after every case.
 pub fn run(
     suite: &Suite,
     subject: &mut dyn Subject,
     opts: &RunOptions,
     each: &mut dyn FnMut(&CaseResult),
 ) -> Result<Run, String> {
-    let pairs = select(suite, opts)?;
+    let pairs = plan(suite, opts, subject.about())?;
     let mut out = Vec::with_capacity(pairs.len());
-    // Requests in a row that got no answer in time; at STALL_AFTER the runner stops asking.
-    let mut unanswered = 0;
+    // Requests in a row that got no answer in time, and that ended the implementation; at
+    // STALL_AFTER and FAULTS_AFTER the runner stops asking.
+    let (mut timeouts, mut faults) = (0, 0);
     let mut stall: Option<Stall> = None;
     for (case, edition) in pairs {
         let r = match &mut stall {
-            Some(s) => {
-                s.unasked += 1;
-                not_asked(case, &edition, opts, s)
+            Some(s) => not_asked(case, &edition, &*subject, opts, s),
+            None => {
+                let (r, asked) = ask_case(case, &edition, subject, opts);
+                // A case decided without asking (a skip) breaks no row.
+                if let Some(fault) = asked {
+                    timeouts = if r.status == Status::Timeout {
+                        timeouts + 1
+                    } else {
+                        0
+                    };
+                    faults = if fault { faults + 1 } else { 0 };
+                }
+                let kind = if timeouts == STALL_AFTER {
+                    Some(StallKind::Timeouts)
+                } else if faults == FAULTS_AFTER {
+                    Some(StallKind::Faults)
+                } else {
+                    None
+                };
+                if let Some(kind) = kind {
+                    stall = Some(Stall {
+                        kind,
+                        unasked: 0,
+                        timeout: opts.timeout,
+                        last: format!("{}@{}", r.id, r.edition),
+                        printed: r.detail.clone(),
+                    });
+                }
+                r
             }
-            None => run_one(case, &edition, subject, opts),
         };
-        if stall.is_none() {
-            unanswered = if r.status == Status::Timeout {
-                unanswered + 1
-            } else {
-                0
-            };
-            if unanswered == STALL_AFTER {
-                stall = Some(Stall {
-                    unasked: 0,
-                    timeout: opts.timeout,
-                    last: format!("{}@{}", r.id, r.edition),
-                    printed: r.detail.clone(),
-                });
-            }
-        }
         each(&r);
         out.push(r);
     }
     subject.stop();
-    // Stalled on the last case: nothing was left unasked.
+    // Stopped on the last case asked: nothing was left unasked.
     Ok(Run {
         results: out,
         stall: stall.filter(|s| s.unasked > 0),
     })
 }
 
-/// Time-outs in a row after which [`run`] asks nothing more: the rest of the run's cases
-/// are recorded as `timeout`, and the run's [`Stall`] says why. Five, so that a
+/// Time-outs in a row after which [`run`] asks nothing more: the rest of the run's declared
+/// cases are [`Status::NotAsked`], and the run's [`Stall`] says why. Five, so that a
 /// program slow on a few heavy cases in a row (deep perfts) is not taken for a dead one.
 pub const STALL_AFTER: usize = 5;
+
+/// Requests in a row that each ended the implementation (crash, time-out, output that breaks
+/// the protocol, a failed restart) after which [`run`] asks nothing more, as after
+/// [`STALL_AFTER`] time-outs: a program that dies on every request is not started again
+/// once per case. Twenty, so that a program that crashes on a run of hostile inputs (a
+/// folder of malformed FENs) is not taken for a dead one.
+pub const FAULTS_AFTER: usize = 20;
 
 /// A case's result before it is asked: skipped, with its expected answer and known-failure
 /// entry.
@@ -478,12 +668,19 @@ fn unasked<'a>(
         .expected(edition)
         .cloned()
         .unwrap_or(Expected::Reject(String::new()));
-    let entry = opts.known.entry(&case.id, edition);
+    let entry = opts.known.entry_of(case, edition);
+    let rule_sets = match case.runs {
+        Runs::Once => selected_editions(case, opts),
+        Runs::PerRuleSet => vec![edition.to_string()],
+    };
     let r = CaseResult {
         id: case.id.clone(),
         path: case.path.clone(),
         area: case.area().to_string(),
         edition: edition.to_string(),
+        rule_sets,
+        basis: case.basis,
+        runs: case.runs,
         status: Status::Skip,
         detail: String::new(),
         expected: expected.to_string(),
@@ -496,13 +693,24 @@ fn unasked<'a>(
     (r, expected, entry)
 }
 
-/// The result of a case left unasked after a stall: a time-out, settled as any other.
-fn not_asked(case: &Case, edition: &str, opts: &RunOptions, stall: &Stall) -> CaseResult {
-    let (mut r, expected, entry) = unasked(case, edition, opts);
-    r.status = Status::Timeout;
-    r.detail = stall.detail();
-    settle(&mut r, &case.query, &expected, entry, None);
-    r
+/// The result of a case after the run stopped: skipped as in any run when the
+/// implementation does not declare it, else not asked.
+fn not_asked(
+    case: &Case,
+    edition: &str,
+    subject: &dyn Subject,
+    opts: &RunOptions,
+    stall: &mut Stall,
+) -> CaseResult {
+    match prepare(case, edition, subject, opts) {
+        Prepared::Done(r) => r,
+        Prepared::Ask { mut r, .. } => {
+            stall.unasked += 1;
+            r.status = Status::NotAsked;
+            r.detail = stall.detail();
+            r
+        }
+    }
 }
 
 /// The JSON-lines header of a run.
@@ -527,6 +735,8 @@ pub fn json_case(r: &CaseResult) -> String {
         "path": r.path,
         "area": r.area,
         "edition": r.edition,
+        "rule_sets": r.rule_sets,
+        "basis": r.basis.map(Basis::name),
         "status": r.status.name(),
         "known_failure": r.known,
         "known_failure_changed": r.known_changed,
@@ -546,6 +756,8 @@ pub fn json_summary(s: &Summary, stall: Option<&Stall>) -> String {
         "passed": s.passed,
         "failed": s.failed,
         "skipped": s.skipped,
+        "not_asked": s.not_asked,
+        "failed_by_basis": s.failed_by_basis,
         "known_failures": s.known_failures,
         "unexpected_passes": s.unexpected_passes,
         "changed_known_failures": s.changed_known_failures,
@@ -557,17 +769,22 @@ pub fn json_summary(s: &Summary, stall: Option<&Stall>) -> String {
 /// Per-area counts as a table (`markdown` for reports; needs the `cli` feature).
 #[cfg(feature = "cli")]
 pub fn area_table(results: &[CaseResult], markdown: bool) -> String {
-    let mut areas: BTreeMap<&str, [usize; 6]> = BTreeMap::new();
+    const TALLIES: [Tally; 7] = [
+        Tally::Passed,
+        Tally::Failed,
+        Tally::Skipped,
+        Tally::NotAsked,
+        Tally::KnownFailure,
+        Tally::UnexpectedPass,
+        Tally::ChangedKnownFailure,
+    ];
+    let mut areas: BTreeMap<&str, [usize; 7]> = BTreeMap::new();
     for r in results {
         let row = areas.entry(r.area.as_str()).or_default();
-        let i = match r.tally() {
-            Tally::Passed => 0,
-            Tally::Failed => 1,
-            Tally::Skipped => 2,
-            Tally::KnownFailure => 3,
-            Tally::UnexpectedPass => 4,
-            Tally::ChangedKnownFailure => 5,
-        };
+        let i = TALLIES
+            .iter()
+            .position(|t| *t == r.tally())
+            .expect("every tally");
         row[i] += 1;
     }
     let mut b = Builder::default();
@@ -576,11 +793,12 @@ pub fn area_table(results: &[CaseResult], markdown: bool) -> String {
         "passed",
         "failed",
         "skipped",
+        "not asked",
         "known failures",
         "listed but passing",
         "listed, answer changed",
     ]);
-    let mut total = [0usize; 6];
+    let mut total = [0usize; 7];
     for (area, row) in &areas {
         for (t, v) in total.iter_mut().zip(row) {
             *t += v;
@@ -595,19 +813,62 @@ pub fn area_table(results: &[CaseResult], markdown: bool) -> String {
     crate::markdown::table_text(b, markdown)
 }
 
+/// The failed results of each area by the basis of their answer (`rule`: the rules say
+/// otherwise; `convention`: the suite's choice; `optional`: a feature the program may leave
+/// out), `None` when nothing failed. Needs the `cli` feature.
+#[cfg(feature = "cli")]
+pub fn basis_table(results: &[CaseResult], markdown: bool) -> Option<String> {
+    let mut areas: BTreeMap<&str, BTreeMap<&'static str, usize>> = BTreeMap::new();
+    for r in results.iter().filter(|r| r.tally().fails()) {
+        *areas
+            .entry(r.area.as_str())
+            .or_default()
+            .entry(basis_name(r.basis))
+            .or_default() += 1;
+    }
+    if areas.is_empty() {
+        return None;
+    }
+    let mut columns: Vec<&str> = Basis::ALL.iter().map(|b| b.name()).collect();
+    if areas.values().any(|m| m.contains_key("none")) {
+        columns.push("none");
+    }
+    let mut b = Builder::default();
+    let mut head = vec!["failed, by basis".to_string()];
+    head.extend(columns.iter().map(|c| c.to_string()));
+    b.push_record(head);
+    let mut total: BTreeMap<&str, usize> = BTreeMap::new();
+    for (area, m) in &areas {
+        let mut rec = vec![area.to_string()];
+        for c in &columns {
+            let n = m.get(c).copied().unwrap_or(0);
+            *total.entry(c).or_default() += n;
+            rec.push(n.to_string());
+        }
+        b.push_record(rec);
+    }
+    let mut rec = vec!["total".to_string()];
+    rec.extend(columns.iter().map(|c| total[c].to_string()));
+    b.push_record(rec);
+    Some(crate::markdown::table_text(b, markdown))
+}
+
 /// Lines describing every result that is not a plain pass or skip.
 pub fn problem_lines(results: &[CaseResult]) -> Vec<String> {
     results
         .iter()
         .filter_map(|r| {
             let tag = match r.tally() {
-                Tally::Passed | Tally::Skipped => return None,
+                Tally::Passed | Tally::Skipped | Tally::NotAsked => return None,
                 Tally::Failed => r.status.name().to_uppercase(),
                 Tally::KnownFailure => format!("known {}", r.status.name()),
                 Tally::UnexpectedPass => "LISTED BUT PASSES".to_string(),
                 Tally::ChangedKnownFailure => "KNOWN FAILURE CHANGED".to_string(),
             };
             let mut line = format!("{tag} {} [{}] {}", r.id, r.edition, r.path);
+            if let Some(b) = r.basis {
+                let _ = write!(line, " ({})", b.name());
+            }
             if let Some(c) = &r.known_changed {
                 let _ = write!(line, ": {c}");
             } else if !r.detail.is_empty() {
@@ -649,13 +910,16 @@ pub fn markdown_report(
             .join(", ")
     );
     let _ = writeln!(out, "{}\n", area_table(results, true));
+    if let Some(t) = basis_table(results, true) {
+        let _ = writeln!(out, "{t}\n");
+    }
     let problems = problem_lines(results);
     if !problems.is_empty() {
         let mut b = Builder::default();
-        b.push_record(["case", "edition", "status", "detail"]);
+        b.push_record(["case", "edition", "basis", "status", "detail"]);
         for r in results
             .iter()
-            .filter(|r| !matches!(r.tally(), Tally::Passed | Tally::Skipped))
+            .filter(|r| !matches!(r.tally(), Tally::Passed | Tally::Skipped | Tally::NotAsked))
         {
             let status = match r.tally() {
                 Tally::KnownFailure => format!("{} (known)", r.status.name()),
@@ -668,6 +932,7 @@ pub fn markdown_report(
             b.push_record([
                 format!("`{}`", r.id),
                 r.edition.clone(),
+                basis_name(r.basis).to_string(),
                 status,
                 r.known_changed
                     .as_ref()

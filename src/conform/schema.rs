@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::case::Origin;
+use super::case::{Basis, Origin, Runs};
 use super::suite::Vocabulary;
 
 fn answer_schema(field: &str, vocab: &Vocabulary) -> Value {
@@ -31,7 +31,7 @@ fn input_schema(
         return json!({ "type": t });
     }
     match field {
-        "fen" => json!({"type": "string", "minLength": 1}),
+        "fen" => json!({"type": "string"}),
         "moves" => json!({"type": "array", "items": {"type": "string"}}),
         "depth" => json!({"type": "integer", "minimum": 0, "maximum": 64}),
         "notation" => json!({"enum": vocab.notations.keys().collect::<Vec<_>>()}),
@@ -52,10 +52,13 @@ pub fn case_schema(vocab: &Vocabulary) -> String {
         let a = &spec.answer;
         let mut answer_props = Map::new();
         answer_props.insert(a.clone(), answer_schema(a, vocab));
+        let answer = json!({"type": "object", "additionalProperties": false, "required": [a], "properties": answer_props});
         defs.insert(
             format!("expect_{q}"),
             json!({"oneOf": [
-                {"type": "object", "additionalProperties": false, "required": [a], "properties": answer_props},
+                answer,
+                {"type": "object", "additionalProperties": false, "required": ["one_of"],
+                 "properties": {"one_of": {"type": "array", "minItems": 2, "items": answer}}},
                 {"$ref": "#/$defs/reject"}
             ]}),
         );
@@ -73,13 +76,14 @@ pub fn case_schema(vocab: &Vocabulary) -> String {
             }}
         }));
     }
+    let optional: Vec<&str> = vocab.optional_features().iter().map(|(f, _)| *f).collect();
     let schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "xqspec conformance case",
-        "description": "One case file of conformance/<area>/ (see conformance/README.md). Generated from vocabulary.yaml and features.yaml by `xqspec cases schema --write`. The checks that need the spec or the whole suite (clauses exist in the editions, ids unique and equal to file names, move lists sorted, expect_by_edition keys equal to editions) are made by `xqspec cases check`.",
+        "description": "One case file of conformance/<area>/ (see conformance/README.md). Generated from vocabulary.yaml and features.yaml by `xqspec cases schema --write`. The checks that need the spec, the reference or the whole suite (clauses exist in the editions, ids unique and equal to file names, move lists sorted, expect_by_edition keys equal to editions, `fixed` accepted and one edit away, `runs: once` where the answers agree) are made by `xqspec cases check`.",
         "type": "object",
         "additionalProperties": false,
-        "required": ["id", "description", "clauses", "editions", "query", "input", "origin"],
+        "required": ["id", "description", "clauses", "editions", "query", "input", "origin", "basis"],
         "oneOf": [{"required": ["expect"]}, {"required": ["expect_by_edition"]}],
         "properties": {
             "id": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 80},
@@ -92,6 +96,9 @@ pub fn case_schema(vocab: &Vocabulary) -> String {
             "expect": {"type": "object"},
             "expect_by_edition": {"type": "object"},
             "origin": {"enum": Origin::ALL.iter().map(|o| o.name()).collect::<Vec<_>>(), "description": "where the expected answer comes from: sourced (source: names it), derived (from: names the sourced case), authored (note: names the article and the reasoning)"},
+            "basis": {"enum": Basis::ALL.iter().map(|b| b.name()).collect::<Vec<_>>(), "description": "what the expected answer rests on: rule (an article of the rules; its clauses give the article), convention (the suite's choice where the rules say nothing or practice varies), optional (a feature a program may leave out, named in features)"},
+            "runs": {"enum": [Runs::PerRuleSet.name(), Runs::Once.name()], "description": "once: the answer is the same under every rule set of the case, so it is asked and counted once (checked against the reference by `xqspec cases check`)"},
+            "fixed": {"type": "object", "minProperties": 1, "maxProperties": 1, "description": "for a case expecting a rejection: the input field that fixes the one fault the rejection names (null takes the field out); the input so fixed is accepted"},
             "from": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"},
             "source": {"type": "string"},
             "note": {"type": "string"},
@@ -106,6 +113,9 @@ pub fn case_schema(vocab: &Vocabulary) -> String {
             json!({"if": {"properties": {"origin": {"const": "sourced"}}}, "then": {"required": ["source"]}}),
             json!({"if": {"properties": {"origin": {"const": "derived"}}}, "then": {"required": ["from"]}, "else": {"not": {"required": ["from"]}}}),
             json!({"if": {"properties": {"origin": {"const": "authored"}}}, "then": {"required": ["note"]}}),
+            json!({"if": {"properties": {"basis": {"const": "optional"}}, "required": ["basis"]},
+                   "then": {"required": ["features"], "properties": {"features": {"contains": {"enum": optional}}}},
+                   "else": {"properties": {"features": {"not": {"contains": {"enum": optional}}}}}}),
         ]).collect::<Vec<_>>(),
         "$defs": defs
     });

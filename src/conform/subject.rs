@@ -122,6 +122,8 @@ pub struct Adapter {
     about: About,
     /// Limit for the handshake after a (re)start.
     start_timeout: Duration,
+    /// The limit for each answer, told to the adapter in the hello (`limits.timeout_ms`).
+    answer_timeout: Duration,
     /// Starts in a row that failed; past [`Adapter::MAX_FAILED_STARTS`] the adapter gives up.
     failed_starts: u32,
     /// How many times the process was started.
@@ -131,13 +133,19 @@ pub struct Adapter {
 impl Adapter {
     pub(crate) const MAX_FAILED_STARTS: u32 = 3;
 
-    /// Starts `command` and performs the handshake.
-    pub fn start(command: &str, start_timeout: Duration) -> Result<Adapter, String> {
+    /// Starts `command` and performs the handshake (within `start_timeout`), telling the
+    /// adapter the time it has for each answer (`answer_timeout`, the runner's `--timeout`).
+    pub fn start(
+        command: &str,
+        start_timeout: Duration,
+        answer_timeout: Duration,
+    ) -> Result<Adapter, String> {
         let mut a = Adapter {
             command: command.to_string(),
             running: None,
             about: About::default(),
             start_timeout,
+            answer_timeout,
             failed_starts: 0,
             starts: 0,
         };
@@ -152,7 +160,7 @@ impl Adapter {
         let mut r = Process::spawn(&self.command)?;
         // A process that dies at once may do so before or after the hello is
         // written; either way the report is how it ended.
-        let line = match r.send_line(&json_line(&protocol::hello_request())) {
+        let line = match r.send_line(&json_line(&protocol::hello_request(self.answer_timeout))) {
             Ok(()) => r.recv(self.start_timeout),
             Err(_) => Err(Reply::Crash(r.death())),
         };

@@ -7,7 +7,7 @@ use std::path::Path;
 use include_dir::{include_dir, Dir};
 use serde::Deserialize;
 
-use super::case::{locate_in, locate_key, read_yaml, Case, Expected, Origin, Problem};
+use super::case::{locate_in, locate_key, read_yaml, Basis, Case, Expected, Origin, Problem, Runs};
 use super::judge::check_answer_value;
 use crate::board::Move;
 use crate::query::Query;
@@ -58,6 +58,20 @@ pub struct Vocabulary {
     pub(crate) reject_kinds: BTreeMap<String, String>,
     /// Feature name → description.
     pub(crate) features: BTreeMap<String, String>,
+    /// The features `features.yaml` marks `optional: true`: what a program may leave out. A
+    /// case carrying one has `basis: optional`.
+    pub(crate) optional_features: BTreeSet<String>,
+}
+
+impl Vocabulary {
+    /// The optional features (`optional: true` in `features.yaml`) with their descriptions,
+    /// in name order: what PROTOCOL.md lists as a program's to leave out.
+    pub fn optional_features(&self) -> Vec<(&str, &str)> {
+        self.optional_features
+            .iter()
+            .filter_map(|f| Some((f.as_str(), self.features.get(f)?.as_str())))
+            .collect()
+    }
 }
 
 #[derive(Deserialize)]
@@ -80,6 +94,28 @@ struct RawFeatures {
 #[serde(deny_unknown_fields)]
 struct RawFeature {
     description: String,
+    /// A feature a program may leave out (`basis: optional` for the cases carrying it).
+    #[serde(default)]
+    optional: bool,
+}
+
+/// A named selection of the suite (`profiles.yaml`, `xqspec conform --profile NAME`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// What it is for, in one line.
+    pub description: String,
+    /// The areas it runs.
+    pub areas: Vec<String>,
+    /// The features whose cases it leaves out.
+    #[serde(default)]
+    pub skip_features: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawProfiles {
+    profiles: BTreeMap<String, Profile>,
 }
 
 /// One clause no case can decide.
@@ -154,6 +190,8 @@ pub struct Suite {
     pub conditions: super::conditions::Conditions,
     /// Its text, for locating problems.
     pub(crate) conditions_text: String,
+    /// The named selections of `profiles.yaml`, by name.
+    pub profiles: BTreeMap<String, Profile>,
 }
 
 impl Suite {
@@ -194,6 +232,12 @@ impl Suite {
                 },
                 "features.yaml" => match read_yaml::<RawFeatures>(&path, &text) {
                     Ok(f) => {
+                        suite.vocabulary.optional_features = f
+                            .features
+                            .iter()
+                            .filter(|(_, v)| v.optional)
+                            .map(|(k, _)| k.clone())
+                            .collect();
                         suite.vocabulary.features = f
                             .features
                             .into_iter()
@@ -214,6 +258,10 @@ impl Suite {
                     }
                     suite.conditions_text = text;
                 }
+                "profiles.yaml" => match read_yaml::<RawProfiles>(&path, &text) {
+                    Ok(p) => suite.profiles = p.profiles,
+                    Err(p) => suite.problems.push(p),
+                },
                 "retired-ids.txt" => {
                     suite.retired = text
                         .lines()
@@ -289,6 +337,27 @@ impl Suite {
             &facts.editions,
             &mut out,
         );
+        let areas: BTreeSet<&str> = self.cases.iter().map(|c| c.area()).collect();
+        for (name, p) in &self.profiles {
+            for a in p.areas.iter().filter(|a| !areas.contains(a.as_str())) {
+                out.push(Problem::new(
+                    "profiles.yaml",
+                    (0, 0),
+                    format!("profile `{name}`: no case is of the area `{a}`"),
+                ));
+            }
+            for f in p
+                .skip_features
+                .iter()
+                .filter(|f| !self.vocabulary.features.contains_key(*f))
+            {
+                out.push(Problem::new(
+                    "profiles.yaml",
+                    (0, 0),
+                    format!("profile `{name}`: unknown feature `{f}` (see features.yaml)"),
+                ));
+            }
+        }
         for (i, x) in self.exemptions.iter().enumerate() {
             let editions: Vec<&String> = if x.editions.is_empty() {
                 facts.editions.keys().collect()
@@ -455,12 +524,276 @@ pub(crate) fn check_case(
     check_description(case, text, &mut push);
     check_editions_and_clauses(case, text, facts, &mut push);
     check_origin(case, text, &mut push);
+    check_basis(case, text, vocab, &mut push);
+    check_runs(case, text, &mut push);
     check_overlay(case, text, facts, &mut push);
     check_features(case, text, vocab, &mut push);
     let Some(spec) = check_query_and_input(case, text, vocab, &mut push) else {
         return;
     };
     check_expectations(case, text, vocab, spec, &mut push);
+    check_fixed(case, text, spec, &mut push);
+}
+
+/// `basis:`, and `optional` exactly for the cases carrying an optional feature.
+fn check_basis(
+    case: &Case,
+    text: &str,
+    vocab: &Vocabulary,
+    push: &mut impl FnMut((usize, usize), String),
+) {
+    let optional: Vec<&String> = case
+        .features
+        .iter()
+        .filter(|f| vocab.optional_features.contains(*f))
+        .collect();
+    match (case.basis, optional.first()) {
+        (None, _) => push(
+            (1, 1),
+            "`basis:` is required: rule (an article of the rules decides the answer), convention (the suite's choice where the rules say nothing or practice varies) or optional (a feature a program may leave out, named in `features:`)".into(),
+        ),
+        (Some(Basis::Optional), None) => push(
+            locate_key(text, "basis"),
+            format!(
+                "an optional case carries the optional feature it concerns (features.yaml marks {} optional)",
+                vocab.optional_features.iter().cloned().collect::<Vec<_>>().join(", ")
+            ),
+        ),
+        (Some(b), Some(f)) if b != Basis::Optional => push(
+            locate_key(text, "basis"),
+            format!("the case carries the optional feature `{f}`: its basis is `optional`, not `{}`", b.name()),
+        ),
+        _ => {}
+    }
+}
+
+/// `runs: once` only where there is more than one rule set and one expectation for all.
+fn check_runs(case: &Case, text: &str, push: &mut impl FnMut((usize, usize), String)) {
+    if case.runs != Runs::Once {
+        return;
+    }
+    if case.editions.len() < 2 {
+        push(
+            locate_key(text, "runs"),
+            "`runs: once` is for a case of several rule sets; this one names one".into(),
+        );
+    } else if matches!(case.expect, super::case::Expect::ByEdition(_)) {
+        push(
+            locate_key(text, "runs"),
+            "`runs: once` says the answer is the same under every rule set: give one `expect`, not `expect_by_edition`".into(),
+        );
+    }
+}
+
+/// `fixed:` only on cases expecting a rejection: input fields of the query, one, changed in
+/// one place (the fault the rejection names). Whether a case needs it, and that the input
+/// so fixed is accepted, is checked against the reference ([`super::check`]).
+fn check_fixed(
+    case: &Case,
+    text: &str,
+    spec: &QuerySpec,
+    push: &mut impl FnMut((usize, usize), String),
+) {
+    let rejects = case
+        .expectations()
+        .iter()
+        .any(|(_, e)| matches!(e, Expected::Reject(_)));
+    let Some(fixed) = &case.fixed else {
+        return;
+    };
+    let at = locate_key(text, "fixed");
+    if !rejects {
+        push(at, "`fixed:` belongs to cases expecting a rejection".into());
+        return;
+    }
+    if fixed.len() != 1 {
+        push(
+            at,
+            format!(
+                "`fixed:` gives one input field (the one holding the fault), not {}",
+                fixed.len()
+            ),
+        );
+    }
+    for (k, v) in fixed {
+        if !spec.required.contains(k) && !spec.optional.contains(k) {
+            push(
+                at,
+                format!("`fixed.{k}` is not an input field of `{}`", case.query),
+            );
+            continue;
+        }
+        let before = case.input.get(k).unwrap_or(&serde_json::Value::Null);
+        if let Err(m) = one_edit(k, before, v) {
+            push(at, format!("`fixed.{k}` changes more than one thing: {m}"));
+        }
+    }
+}
+
+/// Whether `after` differs from `before` in one place: a scalar or string replaced (a FEN:
+/// one field, and in the board at most two points: a piece removed, added, changed or
+/// moved; or one rank added, removed or rewritten), one item of a list changed, added or
+/// removed, one key of an object changed, added or removed. `Err` says where else.
+pub(crate) fn one_edit(
+    field: &str,
+    before: &serde_json::Value,
+    after: &serde_json::Value,
+) -> Result<(), String> {
+    use serde_json::Value;
+    if before == after {
+        return Err("it changes nothing".into());
+    }
+    match (before, after) {
+        (Value::String(a), Value::String(b)) if field == "fen" => fen_one_edit(a, b),
+        (Value::Array(a), Value::Array(b)) => {
+            let diff = list_diff(a, b);
+            match diff {
+                Some((i, None)) => Err(format!("the lists differ from item {i} on")),
+                Some((i, Some((x, y)))) => {
+                    one_edit(field, x, y).map_err(|m| format!("item {i}: {m}"))
+                }
+                None => Ok(()),
+            }
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            let changed: Vec<&String> = a
+                .keys()
+                .chain(b.keys().filter(|k| !a.contains_key(*k)))
+                .filter(|k| a.get(*k) != b.get(*k))
+                .collect();
+            match changed.as_slice() {
+                [k] => match (a.get(*k), b.get(*k)) {
+                    (Some(x), Some(y)) => one_edit(k, x, y).map_err(|m| format!("`{k}`: {m}")),
+                    _ => Ok(()),
+                },
+                many => Err(format!(
+                    "keys {} change",
+                    many.iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Two lists that differ by one item changed (`Some((i, Some((a, b))))`), added or removed
+/// (`None`), or otherwise (`Some((i, None))`, where they start to differ).
+#[allow(clippy::type_complexity)]
+fn list_diff<'a>(
+    a: &'a [serde_json::Value],
+    b: &'a [serde_json::Value],
+) -> Option<(
+    usize,
+    Option<(&'a serde_json::Value, &'a serde_json::Value)>,
+)> {
+    let first = a
+        .iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    if a.len() == b.len() {
+        return if a[first + 1..] == b[first + 1..] {
+            Some((first, Some((&a[first], &b[first]))))
+        } else {
+            Some((first, None))
+        };
+    }
+    let (long, short) = if a.len() > b.len() { (a, b) } else { (b, a) };
+    if long.len() == short.len() + 1 && long[first + 1..] == short[first..] {
+        None
+    } else {
+        Some((first, None))
+    }
+}
+
+/// [`one_edit`] for FENs.
+fn fen_one_edit(a: &str, b: &str) -> Result<(), String> {
+    let (fa, fb): (Vec<&str>, Vec<&str>) = (
+        a.split_whitespace().collect(),
+        b.split_whitespace().collect(),
+    );
+    let differing: Vec<usize> = (0..fa.len().max(fb.len()))
+        .filter(|&i| fa.get(i) != fb.get(i))
+        .collect();
+    let trailing = fa.len() != fb.len() && differing.iter().all(|&i| i >= fa.len().min(fb.len()));
+    match differing.as_slice() {
+        [0] => board_one_edit(fa[0], fb[0]),
+        [_] => Ok(()),
+        // Fields added or removed at the end (the counters of a FEN that had none).
+        _ if trailing => Ok(()),
+        _ => Err(format!(
+            "FEN fields {} differ",
+            differing
+                .iter()
+                .map(|i| (i + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// [`one_edit`] for the board field of two FENs: at most two points differ, or one rank.
+fn board_one_edit(a: &str, b: &str) -> Result<(), String> {
+    let expand = |board: &str| -> Vec<String> {
+        board
+            .split('/')
+            .map(|rank| {
+                rank.chars()
+                    .flat_map(|c| match c.to_digit(10) {
+                        Some(n) => vec!['.'; n as usize],
+                        None => vec![c],
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let (ra, rb) = (expand(a), expand(b));
+    let values = |v: &[String]| {
+        v.iter()
+            .map(|r| serde_json::Value::String(r.clone()))
+            .collect::<Vec<_>>()
+    };
+    if ra.len() != rb.len() {
+        return match list_diff(&values(&ra), &values(&rb)) {
+            None => Ok(()),
+            _ => Err("the boards differ in more than one rank".into()),
+        };
+    }
+    let ranks: Vec<usize> = (0..ra.len()).filter(|&i| ra[i] != rb[i]).collect();
+    let same_shape = ranks
+        .iter()
+        .all(|&i| ra[i].chars().count() == rb[i].chars().count());
+    // One rank of another shape, or written in the other side's letters.
+    let other_case = |i: usize| {
+        ra[i]
+            .chars()
+            .zip(rb[i].chars())
+            .all(|(x, y)| x.eq_ignore_ascii_case(&y))
+    };
+    if ranks.len() == 1 && (!same_shape || other_case(ranks[0])) {
+        return Ok(());
+    }
+    let points: usize = ranks
+        .iter()
+        .map(|&i| {
+            ra[i]
+                .chars()
+                .zip(rb[i].chars())
+                .filter(|(x, y)| x != y)
+                .count()
+        })
+        .sum();
+    if same_shape && points <= 2 {
+        Ok(())
+    } else {
+        Err(format!(
+            "the boards differ on {points} points of {} ranks",
+            ranks.len()
+        ))
+    }
 }
 
 /// The id: well formed, the file's name, not retired.
@@ -703,31 +1036,44 @@ fn check_expectations(
                     );
                 }
             }
-            Expected::Answer(m) => {
-                let (field, v) = m.iter().next().expect("Expected::Answer has one field");
-                if field != &spec.answer {
-                    push(
-                        locate_in(text, key, field),
-                        format!(
-                            "`{}` answers with `{}`, not `{field}`",
-                            case.query, spec.answer
-                        ),
-                    );
-                } else if let Err(msg) = check_answer_value(field, v, &statuses, true) {
-                    push(locate_in(text, key, field), msg);
-                } else if field == "nodes"
-                    && v.as_u64().is_some_and(|n| n > SLOW_NODES)
-                    && !case.features.iter().any(|f| f == "slow")
-                {
-                    push(
-                        locate_in(text, key, field),
-                        format!(
-                            "a perft of more than {SLOW_NODES} nodes carries the feature `slow`"
-                        ),
-                    );
+            Expected::Answer(_) | Expected::OneOf(_) => {
+                for m in e.answers() {
+                    check_answer(case, text, key, &statuses, spec, m, push);
                 }
             }
         }
+    }
+}
+
+/// One expected answer: the query's field, a well-formed value, `slow` on a big perft.
+fn check_answer(
+    case: &Case,
+    text: &str,
+    key: &str,
+    statuses: &[&str],
+    spec: &QuerySpec,
+    m: &serde_json::Map<String, serde_json::Value>,
+    push: &mut impl FnMut((usize, usize), String),
+) {
+    let (field, v) = m.iter().next().expect("an expected answer has one field");
+    if field != &spec.answer {
+        push(
+            locate_in(text, key, field),
+            format!(
+                "`{}` answers with `{}`, not `{field}`",
+                case.query, spec.answer
+            ),
+        );
+    } else if let Err(msg) = check_answer_value(field, v, statuses, true) {
+        push(locate_in(text, key, field), msg);
+    } else if field == "nodes"
+        && v.as_u64().is_some_and(|n| n > SLOW_NODES)
+        && !case.features.iter().any(|f| f == "slow")
+    {
+        push(
+            locate_in(text, key, field),
+            format!("a perft of more than {SLOW_NODES} nodes carries the feature `slow`"),
+        );
     }
 }
 
@@ -819,7 +1165,7 @@ mod tests {
 
     const EMBEDDED_META: [&str; 3] = ["vocabulary.yaml", "features.yaml", "retired-ids.txt"];
 
-    const OK: &str = "id: horse-one\ndescription: A horse case\nclauses: [movement.horse]\neditions: [cxa-1999, cxa-2020]\nquery: legal_moves\ninput:\n  fen: x\nexpect:\n  moves: [a0a1, b0c2]\norigin: authored\nnote: art. 2.2, the horse's leap\n";
+    const OK: &str = "id: horse-one\ndescription: A horse case\nclauses: [movement.horse]\neditions: [cxa-1999, cxa-2020]\nquery: legal_moves\ninput:\n  fen: x\nexpect:\n  moves: [a0a1, b0c2]\norigin: authored\nbasis: rule\nnote: art. 2.2, the horse's leap\n";
 
     #[test]
     fn a_good_case_has_no_problems() {
@@ -829,7 +1175,10 @@ mod tests {
 
     #[test]
     fn every_case_says_where_its_answer_comes_from() {
-        let without = OK.replace("origin: authored\nnote: art. 2.2, the horse's leap\n", "");
+        let without = OK.replace(
+            "origin: authored\nbasis: rule\nnote: art. 2.2, the horse's leap\n",
+            "basis: rule\n",
+        );
         let sourced = OK.replace("origin: authored", "origin: sourced");
         let derived = OK.replace("origin: authored", "origin: derived\nfrom: horse-gone");
         let authored_from = OK.replace("origin: authored", "origin: authored\nfrom: horse-one");
@@ -889,6 +1238,105 @@ mod tests {
             "{got:?}"
         );
         assert_eq!(got.len(), want.len() + 1, "{got:#?}");
+    }
+
+    #[test]
+    fn every_case_gives_its_basis_optional_with_its_feature() {
+        let msgs = |text: &str| messages(&suite(&[("notation/horse-one.yaml", text)]));
+        assert_eq!(
+            msgs(&OK.replace("basis: rule\n", "")),
+            ["`basis:` is required: rule (an article of the rules decides the answer), convention (the suite's choice where the rules say nothing or practice varies) or optional (a feature a program may leave out, named in `features:`)"]
+        );
+        let wxf = OK.replace("editions:", "features: [notation-wxf]\neditions:");
+        assert_eq!(
+            msgs(&wxf),
+            ["the case carries the optional feature `notation-wxf`: its basis is `optional`, not `rule`"]
+        );
+        assert!(msgs(&wxf.replace("basis: rule", "basis: optional")).is_empty());
+        assert!(msgs(&OK.replace("basis: rule", "basis: optional"))[0]
+            .starts_with("an optional case carries the optional feature it concerns"));
+        assert!(msgs(&OK.replace("basis: rule", "basis: law"))[0].contains("unknown variant `law`"));
+    }
+
+    #[test]
+    fn runs_once_needs_several_rule_sets_and_one_expectation() {
+        let msgs = |text: &str| messages(&suite(&[("movement/horse-one.yaml", text)]));
+        assert!(msgs(&OK.replace("query:", "runs: once\nquery:")).is_empty());
+        assert_eq!(
+            msgs(
+                &OK.replace("query:", "runs: once\nquery:")
+                    .replace("[cxa-1999, cxa-2020]", "[cxa-2020]")
+            ),
+            ["`runs: once` is for a case of several rule sets; this one names one"]
+        );
+        let by = OK.replace("query:", "runs: once\nquery:").replace(
+            "expect:\n  moves: [a0a1, b0c2]\n",
+            "expect_by_edition:\n  cxa-1999: {moves: [a0a1]}\n  cxa-2020: {moves: [b0c2]}\n",
+        );
+        assert!(msgs(&by)[0].starts_with("`runs: once` says the answer is the same"));
+    }
+
+    #[test]
+    fn fixed_is_one_input_field_changed_in_one_place() {
+        let reject = |fixed: &str| {
+            OK.replace(
+                "expect:\n  moves: [a0a1, b0c2]\n",
+                &format!("expect: {{reject: fen.piece_placement}}\nfixed: {fixed}\n"),
+            )
+            .replace("  fen: x", "  fen: \"4k4/9/9/9/9/2b6/9/9/9/3K5 w - - 0 1\"")
+        };
+        let msgs = |text: &str| messages(&suite(&[("movement/horse-one.yaml", text)]));
+        assert!(msgs(&reject("{fen: \"4k4/9/9/9/2b6/9/9/9/9/3K5 w - - 0 1\"}")).is_empty());
+        assert!(msgs(&reject("{fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"}")).is_empty());
+        assert_eq!(
+            msgs(&reject("{fen: \"3k5/9/9/9/2b6/9/9/9/9/4K4 w - - 0 1\"}")),
+            ["`fixed.fen` changes more than one thing: the boards differ on 6 points of 4 ranks"]
+        );
+        assert_eq!(
+            msgs(&reject("{fen: \"4k4/9/9/9/2b6/9/9/9/9/3K5 b - - 0 2\"}")),
+            ["`fixed.fen` changes more than one thing: FEN fields 1, 2, 6 differ"]
+        );
+        assert_eq!(
+            msgs(&reject(
+                "{fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\", moves: []}"
+            )),
+            ["`fixed:` gives one input field (the one holding the fault), not 2"]
+        );
+        assert_eq!(
+            msgs(&reject("{depth: 3}")),
+            ["`fixed.depth` is not an input field of `legal_moves`"]
+        );
+        assert_eq!(
+            msgs(&OK.replace("origin:", "fixed: {fen: y}\norigin:")),
+            ["`fixed:` belongs to cases expecting a rejection"]
+        );
+    }
+
+    #[test]
+    fn one_edit_is_one_item_one_key_one_field() {
+        use serde_json::json;
+        assert!(one_edit("moves", &json!(["a", "b", "c"]), &json!(["a", "c"])).is_ok());
+        assert!(one_edit("moves", &json!(["a", "b", "c"]), &json!(["a", "x", "c"])).is_ok());
+        assert!(one_edit("moves", &json!(["a", "b", "c"]), &json!(["x", "b", "y"])).is_err());
+        assert!(one_edit("moves", &json!(["a"]), &json!(["a", "b", "c"])).is_err());
+        let t = json!({"games": [1, 2], "byes": [3]});
+        assert!(one_edit("tournament", &t, &json!({"games": [1, 2]})).is_ok());
+        assert!(one_edit("tournament", &t, &json!({"games": [1], "byes": []})).is_err());
+        assert!(one_edit("text", &json!("a"), &json!("a")).is_err());
+        // a rank written in the other side's letters is one thing
+        assert!(one_edit(
+            "fen",
+            &json!("RNBAKABNR/9/9/9/9/9/9/9/9/RNBAKABNR w - - 0 1"),
+            &json!("rnbakabnr/9/9/9/9/9/9/9/9/RNBAKABNR w - - 0 1")
+        )
+        .is_ok());
+        // a rank added
+        assert!(one_edit(
+            "fen",
+            &json!("4k4/9/9/9/9/9/9/9/3K5 w - - 0 1"),
+            &json!("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1")
+        )
+        .is_ok());
     }
 
     #[test]

@@ -13,14 +13,27 @@
 //!   found so far, until the engine answers `nobestmove`; `perft` counts those
 //!   lists (a bounded number of positions, declared as `limits.perft_nodes`).
 //!   Moves are ICCS, ranks 0–9.
+//!
+//! Either kind answers `ruling` when it judges repetitions in its search
+//! ([`EngineRuling`]): the cycle is played from its first position until the
+//! engine's search sees the deciding repetition, the engine searches only the
+//! move that completes it, and its score is read as the verdict — a loss for
+//! the side that plays it, a win for it, or a draw (PROTOCOL.md §7.1).
 
+use std::cmp::Ordering;
 use std::time::{Duration, Instant};
+
+use serde_json::json;
 
 use super::process::Process;
 
 use super::protocol::{About, Ask};
 use super::subject::{Reply, Subject};
+use crate::board::Side;
 use crate::query::{Answer, Query};
+use crate::repetition::RulingQuery;
+use crate::spec::Spec;
+use crate::vm::Rules;
 
 /// Reads lines until `done` says stop, within `deadline`; returns them all. A time-out says
 /// what was `asked` and what the engine printed meanwhile.
@@ -102,6 +115,128 @@ pub const UCCI_PERFT_NODES: u64 = 1_000;
 /// does not heed `banmoves`.
 const MAX_LISTED: usize = 200;
 
+/// Whether the runner asks an engine's search for 棋例 rulings (the `ruling` query).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineRuling {
+    /// As [`SEARCHERS`] says of the engine's `id name`: an engine listed there answers
+    /// `ruling` under the rule set it follows; any other does not.
+    Known,
+    /// Never (`--engine-ruling none`).
+    Off,
+    /// The engine judges repetitions in its search by this rule set's rules (`--engine-ruling
+    /// RULESET[:N]`), its verdict shown when the completing move makes the position stand
+    /// `occurrences` times (default 3), its scores read as [`Score::Mate`] (UCI) or
+    /// [`Score::Plain`] with a draw of 0 and a decisive score of 9000 (UCCI).
+    As {
+        /// The rule set whose `ruling` cases it is measured under (`axf`).
+        rule_set: String,
+        /// How many times the completing move makes the cycle's position stand.
+        occurrences: Option<usize>,
+    },
+}
+
+/// How an engine's score shows a verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// UCI: `score mate N` is decisive (N > 0 a win for the side to move, N ≤ 0 a loss);
+    /// `score cp 0` a draw.
+    Mate,
+    /// UCCI: `score N`; at least `decisive` in size a win or a loss, `draw` a draw.
+    Plain {
+        /// The smallest decisive score.
+        decisive: i64,
+        /// The score of a drawn move, as the engine reports it at depth 1.
+        draw: i64,
+    },
+}
+
+/// An engine known to judge repetitions in its search: what it names itself (the start of
+/// its `id name`), its protocol, the rule set it follows, how many times a position must
+/// stand for its search to rule, how its score reads, and the first release with the rules
+/// (`None`: every release).
+#[derive(Clone, Copy, Debug)]
+pub struct Searcher {
+    /// The start of the engine's `id name`.
+    pub name: &'static str,
+    /// Its protocol.
+    pub dialect: Dialect,
+    /// The rule set its search follows.
+    pub rule_set: &'static str,
+    /// Times the completing move makes the cycle's position stand for the search to rule.
+    pub occurrences: usize,
+    /// How its score shows the verdict.
+    pub score: Score,
+    /// The first major release that judges chases (an older release, named by its version
+    /// number, is not asked); a development build, named by its build date, is.
+    pub since_release: Option<u32>,
+}
+
+/// The engines whose search applies repetition rules, as each names itself. What each
+/// applies (PROTOCOL.md §7.1): Fairy-Stockfish's `xiangqi` variant the AXF chasing rules
+/// (`chasingRule = axf`, since its release 14; one-sided perpetual check or chase of one
+/// piece loses, judged at the third occurrence); ElephantEye the rules of its UCCI league
+/// (`LEAGUE/RULE.TXT` 5.1–5.7: the Asian rules simplified, judged in search at the second
+/// occurrence, its draw score its contempt of 20); Pikafish its own AXF-like rules (at the
+/// third occurrence; it searches only with its network file).
+pub const SEARCHERS: &[Searcher] = &[
+    Searcher {
+        name: "Fairy-Stockfish",
+        dialect: Dialect::Uci,
+        rule_set: "axf",
+        occurrences: 3,
+        score: Score::Mate,
+        since_release: Some(14),
+    },
+    Searcher {
+        name: "Pikafish",
+        dialect: Dialect::Uci,
+        rule_set: "axf",
+        occurrences: 3,
+        score: Score::Mate,
+        since_release: None,
+    },
+    Searcher {
+        name: "ElephantEye",
+        dialect: Dialect::Ucci,
+        rule_set: "axf",
+        occurrences: 2,
+        score: Score::Plain {
+            decisive: 9000,
+            draw: -20,
+        },
+        since_release: None,
+    },
+];
+
+impl Searcher {
+    /// The entry for an engine named `name` (its `id name`) speaking `dialect`.
+    pub fn of(name: &str, dialect: Dialect) -> Option<&'static Searcher> {
+        SEARCHERS.iter().find(|s| {
+            s.dialect == dialect
+                && name.starts_with(s.name)
+                && s.since_release.is_none_or(|since| {
+                    // `Fairy-Stockfish 11.1 LB`: a release; `Fairy-Stockfish 061226 LB`: a build date.
+                    let v = name[s.name.len()..].split_whitespace().next().unwrap_or("");
+                    let date = v.len() == 6 && v.bytes().all(|b| b.is_ascii_digit());
+                    let major = v.split('.').next().and_then(|m| m.parse::<u32>().ok());
+                    date || major.is_some_and(|m| m >= since)
+                })
+        })
+    }
+}
+
+/// The `ruling` query of an engine: the rule set it is asked under, its reading, and the
+/// movement rules the runner plays the cycle with.
+struct Ruling {
+    rule_set: String,
+    occurrences: usize,
+    score: Score,
+    rules: Rules,
+}
+
+/// The depth of the search that shows the verdict: the completing move's own node.
+const RULING_DEPTH: u32 = 1;
+
 /// A UCI or UCCI engine as a subject of the runner.
 pub struct Engine {
     dialect: Dialect,
@@ -115,6 +250,11 @@ pub struct Engine {
     failed_starts: u32,
     /// How many times the engine was started (a crash or time-out restarts it).
     pub starts: u32,
+    /// What is declared of its search's rulings, and (once started) the query's set-up.
+    wants_ruling: EngineRuling,
+    ruling: Option<Ruling>,
+    /// The engine's `id name`, as it gave it.
+    id_name: String,
 }
 
 impl Engine {
@@ -127,6 +267,28 @@ impl Engine {
         rank_base: RankBase,
         editions: Vec<String>,
         start_timeout: Duration,
+    ) -> Result<Self, String> {
+        Engine::start_ruling(
+            command,
+            dialect,
+            rank_base,
+            editions,
+            start_timeout,
+            EngineRuling::Off,
+            None,
+        )
+    }
+
+    /// [`Engine::start`], asking the engine's search for rulings as `ruling` says; the rule
+    /// set it follows is compiled from `spec` (the built-in one when `None`).
+    pub fn start_ruling(
+        command: &str,
+        dialect: Dialect,
+        rank_base: RankBase,
+        editions: Vec<String>,
+        start_timeout: Duration,
+        ruling: EngineRuling,
+        spec: Option<&Spec>,
     ) -> Result<Self, String> {
         let limits = match dialect {
             Dialect::Uci => Default::default(),
@@ -158,10 +320,97 @@ impl Engine {
             start_timeout,
             failed_starts: 0,
             starts: 0,
+            wants_ruling: ruling,
+            ruling: None,
+            id_name: String::new(),
         };
         let e = u.launch()?;
         u.engine = Some(e);
+        u.set_up_ruling(spec)?;
         Ok(u)
+    }
+
+    /// Declares `ruling` when the engine's search judges repetitions ([`EngineRuling`]), under
+    /// the rule set it follows, and only when the engine searches at all (one `go depth 1` from
+    /// the start position: Pikafish without its network file does not).
+    fn set_up_ruling(&mut self, spec: Option<&Spec>) -> Result<(), String> {
+        let (rule_set, occurrences, score) = match &self.wants_ruling {
+            EngineRuling::Off => return Ok(()),
+            EngineRuling::Known => match Searcher::of(&self.id_name, self.dialect) {
+                None => return Ok(()),
+                Some(s) => (s.rule_set.to_string(), s.occurrences, s.score),
+            },
+            EngineRuling::As {
+                rule_set,
+                occurrences,
+            } => (
+                rule_set.clone(),
+                occurrences.unwrap_or(3),
+                match self.dialect {
+                    Dialect::Uci => Score::Mate,
+                    Dialect::Ucci => Score::Plain {
+                        decisive: 9000,
+                        draw: 0,
+                    },
+                },
+            ),
+        };
+        if !self.about.editions.contains(&rule_set) {
+            return Err(format!(
+                "--engine-ruling: `{rule_set}` is not a rule set the engine is run under ({})",
+                self.about.editions.join(", ")
+            ));
+        }
+        if occurrences < 2 {
+            return Err("--engine-ruling: a repetition stands at least 2 times".into());
+        }
+        let built;
+        let spec = match spec {
+            Some(s) => s,
+            None => {
+                built = Spec::builtin().map_err(|e| e.to_string())?;
+                &built
+            }
+        };
+        let rules = spec
+            .ruleset(&rule_set)
+            .and_then(|ed| Rules::of_edition(&ed))
+            .map_err(|e| e.to_string())?;
+        if !self.searches() {
+            return Ok(());
+        }
+        self.ruling = Some(Ruling {
+            rule_set,
+            occurrences,
+            score,
+            rules,
+        });
+        self.about.queries.push("ruling".into());
+        Ok(())
+    }
+
+    /// Whether the engine answers a search (`go depth 1` from the start position) with a move;
+    /// an engine that cannot (it quits, or prints no `bestmove` in time) is restarted.
+    fn searches(&mut self) -> bool {
+        let deadline = Instant::now() + self.start_timeout;
+        let e = self.engine.as_mut().expect("started");
+        let asked = send(e, "position startpos").and_then(|()| send(e, "go depth 1"));
+        let ok = asked
+            .and_then(|()| {
+                read_until(e, deadline, "go depth 1", |l| {
+                    l.starts_with("bestmove") || l.starts_with("nobestmove")
+                })
+            })
+            .is_ok_and(|lines| lines.last().is_some_and(|l| l.starts_with("bestmove")));
+        if !ok {
+            if let Some(e) = self.engine.take() {
+                e.kill();
+            }
+            if let Ok(e) = self.launch() {
+                self.engine = Some(e);
+            }
+        }
+        ok
     }
 
     /// The rank base in use (0 or 1).
@@ -209,6 +458,7 @@ impl Engine {
                 }
                 _ => (name.clone(), String::new()),
             };
+            self.id_name = name.clone();
             self.about.name = n;
             self.about.version = v;
             send(&mut e, "isready")?;
@@ -389,6 +639,142 @@ impl Engine {
         }
         Ok(n)
     }
+
+    /// `ruling`: the verdict the engine's search shows on the input's last repetition. The
+    /// cycle is played from its first position (the moves before it do not matter to the
+    /// engine's rules) until the completing move would make that position stand as many times
+    /// as the engine's search needs; the engine then searches that move alone (UCI
+    /// `searchmoves`, UCCI `banmoves` with every other legal move) and its score is read.
+    fn rule(&mut self, q: &RulingQuery, deadline: Instant) -> Result<Answer, Reply> {
+        let unsupported = |m: String| Reply::Answer(Answer::unsupported(m));
+        let r = self.ruling.as_ref().expect("declared with the query");
+        let line = crate::line::line(&r.rules, &q.fen, &q.moves)
+            .map_err(|e| unsupported(format!("not a line of play: {e}")))?;
+        let Some((i, k)) = crate::repetition::last_repetition(&line.positions) else {
+            return Err(unsupported(
+                "no position repeats: an engine's score shows a ruling only on a repetition".into(),
+            ));
+        };
+        let start = line.positions[i].to_fen(&r.rules);
+        let cycle: Vec<String> = line.moves[i..k].iter().map(|m| m.iccs()).collect();
+        let mut played: Vec<String> = cycle
+            .iter()
+            .cycle()
+            .take(cycle.len() * (r.occurrences - 1))
+            .cloned()
+            .collect();
+        let last = played.pop().expect("a cycle has moves");
+        let root = &line.positions[k - 1];
+        let mover = root.side_to_move();
+        let banned: Vec<String> = root
+            .legal_moves(&r.rules)
+            .into_iter()
+            .map(|m| m.iccs())
+            .filter(|m| *m != last)
+            .collect();
+        let score = r.score;
+        let pos = self.position(&start, &played)?;
+        let wanted = self
+            .iccs_to_engine(&last)
+            .ok_or_else(|| unsupported(format!("`{last}` is not ICCS")))?;
+        let go = match self.dialect {
+            Dialect::Uci => format!("go depth {RULING_DEPTH} searchmoves {wanted}"),
+            Dialect::Ucci => format!("go depth {RULING_DEPTH}"),
+        };
+        let mut ban = Vec::with_capacity(banned.len());
+        for m in &banned {
+            ban.push(
+                self.iccs_to_engine(m)
+                    .ok_or_else(|| unsupported(format!("`{m}` is not ICCS")))?,
+            );
+        }
+        let e = self.engine.as_mut().expect("started");
+        send(e, &pos)?;
+        if self.dialect == Dialect::Ucci && !ban.is_empty() {
+            send(e, &format!("banmoves {}", ban.join(" ")))?;
+        }
+        send(e, &go)?;
+        let lines = read_until(e, deadline, &go, |l| {
+            l.starts_with("bestmove") || l.starts_with("nobestmove")
+        })?;
+        let last_line = lines.last().map(String::as_str).unwrap_or_default();
+        let played_move = last_line.split_whitespace().nth(1).unwrap_or_default();
+        if played_move != wanted {
+            return Err(Reply::Garbage(format!(
+                "`{last_line}` after searching only `{wanted}` (the move that completes the cycle)"
+            )));
+        }
+        let text = lines
+            .iter()
+            .rev()
+            .find_map(|l| l.split_once(" score ").map(|(_, rest)| rest))
+            .ok_or_else(|| {
+                Reply::Garbage(format!("no `info … score` line before `{last_line}`"))
+            })?;
+        let outcome = read_score(score, text)
+            .ok_or_else(|| Reply::Garbage(format!("unreadable score `{text}`")))?;
+        let mover_changes = match mover {
+            Side::Red => "red_must_change",
+            Side::Black => "black_must_change",
+        };
+        let other_changes = match mover {
+            Side::Red => "black_must_change",
+            Side::Black => "red_must_change",
+        };
+        let verdict = match outcome {
+            Some(Ordering::Less) => mover_changes,
+            Some(Ordering::Greater) => other_changes,
+            Some(Ordering::Equal) => "draw",
+            None => "none",
+        };
+        let shown: String = text
+            .split_whitespace()
+            .take(if score == Score::Mate { 2 } else { 1 })
+            .collect::<Vec<_>>()
+            .join(" ");
+        Ok(Answer::one(
+            "ruling",
+            json!({
+                "verdict": verdict,
+                "verdict_only": true,
+                "judged": "repetition",
+                "cycle": [i + 1, k],
+                "score": format!("{shown} after {last}, searched alone"),
+            }),
+        ))
+    }
+}
+
+/// What an engine's score after `score ` says for the side to move: `Some(Less)` it loses,
+/// `Some(Greater)` it wins, `Some(Equal)` a draw, `None` an evaluation (no ruling); `None`
+/// outside when it is not a score.
+fn read_score(how: Score, text: &str) -> Option<Option<Ordering>> {
+    let mut words = text.split_whitespace();
+    match how {
+        Score::Mate => {
+            let kind = words.next()?;
+            let n: i64 = words.next()?.parse().ok()?;
+            match kind {
+                "mate" => Some(Some(if n > 0 {
+                    Ordering::Greater
+                } else {
+                    Ordering::Less
+                })),
+                "cp" => Some((n == 0).then_some(Ordering::Equal)),
+                _ => None,
+            }
+        }
+        Score::Plain { decisive, draw } => {
+            let n: i64 = words.next()?.parse().ok()?;
+            Some(if n >= decisive {
+                Some(Ordering::Greater)
+            } else if n <= -decisive {
+                Some(Ordering::Less)
+            } else {
+                (n == draw).then_some(Ordering::Equal)
+            })
+        }
+    }
 }
 
 impl Subject for Engine {
@@ -437,6 +823,21 @@ impl Subject for Engine {
             }
             (Dialect::Ucci, Query::LegalMoves { fen, moves }) => {
                 self.listing(fen, moves, deadline).map(Answer::moves)
+            }
+            (_, Query::Ruling(q))
+                if self
+                    .ruling
+                    .as_ref()
+                    .is_some_and(|r| r.rule_set == ask.edition) =>
+            {
+                self.rule(q, deadline)
+            }
+            (_, Query::Ruling(_)) if self.ruling.is_some() => {
+                let r = self.ruling.as_ref().expect("checked");
+                return Reply::Answer(Answer::unsupported(format!(
+                    "the engine's search follows the {} rules: its rulings are measured under {} only",
+                    r.rule_set, r.rule_set
+                )));
             }
             (d, other) => {
                 return Reply::Answer(Answer::unsupported(format!(
@@ -489,6 +890,9 @@ mod tests {
             start_timeout: Duration::from_secs(1),
             failed_starts: 0,
             starts: 0,
+            wants_ruling: EngineRuling::Off,
+            ruling: None,
+            id_name: String::new(),
         }
     }
 

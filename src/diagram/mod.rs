@@ -15,7 +15,11 @@
 //! (`assets/fonts/README.md`), laid out by one function (`outlined`) with the glyphs'
 //! advance widths, so a picture looks the same on a machine without any font. Each text
 //! keeps its words in an `aria-label`. A text with a character the table lacks (a spec
-//! edited with `--spec`) falls back to `<text>`.
+//! edited with `--spec`) falls back to `<text>`. Each outline (and each side's piece disc)
+//! is written once per document, in `<defs>`, and drawn with `<use>`: once per board, and
+//! once for a whole sheet. What one drawing may hold is bounded ([`MAX_CAPTION_CHARS`],
+//! [`MAX_ARROWS`], [`MAX_LABEL_CHARS`], [`MAX_TITLE_CHARS`], [`MAX_SHEET_DIAGRAMS`]), so
+//! no input makes a document of more than a few hundred kilobytes a board.
 
 mod glyphs;
 
@@ -86,6 +90,16 @@ impl Arrow {
     }
 }
 
+/// The longest caption under a board, in characters: a case id with its FEN fits (the
+/// drawing is some 480 units wide; a caption is 12 units high).
+pub const MAX_CAPTION_CHARS: usize = 200;
+/// The longest label of an arrow, in characters (`chase`, `捉`, `mate threat`).
+pub const MAX_LABEL_CHARS: usize = 24;
+/// The most arrows on one board: one from every point.
+pub const MAX_ARROWS: usize = FILES as usize * RANKS as usize;
+/// The longest title of a sheet, in characters.
+pub const MAX_TITLE_CHARS: usize = 300;
+
 /// What to draw besides the position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DiagramOptions {
@@ -95,6 +109,49 @@ pub struct DiagramOptions {
     pub arrows: Vec<Arrow>,
     /// A caption under the board (a case id, a FEN).
     pub caption: Option<String>,
+}
+
+impl DiagramOptions {
+    /// Whether the options keep to the bounds of a drawing ([`MAX_CAPTION_CHARS`],
+    /// [`MAX_ARROWS`], [`MAX_LABEL_CHARS`]); the error names the bound. [`svg`] draws only
+    /// that much of whatever it is given; a command or a server refuses more with this.
+    pub fn check(&self) -> Result<(), String> {
+        let chars = |t: &str| t.chars().count();
+        if let Some(n) = self
+            .caption
+            .as_deref()
+            .map(chars)
+            .filter(|&n| n > MAX_CAPTION_CHARS)
+        {
+            return Err(format!(
+                "a caption of {n} characters: at most {MAX_CAPTION_CHARS} (diagram::MAX_CAPTION_CHARS)"
+            ));
+        }
+        if self.arrows.len() > MAX_ARROWS {
+            return Err(format!(
+                "{} arrows: at most {MAX_ARROWS} (diagram::MAX_ARROWS)",
+                self.arrows.len()
+            ));
+        }
+        if let Some(n) = self
+            .arrows
+            .iter()
+            .filter_map(|a| a.label.as_deref().map(chars))
+            .find(|&n| n > MAX_LABEL_CHARS)
+        {
+            return Err(format!(
+                "an arrow's label of {n} characters: at most {MAX_LABEL_CHARS} (diagram::MAX_LABEL_CHARS)"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// At most `max` characters of `text`.
+fn clipped(text: &str, max: usize) -> &str {
+    text.char_indices()
+        .nth(max)
+        .map_or(text, |(i, _)| &text[..i])
 }
 
 /// The board's features read from the rule set's clauses.
@@ -200,20 +257,13 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The position drawn as a standalone SVG document.
+/// The position drawn as a standalone SVG document. Each glyph outline its texts use is
+/// written once, in `<defs>`, and drawn with `<use>`. Of `opts`, at most the bounds of
+/// [`DiagramOptions::check`] are drawn.
 pub fn svg(ruleset: &RuleSet, pos: &Position, opts: &DiagramOptions) -> String {
     let f = features(ruleset);
     let (w, h) = size();
     let mut s = String::with_capacity(8192);
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
-    );
-    let _ = writeln!(
-        s,
-        r#"<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{}"/></marker></defs>"#,
-        colour::ARROW
-    );
     let _ = writeln!(
         s,
         r#"<rect x="0" y="0" width="{w}" height="{h}" fill="{}"/>"#,
@@ -236,21 +286,91 @@ pub fn svg(ruleset: &RuleSet, pos: &Position, opts: &DiagramOptions) -> String {
         }
     }
     pieces(&mut s, ruleset, pos);
-    for a in &opts.arrows {
+    for a in opts.arrows.iter().take(MAX_ARROWS) {
         arrow(&mut s, a);
     }
     if let Some(c) = &opts.caption {
         outlined(
             &mut s,
-            c,
+            clipped(c, MAX_CAPTION_CHARS),
             (w / 2) as f64,
             (h - 6) as f64,
             &Style::middle(CAPTION_SIZE, colour::CAPTION),
         );
         s.push('\n');
     }
-    s.push_str("</svg>\n");
-    s
+    let mut doc = String::with_capacity(s.len() + 8192);
+    let _ = writeln!(
+        doc,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
+    );
+    let _ = writeln!(
+        doc,
+        r#"<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{}"/></marker></defs>"#,
+        colour::ARROW
+    );
+    glyph_defs(&mut doc, &s);
+    doc.push_str(&s);
+    doc.push_str("</svg>\n");
+    doc
+}
+
+/// The id of a glyph's outline in `<defs>`: `g` and the code point in hex (`g5e05`).
+fn glyph_id(ch: char) -> String {
+    format!("g{:x}", ch as u32)
+}
+
+/// What every glyph `<use>` starts with, up to the code point.
+const GLYPH_HREF: &str = r##"href="#g"##;
+/// What the line of the shapes a drawing draws many times (glyph outlines, piece discs)
+/// starts with (`sheet` takes a board's away and writes one for the whole sheet).
+const GLYPH_DEFS: &str = r#"<defs class="shared">"#;
+
+/// A piece's disc, centred on (0, 0): the face with a ring in the side's colour and an
+/// inner ring; `<use href="#disc-red" x y>` draws it.
+fn disc(out: &mut String, side: Side) {
+    let c = match side {
+        Side::Red => colour::RED,
+        Side::Black => colour::BLACK,
+    };
+    let _ = write!(
+        out,
+        r#"<g id="disc-{}"><circle r="{PIECE_RADIUS}" fill="{}" stroke="{c}" stroke-width="3"/><circle r="{}" fill="none" stroke="{c}" stroke-width="1"/></g>"#,
+        side.name(),
+        colour::PIECE,
+        PIECE_RADIUS - 5,
+    );
+}
+
+/// Writes one `<defs>` line holding every shape `body` draws by `<use>`, each once: the
+/// discs of the sides, then the glyph outlines in the order of the characters (nothing if
+/// it uses none).
+fn glyph_defs(out: &mut String, body: &str) {
+    let sides: Vec<Side> = Side::BOTH
+        .into_iter()
+        .filter(|s| body.contains(&format!(r##"href="#disc-{}""##, s.name())))
+        .collect();
+    let used: std::collections::BTreeSet<char> = body
+        .match_indices(GLYPH_HREF)
+        .filter_map(|(i, _)| {
+            let hex = &body[i + GLYPH_HREF.len()..];
+            let end = hex.find('"')?;
+            char::from_u32(u32::from_str_radix(&hex[..end], 16).ok()?)
+        })
+        .collect();
+    if used.is_empty() && sides.is_empty() {
+        return;
+    }
+    out.push_str(GLYPH_DEFS);
+    for side in sides {
+        disc(out, side);
+    }
+    for ch in used {
+        if let Some(g) = glyph(ch) {
+            let _ = write!(out, r#"<path id="{}" d="{}"/>"#, glyph_id(ch), g.d);
+        }
+    }
+    out.push_str("</defs>\n");
 }
 
 fn line(s: &mut String, (x1, y1): (i32, i32), (x2, y2): (i32, i32), width: f32) {
@@ -355,13 +475,15 @@ impl<'a> Style<'a> {
 }
 
 /// Draws `text` where `<text x="{x}" y="{baseline}">` in `style` would: each character as
-/// its outline from `glyphs`, advancing by the glyphs' widths. A single character is one
-/// `<path>`; a longer text (or one with a halo) is a `<g>` holding a path for each
-/// character, scaled once, the halo as a pass of strokes under the fills. Either carries
-/// the text in `aria-label`. When a character has no outline the whole text is written as
-/// `<text>` instead.
+/// its outline from `glyphs` (a `<use>` of the outline the document defines once, see
+/// [`glyph_defs`]), advancing by the glyphs' widths. A single character is one `<use>`; a
+/// longer text (or one with a halo) is a `<g>` holding a `<use>` for each character,
+/// scaled once, the halo as a pass of strokes under the fills. Either carries the text in
+/// `aria-label`. When a character has no outline the whole text is written as `<text>`
+/// instead.
 fn outlined(s: &mut String, text: &str, x: f64, baseline: f64, style: &Style) {
-    let found: Option<Vec<&glyphs::Glyph>> = text.chars().map(glyph).collect();
+    let found: Option<Vec<(char, &glyphs::Glyph)>> =
+        text.chars().map(|c| glyph(c).map(|g| (c, g))).collect();
     let Some(found) = found else {
         let _ = write!(
             s,
@@ -387,7 +509,7 @@ fn outlined(s: &mut String, text: &str, x: f64, baseline: f64, style: &Style) {
         return;
     };
     let scale = style.size / glyphs::EM as f64;
-    let width: u32 = found.iter().map(|g| g.advance).sum();
+    let width: u32 = found.iter().map(|(_, g)| g.advance).sum();
     let left = match style.anchor {
         Anchor::Start => x,
         Anchor::Middle => x - scale * width as f64 / 2.0,
@@ -399,22 +521,26 @@ fn outlined(s: &mut String, text: &str, x: f64, baseline: f64, style: &Style) {
         num(scale)
     );
     let label = escape(text);
-    if let ([g], None) = (found.as_slice(), style.halo) {
-        let _ = write!(
-            s,
-            r#"<path aria-label="{label}" transform="{place}" fill="{}" d="{}"/>"#,
-            style.fill, g.d
-        );
+    if let ([(c, g)], None) = (found.as_slice(), style.halo) {
+        if !g.d.is_empty() {
+            let _ = write!(
+                s,
+                r##"<use aria-label="{label}" href="#{}" transform="{place}" fill="{}"/>"##,
+                glyph_id(*c),
+                style.fill
+            );
+        }
         return;
     }
-    // Each glyph at its pen position, in font units (the group is scaled); a space has no path.
+    // Each glyph at its pen position, in font units (the group is scaled); a space has no
+    // outline.
     let paths = |s: &mut String| {
         let mut pen = 0;
-        for g in &found {
+        for (c, g) in &found {
             match (pen, g.d.is_empty()) {
                 (_, true) => {}
-                (0, false) => _ = write!(s, r#"<path d="{}"/>"#, g.d),
-                (_, false) => _ = write!(s, r#"<path transform="translate({pen})" d="{}"/>"#, g.d),
+                (0, false) => _ = write!(s, r##"<use href="#{}"/>"##, glyph_id(*c)),
+                (_, false) => _ = write!(s, r##"<use href="#{}" x="{pen}"/>"##, glyph_id(*c)),
             }
             pen += g.advance;
         }
@@ -513,10 +639,8 @@ fn pieces(s: &mut String, ruleset: &RuleSet, pos: &Position) {
             .unwrap_or("?");
         let _ = write!(
             s,
-            r#"<g class="piece {}"><circle cx="{x}" cy="{y}" r="{PIECE_RADIUS}" fill="{}" stroke="{c}" stroke-width="3"/><circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="{c}" stroke-width="1"/>"#,
-            p.side.name(),
-            colour::PIECE,
-            PIECE_RADIUS - 5,
+            r##"<g class="piece {side}"><use href="#disc-{side}" x="{x}" y="{y}"/>"##,
+            side = p.side.name(),
         );
         outlined(
             s,
@@ -549,7 +673,13 @@ fn arrow(s: &mut String, a: &Arrow) {
             halo: Some((colour::BOARD, HALO)),
             ..Style::middle(CAPTION_SIZE, colour::ARROW)
         };
-        outlined(s, l, (x1 + x2) / 2.0, (y1 + y2) / 2.0 - 6.0, &style);
+        outlined(
+            s,
+            clipped(l, MAX_LABEL_CHARS),
+            (x1 + x2) / 2.0,
+            (y1 + y2) / 2.0 - 6.0,
+            &style,
+        );
         s.push('\n');
     }
 }
@@ -569,14 +699,16 @@ pub fn sheet_origin(n: usize, per_row: usize, titled: bool) -> (i32, i32) {
     )
 }
 
-/// The most diagrams one sheet holds (about 40 KB each, the outlines of every text
-/// included): a whole game of 250 moves a side. Commands refuse a larger sheet, naming this limit, rather than write one
-/// document of hundreds of megabytes.
+/// The most diagrams one sheet holds (about 10 KB each, and some 20 KB of outlines and
+/// discs once for the sheet): a whole game of 250 moves a side. Commands refuse a larger
+/// sheet, naming this limit, rather than write one document of megabytes upon megabytes.
 pub const MAX_SHEET_DIAGRAMS: usize = 500;
 
-/// Several diagrams on one sheet, `per_row` to a row, under an optional title: one SVG
-/// document that holds, say, every move of a repetition cycle. Each board keeps its own
-/// arrowhead marker, renamed so that the ids of the sheet stay unique.
+/// Several diagrams on one sheet, `per_row` to a row, under an optional title (at most
+/// [`MAX_TITLE_CHARS`] of it): one SVG document that holds, say, every move of a
+/// repetition cycle. Each board keeps its own arrowhead marker, renamed so that the ids of
+/// the sheet stay unique; the glyph outlines of every board are written once for the
+/// whole sheet.
 pub fn sheet(boards: &[String], per_row: usize, title: Option<&str>) -> String {
     let (w, h) = size();
     let per_row = per_row.max(1).min(boards.len().max(1));
@@ -589,16 +721,12 @@ pub fn sheet(boards: &[String], per_row: usize, title: Option<&str>) -> String {
     let mut s = String::with_capacity(boards.iter().map(String::len).sum::<usize>() + 512);
     let _ = writeln!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{sw}" height="{sh}" viewBox="0 0 {sw} {sh}">"#
-    );
-    let _ = writeln!(
-        s,
         r#"<rect x="0" y="0" width="{sw}" height="{sh}" fill="white"/>"#
     );
     if let Some(t) = title {
         outlined(
             &mut s,
-            t,
+            clipped(t, MAX_TITLE_CHARS),
             SHEET_GAP as f64,
             20.0,
             &Style {
@@ -611,14 +739,26 @@ pub fn sheet(boards: &[String], per_row: usize, title: Option<&str>) -> String {
     for (n, board) in boards.iter().enumerate() {
         let (x, y) = sheet_origin(n, per_row, title.is_some());
         let board = board.replacen("<svg ", &format!(r#"<svg x="{x}" y="{y}" "#), 1);
+        // The board's own glyph outlines go: the sheet's hold them all.
+        let board: String = board
+            .split_inclusive('\n')
+            .filter(|line| !line.starts_with(GLYPH_DEFS))
+            .collect();
         s.push_str(
             &board
                 .replace(r#"id="arrowhead""#, &format!(r#"id="arrowhead-{n}""#))
                 .replace("url(#arrowhead)", &format!("url(#arrowhead-{n})")),
         );
     }
-    s.push_str("</svg>\n");
-    s
+    let mut doc = String::with_capacity(s.len() + 8192);
+    let _ = writeln!(
+        doc,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{sw}" height="{sh}" viewBox="0 0 {sw} {sh}">"#
+    );
+    glyph_defs(&mut doc, &s);
+    doc.push_str(&s);
+    doc.push_str("</svg>\n");
+    doc
 }
 
 /// The position of `fen` after `moves` (ICCS) under `ruleset`, and the last move
@@ -688,11 +828,23 @@ mod tests {
         // The characters and the coordinates are outlines, named for readers and tools;
         // none is `<text>`.
         for ch in ["帅", "卒", "九", "1", "楚", "河", "汉", "界", "a", "i", "0"] {
+            let c = ch.chars().next().unwrap();
             assert!(
-                svg.contains(&format!(r#"<path aria-label="{ch}" "#)),
+                svg.contains(&format!(
+                    r##"<use aria-label="{ch}" href="#{}" "##,
+                    glyph_id(c)
+                )),
                 "{ch}: {svg}"
             );
+            // Each outline is written once, however often it is drawn.
+            assert_eq!(
+                svg.matches(&format!(r#"<path id="{}" "#, glyph_id(c)))
+                    .count(),
+                1,
+                "{ch}"
+            );
         }
+        assert!(svg.matches(r##"href="#g5175""##).count() >= 5, "five 兵");
         assert!(!svg.contains("<text"), "{svg}");
     }
 
@@ -703,8 +855,9 @@ mod tests {
         let mut s = String::new();
         outlined(&mut s, "帅", 10.0, 20.0, &style);
         assert!(
-            s.starts_with(r#"<path aria-label="帅" transform="translate(-2 20) scale(0.024)""#)
-                && !s.contains("<text"),
+            s.starts_with(
+                r##"<use aria-label="帅" href="#g5e05" transform="translate(-2 20) scale(0.024)""##
+            ) && !s.contains("<text"),
             "{s}"
         );
         // 㐀 (U+3400) is no character of the diagrams: the whole text falls back.
@@ -755,13 +908,13 @@ mod tests {
                 ..Style::middle(10.0, "black")
             },
         );
-        assert!(s.starts_with(r#"<g aria-label="a 捉" transform="translate(12 20) scale(0.01)" fill="black"><path d="m"#), "{s}");
+        assert!(s.starts_with(r##"<g aria-label="a 捉" transform="translate(12 20) scale(0.01)" fill="black"><use href="#g61"/>"##), "{s}");
         assert!(
-            s.contains(&format!(r#"<path transform="translate({})" d="m"#, a + sp))
+            s.contains(&format!(r##"<use href="#g6349" x="{}"/>"##, a + sp))
                 && s.ends_with("\"/></g>"),
             "{s}"
         );
-        assert_eq!(s.matches("<path ").count(), 2, "{s}");
+        assert_eq!(s.matches("<use ").count(), 2, "{s}");
         // Centred: shifted left by half the width.
         let mut m = String::new();
         outlined(&mut m, "a 捉", 12.0, 20.0, &Style::middle(10.0, "black"));
@@ -785,12 +938,81 @@ mod tests {
                 ..Style::middle(12.0, "green")
             },
         );
-        assert!(h.starts_with(r##"<g aria-label="捉" transform="translate(-6 0) scale(0.012)" fill="green"><g fill="none" stroke="#fff" stroke-width="250" stroke-linejoin="round"><path d="m"##), "{h}");
-        assert_eq!(h.matches(glyph('捉').unwrap().d).count(), 2, "{h}");
+        assert!(h.starts_with(r##"<g aria-label="捉" transform="translate(-6 0) scale(0.012)" fill="green"><g fill="none" stroke="#fff" stroke-width="250" stroke-linejoin="round"><use href="#g6349"/>"##), "{h}");
+        assert_eq!(h.matches(r##"<use href="#g6349"/>"##).count(), 2, "{h}");
         // Text is escaped in the label.
         let mut e = String::new();
         outlined(&mut e, "a<b&\"", 0.0, 0.0, &Style::middle(12.0, "black"));
         assert!(e.starts_with(r#"<g aria-label="a&lt;b&amp;&quot;""#), "{e}");
+    }
+
+    #[test]
+    fn options_past_the_bounds_are_refused_by_check_and_clipped_by_svg() {
+        let rs = RuleSet::builtin("cxa-2020").unwrap();
+        let (pos, _) = position_after(&rs, "startpos", &[]).unwrap();
+        let plain = svg(&rs, &pos, &DiagramOptions::default()).len();
+        let huge = DiagramOptions {
+            caption: Some("捉".repeat(1_000_000)),
+            arrows: vec![Arrow::parse(&format!("a0a9:{}", "将".repeat(10_000))).unwrap(); 1000],
+            ..Default::default()
+        };
+        let e = huge.check().unwrap_err();
+        assert!(e.contains("MAX_CAPTION_CHARS"), "{e}");
+        let e = DiagramOptions {
+            caption: None,
+            ..huge.clone()
+        }
+        .check()
+        .unwrap_err();
+        assert!(e.contains("MAX_ARROWS"), "{e}");
+        let one = DiagramOptions {
+            caption: None,
+            arrows: huge.arrows[..1].to_vec(),
+            ..Default::default()
+        };
+        assert!(one.check().unwrap_err().contains("MAX_LABEL_CHARS"));
+        // Drawn anyway, only the bounds' worth: some tens of kilobytes, not gigabytes.
+        let drawn = svg(&rs, &pos, &huge);
+        assert!(drawn.len() < plain + 200_000, "{} bytes", drawn.len());
+        assert_eq!(drawn.matches("<line ").count(), 30 + MAX_ARROWS);
+        let fits = DiagramOptions {
+            caption: Some("c".repeat(MAX_CAPTION_CHARS)),
+            arrows: vec![
+                Arrow::parse(&format!("a0a9:{}", "x".repeat(MAX_LABEL_CHARS))).unwrap();
+                MAX_ARROWS
+            ],
+            ..Default::default()
+        };
+        assert_eq!(fits.check(), Ok(()));
+    }
+
+    #[test]
+    fn a_sheet_writes_each_outline_once_for_all_its_boards() {
+        let rs = RuleSet::builtin("cxa-2020").unwrap();
+        let (pos, _) = position_after(&rs, "startpos", &[]).unwrap();
+        let board = svg(&rs, &pos, &DiagramOptions::default());
+        let sheet = sheet(
+            &[board.clone(), board.clone(), board.clone()],
+            2,
+            Some("帅 and 将"),
+        );
+        // 帅 on every board and in the title: one outline.
+        assert_eq!(sheet.matches(r#"<path id="g5e05" "#).count(), 1);
+        assert_eq!(sheet.matches(r##"href="#g5e05""##).count(), 3 + 1);
+        assert_eq!(sheet.matches(GLYPH_DEFS).count(), 1);
+        assert_eq!(sheet.matches(r#"<g id="disc-red">"#).count(), 1);
+        // Three boards cost three bodies and one set of outlines.
+        let outlines = board
+            .lines()
+            .find(|l| l.starts_with(GLYPH_DEFS))
+            .unwrap()
+            .len();
+        assert!(outlines > 10_000, "{outlines}");
+        assert!(
+            sheet.len() < 3 * (board.len() - outlines) + outlines + 1_000,
+            "{} bytes",
+            sheet.len()
+        );
     }
 
     /// What `scripts/glyphs.py` draws whatever the spec holds (`FIXED`): printable ASCII,

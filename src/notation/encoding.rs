@@ -401,7 +401,7 @@ fn best_legacy(bytes: &[u8]) -> &'static Encoding {
 /// UTF-16 without a byte-order mark: ASCII-heavy text has a zero in every
 /// other byte.
 fn guess_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
-    if bytes.len() < 4 || bytes.len() % 2 != 0 {
+    if bytes.len() < 4 || !bytes.len().is_multiple_of(2) {
         return None;
     }
     let pairs = bytes.len() / 2;

@@ -740,7 +740,7 @@ impl LineWriter<'_> {
         for (i, &m) in moves.iter().enumerate() {
             let half = first + i + usize::from(self.numbering.black_first);
             let number = self.numbering.fullmove0 + half / 2;
-            if half % 2 == 0 {
+            if half.is_multiple_of(2) {
                 out.push_str(&format!("{number}. "));
             } else if i == 0 {
                 out.push_str(&format!("{number}... "));
@@ -810,6 +810,9 @@ pub struct ReplayOptions {
     pub quiet: bool,
     /// Threads (all cores when `None`).
     pub threads: Option<usize>,
+    /// The files the command reads besides the records (`--spec`, `--overlay`): no output
+    /// may be one of them.
+    pub(crate) outputs: crate::output::Outputs,
 }
 
 /// Totals of a replay run.
@@ -871,7 +874,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -988,28 +991,41 @@ pub fn run(
         threads: opts.threads,
         ..Default::default()
     };
+    // Where each file's converted records go, every one claimed before anything is read
+    // or written: none is a file read, none is another's, none leads out of the folder.
+    let mut targets: Vec<Option<crate::output::Target>> = Vec::new();
+    if let (Some(n), Some(out)) = (opts.to, &opts.out) {
+        let mut outputs = opts.outputs.clone();
+        for f in files {
+            outputs.input(f, "the record file");
+        }
+        let folder = out.is_dir() || files.len() > 1;
+        for f in files {
+            let claimed = if folder {
+                let what = format!("the records converted from {} (--out)", f.display());
+                outputs.claim_in(out, Path::new(&converted_name(f, n)), &what)
+            } else {
+                outputs.claim(out, "--out")
+            };
+            targets.push(Some(claimed.map_err(std::io::Error::other)?));
+        }
+    }
     // Converted records of the file being read, when they go to files.
-    let mut target: Option<(usize, PathBuf, std::io::BufWriter<std::fs::File>)> = None;
+    let mut target: Option<(usize, crate::output::Partial)> = None;
     let named = |what: &str, p: &Path, e: std::io::Error| {
         std::io::Error::new(e.kind(), format!("{}: cannot {what}: {e}", p.display()))
     };
     let open_target = |index: usize,
-                       target: &mut Option<(usize, PathBuf, std::io::BufWriter<std::fs::File>)>|
+                       target: &mut Option<(usize, crate::output::Partial)>|
      -> std::io::Result<()> {
-        let (Some(n), Some(out)) = (opts.to, &opts.out) else {
+        let Some(Some(t)) = targets.get(index) else {
             return Ok(());
         };
         if target.as_ref().is_some_and(|t| t.0 == index) {
             return Ok(());
         }
-        let path = if out.is_dir() || files.len() > 1 {
-            std::fs::create_dir_all(out).map_err(|e| named("create the directory", out, e))?;
-            out.join(converted_name(&files[index], n))
-        } else {
-            out.clone()
-        };
-        let file = std::fs::File::create(&path).map_err(|e| named("write", &path, e))?;
-        *target = Some((index, path, std::io::BufWriter::new(file)));
+        let file = t.create().map_err(std::io::Error::other)?;
+        *target = Some((index, file));
         Ok(())
     };
     let mut failed: std::io::Result<()> = Ok(());
@@ -1118,9 +1134,10 @@ pub fn run(
                             print!("{text}");
                         } else {
                             open_target(file, &mut target)?;
-                            let (_, path, w) = target.as_mut().expect("opened");
-                            std::io::Write::write_all(w, text.as_bytes())
-                                .map_err(|e| named("write", path, e))?;
+                            let (i, w) = target.as_mut().expect("opened");
+                            std::io::Write::write_all(w, text.as_bytes()).map_err(|e| {
+                                named("write", targets[*i].as_ref().expect("claimed").path(), e)
+                            })?;
                         }
                     }
                 }
@@ -1135,13 +1152,13 @@ pub fn run(
                             open_target(file, &mut target)?;
                         }
                     }
-                    if let Some((_, path, mut w)) = target.take() {
-                        std::io::Write::flush(&mut w).map_err(|e| named("write", &path, e))?;
+                    if let Some((i, w)) = target.take() {
+                        w.finish().map_err(std::io::Error::other)?;
                         writeln!(
                             report,
                             "{}: wrote {}",
                             files[file].display(),
-                            path.display()
+                            targets[i].as_ref().expect("claimed").path().display()
                         )?;
                     }
                 }
@@ -1190,6 +1207,7 @@ pub fn cli(
     out: Option<PathBuf>,
     quiet: bool,
     threads: Option<usize>,
+    outputs: crate::output::Outputs,
     judge: &(dyn Fn(&GameReplay) -> Option<super::records::Ending> + Sync),
     tick: &mut dyn FnMut(&Totals),
 ) -> Result<(), String> {
@@ -1220,6 +1238,7 @@ pub fn cli(
         out: out.clone(),
         quiet,
         threads,
+        outputs,
     };
     let totals = if to.is_some() && out.is_none() {
         run(

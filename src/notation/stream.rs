@@ -34,14 +34,17 @@ use crate::vm::Rules;
 pub struct Options {
     /// The files' encoding; detected piece by piece when `None`.
     pub encoding: Option<&'static Encoding>,
-    /// Threads of a pool of its own; `None` runs on the current rayon pool (all cores,
-    /// or `RAYON_NUM_THREADS`).
+    /// Threads of a pool of its own (from 1 to [`max_threads`], taken into that range);
+    /// `None` runs on the current rayon pool (all cores, or `RAYON_NUM_THREADS`).
     pub threads: Option<usize>,
     /// About how many bytes a piece holds (a game longer than this is one piece).
     pub piece_bytes: usize,
     /// About how many bytes of pieces a window holds (two windows are in memory: one
     /// replayed, the next read).
     pub window_bytes: usize,
+    /// Set (by another thread) to stop: no window is read after it; the windows in flight
+    /// are given to the sink, and the stream returns.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for Options {
@@ -51,6 +54,7 @@ impl Default for Options {
             threads: None,
             piece_bytes: 256 << 10,
             window_bytes: 4 << 20,
+            stop: None,
         }
     }
 }
@@ -97,6 +101,40 @@ pub enum Found<W> {
         bytes: u64,
     },
 }
+
+/// Threads a stream may be given per core of the machine ([`max_threads`]).
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most threads a stream runs on: [`THREADS_PER_CORE`] per core of this machine.
+/// Replay is bound by the processor, so threads beyond the cores only take turns on them,
+/// and each costs a stack and a replayer of its own before any game is read (3,000 took
+/// half a minute to start on a 2-core machine); a few per core leave room for a machine
+/// busy with other work.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()) * THREADS_PER_CORE
+}
+
+/// A number of threads asked for (`--threads N`), refused with the reason when it is 0 or
+/// more than [`max_threads`].
+pub fn check_threads(n: usize) -> Result<usize, String> {
+    let most = max_threads();
+    if n == 0 {
+        return Err("at least 1 thread replays the games".into());
+    }
+    if n > most {
+        return Err(format!(
+            "at most {most}: {THREADS_PER_CORE} per core of this machine ({} cores); replay is bound by the processor, so more threads only take turns on the cores, and each costs time and memory to start",
+            most / THREADS_PER_CORE
+        ));
+    }
+    Ok(n)
+}
+
+/// The most units a window holds: each counts for at least `window_bytes / UNITS` of
+/// the window's bytes (16 KiB of the default 4 MiB), since a small file costs more than
+/// its bytes (its path, its decoded text, what was found in it); so memory does not grow
+/// with the number of files.
+const UNITS: usize = 256;
 
 /// Windows being replayed at once, besides the one the sink is given.
 const WINDOWS_IN_FLIGHT: usize = 2;
@@ -148,10 +186,16 @@ impl Reader<'_> {
     /// Up to `window_bytes` of pieces (at least one unit unless all is read).
     fn window(&mut self) -> Vec<Unit> {
         let mut units = Vec::new();
+        let stopped = |s: &std::sync::Arc<std::sync::atomic::AtomicBool>| {
+            s.load(std::sync::atomic::Ordering::Relaxed)
+        };
+        if self.opts.stop.as_ref().is_some_and(stopped) {
+            return units;
+        }
         let mut bytes = 0;
-        while bytes < self.opts.window_bytes && units.len() < 4096 {
+        while bytes < self.opts.window_bytes {
             let Some(u) = self.unit() else { break };
-            bytes += u.bytes();
+            bytes += u.bytes().max(self.opts.window_bytes / UNITS);
             units.push(u);
         }
         units
@@ -221,24 +265,18 @@ impl Reader<'_> {
     }
 }
 
-/// Reads into `carry` until it holds `want` bytes or the file ends.
+/// Reads into `carry` until it holds `want` bytes or the file ends. The buffer grows with
+/// what is read (never to `want` ahead of it): a small file keeps a small buffer.
 fn fill(open: &mut Open, want: usize) -> Result<(), String> {
-    while open.carry.len() < want && !open.eof {
-        let have = open.carry.len();
-        let take = (want - have).clamp(64 << 10, 1 << 20);
-        open.carry.resize(have + take, 0);
-        match open.file.read(&mut open.carry[have..]) {
-            Ok(0) => {
-                open.carry.truncate(have);
-                open.eof = true;
-            }
-            Ok(n) => open.carry.truncate(have + n),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => open.carry.truncate(have),
-            Err(e) => {
-                open.carry.truncate(have);
-                return Err(format!("cannot read: {e}"));
-            }
-        }
+    let have = open.carry.len();
+    if have >= want || open.eof {
+        return Ok(());
+    }
+    let asked = (want - have) as u64;
+    match (&mut open.file).take(asked).read_to_end(&mut open.carry) {
+        Ok(n) if (n as u64) < asked => open.eof = true,
+        Ok(_) => {}
+        Err(e) => return Err(format!("cannot read: {e}")),
     }
     Ok(())
 }
@@ -280,7 +318,10 @@ fn next_piece(open: &mut Open, path: &Path, opts: &Options) -> Result<(RecordFil
         }
     };
     let rest = open.carry.split_off(cut);
-    let bytes = std::mem::replace(&mut open.carry, rest);
+    let mut bytes = std::mem::replace(&mut open.carry, rest);
+    // A piece keeps what it holds, not the room it was read into: the window counts its
+    // length, and thousands of small files would otherwise each keep a read buffer.
+    bytes.shrink_to_fit();
     let last = open.eof && open.carry.is_empty();
     let piece = records::piece(path, bytes, opts.encoding, open.base);
     open.started = true;
@@ -349,7 +390,7 @@ pub fn stream<V, W>(
 {
     let pool = opts.threads.and_then(|n| {
         rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
+            .num_threads(n.clamp(1, max_threads()))
             .build()
             .ok()
     });

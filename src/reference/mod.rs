@@ -4,16 +4,18 @@
 //! under rule sets no case is written for.
 //!
 //! - [`Reference`]: every edition of a spec compiled once, and the rule sets made with an
-//!   overlay sent with an ask, cached.
+//!   overlay sent with an ask, cached by the overlay's content ([`cache`]: at most
+//!   [`OVERLAY_RULESETS`] of them).
 //! - `answer_under`: one query under one compiled rule set, dispatched to `answers`,
 //!   one function per query, each calling its domain.
 //!
 //! Depends on the rule domains and `query`; nothing of the suite or the runner.
 
 pub(crate) mod answers;
+pub mod cache;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::query::{Answer, Query};
 use crate::ruleset::RuleSet;
@@ -40,6 +42,13 @@ pub const MAX_RULING_PLIES: usize = 1_000;
 /// `limits.game_moves`.
 pub const MAX_GAME_MOVES: usize = 100_000;
 
+/// The most rule sets made with an overlay sent with an ask that the reference keeps (a
+/// compiled rule set takes about 0.6 MB): beyond it the least recently used is dropped
+/// and made again when next asked for. The conformance suite sends a handful of overlays;
+/// `xqspec web` sent 1,200 distinct ones grows by some 80 MB (700 MB without the bound:
+/// `tests/it/hostile_web.rs`).
+pub const OVERLAY_RULESETS: usize = 64;
+
 /// A compiled rule set, or why it does not compile.
 type Compiled = Result<Arc<RuleSet>, String>;
 
@@ -48,8 +57,10 @@ pub struct Reference {
     spec: Spec,
     editions: Vec<String>,
     rulesets: BTreeMap<String, Compiled>,
-    /// Rule sets made by applying an overlay sent with an ask, by rule-set id.
-    with_overlays: Mutex<BTreeMap<String, Compiled>>,
+    /// Rule sets made by applying an overlay sent with an ask, by the digest of the
+    /// overlay's whole content (never by its id: two clients may send one id with
+    /// different data), at most [`OVERLAY_RULESETS`].
+    with_overlays: cache::Bounded<cache::Digest, Compiled>,
 }
 
 impl Reference {
@@ -78,7 +89,7 @@ impl Reference {
             spec: spec.clone(),
             editions: spec.editions().iter().map(|e| e.id.clone()).collect(),
             rulesets,
-            with_overlays: Mutex::new(BTreeMap::new()),
+            with_overlays: cache::Bounded::new(OVERLAY_RULESETS),
         }
     }
 
@@ -106,16 +117,12 @@ impl Reference {
                 o.overlay, o.edition
             ));
         }
-        let mut cache = self.with_overlays.lock().unwrap_or_else(|p| p.into_inner());
-        cache
-            .entry(o.ruleset_id())
-            .or_insert_with(|| {
-                let ed = self.spec.with_overlay(o).map_err(|e| e.to_string())?;
-                RuleSet::compile(ed)
-                    .map(Arc::new)
-                    .map_err(|e| e.to_string())
-            })
-            .clone()
+        self.with_overlays.get_or_make(overlay_digest(o), || {
+            let ed = self.spec.with_overlay(o).map_err(|e| e.to_string())?;
+            RuleSet::compile(ed)
+                .map(Arc::new)
+                .map_err(|e| e.to_string())
+        })
     }
 
     /// The compiled movement rules of an edition.
@@ -136,6 +143,22 @@ impl Reference {
             Err(e) => Answer::unsupported(e),
         }
     }
+}
+
+/// The digest of everything the rule set of an overlay (or its error) is made from: every
+/// field of the overlay, with the file and lines its errors name. (The spec it applies to
+/// is the reference's own, fixed for its life.)
+fn overlay_digest(o: &Overlay) -> cache::Digest {
+    cache::Digest::of(|w| {
+        serde_json::to_writer(&mut *w, o).map_err(std::io::Error::other)?;
+        // The fields serde skips, after a separator no JSON text holds.
+        w.write_all(b"\0")?;
+        w.write_all(o.file.as_bytes())?;
+        for l in &o.locations {
+            write!(w, "\0{}:{}:{}", l.file, l.line, l.column)?;
+        }
+        Ok(())
+    })
 }
 
 /// The reference's answer to `query` under a compiled rule set.
@@ -171,4 +194,76 @@ pub(crate) fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
         ))),
     };
     result.unwrap_or_else(|a| a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shipped overlay `provincial-2012-open` with its natural limit set to `rounds`
+    /// (its id unchanged), or with a change of a clause the edition lacks.
+    fn overlay(rounds: Option<u64>) -> Overlay {
+        static SHIPPED: std::sync::OnceLock<Overlay> = std::sync::OnceLock::new();
+        let mut o = SHIPPED
+            .get_or_init(|| {
+                let spec = Spec::builtin().unwrap();
+                spec.overlay("provincial-2012-open").unwrap().clone()
+            })
+            .clone();
+        let change = o
+            .changes
+            .iter_mut()
+            .find(|c| c.clause == "draw.natural_limit")
+            .unwrap();
+        match rounds {
+            Some(n) => change.data["rounds"] = n.into(),
+            None => change.clause = "no.such_clause".into(),
+        }
+        o
+    }
+
+    fn rounds(r: &Reference, o: &Overlay) -> Result<u64, String> {
+        r.ruleset("cxa-2011", Some(o)).map(|rs| {
+            rs.edition.clause("draw.natural_limit").unwrap().data["rounds"]
+                .as_u64()
+                .unwrap()
+        })
+    }
+
+    #[test]
+    fn overlays_with_one_id_and_other_data_each_get_their_own_rule_set() {
+        let r = Reference::builtin().unwrap();
+        let (forty, fifty, bad) = (overlay(Some(40)), overlay(Some(50)), overlay(None));
+        assert_eq!(rounds(&r, &forty), Ok(40));
+        assert_eq!(rounds(&r, &fifty), Ok(50));
+        // An invalid overlay after a valid one with its id is refused; a valid one after
+        // it is accepted.
+        let e = rounds(&r, &bad).unwrap_err();
+        assert!(e.contains("no.such_clause"), "{e}");
+        assert_eq!(rounds(&r, &forty), Ok(40));
+        let r = Reference::builtin().unwrap();
+        assert!(rounds(&r, &bad).is_err());
+        assert_eq!(rounds(&r, &fifty), Ok(50));
+    }
+
+    #[test]
+    fn many_threads_get_their_own_overlay_s_rule_set_and_the_cache_stays_bounded() {
+        let r = Reference::builtin().unwrap();
+        std::thread::scope(|s| {
+            for t in 0..8u64 {
+                let r = &r;
+                s.spawn(move || {
+                    for i in 0..12u64 {
+                        // Two overlays of one id shared by every thread, and some of the
+                        // thread's own to push entries out.
+                        let n = if (t + i) % 2 == 0 { 40 } else { 50 };
+                        assert_eq!(rounds(r, &overlay(Some(n))), Ok(n));
+                        let own = 100 + t * 1000 + i;
+                        assert_eq!(rounds(r, &overlay(Some(own))), Ok(own));
+                    }
+                });
+            }
+        });
+        assert!(r.with_overlays.len() <= OVERLAY_RULESETS);
+    }
 }

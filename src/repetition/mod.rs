@@ -29,7 +29,9 @@ use crate::vm::Rules;
 pub use analysis::{ChaseKind, Val};
 pub(crate) use data::{Family, PatternStatus, Test, VerdictKind};
 pub use forcing::{Bounds, Line};
-pub use ruling::{rule, rule_line, PlyRuling, Ruling, RulingError, RulingQuery, Verdict};
+pub use ruling::{
+    last_repetition, rule, rule_line, PlyRuling, Ruling, RulingError, RulingQuery, Verdict,
+};
 
 pub(crate) use crate::spec::RuleRef;
 

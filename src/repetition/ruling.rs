@@ -210,6 +210,29 @@ fn play_line(vm: &Rules, q: &RulingQuery) -> Result<(Vec<Position>, Vec<Move>), 
     Ok((line.positions, line.moves))
 }
 
+/// The last repetition of a line's positions: `(i, k)` with `positions[i]` the same as
+/// `positions[k]` (pieces and side to move), `k` the latest position that repeats an earlier
+/// one and `i` the nearest earlier one (the shortest cycle: the moves `i..k`).
+pub fn last_repetition(positions: &[Position]) -> Option<(usize, usize)> {
+    repetition_judged(positions, super::data::Judged::Shortest)
+}
+
+/// The last repetition, `k` the latest position that repeats an earlier one, `i` the earlier
+/// one `judged` names: the nearest (`shortest`, one cycle) or the first (`since_first`).
+fn repetition_judged(
+    positions: &[Position],
+    judged: super::data::Judged,
+) -> Option<(usize, usize)> {
+    (1..positions.len()).rev().find_map(|k| {
+        let mut earlier = (0..k).filter(|&i| positions[i].same_placement(&positions[k]));
+        match judged {
+            super::data::Judged::Shortest => earlier.next_back(),
+            super::data::Judged::SinceFirst => earlier.next(),
+        }
+        .map(|i| (i, k))
+    })
+}
+
 /// The plies to judge: the last repetition (ending at the latest repeated position, from the
 /// position it came back to last, or from where it first stood: `repetition.cycle`'s
 /// `judged`), else a shuffle, else nothing.
@@ -218,15 +241,8 @@ fn find_cycle(
     positions: &[Position],
     moves: &[Move],
 ) -> Option<(usize, usize, &'static str)> {
-    for k in (1..positions.len()).rev() {
-        let mut earlier = (0..k).filter(|&i| positions[i].same_placement(&positions[k]));
-        let i = match rep.judged {
-            super::data::Judged::Shortest => earlier.next_back(),
-            super::data::Judged::SinceFirst => earlier.next(),
-        };
-        if let Some(i) = i {
-            return Some((i, k, "repetition"));
-        }
+    if let Some((i, k)) = repetition_judged(positions, rep.judged) {
+        return Some((i, k, "repetition"));
     }
     let min = rep.shuffle_min?;
     // One and the same piece of each side moves every time.

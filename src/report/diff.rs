@@ -342,9 +342,11 @@ fn project(want: &Value, got: &Value) -> Value {
 /// An answer as the report shows it, next to the expectation `like`.
 fn shown_answer(answer: &Answer, like: &Expected) -> String {
     match (answer, like) {
-        (Answer::Value(m), Expected::Answer(w)) => {
-            project(&Value::Object(w.clone()), &Value::Object(m.clone())).to_string()
-        }
+        (Answer::Value(m), Expected::Answer(_) | Expected::OneOf(_)) => project(
+            &Value::Object(like.answers()[0].clone()),
+            &Value::Object(m.clone()),
+        )
+        .to_string(),
         (Answer::Value(m), Expected::Reject(_)) => Value::Object(m.clone()).to_string(),
         (Answer::Reject { kind, .. }, _) => serde_json::json!({ "reject": kind }).to_string(),
         (Answer::Unsupported { reason }, _) => format!("unsupported: {reason}"),

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::conform::case::{Case, Expected};
+use crate::conform::case::Case;
 use crate::conform::suite::Suite;
 use crate::repetition::readings::{without, ReadingRule};
 use crate::repetition::{rule, RepetitionRules, Ruling, RulingQuery};
@@ -104,14 +104,13 @@ pub struct RuleSetReadings {
 }
 
 fn expected_verdict(case: &Case, edition: &str) -> Option<String> {
-    match case.expected(edition)? {
-        Expected::Answer(w) => w
-            .get("ruling")?
-            .get("verdict")?
-            .as_str()
-            .map(str::to_string),
-        Expected::Reject(_) => None,
-    }
+    case.expected(edition)?
+        .answers()
+        .first()?
+        .get("ruling")?
+        .get("verdict")?
+        .as_str()
+        .map(str::to_string)
 }
 
 fn compare(

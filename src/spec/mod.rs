@@ -620,6 +620,15 @@ impl Spec {
         self.editions.iter().find(|e| e.id == id)
     }
 
+    /// The edition of this id, or the refusal every caller gives for an id it does not
+    /// know: ``unknown edition `cxa-1066` (known: cxa-1999, cxa-2011, cxa-2020)``.
+    pub fn edition_named(&self, id: &str) -> Result<&Edition, String> {
+        self.edition(id).ok_or_else(|| {
+            let known: Vec<&str> = self.editions.iter().map(|e| e.id.as_str()).collect();
+            format!("unknown edition `{id}` (known: {})", known.join(", "))
+        })
+    }
+
     /// Every source of `spec/sources.yaml`, in its order.
     pub fn sources(&self) -> impl Iterator<Item = &Source> {
         self.sources.iter()

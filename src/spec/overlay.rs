@@ -195,6 +195,48 @@ fn fits(old: &serde_yaml::Value, new: &serde_yaml::Value) -> bool {
     }
 }
 
+/// Where a list's new items do not have the shape of the old ones: the first item that
+/// fits none, and in it the first key no old item has, or its kind.
+fn misfit(old: &[serde_yaml::Value], new: &[serde_yaml::Value], path: &str) -> String {
+    use serde_yaml::Value::*;
+    let Some((i, item)) = new
+        .iter()
+        .enumerate()
+        .find(|(_, n)| !old.iter().any(|o| fits(o, n)))
+    else {
+        return format!("`{path}`: the new list's items do not have the shape of the old ones");
+    };
+    let here = format!("{path}[{i}]");
+    let keys = |v: &serde_yaml::Value| -> Vec<std::string::String> {
+        match v {
+            Mapping(m) => m
+                .keys()
+                .map(|k| k.as_str().map_or_else(|| format!("{k:?}"), str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    let known: Vec<std::string::String> = old.iter().flat_map(keys).collect();
+    if let Mapping(m) = item {
+        if let Some(k) = m
+            .keys()
+            .map(|k| k.as_str().map_or_else(|| format!("{k:?}"), str::to_string))
+            .find(|k| !known.contains(k))
+        {
+            return format!(
+                "`{here}.{k}` is not in the shape of the list's items (they have {})",
+                known.join(", ")
+            );
+        }
+        return format!("`{here}`: its values do not have the shape of the list's items");
+    }
+    format!(
+        "`{here}` is {}, the list's items are {}",
+        kind_of(item),
+        old.first().map_or("of no kind", kind_of)
+    )
+}
+
 /// Merges `patch` into `base` (see the module doc). `path` names the place for errors.
 pub fn merge_data(
     base: &serde_yaml::Value,
@@ -230,9 +272,7 @@ pub fn merge_data(
             Ok(Mapping(out))
         }
         (Sequence(_), Sequence(_)) if fits(base, patch) => Ok(patch.clone()),
-        (Sequence(_), Sequence(_)) => Err(format!(
-            "`{path}`: the new list's items do not have the shape of the old ones"
-        )),
+        (Sequence(old), Sequence(new)) => Err(misfit(old, new, path)),
         _ if fits(base, patch) => Ok(patch.clone()),
         _ => Err(format!(
             "`{}` changes shape: it is {} in the edition, the overlay gives {}",

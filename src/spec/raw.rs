@@ -86,6 +86,20 @@ struct EditionDraft {
 
 /// A YAML file of the spec read through the reading layer (`crate::input`).
 pub(super) fn read<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, SpecError> {
+    let blank = |l: &str| {
+        let t = l.trim();
+        t.is_empty() || t.starts_with('#') || t == "---" || t == "..."
+    };
+    if text.lines().all(blank) {
+        return Err(SpecError::new(
+            Location {
+                file: file.to_string(),
+                ..Default::default()
+            },
+            None,
+            "the file is empty: it holds no YAML document",
+        ));
+    }
     crate::input::yaml(text, &crate::input::Origin::named(file)).map_err(SpecError::from)
 }
 
@@ -220,7 +234,7 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
         }
     }
 
-    attach_tocs(tocs, &sources, &drafts, &mut resolved, &mut errors);
+    attach_tocs(tocs, &sources, &drafts, &broken, &mut resolved, &mut errors);
     check_domains(&domains, &resolved, &mut errors);
     let mut spec = Spec {
         editions: resolved.into_values().collect(),
@@ -244,7 +258,12 @@ fn read_clause_files(
     broken: &mut HashSet<String>,
     errors: &mut Vec<SpecError>,
 ) {
+    // Folders whose edition.yaml does not read: that error is said; their files wait.
+    let no_edition = broken.clone();
     for (dir, path, text) in clause_files {
+        if no_edition.contains(&dir) {
+            continue;
+        }
         let Some(draft) = drafts.get_mut(&dir) else {
             errors.push(SpecError::new(
                 Location {
@@ -366,10 +385,15 @@ fn attach_tocs(
     tocs: BTreeMap<String, super::Toc>,
     sources: &HashMap<String, Source>,
     drafts: &BTreeMap<String, EditionDraft>,
+    broken: &HashSet<String>,
     resolved: &mut BTreeMap<String, Edition>,
     errors: &mut Vec<SpecError>,
 ) {
     for (dir, toc) in tocs {
+        // A folder whose edition.yaml does not read: that error is said already.
+        if broken.contains(&dir) {
+            continue;
+        }
         if !sources.contains_key(&toc.source) {
             errors.push(SpecError::new(
                 Location { file: toc.file.clone(), line: 1, column: 1 },
@@ -496,7 +520,7 @@ fn resolve_one(
     ) else {
         return false;
     };
-    written_clauses(id, draft, sources, &mut clauses, errors);
+    written_clauses(id, draft, drafts, sources, &mut clauses, errors);
     for u in &draft.raw.unencoded_differences {
         check_provenance(
             &u.provenance,
@@ -586,10 +610,35 @@ fn inherited_clauses(
 fn written_clauses(
     id: &str,
     draft: &EditionDraft,
+    drafts: &BTreeMap<String, EditionDraft>,
     sources: &HashMap<String, Source>,
     clauses: &mut BTreeMap<String, Clause>,
     errors: &mut Vec<SpecError>,
 ) {
+    // The editions this one derives from, nearest first, and the clause files they have:
+    // a file of this edition that restates clauses none of them has, and that none of them
+    // has a file of its name for, points at a file missing there (the cause to report),
+    // not at clauses missing fields here.
+    let mut ancestors = Vec::new();
+    let mut cur = draft.raw.derives_from.as_deref();
+    while let Some(p) = cur.filter(|p| ancestors.len() < drafts.len() && !ancestors.contains(p)) {
+        ancestors.push(p);
+        cur = drafts.get(p).and_then(|d| d.raw.derives_from.as_deref());
+    }
+    let files: HashSet<&str> = ancestors
+        .iter()
+        .filter_map(|a| drafts.get(*a))
+        .flat_map(|d| d.clauses.iter().map(|(_, l)| l.file.as_str()))
+        .collect();
+    let missing_file = |loc: &Location| -> Option<String> {
+        let root = ancestors.last()?;
+        let name = loc.file.rsplit('/').next()?;
+        let has = ancestors
+            .iter()
+            .any(|a| files.contains(format!("{a}/{name}").as_str()));
+        (!has).then(|| format!("{root}/{name}"))
+    };
+    let mut orphans: BTreeMap<String, (String, Vec<String>)> = BTreeMap::new();
     let mut seen: HashMap<&str, &Location> = HashMap::new();
     for (raw, loc) in &draft.clauses {
         if let Some(prev) = seen.insert(raw.id.as_str(), loc) {
@@ -614,10 +663,38 @@ fn written_clauses(
                 "clause is both written and listed in removes",
             ));
         }
+        let incomplete = raw.article.is_none()
+            || raw.summary.is_none()
+            || raw.provenance.is_none()
+            || raw.data.is_none();
         match clauses.get_mut(&raw.id) {
             Some(existing) => override_clause(existing, raw, loc, id, sources, errors),
-            None => new_clause(clauses, raw, loc, id, draft, sources, errors),
+            None => match missing_file(loc).filter(|_| incomplete) {
+                Some(file) => orphans
+                    .entry(file)
+                    .or_insert_with(|| (loc.file.clone(), Vec::new()))
+                    .1
+                    .push(raw.id.clone()),
+                None => new_clause(clauses, raw, loc, id, draft, sources, errors),
+            },
         }
+    }
+    for (file, (restating, ids)) in orphans {
+        let shown: Vec<&str> = ids.iter().take(3).map(String::as_str).collect();
+        let more = if ids.len() > 3 { ", …" } else { "" };
+        errors.push(SpecError::new(
+            Location {
+                file: file.clone(),
+                ..Default::default()
+            },
+            None,
+            format!(
+                "no such file, but {restating} restates {} clauses as if it were there ({}{more}): edition `{id}` derives from `{}`, and no edition it derives from has these clauses",
+                ids.len(),
+                shown.join(", "),
+                ancestors.first().copied().unwrap_or_default()
+            ),
+        ));
     }
 }
 

@@ -743,7 +743,7 @@ impl Position {
             }
         }
         let place = place as u32;
-        if d % 2 == 0 {
+        if d.is_multiple_of(2) {
             LineScan {
                 bits: bits >> (place + 1),
                 positive: true,

@@ -8,6 +8,9 @@
 #   wrongid-*  answers with another id
 #   reject-*   rejects with fen.syntax
 #   unsup-*    answers unsupported
+#   endless-*  prints one endless line (no line break)
+#   flood-*    prints empty lines without end
+#   limit-*    answers {"nodes": N}, N the runner's limits.timeout_ms from the hello
 # Each start appends a line to $FAKE_STARTS when that variable is set; with
 # FAKE_START_ONCE=1 every start after the first exits at once (a broken restart).
 if [ -n "$FAKE_STARTS" ]; then
@@ -19,6 +22,7 @@ fi
 while IFS= read -r line; do
   case "$line" in
     *'"type":"hello"'*)
+      timeout_ms=$(printf '%s\n' "$line" | sed -n 's/.*"timeout_ms":\([0-9]*\).*/\1/p')
       printf '%s\n' '{"type":"hello","protocol":1,"implementation":{"name":"faulty","version":"0.0.1","language":"sh"},"editions":["cxa-2020"],"queries":["perft"]}'
       continue ;;
     *'"type":"stop"'*) exit 0 ;;
@@ -31,6 +35,9 @@ while IFS= read -r line; do
     wrongid-*) printf '{"id":"%s-other","result":{"nodes":1}}\n' "$id" ;;
     reject-*) printf '{"id":"%s","reject":{"kind":"fen.syntax","message":"fake"}}\n' "$id" ;;
     unsup-*) printf '{"id":"%s","unsupported":{"reason":"fake skips it"}}\n' "$id" ;;
+    endless-*) tr '\0' x < /dev/zero ;;
+    flood-*) yes '' ;;
+    limit-*) printf '{"id":"%s","result":{"nodes":%s}}\n' "$id" "${timeout_ms:-0}" ;;
     *) printf '{"id":"%s","result":{"nodes":1}}\n' "$id" ;;
   esac
 done

@@ -44,7 +44,12 @@ fn serve_gives_the_same_results_as_in_process() {
     let a = runner::run(&s, &mut inproc, &opts, &mut |_| {})
         .unwrap()
         .results;
-    let mut adapter = Adapter::start(&format!("{BIN} serve"), Duration::from_secs(10)).unwrap();
+    let mut adapter = Adapter::start(
+        &format!("{BIN} serve"),
+        Duration::from_secs(10),
+        Duration::from_secs(60),
+    )
+    .unwrap();
     let b = runner::run(&s, &mut adapter, &opts, &mut |_| {})
         .unwrap()
         .results;
@@ -205,10 +210,14 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
         "env FAKE_UCI_SILENT=1 sh {}/tests/fakes/uci-engine.sh",
         env!("CARGO_MANIFEST_DIR")
     );
+    // seven runs: perft-p1-depth-1 … 4, perft-start-depth-1 … 3 (each once: its answer is
+    // the same under every rule set)
     let args = [
         "conform",
         "--uci",
         &engine,
+        "--run",
+        "perft-p1-*",
         "--run",
         "perft-start-*",
         "--timeout",
@@ -222,7 +231,7 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
         .find(|l| l.starts_with("conform: "))
         .unwrap_or_else(|| panic!("{err}"));
     let (done, failed) = progress["conform: ".len()..]
-        .split_once("/9 cases, ")
+        .split_once("/7 cases, ")
         .and_then(|(d, rest)| Some((d, rest.split_once(" failed, ")?.0)))
         .unwrap();
     assert_eq!(
@@ -230,12 +239,12 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
         "every case asked so far timed out: {progress}"
     );
     assert!(
-        progress.contains("slowest answer 1.") && progress.contains("(perft-start-depth-"),
+        progress.contains("slowest answer 1.") && progress.contains("(perft-"),
         "{progress}"
     );
     let stop = err.lines().last().unwrap();
     assert!(
-        stop.starts_with("error: the run stopped asking, 4 cases left unasked: "),
+        stop.starts_with("error: the run stopped asking, 2 cases left unasked: "),
         "{err}"
     );
     assert!(
@@ -257,7 +266,7 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
             stopped["after"].as_u64(),
             stopped["timeout_s"].as_f64()
         ),
-        (Some(4), Some(5), Some(1.0)),
+        (Some(2), Some(5), Some(1.0)),
         "{summary}"
     );
     assert!(
@@ -294,7 +303,8 @@ fn a_written_known_failures_file_makes_the_next_run_pass() {
     let (ok, out, _) = xqspec(&first);
     assert!(!ok, "{out}");
     let text = std::fs::read_to_string(&known).unwrap();
-    assert!(text.contains("- id: perft-start-depth-1\n  edition: cxa-2020\n  reason: \"fail: expected nodes 44, got 3\"\n  answer: {nodes: 3}\n"), "{text}");
+    // (it runs once for every rule set: its entry names none)
+    assert!(text.contains("- id: perft-start-depth-1\n  reason: \"fail: expected nodes 44, got 3\"\n  answer: {nodes: 3}\n"), "{text}");
     let mut second = args.to_vec();
     second.extend(["--known-failures", known.to_str().unwrap()]);
     let (ok, out, err) = xqspec(&second);
@@ -670,4 +680,125 @@ fn the_protocol_lists_the_reject_kinds_of_the_vocabulary() {
         .map(|k| k.as_str().unwrap())
         .collect();
     assert_eq!(kinds, listed);
+}
+
+/// `cases check` asks the reference: a reject case's `fixed:` input must be accepted (else
+/// the case has a second fault), and `runs: once` must be given exactly where the answers
+/// agree under every rule set.
+#[test]
+fn cases_check_finds_a_second_fault_and_a_wrong_runs_claim() {
+    // The elephant is across the river, and the generals face on the open e-file.
+    let two_faults = "id: two-faults\ndescription: d\nclauses: [movement.elephant]\neditions: [cxa-2020]\nquery: validate_fen\ninput: {fen: \"4k4/9/9/9/9/2b6/9/9/9/4K4 w - - 0 1\"}\nexpect: {reject: fen.piece_placement}\nfixed: {fen: \"4k4/9/9/9/2b6/9/9/9/9/4K4 w - - 0 1\"}\norigin: authored\nbasis: rule\nnote: art. 2.2\n";
+    let no_fixed = "id: no-fixed\ndescription: d\nclauses: [movement.elephant]\neditions: [cxa-2020]\nquery: validate_fen\ninput: {fen: \"4k4/9/9/9/9/2b6/9/9/9/3K5 w - - 0 1\"}\nexpect: {reject: fen.piece_placement}\norigin: authored\nbasis: rule\nnote: art. 2.2\n";
+    let agree = "id: agree\ndescription: d\nclauses: [check.definition]\neditions: [cxa-2011, cxa-2020]\nquery: status\ninput: {fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"}\nexpect: {status: ongoing}\norigin: authored\nbasis: rule\nnote: art. 3\n";
+    let dir = temp_suite(
+        "faults",
+        &[
+            ("check/two-faults.yaml", two_faults),
+            ("check/no-fixed.yaml", no_fixed),
+            ("check/agree.yaml", agree),
+        ],
+    );
+    let (ok, out, _) = xqspec(&["cases", "check", "--cases", dir.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        out.contains("check/two-faults.yaml:8:1: cxa-2020: the input with `fixed:` is still not accepted, so the case has another fault: reject fen.opponent_in_check"),
+        "{out}"
+    );
+    assert!(
+        out.contains("check/no-fixed.yaml:7:1: a case expecting a rejection gives `fixed:`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("check/agree.yaml:4:1: the reference answers alike under every rule set of the case (cxa-2011, cxa-2020): add `runs: once`"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--issue CASE`: one case's bug report in the program's terms, with the lines exchanged,
+/// "the rules say" and the article for a rule case, and a command to reproduce it.
+#[test]
+fn an_issue_report_shows_the_exchange_and_the_article() {
+    let engine = format!(
+        "sh {}/tests/fakes/uci-engine.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (ok, out, err) = xqspec(&[
+        "conform",
+        "--uci",
+        &engine,
+        "--issue",
+        "perft-start-depth-1",
+    ]);
+    assert!(!ok, "a failing case fails the command");
+    assert!(err.contains("1 failed"), "{err}");
+    for want in [
+        "### xqspec conformance: `perft-start-depth-1` fails on FakePika 2.0",
+        "- position: FEN `rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1`",
+        "- expected: `{\"nodes\":44}`",
+        "- answered: `{\"nodes\":3}`",
+        "- why: the rules say so (cxa-2020): art. 2.2 (`movement.general`): ",
+        "; art. 2.2 (`movement.horse`): The horse",
+        "→ go perft 1\n← a0a1: 1\n",
+        "← Nodes searched: 3\n",
+        "Reproduce: `xqspec conform --uci 'sh ",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+    // A convention is not called a rule.
+    let (_, out, _) = xqspec(&[
+        "conform",
+        "--uci",
+        &engine,
+        "--issue",
+        "perft-refuses-short-board",
+    ]);
+    assert!(!out.contains("the rules say"), "{out}");
+    let (ok, _, err) = xqspec(&["conform", "--issue", "no-such-case"]);
+    assert!(
+        !ok && err.contains("--issue: no case has the id `no-such-case`"),
+        "{err}"
+    );
+}
+
+/// `--profile engine` and `--areas` select the engine areas, without the slow perfts.
+#[test]
+fn the_engine_profile_runs_the_engine_areas_in_seconds() {
+    let t = std::time::Instant::now();
+    let (ok, out, err) = xqspec(&["conform", "--profile", "engine", "--json", "--quiet"]);
+    assert!(ok, "{err}");
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &serde_json::Value| v["type"] == "case")
+        .collect();
+    let areas: std::collections::BTreeSet<&str> =
+        lines.iter().map(|l| l["area"].as_str().unwrap()).collect();
+    assert_eq!(
+        areas.into_iter().collect::<Vec<_>>(),
+        ["check", "games", "movement", "perft"]
+    );
+    let s = suite();
+    assert!(lines.iter().all(|l| {
+        let c = s.case(l["id"].as_str().unwrap()).unwrap();
+        !c.features.iter().any(|f| f == "slow")
+    }));
+    let (ok, out2, _) = xqspec(&[
+        "conform",
+        "--areas",
+        "movement,check,perft,games",
+        "--skip-feature",
+        "slow",
+        "--json",
+        "--quiet",
+    ]);
+    assert!(ok);
+    assert_eq!(out.lines().count(), out2.lines().count());
+    let (ok, _, err) = xqspec(&["conform", "--profile", "nope"]);
+    assert!(
+        !ok && err.contains("unknown profile `nope` (conformance/profiles.yaml has engine)"),
+        "{err}"
+    );
 }

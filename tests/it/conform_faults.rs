@@ -11,9 +11,9 @@ use xqspec::conform::Suite;
 
 const FAKES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fakes");
 
-/// A suite of perft cases (expecting 1 node) with the given ids, plus the real vocabularies.
-fn suite(ids: &[&str], query: &str, expect: &str) -> Suite {
-    let mut files: Vec<(String, String)> = ["vocabulary.yaml", "features.yaml"]
+/// The real vocabularies, as suite files.
+fn vocabulary_files() -> Vec<(String, String)> {
+    ["vocabulary.yaml", "features.yaml"]
         .iter()
         .map(|n| {
             (
@@ -22,7 +22,12 @@ fn suite(ids: &[&str], query: &str, expect: &str) -> Suite {
                     .unwrap(),
             )
         })
-        .collect();
+        .collect()
+}
+
+/// A suite of perft cases (expecting 1 node) with the given ids, plus the real vocabularies.
+fn suite(ids: &[&str], query: &str, expect: &str) -> Suite {
+    let mut files = vocabulary_files();
     for id in ids {
         let input = if query == "perft" {
             "{fen: x, depth: 1}"
@@ -74,7 +79,7 @@ fn each_fault_costs_only_its_own_case() {
         "env FAKE_STARTS={} sh {FAKES}/faulty-adapter.sh",
         starts.display()
     );
-    let mut adapter = Adapter::start(&cmd, Duration::from_secs(5)).unwrap();
+    let mut adapter = Adapter::start(&cmd, Duration::from_secs(5), Duration::from_secs(2)).unwrap();
     assert_eq!(adapter.about().name, "faulty");
     let opts = RunOptions {
         timeout: Duration::from_secs(2),
@@ -141,7 +146,7 @@ fn restarts_stop_after_three_failed_starts() {
         "env FAKE_STARTS={} FAKE_START_ONCE=1 sh {FAKES}/faulty-adapter.sh",
         starts.display()
     );
-    let mut adapter = Adapter::start(&cmd, Duration::from_secs(5)).unwrap();
+    let mut adapter = Adapter::start(&cmd, Duration::from_secs(5), Duration::from_secs(2)).unwrap();
     let results = runner::run(&s, &mut adapter, &RunOptions::default(), &mut |_| {})
         .unwrap()
         .results;
@@ -179,6 +184,7 @@ fn known_failures_are_kept_true() {
     let mut adapter = Adapter::start(
         &format!("sh {FAKES}/faulty-adapter.sh"),
         Duration::from_secs(5),
+        Duration::from_secs(10),
     )
     .unwrap();
     let opts = RunOptions {
@@ -235,6 +241,7 @@ fn a_known_failure_that_answers_otherwise_fails_the_run() {
     let mut adapter = Adapter::start(
         &format!("sh {FAKES}/faulty-adapter.sh"),
         Duration::from_secs(5),
+        Duration::from_secs(10),
     )
     .unwrap();
     let opts = RunOptions {
@@ -311,13 +318,18 @@ fn an_implementation_that_cannot_start_is_reported_not_hung() {
     let err = Adapter::start(
         &format!("sh {FAKES}/does-not-exist.sh"),
         Duration::from_secs(5),
+        Duration::from_secs(5),
     )
     .err()
     .unwrap();
     assert!(err.contains("exited during the handshake"), "{err}");
-    let err = Adapter::start("sleep 5", Duration::from_millis(300))
-        .err()
-        .unwrap();
+    let err = Adapter::start(
+        "sleep 5",
+        Duration::from_millis(300),
+        Duration::from_secs(1),
+    )
+    .err()
+    .unwrap();
     assert!(err.contains("no hello reply"), "{err}");
 }
 
@@ -389,14 +401,7 @@ fn uci_engine_answers_perft_and_legal_moves_in_both_rank_schemes() {
 
 #[test]
 fn uci_engine_skips_what_it_cannot_answer_and_survives_a_hang() {
-    let mut files = vec![];
-    for n in ["vocabulary.yaml", "features.yaml"] {
-        files.push((
-            n.to_string(),
-            std::fs::read_to_string(format!("{}/conformance/{n}", env!("CARGO_MANIFEST_DIR")))
-                .unwrap(),
-        ));
-    }
+    let mut files = vocabulary_files();
     let case = |id: &str, query: &str, input: &str, expect: &str| {
         (format!("fake/{id}.yaml"), format!("id: {id}\ndescription: fake\nclauses: [c]\neditions: [cxa-2020]\nquery: {query}\ninput: {input}\nexpect: {expect}\n"))
     };
@@ -465,16 +470,7 @@ fn ucci_engine_lists_legal_moves_with_banmoves_and_counts_perft() {
         assert_eq!(r[0].status, Status::Pass, "{r:?}");
     }
     // depth 2: three moves, two replies each
-    let mut files: Vec<(String, String)> = ["vocabulary.yaml", "features.yaml"]
-        .iter()
-        .map(|n| {
-            (
-                n.to_string(),
-                std::fs::read_to_string(format!("{}/conformance/{n}", env!("CARGO_MANIFEST_DIR")))
-                    .unwrap(),
-            )
-        })
-        .collect();
+    let mut files = vocabulary_files();
     files.push(("fake/perft-2.yaml".into(), "id: perft-2\ndescription: fake\nclauses: [movement.horse]\neditions: [cxa-2020]\nquery: perft\ninput: {fen: x, depth: 2}\nexpect: {nodes: 6}\n".into()));
     let deep = Suite::from_files(files);
     assert!(deep.problems.is_empty(), "{:?}", deep.problems);
@@ -519,7 +515,23 @@ fn a_run_stops_asking_an_engine_that_answers_nothing() {
     let run = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
     let r = &run.results;
     assert!(t.elapsed() < Duration::from_secs(6), "{:?}", t.elapsed());
-    assert!(r.iter().all(|r| r.status == Status::Timeout), "{r:?}");
+    assert!(
+        r[..runner::STALL_AFTER]
+            .iter()
+            .all(|r| r.status == Status::Timeout),
+        "{r:?}"
+    );
+    // the cases after the stop were never asked: neither passed nor failed
+    assert!(
+        r[runner::STALL_AFTER..]
+            .iter()
+            .all(|r| r.status == Status::NotAsked),
+        "{r:?}"
+    );
+    assert_eq!(
+        Summary::of(r).line(),
+        "0 passed, 5 failed, 0 known failures, 0 skipped, 2 not asked"
+    );
     // what the engine did is said: asked `go perft 1`, it printed nothing
     assert_eq!(
         r[0].detail,
@@ -562,4 +574,84 @@ fn a_run_stops_asking_an_engine_that_answers_nothing() {
     let five = suite(&["p-1", "p-2", "p-3", "p-4", "p-5"], "perft", "{nodes: 3}");
     let run = runner::run(&five, &mut e, &opts, &mut |_| {}).unwrap();
     assert_eq!((run.results.len(), run.stall), (5, None));
+}
+
+#[test]
+fn the_hello_tells_the_adapter_the_time_limit() {
+    let s = suite(&["limit-1"], "perft", "{nodes: 2500}");
+    let mut adapter = Adapter::start(
+        &format!("sh {FAKES}/faulty-adapter.sh"),
+        Duration::from_secs(5),
+        Duration::from_millis(2500),
+    )
+    .unwrap();
+    let r = runner::run(&s, &mut adapter, &RunOptions::default(), &mut |_| {})
+        .unwrap()
+        .results;
+    assert_eq!(r[0].status, Status::Pass, "{r:?}");
+}
+
+/// After a stop, the cases the implementation declares are not asked, and those it does not
+/// declare are skipped as in any run: neither counts as failed.
+#[test]
+fn a_stopped_run_skips_what_is_undeclared_and_does_not_ask_the_rest() {
+    let mut files = vocabulary_files();
+    let case = |id: &str, query: &str, input: &str, expect: &str| {
+        (format!("fake/{id}.yaml"), format!("id: {id}\ndescription: fake\nclauses: [c]\neditions: [cxa-2020]\nquery: {query}\ninput: {input}\nexpect: {expect}\n"))
+    };
+    for i in 1..=6 {
+        files.push(case(
+            &format!("p-{i}"),
+            "perft",
+            "{fen: x, depth: 1}",
+            "{nodes: 3}",
+        ));
+    }
+    files.push(case("q-status", "status", "{fen: x}", "{status: check}"));
+    files.push(case(
+        "r-moves",
+        "legal_moves",
+        "{fen: x}",
+        "{moves: [a0a1]}",
+    ));
+    let s = Suite::from_files(files);
+    let mut e = Engine::start(
+        &format!("env FAKE_UCI_SILENT=1 sh {FAKES}/uci-engine.sh"),
+        Dialect::Uci,
+        RankBase::Zero,
+        vec!["cxa-2020".into()],
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    let opts = RunOptions {
+        timeout: Duration::from_millis(200),
+        ..Default::default()
+    };
+    let run = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
+    let got: Vec<(&str, Status)> = run
+        .results
+        .iter()
+        .map(|r| (r.id.as_str(), r.status))
+        .collect();
+    use Status::*;
+    assert_eq!(
+        got,
+        [
+            ("p-1", Timeout),
+            ("p-2", Timeout),
+            ("p-3", Timeout),
+            ("p-4", Timeout),
+            ("p-5", Timeout),
+            ("p-6", NotAsked),
+            ("q-status", Skip),
+            ("r-moves", NotAsked),
+        ]
+    );
+    assert_eq!(run.stall.as_ref().map(|s| s.unasked), Some(2));
+    let sum = Summary::of(&run.results);
+    assert_eq!(
+        (sum.failed, sum.skipped, sum.not_asked, sum.passed),
+        (5, 1, 2, 0)
+    );
+    assert_eq!(run.results[6].detail, "query status not supported");
 }

@@ -172,3 +172,114 @@ fn the_limits_example_is_the_reference_s() {
     assert_eq!(doc["limits"], ours["limits"]);
     assert!(parse_hello(block.trim()).is_ok());
 }
+
+/// The keys of a JSON object, sorted.
+fn keys(v: &serde_json::Value) -> Vec<String> {
+    let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+    k.sort();
+    k
+}
+
+/// The runner's hello is the one §2 shows, field for field, with the runner's time limit.
+#[test]
+fn the_runner_s_hello_is_the_documented_one() {
+    let shown: serde_json::Value = serde_json::from_str(example_lines("runner → ")[0]).unwrap();
+    let sent =
+        serde_json::to_value(protocol::hello_request(std::time::Duration::from_secs(10))).unwrap();
+    assert_eq!(keys(&shown), keys(&sent));
+    assert_eq!(shown["limits"], sent["limits"]);
+    assert_eq!(sent["limits"]["timeout_ms"], 10000);
+    assert!(
+        DOC.contains("| `limits` | the runner's bounds"),
+        "§2.1 documents limits"
+    );
+}
+
+/// `serve` answers the hello §2.1 calls enough: `protocol` alone.
+#[test]
+fn a_hello_with_only_the_protocol_is_answered() {
+    assert!(DOC.contains("`{\"type\":\"hello\",\"protocol\":2}`"));
+    let mut out = Vec::new();
+    protocol::serve(
+        &mut Reference::builtin().unwrap(),
+        "{\"type\":\"hello\",\"protocol\":2}\n".as_bytes(),
+        &mut out,
+    )
+    .unwrap();
+    let about = parse_hello(std::str::from_utf8(&out).unwrap().trim()).unwrap();
+    assert_eq!(about.name, "xqspec");
+}
+
+/// §2.8 lists exactly the features `features.yaml` marks optional.
+#[test]
+fn every_optional_feature_is_listed() {
+    let suite = xqspec::conform::Suite::load_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance"),
+    )
+    .unwrap();
+    let section = DOC
+        .split("### 2.8 ")
+        .nth(1)
+        .unwrap()
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let listed: Vec<&str> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split('`').next())
+        .collect();
+    let optional: Vec<&str> = suite
+        .vocabulary
+        .optional_features()
+        .iter()
+        .map(|(f, _)| *f)
+        .collect();
+    assert_eq!(listed, optional);
+}
+/// The JSON lines of §8 have exactly the fields `xqspec conform --json` writes.
+#[test]
+fn the_output_lines_are_the_runner_s() {
+    use std::path::Path;
+    use xqspec::conform::runner::{self, RunOptions, Summary};
+    use xqspec::conform::subject::InProcess;
+    let block = DOC
+        .split("## 8. The runner's output")
+        .nth(1)
+        .unwrap()
+        .split("```\n")
+        .nth(1)
+        .unwrap();
+    let shown: Vec<serde_json::Value> = block
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    assert_eq!(shown.len(), 3);
+    let suite = xqspec::conform::Suite::load_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance"),
+    )
+    .unwrap();
+    let opts = RunOptions {
+        run: vec![shown[1]["id"].as_str().unwrap().to_string()],
+        ..RunOptions::default()
+    };
+    let mut subject = InProcess::new(Reference::builtin().unwrap());
+    let run = runner::run(&suite, &mut subject, &opts, &mut |_| {}).unwrap();
+    assert_eq!(run.results.len(), 1, "the example case runs once");
+    let case: serde_json::Value =
+        serde_json::from_str(&runner::json_case(&run.results[0])).unwrap();
+    assert_eq!(keys(&shown[1]), keys(&case));
+    assert_eq!(
+        (&shown[1]["rule_sets"], &shown[1]["basis"], &shown[1]["got"]),
+        (&case["rule_sets"], &case["basis"], &case["got"])
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&runner::json_summary(&Summary::of(&run.results), None)).unwrap();
+    assert_eq!(keys(&shown[2]), keys(&summary));
+    let header: serde_json::Value = serde_json::from_str(&runner::json_header(
+        &xqspec::conform::About::default(),
+        &[],
+    ))
+    .unwrap();
+    assert_eq!(keys(&shown[0]), keys(&header));
+}

@@ -196,7 +196,8 @@ fn report_check_finds_stale_missing_and_extra_files() {
         .keys()
         .any(|k| k.starts_with("diagrams/") && k.ends_with(".svg")));
     let dir = temp("check");
-    report::write(&dir, &g).unwrap();
+    let mut outputs = xqspec::output::Outputs::new();
+    report::write(&dir, &g, &mut outputs, false).unwrap();
     // the implementations report is measured by hand; check only reads its suite line
     std::fs::write(
         dir.join(IMPLEMENTATIONS),
@@ -218,8 +219,18 @@ fn report_check_finds_stale_missing_and_extra_files() {
     std::fs::write(dir.join(IMPLEMENTATIONS), format!("{}\n", g.suite.line())).unwrap();
     std::fs::write(dir.join("articles.md"), "old").unwrap();
     std::fs::remove_file(dir.join("coverage.md")).unwrap();
+    // Files an earlier run wrote (its manifest lists them) that are no longer generated,
+    // and a file of someone else's beside them.
     std::fs::write(dir.join("diagrams/gone.svg"), "<svg/>").unwrap();
     std::fs::write(dir.join("diff-old-new.md"), "x").unwrap();
+    std::fs::write(dir.join("diagrams/mine.svg"), "<svg>mine</svg>").unwrap();
+    let manifest = dir.join(xqspec::output::MANIFEST);
+    let listed = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        format!("{listed}wrote diagrams/gone.svg\nwrote diff-old-new.md\n"),
+    )
+    .unwrap();
     let problems = report::check(&dir, &g).join("\n");
     for want in [
         "articles.md is stale",
@@ -229,9 +240,27 @@ fn report_check_finds_stale_missing_and_extra_files() {
     ] {
         assert!(problems.contains(want), "{want}: {problems}");
     }
-    report::write(&dir, &g).unwrap();
+    assert!(!problems.contains("mine.svg"), "{problems}");
+    // implementations.md and mine.svg were not written by the command: refused, nothing
+    // touched, unless forced; then they are kept.
+    let e = report::write(&dir, &g, &mut xqspec::output::Outputs::new(), false).unwrap_err();
+    assert!(
+        e.contains("did not write") && e.contains("diagrams/mine.svg") && e.contains("--force"),
+        "{e}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("articles.md")).unwrap(),
+        "old"
+    );
+    report::write(&dir, &g, &mut xqspec::output::Outputs::new(), true).unwrap();
     assert!(report::check(&dir, &g).is_empty());
     assert!(!dir.join("diagrams/gone.svg").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("diagrams/mine.svg")).unwrap(),
+        "<svg>mine</svg>"
+    );
+    // Kept files are listed: the next run goes on without --force.
+    report::write(&dir, &g, &mut xqspec::output::Outputs::new(), false).unwrap();
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -381,9 +410,10 @@ fn numbers(row: &str) -> Vec<u64> {
 /// `reports/implementations.md` is written by `conformance/adapters/measure.py` on a
 /// machine that has the implementations (never in CI); here its form is checked: a
 /// scoreboard row and a totals row per implementation, with a version and a time, every
-/// row counting the same runs, the suite's own run count, and a section per implementation
+/// row counting the same runs, the suite's own run count, its failures split by basis
+/// (rule, convention, optional: at most the failures), and a section per implementation
 /// whose area table adds up to its totals and whose every failure group has its smallest
-/// case.
+/// case. A 棋例 cell of verdict-only answers is marked `ᵛ`.
 #[test]
 fn the_implementations_report_is_well_formed() {
     let text = std::fs::read_to_string(
@@ -418,8 +448,8 @@ fn the_implementations_report_is_well_formed() {
     };
     let totals = table_rows("## Totals");
     assert!(
-        totals.len() >= 9,
-        "at least nine implementations measured: {totals:?}"
+        totals.len() >= 13,
+        "at least thirteen implementations measured: {totals:?}"
     );
     let board = table_rows("## Scoreboard");
     assert_eq!(
@@ -434,14 +464,20 @@ fn the_implementations_report_is_well_formed() {
     for (row, cells) in totals.iter().zip(&board) {
         assert_eq!(
             row.len(),
-            6,
-            "name, version, passed, failed, skipped, time: {row:?}"
+            9,
+            "name, version, passed, failed, of them rule, convention, optional, skipped, time: {row:?}"
         );
         assert!(
-            !row[1].is_empty() && (row[5].ends_with(" s") || row[5].ends_with(" min")),
+            !row[1].is_empty() && (row[8].ends_with(" s") || row[8].ends_with(" min")),
             "{row:?}"
         );
-        let n: Vec<u64> = row[2..5].iter().map(|c| c.parse().unwrap()).collect();
+        let count = |c: &String| -> u64 { c.parse().unwrap() };
+        let n: Vec<u64> = [&row[2], &row[3], &row[7]].into_iter().map(count).collect();
+        assert!(
+            row[4..7].iter().map(count).sum::<u64>() <= n[1],
+            "{}: the failures by basis are failures",
+            row[0]
+        );
         assert_eq!(
             n.iter().sum::<u64>() as usize,
             on.runs,
@@ -455,6 +491,7 @@ fn the_implementations_report_is_well_formed() {
                 continue;
             }
             let (p, r) = c
+                .trim_end_matches(" ᵛ")
                 .rsplit_once(' ')
                 .unwrap()
                 .1

@@ -19,14 +19,14 @@ use serde_json::{json, Value};
 const BIN: &str = env!("CARGO_BIN_EXE_xqspec");
 
 /// A running `xqspec web --port 0` in its own empty working folder, killed when dropped.
-struct Server {
-    child: Child,
-    addr: SocketAddr,
+pub(crate) struct Server {
+    pub(crate) child: Child,
+    pub(crate) addr: SocketAddr,
     dir: PathBuf,
 }
 
 impl Server {
-    fn start(name: &str) -> Server {
+    pub(crate) fn start(name: &str) -> Server {
         let dir = std::env::temp_dir().join(format!("xqspec-web-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -58,7 +58,7 @@ impl Server {
         format!("http://{}/", self.addr)
     }
 
-    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+    pub(crate) fn post(&self, path: &str, body: &Value) -> (u16, Value) {
         let (status, bytes) = http(
             self.addr,
             "POST",
@@ -84,7 +84,13 @@ impl Drop for Server {
 
 /// One HTTP/1.1 request on its own connection; the status and the body. Chunked bodies
 /// (ChromeDriver's) are joined.
-fn http(addr: SocketAddr, method: &str, path: &str, host: &str, body: &[u8]) -> (u16, Vec<u8>) {
+pub(crate) fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    host: &str,
+    body: &[u8],
+) -> (u16, Vec<u8>) {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let head = format!(
@@ -99,7 +105,7 @@ fn http(addr: SocketAddr, method: &str, path: &str, host: &str, body: &[u8]) -> 
 
 /// Reads one response: the head, then the body by its length, chunks, or to the end. (A
 /// server may keep the connection open whatever the request asked: ChromeDriver does.)
-fn read_response(r: &mut impl BufRead) -> (u16, Vec<u8>) {
+pub(crate) fn read_response(r: &mut impl BufRead) -> (u16, Vec<u8>) {
     let mut head = Vec::new();
     loop {
         let mut line = String::new();
@@ -142,7 +148,8 @@ fn read_response(r: &mut impl BufRead) -> (u16, Vec<u8>) {
     (status, body)
 }
 
-const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+pub(crate) const START: &str =
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
 /// A record with a perpetual check by Red (plies 1–13) that goes on for two more plies.
 const PERPETUAL_CHECK_PGN: &str = "[Event \"perpetual check\"]\n[FEN \"4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1\"]\n\n\

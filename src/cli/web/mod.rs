@@ -4,7 +4,8 @@
 //!
 //! - [`Desk::handle`]: one HTTP request (method, path, body) to one [`Reply`]; no socket,
 //!   so tests and `--bench` call it directly. The page's files are compiled in (`page/`).
-//! - [`run`]: the server (tiny_http), a few worker threads sharing one [`Desk`].
+//! - [`run`]: the server ([`server`]: hyper, axum, tower-http), within the bounds of
+//!   [`server::LIMITS`], sharing one [`Desk`] between its workers.
 //!
 //! The API (PROTOCOL.md §9) carries the protocol's own queries: `/api/ask` answers exactly
 //! what `xqspec serve` answers, through [`protocol::answer_ask`]; the other routes are what a
@@ -13,9 +14,10 @@
 //! bounded as `serve`'s is (the reference's limits). No request names a file: the server
 //! reads and writes none.
 
-use std::io::Read as _;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Instant;
+
+mod server;
 
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -28,6 +30,7 @@ use xqspec::notation::records;
 use xqspec::notation::replay::Replayer;
 use xqspec::notation::{format_move, notation_by_id};
 use xqspec::query::Answer;
+use xqspec::reference::cache::Bounded;
 use xqspec::reference::{record_status, Reference, MAX_GAME_MOVES};
 use xqspec::ruleset::RuleSet;
 use xqspec::spec::{Overlay, Spec};
@@ -36,9 +39,9 @@ use xqspec::spec::{Overlay, Spec};
 /// games fits). A longer body is answered 413 and not read further.
 pub const MAX_BODY_BYTES: usize = protocol::MAX_LINE_BYTES;
 
-/// Worker threads answering requests: a page asks a few things at once (board, legal
-/// moves, status), and one long ruling does not hold the others up.
-const WORKERS: usize = 4;
+/// The most `/api/diff` answers kept (each a few hundred kilobytes with its diagrams): the
+/// spec's rule sets make a few dozen pairs, the page asks for one at a time.
+const DIFFS: usize = 16;
 
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
@@ -58,6 +61,10 @@ pub struct WebArgs {
     /// 200-ply game, print the figures and exit, without serving.
     #[arg(long)]
     pub bench: bool,
+    /// Print the server's bounds (connections, time-outs, sizes; PROTOCOL.md §9) as a
+    /// Markdown table and exit.
+    #[arg(long)]
+    pub limits: bool,
 }
 
 /// An answer to one request.
@@ -157,8 +164,11 @@ pub struct Desk {
     about: About,
     /// The suite the differences' behaviour is read from (the built-in copy).
     suite: xqspec::conform::suite::Suite,
-    /// `/api/diff` answers, by pair: a diff runs the reference over the suite, so once.
-    diffs: std::sync::Mutex<std::collections::BTreeMap<(String, String), Value>>,
+    /// `/api/diff` answers by the pair of rule-set ids (which name their content: the
+    /// spec and the suite are the desk's own, fixed for its life), at most [`DIFFS`]: a
+    /// diff runs the reference over the suite, so once. Only a pair of known rule sets is
+    /// kept (an unknown one is answered at once).
+    diffs: Bounded<(String, String), Result<Value, String>>,
 }
 
 impl Desk {
@@ -171,7 +181,7 @@ impl Desk {
             reference,
             about,
             suite: xqspec::conform::suite::Suite::embedded(),
-            diffs: Default::default(),
+            diffs: Bounded::new(DIFFS),
         }
     }
 
@@ -328,15 +338,14 @@ impl Desk {
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            let text = svg(
-                &rs,
-                &pos,
-                &DiagramOptions {
-                    last_move,
-                    arrows,
-                    caption: b.caption.clone(),
-                },
-            );
+            let opts = DiagramOptions {
+                last_move,
+                arrows,
+                caption: b.caption.clone(),
+            };
+            opts.check()
+                .map_err(|e| Reply::answer(&Answer::unsupported(e)))?;
+            let text = svg(&rs, &pos, &opts);
             Ok(Reply::text("image/svg+xml", &text))
         };
         go().unwrap_or_else(|r| r)
@@ -395,26 +404,28 @@ impl Desk {
                 "/api/diff needs ?from=RULESET&to=RULESET (for example from=cxa-2011&to=cxa-2020)",
             );
         };
-        let key = (from.clone(), to.clone());
-        if let Some(v) = self.diffs.lock().ok().and_then(|m| m.get(&key).cloned()) {
-            return Reply::answer(&Answer::one("diff", v));
-        }
-        match xqspec::report::diff::diff(&self.spec, &self.suite, &from, &to) {
-            Err(e) => Reply::answer(&Answer::unsupported(e)),
-            Ok(d) => {
-                let mut v = d.to_json();
-                v["markdown"] = Value::String(d.markdown.clone());
-                v["diagrams"] = Value::Object(
-                    d.diagrams
-                        .iter()
-                        .map(|(n, svg)| (n.clone(), Value::String(svg.clone())))
-                        .collect(),
-                );
-                if let Ok(mut m) = self.diffs.lock() {
-                    m.insert(key, v.clone());
-                }
-                Reply::answer(&Answer::one("diff", v))
+        // Only ids of the spec's rule sets make a key: another is refused at once, with
+        // the diff's own words, and never kept.
+        for id in [&from, &to] {
+            if let Err(e) = self.spec.ruleset(id) {
+                return Reply::answer(&Answer::unsupported(e.to_string()));
             }
+        }
+        let made = self.diffs.get_or_make((from.clone(), to.clone()), || {
+            let d = xqspec::report::diff::diff(&self.spec, &self.suite, &from, &to)?;
+            let mut v = d.to_json();
+            v["markdown"] = Value::String(d.markdown.clone());
+            v["diagrams"] = Value::Object(
+                d.diagrams
+                    .iter()
+                    .map(|(n, svg)| (n.clone(), Value::String(svg.clone())))
+                    .collect(),
+            );
+            Ok(v)
+        });
+        match made {
+            Err(e) => Reply::answer(&Answer::unsupported(e)),
+            Ok(v) => Reply::answer(&Answer::one("diff", v)),
         }
     }
 
@@ -505,98 +516,31 @@ fn percent_decoded(v: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|_| v.to_string())
 }
 
-/// Runs `xqspec web`: serves until the process is stopped, or times the requests (`--bench`).
+/// Runs `xqspec web`: serves until the process is stopped, or times the requests
+/// (`--bench`), or prints the server's bounds (`--limits`).
 pub fn run(spec: &Spec, a: &WebArgs) -> Result<(), String> {
+    if a.limits {
+        println!("| bound | value | what it bounds | beyond it |\n|---|---|---|---|");
+        for row in server::LIMITS.rows() {
+            println!("| {} |", row.join(" | "));
+        }
+        return Ok(());
+    }
     let desk = Desk::new(spec);
     if a.bench {
         return bench(&desk);
     }
     let addr = SocketAddr::new(a.bind, a.port);
-    let server =
-        tiny_http::Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let bound = server.server_addr().to_ip().unwrap_or(addr);
+    let listener =
+        std::net::TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let bound = listener.local_addr().unwrap_or(addr);
     if !a.bind.is_loopback() {
         eprintln!(
             "warning: listening on {bound}: anyone who can reach this address can use the page"
         );
     }
     println!("xqspec web: http://{bound}/ (stop with Ctrl-C)");
-    std::thread::scope(|s| {
-        for _ in 0..WORKERS {
-            s.spawn(|| {
-                while let Ok(rq) = server.recv() {
-                    respond(&desk, rq, a.bind.is_loopback());
-                }
-            });
-        }
-    });
-    Ok(())
-}
-
-/// Reads one request (its body bounded), answers it through [`Desk::handle`], writes the
-/// reply. A client that goes away costs its own request only. On a loopback address only
-/// requests naming this machine as their host are answered: a page elsewhere cannot reach
-/// the server through a name of its own (DNS rebinding).
-fn respond(desk: &Desk, mut rq: tiny_http::Request, loopback: bool) {
-    let host = rq
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Host"))
-        .map(|h| h.value.as_str().to_string());
-    let mut body = Vec::new();
-    let reply = if loopback && !host.as_deref().is_some_and(local_host) {
-        Reply::refused(403, format!("host {}: this server answers requests to this machine only (127.0.0.1, localhost, [::1])", host.as_deref().unwrap_or("(none)")))
-    } else if rq.body_length().is_some_and(|n| n > MAX_BODY_BYTES)
-        || rq
-            .as_reader()
-            .take(MAX_BODY_BYTES as u64 + 1)
-            .read_to_end(&mut body)
-            .is_err()
-        || body.len() > MAX_BODY_BYTES
-    {
-        Reply::refused(
-            413,
-            format!(
-                "the request body is longer than {} MiB (or could not be read)",
-                MAX_BODY_BYTES >> 20
-            ),
-        )
-    } else {
-        let method = rq.method().as_str().to_string();
-        let url = rq.url().to_string();
-        // A bug costs this request, not the server.
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            desk.handle(&method, &url, &body)
-        }))
-        .unwrap_or_else(|_| {
-            Reply::refused(
-                500,
-                format!("internal error (panic) answering {method} {url}"),
-            )
-        })
-    };
-    let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], reply.content_type.as_bytes())
-        .expect("a valid header");
-    let nosniff = tiny_http::Header::from_bytes(&b"X-Content-Type-Options"[..], &b"nosniff"[..])
-        .expect("a valid header");
-    let response = tiny_http::Response::from_data(reply.body)
-        .with_status_code(reply.status)
-        .with_header(header)
-        .with_header(nosniff);
-    let _ = rq.respond(response);
-}
-
-/// Whether a `Host` header names this machine: `127.0.0.1`, `localhost` or `[::1]`, with
-/// any port.
-fn local_host(host: &str) -> bool {
-    let name = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => host.rsplit_once(':').map_or(host, |(h, _)| h),
-    };
-    matches!(
-        name.to_ascii_lowercase().as_str(),
-        "127.0.0.1" | "localhost" | "::1"
-    )
+    server::serve(desk, listener, a.bind.is_loopback())
 }
 
 /// The longest a request `--bench` times may take on average (issue 35: a ruling or a whole

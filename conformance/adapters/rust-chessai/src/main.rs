@@ -191,7 +191,7 @@ fn main() -> ExitCode {
         for r in &results {
             println!("{}", runner::json_case(r));
         }
-        println!("{}", runner::json_summary(&summary));
+        println!("{}", runner::json_summary(&summary, None));
         eprintln!("{}", runner::area_table(&results, false));
         eprintln!("{}", summary.line());
     }
