@@ -6,8 +6,9 @@
 //! when present (or `XQSPEC_SHARED`). Run with `cargo bench --bench replay`.
 //!
 //! `cargo bench --bench replay -- --database` instead streams a generated database of
-//! 100,000 games (`XQSPEC_BENCH_GAMES` to change it) on one thread and on all cores, as
-//! one file and as 100, and prints games and moves per second and the peak memory.
+//! 100,000 games (`XQSPEC_BENCH_GAMES` to change it; ICCS, 50 to 100 plies, 51.5 MiB) through
+//! `notation::stream`, replayed and adjudicated, on one thread and on all cores, as one file
+//! and as 100, and prints games and moves per second and the peak memory.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -215,7 +216,7 @@ fn write_database(
 /// generated database of at least 100,000 games, replayed and adjudicated on one thread
 /// and on all, as one file (memory) and as many files.
 fn database(rs: &xqspec::ruleset::RuleSet) {
-    use xqspec::arbiter::batch::{adjudicate_files, Item};
+    use xqspec::batch::{adjudicate_files, Item};
     use xqspec::notation::stream::Options;
     let games: usize = std::env::var("XQSPEC_BENCH_GAMES")
         .ok()

@@ -45,7 +45,7 @@ def main():
          lambda: xqspec.legal_moves(START, ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]), 5000),
         ("legal_moves, midgame", "legal_moves", {"fen": MIDGAME[0], "moves": []},
          lambda: xqspec.legal_moves(MIDGAME[0]), 5000),
-        ("ruling, 4-ply chase", "ruling", CHASE, lambda: xqspec.ruling(CHASE), 300),
+        ("ruling, 4-ply chase", "ruling", CHASE, lambda: xqspec.ruling(**CHASE), 300),
         ("ask('ruling'), 4-ply chase", "ruling", CHASE, lambda: xqspec.ask("ruling", CHASE), 300),
         ("status, start", "status", {"fen": START, "moves": []}, lambda: xqspec.status(START), 5000),
     ]

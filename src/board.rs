@@ -5,6 +5,12 @@
 //! The board's size itself (nine files, ten ranks) is a rule fact and lives in
 //! `spec/…/board.yaml`; the loader rejects any edition that does not describe a
 //! 9 × 10 grid, because these coordinate types are fixed-size.
+//!
+//! [`Move::parse_iccs`] is the one reader of a move given as input (every query's `moves`,
+//! every command's `--moves`, the `move` events): canonical ICCS only ([`Move::is_iccs`]:
+//! four characters, file `a`–`i` and rank `0`–`9` twice, lower case, no separator, nothing
+//! around it, as `conformance/PROTOCOL.md` says). `H2-E2` and the other record spellings are
+//! the ICCS *notation*, read by the notation module (PGN, `parse_move`).
 
 use std::fmt;
 

@@ -10,6 +10,13 @@
 //! and refuses a key repeated in any mapping at any depth (serde's value maps keep the
 //! last silently), nesting deeper than [`MAX_DEPTH`], and documents that expand (through
 //! YAML aliases) to more than `MAX_VALUES` values. Only then is the typed value read.
+//!
+//! The limits are named constants ([`MAX_FILE_BYTES`], `MAX_LINE_BYTES`, [`MAX_DEPTH`],
+//! `MAX_VALUES`); a refusal reads `ORIGIN:LINE:COL: what`. The readers: `read_file` and
+//! `read_bytes` (the size limit, the path named), `text` (UTF-8), `yaml`, `yaml_value`,
+//! `yaml_file`, `json` and `json_value`. This module depends on nothing
+//! else in the crate; the spec loader (`SpecError: From<InputError>`), the suite (`Problem:
+//! From<InputError>`) and every command read through it.
 
 use std::cell::Cell;
 use std::collections::HashSet;

@@ -36,7 +36,7 @@
 //! ruling with its classes and articles, and a record adjudicated from its moves:
 //!
 //! ```
-//! use xqspec::arbiter::batch::{adjudicate_files, Item};
+//! use xqspec::batch::{adjudicate_files, Item};
 //! use xqspec::notation::stream::Options;
 //! use xqspec::repetition::ruling::{rule, RulingQuery};
 //! use xqspec::ruleset::RuleSet;
@@ -114,8 +114,8 @@
 mod codes;
 
 pub mod arbiter;
+pub mod batch;
 pub mod board;
-pub mod fen;
 pub mod input;
 pub mod line;
 pub mod perft;

@@ -151,14 +151,6 @@ enum SpecCommand {
     Check,
 }
 
-fn load_spec(dir: &Option<PathBuf>) -> Result<Spec, String> {
-    let r = match dir {
-        Some(d) => Spec::load_dir(d),
-        None => Spec::builtin(),
-    };
-    r.map_err(|e| e.to_string())
-}
-
 /// The rule set a command runs under (`--spec`, `--edition`, `--overlay`). A rule set the
 /// spec does not know is refused at its place, the `--edition` option.
 fn load_ruleset(cli: &GlobalOptions, edition: &str) -> Result<RuleSet, String> {
@@ -220,7 +212,9 @@ fn run(cli: Cli) -> Result<(), String> {
         } => spec_check(&cli.spec, cli.overlay.as_deref()),
         Command::Conform(args) => cli::conform::conform(cli.spec.as_deref(), *args),
         Command::Serve => cli::conform::serve(cli.spec.as_deref()),
-        Command::Web(a) => load_spec(&cli.spec).and_then(|spec| cli::web::run(&spec, &a)),
+        Command::Web(a) => Spec::load(cli.spec.as_deref())
+            .map_err(|e| e.to_string())
+            .and_then(|spec| cli::web::run(&spec, &a)),
         Command::Standings(a) => {
             cli::competition::run(cli.spec.as_deref(), cli.overlay.as_deref(), &a)
         }
@@ -240,7 +234,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Status(a) => cli::adjudicate::status(&a, &load_ruleset(&g, &a.game.edition)?),
         Command::Replay(a) => {
             let rs = load_ruleset(&g, &a.edition)?;
-            let judge = xqspec::arbiter::batch::final_position(&rs);
+            let judge = xqspec::batch::final_position(&rs);
             let mut progress = cli::progress::Progress::on_terminal(!a.quiet);
             let files = a.files.len();
             let mut tick = |t: &xqspec::notation::replay::Totals| {
@@ -316,7 +310,7 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 fn spec_check(dir: &Option<PathBuf>, overlay: Option<&std::path::Path>) -> Result<(), String> {
-    let spec = load_spec(dir)?;
+    let spec = Spec::load(dir.as_deref()).map_err(|e| e.to_string())?;
     let extra = match overlay {
         Some(f) => Some(spec::Overlay::load(f).map_err(|e| e.to_string())?),
         None => None,

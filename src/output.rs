@@ -18,6 +18,10 @@
 //! keeps a manifest of the files it wrote there ([`OwnedDir`], [`MANIFEST`]): it removes
 //! only those, and refuses a folder that holds other files unless forced (and then keeps
 //! them, listed as kept).
+//!
+//! The manifest lists what the command wrote there (removable) and the files of others it
+//! was told to keep (`--force` of `report --write`). The command line lists its global
+//! inputs (`--spec`, `--overlay`) in `src/cli/mod.rs` (`outputs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

@@ -5,6 +5,14 @@
 //!
 //! Every command, the reference implementation and the runner get their rules here, so
 //! an edition, the AXF rule set and an edition with an overlay are handled alike.
+//!
+//! Every domain's compile step has one contract, `Result<Option<T>, Vec<SpecError>>`: `None`
+//! without the domain's clauses, else the rules or every error found, each at its clause (a
+//! step whose input failed is skipped, so that no error follows from another). [`load`]
+//! returns a typed [`LoadError`] (`UnknownRuleSet` for an id the spec does not know), and
+//! [`DEFAULT`] is the one rule set a command runs under when none is named. Overlays
+//! (`src/spec/overlay.rs`) are data that overrides data, like a derived edition, with a
+//! stricter contract (existing clauses only, shapes kept, keys merged).
 
 use std::fmt;
 use std::path::Path;

@@ -62,6 +62,11 @@ pub fn check(spec: &Spec, extra: Option<&Overlay>) -> CheckReport {
             .push("the spec holds no edition (no <edition>/edition.yaml)".into());
         return r;
     }
+    for code in missing_words(spec.words()) {
+        r.errors.push(format!(
+            "{code}: an answer can carry this code, but spec/words.yaml gives it no words"
+        ));
+    }
     let mut done: Vec<Compiled> = Vec::new();
     for ed in spec.editions() {
         match compiled(ed.clone(), ed.derives_from.clone()) {
@@ -117,4 +122,88 @@ pub fn check(spec: &Spec, extra: Option<&Overlay>) -> CheckReport {
         }
     }
     r
+}
+
+/// The codes (`group.code`) the answers can carry in a field of a group of
+/// `spec/words.yaml` that have no words there.
+pub(crate) fn missing_words(words: &crate::spec::Words) -> Vec<String> {
+    use crate::arbiter::{data::Trigger, Decision, GameResult, EVENT_KINDS};
+    let groups: [(&str, Vec<&str>); 13] = [
+        (
+            "result",
+            GameResult::ALL
+                .iter()
+                .map(|r| r.name())
+                .chain(["undecided"])
+                .collect(),
+        ),
+        ("state", vec!["ongoing", "ended"]),
+        (
+            "position",
+            crate::vm::Status::ALL.iter().map(|s| s.name()).collect(),
+        ),
+        ("how", Trigger::ALL.iter().map(|t| t.name()).collect()),
+        ("decision", Decision::ALL.iter().map(|d| d.name()).collect()),
+        (
+            "verdict",
+            crate::repetition::Verdict::ALL
+                .iter()
+                .map(|v| v.name())
+                .collect(),
+        ),
+        ("judged", vec!["repetition", "shuffle", "none"]),
+        (
+            "side",
+            crate::board::Side::BOTH.iter().map(|s| s.name()).collect(),
+        ),
+        (
+            "by",
+            [crate::arbiter::By::Board, crate::arbiter::By::Arbiter]
+                .iter()
+                .map(|b| b.name())
+                .collect(),
+        ),
+        (
+            "basis",
+            crate::spec::ReadingBasis::ALL
+                .iter()
+                .map(|b| b.name())
+                .collect(),
+        ),
+        ("event", EVENT_KINDS.to_vec()),
+        (
+            "chase",
+            crate::repetition::ChaseKind::ALL
+                .iter()
+                .map(|k| k.name())
+                .collect(),
+        ),
+        ("reason", crate::repetition::ruling::REASON_KEYS.to_vec()),
+    ];
+    groups
+        .iter()
+        .flat_map(|(g, codes)| codes.iter().map(move |c| (*g, *c)))
+        .filter(|(g, c)| words.get(g, c).is_none())
+        .map(|(g, c)| format!("{g}.{c}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every code an answer can carry in a field of a group has its words, and no word is
+    /// empty or without Chinese.
+    #[test]
+    fn every_code_has_its_words() {
+        let w = crate::spec::Spec::builtin().unwrap().words().clone();
+        assert_eq!(
+            missing_words(&w),
+            Vec::<String>::new(),
+            "codes without words"
+        );
+        assert_eq!(w.problems(), Vec::<String>::new());
+        // The check can fail: a spec without the file misses them all.
+        assert!(missing_words(&crate::spec::Words::default()).len() > 50);
+    }
 }

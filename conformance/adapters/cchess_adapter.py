@@ -33,14 +33,13 @@ Editions: `cxa-1999`, `cxa-2011`, `cxa-2020` and `axf`: cchess follows no
 edition, and the suite's movement rules are the same in all of them.
 """
 
-import importlib.metadata
 import os
 import re
 
 import cchess
 from cchess.common import full2half
 
-from protocol_session import Rejected, Unsupported, check_time, serve
+from protocol_session import Rejected, Unsupported, check_time, serve_package, status_answer
 
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 PERFT_NODES = int(os.environ.get("XQ_CCHESS_PERFT_NODES", "300"))
@@ -123,12 +122,7 @@ def answer(edition, query, inp):
     if query == "status":
         other = board.copy()
         other.next_turn()
-        check = other.is_checking()
-        if board.no_moves():
-            status = "checkmate" if check else "stalemate"
-        else:
-            status = "check" if check else "ongoing"
-        return {"result": {"status": status}}
+        return status_answer(other.is_checking(), not board.no_moves())
     if query == "perft":
         return {"result": {"nodes": perft(board, inp["depth"])}}
     if query == "parse_move":
@@ -151,11 +145,8 @@ def answer(edition, query, inp):
 
 
 def main():
-    serve({"name": "cchess (PyPI)", "version": importlib.metadata.version("cchess"),
-           "language": "Python", "homepage": "https://pypi.org/project/cchess/"},
-          ["cxa-1999", "cxa-2011", "cxa-2020", "axf"],
-          ["legal_moves", "status", "perft", "validate_fen", "parse_move", "format_move"],
-          answer)
+    serve_package("cchess (PyPI)", "cchess",
+                  ["legal_moves", "status", "perft", "validate_fen", "parse_move", "format_move"], answer)
 
 
 if __name__ == "__main__":

@@ -42,13 +42,12 @@ Notation is not answered: the library has none. Editions: `cxa-1999`,
 suite's movement rules are the same in all of them.
 """
 
-import importlib.metadata
 import os
 import re
 
 import chinese_chess_lib as ccl
 
-from protocol_session import Budget, Rejected, Unsupported, serve
+from protocol_session import Budget, Rejected, Unsupported, serve_package, status_answer
 
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 PERFT_NODES = ("XQ_CCL_PERFT_NODES", 3000)
@@ -179,19 +178,15 @@ def answer(edition, query, inp):
     if query == "status":
         check = pos.opponent in ccl.warn(pos.board, pos.opponent)
         no_move = ccl.dead(pos.board, pos.opponent) is not None
-        status = ("checkmate" if check else "stalemate") if no_move else ("check" if check else "ongoing")
-        return {"result": {"status": status}}
+        return status_answer(check, not no_move)
     if query == "perft":
         return {"result": {"nodes": perft(pos, inp["depth"])}}
     raise Unsupported(f"{query} is not implemented")
 
 
 def main():
-    serve({"name": "chinese-chess-lib (PyPI)", "version": importlib.metadata.version("chinese-chess-lib"),
-           "language": "C++ (Python module)", "homepage": "https://pypi.org/project/chinese-chess-lib/"},
-          ["cxa-1999", "cxa-2011", "cxa-2020", "axf"],
-          ["legal_moves", "status", "perft"],
-          answer)
+    serve_package("chinese-chess-lib (PyPI)", "chinese-chess-lib", ["legal_moves", "status", "perft"], answer,
+                  language="C++ (Python module)")
 
 
 if __name__ == "__main__":

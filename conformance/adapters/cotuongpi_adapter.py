@@ -24,7 +24,6 @@ moves are the pieces' moves without the check filter; that is its rule, measured
 Editions: all four (the movement rules are the same in all of them).
 """
 
-import importlib.metadata
 import re
 
 from cotuongpi.board import Board
@@ -32,7 +31,7 @@ from cotuongpi.game import Game, MoveResult
 from cotuongpi.pieces import Color, Piece, PieceType, Position
 from cotuongpi.rules import Rules
 
-from protocol_session import Budget, Rejected, Unsupported, serve
+from protocol_session import Budget, Rejected, Unsupported, serve_package, status_answer
 
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 KINDS = {"k": PieceType.GENERAL, "a": PieceType.ADVISOR, "b": PieceType.ELEPHANT,
@@ -108,12 +107,7 @@ def answer(edition, query, inp):
     if query == "legal_moves":
         return {"result": {"moves": [iccs(a, b) for a, b in moves_of(board, color)]}}
     if query == "status":
-        check = Rules.is_in_check(board, color)
-        if Rules.has_no_moves(board, color):
-            status = "checkmate" if check else "stalemate"
-        else:
-            status = "check" if check else "ongoing"
-        return {"result": {"status": status}}
+        return status_answer(Rules.is_in_check(board, color), not Rules.has_no_moves(board, color))
     if query == "perft":
         if inp["depth"] == 0:
             return {"result": {"nodes": 1}}
@@ -123,11 +117,7 @@ def answer(edition, query, inp):
 
 
 def main():
-    serve({"name": "cotuongpi", "version": importlib.metadata.version("cotuongpi"),
-           "language": "Python", "homepage": "https://pypi.org/project/cotuongpi/"},
-          ["cxa-1999", "cxa-2011", "cxa-2020", "axf"],
-          ["legal_moves", "perft", "status"],
-          answer)
+    serve_package("cotuongpi", "cotuongpi", ["legal_moves", "perft", "status"], answer)
 
 
 if __name__ == "__main__":

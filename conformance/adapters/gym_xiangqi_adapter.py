@@ -51,11 +51,10 @@ movement rules are the same in all of them.
 """
 
 import contextlib
-import importlib.metadata
 import re
 import sys
 
-from protocol_session import Budget, Rejected, Unsupported, serve
+from protocol_session import Budget, Rejected, Unsupported, serve_package, status_answer
 
 with contextlib.redirect_stdout(sys.stderr):
     import numpy as np
@@ -215,8 +214,7 @@ def answer(edition, query, inp):
     if query == "status":
         check = in_check(env)
         no_move = not actions_of(env)
-        status = ("checkmate" if check else "stalemate") if no_move else ("check" if check else "ongoing")
-        return {"result": {"status": status}}
+        return status_answer(check, not no_move)
     if query == "perft":
         return {"result": {"nodes": perft(env, inp["depth"])}}
     raise Unsupported(f"{query} is not implemented")
@@ -229,11 +227,7 @@ def quiet(edition, query, inp):
 
 
 def main():
-    serve({"name": "gym-xiangqi (PyPI)", "version": importlib.metadata.version("gym-xiangqi"),
-           "language": "Python", "homepage": "https://pypi.org/project/gym-xiangqi/"},
-          ["cxa-1999", "cxa-2011", "cxa-2020", "axf"],
-          ["legal_moves", "status", "perft"],
-          quiet)
+    serve_package("gym-xiangqi (PyPI)", "gym-xiangqi", ["legal_moves", "status", "perft"], quiet)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@
  * message)` for a rejection or `new Unsupported(reason)` for a query it declines; any other
  * exception is the library's (or the adapter's) failure, answered as an `error`, and the
  * session goes on. `limits.timeout_ms` is the runner's time limit for one answer when its
- * hello gave one (`limits` in the runner's hello), else 10,000 ms.
+ * hello gave one (`limits` in the runner's hello), else 10,000 ms. An adapter that keeps a
+ * session of its own (xiangqijs_adapter.js) reads its lines with `parseRequest` and answers
+ * with `send`.
  */
 'use strict';
 
@@ -48,6 +50,23 @@ function send(obj) {
   process.stdout.write(JSON.stringify(obj) + '\n');
 }
 
+/** The request object on one line; `null` after answering, with an error, a line that is
+ * not a JSON object. */
+function parseRequest(line) {
+  let req;
+  try {
+    req = JSON.parse(line);
+  } catch (e) {
+    send({ id: null, error: { message: `not JSON: ${e.message}` } });
+    return null;
+  }
+  if (req === null || typeof req !== 'object' || Array.isArray(req)) {
+    send({ id: null, error: { message: 'not a JSON object' } });
+    return null;
+  }
+  return req;
+}
+
 async function replyTo(req, answer, limits) {
   try {
     return Object.assign({ id: req.id }, await answer(req.edition, req.query, req.input || {}, limits));
@@ -67,15 +86,9 @@ function serve(implementation, editions, queries, answer) {
   rl.on('line', (line) => {
     if (!line.trim()) return;
     chain = chain.then(async () => {
-      let req;
-      try {
-        req = JSON.parse(line);
-      } catch (e) {
-        send({ id: null, error: { message: `not JSON: ${e.message}` } });
+      const req = parseRequest(line);
+      if (req === null) {
         return;
-      }
-      if (req === null || typeof req !== 'object' || Array.isArray(req)) {
-        send({ id: null, error: { message: 'not a JSON object' } });
       } else if (req.type === 'hello') {
         if (req.protocol !== 2) {
           send({ type: 'error', message: 'this adapter speaks protocol 2' });
@@ -93,4 +106,4 @@ function serve(implementation, editions, queries, answer) {
   });
 }
 
-module.exports = { Rejected, Unsupported, Budget, serve };
+module.exports = { Rejected, Unsupported, Budget, parseRequest, send, serve };

@@ -9,6 +9,7 @@ any other exception is the library's (or the adapter's) failure, answered as an 
 the session goes on.
 """
 
+import importlib.metadata
 import json
 import os
 import sys
@@ -63,6 +64,16 @@ class Budget:
                               f"(the budget, {self.variable})")
 
 
+def status_answer(check, has_moves):
+    """The answer to `status` (PROTOCOL.md §3) for a side to move that is in check or not and
+    has legal moves or none."""
+    if has_moves:
+        status = "check" if check else "ongoing"
+    else:
+        status = "checkmate" if check else "stalemate"
+    return {"result": {"status": status}}
+
+
 def last_cycle(keys):
     """The cycle PROTOCOL.md's `ruling` judges, from the keys of the positions of a line
     (`keys[0]` before the first move): `[first, last]` plies (1-based) of the shortest cycle
@@ -87,6 +98,19 @@ def reply_to(request, answer):
     except Exception as e:  # the library (or this adapter) failed: report it and go on
         body = {"error": {"message": f"{type(e).__name__}: {e}"}}
     return {"id": request.get("id"), **body}
+
+
+# The rule sets the adapters of this folder declare in their hello.
+EDITIONS = ["cxa-1999", "cxa-2011", "cxa-2020", "axf"]
+
+
+def serve_package(name, distribution, queries, answer, language="Python"):
+    """Runs the session for an adapter of the PyPI package `distribution`, named `name` in the
+    hello, with the package's installed version and its PyPI page, for every rule set of
+    EDITIONS."""
+    serve({"name": name, "version": importlib.metadata.version(distribution),
+           "language": language, "homepage": f"https://pypi.org/project/{distribution}/"},
+          EDITIONS, queries, answer)
 
 
 def serve(implementation, editions, queries, answer, limits=None, stdin=sys.stdin, stdout=sys.stdout):

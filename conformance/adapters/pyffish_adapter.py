@@ -41,7 +41,7 @@ import re
 
 import pyffish as sf
 
-from protocol_session import Rejected, Unsupported, check_time, last_cycle, serve
+from protocol_session import EDITIONS, Rejected, Unsupported, check_time, last_cycle, serve, status_answer
 
 VARIANT = "xiangqi"
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
@@ -165,11 +165,7 @@ def answer(edition, query, inp):
     if query == "status":
         moves = sf.legal_moves(VARIANT, fen, played)
         check = sf.gives_check(VARIANT, fen, played)
-        if moves:
-            status = "check" if check else "ongoing"
-        else:
-            status = "checkmate" if check else "stalemate"
-        return {"result": {"status": status}}
+        return status_answer(check, bool(moves))
     if query == "ruling":
         return {"result": {"ruling": ruling(fen, played)}}
     raise Unsupported(f"{query} is not implemented")
@@ -178,7 +174,7 @@ def answer(edition, query, inp):
 def main():
     serve({"name": "Fairy-Stockfish (pyffish)", "version": ".".join(str(n) for n in sf.version()),
            "language": "Python", "homepage": "https://github.com/fairy-stockfish/Fairy-Stockfish"},
-          ["cxa-1999", "cxa-2011", "cxa-2020", "axf"],
+          EDITIONS,
           ["legal_moves", "perft", "status", "validate_fen", "ruling"],
           answer)
 

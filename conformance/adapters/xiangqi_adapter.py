@@ -50,13 +50,12 @@ Editions: `cxa-1999`, `cxa-2011`, `cxa-2020` and `axf`: the library follows
 no edition, and the suite's movement rules are the same in all of them.
 """
 
-import importlib.metadata
 import re
 import sys
 
 import xiangqi
 
-from protocol_session import Budget, Rejected, Unsupported, serve
+from protocol_session import Budget, Rejected, Unsupported, serve_package, status_answer
 
 XQ_BOARD = sys.modules["board"]  # the library's own module `xiangqi/board.py`, as the package imports it
 Env = xiangqi.Env
@@ -158,8 +157,7 @@ def answer(edition, query, inp):
     if query == "status":
         check = env.board.test_check(env.cur_player.opponent())
         no_move = len(env.get_valid_actions()) == 0
-        status = ("checkmate" if check else "stalemate") if no_move else ("check" if check else "ongoing")
-        return {"result": {"status": status}}
+        return status_answer(check, not no_move)
     if query == "perft":
         return {"result": {"nodes": perft(env, inp["depth"])}}
     if query == "parse_move":
@@ -181,11 +179,8 @@ def answer(edition, query, inp):
 
 
 def main():
-    serve({"name": "xiangqi (PyPI)", "version": importlib.metadata.version("xiangqi"),
-           "language": "Python", "homepage": "https://pypi.org/project/xiangqi/"},
-          ["cxa-1999", "cxa-2011", "cxa-2020", "axf"],
-          ["legal_moves", "status", "perft", "validate_fen", "parse_move", "format_move"],
-          answer)
+    serve_package("xiangqi (PyPI)", "xiangqi",
+                  ["legal_moves", "status", "perft", "validate_fen", "parse_move", "format_move"], answer)
 
 
 if __name__ == "__main__":

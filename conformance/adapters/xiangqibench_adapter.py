@@ -31,12 +31,11 @@ Editions: all four for the movement queries; `ruling` under `axf` only, the rule
 perpetual-check rule the env follows (it has none of the CXA chasing rules either).
 """
 
-import importlib.metadata
 import re
 
 from xiangqibench.rules.xiangqi_env import XiangqiEnv
 
-from protocol_session import Budget, Rejected, Unsupported, last_cycle, serve
+from protocol_session import Budget, Rejected, Unsupported, last_cycle, serve_package, status_answer
 
 ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 
@@ -120,12 +119,7 @@ def answer(edition, query, inp):
     if query == "legal_moves":
         return {"result": {"moves": env.get_legal_moves()}}
     if query == "status":
-        check = env.is_in_check()
-        if env.get_legal_moves():
-            status = "check" if check else "ongoing"
-        else:
-            status = "checkmate" if check else "stalemate"
-        return {"result": {"status": status}}
+        return status_answer(env.is_in_check(), bool(env.get_legal_moves()))
     if query == "perft":
         if inp["depth"] == 0:
             return {"result": {"nodes": 1}}
@@ -135,11 +129,7 @@ def answer(edition, query, inp):
 
 
 def main():
-    serve({"name": "xiangqibench", "version": importlib.metadata.version("xiangqibench"),
-           "language": "Python", "homepage": "https://pypi.org/project/xiangqibench/"},
-          ["cxa-1999", "cxa-2011", "cxa-2020", "axf"],
-          ["legal_moves", "perft", "status", "ruling"],
-          answer)
+    serve_package("xiangqibench", "xiangqibench", ["legal_moves", "perft", "status", "ruling"], answer)
 
 
 if __name__ == "__main__":

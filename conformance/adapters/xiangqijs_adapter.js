@@ -46,6 +46,8 @@ const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
 
+const { parseRequest, send } = require(path.join(__dirname, 'protocol_session.js'));
+
 const PERFT_NODES = Number(process.env.XIANGQI_JS_PERFT_NODES) > 0
   ? Math.floor(Number(process.env.XIANGQI_JS_PERFT_NODES)) : 2000000;
 // The wall-clock guard: XIANGQI_JS_PERFT_MS, else half the runner's time limit from its
@@ -253,10 +255,6 @@ function answer(query, inp) {
 // ---------------------------------------------------------------------------
 // The session
 
-function send(obj) {
-  process.stdout.write(JSON.stringify(obj) + '\n');
-}
-
 function hello(req) {
   if (loadError) {
     send({ type: 'error', message: loadError });
@@ -294,17 +292,8 @@ let stopped = false;
 
 rl.on('line', (line) => {
   if (stopped || !line.trim()) return;
-  let req;
-  try {
-    req = JSON.parse(line);
-  } catch (e) {
-    send({ id: null, error: { message: `not JSON: ${e.message}` } });
-    return;
-  }
-  if (req === null || typeof req !== 'object' || Array.isArray(req)) {
-    send({ id: null, error: { message: 'not a JSON object' } });
-    return;
-  }
+  const req = parseRequest(line);
+  if (req === null) return;
   const id = 'id' in req ? req.id : null;
   try {
     if (req.type === 'hello') {

@@ -4,15 +4,16 @@
 //! no game are items of the answer with their place, and the rest is processed.
 //!
 //! `adjudicate` items are the objects `xqspec adjudicate --json` prints, key for key (the
-//! Dask test compares them). The library is getting a parallel, streaming batch API; these
-//! functions will call it then, and nothing else here reads records.
+//! Dask test compares them). Files are streamed by `xqspec::notation::stream` as the
+//! commands stream them (texts given as bytes go through `notation::records::games`);
+//! nothing else here reads records.
 
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
 use serde_json::{json, Value};
 
-use xqspec::arbiter::batch::{self, Item};
+use xqspec::batch::{self, Item};
 use xqspec::notation::records::{self, Entry, GameEntry, RecordFile};
 use xqspec::notation::replay::{ReplayError, Replayer};
 use xqspec::notation::{self, Notation, Style};
@@ -81,13 +82,24 @@ fn replay_item(
         .map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message }))
         .collect();
     let recorded = g.recorded().map_or(Value::Null, |r| json!(r));
+    let mut headers = serde_json::Map::new();
+    for (name, value) in g.game.tag_pairs() {
+        headers.entry(name).or_insert_with(|| json!(value));
+    }
     let r = &g.replay;
+    // The position the moves start from: the record's, else the rules' start.
+    let fen = match &r.start {
+        Some(p) => p.to_fen(&rs.vm),
+        None => rs.vm.start_position().to_fen(&rs.vm),
+    };
     let converted = to.map(|(n, style)| {
         notation::replay::write_game(&rs.vm, kinds.kinds(), &g.game, r, n, style)
     });
     json!({
         "title": r.title,
+        "headers": headers,
         "ok": r.is_ok(),
+        "fen": fen,
         "moves": r.moves.iter().map(|m| m.iccs()).collect::<Vec<_>>(),
         "variations": r.variations,
         "error": r.error.as_ref().map_or(Value::Null, replay_error_json),
@@ -211,6 +223,9 @@ pub struct Items {
     rx: std::sync::Mutex<std::sync::mpsc::Receiver<Result<Value, String>>>,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     what: &'static str,
+    /// The games of this one file only (`games`): text that is no game left out, a file
+    /// that cannot be read a `RecordError`.
+    games_of: Option<PathBuf>,
 }
 
 /// Items handed over ahead of the caller, at most (besides the windows in flight).
@@ -255,28 +270,23 @@ impl Items {
             rx: std::sync::Mutex::new(rx),
             stop,
             what,
+            games_of: None,
         }
     }
-}
 
-#[pymethods]
-impl Items {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyObject>> {
+    /// The next item as JSON, `None` at the end; waiting without the GIL, a tenth of a
+    /// second at a time, so that Ctrl-C is seen (and stops the stream).
+    fn recv(&self, py: Python<'_>) -> PyResult<Option<Value>> {
         use std::sync::mpsc::RecvTimeoutError;
         let rx = &self.rx;
         loop {
-            // Waiting without the GIL, a tenth of a second at a time: Ctrl-C is seen.
             let got = py.allow_threads(|| {
                 rx.lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .recv_timeout(std::time::Duration::from_millis(100))
             });
             match got {
-                Ok(Ok(v)) => return to_py(py, &v).map(Some),
+                Ok(Ok(v)) => return Ok(Some(v)),
                 Ok(Err(e)) if e.starts_with("internal error") => {
                     return Err(error("InternalError", e, Place::default()))
                 }
@@ -289,6 +299,46 @@ impl Items {
                     }
                 }
             }
+        }
+    }
+
+    /// The next item handed over: with `games_of`, the next game (text that is no game
+    /// skipped, a file not read a `RecordError`).
+    fn next_item(&self, py: Python<'_>) -> PyResult<Option<Value>> {
+        let Some(path) = &self.games_of else {
+            return self.recv(py);
+        };
+        while let Some(v) = self.recv(py)? {
+            if v.get("game").is_some() {
+                return Ok(Some(v));
+            }
+            if let Some(e) = v.get("file_error") {
+                self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                return Err(error(
+                    "RecordError",
+                    format!("{}: {}", path.display(), e.as_str().unwrap_or("")),
+                    Place {
+                        kind: Some("file".into()),
+                        file: Some(path.display().to_string()),
+                        ..Place::default()
+                    },
+                ));
+            }
+        }
+        Ok(None)
+    }
+}
+
+#[pymethods]
+impl Items {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyObject>> {
+        match self.next_item(py)? {
+            Some(v) => to_py(py, &v).map(Some),
+            None => Ok(None),
         }
     }
 
@@ -570,11 +620,36 @@ pub fn replay_pgn(
     )
 }
 
+/// The games of one record file, one dict each as they are read (the file read once,
+/// streamed a few windows ahead): `replay_files`'s items (`game`, `headers`, `fen` the
+/// position the moves start from, `moves` in ICCS, `ok`, `error` with its place,
+/// `recorded`, `remarks` …). Text that is no game is left out (`iter_replay_files` reports
+/// it); a file that cannot be read is a `RecordError`.
+#[pyfunction]
+#[pyo3(signature = (path, *, edition=None, overlay=None, encoding=None))]
+pub fn games(
+    path: &Bound<'_, PyAny>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+    encoding: Option<&str>,
+) -> PyResult<Items> {
+    let path = crate::convert::path_arg(path, "path")?;
+    let rs = rules_named(edition, overlay)?.ruleset()?;
+    let enc = encoding_named(encoding)?;
+    let mut items = Items::start("games", rs, vec![path.clone()], enc, Mode::Replay(None));
+    items.games_of = Some(path);
+    Ok(items)
+}
+
 /// The moves of game `game` (from 1) of a record file, in ICCS: the `--pgn FILE --game N`
-/// of the commands. A `RecordError` with `file`, `line`, `column` and `ply` when the file
+/// of the commands. The file is read up to that game only; `games(path)` walks them all in
+/// one reading. A `RecordError` with `file`, `line`, `column` and `ply` when the file
 /// cannot be read, has no such game, or the game does not replay.
 #[pyfunction]
-#[pyo3(signature = (path, game=None, *, edition=None, overlay=None, encoding=None))]
+#[pyo3(
+    signature = (path, game=None, *, edition=None, overlay=None, encoding=None),
+    text_signature = "(path, game=1, *, edition=None, overlay=None, encoding=None)"
+)]
 pub fn record_moves(
     py: Python<'_>,
     path: &Bound<'_, PyAny>,
@@ -583,72 +658,50 @@ pub fn record_moves(
     overlay: Option<&Bound<'_, PyAny>>,
     encoding: Option<&str>,
 ) -> PyResult<Vec<String>> {
-    let path = crate::convert::path_arg(path, "path")?;
-    let game = match game {
+    let n = match game {
         Some(g) => crate::convert::int_in(g, "game", 1, usize::MAX as i128)? as usize,
         None => 1,
     };
-    let rules = rules_named(edition, overlay)?;
-    let items = batch(
-        py,
-        "record_moves",
-        rules,
-        Inputs::Paths(vec![path.clone()]),
-        encoding,
-        Mode::Replay(None),
-    )?;
-    let items = crate::convert::from_py(items.bind(py))?;
-    record_game(&path, game, &items)
-}
-
-fn record_game(path: &Path, game: usize, items: &Value) -> PyResult<Vec<String>> {
+    let items = games(path, edition, overlay, encoding)?;
+    let path = items.games_of.clone().unwrap_or_default();
     let file = Some(path.display().to_string());
-    let items = items.as_array().cloned().unwrap_or_default();
-    if let Some(e) = items.iter().find_map(|i| i.get("file_error")) {
-        return Err(error(
-            "RecordError",
-            format!("{}: {}", path.display(), e.as_str().unwrap_or("")),
-            Place {
-                kind: Some("file".into()),
-                file,
-                ..Place::default()
-            },
-        ));
-    }
-    let games: Vec<&Value> = items.iter().filter(|i| i.get("game").is_some()).collect();
-    let Some(g) = games
-        .iter()
-        .find(|g| g["game"].as_u64() == Some(game as u64))
-    else {
-        return Err(error(
-            "RecordError",
-            format!(
-                "{}: no game {game} (the file holds {} games)",
-                path.display(),
-                games.len()
-            ),
-            Place {
-                kind: Some("no_game".into()),
-                file,
-                ..Place::default()
-            },
-        ));
+    let mut count = 0;
+    let g = loop {
+        match items.next_item(py)? {
+            Some(g) if g["game"].as_u64() == Some(n as u64) => break g,
+            Some(_) => count += 1,
+            None => {
+                return Err(error(
+                    "RecordError",
+                    format!(
+                        "{}: no game {n} (the file holds {count} games)",
+                        path.display()
+                    ),
+                    Place {
+                        kind: Some("no_game".into()),
+                        file,
+                        ..Place::default()
+                    },
+                ))
+            }
+        }
     };
+    // `items` dropped on return: the stream stops.
     if let Some(e) = g.get("error").filter(|e| !e.is_null()) {
-        let n = |k: &str| e.get(k).and_then(Value::as_u64).map(|x| x as usize);
+        let at = |k: &str| e.get(k).and_then(Value::as_u64).map(|x| x as usize);
         return Err(error(
             "RecordError",
             format!(
-                "{} game {game}: {}",
+                "{} game {n}: {}",
                 path.display(),
                 e["message"].as_str().unwrap_or("")
             ),
             Place {
                 kind: e["kind"].as_str().map(str::to_string),
                 file,
-                line: n("line"),
-                column: n("column"),
-                ply: n("ply"),
+                line: at("line"),
+                column: at("column"),
+                ply: at("ply"),
                 ..Place::default()
             },
         ));

@@ -167,18 +167,21 @@ pub fn path_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<std::path::PathB
     }
 }
 
-/// A list of paths ([`path_arg`] each, named `name[i]`); one `str` or `bytes` is refused
-/// (a list of paths was meant).
+/// One path or a list of paths: a `str`, `bytes` or `os.PathLike` is one path
+/// ([`path_arg`], named `name`), anything else is iterated ([`path_arg`] each, named
+/// `name[i]`).
 pub fn paths_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<std::path::PathBuf>> {
-    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<pyo3::types::PyBytes>() {
-        return Err(PyTypeError::new_err(format!(
-            "{name}: a list of paths, not one path"
-        )));
-    }
     let py = obj.py();
+    let path_like = PyModule::import(py, "os")?.getattr("PathLike")?;
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<pyo3::types::PyBytes>()
+        || obj.is_instance(&path_like)?
+    {
+        return Ok(vec![path_arg(obj, name)?]);
+    }
     let items = obj
         .try_iter()
-        .map_err(|e| named_error(py, e, name, "a list of paths"))?;
+        .map_err(|e| named_error(py, e, name, "a path or a list of paths"))?;
     items
         .enumerate()
         .map(|(i, item)| path_arg(&item?, &format!("{name}[{i}]")))

@@ -4,6 +4,34 @@
 //! here knows a rule: the queries go to `xqspec::reference`, records through
 //! `xqspec::notation::records` (`batch.rs`), the suite through `xqspec::conform::runner`
 //! (`suite.rs`).
+//!
+//! A crate of its own (`xqspec-python`, its own `[workspace]`, excluded from the root
+//! package), built by maturin with PyO3 on the stable ABI (`abi3-py39`): `pip install
+//! ./python` builds it from the checkout. It depends on the library only (`xqspec` with
+//! `default-features = false`: no command line), pyo3 and serde_json.
+//!
+//! - The queries go to `reference::Reference::answer_query` (typed) or
+//!   `conform::protocol::answer_ask` (by name, as `serve` answers), and the answer's JSON
+//!   becomes Python values (`convert.rs`); a rejection becomes the exception of its reject
+//!   kind (`xqspec/_errors.py`), its place read from the typed error (`line::after` for a
+//!   FEN's column and a move's ply, the message for an event's index).
+//! - `batch.rs`: the batch calls over record files, streamed by `notation::stream` as the
+//!   commands stream them; `iter_*` hand the items over one by one from a thread of their
+//!   own (a bounded channel; dropped, the stream stops through `stream::Options::stop`).
+//! - `convert.rs` reads paths and numbers itself: a lone surrogate or a number out of range
+//!   is a `ValueError` naming the argument, never a panic of PyO3's conversion.
+//! - `suite.rs`: a Python object put to `conform::runner::run` (a `KeyboardInterrupt` or
+//!   `SystemExit` of a method unwinds the runner and is raised).
+//! - `xqspec/dask_jobs.py`: the batch calls as Dask tasks.
+//!
+//! Invariants: no rule, no reading of input and no answer built here that the library does
+//! not give (a new query needs no code beyond its name in the stubs); every entry point runs
+//! inside `errors::guard` (`catch_unwind`: a panic is `xqspec.InternalError`, never a dead
+//! interpreter); queries that take microseconds keep the GIL, the others release it.
+//!
+//! Tests: `python/tests/` (pytest; the fuzz test feeds random bytes, text and queries to
+//! every entry point; the Dask test compares a two-worker local cluster with the command
+//! line); `python/bench.py` times calls against the same calls in Rust (`_rust_time`).
 
 mod batch;
 mod convert;
@@ -238,13 +266,7 @@ fn rejection(
         _ => None,
     };
     match &line_error {
-        Some(LineError::Fen(f)) => {
-            place.column = f.problems().first().and_then(|p| p.column());
-            place.stage = Some(match f {
-                xqspec::fen::FenError::Syntax(_) => "syntax",
-                xqspec::fen::FenError::Position(_) => "position",
-            });
-        }
+        Some(LineError::Fen(f)) => fen_place(f, &mut place),
         Some(LineError::MoveSyntax { index, .. }) | Some(LineError::Illegal { index, .. }) => {
             place.ply = Some(*index)
         }
@@ -257,8 +279,43 @@ fn rejection(
     error(class_of_kind(kind), message, place)
 }
 
-fn moves_of(moves: Option<Vec<String>>) -> Vec<String> {
-    moves.unwrap_or_default()
+/// The column and stage (`syntax` or `position`) of a FEN's error, in `place`.
+fn fen_place(f: &xqspec::vm::fen::FenError, place: &mut Place) {
+    place.column = f.problems().first().and_then(|p| p.column());
+    place.stage = Some(match f {
+        xqspec::vm::fen::FenError::Syntax(_) => "syntax",
+        xqspec::vm::fen::FenError::Position(_) => "position",
+    });
+}
+
+/// `fen` and `moves` as a person gives them (the moves in any notation the command line
+/// reads: Chinese, WXF, ICCS, move numbers allowed), read by the library's one reader
+/// (`xqspec::line::given`) into the FEN and the ICCS moves the queries take. Moves all in
+/// ICCS pass as they are: the query says which one is illegal, with its ply.
+fn line_given(
+    rules: &Rules,
+    fen: &str,
+    moves: Option<Vec<String>>,
+) -> PyResult<(String, Vec<String>)> {
+    let moves = moves.unwrap_or_default();
+    if moves.iter().all(|m| xqspec::board::Move::is_iccs(m)) {
+        return Ok((fen.to_string(), moves));
+    }
+    let rs = rules.ruleset()?;
+    let given = guard("moves", || Ok(line::given(&rs.vm, fen, &moves)))?;
+    given.map(|g| (g.fen, g.moves)).map_err(|e| {
+        let kind = e.reject_kind();
+        let mut place = Place {
+            kind: Some(kind.to_string()),
+            ..Place::default()
+        };
+        match &e {
+            line::GivenError::Fen(f) => fen_place(f, &mut place),
+            line::GivenError::Move { ply, .. } => place.ply = Some(*ply),
+            line::GivenError::Text { .. } => {}
+        }
+        error(class_of_kind(kind), e.to_string(), place)
+    })
 }
 
 fn field(py: Python<'_>, m: &Map<String, Value>, name: &str) -> PyResult<PyObject> {
@@ -271,25 +328,26 @@ fn on_position(
     py: Python<'_>,
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
-    fen: String,
+    fen: &str,
     moves: Option<Vec<String>>,
     query: impl FnOnce(String, Vec<String>) -> Query,
     name: &str,
 ) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
-    let moves = moves_of(moves);
+    let (fen, moves) = line_given(&rules, fen, moves)?;
     let q = query(fen.clone(), moves.clone());
     let a = answer(py, &rules, &q)?;
     let m = result_of(&rules, a, Some((&fen, &moves)))?;
     field(py, &m, name)
 }
 
-/// The legal moves of the side to move after `moves` from `fen`, in ICCS, sorted.
+/// The legal moves of the side to move after `moves` (in any notation: Chinese, WXF, ICCS)
+/// from `fen`, in ICCS, sorted.
 #[pyfunction]
-#[pyo3(signature = (fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
+#[pyo3(signature = (fen="startpos", moves=None, *, edition=None, overlay=None))]
 fn legal_moves(
     py: Python<'_>,
-    fen: String,
+    fen: &str,
     moves: Option<Vec<String>>,
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
@@ -307,11 +365,11 @@ fn legal_moves(
 
 /// The number of legal move sequences of `depth` plies (perft).
 #[pyfunction]
-#[pyo3(signature = (depth, fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
+#[pyo3(signature = (depth, fen="startpos", moves=None, *, edition=None, overlay=None))]
 fn perft(
     py: Python<'_>,
     depth: &Bound<'_, PyAny>,
-    fen: String,
+    fen: &str,
     moves: Option<Vec<String>>,
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
@@ -330,10 +388,10 @@ fn perft(
 
 /// `ongoing`, `check`, `checkmate` or `stalemate` for the side to move.
 #[pyfunction]
-#[pyo3(signature = (fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
+#[pyo3(signature = (fen="startpos", moves=None, *, edition=None, overlay=None))]
 fn status(
     py: Python<'_>,
-    fen: String,
+    fen: &str,
     moves: Option<Vec<String>>,
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
@@ -371,21 +429,22 @@ fn validate_fen(
 
 /// A move written in a notation (`chinese`, `wxf`, `iccs` … the protocol's ids) read into ICCS.
 #[pyfunction]
-#[pyo3(signature = (text, notation, fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
+#[pyo3(signature = (text, notation, fen="startpos", moves=None, *, edition=None, overlay=None))]
 #[allow(clippy::too_many_arguments)]
 fn parse_move(
     py: Python<'_>,
     text: String,
     notation: String,
-    fen: String,
+    fen: &str,
     moves: Option<Vec<String>>,
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
+    let (fen, moves) = line_given(&rules, fen, moves)?;
     let q = Query::ParseMove {
         fen,
-        moves: moves_of(moves),
+        moves,
         notation,
         text,
     };
@@ -399,23 +458,24 @@ fn parse_move(
 
 /// A move given in ICCS written in a notation.
 #[pyfunction]
-#[pyo3(signature = (move_, notation, fen=STARTPOS.to_string(), moves=None, *, edition=None, overlay=None))]
+#[pyo3(signature = (r#move, notation, fen="startpos", moves=None, *, edition=None, overlay=None))]
 #[allow(clippy::too_many_arguments)]
 fn format_move(
     py: Python<'_>,
-    move_: String,
+    r#move: String,
     notation: String,
-    fen: String,
+    fen: &str,
     moves: Option<Vec<String>>,
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyObject> {
     let rules = rules_named(edition, overlay)?;
+    let (fen, moves) = line_given(&rules, fen, moves)?;
     let q = Query::FormatMove {
         fen,
-        moves: moves_of(moves),
+        moves,
         notation,
-        mv: move_,
+        mv: r#move,
     };
     let a = answer(py, &rules, &q)?;
     let Query::FormatMove { fen, moves, .. } = &q else {
@@ -515,63 +575,232 @@ fn answer_json(
     to_py(py, &protocol::answer_json(&a))
 }
 
-macro_rules! domain_query {
-    ($(#[$doc:meta])* $name:ident, $field:literal) => {
-        $(#[$doc])*
-        #[pyfunction]
-        #[pyo3(signature = (input, *, edition=None, overlay=None))]
-        fn $name(py: Python<'_>, input: &Bound<'_, PyAny>, edition: Option<&str>, overlay: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
-            let rules = rules_named(edition, overlay)?;
-            let input = input_map(input)?;
-            let a = protocol_answer(py, &rules, stringify!($name), &input)?;
-            let (fen, moves) = fen_moves_of(&input);
-            let m = result_of(&rules, a, Some((&fen, &moves)))?;
-            field(py, &m, $field)
-        }
-    };
+/// The protocol's answer to `query` with an input object made of a function's keywords:
+/// its result's field `name`, or the exception of a rejection (with its place).
+fn asked(
+    py: Python<'_>,
+    rules: &Rules,
+    query: &str,
+    input: Map<String, Value>,
+    name: &str,
+) -> PyResult<PyObject> {
+    let a = protocol_answer(py, rules, query, &input)?;
+    let (fen, moves) = fen_moves_of(&input);
+    let m = result_of(rules, a, Some((&fen, &moves)))?;
+    field(py, &m, name)
 }
 
-domain_query!(
-    /// The 棋例 ruling on the cycle at the end of `moves` from `fen` (input `{"fen", "moves"}`):
-    /// verdict, classes of the plies with their reasons, patterns, clauses and articles, basis.
-    ruling, "ruling"
-);
-domain_query!(
-    /// The result of a game given as events (input `{"fen", "events"}`).
-    outcome, "outcome"
-);
-domain_query!(
-    /// How a game in progress stands (input `{"fen", "moves"}`): ended or not, repetitions, orders.
-    game_status, "game_status"
-);
-domain_query!(
-    /// The moves allowed after touching pieces (touch-move).
-    touch_move, "touch"
-);
-domain_query!(
-    /// Clock events under a clock scheme.
-    clock, "clock"
-);
-domain_query!(
-    /// A knockout play-off chain and the games played so far.
-    playoff, "playoff"
-);
-domain_query!(
-    /// Standings of a tournament.
-    standings, "standings"
-);
+/// A keyword argument as the JSON value the protocol's input carries (`TypeError` or
+/// `ValueError` naming it when it is none).
+fn json_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Value> {
+    from_py(obj).map_err(|e| {
+        let py = obj.py();
+        let message = format!("{name}: {}", e.value(py));
+        if e.is_instance_of::<pyo3::exceptions::PyTypeError>(py) {
+            pyo3::exceptions::PyTypeError::new_err(message)
+        } else {
+            PyValueError::new_err(message)
+        }
+    })
+}
+
+/// A keyword argument that is a list (`events=`, `games=`), as JSON.
+fn list_arg(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Vec<Value>> {
+    match obj.filter(|o| !o.is_none()).map(|o| json_arg(o, name)) {
+        None => Ok(Vec::new()),
+        Some(Ok(Value::Array(a))) => Ok(a),
+        Some(Ok(_)) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name}: a list is wanted"
+        ))),
+        Some(Err(e)) => Err(e),
+    }
+}
+
+/// The 棋例 ruling on the cycle at the end of `moves` (in any notation: Chinese, WXF, ICCS)
+/// from `fen`: verdict, classes of the plies with their reasons, patterns, clauses and
+/// articles, basis.
+#[pyfunction]
+#[pyo3(signature = (fen="startpos", moves=None, *, edition=None, overlay=None))]
+fn ruling(
+    py: Python<'_>,
+    fen: &str,
+    moves: Option<Vec<String>>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let (fen, moves) = line_given(&rules, fen, moves)?;
+    let input = serde_json::json!({ "fen": fen, "moves": moves });
+    asked(py, &rules, "ruling", into_map(input), "ruling")
+}
+
+fn into_map(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+/// How a game stands after `moves` (in any notation) from `fen`: ended or not, repetitions,
+/// orders, the natural limit. A record that goes on after the game ended by the rules is
+/// judged up to that end, as `xqspec status` judges it, and the answer says how far it goes
+/// on (`continues`); `ask("game_status", …)` refuses it as the protocol does.
+#[pyfunction]
+#[pyo3(signature = (fen="startpos", moves=None, *, edition=None, overlay=None))]
+fn game_status(
+    py: Python<'_>,
+    fen: &str,
+    moves: Option<Vec<String>>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let (fen, moves) = line_given(&rules, fen, moves)?;
+    let rs = rules.ruleset()?;
+    let q = xqspec::arbiter::StatusQuery {
+        fen: fen.clone(),
+        moves: moves.clone(),
+    };
+    let a = py.allow_threads(|| {
+        guard("game_status", || {
+            Ok(xqspec::reference::record_status(&rs, &q))
+        })
+    })?;
+    let m = result_of(&rules, a, Some((&fen, &moves)))?;
+    field(py, &m, "game_status")
+}
+
+/// The result of a game: `moves` (in any notation) from `fen` and the arbiter's `events`
+/// (claims, offers, clock, fouls … as PROTOCOL.md's `outcome` writes them), the moves
+/// placed among the events where an event `{"pgn": N}` or `{"pgn": "rest"}` says, else
+/// before them all, as `xqspec outcome --pgn` places a record's moves. Judged up to the end
+/// of the game, the answer saying how far the record goes on after it (`continues`);
+/// events are numbered with the moves placed among them.
+#[pyfunction]
+#[pyo3(signature = (fen="startpos", moves=None, events=None, *, edition=None, overlay=None))]
+fn outcome(
+    py: Python<'_>,
+    fen: &str,
+    moves: Option<Vec<String>>,
+    events: Option<&Bound<'_, PyAny>>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    use xqspec::arbiter::{ArbiterError, OutcomeQuery};
+    let rules = rules_named(edition, overlay)?;
+    let (fen, moves) = line_given(&rules, fen, moves)?;
+    let events = list_arg(events, "events")?;
+    let events = OutcomeQuery::events_with_moves(events, &moves).map_err(|e| match e {
+        ArbiterError::Fen(f) => rejection(&rules, f.reject_kind(), &f.to_string(), None),
+        ArbiterError::Reject { kind, message } => rejection(&rules, kind.code(), &message, None),
+    })?;
+    let rs = rules.ruleset()?;
+    let q = OutcomeQuery {
+        fen: Some(fen.clone()),
+        events,
+    };
+    let a =
+        py.allow_threads(|| guard("outcome", || Ok(xqspec::reference::record_outcome(&rs, &q))))?;
+    let m = result_of(&rules, a, Some((&fen, &[])))?;
+    field(py, &m, "outcome")
+}
+
+/// The moves allowed after touching the pieces on `touches` (points, in the order touched;
+/// `simultaneous`: at the same time), after `moves` (in any notation) from `fen`.
+#[pyfunction]
+#[pyo3(signature = (fen="startpos", moves=None, *, touches, simultaneous=false, edition=None, overlay=None))]
+#[allow(clippy::too_many_arguments)]
+fn touch_move(
+    py: Python<'_>,
+    fen: &str,
+    moves: Option<Vec<String>>,
+    touches: Vec<String>,
+    simultaneous: bool,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let (fen, moves) = line_given(&rules, fen, moves)?;
+    let input = serde_json::json!({
+        "fen": fen, "moves": moves, "touches": touches, "simultaneous": simultaneous,
+    });
+    asked(py, &rules, "touch_move", into_map(input), "touch")
+}
+
+/// The clock `events` (in order) under the clock scheme `scheme` of the rule set, with
+/// `settings` for the numbers the scheme leaves open.
+#[pyfunction]
+#[pyo3(signature = (scheme, events, *, settings=None, edition=None, overlay=None))]
+fn clock(
+    py: Python<'_>,
+    scheme: &str,
+    events: &Bound<'_, PyAny>,
+    settings: Option<&Bound<'_, PyAny>>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let mut input = Map::new();
+    input.insert("scheme".into(), Value::from(scheme));
+    input.insert(
+        "events".into(),
+        Value::Array(list_arg(Some(events), "events")?),
+    );
+    if let Some(s) = settings.filter(|s| !s.is_none()) {
+        input.insert("settings".into(), json_arg(s, "settings")?);
+    }
+    asked(py, &rules, "clock", input, "clock")
+}
+
+/// The knockout play-off chain `chain` and the `games` played so far (each `{red, result,
+/// chose?}`), `better_ranked` the player placed better before, when known.
+#[pyfunction]
+#[pyo3(signature = (chain, games=None, *, better_ranked=None, edition=None, overlay=None))]
+fn playoff(
+    py: Python<'_>,
+    chain: &str,
+    games: Option<&Bound<'_, PyAny>>,
+    better_ranked: Option<&Bound<'_, PyAny>>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let mut input = Map::new();
+    input.insert("chain".into(), Value::from(chain));
+    input.insert("games".into(), Value::Array(list_arg(games, "games")?));
+    if let Some(b) = better_ranked.filter(|b| !b.is_none()) {
+        input.insert("better_ranked".into(), json_arg(b, "better_ranked")?);
+    }
+    asked(py, &rules, "playoff", input, "playoff")
+}
+
+/// Standings of a tournament, given as a dict in the shape of a tournament file
+/// (`conformance/tournament-example.yaml`).
+#[pyfunction]
+#[pyo3(signature = (tournament, *, edition=None, overlay=None))]
+fn standings(
+    py: Python<'_>,
+    tournament: &Bound<'_, PyAny>,
+    edition: Option<&str>,
+    overlay: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let rules = rules_named(edition, overlay)?;
+    let mut input = Map::new();
+    input.insert("tournament".into(), json_arg(tournament, "tournament")?);
+    asked(py, &rules, "standings", input, "standings")
+}
 
 /// Moves written in one notation rewritten in another (`to`: a protocol notation id),
 /// played one after another from `fen`. `from_` names the notation of the texts (detected
 /// per move when `None`). A move that does not read is a `NotationError`, one that reads but
 /// is not legal an `IllegalMoveError`, each with its `ply`.
 #[pyfunction]
-#[pyo3(signature = (moves, to, fen=STARTPOS.to_string(), from_=None, *, edition=None, overlay=None))]
+#[pyo3(signature = (moves, to, fen="startpos", from_=None, *, edition=None, overlay=None))]
 fn convert_moves(
     py: Python<'_>,
     moves: Vec<String>,
     to: &str,
-    fen: String,
+    fen: &str,
     from_: Option<&str>,
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
@@ -589,27 +818,16 @@ fn convert_moves(
         ),
     };
     enum Fail {
-        Fen(String, Option<usize>, &'static str, &'static str),
+        Fen(xqspec::vm::fen::FenError),
+        Other(String),
         Move(usize, &'static str, String),
     }
     let out = py.allow_threads(|| {
         guard("convert_moves", || {
-            let mut pos = match line::after(&rs.vm, &fen, &[]) {
+            let mut pos = match line::after(&rs.vm, fen, &[]) {
                 Ok((p, _)) => p,
-                Err(LineError::Fen(f)) => {
-                    let stage = if matches!(f, xqspec::fen::FenError::Syntax(_)) {
-                        "syntax"
-                    } else {
-                        "position"
-                    };
-                    return Ok(Err(Fail::Fen(
-                        f.to_string(),
-                        f.problems().first().and_then(|p| p.column()),
-                        f.reject_kind(),
-                        stage,
-                    )));
-                }
-                Err(e) => return Ok(Err(Fail::Fen(e.to_string(), None, "fen", "syntax"))),
+                Err(LineError::Fen(f)) => return Ok(Err(Fail::Fen(f))),
+                Err(e) => return Ok(Err(Fail::Other(e.to_string()))),
             };
             let mut out = Vec::with_capacity(moves.len());
             for (i, text) in moves.iter().enumerate() {
@@ -654,13 +872,20 @@ fn convert_moves(
         })
     })?;
     out.map_err(|f| match f {
-        Fail::Fen(m, column, kind, stage) => error(
+        Fail::Fen(f) => {
+            let mut place = Place {
+                kind: Some(f.reject_kind().into()),
+                ..Place::default()
+            };
+            fen_place(&f, &mut place);
+            error("FenError", f.to_string(), place)
+        }
+        Fail::Other(m) => error(
             "FenError",
             m,
             Place {
-                kind: Some(kind.into()),
-                column,
-                stage: Some(stage),
+                kind: Some("fen".into()),
+                stage: Some("syntax"),
                 ..Place::default()
             },
         ),
@@ -871,6 +1096,7 @@ fn _xqspec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::adjudicate_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(batch::replay_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(batch::record_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::games, m)?)?;
     m.add_function(wrap_pyfunction!(suite::run_suite, m)?)?;
     m.add_function(wrap_pyfunction!(suite::cases, m)?)?;
     m.add_function(wrap_pyfunction!(_rust_time, m)?)?;

@@ -239,7 +239,8 @@ impl Implementation for PyImplementation {
 /// `known_failure`. `known_failures` is a known-failures file (`conformance/README.md`), or
 /// `"reference"` for the reference's own list.
 #[pyfunction]
-#[pyo3(signature = (implementation, *, editions=None, run=None, skip=None, skip_features=None, known_failures=None))]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (implementation, *, editions=None, run=None, skip=None, skip_features=None, areas=None, known_failures=None))]
 pub fn run_suite(
     py: Python<'_>,
     implementation: &Bound<'_, PyAny>,
@@ -247,6 +248,7 @@ pub fn run_suite(
     run: Option<Vec<String>>,
     skip: Option<Vec<String>>,
     skip_features: Option<Vec<String>>,
+    areas: Option<Vec<String>>,
     known_failures: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyObject> {
     // The options are checked as `xqspec conform` checks them, before anything is asked.
@@ -309,6 +311,7 @@ pub fn run_suite(
         run: run.unwrap_or_default(),
         skip: skip.unwrap_or_default(),
         skip_features: skip_features.unwrap_or_default(),
+        areas: areas.unwrap_or_default(),
         timeout: Duration::from_secs(3600),
         overlays,
         known,

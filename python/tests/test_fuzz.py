@@ -96,13 +96,13 @@ def calls(r: random.Random, inputs):
         ("convert_moves", lambda: xqspec.convert_moves([rand_text(r, 6) for _ in range(3)], r.choice(NOTATIONS), fen)),
         ("ask", lambda: xqspec.ask(name, inp, edition=ed)),
         ("answer_json", lambda: xqspec.answer_json(name if r.random() < 0.8 else q, inp, edition=ed)),
-        ("ruling", lambda: xqspec.ruling(inp if isinstance(inp, dict) else {"fen": fen, "moves": moves})),
-        ("game_status", lambda: xqspec.game_status(inp, edition=ed)),
+        ("ruling", lambda: xqspec.ruling(fen, moves, edition=ed)),
+        ("game_status", lambda: xqspec.game_status(fen=fen, moves=moves, edition=ed)),
         ("adjudicate_pgn", lambda: xqspec.adjudicate_pgn(rand_bytes(r), edition=ed)),
         ("replay_pgn", lambda: xqspec.replay_pgn(r.choice([rand_bytes(r), rand_text(r, 200)]), to=r.choice([None, "wxf", "chinese", "x"]))),
         ("overlay", lambda: xqspec.legal_moves(overlay=r.choice([rand_json(r), "nope", {"overlay": "x"}]))),
-        ("outcome", lambda: xqspec.outcome(inp, edition=ed)),
-        ("standings", lambda: xqspec.standings(inp, edition=ed)),
+        ("outcome", lambda: xqspec.outcome(fen, moves, inp.get("events") if isinstance(inp, dict) else inp, edition=ed)),
+        ("standings", lambda: xqspec.standings(inp.get("tournament") if isinstance(inp, dict) else inp, edition=ed)),
         ("ask_bytes", lambda: xqspec.ask(rand_bytes(r, 12).decode("latin-1"), rand_json(r))),
     ][pick]
 

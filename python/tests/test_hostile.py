@@ -33,11 +33,30 @@ def test_a_path_the_file_system_cannot_name_is_a_value_error(tmp_path):
     good = tmp_path / "g.pgn"
     good.write_text(GAME)
     _value_error_naming(lambda: xqspec.adjudicate_files([good, SURROGATE]), "paths[1]")
+    # One path (str, bytes or os.PathLike) is a list of one.
+    one = xqspec.adjudicate_files([good])
+    assert xqspec.adjudicate_files(str(good)) == xqspec.adjudicate_files(good) == one
+    assert xqspec.adjudicate_files(bytes(good)) == one
+    assert xqspec.replay_files(good) == xqspec.replay_files([good])
+    assert list(xqspec.iter_replay_files(good)) == xqspec.replay_files([good])
+    _value_error_naming(lambda: xqspec.adjudicate_files(SURROGATE), "paths")
+    _value_error_naming(lambda: xqspec.games(SURROGATE), "path")
     with pytest.raises(TypeError):
-        xqspec.adjudicate_files(str(good))  # one path where a list is meant
+        xqspec.adjudicate_files(3)  # neither a path nor a list of them
     # bytes and os.PathLike are paths too.
     assert xqspec.record_moves(bytes(good)) == ["h2e2", "h9g7", "h0g2", "i9h9"]
     assert len(xqspec.replay_files([good])) == 1
+
+
+def test_moves_that_a_tag_or_a_result_would_cut_are_refused_not_dropped():
+    # Read as a record's movetext, a tag or a result among the moves would end them there.
+    for moves, item in [(["h2e2", '[Event "x"]', "h9g7"], 1), (["炮二平五", "1-0", "马8进7"], 1),
+                        (["炮二平五 *", "马8进7"], 0)]:
+        for call in (xqspec.legal_moves, xqspec.ruling, xqspec.game_status, xqspec.outcome):
+            with pytest.raises(xqspec.NotationError) as e:
+                call(moves=moves)
+            assert e.value.kind == "notation.syntax" and str(e.value).startswith(f"moves[{item}] "), str(e.value)
+    assert xqspec.legal_moves(moves=["炮二平五", "马8进7", "1-0"]) == xqspec.legal_moves(moves=["h2e2", "h9g7"])
 
 
 def test_numbers_out_of_range_are_value_errors_naming_the_argument(tmp_path):

@@ -51,13 +51,16 @@ def test_validate_fen_and_its_errors():
 
 def test_move_errors_carry_the_ply():
     with pytest.raises(xqspec.NotationError) as e:
-        xqspec.legal_moves(moves=["h2e2", "h9g7", "H2-E2"])
-    assert e.value.kind == "move.syntax" and e.value.ply == 3
+        xqspec.legal_moves(moves=["h2e2", "h9g7", "炮二平"])
+    assert e.value.kind == "notation.syntax" and e.value.ply == 3
+    # Moves are read in any notation, as the command line reads them: ICCS in capitals
+    # with a dash too.
+    assert xqspec.legal_moves(moves=["H2-E2"]) == xqspec.legal_moves(moves=["h2e2"])
     with pytest.raises(xqspec.IllegalMoveError) as e:
         xqspec.status(moves=["h2e2", "h9g7", "h2h3"])
     assert e.value.kind == "move.illegal" and e.value.ply == 3
     with pytest.raises(xqspec.IllegalMoveError) as e:
-        xqspec.ruling({"fen": START, "moves": ["a0a5"]})
+        xqspec.ruling(START, ["a0a5"])
     assert e.value.ply == 1
     assert "ply=1" in repr(e.value)
     # Exceptions survive pickling with their place (Dask ships them between processes).
@@ -86,7 +89,7 @@ def test_notation():
 
 
 def test_ruling_with_classes_reasons_basis_articles():
-    r = xqspec.ruling(CHASE)
+    r = xqspec.ruling(**CHASE)
     assert r["verdict"] == "red_must_change"
     assert r["basis"] == "text" and r["rests_on"] == []
     assert [p["class"] for p in r["plies"]] == ["chase", "idle", "chase", "idle"]
@@ -96,12 +99,13 @@ def test_ruling_with_classes_reasons_basis_articles():
 
 
 def test_game_status_and_outcome():
-    s = xqspec.game_status({"fen": START, "moves": ["h2e2", "h9g7"]})
+    s = xqspec.game_status(moves=["炮二平五", "马8进7"])
     assert s["state"] == "ongoing" and s["natural_limit"]["limit"] == 60
-    o = xqspec.outcome({"fen": "4k4/9/9/9/9/9/4C4/9/9/3K5 w - - 0 1", "events": [{"move": "e3e4"}]})
+    assert s == xqspec.game_status(START, ["h2e2", "h9g7"])
+    o = xqspec.outcome("4k4/9/9/9/9/9/4C4/9/9/3K5 w - - 0 1", events=[{"move": "e3e4"}])
     assert isinstance(o, dict)
     with pytest.raises(xqspec.RuleError) as e:
-        xqspec.outcome({"fen": START, "events": [{"nonsense": 1}]})
+        xqspec.outcome(START, events=[{"nonsense": 1}])
     assert e.value.kind.startswith("events.")
 
 
@@ -113,9 +117,9 @@ def test_rulesets_and_overlays():
     ovs = {o["overlay"]: o for o in xqspec.overlays()}
     assert ovs["provincial-2012-open"]["edition"] == "cxa-2011"
     # An overlay by id, as a dict, or in the rule-set id: the same rules.
-    a = xqspec.game_status({"fen": START, "moves": []}, edition="cxa-2011", overlay="provincial-2012-open")
-    b = xqspec.game_status({"fen": START, "moves": []}, edition="cxa-2011", overlay=ovs["provincial-2012-open"])
-    c = xqspec.game_status({"fen": START, "moves": []}, edition="cxa-2011+provincial-2012-open")
+    a = xqspec.game_status(START, edition="cxa-2011", overlay="provincial-2012-open")
+    b = xqspec.game_status(START, edition="cxa-2011", overlay=ovs["provincial-2012-open"])
+    c = xqspec.game_status(START, edition="cxa-2011+provincial-2012-open")
     assert a == b == c
     with pytest.raises(xqspec.SpecError) as e:
         xqspec.legal_moves(edition="cxa-3000")
@@ -165,21 +169,21 @@ def test_wrong_python_types():
 
 def test_event_errors_carry_the_event():
     with pytest.raises(xqspec.RuleError) as e:
-        xqspec.outcome({"fen": START, "events": [{"move": "h2e2"}, {"resign": {"side": "blue"}}]})
+        xqspec.outcome(START, events=[{"move": "h2e2"}, {"resign": {"side": "blue"}}])
     assert e.value.kind == "events.syntax" and e.value.event == 1
     with pytest.raises(xqspec.IllegalMoveError) as e:
-        xqspec.outcome({"fen": START, "events": [{"move": "h2e2"}, {"move": "h2e2"}]})
+        xqspec.outcome(START, events=[{"move": "h2e2"}, {"move": "h2e2"}])
     assert e.value.event == 1
 
 
 def test_threads_share_the_library():
     from concurrent.futures import ThreadPoolExecutor
 
-    alone = xqspec.ruling(CHASE)
+    alone = xqspec.ruling(**CHASE)
     moves = xqspec.legal_moves()
     with ThreadPoolExecutor(4) as pool:
-        rulings = list(pool.map(lambda _: xqspec.ruling(CHASE), range(16)))
+        rulings = list(pool.map(lambda _: xqspec.ruling(**CHASE), range(16)))
         lists = list(pool.map(lambda _: xqspec.legal_moves(), range(16)))
-        overlaid = list(pool.map(lambda _: xqspec.game_status({"fen": START, "moves": []}, edition="cxa-2011", overlay="provincial-2012-open"), range(8)))
+        overlaid = list(pool.map(lambda _: xqspec.game_status(START, edition="cxa-2011", overlay="provincial-2012-open"), range(8)))
     assert all(r == alone for r in rulings) and all(m == moves for m in lists)
     assert all(o == overlaid[0] for o in overlaid)

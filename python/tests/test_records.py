@@ -73,3 +73,38 @@ def test_record_errors_carry_the_place(tmp_path):
     with pytest.raises(xqspec.RecordError) as e:
         xqspec.record_moves(HOSTILE / "utf8-cut.pgn", 2)
     assert e.value.line == 7
+
+
+def test_games_walks_a_file_reading_it_once(tmp_path):
+    p = tmp_path / "three.pgn"
+    second = '[Event "second"]\n[FEN "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1"]\n\n1. 车九进一 将5进1 *\n'
+    p.write_bytes((GAME + "\n" + second + "\n" + GAME.replace("马二进三", "马二进九")).encode("gb18030"))
+    games = list(xqspec.games(p))
+    assert [g["game"] for g in games] == [1, 2, 3]
+    assert [g["ok"] for g in games] == [True, True, False]
+    assert games[0]["headers"] == {"Event": "two moves", "Red": "A", "Black": "B"}
+    assert games[0]["fen"] == xqspec.START_FEN
+    assert games[1]["fen"] == "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1" and games[1]["moves"] == ["a8a9", "e9e8"]
+    assert games[2]["error"]["ply"] == 3
+    # The moves are the ones record_moves gives game by game, ready for the queries.
+    for g in games[:2]:
+        assert g["moves"] == xqspec.record_moves(p, g["game"])
+        assert xqspec.game_status(g["fen"], g["moves"])["state"] == "ongoing"
+    assert list(xqspec.games(str(p), encoding="gb18030")) == games
+    with pytest.raises(xqspec.RecordError) as e:
+        list(xqspec.games(tmp_path / "missing.pgn"))
+    assert e.value.file.endswith("missing.pgn")
+    it = xqspec.games(MASTER)
+    assert len(next(it)["moves"]) == 198
+    with pytest.raises(StopIteration):
+        next(it)
+
+
+def test_record_moves_reads_up_to_its_game(tmp_path):
+    p = tmp_path / "many.pgn"
+    p.write_text((GAME + "\n") * 3000, encoding="utf-8")
+    assert xqspec.record_moves(p, 1) == xqspec.record_moves(p, 3000) == ["h2e2", "h9g7", "h0g2", "i9h9"]
+    with pytest.raises(xqspec.RecordError) as e:
+        xqspec.record_moves(p, 3001)
+    assert e.value.kind == "no_game" and "3000 games" in str(e.value)
+    assert sum(1 for _ in xqspec.games(p)) == 3000

@@ -11,11 +11,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use super::data::Trigger;
-use super::game::{By, End, Game, GameResult};
+use super::game::{By, End, Game, GameResult, Ruling};
 use super::{
-    cite, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, RejectKind, RuleRef,
+    cite, events, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, Outcome,
+    OutcomeQuery, RejectKind, RuleRef,
 };
-use crate::board::Move;
+use crate::board::{Move, Square};
 use crate::repetition::RepetitionRules;
 use crate::vm::{Position, Rules};
 
@@ -96,6 +97,60 @@ pub struct Repeated {
     pub times: usize,
 }
 
+/// What the board would decide if the cycle that brought the current position back were
+/// played again (and again), up to its first decision: when, and what (`next` of the
+/// `game_status` answer). So a page can say when an order to change comes and warn before
+/// the repetition that decides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Next {
+    /// The plies of the cycle: from the last time the current position stood to now.
+    pub cycle: usize,
+    /// The plies to play from now until the board decides.
+    pub plies: usize,
+    /// The ply (of the game) after which it decides.
+    pub ply: usize,
+    /// How often the position then on the board will have stood.
+    pub times: usize,
+    /// The clause that makes a position pending (`repetition.cycle`).
+    pub rule: RuleRef,
+    /// The decisions the board then makes (their `event` numbers are the forecast's own).
+    pub rulings: Vec<Ruling>,
+    /// The result then: `Ongoing` when the game goes on (an order to change).
+    pub result: GameResult,
+    /// The clause that would end the game.
+    pub clause: Option<RuleRef>,
+}
+
+impl Next {
+    /// `{cycle, plies, ply, times, clause, article, rulings, result, end_clause, end_article}`;
+    /// the rulings without their event numbers.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("cycle".into(), json!(self.cycle));
+        m.insert("plies".into(), json!(self.plies));
+        m.insert("ply".into(), json!(self.ply));
+        m.insert("times".into(), json!(self.times));
+        cite(&mut m, Some(&self.rule));
+        let rulings: Vec<Value> = self
+            .rulings
+            .iter()
+            .map(|r| {
+                let mut v = r.to_json();
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("event");
+                }
+                v
+            })
+            .collect();
+        m.insert("rulings".into(), Value::Array(rulings));
+        m.insert("result".into(), json!(self.result.name()));
+        let mut end = Map::new();
+        cite(&mut end, self.clause.as_ref());
+        m.insert("end".into(), Value::Object(end));
+        Value::Object(m)
+    }
+}
+
 /// How a game in progress stands (the `game_status` query).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameStatus {
@@ -112,6 +167,11 @@ pub struct GameStatus {
     pub natural_limit: Option<(u32, u32)>,
     /// With [`AfterEnd::Stop`]: the moves after the end, left unjudged.
     pub continues: Option<Continues>,
+    /// The point of the general of the side to move, when it is in check.
+    pub check: Option<Square>,
+    /// What the board would decide if the cycle that brought the current position back
+    /// were played again.
+    pub next: Option<Next>,
 }
 
 impl GameStatus {
@@ -163,6 +223,14 @@ impl GameStatus {
         if let Some(c) = self.continues {
             m.insert("continues".into(), json!({"from": c.from, "left": c.left}));
         }
+        m.insert(
+            "check".into(),
+            self.check.map_or(Value::Null, |p| json!(p.to_string())),
+        );
+        m.insert(
+            "next".into(),
+            self.next.as_ref().map_or(Value::Null, Next::to_json),
+        );
         Value::Object(m)
     }
 }
@@ -212,7 +280,9 @@ impl ArbiterRules {
         q: &StatusQuery,
         after_end: AfterEnd,
     ) -> Result<GameStatus, ArbiterError> {
-        let start = crate::fen::parse(vm, &q.fen).map_err(ArbiterError::Fen)?.0;
+        let start = crate::vm::fen::parse(vm, &q.fen)
+            .map_err(ArbiterError::Fen)?
+            .0;
         let mut g = Game::new(self, vm, start).watching(rep);
         let mut continues = None;
         for (i, text) in q.moves.iter().enumerate() {
@@ -238,6 +308,45 @@ impl ArbiterRules {
             g.record_move(i, m, false)
                 .map_err(|e| e.at(&format!("move {}", i + 1)))?;
         }
+        Ok(self.status_of(vm, &g, continues, |e| e + 1))
+    }
+
+    /// A game given as events (the `outcome` query's input) judged: its outcome, and how it
+    /// stands after the events as `game_status` says it of moves (the `ply` of its end
+    /// counting the moves among the events, up to the one that ended it). With
+    /// [`AfterEnd::Stop`] the events after the end are left unjudged and counted.
+    pub fn judge_events(
+        &self,
+        vm: &Rules,
+        rep: Option<&RepetitionRules>,
+        q: &OutcomeQuery,
+        after_end: AfterEnd,
+    ) -> Result<(Outcome, GameStatus), ArbiterError> {
+        let pos = match &q.fen {
+            Some(f) => crate::vm::fen::parse(vm, f).map_err(ArbiterError::Fen)?.0,
+            None => vm.start_position(),
+        };
+        let evs = events::parse_all(&q.events)?;
+        let mut g = Game::new(self, vm, pos).watching(rep);
+        let continues = g.run_events(&evs, after_end)?;
+        let ply_of = |e: usize| {
+            evs[..=e.min(evs.len().saturating_sub(1))]
+                .iter()
+                .filter(|ev| matches!(ev, events::Event::Move(_)))
+                .count()
+        };
+        let status = self.status_of(vm, &g, continues, ply_of);
+        Ok((g.outcome(continues), status))
+    }
+
+    /// How the game `g` stands; `ply_of` gives the ply of the event that ended it.
+    fn status_of(
+        &self,
+        vm: &Rules,
+        g: &Game<'_>,
+        continues: Option<Continues>,
+        ply_of: impl Fn(usize) -> usize,
+    ) -> GameStatus {
         let h = &g.history;
         let positions = h.positions(vm);
         let repeated = h
@@ -249,14 +358,18 @@ impl ArbiterRules {
                 times,
             })
             .collect();
-        Ok(GameStatus {
-            end: self.adjudication(g.end()),
+        let mut end = self.adjudication(g.end());
+        end.ply = g.end().map(|e| ply_of(e.event));
+        GameStatus {
+            end,
             position: g.position().status(vm).name(),
             repeated,
             orders: g.orders().clone(),
             natural_limit: g.limit_count(),
             continues,
-        })
+            check: g.checked_general(),
+            next: g.forecast(),
+        }
     }
 
     fn adjudication(&self, end: Option<&End>) -> Adjudication {

@@ -9,89 +9,66 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-/// Something the arbiter observes, named by `when:` in result and foul clauses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Trigger {
-    /// The side to move is checkmated.
-    Checkmated,
-    /// The side to move has no legal move and is not in check.
-    Stalemated,
-    /// A move that is not legal was made (with its classes).
-    IllegalMove,
-    /// A repetition ruling: the side checks perpetually on its own.
-    PerpetualCheck,
-    /// A repetition ruling orders a side to change that is already under that order.
-    ChangeRefused,
-    /// The side's flag fell.
-    FlagFall,
-    /// The side arrived later than the lateness limit.
-    LateArrival,
-    /// Both sides arrived later than the lateness limit.
-    BothLate,
-    /// The side pressed its clock without having moved.
-    PressWithoutMove,
-    /// The side was charged with a foul (the tally of the foul clauses).
-    Foul,
-    /// The side's natural-move-limit claim was found untrue.
-    FalseNaturalLimitClaim,
-    /// The side resigned.
-    Resignation,
-    /// The side refused to follow the rules or seriously broke discipline.
-    RefusingRules,
-    /// A draw offer was accepted.
-    DrawAgreed,
-    /// The arbiter found a simple position neither side can win.
-    SimplePosition,
-    /// A repetition ruling: drawn with neither side changing.
-    RepetitionDraw,
-    /// The natural move limit was found reached.
-    NaturalLimit,
-    /// The side disturbed the opponent.
-    Disturbing,
-    /// The side stopped or started the clocks without leave.
-    ClockTampering,
-    /// The side offered a draw.
-    DrawOffer,
-    /// The side touched an own piece that has no legal move.
-    TouchImmovable,
-    /// The side touched an opponent's piece that no own piece can capture.
-    TouchUncapturable,
-    /// Moves of the side were found unrecorded.
-    UnrecordedMoves,
-    /// The side broke the players' rules (not seriously).
-    PlayerRules,
+codes! {
+    /// Something the arbiter observes, named by `when:` in result and foul clauses.
+    #[derive(PartialOrd, Ord, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Trigger {
+        /// The side to move is checkmated.
+        Checkmated => "checkmated",
+        /// The side to move has no legal move and is not in check.
+        Stalemated => "stalemated",
+        /// A move that is not legal was made (with its classes).
+        IllegalMove => "illegal_move",
+        /// A repetition ruling: the side checks perpetually on its own.
+        PerpetualCheck => "perpetual_check",
+        /// A repetition ruling orders a side to change that is already under that order.
+        ChangeRefused => "change_refused",
+        /// The side's flag fell.
+        FlagFall => "flag_fall",
+        /// The side arrived later than the lateness limit.
+        LateArrival => "late_arrival",
+        /// Both sides arrived later than the lateness limit.
+        BothLate => "both_late",
+        /// The side pressed its clock without having moved.
+        PressWithoutMove => "press_without_move",
+        /// The side was charged with a foul (the tally of the foul clauses).
+        Foul => "foul",
+        /// The side's natural-move-limit claim was found untrue.
+        FalseNaturalLimitClaim => "false_natural_limit_claim",
+        /// The side resigned.
+        Resignation => "resignation",
+        /// The side refused to follow the rules or seriously broke discipline.
+        RefusingRules => "refusing_rules",
+        /// A draw offer was accepted.
+        DrawAgreed => "draw_agreed",
+        /// The arbiter found a simple position neither side can win.
+        SimplePosition => "simple_position",
+        /// A repetition ruling: drawn with neither side changing.
+        RepetitionDraw => "repetition_draw",
+        /// The natural move limit was found reached.
+        NaturalLimit => "natural_limit",
+        /// The side disturbed the opponent.
+        Disturbing => "disturbing",
+        /// The side stopped or started the clocks without leave.
+        ClockTampering => "clock_tampering",
+        /// The side offered a draw.
+        DrawOffer => "draw_offer",
+        /// The side touched an own piece that has no legal move.
+        TouchImmovable => "touch_immovable",
+        /// The side touched an opponent's piece that no own piece can capture.
+        TouchUncapturable => "touch_uncapturable",
+        /// Moves of the side were found unrecorded.
+        UnrecordedMoves => "unrecorded_moves",
+        /// The side broke the players' rules (not seriously).
+        PlayerRules => "player_rules",
+    }
 }
 
 impl Trigger {
+    /// The observation as the data writes it (`flag_fall` …).
     pub fn name(self) -> &'static str {
-        use Trigger::*;
-        match self {
-            Checkmated => "checkmated",
-            Stalemated => "stalemated",
-            IllegalMove => "illegal_move",
-            PerpetualCheck => "perpetual_check",
-            ChangeRefused => "change_refused",
-            FlagFall => "flag_fall",
-            LateArrival => "late_arrival",
-            BothLate => "both_late",
-            PressWithoutMove => "press_without_move",
-            Foul => "foul",
-            FalseNaturalLimitClaim => "false_natural_limit_claim",
-            Resignation => "resignation",
-            RefusingRules => "refusing_rules",
-            DrawAgreed => "draw_agreed",
-            SimplePosition => "simple_position",
-            RepetitionDraw => "repetition_draw",
-            NaturalLimit => "natural_limit",
-            Disturbing => "disturbing",
-            ClockTampering => "clock_tampering",
-            DrawOffer => "draw_offer",
-            TouchImmovable => "touch_immovable",
-            TouchUncapturable => "touch_uncapturable",
-            UnrecordedMoves => "unrecorded_moves",
-            PlayerRules => "player_rules",
-        }
+        self.code()
     }
 }
 

@@ -156,6 +156,33 @@ pub(crate) enum Event {
     BetweenPoints(BetweenEvent),
 }
 
+/// The key of every kind of event of the `outcome` query, as the protocol writes it.
+pub const EVENT_KINDS: [&str; 23] = [
+    "move",
+    "illegal_move",
+    "touch",
+    "adjust",
+    "offer_draw",
+    "accept_draw",
+    "decline_draw",
+    "claim_natural_limit",
+    "arbiter",
+    "repetition",
+    "flag",
+    "press_without_move",
+    "stop_clock",
+    "disturb",
+    "player_rules",
+    "refuse_rules",
+    "resign",
+    "late",
+    "unrecorded",
+    "colours_reversed",
+    "displaced",
+    "knock_over",
+    "between_points",
+];
+
 impl Event {
     /// The event's key, for messages.
     pub fn name(&self) -> &'static str {
@@ -219,5 +246,28 @@ pub(crate) fn point(text: &str) -> Result<Square, ArbiterError> {
 impl From<SideName> for Side {
     fn from(s: SideName) -> Side {
         s.side()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`EVENT_KINDS`] is every kind the reader knows: serde names them all when a key is
+    /// none of them.
+    #[test]
+    fn event_kinds_are_every_kind_read() {
+        let e = serde_json::from_value::<Event>(serde_json::json!({"no_such_event": 1}))
+            .unwrap_err()
+            .to_string();
+        let expected: Vec<&str> = e
+            .split("expected one of ")
+            .nth(1)
+            .unwrap()
+            .split(", ")
+            .map(|k| k.trim_matches(|c: char| c == '`' || !c.is_ascii() || c == ' '))
+            .map(|k| k.split('`').next().unwrap())
+            .collect();
+        assert_eq!(expected, EVENT_KINDS, "{e}");
     }
 }

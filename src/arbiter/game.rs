@@ -25,34 +25,28 @@ use crate::repetition::readings::Basis;
 use crate::repetition::RepetitionRules;
 use crate::vm::{IllegalReason, Placement, Position, Rules, Status};
 
-/// How a game stands after its events.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// Red wins.
-    RedWins,
-    /// Black wins.
-    BlackWins,
-    /// A draw (和棋).
-    Draw,
-    /// The game goes on.
-    Ongoing,
-    /// The game is void and replayed (colours reversed found in time).
-    Replay,
-    /// Both sides lose (both forfeit).
-    BothLose,
+codes! {
+    /// How a game stands after its events.
+    pub enum GameResult {
+        /// Red wins.
+        RedWins => "red_wins",
+        /// Black wins.
+        BlackWins => "black_wins",
+        /// A draw (和棋).
+        Draw => "draw",
+        /// The game goes on.
+        Ongoing => "ongoing",
+        /// The game is void and replayed (colours reversed found in time).
+        Replay => "replay",
+        /// Both sides lose (both forfeit).
+        BothLose => "both_lose",
+    }
 }
 
 impl GameResult {
     /// The result as the protocol writes it (`red_wins` …).
     pub fn name(self) -> &'static str {
-        match self {
-            GameResult::RedWins => "red_wins",
-            GameResult::BlackWins => "black_wins",
-            GameResult::Draw => "draw",
-            GameResult::Ongoing => "ongoing",
-            GameResult::Replay => "replay",
-            GameResult::BothLose => "both_lose",
-        }
+        self.code()
     }
 
     fn win_for(side: Side) -> GameResult {
@@ -63,91 +57,69 @@ impl GameResult {
     }
 }
 
-/// What the arbiter decides at one event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decision {
-    /// A foul (犯规) is charged.
-    Foul,
-    /// A foul is charged and waived (the fouling side resigned at once).
-    FoulWaived,
-    /// The side loses (判负).
-    Loss,
-    /// The game is drawn.
-    Draw,
-    /// Both sides lose.
-    BothLose,
-    /// The game is void and replayed.
-    Replay,
-    /// The position is restored to where the error was made.
-    Restore,
-    /// The error was found too late: the game goes on from the position as it stands.
-    ResultStands,
-    /// Time is added to the side.
-    AddTime,
-    /// Time is deducted from the side.
-    DeductTime,
-    /// The side must change its moves (变着), on a 棋例 ruling.
-    MustChange,
-    /// A touched piece (or the piece of an illegal move) binds the next move.
-    MustMove,
-    /// A draw offer made too early is void.
-    OfferVoid,
-    /// A claim of the natural move limit (自然限着) that the count does not bear out.
-    ClaimUntrue,
-    /// The natural move limit is reached: the game is drawn.
-    LimitReached,
-    /// The natural move limit is not reached.
-    LimitNotReached,
-    /// No clause of the rule set deals with the event.
-    NotRegulated,
-    /// The matter is left for later (a record completed when time allows).
-    Deferred,
-    /// The rules leave the decision to a number the event sets and did not set.
-    Undecided,
-    /// The piece is adjusted (摆正) without counting as touched.
-    Adjusted,
-    /// Adjusting the piece counts as touching it (摸子).
-    CountsAsTouch,
-    /// No penalty (an accidental touch, too few pieces knocked over).
-    NoPenalty,
-    /// A point is chosen for a piece, by the side the rules say chooses.
-    Chosen,
-    /// A pending position (待判局面) ruled on: the verdict of the 棋例 and the cycle judged.
-    PendingPosition,
+codes! {
+    /// What the arbiter decides at one event.
+    pub enum Decision {
+        /// A foul (犯规) is charged.
+        Foul => "foul",
+        /// A foul is charged and waived (the fouling side resigned at once).
+        FoulWaived => "foul_waived",
+        /// The side loses (判负).
+        Loss => "loss",
+        /// The game is drawn.
+        Draw => "draw",
+        /// Both sides lose.
+        BothLose => "both_lose",
+        /// The game is void and replayed.
+        Replay => "replay",
+        /// The position is restored to where the error was made.
+        Restore => "restore",
+        /// The error was found too late: the game goes on from the position as it stands.
+        ResultStands => "result_stands",
+        /// Time is added to the side.
+        AddTime => "add_time",
+        /// Time is deducted from the side.
+        DeductTime => "deduct_time",
+        /// The side must change its moves (变着), on a 棋例 ruling.
+        MustChange => "must_change",
+        /// A touched piece (or the piece of an illegal move) binds the next move.
+        MustMove => "must_move",
+        /// A draw offer made too early is void.
+        OfferVoid => "offer_void",
+        /// A claim of the natural move limit (自然限着) that the count does not bear out.
+        ClaimUntrue => "claim_untrue",
+        /// The natural move limit is reached: the game is drawn.
+        LimitReached => "limit_reached",
+        /// The natural move limit is not reached.
+        LimitNotReached => "limit_not_reached",
+        /// No clause of the rule set deals with the event.
+        NotRegulated => "not_regulated",
+        /// The matter is left for later (a record completed when time allows).
+        Deferred => "deferred",
+        /// The rules leave the decision to a number the event sets and did not set.
+        Undecided => "undecided",
+        /// The piece is adjusted (摆正) without counting as touched.
+        Adjusted => "adjusted",
+        /// Adjusting the piece counts as touching it (摸子).
+        CountsAsTouch => "counts_as_touch",
+        /// No penalty (an accidental touch, too few pieces knocked over).
+        NoPenalty => "no_penalty",
+        /// A point is chosen for a piece, by the side the rules say chooses.
+        Chosen => "chosen",
+        /// A pending position (待判局面) ruled on: the verdict of the 棋例 and the cycle judged.
+        PendingPosition => "pending_position",
+    }
 }
 
 impl Decision {
     /// The decision as the protocol writes it (`foul`, `must_move` …).
     pub fn name(self) -> &'static str {
-        use Decision::*;
-        match self {
-            Foul => "foul",
-            FoulWaived => "foul_waived",
-            Loss => "loss",
-            Draw => "draw",
-            BothLose => "both_lose",
-            Replay => "replay",
-            Restore => "restore",
-            ResultStands => "result_stands",
-            AddTime => "add_time",
-            DeductTime => "deduct_time",
-            MustChange => "must_change",
-            MustMove => "must_move",
-            OfferVoid => "offer_void",
-            ClaimUntrue => "claim_untrue",
-            LimitReached => "limit_reached",
-            LimitNotReached => "limit_not_reached",
-            NotRegulated => "not_regulated",
-            Deferred => "deferred",
-            Undecided => "undecided",
-            Adjusted => "adjusted",
-            CountsAsTouch => "counts_as_touch",
-            NoPenalty => "no_penalty",
-            Chosen => "chosen",
-            PendingPosition => "pending_position",
-        }
+        self.code()
     }
 }
+
+/// The events of a forecast (`Game::forecast`) are numbered from here.
+const FORECAST_EVENTS: usize = usize::MAX / 2;
 
 /// Who found the repetition a decision rests on: the arbiter watching the board (the
 /// positions of the moves played), or the arbiter's own ruling given as a `repetition` event
@@ -451,6 +423,7 @@ impl History {
     }
 }
 
+#[derive(Clone)]
 pub(crate) struct Game<'a> {
     rules: &'a ArbiterRules,
     vm: &'a Rules,
@@ -598,38 +571,110 @@ impl<'a> Game<'a> {
     }
 
     pub fn run(mut self, evs: &[Event], after_end: AfterEnd) -> Result<Outcome, ArbiterError> {
-        let mut continues = None;
+        let continues = self.run_events(evs, after_end)?;
+        Ok(self.outcome(continues))
+    }
+
+    /// Judges the events one after another; with [`AfterEnd::Stop`] the events after the
+    /// end are left unjudged and counted. A refusal names the event.
+    pub(crate) fn run_events(
+        &mut self,
+        evs: &[Event],
+        after_end: AfterEnd,
+    ) -> Result<Option<Continues>, ArbiterError> {
         for (i, ev) in evs.iter().enumerate() {
             match self.event(i, ev) {
                 Err(ArbiterError::Reject {
                     kind: RejectKind::EventsAfterEnd,
                     ..
                 }) if after_end == AfterEnd::Stop => {
-                    continues = Some(Continues {
+                    return Ok(Some(Continues {
                         from: i,
                         left: evs.len() - i,
-                    });
-                    break;
+                    }));
                 }
                 r => r.map_err(|e| e.at(&format!("events[{i}] ({})", ev.name())))?,
             }
             self.decide(i);
         }
-        let (result, clause, event, by, basis) = match self.end {
-            Some(e) => (e.result, Some(e.clause), Some(e.event), e.by, e.basis),
+        Ok(None)
+    }
+
+    /// The outcome of the events judged so far.
+    pub(crate) fn outcome(&self, continues: Option<Continues>) -> Outcome {
+        let (result, clause, event, by, basis) = match &self.end {
+            Some(e) => (
+                e.result,
+                Some(e.clause.clone()),
+                Some(e.event),
+                e.by,
+                e.basis.clone(),
+            ),
             None => (GameResult::Ongoing, None, None, None, None),
         };
-        Ok(Outcome {
+        Outcome {
             result,
             clause,
             event,
             fouls: self.fouls,
-            rulings: self.rulings,
+            rulings: self.rulings.clone(),
             fen: self.pos.to_fen(self.vm),
             by,
             basis,
             continues,
-        })
+        }
+    }
+
+    /// The point of the general of the side to move when it is in check.
+    pub(crate) fn checked_general(&self) -> Option<Square> {
+        if self.pos.in_check(self.vm) {
+            self.pos.royal_point(self.vm, self.stm())
+        } else {
+            None
+        }
+    }
+
+    /// What the board would decide if the moves that brought the current position back
+    /// (since it last stood) were played again and again, up to the first decision: the
+    /// game is copied and the cycle replayed on the copy, so the answer is the board's own
+    /// (`repetition.cycle`'s counts, the 棋例 verdict, the orders and what breaking one
+    /// costs). `None` when the position has not stood before since the last capture, the
+    /// game is over, or the rules watch no board.
+    pub(crate) fn forecast(&self) -> Option<super::adjudicate::Next> {
+        let rep = self.rep?;
+        let pending = rep.pending()?;
+        if self.end.is_some() {
+            return None;
+        }
+        let h = &self.history;
+        let k = h.len() - 1;
+        let j = (0..k).rev().find(|&j| h.same(j, k))?;
+        let cycle = h.moves[j..k].to_vec();
+        let mut g = self.clone();
+        let before = g.rulings.len();
+        // However the counts fall, a decision comes within this many cycles.
+        let most = (pending.cycles.max(pending.after_ruling) as usize + 1) * cycle.len();
+        for (played, &m) in (1..=most).zip(cycle.iter().cycle()) {
+            // Far beyond any event of the game: the copy's rulings are not the game's.
+            let event = FORECAST_EVENTS + played;
+            g.record_move(event, m, true).ok()?;
+            if g.rulings.len() > before || g.end.is_some() {
+                let gh = &g.history;
+                let last = gh.len() - 1;
+                let times = (0..=last).filter(|&x| gh.same(x, last)).count();
+                return Some(super::adjudicate::Next {
+                    cycle: cycle.len(),
+                    plies: played,
+                    ply: self.plies + played,
+                    times,
+                    rule: pending.rule.clone(),
+                    rulings: g.rulings[before..].to_vec(),
+                    result: g.end.as_ref().map_or(GameResult::Ongoing, |e| e.result),
+                    clause: g.end.as_ref().map(|e| e.clause.clone()),
+                });
+            }
+        }
+        None
     }
 
     fn stm(&self) -> Side {
@@ -1252,7 +1297,7 @@ impl<'a> Game<'a> {
             ));
         }
         self.advance(i, m);
-        if let Err(e) = crate::fen::validate(self.vm, &self.pos) {
+        if let Err(e) = crate::vm::fen::validate(self.vm, &self.pos) {
             self.pos = before;
             self.history.pop();
             return Err(ArbiterError::reject(
@@ -1703,7 +1748,7 @@ impl<'a> Game<'a> {
             let before = self.pos.clone();
             let piece = self.pos.remove(from).expect("checked above");
             self.pos.put(piece, to);
-            if let Err(e) = crate::fen::validate(self.vm, &self.pos) {
+            if let Err(e) = crate::vm::fen::validate(self.vm, &self.pos) {
                 self.pos = before;
                 return Err(ArbiterError::reject(
                     RejectKind::EventsImpossible,

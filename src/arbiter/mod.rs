@@ -14,9 +14,35 @@
 //! Two queries: [`ArbiterRules::outcome`] (a game as a list of events → the result, the
 //! deciding clause and the foul tally) and [`ArbiterRules::touch_move`] (a position and the
 //! pieces touched → the moves the player may make).
+//!
+//! The files: `data` (the clause shapes and the closed vocabularies: `Trigger`, `IllegalClass`,
+//! the touch-move roles and steps; it also decides 5.9, `KnockedOver::ruling`, for the arbiter
+//! and the clock simulator alike), `compile` (the clauses → [`ArbiterRules`]: counts resolved
+//! for the event's level, chains with `steps_of` resolved, every inconsistency a `SpecError`
+//! at its clause or overlay line), `events` (the `outcome` query's event list, read into typed
+//! events), `game` (the `outcome` engine), `touch` (touch-move chains; when the side to move
+//! is checkmated or stalemated the game is over and a touch is refused, `touch.game_over`) and
+//! `adjudicate` (a record's moves through the same `Game` → [`Adjudication`], and the
+//! `game_status` query). The clock is not simulated here: flag falls, clock presses and
+//! remaining times are events.
+//!
+//! **The arbiter watches the board.** `Game` keeps the positions since the last capture
+//! (`History`: the first in full, then each one's placement, `Position::placement_key` and
+//! the move; the positions are replayed only for a ruling). When one has come back as often as
+//! `repetition.cycle` says (`RepetitionRules::pending`: `pending_after_cycles`, then
+//! `cycles_after_ruling` after each ruling), the 棋例 engine rules the last cycle
+//! (`repetition::rule_line`) and the verdict goes the way of a `repetition` event (draw, 4.3,
+//! order to change, loss), every decision marked `by: board`; a `repetition` event is the
+//! arbiter's override (`by: arbiter`). Only a recurrence calls the engine, so watching costs
+//! a hash per ply.
+//!
+//! [`AfterEnd`] is the one switch for input past the end of the game: the protocol's `outcome`
+//! and `game_status` refuse it (`events.after_end`); the commands, given real records, judge
+//! up to the end and report `Continues` (how far the record goes on). The commands are
+//! `src/cli/arbiter.rs` (`outcome`, `touch`) and `src/cli/adjudicate.rs` (`adjudicate`,
+//! `status`). Depends on `spec`, `board`, `vm`, `line` and `repetition`.
 
 mod adjudicate;
-pub mod batch;
 mod compile;
 pub mod data;
 mod events;
@@ -29,13 +55,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::board::{Move, Side};
-use crate::fen::FenError;
 use crate::line::LineError;
 use crate::repetition::RepetitionRules;
 use crate::spec::{Edition, SpecError};
+use crate::vm::fen::FenError;
 use crate::vm::Rules;
 
-pub use adjudicate::{Adjudication, GameStatus, Repeated, StatusQuery};
+pub use adjudicate::{Adjudication, GameStatus, Next, Repeated, StatusQuery};
+pub use events::EVENT_KINDS;
 pub use game::{By, Decision, GameResult, Outcome, Ruling};
 pub(crate) use touch::TouchAnswer;
 
@@ -152,7 +179,7 @@ impl ArbiterRules {
         after_end: AfterEnd,
     ) -> Result<Outcome, ArbiterError> {
         let pos = match &q.fen {
-            Some(f) => crate::fen::parse(vm, f).map_err(ArbiterError::Fen)?.0,
+            Some(f) => crate::vm::fen::parse(vm, f).map_err(ArbiterError::Fen)?.0,
             None => vm.start_position(),
         };
         let evs = events::parse_all(&q.events)?;
@@ -208,6 +235,69 @@ pub struct OutcomeQuery {
     pub fen: Option<String>,
     /// The events of the game, in order (each an object with one key; see PROTOCOL.md).
     pub events: Vec<Value>,
+}
+
+impl OutcomeQuery {
+    /// `events` with a record's `moves` (ICCS) played among them as `move` events: where an
+    /// event `{pgn: N}` places the next N of them or `{pgn: rest}` the rest, else (no
+    /// event places them) before every event. `xqspec outcome --pgn` and the Python
+    /// package's `outcome(moves=…)` place them so; `events.syntax` for a marker asking for
+    /// more moves than are left, or markers leaving some out.
+    pub fn events_with_moves(
+        events: Vec<Value>,
+        moves: &[String],
+    ) -> Result<Vec<Value>, ArbiterError> {
+        let syntax = |m: String| ArbiterError::reject(RejectKind::EventsSyntax, m);
+        let marker = |v: &Value| {
+            v.as_object()
+                .filter(|m| m.len() == 1)
+                .and_then(|m| m.get("pgn"))
+                .cloned()
+        };
+        let as_event = |m: &String| json!({ "move": m });
+        let mut next = 0;
+        let mut out = Vec::new();
+        let mut placed = false;
+        for (i, ev) in events.into_iter().enumerate() {
+            let Some(n) = marker(&ev) else {
+                out.push(ev);
+                continue;
+            };
+            placed = true;
+            let take = match &n {
+                Value::String(s) if s == "rest" => moves.len() - next,
+                Value::Number(k) => k
+                    .as_u64()
+                    .and_then(|k| usize::try_from(k).ok())
+                    .filter(|&k| k <= moves.len() - next)
+                    .ok_or_else(|| {
+                        syntax(format!(
+                            "events[{i}]: `pgn: {k}` asks for more moves than the record has left ({})",
+                            moves.len() - next
+                        ))
+                    })?,
+                other => {
+                    return Err(syntax(format!(
+                        "events[{i}]: `pgn:` takes a number of moves or `rest`, not {other}"
+                    )))
+                }
+            };
+            out.extend(moves[next..next + take].iter().map(as_event));
+            next += take;
+        }
+        if !placed {
+            let mut all: Vec<Value> = moves.iter().map(as_event).collect();
+            all.extend(out);
+            return Ok(all);
+        }
+        if next < moves.len() {
+            return Err(syntax(format!(
+                "the events place {next} of the record's {} moves; end with `- pgn: rest`",
+                moves.len()
+            )));
+        }
+        Ok(out)
+    }
 }
 
 /// Input of the `touch_move` query.

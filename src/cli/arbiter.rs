@@ -17,7 +17,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use xqspec::arbiter::{AfterEnd, ArbiterError, OutcomeQuery, TouchQuery};
 use xqspec::ruleset::RuleSet;
@@ -70,62 +70,6 @@ fn read_game(path: &Path) -> Result<GameFile, String> {
     xqspec::input::yaml_file(path).map_err(|e| e.to_string())
 }
 
-/// Places the record's moves among the events (`pgn: N`, `pgn: rest`).
-fn splice_record(events: Vec<Value>, moves: &[String]) -> Result<Vec<Value>, String> {
-    let marker = |v: &Value| {
-        v.as_object()
-            .filter(|m| m.len() == 1)
-            .and_then(|m| m.get("pgn"))
-            .cloned()
-    };
-    let mut next = 0;
-    let mut out = Vec::new();
-    let mut placed = false;
-    for (i, ev) in events.into_iter().enumerate() {
-        let Some(n) = marker(&ev) else {
-            out.push(ev);
-            continue;
-        };
-        placed = true;
-        let take = match &n {
-            Value::String(s) if s == "rest" => moves.len() - next,
-            Value::Number(k) => k
-                .as_u64()
-                .map(|k| k as usize)
-                .filter(|&k| next + k <= moves.len())
-                .ok_or_else(|| {
-                    format!(
-                        "events[{i}]: `pgn: {k}` asks for more moves than the record has left ({})",
-                        moves.len() - next
-                    )
-                })?,
-            other => {
-                return Err(format!(
-                    "events[{i}]: `pgn:` takes a number of moves or `rest`, not {other}"
-                ))
-            }
-        };
-        out.extend(
-            moves[next..next + take]
-                .iter()
-                .map(|m| json!({ "move": m })),
-        );
-        next += take;
-    }
-    if !placed {
-        let mut all: Vec<Value> = moves.iter().map(|m| json!({ "move": m })).collect();
-        all.extend(out);
-        return Ok(all);
-    }
-    if next < moves.len() {
-        return Err(format!(
-            "the events place {next} of the record's {} moves; end with `- pgn: rest`",
-            moves.len()
-        ));
-    }
-    Ok(out)
-}
-
 /// `xqspec outcome FILE`: the decision and its reasons.
 pub fn outcome(
     args: &OutcomeArgs,
@@ -168,7 +112,8 @@ pub fn outcome(
         }
         Some((fen, moves)) => (
             fen,
-            splice_record(file.events, &moves).map_err(|e| format!("{place}: {e}"))?,
+            OutcomeQuery::events_with_moves(file.events, &moves)
+                .map_err(|e| format!("{place}: {}", show(&e)))?,
         ),
     };
     let names: Vec<String> = events

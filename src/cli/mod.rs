@@ -1,5 +1,12 @@
 //! The commands of `xqspec`, one file per command group: their clap arguments and the glue
 //! from arguments to the library (reading files, printing tables, exit messages).
+//!
+//! The groups: `arbiter` (outcome, touch), `adjudicate` (adjudicate, status), `clock`,
+//! `competition` (standings), `conform` (conform, serve, cases), `diagram` (board),
+//! `repetition` (ruling), `report` (report, diff) and `web`; `main.rs` holds the command enum
+//! and the small commands (`perft`, `moves`, `replay`, `spec check`). Thin: arguments are
+//! parsed, files read, library functions called, the results printed. `progress` is the one
+//! progress line of long commands.
 
 pub mod adjudicate;
 pub mod arbiter;
@@ -42,83 +49,27 @@ impl GameArgs {
 
 /// A `--fen` argument as a FEN: `startpos` written out under the rule set.
 pub fn fen_text(rs: &xqspec::ruleset::RuleSet, fen: &str) -> String {
-    if fen == "startpos" {
-        rs.vm.start_position().to_fen(&rs.vm)
-    } else {
-        fen.to_string()
-    }
+    xqspec::line::fen_text(&rs.vm, fen)
 }
 
 /// `--fen` and `--moves` as a FEN and ICCS moves: the moves read in any notation the
-/// grammar reads (Chinese, WXF, ICCS; move numbers allowed), as a record's movetext is.
-/// They are replayed as the movetext of a record made for them; an error names the
-/// argument as given (1-based) and the ply, not a place in that record.
+/// grammar reads (Chinese, WXF, ICCS; move numbers allowed), as a record's movetext is, by
+/// [`xqspec::line::given`] (the Python package reads `moves=` with it too); an error names
+/// the argument as given (1-based) and the ply, not a place in a record.
 pub fn iccs_line(
     rs: &xqspec::ruleset::RuleSet,
     fen: &str,
     moves: &[String],
 ) -> Result<(String, Vec<String>), String> {
-    use xqspec::notation::replay::{replay_text, ReplayError};
-    let fen = fen_text(rs, fen);
-    if moves.iter().all(|m| xqspec::board::Move::is_iccs(m)) {
-        return Ok((fen, moves.to_vec()));
+    use xqspec::line::GivenError;
+    match xqspec::line::given(&rs.vm, fen, moves) {
+        Ok(g) => Ok((g.fen, g.moves)),
+        Err(GivenError::Fen(e)) => Err(format!("--fen: {e}")),
+        Err(e) => Err(format!(
+            "--moves: {}",
+            e.told(|i| format!("argument {}", i + 1))
+        )),
     }
-    let head = format!("[FEN \"{fen}\"]\n\n");
-    let movetext = moves.join(" ");
-    let text = format!("{head}{movetext}\n");
-    // The argument (0-based) that holds byte `at` of the movetext.
-    let argument = |at: usize| {
-        let mut end = 0;
-        moves.iter().position(|m| {
-            end += m.len() + 1;
-            at < end
-        })
-    };
-    let named = |i: usize| format!("argument {} {:?}", i + 1, moves[i]);
-    let Some(game) = replay_text(&rs.vm, &text).into_iter().next() else {
-        return Err("--moves: no moves read".into());
-    };
-    let Some(e) = game.error else {
-        return Ok((fen, game.moves.iter().map(|m| m.iccs()).collect()));
-    };
-    Err(match e {
-        ReplayError::Move {
-            ply,
-            text: token,
-            offset,
-            error,
-            ..
-        } => {
-            let which = match offset.checked_sub(head.len()).and_then(argument) {
-                Some(i) if moves[i].trim() == token => named(i),
-                Some(i) => format!("{}, move {token:?}", named(i)),
-                None => format!("move {token:?}"),
-            };
-            format!("--moves: {which} (ply {ply}): {error}")
-        }
-        ReplayError::Fen { message, .. } => format!("--fen: {message}"),
-        // Arguments are text already: no encoding fault can arise, but say it if one does.
-        ReplayError::Encoding { message, .. } => format!("--moves: {message}"),
-        // Lines 1 and 2 hold the FEN tag; the movetext starts on line 3.
-        ReplayError::Pgn(e) if e.line < 3 => format!("--fen: {}", e.message()),
-        ReplayError::Pgn(e) => {
-            let line_start: usize = movetext
-                .split_inclusive('\n')
-                .take(e.line - 3)
-                .map(str::len)
-                .sum();
-            let rest = &movetext[line_start.min(movetext.len())..];
-            let at = line_start
-                + rest
-                    .char_indices()
-                    .nth(e.column - 1)
-                    .map_or(rest.len(), |(b, _)| b);
-            match argument(at) {
-                Some(i) => format!("--moves: {}: {}", named(i), e.message()),
-                None => format!("--moves: {}", e.message()),
-            }
-        }
-    })
 }
 
 /// A real game record on the command line: `--pgn FILE` and `--game N` (`outcome`, `status`).

@@ -6,10 +6,10 @@ use tabled::builder::Builder;
 use tabled::settings::Style;
 
 use xqspec::diagram;
+use xqspec::diagram::sheet::cycle_sheet;
 use xqspec::notation::{format_move, Notation};
 use xqspec::output::Outputs;
 use xqspec::repetition::ruling::{rule_every_move, status_name};
-use xqspec::repetition::sheet::cycle_sheet;
 use xqspec::repetition::{rule, RulingQuery};
 use xqspec::ruleset::RuleSet;
 
@@ -191,6 +191,7 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs) -> Result<(), Str
         println!("{}", r.to_json(rep));
         return Ok(());
     }
+    let words = rs.edition.words();
     let mut out = String::new();
     if let Some(c) = cut {
         writeln!(
@@ -222,7 +223,7 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs) -> Result<(), Str
             let c = &rep.classes[p.facts.class];
             b.push_record([
                 p.ply.to_string(),
-                p.facts.side.name().to_string(),
+                words.en("side", p.facts.side.name()),
                 chinese[p.ply - 1].clone(),
                 p.facts.mv.iccs(),
                 format!("{} {}", c.zh, c.name),
@@ -238,22 +239,31 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs) -> Result<(), Str
     }
     if let Some(ps) = &r.patterns {
         for (side, p) in ["red", "black"].iter().zip(ps.iter()) {
+            // The cycle's English name where the data words it (two idle, perpetual chase),
+            // never the pattern's data id.
+            let name = p.en.as_ref().map_or(String::new(), |en| format!("{en}, "));
             writeln!(
                 out,
-                "{}{}，{} ({side}: {}, {})",
+                "{}{}，{} ({}: {name}{})",
                 p.side_zh,
                 p.zh,
                 p.status_zh,
-                p.pattern.replace('_', " "),
+                words.en("side", side),
                 status_name(p.status)
             )
             .ok();
         }
     }
     if r.cycle.is_some() {
-        writeln!(out, "verdict: {} ({})", r.verdict.name(), r.basis.caption()).ok();
+        writeln!(
+            out,
+            "verdict: {} (by {})",
+            words.en("verdict", r.verdict.name()),
+            r.basis.said(words).en
+        )
+        .ok();
     } else {
-        writeln!(out, "verdict: {}", r.verdict.name()).ok();
+        writeln!(out, "verdict: {}", words.en("verdict", r.verdict.name())).ok();
     }
     for c in &r.clauses {
         writeln!(

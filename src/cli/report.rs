@@ -61,14 +61,6 @@ fn inputs(spec_dir: Option<&Path>, cases: Option<&Path>) -> xqspec::output::Outp
     o
 }
 
-fn load_spec(dir: Option<&Path>) -> Result<Spec, String> {
-    match dir {
-        Some(d) => Spec::load_dir(d),
-        None => Spec::builtin(),
-    }
-    .map_err(|e| e.to_string())
-}
-
 /// `xqspec report`.
 pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
     // A folder holding files this command did not write is refused before anything is
@@ -77,7 +69,7 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
         xqspec::output::OwnedDir::check(&a.dir, xqspec::report::WRITER, a.force)
             .map_err(|e| xqspec::output::said(&e))?;
     }
-    let spec = load_spec(spec_dir)?;
+    let spec = Spec::load(spec_dir).map_err(|e| e.to_string())?;
     let suite = load_suite(a.cases.as_deref())?;
     let g = xqspec::report::generate(&spec, &suite)?;
     for (file, why) in &g.skipped {
@@ -129,7 +121,7 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
 
 /// `xqspec diff`.
 pub fn diff(spec_dir: Option<&Path>, a: &DiffArgs) -> Result<(), String> {
-    let spec = load_spec(spec_dir)?;
+    let spec = Spec::load(spec_dir).map_err(|e| e.to_string())?;
     let suite = load_suite(a.cases.as_deref())?;
     // Every file is claimed before anything is computed or written.
     let mut outputs = inputs(spec_dir, a.cases.as_deref());

@@ -7,12 +7,24 @@
 //! - [`sim`]: clock events → [`sim::Timeline`] (both clocks after every move, the flag, the
 //!   clock violations), in integer milliseconds.
 //! - `playoff`: a chain and the games played → the winner, or the next game.
-//! - `table` (feature `cli`): the tables of `xqspec clock`.
+//! - `table` (feature `cli`): the tables of `xqspec clock` (a game's clocks, the schemes)
+//!   and its event file; the command is `src/cli/clock.rs`.
+//!
+//! The clause data: durations as `90m` or milliseconds, periods with move quotas,
+//! increments, per-colour times, named readings with `use:`, colour rules. A scheme compiles
+//! to its control when the rules fix every number, else to the list of the numbers the event
+//! sets. The simulator runs the clock events (move, press, stop, start, knock, add) through a
+//! two-faced clock into a timeline of both clocks after each move and event, the flag, the
+//! violations and the adjustments, and refuses a bad event with a typed `EventError` naming
+//! its number. The query objects are `ClockQuery` and `PlayoffQuery`; their `settings` fill
+//! only the scheme's `null`s, merged with `spec::merge_data`.
 //!
 //! No number of the rules is written here: periods, quotas, increments, the flag boundary,
 //! the 5.9 limits, which clock actions are fouls and the play-off chains are clause data. A
 //! number the rulebook leaves to the event (`null` in a scheme) comes from the query's
-//! `settings` or from an event overlay.
+//! `settings` or from an event overlay. No floating point; no panic on any event list
+//! (fuzzed in `tests/it/clock.rs`). Depends on `spec`, `board`, the `vm::compile` error
+//! helpers and the arbiter's knock rule (5.9); the reference only carries the queries here.
 
 pub mod compile;
 pub mod data;

@@ -17,6 +17,13 @@
 //! Pairings are input, never output: the round-robin order tables, the Swiss pairing
 //! method (定位编排法) and the knockout tables (appendices 2–5) are not available.
 //!
+//! Scores are exact: `data::Points` are whole sixteenths within `MAX_POINTS`, read into
+//! `f64`s that hold them and their sums exactly. Validation, ranking and the tables are
+//! linear in the records (`benches/standings.rs` measures the growth); at most
+//! `MAX_REPORTED_ERRORS` errors are listed, a crosstable has at most
+//! `MAX_CROSSTABLE_COLUMNS` columns and `MAX_CROSSTABLE_CELLS` cells. The command is
+//! `src/cli/competition.rs`.
+//!
 //! Depends on `spec` and `vm::compile` helpers; nothing here depends on `conform`.
 
 pub mod compile;

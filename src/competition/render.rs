@@ -41,13 +41,8 @@ pub fn render(t: &Tournament, rules: &CompetitionRules, st: &Standings, markdown
             ));
         }
     }
-    out.push_str(if markdown {
-        "\n\n## Ranking\n\n"
-    } else {
-        "\n\nRanking\n"
-    });
-    out.push_str(&table(ranking(st), markdown));
     out.push('\n');
+    push_ranking(&mut out, "Ranking", st, markdown);
     if !st.annulled.is_empty() {
         out.push_str(&format!(
             "\nResults annulled by withdrawal (not ranked): {}\n",
@@ -55,15 +50,20 @@ pub fn render(t: &Tournament, rules: &CompetitionRules, st: &Standings, markdown
         ));
     }
     if let Some(ind) = &st.individual {
-        out.push_str(if markdown {
-            "\n## Individual ranking\n\n"
-        } else {
-            "\nIndividual ranking\n"
-        });
-        out.push_str(&table(ranking(ind), markdown));
-        out.push('\n');
+        push_ranking(&mut out, "Individual ranking", ind, markdown);
     }
     out
+}
+
+/// Appends a ranking under its `title`, after a blank line.
+fn push_ranking(out: &mut String, title: &str, st: &Standings, markdown: bool) {
+    out.push_str(&if markdown {
+        format!("\n## {title}\n\n")
+    } else {
+        format!("\n{title}\n")
+    });
+    out.push_str(&table(ranking(st), markdown));
+    out.push('\n');
 }
 
 fn ranking(st: &Standings) -> Builder {

@@ -1,9 +1,9 @@
 //! The checks of `xqspec cases check`: the suite's own ([`Suite::check`]) and those that
 //! need the rule VM (canonical FENs, playable moves), run through the reference.
 
-use crate::fen;
 use crate::reference::{position, Reference};
 use crate::spec::Spec;
+use crate::vm::fen;
 
 use super::case::{locate_key, Basis, Case, Expect, Expected, Problem, Runs};
 use super::suite::{SpecFacts, Suite};

@@ -176,7 +176,7 @@ impl<I: Implementation> Harness<I> {
         // carries the same counts without it.
         #[cfg(feature = "cli")]
         println!("{}", runner::area_table(&results, false));
-        let problems = runner::problem_lines(&results);
+        let problems = runner::problem_lines(&results, false);
         for l in &problems {
             println!("{l}");
         }
@@ -257,15 +257,7 @@ pub fn check_reference_case_in(
         .into());
     }
     let mut subject = InProcess::new(reference());
-    let known = checked(root)
-        .suite
-        .reference_known_failures()
-        .map_err(|e| {
-            e.iter()
-                .map(|p| p.to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        })?;
+    let known = checked(root).known.clone()?;
     let opts = RunOptions {
         timeout: Duration::from_secs(3600),
         overlays: builtin_overlays(),
@@ -308,8 +300,28 @@ pub fn check_reference_case_in(
 
 struct Checked {
     problems: Vec<Problem>,
-    suite: Suite,
+    suite: &'static Suite,
     spec: Spec,
+    /// The suite's `reference-known-failures.yaml`, read once (or what is wrong with it).
+    known: Result<KnownFailures, String>,
+}
+
+/// The suite under `root`, read once per process: the edition patterns, the cases' runs and
+/// the suite checks share it (a read error is kept and told to each).
+fn suite_at(root: &Path) -> Result<&'static Suite, String> {
+    type Loaded = Result<&'static Suite, String>;
+    static SUITES: OnceLock<Mutex<HashMap<PathBuf, Loaded>>> = OnceLock::new();
+    let mut map = SUITES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    map.entry(root.to_path_buf())
+        .or_insert_with(|| {
+            Suite::load_dir(root)
+                .map(|s| &*Box::leak(Box::new(s)))
+                .map_err(|e| format!("cannot read {}: {e}", root.display()))
+        })
+        .clone()
 }
 
 /// The checked suite under `root`, computed once per root for the whole test run.
@@ -320,14 +332,20 @@ fn checked(root: &Path) -> &'static Checked {
         .lock()
         .unwrap_or_else(|e| e.into_inner());
     map.entry(root.to_path_buf()).or_insert_with(|| {
-        let suite =
-            Suite::load_dir(root).unwrap_or_else(|e| panic!("cannot read {}: {e}", root.display()));
+        let suite = suite_at(root).unwrap_or_else(|e| panic!("{e}"));
         let spec =
             Spec::builtin().unwrap_or_else(|e| panic!("the built-in spec does not load: {e}"));
+        let known = suite.reference_known_failures().map_err(|e| {
+            e.iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
         Box::leak(Box::new(Checked {
-            problems: check_suite(&suite, &spec),
+            problems: check_suite(suite, &spec),
             suite,
             spec,
+            known,
         }))
     })
 }
@@ -365,7 +383,7 @@ pub fn check_suite_files(root: &Path, report: &Path, editions: &[&str]) -> Resul
             "tests/conformance.rs runs editions {editions:?}, the spec has {spec_editions:?}"
         ));
     }
-    let cov = Coverage::compute(&c.suite, &SpecFacts::from_spec(&c.spec));
+    let cov = Coverage::compute(c.suite, &SpecFacts::from_spec(&c.spec));
     match std::fs::read_to_string(report) {
         Ok(text) if text == cov.markdown() => {}
         _ => errors.push(format!(
@@ -389,7 +407,7 @@ pub fn check_suite_files(root: &Path, report: &Path, editions: &[&str]) -> Resul
             uncovered.join(", ")
         ));
     }
-    let needless = cov.needless_exemptions(&c.suite);
+    let needless = cov.needless_exemptions(c.suite);
     if !needless.is_empty() {
         errors.push(format!(
             "exempt clauses that cases cite after all: {}",
@@ -407,7 +425,7 @@ pub fn check_suite_files(root: &Path, report: &Path, editions: &[&str]) -> Resul
 /// that apply to `edition` (and every file that does not parse, so that it
 /// fails under each edition).
 pub fn edition_pattern(root: &str, edition: &str) -> String {
-    let suite = match Suite::load_dir(Path::new(root)) {
+    let suite = match suite_at(Path::new(root)) {
         Ok(s) => s,
         Err(_) => return r"^\.yaml$".into(),
     };

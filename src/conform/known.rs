@@ -182,6 +182,13 @@ pub struct KnownFailure {
     pub answer: Option<KnownAnswer>,
 }
 
+impl KnownFailure {
+    /// Why it fails, as the list says.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawKnownFailure {

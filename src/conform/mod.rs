@@ -23,18 +23,31 @@
 //!   (a line, the output per request), ended with its whole group (used by adapters and UCI);
 //!   `with_transcript` records the lines exchanged, for bug reports.
 //! - [`uci`]: a UCI or UCCI engine as a subject (perft and legal moves through `go perft`, or
-//!   through `banmoves` and `go depth 1`).
+//!   through `banmoves` and `go depth 1`); one `Engine` with a `Dialect`; `ruling` read from
+//!   the score of a search of the move that completes the cycle, for the engines
+//!   `SEARCHERS` lists.
 //! - [`runner`]: selection and the plan (a case whose answer is the same under every rule
 //!   set runs once), one case × edition at a time, statuses, the stop rules (`not_asked`),
-//!   known failures, tables (failures by basis), JSON lines, Markdown.
+//!   known failures, tables (failures by basis), JSON lines, Markdown. The runner stops
+//!   asking after `STALL_AFTER` time-outs or `FAULTS_AFTER` faults in a row, the declared
+//!   cases left `not_asked`.
 //! - [`issue`]: bug reports fit to paste: one failing case in the program's terms
 //!   (`conform --issue`), and a run's failures grouped, each by its smallest case.
 //! - [`known`]: known-failures files (`{id, edition?, reason, answer}`): parsing and
-//!   checking, whether a failure is the listed one, writing and updating the files.
+//!   checking, whether a failure is the listed one, writing and updating the files. Each
+//!   entry's `answer` is the wrong answer expected instead of the case's, judged like an
+//!   expectation; `reference-known-failures.yaml` is the reference's.
 //! - [`coverage`], [`schema`]: generated `reports/coverage.md` and
 //!   `conformance/case.schema.json`.
 //! - [`harness`]: `cargo test` entry points (this crate's datatest harness,
 //!   and [`harness::Harness`] for Rust implementers).
+//!
+//! A case's `basis`, `runs` and `fixed` are set or proposed by `scripts/basis.py` and
+//! `scripts/fixed.py` and checked by `cases check`. `conformance/adapters/` is not part of
+//! the suite (the loaders skip it). The commands `conform`, `serve` and `cases` are
+//! `src/cli/conform.rs`. Depends on `query`, `reference` (the in-process subject, the
+//! harness and `cases check` only) and the domains; nothing depends on it but `report` and
+//! the command line.
 //!
 //! Invariants: every answer is judged by `judge()` and nowhere else; a fault
 //! of an implementation costs one case, never the run; a malformed case file

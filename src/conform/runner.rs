@@ -853,33 +853,51 @@ pub fn basis_table(results: &[CaseResult], markdown: bool) -> Option<String> {
     Some(crate::markdown::table_text(b, markdown))
 }
 
-/// Lines describing every result that is not a plain pass or skip.
-pub fn problem_lines(results: &[CaseResult]) -> Vec<String> {
-    results
-        .iter()
-        .filter_map(|r| {
-            let tag = match r.tally() {
-                Tally::Passed | Tally::Skipped | Tally::NotAsked => return None,
-                Tally::Failed => r.status.name().to_uppercase(),
-                Tally::KnownFailure => format!("known {}", r.status.name()),
-                Tally::UnexpectedPass => "LISTED BUT PASSES".to_string(),
-                Tally::ChangedKnownFailure => "KNOWN FAILURE CHANGED".to_string(),
-            };
-            let mut line = format!("{tag} {} [{}] {}", r.id, r.edition, r.path);
-            if let Some(b) = r.basis {
-                let _ = write!(line, " ({})", b.name());
+/// The most characters of a case's detail on the one line of a known failure (the whole
+/// detail and the reason with `reasons`).
+const KNOWN_DETAIL_CHARS: usize = 100;
+
+/// Lines describing every result that is not a plain pass or skip. A known failure is one
+/// short line (its case, edition and what it answers, cut to a hundred characters) after
+/// the others: it is expected, not news; with `reasons` (`xqspec conform --verbose`), its
+/// whole detail and the reason it is listed.
+pub fn problem_lines(results: &[CaseResult], reasons: bool) -> Vec<String> {
+    let (mut lines, mut known) = (Vec::new(), Vec::new());
+    for r in results {
+        let tag = match r.tally() {
+            Tally::Passed | Tally::Skipped | Tally::NotAsked => continue,
+            Tally::Failed => r.status.name().to_uppercase(),
+            Tally::KnownFailure if !reasons => {
+                let detail = r.detail.split_whitespace().collect::<Vec<_>>().join(" ");
+                let mut line = format!("known failure {} [{}]", r.id, r.edition);
+                if !detail.is_empty() {
+                    let cut: String = detail.chars().take(KNOWN_DETAIL_CHARS).collect();
+                    let more = if cut.len() < detail.len() { "…" } else { "" };
+                    let _ = write!(line, ": {cut}{more}");
+                }
+                known.push(line);
+                continue;
             }
-            if let Some(c) = &r.known_changed {
-                let _ = write!(line, ": {c}");
-            } else if !r.detail.is_empty() {
-                let _ = write!(line, ": {}", r.detail);
-            }
-            if let Some(k) = &r.known {
-                let _ = write!(line, " (known failure: {k})");
-            }
-            Some(line)
-        })
-        .collect()
+            Tally::KnownFailure => format!("known {}", r.status.name()),
+            Tally::UnexpectedPass => "LISTED BUT PASSES".to_string(),
+            Tally::ChangedKnownFailure => "KNOWN FAILURE CHANGED".to_string(),
+        };
+        let mut line = format!("{tag} {} [{}] {}", r.id, r.edition, r.path);
+        if let Some(b) = r.basis {
+            let _ = write!(line, " ({})", b.name());
+        }
+        if let Some(c) = &r.known_changed {
+            let _ = write!(line, ": {c}");
+        } else if !r.detail.is_empty() {
+            let _ = write!(line, ": {}", r.detail);
+        }
+        if let Some(k) = &r.known {
+            let _ = write!(line, " (known failure: {k})");
+        }
+        lines.push(line);
+    }
+    lines.extend(known);
+    lines
 }
 
 /// A Markdown report of a run. `diagrams` maps `(case id, edition)` of results that did
@@ -913,7 +931,7 @@ pub fn markdown_report(
     if let Some(t) = basis_table(results, true) {
         let _ = writeln!(out, "{t}\n");
     }
-    let problems = problem_lines(results);
+    let problems = problem_lines(results, false);
     if !problems.is_empty() {
         let mut b = Builder::default();
         b.push_record(["case", "edition", "basis", "status", "detail"]);

@@ -19,9 +19,22 @@
 //! is written once per document, in `<defs>`, and drawn with `<use>`: once per board, and
 //! once for a whole sheet. What one drawing may hold is bounded ([`MAX_CAPTION_CHARS`],
 //! [`MAX_ARROWS`], [`MAX_LABEL_CHARS`], [`MAX_TITLE_CHARS`], [`MAX_SHEET_DIAGRAMS`]), so
-//! no input makes a document of more than a few hundred kilobytes a board.
+//! no input makes a document of more than a few hundred kilobytes a board:
+//! [`DiagramOptions::check`] refuses more, naming the bound (`board`, `web`), and [`svg`]
+//! draws no more than that whatever it is given. A board is 28 KB (43 KB when every text
+//! carried its outline), a board on a sheet about 10 KB. The glyph table (Noto Serif CJK
+//! SC, SIL OFL 1.1) holds printable ASCII, the diagrams' punctuation, Chinese notation and
+//! every character of the spec's YAML.
+//!
+//! [`of_input`] draws a query's input position (the diff reports, `conform --report`);
+//! [`position_after`] goes through `line::after`; [`sheet()`] lays several boards out in one
+//! SVG ([`sheet::cycle_sheet`] draws a judged 棋例 cycle from `PlyRuling::arrows` for
+//! `xqspec ruling --svg`). The command `xqspec board` is `src/cli/diagram.rs`.
+//! `tests/it/diagram.rs` renders the output with resvg and checks pixels with no font at
+//! all. Depends on `board`, `vm`, `line`, `ruleset` and `repetition` (the sheet).
 
 mod glyphs;
+pub mod sheet;
 
 use std::fmt::Write as _;
 
@@ -261,6 +274,17 @@ fn escape(s: &str) -> String {
 /// written once, in `<defs>`, and drawn with `<use>`. Of `opts`, at most the bounds of
 /// [`DiagramOptions::check`] are drawn.
 pub fn svg(ruleset: &RuleSet, pos: &Position, opts: &DiagramOptions) -> String {
+    svg_oriented(ruleset, pos, opts, false)
+}
+
+/// [`svg`], or the board turned round (`flipped`: Black at the bottom, the arbiter's view
+/// from Black's side); pieces, marks, arrows, numerals and coordinates go with their points.
+pub fn svg_oriented(
+    ruleset: &RuleSet,
+    pos: &Position,
+    opts: &DiagramOptions,
+    flipped: bool,
+) -> String {
     let f = features(ruleset);
     let (w, h) = size();
     let mut s = String::with_capacity(8192);
@@ -271,9 +295,13 @@ pub fn svg(ruleset: &RuleSet, pos: &Position, opts: &DiagramOptions) -> String {
     );
     grid(&mut s, &f);
     river(&mut s, &f);
-    labels(&mut s, &f);
+    labels(&mut s, &f, flipped);
+    let view = |sq: Square| seen(sq, flipped);
     if let Some(m) = opts.last_move {
-        for (sq, dash) in [(m.from, r#" stroke-dasharray="4 3""#), (m.to, "")] {
+        for (sq, dash) in [
+            (view(m.from), r#" stroke-dasharray="4 3""#),
+            (view(m.to), ""),
+        ] {
             let _ = writeln!(
                 s,
                 r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="3"{dash}/>"#,
@@ -285,9 +313,14 @@ pub fn svg(ruleset: &RuleSet, pos: &Position, opts: &DiagramOptions) -> String {
             );
         }
     }
-    pieces(&mut s, ruleset, pos);
+    pieces(&mut s, ruleset, pos, flipped);
     for a in opts.arrows.iter().take(MAX_ARROWS) {
-        arrow(&mut s, a);
+        let shown = Arrow {
+            from: view(a.from),
+            to: view(a.to),
+            label: a.label.clone(),
+        };
+        arrow(&mut s, &shown);
     }
     if let Some(c) = &opts.caption {
         outlined(
@@ -588,19 +621,36 @@ fn river(s: &mut String, f: &BoardFeatures) {
     }
 }
 
-fn labels(s: &mut String, f: &BoardFeatures) {
-    // Black's numerals along the top (Black counts from its right: Red's left), Red's
-    // along the bottom (from Red's right); ICCS letters and ranks in small grey.
+/// Where a point is drawn: itself, or turned round when the board is `flipped`.
+fn seen(sq: Square, flipped: bool) -> Square {
+    if flipped {
+        sq.relative_to(Side::Black)
+    } else {
+        sq
+    }
+}
+
+fn labels(s: &mut String, f: &BoardFeatures, flipped: bool) {
+    // Black's numerals along Black's edge (Black counts from its right: Red's left), Red's
+    // along Red's (from Red's right): the top and the bottom, or the other way round on a
+    // flipped board; ICCS letters and ranks in small grey, with their points.
     let numeral = Style::middle(NUMERAL_SIZE, colour::LINE);
     let coordinate = Style::middle(COORDINATE_SIZE, colour::COORDINATE);
+    let (top, bottom) = ((MARGIN - 24) as f64, (y_of(0) + 42) as f64);
+    let (black_y, red_y) = if flipped {
+        (bottom, top)
+    } else {
+        (top, bottom)
+    };
+    let file_x = |file: u8| x_of(if flipped { FILES - 1 - file } else { file }) as f64;
     for file in 0..FILES {
-        let x = x_of(file) as f64;
+        let x = file_x(file);
         if let Some(n) = f.numerals[Side::Black.index()].get(file as usize) {
-            outlined(s, n, x, (MARGIN - 24) as f64, &numeral);
+            outlined(s, n, x, black_y, &numeral);
             s.push('\n');
         }
         if let Some(n) = f.numerals[Side::Red.index()].get((FILES - 1 - file) as usize) {
-            outlined(s, n, x, (y_of(0) + 42) as f64, &numeral);
+            outlined(s, n, x, red_y, &numeral);
             s.push('\n');
         }
         outlined(
@@ -613,22 +663,24 @@ fn labels(s: &mut String, f: &BoardFeatures) {
         s.push('\n');
     }
     for r in 0..RANKS {
+        let y = y_of(if flipped { RANKS - 1 - r } else { r });
         outlined(
             s,
             &r.to_string(),
             (MARGIN - 34) as f64,
-            (y_of(r) + 3) as f64,
+            (y + 3) as f64,
             &coordinate,
         );
         s.push('\n');
     }
 }
 
-fn pieces(s: &mut String, ruleset: &RuleSet, pos: &Position) {
+fn pieces(s: &mut String, ruleset: &RuleSet, pos: &Position, flipped: bool) {
     let kinds = ruleset.vm.kinds();
     for sq in Square::all() {
         let Some(p) = pos.piece_at(sq) else { continue };
-        let (x, y) = (x_of(sq.file()), y_of(sq.rank()));
+        let at = seen(sq, flipped);
+        let (x, y) = (x_of(at.file()), y_of(at.rank()));
         let c = match p.side {
             Side::Red => colour::RED,
             Side::Black => colour::BLACK,
@@ -1029,12 +1081,7 @@ mod tests {
             .map(|c| ("the fixed set".to_string(), c))
             .collect();
         let spec = crate::spec::Spec::builtin().unwrap();
-        let ids: Vec<String> = spec
-            .editions()
-            .iter()
-            .map(|e| e.id.clone())
-            .chain(spec.overlays().iter().map(|o| o.ruleset_id()))
-            .collect();
+        let ids = spec.ruleset_ids();
         assert!(ids.len() >= 4, "{ids:?}");
         for id in &ids {
             let rs = RuleSet::of_spec(&spec, id).unwrap();

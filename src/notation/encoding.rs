@@ -1,5 +1,9 @@
 //! Text encodings of game records: UTF-8, GBK/GB18030, Big5, and UTF-16 with
 //! a byte-order mark, detected or named.
+//!
+//! A decoded text keeps where each line's bytes start (`Decoded::byte_offset`) and its faults:
+//! a UTF-8 character cut short by the end of the file is a fault at its byte offset, and the
+//! file stays UTF-8.
 
 use std::fmt;
 

@@ -25,6 +25,21 @@
 //! The code reaches the board only through the [`BoardView`] trait; the
 //! core's `Position` with its `Rules` provides it as [`RulesBoard`].
 //!
+//! Nothing here holds a record character: a Chinese numeral's value and side are looked up
+//! in `board.file_numbering` (`vm::record::FileNumerals`), and `format` writes from the
+//! record table the VM compiles from `pieces.kinds`, `board.file_numbering` and
+//! `notation.*` (`vm::record::Record`: piece names with their traditional forms and
+//! variants, the full and abbreviated forms of 7.5, the tandem words). Only the grammars
+//! (`grammar/base.pest`, shared, one file per notation, `pgn.pest`) repeat the characters
+//! they need, and `tests/it/notation_spec.rs` checks them against the spec character by
+//! character.
+//!
+//! [`stream`] is the records path for databases: the same games, places and remarks as
+//! [`records`], on every core and in bounded memory (`tests/it/stream.rs` checks that pieces
+//! of 64 bytes on three threads give exactly what the whole file gives on one).
+//!
+//! Depends on `vm`, `input` and `output`.
+//!
 //! Terms: 进 (jìn, advance), 退 (tuì, retreat), 平 (píng, traverse); 前/中/后
 //! (front/middle/rear) for tandem pieces; 纵线 (files) counted from each
 //! player's right.

@@ -141,9 +141,25 @@ pub struct Game<'a> {
 }
 
 impl Game<'_> {
+    /// The tag pairs as `(name, value)`, in file order, values unescaped.
+    pub fn tag_pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.tags.iter().map(|t| (t.name, t.value.as_str()))
+    }
+
     /// The value of a tag (case-insensitive name).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tag_pair(name).map(|t| t.value.as_str())
+    }
+
+    /// Every tag pair, name and value (unescaped), in file order.
+    pub fn tags(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.tags.iter().map(|t| (t.name, t.value.as_str()))
+    }
+
+    /// The main line's comments (`{…}`, `;…`), each with the number of moves before it and
+    /// its text, in file order.
+    pub fn comments(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.comments.iter().map(|c| (c.after_ply, c.text))
     }
 
     /// The tag pair of a name (case-insensitive), the first when it repeats.
@@ -689,6 +705,16 @@ fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
         }
     }
     game
+}
+
+/// The PGN result token of a result as answers write it (`red_wins` → `1-0`, `black_wins`
+/// → `0-1`, `draw` → `1/2-1/2`), `*` for any other (a game not decided): the inverse of
+/// [`result_of_token`].
+pub fn token_of_result(result: &str) -> &'static str {
+    ["1-0", "0-1", "1/2-1/2"]
+        .into_iter()
+        .find(|t| result_of_token(t) == Some(result))
+        .unwrap_or("*")
 }
 
 /// The result a PGN result token records (`1-0` red wins, `0-1` black wins, `1/2-1/2` or

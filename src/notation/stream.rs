@@ -11,6 +11,14 @@
 //!   pool of its own), each with a [`Replayer`] of its own thread;
 //! - while one window of pieces is replayed, the next is read.
 //!
+//! Each piece is decoded on its own with its `Base` (the lines, bytes and text before
+//! it), so that every place, remark and error message is told in the file's terms. Memory
+//! is bounded by three windows of 4 MiB and the largest game, not by the file nor the
+//! number of files: a piece keeps its own bytes (not the buffer it was read into), and a
+//! window counts each piece as at least 16 KiB, so a window of small files holds at most 256
+//! of them. Two windows are in flight while the calling thread reads the next and hands the
+//! values of the oldest to the sink.
+//!
 //! What the caller keeps of a game is its `work`'s value, computed on the worker from the
 //! game as read and replayed; the `sink` gets everything in input order on the calling
 //! thread. A file that holds a NUL byte in its first piece (UTF-16, or binary junk) is read

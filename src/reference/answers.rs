@@ -125,6 +125,17 @@ fn arbiter_reject(e: ArbiterError) -> Answer {
 
 /// `outcome`.
 pub fn outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answered {
+    outcome_of(rs, q, AfterEnd::Refuse)
+}
+
+/// `outcome` of a game record, which may go on after the game ended by the rules: judged
+/// up to that end, the answer saying how far it goes on (`continues`), as `xqspec outcome`
+/// judges it, where the protocol's query refuses it (the Python package's `outcome`).
+pub fn record_outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answer {
+    outcome_of(rs, q, AfterEnd::Stop).unwrap_or_else(|a| a)
+}
+
+fn outcome_of(rs: &RuleSet, q: &OutcomeQuery, after_end: AfterEnd) -> Answered {
     if q.events.len() > MAX_GAME_MOVES {
         return Ok(Answer::unsupported(format!(
             "{} events: an outcome takes at most {MAX_GAME_MOVES} (limits.game_moves)",
@@ -132,7 +143,7 @@ pub fn outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answered {
         )));
     }
     let o = arbiter_rules(rs)?
-        .outcome(&rs.vm, rs.repetition.as_ref(), q)
+        .outcome_of(&rs.vm, rs.repetition.as_ref(), q, after_end)
         .map_err(arbiter_reject)?;
     Ok(Answer::one("outcome", o.to_json()))
 }
@@ -143,8 +154,9 @@ pub fn game_status(rs: &RuleSet, q: &StatusQuery) -> Answered {
 }
 
 /// `game_status` of a game record, which may go on after the game ended by the rules: it
-/// is judged up to that end and the answer says how far it goes on (`continues`), where
-/// the protocol's query refuses it (`xqspec web`'s `/api/status`).
+/// is judged up to that end and the answer says how far it goes on (`continues`), as
+/// `xqspec status` judges it, where the protocol's query refuses it (`xqspec web`'s
+/// `/api/status`, the Python package's `game_status`).
 pub fn record_status(rs: &RuleSet, q: &StatusQuery) -> Answer {
     game_status_of(rs, q, AfterEnd::Stop).unwrap_or_else(|a| a)
 }

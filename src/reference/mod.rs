@@ -9,7 +9,14 @@
 //! - `answer_under`: one query under one compiled rule set, dispatched to `answers`,
 //!   one function per query, each calling its domain.
 //!
-//! Depends on the rule domains and `query`; nothing of the suite or the runner.
+//! A cached rule set is found by a digest of the whole overlay, never by its id; it is made
+//! outside the lock, shared by the threads asking for the same one, and the least recently
+//! used goes first: the one cache across the requests of `serve`, `web` and the Python
+//! package. The work of one query is bounded (`PERFT_NODE_BUDGET`, `MAX_RULING_PLIES`).
+//!
+//! Depends on the rule domains and `query`; nothing of the suite or the runner. Used by
+//! `conform` (the in-process subject, the harness, `cases check`), `report` (behaviour under
+//! overlays), `xqspec serve` and `xqspec web`.
 
 pub(crate) mod answers;
 pub mod cache;
@@ -23,7 +30,7 @@ use crate::spec::{Overlay, Spec};
 use crate::vm::Rules;
 
 pub(crate) use answers::position;
-pub use answers::record_status;
+pub use answers::{record_outcome, record_status};
 
 /// The most positions one `perft` of the reference visits (every ply counted, the last in
 /// bulk; `crate::perft::perft_within`): about a second of work on a laptop core. The
@@ -161,8 +168,9 @@ fn overlay_digest(o: &Overlay) -> cache::Digest {
     })
 }
 
-/// The reference's answer to `query` under a compiled rule set.
-pub(crate) fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
+/// The reference's answer to `query` under a compiled rule set (one already made, as
+/// [`Reference::ruleset`] gives it).
+pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
     use answers as a;
     let result = match query {
         Query::LegalMoves { fen, moves } => a::legal_moves(ruleset, fen, moves),

@@ -1,6 +1,11 @@
 //! The VM predicates of the repetition rules: material values, the whole exchange on
 //! captures, mate by consecutive checks, and what a side could win were the opponent to
 //! pass. Every number (values, depths) comes from the compiled clauses.
+//!
+//! Mate by consecutive checks is searched to a depth the data gives, and memoised. The wins a
+//! side has were the opponent to pass are found every way, then one per target, from the
+//! forcing lines (`forcing`), which are memoised per ruling by position and bounds, as are
+//! the answers to a check (a check's line meets them once per target).
 
 use std::cmp::Ordering;
 use std::ops::{Add, Neg, Sub};

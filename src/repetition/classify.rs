@@ -1,5 +1,22 @@
 //! Classing one move: the classes of the edition are tried heaviest first (26.4), each by
 //! its predicate; then the special cases that hold for the move alone are applied.
+//!
+//! Newness (从捉到捉) compares the wins after the move with the same search on the position
+//! before it (a win is new when the move makes it possible or larger: the gain before and
+//! after, each capture judged by the whole exchange it opens), per target and taker, with the
+//! other answers to a check and the position before the check; the clause's `parried` says how
+//! a capture the move parries bears on it (a flight's, `counts`; AXF's `adds_nothing`). A
+//! check's own chases (AXF `with_checks`) are the wins that stand whichever way the general
+//! steps out of it (as they stand when it cannot step).
+//!
+//! A win is joint (联合, `Analyst::joint`) when two pieces take part: a root of the target
+//! pinned, or a second piece bearing on the target or guarding the capturer (the moved piece,
+//! where it is not the capturer); a screen alone never is. A new win the chase test leaves out
+//! as a mutual attack that is an exchange by the rule set's `offers_exchange` (`of`, `taken`:
+//! the counter-capture legal, and neither mated nor losing at once) is kept apart
+//! (`PlyFacts::offered`) and makes the move an exchange (兑). With `joint_counts` (26.1.1), a
+//! general's or soldier's capture of a protected piece another piece bears on too, or one that
+//! uncovers another piece's check (26.8), is no longer its own.
 
 use crate::board::{KindId, Move, Side, Square};
 use crate::vm::position_internals::MoveBuf;

@@ -340,6 +340,19 @@ pub(crate) struct CycleNames {
     /// Numerals by count, from zero.
     pub(crate) numerals: Vec<String>,
     pub(crate) many: String,
+    /// The same words in English (`perpetual chase`, `one check one chase`, `two idle`),
+    /// the class named by its id: one English name of a cycle whatever the rule set.
+    #[serde(default)]
+    pub(crate) en: Option<CycleWords>,
+}
+
+/// The words of [`CycleNames`] in another language.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CycleWords {
+    pub(crate) perpetual: String,
+    pub(crate) numerals: Vec<String>,
+    pub(crate) many: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -12,6 +12,28 @@
 //! once (`mate_after_gain` moves of consecutive checks) is worth nothing to it; a mate of
 //! the defender ends a line and is no material. Every bound (plies, checks, nodes) is
 //! clause data: the search never looks at a clock.
+//!
+//! Equal moves are tried in the order the side to move sees the board from its own corner
+//! (`seen_by`), so that the board turned round with the colours exchanged is searched in the
+//! same order and a node bound cuts the same lines (the forcing proptest checks it). A line
+//! that only counts if it gains is searched from the least gain up (a reply that holds the
+//! winner to nothing refutes at once); only where an even capture may still win (`laid_open`:
+//! what it lays open elsewhere may make it even) does the window start below zero. A node that
+//! standing still already settles (the winner ahead of the window, or the other side holding
+//! it below) returns before any move is generated.
+//!
+//! With `laid_open` (the whole exchange), after a first capture the winner's further captures
+//! are the ones the line lays open (not possible at the root, or a loss there and winning
+//! now; a win it had anyway is a line of its own); a line that starts with a check is not so
+//! restricted. The winner goes on only for more by `Analyst::gains` (the material clause's
+//! own measure, floating pieces included), never for a larger number the rule does not count
+//! as a gain.
+//!
+//! Each line names its first move, the piece won (the first taken; for a check that captures
+//! nothing, each piece the line takes, first or after others: ch8 图3; with `laid_open`, for a
+//! capture that loses by itself, the piece it opens the way to on another point: 图26), its
+//! capturer, the net gain, the kind (unprotected, worth more than the capturer, joint) and the
+//! pieces that took part.
 
 use crate::board::{Move, Side, Square, FILES, RANKS};
 use crate::vm::position_internals::BitIter;

@@ -9,6 +9,23 @@
 //! checks, what a side could win were the opponent to pass), [`classify`] classes a move
 //! from those predicates as the data says, and [`ruling`] finds the cycle and applies the
 //! pattern and verdict tables. No class, value, pattern or verdict is written in Rust.
+//!
+//! [`data`] holds the shapes of the `repetition.*` clauses: material values, the move classes
+//! with the predicate each is defined by, their order, the exemptions of 26.1, 从捉到捉,
+//! special cases as `when` conditions and `becomes`, patterns and verdict rules. The compile
+//! step gives [`RepetitionRules`]: values per side, kind and point, classes heaviest first,
+//! special cases and verdicts with their clause and article. [`readings`] lists the switches
+//! of the clauses' data that are on, each with the provenance that says whether a text states
+//! it (`text`) or only diagrams do (`inferred`); [`RepetitionRules::compile`] also compiles
+//! every inferred reading switched off (a variant), so that a ruling names what it rests on.
+//! The one forcing-line primitive (24.3 得子) is `forcing`.
+//!
+//! The cost of classing one move is bounded by data: `repetition.forcing`'s `ply_nodes`
+//! bounds all the searches of one move together, `cycle_nodes` shares a cycle's out among its
+//! moves (`Analyst::start_ply`), and the searches stop in the same order every time. The AXF
+//! rule set and the three editions differ only in YAML. The sheet of `xqspec ruling --svg` is
+//! `diagram::sheet`; the command is `src/cli/repetition.rs`. Depends on `spec`, `board`, `vm`
+//! and `line`.
 
 pub mod analysis;
 pub mod classify;
@@ -16,7 +33,6 @@ pub mod data;
 pub mod forcing;
 pub mod readings;
 pub mod ruling;
-pub mod sheet;
 
 use std::collections::BTreeMap;
 
@@ -175,6 +191,9 @@ pub struct RepetitionRules {
     pub(crate) pending: Option<Pending>,
     /// Kind names, for reasons and targets.
     pub(crate) kind_names: Vec<String>,
+    /// The sentences of a ply's reason and the kinds of chase, in English and Chinese
+    /// (`spec/words.yaml`: `reason`, `chase`).
+    pub(crate) say: std::sync::Arc<crate::spec::Words>,
     pub(crate) general: KindId,
     /// The readings of the clauses (their switches that are on), by name.
     pub readings: Vec<readings::ReadingRule>,
@@ -405,6 +424,7 @@ fn compile(
         cycle_rule,
         pending,
         kind_names,
+        say: ed.words.clone(),
         general: vm.royal_kind(),
         readings: Vec::new(),
         variants: Vec::new(),

@@ -14,6 +14,9 @@
 //! Every inferred reading is compiled once more with it switched off (a *variant*). A
 //! ruling then says what it rests on: `text` when no variant changes its verdict, otherwise
 //! `inferred` with the readings whose variants do ([`Basis`]).
+//!
+//! Compile refuses a switch without a provenance entry. Invariant: a reading's name is its
+//! field's name.
 
 use std::collections::BTreeMap;
 
@@ -59,13 +62,30 @@ impl Basis {
         m.insert("rests_on".into(), self.rests_on.clone().into());
     }
 
-    /// In words, for a caption or a table: `basis: text`, or `basis: inferred, rests on …`.
+    /// In short, for a benchmark's line: `basis: text`, or `basis: inferred, rests on …`.
     pub fn caption(&self) -> String {
         if self.rests_on.is_empty() {
             "basis: text".into()
         } else {
             format!("basis: inferred, rests on {}", self.rests_on.join(", "))
         }
+    }
+
+    /// In words, for a caption or a table: `the rulebook's text`, or `our reading of the
+    /// diagrams, resting on the readings …` (`spec/words.yaml`: `basis`, `reason.rests_on`).
+    pub fn said(&self, words: &crate::spec::Words) -> crate::spec::Both {
+        let mut b = words.word("basis", self.name());
+        if !self.rests_on.is_empty() {
+            b.push(&words.fill(
+                "reason",
+                "rests_on",
+                &[(
+                    "readings",
+                    &crate::spec::Both::same(self.rests_on.join(", ")),
+                )],
+            ));
+        }
+        b
     }
 }
 

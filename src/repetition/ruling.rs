@@ -1,11 +1,23 @@
 //! A ruling: find the cycle in the moves played, class every move of it, name each side's
 //! pattern, apply the verdict table.
+//!
+//! The cycle is the last repetition, else a shuffle (which moves form the judged cycle is
+//! `repetition.cycle.judged`); pieces are followed through the line (the
+//! same target); then come the cycle-level special cases, the patterns and the verdict table.
+//! The `ruling` query's answer (the line read through `line::line`) carries its basis:
+//! `judged` rules the cycle under every variant (an inferred reading switched off) with an
+//! `Analyst` that shares the searches' memos (`Analyst::sharing`: mates and evasions depend on
+//! the movement rules only, forcing lines on position, bounds and before-move mode, none on a
+//! reading; a search in which what it assumes before the move decided nothing is stored under
+//! the plain mode too, so that a variant without the flight reading finds it), and names in
+//! `rests_on` the readings whose variant changes the verdict.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::board::{Move, Side, Square, SQUARES};
 use crate::line::LineError;
+use crate::spec::Both;
 use crate::vm::{Position, Rules};
 
 use super::analysis::{Analyst, ChaseKind};
@@ -101,6 +113,8 @@ pub struct PlyRuling {
     pub arrows: Vec<(Square, Square)>,
     /// The class and why, in words (`chase (捉): the chariot on a7 can take …`).
     pub reason: String,
+    /// The same in Chinese (`捉：a7的车可吃c7的炮…`).
+    pub reason_zh: String,
 }
 
 /// Each side's pattern.
@@ -112,6 +126,8 @@ pub struct SidePattern {
     pub status: PatternStatus,
     /// The rulebook's name of the cycle (长捉, 一将一捉, 两闲 …).
     pub zh: String,
+    /// The same in English (`perpetual chase`, `two idle`), where the data words it.
+    pub en: Option<String>,
     /// The rulebook's name of the side (红方, 黑方), written before [`SidePattern::zh`].
     pub side_zh: String,
     /// The status as the rulebook writes it (禁止, 允许).
@@ -121,13 +137,17 @@ pub struct SidePattern {
 impl SidePattern {
     /// The pattern object of the `ruling` answer.
     fn to_json(&self) -> Value {
-        json!({
+        let mut v = json!({
             "pattern": self.pattern,
             "status": status_name(self.status),
             "zh": self.zh,
             "side_zh": self.side_zh,
             "status_zh": self.status_zh,
-        })
+        });
+        if let (Some(en), Value::Object(m)) = (&self.en, &mut v) {
+            m.insert("en".into(), json!(en));
+        }
+        v
     }
 }
 
@@ -318,6 +338,7 @@ fn judge(
             chases: Vec::new(),
             arrows: Vec::new(),
             reason: String::new(),
+            reason_zh: String::new(),
         });
     }
     let mut clauses: Vec<RuleRef> = Vec::new();
@@ -434,10 +455,12 @@ fn side_patterns(
             })
             .or(rep.patterns.last())
             .expect("compile requires a catch-all pattern");
+        let (zh, en) = cycle_name(rep, &classes);
         SidePattern {
             pattern: p.name.clone(),
             status: p.status,
-            zh: cycle_name(rep, &classes),
+            zh,
+            en,
             side_zh: rep.side_zh(side).to_string(),
             status_zh: rep.status_zh(p.status).to_string(),
         }
@@ -446,10 +469,10 @@ fn side_patterns(
 }
 
 /// The rulebook's way of naming a side's cycle (长捉, 一将一捉, 两闲 …), by the words of
-/// `repetition.patterns`' `cycle_names`.
-fn cycle_name(rep: &RepetitionRules, classes: &[usize]) -> String {
+/// `repetition.patterns`' `cycle_names`; and the same in English where the data gives its
+/// words (`perpetual chase`, `one check one chase`, `two idle`).
+fn cycle_name(rep: &RepetitionRules, classes: &[usize]) -> (String, Option<String>) {
     let names = &rep.words.cycle;
-    let count = |n: usize| names.numerals.get(n).unwrap_or(&names.many).as_str();
     let mut counts: Vec<(usize, usize)> = Vec::new();
     for &c in classes {
         match counts.iter_mut().find(|(x, _)| *x == c) {
@@ -459,15 +482,40 @@ fn cycle_name(rep: &RepetitionRules, classes: &[usize]) -> String {
     }
     counts.sort();
     let idle = rep.classes.len() - 1;
-    match counts.as_slice() {
-        [] => String::new(),
-        [(c, n)] if *c == idle || *n == 1 => format!("{}{}", count(*n), rep.classes[*c].zh),
-        [(c, _)] => format!("{}{}", names.perpetual, rep.classes[*c].zh),
-        several => several
-            .iter()
-            .map(|(c, n)| format!("{}{}", count(*n), rep.classes[*c].zh))
-            .collect(),
-    }
+    let name = |perpetual: &str,
+                numerals: &[String],
+                many: &str,
+                class: &dyn Fn(usize) -> String,
+                sep: &str| {
+        let count = |n: usize| numerals.get(n).map_or(many, String::as_str).to_string();
+        match counts.as_slice() {
+            [] => String::new(),
+            [(c, n)] if *c == idle || *n == 1 => [count(*n), class(*c)].join(sep),
+            [(c, _)] => [perpetual.to_string(), class(*c)].join(sep),
+            several => several
+                .iter()
+                .map(|(c, n)| [count(*n), class(*c)].join(sep))
+                .collect::<Vec<_>>()
+                .join(sep),
+        }
+    };
+    let zh = name(
+        &names.perpetual,
+        &names.numerals,
+        &names.many,
+        &|c| rep.classes[c].zh.clone(),
+        "",
+    );
+    let en = names.en.as_ref().map(|e| {
+        name(
+            &e.perpetual,
+            &e.numerals,
+            &e.many,
+            &|c| rep.classes[c].name.replace('_', " "),
+            " ",
+        )
+    });
+    (zh, en)
 }
 
 fn named(list: &Option<Vec<String>>, p: &SidePattern) -> Option<bool> {
@@ -513,22 +561,29 @@ fn apply(v: &VerdictRule, pats: &[SidePattern; 2], plies: &[PlyRuling]) -> Optio
     None
 }
 
-/// Targets, kinds of chase and the reason of one ply.
+/// Targets, kinds of chase and the reason of one ply, in English and Chinese (the `reason`
+/// sentences of `spec/words.yaml`).
 fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
     let rep = an.rep;
     let f = &pl.facts;
     let c = &rep.classes[f.class];
     let mut after = before.clone();
     after.make(an.vm, f.mv);
+    let say = |key: &str, args: &[(&str, &Both)]| rep.say.fill("reason", key, args);
+    let same = |s: &dyn std::fmt::Display| Both::same(s.to_string());
+    let piece_words = |kind: usize, side: Side| Both {
+        en: rep.kind_names[kind].clone(),
+        zh: an.vm.kinds()[kind].names[side.index()].clone(),
+    };
     let kind = |pos: &Position, sq: Square| {
         pos.piece_at(sq)
-            .map_or("?", |p| rep.kind_names[p.kind as usize].as_str())
+            .map_or_else(|| Both::same("?"), |p| piece_words(p.kind as usize, p.side))
     };
-    let mover = rep.kind_names[f.mover as usize].as_str();
+    let mover = piece_words(f.mover as usize, f.side);
     // A check keeps its chases (`with_checks`): they count for a pattern of one target.
     let checking_chase = matches!(c.test, super::Test::GivesCheck) && !f.wins.is_empty();
     let counted_chase = matches!(c.test, super::Test::WinsMaterial { .. }) || checking_chase;
-    let mut parts: Vec<String> = Vec::new();
+    let mut parts: Vec<Both> = Vec::new();
     if matches!(
         rep.classes[f.base_class].test,
         super::Test::WinsMaterial { .. }
@@ -540,18 +595,21 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
                 pl.chases.push(w.kind);
                 pl.arrows.push((w.attacker, w.target));
             }
-            let how = match w.after_check {
-                Some(ch) => format!(" after the check {ch}"),
-                None => String::new(),
+            let after_check = match w.after_check {
+                Some(ch) => say("after_check", &[("check", &same(&ch))]),
+                None => Both::default(),
             };
-            parts.push(format!(
-                "the {} on {} can take the {} on {}{how} ({}, a net gain of {})",
-                kind(&after, w.attacker),
-                w.attacker,
-                kind(&after, w.target),
-                w.target,
-                w.kind.name().replace('_', " "),
-                gain_text(w.gain)
+            parts.push(say(
+                "takes",
+                &[
+                    ("attacker", &kind(&after, w.attacker)),
+                    ("from", &same(&w.attacker)),
+                    ("target", &kind(&after, w.target)),
+                    ("to", &same(&w.target)),
+                    ("after", &after_check),
+                    ("kind", &rep.say.word("chase", w.kind.name())),
+                    ("gain", &gain_text(rep, w.gain)),
+                ],
             ));
         }
     }
@@ -564,73 +622,117 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
             pl.arrows.push((w.attacker, w.target));
         }
     }
+    let list = rep.say.fill("reason", "list", &[]);
+    let pieces_on = |squares: &mut dyn Iterator<Item = Square>| {
+        let each: Vec<Both> = squares
+            .map(|s| {
+                say(
+                    "piece_on",
+                    &[("piece", &kind(&after, s)), ("at", &same(&s))],
+                )
+            })
+            .collect();
+        Both::join(&each, &list)
+    };
     if !f.partners.is_empty() && f.wins.is_empty() && pl.targets.is_empty() {
         for &s in &f.partners {
             pl.targets.push(s.to_string());
             pl.arrows.push((f.mv.to, s));
         }
-        parts.push(format!(
-            "the {mover} on {} and the {} meet",
-            f.mv.to,
-            f.partners
-                .iter()
-                .map(|&s| format!("{} on {s}", kind(&after, s)))
-                .collect::<Vec<_>>()
-                .join(", ")
+        parts.push(say(
+            "meet",
+            &[
+                ("mover", &mover),
+                ("at", &same(&f.mv.to)),
+                ("others", &pieces_on(&mut f.partners.iter().copied())),
+            ],
         ));
     }
     if let Some(l) = f.blocked {
-        parts.push(format!(
-            "the {mover} stands in the line of the {} on {l} and parries its threat",
-            kind(&after, l)
+        parts.push(say(
+            "blocks",
+            &[
+                ("mover", &mover),
+                ("piece", &kind(&after, l)),
+                ("at", &same(&l)),
+            ],
         ));
     }
     let base = &rep.classes[f.base_class];
-    let mut reason = format!("{} ({}): ", base.name, base.zh);
-    reason.push_str(&match base.test {
-        super::Test::GivesCheck if parts.is_empty() => format!("the {mover} move gives check"),
-        super::Test::GivesCheck => format!(
-            "the {mover} move gives check; whichever way the general steps out of it, {}",
-            parts.join("; ")
-        ),
-        super::Test::MateThreat { depth, .. } => {
-            format!("were the opponent to pass, the mover mates by checks within {depth} moves")
-        }
-        super::Test::Otherwise => "none of the heavier effects".to_string(),
-        _ if parts.is_empty() => "".to_string(),
-        _ => parts.join("; "),
+    let class = |c: &super::ClassRule| Both::same(c.name.clone());
+    let class_zh = |c: &super::ClassRule| Both::same(c.zh.clone());
+    let mut reason = say(
+        "head",
+        &[("class", &class(base)), ("class_zh", &class_zh(base))],
+    );
+    let parts = Both::join(&parts, &rep.say.fill("reason", "and", &[]));
+    reason.push(&match base.test {
+        super::Test::GivesCheck if parts.en.is_empty() => say("check", &[("mover", &mover)]),
+        super::Test::GivesCheck => say("check_then", &[("mover", &mover), ("then", &parts)]),
+        super::Test::MateThreat { depth, .. } => say("mate_threat", &[("depth", &same(&depth))]),
+        super::Test::Otherwise => say("otherwise", &[]),
+        _ => parts,
     });
     if f.class != f.base_class {
         let rules: Vec<&str> = f.exceptions.iter().map(|r| r.clause.as_str()).collect();
-        reason.push_str(&format!(
-            "; counted as {} ({}) by {}",
-            c.name,
-            c.zh,
-            rules.join(", ")
+        reason.push(&say(
+            "counted_as",
+            &[
+                ("class", &class(c)),
+                ("class_zh", &class_zh(c)),
+                ("clauses", &Both::same(rules.join(", "))),
+            ],
         ));
     }
     if !f.latent.is_empty() && f.wins.is_empty() {
-        let who: Vec<String> = f
-            .latent
-            .iter()
-            .map(|w| format!("{} on {}", kind(&after, w.attacker), w.attacker))
-            .collect();
-        reason.push_str(&format!(
-            "; an attack by the {} itself does not count ({})",
-            who.join(", "),
-            rep.own_attack_rule
-                .as_ref()
-                .map_or("", |r| r.clause.as_str())
+        let who = pieces_on(&mut f.latent.iter().map(|w| w.attacker));
+        let clause = rep
+            .own_attack_rule
+            .as_ref()
+            .map_or("", |r| r.clause.as_str());
+        reason.push(&say(
+            "own_attack",
+            &[("pieces", &who), ("clause", &Both::same(clause))],
         ));
     }
-    pl.reason = reason;
+    pl.reason = reason.en;
+    pl.reason_zh = reason.zh;
 }
 
-fn gain_text(v: super::Val) -> String {
+/// The sentences' keys [`describe`] and a ruling's basis ([`super::readings::Basis::said`])
+/// use, each of which `spec/words.yaml` gives (checked by `xqspec spec check`).
+pub(crate) const REASON_KEYS: [&str; 17] = [
+    "head",
+    "takes",
+    "after_check",
+    "gain_floating",
+    "gain_both",
+    "meet",
+    "piece_on",
+    "blocks",
+    "check",
+    "check_then",
+    "mate_threat",
+    "otherwise",
+    "counted_as",
+    "own_attack",
+    "and",
+    "list",
+    "rests_on",
+];
+
+fn gain_text(rep: &RepetitionRules, v: super::Val) -> Both {
+    let n = |x: i32| Both::same(x.to_string());
     match (v.pieces, v.floating) {
-        (p, 0) => p.to_string(),
-        (0, f) => format!("{f} (floating)"),
-        (p, f) => format!("{p} and {f} floating"),
+        (p, 0) => n(p),
+        (0, f) => rep
+            .say
+            .fill("reason", "gain_floating", &[("floating", &n(f))]),
+        (p, f) => rep.say.fill(
+            "reason",
+            "gain_both",
+            &[("pieces", &n(p)), ("floating", &n(f))],
+        ),
     }
 }
 
@@ -652,6 +754,7 @@ impl Ruling {
                     "targets": p.targets,
                     "chase": p.chases.iter().map(|k| k.name()).collect::<Vec<_>>(),
                     "reason": p.reason,
+                    "reason_zh": p.reason_zh,
                     "clause": c.rule.clause,
                     "article": c.rule.article,
                 })

@@ -24,7 +24,12 @@
 //! for and judging that answer against the other's expectation. Each comes with its input,
 //! a diagram of the position, both answers as text ([`readable_text`]; the JSON folded
 //! away) and the clauses that cause the difference (the case's cited clauses whose data
-//! differ between A and B, and those whose A version put into B changes B's answer).
+//! differ between A and B, and those whose A version put into B changes B's answer: B
+//! recompiled with A's version of one clause, `Edition::with_clause`).
+//!
+//! Any two rule sets `Spec::ruleset` knows can be compared. [`DiffReport::to_json`] (`xqspec
+//! diff --json`, `/api/diff` of `xqspec web`) carries the same certainties and changes as
+//! the Markdown.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -40,7 +45,7 @@ use crate::markdown::cell;
 use crate::query::{Answer, Query};
 use crate::reference::answer_under;
 use crate::ruleset::RuleSet;
-use crate::spec::{Clause, Edition, ProvenanceStatus, Spec};
+use crate::spec::{Clause, Edition, ProvenanceStatus, Spec, Words};
 
 /// How one clause differs from A to B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -265,6 +270,8 @@ pub(crate) fn clause_diffs(a: &Edition, b: &Edition) -> Vec<ClauseDiff> {
 pub struct Shown {
     /// Compact JSON of the answer (projected on the expectation's keys when computed).
     pub text: String,
+    /// The answer in words ([`readable_text`]).
+    pub readable: String,
     /// `case file` or `reference`.
     pub from: &'static str,
 }
@@ -457,14 +464,13 @@ pub fn behaviour(
         if !(applies(case, a) && applies(case, b)) {
             continue;
         }
-        let written_shown = |e: &Expected| Shown {
-            text: e.to_value().to_string(),
-            from: "case file",
+        let shown = |text: String, from| Shown {
+            readable: readable_text(&text, spec.words()),
+            text,
+            from,
         };
-        let computed = |ans: &Answer, like: &Expected| Shown {
-            text: shown_answer(ans, like),
-            from: "reference",
-        };
+        let written_shown = |e: &Expected| shown(e.to_value().to_string(), "case file");
+        let computed = |ans: &Answer, like: &Expected| shown(shown_answer(ans, like), "reference");
         let (wa, wb) = (written(case, a), written(case, b));
         let Some(like) = wb
             .or(wa)
@@ -1057,8 +1063,8 @@ pub fn diff(spec: &Spec, suite: &Suite, a: &str, b: &str) -> Result<DiffReport, 
         t.push_record(["", a, b]);
         t.push_record([
             "answer".to_string(),
-            cell(&readable_text(&d.a.text)),
-            cell(&readable_text(&d.b.text)),
+            cell(&d.a.readable),
+            cell(&d.b.readable),
         ]);
         t.push_record(["from", d.a.from, d.b.from]);
         out.push_str(&crate::markdown::table_text(t, true));
@@ -1163,7 +1169,7 @@ impl DiffReport {
         let prov = |c: &Option<Clause>| {
             c.as_ref().map(|c| json!({"status": c.provenance.status.name(), "source": c.provenance.source, "ref": c.provenance.r#ref, "inherited_from": c.inherited_from}))
         };
-        let shown = |s: &Shown| json!({"json": serde_json::from_str::<Value>(&s.text).unwrap_or(Value::String(s.text.clone())), "text": readable_text(&s.text), "from": s.from});
+        let shown = |s: &Shown| json!({"json": serde_json::from_str::<Value>(&s.text).unwrap_or(Value::String(s.text.clone())), "text": s.readable, "from": s.from});
         let names: Vec<String> = self.diagrams.iter().map(|(n, _)| n.clone()).collect();
         json!({
             "from": self.from,
@@ -1203,68 +1209,115 @@ impl BehaviourDiff {
     }
 }
 
-/// An answer's compact JSON as text a person reads: the result or verdict first with its
-/// clause and article, then the other fields as `name: value`, lists of moves as moves.
-pub fn readable_text(json: &str) -> String {
+/// An answer in words: its codes as `spec/words.yaml` says them (`Black wins`, `Red: loses`,
+/// `ruled by the arbiter`), the clause and article after what they decided, the event as
+/// `at event 4`, no fouls as `no fouls`; other fields as `name: value`. The JSON folded into
+/// one line, for the behaviour tables.
+pub fn readable_text(json: &str, words: &Words) -> String {
     match serde_json::from_str::<Value>(json) {
         Ok(Value::Object(m)) if m.len() == 1 => {
             let (k, v) = m.iter().next().expect("one key");
             match (k.as_str(), v) {
                 ("reject", Value::String(kind)) => format!("rejected: {kind}"),
-                (_, Value::Object(_)) => readable(v),
-                _ => readable(&Value::Object(m.clone())),
+                (_, Value::Object(_)) => readable(v, words),
+                _ => readable(&Value::Object(m.clone()), words),
             }
         }
-        Ok(v) => readable(&v),
+        Ok(v) => readable(&v, words),
         Err(_) => json.to_string(),
     }
 }
 
-fn readable(v: &Value) -> String {
+fn readable(v: &Value, words: &Words) -> String {
     match v {
         Value::Null => "none".into(),
         Value::Bool(b) => (if *b { "yes" } else { "no" }).into(),
         Value::Number(n) => n.to_string(),
-        Value::String(s) => words(s),
+        Value::String(s) => words_of(s),
         Value::Array(items) if items.is_empty() => "none".into(),
-        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => {
-            items.iter().map(readable).collect::<Vec<_>>().join(" ")
-        }
+        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => items
+            .iter()
+            .map(|x| readable(x, words))
+            .collect::<Vec<_>>()
+            .join(" "),
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .map(|(i, x)| format!("({}) {}", i + 1, readable(x)))
+            .map(|(i, x)| format!("({}) {}", i + 1, readable(x, words)))
             .collect::<Vec<_>>()
             .join("; "),
         Value::Object(m) => {
+            // A code in words, if the field names a group; else as it is written.
+            let said = |field: &str, code: &Value| match code.as_str() {
+                Some(c) => words
+                    .of_field(field, c)
+                    .map_or_else(|| words_of(c), |w| w.en.clone()),
+                None => readable(code, words),
+            };
             let mut parts = Vec::new();
             let head = ["result", "verdict", "decision", "state"]
                 .into_iter()
                 .find(|k| m.get(*k).is_some_and(|v| !v.is_null()));
-            let mut used: Vec<&str> = Vec::new();
+            let mut used: Vec<&str> = vec!["rests_on"];
             if let Some(h) = head {
-                let mut s = readable(&m[h]);
+                let mut s = String::new();
+                if let (Some(side), "decision") = (m.get("side"), h) {
+                    let _ = write!(s, "{}: ", said("side", side));
+                    used.push("side");
+                }
+                s.push_str(&said(h, &m[h]));
                 if let Some(Value::String(c)) = m.get("clause") {
                     let _ = write!(s, " by {c}");
-                    used.push("clause");
                 }
                 if let Some(Value::String(art)) = m.get("article") {
                     let _ = write!(s, " (art. {art})");
-                    used.push("article");
                 }
                 parts.push(s);
-                used.push(h);
+                used.extend([h, "clause", "article"]);
             }
             for (k, val) in m {
                 if used.contains(&k.as_str()) {
                     continue;
                 }
-                let text = readable(val);
-                parts.push(if val.as_object().is_some_and(|o| o.len() > 1) {
-                    format!("{}: ({text})", words(k))
-                } else {
-                    format!("{}: {text}", words(k))
-                });
+                match (k.as_str(), val) {
+                    // Nothing to say: no clause, no event.
+                    (_, Value::Null) => {}
+                    ("by", _) => parts.push(said("by", val)),
+                    ("basis", _) => {
+                        let mut s = format!("resting on {}", said("basis", val));
+                        if let Some(r) = m
+                            .get("rests_on")
+                            .and_then(Value::as_array)
+                            .filter(|r| !r.is_empty())
+                        {
+                            let _ = write!(s, " ({})", readable(&Value::Array(r.clone()), words));
+                        }
+                        parts.push(s);
+                    }
+                    ("event", Value::Number(n)) => parts.push(format!("at event {n}")),
+                    ("fouls", Value::Object(f)) => {
+                        let n = |s: &str| f.get(s).and_then(Value::as_u64).unwrap_or(0);
+                        parts.push(if n("red") + n("black") == 0 {
+                            "no fouls".into()
+                        } else {
+                            format!(
+                                "fouls: {} {}, {} {}",
+                                words.en("side", "red"),
+                                n("red"),
+                                words.en("side", "black"),
+                                n("black")
+                            )
+                        });
+                    }
+                    _ => {
+                        let text = said(k, val);
+                        parts.push(if val.as_object().is_some_and(|o| o.len() > 1) {
+                            format!("{}: ({text})", words_of(k))
+                        } else {
+                            format!("{}: {text}", words_of(k))
+                        });
+                    }
+                }
             }
             parts.join(", ")
         }
@@ -1272,7 +1325,7 @@ fn readable(v: &Value) -> String {
 }
 
 /// `black_wins` → `black wins`; other strings (FEN, clause ids, moves) as they are.
-fn words(s: &str) -> String {
+fn words_of(s: &str) -> String {
     if s.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
         s.replace('_', " ")
     } else {
@@ -1474,6 +1527,32 @@ fn diagram_of(compiled: &mut Compiled, case: &Case, ids: &[&str]) -> Option<(Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Answers in words, not codes twice or raw values (issue 48).
+    #[test]
+    fn answers_read_in_words() {
+        let spec = Spec::builtin().unwrap();
+        let w = spec.words();
+        assert_eq!(
+            readable_text(r#"{"outcome":{"result":"black_wins","clause":"result.change_refused","article":"4.1.5","by":"board","event":11,"fouls":{"black":0,"red":0},"rulings":[{"decision":"must_change","side":"red","clause":"result.change_refused","event":7}]}}"#, w),
+            "Black wins by result.change_refused (art. 4.1.5), found from the moves, at event 11, no fouls, rulings: (1) Red: must change by result.change_refused, at event 7"
+        );
+        assert_eq!(
+            readable_text(
+                r#"{"outcome":{"result":"ongoing","clause":null,"fouls":{"black":0,"red":2}}}"#,
+                w
+            ),
+            "the game goes on, fouls: Red 2, Black 0"
+        );
+        assert_eq!(
+            readable_text(r#"{"verdict":"red_must_change"}"#, w),
+            "Red must change"
+        );
+        assert_eq!(
+            readable_text(r#"{"reject":"events.after_end"}"#, w),
+            "rejected: events.after_end"
+        );
+    }
 
     #[test]
     fn inline_diff_marks_words() {

@@ -16,6 +16,14 @@
 //!
 //! Which diffs are generated is the list `DIFFS`; a pair whose rule set the spec does
 //! not have (yet) is skipped and named in the README.
+//!
+//! `generate` makes every report as files under `reports/`, `write` writes them and `check`
+//! (`xqspec report --check`, run by CI) finds stale, missing and no-longer-generated files,
+//! uncovered clauses, needless exemptions, and an `implementations.md` measured on another
+//! suite than the checkout's ([`MeasuredOn`]: version, case files, runs). The commands
+//! `xqspec report` and `xqspec diff` are `src/cli/report.rs`. Depends on `spec`, `ruleset`,
+//! `conform` (suite, coverage, judge), `reference` (answers under a rule set), `query` and
+//! `diagram`; nothing depends on it but the command line (`conform` does not).
 
 pub mod articles;
 pub mod diff;

@@ -3,7 +3,9 @@
 //! [`crate::repetition::readings`]), the ruling cases whose verdict or any move class
 //! changes when that reading alone is switched off: the 2020 book's diagrams (chapter 8's 图
 //! and chapter 9's 参考图, the two halves a reading is found on and measured against), the
-//! AXF diagrams and tests, and the rest of the suite.
+//! AXF diagrams and tests, and the rest of the suite. The report names the inferred readings
+//! that at most one diagram depends on. The same [`evidence`] backs the test of issue 33's
+//! bounds and of every ruling's `rests_on`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -5,13 +5,20 @@
 //! The result is a [`Spec`]: every edition fully resolved, each clause knowing the file
 //! and line it came from. The data of a clause stays a YAML value here; the VM
 //! ([`crate::vm`]) gives it a typed meaning and reports errors against the same location.
+//!
+//! [`RuleRef`] is the clause id and article every rule domain cites in its answers.
+//! [`Spec::domain_rank`] orders the rule domains as `spec/domains.yaml` lists them (the
+//! diff reports' order of changes). The built-in spec is embedded in the binary
+//! (`include_dir`); `--spec DIR` replaces it. Depends on `input` only.
 
 mod overlay;
 mod raw;
 mod toc;
+mod words;
 
 pub use overlay::{merge_data, Overlay, OverlayChange, UnknownRuleSet};
 pub(crate) use toc::{parent_of, Toc, TocEntry};
+pub use words::{Both, Word, Words};
 
 /// Where a rule came from, for answers: a clause's id and its article in the edition.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -126,6 +133,9 @@ pub enum ReadingBasis {
 }
 
 impl ReadingBasis {
+    /// Both bases.
+    pub const ALL: [ReadingBasis; 2] = [ReadingBasis::Text, ReadingBasis::Inferred];
+
     /// As written in the spec and in answers (`text`, `inferred`).
     pub fn name(self) -> &'static str {
         match self {
@@ -371,6 +381,17 @@ impl fmt::Display for Location {
     }
 }
 
+impl Location {
+    /// The start of `file` (line 1, column 1): where an error about the file as a whole is.
+    pub(crate) fn start_of(file: impl Into<String>) -> Location {
+        Location {
+            file: file.into(),
+            line: 1,
+            column: 1,
+        }
+    }
+}
+
 /// A fully resolved edition.
 #[derive(Clone, Debug)]
 pub struct Edition {
@@ -395,9 +416,16 @@ pub struct Edition {
     /// The edition's table of contents (`articles.yaml`), when the spec has one; not
     /// inherited by derived editions. An edition with an overlay keeps its base's.
     pub(crate) toc: Option<Toc>,
+    /// The words of the answers' codes (`spec/words.yaml`), shared by every edition.
+    pub(crate) words: std::sync::Arc<Words>,
 }
 
 impl Edition {
+    /// The words of the answers' codes (`spec/words.yaml`).
+    pub fn words(&self) -> &Words {
+        &self.words
+    }
+
     /// Clauses in id order.
     pub(crate) fn clauses(&self) -> &[Clause] {
         &self.clauses
@@ -494,6 +522,8 @@ pub struct Spec {
     sources: Vec<Source>,
     /// `spec/domains.yaml`.
     domains: Vec<Domain>,
+    /// `spec/words.yaml`.
+    words: std::sync::Arc<Words>,
 }
 
 /// One problem found while loading a spec.
@@ -583,6 +613,15 @@ impl Spec {
         files
     }
 
+    /// The spec a command runs on: the folder `dir` when one is given (`--spec`), else the
+    /// built-in one.
+    pub fn load(dir: Option<&Path>) -> Result<Spec, SpecErrors> {
+        match dir {
+            Some(d) => Spec::load_dir(d),
+            None => Spec::builtin(),
+        }
+    }
+
     /// Load a spec directory from disk.
     pub fn load_dir(root: &Path) -> Result<Spec, SpecErrors> {
         let mut files = Vec::new();
@@ -637,6 +676,11 @@ impl Spec {
     /// The source of this id.
     pub fn source(&self, id: &str) -> Option<&Source> {
         self.sources.iter().find(|s| s.id == id)
+    }
+
+    /// The words of the answers' codes (`spec/words.yaml`).
+    pub fn words(&self) -> &Words {
+        &self.words
     }
 
     /// The rule domains of `spec/domains.yaml`, most consequential first.

@@ -396,7 +396,7 @@ impl Spec {
     }
 
     /// Every rule-set id of the spec: the editions, then the editions with their shipped overlays.
-    pub(crate) fn ruleset_ids(&self) -> Vec<String> {
+    pub fn ruleset_ids(&self) -> Vec<String> {
         self.editions()
             .iter()
             .map(|e| e.id.clone())

@@ -50,6 +50,8 @@ struct RawDomains {
 pub(super) const SOURCES_FILE: &str = "sources.yaml";
 /// The file at the spec's root that lists the rule domains.
 pub(super) const DOMAINS_FILE: &str = "domains.yaml";
+/// The file at the spec's root that gives the answers' codes their words.
+pub(super) const WORDS_FILE: &str = "words.yaml";
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -131,6 +133,7 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
 
     let mut sources_file: Option<(String, String)> = None;
     let mut domains: Vec<super::Domain> = Vec::new();
+    let mut words = super::Words::default();
     for (path, text) in &files {
         let Some((dir, name)) = path.rsplit_once('/') else {
             // Files at the root: the list of sources and the list of domains.
@@ -141,11 +144,28 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
                     Ok(d) => domains = d.domains,
                     Err(e) => errors.push(e),
                 }
+            } else if path == WORDS_FILE {
+                match read::<super::Words>(path, text) {
+                    Ok(w) => {
+                        for p in w.problems() {
+                            errors.push(SpecError::new(
+                                Location {
+                                    file: path.clone(),
+                                    ..Default::default()
+                                },
+                                None,
+                                p,
+                            ));
+                        }
+                        words = w;
+                    }
+                    Err(e) => errors.push(e),
+                }
             } else {
                 errors.push(SpecError::new(
                     Location { file: path.clone(), ..Default::default() },
                     None,
-                    format!("the spec's root holds only {SOURCES_FILE} and {DOMAINS_FILE}; edition files live in spec/<edition>/"),
+                    format!("the spec's root holds only {SOURCES_FILE}, {DOMAINS_FILE} and {WORDS_FILE}; edition files live in spec/<edition>/"),
                 ));
             }
             continue;
@@ -177,11 +197,7 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
                 Ok(raw) => {
                     if raw.id != dir {
                         errors.push(SpecError::new(
-                            Location {
-                                file: path.clone(),
-                                line: 1,
-                                column: 1,
-                            },
+                            Location::start_of(path.clone()),
                             None,
                             format!(
                                 "edition id `{}` differs from its folder name `{dir}`",
@@ -236,7 +252,12 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
 
     attach_tocs(tocs, &sources, &drafts, &broken, &mut resolved, &mut errors);
     check_domains(&domains, &resolved, &mut errors);
+    let words = std::sync::Arc::new(words);
+    for e in resolved.values_mut() {
+        e.words = words.clone();
+    }
     let mut spec = Spec {
+        words,
         editions: resolved.into_values().collect(),
         overlays: Vec::new(),
         sources: source_list,
@@ -283,11 +304,7 @@ fn read_clause_files(
                     let loc = if aligned {
                         locs[i].clone()
                     } else {
-                        Location {
-                            file: path.clone(),
-                            line: 1,
-                            column: 1,
-                        }
+                        Location::start_of(path.clone())
                     };
                     draft.clauses.push((c, loc));
                 }
@@ -396,7 +413,7 @@ fn attach_tocs(
         }
         if !sources.contains_key(&toc.source) {
             errors.push(SpecError::new(
-                Location { file: toc.file.clone(), line: 1, column: 1 },
+                Location::start_of(toc.file.clone()),
                 None,
                 format!("the table of contents cites source `{}`, which spec/sources.yaml does not list", toc.source),
             ));
@@ -427,11 +444,7 @@ fn add_overlays(
             Ok(o) => {
                 if spec.overlays.iter().any(|p| p.overlay == o.overlay) {
                     errors.push(SpecError::new(
-                        Location {
-                            file: path.clone(),
-                            line: 1,
-                            column: 1,
-                        },
+                        Location::start_of(path.clone()),
                         None,
                         format!("overlay `{}` is defined twice", o.overlay),
                     ));
@@ -502,11 +515,7 @@ fn resolve_one(
         return true;
     }
     let draft = &drafts[id];
-    let ed_loc = Location {
-        file: draft.file.clone(),
-        line: 1,
-        column: 1,
-    };
+    let ed_loc = Location::start_of(draft.file.clone());
     if !visiting.insert(id.to_string()) {
         errors.push(SpecError::new(
             ed_loc,
@@ -832,6 +841,7 @@ fn edition(_id: &str, draft: &EditionDraft, clauses: BTreeMap<String, Clause>) -
         clauses,
         index,
         toc: None,
+        words: Default::default(),
     }
 }
 

@@ -124,11 +124,7 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Toc, Vec<SpecError>> {
         if lines.len() == count {
             lines[i].clone()
         } else {
-            Location {
-                file: file.to_string(),
-                line: 1,
-                column: 1,
-            }
+            Location::start_of(file.to_string())
         }
     };
     let mut errors = Vec::new();

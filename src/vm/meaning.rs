@@ -9,7 +9,7 @@
 //! - every piece is set up inside the regions its moves confine it to (a kind every move
 //!   of which ends in a region — `to:` — stands in it from the start: a general in its
 //!   palace);
-//! - the setup is a legal position under the edition's own rules ([`crate::fen::validate`]).
+//! - the setup is a legal position under the edition's own rules ([`crate::vm::fen::validate`]).
 
 use std::collections::BTreeMap;
 
@@ -192,7 +192,7 @@ pub(super) fn check_kinds(
             }
         }
     }
-    crate::fen::validate(rules, &rules.start_position()).map_err(|e| {
+    crate::vm::fen::validate(rules, &rules.start_position()).map_err(|e| {
         err(
             setup_clause,
             format!("`points`: the setup is not a legal position under the edition's rules: {e}"),

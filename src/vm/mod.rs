@@ -5,9 +5,30 @@
 //! facing rule and the self-kill conditions all come from `spec/`; this module knows
 //! only the primitives (step, leap with a blocking point, slide, hop over screens,
 //! region guards) and how to run them fast.
+//!
+//! - [`data`]: typed shapes of the clause data the VM interprets.
+//! - `compile`: clauses → [`Rules`], per side, kind and point: leap lists with blocking
+//!   points, four line rays with slide and hop modes, reverse leap tables for attack tests,
+//!   the kinds that attack along each direction, regions as bitboards, the reachability of
+//!   each kind for FEN validation. `clause_data` re-exports its helpers for every rule
+//!   domain's compile step (an error at a clause, a missing clause, typed data or the error
+//!   recorded).
+//! - `meaning`: the meaning checks the compile step runs once the tables are built.
+//! - [`record`]: the record table (how moves are written, 7.5), `None` without the
+//!   `notation.*` clauses ([`Rules::record`]).
+//! - `position`: [`Position`] (mailbox, bitboards per side and kind, occupancy bit-vectors per
+//!   rank and file), make and unmake, pseudo-legal generation through a `Sink`, the self-kill
+//!   filter, attack and check tests, status.
+//! - [`fen`]: FEN read, validated and written. `fen::read` gives a `Setup`, never a
+//!   `Position`: a setup becomes a position only through `Position::from_setup`, which
+//!   validates it against the rule set (a [`fen::FenSyntaxError`] from `read`, a
+//!   [`fen::FenPositionError`] from `from_setup`; [`fen::FenError`] is either).
+//!
+//! Depends on `board` and `spec`.
 
 pub(crate) mod compile;
 pub mod data;
+pub mod fen;
 mod meaning;
 mod position;
 pub mod record;
@@ -63,6 +84,14 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in declaration order.
+    pub const ALL: [Status; 4] = [
+        Status::Ongoing,
+        Status::Check,
+        Status::Checkmate,
+        Status::Stalemate,
+    ];
+
     /// The status as the protocol writes it (`ongoing`, `check`, `checkmate`, `stalemate`).
     pub fn name(self) -> &'static str {
         match self {
@@ -75,13 +104,7 @@ impl Status {
 
     /// Reads a status name written by [`Status::name`].
     pub fn parse(s: &str) -> Option<Status> {
-        Some(match s {
-            "ongoing" => Status::Ongoing,
-            "check" => Status::Check,
-            "checkmate" => Status::Checkmate,
-            "stalemate" => Status::Stalemate,
-            _ => return None,
-        })
+        Status::ALL.into_iter().find(|x| x.name() == s)
     }
 }
 

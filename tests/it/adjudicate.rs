@@ -8,7 +8,6 @@ use std::path::Path;
 use xqspec::arbiter::Adjudication;
 use xqspec::notation::replay::replay_text;
 use xqspec::ruleset::RuleSet;
-use xqspec::spec::Spec;
 
 const ALL: [&str; 4] = ["cxa-1999", "cxa-2011", "cxa-2020", "axf"];
 const CXA: [&str; 3] = ["cxa-1999", "cxa-2011", "cxa-2020"];
@@ -55,6 +54,23 @@ fn one(rs: &RuleSet, text: &str) -> (String, Option<usize>, Option<&'static str>
     )
 }
 
+/// The first game of `text` ends under `rs` as `want` says: the result, after which ply, how,
+/// and by which clause of `result.`.
+fn assert_ends(rs: &RuleSet, text: &str, want: (&str, usize, &str, &str)) {
+    let (result, ply, how, clause) = want;
+    assert_eq!(
+        one(rs, text),
+        (
+            result.to_string(),
+            Some(ply),
+            Some(how),
+            Some(format!("result.{clause}"))
+        ),
+        "{}",
+        rs.id()
+    );
+}
+
 const PERPETUAL_CHECK: [&str; 4] = ["a8a9", "e9e8", "a9a8", "e8e9"];
 const CHASE: [&str; 4] = ["a8a7", "c7c8", "a7a8", "c8c7"];
 const IDLE: [&str; 4] = ["a0a1", "i9i8", "a1a0", "i8i9"];
@@ -73,26 +89,8 @@ fn mate_and_stalemate_are_found_at_their_ply_under_every_rule_set() {
     );
     for id in ALL {
         let rs = RuleSet::builtin(id).unwrap();
-        assert_eq!(
-            one(&rs, &mate),
-            (
-                "red_wins".into(),
-                Some(3),
-                Some("checkmated"),
-                Some("result.checkmate".into())
-            ),
-            "{id}"
-        );
-        assert_eq!(
-            one(&rs, &stalemate),
-            (
-                "red_wins".into(),
-                Some(5),
-                Some("stalemated"),
-                Some("result.stalemate".into())
-            ),
-            "{id}"
-        );
+        assert_ends(&rs, &mate, ("red_wins", 3, "checkmated", "checkmate"));
+        assert_ends(&rs, &stalemate, ("red_wins", 5, "stalemated", "stalemate"));
     }
 }
 
@@ -101,27 +99,18 @@ fn perpetual_check_is_found_where_the_position_is_pending() {
     let text = record(PC_FEN, &times(&PERPETUAL_CHECK, 6));
     for id in CXA {
         let rs = RuleSet::builtin(id).unwrap();
-        assert_eq!(
-            one(&rs, &text),
-            (
-                "black_wins".into(),
-                Some(12),
-                Some("perpetual_check"),
-                Some("result.perpetual_check".into())
-            ),
-            "{id}"
+        assert_ends(
+            &rs,
+            &text,
+            ("black_wins", 12, "perpetual_check", "perpetual_check"),
         );
     }
     // The AXF orders the checker to change; three more cycles lose.
     let rs = RuleSet::builtin("axf").unwrap();
-    assert_eq!(
-        one(&rs, &text),
-        (
-            "black_wins".into(),
-            Some(24),
-            Some("change_refused"),
-            Some("result.change_refused".into())
-        )
+    assert_ends(
+        &rs,
+        &text,
+        ("black_wins", 24, "change_refused", "change_refused"),
     );
 }
 
@@ -130,15 +119,10 @@ fn a_forbidden_cycle_not_changed_loses_one_cycle_after_the_order() {
     let text = record(CHASE_FEN, &times(&CHASE, 6));
     for id in CXA {
         let rs = RuleSet::builtin(id).unwrap();
-        assert_eq!(
-            one(&rs, &text),
-            (
-                "black_wins".into(),
-                Some(16),
-                Some("change_refused"),
-                Some("result.change_refused".into())
-            ),
-            "{id}"
+        assert_ends(
+            &rs,
+            &text,
+            ("black_wins", 16, "change_refused", "change_refused"),
         );
     }
     let rs = RuleSet::builtin("axf").unwrap();
@@ -163,39 +147,19 @@ fn the_natural_limit_is_found_when_its_rounds_are_played() {
     let text = record("4k3r/9/9/9/9/9/9/9/9/R2K5 w - - 110 60", &times(&IDLE, 3));
     for id in CXA {
         let rs = RuleSet::builtin(id).unwrap();
-        assert_eq!(
-            one(&rs, &text),
-            (
-                "draw".into(),
-                Some(10),
-                Some("natural_limit"),
-                Some("result.natural_limit".into())
-            ),
-            "{id}"
-        );
+        assert_ends(&rs, &text, ("draw", 10, "natural_limit", "natural_limit"));
     }
     // No natural limit in the AXF rule set: the repetition draws.
     let rs = RuleSet::builtin("axf").unwrap();
-    assert_eq!(
-        one(&rs, &text),
-        (
-            "draw".into(),
-            Some(12),
-            Some("repetition_draw"),
-            Some("result.repetition_draw".into())
-        )
+    assert_ends(
+        &rs,
+        &text,
+        ("draw", 12, "repetition_draw", "repetition_draw"),
     );
 }
 
 fn edited(file: &str, from: &str, to: &str, id: &str) -> RuleSet {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == file)
-        .unwrap_or_else(|| panic!("no {file}"));
-    assert!(f.1.contains(from), "{file} lacks {from:?}");
-    f.1 = f.1.replacen(from, to, 1);
-    RuleSet::of_spec(&Spec::from_files(files).unwrap(), id).unwrap()
+    RuleSet::of_spec(&crate::spec_edit::edited(&[(file, from, to)]), id).unwrap()
 }
 
 #[test]
@@ -234,15 +198,7 @@ fn the_counts_are_data() {
         "      rounds: 58\n",
         "cxa-2020",
     );
-    assert_eq!(
-        one(&rs, &text),
-        (
-            "draw".into(),
-            Some(6),
-            Some("natural_limit"),
-            Some("result.natural_limit".into())
-        )
-    );
+    assert_ends(&rs, &text, ("draw", 6, "natural_limit", "natural_limit"));
 }
 
 #[test]

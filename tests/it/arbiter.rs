@@ -13,17 +13,7 @@ const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR
 
 /// The built-in spec with one textual edit to one file.
 fn edited(file: &str, from: &str, to: &str) -> Spec {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == file)
-        .unwrap_or_else(|| panic!("no spec file {file}"));
-    assert!(
-        f.1.contains(from),
-        "{file} does not contain the text to edit:\n{from}"
-    );
-    f.1 = f.1.replacen(from, to, 1);
-    Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"))
+    crate::spec_edit::edited(&[(file, from, to)])
 }
 
 fn ruleset(spec: &Spec, id: &str) -> RuleSet {
@@ -514,11 +504,11 @@ fn every_reject_kind_and_fen_code_is_in_the_vocabulary() {
         );
     }
     // FEN problem codes are distinct snake_case names.
-    let codes: std::collections::BTreeSet<&str> = xqspec::fen::FenProblemKind::ALL
+    let codes: std::collections::BTreeSet<&str> = xqspec::vm::fen::FenProblemKind::ALL
         .iter()
         .map(|k| k.code())
         .collect();
-    assert_eq!(codes.len(), xqspec::fen::FenProblemKind::ALL.len());
+    assert_eq!(codes.len(), xqspec::vm::fen::FenProblemKind::ALL.len());
     assert!(codes
         .iter()
         .all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
@@ -557,52 +547,35 @@ fn any_json() -> impl Strategy<Value = Value> {
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
             prop::collection::vec(
                 (
-                    prop::sample::select(vec![
-                        "move",
-                        "illegal_move",
-                        "touch",
-                        "adjust",
-                        "offer_draw",
-                        "accept_draw",
-                        "decline_draw",
-                        "claim_natural_limit",
-                        "arbiter",
-                        "repetition",
-                        "flag",
-                        "press_without_move",
-                        "stop_clock",
-                        "disturb",
-                        "player_rules",
-                        "refuse_rules",
-                        "resign",
-                        "late",
-                        "unrecorded",
-                        "colours_reversed",
-                        "displaced",
-                        "knock_over",
-                        "between_points",
-                        "side",
-                        "points",
-                        "simultaneous",
-                        "moves",
-                        "found_after_rounds",
-                        "found_after_seconds",
-                        "from",
-                        "to",
-                        "pieces",
-                        "after_press",
-                        "opponent_remaining_seconds",
-                        "chosen_by",
-                        "chosen",
-                        "kind",
-                        "remaining_seconds",
-                        "red",
-                        "black",
-                        "announced",
-                        "consent",
-                        "accidental",
-                        "off_board",
-                    ]),
+                    prop::sample::select(
+                        xqspec::arbiter::EVENT_KINDS
+                            .iter()
+                            .copied()
+                            .chain([
+                                "side",
+                                "points",
+                                "simultaneous",
+                                "moves",
+                                "found_after_rounds",
+                                "found_after_seconds",
+                                "from",
+                                "to",
+                                "pieces",
+                                "after_press",
+                                "opponent_remaining_seconds",
+                                "chosen_by",
+                                "chosen",
+                                "kind",
+                                "remaining_seconds",
+                                "red",
+                                "black",
+                                "announced",
+                                "consent",
+                                "accidental",
+                                "off_board",
+                            ])
+                            .collect::<Vec<_>>(),
+                    ),
                     inner
                 ),
                 0..3

@@ -257,12 +257,58 @@ fn real_records_are_judged_up_to_the_end() {
         "马二进三",
     ]));
     assert!(ok, "{err}");
-    assert!(out.starts_with("cxa-2020: ongoing"), "{out}");
+    // Words, not codes (issue 48: not `ongoing (ongoing)`).
+    assert!(
+        out.starts_with("cxa-2020: the game goes on after ply 3; Black to move, not in check\n"),
+        "{out}"
+    );
     let (ok, _, err) = run(xqspec().args(["status", "--moves", "炮二平五", "炮8进9"]));
     assert!(!ok);
     assert!(
         err.contains("--moves: argument 2 \"炮8进9\" (ply 2): no legal move"),
         "{err}"
+    );
+}
+
+/// `status` says when the board rules a cycle and what follows, before it does: at 8 plies
+/// of a chase the ruling already says Red must change, the order comes at ply 12 (the
+/// position's 4th standing, `repetition.cycle`), and once ordered, repeating loses.
+#[test]
+fn status_says_when_the_board_rules_the_cycle() {
+    let fen = "5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1";
+    let cycle = ["a1b1", "f9f8", "b1a1", "f8f9"];
+    let moves = |n: usize| -> Vec<&str> { cycle.iter().cycle().take(n).copied().collect() };
+    let (ok, out, err) = run(xqspec()
+        .args(["status", "--json", "--fen", fen, "--moves"])
+        .args(moves(8)));
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["orders"]["red"], serde_json::Value::Null, "{v}");
+    let next = &v["next"];
+    assert_eq!(
+        (
+            next["ply"].as_u64(),
+            next["plies"].as_u64(),
+            next["times"].as_u64()
+        ),
+        (Some(12), Some(4), Some(4)),
+        "{next}"
+    );
+    assert_eq!(next["clause"], "repetition.cycle");
+    assert_eq!(next["rulings"][1]["decision"], "must_change", "{next}");
+    assert_eq!(next["rulings"][1]["side"], "red", "{next}");
+    assert_eq!(next["result"], "ongoing");
+    let (ok, out, err) = run(xqspec()
+        .args(["status", "--fen", fen, "--moves"])
+        .args(moves(12)));
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("  Red is ordered to change (result.change_refused, art. 4.1.5)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  next: if the last 4 plies are played again, the board rules after ply 16 (a position standing for the 5th time, repetition.cycle, art. 23, 24.9): pending position ruled (repetition.verdict.forbidden_against_allowed, art. 4.1.5); Red: loses (result.change_refused, art. 4.1.5)\n"),
+        "{out}"
     );
 }
 
@@ -315,15 +361,25 @@ fn ruling_reads_as_the_book_and_takes_records() {
         "{out}"
     );
     assert!(
-        out.contains("\n红方长将，禁止 (red: perpetual check, forbidden)\n"),
+        out.contains("\n红方长将，禁止 (Red: perpetual check, forbidden)\n"),
         "{out}"
     );
-    assert!(out.contains("\n黑方两闲，允许 (black: "), "{out}");
-    assert!(out.contains("verdict: red_loses (basis: text)"), "{out}");
+    // 两闲 glossed as what it is, not as the pattern's data id (`allowed, allowed`).
+    assert!(
+        out.contains("\n黑方两闲，允许 (Black: two idle, allowed)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("verdict: Red loses (by the rulebook's text)"),
+        "{out}"
+    );
     // The horses go out and back from the start: a draw by the 棋例, a loss under 4.3.
     let shuffle = ["马二进三", "马８进７", "马三退二", "马７退８"].repeat(4);
     let (ok, out, err) = run(xqspec().arg("ruling").arg("--moves").args(&shuffle));
     assert!(ok, "{err}");
-    assert!(out.contains("verdict: draw (basis: text)"), "{out}");
+    assert!(
+        out.contains("verdict: draw (by the rulebook's text)"),
+        "{out}"
+    );
     assert!(out.ends_with("as the arbiter rules the game: ended after ply 16, black wins by draw.early_repetition (art. 4.3)\n"), "{out}");
 }

@@ -20,17 +20,7 @@ fn builtin(edition: &str) -> ClockRules {
 
 /// The built-in spec with one textual edit to one file.
 fn edited(file: &str, from: &str, to: &str) -> Spec {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == file)
-        .unwrap_or_else(|| panic!("no spec file {file}"));
-    assert!(
-        f.1.contains(from),
-        "{file} does not contain the text to edit:\n{from}"
-    );
-    f.1 = f.1.replacen(from, to, 1);
-    Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"))
+    crate::spec_edit::edited(&[(file, from, to)])
 }
 
 /// The clock rules of `edition` after one textual edit to one file.

@@ -11,6 +11,8 @@ use xqspec::competition::{
 use xqspec::ruleset::RuleSet;
 use xqspec::spec::{Overlay, Spec};
 
+use crate::spec_edit::{self, Edit};
+
 /// The competition rules of a built-in edition, compiled once.
 fn rules(edition: &str) -> CompetitionRules {
     use std::collections::HashMap;
@@ -35,25 +37,25 @@ fn edited(file: &str, from: &str, to: &str, edition: &str) -> CompetitionRules {
     edited_all(file, &[(from, to)], edition)
 }
 
+/// cxa-2020 with one textual edit to its competition rules.
+fn edited_2020(from: &str, to: &str) -> CompetitionRules {
+    edited("cxa-2020/competition.yaml", from, to, "cxa-2020")
+}
+
 /// The built-in spec with textual edits to one file, compiled for `edition`.
 fn edited_all(file: &str, edits: &[(&str, &str)], edition: &str) -> CompetitionRules {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == file)
-        .unwrap_or_else(|| panic!("no spec file {file}"));
-    for (from, to) in edits {
-        assert!(f.1.contains(from), "{file} does not contain:\n{from}");
-        f.1 = f.1.replace(from, to);
-    }
-    let spec = Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"));
+    let edits: Vec<Edit> = edits.iter().map(|(from, to)| (file, *from, *to)).collect();
+    let spec = spec_edit::edited(&edits);
     RuleSet::of_spec(&spec, edition)
         .unwrap_or_else(|e| panic!("edited spec compiles: {e}"))
         .competition
         .unwrap()
 }
 
-const RR: &str = "format: round_robin
+/// A round robin of four, three rounds (as a macro, so that other tournaments extend it).
+macro_rules! round_robin {
+    () => {
+        "format: round_robin
 rounds: 3
 players: [{id: A}, {id: B}, {id: C}, {id: D}]
 games:
@@ -63,7 +65,11 @@ games:
   - {round: 2, red: D, black: B, result: black}
   - {round: 3, red: A, black: B, result: red}
   - {round: 3, red: D, black: C, result: red}
-";
+"
+    };
+}
+
+const RR: &str = round_robin!();
 
 fn ranking(text: &str, r: &CompetitionRules) -> Vec<(String, u32, Option<String>)> {
     let t = read_file("t.yaml", text, r).unwrap_or_else(|e| panic!("{e}"));
@@ -85,29 +91,23 @@ fn a_tiebreak_order_is_data() {
     assert_eq!(base[0], ("B".into(), 1, None));
     assert_eq!(base[1], ("D".into(), 2, s("小分")));
     // Without 小分, both won 2 games and B beat D: 直胜 decides.
-    let r = edited(
-        "cxa-2020/competition.yaml",
+    let r = edited_2020(
         "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]",
         "default: [胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]",
-        "cxa-2020",
     );
     assert_eq!(ranking(RR, &r)[1], ("D".into(), 2, s("直胜")));
     // With only 犯规 (nobody committed one), B and D share first place.
-    let r = edited(
-        "cxa-2020/competition.yaml",
+    let r = edited_2020(
         "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]",
         "default: [犯规]",
-        "cxa-2020",
     );
     let after = ranking(RR, &r);
     assert_eq!(after[0], ("B".into(), 1, None));
     assert_eq!(after[1], ("D".into(), 1, s("shared place")));
     // A play-off instead of a shared place is data too.
-    let r = edited(
-        "cxa-2020/competition.yaml",
+    let r = edited_2020(
         "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]\n      byes: not_counted\n      unresolved: shared_place",
         "default: [犯规]\n      byes: not_counted\n      unresolved: play_off",
-        "cxa-2020",
     );
     assert_eq!(ranking(RR, &r)[1], ("D".into(), 1, s("play-off required")));
 }
@@ -116,11 +116,9 @@ fn a_tiebreak_order_is_data() {
 fn a_scoring_table_is_data() {
     // A scoring table where a draw is worth nothing: A (a win, a draw, a loss) drops from
     // 3 points to 2, C (a draw and two losses) from 1 to 0.
-    let r = edited(
-        "cxa-2020/competition.yaml",
+    let r = edited_2020(
         "standard: {win: 2, draw_red: 1, draw_black: 1, loss: 0}",
         "standard: {win: 2, draw_red: 0, draw_black: 0, loss: 0}",
-        "cxa-2020",
     );
     let t = read_file("t.yaml", RR, &r).unwrap();
     let st = standings(&t, &r);
@@ -241,18 +239,15 @@ fn what_a_bye_scores_is_data() {
 
 #[test]
 fn a_drawn_bye_under_a_table_whose_draw_depends_on_colour_is_a_located_spec_error() {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == "cxa-2020/competition.yaml")
-        .unwrap();
-    f.1 =
-        f.1.replace("use: standard", "use: win3_draw_red1_black2")
-            .replace(
-                "    data:\n      result: win\n\n  - id: bye.team_score",
-                "    data:\n      result: draw\n\n  - id: bye.team_score",
-            );
-    let spec = Spec::from_files(files).unwrap();
+    let file = "cxa-2020/competition.yaml";
+    let spec = spec_edit::edited(&[
+        (file, "use: standard", "use: win3_draw_red1_black2"),
+        (
+            file,
+            "    data:\n      result: win\n\n  - id: bye.team_score",
+            "    data:\n      result: draw\n\n  - id: bye.team_score",
+        ),
+    ]);
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
     assert!(
         e.contains("cxa-2020/competition.yaml:") && e.contains("clause bye.score: `result: draw`"),
@@ -273,30 +268,18 @@ fn the_score_a_bye_counts_as_in_opponent_scores_is_data() {
         )
     };
     assert_eq!(opp(&rules("cxa-2020")), 1.0);
-    let lowest = edited(
-        "cxa-2020/competition.yaml",
-        "value: lowest_nonzero_score",
-        "value: lowest_score",
-        "cxa-2020",
-    );
+    let lowest = edited_2020("value: lowest_nonzero_score", "value: lowest_score");
     assert_eq!(opp(&lowest), 0.0);
 }
 
 /// Conformance case sanction-warning-placed-last-among-equals: B and D have 4 points, B
 /// ahead on 小分, B warned.
-const SANCTIONED: &str = "format: round_robin
-rounds: 3
-players: [{id: A}, {id: B}, {id: C}, {id: D}]
-games:
-  - {round: 1, red: A, black: D, result: black}
-  - {round: 1, red: C, black: B, result: black}
-  - {round: 2, red: C, black: A, result: draw}
-  - {round: 2, red: D, black: B, result: black}
-  - {round: 3, red: A, black: B, result: red}
-  - {round: 3, red: D, black: C, result: red}
-sanctions:
+const SANCTIONED: &str = concat!(
+    round_robin!(),
+    "sanctions:
   - {entrant: B, round: 2, kind: warning}
-";
+"
+);
 
 #[test]
 fn where_sanctions_rank_is_data() {
@@ -307,12 +290,7 @@ fn where_sanctions_rank_is_data() {
         &base[..2],
         &[("D".into(), 1, None), ("B".into(), 2, s("处分"))]
     );
-    let late = edited(
-        "cxa-2020/competition.yaml",
-        "after: rank_by",
-        "after: tiebreaks",
-        "cxa-2020",
-    );
+    let late = edited_2020("after: rank_by", "after: tiebreaks");
     assert_eq!(
         &ranking(SANCTIONED, &late)[..2],
         &[("B".into(), 1, None), ("D".into(), 2, s("小分"))]
@@ -348,15 +326,11 @@ fn the_champion_rule_is_the_tiebreak_clause_with_places_whatever_its_id() {
 
 #[test]
 fn the_competition_compile_step_reports_every_error() {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == "cxa-2020/competition.yaml")
-        .unwrap();
-    f.1 =
-        f.1.replace("decided_by: 局分", "decided_by: 场分")
-            .replace("value: lowest_nonzero_score", "value: highest_score");
-    let spec = Spec::from_files(files).unwrap();
+    let file = "cxa-2020/competition.yaml";
+    let spec = spec_edit::edited(&[
+        (file, "decided_by: 局分", "decided_by: 场分"),
+        (file, "value: lowest_nonzero_score", "value: highest_score"),
+    ]);
     let errors = CompetitionRules::compile(&spec.ruleset("cxa-2020").unwrap()).unwrap_err();
     let at: Vec<Option<&str>> = errors.iter().map(|e| e.clause.as_deref()).collect();
     assert_eq!(

@@ -91,10 +91,73 @@ fn conform_prints_tables_and_the_closing_line() {
     );
 }
 
+/// After a clean run, the reference's known failures are one short line each (the case,
+/// the edition, what it answers), not the paragraphs of their reasons, which `--verbose`
+/// prints.
+#[test]
+fn conform_prints_known_failures_one_line_each_and_their_reasons_with_verbose() {
+    let known = suite().reference_known_failures().unwrap();
+    // The cases of the known failures alone: a run of a second.
+    let mut args = vec!["conform", "--quiet"];
+    for k in &known.entries {
+        args.extend(["--run", k.id.as_str()]);
+    }
+    let (ok, out, err) = xqspec(&args);
+    assert!(ok, "{out}\n{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("known failure "))
+        .collect();
+    let last = out.lines().last().unwrap();
+    let counted: usize = last
+        .split(", ")
+        .find_map(|p| p.strip_suffix(" known failures"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(counted >= 1 && lines.len() == counted, "{out}");
+    for l in &lines {
+        assert!(l.chars().count() <= 160, "too long for one line: {l}");
+        assert!(
+            l.contains(" [") && l.contains("expected"),
+            "says the case and what it answers: {l}"
+        );
+    }
+    for k in &known.entries {
+        assert!(
+            !out.contains(k.reason()),
+            "a reason without --verbose: {out}"
+        );
+    }
+    assert!(out.contains("--verbose prints the reasons"), "{out}");
+    // Nothing reads as a failure: no line but the closing one speaks of failing.
+    assert!(!out.contains("known fail "), "{out}");
+
+    args.push("--verbose");
+    let (ok, out, err) = xqspec(&args);
+    assert!(ok, "{out}\n{err}");
+    for k in &known.entries {
+        let first = k
+            .reason()
+            .split_whitespace()
+            .take(6)
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            out.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains(&first),
+            "the reason of {} with --verbose: {out}",
+            k.id
+        );
+    }
+    assert!(!out.contains("--verbose prints the reasons"), "{out}");
+}
+
 #[test]
 fn conform_json_lines_and_known_failures_file() {
-    let dir = std::env::temp_dir().join(format!("xqspec-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("cli", "", &[]);
     let known = dir.join("known.yaml");
     std::fs::write(
         &known,
@@ -282,8 +345,7 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
 
 #[test]
 fn a_written_known_failures_file_makes_the_next_run_pass() {
-    let dir = std::env::temp_dir().join(format!("xqspec-known-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("known", "", &[]);
     let known = dir.join("known.yaml");
     let engine = format!(
         "sh {}/tests/fakes/uci-engine.sh",
@@ -319,21 +381,36 @@ fn a_written_known_failures_file_makes_the_next_run_pass() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The suite's files every temporary suite needs.
+const VOCABULARIES: [&str; 2] = ["vocabulary.yaml", "features.yaml"];
+
+/// A fresh temporary folder `xqspec-NAME-PID` with the folder `sub` (none: "") and copies
+/// of these files of `conformance/` (a suite's vocabularies, for one).
+fn scratch_dir(name: &str, sub: &str, files: &[&str]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("xqspec-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join(sub)).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
+    for f in files {
+        std::fs::copy(root.join(f), dir.join(f)).unwrap();
+    }
+    dir
+}
+
+/// `xqspec cases check --cases DIR` fails, printing each of `problems`; then DIR is removed.
+fn cases_check_refuses(dir: &Path, problems: &[&str]) {
+    let (ok, out, _) = xqspec(&["cases", "check", "--cases", dir.to_str().unwrap()]);
+    assert!(!ok);
+    for p in problems {
+        assert!(out.contains(p), "{p}\n{out}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A temporary suite: the real vocabularies, a case the reference fails (it expects check
 /// where there is none), one it passes, and the given files.
 fn temp_suite(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("xqspec-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("check")).unwrap();
-    for f in ["vocabulary.yaml", "features.yaml"] {
-        std::fs::copy(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("conformance")
-                .join(f),
-            dir.join(f),
-        )
-        .unwrap();
-    }
+    let dir = scratch_dir(&format!("cli-{name}"), "check", &VOCABULARIES);
     let case = |id: &str, status: &str| {
         format!("id: {id}\ndescription: d\nclauses: [check.definition]\neditions: [cxa-2020]\nquery: status\ninput: {{fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"}}\nexpect: {{status: {status}}}\n")
     };
@@ -506,33 +583,25 @@ fn cases_dump_gives_one_json_line_per_case_and_edition() {
 
 #[test]
 fn cases_check_reports_a_broken_suite() {
-    let dir = std::env::temp_dir().join(format!("xqspec-broken-{}", std::process::id()));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
-    std::fs::create_dir_all(dir.join("movement")).unwrap();
-    for f in [
-        "vocabulary.yaml",
-        "features.yaml",
-        "exemptions.yaml",
-        "retired-ids.txt",
-    ] {
-        std::fs::copy(root.join(f), dir.join(f)).unwrap();
-    }
+    let dir = scratch_dir(
+        "broken",
+        "movement",
+        &[
+            "vocabulary.yaml",
+            "features.yaml",
+            "exemptions.yaml",
+            "retired-ids.txt",
+        ],
+    );
     std::fs::write(dir.join("movement/a.yaml"), "id: b\ndescription: x\nclauses: [movement.nowhere]\neditions: [cxa-2020]\nquery: status\ninput: {fen: \"4k4/9/9/9/9/9/9/9/9/3K5 w\"}\nexpect: {status: ongoing}\n").unwrap();
-    let (ok, out, _) = xqspec(&["cases", "check", "--cases", dir.to_str().unwrap()]);
-    assert!(!ok);
-    assert!(
-        out.contains("movement/a.yaml:1:1: id `b` differs from the file name `a.yaml`"),
-        "{out}"
+    cases_check_refuses(
+        &dir,
+        &[
+            "movement/a.yaml:1:1: id `b` differs from the file name `a.yaml`",
+            "movement/a.yaml:3:11: clause `movement.nowhere` does not exist in cxa-2020",
+            "the FEN is not canonical; write `4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1`",
+        ],
     );
-    assert!(
-        out.contains("movement/a.yaml:3:11: clause `movement.nowhere` does not exist in cxa-2020"),
-        "{out}"
-    );
-    assert!(
-        out.contains("the FEN is not canonical; write `4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1`"),
-        "{out}"
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The exit status of `xqspec conform`, as PROTOCOL.md §8 gives it: 0 with no failure, 1 with
@@ -612,18 +681,7 @@ fn conform_exit_status_is_as_documented() {
 
 #[test]
 fn the_adapters_folder_is_not_read_as_cases() {
-    let dir = std::env::temp_dir().join(format!("xqspec-adapters-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("adapters/rust-x")).unwrap();
-    for f in ["vocabulary.yaml", "features.yaml"] {
-        std::fs::copy(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("conformance")
-                .join(f),
-            dir.join(f),
-        )
-        .unwrap();
-    }
+    let dir = scratch_dir("adapters", "adapters/rust-x", &VOCABULARIES);
     std::fs::write(dir.join("adapters/rust-x/config.yaml"), "not: [a case").unwrap();
     let s = Suite::load_dir(&dir).unwrap();
     assert!(
@@ -699,21 +757,14 @@ fn cases_check_finds_a_second_fault_and_a_wrong_runs_claim() {
             ("check/agree.yaml", agree),
         ],
     );
-    let (ok, out, _) = xqspec(&["cases", "check", "--cases", dir.to_str().unwrap()]);
-    assert!(!ok);
-    assert!(
-        out.contains("check/two-faults.yaml:8:1: cxa-2020: the input with `fixed:` is still not accepted, so the case has another fault: reject fen.opponent_in_check"),
-        "{out}"
+    cases_check_refuses(
+        &dir,
+        &[
+            "check/two-faults.yaml:8:1: cxa-2020: the input with `fixed:` is still not accepted, so the case has another fault: reject fen.opponent_in_check",
+            "check/no-fixed.yaml:7:1: a case expecting a rejection gives `fixed:`",
+            "check/agree.yaml:4:1: the reference answers alike under every rule set of the case (cxa-2011, cxa-2020): add `runs: once`",
+        ],
     );
-    assert!(
-        out.contains("check/no-fixed.yaml:7:1: a case expecting a rejection gives `fixed:`"),
-        "{out}"
-    );
-    assert!(
-        out.contains("check/agree.yaml:4:1: the reference answers alike under every rule set of the case (cxa-2011, cxa-2020): add `runs: once`"),
-        "{out}"
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `--issue CASE`: one case's bug report in the program's terms, with the lines exchanged,

@@ -25,25 +25,93 @@ fn vocabulary_files() -> Vec<(String, String)> {
         .collect()
 }
 
-/// A suite of perft cases (expecting 1 node) with the given ids, plus the real vocabularies.
-fn suite(ids: &[&str], query: &str, expect: &str) -> Suite {
+/// A fake case file of the suite: `id` asks `query` of `input`, expecting `expect`.
+fn case_file(id: &str, query: &str, input: &str, expect: &str) -> (String, String) {
+    (
+        format!("fake/{id}.yaml"),
+        format!("id: {id}\ndescription: fake\nclauses: [movement.horse]\neditions: [cxa-2020]\nquery: {query}\ninput: {input}\nexpect: {expect}\n"),
+    )
+}
+
+/// The suite of these fake cases plus the real vocabularies; it has no problems.
+fn suite_of(cases: impl IntoIterator<Item = (String, String)>) -> Suite {
     let mut files = vocabulary_files();
-    for id in ids {
-        let input = if query == "perft" {
-            "{fen: x, depth: 1}"
-        } else {
-            "{fen: x}"
-        };
-        files.push((
-            format!("fake/{id}.yaml"),
-            format!(
-                "id: {id}\ndescription: fake\nclauses: [movement.horse]\neditions: [cxa-2020]\nquery: {query}\ninput: {input}\nexpect: {expect}\n"
-            ),
-        ));
-    }
+    files.extend(cases);
     let s = Suite::from_files(files);
     assert!(s.problems.is_empty(), "{:?}", s.problems);
     s
+}
+
+/// A suite of cases with the given ids asking `query` (perft at depth 1, or of a position)
+/// and expecting `expect`, plus the real vocabularies.
+pub(crate) fn suite(ids: &[&str], query: &str, expect: &str) -> Suite {
+    let input = if query == "perft" {
+        "{fen: x, depth: 1}"
+    } else {
+        "{fen: x}"
+    };
+    suite_of(ids.iter().map(|id| case_file(id, query, input, expect)))
+}
+
+/// The fake adapter `tests/fakes/faulty-adapter.sh`, given `answer` seconds an answer.
+fn faulty_adapter(answer: Duration) -> Adapter {
+    Adapter::start(
+        &format!("sh {FAKES}/faulty-adapter.sh"),
+        Duration::from_secs(5),
+        answer,
+    )
+    .unwrap()
+}
+
+/// Starts an engine speaking `dialect` by `cmd`, ruling under cxa-2020: the engine or why not.
+pub(crate) fn start_engine(cmd: &str, dialect: Dialect, ranks: RankBase) -> Result<Engine, String> {
+    Engine::start(
+        cmd,
+        dialect,
+        ranks,
+        vec!["cxa-2020".into()],
+        Duration::from_secs(5),
+    )
+}
+
+/// An engine speaking `dialect`, started by `cmd`, ruling under cxa-2020.
+pub(crate) fn engine(cmd: &str, dialect: Dialect, ranks: RankBase) -> Engine {
+    start_engine(cmd, dialect, ranks).unwrap()
+}
+
+/// The default run options, with `timeout` allowed for each answer.
+pub(crate) fn answer_within(timeout: Duration) -> RunOptions {
+    RunOptions {
+        timeout,
+        ..RunOptions::default()
+    }
+}
+
+/// The fake UCI engine that prints nothing after the handshake.
+fn silent_uci_engine() -> Engine {
+    engine(
+        &format!("env FAKE_UCI_SILENT=1 sh {FAKES}/uci-engine.sh"),
+        Dialect::Uci,
+        RankBase::Zero,
+    )
+}
+
+/// The results of running `s` on `subject`.
+pub(crate) fn results(
+    s: &Suite,
+    subject: &mut dyn Subject,
+    opts: &RunOptions,
+) -> Vec<runner::CaseResult> {
+    runner::run(s, subject, opts, &mut |_| {}).unwrap().results
+}
+
+/// The results of running `s` on the faulty adapter with these known failures (YAML).
+fn known_results(s: &Suite, known: &str) -> Vec<runner::CaseResult> {
+    let opts = RunOptions {
+        known: KnownFailures::parse("known.yaml", known, s).unwrap(),
+        ..RunOptions::default()
+    };
+    results(s, &mut faulty_adapter(Duration::from_secs(10)), &opts)
 }
 
 /// The located errors of a known-failures file `known.yaml` with this text, as printed.
@@ -81,13 +149,8 @@ fn each_fault_costs_only_its_own_case() {
     );
     let mut adapter = Adapter::start(&cmd, Duration::from_secs(5), Duration::from_secs(2)).unwrap();
     assert_eq!(adapter.about().name, "faulty");
-    let opts = RunOptions {
-        timeout: Duration::from_secs(2),
-        ..RunOptions::default()
-    };
-    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {})
-        .unwrap()
-        .results;
+    let opts = answer_within(Duration::from_secs(2));
+    let results = results(&s, &mut adapter, &opts);
     use Status::*;
     let want: Vec<(String, Status)> = [
         ("crash-1", Crash),
@@ -147,9 +210,7 @@ fn restarts_stop_after_three_failed_starts() {
         starts.display()
     );
     let mut adapter = Adapter::start(&cmd, Duration::from_secs(5), Duration::from_secs(2)).unwrap();
-    let results = runner::run(&s, &mut adapter, &RunOptions::default(), &mut |_| {})
-        .unwrap()
-        .results;
+    let results = results(&s, &mut adapter, &RunOptions::default());
     let details: Vec<(&str, Status, &str)> = results
         .iter()
         .map(|r| (r.id.as_str(), r.status, r.detail.as_str()))
@@ -175,25 +236,10 @@ fn restarts_stop_after_three_failed_starts() {
 #[test]
 fn known_failures_are_kept_true() {
     let s = suite(&["ok-1", "reject-1", "ok-2"], "perft", "{nodes: 1}");
-    let known = KnownFailures::parse(
-        "known.yaml",
-        "- {id: reject-1, reason: we reject too eagerly, answer: {reject: fen.syntax}}\n- {id: ok-2, reason: used to fail, answer: {nodes: 2}}\n",
+    let results = known_results(
         &s,
-    )
-    .unwrap();
-    let mut adapter = Adapter::start(
-        &format!("sh {FAKES}/faulty-adapter.sh"),
-        Duration::from_secs(5),
-        Duration::from_secs(10),
-    )
-    .unwrap();
-    let opts = RunOptions {
-        known,
-        ..RunOptions::default()
-    };
-    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {})
-        .unwrap()
-        .results;
+        "- {id: reject-1, reason: we reject too eagerly, answer: {reject: fen.syntax}}\n- {id: ok-2, reason: used to fail, answer: {nodes: 2}}\n",
+    );
     let sum = Summary::of(&results);
     assert_eq!((sum.known_failures, sum.unexpected_passes), (1, 1));
     assert_eq!(
@@ -201,7 +247,7 @@ fn known_failures_are_kept_true() {
         "1 passed, 1 failed, 1 known failures, 0 skipped"
     );
     assert!(!sum.ok(), "a listed case that passes fails the run");
-    let lines = runner::problem_lines(&results);
+    let lines = runner::problem_lines(&results, true);
     assert!(
         lines
             .iter()
@@ -229,28 +275,13 @@ fn a_known_failure_that_answers_otherwise_fails_the_run() {
         "perft",
         "{nodes: 2}",
     );
-    let known = KnownFailures::parse(
-        "known.yaml",
+    let results = known_results(
+        &s,
         "- id: ok-1\n  reason: we count one node\n  answer: {nodes: 1}\n\
          - id: ok-2\n  reason: we used to count three\n  answer: {nodes: 3}\n\
          - id: reject-1\n  reason: we reject it\n  answer: {reject: fen.syntax}\n\
          - id: crash-1\n  reason: we crash on it\n  answer: {fault: crash}\n",
-        &s,
-    )
-    .unwrap();
-    let mut adapter = Adapter::start(
-        &format!("sh {FAKES}/faulty-adapter.sh"),
-        Duration::from_secs(5),
-        Duration::from_secs(10),
-    )
-    .unwrap();
-    let opts = RunOptions {
-        known,
-        ..RunOptions::default()
-    };
-    let results = runner::run(&s, &mut adapter, &opts, &mut |_| {})
-        .unwrap()
-        .results;
+    );
     let tallies: Vec<(&str, runner::Tally)> =
         results.iter().map(|r| (r.id.as_str(), r.tally())).collect();
     assert_eq!(
@@ -272,7 +303,7 @@ fn a_known_failure_that_answers_otherwise_fails_the_run() {
         results[2].known_changed.as_deref(),
         Some("the known failure changed: listed as answering {\"nodes\":3}; now: {\"nodes\":1} (expected nodes 3, got 1)")
     );
-    let lines = runner::problem_lines(&results);
+    let lines = runner::problem_lines(&results, true);
     assert!(
         lines
             .iter()
@@ -381,19 +412,12 @@ fn uci_engine_answers_perft_and_legal_moves_in_both_rank_schemes() {
             "env FAKE_UCI_FAIRY={} sh {FAKES}/uci-engine.sh",
             u8::from(fairy)
         );
-        let mut e = Engine::start(
-            &cmd,
-            Dialect::Uci,
-            RankBase::Detect,
-            vec!["cxa-2020".into()],
-            Duration::from_secs(5),
-        )
-        .unwrap();
+        let mut e = engine(&cmd, Dialect::Uci, RankBase::Detect);
         assert_eq!(e.offset(), u8::from(fairy));
         assert_eq!(e.about().name, if fairy { "FakeFairy" } else { "FakePika" });
         let opts = RunOptions::default();
         for s in [&moves, &perft] {
-            let r = runner::run(s, &mut e, &opts, &mut |_| {}).unwrap().results;
+            let r = results(s, &mut e, &opts);
             assert_eq!(r[0].status, Status::Pass, "fairy={fairy}: {r:?}");
         }
     }
@@ -401,38 +425,29 @@ fn uci_engine_answers_perft_and_legal_moves_in_both_rank_schemes() {
 
 #[test]
 fn uci_engine_skips_what_it_cannot_answer_and_survives_a_hang() {
-    let mut files = vocabulary_files();
-    let case = |id: &str, query: &str, input: &str, expect: &str| {
-        (format!("fake/{id}.yaml"), format!("id: {id}\ndescription: fake\nclauses: [c]\neditions: [cxa-2020]\nquery: {query}\ninput: {input}\nexpect: {expect}\n"))
-    };
-    files.push(case("a-status", "status", "{fen: x}", "{status: check}"));
-    files.push(case(
-        "b-reject",
-        "legal_moves",
-        "{fen: x, moves: [a0a9]}",
-        "{reject: move.illegal}",
-    ));
-    files.push(case(
-        "c-hang",
-        "perft",
-        "{fen: x, moves: [a0a1], depth: 2}",
-        "{nodes: 42}",
-    ));
-    files.push(case("d-deep", "perft", "{fen: x, depth: 2}", "{nodes: 42}"));
-    let s = Suite::from_files(files);
-    let mut e = Engine::start(
+    let s = suite_of([
+        case_file("a-status", "status", "{fen: x}", "{status: check}"),
+        case_file(
+            "b-reject",
+            "legal_moves",
+            "{fen: x, moves: [a0a9]}",
+            "{reject: move.illegal}",
+        ),
+        case_file(
+            "c-hang",
+            "perft",
+            "{fen: x, moves: [a0a1], depth: 2}",
+            "{nodes: 42}",
+        ),
+        case_file("d-deep", "perft", "{fen: x, depth: 2}", "{nodes: 42}"),
+    ]);
+    let mut e = engine(
         &format!("sh {FAKES}/uci-engine.sh"),
         Dialect::Uci,
         RankBase::Zero,
-        vec!["cxa-2020".into()],
-        Duration::from_secs(5),
-    )
-    .unwrap();
-    let opts = RunOptions {
-        timeout: Duration::from_secs(2),
-        ..Default::default()
-    };
-    let r = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap().results;
+    );
+    let opts = answer_within(Duration::from_secs(2));
+    let r = results(&s, &mut e, &opts);
     assert_eq!(
         statuses(&r).into_iter().map(|x| x.1).collect::<Vec<_>>(),
         [Status::Skip, Status::Skip, Status::Timeout, Status::Pass]
@@ -443,17 +458,14 @@ fn uci_engine_skips_what_it_cannot_answer_and_survives_a_hang() {
 #[test]
 fn ucci_engine_lists_legal_moves_with_banmoves_and_counts_perft() {
     let ucci = |deaf: bool| {
-        Engine::start(
+        engine(
             &format!(
                 "env FAKE_UCCI_DEAF={} sh {FAKES}/ucci-engine.sh",
                 u8::from(deaf)
             ),
             Dialect::Ucci,
             RankBase::One, // ignored: UCCI numbers ranks 0-9
-            vec!["cxa-2020".into()],
-            Duration::from_secs(5),
         )
-        .unwrap()
     };
     let mut e = ucci(false);
     assert_eq!(
@@ -466,24 +478,22 @@ fn ucci_engine_lists_legal_moves_with_banmoves_and_counts_perft() {
         suite(&["moves-1"], "legal_moves", "{moves: [a0a1, e0e1, i9i8]}"),
         suite(&["perft-1"], "perft", "{nodes: 3}"),
     ] {
-        let r = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap().results;
+        let r = results(&s, &mut e, &opts);
         assert_eq!(r[0].status, Status::Pass, "{r:?}");
     }
     // depth 2: three moves, two replies each
-    let mut files = vocabulary_files();
-    files.push(("fake/perft-2.yaml".into(), "id: perft-2\ndescription: fake\nclauses: [movement.horse]\neditions: [cxa-2020]\nquery: perft\ninput: {fen: x, depth: 2}\nexpect: {nodes: 6}\n".into()));
-    let deep = Suite::from_files(files);
-    assert!(deep.problems.is_empty(), "{:?}", deep.problems);
-    let r = runner::run(&deep, &mut e, &opts, &mut |_| {})
-        .unwrap()
-        .results;
+    let deep = suite_of([case_file(
+        "perft-2",
+        "perft",
+        "{fen: x, depth: 2}",
+        "{nodes: 6}",
+    )]);
+    let r = results(&deep, &mut e, &opts);
     assert_eq!(r[0].status, Status::Pass, "{r:?}");
     // an engine that plays a banned move is caught, not listed forever
     let mut deaf = ucci(true);
     let s = suite(&["moves-1"], "legal_moves", "{moves: [a0a1, e0e1, i9i8]}");
-    let r = runner::run(&s, &mut deaf, &opts, &mut |_| {})
-        .unwrap()
-        .results;
+    let r = results(&s, &mut deaf, &opts);
     assert_eq!(r[0].status, Status::Error, "{r:?}");
     assert!(
         r[0].detail.contains("does not heed banmoves"),
@@ -499,18 +509,8 @@ fn a_run_stops_asking_an_engine_that_answers_nothing() {
         "perft",
         "{nodes: 3}",
     );
-    let mut e = Engine::start(
-        &format!("env FAKE_UCI_SILENT=1 sh {FAKES}/uci-engine.sh"),
-        Dialect::Uci,
-        RankBase::Zero,
-        vec!["cxa-2020".into()],
-        Duration::from_secs(5),
-    )
-    .unwrap();
-    let opts = RunOptions {
-        timeout: Duration::from_millis(300),
-        ..Default::default()
-    };
+    let mut e = silent_uci_engine();
+    let opts = answer_within(Duration::from_millis(300));
     let t = std::time::Instant::now();
     let run = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
     let r = &run.results;
@@ -579,15 +579,8 @@ fn a_run_stops_asking_an_engine_that_answers_nothing() {
 #[test]
 fn the_hello_tells_the_adapter_the_time_limit() {
     let s = suite(&["limit-1"], "perft", "{nodes: 2500}");
-    let mut adapter = Adapter::start(
-        &format!("sh {FAKES}/faulty-adapter.sh"),
-        Duration::from_secs(5),
-        Duration::from_millis(2500),
-    )
-    .unwrap();
-    let r = runner::run(&s, &mut adapter, &RunOptions::default(), &mut |_| {})
-        .unwrap()
-        .results;
+    let mut adapter = faulty_adapter(Duration::from_millis(2500));
+    let r = results(&s, &mut adapter, &RunOptions::default());
     assert_eq!(r[0].status, Status::Pass, "{r:?}");
 }
 
@@ -595,38 +588,31 @@ fn the_hello_tells_the_adapter_the_time_limit() {
 /// declare are skipped as in any run: neither counts as failed.
 #[test]
 fn a_stopped_run_skips_what_is_undeclared_and_does_not_ask_the_rest() {
-    let mut files = vocabulary_files();
-    let case = |id: &str, query: &str, input: &str, expect: &str| {
-        (format!("fake/{id}.yaml"), format!("id: {id}\ndescription: fake\nclauses: [c]\neditions: [cxa-2020]\nquery: {query}\ninput: {input}\nexpect: {expect}\n"))
-    };
-    for i in 1..=6 {
-        files.push(case(
-            &format!("p-{i}"),
-            "perft",
-            "{fen: x, depth: 1}",
-            "{nodes: 3}",
-        ));
-    }
-    files.push(case("q-status", "status", "{fen: x}", "{status: check}"));
-    files.push(case(
+    let mut cases: Vec<(String, String)> = (1..=6)
+        .map(|i| {
+            case_file(
+                &format!("p-{i}"),
+                "perft",
+                "{fen: x, depth: 1}",
+                "{nodes: 3}",
+            )
+        })
+        .collect();
+    cases.push(case_file(
+        "q-status",
+        "status",
+        "{fen: x}",
+        "{status: check}",
+    ));
+    cases.push(case_file(
         "r-moves",
         "legal_moves",
         "{fen: x}",
         "{moves: [a0a1]}",
     ));
-    let s = Suite::from_files(files);
-    let mut e = Engine::start(
-        &format!("env FAKE_UCI_SILENT=1 sh {FAKES}/uci-engine.sh"),
-        Dialect::Uci,
-        RankBase::Zero,
-        vec!["cxa-2020".into()],
-        Duration::from_secs(5),
-    )
-    .unwrap();
-    let opts = RunOptions {
-        timeout: Duration::from_millis(200),
-        ..Default::default()
-    };
+    let s = suite_of(cases);
+    let mut e = silent_uci_engine();
+    let opts = answer_within(Duration::from_millis(200));
     let run = runner::run(&s, &mut e, &opts, &mut |_| {}).unwrap();
     let got: Vec<(&str, Status)> = run
         .results

@@ -7,6 +7,18 @@ use xqspec::reference::Reference;
 
 const DOC: &str = include_str!("../../conformance/PROTOCOL.md");
 
+/// What the built-in reference answers, as `xqspec serve`, to these request lines.
+fn reference_session(input: &str) -> String {
+    let mut out = Vec::new();
+    protocol::serve(
+        &mut Reference::builtin().unwrap(),
+        input.as_bytes(),
+        &mut out,
+    )
+    .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
 fn example_lines(prefix: &str) -> Vec<&'static str> {
     DOC.lines()
         .filter_map(|l| l.strip_prefix(prefix))
@@ -36,14 +48,8 @@ fn session_example_lines_are_valid_messages() {
 fn the_reference_answers_the_example_as_shown() {
     let requests = example_lines("runner → ");
     let input = format!("{}\n{}\n{}\n", requests[0], requests[1], requests[2]);
-    let mut out = Vec::new();
-    protocol::serve(
-        &mut Reference::builtin().unwrap(),
-        input.as_bytes(),
-        &mut out,
-    )
-    .unwrap();
-    let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
+    let out = reference_session(&input);
+    let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines.len(),
         2,
@@ -130,14 +136,8 @@ fn every_query_example_is_answered_as_shown() {
     let hello = r#"{"type":"hello","protocol":2,"suite":"x","runner":"y"}"#;
     let asks: Vec<String> = examples.iter().map(|(a, _)| a.to_string()).collect();
     let input = format!("{hello}\n{}\n", asks.join("\n"));
-    let mut out = Vec::new();
-    protocol::serve(
-        &mut Reference::builtin().unwrap(),
-        input.as_bytes(),
-        &mut out,
-    )
-    .unwrap();
-    let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().skip(1).collect();
+    let out = reference_session(&input);
+    let lines: Vec<&str> = out.lines().skip(1).collect();
     assert_eq!(lines.len(), examples.len());
     for (got, (ask, want)) in lines.iter().zip(&examples) {
         let got: Value = serde_json::from_str(got).unwrap();
@@ -160,15 +160,8 @@ fn the_limits_example_is_the_reference_s() {
         .next()
         .unwrap();
     let doc: serde_json::Value = serde_json::from_str(block).unwrap();
-    let mut out = Vec::new();
     let hello = "{\"type\":\"hello\",\"protocol\":2,\"suite\":\"x\",\"runner\":\"y\"}\n";
-    protocol::serve(
-        &mut Reference::builtin().unwrap(),
-        hello.as_bytes(),
-        &mut out,
-    )
-    .unwrap();
-    let ours: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let ours: serde_json::Value = serde_json::from_str(&reference_session(hello)).unwrap();
     assert_eq!(doc["limits"], ours["limits"]);
     assert!(parse_hello(block.trim()).is_ok());
 }
@@ -199,14 +192,8 @@ fn the_runner_s_hello_is_the_documented_one() {
 #[test]
 fn a_hello_with_only_the_protocol_is_answered() {
     assert!(DOC.contains("`{\"type\":\"hello\",\"protocol\":2}`"));
-    let mut out = Vec::new();
-    protocol::serve(
-        &mut Reference::builtin().unwrap(),
-        "{\"type\":\"hello\",\"protocol\":2}\n".as_bytes(),
-        &mut out,
-    )
-    .unwrap();
-    let about = parse_hello(std::str::from_utf8(&out).unwrap().trim()).unwrap();
+    let out = reference_session("{\"type\":\"hello\",\"protocol\":2}\n");
+    let about = parse_hello(out.trim()).unwrap();
     assert_eq!(about.name, "xqspec");
 }
 

@@ -15,6 +15,8 @@ use xqspec::diagram::{
 };
 use xqspec::ruleset::RuleSet;
 
+use crate::cli::succeeded;
+
 /// Renders with no font (an empty font database: `<text>` would draw nothing, as on a
 /// machine without fonts).
 fn render(svg: &str, name: &str) -> Pixmap {
@@ -143,16 +145,11 @@ fn xqspec_svg(name: &str, args: &[&str]) -> (std::path::PathBuf, String, String)
     let dir = std::env::temp_dir().join(format!("xqspec-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!("{name}.svg"));
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
-        .args(args)
-        .arg("--svg")
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeeded(
+        Command::new(env!("CARGO_BIN_EXE_xqspec"))
+            .args(args)
+            .arg("--svg")
+            .arg(&file),
     );
     let svg = std::fs::read_to_string(&file).unwrap();
     (dir, svg, String::from_utf8_lossy(&out.stdout).into_owned())
@@ -193,27 +190,33 @@ fn the_board_command_writes_an_svg_that_renders() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The README's example of `xqspec ruling`: the red chariot chases the unprotected cannon
+/// on every move.
+const README_CHASE: [&str; 7] = [
+    "--fen",
+    "3k5/R8/2c6/9/9/9/9/9/9/4K4 w - - 0 1",
+    "--moves",
+    "a8a7",
+    "c7c8",
+    "a7a8",
+    "c8c7",
+];
+
 #[test]
 fn a_ruling_draws_its_cycle_with_the_chases_as_arrows() {
     // The README's example: the red chariot chases the unprotected cannon on every move.
-    let (dir, svg, printed) = xqspec_svg(
-        "ruling",
-        &[
-            "ruling",
-            "--fen",
-            "3k5/R8/2c6/9/9/9/9/9/9/4K4 w - - 0 1",
-            "--moves",
-            "a8a7",
-            "c7c8",
-            "a7a8",
-            "c8c7",
-        ],
-    );
-    assert!(printed.contains("verdict: red_must_change"), "{printed}");
+    let args: Vec<&str> = ["ruling"].into_iter().chain(README_CHASE).collect();
+    let (dir, svg, printed) = xqspec_svg("ruling", &args);
+    assert!(printed.contains("verdict: Red must change"), "{printed}");
     // The start of the cycle and one board per move judged; every arrowhead id unique.
     assert_eq!(svg.matches("<svg ").count(), 1 + 5, "{svg}");
     assert_eq!(svg.matches("<marker id=\"arrowhead-").count(), 5);
-    assert!(svg.contains("verdict: red_must_change") && svg.contains("长捉"));
+    // The sheet's title in words, not codes (红方须变着 Red must change, not red_must_change).
+    assert!(
+        svg.contains("红方长捉，禁止 · 黑方两闲，允许 · 红方须变着 Red must change")
+            && !svg.contains("red_must_change"),
+        "{svg}"
+    );
     assert!(!svg.contains("<text"), "{svg}");
     let img = render(&svg, "ruling-cycle");
     let (red, black, arrow, blue) = (
@@ -426,27 +429,14 @@ fn the_board_draws_its_characters_without_any_font() {
 #[test]
 fn a_ruling_sheet_of_every_built_in_rule_set_is_drawn_without_text() {
     let spec = xqspec::spec::Spec::builtin().unwrap();
-    let ids: Vec<String> = spec
-        .editions()
-        .iter()
-        .map(|e| e.id.clone())
-        .chain(spec.overlays().iter().map(|o| o.ruleset_id()))
-        .collect();
+    let ids = spec.ruleset_ids();
     assert!(ids.len() >= 4, "{ids:?}");
     for id in &ids {
         // The README's chase; the title names the rule set, the patterns and the verdict.
-        let args = [
-            "ruling",
-            "--edition",
-            id,
-            "--fen",
-            "3k5/R8/2c6/9/9/9/9/9/9/4K4 w - - 0 1",
-            "--moves",
-            "a8a7",
-            "c7c8",
-            "a7a8",
-            "c8c7",
-        ];
+        let args: Vec<&str> = ["ruling", "--edition", id]
+            .into_iter()
+            .chain(README_CHASE)
+            .collect();
         let (dir, svg, _) = xqspec_svg(&format!("sheet-{id}"), &args);
         assert!(
             svg.contains(&format!(r#"<g aria-label="{id} 棋例 · "#)),
@@ -469,11 +459,7 @@ fn a_ruling_sheet_of_every_built_in_rule_set_is_drawn_without_text() {
 #[test]
 fn every_built_in_rule_set_has_an_outline_for_every_character_its_board_draws() {
     let spec = xqspec::spec::Spec::builtin().unwrap();
-    let ids = spec
-        .editions()
-        .iter()
-        .map(|e| e.id.clone())
-        .chain(spec.overlays().iter().map(|o| o.ruleset_id()));
+    let ids = spec.ruleset_ids();
     let mut seen = 0;
     for id in ids {
         let rs = RuleSet::of_spec(&spec, &id).unwrap();

@@ -131,16 +131,19 @@ fn a_uci_engine_searches_the_completing_move_alone_and_its_score_is_the_verdict(
         // From the cycle's first position, the position standing a third time after c8c7.
         let pos = f.position();
         let sent = f.sent();
-        assert!(
-            pos.starts_with("position fen 3k5/R8/2c6/9/9/9/9/9/9/4K4 w"),
-            "{pos}"
-        );
-        assert!(
-            pos.ends_with(" moves a8a7 c7c8 a7a8 c8c7 a8a7 c7c8 a7a8"),
-            "{pos}"
+        assert_sent_position(
+            &pos,
+            "position fen 3k5/R8/2c6/9/9/9/9/9/9/4K4 w",
+            " moves a8a7 c7c8 a7a8 c8c7 a8a7 c7c8 a7a8",
         );
         assert_eq!(sent.last().unwrap(), "go depth 1 searchmoves c8c7");
     }
+}
+
+/// The `position` command sent starts with `start` and ends with `moves`.
+#[track_caller]
+fn assert_sent_position(pos: &str, start: &str, moves: &str) {
+    assert!(pos.starts_with(start) && pos.ends_with(moves), "{pos}");
 }
 
 #[test]
@@ -161,13 +164,10 @@ fn the_moves_before_the_cycle_are_left_out_and_twice_given_cycles_are_not_repeat
     assert_eq!(got["cycle"], json!([7, 10]));
     assert_eq!(got["verdict"], json!("black_must_change"));
     let pos = f.position();
-    assert!(
-        pos.starts_with("position fen 4k4/R8/2c6/9/9/9/9/9/9/5K3 w"),
-        "{pos}"
-    );
-    assert!(
-        pos.ends_with(" moves a8a7 c7c8 a7a8 c8c7 a8a7 c7c8 a7a8"),
-        "{pos}"
+    assert_sent_position(
+        &pos,
+        "position fen 4k4/R8/2c6/9/9/9/9/9/9/5K3 w",
+        " moves a8a7 c7c8 a7a8 c8c7 a8a7 c7c8 a7a8",
     );
 }
 

@@ -10,8 +10,10 @@ use std::time::{Duration, Instant};
 
 use xqspec::conform::runner::{self, RunOptions, Status};
 use xqspec::conform::subject::Adapter;
-use xqspec::conform::uci::{Dialect, Engine, RankBase};
+use xqspec::conform::uci::{Dialect, RankBase};
 use xqspec::conform::Suite;
+
+use crate::conform_faults::{answer_within, start_engine, suite};
 
 const BIN: &str = env!("CARGO_BIN_EXE_xqspec");
 const FAKES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fakes");
@@ -187,11 +189,7 @@ fn an_engine_behind_a_wrapper_script_is_ended_with_the_run() {
     // engine is ended with its wrapper.
     let m = measured(&one_case(&engine, "1"), &dir);
     within_bounds(&m);
-    let pid: i32 = std::fs::read_to_string(&pid_file)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let pid = pid_in(&pid_file);
     assert!(
         gone(pid),
         "the engine {pid} started by the wrapper is still running"
@@ -199,56 +197,32 @@ fn an_engine_behind_a_wrapper_script_is_ended_with_the_run() {
     // Through the library: a run whose last case leaves the engine asleep; stopping the
     // subject (the end of the run) ends the engine too, though `quit` is never read.
     let _ = std::fs::remove_file(&pid_file);
-    let mut e = Engine::start(
-        &engine,
-        Dialect::Uci,
-        RankBase::Zero,
-        vec!["cxa-2020".into()],
-        Duration::from_secs(5),
-    )
-    .unwrap();
-    let pid: i32 = std::fs::read_to_string(&pid_file)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let mut e = crate::conform_faults::engine(&engine, Dialect::Uci, RankBase::Zero);
+    let pid = pid_in(&pid_file);
     assert!(running(pid));
     runner::run(
         &perft_suite(&["p-1"]),
         &mut e,
-        &RunOptions {
-            timeout: Duration::from_millis(300),
-            ..RunOptions::default()
-        },
+        &answer_within(Duration::from_millis(300)),
         &mut |_| {},
     )
     .unwrap();
-    let pid: i32 = std::fs::read_to_string(&pid_file)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let pid = pid_in(&pid_file);
     assert!(gone(pid), "the engine {pid} outlived the run");
 }
 
 /// Perft cases expecting 3 nodes with these ids, and the real vocabularies.
 fn perft_suite(ids: &[&str]) -> Suite {
-    let mut files: Vec<(String, String)> = ["vocabulary.yaml", "features.yaml"]
-        .iter()
-        .map(|n| {
-            let p = format!("{}/conformance/{n}", env!("CARGO_MANIFEST_DIR"));
-            (n.to_string(), std::fs::read_to_string(p).unwrap())
-        })
-        .collect();
-    for id in ids {
-        files.push((
-            format!("fake/{id}.yaml"),
-            format!("id: {id}\ndescription: fake\nclauses: [movement.horse]\neditions: [cxa-2020]\nquery: perft\ninput: {{fen: x, depth: 1}}\nexpect: {{nodes: 3}}\n"),
-        ));
-    }
-    let s = Suite::from_files(files);
-    assert!(s.problems.is_empty(), "{:?}", s.problems);
-    s
+    suite(ids, "perft", "{nodes: 3}")
+}
+
+/// The process id an engine wrote to `file`.
+fn pid_in(file: &Path) -> i32 {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
 }
 
 #[test]
@@ -261,14 +235,7 @@ fn an_engine_that_dies_at_every_request_is_not_restarted_once_per_case() {
     );
     let ids: Vec<String> = (1..=40).map(|i| format!("p-{i}")).collect();
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-    let mut e = Engine::start(
-        &engine,
-        Dialect::Uci,
-        RankBase::Zero,
-        vec!["cxa-2020".into()],
-        Duration::from_secs(5),
-    )
-    .unwrap();
+    let mut e = crate::conform_faults::engine(&engine, Dialect::Uci, RankBase::Zero);
     let t = Instant::now();
     let run = runner::run(
         &perft_suite(&ids),
@@ -322,15 +289,9 @@ fn an_empty_command_is_refused_naming_the_option() {
             m.err
         );
     }
-    let e = Engine::start(
-        "",
-        Dialect::Ucci,
-        RankBase::Zero,
-        vec!["cxa-2020".into()],
-        Duration::from_secs(5),
-    )
-    .err()
-    .unwrap();
+    let e = start_engine("", Dialect::Ucci, RankBase::Zero)
+        .err()
+        .unwrap();
     assert!(e.contains("the command line is empty"), "{e}");
     let e = Adapter::start(" ", Duration::from_secs(5), Duration::from_secs(5))
         .err()

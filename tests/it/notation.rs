@@ -39,6 +39,17 @@ fn fails(rules: &Rules, p: &Position, notation: Notation, text: &str, kind: &str
     }
 }
 
+/// `iccs` from `p` is written `text` in `notation`, in the default style.
+#[track_caller]
+fn writes(rules: &Rules, p: &Position, notation: Notation, iccs: &str, text: &str) {
+    let m = Move::parse_iccs(iccs).unwrap();
+    assert_eq!(
+        format_move(rules, p, m, notation, Style::default()).unwrap(),
+        text,
+        "{iccs} ({notation})"
+    );
+}
+
 #[test]
 fn opening_moves_in_every_notation_and_variant() {
     let r = rules();
@@ -177,39 +188,9 @@ fn three_and_more_soldiers_on_a_file() {
     reads(&r, &b, Notation::Chinese, "后卒平6", "g4f4");
     fails(&r, &b, Notation::Chinese, "中卒平6", "no_such_piece");
     reads(&r, &b, Notation::Wxf, "4P.6", "g4f4");
-    assert_eq!(
-        format_move(
-            &r,
-            &b,
-            Move::parse_iccs("g3f3").unwrap(),
-            Notation::Chinese,
-            Style::default()
-        )
-        .unwrap(),
-        "三卒平6"
-    );
-    assert_eq!(
-        format_move(
-            &r,
-            &b,
-            Move::parse_iccs("g3f3").unwrap(),
-            Notation::Wxf,
-            Style::default()
-        )
-        .unwrap(),
-        "3P.6"
-    );
-    assert_eq!(
-        format_move(
-            &r,
-            &p,
-            Move::parse_iccs("c6d6").unwrap(),
-            Notation::Chinese,
-            Style::default()
-        )
-        .unwrap(),
-        "中兵平六"
-    );
+    writes(&r, &b, Notation::Chinese, "g3f3", "三卒平6");
+    writes(&r, &b, Notation::Wxf, "g3f3", "3P.6");
+    writes(&r, &p, Notation::Chinese, "c6d6", "中兵平六");
 }
 
 #[test]
@@ -225,19 +206,9 @@ fn soldiers_tandem_on_two_files_name_the_file() {
     // Only the front soldier of file 七 can reach file 六 on its rank.
     reads(&r, &p, Notation::Chinese, "前兵平六", "c6d6");
     fails(&r, &p, Notation::Chinese, "前兵进一", "ambiguous");
-    let m = Move::parse_iccs("c6d6").unwrap();
-    assert_eq!(
-        format_move(&r, &p, m, Notation::Chinese, Style::default()).unwrap(),
-        "前七平六"
-    );
-    assert_eq!(
-        format_move(&r, &p, m, Notation::ChineseAbbreviated, Style::default()).unwrap(),
-        "前7.6"
-    );
-    assert_eq!(
-        format_move(&r, &p, m, Notation::Wxf, Style::default()).unwrap(),
-        "+7.6"
-    );
+    writes(&r, &p, Notation::Chinese, "c6d6", "前七平六");
+    writes(&r, &p, Notation::ChineseAbbreviated, "c6d6", "前7.6");
+    writes(&r, &p, Notation::Wxf, "c6d6", "+7.6");
 }
 
 #[test]

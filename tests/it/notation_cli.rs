@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+use crate::cli::succeeded;
+
 fn xqspec() -> Command {
     Command::new(env!("CARGO_BIN_EXE_xqspec"))
 }
@@ -68,16 +70,11 @@ fn replay_converts_and_the_conversion_replays_to_the_same_moves() {
         ("chinese-abbreviated", "default", "1. 炮2.5 {centre} 马8+7"),
     ] {
         let out_path = path.with_extension(format!("{to}.{}.pgn", style.replace('+', "-")));
-        let out = xqspec()
-            .args(["replay", "--to", to, "--style", style, "--out"])
-            .arg(&out_path)
-            .arg(&path)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        succeeded(
+            xqspec()
+                .args(["replay", "--to", to, "--style", style, "--out"])
+                .arg(&out_path)
+                .arg(&path),
         );
         let written = std::fs::read_to_string(&out_path).unwrap();
         assert!(written.contains(expect), "{to} {style}: {written}");
@@ -101,12 +98,7 @@ fn replay_reads_legacy_encodings() {
     let text = "[Event \"编码\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８\n";
     let (gbk, _, _) = encoding_rs::GBK.encode(text);
     let p = temp("gbk.pgn", &gbk);
-    let out = xqspec().arg("replay").arg(&p).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    let out = succeeded(xqspec().arg("replay").arg(&p));
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("gbk.pgn: read as gb18030"),
         "{}",
@@ -115,16 +107,7 @@ fn replay_reads_legacy_encodings() {
     let trad = "[Event \"編碼\"]\n\n1. 炮二平五 馬８進７ 2. 傌二進三 車９平８\n";
     let (big5, _, _) = encoding_rs::BIG5.encode(trad);
     let p = temp("big5.pgn", &big5);
-    let out = xqspec()
-        .args(["replay", "--encoding", "big5"])
-        .arg(&p)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    succeeded(xqspec().args(["replay", "--encoding", "big5"]).arg(&p));
     let mut utf16 = vec![0xFF, 0xFE];
     for u in text.encode_utf16() {
         utf16.extend_from_slice(&u.to_le_bytes());

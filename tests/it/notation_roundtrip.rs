@@ -160,7 +160,7 @@ fn random_setup(rules: &Rules, seed: u64) -> Option<Position> {
             }
         }
     }
-    xqspec::fen::validate(rules, &pos).ok().map(|_| pos)
+    xqspec::vm::fen::validate(rules, &pos).ok().map(|_| pos)
 }
 
 #[test]

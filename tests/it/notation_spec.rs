@@ -197,11 +197,7 @@ fn every_spelling_of_the_spec_resolves_to_its_kind() {
 
 /// The built-in spec with one textual edit to one file, compiled for `edition`.
 fn edited(file: &str, from: &str, to: &str, edition: &str) -> Rules {
-    let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == file).unwrap();
-    assert!(f.1.contains(from), "{file} lacks {from}");
-    f.1 = f.1.replace(from, to);
-    let spec = Spec::from_files(files).unwrap();
+    let spec = crate::spec_edit::edited(&[(file, from, to)]);
     Rules::of_edition(spec.edition(edition).unwrap()).unwrap()
 }
 
@@ -367,14 +363,11 @@ fn without_notation_clauses_chinese_cannot_be_written() {
 
 #[test]
 fn record_errors_name_the_clause() {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == "cxa-2020/notation.yaml")
-        .unwrap();
-    f.1 =
-        f.1.replace("red: {traditional: 帥}", "red: {traditional: 帥帥}");
-    let spec = Spec::from_files(files).unwrap();
+    let spec = crate::spec_edit::edited(&[(
+        "cxa-2020/notation.yaml",
+        "red: {traditional: 帥}",
+        "red: {traditional: 帥帥}",
+    )]);
     let e = Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
     assert_eq!(e.0[0].clause.as_deref(), Some("notation.characters"), "{e}");
     assert!(

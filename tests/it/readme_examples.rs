@@ -1,4 +1,4 @@
-//! The README's examples run as written. In a fenced block, a line `$ COMMAND` is run by
+//! The examples of the README and of docs/ run as written. In a fenced block, a line `$ COMMAND` is run by
 //! `sh` (with the built `xqspec` first on the PATH) in a scratch directory, and the lines up
 //! to the next `$ ` are its expected output (a line `…` stands for any number of lines;
 //! no lines: only success is checked). `$ cat NAME` followed by text, or a YAML block whose
@@ -109,11 +109,21 @@ fn run_examples(file: &Path, dir: &Path) -> usize {
 #[test]
 fn the_readme_examples_run_as_written() {
     let dir = scratch();
-    let ran = run_examples(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"),
-        &dir,
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The README and the pages of docs/ it sends its readers to.
+    let mut ran = 0;
+    for page in [
+        "README.md",
+        "docs/commands.md",
+        "docs/desk.md",
+        "docs/python.md",
+    ] {
+        ran += run_examples(&root.join(page), &dir);
+    }
+    assert!(
+        ran >= 6,
+        "only {ran} commands found in the README and docs/"
     );
-    assert!(ran >= 6, "only {ran} README commands found");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -9,6 +9,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::cli::succeeded;
+
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/records")
@@ -367,17 +369,12 @@ fn a_game_of_a_file_is_the_same_game_for_every_command() {
         stderr.contains("there is no game 4 (the record has 3)"),
         "{stderr}"
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
-        .args(["ruling", "--every-move", "--game", "2", "--pgn"])
-        .arg(&f)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeeded(
+        Command::new(env!("CARGO_BIN_EXE_xqspec"))
+            .args(["ruling", "--every-move", "--game", "2", "--pgn"])
+            .arg(&f),
     );
+    let stdout = String::from_utf8(out.stdout).unwrap();
     let moves: Vec<&str> = stdout
         .lines()
         .filter_map(|l| l.split('|').nth(4))

@@ -11,6 +11,8 @@ use xqspec::report::diff::{diff, Certainty, Kind};
 use xqspec::report::{self, articles, MeasuredOn, IMPLEMENTATIONS};
 use xqspec::spec::Spec;
 
+use crate::cli::succeeded;
+
 fn suite() -> Suite {
     Suite::load_dir(
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -278,16 +280,8 @@ fn the_checked_in_reports_are_current() {
 
 #[test]
 fn article_reasons_and_gaps_come_from_the_table_of_contents() {
-    let edit = |from: &str, to: &str| {
-        let mut files = Spec::builtin_files();
-        let f = files
-            .iter_mut()
-            .find(|(p, _)| p == "cxa-2020/articles.yaml")
-            .unwrap();
-        assert!(f.1.contains(from));
-        f.1 = f.1.replace(from, to);
-        Spec::from_files(files).unwrap()
-    };
+    let file = "cxa-2020/articles.yaml";
+    let edit = |from: &str, to: &str| crate::spec_edit::edited(&[(file, from, to)]);
     let base = articles::report(&Spec::builtin().unwrap());
     assert!(base.markdown.contains("| 1.4 "), "lists 1.4");
     // Without its reason, 1.4 is a gap; with another reason text, the text shows.
@@ -308,14 +302,10 @@ fn article_reasons_and_gaps_come_from_the_table_of_contents() {
     ));
     assert!(reworded.markdown.contains("nothing for a program to check"));
     // A table-of-contents error names its file and line.
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == "cxa-2020/articles.yaml")
-        .unwrap();
-    f.1 =
-        f.1.replace("not_decidable: venue}", "not_decidable: weather}");
-    let e = Spec::from_files(files).unwrap_err().to_string();
+    let e =
+        crate::spec_edit::try_edited(&[(file, "not_decidable: venue}", "not_decidable: weather}")])
+            .unwrap_err()
+            .to_string();
     assert!(
         e.contains("cxa-2020/articles.yaml:") && e.contains("`weather`"),
         "{e}"
@@ -326,16 +316,11 @@ fn article_reasons_and_gaps_come_from_the_table_of_contents() {
 fn the_diff_command_writes_the_report_and_its_diagrams() {
     let dir = temp("cli");
     let file = dir.join("d.md");
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
-        .args(["diff", "cxa-2011", "cxa-2020", "--write"])
-        .arg(&file)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeeded(
+        Command::new(env!("CARGO_BIN_EXE_xqspec"))
+            .args(["diff", "cxa-2011", "cxa-2020", "--write"])
+            .arg(&file)
+            .current_dir(env!("CARGO_MANIFEST_DIR")),
     );
     let md = std::fs::read_to_string(&file).unwrap();
     assert!(md.starts_with("# Differences: cxa-2011 → cxa-2020"));
@@ -769,10 +754,15 @@ fn the_summary_lists_every_change_in_plain_words_most_consequential_first() {
     for row in md.lines().filter(|l| l.starts_with("| answer")) {
         assert!(!row.contains("{\"") && !row.contains('`'), "{row}");
     }
+    // In words (spec/words.yaml), not raw values (`by: board, fouls: (black: 0, red: 0)`).
     assert!(
-        md.contains("| answer | black wins by result.perpetual_check (art. 24.1)")
-            || md.contains("black wins by result."),
+        md.contains("| answer | Black wins by result.perpetual_check (art. 24.1)")
+            || md.contains("Black wins by result."),
         "a result with its clause"
+    );
+    assert!(
+        !md.contains("by: board") && !md.contains("fouls: (") && md.contains("no fouls"),
+        "answers in words"
     );
 }
 
@@ -830,16 +820,21 @@ fn spec_check_refuses_a_source_not_in_the_list() {
         };
         std::fs::write(p, text).unwrap();
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
-        .arg("--spec")
-        .arg(&dir)
-        .args(["spec", "check"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let spec_check = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
+            .arg("--spec")
+            .arg(&dir)
+            .args(["spec", "check"])
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (ok, err) = spec_check();
     assert!(
-        !out.status.success()
-            && err.contains("web-2011-art99")
+        !ok && err.contains("web-2011-art99")
             && err.contains("sources.yaml")
             && err.contains("draw.natural_limit"),
         "{err}"
@@ -852,31 +847,17 @@ fn spec_check_refuses_a_source_not_in_the_list() {
             "- source: web-2011-art3-gone\n",
         );
     std::fs::write(dir.join("sources.yaml"), text).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
-        .arg("--spec")
-        .arg(&dir)
-        .args(["spec", "check"])
-        .output()
-        .unwrap();
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("`web-2011-art3`"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (_, err) = spec_check();
+    assert!(err.contains("`web-2011-art3`"), "{err}");
 }
 
 /// `xqspec diff --json` carries the certainty of every clause pair and the summary lines.
 #[test]
 fn diff_json_carries_the_certainties() {
-    let out = Command::new(env!("CARGO_BIN_EXE_xqspec"))
-        .args(["diff", "cxa-2020", "axf", "--json"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeeded(
+        Command::new(env!("CARGO_BIN_EXE_xqspec"))
+            .args(["diff", "cxa-2020", "axf", "--json"])
+            .current_dir(env!("CARGO_MANIFEST_DIR")),
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let names: BTreeSet<&str> = v["certainties"]

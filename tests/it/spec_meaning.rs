@@ -19,17 +19,7 @@ fn with_overlay(edition: &str, changes: &str) -> Result<RuleSet, String> {
 
 /// The built-in spec with one textual edit to one file, then `edition` compiled.
 fn edited(file: &str, from: &str, to: &str, edition: &str) -> Result<RuleSet, String> {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == file)
-        .unwrap_or_else(|| panic!("no spec file {file}"));
-    assert!(
-        f.1.contains(from),
-        "{file} does not contain the text to edit:\n{from}"
-    );
-    f.1 = f.1.replacen(from, to, 1);
-    let spec = Spec::from_files(files).map_err(|e| e.to_string())?;
+    let spec = crate::spec_edit::try_edited(&[(file, from, to)]).map_err(|e| e.to_string())?;
     RuleSet::of_spec(&spec, edition).map_err(|e| e.to_string())
 }
 
@@ -47,12 +37,19 @@ fn change(clause: &str, data: &str) -> String {
     format!("  - clause: {clause}\n    data: {data}\n")
 }
 
+/// Changing `clause` of cxa-2020 to `data` (through an overlay) is refused, naming each of
+/// `needles`.
+fn refused_change(clause: &str, data: &str, needles: &[&str]) {
+    refused(with_overlay("cxa-2020", &change(clause, data)), needles);
+}
+
 // ---- movement, regions, setup ----
 
 #[test]
 fn a_chariot_that_cannot_move() {
-    refused(
-        with_overlay("cxa-2020", &change("movement.chariot", "{program: []}")),
+    refused_change(
+        "movement.chariot",
+        "{program: []}",
         &["movement.chariot", "`program`", "no move"],
     );
 }
@@ -122,50 +119,46 @@ fn a_slide_of_no_points_and_a_hop_over_too_many_screens() {
 
 #[test]
 fn an_empty_region() {
-    let r = with_overlay(
-        "cxa-2020",
-        &change("board.palace", "{regions: {palace: {files: [f, d]}}}"),
+    refused_change(
+        "board.palace",
+        "{regions: {palace: {files: [f, d]}}}",
+        &["board.palace", "region `palace`", "empty"],
     );
-    refused(r, &["board.palace", "region `palace`", "empty"]);
 }
 
 #[test]
 fn a_general_set_up_outside_its_palace() {
-    refused(
-        with_overlay(
-            "cxa-2020",
-            &change("pieces.setup", "{points: {general: [e4]}}"),
-        ),
+    refused_change(
+        "pieces.setup",
+        "{points: {general: [e4]}}",
         &["pieces.setup", "`points.general`", "palace"],
     );
 }
 
 #[test]
 fn an_elephant_set_up_across_the_river() {
-    let r = with_overlay(
-        "cxa-2020",
-        &change("pieces.setup", "{points: {elephant: [c5, g5]}}"),
+    refused_change(
+        "pieces.setup",
+        "{points: {elephant: [c5, g5]}}",
+        &["pieces.setup", "`points.elephant`", "own_half"],
     );
-    refused(r, &["pieces.setup", "`points.elephant`", "own_half"]);
 }
 
 #[test]
 fn a_setup_that_is_no_legal_position() {
     // Without the middle soldiers the generals face each other on the open e-file.
-    let r = with_overlay(
-        "cxa-2020",
-        &change("pieces.setup", "{points: {soldier: [a3, c3, g3, i3]}}"),
+    refused_change(
+        "pieces.setup",
+        "{points: {soldier: [a3, c3, g3, i3]}}",
+        &["pieces.setup", "`points`", "not a legal position"],
     );
-    refused(r, &["pieces.setup", "`points`", "not a legal position"]);
 }
 
 #[test]
 fn a_kind_set_up_on_no_point() {
-    refused(
-        with_overlay(
-            "cxa-2020",
-            &change("pieces.setup", "{points: {cannon: []}}"),
-        ),
+    refused_change(
+        "pieces.setup",
+        "{points: {cannon: []}}",
         &["pieces.setup", "`points.cannon`"],
     );
 }
@@ -174,62 +167,62 @@ fn a_kind_set_up_on_no_point() {
 
 #[test]
 fn a_natural_move_limit_of_zero_rounds() {
-    refused(
-        with_overlay("cxa-2020", &change("draw.natural_limit", "{rounds: 0}")),
+    refused_change(
+        "draw.natural_limit",
+        "{rounds: 0}",
         &["draw.natural_limit", "`rounds`"],
     );
-    refused(
-        with_overlay("cxa-2020", &change("draw.natural_limit", "{rounds: -3}")),
+    refused_change(
+        "draw.natural_limit",
+        "{rounds: -3}",
         &["draw.natural_limit", "rounds"],
     );
-    refused(
-        with_overlay("cxa-2020", &change("draw.natural_limit", "{rounds: 5}")),
+    refused_change(
+        "draw.natural_limit",
+        "{rounds: 5}",
         &["draw.natural_limit", "`checks_counted`"],
     );
 }
 
 #[test]
 fn a_shuffle_minimum_of_zero() {
-    let r = with_overlay(
-        "cxa-2020",
-        &change("repetition.cycle", "{shuffle_min_moves_per_side: 0}"),
+    refused_change(
+        "repetition.cycle",
+        "{shuffle_min_moves_per_side: 0}",
+        &["repetition.cycle", "`shuffle_min_moves_per_side`"],
     );
-    refused(r, &["repetition.cycle", "`shuffle_min_moves_per_side`"]);
 }
 
 #[test]
 fn zero_counts_of_the_arbiter() {
-    refused(
-        with_overlay("cxa-2020", &change("draw.no_early_offer", "{rounds: 0}")),
+    refused_change(
+        "draw.no_early_offer",
+        "{rounds: 0}",
         &["draw.no_early_offer", "`rounds`"],
     );
-    refused(
-        with_overlay("cxa-2020", &change("draw.early_repetition", "{rounds: 0}")),
+    refused_change(
+        "draw.early_repetition",
+        "{rounds: 0}",
         &["draw.early_repetition", "`rounds`"],
     );
-    refused(
-        with_overlay(
-            "cxa-2020",
-            &change("irregularity.knocked_over", "{min_pieces: 0}"),
-        ),
+    refused_change(
+        "irregularity.knocked_over",
+        "{min_pieces: 0}",
         &["irregularity.knocked_over", "`min_pieces`"],
     );
-    refused(
-        with_overlay(
-            "cxa-2020",
-            &change("irregularity.displaced_piece", "{within_rounds: 0}"),
-        ),
+    refused_change(
+        "irregularity.displaced_piece",
+        "{within_rounds: 0}",
         &["irregularity.displaced_piece", "`within_rounds`"],
     );
-    refused(
-        with_overlay(
-            "cxa-2020",
-            &change("foul.unrecorded_moves", "{every_moves: 0}"),
-        ),
+    refused_change(
+        "foul.unrecorded_moves",
+        "{every_moves: 0}",
         &["foul.unrecorded_moves", "`every_moves`"],
     );
-    refused(
-        with_overlay("cxa-2020", &change("play.turns", "{moves_per_round: 0}")),
+    refused_change(
+        "play.turns",
+        "{moves_per_round: 0}",
         &["play.turns", "`moves_per_round`"],
     );
 }
@@ -244,23 +237,18 @@ fn zero_counts_of_time() {
         ),
     );
     refused(r, &["clock.scheme.rapid_10m_10s", "`periods[0].time`"]);
-    let r = with_overlay(
-        "cxa-2020",
-        &change(
-            "playoff.slow_rapid_decider",
-            "{stages: [{stage: slow, games: 0, scheme: null, colours: {first: not_stated}}]}",
-        ),
+    refused_change(
+        "playoff.slow_rapid_decider",
+        "{stages: [{stage: slow, games: 0, scheme: null, colours: {first: not_stated}}]}",
+        &["playoff.slow_rapid_decider", "`games`"],
     );
-    refused(r, &["playoff.slow_rapid_decider", "`games`"]);
 }
 
 #[test]
 fn a_material_value_below_zero() {
-    refused(
-        with_overlay(
-            "cxa-2020",
-            &change("repetition.material", "{values: {chariot: -4}}"),
-        ),
+    refused_change(
+        "repetition.material",
+        "{values: {chariot: -4}}",
         &["repetition.material", "`values.chariot`"],
     );
 }
@@ -269,23 +257,20 @@ fn a_material_value_below_zero() {
 
 #[test]
 fn a_win_worth_u64_max() {
-    let r = with_overlay(
-        "cxa-2020",
-        &change(
-            "scoring.game",
-            "{tables: {standard: {win: 18446744073709551615}}}",
-        ),
+    refused_change(
+        "scoring.game",
+        "{tables: {standard: {win: 18446744073709551615}}}",
+        &["scoring.game", "win", "bound"],
     );
-    refused(r, &["scoring.game", "win", "bound"]);
 }
 
 #[test]
 fn scores_must_be_exact() {
-    let r = with_overlay(
-        "cxa-2020",
-        &change("scoring.game", "{tables: {standard: {win: 2.1}}}"),
+    refused_change(
+        "scoring.game",
+        "{tables: {standard: {win: 2.1}}}",
+        &["scoring.game", "win", "whole number"],
     );
-    refused(r, &["scoring.game", "win", "whole number"]);
     let r = edited(
         "cxa-2020/competition.yaml",
         "standard: {win: 2, draw_red: 1",
@@ -313,28 +298,27 @@ fn scores_must_be_exact() {
 #[test]
 fn every_scoring_table_and_share_is_checked() {
     // A table not in use is checked too: an overlay may switch to it.
-    let r = with_overlay(
-        "cxa-2020",
-        &change("scoring.game", "{tables: {win3_draw1: {win: 1}}}"),
+    refused_change(
+        "scoring.game",
+        "{tables: {win3_draw1: {win: 1}}}",
+        &["scoring.game", "`tables.win3_draw1`"],
     );
-    refused(r, &["scoring.game", "`tables.win3_draw1`"]);
-    refused(
-        with_overlay("cxa-2020", &change("scoring.match", "{win: 0}")),
-        &["scoring.match", "`win`"],
-    );
-    refused(
-        with_overlay("cxa-2020", &change("bye.opponent_score", "{factor: 2}")),
+    refused_change("scoring.match", "{win: 0}", &["scoring.match", "`win`"]);
+    refused_change(
+        "bye.opponent_score",
+        "{factor: 2}",
         &["bye.opponent_score", "`factor`"],
     );
-    refused(
-        with_overlay("cxa-2020", &change("tiebreak.round_robin", "{cycles: 0}")),
+    refused_change(
+        "tiebreak.round_robin",
+        "{cycles: 0}",
         &["tiebreak.round_robin", "`cycles`"],
     );
-    let r = with_overlay(
-        "cxa-2020",
-        &change("lineup.boards_with_reserves", "{example: {orders: 16}}"),
+    refused_change(
+        "lineup.boards_with_reserves",
+        "{example: {orders: 16}}",
+        &["lineup.boards_with_reserves", "`example.orders`"],
     );
-    refused(r, &["lineup.boards_with_reserves", "`example.orders`"]);
 }
 
 // ---- the spec check ----

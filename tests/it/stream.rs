@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use xqspec::arbiter::batch::{adjudicate_files, Item, Tally};
+use xqspec::batch::{adjudicate_files, Item, Tally};
 use xqspec::notation::stream::Options;
 use xqspec::ruleset::RuleSet;
 

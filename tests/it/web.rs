@@ -155,6 +155,10 @@ pub(crate) const START: &str =
 const PERPETUAL_CHECK_PGN: &str = "[Event \"perpetual check\"]\n[FEN \"4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1\"]\n\n\
 1. a1a9 e9e8 2. a9a8 e8e9 3. a8a9 e9e8 4. a9a8 e8e9 5. a8a9 e9e8 6. a9a8 e8e9 7. a8a9 e9e8 8. a9a8 *\n";
 
+/// Two games with text that is no game between them; the second has an illegal move.
+const TWO_GAMES_PGN: &str =
+    "[Event \"one\"]\n\n1. h2e2 h9g7 *\n\x01\x02 junk [Event \"two\"]\n\n1. h2e2 h9g7 2. h2h9 *\n";
+
 #[test]
 fn the_api_answers_as_serve_does_and_reads_real_records() {
     let s = Server::start("api");
@@ -311,6 +315,182 @@ fn the_api_answers_as_serve_does_and_reads_real_records() {
     assert!(b["result"]["moves"].is_array(), "{b}");
 }
 
+/// `/api/state`: the moves and the arbiter's events judged in one run, the whole record and
+/// the game at the ply shown, every code with its words; `/api/pgn` writes it with the
+/// events as comments, which `/api/record` reads back; the board turned round; the icon.
+#[test]
+fn the_api_judges_a_game_with_the_arbiter_s_events() {
+    let s = Server::start("state");
+    let chase = "5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1";
+    let cycle = ["a1b1", "f9f8", "b1a1", "f8f9"];
+    let moves: Vec<&str> = cycle.iter().cycle().take(10).copied().collect();
+    // At ply 8 the ruling says Red must change; no order yet; the board orders at ply 12.
+    let (_, a) = s.post(
+        "/api/state",
+        &json!({"edition": "cxa-2020", "fen": chase, "moves": moves, "ply": 8}),
+    );
+    let st = &a["result"]["state"];
+    assert_eq!(st["ruling"]["verdict"], "red_must_change", "{a}");
+    assert_eq!(
+        st["ruling"]["words"]["verdict"],
+        json!({"en": "Red must change", "zh": "红方须变着"})
+    );
+    assert_eq!(
+        st["ruling"]["plies"][0]["words"]["class"],
+        json!({"en": "chase", "zh": "捉"})
+    );
+    assert_eq!(st["at"]["orders"]["red"], Value::Null);
+    assert_eq!(
+        (
+            st["at"]["next"]["ply"].as_u64(),
+            st["at"]["next"]["plies"].as_u64()
+        ),
+        (Some(12), Some(4)),
+        "{a}"
+    );
+    assert_eq!(st["at"]["words"]["position"]["zh"], "未被将军");
+    assert_eq!(st["to_move"], "red");
+    assert_eq!(st["game"]["end"], Value::Null);
+    // Black's flag after ply 5, and a warning (a note: kept, judged by no query) after 2.
+    let events =
+        json!([{"ply": 5, "event": {"flag": "black"}}, {"ply": 2, "event": {"warning": "red"}}]);
+    let (_, a) = s.post(
+        "/api/state",
+        &json!({"edition": "cxa-2020", "fen": chase, "moves": moves, "events": events, "ply": 8}),
+    );
+    let st = &a["result"]["state"];
+    let g = &st["game"];
+    assert_eq!(
+        (
+            g["result"].as_str(),
+            g["clause"].as_str(),
+            g["article"].as_str()
+        ),
+        (Some("red_wins"), Some("result.time"), Some("4.1.6")),
+        "{a}"
+    );
+    assert_eq!(g["end"]["ply"], 5);
+    assert_eq!(g["end"]["event"], 0);
+    assert_eq!(g["words"]["result"]["zh"], "红胜");
+    assert_eq!(
+        g["continues"],
+        json!({"plies": 5, "events": 0, "from_ply": 6})
+    );
+    assert_eq!(st["events"][0]["ends_game"], true);
+    assert_eq!(st["events"][0]["words"]["event_kind"]["zh"], "超时落旗");
+    assert_eq!(st["events"][1]["note"], true);
+    assert_eq!(st["events"][1]["words"]["note_kind"]["zh"], "警告");
+    // At ply 8, after the end: the game is over, not `ongoing · Red to move`.
+    assert_eq!(st["at"]["state"], "ended", "{a}");
+    assert_eq!(st["at"]["ply"], 5);
+    assert_eq!(st["ruling"]["upto"], 5, "the cycle is ruled up to the end");
+    // An event the rules refuse is named with its index, the rest unchanged.
+    let (_, a) = s.post(
+        "/api/state",
+        &json!({"edition": "cxa-2020", "fen": chase, "moves": moves, "events": [{"ply": 3, "event": {"claim_natural_limit": "red"}}]}),
+    );
+    assert_eq!(
+        (a["reject"]["kind"].as_str(), a["reject"]["event"].as_u64()),
+        (Some("events.not_on_move"), Some(0)),
+        "{a}"
+    );
+    for (bad, says) in [
+        (
+            json!([{"ply": 11, "event": {"flag": "red"}}]),
+            "the game has 10",
+        ),
+        (
+            json!([{"ply": 1, "event": {"flag": "red", "resign": "red"}}]),
+            "exactly one key",
+        ),
+        (
+            json!([{"ply": 1, "event": {"clock_reading": {"red": "1:00}", "black": "0:59"}}}]),
+            "a clock reading is",
+        ),
+        (
+            json!([{"ply": 1, "event": {"warning": "blue"}}]),
+            "a warning names a side",
+        ),
+        (
+            json!([{"ply": 1, "event": {"flag": "purple"}}]),
+            "events.syntax",
+        ),
+    ] {
+        let (code, a) = s.post(
+            "/api/state",
+            &json!({"edition": "cxa-2020", "fen": chase, "moves": moves, "events": bad}),
+        );
+        assert!(code == 200 && a.to_string().contains(says), "{bad}: {a}");
+    }
+    // The record with the decision and the events, read back as it was written.
+    let events = json!([{"ply": 0, "event": {"clock_reading": {"red": "1:30:00", "black": "1:30:00"}}},
+        {"ply": 3, "event": {"touch": {"side": "black", "points": ["f8"]}}}, {"ply": 5, "event": {"flag": "black"}}]);
+    let (code, bytes) = http(
+        s.addr,
+        "POST",
+        "/api/pgn",
+        &s.addr.to_string(),
+        json!({"edition": "cxa-2020", "fen": chase, "moves": moves, "events": events, "notation": "wxf",
+            "tags": [["Event", "Club \"A\" cup"], ["Red", "甲"], ["Result", "0-1"], ["FEN", "x"]]})
+        .to_string()
+        .as_bytes(),
+    );
+    let pgn = String::from_utf8(bytes).unwrap();
+    assert_eq!(code, 200, "{pgn}");
+    assert!(
+        pgn.starts_with("[Event \"Club \\\"A\\\" cup\"]\n[Red \"甲\"]\n[Result \"1-0\"]\n[FEN \"5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1\"]\n[RuleSet \"cxa-2020\"]\n[Decision \"Red wins: the flag fell (time exceeded) (result.time, art. 4.1.6), after ply 5\"]\n"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains(
+            "{[%xqspec flag black] flag fall, Black — Black: loses (result.time, art. 4.1.6)}"
+        ),
+        "{pgn}"
+    );
+    assert!(pgn.trim_end().ends_with("1-0"), "{pgn}");
+    let (_, bytes) = http(
+        s.addr,
+        "POST",
+        "/api/record",
+        &s.addr.to_string(),
+        pgn.as_bytes(),
+    );
+    let v: Value = serde_json::from_slice(&bytes).unwrap();
+    let g = &v["result"]["record"]["games"][0];
+    assert_eq!(g["events"], events, "{v}");
+    assert_eq!(g["moves"], json!(moves), "{v}");
+    assert_eq!(g["remarks"], json!([]), "{v}");
+    assert_eq!(g["tags"][0], json!(["Event", "Club \"A\" cup"]));
+    // The board seen from Black's side: Red's chariot on a1 drawn where i8 is.
+    let body = json!({"edition": "cxa-2020", "fen": chase, "flip": true}).to_string();
+    let (_, plain) = http(
+        s.addr,
+        "POST",
+        "/api/board",
+        &s.addr.to_string(),
+        json!({"edition": "cxa-2020", "fen": chase})
+            .to_string()
+            .as_bytes(),
+    );
+    let (_, flipped) = http(
+        s.addr,
+        "POST",
+        "/api/board",
+        &s.addr.to_string(),
+        body.as_bytes(),
+    );
+    let at = |svg: &[u8], x: i32, y: i32| {
+        String::from_utf8_lossy(svg).contains(&format!(
+            r##"<g class="piece red"><use href="#disc-red" x="{x}" y="{y}"/>"##
+        ))
+    };
+    let (x, y) = (|f: i32| 44 + f * 48, |r: i32| 44 + (9 - r) * 48);
+    assert!(at(&plain, x(0), y(1)) && !at(&plain, x(8), y(8)));
+    assert!(at(&flipped, x(8), y(8)) && !at(&flipped, x(0), y(1)));
+    let (code, icon) = http(s.addr, "GET", "/favicon.svg", &s.addr.to_string(), b"");
+    assert!(code == 200 && icon.starts_with(b"<svg"));
+}
+
 /// A request that goes wrong: method, path, `Host`, body, and the status and words its
 /// answer must have.
 type Bad = (&'static str, String, String, Vec<u8>, u16, &'static str);
@@ -445,7 +625,7 @@ fn protocol_md_section_9_is_the_server_s_api() {
         assert_ne!(code, 404, "{route}");
         routes += 1;
     }
-    assert_eq!(routes, 10, "the table lists the ten routes");
+    assert_eq!(routes, 12, "the table lists the twelve routes");
     let (code, _) = http(s.addr, "GET", "/api/nothing", &host, b"");
     assert_eq!(code, 404);
     let lines: Vec<&str> = section.lines().collect();
@@ -475,12 +655,15 @@ struct Browser {
     driver: Child,
     addr: SocketAddr,
     session: String,
+    profile: PathBuf,
 }
 
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 impl Browser {
-    fn start() -> Option<Browser> {
+    /// A session with its own profile (`name`): two sessions sharing one would share one
+    /// browser, their windows mixed.
+    fn start(name: &str) -> Option<Browser> {
         let found = |p: &str| Path::new(p).exists();
         let (driver, chromium) = ("/usr/bin/chromedriver", "/usr/bin/chromium");
         if !found(driver) || !found(chromium) {
@@ -511,7 +694,8 @@ impl Browser {
             assert!(Instant::now() < until, "chromedriver did not start");
             std::thread::sleep(Duration::from_millis(100));
         }
-        let profile = std::env::temp_dir().join(format!("xqspec-chromium-{}", std::process::id()));
+        let profile =
+            std::env::temp_dir().join(format!("xqspec-chromium-{}-{name}", std::process::id()));
         let caps = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {"binary": chromium, "args": [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", format!("--user-data-dir={}", profile.display())]}}}});
@@ -519,6 +703,7 @@ impl Browser {
             driver: child,
             addr,
             session: String::new(),
+            profile: profile.clone(),
         };
         let v = b.call("POST", "/session", &caps);
         b.session = v["sessionId"]
@@ -584,6 +769,29 @@ impl Browser {
         self.call("POST", &format!("/element/{id}/click"), &json!({}));
     }
 
+    /// Sets the value of the form field `id`, as typing would.
+    fn set(&self, id: &str, value: &str) {
+        self.script(
+            "document.getElementById(arguments[0]).value = arguments[1];",
+            json!([id, value]),
+        );
+    }
+
+    /// Asserts that the text of `css` holds every one of `words`.
+    fn shows(&self, css: &str, words: &[&str]) {
+        let text = self.text(css);
+        let missing: Vec<&&str> = words.iter().filter(|w| !text.contains(**w)).collect();
+        assert!(missing.is_empty(), "{css} lacks {missing:?}: {text}");
+    }
+
+    /// The `data-verdict` of the ruling shown.
+    fn verdict(&self) -> Value {
+        self.script(
+            "return document.getElementById('ruling-verdict').dataset.verdict;",
+            json!([]),
+        )
+    }
+
     fn text(&self, css: &str) -> String {
         self.script(
             "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
@@ -621,6 +829,7 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
 
@@ -649,27 +858,54 @@ fn base64(text: &str) -> Vec<u8> {
         .collect()
 }
 
-#[test]
-fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
-    let Some(b) = Browser::start() else { return };
-    let s = Server::start("browser");
+/// Where the browser tests leave their screenshots (and the PDF, and the list of rule words
+/// still in English).
+fn shots() -> PathBuf {
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web");
     std::fs::create_dir_all(&shots).unwrap();
-    b.size(1280, 1000);
-    b.call("POST", "/url", &json!({"url": s.url()}));
+    shots
+}
+
+/// Opens the page at `url` and waits until it has drawn its first answers.
+fn open(b: &Browser, url: &str) -> f64 {
+    b.call("POST", "/url", &json!({"url": url}));
     b.wait("document.body.dataset.readyMs", "the page to be ready");
-    let ready: f64 = b
-        .script("return +document.body.dataset.readyMs;", json!([]))
+    b.script("return +document.body.dataset.readyMs;", json!([]))
         .as_f64()
-        .unwrap();
-    eprintln!("page ready {ready:.0} ms after navigation started (the start position drawn, its legal moves and status asked)");
+        .unwrap()
+}
+
+#[test]
+fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
+    let Some(b) = Browser::start("cycle") else {
+        return;
+    };
+    let s = Server::start("browser");
+    let shots = shots();
+    b.size(1280, 1000);
+    let ready = open(&b, &s.url());
+    eprintln!("page ready {ready:.0} ms after navigation started (the start position drawn, its legal moves and state asked)");
     assert!(ready < 5_000.0, "the page took {ready} ms");
+    // The empty page says there is nothing yet, not "no end in these 0 plies".
+    b.wait(
+        "document.getElementById('end').textContent",
+        "the decision card",
+    );
+    let empty = b.text("#end");
+    assert!(
+        empty.contains("No moves yet") && !empty.contains("0 plies"),
+        "{empty}"
+    );
+    assert_eq!(
+        b.script(
+            "return document.querySelector('link[rel=icon]').href;",
+            json!([])
+        ),
+        format!("{}favicon.svg", s.url())
+    );
 
     // A record with a perpetual check, pasted and loaded: the verdict and the ply it ended.
-    b.script(
-        "document.getElementById('record-text').value = arguments[0];",
-        json!([PERPETUAL_CHECK_PGN]),
-    );
+    b.set("record-text", PERPETUAL_CHECK_PGN);
     b.click("#record-load");
     b.wait("document.getElementById('end-verdict')", "the adjudication");
     let verdict = b.text("#end-verdict");
@@ -677,36 +913,64 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         verdict.contains("Black wins") && verdict.contains("ended after ply 13"),
         "{verdict}"
     );
+    let end = b.text("#end");
     assert!(
-        b.text("#end").contains("result.perpetual_check") && b.text("#end").contains("4.1.4"),
-        "{}",
-        b.text("#end")
+        end.contains("result.perpetual_check")
+            && end.contains("4.1.4")
+            && end.contains("perpetual check"),
+        "{end}"
     );
     assert!(
-        b.text("#end").contains("goes on for 2 more plies"),
-        "{}",
-        b.text("#end")
+        end.contains("goes on after the end for 2 more plies"),
+        "{end}"
     );
+    // The page shows the record where it ended, and every card tells that story.
     b.wait(
-        "document.getElementById('ruling-verdict')",
-        "the ruling of the cycle where the game ended",
+        "document.getElementById('ply').textContent === '13' && document.getElementById('ruling-verdict')",
+        "the page at ply 13, its cycle ruled",
     );
-    assert_eq!(
-        b.script(
-            "return document.getElementById('ruling-verdict').dataset.verdict;",
-            json!([])
-        ),
-        "red_loses"
-    );
-    b.click("#go-end");
-    b.wait(
-        "document.getElementById('ply').textContent === '13'",
-        "the page to show ply 13",
-    );
+    assert_eq!(b.verdict(), "red_loses");
     assert_eq!(
         b.text("#moves .mv.current"),
         "车九进一",
         "the move of ply 13, in Chinese notation"
+    );
+    let status = b.text("#status");
+    assert!(
+        status.contains("Black wins") && !status.contains("to move"),
+        "a game that is over is not `ongoing · Red to move`: {status}"
+    );
+    // The general Red checks is marked on the board.
+    assert_eq!(
+        b.script(
+            "return [...document.querySelectorAll('#points div.check')].map(d => d.dataset.square);",
+            json!([])
+        ),
+        json!(["e9"])
+    );
+    // The board turned round: Black at the bottom, the check still marked on its point.
+    b.click("#flip");
+    b.wait(
+        "document.querySelector('#points div').dataset.square === 'i0'",
+        "the board flipped",
+    );
+    assert_eq!(
+        b.script(
+            "return [...document.querySelectorAll('#points div')].findIndex(d => d.classList.contains('check'));",
+            json!([])
+        ),
+        json!(9 * 9 + 4),
+        "e9 on the bottom rank, fifth from the left"
+    );
+    assert!(b
+        .script("return location.hash;", json!([]))
+        .as_str()
+        .unwrap()
+        .contains("flip=1"));
+    b.click("#flip");
+    b.wait(
+        "document.querySelector('#points div').dataset.square === 'a9'",
+        "the board back",
     );
     // The README's picture: the whole page at a laptop's width.
     b.size(1280, 1500);
@@ -714,14 +978,64 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     b.screenshot(&shots.join("record.png"));
     b.size(1280, 1000);
 
-    // A cycle entered by clicking the board: 长捉 by Red's chariot.
-    b.click("#setup summary");
-    b.script(
-        "document.getElementById('fen').value = arguments[0];",
-        json!(["5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1"]),
+    // Messages where their cause is: text that is no game is the upload's notice and stays
+    // until dismissed; a game's error belongs to that game and goes when another is picked.
+    b.set("record-text", TWO_GAMES_PGN);
+    b.click("#record-load");
+    b.wait(
+        "document.getElementById('games').options.length === 2 && document.getElementById('plies').textContent === '2'",
+        "two games read",
     );
+    let upload = b.text("#upload-notes");
+    assert!(
+        upload.contains("2 games") && upload.contains("not a game"),
+        "{upload}"
+    );
+    assert!(
+        b.text("#game-notes").is_empty(),
+        "game 1 has no remark: {}",
+        b.text("#game-notes")
+    );
+    b.script(
+        "const s = document.getElementById('games'); s.value = '1'; s.onchange({target: s});",
+        json!([]),
+    );
+    b.wait(
+        "document.getElementById('game-notes').textContent.includes('Game 2')",
+        "game 2's error",
+    );
+    assert!(
+        b.text("#game-notes").contains("h2h9"),
+        "{}",
+        b.text("#game-notes")
+    );
+    b.script(
+        "const s = document.getElementById('games'); s.value = '0'; s.onchange({target: s});",
+        json!([]),
+    );
+    b.wait(
+        "document.getElementById('plies').textContent === '2' && !document.getElementById('game-notes').textContent",
+        "game 1 without game 2's error",
+    );
+    assert!(
+        b.text("#upload-notes").contains("not a game"),
+        "the notice stays"
+    );
+    b.click("#upload-notes .note.warn .dismiss");
+    assert!(!b.text("#upload-notes").contains("not a game"), "dismissed");
+
+    // A cycle entered by clicking the board: 长捉 by Red's chariot. The game's remark and
+    // the record's notes go with the game.
+    b.click("#setup summary");
+    b.set("fen", "5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1");
     b.click("#fen-form button");
     b.wait("document.getElementById('plies').textContent === '0' && document.querySelector('#points div[data-square=a1]')", "the position");
+    assert!(
+        b.text("#game-notes").is_empty(),
+        "{}",
+        b.text("#game-notes")
+    );
+    assert!(!b.text("#headers-card").contains("perpetual"));
     for (n, mv) in ["a1b1", "f9f8", "b1a1", "f8f9"].iter().enumerate() {
         b.wait(
             &format!("document.getElementById('ply').textContent === '{n}'"),
@@ -738,24 +1052,81 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         b.click(&format!("#points div[data-square={}]", &mv[2..]));
     }
     b.wait(
-        "document.getElementById('ply').textContent === '4'",
-        "four moves played",
+        "document.getElementById('ply').textContent === '4' && document.getElementById('ruling-verdict')",
+        "four moves played and the cycle ruled",
     );
-    b.click("#rule");
-    b.wait("document.getElementById('ruling-verdict')", "the ruling");
     let classes = b.script("return [...document.querySelectorAll('#ruling tr[data-class]')].map(r => r.dataset.class);", json!([]));
     assert_eq!(classes, json!(["chase", "idle", "chase", "idle"]));
+    assert_eq!(b.verdict(), "red_must_change");
+    let ruling = b.text("#ruling");
+    assert!(
+        ruling.contains("红方长捉，禁止") && ruling.contains("24.3"),
+        "{ruling}"
+    );
+    // One English name of the cycle whatever the rule set (长捉 is a perpetual chase, not
+    // the data's `perpetual_attack`), and 两闲 is two idle moves, not `allowed`.
+    b.shows(
+        "#ruling",
+        &[
+            "(perpetual chase, forbidden)",
+            "两闲，允许 (two idle, allowed)",
+        ],
+    );
+    // The ruling says Red must change; the order comes later, by `repetition.cycle`.
+    b.shows(
+        "#order-note",
+        &[
+            "the order comes only after ply 12",
+            "repetition.cycle",
+            "4th time",
+        ],
+    );
+    assert!(b.text("#status").contains("Ordered to change"));
+    // A typed move that is not legal: its error beside the box, not in the banner.
+    b.script(
+        "document.getElementById('typed-move').value = '马二进九九';",
+        json!([]),
+    );
+    b.click("#typed button");
+    b.wait(
+        "!document.getElementById('typed-error').hidden",
+        "the typed move's error",
+    );
+    assert!(b.text("#typed-error").contains("马二进九九"));
     assert_eq!(
         b.script(
-            "return document.getElementById('ruling-verdict').dataset.verdict;",
+            "return document.getElementById('message').hidden;",
             json!([])
         ),
-        "red_must_change"
+        true
+    );
+    // Four more moves typed: at ply 8 the next repetition decides, and the page warns.
+    for (n, mv) in ["车九平八", "将6进1", "车八平九", "将6退1"]
+        .iter()
+        .enumerate()
+    {
+        b.wait(
+            &format!("document.getElementById('ply').textContent === '{}'", 4 + n),
+            "the move before",
+        );
+        b.set("typed-move", mv);
+        b.click("#typed button");
+    }
+    b.wait(
+        "document.getElementById('ply').textContent === '8' && !document.getElementById('next-warning').hidden",
+        "the warning before the repetition that decides",
+    );
+    b.shows(
+        "#next-warning",
+        &[
+            "The next repetition of this position decides",
+            "Red",
+            "must change",
+        ],
     );
     assert!(
-        b.text("#ruling").contains("红方长捉，禁止") && b.text("#ruling").contains("24.3"),
-        "{}",
-        b.text("#ruling")
+        b.text("#typed-error").is_empty(),
+        "a move played clears the box's error"
     );
     b.script("window.scrollTo(0, 0);", json!([]));
     b.screenshot(&shots.join("cycle.png"));
@@ -769,11 +1140,7 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         "document.querySelector('#diff ul.changes li')",
         "the differences of 2011 and 2020",
     );
-    let first = b.text("#diff ul.changes li");
-    assert!(
-        first.contains("cxa-2020 4.3") && first.contains("differs (read)"),
-        "{first}"
-    );
+    b.shows("#diff ul.changes li", &["cxa-2020 4.3", "differs (read)"]);
     assert!(
         b.text("#diff")
             .contains("cxa-2011: 98 of its 114 clauses are assumed"),
@@ -812,6 +1179,319 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     let wide = b.script("return [...document.querySelectorAll('body *')].filter(e => !e.closest('.table-wrap') && e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 8);", json!([]));
     assert!(overflow <= 0, "{overflow} px wider than a phone: {wide}");
     eprintln!("screenshots in {}", shots.display());
+}
+
+/// Game 1 of the shared records (Chinese notation, simplified) written as a Taiwanese record
+/// is: traditional characters, in Big5.
+fn big5_record() -> Vec<u8> {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/games/triplets-chinese.pgn"),
+    )
+    .or_else(|_| std::fs::read_to_string("/work/shared/data/games/triplets-chinese.pgn"))
+    .expect("the shared game records (/work/shared/data/games)");
+    let first = text.split("\n\n[Event").next().unwrap();
+    let traditional: String = first
+        .chars()
+        .map(|c| match c {
+            '马' => '馬',
+            '车' => '車',
+            '进' => '進',
+            '帅' => '帥',
+            '将' => '將',
+            '后' => '後',
+            c => c,
+        })
+        .collect();
+    let (bytes, _, unmappable) = encoding_rs::BIG5.encode(&traditional);
+    assert!(!unmappable, "the record has a character Big5 lacks");
+    bytes.into_owned()
+}
+
+/// Every word of the page's answers in Latin letters, outside what is not to be translated
+/// (`translate="no"`: notation, points, clause ids, proper names, FENs) and outside the words
+/// the data has only in English (`.untranslated`, listed separately). Capitalised
+/// abbreviations (FEN, PGN, SVG) are names of formats.
+const ENGLISH_WORDS: &str = r#"
+const out = [];
+const walk = (n) => {
+  if (n.nodeType === 3) {
+    for (const w of n.textContent.match(/[A-Za-z][A-Za-z'-]+/g) || []) {
+      if (w !== w.toUpperCase()) out.push(`${w} (in #${n.parentElement.closest('[id]').id})`);
+    }
+    return;
+  }
+  if (n.nodeType !== 1 || n.matches('[translate=no], .untranslated, script, style, svg, dialog')) return;
+  if (getComputedStyle(n).display === 'none') return;
+  n.childNodes.forEach(walk);
+};
+for (const id of ['answers', 'board-side']) walk(document.getElementById(id));
+return out;
+"#;
+
+/// An arbiter's whole case (issue 48): a Big5 record loaded, its headers seen, a claim of
+/// the natural move limit and a flag fall entered, the cycle ruled, the page in Chinese with
+/// no English rule word, the decision printed on one A4 page, the page reopened from its link
+/// in the same state, and the record exported with the events and read back.
+#[test]
+fn an_arbiter_walks_a_whole_case_in_a_browser() {
+    let Some(b) = Browser::start("case") else {
+        return;
+    };
+    let s = Server::start("case");
+    let shots = shots();
+    let started = Instant::now();
+    b.size(1280, 1100);
+    open(&b, &s.url());
+    // The Big5 file picked, as the arbiter would (a file input, no paste).
+    let path = std::env::temp_dir().join(format!("xqspec-case-{}.pgn", std::process::id()));
+    std::fs::write(&path, big5_record()).unwrap();
+    let input = b.call(
+        "POST",
+        "/element",
+        &json!({"using": "css selector", "value": "#record-file"}),
+    );
+    let id = input[ELEMENT].as_str().unwrap().to_string();
+    b.call(
+        "POST",
+        &format!("/element/{id}/value"),
+        &json!({"text": path.display().to_string()}),
+    );
+    b.click("#record-load");
+    b.wait(
+        "document.getElementById('plies').textContent === '127'",
+        "the record read",
+    );
+    let _ = std::fs::remove_file(&path);
+    b.shows("#upload-notes", &["1 game, read as big5"]);
+    let headers = b.text("#headers");
+    assert!(
+        headers.contains("Zhongli Cup TV fast game Champion 1997")
+            && headers.contains("ZHAO GuoRong")
+            && headers.contains("KE YongQing"),
+        "{headers}"
+    );
+    // The cycle of plies 107–110: Red chases, Black is idle; the ruling says Red must change,
+    // and the order would come only after ply 115 (the position of ply 103 standing for the
+    // 4th time); Red changed at ply 111.
+    go_to(&b, 110);
+    assert_eq!(b.verdict(), "red_must_change");
+    assert!(
+        b.text("#order-note")
+            .contains("the order comes only after ply 115"),
+        "{}",
+        b.text("#order-note")
+    );
+    // A claim of the natural move limit by Red, the side to move: untrue (16 of 60
+    // rounds), a foul.
+    add_event(&b, "claim_natural_limit", "red");
+    b.wait("document.querySelector('#events li')", "the claim judged");
+    let claim = b.text("#events li");
+    assert!(
+        claim.contains("claim of the natural move limit")
+            && claim.contains("the claim is untrue")
+            && claim.contains("8.1.4"),
+        "{claim}"
+    );
+    // A claim by the side not to move is refused beside the form, and not kept.
+    b.script(
+        "document.getElementById('event-side').value = 'black';",
+        json!([]),
+    );
+    b.click("#event-add");
+    b.wait(
+        "!document.getElementById('event-error').hidden",
+        "the refusal",
+    );
+    assert!(
+        b.text("#event-error").contains("events.not_on_move"),
+        "{}",
+        b.text("#event-error")
+    );
+    assert_eq!(
+        b.script(
+            "return document.querySelectorAll('#events li').length;",
+            json!([])
+        ),
+        1
+    );
+    // Black's flag falls after ply 120: Red wins by 4.1.6, the rest of the record unjudged.
+    go_to(&b, 120);
+    add_event(&b, "flag", "black");
+    b.wait(
+        "document.getElementById('end-verdict') && document.getElementById('end-verdict').dataset.result === 'red_wins'",
+        "the flag fall judged",
+    );
+    let end = b.text("#end");
+    assert!(
+        end.contains("Red wins — ended after ply 120")
+            && end.contains("result.time")
+            && end.contains("4.1.6")
+            && end.contains("goes on after the end for 7 more plies"),
+        "{end}"
+    );
+    assert_eq!(
+        b.script(
+            "return document.querySelectorAll('#moves .mv.after-end').length;",
+            json!([])
+        ),
+        7
+    );
+    // Back to the cycle: the page ruled at 110 still says the same, the events stand.
+    go_to(&b, 110);
+    b.size(1280, 1500);
+    b.script("window.scrollTo(0, 0);", json!([]));
+    b.screenshot(&shots.join("case.png"));
+
+    // 中文: no English rule word left (those the data has only in English are listed).
+    b.click("#lang");
+    b.wait(
+        "document.querySelector('h1 span').textContent === '裁判台' && document.getElementById('end-verdict').textContent.includes('红胜')",
+        "the page in Chinese",
+    );
+    let english = b.script(ENGLISH_WORDS, json!([]));
+    assert_eq!(english, json!([]), "English words on the Chinese page");
+    let untranslated = b.script("return [...new Set([...document.querySelectorAll('.untranslated')].filter(e => e.offsetParent).map(e => e.textContent))];", json!([]));
+    let list: Vec<String> = untranslated
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    std::fs::write(shots.join("untranslated.txt"), list.join("\n") + "\n").unwrap();
+    assert!(
+        list.is_empty(),
+        "rule words the data has only in English ({}): {}",
+        list.len(),
+        list.join(" | ")
+    );
+    // The reasons in Chinese, from the data's sentences.
+    b.shows(
+        "#ruling",
+        &[
+            "捉：g6的车可吃g1的卒（无根子，净得1（浮动））",
+            "闲：无以上较重的作用",
+        ],
+    );
+    // Column headers stay on one line (半回合, not 半/回/合).
+    let tall = b.script("return [...document.querySelectorAll('#ruling th')].filter(th => th.getBoundingClientRect().height > 2.2 * parseFloat(getComputedStyle(th).lineHeight || 16)).map(th => th.textContent);", json!([]));
+    assert_eq!(tall, json!([]), "headers wrapped");
+    b.screenshot(&shots.join("case-zh.png"));
+
+    // The decision printed: one A4 page.
+    let pdf = b.call(
+        "POST",
+        "/print",
+        &json!({"page": {"width": 21.0, "height": 29.7}, "background": true}),
+    );
+    let pdf = base64(pdf.as_str().unwrap());
+    std::fs::write(shots.join("decision.pdf"), &pdf).unwrap();
+    let pages = pdf_pages(&pdf);
+    eprintln!("the decision printed on {pages} A4 page(s)");
+    // The print view as a picture: the page in print media at A4's width (96 dpi).
+    b.call(
+        "POST",
+        "/goog/cdp/execute",
+        &json!({"cmd": "Emulation.setEmulatedMedia", "params": {"media": "print"}}),
+    );
+    b.size(794, 1123);
+    b.script("window.scrollTo(0, 0);", json!([]));
+    b.screenshot(&shots.join("print.png"));
+    b.call(
+        "POST",
+        "/goog/cdp/execute",
+        &json!({"cmd": "Emulation.setEmulatedMedia", "params": {"media": ""}}),
+    );
+    b.size(1280, 1100);
+    assert_eq!(pages, 1, "the print view takes {pages} pages");
+
+    // The link reopens the page as it is.
+    let url = b
+        .script("return location.href;", json!([]))
+        .as_str()
+        .unwrap()
+        .to_string();
+    let before = b.script(STATE_SEEN, json!([]));
+    b.call("POST", "/url", &json!({"url": "about:blank"}));
+    open(&b, &url);
+    b.wait(
+        "document.getElementById('end-verdict') && document.getElementById('ruling-verdict')",
+        "the page reopened",
+    );
+    let after = b.script(STATE_SEEN, json!([]));
+    assert_eq!(after, before, "the page reopened from {url}");
+
+    // The record exported with the decision and the events, and read back.
+    b.click("#get-pgn");
+    b.wait(
+        "document.getElementById('share-text').value.includes('[%xqspec flag black]')",
+        "the PGN",
+    );
+    let pgn = b
+        .script(
+            "return document.getElementById('share-text').value;",
+            json!([]),
+        )
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        pgn.contains("[Result \"1-0\"]")
+            && pgn.contains("[Red \"ZHAO GuoRong\"]")
+            && pgn.contains("[%xqspec claim_natural_limit red]"),
+        "{pgn}"
+    );
+    let (_, bytes) = http(
+        s.addr,
+        "POST",
+        "/api/record",
+        &s.addr.to_string(),
+        pgn.as_bytes(),
+    );
+    let v: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(
+        v["result"]["record"]["games"][0]["events"],
+        json!([{"ply": 110, "event": {"claim_natural_limit": "red"}}, {"ply": 120, "event": {"flag": "black"}}]),
+        "{v}"
+    );
+    let took = started.elapsed();
+    eprintln!("the whole case took {:.1} s", took.as_secs_f64());
+}
+
+/// Shows ply `n` by clicking its move, and waits for its state (its cycle ruled).
+fn go_to(b: &Browser, n: usize) {
+    b.click(&format!("#moves .mv[data-ply='{n}']"));
+    b.wait(
+        &format!("document.getElementById('ply').textContent === '{n}' && document.getElementById('ruling-verdict')"),
+        &format!("ply {n} shown"),
+    );
+}
+
+/// Enters the arbiter's event `kind` of `side` after the ply shown.
+fn add_event(b: &Browser, kind: &str, side: &str) {
+    b.script(
+        "const k = document.getElementById('event-kind'); k.value = arguments[0]; k.onchange(); document.getElementById('event-side').value = arguments[1];",
+        json!([kind, side]),
+    );
+    b.click("#event-add");
+}
+
+/// What the page shows of its state, to compare before and after reopening it.
+const STATE_SEEN: &str = "return ['ply', 'plies', 'end', 'status', 'ruling', 'events', 'headers'].map(id => document.getElementById(id).textContent.replace(/\\s+/g, ' ')).concat([document.documentElement.lang, document.getElementById('edition').value]);";
+
+/// The pages of a PDF: the `/Count` of its page tree, else its `/Type /Page` objects.
+fn pdf_pages(pdf: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(pdf);
+    let objects = text
+        .match_indices("/Type /Page")
+        .filter(|(i, _)| !text[i + 11..].starts_with('s'))
+        .count();
+    let count = text
+        .split("/Type /Pages")
+        .nth(1)
+        .and_then(|r| r.split("/Count ").nth(1))
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok());
+    count.unwrap_or(objects)
 }
 
 /// `/api/diff`: any two rule sets' differences, as `xqspec diff --json` gives them, with the

@@ -13,18 +13,42 @@
 //! read through `xqspec::input` and bounded by [`MAX_BODY_BYTES`]; the work of one request is
 //! bounded as `serve`'s is (the reference's limits). No request names a file: the server
 //! reads and writes none.
+//!
+//! The routes: `/api/ask` (above); `/api/status`, `reference::record_status` (the
+//! `game_status` answer of a record judged up to its end, `AfterEnd::Stop`); `/api/sheet`,
+//! `cli::repetition::judge` and `Judged::sheet`, the code of `ruling --svg`; `/api/record`,
+//! the replay of `replay`; `/api/diff?from=A&to=B`, `report::diff::diff`
+//! (`DiffReport::to_json` with the Markdown and the diagrams), computed once per pair of the
+//! spec's rule sets and kept (at most `DIFFS`, 16). Bodies are read by `input::text` and
+//! `input::json` (UTF-8, depth, duplicate keys, unknown fields); a loopback server answers
+//! only requests whose `Host` (and `:authority`) is exactly this machine.
+//!
+//! The page (`page/index.html`, `app.js`, `app.css`) is plain HTML, CSS and JavaScript
+//! compiled in with `include_str!`: no build step, no framework, no file read at run time;
+//! it only asks the API and shows the answers (labels in English and Chinese; the rule words
+//! come from the answers). `bench-game.pgn` is the 198-ply master game `--bench` times the
+//! requests on.
+//!
+//! Tests: `tests/it/web.rs` (the API over real sockets, 1,000 mixed good and bad requests,
+//! and the page in headless Chromium through ChromeDriver, WebDriver spoken over `std::net`)
+//! and `tests/it/hostile_web.rs` (an attack of each kind of issue 45 on a server of its own —
+//! slow bodies, deaf clients, unfinished huge heads, HTTP/2 prior knowledge in raw frames,
+//! bad header bytes, `Host` forms and doubles, the connection and request bounds, overlay
+//! cache poisoning from 8 threads, 1,200 distinct overlays against the resident memory,
+//! huge captions — each followed by a good request answered right within a second).
 
 use std::net::{IpAddr, SocketAddr};
 use std::time::Instant;
 
 mod server;
+mod state;
 
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use xqspec::arbiter::StatusQuery;
 use xqspec::conform::protocol::{self, About, Implementation};
-use xqspec::diagram::{position_after, svg, Arrow, DiagramOptions};
+use xqspec::diagram::{position_after, svg_oriented, Arrow, DiagramOptions};
 use xqspec::input::{self, Origin};
 use xqspec::notation::records;
 use xqspec::notation::replay::Replayer;
@@ -46,6 +70,7 @@ const DIFFS: usize = 16;
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
 const APP_CSS: &str = include_str!("page/app.css");
+const FAVICON: &str = include_str!("page/favicon.svg");
 
 /// Options of `xqspec web`.
 #[derive(clap::Args, Debug)]
@@ -128,6 +153,9 @@ struct GameBody {
     caption: Option<String>,
     #[serde(default)]
     every_move: bool,
+    /// `/api/board`: the board turned round, Black at the bottom.
+    #[serde(default)]
+    flip: bool,
 }
 
 fn startpos() -> String {
@@ -194,18 +222,21 @@ impl Desk {
             ("/" | "/index.html", true, _) => Reply::text("text/html; charset=utf-8", INDEX_HTML),
             ("/app.js", true, _) => Reply::text("text/javascript; charset=utf-8", APP_JS),
             ("/app.css", true, _) => Reply::text("text/css; charset=utf-8", APP_CSS),
+            ("/favicon.svg" | "/favicon.ico", true, _) => Reply::text("image/svg+xml", FAVICON),
             ("/api/hello", true, _) => Reply::json(200, &protocol::hello_json(&self.about)),
             ("/api/rulesets", true, _) => Reply::json(200, &self.rulesets()),
             ("/api/ask", _, true) => self.read(path, body, |b: AskBody| self.ask(b)),
             ("/api/status", _, true) => self.read(path, body, |b: GameBody| self.status(b)),
+            ("/api/state", _, true) => self.read(path, body, |b: state::StateBody| self.state(b)),
+            ("/api/pgn", _, true) => self.read(path, body, |b: state::StateBody| self.pgn(b)),
             ("/api/line", _, true) => self.read(path, body, |b: GameBody| self.line(b)),
             ("/api/board", _, true) => self.read(path, body, |b: GameBody| self.board(b)),
             ("/api/sheet", _, true) => self.read(path, body, |b: GameBody| self.sheet(b)),
             ("/api/clause", _, true) => self.read(path, body, |b: ClauseBody| self.clause(b)),
             ("/api/record", _, true) => self.record(query, body),
             ("/api/diff", true, _) => self.diff(query),
-            ("/" | "/index.html" | "/app.js" | "/app.css" | "/api/hello" | "/api/rulesets" | "/api/diff", ..)
-            | ("/api/ask" | "/api/status" | "/api/line" | "/api/board" | "/api/sheet" | "/api/clause" | "/api/record", ..) => {
+            ("/" | "/index.html" | "/app.js" | "/app.css" | "/favicon.svg" | "/favicon.ico" | "/api/hello" | "/api/rulesets" | "/api/diff", ..)
+            | ("/api/ask" | "/api/status" | "/api/state" | "/api/pgn" | "/api/line" | "/api/board" | "/api/sheet" | "/api/clause" | "/api/record", ..) => {
                 Reply::refused(405, format!("{method} {path}: not allowed here (GET for pages, /api/hello and /api/rulesets; POST for the other /api routes)"))
             }
             _ => Reply::refused(404, format!("{path}: no such page or API route (PROTOCOL.md §9 lists them)")),
@@ -244,6 +275,7 @@ impl Desk {
             "default": xqspec::ruleset::DEFAULT,
             "rulesets": self.spec.editions().iter().map(|e| e.to_json()).collect::<Vec<_>>(),
             "overlays": self.spec.overlays(),
+            "words": self.spec.words().to_json(),
         })
     }
 
@@ -262,18 +294,23 @@ impl Desk {
 
     /// The position and moves as a FEN and ICCS moves (moves in any notation the grammar
     /// reads), at most [`MAX_GAME_MOVES`] of them.
-    fn line_of(&self, rs: &RuleSet, b: &GameBody) -> Result<(String, Vec<String>), Reply> {
-        if b.moves.len() > MAX_GAME_MOVES {
+    fn line_of(
+        &self,
+        rs: &RuleSet,
+        fen: &str,
+        moves: &[String],
+    ) -> Result<(String, Vec<String>), Reply> {
+        if moves.len() > MAX_GAME_MOVES {
             return Err(Reply::answer(&Answer::unsupported(format!(
                 "{} moves: at most {MAX_GAME_MOVES} (limits.game_moves)",
-                b.moves.len()
+                moves.len()
             ))));
         }
         // The position first, so that a bad FEN is answered with its own reject kind.
-        let fen = super::fen_text(rs, &b.fen);
+        let fen = super::fen_text(rs, fen);
         xqspec::line::after(&rs.vm, &fen, &[])
             .map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
-        super::iccs_line(rs, &fen, &b.moves)
+        super::iccs_line(rs, &fen, moves)
             .map_err(|e| Reply::answer(&Answer::reject("move.illegal", e)))
     }
 
@@ -281,7 +318,7 @@ impl Desk {
     fn status(&self, b: GameBody) -> Reply {
         let go = || -> Result<Reply, Reply> {
             let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
-            let (fen, moves) = self.line_of(&rs, &b)?;
+            let (fen, moves) = self.line_of(&rs, &b.fen, &b.moves)?;
             Ok(Reply::answer(&record_status(
                 &rs,
                 &StatusQuery { fen, moves },
@@ -290,31 +327,53 @@ impl Desk {
         go().unwrap_or_else(|r| r)
     }
 
+    /// The line of `moves` from `fen` (any notation, as [`Self::line_of`] reads them) and
+    /// each move written in the notation `id` (`chinese` when absent).
+    fn written(
+        &self,
+        rs: &RuleSet,
+        fen: &str,
+        moves: &[String],
+        id: Option<&str>,
+    ) -> Result<(xqspec::line::Line, Vec<String>), Reply> {
+        let id = id.unwrap_or("chinese");
+        let (notation, style) = notation_by_id(id).ok_or_else(|| {
+            Reply::answer(&Answer::unsupported(format!(
+                "notation {id} is not one of conformance/vocabulary.yaml's"
+            )))
+        })?;
+        let (fen, moves) = self.line_of(rs, fen, moves)?;
+        let line = xqspec::line::line(&rs.vm, &fen, &moves)
+            .map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
+        let texts = line
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| {
+                format_move(&rs.vm, &line.positions[i], m, notation, style)
+                    .unwrap_or_else(|_| m.iccs())
+            })
+            .collect();
+        Ok((line, texts))
+    }
+
     /// `/api/line`: every move in a notation, with the position after it.
     fn line(&self, b: GameBody) -> Reply {
         let go = || -> Result<Reply, Reply> {
             let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
-            let id = b.notation.as_deref().unwrap_or("chinese");
-            let (notation, style) = notation_by_id(id).ok_or_else(|| {
-                Reply::answer(&Answer::unsupported(format!(
-                    "notation {id} is not one of conformance/vocabulary.yaml's"
-                )))
-            })?;
-            let (fen, moves) = self.line_of(&rs, &b)?;
-            let line = xqspec::line::line(&rs.vm, &fen, &moves)
-                .map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
+            let (line, texts) = self.written(&rs, &b.fen, &b.moves, b.notation.as_deref())?;
             let plies: Vec<Value> = line
                 .moves
                 .iter()
+                .zip(texts)
                 .enumerate()
-                .map(|(i, &m)| {
-                    let text = format_move(&rs.vm, &line.positions[i], m, notation, style).unwrap_or_else(|_| m.iccs());
+                .map(|(i, (&m, text))| {
                     json!({"ply": i + 1, "move": m.iccs(), "text": text, "fen": line.positions[i + 1].to_fen(&rs.vm)})
                 })
                 .collect();
             Ok(Reply::answer(&Answer::one(
                 "line",
-                json!({"fen": fen, "plies": plies}),
+                json!({"fen": line.positions[0].to_fen(&rs.vm), "plies": plies}),
             )))
         };
         go().unwrap_or_else(|r| r)
@@ -324,7 +383,7 @@ impl Desk {
     fn board(&self, b: GameBody) -> Reply {
         let go = || -> Result<Reply, Reply> {
             let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
-            let (fen, moves) = self.line_of(&rs, &b)?;
+            let (fen, moves) = self.line_of(&rs, &b.fen, &b.moves)?;
             let (pos, last_move) = position_after(&rs, &fen, &moves)
                 .map_err(|e| Reply::answer(&Answer::reject("move.illegal", e)))?;
             let arrows = b
@@ -345,7 +404,7 @@ impl Desk {
             };
             opts.check()
                 .map_err(|e| Reply::answer(&Answer::unsupported(e)))?;
-            let text = svg(&rs, &pos, &opts);
+            let text = svg_oriented(&rs, &pos, &opts, b.flip);
             Ok(Reply::text("image/svg+xml", &text))
         };
         go().unwrap_or_else(|r| r)
@@ -356,7 +415,7 @@ impl Desk {
     fn sheet(&self, b: GameBody) -> Reply {
         let go = || -> Result<Reply, Reply> {
             let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
-            let (fen, moves) = self.line_of(&rs, &b)?;
+            let (fen, moves) = self.line_of(&rs, &b.fen, &b.moves)?;
             if moves.len() > xqspec::reference::MAX_RULING_PLIES {
                 return Err(Reply::answer(&Answer::unsupported(format!(
                     "{} moves: a ruling takes at most {} (limits.ruling_plies)",
@@ -458,7 +517,7 @@ impl Desk {
         let mut replayer = Replayer::new(&rs.vm);
         let mut games = Vec::new();
         let mut not_games = Vec::new();
-        let ending = xqspec::arbiter::batch::final_position(&rs);
+        let ending = xqspec::batch::final_position(&rs);
         for entry in records::games(&file, &mut replayer, |r| ((), ending(r))) {
             match entry {
                 records::Entry::Game(g) => {
@@ -467,11 +526,25 @@ impl Desk {
                         || rs.vm.start_position().to_fen(&rs.vm),
                         |p| p.to_fen(&rs.vm),
                     );
+                    let tags: Vec<[&str; 2]> = g.game.tags().map(|(k, v)| [k, v]).collect();
+                    // The arbiter's events this page wrote into comments (`/api/pgn`), within
+                    // the moves replayed.
+                    let events: Vec<Value> = g
+                        .game
+                        .comments()
+                        .filter(|(ply, _)| *ply <= r.moves.len())
+                        .filter_map(|(ply, text)| {
+                            state::event_of_text(text).map(|e| json!({"ply": ply, "event": e}))
+                        })
+                        .take(state::MAX_EVENTS)
+                        .collect();
                     games.push(json!({
                         "number": g.number,
                         "title": r.title,
+                        "tags": tags,
                         "fen": start,
                         "moves": r.moves.iter().map(|m| m.iccs()).collect::<Vec<_>>(),
+                        "events": events,
                         "error": g.failure().map(|e| e.to_string()),
                         "remarks": g.remarks.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
                     }));
@@ -598,6 +671,15 @@ fn bench(desk: &Desk) -> Result<(), String> {
     time("whole record adjudicated (/api/status)", 20, &|| {
         desk.handle("POST", "/api/status", body.as_bytes())
     })?;
+    // What the page asks at every step: the record with an arbiter's event judged whole and
+    // at a ply, the cycle there ruled, with words.
+    let state = json!({"edition": "cxa-2020", "fen": game["fen"], "moves": moves, "ply": moves.len() / 2,
+        "events": [{"ply": 40, "event": {"claim_natural_limit": "red"}}, {"ply": moves.len(), "event": {"resign": if moves.len().is_multiple_of(2) { "red" } else { "black" }}}]}).to_string();
+    time(
+        "the page's state at a ply, with events (/api/state)",
+        20,
+        &|| desk.handle("POST", "/api/state", state.as_bytes()),
+    )?;
     let ask = json!({"edition": "cxa-2020", "query": "ruling", "input": {"fen": game["fen"], "moves": moves}}).to_string();
     time("ruling of the whole line (/api/ask ruling)", 20, &|| {
         desk.handle("POST", "/api/ask", ask.as_bytes())

@@ -2,12 +2,20 @@
 
 use xqspec::spec::{Spec, SpecErrors};
 
+use crate::spec_edit::{edited, try_edited};
+
 fn with_edit(file: &str, from: &str, to: &str) -> Result<Spec, SpecErrors> {
-    let mut files = Spec::builtin_files();
-    let f = files.iter_mut().find(|(p, _)| p == file).unwrap();
-    assert!(f.1.contains(from), "{file} lacks {from:?}");
-    f.1 = f.1.replacen(from, to, 1);
-    Spec::from_files(files)
+    try_edited(&[(file, from, to)])
+}
+
+/// The loader refuses the built-in spec with `from` edited to `to` in `file`, with errors
+/// naming each of `needles`.
+#[track_caller]
+fn edit_refused(file: &str, from: &str, to: &str, needles: &[&str]) {
+    let e = with_edit(file, from, to).unwrap_err().to_string();
+    for n in needles {
+        assert!(e.contains(n), "{n}: {e}");
+    }
 }
 
 fn with_file(path: &str, text: &str) -> Result<Spec, SpecErrors> {
@@ -75,13 +83,11 @@ fn unknown_field_reports_file_line_column() {
 
 #[test]
 fn wrong_type_in_data_is_a_compile_error_at_the_clause() {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == "cxa-2020/board.yaml")
-        .unwrap();
-    f.1 = f.1.replacen("      files: 9\n", "      files: nine\n", 1);
-    let spec = Spec::from_files(files).unwrap();
+    let spec = edited(&[(
+        "cxa-2020/board.yaml",
+        "      files: 9\n",
+        "      files: nine\n",
+    )]);
     let err = xqspec::vm::Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msg = err.to_string();
     assert!(
@@ -92,18 +98,14 @@ fn wrong_type_in_data_is_a_compile_error_at_the_clause() {
 
 #[test]
 fn the_vm_compile_step_reports_every_error_each_at_its_clause() {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == "cxa-2020/board.yaml")
-        .unwrap();
-    f.1 = f.1.replacen("      files: 9\n", "      files: nine\n", 1);
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == "cxa-2020/movement.yaml")
-        .unwrap();
-    f.1 = f.1.replacen("to: palace", "to: palce", 1);
-    let spec = Spec::from_files(files).unwrap();
+    let spec = edited(&[
+        (
+            "cxa-2020/board.yaml",
+            "      files: 9\n",
+            "      files: nine\n",
+        ),
+        ("cxa-2020/movement.yaml", "to: palace", "to: palce"),
+    ]);
     let errors = xqspec::vm::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let at: Vec<Option<&str>> = errors.iter().map(|e| e.clause.as_deref()).collect();
     assert_eq!(
@@ -117,22 +119,19 @@ fn the_vm_compile_step_reports_every_error_each_at_its_clause() {
 #[test]
 fn the_record_table_reports_every_error_of_its_clauses() {
     // Two bad spellings, of two kinds: both errors, not the first alone.
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == "cxa-2020/notation.yaml")
-        .unwrap();
-    f.1 = f.1.replacen(
-        "red: {traditional: 傌, variants: [馬]}",
-        "red: {traditional: 傌傌, variants: [馬]}",
-        1,
-    );
-    f.1 = f.1.replacen(
-        "black: {traditional: 砲, variants: [包]}",
-        "black: {traditional: 砲, variants: [包包]}",
-        1,
-    );
-    let spec = Spec::from_files(files).unwrap();
+    let notation = "cxa-2020/notation.yaml";
+    let spec = edited(&[
+        (
+            notation,
+            "red: {traditional: 傌, variants: [馬]}",
+            "red: {traditional: 傌傌, variants: [馬]}",
+        ),
+        (
+            notation,
+            "black: {traditional: 砲, variants: [包]}",
+            "black: {traditional: 砲, variants: [包包]}",
+        ),
+    ]);
     let errors = xqspec::vm::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msgs: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(errors.len(), 2, "{msgs:#?}");
@@ -167,54 +166,41 @@ fn duplicate_ids_are_rejected_with_both_places() {
 
 #[test]
 fn dangling_source_is_rejected() {
-    let e = with_edit(
+    edit_refused(
         "cxa-2020/board.yaml",
         "source: seed-002",
         "source: seed-999",
-    )
-    .unwrap_err();
-    let msg = e.to_string();
-    assert!(
-        msg.contains("seed-999") && msg.contains("board.grid"),
-        "{msg}"
+        &["seed-999", "board.grid"],
     );
 }
 
 #[test]
 fn dangling_derivation_is_rejected() {
-    let e = with_edit(
+    edit_refused(
         "cxa-2011/edition.yaml",
         "derives_from: cxa-2020",
         "derives_from: cxa-2030",
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("unknown edition `cxa-2030`"), "{e}");
+        &["unknown edition `cxa-2030`"],
+    );
 }
 
 #[test]
 fn override_without_provenance_is_rejected() {
-    let e = with_edit(
+    edit_refused(
         "cxa-2011/check.yaml",
         "    provenance: {status: secondary, source: web-2011-art3, ref: \"art. 3.4, as quoted; same three cases as 2020 3.4 (digest §4)\"}\n",
         "    article: \"3.4\"\n",
-    )
-    .unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("an override must give its own provenance"),
-        "{e}"
+        &["an override must give its own provenance"],
     );
 }
 
 #[test]
 fn every_error_is_reported_not_just_the_first() {
-    let mut files = Spec::builtin_files();
-    for (p, t) in files.iter_mut() {
-        if p == "cxa-2020/board.yaml" || p == "cxa-2020/pieces.yaml" {
-            *t = t.replacen("summary:", "summry:", 1);
-        }
-    }
-    let e = Spec::from_files(files).unwrap_err();
+    let e = try_edited(&[
+        ("cxa-2020/board.yaml", "summary:", "summry:"),
+        ("cxa-2020/pieces.yaml", "summary:", "summry:"),
+    ])
+    .unwrap_err();
     assert_eq!(e.0.len(), 2, "{e}");
 }
 

@@ -109,7 +109,7 @@ proptest! {
         let i = pos % s.len();
         s[i] = ch;
         let text: String = s.into_iter().collect();
-        match xqspec::fen::parse(&rules, &text) {
+        match xqspec::vm::fen::parse(&rules, &text) {
             Ok((p, _)) => prop_assert_eq!(Position::from_fen(&rules, &p.to_fen(&rules)).unwrap(), p),
             Err(e) => prop_assert!(!e.problems().is_empty() && !e.kind().is_empty()),
         }

@@ -10,17 +10,7 @@ use super::reference::RefRules;
 
 /// The built-in spec with one textual edit to one cxa-2020 file.
 fn variant(file: &str, from: &str, to: &str) -> (Rules, RefRules) {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == file)
-        .unwrap_or_else(|| panic!("no spec file {file}"));
-    assert!(
-        f.1.contains(from),
-        "{file} does not contain the text to edit:\n{from}"
-    );
-    f.1 = f.1.replace(from, to);
-    let spec = Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"));
+    let spec = crate::spec_edit::edited(&[(file, from, to)]);
     let ed = spec.edition("cxa-2020").unwrap();
     (
         Rules::of_edition(ed).unwrap_or_else(|e| panic!("edited spec compiles: {e}")),
@@ -148,13 +138,7 @@ fn cannon_with_two_screens() {
 
 #[test]
 fn unknown_region_is_a_spec_error_at_the_clause() {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == "cxa-2020/movement.yaml")
-        .unwrap();
-    f.1 = f.1.replacen("to: palace", "to: palce", 1);
-    let spec = Spec::from_files(files).unwrap();
+    let spec = crate::spec_edit::edited(&[("cxa-2020/movement.yaml", "to: palace", "to: palce")]);
     let err = Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msg = err.to_string();
     assert!(

@@ -8,109 +8,197 @@ const $ = (id) => document.getElementById(id);
 const MARGIN = 44, CELL = 48;
 const FILES = "abcdefghi";
 
-// Labels of the page, English and Chinese. Rule terms (classes, patterns, their statuses,
-// the sides as a ruling names them) come from the answers, which carry their Chinese names.
+// Labels of the page, English and Chinese. Rule words (results, decisions, classes,
+// patterns, verdicts, events …) are never here: they come from the answers, each code with
+// its `words: {field: {en, zh}}` (spec/words.yaml and the rule set's 棋例 data).
 const T = {
   en: {
     title: "Arbiter's desk", ruleset: "Rule set", overlay: "Event rules", notation: "Notation", no_overlay: "none",
-    ply: "ply", play: "Play", setup: "Set up a position", start: "Start position", edit: "Edit the board",
+    ply: "ply", play: "Play", flip: "Flip", setup: "Set up a position", start: "Start position", edit: "Edit the board",
     use_fen: "Use FEN", editor_help: "Pick a piece, then click points to place it; the eraser clears a point.",
     side_to_move: "Side to move", red: "Red", black: "Black", clear: "Clear", done: "Use this position",
-    record: "Game record", load: "Load", game: "Game", moves: "Moves",
-    adjudication: "The whole record, by the rules", status: "Status at this ply", ruling: "棋例 ruling (repetition)",
-    rule: "Rule the moves up to this ply", sheet: "Ruling sheet (SVG)",
+    record: "Game record", load: "Load", game: "Game", headers: "The record", moves_events: "Moves and the arbiter's events",
+    decision: "The decision", ruling: "棋例 ruling (repetition)", ruling_upto: (p) => `棋例 ruling (repetition) of the moves up to ply ${p}`,
+    at_ply: (p) => `At ply ${p}`, sheet: "Ruling sheet (SVG)",
+    copy_link: "Copy link", fen: "FEN", pgn: "PGN", print: "Print the decision", copy: "Copy", save: "Save", copied: "Copied.",
+    link_copied: "The link to this page, its game and its events is copied.",
     footer: "Answers from xqspec's reference implementation; the API is documented in PROTOCOL.md §9.",
-    to_move: (s) => `${s} to move`, ended_after: (p) => `ended after ply ${p}`, go_to: (p) => `Go to ply ${p}`,
-    no_end: (n) => `No end by the rules in these ${n} plies: the game goes on.`,
-    goes_on: (l, a, b) => `The record goes on for ${l} more ${l === 1 ? "ply" : "plies"} after the end (ply ${a}${a === b ? "" : "–" + b}): not judged.`,
-    result: "Result", how: "How", clause: "Clause", position: "Position", repeated: "Positions repeated",
+    print_title: "The arbiter's decision", signature: "Arbiter", signed_date: "Date",
+    to_move: (s) => `${s} to move`, go_to: (p) => `Go to ply ${p}`,
+    no_moves: "No moves yet: set up a position, play, or load a record.",
+    no_end: (n, e) => `No end by the rules in these ${n} ${n === 1 ? "ply" : "plies"}${e ? ` and ${e} ${e === 1 ? "event" : "events"}` : ""}: the game goes on.`,
+    ended_after: (p) => `ended after ply ${p}`,
+    goes_on: (l, a, e) => `The record goes on after the end${l ? ` for ${l} more ${l === 1 ? "ply" : "plies"}${a ? ` (from ply ${a})` : ""}` : ""}${e ? `${l ? " and" : " with"} ${e} ${e === 1 ? "event" : "events"}` : ""}: not judged.`,
+    result: "Result", how: "How", clause: "Clause", by: "Repetition", basis: "Rests on", ended_by_event: "By the event",
+    state: "The game", position: "Position", repeated: "Positions repeated",
     stood: (n, p) => `stood ${n} times (first after ply ${p})`, none: "none", orders: "Ordered to change",
-    limit: "Natural move limit", limit_text: (r, l, left) => `${r} of ${l} rounds counted, ${left} to go`,
+    next: "Next ruling", limit: "Natural move limit", limit_text: (r, l, left) => `${r} of ${l} rounds counted, ${left} to go`,
+    fouls: "Fouls", fouls_text: (r, b) => `Red ${r}, Black ${b}`, check_at: (sq) => `the general on ${sq} is in check`,
+    over_at: (p) => `the game ended after ply ${p}`, after_end_ply: (p) => `this ply comes after the end (ply ${p}): not judged`,
+    board_rules: (c, p, t) => `If the last ${c} plies are played again, after ply ${p} a position stands for the ${ordinal(t)} time and the board rules`,
+    next_decides: "The next repetition of this position decides",
+    order_now: (s) => `${s} is ordered to change now`,
+    order_later: (s, p) => `The ruling says so, but the order comes only after ply ${p}`,
+    order_no: "The ruling says so; the board has not ruled it (no position has stood often enough)",
     judged: (a, b, how) => `Plies ${a}–${b} judged (${how}).`,
     no_cycle: "The moves neither repeat a position nor form a repeating pattern.",
     side: "side", move: "move", class: "class", targets: "targets", reason: "reason", article: "art.",
-    pattern: "Pattern", verdict: "Verdict", basis_text: "rests on the rulebook's text",
-    basis_inferred: (r) => `rests on our reading: ${r}`, clauses: "Clauses used",
-    arbiter_end: (p, r, c, a) => `As the arbiter rules the game: ended after ply ${p}, ${r} by ${c} (art. ${a}).`,
-    forbidden: "forbidden", allowed: "allowed",
+    pattern: "Pattern", verdict: "Verdict", clauses: "Clauses used", readings: "readings",
     summary: "Summary", provenance: "Provenance", source: "Source", inherited: "Inherited from", data: "Data",
-    loaded: (n, e) => `${n} ${n === 1 ? "game" : "games"}, ${e}.`, not_a_game: "not a game", not_legal: (t) => `“${t}” is not a legal move here`,
+    loaded: (n, e) => `${n} ${n === 1 ? "game" : "games"}, read as ${e}.`, not_a_game: "not a game",
+    not_legal: (t) => `“${t}” is not a legal move here`, bad_fen: "not a position the rules allow",
     editor_on: "Editing: click points to place the piece chosen.",
+    add_after: (p) => `Add after ply ${p}`, after_ply: (p) => `after ply ${p}`, event_n: (n) => `event ${n}`,
+    not_judged: "not judged (after the end)", note_only: "recorded; no query judges it",
+    clock_text: (r, b) => `Red ${r}, Black ${b}`, points_needed: "Give the points touched, like e3 b9.",
+    clock_needed: "Give both clocks, like 1:02:03.",
+    head_event: "Event", head_site: "Site", head_date: "Date", head_round: "Round", head_red: "Red", head_black: "Black", head_result: "Result recorded",
+    print_rules: (r, o) => `Rule set: ${r}. Event rules: ${o}.`,
     diff_title: "How two rule sets differ", diff_from: "From", diff_to: "to", diff_show: "Show the differences",
     diff_changes: "What changed", diff_counts: "Clause pairs", diff_renumbered: "Renumbered only",
     diff_behaviour: "Answers that differ", diff_wait: "Comparing the rule sets…", diff_none: "No rule fact differs.",
     diff_assumed: (id, n, all) => `${id}: ${n} of its ${all} clauses are assumed (inherited or inferred: its text is not known).`,
-    diff_caused: "Caused by", diff_not_encoded: "Not encoded in one rule set",
+    diff_caused: "Caused by", diff_not_encoded: "Not encoded in one rule set", diff_answer: "answer", diff_clause: "clause",
     diff_unencoded: "Known differences no clause encodes (not decidable by a program, or too little of the text known):",
   },
   zh: {
     title: "裁判台", ruleset: "规则", overlay: "补充规定", notation: "记谱", no_overlay: "无",
-    ply: "半回合", play: "走", setup: "摆局面", start: "初始局面", edit: "编辑棋盘",
+    ply: "半回合", play: "走", flip: "翻转棋盘", setup: "摆局面", start: "初始局面", edit: "编辑棋盘",
     use_fen: "用 FEN", editor_help: "先选棋子，再点棋盘上的点放下；橡皮清除一点。",
     side_to_move: "轮走方", red: "红方", black: "黑方", clear: "清空", done: "用此局面",
-    record: "棋谱", load: "读入", game: "对局", moves: "着法",
-    adjudication: "全局裁定", status: "此时局面", ruling: "棋例裁决",
-    rule: "裁决到此着", sheet: "裁决图 (SVG)",
+    record: "棋谱", load: "读入", game: "对局", headers: "棋谱信息", moves_events: "着法与裁判记录",
+    decision: "裁定", ruling: "棋例裁决", ruling_upto: (p) => `第 ${p} 个半回合止的棋例裁决`,
+    at_ply: (p) => `第 ${p} 个半回合时`, sheet: "裁决图 (SVG)",
+    copy_link: "复制链接", fen: "FEN", pgn: "PGN", print: "打印裁定", copy: "复制", save: "保存", copied: "已复制。",
+    link_copied: "本页链接（对局与裁判记录）已复制。",
     footer: "答案来自 xqspec 的参考实现；接口见 PROTOCOL.md §9。",
-    to_move: (s) => `${s}走`, ended_after: (p) => `第 ${p} 个半回合后终局`, go_to: (p) => `转到第 ${p} 个半回合`,
-    no_end: (n) => `这 ${n} 个半回合内按规则未终局，对局继续。`,
-    goes_on: (l, a, b) => `棋谱在终局后还有 ${l} 个半回合（第 ${a}${a === b ? "" : "–" + b} 个），不予裁定。`,
-    result: "结果", how: "方式", clause: "条款", position: "局面", repeated: "重复局面",
+    print_title: "裁判裁定书", signature: "裁判员签名", signed_date: "日期",
+    to_move: (s) => `${s}走`, go_to: (p) => `转到第 ${p} 个半回合`,
+    no_moves: "尚无着法：请摆局面、走棋或读入棋谱。",
+    no_end: (n, e) => `这 ${n} 个半回合${e ? `及 ${e} 项记录` : ""}内按规则未终局，对局继续。`,
+    ended_after: (p) => `第 ${p} 个半回合后终局`,
+    goes_on: (l, a, e) => `棋谱在终局后${l ? `还有 ${l} 个半回合${a ? `（自第 ${a} 个起）` : ""}` : ""}${e ? `${l ? "及" : "还有"} ${e} 项记录` : ""}，不予裁定。`,
+    result: "结果", how: "方式", clause: "条款", by: "重复局面", basis: "依据", ended_by_event: "所因记录",
+    state: "对局", position: "局面", repeated: "重复局面",
     stood: (n, p) => `出现 ${n} 次（首次在第 ${p} 个半回合后）`, none: "无", orders: "须变着",
-    limit: "自然限着", limit_text: (r, l, left) => `已计 ${r} / ${l} 回合，尚余 ${left}`,
+    next: "下次裁决", limit: "自然限着", limit_text: (r, l, left) => `已计 ${r} / ${l} 回合，尚余 ${left}`,
+    fouls: "犯规", fouls_text: (r, b) => `红方 ${r} 次，黑方 ${b} 次`, check_at: (sq) => `${sq} 的将帅被将军`,
+    over_at: (p) => `对局已于第 ${p} 个半回合后终局`, after_end_ply: (p) => `此着在终局（第 ${p} 个半回合）之后，不予裁定`,
+    board_rules: (c, p, t) => `若重走最后 ${c} 个半回合，第 ${p} 个半回合后某局面第 ${t} 次出现，即按棋例裁决`,
+    next_decides: "此局面再重复一次即作裁决",
+    order_now: (s) => `${s}已被判须变着`,
+    order_later: (s, p) => `裁决如此，但须到第 ${p} 个半回合后才判变着`,
+    order_no: "裁决如此；局面重复次数未到，尚未判定",
     judged: (a, b, how) => `裁决第 ${a}–${b} 个半回合（${how}）。`,
     no_cycle: "这些着法既未重复局面，也未形成循环。",
     side: "方", move: "着法", class: "类别", targets: "目标", reason: "理由", article: "条",
-    pattern: "循环", verdict: "裁决", basis_text: "依据规则原文",
-    basis_inferred: (r) => `依据我们的解读：${r}`, clauses: "所用条款",
-    arbiter_end: (p, r, c, a) => `按裁判规则：第 ${p} 个半回合后终局，${r}（${c}，第 ${a} 条）。`,
+    pattern: "循环", verdict: "裁决", clauses: "所用条款", readings: "解读",
     summary: "概要", provenance: "出处", source: "来源", inherited: "沿用自", data: "数据",
-    loaded: (n, e) => `读入 ${n} 局（${e}）。`, not_a_game: "不是对局", not_legal: (t) => `“${t}” 此时不是合法着法`,
+    loaded: (n, e) => `读入 ${n} 局（编码 ${e}）。`, not_a_game: "不是对局",
+    not_legal: (t) => `“${t}” 此时不是合法着法`, bad_fen: "规则不允许的局面",
     editor_on: "编辑中：点棋盘上的点放下所选棋子。",
+    add_after: (p) => `记在第 ${p} 个半回合后`, after_ply: (p) => `第 ${p} 个半回合后`, event_n: (n) => `第 ${n} 项记录`,
+    not_judged: "终局之后，不予裁定", note_only: "仅作记录，不影响胜负判定",
+    clock_text: (r, b) => `红方 ${r}，黑方 ${b}`, points_needed: "请写出所摸棋子的位置，如 e3 b9。",
+    clock_needed: "请写出双方钟面时间，如 1:02:03。",
+    head_event: "赛事", head_site: "地点", head_date: "日期", head_round: "轮次", head_red: "红方", head_black: "黑方", head_result: "棋谱所记结果",
+    print_rules: (r, o) => `规则：${r}。补充规定：${o}。`,
     diff_title: "两套规则的差异", diff_from: "从", diff_to: "到", diff_show: "显示差异",
     diff_changes: "改动", diff_counts: "条款对", diff_renumbered: "仅改条号",
     diff_behaviour: "答案不同的用例", diff_wait: "正在比较…", diff_none: "规则事实没有差异。",
     diff_assumed: (id, n, all) => `${id}：${all} 条中 ${n} 条为推定（沿用或推断，原文未见）。`,
-    diff_caused: "原因", diff_not_encoded: "一方未编码",
+    diff_caused: "原因", diff_not_encoded: "一方未编码", diff_answer: "答案", diff_clause: "条款",
     diff_unencoded: "已知但未编码的差异（程序无法判定，或原文所知太少）：",
   },
 };
-const WORDS = {
-  en: {
-    red_wins: "Red wins", black_wins: "Black wins", draw: "Draw", ongoing: "ongoing",
-    red_must_change: "Red must change", black_must_change: "Black must change", red_loses: "Red loses",
-    black_loses: "Black loses", check: "check", checkmate: "checkmate", stalemate: "stalemate",
-  },
-  zh: {
-    red_wins: "红胜", black_wins: "黑胜", draw: "和棋", ongoing: "未终局",
-    red_must_change: "红方须变着", black_must_change: "黑方须变着", red_loses: "红方判负",
-    black_loses: "黑方判负", check: "将军", checkmate: "将死", stalemate: "困毙", none: "无",
-    perpetual_check: "长将", perpetual_chase: "长捉",
-  },
-};
+
+// The kinds of event the page offers (the `outcome` query's, and the two notes no query
+// judges); their names come from the spec's words (`event`, `note`).
+const EVENT_KINDS = ["claim_natural_limit", "offer_draw", "accept_draw", "decline_draw", "touch", "flag", "clock_reading",
+  "disturb", "stop_clock", "press_without_move", "player_rules", "resign", "warning"];
+const NOTE_KINDS = ["warning", "clock_reading"];
 
 const S = {
-  lang: "en", rulesets: [], overlays: [], fen: "startpos", moves: [], texts: [], ply: 0,
-  legal: [], from: null, end: null, games: [], ruling: null, rulingAt: null,
+  lang: "en", rulesets: [], overlays: [], words: {}, fen: "startpos", moves: [], texts: [], ply: 0,
+  events: [], tags: [], legal: [], from: null, flip: false, state: null, games: [], game: null, upload: null,
   editing: false, editorBoard: [], editorPiece: "R",
 };
 
+const ordinal = (n) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
 const t = (key, ...args) => {
   const v = T[S.lang][key] ?? T.en[key] ?? key;
   return typeof v === "function" ? v(...args) : v;
 };
-const word = (w) => (w == null ? "" : WORDS[S.lang][w] ?? WORDS.en[w] ?? String(w).replaceAll("_", " "));
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-const sideName = (s) => t(s === "red" || s === "w" ? "red" : "black");
+const sideLabel = (s) => t(s === "red" || s === "w" ? "red" : "black");
 
-// ---- talking to the server ------------------------------------------------------------
-
-function message(text, note = false) {
-  const m = $("message");
-  m.hidden = !text;
-  m.textContent = text || "";
-  m.classList.toggle("note", note);
+// A rule word as HTML: the words of `w` ({en, zh}) in the page's language; in Chinese a
+// word the data has only in English is shown marked (`untranslated`), never silently.
+function say(w, code) {
+  const mine = w && w[S.lang];
+  if (mine) return esc(mine);
+  const en = (w && w.en) || String(code ?? "").replaceAll("_", " ");
+  return S.lang === "en" ? esc(en) : `<span lang="en" class="untranslated">${esc(en)}</span>`;
 }
+// The words of an answer object's `field`.
+const W = (obj, field) => (obj ? say(obj.words && obj.words[field], obj[field]) : "");
+// The words of a code of the spec's groups (`/api/rulesets` words).
+const word = (group, code) => say(S.words[group] && S.words[group][code], code);
+
+// A clause cited: its article in words, the clause id a link to its summary and provenance.
+function cite(id, article) {
+  if (!id) return "";
+  if (S.lang === "zh") {
+    return article ? `<a class="clause" data-clause="${esc(id)}" title="${esc(id)}">第 ${esc(article)} 条</a>`
+      : `<a class="clause" data-clause="${esc(id)}" translate="no">${esc(id)}</a>`;
+  }
+  return `<a class="clause" data-clause="${esc(id)}" translate="no">${esc(id)}</a>${article ? ` (${t("article")} ${esc(article)})` : ""}`;
+}
+
+// Parentheses as each language writes them.
+const paren = (html) => (S.lang === "zh" ? `（${html}）` : ` (${html})`);
+// A clause cited inside parentheses: `result.time, art. 4.1.6`.
+function citeIn(id, article) {
+  if (!id || S.lang === "zh" || !article) return cite(id, article);
+  return `<a class="clause" data-clause="${esc(id)}" translate="no">${esc(id)}</a>, ${t("article")} ${esc(article)}`;
+}
+
+// A decision of the arbiter in words: `Red: must change (result.change_refused, art. 4.1.5)`.
+function decisionText(r) {
+  const side = r.side ? (S.lang === "zh" ? W(r, "side") : `${W(r, "side")}: `) : "";
+  return `${side}${W(r, "decision")}${r.clause ? paren(citeIn(r.clause, r.article)) : ""}`;
+}
+
+// ---- messages, each where its cause is -------------------------------------------------
+
+// One message in its own place: `el` shows `text` (or hides when none); `kind` is `error`
+// or `note`.
+function say_in(el, text, kind = "error") {
+  const e = typeof el === "string" ? $(el) : el;
+  e.hidden = !text;
+  e.textContent = text || "";
+  e.classList.toggle("error", kind === "error");
+}
+// The page's own failures (the server unreachable …): the banner, until dismissed.
+function banner(text) {
+  $("message").hidden = !text;
+  $("message-text").textContent = text || "";
+}
+// Notes that stay until dismissed (an upload's report), in the list `el`: each `[html,
+// kind]`.
+function notes(el, items) {
+  $(el).innerHTML = items.map(([html, kind]) =>
+    `<p class="note ${kind}">${html} <button type="button" class="dismiss" aria-label="dismiss">×</button></p>`).join("");
+}
+// A text the server writes in English about a file (a remark, text that is no game): no rule
+// word, shown marked in Chinese.
+const prose = (text) => say({ en: text }, text);
+document.addEventListener("click", (ev) => {
+  const b = ev.target.closest(".dismiss");
+  if (!b) return;
+  if (b.dataset.dismiss) $(b.dataset.dismiss).hidden = true;
+  else b.parentElement.remove();
+});
 
 // What went wrong with an answer, in one line, or null for a `result`.
 function problem(a) {
@@ -129,77 +217,112 @@ async function post(path, body, raw = false) {
   });
   const type = r.headers.get("Content-Type") || "";
   if (type.startsWith("image/svg")) return { svg: await r.text() };
+  if (type.startsWith("application/x-chess-pgn")) return { pgn: await r.text() };
   return r.json();
 }
 
 function rules() {
-  const o = S.overlays.find((x) => x.overlay === $("overlay").value);
+  const o = S.overlays.find((x) => x.overlay === $("overlay").value && x.edition === $("edition").value);
   return o ? { edition: $("edition").value, overlay: o } : { edition: $("edition").value };
 }
 const game = (ply = S.ply) => ({ ...rules(), fen: S.fen, moves: S.moves.slice(0, ply) });
 const ask = (query, input) => post("/api/ask", { ...rules(), query, input });
+const stateBody = (events = S.events, ply = S.ply) => ({ ...rules(), fen: S.fen, moves: S.moves, events, ply });
 
-// ---- the line -------------------------------------------------------------------------
+// ---- the game ---------------------------------------------------------------------------
 
-async function setGame(fen, moves, ply) {
+// A new game (or the same game changed): its moves in the notation, then the ply shown.
+async function setGame(fen, moves, ply, events = S.events) {
   S.fen = fen;
   S.moves = moves;
-  S.ruling = null;
+  S.events = events.filter((e) => e.ply <= moves.length);
   await refreshLine();
-  await refreshEnd();
   await goTo(ply);
-  renderRuling();
 }
 
 async function refreshLine() {
   const a = await post("/api/line", { ...rules(), fen: S.fen, moves: S.moves, notation: $("notation").value });
   const why = problem(a);
   if (why) {
-    message(why);
+    banner(why);
     S.texts = S.moves.slice();
     return;
   }
   S.fen = a.result.line.fen;
+  S.moves = a.result.line.plies.map((p) => p.move);
   S.texts = a.result.line.plies.map((p) => p.text);
-}
-
-async function refreshEnd() {
-  const a = await post("/api/status", { ...rules(), fen: S.fen, moves: S.moves });
-  S.end = a.result ? a.result.game_status : null;
-  renderEnd(problem(a));
 }
 
 async function goTo(ply) {
   S.ply = Math.max(0, Math.min(S.moves.length, ply));
   S.from = null;
+  say_in("typed-error", "");
   const g = game();
-  const [board, legal, status] = await Promise.all([
-    post("/api/board", g),
+  const [board, legal, state] = await Promise.all([
+    post("/api/board", { ...g, flip: S.flip }),
     ask("legal_moves", { fen: g.fen, moves: g.moves }),
-    post("/api/status", g),
+    post("/api/state", stateBody()),
   ]);
   if (board.svg) $("board").innerHTML = board.svg;
-  else message(problem(board));
+  else banner(problem(board));
   S.legal = legal.result ? legal.result.moves : [];
-  renderPoints();
-  renderMoves();
-  renderStatus(status);
-  $("ply").textContent = S.ply;
-  $("plies").textContent = S.moves.length;
-  $("to-move").textContent = t("to_move", sideName(toMove()));
+  S.state = state.result ? state.result.state : null;
+  if (!S.state) banner(problem(state));
+  render();
+  keepInUrl();
   // When the page was first ready, in ms since navigation started (the browser test reads it).
   document.body.dataset.readyMs ??= Math.round(performance.now());
 }
 
-// The side to move at the current ply: the start position's, flipped at every ply.
-function toMove() {
-  const first = S.fen.split(" ")[1] === "b" ? "black" : "red";
-  return S.ply % 2 === 0 ? first : first === "red" ? "black" : "red";
+function render() {
+  renderPoints();
+  renderMoves();
+  renderEvents();
+  renderHeaders();
+  renderEnd();
+  renderStatus();
+  renderRuling();
+  renderToMove();
+  renderPrintHead();
+  $("ply").textContent = S.ply;
+  $("plies").textContent = S.moves.length;
+  $("event-add").textContent = t("add_after", S.ply);
 }
 
 async function play(move) {
-  message("");
-  await setGame(S.fen, S.moves.slice(0, S.ply).concat([move]), S.ply + 1);
+  say_in("typed-error", "");
+  await setGame(S.fen, S.moves.slice(0, S.ply).concat([move]), S.ply + 1, S.events.filter((e) => e.ply <= S.ply));
+}
+
+// ---- the page's state in its link -------------------------------------------------------
+
+// Everything needed to reopen the page as it is: rule set, event rules, notation, language,
+// orientation, the position, the moves, the ply shown, the events and the record's tags.
+function keepInUrl() {
+  const p = new URLSearchParams();
+  p.set("r", $("edition").value);
+  if ($("overlay").value) p.set("o", $("overlay").value);
+  if ($("notation").value !== "chinese") p.set("n", $("notation").value);
+  if (S.lang !== "en") p.set("l", S.lang);
+  if (S.flip) p.set("flip", "1");
+  if (S.fen !== startFen()) p.set("f", S.fen);
+  if (S.moves.length) p.set("m", S.moves.join(" "));
+  p.set("p", S.ply);
+  if (S.events.length) p.set("e", JSON.stringify(S.events));
+  if (S.tags.length) p.set("t", JSON.stringify(S.tags));
+  history.replaceState(null, "", `#${p.toString()}`);
+}
+const startFen = () => "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+function fromUrl() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  if (![...p.keys()].length) return null;
+  const json = (k, d) => { try { return JSON.parse(p.get(k) || "null") ?? d; } catch { return d; } };
+  return {
+    r: p.get("r"), o: p.get("o"), n: p.get("n"), l: p.get("l"), flip: p.get("flip") === "1",
+    fen: p.get("f") || "startpos", moves: (p.get("m") || "").split(" ").filter(Boolean),
+    ply: +(p.get("p") ?? 0), events: json("e", []), tags: json("t", []),
+  };
 }
 
 // ---- the board ------------------------------------------------------------------------
@@ -214,8 +337,10 @@ function renderPoints() {
     top: `${((MARGIN - CELL / 2) / h) * 100}%`, height: `${((10 * CELL) / h) * 100}%`,
   });
   pts.innerHTML = "";
-  for (let rank = 9; rank >= 0; rank--) {
-    for (let f = 0; f < 9; f++) {
+  const check = S.state && S.state.at && S.state.ply === S.ply ? S.state.at.check : null;
+  for (let row = 0; row < 10; row++) {
+    for (let col = 0; col < 9; col++) {
+      const [f, rank] = S.flip ? [8 - col, row] : [col, 9 - row];
       const sq = FILES[f] + rank;
       const d = document.createElement("div");
       d.dataset.square = sq;
@@ -225,6 +350,10 @@ function renderPoints() {
         d.className = piece ? (piece === piece.toUpperCase() ? "edit red" : "edit") : "edit";
       } else if (S.from === sq) d.className = "from";
       else if (S.from && S.legal.includes(S.from + sq)) d.className = "to";
+      if (!S.editing && check === sq) {
+        d.classList.add("check");
+        d.title = t("check_at", sq);
+      }
       d.onclick = () => clickPoint(sq);
       pts.appendChild(d);
     }
@@ -240,10 +369,13 @@ function clickPoint(sq) {
 
 // ---- the answers ----------------------------------------------------------------------
 
+const endPly = () => (S.state && S.state.game.end ? S.state.game.end.ply : null);
+
 function renderMoves() {
   const ol = $("moves");
   ol.innerHTML = "";
-  const endPly = S.end && S.end.state === "ended" ? S.end.ply : null;
+  const end = endPly();
+  const marked = new Set(S.events.map((e) => e.ply));
   const start = S.fen.split(" ")[1] === "b" ? 1 : 0; // Black to move first: the first line has one move
   for (let i = -start; i < S.moves.length; i += 2) {
     const li = document.createElement("li");
@@ -256,8 +388,9 @@ function renderMoves() {
         span.title = `${t("ply")} ${k + 1} · ${S.moves[k]}`;
         span.dataset.ply = k + 1;
         if (k + 1 === S.ply) span.classList.add("current");
-        if (endPly && k + 1 === endPly) span.classList.add("end");
-        if (endPly && k + 1 > endPly) span.classList.add("after-end");
+        if (end && k + 1 === end) span.classList.add("end");
+        if (end != null && k + 1 > end) span.classList.add("after-end");
+        if (marked.has(k + 1)) span.classList.add("has-event");
         span.onclick = () => goTo(k + 1);
       } else if (k < 0) span.textContent = "…";
       li.appendChild(span);
@@ -271,103 +404,247 @@ function renderMoves() {
   }
 }
 
-const clauseLink = (id, article) =>
-  id ? `<a class="clause" data-clause="${esc(id)}">${esc(id)}</a>${article ? ` (${t("article")} ${esc(article)})` : ""}` : "";
+// What an event says besides its kind: the side, the points touched, the clock reading.
+function eventDetail(e, v) {
+  const kind = Object.keys(e.event)[0];
+  const x = e.event[kind];
+  const parts = [];
+  if (v && v.side) parts.push(W(v, "side"));
+  if (kind === "touch" && x.points) parts.push(`<span translate="no">${esc(x.points.join(" "))}</span>`);
+  if (kind === "clock_reading") parts.push(`<span translate="no">${esc(t("clock_text", x.red, x.black))}</span>`);
+  return parts.join(" · ");
+}
 
-function renderEnd(why) {
+function renderEvents() {
+  const judged = S.state ? S.state.events : [];
+  const order = S.events.map((e, j) => [e, j]).sort((a, b) => a[0].ply - b[0].ply || a[1] - b[1]);
+  $("events").innerHTML = order.map(([e, j]) => {
+    const v = judged[j] || {};
+    const kind = Object.keys(e.event)[0];
+    const name = NOTE_KINDS.includes(kind) ? W(v, "note_kind") || word("note", kind) : W(v, "event_kind") || word("event", kind);
+    const decided = (v.rulings || []).map(decisionText).join("; ");
+    const after = v.after_end ? ` <i class="quiet">${esc(t("not_judged"))}</i>` : v.note ? ` <i class="quiet">${esc(t("note_only"))}</i>` : "";
+    return `<li data-event="${j}" class="${v.after_end ? "after-end" : ""}${v.ends_game ? " ends" : ""}">
+      <a class="ply-link" data-ply="${e.ply}">${esc(t("after_ply", e.ply))}</a> · <b>${name}</b>${eventDetail(e, v) ? ` · ${eventDetail(e, v)}` : ""}
+      ${decided ? `<br>→ ${decided}` : ""}${after}
+      <button type="button" class="remove no-print" data-remove="${j}" aria-label="remove">×</button></li>`;
+  }).join("");
+  $("events").querySelectorAll("a[data-ply]").forEach((x) => (x.onclick = () => goTo(+x.dataset.ply)));
+  $("events").querySelectorAll("button[data-remove]").forEach((b) => (b.onclick = () => removeEvent(+b.dataset.remove)));
+}
+
+function renderHeaders() {
+  const shown = [["Event", "head_event"], ["Site", "head_site"], ["Date", "head_date"], ["Round", "head_round"],
+    ["Red", "head_red"], ["Black", "head_black"], ["Result", "head_result"]];
+  const tag = (k) => (S.tags.find(([n]) => n.toLowerCase() === k.toLowerCase()) || [])[1];
+  const rows = shown.filter(([k]) => tag(k)).map(([k, label]) => `<dt>${esc(t(label))}</dt><dd translate="no">${esc(tag(k))}</dd>`);
+  $("headers-card").hidden = !rows.length;
+  $("headers").innerHTML = rows.join("");
+}
+
+function renderEnd() {
   const el = $("end");
-  if (why || !S.end) {
-    el.innerHTML = `<p>${esc(why || "")}</p>`;
+  const s = S.state;
+  if (!s) {
+    el.innerHTML = "";
     return;
   }
-  const e = S.end;
-  if (e.state !== "ended") {
-    el.innerHTML = `<p class="verdict">${esc(t("no_end", S.moves.length))}</p>`;
+  const g = s.game;
+  const fouls = g.fouls && (g.fouls.red || g.fouls.black) ? `<dt>${t("fouls")}</dt><dd>${esc(t("fouls_text", g.fouls.red, g.fouls.black))}</dd>` : "";
+  if (!g.end) {
+    if (!S.moves.length && !S.events.length) el.innerHTML = `<p class="verdict">${esc(t("no_moves"))}</p>`;
+    else el.innerHTML = `<p class="verdict">${esc(t("no_end", S.moves.length, S.events.length))}</p>${fouls ? `<dl class="facts">${fouls}</dl>` : ""}`;
     return;
   }
-  let html = `<p class="verdict ended" id="end-verdict">${esc(word(e.result))} — ${esc(t("ended_after", e.ply))}</p>
-    <dl class="facts"><dt>${t("how")}</dt><dd>${esc(word(e.how))}</dd>
-    <dt>${t("clause")}</dt><dd>${clauseLink(e.clause, e.article)}</dd></dl>
-    <div class="row"><button type="button" id="go-end">${esc(t("go_to", e.ply))}</button></div>`;
-  if (e.continues) {
-    const a = e.continues.from + 1, b = e.continues.from + e.continues.left;
-    html += `<p class="quiet">${esc(t("goes_on", e.continues.left, a, b))}</p>`;
+  const e = g.end;
+  const rows = [];
+  if (e.how) rows.push([t("how"), word("how", e.how)]);
+  rows.push([t("clause"), cite(g.clause, g.article)]);
+  if (e.event != null) {
+    const ev = s.events[e.event] || {};
+    rows.push([t("ended_by_event"), `${esc(t("event_n", e.event + 1))}: ${W(ev, "event_kind")}${ev.side ? ` · ${W(ev, "side")}` : ""}`]);
   }
+  if (g.by) rows.push([t("by"), W(g, "by")]);
+  if (g.basis) rows.push([t("basis"), `${W(g, "basis")}${g.rests_on && g.rests_on.length ? paren(`${t("readings")}: <span translate="no">${esc(g.rests_on.join(", "))}</span>`) : ""}`]);
+  let html = `<p class="verdict ended" id="end-verdict" data-result="${esc(g.result)}">${W(g, "result")} — ${esc(t("ended_after", e.ply))}</p>
+    <dl class="facts">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join("")}${fouls}</dl>
+    <div class="row no-print"><button type="button" id="go-end">${esc(t("go_to", e.ply))}</button></div>`;
+  if (g.continues) html += `<p class="quiet" id="goes-on">${esc(t("goes_on", g.continues.plies, g.continues.from_ply, g.continues.events))}</p>`;
   el.innerHTML = html;
   $("go-end").onclick = () => goTo(e.ply);
 }
 
-function renderStatus(a) {
+// The board's next ruling, in words: when, by which clause, and what it decides.
+function nextText(n) {
+  const acts = n.rulings.filter((r) => r.decision !== "pending_position");
+  const what = (acts.length ? acts : n.rulings).map(decisionText).join("; ");
+  return { when: `${esc(t("board_rules", n.cycle, n.ply, n.times))}${paren(citeIn(n.clause, n.article))}`, what };
+}
+
+function renderStatus() {
   const el = $("status");
-  const why = problem(a);
-  if (why) {
-    el.innerHTML = `<p>${esc(why)}</p>`;
+  const s = S.state;
+  $("status-title").textContent = t("at_ply", S.ply);
+  if (!s) {
+    el.innerHTML = "";
     return;
   }
-  const s = a.result.game_status;
-  const rows = [[t("position"), `${esc(word(s.position))} · ${esc(t("to_move", sideName(toMove())))}`]];
-  if (s.state === "ended") rows.push([t("result"), `${esc(word(s.result))} (${esc(t("ended_after", s.ply))}), ${clauseLink(s.clause, s.article)}`]);
-  const rep = s.repeated.length
-    ? s.repeated.map((r) => `<a class="clause" data-ply="${r.ply}">${esc(t("stood", r.times, r.ply))}</a>`).join("<br>")
-    : t("none");
+  const a = s.at;
+  const rows = [];
+  if (a.state === "ended") {
+    // One story: a game that is over is over, whatever the position's own status.
+    rows.push([t("state"), `<b>${W(a, "result")}</b> — ${esc(t("over_at", a.ply))}${a.how ? `: ${word("how", a.how)}` : ""}${paren(citeIn(a.clause, a.article))}`]);
+    if (S.ply > a.ply) rows.push([t("position"), esc(t("after_end_ply", a.ply))]);
+  } else {
+    rows.push([t("state"), W(a, "state")]);
+    rows.push([t("position"), `${esc(t("to_move", sideLabel(s.to_move)))} · ${W(a, "position")}${a.check ? ` (<span translate="no">${esc(a.check)}</span>)` : ""}`]);
+  }
+  const rep = a.repeated.length
+    ? a.repeated.map((r) => `<a class="ply-link" data-ply="${r.ply}">${esc(t("stood", r.times, r.ply))}</a>`).join("<br>")
+    : esc(t("none"));
   rows.push([t("repeated"), rep]);
-  const orders = ["red", "black"].filter((x) => s.orders[x]).map((x) => `${sideName(x)}: ${clauseLink(s.orders[x].clause, s.orders[x].article)}`);
-  rows.push([t("orders"), orders.length ? orders.join("<br>") : t("none")]);
-  if (s.natural_limit) rows.push([t("limit"), esc(t("limit_text", s.natural_limit.rounds, s.natural_limit.limit, s.natural_limit.remaining))]);
+  const orders = ["red", "black"].filter((x) => a.orders[x]).map((x) => `${esc(sideLabel(x))}: ${cite(a.orders[x].clause, a.orders[x].article)}`);
+  rows.push([t("orders"), orders.length ? orders.join("<br>") : esc(t("none"))]);
+  if (a.next) {
+    const n = nextText(a.next);
+    rows.push([t("next"), `${n.when}: ${n.what}`]);
+  }
+  if (a.fouls && (a.fouls.red || a.fouls.black)) rows.push([t("fouls"), esc(t("fouls_text", a.fouls.red, a.fouls.black))]);
+  if (a.natural_limit) rows.push([t("limit"), esc(t("limit_text", a.natural_limit.rounds, a.natural_limit.limit, a.natural_limit.remaining))]);
   el.innerHTML = `<dl class="facts">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join("")}</dl>`;
   el.querySelectorAll("a[data-ply]").forEach((x) => (x.onclick = () => goTo(+x.dataset.ply)));
 }
 
-async function rule(upTo = S.ply) {
-  const g = game(upTo);
-  const a = await ask("ruling", { fen: g.fen, moves: g.moves });
-  S.ruling = a;
-  S.rulingAt = upTo;
-  renderRuling();
+function renderToMove() {
+  const s = S.state;
+  const a = s && s.at;
+  $("to-move").innerHTML = !a ? "" : a.state === "ended"
+    ? `<b>${W(a, "result")}</b> — ${esc(t("over_at", a.ply))}`
+    : `${esc(t("to_move", sideLabel(s.to_move)))} · ${W(a, "position")}`;
+  // A warning before the repetition that decides.
+  const n = a && a.state !== "ended" ? a.next : null;
+  const w = $("next-warning");
+  w.hidden = !(n && n.plies <= n.cycle);
+  w.innerHTML = w.hidden ? "" : `${esc(t("next_decides"))}: ${nextText(n).what}`;
 }
 
 function renderRuling() {
   const el = $("ruling");
-  const a = S.ruling;
-  if (!a) {
+  const s = S.state;
+  const r = s && s.ruling;
+  $("ruling-title").textContent = r && r.upto ? t("ruling_upto", r.upto) : t("ruling");
+  if (!r) {
     el.innerHTML = "";
     return;
   }
-  const why = problem(a);
+  const why = problem(r.verdict ? { result: true } : r);
   if (why) {
     el.innerHTML = `<p>${esc(why)}</p>`;
     return;
   }
-  const r = a.result.ruling;
   if (!r.cycle) {
     el.innerHTML = `<p>${esc(t("no_cycle"))}</p>`;
     return;
   }
   const rows = r.plies
     .map((p) => `<tr data-ply="${p.ply}" data-class="${esc(p.class)}">
-      <td><a class="clause" data-ply="${p.ply}">${p.ply}</a></td><td>${esc(sideName(p.side))}</td>
-      <td class="move">${esc(S.texts[p.ply - 1] || p.move)}</td>
-      <td class="class"><b>${esc(p.zh)}</b> ${esc(p.class)}</td>
-      <td>${esc(p.targets.join(" "))}</td><td>${esc(p.reason)}</td>
-      <td>${clauseLink(p.clause, null)}${p.article ? ` ${esc(p.article)}` : ""}</td></tr>`)
+      <td><a class="ply-link" data-ply="${p.ply}">${p.ply}</a></td><td>${esc(sideLabel(p.side))}</td>
+      <td class="move" translate="no">${esc(S.texts[p.ply - 1] || p.move)}</td>
+      <td class="class"><b>${esc(p.zh)}</b>${S.lang === "zh" ? "" : ` ${W(p, "class")}`}</td>
+      <td translate="no">${esc(p.targets.join(" "))}</td><td class="reason">${W(p, "reason")}</td>
+      <td>${cite(p.clause, p.article)}</td></tr>`)
     .join("");
   const pattern = (side) => {
     const p = r.patterns && r.patterns[side];
     if (!p) return "";
-    return `<dt>${esc(sideName(side))}</dt><dd><b>${esc(p.side_zh + p.zh)}</b>，<span class="${p.status}">${esc(p.status_zh)}</span>
-      (${esc(p.pattern.replaceAll("_", " "))}, <span class="${p.status}">${esc(T.en[p.status])}</span>)</dd>`;
+    // The pattern's English gloss only where the data gives one (a code is no gloss).
+    const en = p.words && p.words.pattern && p.words.pattern.en;
+    const gloss = S.lang === "zh" ? "" : ` (${en ? `${esc(en)}, ` : ""}<span class="${esc(p.status)}">${W(p, "status")}</span>)`;
+    return `<dt>${esc(sideLabel(side))}</dt><dd><b>${esc((p.side_zh || "") + p.zh)}</b>，<span class="${esc(p.status)}">${esc(p.status_zh || "")}</span>${gloss}</dd>`;
   };
-  const basis = r.rests_on && r.rests_on.length ? t("basis_inferred", r.rests_on.join(", ")) : t("basis_text");
-  let arbiter = "";
-  const e = S.end;
-  if (e && e.state === "ended" && e.ply === S.rulingAt && e.clause) arbiter = `<p>${esc(t("arbiter_end", e.ply, word(e.result), e.clause, e.article || "—"))}</p>`;
-  el.innerHTML = `<p>${esc(t("judged", r.cycle[0], r.cycle[1], r.judged))}</p>
+  const basis = `${W(r, "basis")}${r.rests_on && r.rests_on.length ? paren(`${t("readings")}: <span translate="no">${esc(r.rests_on.join(", "))}</span>`) : ""}`;
+  el.innerHTML = `<p>${t("judged", r.cycle[0], r.cycle[1], W(r, "judged"))}</p>
     <div class="table-wrap"><table><thead><tr><th>${t("ply")}</th><th>${t("side")}</th><th>${t("move")}</th><th>${t("class")}</th>
     <th>${t("targets")}</th><th>${t("reason")}</th><th>${t("article")}</th></tr></thead><tbody>${rows}</tbody></table></div>
     <dl class="facts"><dt>${t("pattern")}</dt><dd></dd>${pattern("red")}${pattern("black")}
-    <dt>${t("verdict")}</dt><dd><b id="ruling-verdict" data-verdict="${esc(r.verdict)}">${esc(word(r.verdict))}</b> — ${esc(basis)}</dd>
-    <dt>${t("clauses")}</dt><dd>${r.clauses.map((c) => clauseLink(c.clause, c.article)).join("<br>")}</dd></dl>${arbiter}`;
+    <dt>${t("verdict")}</dt><dd><b id="ruling-verdict" data-verdict="${esc(r.verdict)}">${W(r, "verdict")}</b> — ${basis}</dd>
+    ${orderNote(r)}
+    <dt>${t("clauses")}</dt><dd>${r.clauses.map((c) => cite(c.clause, c.article)).join("<br>")}</dd></dl>`;
   el.querySelectorAll("a[data-ply]").forEach((x) => (x.onclick = () => goTo(+x.dataset.ply)));
+}
+
+// Where the ruling and the board's order differ in time: when the order comes, and by
+// which clause (the ruling judges the cycle now; the board orders when a position has
+// stood as often as `repetition.cycle` says).
+function orderNote(r) {
+  const side = { red_must_change: "red", black_must_change: "black" }[r.verdict];
+  const a = S.state.at;
+  if (!side || a.state === "ended") return "";
+  let text;
+  if (a.orders[side]) text = `${esc(t("order_now", sideLabel(side)))}${paren(citeIn(a.orders[side].clause, a.orders[side].article))}`;
+  else if (a.next) text = `${esc(t("order_later", sideLabel(side), a.next.ply))}: ${nextText(a.next).when}.`;
+  else text = esc(t("order_no"));
+  return `<dt>${t("orders")}</dt><dd id="order-note">${text}</dd>`;
+}
+
+function renderPrintHead() {
+  const ed = S.rulesets.find((e) => e.id === $("edition").value);
+  const o = S.overlays.find((x) => x.overlay === $("overlay").value);
+  const name = ed ? (S.lang === "zh" ? ed.name : ed.name_en) || ed.name : $("edition").value;
+  $("print-rules").innerHTML = `${esc(t("print_rules", `${name} (${ed ? ed.id : ""})`, o ? o.name || o.overlay : t("no_overlay")))}`;
+}
+
+// ---- the arbiter's events -----------------------------------------------------------------
+
+function fillEventKinds() {
+  const sel = $("event-kind");
+  const was = sel.value;
+  sel.innerHTML = EVENT_KINDS.map((k) => {
+    const w = (S.words[NOTE_KINDS.includes(k) ? "note" : "event"] || {})[k];
+    return `<option value="${k}">${esc((w && (w[S.lang] || w.en)) || k)}</option>`;
+  }).join("");
+  if (was) sel.value = was;
+  eventFormFields();
+}
+
+function eventFormFields() {
+  const k = $("event-kind").value;
+  $("event-points-row").hidden = k !== "touch";
+  $("event-clock-row").hidden = k !== "clock_reading";
+  $("event-side").hidden = k === "clock_reading";
+}
+
+async function judgeEvents(events) {
+  const a = await post("/api/state", stateBody(events));
+  if (a.result) {
+    S.events = events;
+    await goTo(S.ply);
+    return null;
+  }
+  return problem(a);
+}
+
+async function addEvent() {
+  const kind = $("event-kind").value, side = $("event-side").value;
+  let value = side;
+  if (kind === "touch") {
+    const points = $("event-points").value.trim().toLowerCase().split(/[\s,]+/).filter(Boolean);
+    if (!points.length) return say_in("event-error", t("points_needed"));
+    value = { side, points };
+  }
+  if (kind === "clock_reading") {
+    const red = $("event-clock-red").value.trim(), black = $("event-clock-black").value.trim();
+    if (!red || !black) return say_in("event-error", t("clock_needed"));
+    value = { red, black };
+  }
+  const why = await judgeEvents([...S.events, { ply: S.ply, event: { [kind]: value } }]);
+  say_in("event-error", why);
+}
+
+async function removeEvent(j) {
+  say_in("event-error", "");
+  const why = await judgeEvents(S.events.filter((_, i) => i !== j));
+  if (why) say_in("event-error", why);
 }
 
 // ---- clauses --------------------------------------------------------------------------
@@ -379,14 +656,14 @@ async function showClause(id) {
   if (why) body.innerHTML = `<p>${esc(why)}</p>`;
   else {
     const c = a.result.clause, p = c.provenance;
-    body.innerHTML = `<h3>${esc(c.id)}${c.article ? ` · ${t("article")} ${esc(c.article)}` : ""}</h3>
-      <p>${esc(c.summary)}</p>
-      <dl class="facts"><dt>${t("provenance")}</dt><dd>${esc(p.status)}${p.ref ? ` · ${esc(p.ref)}` : ""}</dd>
-      <dt>${t("source")}</dt><dd>${esc(p.source)}${p.source_what ? ` — ${esc(p.source_what)}` : ""}</dd>
-      ${p.note ? `<dt></dt><dd>${esc(p.note)}</dd>` : ""}
-      ${c.inherited_from ? `<dt>${t("inherited")}</dt><dd>${esc(c.inherited_from)}</dd>` : ""}
-      <dt>spec</dt><dd>${esc(c.written_at)}</dd></dl>
-      <details><summary>${t("data")}</summary><pre>${esc(JSON.stringify(c.data, null, 1))}</pre></details>`;
+    body.innerHTML = `<h3><span translate="no">${esc(c.id)}</span>${c.article ? ` · ${t("article")} ${esc(c.article)}` : ""}</h3>
+      <p class="summary">${say({ en: c.summary }, c.summary)}</p>
+      <dl class="facts"><dt>${t("provenance")}</dt><dd translate="no">${esc(p.status)}${p.ref ? ` · ${esc(p.ref)}` : ""}</dd>
+      <dt>${t("source")}</dt><dd translate="no">${esc(p.source)}${p.source_what ? ` — ${esc(p.source_what)}` : ""}</dd>
+      ${p.note ? `<dt></dt><dd translate="no">${esc(p.note)}</dd>` : ""}
+      ${c.inherited_from ? `<dt>${t("inherited")}</dt><dd translate="no">${esc(c.inherited_from)}</dd>` : ""}
+      <dt>spec</dt><dd translate="no">${esc(c.written_at)}</dd></dl>
+      <details><summary>${t("data")}</summary><pre translate="no">${esc(JSON.stringify(c.data, null, 1))}</pre></details>`;
   }
   $("clause").showModal();
 }
@@ -403,26 +680,56 @@ async function loadRecord() {
   const bytes = file ? new Uint8Array(await file.arrayBuffer()) : new TextEncoder().encode($("record-text").value);
   const a = await post(`/api/record?edition=${encodeURIComponent($("edition").value)}`, bytes, true);
   const why = problem(a);
-  if (why) return message(why);
+  S.upload = why ? { error: why } : a.result.record;
+  renderUpload();
+  if (why) return;
   S.games = a.result.record.games;
   const sel = $("games");
   sel.innerHTML = S.games
     .map((g, i) => `<option value="${i}">${g.number}. ${esc(g.title || "?")} (${g.moves.length})${g.error || g.remarks.length ? " ⚠" : ""}</option>`)
     .join("");
   $("games-label").hidden = S.games.length < 2;
-  const skipped = a.result.record.not_games.map((n) => `${n.place}: ${t("not_a_game")}: ${n.message}`);
-  message([t("loaded", S.games.length, a.result.record.encoding), ...skipped].join("\n"), !skipped.length);
   if (S.games.length) await pickGame(0);
+}
+
+// The upload's report: it stays until dismissed or the next upload (text that is no game is
+// a notice about the file, not about a game).
+function renderUpload() {
+  const u = S.upload;
+  if (!u) return;
+  if (u.error) return notes("upload-notes", [[prose(u.error), "error"]]);
+  const name = /^read as (\S+)$/.exec(u.encoding);
+  const enc = name ? `<span translate="no">${esc(name[1])}</span>` : prose(u.encoding);
+  notes("upload-notes", [[t("loaded", u.games.length, enc), "note"],
+    ...u.not_games.map((n) => [`<span translate="no">${esc(n.place)}</span>: ${esc(t("not_a_game"))}: ${prose(n.message)}`, "warn"])]);
 }
 
 async function pickGame(i) {
   const g = S.games[i];
   if (!g) return;
-  const notes = [g.error, ...g.remarks].filter(Boolean);
-  if (notes.length) message(`${t("game")} ${g.number}: ${notes.join("\n")}`, !g.error);
-  await setGame(g.fen, g.moves, 0);
-  // A record that ended by the rules: its last cycle is ruled at once.
-  if (S.end && S.end.state === "ended") await rule(S.end.ply);
+  S.game = i;
+  $("games").value = i;
+  renderGameNotes();
+  S.tags = g.tags || [];
+  await setGame(g.fen, g.moves, 0, g.events || []);
+  // A record that ended by the rules is shown where it ended.
+  if (endPly()) await goTo(endPly());
+}
+
+// The game's own error and remarks, in its place: gone when another game is picked or a
+// position is set up by hand.
+function renderGameNotes() {
+  const g = S.game == null ? null : S.games[S.game];
+  if (!g) return ($("game-notes").innerHTML = "");
+  notes("game-notes", [...(g.error ? [[`${esc(t("game"))} ${g.number}: ${prose(g.error)}`, "error"]] : []),
+    ...g.remarks.map((r) => [`${esc(t("game"))} ${g.number}: ${prose(r)}`, "note"])]);
+}
+
+// A position set up by hand: the record's game, its tags and its notes go.
+function leaveGame() {
+  S.game = null;
+  S.tags = [];
+  $("game-notes").innerHTML = "";
 }
 
 // ---- the board editor -----------------------------------------------------------------
@@ -452,7 +759,7 @@ function startEditing() {
     b.onclick = () => { S.editorPiece = p; [...pal.children].forEach((c) => c.classList.toggle("pressed", c === b)); };
     pal.appendChild(b);
   }
-  message(t("editor_on"), true);
+  say_in("setup-error", t("editor_on"), "note");
   renderPoints();
 }
 
@@ -485,12 +792,30 @@ function editorFen() {
 async function finishEditing() {
   const fen = editorFen();
   const a = await ask("validate_fen", { fen });
-  const why = problem(a);
-  if (why) return message(why);
-  if (!a.result.valid) return message(`${fen}: ${a.result.reason || "not a position the rules allow"}`);
+  const why = problem(a) || (a.result.valid ? null : `${fen}: ${a.result.reason || t("bad_fen")}`);
+  if (why) return say_in("setup-error", why);
   stopEditing();
-  message("");
-  await setGame(fen, [], 0);
+  say_in("setup-error", "");
+  leaveGame();
+  await setGame(fen, [], 0, []);
+}
+
+// ---- export: FEN, PGN, print -------------------------------------------------------------
+
+function showExport(text, file) {
+  $("share-out").hidden = false;
+  $("share-text").value = text;
+  const save = $("share-save");
+  save.hidden = !file;
+  if (file) {
+    if (save.href) URL.revokeObjectURL(save.href);
+    save.href = URL.createObjectURL(new Blob([text], { type: "application/x-chess-pgn" }));
+    save.download = file;
+  }
+}
+
+async function copy(text) {
+  try { await navigator.clipboard.writeText(text); return true; } catch { return false; }
 }
 
 // ---- differences between two rule sets (/api/diff) ------------------------------------
@@ -500,9 +825,10 @@ const inline = (s) => esc(s).replace(/`([^`]*)`/g, "<code>$1</code>").replace(/\
 
 async function showDiff() {
   const from = $("diff-from").value, to = $("diff-to").value;
+  say_in("diff-error", "");
   $("diff").innerHTML = `<p class="quiet">${esc(t("diff_wait"))}</p>`;
   const a = await (await fetch(`/api/diff?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`)).json();
-  if (problem(a)) { $("diff").innerHTML = ""; return message(problem(a)); }
+  if (problem(a)) { $("diff").innerHTML = ""; return say_in("diff-error", problem(a)); }
   const d = a.result.diff;
   const art = (c) => c.kind === "added" ? `${d.to} ${c.article_to ?? "—"}` : c.kind === "removed" ? `${d.from} ${c.article_from ?? "—"}`
     : c.article_from === c.article_to ? `${c.article_to}` : `${d.from} ${c.article_from ?? "—"} → ${d.to} ${c.article_to ?? "—"}`;
@@ -520,7 +846,7 @@ async function showDiff() {
   h += `<p><b>${esc(t("diff_counts"))}</b>: ${d.certainties.map((c) => `${c.clauses} ${esc(c.label)}`).join(", ")}</p>`;
   const renum = d.clauses.filter((c) => c.kind === "renumbered");
   if (renum.length) {
-    h += `<details><summary>${esc(t("diff_renumbered"))} (${renum.length})</summary><div class="table-wrap"><table><tr><th>clause</th><th>${esc(d.from)} → ${esc(d.to)}</th><th></th></tr>` +
+    h += `<details><summary>${esc(t("diff_renumbered"))} (${renum.length})</summary><div class="table-wrap"><table><tr><th>${esc(t("diff_clause"))}</th><th>${esc(d.from)} → ${esc(d.to)}</th><th></th></tr>` +
       renum.map((c) => `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.article_from)} → ${esc(c.article_to)}</td><td>${esc(c.certainty_label)}</td></tr>`).join("") + "</table></div></details>";
   }
   const unenc = d.clauses.filter((c) => c.certainty === "not_encoded");
@@ -531,7 +857,7 @@ async function showDiff() {
       const svg = b.diagram && d.diagrams[b.diagram];
       h += `<details class="behaviour"><summary><code>${esc(b.case)}</code> — ${esc(b.description)}</summary>` +
         (svg ? `<div class="diff-board">${svg}</div>` : "") +
-        `<div class="table-wrap"><table><tr><th></th><th>${esc(d.from)}</th><th>${esc(d.to)}</th></tr><tr><td>answer</td><td>${esc(b.answer_from.text)}</td><td>${esc(b.answer_to.text)}</td></tr></table></div>` +
+        `<div class="table-wrap"><table><tr><th></th><th>${esc(d.from)}</th><th>${esc(d.to)}</th></tr><tr><td>${esc(t("diff_answer"))}</td><td>${esc(b.answer_from.text)}</td><td>${esc(b.answer_to.text)}</td></tr></table></div>` +
         `<p>${esc(t("diff_caused"))}: ${b.causes.map((c) => `<code>${esc(c.clause)}</code> (${esc(c.kind)})`).join(", ") || "—"} · <i>${esc(b.certainty_label ?? "")}</i></p></details>`;
     }
   }
@@ -542,20 +868,33 @@ async function showDiff() {
 
 function applyLabels() {
   document.documentElement.lang = S.lang === "zh" ? "zh-Hans" : "en";
+  document.body.classList.toggle("zh", S.lang === "zh");
   document.querySelectorAll("[data-t]").forEach((el) => (el.textContent = t(el.dataset.t)));
   $("lang").textContent = S.lang === "zh" ? "English" : "中文";
-  const none = $("overlay").querySelector('option[value=""]');
-  if (none) none.textContent = t("no_overlay");
+  fillRulesets();
+  fillOverlays();
+  fillEventKinds();
+}
+
+function fillRulesets() {
+  const sel = $("edition");
+  const was = sel.value;
+  sel.innerHTML = S.rulesets
+    .map((e) => `<option value="${esc(e.id)}">${esc(e.id)} · ${esc(S.lang === "zh" ? e.name : e.name_en || e.name)}</option>`)
+    .join("");
+  if (was) sel.value = was;
 }
 
 function fillOverlays() {
   const ed = $("edition").value;
+  const was = $("overlay").value;
   const mine = S.overlays.filter((o) => o.edition === ed);
-  $("overlay").innerHTML = `<option value="">${esc(t("no_overlay"))}</option>` + mine.map((o) => `<option value="${esc(o.overlay)}">${esc(o.name)}</option>`).join("");
+  $("overlay").innerHTML = `<option value="">${esc(t("no_overlay"))}</option>` + mine.map((o) => `<option value="${esc(o.overlay)}">${esc(o.name || o.overlay)}</option>`).join("");
   $("overlay").disabled = !mine.length;
+  if (mine.some((o) => o.overlay === was)) $("overlay").value = was;
 }
 
-document.querySelectorAll("#steps button").forEach((b) => {
+document.querySelectorAll("#steps button[data-step]").forEach((b) => {
   b.onclick = () => {
     const n = { first: 0, back: S.ply - 1, forward: S.ply + 1, last: S.moves.length }[b.dataset.step];
     goTo(n);
@@ -580,58 +919,88 @@ $("typed").onsubmit = async (ev) => {
     }
     first = first || problem(a);
   }
-  message(`${t("not_legal", text)} (${first})`);
+  // The error beside the box that caused it.
+  say_in("typed-error", `${t("not_legal", text)} (${first})`);
 };
+$("typed-move").oninput = () => say_in("typed-error", "");
 $("fen-form").onsubmit = async (ev) => {
   ev.preventDefault();
   const fen = $("fen").value.trim() || "startpos";
   const a = fen === "startpos" ? { result: { valid: true } } : await ask("validate_fen", { fen });
-  const why = problem(a) || (a.result.valid ? null : `${fen}: ${a.result.reason || "not a position the rules allow"}`);
-  if (why) return message(why);
-  message("");
-  await setGame(fen, [], 0);
+  const why = problem(a) || (a.result.valid ? null : `${fen}: ${a.result.reason || t("bad_fen")}`);
+  if (why) return say_in("setup-error", why);
+  say_in("setup-error", "");
+  leaveGame();
+  await setGame(fen, [], 0, []);
 };
-$("start").onclick = () => { stopEditing(); message(""); setGame("startpos", [], 0); };
+$("fen").oninput = () => say_in("setup-error", "");
+$("start").onclick = () => { stopEditing(); say_in("setup-error", ""); leaveGame(); setGame("startpos", [], 0, []); };
 $("edit").onclick = startEditing;
 $("editor-clear").onclick = () => { S.editorBoard = S.editorBoard.map(() => ""); renderPoints(); };
 $("editor-done").onclick = finishEditing;
-$("record-load").onclick = () => loadRecord().catch((e) => message(String(e)));
+$("record-load").onclick = () => loadRecord().catch((e) => notes("upload-notes", [[esc(String(e)), "error"]]));
 $("games").onchange = (ev) => pickGame(+ev.target.value);
-$("rule").onclick = () => rule();
+$("event-kind").onchange = () => { eventFormFields(); say_in("event-error", ""); };
+$("event-form").onsubmit = (ev) => { ev.preventDefault(); addEvent(); };
+$("flip").onclick = () => { S.flip = !S.flip; $("flip").classList.toggle("pressed", S.flip); goTo(S.ply); };
 $("sheet").onclick = async () => {
-  const r = await post("/api/sheet", game());
-  if (!r.svg) return message(problem(r));
+  const r = await post("/api/sheet", game(S.state && S.state.ruling && S.state.ruling.upto ? S.state.ruling.upto : S.ply));
+  if (!r.svg) return banner(problem(r));
   const url = URL.createObjectURL(new Blob([r.svg], { type: "image/svg+xml" }));
   const link = Object.assign(document.createElement("a"), { href: url, download: `ruling-${$("edition").value}-ply-${S.ply}.svg` });
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 };
-$("notation").onchange = async () => { await refreshLine(); renderMoves(); renderRuling(); };
+$("copy-link").onclick = async () => {
+  keepInUrl();
+  showExport(location.href);
+  if (await copy(location.href)) say_in("typed-error", t("link_copied"), "note");
+};
+$("show-fen").onclick = () => showExport(S.state ? S.state.fen : S.fen);
+$("get-pgn").onclick = async () => {
+  const a = await post("/api/pgn", { ...stateBody(), ply: undefined, notation: $("notation").value, tags: S.tags });
+  if (!a.pgn) return banner(problem(a));
+  showExport(a.pgn, `${(S.tags.find(([k]) => k === "Event") || [, "game"])[1].replace(/[^\p{L}\p{N}_-]+/gu, "-")}.pgn`);
+};
+$("share-copy").onclick = () => copy($("share-text").value);
+$("print").onclick = () => window.print();
+$("notation").onchange = async () => { await refreshLine(); render(); keepInUrl(); };
 $("edition").onchange = async () => { fillOverlays(); await setGame(S.fen, S.moves, S.ply); };
 $("overlay").onchange = () => setGame(S.fen, S.moves, S.ply);
-$("diff-form").onsubmit = (ev) => { ev.preventDefault(); showDiff().catch((e) => message(String(e))); };
+$("diff-form").onsubmit = (ev) => { ev.preventDefault(); showDiff().catch((e) => say_in("diff-error", String(e))); };
 $("lang").onclick = () => {
   S.lang = S.lang === "zh" ? "en" : "zh";
   applyLabels();
-  renderMoves();
-  renderEnd();
-  renderRuling();
-  goTo(S.ply);
+  render();
+  renderUpload();
+  renderGameNotes();
+  keepInUrl();
 };
-window.addEventListener("unhandledrejection", (ev) => message(String(ev.reason)));
+window.addEventListener("unhandledrejection", (ev) => banner(String(ev.reason)));
 
 (async () => {
   const r = await (await fetch("/api/rulesets")).json();
   S.rulesets = r.rulesets;
   S.overlays = r.overlays;
-  $("edition").innerHTML = r.rulesets
-    .map((e) => `<option value="${esc(e.id)}"${e.id === r.default ? " selected" : ""}>${esc(e.id)} · ${esc(e.name)}</option>`)
-    .join("");
+  S.words = r.words || {};
+  const saved = fromUrl();
+  if (saved && saved.l === "zh") S.lang = "zh";
+  applyLabels();
+  $("edition").value = r.default;
+  if (saved && S.rulesets.some((e) => e.id === saved.r)) $("edition").value = saved.r;
   fillOverlays();
+  if (saved && saved.o) $("overlay").value = saved.o;
+  if (saved && saved.n) $("notation").value = saved.n;
   // Every rule set and every edition with a shipped overlay can be compared.
   const ids = [...r.rulesets.map((e) => e.id), ...r.overlays.map((o) => `${o.edition}+${o.overlay}`)];
   $("diff-from").innerHTML = ids.map((id) => `<option${id === "cxa-2011" ? " selected" : ""}>${esc(id)}</option>`).join("");
   $("diff-to").innerHTML = ids.map((id) => `<option${id === r.default ? " selected" : ""}>${esc(id)}</option>`).join("");
-  applyLabels();
-  await setGame("startpos", [], 0);
+  if (saved) {
+    S.flip = saved.flip;
+    $("flip").classList.toggle("pressed", S.flip);
+    S.tags = Array.isArray(saved.tags) ? saved.tags : [];
+    await setGame(saved.fen, saved.moves, saved.ply, Array.isArray(saved.events) ? saved.events : []);
+  } else {
+    await setGame("startpos", [], 0, []);
+  }
 })();

@@ -2,12 +2,18 @@
 //! calls): every game of every file streamed over all cores ([`stream()`]), replayed and
 //! adjudicated from its moves alone, given back in file order with its place; the text
 //! that is no game and the files not read reported where they are, the rest processed.
+//!
+//! [`adjudicate_files`] gives one [`Item`] per game, per text that is no game and per file not
+//! read, in input order; a [`Tally`] counts them as they pass; [`final_position`] is the judge
+//! `replay` is given, to remark on a recorded result that a final mate or stalemate
+//! contradicts. `xqspec adjudicate` prints the items as they come; the Python package's batch
+//! calls take the same path.
 
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::{Adjudication, GameResult};
+use crate::arbiter::{Adjudication, GameResult};
 use crate::notation::records::{Ending, FileError, GameEntry, NotAGame};
 use crate::notation::replay::{GameReplay, Remark};
 use crate::notation::stream::{self, stream, Found};

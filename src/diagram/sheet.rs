@@ -1,7 +1,7 @@
 //! The 棋例 sheet of `xqspec ruling --svg`: a judged cycle drawn on one SVG sheet.
 
-use super::Ruling;
 use crate::diagram::{self, Arrow, DiagramOptions};
+use crate::repetition::Ruling;
 use crate::ruleset::RuleSet;
 use crate::vm::Position;
 
@@ -65,16 +65,27 @@ pub fn cycle_sheet(
             },
         ));
     }
+    // In words: 红方长捉，禁止 · 黑方两闲，允许 · 红方须变着 Red must change (by the rulebook's
+    // text). The basis in English: its Chinese words have characters the outlines lack.
+    let words = rs.edition.words();
+    let v = words.word("verdict", r.verdict.name());
     let verdict = match &r.patterns {
-        Some([red, black]) => format!(
-            "{} 棋例 · red {} · black {} · verdict: {} ({})",
-            rs.id(),
-            red.zh,
-            black.zh,
-            r.verdict.name(),
-            r.basis.caption()
-        ),
-        None => format!("{} 棋例 · verdict: {}", rs.id(), r.verdict.name()),
+        Some(ps) => {
+            let b = r.basis.said(words);
+            let side = |p: &crate::repetition::ruling::SidePattern| {
+                format!("{}{}，{}", p.side_zh, p.zh, p.status_zh)
+            };
+            format!(
+                "{} 棋例 · {} · {} · {} {} (by {})",
+                rs.id(),
+                side(&ps[0]),
+                side(&ps[1]),
+                v.zh,
+                v.en,
+                b.en
+            )
+        }
+        None => format!("{} 棋例 · {} {}", rs.id(), v.zh, v.en),
     };
     diagram::sheet(&boards, 4, Some(&verdict))
 }
