@@ -288,6 +288,9 @@ pub struct Case {
     pub overlay: Option<String>,
     /// Path relative to the suite root, `/`-separated (`movement/horse-leg.yaml`).
     pub path: String,
+    /// The conditions of the 棋例 texts the case shows holding or just failing
+    /// (`qili-conditions.yaml`).
+    pub conditions: super::conditions::CaseConditions,
 }
 
 #[derive(Deserialize)]
@@ -321,6 +324,8 @@ struct RawCase {
     note: Option<String>,
     #[serde(default)]
     overlay: Option<String>,
+    #[serde(default)]
+    conditions: super::conditions::CaseConditions,
 }
 
 impl Case {
@@ -382,6 +387,7 @@ impl Case {
             note: raw.note,
             overlay: raw.overlay,
             path: path.to_string(),
+            conditions: raw.conditions,
         })
     }
 

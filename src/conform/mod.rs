@@ -6,6 +6,8 @@
 //!
 //! Code map:
 //! - `case`: one case file parsed into a `Case` (or a located `Problem`).
+//! - [`conditions`]: `qili-conditions.yaml`, the conditions of every sentence of the 棋例
+//!   texts, which cases name as holding or just failing.
 //! - [`suite`]: every file of `conformance/` (from disk or embedded), the closed
 //!   vocabularies, and the checks of `xqspec cases check` that need no rule VM.
 //! - `judge`: `judge()`, the one comparison of an answer with an
@@ -53,6 +55,7 @@
 
 pub mod case;
 pub mod check;
+pub mod conditions;
 pub mod coverage;
 pub mod glob;
 pub mod harness;

@@ -102,7 +102,12 @@ pub fn case_schema(vocab: &Vocabulary) -> String {
             "from": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"},
             "source": {"type": "string"},
             "note": {"type": "string"},
-            "overlay": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"}
+            "overlay": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"},
+            "conditions": {"type": "object", "additionalProperties": false, "description": "the conditions of qili-conditions.yaml (棋例 sentences) the case shows holding or just failing",
+                "properties": {
+                    "holds": {"type": "array", "uniqueItems": true, "items": {"type": "string", "pattern": "^[a-z0-9]+([.-][a-z0-9]+)*$"}},
+                    "fails": {"type": "array", "uniqueItems": true, "items": {"type": "string", "pattern": "^[a-z0-9]+([.-][a-z0-9]+)*$"}}
+                }}
         },
         "allOf": branches.into_iter().chain([
             json!({"if": {"properties": {"origin": {"const": "sourced"}}}, "then": {"required": ["source"]}}),

@@ -142,6 +142,8 @@ pub struct SpecFacts {
     pub(crate) editions: BTreeMap<String, BTreeSet<String>>,
     /// Shipped event overlays: id → the edition each applies to.
     pub overlays: BTreeMap<String, String>,
+    /// The sources of `spec/sources.yaml`, by id (empty: not checked).
+    pub(crate) sources: BTreeSet<String>,
 }
 
 impl SpecFacts {
@@ -163,6 +165,7 @@ impl SpecFacts {
                 .iter()
                 .map(|o| (o.overlay.clone(), o.edition.clone()))
                 .collect(),
+            sources: spec.sources().map(|s| s.id.clone()).collect(),
         }
     }
 }
@@ -183,6 +186,10 @@ pub struct Suite {
     /// Text of `reference-known-failures.yaml`: the cases xqspec's own reference is known
     /// to fail, each with its reason and answer (see [`Suite::reference_known_failures`]).
     pub(crate) reference_known_failures: Option<String>,
+    /// `qili-conditions.yaml`: the conditions of the 棋例 texts cases name.
+    pub conditions: super::conditions::Conditions,
+    /// Its text, for locating problems.
+    pub(crate) conditions_text: String,
     /// The named selections of `profiles.yaml`, by name.
     pub profiles: BTreeMap<String, Profile>,
 }
@@ -244,6 +251,13 @@ impl Suite {
                     Err(p) => suite.problems.push(p),
                 },
                 "reference-known-failures.yaml" => suite.reference_known_failures = Some(text),
+                super::conditions::FILE => {
+                    match super::conditions::Conditions::parse(&text) {
+                        Ok(c) => suite.conditions = c,
+                        Err(p) => suite.problems.push(p),
+                    }
+                    suite.conditions_text = text;
+                }
                 "profiles.yaml" => match read_yaml::<RawProfiles>(&path, &text) {
                     Ok(p) => suite.profiles = p.profiles,
                     Err(p) => suite.problems.push(p),
@@ -299,6 +313,9 @@ impl Suite {
         for case in &self.cases {
             let text = self.texts.get(&case.path).map(String::as_str).unwrap_or("");
             check_case(case, text, &self.vocabulary, facts, &self.retired, &mut out);
+            self.conditions.check_case(case, text, &mut |at, m| {
+                out.push(Problem::new(&case.path, at, m))
+            });
             if let Some(from) = case.from.as_deref().filter(|f| !ids.contains(f)) {
                 out.push(Problem::new(
                     &case.path,
@@ -314,6 +331,12 @@ impl Suite {
                 ));
             }
         }
+        self.conditions.check(
+            &self.conditions_text,
+            &facts.sources,
+            &facts.editions,
+            &mut out,
+        );
         let areas: BTreeSet<&str> = self.cases.iter().map(|c| c.area()).collect();
         for (name, p) in &self.profiles {
             for a in p.areas.iter().filter(|a| !areas.contains(a.as_str())) {

@@ -121,7 +121,7 @@ pub(crate) struct Win {
     /// The pieces of the winning side that move on the line (one, or several: joint).
     pub pieces: Vec<Square>,
     /// Left out of the chase as a mutual attack of two pieces of one kind: an exchange
-    /// offered (兑), not a chase (`equal_mutual_excluded`).
+    /// offered (兑), not a chase (24.4).
     pub(crate) offered: bool,
 }
 
@@ -136,8 +136,7 @@ pub struct Analyst<'a> {
 }
 
 /// Forcing lines by position, bounds and what the search assumes before the move.
-pub(crate) type LinesMemo =
-    PlacementMap<(Placement, Bounds, super::forcing::BeforeMove), Vec<Line>>;
+pub(crate) type LinesMemo = PlacementMap<(Placement, Bounds), Vec<Line>>;
 
 /// What the searches of one ruling found. None of it depends on a reading: mates and
 /// evasions on the movement rules alone, forcing lines on the position, the search's
@@ -149,6 +148,8 @@ struct Memo {
     mates: std::cell::RefCell<PlacementMap<Placement, MateBounds>>,
     /// Forcing-line searches, by position and bounds.
     lines: std::cell::RefCell<LinesMemo>,
+    /// Whether a capture wins by itself over the exchange on its point, by position and move.
+    captures: std::cell::RefCell<PlacementMap<(Placement, Move), bool>>,
     /// The answers to a check, by position: a check's line is searched once per target it
     /// may win, and meets the same checks each time.
     evasions: std::cell::RefCell<PlacementMap<Placement, std::rc::Rc<[Move]>>>,
@@ -173,9 +174,6 @@ struct MateBounds {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct WinParams {
     pub(crate) bounds: Bounds,
-    /// Set for the search before a move (从捉到捉); the default after it.
-    pub(crate) before_move: super::forcing::BeforeMove,
-    pub(crate) equal_mutual_excluded: bool,
     /// Bit set of the [`ChaseKind`]s that count (bit = kind as u8).
     pub kinds: u8,
     pub(crate) higher_value_always: bool,
@@ -248,6 +246,13 @@ impl<'a> Analyst<'a> {
         &self.memo.lines
     }
 
+    /// Whether a capture wins by itself ([`Analyst::capture_wins`]), by position and move.
+    pub(crate) fn capture_memo(
+        &self,
+    ) -> &std::cell::RefCell<PlacementMap<(Placement, Move), bool>> {
+        &self.memo.captures
+    }
+
     /// The legal moves of the side to move, which is in check (memoized per ruling).
     pub(crate) fn evasions(&self, pos: &Position) -> std::rc::Rc<[Move]> {
         self.memo
@@ -269,6 +274,12 @@ impl<'a> Analyst<'a> {
         self.rep
             .floating_below
             .is_some_and(|b| v.pieces > 0 && v.pieces + v.floating * b >= 0)
+    }
+
+    /// Whether a net result is no loss by the material clause's measure: the other side does
+    /// not gain by it (a floating piece taken for a piece it may be worth is none, 2011 26.6).
+    pub fn no_loss(&self, v: Val) -> bool {
+        !self.gains(-v)
     }
 
     /// Value of the piece on `sq` (zero when empty or not material).
@@ -401,7 +412,7 @@ impl<'a> Analyst<'a> {
     /// material were its opponent to pass.
     pub(crate) fn all_wins(&self, pos: &Position, p: WinParams) -> Vec<Win> {
         let mut out: Vec<Win> = Vec::new();
-        let mut lines = self.forcing_lines_before(pos, p.bounds, p.before_move);
+        let mut lines = self.forcing_lines(pos, p.bounds);
         if p.higher_value_always {
             for m in pos.legal_captures(self.vm) {
                 let (Some(tv), av) = (self.material(pos, m.to), self.value(pos, m.from)) else {
@@ -448,7 +459,7 @@ impl<'a> Analyst<'a> {
                 );
             }
             let kind_of = |sq: Square| pos.piece_at(sq).map(|q| q.kind);
-            let offered = p.equal_mutual_excluded && !pair.is_empty();
+            let offered = !pair.is_empty();
             if offered && !pair.iter().any(|&q| kind_of(q) == kind_of(l.target)) {
                 continue;
             }
@@ -470,11 +481,22 @@ impl<'a> Analyst<'a> {
     }
 
     /// Whether, in the real position (the opponent to move), the target of the capture `m`
-    /// could itself take the attacker.
+    /// could take the attacker instead, as the exchange class's `taken` asks of an exchange
+    /// offered: legally, and (24.4) without being mated at once for it or losing material by
+    /// the line after it.
     fn can_take_back(&self, pos: &Position, m: Move) -> bool {
         let mut real = pos.clone();
         real.set_side_to_move(pos.side_to_move().opponent());
-        real.is_legal(self.vm, Move::new(m.to, m.from))
+        let back = Move::new(m.to, m.from);
+        if !real.is_legal(self.vm, back) {
+            return false;
+        }
+        let d = self.rep.forcing.mate_after_gain;
+        let mut next = real.clone();
+        next.make(self.vm, back);
+        self.rep.exchange_taken == super::data::Taken::Legally
+            || (!(d > 0 && self.mates_by_checks(&next, d))
+                && self.capture_result(&real, back, self.rep.forcing) >= Val::ZERO)
     }
 
     /// The position with `side` to move (a pass by the other side).

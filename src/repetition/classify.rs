@@ -2,28 +2,28 @@
 //! its predicate; then the special cases that hold for the move alone are applied.
 //!
 //! Newness (从捉到捉) compares the wins after the move with the same search on the position
-//! before it, per target and taker, with the other answers to a check and the position before
-//! the check, and (AXF `attack_before_is_old`) with attacks that stood before a shielding
-//! block. A check's own chases (AXF `with_checks`) are the wins that stand whichever way the
-//! general steps out of it (as they stand when it cannot step).
+//! before it (a win is new when the move makes it possible or larger: the gain before and
+//! after, each capture judged by the whole exchange it opens), per target and taker, with the
+//! other answers to a check and the position before the check; the clause's `parried` says how
+//! a capture the move parries bears on it (a flight's, `counts`; AXF's `adds_nothing`). A
+//! check's own chases (AXF `with_checks`) are the wins that stand whichever way the general
+//! steps out of it (as they stand when it cannot step).
 //!
-//! A flight (`flight_counts`) is judged on what the opponent could do to the fleeing piece on
-//! its origin (take it anyway; take it where that cut the capturer's own root); a win it
-//! keeps that the opponent could have refuted is new only if the piece adds to it where it
-//! went. With `takes_part`, guarding the capturer or its screen against the opponent's attack
-//! adds to it, and the win is joint, as are a capture over the moved piece and a target whose
-//! only root the moved piece pins. A new win the chase test leaves out as a mutual attack of
-//! two pieces of one kind (`equal_mutual_excluded`) is kept apart (`PlyFacts::offered`) and,
-//! with the exchange test's `equal_mutual_excluded`, makes the move an exchange (兑). With
-//! `joint_counts` (26.1.1), a general's or soldier's capture of a piece another piece attacks
-//! too is no longer its own.
+//! A win is joint (联合, `Analyst::joint`) when two pieces take part: a root of the target
+//! pinned, or a second piece bearing on the target or guarding the capturer (the moved piece,
+//! where it is not the capturer); a screen alone never is. A new win the chase test leaves out
+//! as a mutual attack that is an exchange by the rule set's `offers_exchange` (`of`, `taken`:
+//! the counter-capture legal, and neither mated nor losing at once) is kept apart
+//! (`PlyFacts::offered`) and makes the move an exchange (兑). With `joint_counts` (26.1.1), a
+//! general's or soldier's capture of a protected piece another piece bears on too, or one that
+//! uncovers another piece's check (26.8), is no longer its own.
 
 use crate::board::{KindId, Move, Side, Square};
 use crate::vm::position_internals::MoveBuf;
 use crate::vm::Position;
 
 use super::analysis::{Analyst, Val, Win, WinParams};
-use super::forcing::{BeforeMove, Bounds};
+use super::forcing::Bounds;
 use super::{Exception, RuleRef, Test};
 
 /// The facts about one move that the classes, special cases and verdicts read.
@@ -91,14 +91,10 @@ impl Analyst<'_> {
         for (i, c) in rep.classes.iter().enumerate() {
             let hit = match &c.test {
                 Test::GivesCheck => check,
-                Test::MateThreat {
-                    depth,
-                    equal_mutual_excluded,
-                } => {
+                Test::MateThreat { depth } => {
                     !check
                         && self.mates_by_checks(&passed, *depth)
-                        && !(*equal_mutual_excluded
-                            && self.threat_rests_on_offered_piece(&passed, &after, mv.to, *depth))
+                        && !self.threat_rests_on_offered_piece(&passed, &after, mv.to, *depth)
                 }
                 Test::WinsMaterial { .. } => {
                     if check {
@@ -116,12 +112,10 @@ impl Analyst<'_> {
                         !facts.wins.is_empty()
                     }
                 }
-                Test::OffersExchange {
-                    equal_mutual_excluded,
-                } => {
+                Test::OffersExchange { of, taken } => {
                     // A new win the chase test left out as a mutual attack of two pieces of one
                     // kind is that exchange offered.
-                    if *equal_mutual_excluded && !check {
+                    if !check {
                         facts
                             .partners
                             .extend(facts.offered.iter().map(|w| w.target));
@@ -130,12 +124,21 @@ impl Analyst<'_> {
                         && (self.offers_exchange(
                             &after,
                             mv.to,
-                            *equal_mutual_excluded,
+                            *of,
+                            *taken,
+                            true,
                             &mut facts.partners,
                         ) || !facts.partners.is_empty())
                 }
-                Test::OffersSacrifice => {
-                    !check && self.offers_sacrifice(&after, mv.to, &mut facts.partners)
+                Test::OffersSacrifice { taker, result } => {
+                    !check
+                        && self.offers_sacrifice(
+                            &after,
+                            mv.to,
+                            *taker,
+                            *result,
+                            &mut facts.partners,
+                        )
                 }
                 Test::Blocks {
                     mate_depth,
@@ -206,24 +209,19 @@ impl Analyst<'_> {
     ) -> (Vec<Win>, Vec<Win>, Vec<Win>) {
         let Test::WinsMaterial {
             checks: budget,
-            equal_mutual_excluded,
             kinds,
             higher_value_always,
-            takes_part,
             ..
         } = test
         else {
             return (Vec::new(), Vec::new(), Vec::new());
         };
         let rep = self.rep;
-        let side = before.side_to_move();
         let p = WinParams {
             bounds: Bounds {
                 checks: budget.unwrap_or(rep.forcing.checks),
                 ..rep.forcing
             },
-            before_move: BeforeMove::default(),
-            equal_mutual_excluded: *equal_mutual_excluded,
             kinds: kinds.as_ref().map_or(7, |ks| {
                 ks.iter()
                     .filter_map(|k| super::ChaseKind::parse(k))
@@ -231,125 +229,184 @@ impl Analyst<'_> {
             }),
             higher_value_always: *higher_value_always,
         };
-        let mut now = self.all_wins(passed, p);
-        // Old wins the moved piece renews by guarding them where it fled.
-        let mut guarded: Vec<Win> = Vec::new();
+        let mut now = self.joint_wins(passed, p, Some(mv.to));
         if rep.new_only.is_some() && !now.is_empty() {
-            // A target won before is no new chase (图5: 吃士的结果没有发生变化),
-            // unless it is now won openly where before only an exempt piece
-            // could take it.
-            let same_taker = |o: &Win, w: &Win| {
-                (if o.attacker == mv.from {
-                    mv.to
-                } else {
-                    o.attacker
-                }) == w.attacker
-            };
-            // An old win drops a new one of its target; an old latent win or exchange offer only
-            // a latent one or an offer.
-            let drop_old = |now: &mut Vec<Win>, old: &[Win]| {
-                now.retain(|w| {
-                    !old.iter().any(|o| {
-                        o.target == w.target
-                            && same_taker(o, w)
-                            && (!o.latent || w.latent)
-                            && (!o.offered || w.offered)
-                    })
-                })
-            };
-            // The same search with the moved piece still on its origin.
-            let plain = WinParams {
-                before_move: BeforeMove {
-                    guarded: rep.newness.flight_counts.then_some(mv.from),
-                    flight: None,
-                },
-                ..p
-            };
-            let mut old = self.all_wins(before, plain);
-            // A win whose line starts with this very move (a check) is the move's own.
-            old.retain(|o| o.after_check != Some(mv));
-            if rep.newness.flight_counts && !old.is_empty() {
-                (old, guarded) = self.old_wins_of_a_flight(
-                    before,
-                    passed,
-                    mv,
-                    old,
-                    plain,
-                    *takes_part,
-                    &same_taker,
-                );
-            }
-            drop_old(&mut now, &old);
-            if rep.newness.attack_before_is_old {
-                now.retain(|w| {
-                    w.after_check.is_some() || !self.attack_stood(before, after, passed, mv, w)
-                });
-            }
-            if let Some((before_check, _)) = prev.filter(|_| answered_check && !now.is_empty()) {
-                // Answering a check: what the mover could win before the check
-                // was given, the check only interrupted.
-                drop_old(
-                    &mut now,
-                    &self.all_wins(&Analyst::with_mover(before_check, side), p),
-                );
-            }
-            if answered_check {
-                // Answering a check: what another answer would win as well,
-                // the check laid open; the move did not make it.
-                for m2 in before
-                    .legal_moves(self.vm)
-                    .into_iter()
-                    .filter(|&m2| m2 != mv)
-                {
-                    if now.is_empty() {
-                        break;
-                    }
-                    let mut a2 = before.clone();
-                    a2.make(self.vm, m2);
-                    let other = self.all_wins(&Analyst::with_mover(&a2, side), p);
-                    drop_old(&mut now, &other);
-                }
-            }
-        }
-        if *takes_part {
-            // The moved piece takes part in a win by another piece as the screen it hops over
-            // (联合捉).
-            Self::screened_joint(mv.to, &mut now);
-        }
-        // A win the moved piece takes part in by guarding where it fled (`takes_part`) is won
-        // jointly.
-        for w in now.iter_mut().filter(|w| {
-            guarded
-                .iter()
-                .any(|g| g.target == w.target && g.attacker == w.attacker)
-        }) {
-            w.kind = super::ChaseKind::Joint;
+            now = self.new_wins(before, after, passed, mv, now, p, prev, answered_check);
         }
         let mut now = Self::best_per_target(now);
-        if *takes_part {
-            self.pinned_roots_joint(passed, &mut now);
-        }
         if rep.own_attack_joint {
-            // A general's or soldier's capture of a piece another piece attacks too is a joint
-            // capture (联合吃子), and counts (26.1.1).
-            let takers = |t: Square| {
-                passed
-                    .legal_moves_to(self.vm, t)
-                    .into_iter()
-                    .filter(|m| {
-                        passed
-                            .piece_at(m.from)
-                            .is_some_and(|p| !rep.exempt_first_capturer(p.kind))
-                    })
-                    .count()
-            };
-            for w in now.iter_mut().filter(|w| w.latent && takers(w.target) > 0) {
-                w.latent = false;
+            // A general's or soldier's capture of a protected piece that another piece of its
+            // side bears on too (it takes the target as well, or guards the capturer on its
+            // point) is a joint one (26.1.1), and counts; so does one that uncovers a check by
+            // another piece (26.8). Another piece's capture later in their line (a recapture)
+            // does not make it joint (ch8 图14); their captures later in another piece's line
+            // are that piece's chase, made with their help (1999 27.1: 借帅力), and count.
+            let counts = |k: KindId| !rep.exempt_first_capturer(k);
+            for w in now.iter_mut().filter(|w| w.latent) {
+                if (self.rooted(passed, w) && self.borne_by_another(passed, w, &counts, None))
+                    || self.uncovers_check(passed, w)
+                {
+                    w.latent = false;
+                }
             }
         }
         let (offered, now): (Vec<Win>, Vec<Win>) = now.into_iter().partition(|w| w.offered);
         let (latent, open) = now.into_iter().partition(|w| w.latent);
         (latent, open, offered)
+    }
+
+    /// The wins of `now` (after `mv`, played from `before`) that are new (从捉到捉,
+    /// `repetition.chase_to_chase`). A win is new when the move makes it possible or larger:
+    /// the same piece could not win the same target before the move, or only less. Before the
+    /// move is the position it was played from, the mover to move, every capture judged by the
+    /// whole exchange it opens (26.5: a capture that draws a root away lays bare the piece it
+    /// guarded). A move that answers a check is also compared with what the mover could win
+    /// before the check (the check only interrupted it) and with what any other answer wins
+    /// (the check laid that open). How a capture of the opponent's that the move parries bears
+    /// on it is the clause's `parried`: `counts` (a flight: before the move, the opponent could
+    /// take the moved piece where it stood, against a win that piece takes part in),
+    /// `adds_nothing` (what a parrying move adds to a win whose first capture the same piece
+    /// could already make is nothing new).
+    #[allow(clippy::too_many_arguments)]
+    fn new_wins(
+        &self,
+        before: &Position,
+        after: &Position,
+        passed: &Position,
+        mv: Move,
+        now: Vec<Win>,
+        p: WinParams,
+        prev: Option<(&Position, Move)>,
+        answered_check: bool,
+    ) -> Vec<Win> {
+        let rep = self.rep;
+        let side = before.side_to_move();
+        // The same piece: where the moved piece stood, it is the piece now on its point.
+        let origin = |sq: Square| if sq == mv.to { mv.from } else { sq };
+        // A win stood when the same piece could win the same target without losing material,
+        // or at least as much as now (a result that is no loss only by the floating measure,
+        // a floating piece for a piece, stands for as much); an old latent win or exchange
+        // offer stands only for a latent one or an offer.
+        let won = |w: &Win, old: &[Win], moved: bool, least: Val| {
+            old.iter().any(|o| {
+                o.target == w.target
+                    && (if moved {
+                        origin(w.attacker)
+                    } else {
+                        w.attacker
+                    }) == o.attacker
+                    && o.gain >= least
+                    && (!o.latent || w.latent)
+                    && (!o.offered || w.offered)
+            })
+        };
+        let stood = |w: &Win, old: &[Win], moved: bool| won(w, old, moved, w.gain.min(Val::ZERO));
+        let mut old = self.all_wins(before, p);
+        // A win whose line starts with this very move (a check) is the move's own.
+        old.retain(|o| o.after_check != Some(mv));
+        let mut now = match rep.newness.parried {
+            Some(super::data::Parried::Counts)
+                if !now.is_empty() && self.saves(before, after, mv) =>
+            {
+                // The move is the flight of the moved piece: before it, the opponent could win
+                // that piece where it stood, so the wins it takes part in did not stand. A win
+                // that stands without it on the board (its gain as large) gains nothing by it,
+                // and its own captures are new only where it could not make them before.
+                let mut without = passed.clone();
+                let gone = match without.remove(mv.to) {
+                    Some(q) if q.kind != self.vm.royal_kind() => self.all_wins(&without, p),
+                    _ => Vec::new(),
+                };
+
+                now.into_iter()
+                    .filter(|w| {
+                        !stood(w, &old, true)
+                            || (w.attacker != mv.to
+                                && (!won(w, &gone, false, w.gain)
+                                    || self.joint(passed, w, Some(mv.to))))
+                    })
+                    .collect()
+            }
+            Some(super::data::Parried::AddsNothing) if !now.is_empty() => {
+                // A win whose first capture the same piece could already make before the move is
+                // new only where the move took a root away from its target, and parried no threat
+                // of the opponent's by it: a move that saves, guards or shields a piece of its
+                // side adds nothing new to a capture that stood.
+                let roots = |pos: &Position, m: Move| {
+                    let mut t = pos.clone();
+                    t.make(self.vm, m);
+                    t.legal_moves_to(self.vm, m.to).len()
+                };
+                let mut parries = None;
+                now.into_iter()
+                    .filter(|w| {
+                        if stood(w, &old, true) {
+                            return false;
+                        }
+                        let then = Move::new(origin(w.attacker), w.target);
+                        if w.after_check.is_some() || !before.is_legal(self.vm, then) {
+                            return true;
+                        }
+                        roots(passed, Move::new(w.attacker, w.target)) < roots(before, then)
+                            && !*parries.get_or_insert_with(|| self.parries(before, after, mv))
+                    })
+                    .collect()
+            }
+            _ => now
+                .into_iter()
+                .filter(|w| !stood(w, &old, true))
+                .collect::<Vec<Win>>(),
+        };
+        if let Some((before_check, _)) = prev.filter(|_| answered_check && !now.is_empty()) {
+            // Answering a check: what the mover could win before the check was given, the check
+            // only interrupted.
+            let then = self.all_wins(&Analyst::with_mover(before_check, side), p);
+            now.retain(|w| !stood(w, &then, true));
+        }
+        if answered_check {
+            // Answering a check: what another answer would win as well, the check laid open;
+            // the move did not make it.
+            for m2 in before
+                .legal_moves(self.vm)
+                .into_iter()
+                .filter(|&m2| m2 != mv)
+            {
+                if now.is_empty() {
+                    break;
+                }
+                let mut a2 = before.clone();
+                a2.make(self.vm, m2);
+                let other = self.all_wins(&Analyst::with_mover(&a2, side), p);
+                now.retain(|w| !stood(w, &other, false));
+            }
+        }
+        now
+    }
+
+    /// Whether the move `mv` (from `before`, giving `after`) saves the piece it moves: before
+    /// the move the opponent had a capture that won it where it stood, after it none wins it
+    /// where it stands (the move is its flight).
+    fn saves(&self, before: &Position, after: &Position, mv: Move) -> bool {
+        let theirs = Analyst::with_mover(before, before.side_to_move().opponent());
+        let wins_it = |pos: &Position, at: Square| {
+            pos.legal_moves_to(self.vm, at)
+                .into_iter()
+                .any(|m| self.capture_wins(pos, m))
+        };
+        wins_it(&theirs, mv.from) && !wins_it(after, mv.to)
+    }
+
+    /// Whether the move `mv` (from `before`, giving `after`) parries a threat of the
+    /// opponent's: before the move the opponent (were it to move) won material by a forcing
+    /// line that it no longer wins, or only less, after it.
+    fn parries(&self, before: &Position, after: &Position, mv: Move) -> bool {
+        let b = self.rep.forcing;
+        let theirs = Analyst::with_mover(before, before.side_to_move().opponent());
+        let now = self.forcing_lines(after, b);
+        self.forcing_lines(&theirs, b).iter().any(|l| {
+            let t = if l.target == mv.from { mv.to } else { l.target };
+            !now.iter().any(|a| a.target == t && a.gain >= l.gain)
+        })
     }
 
     /// What a check `mv` (played from `before`, giving `after`) would win, newly, whichever
@@ -441,160 +498,14 @@ impl Analyst<'_> {
         let mut without = passed.clone();
         without.remove(at);
         !self.mates_by_checks(&without, depth)
-            && self.offers_exchange(after, at, false, &mut Vec::new())
-    }
-
-    /// Whether the first capture of `w` (won in `passed`, after `mv`) could be made before the
-    /// move too, by the same piece, and the move only cut the target's protection by
-    /// shielding one of its own pieces: every root the move took away is kept from the target
-    /// by the moved piece itself, standing where it also stops that root's attack on one of
-    /// the mover's pieces. A root pinned by the move (a false root, 假根, that still reaches
-    /// the target), one whose cannon screen left, or one cut by a move that shields nothing,
-    /// makes a new chase.
-    fn attack_stood(
-        &self,
-        before: &Position,
-        after: &Position,
-        passed: &Position,
-        mv: Move,
-        w: &Win,
-    ) -> bool {
-        let from = if w.attacker == mv.to {
-            mv.from
-        } else {
-            w.attacker
-        };
-        let Some(old) = before
-            .legal_moves_to(self.vm, w.target)
-            .into_iter()
-            .find(|m| m.from == from)
-        else {
-            return false;
-        };
-        if w.attacker == mv.to {
-            return true;
-        }
-        let taken = |pos: &Position, m: Move| {
-            let mut a = pos.clone();
-            a.make(self.vm, m);
-            a
-        };
-        let lifted = |pos: &Position| {
-            let mut l = pos.clone();
-            l.remove(mv.to);
-            l
-        };
-        // The points the opposing piece on `r` may go to by its program (pins aside).
-        let reach = |pos: &Position, r: Square| {
-            let mut buf = MoveBuf::new();
-            pos.pseudo_moves_from(self.vm, r, &mut buf);
-            buf.as_slice().iter().map(|m| m.to).collect::<Vec<Square>>()
-        };
-        let mine = |sq: Square| {
-            sq != mv.to
-                && passed
-                    .piece_at(sq)
-                    .is_some_and(|p| p.side == passed.side_to_move())
-        };
-        let roots_before = taken(before, old).legal_moves_to(self.vm, w.target);
-        let now = taken(passed, Move::new(w.attacker, w.target));
-        let roots_now = now.legal_moves_to(self.vm, w.target);
-        let (now_lifted, after_lifted) = (lifted(&now), lifted(after));
-        roots_before
-            .iter()
-            .map(|r| r.from)
-            .filter(|&r| !roots_now.iter().any(|n| n.from == r))
-            .all(|r| {
-                // Kept from the target by the moved piece alone, where it also stops the root's
-                // attack on a piece of the mover's.
-                let open = reach(after, r);
-                !reach(&now, r).contains(&w.target)
-                    && reach(&now_lifted, r).contains(&w.target)
-                    && reach(&after_lifted, r)
-                        .into_iter()
-                        .any(|sq| mine(sq) && !open.contains(&sq))
-            })
-    }
-
-    /// The wins before a move that still count as old when the opponent could have taken
-    /// the moved piece on its origin (the move its flight, `flight_counts`): those the
-    /// opponent's capture of it does not refute, and those the moved piece adds nothing to
-    /// where it went (they stand with the piece off the board).
-    #[allow(clippy::too_many_arguments)]
-    fn old_wins_of_a_flight(
-        &self,
-        before: &Position,
-        passed: &Position,
-        mv: Move,
-        old: Vec<Win>,
-        p: WinParams,
-        takes_part: bool,
-        same_taker: &dyn Fn(&Win, &Win) -> bool,
-    ) -> (Vec<Win>, Vec<Win>) {
-        let fled = self.all_wins(
-            before,
-            WinParams {
-                before_move: BeforeMove {
-                    flight: Some(mv.from),
-                    ..p.before_move
-                },
-                ..p
-            },
-        );
-        let gone = || {
-            let mut without = passed.clone();
-            let general = without
-                .remove(mv.to)
-                .is_some_and(|q| q.kind == self.vm.royal_kind());
-            if general {
-                Vec::new()
-            } else {
-                self.all_wins(&without, p)
-            }
-        };
-        let refuted: Vec<Win> = old
-            .iter()
-            .filter(|o| {
-                !fled
-                    .iter()
-                    .any(|f| f.target == o.target && f.attacker == o.attacker && f.gain >= o.gain)
-            })
-            .cloned()
-            .collect();
-        if refuted.is_empty() {
-            return (old, Vec::new());
-        }
-        let gone = gone();
-        // A refuted win that stands without the moved piece stays old, unless the piece guards
-        // a piece of it the opponent attacks (`takes_part`).
-        let (guarded, stands): (Vec<Win>, Vec<Win>) = refuted
-            .iter()
-            .filter(|o| {
-                gone.iter()
-                    .any(|g| g.target == o.target && same_taker(o, g))
-            })
-            .cloned()
-            .partition(|o| takes_part && self.guards_the_win(passed, mv.to, o));
-        (
-            old.into_iter()
-                .filter(|o| !refuted.contains(o) || stands.contains(o))
-                .collect(),
-            guarded,
-        )
-    }
-
-    /// Whether the piece on `guard` guards the capturer of `w`, or a piece of its side the
-    /// capture passes over (a cannon's screen), that the opponent attacks: it could take
-    /// back there.
-    fn guards_the_win(&self, pos: &Position, guard: Square, w: &Win) -> bool {
-        let side = pos.side_to_move();
-        let ours = |sq: &Square| *sq != guard && pos.piece_at(*sq).is_some_and(|q| q.side == side);
-        let attacked = |sq: &Square| pos.is_attacked(self.vm, *sq, side.opponent());
-        std::iter::once(w.attacker)
-            .chain(Square::between(w.attacker, w.target))
-            .filter(ours)
-            .filter(attacked)
-            .any(|sq| self.guards(pos, guard, sq))
+            && self.offers_exchange(
+                after,
+                at,
+                super::data::Exchangeable::SameKind,
+                self.rep.exchange_taken,
+                false,
+                &mut Vec::new(),
+            )
     }
 
     /// Whether the piece on `guard` could take back on `sq`, where a piece of its own side
@@ -619,57 +530,188 @@ impl Analyst<'_> {
         p.is_legal(self.vm, Move::new(guard, sq))
     }
 
-    /// Wins whose first capture passes over `screen` (the moved piece: the capturer hops
-    /// over it) become joint.
-    fn screened_joint(screen: Square, wins: &mut [Win]) {
-        for w in wins
-            .iter_mut()
-            .filter(|w| w.kind != super::ChaseKind::Joint && w.after_check.is_none())
-        {
-            if Square::between(w.attacker, w.target).any(|sq| sq == screen) {
+    /// Every way the side to move wins material were its opponent to pass
+    /// ([`Analyst::all_wins`]), a win another piece takes part in counted joint (联合,
+    /// [`Analyst::joint`]); `moved`, the point of the piece the move put there.
+    fn joint_wins(&self, pos: &Position, p: WinParams, moved: Option<Square>) -> Vec<Win> {
+        let mut wins = self.all_wins(pos, p);
+        for w in wins.iter_mut() {
+            if w.kind != super::ChaseKind::Joint && self.joint(pos, w, moved) {
                 w.kind = super::ChaseKind::Joint;
             }
         }
+        wins
     }
 
-    /// A target won on its point although a piece of its side could take back there but for
-    /// a pin (a false root, 假根) is won by the pinning piece too: a joint chase (联合捉).
-    fn pinned_roots_joint(&self, passed: &Position, wins: &mut [Win]) {
-        let side = passed.side_to_move();
-        for w in wins
-            .iter_mut()
-            .filter(|w| w.kind == super::ChaseKind::Unprotected && w.after_check.is_none())
-        {
-            let m = Move::new(w.attacker, w.target);
-            if passed.is_legal(self.vm, m) {
-                let mut next = passed.clone();
-                next.make(self.vm, m);
-                if next.is_attacked(self.vm, w.target, side.opponent()) {
-                    w.kind = super::ChaseKind::Joint;
-                }
+    /// Whether the win `w` (in `passed`, the winner to move) is joint (联合, 24.3
+    /// 与其他子联合吃子): two pieces of the winner's take part in it, as the book's joint
+    /// chases have them (ch8 图10, 11, 25, 27, 28, ch9 参考图38, 39, 40). A root of the target
+    /// is held from taking back (a pin: 图11); or the target has a root and a second piece
+    /// bears on it, taking it too or guarding the capturer on its point (图10, 25, 27, 28,
+    /// 参考图38) — where the move put another piece than the capturer (`moved`), that piece
+    /// must be the one that bears; or the moved piece guards the capturer, or a screen of the
+    /// capture, where the target itself could take it and lose by it (the target's own way
+    /// out: 参考图39). A screen alone never makes a chase joint: each screen of the book's joint
+    /// chases also bears on the target, or is guarded by the moved piece; a guard that did
+    /// not move, of a screen the capturer's own move uses, does not either (图26: 黑方长捉车).
+    fn joint(&self, passed: &Position, w: &Win, moved: Option<Square>) -> bool {
+        let vm = self.vm;
+        let m = Move::new(w.attacker, w.target);
+        if w.after_check.is_some() || !passed.is_legal(vm, m) {
+            return false;
+        }
+        let winner = passed.side_to_move();
+        let mut taken = passed.clone();
+        taken.make(vm, m);
+        // The target's roots: the pieces of its side that reach its point, pins aside.
+        let mut roots = Vec::new();
+        for (r, q) in taken.pieces() {
+            if q.side == winner {
+                continue;
+            }
+            let mut buf = MoveBuf::new();
+            taken.pseudo_moves_from(vm, r, &mut buf);
+            if buf.as_slice().iter().any(|x| x.to == w.target) {
+                roots.push(r);
             }
         }
+        let legal_roots: Vec<Square> = taken
+            .legal_moves_to(vm, w.target)
+            .iter()
+            .map(|x| x.from)
+            .collect();
+        let partner = moved.filter(|&p| p != w.attacker);
+        let pinned = |r: &Square| {
+            !legal_roots.contains(r)
+                && partner.is_none_or(|p| {
+                    let mut without = taken.clone();
+                    without.remove(p);
+                    without
+                        .legal_moves_to(vm, w.target)
+                        .iter()
+                        .any(|x| x.from == *r)
+                })
+        };
+        if roots.iter().any(pinned) {
+            return true;
+        }
+        if !roots.is_empty() && self.borne_by_another(passed, w, &|_| true, partner) {
+            return true;
+        }
+        let Some(guard) = partner else {
+            return false;
+        };
+        let mut theirs = passed.clone();
+        theirs.set_side_to_move(winner.opponent());
+        let worth = |sq: Square| self.value(passed, sq);
+        std::iter::once(w.attacker)
+            .chain(Square::between(w.attacker, w.target))
+            .filter(|&sq| sq != guard && passed.piece_at(sq).is_some_and(|q| q.side == winner))
+            .filter(|&sq| worth(sq) < worth(w.target))
+            .filter(|&sq| theirs.is_legal(vm, Move::new(w.target, sq)))
+            .any(|sq| self.guards(passed, guard, sq))
     }
 
-    /// 兑 (24.4): an opposing piece of the moved piece's own kind may take it and loses
-    /// nothing by the forcing line after it, nor is mated; or the moved piece may so take an
-    /// equal piece. With `across`, the same holds for two pieces of one kind that attack each
-    /// other over the moved piece, the screen the move put between them.
+    /// Whether the first capture of `w` (won in `passed`) gives a check by another piece than
+    /// the capturer (a discovered check).
+    fn uncovers_check(&self, passed: &Position, w: &Win) -> bool {
+        let vm = self.vm;
+        let m = Move::new(w.attacker, w.target);
+        if w.after_check.is_some() || !passed.is_legal(vm, m) {
+            return false;
+        }
+        let mut taken = passed.clone();
+        taken.make(vm, m);
+        if !taken.in_check(vm) {
+            return false;
+        }
+        taken.remove(w.target);
+        taken.in_check(vm)
+    }
+
+    /// Whether the target of `w` (won in `passed`) has a root: a piece of its side that
+    /// reaches its point once the capture is made, pins aside.
+    fn rooted(&self, passed: &Position, w: &Win) -> bool {
+        let vm = self.vm;
+        let m = Move::new(w.attacker, w.target);
+        if !passed.is_legal(vm, m) {
+            return false;
+        }
+        let winner = passed.side_to_move();
+        let mut taken = passed.clone();
+        taken.make(vm, m);
+        let rooted = taken.pieces().any(|(r, q)| {
+            q.side != winner && {
+                let mut buf = MoveBuf::new();
+                taken.pseudo_moves_from(vm, r, &mut buf);
+                buf.as_slice().iter().any(|x| x.to == w.target)
+            }
+        });
+        rooted
+    }
+
+    /// Whether another piece of the winner's (`only` that one, if given), of the kinds
+    /// `counts` allows, bears on the target of `w` (won in `passed`): it can take it too, or
+    /// it guards the capturer on its point.
+    fn borne_by_another(
+        &self,
+        passed: &Position,
+        w: &Win,
+        counts: &dyn Fn(KindId) -> bool,
+        only: Option<Square>,
+    ) -> bool {
+        let vm = self.vm;
+        let m = Move::new(w.attacker, w.target);
+        if w.after_check.is_some() || !passed.is_legal(vm, m) {
+            return false;
+        }
+        let winner = passed.side_to_move();
+        let mut taken = passed.clone();
+        taken.make(vm, m);
+        let takers: Vec<Square> = passed
+            .legal_moves_to(vm, w.target)
+            .iter()
+            .map(|x| x.from)
+            .collect();
+        passed
+            .pieces()
+            .filter(|(sq, q)| {
+                q.side == winner
+                    && *sq != w.attacker
+                    && counts(q.kind)
+                    && only.is_none_or(|o| o == *sq)
+            })
+            .any(|(q, _)| takers.contains(&q) || self.guards(&taken, q, w.target))
+    }
+
+    /// 兑 (24.4): an opposing piece of the kind `of` asks (the moved piece's own kind, or one
+    /// of equal worth: 1999 28.5) may take it, legally, and is neither mated at once nor loses
+    /// material by the forcing line after it; or the moved piece may so take such a piece.
+    /// With `across`, the same holds for two such pieces that attack each other over the
+    /// moved piece, the screen the move put between them (ch8 图13).
     fn offers_exchange(
         &self,
         after: &Position,
         at: Square,
+        of: super::data::Exchangeable,
+        taken: super::data::Taken,
         across: bool,
         partners: &mut Vec<Square>,
     ) -> bool {
         let b = self.rep.forcing;
-        let kind_at = |pos: &Position, sq: Square| pos.piece_at(sq).map(|p| p.kind);
-        let over_moved = |m: &Move| Square::between(m.from, m.to).any(|sq| sq == at);
-        // The opponent's captures of a piece of the mover by a piece of its kind.
-        let offered = |m: &Move| {
-            kind_at(after, m.from) == kind_at(after, m.to)
-                && (m.to == at || (across && over_moved(m)))
+        let safely = taken == super::data::Taken::Safely;
+        let matched = |pos: &Position, a: Square, c: Square| match of {
+            super::data::Exchangeable::SameKind => {
+                pos.piece_at(a).map(|p| p.kind) == pos.piece_at(c).map(|p| p.kind)
+            }
+            super::data::Exchangeable::EqualWorth => {
+                self.material(pos, a).is_some() && self.material(pos, a) == self.material(pos, c)
+            }
         };
+        let over_moved = |m: &Move| Square::between(m.from, m.to).any(|sq| sq == at);
+        // The opponent's captures of a piece of the mover by a matching piece.
+        let offered =
+            |m: &Move| matched(after, m.from, m.to) && (m.to == at || (across && over_moved(m)));
         if self.material(after, at).is_some() || across {
             let takes = if across {
                 after.legal_captures(self.vm)
@@ -677,22 +719,18 @@ impl Analyst<'_> {
                 after.legal_moves_to(self.vm, at)
             };
             for m in takes.into_iter().filter(offered) {
-                if self.capture_result(after, m, b) == Val::ZERO && !self.mated_after(after, m) {
+                if self.capture_result(after, m, b) == Val::ZERO
+                    && !(safely && self.mated_after(after, m))
+                {
                     partners.push(m.from);
                 }
             }
         }
-        // The mover's captures of an equal piece of its kind, the moved piece's or over it.
+        // The mover's captures of a matching piece, the moved piece's or over it.
         let passed = Analyst::with_mover(after, after.side_to_move().opponent());
         let own = |m: &Move| m.from == at || (across && over_moved(m));
         for m in passed.legal_captures(self.vm).into_iter().filter(own) {
-            let equal = self
-                .material(&passed, m.to)
-                .is_some_and(|v| Some(v) == self.material(&passed, m.from));
-            if equal
-                && kind_at(&passed, m.to) == kind_at(&passed, m.from)
-                && self.capture_result(&passed, m, b) == Val::ZERO
-            {
+            if matched(&passed, m.from, m.to) && self.capture_result(&passed, m, b) == Val::ZERO {
                 partners.push(m.to);
             }
         }
@@ -701,16 +739,32 @@ impl Analyst<'_> {
         !partners.is_empty()
     }
 
-    /// 献 (24.5): an opposing piece may take the moved piece and win material by it, over
-    /// the forcing line after the capture, without being mated.
-    fn offers_sacrifice(&self, after: &Position, at: Square, partners: &mut Vec<Square>) -> bool {
+    /// 献 (24.5): the moved piece is offered to capture: an opposing piece (of its kind, where
+    /// `taker` asks: 1999 28.6) may take it, legally, without being mated at once, and without
+    /// losing material by the forcing line after it (or, where `result` asks, winning by it:
+    /// 1999's 无根子送吃).
+    fn offers_sacrifice(
+        &self,
+        after: &Position,
+        at: Square,
+        taker: super::data::Taker,
+        result: super::data::Outcome,
+        partners: &mut Vec<Square>,
+    ) -> bool {
         if self.material(after, at).is_none() {
             return false;
         }
+        let kind = |sq: Square| after.piece_at(sq).map(|p| p.kind);
         for m in after.legal_moves_to(self.vm, at) {
-            if self.gains(self.capture_result(after, m, self.rep.forcing))
-                && !self.mated_after(after, m)
-            {
+            if taker == super::data::Taker::SameKind && kind(m.from) != kind(at) {
+                continue;
+            }
+            let v = self.capture_result(after, m, self.rep.forcing);
+            let good = match result {
+                super::data::Outcome::NoLoss => v >= Val::ZERO,
+                super::data::Outcome::Gain => self.gains(v),
+            };
+            if good && !self.mated_after(after, m) {
                 partners.push(m.from);
             }
         }

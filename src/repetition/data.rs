@@ -88,15 +88,9 @@ pub(crate) enum Test {
     /// The move attacks the opposing general (将).
     GivesCheck,
     /// Were the opponent to pass, the mover would mate by consecutive checks within
-    /// `depth` of its own moves (杀).
-    MateThreat {
-        depth: u8,
-        /// An offer of an exchange of equal pieces (兑, 24.4) is no attack: a threat that is
-        /// gone with the moved piece, which the move offers for exchange, makes the move an
-        /// exchange, not a kill.
-        #[serde(default)]
-        equal_mutual_excluded: bool,
-    },
+    /// `depth` of its own moves (杀). A threat that is gone with the moved piece, which the move
+    /// offers for exchange (兑, 24.4), makes the move an exchange, not a kill.
+    MateThreat { depth: u8 },
     /// Were the opponent to pass, the mover would win material by a forcing line
     /// (`repetition.forcing`): a direct capture, a capture another piece is let make, a
     /// joint capture, captures after checks, or a whole exchange, with a net gain and
@@ -105,10 +99,6 @@ pub(crate) enum Test {
         /// The checks that capture nothing a line may hold (overrides the bound).
         #[serde(default)]
         checks: Option<u8>,
-        /// An offer of an exchange of equal pieces (兑, 24.4) is no attack: a mutual attack
-        /// between pieces of equal value is an exchange, not a chase.
-        #[serde(default)]
-        equal_mutual_excluded: bool,
         /// The kinds of win that count (`unprotected`, `higher_value`, `joint`); all when
         /// omitted.
         #[serde(default)]
@@ -117,12 +107,6 @@ pub(crate) enum Test {
         /// exchange after it.
         #[serde(default)]
         higher_value_always: bool,
-        /// The moved piece takes part in a win by another piece where it now stands (联合捉):
-        /// as the screen the capture hops over, as the piece that pins the target's root (a
-        /// false root, 假根), or, having fled an attack, as the guard of the capturer or of
-        /// its screen against the opponent's attack. Such a win is joint, and in a flight new.
-        #[serde(default)]
-        takes_part: bool,
         /// A move that gives check chases too what it would win whichever way the general
         /// steps out of the check, or, when it cannot step, what the check wins as it stands
         /// (every way the general steps, of none); its class stays the heavier 将, and a
@@ -131,20 +115,26 @@ pub(crate) enum Test {
         #[serde(default)]
         with_checks: bool,
     },
-    /// The moved piece may be taken by an opposing piece of its own kind that neither loses
-    /// material by the forcing line after it nor is mated; or it may itself take an equal
-    /// piece so (兑).
+    /// The moved piece may be taken by an opposing piece it matches (`of`) that neither loses
+    /// material by the forcing line after it nor is mated; or it may itself take such a piece
+    /// so; or two matching pieces attack each other over it; or a new win the chase test left
+    /// out as a mutual attack of two matching pieces (兑, 24.4).
     OffersExchange {
-        /// An offer of an exchange of equal pieces (兑, 24.4) is any mutual attack of two
-        /// pieces of one kind the move makes: two that attack each other over the moved piece
-        /// (the move put it between them as the screen), and a new win the chase test leaves
-        /// out as such a mutual attack (its own `equal_mutual_excluded`).
         #[serde(default)]
-        equal_mutual_excluded: bool,
+        of: Exchangeable,
+        /// What the opponent's capture of the offered piece must be for the offer to be one
+        /// (and for a mutual attack of two matching pieces to be an exchange, not a chase).
+        #[serde(default)]
+        taken: Taken,
     },
-    /// The moved piece may be taken by an opposing piece that wins material by it without
-    /// being mated (献).
-    OffersSacrifice,
+    /// The moved piece may be taken by an opposing piece (`taker`) without the taker's being
+    /// mated at once, and with the `result` the taker has by the forcing line after it (献).
+    OffersSacrifice {
+        #[serde(default)]
+        taker: Taker,
+        #[serde(default)]
+        result: Outcome,
+    },
     /// The move stands in the line of an opposing line piece and so takes away the mate by
     /// checks within `mate_depth` moves the opponent threatened (拦).
     Blocks {
@@ -158,6 +148,51 @@ pub(crate) enum Test {
     Follows,
     /// Any move (闲).
     Otherwise,
+}
+
+/// Which pieces an exchange (兑) is offered between.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Exchangeable {
+    /// Pieces of one kind (2020 24.4: 同兵种邀兑).
+    #[default]
+    SameKind,
+    /// Pieces of equal worth (1999 28.5: 等子力互换).
+    EqualWorth,
+}
+
+/// What the opponent's capture of a piece offered for exchange must be (兑).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Taken {
+    /// Legal, and neither mated at once nor losing material at once for it (2020 24.4:
+    /// 不致立即被将死或立即在子力价值上遭受损失).
+    #[default]
+    Safely,
+    /// Legal (AXF rule 40: an exchange offered, perpetually too, is allowed).
+    Legally,
+}
+
+/// Which opposing pieces a sacrifice (献) is offered to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Taker {
+    /// Any (2020 24.5: 凡走子送吃).
+    #[default]
+    Any,
+    /// A piece of the offered piece's kind (1999 28.6: 同兵种子).
+    SameKind,
+}
+
+/// What the taker of an offered piece has by the line after the capture (献).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Outcome {
+    /// It loses nothing (2020 24.5: 不致…在子力价值上遭受损失).
+    #[default]
+    NoLoss,
+    /// It wins material: the piece offered is unprotected (1999 28.6: 无根子送吃).
+    Gain,
 }
 
 /// `repetition.forcing`: the bounds of the forcing-line search every material test uses.
@@ -183,29 +218,33 @@ pub(crate) struct OwnAttackData {
     pub(crate) joint_counts: bool,
 }
 
-/// `repetition.chase_to_chase`: only newly created attacks count (从捉到捉).
+/// `repetition.chase_to_chase`: only new wins make a chase (从捉到捉). A win is new when the
+/// move makes it possible or larger: the same piece could not win the same target before the
+/// move, or only less (the gain before and after the move, each capture judged by the whole
+/// exchange it opens). The clause's presence asks for it; its data says how a capture of the
+/// opponent's that the move parries bears on it.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[derive(Default)]
 pub(crate) struct NewOnlyData {
-    /// A target that could already be won before the move does not make the move a chase
-    /// (从捉到捉: 走子前已存在的捉). Newness is per target and taker: a piece that can now take
-    /// a target another piece could take before makes a new chase (24.3: what the moved piece
-    /// itself can take). A move that answers a check is compared with what stood before it
-    /// whatever the answer: with the other answers, and with the position before the check.
-    pub(crate) new_targets_only: bool,
-    /// A flight (the moved piece leaves a point where it could be taken): before the move,
-    /// the opponent may take the moved piece on its origin though it could take it anyway,
-    /// and may take it there where the capture would have cut its root; a win that either
-    /// refutes, or makes smaller, is new.
+    /// How a capture the move parries bears on newness; absent: not at all.
     #[serde(default)]
-    pub(crate) flight_counts: bool,
-    /// A target the same piece could already take before the move, even at a loss, is no
-    /// new chase when the move only shields one of the mover's pieces and so cuts the
-    /// target's root: it attacks nothing new. A root the move pins (假根), or one whose
-    /// cannon screen the move adds or takes away, still makes a new chase.
-    #[serde(default)]
-    pub(crate) attack_before_is_old: bool,
+    pub(crate) parried: Option<Parried>,
+}
+
+/// How a capture of the opponent's that the move parries (it won before the move and wins no
+/// more after it) bears on whether a win is new.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Parried {
+    /// The move is the flight of the piece it moves: before the move, the opponent could take
+    /// that piece where it stood. Against a win the piece takes part in where it now stands
+    /// (without it the win is gone, or smaller), the gain before is measured with that capture
+    /// open to the opponent.
+    Counts,
+    /// What a move that parries a capture of the opponent's adds to a win whose first capture
+    /// the same piece could already make before the move is nothing new: the attack stood.
+    AddsNothing,
 }
 
 /// A special case that changes the class of a move: `when` all its conditions hold,
@@ -377,11 +416,6 @@ pub(crate) struct VerdictWhen {
     /// Every move of the one side is a chase of only these kinds.
     #[serde(default)]
     pub(crate) one_every_chase: Option<Vec<String>>,
-    /// Every move of the one side chases with one of these kinds, whatever else it chases
-    /// (a move that wins the chariot with one piece and, jointly, an elephant is a chase of
-    /// the chariot).
-    #[serde(default)]
-    pub(crate) one_every_move_chases: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -407,4 +441,17 @@ pub(crate) struct CycleData {
     /// ordered to change that plays them has not changed).
     #[serde(default)]
     pub(crate) cycles_after_ruling: Option<u32>,
+    /// Which moves form the judged cycle when a position has come back (absent: `shortest`).
+    #[serde(default)]
+    pub(crate) judged: Option<Judged>,
+}
+
+/// Which moves form the judged cycle when a position has come back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Judged {
+    /// The moves since the last position that came back last stood before: one cycle.
+    Shortest,
+    /// The moves since the position that came back last first stood: every cycle played.
+    SinceFirst,
 }

@@ -93,23 +93,11 @@ struct Capture {
     at: Square,
 }
 
-/// How the search before a move differs from the search after it. These are readings of
-/// `repetition.chase_to_chase` (从捉到捉), not clause data of `repetition.forcing`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub(crate) struct BeforeMove {
-    /// The point of the piece about to move, as its flight reads the position before it
-    /// (`flight_counts`): a capture of it the defender had only at a loss, which the
-    /// attacker's capture makes good (the capturer was its root), counts as laid open.
-    pub(crate) guarded: Option<Square>,
-    /// The point of the piece about to move: the defender may take it there, though it
-    /// could take it anyway; the move is its flight (`flight_counts`).
-    pub(crate) flight: Option<Square>,
-}
-
-/// The other side's captures at an attacker's node were the attacker to pass, and whether
-/// each won by itself there: what a defender's capture after the attacker's move is judged
-/// against. Worked out only when a defender's node needs it, once for all its siblings.
-type Before = std::cell::OnceCell<Vec<(Move, bool)>>;
+/// The other side's captures at an attacker's node were the attacker to pass (that position,
+/// and the captures): what a defender's capture after the attacker's move is judged against.
+/// Worked out only when a defender's node needs it, once for all its siblings; whether such a
+/// capture won by itself there is asked only of a capture the search reaches.
+type Before = std::cell::OnceCell<(Option<Position>, Vec<Move>)>;
 
 /// The least material that is a gain: one floating piece.
 const LEAST_GAIN: Val = Val {
@@ -171,8 +159,6 @@ impl Out {
 struct Search<'s, 'a> {
     an: &'s Analyst<'a>,
     b: Bounds,
-    /// How this search differs when it is the one before a move.
-    before_move: BeforeMove,
     nodes: u32,
     /// Plies of the lines now searched (`plies`, or `check_plies` for a line that starts
     /// with a check).
@@ -196,10 +182,9 @@ struct Search<'s, 'a> {
     /// The defender may take what a capture lays open (`laid_open`); off where an even line is
     /// judged over the whole sequence on the capture's point.
     takes_laid_open: bool,
-    /// Set when what the search assumes before the move (`before_move`) decided something: a
-    /// capture of the piece about to move was let through or judged by it. A search it never
-    /// decided anything in found what the plain search finds.
-    touched: std::cell::Cell<bool>,
+    /// When set, both sides capture only on this point (the exchange on one point, checks
+    /// aside: whether a capture wins by itself, [`Analyst::capture_wins`]).
+    on_point: Option<Square>,
 }
 
 impl Analyst<'_> {
@@ -208,43 +193,24 @@ impl Analyst<'_> {
     /// gain above zero wins; so does an even result that only what the capture lays open
     /// elsewhere makes even (`laid_open`).
     pub fn forcing_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
-        self.forcing_lines_before(pos, b, BeforeMove::default())
-    }
-
-    /// [`Analyst::forcing_lines`] as the search before a move reads them (`mode`).
-    pub(crate) fn forcing_lines_before(
-        &self,
-        pos: &Position,
-        b: Bounds,
-        mode: BeforeMove,
-    ) -> Vec<Line> {
-        let key = (pos.placement(), b, mode);
+        let key = (pos.placement(), b);
         if let Some(lines) = self.lines().borrow().get(&key) {
             return lines.clone();
         }
-        let (out, touched) = self.search_lines(pos, b, mode);
-        let mut memo = self.lines().borrow_mut();
-        if !touched && mode != BeforeMove::default() {
-            // What is assumed before the move decided nothing: the plain search's lines too.
-            memo.entry((pos.placement(), b, BeforeMove::default()))
-                .or_insert_with(|| out.clone());
-        }
-        memo.insert(key, out.clone());
+        let out = self.search_lines(pos, b);
+        self.lines().borrow_mut().insert(key, out.clone());
         out
     }
 
-    /// The lines, and whether what is assumed before the move (`mode`) decided anything.
-    fn search_lines(&self, pos: &Position, b: Bounds, mode: BeforeMove) -> (Vec<Line>, bool) {
-        let mut s = Search {
-            before_move: mode,
-            ..Search::new(self, b, pos.side_to_move())
-        };
+    /// The lines.
+    fn search_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
+        let mut s = Search::new(self, b, pos.side_to_move());
         let mut pos = pos.clone();
         let mut out = Vec::new();
         let budgets = s.budgets();
         let before = Before::new();
         let root_check = pos.in_check(self.vm);
-        let (first_moves, _) = s.candidates(&pos, root_check, 0, budgets, None, None, false);
+        let (first_moves, _) = s.candidates(&pos, root_check, 0, budgets, None, false);
         s.free = first_moves
             .iter()
             .filter(|(_, m)| pos.piece_at(m.to).is_some())
@@ -281,10 +247,7 @@ impl Analyst<'_> {
             // counts.
             let even_counts = b.laid_open && takes_material;
             let alpha = if even_counts {
-                Val {
-                    pieces: 0,
-                    floating: -1,
-                }
+                self.below_least_even()
             } else {
                 LEAST_GAIN
             };
@@ -300,13 +263,12 @@ impl Analyst<'_> {
                 MATE,
                 &before,
             );
-            if o.v == Val::ZERO && even_counts {
+            if even_counts && !self.gains(o.v) && !self.gains(-o.v) {
                 // Even only because of what the capture lays open elsewhere (the capturer was a
                 // root, or pinned): judged over the whole sequence, still a win (26.5).
                 let mut s2 = Search {
                     free: s.free.clone(),
                     root_captures: s.root_captures.clone(),
-                    before_move: mode,
                     takes_laid_open: false,
                     ..Search::new(self, b, s.attacker)
                 };
@@ -320,19 +282,18 @@ impl Analyst<'_> {
                     Val::ZERO,
                     Val::ZERO,
                     MATE,
-                    &Before::from(Vec::new()),
+                    &Before::from((None, Vec::new())),
                 );
-                if s2.touched.get() {
-                    s.touched.set(true);
-                }
                 if self.gains(o2.v) {
-                    out.extend(Self::line(m, Out { v: Val::ZERO, ..o2 }));
+                    // Its gain is what the whole exchange nets: no loss by the material
+                    // clause's measure (a floating piece for a piece, 1999 25.3), or even.
+                    out.extend(Self::line(m, Out { v: o.v, ..o2 }));
                 } else if s.free.contains(&m) && self.gives_check(&pos, m) {
                     // An unrooted target (nothing can take back on its point), even only
                     // because the capture lays open a check whose answer wins back as much.
                     // A capture that gives no check and comes out even keeps its verdict: a
                     // hidden root (暗根) answered it.
-                    out.extend(Self::line(m, Out { v: Val::ZERO, ..o }));
+                    out.extend(Self::line(m, o));
                 }
                 continue;
             }
@@ -378,7 +339,7 @@ impl Analyst<'_> {
             }
         }
         out.sort_by_key(|l| std::cmp::Reverse(l.gain));
-        (out, s.touched.get())
+        out
     }
 
     /// Whether the move `m` of the side to move gives check.
@@ -431,6 +392,59 @@ impl Analyst<'_> {
     }
 }
 
+impl Analyst<'_> {
+    /// Whether the capture `m` of the side to move wins by itself: over the exchange on its
+    /// point (the other side taking back there, or answering by checks that win back: a
+    /// hidden root, 暗根), the side to move comes out ahead by the worths of the pieces (a
+    /// piece above any number of floating ones).
+    /// What the capture lays open elsewhere is not asked here. Memoized per ruling.
+    pub(crate) fn capture_wins(&self, pos: &Position, m: Move) -> bool {
+        let key = (pos.placement(), m);
+        if let Some(&w) = self.capture_memo().borrow().get(&key) {
+            return w;
+        }
+        let b = self.rep.forcing;
+        let mut s = Search {
+            takes_laid_open: false,
+            on_point: Some(m.to),
+            ..Search::new(self, b, pos.side_to_move())
+        };
+        let mut p = pos.clone();
+        let gain = self.value(&p, m.to);
+        let in_check = p.in_check(self.vm);
+        let v = s
+            .play(
+                &mut p,
+                in_check,
+                m,
+                gain,
+                0,
+                [0, b.answer_checks],
+                Val::ZERO,
+                -MATE,
+                MATE,
+                &Before::new(),
+            )
+            .v;
+        let w = v > Val::ZERO;
+        self.capture_memo().borrow_mut().insert(key, w);
+        w
+    }
+
+    /// A value just below the least result that is no loss by the material clause's measure
+    /// (a floating piece taken for less than it may be worth is even, 1999 25.3, 2011 26.6):
+    /// the window of a capture line that may still win by coming out even.
+    fn below_least_even(&self) -> Val {
+        match self.rep.floating_below {
+            Some(b) => Val {
+                pieces: -(b - 1).max(0) - 1,
+                floating: i32::MAX / 2,
+            },
+            None => -MATE,
+        }
+    }
+}
+
 /// Where `sq` lies as `side` sees the board (from its own corner): the order in which the
 /// search tries equal moves, so that the board turned round with the colours exchanged is
 /// searched in the same order and a bound on positions cuts the same lines.
@@ -447,7 +461,6 @@ impl<'s, 'a> Search<'s, 'a> {
             an,
             b,
             plies: b.plies,
-            before_move: BeforeMove::default(),
             nodes: 0,
             line: Vec::new(),
             attacker,
@@ -456,7 +469,7 @@ impl<'s, 'a> Search<'s, 'a> {
             free: Vec::new(),
             root_captures: Vec::new(),
             takes_laid_open: b.laid_open,
-            touched: std::cell::Cell::new(false),
+            on_point: None,
         }
     }
 
@@ -484,32 +497,39 @@ impl<'s, 'a> Search<'s, 'a> {
 
     /// The captures the other side has here were the side to move to pass: the ones the
     /// side to move's next capture does not create.
-    fn captures_before(&self, pos: &Position) -> Vec<(Move, bool)> {
+    fn captures_before(&self, pos: &Position) -> (Option<Position>, Vec<Move>) {
         if pos.side_to_move() != self.attacker || !self.takes_laid_open {
-            return Vec::new();
+            return (None, Vec::new());
         }
-        let vm = self.an.vm;
         let theirs = Analyst::with_mover(pos, pos.side_to_move().opponent());
-        theirs
-            .legal_captures(vm)
-            .into_iter()
-            .map(|m| {
-                // Judged as a capture of the piece about to move, a loss then: what is assumed
-                // before the move decided it.
-                let had = self.before_move.guarded != Some(self.origin(m.to))
-                    || self.good_capture(&theirs, m);
-                if !had {
-                    self.touched.set(true);
-                }
-                (m, had)
-            })
-            .collect()
+        let moves = theirs.legal_captures(self.an.vm);
+        (Some(theirs), moves)
     }
 
-    /// Whether the capture `m` of the side to move wins at once: its target is worth more
-    /// than its capturer, or nothing can take back on the point.
+    /// Whether the defender's capture `m` (not on the last capture's point) is one the line
+    /// laid open: not possible before the attacker's last move, or a loss then and winning now
+    /// (the attacker's capture took away the target's root). Asked only of the captures the
+    /// search reaches, so that a cut-off spares the exchange searches of the others.
+    fn laid_open_to(&self, pos: &Position, m: Move, before: Option<(&Before, Move, Undo)>) -> bool {
+        let Some((cell, played, undo)) = before else {
+            return true;
+        };
+        let had = cell.get_or_init(|| {
+            let mut parent = pos.clone();
+            parent.unmake(self.an.vm, played, undo);
+            self.captures_before(&parent)
+        });
+        match had {
+            (Some(theirs), moves) if moves.contains(&m) => {
+                self.good_capture(pos, m) && !self.good_capture(theirs, m)
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether the capture `m` of the side to move wins by itself ([`Analyst::capture_wins`]).
     fn good_capture(&self, pos: &Position, m: Move) -> bool {
-        self.an.value(pos, m.to) > self.an.value(pos, m.from) || self.no_recapture(pos, m)
+        self.an.capture_wins(pos, m)
     }
 
     /// Whether the attacker's capture `m`, later in a line, is one the line laid open
@@ -542,7 +562,6 @@ impl<'s, 'a> Search<'s, 'a> {
         ply: u8,
         budgets: [u8; 2],
         last: Option<Square>,
-        before: Option<(&Before, Move, Undo)>,
         ahead: bool,
     ) -> (Vec<(Val, Move)>, Option<Vec<Move>>) {
         let an = self.an;
@@ -577,36 +596,13 @@ impl<'s, 'a> Search<'s, 'a> {
                 ahead && (ply + 1 < self.plies || self.b.mate_after_gain == 0)
             };
         let (captures, checks) = pos.captures_and_checks(vm, true, want_checks);
-        // What the defender could take before the attacker's move: the position before it.
-        let had = || match before {
-            None => &[][..],
-            Some((cell, played, undo)) => cell.get_or_init(|| {
-                let mut parent = pos.clone();
-                parent.unmake(vm, played, undo);
-                self.captures_before(&parent)
-            }),
-        };
+        // A defender's capture other than on the last capture's point is searched only where
+        // the line may lay it open (`takes_laid_open`); whether it does is asked only of the
+        // captures the search reaches ([`Search::laid_open_to`]).
         let mut moves: Vec<(Val, Move)> = captures
             .into_iter()
-            .filter(|&m| {
-                // A capture had before is laid open only if it was a loss then and wins now
-                // (the attacker's capture took away the target's root).
-                attacking
-                    || Some(m.to) == last
-                    || self
-                        .before_move
-                        .flight
-                        .is_some_and(|f| self.origin(m.to) == f)
-                        && {
-                            self.touched.set(true);
-                            true
-                        }
-                    || (self.takes_laid_open
-                        && had()
-                            .iter()
-                            .find(|b| b.0 == m)
-                            .is_none_or(|&(_, good)| !good && self.good_capture(pos, m)))
-            })
+            .filter(|m| self.on_point.is_none_or(|p| m.to == p))
+            .filter(|&m| attacking || Some(m.to) == last || self.takes_laid_open)
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
             .collect();
         let side = pos.side_to_move();
@@ -754,8 +750,10 @@ impl<'s, 'a> Search<'s, 'a> {
         } else {
             Out::ZERO
         };
-        let spent = an.spend();
-        let bounded = ply >= self.plies || self.nodes >= self.b.nodes || spent >= an.ply_cap();
+        // The exchange on one point is searched apart from the ply's budget (it is small, and
+        // memoized): only `nodes` bounds it.
+        let capped = self.on_point.is_none() && an.spend() >= an.ply_cap();
+        let bounded = ply >= self.plies || self.nodes >= self.b.nodes || capped;
         if !in_check
             && !bounded
             && (if attacking {
@@ -774,15 +772,7 @@ impl<'s, 'a> Search<'s, 'a> {
         let (moves, checks) = if bounded {
             (Vec::new(), None)
         } else {
-            self.candidates(
-                pos,
-                in_check,
-                ply,
-                budgets,
-                Some(last),
-                before,
-                acc.is_positive(),
-            )
+            self.candidates(pos, in_check, ply, budgets, Some(last), acc.is_positive())
         };
         let recapture = moves.iter().any(|(_, r)| r.to == last);
         if attacking && in_check && moves.is_empty() && !pos.has_legal_move(vm) {
@@ -818,6 +808,14 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         let before_here = Before::new();
         for (gain, m) in moves {
+            if !attacking
+                && !in_check
+                && m.to != last
+                && an.material(pos, m.to).is_some()
+                && !self.laid_open_to(pos, m, before)
+            {
+                continue;
+            }
             let o = self.play(
                 pos,
                 in_check,

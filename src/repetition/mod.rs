@@ -134,7 +134,6 @@ pub(crate) struct VerdictRule {
     pub(crate) when: data::VerdictWhen,
     pub(crate) other_has_chase: Option<Vec<ChaseKind>>,
     pub(crate) one_every_chase: Option<Vec<ChaseKind>>,
-    pub(crate) one_every_move_chases: Option<Vec<ChaseKind>>,
     pub(crate) verdict: VerdictKind,
     pub rule: RuleRef,
 }
@@ -165,6 +164,9 @@ pub struct RepetitionRules {
     pub(crate) forcing_rule: RuleRef,
     /// Classes, heaviest first (26.4).
     pub classes: Vec<ClassRule>,
+    /// What a counter-capture must be for a mutual attack of two matching pieces to be an
+    /// exchange offered, not a chase (the exchange class's `taken`).
+    pub(crate) exchange_taken: data::Taken,
     pub(crate) order_rule: RuleRef,
     /// Kinds whose own first capture does not count (26.1).
     exempt_first: Kinds,
@@ -183,6 +185,8 @@ pub struct RepetitionRules {
     pub(crate) patterns_rule: RuleRef,
     pub(crate) verdicts: Vec<VerdictRule>,
     pub(crate) shuffle_min: Option<u32>,
+    /// Which moves form the judged cycle (`repetition.cycle`'s `judged`).
+    pub(crate) judged: data::Judged,
     pub(crate) cycle_rule: Option<RuleRef>,
     pub(crate) pending: Option<Pending>,
     /// Kind names, for reasons and targets.
@@ -307,7 +311,7 @@ fn compile(
     let (new_only, newness) = match ed.clause("repetition.chase_to_chase") {
         None => (None, None),
         Some(c) => match typed::<data::NewOnlyData>(c) {
-            Ok(d) => (d.new_targets_only.then(|| RuleRef::of(c)), Some(d)),
+            Ok(d) => (Some(RuleRef::of(c)), Some(d)),
             Err(e) => {
                 errors.push(e);
                 (None, None)
@@ -320,6 +324,11 @@ fn compile(
     let (patterns, words, patterns_rule) = patterns(ed, &classes, errors);
     let verdicts = verdicts(ed, clauses, &patterns, errors);
 
+    let judged = ed
+        .clause("repetition.cycle")
+        .and_then(|c| typed::<data::CycleData>(c).ok())
+        .and_then(|d| d.judged)
+        .unwrap_or(data::Judged::Shortest);
     let (shuffle_min, cycle_rule, pending) = match ed.clause("repetition.cycle") {
         None => (None, None, None),
         Some(c) => match typed::<data::CycleData>(c) {
@@ -391,6 +400,13 @@ fn compile(
         material_rule: material_rule?,
         forcing: forcing.as_ref()?.0,
         forcing_rule: forcing?.1,
+        exchange_taken: classes
+            .iter()
+            .find_map(|c| match c.test {
+                Test::OffersExchange { taken, .. } => Some(taken),
+                _ => None,
+            })
+            .unwrap_or_default(),
         classes,
         order_rule: order_rule?,
         exempt_first,
@@ -404,6 +420,7 @@ fn compile(
         patterns_rule: patterns_rule?,
         verdicts,
         shuffle_min,
+        judged,
         cycle_rule,
         pending,
         kind_names,
@@ -858,7 +875,6 @@ fn verdicts(
                 };
                 let other_has_chase = chase_kinds(&d.when.other_has_chase, errors);
                 let one_every_chase = chase_kinds(&d.when.one_every_chase, errors);
-                let one_every_move_chases = chase_kinds(&d.when.one_every_move_chases, errors);
                 if d.verdict != VerdictKind::Draw && d.when.one.is_none() {
                     errors.push(err(
                         c,
@@ -870,7 +886,6 @@ fn verdicts(
                     when: d.when,
                     other_has_chase,
                     one_every_chase,
-                    one_every_move_chases,
                     verdict: d.verdict,
                     rule: RuleRef::of(c),
                 });

@@ -4,7 +4,9 @@
 //! A *switch* is a boolean field of a `repetition.*` clause's data reached through mappings
 //! only, outside `when` conditions (a special case's or a verdict's conditions, and a
 //! pattern's list entries, are the rule's cases, not readings of it). A switch that is on is
-//! a *reading* of the rule; the clause's provenance says, per field, whether a sourced text
+//! a *reading* of the rule; so is a *choice*, a string field of the same kind that the
+//! clause's provenance names among its readings (one of several readings of a rule, where a
+//! switch is a yes or no; switched off, the field is absent); the clause's provenance says, per field, whether a sourced text
 //! states it (`text`) or only our reading of diagrams does (`inferred`), and where it was
 //! found. Fields of one name in several clauses of a rule set are one reading: switched off,
 //! they go off together.
@@ -18,7 +20,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::spec::{switched_off, switches, Clause, Edition, Reading, ReadingBasis, SpecError};
+use crate::spec::{
+    choices, switched_off, switches, Clause, Edition, Reading, ReadingBasis, SpecError,
+};
 
 /// One reading of a rule set's 棋例 clauses.
 #[derive(Clone, Debug)]
@@ -92,11 +96,16 @@ pub(crate) fn readings(clauses: &[&Clause], errors: &mut Vec<SpecError>) -> Vec<
     let mut by_name: BTreeMap<String, ReadingRule> = BTreeMap::new();
     for c in clauses {
         let found = switches(&c.data);
-        for (name, on) in &found {
+        let chosen = choices(&c.data);
+        let named_choices = chosen
+            .iter()
+            .filter(|(n, _)| c.provenance.readings.contains_key(n))
+            .map(|(n, _)| (n.clone(), true));
+        for (name, on) in found.iter().cloned().chain(named_choices) {
             if !on {
                 continue;
             }
-            match c.provenance.readings.get(name) {
+            match c.provenance.readings.get(&name) {
                 None => errors.push(super::err(
                     c,
                     format!("the switch `{name}` is on, but the clause's provenance has no `readings` entry for it (say whether a text states it, basis: text, or only diagrams do, basis: inferred)"),
@@ -108,8 +117,8 @@ pub(crate) fn readings(clauses: &[&Clause], errors: &mut Vec<SpecError>) -> Vec<
             }
         }
         for name in c.provenance.readings.keys() {
-            if !found.iter().any(|(n, _)| n == name) {
-                errors.push(super::err(c, format!("provenance.readings names `{name}`, which is no switch of the clause's data")));
+            if !found.iter().any(|(n, _)| n == name) && !chosen.iter().any(|(n, _)| n == name) {
+                errors.push(super::err(c, format!("provenance.readings names `{name}`, which is no switch or choice of the clause's data")));
             }
         }
     }
@@ -124,9 +133,13 @@ pub fn without(ed: &Edition, name: &str) -> Edition {
         .map(|c| c.id.clone())
         .collect();
     for id in ids {
-        let c = out.clause(&id).expect("listed").clone();
+        let mut c = out.clause(&id).expect("listed").clone();
         let data = switched_off(&c.data, name);
         if data != c.data {
+            // A choice switched off is gone from the data, and its entry with it.
+            if !switches(&data).iter().any(|(n, _)| n == name) {
+                c.provenance.readings.remove(name);
+            }
             out = out.with_clause(&id, Some(Clause { data, ..c }));
         }
     }

@@ -1,7 +1,8 @@
 //! A ruling: find the cycle in the moves played, class every move of it, name each side's
 //! pattern, apply the verdict table.
 //!
-//! The cycle is the last repetition, else a shuffle; pieces are followed through the line (the
+//! The cycle is the last repetition, else a shuffle (which moves form the judged cycle is
+//! `repetition.cycle.judged`); pieces are followed through the line (the
 //! same target); then come the cycle-level special cases, the patterns and the verdict table.
 //! The `ruling` query's answer (the line read through `line::line`) carries its basis:
 //! `judged` rules the cycle under every variant (an inferred reading switched off) with an
@@ -233,22 +234,34 @@ fn play_line(vm: &Rules, q: &RulingQuery) -> Result<(Vec<Position>, Vec<Move>), 
 /// `positions[k]` (pieces and side to move), `k` the latest position that repeats an earlier
 /// one and `i` the nearest earlier one (the shortest cycle: the moves `i..k`).
 pub fn last_repetition(positions: &[Position]) -> Option<(usize, usize)> {
+    repetition_judged(positions, super::data::Judged::Shortest)
+}
+
+/// The last repetition, `k` the latest position that repeats an earlier one, `i` the earlier
+/// one `judged` names: the nearest (`shortest`, one cycle) or the first (`since_first`).
+fn repetition_judged(
+    positions: &[Position],
+    judged: super::data::Judged,
+) -> Option<(usize, usize)> {
     (1..positions.len()).rev().find_map(|k| {
-        (0..k)
-            .rev()
-            .find(|&i| positions[i].same_placement(&positions[k]))
-            .map(|i| (i, k))
+        let mut earlier = (0..k).filter(|&i| positions[i].same_placement(&positions[k]));
+        match judged {
+            super::data::Judged::Shortest => earlier.next_back(),
+            super::data::Judged::SinceFirst => earlier.next(),
+        }
+        .map(|i| (i, k))
     })
 }
 
-/// The plies to judge: the last repetition (the shortest cycle ending at the latest
-/// repeated position), else a shuffle, else nothing.
+/// The plies to judge: the last repetition (ending at the latest repeated position, from the
+/// position it came back to last, or from where it first stood: `repetition.cycle`'s
+/// `judged`), else a shuffle, else nothing.
 fn find_cycle(
     rep: &RepetitionRules,
     positions: &[Position],
     moves: &[Move],
 ) -> Option<(usize, usize, &'static str)> {
-    if let Some((i, k)) = last_repetition(positions) {
+    if let Some((i, k)) = repetition_judged(positions, rep.judged) {
         return Some((i, k, "repetition"));
     }
     let min = rep.shuffle_min?;
@@ -536,12 +549,6 @@ fn apply(v: &VerdictRule, pats: &[SidePattern; 2], plies: &[PlyRuling]) -> Optio
                     .iter()
                     .filter(|p| p.facts.side == side)
                     .all(|p| !p.chases.is_empty() && p.chases.iter().all(|k| ks.contains(k)))
-            })
-            && v.one_every_move_chases.as_ref().is_none_or(|ks| {
-                plies
-                    .iter()
-                    .filter(|p| p.facts.side == side)
-                    .all(|p| p.chases.iter().any(|k| ks.contains(k)))
             });
         if ok {
             return Some(Verdict::against(side, v.verdict));

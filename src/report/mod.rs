@@ -8,6 +8,8 @@
 //!   that encode it, or why none does;
 //! - [`readings`]: every reading of the 棋例 clauses, text or inferred, switched off alone
 //!   over the ruling cases;
+//! - [`qili`]: every condition of the 棋例 texts with the cases where it holds and where it
+//!   just fails;
 //! - [`sources`]: every source of `spec/sources.yaml`, which every source label links to;
 //! - `coverage.md`, from [`crate::conform::coverage`]: which cases cite each clause;
 //! - `README.md`: what each report is for, with its headline figures.
@@ -25,6 +27,7 @@
 
 pub mod articles;
 pub mod diff;
+pub mod qili;
 pub mod readings;
 pub mod sources;
 
@@ -165,6 +168,14 @@ pub fn generate(spec: &Spec, suite: &Suite) -> Result<Generated, String> {
     index.push(IndexLine {
         file: "readings.md".into(),
         purpose: "For arbiters and maintainers: how much of each rule set's 棋例 is the text and how much our reading of diagrams; every reading switched off alone, with the diagrams and cases it changes.".into(),
+        figures,
+    });
+
+    let (md, figures) = qili::report(suite);
+    g.files.insert("qili-conditions.md".into(), md);
+    index.push(IndexLine {
+        file: "qili-conditions.md".into(),
+        purpose: "For arbiters, suite authors and maintainers: every sentence of the 棋例 texts split into its conditions, each with its sentence, the cases where it holds and where it just fails, and whether the reference passes them; a condition without cases of both signs is a gap.".into(),
         figures,
     });
 

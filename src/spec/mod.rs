@@ -198,11 +198,36 @@ fn collect_switches(data: &Value, out: &mut Vec<(String, bool)>) {
     }
 }
 
-/// `data` with every switch `name` off.
+/// The choices of a clause's `data`: string fields reached through mappings only, outside
+/// `when` conditions, with their values. A reading may name one (a choice between readings of
+/// the rule, where a switch is a yes or no); switched off, the field is absent.
+pub(crate) fn choices(data: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    collect_choices(data, &mut out);
+    out
+}
+
+fn collect_choices(data: &Value, out: &mut Vec<(String, String)>) {
+    let m = match data {
+        Value::Mapping(m) => m,
+        Value::Tagged(t) => return collect_choices(&t.value, out),
+        _ => return,
+    };
+    for (k, v) in m {
+        match (k.as_str(), v) {
+            (Some("when"), _) => {}
+            (Some(name), Value::String(s)) => out.push((name.to_string(), s.clone())),
+            (_, v) => collect_choices(v, out),
+        }
+    }
+}
+
+/// `data` with every switch `name` off, and every choice `name` absent.
 pub(crate) fn switched_off(data: &Value, name: &str) -> Value {
     match data {
         Value::Mapping(m) => Value::Mapping(
             m.iter()
+                .filter(|(k, v)| !(k.as_str() == Some(name) && v.is_string()))
                 .map(|(k, v)| match (k.as_str(), v) {
                     (Some("when"), _) => (k.clone(), v.clone()),
                     (Some(n), Value::Bool(_)) if n == name => (k.clone(), Value::Bool(false)),

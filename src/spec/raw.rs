@@ -740,7 +740,9 @@ fn override_clause(
     existing.provenance = p.clone();
     let data = raw.data.as_ref().unwrap_or(&existing.data);
     for (field, r) in kept {
-        if super::switches(data).iter().any(|(n, _)| *n == field) {
+        if super::switches(data).iter().any(|(n, _)| *n == field)
+            || super::choices(data).iter().any(|(n, _)| *n == field)
+        {
             existing.provenance.readings.entry(field).or_insert(r);
         }
     }

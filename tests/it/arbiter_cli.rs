@@ -307,7 +307,7 @@ fn status_says_when_the_board_rules_the_cycle() {
         "{out}"
     );
     assert!(
-        out.contains("  next: if the last 4 plies are played again, the board rules after ply 16 (a position standing for the 5th time, repetition.cycle, art. 23): pending position ruled (repetition.verdict.forbidden_against_allowed, art. 4.1.5); Red: loses (result.change_refused, art. 4.1.5)\n"),
+        out.contains("  next: if the last 4 plies are played again, the board rules after ply 16 (a position standing for the 5th time, repetition.cycle, art. 23, 24.9): pending position ruled (repetition.verdict.forbidden_against_allowed, art. 4.1.5); Red: loses (result.change_refused, art. 4.1.5)\n"),
         "{out}"
     );
 }
