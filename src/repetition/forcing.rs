@@ -14,7 +14,7 @@
 //! clause data: the search never looks at a clock.
 
 use crate::board::{Move, Side, Square, FILES, RANKS};
-use crate::vm::position_internals::BitIter;
+use crate::vm::position_internals::{BitIter, MoveBuf};
 use crate::vm::{Position, Undo};
 
 use super::analysis::{Analyst, ChaseKind, Val};
@@ -163,6 +163,13 @@ struct Search<'s, 'a> {
     /// When set, both sides capture only on this point (the exchange on one point, checks
     /// aside: whether a capture wins by itself, [`Analyst::capture_wins`]).
     on_point: Option<Square>,
+    /// Set while the attacker answers the defender's check: the point the checking move
+    /// went to, and the points the moved piece could take before it moved.
+    check_move: Option<(Square, u128)>,
+    /// Set for the defender's node just after the attacker answered its check: the same.
+    /// What the piece that gave the check (directly or by discovery) now takes and could not
+    /// take before that move is laid open by the check (the fork, 24.15's hidden root 暗根).
+    checker: Option<(Square, u128)>,
 }
 
 impl Analyst<'_> {
@@ -448,6 +455,8 @@ impl<'s, 'a> Search<'s, 'a> {
             root_captures: Vec::new(),
             takes_laid_open: b.laid_open,
             on_point: None,
+            check_move: None,
+            checker: None,
         }
     }
 
@@ -632,6 +641,11 @@ impl<'s, 'a> Search<'s, 'a> {
         let mover = self.origin(m.from);
         let (tv, av) = (self.an.value(pos, m.to), self.an.value(pos, m.from));
         let mut budgets = budgets;
+        let could_take = if attacking {
+            0
+        } else {
+            capturable_from(vm, pos, m.from)
+        };
         let u = pos.make(vm, m);
         let gives_check = pos.in_check(vm);
         let i = usize::from(!attacking);
@@ -646,7 +660,15 @@ impl<'s, 'a> Search<'s, 'a> {
         let took_before = self.taken;
         self.taken |= attacking && target.is_some() && target == self.only_target;
         // The defender's captures are judged against what it had before this move; the
-        // attacker's are not restricted.
+        // attacker's are not restricted. Where this move answers the defender's check, the
+        // piece that gave it may take what its move laid open.
+        let outer = self.check_move;
+        self.checker = if attacking && was_in_check {
+            self.check_move
+        } else {
+            None
+        };
+        self.check_move = (!attacking && gives_check).then_some((m.to, could_take));
         let child = self.node(
             pos,
             gives_check,
@@ -658,6 +680,7 @@ impl<'s, 'a> Search<'s, 'a> {
             m.to,
             attacking.then_some((before, m, u)),
         );
+        self.check_move = outer;
         self.taken = took_before;
         self.line.pop();
         pos.unmake(vm, m, u);
@@ -720,6 +743,7 @@ impl<'s, 'a> Search<'s, 'a> {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
+        let checker = self.checker.take();
         self.nodes += 1;
         // Where the lines must win one given target, a line that ends before taking it wins
         // nothing, whatever else it took.
@@ -789,6 +813,7 @@ impl<'s, 'a> Search<'s, 'a> {
             if !attacking
                 && !in_check
                 && m.to != last
+                && !checker.is_some_and(|(at, had)| m.from == at && had >> m.to.index() & 1 == 0)
                 && an.material(pos, m.to).is_some()
                 && !self.laid_open_to(pos, m, before)
             {
@@ -841,4 +866,14 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         Out { recapture, ..best }
     }
+}
+
+/// The points the piece on `from` (of the side to move) could take on in `pos`, one bit each.
+fn capturable_from(vm: &crate::vm::Rules, pos: &Position, from: Square) -> u128 {
+    let mut buf = MoveBuf::new();
+    pos.pseudo_moves_from(vm, from, &mut buf);
+    buf.as_slice()
+        .iter()
+        .filter(|m| pos.piece_at(m.to).is_some())
+        .fold(0, |bits, m| bits | 1u128 << m.to.index())
 }
