@@ -641,13 +641,17 @@ impl<'s, 'a> Search<'s, 'a> {
         let mover = self.origin(m.from);
         let (tv, av) = (self.an.value(pos, m.to), self.an.value(pos, m.from));
         let mut budgets = budgets;
-        let could_take = if attacking {
-            0
-        } else {
-            capturable_from(vm, pos, m.from)
-        };
-        let u = pos.make(vm, m);
+        let mut u = pos.make(vm, m);
         let gives_check = pos.in_check(vm);
+        // What the defender's checking piece could take before it moved (asked of checks only).
+        let could_take = if !attacking && gives_check {
+            pos.unmake(vm, m, u);
+            let bits = capturable_from(vm, pos, m.from);
+            u = pos.make(vm, m);
+            bits
+        } else {
+            0
+        };
         let i = usize::from(!attacking);
         if !capture && !was_in_check && gives_check {
             budgets[i] = budgets[i].saturating_sub(1);
