@@ -36,7 +36,7 @@
 //! pieces that took part.
 
 use crate::board::{Move, Side, Square, FILES, RANKS};
-use crate::vm::position_internals::BitIter;
+use crate::vm::position_internals::{BitIter, MoveBuf};
 use crate::vm::{Position, Undo};
 
 use super::analysis::{Analyst, ChaseKind, Val};
@@ -185,6 +185,13 @@ struct Search<'s, 'a> {
     /// When set, both sides capture only on this point (the exchange on one point, checks
     /// aside: whether a capture wins by itself, [`Analyst::capture_wins`]).
     on_point: Option<Square>,
+    /// Set while the attacker answers the defender's check: the point the checking move
+    /// went to, and the points the moved piece could take before it moved.
+    check_move: Option<(Square, u128)>,
+    /// Set for the defender's node just after the attacker answered its check: the same.
+    /// What the piece that gave the check (directly or by discovery) now takes and could not
+    /// take before that move is laid open by the check (the fork, 24.15's hidden root 暗根).
+    checker: Option<(Square, u128)>,
 }
 
 impl Analyst<'_> {
@@ -470,6 +477,8 @@ impl<'s, 'a> Search<'s, 'a> {
             root_captures: Vec::new(),
             takes_laid_open: b.laid_open,
             on_point: None,
+            check_move: None,
+            checker: None,
         }
     }
 
@@ -654,8 +663,17 @@ impl<'s, 'a> Search<'s, 'a> {
         let mover = self.origin(m.from);
         let (tv, av) = (self.an.value(pos, m.to), self.an.value(pos, m.from));
         let mut budgets = budgets;
-        let u = pos.make(vm, m);
+        let mut u = pos.make(vm, m);
         let gives_check = pos.in_check(vm);
+        // What the defender's checking piece could take before it moved (asked of checks only).
+        let could_take = if !attacking && gives_check {
+            pos.unmake(vm, m, u);
+            let bits = capturable_from(vm, pos, m.from);
+            u = pos.make(vm, m);
+            bits
+        } else {
+            0
+        };
         let i = usize::from(!attacking);
         if !capture && !was_in_check && gives_check {
             budgets[i] = budgets[i].saturating_sub(1);
@@ -668,7 +686,15 @@ impl<'s, 'a> Search<'s, 'a> {
         let took_before = self.taken;
         self.taken |= attacking && target.is_some() && target == self.only_target;
         // The defender's captures are judged against what it had before this move; the
-        // attacker's are not restricted.
+        // attacker's are not restricted. Where this move answers the defender's check, the
+        // piece that gave it may take what its move laid open.
+        let outer = self.check_move;
+        self.checker = if attacking && was_in_check {
+            self.check_move
+        } else {
+            None
+        };
+        self.check_move = (!attacking && gives_check).then_some((m.to, could_take));
         let child = self.node(
             pos,
             gives_check,
@@ -680,6 +706,7 @@ impl<'s, 'a> Search<'s, 'a> {
             m.to,
             attacking.then_some((before, m, u)),
         );
+        self.check_move = outer;
         self.taken = took_before;
         self.line.pop();
         pos.unmake(vm, m, u);
@@ -742,6 +769,7 @@ impl<'s, 'a> Search<'s, 'a> {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
+        let checker = self.checker.take();
         self.nodes += 1;
         // Where the lines must win one given target, a line that ends before taking it wins
         // nothing, whatever else it took.
@@ -811,6 +839,7 @@ impl<'s, 'a> Search<'s, 'a> {
             if !attacking
                 && !in_check
                 && m.to != last
+                && !checker.is_some_and(|(at, had)| m.from == at && had >> m.to.index() & 1 == 0)
                 && an.material(pos, m.to).is_some()
                 && !self.laid_open_to(pos, m, before)
             {
@@ -863,4 +892,14 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         Out { recapture, ..best }
     }
+}
+
+/// The points the piece on `from` (of the side to move) could take on in `pos`, one bit each.
+fn capturable_from(vm: &crate::vm::Rules, pos: &Position, from: Square) -> u128 {
+    let mut buf = MoveBuf::new();
+    pos.pseudo_moves_from(vm, from, &mut buf);
+    buf.as_slice()
+        .iter()
+        .filter(|m| pos.piece_at(m.to).is_some())
+        .fold(0, |bits, m| bits | 1u128 << m.to.index())
 }
