@@ -20,42 +20,10 @@ use super::{
     cite, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, FoulCount, RejectKind,
     RuleRef,
 };
-use crate::board::{Move, Side, Square};
+use crate::board::{GameResult, Move, Side, Square};
 use crate::repetition::readings::Basis;
 use crate::repetition::RepetitionRules;
 use crate::vm::{IllegalReason, Placement, Position, Rules, Status};
-
-codes! {
-    /// How a game stands after its events.
-    pub enum GameResult {
-        /// Red wins.
-        RedWins => "red_wins",
-        /// Black wins.
-        BlackWins => "black_wins",
-        /// A draw (和棋).
-        Draw => "draw",
-        /// The game goes on.
-        Ongoing => "ongoing",
-        /// The game is void and replayed (colours reversed found in time).
-        Replay => "replay",
-        /// Both sides lose (both forfeit).
-        BothLose => "both_lose",
-    }
-}
-
-impl GameResult {
-    /// The result as the protocol writes it (`red_wins` …).
-    pub fn name(self) -> &'static str {
-        self.code()
-    }
-
-    fn win_for(side: Side) -> GameResult {
-        match side {
-            Side::Red => GameResult::RedWins,
-            Side::Black => GameResult::BlackWins,
-        }
-    }
-}
 
 codes! {
     /// What the arbiter decides at one event.

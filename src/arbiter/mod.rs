@@ -61,9 +61,10 @@ use crate::spec::{Edition, SpecError};
 use crate::vm::fen::FenError;
 use crate::vm::Rules;
 
+pub use crate::board::GameResult;
 pub use adjudicate::{Adjudication, GameStatus, Next, Repeated, StatusQuery};
 pub use events::EVENT_KINDS;
-pub use game::{By, Decision, GameResult, Outcome, Ruling};
+pub use game::{By, Decision, Outcome, Ruling};
 pub(crate) use touch::TouchAnswer;
 
 /// The clause-id families this module compiles.

@@ -17,8 +17,9 @@ use super::data::{
     ByeOpponentValue, ByeResult, Entrants, MatchDecider, SanctionPlace, Scope, System, Unit,
     Unresolved, WithdrawalEffect,
 };
-use super::tournament::{GameResult, Tournament};
+use super::tournament::Tournament;
 use super::{CompetitionRules, Format};
+use crate::board::{GameResult, Side};
 
 /// `separated_by` of an entrant sharing the place of the one above.
 pub const SHARED_PLACE: &str = "shared place";
@@ -283,14 +284,13 @@ impl<'a> Ctx<'a> {
     fn game_points(&self, result: GameResult) -> [(f64, Outcome); 2] {
         let g = &self.rules.game;
         match result {
-            GameResult::RedWins | GameResult::RedWinsUnplayed => {
-                [(g.win, Outcome::Win), (g.loss, Outcome::Loss)]
-            }
-            GameResult::BlackWins | GameResult::BlackWinsUnplayed => {
-                [(g.loss, Outcome::Loss), (g.win, Outcome::Win)]
-            }
+            GameResult::RedWins => [(g.win, Outcome::Win), (g.loss, Outcome::Loss)],
+            GameResult::BlackWins => [(g.loss, Outcome::Loss), (g.win, Outcome::Win)],
             GameResult::Draw => [(g.draw_red, Outcome::Draw), (g.draw_black, Outcome::Draw)],
-            GameResult::BothLoseUnplayed => [(g.loss, Outcome::Loss), (g.loss, Outcome::Loss)],
+            // A tournament file's results are decided: `ongoing` and `replay` never get here.
+            GameResult::BothLose | GameResult::Ongoing | GameResult::Replay => {
+                [(g.loss, Outcome::Loss), (g.loss, Outcome::Loss)]
+            }
         }
     }
 
@@ -310,8 +310,8 @@ impl<'a> Ctx<'a> {
     /// One side's share of a game: (game points, outcome, won, black game, black win, fouls).
     fn side(&self, g: &super::tournament::Game, s: usize) -> Encounter {
         let (gp, outcome) = self.game_points(g.result)[s];
-        let played = g.result.played();
-        let won = u32::from(outcome == Outcome::Win && g.result != GameResult::BothLoseUnplayed);
+        let played = g.played;
+        let won = u32::from(outcome == Outcome::Win && g.result != GameResult::BothLose);
         Encounter {
             round: g.round,
             opponent: None,
@@ -971,10 +971,10 @@ impl<'a> Ctx<'a> {
                 .iter()
                 .find(|g| g.is_final && g.round <= self.upto)
             {
-                let winner = match g.result {
-                    GameResult::RedWins | GameResult::RedWinsUnplayed => g.red,
-                    GameResult::BlackWins | GameResult::BlackWinsUnplayed => g.black,
-                    _ => g.play_off_winner.unwrap_or(g.red),
+                let winner = match g.result.winner() {
+                    Some(Side::Red) => g.red,
+                    Some(Side::Black) => g.black,
+                    None => g.play_off_winner.unwrap_or(g.red),
                 };
                 let loser = if winner == g.red { g.black } else { g.red };
                 for b in &mut blocks {

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::data::{Byes, Entrants, System, Unit};
 use super::{CompetitionRules, Format};
+use crate::board::GameResult;
 
 // ---------------------------------------------------------------------------------------
 // Raw records
@@ -571,42 +572,18 @@ impl<'a> Lines<'a> {
 // ---------------------------------------------------------------------------------------
 // Validated model
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// `red`: Red wins.
-    RedWins,
-    /// `black`: Black wins.
-    BlackWins,
-    /// `draw`.
-    Draw,
-    /// `+-`: Red wins without play (the opponent absent or withdrawn).
-    RedWinsUnplayed,
-    /// `-+`
-    BlackWinsUnplayed,
-    /// `--`: both lose without play.
-    BothLoseUnplayed,
-}
-
-impl GameResult {
-    /// Reads a result as written (`red`, `black`, `draw`, `+-`, `-+`, `--`).
-    pub fn parse(s: &str) -> Option<GameResult> {
-        Some(match s {
-            "red" => GameResult::RedWins,
-            "black" => GameResult::BlackWins,
-            "draw" => GameResult::Draw,
-            "+-" => GameResult::RedWinsUnplayed,
-            "-+" => GameResult::BlackWinsUnplayed,
-            "--" => GameResult::BothLoseUnplayed,
-            _ => return None,
-        })
-    }
-    pub(crate) fn played(self) -> bool {
-        matches!(
-            self,
-            GameResult::RedWins | GameResult::BlackWins | GameResult::Draw
-        )
-    }
+/// A result as a tournament file writes it (`red`, `black`, `draw`; `+-`, `-+`, `--` for
+/// games not played: a win without play, or both sides losing), with whether it was played.
+fn parse_result(s: &str) -> Option<(GameResult, bool)> {
+    Some(match s {
+        "red" => (GameResult::RedWins, true),
+        "black" => (GameResult::BlackWins, true),
+        "draw" => (GameResult::Draw, true),
+        "+-" => (GameResult::RedWins, false),
+        "-+" => (GameResult::BlackWins, false),
+        "--" => (GameResult::BothLose, false),
+        _ => return None,
+    })
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -632,8 +609,10 @@ pub struct Game {
     /// Player indices.
     pub(crate) red: usize,
     pub(crate) black: usize,
-    /// How it ended.
+    /// How it ended: a decided result (never `ongoing` or `replay`).
     pub(crate) result: GameResult,
+    /// Whether it was played (`+-`, `-+`, `--` were not).
+    pub(crate) played: bool,
     /// Fouls charged, Red's and Black's.
     pub(crate) fouls: [u32; 2],
     pub(crate) board: Option<u32>,
@@ -1167,7 +1146,7 @@ impl Validator<'_> {
         in_match: Option<usize>,
     ) -> Option<Game> {
         use TournamentErrorKind::*;
-        let result = GameResult::parse(&g.result);
+        let result = parse_result(&g.result);
         if result.is_none() {
             self.push(
                 UnknownValue,
@@ -1197,7 +1176,7 @@ impl Validator<'_> {
             );
             return None;
         }
-        let (red, black, result) = (red?, black?, result?);
+        let (red, black, (result, played)) = (red?, black?, result?);
         let play_off_winner = match &g.play_off_winner {
             None => None,
             Some(w) if *w == g.red => Some(red),
@@ -1217,6 +1196,7 @@ impl Validator<'_> {
             red,
             black,
             result,
+            played,
             fouls: [f.red, f.black],
             board: g.board,
             in_match,
