@@ -70,5 +70,5 @@ pub mod uci;
 pub use crate::query::{Answer, Query};
 pub(crate) use judge::{judge, Judgement};
 pub use process::{end_programs_on_interrupt, with_transcript, TranscriptLine};
-pub use protocol::{About, Implementation};
+pub use protocol::{About, Identity, Implementation};
 pub use suite::{SpecFacts, Suite, Vocabulary};

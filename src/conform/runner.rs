@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use super::glob::Glob;
-use serde_json::json;
+use serde_json::{json, Value};
 #[cfg(feature = "cli")]
 use tabled::{builder::Builder, settings::Style};
 
@@ -713,6 +713,20 @@ fn not_asked(
     }
 }
 
+/// The header's `implementation`: the hello without `type` and `protocol`, the fields of
+/// its `implementation` beside the rule sets, queries, overlays and limits it declares.
+fn implementation_json(about: &About) -> Value {
+    let Ok(Value::Object(mut m)) = serde_json::to_value(about) else {
+        return Value::Null;
+    };
+    m.remove("type");
+    m.remove("protocol");
+    if let Some(Value::Object(who)) = m.remove("implementation") {
+        m.extend(who);
+    }
+    Value::Object(m)
+}
+
 /// The JSON-lines header of a run.
 pub fn json_header(about: &About, editions: &[String]) -> String {
     json!({
@@ -720,7 +734,7 @@ pub fn json_header(about: &About, editions: &[String]) -> String {
         "suite": SUITE_VERSION,
         "protocol": PROTOCOL_VERSION,
         "runner": format!("xqspec {}", env!("CARGO_PKG_VERSION")),
-        "implementation": about,
+        "implementation": implementation_json(about),
         "editions": editions,
         "started": std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
     })
@@ -914,7 +928,8 @@ pub fn markdown_report(
     let _ = writeln!(
         out,
         "# Conformance report: {} {}\n",
-        about.name, about.version
+        about.name(),
+        about.version()
     );
     let _ = writeln!(
         out,
@@ -997,11 +1012,9 @@ mod tests {
     impl Implementation for ByEdition {
         fn about(&self) -> About {
             About {
-                name: "by-edition".into(),
-                version: "1".into(),
                 editions: vec!["cxa-1999".into(), "cxa-2020".into()],
                 queries: vec!["perft".into()],
-                ..About::default()
+                ..About::named("by-edition", "1")
             }
         }
         fn answer(&mut self, edition: &str, q: &Query) -> Answer {
