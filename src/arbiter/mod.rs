@@ -47,6 +47,7 @@ mod compile;
 pub mod data;
 mod events;
 mod game;
+mod line;
 mod touch;
 
 use std::fmt;
@@ -65,6 +66,7 @@ pub use crate::board::GameResult;
 pub use adjudicate::{Adjudication, GameStatus, Next, Repeated, StatusQuery};
 pub use events::EVENT_KINDS;
 pub use game::{By, Decision, Outcome, Ruling};
+pub use line::{rule_line, LineRuling};
 pub(crate) use touch::TouchAnswer;
 
 /// The clause-id families this module compiles.
