@@ -5,9 +5,11 @@ use std::fmt::Write as _;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
+use xqspec::arbiter::LineRuling;
 use xqspec::diagram::sheet::{line_sheet, sheet_fits};
 use xqspec::output::Outputs;
 use xqspec::repetition::ruling::status_name;
+use xqspec::repetition::RepetitionRules;
 use xqspec::ruleset::RuleSet;
 
 /// Arguments of `xqspec ruling`.
@@ -61,7 +63,7 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs) -> Result<(), Str
         .repetition
         .as_ref()
         .expect("judged under a rule set with 棋例 clauses");
-    let (r, status, cut, chinese) = (&j.ruling, &j.status, &j.cut, &j.chinese);
+    let r = &j.ruling;
     if let Some(path) = &a.svg {
         let sheet = line_sheet(rs, &j)
             .map_err(|e| format!("{}: {e}, or leave out --svg", path.display()))?;
@@ -75,6 +77,15 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs) -> Result<(), Str
         println!("{}", r.to_json(rep));
         return Ok(());
     }
+    print!("{}", ruling_text(rs, rep, &j));
+    Ok(())
+}
+
+/// The table of `xqspec ruling`: where the record was cut, the cycle judged, each move's
+/// class, each side's pattern, the verdict with its clauses, and how the arbiter ruled the
+/// game when it ended otherwise.
+fn ruling_text(rs: &RuleSet, rep: &RepetitionRules, j: &LineRuling) -> String {
+    let (r, status, cut, chinese) = (&j.ruling, &j.status, &j.cut, &j.chinese);
     let words = rs.edition.words();
     let mut out = String::new();
     if let Some(c) = cut {
@@ -170,6 +181,5 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs) -> Result<(), Str
             .ok();
         }
     }
-    print!("{out}");
-    Ok(())
+    out
 }

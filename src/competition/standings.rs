@@ -171,6 +171,13 @@ pub(crate) fn encounters(t: &Tournament, rules: &CompetitionRules) -> Vec<Vec<En
 }
 
 /// Per-team data of 队员总分制.
+/// A block of the standings: entrants tied so far, and the label of what separates it from
+/// the block above.
+struct Block {
+    members: Vec<usize>,
+    label: Option<String>,
+}
+
 struct Places {
     /// Individual places of the team's ranked players, best first.
     places: Vec<Vec<u32>>,
@@ -648,10 +655,6 @@ impl<'a> Ctx<'a> {
 
         // Split groups criterion by criterion; each block: members and the label that
         // separates it from the block above.
-        struct Block {
-            members: Vec<usize>,
-            label: Option<String>,
-        }
         let mut blocks: Vec<Block> = Vec::new();
         let mut stack: Vec<(Vec<usize>, usize, Option<String>)> = vec![(ranked.clone(), 0, None)];
         while let Some((mut group, k, label)) = stack.pop() {
@@ -695,7 +698,25 @@ impl<'a> Ctx<'a> {
             }
         }
 
-        // N+1: the final decides places 1 and 2 (10.4.3).
+        self.final_first(&mut blocks);
+        let rows = self.rows(&blocks, &values, &labels);
+        Standings {
+            ruleset: self.rules.ruleset.clone(),
+            format: self.format.name.clone(),
+            clause: self.format.clause.clone(),
+            order: self.order.clone(),
+            criteria: labels,
+            rows,
+            annulled: (0..self.n)
+                .filter(|&i| self.annulled[i])
+                .map(|i| self.ids[i].clone())
+                .collect(),
+            individual: self.places.take().map(|p| Box::new(p.individual)),
+        }
+    }
+
+    /// N+1: the final decides places 1 and 2 (10.4.3): its winner and loser head the blocks.
+    fn final_first(&self, blocks: &mut Vec<Block>) {
         if self.rules.n_plus_one.is_some() && self.format.entrants == Entrants::Players {
             if let Some(g) = self
                 .t
@@ -709,7 +730,7 @@ impl<'a> Ctx<'a> {
                     None => g.play_off_winner.unwrap_or(g.red),
                 };
                 let loser = if winner == g.red { g.black } else { g.red };
-                for b in &mut blocks {
+                for b in blocks.iter_mut() {
                     b.members.retain(|&m| m != winner && m != loser);
                 }
                 blocks.retain(|b| !b.members.is_empty());
@@ -732,10 +753,14 @@ impl<'a> Ctx<'a> {
                 );
             }
         }
+    }
 
+    /// The rows of the standings, block by block: places, scores, the values of the
+    /// criteria and what separated each entrant from the one above.
+    fn rows(&self, blocks: &[Block], values: &[Vec<Value>], labels: &[String]) -> Vec<Row> {
         let mut rows = Vec::new();
         let mut place = 1u32;
-        for b in &blocks {
+        for b in blocks {
             let play_off = self.format.unresolved == Unresolved::PlayOff
                 || self.rules.champion.as_ref().is_some_and(|c| {
                     c.unresolved == Unresolved::PlayOff && c.places.contains(&place)
@@ -768,18 +793,6 @@ impl<'a> Ctx<'a> {
             }
             place += b.members.len() as u32;
         }
-        Standings {
-            ruleset: self.rules.ruleset.clone(),
-            format: self.format.name.clone(),
-            clause: self.format.clause.clone(),
-            order: self.order.clone(),
-            criteria: labels,
-            rows,
-            annulled: (0..self.n)
-                .filter(|&i| self.annulled[i])
-                .map(|i| self.ids[i].clone())
-                .collect(),
-            individual: self.places.take().map(|p| Box::new(p.individual)),
-        }
+        rows
     }
 }
