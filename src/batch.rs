@@ -13,7 +13,8 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use crate::arbiter::{Adjudication, GameResult};
+use crate::arbiter::Adjudication;
+use crate::board::GameResult;
 use crate::notation::records::{Ending, FileError, GameEntry, NotAGame};
 use crate::notation::replay::{GameReplay, Remark};
 use crate::notation::stream::{self, stream, Found};

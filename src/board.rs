@@ -72,6 +72,50 @@ impl fmt::Display for Side {
     }
 }
 
+codes! {
+    /// The result of a game (对局结果) as the arbiter, a play-off or a tournament file gives
+    /// it: the side that wins (胜), a draw (和棋), both sides losing (双方判负), or no result
+    /// yet. The codes are the protocol's (`red_wins` …).
+    pub enum GameResult {
+        /// Red wins (红胜).
+        RedWins => "red_wins",
+        /// Black wins (黑胜).
+        BlackWins => "black_wins",
+        /// A draw (和棋).
+        Draw => "draw",
+        /// The game goes on.
+        Ongoing => "ongoing",
+        /// The game is void and replayed (colours reversed found in time).
+        Replay => "replay",
+        /// Both sides lose (双方判负; both forfeit).
+        BothLose => "both_lose",
+    }
+}
+
+impl GameResult {
+    /// The result as the protocol writes it (`red_wins` …).
+    pub fn name(self) -> &'static str {
+        self.code()
+    }
+
+    /// The win of `side`.
+    pub fn win_for(side: Side) -> GameResult {
+        match side {
+            Side::Red => GameResult::RedWins,
+            Side::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// The side that wins, if one does.
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            GameResult::RedWins => Some(Side::Red),
+            GameResult::BlackWins => Some(Side::Black),
+            _ => None,
+        }
+    }
+}
+
 /// A point of the board (交叉点), `rank * 9 + file`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);

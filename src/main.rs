@@ -250,11 +250,11 @@ fn run(cli: Cli) -> Result<(), String> {
             let judge = xqspec::batch::final_position(&rs);
             let mut progress = cli::progress::Progress::on_terminal(!a.quiet);
             let files = a.files.len();
-            let mut tick = |t: &xqspec::notation::replay::Totals| {
+            let mut tick = |t: &cli::replay::Totals| {
                 let secs = progress.elapsed().as_secs_f64();
                 progress.tick(|| cli::progress::rate_line(t.files, files, t.games(), t.moves, secs))
             };
-            let done = xqspec::notation::replay::cli(
+            let done = cli::replay::command(
                 &rs.vm,
                 &a.files,
                 a.encoding,

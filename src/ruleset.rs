@@ -42,6 +42,30 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
+    /// Judges `moves` from `fen` as `xqspec ruling` does ([`crate::arbiter::rule_line`]):
+    /// refused under a rule set without 棋例 clauses.
+    pub fn rule_line(
+        &self,
+        fen: String,
+        moves: Vec<String>,
+        every_move: bool,
+        cut_at_end: bool,
+    ) -> Result<crate::arbiter::LineRuling, String> {
+        let rep = self
+            .repetition
+            .as_ref()
+            .ok_or_else(|| format!("rule set {} has no repetition (棋例) clauses", self.id()))?;
+        crate::arbiter::rule_line(
+            &self.vm,
+            self.arbiter.as_ref(),
+            rep,
+            fen,
+            moves,
+            every_move,
+            cut_at_end,
+        )
+    }
+
     /// Compiles every domain of `edition`; every error of every domain is reported.
     pub fn compile(edition: Edition) -> Result<RuleSet, SpecErrors> {
         let mut errors: Vec<SpecError> = Vec::new();

@@ -127,7 +127,8 @@ pub fn check(spec: &Spec, extra: Option<&Overlay>) -> CheckReport {
 /// The codes (`group.code`) the answers can carry in a field of a group of
 /// `spec/words.yaml` that have no words there.
 pub(crate) fn missing_words(words: &crate::spec::Words) -> Vec<String> {
-    use crate::arbiter::{data::Trigger, Decision, GameResult, EVENT_KINDS};
+    use crate::arbiter::{data::Trigger, Decision, EVENT_KINDS};
+    use crate::board::GameResult;
     let groups: [(&str, Vec<&str>); 13] = [
         (
             "result",

@@ -11,11 +11,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use super::data::Trigger;
-use super::game::{By, End, Game, GameResult, Ruling};
+use super::game::{By, End, Game, Ruling};
 use super::{
     cite, events, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, Outcome,
     OutcomeQuery, RejectKind, RuleRef,
 };
+use crate::board::GameResult;
 use crate::board::{Move, Square};
 use crate::repetition::RepetitionRules;
 use crate::vm::{Position, Rules};

@@ -47,6 +47,7 @@ mod compile;
 pub mod data;
 mod events;
 mod game;
+mod line;
 mod touch;
 
 use std::fmt;
@@ -61,9 +62,11 @@ use crate::spec::{Edition, SpecError};
 use crate::vm::fen::FenError;
 use crate::vm::Rules;
 
+pub use crate::board::GameResult;
 pub use adjudicate::{Adjudication, GameStatus, Next, Repeated, StatusQuery};
 pub use events::EVENT_KINDS;
-pub use game::{By, Decision, GameResult, Outcome, Ruling};
+pub use game::{By, Decision, Outcome, Ruling};
+pub use line::{rule_line, LineRuling};
 pub(crate) use touch::TouchAnswer;
 
 /// The clause-id families this module compiles.

@@ -398,8 +398,8 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     } else {
         println!(
             "{} {} against suite {}, protocol {}",
-            about.name,
-            about.version,
+            about.name(),
+            about.version(),
             xqspec::conform::suite::SUITE_VERSION,
             protocol::PROTOCOL_VERSION
         );

@@ -16,6 +16,7 @@ pub mod conform;
 pub mod diagram;
 pub mod progress;
 pub mod repetition;
+pub mod replay;
 pub mod report;
 pub mod web;
 

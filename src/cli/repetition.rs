@@ -5,12 +5,11 @@ use std::fmt::Write as _;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
-use xqspec::diagram;
-use xqspec::diagram::sheet::cycle_sheet;
-use xqspec::notation::{format_move, Notation};
+use xqspec::arbiter::LineRuling;
+use xqspec::diagram::sheet::{line_sheet, sheet_fits};
 use xqspec::output::Outputs;
-use xqspec::repetition::ruling::{rule_every_move, status_name};
-use xqspec::repetition::{rule, RulingQuery};
+use xqspec::repetition::ruling::status_name;
+use xqspec::repetition::RepetitionRules;
 use xqspec::ruleset::RuleSet;
 
 use super::Lang;
@@ -44,118 +43,6 @@ pub struct RulingArgs {
     pub edition: String,
 }
 
-/// A line judged as `ruling` judges it: the moves up to where the game ended by the rules
-/// (when the line is a record that goes on after it), their 棋例 ruling, the positions and
-/// each move in Chinese notation. `xqspec web` judges with this too.
-pub struct Judged {
-    /// How the game stands by the arbiter's rules after the moves given (all of them).
-    pub status: Option<xqspec::arbiter::GameStatus>,
-    /// Where a record going on after the end of the game was cut (`cut_at_end` only).
-    pub cut: Option<xqspec::arbiter::Continues>,
-    /// The ruling on the moves judged.
-    pub ruling: xqspec::repetition::ruling::Ruling,
-    /// The positions and moves judged.
-    pub line: xqspec::line::Line,
-    /// Every move judged in Chinese notation.
-    pub chinese: Vec<String>,
-}
-
-/// Judges `moves` from `fen` under `rs` (every move classed when `every_move`); with
-/// `cut_at_end`, only the moves up to where the game ended by the rules.
-pub fn judge(
-    rs: &RuleSet,
-    fen: String,
-    moves: Vec<String>,
-    every_move: bool,
-    cut_at_end: bool,
-) -> Result<Judged, String> {
-    let rep = rs
-        .repetition
-        .as_ref()
-        .ok_or_else(|| format!("rule set {} has no repetition (棋例) clauses", rs.id()))?;
-    // How the game stands by the rules of the game (the arbiter watching the board): a
-    // record is judged up to where the game ended, if it did, and an end that is not the
-    // 棋例 verdict (art. 4.3 turning a draw into a loss) is said beside it.
-    let status = match rs.arbiter.as_ref() {
-        Some(arbiter) => {
-            let q = xqspec::arbiter::StatusQuery {
-                fen: fen.clone(),
-                moves: moves.clone(),
-            };
-            arbiter
-                .game_status_of(&rs.vm, Some(rep), &q, xqspec::arbiter::AfterEnd::Stop)
-                .ok()
-        }
-        None => None,
-    };
-    let cut = status
-        .as_ref()
-        .and_then(|s| s.continues)
-        .filter(|_| cut_at_end);
-    let moves = match cut {
-        Some(c) => moves[..c.from].to_vec(),
-        None => moves,
-    };
-    let q = RulingQuery {
-        fen: fen.clone(),
-        moves: moves.clone(),
-    };
-    let ruling = if every_move {
-        rule_every_move(&rs.vm, rep, &q)
-    } else {
-        rule(&rs.vm, rep, &q)
-    }
-    .map_err(|e| e.to_string())?;
-    let line = xqspec::line::line(&rs.vm, &fen, &moves).map_err(|e| e.to_string())?;
-    let chinese = line
-        .moves
-        .iter()
-        .zip(&line.positions)
-        .map(|(&m, pos)| {
-            format_move(&rs.vm, pos, m, Notation::Chinese, Default::default()).unwrap_or_default()
-        })
-        .collect();
-    Ok(Judged {
-        status,
-        cut,
-        ruling,
-        line,
-        chinese,
-    })
-}
-
-impl Judged {
-    /// The judged cycle as one SVG sheet (`ruling --svg`): the position before the first
-    /// move judged, then the board after each; refused past [`diagram::MAX_SHEET_DIAGRAMS`].
-    pub fn sheet(&self, rs: &RuleSet) -> Result<String, String> {
-        sheet_fits(self.ruling.plies.len())?;
-        let from = self
-            .ruling
-            .plies
-            .first()
-            .map_or(self.line.moves.len(), |p| p.ply - 1);
-        Ok(cycle_sheet(
-            rs,
-            &self.ruling,
-            &self.line.positions[from..],
-            from,
-            &self.chinese,
-        ))
-    }
-}
-
-/// Whether a sheet of `judged` moves (and the position before them) fits on one sheet.
-fn sheet_fits(judged: usize) -> Result<(), String> {
-    let boards = judged + 1;
-    if boards > diagram::MAX_SHEET_DIAGRAMS {
-        return Err(format!(
-            "the sheet would hold {boards} diagrams (the start and {judged} moves judged); a sheet holds at most {} (MAX_SHEET_DIAGRAMS): judge fewer moves",
-            diagram::MAX_SHEET_DIAGRAMS
-        ));
-    }
-    Ok(())
-}
-
 /// Runs `xqspec ruling`.
 pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs, lang: Lang) -> Result<(), String> {
     // The sheet's file is claimed before anything is read or judged.
@@ -173,15 +60,14 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs, lang: Lang) -> Re
         sheet_fits(moves.len())
             .map_err(|e| format!("{}: {e}, or leave out --svg", path.display()))?;
     }
-    let j = judge(rs, fen, moves, a.every_move, a.record.pgn.is_some())?;
+    let j = rs.rule_line(fen, moves, a.every_move, a.record.pgn.is_some())?;
     let rep = rs
         .repetition
         .as_ref()
         .expect("judged under a rule set with 棋例 clauses");
-    let (r, status, cut, chinese) = (&j.ruling, &j.status, &j.cut, &j.chinese);
+    let r = &j.ruling;
     if let Some(path) = &a.svg {
-        let sheet = j
-            .sheet(rs)
+        let sheet = line_sheet(rs, &j)
             .map_err(|e| format!("{}: {e}, or leave out --svg", path.display()))?;
         let file = sheet_file.as_ref().expect("claimed with --svg");
         file.write(sheet.as_bytes()).map_err(|e| e.to_string())?;
@@ -193,6 +79,15 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs, lang: Lang) -> Re
         println!("{}", r.to_json(rep));
         return Ok(());
     }
+    print!("{}", ruling_text(rs, rep, &j));
+    Ok(())
+}
+
+/// The table of `xqspec ruling`: where the record was cut, the cycle judged, each move's
+/// class, each side's pattern, the verdict with its clauses, and how the arbiter ruled the
+/// game when it ended otherwise.
+fn ruling_text(rs: &RuleSet, rep: &RepetitionRules, j: &LineRuling) -> String {
+    let (r, status, cut, chinese) = (&j.ruling, &j.status, &j.cut, &j.chinese);
     let words = rs.edition.words();
     let w = |group: &str, code: &str| lang.word(words, group, code);
     let art = |a: Option<&str>| {
@@ -306,6 +201,5 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs, lang: Lang) -> Re
             .ok();
         }
     }
-    print!("{out}");
-    Ok(())
+    out
 }

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use super::data::{ChooserRule, ColourRule};
+use crate::board::{GameResult, Side};
 
 /// A stage of a chain, compiled.
 #[derive(Clone, Debug)]
@@ -131,13 +132,6 @@ impl Player {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum GameResult {
-    Red,
-    Black,
-    Draw,
-}
-
 #[derive(Clone, Copy, Debug)]
 struct Game {
     red: Player,
@@ -164,8 +158,8 @@ fn parse_game(number: usize, v: &Value) -> Result<Game, PlayoffError> {
         return bad("`red` names the player who had Red: A or B".into());
     };
     let result = match m.get("result").and_then(Value::as_str) {
-        Some("red") => GameResult::Red,
-        Some("black") => GameResult::Black,
+        Some("red") => GameResult::RedWins,
+        Some("black") => GameResult::BlackWins,
         Some("draw") => GameResult::Draw,
         _ => return bad("`result` is red, black or draw".into()),
     };
@@ -349,11 +343,11 @@ pub(crate) fn evaluate(
                         );
                     }
                 }
-                let winner = match game.result {
-                    GameResult::Red => Some(game.red),
-                    GameResult::Black => Some(game.red.other()),
-                    GameResult::Draw if stage.draw_black_wins => Some(game.red.other()),
-                    GameResult::Draw => None,
+                let winner = match game.result.winner() {
+                    Some(Side::Red) => Some(game.red),
+                    Some(Side::Black) => Some(game.red.other()),
+                    None if stage.draw_black_wins => Some(game.red.other()),
+                    None => None,
                 };
                 if let Some(w) = winner {
                     wins[w as usize] += 1;

@@ -142,7 +142,9 @@ pub fn report(
     let _ = writeln!(
         out,
         "### xqspec conformance: `{}` {verdict} on {} {}\n",
-        case.id, program.about.name, program.about.version
+        case.id,
+        program.about.name(),
+        program.about.version()
     );
     let _ = writeln!(out, "{}\n", case.description.trim());
     let _ = writeln!(

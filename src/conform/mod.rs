@@ -15,7 +15,8 @@
 //!   are `crate::query`'s (re-exported here).
 //! - [`check`]: the checks of `xqspec cases check`, those that need the rule VM through
 //!   the reference.
-//! - [`protocol`]: wire messages, the [`Implementation`] trait, [`protocol::serve`].
+//! - [`protocol`]: wire messages, the [`Implementation`] trait, its hello ([`About`], one
+//!   type, the message as it goes on the wire), [`protocol::serve`].
 //! - [`subject`]: what the runner talks to: in-process (also the reference,
 //!   `crate::reference`, as an [`Implementation`]), or an adapter process
 //!   (restarted after a crash, hang, garbage or wrong id).
@@ -28,7 +29,8 @@
 //!   `SEARCHERS` lists.
 //! - [`runner`]: selection and the plan (a case whose answer is the same under every rule
 //!   set runs once), one case × edition at a time, statuses, the stop rules (`not_asked`),
-//!   known failures, tables (failures by basis), JSON lines, Markdown. The runner stops
+//!   known failures; `runner/output.rs` tables (failures by basis), JSON lines, Markdown.
+//!   The runner stops
 //!   asking after `STALL_AFTER` time-outs or `FAULTS_AFTER` faults in a row, the declared
 //!   cases left `not_asked`.
 //! - [`issue`]: bug reports fit to paste: one failing case in the program's terms
@@ -73,5 +75,5 @@ pub mod uci;
 pub use crate::query::{Answer, Query};
 pub(crate) use judge::{judge, Judgement};
 pub use process::{end_programs_on_interrupt, with_transcript, TranscriptLine};
-pub use protocol::{About, Implementation};
+pub use protocol::{About, Identity, Implementation};
 pub use suite::{SpecFacts, Suite, Vocabulary};

@@ -69,19 +69,17 @@ impl RunnerLimits {
     }
 }
 
-/// What an implementation says about itself in the handshake.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+/// What an implementation says about itself: the hello it answers with (PROTOCOL.md §2.1),
+/// as it goes on the wire (`{"type": "hello", "protocol": 2, "implementation": {…},
+/// "editions": […], "queries": […]}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "hello")]
 pub struct About {
-    /// The implementation's name.
-    pub name: String,
-    /// Its version.
-    pub version: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    /// The language it is written in.
-    pub language: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    /// Where to read about it.
-    pub homepage: Option<String>,
+    /// The protocol version it speaks ([`PROTOCOL_VERSION`] unless a runner asked for an
+    /// older one).
+    pub protocol: u32,
+    /// Who it is.
+    pub implementation: Identity,
     /// Edition ids it answers for.
     pub editions: Vec<String>,
     /// Query names it answers.
@@ -93,6 +91,59 @@ pub struct About {
     /// The bounds of its work (`limits` in the hello).
     #[serde(default, skip_serializing_if = "Limits::is_empty")]
     pub limits: Limits,
+}
+
+impl Default for About {
+    fn default() -> About {
+        About {
+            protocol: PROTOCOL_VERSION,
+            implementation: Identity::default(),
+            editions: Vec::new(),
+            queries: Vec::new(),
+            overlays: false,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl About {
+    /// The hello of the implementation `name`, version `version`, answering nothing yet:
+    /// `About { editions, queries, ..About::named("my-engine", "0.1.0") }`.
+    pub fn named(name: impl Into<String>, version: impl Into<String>) -> About {
+        About {
+            implementation: Identity {
+                name: name.into(),
+                version: version.into(),
+                ..Identity::default()
+            },
+            ..About::default()
+        }
+    }
+
+    /// The implementation's name.
+    pub fn name(&self) -> &str {
+        &self.implementation.name
+    }
+
+    /// The implementation's version.
+    pub fn version(&self) -> &str {
+        &self.implementation.version
+    }
+}
+
+/// The `implementation` object of the hello: who answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Identity {
+    /// The implementation's name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// The language it is written in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Where to read about it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub homepage: Option<String>,
 }
 
 /// One question put to an implementation: the edition, the event overlay applied to it
@@ -172,65 +223,6 @@ pub enum Request {
     Stop {},
 }
 
-/// The hello an implementation answers with.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct HelloReply {
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub protocol: u32,
-    pub(crate) implementation: ImplementationInfo,
-    pub editions: Vec<String>,
-    pub queries: Vec<String>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub overlays: bool,
-    #[serde(default, skip_serializing_if = "Limits::is_empty")]
-    pub limits: Limits,
-}
-
-/// The `implementation` object of the hello reply.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct ImplementationInfo {
-    pub name: String,
-    pub version: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub language: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub homepage: Option<String>,
-}
-
-impl HelloReply {
-    pub(crate) fn from_about(a: &About) -> HelloReply {
-        HelloReply {
-            kind: "hello".into(),
-            protocol: PROTOCOL_VERSION,
-            implementation: ImplementationInfo {
-                name: a.name.clone(),
-                version: a.version.clone(),
-                language: a.language.clone(),
-                homepage: a.homepage.clone(),
-            },
-            editions: a.editions.clone(),
-            queries: a.queries.clone(),
-            overlays: a.overlays,
-            limits: a.limits.clone(),
-        }
-    }
-
-    pub(crate) fn about(&self) -> About {
-        About {
-            name: self.implementation.name.clone(),
-            version: self.implementation.version.clone(),
-            language: self.implementation.language.clone(),
-            homepage: self.implementation.homepage.clone(),
-            editions: self.editions.clone(),
-            queries: self.queries.clone(),
-            // Overlays came with protocol 2; a version 1 reply cannot declare them.
-            overlays: self.overlays && self.protocol >= 2,
-            limits: self.limits.clone(),
-        }
-    }
-}
-
 /// The hello request the runner sends, telling its time limit for each answer.
 pub fn hello_request(answer_timeout: std::time::Duration) -> Request {
     Request::Hello {
@@ -251,10 +243,18 @@ pub fn parse_hello(line: &str) -> Result<About, String> {
         let m = v.get("message").and_then(Value::as_str).unwrap_or("");
         return Err(format!("the implementation refused the hello: {m}"));
     }
-    let h: HelloReply = serde_json::from_value(v)
-        .map_err(|e| format!("malformed hello reply: {e}: {}", clip(line)))?;
-    if h.kind != "hello" {
-        return Err(format!("expected a hello reply, got type `{}`", h.kind));
+    /// The `type` of a message (serde writes an `About`'s but does not read it).
+    #[derive(Deserialize)]
+    struct Type {
+        #[serde(rename = "type")]
+        kind: String,
+    }
+    let malformed = |e: serde_json::Error| format!("malformed hello reply: {e}: {}", clip(line));
+    let kind = Type::deserialize(&v).map_err(malformed);
+    let mut h = About::deserialize(v).map_err(malformed)?;
+    let kind = kind?.kind;
+    if kind != "hello" {
+        return Err(format!("expected a hello reply, got type `{kind}`"));
     }
     if !SUPPORTED_VERSIONS.contains(&h.protocol) {
         return Err(format!(
@@ -263,7 +263,9 @@ pub fn parse_hello(line: &str) -> Result<About, String> {
             SUPPORTED_VERSIONS.map(|v| v.to_string()).join(" or ")
         ));
     }
-    Ok(h.about())
+    // Overlays came with protocol 2; a version 1 reply cannot declare them.
+    h.overlays &= h.protocol >= 2;
+    Ok(h)
 }
 
 /// Encodes an answer to request `id` as one JSON line (without the newline).
@@ -276,7 +278,11 @@ pub(crate) fn encode_answer(id: &Value, answer: &Answer) -> String {
 /// The hello an implementation described by `about` answers with (protocol version
 /// [`PROTOCOL_VERSION`]), as JSON: `xqspec web` serves it as `/api/hello`.
 pub fn hello_json(about: &About) -> Value {
-    serde_json::to_value(HelloReply::from_about(about)).expect("serializable")
+    serde_json::to_value(About {
+        protocol: PROTOCOL_VERSION,
+        ..about.clone()
+    })
+    .expect("serializable")
 }
 
 /// An answer as its JSON object, without a request id: `{"result": …}`, `{"reject": {kind,
@@ -357,11 +363,11 @@ fn reply_to(
                 json!({"type": "error", "message": format!("this implementation speaks protocol {}, not {protocol}", SUPPORTED_VERSIONS.map(|v| v.to_string()).join(" or "))})
                     .to_string()
             } else {
-                let mut h = HelloReply::from_about(about);
-                h.protocol = protocol;
-                if protocol < 2 {
-                    h.overlays = false;
-                }
+                let h = About {
+                    protocol,
+                    overlays: about.overlays && protocol >= 2,
+                    ..about.clone()
+                };
                 serde_json::to_string(&h).expect("serializable")
             }
         }
@@ -510,11 +516,9 @@ mod tests {
     impl Implementation for Echo {
         fn about(&self) -> About {
             About {
-                name: "echo".into(),
-                version: "1".into(),
                 editions: vec!["cxa-2020".into()],
                 queries: vec!["perft".into()],
-                ..About::default()
+                ..About::named("echo", "1")
             }
         }
         fn answer(&mut self, _: &str, q: &Query) -> Answer {
@@ -554,6 +558,7 @@ mod tests {
         let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
         assert_eq!(lines.len(), 8, "{lines:#?}");
         let declared = About {
+            protocol: 1,
             limits: Limits {
                 line_bytes: Some(MAX_LINE_BYTES as u64),
                 ..Limits::default()

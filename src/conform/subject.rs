@@ -17,10 +17,13 @@ use crate::reference::{Reference, MAX_RULING_PLIES, PERFT_NODE_BUDGET};
 impl Implementation for Reference {
     fn about(&self) -> About {
         About {
-            name: "xqspec".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            language: Some("Rust".into()),
-            homepage: None,
+            protocol: protocol::PROTOCOL_VERSION,
+            implementation: protocol::Identity {
+                name: "xqspec".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                language: Some("Rust".into()),
+                homepage: None,
+            },
             editions: self.editions().to_vec(),
             queries: crate::query::KNOWN_QUERIES
                 .iter()

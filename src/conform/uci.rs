@@ -306,14 +306,10 @@ impl Engine {
             command: command.to_string(),
             engine: None,
             about: About {
-                name: String::new(),
-                version: String::new(),
-                language: None,
-                homepage: None,
                 editions,
                 queries: vec!["legal_moves".into(), "perft".into()],
-                overlays: false,
                 limits,
+                ..About::default()
             },
             rank_base,
             offset: 0,
@@ -459,8 +455,8 @@ impl Engine {
                 _ => (name.clone(), String::new()),
             };
             self.id_name = name.clone();
-            self.about.name = n;
-            self.about.version = v;
+            self.about.implementation.name = n;
+            self.about.implementation.version = v;
             send(&mut e, "isready")?;
             read_until(&mut e, deadline, "isready", |l| l == "readyok")?;
             Ok(())

@@ -1,9 +1,41 @@
 //! The 棋例 sheet of `xqspec ruling --svg`: a judged cycle drawn on one SVG sheet.
 
+use crate::arbiter::LineRuling;
 use crate::diagram::{self, Arrow, DiagramOptions};
 use crate::repetition::Ruling;
 use crate::ruleset::RuleSet;
 use crate::vm::Position;
+
+/// A judged line's cycle as one sheet (`ruling --svg`, the desk's `/api/sheet`): the
+/// position before the first move judged, then the board after each; refused past
+/// [`diagram::MAX_SHEET_DIAGRAMS`].
+pub fn line_sheet(rs: &RuleSet, j: &LineRuling) -> Result<String, String> {
+    sheet_fits(j.ruling.plies.len())?;
+    let from = j
+        .ruling
+        .plies
+        .first()
+        .map_or(j.line.moves.len(), |p| p.ply - 1);
+    Ok(cycle_sheet(
+        rs,
+        &j.ruling,
+        &j.line.positions[from..],
+        from,
+        &j.chinese,
+    ))
+}
+
+/// Whether a sheet of `judged` moves (and the position before them) fits on one sheet.
+pub fn sheet_fits(judged: usize) -> Result<(), String> {
+    let boards = judged + 1;
+    if boards > diagram::MAX_SHEET_DIAGRAMS {
+        return Err(format!(
+            "the sheet would hold {boards} diagrams (the start and {judged} moves judged); a sheet holds at most {} (MAX_SHEET_DIAGRAMS): judge fewer moves",
+            diagram::MAX_SHEET_DIAGRAMS
+        ));
+    }
+    Ok(())
+}
 
 /// The judged cycle on one sheet: the position it starts from, then the board after every
 /// move judged, with the move framed, each chase (or piece met) as an arrow labelled with

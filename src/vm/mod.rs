@@ -286,7 +286,8 @@ impl Rules {
         Rules::of_edition(ed)
     }
 
-    pub(crate) fn edition_id(&self) -> &str {
+    /// The id of the edition (rule set) these rules were compiled from.
+    pub fn edition_id(&self) -> &str {
         &self.edition_id
     }
 

@@ -148,7 +148,7 @@ fn each_fault_costs_only_its_own_case() {
         starts.display()
     );
     let mut adapter = Adapter::start(&cmd, Duration::from_secs(5), Duration::from_secs(2)).unwrap();
-    assert_eq!(adapter.about().name, "faulty");
+    assert_eq!(adapter.about().name(), "faulty");
     let opts = answer_within(Duration::from_secs(2));
     let results = results(&s, &mut adapter, &opts);
     use Status::*;
@@ -414,7 +414,10 @@ fn uci_engine_answers_perft_and_legal_moves_in_both_rank_schemes() {
         );
         let mut e = engine(&cmd, Dialect::Uci, RankBase::Detect);
         assert_eq!(e.offset(), u8::from(fairy));
-        assert_eq!(e.about().name, if fairy { "FakeFairy" } else { "FakePika" });
+        assert_eq!(
+            e.about().name(),
+            if fairy { "FakeFairy" } else { "FakePika" }
+        );
         let opts = RunOptions::default();
         for s in [&moves, &perft] {
             let r = results(s, &mut e, &opts);
@@ -468,10 +471,7 @@ fn ucci_engine_lists_legal_moves_with_banmoves_and_counts_perft() {
         )
     };
     let mut e = ucci(false);
-    assert_eq!(
-        (e.about().name.as_str(), e.about().version.as_str()),
-        ("FakeEye", "3.3")
-    );
+    assert_eq!((e.about().name(), e.about().version()), ("FakeEye", "3.3"));
     assert_eq!(e.offset(), 0);
     let opts = RunOptions::default();
     for s in [

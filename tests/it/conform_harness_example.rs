@@ -32,11 +32,9 @@ impl MyEngine {
 impl Implementation for MyEngine {
     fn about(&self) -> About {
         About {
-            name: "my-engine".into(),
-            version: "0.1.0".into(),
             editions: vec!["cxa-2020".into()],
             queries: vec!["legal_moves".into(), "status".into()],
-            ..About::default()
+            ..About::named("my-engine", "0.1.0")
         }
     }
 

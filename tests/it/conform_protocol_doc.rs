@@ -194,7 +194,7 @@ fn a_hello_with_only_the_protocol_is_answered() {
     assert!(DOC.contains("`{\"type\":\"hello\",\"protocol\":2}`"));
     let out = reference_session("{\"type\":\"hello\",\"protocol\":2}\n");
     let about = parse_hello(out.trim()).unwrap();
-    assert_eq!(about.name, "xqspec");
+    assert_eq!(about.name(), "xqspec");
 }
 
 /// §2.8 lists exactly the features `features.yaml` marks optional.

@@ -16,7 +16,7 @@
 //!
 //! The routes: `/api/ask` (above); `/api/status`, `reference::record_status` (the
 //! `game_status` answer of a record judged up to its end, `AfterEnd::Stop`); `/api/sheet`,
-//! `cli::repetition::judge` and `Judged::sheet`, the code of `ruling --svg`; `/api/record`,
+//! `RuleSet::rule_line` and `diagram::sheet::line_sheet`, the code of `ruling --svg`; `/api/record`,
 //! the replay of `replay`; `/api/diff?from=A&to=B`, `report::diff::diff`
 //! (`DiffReport::to_json` with the Markdown and the diagrams), computed once per pair of the
 //! spec's rule sets and kept (at most `DIFFS`, 16). Bodies are read by `input::text` and
@@ -423,10 +423,10 @@ impl Desk {
                     xqspec::reference::MAX_RULING_PLIES
                 ))));
             }
-            let j = super::repetition::judge(&rs, fen, moves, b.every_move, true)
+            let j = rs
+                .rule_line(fen, moves, b.every_move, true)
                 .map_err(|e| Reply::answer(&Answer::reject("ruling", e)))?;
-            let sheet = j
-                .sheet(&rs)
+            let sheet = xqspec::diagram::sheet::line_sheet(&rs, &j)
                 .map_err(|e| Reply::answer(&Answer::unsupported(e)))?;
             Ok(Reply::text("image/svg+xml", &sheet))
         };
