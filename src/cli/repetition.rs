@@ -79,14 +79,14 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs, lang: Lang) -> Re
         println!("{}", r.to_json(rep));
         return Ok(());
     }
-    print!("{}", ruling_text(rs, rep, &j));
+    print!("{}", ruling_text(rs, rep, &j, lang));
     Ok(())
 }
 
 /// The table of `xqspec ruling`: where the record was cut, the cycle judged, each move's
 /// class, each side's pattern, the verdict with its clauses, and how the arbiter ruled the
 /// game when it ended otherwise.
-fn ruling_text(rs: &RuleSet, rep: &RepetitionRules, j: &LineRuling) -> String {
+fn ruling_text(rs: &RuleSet, rep: &RepetitionRules, j: &LineRuling, lang: Lang) -> String {
     let (r, status, cut, chinese) = (&j.ruling, &j.status, &j.cut, &j.chinese);
     let words = rs.edition.words();
     let w = |group: &str, code: &str| lang.word(words, group, code);
