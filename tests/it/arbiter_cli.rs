@@ -389,12 +389,14 @@ fn ruling_reads_as_the_book_and_takes_records() {
 fn english_words(out: &str) -> Vec<String> {
     out.split(|c: char| !(c.is_ascii_alphanumeric() || "._-+/".contains(c)))
         .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
-        // a clause id, a rule set, a FEN, an ICCS move, events[n], the column ICCS
+        // a clause id, a rule set, a FEN, an ICCS move or point, events[n], the column ICCS
         .filter(|w| {
+            let b = w.as_bytes();
             !(w.contains('.')
                 || w.starts_with("cxa-")
                 || w.contains('/')
-                || w.len() == 4 && w.as_bytes()[1].is_ascii_digit()
+                || w.len() == 4 && b[1].is_ascii_digit()
+                || w.len() == 2 && (b'a'..=b'i').contains(&b[0]) && b[1].is_ascii_digit()
                 || *w == "events"
                 || *w == "ICCS"
                 || w.len() == 1)
@@ -460,7 +462,7 @@ fn ruling_and_status_speak_chinese_with_lang_zh() {
         &[
             "cxa-2020：第 12 个半回合后对局继续；红方走，未被将军\n",
             "  红方已被判须变着（result.change_refused，第 4.1.5 条）\n",
-            "  下次裁决：若重走最后 4 个半回合，第 16 个半回合后某局面第 5 次出现，即按棋例裁决（repetition.cycle，第 23 条）：待判局面裁决（repetition.verdict.forbidden_against_allowed，第 4.1.5 条）；红方：判负（result.change_refused，第 4.1.5 条）\n",
+            "  下次裁决：若重走最后 4 个半回合，第 16 个半回合后某局面第 5 次出现，即按棋例裁决（repetition.cycle，第 23, 24.9 条）：待判局面裁决（repetition.verdict.forbidden_against_allowed，第 4.1.5 条）；红方：判负（result.change_refused，第 4.1.5 条）\n",
             "  自然限着：已计 6 / 60 回合，尚余 54 回合\n",
         ],
     );
