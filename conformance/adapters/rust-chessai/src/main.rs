@@ -27,7 +27,7 @@ use std::process::ExitCode;
 use chessai::{ChessAIError, Engine, Move, STARTING_FEN};
 use xqspec::conform::harness::Harness;
 use xqspec::conform::runner::{self, Summary};
-use xqspec::conform::{About, Answer, Implementation, Query};
+use xqspec::conform::{About, Answer, Identity, Implementation, Query};
 
 /// The rule sets chessai can claim: it follows "the rules" without naming an edition, and its
 /// movement rules are those all four share.
@@ -107,10 +107,12 @@ fn fen_reject(e: &ChessAIError) -> Answer {
 impl Implementation for ChessAi {
     fn about(&self) -> About {
         About {
-            name: "chessai".into(),
-            version: "1.0.1".into(),
-            language: Some("Rust".into()),
-            homepage: Some("https://github.com/atopx/chessai".into()),
+            implementation: Identity {
+                name: "chessai".into(),
+                version: "1.0.1".into(),
+                language: Some("Rust".into()),
+                homepage: Some("https://github.com/atopx/chessai".into()),
+            },
             editions: EDITIONS.iter().map(|s| s.to_string()).collect(),
             queries: QUERIES.iter().map(|s| s.to_string()).collect(),
             ..About::default()
@@ -178,7 +180,7 @@ fn main() -> ExitCode {
     let summary = Summary::of(&results);
     if plain {
         println!("{}", runner::area_table(&results, false));
-        for line in runner::problem_lines(&results) {
+        for line in runner::problem_lines(&results, false) {
             println!("{line}");
         }
         println!("{}", summary.line());
