@@ -39,11 +39,9 @@ use crate::spec::Spec;
 /// impl Implementation for Mine {
 ///     fn about(&self) -> About {
 ///         About {
-///             name: "mine".into(),
-///             version: "0.1.0".into(),
 ///             editions: vec!["cxa-2020".into()],
 ///             queries: vec!["status".into()], // undeclared queries are skipped
-///             ..About::default()
+///             ..About::named("mine", "0.1.0")
 ///         }
 ///     }
 ///
