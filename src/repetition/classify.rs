@@ -556,25 +556,11 @@ impl Analyst<'_> {
     /// not move, of a screen the capturer's own move uses, does not either (图26: 黑方长捉车).
     fn joint(&self, passed: &Position, w: &Win, moved: Option<Square>) -> bool {
         let vm = self.vm;
-        let m = Move::new(w.attacker, w.target);
-        if w.after_check.is_some() || !passed.is_legal(vm, m) {
+        let Some(taken) = self.first_capture_made(passed, w) else {
             return false;
-        }
+        };
         let winner = passed.side_to_move();
-        let mut taken = passed.clone();
-        taken.make(vm, m);
-        // The target's roots: the pieces of its side that reach its point, pins aside.
-        let mut roots = Vec::new();
-        for (r, q) in taken.pieces() {
-            if q.side == winner {
-                continue;
-            }
-            let mut buf = MoveBuf::new();
-            taken.pseudo_moves_from(vm, r, &mut buf);
-            if buf.as_slice().iter().any(|x| x.to == w.target) {
-                roots.push(r);
-            }
-        }
+        let roots = self.roots(&taken, w.target);
         let legal_roots: Vec<Square> = taken
             .legal_moves_to(vm, w.target)
             .iter()
@@ -616,12 +602,9 @@ impl Analyst<'_> {
     /// the capturer (a discovered check).
     fn uncovers_check(&self, passed: &Position, w: &Win) -> bool {
         let vm = self.vm;
-        let m = Move::new(w.attacker, w.target);
-        if w.after_check.is_some() || !passed.is_legal(vm, m) {
+        let Some(mut taken) = self.first_capture_made(passed, w) else {
             return false;
-        }
-        let mut taken = passed.clone();
-        taken.make(vm, m);
+        };
         if !taken.in_check(vm) {
             return false;
         }
@@ -629,24 +612,45 @@ impl Analyst<'_> {
         taken.in_check(vm)
     }
 
+    /// The position after the first capture of `w` (won in `passed`), when that capture is
+    /// the line's own (not made after a check) and legal there.
+    fn first_capture_made(&self, passed: &Position, w: &Win) -> Option<Position> {
+        let m = Move::new(w.attacker, w.target);
+        if w.after_check.is_some() || !passed.is_legal(self.vm, m) {
+            return None;
+        }
+        let mut taken = passed.clone();
+        taken.make(self.vm, m);
+        Some(taken)
+    }
+
+    /// The roots of the piece just taken on `target` in `taken` (its capturer's opponent
+    /// to move): the pieces of its side that reach its point, pins aside.
+    fn roots(&self, taken: &Position, target: Square) -> Vec<Square> {
+        let loser = taken.side_to_move();
+        taken
+            .pieces()
+            .filter(|(r, q)| {
+                q.side == loser && {
+                    let mut buf = MoveBuf::new();
+                    taken.pseudo_moves_from(self.vm, *r, &mut buf);
+                    buf.as_slice().iter().any(|x| x.to == target)
+                }
+            })
+            .map(|(r, _)| r)
+            .collect()
+    }
+
     /// Whether the target of `w` (won in `passed`) has a root: a piece of its side that
     /// reaches its point once the capture is made, pins aside.
     fn rooted(&self, passed: &Position, w: &Win) -> bool {
-        let vm = self.vm;
         let m = Move::new(w.attacker, w.target);
-        if !passed.is_legal(vm, m) {
+        if !passed.is_legal(self.vm, m) {
             return false;
         }
-        let winner = passed.side_to_move();
         let mut taken = passed.clone();
-        taken.make(vm, m);
-        let rooted = taken.pieces().any(|(r, q)| {
-            q.side != winner && {
-                let mut buf = MoveBuf::new();
-                taken.pseudo_moves_from(vm, r, &mut buf);
-                buf.as_slice().iter().any(|x| x.to == w.target)
-            }
-        });
+        taken.make(self.vm, m);
+        let rooted = !self.roots(&taken, w.target).is_empty();
         rooted
     }
 
@@ -661,13 +665,10 @@ impl Analyst<'_> {
         only: Option<Square>,
     ) -> bool {
         let vm = self.vm;
-        let m = Move::new(w.attacker, w.target);
-        if w.after_check.is_some() || !passed.is_legal(vm, m) {
+        let Some(taken) = self.first_capture_made(passed, w) else {
             return false;
-        }
+        };
         let winner = passed.side_to_move();
-        let mut taken = passed.clone();
-        taken.make(vm, m);
         let takers: Vec<Square> = passed
             .legal_moves_to(vm, w.target)
             .iter()

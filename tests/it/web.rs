@@ -1568,22 +1568,13 @@ fn the_page_takes_lateness_colours_reversed_and_an_illegal_move() {
         "document.getElementById('share-text').value.includes('[%xqspec illegal_move move=h0h5]')",
         "the PGN with the events",
     );
-    assert!(b
-        .script(
-            "return document.getElementById('share-text').value;",
-            json!([])
-        )
-        .as_str()
-        .unwrap()
-        .contains("[%xqspec late black=600]"));
-    assert!(b
-        .script(
-            "return document.getElementById('share-text').value;",
-            json!([])
-        )
-        .as_str()
-        .unwrap()
-        .contains("[Event \"County open, round 3\"]"));
+    let pgn = b.script(
+        "return document.getElementById('share-text').value;",
+        json!([]),
+    );
+    let pgn = pgn.as_str().unwrap();
+    assert!(pgn.contains("[%xqspec late black=600]"), "{pgn}");
+    assert!(pgn.contains("[Event \"County open, round 3\"]"), "{pgn}");
 }
 
 /// What the page shows of its state, to compare before and after reopening it.
