@@ -650,8 +650,7 @@ impl Analyst<'_> {
         }
         let mut taken = passed.clone();
         taken.make(self.vm, m);
-        let rooted = !self.roots(&taken, w.target).is_empty();
-        rooted
+        !self.roots(&taken, w.target).is_empty()
     }
 
     /// Whether another piece of the winner's (`only` that one, if given), of the kinds
