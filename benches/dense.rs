@@ -9,7 +9,9 @@
 //!   pieces classed as one cycle (`ruling --every-move`): the goal is under 2 s.
 //!
 //! `DENSE_SEED=N` changes the seed. The basis (every inferred reading switched off) is part
-//! of every ruling timed.
+//! of every ruling timed. `DENSE_DUMP=FILE` also writes every ruling in full (the cycles', then
+//! the long line's), one per line, so that a change made for speed can be shown to change no
+//! ruling, or which (`diff` two dumps).
 
 use std::time::Instant;
 
@@ -175,6 +177,15 @@ fn main() {
     let (vm, rep) = (&rs.vm, rs.repetition.as_ref().expect("repetition clauses"));
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
 
+    let mut dump = std::env::var("DENSE_DUMP").ok().map(|f| {
+        std::io::BufWriter::new(std::fs::File::create(f).expect("DENSE_DUMP: a file to write"))
+    });
+    let mut write = |line: String| {
+        if let Some(out) = dump.as_mut() {
+            use std::io::Write;
+            writeln!(out, "{line}").expect("DENSE_DUMP: writable");
+        }
+    };
     let mut times = Vec::new();
     let mut inferred = 0;
     while times.len() < n {
@@ -194,6 +205,7 @@ fn main() {
             q.moves.join(" "),
         ));
         inferred += usize::from(!r.basis.rests_on.is_empty());
+        write(format!("{} {}: {r:?}", q.fen, q.moves.join(" ")));
     }
     times.sort_by(|a, b| a.0.total_cmp(&b.0));
     let pct = |p: f64| times[((times.len() as f64 - 1.0) * p) as usize].0;
@@ -244,6 +256,7 @@ fn main() {
     let q = RulingQuery { fen: start, moves };
     let t = Instant::now();
     let r = rule_every_move(vm, rep, &q).expect("a legal line");
+    write(format!("{}: {r:?}", q.fen));
     println!(
         "a line of {} plies classed as one cycle: {:.2} s",
         r.plies.len(),

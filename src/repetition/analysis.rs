@@ -135,13 +135,13 @@ pub struct Analyst<'a> {
     memo: std::rc::Rc<Memo>,
 }
 
-/// Forcing lines by position, bounds and what the search assumes before the move.
+/// Forcing lines by position and bounds.
 pub(crate) type LinesMemo = PlacementMap<(Placement, Bounds), Vec<Line>>;
 
 /// What the searches of one ruling found. None of it depends on a reading: mates and
-/// evasions on the movement rules alone, forcing lines on the position, the search's
-/// bounds (which hold `laid_open`) and what the search assumes before the move; the
-/// material values and exempt kinds they read are no readings.
+/// evasions on the movement rules alone, forcing lines and the exchanges on one point on
+/// the position and the search's bounds (which hold `laid_open`); the material values and
+/// exempt kinds they read are no readings.
 #[derive(Default)]
 struct Memo {
     /// Mate searches: position → what is known of it.
@@ -240,8 +240,7 @@ impl<'a> Analyst<'a> {
         n
     }
 
-    /// The forcing lines already searched, by position, bounds and what is assumed before
-    /// the move.
+    /// The forcing lines already searched, by position and bounds.
     pub(crate) fn lines(&self) -> &std::cell::RefCell<LinesMemo> {
         &self.memo.lines
     }
@@ -332,11 +331,7 @@ impl<'a> Analyst<'a> {
             Some(checks)
                 if depth == 1 && !self.memo.mates.borrow().contains_key(&pos.placement()) =>
             {
-                let found = checks.iter().any(|&m| {
-                    let mut after = pos.clone();
-                    after.make(self.vm, m);
-                    !after.has_legal_move(self.vm)
-                });
+                let found = self.mates_at_once_among(pos, checks);
                 let mut memo = self.memo.mates.borrow_mut();
                 let b = memo.entry(pos.placement()).or_insert(MateBounds {
                     within: u8::MAX,
@@ -351,6 +346,39 @@ impl<'a> Analyst<'a> {
             }
             _ => self.mates_by_checks(pos, depth),
         }
+    }
+
+    /// Whether one of `checks` (moves of the side to move that give check) mates at once. What
+    /// the memo knows of the position answers first; a test of some of the checks is not
+    /// stored.
+    pub(crate) fn mates_at_once_by<'m>(
+        &self,
+        pos: &Position,
+        checks: impl IntoIterator<Item = &'m Move>,
+    ) -> bool {
+        if let Some(b) = self.memo.mates.borrow().get(&pos.placement()) {
+            if b.within <= 1 {
+                return true;
+            }
+            if b.not_within >= 1 {
+                return false;
+            }
+        }
+        self.mates_at_once_among(pos, checks)
+    }
+
+    /// Whether one of `checks` (moves of the side to move that give check) leaves the other
+    /// side no legal move.
+    fn mates_at_once_among<'m>(
+        &self,
+        pos: &Position,
+        checks: impl IntoIterator<Item = &'m Move>,
+    ) -> bool {
+        checks.into_iter().any(|&m| {
+            let mut after = pos.clone();
+            after.make(self.vm, m);
+            !after.has_legal_move(self.vm)
+        })
     }
 
     fn search_mate(&self, pos: &Position, depth: u8) -> bool {

@@ -5,13 +5,14 @@
 //! that is material, or — while its check budget lasts — give a check that captures
 //! nothing. The defender answers a check with every legal move; otherwise it may stand
 //! still or capture, but only on the point just taken (a recapture) or where the last
-//! capture laid something open (a capture it did not have before it): captures it had
-//! anyway are no part of the exchange (26.5, 互吃交换). Protection is nothing but a legal
-//! recapture, so pins, cannon screens, the facing generals and false roots (假根) follow
-//! from the move generator. A line on which the attacker, once ahead, could be mated at
-//! once (`mate_after_gain` moves of consecutive checks) is worth nothing to it; a mate of
-//! the defender ends a line and is no material. Every bound (plies, checks, nodes) is
-//! clause data: the search never looks at a clock.
+//! capture laid something open (a capture it did not have before it, or one that lost then
+//! and wins now: the capture drew a root away): captures it had anyway are no part of the
+//! exchange (26.5, 互吃交换). Protection is nothing but a legal recapture, so pins, cannon
+//! screens, the facing generals and false roots (假根) follow from the move generator. A
+//! line on which the attacker, once ahead, could be mated at once (`mate_after_gain` moves
+//! of consecutive checks) is worth nothing to it; a mate of the defender ends a line and is
+//! no material. Every bound (plies, checks, nodes) is clause data: the search never looks
+//! at a clock.
 //!
 //! Equal moves are tried in the order the side to move sees the board from its own corner
 //! (`seen_by`), so that the board turned round with the colours exchanged is searched in the
@@ -28,6 +29,13 @@
 //! restricted. The winner goes on only for more by `Analyst::gains` (the material clause's
 //! own measure, floating pieces included), never for a larger number the rule does not count
 //! as a gain.
+//!
+//! Whether a capture wins by itself is the exchange on its point (`Analyst::capture_wins`):
+//! both sides take only there, the other side may answer by checks (a hidden root, 暗根).
+//! Only its sign is asked, so it is searched with a null window; its checks are generated
+//! only where no capture settles a node, and the mate asked last looks only at the checks
+//! not searched. Its positions are spent from the same budget as the lines' (`ply_nodes`):
+//! every search made to class a move is bounded together.
 //!
 //! Each line names its first move, the piece won (the first taken; for a check that captures
 //! nothing, each piece the line takes, first or after others: ch8 图3; with `laid_open`, for a
@@ -55,9 +63,10 @@ pub struct Bounds {
     pub checks: u8,
     /// Positions one search may visit.
     pub nodes: u32,
-    /// Positions all the searches made to class one move may visit together (none: each
-    /// search has `nodes`, and nothing bounds their number). Where the bound is reached the
-    /// searches of that move stop as at `nodes`, in the same order every time.
+    /// Positions all the searches made to class one move may visit together, the exchanges
+    /// on one point included (none: each search has `nodes`, and nothing bounds their
+    /// number). Where the bound is reached the searches of that move stop as at `nodes`, in
+    /// the same order every time.
     #[serde(default)]
     pub ply_nodes: Option<u32>,
     /// Positions the searches of all the moves of one judged cycle may visit together,
@@ -110,6 +119,16 @@ const MATE: Val = Val {
     pieces: 1 << 20,
     floating: 0,
 };
+
+/// The moves a node searches ([`Search::candidates`]).
+struct Candidates {
+    /// The moves, in the order they are searched, with what each takes.
+    moves: Vec<(Val, Move)>,
+    /// Every check of the side to move, where the checks were generated.
+    checks: Option<Vec<Move>>,
+    /// On one point: the checks are wanted, and generated once the captures are searched.
+    deferred: bool,
+}
 
 /// One way the attacker wins material: the line's first move, the opposing piece it wins
 /// (the first it takes, or the one a losing first capture opens the way to; for a check that
@@ -217,7 +236,9 @@ impl Analyst<'_> {
         let budgets = s.budgets();
         let before = Before::new();
         let root_check = pos.in_check(self.vm);
-        let (first_moves, _) = s.candidates(&pos, root_check, 0, budgets, None, false);
+        let first_moves = s
+            .candidates(&pos, root_check, 0, budgets, None, false)
+            .moves;
         s.free = first_moves
             .iter()
             .filter(|(_, m)| pos.piece_at(m.to).is_some())
@@ -404,7 +425,9 @@ impl Analyst<'_> {
     /// point (the other side taking back there, or answering by checks that win back: a
     /// hidden root, 暗根), the side to move comes out ahead by the worths of the pieces (a
     /// piece above any number of floating ones).
-    /// What the capture lays open elsewhere is not asked here. Memoized per ruling.
+    /// What the capture lays open elsewhere is not asked here. Memoized per ruling. Only
+    /// whether the result is above zero is asked, so the search's window is that single
+    /// value (a null window): a line that settles it ends the search of its node.
     pub(crate) fn capture_wins(&self, pos: &Position, m: Move) -> bool {
         let key = (pos.placement(), m);
         if let Some(&w) = self.capture_memo().borrow().get(&key) {
@@ -428,8 +451,8 @@ impl Analyst<'_> {
                 0,
                 [0, b.answer_checks],
                 Val::ZERO,
-                -MATE,
-                MATE,
+                Val::ZERO,
+                Val::ZERO,
                 &Before::new(),
             )
             .v;
@@ -518,7 +541,10 @@ impl<'s, 'a> Search<'s, 'a> {
     /// Whether the defender's capture `m` (not on the last capture's point) is one the line
     /// laid open: not possible before the attacker's last move, or a loss then and winning now
     /// (the attacker's capture took away the target's root). Asked only of the captures the
-    /// search reaches, so that a cut-off spares the exchange searches of the others.
+    /// search reaches, so that a cut-off spares the exchange searches of the others. The
+    /// exchange before the move is asked first: it is the same for every move of the
+    /// attacker's node (memoised), and where the capture won then, the one after the move
+    /// need not be searched.
     fn laid_open_to(&self, pos: &Position, m: Move, before: Option<(&Before, Move, Undo)>) -> bool {
         let Some((cell, played, undo)) = before else {
             return true;
@@ -530,7 +556,7 @@ impl<'s, 'a> Search<'s, 'a> {
         });
         match had {
             (Some(theirs), moves) if moves.contains(&m) => {
-                self.good_capture(pos, m) && !self.good_capture(theirs, m)
+                !self.good_capture(theirs, m) && self.good_capture(pos, m)
             }
             _ => true,
         }
@@ -562,7 +588,8 @@ impl<'s, 'a> Search<'s, 'a> {
     /// The moves worth searching for the side to move, with what each takes (from the
     /// attacker's side: positive for the attacker's captures): every legal move in check;
     /// otherwise captures of material (the defender's only on `last` or where the last move
-    /// laid them open), dearest first, then, budget left, checks that capture nothing.
+    /// laid them open), dearest first, then, budget left, checks that capture nothing (on
+    /// one point, deferred until the captures are searched).
     #[allow(clippy::too_many_arguments)]
     fn candidates(
         &self,
@@ -572,7 +599,7 @@ impl<'s, 'a> Search<'s, 'a> {
         budgets: [u8; 2],
         last: Option<Square>,
         ahead: bool,
-    ) -> (Vec<(Val, Move)>, Option<Vec<Move>>) {
+    ) -> Candidates {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
@@ -591,7 +618,11 @@ impl<'s, 'a> Search<'s, 'a> {
                     seen_by(side, m.to),
                 )
             });
-            return (all, None);
+            return Candidates {
+                moves: all,
+                checks: None,
+                deferred: false,
+            };
         }
         // The defender checks back only to win back what the attacker is ahead by; on the
         // line's last ply a check can win nothing back, and whether it mates is asked once the
@@ -604,7 +635,19 @@ impl<'s, 'a> Search<'s, 'a> {
             } else {
                 ahead && (ply + 1 < self.plies || self.b.mate_after_gain == 0)
             };
-        let (captures, checks) = pos.captures_and_checks(vm, true, want_checks);
+        // On one point the captures are the moves onto it; the checks, searched after them,
+        // are generated only where no capture settles the node (`deferred`).
+        let (captures, checks) = match self.on_point {
+            Some(p)
+                if pos
+                    .piece_at(p)
+                    .is_some_and(|q| q.side != pos.side_to_move()) =>
+            {
+                (pos.legal_moves_to(vm, p), Vec::new())
+            }
+            Some(_) => (Vec::new(), Vec::new()),
+            None => pos.captures_and_checks(vm, true, want_checks),
+        };
         // A defender's capture other than on the last capture's point is searched only where
         // the line may lay it open (`takes_laid_open`); whether it does is asked only of the
         // captures the search reaches ([`Search::laid_open_to`]).
@@ -629,14 +672,32 @@ impl<'s, 'a> Search<'s, 'a> {
             }
         }
         let mut moves: Vec<(Val, Move)> = moves.into_iter().map(|(v, m)| (sign(v), m)).collect();
+        if self.on_point.is_some() {
+            return Candidates {
+                moves,
+                checks: None,
+                deferred: want_checks,
+            };
+        }
+        moves.extend(self.quiet_checks(pos, &checks));
+        Candidates {
+            moves,
+            checks: want_checks.then_some(checks),
+            deferred: false,
+        }
+    }
+
+    /// The checks among `checks` (moves of the side to move) that capture no material, as
+    /// they are searched: after the captures, in the order the side to move sees the board.
+    fn quiet_checks(&self, pos: &Position, checks: &[Move]) -> Vec<(Val, Move)> {
+        let side = pos.side_to_move();
         let mut quiet: Vec<Move> = checks
             .iter()
             .copied()
-            .filter(|m| an.material(pos, m.to).is_none())
+            .filter(|m| self.an.material(pos, m.to).is_none())
             .collect();
         quiet.sort_by_key(|m| (seen_by(side, m.from), seen_by(side, m.to)));
-        moves.extend(quiet.into_iter().map(|m| (Val::ZERO, m)));
-        (moves, want_checks.then_some(checks))
+        quiet.into_iter().map(|m| (Val::ZERO, m)).collect()
     }
 
     /// Plays `m` (taking `gain`, from the attacker's side) and searches on.
@@ -778,9 +839,8 @@ impl<'s, 'a> Search<'s, 'a> {
         } else {
             Out::ZERO
         };
-        // The exchange on one point is searched apart from the ply's budget (it is small, and
-        // memoized): only `nodes` bounds it.
-        let capped = self.on_point.is_none() && an.spend() >= an.ply_cap();
+        // Every search of the ply spends its budget, the exchanges on one point too.
+        let capped = an.spend() >= an.ply_cap();
         let bounded = ply >= self.plies || self.nodes >= self.b.nodes || capped;
         if !in_check
             && !bounded
@@ -797,8 +857,16 @@ impl<'s, 'a> Search<'s, 'a> {
                 && !pos.legal_moves_to(vm, last).is_empty();
             return Out { recapture, ..end };
         }
-        let (moves, checks) = if bounded {
-            (Vec::new(), None)
+        let Candidates {
+            moves,
+            mut checks,
+            mut deferred,
+        } = if bounded {
+            Candidates {
+                moves: Vec::new(),
+                checks: None,
+                deferred: false,
+            }
         } else {
             self.candidates(pos, in_check, ply, budgets, Some(last), acc.is_positive())
         };
@@ -835,45 +903,60 @@ impl<'s, 'a> Search<'s, 'a> {
             return Out { recapture, ..best };
         }
         let before_here = Before::new();
-        for (gain, m) in moves {
-            if !attacking
-                && !in_check
-                && m.to != last
-                && !checker.is_some_and(|(at, had)| m.from == at && had >> m.to.index() & 1 == 0)
-                && an.material(pos, m.to).is_some()
-                && !self.laid_open_to(pos, m, before)
-            {
-                continue;
-            }
-            let o = self.play(
-                pos,
-                in_check,
-                m,
-                gain,
-                ply,
-                budgets,
-                acc,
-                alpha,
-                beta,
-                &before_here,
-            );
-            let rank = Self::rank;
-            if attacking {
-                // The attacker goes on only for more by the rule's own measure (`gains`): a trade
-                // of a floating piece for less than it is worth is no better than stopping.
-                if (o.v > best.v && an.gains(o.v - best.v))
-                    || (o.v == best.v && rank(&o) < rank(&best))
+        // Where the checks are deferred: the captures searched before them.
+        let mut first: Vec<(Val, Move)> = Vec::new();
+        let mut moves = moves;
+        loop {
+            for &(gain, m) in &moves {
+                if !attacking
+                    && !in_check
+                    && m.to != last
+                    && !checker
+                        .is_some_and(|(at, had)| m.from == at && had >> m.to.index() & 1 == 0)
+                    && an.material(pos, m.to).is_some()
+                    && !self.laid_open_to(pos, m, before)
                 {
-                    best = o;
-                    alpha = alpha.max(o.v);
+                    continue;
                 }
-            } else if o.v < best.v || (o.v == best.v && rank(&o) > rank(&best)) {
-                best = o;
-                beta = beta.min(o.v);
+                let o = self.play(
+                    pos,
+                    in_check,
+                    m,
+                    gain,
+                    ply,
+                    budgets,
+                    acc,
+                    alpha,
+                    beta,
+                    &before_here,
+                );
+                let rank = Self::rank;
+                if attacking {
+                    // The attacker goes on only for more by the rule's own measure (`gains`): a
+                    // trade of a floating piece for less than it is worth is no better than
+                    // stopping.
+                    if (o.v > best.v && an.gains(o.v - best.v))
+                        || (o.v == best.v && rank(&o) < rank(&best))
+                    {
+                        best = o;
+                        alpha = alpha.max(o.v);
+                    }
+                } else if o.v < best.v || (o.v == best.v && rank(&o) > rank(&best)) {
+                    best = o;
+                    beta = beta.min(o.v);
+                }
+                if alpha > beta {
+                    return Out { recapture, ..best };
+                }
             }
-            if alpha > beta {
-                return Out { recapture, ..best };
+            if !deferred {
+                break;
             }
+            // No capture settled the node: now the checks.
+            deferred = false;
+            let all = pos.checking_moves(vm);
+            first = std::mem::replace(&mut moves, self.quiet_checks(pos, &all));
+            checks = Some(all);
         }
         // Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
         // last, and only while the line still comes out even or better: where the defender's
@@ -883,7 +966,20 @@ impl<'s, 'a> Search<'s, 'a> {
             && acc.is_positive()
             && acc + best.v >= Val::ZERO
             && self.b.mate_after_gain > 0
-            && an.mates_by_checks_among(pos, self.b.mate_after_gain, checks.as_deref())
+            && match checks.as_deref() {
+                // On one point the checks were searched after the captures (every one that
+                // takes no material, and the captures listed), and one that mated would have
+                // settled the node: only the others are asked.
+                Some(all) if self.on_point.is_some() && self.b.mate_after_gain == 1 => an
+                    .mates_at_once_by(
+                        pos,
+                        all.iter().filter(|m| {
+                            an.material(pos, m.to).is_some()
+                                && !first.iter().any(|&(_, f)| f == **m)
+                        }),
+                    ),
+                checks => an.mates_by_checks_among(pos, self.b.mate_after_gain, checks),
+            }
         {
             return Out {
                 recapture,

@@ -21,7 +21,8 @@
 //! The one forcing-line primitive (24.3 得子) is `forcing`.
 //!
 //! The cost of classing one move is bounded by data: `repetition.forcing`'s `ply_nodes`
-//! bounds all the searches of one move together, `cycle_nodes` shares a cycle's out among its
+//! bounds all the searches of one move together (the exchanges on one point that
+//! `laid_open` asks included), `cycle_nodes` shares a cycle's out among its
 //! moves (`Analyst::start_ply`), and the searches stop in the same order every time. The AXF
 //! rule set and the three editions differ only in YAML. The sheet of `xqspec ruling --svg` is
 //! `diagram::sheet`; the command is `src/cli/repetition.rs`. Depends on `spec`, `board`, `vm`

@@ -7,10 +7,9 @@
 //! The `ruling` query's answer (the line read through `line::line`) carries its basis:
 //! `judged` rules the cycle under every variant (an inferred reading switched off) with an
 //! `Analyst` that shares the searches' memos (`Analyst::sharing`: mates and evasions depend on
-//! the movement rules only, forcing lines on position, bounds and before-move mode, none on a
-//! reading; a search in which what it assumes before the move decided nothing is stored under
-//! the plain mode too, so that a variant without the flight reading finds it), and names in
-//! `rests_on` the readings whose variant changes the verdict.
+//! the movement rules only, forcing lines and the exchanges on one point on position and
+//! bounds, none on a reading), and names in `rests_on` the readings whose variant changes the
+//! verdict.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};

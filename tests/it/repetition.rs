@@ -776,7 +776,7 @@ fn forcing_bounds_are_checked_data() {
             "nodes must be 1",
         ),
         (
-            "      ply_nodes: 5000\n",
+            "      ply_nodes: 13000\n",
             "      ply_nodes: 0\n",
             "ply_nodes must be 1",
         ),
