@@ -76,6 +76,70 @@ pub fn outcome(
     load: impl Fn(&str) -> Result<RuleSet, String>,
     lang: super::Lang,
 ) -> Result<(), String> {
+    let (rs, q, place) = outcome_query(args, load)?;
+    let arbiter = rs
+        .arbiter
+        .as_ref()
+        .ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
+    let names: Vec<String> = q
+        .events
+        .iter()
+        .map(|e| {
+            e.as_object()
+                .and_then(|m| m.keys().next().cloned())
+                .unwrap_or_default()
+        })
+        .collect();
+    let o = arbiter
+        .outcome_of(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop)
+        .map_err(|e| format!("{place}: {}", show(&e)))?;
+    if args.json {
+        println!("{}", o.to_json());
+        return Ok(());
+    }
+    let said = Said {
+        lang,
+        words: rs.edition.words(),
+        names: &names,
+    };
+    println!("{}{}{}", rs.id(), lang.say(": ", "："), said.headline(&o));
+    let (red, black) = (said.w("side", "red"), said.w("side", "black"));
+    println!(
+        "{}",
+        lang.say(
+            format!(
+                "fouls: {} {}, {} {}",
+                red.to_lowercase(),
+                o.fouls[0],
+                black.to_lowercase(),
+                o.fouls[1]
+            ),
+            format!("犯规：{red} {} 次，{black} {} 次", o.fouls[0], o.fouls[1]),
+        )
+    );
+    for r in &o.rulings {
+        println!("{}", said.ruling(r));
+    }
+    println!("{}{}", lang.say("position: ", "局面："), o.fen);
+    if let Some(c) = &o.continues {
+        let units = match lang {
+            super::Lang::En => ["event", "events"],
+            super::Lang::Zh => ["项记录", "项记录"],
+        };
+        println!(
+            "{}",
+            super::goes_on(lang, c, units, |i| format!("events[{i}]"))
+        );
+    }
+    Ok(())
+}
+
+/// The rule set, the query (the events file's events, the record's moves among them) and
+/// the name of the file they come from, for the errors.
+fn outcome_query(
+    args: &OutcomeArgs,
+    load: impl Fn(&str) -> Result<RuleSet, String>,
+) -> Result<(RuleSet, OutcomeQuery, String), String> {
     let file = match &args.file {
         Some(f) => read_game(f)?,
         None => GameFile {
@@ -100,10 +164,6 @@ pub fn outcome(
         (None, Some(_)) => load(&edition).map_err(|e| format!("{place}: edition: {e}"))?,
         _ => load(&edition)?,
     };
-    let arbiter = rs
-        .arbiter
-        .as_ref()
-        .ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
     let (fen, events) = match args.record.read(&rs)? {
         None => (file.fen, file.events),
         Some(_) if file.fen.is_some() => {
@@ -117,82 +177,84 @@ pub fn outcome(
                 .map_err(|e| format!("{place}: {}", show(&e)))?,
         ),
     };
-    let names: Vec<String> = events
-        .iter()
-        .map(|e| {
-            e.as_object()
-                .and_then(|m| m.keys().next().cloned())
-                .unwrap_or_default()
-        })
-        .collect();
-    let q = OutcomeQuery { fen, events };
-    let o = arbiter
-        .outcome_of(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop)
-        .map_err(|e| format!("{place}: {}", show(&e)))?;
-    if args.json {
-        println!("{}", o.to_json());
-        return Ok(());
+    Ok((rs, OutcomeQuery { fen, events }, place))
+}
+
+/// An outcome's parts in words, in the language asked for.
+struct Said<'a> {
+    lang: super::Lang,
+    words: &'a xqspec::spec::Words,
+    /// The kind of every event, as the file writes it.
+    names: &'a [String],
+}
+
+impl Said<'_> {
+    fn w(&self, group: &str, code: &str) -> String {
+        self.lang.word(self.words, group, code)
     }
-    let words = rs.edition.words();
-    let w = |group: &str, code: &str| lang.word(words, group, code);
-    let cite = |c: &Option<xqspec::arbiter::RuleRef>| match c {
-        Some(c) => {
-            let art = c.article.as_deref().unwrap_or("—");
-            lang.say(
-                format!("{} (art. {art})", c.clause),
-                format!("{}（第 {art} 条）", c.clause),
-            )
+
+    /// A clause with its article (`result.change_refused (art. 4.1.5)`).
+    fn cite(&self, c: &Option<xqspec::arbiter::RuleRef>) -> String {
+        match c {
+            Some(c) => {
+                let art = c.article.as_deref().unwrap_or("—");
+                self.lang.say(
+                    format!("{} (art. {art})", c.clause),
+                    format!("{}（第 {art} 条）", c.clause),
+                )
+            }
+            None => self.lang.say("no clause", "无条款"),
         }
-        None => lang.say("no clause", "无条款"),
-    };
-    // An event by the words of its kind (`flag fall`), or as written when the spec has none.
-    let event = |i: usize| {
-        let k = names[i].as_str();
-        match words.get("event", k).or_else(|| words.get("note", k)) {
-            Some(_) => w("event", k),
+    }
+
+    /// An event by the words of its kind (`flag fall`), or as written when the spec has none.
+    fn event(&self, i: usize) -> String {
+        let k = self.names[i].as_str();
+        match self
+            .words
+            .get("event", k)
+            .or_else(|| self.words.get("note", k))
+        {
+            Some(_) => self.w("event", k),
             None => k.to_string(),
         }
-    };
-    let result = w("result", o.result.name());
-    let headline = match &o.event {
-        Some(e) => {
-            let (code, clause) = (o.result.name().replace('_', " "), cite(&o.clause));
-            let by = |b: xqspec::arbiter::By| {
+    }
+
+    /// The result, the clause and the event that decided it.
+    fn headline(&self, o: &xqspec::arbiter::Outcome) -> String {
+        let lang = self.lang;
+        let result = self.w("result", o.result.name());
+        match &o.event {
+            Some(e) => {
+                let (code, clause) = (o.result.name().replace('_', " "), self.cite(&o.clause));
+                let by = |b: xqspec::arbiter::By| {
+                    lang.say(
+                        format!(", {}", b.words()),
+                        format!("，{}", self.w("by", b.name())),
+                    )
+                };
+                let by = o.by.map(by).unwrap_or_default();
                 lang.say(
-                    format!(", {}", b.words()),
-                    format!("，{}", w("by", b.name())),
+                    format!("{code} by {clause} at events[{e}] ({}){by}", self.names[*e]),
+                    format!(
+                        "{result}，依 {clause}，于 events[{e}]（{}）{by}",
+                        self.event(*e)
+                    ),
                 )
-            };
-            let by = o.by.map(by).unwrap_or_default();
-            lang.say(
-                format!("{code} by {clause} at events[{e}] ({}){by}", names[*e]),
-                format!("{result}，依 {clause}，于 events[{e}]（{}）{by}", event(*e)),
-            )
+            }
+            None => lang.say(o.result.name(), result),
         }
-        None => lang.say(o.result.name(), result),
-    };
-    println!("{}{}{headline}", rs.id(), lang.say(": ", "："));
-    let (red, black) = (w("side", "red"), w("side", "black"));
-    println!(
-        "{}",
-        lang.say(
-            format!(
-                "fouls: {} {}, {} {}",
-                red.to_lowercase(),
-                o.fouls[0],
-                black.to_lowercase(),
-                o.fouls[1]
-            ),
-            format!("犯规：{red} {} 次，{black} {} 次", o.fouls[0], o.fouls[1]),
-        )
-    );
-    for r in &o.rulings {
+    }
+
+    /// One ruling of the arbiter's, on its line.
+    fn ruling(&self, r: &xqspec::arbiter::Ruling) -> String {
+        let lang = self.lang;
         let side = r
             .side
             .map(|s| {
                 lang.say(
                     format!(" ({})", s.name()),
-                    format!("（{}）", w("side", s.name())),
+                    format!("（{}）", self.w("side", s.name())),
                 )
             })
             .unwrap_or_default();
@@ -217,7 +279,7 @@ pub fn outcome(
             extra.push(n.clone());
         }
         if let Some(b) = r.by {
-            extra.push(lang.say(b.words().to_string(), w("by", b.name())));
+            extra.push(lang.say(b.words().to_string(), self.w("by", b.name())));
         }
         let extra = if extra.is_empty() {
             String::new()
@@ -229,28 +291,16 @@ pub fn outcome(
         };
         let decision = lang.say(
             r.decision.name().to_string(),
-            w("decision", r.decision.name()),
+            self.w("decision", r.decision.name()),
         );
-        println!(
+        format!(
             "  events[{}] {}{}{decision}{side} — {}{extra}",
             r.event,
-            lang.say(names[r.event].clone(), event(r.event)),
+            lang.say(self.names[r.event].clone(), self.event(r.event)),
             lang.say(": ", "："),
-            cite(&r.clause)
-        );
+            self.cite(&r.clause)
+        )
     }
-    println!("{}{}", lang.say("position: ", "局面："), o.fen);
-    if let Some(c) = &o.continues {
-        let units = match lang {
-            super::Lang::En => ["event", "events"],
-            super::Lang::Zh => ["项记录", "项记录"],
-        };
-        println!(
-            "{}",
-            super::goes_on(lang, c, units, |i| format!("events[{i}]"))
-        );
-    }
-    Ok(())
 }
 
 fn show(e: &ArbiterError) -> String {

@@ -204,9 +204,44 @@ pub fn run(
         threads: opts.threads,
         ..Default::default()
     };
-    // Where each file's converted records go, every one claimed before anything is read
-    // or written: none is a file read, none is another's, none leads out of the folder.
-    let mut targets: Vec<Option<xqspec::output::Target>> = Vec::new();
+    let mut out = Output {
+        files,
+        opts,
+        targets: claim_targets(files, opts)?,
+        report,
+        totals,
+        target: None,
+        unread: None,
+    };
+    let mut failed: std::io::Result<()> = Ok(());
+    let mut sink = |found: Found<Replayed>| {
+        // The first failure stops the output.
+        if failed.is_ok() {
+            failed = out.found(found);
+            tick(&out.totals);
+        }
+    };
+    stream(
+        rules,
+        files,
+        &stream_opts,
+        &|r| ((), judge(r)),
+        &work,
+        &mut sink,
+    );
+    failed?;
+    writeln!(out.report, "{}", out.totals.summary())?;
+    Ok(out.totals)
+}
+
+/// Where each file's converted records go, every one claimed before anything is read or
+/// written: none is a file read, none is another's, none leads out of the folder. Empty
+/// when the records go to stdout or nowhere.
+fn claim_targets(
+    files: &[PathBuf],
+    opts: &ReplayOptions,
+) -> std::io::Result<Vec<Option<xqspec::output::Target>>> {
+    let mut targets = Vec::new();
     if let (Some(n), Some(out)) = (opts.to, &opts.out) {
         let mut outputs = opts.outputs.clone();
         for f in files {
@@ -223,179 +258,163 @@ pub fn run(
             targets.push(Some(claimed.map_err(std::io::Error::other)?));
         }
     }
-    // Converted records of the file being read, when they go to files.
-    let mut target: Option<(usize, xqspec::output::Partial)> = None;
-    let named = |what: &str, p: &Path, e: std::io::Error| {
-        std::io::Error::new(e.kind(), format!("{}: cannot {what}: {e}", p.display()))
-    };
-    let open_target = |index: usize,
-                       target: &mut Option<(usize, xqspec::output::Partial)>|
-     -> std::io::Result<()> {
-        let Some(Some(t)) = targets.get(index) else {
+    Ok(targets)
+}
+
+/// What the replay writes as the games come in file order: the status lines, the totals,
+/// the converted records.
+struct Output<'a> {
+    files: &'a [PathBuf],
+    opts: &'a ReplayOptions,
+    report: &'a mut dyn std::io::Write,
+    totals: Totals,
+    /// Where each file's converted records go ([`claim_targets`]).
+    targets: Vec<Option<xqspec::output::Target>>,
+    /// Converted records of the file being read, when they go to files.
+    target: Option<(usize, xqspec::output::Partial)>,
+    /// The last file that could not be read.
+    unread: Option<usize>,
+}
+
+impl Output<'_> {
+    /// One thing the stream found: a note, an unread file, text that is no game, a game, or
+    /// the end of a file.
+    fn found(&mut self, found: xqspec::notation::stream::Found<Replayed>) -> std::io::Result<()> {
+        use xqspec::notation::stream::Found;
+        match found {
+            Found::Note { file, note } => {
+                if !self.opts.quiet {
+                    writeln!(self.report, "{}: {note}", self.files[file].display())?;
+                }
+            }
+            Found::Unread { file, error } => {
+                self.unread = Some(file);
+                writeln!(self.report, "{error}")?;
+                self.totals.unread += 1;
+                self.totals.failures.push(error.to_string());
+            }
+            Found::NotAGame { file, problem } => {
+                let path = &self.files[file];
+                writeln!(self.report, "{}: {problem}", path.display())?;
+                self.totals.not_games += 1;
+                let where_ = if self.files.len() > 1 {
+                    format!("{} ", path.display())
+                } else {
+                    String::new()
+                };
+                self.totals.failures.push(format!(
+                    "{where_}line {}: text that is no game",
+                    problem.place.line
+                ));
+            }
+            Found::Game {
+                file,
+                number,
+                work: r,
+            } => self.game(file, number, &r)?,
+            Found::Done { file, .. } => self.done(file)?,
+        }
+        Ok(())
+    }
+
+    /// A replayed game: its status line, its failures and remarks counted, its converted
+    /// record written.
+    fn game(&mut self, file: usize, number: usize, r: &Replayed) -> std::io::Result<()> {
+        let (files, opts) = (self.files, self.opts);
+        let path = &files[file];
+        let where_ = |what: String| {
+            if files.len() > 1 {
+                format!("{} {what}", path.display())
+            } else {
+                what
+            }
+        };
+        let totals = &mut self.totals;
+        totals.games += 1;
+        totals.moves += r.moves;
+        let variations = match r.variations {
+            0 => String::new(),
+            1 => ", 1 variation".to_string(),
+            n => format!(", {n} variations"),
+        };
+        let head = format!("{}: game {number} ({})", path.display(), r.title);
+        match (&r.error, &r.variation_error) {
+            (None, None) => {
+                totals.replayed += 1;
+                if !opts.quiet {
+                    writeln!(self.report, "{head}: ok, {} moves{variations}", r.moves)?;
+                }
+            }
+            (Some(e), _) => {
+                totals
+                    .failures
+                    .push(where_(format!("game {number}, {}", e.short())));
+                writeln!(self.report, "{head}: error: {e}")?;
+            }
+            (None, Some(e)) => {
+                totals.failures.push(where_(format!(
+                    "game {number}, in a variation, {}",
+                    e.short()
+                )));
+                writeln!(self.report, "{head}: error in a variation: {e}")?;
+            }
+        }
+        for m in &r.remarks {
+            totals.remarks.push(where_(format!("game {number}, {m}")));
+            if !opts.quiet {
+                writeln!(self.report, "{head}: remark: {m}")?;
+            }
+        }
+        if let Some(text) = &r.converted {
+            if opts.out.is_none() {
+                print!("{text}");
+            } else {
+                self.open_target(file)?;
+                let (i, w) = self.target.as_mut().expect("opened");
+                std::io::Write::write_all(w, text.as_bytes()).map_err(|e| {
+                    let p = self.targets[*i].as_ref().expect("claimed").path();
+                    std::io::Error::new(e.kind(), format!("{}: cannot write: {e}", p.display()))
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of a file: its converted file finished (an empty one for a file read
+    /// without games) and named.
+    fn done(&mut self, file: usize) -> std::io::Result<()> {
+        self.totals.files += 1;
+        if self.opts.to.is_some()
+            && self.opts.out.is_some()
+            && !matches!(&self.target, Some((i, ..)) if *i == file)
+            && self.unread != Some(file)
+        {
+            self.open_target(file)?;
+        }
+        if let Some((i, w)) = self.target.take() {
+            w.finish().map_err(std::io::Error::other)?;
+            writeln!(
+                self.report,
+                "{}: wrote {}",
+                self.files[file].display(),
+                self.targets[i].as_ref().expect("claimed").path().display()
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Opens the converted file of file `index`, unless it is open or has none.
+    fn open_target(&mut self, index: usize) -> std::io::Result<()> {
+        let Some(Some(t)) = self.targets.get(index) else {
             return Ok(());
         };
-        if target.as_ref().is_some_and(|t| t.0 == index) {
+        if self.target.as_ref().is_some_and(|t| t.0 == index) {
             return Ok(());
         }
         let file = t.create().map_err(std::io::Error::other)?;
-        *target = Some((index, file));
+        self.target = Some((index, file));
         Ok(())
-    };
-    let mut failed: std::io::Result<()> = Ok(());
-    let mut unread = None;
-    let mut sink = |found: Found<Replayed>| {
-        if failed.is_err() {
-            return;
-        }
-        let step = || -> std::io::Result<()> {
-            match found {
-                Found::Note { file, note } => {
-                    if !opts.quiet {
-                        writeln!(report, "{}: {note}", files[file].display())?;
-                    }
-                }
-                Found::Unread { file, error } => {
-                    unread = Some(file);
-                    writeln!(report, "{error}")?;
-                    totals.unread += 1;
-                    totals.failures.push(error.to_string());
-                }
-                Found::NotAGame { file, problem } => {
-                    let path = &files[file];
-                    writeln!(report, "{}: {problem}", path.display())?;
-                    totals.not_games += 1;
-                    let where_ = if files.len() > 1 {
-                        format!("{} ", path.display())
-                    } else {
-                        String::new()
-                    };
-                    totals.failures.push(format!(
-                        "{where_}line {}: text that is no game",
-                        problem.place.line
-                    ));
-                }
-                Found::Game {
-                    file,
-                    number,
-                    work: r,
-                } => {
-                    let path = &files[file];
-                    let where_ = |what: String| {
-                        if files.len() > 1 {
-                            format!("{} {what}", path.display())
-                        } else {
-                            what
-                        }
-                    };
-                    totals.games += 1;
-                    totals.moves += r.moves;
-                    let variations = match r.variations {
-                        0 => String::new(),
-                        1 => ", 1 variation".to_string(),
-                        n => format!(", {n} variations"),
-                    };
-                    match (&r.error, &r.variation_error) {
-                        (None, None) => {
-                            totals.replayed += 1;
-                            if !opts.quiet {
-                                writeln!(
-                                    report,
-                                    "{}: game {number} ({}): ok, {} moves{variations}",
-                                    path.display(),
-                                    r.title,
-                                    r.moves
-                                )?;
-                            }
-                        }
-                        (Some(e), _) => {
-                            totals
-                                .failures
-                                .push(where_(format!("game {number}, {}", e.short())));
-                            writeln!(
-                                report,
-                                "{}: game {number} ({}): error: {e}",
-                                path.display(),
-                                r.title
-                            )?;
-                        }
-                        (None, Some(e)) => {
-                            totals.failures.push(where_(format!(
-                                "game {number}, in a variation, {}",
-                                e.short()
-                            )));
-                            writeln!(
-                                report,
-                                "{}: game {number} ({}): error in a variation: {e}",
-                                path.display(),
-                                r.title
-                            )?;
-                        }
-                    }
-                    for m in &r.remarks {
-                        totals.remarks.push(where_(format!("game {number}, {m}")));
-                        if !opts.quiet {
-                            writeln!(
-                                report,
-                                "{}: game {number} ({}): remark: {m}",
-                                path.display(),
-                                r.title
-                            )?;
-                        }
-                    }
-                    if let Some(text) = &r.converted {
-                        if opts.out.is_none() {
-                            print!("{text}");
-                        } else {
-                            open_target(file, &mut target)?;
-                            let (i, w) = target.as_mut().expect("opened");
-                            std::io::Write::write_all(w, text.as_bytes()).map_err(|e| {
-                                named("write", targets[*i].as_ref().expect("claimed").path(), e)
-                            })?;
-                        }
-                    }
-                }
-                Found::Done { file, .. } => {
-                    totals.files += 1;
-                    if opts.to.is_some()
-                        && opts.out.is_some()
-                        && !matches!(&target, Some((i, ..)) if *i == file)
-                    {
-                        // A file read without games gets its (empty) converted file too.
-                        if unread != Some(file) {
-                            open_target(file, &mut target)?;
-                        }
-                    }
-                    if let Some((i, w)) = target.take() {
-                        w.finish().map_err(std::io::Error::other)?;
-                        writeln!(
-                            report,
-                            "{}: wrote {}",
-                            files[file].display(),
-                            targets[i].as_ref().expect("claimed").path().display()
-                        )?;
-                    }
-                }
-            }
-            Ok(())
-        };
-        // A closure so that `?` ends the step; the first failure stops the output.
-        #[allow(clippy::redundant_closure_call)]
-        {
-            failed = step();
-        }
-        tick(&totals);
-    };
-    stream(
-        rules,
-        files,
-        &stream_opts,
-        &|r| ((), judge(r)),
-        &work,
-        &mut sink,
-    );
-    failed?;
-    writeln!(report, "{}", totals.summary())?;
-    Ok(totals)
+    }
 }
 
 fn converted_name(path: &Path, n: Notation) -> String {
