@@ -112,62 +112,85 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet, lang: Lang) -> Result<(),
             counts.iter().map(|(k, n)| (k.clone(), json!(n))).collect();
         let _ = writeln!(out, "{}", json!({ "summary": m }));
     } else {
-        let mut b = tabled::builder::Builder::default();
-        b.push_record([lang.say("ended by", "终局方式"), lang.say("games", "局数")]);
-        for (k, n) in &counts {
-            // An observation in words (`how`), else the summary's own keys.
-            let said = match (lang, words.get("how", k)) {
-                (Lang::Zh, Some(w)) => w.zh.clone(),
-                (Lang::Zh, None) => match k.as_str() {
-                    "undecided" => lang.word(words, "result", "undecided"),
-                    "error" => "无法裁定".into(),
-                    "other" => "其他".into(),
-                    "disagree with the record" => "与所记结果不符".into(),
-                    "games" => "局数合计".into(),
-                    "text that is no game (skipped)" => "非对局文字（跳过）".into(),
-                    "remarks" => "附注".into(),
-                    "files not read" => "无法读取的文件".into(),
-                    _ => k.clone(),
-                },
-                (Lang::En, _) => k.clone(),
-            };
-            b.push_record([said, n.to_string()]);
-        }
-        let _ = writeln!(
-            out,
-            "\n{}",
-            lang.say(
-                format!("{}: adjudicated from the moves alone", rs.id()),
-                format!("{}：仅按着法裁定", rs.id()),
-            )
-        );
-        let _ = writeln!(out, "{}", xqspec::markdown::table_text(b, true));
+        let _ = writeln!(out, "{}", summary_table(rs, &counts, lang));
     }
     drop(out);
     let games = tally.games;
     if args.bench {
-        // Both passes run in turn, five times each, and the best time of each is kept: the
-        // machine's noise then weighs on both alike.
-        let (mut adjudicated, mut replayed) = (adjudicated, f64::MAX);
-        for round in 0..5 {
-            if round > 0 {
-                let t = Instant::now();
-                adjudicate_files(rs, &args.files, &opts, true, &mut |_| {})?;
-                adjudicated = adjudicated.min(t.elapsed().as_secs_f64());
-            }
-            let t = Instant::now();
-            adjudicate_files(rs, &args.files, &opts, false, &mut |_| {})?;
-            replayed = replayed.min(t.elapsed().as_secs_f64());
-        }
-        let rate = |n: usize, s: f64| if s > 0.0 { n as f64 / s } else { f64::INFINITY };
-        let line = format!(
-            "bench (best of 5): plain replay {games} games in {replayed:.3} s ({:.0} games/s); with adjudication {games} games in {adjudicated:.3} s ({:.0} games/s); {:.2}× the replay",
-            rate(games, replayed),
-            rate(games, adjudicated),
-            if replayed > 0.0 { adjudicated / replayed } else { 0.0 }
-        );
-        eprintln!("{line}");
+        bench(rs, args, &opts, games, adjudicated)?;
     }
+    problems(&tally, args.files.len())
+}
+
+/// The summary of a batch as a table (how the games ended, how many), under its title.
+fn summary_table(rs: &RuleSet, counts: &[(String, usize)], lang: Lang) -> String {
+    let words = rs.edition.words();
+    let mut b = tabled::builder::Builder::default();
+    b.push_record([lang.say("ended by", "终局方式"), lang.say("games", "局数")]);
+    for (k, n) in counts {
+        // An observation in words (`how`), else the summary's own keys.
+        let said = match (lang, words.get("how", k)) {
+            (Lang::Zh, Some(w)) => w.zh.clone(),
+            (Lang::Zh, None) => match k.as_str() {
+                "undecided" => lang.word(words, "result", "undecided"),
+                "error" => "无法裁定".into(),
+                "other" => "其他".into(),
+                "disagree with the record" => "与所记结果不符".into(),
+                "games" => "局数合计".into(),
+                "text that is no game (skipped)" => "非对局文字（跳过）".into(),
+                "remarks" => "附注".into(),
+                "files not read" => "无法读取的文件".into(),
+                _ => k.clone(),
+            },
+            (Lang::En, _) => k.clone(),
+        };
+        b.push_record([said, n.to_string()]);
+    }
+    let title = format!(
+        "\n{}",
+        lang.say(
+            format!("{}: adjudicated from the moves alone", rs.id()),
+            format!("{}：仅按着法裁定", rs.id()),
+        )
+    );
+    format!("{title}\n{}", xqspec::markdown::table_text(b, true))
+}
+
+/// `--bench`: plain replay against replay with adjudication, both passes in turn, five
+/// times each, the best time of each kept (the machine's noise then weighs on both alike);
+/// printed on stderr.
+fn bench(
+    rs: &RuleSet,
+    args: &AdjudicateArgs,
+    opts: &stream::Options,
+    games: usize,
+    adjudicated: f64,
+) -> Result<(), String> {
+    let (mut adjudicated, mut replayed) = (adjudicated, f64::MAX);
+    for round in 0..5 {
+        if round > 0 {
+            let t = Instant::now();
+            adjudicate_files(rs, &args.files, opts, true, &mut |_| {})?;
+            adjudicated = adjudicated.min(t.elapsed().as_secs_f64());
+        }
+        let t = Instant::now();
+        adjudicate_files(rs, &args.files, opts, false, &mut |_| {})?;
+        replayed = replayed.min(t.elapsed().as_secs_f64());
+    }
+    let rate = |n: usize, s: f64| if s > 0.0 { n as f64 / s } else { f64::INFINITY };
+    let line = format!(
+        "bench (best of 5): plain replay {games} games in {replayed:.3} s ({:.0} games/s); with adjudication {games} games in {adjudicated:.3} s ({:.0} games/s); {:.2}× the replay",
+        rate(games, replayed),
+        rate(games, adjudicated),
+        if replayed > 0.0 { adjudicated / replayed } else { 0.0 }
+    );
+    eprintln!("{line}");
+    Ok(())
+}
+
+/// What went wrong in the batch, as the command's error (`Ok` when nothing did).
+fn problems(tally: &Tally, files: usize) -> Result<(), String> {
+    let games = tally.games;
     let mut said = Vec::new();
     if tally.failed > 0 {
         said.push(format!(
@@ -189,8 +212,7 @@ pub fn adjudicate(args: &AdjudicateArgs, rs: &RuleSet, lang: Lang) -> Result<(),
     if tally.unread > 0 {
         said.push(format!(
             "{} of {} files could not be read",
-            tally.unread,
-            args.files.len()
+            tally.unread, files
         ));
     }
     if said.is_empty() {
@@ -227,6 +249,103 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// The status's first line: how the game ended (after which ply, by which clause), or
+/// that it goes on and who is to move.
+fn status_headline(
+    rs: &RuleSet,
+    s: &xqspec::arbiter::GameStatus,
+    q: &StatusQuery,
+    lang: Lang,
+) -> String {
+    let words = rs.edition.words();
+    let w = |group: &str, code: &str| lang.word(words, group, code);
+    let cite = |c: &xqspec::arbiter::RuleRef| lang.cite(c);
+    let e = &s.end;
+    match (&e.clause, e.ply) {
+        (Some(c), Some(p)) => {
+            let (result, how) = (
+                w("result", e.result.name()),
+                e.how.map_or_else(String::new, |h| w("how", h)),
+            );
+            lang.say(
+                format!(
+                    "{}: ended after ply {p}: {result} ({how}; {})",
+                    rs.id(),
+                    cite(c)
+                ),
+                format!(
+                    "{}：第 {p} 个半回合后终局：{result}（{how}；{}）",
+                    rs.id(),
+                    cite(c)
+                ),
+            )
+        }
+        _ => {
+            let side = fen_side(&q.fen, q.moves.len());
+            let (goes_on, n, side, position) = (
+                w("result", "ongoing"),
+                q.moves.len(),
+                w("side", side),
+                w("position", s.position),
+            );
+            lang.say(
+                format!(
+                    "{}: {goes_on} after ply {n}; {side} to move, {position}",
+                    rs.id()
+                ),
+                format!(
+                    "{}：第 {n} 个半回合后{goes_on}；{side}走，{position}",
+                    rs.id()
+                ),
+            )
+        }
+    }
+}
+
+/// What the board rules if the last cycle is played again (`next` of the status).
+fn next_ruling(rs: &RuleSet, n: &xqspec::arbiter::Next, lang: Lang) -> String {
+    let words = rs.edition.words();
+    let w = |group: &str, code: &str| lang.word(words, group, code);
+    let cite = |c: &xqspec::arbiter::RuleRef| lang.cite(c);
+    let then: Vec<String> = n
+        .rulings
+        .iter()
+        .map(|r| {
+            let side = r
+                .side
+                .map(|x| format!("{}{}", w("side", x.name()), lang.say(": ", "：")))
+                .unwrap_or_default();
+            let by = r
+                .clause
+                .as_ref()
+                .map(|c| lang.say(format!(" ({})", cite(c)), format!("（{}）", cite(c))));
+            format!(
+                "{side}{}{}",
+                w("decision", r.decision.name()),
+                by.unwrap_or_default()
+            )
+        })
+        .collect();
+    lang.say(
+            format!(
+                "  next: if the last {} plies are played again, the board rules after ply {} (a position standing for the {} time, {}): {}",
+                n.cycle,
+                n.ply,
+                ordinal(n.times),
+                cite(&n.rule),
+                then.join("; ")
+            ),
+            format!(
+                "  下次裁决：若重走最后 {} 个半回合，第 {} 个半回合后某局面第 {} 次出现，即按棋例裁决（{}）：{}",
+                n.cycle,
+                n.ply,
+                n.times,
+                cite(&n.rule),
+                then.join("；")
+            ),
+    )
+}
+
 /// `xqspec status`.
 pub fn status(args: &StatusArgs, rs: &RuleSet, lang: Lang) -> Result<(), String> {
     let arbiter = rs
@@ -247,52 +366,7 @@ pub fn status(args: &StatusArgs, rs: &RuleSet, lang: Lang) -> Result<(), String>
     let words = rs.edition.words();
     let w = |group: &str, code: &str| lang.word(words, group, code);
     let cite = |c: &xqspec::arbiter::RuleRef| lang.cite(c);
-    let e = &s.end;
-    match (&e.clause, e.ply) {
-        (Some(c), Some(p)) => {
-            let (result, how) = (
-                w("result", e.result.name()),
-                e.how.map_or_else(String::new, |h| w("how", h)),
-            );
-            println!(
-                "{}",
-                lang.say(
-                    format!(
-                        "{}: ended after ply {p}: {result} ({how}; {})",
-                        rs.id(),
-                        cite(c)
-                    ),
-                    format!(
-                        "{}：第 {p} 个半回合后终局：{result}（{how}；{}）",
-                        rs.id(),
-                        cite(c)
-                    ),
-                )
-            )
-        }
-        _ => {
-            let side = fen_side(&q.fen, q.moves.len());
-            let (goes_on, n, side, position) = (
-                w("result", "ongoing"),
-                q.moves.len(),
-                w("side", side),
-                w("position", s.position),
-            );
-            println!(
-                "{}",
-                lang.say(
-                    format!(
-                        "{}: {goes_on} after ply {n}; {side} to move, {position}",
-                        rs.id()
-                    ),
-                    format!(
-                        "{}：第 {n} 个半回合后{goes_on}；{side}走，{position}",
-                        rs.id()
-                    ),
-                )
-            )
-        }
-    }
+    println!("{}", status_headline(rs, &s, &q, lang));
     for r in &s.repeated {
         println!(
             "{}",
@@ -321,46 +395,7 @@ pub fn status(args: &StatusArgs, rs: &RuleSet, lang: Lang) -> Result<(), String>
         }
     }
     if let Some(n) = &s.next {
-        let then: Vec<String> = n
-            .rulings
-            .iter()
-            .map(|r| {
-                let side = r
-                    .side
-                    .map(|x| format!("{}{}", w("side", x.name()), lang.say(": ", "：")))
-                    .unwrap_or_default();
-                let by = r
-                    .clause
-                    .as_ref()
-                    .map(|c| lang.say(format!(" ({})", cite(c)), format!("（{}）", cite(c))));
-                format!(
-                    "{side}{}{}",
-                    w("decision", r.decision.name()),
-                    by.unwrap_or_default()
-                )
-            })
-            .collect();
-        println!(
-            "{}",
-            lang.say(
-                format!(
-                    "  next: if the last {} plies are played again, the board rules after ply {} (a position standing for the {} time, {}): {}",
-                    n.cycle,
-                    n.ply,
-                    ordinal(n.times),
-                    cite(&n.rule),
-                    then.join("; ")
-                ),
-                format!(
-                    "  下次裁决：若重走最后 {} 个半回合，第 {} 个半回合后某局面第 {} 次出现，即按棋例裁决（{}）：{}",
-                    n.cycle,
-                    n.ply,
-                    n.times,
-                    cite(&n.rule),
-                    then.join("；")
-                ),
-            )
-        );
+        println!("{}", next_ruling(rs, n, lang));
     }
     if let Some((rounds, limit)) = s.natural_limit {
         let left = limit.saturating_sub(rounds);

@@ -36,24 +36,47 @@ struct Figures {
     named: usize,
 }
 
-/// The report's Markdown and its headline figures.
-pub(crate) fn report(suite: &Suite) -> (String, String) {
-    let known = suite.reference_known_failures().unwrap_or_default();
-    let passes = |c: &Case| !c.editions.iter().any(|e| known.entry(&c.id, e).is_some());
-    let mut holds: BTreeMap<&str, Vec<&Case>> = BTreeMap::new();
-    let mut fails: BTreeMap<&str, Vec<&Case>> = BTreeMap::new();
-    for c in &suite.cases {
-        for id in &c.conditions.holds {
-            holds.entry(id).or_default().push(c);
+/// The cases of every condition, by sign, and which cases the reference passes.
+struct Shown<'s> {
+    known: crate::conform::known::KnownFailures,
+    holds: BTreeMap<&'s str, Vec<&'s Case>>,
+    fails: BTreeMap<&'s str, Vec<&'s Case>>,
+}
+
+impl<'s> Shown<'s> {
+    fn of(suite: &'s Suite) -> Shown<'s> {
+        let mut holds: BTreeMap<&str, Vec<&Case>> = BTreeMap::new();
+        let mut fails: BTreeMap<&str, Vec<&Case>> = BTreeMap::new();
+        for c in &suite.cases {
+            for id in &c.conditions.holds {
+                holds.entry(id).or_default().push(c);
+            }
+            for id in &c.conditions.fails {
+                fails.entry(id).or_default().push(c);
+            }
         }
-        for id in &c.conditions.fails {
-            fails.entry(id).or_default().push(c);
+        Shown {
+            known: suite.reference_known_failures().unwrap_or_default(),
+            holds,
+            fails,
         }
     }
-    let standing = |cond: &Condition| {
+
+    /// Whether the reference passes every run of the case.
+    fn passes(&self, c: &Case) -> bool {
+        !c.editions
+            .iter()
+            .any(|e| self.known.entry(&c.id, e).is_some())
+    }
+
+    fn standing(&self, cond: &Condition) -> Standing {
         let (h, f) = (
-            holds.get(cond.id.as_str()).map_or(&[][..], Vec::as_slice),
-            fails.get(cond.id.as_str()).map_or(&[][..], Vec::as_slice),
+            self.holds
+                .get(cond.id.as_str())
+                .map_or(&[][..], Vec::as_slice),
+            self.fails
+                .get(cond.id.as_str())
+                .map_or(&[][..], Vec::as_slice),
         );
         if h.is_empty() || f.is_empty() {
             if cond.no_position.is_some() {
@@ -61,18 +84,42 @@ pub(crate) fn report(suite: &Suite) -> (String, String) {
             } else {
                 Standing::Gap
             }
-        } else if h.iter().chain(f).all(|c| passes(c)) {
+        } else if h.iter().chain(f).all(|c| self.passes(c)) {
             Standing::Shown
         } else {
             Standing::Failing
         }
-    };
-    let all: Vec<(&str, Standing)> = suite
+    }
+
+    /// The cases, linked, each marked passing or not; `–` for none.
+    fn list(&self, cases: Option<&Vec<&Case>>) -> String {
+        match cases {
+            None => "–".to_string(),
+            Some(cs) => cs
+                .iter()
+                .map(|c| {
+                    format!(
+                        "[`{}`](../conformance/{}){}",
+                        c.id,
+                        c.path,
+                        if self.passes(c) { " ✓" } else { " ✗" }
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+}
+
+/// The report's Markdown and its headline figures.
+pub(crate) fn report(suite: &Suite) -> (String, String) {
+    let shown = Shown::of(suite);
+    let all: Vec<Standing> = suite
         .conditions
         .all()
-        .map(|(_, c)| (c.id.as_str(), standing(c)))
+        .map(|(_, c)| shown.standing(c))
         .collect();
-    let count = |s: Standing| all.iter().filter(|(_, x)| *x == s).count();
+    let count = |s: Standing| all.iter().filter(|x| **x == s).count();
     let fig = Figures {
         conditions: all.len(),
         shown: count(Standing::Shown),
@@ -80,6 +127,19 @@ pub(crate) fn report(suite: &Suite) -> (String, String) {
         gaps: count(Standing::Gap),
         named: count(Standing::Named),
     };
+    let mut out = head(suite, &shown, &fig);
+    for t in &suite.conditions.texts {
+        text_section(t, &shown, &mut out);
+    }
+    let figures = format!(
+        "{} conditions; {} shown, {} with a failing case, {} gaps, {} named gaps",
+        fig.conditions, fig.shown, fig.failing, fig.gaps, fig.named
+    );
+    (out, figures)
+}
+
+/// The title, the figures, what the report is, and the table of texts.
+fn head(suite: &Suite, shown: &Shown, fig: &Figures) -> String {
     let naming: Vec<&Case> = suite
         .cases
         .iter()
@@ -101,8 +161,8 @@ pub(crate) fn report(suite: &Suite) -> (String, String) {
         out,
         "{} case files name a condition; {} of them pass in the reference, {} are known failures of it.\n",
         naming.len(),
-        naming.iter().filter(|c| passes(c)).count(),
-        naming.iter().filter(|c| !passes(c)).count()
+        naming.iter().filter(|c| shown.passes(c)).count(),
+        naming.iter().filter(|c| !shown.passes(c)).count()
     );
     out.push_str(
         "Generated by `xqspec report --write` from `conformance/qili-conditions.yaml` and the cases; do not edit. \
@@ -113,7 +173,12 @@ pub(crate) fn report(suite: &Suite) -> (String, String) {
     );
     out.push_str("| text | source | rule sets | conditions | shown | failing | gaps | named gaps |\n|---|---|---|---:|---:|---:|---:|---:|\n");
     for t in &suite.conditions.texts {
-        let n = |s: Standing| t.conditions.iter().filter(|c| standing(c) == s).count();
+        let n = |s: Standing| {
+            t.conditions
+                .iter()
+                .filter(|c| shown.standing(c) == s)
+                .count()
+        };
         let _ = writeln!(
             out,
             "| [{}](#{}) | [`{}`](sources.md#{}) | {} | {} | {} | {} | {} | {} |",
@@ -129,56 +194,43 @@ pub(crate) fn report(suite: &Suite) -> (String, String) {
             n(Standing::Named)
         );
     }
-    let link = |c: &Case| {
-        format!(
-            "[`{}`](../conformance/{}){}",
-            c.id,
-            c.path,
-            if passes(c) { " ✓" } else { " ✗" }
-        )
-    };
-    let list = |cases: Option<&Vec<&Case>>| match cases {
-        None => "–".to_string(),
-        Some(cs) => cs.iter().map(|c| link(c)).collect::<Vec<_>>().join(", "),
-    };
-    for t in &suite.conditions.texts {
+    out
+}
+
+/// A text's section: its conditions, each with its sentence, its cases by sign and its
+/// standing.
+fn text_section(t: &crate::conform::conditions::Text, shown: &Shown, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "\n## {}\n\nRead in [`{}`](sources.md#{}); the rule of {}.\n",
+        t.text,
+        t.source,
+        t.source,
+        t.editions.join(", ")
+    );
+    out.push_str("| condition | ref | sentence | in our words | holds in | just fails in | standing |\n|---|---|---|---|---|---|---|\n");
+    for c in &t.conditions {
+        let st = match shown.standing(c) {
+            Standing::Shown => "shown".to_string(),
+            Standing::Failing => "**a case fails**".to_string(),
+            Standing::Gap => "**gap**".to_string(),
+            Standing::Named => format!(
+                "named gap: {}",
+                c.no_position.as_deref().unwrap_or_default()
+            ),
+        };
         let _ = writeln!(
             out,
-            "\n## {}\n\nRead in [`{}`](sources.md#{}); the rule of {}.\n",
-            t.text,
-            t.source,
-            t.source,
-            t.editions.join(", ")
+            "| `{}` | {} | {} | {} | {} | {} | {} |",
+            c.id,
+            cell(&c.at),
+            cell(&c.quote),
+            cell(&c.condition),
+            shown.list(shown.holds.get(c.id.as_str())),
+            shown.list(shown.fails.get(c.id.as_str())),
+            cell(&st)
         );
-        out.push_str("| condition | ref | sentence | in our words | holds in | just fails in | standing |\n|---|---|---|---|---|---|---|\n");
-        for c in &t.conditions {
-            let st = match standing(c) {
-                Standing::Shown => "shown".to_string(),
-                Standing::Failing => "**a case fails**".to_string(),
-                Standing::Gap => "**gap**".to_string(),
-                Standing::Named => format!(
-                    "named gap: {}",
-                    c.no_position.as_deref().unwrap_or_default()
-                ),
-            };
-            let _ = writeln!(
-                out,
-                "| `{}` | {} | {} | {} | {} | {} | {} |",
-                c.id,
-                cell(&c.at),
-                cell(&c.quote),
-                cell(&c.condition),
-                list(holds.get(c.id.as_str())),
-                list(fails.get(c.id.as_str())),
-                cell(&st)
-            );
-        }
     }
-    let figures = format!(
-        "{} conditions; {} shown, {} with a failing case, {} gaps, {} named gaps",
-        fig.conditions, fig.shown, fig.failing, fig.gaps, fig.named
-    );
-    (out, figures)
 }
 
 /// The anchor GitHub gives a heading.

@@ -270,6 +270,27 @@ pub fn report(all: &[RuleSetReadings], spec: &Spec) -> (String, String) {
          A ruling's `basis` (PROTOCOL.md) is computed the same way, one ruling at a time: `inferred`, \
          with `rests_on`, when an inferred reading switched off alone changes its verdict.\n\n",
     );
+    let (figures, weak_total) = overview(all, &mut out);
+    weak_readings(all, weak_total, &mut out);
+    for rs in all {
+        rule_set_section(rs, &mut out);
+        for r in &rs.readings {
+            reading_section(all, rs, r, spec, &mut out);
+        }
+    }
+    (
+        out,
+        format!(
+            "{}; {weak_total} inferred reading(s) with at most one dependent diagram",
+            figures.join("; ")
+        ),
+    )
+}
+
+/// The table of rule sets (ruling cases, readings by basis) and the distinct switches;
+/// returns each rule set's figures and the number of inferred readings that at most one
+/// diagram depends on.
+fn overview(all: &[RuleSetReadings], out: &mut String) -> (Vec<String>, usize) {
     let _ = writeln!(out, "| rule set | ruling cases | readings | text | inferred | inferred, at most one dependent diagram |\n|---|---|---|---|---|---|");
     let mut weak_total = 0;
     let mut figures = Vec::new();
@@ -319,7 +340,11 @@ pub fn report(all: &[RuleSetReadings], spec: &Spec) -> (String, String) {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    (figures, weak_total)
+}
 
+/// The inferred readings that at most one diagram depends on, each with that diagram.
+fn weak_readings(all: &[RuleSetReadings], weak_total: usize, out: &mut String) {
     out.push_str("\n## Inferred readings that at most one diagram depends on\n\n");
     if weak_total == 0 {
         out.push_str("None: every inferred reading changes the ruling of at least two diagrams.\n");
@@ -341,103 +366,107 @@ pub fn report(all: &[RuleSetReadings], spec: &Spec) -> (String, String) {
             );
         }
     }
+}
 
-    for rs in all {
-        let _ = writeln!(out, "\n## {}\n", rs.id);
-        if rs.readings.is_empty() {
-            out.push_str("No reading: every switch of its 棋例 clauses is off.\n");
-            continue;
-        }
-        out.push_str("| reading | clauses | basis | found on | ch8 图 | ch9 参考图 | AXF | suite | verdicts right with / without |\n|---|---|---|---|---|---|---|---|---|\n");
-        for r in &rs.readings {
-            let count = |g: Group| {
-                let cs: Vec<&Change> = r
-                    .changes
-                    .iter()
-                    .filter(|c| Group::of(&c.case) == g)
-                    .collect();
-                let v = cs.iter().filter(|c| c.verdict.is_some()).count();
-                if cs.is_empty() {
-                    "–".to_string()
-                } else {
-                    format!(
-                        "{} ({} verdict{})",
-                        cs.len(),
-                        v,
-                        if v == 1 { "" } else { "s" }
-                    )
-                }
-            };
-            let with = r
-                .changes
-                .iter()
-                .filter(|c| c.verdict.is_some() && c.right.0)
-                .count();
-            let without = r
-                .changes
-                .iter()
-                .filter(|c| c.verdict.is_some() && c.right.1)
-                .count();
-            let p = &r.reading.reading;
-            let _ = writeln!(
-                out,
-                "| [`{}`](#{}-{}) | {} | {} | {} | {} | {} | {} | {} | {with} / {without} |",
-                r.reading.name,
-                rs.id,
-                r.reading.name.replace('_', "-"),
-                r.reading
-                    .clauses
-                    .iter()
-                    .map(|c| format!("`{c}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                p.basis.name(),
-                p.found_on.name(),
-                count(Group::Ch8),
-                count(Group::Ch9),
-                count(Group::Axf),
-                count(Group::Suite),
-            );
-        }
-        for r in &rs.readings {
-            let _ = writeln!(out, "\n### {} {}\n", rs.id, r.reading.name);
-            let _ = writeln!(
-                out,
-                "{} (found on {}): {}\n",
-                r.reading.reading.basis.name(),
-                r.reading.reading.found_on.name(),
-                super::sources::link(&crate::markdown::cell(&r.reading.reading.r#ref), spec)
-            );
-            if let (ds, Some(from)) = diagrams_of(all, rs, r) {
-                let _ = writeln!(out, "Inherited unchanged from {from}, where {} diagrams depend on it (this rule set has no diagrams of its own).\n", ds.len());
-            }
-            if r.changes.is_empty() {
-                out.push_str("Switched off, it changes no ruling case.\n");
-                continue;
-            }
-            let mut by_group: BTreeMap<Group, Vec<&Change>> = BTreeMap::new();
-            for c in &r.changes {
-                by_group.entry(Group::of(&c.case)).or_default().push(c);
-            }
-            for (g, cs) in by_group {
-                let label = match g {
-                    Group::Ch8 => "ch8 图",
-                    Group::Ch9 => "ch9 参考图",
-                    Group::Axf => "AXF",
-                    Group::Suite => "suite",
-                };
-                let items: Vec<String> = cs.iter().map(|c| describe(c)).collect();
-                let _ = writeln!(out, "- {label}: {}", items.join("; "));
-            }
-        }
+/// A rule set's heading and its table of readings: each reading's clauses, basis, where it
+/// was found, and how many cases of each group change when it is switched off.
+fn rule_set_section(rs: &RuleSetReadings, out: &mut String) {
+    let _ = writeln!(out, "\n## {}\n", rs.id);
+    if rs.readings.is_empty() {
+        out.push_str("No reading: every switch of its 棋例 clauses is off.\n");
+        return;
     }
-    (
+    out.push_str("| reading | clauses | basis | found on | ch8 图 | ch9 参考图 | AXF | suite | verdicts right with / without |\n|---|---|---|---|---|---|---|---|---|\n");
+    for r in &rs.readings {
+        let count = |g: Group| {
+            let cs: Vec<&Change> = r
+                .changes
+                .iter()
+                .filter(|c| Group::of(&c.case) == g)
+                .collect();
+            let v = cs.iter().filter(|c| c.verdict.is_some()).count();
+            if cs.is_empty() {
+                "–".to_string()
+            } else {
+                format!(
+                    "{} ({} verdict{})",
+                    cs.len(),
+                    v,
+                    if v == 1 { "" } else { "s" }
+                )
+            }
+        };
+        let with = r
+            .changes
+            .iter()
+            .filter(|c| c.verdict.is_some() && c.right.0)
+            .count();
+        let without = r
+            .changes
+            .iter()
+            .filter(|c| c.verdict.is_some() && c.right.1)
+            .count();
+        let p = &r.reading.reading;
+        let _ = writeln!(
+            out,
+            "| [`{}`](#{}-{}) | {} | {} | {} | {} | {} | {} | {} | {with} / {without} |",
+            r.reading.name,
+            rs.id,
+            r.reading.name.replace('_', "-"),
+            r.reading
+                .clauses
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            p.basis.name(),
+            p.found_on.name(),
+            count(Group::Ch8),
+            count(Group::Ch9),
+            count(Group::Axf),
+            count(Group::Suite),
+        );
+    }
+}
+
+/// A reading in detail: its basis and reference, where it is inherited from, and the cases
+/// that change when it is switched off, by group.
+fn reading_section(
+    all: &[RuleSetReadings],
+    rs: &RuleSetReadings,
+    r: &ReadingEvidence,
+    spec: &Spec,
+    out: &mut String,
+) {
+    let _ = writeln!(out, "\n### {} {}\n", rs.id, r.reading.name);
+    let _ = writeln!(
         out,
-        format!(
-            "{}; {weak_total} inferred reading(s) with at most one dependent diagram",
-            figures.join("; ")
-        ),
-    )
+        "{} (found on {}): {}\n",
+        r.reading.reading.basis.name(),
+        r.reading.reading.found_on.name(),
+        super::sources::link(&crate::markdown::cell(&r.reading.reading.r#ref), spec)
+    );
+    if let (ds, Some(from)) = diagrams_of(all, rs, r) {
+        let _ = writeln!(out, "Inherited unchanged from {from}, where {} diagrams depend on it (this rule set has no diagrams of its own).\n", ds.len());
+    }
+    if r.changes.is_empty() {
+        out.push_str("Switched off, it changes no ruling case.\n");
+        return;
+    }
+    let mut by_group: BTreeMap<Group, Vec<&Change>> = BTreeMap::new();
+    for c in &r.changes {
+        by_group.entry(Group::of(&c.case)).or_default().push(c);
+    }
+    for (g, cs) in by_group {
+        let label = match g {
+            Group::Ch8 => "ch8 图",
+            Group::Ch9 => "ch9 参考图",
+            Group::Axf => "AXF",
+            Group::Suite => "suite",
+        };
+        let items: Vec<String> = cs.iter().map(|c| describe(c)).collect();
+        let _ = writeln!(out, "- {label}: {}", items.join("; "));
+    }
 }
 
 fn describe(c: &Change) -> String {
