@@ -200,6 +200,75 @@ fn without_overlay(command: &Command) -> Option<&'static str> {
     })
 }
 
+/// `xqspec replay`, with its progress line on a terminal.
+fn replay(g: &GlobalOptions, a: ReplayArgs) -> Result<(), String> {
+    let rs = load_ruleset(g, &a.edition)?;
+    let judge = xqspec::batch::final_position(&rs);
+    let mut progress = cli::progress::Progress::on_terminal(!a.quiet);
+    let files = a.files.len();
+    let mut tick = |t: &cli::replay::Totals| {
+        let secs = progress.elapsed().as_secs_f64();
+        progress.tick(|| cli::progress::rate_line(t.files, files, t.games(), t.moves, secs))
+    };
+    let done = cli::replay::command(
+        &rs.vm,
+        &a.files,
+        a.encoding,
+        a.to.as_deref(),
+        &a.style,
+        a.out,
+        a.quiet,
+        a.threads,
+        cli::outputs(g.spec.as_deref(), g.overlay.as_deref()),
+        &judge,
+        &mut tick,
+    );
+    progress.finish();
+    done
+}
+
+/// `xqspec perft`: the number of leaf nodes at `depth`, or per first move (`--divide`).
+fn perft(
+    g: &GlobalOptions,
+    fen: &str,
+    depth: u32,
+    divide: bool,
+    edition: &str,
+) -> Result<(), String> {
+    let rules = load_rules(g, edition)?;
+    let mut pos = position(&rules, fen, &[])?;
+    if divide {
+        let rows = xqspec::perft::divide(&mut pos, &rules, depth);
+        let mut total = 0;
+        for (m, n) in &rows {
+            println!("{m}: {n}");
+            total += n;
+        }
+        println!();
+        println!("{total}");
+    } else {
+        println!("{}", xqspec::perft::perft(&mut pos, &rules, depth));
+    }
+    Ok(())
+}
+
+/// `xqspec moves`: the legal moves after `moves` from `fen`, one per line, sorted.
+fn legal_moves(
+    g: &GlobalOptions,
+    fen: &str,
+    moves: &[String],
+    edition: &str,
+) -> Result<(), String> {
+    let rules = load_rules(g, edition)?;
+    let pos = position(&rules, fen, moves)?;
+    let mut list: Vec<String> = pos.legal_moves(&rules).iter().map(|m| m.iccs()).collect();
+    list.sort();
+    for m in list {
+        println!("{m}");
+    }
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     if let (Some(f), Some(command)) = (&cli.overlay, without_overlay(&cli.command)) {
         return Err(format!(
@@ -245,31 +314,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Status(a) => {
             cli::adjudicate::status(&a, &load_ruleset(&g, &a.game.edition)?, cli.lang)
         }
-        Command::Replay(a) => {
-            let rs = load_ruleset(&g, &a.edition)?;
-            let judge = xqspec::batch::final_position(&rs);
-            let mut progress = cli::progress::Progress::on_terminal(!a.quiet);
-            let files = a.files.len();
-            let mut tick = |t: &cli::replay::Totals| {
-                let secs = progress.elapsed().as_secs_f64();
-                progress.tick(|| cli::progress::rate_line(t.files, files, t.games(), t.moves, secs))
-            };
-            let done = cli::replay::command(
-                &rs.vm,
-                &a.files,
-                a.encoding,
-                a.to.as_deref(),
-                &a.style,
-                a.out,
-                a.quiet,
-                a.threads,
-                cli::outputs(g.spec.as_deref(), g.overlay.as_deref()),
-                &judge,
-                &mut tick,
-            );
-            progress.finish();
-            done
-        }
+        Command::Replay(a) => replay(&g, a),
         Command::Report(a) => cli::report::report(cli.spec.as_deref(), &a),
         Command::Diff(a) => cli::report::diff(cli.spec.as_deref(), &a),
         Command::Board(a) => cli::diagram::run(
@@ -289,37 +334,12 @@ fn run(cli: Cli) -> Result<(), String> {
             depth,
             divide,
             edition,
-        } => {
-            let rules = load_rules(&g, &edition)?;
-            let mut pos = position(&rules, &fen, &[])?;
-            if divide {
-                let rows = xqspec::perft::divide(&mut pos, &rules, depth);
-                let mut total = 0;
-                for (m, n) in &rows {
-                    println!("{m}: {n}");
-                    total += n;
-                }
-                println!();
-                println!("{total}");
-            } else {
-                println!("{}", xqspec::perft::perft(&mut pos, &rules, depth));
-            }
-            Ok(())
-        }
+        } => perft(&g, &fen, depth, divide, &edition),
         Command::Moves {
             fen,
             moves,
             edition,
-        } => {
-            let rules = load_rules(&g, &edition)?;
-            let pos = position(&rules, &fen, &moves)?;
-            let mut list: Vec<String> = pos.legal_moves(&rules).iter().map(|m| m.iccs()).collect();
-            list.sort();
-            for m in list {
-                println!("{m}");
-            }
-            Ok(())
-        }
+        } => legal_moves(&g, &fen, &moves, &edition),
     }
 }
 

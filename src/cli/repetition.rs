@@ -83,17 +83,49 @@ pub fn run(rs: &RuleSet, a: &RulingArgs, mut outputs: Outputs, lang: Lang) -> Re
     Ok(())
 }
 
+/// An article after what it decided: ` (art. 24.9)`, `（第 24.9 条）`.
+fn art(lang: Lang, a: Option<&str>) -> String {
+    let a = a.unwrap_or("—");
+    lang.say(format!(" (art. {a})"), format!("（第 {a} 条）"))
+}
+
+/// The table of the judged plies: each move's side, notation, class, targets and reason
+/// with the article of its class.
+fn plies_table(rs: &RuleSet, rep: &RepetitionRules, j: &LineRuling, lang: Lang) -> String {
+    let (r, chinese) = (&j.ruling, &j.chinese);
+    let words = rs.edition.words();
+    let w = |group: &str, code: &str| lang.word(words, group, code);
+    let mut b = Builder::default();
+    b.push_record(match lang {
+        Lang::En => ["ply", "side", "move", "ICCS", "class", "targets", "reason"],
+        Lang::Zh => ["半回合", "方", "着法", "ICCS", "类别", "目标", "理由"],
+    });
+    for p in &r.plies {
+        let c = &rep.classes[p.facts.class];
+        b.push_record([
+            p.ply.to_string(),
+            w("side", p.facts.side.name()),
+            chinese[p.ply - 1].clone(),
+            p.facts.mv.iccs(),
+            lang.say(format!("{} {}", c.zh, c.name), c.zh.clone()),
+            p.targets.join(" "),
+            format!(
+                "{}{}",
+                lang.say(p.reason.clone(), p.reason_zh.clone()),
+                art(lang, c.rule.article.as_deref())
+            ),
+        ]);
+    }
+    b.build().with(Style::markdown()).to_string()
+}
+
 /// The table of `xqspec ruling`: where the record was cut, the cycle judged, each move's
 /// class, each side's pattern, the verdict with its clauses, and how the arbiter ruled the
 /// game when it ended otherwise.
 fn ruling_text(rs: &RuleSet, rep: &RepetitionRules, j: &LineRuling, lang: Lang) -> String {
-    let (r, status, cut, chinese) = (&j.ruling, &j.status, &j.cut, &j.chinese);
+    let (r, status, cut) = (&j.ruling, &j.status, &j.cut);
     let words = rs.edition.words();
     let w = |group: &str, code: &str| lang.word(words, group, code);
-    let art = |a: Option<&str>| {
-        let a = a.unwrap_or("—");
-        lang.say(format!(" (art. {a})"), format!("（第 {a} 条）"))
-    };
     let mut out = String::new();
     if let Some(c) = cut {
         let units = match lang {
@@ -119,28 +151,7 @@ fn ruling_text(rs: &RuleSet, rep: &RepetitionRules, j: &LineRuling, lang: Lang) 
     };
     writeln!(out, "{line}").ok();
     if !r.plies.is_empty() {
-        let mut b = Builder::default();
-        b.push_record(match lang {
-            Lang::En => ["ply", "side", "move", "ICCS", "class", "targets", "reason"],
-            Lang::Zh => ["半回合", "方", "着法", "ICCS", "类别", "目标", "理由"],
-        });
-        for p in &r.plies {
-            let c = &rep.classes[p.facts.class];
-            b.push_record([
-                p.ply.to_string(),
-                w("side", p.facts.side.name()),
-                chinese[p.ply - 1].clone(),
-                p.facts.mv.iccs(),
-                lang.say(format!("{} {}", c.zh, c.name), c.zh.clone()),
-                p.targets.join(" "),
-                format!(
-                    "{}{}",
-                    lang.say(p.reason.clone(), p.reason_zh.clone()),
-                    art(c.rule.article.as_deref())
-                ),
-            ]);
-        }
-        writeln!(out, "{}", b.build().with(Style::markdown())).ok();
+        writeln!(out, "{}", plies_table(rs, rep, j, lang)).ok();
     }
     if let Some(ps) = &r.patterns {
         for (side, p) in ["red", "black"].iter().zip(ps.iter()) {
@@ -176,14 +187,14 @@ fn ruling_text(rs: &RuleSet, rep: &RepetitionRules, j: &LineRuling, lang: Lang) 
             out,
             "  {}{}",
             c.clause,
-            art(Some(c.article.as_deref().unwrap_or(&none)))
+            art(lang, Some(c.article.as_deref().unwrap_or(&none)))
         )
         .ok();
     }
     if let Some(s) = status {
         if let (Some(c), Some(p)) = (&s.end.clause, s.end.ply) {
             let result = w("result", s.end.result.name());
-            let at = art(c.article.as_deref());
+            let at = art(lang, c.article.as_deref());
             writeln!(
                 out,
                 "{}",

@@ -71,50 +71,7 @@ pub fn report(spec: &Spec) -> (String, String) {
     out.push_str(&crate::markdown::table_text(t, true));
     out.push_str("\n\n");
     for s in spec.sources() {
-        let _ = writeln!(out, "### {}\n", s.id);
-        let _ = writeln!(out, "{}\n", s.title);
-        let _ = writeln!(
-            out,
-            "- **Status**: {} — {}.",
-            s.status.name(),
-            status_meaning(s.status)
-        );
-        let _ = writeln!(out, "- **Rule sets**: {}.", s.editions.join(", "));
-        let _ = writeln!(out, "- **By**: {}.", cell(&s.by));
-        let _ = writeln!(out, "- **How it was read**: {}.", cell(&s.obtained));
-        let _ = writeln!(out, "- **Covers**: {}.", cell(&s.covers));
-        if let Some(n) = &s.note {
-            let _ = writeln!(out, "- **Note**: {}.", cell(n));
-        }
-        let mut by: Vec<String> = cited
-            .get(s.id.as_str())
-            .map(|m| {
-                m.iter()
-                    .map(|(e, n)| format!("{n} clauses of {e}"))
-                    .collect()
-            })
-            .unwrap_or_default();
-        by.extend(
-            spec.editions()
-                .iter()
-                .filter(|e| e.toc.as_ref().is_some_and(|t| t.source == s.id))
-                .map(|e| format!("the table of contents of {}", e.id)),
-        );
-        by.extend(
-            spec.overlays()
-                .iter()
-                .filter(|o| o.cites().any(|c| c == s.id))
-                .map(|o| format!("the overlay {}", o.overlay)),
-        );
-        let _ = writeln!(
-            out,
-            "- **Cited by**: {}.\n",
-            if by.is_empty() {
-                "no provenance (named only in other sources' references)".to_string()
-            } else {
-                by.join(", ")
-            }
-        );
+        source_section(spec, s, cited.get(s.id.as_str()), &mut out);
     }
     let figures = format!(
         "{} sources ({})",
@@ -130,6 +87,59 @@ pub fn report(spec: &Spec) -> (String, String) {
             .join(", ")
     );
     (out, figures)
+}
+
+/// A source's section: what it is, its status, and what cites it (`cited`: its clauses
+/// by rule set).
+fn source_section(
+    spec: &Spec,
+    s: &crate::spec::Source,
+    cited: Option<&BTreeMap<&str, usize>>,
+    out: &mut String,
+) {
+    let _ = writeln!(out, "### {}\n", s.id);
+    let _ = writeln!(out, "{}\n", s.title);
+    let _ = writeln!(
+        out,
+        "- **Status**: {} — {}.",
+        s.status.name(),
+        status_meaning(s.status)
+    );
+    let _ = writeln!(out, "- **Rule sets**: {}.", s.editions.join(", "));
+    let _ = writeln!(out, "- **By**: {}.", cell(&s.by));
+    let _ = writeln!(out, "- **How it was read**: {}.", cell(&s.obtained));
+    let _ = writeln!(out, "- **Covers**: {}.", cell(&s.covers));
+    if let Some(n) = &s.note {
+        let _ = writeln!(out, "- **Note**: {}.", cell(n));
+    }
+    let mut by: Vec<String> = cited
+        .map(|m| {
+            m.iter()
+                .map(|(e, n)| format!("{n} clauses of {e}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    by.extend(
+        spec.editions()
+            .iter()
+            .filter(|e| e.toc.as_ref().is_some_and(|t| t.source == s.id))
+            .map(|e| format!("the table of contents of {}", e.id)),
+    );
+    by.extend(
+        spec.overlays()
+            .iter()
+            .filter(|o| o.cites().any(|c| c == s.id))
+            .map(|o| format!("the overlay {}", o.overlay)),
+    );
+    let _ = writeln!(
+        out,
+        "- **Cited by**: {}.\n",
+        if by.is_empty() {
+            "no provenance (named only in other sources' references)".to_string()
+        } else {
+            by.join(", ")
+        }
+    );
 }
 
 /// `text` with every source label of `spec` that stands as a word (not inside a link, a
