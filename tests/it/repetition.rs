@@ -606,58 +606,48 @@ fn a_losing_capture_chases_the_piece_it_opens_the_way_to() {
 
 #[test]
 fn spec_errors_name_the_clause_and_its_place() {
-    let spec = edited(
-        "cxa-2020/repetition.yaml",
-        "heaviest_first: [check, kill,",
-        "heaviest_first: [check, kil,",
-    );
-    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(
-        e.contains("cxa-2020/repetition.yaml:")
-            && e.contains("repetition.multiple_effects")
-            && e.contains("`kil` is no class"),
-        "{e}"
-    );
-    let spec = edited(
-        "cxa-2020/repetition.yaml",
-        "test: {mate_threat: {depth: 4}}",
-        "test: {mate_threat: {deep: 4}}",
-    );
-    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(e.contains("repetition.kill") && e.contains("deep"), "{e}");
-    let spec = edited(
-        "cxa-2020/repetition.yaml",
-        "region: beyond_river",
-        "region: over_the_river",
-    );
-    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(
-        e.contains("repetition.material") && e.contains("over_the_river"),
-        "{e}"
-    );
-    // the rulebook's words of a ruling are data: missing or empty, an error at the clause
-    let spec = edited(
-        "cxa-2020/repetition.yaml",
-        "      side_names: {red: 红方, black: 黑方}\n",
-        "",
-    );
-    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(
-        e.contains("cxa-2020/repetition.yaml:")
-            && e.contains("repetition.patterns")
-            && e.contains("side_names"),
-        "{e}"
-    );
-    let spec = edited(
-        "cxa-2020/repetition.yaml",
-        "forbidden: 禁止, allowed: 允许",
-        "forbidden: \"\", allowed: 允许",
-    );
-    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(
-        e.contains("repetition.patterns") && e.contains("status_names.forbidden is empty"),
-        "{e}"
-    );
+    // (text replaced in cxa-2020/repetition.yaml, its replacement, what the error says)
+    let edits: &[(&str, &str, &[&str])] = &[
+        (
+            "heaviest_first: [check, kill,",
+            "heaviest_first: [check, kil,",
+            &[
+                "cxa-2020/repetition.yaml:",
+                "repetition.multiple_effects",
+                "`kil` is no class",
+            ],
+        ),
+        (
+            "test: {mate_threat: {depth: 4}}",
+            "test: {mate_threat: {deep: 4}}",
+            &["repetition.kill", "deep"],
+        ),
+        (
+            "region: beyond_river",
+            "region: over_the_river",
+            &["repetition.material", "over_the_river"],
+        ),
+        // the rulebook's words of a ruling are data: missing or empty, an error at the clause
+        (
+            "      side_names: {red: 红方, black: 黑方}\n",
+            "",
+            &[
+                "cxa-2020/repetition.yaml:",
+                "repetition.patterns",
+                "side_names",
+            ],
+        ),
+        (
+            "forbidden: 禁止, allowed: 允许",
+            "forbidden: \"\", allowed: 允许",
+            &["repetition.patterns", "status_names.forbidden is empty"],
+        ),
+    ];
+    for (from, to, says) in edits {
+        let spec = edited("cxa-2020/repetition.yaml", from, to);
+        let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+        assert!(says.iter().all(|s| e.contains(s)), "{from} → {to}: {e}");
+    }
 }
 
 #[test]

@@ -58,14 +58,13 @@ impl Server {
         format!("http://{}/", self.addr)
     }
 
+    /// A POST of `body` as it is: the status and the body of the answer.
+    pub(crate) fn post_bytes(&self, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
+        http(self.addr, "POST", path, &self.addr.to_string(), body)
+    }
+
     pub(crate) fn post(&self, path: &str, body: &Value) -> (u16, Value) {
-        let (status, bytes) = http(
-            self.addr,
-            "POST",
-            path,
-            &self.addr.to_string(),
-            body.to_string().as_bytes(),
-        );
+        let (status, bytes) = self.post_bytes(path, body.to_string().as_bytes());
         (
             status,
             serde_json::from_slice(&bytes)
@@ -186,13 +185,7 @@ fn the_api_answers_as_serve_does_and_reads_real_records() {
     // A record read as sent, any encoding: GBK bytes here.
     let (gbk, _, _) = encoding_rs::GBK
         .encode("[Event \"对局\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n");
-    let (code, bytes) = http(
-        s.addr,
-        "POST",
-        "/api/record?edition=cxa-2020",
-        &s.addr.to_string(),
-        &gbk,
-    );
+    let (code, bytes) = s.post_bytes("/api/record?edition=cxa-2020", &gbk);
     let a: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(code, 200);
     assert_eq!(a["result"]["record"]["encoding"], "read as gb18030", "{a}");
@@ -202,11 +195,8 @@ fn the_api_answers_as_serve_does_and_reads_real_records() {
         "{a}"
     );
     // Text that is no game and a remark, with their places, as `replay` reports them.
-    let (_, bytes) = http(
-        s.addr,
-        "POST",
+    let (_, bytes) = s.post_bytes(
         "/api/record",
-        &s.addr.to_string(),
         b"\x01\x02junk [Event \"b\"]\n\n1. h2e2 h9g7 3. h0g2 *\n",
     );
     let a: Value = serde_json::from_slice(&bytes).unwrap();
@@ -232,11 +222,8 @@ fn the_api_answers_as_serve_does_and_reads_real_records() {
         "{a}"
     );
     // A rule set's id escaped in the query string, as a browser writes it.
-    let (_, bytes) = http(
-        s.addr,
-        "POST",
+    let (_, bytes) = s.post_bytes(
         "/api/record?edition=cxa-2011%2Bprovincial-2012-open",
-        &s.addr.to_string(),
         b"1. h2e2 *",
     );
     let a: Value = serde_json::from_slice(&bytes).unwrap();
@@ -271,13 +258,7 @@ fn the_api_answers_as_serve_does_and_reads_real_records() {
     // Drawings: a board and the ruling sheet, SVG.
     for path in ["/api/board", "/api/sheet"] {
         let body = json!({"edition": "cxa-2020", "fen": "5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1", "moves": ["a1b1", "f9f8", "b1a1", "f8f9"]});
-        let (code, bytes) = http(
-            s.addr,
-            "POST",
-            path,
-            &s.addr.to_string(),
-            body.to_string().as_bytes(),
-        );
+        let (code, bytes) = s.post_bytes(path, body.to_string().as_bytes());
         assert!(
             code == 200 && bytes.starts_with(b"<svg"),
             "{path}: {code} {}",
@@ -425,16 +406,10 @@ fn the_api_judges_a_game_with_the_arbiter_s_events() {
     // The record with the decision and the events, read back as it was written.
     let events = json!([{"ply": 0, "event": {"clock_reading": {"red": "1:30:00", "black": "1:30:00"}}},
         {"ply": 3, "event": {"touch": {"side": "black", "points": ["f8"]}}}, {"ply": 5, "event": {"flag": "black"}}]);
-    let (code, bytes) = http(
-        s.addr,
-        "POST",
-        "/api/pgn",
-        &s.addr.to_string(),
-        json!({"edition": "cxa-2020", "fen": chase, "moves": moves, "events": events, "notation": "wxf",
+    let (code, bytes) = s.post_bytes("/api/pgn", json!({"edition": "cxa-2020", "fen": chase, "moves": moves, "events": events, "notation": "wxf",
             "tags": [["Event", "Club \"A\" cup"], ["Red", "甲"], ["Result", "0-1"], ["FEN", "x"]]})
         .to_string()
-        .as_bytes(),
-    );
+        .as_bytes());
     let pgn = String::from_utf8(bytes).unwrap();
     assert_eq!(code, 200, "{pgn}");
     assert!(
@@ -448,13 +423,7 @@ fn the_api_judges_a_game_with_the_arbiter_s_events() {
         "{pgn}"
     );
     assert!(pgn.trim_end().ends_with("1-0"), "{pgn}");
-    let (_, bytes) = http(
-        s.addr,
-        "POST",
-        "/api/record",
-        &s.addr.to_string(),
-        pgn.as_bytes(),
-    );
+    let (_, bytes) = s.post_bytes("/api/record", pgn.as_bytes());
     let v: Value = serde_json::from_slice(&bytes).unwrap();
     let g = &v["result"]["record"]["games"][0];
     assert_eq!(g["events"], events, "{v}");
@@ -463,22 +432,13 @@ fn the_api_judges_a_game_with_the_arbiter_s_events() {
     assert_eq!(g["tags"][0], json!(["Event", "Club \"A\" cup"]));
     // The board seen from Black's side: Red's chariot on a1 drawn where i8 is.
     let body = json!({"edition": "cxa-2020", "fen": chase, "flip": true}).to_string();
-    let (_, plain) = http(
-        s.addr,
-        "POST",
+    let (_, plain) = s.post_bytes(
         "/api/board",
-        &s.addr.to_string(),
         json!({"edition": "cxa-2020", "fen": chase})
             .to_string()
             .as_bytes(),
     );
-    let (_, flipped) = http(
-        s.addr,
-        "POST",
-        "/api/board",
-        &s.addr.to_string(),
-        body.as_bytes(),
-    );
+    let (_, flipped) = s.post_bytes("/api/board", body.as_bytes());
     let at = |svg: &[u8], x: i32, y: i32| {
         String::from_utf8_lossy(svg).contains(&format!(
             r##"<g class="piece red"><use href="#disc-red" x="{x}" y="{y}"/>"##
@@ -1463,13 +1423,7 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
             && pgn.contains("[%xqspec claim_natural_limit red]"),
         "{pgn}"
     );
-    let (_, bytes) = http(
-        s.addr,
-        "POST",
-        "/api/record",
-        &s.addr.to_string(),
-        pgn.as_bytes(),
-    );
+    let (_, bytes) = s.post_bytes("/api/record", pgn.as_bytes());
     let v: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(
         v["result"]["record"]["games"][0]["events"],
