@@ -95,3 +95,54 @@ fn checks_and_captures_match_playing_every_move() {
         "only {checked} positions, {in_check} in check"
     );
 }
+
+/// The Zobrist hash kept up by `make`, `unmake`, `put`, `remove` and a change of the side to
+/// move is the one the points and the side to move give from scratch, over random walks with
+/// captures, and equal placements compare and hash alike.
+#[test]
+fn zobrist_follows_every_change() {
+    let from_scratch = |p: &Position| {
+        (0..SQUARES)
+            .filter(|&i| p.board[i] != 0)
+            .fold(zobrist_side(p.side), |h, i| h ^ zobrist(p.board[i], i))
+    };
+    let rules = Rules::builtin("cxa-2020").unwrap();
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for fen in [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "2bak2r1/4aP3/4b4/2r1C4/4P4/2B6/4R3R/B8/1p7/c3K4 w - - 0 1",
+    ] {
+        let start = Position::from_fen(&rules, fen).unwrap();
+        assert_eq!(start.zobrist, from_scratch(&start));
+        let mut pos = start.clone();
+        let mut played = Vec::new();
+        for _ in 0..80 {
+            let moves = pos.legal_moves(&rules);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[next(moves.len())];
+            played.push((m, pos.make(&rules, m)));
+            assert_eq!(pos.zobrist, from_scratch(&pos));
+        }
+        while let Some((m, u)) = played.pop() {
+            pos.unmake(&rules, m, u);
+            assert_eq!(pos.zobrist, from_scratch(&pos));
+        }
+        assert_eq!(pos.placement(), start.placement());
+        assert_eq!(pos.placement().zobrist, start.placement().zobrist);
+        pos.set_side_to_move(pos.side.opponent());
+        assert_eq!(pos.zobrist, from_scratch(&pos));
+        let sq = Square::from_index_unchecked(pos.occ[0].trailing_zeros() as u8);
+        let piece = pos.remove(sq).unwrap();
+        assert_eq!(pos.zobrist, from_scratch(&pos));
+        pos.put(piece, sq);
+        assert_eq!(pos.zobrist, from_scratch(&pos));
+    }
+}
