@@ -616,16 +616,25 @@ impl Position {
     /// The legal moves of the side to move onto `to` (captures, when a piece stands there):
     /// only those are generated past the filter and tested for legality.
     pub(crate) fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
-        // A piece of the opponent that nothing attacks cannot be taken: no move is generated.
-        let c = self.board[to.index()];
-        if c != 0
-            && code_side(c) != self.side.index()
-            && !self.attacked(rules, to.index(), self.side)
-        {
+        let i = to.index();
+        let c = self.board[i];
+        let mut from = self.occ[self.side.index()];
+        if c != 0 && code_side(c) != self.side.index() {
+            // A capture: only a piece on a start of the leaps that capture onto `to`, or on one
+            // of its lines, can make it; and a piece that nothing attacks cannot be taken (no
+            // move is generated).
+            from &= rules.reverse_from[side_point(self.side, i)] | rules.lines_through[i];
+            if from == 0 || !self.attacked(rules, i, self.side) {
+                return Vec::new();
+            }
+        }
+        let mut onto = Filter::new(rules, self, 1u128 << i, 0);
+        for sq in BitIter(from) {
+            self.piece_moves(rules, sq, &mut onto);
+        }
+        if onto.kept.len == 0 {
             return Vec::new();
         }
-        let mut onto = Filter::new(rules, self, 1u128 << to.index(), 0);
-        self.pseudo_moves(rules, &mut onto);
         let g = self.guard(rules);
         onto.kept
             .as_slice()

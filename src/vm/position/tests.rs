@@ -83,6 +83,18 @@ fn checks_and_captures_match_playing_every_move() {
                     let (caps, checks) = pos.captures_and_checks(&rules, true, true);
                     assert_eq!(checks, want_checks, "checks of {}", pos.to_fen(&rules));
                     assert_eq!(caps, want_caps, "captures of {}", pos.to_fen(&rules));
+                    // The moves onto one point, each point in turn: the legal moves that end
+                    // there, in the same order.
+                    for to in Square::all() {
+                        let want: Vec<Move> =
+                            legal.iter().copied().filter(|m| m.to == to).collect();
+                        assert_eq!(
+                            pos.legal_moves_to(&rules, to),
+                            want,
+                            "moves onto {to:?} in {}",
+                            pos.to_fen(&rules)
+                        );
+                    }
                     checked += 1;
                     let m = legal[next(legal.len())];
                     pos.make(&rules, m);
