@@ -1,5 +1,15 @@
 use super::*;
 
+/// A repeatable stream of indices below `n` (xorshift), from `seed`.
+fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    }
+}
+
 /// The filtered generation of legal moves (in check: only moves on the checks' lines),
 /// of checks and of captures gives exactly the moves that are legal, check or capture
 /// as playing every pseudo-legal move and asking says, over random walks from
@@ -15,13 +25,7 @@ fn checks_and_captures_match_playing_every_move() {
         "3ak4/4a4/9/4C4/4c4/9/2C1R4/9/4c4/3K5 b - - 0 1",
         "2c1k4/9/4r4/9/2C1C4/9/9/4R4/9/4K4 b - - 0 1",
     ];
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut next = below(0x9e37_79b9_7f4a_7c15);
     let (mut checked, mut in_check) = (0, 0);
     for edition in ["cxa-2020", "axf"] {
         let rules = Rules::builtin(edition).unwrap();
@@ -119,13 +123,7 @@ fn zobrist_follows_every_change() {
             .fold(zobrist_side(p.side), |h, i| h ^ zobrist(p.board[i], i))
     };
     let rules = Rules::builtin("cxa-2020").unwrap();
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut next = below(0x2545_f491_4f6c_dd1d);
     for fen in [
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
         "2bak2r1/4aP3/4b4/2r1C4/4P4/2B6/4R3R/B8/1p7/c3K4 w - - 0 1",
