@@ -50,6 +50,9 @@ pub struct Position {
     rank_occ: [u16; RANKS as usize],
     file_occ: [u16; FILES as usize],
     side: Side,
+    /// A Zobrist hash of the points and the side to move, kept up by every change of them:
+    /// the hash of [`Placement`] (a memo lookup hashes one word, not the board).
+    zobrist: u64,
     /// Moves since the last capture (FEN's halfmove clock).
     pub(crate) halfmove: u32,
     /// Move number, starting at 1 and incremented after Black moves.
@@ -68,10 +71,60 @@ impl std::hash::Hash for Position {
 /// The pieces and the side to move of a position, without the counters: what a repetition
 /// compares, and the key of the 棋例 searches' memos (nothing they find depends on the
 /// counters).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Placement {
     board: [u8; SQUARES],
     side: Side,
+    /// The position's Zobrist hash: a function of the two fields above, so equal placements
+    /// hash alike.
+    zobrist: u64,
+}
+
+impl std::hash::Hash for Placement {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.zobrist);
+    }
+}
+
+/// The Zobrist keys: one per piece code (its low four bits: side and kind) and point, from a
+/// fixed seed (splitmix64), computed at compile time.
+const ZOBRIST: [[u64; SQUARES]; 16] = {
+    let mut t = [[0u64; SQUARES]; 16];
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut c = 0;
+    while c < 16 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            t[c][sq] = z ^ (z >> 31);
+            sq += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// The Zobrist key of Black to move.
+const ZOBRIST_BLACK: u64 = 0xD1B5_4A32_D192_ED03;
+
+/// The Zobrist key of the piece code `c` (not empty) on point `sq`.
+#[inline(always)]
+fn zobrist(c: u8, sq: usize) -> u64 {
+    ZOBRIST[(c & 15) as usize][sq]
+}
+
+/// The Zobrist key of `side` to move.
+#[inline(always)]
+fn zobrist_side(side: Side) -> u64 {
+    if side == Side::Black {
+        ZOBRIST_BLACK
+    } else {
+        0
+    }
 }
 
 /// A map keyed by placements (and small data beside them), hashed a machine word at a time:
@@ -211,6 +264,7 @@ impl Position {
             rank_occ: [0; RANKS as usize],
             file_occ: [0; FILES as usize],
             side,
+            zobrist: zobrist_side(side),
             halfmove: 0,
             fullmove: 1,
         }
@@ -221,6 +275,7 @@ impl Position {
         self.remove(sq);
         let i = sq.index();
         self.board[i] = code(piece.side, piece.kind);
+        self.zobrist ^= zobrist(self.board[i], i);
         self.occ[piece.side.index()] |= 1u128 << i;
         self.kind_bb[piece.side.index()][piece.kind as usize] |= 1u128 << i;
         self.rank_occ[sq.rank() as usize] |= 1 << sq.file();
@@ -236,6 +291,7 @@ impl Position {
         }
         let (s, k) = (code_side(c), code_kind(c));
         self.board[i] = 0;
+        self.zobrist ^= zobrist(c, i);
         self.occ[s] &= !(1u128 << i);
         self.kind_bb[s][k] &= !(1u128 << i);
         self.rank_occ[sq.rank() as usize] &= !(1 << sq.file());
@@ -271,6 +327,7 @@ impl Position {
         Placement {
             board: self.board,
             side: self.side,
+            zobrist: self.zobrist,
         }
     }
 
@@ -287,6 +344,7 @@ impl Position {
 
     /// Sets the side to move (the pieces stay as they are).
     pub fn set_side_to_move(&mut self, side: Side) {
+        self.zobrist ^= zobrist_side(self.side) ^ zobrist_side(side);
         self.side = side;
     }
 
@@ -344,6 +402,10 @@ impl Position {
         let (bf, bt) = (1u128 << from, 1u128 << to);
         self.board[to] = p;
         self.board[from] = 0;
+        self.zobrist ^= zobrist(p, from) ^ zobrist(p, to) ^ ZOBRIST_BLACK;
+        if cap != 0 {
+            self.zobrist ^= zobrist(cap, to);
+        }
         self.occ[s] ^= bf | bt;
         self.kind_bb[s][k] ^= bf | bt;
         let (ff, rf) = (from % FILES as usize, from / FILES as usize);
@@ -380,6 +442,10 @@ impl Position {
         let (bf, bt) = (1u128 << from, 1u128 << to);
         self.board[from] = p;
         self.board[to] = undo.captured;
+        self.zobrist ^= zobrist(p, from) ^ zobrist(p, to) ^ ZOBRIST_BLACK;
+        if undo.captured != 0 {
+            self.zobrist ^= zobrist(undo.captured, to);
+        }
         self.occ[s] ^= bf | bt;
         self.kind_bb[s][k] ^= bf | bt;
         let (ff, rf) = (from % FILES as usize, from / FILES as usize);
@@ -550,16 +616,25 @@ impl Position {
     /// The legal moves of the side to move onto `to` (captures, when a piece stands there):
     /// only those are generated past the filter and tested for legality.
     pub(crate) fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
-        // A piece of the opponent that nothing attacks cannot be taken: no move is generated.
-        let c = self.board[to.index()];
-        if c != 0
-            && code_side(c) != self.side.index()
-            && !self.attacked(rules, to.index(), self.side)
-        {
+        let i = to.index();
+        let c = self.board[i];
+        let mut from = self.occ[self.side.index()];
+        if c != 0 && code_side(c) != self.side.index() {
+            // A capture: only a piece on a start of the leaps that capture onto `to`, or on one
+            // of its lines, can make it; and a piece that nothing attacks cannot be taken (no
+            // move is generated).
+            from &= rules.reverse_from[side_point(self.side, i)] | rules.lines_through[i];
+            if from == 0 || !self.attacked(rules, i, self.side) {
+                return Vec::new();
+            }
+        }
+        let mut onto = Filter::new(rules, self, 1u128 << i, 0);
+        for sq in BitIter(from) {
+            self.piece_moves(rules, sq, &mut onto);
+        }
+        if onto.kept.len == 0 {
             return Vec::new();
         }
-        let mut onto = Filter::new(rules, self, 1u128 << to.index(), 0);
-        self.pseudo_moves(rules, &mut onto);
         let g = self.guard(rules);
         onto.kept
             .as_slice()

@@ -1,5 +1,15 @@
 use super::*;
 
+/// A repeatable stream of indices below `n` (xorshift), from `seed`.
+fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    }
+}
+
 /// The filtered generation of legal moves (in check: only moves on the checks' lines),
 /// of checks and of captures gives exactly the moves that are legal, check or capture
 /// as playing every pseudo-legal move and asking says, over random walks from
@@ -15,13 +25,7 @@ fn checks_and_captures_match_playing_every_move() {
         "3ak4/4a4/9/4C4/4c4/9/2C1R4/9/4c4/3K5 b - - 0 1",
         "2c1k4/9/4r4/9/2C1C4/9/9/4R4/9/4K4 b - - 0 1",
     ];
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut next = below(0x9e37_79b9_7f4a_7c15);
     let (mut checked, mut in_check) = (0, 0);
     for edition in ["cxa-2020", "axf"] {
         let rules = Rules::builtin(edition).unwrap();
@@ -83,6 +87,18 @@ fn checks_and_captures_match_playing_every_move() {
                     let (caps, checks) = pos.captures_and_checks(&rules, true, true);
                     assert_eq!(checks, want_checks, "checks of {}", pos.to_fen(&rules));
                     assert_eq!(caps, want_caps, "captures of {}", pos.to_fen(&rules));
+                    // The moves onto one point, each point in turn: the legal moves that end
+                    // there, in the same order.
+                    for to in Square::all() {
+                        let want: Vec<Move> =
+                            legal.iter().copied().filter(|m| m.to == to).collect();
+                        assert_eq!(
+                            pos.legal_moves_to(&rules, to),
+                            want,
+                            "moves onto {to:?} in {}",
+                            pos.to_fen(&rules)
+                        );
+                    }
                     checked += 1;
                     let m = legal[next(legal.len())];
                     pos.make(&rules, m);
@@ -94,4 +110,49 @@ fn checks_and_captures_match_playing_every_move() {
         checked > 5000 && in_check > 200,
         "only {checked} positions, {in_check} in check"
     );
+}
+
+/// The Zobrist hash kept up by `make`, `unmake`, `put`, `remove` and a change of the side to
+/// move is the one the points and the side to move give from scratch, over random walks with
+/// captures, and equal placements compare and hash alike.
+#[test]
+fn zobrist_follows_every_change() {
+    let from_scratch = |p: &Position| {
+        (0..SQUARES)
+            .filter(|&i| p.board[i] != 0)
+            .fold(zobrist_side(p.side), |h, i| h ^ zobrist(p.board[i], i))
+    };
+    let rules = Rules::builtin("cxa-2020").unwrap();
+    let mut next = below(0x2545_f491_4f6c_dd1d);
+    for fen in [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "2bak2r1/4aP3/4b4/2r1C4/4P4/2B6/4R3R/B8/1p7/c3K4 w - - 0 1",
+    ] {
+        let start = Position::from_fen(&rules, fen).unwrap();
+        assert_eq!(start.zobrist, from_scratch(&start));
+        let mut pos = start.clone();
+        let mut played = Vec::new();
+        for _ in 0..80 {
+            let moves = pos.legal_moves(&rules);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[next(moves.len())];
+            played.push((m, pos.make(&rules, m)));
+            assert_eq!(pos.zobrist, from_scratch(&pos));
+        }
+        while let Some((m, u)) = played.pop() {
+            pos.unmake(&rules, m, u);
+            assert_eq!(pos.zobrist, from_scratch(&pos));
+        }
+        assert_eq!(pos.placement(), start.placement());
+        assert_eq!(pos.placement().zobrist, start.placement().zobrist);
+        pos.set_side_to_move(pos.side.opponent());
+        assert_eq!(pos.zobrist, from_scratch(&pos));
+        let sq = Square::from_index_unchecked(pos.occ[0].trailing_zeros() as u8);
+        let piece = pos.remove(sq).unwrap();
+        assert_eq!(pos.zobrist, from_scratch(&pos));
+        pos.put(piece, sq);
+        assert_eq!(pos.zobrist, from_scratch(&pos));
+    }
 }
