@@ -543,150 +543,215 @@ struct Scan {
 /// flow levels (`[`, `{`) — outside quotes, comments and block scalars. It errs on the side
 /// of counting fewer levels; the checking pass counts exactly.
 fn scan_yaml(text: &str) -> Result<Scan, (usize, usize)> {
-    #[derive(PartialEq)]
-    enum Quote {
-        None,
-        Single,
-        Double,
-    }
-    let mut quote = Quote::None;
-    let mut flow = 0usize;
-    let mut block: Vec<usize> = Vec::new();
-    // The block levels known to be collections (of the current line, or of the line a
-    // flow collection started on).
-    let mut levels = 0usize;
-    // Inside a block scalar whose parent entry is at this column.
-    let mut literal: Option<usize> = None;
-    let mut first_alias = None;
+    let mut scan = YamlScan {
+        quote: Quote::None,
+        flow: 0,
+        block: Vec::new(),
+        levels: 0,
+        literal: None,
+        first_alias: None,
+    };
     for (n, line) in text.split('\n').enumerate() {
-        let line_no = n + 1;
         let chars: Vec<char> = line.trim_end_matches('\r').chars().collect();
+        scan.line(n + 1, &chars)?;
+    }
+    Ok(Scan {
+        first_alias: scan.first_alias,
+    })
+}
+
+/// The quoted scalar the pre-scan is inside, if any.
+#[derive(PartialEq)]
+enum Quote {
+    None,
+    Single,
+    Double,
+}
+
+/// The pre-scan's state, carried from character to character and line to line; an error
+/// is the line and column where nesting goes deeper than [`MAX_DEPTH`].
+struct YamlScan {
+    quote: Quote,
+    /// Open flow collections (`[`, `{`).
+    flow: usize,
+    /// The columns of the open block levels.
+    block: Vec<usize>,
+    /// The block levels known to be collections (of the current line, or of the line a
+    /// flow collection started on).
+    levels: usize,
+    /// Inside a block scalar whose parent entry is at this column.
+    literal: Option<usize>,
+    /// The line and column of the first alias (`*name`).
+    first_alias: Option<(usize, usize)>,
+}
+
+impl YamlScan {
+    /// One line: skipped inside a block scalar, its block levels counted when it starts
+    /// outside quotes and flow collections, then its characters.
+    fn line(&mut self, line_no: usize, chars: &[char]) -> Result<(), (usize, usize)> {
         let indent = chars.iter().take_while(|&&c| c == ' ').count();
         let blank = chars[indent..].iter().all(|c| c.is_whitespace());
-        if let Some(parent) = literal {
+        if let Some(parent) = self.literal {
             if blank || indent > parent {
-                continue;
+                return Ok(());
             }
-            literal = None;
+            self.literal = None;
         }
         let mut i = 0;
         let mut node_start = true;
-        if quote == Quote::None && flow == 0 {
+        if self.quote == Quote::None && self.flow == 0 {
             if blank || chars[indent] == '#' {
-                continue;
+                return Ok(());
             }
-            while block.last().is_some_and(|&c| c > indent) {
-                block.pop();
-            }
-            if block.last() != Some(&indent) {
-                block.push(indent);
-            }
-            i = indent;
-            // `- ` and `? ` entries open a level each, at the column of what follows.
-            while i < chars.len()
-                && (chars[i] == '-' || chars[i] == '?')
-                && chars.get(i + 1).is_none_or(|c| *c == ' ')
-            {
-                i += 1;
-                while i < chars.len() && chars[i] == ' ' {
-                    i += 1;
-                }
-                block.push(i);
-            }
-            // Every level but the line's last node is a collection; that one is known
-            // to be a mapping at its first `key:` below.
-            levels = block.len() - 1;
-            if levels > MAX_DEPTH {
-                return Err((line_no, block[MAX_DEPTH] + 1));
-            }
+            i = self.block_levels(line_no, chars, indent)?;
         }
         while i < chars.len() {
-            let c = chars[i];
-            let after_space = i == 0 || chars[i - 1].is_whitespace();
-            match quote {
-                Quote::Double => {
-                    if c == '\\' {
-                        i += 1;
-                    } else if c == '"' {
-                        quote = Quote::None;
-                        node_start = false;
-                    }
-                    i += 1;
-                    continue;
-                }
-                Quote::Single => {
-                    if c == '\'' {
-                        if chars.get(i + 1) == Some(&'\'') {
-                            i += 1;
-                        } else {
-                            quote = Quote::None;
-                            node_start = false;
-                        }
-                    }
-                    i += 1;
-                    continue;
-                }
-                Quote::None => {}
+            if self.quote != Quote::None {
+                i = self.quoted(chars, i, &mut node_start);
+                continue;
             }
-            let next_blank = chars.get(i + 1).is_none_or(|c| c.is_whitespace());
-            match c {
-                '#' if after_space => break,
-                ' ' | '\t' => {}
-                '[' | '{' if flow > 0 || node_start => {
-                    flow += 1;
-                    if levels + flow > MAX_DEPTH {
-                        return Err((line_no, i + 1));
-                    }
-                    node_start = true;
-                }
-                ']' | '}' if flow > 0 => {
-                    flow -= 1;
-                    node_start = false;
-                }
-                ',' if flow > 0 => node_start = true,
-                ':' if next_blank
-                    || (flow > 0
-                        && matches!(chars.get(i + 1), Some(',' | '[' | ']' | '{' | '}'))) =>
-                {
-                    if flow == 0 && levels < block.len() {
-                        levels = block.len();
-                        if levels > MAX_DEPTH {
-                            return Err((line_no, block[MAX_DEPTH] + 1));
-                        }
-                    }
-                    node_start = true
-                }
-                '"' if node_start => quote = Quote::Double,
-                '\'' if node_start => quote = Quote::Single,
-                '&' | '!' | '*' if node_start => {
-                    if c == '*' && first_alias.is_none() {
-                        first_alias = Some((line_no, i + 1));
-                    }
-                    while i + 1 < chars.len()
-                        && !chars[i + 1].is_whitespace()
-                        && !matches!(chars[i + 1], ',' | '[' | ']' | '{' | '}')
-                    {
-                        i += 1;
-                    }
-                    node_start = c != '*';
-                }
-                '|' | '>' if node_start && flow == 0 => {
-                    let rest: String = chars[i + 1..].iter().collect();
-                    let rest = rest
-                        .trim_start_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit());
-                    let rest = rest.trim_start();
-                    if rest.is_empty() || rest.starts_with('#') {
-                        literal = Some(block.last().copied().unwrap_or(0));
-                        break;
-                    }
-                    node_start = false;
-                }
-                _ => node_start = false,
+            if self.unquoted(line_no, chars, &mut i, &mut node_start)? {
+                break;
             }
             i += 1;
         }
+        Ok(())
     }
-    Ok(Scan { first_alias })
+
+    /// The block levels of a line indented by `indent`: deeper levels closed, its own
+    /// opened, one more per `- ` or `? ` entry; the column after the entries.
+    fn block_levels(
+        &mut self,
+        line_no: usize,
+        chars: &[char],
+        indent: usize,
+    ) -> Result<usize, (usize, usize)> {
+        let block = &mut self.block;
+        while block.last().is_some_and(|&c| c > indent) {
+            block.pop();
+        }
+        if block.last() != Some(&indent) {
+            block.push(indent);
+        }
+        let mut i = indent;
+        // `- ` and `? ` entries open a level each, at the column of what follows.
+        while i < chars.len()
+            && (chars[i] == '-' || chars[i] == '?')
+            && chars.get(i + 1).is_none_or(|c| *c == ' ')
+        {
+            i += 1;
+            while i < chars.len() && chars[i] == ' ' {
+                i += 1;
+            }
+            block.push(i);
+        }
+        // Every level but the line's last node is a collection; that one is known
+        // to be a mapping at its first `key:` below.
+        self.levels = block.len() - 1;
+        if self.levels > MAX_DEPTH {
+            return Err((line_no, block[MAX_DEPTH] + 1));
+        }
+        Ok(i)
+    }
+
+    /// Character `i` inside a quoted scalar: an escape (double quotes) or doubled quote
+    /// (single quotes) skipped, the closing quote ends it; the next character's index.
+    fn quoted(&mut self, chars: &[char], mut i: usize, node_start: &mut bool) -> usize {
+        let c = chars[i];
+        match self.quote {
+            Quote::Double => {
+                if c == '\\' {
+                    i += 1;
+                } else if c == '"' {
+                    self.quote = Quote::None;
+                    *node_start = false;
+                }
+            }
+            Quote::Single => {
+                if c == '\'' {
+                    if chars.get(i + 1) == Some(&'\'') {
+                        i += 1;
+                    } else {
+                        self.quote = Quote::None;
+                        *node_start = false;
+                    }
+                }
+            }
+            Quote::None => {}
+        }
+        i + 1
+    }
+
+    /// Character `*i` outside quotes: flow collections opened and closed, a `key:` making
+    /// its level a collection, quotes opened, anchors, tags and aliases skipped (the first
+    /// alias noted), a block scalar's header; `true` when the rest of the line is not YAML
+    /// structure (a comment, a block scalar's text).
+    fn unquoted(
+        &mut self,
+        line_no: usize,
+        chars: &[char],
+        i: &mut usize,
+        node_start: &mut bool,
+    ) -> Result<bool, (usize, usize)> {
+        let c = chars[*i];
+        let after_space = *i == 0 || chars[*i - 1].is_whitespace();
+        let next_blank = chars.get(*i + 1).is_none_or(|c| c.is_whitespace());
+        match c {
+            '#' if after_space => return Ok(true),
+            ' ' | '\t' => {}
+            '[' | '{' if self.flow > 0 || *node_start => {
+                self.flow += 1;
+                if self.levels + self.flow > MAX_DEPTH {
+                    return Err((line_no, *i + 1));
+                }
+                *node_start = true;
+            }
+            ']' | '}' if self.flow > 0 => {
+                self.flow -= 1;
+                *node_start = false;
+            }
+            ',' if self.flow > 0 => *node_start = true,
+            ':' if next_blank
+                || (self.flow > 0
+                    && matches!(chars.get(*i + 1), Some(',' | '[' | ']' | '{' | '}'))) =>
+            {
+                if self.flow == 0 && self.levels < self.block.len() {
+                    self.levels = self.block.len();
+                    if self.levels > MAX_DEPTH {
+                        return Err((line_no, self.block[MAX_DEPTH] + 1));
+                    }
+                }
+                *node_start = true
+            }
+            '"' if *node_start => self.quote = Quote::Double,
+            '\'' if *node_start => self.quote = Quote::Single,
+            '&' | '!' | '*' if *node_start => {
+                if c == '*' && self.first_alias.is_none() {
+                    self.first_alias = Some((line_no, *i + 1));
+                }
+                while *i + 1 < chars.len()
+                    && !chars[*i + 1].is_whitespace()
+                    && !matches!(chars[*i + 1], ',' | '[' | ']' | '{' | '}')
+                {
+                    *i += 1;
+                }
+                *node_start = c != '*';
+            }
+            '|' | '>' if *node_start && self.flow == 0 => {
+                let rest: String = chars[*i + 1..].iter().collect();
+                let rest =
+                    rest.trim_start_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit());
+                let rest = rest.trim_start();
+                if rest.is_empty() || rest.starts_with('#') {
+                    self.literal = Some(self.block.last().copied().unwrap_or(0));
+                    return Ok(true);
+                }
+                *node_start = false;
+            }
+            _ => *node_start = false,
+        }
+        Ok(false)
+    }
 }
 
 /// One line read by [`read_line_capped`].

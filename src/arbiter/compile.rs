@@ -79,46 +79,70 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
         ed,
         errors: Vec::new(),
     };
+    let (current_level, known_levels) = k.event_level();
+    let (results, fouls, chains) =
+        rule_clauses(&mut k, &ours, current_level.as_deref(), &known_levels);
+    let draws = k.draw_rules();
+    let adjusting = k.special("touch.adjusting");
+    let _: Option<(RuleRef, data::CompletedMove)> = k.special("touch.completed_move");
+    let irregular = k.irregularities();
+    let waiver = k
+        .special::<data::Waiver>("foul.waived_by_resignation")
+        .map(|(c, _)| c);
+    let clock_runs = k
+        .special::<data::ClockRuns>("lateness.clock_runs")
+        .and_then(|(c, d)| d.charge_late_time.then_some(c));
+    let late_limit = k.late_limit(&results);
 
-    let level: Option<(RuleRef, data::EventLevel)> = k.special("event.level");
-    if let Some((_, l)) = &level {
-        if !l.levels.contains(&l.level) {
-            let c = ed.clause("event.level").expect("read above");
-            k.fail(
-                c,
-                format!(
-                    "level `{}` is not one of the levels listed ({})",
-                    l.level,
-                    l.levels.join(", ")
-                ),
-            );
-        }
+    if !k.errors.is_empty() {
+        return Err(k.errors);
     }
-    let current_level = level.as_ref().map(|(_, l)| l.level.clone());
-    let known_levels: Vec<String> = level
-        .as_ref()
-        .map(|(_, l)| l.levels.clone())
-        .unwrap_or_default();
+    Ok(Some(ArbiterRules {
+        level: current_level,
+        results,
+        fouls,
+        waiver,
+        natural_limit: draws.natural_limit,
+        offer: draws.offer,
+        early_offer: draws.early_offer,
+        early_repetition: draws.early_repetition,
+        chains,
+        adjusting,
+        colours: irregular.colours,
+        displaced: irregular.displaced,
+        illegal: irregular.illegal,
+        knocked: irregular.knocked,
+        between: irregular.between,
+        clock_runs,
+        late_limit,
+    }))
+}
 
+/// The result (`result.*`), foul (`foul.*`) and touch-chain (`touch.*`) clauses, each read
+/// into its rule; a clause of the arbiter's families that is none of these nor special is
+/// an error.
+fn rule_clauses(
+    k: &mut Compiler<'_>,
+    ours: &[&Clause],
+    current_level: Option<&str>,
+    known_levels: &[String],
+) -> (Vec<ResultRuleC>, Vec<FoulRuleC>, Vec<ChainRule>) {
     let mut results = Vec::new();
     let mut fouls = Vec::new();
     let mut chain_clauses: Vec<(&Clause, data::TouchChain)> = Vec::new();
-    for c in &ours {
+    for &c in ours {
         if SPECIAL.contains(&c.id.as_str()) {
             continue;
         }
         if c.id.starts_with("result.") {
             if let Some(r) = k.read::<data::ResultRule>(c) {
-                if let Some(rule) =
-                    result_rule(&mut k, c, r, current_level.as_deref(), &known_levels)
-                {
+                if let Some(rule) = result_rule(k, c, r, current_level, known_levels) {
                     results.push(rule);
                 }
             }
         } else if c.id.starts_with("foul.") {
             if let Some(f) = k.read::<data::FoulRule>(c) {
-                if let Some(rule) = foul_rule(&mut k, c, f, current_level.as_deref(), &known_levels)
-                {
+                if let Some(rule) = foul_rule(k, c, f, current_level, known_levels) {
                     fouls.extend(rule);
                 }
             }
@@ -130,113 +154,156 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
             k.fail(c, "the arbiter's rules know no clause of this id (see spec/README.md § The arbiter's rules)");
         }
     }
-    let chains = touch_chains(&mut k, &chain_clauses);
+    let chains = touch_chains(k, &chain_clauses);
+    (results, fouls, chains)
+}
 
-    let natural_limit: Option<(RuleRef, data::NaturalLimit)> = k.special("draw.natural_limit");
-    if let Some((_, d)) = &natural_limit {
-        k.positive(
-            "draw.natural_limit",
-            &[
-                ("rounds", Some(d.rounds)),
-                ("false_claim_penalty_minutes", d.false_claim_penalty_minutes),
-            ],
-        );
-        if d.checks_counted > d.rounds {
-            let c = ed.clause("draw.natural_limit").expect("read above");
-            k.fail_at(c, "checks_counted", format!("`checks_counted` ({}) exceeds `rounds` ({}): no side can give that many checks within the limit", d.checks_counted, d.rounds));
+/// The draw clauses with special shapes: the natural limit, offers, and how early an offer
+/// or a repetition may end the game.
+struct DrawRules {
+    natural_limit: Option<(RuleRef, data::NaturalLimit)>,
+    offer: Option<(RuleRef, data::DrawOffer)>,
+    early_offer: Option<(RuleRef, u32)>,
+    early_repetition: Option<(RuleRef, u32, crate::board::Side)>,
+}
+
+/// The irregularities the arbiter rules on (`irregularity.*`).
+struct Irregularities {
+    colours: Option<(RuleRef, data::ColoursReversed)>,
+    displaced: Option<(RuleRef, data::DisplacedPiece)>,
+    illegal: Option<(RuleRef, data::IllegalMoveFinding)>,
+    knocked: Option<(RuleRef, data::KnockedOver)>,
+    between: Option<(RuleRef, data::BetweenPoints)>,
+}
+
+impl Compiler<'_> {
+    /// `event.level`: the event's level, which must be one of the levels the clause lists,
+    /// and those levels.
+    fn event_level(&mut self) -> (Option<String>, Vec<String>) {
+        let level: Option<(RuleRef, data::EventLevel)> = self.special("event.level");
+        if let Some((_, l)) = &level {
+            if !l.levels.contains(&l.level) {
+                let c = self.ed.clause("event.level").expect("read above");
+                self.fail(
+                    c,
+                    format!(
+                        "level `{}` is not one of the levels listed ({})",
+                        l.level,
+                        l.levels.join(", ")
+                    ),
+                );
+            }
+        }
+        let current_level = level.as_ref().map(|(_, l)| l.level.clone());
+        let known_levels: Vec<String> = level
+            .as_ref()
+            .map(|(_, l)| l.levels.clone())
+            .unwrap_or_default();
+        (current_level, known_levels)
+    }
+
+    /// `draw.natural_limit`, `draw.offer`, `draw.no_early_offer`, `draw.early_repetition`:
+    /// their counts positive, and no more checks counted than the limit has rounds.
+    fn draw_rules(&mut self) -> DrawRules {
+        let natural_limit: Option<(RuleRef, data::NaturalLimit)> =
+            self.special("draw.natural_limit");
+        if let Some((_, d)) = &natural_limit {
+            self.positive(
+                "draw.natural_limit",
+                &[
+                    ("rounds", Some(d.rounds)),
+                    ("false_claim_penalty_minutes", d.false_claim_penalty_minutes),
+                ],
+            );
+            if d.checks_counted > d.rounds {
+                let c = self.ed.clause("draw.natural_limit").expect("read above");
+                self.fail_at(c, "checks_counted", format!("`checks_counted` ({}) exceeds `rounds` ({}): no side can give that many checks within the limit", d.checks_counted, d.rounds));
+            }
+        }
+        let offer = self.special("draw.offer");
+        let early_offer = self
+            .special::<data::EarlyOffer>("draw.no_early_offer")
+            .map(|(c, d)| (c, d.rounds));
+        if let Some((_, r)) = &early_offer {
+            self.positive("draw.no_early_offer", &[("rounds", Some(*r))]);
+        }
+        let early_repetition = self
+            .special::<data::EarlyRepetition>("draw.early_repetition")
+            .map(|(c, d)| (c, d.rounds, d.must_change.side()));
+        if let Some((_, r, _)) = &early_repetition {
+            self.positive("draw.early_repetition", &[("rounds", Some(*r))]);
+        }
+        DrawRules {
+            natural_limit,
+            offer,
+            early_offer,
+            early_repetition,
         }
     }
-    let offer = k.special("draw.offer");
-    let early_offer = k
-        .special::<data::EarlyOffer>("draw.no_early_offer")
-        .map(|(c, d)| (c, d.rounds));
-    if let Some((_, r)) = &early_offer {
-        k.positive("draw.no_early_offer", &[("rounds", Some(*r))]);
-    }
-    let early_repetition = k
-        .special::<data::EarlyRepetition>("draw.early_repetition")
-        .map(|(c, d)| (c, d.rounds, d.must_change.side()));
-    if let Some((_, r, _)) = &early_repetition {
-        k.positive("draw.early_repetition", &[("rounds", Some(*r))]);
-    }
-    let adjusting = k.special("touch.adjusting");
-    let _: Option<(RuleRef, data::CompletedMove)> = k.special("touch.completed_move");
-    let colours: Option<(RuleRef, data::ColoursReversed)> =
-        k.special("irregularity.colours_reversed");
-    if let Some((_, d)) = &colours {
-        k.positive(
-            "irregularity.colours_reversed",
-            &[("within_minutes", d.within_minutes)],
-        );
-    }
-    let displaced: Option<(RuleRef, data::DisplacedPiece)> =
-        k.special("irregularity.displaced_piece");
-    if let Some((_, d)) = &displaced {
-        k.positive(
-            "irregularity.displaced_piece",
-            &[("within_rounds", d.within_rounds)],
-        );
-    }
-    let illegal: Option<(RuleRef, data::IllegalMoveFinding)> =
-        k.special("irregularity.illegal_move");
-    if let Some((_, d)) = &illegal {
-        k.positive(
-            "irregularity.illegal_move",
-            &[("within_rounds", d.within_rounds)],
-        );
-    }
-    let knocked: Option<(RuleRef, data::KnockedOver)> = k.special("irregularity.knocked_over");
-    if let Some((_, d)) = &knocked {
-        let fields = [
-            ("min_pieces", Some(d.min_pieces)),
-            ("opponent_under_minutes", Some(d.opponent_under_minutes)),
-            ("add_minutes", Some(d.add_minutes)),
-        ];
-        k.positive("irregularity.knocked_over", &fields);
-    }
-    let between = k.special("irregularity.between_points");
-    let waiver = k
-        .special::<data::Waiver>("foul.waived_by_resignation")
-        .map(|(c, _)| c);
-    let clock_runs = k
-        .special::<data::ClockRuns>("lateness.clock_runs")
-        .and_then(|(c, d)| d.charge_late_time.then_some(c));
 
-    let late_limit = results
-        .iter()
-        .find(|r: &&ResultRuleC| r.when == Trigger::LateArrival)
-        .and_then(|r| r.limit_minutes);
-    if let Some(c) = ed.clause("result.both_late") {
-        if !results.iter().any(|r| r.when == Trigger::LateArrival) {
-            k.fail(
-                c,
-                "both_late needs the lateness limit of a `when: late_arrival` result clause",
+    /// The `irregularity.*` clauses, their time and round limits positive.
+    fn irregularities(&mut self) -> Irregularities {
+        let colours: Option<(RuleRef, data::ColoursReversed)> =
+            self.special("irregularity.colours_reversed");
+        if let Some((_, d)) = &colours {
+            self.positive(
+                "irregularity.colours_reversed",
+                &[("within_minutes", d.within_minutes)],
             );
         }
+        let displaced: Option<(RuleRef, data::DisplacedPiece)> =
+            self.special("irregularity.displaced_piece");
+        if let Some((_, d)) = &displaced {
+            self.positive(
+                "irregularity.displaced_piece",
+                &[("within_rounds", d.within_rounds)],
+            );
+        }
+        let illegal: Option<(RuleRef, data::IllegalMoveFinding)> =
+            self.special("irregularity.illegal_move");
+        if let Some((_, d)) = &illegal {
+            self.positive(
+                "irregularity.illegal_move",
+                &[("within_rounds", d.within_rounds)],
+            );
+        }
+        let knocked: Option<(RuleRef, data::KnockedOver)> =
+            self.special("irregularity.knocked_over");
+        if let Some((_, d)) = &knocked {
+            let fields = [
+                ("min_pieces", Some(d.min_pieces)),
+                ("opponent_under_minutes", Some(d.opponent_under_minutes)),
+                ("add_minutes", Some(d.add_minutes)),
+            ];
+            self.positive("irregularity.knocked_over", &fields);
+        }
+        let between = self.special("irregularity.between_points");
+        Irregularities {
+            colours,
+            displaced,
+            illegal,
+            knocked,
+            between,
+        }
     }
 
-    if !k.errors.is_empty() {
-        return Err(k.errors);
+    /// The lateness limit of the `when: late_arrival` result clause, which
+    /// `result.both_late` needs.
+    fn late_limit(&mut self, results: &[ResultRuleC]) -> Option<u32> {
+        let late_limit = results
+            .iter()
+            .find(|r: &&ResultRuleC| r.when == Trigger::LateArrival)
+            .and_then(|r| r.limit_minutes);
+        if let Some(c) = self.ed.clause("result.both_late") {
+            if !results.iter().any(|r| r.when == Trigger::LateArrival) {
+                self.fail(
+                    c,
+                    "both_late needs the lateness limit of a `when: late_arrival` result clause",
+                );
+            }
+        }
+        late_limit
     }
-    Ok(Some(ArbiterRules {
-        level: current_level,
-        results,
-        fouls,
-        waiver,
-        natural_limit,
-        offer,
-        early_offer,
-        early_repetition,
-        chains,
-        adjusting,
-        colours,
-        displaced,
-        illegal,
-        knocked,
-        between,
-        clock_runs,
-        late_limit,
-    }))
 }
 
 /// Whether every level named is one `event.level` lists (else an error at the clause).
@@ -358,6 +425,28 @@ fn foul_rule(
     level: Option<&str>,
     levels: &[String],
 ) -> Option<Option<FoulRuleC>> {
+    foul_fields_fit(k, c, &f)?;
+    let count = foul_count(k, c, &f)?;
+    if let Some(ls) = &f.levels {
+        if !known_levels(k, c, ls.iter(), levels) {
+            return None;
+        }
+        if level.is_none_or(|l| !ls.iter().any(|x| x == l)) {
+            return Some(None);
+        }
+    }
+    Some(Some(FoulRuleC {
+        clause: RuleRef::of(c),
+        when: f.when,
+        classes: f.classes.unwrap_or_default(),
+        count,
+    }))
+}
+
+/// Whether a foul clause's fields fit its trigger: no field of another trigger, not
+/// triggered by a foul itself, its counts positive, the classes an illegal-move foul
+/// counts given (else an error at the clause, and `None`).
+fn foul_fields_fit(k: &mut Compiler<'_>, c: &Clause, f: &data::FoulRule) -> Option<()> {
     let draw = f.when == Trigger::DrawOffer;
     let record = f.when == Trigger::UnrecordedMoves;
     let misplaced: Vec<&str> = [
@@ -411,34 +500,15 @@ fn foul_rule(
         );
         return None;
     }
+    Some(())
+}
+
+/// How a foul is counted: draw offers by their excess over the opponent's or when repeated
+/// after a decline, unrecorded moves every so many moves, anything else each time.
+fn foul_count(k: &mut Compiler<'_>, c: &Clause, f: &data::FoulRule) -> Option<FoulCount> {
     let count = match f.when {
-        Trigger::DrawOffer => match (f.count, f.excess) {
-            (Some(data::OfferCount::ExcessOverOpponent), Some(e)) if e > 0 => {
-                FoulCount::OfferExcess(e)
-            }
-            (Some(data::OfferCount::ExcessOverOpponent), _) => {
-                k.fail(
-                    c,
-                    "`count: excess_over_opponent` needs `excess` (a count of at least 1)",
-                );
-                return None;
-            }
-            (Some(data::OfferCount::RepeatedAfterDecline), None) => {
-                FoulCount::OfferRepeatedAfterDecline
-            }
-            (Some(data::OfferCount::RepeatedAfterDecline), Some(_)) => {
-                k.fail(
-                    c,
-                    "`excess` does not apply to `count: repeated_after_decline`",
-                );
-                return None;
-            }
-            (None, _) => {
-                k.fail(c, "`when: draw_offer` needs `count` (excess_over_opponent or repeated_after_decline)");
-                return None;
-            }
-        },
-        Trigger::UnrecordedMoves => match (f.every_moves, f.counts) {
+        Trigger::DrawOffer => return offer_count(k, c, f),
+        Trigger::UnrecordedMoves => match (f.every_moves, f.counts.clone()) {
             (Some(every), Some(counts)) if every > 0 => FoulCount::Unrecorded {
                 every,
                 max: f.max_fouls,
@@ -455,20 +525,41 @@ fn foul_rule(
         },
         _ => FoulCount::Each,
     };
-    if let Some(ls) = &f.levels {
-        if !known_levels(k, c, ls.iter(), levels) {
-            return None;
+    Some(count)
+}
+
+/// How draw offers are counted as fouls (`when: draw_offer`): by an excess (at least 1)
+/// over the opponent's offers, or each offer repeated after a decline.
+fn offer_count(k: &mut Compiler<'_>, c: &Clause, f: &data::FoulRule) -> Option<FoulCount> {
+    match (f.count, f.excess) {
+        (Some(data::OfferCount::ExcessOverOpponent), Some(e)) if e > 0 => {
+            Some(FoulCount::OfferExcess(e))
         }
-        if level.is_none_or(|l| !ls.iter().any(|x| x == l)) {
-            return Some(None);
+        (Some(data::OfferCount::ExcessOverOpponent), _) => {
+            k.fail(
+                c,
+                "`count: excess_over_opponent` needs `excess` (a count of at least 1)",
+            );
+            None
+        }
+        (Some(data::OfferCount::RepeatedAfterDecline), None) => {
+            Some(FoulCount::OfferRepeatedAfterDecline)
+        }
+        (Some(data::OfferCount::RepeatedAfterDecline), Some(_)) => {
+            k.fail(
+                c,
+                "`excess` does not apply to `count: repeated_after_decline`",
+            );
+            None
+        }
+        (None, _) => {
+            k.fail(
+                c,
+                "`when: draw_offer` needs `count` (excess_over_opponent or repeated_after_decline)",
+            );
+            None
         }
     }
-    Some(Some(FoulRuleC {
-        clause: RuleRef::of(c),
-        when: f.when,
-        classes: f.classes.unwrap_or_default(),
-        count,
-    }))
 }
 
 fn touch_chains(k: &mut Compiler<'_>, clauses: &[(&Clause, data::TouchChain)]) -> Vec<ChainRule> {

@@ -270,18 +270,7 @@ pub(crate) fn evaluate(
         .enumerate()
         .map(|(i, v)| parse_game(i + 1, v))
         .collect::<Result<Vec<_>, _>>()?;
-    let better = match &q.better_ranked {
-        None => None,
-        Some(v) => match Player::parse(v) {
-            Some(p) => Some(p),
-            None => {
-                return fail(
-                    PlayoffErrorKind::Game,
-                    format!("`better_ranked` is A or B, not {v}"),
-                )
-            }
-        },
-    };
+    let better = better_ranked(q)?;
     let mut history: Vec<Played> = Vec::with_capacity(games.len());
     let mut next_game = games.iter();
     for (si, stage) in chain.stages.iter().enumerate() {
@@ -297,59 +286,12 @@ pub(crate) fn evaluate(
                 let given = colours(chain, rule, &history, better);
                 let Some(game) = next_game.next() else {
                     let (how, _, _) = given?;
-                    let mut next = Map::new();
-                    next.insert("stage".into(), json!(stage.name));
-                    if stage.repeat.is_some() {
-                        next.insert("round".into(), json!(round));
-                    }
-                    next.insert("game".into(), json!(g + 1));
-                    next.insert("scheme".into(), json!(stage.scheme));
-                    next.insert(
-                        "control".into(),
-                        stage.scheme.as_deref().map_or(Value::Null, &control),
-                    );
-                    next.insert("colours".into(), how);
-                    if stage.draw_black_wins {
-                        next.insert("draw".into(), json!("black_wins"));
-                    }
+                    let next = next_game_answer(stage, round, g, how, &control);
                     return Ok(
                         json!({"chain": chain.id, "winner": null, "games_played": history.len(), "next": next}),
                     );
                 };
-                let number = history.len() + 1;
-                // A game already played is checked against its colour rule where the input
-                // says enough to apply it.
-                let (red, who) = given.map(|(_, r, w)| (r, w)).unwrap_or((None, None));
-                if red.is_some_and(|r| r != game.red) {
-                    return fail(
-                        PlayoffErrorKind::Colours,
-                        format!(
-                            "game {number} (stage `{}`): colours are swapped, so {} has Red",
-                            stage.name,
-                            red.map_or("?", Player::name)
-                        ),
-                    );
-                }
-                if let (Some(w), Some(c)) = (who, game.chose) {
-                    if w != c {
-                        return fail(
-                            PlayoffErrorKind::Colours,
-                            format!(
-                                "game {number} (stage `{}`): {} chooses the colours, not {}",
-                                stage.name,
-                                w.name(),
-                                c.name()
-                            ),
-                        );
-                    }
-                }
-                let winner = match game.result.winner() {
-                    Some(Side::Red) => Some(game.red),
-                    Some(Side::Black) => Some(game.red.other()),
-                    None if stage.draw_black_wins => Some(game.red.other()),
-                    None => None,
-                };
-                if let Some(w) = winner {
+                if let Some(w) = played_game(stage, history.len() + 1, game, given)? {
                     wins[w as usize] += 1;
                 }
                 history.push(Played {
@@ -358,11 +300,6 @@ pub(crate) fn evaluate(
                 });
             }
             if wins[0] != wins[1] {
-                let w = if wins[0] > wins[1] {
-                    Player::A
-                } else {
-                    Player::B
-                };
                 if next_game.next().is_some() {
                     return fail(
                         PlayoffErrorKind::AfterEnd,
@@ -374,24 +311,7 @@ pub(crate) fn evaluate(
                         ),
                     );
                 }
-                let last = history.last().map(|p| p.game.result);
-                let how = if stage.games > 1 {
-                    "match"
-                } else if last == Some(GameResult::Draw) {
-                    "draw_black_wins"
-                } else {
-                    "win"
-                };
-                let mut by = json!({"stage": stage.name, "how": how});
-                if stage.repeat.is_some() {
-                    by["round"] = json!(round);
-                }
-                if stage.games > 1 {
-                    by["wins"] = json!({"A": wins[0], "B": wins[1]});
-                }
-                return Ok(
-                    json!({"chain": chain.id, "winner": w.name(), "games_played": history.len(), "decided_by": by}),
-                );
+                return Ok(decided(chain, stage, round, wins, &history));
             }
             if stage.repeat.is_none() {
                 break;
@@ -401,4 +321,112 @@ pub(crate) fn evaluate(
     }
     // Unreachable for compiled chains (the last stage always produces a winner).
     Ok(json!({"chain": chain.id, "winner": null, "games_played": history.len(), "next": null}))
+}
+
+/// The better-ranked player the query names (`A` or `B`), if any.
+fn better_ranked(q: &PlayoffQuery) -> Result<Option<Player>, PlayoffError> {
+    match &q.better_ranked {
+        None => Ok(None),
+        Some(v) => match Player::parse(v) {
+            Some(p) => Ok(Some(p)),
+            None => fail(
+                PlayoffErrorKind::Game,
+                format!("`better_ranked` is A or B, not {v}"),
+            ),
+        },
+    }
+}
+
+/// The game to play next: game `g` (0-based) of `stage` in `round`, its clock scheme and
+/// control, how its colours are given, and whether a draw counts as Black's win.
+fn next_game_answer(
+    stage: &Stage,
+    round: u32,
+    g: u32,
+    how: Value,
+    control: &impl Fn(&str) -> Value,
+) -> Map<String, Value> {
+    let mut next = Map::new();
+    next.insert("stage".into(), json!(stage.name));
+    if stage.repeat.is_some() {
+        next.insert("round".into(), json!(round));
+    }
+    next.insert("game".into(), json!(g + 1));
+    next.insert("scheme".into(), json!(stage.scheme));
+    next.insert(
+        "control".into(),
+        stage.scheme.as_deref().map_or(Value::Null, control),
+    );
+    next.insert("colours".into(), how);
+    if stage.draw_black_wins {
+        next.insert("draw".into(), json!("black_wins"));
+    }
+    next
+}
+
+/// Game `number`, already played in `stage`, checked against its colour rule where the
+/// input says enough to apply it (`given`: who must have Red, who chooses); the player who
+/// won it, a draw going to Black where the stage says so.
+fn played_game(
+    stage: &Stage,
+    number: usize,
+    game: &Game,
+    given: Result<(Value, Option<Player>, Option<Player>), PlayoffError>,
+) -> Result<Option<Player>, PlayoffError> {
+    let (red, who) = given.map(|(_, r, w)| (r, w)).unwrap_or((None, None));
+    if red.is_some_and(|r| r != game.red) {
+        return fail(
+            PlayoffErrorKind::Colours,
+            format!(
+                "game {number} (stage `{}`): colours are swapped, so {} has Red",
+                stage.name,
+                red.map_or("?", Player::name)
+            ),
+        );
+    }
+    if let (Some(w), Some(c)) = (who, game.chose) {
+        if w != c {
+            return fail(
+                PlayoffErrorKind::Colours,
+                format!(
+                    "game {number} (stage `{}`): {} chooses the colours, not {}",
+                    stage.name,
+                    w.name(),
+                    c.name()
+                ),
+            );
+        }
+    }
+    Ok(match game.result.winner() {
+        Some(Side::Red) => Some(game.red),
+        Some(Side::Black) => Some(game.red.other()),
+        None if stage.draw_black_wins => Some(game.red.other()),
+        None => None,
+    })
+}
+
+/// The answer once `stage` (in `round`) has a winner: who, after how many games, and how
+/// (a match of several games, a single game won, or a draw that Black wins).
+fn decided(chain: &Chain, stage: &Stage, round: u32, wins: [u32; 2], history: &[Played]) -> Value {
+    let w = if wins[0] > wins[1] {
+        Player::A
+    } else {
+        Player::B
+    };
+    let last = history.last().map(|p| p.game.result);
+    let how = if stage.games > 1 {
+        "match"
+    } else if last == Some(GameResult::Draw) {
+        "draw_black_wins"
+    } else {
+        "win"
+    };
+    let mut by = json!({"stage": stage.name, "how": how});
+    if stage.repeat.is_some() {
+        by["round"] = json!(round);
+    }
+    if stage.games > 1 {
+        by["wins"] = json!({"A": wins[0], "B": wins[1]});
+    }
+    json!({"chain": chain.id, "winner": w.name(), "games_played": history.len(), "decided_by": by})
 }

@@ -9,7 +9,7 @@
 //! periods with move quotas follow one another, which clock actions are fouls, the 5.9
 //! numbers — comes from [`Timing`], compiled from the edition's clauses.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::data::{DurationError, Exhausted, IncrementTiming, Ms, UnusedTime, MAX_MS};
 use crate::board::Side;
@@ -254,38 +254,16 @@ pub fn parse_events(values: &[Value]) -> Result<Vec<Event>, EventError> {
 
 const KINDS: [&str; 6] = ["move", "press", "stop", "start", "knock", "add"];
 
+/// One event of the protocol or an event file, numbered `number` (from 1) for its errors.
 fn parse_event(number: usize, v: &Value) -> Result<Event, EventError> {
-    let fail = |kind, message: String| EventError {
-        number,
-        kind,
-        message,
-    };
-    let syntax = |m: String| fail(EventErrorKind::Syntax, m);
     let Some(m) = v.as_object() else {
-        return Err(syntax(format!(
-            "an event is a mapping like {{move: 12000}}, not {v}"
-        )));
+        return Err(syntax_error(
+            number,
+            format!("an event is a mapping like {{move: 12000}}, not {v}"),
+        ));
     };
-    let kinds: Vec<&str> = KINDS
-        .iter()
-        .copied()
-        .filter(|k| m.contains_key(*k))
-        .collect();
-    let kind = match kinds.as_slice() {
-        [k] => *k,
-        [] => {
-            return Err(syntax(format!(
-                "an event has one of the keys {}",
-                KINDS.join(", ")
-            )))
-        }
-        many => {
-            return Err(syntax(format!(
-                "an event has one kind, this one has {}",
-                many.join(" and ")
-            )))
-        }
-    };
+    let kind = event_kind(number, m)?;
+    let f = EventFields { number, kind, m };
     let allowed: &[&str] = match kind {
         "move" | "press" => &["side"],
         "stop" => &["by"],
@@ -297,75 +275,134 @@ fn parse_event(number: usize, v: &Value) -> Result<Event, EventError> {
         .keys()
         .find(|k| k.as_str() != kind && k.as_str() != "note" && !allowed.contains(&k.as_str()))
     {
-        return Err(syntax(format!("`{k}` is not a field of a `{kind}` event")));
+        return Err(f.syntax(format!("`{k}` is not a field of a `{kind}` event")));
     }
     if let Some(n) = m.get("note").filter(|n| !n.is_string()) {
-        return Err(syntax(format!("`note` is text, not {n}")));
+        return Err(f.syntax(format!("`note` is text, not {n}")));
     }
-    let ms = |key: &str, signed: bool| -> Result<i64, EventError> {
-        read_ms(number, key, &m[key], signed)
-    };
-    let side = |key: &str, required: bool| -> Result<Option<Side>, EventError> {
-        match m.get(key) {
-            None if !required => Ok(None),
-            None => Err(syntax(format!(
-                "a `{kind}` event names `{key}`: red or black"
-            ))),
-            Some(s) => side_of(s)
-                .map(Some)
-                .ok_or_else(|| syntax(format!("`{key}` is red or black, not {s}"))),
-        }
-    };
-    let actor = |key: &str| -> Result<Actor, EventError> {
-        match m.get(key) {
-            Some(Value::String(s)) if s == "arbiter" => Ok(Actor::Arbiter),
-            Some(s) => side_of(s)
-                .map(Actor::Player)
-                .ok_or_else(|| syntax(format!("`{key}` is red, black or arbiter, not {s}"))),
-            None => Err(syntax(format!(
-                "a `{kind}` event names `{key}`: red, black or arbiter"
-            ))),
-        }
-    };
     let unsigned = |v: i64| v as u64; // read_ms refused negatives for unsigned fields
     Ok(match kind {
         "move" => Event::Move {
-            ms: unsigned(ms("move", false)?),
-            side: side("side", false)?,
+            ms: unsigned(f.ms("move", false)?),
+            side: f.side("side", false)?,
         },
         "press" => Event::Press {
-            ms: unsigned(ms("press", false)?),
-            side: side("side", false)?,
+            ms: unsigned(f.ms("press", false)?),
+            side: f.side("side", false)?,
         },
         "stop" => Event::Stop {
-            ms: unsigned(ms("stop", false)?),
-            by: actor("by")?,
+            ms: unsigned(f.ms("stop", false)?),
+            by: f.actor("by")?,
         },
         "start" => Event::Start {
-            by: actor("start")?,
+            by: f.actor("start")?,
         },
         "knock" => Event::Knock {
-            side: side("knock", true)?.unwrap_or(Side::Red),
-            pieces: match m.get("pieces") {
-                None => None,
-                Some(p) => Some(
-                    p.as_u64()
-                        .and_then(|n| u32::try_from(n).ok())
-                        .ok_or_else(|| syntax(format!("`pieces` is a count, not {p}")))?,
-                ),
-            },
-            off_board: match m.get("off_board") {
-                None => false,
-                Some(b) => b
-                    .as_bool()
-                    .ok_or_else(|| syntax(format!("`off_board` is true or false, not {b}")))?,
-            },
+            side: f.side("knock", true)?.unwrap_or(Side::Red),
+            pieces: f.pieces()?,
+            off_board: f.off_board()?,
         },
         _ => Event::Add {
-            ms: ms("add", true)?,
-            to: side("to", true)?.unwrap_or(Side::Red),
+            ms: f.ms("add", true)?,
+            to: f.side("to", true)?.unwrap_or(Side::Red),
         },
     })
+}
+
+/// A syntax error of event `number`.
+fn syntax_error(number: usize, message: String) -> EventError {
+    EventError {
+        number,
+        kind: EventErrorKind::Syntax,
+        message,
+    }
+}
+
+/// The kind of an event: exactly one of the keys in [`KINDS`].
+fn event_kind(number: usize, m: &Map<String, Value>) -> Result<&'static str, EventError> {
+    let kinds: Vec<&str> = KINDS
+        .iter()
+        .copied()
+        .filter(|k| m.contains_key(*k))
+        .collect();
+    match kinds.as_slice() {
+        [k] => Ok(*k),
+        [] => Err(syntax_error(
+            number,
+            format!("an event has one of the keys {}", KINDS.join(", ")),
+        )),
+        many => Err(syntax_error(
+            number,
+            format!("an event has one kind, this one has {}", many.join(" and ")),
+        )),
+    }
+}
+
+/// The fields of event `number`, of kind `kind`, read one at a time.
+struct EventFields<'a> {
+    number: usize,
+    kind: &'a str,
+    m: &'a Map<String, Value>,
+}
+
+impl EventFields<'_> {
+    /// A syntax error of this event.
+    fn syntax(&self, m: String) -> EventError {
+        syntax_error(self.number, m)
+    }
+
+    /// A time field (present: the kind's own key), negative only where `signed`.
+    fn ms(&self, key: &str, signed: bool) -> Result<i64, EventError> {
+        read_ms(self.number, key, &self.m[key], signed)
+    }
+
+    /// A side field (`red` or `black`); a missing one is an error where `required`.
+    fn side(&self, key: &str, required: bool) -> Result<Option<Side>, EventError> {
+        let kind = self.kind;
+        match self.m.get(key) {
+            None if !required => Ok(None),
+            None => Err(self.syntax(format!("a `{kind}` event names `{key}`: red or black"))),
+            Some(s) => side_of(s)
+                .map(Some)
+                .ok_or_else(|| self.syntax(format!("`{key}` is red or black, not {s}"))),
+        }
+    }
+
+    /// Who stops or starts the clock: a player's side or the arbiter.
+    fn actor(&self, key: &str) -> Result<Actor, EventError> {
+        let kind = self.kind;
+        match self.m.get(key) {
+            Some(Value::String(s)) if s == "arbiter" => Ok(Actor::Arbiter),
+            Some(s) => side_of(s)
+                .map(Actor::Player)
+                .ok_or_else(|| self.syntax(format!("`{key}` is red, black or arbiter, not {s}"))),
+            None => Err(self.syntax(format!(
+                "a `{kind}` event names `{key}`: red, black or arbiter"
+            ))),
+        }
+    }
+
+    /// How many pieces were knocked over, if said.
+    fn pieces(&self) -> Result<Option<u32>, EventError> {
+        match self.m.get("pieces") {
+            None => Ok(None),
+            Some(p) => Ok(Some(
+                p.as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or_else(|| self.syntax(format!("`pieces` is a count, not {p}")))?,
+            )),
+        }
+    }
+
+    /// Whether knocked-over pieces fell off the board (default: no).
+    fn off_board(&self) -> Result<bool, EventError> {
+        match self.m.get("off_board") {
+            None => Ok(false),
+            Some(b) => b
+                .as_bool()
+                .ok_or_else(|| self.syntax(format!("`off_board` is true or false, not {b}"))),
+        }
+    }
 }
 
 /// A time field: whole milliseconds, or a duration string (`1m30s`); a leading `-` only

@@ -12,7 +12,9 @@ use serde_json::Value;
 use tabled::settings::Style;
 use tabled::{Table, Tabled};
 
-use super::sim::{Actor, Event, FlagKind, KnockEffect, Timeline, ViolationKind};
+use super::sim::{
+    Actor, Adjustment, Event, Flag, FlagKind, KnockEffect, Timeline, Violation, ViolationKind,
+};
 use super::{ClockRules, Control, Scheme};
 use crate::board::Side;
 
@@ -202,33 +204,10 @@ pub fn timeline_table(
             .flatten()
             .filter(|a| a.by_rule.is_none())
         {
-            notes.push(format!(
-                "{}{} to {}",
-                if a.ms < 0 { "−" } else { "+" },
-                super::data::Ms(a.ms.unsigned_abs()),
-                a.side
-            ));
+            notes.push(adjustment_note(a));
         }
         for v in violations.get(&number).into_iter().flatten() {
-            let rule = rules.timing.violation_rule(v.kind);
-            let article = rule.and_then(|r| r.article.clone()).unwrap_or_default();
-            let what = match (v.kind, v.effect) {
-                (ViolationKind::KnockedOver, Some(KnockEffect::Loss)) => {
-                    format!("{} loses (opponent had too little time left)", v.side)
-                }
-                (ViolationKind::KnockedOver, Some(KnockEffect::TimeAdded(ms))) => {
-                    format!("+{} to {}", super::data::Ms(ms), v.side.opponent())
-                }
-                _ => format!(
-                    "{}{}",
-                    if v.foul { "foul" } else { "breach, not a foul" },
-                    format_args!(", {}'s {} of this kind", v.side, ordinal(v.count))
-                ),
-            };
-            notes.push(format!(
-                "art. {article} {}: {what}",
-                v.kind.name().replace('_', " ")
-            ));
+            notes.push(violation_note(rules, v));
         }
         let mut red = clock_text(after.left[0]);
         let mut black = clock_text(after.left[1]);
@@ -243,18 +222,7 @@ pub fn timeline_table(
             } else {
                 black = cell;
             }
-            let why = match (f.kind, f.moves_required) {
-                (FlagKind::Quota, Some(req)) => format!("{} of {} moves made", f.moves_made, req),
-                _ => "sudden death".into(),
-            };
-            let rule = rules.timing.flag_rule(f.kind);
-            notes.push(format!(
-                "{}'s time ran out {} into its {} move ({why}; art. {})",
-                f.side,
-                clock_text(f.left),
-                ordinal(f.move_number),
-                rule.article.clone().unwrap_or_default()
-            ));
+            notes.push(flag_note(rules, &f));
         }
         rows.push(EventRow {
             number,
@@ -275,6 +243,54 @@ pub fn timeline_table(
         });
     }
     Table::new(rows).with(Style::markdown()).to_string()
+}
+
+/// The note of a time adjustment by the arbiter: `+1m to Red`.
+fn adjustment_note(a: &Adjustment) -> String {
+    format!(
+        "{}{} to {}",
+        if a.ms < 0 { "−" } else { "+" },
+        super::data::Ms(a.ms.unsigned_abs()),
+        a.side
+    )
+}
+
+/// The note of a timing violation: its article and kind, and what follows (a foul or a
+/// breach and how many of its kind; for knocked-over pieces, the loss or the time added).
+fn violation_note(rules: &ClockRules, v: &Violation) -> String {
+    let rule = rules.timing.violation_rule(v.kind);
+    let article = rule.and_then(|r| r.article.clone()).unwrap_or_default();
+    let what = match (v.kind, v.effect) {
+        (ViolationKind::KnockedOver, Some(KnockEffect::Loss)) => {
+            format!("{} loses (opponent had too little time left)", v.side)
+        }
+        (ViolationKind::KnockedOver, Some(KnockEffect::TimeAdded(ms))) => {
+            format!("+{} to {}", super::data::Ms(ms), v.side.opponent())
+        }
+        _ => format!(
+            "{}{}",
+            if v.foul { "foul" } else { "breach, not a foul" },
+            format_args!(", {}'s {} of this kind", v.side, ordinal(v.count))
+        ),
+    };
+    format!("art. {article} {}: {what}", v.kind.name().replace('_', " "))
+}
+
+/// The note of a flag fall: whose time ran out, how far into which move, why (a quota of
+/// moves not made, or sudden death) and the article.
+fn flag_note(rules: &ClockRules, f: &Flag) -> String {
+    let why = match (f.kind, f.moves_required) {
+        (FlagKind::Quota, Some(req)) => format!("{} of {} moves made", f.moves_made, req),
+        _ => "sudden death".into(),
+    };
+    let rule = rules.timing.flag_rule(f.kind);
+    format!(
+        "{}'s time ran out {} into its {} move ({why}; art. {})",
+        f.side,
+        clock_text(f.left),
+        ordinal(f.move_number),
+        rule.article.clone().unwrap_or_default()
+    )
 }
 
 /// An event file as read: the scheme it names, its settings and its events.

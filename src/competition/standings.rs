@@ -170,6 +170,30 @@ pub(crate) fn encounters(t: &Tournament, rules: &CompetitionRules) -> Vec<Vec<En
     .enc
 }
 
+/// One step of the ranking chain: a criterion of the format, or the sanctions (18.5).
+enum Step {
+    Crit(Criterion),
+    Sanctions,
+}
+
+impl Step {
+    /// The step's column label.
+    fn label(&self) -> String {
+        match self {
+            Step::Crit(c) => c.label(),
+            Step::Sanctions => SANCTIONS.to_string(),
+        }
+    }
+
+    /// Which way the step's values are better (fewer sanctions are).
+    fn better(&self) -> Better {
+        match self {
+            Step::Crit(c) => c.primitive.better(),
+            Step::Sanctions => Better::Lower,
+        }
+    }
+}
+
 /// Per-team data of 队员总分制.
 /// A block of the standings: entrants tied so far, and the label of what separates it from
 /// the block above.
@@ -598,18 +622,41 @@ impl<'a> Ctx<'a> {
     // -----------------------------------------------------------------------------------
     // Ranking
 
+    /// The standings: entrants ranked along the chain (ranking score, sanctions, the
+    /// order's criteria), the N+1 final's places first, annulled entrants listed apart.
     fn standings(mut self) -> Standings {
+        let chain = self.ranking_chain();
+        let labels: Vec<String> = chain.iter().map(Step::label).collect();
+        let ranked: Vec<usize> = (0..self.n).filter(|&i| !self.annulled[i]).collect();
+        let mut values = self.chain_values(&chain, &ranked);
+        let better: Vec<Better> = chain.iter().map(Step::better).collect();
+        let mut blocks = self.split_ties(&chain, ranked, &mut values, &better, &labels);
+        self.final_first(&mut blocks);
+        let rows = self.rows(&blocks, &values, &labels);
+        Standings {
+            ruleset: self.rules.ruleset.clone(),
+            format: self.format.name.clone(),
+            clause: self.format.clause.clone(),
+            order: self.order.clone(),
+            criteria: labels,
+            rows,
+            annulled: (0..self.n)
+                .filter(|&i| self.annulled[i])
+                .map(|i| self.ids[i].clone())
+                .collect(),
+            individual: self.places.take().map(|p| Box::new(p.individual)),
+        }
+    }
+
+    /// The chain: ranking score, sanctions (18.5), then the order; sanctions after the
+    /// order's criteria where the rules place them among the tie-breaks.
+    fn ranking_chain(&self) -> Vec<Step> {
         let order: Vec<Criterion> = self
             .format
             .orders
             .get(&self.order)
             .cloned()
             .unwrap_or_default();
-        // The chain: ranking score, sanctions (18.5), then the order.
-        enum Step {
-            Crit(Criterion),
-            Sanctions,
-        }
         let mut chain = vec![Step::Crit(self.format.rank_by.clone())];
         let sanctions = self.rules.sanctions.is_some();
         if sanctions && self.rules.sanctions_after == SanctionPlace::RankBy {
@@ -619,16 +666,12 @@ impl<'a> Ctx<'a> {
         if sanctions && self.rules.sanctions_after == SanctionPlace::Tiebreaks {
             chain.push(Step::Sanctions);
         }
-        let labels: Vec<String> = chain
-            .iter()
-            .map(|s| match s {
-                Step::Crit(c) => c.label(),
-                Step::Sanctions => SANCTIONS.to_string(),
-            })
-            .collect();
+        chain
+    }
 
-        let ranked: Vec<usize> = (0..self.n).filter(|&i| !self.annulled[i]).collect();
-        // Values of every criterion that does not depend on the group, for every entrant.
+    /// Values of every step that does not depend on the group, for every ranked entrant
+    /// (the others `None` until the group is known).
+    fn chain_values(&mut self, chain: &[Step], ranked: &[usize]) -> Vec<Vec<Value>> {
         let mut values: Vec<Vec<Value>> = vec![vec![Value::None; chain.len()]; self.n];
         let mut prev_places = None;
         let sanctions = if chain.iter().any(|s| matches!(s, Step::Sanctions)) {
@@ -637,7 +680,7 @@ impl<'a> Ctx<'a> {
             Vec::new()
         };
         for (k, step) in chain.iter().enumerate() {
-            for &i in &ranked {
+            for &i in ranked {
                 values[i][k] = match step {
                     Step::Sanctions => sanctions[i].clone(),
                     Step::Crit(c) if c.primitive.among_tied() => Value::None,
@@ -645,18 +688,22 @@ impl<'a> Ctx<'a> {
                 };
             }
         }
-        let better: Vec<Better> = chain
-            .iter()
-            .map(|s| match s {
-                Step::Crit(c) => c.primitive.better(),
-                Step::Sanctions => Better::Lower,
-            })
-            .collect();
+        values
+    }
 
-        // Split groups criterion by criterion; each block: members and the label that
-        // separates it from the block above.
+    /// Split groups criterion by criterion (a criterion among the tied computed for each
+    /// group); each block: members and the label that separates it from the block above,
+    /// best first.
+    fn split_ties(
+        &self,
+        chain: &[Step],
+        ranked: Vec<usize>,
+        values: &mut [Vec<Value>],
+        better: &[Better],
+        labels: &[String],
+    ) -> Vec<Block> {
         let mut blocks: Vec<Block> = Vec::new();
-        let mut stack: Vec<(Vec<usize>, usize, Option<String>)> = vec![(ranked.clone(), 0, None)];
+        let mut stack: Vec<(Vec<usize>, usize, Option<String>)> = vec![(ranked, 0, None)];
         while let Some((mut group, k, label)) = stack.pop() {
             if k == chain.len() || (group.len() == 1 && k > 0) {
                 blocks.push(Block {
@@ -697,22 +744,7 @@ impl<'a> Ctx<'a> {
                 stack.push((run, k + 1, l));
             }
         }
-
-        self.final_first(&mut blocks);
-        let rows = self.rows(&blocks, &values, &labels);
-        Standings {
-            ruleset: self.rules.ruleset.clone(),
-            format: self.format.name.clone(),
-            clause: self.format.clause.clone(),
-            order: self.order.clone(),
-            criteria: labels,
-            rows,
-            annulled: (0..self.n)
-                .filter(|&i| self.annulled[i])
-                .map(|i| self.ids[i].clone())
-                .collect(),
-            individual: self.places.take().map(|p| Box::new(p.individual)),
-        }
+        blocks
     }
 
     /// N+1: the final decides places 1 and 2 (10.4.3): its winner and loser head the blocks.

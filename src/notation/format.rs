@@ -176,100 +176,140 @@ pub(crate) fn format_unchecked<B: BoardView + ?Sized>(
     notation: Notation,
     style: Style,
 ) -> Result<String, FormatError> {
-    let mut out = String::with_capacity(16);
     if notation == Notation::Iccs {
-        match style.case {
-            Case::Lower => out.push_str(&mv.iccs()),
-            Case::Upper => {
-                out.push_str(&mv.from.to_string().to_ascii_uppercase());
-                out.push('-');
-                out.push_str(&mv.to.to_string().to_ascii_uppercase());
-            }
-        }
-        return Ok(out);
+        return Ok(write_iccs(mv, style));
     }
     let (action, number) = motion(side, mv.from, mv.to);
-    let d = designation(b, side, kind, mv);
-    let file = file_number(side, mv.from.file());
-    let width = style.width;
+    let said = Said {
+        d: designation(b, side, kind, mv),
+        file: file_number(side, mv.from.file()),
+        action,
+        number,
+    };
     match notation {
         Notation::Chinese | Notation::ChineseAbbreviated => {
-            let (Some(record), Some(chars)) = (b.record(), b.piece_chars(side, kind)) else {
-                return Err(FormatError::NoRecordForms { mv });
-            };
-            let form = if notation == Notation::ChineseAbbreviated {
-                &record.abbreviated
-            } else {
-                &record.full
-            };
-            let numerals = form.numerals[side.index()];
-            let numeral =
-                |out: &mut String, n: u8| push_wide(out, record.numeral(numerals, n), width);
-            let piece = match style.script {
-                Script::Simplified => &chars.name,
-                Script::Traditional => &chars.traditional,
-            };
-            match d.tandem {
-                None => {
-                    out.push_str(piece);
-                    numeral(&mut out, file);
-                }
-                Some((i, len)) => {
-                    out.push_str(tandem_word(record, i, len, style.script));
-                    if !d.several_files || d.shared_file {
-                        out.push_str(piece);
-                    }
-                    if d.several_files {
-                        numeral(&mut out, file);
-                    }
-                }
-            }
-            let word = &form.actions[match action {
-                Action::Advance => 0,
-                Action::Retreat => 1,
-                Action::Traverse => 2,
-            }];
-            push_wide(&mut out, in_script(word, style.script), width);
-            numeral(&mut out, number);
+            write_chinese(b, mv, side, kind, notation, style, &said)
         }
-        Notation::Wxf => {
-            let letter = widen(wxf_letter(kind), width);
-            match d.tandem {
-                None => {
-                    out.push(letter);
-                    out.push(digit(file, width));
-                }
-                Some((i, len)) => {
-                    out.push(match (len, i) {
-                        (2, 0) => widen('+', width),
-                        (2, _) => widen('-', width),
-                        _ => digit(i as u8 + 1, width),
-                    });
-                    if !d.several_files || d.shared_file {
-                        out.push(letter);
-                    }
-                    if d.several_files {
-                        out.push(digit(file, width));
-                    }
-                }
-            }
-            out.push(widen(
-                match action {
-                    Action::Advance => '+',
-                    Action::Retreat => '-',
-                    Action::Traverse => {
-                        if width == Width::Full {
-                            '='
-                        } else {
-                            '.'
-                        }
-                    }
-                },
-                width,
-            ));
-            out.push(digit(number, width));
-        }
+        Notation::Wxf => Ok(write_wxf(kind, style.width, &said)),
         Notation::Iccs => unreachable!("handled above"),
     }
+}
+
+/// What a Chinese or WXF record says of a move: where the piece stands among its tandem
+/// pieces, its file's number, how it moves, and the number after the action (a file, or
+/// the points advanced or retreated).
+struct Said {
+    d: Designation,
+    file: u8,
+    action: Action,
+    number: u8,
+}
+
+/// A move in ICCS coordinates (`h2e2`, or `H2-E2` in upper case).
+fn write_iccs(mv: Move, style: Style) -> String {
+    let mut out = String::with_capacity(16);
+    match style.case {
+        Case::Lower => out.push_str(&mv.iccs()),
+        Case::Upper => {
+            out.push_str(&mv.from.to_string().to_ascii_uppercase());
+            out.push('-');
+            out.push_str(&mv.to.to_string().to_ascii_uppercase());
+        }
+    }
+    out
+}
+
+/// A move in Chinese notation (full or abbreviated, by `notation`), in the edition's record
+/// forms: the piece and its file (or its tandem word), the action word, the number.
+fn write_chinese<B: BoardView + ?Sized>(
+    b: &B,
+    mv: Move,
+    side: Side,
+    kind: PieceKind,
+    notation: Notation,
+    style: Style,
+    said: &Said,
+) -> Result<String, FormatError> {
+    let mut out = String::with_capacity(16);
+    let (d, file, width) = (&said.d, said.file, style.width);
+    let (Some(record), Some(chars)) = (b.record(), b.piece_chars(side, kind)) else {
+        return Err(FormatError::NoRecordForms { mv });
+    };
+    let form = if notation == Notation::ChineseAbbreviated {
+        &record.abbreviated
+    } else {
+        &record.full
+    };
+    let numerals = form.numerals[side.index()];
+    let numeral = |out: &mut String, n: u8| push_wide(out, record.numeral(numerals, n), width);
+    let piece = match style.script {
+        Script::Simplified => &chars.name,
+        Script::Traditional => &chars.traditional,
+    };
+    match d.tandem {
+        None => {
+            out.push_str(piece);
+            numeral(&mut out, file);
+        }
+        Some((i, len)) => {
+            out.push_str(tandem_word(record, i, len, style.script));
+            if !d.several_files || d.shared_file {
+                out.push_str(piece);
+            }
+            if d.several_files {
+                numeral(&mut out, file);
+            }
+        }
+    }
+    let word = &form.actions[match said.action {
+        Action::Advance => 0,
+        Action::Retreat => 1,
+        Action::Traverse => 2,
+    }];
+    push_wide(&mut out, in_script(word, style.script), width);
+    numeral(&mut out, said.number);
     Ok(out)
+}
+
+/// A move in WXF notation: the piece letter and its file (or its tandem sign), the action
+/// sign, the number.
+fn write_wxf(kind: PieceKind, width: Width, said: &Said) -> String {
+    let mut out = String::with_capacity(16);
+    let (d, file) = (&said.d, said.file);
+    let letter = widen(wxf_letter(kind), width);
+    match d.tandem {
+        None => {
+            out.push(letter);
+            out.push(digit(file, width));
+        }
+        Some((i, len)) => {
+            out.push(match (len, i) {
+                (2, 0) => widen('+', width),
+                (2, _) => widen('-', width),
+                _ => digit(i as u8 + 1, width),
+            });
+            if !d.several_files || d.shared_file {
+                out.push(letter);
+            }
+            if d.several_files {
+                out.push(digit(file, width));
+            }
+        }
+    }
+    out.push(widen(
+        match said.action {
+            Action::Advance => '+',
+            Action::Retreat => '-',
+            Action::Traverse => {
+                if width == Width::Full {
+                    '='
+                } else {
+                    '.'
+                }
+            }
+        },
+        width,
+    ));
+    out.push(digit(said.number, width));
+    out
 }

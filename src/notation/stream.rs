@@ -408,66 +408,12 @@ pub fn stream<V, W>(
     let replayers: Vec<Mutex<Replayer>> = (0..threads)
         .map(|_| Mutex::new(Replayer::new(rules)))
         .collect();
-    let process = |unit: &Unit| -> Vec<Out<W>> {
-        let Unit::Piece { piece, .. } = unit else {
-            return Vec::new();
-        };
-        let slot = rayon::current_thread_index().unwrap_or(0) % replayers.len();
-        // A worker that panicked poisons nothing another needs: its replayer's cache
-        // holds parsed move texts only.
-        let mut replayer = replayers[slot].lock().unwrap_or_else(|p| p.into_inner());
-        let mut out = Vec::new();
-        if let Some(note) = piece.encoding_note() {
-            out.push(Out::Note(note));
-        }
-        for entry in records::games(piece, &mut replayer, judge) {
-            out.push(match entry {
-                Entry::Game(g) => Out::Game(work(*g)),
-                Entry::NotAGame(n) => Out::NotAGame(n),
-            });
-        }
-        out
-    };
-    let (mut file, mut number, mut bytes, mut note) = (usize::MAX, 0, 0u64, None::<String>);
-    // What a window found, handed to the sink in order (on this thread).
-    let mut drain = |window: Vec<Unit>, found: Vec<Vec<Out<W>>>| {
-        for (unit, outs) in window.iter().zip(found) {
-            let (this, last) = match unit {
-                Unit::Piece { file, last, .. } => (*file, *last),
-                Unit::Unread { file, .. } => (*file, false),
-            };
-            if this != file {
-                (file, number, bytes, note) = (this, 0, 0, None);
-            }
-            bytes += unit.bytes() as u64;
-            for o in outs {
-                match o {
-                    Out::Note(n) => {
-                        if note.as_ref() != Some(&n) {
-                            note = Some(n.clone());
-                            sink(Found::Note { file, note: n });
-                        }
-                    }
-                    Out::Game(work) => {
-                        number += 1;
-                        sink(Found::Game { file, number, work });
-                    }
-                    Out::NotAGame(problem) => sink(Found::NotAGame { file, problem }),
-                }
-            }
-            if let Unit::Unread {
-                error, bytes: read, ..
-            } = unit
-            {
-                sink(Found::Unread {
-                    file,
-                    error: error.clone(),
-                });
-                sink(Found::Done { file, bytes: *read });
-            } else if last {
-                sink(Found::Done { file, bytes });
-            }
-        }
+    let process = |unit: &Unit| -> Vec<Out<W>> { replay_unit(unit, &replayers, judge, work) };
+    let mut place = SinkPlace {
+        file: usize::MAX,
+        number: 0,
+        bytes: 0,
+        note: None,
     };
     // This thread reads windows and drains them in order; the pool replays them, two
     // windows in flight, so that neither reading nor the sink leaves a core idle.
@@ -500,9 +446,105 @@ pub fn stream<V, W>(
             let Ok((window, found)) = rx.recv() else {
                 break;
             };
-            drain(window, found);
+            place.drain(window, found, sink);
         }
     })
+}
+
+/// What a worker finds in a unit of a window: a piece's encoding note, then each game
+/// replayed, judged and worked on (or why it is not a game); nothing for a file not read.
+fn replay_unit<V, W>(
+    unit: &Unit,
+    replayers: &[Mutex<Replayer>],
+    judge: &(dyn Fn(&GameReplay) -> (V, Option<Ending>) + Sync),
+    work: &(dyn Fn(GameEntry<'_, V>) -> W + Sync),
+) -> Vec<Out<W>> {
+    let Unit::Piece { piece, .. } = unit else {
+        return Vec::new();
+    };
+    let slot = rayon::current_thread_index().unwrap_or(0) % replayers.len();
+    // A worker that panicked poisons nothing another needs: its replayer's cache
+    // holds parsed move texts only.
+    let mut replayer = replayers[slot].lock().unwrap_or_else(|p| p.into_inner());
+    let mut out = Vec::new();
+    if let Some(note) = piece.encoding_note() {
+        out.push(Out::Note(note));
+    }
+    for entry in records::games(piece, &mut replayer, judge) {
+        out.push(match entry {
+            Entry::Game(g) => Out::Game(work(*g)),
+            Entry::NotAGame(n) => Out::NotAGame(n),
+        });
+    }
+    out
+}
+
+/// Where the sink stands in the file being handed over: the file, its games numbered so
+/// far, its bytes read, the last encoding note said.
+struct SinkPlace {
+    file: usize,
+    number: usize,
+    bytes: u64,
+    note: Option<String>,
+}
+
+impl SinkPlace {
+    /// What a window found, handed to the sink in order (on this thread): a note when it
+    /// changes, games numbered within their file, a file's end once its last piece is done.
+    fn drain<W>(
+        &mut self,
+        window: Vec<Unit>,
+        found: Vec<Vec<Out<W>>>,
+        sink: &mut dyn FnMut(Found<W>),
+    ) {
+        for (unit, outs) in window.iter().zip(found) {
+            let (this, last) = match unit {
+                Unit::Piece { file, last, .. } => (*file, *last),
+                Unit::Unread { file, .. } => (*file, false),
+            };
+            if this != self.file {
+                *self = SinkPlace {
+                    file: this,
+                    number: 0,
+                    bytes: 0,
+                    note: None,
+                };
+            }
+            let file = self.file;
+            self.bytes += unit.bytes() as u64;
+            for o in outs {
+                match o {
+                    Out::Note(n) => {
+                        if self.note.as_ref() != Some(&n) {
+                            self.note = Some(n.clone());
+                            sink(Found::Note { file, note: n });
+                        }
+                    }
+                    Out::Game(work) => {
+                        self.number += 1;
+                        let number = self.number;
+                        sink(Found::Game { file, number, work });
+                    }
+                    Out::NotAGame(problem) => sink(Found::NotAGame { file, problem }),
+                }
+            }
+            if let Unit::Unread {
+                error, bytes: read, ..
+            } = unit
+            {
+                sink(Found::Unread {
+                    file,
+                    error: error.clone(),
+                });
+                sink(Found::Done { file, bytes: *read });
+            } else if last {
+                sink(Found::Done {
+                    file,
+                    bytes: self.bytes,
+                });
+            }
+        }
+    }
 }
 
 /// A rayon scope whose body runs on this thread: in `pool`, or in the current pool.

@@ -152,6 +152,39 @@ fn wxf_digit(s: &str) -> u8 {
         .map_or(0, |d| d as u8)
 }
 
+/// The kind a piece character of Chinese notation names (either side's character).
+fn chinese_piece(rule: chinese::Rule) -> Option<PieceKind> {
+    use chinese::Rule as R;
+    match rule {
+        R::general => Some(PieceKind::General),
+        R::advisor => Some(PieceKind::Advisor),
+        R::elephant => Some(PieceKind::Elephant),
+        R::horse => Some(PieceKind::Horse),
+        R::chariot => Some(PieceKind::Chariot),
+        R::cannon => Some(PieceKind::Cannon),
+        R::soldier => Some(PieceKind::Soldier),
+        _ => None,
+    }
+}
+
+/// The side whose piece a character of one side only names (帥 Red's, 將 Black's …): the
+/// character says nothing more.
+fn chinese_side_mark(rule: chinese::Rule) -> Option<Side> {
+    use chinese::Rule as R;
+    match rule {
+        R::general_red
+        | R::advisor_red
+        | R::elephant_red
+        | R::horse_red
+        | R::chariot_red
+        | R::soldier_red => Some(Side::Red),
+        R::general_black | R::elephant_black | R::cannon_black | R::soldier_black => {
+            Some(Side::Black)
+        }
+        _ => None,
+    }
+}
+
 /// Parse one move in Chinese notation (full or abbreviated form), its numerals read with
 /// the edition's `numerals`.
 pub(crate) fn parse_chinese(numerals: &FileNumerals, text: &str) -> Result<MoveText, SyntaxError> {
@@ -171,76 +204,35 @@ pub(crate) fn parse_chinese(numerals: &FileNumerals, text: &str) -> Result<MoveT
     let mut side_hint = None;
     // One pass over every node of the tree, in text order.
     for p in pairs.flatten() {
-        let kind = match p.as_rule() {
-            R::tandem_form => {
-                tandem_form = true;
-                None
-            }
-            R::general => Some(PieceKind::General),
-            R::advisor => Some(PieceKind::Advisor),
-            R::elephant => Some(PieceKind::Elephant),
-            R::horse => Some(PieceKind::Horse),
-            R::chariot => Some(PieceKind::Chariot),
-            R::cannon => Some(PieceKind::Cannon),
-            R::soldier => Some(PieceKind::Soldier),
-            // The character of one side only says whose piece it is.
-            R::general_red
-            | R::advisor_red
-            | R::elephant_red
-            | R::horse_red
-            | R::chariot_red
-            | R::soldier_red => {
-                side_hint = side_hint.or(Some(Side::Red));
-                None
-            }
-            R::general_black | R::elephant_black | R::cannon_black | R::soldier_black => {
-                side_hint = side_hint.or(Some(Side::Black));
-                None
-            }
+        let rule = p.as_rule();
+        if let Some(k) = chinese_piece(rule) {
+            piece = Some(k);
+            continue;
+        }
+        if let Some(s) = chinese_side_mark(rule) {
+            side_hint = side_hint.or(Some(s));
+            continue;
+        }
+        match rule {
+            R::tandem_form => tandem_form = true,
             R::file => {
                 let (v, s) = numeral_value(numerals, p.as_str());
                 file = Some(v);
                 side_hint = side_hint.or(s);
-                None
             }
             R::number => {
                 let (v, s) = numeral_value(numerals, p.as_str());
                 number = v;
                 side_hint = side_hint.or(s);
-                None
             }
-            R::front => {
-                tandem = Some(Tandem::Front);
-                None
-            }
-            R::middle => {
-                tandem = Some(Tandem::Middle);
-                None
-            }
-            R::rear => {
-                tandem = Some(Tandem::Rear);
-                None
-            }
-            R::nth => {
-                tandem = Some(Tandem::Nth(numeral_value(numerals, p.as_str()).0));
-                None
-            }
-            R::advance => {
-                action = Action::Advance;
-                None
-            }
-            R::retreat => {
-                action = Action::Retreat;
-                None
-            }
-            R::traverse => {
-                action = Action::Traverse;
-                None
-            }
-            _ => None,
-        };
-        if let Some(k) = kind {
-            piece = Some(k);
+            R::front => tandem = Some(Tandem::Front),
+            R::middle => tandem = Some(Tandem::Middle),
+            R::rear => tandem = Some(Tandem::Rear),
+            R::nth => tandem = Some(Tandem::Nth(numeral_value(numerals, p.as_str()).0)),
+            R::advance => action = Action::Advance,
+            R::retreat => action = Action::Retreat,
+            R::traverse => action = Action::Traverse,
+            _ => {}
         }
     }
     let origin = if tandem_form {

@@ -399,6 +399,39 @@ pub fn merge_data(
     }
 }
 
+/// Change `i` of an overlay applied to its clause: the clause now placed at the overlay's
+/// line `loc`, its data merged with the change's, its provenance the change's own (else the
+/// overlay's, with the change's note) and its data from the overlay's rule set.
+fn apply_change(
+    clause: &mut super::Clause,
+    overlay: &Overlay,
+    i: usize,
+    ch: &OverlayChange,
+    loc: Location,
+    errors: &mut Vec<SpecError>,
+) {
+    clause.location = loc.clone();
+    clause.fields = overlay.fields.get(i).cloned().unwrap_or_default();
+    match merge_data(&clause.data, &ch.data, "") {
+        Ok(d) => {
+            clause.data = d;
+            let own = ch.provenance.as_ref();
+            clause.provenance = own.unwrap_or(&overlay.provenance).clone();
+            if let Some(n) = ch
+                .note
+                .as_ref()
+                .filter(|_| own.is_none_or(|p| p.note.is_none()))
+            {
+                clause.provenance.note = Some(n.clone());
+            }
+            clause.inherited_from = None;
+            clause.data_from = overlay.ruleset_id();
+            clause.restated_at = Some(loc);
+        }
+        Err((path, m)) => errors.push(SpecError::new(clause.at(&path), Some(&ch.clause), m)),
+    }
+}
+
 impl Spec {
     /// The edition `overlay.edition` with the overlay's changes applied: a new edition whose
     /// id is `EDITION+OVERLAY`. Every problem is reported, each at the overlay's line.
@@ -422,21 +455,9 @@ impl Spec {
             )]));
         };
         let mut errors = Vec::new();
-        let cites = |p: &Provenance, at: &Location, errors: &mut Vec<SpecError>| {
-            if !self.sources().any(|s| s.id == p.source) {
-                errors.push(SpecError::new(
-                    at.clone(),
-                    None,
-                    format!(
-                        "provenance cites source `{}`, which spec/sources.yaml does not list",
-                        p.source
-                    ),
-                ));
-            }
-        };
-        cites(&overlay.provenance, &file_loc, &mut errors);
+        self.check_cited(&overlay.provenance, &file_loc, &mut errors);
         for u in &overlay.unencoded_differences {
-            cites(&u.provenance, &file_loc, &mut errors);
+            self.check_cited(&u.provenance, &file_loc, &mut errors);
             super::raw::check_summary_zh(
                 &u.summary_zh,
                 &file_loc,
@@ -479,36 +500,29 @@ impl Spec {
                 continue;
             };
             if let Some(p) = &ch.provenance {
-                cites(p, &loc, &mut errors);
+                self.check_cited(p, &loc, &mut errors);
             }
-            let clause = &mut ed.clauses[idx];
-            clause.location = loc.clone();
-            clause.fields = overlay.fields.get(i).cloned().unwrap_or_default();
-            match merge_data(&clause.data, &ch.data, "") {
-                Ok(d) => {
-                    clause.data = d;
-                    let own = ch.provenance.as_ref();
-                    clause.provenance = own.unwrap_or(&overlay.provenance).clone();
-                    if let Some(n) = ch
-                        .note
-                        .as_ref()
-                        .filter(|_| own.is_none_or(|p| p.note.is_none()))
-                    {
-                        clause.provenance.note = Some(n.clone());
-                    }
-                    clause.inherited_from = None;
-                    clause.data_from = overlay.ruleset_id();
-                    clause.restated_at = Some(loc);
-                }
-                Err((path, m)) => {
-                    errors.push(SpecError::new(clause.at(&path), Some(&ch.clause), m))
-                }
-            }
+            apply_change(&mut ed.clauses[idx], overlay, i, ch, loc, &mut errors);
         }
         if errors.is_empty() {
             Ok(ed)
         } else {
             Err(SpecErrors(errors))
+        }
+    }
+
+    /// Whether provenance `p` cites a source `spec/sources.yaml` lists (else an error at
+    /// `at`).
+    fn check_cited(&self, p: &Provenance, at: &Location, errors: &mut Vec<SpecError>) {
+        if !self.sources().any(|s| s.id == p.source) {
+            errors.push(SpecError::new(
+                at.clone(),
+                None,
+                format!(
+                    "provenance cites source `{}`, which spec/sources.yaml does not list",
+                    p.source
+                ),
+            ));
         }
     }
 

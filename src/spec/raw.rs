@@ -122,75 +122,104 @@ fn id_locations(file: &str, text: &str) -> Vec<Location> {
         .collect()
 }
 
-pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
-    let mut errors = Vec::new();
-    let mut drafts: BTreeMap<String, EditionDraft> = BTreeMap::new();
-    let mut clause_files: Vec<(String, String, String)> = Vec::new(); // (dir, file, text)
-    let mut overlay_files: Vec<(String, String)> = Vec::new();
-    // Tables of contents (`articles.yaml`), by edition folder.
-    let mut tocs: BTreeMap<String, super::Toc> = BTreeMap::new();
-    // Editions with a file that could not be read: their children are not resolved, so that
-    // one typo is reported once rather than as every inherited clause gone missing.
-    let mut broken: HashSet<String> = HashSet::new();
+/// The spec's files sorted by their job, as read so far: the edition drafts, the clause and
+/// overlay files still to read, the tables of contents, the root files' contents.
+#[derive(Default)]
+struct SortedFiles {
+    drafts: BTreeMap<String, EditionDraft>,
+    clause_files: Vec<(String, String, String)>, // (dir, file, text)
+    overlay_files: Vec<(String, String)>,
+    /// Tables of contents (`articles.yaml`), by edition folder.
+    tocs: BTreeMap<String, super::Toc>,
+    /// Editions with a file that could not be read: their children are not resolved, so
+    /// that one typo is reported once rather than as every inherited clause gone missing.
+    broken: HashSet<String>,
+    sources_file: Option<(String, String)>,
+    domains: Vec<super::Domain>,
+    words: super::Words,
+}
 
-    let mut sources_file: Option<(String, String)> = None;
-    let mut domains: Vec<super::Domain> = Vec::new();
-    let mut words = super::Words::default();
-    for (path, text) in &files {
-        let Some((dir, name)) = path.rsplit_once('/') else {
-            // Files at the root: the list of sources and the list of domains.
-            if path == SOURCES_FILE {
-                sources_file = Some((path.clone(), text.clone()));
-            } else if path == DOMAINS_FILE {
-                match read::<RawDomains>(path, text) {
-                    Ok(d) => domains = d.domains,
-                    Err(e) => errors.push(e),
-                }
-            } else if path == WORDS_FILE {
-                match read::<super::Words>(path, text) {
-                    Ok(w) => {
-                        for p in w.problems() {
-                            errors.push(SpecError::new(
-                                Location {
-                                    file: path.clone(),
-                                    ..Default::default()
-                                },
-                                None,
-                                p,
-                            ));
-                        }
-                        words = w;
-                    }
-                    Err(e) => errors.push(e),
-                }
-            } else {
-                errors.push(SpecError::new(
-                    Location { file: path.clone(), ..Default::default() },
-                    None,
-                    format!("the spec's root holds only {SOURCES_FILE}, {DOMAINS_FILE} and {WORDS_FILE}; edition files live in spec/<edition>/"),
-                ));
+impl SortedFiles {
+    /// Every file to its job: root files read, edition folders' files sorted, a file
+    /// anywhere else refused.
+    fn sort(files: &SpecFiles, errors: &mut Vec<SpecError>) -> SortedFiles {
+        let mut sorted = SortedFiles::default();
+        for (path, text) in files {
+            let Some((dir, name)) = path.rsplit_once('/') else {
+                sorted.root_file(path, text, errors);
+                continue;
+            };
+            if dir == "overlays" {
+                sorted.overlay_files.push((path.clone(), text.clone()));
+                continue;
             }
-            continue;
-        };
-        if dir == "overlays" {
-            overlay_files.push((path.clone(), text.clone()));
-            continue;
+            if dir.contains('/') {
+                errors.push(SpecError::new(
+                    Location {
+                        file: path.clone(),
+                        ..Default::default()
+                    },
+                    None,
+                    "spec files live directly in an edition folder (spec/<edition>/<topic>.yaml)",
+                ));
+                continue;
+            }
+            sorted.edition_file(dir, name, path, text, errors);
         }
-        if dir.contains('/') {
+        sorted
+    }
+
+    /// A file at the spec's root: the list of sources (kept to declare later), the list of
+    /// domains, the words; nothing else.
+    fn root_file(&mut self, path: &str, text: &str, errors: &mut Vec<SpecError>) {
+        if path == SOURCES_FILE {
+            self.sources_file = Some((path.to_string(), text.to_string()));
+        } else if path == DOMAINS_FILE {
+            match read::<RawDomains>(path, text) {
+                Ok(d) => self.domains = d.domains,
+                Err(e) => errors.push(e),
+            }
+        } else if path == WORDS_FILE {
+            match read::<super::Words>(path, text) {
+                Ok(w) => {
+                    for p in w.problems() {
+                        errors.push(SpecError::new(
+                            Location {
+                                file: path.to_string(),
+                                ..Default::default()
+                            },
+                            None,
+                            p,
+                        ));
+                    }
+                    self.words = w;
+                }
+                Err(e) => errors.push(e),
+            }
+        } else {
             errors.push(SpecError::new(
-                Location {
-                    file: path.clone(),
-                    ..Default::default()
-                },
+                Location { file: path.to_string(), ..Default::default() },
                 None,
-                "spec files live directly in an edition folder (spec/<edition>/<topic>.yaml)",
+                format!("the spec's root holds only {SOURCES_FILE}, {DOMAINS_FILE} and {WORDS_FILE}; edition files live in spec/<edition>/"),
             ));
-            continue;
         }
+    }
+
+    /// A file of edition folder `dir`: its table of contents, its `edition.yaml` (the id
+    /// must be the folder's; a file that does not read marks the edition broken), or a
+    /// clause file kept to read once every edition is known.
+    fn edition_file(
+        &mut self,
+        dir: &str,
+        name: &str,
+        path: &str,
+        text: &str,
+        errors: &mut Vec<SpecError>,
+    ) {
         if name == "articles.yaml" {
             match super::toc::parse(path, text) {
                 Ok(t) => {
-                    tocs.insert(dir.to_string(), t);
+                    self.tocs.insert(dir.to_string(), t);
                 }
                 Err(e) => errors.extend(e),
             }
@@ -199,7 +228,7 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
                 Ok(raw) => {
                     if raw.id != dir {
                         errors.push(SpecError::new(
-                            Location::start_of(path.clone()),
+                            Location::start_of(path.to_string()),
                             None,
                             format!(
                                 "edition id `{}` differs from its folder name `{dir}`",
@@ -207,24 +236,42 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
                             ),
                         ));
                     }
-                    drafts.insert(
+                    self.drafts.insert(
                         dir.to_string(),
                         EditionDraft {
                             raw,
-                            file: path.clone(),
+                            file: path.to_string(),
                             clauses: Vec::new(),
                         },
                     );
                 }
                 Err(e) => {
-                    broken.insert(dir.to_string());
+                    self.broken.insert(dir.to_string());
                     errors.push(e);
                 }
             }
         } else {
-            clause_files.push((dir.to_string(), path.clone(), text.clone()));
+            self.clause_files
+                .push((dir.to_string(), path.to_string(), text.to_string()));
         }
     }
+}
+
+/// The spec from its files: files sorted by job, clause files read into their editions,
+/// sources declared, editions resolved in dependency order (children of a broken edition
+/// skipped), tables of contents, domains and overlays attached; every error collected.
+pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
+    let mut errors = Vec::new();
+    let SortedFiles {
+        mut drafts,
+        clause_files,
+        overlay_files,
+        tocs,
+        mut broken,
+        sources_file,
+        domains,
+        words,
+    } = SortedFiles::sort(&files, &mut errors);
 
     read_clause_files(clause_files, &mut drafts, &mut broken, &mut errors);
 

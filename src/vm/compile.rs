@@ -434,7 +434,7 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
     };
     let (
         Some((setup_clause, setup)),
-        Some((kinds, royal, m)),
+        Some((kinds, royal, movement)),
         Some((first_to_move, moves_per_round)),
         Some(check),
         Some(file_numerals),
@@ -446,20 +446,56 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
     if !errors.is_empty() {
         return Err(errors);
     }
+    let parts = Parts {
+        setup_clause,
+        setup,
+        kinds,
+        royal,
+        movement,
+        first_to_move,
+        moves_per_round,
+        check,
+        file_numerals,
+        record,
+        regions,
+    };
+    build_rules(ed, parts).map(Some)
+}
+
+/// Every part of the rules compiled from its clauses without error, before the derived
+/// tables are built from them.
+struct Parts<'a> {
+    setup_clause: &'a Clause,
+    setup: SidePieces,
+    kinds: Vec<KindInfo>,
+    royal: KindId,
+    movement: moves::Movement<'a>,
+    first_to_move: Side,
+    moves_per_round: u8,
+    check: CheckRules,
+    file_numerals: super::record::FileNumerals,
+    record: Option<super::record::Record>,
+    regions: BTreeMap<String, u128>,
+}
+
+/// The [`Rules`] from its compiled parts: the leap, ray, check and reachability tables
+/// derived, then the meaning checks of the kinds and the bound of the move buffer.
+fn build_rules(ed: &Edition, parts: Parts) -> Result<Rules, Vec<SpecError>> {
+    let m = parts.movement;
     let t = leap_tables(&m.leap_lists);
     let ray_mask = ray_masks();
     let check_zone = check_zones(&t, &ray_mask);
-    let (line_attackers, has_rays) = line_attackers(&m.rays, kinds.len());
+    let (line_attackers, has_rays) = line_attackers(&m.rays, parts.kinds.len());
     let check_arrival = check_arrivals(&t, &ray_mask, &line_attackers);
     let mut rules = Rules {
         edition_id: ed.id.clone(),
-        record,
-        file_numerals,
-        kinds,
-        royal,
-        first_to_move,
-        moves_per_round,
-        setup,
+        record: parts.record,
+        file_numerals: parts.file_numerals,
+        kinds: parts.kinds,
+        royal: parts.royal,
+        first_to_move: parts.first_to_move,
+        moves_per_round: parts.moves_per_round,
+        setup: parts.setup,
         leap_index: t.leap_index,
         leap_to: t.leap_to,
         leaps: t.leaps,
@@ -478,10 +514,10 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
         line_attackers,
         max_screens: m.max_screens,
         facing: m.facing,
-        forbid_attacked: check.forbid_attacked,
-        forbid_facing: check.forbid_facing,
-        status_rules: check.status_rules,
-        in_check_status: check.in_check_status,
+        forbid_attacked: parts.check.forbid_attacked,
+        forbid_facing: parts.check.forbid_facing,
+        status_rules: parts.check.status_rules,
+        in_check_status: parts.check.in_check_status,
         reachable: [[0; 8]; 2],
         lines_through: ray_mask
             .iter()
@@ -489,17 +525,22 @@ pub fn compile(ed: &Edition) -> Result<Option<Rules>, Vec<SpecError>> {
             .collect(),
         ray_mask,
         kind_clause: m.movement_clauses.iter().map(|c| c.id.clone()).collect(),
-        regions,
+        regions: parts.regions,
     };
     rules.reachable = reachability(&rules);
-    meaning::check_kinds(&rules, &m.movement_clauses, &m.confinement, setup_clause)
-        .map_err(|e| vec![e])?;
+    meaning::check_kinds(
+        &rules,
+        &m.movement_clauses,
+        &m.confinement,
+        parts.setup_clause,
+    )
+    .map_err(|e| vec![e])?;
     let bound = move_bound(&rules);
     if bound > super::position_internals::MAX_MOVES {
         return Err(vec![err(
-            setup_clause,
+            parts.setup_clause,
             format!("these pieces could have up to {bound} moves in one position; the VM's move buffer holds {}", super::position_internals::MAX_MOVES),
         )]);
     }
-    Ok(Some(rules))
+    Ok(rules)
 }

@@ -242,7 +242,25 @@ pub fn parse(rules: &Rules, text: &str) -> Result<(Position, Vec<FenWarning>), F
 /// rule set gives the piece letters).
 pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>), FenSyntaxError> {
     let mut warnings = Vec::new();
-    // Fields with their 1-based starting columns (in characters).
+    let fields = fields_with_columns(text);
+    let Some(&(board_col, board)) = fields.first() else {
+        return Err(FenSyntaxError::new(
+            FenProblemKind::Empty,
+            None,
+            "empty FEN",
+        ));
+    };
+    let mut pos = Position::empty(rules.first_to_move());
+    read_board(rules, board_col, board, &mut pos, &mut warnings)?;
+    let side = read_side_to_move(fields.get(1).copied(), &mut warnings)?;
+    pos.set_side_to_move(side);
+    read_counters(&fields[2..], &mut pos, &mut warnings)?;
+    Ok((Setup { pos }, warnings))
+}
+
+/// The whitespace-separated fields of the text with their 1-based starting columns (in
+/// characters).
+fn fields_with_columns(text: &str) -> Vec<(usize, &str)> {
     let mut fields: Vec<(usize, &str)> = Vec::new();
     let mut col = 0usize;
     let mut start: Option<(usize, usize)> = None; // (column, byte offset)
@@ -259,15 +277,18 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
     if let Some((c, s)) = start {
         fields.push((c, &text[s..]));
     }
-    let Some(&(board_col, board)) = fields.first() else {
-        return Err(FenSyntaxError::new(
-            FenProblemKind::Empty,
-            None,
-            "empty FEN",
-        ));
-    };
+    fields
+}
 
-    let mut pos = Position::empty(rules.first_to_move());
+/// The board field (starting at column `board_col`): ten ranks of nine points each, from
+/// Black's back rank down, their pieces put on `pos`; alternative letters warned of.
+fn read_board(
+    rules: &Rules,
+    board_col: usize,
+    board: &str,
+    pos: &mut Position,
+    warnings: &mut Vec<FenWarning>,
+) -> Result<(), FenSyntaxError> {
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != RANKS as usize {
         return Err(FenSyntaxError::new(
@@ -294,32 +315,7 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
                 }
                 file += d as usize;
             } else {
-                let Some(kind) = rules.kind_by_fen(ch) else {
-                    return Err(FenSyntaxError::new(
-                        FenProblemKind::UnknownLetter,
-                        Some(c),
-                        format!("`{ch}` is not a piece letter"),
-                    ));
-                };
-                if file < FILES as usize {
-                    let side = if ch.is_ascii_uppercase() {
-                        Side::Red
-                    } else {
-                        Side::Black
-                    };
-                    let sq = Square::new(file as i32, rank as i32).expect("on board");
-                    pos.put(Piece { side, kind }, sq);
-                    if rules.kinds()[kind as usize].fen[0] != ch.to_ascii_lowercase() {
-                        warnings.push(FenWarning {
-                            kind: FenWarningKind::AlternateLetter,
-                            column: Some(c),
-                            message: format!(
-                                "`{ch}` is accepted; the canonical letter is `{}`",
-                                rules.kinds()[kind as usize].fen[0]
-                            ),
-                        });
-                    }
-                }
+                read_piece(rules, ch, c, file, rank, pos, warnings)?;
                 file += 1;
             }
             if file > FILES as usize {
@@ -340,41 +336,89 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
         }
         c += 1; // the '/'
     }
+    Ok(())
+}
 
-    match fields.get(1) {
-        None => {
-            return Err(FenSyntaxError::new(
-                FenProblemKind::BadSide,
-                None,
-                "the side to move is missing (w, r or b)",
-            ))
-        }
-        Some(&(col, s)) => {
-            let side = match s {
-                "w" => Side::Red,
-                "r" => {
-                    warnings.push(FenWarning {
-                        kind: FenWarningKind::RedAsR,
-                        column: Some(col),
-                        message: "`r` for Red is accepted; the canonical letter is `w`".into(),
-                    });
-                    Side::Red
-                }
-                "b" => Side::Black,
-                _ => {
-                    return Err(FenSyntaxError::new(
-                        FenProblemKind::BadSide,
-                        Some(col),
-                        format!("`{s}` is not a side to move (w, r or b)"),
-                    ))
-                }
-            };
-            pos.set_side_to_move(side);
+/// One piece letter at column `c`: its kind from the rule set, its side from the letter's
+/// case, put on (`file`, `rank`) when that is on the board (a rank too wide is refused by
+/// the caller); a letter other than the kind's first is warned of.
+fn read_piece(
+    rules: &Rules,
+    ch: char,
+    c: usize,
+    file: usize,
+    rank: usize,
+    pos: &mut Position,
+    warnings: &mut Vec<FenWarning>,
+) -> Result<(), FenSyntaxError> {
+    let Some(kind) = rules.kind_by_fen(ch) else {
+        return Err(FenSyntaxError::new(
+            FenProblemKind::UnknownLetter,
+            Some(c),
+            format!("`{ch}` is not a piece letter"),
+        ));
+    };
+    if file < FILES as usize {
+        let side = if ch.is_ascii_uppercase() {
+            Side::Red
+        } else {
+            Side::Black
+        };
+        let sq = Square::new(file as i32, rank as i32).expect("on board");
+        pos.put(Piece { side, kind }, sq);
+        if rules.kinds()[kind as usize].fen[0] != ch.to_ascii_lowercase() {
+            warnings.push(FenWarning {
+                kind: FenWarningKind::AlternateLetter,
+                column: Some(c),
+                message: format!(
+                    "`{ch}` is accepted; the canonical letter is `{}`",
+                    rules.kinds()[kind as usize].fen[0]
+                ),
+            });
         }
     }
+    Ok(())
+}
 
-    // Optional placeholders, then optional counters.
-    let mut rest = fields[2..].iter().peekable();
+/// The side-to-move field: `w` or `r` (warned of) for Red, `b` for Black.
+fn read_side_to_move(
+    field: Option<(usize, &str)>,
+    warnings: &mut Vec<FenWarning>,
+) -> Result<Side, FenSyntaxError> {
+    let Some((col, s)) = field else {
+        return Err(FenSyntaxError::new(
+            FenProblemKind::BadSide,
+            None,
+            "the side to move is missing (w, r or b)",
+        ));
+    };
+    match s {
+        "w" => Ok(Side::Red),
+        "r" => {
+            warnings.push(FenWarning {
+                kind: FenWarningKind::RedAsR,
+                column: Some(col),
+                message: "`r` for Red is accepted; the canonical letter is `w`".into(),
+            });
+            Ok(Side::Red)
+        }
+        "b" => Ok(Side::Black),
+        _ => Err(FenSyntaxError::new(
+            FenProblemKind::BadSide,
+            Some(col),
+            format!("`{s}` is not a side to move (w, r or b)"),
+        )),
+    }
+}
+
+/// The fields after the side to move: up to two `-` placeholders, then up to two counters
+/// (halfmove clock, move number) set on `pos`; missing ones assumed and warned of.
+fn read_counters(
+    fields: &[(usize, &str)],
+    pos: &mut Position,
+    warnings: &mut Vec<FenWarning>,
+) -> Result<(), FenSyntaxError> {
+    let mut rest = fields.iter().peekable();
     let mut dashes = 0;
     while let Some(&&(_, "-")) = rest.peek() {
         if dashes == 2 {
@@ -430,7 +474,7 @@ pub(crate) fn read(rules: &Rules, text: &str) -> Result<(Setup, Vec<FenWarning>)
             });
         }
     }
-    Ok((Setup { pos }, warnings))
+    Ok(())
 }
 
 /// Judge whether a position can arise under the rules. Reports every problem.

@@ -2,6 +2,7 @@
 //! rules (formats, entrants, line-ups, games, matches, byes, sanctions, withdrawals, the N+1
 //! final), every error found reported at its place.
 
+use super::raw::RawTeam;
 use super::*;
 
 mod games;
@@ -218,11 +219,25 @@ impl Validator<'_> {
 
     /// The players and teams: ids, registrations, and the entrants the format ranks.
     fn entrants(&mut self, raw: &RawTournament, format: &Format) -> Roster {
-        use TournamentErrorKind::*;
-        let team_event = format.entrants == Entrants::Teams;
         let by_places = format.entrants == Entrants::TeamsByPlayerPlaces;
-        let mut players: Vec<Player> = Vec::new();
-        let mut pidx: HashMap<String, usize> = HashMap::new();
+        let mut roster = Roster {
+            team_event: format.entrants == Entrants::Teams,
+            players: Vec::new(),
+            pidx: HashMap::new(),
+            teams: Vec::new(),
+            tidx: HashMap::new(),
+        };
+        self.listed_players(raw, &mut roster);
+        for (i, t) in raw.teams.iter().enumerate() {
+            self.team(i, t, &mut roster);
+        }
+        self.entrants_fit_format(raw, &roster, by_places);
+        roster
+    }
+
+    /// The players listed under `players`: each id given once and not blank.
+    fn listed_players(&mut self, raw: &RawTournament, roster: &mut Roster) {
+        use TournamentErrorKind::*;
         for (i, p) in raw.players.iter().enumerate() {
             if blank(&p.id) {
                 self.push(
@@ -232,7 +247,11 @@ impl Validator<'_> {
                 );
                 continue;
             }
-            if pidx.insert(p.id.clone(), players.len()).is_some() {
+            if roster
+                .pidx
+                .insert(p.id.clone(), roster.players.len())
+                .is_some()
+            {
                 self.push(
                     Duplicate,
                     format!("players[{i}]"),
@@ -240,80 +259,109 @@ impl Validator<'_> {
                 );
                 continue;
             }
-            players.push(Player {
+            roster.players.push(Player {
                 id: p.id.clone(),
                 name: p.name.clone(),
                 team: None,
             });
         }
-        let mut teams: Vec<Team> = Vec::new();
-        let mut tidx: HashMap<String, usize> = HashMap::new();
-        for (i, t) in raw.teams.iter().enumerate() {
-            if blank(&t.id) {
-                self.push(
-                    EmptyId,
-                    format!("teams[{i}]"),
-                    format!("team id `{}` is empty: an id names the team", t.id),
-                );
-                continue;
-            }
-            if tidx.contains_key(&t.id) {
-                self.push(
-                    Duplicate,
-                    format!("teams[{i}]"),
-                    format!("team `{}` is listed twice", t.id),
-                );
-                continue;
-            }
-            let ti = teams.len();
-            tidx.insert(t.id.clone(), ti);
-            let mut list = Vec::new();
-            for (j, p) in t.players.iter().enumerate() {
-                if blank(p) {
-                    self.push(
-                        EmptyId,
-                        format!("teams[{i}].players[{j}]"),
-                        format!(
-                            "player id `{p}` of team `{}` is empty: an id names the player",
-                            t.id
-                        ),
-                    );
-                    continue;
-                }
-                let k = match pidx.get(p) {
-                    Some(&k) => k,
-                    None => {
-                        pidx.insert(p.clone(), players.len());
-                        players.push(Player {
-                            id: p.clone(),
-                            name: None,
-                            team: None,
-                        });
-                        players.len() - 1
-                    }
-                };
-                if let Some(other) = players[k].team {
-                    let o = teams
-                        .get(other)
-                        .map(|t| t.id.clone())
-                        .unwrap_or_else(|| t.id.clone());
-                    self.push(
-                        Duplicate,
-                        format!("teams[{i}].players"),
-                        format!("player `{p}` is registered for `{o}` and `{}`", t.id),
-                    );
-                    continue;
-                }
-                players[k].team = Some(ti);
+    }
+
+    /// Team `i` of `teams`: its id given once and not blank, and its registered players.
+    fn team(&mut self, i: usize, t: &RawTeam, roster: &mut Roster) {
+        use TournamentErrorKind::*;
+        if blank(&t.id) {
+            self.push(
+                EmptyId,
+                format!("teams[{i}]"),
+                format!("team id `{}` is empty: an id names the team", t.id),
+            );
+            return;
+        }
+        if roster.tidx.contains_key(&t.id) {
+            self.push(
+                Duplicate,
+                format!("teams[{i}]"),
+                format!("team `{}` is listed twice", t.id),
+            );
+            return;
+        }
+        let ti = roster.teams.len();
+        roster.tidx.insert(t.id.clone(), ti);
+        let mut list = Vec::new();
+        for (j, p) in t.players.iter().enumerate() {
+            if let Some(k) = self.team_member(i, j, p, t, ti, roster) {
                 list.push(k);
             }
-            teams.push(Team {
-                id: t.id.clone(),
-                name: t.name.clone(),
-                players: list,
-            });
         }
-        if (team_event || by_places) && teams.is_empty() {
+        roster.teams.push(Team {
+            id: t.id.clone(),
+            name: t.name.clone(),
+            players: list,
+        });
+    }
+
+    /// Player `p` (the `j`th of team `i`, numbered `ti` among the teams read) registered for
+    /// the team: its id not blank, a player not listed under `players` added, and in no
+    /// other team. Its index among the players, or `None` when it cannot be registered.
+    fn team_member(
+        &mut self,
+        i: usize,
+        j: usize,
+        p: &String,
+        t: &RawTeam,
+        ti: usize,
+        roster: &mut Roster,
+    ) -> Option<usize> {
+        use TournamentErrorKind::*;
+        if blank(p) {
+            self.push(
+                EmptyId,
+                format!("teams[{i}].players[{j}]"),
+                format!(
+                    "player id `{p}` of team `{}` is empty: an id names the player",
+                    t.id
+                ),
+            );
+            return None;
+        }
+        let players = &mut roster.players;
+        let k = match roster.pidx.get(p) {
+            Some(&k) => k,
+            None => {
+                roster.pidx.insert(p.clone(), players.len());
+                players.push(Player {
+                    id: p.clone(),
+                    name: None,
+                    team: None,
+                });
+                players.len() - 1
+            }
+        };
+        if let Some(other) = players[k].team {
+            let o = roster
+                .teams
+                .get(other)
+                .map(|t| t.id.clone())
+                .unwrap_or_else(|| t.id.clone());
+            self.push(
+                Duplicate,
+                format!("teams[{i}].players"),
+                format!("player `{p}` is registered for `{o}` and `{}`", t.id),
+            );
+            return None;
+        }
+        players[k].team = Some(ti);
+        Some(k)
+    }
+
+    /// Whether the entrants suit the format: teams listed for a format that ranks teams
+    /// (every player in one where players score for their team's places), none for one
+    /// that ranks players.
+    fn entrants_fit_format(&mut self, raw: &RawTournament, roster: &Roster, by_places: bool) {
+        use TournamentErrorKind::*;
+        let team_event = roster.team_event;
+        if (team_event || by_places) && roster.teams.is_empty() {
             self.push(
                 UnknownEntrant,
                 "teams",
@@ -334,20 +382,18 @@ impl Validator<'_> {
             );
         }
         if by_places {
-            if let Some((i, p)) = players.iter().enumerate().find(|(_, p)| p.team.is_none()) {
+            if let Some((i, p)) = roster
+                .players
+                .iter()
+                .enumerate()
+                .find(|(_, p)| p.team.is_none())
+            {
                 self.push(
                     UnknownEntrant,
                     format!("players[{i}]"),
                     format!("player `{}` belongs to no team (队员总分制)", p.id),
                 );
             }
-        }
-        Roster {
-            team_event,
-            players,
-            pidx,
-            teams,
-            tidx,
         }
     }
 

@@ -71,6 +71,110 @@ pub(super) struct Movement<'a> {
     pub(super) max_screens: u8,
 }
 
+/// The tables every program instruction adds to: per piece slot (side, kind, point) its leaps
+/// and its four rays, the distinct `to` regions of line moves, the most screens a hop jumps.
+pub(super) struct MoveTables {
+    leap_lists: Vec<Vec<Leap>>,
+    rays: Vec<[Ray; 4]>,
+    masks: Vec<u128>,
+    max_screens: u8,
+}
+
+impl MoveTables {
+    /// Empty tables: no leaps, empty rays, only the all-points mask.
+    fn new() -> Self {
+        MoveTables {
+            leap_lists: vec![Vec::new(); 2 * MAX_KINDS * SQUARES],
+            rays: vec![[Ray::default(); 4]; 2 * MAX_KINDS * SQUARES],
+            masks: vec![!0u128],
+            max_screens: 0,
+        }
+    }
+}
+
+/// What the `movement.*` clauses have said so far, read one clause at a time.
+struct MovementReader<'a, 'k> {
+    kinds: &'k [KindInfo],
+    royal: KindId,
+    regions: &'k BTreeMap<String, u128>,
+    tables: MoveTables,
+    kind_clause: Vec<Option<&'a Clause>>,
+    confinement: Vec<meaning::Confinement>,
+    facing: Option<(KindId, [bool; 4])>,
+    capture_seen: bool,
+}
+
+impl<'a> MovementReader<'a, '_> {
+    /// A kind's move program (`program:`): at most one clause per kind, each instruction
+    /// compiled into the tables and into the kind's confinement.
+    fn program(&mut self, c: &'a Clause, errors: &mut Vec<SpecError>) {
+        let Some(m) = read::<data::Movement>(c, errors) else {
+            return;
+        };
+        let Some(k) = note(kind_id(self.kinds, c, &m.piece), errors) else {
+            return;
+        };
+        if let Some(prev) = &self.kind_clause[k as usize] {
+            errors.push(err(
+                c,
+                format!("kind `{}` already has its moves in `{}`", m.piece, prev.id),
+            ));
+            return;
+        }
+        self.kind_clause[k as usize] = Some(c);
+        for ins in &m.program {
+            meaning::confine(&mut self.confinement[k as usize], ins, self.regions);
+            note(
+                compile_instruction(c, ins, k, self.regions, &mut self.tables),
+                errors,
+            );
+        }
+    }
+
+    /// The facing rule (`line:`): one only, and on the royal kind.
+    fn facing(&mut self, c: &Clause, errors: &mut Vec<SpecError>) {
+        let Some(f) = read::<data::Facing>(c, errors) else {
+            return;
+        };
+        let Some(k) = note(kind_id(self.kinds, c, &f.piece), errors) else {
+            return;
+        };
+        if k != self.royal {
+            errors.push(err(
+                c,
+                "the VM applies the facing rule to the royal kind only",
+            ));
+            return;
+        }
+        let dirs = match f.line {
+            Line::File => [true, true, false, false],
+            Line::Rank => [false, false, true, true],
+            Line::Both => [true; 4],
+        };
+        if self.facing.is_some() {
+            errors.push(err(c, "a second facing rule"));
+            return;
+        }
+        self.facing = Some((k, dirs));
+    }
+
+    /// How pieces capture (`capture:`): the VM knows capture by replacement, own pieces
+    /// blocking.
+    fn capture(&mut self, c: &Clause, errors: &mut Vec<SpecError>) {
+        let Some(cap) = read::<data::Capture>(c, errors) else {
+            return;
+        };
+        if cap.capture != "replace" || cap.own_pieces != "blocked" {
+            errors.push(err(
+                c,
+                "the VM supports capture by replacement with own pieces blocking (capture: replace, own_pieces: blocked)",
+            ));
+            return;
+        }
+        self.capture_seen = true;
+    }
+}
+
 /// `movement.*`: every kind's program, the facing rule and how pieces capture; every bad
 /// clause recorded.
 pub(super) fn movement<'a>(
@@ -83,83 +187,23 @@ pub(super) fn movement<'a>(
 ) -> Option<Movement<'a>> {
     let before = errors.len();
     let nk = kinds.len();
-    let mut leap_lists: Vec<Vec<Leap>> = vec![Vec::new(); 2 * MAX_KINDS * SQUARES];
-    let mut rays: Vec<[Ray; 4]> = vec![[Ray::default(); 4]; 2 * MAX_KINDS * SQUARES];
-    let mut masks: Vec<u128> = vec![!0u128];
-    let mut kind_clause: Vec<Option<&Clause>> = vec![None; nk];
-    let mut confinement: Vec<meaning::Confinement> = vec![Some((0, Vec::new())); nk];
-    let mut facing = None;
-    let mut capture_seen = false;
-    let mut max_screens = 0u8;
-
+    let mut reader = MovementReader {
+        kinds,
+        royal,
+        regions,
+        tables: MoveTables::new(),
+        kind_clause: vec![None; nk],
+        confinement: vec![Some((0, Vec::new())); nk],
+        facing: None,
+        capture_seen: false,
+    };
     for c in ed.clauses_with_prefix("movement.") {
         if has_key(c, "program") {
-            let Some(m) = read::<data::Movement>(c, errors) else {
-                continue;
-            };
-            let Some(k) = note(kind_id(kinds, c, &m.piece), errors) else {
-                continue;
-            };
-            if let Some(prev) = &kind_clause[k as usize] {
-                errors.push(err(
-                    c,
-                    format!("kind `{}` already has its moves in `{}`", m.piece, prev.id),
-                ));
-                continue;
-            }
-            kind_clause[k as usize] = Some(c);
-            for ins in &m.program {
-                meaning::confine(&mut confinement[k as usize], ins, regions);
-                note(
-                    compile_instruction(
-                        c,
-                        ins,
-                        k,
-                        regions,
-                        &mut leap_lists,
-                        &mut rays,
-                        &mut masks,
-                        &mut max_screens,
-                    ),
-                    errors,
-                );
-            }
+            reader.program(c, errors);
         } else if has_key(c, "line") {
-            let Some(f) = read::<data::Facing>(c, errors) else {
-                continue;
-            };
-            let Some(k) = note(kind_id(kinds, c, &f.piece), errors) else {
-                continue;
-            };
-            if k != royal {
-                errors.push(err(
-                    c,
-                    "the VM applies the facing rule to the royal kind only",
-                ));
-                continue;
-            }
-            let dirs = match f.line {
-                Line::File => [true, true, false, false],
-                Line::Rank => [false, false, true, true],
-                Line::Both => [true; 4],
-            };
-            if facing.is_some() {
-                errors.push(err(c, "a second facing rule"));
-                continue;
-            }
-            facing = Some((k, dirs));
+            reader.facing(c, errors);
         } else if has_key(c, "capture") {
-            let Some(cap) = read::<data::Capture>(c, errors) else {
-                continue;
-            };
-            if cap.capture != "replace" || cap.own_pieces != "blocked" {
-                errors.push(err(
-                    c,
-                    "the VM supports capture by replacement with own pieces blocking (capture: replace, own_pieces: blocked)",
-                ));
-                continue;
-            }
-            capture_seen = true;
+            reader.capture(c, errors);
         } else {
             errors.push(err(
                 c,
@@ -167,7 +211,7 @@ pub(super) fn movement<'a>(
             ));
         }
     }
-    if !capture_seen && errors.len() == before {
+    if !reader.capture_seen && errors.len() == before {
         errors.push(SpecError::new(
             Default::default(),
             Some("movement.capture"),
@@ -175,7 +219,7 @@ pub(super) fn movement<'a>(
         ));
     }
     let mut movement_clauses = Vec::new();
-    for (i, c) in kind_clause.into_iter().enumerate() {
+    for (i, c) in reader.kind_clause.into_iter().enumerate() {
         match c {
             Some(c) => movement_clauses.push(c),
             None if errors.len() == before => errors.push(err(
@@ -185,27 +229,57 @@ pub(super) fn movement<'a>(
             None => {}
         }
     }
+    let tables = reader.tables;
     (errors.len() == before).then_some(Movement {
-        leap_lists,
-        rays,
-        masks,
+        leap_lists: tables.leap_lists,
+        rays: tables.rays,
+        masks: tables.masks,
         movement_clauses,
-        confinement,
-        facing,
-        max_screens,
+        confinement: reader.confinement,
+        facing: reader.facing,
+        max_screens: tables.max_screens,
     })
 }
 
-#[allow(clippy::too_many_arguments)]
+/// An instruction's region guards (Red frame): the points it may start from and land on.
+#[derive(Clone, Copy)]
+struct Guards {
+    from: Option<u128>,
+    to: Option<u128>,
+}
+
+/// Whether point `rel` (Red frame) is inside guard `g` (no guard: every point).
+fn in_guard(g: Option<u128>, rel: Square) -> bool {
+    g.is_none_or(|m| m >> rel.index() & 1 == 1)
+}
+
+/// The region named by an instruction's `from`/`to`, or the error naming the known regions.
+fn region_guard(
+    c: &Clause,
+    regions: &BTreeMap<String, u128>,
+    name: &Option<String>,
+) -> Result<Option<u128>, SpecError> {
+    match name {
+        None => Ok(None),
+        Some(n) => regions.get(n).copied().map(Some).ok_or_else(|| {
+            err(
+                c,
+                format!(
+                    "region `{n}` is not defined by any board clause (known: {})",
+                    regions.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            )
+        }),
+    }
+}
+
+/// One program entry (a step, leap, slide or hop) compiled into the tables of `kind`.
 pub(super) fn compile_instruction(
     c: &Clause,
     ins: &Instruction,
     kind: KindId,
     regions: &BTreeMap<String, u128>,
-    leap_lists: &mut [Vec<Leap>],
-    rays: &mut [[Ray; 4]],
-    masks: &mut Vec<u128>,
-    max_screens: &mut u8,
+    tables: &mut MoveTables,
 ) -> Result<(), SpecError> {
     let prims = [
         ins.step.is_some(),
@@ -219,82 +293,63 @@ pub(super) fn compile_instruction(
             "each program entry has exactly one of step, leap, slide, hop",
         ));
     }
-    let region = |name: &Option<String>| -> Result<Option<u128>, SpecError> {
-        match name {
-            None => Ok(None),
-            Some(n) => regions.get(n).copied().map(Some).ok_or_else(|| {
-                err(
-                    c,
-                    format!(
-                        "region `{n}` is not defined by any board clause (known: {})",
-                        regions.keys().cloned().collect::<Vec<_>>().join(", ")
-                    ),
-                )
-            }),
-        }
+    let guards = Guards {
+        from: region_guard(c, regions, &ins.from)?,
+        to: region_guard(c, regions, &ins.to)?,
     };
-    let from_guard = region(&ins.from)?;
-    let to_guard = region(&ins.to)?;
     let modes =
         (if ins.mode.quiet() { QUIET } else { 0 }) | (if ins.mode.capture() { CAPTURE } else { 0 });
-    let in_guard = |g: Option<u128>, rel: Square| g.is_none_or(|m| m >> rel.index() & 1 == 1);
-
     if let Some(off) = ins.step.or(ins.leap) {
-        if ins.leap.is_some() && ins.block.is_none() {
-            return Err(err(c, "a leap names its blocking point (`block: [df, dr]`); use `step` for a move that cannot be blocked"));
-        }
-        if ins.step.is_some() && ins.block.is_some() {
-            return Err(err(c, "a step has no blocking point; use `leap`"));
-        }
-        if ins.screens.is_some() || ins.max.is_some() {
-            return Err(err(c, "`screens` and `max` belong to hop and slide"));
-        }
-        if off == [0, 0] {
-            return Err(err(c, "a step or leap must move"));
-        }
-        let prim = if ins.step.is_some() { "step" } else { "leap" };
-        for (o, b) in orientations(ins.symmetry, off, ins.block) {
-            if !meaning::leap_lands(o, b, from_guard, to_guard) {
-                return Err(err(c, format!("`{prim}: {off:?}` (as {o:?}{}) lands on no point of the board{} from any point{}", block_text(b), guard_text("inside", &ins.to), guard_text("of", &ins.from))));
-            }
-        }
-        for side in Side::BOTH {
-            for from in Square::all() {
-                if !in_guard(from_guard, from.relative_to(side)) {
-                    continue;
-                }
-                for (o, b) in orientations(ins.symmetry, off, ins.block) {
-                    let Some(to) = offset_point(side, from, o) else {
-                        continue;
-                    };
-                    if !in_guard(to_guard, to.relative_to(side)) {
-                        continue;
-                    }
-                    let block = match b {
-                        None => NO_BLOCK,
-                        Some(b) => match offset_point(side, from, b) {
-                            Some(s) => s.index() as u8,
-                            None => continue,
-                        },
-                    };
-                    let list = &mut leap_lists[piece_slot(side, kind, from.index())];
-                    match list
-                        .iter_mut()
-                        .find(|l| l.to == to.index() as u8 && l.block == block)
-                    {
-                        Some(l) => l.modes |= modes,
-                        None => list.push(Leap {
-                            to: to.index() as u8,
-                            block,
-                            modes,
-                        }),
-                    }
-                }
-            }
-        }
+        check_step_or_leap(c, ins, off, guards)?;
+        tables.add_leaps(ins, off, kind, guards, modes);
         return Ok(());
     }
+    let line = check_line_move(c, ins, guards)?;
+    tables.max_screens = tables.max_screens.max(line.screens);
+    tables.add_rays(c, ins, kind, &line, guards, modes)
+}
 
+/// A step or leap's own rules: a leap names its blocking point, a step has none, neither
+/// has screens or a maximum, it moves, and each orientation lands somewhere.
+fn check_step_or_leap(
+    c: &Clause,
+    ins: &Instruction,
+    off: [i8; 2],
+    guards: Guards,
+) -> Result<(), SpecError> {
+    if ins.leap.is_some() && ins.block.is_none() {
+        return Err(err(c, "a leap names its blocking point (`block: [df, dr]`); use `step` for a move that cannot be blocked"));
+    }
+    if ins.step.is_some() && ins.block.is_some() {
+        return Err(err(c, "a step has no blocking point; use `leap`"));
+    }
+    if ins.screens.is_some() || ins.max.is_some() {
+        return Err(err(c, "`screens` and `max` belong to hop and slide"));
+    }
+    if off == [0, 0] {
+        return Err(err(c, "a step or leap must move"));
+    }
+    let prim = if ins.step.is_some() { "step" } else { "leap" };
+    for (o, b) in orientations(ins.symmetry, off, ins.block) {
+        if !meaning::leap_lands(o, b, guards.from, guards.to) {
+            return Err(err(c, format!("`{prim}: {off:?}` (as {o:?}{}) lands on no point of the board{} from any point{}", block_text(b), guard_text("inside", &ins.to), guard_text("of", &ins.from))));
+        }
+    }
+    Ok(())
+}
+
+/// A slide or hop, checked: its direction, whether it hops, the screens it jumps (0 for a
+/// slide) and the most points it goes.
+struct LineMove {
+    is_hop: bool,
+    dir: [i8; 2],
+    screens: u8,
+    max: u8,
+}
+
+/// A slide or hop's own rules: no blocking point, `max` for slides and `screens` for hops
+/// only, neither 0, and each orientation ends somewhere.
+fn check_line_move(c: &Clause, ins: &Instruction, guards: Guards) -> Result<LineMove, SpecError> {
     let is_hop = ins.hop.is_some();
     let dir = ins.slide.or(ins.hop).unwrap_or_default();
     if ins.block.is_some() {
@@ -320,8 +375,8 @@ pub(super) fn compile_instruction(
                 o,
                 is_hop.then_some(screens),
                 ins.max.unwrap_or(u8::MAX),
-                from_guard,
-                to_guard,
+                guards.from,
+                guards.to,
             )
         {
             return Err(err(
@@ -334,62 +389,148 @@ pub(super) fn compile_instruction(
             ));
         }
     }
-    *max_screens = (*max_screens).max(screens);
-    let mut to_mask_idx = |side: Side| -> Result<u8, SpecError> {
+    Ok(LineMove {
+        is_hop,
+        dir,
+        screens,
+        max: ins.max.unwrap_or(u8::MAX),
+    })
+}
+
+impl MoveTables {
+    /// A step or leap's landings from every guarded point, for both sides, merged with the
+    /// kind's leaps already there (same landing and blocking point: modes joined).
+    fn add_leaps(
+        &mut self,
+        ins: &Instruction,
+        off: [i8; 2],
+        kind: KindId,
+        guards: Guards,
+        modes: u8,
+    ) {
+        for side in Side::BOTH {
+            for from in Square::all() {
+                if !in_guard(guards.from, from.relative_to(side)) {
+                    continue;
+                }
+                for (o, b) in orientations(ins.symmetry, off, ins.block) {
+                    let Some(to) = offset_point(side, from, o) else {
+                        continue;
+                    };
+                    if !in_guard(guards.to, to.relative_to(side)) {
+                        continue;
+                    }
+                    let block = match b {
+                        None => NO_BLOCK,
+                        Some(b) => match offset_point(side, from, b) {
+                            Some(s) => s.index() as u8,
+                            None => continue,
+                        },
+                    };
+                    let list = &mut self.leap_lists[piece_slot(side, kind, from.index())];
+                    match list
+                        .iter_mut()
+                        .find(|l| l.to == to.index() as u8 && l.block == block)
+                    {
+                        Some(l) => l.modes |= modes,
+                        None => list.push(Leap {
+                            to: to.index() as u8,
+                            block,
+                            modes,
+                        }),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The index of the `to` region as seen by `side` among the distinct masks (0: no
+    /// region), added if new.
+    fn landing_mask_index(
+        &mut self,
+        c: &Clause,
+        to_guard: Option<u128>,
+        side: Side,
+    ) -> Result<u8, SpecError> {
         match to_guard {
             None => Ok(0),
             Some(m) => {
                 let abs = to_side(m, side);
-                let i = match masks.iter().position(|&x| x == abs) {
+                let i = match self.masks.iter().position(|&x| x == abs) {
                     Some(i) => i,
                     None => {
-                        masks.push(abs);
-                        masks.len() - 1
+                        self.masks.push(abs);
+                        self.masks.len() - 1
                     }
                 };
                 u8::try_from(i).map_err(|_| err(c, "too many distinct `to` regions"))
             }
         }
-    };
-    for side in Side::BOTH {
-        let mask_idx = to_mask_idx(side)?;
-        for (o, _) in orientations(ins.symmetry, dir, None) {
-            let Some(d) = abs_dir(side, o) else {
-                return Err(err(
-                    c,
-                    format!(
-                        "slide and hop directions are unit steps along a file or rank, not {o:?}"
-                    ),
-                ));
-            };
-            for from in Square::all() {
-                if !in_guard(from_guard, from.relative_to(side)) {
-                    continue;
-                }
-                let ray = &mut rays[piece_slot(side, kind, from.index())][d];
-                if !ray.is_empty() && ray.to_mask != mask_idx {
+    }
+
+    /// A slide or hop on the rays of every guarded point, for both sides; two line moves
+    /// sharing a ray must agree on their `to` region, screens or maximum.
+    fn add_rays(
+        &mut self,
+        c: &Clause,
+        ins: &Instruction,
+        kind: KindId,
+        line: &LineMove,
+        guards: Guards,
+        modes: u8,
+    ) -> Result<(), SpecError> {
+        for side in Side::BOTH {
+            let mask_idx = self.landing_mask_index(c, guards.to, side)?;
+            for (o, _) in orientations(ins.symmetry, line.dir, None) {
+                let Some(d) = abs_dir(side, o) else {
                     return Err(err(
                         c,
-                        "two line moves in one direction with different `to` regions",
+                        format!(
+                            "slide and hop directions are unit steps along a file or rank, not {o:?}"
+                        ),
                     ));
-                }
-                ray.to_mask = mask_idx;
-                if is_hop {
-                    if ray.hop != 0 && ray.screens != screens {
-                        return Err(err(c, "two hops in one direction with different screens"));
+                };
+                for from in Square::all() {
+                    if !in_guard(guards.from, from.relative_to(side)) {
+                        continue;
                     }
-                    ray.hop |= modes;
-                    ray.screens = screens;
-                } else {
-                    let max = ins.max.unwrap_or(u8::MAX);
-                    if ray.slide != 0 && ray.max != max {
-                        return Err(err(c, "two slides in one direction with different `max`"));
-                    }
-                    ray.slide |= modes;
-                    ray.max = max;
+                    let ray = &mut self.rays[piece_slot(side, kind, from.index())][d];
+                    add_line_to_ray(c, ray, line, mask_idx, modes)?;
                 }
             }
         }
+        Ok(())
+    }
+}
+
+/// One slide or hop joined to a ray: the ray's `to` region, and its hop's screens or its
+/// slide's maximum, must agree with what is already there.
+fn add_line_to_ray(
+    c: &Clause,
+    ray: &mut Ray,
+    line: &LineMove,
+    mask_idx: u8,
+    modes: u8,
+) -> Result<(), SpecError> {
+    if !ray.is_empty() && ray.to_mask != mask_idx {
+        return Err(err(
+            c,
+            "two line moves in one direction with different `to` regions",
+        ));
+    }
+    ray.to_mask = mask_idx;
+    if line.is_hop {
+        if ray.hop != 0 && ray.screens != line.screens {
+            return Err(err(c, "two hops in one direction with different screens"));
+        }
+        ray.hop |= modes;
+        ray.screens = line.screens;
+    } else {
+        if ray.slide != 0 && ray.max != line.max {
+            return Err(err(c, "two slides in one direction with different `max`"));
+        }
+        ray.slide |= modes;
+        ray.max = line.max;
     }
     Ok(())
 }
