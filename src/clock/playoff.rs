@@ -9,9 +9,10 @@
 //! the stage repeats.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use super::data::{ChooserRule, ColourRule};
+use crate::answer::{Colours, DecidedBy, PlayoffAnswer, PlayoffNext};
 use crate::board::{GameResult, Side};
 
 /// A stage of a chain, compiled.
@@ -234,24 +235,34 @@ fn colours(
     rule: &ColourRule,
     history: &[Played],
     better: Option<Player>,
-) -> Result<(Value, Option<Player>, Option<Player>), PlayoffError> {
+) -> Result<(Colours, Option<Player>, Option<Player>), PlayoffError> {
+    let rule_only = |r: &str| Colours {
+        rule: r.into(),
+        red: None,
+        by: None,
+        chooser: None,
+    };
     Ok(match rule {
-        ColourRule::Lot => (json!({"rule": "lot"}), None, None),
-        ColourRule::NotStated => (json!({"rule": "not_stated"}), None, None),
+        ColourRule::Lot => (rule_only("lot"), None, None),
+        ColourRule::NotStated => (rule_only("not_stated"), None, None),
         ColourRule::Swap => {
             let red = history.last().map(|p| p.game.red.other());
             (
-                json!({"rule": "swap", "red": red.map(Player::name)}),
+                Colours {
+                    red: Some(red.map(|p| p.name().into())),
+                    ..rule_only("swap")
+                },
                 red,
                 None,
             )
         }
         ColourRule::Choice(rules) => {
             let (who, by) = chooser(chain, rules, history, better)?;
-            let mut v = json!({"rule": "choice", "by": by});
-            if let Some(p) = who {
-                v["chooser"] = json!(p.name());
-            }
+            let v = Colours {
+                by: Some(by.into()),
+                chooser: who.map(|p| p.name().into()),
+                ..rule_only("choice")
+            };
             (v, None, who)
         }
     })
@@ -262,8 +273,8 @@ fn colours(
 pub(crate) fn evaluate(
     chain: &Chain,
     q: &PlayoffQuery,
-    control: impl Fn(&str) -> Value,
-) -> Result<Value, PlayoffError> {
+    control: impl Fn(&str) -> Option<crate::answer::Control>,
+) -> Result<PlayoffAnswer, PlayoffError> {
     let games = q
         .games
         .iter()
@@ -297,24 +308,22 @@ pub(crate) fn evaluate(
                 let given = colours(chain, rule, &history, better);
                 let Some(game) = next_game.next() else {
                     let (how, _, _) = given?;
-                    let mut next = Map::new();
-                    next.insert("stage".into(), json!(stage.name));
-                    if stage.repeat.is_some() {
-                        next.insert("round".into(), json!(round));
-                    }
-                    next.insert("game".into(), json!(g + 1));
-                    next.insert("scheme".into(), json!(stage.scheme));
-                    next.insert(
-                        "control".into(),
-                        stage.scheme.as_deref().map_or(Value::Null, &control),
-                    );
-                    next.insert("colours".into(), how);
-                    if stage.draw_black_wins {
-                        next.insert("draw".into(), json!("black_wins"));
-                    }
-                    return Ok(
-                        json!({"chain": chain.id, "winner": null, "games_played": history.len(), "next": next}),
-                    );
+                    let next = PlayoffNext {
+                        stage: stage.name.clone(),
+                        round: stage.repeat.is_some().then_some(round.into()),
+                        game: g as u64 + 1,
+                        scheme: stage.scheme.clone(),
+                        control: stage.scheme.as_deref().and_then(&control),
+                        colours: how,
+                        draw: stage.draw_black_wins.then(|| "black_wins".into()),
+                    };
+                    return Ok(PlayoffAnswer {
+                        chain: chain.id.clone(),
+                        winner: None,
+                        games_played: history.len() as u64,
+                        next: Some(Some(next)),
+                        decided_by: None,
+                    });
                 };
                 let number = history.len() + 1;
                 // A game already played is checked against its colour rule where the input
@@ -382,16 +391,25 @@ pub(crate) fn evaluate(
                 } else {
                     "win"
                 };
-                let mut by = json!({"stage": stage.name, "how": how});
-                if stage.repeat.is_some() {
-                    by["round"] = json!(round);
-                }
-                if stage.games > 1 {
-                    by["wins"] = json!({"A": wins[0], "B": wins[1]});
-                }
-                return Ok(
-                    json!({"chain": chain.id, "winner": w.name(), "games_played": history.len(), "decided_by": by}),
-                );
+                let by = DecidedBy {
+                    stage: stage.name.clone(),
+                    how: how.into(),
+                    round: stage.repeat.is_some().then_some(round.into()),
+                    wins: (stage.games > 1).then(|| {
+                        [
+                            ("A".to_string(), wins[0].into()),
+                            ("B".into(), wins[1].into()),
+                        ]
+                        .into()
+                    }),
+                };
+                return Ok(PlayoffAnswer {
+                    chain: chain.id.clone(),
+                    winner: Some(w.name().into()),
+                    games_played: history.len() as u64,
+                    next: None,
+                    decided_by: Some(by),
+                });
             }
             if stage.repeat.is_none() {
                 break;
@@ -400,5 +418,11 @@ pub(crate) fn evaluate(
         }
     }
     // Unreachable for compiled chains (the last stage always produces a winner).
-    Ok(json!({"chain": chain.id, "winner": null, "games_played": history.len(), "next": null}))
+    Ok(PlayoffAnswer {
+        chain: chain.id.clone(),
+        winner: None,
+        games_played: history.len() as u64,
+        next: Some(None),
+        decided_by: None,
+    })
 }
