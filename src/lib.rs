@@ -113,6 +113,7 @@
 #[macro_use]
 mod codes;
 
+pub mod answer;
 pub mod arbiter;
 pub mod batch;
 pub mod board;

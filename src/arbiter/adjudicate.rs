@@ -123,32 +123,40 @@ pub struct Next {
 }
 
 impl Next {
-    /// `{cycle, plies, ply, times, clause, article, rulings, result, end_clause, end_article}`;
-    /// the rulings without their event numbers.
+    /// `{cycle, plies, ply, times, clause, article, rulings, result, end}`; the rulings
+    /// without their event numbers.
     pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("cycle".into(), json!(self.cycle));
-        m.insert("plies".into(), json!(self.plies));
-        m.insert("ply".into(), json!(self.ply));
-        m.insert("times".into(), json!(self.times));
-        cite(&mut m, Some(&self.rule));
-        let rulings: Vec<Value> = self
-            .rulings
-            .iter()
-            .map(|r| {
-                let mut v = r.to_json();
-                if let Some(o) = v.as_object_mut() {
-                    o.remove("event");
-                }
-                v
-            })
-            .collect();
-        m.insert("rulings".into(), Value::Array(rulings));
-        m.insert("result".into(), json!(self.result.name()));
-        let mut end = Map::new();
-        cite(&mut end, self.clause.as_ref());
-        m.insert("end".into(), Value::Object(end));
-        Value::Object(m)
+        crate::answer::to_value(&self.answer())
+    }
+
+    /// As the `game_status` answer gives it (`next`), typed.
+    pub fn answer(&self) -> crate::answer::NextAnswer {
+        crate::answer::NextAnswer {
+            cycle: self.cycle as u64,
+            plies: self.plies as u64,
+            ply: self.ply as u64,
+            times: self.times as u64,
+            clause: Some(self.rule.clause.clone()),
+            article: self.rule.article.clone(),
+            rulings: self
+                .rulings
+                .iter()
+                .map(|r| crate::answer::Decision {
+                    event: None,
+                    ..r.answer()
+                })
+                .collect(),
+            result: self.result.name().into(),
+            end: cited(self.clause.as_ref()),
+        }
+    }
+}
+
+/// A clause and its article as the answers give them (both `null` for none).
+fn cited(c: Option<&RuleRef>) -> crate::answer::Cited {
+    crate::answer::Cited {
+        clause: c.map(|c| c.clause.clone()),
+        article: c.and_then(|c| c.article.clone()),
     }
 }
 
@@ -178,61 +186,50 @@ pub struct GameStatus {
 impl GameStatus {
     /// The answer object of the `game_status` query.
     pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
+        crate::answer::to_value(&self.answer())
+    }
+
+    /// The answer of the `game_status` query, typed.
+    pub fn answer(&self) -> crate::answer::GameStatusAnswer {
         let ended = self.end.result != GameResult::Ongoing;
-        m.insert(
-            "state".into(),
-            json!(if ended { "ended" } else { "ongoing" }),
-        );
-        m.insert(
-            "result".into(),
-            json!(if ended {
+        let end = cited(self.end.clause.as_ref());
+        crate::answer::GameStatusAnswer {
+            state: if ended { "ended" } else { "ongoing" }.into(),
+            result: if ended {
                 self.end.result.name()
             } else {
                 "ongoing"
-            }),
-        );
-        cite(&mut m, self.end.clause.as_ref());
-        m.insert("ply".into(), self.end.ply.map_or(Value::Null, |p| json!(p)));
-        m.insert("how".into(), self.end.how.map_or(Value::Null, |h| json!(h)));
-        m.insert("position".into(), json!(self.position));
-        let rep: Vec<Value> = self
-            .repeated
-            .iter()
-            .map(|r| json!({"fen": r.fen, "ply": r.ply, "times": r.times}))
-            .collect();
-        m.insert("repeated".into(), Value::Array(rep));
-        let order = |o: &Option<RuleRef>| match o {
-            None => Value::Null,
-            Some(c) => {
-                let mut m = Map::new();
-                cite(&mut m, Some(c));
-                Value::Object(m)
             }
-        };
-        m.insert(
-            "orders".into(),
-            json!({"red": order(&self.orders[0]), "black": order(&self.orders[1])}),
-        );
-        m.insert(
-            "natural_limit".into(),
-            self.natural_limit.map_or(
-                Value::Null,
-                |(r, l)| json!({"rounds": r, "limit": l, "remaining": l.saturating_sub(r)}),
-            ),
-        );
-        if let Some(c) = self.continues {
-            m.insert("continues".into(), json!({"from": c.from, "left": c.left}));
+            .into(),
+            clause: end.clause,
+            article: end.article,
+            ply: self.end.ply.map(|p| p as u64),
+            how: self.end.how.map(str::to_string),
+            position: self.position.into(),
+            repeated: self
+                .repeated
+                .iter()
+                .map(|r| crate::answer::Repeated {
+                    fen: r.fen.clone(),
+                    ply: r.ply as u64,
+                    times: r.times as u64,
+                })
+                .collect(),
+            orders: crate::answer::Orders {
+                red: self.orders[0].as_ref().map(|c| cited(Some(c))),
+                black: self.orders[1].as_ref().map(|c| cited(Some(c))),
+            },
+            natural_limit: self
+                .natural_limit
+                .map(|(r, l)| crate::answer::NaturalLimit {
+                    rounds: r.into(),
+                    limit: l.into(),
+                    remaining: l.saturating_sub(r).into(),
+                }),
+            continues: self.continues.map(super::Continues::answer),
+            check: self.check.map(|p| p.to_string()),
+            next: self.next.as_ref().map(Next::answer),
         }
-        m.insert(
-            "check".into(),
-            self.check.map_or(Value::Null, |p| json!(p.to_string())),
-        );
-        m.insert(
-            "next".into(),
-            self.next.as_ref().map_or(Value::Null, Next::to_json),
-        );
-        Value::Object(m)
     }
 }
 

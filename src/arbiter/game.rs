@@ -12,7 +12,7 @@
 //! `watch` the board watched (repetition, the natural move limit, draw offers),
 //! `irregular` irregularities and time.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::data::{
     ChecksOf, Chooser, ClaimBy, IllegalClass, KnockEffect, KnockRuling, Remedy, Requirement,
@@ -21,8 +21,7 @@ use super::data::{
 use super::events::{self, Event, Finding, Verdict};
 use super::touch::{self, Touched};
 use super::{
-    cite, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, FoulCount, RejectKind,
-    RuleRef,
+    parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, FoulCount, RejectKind, RuleRef,
 };
 use crate::board::{GameResult, Move, Side, Square};
 use crate::repetition::readings::Basis;

@@ -230,6 +230,16 @@ pub struct Continues {
     pub left: usize,
 }
 
+impl Continues {
+    /// As the answers give it (`continues`).
+    pub fn answer(self) -> crate::answer::Continues {
+        crate::answer::Continues {
+            from: self.from as u64,
+            left: self.left as u64,
+        }
+    }
+}
+
 /// Input of the `outcome` query.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -5,10 +5,10 @@
 //! touched piece (`capture`, by the touched own piece or by any other), and no obligation
 //! (`free`). The chains (`touch.*` clauses) decide their order.
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use super::data::{Role, Step, Trigger, With};
-use super::{cite, events, ArbiterError, ArbiterRules, ChainRule, RejectKind, RuleRef};
+use super::{events, ArbiterError, ArbiterRules, ChainRule, RejectKind, RuleRef};
 use crate::board::{Move, Square};
 use crate::vm::{Position, Rules, Status};
 
@@ -213,22 +213,20 @@ pub struct TouchAnswer {
 impl TouchAnswer {
     /// The protocol's answer object (field `touch`).
     pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        match &self.allowed {
-            Some(list) => m.insert("allowed".into(), json!(list)),
-            None => m.insert("free".into(), json!(true)),
-        };
-        m.insert("step".into(), json!(self.step));
-        cite(
-            &mut m,
-            Some(&RuleRef {
-                clause: self.clause.clone(),
-                article: self.article.clone(),
-            }),
-        );
-        m.insert("foul".into(), json!(self.foul));
-        m.insert("foul_clauses".into(), json!(self.foul_clauses));
-        Value::Object(m)
+        crate::answer::to_value(&self.answer())
+    }
+
+    /// The protocol's answer, typed.
+    pub fn answer(&self) -> crate::answer::TouchAnswer {
+        crate::answer::TouchAnswer {
+            free: self.allowed.is_none().then_some(true),
+            allowed: self.allowed.clone(),
+            step: self.step.clone(),
+            clause: self.clause.clone(),
+            article: self.article.clone(),
+            foul: self.foul,
+            foul_clauses: self.foul_clauses.clone(),
+        }
     }
 }
 

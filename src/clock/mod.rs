@@ -36,7 +36,7 @@ pub mod table;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use crate::board::Side;
 use crate::spec::{Edition, ProvenanceStatus, SpecError};
@@ -281,93 +281,130 @@ impl ClockRules {
     pub fn answer_playoff(&self, q: &PlayoffQuery) -> Result<Value, PlayoffError> {
         let chain = self.chain(&q.chain)?;
         playoff::evaluate(chain, q, |id| match self.scheme(id) {
-            Ok(s) => s.control.as_ref().map_or(Value::Null, control_json),
-            Err(_) => Value::Null,
+            Ok(s) => s.control.as_ref().map(control_answer),
+            Err(_) => None,
         })
-    }
-
-    fn rule_json(r: &RuleRef) -> (Value, Value) {
-        (json!(r.clause), json!(r.article))
+        .map(|a| crate::answer::to_value(&a))
     }
 
     /// The answer object for a simulated game.
     pub fn timeline_json(&self, scheme: &Scheme, control: &Control, t: &Timeline) -> Value {
-        let both = |v: [i64; 2]| json!({"red": v[0], "black": v[1]});
-        let mut out = Map::new();
-        out.insert("scheme".into(), json!(scheme.id));
-        out.insert("clause".into(), json!(scheme.clause));
-        out.insert("article".into(), json!(scheme.article));
-        out.insert("class".into(), json!(self.class_of(scheme, control)));
-        if let Some((r, _)) = &scheme.reading {
-            out.insert("reading".into(), json!(r));
-        }
-        out.insert("control".into(), control_json(control));
-        out.insert("start".into(), both(t.start));
-        let moves: Vec<Value> = t
+        crate::answer::to_value(&self.timeline_answer(scheme, control, t))
+    }
+
+    /// The answer for a simulated game, typed.
+    pub fn timeline_answer(
+        &self,
+        scheme: &Scheme,
+        control: &Control,
+        t: &Timeline,
+    ) -> crate::answer::ClockAnswer {
+        use crate::answer as a;
+        let both = |v: [i64; 2]| a::PerSide {
+            red: v[0],
+            black: v[1],
+        };
+        let moves = t
             .moves
             .iter()
-            .map(|m| {
-                json!({"event": m.event, "side": m.side.name(), "number": m.number, "took": m.took,
-                       "added": m.added, "red": m.left[0], "black": m.left[1]})
+            .map(|m| a::ClockMove {
+                event: m.event as u64,
+                side: m.side.name().into(),
+                number: m.number.into(),
+                took: m.took,
+                added: m.added,
+                red: m.left[0],
+                black: m.left[1],
             })
             .collect();
-        out.insert("moves".into(), Value::Array(moves));
-        let violations: Vec<Value> = t
+        let violations = t
             .violations
             .iter()
             .map(|v| {
                 let rule = self.timing.violation_rule(v.kind);
-                let (clause, article) = rule.map_or((Value::Null, Value::Null), Self::rule_json);
-                let mut o = json!({"event": v.event, "side": v.side.name(), "kind": v.kind.name(), "clause": clause,
-                                   "article": article, "foul": v.foul, "count": v.count});
-                match v.effect {
-                    Some(sim::KnockEffect::Loss) => o["effect"] = json!("loss"),
+                let (effect, added) = match v.effect {
+                    Some(sim::KnockEffect::Loss) => (Some("loss".into()), None),
                     Some(sim::KnockEffect::TimeAdded(ms)) => {
-                        o["effect"] = json!("time_added");
-                        o["added"] = json!(ms);
+                        (Some("time_added".into()), Some(ms as i64))
                     }
-                    None => {}
+                    None => (None, None),
+                };
+                a::Violation {
+                    event: v.event as u64,
+                    side: v.side.name().into(),
+                    kind: v.kind.name().into(),
+                    clause: rule.map(|r| r.clause.clone()),
+                    article: rule.and_then(|r| r.article.clone()),
+                    foul: v.foul,
+                    count: v.count.into(),
+                    effect,
+                    added,
                 }
-                o
             })
             .collect();
-        out.insert("violations".into(), Value::Array(violations));
-        let adjustments: Vec<Value> = t
+        let adjustments = t
             .adjustments
             .iter()
-            .map(|a| {
-                json!({"event": a.event, "side": a.side.name(), "ms": a.ms,
-                       "by": a.by_rule.map_or("arbiter", sim::ViolationKind::name)})
+            .map(|x| a::Adjustment {
+                event: x.event as u64,
+                side: x.side.name().into(),
+                ms: x.ms,
+                by: x.by_rule.map_or("arbiter", sim::ViolationKind::name).into(),
             })
             .collect();
-        out.insert("adjustments".into(), Value::Array(adjustments));
-        let flag = t.flag.map_or(Value::Null, |f| {
+        let flag = t.flag.map(|f| {
             let rule = self.timing.flag_rule(f.kind);
-            let (clause, article) = Self::rule_json(rule);
-            let mut o = json!({"side": f.side.name(), "event": f.event, "move": f.move_number,
-                               "kind": match f.kind { sim::FlagKind::Time => "time", sim::FlagKind::Quota => "quota" },
-                               "clause": clause, "article": article, "left": f.left, "over": f.over,
-                               "moves_made": f.moves_made});
-            if let Some(r) = f.moves_required {
-                o["moves_required"] = json!(r);
+            a::Flag {
+                side: f.side.name().into(),
+                event: f.event as u64,
+                r#move: f.move_number.into(),
+                kind: match f.kind {
+                    sim::FlagKind::Time => "time",
+                    sim::FlagKind::Quota => "quota",
+                }
+                .into(),
+                clause: rule.clause.clone(),
+                article: rule.article.clone(),
+                left: f.left,
+                over: f.over,
+                moves_made: f.moves_made.into(),
+                moves_required: f.moves_required,
             }
-            o
         });
-        out.insert("flag".into(), flag);
-        out.insert("final".into(), both(t.left));
-        out.insert("running".into(), json!(t.running.map(Side::name)));
-        out.insert("ended_at".into(), json!(t.ended_at));
-        Value::Object(out)
+        a::ClockAnswer {
+            scheme: scheme.id.clone(),
+            clause: scheme.clause.clone(),
+            article: scheme.article.clone(),
+            class: self.class_of(scheme, control),
+            reading: scheme.reading.as_ref().map(|(r, _)| r.clone()),
+            control: control_answer(control),
+            start: both(t.start),
+            moves,
+            violations,
+            adjustments,
+            flag,
+            r#final: both(t.left),
+            running: t.running.map(|s| s.name().into()),
+            ended_at: t.ended_at.map(|e| e as u64),
+        }
     }
 }
 
 /// A control as the answers give it: each side's periods and the increment, in ms.
-pub(crate) fn control_json(c: &Control) -> Value {
-    let side = |s: Side| -> Value {
+pub(crate) fn control_answer(c: &Control) -> crate::answer::Control {
+    let side = |s: Side| {
         c.periods[s.index()]
             .iter()
-            .map(|p| json!({"time": p.time, "moves": p.moves, "repeat": p.repeat}))
+            .map(|p| crate::answer::Period {
+                time: p.time,
+                moves: p.moves.map(u64::from),
+                repeat: p.repeat,
+            })
             .collect()
     };
-    json!({"red": side(Side::Red), "black": side(Side::Black), "increment": c.increment})
+    crate::answer::Control {
+        red: side(Side::Red),
+        black: side(Side::Black),
+        increment: c.increment,
+    }
 }

@@ -9,9 +9,10 @@
 //! the stage repeats.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use super::data::{ChooserRule, ColourRule};
+use crate::answer::{Colours, DecidedBy, PlayoffAnswer, PlayoffNext};
 use crate::board::{GameResult, Side};
 
 /// A stage of a chain, compiled.
@@ -234,24 +235,34 @@ fn colours(
     rule: &ColourRule,
     history: &[Played],
     better: Option<Player>,
-) -> Result<(Value, Option<Player>, Option<Player>), PlayoffError> {
+) -> Result<(Colours, Option<Player>, Option<Player>), PlayoffError> {
+    let rule_only = |r: &str| Colours {
+        rule: r.into(),
+        red: None,
+        by: None,
+        chooser: None,
+    };
     Ok(match rule {
-        ColourRule::Lot => (json!({"rule": "lot"}), None, None),
-        ColourRule::NotStated => (json!({"rule": "not_stated"}), None, None),
+        ColourRule::Lot => (rule_only("lot"), None, None),
+        ColourRule::NotStated => (rule_only("not_stated"), None, None),
         ColourRule::Swap => {
             let red = history.last().map(|p| p.game.red.other());
             (
-                json!({"rule": "swap", "red": red.map(Player::name)}),
+                Colours {
+                    red: Some(red.map(|p| p.name().into())),
+                    ..rule_only("swap")
+                },
                 red,
                 None,
             )
         }
         ColourRule::Choice(rules) => {
             let (who, by) = chooser(chain, rules, history, better)?;
-            let mut v = json!({"rule": "choice", "by": by});
-            if let Some(p) = who {
-                v["chooser"] = json!(p.name());
-            }
+            let v = Colours {
+                by: Some(by.into()),
+                chooser: who.map(|p| p.name().into()),
+                ..rule_only("choice")
+            };
             (v, None, who)
         }
     })
@@ -262,8 +273,8 @@ fn colours(
 pub(crate) fn evaluate(
     chain: &Chain,
     q: &PlayoffQuery,
-    control: impl Fn(&str) -> Value,
-) -> Result<Value, PlayoffError> {
+    control: impl Fn(&str) -> Option<crate::answer::Control>,
+) -> Result<PlayoffAnswer, PlayoffError> {
     let games = q
         .games
         .iter()
@@ -287,9 +298,13 @@ pub(crate) fn evaluate(
                 let Some(game) = next_game.next() else {
                     let (how, _, _) = given?;
                     let next = next_game_answer(stage, round, g, how, &control);
-                    return Ok(
-                        json!({"chain": chain.id, "winner": null, "games_played": history.len(), "next": next}),
-                    );
+                    return Ok(PlayoffAnswer {
+                        chain: chain.id.clone(),
+                        winner: None,
+                        games_played: history.len() as u64,
+                        next: Some(Some(next)),
+                        decided_by: None,
+                    });
                 };
                 if let Some(w) = played_game(stage, history.len() + 1, game, given)? {
                     wins[w as usize] += 1;
@@ -320,7 +335,13 @@ pub(crate) fn evaluate(
         }
     }
     // Unreachable for compiled chains (the last stage always produces a winner).
-    Ok(json!({"chain": chain.id, "winner": null, "games_played": history.len(), "next": null}))
+    Ok(PlayoffAnswer {
+        chain: chain.id.clone(),
+        winner: None,
+        games_played: history.len() as u64,
+        next: Some(None),
+        decided_by: None,
+    })
 }
 
 /// The better-ranked player the query names (`A` or `B`), if any.
@@ -343,25 +364,18 @@ fn next_game_answer(
     stage: &Stage,
     round: u32,
     g: u32,
-    how: Value,
-    control: &impl Fn(&str) -> Value,
-) -> Map<String, Value> {
-    let mut next = Map::new();
-    next.insert("stage".into(), json!(stage.name));
-    if stage.repeat.is_some() {
-        next.insert("round".into(), json!(round));
+    how: Colours,
+    control: &impl Fn(&str) -> Option<crate::answer::Control>,
+) -> PlayoffNext {
+    PlayoffNext {
+        stage: stage.name.clone(),
+        round: stage.repeat.is_some().then_some(round.into()),
+        game: g as u64 + 1,
+        scheme: stage.scheme.clone(),
+        control: stage.scheme.as_deref().and_then(control),
+        colours: how,
+        draw: stage.draw_black_wins.then(|| "black_wins".into()),
     }
-    next.insert("game".into(), json!(g + 1));
-    next.insert("scheme".into(), json!(stage.scheme));
-    next.insert(
-        "control".into(),
-        stage.scheme.as_deref().map_or(Value::Null, control),
-    );
-    next.insert("colours".into(), how);
-    if stage.draw_black_wins {
-        next.insert("draw".into(), json!("black_wins"));
-    }
-    next
 }
 
 /// Game `number`, already played in `stage`, checked against its colour rule where the
@@ -371,7 +385,7 @@ fn played_game(
     stage: &Stage,
     number: usize,
     game: &Game,
-    given: Result<(Value, Option<Player>, Option<Player>), PlayoffError>,
+    given: Result<(Colours, Option<Player>, Option<Player>), PlayoffError>,
 ) -> Result<Option<Player>, PlayoffError> {
     let (red, who) = given.map(|(_, r, w)| (r, w)).unwrap_or((None, None));
     if red.is_some_and(|r| r != game.red) {
@@ -407,7 +421,13 @@ fn played_game(
 
 /// The answer once `stage` (in `round`) has a winner: who, after how many games, and how
 /// (a match of several games, a single game won, or a draw that Black wins).
-fn decided(chain: &Chain, stage: &Stage, round: u32, wins: [u32; 2], history: &[Played]) -> Value {
+fn decided(
+    chain: &Chain,
+    stage: &Stage,
+    round: u32,
+    wins: [u32; 2],
+    history: &[Played],
+) -> PlayoffAnswer {
     let w = if wins[0] > wins[1] {
         Player::A
     } else {
@@ -421,12 +441,23 @@ fn decided(chain: &Chain, stage: &Stage, round: u32, wins: [u32; 2], history: &[
     } else {
         "win"
     };
-    let mut by = json!({"stage": stage.name, "how": how});
-    if stage.repeat.is_some() {
-        by["round"] = json!(round);
+    let by = DecidedBy {
+        stage: stage.name.clone(),
+        how: how.into(),
+        round: stage.repeat.is_some().then_some(round.into()),
+        wins: (stage.games > 1).then(|| {
+            [
+                ("A".to_string(), wins[0].into()),
+                ("B".into(), wins[1].into()),
+            ]
+            .into()
+        }),
+    };
+    PlayoffAnswer {
+        chain: chain.id.clone(),
+        winner: Some(w.name().into()),
+        games_played: history.len() as u64,
+        next: None,
+        decided_by: Some(by),
     }
-    if stage.games > 1 {
-        by["wins"] = json!({"A": wins[0], "B": wins[1]});
-    }
-    json!({"chain": chain.id, "winner": w.name(), "games_played": history.len(), "decided_by": by})
 }

@@ -10,8 +10,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{json, Map};
-
 use super::criteria::{Better, Criterion, Primitive, Value, SANCTIONS};
 use super::data::{
     ByeOpponentValue, ByeResult, Entrants, MatchDecider, SanctionPlace, Scope, System, Unit,
@@ -74,41 +72,54 @@ pub struct Standings {
 impl Standings {
     /// The answer object of the `standings` query.
     pub fn to_json(&self) -> serde_json::Value {
-        let ranking: Vec<serde_json::Value> = self
+        crate::answer::to_value(&self.answer())
+    }
+
+    /// The answer of the `standings` query, typed.
+    pub fn answer(&self) -> crate::answer::StandingsAnswer {
+        let i = self.individual_answer();
+        crate::answer::StandingsAnswer {
+            ruleset: i.ruleset,
+            format: i.format,
+            clause: i.clause,
+            order: i.order,
+            criteria: i.criteria,
+            ranking: i.ranking,
+            annulled: i.annulled,
+            individual: self.individual.as_ref().map(|s| s.individual_answer()),
+        }
+    }
+
+    /// The answer's fields but the individual standings.
+    fn individual_answer(&self) -> crate::answer::IndividualStandings {
+        let ranking = self
             .rows
             .iter()
-            .map(|r| {
-                let mut m = Map::new();
-                m.insert("place".into(), json!(r.place));
-                m.insert("entrant".into(), json!(r.entrant));
-                m.insert("score".into(), super::criteria::number(r.score));
-                let values: Map<String, serde_json::Value> = r
+            .map(|r| crate::answer::Row {
+                place: r.place as u64,
+                entrant: r.entrant.clone(),
+                score: match super::criteria::number(r.score) {
+                    serde_json::Value::Number(n) => Some(n),
+                    _ => None,
+                },
+                values: r
                     .values
                     .iter()
-                    .map(|(k, v)| (k.clone(), v.to_json()))
-                    .collect();
-                m.insert("values".into(), serde_json::Value::Object(values));
-                if let Some(s) = &r.separated_by {
-                    m.insert("separated_by".into(), json!(s));
-                }
-                if r.withdrawn {
-                    m.insert("withdrawn".into(), json!(true));
-                }
-                serde_json::Value::Object(m)
+                    .map(|(k, v)| (k.clone(), crate::answer::CriterionValue(v.to_json())))
+                    .collect(),
+                separated_by: r.separated_by.clone(),
+                withdrawn: r.withdrawn.then_some(true),
             })
             .collect();
-        let mut m = Map::new();
-        m.insert("ruleset".into(), json!(self.ruleset));
-        m.insert("format".into(), json!(self.format));
-        m.insert("clause".into(), json!(self.clause));
-        m.insert("order".into(), json!(self.order));
-        m.insert("criteria".into(), json!(self.criteria));
-        m.insert("ranking".into(), serde_json::Value::Array(ranking));
-        m.insert("annulled".into(), json!(self.annulled));
-        if let Some(i) = &self.individual {
-            m.insert("individual".into(), i.to_json());
+        crate::answer::IndividualStandings {
+            ruleset: self.ruleset.clone(),
+            format: self.format.clone(),
+            clause: self.clause.clone(),
+            order: self.order.clone(),
+            criteria: self.criteria.clone(),
+            ranking,
+            annulled: self.annulled.clone(),
         }
-        serde_json::Value::Object(m)
     }
 }
 

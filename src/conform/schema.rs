@@ -17,8 +17,10 @@ fn answer_schema(field: &str, vocab: &Vocabulary) -> Value {
         "status" => json!({"enum": vocab.statuses.keys().collect::<Vec<_>>()}),
         "valid" => json!({"const": true}),
         "move" => json!({"type": "string", "pattern": iccs}),
-        f if super::judge::DOMAIN_ANSWER_FIELDS.contains(&f) => json!({"type": "object"}),
-        _ => json!({"type": "string", "minLength": 1, "pattern": "^[^\\n]*$"}),
+        f => match crate::answer::domain_answer_schema(f) {
+            Some(s) => s,
+            None => json!({"type": "string", "minLength": 1, "pattern": "^[^\\n]*$"}),
+        },
     }
 }
 

@@ -12,7 +12,7 @@
 //! verdict.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::board::{Move, Side, Square, SQUARES};
 use crate::line::LineError;
@@ -135,18 +135,15 @@ pub struct SidePattern {
 
 impl SidePattern {
     /// The pattern object of the `ruling` answer.
-    fn to_json(&self) -> Value {
-        let mut v = json!({
-            "pattern": self.pattern,
-            "status": status_name(self.status),
-            "zh": self.zh,
-            "side_zh": self.side_zh,
-            "status_zh": self.status_zh,
-        });
-        if let (Some(en), Value::Object(m)) = (&self.en, &mut v) {
-            m.insert("en".into(), json!(en));
+    fn answer(&self) -> crate::answer::SidePattern {
+        crate::answer::SidePattern {
+            pattern: self.pattern.clone(),
+            status: status_name(self.status).into(),
+            zh: self.zh.clone(),
+            side_zh: self.side_zh.clone(),
+            status_zh: self.status_zh.clone(),
+            en: self.en.clone(),
         }
-        v
     }
 }
 
@@ -738,46 +735,57 @@ fn gain_text(rep: &RepetitionRules, v: super::Val) -> Both {
 impl Ruling {
     /// The answer object of the `ruling` query.
     pub fn to_json(&self, rep: &RepetitionRules) -> Value {
-        let plies: Vec<Value> = self
+        crate::answer::to_value(&self.answer(rep))
+    }
+
+    /// The answer of the `ruling` query, typed.
+    pub fn answer(&self, rep: &RepetitionRules) -> crate::answer::RulingAnswer {
+        let plies = self
             .plies
             .iter()
             .map(|p| {
                 let c = &rep.classes[p.facts.class];
-                json!({
-                    "ply": p.ply,
-                    "move": p.facts.mv.iccs(),
-                    "side": p.facts.side.name(),
-                    "class": c.name,
-                    "zh": c.zh,
-                    "family": match c.family { Family::Attack => "attack", Family::Idle => "idle" },
-                    "targets": p.targets,
-                    "chase": p.chases.iter().map(|k| k.name()).collect::<Vec<_>>(),
-                    "reason": p.reason,
-                    "reason_zh": p.reason_zh,
-                    "clause": c.rule.clause,
-                    "article": c.rule.article,
-                })
+                crate::answer::Ply {
+                    ply: p.ply as u64,
+                    r#move: p.facts.mv.iccs(),
+                    side: p.facts.side.name().into(),
+                    class: c.name.clone(),
+                    zh: c.zh.clone(),
+                    family: match c.family {
+                        Family::Attack => "attack",
+                        Family::Idle => "idle",
+                    }
+                    .into(),
+                    targets: p.targets.clone(),
+                    chase: p.chases.iter().map(|k| k.name().to_string()).collect(),
+                    reason: p.reason.clone(),
+                    reason_zh: p.reason_zh.clone(),
+                    clause: c.rule.clause.clone(),
+                    article: c.rule.article.clone(),
+                }
             })
             .collect();
-        let patterns = match &self.patterns {
-            None => Value::Null,
-            Some(ps) => json!({
-                "red": ps[0].to_json(),
-                "black": ps[1].to_json(),
+        crate::answer::RulingAnswer {
+            verdict: self.verdict.name().into(),
+            judged: self.judged.into(),
+            cycle: self.cycle.map(|(a, b)| vec![a as u64, b as u64]),
+            plies,
+            patterns: self.patterns.as_ref().map(|ps| crate::answer::Patterns {
+                red: ps[0].answer(),
+                black: ps[1].answer(),
             }),
-        };
-        let mut answer = json!({
-            "verdict": self.verdict.name(),
-            "judged": self.judged,
-            "cycle": self.cycle.map(|(a, b)| json!([a, b])),
-            "plies": plies,
-            "patterns": patterns,
-            "clauses": self.clauses.iter().map(|r| json!({"clause": r.clause, "article": r.article})).collect::<Vec<_>>(),
-        });
-        if let Value::Object(m) = &mut answer {
-            self.basis.insert_into(m);
+            clauses: self
+                .clauses
+                .iter()
+                .map(|r| crate::answer::Cited {
+                    clause: Some(r.clause.clone()),
+                    article: r.article.clone(),
+                })
+                .collect(),
+            basis: self.basis.name().into(),
+            rests_on: self.basis.rests_on.clone(),
+            verdict_only: None,
         }
-        answer
     }
 }
 

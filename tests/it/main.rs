@@ -35,6 +35,7 @@ mod load;
 mod spec_edit;
 
 mod adjudicate;
+mod answers;
 mod arbiter;
 mod arbiter_cli;
 mod clock;

@@ -152,36 +152,36 @@ impl Ruling {
 
     /// The ruling as the protocol's JSON object.
     pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("event".into(), json!(self.event));
-        m.insert("decision".into(), json!(self.decision.name()));
-        cite(&mut m, self.clause.as_ref());
-        if let Some(s) = self.side {
-            m.insert("side".into(), json!(s.name()));
+        crate::answer::to_value(&self.answer())
+    }
+
+    /// The ruling as the protocol's answer type (an item of `outcome.rulings`).
+    pub fn answer(&self) -> crate::answer::Decision {
+        let (basis, rests_on) = basis_fields(self.basis.as_ref());
+        crate::answer::Decision {
+            event: Some(self.event as u64),
+            decision: self.decision.name().into(),
+            clause: self.clause.as_ref().map(|c| c.clause.clone()),
+            article: self.clause.as_ref().and_then(|c| c.article.clone()),
+            side: self.side.map(|s| s.name().into()),
+            seconds: self.seconds.map(u64::from),
+            count: self.count.map(u64::from),
+            rounds: self.rounds.map(u64::from),
+            step: self.step.clone(),
+            moves: self.moves.clone(),
+            note: self.note.clone(),
+            by: self.by.map(|b| b.name().into()),
+            basis,
+            rests_on,
         }
-        for (k, v) in [
-            ("seconds", self.seconds),
-            ("count", self.count),
-            ("rounds", self.rounds),
-        ] {
-            if let Some(v) = v {
-                m.insert(k.into(), json!(v));
-            }
-        }
-        if let Some(s) = &self.step {
-            m.insert("step".into(), json!(s));
-        }
-        if let Some(l) = &self.moves {
-            m.insert("moves".into(), json!(l));
-        }
-        if let Some(n) = &self.note {
-            m.insert("note".into(), json!(n));
-        }
-        if let Some(b) = self.by {
-            m.insert("by".into(), json!(b.name()));
-        }
-        insert_basis(&mut m, self.basis.as_ref());
-        Value::Object(m)
+    }
+}
+
+/// `basis` and `rests_on` of an answer, where a decision rests on a 棋例 ruling.
+pub(crate) fn basis_fields(basis: Option<&Basis>) -> (Option<String>, Option<Vec<String>>) {
+    match basis {
+        Some(b) => (Some(b.name().into()), Some(b.rests_on.clone())),
+        None => (None, None),
     }
 }
 
@@ -218,26 +218,27 @@ pub struct Outcome {
 impl Outcome {
     /// The protocol's answer object (field `outcome`).
     pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("result".into(), json!(self.result.name()));
-        cite(&mut m, self.clause.as_ref());
-        m.insert("event".into(), self.event.map_or(Value::Null, |e| json!(e)));
-        m.insert(
-            "fouls".into(),
-            json!({"red": self.fouls[0], "black": self.fouls[1]}),
-        );
-        m.insert(
-            "rulings".into(),
-            Value::Array(self.rulings.iter().map(Ruling::to_json).collect()),
-        );
-        m.insert("fen".into(), json!(self.fen));
-        if let Some(c) = self.continues {
-            m.insert("continues".into(), json!({"from": c.from, "left": c.left}));
+        crate::answer::to_value(&self.answer())
+    }
+
+    /// The protocol's answer, typed.
+    pub fn answer(&self) -> crate::answer::OutcomeAnswer {
+        let (basis, rests_on) = basis_fields(self.basis.as_ref());
+        crate::answer::OutcomeAnswer {
+            result: self.result.name().into(),
+            clause: self.clause.as_ref().map(|c| c.clause.clone()),
+            article: self.clause.as_ref().and_then(|c| c.article.clone()),
+            event: self.event.map(|e| e as u64),
+            fouls: crate::answer::PerSide {
+                red: self.fouls[0].into(),
+                black: self.fouls[1].into(),
+            },
+            rulings: self.rulings.iter().map(Ruling::answer).collect(),
+            fen: self.fen.clone(),
+            continues: self.continues.map(Continues::answer),
+            by: self.by.map(|b| b.name().into()),
+            basis,
+            rests_on,
         }
-        if let Some(b) = self.by {
-            m.insert("by".into(), json!(b.name()));
-        }
-        insert_basis(&mut m, self.basis.as_ref());
-        Value::Object(m)
     }
 }
