@@ -170,47 +170,12 @@ pub fn load_suite(dir: Option<&Path>) -> Result<Suite, String> {
 pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String> {
     let spec = Spec::load(spec_dir).map_err(|e| e.to_string())?;
     let suite = load_suite(args.cases.as_deref())?;
-    // Every file the run writes is claimed before it starts: none is a file it reads,
-    // none is another's.
-    let writes = args.report.is_some()
-        || args.write_known_failures.is_some()
-        || args.update_known_failures.is_some();
-    let mut outputs = if writes {
-        inputs(spec_dir, args.cases.as_deref())
-    } else {
-        xqspec::output::Outputs::new()
-    };
-    if let Some(f) = &args.known_failures {
-        outputs.input(f, "the known failures (--known-failures)");
-    }
-    let claim = |o: &mut xqspec::output::Outputs, p: &Option<PathBuf>, what: &str| {
-        p.as_ref()
-            .map(|p| o.claim(p, what))
-            .transpose()
-            .map_err(|e| e.to_string())
-    };
-    let update_file = args
-        .update_known_failures
-        .as_ref()
-        .map(|p| outputs.claim_update(p, "--update-known-failures"))
-        .transpose()
-        .map_err(|e| e.to_string())?;
-    let report_file = claim(&mut outputs, &args.report, "--report")?;
-    let known_file = claim(
-        &mut outputs,
-        &args.write_known_failures,
-        "--write-known-failures",
-    )?;
-    if let Some(r) = &args.report {
-        // The report's diagrams folder must not lead out of the report's folder.
-        outputs
-            .folder_in(
-                r.parent().unwrap_or(Path::new(".")),
-                Path::new(&diagrams_folder(r)),
-                "the diagrams of --report",
-            )
-            .map_err(|e| e.to_string())?;
-    }
+    let Claimed {
+        mut outputs,
+        update_file,
+        report_file,
+        known_file,
+    } = claim_outputs(spec_dir, &args)?;
     for p in &suite.problems {
         eprintln!("warning: {p} (the file is not run; see `xqspec cases check`)");
     }
@@ -230,6 +195,83 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     }
     // The built-in reference runs against its own list of known failures unless told otherwise.
     let in_process = args.adapter.is_none() && args.uci.is_none() && args.ucci.is_none();
+    let (known, updating) = known_failures(&args, &suite, in_process)?;
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        return Err("--timeout is a positive number of seconds".into());
+    }
+    let timeout = Duration::from_secs_f64(args.timeout);
+    let opts = run_options(&args, &suite, &spec, known, timeout)?;
+    let start_timeout = timeout.max(Duration::from_secs(10));
+    // The programs run in process groups of their own: an interrupt ends them first.
+    xqspec::conform::end_programs_on_interrupt();
+    let mut subject = start_subject(&args, &spec, start_timeout, timeout)?;
+    let about = subject.about().clone();
+    let program = xqspec::conform::issue::Program {
+        about: &about,
+        via: match (&args.adapter, &args.uci, &args.ucci) {
+            (Some(c), _, _) => format!("--adapter {}", shell_word(c)),
+            (_, Some(c), _) => format!("--uci {}", shell_word(c)),
+            (_, _, Some(c)) => format!("--ucci {}", shell_word(c)),
+            _ => String::new(),
+        },
+    };
+    if args.issue.is_some() {
+        return issue(&spec, &suite, subject.as_mut(), &opts, &program);
+    }
+    if args.json {
+        let editions: Vec<String> = if opts.editions.is_empty() {
+            spec.editions().iter().map(|e| e.id.clone()).collect()
+        } else {
+            opts.editions.clone()
+        };
+        println!("{}", runner::json_header(&about, &editions));
+    }
+    let json = args.json;
+    let runner::Run { results, stall } =
+        run_with_progress(&suite, subject.as_mut(), &opts, &about, json, args.quiet)?;
+    let summary = Summary::of(&results);
+
+    if json {
+        println!("{}", runner::json_summary(&summary, stall.as_ref()));
+        eprintln!("{}", summary.line());
+    } else {
+        print_summary(&about, &results, &summary, &args, updating.is_some());
+    }
+    if let (Some(path), Some(file)) = (&args.report, &report_file) {
+        let diagrams = failure_diagrams(&spec, &suite, &results, path, &mut outputs)?;
+        let mut text = runner::markdown_report(&about, &results, &diagrams);
+        text.push_str(&xqspec::conform::issue::groups_markdown(
+            &results, &suite, &spec, &program,
+        ));
+        file.write(text.as_bytes()).map_err(|e| e.to_string())?;
+    }
+    if let Some(file) = &known_file {
+        file.write(runner::known_failures_yaml(&results).as_bytes())
+            .map_err(|e| e.to_string())?;
+    }
+    if let (Some((path, text, listed)), Some(file)) = (&updating, &update_file) {
+        return update_known_failures(path, text, listed, file, &results);
+    }
+    match stall {
+        Some(s) => Err(format!(
+            "the run stopped asking, {} cases left unasked: {}",
+            s.unasked,
+            s.reason()
+        )),
+        None if summary.ok() => Ok(()),
+        None => Err(format!("{} failed", summary.failed)),
+    }
+}
+
+/// The known failures the run judges against, and with `--update-known-failures` the file
+/// to rewrite after the run (its path, its text, its entries). The built-in reference runs
+/// against its own list unless told otherwise.
+#[allow(clippy::type_complexity)]
+fn known_failures(
+    args: &ConformArgs,
+    suite: &Suite,
+    in_process: bool,
+) -> Result<(KnownFailures, Option<(PathBuf, String, KnownFailures)>), String> {
     let read = |f: &Path| xqspec::input::read_file(f).map_err(|e| e.to_string());
     let lines = |errs: Vec<xqspec::conform::case::Problem>| {
         errs.iter()
@@ -237,12 +279,11 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
             .collect::<Vec<_>>()
             .join("\n")
     };
-    // With --update-known-failures: the file's text and entries, rewritten after the run.
     let mut updating = None;
     let known = match (&args.known_failures, &args.update_known_failures) {
         (_, Some(f)) => {
             let text = read(f)?;
-            let listed = KnownFailures::parse_for_update(&f.display().to_string(), &text, &suite)
+            let listed = KnownFailures::parse_for_update(&f.display().to_string(), &text, suite)
                 .map_err(lines)?;
             // Any failure of a listed case is known in this run: its answer is what is rewritten.
             let mut any = listed.clone();
@@ -253,48 +294,21 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         (None, None) if in_process => suite.reference_known_failures().map_err(lines)?,
         (None, None) => KnownFailures::default(),
         (Some(f), None) => {
-            KnownFailures::parse(&f.display().to_string(), &read(f)?, &suite).map_err(lines)?
+            KnownFailures::parse(&f.display().to_string(), &read(f)?, suite).map_err(lines)?
         }
     };
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        return Err("--timeout is a positive number of seconds".into());
-    }
-    let timeout = Duration::from_secs_f64(args.timeout);
-    let mut opts = RunOptions {
-        editions: args.edition.clone(),
-        run: args.run.clone(),
-        skip: args.skip.clone(),
-        skip_features: args.skip_feature.clone(),
-        areas: args.areas.clone(),
-        known,
-        timeout,
-        overlays: spec.overlays().to_vec(),
-    };
-    if let Some(name) = &args.profile {
-        let p = suite.profiles.get(name).ok_or_else(|| {
-            format!(
-                "unknown profile `{name}` (conformance/profiles.yaml has {})",
-                suite
-                    .profiles
-                    .keys()
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })?;
-        opts.areas.extend(p.areas.iter().cloned());
-        opts.skip_features.extend(p.skip_features.iter().cloned());
-    }
-    if let Some(id) = &args.issue {
-        if suite.case(id).is_none() {
-            return Err(format!("--issue: no case has the id `{id}`"));
-        }
-        opts.run = vec![id.clone()];
-    }
-    let start_timeout = timeout.max(Duration::from_secs(10));
-    // The programs run in process groups of their own: an interrupt ends them first.
-    xqspec::conform::end_programs_on_interrupt();
-    let mut subject: Box<dyn Subject> = if let Some(cmd) = &args.adapter {
+    Ok((known, updating))
+}
+
+/// The program under test: an adapter, a UCI or UCCI engine, or the built-in reference in
+/// process.
+fn start_subject(
+    args: &ConformArgs,
+    spec: &Spec,
+    start_timeout: Duration,
+    timeout: Duration,
+) -> Result<Box<dyn Subject>, String> {
+    Ok(if let Some(cmd) = &args.adapter {
         Box::new(Adapter::start(cmd, start_timeout, timeout)?)
     } else if let Some((path, dialect)) = args
         .uci
@@ -334,39 +348,213 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
             editions,
             start_timeout,
             ruling,
-            Some(&spec),
+            Some(spec),
         )?)
     } else {
-        Box::new(InProcess::new(Reference::new(&spec)))
-    };
-    let about = subject.about().clone();
-    let program = xqspec::conform::issue::Program {
-        about: &about,
-        via: match (&args.adapter, &args.uci, &args.ucci) {
-            (Some(c), _, _) => format!("--adapter {}", shell_word(c)),
-            (_, Some(c), _) => format!("--uci {}", shell_word(c)),
-            (_, _, Some(c)) => format!("--ucci {}", shell_word(c)),
-            _ => String::new(),
-        },
-    };
-    if args.issue.is_some() {
-        return issue(&spec, &suite, subject.as_mut(), &opts, &program);
+        Box::new(InProcess::new(Reference::new(spec)))
+    })
+}
+
+/// The run's text summary: the program, the table by area (and by basis), the problems,
+/// what to do about known failures that pass or answer otherwise, the closing line.
+fn print_summary(
+    about: &xqspec::conform::About,
+    results: &[runner::CaseResult],
+    summary: &Summary,
+    args: &ConformArgs,
+    updating: bool,
+) {
+    println!(
+        "{} {} against suite {}, protocol {}",
+        about.name(),
+        about.version(),
+        xqspec::conform::suite::SUITE_VERSION,
+        protocol::PROTOCOL_VERSION
+    );
+    println!("{}", runner::area_table(results, false));
+    if let Some(t) = runner::basis_table(results, false) {
+        println!("{t}");
     }
+    for l in runner::problem_lines(results, args.verbose) {
+        println!("{l}");
+    }
+    if summary.known_failures > 0 && !args.verbose {
+        println!(
+            "(known failures: expected, each listed with its reason; --verbose prints the reasons)"
+        );
+    }
+    if summary.unexpected_passes > 0 && !updating {
+        println!(
+            "{} cases listed as known failures pass: take them off the list",
+            summary.unexpected_passes
+        );
+    }
+    if summary.changed_known_failures > 0 {
+        println!(
+            "{} known failures answer otherwise than their `answer:`: check the answers, then update the list ({})",
+            summary.changed_known_failures,
+            match (&args.known_failures, &args.cases) {
+                (None, None) => known::UPDATE_REFERENCE.to_string(),
+                (Some(f), _) => format!("the same options with `--update-known-failures {}`", f.display()),
+                (None, Some(d)) => format!(
+                    "the same options with `--update-known-failures {}`",
+                    d.join(xqspec::conform::suite::REFERENCE_KNOWN_FAILURES).display()
+                ),
+            }
+        );
+    }
+    println!("{}", summary.line());
+}
+
+/// The files a run writes, each claimed before the run starts: none is a file it reads,
+/// none is another's, and the report's diagrams folder does not lead out of its folder.
+struct Claimed {
+    outputs: xqspec::output::Outputs,
+    /// `--update-known-failures`.
+    update_file: Option<xqspec::output::Target>,
+    /// `--report`.
+    report_file: Option<xqspec::output::Target>,
+    /// `--write-known-failures`.
+    known_file: Option<xqspec::output::Target>,
+}
+
+fn claim_outputs(spec_dir: Option<&Path>, args: &ConformArgs) -> Result<Claimed, String> {
+    let writes = args.report.is_some()
+        || args.write_known_failures.is_some()
+        || args.update_known_failures.is_some();
+    let mut outputs = if writes {
+        inputs(spec_dir, args.cases.as_deref())
+    } else {
+        xqspec::output::Outputs::new()
+    };
+    if let Some(f) = &args.known_failures {
+        outputs.input(f, "the known failures (--known-failures)");
+    }
+    let claim = |o: &mut xqspec::output::Outputs, p: &Option<PathBuf>, what: &str| {
+        p.as_ref()
+            .map(|p| o.claim(p, what))
+            .transpose()
+            .map_err(|e| e.to_string())
+    };
+    let update_file = args
+        .update_known_failures
+        .as_ref()
+        .map(|p| outputs.claim_update(p, "--update-known-failures"))
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let report_file = claim(&mut outputs, &args.report, "--report")?;
+    let known_file = claim(
+        &mut outputs,
+        &args.write_known_failures,
+        "--write-known-failures",
+    )?;
+    if let Some(r) = &args.report {
+        // The report's diagrams folder must not lead out of the report's folder.
+        outputs
+            .folder_in(
+                r.parent().unwrap_or(Path::new(".")),
+                Path::new(&diagrams_folder(r)),
+                "the diagrams of --report",
+            )
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(Claimed {
+        outputs,
+        update_file,
+        report_file,
+        known_file,
+    })
+}
+
+/// `--update-known-failures`: the file rewritten with this run's answers; an error when a
+/// failing case is not listed in it.
+fn update_known_failures(
+    path: &Path,
+    text: &str,
+    listed: &KnownFailures,
+    file: &xqspec::output::Target,
+    results: &[runner::CaseResult],
+) -> Result<(), String> {
+    let updated = known::update(text, listed, results);
+    file.write(updated.text.as_bytes())
+        .map_err(|e| e.to_string())?;
+    for n in &updated.notes {
+        eprintln!("{}: {n}", path.display());
+    }
+    let unlisted = results
+        .iter()
+        .filter(|r| r.tally() == Tally::Failed)
+        .count();
+    eprintln!("updated the answers of {}", path.display());
+    if unlisted == 0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "{unlisted} failing cases are not listed in {}: add them with a reason (`--write-known-failures FILE` writes entries to start from)",
+            path.display()
+        ))
+    }
+}
+
+/// What the run asks: the rule sets, cases, areas and features chosen (a `--profile`'s
+/// added, `--issue`'s one case), the known failures, the time limit, the event overlays.
+fn run_options(
+    args: &ConformArgs,
+    suite: &Suite,
+    spec: &Spec,
+    known: KnownFailures,
+    timeout: Duration,
+) -> Result<RunOptions, String> {
+    let mut opts = RunOptions {
+        editions: args.edition.clone(),
+        run: args.run.clone(),
+        skip: args.skip.clone(),
+        skip_features: args.skip_feature.clone(),
+        areas: args.areas.clone(),
+        known,
+        timeout,
+        overlays: spec.overlays().to_vec(),
+    };
+    if let Some(name) = &args.profile {
+        let p = suite.profiles.get(name).ok_or_else(|| {
+            format!(
+                "unknown profile `{name}` (conformance/profiles.yaml has {})",
+                suite
+                    .profiles
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
+        opts.areas.extend(p.areas.iter().cloned());
+        opts.skip_features.extend(p.skip_features.iter().cloned());
+    }
+    if let Some(id) = &args.issue {
+        if suite.case(id).is_none() {
+            return Err(format!("--issue: no case has the id `{id}`"));
+        }
+        opts.run = vec![id.clone()];
+    }
+    Ok(opts)
+}
+
+/// The run, with its progress line (cases done, failed, the slowest answer) and, with
+/// `--json`, each case's line as it comes.
+fn run_with_progress(
+    suite: &Suite,
+    subject: &mut dyn Subject,
+    opts: &RunOptions,
+    about: &xqspec::conform::About,
+    json: bool,
+    quiet: bool,
+) -> Result<runner::Run, String> {
     let stdout = std::io::stdout();
-    if args.json {
-        let editions: Vec<String> = if opts.editions.is_empty() {
-            spec.editions().iter().map(|e| e.id.clone()).collect()
-        } else {
-            opts.editions.clone()
-        };
-        println!("{}", runner::json_header(&about, &editions));
-    }
-    let json = args.json;
-    let total = runner::plan(&suite, &opts, &about)?.len();
-    let mut progress = Progress::new(!args.quiet);
+    let total = runner::plan(suite, opts, about)?.len();
+    let mut progress = Progress::new(!quiet);
     let (mut done, mut failed) = (0, 0);
     let mut slowest: Option<(u128, String)> = None;
-    let runner::Run { results, stall } = runner::run(&suite, subject.as_mut(), &opts, &mut |r| {
+    let run = runner::run(suite, subject, opts, &mut |r| {
         done += 1;
         failed += usize::from(r.tally().fails());
         if slowest.as_ref().is_none_or(|(ms, _)| r.millis > *ms) {
@@ -390,93 +578,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
         }
     })?;
     progress.finish();
-    let summary = Summary::of(&results);
-
-    if json {
-        println!("{}", runner::json_summary(&summary, stall.as_ref()));
-        eprintln!("{}", summary.line());
-    } else {
-        println!(
-            "{} {} against suite {}, protocol {}",
-            about.name(),
-            about.version(),
-            xqspec::conform::suite::SUITE_VERSION,
-            protocol::PROTOCOL_VERSION
-        );
-        println!("{}", runner::area_table(&results, false));
-        if let Some(t) = runner::basis_table(&results, false) {
-            println!("{t}");
-        }
-        for l in runner::problem_lines(&results, args.verbose) {
-            println!("{l}");
-        }
-        if summary.known_failures > 0 && !args.verbose {
-            println!("(known failures: expected, each listed with its reason; --verbose prints the reasons)");
-        }
-        if summary.unexpected_passes > 0 && updating.is_none() {
-            println!(
-                "{} cases listed as known failures pass: take them off the list",
-                summary.unexpected_passes
-            );
-        }
-        if summary.changed_known_failures > 0 {
-            println!(
-                "{} known failures answer otherwise than their `answer:`: check the answers, then update the list ({})",
-                summary.changed_known_failures,
-                match (&args.known_failures, &args.cases) {
-                    (None, None) => known::UPDATE_REFERENCE.to_string(),
-                    (Some(f), _) => format!("the same options with `--update-known-failures {}`", f.display()),
-                    (None, Some(d)) => format!(
-                        "the same options with `--update-known-failures {}`",
-                        d.join(xqspec::conform::suite::REFERENCE_KNOWN_FAILURES).display()
-                    ),
-                }
-            );
-        }
-        println!("{}", summary.line());
-    }
-    if let (Some(path), Some(file)) = (&args.report, &report_file) {
-        let diagrams = failure_diagrams(&spec, &suite, &results, path, &mut outputs)?;
-        let mut text = runner::markdown_report(&about, &results, &diagrams);
-        text.push_str(&xqspec::conform::issue::groups_markdown(
-            &results, &suite, &spec, &program,
-        ));
-        file.write(text.as_bytes()).map_err(|e| e.to_string())?;
-    }
-    if let Some(file) = &known_file {
-        file.write(runner::known_failures_yaml(&results).as_bytes())
-            .map_err(|e| e.to_string())?;
-    }
-    if let (Some((path, text, listed)), Some(file)) = (&updating, &update_file) {
-        let updated = known::update(text, listed, &results);
-        file.write(updated.text.as_bytes())
-            .map_err(|e| e.to_string())?;
-        for n in &updated.notes {
-            eprintln!("{}: {n}", path.display());
-        }
-        let unlisted = results
-            .iter()
-            .filter(|r| r.tally() == Tally::Failed)
-            .count();
-        eprintln!("updated the answers of {}", path.display());
-        return if unlisted == 0 {
-            Ok(())
-        } else {
-            Err(format!(
-                "{unlisted} failing cases are not listed in {}: add them with a reason (`--write-known-failures FILE` writes entries to start from)",
-                path.display()
-            ))
-        };
-    }
-    match stall {
-        Some(s) => Err(format!(
-            "the run stopped asking, {} cases left unasked: {}",
-            s.unasked,
-            s.reason()
-        )),
-        None if summary.ok() => Ok(()),
-        None => Err(format!("{} failed", summary.failed)),
-    }
+    Ok(run)
 }
 
 /// A command line as one shell word, quoted when it has to be.
@@ -596,6 +698,117 @@ pub fn serve(spec_dir: Option<&Path>) -> Result<(), String> {
     protocol::serve(&mut reference, stdin.lock(), stdout.lock()).map_err(|e| e.to_string())
 }
 
+/// `xqspec cases dump`: every run of the suite as a JSON line (its input as the query
+/// reads it, its expectation under that rule set, each clause's article there).
+fn cases_dump(spec: &Spec, cases: Option<&Path>, edition: Vec<String>) -> Result<(), String> {
+    let suite = load_suite(cases)?;
+    let opts = RunOptions {
+        editions: edition,
+        ..RunOptions::default()
+    };
+    let mut out = std::io::stdout().lock();
+    let mut rulesets = std::collections::HashMap::new();
+    for (case, ed) in runner::select(&suite, &opts)? {
+        let input = Query::from_parts(&case.query, &case.input)
+            .map(|q| q.input())
+            .unwrap_or_else(|_| case.input.clone());
+        let rs = rulesets
+            .entry(ed.clone())
+            .or_insert_with(|| spec.ruleset(&ed).ok());
+        // Each clause's article in this rule set (null where it has none).
+        let articles: serde_json::Map<String, serde_json::Value> = case
+            .clauses
+            .iter()
+            .map(|c| {
+                let art = rs
+                    .as_ref()
+                    .and_then(|r| r.clause(c))
+                    .and_then(|c| c.article.clone());
+                (c.clone(), art.into())
+            })
+            .collect();
+        let line = serde_json::json!({
+            "id": case.id, "path": case.path, "area": case.area(), "edition": ed,
+            "clauses": case.clauses, "articles": articles, "features": case.features, "query": case.query,
+            "input": input,
+            "expect": case.expected(&ed).map(|e| e.to_value()).unwrap_or_default(),
+            "basis": case.basis.map(|b| b.name()), "runs": case.runs.name(),
+            "overlay": case.overlay, "fixed": case.fixed,
+        });
+        match writeln!(out, "{line}") {
+            Ok(()) => {}
+            // `xqspec cases dump | head` is fine.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Ok(())
+}
+
+/// `xqspec cases coverage`: which clauses the cases cite; fails on a clause cited by no case
+/// and not exempt, and on a needless exemption.
+fn cases_coverage(
+    spec_dir: Option<&Path>,
+    spec: &Spec,
+    cases: Option<&Path>,
+    write: bool,
+    check: bool,
+    output: &Path,
+) -> Result<(), String> {
+    let suite = load_suite(cases)?;
+    let cov = Coverage::compute(&suite, &SpecFacts::from_spec(spec));
+    let text = cov.markdown();
+    let mut errors = Vec::new();
+    if write {
+        if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        inputs(spec_dir, cases)
+            .claim(output, "--output")
+            .and_then(|t| t.write(text.as_bytes()))
+            .map_err(|e| e.to_string())?;
+        println!("wrote {}", output.display());
+    } else if check {
+        match std::fs::read_to_string(output) {
+            Ok(old) if old == text => {}
+            Ok(_) => errors.push(format!(
+                "{} is stale: run `xqspec cases coverage --write`",
+                output.display()
+            )),
+            Err(e) => errors.push(format!("cannot read {}: {e}", output.display())),
+        }
+    } else {
+        print!("{text}");
+    }
+    let uncovered = cov.uncovered();
+    if !uncovered.is_empty() {
+        errors.push(format!(
+            "{} clauses are cited by no case and not exempt in conformance/exemptions.yaml: {}",
+            uncovered.len(),
+            uncovered.join(", ")
+        ));
+    }
+    let needless = cov.needless_exemptions(&suite);
+    if !needless.is_empty() {
+        errors.push(format!(
+            "exempt clauses that cases cite after all (remove them from conformance/exemptions.yaml): {}",
+            needless.join(", ")
+        ));
+    }
+    if errors.is_empty() {
+        if check {
+            println!(
+                "coverage ok: {} is current, every clause covered or exempt",
+                output.display()
+            );
+        }
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
 /// `xqspec cases …`.
 pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), String> {
     let spec = Spec::load(spec_dir).map_err(|e| e.to_string())?;
@@ -617,50 +830,7 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
                 Err(format!("{} problems in the cases", problems.len()))
             }
         }
-        CasesCommand::Dump { cases, edition } => {
-            let suite = load_suite(cases.as_deref())?;
-            let opts = RunOptions {
-                editions: edition,
-                ..RunOptions::default()
-            };
-            let mut out = std::io::stdout().lock();
-            let mut rulesets = std::collections::HashMap::new();
-            for (case, ed) in runner::select(&suite, &opts)? {
-                let input = Query::from_parts(&case.query, &case.input)
-                    .map(|q| q.input())
-                    .unwrap_or_else(|_| case.input.clone());
-                let rs = rulesets
-                    .entry(ed.clone())
-                    .or_insert_with(|| spec.ruleset(&ed).ok());
-                // Each clause's article in this rule set (null where it has none).
-                let articles: serde_json::Map<String, serde_json::Value> = case
-                    .clauses
-                    .iter()
-                    .map(|c| {
-                        let art = rs
-                            .as_ref()
-                            .and_then(|r| r.clause(c))
-                            .and_then(|c| c.article.clone());
-                        (c.clone(), art.into())
-                    })
-                    .collect();
-                let line = serde_json::json!({
-                    "id": case.id, "path": case.path, "area": case.area(), "edition": ed,
-                    "clauses": case.clauses, "articles": articles, "features": case.features, "query": case.query,
-                    "input": input,
-                    "expect": case.expected(&ed).map(|e| e.to_value()).unwrap_or_default(),
-                    "basis": case.basis.map(|b| b.name()), "runs": case.runs.name(),
-                    "overlay": case.overlay, "fixed": case.fixed,
-                });
-                match writeln!(out, "{line}") {
-                    Ok(()) => {}
-                    // `xqspec cases dump | head` is fine.
-                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
-                    Err(e) => return Err(e.to_string()),
-                }
-            }
-            Ok(())
-        }
+        CasesCommand::Dump { cases, edition } => cases_dump(&spec, cases.as_deref(), edition),
         CasesCommand::Schema {
             cases,
             write,
@@ -696,59 +866,6 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             write,
             check,
             output,
-        } => {
-            let suite = load_suite(cases.as_deref())?;
-            let cov = Coverage::compute(&suite, &SpecFacts::from_spec(&spec));
-            let text = cov.markdown();
-            let mut errors = Vec::new();
-            if write {
-                if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir)
-                        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-                }
-                inputs(spec_dir, cases.as_deref())
-                    .claim(&output, "--output")
-                    .and_then(|t| t.write(text.as_bytes()))
-                    .map_err(|e| e.to_string())?;
-                println!("wrote {}", output.display());
-            } else if check {
-                match std::fs::read_to_string(&output) {
-                    Ok(old) if old == text => {}
-                    Ok(_) => errors.push(format!(
-                        "{} is stale: run `xqspec cases coverage --write`",
-                        output.display()
-                    )),
-                    Err(e) => errors.push(format!("cannot read {}: {e}", output.display())),
-                }
-            } else {
-                print!("{text}");
-            }
-            let uncovered = cov.uncovered();
-            if !uncovered.is_empty() {
-                errors.push(format!(
-                    "{} clauses are cited by no case and not exempt in conformance/exemptions.yaml: {}",
-                    uncovered.len(),
-                    uncovered.join(", ")
-                ));
-            }
-            let needless = cov.needless_exemptions(&suite);
-            if !needless.is_empty() {
-                errors.push(format!(
-                    "exempt clauses that cases cite after all (remove them from conformance/exemptions.yaml): {}",
-                    needless.join(", ")
-                ));
-            }
-            if errors.is_empty() {
-                if check {
-                    println!(
-                        "coverage ok: {} is current, every clause covered or exempt",
-                        output.display()
-                    );
-                }
-                Ok(())
-            } else {
-                Err(errors.join("\n"))
-            }
-        }
+        } => cases_coverage(spec_dir, &spec, cases.as_deref(), write, check, &output),
     }
 }
