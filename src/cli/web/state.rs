@@ -618,6 +618,65 @@ fn decision_words(r: &Value) -> String {
     format!("{side}{}{cite}", en(r, "decision"))
 }
 
+/// A page event as a PGN comment: its kind, side, clock reading, the arbiter's decisions
+/// on it, and whether it came after the end. `v` is the event as the judged state has it.
+fn event_comment(v: &Value, ev: &PageEvent) -> String {
+    let name = if v["note"] == true {
+        en(v, "note_kind")
+    } else {
+        en(v, "event_kind")
+    };
+    let who = v["side"]
+        .as_str()
+        .map(|_| format!(", {}", en(v, "side")))
+        .unwrap_or_default();
+    let mut text = event_text(&ev.event).map_or(String::new(), |t| format!("{t} "));
+    text.push_str(&format!("{name}{who}"));
+    if let Value::Object(m) = &ev.event {
+        if let Some(Value::Object(r)) = m.get("clock_reading") {
+            text.push_str(&format!(
+                ": Red {}, Black {}",
+                r["red"].as_str().unwrap_or(""),
+                r["black"].as_str().unwrap_or("")
+            ));
+        }
+    }
+    let decided: Vec<String> = v["rulings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(decision_words)
+        .collect();
+    if !decided.is_empty() {
+        text.push_str(&format!(" — {}", decided.join("; ")));
+    }
+    if v["after_end"] == true {
+        text.push_str(" (after the end of the game: not judged)");
+    }
+    format!("{{{}}}", comment_text(&text))
+}
+
+/// `items` joined by spaces into lines of at most `width` characters (an item longer than
+/// that on a line of its own), each line ended.
+fn wrapped(items: &[String], width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for it in items {
+        if !line.is_empty() && line.chars().count() + 1 + it.chars().count() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(it);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
 /// The record: the tags given (but those written here), the result and decision judged,
 /// the rule set, the moves with the arbiter's events as comments, the result token.
 fn write_pgn(
@@ -683,42 +742,7 @@ fn write_pgn(
     out.push('\n');
     // The movetext, each event as a comment after its ply, lines of at most 80 characters.
     let mut items: Vec<String> = Vec::new();
-    let comment_of = |e: usize, ev: &PageEvent| {
-        let v = &state["events"][e];
-        let name = if v["note"] == true {
-            en(v, "note_kind")
-        } else {
-            en(v, "event_kind")
-        };
-        let who = v["side"]
-            .as_str()
-            .map(|_| format!(", {}", en(v, "side")))
-            .unwrap_or_default();
-        let mut text = event_text(&ev.event).map_or(String::new(), |t| format!("{t} "));
-        text.push_str(&format!("{name}{who}"));
-        if let Value::Object(m) = &ev.event {
-            if let Some(Value::Object(r)) = m.get("clock_reading") {
-                text.push_str(&format!(
-                    ": Red {}, Black {}",
-                    r["red"].as_str().unwrap_or(""),
-                    r["black"].as_str().unwrap_or("")
-                ));
-            }
-        }
-        let decided: Vec<String> = v["rulings"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(decision_words)
-            .collect();
-        if !decided.is_empty() {
-            text.push_str(&format!(" — {}", decided.join("; ")));
-        }
-        if v["after_end"] == true {
-            text.push_str(" (after the end of the game: not judged)");
-        }
-        format!("{{{}}}", comment_text(&text))
-    };
+    let comment_of = |e: usize, ev: &PageEvent| event_comment(&state["events"][e], ev);
     // Move numbers as the reader counts them: from the FEN's fullmove number.
     let black_first = start.side_to_move() == xqspec::board::Side::Black;
     let fullmove0 = start.fullmove_number() as usize;
@@ -737,20 +761,7 @@ fn write_pgn(
         }
     }
     items.push(result.to_string());
-    let mut line = String::new();
-    for it in items {
-        if !line.is_empty() && line.chars().count() + 1 + it.chars().count() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&it);
-    }
-    out.push_str(&line);
-    out.push('\n');
+    out.push_str(&wrapped(&items, 80));
     out
 }
 
