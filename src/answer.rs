@@ -748,6 +748,18 @@ wire! {
     }
 }
 
+/// The answer fields of the rule domains' queries: each holds an object typed here, which
+/// the judge compares field by field (an expectation may give only part of it).
+pub const DOMAIN_ANSWER_FIELDS: [&str; 7] = [
+    "outcome",
+    "touch",
+    "game_status",
+    "clock",
+    "playoff",
+    "standings",
+    "ruling",
+];
+
 /// The schema of the object of a rule domain's answer field (`ruling` …), or `None` for
 /// another field.
 pub fn domain_answer_schema(field: &str) -> Option<Value> {

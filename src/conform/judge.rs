@@ -202,15 +202,7 @@ pub(crate) fn partial_judgement(
 }
 
 /// Answer fields whose value is an object compared by [`subset_difference`].
-pub(crate) const DOMAIN_ANSWER_FIELDS: &[&str] = &[
-    "outcome",
-    "touch",
-    "game_status",
-    "clock",
-    "playoff",
-    "standings",
-    "ruling",
-];
+pub(crate) use crate::answer::DOMAIN_ANSWER_FIELDS;
 
 /// Where `got` departs from `want`, or `None` when every part of `want` is in `got`:
 /// objects compare key by key on the keys `want` names (an answer may carry more),

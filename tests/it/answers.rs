@@ -12,15 +12,7 @@ use xqspec::conform::Suite;
 
 use crate::cli::succeeded;
 
-const DOMAIN_FIELDS: [&str; 7] = [
-    "outcome",
-    "touch",
-    "game_status",
-    "clock",
-    "playoff",
-    "standings",
-    "ruling",
-];
+use xqspec::answer::DOMAIN_ANSWER_FIELDS as DOMAIN_FIELDS;
 
 #[test]
 fn every_domain_answer_of_the_suite_is_its_type_written_out() {
