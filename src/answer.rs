@@ -748,51 +748,48 @@ wire! {
     }
 }
 
-/// The answer fields of the rule domains' queries: each holds an object typed here, which
-/// the judge compares field by field (an expectation may give only part of it).
-pub const DOMAIN_ANSWER_FIELDS: [&str; 7] = [
-    "outcome",
-    "touch",
-    "game_status",
-    "clock",
-    "playoff",
-    "standings",
-    "ruling",
-];
+/// The rule domains' answer fields, each with its type: the list of fields, the schema of
+/// each and the round trip through its type, written from one table.
+macro_rules! domain_answers {
+    ($($field:literal => $ty:ty),* $(,)?) => {
+        /// The answer fields of the rule domains' queries: each holds an object typed here,
+        /// which the judge compares field by field (an expectation may give only part of it).
+        pub const DOMAIN_ANSWER_FIELDS: &[&str] = &[$($field),*];
 
-/// The schema of the object of a rule domain's answer field (`ruling` …), or `None` for
-/// another field.
-pub fn domain_answer_schema(field: &str) -> Option<Value> {
-    Some(match field {
-        "outcome" => OutcomeAnswer::wire_schema(),
-        "touch" => TouchAnswer::wire_schema(),
-        "game_status" => GameStatusAnswer::wire_schema(),
-        "clock" => ClockAnswer::wire_schema(),
-        "playoff" => PlayoffAnswer::wire_schema(),
-        "standings" => StandingsAnswer::wire_schema(),
-        "ruling" => RulingAnswer::wire_schema(),
-        _ => return None,
-    })
+        /// The schema of the object of a rule domain's answer field (`ruling` …), or `None`
+        /// for another field.
+        pub fn domain_answer_schema(field: &str) -> Option<Value> {
+            match field {
+                $($field => Some(<$ty>::wire_schema()),)*
+                _ => None,
+            }
+        }
+
+        /// Reads a rule domain's answer object as its type and writes it back: `Err` when the
+        /// object has a field the type does not know, lacks one it requires, or is written
+        /// differently from the type's JSON form (the test that the types are the wire form).
+        pub fn round_trip(field: &str, v: &Value) -> Result<Value, String> {
+            fn go<T: Serialize + for<'de> Deserialize<'de>>(v: &Value) -> Result<Value, String> {
+                let t: T =
+                    serde_path_to_error::deserialize(v.clone()).map_err(|e| e.to_string())?;
+                serde_json::to_value(t).map_err(|e| e.to_string())
+            }
+            match field {
+                $($field => go::<$ty>(v),)*
+                other => Err(format!("`{other}` is not a rule domain's answer field")),
+            }
+        }
+    };
 }
 
-/// Reads a rule domain's answer object as its type and writes it back: `Err` when the
-/// object has a field the type does not know, lacks one it requires, or is written
-/// differently from the type's JSON form (the test that the types are the wire form).
-pub fn round_trip(field: &str, v: &Value) -> Result<Value, String> {
-    fn go<T: Serialize + for<'de> Deserialize<'de>>(v: &Value) -> Result<Value, String> {
-        let t: T = serde_path_to_error::deserialize(v.clone()).map_err(|e| e.to_string())?;
-        serde_json::to_value(t).map_err(|e| e.to_string())
-    }
-    match field {
-        "outcome" => go::<OutcomeAnswer>(v),
-        "touch" => go::<TouchAnswer>(v),
-        "game_status" => go::<GameStatusAnswer>(v),
-        "clock" => go::<ClockAnswer>(v),
-        "playoff" => go::<PlayoffAnswer>(v),
-        "standings" => go::<StandingsAnswer>(v),
-        "ruling" => go::<RulingAnswer>(v),
-        other => Err(format!("`{other}` is not a rule domain's answer field")),
-    }
+domain_answers! {
+    "outcome" => OutcomeAnswer,
+    "touch" => TouchAnswer,
+    "game_status" => GameStatusAnswer,
+    "clock" => ClockAnswer,
+    "playoff" => PlayoffAnswer,
+    "standings" => StandingsAnswer,
+    "ruling" => RulingAnswer,
 }
 
 /// A wire struct as a JSON value (its fields in the order of `serde_json`'s maps).

@@ -40,7 +40,7 @@ fn every_domain_answer_of_the_suite_is_its_type_written_out() {
             *seen.entry(field.clone()).or_insert(0) += 1;
         }
     }
-    for f in DOMAIN_FIELDS {
+    for &f in DOMAIN_FIELDS {
         assert!(seen.get(f).is_some_and(|n| *n > 0), "no `{f}` answer seen");
     }
     // A field the type does not know is refused, and so is a wrong type.

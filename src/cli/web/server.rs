@@ -133,109 +133,129 @@ impl Limits {
     pub fn rows(&self) -> Vec<[String; 4]> {
         BOUNDS
             .iter()
-            .map(|(n, what, beyond)| {
+            .map(|(n, value, what, beyond)| {
                 [
                     format!("`{n}`"),
-                    self.value(n),
+                    value(self),
                     what.to_string(),
                     beyond.to_string(),
                 ]
             })
             .collect()
     }
+}
 
-    /// The value of the bound named `name`, with its unit.
-    fn value(&self, name: &str) -> String {
-        let secs = |d: Duration| format!("{} s", d.as_secs());
-        let bytes = |n: usize| match n {
-            n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
-            n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
-            n => format!("{n} bytes"),
-        };
-        match name {
-            "connections" => self.connections.to_string(),
-            "requests" => self.requests.to_string(),
-            "workers" => self.workers.to_string(),
-            "queue" => self.queue.to_string(),
-            "head_bytes" => bytes(self.head_bytes),
-            "headers" => self.headers.to_string(),
-            "body_bytes" => bytes(self.body_bytes),
-            "bytes_in_flight" => bytes(self.bytes_in_flight),
-            "head_time" => secs(self.head_time),
-            "body_idle" => secs(self.body_idle),
-            "request_time" => secs(self.request_time),
-            "write_stall" => secs(self.write_stall),
-            "idle" => secs(self.idle),
-            "h2_streams" => self.h2_streams.to_string(),
-            "retry_after_secs" => self.retry_after_secs.to_string(),
-            _ => String::new(),
-        }
+/// A duration in whole seconds (`20 s`).
+fn secs(d: Duration) -> String {
+    format!("{} s", d.as_secs())
+}
+
+/// A size in MiB or KiB where it is a whole number of them, else in bytes.
+fn bytes(n: usize) -> String {
+    match n {
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
     }
 }
 
-/// The bounds of PROTOCOL.md §9's table, in its order: name, what it bounds, what happens
-/// beyond it.
-const BOUNDS: &[(&str, &str, &str)] = &[
+/// A row of [`BOUNDS`]: name, its value with its unit, what it bounds, what happens beyond.
+type Bound = (
+    &'static str,
+    fn(&Limits) -> String,
+    &'static str,
+    &'static str,
+);
+
+/// The bounds of PROTOCOL.md §9's table, in its order.
+const BOUNDS: &[Bound] = &[
     (
         "connections",
+        |l| l.connections.to_string(),
         "connections open at once",
         "`503` with `Retry-After`, then closed",
     ),
     (
         "requests",
+        |l| l.requests.to_string(),
         "requests in progress at once, over all connections",
         "`503` with `Retry-After`",
     ),
     (
         "workers",
+        |l| l.workers.to_string(),
         "answers computed at once",
         "the request waits in the queue",
     ),
     (
         "queue",
+        |l| l.queue.to_string(),
         "requests read and waiting for a worker",
         "`503` with `Retry-After`",
     ),
     (
         "head_bytes",
+        |l| bytes(l.head_bytes),
         "a request's line and headers (HTTP/2: its header list)",
         "`431`",
     ),
-    ("headers", "header fields of a request", "`431`"),
-    ("body_bytes", "a request's body", "`413`"),
+    (
+        "headers",
+        |l| l.headers.to_string(),
+        "header fields of a request",
+        "`431`",
+    ),
+    (
+        "body_bytes",
+        |l| bytes(l.body_bytes),
+        "a request's body",
+        "`413`",
+    ),
     (
         "bytes_in_flight",
+        |l| bytes(l.bytes_in_flight),
         "bodies read and answers not yet written, over all requests",
         "`503` with `Retry-After`",
     ),
     (
         "head_time",
+        |l| secs(l.head_time),
         "to send a request's head (also: a kept-alive connection's idle time)",
         "the connection closed",
     ),
-    ("body_idle", "a body without a byte", "`408`"),
+    (
+        "body_idle",
+        |l| secs(l.body_idle),
+        "a body without a byte",
+        "`408`",
+    ),
     (
         "request_time",
+        |l| secs(l.request_time),
         "from a request's head to its answer",
         "`408`",
     ),
     (
         "write_stall",
+        |l| secs(l.write_stall),
         "an answer's bytes waiting for the client to take them",
         "the connection closed",
     ),
     (
         "idle",
+        |l| secs(l.idle),
         "a connection without a byte either way (HTTP/2, a preface left unfinished)",
         "the connection closed",
     ),
     (
         "h2_streams",
+        |l| l.h2_streams.to_string(),
         "streams open at once on one HTTP/2 connection",
         "the stream refused",
     ),
     (
         "retry_after_secs",
+        |l| l.retry_after_secs.to_string(),
         "the `Retry-After` of a `503`, in seconds",
         "—",
     ),
