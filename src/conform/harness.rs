@@ -213,10 +213,17 @@ impl From<String> for Failure {
 }
 
 /// The event overlays shipped with the built-in spec.
+/// The built-in spec's overlays, read once per process (reading the spec costs more than
+/// most cases' runs).
 fn builtin_overlays() -> Vec<crate::spec::Overlay> {
-    Spec::builtin()
-        .map(|s| s.overlays().to_vec())
-        .unwrap_or_default()
+    static OVERLAYS: OnceLock<Vec<crate::spec::Overlay>> = OnceLock::new();
+    OVERLAYS
+        .get_or_init(|| {
+            Spec::builtin()
+                .map(|s| s.overlays().to_vec())
+                .unwrap_or_default()
+        })
+        .clone()
 }
 
 fn reference() -> &'static Reference {
