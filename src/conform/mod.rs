@@ -9,7 +9,8 @@
 //! - [`conditions`]: `qili-conditions.yaml`, the conditions of every sentence of the 棋例
 //!   texts, which cases name as holding or just failing.
 //! - [`suite`]: every file of `conformance/` (from disk or embedded), the closed
-//!   vocabularies, and the checks of `xqspec cases check` that need no rule VM.
+//!   vocabularies, and the checks of `xqspec cases check` that need no rule VM (a room
+//!   each: `suite/load.rs`, `vocabulary.rs`, `well_formed.rs`, `one_edit.rs`).
 //! - `judge`: `judge()`, the one comparison of an answer with an
 //!   expectation, and the checks of answer values. The typed [`Query`] and [`Answer`]
 //!   are `crate::query`'s (re-exported here).

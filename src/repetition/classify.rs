@@ -57,6 +57,20 @@ pub struct PlyFacts {
     pub own_general_threatened: Vec<(u8, bool)>,
 }
 
+/// A move as played, for its class's tests: the position before it, after it, and after it
+/// with the mover to move again (what it threatens); the opponent's move before it, with the
+/// position it was played from; whether it answers a check, whether it gives one.
+#[derive(Clone, Copy)]
+struct Played<'p> {
+    before: &'p Position,
+    after: &'p Position,
+    passed: &'p Position,
+    mv: Move,
+    prev: Option<(&'p Position, Move)>,
+    answered_check: bool,
+    check: bool,
+}
+
 impl Analyst<'_> {
     /// Classes the move `mv` played from `before` (the side to move plays it); `prev` is the
     /// opponent's move before it, with the position it was played from.
@@ -68,16 +82,24 @@ impl Analyst<'_> {
     ) -> PlyFacts {
         let rep = self.rep;
         let side = before.side_to_move();
-        let mover = before.piece_at(mv.from).map_or(0, |p| p.kind);
         let mut after = before.clone();
         after.make(self.vm, mv);
         let check = after.in_check(self.vm);
         let passed = Analyst::with_mover(&after, side);
+        let played = Played {
+            before,
+            after: &after,
+            passed: &passed,
+            mv,
+            prev,
+            answered_check: before.in_check(self.vm),
+            check,
+        };
         let mut facts = PlyFacts {
             mv,
             side,
-            mover,
-            answered_check: before.in_check(self.vm),
+            mover: before.piece_at(mv.from).map_or(0, |p| p.kind),
+            answered_check: played.answered_check,
             class: rep.classes.len() - 1,
             base_class: rep.classes.len() - 1,
             wins: Vec::new(),
@@ -88,101 +110,16 @@ impl Analyst<'_> {
             exceptions: Vec::new(),
             own_general_threatened: Vec::new(),
         };
-        for (i, c) in rep.classes.iter().enumerate() {
-            let hit = match &c.test {
-                Test::GivesCheck => check,
-                Test::MateThreat { depth } => {
-                    !check
-                        && self.mates_by_checks(&passed, *depth)
-                        && !self.threat_rests_on_offered_piece(&passed, &after, mv.to, *depth)
-                }
-                Test::WinsMaterial { .. } => {
-                    if check {
-                        false
-                    } else {
-                        (facts.latent, facts.wins, facts.offered) = self.material_wins(
-                            &c.test,
-                            before,
-                            &after,
-                            &passed,
-                            mv,
-                            prev,
-                            facts.answered_check,
-                        );
-                        !facts.wins.is_empty()
-                    }
-                }
-                Test::OffersExchange { of, taken } => {
-                    // A new win the chase test left out as a mutual attack of two pieces of one
-                    // kind is that exchange offered.
-                    if !check {
-                        facts
-                            .partners
-                            .extend(facts.offered.iter().map(|w| w.target));
-                    }
-                    !check
-                        && (self.offers_exchange(
-                            &after,
-                            mv.to,
-                            *of,
-                            *taken,
-                            true,
-                            &mut facts.partners,
-                        ) || !facts.partners.is_empty())
-                }
-                Test::OffersSacrifice { taker, result } => {
-                    !check
-                        && self.offers_sacrifice(
-                            &after,
-                            mv.to,
-                            *taker,
-                            *result,
-                            &mut facts.partners,
-                        )
-                }
-                Test::Blocks {
-                    mate_depth,
-                    material,
-                } => {
-                    !check
-                        && self
-                            .blocks(before, &after, mv.to, *mate_depth, *material)
-                            .inspect(|&l| facts.blocked = Some(l))
-                            .is_some()
-                }
-                Test::Follows => {
-                    !check
-                        && prev.is_some_and(|(_, p)| {
-                            self.follows(&passed, mv.to, p.to, &mut facts.partners)
-                        })
-                }
-                Test::Otherwise => true,
-            };
-            if hit {
-                facts.class = i;
-                facts.base_class = i;
-                break;
-            }
+        if let Some(i) = rep
+            .classes
+            .iter()
+            .position(|c| self.passes(&c.test, played, &mut facts))
+        {
+            facts.class = i;
+            facts.base_class = i;
         }
         if check {
-            if let Some(c) = rep.classes.iter().find(|c| {
-                matches!(
-                    c.test,
-                    Test::WinsMaterial {
-                        with_checks: true,
-                        ..
-                    }
-                )
-            }) {
-                facts.wins = self.wins_past_the_check(
-                    &c.test,
-                    before,
-                    &after,
-                    mv,
-                    prev,
-                    facts.answered_check,
-                );
-            }
+            facts.wins = self.chases_of_check(played);
         }
         for x in rep.exceptions.iter().filter(|x| !x.needs_cycle()) {
             if self.holds(x, &facts, &after) {
@@ -193,20 +130,82 @@ impl Analyst<'_> {
         facts
     }
 
+    /// Whether the move passes a class's test (the classes are tried heaviest first); the
+    /// test records in `facts` what it found (wins, partners, the piece blocked).
+    fn passes(&self, test: &Test, m: Played, facts: &mut PlyFacts) -> bool {
+        let (before, after, passed, mv, check) = (m.before, m.after, m.passed, m.mv, m.check);
+        match test {
+            Test::GivesCheck => check,
+            Test::MateThreat { depth } => {
+                !check
+                    && self.mates_by_checks(passed, *depth)
+                    && !self.threat_rests_on_offered_piece(passed, after, mv.to, *depth)
+            }
+            Test::WinsMaterial { .. } => {
+                if check {
+                    false
+                } else {
+                    (facts.latent, facts.wins, facts.offered) = self.material_wins(test, m);
+                    !facts.wins.is_empty()
+                }
+            }
+            Test::OffersExchange { of, taken } => {
+                // A new win the chase test left out as a mutual attack of two pieces of one
+                // kind is that exchange offered.
+                if !check {
+                    facts
+                        .partners
+                        .extend(facts.offered.iter().map(|w| w.target));
+                }
+                !check
+                    && (self.offers_exchange(after, mv.to, *of, *taken, true, &mut facts.partners)
+                        || !facts.partners.is_empty())
+            }
+            Test::OffersSacrifice { taker, result } => {
+                !check && self.offers_sacrifice(after, mv.to, *taker, *result, &mut facts.partners)
+            }
+            Test::Blocks {
+                mate_depth,
+                material,
+            } => {
+                !check
+                    && self
+                        .blocks(before, after, mv.to, *mate_depth, *material)
+                        .inspect(|&l| facts.blocked = Some(l))
+                        .is_some()
+            }
+            Test::Follows => {
+                !check
+                    && m.prev.is_some_and(|(_, p)| {
+                        self.follows(passed, mv.to, p.to, &mut facts.partners)
+                    })
+            }
+            Test::Otherwise => true,
+        }
+    }
+
+    /// A check's own chases (`with_checks`): the wins that stand whichever way the general
+    /// steps out of it, where a chase test of the edition counts them; none where none does.
+    fn chases_of_check(&self, m: Played) -> Vec<Win> {
+        match self.rep.classes.iter().find(|c| {
+            matches!(
+                c.test,
+                Test::WinsMaterial {
+                    with_checks: true,
+                    ..
+                }
+            )
+        }) {
+            Some(c) => self.wins_past_the_check(&c.test, m),
+            None => Vec::new(),
+        }
+    }
+
     /// The material the move lets the mover win (the wins of a chase test, 捉), new ones only
     /// where `repetition.chase_to_chase` asks: those only an exempt first capturer could
     /// take (latent), then the others.
-    #[allow(clippy::too_many_arguments)]
-    fn material_wins(
-        &self,
-        test: &Test,
-        before: &Position,
-        after: &Position,
-        passed: &Position,
-        mv: Move,
-        prev: Option<(&Position, Move)>,
-        answered_check: bool,
-    ) -> (Vec<Win>, Vec<Win>, Vec<Win>) {
+    fn material_wins(&self, test: &Test, m: Played) -> (Vec<Win>, Vec<Win>, Vec<Win>) {
+        let (passed, mv) = (m.passed, m.mv);
         let Test::WinsMaterial {
             checks: budget,
             kinds,
@@ -231,7 +230,7 @@ impl Analyst<'_> {
         };
         let mut now = self.joint_wins(passed, p, Some(mv.to));
         if rep.new_only.is_some() && !now.is_empty() {
-            now = self.new_wins(before, after, passed, mv, now, p, prev, answered_check);
+            now = self.new_wins(m, now, p);
         }
         let mut now = Self::best_per_target(now);
         if rep.own_attack_joint {
@@ -267,120 +266,103 @@ impl Analyst<'_> {
     /// take the moved piece where it stood, against a win that piece takes part in),
     /// `adds_nothing` (what a parrying move adds to a win whose first capture the same piece
     /// could already make is nothing new).
-    #[allow(clippy::too_many_arguments)]
-    fn new_wins(
-        &self,
-        before: &Position,
-        after: &Position,
-        passed: &Position,
-        mv: Move,
-        now: Vec<Win>,
-        p: WinParams,
-        prev: Option<(&Position, Move)>,
-        answered_check: bool,
-    ) -> Vec<Win> {
-        let rep = self.rep;
-        let side = before.side_to_move();
-        // The same piece: where the moved piece stood, it is the piece now on its point.
-        let origin = |sq: Square| if sq == mv.to { mv.from } else { sq };
-        // A win stood when the same piece could win the same target without losing material,
-        // or at least as much as now (a result that is no loss only by the floating measure,
-        // a floating piece for a piece, stands for as much); an old latent win or exchange
-        // offer stands only for a latent one or an offer.
-        let won = |w: &Win, old: &[Win], moved: bool, least: Val| {
-            old.iter().any(|o| {
-                o.target == w.target
-                    && (if moved {
-                        origin(w.attacker)
-                    } else {
-                        w.attacker
-                    }) == o.attacker
-                    && o.gain >= least
-                    && (!o.latent || w.latent)
-                    && (!o.offered || w.offered)
-            })
-        };
-        let stood = |w: &Win, old: &[Win], moved: bool| won(w, old, moved, w.gain.min(Val::ZERO));
+    fn new_wins(&self, m: Played, now: Vec<Win>, p: WinParams) -> Vec<Win> {
+        let (before, after, mv) = (m.before, m.after, m.mv);
         let mut old = self.all_wins(before, p);
         // A win whose line starts with this very move (a check) is the move's own.
         old.retain(|o| o.after_check != Some(mv));
-        let mut now = match rep.newness.parried {
+        let mut now = match self.rep.newness.parried {
             Some(super::data::Parried::Counts)
                 if !now.is_empty() && self.saves(before, after, mv) =>
             {
-                // The move is the flight of the moved piece: before it, the opponent could win
-                // that piece where it stood, so the wins it takes part in did not stand. A win
-                // that stands without it on the board (its gain as large) gains nothing by it,
-                // and its own captures are new only where it could not make them before.
-                let mut without = passed.clone();
-                let gone = match without.remove(mv.to) {
-                    Some(q) if q.kind != self.vm.royal_kind() => self.all_wins(&without, p),
-                    _ => Vec::new(),
-                };
-
-                now.into_iter()
-                    .filter(|w| {
-                        !stood(w, &old, true)
-                            || (w.attacker != mv.to
-                                && (!won(w, &gone, false, w.gain)
-                                    || self.joint(passed, w, Some(mv.to))))
-                    })
-                    .collect()
+                self.new_wins_of_flight(m, now, &old, p)
             }
             Some(super::data::Parried::AddsNothing) if !now.is_empty() => {
-                // A win whose first capture the same piece could already make before the move is
-                // new only where the move took a root away from its target, and parried no threat
-                // of the opponent's by it: a move that saves, guards or shields a piece of its
-                // side adds nothing new to a capture that stood.
-                let roots = |pos: &Position, m: Move| {
-                    let mut t = pos.clone();
-                    t.make(self.vm, m);
-                    t.legal_moves_to(self.vm, m.to).len()
-                };
-                let mut parries = None;
-                now.into_iter()
-                    .filter(|w| {
-                        if stood(w, &old, true) {
-                            return false;
-                        }
-                        let then = Move::new(origin(w.attacker), w.target);
-                        if w.after_check.is_some() || !before.is_legal(self.vm, then) {
-                            return true;
-                        }
-                        roots(passed, Move::new(w.attacker, w.target)) < roots(before, then)
-                            && !*parries.get_or_insert_with(|| self.parries(before, after, mv))
-                    })
-                    .collect()
+                self.new_wins_of_parrying(m, now, &old)
             }
             _ => now
                 .into_iter()
-                .filter(|w| !stood(w, &old, true))
+                .filter(|w| !stood(w, &old, Some(mv)))
                 .collect::<Vec<Win>>(),
         };
-        if let Some((before_check, _)) = prev.filter(|_| answered_check && !now.is_empty()) {
-            // Answering a check: what the mover could win before the check was given, the check
-            // only interrupted.
-            let then = self.all_wins(&Analyst::with_mover(before_check, side), p);
-            now.retain(|w| !stood(w, &then, true));
-        }
-        if answered_check {
-            // Answering a check: what another answer would win as well, the check laid open;
-            // the move did not make it.
-            for m2 in before
-                .legal_moves(self.vm)
-                .into_iter()
-                .filter(|&m2| m2 != mv)
-            {
-                if now.is_empty() {
-                    break;
-                }
-                let mut a2 = before.clone();
-                a2.make(self.vm, m2);
-                let other = self.all_wins(&Analyst::with_mover(&a2, side), p);
-                now.retain(|w| !stood(w, &other, false));
-            }
+        if m.answered_check {
+            self.drop_wins_laid_open_by_check(m, &mut now, p);
         }
         now
+    }
+
+    /// [`Analyst::new_wins`] where the move is the flight of the moved piece (`parried:
+    /// counts`): before it, the opponent could win that piece where it stood, so the wins it
+    /// takes part in did not stand. A win that stands without it on the board (its gain as
+    /// large) gains nothing by it, and its own captures are new only where it could not make
+    /// them before.
+    fn new_wins_of_flight(&self, m: Played, now: Vec<Win>, old: &[Win], p: WinParams) -> Vec<Win> {
+        let (passed, mv) = (m.passed, m.mv);
+        let mut without = passed.clone();
+        let gone = match without.remove(mv.to) {
+            Some(q) if q.kind != self.vm.royal_kind() => self.all_wins(&without, p),
+            _ => Vec::new(),
+        };
+        now.into_iter()
+            .filter(|w| {
+                !stood(w, old, Some(mv))
+                    || (w.attacker != mv.to
+                        && (!won(w, &gone, None, w.gain) || self.joint(passed, w, Some(mv.to))))
+            })
+            .collect()
+    }
+
+    /// [`Analyst::new_wins`] where a parrying move adds nothing (`parried: adds_nothing`): a
+    /// win whose first capture the same piece could already make before the move is new only
+    /// where the move took a root away from its target, and parried no threat of the
+    /// opponent's by it: a move that saves, guards or shields a piece of its side adds nothing
+    /// new to a capture that stood.
+    fn new_wins_of_parrying(&self, m: Played, now: Vec<Win>, old: &[Win]) -> Vec<Win> {
+        let (before, after, passed, mv) = (m.before, m.after, m.passed, m.mv);
+        let roots = |pos: &Position, m: Move| {
+            let mut t = pos.clone();
+            t.make(self.vm, m);
+            t.legal_moves_to(self.vm, m.to).len()
+        };
+        let mut parries = None;
+        now.into_iter()
+            .filter(|w| {
+                if stood(w, old, Some(mv)) {
+                    return false;
+                }
+                let then = Move::new(origin(mv, w.attacker), w.target);
+                if w.after_check.is_some() || !before.is_legal(self.vm, then) {
+                    return true;
+                }
+                roots(passed, Move::new(w.attacker, w.target)) < roots(before, then)
+                    && !*parries.get_or_insert_with(|| self.parries(before, after, mv))
+            })
+            .collect()
+    }
+
+    /// [`Analyst::new_wins`] for a move that answers a check: what the mover could win before
+    /// the check was given (the check only interrupted it), and what another answer would
+    /// win as well (the check laid it open), the move did not make.
+    fn drop_wins_laid_open_by_check(&self, m: Played, now: &mut Vec<Win>, p: WinParams) {
+        let (before, mv) = (m.before, m.mv);
+        let side = before.side_to_move();
+        if let Some((before_check, _)) = m.prev.filter(|_| !now.is_empty()) {
+            let then = self.all_wins(&Analyst::with_mover(before_check, side), p);
+            now.retain(|w| !stood(w, &then, Some(mv)));
+        }
+        for m2 in before
+            .legal_moves(self.vm)
+            .into_iter()
+            .filter(|&m2| m2 != mv)
+        {
+            if now.is_empty() {
+                break;
+            }
+            let mut a2 = before.clone();
+            a2.make(self.vm, m2);
+            let other = self.all_wins(&Analyst::with_mover(&a2, side), p);
+            now.retain(|w| !stood(w, &other, None));
+        }
     }
 
     /// Whether the move `mv` (from `before`, giving `after`) saves the piece it moves: before
@@ -412,15 +394,8 @@ impl Analyst<'_> {
     /// What a check `mv` (played from `before`, giving `after`) would win, newly, whichever
     /// way the general steps out of it: its chases besides the check (`with_checks`). When
     /// the general cannot step, what the check wins as it stands.
-    fn wins_past_the_check(
-        &self,
-        test: &Test,
-        before: &Position,
-        after: &Position,
-        mv: Move,
-        prev: Option<(&Position, Move)>,
-        answered_check: bool,
-    ) -> Vec<Win> {
+    fn wins_past_the_check(&self, test: &Test, m: Played) -> Vec<Win> {
+        let after = m.after;
         let Some(general) = after.royal_point(self.vm, after.side_to_move()) else {
             return Vec::new();
         };
@@ -428,8 +403,13 @@ impl Analyst<'_> {
         for step in after.legal_moves_from(self.vm, general) {
             let mut answered = after.clone();
             answered.make(self.vm, step);
-            let (_, open, _) =
-                self.material_wins(test, before, after, &answered, mv, prev, answered_check);
+            let (_, open, _) = self.material_wins(
+                test,
+                Played {
+                    passed: &answered,
+                    ..m
+                },
+            );
             let won = |t: Square| open.iter().any(|w| w.target == t);
             match &mut out {
                 None => out = Some(open.clone()),
@@ -444,8 +424,14 @@ impl Analyst<'_> {
             None => {
                 // The general cannot step: what the check wins as it stands.
                 let passed = Analyst::with_mover(after, after.side_to_move().opponent());
-                self.material_wins(test, before, after, &passed, mv, prev, answered_check)
-                    .1
+                self.material_wins(
+                    test,
+                    Played {
+                        passed: &passed,
+                        ..m
+                    },
+                )
+                .1
             }
         }
     }
@@ -845,4 +831,35 @@ impl Analyst<'_> {
         }
         parried.then_some(blocked).flatten()
     }
+}
+
+/// The same piece before the move `mv`: where the moved piece stood, it is the piece now on
+/// its point.
+fn origin(mv: Move, sq: Square) -> Square {
+    if sq == mv.to {
+        mv.from
+    } else {
+        sq
+    }
+}
+
+/// Whether the same piece could win the same target in `old` for at least `least` (the
+/// attacker followed back through `moved`, the move played, if any); an old latent win or
+/// exchange offer stands only for a latent one or an offer.
+fn won(w: &Win, old: &[Win], moved: Option<Move>, least: Val) -> bool {
+    let attacker = moved.map_or(w.attacker, |mv| origin(mv, w.attacker));
+    old.iter().any(|o| {
+        o.target == w.target
+            && attacker == o.attacker
+            && o.gain >= least
+            && (!o.latent || w.latent)
+            && (!o.offered || w.offered)
+    })
+}
+
+/// Whether a win stood in `old`: the same piece could win the same target without losing
+/// material, or at least as much as now (a result that is no loss only by the floating
+/// measure, a floating piece for a piece, stands for as much).
+fn stood(w: &Win, old: &[Win], moved: Option<Move>) -> bool {
+    won(w, old, moved, w.gain.min(Val::ZERO))
 }

@@ -294,106 +294,18 @@ fn compile(
     let (values, floating_below, material_rule) = material(ed, vm, errors);
     let forcing = forcing(ed, errors);
     let (classes, order_rule) = classes(ed, clauses, errors);
-    let (exempt_first, own_attack_joint, own_attack_rule) = match ed.clause("repetition.own_attack")
-    {
-        None => (0, false, None),
-        Some(c) => match typed::<data::OwnAttackData>(c) {
-            Ok(d) => (
-                kinds_of(vm, c, &d.first_capturer_not, errors),
-                d.joint_counts,
-                Some(RuleRef::of(c)),
-            ),
-            Err(e) => {
-                errors.push(e);
-                (0, false, None)
-            }
-        },
-    };
-    let (new_only, newness) = match ed.clause("repetition.chase_to_chase") {
-        None => (None, None),
-        Some(c) => match typed::<data::NewOnlyData>(c) {
-            Ok(d) => (Some(RuleRef::of(c)), Some(d)),
-            Err(e) => {
-                errors.push(e);
-                (None, None)
-            }
-        },
-    };
-    let newness = newness.unwrap_or_default();
-
+    let (exempt_first, own_attack_joint, own_attack_rule) = own_attack(ed, vm, errors);
+    let (new_only, newness) = chase_to_chase(ed, errors);
     let exceptions = exceptions(vm, &classes, clauses, errors);
     let (patterns, words, patterns_rule) = patterns(ed, &classes, errors);
     let verdicts = verdicts(ed, clauses, &patterns, errors);
-
     let judged = ed
         .clause("repetition.cycle")
         .and_then(|c| typed::<data::CycleData>(c).ok())
         .and_then(|d| d.judged)
         .unwrap_or(data::Judged::Shortest);
-    let (shuffle_min, cycle_rule, pending) = match ed.clause("repetition.cycle") {
-        None => (None, None, None),
-        Some(c) => match typed::<data::CycleData>(c) {
-            Ok(d) => {
-                clause_data::positive(
-                    c,
-                    "shuffle_min_moves_per_side",
-                    d.shuffle_min_moves_per_side.map(u64::from),
-                    errors,
-                );
-                clause_data::positive(
-                    c,
-                    "pending_after_cycles",
-                    d.pending_after_cycles.map(u64::from),
-                    errors,
-                );
-                clause_data::positive(
-                    c,
-                    "cycles_after_ruling",
-                    d.cycles_after_ruling.map(u64::from),
-                    errors,
-                );
-                let pending = match (d.pending_after_cycles, d.cycles_after_ruling) {
-                    (Some(cycles), Some(after_ruling)) => Some(Pending {
-                        cycles,
-                        after_ruling,
-                        rule: RuleRef::of(c),
-                    }),
-                    (None, None) => None,
-                    _ => {
-                        errors.push(clause_data::err(
-                            c,
-                            "pending_after_cycles and cycles_after_ruling go together",
-                        ));
-                        None
-                    }
-                };
-                (d.shuffle_min_moves_per_side, Some(RuleRef::of(c)), pending)
-            }
-            Err(e) => {
-                errors.push(e);
-                (None, None, None)
-            }
-        },
-    };
-
-    for c in clauses {
-        let known = ["class", "becomes", "verdict"]
-            .iter()
-            .any(|k| has_key(c, k))
-            || [
-                "repetition.material",
-                "repetition.forcing",
-                "repetition.multiple_effects",
-                "repetition.own_attack",
-                "repetition.chase_to_chase",
-                "repetition.patterns",
-                "repetition.cycle",
-            ]
-            .contains(&c.id.as_str());
-        if !known {
-            errors.push(err(c, "a repetition clause is a class (`class`), a special case (`becomes`), a verdict (`verdict`), or one of repetition.material, .forcing, .multiple_effects, .own_attack, .chase_to_chase, .patterns, .cycle"));
-        }
-    }
+    let (shuffle_min, cycle_rule, pending) = cycle(ed, errors);
+    unknown_clauses(clauses, errors);
 
     Some(RepetitionRules {
         values,
@@ -430,6 +342,112 @@ fn compile(
         readings: Vec::new(),
         variants: Vec::new(),
     })
+}
+
+/// `repetition.own_attack`: the kinds whose own first capture is no chase, whether a joint
+/// capture of theirs counts (26.1.1), the clause; none without the clause.
+fn own_attack(
+    ed: &Edition,
+    vm: &Rules,
+    errors: &mut Vec<SpecError>,
+) -> (Kinds, bool, Option<RuleRef>) {
+    match ed.clause("repetition.own_attack") {
+        None => (0, false, None),
+        Some(c) => match typed::<data::OwnAttackData>(c) {
+            Ok(d) => (
+                kinds_of(vm, c, &d.first_capturer_not, errors),
+                d.joint_counts,
+                Some(RuleRef::of(c)),
+            ),
+            Err(e) => {
+                errors.push(e);
+                (0, false, None)
+            }
+        },
+    }
+}
+
+/// `repetition.chase_to_chase` (从捉到捉): the clause where only new wins chase, and how
+/// newness is judged (the default without it).
+fn chase_to_chase(
+    ed: &Edition,
+    errors: &mut Vec<SpecError>,
+) -> (Option<RuleRef>, data::NewOnlyData) {
+    let (new_only, newness) = match ed.clause("repetition.chase_to_chase") {
+        None => (None, None),
+        Some(c) => match typed::<data::NewOnlyData>(c) {
+            Ok(d) => (Some(RuleRef::of(c)), Some(d)),
+            Err(e) => {
+                errors.push(e);
+                (None, None)
+            }
+        },
+    };
+    (new_only, newness.unwrap_or_default())
+}
+
+/// `repetition.cycle`: the moves per side that make a shuffle, the clause, and the counts of
+/// a pending position (待判局面), which go together.
+fn cycle(
+    ed: &Edition,
+    errors: &mut Vec<SpecError>,
+) -> (Option<u32>, Option<RuleRef>, Option<Pending>) {
+    let Some(c) = ed.clause("repetition.cycle") else {
+        return (None, None, None);
+    };
+    let d = match typed::<data::CycleData>(c) {
+        Ok(d) => d,
+        Err(e) => {
+            errors.push(e);
+            return (None, None, None);
+        }
+    };
+    for (field, value) in [
+        ("shuffle_min_moves_per_side", d.shuffle_min_moves_per_side),
+        ("pending_after_cycles", d.pending_after_cycles),
+        ("cycles_after_ruling", d.cycles_after_ruling),
+    ] {
+        clause_data::positive(c, field, value.map(u64::from), errors);
+    }
+    let pending = match (d.pending_after_cycles, d.cycles_after_ruling) {
+        (Some(cycles), Some(after_ruling)) => Some(Pending {
+            cycles,
+            after_ruling,
+            rule: RuleRef::of(c),
+        }),
+        (None, None) => None,
+        _ => {
+            errors.push(clause_data::err(
+                c,
+                "pending_after_cycles and cycles_after_ruling go together",
+            ));
+            None
+        }
+    };
+    (d.shuffle_min_moves_per_side, Some(RuleRef::of(c)), pending)
+}
+
+/// Every repetition clause is a class (`class`), a special case (`becomes`), a verdict
+/// (`verdict`), or one of the named clauses the compiler reads.
+fn unknown_clauses(clauses: &[&Clause], errors: &mut Vec<SpecError>) {
+    for c in clauses {
+        let known = ["class", "becomes", "verdict"]
+            .iter()
+            .any(|k| has_key(c, k))
+            || [
+                "repetition.material",
+                "repetition.forcing",
+                "repetition.multiple_effects",
+                "repetition.own_attack",
+                "repetition.chase_to_chase",
+                "repetition.patterns",
+                "repetition.cycle",
+            ]
+            .contains(&c.id.as_str());
+        if !known {
+            errors.push(err(c, "a repetition clause is a class (`class`), a special case (`becomes`), a verdict (`verdict`), or one of repetition.material, .forcing, .multiple_effects, .own_attack, .chase_to_chase, .patterns, .cycle"));
+        }
+    }
 }
 
 /// The piece kinds `names` names, as a bit set; an unknown name is an error at `c`.

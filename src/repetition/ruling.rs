@@ -286,19 +286,54 @@ fn judge(
 ) -> Ruling {
     let rep = an.rep;
     let Some((i, k, judged)) = forced.or_else(|| find_cycle(rep, positions, moves)) else {
-        let mut clauses = vec![rep.patterns_rule.clone()];
-        clauses.extend(rep.cycle_rule.clone());
-        return Ruling {
-            verdict: Verdict::None,
-            judged: "none",
-            cycle: None,
-            plies: Vec::new(),
-            patterns: None,
-            clauses,
-            basis: Basis::default(),
-        };
+        return no_cycle(rep);
     };
-    // Identity of every piece through the line, to tell one target from another.
+    let ids = piece_identities(positions, moves);
+    let mut plies = class_plies(an, positions, moves, (i, k), judged);
+    apply_cycle_exceptions(an, positions, &mut plies, &ids);
+    for pl in &mut plies {
+        describe(an, &positions[pl.ply - 1], pl);
+    }
+    let patterns = side_patterns(rep, &plies, &ids);
+    let mut clauses = cycle_clauses(rep, &plies, judged);
+    let mut verdict = Verdict::None;
+    for v in &rep.verdicts {
+        if let Some(found) = apply(v, &patterns, &plies) {
+            verdict = found;
+            clauses.push(v.rule.clone());
+            break;
+        }
+    }
+    Ruling {
+        verdict,
+        judged,
+        cycle: Some((i + 1, k)),
+        plies,
+        patterns: Some(patterns),
+        clauses,
+        basis: Basis::default(),
+    }
+}
+
+/// The ruling where the moves form no cycle: no verdict, on the patterns' and the cycle's
+/// clauses.
+fn no_cycle(rep: &RepetitionRules) -> Ruling {
+    let mut clauses = vec![rep.patterns_rule.clone()];
+    clauses.extend(rep.cycle_rule.clone());
+    Ruling {
+        verdict: Verdict::None,
+        judged: "none",
+        cycle: None,
+        plies: Vec::new(),
+        patterns: None,
+        clauses,
+        basis: Basis::default(),
+    }
+}
+
+/// Identity of every piece through the line, position by position, to tell one target
+/// from another (`u16::MAX` on an empty point).
+fn piece_identities(positions: &[Position], moves: &[Move]) -> Vec<[u16; SQUARES]> {
     let mut ids: Vec<[u16; SQUARES]> = Vec::with_capacity(positions.len());
     let mut board = [u16::MAX; SQUARES];
     for (n, (sq, _)) in positions[0].pieces().enumerate() {
@@ -310,10 +345,20 @@ fn judge(
         board[m.from.index()] = u16::MAX;
         ids.push(board);
     }
+    ids
+}
 
+/// Each ply of the judged cycle (`plies` i..k) classed by its move, knowing the move before
+/// (for the first move of a repetition, the cycle's last: the position is the same).
+fn class_plies(
+    an: &Analyst,
+    positions: &[Position],
+    moves: &[Move],
+    (i, k): (usize, usize),
+    judged: &str,
+) -> Vec<PlyRuling> {
     let mut plies: Vec<PlyRuling> = Vec::new();
     for p in i..k {
-        // The move before: for the first move of a cycle, the cycle's last (the position is the same).
         let prev = if p == i {
             Some(k - 1)
                 .filter(|_| judged == "repetition" && k > 0)
@@ -337,45 +382,58 @@ fn judge(
             reason_zh: String::new(),
         });
     }
-    let mut clauses: Vec<RuleRef> = Vec::new();
-    // Special cases that need the whole cycle: the other side's pattern, the answer.
+    plies
+}
+
+/// The special cases that need the whole cycle (the other side's pattern, the answer to a
+/// move): each ply whose conditions hold is counted as the class the case says.
+fn apply_cycle_exceptions(
+    an: &Analyst,
+    positions: &[Position],
+    plies: &mut [PlyRuling],
+    ids: &[[u16; SQUARES]],
+) {
+    let rep = an.rep;
     let cycle_exceptions: Vec<&super::Exception> =
         rep.exceptions.iter().filter(|x| x.needs_cycle()).collect();
-    if !cycle_exceptions.is_empty() {
-        let first = side_patterns(rep, &plies, &ids);
-        let n = plies.len();
-        let mut changes = Vec::new();
-        for (j, pl) in plies.iter().enumerate() {
-            let next = &plies[(j + 1) % n];
-            for x in &cycle_exceptions {
-                let opp_forbidden =
-                    first[pl.facts.side.opponent().index()].status == PatternStatus::Forbidden;
-                let ok = x.opponent_forbidden.is_none_or(|v| v == opp_forbidden)
-                    && x.answered_by_non_general
-                        .is_none_or(|v| v == (next.facts.mover != rep.general))
-                    && x.answer_idle.is_none_or(|v| {
-                        v == (rep.classes[next.facts.class].family == Family::Idle)
-                    })
-                    && {
-                        let mut after = positions[pl.ply - 1].clone();
-                        after.make(an.vm, pl.facts.mv);
-                        an.holds(x, &pl.facts, &after)
-                    };
-                if ok {
-                    changes.push((j, x.becomes, x.rule.clone()));
-                }
+    if cycle_exceptions.is_empty() {
+        return;
+    }
+    let first = side_patterns(rep, plies, ids);
+    let n = plies.len();
+    let mut changes = Vec::new();
+    for (j, pl) in plies.iter().enumerate() {
+        let next = &plies[(j + 1) % n];
+        for x in &cycle_exceptions {
+            let opp_forbidden =
+                first[pl.facts.side.opponent().index()].status == PatternStatus::Forbidden;
+            let ok = x.opponent_forbidden.is_none_or(|v| v == opp_forbidden)
+                && x.answered_by_non_general
+                    .is_none_or(|v| v == (next.facts.mover != rep.general))
+                && x.answer_idle
+                    .is_none_or(|v| v == (rep.classes[next.facts.class].family == Family::Idle))
+                && {
+                    let mut after = positions[pl.ply - 1].clone();
+                    after.make(an.vm, pl.facts.mv);
+                    an.holds(x, &pl.facts, &after)
+                };
+            if ok {
+                changes.push((j, x.becomes, x.rule.clone()));
             }
         }
-        for (j, c, r) in changes {
-            plies[j].facts.class = c;
-            plies[j].facts.exceptions.push(r);
-        }
     }
-    for pl in &mut plies {
-        describe(an, &positions[pl.ply - 1], pl);
+    for (j, c, r) in changes {
+        plies[j].facts.class = c;
+        plies[j].facts.exceptions.push(r);
     }
-    let patterns = side_patterns(rep, &plies, &ids);
-    for pl in &plies {
+}
+
+/// The clauses a ruling of a cycle rests on, before its verdict's: each ply's class and
+/// special cases, the material and forcing rules where a ply chases, the order and the
+/// patterns, and the cycle's rule for a shuffle.
+fn cycle_clauses(rep: &RepetitionRules, plies: &[PlyRuling], judged: &str) -> Vec<RuleRef> {
+    let mut clauses: Vec<RuleRef> = Vec::new();
+    for pl in plies {
         let c = &rep.classes[pl.facts.class];
         if !clauses.contains(&c.rule) {
             clauses.push(c.rule.clone());
@@ -395,23 +453,7 @@ fn judge(
     if judged == "shuffle" {
         clauses.extend(rep.cycle_rule.clone());
     }
-    let mut verdict = Verdict::None;
-    for v in &rep.verdicts {
-        if let Some(found) = apply(v, &patterns, &plies) {
-            verdict = found;
-            clauses.push(v.rule.clone());
-            break;
-        }
-    }
-    Ruling {
-        verdict,
-        judged,
-        cycle: Some((i + 1, k)),
-        plies,
-        patterns: Some(patterns),
-        clauses,
-        basis: Basis::default(),
-    }
+    clauses
 }
 
 /// Each side's pattern over the plies.
@@ -562,46 +604,125 @@ fn apply(v: &VerdictRule, pats: &[SidePattern; 2], plies: &[PlyRuling]) -> Optio
 fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
     let rep = an.rep;
     let f = &pl.facts;
-    let c = &rep.classes[f.class];
-    let mut after = before.clone();
-    after.make(an.vm, f.mv);
-    let say = |key: &str, args: &[(&str, &Both)]| rep.say.fill("reason", key, args);
-    let same = |s: &dyn std::fmt::Display| Both::same(s.to_string());
-    let piece_words = |kind: usize, side: Side| Both {
-        en: rep.kind_names[kind].clone(),
-        zh: an.vm.kinds()[kind].names[side.index()].clone(),
-    };
-    let kind = |pos: &Position, sq: Square| {
-        pos.piece_at(sq)
-            .map_or_else(|| Both::same("?"), |p| piece_words(p.kind as usize, p.side))
-    };
-    let mover = piece_words(f.mover as usize, f.side);
     // A check keeps its chases (`with_checks`): they count for a pattern of one target.
-    let checking_chase = matches!(c.test, super::Test::GivesCheck) && !f.wins.is_empty();
-    let counted_chase = matches!(c.test, super::Test::WinsMaterial { .. }) || checking_chase;
-    let mut parts: Vec<Both> = Vec::new();
-    if matches!(
+    let checking_chase =
+        matches!(rep.classes[f.class].test, super::Test::GivesCheck) && !f.wins.is_empty();
+    let counted_chase =
+        matches!(rep.classes[f.class].test, super::Test::WinsMaterial { .. }) || checking_chase;
+    let tells_wins = matches!(
         rep.classes[f.base_class].test,
         super::Test::WinsMaterial { .. }
-    ) || checking_chase
-    {
+    ) || checking_chase;
+    let latent_counted = counted_chase && f.class != f.base_class;
+    let meets = mark_targets(pl, tells_wins && counted_chase, latent_counted);
+    let words = PlyWords::after(an, before, pl.facts.mv);
+    let deeds = deeds(&words, &pl.facts, tells_wins, meets);
+    let reason = reason(&words, &pl.facts, &deeds);
+    pl.reason = reason.en;
+    pl.reason_zh = reason.zh;
+}
+
+/// A ply's targets, kinds of chase and arrows: what it wins, where that counts as a chase
+/// (`wins_counted`); else, where a special case counted the ply a chase through what an
+/// exempt piece wins itself (`latent_counted`, 1999 item 11), those targets; else the pieces
+/// it meets. Whether it met them.
+fn mark_targets(pl: &mut PlyRuling, wins_counted: bool, latent_counted: bool) -> bool {
+    let f = &pl.facts;
+    if wins_counted {
         for w in &f.wins {
-            if counted_chase {
-                pl.targets.push(w.target.to_string());
-                pl.chases.push(w.kind);
-                pl.arrows.push((w.attacker, w.target));
-            }
+            pl.targets.push(w.target.to_string());
+            pl.chases.push(w.kind);
+            pl.arrows.push((w.attacker, w.target));
+        }
+    }
+    if latent_counted && f.wins.is_empty() {
+        for w in &f.latent {
+            pl.targets.push(w.target.to_string());
+            pl.chases.push(w.kind);
+            pl.arrows.push((w.attacker, w.target));
+        }
+    }
+    let meets = !f.partners.is_empty() && f.wins.is_empty() && pl.targets.is_empty();
+    if meets {
+        for &s in &f.partners {
+            pl.targets.push(s.to_string());
+            pl.arrows.push((f.mv.to, s));
+        }
+    }
+    meets
+}
+
+/// The sentences of `spec/words.yaml` (`reason`) for one ply, naming the pieces where they
+/// stand after it.
+struct PlyWords<'a> {
+    an: &'a Analyst<'a>,
+    after: Position,
+}
+
+impl<'a> PlyWords<'a> {
+    fn after(an: &'a Analyst<'a>, before: &Position, mv: Move) -> PlyWords<'a> {
+        let mut after = before.clone();
+        after.make(an.vm, mv);
+        PlyWords { an, after }
+    }
+
+    fn say(&self, key: &str, args: &[(&str, &Both)]) -> Both {
+        self.an.rep.say.fill("reason", key, args)
+    }
+
+    /// A piece's name, in English and in its side's Chinese character.
+    fn piece(&self, kind: usize, side: Side) -> Both {
+        Both {
+            en: self.an.rep.kind_names[kind].clone(),
+            zh: self.an.vm.kinds()[kind].names[side.index()].clone(),
+        }
+    }
+
+    /// The piece on `sq` after the ply (`?` for none).
+    fn piece_on(&self, sq: Square) -> Both {
+        self.after
+            .piece_at(sq)
+            .map_or_else(|| Both::same("?"), |p| self.piece(p.kind as usize, p.side))
+    }
+
+    /// "the piece on the point", for each of `squares`, as a list.
+    fn pieces_on(&self, squares: &mut dyn Iterator<Item = Square>) -> Both {
+        let each: Vec<Both> = squares
+            .map(|s| {
+                self.say(
+                    "piece_on",
+                    &[("piece", &self.piece_on(s)), ("at", &as_is(&s))],
+                )
+            })
+            .collect();
+        Both::join(&each, &self.say("list", &[]))
+    }
+}
+
+/// The same words in both languages (a point, a number, a clause id).
+fn as_is(s: &dyn std::fmt::Display) -> Both {
+    Both::same(s.to_string())
+}
+
+/// What a ply does, one sentence each: what it wins (`tells_wins`), the pieces it meets
+/// (`meets`), the piece it blocks.
+fn deeds(words: &PlyWords, f: &PlyFacts, tells_wins: bool, meets: bool) -> Vec<Both> {
+    let rep = words.an.rep;
+    let mover = words.piece(f.mover as usize, f.side);
+    let mut parts: Vec<Both> = Vec::new();
+    if tells_wins {
+        for w in &f.wins {
             let after_check = match w.after_check {
-                Some(ch) => say("after_check", &[("check", &same(&ch))]),
+                Some(ch) => words.say("after_check", &[("check", &as_is(&ch))]),
                 None => Both::default(),
             };
-            parts.push(say(
+            parts.push(words.say(
                 "takes",
                 &[
-                    ("attacker", &kind(&after, w.attacker)),
-                    ("from", &same(&w.attacker)),
-                    ("target", &kind(&after, w.target)),
-                    ("to", &same(&w.target)),
+                    ("attacker", &words.piece_on(w.attacker)),
+                    ("from", &as_is(&w.attacker)),
+                    ("target", &words.piece_on(w.target)),
+                    ("to", &as_is(&w.target)),
                     ("after", &after_check),
                     ("kind", &rep.say.word("chase", w.kind.name())),
                     ("gain", &gain_text(rep, w.gain)),
@@ -609,69 +730,55 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
             ));
         }
     }
-    if counted_chase && f.wins.is_empty() && f.class != f.base_class {
-        // Counted a chase by a special case through what an exempt piece wins itself (1999
-        // item 11): those are its targets.
-        for w in &f.latent {
-            pl.targets.push(w.target.to_string());
-            pl.chases.push(w.kind);
-            pl.arrows.push((w.attacker, w.target));
-        }
-    }
-    let list = rep.say.fill("reason", "list", &[]);
-    let pieces_on = |squares: &mut dyn Iterator<Item = Square>| {
-        let each: Vec<Both> = squares
-            .map(|s| {
-                say(
-                    "piece_on",
-                    &[("piece", &kind(&after, s)), ("at", &same(&s))],
-                )
-            })
-            .collect();
-        Both::join(&each, &list)
-    };
-    if !f.partners.is_empty() && f.wins.is_empty() && pl.targets.is_empty() {
-        for &s in &f.partners {
-            pl.targets.push(s.to_string());
-            pl.arrows.push((f.mv.to, s));
-        }
-        parts.push(say(
+    if meets {
+        parts.push(words.say(
             "meet",
             &[
                 ("mover", &mover),
-                ("at", &same(&f.mv.to)),
-                ("others", &pieces_on(&mut f.partners.iter().copied())),
+                ("at", &as_is(&f.mv.to)),
+                ("others", &words.pieces_on(&mut f.partners.iter().copied())),
             ],
         ));
     }
     if let Some(l) = f.blocked {
-        parts.push(say(
+        parts.push(words.say(
             "blocks",
             &[
                 ("mover", &mover),
-                ("piece", &kind(&after, l)),
-                ("at", &same(&l)),
+                ("piece", &words.piece_on(l)),
+                ("at", &as_is(&l)),
             ],
         ));
     }
+    parts
+}
+
+/// A ply's reason: its class by its test and what it does (`deeds`), the class a special
+/// case counts it as, and the pieces whose own attacks a special case counted.
+fn reason(words: &PlyWords, f: &PlyFacts, deeds: &[Both]) -> Both {
+    let rep = words.an.rep;
+    let mover = words.piece(f.mover as usize, f.side);
     let base = &rep.classes[f.base_class];
     let class = |c: &super::ClassRule| Both::same(c.name.clone());
     let class_zh = |c: &super::ClassRule| Both::same(c.zh.clone());
-    let mut reason = say(
+    let mut reason = words.say(
         "head",
         &[("class", &class(base)), ("class_zh", &class_zh(base))],
     );
-    let parts = Both::join(&parts, &rep.say.fill("reason", "and", &[]));
+    let parts = Both::join(deeds, &words.say("and", &[]));
     reason.push(&match base.test {
-        super::Test::GivesCheck if parts.en.is_empty() => say("check", &[("mover", &mover)]),
-        super::Test::GivesCheck => say("check_then", &[("mover", &mover), ("then", &parts)]),
-        super::Test::MateThreat { depth, .. } => say("mate_threat", &[("depth", &same(&depth))]),
-        super::Test::Otherwise => say("otherwise", &[]),
+        super::Test::GivesCheck if parts.en.is_empty() => words.say("check", &[("mover", &mover)]),
+        super::Test::GivesCheck => words.say("check_then", &[("mover", &mover), ("then", &parts)]),
+        super::Test::MateThreat { depth, .. } => {
+            words.say("mate_threat", &[("depth", &as_is(&depth))])
+        }
+        super::Test::Otherwise => words.say("otherwise", &[]),
         _ => parts,
     });
     if f.class != f.base_class {
+        let c = &rep.classes[f.class];
         let rules: Vec<&str> = f.exceptions.iter().map(|r| r.clause.as_str()).collect();
-        reason.push(&say(
+        reason.push(&words.say(
             "counted_as",
             &[
                 ("class", &class(c)),
@@ -681,18 +788,17 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
         ));
     }
     if !f.latent.is_empty() && f.wins.is_empty() {
-        let who = pieces_on(&mut f.latent.iter().map(|w| w.attacker));
+        let who = words.pieces_on(&mut f.latent.iter().map(|w| w.attacker));
         let clause = rep
             .own_attack_rule
             .as_ref()
             .map_or("", |r| r.clause.as_str());
-        reason.push(&say(
+        reason.push(&words.say(
             "own_attack",
             &[("pieces", &who), ("clause", &Both::same(clause))],
         ));
     }
-    pl.reason = reason.en;
-    pl.reason_zh = reason.zh;
+    reason
 }
 
 /// The sentences' keys [`describe`] and a ruling's basis ([`super::readings::Basis::said`])
