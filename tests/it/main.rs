@@ -61,7 +61,6 @@ mod notation_fuzz;
 mod notation_pgn_cases;
 mod notation_replay;
 mod notation_roundtrip;
-mod notation_spec;
 mod readme_examples;
 mod records;
 mod repetition;
