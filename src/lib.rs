@@ -144,6 +144,9 @@ mod vm;
 #[cfg(feature = "cli")]
 pub mod cli;
 
+// The crate under its own name, for the test helpers `tests/it` shares with `src/tests/`.
+#[cfg(test)]
+extern crate self as xqspec;
 #[cfg(test)]
 mod tests;
 

@@ -1,8 +1,9 @@
 //! A folder of generated files loses only what its manifest says was written (moved from
 //! tests/it: `output`'s planning is no embedder's API).
 
+use super::snapshot::snapshot;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A fresh folder for one test.
 fn temp(name: &str) -> PathBuf {
@@ -10,29 +11,6 @@ fn temp(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-/// Every file below `dir` (symbolic links as their target's text, `->` and the target),
-/// relative path → bytes: compared before and after a command.
-fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(f) = folders.pop() {
-        for e in std::fs::read_dir(&f).unwrap().flatten() {
-            let p = e.path();
-            let rel = p.strip_prefix(dir).unwrap().to_path_buf();
-            let t = e.file_type().unwrap();
-            if t.is_symlink() {
-                let to = std::fs::read_link(&p).unwrap();
-                out.insert(rel, format!("-> {}", to.display()).into_bytes());
-            } else if t.is_dir() {
-                folders.push(p);
-            } else {
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
 }
 
 #[cfg(unix)]

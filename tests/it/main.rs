@@ -31,6 +31,10 @@
 mod cli;
 #[path = "common/load.rs"]
 mod load;
+#[path = "common/random_line.rs"]
+mod random_line;
+#[path = "common/snapshot.rs"]
+mod snapshot;
 #[path = "common/spec_edit.rs"]
 mod spec_edit;
 
