@@ -10,8 +10,8 @@
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use xqspec::clock::{sim, ClockQuery, ClockRules};
-use xqspec::ruleset::RuleSet;
+use xqspec::RuleSet;
+use xqspec::{ClockQuery, ClockRules};
 
 fn rules(edition: &str) -> ClockRules {
     RuleSet::builtin(edition).unwrap().clock.unwrap()
@@ -51,19 +51,22 @@ fn main() {
         let control = r.control(s, None).unwrap();
         for plies in [200, 400] {
             let values = game(plies, max_ms);
-            let events = sim::parse_events(&values).unwrap();
-            let t = sim::simulate(&control, &r.timing, &events).unwrap();
+            let events = xqspec::parse_clock_events(&values).unwrap();
+            let t = xqspec::simulate_clock(&control, &r.timing, &events).unwrap();
             assert!(
                 t.flag.is_none() && t.moves.len() == plies,
                 "the benchmark game must run to its end"
             );
             let sim_us = time(|| {
                 std::hint::black_box(
-                    sim::simulate(&control, &r.timing, std::hint::black_box(&events)).unwrap(),
+                    xqspec::simulate_clock(&control, &r.timing, std::hint::black_box(&events))
+                        .unwrap(),
                 );
             });
             let parse_us = time(|| {
-                std::hint::black_box(sim::parse_events(std::hint::black_box(&values)).unwrap());
+                std::hint::black_box(
+                    xqspec::parse_clock_events(std::hint::black_box(&values)).unwrap(),
+                );
             });
             let json_us = time(|| {
                 std::hint::black_box(r.timeline_json(s, &control, std::hint::black_box(&t)));
@@ -88,8 +91,8 @@ fn main() {
     let control = r.control(s, None).unwrap();
     let simulated = |n: usize| {
         let values = game(n, 120_000);
-        let events = sim::parse_events(&values).unwrap();
-        let t = sim::simulate(&control, &r.timing, &events).unwrap();
+        let events = xqspec::parse_clock_events(&values).unwrap();
+        let t = xqspec::simulate_clock(&control, &r.timing, &events).unwrap();
         (values, events, t)
     };
     load::growth(
@@ -98,9 +101,7 @@ fn main() {
         3,
         simulated,
         |(_, events, t)| {
-            std::hint::black_box(xqspec::clock::table::timeline_table(
-                &r, &control, events, t,
-            ));
+            std::hint::black_box(xqspec::timeline_table(&r, &control, events, t));
         },
     );
     load::growth(

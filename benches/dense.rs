@@ -15,11 +15,11 @@
 
 use std::time::Instant;
 
-use xqspec::board::Move;
-use xqspec::repetition::ruling::rule_every_move;
-use xqspec::repetition::{rule, RulingQuery};
-use xqspec::ruleset::RuleSet;
-use xqspec::vm::{Position, Rules};
+use xqspec::rule_every_move;
+use xqspec::Move;
+use xqspec::RuleSet;
+use xqspec::{rule, RulingQuery};
+use xqspec::{Position, Rules};
 
 /// The dense position of issue 33.
 const DENSE_FEN: &str =

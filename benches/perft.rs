@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use xqspec::vm::Rules;
+use xqspec::Rules;
 
 fn main() {
     let depth: u32 = std::env::var("PERFT_DEPTH")
@@ -23,7 +23,7 @@ fn main() {
     for i in 0..runs {
         let mut pos = rules.start_position();
         let t = Instant::now();
-        nodes = xqspec::perft::perft(&mut pos, &rules, depth);
+        nodes = xqspec::perft(&mut pos, &rules, depth);
         let s = t.elapsed().as_secs_f64();
         best = best.min(s);
         println!(

@@ -13,9 +13,9 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use xqspec::notation::replay::replay_text;
-use xqspec::notation::{format_with, KindMap, Notation, RulesBoard, Style};
-use xqspec::vm::Rules;
+use xqspec::replay_text;
+use xqspec::Rules;
+use xqspec::{format_with, KindMap, Notation, RulesBoard, Style};
 
 /// Seeded random games written as PGN in `notation`.
 fn synthetic(rules: &Rules, notation: Notation, games: usize, plies: usize) -> String {
@@ -96,15 +96,15 @@ fn stages(rules: &Rules, text: &str) {
         start.elapsed().as_secs_f64() * 1e9 / (runs as f64 * moves as f64)
     };
     let pgn = time(&|| {
-        std::hint::black_box(xqspec::notation::pgn::parse(text));
+        std::hint::black_box(xqspec::parse_pgn(text));
     });
-    let parsed = xqspec::notation::pgn::parse(text);
+    let parsed = xqspec::parse_pgn(text);
     let syntax = time(&|| {
         for g in &parsed {
             for m in &g.moves {
-                let _ = std::hint::black_box(xqspec::notation::parse_syntax(
+                let _ = std::hint::black_box(xqspec::parse_syntax(
                     rules.file_numerals(),
-                    xqspec::notation::detect(m.text),
+                    xqspec::detect(m.text),
                     m.text,
                 ));
             }
@@ -116,7 +116,7 @@ fn stages(rules: &Rules, text: &str) {
             let mut pos = g.start.clone().unwrap();
             for &m in &g.moves {
                 let board = RulesBoard::new(rules, &pos, &kinds);
-                assert!(xqspec::notation::BoardView::is_legal(&board, m));
+                assert!(xqspec::BoardView::is_legal(&board, m));
                 pos.make(rules, m);
             }
         }
@@ -215,9 +215,9 @@ fn write_database(
 /// Databases on every core (`notation::stream`, as `replay` and `adjudicate` run): a
 /// generated database of at least 100,000 games, replayed and adjudicated on one thread
 /// and on all, as one file (memory) and as many files.
-fn database(rs: &xqspec::ruleset::RuleSet) {
-    use xqspec::batch::{adjudicate_files, Item};
-    use xqspec::notation::stream::Options;
+fn database(rs: &xqspec::RuleSet) {
+    use xqspec::StreamOptions as Options;
+    use xqspec::{adjudicate_files, Item};
     let games: usize = std::env::var("XQSPEC_BENCH_GAMES")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -289,7 +289,7 @@ fn database(rs: &xqspec::ruleset::RuleSet) {
 fn main() {
     let rules = Rules::builtin("cxa-2020").expect("builtin rules");
     if std::env::args().any(|a| a == "--database") {
-        database(&xqspec::ruleset::RuleSet::builtin("cxa-2020").expect("builtin rules"));
+        database(&xqspec::RuleSet::builtin("cxa-2020").expect("builtin rules"));
         return;
     }
     growth(&rules);
@@ -319,7 +319,7 @@ fn main() {
     ] {
         match std::fs::read(dir.join(name)) {
             Ok(bytes) => {
-                let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
+                let (text, _) = xqspec::decode_text(&bytes, None);
                 measure(name, &rules, &text);
                 stages(&rules, &text);
             }

@@ -13,9 +13,9 @@
 
 use std::time::Instant;
 
-use xqspec::conform::suite::Suite;
-use xqspec::repetition::{rule, RulingQuery};
-use xqspec::ruleset::RuleSet;
+use xqspec::RuleSet;
+use xqspec::Suite;
+use xqspec::{rule, RulingQuery};
 
 fn main() {
     let reps: usize = std::env::var("RULING_REPS")

@@ -8,9 +8,9 @@
 //! of 1,000 to 100,000 games (validation, ranking and both tables), one round of 1,000 to
 //! 100,000 players, and a file whose every game is a double booking.
 
-use xqspec::competition::tournament::{read_file, RawTournament};
-use xqspec::competition::{standings, Tournament};
-use xqspec::ruleset::RuleSet;
+use xqspec::RuleSet;
+use xqspec::{read_tournament as read_file, RawTournament};
+use xqspec::{standings, Tournament};
 
 #[path = "../tests/it/common/load.rs"]
 mod load;
@@ -54,7 +54,7 @@ fn main() {
     let rank_and_draw = |raw: &RawTournament| {
         let t = Tournament::validate(raw, &rules).expect("valid");
         let st = standings(&t, &rules);
-        xqspec::competition::render::render(&t, &rules, &st, false);
+        xqspec::render_standings(&t, &rules, &st, false);
     };
     load::growth(
         "swiss, 10 rounds, games (validation + ranking + tables)",

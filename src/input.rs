@@ -13,7 +13,7 @@
 //!
 //! The limits are named constants ([`MAX_FILE_BYTES`], `MAX_LINE_BYTES`, [`MAX_DEPTH`],
 //! `MAX_VALUES`); a refusal reads `ORIGIN:LINE:COL: what`. The readers: `read_file` and
-//! `read_bytes` (the size limit, the path named), `text` (UTF-8), `yaml`, `yaml_value`,
+//! `read_bytes` (the size limit, the path named), `text` (UTF-8), `yaml`,
 //! `yaml_file`, `json` and `json_value`. This module depends on nothing
 //! else in the crate; the spec loader (`SpecError: From<InputError>`), the suite (`Problem:
 //! From<InputError>`) and every command read through it.
@@ -193,11 +193,6 @@ pub fn read_file(path: &Path) -> Result<String, InputError> {
 pub(crate) fn yaml<T: DeserializeOwned>(text: &str, origin: &Origin) -> Result<T, InputError> {
     check_yaml(text, origin)?;
     serde_yaml::from_str(text).map_err(|e| yaml_error(&e, text, origin))
-}
-
-/// A YAML document as a value, after the checks of this module.
-pub fn yaml_value(text: &str, origin: &Origin) -> Result<serde_yaml::Value, InputError> {
-    yaml(text, origin)
 }
 
 /// A YAML file read into `T`.
@@ -829,14 +824,14 @@ mod tests {
             format!("a: x{deep}\n"),
         ] {
             assert!(scan_yaml(&text).is_ok(), "{text}");
-            assert!(yaml_value(&text, &o()).is_ok(), "{text}");
+            assert!(yaml::<serde_yaml::Value>(&text, &o()).is_ok(), "{text}");
         }
     }
 
     #[test]
     fn deep_flow_is_refused_at_its_place() {
         let text = format!("a:\n  b: {}", "[".repeat(70));
-        let e = yaml_value(&text, &o()).unwrap_err();
+        let e = yaml::<serde_yaml::Value>(&text, &o()).unwrap_err();
         assert_eq!((e.line, e.column), (2, 6 + 62), "{e}");
         assert_eq!(
             e.to_string(),
@@ -846,7 +841,7 @@ mod tests {
 
     #[test]
     fn duplicate_keys_anywhere() {
-        let e = yaml_value("a:\n  b:\n    c: 1\n    c: 2\n", &o()).unwrap_err();
+        let e = yaml::<serde_yaml::Value>("a:\n  b:\n    c: 1\n    c: 2\n", &o()).unwrap_err();
         assert!(e.what.contains("duplicate key `c`"), "{e}");
         assert_eq!(e.line, 4, "{e}");
         let e = json_value(
@@ -857,7 +852,7 @@ mod tests {
         assert!(e.what.contains("duplicate key `c`"), "{e}");
         assert_eq!(e.line, 7, "{e}");
         // Equal values of different types are different keys.
-        assert!(yaml_value("{1: a, '1': b}", &o()).is_ok());
+        assert!(yaml::<serde_yaml::Value>("{1: a, '1': b}", &o()).is_ok());
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
-    /// Judges `moves` from `fen` as `xqspec ruling` does ([`crate::arbiter::rule_line`]):
+    /// Judges `moves` from `fen` as `xqspec ruling` does (`arbiter::rule_line`):
     /// refused under a rule set without 棋例 clauses.
     pub fn rule_line(
         &self,

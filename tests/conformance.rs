@@ -4,12 +4,12 @@
 //!
 //! Test names: `cxa_2020::movement/horse-leg-blocked.yaml`,
 //! `well_formed::movement/horse-leg-blocked.yaml`, `suite::vocabulary.yaml`.
-//! All checking logic lives in `xqspec::conform::harness`.
+//! All checking logic lives in `xqspec::harness`.
 
 use std::path::Path;
 
 use datatest_stable::Utf8Path;
-use xqspec::conform::harness;
+use xqspec::harness;
 
 /// The editions run here; `suite` fails if they differ from the spec's.
 const EDITIONS: [&str; 4] = ["axf", "cxa-1999", "cxa-2011", "cxa-2020"];

@@ -1,10 +1,10 @@
 //! The batch calls over record files, in ONE place: every file read by
-//! `xqspec::notation::records` (the path `xqspec replay` and `xqspec adjudicate` read by),
+//! `xqspec::records` (the path `xqspec replay` and `xqspec adjudicate` read by),
 //! every game replayed by one `Replayer`; a file that cannot be read, a folder, text that is
 //! no game are items of the answer with their place, and the rest is processed.
 //!
 //! `adjudicate` items are the objects `xqspec adjudicate --json` prints, key for key (the
-//! Dask test compares them). Files are streamed by `xqspec::notation::stream` as the
+//! Dask test compares them). Files are streamed by `xqspec::stream_records` as the
 //! commands stream them (texts given as bytes go through `notation::records::games`);
 //! nothing else here reads records.
 
@@ -13,11 +13,12 @@ use std::path::{Path, PathBuf};
 use pyo3::prelude::*;
 use serde_json::{json, Value};
 
-use xqspec::batch::{self, Item};
-use xqspec::notation::records::{self, Entry, GameEntry, RecordFile};
-use xqspec::notation::replay::{ReplayError, Replayer};
-use xqspec::notation::{self, Notation, Style};
-use xqspec::ruleset::RuleSet;
+use xqspec::records;
+use xqspec::Item;
+use xqspec::RuleSet;
+use xqspec::{Entry, GameEntry, RecordFile};
+use xqspec::{Notation, Style};
+use xqspec::{ReplayError, Replayer};
 
 use crate::convert::to_py;
 use crate::errors::{error, guard, Place};
@@ -92,9 +93,8 @@ fn replay_item(
         Some(p) => p.to_fen(&rs.vm),
         None => rs.vm.start_position().to_fen(&rs.vm),
     };
-    let converted = to.map(|(n, style)| {
-        notation::replay::write_game(&rs.vm, kinds.kinds(), &g.game, r, n, style)
-    });
+    let converted =
+        to.map(|(n, style)| xqspec::write_game(&rs.vm, kinds.kinds(), &g.game, r, n, style));
     json!({
         "title": r.title,
         "headers": headers,
@@ -145,19 +145,19 @@ fn run_text(
     };
     match mode {
         Mode::Adjudicate => {
-            let judge = batch::judge(rs, true)?;
+            let judge = records::judge(rs, true)?;
             for entry in records::games(file, &mut replayer, judge) {
                 items.push(match entry {
                     Entry::Game(g) => {
                         let place = format!("{} game {}", path.display(), g.number);
-                        Item::Game(batch::row(*g, place)).to_json()
+                        Item::Game(records::row(*g, place)).to_json()
                     }
                     Entry::NotAGame(problem) => not_a_game(problem),
                 });
             }
         }
         Mode::Replay(to) => {
-            let final_position = batch::final_position(rs);
+            let final_position = records::final_position(rs);
             let kinds = Replayer::new(&rs.vm);
             for entry in records::games(file, &mut replayer, |r| ((), final_position(r))) {
                 items.push(match entry {
@@ -177,19 +177,19 @@ fn run_text(
 fn run_files(
     rs: &RuleSet,
     paths: &[PathBuf],
-    opts: &xqspec::notation::stream::Options,
+    opts: &xqspec::StreamOptions,
     mode: Mode,
     sink: &mut dyn FnMut(Value),
 ) -> Result<(), String> {
-    use xqspec::notation::stream::{stream, Found};
+    use xqspec::{stream_records as stream, Found};
     let Mode::Replay(to) = mode else {
-        return batch::adjudicate_files(rs, paths, opts, true, &mut |item| {
+        return xqspec::adjudicate_files(rs, paths, opts, true, &mut |item| {
             if !matches!(item, Item::FileDone) {
                 sink(item.to_json());
             }
         });
     };
-    let final_position = batch::final_position(rs);
+    let final_position = records::final_position(rs);
     let kinds = Replayer::new(&rs.vm);
     let work = |g: GameEntry<'_, ()>| replay_item(rs, &kinds, &g, to);
     stream(
@@ -241,7 +241,7 @@ impl Items {
     ) -> Items {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let (tx, rx) = std::sync::mpsc::sync_channel(ITEMS_AHEAD);
-        let opts = xqspec::notation::stream::Options {
+        let opts = xqspec::StreamOptions {
             encoding,
             stop: Some(stop.clone()),
             ..Default::default()
@@ -261,7 +261,7 @@ impl Items {
                 Ok(Err(e)) => e,
                 Err(p) => format!(
                     "internal error (panic) in {what}: {}",
-                    xqspec::conform::subject::panic_message(p.as_ref())
+                    xqspec::panic_message(p.as_ref())
                 ),
             };
             let _ = tx.send(Err(end));
@@ -357,7 +357,7 @@ impl Drop for Items {
 fn encoding_named(name: Option<&str>) -> PyResult<Option<&'static encoding_rs::Encoding>> {
     match name {
         None => Ok(None),
-        Some(n) => notation::encoding::by_name(n).map(Some).map_err(|e| {
+        Some(n) => records::encoding_by_name(n).map(Some).map_err(|e| {
             error(
                 "QueryError",
                 e.to_string(),
@@ -420,7 +420,7 @@ fn batch(
                     // Files take the command line's path: streamed over every core, items in
                     // file order (`xqspec adjudicate --json`'s objects for adjudication).
                     Inputs::Paths(paths) => {
-                        let opts = xqspec::notation::stream::Options {
+                        let opts = xqspec::StreamOptions {
                             encoding: enc,
                             ..Default::default()
                         };
@@ -533,7 +533,7 @@ pub fn iter_adjudicate_files(
     let paths = crate::convert::paths_arg(paths, "paths")?;
     let rs = rules_named(edition, overlay)?.ruleset()?;
     // A rule set without arbiter's clauses is refused now, not at the first item.
-    if let Err(e) = batch::judge(&rs, true) {
+    if let Err(e) = records::judge(&rs, true) {
         return Err(error("SpecError", e, Place::default()));
     }
     let enc = encoding_named(encoding)?;

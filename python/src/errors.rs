@@ -93,7 +93,7 @@ pub fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(p) => {
-            let msg = xqspec::conform::subject::panic_message(p.as_ref());
+            let msg = xqspec::panic_message(p.as_ref());
             Err(error(
                 "InternalError",
                 format!("internal error (panic) in {what}: {msg}"),

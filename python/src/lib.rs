@@ -2,7 +2,7 @@
 //! (`conformance/PROTOCOL.md`) given by the library's reference implementation, turned into
 //! Python objects; every refusal an exception of `xqspec._errors` with its place. Nothing
 //! here knows a rule: the queries go to `xqspec::reference`, records through
-//! `xqspec::notation::records` (`batch.rs`), the suite through `xqspec::conform::runner`
+//! `xqspec::records` (`batch.rs`), the suite through `xqspec::runner`
 //! (`suite.rs`).
 //!
 //! A crate of its own (`xqspec-python`, its own `[workspace]`, excluded from the root
@@ -45,12 +45,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde_json::{Map, Value};
 
-use xqspec::conform::protocol::{self, About, Implementation};
-use xqspec::line::{self, LineError};
-use xqspec::query::{Answer, Query};
-use xqspec::reference::Reference;
-use xqspec::ruleset::RuleSet;
-use xqspec::spec::{Overlay, Spec};
+use xqspec::protocol;
+use xqspec::LineError;
+use xqspec::Reference;
+use xqspec::RuleSet;
+use xqspec::{About, Implementation};
+use xqspec::{Answer, Query};
+use xqspec::{Overlay, Spec};
 
 use convert::{from_py, map_to_py, to_py};
 use errors::{class_of_kind, error, guard, number_after, Place};
@@ -104,7 +105,7 @@ pub(crate) fn rules_named(
     overlay: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Rules> {
     let st = state()?;
-    let id = edition.unwrap_or(xqspec::ruleset::DEFAULT);
+    let id = edition.unwrap_or(xqspec::DEFAULT_EDITION);
     let mut rules = if st.about.editions.iter().any(|e| e == id) {
         Rules {
             edition: id.to_string(),
@@ -258,7 +259,7 @@ fn rejection(
     let line_error = match fen_moves {
         Some((fen, moves)) if kind.starts_with("fen") || kind.starts_with("move") => {
             rules.ruleset().ok().and_then(|rs| {
-                guard("place", || Ok(line::after(&rs.vm, fen, moves).err()))
+                guard("place", || Ok(xqspec::line_after(&rs.vm, fen, moves).err()))
                     .ok()
                     .flatten()
             })
@@ -280,17 +281,17 @@ fn rejection(
 }
 
 /// The column and stage (`syntax` or `position`) of a FEN's error, in `place`.
-fn fen_place(f: &xqspec::vm::fen::FenError, place: &mut Place) {
+fn fen_place(f: &xqspec::FenError, place: &mut Place) {
     place.column = f.problems().first().and_then(|p| p.column());
     place.stage = Some(match f {
-        xqspec::vm::fen::FenError::Syntax(_) => "syntax",
-        xqspec::vm::fen::FenError::Position(_) => "position",
+        xqspec::FenError::Syntax(_) => "syntax",
+        xqspec::FenError::Position(_) => "position",
     });
 }
 
 /// `fen` and `moves` as a person gives them (the moves in any notation the command line
 /// reads: Chinese, WXF, ICCS, move numbers allowed), read by the library's one reader
-/// (`xqspec::line::given`) into the FEN and the ICCS moves the queries take. Moves all in
+/// (`xqspec::line_given`) into the FEN and the ICCS moves the queries take. Moves all in
 /// ICCS pass as they are: the query says which one is illegal, with its ply.
 fn line_given(
     rules: &Rules,
@@ -298,11 +299,11 @@ fn line_given(
     moves: Option<Vec<String>>,
 ) -> PyResult<(String, Vec<String>)> {
     let moves = moves.unwrap_or_default();
-    if moves.iter().all(|m| xqspec::board::Move::is_iccs(m)) {
+    if moves.iter().all(|m| xqspec::Move::is_iccs(m)) {
         return Ok((fen.to_string(), moves));
     }
     let rs = rules.ruleset()?;
-    let given = guard("moves", || Ok(line::given(&rs.vm, fen, &moves)))?;
+    let given = guard("moves", || Ok(xqspec::line_given(&rs.vm, fen, &moves)))?;
     given.map(|g| (g.fen, g.moves)).map_err(|e| {
         let kind = e.reject_kind();
         let mut place = Place {
@@ -310,9 +311,9 @@ fn line_given(
             ..Place::default()
         };
         match &e {
-            line::GivenError::Fen(f) => fen_place(f, &mut place),
-            line::GivenError::Move { ply, .. } => place.ply = Some(*ply),
-            line::GivenError::Text { .. } => {}
+            xqspec::GivenError::Fen(f) => fen_place(f, &mut place),
+            xqspec::GivenError::Move { ply, .. } => place.ply = Some(*ply),
+            xqspec::GivenError::Text { .. } => {}
         }
         error(class_of_kind(kind), e.to_string(), place)
     })
@@ -657,15 +658,11 @@ fn game_status(
     let rules = rules_named(edition, overlay)?;
     let (fen, moves) = line_given(&rules, fen, moves)?;
     let rs = rules.ruleset()?;
-    let q = xqspec::arbiter::StatusQuery {
+    let q = xqspec::StatusQuery {
         fen: fen.clone(),
         moves: moves.clone(),
     };
-    let a = py.allow_threads(|| {
-        guard("game_status", || {
-            Ok(xqspec::reference::record_status(&rs, &q))
-        })
-    })?;
+    let a = py.allow_threads(|| guard("game_status", || Ok(xqspec::record_status(&rs, &q))))?;
     let m = result_of(&rules, a, Some((&fen, &moves)))?;
     field(py, &m, "game_status")
 }
@@ -686,7 +683,7 @@ fn outcome(
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyObject> {
-    use xqspec::arbiter::{ArbiterError, OutcomeQuery};
+    use xqspec::{ArbiterError, OutcomeQuery};
     let rules = rules_named(edition, overlay)?;
     let (fen, moves) = line_given(&rules, fen, moves)?;
     let events = list_arg(events, "events")?;
@@ -699,8 +696,7 @@ fn outcome(
         fen: Some(fen.clone()),
         events,
     };
-    let a =
-        py.allow_threads(|| guard("outcome", || Ok(xqspec::reference::record_outcome(&rs, &q))))?;
+    let a = py.allow_threads(|| guard("outcome", || Ok(xqspec::record_outcome(&rs, &q))))?;
     let m = result_of(&rules, a, Some((&fen, &[])))?;
     field(py, &m, "outcome")
 }
@@ -805,26 +801,26 @@ fn convert_moves(
     edition: Option<&str>,
     overlay: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<String>> {
-    use xqspec::notation::{self, ErrorKind};
+    use xqspec::ErrorKind;
     let rules = rules_named(edition, overlay)?;
     let rs = rules.ruleset()?;
-    let (to_n, to_style) = notation::notation_by_id(to).ok_or_else(|| unknown_notation(to))?;
+    let (to_n, to_style) = xqspec::notation_by_id(to).ok_or_else(|| unknown_notation(to))?;
     let from_n = match from_ {
         None => None,
         Some(f) => Some(
-            notation::notation_by_id(f)
+            xqspec::notation_by_id(f)
                 .ok_or_else(|| unknown_notation(f))?
                 .0,
         ),
     };
     enum Fail {
-        Fen(xqspec::vm::fen::FenError),
+        Fen(xqspec::FenError),
         Other(String),
         Move(usize, &'static str, String),
     }
     let out = py.allow_threads(|| {
         guard("convert_moves", || {
-            let mut pos = match line::after(&rs.vm, fen, &[]) {
+            let mut pos = match xqspec::line_after(&rs.vm, fen, &[]) {
                 Ok((p, _)) => p,
                 Err(LineError::Fen(f)) => return Ok(Err(Fail::Fen(f))),
                 Err(e) => return Ok(Err(Fail::Other(e.to_string()))),
@@ -832,8 +828,8 @@ fn convert_moves(
             let mut out = Vec::with_capacity(moves.len());
             for (i, text) in moves.iter().enumerate() {
                 let read = match from_n {
-                    Some(n) => notation::parse_move(&rs.vm, &pos, n, text),
-                    None => notation::parse_move_any(&rs.vm, &pos, text),
+                    Some(n) => xqspec::parse_move(&rs.vm, &pos, n, text),
+                    None => xqspec::parse_move_any(&rs.vm, &pos, text),
                 };
                 let mv = match read {
                     Ok(m) => m,
@@ -850,7 +846,7 @@ fn convert_moves(
                         )));
                     }
                 };
-                match notation::format_move(&rs.vm, &pos, mv, to_n, to_style) {
+                match xqspec::format_move(&rs.vm, &pos, mv, to_n, to_style) {
                     Ok(t) => out.push(t),
                     Err(e) => {
                         return Ok(Err(Fail::Move(
@@ -1065,7 +1061,7 @@ fn _panic_for_test() -> PyResult<()> {
 fn _xqspec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("PROTOCOL_VERSION", protocol::PROTOCOL_VERSION)?;
-    m.add("DEFAULT_EDITION", xqspec::ruleset::DEFAULT)?;
+    m.add("DEFAULT_EDITION", xqspec::DEFAULT_EDITION)?;
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(status, m)?)?;

@@ -14,11 +14,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::Value;
 
-use xqspec::conform::protocol::{self, About, Ask, Implementation};
-use xqspec::conform::runner::{self, KnownFailures, RunOptions};
-use xqspec::conform::subject::{InProcess, Reply, Subject};
-use xqspec::conform::Suite;
-use xqspec::query::{Answer, Query};
+use xqspec::protocol;
+use xqspec::runner;
+use xqspec::Suite;
+use xqspec::{About, Ask, Implementation};
+use xqspec::{Answer, Query};
+use xqspec::{InProcess, Reply, Subject};
+use xqspec::{KnownFailures, RunOptions};
 
 use crate::convert::{from_py, map_to_py, to_py};
 use crate::errors::{error, guard, Place};
@@ -138,12 +140,7 @@ fn about_of(obj: &Bound<'_, PyAny>) -> PyResult<About> {
 }
 
 impl PyImplementation {
-    fn call(
-        &self,
-        edition: &str,
-        overlay: Option<&xqspec::spec::Overlay>,
-        query: &Query,
-    ) -> Answer {
+    fn call(&self, edition: &str, overlay: Option<&xqspec::Overlay>, query: &Query) -> Answer {
         Python::with_gil(|py| {
             let obj = self.obj.bind(py);
             let input = match map_to_py(py, &query.input()) {

@@ -84,17 +84,6 @@ pub enum IllegalClass {
     RoyalsFacing,
 }
 
-impl IllegalClass {
-    /// The class as the data writes it (`not_a_move` …).
-    pub fn name(self) -> &'static str {
-        match self {
-            IllegalClass::NotAMove => "not_a_move",
-            IllegalClass::OwnRoyalAttacked => "own_royal_attacked",
-            IllegalClass::RoyalsFacing => "royals_facing",
-        }
-    }
-}
-
 /// What a result clause gives the side concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -196,7 +185,8 @@ pub(crate) struct FoulRule {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Waiver {
-    /// What waives the foul.
+    /// What waives the foul: read so that the data is checked; no primitive reads it yet.
+    #[allow(dead_code)]
     pub waived_by: WaivedBy,
 }
 
@@ -354,7 +344,9 @@ pub(crate) struct Adjusting {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CompletedMove {
-    /// When a move counts as made.
+    /// When a move counts as made: read so that the data is checked; no primitive reads it
+    /// yet.
+    #[allow(dead_code)]
     pub completed_when: CompletedWhen,
 }
 

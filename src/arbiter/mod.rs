@@ -62,8 +62,7 @@ use crate::spec::{Edition, SpecError};
 use crate::vm::fen::FenError;
 use crate::vm::Rules;
 
-pub use crate::board::GameResult;
-pub use adjudicate::{Adjudication, GameStatus, Next, Repeated, StatusQuery};
+pub use adjudicate::{Adjudication, GameStatus, Next, StatusQuery};
 pub use events::EVENT_KINDS;
 pub use game::{By, Decision, Outcome, Ruling};
 pub use line::{rule_line, LineRuling};

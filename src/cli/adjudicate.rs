@@ -29,11 +29,11 @@ use serde_json::{json, Value};
 
 use std::io::Write as _;
 
-use xqspec::arbiter::{AfterEnd, StatusQuery};
-use xqspec::batch::{adjudicate_files, Item, Tally};
-use xqspec::notation::encoding;
-use xqspec::notation::stream;
-use xqspec::ruleset::RuleSet;
+use crate::arbiter::{AfterEnd, StatusQuery};
+use crate::batch::{adjudicate_files, Item, Tally};
+use crate::notation::encoding;
+use crate::notation::stream;
+use crate::ruleset::RuleSet;
 
 #[derive(clap::Args)]
 pub struct AdjudicateArgs {
@@ -43,7 +43,7 @@ pub struct AdjudicateArgs {
     /// Text encoding of the files (utf-8, gbk, gb18030, big5, utf-16le, utf-16be); detected when absent.
     #[arg(long)]
     pub encoding: Option<String>,
-    #[arg(long, default_value = xqspec::ruleset::DEFAULT)]
+    #[arg(long, default_value = crate::ruleset::DEFAULT)]
     pub edition: String,
     /// One JSON object a game (and one for the summary) instead of the table.
     #[arg(long)]
@@ -153,7 +153,7 @@ fn summary_table(rs: &RuleSet, counts: &[(String, usize)], lang: Lang) -> String
             format!("{}：仅按着法裁定", rs.id()),
         )
     );
-    format!("{title}\n{}", xqspec::markdown::table_text(b, true))
+    format!("{title}\n{}", crate::markdown::table_text(b, true))
 }
 
 /// `--bench`: plain replay against replay with adjudication, both passes in turn, five
@@ -253,13 +253,13 @@ fn ordinal(n: usize) -> String {
 /// that it goes on and who is to move.
 fn status_headline(
     rs: &RuleSet,
-    s: &xqspec::arbiter::GameStatus,
+    s: &crate::arbiter::GameStatus,
     q: &StatusQuery,
     lang: Lang,
 ) -> String {
     let words = rs.edition.words();
     let w = |group: &str, code: &str| lang.word(words, group, code);
-    let cite = |c: &xqspec::arbiter::RuleRef| lang.cite(c);
+    let cite = |c: &crate::arbiter::RuleRef| lang.cite(c);
     let e = &s.end;
     match (&e.clause, e.ply) {
         (Some(c), Some(p)) => {
@@ -303,10 +303,10 @@ fn status_headline(
 }
 
 /// What the board rules if the last cycle is played again (`next` of the status).
-fn next_ruling(rs: &RuleSet, n: &xqspec::arbiter::Next, lang: Lang) -> String {
+fn next_ruling(rs: &RuleSet, n: &crate::arbiter::Next, lang: Lang) -> String {
     let words = rs.edition.words();
     let w = |group: &str, code: &str| lang.word(words, group, code);
-    let cite = |c: &xqspec::arbiter::RuleRef| lang.cite(c);
+    let cite = |c: &crate::arbiter::RuleRef| lang.cite(c);
     let then: Vec<String> = n
         .rulings
         .iter()
@@ -365,7 +365,7 @@ pub fn status(args: &StatusArgs, rs: &RuleSet, lang: Lang) -> Result<(), String>
     }
     let words = rs.edition.words();
     let w = |group: &str, code: &str| lang.word(words, group, code);
-    let cite = |c: &xqspec::arbiter::RuleRef| lang.cite(c);
+    let cite = |c: &crate::arbiter::RuleRef| lang.cite(c);
     println!("{}", status_headline(rs, &s, &q, lang));
     for r in &s.repeated {
         println!(

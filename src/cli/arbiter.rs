@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::Value;
 
-use xqspec::arbiter::{AfterEnd, ArbiterError, OutcomeQuery, TouchQuery};
-use xqspec::ruleset::RuleSet;
+use crate::arbiter::{AfterEnd, ArbiterError, OutcomeQuery, TouchQuery};
+use crate::ruleset::RuleSet;
 
 #[derive(clap::Args)]
 pub struct OutcomeArgs {
@@ -67,7 +67,7 @@ struct GameFile {
 }
 
 fn read_game(path: &Path) -> Result<GameFile, String> {
-    xqspec::input::yaml_file(path).map_err(|e| e.to_string())
+    crate::input::yaml_file(path).map_err(|e| e.to_string())
 }
 
 /// `xqspec outcome FILE`: the decision and its reasons.
@@ -158,7 +158,7 @@ fn outcome_query(
         .edition
         .clone()
         .or(file.edition.clone())
-        .unwrap_or_else(|| xqspec::ruleset::DEFAULT.into());
+        .unwrap_or_else(|| crate::ruleset::DEFAULT.into());
     let rs = match (&args.edition, &file.edition) {
         // The rule set named in the file: its errors name the file.
         (None, Some(_)) => load(&edition).map_err(|e| format!("{place}: edition: {e}"))?,
@@ -183,7 +183,7 @@ fn outcome_query(
 /// An outcome's parts in words, in the language asked for.
 struct Said<'a> {
     lang: super::Lang,
-    words: &'a xqspec::spec::Words,
+    words: &'a crate::spec::Words,
     /// The kind of every event, as the file writes it.
     names: &'a [String],
 }
@@ -194,7 +194,7 @@ impl Said<'_> {
     }
 
     /// A clause with its article (`result.change_refused (art. 4.1.5)`).
-    fn cite(&self, c: &Option<xqspec::arbiter::RuleRef>) -> String {
+    fn cite(&self, c: &Option<crate::arbiter::RuleRef>) -> String {
         match c {
             Some(c) => {
                 let art = c.article.as_deref().unwrap_or("—");
@@ -221,13 +221,13 @@ impl Said<'_> {
     }
 
     /// The result, the clause and the event that decided it.
-    fn headline(&self, o: &xqspec::arbiter::Outcome) -> String {
+    fn headline(&self, o: &crate::arbiter::Outcome) -> String {
         let lang = self.lang;
         let result = self.w("result", o.result.name());
         match &o.event {
             Some(e) => {
                 let (code, clause) = (o.result.name().replace('_', " "), self.cite(&o.clause));
-                let by = |b: xqspec::arbiter::By| {
+                let by = |b: crate::arbiter::By| {
                     lang.say(
                         format!(", {}", b.words()),
                         format!("，{}", self.w("by", b.name())),
@@ -247,7 +247,7 @@ impl Said<'_> {
     }
 
     /// One ruling of the arbiter's, on its line.
-    fn ruling(&self, r: &xqspec::arbiter::Ruling) -> String {
+    fn ruling(&self, r: &crate::arbiter::Ruling) -> String {
         let lang = self.lang;
         let side = r
             .side

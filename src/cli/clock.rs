@@ -1,10 +1,10 @@
 //! `xqspec clock`: simulate a game's clock events under a scheme, or list the schemes of a
-//! rule set (the tables: `xqspec::clock::table`).
+//! rule set (the tables: `crate::clock::table`).
 
 use std::path::PathBuf;
 
-use xqspec::clock::{sim, table, ClockError, ClockQuery};
-use xqspec::ruleset::RuleSet;
+use crate::clock::{sim, table, ClockError, ClockQuery};
+use crate::ruleset::RuleSet;
 
 /// Arguments of `xqspec clock`.
 #[derive(clap::Args, Debug)]
@@ -21,7 +21,7 @@ pub struct ClockArgs {
     /// Print the answer object of the `clock` query instead of the table.
     #[arg(long)]
     pub json: bool,
-    #[arg(long, default_value = xqspec::ruleset::DEFAULT)]
+    #[arg(long, default_value = crate::ruleset::DEFAULT)]
     pub edition: String,
 }
 

@@ -1,9 +1,9 @@
 //! `xqspec standings FILE [--json] [--report FILE.md]`: the crosstable and the ranking of
-//! a tournament file (the tables: `xqspec::competition::render`).
+//! a tournament file (the tables: `crate::competition::render`).
 
 use std::path::{Path, PathBuf};
 
-use xqspec::competition::tournament::{read_file, RawTournament};
+use crate::competition::tournament::{read_file, RawTournament};
 
 #[derive(clap::Args)]
 pub struct StandingsArgs {
@@ -34,16 +34,16 @@ pub fn run(
         Some(path) => Some(outputs.claim(path, "--report").map_err(|e| e.to_string())?),
         None => None,
     };
-    let text = xqspec::input::read_file(&a.file).map_err(|e| e.to_string())?;
+    let text = crate::input::read_file(&a.file).map_err(|e| e.to_string())?;
     let raw = RawTournament::from_yaml(&file, &text).map_err(|e| e.to_string())?;
     let id = match (&a.edition, &raw.edition, &raw.overlay) {
         (Some(e), _, _) => e.clone(),
         (None, Some(e), Some(o)) if overlay_file.is_none() => format!("{e}+{o}"),
         (None, Some(e), _) => e.clone(),
-        (None, None, _) => xqspec::ruleset::DEFAULT.to_string(),
+        (None, None, _) => crate::ruleset::DEFAULT.to_string(),
     };
     let ruleset =
-        xqspec::ruleset::load(spec_dir, &id, overlay_file).map_err(|e| match a.edition {
+        crate::ruleset::load(spec_dir, &id, overlay_file).map_err(|e| match a.edition {
             // The rule set named in the file: its errors name the file.
             None if raw.edition.is_some() => format!("{file}: edition: {e}"),
             Some(_) => e.named_at("--edition"),
@@ -54,7 +54,7 @@ pub fn run(
         .as_ref()
         .ok_or_else(|| format!("rule set {id} has no competition clauses"))?;
     let t = read_file(&file, &text, rules).map_err(|e| e.to_string())?;
-    let st = xqspec::competition::standings(&t, rules);
+    let st = crate::competition::standings(&t, rules);
     if a.json {
         println!(
             "{}",
@@ -63,11 +63,11 @@ pub fn run(
     } else {
         print!(
             "{}",
-            xqspec::competition::render::render(&t, rules, &st, false)
+            crate::competition::render::render(&t, rules, &st, false)
         );
     }
     if let Some(f) = &report {
-        f.write(xqspec::competition::render::render(&t, rules, &st, true).as_bytes())
+        f.write(crate::competition::render::render(&t, rules, &st, true).as_bytes())
             .map_err(|e| e.to_string())?;
         if !a.json {
             println!("wrote {}", f.path().display());

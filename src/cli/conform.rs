@@ -7,18 +7,18 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
-use xqspec::spec::Spec;
+use crate::spec::Spec;
 
-use xqspec::conform::check::check_suite;
-use xqspec::conform::coverage::Coverage;
-use xqspec::conform::known;
-use xqspec::conform::protocol;
-use xqspec::conform::runner::{self, KnownFailures, RunOptions, Summary, Tally};
-use xqspec::conform::subject::{Adapter, InProcess, Subject};
-use xqspec::conform::suite::{SpecFacts, Suite};
-use xqspec::conform::uci::{Dialect, Engine, EngineRuling, RankBase};
-use xqspec::query::Query;
-use xqspec::reference::Reference;
+use crate::conform::check::check_suite;
+use crate::conform::coverage::Coverage;
+use crate::conform::known;
+use crate::conform::protocol;
+use crate::conform::runner::{self, KnownFailures, RunOptions, Summary, Tally};
+use crate::conform::subject::{Adapter, InProcess, Subject};
+use crate::conform::suite::{SpecFacts, Suite};
+use crate::conform::uci::{Dialect, Engine, EngineRuling, RankBase};
+use crate::query::Query;
+use crate::reference::Reference;
 
 use super::progress::Progress;
 
@@ -203,10 +203,10 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     let opts = run_options(&args, &suite, &spec, known, timeout)?;
     let start_timeout = timeout.max(Duration::from_secs(10));
     // The programs run in process groups of their own: an interrupt ends them first.
-    xqspec::conform::end_programs_on_interrupt();
+    crate::conform::end_programs_on_interrupt();
     let mut subject = start_subject(&args, &spec, start_timeout, timeout)?;
     let about = subject.about().clone();
-    let program = xqspec::conform::issue::Program {
+    let program = crate::conform::issue::Program {
         about: &about,
         via: match (&args.adapter, &args.uci, &args.ucci) {
             (Some(c), _, _) => format!("--adapter {}", shell_word(c)),
@@ -240,7 +240,7 @@ pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String>
     if let (Some(path), Some(file)) = (&args.report, &report_file) {
         let diagrams = failure_diagrams(&spec, &suite, &results, path, &mut outputs)?;
         let mut text = runner::markdown_report(&about, &results, &diagrams);
-        text.push_str(&xqspec::conform::issue::groups_markdown(
+        text.push_str(&crate::conform::issue::groups_markdown(
             &results, &suite, &spec, &program,
         ));
         file.write(text.as_bytes()).map_err(|e| e.to_string())?;
@@ -272,8 +272,8 @@ fn known_failures(
     suite: &Suite,
     in_process: bool,
 ) -> Result<(KnownFailures, Option<(PathBuf, String, KnownFailures)>), String> {
-    let read = |f: &Path| xqspec::input::read_file(f).map_err(|e| e.to_string());
-    let lines = |errs: Vec<xqspec::conform::case::Problem>| {
+    let read = |f: &Path| crate::input::read_file(f).map_err(|e| e.to_string());
+    let lines = |errs: Vec<crate::conform::case::Problem>| {
         errs.iter()
             .map(|p| p.to_string())
             .collect::<Vec<_>>()
@@ -358,7 +358,7 @@ fn start_subject(
 /// The run's text summary: the program, the table by area (and by basis), the problems,
 /// what to do about known failures that pass or answer otherwise, the closing line.
 fn print_summary(
-    about: &xqspec::conform::About,
+    about: &crate::conform::About,
     results: &[runner::CaseResult],
     summary: &Summary,
     args: &ConformArgs,
@@ -368,7 +368,7 @@ fn print_summary(
         "{} {} against suite {}, protocol {}",
         about.name(),
         about.version(),
-        xqspec::conform::suite::SUITE_VERSION,
+        crate::conform::suite::SUITE_VERSION,
         protocol::PROTOCOL_VERSION
     );
     println!("{}", runner::area_table(results, false));
@@ -398,7 +398,7 @@ fn print_summary(
                 (Some(f), _) => format!("the same options with `--update-known-failures {}`", f.display()),
                 (None, Some(d)) => format!(
                     "the same options with `--update-known-failures {}`",
-                    d.join(xqspec::conform::suite::REFERENCE_KNOWN_FAILURES).display()
+                    d.join(crate::conform::suite::REFERENCE_KNOWN_FAILURES).display()
                 ),
             }
         );
@@ -409,13 +409,13 @@ fn print_summary(
 /// The files a run writes, each claimed before the run starts: none is a file it reads,
 /// none is another's, and the report's diagrams folder does not lead out of its folder.
 struct Claimed {
-    outputs: xqspec::output::Outputs,
+    outputs: crate::output::Outputs,
     /// `--update-known-failures`.
-    update_file: Option<xqspec::output::Target>,
+    update_file: Option<crate::output::Target>,
     /// `--report`.
-    report_file: Option<xqspec::output::Target>,
+    report_file: Option<crate::output::Target>,
     /// `--write-known-failures`.
-    known_file: Option<xqspec::output::Target>,
+    known_file: Option<crate::output::Target>,
 }
 
 fn claim_outputs(spec_dir: Option<&Path>, args: &ConformArgs) -> Result<Claimed, String> {
@@ -425,12 +425,12 @@ fn claim_outputs(spec_dir: Option<&Path>, args: &ConformArgs) -> Result<Claimed,
     let mut outputs = if writes {
         inputs(spec_dir, args.cases.as_deref())
     } else {
-        xqspec::output::Outputs::new()
+        crate::output::Outputs::new()
     };
     if let Some(f) = &args.known_failures {
         outputs.input(f, "the known failures (--known-failures)");
     }
-    let claim = |o: &mut xqspec::output::Outputs, p: &Option<PathBuf>, what: &str| {
+    let claim = |o: &mut crate::output::Outputs, p: &Option<PathBuf>, what: &str| {
         p.as_ref()
             .map(|p| o.claim(p, what))
             .transpose()
@@ -472,7 +472,7 @@ fn update_known_failures(
     path: &Path,
     text: &str,
     listed: &KnownFailures,
-    file: &xqspec::output::Target,
+    file: &crate::output::Target,
     results: &[runner::CaseResult],
 ) -> Result<(), String> {
     let updated = known::update(text, listed, results);
@@ -545,7 +545,7 @@ fn run_with_progress(
     suite: &Suite,
     subject: &mut dyn Subject,
     opts: &RunOptions,
-    about: &xqspec::conform::About,
+    about: &crate::conform::About,
     json: bool,
     quiet: bool,
 ) -> Result<runner::Run, String> {
@@ -601,17 +601,17 @@ fn issue(
     suite: &Suite,
     subject: &mut dyn Subject,
     opts: &RunOptions,
-    program: &xqspec::conform::issue::Program,
+    program: &crate::conform::issue::Program,
 ) -> Result<(), String> {
     let plan = runner::plan(suite, opts, subject.about())?;
     let mut failed = 0;
     for (case, edition) in plan {
         let (r, transcript) =
-            xqspec::conform::with_transcript(|| runner::run_one(case, &edition, subject, opts));
+            crate::conform::with_transcript(|| runner::run_one(case, &edition, subject, opts));
         failed += usize::from(r.tally().fails());
         println!(
             "{}",
-            xqspec::conform::issue::report(case, &r, program, spec, suite, &transcript)
+            crate::conform::issue::report(case, &r, program, spec, suite, &transcript)
         );
     }
     subject.stop();
@@ -629,7 +629,7 @@ fn failure_diagrams(
     suite: &Suite,
     results: &[runner::CaseResult],
     report: &Path,
-    outputs: &mut xqspec::output::Outputs,
+    outputs: &mut crate::output::Outputs,
 ) -> Result<std::collections::BTreeMap<(String, String), String>, String> {
     let mut out = std::collections::BTreeMap::new();
     let failing: Vec<&runner::CaseResult> = results
@@ -651,7 +651,7 @@ fn failure_diagrams(
             continue;
         };
         let Some(svg) =
-            xqspec::diagram::of_input(&rs, &case.input, &format!("{} [{}]", case.id, r.edition))
+            crate::diagram::of_input(&rs, &case.input, &format!("{} [{}]", case.id, r.edition))
         else {
             continue;
         };
@@ -682,7 +682,7 @@ fn diagrams_folder(report: &Path) -> String {
 }
 
 /// The files the suite's commands read: the spec's and the cases' (no output is one).
-fn inputs(spec_dir: Option<&Path>, cases: Option<&Path>) -> xqspec::output::Outputs {
+fn inputs(spec_dir: Option<&Path>, cases: Option<&Path>) -> crate::output::Outputs {
     let mut o = super::outputs(spec_dir, None);
     let cases = cases.unwrap_or(Path::new("conformance"));
     o.input_dir(cases, "a file of the cases", &[".yaml", ".yml"]);
@@ -837,7 +837,7 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             check,
         } => {
             let suite = load_suite(cases.as_deref())?;
-            let text = xqspec::conform::schema::case_schema(&suite.vocabulary);
+            let text = crate::conform::schema::case_schema(&suite.vocabulary);
             let path = cases
                 .clone()
                 .unwrap_or_else(|| PathBuf::from("conformance"))

@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use xqspec::diagram::{position_after, svg, Arrow, DiagramOptions};
-use xqspec::output::Outputs;
-use xqspec::ruleset::RuleSet;
+use crate::diagram::{position_after, svg, Arrow, DiagramOptions};
+use crate::output::Outputs;
+use crate::ruleset::RuleSet;
 
 /// Options of `xqspec board`.
 #[derive(Args, Debug, Clone)]
@@ -27,7 +27,7 @@ pub struct BoardArgs {
     /// A caption under the board.
     #[arg(long)]
     pub caption: Option<String>,
-    #[arg(long, default_value = xqspec::ruleset::DEFAULT)]
+    #[arg(long, default_value = crate::ruleset::DEFAULT)]
     pub edition: String,
 }
 

@@ -8,27 +8,32 @@
 //! parsed, files read, library functions called, the results printed. `progress` is the one
 //! progress line of long commands.
 
-pub mod adjudicate;
-pub mod arbiter;
-pub mod clock;
-pub mod competition;
-pub mod conform;
-pub mod diagram;
-pub mod progress;
-pub mod repetition;
-pub mod replay;
-pub mod report;
-pub mod web;
+mod adjudicate;
+mod app;
+mod arbiter;
+mod clock;
+mod competition;
+mod conform;
+mod diagram;
+mod progress;
+mod repetition;
+mod replay;
+mod report;
+mod web;
+
+pub use app::main;
+#[cfg(test)]
+pub(crate) use app::run_args;
 
 use std::path::Path;
 
-use xqspec::output::Outputs;
+use crate::output::Outputs;
 
 /// A game in progress on the command line: the rule set, the position it started from and
 /// the moves played since (`touch`, `status`).
 #[derive(clap::Args)]
-pub struct GameArgs {
-    #[arg(long, default_value = xqspec::ruleset::DEFAULT)]
+pub(crate) struct GameArgs {
+    #[arg(long, default_value = crate::ruleset::DEFAULT)]
     pub edition: String,
     /// Position in FEN, or `startpos` (the default).
     #[arg(long, allow_hyphen_values = true)]
@@ -39,31 +44,31 @@ pub struct GameArgs {
 }
 
 /// The start position when `--fen` is not given.
-pub const STARTPOS: &str = "startpos";
+pub(crate) const STARTPOS: &str = "startpos";
 
 impl GameArgs {
     /// The starting position as a FEN (`startpos` written out under the rule set).
-    pub fn fen_text(&self, rs: &xqspec::ruleset::RuleSet) -> String {
+    pub fn fen_text(&self, rs: &crate::ruleset::RuleSet) -> String {
         fen_text(rs, self.fen.as_deref().unwrap_or(STARTPOS))
     }
 }
 
 /// A `--fen` argument as a FEN: `startpos` written out under the rule set.
-pub fn fen_text(rs: &xqspec::ruleset::RuleSet, fen: &str) -> String {
-    xqspec::line::fen_text(&rs.vm, fen)
+pub(crate) fn fen_text(rs: &crate::ruleset::RuleSet, fen: &str) -> String {
+    crate::line::fen_text(&rs.vm, fen)
 }
 
 /// `--fen` and `--moves` as a FEN and ICCS moves: the moves read in any notation the
 /// grammar reads (Chinese, WXF, ICCS; move numbers allowed), as a record's movetext is, by
-/// [`xqspec::line::given`] (the Python package reads `moves=` with it too); an error names
+/// [`crate::line::given`] (the Python package reads `moves=` with it too); an error names
 /// the argument as given (1-based) and the ply, not a place in a record.
-pub fn iccs_line(
-    rs: &xqspec::ruleset::RuleSet,
+pub(crate) fn iccs_line(
+    rs: &crate::ruleset::RuleSet,
     fen: &str,
     moves: &[String],
 ) -> Result<(String, Vec<String>), String> {
-    use xqspec::line::GivenError;
-    match xqspec::line::given(&rs.vm, fen, moves) {
+    use crate::line::GivenError;
+    match crate::line::given(&rs.vm, fen, moves) {
         Ok(g) => Ok((g.fen, g.moves)),
         Err(GivenError::Fen(e)) => Err(format!("--fen: {e}")),
         Err(e) => Err(format!(
@@ -75,7 +80,7 @@ pub fn iccs_line(
 
 /// A real game record on the command line: `--pgn FILE` and `--game N` (`outcome`, `status`).
 #[derive(clap::Args, Clone, Debug)]
-pub struct RecordArgs {
+pub(crate) struct RecordArgs {
     /// A game record (PGN, or movetext in any notation and any encoding `replay` reads).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<std::path::PathBuf>,
@@ -85,7 +90,7 @@ pub struct RecordArgs {
 }
 
 /// A record's start position (when it gives one) and its main line as ICCS.
-pub type RecordLine = (Option<String>, Vec<String>);
+pub(crate) type RecordLine = (Option<String>, Vec<String>);
 
 impl RecordArgs {
     /// The game of a command that takes a record or a position and moves (`status`,
@@ -94,7 +99,7 @@ impl RecordArgs {
     /// `--moves` is refused: the record gives both.
     pub fn or_line(
         &self,
-        rs: &xqspec::ruleset::RuleSet,
+        rs: &crate::ruleset::RuleSet,
         fen: Option<&str>,
         moves: &[String],
     ) -> Result<(String, Vec<String>), String> {
@@ -117,11 +122,11 @@ impl RecordArgs {
 
     /// The record's start position and main line, if `--pgn` was given. The file is read
     /// by the records path of `replay` and `adjudicate`: game N is the game they number N.
-    pub fn read(&self, rs: &xqspec::ruleset::RuleSet) -> Result<Option<RecordLine>, String> {
-        use xqspec::notation::records::{self, Entry};
+    pub fn read(&self, rs: &crate::ruleset::RuleSet) -> Result<Option<RecordLine>, String> {
+        use crate::notation::records::{self, Entry};
         let Some(p) = &self.pgn else { return Ok(None) };
         let file = records::read(p, None).map_err(|e| e.to_string())?;
-        let mut replayer = xqspec::notation::replay::Replayer::new(&rs.vm);
+        let mut replayer = crate::notation::replay::Replayer::new(&rs.vm);
         let games: Vec<_> = records::games(&file, &mut replayer, |_| ((), None))
             .into_iter()
             .filter_map(|e| match e {
@@ -137,8 +142,8 @@ impl RecordArgs {
 
 /// Game `n` (1-based) of replayed games: its start position and its main line as ICCS.
 fn nth_line(
-    rs: &xqspec::ruleset::RuleSet,
-    games: Vec<xqspec::notation::replay::GameReplay>,
+    rs: &crate::ruleset::RuleSet,
+    games: Vec<crate::notation::replay::GameReplay>,
     n: usize,
 ) -> Result<RecordLine, String> {
     let count = games.len();
@@ -156,17 +161,17 @@ fn nth_line(
 }
 
 /// `--threads N` of `replay` and `adjudicate`: a number from 1 to the bound of
-/// [`xqspec::notation::stream::max_threads`], refused beyond it with the reason.
-pub fn threads_arg(s: &str) -> Result<usize, String> {
+/// [`crate::notation::stream::max_threads`], refused beyond it with the reason.
+pub(crate) fn threads_arg(s: &str) -> Result<usize, String> {
     let n: usize = s
         .parse()
         .map_err(|_| format!("`{s}` is not a number of threads"))?;
-    xqspec::notation::stream::check_threads(n)
+    crate::notation::stream::check_threads(n)
 }
 
 /// The files a command reads besides its own (`--spec DIR`, `--overlay FILE`), for the
-/// checks of every file it writes ([`xqspec::output`]): no output is one of them.
-pub fn outputs(spec: Option<&Path>, overlay: Option<&Path>) -> Outputs {
+/// checks of every file it writes ([`crate::output`]): no output is one of them.
+pub(crate) fn outputs(spec: Option<&Path>, overlay: Option<&Path>) -> Outputs {
     let mut o = Outputs::new();
     if let Some(d) = spec {
         o.input_dir(d, "a file of the spec (--spec)", &[".yaml", ".yml"]);
@@ -181,7 +186,7 @@ pub fn outputs(spec: Option<&Path>, overlay: Option<&Path>) -> Outputs {
 /// `spec/words.yaml` (and the rule set's 棋例 data) in that language, as on the page; the
 /// command line's own sentences are written here in both. JSON output is the same in both.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Lang {
+pub(crate) enum Lang {
     /// English.
     #[default]
     En,
@@ -191,7 +196,7 @@ pub enum Lang {
 
 impl Lang {
     /// The text of `b` in this language.
-    pub fn of(self, b: &xqspec::spec::Both) -> String {
+    pub fn of(self, b: &crate::spec::Both) -> String {
         match self {
             Lang::En => b.en.clone(),
             Lang::Zh => b.zh.clone(),
@@ -199,7 +204,7 @@ impl Lang {
     }
 
     /// The words of `code` in `group` (`spec/words.yaml`) in this language.
-    pub fn word(self, words: &xqspec::spec::Words, group: &str, code: &str) -> String {
+    pub fn word(self, words: &crate::spec::Words, group: &str, code: &str) -> String {
         self.of(&words.word(group, code))
     }
 
@@ -212,7 +217,7 @@ impl Lang {
     }
 
     /// A clause cited: `result.time, art. 4.1.6` or `result.time，第 4.1.6 条`.
-    pub fn cite(self, c: &xqspec::arbiter::RuleRef) -> String {
+    pub fn cite(self, c: &crate::arbiter::RuleRef) -> String {
         let art = c.article.as_deref().unwrap_or("—");
         self.say(
             format!("{}, art. {art}", c.clause),
@@ -224,9 +229,9 @@ impl Lang {
 /// How a record that goes on after the end of the game is said, in `lang`: how many it has
 /// left (`units`: the singular and the plural, in that language) and which, each named by
 /// `name` (`events[82]`, `ply 83`).
-pub fn goes_on(
+pub(crate) fn goes_on(
     lang: Lang,
-    c: &xqspec::arbiter::Continues,
+    c: &crate::arbiter::Continues,
     units: [&str; 2],
     name: impl Fn(usize) -> String,
 ) -> String {

@@ -5,12 +5,12 @@ use std::fmt::Write as _;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
-use xqspec::arbiter::LineRuling;
-use xqspec::diagram::sheet::{line_sheet, sheet_fits};
-use xqspec::output::Outputs;
-use xqspec::repetition::ruling::status_name;
-use xqspec::repetition::RepetitionRules;
-use xqspec::ruleset::RuleSet;
+use crate::arbiter::LineRuling;
+use crate::diagram::sheet::{line_sheet, sheet_fits};
+use crate::output::Outputs;
+use crate::repetition::ruling::status_name;
+use crate::repetition::RepetitionRules;
+use crate::ruleset::RuleSet;
 
 use super::Lang;
 
@@ -39,7 +39,7 @@ pub struct RulingArgs {
     #[arg(long, value_name = "FILE")]
     pub svg: Option<std::path::PathBuf>,
     /// The rule set: cxa-1999, cxa-2011, cxa-2020, axf (or EDITION+OVERLAY).
-    #[arg(long, default_value = xqspec::ruleset::DEFAULT)]
+    #[arg(long, default_value = crate::ruleset::DEFAULT)]
     pub edition: String,
 }
 

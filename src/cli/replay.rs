@@ -1,12 +1,12 @@
 //! `xqspec replay`: record files replayed (and converted) on all cores, a status line per
-//! game and a closing summary; the library replays ([`xqspec::notation::replay`]) and
-//! streams the files ([`xqspec::notation::stream`]).
+//! game and a closing summary; the library replays ([`crate::notation::replay`]) and
+//! streams the files ([`crate::notation::stream`]).
 
 use std::path::{Path, PathBuf};
 
-use xqspec::notation::replay::{write_game, GameReplay, Remark, ReplayError};
-use xqspec::notation::{KindMap, Notation, Style};
-use xqspec::vm::Rules;
+use crate::notation::replay::{write_game, GameReplay, Remark, ReplayError};
+use crate::notation::{KindMap, Notation, Style};
+use crate::vm::Rules;
 
 /// Options of `xqspec replay`.
 #[derive(Clone, Debug, Default)]
@@ -25,7 +25,7 @@ pub struct ReplayOptions {
     pub threads: Option<usize>,
     /// The files the command reads besides the records (`--spec`, `--overlay`): no output
     /// may be one of them.
-    pub(crate) outputs: xqspec::output::Outputs,
+    pub(crate) outputs: crate::output::Outputs,
 }
 
 /// Totals of a replay run.
@@ -157,8 +157,8 @@ struct Replayed {
 
 /// Replay files as `xqspec replay` does, printing per-game status lines and a closing
 /// line. Status goes to `report`; converted records to stdout unless `--out` is given.
-/// Files are streamed over all cores by [`stream`](xqspec::notation::stream::stream) (the games the
-/// [`records`](xqspec::notation::records) path finds, numbered alike, given back in file order);
+/// Files are streamed over all cores by [`stream`](crate::notation::stream::stream) (the games the
+/// [`records`](crate::notation::records) path finds, numbered alike, given back in file order);
 /// `judge` gives the end the moves of a replayed game reach, if any, for the remark on a
 /// recorded result that contradicts it. `tick` sees the totals after each game, file or
 /// problem (for progress). Returns the totals.
@@ -166,15 +166,15 @@ pub fn run(
     rules: &Rules,
     files: &[PathBuf],
     opts: &ReplayOptions,
-    judge: &(dyn Fn(&GameReplay) -> Option<xqspec::notation::records::Ending> + Sync),
+    judge: &(dyn Fn(&GameReplay) -> Option<crate::notation::records::Ending> + Sync),
     report: &mut dyn std::io::Write,
     tick: &mut dyn FnMut(&Totals),
 ) -> std::io::Result<Totals> {
-    use xqspec::notation::stream::{stream, Found};
+    use crate::notation::stream::{stream, Found};
     let kinds = KindMap::new(rules);
     let mut totals = Totals::default();
     let encoding = match &opts.encoding {
-        Some(name) => match xqspec::notation::encoding::by_name(name) {
+        Some(name) => match crate::notation::encoding::by_name(name) {
             Ok(e) => Some(e),
             Err(e) => {
                 writeln!(report, "error: {e}")?;
@@ -185,7 +185,7 @@ pub fn run(
         },
         None => None,
     };
-    let work = |g: xqspec::notation::records::GameEntry<'_, ()>| {
+    let work = |g: crate::notation::records::GameEntry<'_, ()>| {
         let r = &g.replay;
         Replayed {
             title: r.title.clone(),
@@ -199,7 +199,7 @@ pub fn run(
             remarks: g.remarks,
         }
     };
-    let stream_opts = xqspec::notation::stream::Options {
+    let stream_opts = crate::notation::stream::Options {
         encoding,
         threads: opts.threads,
         ..Default::default()
@@ -240,7 +240,7 @@ pub fn run(
 fn claim_targets(
     files: &[PathBuf],
     opts: &ReplayOptions,
-) -> std::io::Result<Vec<Option<xqspec::output::Target>>> {
+) -> std::io::Result<Vec<Option<crate::output::Target>>> {
     let mut targets = Vec::new();
     if let (Some(n), Some(out)) = (opts.to, &opts.out) {
         let mut outputs = opts.outputs.clone();
@@ -269,9 +269,9 @@ struct Output<'a> {
     report: &'a mut dyn std::io::Write,
     totals: Totals,
     /// Where each file's converted records go ([`claim_targets`]).
-    targets: Vec<Option<xqspec::output::Target>>,
+    targets: Vec<Option<crate::output::Target>>,
     /// Converted records of the file being read, when they go to files.
-    target: Option<(usize, xqspec::output::Partial)>,
+    target: Option<(usize, crate::output::Partial)>,
     /// The last file that could not be read.
     unread: Option<usize>,
 }
@@ -279,8 +279,8 @@ struct Output<'a> {
 impl Output<'_> {
     /// One thing the stream found: a note, an unread file, text that is no game, a game, or
     /// the end of a file.
-    fn found(&mut self, found: xqspec::notation::stream::Found<Replayed>) -> std::io::Result<()> {
-        use xqspec::notation::stream::Found;
+    fn found(&mut self, found: crate::notation::stream::Found<Replayed>) -> std::io::Result<()> {
+        use crate::notation::stream::Found;
         match found {
             Found::Note { file, note } => {
                 if !self.opts.quiet {
@@ -439,8 +439,8 @@ pub fn command(
     out: Option<PathBuf>,
     quiet: bool,
     threads: Option<usize>,
-    outputs: xqspec::output::Outputs,
-    judge: &(dyn Fn(&GameReplay) -> Option<xqspec::notation::records::Ending> + Sync),
+    outputs: crate::output::Outputs,
+    judge: &(dyn Fn(&GameReplay) -> Option<crate::notation::records::Ending> + Sync),
     tick: &mut dyn FnMut(&Totals),
 ) -> Result<(), String> {
     if files.is_empty() {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::conform::load_suite;
-use xqspec::spec::Spec;
+use crate::spec::Spec;
 
 /// Options of `xqspec report`.
 #[derive(Args, Debug, Clone)]
@@ -25,7 +25,7 @@ pub struct ReportArgs {
     #[arg(long)]
     pub check: bool,
     /// The reports folder.
-    #[arg(long, value_name = "DIR", default_value = xqspec::report::DIR)]
+    #[arg(long, value_name = "DIR", default_value = crate::report::DIR)]
     pub dir: PathBuf,
     /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
     #[arg(long, value_name = "DIR")]
@@ -54,7 +54,7 @@ pub struct DiffArgs {
 }
 
 /// The files `report` and `diff` read: the spec's and the cases' (no output is one of them).
-fn inputs(spec_dir: Option<&Path>, cases: Option<&Path>) -> xqspec::output::Outputs {
+fn inputs(spec_dir: Option<&Path>, cases: Option<&Path>) -> crate::output::Outputs {
     let mut o = super::outputs(spec_dir, None);
     let cases = cases.unwrap_or(Path::new("conformance"));
     o.input_dir(cases, "a file of the cases", &[".yaml", ".yml"]);
@@ -66,17 +66,17 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
     // A folder holding files this command did not write is refused before anything is
     // computed.
     if a.write {
-        xqspec::output::OwnedDir::check(&a.dir, xqspec::report::WRITER, a.force)
-            .map_err(|e| xqspec::output::said(&e))?;
+        crate::output::OwnedDir::check(&a.dir, crate::report::WRITER, a.force)
+            .map_err(|e| crate::output::said(&e))?;
     }
     let spec = Spec::load(spec_dir).map_err(|e| e.to_string())?;
     let suite = load_suite(a.cases.as_deref())?;
-    let g = xqspec::report::generate(&spec, &suite)?;
+    let g = crate::report::generate(&spec, &suite)?;
     for (file, why) in &g.skipped {
         eprintln!("note: {file} not generated: {why}");
     }
     if a.check {
-        let problems = xqspec::report::check(&a.dir, &g);
+        let problems = crate::report::check(&a.dir, &g);
         if !problems.is_empty() {
             return Err(problems.join("\n"));
         }
@@ -87,7 +87,7 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
         );
     } else if a.write {
         let mut outputs = inputs(spec_dir, a.cases.as_deref());
-        let written = xqspec::report::write(&a.dir, &g, &mut outputs, a.force)?;
+        let written = crate::report::write(&a.dir, &g, &mut outputs, a.force)?;
         for w in &written {
             println!("wrote {w}");
         }
@@ -129,7 +129,7 @@ pub fn diff(spec_dir: Option<&Path>, a: &DiffArgs) -> Result<(), String> {
         Some(f) => Some(outputs.claim(f, "--write").map_err(|e| e.to_string())?),
         None => None,
     };
-    let d = xqspec::report::diff::diff(&spec, &suite, &a.a, &a.b)?;
+    let d = crate::report::diff::diff(&spec, &suite, &a.a, &a.b)?;
     match &a.write {
         None if a.json => println!(
             "{}",

@@ -433,8 +433,6 @@ fn chain(c: &Clause, schemes: &BTreeSet<&str>) -> Result<Chain, SpecError> {
     }
     Ok(Chain {
         id: c.id[CHAIN_PREFIX.len()..].to_string(),
-        clause: c.id.clone(),
-        article: c.article.clone(),
         stages,
     })
 }

@@ -34,10 +34,6 @@ pub(crate) struct Stage {
 pub struct Chain {
     /// The id queries use: the clause id without `playoff.`.
     pub id: String,
-    /// The clause id (`playoff.<id>`).
-    pub clause: String,
-    /// The article the clause encodes, when it names one.
-    pub article: Option<String>,
     pub(crate) stages: Vec<Stage>,
 }
 

@@ -38,11 +38,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use criteria::{Criterion, Primitive, Value};
-pub use standings::{standings, Row, Standings};
+pub use criteria::{Criterion, Value};
+pub use standings::{standings, Standings};
 pub use tournament::{
-    RawTournament, ReadError, SyntaxError, Tournament, TournamentError, TournamentErrorKind,
-    TournamentErrors, MAX_REPORTED_ERRORS,
+    RawTournament, ReadError, Tournament, TournamentError, TournamentErrorKind, TournamentErrors,
+    MAX_REPORTED_ERRORS,
 };
 
 /// The competition clauses of one rule set, compiled.

@@ -71,11 +71,6 @@ impl Glob {
         })
     }
 
-    /// The glob as given.
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-
     /// Whether the whole of `s` matches.
     pub fn is_match(&self, s: &str) -> bool {
         let chars: Vec<char> = s.chars().collect();

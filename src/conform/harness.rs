@@ -30,9 +30,9 @@ use crate::spec::Spec;
 /// neither) by asking xqspec's own reference, where yours would call your engine:
 ///
 /// ```
-/// use xqspec::conform::harness::Harness;
-/// use xqspec::conform::{About, Answer, Implementation, Query};
-/// use xqspec::reference::Reference;
+/// use xqspec::Harness;
+/// use xqspec::{About, Answer, Implementation, Query};
+/// use xqspec::Reference;
 ///
 /// struct Mine(Reference);
 ///

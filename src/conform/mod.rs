@@ -73,8 +73,7 @@ pub mod subject;
 pub mod suite;
 pub mod uci;
 
-pub use crate::query::{Answer, Query};
 pub(crate) use judge::{judge, Judgement};
-pub use process::{end_programs_on_interrupt, with_transcript, TranscriptLine};
+pub use process::{end_programs_on_interrupt, with_transcript};
 pub use protocol::{About, Identity, Implementation};
-pub use suite::{SpecFacts, Suite, Vocabulary};
+pub use suite::Suite;

@@ -160,7 +160,7 @@ pub struct Ask<'a> {
 
 /// A xiangqi implementation under test, seen from Rust.
 ///
-/// Implement this to run the suite in-process ([`crate::conform::harness`]) or
+/// Implement this to run the suite in-process ([`Harness`](crate::Harness)) or
 /// to build a protocol adapter with [`serve`].
 pub trait Implementation {
     /// Name, version, and the editions and queries answered.

@@ -202,7 +202,7 @@ fn selected_editions(case: &Case, opts: &RunOptions) -> Vec<String> {
 }
 
 /// The (case, edition) pairs selected by the options, in suite order: every case once per
-/// edition it names (`xqspec cases dump`). What a run asks is [`plan`].
+/// edition it names (`xqspec cases dump`). What a run asks is `plan`.
 pub fn select<'a>(suite: &'a Suite, opts: &RunOptions) -> Result<Vec<(&'a Case, String)>, String> {
     Ok(selected_cases(suite, opts)?
         .into_iter()
@@ -515,7 +515,7 @@ fn basis_name(b: Option<Basis>) -> &'static str {
 /// stopped asking, if it did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
-    /// Every planned case run ([`plan`]); after a stop, the declared cases left are
+    /// Every planned case run (`plan`); after a stop, the declared cases left are
     /// [`Status::NotAsked`].
     pub results: Vec<CaseResult>,
     /// Set when the run stopped asking ([`Stall`]) and cases were left unasked.
@@ -594,7 +594,7 @@ impl Stall {
     }
 }
 
-/// Runs every planned pair ([`plan`]), calling `each` after every case.
+/// Runs every planned pair (`plan`), calling `each` after every case.
 pub fn run(
     suite: &Suite,
     subject: &mut dyn Subject,

@@ -118,7 +118,7 @@ const MAX_LISTED: usize = 200;
 /// Whether the runner asks an engine's search for 棋例 rulings (the `ruling` query).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineRuling {
-    /// As [`SEARCHERS`] says of the engine's `id name`: an engine listed there answers
+    /// As `SEARCHERS` says of the engine's `id name`: an engine listed there answers
     /// `ruling` under the rule set it follows; any other does not.
     Known,
     /// Never (`--engine-ruling none`).

@@ -237,11 +237,6 @@ fn every_character_a_caption_label_or_title_can_hold_has_an_outline() {
             .iter()
             .map(|c| (format!("class {}", c.name), &c.zh))
             .chain(
-                rep.patterns
-                    .iter()
-                    .map(|p| (format!("pattern {}", p.name), &p.zh)),
-            )
-            .chain(
                 names
                     .numerals
                     .iter()

@@ -57,7 +57,7 @@ mod view;
 
 use std::fmt;
 
-pub use ast::{Action, MoveSyntax, MoveText, Origin, PieceKind, Tandem};
+pub use ast::{MoveSyntax, PieceKind};
 pub use format::format_with;
 pub(crate) use resolve::{resolve_with, ResolveError};
 pub use syntax::{detect, parse_syntax, SyntaxError};
@@ -266,8 +266,8 @@ use crate::vm::{Position, Rules};
 /// Parse `text` in `notation` and resolve it to a legal move of `pos`.
 ///
 /// ```
-/// use xqspec::notation::{parse_move, Notation};
-/// use xqspec::vm::Rules;
+/// use xqspec::{parse_move, Notation};
+/// use xqspec::Rules;
 /// let rules = Rules::builtin("cxa-2020").unwrap();
 /// let pos = rules.start_position();
 /// let m = parse_move(&rules, &pos, Notation::Chinese, "炮二平五").unwrap();
@@ -292,9 +292,9 @@ pub fn parse_move_any(rules: &Rules, pos: &Position, text: &str) -> Result<Move,
 /// The canonical text of the legal move `mv` of `pos` in `notation` and `style`.
 ///
 /// ```
-/// use xqspec::board::Move;
-/// use xqspec::notation::{format_move, Notation, Style};
-/// use xqspec::vm::Rules;
+/// use xqspec::Move;
+/// use xqspec::{format_move, Notation, Style};
+/// use xqspec::Rules;
 /// let rules = Rules::builtin("cxa-2020").unwrap();
 /// let pos = rules.start_position();
 /// let m = Move::parse_iccs("h2e2").unwrap();

@@ -113,7 +113,7 @@ pub enum Found<W> {
 /// Threads a stream may be given per core of the machine ([`max_threads`]).
 pub const THREADS_PER_CORE: usize = 4;
 
-/// The most threads a stream runs on: [`THREADS_PER_CORE`] per core of this machine.
+/// The most threads a stream runs on: `THREADS_PER_CORE` per core of this machine.
 /// Replay is bound by the processor, so threads beyond the cores only take turns on them,
 /// and each costs a stack and a replayer of its own before any game is read (3,000 took
 /// half a minute to start on a 2-core machine); a few per core leave room for a machine

@@ -54,6 +54,7 @@ impl Digest {
     }
 
     /// The digest of some bytes.
+    #[cfg(test)]
     pub fn of_bytes(bytes: &[u8]) -> Digest {
         Digest::of(|w| w.write_all(bytes))
     }
@@ -89,19 +90,10 @@ impl<K: Eq + Hash + Clone, V: Clone> Bounded<K, V> {
         }
     }
 
-    /// The most values the cache holds.
-    pub fn capacity(&self) -> usize {
-        self.capacity
-    }
-
     /// How many values it holds now.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.lock().entries.len()
-    }
-
-    /// Whether it holds none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner<K, V>> {

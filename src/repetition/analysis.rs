@@ -277,6 +277,7 @@ impl<'a> Analyst<'a> {
 
     /// Whether a net result is no loss by the material clause's measure: the other side does
     /// not gain by it (a floating piece taken for a piece it may be worth is none, 2011 26.6).
+    #[cfg(test)]
     pub fn no_loss(&self, v: Val) -> bool {
         !self.gains(-v)
     }

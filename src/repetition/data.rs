@@ -359,6 +359,9 @@ pub(crate) struct CycleWords {
 #[serde(deny_unknown_fields)]
 pub(crate) struct PatternData {
     pub(crate) pattern: String,
+    /// The pattern's name in the rulebook (长捉): read so that the data is checked; nothing
+    /// prints it.
+    #[allow(dead_code)]
     pub(crate) zh: String,
     pub status: PatternStatus,
     /// Every move of the side is of one of these classes (omitted: any).

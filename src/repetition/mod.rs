@@ -45,10 +45,8 @@ use crate::vm::Rules;
 
 pub use analysis::{ChaseKind, Val};
 pub(crate) use data::{Family, PatternStatus, Test, VerdictKind};
-pub use forcing::{Bounds, Line};
-pub use ruling::{
-    last_repetition, rule, rule_line, PlyRuling, Ruling, RulingError, RulingQuery, Verdict,
-};
+pub use forcing::Bounds;
+pub use ruling::{last_repetition, rule, rule_line, Ruling, RulingError, RulingQuery, Verdict};
 
 pub(crate) use crate::spec::RuleRef;
 
@@ -117,15 +115,11 @@ pub(crate) struct Words {
 pub struct Pattern {
     /// The pattern's name in the data (`perpetual_attack`).
     pub name: String,
-    /// Its name in the rulebook (长捉).
-    pub zh: String,
     /// Forbidden or allowed.
     pub status: PatternStatus,
     pub(crate) every: Option<Vec<usize>>,
     pub(crate) every_family: Option<Family>,
     pub(crate) same_target: bool,
-    /// The clause that defines it.
-    pub rule: RuleRef,
 }
 
 /// A verdict rule, compiled.
@@ -161,7 +155,7 @@ pub struct RepetitionRules {
     pub(crate) floating_below: Option<i32>,
     pub(crate) material_rule: RuleRef,
     /// Bounds of the forcing-line search (`repetition.forcing`).
-    pub forcing: Bounds,
+    pub(crate) forcing: Bounds,
     pub(crate) forcing_rule: RuleRef,
     /// Classes, heaviest first (26.4).
     pub classes: Vec<ClassRule>,
@@ -197,7 +191,7 @@ pub struct RepetitionRules {
     pub(crate) say: std::sync::Arc<crate::spec::Words>,
     pub(crate) general: KindId,
     /// The readings of the clauses (their switches that are on), by name.
-    pub readings: Vec<readings::ReadingRule>,
+    pub(crate) readings: Vec<readings::ReadingRule>,
     /// Per inferred reading, by name, these rules with it switched off (none in a variant).
     pub(crate) variants: Vec<(String, RepetitionRules)>,
 }
@@ -809,12 +803,10 @@ fn patterns(
                     .iter()
                     .map(|p| Pattern {
                         name: p.pattern.clone(),
-                        zh: p.zh.clone(),
                         status: p.status,
                         every: p.every.as_ref().map(|e| class_list(classes, c, e, errors)),
                         every_family: p.every_family,
                         same_target: p.same_target,
-                        rule: RuleRef::of(c),
                     })
                     .collect();
                 if !ps.last().is_some_and(|p| {

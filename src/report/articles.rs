@@ -199,8 +199,6 @@ pub struct ArticlesReport {
     pub markdown: String,
     /// One summary line per edition.
     pub summary: Vec<String>,
-    /// The coverage of each edition.
-    pub editions: Vec<EditionCoverage>,
 }
 
 fn clause_list(ids: &[String]) -> String {
@@ -300,7 +298,6 @@ pub fn report(spec: &Spec) -> ArticlesReport {
     ArticlesReport {
         markdown: out,
         summary: summary.collect(),
-        editions: coverages,
     }
 }
 

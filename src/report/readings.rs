@@ -84,6 +84,7 @@ impl ReadingEvidence {
     }
 
     /// The shared 2020 diagrams whose verdict changes without the reading.
+    #[cfg(test)]
     pub fn book_verdicts(&self) -> usize {
         self.changes
             .iter()

@@ -16,9 +16,9 @@ mod raw;
 mod toc;
 mod words;
 
-pub use overlay::{merge_data, Overlay, OverlayChange, UnknownRuleSet};
+pub use overlay::{merge_data, Overlay, UnknownRuleSet};
 pub(crate) use toc::{parent_of, Toc, TocEntry};
-pub use words::{Both, Word, Words};
+pub use words::{Both, Words};
 
 /// Where a rule came from, for answers: a clause's id and its article in the edition.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
-use xqspec::arbiter::Adjudication;
-use xqspec::notation::replay::replay_text;
-use xqspec::ruleset::RuleSet;
+use xqspec::replay_text;
+use xqspec::Adjudication;
+use xqspec::RuleSet;
 
 const ALL: [&str; 4] = ["cxa-1999", "cxa-2011", "cxa-2020", "axf"];
 const CXA: [&str; 3] = ["cxa-1999", "cxa-2011", "cxa-2020"];
@@ -218,7 +218,7 @@ fn every_shared_game_adjudicates_without_an_error() {
     let mut games = 0;
     for f in files {
         let bytes = std::fs::read(&f).unwrap();
-        let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
+        let (text, _) = xqspec::decode_text(&bytes, None);
         games += adjudicate(&rs, &text).len();
     }
     assert!(games >= 1125, "{games} games");

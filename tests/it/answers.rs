@@ -7,12 +7,12 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
-use xqspec::conform::case::Expect;
-use xqspec::conform::Suite;
+use xqspec::Expect;
+use xqspec::Suite;
 
 use crate::cli::succeeded;
 
-use xqspec::answer::DOMAIN_ANSWER_FIELDS as DOMAIN_FIELDS;
+use xqspec::DOMAIN_ANSWER_FIELDS as DOMAIN_FIELDS;
 
 #[test]
 fn every_domain_answer_of_the_suite_is_its_type_written_out() {
@@ -34,7 +34,7 @@ fn every_domain_answer_of_the_suite_is_its_type_written_out() {
             if !DOMAIN_FIELDS.contains(&field.as_str()) {
                 continue;
             }
-            let back = xqspec::answer::round_trip(field, v)
+            let back = xqspec::answer_round_trip(field, v)
                 .unwrap_or_else(|e| panic!("{}: `{field}` is not its type: {e}", record["id"]));
             assert_eq!(&back, v, "{}: `{field}` written back differs", record["id"]);
             *seen.entry(field.clone()).or_insert(0) += 1;
@@ -46,10 +46,10 @@ fn every_domain_answer_of_the_suite_is_its_type_written_out() {
     // A field the type does not know is refused, and so is a wrong type.
     let bad = serde_json::json!({"step": "s", "clause": "c", "article": null, "foul": false,
         "foul_clauses": [], "free": true, "extra": 1});
-    assert!(xqspec::answer::round_trip("touch", &bad).is_err());
+    assert!(xqspec::answer_round_trip("touch", &bad).is_err());
     let bad = serde_json::json!({"step": 1, "clause": "c", "article": null, "foul": false,
         "foul_clauses": []});
-    assert!(xqspec::answer::round_trip("touch", &bad).is_err());
+    assert!(xqspec::answer_round_trip("touch", &bad).is_err());
 }
 
 /// Where `v` departs from `schema`: the subset of JSON Schema the case schema's answers use
@@ -123,7 +123,7 @@ fn violation(root: &Value, schema: &Value, v: &Value, at: &str) -> Option<String
             "minItems" => {}
             "pattern" => {
                 let ok = match w.as_str().unwrap() {
-                    "^[a-i][0-9][a-i][0-9]$" => xqspec::board::Move::is_iccs,
+                    "^[a-i][0-9][a-i][0-9]$" => xqspec::Move::is_iccs,
                     "^[^\\n]*$" => |t: &str| !t.contains('\n'),
                     p => panic!("the check does not know the pattern {p}"),
                 };

@@ -5,9 +5,9 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use xqspec::arbiter::{ArbiterError, GameResult, OutcomeQuery, TouchQuery};
-use xqspec::ruleset::RuleSet;
-use xqspec::spec::{Overlay, Spec};
+use xqspec::RuleSet;
+use xqspec::{ArbiterError, GameResult, OutcomeQuery, TouchQuery};
+use xqspec::{Overlay, Spec};
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
@@ -554,18 +554,18 @@ fn every_reject_kind_and_fen_code_is_in_the_vocabulary() {
     .unwrap();
     let vocab: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
     let kinds = vocab["reject_kinds"].as_mapping().unwrap();
-    for k in xqspec::arbiter::RejectKind::ALL {
+    for k in xqspec::ArbiterRejectKind::ALL {
         assert!(
             kinds.contains_key(k.code()),
             "{k} is not a reject kind of conformance/vocabulary.yaml"
         );
     }
     // FEN problem codes are distinct snake_case names.
-    let codes: std::collections::BTreeSet<&str> = xqspec::vm::fen::FenProblemKind::ALL
+    let codes: std::collections::BTreeSet<&str> = xqspec::FenProblemKind::ALL
         .iter()
         .map(|k| k.code())
         .collect();
-    assert_eq!(codes.len(), xqspec::vm::fen::FenProblemKind::ALL.len());
+    assert_eq!(codes.len(), xqspec::FenProblemKind::ALL.len());
     assert!(codes
         .iter()
         .all(|c| c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
@@ -605,7 +605,7 @@ fn any_json() -> impl Strategy<Value = Value> {
             prop::collection::vec(
                 (
                     prop::sample::select(
-                        xqspec::arbiter::EVENT_KINDS
+                        xqspec::EVENT_KINDS
                             .iter()
                             .copied()
                             .chain([
@@ -811,7 +811,7 @@ fn touching_when_the_game_is_over_is_refused_not_free() {
         matches!(
             &e,
             Err(ArbiterError::Reject {
-                kind: xqspec::arbiter::RejectKind::TouchGameOver,
+                kind: xqspec::ArbiterRejectKind::TouchGameOver,
                 ..
             })
         ),

@@ -7,9 +7,9 @@ use std::process::Command;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use xqspec::clock::{ClockQuery, ClockRules, PlayoffQuery};
-use xqspec::ruleset::RuleSet;
-use xqspec::spec::Spec;
+use xqspec::RuleSet;
+use xqspec::Spec;
+use xqspec::{ClockQuery, ClockRules, PlayoffQuery};
 
 fn builtin(edition: &str) -> ClockRules {
     RuleSet::builtin(edition)
@@ -138,7 +138,7 @@ fn one_rule_of_5_9_decides_the_clock_and_the_arbiter_alike() {
     let clock_events = json!([{"move": 200_000}, {"move": 1_000}, {"knock": "black", "pieces": 1, "off_board": true}]);
     let arbiter_events = json!([{"move": "h2e2"}, {"knock_over": {"side": "red", "pieces": 1, "after_press": true, "off_board": true, "opponent_remaining_seconds": 60}}]);
     let outcome = |rs: &RuleSet| {
-        let q = xqspec::arbiter::OutcomeQuery {
+        let q = xqspec::OutcomeQuery {
             fen: None,
             events: arbiter_events.as_array().unwrap().clone(),
         };
@@ -414,7 +414,7 @@ proptest! {
                     prop_assert!(v["final"][k].as_i64().unwrap() >= 0 || v["flag"].is_null());
                 }
             }
-            Err(xqspec::clock::ClockError::Event(e)) => prop_assert!(e.number >= 1 && e.number <= n, "{e}"),
+            Err(xqspec::ClockError::Event(e)) => prop_assert!(e.number >= 1 && e.number <= n, "{e}"),
             Err(_) => {}
         }
     }
@@ -531,10 +531,10 @@ fn the_table_of_100k_clock_events_is_drawn_in_under_5_s() {
     let r = builtin("cxa-1999");
     let s = r.scheme("quota_90_40").unwrap();
     let control = r.control(s, None).unwrap();
-    let events = xqspec::clock::sim::parse_events(&load::move_events(100_000, 120_000)).unwrap();
-    let t = xqspec::clock::sim::simulate(&control, &r.timing, &events).unwrap();
+    let events = xqspec::parse_clock_events(&load::move_events(100_000, 120_000)).unwrap();
+    let t = xqspec::simulate_clock(&control, &r.timing, &events).unwrap();
     let t0 = load::Stopwatch::start();
-    let table = xqspec::clock::table::timeline_table(&r, &control, &events, &t);
+    let table = xqspec::timeline_table(&r, &control, &events, &t);
     let took = t0.seconds();
     assert!(took < 5.0, "100,000 events: {took:.2} s");
     // A header, its rule, the start, then a row per event up to the flag (if any).

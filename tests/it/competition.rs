@@ -4,12 +4,12 @@
 //! example tournament against its JSON Schema.
 
 use proptest::prelude::*;
-use xqspec::competition::tournament::{locate, read_file, RawTournament};
-use xqspec::competition::{
+use xqspec::RuleSet;
+use xqspec::{locate_tournament as locate, read_tournament as read_file, RawTournament};
+use xqspec::{
     ordered_lineups, standings, CompetitionRules, ReadError, Tournament, TournamentErrorKind,
 };
-use xqspec::ruleset::RuleSet;
-use xqspec::spec::{Overlay, Spec};
+use xqspec::{Overlay, Spec};
 
 use crate::spec_edit::{self, Edit};
 
@@ -136,14 +136,14 @@ fn a_scoring_table_is_data() {
     );
 }
 
-fn value(st: &xqspec::competition::Standings, entrant: &str, label: &str) -> f64 {
+fn value(st: &xqspec::Standings, entrant: &str, label: &str) -> f64 {
     let row = st
         .rows
         .iter()
         .find(|x| x.entrant == entrant)
         .unwrap_or_else(|| panic!("no row {entrant}"));
     match row.values.iter().find(|(l, _)| l == label) {
-        Some((_, xqspec::competition::Value::Number(x))) => *x,
+        Some((_, xqspec::Value::Number(x))) => *x,
         other => panic!("{entrant} {label}: {other:?}"),
     }
 }
@@ -302,7 +302,7 @@ fn the_champion_rule_is_the_tiebreak_clause_with_places_whatever_its_id() {
     // 1999 15.6 under another clause id: still the rule that first place is played off,
     // and not a format.
     let text = "format: round_robin\nrounds: 3\nplayers: [{id: A}, {id: B}, {id: C}]\ngames:\n  - {round: 1, red: B, black: C, result: draw}\n  - {round: 2, red: C, black: A, result: draw}\n  - {round: 3, red: A, black: B, result: draw}\n";
-    let play_off = s(xqspec::competition::standings::PLAY_OFF);
+    let play_off = s(xqspec::PLAY_OFF);
     assert_eq!(ranking(text, &rules("cxa-1999"))[1].2, play_off);
     let renamed = edited(
         "cxa-1999/competition.yaml",
@@ -318,10 +318,7 @@ fn the_champion_rule_is_the_tiebreak_clause_with_places_whatever_its_id() {
         "places: [2]",
         "cxa-1999",
     );
-    assert_eq!(
-        ranking(text, &two)[1].2,
-        s(xqspec::competition::standings::SHARED_PLACE)
-    );
+    assert_eq!(ranking(text, &two)[1].2, s(xqspec::SHARED_PLACE));
 }
 
 #[test]
@@ -696,10 +693,7 @@ fn a_round_count_past_the_bound_is_refused_before_anything_is_ranked() {
         "{got:?}"
     );
     assert!(started.seconds() < 1.0);
-    let ok = text.replace(
-        "4000000000",
-        &xqspec::competition::tournament::MAX_ROUNDS.to_string(),
-    );
+    let ok = text.replace("4000000000", &xqspec::MAX_ROUNDS.to_string());
     if let Err(ReadError::Invalid(v)) = read_file("t.yaml", &ok, &rules("cxa-2020")) {
         assert!(v.into_iter().all(|e| e.place.record != "rounds"), "{ok}");
     }
@@ -715,7 +709,7 @@ fn a_100k_game_tournament_is_validated_and_ranked_in_under_5_s() {
     let t0 = load::Stopwatch::start();
     let t = read_file("big.yaml", &text, &r).unwrap_or_else(|e| panic!("{e}"));
     let st = standings(&t, &r);
-    let out = xqspec::competition::render::render(&t, &r, &st, false);
+    let out = xqspec::render_standings(&t, &r, &st, false);
     let took = t0.seconds();
     assert_eq!((t.games.len(), st.rows.len()), (100_000, 20_000));
     assert!(out.lines().count() > 40_000, "both tables drawn");
@@ -725,7 +719,7 @@ fn a_100k_game_tournament_is_validated_and_ranked_in_under_5_s() {
     let t0 = load::Stopwatch::start();
     let t = read_file("big.yaml", &text, &r).unwrap_or_else(|e| panic!("{e}"));
     let st = standings(&t, &r);
-    xqspec::competition::render::render(&t, &r, &st, false);
+    xqspec::render_standings(&t, &r, &st, false);
     let took = t0.seconds();
     assert_eq!(st.rows.len(), 100_000);
     assert!(took < 5.0, "100,000 players: {took:.2} s");
@@ -743,7 +737,7 @@ fn a_file_with_an_error_in_every_record_is_refused_fast_with_the_first_100() {
     assert!(took < 5.0, "100,000 double bookings: {took:.2} s");
     assert_eq!(
         (e.errors.len(), e.omitted),
-        (xqspec::competition::MAX_REPORTED_ERRORS, 99_999 - 100)
+        (xqspec::MAX_REPORTED_ERRORS, 99_999 - 100)
     );
     let first = &e.errors[0];
     assert_eq!(

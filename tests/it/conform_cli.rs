@@ -4,10 +4,11 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use xqspec::conform::runner::{self, RunOptions, Status};
-use xqspec::conform::subject::{Adapter, InProcess};
-use xqspec::conform::Suite;
-use xqspec::reference::Reference;
+use xqspec::runner;
+use xqspec::Reference;
+use xqspec::Suite;
+use xqspec::{Adapter, InProcess};
+use xqspec::{CaseStatus as Status, RunOptions};
 
 const BIN: &str = env!("CARGO_BIN_EXE_xqspec");
 
@@ -35,7 +36,7 @@ fn serve_gives_the_same_results_as_in_process() {
         skip_features: vec!["slow".into()],
         timeout: Duration::from_secs(60),
         // Cases may apply the event overlays the spec ships.
-        overlays: xqspec::spec::Spec::builtin().unwrap().overlays().to_vec(),
+        overlays: xqspec::Spec::builtin().unwrap().overlays().to_vec(),
         // The reference's own known failures (cases whose source ruling it does not reproduce).
         known: s.reference_known_failures().unwrap(),
         ..RunOptions::default()
@@ -565,7 +566,7 @@ fn cases_dump_gives_one_json_line_per_case_and_edition() {
     );
     assert_eq!(horse["expect"]["moves"][0], "e0f0");
     assert_eq!(horse["clauses"][0], "movement.horse");
-    let article = xqspec::spec::Spec::builtin()
+    let article = xqspec::Spec::builtin()
         .unwrap()
         .edition("cxa-2011")
         .unwrap()

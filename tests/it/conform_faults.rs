@@ -4,10 +4,11 @@
 
 use std::time::Duration;
 
-use xqspec::conform::runner::{self, KnownFailures, RunOptions, Status, Summary};
-use xqspec::conform::subject::{Adapter, Subject};
-use xqspec::conform::uci::{Dialect, Engine, RankBase};
-use xqspec::conform::Suite;
+use xqspec::runner;
+use xqspec::Suite;
+use xqspec::{Adapter, Subject};
+use xqspec::{CaseStatus as Status, KnownFailures, RunOptions, Summary};
+use xqspec::{Dialect, Engine, RankBase};
 
 const FAKES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fakes");
 

@@ -1,15 +1,15 @@
 //! The README's example for Rust implementers, working: a type implementing
-//! `xqspec::conform::Implementation` run against the embedded cases by
-//! `xqspec::conform::harness::Harness`.
+//! `xqspec::Implementation` run against the embedded cases by
+//! `xqspec::Harness`.
 //!
 //! "Your engine" is played here by xqspec's own rule VM, wrapped the way an
 //! implementer would wrap theirs: it answers `legal_moves` and `status` only,
 //! so every other case is skipped.
 
-use xqspec::conform::harness::Harness;
-use xqspec::conform::runner::Status;
-use xqspec::conform::{About, Answer, Implementation, Query};
-use xqspec::vm::{Position, Rules};
+use xqspec::CaseStatus as Status;
+use xqspec::Harness;
+use xqspec::{About, Answer, Implementation, Query};
+use xqspec::{Position, Rules};
 
 struct MyEngine {
     rules: Rules,
@@ -20,7 +20,7 @@ impl MyEngine {
         let mut pos = Position::from_fen(&self.rules, fen)
             .map_err(|e| Answer::reject("fen", e.to_string()))?;
         for m in moves {
-            let mv = xqspec::board::Move::parse_iccs(m)
+            let mv = xqspec::Move::parse_iccs(m)
                 .ok_or_else(|| Answer::reject("move.syntax", m.clone()))?;
             pos.play(&self.rules, mv)
                 .map_err(|e| Answer::reject("move.illegal", e.to_string()))?;

@@ -2,8 +2,10 @@
 //! line reads as a request, every answer line as a hello or an answer, and
 //! the reference (`xqspec serve`) answers the example ask as shown.
 
-use xqspec::conform::protocol::{self, decode_answer, parse_hello, Request};
-use xqspec::reference::Reference;
+use xqspec::protocol;
+use xqspec::protocol::{decode_answer, parse_hello};
+use xqspec::Reference;
+use xqspec::Request;
 
 const DOC: &str = include_str!("../../conformance/PROTOCOL.md");
 
@@ -200,7 +202,7 @@ fn a_hello_with_only_the_protocol_is_answered() {
 /// §2.8 lists exactly the features `features.yaml` marks optional.
 #[test]
 fn every_optional_feature_is_listed() {
-    let suite = xqspec::conform::Suite::load_dir(
+    let suite = xqspec::Suite::load_dir(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance"),
     )
     .unwrap();
@@ -228,8 +230,9 @@ fn every_optional_feature_is_listed() {
 #[test]
 fn the_output_lines_are_the_runner_s() {
     use std::path::Path;
-    use xqspec::conform::runner::{self, RunOptions, Summary};
-    use xqspec::conform::subject::InProcess;
+    use xqspec::runner;
+    use xqspec::InProcess;
+    use xqspec::{RunOptions, Summary};
     let block = DOC
         .split("## 8. The runner's output")
         .nth(1)
@@ -242,10 +245,8 @@ fn the_output_lines_are_the_runner_s() {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
         .collect();
     assert_eq!(shown.len(), 3);
-    let suite = xqspec::conform::Suite::load_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance"),
-    )
-    .unwrap();
+    let suite = xqspec::Suite::load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance"))
+        .unwrap();
     let opts = RunOptions {
         run: vec![shown[1]["id"].as_str().unwrap().to_string()],
         ..RunOptions::default()
@@ -263,10 +264,7 @@ fn the_output_lines_are_the_runner_s() {
     let summary: serde_json::Value =
         serde_json::from_str(&runner::json_summary(&Summary::of(&run.results), None)).unwrap();
     assert_eq!(keys(&shown[2]), keys(&summary));
-    let header: serde_json::Value = serde_json::from_str(&runner::json_header(
-        &xqspec::conform::About::default(),
-        &[],
-    ))
-    .unwrap();
+    let header: serde_json::Value =
+        serde_json::from_str(&runner::json_header(&xqspec::About::default(), &[])).unwrap();
     assert_eq!(keys(&shown[0]), keys(&header));
 }

@@ -6,8 +6,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use xqspec::conform::protocol::MAX_LINE_BYTES;
-use xqspec::reference::{MAX_GAME_MOVES, MAX_RULING_PLIES, PERFT_NODE_BUDGET};
+use xqspec::MAX_LINE_BYTES;
+use xqspec::{MAX_GAME_MOVES, MAX_RULING_PLIES, PERFT_NODE_BUDGET};
 
 const BIN: &str = env!("CARGO_BIN_EXE_xqspec");
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";

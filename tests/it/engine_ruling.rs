@@ -7,11 +7,11 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use xqspec::conform::protocol::Ask;
-use xqspec::conform::subject::{Reply, Subject};
-use xqspec::conform::uci::{Dialect, Engine, EngineRuling, RankBase, Searcher};
-use xqspec::query::{Answer, Query};
-use xqspec::repetition::RulingQuery;
+use xqspec::Ask;
+use xqspec::RulingQuery;
+use xqspec::{Answer, Query};
+use xqspec::{Dialect, Engine, EngineRuling, RankBase, Searcher};
+use xqspec::{Reply, Subject};
 
 const FAKE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -54,7 +54,7 @@ fn a_record_with_a_position_is_refused_not_played_from_the_start() {
 fn threads_are_bounded_with_the_reason() {
     let d = temp("args-threads");
     std::fs::write(d.join("g.pgn"), GAME).unwrap();
-    let most = xqspec::notation::stream::max_threads().to_string();
+    let most = xqspec::max_threads().to_string();
     for cmd in ["replay", "adjudicate"] {
         let e = refused(
             &d,

@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use xqspec::conform::runner::{self, RunOptions, Status};
-use xqspec::conform::subject::Adapter;
-use xqspec::conform::uci::{Dialect, RankBase};
-use xqspec::conform::Suite;
+use xqspec::runner;
+use xqspec::Adapter;
+use xqspec::Suite;
+use xqspec::{CaseStatus as Status, RunOptions};
+use xqspec::{Dialect, RankBase};
 
 use crate::conform_faults::{answer_within, start_engine, suite};
 

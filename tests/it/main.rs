@@ -31,6 +31,10 @@
 mod cli;
 #[path = "common/load.rs"]
 mod load;
+#[path = "common/random_line.rs"]
+mod random_line;
+#[path = "common/snapshot.rs"]
+mod snapshot;
 #[path = "common/spec_edit.rs"]
 mod spec_edit;
 
@@ -61,7 +65,6 @@ mod notation_fuzz;
 mod notation_pgn_cases;
 mod notation_replay;
 mod notation_roundtrip;
-mod notation_spec;
 mod readme_examples;
 mod records;
 mod repetition;

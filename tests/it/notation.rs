@@ -1,8 +1,8 @@
 //! Move notation: parsing, resolution and formatting against real positions.
 
-use xqspec::board::Move;
-use xqspec::notation::{format_move, parse_move, parse_move_any, Notation, NotationError, Style};
-use xqspec::vm::{Position, Rules};
+use xqspec::Move;
+use xqspec::{format_move, parse_move, parse_move_any, Notation, NotationError, Style};
+use xqspec::{Position, Rules};
 
 fn rules() -> Rules {
     Rules::builtin("cxa-2020").expect("builtin rules")
@@ -73,7 +73,7 @@ fn opening_moves_in_every_notation_and_variant() {
         reads(&r, &p, n, t, "h2e2");
     }
     for t in ["马二进三", "馬二進三", "傌二进三", "马2+3", "H2+3", "N2+3"] {
-        reads(&r, &p, xqspec::notation::detect(t), t, "h0g2");
+        reads(&r, &p, xqspec::detect(t), t, "h0g2");
     }
     reads(&r, &p, Chinese, "车一进一", "i0i1");
     reads(&r, &p, Chinese, "俥一進一", "i0i1");
@@ -160,7 +160,7 @@ fn two_on_a_file_are_front_and_rear() {
     // Only one of them can make this move, so the plain form resolves.
     reads(&r, &p, Notation::Chinese, "车七进四", "c5c9");
     let mut black = p.clone();
-    black.set_side_to_move(xqspec::board::Side::Black);
+    black.set_side_to_move(xqspec::Side::Black);
     // Black's front is towards Red: g4 is in front of g7.
     reads(&r, &black, Notation::Chinese, "前车进1", "g4g3");
     reads(&r, &black, Notation::Chinese, "后车进1", "g7g6");
@@ -179,7 +179,7 @@ fn three_and_more_soldiers_on_a_file() {
     reads(&r, &p, Notation::Wxf, "2P.6", "c6d6");
     fails(&r, &p, Notation::Chinese, "四兵平六", "no_such_piece");
     let mut b = p.clone();
-    b.set_side_to_move(xqspec::board::Side::Black);
+    b.set_side_to_move(xqspec::Side::Black);
     reads(&r, &b, Notation::Chinese, "一卒平6", "g1f1");
     reads(&r, &b, Notation::Chinese, "二卒平6", "g2f2");
     reads(&r, &b, Notation::Chinese, "三卒平6", "g3f3");

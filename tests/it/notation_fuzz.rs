@@ -4,10 +4,11 @@
 //! before a tag pair costs the game the tag starts.
 
 use proptest::prelude::*;
-use xqspec::notation::records::{self, Entry};
-use xqspec::notation::replay::{ReplayError, Replayer};
-use xqspec::notation::{parse_move, pgn, Notation, NotationError};
-use xqspec::vm::Rules;
+use xqspec::records;
+use xqspec::Entry;
+use xqspec::Rules;
+use xqspec::{parse_move, Notation, NotationError};
+use xqspec::{ReplayError, Replayer};
 
 fn rules() -> &'static Rules {
     use std::sync::OnceLock;
@@ -98,7 +99,7 @@ fn check_notation_error(text: &str, e: &NotationError) {
 
 fn check_replay(text: &str) {
     let mut replayer = Replayer::new(rules());
-    for g in pgn::parse(text) {
+    for g in xqspec::parse_pgn(text) {
         let rep = replayer.replay(text, &g);
         match &rep.error {
             None => {}
@@ -166,12 +167,12 @@ proptest! {
                 check_notation_error(&text, &e);
             }
         }
-        let _ = xqspec::notation::parse_move_any(r, &pos, &text);
+        let _ = xqspec::parse_move_any(r, &pos, &text);
     }
 
     #[test]
     fn any_bytes_as_a_record(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
-        let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
+        let (text, _) = xqspec::decode_text(&bytes, None);
         check_replay(&text);
     }
 
@@ -194,7 +195,7 @@ proptest! {
                 Entry::NotAGame(n) => not_games.push(n),
             }
         }
-        let moves = |g: &records::GameEntry<'_, ()>| g.game.moves.iter().map(|m| m.text.to_string()).collect::<Vec<_>>();
+        let moves = |g: &xqspec::GameEntry<'_, ()>| g.game.moves.iter().map(|m| m.text.to_string()).collect::<Vec<_>>();
         prop_assert_eq!(games.len(), 2, "{:?}", entries);
         prop_assert_eq!((games[0].number, games[1].number), (1, 2));
         prop_assert!(games[0].failure().is_none() && games[1].failure().is_none(), "{:?}", entries);

@@ -7,9 +7,9 @@
 use std::path::Path;
 
 use serde_yaml::Value;
-use xqspec::notation::replay::{answer_replay_pgn, GameAnswer};
-use xqspec::notation::RejectKind;
-use xqspec::vm::Rules;
+use xqspec::NotationRejectKind as RejectKind;
+use xqspec::Rules;
+use xqspec::{answer_replay_pgn, GameAnswer};
 
 fn expected(v: &Value) -> GameAnswer {
     if let Some(moves) = v.get("moves") {

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use xqspec::notation::replay::replay_text;
-use xqspec::vm::Rules;
+use xqspec::replay_text;
+use xqspec::Rules;
 
 fn shared_games() -> Option<PathBuf> {
     let base = match std::env::var_os("XQSPEC_SHARED") {
@@ -36,7 +36,7 @@ fn every_shared_game_replays_without_error() {
         }
         files += 1;
         let bytes = std::fs::read(&path).unwrap();
-        let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
+        let (text, _) = xqspec::decode_text(&bytes, None);
         let games = replay_text(&rules, &text);
         assert!(!games.is_empty(), "{}: no games", path.display());
         let errors: Vec<String> = games
@@ -78,7 +78,7 @@ fn triplets_agree_move_by_move() {
     let rules = rules();
     let read = |name: &str| {
         let bytes = std::fs::read(dir.join(name)).unwrap();
-        let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
+        let (text, _) = xqspec::decode_text(&bytes, None);
         replay_text(&rules, &text)
     };
     let iccs = read("triplets-iccs.pgn");
@@ -158,14 +158,14 @@ fn variations_are_replayed_from_the_position_they_branch_from() {
 
 #[test]
 fn converted_records_replay_to_the_same_moves() {
-    use xqspec::notation::replay::{write_game, Replayer};
-    use xqspec::notation::{KindMap, Notation, Style};
+    use xqspec::{write_game, Replayer};
+    use xqspec::{KindMap, Notation, Style};
     let Some(dir) = shared_games() else { return };
     let rules = rules();
     let kinds = KindMap::new(&rules);
     let bytes = std::fs::read(dir.join("liu-dahua-1125-iccs.pgn")).unwrap();
-    let (text, _) = xqspec::notation::encoding::decode(&bytes, None);
-    let games = xqspec::notation::pgn::parse(&text);
+    let (text, _) = xqspec::decode_text(&bytes, None);
+    let games = xqspec::parse_pgn(&text);
     let mut replayer = Replayer::new(&rules);
     let originals: Vec<_> = games.iter().map(|g| replayer.replay(&text, g)).collect();
     for (notation, style) in [
@@ -192,12 +192,12 @@ fn converted_records_replay_to_the_same_moves() {
 
 #[test]
 fn conversion_keeps_variations() {
-    use xqspec::notation::replay::{write_game, Replayer};
-    use xqspec::notation::{KindMap, Notation, Style};
+    use xqspec::{write_game, Replayer};
+    use xqspec::{KindMap, Notation, Style};
     let rules = rules();
     let kinds = KindMap::new(&rules);
     let text = "[Event \"v\"]\n1. h2e2 h9g7 2. h0g2 (2. b0c2 b9c7 (2... h7i7 3. a0b0)) i9h9 *\n";
-    let games = xqspec::notation::pgn::parse(text);
+    let games = xqspec::parse_pgn(text);
     let replayed = Replayer::new(&rules).replay(text, &games[0]);
     let out = write_game(
         &rules,

@@ -8,12 +8,12 @@
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use xqspec::board::{Piece, Side, Square};
-use xqspec::notation::{
+use xqspec::{
     detect, format_with, parse_move_with, KindMap, Notation, PieceKind, RulesBoard, Script, Style,
     Width,
 };
-use xqspec::vm::{Position, Rules};
+use xqspec::{Piece, Side, Square};
+use xqspec::{Position, Rules};
 
 /// The styles that change the text of `n`.
 fn styles(n: Notation) -> Vec<Style> {
@@ -160,7 +160,7 @@ fn random_setup(rules: &Rules, seed: u64) -> Option<Position> {
             }
         }
     }
-    xqspec::vm::fen::validate(rules, &pos).ok().map(|_| pos)
+    xqspec::validate_fen(rules, &pos).ok().map(|_| pos)
 }
 
 #[test]
@@ -237,7 +237,7 @@ fn real_game_positions_round_trip() {
     };
     let rules = Rules::builtin("cxa-2020").unwrap();
     let kinds = KindMap::new(&rules);
-    let games = xqspec::notation::replay::replay_text(&rules, &text);
+    let games = xqspec::replay_text(&rules, &text);
     let mut positions = 0;
     // Every position of every 25th game.
     for g in games.iter().step_by(25) {

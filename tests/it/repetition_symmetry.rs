@@ -19,9 +19,9 @@
 
 use std::collections::BTreeMap;
 
-use xqspec::conform::suite::Suite;
-use xqspec::repetition::{rule, RepetitionRules, Ruling, RulingError, RulingQuery, Verdict};
-use xqspec::ruleset::RuleSet;
+use xqspec::RuleSet;
+use xqspec::Suite;
+use xqspec::{rule, RepetitionRules, Ruling, RulingError, RulingQuery, Verdict};
 
 /// The initial setup, which the FEN reader also accepts as `startpos`.
 const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -649,7 +649,7 @@ fn the_transforms_of_a_known_position_and_move() {
     let rs = RuleSet::builtin("cxa-2020").unwrap();
     for t in Transform::ALL {
         let fen = t.fen(CHASE_FEN);
-        let pos = xqspec::vm::Position::from_fen(&rs.vm, &fen)
+        let pos = xqspec::Position::from_fen(&rs.vm, &fen)
             .unwrap_or_else(|e| panic!("{}: {fen}: {e}", t.name()));
         assert_eq!(pos.to_fen(&rs.vm), fen, "{}", t.name());
         let legal: Vec<String> = pos.legal_moves(&rs.vm).iter().map(|m| m.iccs()).collect();

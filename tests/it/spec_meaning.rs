@@ -3,8 +3,8 @@
 //! edited copy of a spec file) and checks that compiling refuses it with an error naming
 //! the clause and the field.
 
-use xqspec::ruleset::RuleSet;
-use xqspec::spec::{Overlay, Spec};
+use xqspec::RuleSet;
+use xqspec::{Overlay, Spec};
 
 /// The built-in `edition` with an overlay whose `changes:` list is `changes` (YAML lines).
 fn with_overlay(edition: &str, changes: &str) -> Result<RuleSet, String> {
@@ -326,7 +326,7 @@ fn every_scoring_table_and_share_is_checked() {
 #[test]
 fn the_built_in_editions_and_overlays_pass() {
     let spec = Spec::builtin().unwrap();
-    let report = xqspec::spec_check::check(&spec, None);
+    let report = xqspec::check_spec(&spec, None);
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
     let rulesets = spec.editions().len() + spec.overlays().len();
@@ -343,7 +343,7 @@ fn an_overlay_given_is_applied_and_checked() {
     let spec = Spec::builtin().unwrap();
     let text = "overlay: t\nname: t\nedition: cxa-2020\nprovenance: {status: inferred, source: seed-002}\nchanges:\n  - clause: draw.natural_limit\n    data: {rounds: 0}\n";
     let o = Overlay::parse("elsewhere/t.yaml", text).unwrap();
-    let report = xqspec::spec_check::check(&spec, Some(&o));
+    let report = xqspec::check_spec(&spec, Some(&o));
     assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
     assert!(
         report.errors[0].contains("elsewhere/t.yaml")
@@ -359,7 +359,7 @@ fn a_perft_change_without_a_movement_change_is_a_warning() {
     let spec = Spec::builtin().unwrap();
     let text = "overlay: t\nname: t\nedition: cxa-2020\nprovenance: {status: inferred, source: seed-002}\nchanges:\n  - clause: pieces.setup\n    data: {points: {soldier: [c3, e3, g3, i3]}}\n";
     let o = Overlay::parse("overlays/t.yaml", text).unwrap();
-    let report = xqspec::spec_check::check(&spec, Some(&o));
+    let report = xqspec::check_spec(&spec, Some(&o));
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
     assert!(
@@ -383,5 +383,5 @@ fn a_missing_overlay_file_and_an_empty_spec_folder_are_errors() {
     );
     let _ = std::fs::remove_dir(&dir);
     let empty = Spec::from_files(Vec::new()).unwrap();
-    assert!(!xqspec::spec_check::check(&empty, None).errors.is_empty());
+    assert!(!xqspec::check_spec(&empty, None).errors.is_empty());
 }

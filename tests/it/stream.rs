@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use xqspec::batch::{adjudicate_files, Item, Tally};
-use xqspec::notation::stream::Options;
-use xqspec::ruleset::RuleSet;
+use xqspec::RuleSet;
+use xqspec::StreamOptions as Options;
+use xqspec::{adjudicate_files, Item, Tally};
 
 /// Every item of a batch, as `adjudicate --json` prints it, and the counts.
 fn items(rs: &RuleSet, files: &[PathBuf], opts: &Options) -> (Vec<Value>, Vec<(String, usize)>) {

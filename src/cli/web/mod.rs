@@ -10,7 +10,7 @@
 //! The API (PROTOCOL.md §9) carries the protocol's own queries: `/api/ask` answers exactly
 //! what `xqspec serve` answers, through [`protocol::answer_ask`]; the other routes are what a
 //! page needs beyond one query (a record read, a line in a notation, SVG). Every body is
-//! read through `xqspec::input` and bounded by [`MAX_BODY_BYTES`]; the work of one request is
+//! read through `crate::input` and bounded by [`MAX_BODY_BYTES`]; the work of one request is
 //! bounded as `serve`'s is (the reference's limits). No request names a file: the server
 //! reads and writes none.
 //!
@@ -46,18 +46,18 @@ mod state;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use xqspec::arbiter::StatusQuery;
-use xqspec::conform::protocol::{self, About, Implementation};
-use xqspec::diagram::{position_after, svg_oriented, Arrow, DiagramOptions};
-use xqspec::input::{self, Origin};
-use xqspec::notation::records;
-use xqspec::notation::replay::Replayer;
-use xqspec::notation::{format_move, notation_by_id};
-use xqspec::query::Answer;
-use xqspec::reference::cache::Bounded;
-use xqspec::reference::{record_status, Reference, MAX_GAME_MOVES};
-use xqspec::ruleset::RuleSet;
-use xqspec::spec::{Overlay, Spec};
+use crate::arbiter::StatusQuery;
+use crate::conform::protocol::{self, About, Implementation};
+use crate::diagram::{position_after, svg_oriented, Arrow, DiagramOptions};
+use crate::input::{self, Origin};
+use crate::notation::records;
+use crate::notation::replay::Replayer;
+use crate::notation::{format_move, notation_by_id};
+use crate::query::Answer;
+use crate::reference::cache::Bounded;
+use crate::reference::{record_status, Reference, MAX_GAME_MOVES};
+use crate::ruleset::RuleSet;
+use crate::spec::{Overlay, Spec};
 
 /// The largest request body read, in bytes: the protocol's longest line (a record of many
 /// games fits). A longer body is answered 413 and not read further.
@@ -191,7 +191,7 @@ pub struct Desk {
     reference: Reference,
     about: About,
     /// The suite the differences' behaviour is read from (the built-in copy).
-    suite: xqspec::conform::suite::Suite,
+    suite: crate::conform::suite::Suite,
     /// `/api/diff` answers by the pair of rule-set ids (which name their content: the
     /// spec and the suite are the desk's own, fixed for its life), at most [`DIFFS`]: a
     /// diff runs the reference over the suite, so once. Only a pair of known rule sets is
@@ -208,7 +208,7 @@ impl Desk {
             spec: spec.clone(),
             reference,
             about,
-            suite: xqspec::conform::suite::Suite::embedded(),
+            suite: crate::conform::suite::Suite::embedded(),
             diffs: Bounded::new(DIFFS),
         }
     }
@@ -272,7 +272,7 @@ impl Desk {
 
     fn rulesets(&self) -> Value {
         json!({
-            "default": xqspec::ruleset::DEFAULT,
+            "default": crate::ruleset::DEFAULT,
             "rulesets": self.spec.editions().iter().map(|e| e.to_json()).collect::<Vec<_>>(),
             "overlays": self.spec.overlays(),
             "words": self.spec.words().to_json(),
@@ -308,7 +308,7 @@ impl Desk {
         }
         // The position first, so that a bad FEN is answered with its own reject kind.
         let fen = super::fen_text(rs, fen);
-        xqspec::line::after(&rs.vm, &fen, &[])
+        crate::line::after(&rs.vm, &fen, &[])
             .map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
         super::iccs_line(rs, &fen, moves)
             .map_err(|e| Reply::answer(&Answer::reject("move.illegal", e)))
@@ -335,7 +335,7 @@ impl Desk {
         fen: &str,
         moves: &[String],
         id: Option<&str>,
-    ) -> Result<(xqspec::line::Line, Vec<String>), Reply> {
+    ) -> Result<(crate::line::Line, Vec<String>), Reply> {
         let id = id.unwrap_or("chinese");
         let (notation, style) = notation_by_id(id).ok_or_else(|| {
             Reply::answer(&Answer::unsupported(format!(
@@ -343,7 +343,7 @@ impl Desk {
             )))
         })?;
         let (fen, moves) = self.line_of(rs, fen, moves)?;
-        let line = xqspec::line::line(&rs.vm, &fen, &moves)
+        let line = crate::line::line(&rs.vm, &fen, &moves)
             .map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
         let texts = line
             .moves
@@ -416,17 +416,17 @@ impl Desk {
         let go = || -> Result<Reply, Reply> {
             let rs = self.ruleset(&b.edition, b.overlay.as_ref())?;
             let (fen, moves) = self.line_of(&rs, &b.fen, &b.moves)?;
-            if moves.len() > xqspec::reference::MAX_RULING_PLIES {
+            if moves.len() > crate::reference::MAX_RULING_PLIES {
                 return Err(Reply::answer(&Answer::unsupported(format!(
                     "{} moves: a ruling takes at most {} (limits.ruling_plies)",
                     moves.len(),
-                    xqspec::reference::MAX_RULING_PLIES
+                    crate::reference::MAX_RULING_PLIES
                 ))));
             }
             let j = rs
                 .rule_line(fen, moves, b.every_move, true)
                 .map_err(|e| Reply::answer(&Answer::reject("ruling", e)))?;
-            let sheet = xqspec::diagram::sheet::line_sheet(&rs, &j)
+            let sheet = crate::diagram::sheet::line_sheet(&rs, &j)
                 .map_err(|e| Reply::answer(&Answer::unsupported(e)))?;
             Ok(Reply::text("image/svg+xml", &sheet))
         };
@@ -471,7 +471,7 @@ impl Desk {
             }
         }
         let made = self.diffs.get_or_make((from.clone(), to.clone()), || {
-            let d = xqspec::report::diff::diff(&self.spec, &self.suite, &from, &to)?;
+            let d = crate::report::diff::diff(&self.spec, &self.suite, &from, &to)?;
             let mut v = d.to_json();
             v["markdown"] = Value::String(d.markdown.clone());
             v["diagrams"] = Value::Object(
@@ -495,7 +495,7 @@ impl Desk {
         let edition = query
             .split('&')
             .find_map(|kv| kv.strip_prefix("edition="))
-            .map_or_else(|| xqspec::ruleset::DEFAULT.to_string(), percent_decoded);
+            .map_or_else(|| crate::ruleset::DEFAULT.to_string(), percent_decoded);
         // A rule set's id: an edition, or `EDITION+OVERLAY` of an overlay the spec ships.
         let (edition, overlay) = match edition.split_once('+') {
             Some((e, o)) => match self.spec.overlay(o) {
@@ -517,7 +517,7 @@ impl Desk {
         let mut replayer = Replayer::new(&rs.vm);
         let mut games = Vec::new();
         let mut not_games = Vec::new();
-        let ending = xqspec::batch::final_position(&rs);
+        let ending = crate::batch::final_position(&rs);
         for entry in records::games(&file, &mut replayer, |r| ((), ending(r))) {
             match entry {
                 records::Entry::Game(g) => {

@@ -10,7 +10,7 @@
 //! ruling of the cycle at that ply comes with it, so every card of the page tells one story.
 //! Two kinds are the arbiter's notes, kept but judged by no query ([`NOTE_KINDS`]: a
 //! warning, a clock reading). Every code of the answer carries its words in English and
-//! Chinese (`spec/words.yaml`, [`xqspec::spec::Words::annotate`]; the 棋例 words from the
+//! Chinese (`spec/words.yaml`, [`crate::spec::Words::annotate`]; the 棋例 words from the
 //! answer's own `zh` fields).
 //!
 //! `/api/pgn` writes the game as a PGN record: the record's tags, the result and the
@@ -20,10 +20,10 @@
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use xqspec::arbiter::{AfterEnd, ArbiterError, OutcomeQuery};
-use xqspec::query::{Answer, Query};
-use xqspec::ruleset::RuleSet;
-use xqspec::spec::Overlay;
+use crate::arbiter::{AfterEnd, ArbiterError, OutcomeQuery};
+use crate::query::{Answer, Query};
+use crate::ruleset::RuleSet;
+use crate::spec::Overlay;
 
 use super::{Desk, Reply};
 
@@ -267,8 +267,8 @@ struct Judged {
     fen: String,
     moves: Vec<String>,
     /// The outcome of the whole record, and how it stands at its end.
-    whole: xqspec::arbiter::Outcome,
-    whole_status: xqspec::arbiter::GameStatus,
+    whole: crate::arbiter::Outcome,
+    whole_status: crate::arbiter::GameStatus,
     from: Vec<Source>,
 }
 
@@ -319,21 +319,21 @@ impl Desk {
                 .map_err(|e| refusal(e, &from_p, &b.events))?;
             let mut at = at.to_json();
             at["fouls"] = json!({"red": so_far.fouls[0], "black": so_far.fouls[1]});
-            let (pos, _) = xqspec::line::after(&rs.vm, &j.fen, &j.moves[..p])
+            let (pos, _) = crate::line::after(&rs.vm, &j.fen, &j.moves[..p])
                 .map_err(|e| Reply::answer(&Answer::reject(e.reject_kind(), e.to_string())))?;
             // The cycle at ply p, judged up to where the game ended.
             let end_ply = j.whole_status.end.ply;
             let upto = end_ply.map_or(p, |e| e.min(p));
             let ruling = if rs.repetition.is_some()
                 && upto > 0
-                && upto <= xqspec::reference::MAX_RULING_PLIES
+                && upto <= crate::reference::MAX_RULING_PLIES
             {
-                let q = xqspec::repetition::RulingQuery {
+                let q = crate::repetition::RulingQuery {
                     fen: j.fen.clone(),
                     moves: j.moves[..upto].to_vec(),
                 };
-                let a = xqspec::reference::answer_under(&rs, &Query::Ruling(q));
-                let mut v = xqspec::conform::protocol::answer_json(&a);
+                let a = crate::reference::answer_under(&rs, &Query::Ruling(q));
+                let mut v = crate::conform::protocol::answer_json(&a);
                 match v.get_mut("result").and_then(|r| r.get_mut("ruling")) {
                     Some(r) => {
                         ruling_words(r);
@@ -685,7 +685,7 @@ fn write_pgn(
     j: &Judged,
     texts: &[String],
     state: &Value,
-    start: &xqspec::vm::Position,
+    start: &crate::vm::Position,
 ) -> String {
     let game = &state["game"];
     const OURS: [&str; 6] = [
@@ -703,9 +703,9 @@ fn write_pgn(
         .map(|[_, v]| v.as_str());
     let ended = game["result"].as_str().filter(|r| *r != "ongoing");
     let result = match ended {
-        Some(r) => xqspec::notation::pgn::token_of_result(r),
+        Some(r) => crate::notation::pgn::token_of_result(r),
         None => recorded
-            .filter(|r| xqspec::notation::pgn::result_of_token(r).is_some())
+            .filter(|r| crate::notation::pgn::result_of_token(r).is_some())
             .unwrap_or("*"),
     };
     let mut out = String::new();
@@ -744,7 +744,7 @@ fn write_pgn(
     let mut items: Vec<String> = Vec::new();
     let comment_of = |e: usize, ev: &PageEvent| event_comment(&state["events"][e], ev);
     // Move numbers as the reader counts them: from the FEN's fullmove number.
-    let black_first = start.side_to_move() == xqspec::board::Side::Black;
+    let black_first = start.side_to_move() == crate::board::Side::Black;
     let fullmove0 = start.fullmove_number() as usize;
     for p in 0..=texts.len() {
         for (e, ev) in b.events.iter().enumerate().filter(|(_, e)| e.ply == p) {

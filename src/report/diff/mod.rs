@@ -54,7 +54,7 @@ mod readable;
 pub use behaviour::behaviour;
 use behaviour::Compiled;
 pub(crate) use markdown::diagram_name;
-pub use readable::{clock_time, readable_text};
+pub use readable::readable_text;
 
 /// How one clause differs from A to B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -86,38 +86,6 @@ impl Kind {
     /// Whether the rule fact itself differs (the clause exists on one side only, or its data differs).
     pub(crate) fn data_differs(self) -> bool {
         matches!(self, Kind::Added | Kind::Removed | Kind::Changed)
-    }
-}
-
-/// What a difference rests on: the weakest provenance of the clauses involved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Grade {
-    /// Every clause involved was read in its edition's own text.
-    Read,
-    /// A clause involved rests on a third-party reproduction of the text.
-    Secondary,
-    /// A clause involved rests on an unverified source.
-    Unverified,
-    /// A clause involved is inferred, not read anywhere.
-    Inferred,
-}
-
-impl Grade {
-    /// Every grade, surest first.
-    pub const ALL: [Grade; 4] = [
-        Grade::Read,
-        Grade::Secondary,
-        Grade::Unverified,
-        Grade::Inferred,
-    ];
-
-    fn of(s: ProvenanceStatus) -> Grade {
-        match s {
-            ProvenanceStatus::Verified => Grade::Read,
-            ProvenanceStatus::Secondary => Grade::Secondary,
-            ProvenanceStatus::Unverified => Grade::Unverified,
-            ProvenanceStatus::Inferred => Grade::Inferred,
-        }
     }
 }
 
@@ -207,16 +175,6 @@ pub struct ClauseDiff {
 }
 
 impl ClauseDiff {
-    /// What the difference rests on (the weakest provenance of the clauses present).
-    pub fn grade(&self) -> Grade {
-        [&self.a, &self.b]
-            .into_iter()
-            .flatten()
-            .map(|c| Grade::of(c.provenance.status))
-            .max()
-            .unwrap_or(Grade::Inferred)
-    }
-
     /// The article the clause is listed under: B's, else A's.
     pub(crate) fn group_article(&self) -> Option<&str> {
         self.b
@@ -648,6 +606,7 @@ impl BehaviourDiff {
 mod tests {
     use super::behaviour::*;
     use super::markdown::*;
+    use super::readable::clock_time;
     use super::*;
 
     /// Answers in words, not codes twice or raw values (issue 48), in both languages.

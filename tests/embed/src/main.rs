@@ -5,11 +5,11 @@
 //! `xqspec-embed [FEN]`: the legal moves of a position (the start by default) under the
 //! 2020 rules, then the suite's FEN cases put to the reference implementation.
 
-use xqspec::conform::harness::Harness;
-use xqspec::conform::Suite;
-use xqspec::reference::Reference;
-use xqspec::ruleset::RuleSet;
-use xqspec::vm::Position;
+use xqspec::Harness;
+use xqspec::Position;
+use xqspec::Reference;
+use xqspec::RuleSet;
+use xqspec::Suite;
 
 fn main() {
     let rs = RuleSet::builtin("cxa-2020").expect("the built-in rules compile");

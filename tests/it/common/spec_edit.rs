@@ -1,7 +1,7 @@
 //! The built-in spec with textual edits: the one way the tests that prove the rules are data
 //! (edit the YAML, the answers change; break it, the error is located) edit spec files.
 
-use xqspec::spec::{Spec, SpecErrors};
+use xqspec::{Spec, SpecErrors};
 
 /// One textual edit: in the spec file `.0`, the first place of `.1` becomes `.2`.
 pub type Edit<'a> = (&'a str, &'a str, &'a str);

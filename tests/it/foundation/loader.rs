@@ -1,6 +1,6 @@
 //! Bad spec YAML gets errors that say where (file, line, column) and which clause.
 
-use xqspec::spec::{Spec, SpecErrors};
+use xqspec::{Spec, SpecErrors};
 
 use crate::spec_edit::{edited, try_edited};
 
@@ -30,7 +30,7 @@ fn builtin_spec_loads_the_editions_and_the_axf_rule_set() {
     let ids: Vec<&str> = spec.editions().iter().map(|e| e.id.as_str()).collect();
     assert_eq!(ids, ["axf", "cxa-1999", "cxa-2011", "cxa-2020"]);
     for ed in spec.editions() {
-        xqspec::vm::Rules::of_edition(ed).unwrap();
+        xqspec::Rules::of_edition(ed).unwrap();
         assert!(ed.clause("movement.horse").is_some());
     }
 }
@@ -41,16 +41,10 @@ fn derived_editions_inherit_and_override() {
     let e11 = spec.edition("cxa-2011").unwrap();
     let horse = e11.clause("movement.horse").unwrap();
     assert_eq!(horse.inherited_from.as_deref(), Some("cxa-2020"));
-    assert_eq!(
-        horse.provenance.status,
-        xqspec::spec::ProvenanceStatus::Inferred
-    );
+    assert_eq!(horse.provenance.status, xqspec::ProvenanceStatus::Inferred);
     let sk = e11.clause("check.self_kill").unwrap();
     assert_eq!(sk.inherited_from, None);
-    assert_eq!(
-        sk.provenance.status,
-        xqspec::spec::ProvenanceStatus::Secondary
-    );
+    assert_eq!(sk.provenance.status, xqspec::ProvenanceStatus::Secondary);
     assert_eq!(
         sk.data,
         spec.edition("cxa-2020")
@@ -88,7 +82,7 @@ fn wrong_type_in_data_is_a_compile_error_at_the_clause() {
         "      files: 9\n",
         "      files: nine\n",
     )]);
-    let err = xqspec::vm::Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
+    let err = xqspec::Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msg = err.to_string();
     assert!(
         msg.starts_with("cxa-2020/board.yaml:2:5: clause board.grid: data:"),
@@ -106,7 +100,7 @@ fn the_vm_compile_step_reports_every_error_each_at_its_clause() {
         ),
         ("cxa-2020/movement.yaml", "to: palace", "to: palce"),
     ]);
-    let errors = xqspec::vm::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
+    let errors = xqspec::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let at: Vec<Option<&str>> = errors.iter().map(|e| e.clause.as_deref()).collect();
     assert_eq!(
         at,
@@ -132,7 +126,7 @@ fn the_record_table_reports_every_error_of_its_clauses() {
             "black: {traditional: 砲, variants: [包包]}",
         ),
     ]);
-    let errors = xqspec::vm::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
+    let errors = xqspec::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msgs: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(errors.len(), 2, "{msgs:#?}");
     assert!(
@@ -258,7 +252,7 @@ fn malformed_yaml_does_not_panic() {
 
 mod fuzz {
     use proptest::prelude::*;
-    use xqspec::spec::Spec;
+    use xqspec::Spec;
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
@@ -277,9 +271,9 @@ mod fuzz {
             *text = chars.into_iter().collect();
             if let Ok(spec) = Spec::from_files(files) {
                 for ed in spec.editions() {
-                    if let Ok(rules) = xqspec::vm::Rules::of_edition(ed) {
+                    if let Ok(rules) = xqspec::Rules::of_edition(ed) {
                         let mut pos = rules.start_position();
-                        let _ = xqspec::perft::perft(&mut pos, &rules, 2);
+                        let _ = xqspec::perft(&mut pos, &rules, 2);
                     }
                 }
             }
@@ -302,16 +296,13 @@ fn an_overlay_changes_only_the_keys_it_names_and_marks_its_provenance() {
         serde_yaml::from_str::<serde_yaml::Value>("{first_to_move: red, moves_per_round: 1}")
             .unwrap()
     );
-    assert_eq!(
-        c.provenance.status,
-        xqspec::spec::ProvenanceStatus::Inferred
-    );
+    assert_eq!(c.provenance.status, xqspec::ProvenanceStatus::Inferred);
     assert_eq!(c.location.line, 6);
     assert_eq!(
         ed.clause("movement.horse"),
         spec.edition("cxa-2020").unwrap().clause("movement.horse")
     );
-    let rules = xqspec::ruleset::RuleSet::of_spec(&spec, "cxa-2020+one-move-rounds").unwrap();
+    let rules = xqspec::RuleSet::of_spec(&spec, "cxa-2020+one-move-rounds").unwrap();
     assert_eq!(rules.vm.moves_per_round(), 1);
 }
 

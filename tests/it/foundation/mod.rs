@@ -1,9 +1,5 @@
-//! Tests of the foundation: spec loader, movement VM, FEN, perft.
-
-#[path = "../common/reference.rs"]
-mod reference;
+//! Tests of the foundation: spec loader, FEN, perft (the movement VM against an independent
+//! reference is in `src/tests/foundation/`).
 
 mod loader;
 mod perft;
-mod properties;
-mod variants;

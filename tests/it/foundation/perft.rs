@@ -1,7 +1,7 @@
 //! The reference perft counts (tests/data/perft.yaml, from ../shared/data/perft.yaml).
 
 use serde::Deserialize;
-use xqspec::vm::{Position, Rules};
+use xqspec::{Position, Rules};
 
 #[derive(Deserialize)]
 struct Entry {
@@ -24,7 +24,7 @@ fn run(filter: impl Fn(&Entry) -> bool) {
     let mut ran = 0;
     for e in entries().iter().filter(|e| filter(e)) {
         let mut pos = Position::from_fen(&rules, &e.fen).unwrap();
-        let got = xqspec::perft::perft(&mut pos, &rules, e.depth);
+        let got = xqspec::perft(&mut pos, &rules, e.depth);
         ran += 1;
         if got != e.nodes {
             failures.push(format!(
@@ -57,7 +57,7 @@ fn perft_matches_every_edition_at_start() {
     for ed in ["cxa-1999", "cxa-2011", "cxa-2020"] {
         let rules = Rules::builtin(ed).unwrap();
         let mut pos = rules.start_position();
-        assert_eq!(xqspec::perft::perft(&mut pos, &rules, 3), 79666, "{ed}");
+        assert_eq!(xqspec::perft(&mut pos, &rules, 3), 79666, "{ed}");
     }
 }
 
@@ -65,7 +65,7 @@ fn perft_matches_every_edition_at_start() {
 fn divide_sums_to_perft() {
     let rules = Rules::builtin("cxa-2020").unwrap();
     let mut pos = rules.start_position();
-    let rows = xqspec::perft::divide(&mut pos, &rules, 2);
+    let rows = xqspec::perft_divide(&mut pos, &rules, 2);
     assert_eq!(rows.len(), 44);
     assert_eq!(rows.iter().map(|(_, n)| n).sum::<u64>(), 1920);
     let names: Vec<String> = rows.iter().map(|(m, _)| m.iccs()).collect();
@@ -76,7 +76,7 @@ fn divide_sums_to_perft() {
 
 #[test]
 fn perft_within_a_budget_counts_every_ply_and_stops_at_the_budget() {
-    use xqspec::perft::{perft_within, BudgetExhausted};
+    use xqspec::{perft_within, BudgetExhausted};
     let rules = Rules::builtin("cxa-2020").unwrap();
     // Depth 3 from the start visits 44 + 1,920 + 79,666 positions.
     let visits = 44 + 1920 + 79666;

@@ -1,6 +1,6 @@
 //! The crates.io crate `chessai` (a xiangqi engine with u128 bitboards) measured by the xqspec
 //! conformance suite, in-process, as its author would measure it with
-//! `xqspec::conform::harness::Harness`.
+//! `xqspec::Harness`.
 //!
 //! The adapter only translates: FEN and ICCS text go to chessai's own parsers, and its answers
 //! come back in the protocol's spelling (ICCS without the hyphen chessai writes, its error enum
@@ -25,9 +25,10 @@
 use std::process::ExitCode;
 
 use chessai::{ChessAIError, Engine, Move, STARTING_FEN};
-use xqspec::conform::harness::Harness;
-use xqspec::conform::runner::{self, Summary};
-use xqspec::conform::{About, Answer, Identity, Implementation, Query};
+use xqspec::Harness;
+use xqspec::Summary;
+use xqspec::runner;
+use xqspec::{About, Answer, Identity, Implementation, Query};
 
 /// The rule sets chessai can claim: it follows "the rules" without naming an edition, and its
 /// movement rules are those all four share.
@@ -185,7 +186,7 @@ fn main() -> ExitCode {
         }
         println!("{}", summary.line());
     } else {
-        let editions: Vec<String> = match xqspec::spec::Spec::builtin() {
+        let editions: Vec<String> = match xqspec::Spec::builtin() {
             Ok(spec) => spec.editions().iter().map(|e| e.id.clone()).collect(),
             Err(_) => about.editions.clone(),
         };

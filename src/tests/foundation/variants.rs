@@ -2,15 +2,15 @@
 //! change as the edited rule says — and agree with the slow reference generator built
 //! from the same edited YAML.
 
-use xqspec::board::Move;
-use xqspec::spec::Spec;
-use xqspec::vm::{Position, Rules};
+use crate::Move;
+use crate::Spec;
+use crate::{Position, Rules};
 
 use super::reference::RefRules;
 
 /// The built-in spec with one textual edit to one cxa-2020 file.
 fn variant(file: &str, from: &str, to: &str) -> (Rules, RefRules) {
-    let spec = crate::spec_edit::edited(&[(file, from, to)]);
+    let spec = crate::tests::spec_edit::edited(&[(file, from, to)]);
     let ed = spec.edition("cxa-2020").unwrap();
     (
         Rules::of_edition(ed).unwrap_or_else(|e| panic!("edited spec compiles: {e}")),
@@ -35,7 +35,7 @@ fn moves(rules: &Rules, fen: &str) -> Vec<String> {
 fn agree(rules: &Rules, reference: &RefRules, fen: &str, depth: u32) -> u64 {
     assert!(reference.agrees_on_kinds(rules));
     let mut pos = Position::from_fen(rules, fen).unwrap();
-    let fast = xqspec::perft::perft(&mut pos, rules, depth);
+    let fast = crate::perft(&mut pos, rules, depth);
     let slow = reference.perft(&reference.board_of(&pos), pos.side_to_move(), depth);
     assert_eq!(
         fast, slow,
@@ -63,7 +63,7 @@ fn horse_without_blocking_point() {
     assert!(!before.contains(&"b0d1".to_string()));
     assert_eq!(
         agree(&rules, &reference, START, 3),
-        xqspec::perft::perft(&mut rules.start_position(), &rules, 3)
+        crate::perft(&mut rules.start_position(), &rules, 3)
     );
     assert_ne!(agree(&rules, &reference, START, 2), 1920);
 }
@@ -138,7 +138,8 @@ fn cannon_with_two_screens() {
 
 #[test]
 fn unknown_region_is_a_spec_error_at_the_clause() {
-    let spec = crate::spec_edit::edited(&[("cxa-2020/movement.yaml", "to: palace", "to: palce")]);
+    let spec =
+        crate::tests::spec_edit::edited(&[("cxa-2020/movement.yaml", "to: palace", "to: palce")]);
     let err = Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msg = err.to_string();
     assert!(

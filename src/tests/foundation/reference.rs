@@ -1,6 +1,6 @@
 //! A slow, obvious move generator written for the tests from the same YAML as the VM.
 //!
-//! It shares no code with `xqspec::vm` beyond the typed clause shapes: it walks offsets on
+//! It shares no code with `crate::vm` beyond the typed clause shapes: it walks offsets on
 //! a plain array, tests regions point by point, and decides self-kill by generating every
 //! reply and looking for one that takes the general. Its job is to disagree with the fast
 //! tables when they are wrong.
@@ -9,10 +9,10 @@
 
 use std::collections::BTreeMap;
 
-use xqspec::board::{Move, Side, Square};
-use xqspec::spec::Edition;
-use xqspec::vm::data::{self, Forbidden, Instruction, Symmetry};
-use xqspec::vm::{Position, Rules};
+use crate::vm::data::{self, Forbidden, Instruction, Symmetry};
+use crate::Edition;
+use crate::{Move, Side, Square};
+use crate::{Position, Rules};
 
 #[derive(Clone)]
 pub struct RefRules {

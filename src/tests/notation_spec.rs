@@ -5,13 +5,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::notation::syntax::chinese::ChineseParser;
+use crate::notation::syntax::chinese::Rule;
+use crate::Record;
+use crate::Rules;
+use crate::Spec;
+use crate::{format_move, parse_move, Notation, Style};
+use crate::{Move, Side};
 use pest::Parser;
-use xqspec::board::{Move, Side};
-use xqspec::notation::syntax::chinese::{ChineseParser, Rule};
-use xqspec::notation::{format_move, parse_move, Notation, Style};
-use xqspec::spec::Spec;
-use xqspec::vm::record::Record;
-use xqspec::vm::Rules;
 
 fn rules(id: &str) -> Rules {
     Rules::builtin(id).unwrap()
@@ -197,7 +198,7 @@ fn every_spelling_of_the_spec_resolves_to_its_kind() {
 
 /// The built-in spec with one textual edit to one file, compiled for `edition`.
 fn edited(file: &str, from: &str, to: &str, edition: &str) -> Rules {
-    let spec = crate::spec_edit::edited(&[(file, from, to)]);
+    let spec = super::spec_edit::edited(&[(file, from, to)]);
     Rules::of_edition(spec.edition(edition).unwrap()).unwrap()
 }
 
@@ -345,7 +346,7 @@ fn without_notation_clauses_chinese_cannot_be_written() {
     .unwrap_err();
     assert_eq!(e.kind().code(), "no_record_forms");
     // The protocol answers `unsupported` (the rule set does not say), not `move.illegal`.
-    let r2 = xqspec::notation::answer_format_move(&r, &pos, "chinese", "h2e2").unwrap_err();
+    let r2 = crate::notation::answer_format_move(&r, &pos, "chinese", "h2e2").unwrap_err();
     assert_eq!(r2.kind.code(), "unsupported");
     // WXF and ICCS need no record forms.
     assert_eq!(
@@ -363,7 +364,7 @@ fn without_notation_clauses_chinese_cannot_be_written() {
 
 #[test]
 fn record_errors_name_the_clause() {
-    let spec = crate::spec_edit::edited(&[(
+    let spec = super::spec_edit::edited(&[(
         "cxa-2020/notation.yaml",
         "red: {traditional: 帥}",
         "red: {traditional: 帥帥}",

@@ -1,9 +1,9 @@
 //! Property tests: random legal play against the slow reference generator, make/unmake
 //! symmetry, and FEN input that must never panic.
 
+use crate::Spec;
+use crate::{Position, Rules};
 use proptest::prelude::*;
-use xqspec::spec::Spec;
-use xqspec::vm::{Position, Rules};
 
 use super::reference::RefRules;
 
@@ -27,10 +27,7 @@ fn walk(rules: &Rules, reference: &RefRules, start: Position, choices: &[u16]) {
         let status = pos.status(rules);
         assert_eq!(
             fast.is_empty(),
-            matches!(
-                status,
-                xqspec::vm::Status::Checkmate | xqspec::vm::Status::Stalemate
-            )
+            matches!(status, crate::Status::Checkmate | crate::Status::Stalemate)
         );
         if fast.is_empty() {
             break;
@@ -109,7 +106,7 @@ proptest! {
         let i = pos % s.len();
         s[i] = ch;
         let text: String = s.into_iter().collect();
-        match xqspec::vm::fen::parse(&rules, &text) {
+        match crate::parse_fen(&rules, &text) {
             Ok((p, _)) => prop_assert_eq!(Position::from_fen(&rules, &p.to_fen(&rules)).unwrap(), p),
             Err(e) => prop_assert!(!e.problems().is_empty() && !e.kind().is_empty()),
         }
@@ -126,14 +123,14 @@ fn fen_counters_and_alternates() {
     .unwrap();
     assert_eq!(p.halfmove_clock(), 12);
     assert_eq!(p.fullmove_number(), 30);
-    assert_eq!(p.side_to_move(), xqspec::board::Side::Black);
+    assert_eq!(p.side_to_move(), crate::Side::Black);
     assert!(p.to_fen(&rules).ends_with(" b - - 12 30"));
 }
 
 #[test]
 fn status_of_known_positions() {
     let (rules, _) = setup();
-    use xqspec::vm::Status::*;
+    use crate::Status::*;
     let cases = [
         ("startpos", Ongoing),
         // Red chariot on d0 checks along the d file; e9 is free (Red's general is on f0).
@@ -153,8 +150,8 @@ fn status_of_known_positions() {
 
 #[test]
 fn illegal_moves_say_why() {
-    use xqspec::board::Move;
-    use xqspec::vm::IllegalReason::*;
+    use crate::IllegalReason::*;
+    use crate::Move;
     let (rules, _) = setup();
     let pos = rules.start_position();
     let why = |m: &str| {
