@@ -4,8 +4,7 @@
 //!
 //! Mate by consecutive checks is searched to a depth the data gives, and memoised. The wins a
 //! side has were the opponent to pass are found every way, then one per target, from the
-//! forcing lines (`forcing`), which are memoised per ruling by position and bounds, as are
-//! the answers to a check (a check's line meets them once per target).
+//! forcing lines (`forcing`), which are memoised per ruling by position and bounds.
 
 use std::cmp::Ordering;
 use std::ops::{Add, Neg, Sub};
@@ -138,8 +137,8 @@ pub struct Analyst<'a> {
 /// Forcing lines by position and bounds.
 pub(crate) type LinesMemo = PlacementMap<(Placement, Bounds), Vec<Line>>;
 
-/// What the searches of one ruling found. None of it depends on a reading: mates and
-/// evasions on the movement rules alone, forcing lines and the exchanges on one point on
+/// What the searches of one ruling found. None of it depends on a reading: mates on the
+/// movement rules alone, forcing lines and the exchanges on one point on
 /// the position and the search's bounds (which hold `laid_open`); the material values and
 /// exempt kinds they read are no readings.
 #[derive(Default)]
@@ -150,9 +149,6 @@ struct Memo {
     lines: std::cell::RefCell<LinesMemo>,
     /// Whether a capture wins by itself over the exchange on its point, by position and move.
     captures: std::cell::RefCell<PlacementMap<(Placement, Move), bool>>,
-    /// The answers to a check, by position: a check's line is searched once per target it
-    /// may win, and meets the same checks each time.
-    evasions: std::cell::RefCell<PlacementMap<Placement, std::rc::Rc<[Move]>>>,
     /// Positions the forcing searches have visited since the current ply's classification
     /// began (`repetition.forcing`'s `ply_nodes` bounds it).
     spent: std::cell::Cell<u32>,
@@ -252,14 +248,12 @@ impl<'a> Analyst<'a> {
         &self.memo.captures
     }
 
-    /// The legal moves of the side to move, which is in check (memoized per ruling).
-    pub(crate) fn evasions(&self, pos: &Position) -> std::rc::Rc<[Move]> {
-        self.memo
-            .evasions
-            .borrow_mut()
-            .entry(pos.placement())
-            .or_insert_with(|| pos.legal_moves(self.vm).into())
-            .clone()
+    /// The legal moves of the side to move, which is in check. Not memoized: most positions
+    /// in check are met once (the bench of dense cycles found one in seven again), and a
+    /// lookup, an insertion and a shared copy of every answer cost more than generating the
+    /// few that are met again.
+    pub(crate) fn evasions(&self, pos: &Position) -> Vec<Move> {
+        pos.legal_moves(self.vm)
     }
 
     /// Whether a net result is a gain (得子). Floating pieces only break ties between equal

@@ -6,8 +6,8 @@
 //! same target); then come the cycle-level special cases, the patterns and the verdict table.
 //! The `ruling` query's answer (the line read through `line::line`) carries its basis:
 //! `judged` rules the cycle under every variant (an inferred reading switched off) with an
-//! `Analyst` that shares the searches' memos (`Analyst::sharing`: mates and evasions depend on
-//! the movement rules only, forcing lines and the exchanges on one point on position and
+//! `Analyst` that shares the searches' memos (`Analyst::sharing`: mates depend on the movement
+//! rules only, forcing lines and the exchanges on one point on position and
 //! bounds, none on a reading), and names in `rests_on` the readings whose variant changes the
 //! verdict.
 

@@ -581,10 +581,12 @@ impl Position {
         } else {
             CheckFilter::NONE
         };
-        let mut pseudo = Filter::new(
+        // Per kind, only the points from which that kind could give check are targets.
+        let mut pseudo = Filter::by_kind(
             rules,
             self,
-            may_check.targets | if captures { theirs } else { 0 },
+            may_check.sensitive | if captures { theirs } else { 0 },
+            &may_check.direct,
             may_check.sensitive,
         );
         self.pseudo_moves(rules, &mut pseudo);

@@ -13,18 +13,15 @@ use super::*;
 pub(super) struct CheckFilter {
     /// Points a move may leave or enter to give check by uncovering or screening.
     pub(super) sensitive: u128,
-    /// Per kind: points the moved piece may arrive on to give check itself.
+    /// Per kind: points the moved piece may arrive on to give check itself (with
+    /// `sensitive`, where a checking move of that kind may end: the generator's filter).
     pub(super) direct: [u128; MAX_KINDS],
-    /// Where a checking move may end (for the generator's filter; it may start on
-    /// `sensitive`).
-    pub(super) targets: u128,
 }
 
 impl CheckFilter {
     pub(super) const NONE: CheckFilter = CheckFilter {
         sensitive: 0,
         direct: [0; MAX_KINDS],
-        targets: 0,
     };
 
     pub(super) fn new(pos: &Position, rules: &Rules) -> CheckFilter {
@@ -40,15 +37,11 @@ impl CheckFilter {
             return CheckFilter {
                 sensitive: zone,
                 direct: [zone; MAX_KINDS],
-                targets: zone,
             };
         };
-        let direct = rules.check_arrival[side_point(mover, k)];
-        let arrive = direct.iter().fold(0, |a, d| a | d);
         CheckFilter {
             sensitive: g.sensitive,
-            direct,
-            targets: g.sensitive | arrive,
+            direct: rules.check_arrival[side_point(mover, k)],
         }
     }
 

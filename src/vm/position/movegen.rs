@@ -43,6 +43,10 @@ impl MoveBuf {
 pub(crate) trait Sink {
     /// One move.
     fn one(&mut self, from: usize, to: usize);
+    /// The moves of a piece of kind `kind` come next (a sink whose targets depend on the
+    /// kind sets them here).
+    #[inline]
+    fn piece(&mut self, _kind: usize) {}
     /// Whether the sink may keep a quiet move at all (a sink of captures only does not:
     /// the generator then skips every quiet move unseen).
     #[inline]
@@ -79,10 +83,16 @@ impl Sink for MoveBuf {
 }
 
 /// Keeps the moves onto `targets` or from `sources`, and drops the rest unseen (the quiet
-/// runs that touch neither are skipped whole).
+/// runs that touch neither are skipped whole). With `by_kind`, a piece's targets are also
+/// the points of its kind there.
 pub(super) struct Filter<'a> {
     pub(super) rules: &'a Rules,
+    /// The targets of the piece whose moves are generated now.
     pub(super) targets: u128,
+    /// The targets of every piece.
+    pub(super) common: u128,
+    /// The further targets of each kind, if any.
+    pub(super) by_kind: Option<&'a [u128; MAX_KINDS]>,
     pub(super) sources: u128,
     /// Some target is an empty point, or some source is kept whole: quiet moves may be kept.
     pub(super) quiet: bool,
@@ -100,14 +110,39 @@ impl<'a> Filter<'a> {
         Filter {
             rules,
             targets,
+            common: targets,
+            by_kind: None,
             sources,
             quiet: sources != 0 || targets & empty != 0,
             kept: MoveBuf::new(),
         }
     }
+
+    /// A filter whose targets are `targets` and, for a piece of kind `k`, `by_kind[k]`.
+    pub(super) fn by_kind(
+        rules: &'a Rules,
+        pos: &Position,
+        targets: u128,
+        by_kind: &'a [u128; MAX_KINDS],
+        sources: u128,
+    ) -> Filter<'a> {
+        let all = by_kind.iter().fold(targets, |a, t| a | t);
+        Filter {
+            by_kind: Some(by_kind),
+            common: targets,
+            ..Filter::new(rules, pos, all, sources)
+        }
+    }
 }
 
 impl Sink for Filter<'_> {
+    #[inline]
+    fn piece(&mut self, kind: usize) {
+        if let Some(k) = self.by_kind {
+            self.targets = self.common | k[kind];
+        }
+    }
+
     #[inline]
     fn quiet(&self) -> bool {
         self.quiet
@@ -246,6 +281,7 @@ impl Position {
         let si = s.index();
         let b = &self.board;
         let kind = code_kind(b[sq]) as KindId;
+        out.piece(kind as usize);
         let all = out.keeps_from(sq);
         if all || out.may_keep(rules.leap_targets(s, kind, sq)) {
             for l in rules.leaps_of(s, kind, sq) {
