@@ -1,0 +1,548 @@
+//! The search itself: a node's candidate moves, playing a move, and a node (the attacker
+//! maximises, the defender minimises, both may stand still unless in check).
+
+use crate::board::{Move, Side, Square};
+
+use crate::vm::{Position, Undo};
+
+use super::super::analysis::{Analyst, ChaseKind, Val};
+use super::{
+    capturable_from, narrow, seen_by, spend_check, Before, Bounds, Candidates, Capture, Out,
+    Search, MATE,
+};
+
+impl<'s, 'a> Search<'s, 'a> {
+    pub(super) fn new(an: &'s Analyst<'a>, b: Bounds, attacker: Side) -> Search<'s, 'a> {
+        Search {
+            an,
+            b,
+            plies: b.plies,
+            nodes: 0,
+            line: Vec::new(),
+            attacker,
+            only_target: None,
+            taken: false,
+            free: Vec::new(),
+            root_captures: Vec::new(),
+            takes_laid_open: b.laid_open,
+            on_point: None,
+            check_move: None,
+            checker: None,
+        }
+    }
+
+    /// Between lines of equal worth the kind of the first capture decides, never the order
+    /// the moves were generated in (which follows the board's orientation); a capture by a
+    /// piece `repetition.own_attack` exempts ranks after any other. Lower ranks first.
+    fn rank(o: &Out) -> u8 {
+        o.first.map_or(8, |f| u8::from(f.exempt) * 4 + f.kind as u8)
+    }
+
+    /// Check budgets: the attacker's, then the defender's.
+    pub(super) fn budgets(&self) -> [u8; 2] {
+        [self.b.checks, self.b.answer_checks]
+    }
+
+    /// Where the piece now on `sq` stood at the root.
+    fn origin(&self, mut sq: Square) -> Square {
+        for m in self.line.iter().rev() {
+            if m.to == sq {
+                sq = m.from;
+            }
+        }
+        sq
+    }
+
+    /// The captures the other side has here were the side to move to pass: the ones the
+    /// side to move's next capture does not create.
+    fn captures_before(&self, pos: &Position) -> (Option<Position>, Vec<Move>) {
+        if pos.side_to_move() != self.attacker || !self.takes_laid_open {
+            return (None, Vec::new());
+        }
+        let theirs = Analyst::with_mover(pos, pos.side_to_move().opponent());
+        let moves = theirs.legal_captures(self.an.vm);
+        (Some(theirs), moves)
+    }
+
+    /// Whether the defender's capture `m` (not on the last capture's point) is one the line
+    /// laid open: not possible before the attacker's last move, or a loss then and winning now
+    /// (the attacker's capture took away the target's root). Asked only of the captures the
+    /// search reaches, so that a cut-off spares the exchange searches of the others. The
+    /// exchange before the move is asked first: it is the same for every move of the
+    /// attacker's node (memoised), and where the capture won then, the one after the move
+    /// need not be searched.
+    fn laid_open_to(&self, pos: &Position, m: Move, before: Option<(&Before, Move, Undo)>) -> bool {
+        let Some((cell, played, undo)) = before else {
+            return true;
+        };
+        let had = cell.get_or_init(|| {
+            let mut parent = pos.clone();
+            parent.unmake(self.an.vm, played, undo);
+            self.captures_before(&parent)
+        });
+        match had {
+            (Some(theirs), moves) if moves.contains(&m) => {
+                !self.good_capture(theirs, m) && self.good_capture(pos, m)
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether the capture `m` of the side to move wins by itself ([`Analyst::capture_wins`]).
+    pub(super) fn good_capture(&self, pos: &Position, m: Move) -> bool {
+        self.an.capture_wins(pos, m)
+    }
+
+    /// Whether the attacker's capture `m`, later in a line, is one the line laid open
+    /// (`laid_open`): not possible at the root, or a loss there and winning now.
+    /// A line that starts with a check (no root captures kept) takes whatever its checks win.
+    fn laid_open(&self, pos: &Position, m: Move) -> bool {
+        self.root_captures
+            .iter()
+            .find(|r| r.0 == m)
+            .is_none_or(|&(_, good)| !good && self.good_capture(pos, m))
+    }
+
+    /// Whether, after the capture `m`, nothing can take back on its point.
+    pub(super) fn no_recapture(&self, pos: &Position, m: Move) -> bool {
+        let vm = self.an.vm;
+        let mut next = pos.clone();
+        next.make(vm, m);
+        next.legal_moves_to(vm, m.to).is_empty()
+    }
+
+    /// The moves worth searching for the side to move, with what each takes (from the
+    /// attacker's side: positive for the attacker's captures): every legal move in check;
+    /// otherwise captures of material (the defender's only on `last` or where the last move
+    /// laid them open), dearest first, then, budget left, checks that capture nothing (on
+    /// one point, deferred until the captures are searched).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn candidates(
+        &self,
+        pos: &Position,
+        in_check: bool,
+        ply: u8,
+        budgets: [u8; 2],
+        last: Option<Square>,
+        ahead: bool,
+    ) -> Candidates {
+        let an = self.an;
+        let vm = an.vm;
+        let attacking = pos.side_to_move() == self.attacker;
+        let sign = |v: Val| if attacking { v } else { -v };
+        if in_check {
+            let side = pos.side_to_move();
+            let mut all: Vec<(Val, Move)> = an
+                .evasions(pos)
+                .iter()
+                .map(|&m| (sign(an.value(pos, m.to)), m))
+                .collect();
+            all.sort_by_key(|&(v, m)| {
+                (
+                    std::cmp::Reverse(if attacking { v } else { -v }),
+                    seen_by(side, m.from),
+                    seen_by(side, m.to),
+                )
+            });
+            return Candidates {
+                moves: all,
+                checks: None,
+                deferred: false,
+            };
+        }
+        // The defender checks back only to win back what the attacker is ahead by; on the
+        // line's last ply a check can win nothing back, and whether it mates is asked once the
+        // captures are searched (`mate_after_gain`). The attacker's check that takes nothing
+        // serves only a capture two plies on, so none is tried where that would lie past the
+        // bound.
+        let want_checks = budgets[usize::from(!attacking)] > 0
+            && if attacking {
+                ply + 2 < self.plies
+            } else {
+                ahead && (ply + 1 < self.plies || self.b.mate_after_gain == 0)
+            };
+        // On one point the captures are the moves onto it; the checks, searched after them,
+        // are generated only where no capture settles the node (`deferred`).
+        let (captures, checks) = match self.on_point {
+            Some(p)
+                if pos
+                    .piece_at(p)
+                    .is_some_and(|q| q.side != pos.side_to_move()) =>
+            {
+                (pos.legal_moves_to(vm, p), Vec::new())
+            }
+            Some(_) => (Vec::new(), Vec::new()),
+            None => pos.captures_and_checks(vm, true, want_checks),
+        };
+        // A defender's capture other than on the last capture's point is searched only where
+        // the line may lay it open (`takes_laid_open`); whether it does is asked only of the
+        // captures the search reaches ([`Search::laid_open_to`]).
+        let mut moves: Vec<(Val, Move)> = captures
+            .into_iter()
+            .filter(|m| self.on_point.is_none_or(|p| m.to == p))
+            .filter(|&m| attacking || Some(m.to) == last || self.takes_laid_open)
+            .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
+            .collect();
+        let side = pos.side_to_move();
+        moves.sort_by_key(|&(v, m)| {
+            (
+                std::cmp::Reverse(v),
+                seen_by(side, m.from),
+                seen_by(side, m.to),
+            )
+        });
+        if attacking && !self.line.is_empty() {
+            moves.retain(|(_, m)| !self.free.contains(m));
+            if self.b.laid_open {
+                moves.retain(|&(_, m)| Some(m.to) == last || self.laid_open(pos, m));
+            }
+        }
+        let mut moves: Vec<(Val, Move)> = moves.into_iter().map(|(v, m)| (sign(v), m)).collect();
+        if self.on_point.is_some() {
+            return Candidates {
+                moves,
+                checks: None,
+                deferred: want_checks,
+            };
+        }
+        moves.extend(self.quiet_checks(pos, &checks));
+        Candidates {
+            moves,
+            checks: want_checks.then_some(checks),
+            deferred: false,
+        }
+    }
+
+    /// The checks among `checks` (moves of the side to move) that capture no material, as
+    /// they are searched: after the captures, in the order the side to move sees the board.
+    fn quiet_checks(&self, pos: &Position, checks: &[Move]) -> Vec<(Val, Move)> {
+        let side = pos.side_to_move();
+        let mut quiet: Vec<Move> = checks
+            .iter()
+            .copied()
+            .filter(|m| self.an.material(pos, m.to).is_none())
+            .collect();
+        quiet.sort_by_key(|m| (seen_by(side, m.from), seen_by(side, m.to)));
+        quiet.into_iter().map(|m| (Val::ZERO, m)).collect()
+    }
+
+    /// Plays `m` (taking `gain`, from the attacker's side) and searches on.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn play(
+        &mut self,
+        pos: &mut Position,
+        was_in_check: bool,
+        m: Move,
+        gain: Val,
+        ply: u8,
+        budgets: [u8; 2],
+        acc: Val,
+        alpha: Val,
+        beta: Val,
+        before: &Before,
+    ) -> Out {
+        let vm = self.an.vm;
+        let attacking = pos.side_to_move() == self.attacker;
+        // A check that takes no material (an uncrossed soldier) uses the budget of checks.
+        let capture = self.an.material(pos, m.to).is_some();
+        let target =
+            (attacking && self.an.material(pos, m.to).is_some()).then(|| self.origin(m.to));
+        let mover = self.origin(m.from);
+        let (tv, av) = (self.an.value(pos, m.to), self.an.value(pos, m.from));
+        let mut budgets = budgets;
+        let mut u = pos.make(vm, m);
+        let gives_check = pos.in_check(vm);
+        // What the defender's checking piece could take before it moved (asked of checks only).
+        let could_take = if !attacking && gives_check {
+            pos.unmake(vm, m, u);
+            let bits = capturable_from(vm, pos, m.from);
+            u = pos.make(vm, m);
+            bits
+        } else {
+            0
+        };
+        let i = usize::from(!attacking);
+        if !was_in_check {
+            budgets[i] = spend_check(budgets[i], capture, gives_check);
+        }
+        self.line.push(m);
+        let took_before = self.taken;
+        self.taken |= attacking && target.is_some() && target == self.only_target;
+        // The defender's captures are judged against what it had before this move; the
+        // attacker's are not restricted. Where this move answers the defender's check, the
+        // piece that gave it may take what its move laid open.
+        let outer = self.check_move;
+        self.checker = if attacking && was_in_check {
+            self.check_move
+        } else {
+            None
+        };
+        self.check_move = (!attacking && gives_check).then_some((m.to, could_take));
+        let child = self.node(
+            pos,
+            gives_check,
+            ply + 1,
+            budgets,
+            acc + gain,
+            alpha - gain,
+            beta - gain,
+            m.to,
+            attacking.then_some((before, m, u)),
+        );
+        self.check_move = outer;
+        self.taken = took_before;
+        self.line.pop();
+        pos.unmake(vm, m, u);
+        let mut o = Out {
+            v: gain + child.v,
+            first: child.first,
+            pieces: child.pieces,
+            recapture: false,
+        };
+        if attacking {
+            o.pieces |= 1u128 << mover.index();
+        }
+        if let Some(t) = target.filter(|&t| self.only_target.is_none_or(|o| o == t)) {
+            if let Some(c) = self.first_capture(pos, m, t, mover, (tv, av), &child) {
+                o.first = Some(c);
+            }
+        }
+        o
+    }
+
+    /// The attacker's capture `m` of `target` (worth `tv`, by a piece worth `av`) as the first
+    /// capture of its line, of the kind the line after it (`child`) makes it: none where a
+    /// capture that loses by itself wins only by what it opens (`laid_open`: the piece won
+    /// after it on another point, by a capture that wins by itself).
+    fn first_capture(
+        &self,
+        pos: &Position,
+        m: Move,
+        target: Square,
+        capturer: Square,
+        (tv, av): (Val, Val),
+        child: &Out,
+    ) -> Option<Capture> {
+        let kind = if !child.recapture {
+            ChaseKind::Unprotected
+        } else if tv > av {
+            ChaseKind::HigherValue
+        } else {
+            ChaseKind::Joint
+        };
+        let exempt = pos
+            .piece_at(m.from)
+            .is_some_and(|p| self.an.rep.exempt_first_capturer(p.kind));
+        let opens = self.b.laid_open
+            && kind == ChaseKind::Joint
+            && tv < av
+            && child
+                .first
+                .is_some_and(|f| f.kind != ChaseKind::Joint && f.at != m.to);
+        (!opens).then_some(Capture {
+            target,
+            capturer,
+            kind,
+            exempt,
+            at: m.to,
+        })
+    }
+
+    /// A node that standing still settles: no move need be generated. A defender node still
+    /// says whether it could take back on the point of the last capture.
+    fn stand_still(&self, pos: &Position, attacking: bool, last: Square, end: Out) -> Out {
+        let recapture = !attacking
+            && self.an.material(pos, last).is_some()
+            && !pos.legal_moves_to(self.an.vm, last).is_empty();
+        Out { recapture, ..end }
+    }
+
+    /// In check with no move to search: the attacker mated refutes its line; the defender
+    /// mated makes the reply that led here no refutation (it would rather stand still), so the
+    /// line is worth more to the attacker than any material.
+    fn mated(
+        &self,
+        pos: &Position,
+        attacking: bool,
+        bounded: bool,
+        recapture: bool,
+    ) -> Option<Out> {
+        if attacking && !pos.has_legal_move(self.an.vm) {
+            return Some(Out::val(-MATE));
+        }
+        if !attacking && !bounded && (self.only_target.is_none() || self.taken) {
+            return Some(Out {
+                recapture,
+                ..Out::val(MATE)
+            });
+        }
+        None
+    }
+
+    /// Whether the defender, not in check, may play `m`: a recapture on the point just taken,
+    /// anything but a capture of material, a capture by the piece whose check was just answered
+    /// of what its move laid open, or a capture the attacker's last move laid open.
+    fn defender_may_take(
+        &self,
+        pos: &Position,
+        m: Move,
+        last: Square,
+        checker: Option<(Square, u128)>,
+        before: Option<(&Before, Move, Undo)>,
+    ) -> bool {
+        m.to == last
+            || checker.is_some_and(|(at, had)| m.from == at && had >> m.to.index() & 1 == 0)
+            || self.an.material(pos, m.to).is_none()
+            || self.laid_open_to(pos, m, before)
+    }
+
+    /// Whether `o` is better than `best` for the side to move. The attacker goes on only for
+    /// more by the rule's own measure (`gains`): a trade of a floating piece for less than it
+    /// is worth is no better than stopping. Between equal results the kind decides (`rank`).
+    fn improves(&self, attacking: bool, o: &Out, best: &Out) -> bool {
+        let rank = Self::rank;
+        if attacking {
+            (o.v > best.v && self.an.gains(o.v - best.v)) || (o.v == best.v && rank(o) < rank(best))
+        } else {
+            o.v < best.v || (o.v == best.v && rank(o) > rank(best))
+        }
+    }
+
+    /// Whether the defender, to move, mates the attacker by consecutive checks within
+    /// `mate_after_gain` moves. On one point the checks were searched after the captures
+    /// (every one that takes no material, and the captures in `first`), and one that mated
+    /// would have settled the node: only the others are asked.
+    fn mated_once_ahead(
+        &self,
+        pos: &Position,
+        checks: Option<&[Move]>,
+        first: &[(Val, Move)],
+    ) -> bool {
+        let an = self.an;
+        self.b.mate_after_gain > 0
+            && match checks {
+                Some(all) if self.on_point.is_some() && self.b.mate_after_gain == 1 => an
+                    .mates_at_once_by(
+                        pos,
+                        all.iter().filter(|m| {
+                            an.material(pos, m.to).is_some()
+                                && !first.iter().any(|&(_, f)| f == **m)
+                        }),
+                    ),
+                checks => an.mates_by_checks_among(pos, self.b.mate_after_gain, checks),
+            }
+    }
+
+    /// A position inside a line: the attacker maximises, the defender minimises, both may
+    /// stand still unless in check.
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        pos: &mut Position,
+        in_check: bool,
+        ply: u8,
+        budgets: [u8; 2],
+        acc: Val,
+        mut alpha: Val,
+        mut beta: Val,
+        last: Square,
+        before: Option<(&Before, Move, Undo)>,
+    ) -> Out {
+        let an = self.an;
+        let attacking = pos.side_to_move() == self.attacker;
+        let checker = self.checker.take();
+        self.nodes += 1;
+        let end = self.end(acc);
+        // Every search of the ply spends its budget, the exchanges on one point too.
+        let capped = an.spend() >= an.ply_cap();
+        let bounded = ply >= self.plies || self.nodes >= self.b.nodes || capped;
+        let settled = (attacking && end.v > beta) || (!attacking && end.v < alpha);
+        if !in_check && !bounded && settled {
+            return self.stand_still(pos, attacking, last, end);
+        }
+        let Candidates {
+            moves,
+            mut checks,
+            mut deferred,
+        } = if bounded {
+            Candidates::NONE
+        } else {
+            self.candidates(pos, in_check, ply, budgets, Some(last), acc.is_positive())
+        };
+        let recapture = moves.iter().any(|(_, r)| r.to == last);
+        if in_check && moves.is_empty() {
+            if let Some(o) = self.mated(pos, attacking, bounded, recapture) {
+                return o;
+            }
+        }
+        // Standing still (or, in check, an answer past the bounds) ends the line.
+        let mut best = if in_check && !moves.is_empty() {
+            Out::val(if attacking { -MATE } else { MATE })
+        } else {
+            end
+        };
+        narrow(attacking, best.v, (&mut alpha, &mut beta));
+        if alpha > beta {
+            return Out { recapture, ..best };
+        }
+        let before_here = Before::new();
+        // Where the checks are deferred: the captures searched before them.
+        let mut first: Vec<(Val, Move)> = Vec::new();
+        let mut moves = moves;
+        loop {
+            for &(gain, m) in &moves {
+                if !attacking && !in_check && !self.defender_may_take(pos, m, last, checker, before)
+                {
+                    continue;
+                }
+                let o = self.play(
+                    pos,
+                    in_check,
+                    m,
+                    gain,
+                    ply,
+                    budgets,
+                    acc,
+                    alpha,
+                    beta,
+                    &before_here,
+                );
+                if self.improves(attacking, &o, &best) {
+                    best = o;
+                    narrow(attacking, o.v, (&mut alpha, &mut beta));
+                }
+                if alpha > beta {
+                    return Out { recapture, ..best };
+                }
+            }
+            if !deferred {
+                break;
+            }
+            // No capture settled the node: now the checks.
+            deferred = false;
+            let all = pos.checking_moves(an.vm);
+            first = std::mem::replace(&mut moves, self.quiet_checks(pos, &all));
+            checks = Some(all);
+        }
+        // Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
+        // last, and only while the line still comes out even or better: where the defender's
+        // other answers already make it a loss, a mate changes nothing.
+        let lost = !attacking
+            && !in_check
+            && acc.is_positive()
+            && acc + best.v >= Val::ZERO
+            && self.mated_once_ahead(pos, checks.as_deref(), &first);
+        let best = if lost { Out::val(-MATE) } else { best };
+        Out { recapture, ..best }
+    }
+
+    /// What a line that stops here is worth beyond what it took: where the lines must win one
+    /// given target, a line that ends before taking it wins nothing, whatever else it took.
+    fn end(&self, acc: Val) -> Out {
+        if self.only_target.is_some() && !self.taken {
+            Out::val(-acc.max(Val::ZERO))
+        } else {
+            Out::ZERO
+        }
+    }
+}
