@@ -24,9 +24,12 @@ impl Analyst<'_> {
         out
     }
 
-    /// The lines.
+    /// The lines: a chase's (24.3), where only a mate at once refutes a gain (`at_once`).
     fn search_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
-        let mut s = Search::new(self, b, pos.side_to_move());
+        let mut s = Search {
+            at_once: true,
+            ..Search::new(self, b, pos.side_to_move())
+        };
         let mut pos = pos.clone();
         let mut out = Vec::new();
         let budgets = s.budgets();
@@ -130,6 +133,7 @@ impl Analyst<'_> {
             free: s.free.clone(),
             root_captures: s.root_captures.clone(),
             takes_laid_open: false,
+            at_once: s.at_once,
             ..Search::new(self, s.b, s.attacker)
         };
         let o2 = s2.play(

@@ -10,8 +10,10 @@
 //! exchange (26.5, 互吃交换). Protection is nothing but a legal recapture, so pins, cannon
 //! screens, the facing generals and false roots (假根) follow from the move generator. A
 //! line on which the attacker, once ahead, could be mated at once (`mate_after_gain` moves
-//! of consecutive checks) is worth nothing to it; a mate of the defender ends a line and is
-//! no material. Every bound (plies, checks, nodes) is clause data: the search never looks
+//! of consecutive checks) is worth nothing to it; in a chase's lines (24.3) only such a mate
+//! at once counts, one that needs more of the defender's checks after the attacker's last
+//! capture leaving the line on its material (下一着不予考虑); a mate of the defender ends a
+//! line and is no material. Every bound (plies, checks, nodes) is clause data: the search never looks
 //! at a clock.
 //!
 //! Equal moves are tried in the order the side to move sees the board from its own corner
@@ -223,6 +225,14 @@ struct Search<'s, 'a> {
     /// What the piece that gave the check (directly or by discovery) now takes and could not
     /// take before that move is laid open by the check (the fork, 24.15's hidden root 暗根).
     checker: Option<(Square, u128)>,
+    /// Set for the lines of a chase (24.3's 得子): a mate of the attacker refutes a gain only
+    /// when it comes at once, by no more than `mate_after_gain` of the defender's moves after
+    /// the attacker's last capture, all checks (立即(下一着不予考虑)被对方将死). Off for the
+    /// exchanges 24.4 and 24.5 weigh (立即 alone: a mate by any run of checks the search sees).
+    at_once: bool,
+    /// The defender's moves since the attacker's last capture, all checks (0 when one gave
+    /// none): where it passes `mate_after_gain`, a mate of the attacker is not at once.
+    answer_run: u8,
 }
 
 /// Where `sq` lies as `side` sees the board (from its own corner): the order in which the

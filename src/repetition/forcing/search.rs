@@ -28,6 +28,19 @@ impl<'s, 'a> Search<'s, 'a> {
             on_point: None,
             check_move: None,
             checker: None,
+            at_once: false,
+            answer_run: 0,
+        }
+    }
+
+    /// How many more of the defender's checks in a row may mate the attacker and refute its
+    /// line: `mate_after_gain`, less, in a chase's lines (`at_once`), the checks already given
+    /// since the attacker's last capture.
+    fn mate_moves_left(&self) -> u8 {
+        if self.at_once {
+            self.b.mate_after_gain.saturating_sub(self.answer_run)
+        } else {
+            self.b.mate_after_gain
         }
     }
 
@@ -278,6 +291,12 @@ impl<'s, 'a> Search<'s, 'a> {
             None
         };
         self.check_move = (!attacking && gives_check).then_some((m.to, could_take));
+        let run = self.answer_run;
+        self.answer_run = match (attacking, capture, gives_check) {
+            (true, true, _) | (false, _, false) => 0,
+            (true, false, _) => run,
+            (false, _, true) => run.saturating_add(1),
+        };
         let child = self.node(
             pos,
             gives_check,
@@ -290,6 +309,7 @@ impl<'s, 'a> Search<'s, 'a> {
             attacking.then_some((before, m, u)),
         );
         self.check_move = outer;
+        self.answer_run = run;
         self.taken = took_before;
         self.line.pop();
         pos.unmake(vm, m, u);
@@ -357,18 +377,21 @@ impl<'s, 'a> Search<'s, 'a> {
         Out { recapture, ..end }
     }
 
-    /// In check with no move to search: the attacker mated refutes its line; the defender
-    /// mated makes the reply that led here no refutation (it would rather stand still), so the
-    /// line is worth more to the attacker than any material.
+    /// In check with no move to search: the attacker mated refutes its line, unless in a
+    /// chase's lines the mate does not come at once (then the line ends on its material,
+    /// `end`: 24.3's 下一着不予考虑); the defender mated makes the reply that led here no
+    /// refutation (it would rather stand still), so the line is worth more to the attacker
+    /// than any material.
     fn mated(
         &self,
         pos: &Position,
         attacking: bool,
-        bounded: bool,
-        recapture: bool,
+        (bounded, recapture): (bool, bool),
+        end: Out,
     ) -> Option<Out> {
         if attacking && !pos.has_legal_move(self.an.vm) {
-            return Some(Out::val(-MATE));
+            let at_once = !self.at_once || self.answer_run <= self.b.mate_after_gain;
+            return Some(if at_once { Out::val(-MATE) } else { end });
         }
         if !attacking && !bounded && (self.only_target.is_none() || self.taken) {
             return Some(Out {
@@ -409,7 +432,8 @@ impl<'s, 'a> Search<'s, 'a> {
     }
 
     /// Whether the defender, to move, mates the attacker by consecutive checks within
-    /// `mate_after_gain` moves. On one point the checks were searched after the captures
+    /// `mate_after_gain` moves (in a chase's lines, counting the checks it gave since the
+    /// attacker's last capture: `mate_moves_left`). On one point the checks were searched after the captures
     /// (every one that takes no material, and the captures in `first`), and one that mated
     /// would have settled the node: only the others are asked.
     fn mated_once_ahead(
@@ -419,17 +443,16 @@ impl<'s, 'a> Search<'s, 'a> {
         first: &[(Val, Move)],
     ) -> bool {
         let an = self.an;
-        self.b.mate_after_gain > 0
+        let left = self.mate_moves_left();
+        left > 0
             && match checks {
-                Some(all) if self.on_point.is_some() && self.b.mate_after_gain == 1 => an
-                    .mates_at_once_by(
-                        pos,
-                        all.iter().filter(|m| {
-                            an.material(pos, m.to).is_some()
-                                && !first.iter().any(|&(_, f)| f == **m)
-                        }),
-                    ),
-                checks => an.mates_by_checks_among(pos, self.b.mate_after_gain, checks),
+                Some(all) if self.on_point.is_some() && left == 1 => an.mates_at_once_by(
+                    pos,
+                    all.iter().filter(|m| {
+                        an.material(pos, m.to).is_some() && !first.iter().any(|&(_, f)| f == **m)
+                    }),
+                ),
+                checks => an.mates_by_checks_among(pos, left, checks),
             }
     }
 
@@ -471,7 +494,7 @@ impl<'s, 'a> Search<'s, 'a> {
         };
         let recapture = moves.iter().any(|(_, r)| r.to == last);
         if in_check && moves.is_empty() {
-            if let Some(o) = self.mated(pos, attacking, bounded, recapture) {
+            if let Some(o) = self.mated(pos, attacking, (bounded, recapture), end) {
                 return o;
             }
         }
