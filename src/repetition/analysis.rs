@@ -135,7 +135,7 @@ pub struct Analyst<'a> {
 }
 
 /// Forcing lines by position and bounds.
-pub(crate) type LinesMemo = PlacementMap<(Placement, Bounds), Vec<Line>>;
+pub(crate) type LinesMemo = PlacementMap<(Placement, Option<Placement>, Bounds), Vec<Line>>;
 
 /// What the searches of one ruling found. None of it depends on a reading: mates on the
 /// movement rules alone, forcing lines and the exchanges on one point on
@@ -434,8 +434,19 @@ impl<'a> Analyst<'a> {
     /// Every way (target and the piece that takes it first) the side to move could win
     /// material were its opponent to pass.
     pub(crate) fn all_wins(&self, pos: &Position, p: WinParams) -> Vec<Win> {
+        self.all_wins_after(pos, p, None)
+    }
+
+    /// The same, in the position a move made from `prior`: what that move laid open to the
+    /// opponent counts in the exchanges (`Analyst::forcing_lines_after`).
+    pub(crate) fn all_wins_after(
+        &self,
+        pos: &Position,
+        p: WinParams,
+        prior: Option<&Position>,
+    ) -> Vec<Win> {
         let mut out: Vec<Win> = Vec::new();
-        let mut lines = self.forcing_lines(pos, p.bounds);
+        let mut lines = self.forcing_lines_after(pos, p.bounds, prior);
         if p.higher_value_always {
             for m in pos.legal_captures(self.vm) {
                 let (Some(tv), av) = (self.material(pos, m.to), self.value(pos, m.from)) else {

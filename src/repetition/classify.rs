@@ -228,7 +228,7 @@ impl Analyst<'_> {
             }),
             higher_value_always: *higher_value_always,
         };
-        let mut now = self.joint_wins(passed, p, Some(mv.to));
+        let mut now = self.joint_wins(passed, p, Some(mv.to), m.before);
         if rep.new_only.is_some() && !now.is_empty() {
             now = self.new_wins(m, now, p);
         }
@@ -518,9 +518,16 @@ impl Analyst<'_> {
 
     /// Every way the side to move wins material were its opponent to pass
     /// ([`Analyst::all_wins`]), a win another piece takes part in counted joint (联合,
-    /// [`Analyst::joint`]); `moved`, the point of the piece the move put there.
-    fn joint_wins(&self, pos: &Position, p: WinParams, moved: Option<Square>) -> Vec<Win> {
-        let mut wins = self.all_wins(pos, p);
+    /// [`Analyst::joint`]); `moved`, the point of the piece the move put there; `prior`, the
+    /// position the move was made from (what the move laid open counts against its wins).
+    fn joint_wins(
+        &self,
+        pos: &Position,
+        p: WinParams,
+        moved: Option<Square>,
+        prior: &Position,
+    ) -> Vec<Win> {
+        let mut wins = self.all_wins_after(pos, p, Some(prior));
         for w in wins.iter_mut() {
             if w.kind != super::ChaseKind::Joint && self.joint(pos, w, moved) {
                 w.kind = super::ChaseKind::Joint;

@@ -15,17 +15,32 @@ impl Analyst<'_> {
     /// gain above zero wins; so does an even result that only what the capture lays open
     /// elsewhere makes even (`laid_open`).
     pub fn forcing_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
-        let key = (pos.placement(), b);
+        self.forcing_lines_after(pos, b, None)
+    }
+
+    /// The same, in the position a move made from `prior` (the side to move here was to move
+    /// there too): the defender's captures that stood in `prior` are the ones it had anyway
+    /// (an old threat, which ch8 图3 does not count against a chase); one the move itself laid
+    /// open (a root it drew away, a line or a leg it opened) is part of the exchange the
+    /// move's captures open, and the defender may take it (26.5, 各吃各子: the whole exchange
+    /// decides). Without `prior`, the defender's captures in `pos` are the ones it had.
+    pub(crate) fn forcing_lines_after(
+        &self,
+        pos: &Position,
+        b: Bounds,
+        prior: Option<&Position>,
+    ) -> Vec<Line> {
+        let key = (pos.placement(), prior.map(Position::placement), b);
         if let Some(lines) = self.lines().borrow().get(&key) {
             return lines.clone();
         }
-        let out = self.search_lines(pos, b);
+        let out = self.search_lines(pos, b, prior);
         self.lines().borrow_mut().insert(key, out.clone());
         out
     }
 
     /// The lines: a chase's (24.3), where only a mate at once refutes a gain (`at_once`).
-    fn search_lines(&self, pos: &Position, b: Bounds) -> Vec<Line> {
+    fn search_lines(&self, pos: &Position, b: Bounds, prior: Option<&Position>) -> Vec<Line> {
         let mut s = Search {
             at_once: true,
             ..Search::new(self, b, pos.side_to_move())
@@ -34,6 +49,9 @@ impl Analyst<'_> {
         let mut out = Vec::new();
         let budgets = s.budgets();
         let before = Before::new();
+        s.prior = prior
+            .filter(|p0| p0.side_to_move() == s.attacker)
+            .map(|p0| s.captures_before(p0));
         let root_check = pos.in_check(self.vm);
         let first_moves = s
             .candidates(&pos, root_check, 0, budgets, None, false)

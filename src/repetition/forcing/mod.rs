@@ -233,6 +233,10 @@ struct Search<'s, 'a> {
     /// The defender's moves since the attacker's last capture, all checks (0 when one gave
     /// none): where it passes `mate_after_gain`, a mate of the attacker is not at once.
     answer_run: u8,
+    /// The other side's captures in the position the judged move was made from, were the
+    /// mover to pass there (`Analyst::forcing_lines_after`): its answer to a line's first
+    /// capture may also take what the judged move laid open (26.5, 各吃各子).
+    prior: Option<(Option<Position>, Vec<Move>)>,
 }
 
 /// Where `sq` lies as `side` sees the board (from its own corner): the order in which the

@@ -30,6 +30,7 @@ impl<'s, 'a> Search<'s, 'a> {
             checker: None,
             at_once: false,
             answer_run: 0,
+            prior: None,
         }
     }
 
@@ -68,7 +69,7 @@ impl<'s, 'a> Search<'s, 'a> {
 
     /// The captures the other side has here were the side to move to pass: the ones the
     /// side to move's next capture does not create.
-    fn captures_before(&self, pos: &Position) -> (Option<Position>, Vec<Move>) {
+    pub(super) fn captures_before(&self, pos: &Position) -> (Option<Position>, Vec<Move>) {
         if pos.side_to_move() != self.attacker || !self.takes_laid_open {
             return (None, Vec::new());
         }
@@ -83,7 +84,8 @@ impl<'s, 'a> Search<'s, 'a> {
     /// search reaches, so that a cut-off spares the exchange searches of the others. The
     /// exchange before the move is asked first: it is the same for every move of the
     /// attacker's node (memoised), and where the capture won then, the one after the move
-    /// need not be searched.
+    /// need not be searched. The answer to a line's first capture is also judged against the
+    /// position the judged move was made from (`prior`): what that move laid open counts.
     fn laid_open_to(&self, pos: &Position, m: Move, before: Option<(&Before, Move, Undo)>) -> bool {
         let Some((cell, played, undo)) = before else {
             return true;
@@ -93,12 +95,15 @@ impl<'s, 'a> Search<'s, 'a> {
             parent.unmake(self.an.vm, played, undo);
             self.captures_before(&parent)
         });
-        match had {
+        let laid = |had: &(Option<Position>, Vec<Move>)| match had {
             (Some(theirs), moves) if moves.contains(&m) => {
                 !self.good_capture(theirs, m) && self.good_capture(pos, m)
             }
             _ => true,
-        }
+        };
+        // The answer to a line's first capture may also take what the judged move laid open:
+        // a capture it did not have, or that lost, before that move.
+        laid(had) || (self.line.len() == 1 && self.prior.as_ref().is_some_and(laid))
     }
 
     /// Whether the capture `m` of the side to move wins by itself ([`Analyst::capture_wins`]).
