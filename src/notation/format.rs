@@ -254,7 +254,7 @@ fn write_chinese<B: BoardView + ?Sized>(
         said,
         |out| out.push_str(piece),
         |out, i, len| out.push_str(tandem_word(record, i, len, style.script)),
-        &numeral,
+        numeral,
     );
     let word = &form.actions[match said.action {
         Action::Advance => 0,
