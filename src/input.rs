@@ -474,35 +474,34 @@ impl<'de> DeserializeSeed<'de> for KeySeed<'_, '_> {
     }
 }
 
+/// `KeySeed`'s visitor methods for scalars: each reads the key as the value check does,
+/// then refuses it when it stands before.
+macro_rules! fresh_scalars {
+    ($($visit:ident($t:ty),)*) => {
+        $(
+            fn $visit<E: de::Error>(self, v: $t) -> Result<Key, E> {
+                self.fresh(self.check.$visit(v)?)
+            }
+        )*
+    };
+}
+
 impl<'de> Visitor<'de> for KeySeed<'_, '_> {
     type Value = Key;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a key")
     }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Key, E> {
-        self.fresh(self.check.visit_bool(v)?)
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Key, E> {
-        self.fresh(self.check.visit_i64(v)?)
-    }
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Key, E> {
-        self.fresh(self.check.visit_i128(v)?)
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Key, E> {
-        self.fresh(self.check.visit_u64(v)?)
-    }
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Key, E> {
-        self.fresh(self.check.visit_u128(v)?)
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Key, E> {
-        self.fresh(self.check.visit_f64(v)?)
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
-        self.fresh(self.check.visit_str(v)?)
-    }
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Key, E> {
-        self.fresh(self.check.visit_bytes(v)?)
+    // A scalar key: read as a value, then checked against the keys before it.
+    fresh_scalars! {
+        visit_bool(bool),
+        visit_i64(i64),
+        visit_i128(i128),
+        visit_u64(u64),
+        visit_u128(u128),
+        visit_f64(f64),
+        visit_str(&str),
+        visit_bytes(&[u8]),
     }
     fn visit_none<E: de::Error>(self) -> Result<Key, E> {
         self.fresh(self.check.visit_none()?)

@@ -323,89 +323,75 @@ fn field(py: Python<'_>, m: &Map<String, Value>, name: &str) -> PyResult<PyObjec
     to_py(py, m.get(name).unwrap_or(&Value::Null))
 }
 
-/// A query on the position after `moves` from `fen`, made by `query`: answered under the
-/// rule set named, its field `name` returned; a rejection raised with the place.
+/// A query on the position after `moves` from `fen` (already read by `line_given`), made
+/// by `query`: answered under `rules`, its field `name` returned; a rejection raised with
+/// the place.
 fn on_position(
     py: Python<'_>,
-    edition: Option<&str>,
-    overlay: Option<&Bound<'_, PyAny>>,
-    fen: &str,
-    moves: Option<Vec<String>>,
+    rules: &Rules,
+    (fen, moves): (String, Vec<String>),
     query: impl FnOnce(String, Vec<String>) -> Query,
     name: &str,
 ) -> PyResult<PyObject> {
-    let rules = rules_named(edition, overlay)?;
-    let (fen, moves) = line_given(&rules, fen, moves)?;
     let q = query(fen.clone(), moves.clone());
-    let a = answer(py, &rules, &q)?;
-    let m = result_of(&rules, a, Some((&fen, &moves)))?;
+    let a = answer(py, rules, &q)?;
+    let m = result_of(rules, a, Some((&fen, &moves)))?;
     field(py, &m, name)
 }
 
-/// The legal moves of the side to move after `moves` (in any notation: Chinese, WXF, ICCS)
-/// from `fen`, in ICCS, sorted.
-#[pyfunction]
-#[pyo3(signature = (fen="startpos", moves=None, *, edition=None, overlay=None))]
-fn legal_moves(
-    py: Python<'_>,
-    fen: &str,
-    moves: Option<Vec<String>>,
-    edition: Option<&str>,
-    overlay: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyObject> {
-    on_position(
-        py,
-        edition,
-        overlay,
-        fen,
-        moves,
-        |fen, moves| Query::LegalMoves { fen, moves },
-        "moves",
-    )
+/// A function of the module on the position after `moves` (in any notation: Chinese, WXF,
+/// ICCS) from `fen`, under the rule set named by `edition` and `overlay`: its own
+/// arguments first, then `fen="startpos", moves=None, *, edition=None, overlay=None`. The
+/// statements in brackets run first (reading its own arguments); the body has the rule set
+/// as `rules` and the line read into ICCS as `line` (`(fen, moves)`).
+macro_rules! on_line {
+    (
+        $(#[$doc:meta])*
+        fn $name:ident($($arg:ident: $t:ty),*) $([$($first:stmt;)*])?
+        |$py:ident, $rules:ident, $line:ident| $body:block
+    ) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = ($($arg,)* fen="startpos", moves=None, *, edition=None, overlay=None))]
+        #[allow(clippy::too_many_arguments)]
+        fn $name(
+            $py: Python<'_>,
+            $($arg: $t,)*
+            fen: &str,
+            moves: Option<Vec<String>>,
+            edition: Option<&str>,
+            overlay: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<PyObject> {
+            $($($first;)*)?
+            let $rules = rules_named(edition, overlay)?;
+            let $line = line_given(&$rules, fen, moves)?;
+            $body
+        }
+    };
 }
 
-/// The number of legal move sequences of `depth` plies (perft).
-#[pyfunction]
-#[pyo3(signature = (depth, fen="startpos", moves=None, *, edition=None, overlay=None))]
-fn perft(
-    py: Python<'_>,
-    depth: &Bound<'_, PyAny>,
-    fen: &str,
-    moves: Option<Vec<String>>,
-    edition: Option<&str>,
-    overlay: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyObject> {
-    let depth = convert::int_in(depth, "depth", 0, u32::MAX.into())? as u32;
-    on_position(
-        py,
-        edition,
-        overlay,
-        fen,
-        moves,
-        |fen, moves| Query::Perft { fen, moves, depth },
-        "nodes",
-    )
+on_line! {
+    /// The legal moves of the side to move after `moves` (in any notation: Chinese, WXF, ICCS)
+    /// from `fen`, in ICCS, sorted.
+    fn legal_moves() |py, rules, line| {
+        on_position(py, &rules, line, |fen, moves| Query::LegalMoves { fen, moves }, "moves")
+    }
 }
 
-/// `ongoing`, `check`, `checkmate` or `stalemate` for the side to move.
-#[pyfunction]
-#[pyo3(signature = (fen="startpos", moves=None, *, edition=None, overlay=None))]
-fn status(
-    py: Python<'_>,
-    fen: &str,
-    moves: Option<Vec<String>>,
-    edition: Option<&str>,
-    overlay: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyObject> {
-    on_position(
-        py,
-        edition,
-        overlay,
-        fen,
-        moves,
-        |fen, moves| Query::Status { fen, moves },
-        "status",
-    )
+on_line! {
+    /// The number of legal move sequences of `depth` plies (perft).
+    fn perft(depth: &Bound<'_, PyAny>) [
+        let depth = convert::int_in(depth, "depth", 0, u32::MAX.into())? as u32;
+    ] |py, rules, line| {
+        on_position(py, &rules, line, |fen, moves| Query::Perft { fen, moves, depth }, "nodes")
+    }
+}
+
+on_line! {
+    /// `ongoing`, `check`, `checkmate` or `stalemate` for the side to move.
+    fn status() |py, rules, line| {
+        on_position(py, &rules, line, |fen, moves| Query::Status { fen, moves }, "status")
+    }
 }
 
 /// `True` when the FEN gives a position the rules allow; a `FenError` (with `kind`,
@@ -428,62 +414,30 @@ fn validate_fen(
     Ok(true)
 }
 
-/// A move written in a notation (`chinese`, `wxf`, `iccs` … the protocol's ids) read into ICCS.
-#[pyfunction]
-#[pyo3(signature = (text, notation, fen="startpos", moves=None, *, edition=None, overlay=None))]
-#[allow(clippy::too_many_arguments)]
-fn parse_move(
-    py: Python<'_>,
-    text: String,
-    notation: String,
-    fen: &str,
-    moves: Option<Vec<String>>,
-    edition: Option<&str>,
-    overlay: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyObject> {
-    let rules = rules_named(edition, overlay)?;
-    let (fen, moves) = line_given(&rules, fen, moves)?;
-    let q = Query::ParseMove {
-        fen,
-        moves,
-        notation,
-        text,
-    };
-    let a = answer(py, &rules, &q)?;
-    let Query::ParseMove { fen, moves, .. } = &q else {
-        unreachable!()
-    };
-    let m = result_of(&rules, a, Some((fen, moves)))?;
-    field(py, &m, "move")
+on_line! {
+    /// A move written in a notation (`chinese`, `wxf`, `iccs` … the protocol's ids) read into ICCS.
+    fn parse_move(text: String, notation: String) |py, rules, line| {
+        let query = |fen, moves| Query::ParseMove {
+            fen,
+            moves,
+            notation,
+            text,
+        };
+        on_position(py, &rules, line, query, "move")
+    }
 }
 
-/// A move given in ICCS written in a notation.
-#[pyfunction]
-#[pyo3(signature = (r#move, notation, fen="startpos", moves=None, *, edition=None, overlay=None))]
-#[allow(clippy::too_many_arguments)]
-fn format_move(
-    py: Python<'_>,
-    r#move: String,
-    notation: String,
-    fen: &str,
-    moves: Option<Vec<String>>,
-    edition: Option<&str>,
-    overlay: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyObject> {
-    let rules = rules_named(edition, overlay)?;
-    let (fen, moves) = line_given(&rules, fen, moves)?;
-    let q = Query::FormatMove {
-        fen,
-        moves,
-        notation,
-        mv: r#move,
-    };
-    let a = answer(py, &rules, &q)?;
-    let Query::FormatMove { fen, moves, .. } = &q else {
-        unreachable!()
-    };
-    let m = result_of(&rules, a, Some((fen, moves)))?;
-    field(py, &m, "text")
+on_line! {
+    /// A move given in ICCS written in a notation.
+    fn format_move(r#move: String, notation: String) |py, rules, line| {
+        let query = |fen, moves| Query::FormatMove {
+            fen,
+            moves,
+            notation,
+            mv: r#move,
+        };
+        on_position(py, &rules, line, query, "text")
+    }
 }
 
 /// The fen and moves of an input object, for the place of a rejection.
@@ -617,22 +571,15 @@ fn list_arg(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Vec<Value>> 
     }
 }
 
-/// The 棋例 ruling on the cycle at the end of `moves` (in any notation: Chinese, WXF, ICCS)
-/// from `fen`: verdict, classes of the plies with their reasons, patterns, clauses and
-/// articles, basis.
-#[pyfunction]
-#[pyo3(signature = (fen="startpos", moves=None, *, edition=None, overlay=None))]
-fn ruling(
-    py: Python<'_>,
-    fen: &str,
-    moves: Option<Vec<String>>,
-    edition: Option<&str>,
-    overlay: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyObject> {
-    let rules = rules_named(edition, overlay)?;
-    let (fen, moves) = line_given(&rules, fen, moves)?;
-    let input = serde_json::json!({ "fen": fen, "moves": moves });
-    asked(py, &rules, "ruling", into_map(input), "ruling")
+on_line! {
+    /// The 棋例 ruling on the cycle at the end of `moves` (in any notation: Chinese, WXF, ICCS)
+    /// from `fen`: verdict, classes of the plies with their reasons, patterns, clauses and
+    /// articles, basis.
+    fn ruling() |py, rules, line| {
+        let (fen, moves) = line;
+        let input = serde_json::json!({ "fen": fen, "moves": moves });
+        asked(py, &rules, "ruling", into_map(input), "ruling")
+    }
 }
 
 fn into_map(v: Value) -> Map<String, Value> {
@@ -642,29 +589,22 @@ fn into_map(v: Value) -> Map<String, Value> {
     }
 }
 
-/// How a game stands after `moves` (in any notation) from `fen`: ended or not, repetitions,
-/// orders, the natural limit. A record that goes on after the game ended by the rules is
-/// judged up to that end, as `xqspec status` judges it, and the answer says how far it goes
-/// on (`continues`); `ask("game_status", …)` refuses it as the protocol does.
-#[pyfunction]
-#[pyo3(signature = (fen="startpos", moves=None, *, edition=None, overlay=None))]
-fn game_status(
-    py: Python<'_>,
-    fen: &str,
-    moves: Option<Vec<String>>,
-    edition: Option<&str>,
-    overlay: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyObject> {
-    let rules = rules_named(edition, overlay)?;
-    let (fen, moves) = line_given(&rules, fen, moves)?;
-    let rs = rules.ruleset()?;
-    let q = xqspec::StatusQuery {
-        fen: fen.clone(),
-        moves: moves.clone(),
-    };
-    let a = py.allow_threads(|| guard("game_status", || Ok(xqspec::record_status(&rs, &q))))?;
-    let m = result_of(&rules, a, Some((&fen, &moves)))?;
-    field(py, &m, "game_status")
+on_line! {
+    /// How a game stands after `moves` (in any notation) from `fen`: ended or not, repetitions,
+    /// orders, the natural limit. A record that goes on after the game ended by the rules is
+    /// judged up to that end, as `xqspec status` judges it, and the answer says how far it goes
+    /// on (`continues`); `ask("game_status", …)` refuses it as the protocol does.
+    fn game_status() |py, rules, line| {
+        let (fen, moves) = line;
+        let rs = rules.ruleset()?;
+        let q = xqspec::StatusQuery {
+            fen: fen.clone(),
+            moves: moves.clone(),
+        };
+        let a = py.allow_threads(|| guard("game_status", || Ok(xqspec::record_status(&rs, &q))))?;
+        let m = result_of(&rules, a, Some((&fen, &moves)))?;
+        field(py, &m, "game_status")
+    }
 }
 
 /// The result of a game: `moves` (in any notation) from `fen` and the arbiter's `events`

@@ -181,6 +181,9 @@ pub(crate) fn format_unchecked<B: BoardView + ?Sized>(
     }
     let (action, number) = motion(side, mv.from, mv.to);
     let said = Said {
+        mv,
+        side,
+        kind,
         d: designation(b, side, kind, mv),
         file: file_number(side, mv.from.file()),
         action,
@@ -188,17 +191,20 @@ pub(crate) fn format_unchecked<B: BoardView + ?Sized>(
     };
     match notation {
         Notation::Chinese | Notation::ChineseAbbreviated => {
-            write_chinese(b, mv, side, kind, notation, style, &said)
+            write_chinese(b, notation, style, &said)
         }
-        Notation::Wxf => Ok(write_wxf(kind, style.width, &said)),
+        Notation::Wxf => Ok(write_wxf(style.width, &said)),
         Notation::Iccs => unreachable!("handled above"),
     }
 }
 
-/// What a Chinese or WXF record says of a move: where the piece stands among its tandem
-/// pieces, its file's number, how it moves, and the number after the action (a file, or
-/// the points advanced or retreated).
+/// What a Chinese or WXF record says of a move (`mv`, of a piece of `kind` of `side`):
+/// where the piece stands among its tandem pieces, its file's number, how it moves, and the
+/// number after the action (a file, or the points advanced or retreated).
 struct Said {
+    mv: Move,
+    side: Side,
+    kind: PieceKind,
     d: Designation,
     file: u8,
     action: Action,
@@ -223,17 +229,14 @@ fn write_iccs(mv: Move, style: Style) -> String {
 /// forms: the piece and its file (or its tandem word), the action word, the number.
 fn write_chinese<B: BoardView + ?Sized>(
     b: &B,
-    mv: Move,
-    side: Side,
-    kind: PieceKind,
     notation: Notation,
     style: Style,
     said: &Said,
 ) -> Result<String, FormatError> {
     let mut out = String::with_capacity(16);
-    let (d, file, width) = (&said.d, said.file, style.width);
-    let (Some(record), Some(chars)) = (b.record(), b.piece_chars(side, kind)) else {
-        return Err(FormatError::NoRecordForms { mv });
+    let (side, width) = (said.side, style.width);
+    let (Some(record), Some(chars)) = (b.record(), b.piece_chars(side, said.kind)) else {
+        return Err(FormatError::NoRecordForms { mv: said.mv });
     };
     let form = if notation == Notation::ChineseAbbreviated {
         &record.abbreviated
@@ -246,21 +249,13 @@ fn write_chinese<B: BoardView + ?Sized>(
         Script::Simplified => &chars.name,
         Script::Traditional => &chars.traditional,
     };
-    match d.tandem {
-        None => {
-            out.push_str(piece);
-            numeral(&mut out, file);
-        }
-        Some((i, len)) => {
-            out.push_str(tandem_word(record, i, len, style.script));
-            if !d.several_files || d.shared_file {
-                out.push_str(piece);
-            }
-            if d.several_files {
-                numeral(&mut out, file);
-            }
-        }
-    }
+    push_designation(
+        &mut out,
+        said,
+        |out| out.push_str(piece),
+        |out, i, len| out.push_str(tandem_word(record, i, len, style.script)),
+        numeral,
+    );
     let word = &form.actions[match said.action {
         Action::Advance => 0,
         Action::Retreat => 1,
@@ -271,31 +266,53 @@ fn write_chinese<B: BoardView + ?Sized>(
     Ok(out)
 }
 
-/// A move in WXF notation: the piece letter and its file (or its tandem sign), the action
-/// sign, the number.
-fn write_wxf(kind: PieceKind, width: Width, said: &Said) -> String {
-    let mut out = String::with_capacity(16);
-    let (d, file) = (&said.d, said.file);
-    let letter = widen(wxf_letter(kind), width);
+/// The part of a Chinese or WXF move before its action, each notation writing the piece,
+/// a tandem word (or sign) and a file number its own way: the piece and its file; for one
+/// of a tandem, its word, then the piece unless tandems stand on several files (and no
+/// other kind shares the file), then the file when they do.
+fn push_designation(
+    out: &mut String,
+    said: &Said,
+    piece: impl Fn(&mut String),
+    tandem: impl Fn(&mut String, usize, usize),
+    file: impl Fn(&mut String, u8),
+) {
+    let d = &said.d;
     match d.tandem {
         None => {
-            out.push(letter);
-            out.push(digit(file, width));
+            piece(out);
+            file(out, said.file);
         }
         Some((i, len)) => {
+            tandem(out, i, len);
+            if !d.several_files || d.shared_file {
+                piece(out);
+            }
+            if d.several_files {
+                file(out, said.file);
+            }
+        }
+    }
+}
+
+/// A move in WXF notation: the piece letter and its file (or its tandem sign), the action
+/// sign, the number.
+fn write_wxf(width: Width, said: &Said) -> String {
+    let mut out = String::with_capacity(16);
+    let letter = widen(wxf_letter(said.kind), width);
+    push_designation(
+        &mut out,
+        said,
+        |out| out.push(letter),
+        |out, i, len| {
             out.push(match (len, i) {
                 (2, 0) => widen('+', width),
                 (2, _) => widen('-', width),
                 _ => digit(i as u8 + 1, width),
-            });
-            if !d.several_files || d.shared_file {
-                out.push(letter);
-            }
-            if d.several_files {
-                out.push(digit(file, width));
-            }
-        }
-    }
+            })
+        },
+        |out, file| out.push(digit(file, width)),
+    );
     out.push(widen(
         match said.action {
             Action::Advance => '+',

@@ -416,6 +416,14 @@ impl NotationError {
     }
 }
 
+/// The notation and style a query names by its protocol id, or its refusal as unsupported.
+fn notation_asked(notation_id: &str) -> Result<(Notation, Style), Reject> {
+    notation_by_id(notation_id).ok_or_else(|| Reject {
+        kind: RejectKind::Unsupported,
+        message: format!("unknown notation `{notation_id}`"),
+    })
+}
+
 /// The `parse_move` query: the ICCS text of the move `text` denotes.
 pub(crate) fn answer_parse_move(
     rules: &Rules,
@@ -423,10 +431,7 @@ pub(crate) fn answer_parse_move(
     notation_id: &str,
     text: &str,
 ) -> Result<String, Reject> {
-    let (notation, _) = notation_by_id(notation_id).ok_or_else(|| Reject {
-        kind: RejectKind::Unsupported,
-        message: format!("unknown notation `{notation_id}`"),
-    })?;
+    let (notation, _) = notation_asked(notation_id)?;
     parse_move(rules, pos, notation, text)
         .map(|m| m.iccs())
         .map_err(|e| Reject {
@@ -442,10 +447,7 @@ pub fn answer_format_move(
     notation_id: &str,
     mv: &str,
 ) -> Result<String, Reject> {
-    let (notation, style) = notation_by_id(notation_id).ok_or_else(|| Reject {
-        kind: RejectKind::Unsupported,
-        message: format!("unknown notation `{notation_id}`"),
-    })?;
+    let (notation, style) = notation_asked(notation_id)?;
     let m = Move::parse_iccs(mv).ok_or_else(|| Reject {
         kind: RejectKind::MoveSyntax,
         message: format!("`{mv}` is not an ICCS move such as h2e2"),

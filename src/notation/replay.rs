@@ -467,43 +467,21 @@ impl<'r> Replayer<'r> {
                 format!("the Format tag {:?} names no notation this reader knows ({}): each move's notation is detected from its text", t.value, known.join(", ")),
             ));
         }
-        number_remarks(
-            text,
-            rules,
-            numbering,
-            0,
-            game.moves.len(),
-            &game.numbers,
-            &mut out.remarks,
-        );
-        let keep = !game.variations.is_empty();
-        let mut history = Vec::new();
-        let items: Vec<(&str, usize)> = game.moves.iter().map(|m| (m.text, m.offset)).collect();
-        let (moves, error, last) = self.line(
+        let g = GameText {
             text,
             declared,
-            &start,
-            0,
             numbering,
-            &items,
-            keep.then_some(&mut history),
-        );
+        };
+        let main = LineText {
+            moves: &game.moves,
+            numbers: &game.numbers,
+            variations: &game.variations,
+        };
+        let (moves, last, variations) =
+            self.line_and_variations(g, main, &start, 0, &mut out, |e, out| out.error = Some(e));
         out.moves = moves;
-        out.error = error;
         out.last = Some(last);
-        for v in &game.variations {
-            // A variation after k moves replaces the k-th: it starts from the
-            // position before that move.
-            let Some(k) = v.after_ply.checked_sub(1) else {
-                continue;
-            };
-            if let Some(pos) = history.get(k).cloned() {
-                if let Some(line) = self.variation(text, declared, &pos, k, numbering, v, &mut out)
-                {
-                    out.variation_lines.push(line);
-                }
-            }
-        }
+        out.variation_lines = variations;
         out.start = Some(start);
         out.remarks.sort_by_key(|r| (r.line, r.column));
         out
@@ -513,17 +491,19 @@ impl<'r> Replayer<'r> {
     /// its first move in the game. Positions before each move are pushed to
     /// `history` when given. Returns the moves played, the error that stopped the line and
     /// the position reached.
-    #[allow(clippy::too_many_arguments)]
     fn line(
         &mut self,
-        text: &str,
-        declared: Option<Notation>,
+        g: GameText<'_>,
         start: &Position,
         first: usize,
-        numbering: Numbering,
         items: &[(&str, usize)],
         mut history: Option<&mut Vec<Position>>,
     ) -> (Vec<Move>, Option<ReplayError>, Position) {
+        let GameText {
+            text,
+            declared,
+            numbering,
+        } = g;
         let (rules, kinds) = (self.rules, &self.kinds);
         let mut pos = start.clone();
         let mut moves = Vec::with_capacity(items.len());
@@ -576,20 +556,17 @@ impl<'r> Replayer<'r> {
     /// Replay a variation `( … )` from `start` (the position before the move
     /// it replaces), with its nested variations; errors go to
     /// `out.variation_errors`. `None` when its text is not a variation.
-    #[allow(clippy::too_many_arguments)]
     fn variation(
         &mut self,
-        text: &str,
-        declared: Option<Notation>,
+        g: GameText<'_>,
         start: &Position,
         first: usize,
-        numbering: Numbering,
         v: &pgn::Variation<'_>,
         out: &mut GameReplay,
     ) -> Option<VariationReplay> {
         out.variations += 1;
         let Some(parsed) = pgn::variation_items(v.text, v.offset) else {
-            let (line, column) = line_col(text, v.offset);
+            let (line, column) = line_col(g.text, v.offset);
             out.variation_errors.push(ReplayError::Pgn(PgnError {
                 line,
                 column,
@@ -598,51 +575,87 @@ impl<'r> Replayer<'r> {
             }));
             return None;
         };
-        number_remarks(
-            text,
-            self.rules,
-            numbering,
-            first,
-            parsed.moves.len(),
-            &parsed.numbers,
-            &mut out.remarks,
-        );
-        let mut history = Vec::new();
-        let items: Vec<(&str, usize)> = parsed.moves.iter().map(|m| (m.text, m.offset)).collect();
-        let keep = !parsed.variations.is_empty();
-        let (moves, error, _) = self.line(
-            text,
-            declared,
-            start,
-            first,
-            numbering,
-            &items,
-            keep.then_some(&mut history),
-        );
-        if let Some(e) = error {
-            out.variation_errors.push(e);
-        }
-        let mut line = VariationReplay {
+        let items = LineText {
+            moves: &parsed.moves,
+            numbers: &parsed.numbers,
+            variations: &parsed.variations,
+        };
+        let (moves, _, variations) =
+            self.line_and_variations(g, items, start, first, out, |e, out| {
+                out.variation_errors.push(e)
+            });
+        Some(VariationReplay {
             after_ply: v.after_ply,
             first_ply: first,
             start: start.clone(),
             moves,
-            variations: Vec::new(),
-        };
-        for inner in &parsed.variations {
-            let Some(k) = inner.after_ply.checked_sub(1) else {
+            variations,
+        })
+    }
+
+    /// One line of a game (the main line or a variation) from `start`, `first` the 0-based
+    /// ply of its first move: its move numbers checked (remarks in `out`), its moves
+    /// replayed (the error that stops them handed to `stopped` at once), then each of its
+    /// variations from the position before the move it replaces. Returns the moves played,
+    /// the position reached and the variations.
+    fn line_and_variations(
+        &mut self,
+        g: GameText<'_>,
+        l: LineText<'_, '_>,
+        start: &Position,
+        first: usize,
+        out: &mut GameReplay,
+        stopped: impl FnOnce(ReplayError, &mut GameReplay),
+    ) -> (Vec<Move>, Position, Vec<VariationReplay>) {
+        let (text, rules, numbering) = (g.text, self.rules, g.numbering);
+        let count = l.moves.len();
+        number_remarks(
+            text,
+            rules,
+            numbering,
+            first,
+            count,
+            l.numbers,
+            &mut out.remarks,
+        );
+        let mut history = Vec::new();
+        let items: Vec<(&str, usize)> = l.moves.iter().map(|m| (m.text, m.offset)).collect();
+        let keep = !l.variations.is_empty();
+        let (moves, error, last) = self.line(g, start, first, &items, keep.then_some(&mut history));
+        if let Some(e) = error {
+            stopped(e, out);
+        }
+        let mut variations = Vec::new();
+        for v in l.variations {
+            // A variation after k moves replaces the k-th: it starts from the
+            // position before that move.
+            let Some(k) = v.after_ply.checked_sub(1) else {
                 continue;
             };
             if let Some(pos) = history.get(k).cloned() {
-                if let Some(l) =
-                    self.variation(text, declared, &pos, first + k, numbering, inner, out)
-                {
-                    line.variations.push(l);
-                }
+                variations.extend(self.variation(g, &pos, first + k, v, out));
             }
         }
-        Some(line)
+        (moves, last, variations)
     }
+}
+
+/// What stays the same through the replay of one game: the file's text (for line and
+/// column numbers), the notation its Format tag declares, and how its moves are numbered.
+#[derive(Clone, Copy)]
+struct GameText<'t> {
+    text: &'t str,
+    declared: Option<Notation>,
+    numbering: Numbering,
+}
+
+/// The moves, move numbers and variations of one line as the record reader gives them
+/// (a game's main line, a variation's).
+#[derive(Clone, Copy)]
+struct LineText<'s, 'a> {
+    moves: &'s [pgn::MoveToken<'a>],
+    numbers: &'s [MoveNumber<'a>],
+    variations: &'s [pgn::Variation<'a>],
 }
 
 /// Replay every game of a record text.

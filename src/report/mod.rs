@@ -146,46 +146,53 @@ pub fn generate(spec: &Spec, suite: &Suite) -> Result<Generated, String> {
     let coverage = Coverage::compute(suite, &facts);
     g.uncovered = coverage.uncovered();
     g.needless_exemptions = coverage.needless_exemptions(suite);
-    g.files.insert("coverage.md".into(), coverage.markdown());
     let clauses: usize = coverage.editions.values().map(|m| m.len()).sum();
-    index.push(IndexLine {
-        file: "coverage.md".into(),
-        purpose: "For suite authors: which conformance cases cite each clause of each edition, and which clauses are exempt (with the reason).".into(),
-        figures: format!("{clauses} clauses in {} editions; {} uncovered", coverage.editions.len(), g.uncovered.len()),
-    });
+    let figures = format!(
+        "{clauses} clauses in {} editions; {} uncovered",
+        coverage.editions.len(),
+        g.uncovered.len()
+    );
+    add(
+        &mut g,
+        &mut index,
+        "coverage.md",
+        "For suite authors: which conformance cases cite each clause of each edition, and which clauses are exempt (with the reason).",
+        (coverage.markdown(), figures),
+    );
 
     let arts = articles::report(spec);
-    g.files.insert("articles.md".into(), arts.markdown);
-    index.push(IndexLine {
-        file: "articles.md".into(),
-        purpose: "For arbiters and maintainers: every article of each edition's table of contents, with the clauses that encode it, or why none does (not decidable by a program, or text not available).".into(),
-        figures: arts.summary.join("; "),
-    });
+    add(
+        &mut g,
+        &mut index,
+        "articles.md",
+        "For arbiters and maintainers: every article of each edition's table of contents, with the clauses that encode it, or why none does (not decidable by a program, or text not available).",
+        (arts.markdown, arts.summary.join("; ")),
+    );
 
     let ev = readings::evidence(spec, suite)?;
-    let (md, figures) = readings::report(&ev, spec);
-    g.files.insert("readings.md".into(), md);
-    index.push(IndexLine {
-        file: "readings.md".into(),
-        purpose: "For arbiters and maintainers: how much of each rule set's 棋例 is the text and how much our reading of diagrams; every reading switched off alone, with the diagrams and cases it changes.".into(),
-        figures,
-    });
+    add(
+        &mut g,
+        &mut index,
+        "readings.md",
+        "For arbiters and maintainers: how much of each rule set's 棋例 is the text and how much our reading of diagrams; every reading switched off alone, with the diagrams and cases it changes.",
+        readings::report(&ev, spec),
+    );
 
-    let (md, figures) = qili::report(suite);
-    g.files.insert("qili-conditions.md".into(), md);
-    index.push(IndexLine {
-        file: "qili-conditions.md".into(),
-        purpose: "For arbiters, suite authors and maintainers: every sentence of the 棋例 texts split into its conditions, each with its sentence, the cases where it holds and where it just fails, and whether the reference passes them; a condition without cases of both signs is a gap.".into(),
-        figures,
-    });
+    add(
+        &mut g,
+        &mut index,
+        "qili-conditions.md",
+        "For arbiters, suite authors and maintainers: every sentence of the 棋例 texts split into its conditions, each with its sentence, the cases where it holds and where it just fails, and whether the reference passes them; a condition without cases of both signs is a gap.",
+        qili::report(suite),
+    );
 
-    let (md, figures) = sources::report(spec);
-    g.files.insert("sources.md".into(), md);
-    index.push(IndexLine {
-        file: "sources.md".into(),
-        purpose: "For every reader: what each source label of the other reports is (title, edition, author or publisher, how it was read, what it covers) and how far to trust it.".into(),
-        figures,
-    });
+    add(
+        &mut g,
+        &mut index,
+        "sources.md",
+        "For every reader: what each source label of the other reports is (title, edition, author or publisher, how it was read, what it covers) and how far to trust it.",
+        sources::report(spec),
+    );
 
     for (a, b) in DIFFS {
         let file = diff_file(a, b);
@@ -204,12 +211,13 @@ pub fn generate(spec: &Spec, suite: &Suite) -> Result<Generated, String> {
         for (name, svg) in d.diagrams {
             g.files.entry(format!("diagrams/{name}")).or_insert(svg);
         }
-        index.push(IndexLine {
-            file: file.clone(),
-            purpose: diff::purpose(a, b),
-            figures: d.figures,
-        });
-        g.files.insert(file, d.markdown);
+        add(
+            &mut g,
+            &mut index,
+            &file,
+            &diff::purpose(a, b),
+            (d.markdown, d.figures),
+        );
     }
     index.push(IndexLine {
         file: IMPLEMENTATIONS.into(),
@@ -219,6 +227,22 @@ pub fn generate(spec: &Spec, suite: &Suite) -> Result<Generated, String> {
     g.files
         .insert("README.md".into(), readme(&index, &g.skipped));
     Ok(g)
+}
+
+/// Adds the report `file` and its line in the README's index: what it is for, its figures.
+fn add(
+    g: &mut Generated,
+    index: &mut Vec<IndexLine>,
+    file: &str,
+    purpose: &str,
+    (markdown, figures): (String, String),
+) {
+    g.files.insert(file.to_string(), markdown);
+    index.push(IndexLine {
+        file: file.to_string(),
+        purpose: purpose.to_string(),
+        figures,
+    });
 }
 
 fn readme(index: &[IndexLine], skipped: &[(String, String)]) -> String {

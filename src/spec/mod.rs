@@ -179,23 +179,8 @@ impl FoundOn {
 /// conditions, and entries of lists, are the rule's own cases), with their values.
 pub(crate) fn switches(data: &Value) -> Vec<(String, bool)> {
     let mut out = Vec::new();
-    collect_switches(data, &mut out);
+    collect_fields(data, &|v| v.as_bool(), &mut out);
     out
-}
-
-fn collect_switches(data: &Value, out: &mut Vec<(String, bool)>) {
-    let m = match data {
-        Value::Mapping(m) => m,
-        Value::Tagged(t) => return collect_switches(&t.value, out),
-        _ => return,
-    };
-    for (k, v) in m {
-        match (k.as_str(), v) {
-            (Some("when"), _) => {}
-            (Some(name), Value::Bool(b)) => out.push((name.to_string(), *b)),
-            (_, v) => collect_switches(v, out),
-        }
-    }
 }
 
 /// The choices of a clause's `data`: string fields reached through mappings only, outside
@@ -203,21 +188,23 @@ fn collect_switches(data: &Value, out: &mut Vec<(String, bool)>) {
 /// the rule, where a switch is a yes or no); switched off, the field is absent.
 pub(crate) fn choices(data: &Value) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    collect_choices(data, &mut out);
+    collect_fields(data, &|v| v.as_str().map(str::to_string), &mut out);
     out
 }
 
-fn collect_choices(data: &Value, out: &mut Vec<(String, String)>) {
+/// The fields of `data` whose value `leaf` takes (a switch's, a choice's), reached through
+/// mappings only, outside `when` conditions, with the values it gives.
+fn collect_fields<T>(data: &Value, leaf: &dyn Fn(&Value) -> Option<T>, out: &mut Vec<(String, T)>) {
     let m = match data {
         Value::Mapping(m) => m,
-        Value::Tagged(t) => return collect_choices(&t.value, out),
+        Value::Tagged(t) => return collect_fields(&t.value, leaf, out),
         _ => return,
     };
     for (k, v) in m {
-        match (k.as_str(), v) {
+        match (k.as_str(), leaf(v)) {
             (Some("when"), _) => {}
-            (Some(name), Value::String(s)) => out.push((name.to_string(), s.clone())),
-            (_, v) => collect_choices(v, out),
+            (Some(name), Some(x)) => out.push((name.to_string(), x)),
+            _ => collect_fields(v, leaf, out),
         }
     }
 }

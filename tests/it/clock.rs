@@ -40,93 +40,125 @@ fn ask(rules: &ClockRules, scheme: &str, settings: Option<Value>, events: Value)
     rules.answer_clock(&q).unwrap_or_else(|e| panic!("{e}"))
 }
 
-#[test]
-fn editing_a_scheme_changes_the_simulation() {
-    let events = json!([{"move": 250_000}, {"move": 10_000}]);
-    let base = ask(&builtin("cxa-2020"), "blitz_5m_3s", None, events.clone());
-    assert_eq!(base["final"], json!({"red": 53_000, "black": 293_000}));
-    assert_eq!(base["flag"], Value::Null);
-    // Four minutes instead of five: the same first move is now a flag.
-    let four = variant(
-        "cxa-2020/clock.yaml",
-        "        - {time: 5m}\n      increment: 3s",
-        "        - {time: 4m}\n      increment: 3s",
-        "cxa-2020",
-    );
-    let v = ask(&four, "blitz_5m_3s", None, json!([{"move": 250_000}]));
-    assert_eq!(v["flag"]["side"], "red");
-    assert_eq!(v["flag"]["over"], 10_000);
-    // A 5 s increment instead of 3 s.
-    let five = variant(
-        "cxa-2020/clock.yaml",
-        "        - {time: 5m}\n      increment: 3s",
-        "        - {time: 5m}\n      increment: 5s",
-        "cxa-2020",
-    );
-    assert_eq!(
-        ask(&five, "blitz_5m_3s", None, events)["final"],
-        json!({"red": 55_000, "black": 295_000})
-    );
+/// One textual edit of a clause file of an edition, and what it changes: the field at `at`
+/// (a JSON pointer; null when absent) of the answer to `events` under `scheme` (with
+/// `settings`), under the shipped rules and under the edited ones.
+struct ClockEdit {
+    what: &'static str,
+    edit: (&'static str, &'static str, &'static str),
+    ask: (&'static str, Option<Value>, Value),
+    at: &'static str,
+    shipped: Value,
+    edited: Value,
+}
+
+/// Each edit through the one check: its field under the shipped and the edited rules.
+fn check_edits(edition: &str, rows: Vec<ClockEdit>) {
+    for r in rows {
+        let (file, from, to) = r.edit;
+        let (scheme, settings, events) = &r.ask;
+        let field = |rules: &ClockRules| {
+            let v = ask(rules, scheme, settings.clone(), events.clone());
+            v.pointer(r.at).cloned().unwrap_or(Value::Null)
+        };
+        assert_eq!(field(&builtin(edition)), r.shipped, "{}: shipped", r.what);
+        let edited = variant(&format!("{edition}/{file}"), from, to, edition);
+        assert_eq!(field(&edited), r.edited, "{}: edited", r.what);
+    }
+}
+
+/// `n` moves of a second each.
+fn moves_of_a_second(n: usize) -> Value {
+    Value::Array((0..n).map(|_| json!({"move": 1000})).collect())
 }
 
 #[test]
-fn editing_the_clock_rules_changes_the_simulation() {
-    let exact = json!([{"move": 300_000}]);
-    assert_eq!(
-        ask(&builtin("cxa-2020"), "blitz_5m_3s", None, exact.clone())["flag"],
-        Value::Null
+fn editing_a_scheme_or_the_clock_rules_changes_the_simulation() {
+    let five = "        - {time: 5m}\n      increment: 3s";
+    let four = (
+        "clock.yaml",
+        five,
+        "        - {time: 4m}\n      increment: 3s",
     );
-    let at_zero = variant(
-        "cxa-2020/clock.yaml",
-        "exhausted_when: below_zero",
-        "exhausted_when: at_zero",
-        "cxa-2020",
-    );
-    assert_eq!(
-        ask(&at_zero, "blitz_5m_3s", None, exact)["flag"]["left"],
-        300_000
-    );
-
-    // The increment added when the clock starts instead of after the move: Red gets it at once.
-    let before = variant(
-        "cxa-2020/clock.yaml",
-        "added: after_move",
-        "added: before_move",
-        "cxa-2020",
-    );
-    let v = ask(&before, "blitz_5m_3s", None, json!([]));
-    assert_eq!(v["final"], json!({"red": 303_000, "black": 300_000}));
-
-    // 5.9 with a 5-minute limit: an opponent with 5 minutes left no longer makes the knocker lose at 4:59.
+    let blitz = |events: Value| ("blitz_5m_3s", None, events);
     let knock = json!([{"move": 120_000}, {"move": 1_000}, {"knock": "black"}]);
-    let v = ask(&builtin("cxa-2020"), "blitz_5m_3s", None, knock.clone());
-    assert_eq!(v["violations"][0]["effect"], "time_added");
-    let strict = variant(
-        "cxa-2020/touch.yaml",
-        "opponent_under_minutes: 3",
-        "opponent_under_minutes: 5",
+    check_edits(
         "cxa-2020",
-    );
-    assert_eq!(
-        ask(&strict, "blitz_5m_3s", None, knock)["violations"][0]["effect"],
-        "loss"
-    );
-
-    // Pressing without a move stops being a foul.
-    let press = json!([{"press": 1000}]);
-    assert_eq!(
-        ask(&builtin("cxa-2020"), "blitz_5m_3s", None, press.clone())["violations"][0]["foul"],
-        true
-    );
-    let lenient = variant(
-        "cxa-2020/clock.yaml",
-        "      foul: foul.press_without_move\n",
-        "      foul: null\n",
-        "cxa-2020",
-    );
-    assert_eq!(
-        ask(&lenient, "blitz_5m_3s", None, press)["violations"][0]["foul"],
-        false
+        vec![
+            ClockEdit {
+                what: "four minutes instead of five: the same first move is now a flag",
+                edit: four,
+                ask: blitz(json!([{"move": 250_000}])),
+                at: "/flag/side",
+                shipped: Value::Null,
+                edited: json!("red"),
+            },
+            ClockEdit {
+                what: "four minutes instead of five: the flag falls 10 s over",
+                edit: four,
+                ask: blitz(json!([{"move": 250_000}])),
+                at: "/flag/over",
+                shipped: Value::Null,
+                edited: json!(10_000),
+            },
+            ClockEdit {
+                what: "a 5 s increment instead of 3 s",
+                edit: (
+                    "clock.yaml",
+                    five,
+                    "        - {time: 5m}\n      increment: 5s",
+                ),
+                ask: blitz(json!([{"move": 250_000}, {"move": 10_000}])),
+                at: "/final",
+                shipped: json!({"red": 53_000, "black": 293_000}),
+                edited: json!({"red": 55_000, "black": 295_000}),
+            },
+            ClockEdit {
+                what: "a clock at zero exhausted: the exact five minutes are a flag",
+                edit: (
+                    "clock.yaml",
+                    "exhausted_when: below_zero",
+                    "exhausted_when: at_zero",
+                ),
+                ask: blitz(json!([{"move": 300_000}])),
+                at: "/flag/left",
+                shipped: Value::Null,
+                edited: json!(300_000),
+            },
+            ClockEdit {
+                what: "the increment added when the clock starts: Red gets it at once",
+                edit: ("clock.yaml", "added: after_move", "added: before_move"),
+                ask: blitz(json!([])),
+                at: "/final",
+                shipped: json!({"red": 300_000, "black": 300_000}),
+                edited: json!({"red": 303_000, "black": 300_000}),
+            },
+            ClockEdit {
+                what: "5.9 with a 5-minute limit: an opponent with 5 minutes left no longer \
+                       makes the knocker lose at 4:59",
+                edit: (
+                    "touch.yaml",
+                    "opponent_under_minutes: 3",
+                    "opponent_under_minutes: 5",
+                ),
+                ask: blitz(knock),
+                at: "/violations/0/effect",
+                shipped: json!("time_added"),
+                edited: json!("loss"),
+            },
+            ClockEdit {
+                what: "pressing without a move stops being a foul",
+                edit: (
+                    "clock.yaml",
+                    "      foul: foul.press_without_move\n",
+                    "      foul: null\n",
+                ),
+                ask: blitz(json!([{"press": 1000}])),
+                at: "/violations/0/foul",
+                shipped: json!(true),
+                edited: json!(false),
+            },
+        ],
     );
 }
 
@@ -177,78 +209,65 @@ fn one_rule_of_5_9_decides_the_clock_and_the_arbiter_alike() {
 
 #[test]
 fn editing_the_classification_and_quotas_changes_the_answers() {
-    let ten = Some(json!({"periods": [{"time": 600_000}]}));
-    assert_eq!(
-        ask(&builtin("cxa-2020"), "sudden_death", ten.clone(), json!([]))["class"],
-        "rapid"
-    );
-    let shorter = variant(
-        "cxa-2020/clock.yaml",
-        "at_most: 15m",
-        "at_most: 9m",
+    let ten = json!({"periods": [{"time": 600_000}]});
+    check_edits(
         "cxa-2020",
+        vec![ClockEdit {
+            what: "a standard game from 9 minutes on instead of 15",
+            edit: ("clock.yaml", "at_most: 15m", "at_most: 9m"),
+            ask: ("sudden_death", Some(ten), json!([])),
+            at: "/class",
+            shipped: json!("rapid"),
+            edited: json!("standard"),
+        }],
     );
-    assert_eq!(
-        ask(&shorter, "sudden_death", ten, json!([]))["class"],
-        "standard"
-    );
-
-    // 1999 scheme 4 with 20 moves instead of 30: the 20th move now adds 5 minutes.
-    let twenty: Vec<Value> = (0..39).map(|_| json!({"move": 1000})).collect();
-    let v = ask(
-        &builtin("cxa-1999"),
-        "quota_5_30",
-        None,
-        Value::Array(twenty.clone()),
-    );
-    assert_eq!(v["final"]["red"], 280_000);
-    let q20 = variant(
-        "cxa-1999/clock.yaml",
-        "{time: 5m, moves: 30, repeat: true}\n      increment: 0s",
-        "{time: 5m, moves: 20, repeat: true}\n      increment: 0s",
+    let quota = "{time: 5m, moves: 30, repeat: true}\n      increment: 0s";
+    let reading = ("clock.yaml", "use: fifty_moves", "use: thirty_moves");
+    let late_flag = || ("quota_10_40", None, json!([{"move": 600_001}]));
+    check_edits(
         "cxa-1999",
-    );
-    assert_eq!(
-        ask(&q20, "quota_5_30", None, Value::Array(twenty.clone()))["final"]["red"],
-        580_000
-    );
-    // Unused time forfeited instead of carried over.
-    let forfeit = variant(
-        "cxa-1999/clock.yaml",
-        "unused_time: carries_over",
-        "unused_time: forfeited",
-        "cxa-1999",
-    );
-    let thirty: Vec<Value> = (0..59).map(|_| json!({"move": 1000})).collect();
-    assert_eq!(
-        ask(
-            &builtin("cxa-1999"),
-            "quota_5_30",
-            None,
-            Value::Array(thirty.clone())
-        )["final"]["red"],
-        570_000
-    );
-    assert_eq!(
-        ask(&forfeit, "quota_5_30", None, Value::Array(thirty))["final"]["red"],
-        300_000
-    );
-    // The overlay's `use:` switch, made in the edition itself.
-    let thirty_reading = variant(
-        "cxa-1999/clock.yaml",
-        "use: fifty_moves",
-        "use: thirty_moves",
-        "cxa-1999",
-    );
-    let v = ask(
-        &thirty_reading,
-        "quota_10_40",
-        None,
-        json!([{"move": 600_001}]),
-    );
-    assert_eq!(
-        (v["reading"].clone(), v["flag"]["moves_required"].clone()),
-        (json!("thirty_moves"), json!(40))
+        vec![
+            ClockEdit {
+                what: "scheme 4 with 20 moves instead of 30: the 20th move now adds 5 minutes",
+                edit: (
+                    "clock.yaml",
+                    quota,
+                    "{time: 5m, moves: 20, repeat: true}\n      increment: 0s",
+                ),
+                ask: ("quota_5_30", None, moves_of_a_second(39)),
+                at: "/final/red",
+                shipped: json!(280_000),
+                edited: json!(580_000),
+            },
+            ClockEdit {
+                what: "unused time forfeited instead of carried over",
+                edit: (
+                    "clock.yaml",
+                    "unused_time: carries_over",
+                    "unused_time: forfeited",
+                ),
+                ask: ("quota_5_30", None, moves_of_a_second(59)),
+                at: "/final/red",
+                shipped: json!(570_000),
+                edited: json!(300_000),
+            },
+            ClockEdit {
+                what: "the overlay's `use:` switch, made in the edition itself",
+                edit: reading,
+                ask: late_flag(),
+                at: "/reading",
+                shipped: json!("fifty_moves"),
+                edited: json!("thirty_moves"),
+            },
+            ClockEdit {
+                what: "the thirty-move reading flags after 40 moves, as the fifty-move one",
+                edit: reading,
+                ask: late_flag(),
+                at: "/flag/moves_required",
+                shipped: json!(40),
+                edited: json!(40),
+            },
+        ],
     );
 }
 

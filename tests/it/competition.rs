@@ -86,30 +86,54 @@ fn s(x: &str) -> Option<String> {
 
 #[test]
 fn a_tiebreak_order_is_data() {
-    // B and D have 4 points; B is ahead on 小分 (5 against 4).
-    let base = ranking(RR, &rules("cxa-2020"));
-    assert_eq!(base[0], ("B".into(), 1, None));
-    assert_eq!(base[1], ("D".into(), 2, s("小分")));
-    // Without 小分, both won 2 games and B beat D: 直胜 decides.
-    let r = edited_2020(
-        "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]",
-        "default: [胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]",
-    );
-    assert_eq!(ranking(RR, &r)[1], ("D".into(), 2, s("直胜")));
-    // With only 犯规 (nobody committed one), B and D share first place.
-    let r = edited_2020(
-        "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]",
-        "default: [犯规]",
-    );
-    let after = ranking(RR, &r);
-    assert_eq!(after[0], ("B".into(), 1, None));
-    assert_eq!(after[1], ("D".into(), 1, s("shared place")));
-    // A play-off instead of a shared place is data too.
-    let r = edited_2020(
-        "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]\n      byes: not_counted\n      unresolved: shared_place",
-        "default: [犯规]\n      byes: not_counted\n      unresolved: play_off",
-    );
-    assert_eq!(ranking(RR, &r)[1], ("D".into(), 1, s("play-off required")));
+    const ORDER: &str = "default: [小分, 胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]";
+    const ONLY_FOULS: &str = "default: [犯规]";
+    let unresolved = |order: &str, how: &str| {
+        format!("{order}\n      byes: not_counted\n      unresolved: {how}")
+    };
+    // Each row: what it shows, the edit of the order (none: the shipped one), D's place and
+    // what separates D from B; B is first in every row.
+    let rows = [
+        (
+            "B and D have 4 points; B is ahead on 小分 (5 against 4)",
+            None,
+            2,
+            "小分",
+        ),
+        (
+            "without 小分, both won 2 games and B beat D: 直胜 decides",
+            Some((
+                ORDER.into(),
+                "default: [胜局, 直胜, 犯规, 后走局数, 对局时后走, 后走胜局]".into(),
+            )),
+            2,
+            "直胜",
+        ),
+        (
+            "with only 犯规 (nobody committed one), B and D share first place",
+            Some((ORDER.into(), ONLY_FOULS.into())),
+            1,
+            "shared place",
+        ),
+        (
+            "a play-off instead of a shared place is data too",
+            Some((
+                unresolved(ORDER, "shared_place"),
+                unresolved(ONLY_FOULS, "play_off"),
+            )),
+            1,
+            "play-off required",
+        ),
+    ];
+    for (what, edit, d_place, d_by) in rows {
+        let r = match &edit {
+            None => rules("cxa-2020"),
+            Some((from, to)) => edited_2020(from, to),
+        };
+        let got = ranking(RR, &r);
+        assert_eq!(got[0], ("B".into(), 1, None), "{what}");
+        assert_eq!(got[1], ("D".into(), d_place, s(d_by)), "{what}");
+    }
 }
 
 #[test]
@@ -219,22 +243,16 @@ fn what_a_bye_scores_is_data() {
             .unwrap()
             .score
     };
-    assert_eq!(score(&rules("cxa-2020")), 4.0);
-    let bye = "    data:\n      result: win\n\n  - id: bye.team_score";
-    let draw = edited(
-        "cxa-2020/competition.yaml",
-        bye,
-        "    data:\n      result: draw\n\n  - id: bye.team_score",
-        "cxa-2020",
-    );
-    assert_eq!(score(&draw), 3.0);
-    let loss = edited(
-        "cxa-2020/competition.yaml",
-        bye,
-        "    data:\n      result: loss\n\n  - id: bye.team_score",
-        "cxa-2020",
-    );
-    assert_eq!(score(&loss), 2.0);
+    let bye = |result: &str| format!("    data:\n      result: {result}\n\n  - id: bye.team_score");
+    for (result, want) in [("win", 4.0), ("draw", 3.0), ("loss", 2.0)] {
+        let r = edited(
+            "cxa-2020/competition.yaml",
+            &bye("win"),
+            &bye(result),
+            "cxa-2020",
+        );
+        assert_eq!(score(&r), want, "a bye scoring a {result}");
+    }
 }
 
 #[test]

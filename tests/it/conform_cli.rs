@@ -25,6 +25,18 @@ fn xqspec(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// `xqspec conform --uci` against the fake UCI engine (`tests/fakes/uci-engine.sh`, run
+/// with `env` before it: `""` or `"env NAME=VALUE "`), then `args`.
+fn conform_fake_uci(env: &str, args: &[&str]) -> (bool, String, String) {
+    let engine = format!(
+        "{env}sh {}/tests/fakes/uci-engine.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut all = vec!["conform", "--uci", &engine];
+    all.extend_from_slice(args);
+    xqspec(&all)
+}
+
 fn suite() -> Suite {
     Suite::load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance")).unwrap()
 }
@@ -236,23 +248,19 @@ fn conform_json_lines_and_known_failures_file() {
 
 #[test]
 fn conform_drives_a_uci_engine_and_skips_the_rest() {
-    let engine = format!(
-        "sh {}/tests/fakes/uci-engine.sh",
-        env!("CARGO_MANIFEST_DIR")
+    let (ok, out, _) = conform_fake_uci(
+        "",
+        &[
+            "--edition",
+            "cxa-2020",
+            "--run",
+            "perft-start-*",
+            "--run",
+            "fen-*",
+            "--timeout",
+            "2",
+        ],
     );
-    let (ok, out, _) = xqspec(&[
-        "conform",
-        "--uci",
-        &engine,
-        "--edition",
-        "cxa-2020",
-        "--run",
-        "perft-start-*",
-        "--run",
-        "fen-*",
-        "--timeout",
-        "2",
-    ]);
     assert!(!ok, "the fake engine's perft counts are wrong");
     let last = out.lines().last().unwrap();
     assert!(last.starts_with("0 passed, "), "{out}");
@@ -270,16 +278,10 @@ fn conform_drives_a_uci_engine_and_skips_the_rest() {
 
 #[test]
 fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
-    let engine = format!(
-        "env FAKE_UCI_SILENT=1 sh {}/tests/fakes/uci-engine.sh",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let silent = "env FAKE_UCI_SILENT=1 ";
     // seven runs: perft-p1-depth-1 … 4, perft-start-depth-1 … 3 (each once: its answer is
     // the same under every rule set)
     let args = [
-        "conform",
-        "--uci",
-        &engine,
         "--run",
         "perft-p1-*",
         "--run",
@@ -287,7 +289,7 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
         "--timeout",
         "1",
     ];
-    let (ok, out, err) = xqspec(&args);
+    let (ok, out, err) = conform_fake_uci(silent, &args);
     assert!(!ok, "{out}{err}");
     // progress after a few seconds (a plain line: stderr is not a terminal here)
     let progress = err
@@ -319,7 +321,7 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
     // quiet, and in JSON: the summary line says where the run stopped
     let mut quiet = args.to_vec();
     quiet.extend(["--quiet", "--json"]);
-    let (ok, out, err) = xqspec(&quiet);
+    let (ok, out, err) = conform_fake_uci(silent, &quiet);
     assert!(!ok);
     assert!(!err.contains("conform: "), "{err}");
     let summary: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
@@ -348,29 +350,17 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
 fn a_written_known_failures_file_makes_the_next_run_pass() {
     let dir = scratch_dir("known", "", &[]);
     let known = dir.join("known.yaml");
-    let engine = format!(
-        "sh {}/tests/fakes/uci-engine.sh",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let args = [
-        "conform",
-        "--uci",
-        &engine,
-        "--run",
-        "perft-start-*",
-        "--edition",
-        "cxa-2020",
-    ];
+    let args = ["--run", "perft-start-*", "--edition", "cxa-2020"];
     let mut first = args.to_vec();
     first.extend(["--write-known-failures", known.to_str().unwrap()]);
-    let (ok, out, _) = xqspec(&first);
+    let (ok, out, _) = conform_fake_uci("", &first);
     assert!(!ok, "{out}");
     let text = std::fs::read_to_string(&known).unwrap();
     // (it runs once for every rule set: its entry names none)
     assert!(text.contains("- id: perft-start-depth-1\n  reason: \"fail: expected nodes 44, got 3\"\n  answer: {nodes: 3}\n"), "{text}");
     let mut second = args.to_vec();
     second.extend(["--known-failures", known.to_str().unwrap()]);
-    let (ok, out, err) = xqspec(&second);
+    let (ok, out, err) = conform_fake_uci("", &second);
     assert!(ok, "{out}{err}");
     assert!(
         out.lines()
@@ -633,50 +623,43 @@ fn conform_exit_status_is_as_documented() {
     let cases = dir.to_str().unwrap();
     let serve = format!("{BIN} serve");
     let with = |list: &str| dir.join(list).to_str().unwrap().to_string();
-    // The failing case listed with the answer it gives: a clean run.
-    assert_eq!(
-        code(&[
-            "conform",
-            "--cases",
-            cases,
-            "--adapter",
-            &serve,
-            "--known-failures",
-            &with("listed.yaml")
-        ]),
-        Some(0)
-    );
-    // Not listed: a failed case.
-    assert_eq!(
-        code(&["conform", "--cases", cases, "--adapter", &serve]),
-        Some(1)
-    );
-    // A listed case that passes fails the run too.
-    assert_eq!(
-        code(&[
-            "conform",
-            "--cases",
-            cases,
-            "--adapter",
-            &serve,
-            "--known-failures",
-            &with("wrong-id.yaml")
-        ]),
-        Some(1)
-    );
-    // An adapter that does not start.
-    assert_eq!(
-        code(&[
-            "conform",
-            "--cases",
-            cases,
-            "--adapter",
-            "/nonexistent/adapter"
-        ]),
-        Some(1)
-    );
-    // A wrong command line.
-    assert_eq!(code(&["conform", "--no-such-option"]), Some(2));
+    let (listed, wrong_id) = (with("listed.yaml"), with("wrong-id.yaml"));
+    let on_cases = |rest: &[&str]| {
+        let mut args = vec!["conform", "--cases", cases];
+        args.extend_from_slice(rest);
+        args.iter().map(|a| a.to_string()).collect::<Vec<String>>()
+    };
+    let rows = [
+        (
+            "the failing case listed with the answer it gives: a clean run",
+            on_cases(&["--adapter", &serve, "--known-failures", &listed]),
+            Some(0),
+        ),
+        (
+            "not listed: a failed case",
+            on_cases(&["--adapter", &serve]),
+            Some(1),
+        ),
+        (
+            "a listed case that passes fails the run too",
+            on_cases(&["--adapter", &serve, "--known-failures", &wrong_id]),
+            Some(1),
+        ),
+        (
+            "an adapter that does not start",
+            on_cases(&["--adapter", "/nonexistent/adapter"]),
+            Some(1),
+        ),
+        (
+            "a wrong command line",
+            vec!["conform".to_string(), "--no-such-option".to_string()],
+            Some(2),
+        ),
+    ];
+    for (what, args, want) in rows {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_eq!(code(&args), want, "{what}: {args:?}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -772,17 +755,7 @@ fn cases_check_finds_a_second_fault_and_a_wrong_runs_claim() {
 /// "the rules say" and the article for a rule case, and a command to reproduce it.
 #[test]
 fn an_issue_report_shows_the_exchange_and_the_article() {
-    let engine = format!(
-        "sh {}/tests/fakes/uci-engine.sh",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let (ok, out, err) = xqspec(&[
-        "conform",
-        "--uci",
-        &engine,
-        "--issue",
-        "perft-start-depth-1",
-    ]);
+    let (ok, out, err) = conform_fake_uci("", &["--issue", "perft-start-depth-1"]);
     assert!(!ok, "a failing case fails the command");
     assert!(err.contains("1 failed"), "{err}");
     for want in [
@@ -799,13 +772,7 @@ fn an_issue_report_shows_the_exchange_and_the_article() {
         assert!(out.contains(want), "missing {want:?} in\n{out}");
     }
     // A convention is not called a rule.
-    let (_, out, _) = xqspec(&[
-        "conform",
-        "--uci",
-        &engine,
-        "--issue",
-        "perft-refuses-short-board",
-    ]);
+    let (_, out, _) = conform_fake_uci("", &["--issue", "perft-refuses-short-board"]);
     assert!(!out.contains("the rules say"), "{out}");
     let (ok, _, err) = xqspec(&["conform", "--issue", "no-such-case"]);
     assert!(

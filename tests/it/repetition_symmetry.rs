@@ -591,32 +591,43 @@ const CHASE_FEN: &str = "3k5/R8/2c6/9/9/9/9/9/9/4K4 w - - 0 1";
 
 #[test]
 fn the_transforms_of_a_known_position_and_move() {
-    assert_eq!(
-        Transform::Mirror.fen(CHASE_FEN),
-        "5k3/8R/6c2/9/9/9/9/9/9/4K4 w - - 0 1"
-    );
-    assert_eq!(
-        Transform::ColourSwap.fen(CHASE_FEN),
-        "4k4/9/9/9/9/9/9/6C2/8r/5K3 b - - 0 1"
-    );
-    assert_eq!(
-        Transform::Both.fen(CHASE_FEN),
-        "4k4/9/9/9/9/9/9/2C6/r8/3K5 b - - 0 1"
-    );
     // The counters are kept; Black to move becomes Red to move, written `w`.
     let fen = "2bak4/4a4/4b4/9/2p2r3/r8/1R7/4B4/9/1R2K1B2 b - - 7 23";
-    assert_eq!(
-        Transform::Mirror.fen(fen),
-        "4kab2/4a4/4b4/9/3r2p2/8r/7R1/4B4/9/2B1K2R1 b - - 7 23"
-    );
-    assert_eq!(
-        Transform::ColourSwap.fen(fen),
-        "2b1k2r1/9/4b4/7r1/8R/3R2P2/9/4B4/4A4/4KAB2 w - - 7 23"
-    );
-    assert_eq!(
-        Transform::ColourSwap.fen("startpos"),
-        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1"
-    );
+    let fens = [
+        (
+            Transform::Mirror,
+            CHASE_FEN,
+            "5k3/8R/6c2/9/9/9/9/9/9/4K4 w - - 0 1",
+        ),
+        (
+            Transform::ColourSwap,
+            CHASE_FEN,
+            "4k4/9/9/9/9/9/9/6C2/8r/5K3 b - - 0 1",
+        ),
+        (
+            Transform::Both,
+            CHASE_FEN,
+            "4k4/9/9/9/9/9/9/2C6/r8/3K5 b - - 0 1",
+        ),
+        (
+            Transform::Mirror,
+            fen,
+            "4kab2/4a4/4b4/9/3r2p2/8r/7R1/4B4/9/2B1K2R1 b - - 7 23",
+        ),
+        (
+            Transform::ColourSwap,
+            fen,
+            "2b1k2r1/9/4b4/7r1/8R/3R2P2/9/4B4/4A4/4KAB2 w - - 7 23",
+        ),
+        (
+            Transform::ColourSwap,
+            "startpos",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        ),
+    ];
+    for (t, fen, want) in fens {
+        assert_eq!(t.fen(fen), want, "{} of {fen}", t.name());
+    }
     assert_eq!(Transform::Mirror.mv("a8a7"), "i8i7");
     assert_eq!(Transform::ColourSwap.mv("a8a7"), "i1i2");
     assert_eq!(Transform::Both.mv("a8a7"), "a1a2");
@@ -631,19 +642,23 @@ fn the_transforms_of_a_known_position_and_move() {
             .text("the chariot on a8 can take the cannon on c7 after the check h2e2 (26.1; 长捉)"),
         "the chariot on i1 can take the cannon on g2 after the check b7e7 (26.1; 长捉)"
     );
-    assert_eq!(
-        Transform::ColourSwap.verdict(Verdict::RedMustChange),
-        Verdict::BlackMustChange
-    );
-    assert_eq!(
-        Transform::ColourSwap.verdict(Verdict::BlackLoses),
-        Verdict::RedLoses
-    );
-    assert_eq!(
-        Transform::Mirror.verdict(Verdict::RedLoses),
-        Verdict::RedLoses
-    );
-    assert_eq!(Transform::Both.verdict(Verdict::Draw), Verdict::Draw);
+    let verdicts = [
+        (
+            Transform::ColourSwap,
+            Verdict::RedMustChange,
+            Verdict::BlackMustChange,
+        ),
+        (
+            Transform::ColourSwap,
+            Verdict::BlackLoses,
+            Verdict::RedLoses,
+        ),
+        (Transform::Mirror, Verdict::RedLoses, Verdict::RedLoses),
+        (Transform::Both, Verdict::Draw, Verdict::Draw),
+    ];
+    for (t, v, want) in verdicts {
+        assert_eq!(t.verdict(v), want, "{} of {v:?}", t.name());
+    }
     // The engine reads every transformed FEN as the position it should be: the same
     // canonical text back, and the transformed move legal there.
     let rs = RuleSet::builtin("cxa-2020").unwrap();
