@@ -369,35 +369,37 @@ impl<'a> Analyst<'a> {
         pos: &Position,
         checks: impl IntoIterator<Item = &'m Move>,
     ) -> bool {
+        let mut after = pos.clone();
         checks.into_iter().any(|&m| {
-            let mut after = pos.clone();
-            after.make(self.vm, m);
-            !after.has_legal_move(self.vm)
+            let u = after.make(self.vm, m);
+            let mated = !after.has_legal_move(self.vm);
+            after.unmake(self.vm, m, u);
+            mated
         })
     }
 
     fn search_mate(&self, pos: &Position, depth: u8) -> bool {
-        for m in pos.checking_moves(self.vm) {
-            let mut after = pos.clone();
-            after.make(self.vm, m);
-            if depth == 1 {
-                // The last check: only whether it leaves a legal answer (a bulk count).
-                if !after.has_legal_move(self.vm) {
-                    return true;
-                }
-                continue;
-            }
-            let mut replies = after.legal_moves(self.vm);
-            // Captures first, the dearest first: taking a checking piece is the likeliest
-            // escape, and the first escape found ends the search of this check.
-            replies.sort_by_key(|r| std::cmp::Reverse(self.value(&after, r.to)));
-            if replies.is_empty()
-                || replies.iter().all(|&r| {
-                    let mut next = after.clone();
-                    next.make(self.vm, r);
-                    self.mates_by_checks(&next, depth - 1)
+        let vm = self.vm;
+        let mut after = pos.clone();
+        for m in pos.checking_moves(vm) {
+            let u = after.make(vm, m);
+            let mated = if depth == 1 {
+                // The last check: only whether it leaves a legal answer.
+                !after.has_legal_move(vm)
+            } else {
+                let mut replies = after.legal_moves(vm);
+                // Captures first, the dearest first: taking a checking piece is the likeliest
+                // escape, and the first escape found ends the search of this check.
+                replies.sort_by_key(|r| std::cmp::Reverse(self.value(&after, r.to)));
+                replies.iter().all(|&r| {
+                    let v = after.make(vm, r);
+                    let mates = self.mates_by_checks(&after, depth - 1);
+                    after.unmake(vm, r, v);
+                    mates
                 })
-            {
+            };
+            after.unmake(vm, m, u);
+            if mated {
                 return true;
             }
         }

@@ -618,6 +618,31 @@ impl Position {
     /// The legal moves of the side to move onto `to` (captures, when a piece stands there):
     /// only those are generated past the filter and tested for legality.
     pub(crate) fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
+        let onto = self.pseudo_moves_to(rules, to);
+        if onto.len == 0 {
+            return Vec::new();
+        }
+        let g = self.guard(rules);
+        onto.as_slice()
+            .iter()
+            .copied()
+            .filter(|&m| self.passes(rules, &g, m))
+            .collect()
+    }
+
+    /// Whether the side to move has a legal move onto `to` ([`Position::legal_moves_to`] not
+    /// empty): the first move that passes the self-kill test answers, nothing is collected.
+    pub(crate) fn has_legal_move_to(&self, rules: &Rules, to: Square) -> bool {
+        let onto = self.pseudo_moves_to(rules, to);
+        if onto.len == 0 {
+            return false;
+        }
+        let g = self.guard(rules);
+        onto.as_slice().iter().any(|&m| self.passes(rules, &g, m))
+    }
+
+    /// The moves of the side to move onto `to` before the self-kill test.
+    fn pseudo_moves_to(&self, rules: &Rules, to: Square) -> MoveBuf {
         let i = to.index();
         let c = self.board[i];
         let mut from = self.occ[self.side.index()];
@@ -627,23 +652,14 @@ impl Position {
             // move is generated).
             from &= rules.reverse_from[side_point(self.side, i)] | rules.lines_through[i];
             if from == 0 || !self.attacked(rules, i, self.side) {
-                return Vec::new();
+                return MoveBuf::new();
             }
         }
         let mut onto = Filter::new(rules, self, 1u128 << i, 0);
         for sq in BitIter(from) {
             self.piece_moves(rules, sq, &mut onto);
         }
-        if onto.kept.len == 0 {
-            return Vec::new();
-        }
-        let g = self.guard(rules);
         onto.kept
-            .as_slice()
-            .iter()
-            .copied()
-            .filter(|&m| self.passes(rules, &g, m))
-            .collect()
     }
 
     /// The legal moves of the piece on `from`, if it belongs to the side to move.

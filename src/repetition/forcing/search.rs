@@ -108,7 +108,7 @@ impl<'s, 'a> Search<'s, 'a> {
         let vm = self.an.vm;
         let mut next = pos.clone();
         next.make(vm, m);
-        next.legal_moves_to(vm, m.to).is_empty()
+        !next.has_legal_move_to(vm, m.to)
     }
 
     /// The moves worth searching for the side to move, with what each takes (from the
@@ -353,7 +353,7 @@ impl<'s, 'a> Search<'s, 'a> {
     fn stand_still(&self, pos: &Position, attacking: bool, last: Square, end: Out) -> Out {
         let recapture = !attacking
             && self.an.material(pos, last).is_some()
-            && !pos.legal_moves_to(self.an.vm, last).is_empty();
+            && pos.has_legal_move_to(self.an.vm, last);
         Out { recapture, ..end }
     }
 
