@@ -10,6 +10,7 @@ use std::cmp::Ordering;
 use std::ops::{Add, Neg, Sub};
 
 use crate::board::{Move, Side, Square};
+use crate::vm::position_internals::MoveBuf;
 use crate::vm::{Placement, PlacementMap, Position, Rules};
 
 use super::forcing::{Bounds, Line};
@@ -252,8 +253,10 @@ impl<'a> Analyst<'a> {
     /// in check are met once (the bench of dense cycles found one in seven again), and a
     /// lookup, an insertion and a shared copy of every answer cost more than generating the
     /// few that are met again.
-    pub(crate) fn evasions(&self, pos: &Position) -> Vec<Move> {
-        pos.legal_moves(self.vm)
+    pub(crate) fn evasions(&self, pos: &Position) -> MoveBuf {
+        let mut out = MoveBuf::new();
+        pos.legal_into(self.vm, &mut out);
+        out
     }
 
     /// Whether a net result is a gain (得子). Floating pieces only break ties between equal
@@ -381,17 +384,22 @@ impl<'a> Analyst<'a> {
     fn search_mate(&self, pos: &Position, depth: u8) -> bool {
         let vm = self.vm;
         let mut after = pos.clone();
-        for m in pos.checking_moves(vm) {
+        let mut checks = MoveBuf::new();
+        pos.checking_moves_into(vm, &mut checks);
+        for &m in checks.as_slice() {
             let u = after.make(vm, m);
             let mated = if depth == 1 {
                 // The last check: only whether it leaves a legal answer.
                 !after.has_legal_move(vm)
             } else {
-                let mut replies = after.legal_moves(vm);
+                let mut replies = MoveBuf::new();
+                after.legal_into(vm, &mut replies);
                 // Captures first, the dearest first: taking a checking piece is the likeliest
                 // escape, and the first escape found ends the search of this check.
-                replies.sort_by_key(|r| std::cmp::Reverse(self.value(&after, r.to)));
-                replies.iter().all(|&r| {
+                replies
+                    .as_mut_slice()
+                    .sort_by_key(|r| std::cmp::Reverse(self.value(&after, r.to)));
+                replies.as_slice().iter().all(|&r| {
                     let v = after.make(vm, r);
                     let mates = self.mates_by_checks(&after, depth - 1);
                     after.unmake(vm, r, v);
