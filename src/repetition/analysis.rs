@@ -10,6 +10,7 @@ use std::cmp::Ordering;
 use std::ops::{Add, Neg, Sub};
 
 use crate::board::{Move, Side, Square};
+use crate::vm::position_internals::MoveBuf;
 use crate::vm::{Placement, PlacementMap, Position, Rules};
 
 use super::forcing::{Bounds, Line};
@@ -252,8 +253,10 @@ impl<'a> Analyst<'a> {
     /// in check are met once (the bench of dense cycles found one in seven again), and a
     /// lookup, an insertion and a shared copy of every answer cost more than generating the
     /// few that are met again.
-    pub(crate) fn evasions(&self, pos: &Position) -> Vec<Move> {
-        pos.legal_moves(self.vm)
+    pub(crate) fn evasions(&self, pos: &Position) -> MoveBuf {
+        let mut out = MoveBuf::new();
+        pos.legal_into(self.vm, &mut out);
+        out
     }
 
     /// Whether a net result is a gain (得子). Floating pieces only break ties between equal
@@ -369,35 +372,42 @@ impl<'a> Analyst<'a> {
         pos: &Position,
         checks: impl IntoIterator<Item = &'m Move>,
     ) -> bool {
+        let mut after = pos.clone();
         checks.into_iter().any(|&m| {
-            let mut after = pos.clone();
-            after.make(self.vm, m);
-            !after.has_legal_move(self.vm)
+            let u = after.make(self.vm, m);
+            let mated = !after.has_legal_move(self.vm);
+            after.unmake(self.vm, m, u);
+            mated
         })
     }
 
     fn search_mate(&self, pos: &Position, depth: u8) -> bool {
-        for m in pos.checking_moves(self.vm) {
-            let mut after = pos.clone();
-            after.make(self.vm, m);
-            if depth == 1 {
-                // The last check: only whether it leaves a legal answer (a bulk count).
-                if !after.has_legal_move(self.vm) {
-                    return true;
-                }
-                continue;
-            }
-            let mut replies = after.legal_moves(self.vm);
-            // Captures first, the dearest first: taking a checking piece is the likeliest
-            // escape, and the first escape found ends the search of this check.
-            replies.sort_by_key(|r| std::cmp::Reverse(self.value(&after, r.to)));
-            if replies.is_empty()
-                || replies.iter().all(|&r| {
-                    let mut next = after.clone();
-                    next.make(self.vm, r);
-                    self.mates_by_checks(&next, depth - 1)
+        let vm = self.vm;
+        let mut after = pos.clone();
+        let mut checks = MoveBuf::new();
+        pos.checking_moves_into(vm, &mut checks);
+        for &m in checks.as_slice() {
+            let u = after.make(vm, m);
+            let mated = if depth == 1 {
+                // The last check: only whether it leaves a legal answer.
+                !after.has_legal_move(vm)
+            } else {
+                let mut replies = MoveBuf::new();
+                after.legal_into(vm, &mut replies);
+                // Captures first, the dearest first: taking a checking piece is the likeliest
+                // escape, and the first escape found ends the search of this check.
+                replies
+                    .as_mut_slice()
+                    .sort_by_key(|r| std::cmp::Reverse(self.value(&after, r.to)));
+                replies.as_slice().iter().all(|&r| {
+                    let v = after.make(vm, r);
+                    let mates = self.mates_by_checks(&after, depth - 1);
+                    after.unmake(vm, r, v);
+                    mates
                 })
-            {
+            };
+            after.unmake(vm, m, u);
+            if mated {
                 return true;
             }
         }

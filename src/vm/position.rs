@@ -560,12 +560,6 @@ impl Position {
         out.as_slice().to_vec()
     }
 
-    /// The legal moves of the side to move that give check: only the moves that could (see
-    /// `CheckFilter`) are played, and only those that give check are tested for legality.
-    pub(crate) fn checking_moves(&self, rules: &Rules) -> Vec<Move> {
-        self.captures_and_checks(rules, false, true).1
-    }
-
     /// In one pass over the pseudo-legal moves: the legal captures of the side to move (if
     /// `captures`), and its legal moves that give check, capturing or not (if `checks`).
     pub(crate) fn captures_and_checks(
@@ -574,6 +568,20 @@ impl Position {
         captures: bool,
         checks: bool,
     ) -> (Vec<Move>, Vec<Move>) {
+        let (mut caps, mut gives) = (MoveBuf::new(), MoveBuf::new());
+        self.captures_and_checks_into(rules, captures, checks, &mut caps, &mut gives);
+        (caps.as_slice().to_vec(), gives.as_slice().to_vec())
+    }
+
+    /// [`Position::captures_and_checks`] into two buffers (nothing allocated), appended to.
+    pub(crate) fn captures_and_checks_into(
+        &self,
+        rules: &Rules,
+        captures: bool,
+        checks: bool,
+        caps: &mut MoveBuf,
+        gives: &mut MoveBuf,
+    ) {
         let mover = self.side;
         let theirs = self.occ[mover.opponent().index()];
         let may_check = if checks {
@@ -590,9 +598,8 @@ impl Position {
             may_check.sensitive,
         );
         self.pseudo_moves(rules, &mut pseudo);
-        let (mut caps, mut gives) = (Vec::new(), Vec::new());
         if pseudo.kept.len == 0 {
-            return (caps, gives);
+            return;
         }
         let g = self.guard(rules);
         for &m in pseudo.kept.as_slice() {
@@ -600,14 +607,20 @@ impl Position {
             let check = may_check.gives(self, rules, m);
             if (capture || check) && self.passes(rules, &g, m) {
                 if capture {
-                    caps.push(m);
+                    caps.push_move(m);
                 }
                 if check {
-                    gives.push(m);
+                    gives.push_move(m);
                 }
             }
         }
-        (caps, gives)
+    }
+
+    /// The legal moves of the side to move that give check, appended to `out`: only the moves
+    /// that could (see `CheckFilter`) are played, and only those that give check are tested
+    /// for legality.
+    pub(crate) fn checking_moves_into(&self, rules: &Rules, out: &mut MoveBuf) {
+        self.captures_and_checks_into(rules, false, true, &mut MoveBuf::new(), out);
     }
 
     /// The legal captures of the side to move.
@@ -618,6 +631,38 @@ impl Position {
     /// The legal moves of the side to move onto `to` (captures, when a piece stands there):
     /// only those are generated past the filter and tested for legality.
     pub(crate) fn legal_moves_to(&self, rules: &Rules, to: Square) -> Vec<Move> {
+        let mut out = MoveBuf::new();
+        self.legal_moves_to_into(rules, to, &mut out);
+        out.as_slice().to_vec()
+    }
+
+    /// [`Position::legal_moves_to`] into a buffer, appended to.
+    pub(crate) fn legal_moves_to_into(&self, rules: &Rules, to: Square, out: &mut MoveBuf) {
+        let onto = self.pseudo_moves_to(rules, to);
+        if onto.len == 0 {
+            return;
+        }
+        let g = self.guard(rules);
+        for &m in onto.as_slice() {
+            if self.passes(rules, &g, m) {
+                out.push_move(m);
+            }
+        }
+    }
+
+    /// Whether the side to move has a legal move onto `to` ([`Position::legal_moves_to`] not
+    /// empty): the first move that passes the self-kill test answers, nothing is collected.
+    pub(crate) fn has_legal_move_to(&self, rules: &Rules, to: Square) -> bool {
+        let onto = self.pseudo_moves_to(rules, to);
+        if onto.len == 0 {
+            return false;
+        }
+        let g = self.guard(rules);
+        onto.as_slice().iter().any(|&m| self.passes(rules, &g, m))
+    }
+
+    /// The moves of the side to move onto `to` before the self-kill test.
+    fn pseudo_moves_to(&self, rules: &Rules, to: Square) -> MoveBuf {
         let i = to.index();
         let c = self.board[i];
         let mut from = self.occ[self.side.index()];
@@ -627,23 +672,14 @@ impl Position {
             // move is generated).
             from &= rules.reverse_from[side_point(self.side, i)] | rules.lines_through[i];
             if from == 0 || !self.attacked(rules, i, self.side) {
-                return Vec::new();
+                return MoveBuf::new();
             }
         }
         let mut onto = Filter::new(rules, self, 1u128 << i, 0);
         for sq in BitIter(from) {
             self.piece_moves(rules, sq, &mut onto);
         }
-        if onto.kept.len == 0 {
-            return Vec::new();
-        }
-        let g = self.guard(rules);
         onto.kept
-            .as_slice()
-            .iter()
-            .copied()
-            .filter(|&m| self.passes(rules, &g, m))
-            .collect()
     }
 
     /// The legal moves of the piece on `from`, if it belongs to the side to move.

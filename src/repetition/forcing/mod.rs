@@ -130,7 +130,7 @@ struct Candidates {
     /// The moves, in the order they are searched, with what each takes.
     moves: Vec<(Val, Move)>,
     /// Every check of the side to move, where the checks were generated.
-    checks: Option<Vec<Move>>,
+    checks: Option<MoveBuf>,
     /// On one point: the checks are wanted, and generated once the captures are searched.
     deferred: bool,
 }

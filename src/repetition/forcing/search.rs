@@ -3,6 +3,7 @@
 
 use crate::board::{Move, Side, Square};
 
+use crate::vm::position_internals::MoveBuf;
 use crate::vm::{Position, Undo};
 
 use super::super::analysis::{Analyst, ChaseKind, Val};
@@ -126,7 +127,7 @@ impl<'s, 'a> Search<'s, 'a> {
         let vm = self.an.vm;
         let mut next = pos.clone();
         next.make(vm, m);
-        next.legal_moves_to(vm, m.to).is_empty()
+        !next.has_legal_move_to(vm, m.to)
     }
 
     /// The moves worth searching for the side to move, with what each takes (from the
@@ -152,6 +153,7 @@ impl<'s, 'a> Search<'s, 'a> {
             let side = pos.side_to_move();
             let mut all: Vec<(Val, Move)> = an
                 .evasions(pos)
+                .as_slice()
                 .iter()
                 .map(|&m| (sign(an.value(pos, m.to)), m))
                 .collect();
@@ -181,22 +183,25 @@ impl<'s, 'a> Search<'s, 'a> {
             };
         // On one point the captures are the moves onto it; the checks, searched after them,
         // are generated only where no capture settles the node (`deferred`).
-        let (captures, checks) = match self.on_point {
+        let (mut captures, mut checks) = (MoveBuf::new(), MoveBuf::new());
+        match self.on_point {
             Some(p)
                 if pos
                     .piece_at(p)
                     .is_some_and(|q| q.side != pos.side_to_move()) =>
             {
-                (pos.legal_moves_to(vm, p), Vec::new())
+                pos.legal_moves_to_into(vm, p, &mut captures)
             }
-            Some(_) => (Vec::new(), Vec::new()),
-            None => pos.captures_and_checks(vm, true, want_checks),
-        };
+            Some(_) => {}
+            None => pos.captures_and_checks_into(vm, true, want_checks, &mut captures, &mut checks),
+        }
         // A defender's capture other than on the last capture's point is searched only where
         // the line may lay it open (`takes_laid_open`); whether it does is asked only of the
         // captures the search reaches ([`Search::laid_open_to`]).
         let mut moves: Vec<(Val, Move)> = captures
-            .into_iter()
+            .as_slice()
+            .iter()
+            .copied()
             .filter(|m| self.on_point.is_none_or(|p| m.to == p))
             .filter(|&m| attacking || Some(m.to) == last || self.takes_laid_open)
             .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
@@ -215,7 +220,9 @@ impl<'s, 'a> Search<'s, 'a> {
                 moves.retain(|&(_, m)| Some(m.to) == last || self.laid_open(pos, m));
             }
         }
-        let mut moves: Vec<(Val, Move)> = moves.into_iter().map(|(v, m)| (sign(v), m)).collect();
+        for (v, _) in &mut moves {
+            *v = sign(*v);
+        }
         if self.on_point.is_some() {
             return Candidates {
                 moves,
@@ -223,7 +230,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 deferred: want_checks,
             };
         }
-        moves.extend(self.quiet_checks(pos, &checks));
+        self.quiet_checks(pos, checks.as_slice(), &mut moves);
         Candidates {
             moves,
             checks: want_checks.then_some(checks),
@@ -231,17 +238,19 @@ impl<'s, 'a> Search<'s, 'a> {
         }
     }
 
-    /// The checks among `checks` (moves of the side to move) that capture no material, as
-    /// they are searched: after the captures, in the order the side to move sees the board.
-    fn quiet_checks(&self, pos: &Position, checks: &[Move]) -> Vec<(Val, Move)> {
+    /// Appends to `out` the checks among `checks` (moves of the side to move) that capture no
+    /// material, as they are searched: after the captures, in the order the side to move sees
+    /// the board.
+    fn quiet_checks(&self, pos: &Position, checks: &[Move], out: &mut Vec<(Val, Move)>) {
         let side = pos.side_to_move();
-        let mut quiet: Vec<Move> = checks
-            .iter()
-            .copied()
-            .filter(|m| self.an.material(pos, m.to).is_none())
-            .collect();
-        quiet.sort_by_key(|m| (seen_by(side, m.from), seen_by(side, m.to)));
-        quiet.into_iter().map(|m| (Val::ZERO, m)).collect()
+        let start = out.len();
+        out.extend(
+            checks
+                .iter()
+                .filter(|m| self.an.material(pos, m.to).is_none())
+                .map(|&m| (Val::ZERO, m)),
+        );
+        out[start..].sort_by_key(|(_, m)| (seen_by(side, m.from), seen_by(side, m.to)));
     }
 
     /// Plays `m` (taking `gain`, from the attacker's side) and searches on.
@@ -378,7 +387,7 @@ impl<'s, 'a> Search<'s, 'a> {
     fn stand_still(&self, pos: &Position, attacking: bool, last: Square, end: Out) -> Out {
         let recapture = !attacking
             && self.an.material(pos, last).is_some()
-            && !pos.legal_moves_to(self.an.vm, last).is_empty();
+            && pos.has_legal_move_to(self.an.vm, last);
         Out { recapture, ..end }
     }
 
@@ -548,8 +557,10 @@ impl<'s, 'a> Search<'s, 'a> {
             }
             // No capture settled the node: now the checks.
             deferred = false;
-            let all = pos.checking_moves(an.vm);
-            first = std::mem::replace(&mut moves, self.quiet_checks(pos, &all));
+            let mut all = MoveBuf::new();
+            pos.checking_moves_into(an.vm, &mut all);
+            first = std::mem::take(&mut moves);
+            self.quiet_checks(pos, all.as_slice(), &mut moves);
             checks = Some(all);
         }
         // Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
@@ -559,7 +570,7 @@ impl<'s, 'a> Search<'s, 'a> {
             && !in_check
             && acc.is_positive()
             && acc + best.v >= Val::ZERO
-            && self.mated_once_ahead(pos, checks.as_deref(), &first);
+            && self.mated_once_ahead(pos, checks.as_ref().map(MoveBuf::as_slice), &first);
         let best = if lost { Out::val(-MATE) } else { best };
         Out { recapture, ..best }
     }

@@ -31,6 +31,17 @@ impl MoveBuf {
             self.len += 1;
         }
     }
+    /// Appends a move (dropped, like every move past the capacity, where the buffer is full).
+    #[inline]
+    pub(crate) fn push_move(&mut self, m: Move) {
+        self.push(m.from.index(), m.to.index());
+    }
+    /// The moves, to reorder them in place.
+    #[inline]
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [Move] {
+        // SAFETY: as for `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut Move, self.len) }
+    }
     #[inline]
     pub(crate) fn as_slice(&self) -> &[Move] {
         // SAFETY: the first `len` entries were written by `push`; `Move` is `Copy` with no
