@@ -60,6 +60,38 @@ fn a_line_goes_on_only_for_a_gain_by_the_material_rule() {
     );
 }
 
+/// Which searches count only a mate at once is the data's (`mate_at_once_in`), not the
+/// code's: in `qili-capture-then-mated-in-two-chase` the chariot's capture of the bare horse
+/// on f6 is answered by a mate that needs a second check. With 24.3's reading (`lines`) the
+/// capture wins the horse; with the field absent, that mate refutes it and no line wins it.
+#[test]
+fn which_searches_count_only_a_mate_at_once_is_data() {
+    let rs = builtin("cxa-2020");
+    let rep = rs.repetition.as_ref().unwrap();
+    assert_eq!(
+        rep.forcing.mate_at_once_in,
+        Some(crate::repetition::forcing::MateAtOnceIn::Lines)
+    );
+    let (mut pos, _) = crate::line_after(
+        &rs.vm,
+        "4k4/9/9/5n3/6br1/2n6/3p5/9/9/3K2R2 w - - 0 1",
+        &["g0f0".to_string()],
+    )
+    .unwrap();
+    pos.set_side_to_move(crate::Side::Red);
+    let wins_horse = |b: crate::repetition::Bounds| {
+        let an = crate::repetition::analysis::Analyst::new(&rs.vm, rep);
+        an.forcing_lines(&pos, b)
+            .iter()
+            .any(|l| l.target.to_string() == "f6")
+    };
+    assert!(wins_horse(rep.forcing));
+    assert!(!wins_horse(crate::repetition::Bounds {
+        mate_at_once_in: None,
+        ..rep.forcing
+    }));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
 

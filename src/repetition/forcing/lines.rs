@@ -7,7 +7,7 @@ use crate::vm::position_internals::BitIter;
 use crate::vm::Position;
 
 use super::super::analysis::{Analyst, Val};
-use super::{seen_by, Before, Bounds, Capture, Line, Out, Search, LEAST_GAIN, MATE};
+use super::{seen_by, Before, Bounds, Capture, Line, MateAtOnceIn, Out, Search, LEAST_GAIN, MATE};
 
 impl Analyst<'_> {
     /// Every way the side to move wins material by force, best first: one line per first
@@ -39,10 +39,11 @@ impl Analyst<'_> {
         out
     }
 
-    /// The lines: a chase's (24.3), where only a mate at once refutes a gain (`at_once`).
+    /// The lines: a chase's (24.3), where only a mate at once refutes a gain when the data
+    /// says so (`mate_at_once_in`).
     fn search_lines(&self, pos: &Position, b: Bounds, prior: Option<&Position>) -> Vec<Line> {
         let mut s = Search {
-            at_once: true,
+            at_once: MateAtOnceIn::in_lines(b.mate_at_once_in),
             ..Search::new(self, b, pos.side_to_move())
         };
         let mut pos = pos.clone();

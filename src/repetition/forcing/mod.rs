@@ -10,11 +10,11 @@
 //! exchange (26.5, 互吃交换). Protection is nothing but a legal recapture, so pins, cannon
 //! screens, the facing generals and false roots (假根) follow from the move generator. A
 //! line on which the attacker, once ahead, could be mated at once (`mate_after_gain` moves
-//! of consecutive checks) is worth nothing to it; in a chase's lines (24.3) only such a mate
-//! at once counts, one that needs more of the defender's checks after the attacker's last
-//! capture leaving the line on its material (下一着不予考虑); a mate of the defender ends a
-//! line and is no material. Every bound (plies, checks, nodes) is clause data: the search never looks
-//! at a clock.
+//! of consecutive checks) is worth nothing to it; in the searches `mate_at_once_in` names (24.3:
+//! the winner's lines) only such a mate at once counts, one that needs more of the defender's
+//! checks after the attacker's last capture leaving the line on its material (下一着不予考虑);
+//! a mate of the defender ends a line and is no material. Every bound (plies, checks, nodes)
+//! is clause data: the search never looks at a clock.
 //!
 //! Equal moves are tried in the order the side to move sees the board from its own corner
 //! (`seen_by`), so that the board turned round with the colours exchanged is searched in the
@@ -83,6 +83,12 @@ pub struct Bounds {
     /// Once ahead, the attacker must not be mated by consecutive checks within this many
     /// of the defender's moves (0: not asked).
     pub mate_after_gain: u8,
+    /// The searches in which only a mate at once refutes a gain: one that comes within
+    /// `mate_after_gain` of the defender's moves after the attacker's last capture, all
+    /// checks (24.3's 立即(下一着不予考虑)). Elsewhere, or when absent, a mate by any run of
+    /// checks the search sees refutes it.
+    #[serde(default)]
+    pub mate_at_once_in: Option<MateAtOnceIn>,
     /// A capture is judged by the whole exchange it opens (26.5; 24.3's 完整互吃交换): the
     /// defender may take what a capture lays open, not only take back on its point; the
     /// attacker's later captures are those the line lays open; a capture that comes out
@@ -93,6 +99,30 @@ pub struct Bounds {
     /// Checks that capture nothing the defender may give on one line (a hidden root, 暗根:
     /// a capture answered by checks that win material back).
     pub answer_checks: u8,
+}
+
+/// Which searches of the forcing-line primitive count only a mate at once (`Bounds::
+/// mate_at_once_in`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MateAtOnceIn {
+    /// The winner's lines, those the material tests of the classes ask (24.3's 得子).
+    Lines,
+    /// Those, and the exchanges on one point too (whether a capture wins by itself, and
+    /// the counter-capture that 24.4 and 24.5 weigh).
+    AllSearches,
+}
+
+impl MateAtOnceIn {
+    /// Whether the searches of the winner's lines count only a mate at once.
+    fn in_lines(scope: Option<MateAtOnceIn>) -> bool {
+        scope.is_some()
+    }
+
+    /// Whether the exchanges on one point count only a mate at once.
+    fn on_one_point(scope: Option<MateAtOnceIn>) -> bool {
+        scope == Some(MateAtOnceIn::AllSearches)
+    }
 }
 
 /// The first capture of a line: what it takes and with what, where both stand at the root.
@@ -225,10 +255,10 @@ struct Search<'s, 'a> {
     /// What the piece that gave the check (directly or by discovery) now takes and could not
     /// take before that move is laid open by the check (the fork, 24.15's hidden root 暗根).
     checker: Option<(Square, u128)>,
-    /// Set for the lines of a chase (24.3's 得子): a mate of the attacker refutes a gain only
-    /// when it comes at once, by no more than `mate_after_gain` of the defender's moves after
-    /// the attacker's last capture, all checks (立即(下一着不予考虑)被对方将死). Off for the
-    /// exchanges 24.4 and 24.5 weigh (立即 alone: a mate by any run of checks the search sees).
+    /// Whether a mate of the attacker refutes a gain only when it comes at once, by no more
+    /// than `mate_after_gain` of the defender's moves after the attacker's last capture, all
+    /// checks (立即(下一着不予考虑)被对方将死); off, a mate by any run of checks the search sees
+    /// refutes it. Which searches it is set for is data (`Bounds::mate_at_once_in`).
     at_once: bool,
     /// The defender's moves since the attacker's last capture, all checks (0 when one gave
     /// none): where it passes `mate_after_gain`, a mate of the attacker is not at once.

@@ -8,8 +8,8 @@ use crate::vm::{Position, Undo};
 
 use super::super::analysis::{Analyst, ChaseKind, Val};
 use super::{
-    capturable_from, narrow, seen_by, spend_check, Before, Bounds, Candidates, Capture, Out,
-    Search, MATE,
+    capturable_from, narrow, seen_by, spend_check, Before, Bounds, Candidates, Capture,
+    MateAtOnceIn, Out, Search, MATE,
 };
 
 impl<'s, 'a> Search<'s, 'a> {
@@ -29,7 +29,7 @@ impl<'s, 'a> Search<'s, 'a> {
             on_point: None,
             check_move: None,
             checker: None,
-            at_once: false,
+            at_once: MateAtOnceIn::on_one_point(b.mate_at_once_in),
             answer_run: 0,
             prior: None,
         }
