@@ -96,10 +96,7 @@ pub(super) fn read<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Re
     };
     if text.lines().all(blank) {
         return Err(SpecError::new(
-            Location {
-                file: file.to_string(),
-                ..Default::default()
-            },
+            Location::whole(file),
             None,
             "the file is empty: it holds no YAML document",
         ));
@@ -107,13 +104,15 @@ pub(super) fn read<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Re
     crate::input::yaml(text, &crate::input::Origin::named(file)).map_err(SpecError::from)
 }
 
-/// Lines and columns of the `- id:` entries of a clause file, in order.
-fn id_locations(file: &str, text: &str) -> Vec<Location> {
+/// Lines and columns of the list entries of a YAML file that open with `- <key>:` (`- id:`
+/// in a clause file, `- clause:` in an overlay), in order; the column is the key's.
+pub(crate) fn entry_locations(file: &str, text: &str, key: &str) -> Vec<Location> {
     text.lines()
         .enumerate()
         .filter_map(|(i, l)| {
             let t = l.trim_start();
-            t.strip_prefix("- id:").map(|_| Location {
+            let entry = t.strip_prefix("- ")?.strip_prefix(key)?.starts_with(':');
+            entry.then(|| Location {
                 file: file.to_string(),
                 line: i + 1,
                 column: l.len() - t.len() + 3,
@@ -155,10 +154,7 @@ impl SortedFiles {
             }
             if dir.contains('/') {
                 errors.push(SpecError::new(
-                    Location {
-                        file: path.clone(),
-                        ..Default::default()
-                    },
+                    Location::whole(path.clone()),
                     None,
                     "spec files live directly in an edition folder (spec/<edition>/<topic>.yaml)",
                 ));
@@ -183,14 +179,7 @@ impl SortedFiles {
             match read::<super::Words>(path, text) {
                 Ok(w) => {
                     for p in w.problems() {
-                        errors.push(SpecError::new(
-                            Location {
-                                file: path.to_string(),
-                                ..Default::default()
-                            },
-                            None,
-                            p,
-                        ));
+                        errors.push(SpecError::new(Location::whole(path), None, p));
                     }
                     self.words = w;
                 }
@@ -336,10 +325,7 @@ fn read_clause_files(
         }
         let Some(draft) = drafts.get_mut(&dir) else {
             errors.push(SpecError::new(
-                Location {
-                    file: path.clone(),
-                    ..Default::default()
-                },
+                Location::whole(path.clone()),
                 None,
                 format!("folder `{dir}` has no edition.yaml"),
             ));
@@ -347,7 +333,7 @@ fn read_clause_files(
         };
         match read::<RawClauseFile>(&path, &text) {
             Ok(cf) => {
-                let locs = id_locations(&path, &text);
+                let locs = entry_locations(&path, &text, "id");
                 let aligned = locs.len() == cf.clauses.len();
                 for (i, c) in cf.clauses.into_iter().enumerate() {
                     let loc = if aligned {
@@ -374,10 +360,7 @@ fn declare_sources(
 ) -> (Vec<Source>, HashMap<String, Source>) {
     let Some((path, text)) = file else {
         errors.push(SpecError::new(
-            Location {
-                file: SOURCES_FILE.into(),
-                ..Default::default()
-            },
+            Location::whole(SOURCES_FILE),
             None,
             format!("the spec has no {SOURCES_FILE}, the list of the sources its clauses cite"),
         ));
@@ -394,10 +377,7 @@ fn declare_sources(
     for s in &list {
         if by_id.insert(s.id.clone(), s.clone()).is_some() {
             errors.push(SpecError::new(
-                Location {
-                    file: path.clone(),
-                    ..Default::default()
-                },
+                Location::whole(path.clone()),
                 None,
                 format!("source `{}` is listed twice", s.id),
             ));
@@ -420,10 +400,7 @@ fn check_domains(
     for d in domains {
         if !seen.insert(d.id.as_str()) {
             errors.push(SpecError::new(
-                Location {
-                    file: DOMAINS_FILE.into(),
-                    ..Default::default()
-                },
+                Location::whole(DOMAINS_FILE),
                 None,
                 format!("domain `{}` is listed twice", d.id),
             ));
@@ -471,10 +448,7 @@ fn attach_tocs(
             Some(ed) => ed.toc = Some(toc),
             None if drafts.contains_key(&dir) => {}
             None => errors.push(SpecError::new(
-                Location {
-                    file: toc.file.clone(),
-                    ..Default::default()
-                },
+                Location::whole(toc.file.clone()),
                 None,
                 format!("folder `{dir}` has no edition.yaml"),
             )),
@@ -747,10 +721,7 @@ fn written_clauses(
         let shown: Vec<&str> = ids.iter().take(3).map(String::as_str).collect();
         let more = if ids.len() > 3 { ", …" } else { "" };
         errors.push(SpecError::new(
-            Location {
-                file: file.clone(),
-                ..Default::default()
-            },
+            Location::whole(file.clone()),
             None,
             format!(
                 "no such file, but {restating} restates {} clauses as if it were there ({}{more}): edition `{id}` derives from `{}`, and no edition it derives from has these clauses",
