@@ -260,9 +260,7 @@ fn refuse_game_over(rules: &ArbiterRules, vm: &Rules, pos: &Position) -> Result<
         Status::Ongoing | Status::Check => return Ok(()),
     };
     let by = rules
-        .results
-        .iter()
-        .find(|r| r.when == trigger)
+        .result(trigger)
         .map(|r| {
             format!(
                 " ({}, art. {})",

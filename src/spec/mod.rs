@@ -786,10 +786,11 @@ pub fn summary_rows(spec: &Spec) -> Vec<(String, usize, BTreeMap<String, usize>)
 }
 
 #[cfg(test)]
-mod switch_tests {
+pub(crate) mod switch_tests {
     use super::*;
 
-    fn y(s: &str) -> Value {
+    /// YAML text read as a value, for the tests of code that walks clause data.
+    pub(crate) fn y(s: &str) -> Value {
         serde_yaml::from_str(s).unwrap()
     }
 

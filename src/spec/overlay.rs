@@ -592,10 +592,7 @@ impl From<UnknownRuleSet> for SpecError {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn y(s: &str) -> serde_yaml::Value {
-        serde_yaml::from_str(s).unwrap()
-    }
+    use crate::spec::switch_tests::y;
 
     #[test]
     fn merges_named_keys_and_keeps_the_rest() {

@@ -235,28 +235,38 @@ impl Validator<'_> {
         roster
     }
 
+    /// Entry `i` of the list of `what`s names itself by `id`: not blank, and not listed
+    /// before (`listed`, asked only of an id that is not blank). Says what is wrong; `true`
+    /// when the id is good.
+    fn id_given_once(
+        &mut self,
+        i: usize,
+        what: &str,
+        id: &str,
+        listed: impl FnOnce(&str) -> bool,
+    ) -> bool {
+        use TournamentErrorKind::*;
+        let (kind, message) = if blank(id) {
+            (
+                EmptyId,
+                format!("{what} id `{id}` is empty: an id names the {what}"),
+            )
+        } else if listed(id) {
+            (Duplicate, format!("{what} `{id}` is listed twice"))
+        } else {
+            return true;
+        };
+        self.push(kind, format!("{what}s[{i}]"), message);
+        false
+    }
+
     /// The players listed under `players`: each id given once and not blank.
     fn listed_players(&mut self, raw: &RawTournament, roster: &mut Roster) {
-        use TournamentErrorKind::*;
         for (i, p) in raw.players.iter().enumerate() {
-            if blank(&p.id) {
-                self.push(
-                    EmptyId,
-                    format!("players[{i}]"),
-                    format!("player id `{}` is empty: an id names the player", p.id),
-                );
-                continue;
-            }
-            if roster
-                .pidx
-                .insert(p.id.clone(), roster.players.len())
-                .is_some()
-            {
-                self.push(
-                    Duplicate,
-                    format!("players[{i}]"),
-                    format!("player `{}` is listed twice", p.id),
-                );
+            let next = roster.players.len();
+            if !self.id_given_once(i, "player", &p.id, |id| {
+                roster.pidx.insert(id.to_string(), next).is_some()
+            }) {
                 continue;
             }
             roster.players.push(Player {
@@ -269,21 +279,7 @@ impl Validator<'_> {
 
     /// Team `i` of `teams`: its id given once and not blank, and its registered players.
     fn team(&mut self, i: usize, t: &RawTeam, roster: &mut Roster) {
-        use TournamentErrorKind::*;
-        if blank(&t.id) {
-            self.push(
-                EmptyId,
-                format!("teams[{i}]"),
-                format!("team id `{}` is empty: an id names the team", t.id),
-            );
-            return;
-        }
-        if roster.tidx.contains_key(&t.id) {
-            self.push(
-                Duplicate,
-                format!("teams[{i}]"),
-                format!("team `{}` is listed twice", t.id),
-            );
+        if !self.id_given_once(i, "team", &t.id, |id| roster.tidx.contains_key(id)) {
             return;
         }
         let ti = roster.teams.len();
