@@ -260,6 +260,18 @@ impl Validator<'_> {
         false
     }
 
+    /// The entrant `found` for the id `entrant` at `rec`, or the error that it is not listed.
+    fn listed(&mut self, found: Option<usize>, entrant: &str, rec: &str) -> Option<usize> {
+        if found.is_none() {
+            self.push(
+                TournamentErrorKind::UnknownEntrant,
+                rec,
+                format!("`{entrant}` is not listed"),
+            );
+        }
+        found
+    }
+
     /// The players listed under `players`: each id given once and not blank.
     fn listed_players(&mut self, raw: &RawTournament, roster: &mut Roster) {
         for (i, p) in raw.players.iter().enumerate() {
@@ -468,12 +480,7 @@ impl Validator<'_> {
         for (i, b) in raw.byes.iter().enumerate() {
             let rec = format!("byes[{i}]");
             let ok_round = self.round_ok(raw, b.round, &rec);
-            let Some(e) = roster.entrant_index(&b.entrant) else {
-                self.push(
-                    UnknownEntrant,
-                    &rec,
-                    format!("`{}` is not listed", b.entrant),
-                );
+            let Some(e) = self.listed(roster.entrant_index(&b.entrant), &b.entrant, &rec) else {
                 continue;
             };
             let scored_rule = if team_event {
@@ -539,12 +546,7 @@ impl Validator<'_> {
                     None
                 }
             });
-            let Some(e) = e else {
-                self.push(
-                    UnknownEntrant,
-                    &rec,
-                    format!("`{}` is not listed", s.entrant),
-                );
+            let Some(e) = self.listed(e, &s.entrant, &rec) else {
                 continue;
             };
             let Some(kinds) = &self.rules.sanctions else {
@@ -596,12 +598,7 @@ impl Validator<'_> {
                     ),
                 );
             }
-            let Some(e) = roster.entrant_index(&w.entrant) else {
-                self.push(
-                    UnknownEntrant,
-                    &rec,
-                    format!("`{}` is not listed", w.entrant),
-                );
+            let Some(e) = self.listed(roster.entrant_index(&w.entrant), &w.entrant, &rec) else {
                 continue;
             };
             let system = game_format.system;
