@@ -24,7 +24,6 @@
 //! inputs (`--spec`, `--overlay`) in `src/cli/mod.rs` (`outputs`).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};

@@ -55,6 +55,20 @@ impl<'e> Compiler<'e> {
         self.errors.push(err_at(c, field, msg));
     }
 
+    /// The special clause `id` read, and the counts and limits `limits` takes of its data
+    /// checked positive.
+    fn limited<T: DeserializeOwned>(
+        &mut self,
+        id: &str,
+        limits: impl FnOnce(&T) -> Vec<(&'static str, Option<u32>)>,
+    ) -> Option<(RuleRef, T)> {
+        let found = self.special::<T>(id);
+        if let Some((_, d)) = &found {
+            self.positive(id, &limits(d));
+        }
+        found
+    }
+
     /// Counts and limits of clause `id` that the rules need positive (`None`: not given).
     fn positive(&mut self, id: &str, fields: &[(&str, Option<u32>)]) {
         if let Some(c) = self.ed.clause(id) {
@@ -205,16 +219,13 @@ impl Compiler<'_> {
     /// `draw.natural_limit`, `draw.offer`, `draw.no_early_offer`, `draw.early_repetition`:
     /// their counts positive, and no more checks counted than the limit has rounds.
     fn draw_rules(&mut self) -> DrawRules {
-        let natural_limit: Option<(RuleRef, data::NaturalLimit)> =
-            self.special("draw.natural_limit");
+        let natural_limit = self.limited("draw.natural_limit", |d: &data::NaturalLimit| {
+            vec![
+                ("rounds", Some(d.rounds)),
+                ("false_claim_penalty_minutes", d.false_claim_penalty_minutes),
+            ]
+        });
         if let Some((_, d)) = &natural_limit {
-            self.positive(
-                "draw.natural_limit",
-                &[
-                    ("rounds", Some(d.rounds)),
-                    ("false_claim_penalty_minutes", d.false_claim_penalty_minutes),
-                ],
-            );
             if d.checks_counted > d.rounds {
                 let c = self.ed.clause("draw.natural_limit").expect("read above");
                 self.fail_at(c, "checks_counted", format!("`checks_counted` ({}) exceeds `rounds` ({}): no side can give that many checks within the limit", d.checks_counted, d.rounds));
@@ -222,17 +233,15 @@ impl Compiler<'_> {
         }
         let offer = self.special("draw.offer");
         let early_offer = self
-            .special::<data::EarlyOffer>("draw.no_early_offer")
+            .limited("draw.no_early_offer", |d: &data::EarlyOffer| {
+                vec![("rounds", Some(d.rounds))]
+            })
             .map(|(c, d)| (c, d.rounds));
-        if let Some((_, r)) = &early_offer {
-            self.positive("draw.no_early_offer", &[("rounds", Some(*r))]);
-        }
         let early_repetition = self
-            .special::<data::EarlyRepetition>("draw.early_repetition")
+            .limited("draw.early_repetition", |d: &data::EarlyRepetition| {
+                vec![("rounds", Some(d.rounds))]
+            })
             .map(|(c, d)| (c, d.rounds, d.must_change.side()));
-        if let Some((_, r, _)) = &early_repetition {
-            self.positive("draw.early_repetition", &[("rounds", Some(*r))]);
-        }
         DrawRules {
             natural_limit,
             offer,
@@ -243,40 +252,25 @@ impl Compiler<'_> {
 
     /// The `irregularity.*` clauses, their time and round limits positive.
     fn irregularities(&mut self) -> Irregularities {
-        let colours: Option<(RuleRef, data::ColoursReversed)> =
-            self.special("irregularity.colours_reversed");
-        if let Some((_, d)) = &colours {
-            self.positive(
-                "irregularity.colours_reversed",
-                &[("within_minutes", d.within_minutes)],
-            );
-        }
-        let displaced: Option<(RuleRef, data::DisplacedPiece)> =
-            self.special("irregularity.displaced_piece");
-        if let Some((_, d)) = &displaced {
-            self.positive(
-                "irregularity.displaced_piece",
-                &[("within_rounds", d.within_rounds)],
-            );
-        }
-        let illegal: Option<(RuleRef, data::IllegalMoveFinding)> =
-            self.special("irregularity.illegal_move");
-        if let Some((_, d)) = &illegal {
-            self.positive(
-                "irregularity.illegal_move",
-                &[("within_rounds", d.within_rounds)],
-            );
-        }
-        let knocked: Option<(RuleRef, data::KnockedOver)> =
-            self.special("irregularity.knocked_over");
-        if let Some((_, d)) = &knocked {
-            let fields = [
+        let colours = self.limited(
+            "irregularity.colours_reversed",
+            |d: &data::ColoursReversed| vec![("within_minutes", d.within_minutes)],
+        );
+        let displaced = self.limited(
+            "irregularity.displaced_piece",
+            |d: &data::DisplacedPiece| vec![("within_rounds", d.within_rounds)],
+        );
+        let illegal = self.limited(
+            "irregularity.illegal_move",
+            |d: &data::IllegalMoveFinding| vec![("within_rounds", d.within_rounds)],
+        );
+        let knocked = self.limited("irregularity.knocked_over", |d: &data::KnockedOver| {
+            vec![
                 ("min_pieces", Some(d.min_pieces)),
                 ("opponent_under_minutes", Some(d.opponent_under_minutes)),
                 ("add_minutes", Some(d.add_minutes)),
-            ];
-            self.positive("irregularity.knocked_over", &fields);
-        }
+            ]
+        });
         let between = self.special("irregularity.between_points");
         Irregularities {
             colours,

@@ -107,17 +107,10 @@ pub enum FenError {
     Position(FenPositionError),
 }
 
-impl From<FenSyntaxError> for FenError {
-    fn from(e: FenSyntaxError) -> FenError {
-        FenError::Syntax(e)
-    }
-}
-
-impl From<FenPositionError> for FenError {
-    fn from(e: FenPositionError) -> FenError {
-        FenError::Position(e)
-    }
-}
+wraps!(FenError {
+    Syntax(FenSyntaxError),
+    Position(FenPositionError),
+});
 
 impl FenSyntaxError {
     fn new(
