@@ -14,7 +14,8 @@
 //! The limits are named constants ([`MAX_FILE_BYTES`], `MAX_LINE_BYTES`, [`MAX_DEPTH`],
 //! `MAX_VALUES`); a refusal reads `ORIGIN:LINE:COL: what`. The readers: `read_file` and
 //! `read_bytes` (the size limit, the path named), `text` (UTF-8), `yaml`,
-//! `yaml_file`, `json` and `json_value`. This module depends on nothing
+//! `yaml_file`, `json` and `json_value`; [`FileError`] is a file as a whole that was not
+//! read or not written (the record readers, the commands' outputs). This module depends on nothing
 //! else in the crate; the spec loader (`SpecError: From<InputError>`), the suite (`Problem:
 //! From<InputError>`) and every command read through it.
 
