@@ -1,6 +1,9 @@
 //! `codes!`: an enum of error kinds, each with the stable code the protocol, the cases or
 //! the messages use (`code()`; `Display` writes the code). The codes are the enum's
 //! contract: a variant may be renamed, its code may not.
+//!
+//! `wraps!`: the `From` conversions of an error enum whose variants each wrap the error of
+//! one stage (`FenError::Syntax(FenSyntaxError)`), so that `?` lifts a stage's error.
 
 /// Declares a `Copy` enum whose variants each have a code: `Variant => "code",`.
 macro_rules! codes {
@@ -34,5 +37,18 @@ macro_rules! codes {
                 f.write_str(self.code())
             }
         }
+    };
+}
+
+/// `impl From<Inner> for Enum` for each `Variant(Inner)` listed: `wraps!(Enum { Variant(Inner), })`.
+macro_rules! wraps {
+    ($name:ident { $($variant:ident($inner:ty),)* }) => {
+        $(
+            impl From<$inner> for $name {
+                fn from(e: $inner) -> $name {
+                    $name::$variant(e)
+                }
+            }
+        )*
     };
 }

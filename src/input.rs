@@ -14,7 +14,8 @@
 //! The limits are named constants ([`MAX_FILE_BYTES`], `MAX_LINE_BYTES`, [`MAX_DEPTH`],
 //! `MAX_VALUES`); a refusal reads `ORIGIN:LINE:COL: what`. The readers: `read_file` and
 //! `read_bytes` (the size limit, the path named), `text` (UTF-8), `yaml`,
-//! `yaml_file`, `json` and `json_value`. This module depends on nothing
+//! `yaml_file`, `json` and `json_value`; [`FileError`] is a file as a whole that was not
+//! read or not written (the record readers, the commands' outputs). This module depends on nothing
 //! else in the crate; the spec loader (`SpecError: From<InputError>`), the suite (`Problem:
 //! From<InputError>`) and every command read through it.
 
@@ -22,7 +23,7 @@ use std::cell::Cell;
 use std::collections::HashSet;
 use std::fmt;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
@@ -72,6 +73,25 @@ impl Origin {
         }
     }
 }
+
+/// A file as a whole that could not be read (a directory, a missing or unreadable file, one
+/// beyond the size limit), or that a command may not or could not write: the file and why,
+/// `PATH: what`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileError {
+    /// The file, as the command was given it.
+    pub path: PathBuf,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for FileError {}
 
 /// A refused input and where: `ORIGIN:LINE:COL: what`.
 #[derive(Clone, Debug, PartialEq, Eq)]

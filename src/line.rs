@@ -81,6 +81,20 @@ pub fn after(
     walk(rules, fen, moves, |_, _| ())
 }
 
+/// The `moves` of a query's JSON input as strings (none when absent; entries that are not
+/// strings left out): what a case check or a diagram of the input plays from its FEN.
+pub(crate) fn input_moves(input: &serde_json::Map<String, serde_json::Value>) -> Vec<String> {
+    input
+        .get("moves")
+        .and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Every position of the line `fen` + `moves`, and the moves.
 pub fn line(rules: &Rules, fen: &str, moves: &[String]) -> Result<Line, LineError> {
     let mut positions = Vec::with_capacity(moves.len() + 1);

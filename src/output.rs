@@ -24,31 +24,15 @@
 //! inputs (`--spec`, `--overlay`) in `src/cli/mod.rs` (`outputs`).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A file a command may not write, or could not write: the file and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutputError {
-    /// The file, as the command was given it.
-    pub path: PathBuf,
-    /// Why, in words.
-    pub message: String,
-}
-
-impl fmt::Display for OutputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.message)
-    }
-}
-
-impl std::error::Error for OutputError {}
+use crate::input::FileError;
 
 /// Refusals as a command says them: one a line.
-pub fn said(errors: &[OutputError]) -> String {
+pub fn said(errors: &[FileError]) -> String {
     errors
         .iter()
         .map(ToString::to_string)
@@ -56,8 +40,8 @@ pub fn said(errors: &[OutputError]) -> String {
         .join("\n")
 }
 
-fn refused(path: &Path, message: impl Into<String>) -> OutputError {
-    OutputError {
+fn refused(path: &Path, message: impl Into<String>) -> FileError {
+    FileError {
         path: path.to_path_buf(),
         message: message.into(),
     }
@@ -152,7 +136,7 @@ fn resolve(path: &Path) -> Result<PathBuf, String> {
 }
 
 /// Where `path` leads ([`resolve`]); with `root`, refused when that is not inside it.
-fn locate(path: &Path, what: &str, root: Option<&Path>) -> Result<PathBuf, OutputError> {
+fn locate(path: &Path, what: &str, root: Option<&Path>) -> Result<PathBuf, FileError> {
     let location =
         resolve(path).map_err(|e| refused(path, format!("{what}: {e}; nothing written")))?;
     if let Some(root) = root {
@@ -235,27 +219,27 @@ impl Outputs {
     /// A file the command writes, named by the user (`--out`, `--svg`, `--report`): `what`
     /// names the option in a refusal. A symbolic link the user named is followed (and the
     /// file it leads to is the one compared and written).
-    pub fn claim(&mut self, path: &Path, what: &str) -> Result<Target, OutputError> {
+    pub fn claim(&mut self, path: &Path, what: &str) -> Result<Target, FileError> {
         self.claim_checked(path, what, None, false)
     }
 
     /// A file the command writes into the folder `root`, at `rel` below it: refused when
     /// it leads out of the folder (through a symbolic link). Its folders are made when it
     /// is written.
-    pub fn claim_in(&mut self, root: &Path, rel: &Path, what: &str) -> Result<Target, OutputError> {
+    pub fn claim_in(&mut self, root: &Path, rel: &Path, what: &str) -> Result<Target, FileError> {
         self.claim_checked(&root.join(rel), what, Some(root), false)
     }
 
     /// A file the command reads and then rewrites on purpose (`conform
     /// --update-known-failures FILE`): every check of [`Outputs::claim`] but that it is
     /// that input.
-    pub fn claim_update(&mut self, path: &Path, what: &str) -> Result<Target, OutputError> {
+    pub fn claim_update(&mut self, path: &Path, what: &str) -> Result<Target, FileError> {
         self.claim_checked(path, what, None, true)
     }
 
     /// Checks that the folder `rel` below `root` (which a command will write files into)
     /// does not lead out of `root`, before anything is written.
-    pub fn folder_in(&self, root: &Path, rel: &Path, what: &str) -> Result<(), OutputError> {
+    pub fn folder_in(&self, root: &Path, rel: &Path, what: &str) -> Result<(), FileError> {
         locate(&root.join(rel), what, Some(root)).map(|_| ())
     }
 
@@ -265,7 +249,7 @@ impl Outputs {
         what: &str,
         root: Option<&Path>,
         update: bool,
-    ) -> Result<Target, OutputError> {
+    ) -> Result<Target, FileError> {
         let location = locate(path, what, root)?;
         if fs::metadata(&location).is_ok_and(|m| m.is_dir()) {
             return Err(refused(
@@ -353,7 +337,7 @@ impl Target {
     }
 
     /// Writes `bytes` to the file ([`Target::create`], then [`Partial::finish`]).
-    pub fn write(&self, bytes: &[u8]) -> Result<(), OutputError> {
+    pub fn write(&self, bytes: &[u8]) -> Result<(), FileError> {
         let mut p = self.create()?;
         p.write_all(bytes)
             .map_err(|e| refused(&self.path, format!("cannot write: {e}")))?;
@@ -363,7 +347,7 @@ impl Target {
     /// The file to write by parts: a new file beside it, put in its place by
     /// [`Partial::finish`] (and removed when dropped unfinished). A file that is no
     /// regular file (`/dev/stdout`, a pipe) is written as it is.
-    pub fn create(&self) -> Result<Partial, OutputError> {
+    pub fn create(&self) -> Result<Partial, FileError> {
         let cannot =
             |what: &str, e: std::io::Error| refused(&self.path, format!("cannot {what}: {e}"));
         if let Some(dir) = self.location.parent() {
@@ -420,7 +404,7 @@ pub struct Partial {
 
 impl Partial {
     /// Puts the file in place: the old one, if any, is replaced whole.
-    pub fn finish(mut self) -> Result<(), OutputError> {
+    pub fn finish(mut self) -> Result<(), FileError> {
         let cannot = |e: std::io::Error| refused(&self.target.path, format!("cannot write: {e}"));
         if let Some(f) = self.file.take() {
             f.into_inner().map_err(|e| cannot(e.into_error()))?;
@@ -485,7 +469,7 @@ impl Manifest {
     }
 
     /// Reads a manifest's text (`file` names it in an error).
-    pub fn parse(file: &Path, text: &str) -> Result<Manifest, OutputError> {
+    pub fn parse(file: &Path, text: &str) -> Result<Manifest, FileError> {
         let mut m = Manifest::default();
         for (i, line) in text.lines().enumerate() {
             if line.is_empty() || line.starts_with('#') {
@@ -515,7 +499,7 @@ impl Manifest {
 
     /// The manifest of the folder `root`: empty when it has none; an error when it does
     /// not read.
-    pub fn of(root: &Path) -> Result<Option<Manifest>, OutputError> {
+    pub fn of(root: &Path) -> Result<Option<Manifest>, FileError> {
         let path = root.join(MANIFEST);
         match fs::read(&path) {
             Ok(bytes) => {
@@ -569,7 +553,7 @@ impl OwnedDir {
         root: &Path,
         command: &str,
         force: bool,
-    ) -> Result<(Manifest, BTreeSet<String>), Vec<OutputError>> {
+    ) -> Result<(Manifest, BTreeSet<String>), Vec<FileError>> {
         if fs::metadata(root).is_ok_and(|m| !m.is_dir()) {
             return Err(vec![refused(root, "is not a folder: nothing written")]);
         }
@@ -627,7 +611,7 @@ impl OwnedDir {
         files: &BTreeMap<String, String>,
         command: &str,
         force: bool,
-    ) -> Result<OwnedDir, Vec<OutputError>> {
+    ) -> Result<OwnedDir, Vec<FileError>> {
         let (before, mut kept) = OwnedDir::check(root, command, force)?;
         let mut errors = Vec::new();
         let mut writes = Vec::new();
@@ -683,7 +667,7 @@ impl OwnedDir {
     /// manifest: first listing both the old and the new files, so that a run cut short
     /// leaves every file it wrote listed. Returns what it did, a line a file (`DIR/FILE`,
     /// `DIR/FILE (removed)`).
-    pub fn apply(self) -> Result<Vec<String>, OutputError> {
+    pub fn apply(self) -> Result<Vec<String>, FileError> {
         let mut done = Vec::new();
         let path = self.root.join(MANIFEST);
         let old = fs::read(&path).ok();

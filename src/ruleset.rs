@@ -175,11 +175,9 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-impl From<SpecErrors> for LoadError {
-    fn from(e: SpecErrors) -> LoadError {
-        LoadError::Spec(e)
-    }
-}
+wraps!(LoadError {
+    Spec(SpecErrors),
+});
 
 /// The rule set a command runs under: the spec from `spec_dir` (or the built-in one), the
 /// rule set `id`, and, when given, the overlay read from `overlay_file` (whose `edition`

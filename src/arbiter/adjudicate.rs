@@ -122,13 +122,9 @@ pub struct Next {
     pub clause: Option<RuleRef>,
 }
 
-impl Next {
-    /// `{cycle, plies, ply, times, clause, article, rulings, result, end}`; the rulings
-    /// without their event numbers.
-    pub fn to_json(&self) -> Value {
-        crate::answer::to_value(&self.answer())
-    }
+crate::answer::answer_as_json!(Next);
 
+impl Next {
     /// As the `game_status` answer gives it (`next`), typed.
     pub fn answer(&self) -> crate::answer::NextAnswer {
         crate::answer::NextAnswer {
@@ -183,12 +179,9 @@ pub struct GameStatus {
     pub next: Option<Next>,
 }
 
-impl GameStatus {
-    /// The answer object of the `game_status` query.
-    pub fn to_json(&self) -> Value {
-        crate::answer::to_value(&self.answer())
-    }
+crate::answer::answer_as_json!(GameStatus);
 
+impl GameStatus {
     /// The answer of the `game_status` query, typed.
     pub fn answer(&self) -> crate::answer::GameStatusAnswer {
         let ended = self.end.result != GameResult::Ongoing;
@@ -258,19 +251,9 @@ impl ArbiterRules {
         Ok(self.adjudication(g.end()))
     }
 
-    /// How a game in progress stands after `moves` from `fen` (query `game_status`). Moves
-    /// after the end of the game are refused (`events.after_end`).
-    pub fn game_status(
-        &self,
-        vm: &Rules,
-        rep: Option<&RepetitionRules>,
-        q: &StatusQuery,
-    ) -> Result<GameStatus, ArbiterError> {
-        self.game_status_of(vm, rep, q, AfterEnd::Refuse)
-    }
-
-    /// [`Self::game_status`], with moves after the end refused or, for a real record that
-    /// goes on, left unjudged and counted in [`GameStatus::continues`].
+    /// How a game in progress stands after `moves` from `fen` (query `game_status`), with
+    /// moves after the end of the game refused (`events.after_end`) or, for a real record
+    /// that goes on, left unjudged and counted in [`GameStatus::continues`].
     pub fn game_status_of(
         &self,
         vm: &Rules,

@@ -33,6 +33,10 @@ const SPECIAL: [&str; 14] = [
 struct Compiler<'e> {
     ed: &'e Edition,
     errors: Vec<SpecError>,
+    /// The event's level (`event.level`), if the edition has levels.
+    level: Option<String>,
+    /// The levels `event.level` lists (none without the clause).
+    levels: Vec<String>,
 }
 
 impl<'e> Compiler<'e> {
@@ -53,6 +57,20 @@ impl<'e> Compiler<'e> {
     /// An error at the place the field `field` was written (an overlay's line), else at `c`.
     fn fail_at(&mut self, c: &Clause, field: &str, msg: impl Into<String>) {
         self.errors.push(err_at(c, field, msg));
+    }
+
+    /// The special clause `id` read, and the counts and limits `limits` takes of its data
+    /// checked positive.
+    fn limited<T: DeserializeOwned>(
+        &mut self,
+        id: &str,
+        limits: impl FnOnce(&T) -> Vec<(&'static str, Option<u32>)>,
+    ) -> Option<(RuleRef, T)> {
+        let found = self.special::<T>(id);
+        if let Some((_, d)) = &found {
+            self.positive(id, &limits(d));
+        }
+        found
     }
 
     /// Counts and limits of clause `id` that the rules need positive (`None`: not given).
@@ -78,10 +96,11 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
     let mut k = Compiler {
         ed,
         errors: Vec::new(),
+        level: None,
+        levels: Vec::new(),
     };
-    let (current_level, known_levels) = k.event_level();
-    let (results, fouls, chains) =
-        rule_clauses(&mut k, &ours, current_level.as_deref(), &known_levels);
+    k.event_level();
+    let (results, fouls, chains) = rule_clauses(&mut k, &ours);
     let draws = k.draw_rules();
     let adjusting = k.special("touch.adjusting");
     let _: Option<(RuleRef, data::CompletedMove)> = k.special("touch.completed_move");
@@ -98,7 +117,7 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
         return Err(k.errors);
     }
     Ok(Some(ArbiterRules {
-        level: current_level,
+        level: k.level,
         results,
         fouls,
         waiver,
@@ -124,8 +143,6 @@ pub fn compile(ed: &Edition) -> Result<Option<ArbiterRules>, Vec<SpecError>> {
 fn rule_clauses(
     k: &mut Compiler<'_>,
     ours: &[&Clause],
-    current_level: Option<&str>,
-    known_levels: &[String],
 ) -> (Vec<ResultRuleC>, Vec<FoulRuleC>, Vec<ChainRule>) {
     let mut results = Vec::new();
     let mut fouls = Vec::new();
@@ -136,13 +153,13 @@ fn rule_clauses(
         }
         if c.id.starts_with("result.") {
             if let Some(r) = k.read::<data::ResultRule>(c) {
-                if let Some(rule) = result_rule(k, c, r, current_level, known_levels) {
+                if let Some(rule) = result_rule(k, c, r) {
                     results.push(rule);
                 }
             }
         } else if c.id.starts_with("foul.") {
             if let Some(f) = k.read::<data::FoulRule>(c) {
-                if let Some(rule) = foul_rule(k, c, f, current_level, known_levels) {
+                if let Some(rule) = foul_rule(k, c, f) {
                     fouls.extend(rule);
                 }
             }
@@ -178,8 +195,8 @@ struct Irregularities {
 
 impl Compiler<'_> {
     /// `event.level`: the event's level, which must be one of the levels the clause lists,
-    /// and those levels.
-    fn event_level(&mut self) -> (Option<String>, Vec<String>) {
+    /// and those levels, kept for the clauses that name levels.
+    fn event_level(&mut self) {
         let level: Option<(RuleRef, data::EventLevel)> = self.special("event.level");
         if let Some((_, l)) = &level {
             if !l.levels.contains(&l.level) {
@@ -194,27 +211,22 @@ impl Compiler<'_> {
                 );
             }
         }
-        let current_level = level.as_ref().map(|(_, l)| l.level.clone());
-        let known_levels: Vec<String> = level
-            .as_ref()
-            .map(|(_, l)| l.levels.clone())
-            .unwrap_or_default();
-        (current_level, known_levels)
+        if let Some((_, l)) = level {
+            self.level = Some(l.level);
+            self.levels = l.levels;
+        }
     }
 
     /// `draw.natural_limit`, `draw.offer`, `draw.no_early_offer`, `draw.early_repetition`:
     /// their counts positive, and no more checks counted than the limit has rounds.
     fn draw_rules(&mut self) -> DrawRules {
-        let natural_limit: Option<(RuleRef, data::NaturalLimit)> =
-            self.special("draw.natural_limit");
+        let natural_limit = self.limited("draw.natural_limit", |d: &data::NaturalLimit| {
+            vec![
+                ("rounds", Some(d.rounds)),
+                ("false_claim_penalty_minutes", d.false_claim_penalty_minutes),
+            ]
+        });
         if let Some((_, d)) = &natural_limit {
-            self.positive(
-                "draw.natural_limit",
-                &[
-                    ("rounds", Some(d.rounds)),
-                    ("false_claim_penalty_minutes", d.false_claim_penalty_minutes),
-                ],
-            );
             if d.checks_counted > d.rounds {
                 let c = self.ed.clause("draw.natural_limit").expect("read above");
                 self.fail_at(c, "checks_counted", format!("`checks_counted` ({}) exceeds `rounds` ({}): no side can give that many checks within the limit", d.checks_counted, d.rounds));
@@ -222,17 +234,15 @@ impl Compiler<'_> {
         }
         let offer = self.special("draw.offer");
         let early_offer = self
-            .special::<data::EarlyOffer>("draw.no_early_offer")
+            .limited("draw.no_early_offer", |d: &data::EarlyOffer| {
+                vec![("rounds", Some(d.rounds))]
+            })
             .map(|(c, d)| (c, d.rounds));
-        if let Some((_, r)) = &early_offer {
-            self.positive("draw.no_early_offer", &[("rounds", Some(*r))]);
-        }
         let early_repetition = self
-            .special::<data::EarlyRepetition>("draw.early_repetition")
+            .limited("draw.early_repetition", |d: &data::EarlyRepetition| {
+                vec![("rounds", Some(d.rounds))]
+            })
             .map(|(c, d)| (c, d.rounds, d.must_change.side()));
-        if let Some((_, r, _)) = &early_repetition {
-            self.positive("draw.early_repetition", &[("rounds", Some(*r))]);
-        }
         DrawRules {
             natural_limit,
             offer,
@@ -243,40 +253,25 @@ impl Compiler<'_> {
 
     /// The `irregularity.*` clauses, their time and round limits positive.
     fn irregularities(&mut self) -> Irregularities {
-        let colours: Option<(RuleRef, data::ColoursReversed)> =
-            self.special("irregularity.colours_reversed");
-        if let Some((_, d)) = &colours {
-            self.positive(
-                "irregularity.colours_reversed",
-                &[("within_minutes", d.within_minutes)],
-            );
-        }
-        let displaced: Option<(RuleRef, data::DisplacedPiece)> =
-            self.special("irregularity.displaced_piece");
-        if let Some((_, d)) = &displaced {
-            self.positive(
-                "irregularity.displaced_piece",
-                &[("within_rounds", d.within_rounds)],
-            );
-        }
-        let illegal: Option<(RuleRef, data::IllegalMoveFinding)> =
-            self.special("irregularity.illegal_move");
-        if let Some((_, d)) = &illegal {
-            self.positive(
-                "irregularity.illegal_move",
-                &[("within_rounds", d.within_rounds)],
-            );
-        }
-        let knocked: Option<(RuleRef, data::KnockedOver)> =
-            self.special("irregularity.knocked_over");
-        if let Some((_, d)) = &knocked {
-            let fields = [
+        let colours = self.limited(
+            "irregularity.colours_reversed",
+            |d: &data::ColoursReversed| vec![("within_minutes", d.within_minutes)],
+        );
+        let displaced = self.limited(
+            "irregularity.displaced_piece",
+            |d: &data::DisplacedPiece| vec![("within_rounds", d.within_rounds)],
+        );
+        let illegal = self.limited(
+            "irregularity.illegal_move",
+            |d: &data::IllegalMoveFinding| vec![("within_rounds", d.within_rounds)],
+        );
+        let knocked = self.limited("irregularity.knocked_over", |d: &data::KnockedOver| {
+            vec![
                 ("min_pieces", Some(d.min_pieces)),
                 ("opponent_under_minutes", Some(d.opponent_under_minutes)),
                 ("add_minutes", Some(d.add_minutes)),
-            ];
-            self.positive("irregularity.knocked_over", &fields);
-        }
+            ]
+        });
         let between = self.special("irregularity.between_points");
         Irregularities {
             colours,
@@ -311,30 +306,21 @@ fn known_levels<'a>(
     k: &mut Compiler<'_>,
     c: &Clause,
     mut named: impl Iterator<Item = &'a String>,
-    levels: &[String],
 ) -> bool {
-    match named.find(|l| !levels.contains(l)) {
+    match named.find(|l| !k.levels.contains(l)) {
         Some(bad) => {
-            k.fail(
-                c,
-                format!(
-                    "level `{bad}` is not one of event.level's levels ({})",
-                    levels.join(", ")
-                ),
+            let message = format!(
+                "level `{bad}` is not one of event.level's levels ({})",
+                k.levels.join(", ")
             );
+            k.fail(c, message);
             false
         }
         None => true,
     }
 }
 
-fn result_rule(
-    k: &mut Compiler<'_>,
-    c: &Clause,
-    r: data::ResultRule,
-    level: Option<&str>,
-    levels: &[String],
-) -> Option<ResultRuleC> {
+fn result_rule(k: &mut Compiler<'_>, c: &Clause, r: data::ResultRule) -> Option<ResultRuleC> {
     if r.classes.is_some() && r.when != Trigger::IllegalMove {
         k.fail(c, "`classes` only applies to `when: illegal_move`");
     }
@@ -377,14 +363,14 @@ fn result_rule(
         (Some(t), None) => t,
         (None, None) => 1,
         (None, Some(by)) => {
-            let Some(level) = level else {
+            let Some(level) = k.level.clone() else {
                 k.fail(
                     c,
                     "`times_by_level` needs the clause `event.level`, which this edition lacks",
                 );
                 return None;
             };
-            if !known_levels(k, c, by.keys(), levels) {
+            if !known_levels(k, c, by.keys()) {
                 return None;
             }
             if let Some((l, _)) = by.iter().find(|(_, &t)| t == 0) {
@@ -396,7 +382,7 @@ fn result_rule(
                 );
                 return None;
             }
-            match by.get(level) {
+            match by.get(&level) {
                 Some(&t) if t > 0 => t,
                 _ => {
                     k.fail(c, format!("`times_by_level` gives no count (at least 1) for the event's level `{level}`"));
@@ -418,20 +404,14 @@ fn result_rule(
 }
 
 /// A foul clause, or `None` inside the `Option` when it does not apply at the event's level.
-fn foul_rule(
-    k: &mut Compiler<'_>,
-    c: &Clause,
-    f: data::FoulRule,
-    level: Option<&str>,
-    levels: &[String],
-) -> Option<Option<FoulRuleC>> {
+fn foul_rule(k: &mut Compiler<'_>, c: &Clause, f: data::FoulRule) -> Option<Option<FoulRuleC>> {
     foul_fields_fit(k, c, &f)?;
     let count = foul_count(k, c, &f)?;
     if let Some(ls) = &f.levels {
-        if !known_levels(k, c, ls.iter(), levels) {
+        if !known_levels(k, c, ls.iter()) {
             return None;
         }
-        if level.is_none_or(|l| !ls.iter().any(|x| x == l)) {
+        if k.level.as_ref().is_none_or(|l| !ls.contains(l)) {
             return Some(None);
         }
     }

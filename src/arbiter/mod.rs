@@ -155,6 +155,11 @@ impl ArbiterRules {
         compile::compile(edition)
     }
 
+    /// The first result clause observing `when`, if the rule set has one.
+    pub(crate) fn result(&self, when: data::Trigger) -> Option<&ResultRuleC> {
+        self.results.iter().find(|r| r.when == when)
+    }
+
     /// The level of the event the rules are set for (`event.level`), if the edition has levels.
     pub fn level(&self) -> Option<&str> {
         self.level.as_deref()

@@ -5,8 +5,6 @@
 //! touched piece (`capture`, by the touched own piece or by any other), and no obligation
 //! (`free`). The chains (`touch.*` clauses) decide their order.
 
-use serde_json::Value;
-
 use super::data::{Role, Step, Trigger, With};
 use super::{events, ArbiterError, ArbiterRules, ChainRule, RejectKind, RuleRef};
 use crate::board::{Move, Square};
@@ -210,12 +208,9 @@ pub struct TouchAnswer {
     pub foul_clauses: Vec<String>,
 }
 
-impl TouchAnswer {
-    /// The protocol's answer object (field `touch`).
-    pub fn to_json(&self) -> Value {
-        crate::answer::to_value(&self.answer())
-    }
+crate::answer::answer_as_json!(TouchAnswer);
 
+impl TouchAnswer {
     /// The protocol's answer, typed.
     pub fn answer(&self) -> crate::answer::TouchAnswer {
         crate::answer::TouchAnswer {
@@ -260,9 +255,7 @@ fn refuse_game_over(rules: &ArbiterRules, vm: &Rules, pos: &Position) -> Result<
         Status::Ongoing | Status::Check => return Ok(()),
     };
     let by = rules
-        .results
-        .iter()
-        .find(|r| r.when == trigger)
+        .result(trigger)
         .map(|r| {
             format!(
                 " ({}, art. {})",

@@ -96,9 +96,8 @@ pub struct ConformArgs {
     /// claimed before the run: never a file it reads, never another output.
     #[arg(long, value_name = "FILE.md")]
     pub report: Option<PathBuf>,
-    /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
-    #[arg(long, value_name = "DIR")]
-    pub cases: Option<PathBuf>,
+    #[command(flatten)]
+    pub cases: CasesDir,
     /// Write every failing case to this file in the known-failures format, with the answer
     /// given (reasons to be edited).
     #[arg(long, value_name = "FILE")]
@@ -116,13 +115,13 @@ pub struct ConformArgs {
 pub enum CasesCommand {
     /// Check every case file: fields, ids, editions, clauses, features, expectations.
     Check {
-        #[arg(long, value_name = "DIR")]
-        cases: Option<PathBuf>,
+        #[command(flatten)]
+        cases: CasesDir,
     },
     /// Clause coverage per edition: print, write or check `reports/coverage.md`.
     Coverage {
-        #[arg(long, value_name = "DIR")]
-        cases: Option<PathBuf>,
+        #[command(flatten)]
+        cases: CasesDir,
         /// Write the report file.
         #[arg(long, conflicts_with = "check")]
         write: bool,
@@ -136,22 +135,42 @@ pub enum CasesCommand {
     /// clauses' articles in that edition, features, query, input, expect, basis, runs,
     /// overlay, fixed), for runners written in other languages.
     Dump {
-        #[arg(long, value_name = "DIR")]
-        cases: Option<PathBuf>,
+        #[command(flatten)]
+        cases: CasesDir,
         /// Only this edition (repeatable); default: every edition.
         #[arg(long, value_name = "EDITION")]
         edition: Vec<String>,
     },
     /// Print, write or check the JSON Schema of case files (`conformance/case.schema.json`).
     Schema {
-        #[arg(long, value_name = "DIR")]
-        cases: Option<PathBuf>,
+        #[command(flatten)]
+        cases: CasesDir,
         #[arg(long, conflicts_with = "check")]
         write: bool,
         /// Fail when the schema file differs from the vocabularies.
         #[arg(long)]
         check: bool,
     },
+}
+
+/// `--cases DIR`: the folder the suite is read from.
+#[derive(Args, Debug, Clone)]
+pub struct CasesDir {
+    /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+}
+
+impl CasesDir {
+    /// The folder given, if one is.
+    pub fn path(&self) -> Option<&Path> {
+        self.cases.as_deref()
+    }
+
+    /// The suite it names ([`load_suite`]).
+    pub fn load(&self) -> Result<Suite, String> {
+        load_suite(self.path())
+    }
 }
 
 /// The suite from `--cases DIR`, else `./conformance` when it exists, else the built-in copy.
@@ -169,7 +188,7 @@ pub fn load_suite(dir: Option<&Path>) -> Result<Suite, String> {
 /// `xqspec conform`.
 pub fn conform(spec_dir: Option<&Path>, args: ConformArgs) -> Result<(), String> {
     let spec = Spec::load(spec_dir).map_err(|e| e.to_string())?;
-    let suite = load_suite(args.cases.as_deref())?;
+    let suite = args.cases.load()?;
     let Claimed {
         mut outputs,
         update_file,
@@ -393,7 +412,7 @@ fn print_summary(
         println!(
             "{} known failures answer otherwise than their `answer:`: check the answers, then update the list ({})",
             summary.changed_known_failures,
-            match (&args.known_failures, &args.cases) {
+            match (&args.known_failures, args.cases.path()) {
                 (None, None) => known::UPDATE_REFERENCE.to_string(),
                 (Some(f), _) => format!("the same options with `--update-known-failures {}`", f.display()),
                 (None, Some(d)) => format!(
@@ -423,7 +442,7 @@ fn claim_outputs(spec_dir: Option<&Path>, args: &ConformArgs) -> Result<Claimed,
         || args.write_known_failures.is_some()
         || args.update_known_failures.is_some();
     let mut outputs = if writes {
-        inputs(spec_dir, args.cases.as_deref())
+        inputs(spec_dir, args.cases.path())
     } else {
         crate::output::Outputs::new()
     };
@@ -814,7 +833,7 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
     let spec = Spec::load(spec_dir).map_err(|e| e.to_string())?;
     match command {
         CasesCommand::Check { cases } => {
-            let suite = load_suite(cases.as_deref())?;
+            let suite = cases.load()?;
             let problems = check_suite(&suite, &spec);
             for p in &problems {
                 println!("{p}");
@@ -830,20 +849,20 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
                 Err(format!("{} problems in the cases", problems.len()))
             }
         }
-        CasesCommand::Dump { cases, edition } => cases_dump(&spec, cases.as_deref(), edition),
+        CasesCommand::Dump { cases, edition } => cases_dump(&spec, cases.path(), edition),
         CasesCommand::Schema {
             cases,
             write,
             check,
         } => {
-            let suite = load_suite(cases.as_deref())?;
+            let suite = cases.load()?;
             let text = crate::conform::schema::case_schema(&suite.vocabulary);
             let path = cases
-                .clone()
-                .unwrap_or_else(|| PathBuf::from("conformance"))
+                .path()
+                .unwrap_or(Path::new("conformance"))
                 .join("case.schema.json");
             if write {
-                inputs(spec_dir, cases.as_deref())
+                inputs(spec_dir, cases.path())
                     .claim(&path, "cases schema --write")
                     .and_then(|t| t.write(text.as_bytes()))
                     .map_err(|e| e.to_string())?;
@@ -866,6 +885,6 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             write,
             check,
             output,
-        } => cases_coverage(spec_dir, &spec, cases.as_deref(), write, check, &output),
+        } => cases_coverage(spec_dir, &spec, cases.path(), write, check, &output),
     }
 }

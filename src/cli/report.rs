@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::conform::load_suite;
+use super::conform::CasesDir;
 use crate::spec::Spec;
 
 /// Options of `xqspec report`.
@@ -27,9 +27,8 @@ pub struct ReportArgs {
     /// The reports folder.
     #[arg(long, value_name = "DIR", default_value = crate::report::DIR)]
     pub dir: PathBuf,
-    /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
-    #[arg(long, value_name = "DIR")]
-    pub cases: Option<PathBuf>,
+    #[command(flatten)]
+    pub cases: CasesDir,
 }
 
 /// Options of `xqspec diff`.
@@ -44,9 +43,8 @@ pub struct DiffArgs {
     /// (never over a file the command reads, nor through a symbolic link out of that folder).
     #[arg(long, value_name = "FILE")]
     pub write: Option<PathBuf>,
-    /// Read the cases from this directory instead of `conformance/` (or the built-in copy).
-    #[arg(long, value_name = "DIR")]
-    pub cases: Option<PathBuf>,
+    #[command(flatten)]
+    pub cases: CasesDir,
     /// Print the differences as JSON (summary lines, certainty of every clause pair,
     /// behaviour) instead of Markdown.
     #[arg(long, conflicts_with = "write")]
@@ -70,7 +68,7 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
             .map_err(|e| crate::output::said(&e))?;
     }
     let spec = Spec::load(spec_dir).map_err(|e| e.to_string())?;
-    let suite = load_suite(a.cases.as_deref())?;
+    let suite = a.cases.load()?;
     let g = crate::report::generate(&spec, &suite)?;
     for (file, why) in &g.skipped {
         eprintln!("note: {file} not generated: {why}");
@@ -86,7 +84,7 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
             a.dir.display()
         );
     } else if a.write {
-        let mut outputs = inputs(spec_dir, a.cases.as_deref());
+        let mut outputs = inputs(spec_dir, a.cases.path());
         let written = crate::report::write(&a.dir, &g, &mut outputs, a.force)?;
         for w in &written {
             println!("wrote {w}");
@@ -122,9 +120,9 @@ pub fn report(spec_dir: Option<&Path>, a: &ReportArgs) -> Result<(), String> {
 /// `xqspec diff`.
 pub fn diff(spec_dir: Option<&Path>, a: &DiffArgs) -> Result<(), String> {
     let spec = Spec::load(spec_dir).map_err(|e| e.to_string())?;
-    let suite = load_suite(a.cases.as_deref())?;
+    let suite = a.cases.load()?;
     // Every file is claimed before anything is computed or written.
-    let mut outputs = inputs(spec_dir, a.cases.as_deref());
+    let mut outputs = inputs(spec_dir, a.cases.path());
     let file = match &a.write {
         Some(f) => Some(outputs.claim(f, "--write").map_err(|e| e.to_string())?),
         None => None,

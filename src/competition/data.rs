@@ -281,6 +281,17 @@ pub(crate) enum ByeResult {
     Loss,
 }
 
+impl ByeResult {
+    /// What the bye scores in a table that gives `win`, `draw` and `loss`.
+    pub(crate) fn score<T>(self, win: T, draw: T, loss: T) -> T {
+        match self {
+            ByeResult::Win => win,
+            ByeResult::Draw => draw,
+            ByeResult::Loss => loss,
+        }
+    }
+}
+
 /// `bye.opponent_score`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

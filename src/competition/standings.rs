@@ -69,12 +69,9 @@ pub struct Standings {
     pub(crate) individual: Option<Box<Standings>>,
 }
 
-impl Standings {
-    /// The answer object of the `standings` query.
-    pub fn to_json(&self) -> serde_json::Value {
-        crate::answer::to_value(&self.answer())
-    }
+crate::answer::answer_as_json!(Standings);
 
+impl Standings {
     /// The answer of the `standings` query, typed.
     pub fn answer(&self) -> crate::answer::StandingsAnswer {
         let i = self.individual_answer();

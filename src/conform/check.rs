@@ -39,16 +39,7 @@ pub(crate) fn reference_problems(reference: &Reference, case: &Case, text: &str)
     if case.query == "validate_fen" {
         return out;
     }
-    let moves: Vec<String> = case
-        .input
-        .get("moves")
-        .and_then(|v| v.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|m| m.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+    let moves = crate::line::input_moves(&case.input);
     for edition in &case.editions {
         let Ok(rules) = reference.rules(edition) else {
             continue;

@@ -832,15 +832,7 @@ pub fn of_input(
     caption: &str,
 ) -> Option<String> {
     let fen = input.get("fen")?.as_str()?;
-    let moves: Vec<String> = input
-        .get("moves")
-        .and_then(|m| m.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+    let moves = crate::line::input_moves(input);
     let (pos, last_move) = position_after(ruleset, fen, &moves).ok()?;
     Some(svg(
         ruleset,

@@ -245,10 +245,7 @@ fn write_chinese<B: BoardView + ?Sized>(
     };
     let numerals = form.numerals[side.index()];
     let numeral = |out: &mut String, n: u8| push_wide(out, record.numeral(numerals, n), width);
-    let piece = match style.script {
-        Script::Simplified => &chars.name,
-        Script::Traditional => &chars.traditional,
-    };
+    let piece = in_script(chars, style.script);
     push_designation(
         &mut out,
         said,

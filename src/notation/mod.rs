@@ -237,17 +237,10 @@ impl fmt::Display for NotationError {
 
 impl std::error::Error for NotationError {}
 
-impl From<SyntaxError> for NotationError {
-    fn from(e: SyntaxError) -> Self {
-        NotationError::Syntax(e)
-    }
-}
-
-impl From<ResolveError> for NotationError {
-    fn from(e: ResolveError) -> Self {
-        NotationError::Resolve(e)
-    }
-}
+wraps!(NotationError {
+    Syntax(SyntaxError),
+    Resolve(ResolveError),
+});
 
 /// Parse and resolve one move on any [`BoardView`].
 pub fn parse_move_with<B: BoardView>(

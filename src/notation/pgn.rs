@@ -90,25 +90,33 @@ pub(crate) fn variation_items(raw: &str, offset: usize) -> Option<VariationItems
     }
     let mut items = VariationItems::default();
     for e in pair.into_inner() {
-        match e.as_rule() {
-            Rule::move_token => items.moves.push(MoveToken {
-                text: e.as_str(),
-                offset: offset + e.as_span().start(),
-            }),
-            Rule::move_number => items.numbers.push(MoveNumber {
-                before_ply: items.moves.len(),
-                text: e.as_str(),
-                offset: offset + e.as_span().start(),
-            }),
-            Rule::variation => items.variations.push(Variation {
-                after_ply: items.moves.len(),
-                text: e.as_str(),
-                offset: offset + e.as_span().start(),
-            }),
-            _ => {}
-        }
+        // Comments of a variation are not kept.
+        let _ = items.push(e, offset);
     }
     Some(items)
+}
+
+impl<'a> VariationItems<'a> {
+    /// Keeps a move, a move number or a variation of a line whose text starts at byte `base`
+    /// of the file; gives any other item back.
+    fn push(&mut self, e: Pair<'a, Rule>, base: usize) -> Result<(), Pair<'a, Rule>> {
+        let (text, offset) = (e.as_str(), base + e.as_span().start());
+        match e.as_rule() {
+            Rule::move_token => self.moves.push(MoveToken { text, offset }),
+            Rule::move_number => self.numbers.push(MoveNumber {
+                before_ply: self.moves.len(),
+                text,
+                offset,
+            }),
+            Rule::variation => self.variations.push(Variation {
+                after_ply: self.moves.len(),
+                text,
+                offset,
+            }),
+            _ => return Err(e),
+        }
+        Ok(())
+    }
 }
 
 /// One game of a record file.
@@ -666,6 +674,8 @@ fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
         offset: base + g.as_span().start(),
         ..Game::default()
     };
+    // The main line's moves, move numbers and variations.
+    let mut line = VariationItems::default();
     for p in g.into_inner() {
         match p.as_rule() {
             Rule::tag => {
@@ -674,24 +684,13 @@ fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
             }
             Rule::movetext | Rule::movetext_nonempty => {
                 for e in p.into_inner() {
+                    let Err(e) = line.push(e, base) else {
+                        continue;
+                    };
                     match e.as_rule() {
-                        Rule::move_token => game.moves.push(MoveToken {
-                            text: e.as_str(),
-                            offset: base + e.as_span().start(),
-                        }),
-                        Rule::move_number => game.numbers.push(MoveNumber {
-                            before_ply: game.moves.len(),
-                            text: e.as_str(),
-                            offset: base + e.as_span().start(),
-                        }),
                         Rule::comment | Rule::line_comment => game.comments.push(Comment {
-                            after_ply: game.moves.len(),
+                            after_ply: line.moves.len(),
                             text: e.into_inner().next().map_or("", |t| t.as_str()),
-                        }),
-                        Rule::variation => game.variations.push(Variation {
-                            after_ply: game.moves.len(),
-                            text: e.as_str(),
-                            offset: base + e.as_span().start(),
                         }),
                         Rule::result => {
                             game.result = Some(e.as_str());
@@ -704,6 +703,9 @@ fn read_game(g: Pair<'_, Rule>, base: usize) -> Game<'_> {
             _ => {}
         }
     }
+    game.moves = line.moves;
+    game.numbers = line.numbers;
+    game.variations = line.variations;
     game
 }
 

@@ -29,23 +29,8 @@ use super::encoding::{decode_detailed, Decoded};
 use super::pgn::{self, line_col, Game};
 use super::replay::{GameReplay, Remark, ReplayError, Replayer};
 
-/// A record file that could not be read (a directory, a missing or unreadable file, one
-/// beyond the size limit).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileError {
-    /// The file.
-    pub path: PathBuf,
-    /// What is wrong, in words.
-    pub message: String,
-}
-
-impl fmt::Display for FileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.message)
-    }
-}
-
-impl std::error::Error for FileError {}
+/// A record file that could not be read.
+pub use crate::input::FileError;
 
 /// A record file read and decoded.
 #[derive(Clone, Debug)]

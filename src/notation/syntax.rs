@@ -185,6 +185,51 @@ fn chinese_side_mark(rule: chinese::Rule) -> Option<Side> {
     }
 }
 
+/// What a Chinese or WXF move says, node by node, before it is a [`MoveText`].
+struct Parts {
+    /// The origin is named by a tandem word (`前炮`), not by a file.
+    tandem_form: bool,
+    piece: Option<PieceKind>,
+    file: Option<u8>,
+    tandem: Option<Tandem>,
+    action: Action,
+    number: u8,
+}
+
+impl Default for Parts {
+    /// Nothing said yet: a file form that advances.
+    fn default() -> Parts {
+        Parts {
+            tandem_form: false,
+            piece: None,
+            file: None,
+            tandem: None,
+            action: Action::Advance,
+            number: 0,
+        }
+    }
+}
+
+impl Parts {
+    fn into_move(self, side_hint: Option<Side>) -> MoveText {
+        let origin = if self.tandem_form {
+            Origin::Tandem {
+                position: self.tandem.unwrap_or(Tandem::Front),
+                file: self.file,
+            }
+        } else {
+            Origin::File(self.file.unwrap_or(0))
+        };
+        MoveText {
+            piece: self.piece,
+            origin,
+            action: self.action,
+            number: self.number,
+            side_hint,
+        }
+    }
+}
+
 /// Parse one move in Chinese notation (full or abbreviated form), its numerals read with
 /// the edition's `numerals`.
 pub(crate) fn parse_chinese(numerals: &FileNumerals, text: &str) -> Result<MoveText, SyntaxError> {
@@ -195,18 +240,13 @@ pub(crate) fn parse_chinese(numerals: &FileNumerals, text: &str) -> Result<MoveT
     }
     let pairs = ChineseParser::parse(R::chinese_move, t)
         .map_err(|e| syntax_error(Notation::Chinese, t, e))?;
-    let mut tandem_form = false;
-    let mut piece = None;
-    let mut file = None;
-    let mut tandem = None;
-    let mut action = Action::Advance;
-    let mut number = 0;
+    let mut m = Parts::default();
     let mut side_hint = None;
     // One pass over every node of the tree, in text order.
     for p in pairs.flatten() {
         let rule = p.as_rule();
         if let Some(k) = chinese_piece(rule) {
-            piece = Some(k);
+            m.piece = Some(k);
             continue;
         }
         if let Some(s) = chinese_side_mark(rule) {
@@ -214,42 +254,28 @@ pub(crate) fn parse_chinese(numerals: &FileNumerals, text: &str) -> Result<MoveT
             continue;
         }
         match rule {
-            R::tandem_form => tandem_form = true,
+            R::tandem_form => m.tandem_form = true,
             R::file => {
                 let (v, s) = numeral_value(numerals, p.as_str());
-                file = Some(v);
+                m.file = Some(v);
                 side_hint = side_hint.or(s);
             }
             R::number => {
                 let (v, s) = numeral_value(numerals, p.as_str());
-                number = v;
+                m.number = v;
                 side_hint = side_hint.or(s);
             }
-            R::front => tandem = Some(Tandem::Front),
-            R::middle => tandem = Some(Tandem::Middle),
-            R::rear => tandem = Some(Tandem::Rear),
-            R::nth => tandem = Some(Tandem::Nth(numeral_value(numerals, p.as_str()).0)),
-            R::advance => action = Action::Advance,
-            R::retreat => action = Action::Retreat,
-            R::traverse => action = Action::Traverse,
+            R::front => m.tandem = Some(Tandem::Front),
+            R::middle => m.tandem = Some(Tandem::Middle),
+            R::rear => m.tandem = Some(Tandem::Rear),
+            R::nth => m.tandem = Some(Tandem::Nth(numeral_value(numerals, p.as_str()).0)),
+            R::advance => m.action = Action::Advance,
+            R::retreat => m.action = Action::Retreat,
+            R::traverse => m.action = Action::Traverse,
             _ => {}
         }
     }
-    let origin = if tandem_form {
-        Origin::Tandem {
-            position: tandem.unwrap_or(Tandem::Front),
-            file,
-        }
-    } else {
-        Origin::File(file.unwrap_or(0))
-    };
-    Ok(MoveText {
-        piece,
-        origin,
-        action,
-        number,
-        side_hint,
-    })
+    Ok(m.into_move(side_hint))
 }
 
 /// Parse one move in WXF notation.
@@ -260,49 +286,34 @@ pub(crate) fn parse_wxf(text: &str) -> Result<MoveText, SyntaxError> {
         return Err(empty_error(Notation::Wxf, text));
     }
     let pairs = WxfParser::parse(R::wxf_move, t).map_err(|e| syntax_error(Notation::Wxf, t, e))?;
-    let mut plain = false;
-    let mut piece = None;
-    let mut file = None;
-    let mut tandem = None;
-    let mut action = Action::Advance;
-    let mut number = 0;
+    // A WXF move names its origin by a tandem word unless it is plain (`C2.5`).
+    let mut m = Parts {
+        tandem_form: true,
+        ..Parts::default()
+    };
     // One pass over every node of the tree, in text order.
     for p in pairs.flatten() {
         match p.as_rule() {
-            R::wxf_plain => plain = true,
-            R::wxf_general => piece = Some(PieceKind::General),
-            R::wxf_advisor => piece = Some(PieceKind::Advisor),
-            R::wxf_elephant => piece = Some(PieceKind::Elephant),
-            R::wxf_horse => piece = Some(PieceKind::Horse),
-            R::wxf_chariot => piece = Some(PieceKind::Chariot),
-            R::wxf_cannon => piece = Some(PieceKind::Cannon),
-            R::wxf_soldier => piece = Some(PieceKind::Soldier),
-            R::wxf_file => file = Some(wxf_digit(p.as_str())),
-            R::wxf_number => number = wxf_digit(p.as_str()),
-            R::wxf_front => tandem = Some(Tandem::Front),
-            R::wxf_rear => tandem = Some(Tandem::Rear),
-            R::wxf_nth => tandem = Some(Tandem::Nth(wxf_digit(p.as_str()))),
-            R::wxf_advance => action = Action::Advance,
-            R::wxf_retreat => action = Action::Retreat,
-            R::wxf_traverse => action = Action::Traverse,
+            R::wxf_plain => m.tandem_form = false,
+            R::wxf_general => m.piece = Some(PieceKind::General),
+            R::wxf_advisor => m.piece = Some(PieceKind::Advisor),
+            R::wxf_elephant => m.piece = Some(PieceKind::Elephant),
+            R::wxf_horse => m.piece = Some(PieceKind::Horse),
+            R::wxf_chariot => m.piece = Some(PieceKind::Chariot),
+            R::wxf_cannon => m.piece = Some(PieceKind::Cannon),
+            R::wxf_soldier => m.piece = Some(PieceKind::Soldier),
+            R::wxf_file => m.file = Some(wxf_digit(p.as_str())),
+            R::wxf_number => m.number = wxf_digit(p.as_str()),
+            R::wxf_front => m.tandem = Some(Tandem::Front),
+            R::wxf_rear => m.tandem = Some(Tandem::Rear),
+            R::wxf_nth => m.tandem = Some(Tandem::Nth(wxf_digit(p.as_str()))),
+            R::wxf_advance => m.action = Action::Advance,
+            R::wxf_retreat => m.action = Action::Retreat,
+            R::wxf_traverse => m.action = Action::Traverse,
             _ => {}
         }
     }
-    let origin = if plain {
-        Origin::File(file.unwrap_or(0))
-    } else {
-        Origin::Tandem {
-            position: tandem.unwrap_or(Tandem::Front),
-            file,
-        }
-    };
-    Ok(MoveText {
-        piece,
-        origin,
-        action,
-        number,
-        side_hint: None,
-    })
+    Ok(m.into_move(None))
 }
 
 /// Parse one move in ICCS coordinates (`h2e2`, `H2-E2`).

@@ -45,7 +45,7 @@ pub trait BoardView {
         None
     }
     /// The record characters of `side`'s pieces of `kind`, when the rules say.
-    fn piece_chars(&self, side: Side, kind: PieceKind) -> Option<&PieceChars> {
+    fn piece_chars(&self, side: Side, kind: PieceKind) -> Option<&Word> {
         let _ = (side, kind);
         None
     }
@@ -61,7 +61,7 @@ pub trait BoardView {
 
 use crate::board::KindId;
 use crate::vm::position_internals::MoveBuf;
-use crate::vm::record::{PieceChars, Record};
+use crate::vm::record::{Record, Word};
 use crate::vm::{Position, Rules};
 
 /// The correspondence between an edition's kind table and [`PieceKind`],
@@ -169,7 +169,7 @@ impl BoardView for RulesBoard<'_> {
     }
 
     #[inline]
-    fn piece_chars(&self, side: Side, kind: PieceKind) -> Option<&PieceChars> {
+    fn piece_chars(&self, side: Side, kind: PieceKind) -> Option<&Word> {
         Some(&self.rules.record()?.pieces[self.kinds.id(kind)? as usize][side.index()])
     }
 

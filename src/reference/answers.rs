@@ -136,16 +136,11 @@ pub fn record_outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answer {
 }
 
 fn outcome_of(rs: &RuleSet, q: &OutcomeQuery, after_end: AfterEnd) -> Answered {
-    if q.events.len() > MAX_GAME_MOVES {
-        return Ok(Answer::unsupported(format!(
-            "{} events: an outcome takes at most {MAX_GAME_MOVES} (limits.game_moves)",
-            q.events.len()
-        )));
-    }
-    let o = arbiter_rules(rs)?
-        .outcome_of(&rs.vm, rs.repetition.as_ref(), q, after_end)
-        .map_err(arbiter_reject)?;
-    Ok(Answer::one("outcome", o.to_json()))
+    let events = (q.events.len(), "events", "an outcome");
+    judge_game(rs, events, "outcome", |a| {
+        a.outcome_of(&rs.vm, rs.repetition.as_ref(), q, after_end)
+            .map(|o| o.to_json())
+    })
 }
 
 /// `game_status`: the moves played through the arbiter watching the board.
@@ -162,16 +157,28 @@ pub fn record_status(rs: &RuleSet, q: &StatusQuery) -> Answer {
 }
 
 fn game_status_of(rs: &RuleSet, q: &StatusQuery, after_end: AfterEnd) -> Answered {
-    if q.moves.len() > MAX_GAME_MOVES {
+    let moves = (q.moves.len(), "moves", "a game status");
+    judge_game(rs, moves, "game_status", |a| {
+        a.game_status_of(&rs.vm, rs.repetition.as_ref(), q, after_end)
+            .map(|s| s.to_json())
+    })
+}
+
+/// The arbiter's judgement of a game given as `n` `items` (moves or events), as the answer
+/// `field`; a game longer than `limits.game_moves` is refused as more than `what` takes.
+fn judge_game(
+    rs: &RuleSet,
+    (n, items, what): (usize, &str, &str),
+    field: &str,
+    judge: impl FnOnce(&ArbiterRules) -> Result<serde_json::Value, ArbiterError>,
+) -> Answered {
+    if n > MAX_GAME_MOVES {
         return Ok(Answer::unsupported(format!(
-            "{} moves: a game status takes at most {MAX_GAME_MOVES} (limits.game_moves)",
-            q.moves.len()
+            "{n} {items}: {what} takes at most {MAX_GAME_MOVES} (limits.game_moves)"
         )));
     }
-    let s = arbiter_rules(rs)?
-        .game_status_of(&rs.vm, rs.repetition.as_ref(), q, after_end)
-        .map_err(arbiter_reject)?;
-    Ok(Answer::one("game_status", s.to_json()))
+    let v = judge(arbiter_rules(rs)?).map_err(arbiter_reject)?;
+    Ok(Answer::one(field, v))
 }
 
 /// `touch_move`.

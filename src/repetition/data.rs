@@ -323,12 +323,7 @@ pub(crate) struct StatusNames {
 }
 
 /// The rulebook's words for the sides, as a ruling writes them before a cycle's name.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct SideNames {
-    pub(crate) red: String,
-    pub(crate) black: String,
-}
+pub(crate) use crate::vm::data::SideNames;
 
 /// The rulebook's names of cycles: a class repeated on every move of a side is `perpetual`
 /// followed by the class (长捉), unless it is idle or played once; otherwise each class is counted

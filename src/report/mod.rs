@@ -483,10 +483,7 @@ pub(crate) fn leaves(v: &serde_yaml::Value) -> BTreeMap<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn y(s: &str) -> serde_yaml::Value {
-        serde_yaml::from_str(s).unwrap()
-    }
+    use crate::spec::switch_tests::y;
 
     #[test]
     fn leaves_flatten_mappings_and_lists_of_mappings() {

@@ -376,6 +376,15 @@ impl fmt::Display for Location {
 }
 
 impl Location {
+    /// The file as a whole (line 0).
+    pub(crate) fn whole(file: impl Into<String>) -> Location {
+        Location {
+            file: file.into(),
+            line: 0,
+            column: 0,
+        }
+    }
+
     /// The start of `file` (line 1, column 1): where an error about the file as a whole is.
     pub(crate) fn start_of(file: impl Into<String>) -> Location {
         Location {
@@ -647,10 +656,7 @@ impl Spec {
         collect_disk(root, root, &mut files, &mut errors);
         if errors.is_empty() && !files.iter().any(|(p, _)| p.ends_with("/edition.yaml")) {
             errors.push(SpecError::new(
-                Location {
-                    file: root.display().to_string(),
-                    ..Default::default()
-                },
+                Location::whole(root.display().to_string()),
                 None,
                 "no edition here (a spec folder holds EDITION/edition.yaml and its topic files)",
             ));
@@ -733,10 +739,7 @@ fn collect_disk(root: &Path, dir: &Path, out: &mut SpecFiles, errors: &mut Vec<S
         Ok(e) => e,
         Err(e) => {
             errors.push(SpecError::new(
-                Location {
-                    file: dir.display().to_string(),
-                    ..Default::default()
-                },
+                Location::whole(dir.display().to_string()),
                 None,
                 format!("cannot read directory: {e}"),
             ));
@@ -783,10 +786,11 @@ pub fn summary_rows(spec: &Spec) -> Vec<(String, usize, BTreeMap<String, usize>)
 }
 
 #[cfg(test)]
-mod switch_tests {
+pub(crate) mod switch_tests {
     use super::*;
 
-    fn y(s: &str) -> Value {
+    /// YAML text read as a value, for the tests of code that walks clause data.
+    pub(crate) fn y(s: &str) -> Value {
         serde_yaml::from_str(s).unwrap()
     }
 

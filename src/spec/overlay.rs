@@ -87,18 +87,7 @@ impl Overlay {
             SpecErrors(vec![e])
         })?;
         o.file = file.to_string();
-        let mut locs: Vec<Location> = text
-            .lines()
-            .enumerate()
-            .filter_map(|(i, l)| {
-                let t = l.trim_start();
-                t.strip_prefix("- clause:").map(|_| Location {
-                    file: file.into(),
-                    line: i + 1,
-                    column: l.len() - t.len() + 3,
-                })
-            })
-            .collect();
+        let mut locs = super::raw::entry_locations(file, text, "clause");
         if locs.len() != o.changes.len() {
             locs = vec![
                 Location {
@@ -603,10 +592,7 @@ impl From<UnknownRuleSet> for SpecError {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn y(s: &str) -> serde_yaml::Value {
-        serde_yaml::from_str(s).unwrap()
-    }
+    use crate::spec::switch_tests::y;
 
     #[test]
     fn merges_named_keys_and_keeps_the_rest() {

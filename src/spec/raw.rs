@@ -96,10 +96,7 @@ pub(super) fn read<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Re
     };
     if text.lines().all(blank) {
         return Err(SpecError::new(
-            Location {
-                file: file.to_string(),
-                ..Default::default()
-            },
+            Location::whole(file),
             None,
             "the file is empty: it holds no YAML document",
         ));
@@ -107,13 +104,15 @@ pub(super) fn read<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Re
     crate::input::yaml(text, &crate::input::Origin::named(file)).map_err(SpecError::from)
 }
 
-/// Lines and columns of the `- id:` entries of a clause file, in order.
-fn id_locations(file: &str, text: &str) -> Vec<Location> {
+/// Lines and columns of the list entries of a YAML file that open with `- <key>:` (`- id:`
+/// in a clause file, `- clause:` in an overlay), in order; the column is the key's.
+pub(crate) fn entry_locations(file: &str, text: &str, key: &str) -> Vec<Location> {
     text.lines()
         .enumerate()
         .filter_map(|(i, l)| {
             let t = l.trim_start();
-            t.strip_prefix("- id:").map(|_| Location {
+            let entry = t.strip_prefix("- ")?.strip_prefix(key)?.starts_with(':');
+            entry.then(|| Location {
                 file: file.to_string(),
                 line: i + 1,
                 column: l.len() - t.len() + 3,
@@ -155,10 +154,7 @@ impl SortedFiles {
             }
             if dir.contains('/') {
                 errors.push(SpecError::new(
-                    Location {
-                        file: path.clone(),
-                        ..Default::default()
-                    },
+                    Location::whole(path.clone()),
                     None,
                     "spec files live directly in an edition folder (spec/<edition>/<topic>.yaml)",
                 ));
@@ -183,14 +179,7 @@ impl SortedFiles {
             match read::<super::Words>(path, text) {
                 Ok(w) => {
                     for p in w.problems() {
-                        errors.push(SpecError::new(
-                            Location {
-                                file: path.to_string(),
-                                ..Default::default()
-                            },
-                            None,
-                            p,
-                        ));
+                        errors.push(SpecError::new(Location::whole(path), None, p));
                     }
                     self.words = w;
                 }
@@ -283,21 +272,19 @@ pub(super) fn resolve(files: SpecFiles) -> Result<Spec, SpecErrors> {
     };
 
     // Resolve editions in dependency order.
-    let mut resolved: BTreeMap<String, Edition> = BTreeMap::new();
-    let mut visiting = HashSet::new();
-    let ids: Vec<String> = drafts.keys().cloned().collect();
-    for id in &ids {
+    let mut resolver = Resolver {
+        drafts: &drafts,
+        sources: &sources,
+        resolved: BTreeMap::new(),
+        visiting: HashSet::new(),
+        errors: &mut errors,
+    };
+    for id in drafts.keys() {
         if !depends_on_broken(id, &drafts, &broken) {
-            resolve_one(
-                id,
-                &drafts,
-                &sources,
-                &mut resolved,
-                &mut visiting,
-                &mut errors,
-            );
+            resolver.resolve(id);
         }
     }
+    let mut resolved = resolver.resolved;
 
     attach_tocs(tocs, &sources, &drafts, &broken, &mut resolved, &mut errors);
     check_domains(&domains, &resolved, &mut errors);
@@ -336,10 +323,7 @@ fn read_clause_files(
         }
         let Some(draft) = drafts.get_mut(&dir) else {
             errors.push(SpecError::new(
-                Location {
-                    file: path.clone(),
-                    ..Default::default()
-                },
+                Location::whole(path.clone()),
                 None,
                 format!("folder `{dir}` has no edition.yaml"),
             ));
@@ -347,7 +331,7 @@ fn read_clause_files(
         };
         match read::<RawClauseFile>(&path, &text) {
             Ok(cf) => {
-                let locs = id_locations(&path, &text);
+                let locs = entry_locations(&path, &text, "id");
                 let aligned = locs.len() == cf.clauses.len();
                 for (i, c) in cf.clauses.into_iter().enumerate() {
                     let loc = if aligned {
@@ -374,10 +358,7 @@ fn declare_sources(
 ) -> (Vec<Source>, HashMap<String, Source>) {
     let Some((path, text)) = file else {
         errors.push(SpecError::new(
-            Location {
-                file: SOURCES_FILE.into(),
-                ..Default::default()
-            },
+            Location::whole(SOURCES_FILE),
             None,
             format!("the spec has no {SOURCES_FILE}, the list of the sources its clauses cite"),
         ));
@@ -394,10 +375,7 @@ fn declare_sources(
     for s in &list {
         if by_id.insert(s.id.clone(), s.clone()).is_some() {
             errors.push(SpecError::new(
-                Location {
-                    file: path.clone(),
-                    ..Default::default()
-                },
+                Location::whole(path.clone()),
                 None,
                 format!("source `{}` is listed twice", s.id),
             ));
@@ -420,10 +398,7 @@ fn check_domains(
     for d in domains {
         if !seen.insert(d.id.as_str()) {
             errors.push(SpecError::new(
-                Location {
-                    file: DOMAINS_FILE.into(),
-                    ..Default::default()
-                },
+                Location::whole(DOMAINS_FILE),
                 None,
                 format!("domain `{}` is listed twice", d.id),
             ));
@@ -471,10 +446,7 @@ fn attach_tocs(
             Some(ed) => ed.toc = Some(toc),
             None if drafts.contains_key(&dir) => {}
             None => errors.push(SpecError::new(
-                Location {
-                    file: toc.file.clone(),
-                    ..Default::default()
-                },
+                Location::whole(toc.file.clone()),
                 None,
                 format!("folder `{dir}` has no edition.yaml"),
             )),
@@ -551,123 +523,123 @@ fn check_provenance(
     }
 }
 
-/// One edition: its parent's clauses first (cycles refused), then its own written over them.
-fn resolve_one(
-    id: &str,
-    drafts: &BTreeMap<String, EditionDraft>,
-    sources: &HashMap<String, Source>,
-    resolved: &mut BTreeMap<String, Edition>,
-    visiting: &mut HashSet<String>,
-    errors: &mut Vec<SpecError>,
-) -> bool {
-    if resolved.contains_key(id) {
-        return true;
-    }
-    let draft = &drafts[id];
-    let ed_loc = Location::start_of(draft.file.clone());
-    if !visiting.insert(id.to_string()) {
-        errors.push(SpecError::new(
-            ed_loc,
-            None,
-            format!("edition `{id}` derives from itself through `derives_from`"),
-        ));
-        return false;
-    }
-    let Some(mut clauses) = inherited_clauses(
-        id, draft, &ed_loc, drafts, sources, resolved, visiting, errors,
-    ) else {
-        return false;
-    };
-    written_clauses(id, draft, drafts, sources, &mut clauses, errors);
-    for u in &draft.raw.unencoded_differences {
-        check_summary_zh(
-            &u.summary_zh,
-            &ed_loc,
-            &format!("unencoded difference {}", u.articles),
-            errors,
-        );
-        check_provenance(
-            &u.provenance,
-            &ed_loc,
-            &format!("unencoded difference {}", u.articles),
-            sources,
-            errors,
-        );
-    }
-    let edition = edition(id, draft, clauses);
-    resolved.insert(id.to_string(), edition);
-    visiting.remove(id);
-    true
+/// Editions resolved in dependency order, each after the one it derives from.
+struct Resolver<'a> {
+    drafts: &'a BTreeMap<String, EditionDraft>,
+    sources: &'a HashMap<String, Source>,
+    resolved: BTreeMap<String, Edition>,
+    /// The editions being resolved: one met again derives from itself.
+    visiting: HashSet<String>,
+    errors: &'a mut Vec<SpecError>,
 }
 
-/// The clauses a derived edition inherits (`derives_from`, `keeps`, `removes`, `inherited_provenance`); `None` when its parent cannot be resolved.
-#[allow(clippy::too_many_arguments)]
-fn inherited_clauses(
-    id: &str,
-    draft: &EditionDraft,
-    ed_loc: &Location,
-    drafts: &BTreeMap<String, EditionDraft>,
-    sources: &HashMap<String, Source>,
-    resolved: &mut BTreeMap<String, Edition>,
-    visiting: &mut HashSet<String>,
-    errors: &mut Vec<SpecError>,
-) -> Option<BTreeMap<String, Clause>> {
-    let mut clauses: BTreeMap<String, Clause> = BTreeMap::new();
-    if let Some(parent) = &draft.raw.derives_from {
-        if !drafts.contains_key(parent) {
-            errors.push(SpecError::new(
-                ed_loc.clone(),
-                None,
-                format!("derives_from names unknown edition `{parent}`"),
-            ));
-            return None;
+impl Resolver<'_> {
+    /// One edition: its parent's clauses first (cycles refused), then its own written over
+    /// them.
+    fn resolve(&mut self, id: &str) -> bool {
+        if self.resolved.contains_key(id) {
+            return true;
         }
-        if !resolve_one(parent, drafts, sources, resolved, visiting, errors) {
-            return None;
-        }
-        let Some(inh) = &draft.raw.inherited_provenance else {
-            errors.push(SpecError::new(
-                ed_loc.clone(),
+        let (drafts, sources) = (self.drafts, self.sources);
+        let draft = &drafts[id];
+        let ed_loc = Location::start_of(draft.file.clone());
+        if !self.visiting.insert(id.to_string()) {
+            self.errors.push(SpecError::new(
+                ed_loc,
                 None,
-                "a derived edition must say, in inherited_provenance, how sure its inherited clauses are",
+                format!("edition `{id}` derives from itself through `derives_from`"),
             ));
-            return None;
+            return false;
+        }
+        let Some(mut clauses) = self.inherited_clauses(id, draft, &ed_loc) else {
+            return false;
         };
-        check_provenance(inh, ed_loc, id, sources, errors);
-        for c in resolved[parent].clauses() {
-            let mut c = c.clone();
-            if c.inherited_from.is_none() {
-                c.inherited_from = Some(parent.clone());
-            }
-            // The readings go with the data: an inherited clause keeps its parent's.
-            let readings = std::mem::take(&mut c.provenance.readings);
-            c.provenance = inh.clone();
-            c.provenance.readings = readings;
-            clauses.insert(c.id.clone(), c);
+        written_clauses(id, draft, drafts, sources, &mut clauses, self.errors);
+        for u in &draft.raw.unencoded_differences {
+            check_summary_zh(
+                &u.summary_zh,
+                &ed_loc,
+                &format!("unencoded difference {}", u.articles),
+                self.errors,
+            );
+            check_provenance(
+                &u.provenance,
+                &ed_loc,
+                &format!("unencoded difference {}", u.articles),
+                sources,
+                self.errors,
+            );
         }
-        if let Some(prefixes) = &draft.raw.keeps {
-            clauses.retain(|id, _| prefixes.iter().any(|p| id.starts_with(p.as_str())));
-        }
-        for r in &draft.raw.removes {
-            if clauses.remove(r).is_none() {
-                errors.push(SpecError::new(
-                    ed_loc.clone(),
-                    Some(r),
-                    format!("removes `{r}`, which `{parent}` does not have"),
-                ));
-            }
-        }
-    } else if draft.raw.inherited_provenance.is_some()
-        || !draft.raw.removes.is_empty()
-        || draft.raw.keeps.is_some()
-    {
-        errors.push(SpecError::new(
-            ed_loc.clone(),
-            None,
-            "inherited_provenance, removes and keeps only make sense with derives_from",
-        ));
+        let edition = edition(id, draft, clauses);
+        self.resolved.insert(id.to_string(), edition);
+        self.visiting.remove(id);
+        true
     }
-    Some(clauses)
+
+    /// The clauses a derived edition inherits (`derives_from`, `keeps`, `removes`, `inherited_provenance`); `None` when its parent cannot be resolved.
+    fn inherited_clauses(
+        &mut self,
+        id: &str,
+        draft: &EditionDraft,
+        ed_loc: &Location,
+    ) -> Option<BTreeMap<String, Clause>> {
+        let mut clauses: BTreeMap<String, Clause> = BTreeMap::new();
+        if let Some(parent) = &draft.raw.derives_from {
+            if !self.drafts.contains_key(parent) {
+                self.errors.push(SpecError::new(
+                    ed_loc.clone(),
+                    None,
+                    format!("derives_from names unknown edition `{parent}`"),
+                ));
+                return None;
+            }
+            if !self.resolve(parent) {
+                return None;
+            }
+            let Some(inh) = &draft.raw.inherited_provenance else {
+                self.errors.push(SpecError::new(
+                    ed_loc.clone(),
+                    None,
+                    "a derived edition must say, in inherited_provenance, how sure its inherited clauses are",
+                ));
+                return None;
+            };
+            check_provenance(inh, ed_loc, id, self.sources, self.errors);
+            for c in self.resolved[parent].clauses() {
+                let mut c = c.clone();
+                if c.inherited_from.is_none() {
+                    c.inherited_from = Some(parent.clone());
+                }
+                // The readings go with the data: an inherited clause keeps its parent's.
+                let readings = std::mem::take(&mut c.provenance.readings);
+                c.provenance = inh.clone();
+                c.provenance.readings = readings;
+                clauses.insert(c.id.clone(), c);
+            }
+            if let Some(prefixes) = &draft.raw.keeps {
+                clauses.retain(|id, _| prefixes.iter().any(|p| id.starts_with(p.as_str())));
+            }
+            for r in &draft.raw.removes {
+                if clauses.remove(r).is_none() {
+                    self.errors.push(SpecError::new(
+                        ed_loc.clone(),
+                        Some(r),
+                        format!("removes `{r}`, which `{parent}` does not have"),
+                    ));
+                }
+            }
+        } else if draft.raw.inherited_provenance.is_some()
+            || !draft.raw.removes.is_empty()
+            || draft.raw.keeps.is_some()
+        {
+            self.errors.push(SpecError::new(
+                ed_loc.clone(),
+                None,
+                "inherited_provenance, removes and keeps only make sense with derives_from",
+            ));
+        }
+        Some(clauses)
+    }
 }
 
 /// The clauses an edition writes: each id once and well formed, an override or a new clause.
@@ -747,10 +719,7 @@ fn written_clauses(
         let shown: Vec<&str> = ids.iter().take(3).map(String::as_str).collect();
         let more = if ids.len() > 3 { ", …" } else { "" };
         errors.push(SpecError::new(
-            Location {
-                file: file.clone(),
-                ..Default::default()
-            },
+            Location::whole(file.clone()),
             None,
             format!(
                 "no such file, but {restating} restates {} clauses as if it were there ({}{more}): edition `{id}` derives from `{}`, and no edition it derives from has these clauses",

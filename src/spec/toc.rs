@@ -142,21 +142,16 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Toc, Vec<SpecError>> {
                 format!("article `{}` is listed twice", e.article),
             ));
         }
-        if let Some(r) = &e.not_decidable {
-            if !raw.reasons.contains_key(r) {
+        // A key an entry names must be one its table defines.
+        for (field, key, table, defined) in [
+            ("not_decidable", &e.not_decidable, "reasons", &raw.reasons),
+            ("unavailable", &e.unavailable, "missing", &raw.missing),
+        ] {
+            if let Some(k) = key.as_ref().filter(|k| !defined.contains_key(*k)) {
                 errors.push(SpecError::new(
                     loc.clone(),
                     None,
-                    format!("not_decidable names `{r}`, which `reasons` does not define"),
-                ));
-            }
-        }
-        if let Some(m) = &e.unavailable {
-            if !raw.missing.contains_key(m) {
-                errors.push(SpecError::new(
-                    loc.clone(),
-                    None,
-                    format!("unavailable names `{m}`, which `missing` does not define"),
+                    format!("{field} names `{k}`, which `{table}` does not define"),
                 ));
             }
         }

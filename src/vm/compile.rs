@@ -219,7 +219,7 @@ fn kinds<'a>(
 }
 
 /// The kind named `name` in `kinds`, or the error at clause `c`.
-fn kind_id(kinds: &[KindInfo], c: &Clause, name: &str) -> Result<KindId, SpecError> {
+pub(crate) fn kind_id(kinds: &[KindInfo], c: &Clause, name: &str) -> Result<KindId, SpecError> {
     kinds
         .iter()
         .position(|k| k.name == name)

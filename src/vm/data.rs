@@ -55,7 +55,9 @@ pub struct Kind {
     pub(crate) names: SideNames,
 }
 
-#[derive(Debug, Deserialize)]
+/// A word for each side: a piece kind's names (帅/将), or the rulebook's words for the sides
+/// as a ruling writes them before a cycle's name (红方长捉).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SideNames {
     pub(crate) red: String,

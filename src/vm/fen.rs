@@ -107,17 +107,10 @@ pub enum FenError {
     Position(FenPositionError),
 }
 
-impl From<FenSyntaxError> for FenError {
-    fn from(e: FenSyntaxError) -> FenError {
-        FenError::Syntax(e)
-    }
-}
-
-impl From<FenPositionError> for FenError {
-    fn from(e: FenPositionError) -> FenError {
-        FenError::Position(e)
-    }
-}
+wraps!(FenError {
+    Syntax(FenSyntaxError),
+    Position(FenPositionError),
+});
 
 impl FenSyntaxError {
     fn new(
@@ -639,21 +632,23 @@ mod tests {
         let e = Position::from_fen(&r, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w")
             .unwrap_err();
         assert_eq!(e.kind(), "rank_count");
-        let e = Position::from_fen(
-            &r,
-            "rnbakabnx/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
-        )
-        .unwrap_err();
-        assert_eq!(e.kind(), "unknown_letter");
-        assert_eq!(e.problems()[0].column, Some(9));
-        let e = Position::from_fen(
-            &r,
-            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x",
-        )
-        .unwrap_err();
-        assert_eq!(e.kind(), "bad_side");
-        assert_eq!(e.problems()[0].column, Some(61));
-        assert!(e.is_syntax());
+        for (fen, kind, column) in [
+            (
+                "rnbakabnx/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                "unknown_letter",
+                9,
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x",
+                "bad_side",
+                61,
+            ),
+        ] {
+            let e = Position::from_fen(&r, fen).unwrap_err();
+            assert_eq!(e.kind(), kind);
+            assert_eq!(e.problems()[0].column, Some(column));
+            assert!(e.is_syntax());
+        }
     }
 
     #[test]

@@ -13,13 +13,13 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::compile::{err, require, typed};
+use super::compile::{err, kind_id, require, typed};
 use super::KindInfo;
 use crate::board::Side;
 use crate::spec::{Edition, SpecError};
 
-/// One word of a record (an action or a tandem word) in each script, and the other
-/// spellings read.
+/// One word of a record (an action, a tandem word, or the character of a piece kind of one
+/// side) in each script, and the other spellings read (for a piece: its print variants).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Word {
     /// Written in simplified script (and in the abbreviated form).
@@ -36,26 +36,6 @@ impl Word {
         std::iter::once(self.write.as_str())
             .chain(std::iter::once(self.traditional.as_str()))
             .chain(self.also.iter().map(String::as_str))
-    }
-}
-
-/// The characters of one piece kind of one side.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PieceChars {
-    /// The name of `pieces.kinds`: what records write in simplified script.
-    pub name: String,
-    /// What records write in traditional script.
-    pub(crate) traditional: String,
-    /// Other characters read for the piece (print variants).
-    pub(crate) variants: Vec<String>,
-}
-
-impl PieceChars {
-    /// Every character read for the piece.
-    pub fn spellings(&self) -> impl Iterator<Item = &str> {
-        std::iter::once(self.name.as_str())
-            .chain(std::iter::once(self.traditional.as_str()))
-            .chain(self.variants.iter().map(String::as_str))
     }
 }
 
@@ -84,8 +64,9 @@ pub struct Tandem {
 /// How moves are recorded under an edition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
-    /// Per kind (the VM's kind order), `[red, black]`.
-    pub pieces: Vec<[PieceChars; 2]>,
+    /// Per kind (the VM's kind order), `[red, black]`: the piece's character, written as
+    /// the name of `pieces.kinds`.
+    pub pieces: Vec<[Word; 2]>,
     /// The file numerals of each side, 1 to 9, `[red, black]` (`board.file_numbering`).
     pub numerals: [Vec<String>; 2],
     /// The full form of 7.5 (`炮二平五`): numerals and action words.
@@ -110,7 +91,7 @@ impl Record {
             .pieces
             .iter()
             .flatten()
-            .flat_map(PieceChars::spellings)
+            .flat_map(Word::spellings)
             .chain(words.flat_map(Word::spellings))
             .chain(self.numerals.iter().flatten().map(String::as_str))
             .flat_map(str::chars)
@@ -350,14 +331,14 @@ pub(super) fn compile(
 
 /// The characters of every kind (`notation.characters`, else the kinds' own names): every
 /// kind's errors.
-fn characters(ed: &Edition, kinds: &[KindInfo]) -> Result<Vec<[PieceChars; 2]>, Vec<SpecError>> {
-    let mut pieces: Vec<[PieceChars; 2]> = kinds
+fn characters(ed: &Edition, kinds: &[KindInfo]) -> Result<Vec<[Word; 2]>, Vec<SpecError>> {
+    let mut pieces: Vec<[Word; 2]> = kinds
         .iter()
         .map(|k| {
-            let chars = |s: Side| PieceChars {
-                name: k.names[s.index()].clone(),
+            let chars = |s: Side| Word {
+                write: k.names[s.index()].clone(),
                 traditional: k.names[s.index()].clone(),
-                variants: Vec::new(),
+                also: Vec::new(),
             };
             [chars(Side::Red), chars(Side::Black)]
         })
@@ -368,26 +349,19 @@ fn characters(ed: &Edition, kinds: &[KindInfo]) -> Result<Vec<[PieceChars; 2]>, 
     let raw: RawCharacters = typed(c).map_err(|e| vec![e])?;
     let mut errors = Vec::new();
     for (kind, sides) in raw.kinds {
-        let Some(i) = kinds.iter().position(|k| k.name == kind) else {
-            errors.push(err(
-                c,
-                format!(
-                    "unknown piece kind `{kind}` (pieces.kinds defines {})",
-                    kinds
-                        .iter()
-                        .map(|k| k.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
-            continue;
+        let i = match kind_id(kinds, c, &kind) {
+            Ok(i) => usize::from(i),
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
         };
         for (side, chars) in [(Side::Red, sides.red), (Side::Black, sides.black)] {
             let p = &mut pieces[i][side.index()];
             if let Some(t) = chars.traditional {
                 p.traditional = t;
             }
-            p.variants = chars.variants;
+            p.also = chars.variants;
             // Records are read character by character: every spelling is one character.
             if let Some(bad) = p.spellings().find(|s| s.chars().count() != 1) {
                 errors.push(err(

@@ -122,6 +122,8 @@ pub struct Ruling {
     pub basis: Option<Basis>,
 }
 
+crate::answer::answer_as_json!(Ruling);
+
 impl Ruling {
     pub(super) fn new(
         event: usize,
@@ -148,11 +150,6 @@ impl Ruling {
     pub(super) fn note(mut self, n: impl Into<String>) -> Ruling {
         self.note = Some(n.into());
         self
-    }
-
-    /// The ruling as the protocol's JSON object.
-    pub fn to_json(&self) -> Value {
-        crate::answer::to_value(&self.answer())
     }
 
     /// The ruling as the protocol's answer type (an item of `outcome.rulings`).
@@ -215,12 +212,9 @@ pub struct Outcome {
     pub continues: Option<Continues>,
 }
 
-impl Outcome {
-    /// The protocol's answer object (field `outcome`).
-    pub fn to_json(&self) -> Value {
-        crate::answer::to_value(&self.answer())
-    }
+crate::answer::answer_as_json!(Outcome);
 
+impl Outcome {
     /// The protocol's answer, typed.
     pub fn answer(&self) -> crate::answer::OutcomeAnswer {
         let (basis, rests_on) = basis_fields(self.basis.as_ref());

@@ -303,9 +303,7 @@ impl Game<'_> {
         let Some(limit) = self.rules.late_limit else {
             let c = self
                 .rules
-                .results
-                .iter()
-                .find(|r| r.when == Trigger::LateArrival)
+                .result(Trigger::LateArrival)
                 .map(|r| r.clause.clone());
             for &s in &late {
                 let d = if c.is_some() {

@@ -88,9 +88,7 @@ impl Game<'_> {
     /// rule set gives them.
     pub(super) fn rounds_to_change(&self, when: Trigger) -> Option<(u32, RuleRef)> {
         self.rules
-            .results
-            .iter()
-            .find(|r| r.when == when)
+            .result(when)
             .and_then(|r| r.rounds_to_change.map(|n| (n, r.clause.clone())))
     }
 
@@ -265,9 +263,7 @@ impl Game<'_> {
                 };
                 let c = self
                     .rules
-                    .results
-                    .iter()
-                    .find(|r| r.when == Trigger::ChangeRefused)
+                    .result(Trigger::ChangeRefused)
                     .map(|r| r.clause.clone());
                 self.order(i, s, c);
             }

@@ -665,44 +665,54 @@ fn bench(desk: &Desk) -> Result<(), String> {
             desk.handle("GET", "/api/rulesets", b"")
         },
     )?;
-    time("record read and replayed (/api/record)", 20, &|| {
-        desk.handle("POST", "/api/record", record.as_bytes())
-    })?;
-    time("whole record adjudicated (/api/status)", 20, &|| {
-        desk.handle("POST", "/api/status", body.as_bytes())
-    })?;
     // What the page asks at every step: the record with an arbiter's event judged whole and
     // at a ply, the cycle there ruled, with words.
     let state = json!({"edition": "cxa-2020", "fen": game["fen"], "moves": moves, "ply": moves.len() / 2,
         "events": [{"ply": 40, "event": {"claim_natural_limit": "red"}}, {"ply": moves.len(), "event": {"resign": if moves.len().is_multiple_of(2) { "red" } else { "black" }}}]}).to_string();
-    time(
-        "the page's state at a ply, with events (/api/state)",
-        20,
-        &|| desk.handle("POST", "/api/state", state.as_bytes()),
-    )?;
     let ask = json!({"edition": "cxa-2020", "query": "ruling", "input": {"fen": game["fen"], "moves": moves}}).to_string();
-    time("ruling of the whole line (/api/ask ruling)", 20, &|| {
-        desk.handle("POST", "/api/ask", ask.as_bytes())
-    })?;
-    time("move list in Chinese notation (/api/line)", 20, &|| {
-        desk.handle("POST", "/api/line", body.as_bytes())
-    })?;
-    time("board at the last ply (/api/board)", 20, &|| {
-        desk.handle("POST", "/api/board", body.as_bytes())
-    })?;
     // The game above repeats no position at its end: a cycle that does, with a chase.
     let cycle = json!({"edition": "cxa-2020", "query": "ruling", "input": {"fen": "5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1",
         "moves": ["a1b1", "f9f8", "b1a1", "f8f9", "a1b1", "f9f8", "b1a1", "f8f9"]}}).to_string();
-    time(
-        "ruling of an 8-ply perpetual chase (/api/ask ruling)",
-        20,
-        &|| desk.handle("POST", "/api/ask", cycle.as_bytes()),
-    )?;
     let legal = json!({"edition": "cxa-2020", "query": "legal_moves", "input": {"fen": game["fen"], "moves": moves}}).to_string();
-    time(
-        "legal moves at the last ply (/api/ask legal_moves)",
-        20,
-        &|| desk.handle("POST", "/api/ask", legal.as_bytes()),
-    )?;
+    for (what, path, body) in [
+        (
+            "record read and replayed (/api/record)",
+            "/api/record",
+            record,
+        ),
+        (
+            "whole record adjudicated (/api/status)",
+            "/api/status",
+            &body,
+        ),
+        (
+            "the page's state at a ply, with events (/api/state)",
+            "/api/state",
+            &state,
+        ),
+        (
+            "ruling of the whole line (/api/ask ruling)",
+            "/api/ask",
+            &ask,
+        ),
+        (
+            "move list in Chinese notation (/api/line)",
+            "/api/line",
+            &body,
+        ),
+        ("board at the last ply (/api/board)", "/api/board", &body),
+        (
+            "ruling of an 8-ply perpetual chase (/api/ask ruling)",
+            "/api/ask",
+            &cycle,
+        ),
+        (
+            "legal moves at the last ply (/api/ask legal_moves)",
+            "/api/ask",
+            &legal,
+        ),
+    ] {
+        time(what, 20, &|| desk.handle("POST", path, body.as_bytes()))?;
+    }
     Ok(())
 }

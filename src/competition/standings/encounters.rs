@@ -110,22 +110,14 @@ impl Ctx<'_> {
                 .unwrap_or(ByeResult::Win);
                 let enc = if team || self.format.unit == Unit::Match {
                     let m = &self.rules.match_scoring;
-                    let points = match result {
-                        ByeResult::Win => m.win,
-                        ByeResult::Draw => m.draw,
-                        ByeResult::Loss => m.loss,
-                    };
+                    let points = result.score(m.win, m.draw, m.loss);
                     Encounter {
                         match_points: points,
                         ..Self::bye(round, result)
                     }
                 } else {
                     let g = &self.rules.game;
-                    let points = match result {
-                        ByeResult::Win => g.win,
-                        ByeResult::Draw => g.draw_red,
-                        ByeResult::Loss => g.loss,
-                    };
+                    let points = result.score(g.win, g.draw_red, g.loss);
                     Encounter {
                         game_points: points,
                         games_won: u32::from(result == ByeResult::Win),

@@ -235,28 +235,50 @@ impl Validator<'_> {
         roster
     }
 
+    /// Entry `i` of the list of `what`s names itself by `id`: not blank, and not listed
+    /// before (`listed`, asked only of an id that is not blank). Says what is wrong; `true`
+    /// when the id is good.
+    fn id_given_once(
+        &mut self,
+        i: usize,
+        what: &str,
+        id: &str,
+        listed: impl FnOnce(&str) -> bool,
+    ) -> bool {
+        use TournamentErrorKind::*;
+        let (kind, message) = if blank(id) {
+            (
+                EmptyId,
+                format!("{what} id `{id}` is empty: an id names the {what}"),
+            )
+        } else if listed(id) {
+            (Duplicate, format!("{what} `{id}` is listed twice"))
+        } else {
+            return true;
+        };
+        self.push(kind, format!("{what}s[{i}]"), message);
+        false
+    }
+
+    /// The entrant `found` for the id `entrant` at `rec`, or the error that it is not listed.
+    fn listed(&mut self, found: Option<usize>, entrant: &str, rec: &str) -> Option<usize> {
+        if found.is_none() {
+            self.push(
+                TournamentErrorKind::UnknownEntrant,
+                rec,
+                format!("`{entrant}` is not listed"),
+            );
+        }
+        found
+    }
+
     /// The players listed under `players`: each id given once and not blank.
     fn listed_players(&mut self, raw: &RawTournament, roster: &mut Roster) {
-        use TournamentErrorKind::*;
         for (i, p) in raw.players.iter().enumerate() {
-            if blank(&p.id) {
-                self.push(
-                    EmptyId,
-                    format!("players[{i}]"),
-                    format!("player id `{}` is empty: an id names the player", p.id),
-                );
-                continue;
-            }
-            if roster
-                .pidx
-                .insert(p.id.clone(), roster.players.len())
-                .is_some()
-            {
-                self.push(
-                    Duplicate,
-                    format!("players[{i}]"),
-                    format!("player `{}` is listed twice", p.id),
-                );
+            let next = roster.players.len();
+            if !self.id_given_once(i, "player", &p.id, |id| {
+                roster.pidx.insert(id.to_string(), next).is_some()
+            }) {
                 continue;
             }
             roster.players.push(Player {
@@ -269,21 +291,7 @@ impl Validator<'_> {
 
     /// Team `i` of `teams`: its id given once and not blank, and its registered players.
     fn team(&mut self, i: usize, t: &RawTeam, roster: &mut Roster) {
-        use TournamentErrorKind::*;
-        if blank(&t.id) {
-            self.push(
-                EmptyId,
-                format!("teams[{i}]"),
-                format!("team id `{}` is empty: an id names the team", t.id),
-            );
-            return;
-        }
-        if roster.tidx.contains_key(&t.id) {
-            self.push(
-                Duplicate,
-                format!("teams[{i}]"),
-                format!("team `{}` is listed twice", t.id),
-            );
+        if !self.id_given_once(i, "team", &t.id, |id| roster.tidx.contains_key(id)) {
             return;
         }
         let ti = roster.teams.len();
@@ -472,12 +480,7 @@ impl Validator<'_> {
         for (i, b) in raw.byes.iter().enumerate() {
             let rec = format!("byes[{i}]");
             let ok_round = self.round_ok(raw, b.round, &rec);
-            let Some(e) = roster.entrant_index(&b.entrant) else {
-                self.push(
-                    UnknownEntrant,
-                    &rec,
-                    format!("`{}` is not listed", b.entrant),
-                );
+            let Some(e) = self.listed(roster.entrant_index(&b.entrant), &b.entrant, &rec) else {
                 continue;
             };
             let scored_rule = if team_event {
@@ -543,12 +546,7 @@ impl Validator<'_> {
                     None
                 }
             });
-            let Some(e) = e else {
-                self.push(
-                    UnknownEntrant,
-                    &rec,
-                    format!("`{}` is not listed", s.entrant),
-                );
+            let Some(e) = self.listed(e, &s.entrant, &rec) else {
                 continue;
             };
             let Some(kinds) = &self.rules.sanctions else {
@@ -600,12 +598,7 @@ impl Validator<'_> {
                     ),
                 );
             }
-            let Some(e) = roster.entrant_index(&w.entrant) else {
-                self.push(
-                    UnknownEntrant,
-                    &rec,
-                    format!("`{}` is not listed", w.entrant),
-                );
+            let Some(e) = self.listed(roster.entrant_index(&w.entrant), &w.entrant, &rec) else {
                 continue;
             };
             let system = game_format.system;

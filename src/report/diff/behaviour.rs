@@ -170,6 +170,17 @@ pub fn behaviour(
         };
         let written_shown = |e: &Expected| shown(e.to_value().to_string(), "case file");
         let computed = |ans: &Answer, like: &Expected| shown(shown_answer(ans, like), "reference");
+        // The side written for (`e`) answered `mine`, the other `theirs`: the written answer
+        // where the reference passes it, and the other side's answer, when they differ.
+        let one_written = |e: &Expected, mine: &Answer, theirs: &Answer| {
+            let shown_mine = if judge(&case.query, e, mine) == Judgement::Pass {
+                written_shown(e)
+            } else {
+                computed(mine, e)
+            };
+            (computed(mine, e).text != computed(theirs, e).text)
+                .then(|| (shown_mine, computed(theirs, e)))
+        };
         let (wa, wb) = (written(case, a), written(case, b));
         let Some(like) = wb
             .or(wa)
@@ -184,23 +195,11 @@ pub fn behaviour(
             // — a known failure — is no difference between the rule sets).
             (Some(ea), None) => {
                 let (x, y) = (compiled.answer(a, case), compiled.answer(b, case));
-                let shown_a = if judge(&case.query, ea, &x) == Judgement::Pass {
-                    written_shown(ea)
-                } else {
-                    computed(&x, ea)
-                };
-                (computed(&x, ea).text != computed(&y, ea).text)
-                    .then(|| (shown_a, computed(&y, ea)))
+                one_written(ea, &x, &y)
             }
             (None, Some(eb)) => {
                 let (x, y) = (compiled.answer(a, case), compiled.answer(b, case));
-                let shown_b = if judge(&case.query, eb, &y) == Judgement::Pass {
-                    written_shown(eb)
-                } else {
-                    computed(&y, eb)
-                };
-                (computed(&x, eb).text != computed(&y, eb).text)
-                    .then(|| (computed(&x, eb), shown_b))
+                one_written(eb, &y, &x).map(|(shown_b, shown_a)| (shown_a, shown_b))
             }
             (None, None) => {
                 // Neither rule set is one the case is written for: compare the reference's

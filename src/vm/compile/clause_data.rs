@@ -71,10 +71,7 @@ pub(crate) fn has_key(c: &Clause, key: &str) -> bool {
 /// The error for an edition that lacks clause `id`, which `needed_by` says what needs.
 pub(crate) fn missing(ed: &Edition, id: &str, needed_by: &str) -> SpecError {
     SpecError::new(
-        crate::spec::Location {
-            file: format!("{}/", ed.id),
-            ..Default::default()
-        },
+        crate::spec::Location::whole(format!("{}/", ed.id)),
         Some(id),
         format!(
             "edition `{}` has no clause `{id}`, which {needed_by}",
