@@ -5,6 +5,7 @@
 //! After every attack the server answers a good request right, and quickly; no test takes
 //! more than 10 s. The bounds are those of `xqspec web --limits` (PROTOCOL.md §9).
 
+use crate::assert::assert_contains;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -146,7 +147,7 @@ fn a_slow_body_is_answered_408_and_holds_no_one_else_up() {
         let got = read_until_closed(c, BODY_IDLE + Duration::from_secs(3));
         assert_eq!(status(&got), Some(408), "{}", String::from_utf8_lossy(&got));
         let m = json_body(&got)["error"]["message"].to_string();
-        assert!(m.contains("no byte for 5 s"), "{m}");
+        assert_contains(&m, "no byte for 5 s");
     }
     let took = t.elapsed();
     assert!(
@@ -543,7 +544,7 @@ fn overlays_with_one_id_and_other_data_each_get_their_own_answer() {
     assert_eq!(natural_limit(&s, &fifty), Ok(50));
     // Invalid after valid with its id: refused; valid after invalid: accepted.
     let e = natural_limit(&s, &bad).unwrap_err();
-    assert!(e.contains("no.such_clause"), "{e}");
+    assert_contains(&e, "no.such_clause");
     assert_eq!(natural_limit(&s, &thirty), Ok(30));
     // From 8 threads at once, two overlays of one id: each gets its own, every time.
     std::thread::scope(|scope| {

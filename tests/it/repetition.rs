@@ -2,6 +2,8 @@
 //! rejections, and fuzzing of the ruling with random legal play. (The PROTOCOL.md example is
 //! checked with the others in `tests/arbiter.rs`.)
 
+use crate::assert::assert_contains;
+use crate::spec_edit::{compile_error, edited_one as edited};
 use proptest::prelude::*;
 
 use crate::random_line::random_line;
@@ -31,17 +33,6 @@ fn verdict(rs: &RuleSet, fen: &str, moves: &[&str]) -> Verdict {
     rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, moves))
         .unwrap()
         .verdict
-}
-
-fn edited(file: &str, from: &str, to: &str) -> Spec {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == file)
-        .unwrap_or_else(|| panic!("no spec file {file}"));
-    assert!(f.1.contains(from), "{file} lacks {from:?}");
-    f.1 = f.1.replacen(from, to, 1);
-    Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"))
 }
 
 fn builtin(id: &str) -> RuleSet {
@@ -486,11 +477,7 @@ fn an_axf_check_keeps_the_chases_the_general_cannot_step_away_from() {
         .find(|p| p.facts.mv.to.to_string() == "b3")
         .unwrap();
     assert_eq!(check.targets, ["d3"]);
-    assert!(
-        check.reason.contains("whichever way the general steps"),
-        "{}",
-        check.reason
-    );
+    assert_contains(&check.reason, "whichever way the general steps");
     // AXF D12 (axf-orange-014): one check, one threat; the general's step guards again.
     let (fen, mv) = (
         "2bak3r/2R1a2C1/2Rcb4/2N2P3/5C2p/9/9/4p4/4p2p1/5K3 w - - 0 1",
@@ -612,8 +599,7 @@ fn spec_errors_name_the_clause_and_its_place() {
         ),
     ];
     for (from, to, says) in edits {
-        let spec = edited("cxa-2020/repetition.yaml", from, to);
-        let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+        let e = compile_error("cxa-2020/repetition.yaml", from, to);
         assert!(says.iter().all(|s| e.contains(s)), "{from} → {to}: {e}");
     }
 }
@@ -715,9 +701,9 @@ fn forcing_bounds_are_checked_data() {
             "cycle_nodes must be 1",
         ),
     ] {
-        let spec = edited("cxa-2020/repetition.yaml", from, to);
-        let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-        assert!(e.contains("repetition.forcing") && e.contains(says), "{e}");
+        let e = compile_error("cxa-2020/repetition.yaml", from, to);
+        assert_contains(&e, "repetition.forcing");
+        assert_contains(&e, says);
     }
 }
 
@@ -770,11 +756,8 @@ fn an_svg_sheet_beyond_its_limit_is_refused_naming_the_limit() {
     // The start and every move: one diagram too many; 100,000 moves are refused at once.
     for plies in [max, 100_000] {
         let (e, cpu) = run(&args(plies, "big.svg")).unwrap_err();
-        assert!(
-            e.contains(&format!("{} diagrams", plies + 1))
-                && e.contains(&format!("at most {max} (MAX_SHEET_DIAGRAMS)")),
-            "{e}"
-        );
+        assert_contains(&e, &format!("{} diagrams", plies + 1));
+        assert_contains(&e, &format!("at most {max} (MAX_SHEET_DIAGRAMS)"));
         assert!(cpu < 1.0, "refused before judging: {cpu} s");
         assert!(!dir.join("big.svg").exists(), "nothing written");
     }
@@ -855,12 +838,9 @@ fn a_switch_without_its_reading_is_a_located_spec_error() {
         panic!("a switch without a reading is refused")
     };
     let err = err.to_string();
-    assert!(
-        err.contains("repetition.own_attack")
-            && err.contains("soldiers_first")
-            && err.contains("readings"),
-        "{err}"
-    );
+    assert_contains(&err, "repetition.own_attack");
+    assert_contains(&err, "soldiers_first");
+    assert_contains(&err, "readings");
     let spec = edited(
         "cxa-2020/repetition.yaml",
         "      joint_counts: true\n",

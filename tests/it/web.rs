@@ -8,6 +8,7 @@
 //! chromium, which `.ci/run` installs); without them it says so and passes, unless
 //! `XQSPEC_REQUIRE_BROWSER` is set (CI sets it), when it fails.
 
+use crate::assert::assert_contains;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -416,11 +417,9 @@ fn the_api_judges_a_game_with_the_arbiter_s_events() {
         pgn.starts_with("[Event \"Club \\\"A\\\" cup\"]\n[Red \"甲\"]\n[Result \"1-0\"]\n[FEN \"5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1\"]\n[RuleSet \"cxa-2020\"]\n[Decision \"Red wins: the flag fell (time exceeded) (result.time, art. 4.1.6), after ply 5\"]\n"),
         "{pgn}"
     );
-    assert!(
-        pgn.contains(
-            "{[%xqspec flag black] flag fall, Black — Black: loses (result.time, art. 4.1.6)}"
-        ),
-        "{pgn}"
+    assert_contains(
+        &pgn,
+        "{[%xqspec flag black] flag fall, Black — Black: loses (result.time, art. 4.1.6)}",
     );
     assert!(pgn.trim_end().ends_with("1-0"), "{pgn}");
     let (_, bytes) = s.post_bytes("/api/record", pgn.as_bytes());
@@ -605,7 +604,7 @@ fn protocol_md_section_9_is_the_server_s_api() {
 fn the_server_listens_on_loopback_unless_told() {
     let out = Command::new(BIN).args(["web", "--help"]).output().unwrap();
     let help = String::from_utf8_lossy(&out.stdout);
-    assert!(help.contains("[default: 127.0.0.1]"), "{help}");
+    assert_contains(&help, "[default: 127.0.0.1]");
 }
 
 // ---- the page in a browser ------------------------------------------------------------------
@@ -869,21 +868,13 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     b.click("#record-load");
     b.wait("document.getElementById('end-verdict')", "the adjudication");
     let verdict = b.text("#end-verdict");
-    assert!(
-        verdict.contains("Black wins") && verdict.contains("ended after ply 13"),
-        "{verdict}"
-    );
+    assert_contains(&verdict, "Black wins");
+    assert_contains(&verdict, "ended after ply 13");
     let end = b.text("#end");
-    assert!(
-        end.contains("result.perpetual_check")
-            && end.contains("4.1.4")
-            && end.contains("perpetual check"),
-        "{end}"
-    );
-    assert!(
-        end.contains("goes on after the end for 2 more plies"),
-        "{end}"
-    );
+    assert_contains(&end, "result.perpetual_check");
+    assert_contains(&end, "4.1.4");
+    assert_contains(&end, "perpetual check");
+    assert_contains(&end, "goes on after the end for 2 more plies");
     // The page shows the record where it ended, and every card tells that story.
     b.wait(
         "document.getElementById('ply').textContent === '13' && document.getElementById('ruling-verdict')",
@@ -947,10 +938,8 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         "two games read",
     );
     let upload = b.text("#upload-notes");
-    assert!(
-        upload.contains("2 games") && upload.contains("not a game"),
-        "{upload}"
-    );
+    assert_contains(&upload, "2 games");
+    assert_contains(&upload, "not a game");
     assert!(
         b.text("#game-notes").is_empty(),
         "game 1 has no remark: {}",
@@ -1019,10 +1008,8 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     assert_eq!(classes, json!(["chase", "idle", "chase", "idle"]));
     assert_eq!(b.verdict(), "red_must_change");
     let ruling = b.text("#ruling");
-    assert!(
-        ruling.contains("红方长捉，禁止") && ruling.contains("24.3"),
-        "{ruling}"
-    );
+    assert_contains(&ruling, "红方长捉，禁止");
+    assert_contains(&ruling, "24.3");
     // One English name of the cycle whatever the rule set (长捉 is a perpetual chase, not
     // the data's `perpetual_attack`), and 两闲 is two idle moves, not `allowed`.
     b.shows(
@@ -1247,12 +1234,9 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
     let _ = std::fs::remove_file(&path);
     b.shows("#upload-notes", &["1 game, read as big5"]);
     let headers = b.text("#headers");
-    assert!(
-        headers.contains("Zhongli Cup TV fast game Champion 1997")
-            && headers.contains("ZHAO GuoRong")
-            && headers.contains("KE YongQing"),
-        "{headers}"
-    );
+    assert_contains(&headers, "Zhongli Cup TV fast game Champion 1997");
+    assert_contains(&headers, "ZHAO GuoRong");
+    assert_contains(&headers, "KE YongQing");
     // The cycle of plies 107–110: Red chases, Black is idle; the ruling says Red must change,
     // and the order would come only after ply 115 (the position of ply 103 standing for the
     // 4th time); Red changed at ply 111.
@@ -1269,12 +1253,9 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
     add_event(&b, "claim_natural_limit", "red");
     b.wait("document.querySelector('#events li')", "the claim judged");
     let claim = b.text("#events li");
-    assert!(
-        claim.contains("claim of the natural move limit")
-            && claim.contains("the claim is untrue")
-            && claim.contains("8.1.4"),
-        "{claim}"
-    );
+    assert_contains(&claim, "claim of the natural move limit");
+    assert_contains(&claim, "the claim is untrue");
+    assert_contains(&claim, "8.1.4");
     // A claim by the side not to move is refused beside the form, and not kept.
     b.script(
         "document.getElementById('event-side').value = 'black';",
@@ -1305,13 +1286,10 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
         "the flag fall judged",
     );
     let end = b.text("#end");
-    assert!(
-        end.contains("Red wins — ended after ply 120")
-            && end.contains("result.time")
-            && end.contains("4.1.6")
-            && end.contains("goes on after the end for 7 more plies"),
-        "{end}"
-    );
+    assert_contains(&end, "Red wins — ended after ply 120");
+    assert_contains(&end, "result.time");
+    assert_contains(&end, "4.1.6");
+    assert_contains(&end, "goes on after the end for 7 more plies");
     assert_eq!(
         b.script(
             "return document.querySelectorAll('#moves .mv.after-end').length;",
@@ -1417,12 +1395,9 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(
-        pgn.contains("[Result \"1-0\"]")
-            && pgn.contains("[Red \"ZHAO GuoRong\"]")
-            && pgn.contains("[%xqspec claim_natural_limit red]"),
-        "{pgn}"
-    );
+    assert_contains(&pgn, "[Result \"1-0\"]");
+    assert_contains(&pgn, "[Red \"ZHAO GuoRong\"]");
+    assert_contains(&pgn, "[%xqspec claim_natural_limit red]");
     let (_, bytes) = s.post_bytes("/api/record", pgn.as_bytes());
     let v: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(
@@ -1527,8 +1502,8 @@ fn the_page_takes_lateness_colours_reversed_and_an_illegal_move() {
         json!([]),
     );
     let pgn = pgn.as_str().unwrap();
-    assert!(pgn.contains("[%xqspec late black=600]"), "{pgn}");
-    assert!(pgn.contains("[Event \"County open, round 3\"]"), "{pgn}");
+    assert_contains(&pgn, "[%xqspec late black=600]");
+    assert_contains(&pgn, "[Event \"County open, round 3\"]");
 }
 
 /// What the page shows of its state, to compare before and after reopening it.
