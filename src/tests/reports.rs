@@ -295,7 +295,7 @@ fn article_reasons_and_gaps_come_from_the_table_of_contents() {
         .lines()
         .find(|l| l.starts_with("| 1.4 "))
         .unwrap();
-    assert_contains(&row, "**not encoded yet**");
+    assert_contains(row, "**not encoded yet**");
     assert_ne!(gap.summary, base.summary);
     let reworded = articles::report(&edit(
         "sizes, colours and materials are not decidable",
@@ -618,7 +618,7 @@ fn the_summary_lists_every_change_in_plain_words_most_consequential_first() {
             line.contains("differs (read)") || line.contains("differs (resting on"),
             "{line}"
         );
-        assert_contains(&line, "](sources.md#");
+        assert_contains(line, "](sources.md#");
         assert!(
             md.contains(&format!("\n#### {id}\n")),
             "{id} has its section"
@@ -646,8 +646,8 @@ fn the_summary_lists_every_change_in_plain_words_most_consequential_first() {
         assert!(differing.contains(id), "{id} is not in the summary");
     }
     // The differences no clause encodes are named too, from the spec (cxa-2011's `unencoded_differences`).
-    assert_contains(&summary, "- **cxa-2020 18.4** — ");
-    assert_contains(&summary, "- **cxa-2020 10.4.1** — ");
+    assert_contains(summary, "- **cxa-2020 18.4** — ");
+    assert_contains(summary, "- **cxa-2020 10.4.1** — ");
     assert!(
         !diff(&spec, &suite(), "cxa-2011", "cxa-2011+provincial-2012-open")
             .unwrap()

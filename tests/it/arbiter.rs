@@ -4,6 +4,7 @@
 //! the event's index).
 
 use crate::assert::assert_contains;
+use crate::rule_sets::builtin_cached;
 use crate::spec_edit::{compile_error, edited_one as edited};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -619,7 +620,7 @@ fn check_no_panic(events: Vec<Value>) {
         "cxa-2020",
         "cxa-2011+provincial-2012-open",
     ] {
-        let rs = ruleset_cached(ed);
+        let rs = builtin_cached(ed);
         let q = OutcomeQuery {
             fen: None,
             events: events.clone(),
@@ -652,15 +653,6 @@ fn check_no_panic(events: Vec<Value>) {
     }
 }
 
-fn ruleset_cached(id: &str) -> &'static RuleSet {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<HashMap<String, &'static RuleSet>>> = OnceLock::new();
-    let mut m = CACHE.get_or_init(Default::default).lock().unwrap();
-    m.entry(id.to_string())
-        .or_insert_with(|| Box::leak(Box::new(builtin(id))))
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
@@ -676,7 +668,7 @@ proptest! {
 
     #[test]
     fn touch_queries_never_panic(points in prop::collection::vec("[a-j][0-9]{1,2}|e3|b9|b2|d0", 0..4), both in any::<bool>()) {
-        let rs = ruleset_cached("cxa-2020");
+        let rs = builtin_cached("cxa-2020");
         let q = TouchQuery { fen: START.into(), moves: vec![], touches: points, simultaneous: both };
         match rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q) {
             Ok(t) => prop_assert!(t.allowed.as_ref().is_none_or(|l| !l.is_empty())),

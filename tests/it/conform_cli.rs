@@ -299,15 +299,15 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
         done, failed,
         "every case asked so far timed out: {progress}"
     );
-    assert_contains(&progress, "slowest answer 1.");
-    assert_contains(&progress, "(perft-");
+    assert_contains(progress, "slowest answer 1.");
+    assert_contains(progress, "(perft-");
     let stop = err.lines().last().unwrap();
     assert!(
         stop.starts_with("error: the run stopped asking, 2 cases left unasked: "),
         "{err}"
     );
-    assert_contains(&stop, "none of the last 5 requests within 1.0 s");
-    assert_contains(&stop, "the engine printed nothing");
+    assert_contains(stop, "none of the last 5 requests within 1.0 s");
+    assert_contains(stop, "the engine printed nothing");
     // quiet, and in JSON: the summary line says where the run stopped
     let mut quiet = args.to_vec();
     quiet.extend(["--quiet", "--json"]);

@@ -345,9 +345,14 @@ fn report_write_refuses_a_folder_holding_files_it_did_not_write() {
     let dir = d.join("reports");
     std::fs::create_dir_all(dir.join("diagrams")).unwrap();
     // Names the reports use: the old `report --write` removed such files unasked.
-    std::fs::write(dir.join("notes.md"), "my notes").unwrap();
-    std::fs::write(dir.join("diff-mine-yours.md"), "my diff").unwrap();
-    std::fs::write(dir.join("diagrams/mine.svg"), "<svg>mine</svg>").unwrap();
+    let theirs = [
+        ("notes.md", "my notes"),
+        ("diff-mine-yours.md", "my diff"),
+        ("diagrams/mine.svg", "<svg>mine</svg>"),
+    ];
+    for (name, text) in theirs {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
     let e = refused(
         &d,
         &["report", "--write", "--dir", "reports"],

@@ -37,6 +37,8 @@ mod games;
 mod load;
 #[path = "common/random_line.rs"]
 mod random_line;
+#[path = "common/rule_sets.rs"]
+mod rule_sets;
 #[path = "common/snapshot.rs"]
 mod snapshot;
 #[path = "common/spec_edit.rs"]

@@ -34,9 +34,9 @@ fn replay_reports_each_game_and_continues_past_a_bad_one() {
         "{}",
         lines[0]
     );
-    assert_contains(&lines[1], "game 2 (C – D): error: move 3 (ply 6) \"C8+9\"");
-    assert_contains(&lines[1], "line 11, column 35");
-    assert_contains(&lines[1], "no legal move");
+    assert_contains(lines[1], "game 2 (C – D): error: move 3 (ply 6) \"C8+9\"");
+    assert_contains(lines[1], "line 11, column 35");
+    assert_contains(lines[1], "no legal move");
     assert!(
         lines[2].ends_with("game 3 (after the bad one): ok, 3 moves"),
         "{}",

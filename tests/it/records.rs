@@ -232,8 +232,8 @@ fn binary_text_between_games_is_reported_alike_by_both_commands() {
     assert!(!r.ok && !a.ok);
     let p = problems(&r.stdout);
     assert_eq!(p.len(), 2, "{}", r.stdout);
-    assert_contains(&p[0], ": line 4, column 1 (byte 28): skipped text that is no game: binary text: \"\\0\\u{fffd}\\u{1}");
-    assert_contains(&p[1], ": line 8, column 1 (byte 67): ");
+    assert_contains(p[0], ": line 4, column 1 (byte 28): skipped text that is no game: binary text: \"\\0\\u{fffd}\\u{1}");
+    assert_contains(p[1], ": line 8, column 1 (byte 67): ");
     assert_eq!(problems(&a.stdout), p);
     assert_eq!(r.stdout.lines().last(), Some("2 games found, 2 replayed, 2 errors (line 4: text that is no game; line 8: text that is no game); 4 moves"));
     assert_eq!(r.stderr, "error: 2 runs of text are no game\n");

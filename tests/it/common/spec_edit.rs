@@ -40,6 +40,14 @@ pub fn edited_one(file: &str, from: &str, to: &str) -> Spec {
     edited(&[(file, from, to)])
 }
 
+/// The edition that holds `file` (its first folder) compiled after one textual edit to that
+/// file, which must compile.
+pub fn compiled(file: &str, from: &str, to: &str) -> RuleSet {
+    let edition = file.split('/').next().unwrap();
+    RuleSet::of_spec(&edited_one(file, from, to), edition)
+        .unwrap_or_else(|e| panic!("{edition} with the edit to {file} compiles: {e}"))
+}
+
 /// The error of compiling the edition that holds `file` (its first folder) after one
 /// textual edit to that file, which must be refused.
 pub fn compile_error(file: &str, from: &str, to: &str) -> String {
