@@ -178,37 +178,6 @@ fn class_names(rs: &RuleSet, r: &xqspec::Ruling) -> Vec<String> {
         .collect()
 }
 
-/// What a diagram's cycle is ruled under a rule set: the class of a ply (or a class it is
-/// not), the verdict, or a ply's chase that is joint (24.3).
-enum Ruling {
-    Class(usize, &'static str),
-    NotClass(usize, &'static str),
-    Ruled(Verdict),
-    Joint(usize),
-}
-
-impl Ruling {
-    fn check(&self, rs: &RuleSet, name: &str, fen: &str, moves: &[&str]) {
-        match self {
-            Ruling::Class(ply, class) => {
-                assert_eq!(classes(rs, fen, moves)[*ply], *class, "{name}, ply {ply}")
-            }
-            Ruling::NotClass(ply, class) => {
-                assert_ne!(classes(rs, fen, moves)[*ply], *class, "{name}, ply {ply}")
-            }
-            Ruling::Ruled(v) => assert_eq!(verdict(rs, fen, moves), *v, "{name}"),
-            Ruling::Joint(ply) => {
-                let r = ruled(rs, fen, moves);
-                let chases = &r.plies[*ply].chases;
-                assert!(
-                    chases.contains(&xqspec::ChaseKind::Joint),
-                    "{name}, ply {ply}: {chases:?}"
-                );
-            }
-        }
-    }
-}
-
 /// Each reading of art. 24 the 2020 data takes from the book's diagrams is a clause field:
 /// switching it off gives the other reading, and the diagram's ruling changes with it.
 /// Each reading (a switch, or a choice, of the 棋例 clauses' data) changes the rulings it is
@@ -217,7 +186,6 @@ impl Ruling {
 /// switches: their rulings are checked as they stand.
 #[test]
 fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
-    use Ruling::*;
     let r2020 = builtin("cxa-2020");
     // The flight reading of 从捉到捉 (`parried: counts`), switched off: the clause asks for new
     // wins, and nothing of a flight.
@@ -334,46 +302,62 @@ fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
             &["b9c9", "c7e8", "c9b9", "e8c7"],
         ),
     ];
-    // What each is ruled under a rule set.
-    let rulings: [(&str, &RuleSet, Ruling); 28] = [
-        ("ch8 图12", &r2020, Class(1, "chase")),
-        ("ch8 图12", &flight, Class(1, "chase")),
-        ("ch8 图29", &r2020, Class(0, "exchange")),
-        ("ch8 图24", &r2020, NotClass(0, "chase")),
-        ("ch8 图24", &floating, Class(0, "chase")),
-        ("ch8 图3", &r2020, Class(0, "chase")),
-        ("ch8 图3", &one_check, Class(0, "idle")),
+    let diagram = |name: &str| {
+        let (_, fen, moves) = diagrams.iter().find(|d| d.0 == name).unwrap();
+        (*fen, *moves)
+    };
+    // The class of a ply of a diagram under a rule set: (diagram, rule set, ply, class, whether
+    // the ply is of that class).
+    let classes_ruled: [(&str, &RuleSet, usize, &str, bool); 23] = [
+        ("ch8 图12", &r2020, 1, "chase", true),
+        ("ch8 图12", &flight, 1, "chase", true),
+        ("ch8 图29", &r2020, 0, "exchange", true),
+        ("ch8 图24", &r2020, 0, "chase", false),
+        ("ch8 图24", &floating, 0, "chase", true),
+        ("ch8 图3", &r2020, 0, "chase", true),
+        ("ch8 图3", &one_check, 0, "idle", true),
+        // ch8 图9's third move opens the file between the two chariots, which then attack each
+        // other: 兑 (24.4).
+        ("ch8 图9", &r2020, 2, "exchange", true),
+        ("ch8 图27", &r2020, 1, "chase", true),
+        ("ch8 图27", &flight, 1, "chase", false),
+        ("ch9 参考图37", &r2020, 1, "chase", false),
+        ("ch8 图13", &r2020, 2, "exchange", true),
+        ("ch8 图14", &r2020, 2, "chase", false),
+        ("ch8 图14", &laid_open, 2, "chase", true),
+        ("ch8 图25", &r2020, 0, "chase", true),
+        ("ch8 图25", &flight, 0, "follow", true),
+        ("ch9 参考图39", &r2020, 2, "chase", true),
+        ("ch9 参考图39", &flight, 2, "chase", false),
+        ("ch9 参考图11", &r2020, 1, "chase", true),
+        ("ch9 参考图11", &r2020, 3, "idle", true),
+        ("ch9 参考图11", &joint_off, 1, "chase", false),
+        ("ch8 图28", &r2020, 0, "chase", true),
+        ("ch8 图28", &laid_open, 0, "chase", false),
+    ];
+    for (name, rs, ply, class, is) in classes_ruled {
+        let (fen, moves) = diagram(name);
+        let got = &classes(rs, fen, moves)[ply];
+        assert_eq!(got == class, is, "{name}, ply {ply}: {got}");
+    }
+    // The verdict on a diagram under a rule set.
+    let verdicts: [(&str, &RuleSet, Verdict); 4] = [
         // The same 图3 rests on the flight: the elephant's return (相三进五) flees Black's chariot to
         // where its move cuts the horse's root again; without the reading Black's cycle is the
         // only forbidden one.
-        ("ch8 图3", &r2020, Ruled(Verdict::Draw)),
-        ("ch8 图3", &flight, Ruled(Verdict::BlackMustChange)),
-        ("ch8 图9", &r2020, Joint(1)),
-        // ch8 图9's third move opens the file between the two chariots, which then attack each
-        // other: 兑 (24.4).
-        ("ch8 图9", &r2020, Class(2, "exchange")),
-        ("ch8 图27", &r2020, Class(1, "chase")),
-        ("ch8 图27", &flight, NotClass(1, "chase")),
-        ("ch9 参考图37", &r2020, NotClass(1, "chase")),
-        ("ch9 参考图38", &r2020, Ruled(Verdict::RedMustChange)),
-        ("ch8 图13", &r2020, Class(2, "exchange")),
-        ("ch8 图14", &r2020, NotClass(2, "chase")),
-        ("ch8 图14", &laid_open, Class(2, "chase")),
-        ("ch8 图25", &r2020, Class(0, "chase")),
-        ("ch8 图25", &flight, Class(0, "follow")),
-        ("ch9 参考图39", &r2020, Ruled(Verdict::BlackMustChange)),
-        ("ch9 参考图39", &r2020, Class(2, "chase")),
-        ("ch9 参考图39", &flight, NotClass(2, "chase")),
-        ("ch9 参考图11", &r2020, Class(1, "chase")),
-        ("ch9 参考图11", &r2020, Class(3, "idle")),
-        ("ch9 参考图11", &joint_off, NotClass(1, "chase")),
-        ("ch8 图28", &r2020, Class(0, "chase")),
-        ("ch8 图28", &laid_open, NotClass(0, "chase")),
+        ("ch8 图3", &r2020, Verdict::Draw),
+        ("ch8 图3", &flight, Verdict::BlackMustChange),
+        ("ch9 参考图38", &r2020, Verdict::RedMustChange),
+        ("ch9 参考图39", &r2020, Verdict::BlackMustChange),
     ];
-    for (name, rs, ruling) in rulings {
-        let (_, fen, moves) = diagrams.iter().find(|d| d.0 == name).unwrap();
-        ruling.check(rs, name, fen, moves);
+    for (name, rs, want) in verdicts {
+        let (fen, moves) = diagram(name);
+        assert_eq!(verdict(rs, fen, moves), want, "{name}");
     }
+    // ch8 图9: the chase of ply 1 is joint (24.3).
+    let (fen, moves) = diagram("ch8 图9");
+    let chases = &ruled(&r2020, fen, moves).plies[1].chases;
+    assert!(chases.contains(&xqspec::ChaseKind::Joint), "{chases:?}");
 }
 
 /// Under the AXF rule set a chase outranks a threat to mate (D56); in the CXA order the
@@ -407,6 +391,14 @@ fn the_axf_order_of_effects_is_data() {
     );
 }
 
+/// The cycle `moves` from `fen` is ruled `verdict` under the AXF rule set, and a draw under
+/// `off` (the AXF rule set with a reading switched off).
+#[track_caller]
+fn assert_axf_reading(fen: &str, moves: &[&str], verdict_on: Verdict, off: &RuleSet) {
+    assert_eq!(verdict(&builtin("axf"), fen, moves), verdict_on);
+    assert_eq!(verdict(off, fen, moves), Verdict::Draw);
+}
+
 /// AXF: a check chases what it wins whichever way the general steps out of it; where the
 /// general cannot step at all, what it wins as it stands (Fairy-Stockfish's axf-fsf-05: the
 /// cannon's check that attacks the soldier, answered only by a block, is a chase too, and Red's
@@ -420,9 +412,12 @@ fn an_axf_check_the_general_cannot_step_out_of_chases_what_it_attacks() {
             "f4d4", "f5d5", "d4f4", "d5f5", "f4d4", "f5d5", "d4f4", "d5f5",
         ],
     );
-    assert_eq!(verdict(&builtin("axf"), fen, &mv), Verdict::RedMustChange);
-    let off = axf_without_check_chases();
-    assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
+    assert_axf_reading(
+        fen,
+        &mv,
+        Verdict::RedMustChange,
+        &axf_without_check_chases(),
+    );
 }
 
 /// AXF judges newness by the attack: a win whose capture stood before the move is new only
@@ -481,9 +476,8 @@ fn an_axf_capture_even_only_by_the_check_it_uncovers_still_chases() {
             "b4c2", "b0c0", "c2b4", "c0b0", "b4c2", "b0c0", "c2b4", "c0b0",
         ],
     );
-    assert_eq!(verdict(&builtin("axf"), fen, &mv), Verdict::BlackMustChange);
     let off = rep_axf("      laid_open: true\n", "      laid_open: false\n");
-    assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
+    assert_axf_reading(fen, &mv, Verdict::BlackMustChange, &off);
 }
 
 /// Under AXF a check chases too what it wins whichever way the general steps out of it, and
@@ -499,8 +493,7 @@ fn an_axf_check_keeps_the_chases_the_general_cannot_step_away_from() {
             "d1d3", "b1b3", "d3d1", "b3b1", "d1d3", "b1b3", "d3d1", "b3b1",
         ],
     );
-    assert_eq!(verdict(&axf, fen, &mv), Verdict::BlackMustChange);
-    assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
+    assert_axf_reading(fen, &mv, Verdict::BlackMustChange, &off);
     let r = ruled(&axf, fen, &mv);
     let check = r
         .plies
@@ -861,6 +854,9 @@ fn a_switch_without_its_reading_is_a_located_spec_error() {
 #[test]
 fn an_outcome_on_the_board_s_ruling_says_what_it_rests_on() {
     let rs = builtin("cxa-2020");
+    let arbiter = rs.arbiter.as_ref().unwrap();
+    let outcome =
+        |q: &xqspec::OutcomeQuery| arbiter.outcome(&rs.vm, rs.repetition.as_ref(), q).unwrap();
     let events: Vec<serde_json::Value> = REF49
         .iter()
         .cycle()
@@ -871,12 +867,7 @@ fn an_outcome_on_the_board_s_ruling_says_what_it_rests_on() {
         fen: Some(REF49_FEN.into()),
         events,
     };
-    let o = rs
-        .arbiter
-        .as_ref()
-        .unwrap()
-        .outcome(&rs.vm, rs.repetition.as_ref(), &q)
-        .unwrap();
+    let o = outcome(&q);
     let json = o.to_json();
     assert_eq!(
         (json["result"].as_str(), json["basis"].as_str()),
@@ -899,11 +890,6 @@ fn an_outcome_on_the_board_s_ruling_says_what_it_rests_on() {
         fen: None,
         events: vec![serde_json::json!({ "move": "h2e2" })],
     };
-    let o = rs
-        .arbiter
-        .as_ref()
-        .unwrap()
-        .outcome(&rs.vm, rs.repetition.as_ref(), &q)
-        .unwrap();
+    let o = outcome(&q);
     assert!(o.to_json().get("basis").is_none());
 }
