@@ -13,6 +13,8 @@
 //! the long line's), one per line, so that a change made for speed can be shown to change no
 //! ruling, or which (`diff` two dumps).
 
+mod common;
+
 use std::time::Instant;
 
 use xqspec::rule_every_move;
@@ -63,22 +65,9 @@ fn dense(vm: &Rules, rng: &mut Rng) -> Position {
             let palace: Vec<(usize, usize)> = (0..3)
                 .flat_map(|d| (3..6).map(move |f| (rank(d), f)))
                 .collect();
-            let advisor = [
-                (rank(0), 3),
-                (rank(0), 5),
-                (rank(1), 4),
-                (rank(2), 3),
-                (rank(2), 5),
-            ];
-            let elephant = [
-                (rank(0), 2),
-                (rank(0), 6),
-                (rank(2), 0),
-                (rank(2), 4),
-                (rank(2), 8),
-                (rank(4), 2),
-                (rank(4), 6),
-            ];
+            let advisor = [(0, 3), (0, 5), (1, 4), (2, 3), (2, 5)].map(|(d, f)| (rank(d), f));
+            let elephant =
+                [(0, 2), (0, 6), (2, 0), (2, 4), (2, 8), (4, 2), (4, 6)].map(|(d, f)| (rank(d), f));
             let c = |ch: char| if upper { ch.to_ascii_lowercase() } else { ch };
             place(rng, c('K'), &palace);
             for _ in 0..2 {
@@ -140,52 +129,34 @@ fn cycle(vm: &Rules, pos: &Position, rng: &mut Rng) -> Option<Vec<Move>> {
         let black = quiet(&p);
         let b = *black.get(rng.below(black.len().max(1)))?;
         p.make(vm, b);
-        let back_a = Move {
-            from: a.to,
-            to: a.from,
+        // Each piece steps back where it came from, in turn, where it may.
+        let [back_a, back_b] = [a, b].map(|m| Move {
+            from: m.to,
+            to: m.from,
+        });
+        let stepped_back = |m: Move, p: &mut Position| {
+            let legal = p.legal_moves(vm).contains(&m);
+            if legal {
+                p.make(vm, m);
+            }
+            legal
         };
-        if !p.legal_moves(vm).contains(&back_a) {
-            continue;
+        if stepped_back(back_a, &mut p) && stepped_back(back_b, &mut p) {
+            return Some(vec![a, b, back_a, back_b]);
         }
-        p.make(vm, back_a);
-        let back_b = Move {
-            from: b.to,
-            to: b.from,
-        };
-        if !p.legal_moves(vm).contains(&back_b) {
-            continue;
-        }
-        return Some(vec![a, b, back_a, back_b]);
     }
     None
 }
 
 fn main() {
-    let n: usize = std::env::var("DENSE_CYCLES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
-    let plies: usize = std::env::var("DENSE_PLIES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1000);
-    let seed: u64 = std::env::var("DENSE_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(33);
+    let n: usize = common::setting("DENSE_CYCLES", 200);
+    let plies: usize = common::setting("DENSE_PLIES", 1000);
+    let seed: u64 = common::setting("DENSE_SEED", 33);
     let rs = RuleSet::builtin("cxa-2020").expect("built-in spec");
     let (vm, rep) = (&rs.vm, rs.repetition.as_ref().expect("repetition clauses"));
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
 
-    let mut dump = std::env::var("DENSE_DUMP").ok().map(|f| {
-        std::io::BufWriter::new(std::fs::File::create(f).expect("DENSE_DUMP: a file to write"))
-    });
-    let mut write = |line: String| {
-        if let Some(out) = dump.as_mut() {
-            use std::io::Write;
-            writeln!(out, "{line}").expect("DENSE_DUMP: writable");
-        }
-    };
+    let mut dump = common::Dump::from_env("DENSE_DUMP");
     let mut times = Vec::new();
     let mut inferred = 0;
     while times.len() < n {
@@ -205,7 +176,7 @@ fn main() {
             q.moves.join(" "),
         ));
         inferred += usize::from(!r.basis.rests_on.is_empty());
-        write(format!("{} {}: {r:?}", q.fen, q.moves.join(" ")));
+        dump.line(|| format!("{} {}: {r:?}", q.fen, q.moves.join(" ")));
     }
     times.sort_by(|a, b| a.0.total_cmp(&b.0));
     let pct = |p: f64| times[((times.len() as f64 - 1.0) * p) as usize].0;
@@ -256,7 +227,7 @@ fn main() {
     let q = RulingQuery { fen: start, moves };
     let t = Instant::now();
     let r = rule_every_move(vm, rep, &q).expect("a legal line");
-    write(format!("{}: {r:?}", q.fen));
+    dump.line(|| format!("{}: {r:?}", q.fen));
     println!(
         "a line of {} plies classed as one cycle: {:.2} s",
         r.plies.len(),

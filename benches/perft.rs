@@ -4,19 +4,15 @@
 //! Reference on this machine class (from the issue): Pikafish about 1.6 s, Fairy-Stockfish
 //! about 10 s for the same count.
 
+mod common;
+
 use std::time::Instant;
 
 use xqspec::Rules;
 
 fn main() {
-    let depth: u32 = std::env::var("PERFT_DEPTH")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5);
-    let runs: usize = std::env::var("PERFT_RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3);
+    let depth: u32 = common::setting("PERFT_DEPTH", 5);
+    let runs: usize = common::setting("PERFT_RUNS", 3);
     let rules = Rules::builtin("cxa-2020").expect("built-in spec");
     let mut best = f64::MAX;
     let mut nodes = 0;

@@ -10,6 +10,8 @@
 //! `notation::stream`, replayed and adjudicated, on one thread and on all cores, as one file
 //! and as 100, and prints games and moves per second and the peak memory.
 
+mod common;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -218,10 +220,7 @@ fn write_database(
 fn database(rs: &xqspec::RuleSet) {
     use xqspec::StreamOptions as Options;
     use xqspec::{adjudicate_files, Item};
-    let games: usize = std::env::var("XQSPEC_BENCH_GAMES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(100_000);
+    let games: usize = common::setting("XQSPEC_BENCH_GAMES", 100_000);
     let dir = std::env::temp_dir().join(format!("xqspec-bench-db-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let t = Instant::now();

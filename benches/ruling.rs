@@ -11,6 +11,8 @@
 //! reading switched off. The bench times each case also without the variants (a plain
 //! ruling) and prints the ratio of the totals and the largest per case; the bound is 4×.
 
+mod common;
+
 use std::time::Instant;
 
 use xqspec::RuleSet;
@@ -18,10 +20,7 @@ use xqspec::Suite;
 use xqspec::{rule, RulingQuery};
 
 fn main() {
-    let reps: usize = std::env::var("RULING_REPS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5);
+    let reps: usize = common::setting("RULING_REPS", 5);
     // `RULING_ONLY=ID` times that case alone (for a profiler).
     let only = std::env::var("RULING_ONLY").ok();
     let suite = Suite::embedded();
@@ -31,9 +30,7 @@ fn main() {
         .collect();
     let mut times: Vec<(f64, usize, String)> = Vec::new();
     let (mut total, mut total_plain, mut worst) = (0.0f64, 0.0f64, (0.0f64, String::new()));
-    let mut dump = std::env::var("RULING_DUMP").ok().map(|f| {
-        std::io::BufWriter::new(std::fs::File::create(f).expect("RULING_DUMP: a file to write"))
-    });
+    let mut dump = common::Dump::from_env("RULING_DUMP");
     for case in suite
         .cases
         .iter()
@@ -49,11 +46,7 @@ fn main() {
             let plain_rep = rep.without_variants();
             let mut best = f64::MAX;
             let mut plies = 0;
-            if let Some(out) = dump.as_mut() {
-                use std::io::Write;
-                writeln!(out, "{}@{id}: {:?}", case.id, rule(&rs.vm, rep, &q))
-                    .expect("RULING_DUMP: writable");
-            }
+            dump.line(|| format!("{}@{id}: {:?}", case.id, rule(&rs.vm, rep, &q)));
             for _ in 0..reps {
                 let t = Instant::now();
                 let r = rule(&rs.vm, rep, &q);
@@ -94,10 +87,7 @@ fn main() {
         within.len()
     );
     // `RULING_TOP=N` lists the N slowest (5 by default).
-    let top: usize = std::env::var("RULING_TOP")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5);
+    let top: usize = common::setting("RULING_TOP", 5);
     println!("slowest:");
     for (ms, plies, id) in times.iter().rev().take(top) {
         println!("  {ms:.3} ms  {plies:>2} plies  {id}");

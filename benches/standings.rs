@@ -8,6 +8,8 @@
 //! of 1,000 to 100,000 games (validation, ranking and both tables), one round of 1,000 to
 //! 100,000 players, and a file whose every game is a double booking.
 
+mod common;
+
 use xqspec::RuleSet;
 use xqspec::{read_tournament as read_file, RawTournament};
 use xqspec::{standings, Tournament};
@@ -20,10 +22,7 @@ fn best<F: FnMut()>(runs: usize, f: F) -> f64 {
 }
 
 fn main() {
-    let runs: usize = std::env::var("STANDINGS_RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20);
+    let runs: usize = common::setting("STANDINGS_RUNS", 20);
     let rules = RuleSet::builtin("cxa-2020")
         .expect("built-in spec")
         .competition

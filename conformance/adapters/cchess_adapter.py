@@ -34,14 +34,12 @@ edition, and the suite's movement rules are the same in all of them.
 """
 
 import os
-import re
 
 import cchess
 from cchess.common import full2half
 
-from protocol_session import Rejected, Unsupported, check_time, serve_package, status_answer
+from protocol_session import POSITION_QUERIES, Rejected, Unsupported, check_time, iccs_arg, serve_package, status_answer
 
-ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 PERFT_NODES = int(os.environ.get("XQ_CCHESS_PERFT_NODES", "300"))
 CHINESE_READ = {"chinese", "chinese-fullwidth"}
 CHINESE_WRITE = {"chinese": full2half, "chinese-fullwidth": lambda text: text}
@@ -65,8 +63,7 @@ def read_board(fen):
 
 
 def play(board, move_text, i):
-    if not isinstance(move_text, str) or not ICCS.match(move_text):
-        raise Rejected("move.syntax", f"move {i + 1} is not ICCS")
+    iccs_arg(move_text, f"move {i + 1}")
     legal = {iccs(m) for m in legal_moves(board)}
     if move_text not in legal:
         raise Rejected("move.illegal", f"move {i + 1} ({move_text}) is not legal")
@@ -133,9 +130,7 @@ def answer(edition, query, inp):
             raise Rejected("notation", f"cchess reads {iccs(found)}, which its move check refuses")
         return {"result": {"move": iccs(found)}}
     if query == "format_move":
-        move = inp["move"]
-        if not isinstance(move, str) or not ICCS.match(move):
-            raise Rejected("move.syntax", "the move is not ICCS")
+        move = iccs_arg(inp["move"], "the move")
         if move not in {iccs(m) for m in legal_moves(board)}:
             raise Rejected("move.illegal", f"{move} is not legal")
         p_from, p_to = cchess.iccs2pos(move)
@@ -145,8 +140,7 @@ def answer(edition, query, inp):
 
 
 def main():
-    serve_package("cchess (PyPI)", "cchess",
-                  ["legal_moves", "status", "perft", "validate_fen", "parse_move", "format_move"], answer)
+    serve_package("cchess (PyPI)", "cchess", POSITION_QUERIES, answer)
 
 
 if __name__ == "__main__":

@@ -43,13 +43,11 @@ suite's movement rules are the same in all of them.
 """
 
 import os
-import re
 
 import chinese_chess_lib as ccl
 
-from protocol_session import Budget, Rejected, Unsupported, serve_package, status_answer
+from protocol_session import Budget, Rejected, Unsupported, iccs_arg, lay_out_fen, serve_package, status_answer
 
-ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 PERFT_NODES = ("XQ_CCL_PERFT_NODES", 3000)
 RED, BLACK = "#FF0000", "#000000"
 # FEN letter (Red's, upper case) to the library's piece name (PieceNameMap.md).
@@ -61,35 +59,23 @@ class Position:
     """The library's board (rows of Chess objects or None) and the side to move."""
 
     def __init__(self, fen):
-        fields = fen.split() if isinstance(fen, str) else []
-        if len(fields) not in (2, 4, 6):
-            raise Unsupported("chinese_chess_lib reads no FEN, and this one does not translate: its fields")
-        ranks = fields[0].split("/")
-        if len(ranks) != 10:
-            raise Unsupported("chinese_chess_lib reads no FEN, and this one does not translate: not 10 ranks")
-        self.board = []
-        for y, rank in enumerate(ranks):
+        def untranslatable(what):
+            return Unsupported(f"chinese_chess_lib reads no FEN, and this one does not translate: {what}")
+
+        def lay_row(y, points):
             row = []
-            for ch in rank:
-                if ch in "123456789":
-                    row.extend([None] * int(ch))
-                elif ch.upper() in NAMES:
+            for x, ch in enumerate(points):
+                piece = None
+                if ch is not None:
                     piece = ccl.Chess()
-                    piece.x, piece.y = len(row), y
+                    piece.x, piece.y = x, y
                     piece.name = NAMES[ch] if ch.isupper() else NAMES[ch.upper()].lower()
                     piece.color = RED if ch.isupper() else BLACK
-                    row.append(piece)
-                else:
-                    raise Unsupported(f"chinese_chess_lib reads no FEN, and this one does not translate: {ch!r}")
-            if len(row) != 9:
-                raise Unsupported("chinese_chess_lib reads no FEN, and this one does not translate: a rank of "
-                                  f"{len(row)} points")
+                row.append(piece)
             self.board.append(row)
-        if fields[1] not in ("w", "b"):
-            raise Unsupported("chinese_chess_lib reads no FEN, and this one does not translate: side to move")
-        if len(fields) == 6 and not (fields[4].isdigit() and fields[5].isdigit()):
-            raise Unsupported("chinese_chess_lib reads no FEN, and this one does not translate: counters")
-        self.color = RED if fields[1] == "w" else BLACK
+
+        self.board = []
+        self.color = RED if lay_out_fen(fen, untranslatable, lay_row) else BLACK
 
     @property
     def opponent(self):
@@ -135,8 +121,7 @@ def iccs(fx, fy, tx, ty):
 def position(inp):
     pos = Position(inp["fen"])
     for i, m in enumerate(inp.get("moves", [])):
-        if not isinstance(m, str) or not ICCS.match(m):
-            raise Rejected("move.syntax", f"move {i + 1} is not ICCS")
+        iccs_arg(m, f"move {i + 1}")
         legal = pos.legal()
         if m not in legal:
             raise Rejected("move.illegal", f"move {i + 1} ({m}) is not among chinese_chess_lib's legal moves")

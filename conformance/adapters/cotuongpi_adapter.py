@@ -24,16 +24,14 @@ moves are the pieces' moves without the check filter; that is its rule, measured
 Editions: all four (the movement rules are the same in all of them).
 """
 
-import re
 
 from cotuongpi.board import Board
 from cotuongpi.game import Game, MoveResult
 from cotuongpi.pieces import Color, Piece, PieceType, Position
 from cotuongpi.rules import Rules
 
-from protocol_session import Budget, Rejected, Unsupported, serve_package, status_answer
+from protocol_session import Budget, Rejected, Unsupported, iccs_arg, serve_package, status_answer
 
-ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 KINDS = {"k": PieceType.GENERAL, "a": PieceType.ADVISOR, "b": PieceType.ELEPHANT,
          "n": PieceType.HORSE, "r": PieceType.CHARIOT, "c": PieceType.CANNON,
          "p": PieceType.SOLDIER}
@@ -73,8 +71,7 @@ def game_at(fen, moves):
     game._position_counts[key] = 1
     game._position_keys = [key]
     for i, m in enumerate(moves):
-        if not isinstance(m, str) or not ICCS.match(m):
-            raise Rejected("move.syntax", f"move {i + 1} is not ICCS")
+        iccs_arg(m, f"move {i + 1}")
         if game.make_move(square(m[0], m[1]), square(m[2], m[3])) == MoveResult.INVALID:
             raise Rejected("move.illegal", f"move {i + 1} ({m}): Game.make_move answers INVALID")
     return game

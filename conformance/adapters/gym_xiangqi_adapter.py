@@ -51,10 +51,9 @@ movement rules are the same in all of them.
 """
 
 import contextlib
-import re
 import sys
 
-from protocol_session import Budget, Rejected, Unsupported, serve_package, status_answer
+from protocol_session import Budget, Rejected, Unsupported, iccs_arg, lay_out_fen, serve_package, status_answer
 
 with contextlib.redirect_stdout(sys.stderr):
     import numpy as np
@@ -62,7 +61,6 @@ with contextlib.redirect_stdout(sys.stderr):
     from gym_xiangqi.envs import XiangQiEnv
     from gym_xiangqi.utils import action_space_to_move, move_to_action_space
 
-ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 PERFT_NODES = ("XQ_GYM_XIANGQI_PERFT_NODES", 2500)
 FILES = "abcdefghi"
 # FEN letter (upper case) to the environment's piece ids of that kind.
@@ -78,25 +76,10 @@ def untranslatable(what):
 
 def read_fen(fen):
     """The FEN as the environment's state array (signed piece ids) and turn."""
-    fields = fen.split() if isinstance(fen, str) else []
-    if len(fields) not in (2, 4, 6):
-        raise untranslatable("its fields")
-    ranks = fields[0].split("/")
-    if len(ranks) != 10:
-        raise untranslatable("not 10 ranks")
     state = np.zeros((C.BOARD_ROWS, C.BOARD_COLS), dtype=int)
     free = {(sign, kind): list(ids) for kind, ids in IDS.items() for sign in (ALLY, ENEMY)}
-    for row, rank in enumerate(ranks):
-        points = []
-        for ch in rank:
-            if ch in "123456789":
-                points.extend([None] * int(ch))
-            elif ch.upper() in IDS:
-                points.append(ch)
-            else:
-                raise untranslatable(repr(ch))
-        if len(points) != 9:
-            raise untranslatable(f"a rank of {len(points)} points")
+
+    def lay_row(row, points):
         for col, ch in enumerate(points):
             if ch is None:
                 continue
@@ -105,11 +88,9 @@ def read_fen(fen):
             if not ids:
                 raise untranslatable(f"more {ch} pieces than the environment has ids for")
             state[row][col] = sign * ids.pop(0)
-    if fields[1] not in ("w", "b"):
-        raise untranslatable("side to move")
-    if len(fields) == 6 and not (fields[4].isdigit() and fields[5].isdigit()):
-        raise untranslatable("counters")
-    return state, (ALLY if fields[1] == "w" else ENEMY)
+
+    red_to_move = lay_out_fen(fen, untranslatable, lay_row)
+    return state, (ALLY if red_to_move else ENEMY)
 
 
 def lay_out(env, state, turn):
@@ -156,8 +137,7 @@ def position(inp, env=None):
     state, turn = read_fen(inp["fen"])
     env = lay_out(env or XiangQiEnv(), state, turn)
     for i, m in enumerate(inp.get("moves", [])):
-        if not isinstance(m, str) or not ICCS.match(m):
-            raise Rejected("move.syntax", f"move {i + 1} is not ICCS")
+        iccs_arg(m, f"move {i + 1}")
         if env._done:
             raise Rejected("move.illegal", f"move {i + 1} ({m}): gym-xiangqi's step() ended the episode before it")
         action = action_for(env, m)

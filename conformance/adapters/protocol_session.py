@@ -12,6 +12,7 @@ the session goes on.
 import importlib.metadata
 import json
 import os
+import re
 import sys
 import time
 
@@ -98,6 +99,53 @@ def reply_to(request, answer):
     except Exception as e:  # the library (or this adapter) failed: report it and go on
         body = {"error": {"message": f"{type(e).__name__}: {e}"}}
     return {"id": request.get("id"), **body}
+
+
+# A move in ICCS (PROTOCOL.md): the file letter and rank digit of the point it leaves, then
+# of the point it reaches.
+ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
+
+
+def iccs_arg(move, what):
+    """`move` of a request, which must be an ICCS string; otherwise a `move.syntax` rejection
+    saying that `what` (\"move 3\", \"the move\") is not ICCS."""
+    if not isinstance(move, str) or not ICCS.match(move):
+        raise Rejected("move.syntax", f"{what} is not ICCS")
+    return move
+
+
+# The queries on a position, its moves and their notation: what an adapter of a library that
+# reads FEN, generates moves and writes them can answer in full.
+POSITION_QUERIES = ["legal_moves", "status", "perft", "validate_fen", "parse_move", "format_move"]
+
+def lay_out_fen(fen, untranslatable, lay_row):
+    """Reads `fen` for an adapter that lays out the board of a library that reads no FEN:
+    calls `lay_row(y, points)` for each rank from Black's back rank (y = 0), its nine points
+    a FEN letter or None each, and returns whether Red is to move. A FEN that does not
+    translate raises `untranslatable(what)`, at the first place that does not."""
+    fields = fen.split() if isinstance(fen, str) else []
+    if len(fields) not in (2, 4, 6):
+        raise untranslatable("its fields")
+    ranks = fields[0].split("/")
+    if len(ranks) != 10:
+        raise untranslatable("not 10 ranks")
+    for y, rank in enumerate(ranks):
+        points = []
+        for ch in rank:
+            if ch in "123456789":
+                points.extend([None] * int(ch))
+            elif ch.upper() in "KABNRCP":
+                points.append(ch)
+            else:
+                raise untranslatable(repr(ch))
+        if len(points) != 9:
+            raise untranslatable(f"a rank of {len(points)} points")
+        lay_row(y, points)
+    if fields[1] not in ("w", "b"):
+        raise untranslatable("side to move")
+    if len(fields) == 6 and not (fields[4].isdigit() and fields[5].isdigit()):
+        raise untranslatable("counters")
+    return fields[1] == "w"
 
 
 # The rule sets the adapters of this folder declare in their hello.

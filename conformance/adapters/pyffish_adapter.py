@@ -41,10 +41,9 @@ import re
 
 import pyffish as sf
 
-from protocol_session import EDITIONS, Rejected, Unsupported, check_time, last_cycle, serve, status_answer
+from protocol_session import EDITIONS, Rejected, Unsupported, check_time, iccs_arg, last_cycle, serve, status_answer
 
 VARIANT = "xiangqi"
-ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 PERFT_CALLS = int(os.environ.get("XQ_PYFFISH_PERFT_CALLS", "1200"))
 
 # Fairy-Stockfish's FEN validation codes (apiutil.h, FEN::FenValidation) and the suite's kinds.
@@ -83,8 +82,7 @@ def position(inp):
     check_fen(fen)
     played = []
     for i, move in enumerate(inp.get("moves", [])):
-        if not isinstance(move, str) or not ICCS.match(move):
-            raise Rejected("move.syntax", f"move {i + 1} is not ICCS")
+        iccs_arg(move, f"move {i + 1}")
         if to_engine(move) not in sf.legal_moves(VARIANT, fen, played):
             raise Rejected("move.illegal", f"move {i + 1} ({move}) is not legal")
         played.append(to_engine(move))

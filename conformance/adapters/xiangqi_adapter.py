@@ -55,12 +55,11 @@ import sys
 
 import xiangqi
 
-from protocol_session import Budget, Rejected, Unsupported, serve_package, status_answer
+from protocol_session import POSITION_QUERIES, Budget, Rejected, Unsupported, iccs_arg, serve_package, status_answer
 
 XQ_BOARD = sys.modules["board"]  # the library's own module `xiangqi/board.py`, as the package imports it
 Env = xiangqi.Env
 
-ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 PERFT_NODES = ("XQ_XIANGQI_PERFT_NODES", 200)
 CHINESE_READ = {"chinese", "chinese-fullwidth", "chinese-traditional", "chinese-traditional-fullwidth"}
@@ -88,8 +87,7 @@ def legal_actions(env):
 def position(inp):
     env = read_fen(inp["fen"])
     for i, m in enumerate(inp.get("moves", [])):
-        if not isinstance(m, str) or not ICCS.match(m):
-            raise Rejected("move.syntax", f"move {i + 1} is not ICCS")
+        iccs_arg(m, f"move {i + 1}")
         legal = legal_actions(env)
         if m not in legal:
             raise Rejected("move.illegal", f"move {i + 1} ({m}) is not among xiangqi's valid actions")
@@ -163,9 +161,7 @@ def answer(edition, query, inp):
     if query == "parse_move":
         return {"result": {"move": parse(env, inp["notation"], inp["text"])}}
     if query == "format_move":
-        move = inp["move"]
-        if not isinstance(move, str) or not ICCS.match(move):
-            raise Rejected("move.syntax", "the move is not ICCS")
+        move = iccs_arg(inp["move"], "the move")
         legal = legal_actions(env)
         if move not in legal:
             raise Rejected("move.illegal", f"{move} is not among xiangqi's valid actions")
@@ -179,8 +175,7 @@ def answer(edition, query, inp):
 
 
 def main():
-    serve_package("xiangqi (PyPI)", "xiangqi",
-                  ["legal_moves", "status", "perft", "validate_fen", "parse_move", "format_move"], answer)
+    serve_package("xiangqi (PyPI)", "xiangqi", POSITION_QUERIES, answer)
 
 
 if __name__ == "__main__":

@@ -31,13 +31,11 @@ Editions: all four for the movement queries; `ruling` under `axf` only, the rule
 perpetual-check rule the env follows (it has none of the CXA chasing rules either).
 """
 
-import re
 
 from xiangqibench.rules.xiangqi_env import XiangqiEnv
 
-from protocol_session import Budget, Rejected, Unsupported, last_cycle, serve_package, status_answer
+from protocol_session import Budget, Rejected, Unsupported, iccs_arg, last_cycle, serve_package, status_answer
 
-ICCS = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 
 
 def env_at(fen, moves):
@@ -48,8 +46,7 @@ def env_at(fen, moves):
     except Exception as e:  # cchess refuses the FEN
         raise Rejected("fen", f"set_state_from_fen: {type(e).__name__}: {e}")
     for i, m in enumerate(moves):
-        if not isinstance(m, str) or not ICCS.match(m):
-            raise Rejected("move.syntax", f"move {i + 1} is not ICCS")
+        iccs_arg(m, f"move {i + 1}")
         if not env.step(m):
             raise Rejected("move.illegal", f"move {i + 1} ({m}): step() refuses it")
     return env
@@ -76,8 +73,7 @@ def ruling(fen, moves):
     for i, m in enumerate(moves):
         if env.is_game_over():  # the env ruled before the moves' end: that is its verdict
             return verdict_of(env, None, f"ended the game after {i} of the {len(moves)} plies")
-        if not isinstance(m, str) or not ICCS.match(m):
-            raise Rejected("move.syntax", f"move {i + 1} is not ICCS")
+        iccs_arg(m, f"move {i + 1}")
         if not env.step(m):
             raise Rejected("move.illegal", f"move {i + 1} ({m}): step() refuses it")
         keys.append(env._get_position_key())

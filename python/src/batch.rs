@@ -357,16 +357,9 @@ impl Drop for Items {
 fn encoding_named(name: Option<&str>) -> PyResult<Option<&'static encoding_rs::Encoding>> {
     match name {
         None => Ok(None),
-        Some(n) => records::encoding_by_name(n).map(Some).map_err(|e| {
-            error(
-                "QueryError",
-                e.to_string(),
-                Place {
-                    kind: Some("encoding".into()),
-                    ..Place::default()
-                },
-            )
-        }),
+        Some(n) => records::encoding_by_name(n)
+            .map(Some)
+            .map_err(|e| error("QueryError", e.to_string(), Place::of_kind("encoding"))),
     }
 }
 
@@ -378,10 +371,7 @@ fn mode_of(to: Option<&str>, style: Option<&str>) -> PyResult<Option<(Notation, 
             Some(_) => Err(error(
                 "QueryError",
                 "style= is the style of converted records: give to= too",
-                Place {
-                    kind: Some("style".into()),
-                    ..Place::default()
-                },
+                Place::of_kind("style"),
             )),
         };
     };
@@ -390,14 +380,11 @@ fn mode_of(to: Option<&str>, style: Option<&str>) -> PyResult<Option<(Notation, 
         error(
             "QueryError",
             format!("unknown notation `{to}` (use iccs, wxf, chinese or chinese-abbreviated)"),
-            Place {
-                kind: Some("notation".into()),
-                ..Place::default()
-            },
+            Place::of_kind("notation"),
         )
     })?;
     let s = Style::from_name(style).ok_or_else(|| {
-        error("QueryError", format!("unknown style `{style}` (words: simplified, traditional, halfwidth, fullwidth, lower, upper, joined by +)"), Place { kind: Some("style".into()), ..Place::default() })
+        error("QueryError", format!("unknown style `{style}` (words: simplified, traditional, halfwidth, fullwidth, lower, upper, joined by +)"), Place::of_kind("style"))
     })?;
     Ok(Some((n, s)))
 }

@@ -102,17 +102,18 @@ fn from_py_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
         }
         return Ok(Value::Object(m));
     }
-    if let Ok(l) = obj.downcast::<PyList>() {
-        return l
+    // A list or a tuple: an array.
+    let items: Option<Vec<Bound<'_, PyAny>>> = if let Ok(l) = obj.downcast::<PyList>() {
+        Some(l.iter().collect())
+    } else if let Ok(t) = obj.downcast::<PyTuple>() {
+        Some(t.iter().collect())
+    } else {
+        None
+    };
+    if let Some(items) = items {
+        return items
             .iter()
-            .map(|x| from_py_at(&x, depth + 1))
-            .collect::<PyResult<Vec<_>>>()
-            .map(Value::Array);
-    }
-    if let Ok(t) = obj.downcast::<PyTuple>() {
-        return t
-            .iter()
-            .map(|x| from_py_at(&x, depth + 1))
+            .map(|x| from_py_at(x, depth + 1))
             .collect::<PyResult<Vec<_>>>()
             .map(Value::Array);
     }

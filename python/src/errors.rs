@@ -22,6 +22,16 @@ pub struct Place {
     pub clause: Option<String>,
 }
 
+impl Place {
+    /// A place that names only the kind of the refusal.
+    pub fn of_kind(kind: &str) -> Place {
+        Place {
+            kind: Some(kind.to_string()),
+            ..Place::default()
+        }
+    }
+}
+
 /// An exception of class `class` (a name of `xqspec._errors`) with `message` and the place.
 pub fn error(class: &str, message: impl Into<String>, place: Place) -> PyErr {
     let message = message.into();

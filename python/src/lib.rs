@@ -125,10 +125,7 @@ pub(crate) fn rules_named(
         return Err(error(
             "SpecError",
             message,
-            Place {
-                kind: Some("unknown_ruleset".into()),
-                ..Place::default()
-            },
+            Place::of_kind("unknown_ruleset"),
         ));
     };
     if let Some(o) = overlay.filter(|o| !o.is_none()) {
@@ -150,10 +147,7 @@ pub(crate) fn rules_named(
                 error(
                     "SpecError",
                     format!("unknown overlay `{name}` (shipped: {})", known.join(", ")),
-                    Place {
-                        kind: Some("unknown_overlay".into()),
-                        ..Place::default()
-                    },
+                    Place::of_kind("unknown_overlay"),
                 )
             })?,
             Err(_) => {
@@ -162,10 +156,7 @@ pub(crate) fn rules_named(
                     error(
                         "SpecError",
                         format!("not an overlay: {e}"),
-                        Place {
-                            kind: Some("overlay".into()),
-                            ..Place::default()
-                        },
+                        Place::of_kind("overlay"),
                     )
                 })?
             }
@@ -177,10 +168,7 @@ pub(crate) fn rules_named(
                     "overlay {} applies to {}, not to {}",
                     o.overlay, o.edition, rules.edition
                 ),
-                Place {
-                    kind: Some("overlay_edition".into()),
-                    ..Place::default()
-                },
+                Place::of_kind("overlay_edition"),
             ));
         }
         rules.overlay = Some(o);
@@ -229,14 +217,9 @@ fn result_of(
         Answer::Value(m) => Ok(m),
         Answer::Reject { kind, message } => Err(rejection(rules, &kind, &message, fen_moves)),
         Answer::Unsupported { reason } => Err(error("UnsupportedError", reason, Place::default())),
-        Answer::Error { message } if message.starts_with("bad input") => Err(error(
-            "QueryError",
-            message,
-            Place {
-                kind: Some("bad_input".into()),
-                ..Place::default()
-            },
-        )),
+        Answer::Error { message } if message.starts_with("bad input") => {
+            Err(error("QueryError", message, Place::of_kind("bad_input")))
+        }
         Answer::Error { message } if message.starts_with("internal error") => {
             Err(error("InternalError", message, Place::default()))
         }
@@ -848,7 +831,7 @@ fn unknown_notation(id: &str) -> PyErr {
     error(
         "QueryError",
         format!("unknown notation `{id}` (iccs, iccs-upper, wxf, wxf-fullwidth, chinese, chinese-fullwidth, chinese-traditional, chinese-traditional-fullwidth, chinese-abbreviated, chinese-abbreviated-fullwidth)"),
-        Place { kind: Some("notation".into()), ..Place::default() },
+        Place::of_kind("notation"),
     )
 }
 

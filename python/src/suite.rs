@@ -61,10 +61,7 @@ fn own(py: Python<'_>, e: PyErr, what: &str) -> PyErr {
     error(
         "QueryError",
         format!("{what} raised {ty}: {}", e.value(py)),
-        Place {
-            kind: Some("implementation".into()),
-            ..Place::default()
-        },
+        Place::of_kind("implementation"),
     )
 }
 
@@ -126,16 +123,8 @@ fn about_of(obj: &Bound<'_, PyAny>) -> PyResult<About> {
     m.entry("protocol")
         .or_insert_with(|| protocol::PROTOCOL_VERSION.into());
     guard("hello", || {
-        protocol::parse_hello(&v.to_string()).map_err(|e| {
-            error(
-                "QueryError",
-                e,
-                Place {
-                    kind: Some("hello".into()),
-                    ..Place::default()
-                },
-            )
-        })
+        protocol::parse_hello(&v.to_string())
+            .map_err(|e| error("QueryError", e, Place::of_kind("hello")))
     })
 }
 
@@ -251,16 +240,10 @@ pub fn run_suite(
     // The options are checked as `xqspec conform` checks them, before anything is asked.
     let editions = editions.unwrap_or_default();
     for e in &editions {
-        crate::state()?.spec.edition_named(e).map_err(|m| {
-            error(
-                "QueryError",
-                m,
-                Place {
-                    kind: Some("unknown_edition".into()),
-                    ..Place::default()
-                },
-            )
-        })?;
+        crate::state()?
+            .spec
+            .edition_named(e)
+            .map_err(|m| error("QueryError", m, Place::of_kind("unknown_edition")))?;
     }
     let known_failures = known_failures
         .filter(|k| !k.is_none())
@@ -294,10 +277,7 @@ pub fn run_suite(
                 error(
                     "QueryError",
                     text.join("; "),
-                    Place {
-                        kind: Some("known_failures".into()),
-                        ..Place::default()
-                    },
+                    Place::of_kind("known_failures"),
                 )
             })?
         }
@@ -325,16 +305,8 @@ pub fn run_suite(
             inner: InProcess::new(imp),
             stop: stop.clone(),
         };
-        runner::run(suite(), &mut subject, &opts, &mut |_| {}).map_err(|e| {
-            error(
-                "QueryError",
-                e,
-                Place {
-                    kind: Some("options".into()),
-                    ..Place::default()
-                },
-            )
-        })
+        runner::run(suite(), &mut subject, &opts, &mut |_| {})
+            .map_err(|e| error("QueryError", e, Place::of_kind("options")))
     });
     // A KeyboardInterrupt or SystemExit stopped the run: it leaves as it came.
     if let Some(e) = stop.borrow_mut().take() {

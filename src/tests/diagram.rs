@@ -5,6 +5,7 @@
 //! and find them; no check depends on a font installed.
 //! Set `XQSPEC_DIAGRAM_PNG=DIR` to keep the rendered images for a look.
 
+use super::assert::assert_contains;
 use crate::diagram::{
     self, colour, position_after, x_of, y_of, Arrow, DiagramOptions, PIECE_RADIUS,
 };
@@ -67,7 +68,7 @@ fn pieces_river_last_move_and_arrows_are_where_they_should_be() {
         caption: Some("h2e2".into()),
     };
     let img = render(&diagram::svg(&rs, &pos, &opts), "start-h2e2");
-    let (red, black, board) = (hex(colour::RED), hex(colour::BLACK), hex(colour::BOARD));
+    let [red, black, board] = [colour::RED, colour::BLACK, colour::BOARD].map(hex);
 
     // Pieces: the rings of a red chariot, the red cannon that moved to e2, a black horse.
     for s in ["a0", "e2", "i0", "e3"] {
@@ -172,9 +173,9 @@ fn the_board_command_writes_an_svg_that_renders() {
     );
     // A bad arrow and a bad move are refused with a message.
     let e = crate::cli::run_args(&["board", "--arrow", "d0"]).unwrap_err();
-    assert!(e.contains("--arrow `d0`"), "{e}");
+    assert_contains(&e, "--arrow `d0`");
     let e = crate::cli::run_args(&["board", "--moves", "h2h8"]).unwrap_err();
-    assert!(e.contains("move 1"), "{e}");
+    assert_contains(&e, "move 1");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -206,12 +207,8 @@ fn a_ruling_draws_its_cycle_with_the_chases_as_arrows() {
     );
     assert!(!svg.contains("<text"), "{svg}");
     let img = render(&svg, "ruling-cycle");
-    let (red, black, arrow, blue) = (
-        hex(colour::RED),
-        hex(colour::BLACK),
-        hex(colour::ARROW),
-        hex(colour::LAST_MOVE),
-    );
+    let [red, black, arrow, blue] =
+        [colour::RED, colour::BLACK, colour::ARROW, colour::LAST_MOVE].map(hex);
     let at = |n: usize, (x, y): (i32, i32)| {
         let (ox, oy) = diagram::sheet_origin(n, 4, true);
         rgb(&img, ox + x, oy + y)
@@ -309,12 +306,8 @@ fn the_board_draws_its_characters_without_any_font() {
     assert!(texts(&svg).is_empty(), "{:?}", texts(&svg));
 
     let img = render(&svg, "start-without-fonts");
-    let (red, black, line, board) = (
-        hex(colour::RED),
-        hex(colour::BLACK),
-        hex(colour::LINE),
-        hex(colour::BOARD),
-    );
+    let [red, black, line, board] =
+        [colour::RED, colour::BLACK, colour::LINE, colour::BOARD].map(hex);
     let like = |c: (u8, u8, u8)| move |p| near(p, c, 60);
     let inked = |p| !near(p, board, 30);
     // Every piece's character: strokes of its side's colour inside the inner ring (radius

@@ -15,7 +15,9 @@ mod reports;
 
 // Helpers shared with the integration tests (they name the crate `xqspec`, as the root's
 // `extern crate self` lets them here): timing (a thread's CPU seconds), random legal lines,
-// a folder's files, the built-in spec with textual edits.
+// a folder's files, the built-in spec with textual edits, shared assertions.
+#[path = "../../tests/it/common/assert.rs"]
+mod assert;
 #[path = "../../tests/it/common/load.rs"]
 mod load;
 #[path = "../../tests/it/common/random_line.rs"]

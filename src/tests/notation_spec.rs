@@ -11,7 +11,7 @@ use crate::Record;
 use crate::Rules;
 use crate::Spec;
 use crate::{format_move, parse_move, Notation, Style};
-use crate::{Move, Side};
+use crate::{Move, Position, Side};
 use pest::Parser;
 
 fn rules(id: &str) -> Rules {
@@ -196,79 +196,77 @@ fn every_spelling_of_the_spec_resolves_to_its_kind() {
     }
 }
 
-/// The built-in spec with one textual edit to one file, compiled for `edition`.
-fn edited(file: &str, from: &str, to: &str, edition: &str) -> Rules {
-    let spec = super::spec_edit::edited(&[(file, from, to)]);
-    Rules::of_edition(spec.edition(edition).unwrap()).unwrap()
+/// The built-in spec with one textual edit to one cxa-2020 file (`file` below
+/// `spec/cxa-2020/`), compiled for cxa-2020.
+fn edited_2020(file: &str, from: &str, to: &str) -> Rules {
+    let spec = super::spec_edit::edited(&[(&format!("cxa-2020/{file}"), from, to)]);
+    Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap()
 }
 
 #[test]
 fn the_formatter_writes_what_the_yaml_says() {
+    use Notation::{Chinese, ChineseAbbreviated as Abbreviated};
     let base = rules("cxa-2020");
     let pos = base.start_position();
     let horse = Move::parse_iccs("h0g2").unwrap();
+    let cannon = Move::parse_iccs("h2e2").unwrap();
     let trad = Style::from_name("traditional").unwrap();
+    let full = Style::from_name("fullwidth").unwrap();
+    let plain = Style::default();
     assert_eq!(
-        format_move(&base, &pos, horse, Notation::Chinese, trad).unwrap(),
+        format_move(&base, &pos, horse, Chinese, trad).unwrap(),
         "傌二進三"
     );
-    // Red's horse written 馬 in traditional script.
-    let r = edited(
-        "cxa-2020/notation.yaml",
-        "red: {traditional: 傌, variants: [馬]}",
-        "red: {traditional: 馬, variants: [傌]}",
-        "cxa-2020",
-    );
-    assert_eq!(
-        format_move(&r, &pos, horse, Notation::Chinese, trad).unwrap(),
-        "馬二進三"
-    );
-    // The abbreviated form writes = for traverse, and full-width when asked.
-    let cannon = Move::parse_iccs("h2e2").unwrap();
-    let r = edited(
-        "cxa-2020/notation.yaml",
-        "traverse: {write: \".\", also: [\"=\"]}",
-        "traverse: {write: \"=\", also: [\".\"]}",
-        "cxa-2020",
-    );
-    assert_eq!(
-        format_move(
-            &r,
-            &pos,
-            cannon,
-            Notation::ChineseAbbreviated,
-            Style::default()
-        )
-        .unwrap(),
-        "炮2=5"
-    );
-    let full = Style::from_name("fullwidth").unwrap();
-    assert_eq!(
-        format_move(&r, &pos, cannon, Notation::ChineseAbbreviated, full).unwrap(),
-        "炮２＝５"
-    );
-    // Red writing Arabic numerals in the full form.
-    let r = edited(
-        "cxa-2020/notation.yaml",
-        "numerals: {red: red, black: black}",
-        "numerals: {red: black, black: black}",
-        "cxa-2020",
-    );
-    assert_eq!(
-        format_move(&r, &pos, cannon, Notation::Chinese, Style::default()).unwrap(),
-        "炮2平5"
-    );
-    // The piece name itself comes from pieces.kinds.
-    let r = edited(
-        "cxa-2020/pieces.yaml",
-        "names: {red: 炮, black: 炮}",
-        "names: {red: 砲, black: 炮}",
-        "cxa-2020",
-    );
-    assert_eq!(
-        format_move(&r, &pos, cannon, Notation::Chinese, Style::default()).unwrap(),
-        "砲二平五"
-    );
+    // Each edit of a cxa-2020 file (file, from, to), then the moves written under it:
+    // (move, notation, style, as written).
+    let rows = [
+        // Red's horse written 馬 in traditional script.
+        (
+            (
+                "notation.yaml",
+                "red: {traditional: 傌, variants: [馬]}",
+                "red: {traditional: 馬, variants: [傌]}",
+            ),
+            vec![(horse, Chinese, trad, "馬二進三")],
+        ),
+        // The abbreviated form writes = for traverse, and full-width when asked.
+        (
+            (
+                "notation.yaml",
+                "traverse: {write: \".\", also: [\"=\"]}",
+                "traverse: {write: \"=\", also: [\".\"]}",
+            ),
+            vec![
+                (cannon, Abbreviated, plain, "炮2=5"),
+                (cannon, Abbreviated, full, "炮２＝５"),
+            ],
+        ),
+        // Red writing Arabic numerals in the full form.
+        (
+            (
+                "notation.yaml",
+                "numerals: {red: red, black: black}",
+                "numerals: {red: black, black: black}",
+            ),
+            vec![(cannon, Chinese, plain, "炮2平5")],
+        ),
+        // The piece name itself comes from pieces.kinds.
+        (
+            (
+                "pieces.yaml",
+                "names: {red: 炮, black: 炮}",
+                "names: {red: 砲, black: 炮}",
+            ),
+            vec![(cannon, Chinese, plain, "砲二平五")],
+        ),
+    ];
+    for ((file, from, to), written) in rows {
+        let r = edited_2020(file, from, to);
+        for (m, n, style, want) in written {
+            let got = format_move(&r, &pos, m, n, style).unwrap();
+            assert_eq!(got, want, "{file}: {from} → {to}");
+        }
+    }
 }
 
 #[test]
@@ -276,54 +274,33 @@ fn chinese_numerals_are_read_with_board_file_numbering() {
     // 1.1 as written: 八 is Red's file 8 (b), 五 its file 5 (e); Black's 2 its file 2 (b).
     let base = rules("cxa-2020");
     let pos = base.start_position();
-    assert_eq!(
-        parse_move(&base, &pos, Notation::Chinese, "炮八平五")
-            .unwrap()
-            .iccs(),
-        "b2e2"
-    );
+    let read = |r: &Rules, pos: &Position, n: Notation, text: &str| {
+        parse_move(r, pos, n, text).unwrap().iccs()
+    };
+    assert_eq!(read(&base, &pos, Notation::Chinese, "炮八平五"), "b2e2");
     // Red's numerals listed the other way round: 八 now numbers Red's file 2 (h), and the
     // abbreviated form still reads Arabic digits as numbers from each side's right.
-    let r = edited(
-        "cxa-2020/board.yaml",
+    let r = edited_2020(
+        "board.yaml",
         "red: [一, 二, 三, 四, 五, 六, 七, 八, 九]",
         "red: [九, 八, 七, 六, 五, 四, 三, 二, 一]",
-        "cxa-2020",
     );
+    assert_eq!(read(&r, &pos, Notation::Chinese, "炮八平五"), "h2e2");
     assert_eq!(
-        parse_move(&r, &pos, Notation::Chinese, "炮八平五")
-            .unwrap()
-            .iccs(),
+        read(&r, &pos, Notation::ChineseAbbreviated, "炮2.5"),
         "h2e2"
     );
-    assert_eq!(
-        parse_move(&r, &pos, Notation::ChineseAbbreviated, "炮2.5")
-            .unwrap()
-            .iccs(),
-        "h2e2"
-    );
-    assert_eq!(
-        parse_move(&r, &pos, Notation::Chinese, "炮２平５")
-            .unwrap()
-            .iccs(),
-        "h2e2"
-    );
+    assert_eq!(read(&r, &pos, Notation::Chinese, "炮２平５"), "h2e2");
     // Black numbering its files with Chinese numerals too: Black's 二 is its file 2.
-    let r = edited(
-        "cxa-2020/board.yaml",
+    let r = edited_2020(
+        "board.yaml",
         "black: [\"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\", \"8\", \"9\"]",
         "black: [一, 二, 三, 四, 五, 六, 七, 八, 九]",
-        "cxa-2020",
     );
     let black = r.start_position();
     let mut black = black;
     black.play(&r, Move::parse_iccs("h2e2").unwrap()).unwrap();
-    assert_eq!(
-        parse_move(&r, &black, Notation::Chinese, "炮二平五")
-            .unwrap()
-            .iccs(),
-        "b7e7"
-    );
+    assert_eq!(read(&r, &black, Notation::Chinese, "炮二平五"), "b7e7");
     // A digit is no longer any side's numeral: it names no file.
     assert!(parse_move(&r, &black, Notation::Chinese, "炮2平5").is_err());
 }

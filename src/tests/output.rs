@@ -1,6 +1,7 @@
 //! A folder of generated files loses only what its manifest says was written (moved from
 //! tests/it: `output`'s planning is no embedder's API).
 
+use super::assert::assert_contains;
 use super::snapshot::snapshot;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -33,10 +34,8 @@ fn report_write_follows_no_symbolic_link_out_of_its_folder() {
     let before = snapshot(&d);
     // Forced, as a folder of others' files would be: the link is still not followed.
     let e = said(&OwnedDir::plan(&mut Outputs::new(), &dir, &files, "t", true).unwrap_err());
-    assert!(
-        e.contains("diagrams/x.svg") && e.contains("leads out of the folder"),
-        "{e}"
-    );
+    assert_contains(&e, "diagrams/x.svg");
+    assert_contains(&e, "leads out of the folder");
     assert_eq!(snapshot(&d), before);
     std::fs::remove_dir_all(&d).ok();
 }
@@ -69,16 +68,14 @@ fn a_folder_of_reports_loses_only_files_its_manifest_says_were_written() {
     // A new folder: written, with its manifest.
     write(&["README.md", "diff-a-b.md", "diagrams/x.svg"], false).unwrap();
     let manifest = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();
-    assert!(manifest.contains("wrote diagrams/x.svg"), "{manifest}");
+    assert_contains(&manifest, "wrote diagrams/x.svg");
     // Someone's files beside them: refused, then kept with --force, and listed as kept.
     std::fs::write(dir.join("diagrams/mine.svg"), "mine").unwrap();
     std::fs::write(dir.join("diff-mine.md"), "mine").unwrap();
     let before = snapshot(&d);
     let e = write(&["README.md"], false).unwrap_err();
-    assert!(
-        e.contains("diagrams/mine.svg") && e.contains("diff-mine.md"),
-        "{e}"
-    );
+    assert_contains(&e, "diagrams/mine.svg");
+    assert_contains(&e, "diff-mine.md");
     assert_eq!(snapshot(&d), before);
     let done = write(&["README.md"], true).unwrap();
     // The files it wrote and no longer writes are removed; the others' are kept.
@@ -93,13 +90,14 @@ fn a_folder_of_reports_loses_only_files_its_manifest_says_were_written() {
     );
     assert_eq!(std::fs::read(dir.join("diff-mine.md")).unwrap(), b"mine");
     let manifest = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();
-    assert!(manifest.contains("kept diagrams/mine.svg"), "{manifest}");
+    assert_contains(&manifest, "kept diagrams/mine.svg");
     // Listed as kept: the next run goes on without --force, and keeps them again.
     write(&["README.md", "notes.md"], false).unwrap();
     assert_eq!(std::fs::read(dir.join("diff-mine.md")).unwrap(), b"mine");
     // A manifest that does not read is refused, naming its line.
     std::fs::write(dir.join(MANIFEST), "wrote ../../etc/passwd\n").unwrap();
     let e = write(&["README.md"], true).unwrap_err();
-    assert!(e.contains(MANIFEST) && e.contains("line 1"), "{e}");
+    assert_contains(&e, MANIFEST);
+    assert_contains(&e, "line 1");
     std::fs::remove_dir_all(&d).ok();
 }

@@ -1,6 +1,7 @@
 //! The generated reports (moved from tests/it: they reach `report`'s internals): edition diffs,
 //! article coverage, `report --check` catching stale files.
 
+use super::assert::assert_contains;
 use crate::report;
 use crate::report::articles;
 use crate::report::diff::Certainty;
@@ -157,11 +158,7 @@ fn the_reference_computes_behaviour_under_an_overlay_and_finds_the_cause() {
         .map(|c| c.id.as_str())
         .collect();
     assert_eq!(changed, ["draw.natural_limit"]);
-    assert!(
-        d.markdown.contains("| `rounds` | `60`     | `50`"),
-        "{}",
-        d.markdown
-    );
+    assert_contains(&d.markdown, "| `rounds` | `60`     | `50`");
     assert!(
         !d.behaviour.is_empty(),
         "natural-limit cases answer differently with 50 rounds"
@@ -218,11 +215,11 @@ fn report_check_finds_stale_missing_and_extra_files() {
     )
     .unwrap();
     let problems = report::check(&dir, &g).join("\n");
-    assert!(
-        problems.contains("implementations.md says `Measured on suite 0.0.1, 1 case files")
-            && problems.contains("measure.py"),
-        "{problems}"
+    assert_contains(
+        &problems,
+        "implementations.md says `Measured on suite 0.0.1, 1 case files",
     );
+    assert_contains(&problems, "measure.py");
     std::fs::write(dir.join(IMPLEMENTATIONS), format!("{}\n", g.suite.line())).unwrap();
     std::fs::write(dir.join("articles.md"), "old").unwrap();
     std::fs::remove_file(dir.join("coverage.md")).unwrap();
@@ -251,10 +248,9 @@ fn report_check_finds_stale_missing_and_extra_files() {
     // implementations.md and mine.svg were not written by the command: refused, nothing
     // touched, unless forced; then they are kept.
     let e = report::write(&dir, &g, &mut crate::output::Outputs::new(), false).unwrap_err();
-    assert!(
-        e.contains("did not write") && e.contains("diagrams/mine.svg") && e.contains("--force"),
-        "{e}"
-    );
+    assert_contains(&e, "did not write");
+    assert_contains(&e, "diagrams/mine.svg");
+    assert_contains(&e, "--force");
     assert_eq!(
         std::fs::read_to_string(dir.join("articles.md")).unwrap(),
         "old"
@@ -299,7 +295,7 @@ fn article_reasons_and_gaps_come_from_the_table_of_contents() {
         .lines()
         .find(|l| l.starts_with("| 1.4 "))
         .unwrap();
-    assert!(row.contains("**not encoded yet**"), "{row}");
+    assert_contains(row, "**not encoded yet**");
     assert_ne!(gap.summary, base.summary);
     let reworded = articles::report(&edit(
         "sizes, colours and materials are not decidable",
@@ -311,10 +307,8 @@ fn article_reasons_and_gaps_come_from_the_table_of_contents() {
         super::spec_edit::try_edited(&[(file, "not_decidable: venue}", "not_decidable: weather}")])
             .unwrap_err()
             .to_string();
-    assert!(
-        e.contains("cxa-2020/articles.yaml:") && e.contains("`weather`"),
-        "{e}"
-    );
+    assert_contains(&e, "cxa-2020/articles.yaml:");
+    assert_contains(&e, "`weather`");
 }
 
 /// The counts of a Markdown table row (`| name | … | 1 | 2 | 3 |`): its numeric cells.
@@ -480,10 +474,8 @@ fn the_implementations_report_was_measured_on_this_suite() {
         ..on.clone()
     };
     let why = fewer.stale(&text).expect("another suite");
-    assert!(
-        why.contains("but the suite is now: Measured on suite") && why.contains("measure.py"),
-        "{why}"
-    );
+    assert_contains(&why, "but the suite is now: Measured on suite");
+    assert_contains(&why, "measure.py");
     assert!(on
         .stale("# a report\n")
         .unwrap()
@@ -626,7 +618,7 @@ fn the_summary_lists_every_change_in_plain_words_most_consequential_first() {
             line.contains("differs (read)") || line.contains("differs (resting on"),
             "{line}"
         );
-        assert!(line.contains("](sources.md#"), "{line}");
+        assert_contains(line, "](sources.md#");
         assert!(
             md.contains(&format!("\n#### {id}\n")),
             "{id} has its section"
@@ -654,10 +646,8 @@ fn the_summary_lists_every_change_in_plain_words_most_consequential_first() {
         assert!(differing.contains(id), "{id} is not in the summary");
     }
     // The differences no clause encodes are named too, from the spec (cxa-2011's `unencoded_differences`).
-    assert!(
-        summary.contains("- **cxa-2020 18.4** — ") && summary.contains("- **cxa-2020 10.4.1** — "),
-        "{summary}"
-    );
+    assert_contains(summary, "- **cxa-2020 18.4** — ");
+    assert_contains(summary, "- **cxa-2020 10.4.1** — ");
     assert!(
         !diff(&spec, &suite(), "cxa-2011", "cxa-2011+provincial-2012-open")
             .unwrap()

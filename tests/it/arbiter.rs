@@ -3,21 +3,24 @@
 //! clause or overlay line, and fuzzing of the event reader (no panic, a typed refusal with
 //! the event's index).
 
+use crate::assert::assert_contains;
+use crate::rule_sets::builtin_cached;
+use crate::spec_edit::{compile_error, edited_one as edited};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use xqspec::RuleSet;
 use xqspec::{ArbiterError, GameResult, OutcomeQuery, TouchQuery};
-use xqspec::{Overlay, Spec};
+use xqspec::{Overlay, Spec, SpecErrors};
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-/// The built-in spec with one textual edit to one file.
-fn edited(file: &str, from: &str, to: &str) -> Spec {
-    crate::spec_edit::edited(&[(file, from, to)])
-}
-
 fn ruleset(spec: &Spec, id: &str) -> RuleSet {
     RuleSet::of_spec(spec, id).unwrap_or_else(|e| panic!("{id} compiles: {e}"))
+}
+
+/// cxa-2020 with one textual edit to its results clauses.
+fn results_2020(from: &str, to: &str) -> RuleSet {
+    ruleset(&edited("cxa-2020/results.yaml", from, to), "cxa-2020")
 }
 
 fn builtin(id: &str) -> RuleSet {
@@ -152,12 +155,11 @@ fn natural_limit_rounds_are_data() {
     let base = outcome(&builtin("cxa-2020"), Some(fen), events.clone()).unwrap();
     assert_eq!(base["result"], "ongoing", "50 rounds are not 60");
     assert_eq!(base["fouls"]["red"], 1);
-    let spec = edited(
-        "cxa-2020/results.yaml",
+    let rs = results_2020(
         "      rounds: 60\n      checks_counted: 10",
         "      rounds: 50\n      checks_counted: 10",
     );
-    let changed = outcome(&ruleset(&spec, "cxa-2020"), Some(fen), events).unwrap();
+    let changed = outcome(&rs, Some(fen), events).unwrap();
     assert_eq!(changed["result"], "draw");
     assert_eq!(changed["clause"], "result.natural_limit");
 }
@@ -169,12 +171,11 @@ fn foul_count_and_level_are_data() {
         outcome(&builtin("cxa-2020"), None, events.clone()).unwrap()["result"],
         "ongoing"
     );
-    let spec = edited(
-        "cxa-2020/results.yaml",
+    let rs = results_2020(
         "data: {when: foul, result: loss, times: 3, counted: game}",
         "data: {when: foul, result: loss, times: 2, counted: game}",
     );
-    let o = outcome(&ruleset(&spec, "cxa-2020"), None, events).unwrap();
+    let o = outcome(&rs, None, events).unwrap();
     assert_eq!(
         (o["result"].as_str(), o["event"].as_u64()),
         (Some("black_wins"), Some(1))
@@ -186,12 +187,8 @@ fn foul_count_and_level_are_data() {
         outcome(&builtin("cxa-2020"), None, illegal.clone()).unwrap()["result"],
         "black_wins"
     );
-    let spec = edited(
-        "cxa-2020/results.yaml",
-        "      level: national\n",
-        "      level: junior\n",
-    );
-    let o = outcome(&ruleset(&spec, "cxa-2020"), None, illegal).unwrap();
+    let rs = results_2020("      level: national\n", "      level: junior\n");
+    let o = outcome(&rs, None, illegal).unwrap();
     assert_eq!(o["result"], "ongoing");
     assert_eq!(o["fouls"]["red"], 1);
 }
@@ -294,172 +291,110 @@ fn the_shipped_overlay_changes_only_what_it_names() {
 #[test]
 fn overlay_errors_name_file_line_and_column() {
     let spec = Spec::builtin().unwrap();
-    let text = |changes: &str| {
-        format!("overlay: bad-event\nname: n\nedition: cxa-2011\nprovenance: {{status: verified, source: digest, ref: x}}\nchanges:\n{changes}")
+    let overlay = |changes: &str| {
+        let text = format!("overlay: bad-event\nname: n\nedition: cxa-2011\nprovenance: {{status: verified, source: digest, ref: x}}\nchanges:\n{changes}");
+        Overlay::parse("overlays/bad-event.yaml", &text).unwrap()
     };
+    // The first error's place (file, line, column) and all the errors in words.
+    let placed = |e: SpecErrors| {
+        let l = &e.0[0].location;
+        ((l.file.clone(), l.line, l.column), e.to_string())
+    };
+    // An overlay with these changes, refused when it is applied, or when the rule set compiles.
+    let refused = |changes: &str| placed(spec.with_overlay(&overlay(changes)).unwrap_err());
+    let uncompiled = |changes: &str| {
+        placed(RuleSet::compile(spec.with_overlay(&overlay(changes)).unwrap()).unwrap_err())
+    };
+    let at = |line: usize, column: usize| ("overlays/bad-event.yaml".to_string(), line, column);
     // An unknown clause of the arbiter's families.
-    let o = Overlay::parse(
-        "overlays/bad-event.yaml",
-        &text("  - clause: draw.natural_limits\n    data: {rounds: 40}\n"),
-    )
-    .unwrap();
-    let e = spec.with_overlay(&o).unwrap_err();
-    assert_eq!(
-        (e.0[0].location.line, e.0[0].location.column),
-        (6, 5),
-        "{e}"
-    );
-    assert!(e.to_string().starts_with("overlays/bad-event.yaml:6:5: clause draw.natural_limits: edition `cxa-2011` has no such clause"), "{e}");
-    // A changed shape: a number becomes a word.
-    let o = Overlay::parse("overlays/bad-event.yaml", &text("  - clause: event.level\n    data: {level: provincial}\n  - clause: draw.natural_limit\n    data: {rounds: forty}\n"))
-        .unwrap();
-    let e = spec.with_overlay(&o).unwrap_err();
-    // At the key: line 9, column 12 (`    data: {rounds`).
-    assert_eq!(
-        (e.0[0].location.line, e.0[0].location.column),
-        (9, 12),
-        "{e}"
-    );
-    assert!(e.to_string().contains("`rounds` changes shape"), "{e}");
+    let (place, e) = refused("  - clause: draw.natural_limits\n    data: {rounds: 40}\n");
+    assert_eq!(place, at(6, 5), "{e}");
+    assert!(e.starts_with("overlays/bad-event.yaml:6:5: clause draw.natural_limits: edition `cxa-2011` has no such clause"), "{e}");
+    // A changed shape: a number becomes a word. At the key: line 9, column 12 (`    data:
+    // {rounds`).
+    let (place, e) = refused("  - clause: event.level\n    data: {level: provincial}\n  - clause: draw.natural_limit\n    data: {rounds: forty}\n");
+    assert_eq!(place, at(9, 12), "{e}");
+    assert_contains(&e, "`rounds` changes shape");
     // A key the clause does not have.
-    let o = Overlay::parse(
-        "overlays/bad-event.yaml",
-        &text("  - clause: draw.natural_limit\n    data: {moves: 80}\n"),
-    )
-    .unwrap();
-    assert!(spec
-        .with_overlay(&o)
-        .unwrap_err()
-        .to_string()
-        .contains("`moves` is not in the clause's data"));
-    // The right shape but a value the arbiter does not know: refused when the rule set compiles, at the overlay's line.
-    let o = Overlay::parse(
-        "overlays/bad-event.yaml",
-        &text("  - clause: draw.natural_limit\n    data: {checks_of: sometimes}\n"),
-    )
-    .unwrap();
-    let e = RuleSet::compile(spec.with_overlay(&o).unwrap()).unwrap_err();
-    assert_eq!(e.0[0].location.file, "overlays/bad-event.yaml");
-    assert_eq!(
-        (e.0[0].location.line, e.0[0].location.column),
-        (7, 12),
-        "{e}"
-    );
-    assert!(e.to_string().contains("unknown variant `sometimes`"), "{e}");
+    let (_, e) = refused("  - clause: draw.natural_limit\n    data: {moves: 80}\n");
+    assert_contains(&e, "`moves` is not in the clause's data");
+    // The right shape but a value the arbiter does not know: refused when the rule set
+    // compiles, at the overlay's line.
+    let (place, e) =
+        uncompiled("  - clause: draw.natural_limit\n    data: {checks_of: sometimes}\n");
+    assert_eq!(place, at(7, 12), "{e}");
+    assert_contains(&e, "unknown variant `sometimes`");
     // Rounds to change: at least 1, at its key on a line of its own (block mapping), and
     // only in the clauses whose rulings wait for a change.
-    let o = Overlay::parse(
-        "overlays/bad-event.yaml",
-        &text("  - clause: result.change_refused\n    data:\n      rounds_to_change: 0\n"),
-    )
-    .unwrap();
-    let e = RuleSet::compile(spec.with_overlay(&o).unwrap())
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains(
-            "overlays/bad-event.yaml:8:7: clause result.change_refused: `rounds_to_change` is 0"
-        ),
-        "{e}"
+    let (_, e) =
+        uncompiled("  - clause: result.change_refused\n    data:\n      rounds_to_change: 0\n");
+    assert_contains(
+        &e,
+        "overlays/bad-event.yaml:8:7: clause result.change_refused: `rounds_to_change` is 0",
     );
-    let o = Overlay::parse(
-        "overlays/bad-event.yaml",
-        &text("  - clause: result.time\n    data: {rounds_to_change: 2}\n"),
-    )
-    .unwrap();
-    let e = spec.with_overlay(&o).unwrap_err().to_string();
-    assert!(e.contains("overlays/bad-event.yaml:7:12: clause result.time: `rounds_to_change` is not in the clause's data"), "{e}");
-    let edited_spec = edited(
+    let (_, e) = refused("  - clause: result.time\n    data: {rounds_to_change: 2}\n");
+    assert_contains(&e, "overlays/bad-event.yaml:7:12: clause result.time: `rounds_to_change` is not in the clause's data");
+    let e = compile_error(
         "cxa-2020/results.yaml",
         "data: {when: flag_fall, result: loss}",
         "data: {when: flag_fall, result: loss, rounds_to_change: 2}",
     );
-    let e = RuleSet::of_spec(&edited_spec, "cxa-2020")
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("clause result.time: `rounds_to_change` only applies to `when: change_refused` or `when: repetition_draw`"), "{e}");
+    assert_contains(&e, "clause result.time: `rounds_to_change` only applies to `when: change_refused` or `when: repetition_draw`");
     // A change's own provenance and an unencoded term cite listed sources.
-    let o = Overlay::parse(
-        "overlays/bad-event.yaml",
-        &(text("  - clause: event.level\n    data: {level: provincial}\n    provenance: {status: inferred, source: no-such-page}\n")
-            + "unencoded_differences:\n  - {articles: \"(六)\", summary: s, summary_zh: 说明, why: w, provenance: {status: verified, source: nor-this}}\n"),
-    )
-    .unwrap();
-    let e = spec.with_overlay(&o).unwrap_err().to_string();
-    assert!(
-        e.contains("overlays/bad-event.yaml:6:5: provenance cites source `no-such-page`"),
-        "{e}"
+    let (_, e) = refused("  - clause: event.level\n    data: {level: provincial}\n    provenance: {status: inferred, source: no-such-page}\nunencoded_differences:\n  - {articles: \"(六)\", summary: s, summary_zh: 说明, why: w, provenance: {status: verified, source: nor-this}}\n");
+    assert_contains(
+        &e,
+        "overlays/bad-event.yaml:6:5: provenance cites source `no-such-page`",
     );
-    assert!(
-        e.contains("overlays/bad-event.yaml:1:1: provenance cites source `nor-this`"),
-        "{e}"
+    assert_contains(
+        &e,
+        "overlays/bad-event.yaml:1:1: provenance cites source `nor-this`",
     );
-    let o = Overlay::parse(
-        "overlays/bad-event.yaml",
-        &text("  - clause: event.level\n    data: {level: world}\n"),
-    )
-    .unwrap();
-    let e = RuleSet::compile(spec.with_overlay(&o).unwrap()).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("level `world` is not one of the levels listed"),
-        "{e}"
-    );
+    let (_, e) = uncompiled("  - clause: event.level\n    data: {level: world}\n");
+    assert_contains(&e, "level `world` is not one of the levels listed");
 }
 
 // ------------------------------------------------------------------ clause errors
 
 #[test]
 fn clause_errors_are_located() {
-    let spec = edited(
-        "cxa-2020/touch.yaml",
-        "        - {step: \"5.1\", free: true}\n",
-        "        - {step: \"5.1\", capture: opponent}\n",
-    );
-    let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err();
-    let text = e.to_string();
-    assert!(text.contains("cxa-2020/touch.yaml:"), "{text}");
-    assert!(
-        text.contains(
-            "clause touch.own_piece: step 5.1: names a role that is not touched in this pattern"
+    // Each edit of a cxa-2020 file (file, from, to), and what the error must say.
+    let edits: [(&str, &str, &str, &[&str]); 4] = [
+        (
+            "cxa-2020/touch.yaml",
+            "        - {step: \"5.1\", free: true}\n",
+            "        - {step: \"5.1\", capture: opponent}\n",
+            &[
+                "cxa-2020/touch.yaml:",
+                "clause touch.own_piece: step 5.1: names a role that is not touched in this pattern",
+            ],
         ),
-        "{text}"
-    );
-
-    let spec = edited(
-        "cxa-2020/results.yaml",
-        "times_by_level: {national: 1, provincial: 2, junior: 2}",
-        "times_by_level: {national: 1, regional: 2}",
-    );
-    let text = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(
-        text.contains(
-            "clause result.illegal_move: level `regional` is not one of event.level's levels"
+        (
+            "cxa-2020/results.yaml",
+            "times_by_level: {national: 1, provincial: 2, junior: 2}",
+            "times_by_level: {national: 1, regional: 2}",
+            &["clause result.illegal_move: level `regional` is not one of event.level's levels"],
         ),
-        "{text}"
-    );
-
-    let spec = edited(
-        "cxa-2020/fouls.yaml",
-        "data: {when: disturbing}",
-        "data: {when: disturbing, excess: 2}",
-    );
-    let text = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(
-        text.contains("clause foul.disturbing: excess do(es) not apply to `when: disturbing`"),
-        "{text}"
-    );
-    // An unknown id in the arbiter's families is an error, not a silently ignored rule.
-    let spec = edited(
-        "cxa-2020/results.yaml",
-        "clauses:\n  - id: event.level",
-        "clauses:\n  - id: draw.sudden_death\n    article: \"4.9\"\n    summary: x\n    summary_zh: 某\n    provenance: {status: inferred, source: digest}\n    data: {rounds: 1}\n  - id: event.level",
-    );
-    let text = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(
-        text.contains("draw.sudden_death: the arbiter's rules know no clause of this id"),
-        "{text}"
-    );
+        (
+            "cxa-2020/fouls.yaml",
+            "data: {when: disturbing}",
+            "data: {when: disturbing, excess: 2}",
+            &["clause foul.disturbing: excess do(es) not apply to `when: disturbing`"],
+        ),
+        // An unknown id in the arbiter's families is an error, not a silently ignored rule.
+        (
+            "cxa-2020/results.yaml",
+            "clauses:\n  - id: event.level",
+            "clauses:\n  - id: draw.sudden_death\n    article: \"4.9\"\n    summary: x\n    summary_zh: 某\n    provenance: {status: inferred, source: digest}\n    data: {rounds: 1}\n  - id: event.level",
+            &["draw.sudden_death: the arbiter's rules know no clause of this id"],
+        ),
+    ];
+    for (file, from, to, says) in edits {
+        let text = compile_error(file, from, to);
+        for part in says {
+            assert_contains(&text, part);
+        }
+    }
 }
 
 #[test]
@@ -685,7 +620,7 @@ fn check_no_panic(events: Vec<Value>) {
         "cxa-2020",
         "cxa-2011+provincial-2012-open",
     ] {
-        let rs = ruleset_cached(ed);
+        let rs = builtin_cached(ed);
         let q = OutcomeQuery {
             fen: None,
             events: events.clone(),
@@ -718,15 +653,6 @@ fn check_no_panic(events: Vec<Value>) {
     }
 }
 
-fn ruleset_cached(id: &str) -> &'static RuleSet {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<HashMap<String, &'static RuleSet>>> = OnceLock::new();
-    let mut m = CACHE.get_or_init(Default::default).lock().unwrap();
-    m.entry(id.to_string())
-        .or_insert_with(|| Box::leak(Box::new(builtin(id))))
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
@@ -742,7 +668,7 @@ proptest! {
 
     #[test]
     fn touch_queries_never_panic(points in prop::collection::vec("[a-j][0-9]{1,2}|e3|b9|b2|d0", 0..4), both in any::<bool>()) {
-        let rs = ruleset_cached("cxa-2020");
+        let rs = builtin_cached("cxa-2020");
         let q = TouchQuery { fen: START.into(), moves: vec![], touches: points, simultaneous: both };
         match rs.arbiter.as_ref().unwrap().touch_move(&rs.vm, &q) {
             Ok(t) => prop_assert!(t.allowed.as_ref().is_none_or(|l| !l.is_empty())),

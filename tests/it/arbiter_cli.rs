@@ -1,5 +1,6 @@
 //! `xqspec outcome` and `xqspec touch` end to end.
 
+use crate::assert::assert_contains;
 use std::process::Command;
 
 fn xqspec() -> Command {
@@ -45,11 +46,9 @@ fn outcome_prints_the_decision_and_its_reasons() {
         "{out}"
     );
     assert_eq!(lines[1], "fouls: red 3, black 0");
-    assert!(
-        out.contains(
-            "events[4] press_without_move: foul (red) — foul.press_without_move (art. 8.1.7)"
-        ),
-        "{out}"
+    assert_contains(
+        &out,
+        "events[4] press_without_move: foul (red) — foul.press_without_move (art. 8.1.7)",
     );
     assert!(
         lines
@@ -67,7 +66,7 @@ fn outcome_prints_the_decision_and_its_reasons() {
         out.starts_with("cxa-1999: ongoing\nfouls: red 2, black 0\n"),
         "{out}"
     );
-    assert!(out.contains("not_regulated (red) — no clause"), "{out}");
+    assert_contains(&out, "not_regulated (red) — no clause");
 }
 
 #[test]
@@ -99,23 +98,20 @@ fn outcome_reads_a_record_and_places_its_moves() {
         ),
         "{out}"
     );
-    assert!(
-        out.contains("events[2] offer_draw: offer_void (red) — draw.no_early_offer (art. 4.3)"),
-        "{out}"
+    assert_contains(
+        &out,
+        "events[2] offer_draw: offer_void (red) — draw.no_early_offer (art. 4.3)",
     );
     // Without markers the record comes first.
     let events = temp("plain.yaml", "events:\n  - resign: red\n");
     let (ok, out, _) = run(xqspec().args(["outcome", "--pgn"]).arg(&pgn).arg(&events));
     assert!(ok);
-    assert!(out.contains("at events[4] (resign)"), "{out}");
+    assert_contains(&out, "at events[4] (resign)");
     // Markers that leave moves out are an error.
     let events = temp("short.yaml", "events:\n  - pgn: 1\n");
     let (ok, _, err) = run(xqspec().args(["outcome", "--pgn"]).arg(&pgn).arg(&events));
     assert!(!ok);
-    assert!(
-        err.contains("the events place 1 of the record's 4 moves"),
-        "{err}"
-    );
+    assert_contains(&err, "the events place 1 of the record's 4 moves");
 }
 
 #[test]
@@ -141,14 +137,12 @@ fn outcome_refusals_say_where() {
     let path = temp("bad-move.yaml", "events:\n  - move: h2e3\n");
     let (ok, _, err) = run(xqspec().arg("outcome").arg(&path));
     assert!(!ok);
-    assert!(
-        err.contains("bad-move.yaml: events[0] (move):") && err.contains("[move.illegal]"),
-        "{err}"
-    );
+    assert_contains(&err, "bad-move.yaml: events[0] (move):");
+    assert_contains(&err, "[move.illegal]");
     let path = temp("bad-yaml.yaml", "events:\n  - resign: red\n  bogus: [\n");
     let (ok, _, err) = run(xqspec().arg("outcome").arg(&path));
     assert!(!ok);
-    assert!(err.contains("bad-yaml.yaml:3:"), "{err}");
+    assert_contains(&err, "bad-yaml.yaml:3:");
 }
 
 #[test]
@@ -182,9 +176,9 @@ fn touch_prints_the_allowed_moves_and_the_step() {
     assert_eq!(out, "step 5.2 (touch.opponent_piece, art. 5.2): free, any legal move\nfoul: yes (foul.touch_uncapturable)\n");
     let (ok, _, err) = run(xqspec().args(["touch", "--touch", "e4"]));
     assert!(!ok);
-    assert!(
-        err.contains("touches[0]: no piece stands on e4 [touch.empty_point]"),
-        "{err}"
+    assert_contains(
+        &err,
+        "touches[0]: no piece stands on e4 [touch.empty_point]",
     );
 }
 
@@ -209,15 +203,16 @@ fn overlay_applies_on_the_command_line() {
     );
 }
 
+/// Red checks for ever with the chariot (a9, a8 and back): 长将, a loss for Red; the record
+/// goes on after the loss.
+const PERPETUAL_RECORD: &str = "[FEN \"4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\n1. a8a9 e9e8 2. a9a8 e8e9 3. a8a9 e9e8 4. a9a8 e8e9 5. a8a9 e9e8 6. a9a8 e8e9 7. a8a9 e9e8 8. a9a8 e8e9 9. a8a9 e9e8 *\n";
+
 /// A real record that goes on after a perpetual check: `outcome --pgn` alone and `status
 /// --pgn` judge it up to the end and say how far it goes on; `status --moves` reads any
 /// notation.
 #[test]
 fn real_records_are_judged_up_to_the_end() {
-    // Red checks for ever with the chariot (a9, a8 and back): 长将, a loss for Red; the
-    // record goes on.
-    let record = "[FEN \"4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\n1. a8a9 e9e8 2. a9a8 e8e9 3. a8a9 e9e8 4. a9a8 e8e9 5. a8a9 e9e8 6. a9a8 e8e9 7. a8a9 e9e8 8. a9a8 e8e9 9. a8a9 e9e8 *\n";
-    let pgn = temp("perpetual.pgn", record);
+    let pgn = temp("perpetual.pgn", PERPETUAL_RECORD);
     let (ok, out, err) = run(xqspec().args(["status", "--pgn"]).arg(&pgn));
     assert!(ok, "{err}");
     let first = out.lines().next().unwrap();
@@ -229,22 +224,22 @@ fn real_records_are_judged_up_to_the_end() {
         .parse()
         .unwrap();
     assert!(ply < 18, "{out}");
-    assert!(
-        out.contains(&format!(
+    assert_contains(
+        &out,
+        &format!(
             "the record goes on for {} more plies after the end (ply {} to ply 18): not judged",
             18 - ply,
             ply + 1
-        )),
-        "{out}"
+        ),
     );
     let (ok, out2, err) = run(xqspec().args(["outcome", "--pgn"]).arg(&pgn));
     assert!(ok, "{err}");
-    assert!(
-        out2.contains(&format!(
+    assert_contains(
+        &out2,
+        &format!(
             "the record goes on for {} more events after the end (events[{ply}] to events[17])",
             18 - ply
-        )),
-        "{out2}"
+        ),
     );
     // --moves in Chinese notation, move numbers and all
     let (ok, out, err) = run(xqspec().args([
@@ -264,9 +259,9 @@ fn real_records_are_judged_up_to_the_end() {
     );
     let (ok, _, err) = run(xqspec().args(["status", "--moves", "炮二平五", "炮8进9"]));
     assert!(!ok);
-    assert!(
-        err.contains("--moves: argument 2 \"炮8进9\" (ply 2): no legal move"),
-        "{err}"
+    assert_contains(
+        &err,
+        "--moves: argument 2 \"炮8进9\" (ply 2): no legal move",
     );
 }
 
@@ -285,15 +280,8 @@ fn status_says_when_the_board_rules_the_cycle() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["orders"]["red"], serde_json::Value::Null, "{v}");
     let next = &v["next"];
-    assert_eq!(
-        (
-            next["ply"].as_u64(),
-            next["plies"].as_u64(),
-            next["times"].as_u64()
-        ),
-        (Some(12), Some(4), Some(4)),
-        "{next}"
-    );
+    let counts = ["ply", "plies", "times"].map(|k| next[k].as_u64());
+    assert_eq!(counts, [Some(12), Some(4), Some(4)], "{next}");
     assert_eq!(next["clause"], "repetition.cycle");
     assert_eq!(next["rulings"][1]["decision"], "must_change", "{next}");
     assert_eq!(next["rulings"][1]["side"], "red", "{next}");
@@ -302,14 +290,11 @@ fn status_says_when_the_board_rules_the_cycle() {
         .args(["status", "--fen", fen, "--moves"])
         .args(moves(12)));
     assert!(ok, "{err}");
-    assert!(
-        out.contains("  Red is ordered to change (result.change_refused, art. 4.1.5)\n"),
-        "{out}"
+    assert_contains(
+        &out,
+        "  Red is ordered to change (result.change_refused, art. 4.1.5)\n",
     );
-    assert!(
-        out.contains("  next: if the last 4 plies are played again, the board rules after ply 16 (a position standing for the 5th time, repetition.cycle, art. 23, 24.9): pending position ruled (repetition.verdict.forbidden_against_allowed, art. 4.1.5); Red: loses (result.change_refused, art. 4.1.5)\n"),
-        "{out}"
-    );
+    assert_contains(&out, "  next: if the last 4 plies are played again, the board rules after ply 16 (a position standing for the 5th time, repetition.cycle, art. 23, 24.9): pending position ruled (repetition.verdict.forbidden_against_allowed, art. 4.1.5); Red: loses (result.change_refused, art. 4.1.5)\n");
 }
 
 /// A bad move of `--moves` is named as given, by its argument and its ply, never by a line
@@ -349,38 +334,23 @@ fn a_bad_move_of_moves_is_named_by_its_argument() {
 /// by the rules ends otherwise than the verdict (art. 4.3 in the first rounds), it says so.
 #[test]
 fn ruling_reads_as_the_book_and_takes_records() {
-    let record = "[FEN \"4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\n1. a8a9 e9e8 2. a9a8 e8e9 3. a8a9 e9e8 4. a9a8 e8e9 5. a8a9 e9e8 6. a9a8 e8e9 7. a8a9 e9e8 8. a9a8 e8e9 9. a8a9 e9e8 *\n";
-    let pgn = temp("ruling-record.pgn", record);
+    let pgn = temp("ruling-record.pgn", PERPETUAL_RECORD);
     let (ok, out, err) = run(xqspec().args(["ruling", "--pgn"]).arg(&pgn));
     assert!(ok, "{err}");
     assert!(out.starts_with("the record goes on for 6 more plies after the end (ply 13 to ply 18): not judged\ncxa-2020 棋例: plies 9–12 judged"), "{out}");
-    assert!(
-        out.contains(
-            "| 将 check |         | check (将): the chariot move gives check (art. 24.1) |"
-        ),
-        "{out}"
+    assert_contains(
+        &out,
+        "| 将 check |         | check (将): the chariot move gives check (art. 24.1) |",
     );
-    assert!(
-        out.contains("\n红方长将，禁止 (Red: perpetual check, forbidden)\n"),
-        "{out}"
-    );
+    assert_contains(&out, "\n红方长将，禁止 (Red: perpetual check, forbidden)\n");
     // 两闲 glossed as what it is, not as the pattern's data id (`allowed, allowed`).
-    assert!(
-        out.contains("\n黑方两闲，允许 (Black: two idle, allowed)\n"),
-        "{out}"
-    );
-    assert!(
-        out.contains("verdict: Red loses (by the rulebook's text)"),
-        "{out}"
-    );
+    assert_contains(&out, "\n黑方两闲，允许 (Black: two idle, allowed)\n");
+    assert_contains(&out, "verdict: Red loses (by the rulebook's text)");
     // The horses go out and back from the start: a draw by the 棋例, a loss under 4.3.
     let shuffle = ["马二进三", "马８进７", "马三退二", "马７退８"].repeat(4);
     let (ok, out, err) = run(xqspec().arg("ruling").arg("--moves").args(&shuffle));
     assert!(ok, "{err}");
-    assert!(
-        out.contains("verdict: draw (by the rulebook's text)"),
-        "{out}"
-    );
+    assert_contains(&out, "verdict: draw (by the rulebook's text)");
     assert!(out.ends_with("as the arbiter rules the game: ended after ply 16, Black wins by draw.early_repetition (art. 4.3)\n"), "{out}");
 }
 
@@ -411,6 +381,11 @@ fn says_in_chinese(out: &str, lines: &[&str]) {
     for line in lines {
         assert!(out.contains(line), "{line}: {out}");
     }
+    no_english(out);
+}
+
+/// `out` has no English word (as `english_words` finds them).
+fn no_english(out: &str) {
     assert_eq!(english_words(out), Vec::<String>::new(), "{out}");
 }
 
@@ -418,8 +393,7 @@ fn says_in_chinese(out: &str, lines: &[&str]) {
 /// the 棋例 data, no English rule word; JSON the same in both languages.
 #[test]
 fn ruling_and_status_speak_chinese_with_lang_zh() {
-    let record = "[FEN \"4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\n1. a8a9 e9e8 2. a9a8 e8e9 3. a8a9 e9e8 4. a9a8 e8e9 5. a8a9 e9e8 6. a9a8 e8e9 7. a8a9 e9e8 8. a9a8 e8e9 9. a8a9 e9e8 *\n";
-    let pgn = temp("ruling-record-zh.pgn", record);
+    let pgn = temp("ruling-record-zh.pgn", PERPETUAL_RECORD);
     let (ok, out, err) = run(xqspec().args(["ruling", "--lang", "zh", "--pgn"]).arg(&pgn));
     assert!(ok, "{err}");
     assert!(
@@ -447,7 +421,7 @@ fn ruling_and_status_speak_chinese_with_lang_zh() {
         ),
         "{out}"
     );
-    assert_eq!(english_words(&out), Vec::<String>::new(), "{out}");
+    no_english(&out);
 
     // status: the order, the next ruling, the natural move limit, in Chinese.
     let fen = "5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1";
@@ -475,19 +449,17 @@ fn ruling_and_status_speak_chinese_with_lang_zh() {
         ),
         "{out}"
     );
-    assert_eq!(english_words(&out), Vec::<String>::new(), "{out}");
+    no_english(&out);
     // outcome: the decision, the fouls and each ruling in Chinese.
     let game = temp("game-zh.yaml", GAME);
     let (ok, out, err) = run(xqspec().args(["outcome", "--lang", "zh"]).arg(&game));
     assert!(ok, "{err}");
     assert!(out.starts_with("cxa-2020：黑胜，依 result.fouls（第 4.1.10 条），于 events[5]（干扰对方）\n犯规：红方 3 次，黑方 0 次\n"), "{out}");
-    assert!(
-        out.contains(
-            "  events[4] 未走棋先按钟：犯规（红方） — foul.press_without_move（第 8.1.7 条）：×1\n"
-        ),
-        "{out}"
+    assert_contains(
+        &out,
+        "  events[4] 未走棋先按钟：犯规（红方） — foul.press_without_move（第 8.1.7 条）：×1\n",
     );
-    assert_eq!(english_words(&out), Vec::<String>::new(), "{out}");
+    no_english(&out);
     // adjudicate: each game's decision and the summary in Chinese (the record's own
     // titles and remarks as written).
     let records = concat!(
@@ -495,9 +467,9 @@ fn ruling_and_status_speak_chinese_with_lang_zh() {
         "/tests/data/records/remarks.pgn"
     );
     let (_, out, _) = run(xqspec().args(["adjudicate", "--lang", "zh", records]));
-    assert!(out.contains(" game 3 (red mates, the Result tag says 0-1)：红胜，依 result.checkmate（第 4.1.1 条），第 3 个半回合后［被将死］；棋谱所记 0-1 — 与所记结果不符\n"), "{out}");
-    assert!(out.contains("cxa-2020：仅按着法裁定\n| 终局方式 "), "{out}");
-    assert!(out.contains("| 被将死 "), "{out}");
+    assert_contains(&out, " game 3 (red mates, the Result tag says 0-1)：红胜，依 result.checkmate（第 4.1.1 条），第 3 个半回合后［被将死］；棋谱所记 0-1 — 与所记结果不符\n");
+    assert_contains(&out, "cxa-2020：仅按着法裁定\n| 终局方式 ");
+    assert_contains(&out, "| 被将死 ");
     // JSON does not change with the language.
     let json = |lang: &str| {
         run(xqspec()

@@ -2,13 +2,14 @@
 //! fuzzing of the clock and play-off queries (no panic, every refusal names its event or
 //! game), conservation of time on random games, and the `xqspec clock` command.
 
+use crate::assert::assert_contains;
+use crate::spec_edit::{compile_error, edited_one as edited};
 use std::path::Path;
 use std::process::Command;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use xqspec::RuleSet;
-use xqspec::Spec;
 use xqspec::{ClockQuery, ClockRules, PlayoffQuery};
 
 fn builtin(edition: &str) -> ClockRules {
@@ -16,11 +17,6 @@ fn builtin(edition: &str) -> ClockRules {
         .unwrap()
         .clock
         .expect("the edition has clock clauses")
-}
-
-/// The built-in spec with one textual edit to one file.
-fn edited(file: &str, from: &str, to: &str) -> Spec {
-    crate::spec_edit::edited(&[(file, from, to)])
 }
 
 /// The clock rules of `edition` after one textual edit to one file.
@@ -305,12 +301,9 @@ fn editing_a_playoff_chain_changes_the_next_stage() {
 #[test]
 fn spec_errors_name_the_clause() {
     let bad = |file: &str, from: &str, to: &str, want: &str| {
-        let edition = file.split('/').next().unwrap();
-        let e = RuleSet::of_spec(&edited(file, from, to), edition)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains(want), "{e}");
-        assert!(e.contains(file), "{e}");
+        let e = compile_error(file, from, to);
+        assert_contains(&e, want);
+        assert_contains(&e, file);
     };
     bad(
         "cxa-2020/clock.yaml",
@@ -496,11 +489,9 @@ fn xqspec(args: &[&str]) -> (bool, String, String) {
 fn clock_command_lists_and_simulates() {
     let (ok, out, err) = xqspec(&["clock", "--list", "--edition", "cxa-1999"]);
     assert!(ok, "{err}");
-    assert!(
-        out.contains("quota_90_40") && out.contains("1h30m/40, then 15m/10 repeated"),
-        "{out}"
-    );
-    assert!(out.contains("reading `fifty_moves`"), "{out}");
+    assert_contains(&out, "quota_90_40");
+    assert_contains(&out, "1h30m/40, then 15m/10 repeated");
+    assert_contains(&out, "reading `fifty_moves`");
 
     let dir = std::env::temp_dir().join(format!("xqspec-clock-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -509,9 +500,9 @@ fn clock_command_lists_and_simulates() {
     let f = file.to_str().unwrap();
     let (ok, out, err) = xqspec(&["clock", f]);
     assert!(ok, "{err}");
-    assert!(out.contains("FLAG (4:42.000 left)"), "{out}");
-    assert!(out.contains("art. 8.1.7 press without move: foul"), "{out}");
-    assert!(out.contains("red's flag fell at event 4"), "{out}");
+    assert_contains(&out, "FLAG (4:42.000 left)");
+    assert_contains(&out, "art. 8.1.7 press without move: foul");
+    assert_contains(&out, "red's flag fell at event 4");
     let (ok, out, _) = xqspec(&["clock", "--json", f]);
     assert!(ok);
     let v: Value = serde_json::from_str(&out).unwrap();
@@ -532,7 +523,7 @@ fn clock_command_lists_and_simulates() {
         f,
     ]);
     assert!(ok, "{err}");
-    assert!(out.contains("29:40.000"), "{out}");
+    assert_contains(&out, "29:40.000");
 
     std::fs::write(&file, "- move: 1000\n- move: -5\n").unwrap();
     let (ok, _, err) = xqspec(&["clock", "--scheme", "blitz_5m_3s", f]);

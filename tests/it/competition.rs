@@ -3,6 +3,7 @@
 //! standings change), the line-up primitive against 11.2's own example, and the shipped
 //! example tournament against its JSON Schema.
 
+use crate::assert::assert_contains;
 use proptest::prelude::*;
 use xqspec::RuleSet;
 use xqspec::{locate_tournament as locate, read_tournament as read_file, RawTournament};
@@ -15,21 +16,8 @@ use crate::spec_edit::{self, Edit};
 
 /// The competition rules of a built-in edition, compiled once.
 fn rules(edition: &str) -> CompetitionRules {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<HashMap<String, CompetitionRules>>> = OnceLock::new();
-    let mut c = CACHE
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner());
-    c.entry(edition.to_string())
-        .or_insert_with(|| {
-            RuleSet::builtin(edition)
-                .unwrap()
-                .competition
-                .expect("competition clauses")
-        })
-        .clone()
+    let rs = crate::rule_sets::builtin_cached(edition);
+    rs.competition.clone().expect("competition clauses")
 }
 
 /// The built-in spec with one textual edit to one file, compiled for `edition`.
@@ -213,30 +201,23 @@ fn what_decides_a_match_is_data() {
     );
 }
 
-/// Five players, three rounds of a Swiss, a bye each round (conformance case
-/// swiss-bye-opponent-score-half-2020).
-const SWISS_BYES: &str = "format: swiss
-rounds: 3
-players: [{id: A}, {id: B}, {id: C}, {id: D}, {id: E}]
-games:
-  - {round: 1, red: A, black: B, result: red}
-  - {round: 1, red: C, black: D, result: draw}
-  - {round: 2, red: E, black: A, result: black}
-  - {round: 2, red: B, black: C, result: draw}
-  - {round: 3, red: A, black: C, result: draw}
-  - {round: 3, red: D, black: E, result: black}
-byes:
-  - {round: 1, entrant: E}
-  - {round: 2, entrant: D}
-  - {round: 3, entrant: B}
-";
+/// The tournament of the conformance case `id` (in `conformance/standings/`), as a tournament
+/// file's text.
+fn case_tournament(id: &str) -> String {
+    let path = format!("conformance/standings/{id}.yaml");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let case: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    serde_yaml::to_string(&case["input"]["tournament"]).unwrap()
+}
 
 #[test]
 fn what_a_bye_scores_is_data() {
     // E won a game and had a bye: 4 points with a bye scoring a win (14.4), 3 with a draw,
     // 2 with a loss.
+    // Five players, three rounds of a Swiss, a bye each round.
+    let swiss_byes = case_tournament("swiss-bye-opponent-score-half-2020");
     let score = |r: &CompetitionRules| {
-        standings(&read_file("t.yaml", SWISS_BYES, r).unwrap(), r)
+        standings(&read_file("t.yaml", &swiss_byes, r).unwrap(), r)
             .rows
             .into_iter()
             .find(|x| x.entrant == "E")
@@ -267,10 +248,8 @@ fn a_drawn_bye_under_a_table_whose_draw_depends_on_colour_is_a_located_spec_erro
         ),
     ]);
     let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-    assert!(
-        e.contains("cxa-2020/competition.yaml:") && e.contains("clause bye.score: `result: draw`"),
-        "{e}"
-    );
+    assert_contains(&e, "cxa-2020/competition.yaml:");
+    assert_contains(&e, "clause bye.score: `result: draw`");
 }
 
 #[test]
@@ -383,7 +362,7 @@ fn an_unknown_criterion_in_an_overlay_is_a_located_spec_error() {
     let ed = Spec::builtin().unwrap().with_overlay(&o).unwrap();
     let e = RuleSet::compile(ed).unwrap_err();
     let msg = e.to_string();
-    assert!(msg.contains("unknown criterion `布赫霍尔茨`"), "{msg}");
+    assert_contains(&msg, "unknown criterion `布赫霍尔茨`");
     assert_eq!(e.0[0].location.line, 6, "{msg}");
 }
 

@@ -1,5 +1,6 @@
 //! `xqspec conform`, `serve` and `cases` end to end, through the binary.
 
+use crate::assert::assert_contains;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -98,10 +99,9 @@ fn conform_prints_tables_and_the_closing_line() {
         )
     );
     assert!(n[0] > 100);
-    assert!(
-        out.contains("movement") && out.contains("perft") && out.contains("fen"),
-        "{out}"
-    );
+    assert_contains(&out, "movement");
+    assert_contains(&out, "perft");
+    assert_contains(&out, "fen");
 }
 
 /// After a clean run, the reference's known failures are one short line each (the case,
@@ -142,7 +142,7 @@ fn conform_prints_known_failures_one_line_each_and_their_reasons_with_verbose() 
             "a reason without --verbose: {out}"
         );
     }
-    assert!(out.contains("--verbose prints the reasons"), "{out}");
+    assert_contains(&out, "--verbose prints the reasons");
     // Nothing reads as a failure: no line but the closing one speaks of failing.
     assert!(!out.contains("known fail "), "{out}");
 
@@ -239,10 +239,8 @@ fn conform_json_lines_and_known_failures_file() {
         Some(closing.as_str())
     );
     let md = std::fs::read_to_string(&report).unwrap();
-    assert!(
-        md.contains("| movement |") && md.contains("`horse-leg-blocked`"),
-        "{md}"
-    );
+    assert_contains(&md, "| movement |");
+    assert_contains(&md, "`horse-leg-blocked`");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -264,11 +262,8 @@ fn conform_drives_a_uci_engine_and_skips_the_rest() {
     assert!(!ok, "the fake engine's perft counts are wrong");
     let last = out.lines().last().unwrap();
     assert!(last.starts_with("0 passed, "), "{out}");
-    assert!(
-        out.contains("FAIL perft-start-depth-1 [cxa-2020]")
-            && out.contains("expected nodes 44, got 3"),
-        "{out}"
-    );
+    assert_contains(&out, "FAIL perft-start-depth-1 [cxa-2020]");
+    assert_contains(&out, "expected nodes 44, got 3");
     // validate_fen cases are skipped, not failed
     let fen_row = out.lines().find(|l| l.contains(" fen ")).unwrap();
     let cells: Vec<&str> = fen_row.split('│').map(str::trim).collect();
@@ -304,20 +299,15 @@ fn a_silent_engine_stops_the_run_with_progress_and_what_it_saw() {
         done, failed,
         "every case asked so far timed out: {progress}"
     );
-    assert!(
-        progress.contains("slowest answer 1.") && progress.contains("(perft-"),
-        "{progress}"
-    );
+    assert_contains(progress, "slowest answer 1.");
+    assert_contains(progress, "(perft-");
     let stop = err.lines().last().unwrap();
     assert!(
         stop.starts_with("error: the run stopped asking, 2 cases left unasked: "),
         "{err}"
     );
-    assert!(
-        stop.contains("none of the last 5 requests within 1.0 s")
-            && stop.contains("the engine printed nothing"),
-        "{stop}"
-    );
+    assert_contains(stop, "none of the last 5 requests within 1.0 s");
+    assert_contains(stop, "the engine printed nothing");
     // quiet, and in JSON: the summary line says where the run stopped
     let mut quiet = args.to_vec();
     quiet.extend(["--quiet", "--json"]);
@@ -357,7 +347,7 @@ fn a_written_known_failures_file_makes_the_next_run_pass() {
     assert!(!ok, "{out}");
     let text = std::fs::read_to_string(&known).unwrap();
     // (it runs once for every rule set: its entry names none)
-    assert!(text.contains("- id: perft-start-depth-1\n  reason: \"fail: expected nodes 44, got 3\"\n  answer: {nodes: 3}\n"), "{text}");
+    assert_contains(&text, "- id: perft-start-depth-1\n  reason: \"fail: expected nodes 44, got 3\"\n  answer: {nodes: 3}\n");
     let mut second = args.to_vec();
     second.extend(["--known-failures", known.to_str().unwrap()]);
     let (ok, out, err) = conform_fake_uci("", &second);
@@ -440,12 +430,12 @@ fn a_known_failure_must_give_its_listed_answer() {
                 "{out}"
             );
         } else {
-            assert!(out.contains(changed), "{out}");
+            assert_contains(&out, changed);
             let hint = format!(
                 "the same options with `--update-known-failures {}`",
                 dir.join("reference-known-failures.yaml").display()
             );
-            assert!(out.contains(&hint), "{out}");
+            assert_contains(&out, &hint);
             assert!(
                 out.ends_with("1 passed, 1 failed, 0 known failures, 0 skipped\n"),
                 "{out}"
@@ -504,10 +494,7 @@ fn update_known_failures_rewrites_the_answers_and_keeps_the_reasons() {
         file.to_str().unwrap(),
     ]);
     assert!(ok, "{out}{err}");
-    assert!(
-        err.contains("removed status-right (cxa-2020): it passes"),
-        "{err}"
-    );
+    assert_contains(&err, "removed status-right (cxa-2020): it passes");
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
         "# The reference's known failures.\n- id: status-wrong\n  reason: \"we see no check\"\n  answer: {status: ongoing}\n"
@@ -757,7 +744,7 @@ fn cases_check_finds_a_second_fault_and_a_wrong_runs_claim() {
 fn an_issue_report_shows_the_exchange_and_the_article() {
     let (ok, out, err) = conform_fake_uci("", &["--issue", "perft-start-depth-1"]);
     assert!(!ok, "a failing case fails the command");
-    assert!(err.contains("1 failed"), "{err}");
+    assert_contains(&err, "1 failed");
     for want in [
         "### xqspec conformance: `perft-start-depth-1` fails on FakePika 2.0",
         "- position: FEN `rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1`",

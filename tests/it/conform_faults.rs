@@ -2,6 +2,7 @@
 //! output or a wrong id costs only the case it happened on. The fakes are
 //! small shell scripts in `tests/fakes/`.
 
+use crate::assert::assert_contains;
 use std::time::Duration;
 
 use xqspec::runner;
@@ -56,12 +57,14 @@ pub(crate) fn suite(ids: &[&str], query: &str, expect: &str) -> Suite {
 
 /// The fake adapter `tests/fakes/faulty-adapter.sh`, given `answer` seconds an answer.
 fn faulty_adapter(answer: Duration) -> Adapter {
-    Adapter::start(
-        &format!("sh {FAKES}/faulty-adapter.sh"),
-        Duration::from_secs(5),
-        answer,
-    )
-    .unwrap()
+    faulty_adapter_after("", answer)
+}
+
+/// The fake adapter run after `prefix` (`env` and variables, with a space), given `answer`
+/// seconds an answer.
+fn faulty_adapter_after(prefix: &str, answer: Duration) -> Adapter {
+    let cmd = format!("{prefix}sh {FAKES}/faulty-adapter.sh");
+    Adapter::start(&cmd, Duration::from_secs(5), answer).unwrap()
 }
 
 /// Starts an engine speaking `dialect` by `cmd`, ruling under cxa-2020: the engine or why not.
@@ -128,6 +131,16 @@ fn statuses(results: &[runner::CaseResult]) -> Vec<(String, Status)> {
     results.iter().map(|r| (r.id.clone(), r.status)).collect()
 }
 
+/// The fake adapter with the variables `vars` (each followed by a space), given 2 s an
+/// answer, counting its starts in a fresh file named by `tag`: that file and the adapter.
+fn counted_faulty_adapter(tag: &str, vars: &str) -> (std::path::PathBuf, Adapter) {
+    let starts = std::env::temp_dir().join(format!("xqspec-fake-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_file(&starts);
+    let prefix = format!("env FAKE_STARTS={} {vars}", starts.display());
+    let adapter = faulty_adapter_after(&prefix, Duration::from_secs(2));
+    (starts, adapter)
+}
+
 #[test]
 fn each_fault_costs_only_its_own_case() {
     let ids = [
@@ -142,13 +155,7 @@ fn each_fault_costs_only_its_own_case() {
         "zz-ok",
     ];
     let s = suite(&ids, "perft", "{nodes: 1}");
-    let starts = std::env::temp_dir().join(format!("xqspec-fake-starts-{}", std::process::id()));
-    let _ = std::fs::remove_file(&starts);
-    let cmd = format!(
-        "env FAKE_STARTS={} sh {FAKES}/faulty-adapter.sh",
-        starts.display()
-    );
-    let mut adapter = Adapter::start(&cmd, Duration::from_secs(5), Duration::from_secs(2)).unwrap();
+    let (starts, mut adapter) = counted_faulty_adapter("starts", "");
     assert_eq!(adapter.about().name(), "faulty");
     let opts = answer_within(Duration::from_secs(2));
     let results = results(&s, &mut adapter, &opts);
@@ -169,18 +176,11 @@ fn each_fault_costs_only_its_own_case() {
     .collect();
     assert_eq!(statuses(&results), want);
     // The crash report carries the exit status and the implementation's stderr.
-    assert!(
-        results[0].detail.contains("exit status: 3")
-            && results[0].detail.contains("fake: crashing on crash-1"),
-        "{}",
-        results[0].detail
-    );
-    assert!(
-        results[7]
-            .detail
-            .contains("answered id \"wrongid-1@cxa-2020-other\""),
-        "{}",
-        results[7].detail
+    assert_contains(&results[0].detail, "exit status: 3");
+    assert_contains(&results[0].detail, "fake: crashing on crash-1");
+    assert_contains(
+        &results[7].detail,
+        "answered id \"wrongid-1@cxa-2020-other\"",
     );
     assert_eq!(
         results[5].detail,
@@ -204,13 +204,7 @@ fn restarts_stop_after_three_failed_starts() {
         "perft",
         "{nodes: 1}",
     );
-    let starts = std::env::temp_dir().join(format!("xqspec-fake-once-{}", std::process::id()));
-    let _ = std::fs::remove_file(&starts);
-    let cmd = format!(
-        "env FAKE_STARTS={} FAKE_START_ONCE=1 sh {FAKES}/faulty-adapter.sh",
-        starts.display()
-    );
-    let mut adapter = Adapter::start(&cmd, Duration::from_secs(5), Duration::from_secs(2)).unwrap();
+    let (starts, mut adapter) = counted_faulty_adapter("once", "FAKE_START_ONCE=1 ");
     let results = results(&s, &mut adapter, &RunOptions::default());
     let details: Vec<(&str, Status, &str)> = results
         .iter()
@@ -248,13 +242,7 @@ fn known_failures_are_kept_true() {
         "1 passed, 1 failed, 1 known failures, 0 skipped"
     );
     assert!(!sum.ok(), "a listed case that passes fails the run");
-    let lines = runner::problem_lines(&results, true);
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("LISTED BUT PASSES ok-2")),
-        "{lines:?}"
-    );
+    assert_problem_line(&results, "LISTED BUT PASSES ok-2");
 
     let bad = known_failure_errors("- {id: nope, reason: x, answer: {nodes: 2}}\n- {id: ok-1, reason: ' ', answer: {nodes: 2}}\n", &s);
     assert_eq!(
@@ -264,6 +252,12 @@ fn known_failures_are_kept_true() {
             "known.yaml:2:14: entry 2 (`ok-1`): a known failure needs a reason"
         ]
     );
+}
+
+/// One of the problem lines of `results` (as the runner prints them) starts with `start`.
+fn assert_problem_line(results: &[runner::CaseResult], start: &str) {
+    let lines = runner::problem_lines(results, true);
+    assert!(lines.iter().any(|l| l.starts_with(start)), "{lines:?}");
 }
 
 /// A listed case must fail with the entry's `answer:`: the same wrong answer (or fault) is a
@@ -304,13 +298,7 @@ fn a_known_failure_that_answers_otherwise_fails_the_run() {
         results[2].known_changed.as_deref(),
         Some("the known failure changed: listed as answering {\"nodes\":3}; now: {\"nodes\":1} (expected nodes 3, got 1)")
     );
-    let lines = runner::problem_lines(&results, true);
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("KNOWN FAILURE CHANGED ok-2 [cxa-2020]")),
-        "{lines:?}"
-    );
+    assert_problem_line(&results, "KNOWN FAILURE CHANGED ok-2 [cxa-2020]");
     // What --write-known-failures writes for these results: the answers given.
     let written = runner::known_failures_yaml(&results);
     for line in [
@@ -318,7 +306,7 @@ fn a_known_failure_that_answers_otherwise_fails_the_run() {
         "  answer: {nodes: 1}\n",
         "  answer: {reject: fen.syntax}\n",
     ] {
-        assert!(written.contains(line), "{written}");
+        assert_contains(&written, line);
     }
     assert!(
         KnownFailures::parse("written.yaml", &written, &s).is_ok(),
@@ -354,7 +342,7 @@ fn an_implementation_that_cannot_start_is_reported_not_hung() {
     )
     .err()
     .unwrap();
-    assert!(err.contains("exited during the handshake"), "{err}");
+    assert_contains(&err, "exited during the handshake");
     let err = Adapter::start(
         "sleep 5",
         Duration::from_millis(300),
@@ -362,7 +350,7 @@ fn an_implementation_that_cannot_start_is_reported_not_hung() {
     )
     .err()
     .unwrap();
-    assert!(err.contains("no hello reply"), "{err}");
+    assert_contains(&err, "no hello reply");
 }
 
 #[test]
@@ -496,11 +484,7 @@ fn ucci_engine_lists_legal_moves_with_banmoves_and_counts_perft() {
     let s = suite(&["moves-1"], "legal_moves", "{moves: [a0a1, e0e1, i9i8]}");
     let r = results(&s, &mut deaf, &opts);
     assert_eq!(r[0].status, Status::Error, "{r:?}");
-    assert!(
-        r[0].detail.contains("does not heed banmoves"),
-        "{}",
-        r[0].detail
-    );
+    assert_contains(&r[0].detail, "does not heed banmoves");
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! command prints its verdict while it writes the sheet (the drawings themselves are checked
 //! pixel by pixel in `src/tests/diagram.rs`).
 
+use crate::assert::assert_contains;
 use std::process::Command;
 
 use crate::cli::succeeded;
@@ -34,7 +35,7 @@ fn the_ruling_command_prints_its_verdict_as_it_draws_the_sheet() {
             .arg(&file),
     );
     let printed = String::from_utf8_lossy(&out.stdout);
-    assert!(printed.contains("verdict: Red must change"), "{printed}");
+    assert_contains(&printed, "verdict: Red must change");
     assert!(std::fs::read_to_string(&file).unwrap().starts_with("<svg"));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -4,6 +4,7 @@
 //! its score as the verdict. The engine is `tests/fakes/searching-engine.sh`, which logs
 //! what it is sent.
 
+use crate::assert::assert_contains;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -275,5 +276,5 @@ fn an_undeclared_rule_set_is_refused_at_start() {
     )
     .err()
     .unwrap();
-    assert!(err.contains("`axf` is not a rule set"), "{err}");
+    assert_contains(&err, "`axf` is not a rule set");
 }

@@ -1,6 +1,7 @@
 //! Hostile arguments and settings (issue 45): nothing given is silently ignored, every
 //! refusal says which argument, file, item or key, and a bound is refused with its reason.
 
+use crate::assert::assert_contains;
 use std::path::Path;
 use std::time::Instant;
 
@@ -61,7 +62,7 @@ fn threads_are_bounded_with_the_reason() {
             &[cmd, "--threads", "3000", "g.pgn"],
             &["--threads", &most, "per core"],
         );
-        assert!(e.contains("3000"), "{e}");
+        assert_contains(&e, "3000");
         refused(
             &d,
             &[cmd, "--threads", "0", "g.pgn"],

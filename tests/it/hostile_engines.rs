@@ -4,6 +4,7 @@
 //! its bound, in a few seconds, with bounded memory and no process left behind. The fakes
 //! are shell scripts in `tests/fakes/`.
 
+use crate::assert::assert_contains;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -147,10 +148,10 @@ fn an_endless_line_after_go_is_an_error_naming_the_bound() {
     assert_eq!(cases[0]["status"], "error", "{}", m.out);
     let detail = cases[0]["detail"].as_str().unwrap();
     assert!(
-        detail.starts_with("a line of more than 16777216 bytes")
-            && detail.contains("the bound on one line from a program"),
+        detail.starts_with("a line of more than 16777216 bytes"),
         "{detail}"
     );
+    assert_contains(detail, "the bound on one line from a program");
 }
 
 #[test]
@@ -170,21 +171,19 @@ fn a_flood_during_the_handshake_is_refused_within_its_bound() {
     );
     within_bounds(&m);
     assert!(!m.ok);
-    assert!(
-        m.err
-            .contains("UCI set-up failed: the program printed more than 100000 lines"),
-        "{}",
-        m.err
+    assert_contains(
+        &m.err,
+        "UCI set-up failed: the program printed more than 100000 lines",
     );
 }
 
 #[test]
 fn an_engine_behind_a_wrapper_script_is_ended_with_the_run() {
-    let dir = scratch("wrapper");
-    let pid_file = dir.join("pid");
-    let engine = format!(
-        "env HOSTILE=hang HOSTILE_PID={} sh {FAKES}/wrapper-no-exec.sh",
-        pid_file.display()
+    let (dir, pid_file, engine) = fake_engine(
+        "wrapper",
+        "HOSTILE=hang HOSTILE_PID",
+        "pid",
+        "wrapper-no-exec.sh",
     );
     // Through the command line: the engine sleeps through `go`, the case times out, the
     // engine is ended with its wrapper.
@@ -212,6 +211,16 @@ fn an_engine_behind_a_wrapper_script_is_ended_with_the_run() {
     assert!(gone(pid), "the engine {pid} outlived the run");
 }
 
+/// A fake engine with a scratch folder `name` of its own: `sh tests/fakes/{script}` under
+/// `env {vars}={file}`, where `file` (in that folder) is where the fake writes (its process
+/// id, its starts): the folder, that file and the command line.
+fn fake_engine(name: &str, vars: &str, file: &str, script: &str) -> (PathBuf, PathBuf, String) {
+    let dir = scratch(name);
+    let file = dir.join(file);
+    let engine = format!("env {vars}={} sh {FAKES}/{script}", file.display());
+    (dir, file, engine)
+}
+
 /// Perft cases expecting 3 nodes with these ids, and the real vocabularies.
 fn perft_suite(ids: &[&str]) -> Suite {
     suite(ids, "perft", "{nodes: 3}")
@@ -228,11 +237,11 @@ fn pid_in(file: &Path) -> i32 {
 
 #[test]
 fn an_engine_that_dies_at_every_request_is_not_restarted_once_per_case() {
-    let dir = scratch("dies");
-    let starts = dir.join("starts");
-    let engine = format!(
-        "env HOSTILE=die-on-go HOSTILE_STARTS={} sh {FAKES}/hostile-engine.sh",
-        starts.display()
+    let (_, starts, engine) = fake_engine(
+        "dies",
+        "HOSTILE=die-on-go HOSTILE_STARTS",
+        "starts",
+        "hostile-engine.sh",
     );
     let ids: Vec<String> = (1..=40).map(|i| format!("p-{i}")).collect();
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
@@ -263,11 +272,7 @@ fn an_engine_that_dies_at_every_request_is_not_restarted_once_per_case() {
     assert!(statuses[runner::FAULTS_AFTER..]
         .iter()
         .all(|s| *s == Status::NotAsked));
-    assert!(
-        run.results[0].detail.contains("hostile: dying on go"),
-        "{}",
-        run.results[0].detail
-    );
+    assert_contains(&run.results[0].detail, "hostile: dying on go");
     let started = std::fs::read_to_string(&starts).unwrap().lines().count();
     assert_eq!(
         started,
@@ -293,11 +298,11 @@ fn an_empty_command_is_refused_naming_the_option() {
     let e = start_engine("", Dialect::Ucci, RankBase::Zero)
         .err()
         .unwrap();
-    assert!(e.contains("the command line is empty"), "{e}");
+    assert_contains(&e, "the command line is empty");
     let e = Adapter::start(" ", Duration::from_secs(5), Duration::from_secs(5))
         .err()
         .unwrap();
-    assert!(e.contains("the command line is empty"), "{e}");
+    assert_contains(&e, "the command line is empty");
 }
 
 #[test]
@@ -376,11 +381,11 @@ fn fake_cases(dir: &Path, ids: &[&str]) -> String {
 /// process group of its own, which the terminal's Ctrl-C does not reach.
 #[test]
 fn an_interrupted_run_ends_its_engine() {
-    let dir = scratch("interrupt");
-    let pid_file = dir.join("pid");
-    let engine = format!(
-        "env HOSTILE=hang HOSTILE_PID={} sh {FAKES}/wrapper-no-exec.sh",
-        pid_file.display()
+    let (_, pid_file, engine) = fake_engine(
+        "interrupt",
+        "HOSTILE=hang HOSTILE_PID",
+        "pid",
+        "wrapper-no-exec.sh",
     );
     let mut run = Command::new(BIN)
         .args(one_case(&engine, "30"))

@@ -5,6 +5,7 @@
 //! afterwards (and, for contrast, that the same command writes when nothing is at risk).
 //! Everything happens in folders of the system's temporary folder.
 
+use crate::assert::assert_contains;
 use crate::snapshot::snapshot;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -99,7 +100,7 @@ fn replay_never_writes_over_a_record_it_reads() {
             &["replay", "--to", "wxf", "--out", out, "two.pgn"],
             &[out],
         );
-        assert!(e.contains("which this command reads"), "{e}");
+        assert_contains(&e, "which this command reads");
     }
     // The record given twice into a folder, and one of two records as the output file.
     refused(
@@ -150,7 +151,7 @@ fn replay_refuses_two_records_converted_to_one_name() {
             "two outputs with one name",
         ],
     );
-    assert!(e.contains("nothing written"), "{e}");
+    assert_contains(&e, "nothing written");
     assert!(!d.join("OUT").exists());
     // Two names: both written.
     std::fs::rename(d.join("b/g.pgn"), d.join("b/h.pgn")).unwrap();
@@ -344,9 +345,14 @@ fn report_write_refuses_a_folder_holding_files_it_did_not_write() {
     let dir = d.join("reports");
     std::fs::create_dir_all(dir.join("diagrams")).unwrap();
     // Names the reports use: the old `report --write` removed such files unasked.
-    std::fs::write(dir.join("notes.md"), "my notes").unwrap();
-    std::fs::write(dir.join("diff-mine-yours.md"), "my diff").unwrap();
-    std::fs::write(dir.join("diagrams/mine.svg"), "<svg>mine</svg>").unwrap();
+    let theirs = [
+        ("notes.md", "my notes"),
+        ("diff-mine-yours.md", "my diff"),
+        ("diagrams/mine.svg", "<svg>mine</svg>"),
+    ];
+    for (name, text) in theirs {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
     let e = refused(
         &d,
         &["report", "--write", "--dir", "reports"],
@@ -358,7 +364,7 @@ fn report_write_refuses_a_folder_holding_files_it_did_not_write() {
             "--force",
         ],
     );
-    assert!(e.contains("nothing written"), "{e}");
+    assert_contains(&e, "nothing written");
     // Run inside another project: its `reports/` is refused alike.
     refused(&d, &["report", "--write"], &["reports", "did not write"]);
     std::fs::remove_dir_all(&d).ok();

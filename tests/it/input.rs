@@ -1,6 +1,8 @@
 //! Bad input files given to the command line are refused with their place (the readers
 //! themselves are tested in `src/tests/input.rs`).
 
+use crate::assert::assert_contains;
+
 fn xqspec(args: &[&str]) -> (bool, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_xqspec"))
         .args(args)
@@ -35,10 +37,7 @@ fn an_empty_spec_folder_is_an_error() {
     let dir = tempdir("empty-spec");
     let (ok, err) = xqspec(&["--spec", dir.to_str().unwrap(), "spec", "check"]);
     assert!(!ok, "{err}");
-    assert!(
-        err.contains(&format!("{}: no edition here", dir.display())),
-        "{err}"
-    );
+    assert_contains(&err, &format!("{}: no edition here", dir.display()));
     // A folder with files but no edition.yaml is refused too.
     std::fs::create_dir_all(dir.join("x")).unwrap();
     std::fs::write(dir.join("x/board.yaml"), "clauses: []\n").unwrap();
@@ -61,12 +60,9 @@ fn duplicate_keys_inside_an_outcome_event_are_refused_with_the_event() {
         "events:\n  - move: h2e2\n  - {resign: red, resign: black}\n",
     );
     assert!(!ok, "{err}");
-    assert!(
-        err.contains(&format!(
-            "{}:3:19: events[1]: duplicate key `resign`",
-            p.display()
-        )),
-        "{err}"
+    assert_contains(
+        &err,
+        &format!("{}:3:19: events[1]: duplicate key `resign`", p.display()),
     );
     // Block style, one level deeper.
     let (_, ok, err) = outcome(
@@ -83,12 +79,9 @@ fn duplicate_keys_inside_an_outcome_event_are_refused_with_the_event() {
 fn an_unknown_rule_set_names_where_it_was_given() {
     let (p, ok, err) = outcome("ruleset", "edition: cxa-3000\nevents: []\n");
     assert!(!ok, "{err}");
-    assert!(
-        err.contains(&format!(
-            "{}: edition: unknown rule set `cxa-3000`",
-            p.display()
-        )),
-        "{err}"
+    assert_contains(
+        &err,
+        &format!("{}: edition: unknown rule set `cxa-3000`", p.display()),
     );
     assert!(!err.contains(":0:0"), "{err}");
     // Given on the command line, the option is the place.

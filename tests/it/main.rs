@@ -27,12 +27,18 @@
 //! (its own workspace and lock file): CI builds and runs it, so the lean library keeps
 //! building.
 
+#[path = "common/assert.rs"]
+mod assert;
 #[path = "common/cli.rs"]
 mod cli;
+#[path = "common/games.rs"]
+mod games;
 #[path = "common/load.rs"]
 mod load;
 #[path = "common/random_line.rs"]
 mod random_line;
+#[path = "common/rule_sets.rs"]
+mod rule_sets;
 #[path = "common/snapshot.rs"]
 mod snapshot;
 #[path = "common/spec_edit.rs"]

@@ -1,5 +1,6 @@
 //! `xqspec replay` end to end.
 
+use crate::assert::assert_contains;
 use std::process::Command;
 
 use crate::cli::succeeded;
@@ -33,13 +34,9 @@ fn replay_reports_each_game_and_continues_past_a_bad_one() {
         "{}",
         lines[0]
     );
-    assert!(
-        lines[1].contains("game 2 (C – D): error: move 3 (ply 6) \"C8+9\""),
-        "{}",
-        lines[1]
-    );
-    assert!(lines[1].contains("line 11, column 35"), "{}", lines[1]);
-    assert!(lines[1].contains("no legal move"), "{}", lines[1]);
+    assert_contains(lines[1], "game 2 (C – D): error: move 3 (ply 6) \"C8+9\"");
+    assert_contains(lines[1], "line 11, column 35");
+    assert_contains(lines[1], "no legal move");
     assert!(
         lines[2].ends_with("game 3 (after the bad one): ok, 3 moves"),
         "{}",
@@ -86,9 +83,9 @@ fn replay_converts_and_the_conversion_replays_to_the_same_moves() {
             .output()
             .unwrap();
         let text = String::from_utf8(back.stdout).unwrap();
-        assert!(
-            text.contains("1. h2e2 {centre} h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. b0c2 a9b9"),
-            "{text}"
+        assert_contains(
+            &text,
+            "1. h2e2 {centre} h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. b0c2 a9b9",
         );
     }
 }
@@ -163,11 +160,9 @@ fn an_unclosed_comment_costs_only_its_game() {
     let last = stdout.lines().last().unwrap();
     // Game 501's moves are on line 500 × 5 + 4; its `{` at column 9.
     assert_eq!(last, "1,000 games found, 999 replayed, 1 error (game 501, line 2504: comment never closed); 3,996 moves");
-    assert!(
-        stdout.contains(
-            "game 501 (g501): error: malformed PGN at line 2504, column 9: comment never closed"
-        ),
-        "{stdout}"
+    assert_contains(
+        &stdout,
+        "game 501 (g501): error: malformed PGN at line 2504, column 9: comment never closed",
     );
 }
 
@@ -234,10 +229,7 @@ fn binary_junk_around_good_games_is_an_error_at_its_place_and_costs_no_game() {
         .filter(|l| l.contains("skipped text that is no game"))
         .collect();
     assert_eq!(said, runs);
-    assert!(
-        adjudicated.contains("| games                          | 20    |"),
-        "{adjudicated}"
-    );
+    assert_contains(&adjudicated, "| games                          | 20    |");
 }
 
 #[test]
@@ -266,7 +258,7 @@ fn a_file_mixing_utf8_and_gbk_games_replays_every_game() {
     let out = xqspec().arg("replay").arg(&p).output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains("mixed-encodings.pgn: read as utf-8, line 9 as gb18030, line 19 as gb18030, line 29 as gb18030"), "{stdout}");
+    assert_contains(&stdout, "mixed-encodings.pgn: read as utf-8, line 9 as gb18030, line 19 as gb18030, line 29 as gb18030");
     assert!(
         stdout.ends_with("6 games found, 6 replayed, 0 errors; 24 moves\n"),
         "{stdout}"
@@ -288,9 +280,9 @@ fn deep_variations_are_refused_fast_with_their_place() {
         "3 games found, 2 replayed, 1 error (game 2, line 9: variations nested deeper than 64 levels); 8 moves"
     );
     // The 65th `(`: after `1. 炮二平五 ` (8 characters) and 64 times `( `.
-    assert!(
-        stdout.contains("line 9, column 137: variations nested deeper than 64 levels"),
-        "{stdout}"
+    assert_contains(
+        &stdout,
+        "line 9, column 137: variations nested deeper than 64 levels",
     );
     assert!(took < std::time::Duration::from_secs(1), "took {took:?}");
 }
@@ -310,8 +302,5 @@ fn replay_out_to_an_unwritable_path_names_it() {
         .unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains(&format!("{}: cannot write: ", target.display())),
-        "{stderr}"
-    );
+    assert_contains(&stderr, &format!("{}: cannot write: ", target.display()));
 }

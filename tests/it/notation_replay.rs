@@ -1,6 +1,7 @@
 //! Replaying the real game records in `../shared/data/games/` (skipped when
 //! that directory is absent).
 
+use crate::assert::assert_contains;
 use std::path::PathBuf;
 
 use xqspec::replay_text;
@@ -149,10 +150,7 @@ fn variations_are_replayed_from_the_position_they_branch_from() {
     assert_eq!(g.moves.len(), 3);
     assert_eq!(g.variation_errors.len(), 1);
     let e = g.variation_errors[0].to_string();
-    assert!(
-        e.contains("move 1 (ply 2) \"马8进6\" at line 2, column 20"),
-        "{e}"
-    );
+    assert_contains(&e, "move 1 (ply 2) \"马8进6\" at line 2, column 20");
     assert_eq!(g.variation_errors[0].kind().code(), "no_legal_move");
 }
 
@@ -207,9 +205,9 @@ fn conversion_keeps_variations() {
         Notation::Chinese,
         Style::default(),
     );
-    assert!(
-        out.contains("1. 炮二平五 马8进7 2. 马二进三 (2. 马八进七 马2进3 (2... 炮8平9 3. 车九平八)) 车9平8 *"),
-        "{out}"
+    assert_contains(
+        &out,
+        "1. 炮二平五 马8进7 2. 马二进三 (2. 马八进七 马2进3 (2... 炮8平9 3. 车九平八)) 车9平8 *",
     );
     // And the converted record replays, variations included, to the same moves.
     let back = &replay_text(&rules, &out)[0];

@@ -4,12 +4,14 @@
 //! reported alike by both, at the same place, and never counted as games; remarks are said
 //! with their place and do not fail a run, errors do.
 
+use crate::assert::assert_contains;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
 
 use crate::cli::succeeded;
+use crate::games::shared_pgn_files;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -117,11 +119,7 @@ fn junk_with_a_brace_before_a_tag_costs_no_game() {
     let a = adjudicate(std::slice::from_ref(&f));
     assert!(!a.ok);
     assert_eq!(problems(&a.stdout), problems(&r.stdout), "{}", a.stdout);
-    assert!(
-        a.stderr.contains("1 run of text is no game"),
-        "{}",
-        a.stderr
-    );
+    assert_contains(&a.stderr, "1 run of text is no game");
     let (ok, items, summary) = adjudicate_json(std::slice::from_ref(&f));
     assert!(!ok);
     assert_eq!(summary["games"], 3);
@@ -168,7 +166,7 @@ fn the_games_are_split_alike_with_or_without_the_brace() {
         a.iter().any(|l| l.ends_with("game 2 (b): ok, 2 moves")),
         "{a:?}"
     );
-    assert!(without.stdout.contains("line 4, column 1 (byte 28): skipped text that is no game: text before the tag pair on its line: \"亗junk\""), "{}", without.stdout);
+    assert_contains(&without.stdout, "line 4, column 1 (byte 28): skipped text that is no game: text before the tag pair on its line: \"亗junk\"");
     let (_, items, summary) = adjudicate_json(&[fixture("junk-before-tag.pgn")]);
     assert_eq!(summary["games"], 3);
     assert_eq!(
@@ -185,13 +183,11 @@ fn a_comment_never_closed_ends_at_the_tag_line() {
     let f = fixture("comment-runs-into-tag.pgn");
     let r = replay(std::slice::from_ref(&f));
     assert!(!r.ok);
-    assert!(
-        r.stdout
-            .contains("game 1 (a): error: malformed PGN at line 3, column 9: comment never closed"),
-        "{}",
-        r.stdout
+    assert_contains(
+        &r.stdout,
+        "game 1 (a): error: malformed PGN at line 3, column 9: comment never closed",
     );
-    assert!(r.stdout.contains("game 2 (b): ok, 2 moves"), "{}", r.stdout);
+    assert_contains(&r.stdout, "game 2 (b): ok, 2 moves");
     assert_eq!(
         r.stdout.lines().last(),
         Some("2 games found, 1 replayed, 1 error (game 1, line 3: comment never closed); 2 moves")
@@ -219,16 +215,8 @@ fn a_utf8_record_cut_inside_its_last_character_stays_utf8() {
         r.stdout
     );
     let cut = "line 7, column 15 (byte 100): the file ends inside a UTF-8 character: byte 100 starts a 3-byte character of which only 2 are there";
-    assert!(
-        r.stdout.contains("game 1 (一): ok, 3 moves"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout.contains(&format!("game 2 (二): error: {cut}")),
-        "{}",
-        r.stdout
-    );
+    assert_contains(&r.stdout, "game 1 (一): ok, 3 moves");
+    assert_contains(&r.stdout, &format!("game 2 (二): error: {cut}"));
     let (ok, items, summary) = adjudicate_json(&[f]);
     assert!(!ok);
     assert_eq!(summary["games"], 2);
@@ -244,8 +232,8 @@ fn binary_text_between_games_is_reported_alike_by_both_commands() {
     assert!(!r.ok && !a.ok);
     let p = problems(&r.stdout);
     assert_eq!(p.len(), 2, "{}", r.stdout);
-    assert!(p[0].contains(": line 4, column 1 (byte 28): skipped text that is no game: binary text: \"\\0\\u{fffd}\\u{1}"), "{}", p[0]);
-    assert!(p[1].contains(": line 8, column 1 (byte 67): "), "{}", p[1]);
+    assert_contains(p[0], ": line 4, column 1 (byte 28): skipped text that is no game: binary text: \"\\0\\u{fffd}\\u{1}");
+    assert_contains(p[1], ": line 8, column 1 (byte 67): ");
     assert_eq!(problems(&a.stdout), p);
     assert_eq!(r.stdout.lines().last(), Some("2 games found, 2 replayed, 2 errors (line 4: text that is no game; line 8: text that is no game); 4 moves"));
     assert_eq!(r.stderr, "error: 2 runs of text are no game\n");
@@ -278,11 +266,7 @@ fn a_directory_or_a_file_that_cannot_be_read_is_no_game() {
     let a = adjudicate(&files);
     assert!(!a.ok);
     assert_eq!(problems(&a.stdout), problems(&r.stdout));
-    assert!(
-        a.stderr.contains("2 of 3 files could not be read"),
-        "{}",
-        a.stderr
-    );
+    assert_contains(&a.stderr, "2 of 3 files could not be read");
     let (_, items, summary) = adjudicate_json(&files);
     assert_eq!(summary["games"], 6);
     assert_eq!(summary["files not read"], 2);
@@ -365,10 +349,7 @@ fn a_game_of_a_file_is_the_same_game_for_every_command() {
         .unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        stderr.contains("there is no game 4 (the record has 3)"),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "there is no game 4 (the record has 3)");
     let out = succeeded(
         Command::new(env!("CARGO_BIN_EXE_xqspec"))
             .args(["ruling", "--every-move", "--game", "2", "--pgn"])
@@ -391,17 +372,9 @@ fn a_game_of_a_file_is_the_same_game_for_every_command() {
 /// every game replays, with no remark and no text that is no game.
 #[test]
 fn real_records_read_without_a_problem_or_a_remark() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/games");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: {} not found", dir.display());
+    let Some(files) = shared_pgn_files() else {
         return;
     };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
-        .collect();
-    files.sort();
     let r = xqspec(&["replay", "--quiet"], &files);
     assert!(r.ok, "{}{}", r.stdout, r.stderr);
     let last = r.stdout.lines().last().unwrap();

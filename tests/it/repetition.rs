@@ -2,6 +2,8 @@
 //! rejections, and fuzzing of the ruling with random legal play. (The PROTOCOL.md example is
 //! checked with the others in `tests/arbiter.rs`.)
 
+use crate::assert::assert_contains;
+use crate::spec_edit::{compile_error, compiled, edited_one as edited};
 use proptest::prelude::*;
 
 use crate::random_line::random_line;
@@ -27,21 +29,39 @@ fn q(fen: &str, moves: &[&str]) -> RulingQuery {
     }
 }
 
-fn verdict(rs: &RuleSet, fen: &str, moves: &[&str]) -> Verdict {
-    rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, moves))
-        .unwrap()
-        .verdict
+/// The ruling of the cycle `moves` from `fen` under `rs`.
+fn ruled(rs: &RuleSet, fen: &str, moves: &[&str]) -> xqspec::Ruling {
+    rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, moves)).unwrap()
 }
 
-fn edited(file: &str, from: &str, to: &str) -> Spec {
-    let mut files = Spec::builtin_files();
-    let f = files
-        .iter_mut()
-        .find(|(p, _)| p == file)
-        .unwrap_or_else(|| panic!("no spec file {file}"));
-    assert!(f.1.contains(from), "{file} lacks {from:?}");
-    f.1 = f.1.replacen(from, to, 1);
-    Spec::from_files(files).unwrap_or_else(|e| panic!("edited spec loads: {e}"))
+fn verdict(rs: &RuleSet, fen: &str, moves: &[&str]) -> Verdict {
+    ruled(rs, fen, moves).verdict
+}
+
+/// Ply `ply` of the ruling `r` has `point` among its targets, or (`wanted` false) has not.
+#[track_caller]
+fn assert_target(r: &xqspec::Ruling, ply: usize, point: &str, wanted: bool) {
+    let p = &r.plies[ply];
+    let found = p.targets.iter().any(|t| t == point);
+    assert_eq!(found, wanted, "{:?}: {}", p.targets, p.reason);
+}
+
+/// cxa-2020 with one textual edit to its 棋例 clauses.
+fn rep_2020(from: &str, to: &str) -> RuleSet {
+    compiled("cxa-2020/repetition.yaml", from, to)
+}
+
+/// The AXF rule set with one textual edit to its 棋例 clauses.
+fn rep_axf(from: &str, to: &str) -> RuleSet {
+    compiled("axf/repetition.yaml", from, to)
+}
+
+/// The AXF rule set without `with_checks`: a check chases nothing.
+fn axf_without_check_chases() -> RuleSet {
+    rep_axf(
+        "          with_checks: true\n",
+        "          with_checks: false\n",
+    )
 }
 
 fn builtin(id: &str) -> RuleSet {
@@ -72,12 +92,7 @@ fn the_same_cycle_is_ruled_by_each_rule_set_s_data() {
 #[test]
 fn editing_the_patterns_changes_the_verdict() {
     // Make every attack allowed but perpetual check: 长杀 becomes allowed, the cycle a draw.
-    let spec = edited(
-        "cxa-2020/repetition.yaml",
-        "        - {pattern: perpetual_attack, zh: 长打, status: forbidden, every_family: attack}\n",
-        "",
-    );
-    let rs = RuleSet::of_spec(&spec, "cxa-2020").unwrap();
+    let rs = rep_2020("        - {pattern: perpetual_attack, zh: 长打, status: forbidden, every_family: attack}\n", "");
     assert_eq!(verdict(&rs, KILL_FEN, &KILL), Verdict::Draw);
     assert_eq!(verdict(&rs, CHASE_FEN, &CHASE), Verdict::Draw);
 }
@@ -85,16 +100,14 @@ fn editing_the_patterns_changes_the_verdict() {
 #[test]
 fn the_names_of_cycles_are_data() {
     let name = |rs: &RuleSet| {
-        let r = rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(KILL_FEN, &KILL)).unwrap();
+        let r = ruled(rs, KILL_FEN, &KILL);
         r.patterns.unwrap()[0].zh.clone()
     };
     assert_eq!(name(&builtin("cxa-2020")), "长杀");
-    let spec = edited(
-        "cxa-2020/repetition.yaml",
-        "{perpetual: 长,",
-        "{perpetual: 常,",
+    assert_eq!(
+        name(&rep_2020("{perpetual: 长,", "{perpetual: 常,")),
+        "常杀"
     );
-    assert_eq!(name(&RuleSet::of_spec(&spec, "cxa-2020").unwrap()), "常杀");
 }
 
 #[test]
@@ -123,13 +136,11 @@ fn the_words_of_statuses_and_sides_are_data_and_in_the_answer() {
     }
     // the AXF allows a perpetual threat to mate
     assert_eq!(words(&patterns(&builtin("axf")))[0], "红方长杀，允许");
-    let spec = edited(
-        "cxa-2020/repetition.yaml",
-        "status_names: {forbidden: 禁止, allowed: 允许}\n      side_names: {red: 红方,",
-        "status_names: {forbidden: 禁止着法, allowed: 允许}\n      side_names: {red: 紅方,",
-    );
     assert_eq!(
-        words(&patterns(&RuleSet::of_spec(&spec, "cxa-2020").unwrap()))[0],
+        words(&patterns(&rep_2020(
+            "status_names: {forbidden: 禁止, allowed: 允许}\n      side_names: {red: 红方,",
+            "status_names: {forbidden: 禁止着法, allowed: 允许}\n      side_names: {red: 紅方,"
+        )))[0],
         "紅方长杀，禁止着法"
     );
 }
@@ -137,33 +148,31 @@ fn the_words_of_statuses_and_sides_are_data_and_in_the_answer() {
 #[test]
 fn editing_values_and_exemptions_changes_the_classes() {
     // A cannon worth nothing is no material: following it is no chase.
-    let spec = edited("cxa-2020/repetition.yaml", "cannon: 2, advisor", "advisor");
-    let rs = RuleSet::of_spec(&spec, "cxa-2020").unwrap();
+    let rs = rep_2020("cannon: 2, advisor", "advisor");
     assert_eq!(verdict(&rs, CHASE_FEN, &CHASE), Verdict::Draw);
     // Exempting the chariot's own attacks (as the general's are) makes the chase idle too.
-    let spec = edited(
-        "cxa-2020/repetition.yaml",
+    let rs = rep_2020(
         "first_capturer_not: [general, soldier]",
         "first_capturer_not: [general, soldier, chariot]",
     );
-    let rs = RuleSet::of_spec(&spec, "cxa-2020").unwrap();
     assert_eq!(verdict(&rs, CHASE_FEN, &CHASE), Verdict::Draw);
     // Making the verdict against a perpetual chaser a loss rather than an order to change.
-    let spec = edited(
-        "cxa-2020/repetition.yaml",
+    let rs = rep_2020(
         "      when: {one: [forbidden], other: [allowed]}\n      verdict: must_change",
         "      when: {one: [forbidden], other: [allowed]}\n      verdict: loses",
     );
-    let rs = RuleSet::of_spec(&spec, "cxa-2020").unwrap();
     assert_eq!(verdict(&rs, CHASE_FEN, &CHASE), Verdict::RedLoses);
 }
 
 /// The class of each ply of a ruling.
 fn classes(rs: &RuleSet, fen: &str, moves: &[&str]) -> Vec<String> {
+    class_names(rs, &ruled(rs, fen, moves))
+}
+
+/// The class of each ply of the ruling `r` under `rs`.
+fn class_names(rs: &RuleSet, r: &xqspec::Ruling) -> Vec<String> {
     let rep = rs.repetition.as_ref().unwrap();
-    rule(&rs.vm, rep, &q(fen, moves))
-        .unwrap()
-        .plies
+    r.plies
         .iter()
         .map(|p| rep.classes[p.facts.class].name.clone())
         .collect()
@@ -178,158 +187,177 @@ fn classes(rs: &RuleSet, fen: &str, moves: &[&str]) -> Vec<String> {
 #[test]
 fn each_reading_of_the_newness_and_value_rules_is_a_field_of_the_data() {
     let r2020 = builtin("cxa-2020");
-    let off = |from: &str, to: &str| {
-        RuleSet::of_spec(&edited("cxa-2020/repetition.yaml", from, to), "cxa-2020").unwrap()
-    };
     // The flight reading of 从捉到捉 (`parried: counts`), switched off: the clause asks for new
     // wins, and nothing of a flight.
-    let flight_off = || reading_off("cxa-2020", "parried");
-    let laid_open_off = || off("      laid_open: true\n", "      laid_open: false\n");
-    // ch8 图12: the cannon steps out of the chariot's attack and frees its guard: before it,
-    // the chariot's capture of the soldier drew away the cannon's root (26.5), after it the
-    // capture wins: a new chase by the gain, the text's notion, with no reading.
-    let (fen, mv) = (
-        "3k2P2/P3a4/6rc1/8R/9/9/9/B3B4/4A4/4KA3 w - - 0 1",
-        ["i6h6", "h7i7", "h6i6", "i7h7"],
-    );
-    assert_eq!(classes(&r2020, fen, &mv)[1], "chase");
-    assert_eq!(classes(&flight_off(), fen, &mv)[1], "chase");
-    // ch8 图29: a chariot offered for exchange whose threat of mate goes with it is 兑 (24.4).
-    let (fen, mv) = (
-        "2bak2r1/4aP3/4b4/2r1C4/4P4/2B6/4R3R/B8/1p7/c3K4 w - - 0 1",
-        ["i3h3", "h9i9", "h3i3", "i9g9", "i3g3", "g9h9"],
-    );
-    assert_eq!(classes(&r2020, fen, &mv)[0], "exchange");
-    // ch8 图24: a crossed soldier given for a horse is no gain (below a chariot, 2011 26.6);
-    // worth less than a horse, it would be.
-    let (fen, mv) = (
-        "2P1kn3/4r4/9/9/p3p3R/9/4P4/4B4/9/2BAKA3 w - - 0 1",
-        ["i5i9", "e8f8", "i9i5", "f8e8"],
-    );
-    assert_ne!(classes(&r2020, fen, &mv)[0], "chase");
-    assert_eq!(
-        classes(
-            &off("floating_worth_below: 4", "floating_worth_below: 2"),
-            fen,
-            &mv
-        )[0],
-        "chase"
-    );
-    // ch8 图3: the horse's hidden root is a chariot that checks twice; with one check it has none.
-    let (fen, mv) = (
-        "5a3/5k3/4P4/p7p/9/8P/P8/4B4/2nRA2r1/2BAK4 w - - 0 1",
-        ["e2g0", "h1g1", "g0e2", "g1h1"],
-    );
-    assert_eq!(classes(&r2020, fen, &mv)[0], "chase");
-    assert_eq!(
-        classes(
-            &off("      answer_checks: 2\n", "      answer_checks: 1\n"),
-            fen,
-            &mv
-        )[0],
-        "idle"
-    );
-    // The same 图3 rests on the flight: the elephant's return (相三进五) flees Black's chariot to
-    // where its move cuts the horse's root again; without the reading Black's cycle is the
-    // only forbidden one.
-    assert_eq!(verdict(&r2020, fen, &mv), Verdict::Draw);
-    assert_eq!(verdict(&flight_off(), fen, &mv), Verdict::BlackMustChange);
-    // ch8 图9: the advisor on d0, which Black's cannon may take after the chariot moves, has
-    // a root held by a pin: won jointly (24.3 与其他子联合吃子).
-    let (fen, mv) = (
-        "r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/6N2/P1P5P/2N1C4/3RA4/1cBAK1c1r w - - 0 1",
-        ["g4h2", "i0h0", "h2g4", "h0i0"],
-    );
-    let r = rule(&r2020.vm, r2020.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap();
-    assert!(r.plies[1].chases.contains(&xqspec::ChaseKind::Joint));
-    // ch8 图9's third move opens the file between the two chariots, which then attack each
-    // other: 兑 (24.4).
-    assert_eq!(classes(&r2020, fen, &mv)[2], "exchange");
-    // ch8 图27: Black's cannon flees the horse to a point from which it wins the horse on a0
-    // with its chariot: a chase, though the same capture stood before, when Red could have
-    // answered it by taking the cannon (the flight reading).
-    let (fen, mv) = (
-        "c4k3/4a4/b4a3/1Np5p/6p2/9/6P2/4B4/r3A4/N2RKA3 w - - 0 1",
-        ["b6c8", "a9a8", "c8b6", "a8a9"],
-    );
-    assert_eq!(classes(&r2020, fen, &mv)[1], "chase");
-    assert_ne!(classes(&flight_off(), fen, &mv)[1], "chase");
-    // ch9 参考图37: a flight that adds nothing where it goes (the capture stands with the
-    // cannon off the board) makes no chase.
-    let (fen, mv) = (
-        "2baka3/9/n3b4/p1p1pc1rN/6R2/8c/4P3C/3NB4/9/2BAKA3 w - - 0 1",
-        ["g5g4", "i4i5", "g4g5", "i5i4"],
-    );
-    assert_ne!(classes(&r2020, fen, &mv)[1], "chase");
-    // ch9 参考图38: the chariot that screens its cannon onto Red's chariot bears on it too: a
-    // joint chase, and Red's single-piece chase must give way (26.9.2).
-    let (fen, mv) = (
-        "2c1kab2/4a4/2n1b4/p3P3p/6p2/9/P7P/1CN1C4/4A3N/2BAKR1rc w - - 0 1",
-        ["i1g2", "h0g0", "g2i1", "g0h0"],
-    );
-    assert_eq!(verdict(&r2020, fen, &mv), Verdict::RedMustChange);
-    // ch8 图13: the chariot steps between the two cannons, which then attack each other over
-    // it: 兑 (24.4, the moved piece the screen between two pieces of one kind).
-    let (fen, mv) = (
-        "3k1ab2/4a4/4c4/4R3p/3PC4/4r4/8P/9/9/5K3 w - - 0 1",
-        ["e6d6", "d9e9", "d6e6", "e9d9"],
-    );
-    assert_eq!(classes(&r2020, fen, &mv)[2], "exchange");
-    // ch8 图14: the cannon's capture of the elephant wins only if the soldier's capture of the
-    // chariot, which the soldier has anyway, is added to it; that capture is a line of its own
-    // (and the soldier's own attack, 26.1), so the step is of the idle family (闲); judged on
-    // its points alone, without the whole exchange (`laid_open`), it would be a chase.
-    let (fen, mv) = (
-        "1rb1kacn1/4a4/2n1b2r1/p1C1pRP1p/2p6/9/PcP1P3P/N3C1N2/9/1RBAKAB2 w - - 0 1",
-        ["g6h6", "h7g7", "h6g6", "g7h7"],
-    );
-    assert_ne!(classes(&r2020, fen, &mv)[2], "chase");
-    assert_eq!(classes(&laid_open_off(), fen, &mv)[2], "chase");
-    // ch8 图25: the chariot flees the horse to d5, where it screens and bears on the horse on
-    // d9 with the cannon: a chase; without the flight reading the win stood, and the move only
-    // follows (跟).
-    let (fen, mv) = (
-        "1R1nka3/4ac3/b3b4/p1P1p3p/5n1rc/3R5/P2CP1P2/2N1BCr2/4A4/4KAB2 w - - 0 1",
-        ["d4d5", "f5g7", "d5d4", "g7f5"],
-    );
-    assert_eq!(classes(&r2020, fen, &mv)[0], "chase");
-    assert_eq!(classes(&flight_off(), fen, &mv)[0], "follow");
-    // ch9 参考图39: the chariot flees the horse to where it still guards the horse that screens
-    // the cannon's capture of Black's chariot, which that chariot attacks: the book's
-    // 车马炮联合捉车, against which Black's single-piece chase of the chariot must change.
-    let (fen, mv) = (
-        "4kab2/4arNC1/4b1R2/4n4/2p3pc1/9/4P3P/4B4/4A4/2BAK4 w - - 0 1",
-        ["g7g6", "e6f4", "g6g7", "f4e6"],
-    );
-    assert_eq!(verdict(&r2020, fen, &mv), Verdict::BlackMustChange);
-    assert_eq!(classes(&r2020, fen, &mv)[2], "chase");
-    assert_ne!(classes(&flight_off(), fen, &mv)[2], "chase");
-    // ch9 参考图11: the cannon steps behind the soldier, and the two attack the advisor whose
-    // root may not take back (炮5平6 捉); the soldier's capture counts, as a joint one. Without
-    // the reading it is the soldier's own (26.1) and the step idle.
-    let (fen, mv) = (
-        "3k4C/4a4/4b3b/p8/5P2P/4c4/5p3/4BA3/4A4/4K1B2 w - - 0 1",
-        ["e0f0", "e4f4", "f0e0", "f4e4"],
-    );
-    assert_eq!(classes(&r2020, fen, &mv)[1], "chase");
-    assert_eq!(classes(&r2020, fen, &mv)[3], "idle");
-    assert_ne!(
-        classes(
-            &off("      joint_counts: true\n", "      joint_counts: false\n"),
-            fen,
-            &mv
-        )[1],
-        "chase"
-    );
-    // ch8 图28: the chariot's capture of the unrooted horse uncovers its cannon's check, and
-    // the answer takes the cannon: even, yet a chase of an unrooted piece; without the
-    // reading, no win.
-    let (fen, mv) = (
-        "CR1akab1r/9/2n1b1n2/2p5p/6p2/2P6/r3P1P1P/4CcN2/9/2BAK1BR1 w - - 0 1",
-        ["b9c9", "c7e8", "c9b9", "e8c7"],
-    );
-    assert_eq!(classes(&r2020, fen, &mv)[0], "chase");
-    assert_ne!(classes(&laid_open_off(), fen, &mv)[0], "chase");
+    let flight = reading_off("cxa-2020", "parried");
+    let laid_open = rep_2020("      laid_open: true\n", "      laid_open: false\n");
+    let floating = rep_2020("floating_worth_below: 4", "floating_worth_below: 2");
+    let one_check = rep_2020("      answer_checks: 2\n", "      answer_checks: 1\n");
+    let joint_off = rep_2020("      joint_counts: true\n", "      joint_counts: false\n");
+    // Each diagram: its name, position and cycle.
+    let diagrams: [(&str, &str, &[&str]); 14] = [
+        // ch8 图12: the cannon steps out of the chariot's attack and frees its guard: before it,
+        // the chariot's capture of the soldier drew away the cannon's root (26.5), after it the
+        // capture wins: a new chase by the gain, the text's notion, with no reading.
+        (
+            "ch8 图12",
+            "3k2P2/P3a4/6rc1/8R/9/9/9/B3B4/4A4/4KA3 w - - 0 1",
+            &["i6h6", "h7i7", "h6i6", "i7h7"],
+        ),
+        // ch8 图29: a chariot offered for exchange whose threat of mate goes with it is 兑 (24.4).
+        (
+            "ch8 图29",
+            "2bak2r1/4aP3/4b4/2r1C4/4P4/2B6/4R3R/B8/1p7/c3K4 w - - 0 1",
+            &["i3h3", "h9i9", "h3i3", "i9g9", "i3g3", "g9h9"],
+        ),
+        // ch8 图24: a crossed soldier given for a horse is no gain (below a chariot, 2011 26.6);
+        // worth less than a horse, it would be.
+        (
+            "ch8 图24",
+            "2P1kn3/4r4/9/9/p3p3R/9/4P4/4B4/9/2BAKA3 w - - 0 1",
+            &["i5i9", "e8f8", "i9i5", "f8e8"],
+        ),
+        // ch8 图3: the horse's hidden root is a chariot that checks twice; with one check it has
+        // none.
+        (
+            "ch8 图3",
+            "5a3/5k3/4P4/p7p/9/8P/P8/4B4/2nRA2r1/2BAK4 w - - 0 1",
+            &["e2g0", "h1g1", "g0e2", "g1h1"],
+        ),
+        // ch8 图9: the advisor on d0, which Black's cannon may take after the chariot moves, has
+        // a root held by a pin: won jointly (24.3 与其他子联合吃子).
+        (
+            "ch8 图9",
+            "r1b1kab2/4a4/2n6/p3p2Rp/2p1P4/6N2/P1P5P/2N1C4/3RA4/1cBAK1c1r w - - 0 1",
+            &["g4h2", "i0h0", "h2g4", "h0i0"],
+        ),
+        // ch8 图27: Black's cannon flees the horse to a point from which it wins the horse on a0
+        // with its chariot: a chase, though the same capture stood before, when Red could have
+        // answered it by taking the cannon (the flight reading).
+        (
+            "ch8 图27",
+            "c4k3/4a4/b4a3/1Np5p/6p2/9/6P2/4B4/r3A4/N2RKA3 w - - 0 1",
+            &["b6c8", "a9a8", "c8b6", "a8a9"],
+        ),
+        // ch9 参考图37: a flight that adds nothing where it goes (the capture stands with the
+        // cannon off the board) makes no chase.
+        (
+            "ch9 参考图37",
+            "2baka3/9/n3b4/p1p1pc1rN/6R2/8c/4P3C/3NB4/9/2BAKA3 w - - 0 1",
+            &["g5g4", "i4i5", "g4g5", "i5i4"],
+        ),
+        // ch9 参考图38: the chariot that screens its cannon onto Red's chariot bears on it too: a
+        // joint chase, and Red's single-piece chase must give way (26.9.2).
+        (
+            "ch9 参考图38",
+            "2c1kab2/4a4/2n1b4/p3P3p/6p2/9/P7P/1CN1C4/4A3N/2BAKR1rc w - - 0 1",
+            &["i1g2", "h0g0", "g2i1", "g0h0"],
+        ),
+        // ch8 图13: the chariot steps between the two cannons, which then attack each other over
+        // it: 兑 (24.4, the moved piece the screen between two pieces of one kind).
+        (
+            "ch8 图13",
+            "3k1ab2/4a4/4c4/4R3p/3PC4/4r4/8P/9/9/5K3 w - - 0 1",
+            &["e6d6", "d9e9", "d6e6", "e9d9"],
+        ),
+        // ch8 图14: the cannon's capture of the elephant wins only if the soldier's capture of the
+        // chariot, which the soldier has anyway, is added to it; that capture is a line of its own
+        // (and the soldier's own attack, 26.1), so the step is of the idle family (闲); judged on
+        // its points alone, without the whole exchange (`laid_open`), it would be a chase.
+        (
+            "ch8 图14",
+            "1rb1kacn1/4a4/2n1b2r1/p1C1pRP1p/2p6/9/PcP1P3P/N3C1N2/9/1RBAKAB2 w - - 0 1",
+            &["g6h6", "h7g7", "h6g6", "g7h7"],
+        ),
+        // ch8 图25: the chariot flees the horse to d5, where it screens and bears on the horse on
+        // d9 with the cannon: a chase; without the flight reading the win stood, and the move only
+        // follows (跟).
+        (
+            "ch8 图25",
+            "1R1nka3/4ac3/b3b4/p1P1p3p/5n1rc/3R5/P2CP1P2/2N1BCr2/4A4/4KAB2 w - - 0 1",
+            &["d4d5", "f5g7", "d5d4", "g7f5"],
+        ),
+        // ch9 参考图39: the chariot flees the horse to where it still guards the horse that screens
+        // the cannon's capture of Black's chariot, which that chariot attacks: the book's
+        // 车马炮联合捉车, against which Black's single-piece chase of the chariot must change.
+        (
+            "ch9 参考图39",
+            "4kab2/4arNC1/4b1R2/4n4/2p3pc1/9/4P3P/4B4/4A4/2BAK4 w - - 0 1",
+            &["g7g6", "e6f4", "g6g7", "f4e6"],
+        ),
+        // ch9 参考图11: the cannon steps behind the soldier, and the two attack the advisor whose
+        // root may not take back (炮5平6 捉); the soldier's capture counts, as a joint one. Without
+        // the reading it is the soldier's own (26.1) and the step idle.
+        (
+            "ch9 参考图11",
+            "3k4C/4a4/4b3b/p8/5P2P/4c4/5p3/4BA3/4A4/4K1B2 w - - 0 1",
+            &["e0f0", "e4f4", "f0e0", "f4e4"],
+        ),
+        // ch8 图28: the chariot's capture of the unrooted horse uncovers its cannon's check, and
+        // the answer takes the cannon: even, yet a chase of an unrooted piece; without the
+        // reading, no win.
+        (
+            "ch8 图28",
+            "CR1akab1r/9/2n1b1n2/2p5p/6p2/2P6/r3P1P1P/4CcN2/9/2BAK1BR1 w - - 0 1",
+            &["b9c9", "c7e8", "c9b9", "e8c7"],
+        ),
+    ];
+    let diagram = |name: &str| {
+        let (_, fen, moves) = diagrams.iter().find(|d| d.0 == name).unwrap();
+        (*fen, *moves)
+    };
+    // The class of a ply of a diagram under a rule set: (diagram, rule set, ply, class, whether
+    // the ply is of that class).
+    let classes_ruled: [(&str, &RuleSet, usize, &str, bool); 23] = [
+        ("ch8 图12", &r2020, 1, "chase", true),
+        ("ch8 图12", &flight, 1, "chase", true),
+        ("ch8 图29", &r2020, 0, "exchange", true),
+        ("ch8 图24", &r2020, 0, "chase", false),
+        ("ch8 图24", &floating, 0, "chase", true),
+        ("ch8 图3", &r2020, 0, "chase", true),
+        ("ch8 图3", &one_check, 0, "idle", true),
+        // ch8 图9's third move opens the file between the two chariots, which then attack each
+        // other: 兑 (24.4).
+        ("ch8 图9", &r2020, 2, "exchange", true),
+        ("ch8 图27", &r2020, 1, "chase", true),
+        ("ch8 图27", &flight, 1, "chase", false),
+        ("ch9 参考图37", &r2020, 1, "chase", false),
+        ("ch8 图13", &r2020, 2, "exchange", true),
+        ("ch8 图14", &r2020, 2, "chase", false),
+        ("ch8 图14", &laid_open, 2, "chase", true),
+        ("ch8 图25", &r2020, 0, "chase", true),
+        ("ch8 图25", &flight, 0, "follow", true),
+        ("ch9 参考图39", &r2020, 2, "chase", true),
+        ("ch9 参考图39", &flight, 2, "chase", false),
+        ("ch9 参考图11", &r2020, 1, "chase", true),
+        ("ch9 参考图11", &r2020, 3, "idle", true),
+        ("ch9 参考图11", &joint_off, 1, "chase", false),
+        ("ch8 图28", &r2020, 0, "chase", true),
+        ("ch8 图28", &laid_open, 0, "chase", false),
+    ];
+    for (name, rs, ply, class, is) in classes_ruled {
+        let (fen, moves) = diagram(name);
+        let got = &classes(rs, fen, moves)[ply];
+        assert_eq!(got == class, is, "{name}, ply {ply}: {got}");
+    }
+    // The verdict on a diagram under a rule set.
+    let verdicts: [(&str, &RuleSet, Verdict); 4] = [
+        // The same 图3 rests on the flight: the elephant's return (相三进五) flees Black's chariot to
+        // where its move cuts the horse's root again; without the reading Black's cycle is the
+        // only forbidden one.
+        ("ch8 图3", &r2020, Verdict::Draw),
+        ("ch8 图3", &flight, Verdict::BlackMustChange),
+        ("ch9 参考图38", &r2020, Verdict::RedMustChange),
+        ("ch9 参考图39", &r2020, Verdict::BlackMustChange),
+    ];
+    for (name, rs, want) in verdicts {
+        let (fen, moves) = diagram(name);
+        assert_eq!(verdict(rs, fen, moves), want, "{name}");
+    }
+    // ch8 图9: the chase of ply 1 is joint (24.3).
+    let (fen, moves) = diagram("ch8 图9");
+    let chases = &ruled(&r2020, fen, moves).plies[1].chases;
+    assert!(chases.contains(&xqspec::ChaseKind::Joint), "{chases:?}");
 }
 
 /// Under the AXF rule set a chase outranks a threat to mate (D56); in the CXA order the
@@ -350,15 +378,25 @@ fn the_axf_order_of_effects_is_data() {
         .collect();
     let mv: Vec<&str> = mv.iter().map(String::as_str).collect();
     assert_eq!(verdict(&builtin("axf"), &fen, &mv), Verdict::RedMustChange);
-    let spec = edited(
-        "axf/repetition.yaml",
-        "heaviest_first: [check, chase, kill,",
-        "heaviest_first: [check, kill, chase,",
-    );
     assert_eq!(
-        verdict(&RuleSet::of_spec(&spec, "axf").unwrap(), &fen, &mv),
+        verdict(
+            &rep_axf(
+                "heaviest_first: [check, chase, kill,",
+                "heaviest_first: [check, kill, chase,"
+            ),
+            &fen,
+            &mv
+        ),
         Verdict::Draw
     );
+}
+
+/// The cycle `moves` from `fen` is ruled `verdict` under the AXF rule set, and a draw under
+/// `off` (the AXF rule set with a reading switched off).
+#[track_caller]
+fn assert_axf_reading(fen: &str, moves: &[&str], verdict_on: Verdict, off: &RuleSet) {
+    assert_eq!(verdict(&builtin("axf"), fen, moves), verdict_on);
+    assert_eq!(verdict(off, fen, moves), Verdict::Draw);
 }
 
 /// AXF: a check chases what it wins whichever way the general steps out of it; where the
@@ -374,17 +412,12 @@ fn an_axf_check_the_general_cannot_step_out_of_chases_what_it_attacks() {
             "f4d4", "f5d5", "d4f4", "d5f5", "f4d4", "f5d5", "d4f4", "d5f5",
         ],
     );
-    assert_eq!(verdict(&builtin("axf"), fen, &mv), Verdict::RedMustChange);
-    let off = RuleSet::of_spec(
-        &edited(
-            "axf/repetition.yaml",
-            "          with_checks: true\n",
-            "          with_checks: false\n",
-        ),
-        "axf",
-    )
-    .unwrap();
-    assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
+    assert_axf_reading(
+        fen,
+        &mv,
+        Verdict::RedMustChange,
+        &axf_without_check_chases(),
+    );
 }
 
 /// AXF judges newness by the attack: a win whose capture stood before the move is new only
@@ -443,17 +476,8 @@ fn an_axf_capture_even_only_by_the_check_it_uncovers_still_chases() {
             "b4c2", "b0c0", "c2b4", "c0b0", "b4c2", "b0c0", "c2b4", "c0b0",
         ],
     );
-    assert_eq!(verdict(&builtin("axf"), fen, &mv), Verdict::BlackMustChange);
-    let off = RuleSet::of_spec(
-        &edited(
-            "axf/repetition.yaml",
-            "      laid_open: true\n",
-            "      laid_open: false\n",
-        ),
-        "axf",
-    )
-    .unwrap();
-    assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
+    let off = rep_axf("      laid_open: true\n", "      laid_open: false\n");
+    assert_axf_reading(fen, &mv, Verdict::BlackMustChange, &off);
 }
 
 /// Under AXF a check chases too what it wins whichever way the general steps out of it, and
@@ -462,35 +486,22 @@ fn an_axf_capture_even_only_by_the_check_it_uncovers_still_chases() {
 #[test]
 fn an_axf_check_keeps_the_chases_the_general_cannot_step_away_from() {
     let axf = builtin("axf");
-    let off = RuleSet::of_spec(
-        &edited(
-            "axf/repetition.yaml",
-            "          with_checks: true\n",
-            "          with_checks: false\n",
-        ),
-        "axf",
-    )
-    .unwrap();
+    let off = axf_without_check_chases();
     let (fen, mv) = (
         "3k5/9/9/9/9/9/9/9/cr1CAK3/9 w - - 0 1",
         [
             "d1d3", "b1b3", "d3d1", "b3b1", "d1d3", "b1b3", "d3d1", "b3b1",
         ],
     );
-    assert_eq!(verdict(&axf, fen, &mv), Verdict::BlackMustChange);
-    assert_eq!(verdict(&off, fen, &mv), Verdict::Draw);
-    let r = rule(&axf.vm, axf.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap();
+    assert_axf_reading(fen, &mv, Verdict::BlackMustChange, &off);
+    let r = ruled(&axf, fen, &mv);
     let check = r
         .plies
         .iter()
         .find(|p| p.facts.mv.to.to_string() == "b3")
         .unwrap();
     assert_eq!(check.targets, ["d3"]);
-    assert!(
-        check.reason.contains("whichever way the general steps"),
-        "{}",
-        check.reason
-    );
+    assert_contains(&check.reason, "whichever way the general steps");
     // AXF D12 (axf-orange-014): one check, one threat; the general's step guards again.
     let (fen, mv) = (
         "2bak3r/2R1a2C1/2Rcb4/2N2P3/5C2p/9/9/4p4/4p2p1/5K3 w - - 0 1",
@@ -505,19 +516,10 @@ fn a_check_line_wins_every_piece_it_takes_not_only_the_first() {
     // and the chariot on d1 falls after a second check. The chariot is a target of the chase
     // though the line takes an advisor (or an elephant) before it.
     let rs = builtin("cxa-2020");
-    let (fen, mv) = (
-        "5a3/5k3/4P4/p7p/9/8P/P8/4B4/2nRA2r1/2BAK4 w - - 0 1",
-        ["e2g0", "h1g1", "g0e2", "g1h1"],
-    );
-    let r = rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap();
-    assert_eq!(classes(&rs, fen, &mv), ["chase", "chase", "chase", "chase"]);
-    let last = &r.plies[3];
-    assert!(
-        last.targets.iter().any(|t| t == "d1"),
-        "{:?}: {}",
-        last.targets,
-        last.reason
-    );
+    let fen = "5a3/5k3/4P4/p7p/9/8P/P8/4B4/2nRA2r1/2BAK4 w - - 0 1";
+    let r = ruled(&rs, fen, &["e2g0", "h1g1", "g0e2", "g1h1"]);
+    assert_eq!(class_names(&rs, &r), ["chase", "chase", "chase", "chase"]);
+    assert_target(&r, 3, "d1", true);
     assert_eq!(r.verdict, Verdict::Draw);
 }
 
@@ -531,13 +533,8 @@ fn a_losing_capture_chases_the_piece_it_opens_the_way_to() {
         "2baka2r/9/2n1b4/2p1p4/9/3Rc1Pc1/4C1n2/3NB1NC1/4A4/4KAB2 w - - 0 1",
         ["d4d7", "h4h7", "d7d4", "h7h4"],
     );
-    let r = rule(&rs.vm, rs.repetition.as_ref().unwrap(), &q(fen, &mv)).unwrap();
-    assert!(
-        r.plies[3].targets.iter().any(|t| t == "d4"),
-        "{:?}: {}",
-        r.plies[3].targets,
-        r.plies[3].reason
-    );
+    let r = ruled(&rs, fen, &mv);
+    assert_target(&r, 3, "d4", true);
     assert_eq!(r.verdict, Verdict::BlackMustChange);
     // The cannon's own capture of the chariot, over the elephant that guards itself where it
     // stands, is a single piece's (联合 needs two pieces to take part): 黑方长捉车.
@@ -548,27 +545,9 @@ fn a_losing_capture_chases_the_piece_it_opens_the_way_to() {
         r.plies[1].reason
     );
     // Judged on its points alone (without `laid_open`), the capture wins nothing: a draw.
-    let first_taken = RuleSet::of_spec(
-        &edited(
-            "cxa-2020/repetition.yaml",
-            "      laid_open: true\n",
-            "      laid_open: false\n",
-        ),
-        "cxa-2020",
-    )
-    .unwrap();
-    let r = rule(
-        &first_taken.vm,
-        first_taken.repetition.as_ref().unwrap(),
-        &q(fen, &mv),
-    )
-    .unwrap();
-    assert!(
-        !r.plies[3].targets.iter().any(|t| t == "d4"),
-        "{:?}: {}",
-        r.plies[3].targets,
-        r.plies[3].reason
-    );
+    let first_taken = rep_2020("      laid_open: true\n", "      laid_open: false\n");
+    let r = ruled(&first_taken, fen, &mv);
+    assert_target(&r, 3, "d4", false);
     assert_eq!(r.verdict, Verdict::Draw);
 }
 
@@ -612,8 +591,7 @@ fn spec_errors_name_the_clause_and_its_place() {
         ),
     ];
     for (from, to, says) in edits {
-        let spec = edited("cxa-2020/repetition.yaml", from, to);
-        let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
+        let e = compile_error("cxa-2020/repetition.yaml", from, to);
         assert!(says.iter().all(|s| e.contains(s)), "{from} → {to}: {e}");
     }
 }
@@ -715,9 +693,9 @@ fn forcing_bounds_are_checked_data() {
             "cycle_nodes must be 1",
         ),
     ] {
-        let spec = edited("cxa-2020/repetition.yaml", from, to);
-        let e = RuleSet::of_spec(&spec, "cxa-2020").unwrap_err().to_string();
-        assert!(e.contains("repetition.forcing") && e.contains(says), "{e}");
+        let e = compile_error("cxa-2020/repetition.yaml", from, to);
+        assert_contains(&e, "repetition.forcing");
+        assert_contains(&e, says);
     }
 }
 
@@ -770,11 +748,8 @@ fn an_svg_sheet_beyond_its_limit_is_refused_naming_the_limit() {
     // The start and every move: one diagram too many; 100,000 moves are refused at once.
     for plies in [max, 100_000] {
         let (e, cpu) = run(&args(plies, "big.svg")).unwrap_err();
-        assert!(
-            e.contains(&format!("{} diagrams", plies + 1))
-                && e.contains(&format!("at most {max} (MAX_SHEET_DIAGRAMS)")),
-            "{e}"
-        );
+        assert_contains(&e, &format!("{} diagrams", plies + 1));
+        assert_contains(&e, &format!("at most {max} (MAX_SHEET_DIAGRAMS)"));
         assert!(cpu < 1.0, "refused before judging: {cpu} s");
         assert!(!dir.join("big.svg").exists(), "nothing written");
     }
@@ -855,12 +830,9 @@ fn a_switch_without_its_reading_is_a_located_spec_error() {
         panic!("a switch without a reading is refused")
     };
     let err = err.to_string();
-    assert!(
-        err.contains("repetition.own_attack")
-            && err.contains("soldiers_first")
-            && err.contains("readings"),
-        "{err}"
-    );
+    assert_contains(&err, "repetition.own_attack");
+    assert_contains(&err, "soldiers_first");
+    assert_contains(&err, "readings");
     let spec = edited(
         "cxa-2020/repetition.yaml",
         "      joint_counts: true\n",
@@ -882,6 +854,9 @@ fn a_switch_without_its_reading_is_a_located_spec_error() {
 #[test]
 fn an_outcome_on_the_board_s_ruling_says_what_it_rests_on() {
     let rs = builtin("cxa-2020");
+    let arbiter = rs.arbiter.as_ref().unwrap();
+    let outcome =
+        |q: &xqspec::OutcomeQuery| arbiter.outcome(&rs.vm, rs.repetition.as_ref(), q).unwrap();
     let events: Vec<serde_json::Value> = REF49
         .iter()
         .cycle()
@@ -892,12 +867,7 @@ fn an_outcome_on_the_board_s_ruling_says_what_it_rests_on() {
         fen: Some(REF49_FEN.into()),
         events,
     };
-    let o = rs
-        .arbiter
-        .as_ref()
-        .unwrap()
-        .outcome(&rs.vm, rs.repetition.as_ref(), &q)
-        .unwrap();
+    let o = outcome(&q);
     let json = o.to_json();
     assert_eq!(
         (json["result"].as_str(), json["basis"].as_str()),
@@ -920,11 +890,6 @@ fn an_outcome_on_the_board_s_ruling_says_what_it_rests_on() {
         fen: None,
         events: vec![serde_json::json!({ "move": "h2e2" })],
     };
-    let o = rs
-        .arbiter
-        .as_ref()
-        .unwrap()
-        .outcome(&rs.vm, rs.repetition.as_ref(), &q)
-        .unwrap();
+    let o = outcome(&q);
     assert!(o.to_json().get("basis").is_none());
 }

@@ -1,6 +1,7 @@
 //! The generated reports: edition diffs (clauses, provenance, behaviour and its causes),
 //! article coverage, and `xqspec report --check` catching stale files.
 
+use crate::assert::assert_contains;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -77,9 +78,9 @@ fn conform_report_draws_the_positions_of_failing_cases() {
         .unwrap();
     assert!(!out.status.success(), "the edited case fails");
     let md = std::fs::read_to_string(&report).unwrap();
-    assert!(
-        md.contains("](run-diagrams/movement-advisor-diagonals-in-palace-cxa-2020.svg)"),
-        "{md}"
+    assert_contains(
+        &md,
+        "](run-diagrams/movement-advisor-diagonals-in-palace-cxa-2020.svg)",
     );
     let svg = std::fs::read_to_string(
         dir.join("run-diagrams/movement-advisor-diagonals-in-palace-cxa-2020.svg"),
@@ -131,7 +132,7 @@ fn spec_check_refuses_a_source_not_in_the_list() {
         );
     std::fs::write(dir.join("sources.yaml"), text).unwrap();
     let (_, err) = spec_check();
-    assert!(err.contains("`web-2011-art3`"), "{err}");
+    assert_contains(&err, "`web-2011-art3`");
 }
 
 /// `xqspec diff --json` carries the certainty of every clause pair and the summary lines.

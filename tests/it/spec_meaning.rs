@@ -3,6 +3,7 @@
 //! edited copy of a spec file) and checks that compiling refuses it with an error naming
 //! the clause and the field.
 
+use crate::assert::assert_contains;
 use xqspec::RuleSet;
 use xqspec::{Overlay, Spec};
 
@@ -338,49 +339,45 @@ fn the_built_in_editions_and_overlays_pass() {
     assert_eq!(perfts.len(), rulesets, "{:?}", report.lines);
 }
 
+/// The spec check of the built-in spec with the overlay `text`, read from `path`: its
+/// errors and its warnings.
+fn checked_with(path: &str, text: &str) -> (Vec<String>, Vec<String>) {
+    let spec = Spec::builtin().unwrap();
+    let o = Overlay::parse(path, text).unwrap();
+    let report = xqspec::check_spec(&spec, Some(&o));
+    (report.errors, report.warnings)
+}
+
 #[test]
 fn an_overlay_given_is_applied_and_checked() {
-    let spec = Spec::builtin().unwrap();
     let text = "overlay: t\nname: t\nedition: cxa-2020\nprovenance: {status: inferred, source: seed-002}\nchanges:\n  - clause: draw.natural_limit\n    data: {rounds: 0}\n";
-    let o = Overlay::parse("elsewhere/t.yaml", text).unwrap();
-    let report = xqspec::check_spec(&spec, Some(&o));
-    assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
-    assert!(
-        report.errors[0].contains("elsewhere/t.yaml")
-            && report.errors[0].contains("draw.natural_limit"),
-        "{}",
-        report.errors[0]
-    );
+    let (errors, _) = checked_with("elsewhere/t.yaml", text);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_contains(&errors[0], "elsewhere/t.yaml");
+    assert_contains(&errors[0], "draw.natural_limit");
 }
 
 #[test]
 fn a_perft_change_without_a_movement_change_is_a_warning() {
     // A setup without the a-file soldier changes the moves, but no movement clause.
-    let spec = Spec::builtin().unwrap();
     let text = "overlay: t\nname: t\nedition: cxa-2020\nprovenance: {status: inferred, source: seed-002}\nchanges:\n  - clause: pieces.setup\n    data: {points: {soldier: [c3, e3, g3, i3]}}\n";
-    let o = Overlay::parse("overlays/t.yaml", text).unwrap();
-    let report = xqspec::check_spec(&spec, Some(&o));
-    assert!(report.errors.is_empty(), "{:?}", report.errors);
-    assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
-    assert!(
-        report.warnings[0].contains("cxa-2020+t") && report.warnings[0].contains("movement."),
-        "{}",
-        report.warnings[0]
-    );
+    let (errors, warnings) = checked_with("overlays/t.yaml", text);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_contains(&warnings[0], "cxa-2020+t");
+    assert_contains(&warnings[0], "movement.");
 }
 
 #[test]
 fn a_missing_overlay_file_and_an_empty_spec_folder_are_errors() {
     let missing = std::env::temp_dir().join("xqspec-no-such-overlay.yaml");
     let e = Overlay::load(&missing).unwrap_err().to_string();
-    assert!(e.contains("xqspec-no-such-overlay.yaml"), "{e}");
+    assert_contains(&e, "xqspec-no-such-overlay.yaml");
     let dir = std::env::temp_dir().join(format!("xqspec-empty-spec-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let e = Spec::load_dir(&dir).unwrap_err().to_string();
-    assert!(
-        e.contains("no edition") && e.contains(&dir.display().to_string()),
-        "{e}"
-    );
+    assert_contains(&e, "no edition");
+    assert_contains(&e, &dir.display().to_string());
     let _ = std::fs::remove_dir(&dir);
     let empty = Spec::from_files(Vec::new()).unwrap();
     assert!(!xqspec::check_spec(&empty, None).errors.is_empty());

@@ -4,6 +4,7 @@
 //! one thread; files that cannot be read are reported where they stand and the rest is
 //! processed.
 
+use crate::assert::assert_contains;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -114,7 +115,7 @@ fn pieces_on_many_threads_give_what_the_whole_file_gives_on_one() {
         .collect();
     assert_eq!(numbers, (1..=40).map(|n| n.to_string()).collect::<Vec<_>>());
     let illegal = gbk[1]["error"].as_str().unwrap();
-    assert!(illegal.contains("at line 13,"), "{illegal}");
+    assert_contains(illegal, "at line 13,");
     // Game 39 follows 38 games of 7 lines and 12 of them with a comment over 3 lines (2
     // more each); its misnumbered move is on the third line of its movetext.
     let remark = &gbk[38]["remarks"][0];

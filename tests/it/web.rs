@@ -8,6 +8,7 @@
 //! chromium, which `.ci/run` installs); without them it says so and passes, unless
 //! `XQSPEC_REQUIRE_BROWSER` is set (CI sets it), when it fails.
 
+use crate::assert::{assert_contains, assert_lacks};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -61,6 +62,19 @@ impl Server {
     /// A POST of `body` as it is: the status and the body of the answer.
     pub(crate) fn post_bytes(&self, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
         http(self.addr, "POST", path, &self.addr.to_string(), body)
+    }
+
+    /// A GET of `path`: the status and the body of the answer.
+    fn get(&self, path: &str) -> (u16, Vec<u8>) {
+        http(self.addr, "GET", path, &self.addr.to_string(), b"")
+    }
+
+    /// A GET of `path` answered with JSON: the status and the JSON.
+    fn get_json(&self, path: &str) -> (u16, Value) {
+        let (status, bytes) = self.get(path);
+        let v = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|e| panic!("{path}: {e}: {}", String::from_utf8_lossy(&bytes)));
+        (status, v)
     }
 
     pub(crate) fn post(&self, path: &str, body: &Value) -> (u16, Value) {
@@ -157,6 +171,16 @@ const PERPETUAL_CHECK_PGN: &str = "[Event \"perpetual check\"]\n[FEN \"4k4/9/9/9
 /// Two games with text that is no game between them; the second has an illegal move.
 const TWO_GAMES_PGN: &str =
     "[Event \"one\"]\n\n1. h2e2 h9g7 *\n\x01\x02 junk [Event \"two\"]\n\n1. h2e2 h9g7 2. h2h9 *\n";
+
+/// The text fields `keys` of the object `v` (None where one is absent or no text).
+fn strs<'a, const N: usize>(v: &'a Value, keys: [&str; N]) -> [Option<&'a str>; N] {
+    keys.map(|k| v[k].as_str())
+}
+
+/// The whole-number fields `keys` of the object `v` (None where one is absent or no number).
+fn u64s<const N: usize>(v: &Value, keys: [&str; N]) -> [Option<u64>; N] {
+    keys.map(|k| v[k].as_u64())
+}
 
 #[test]
 fn the_api_answers_as_serve_does_and_reads_real_records() {
@@ -278,8 +302,7 @@ fn the_api_answers_as_serve_does_and_reads_real_records() {
             && a["result"]["clause"]["provenance"]["status"].is_string(),
         "{a}"
     );
-    let (code, bytes) = http(s.addr, "GET", "/api/rulesets", &s.addr.to_string(), b"");
-    let a: Value = serde_json::from_slice(&bytes).unwrap();
+    let (code, a) = s.get_json("/api/rulesets");
     assert_eq!(code, 200);
     assert!(
         a["rulesets"]
@@ -322,11 +345,8 @@ fn the_api_judges_a_game_with_the_arbiter_s_events() {
     );
     assert_eq!(st["at"]["orders"]["red"], Value::Null);
     assert_eq!(
-        (
-            st["at"]["next"]["ply"].as_u64(),
-            st["at"]["next"]["plies"].as_u64()
-        ),
-        (Some(12), Some(4)),
+        u64s(&st["at"]["next"], ["ply", "plies"]),
+        [Some(12), Some(4)],
         "{a}"
     );
     assert_eq!(st["at"]["words"]["position"]["zh"], "未被将军");
@@ -342,12 +362,8 @@ fn the_api_judges_a_game_with_the_arbiter_s_events() {
     let st = &a["result"]["state"];
     let g = &st["game"];
     assert_eq!(
-        (
-            g["result"].as_str(),
-            g["clause"].as_str(),
-            g["article"].as_str()
-        ),
-        (Some("red_wins"), Some("result.time"), Some("4.1.6")),
+        strs(g, ["result", "clause", "article"]),
+        [Some("red_wins"), Some("result.time"), Some("4.1.6")],
         "{a}"
     );
     assert_eq!(g["end"]["ply"], 5);
@@ -416,11 +432,9 @@ fn the_api_judges_a_game_with_the_arbiter_s_events() {
         pgn.starts_with("[Event \"Club \\\"A\\\" cup\"]\n[Red \"甲\"]\n[Result \"1-0\"]\n[FEN \"5k3/9/cn7/9/8r/9/9/9/R8/3K5 w - - 0 1\"]\n[RuleSet \"cxa-2020\"]\n[Decision \"Red wins: the flag fell (time exceeded) (result.time, art. 4.1.6), after ply 5\"]\n"),
         "{pgn}"
     );
-    assert!(
-        pgn.contains(
-            "{[%xqspec flag black] flag fall, Black — Black: loses (result.time, art. 4.1.6)}"
-        ),
-        "{pgn}"
+    assert_contains(
+        &pgn,
+        "{[%xqspec flag black] flag fall, Black — Black: loses (result.time, art. 4.1.6)}",
     );
     assert!(pgn.trim_end().ends_with("1-0"), "{pgn}");
     let (_, bytes) = s.post_bytes("/api/record", pgn.as_bytes());
@@ -447,7 +461,7 @@ fn the_api_judges_a_game_with_the_arbiter_s_events() {
     let (x, y) = (|f: i32| 44 + f * 48, |r: i32| 44 + (9 - r) * 48);
     assert!(at(&plain, x(0), y(1)) && !at(&plain, x(8), y(8)));
     assert!(at(&flipped, x(8), y(8)) && !at(&flipped, x(0), y(1)));
-    let (code, icon) = http(s.addr, "GET", "/favicon.svg", &s.addr.to_string(), b"");
+    let (code, icon) = s.get("/favicon.svg");
     assert!(code == 200 && icon.starts_with(b"<svg"));
 }
 
@@ -535,13 +549,12 @@ fn a_thousand_requests_good_and_bad_every_good_one_answered_right() {
 #[test]
 fn the_page_is_served_from_the_binary() {
     let s = Server::start("page");
-    let host = s.addr.to_string();
     for (path, has) in [
         ("/", "<script src=\"app.js\">"),
         ("/app.js", "/api/ask"),
         ("/app.css", "#board"),
     ] {
-        let (code, bytes) = http(s.addr, "GET", path, &host, b"");
+        let (code, bytes) = s.get(path);
         assert!(
             code == 200 && String::from_utf8_lossy(&bytes).contains(has),
             "{path}: {code}"
@@ -586,7 +599,7 @@ fn protocol_md_section_9_is_the_server_s_api() {
         routes += 1;
     }
     assert_eq!(routes, 12, "the table lists the twelve routes");
-    let (code, _) = http(s.addr, "GET", "/api/nothing", &host, b"");
+    let (code, _) = s.get("/api/nothing");
     assert_eq!(code, 404);
     let lines: Vec<&str> = section.lines().collect();
     let ask = lines
@@ -605,7 +618,7 @@ fn protocol_md_section_9_is_the_server_s_api() {
 fn the_server_listens_on_loopback_unless_told() {
     let out = Command::new(BIN).args(["web", "--help"]).output().unwrap();
     let help = String::from_utf8_lossy(&out.stdout);
-    assert!(help.contains("[default: 127.0.0.1]"), "{help}");
+    assert_contains(&help, "[default: 127.0.0.1]");
 }
 
 // ---- the page in a browser ------------------------------------------------------------------
@@ -693,6 +706,11 @@ impl Browser {
         v.get("value").cloned().unwrap_or(v)
     }
 
+    /// Runs `script` (JavaScript) with no arguments: what it returns.
+    fn eval(&self, script: &str) -> Value {
+        self.script(script, json!([]))
+    }
+
     fn script(&self, script: &str, args: Value) -> Value {
         self.call(
             "POST",
@@ -705,7 +723,7 @@ impl Browser {
     fn wait(&self, condition: &str, what: &str) {
         let until = Instant::now() + Duration::from_secs(15);
         loop {
-            if self.script(&format!("return !!({condition});"), json!([])) == json!(true) {
+            if self.eval(&format!("return !!({condition});")) == json!(true) {
                 return;
             }
             assert!(
@@ -729,6 +747,13 @@ impl Browser {
         self.call("POST", &format!("/element/{id}/click"), &json!({}));
     }
 
+    /// Pastes the record `text` and loads it; waits until `condition` (see [`Browser::wait`]).
+    fn load_record(&self, text: &str, condition: &str, what: &str) {
+        self.set("record-text", text);
+        self.click("#record-load");
+        self.wait(condition, what);
+    }
+
     /// Sets the value of the form field `id`, as typing would.
     fn set(&self, id: &str, value: &str) {
         self.script(
@@ -746,10 +771,7 @@ impl Browser {
 
     /// The `data-verdict` of the ruling shown.
     fn verdict(&self) -> Value {
-        self.script(
-            "return document.getElementById('ruling-verdict').dataset.verdict;",
-            json!([]),
-        )
+        self.eval("return document.getElementById('ruling-verdict').dataset.verdict;")
     }
 
     fn text(&self, css: &str) -> String {
@@ -830,19 +852,26 @@ fn shots() -> PathBuf {
 fn open(b: &Browser, url: &str) -> f64 {
     b.call("POST", "/url", &json!({"url": url}));
     b.wait("document.body.dataset.readyMs", "the page to be ready");
-    b.script("return +document.body.dataset.readyMs;", json!([]))
+    b.eval("return +document.body.dataset.readyMs;")
         .as_f64()
         .unwrap()
 }
 
+/// A browser session and a server of their own (both named `name`), the window `width` by
+/// `height`; `None` where there is no browser (and the test is not required).
+fn browser_session(name: &str, width: u32, height: u32) -> Option<(Browser, Server)> {
+    let b = Browser::start(name)?;
+    let s = Server::start(name);
+    b.size(width, height);
+    Some((b, s))
+}
+
 #[test]
 fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
-    let Some(b) = Browser::start("cycle") else {
+    let Some((b, s)) = browser_session("cycle", 1280, 1000) else {
         return;
     };
-    let s = Server::start("browser");
     let shots = shots();
-    b.size(1280, 1000);
     let ready = open(&b, &s.url());
     eprintln!("page ready {ready:.0} ms after navigation started (the start position drawn, its legal moves and state asked)");
     assert!(ready < 5_000.0, "the page took {ready} ms");
@@ -852,37 +881,28 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         "the decision card",
     );
     let empty = b.text("#end");
-    assert!(
-        empty.contains("No moves yet") && !empty.contains("0 plies"),
-        "{empty}"
-    );
+    assert_contains(&empty, "No moves yet");
+    assert_lacks(&empty, "0 plies");
     assert_eq!(
-        b.script(
-            "return document.querySelector('link[rel=icon]').href;",
-            json!([])
-        ),
+        b.eval("return document.querySelector('link[rel=icon]').href;"),
         format!("{}favicon.svg", s.url())
     );
 
     // A record with a perpetual check, pasted and loaded: the verdict and the ply it ended.
-    b.set("record-text", PERPETUAL_CHECK_PGN);
-    b.click("#record-load");
-    b.wait("document.getElementById('end-verdict')", "the adjudication");
-    let verdict = b.text("#end-verdict");
-    assert!(
-        verdict.contains("Black wins") && verdict.contains("ended after ply 13"),
-        "{verdict}"
+    b.load_record(
+        PERPETUAL_CHECK_PGN,
+        "document.getElementById('end-verdict')",
+        "the adjudication",
     );
-    let end = b.text("#end");
-    assert!(
-        end.contains("result.perpetual_check")
-            && end.contains("4.1.4")
-            && end.contains("perpetual check"),
-        "{end}"
-    );
-    assert!(
-        end.contains("goes on after the end for 2 more plies"),
-        "{end}"
+    b.shows("#end-verdict", &["Black wins", "ended after ply 13"]);
+    b.shows(
+        "#end",
+        &[
+            "result.perpetual_check",
+            "4.1.4",
+            "perpetual check",
+            "goes on after the end for 2 more plies",
+        ],
     );
     // The page shows the record where it ended, and every card tells that story.
     b.wait(
@@ -895,17 +915,13 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         "车九进一",
         "the move of ply 13, in Chinese notation"
     );
+    // A game that is over is not `ongoing · Red to move`.
     let status = b.text("#status");
-    assert!(
-        status.contains("Black wins") && !status.contains("to move"),
-        "a game that is over is not `ongoing · Red to move`: {status}"
-    );
+    assert_contains(&status, "Black wins");
+    assert_lacks(&status, "to move");
     // The general Red checks is marked on the board.
     assert_eq!(
-        b.script(
-            "return [...document.querySelectorAll('#points div.check')].map(d => d.dataset.square);",
-            json!([])
-        ),
+        b.eval("return [...document.querySelectorAll('#points div.check')].map(d => d.dataset.square);"),
         json!(["e9"])
     );
     // The board turned round: Black at the bottom, the check still marked on its point.
@@ -915,15 +931,12 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         "the board flipped",
     );
     assert_eq!(
-        b.script(
-            "return [...document.querySelectorAll('#points div')].findIndex(d => d.classList.contains('check'));",
-            json!([])
-        ),
+        b.eval("return [...document.querySelectorAll('#points div')].findIndex(d => d.classList.contains('check'));"),
         json!(9 * 9 + 4),
         "e9 on the bottom rank, fifth from the left"
     );
     assert!(b
-        .script("return location.hash;", json!([]))
+        .eval("return location.hash;")
         .as_str()
         .unwrap()
         .contains("flip=1"));
@@ -934,45 +947,30 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     );
     // The README's picture: the whole page at a laptop's width.
     b.size(1280, 1500);
-    b.script("window.scrollTo(0, 0);", json!([]));
+    b.eval("window.scrollTo(0, 0);");
     b.screenshot(&shots.join("record.png"));
     b.size(1280, 1000);
 
     // Messages where their cause is: text that is no game is the upload's notice and stays
     // until dismissed; a game's error belongs to that game and goes when another is picked.
-    b.set("record-text", TWO_GAMES_PGN);
-    b.click("#record-load");
-    b.wait(
+    b.load_record(
+        TWO_GAMES_PGN,
         "document.getElementById('games').options.length === 2 && document.getElementById('plies').textContent === '2'",
         "two games read",
     );
-    let upload = b.text("#upload-notes");
-    assert!(
-        upload.contains("2 games") && upload.contains("not a game"),
-        "{upload}"
-    );
+    b.shows("#upload-notes", &["2 games", "not a game"]);
     assert!(
         b.text("#game-notes").is_empty(),
         "game 1 has no remark: {}",
         b.text("#game-notes")
     );
-    b.script(
-        "const s = document.getElementById('games'); s.value = '1'; s.onchange({target: s});",
-        json!([]),
-    );
+    b.eval("const s = document.getElementById('games'); s.value = '1'; s.onchange({target: s});");
     b.wait(
         "document.getElementById('game-notes').textContent.includes('Game 2')",
         "game 2's error",
     );
-    assert!(
-        b.text("#game-notes").contains("h2h9"),
-        "{}",
-        b.text("#game-notes")
-    );
-    b.script(
-        "const s = document.getElementById('games'); s.value = '0'; s.onchange({target: s});",
-        json!([]),
-    );
+    b.shows("#game-notes", &["h2h9"]);
+    b.eval("const s = document.getElementById('games'); s.value = '0'; s.onchange({target: s});");
     b.wait(
         "document.getElementById('plies').textContent === '2' && !document.getElementById('game-notes').textContent",
         "game 1 without game 2's error",
@@ -1015,14 +1013,12 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         "document.getElementById('ply').textContent === '4' && document.getElementById('ruling-verdict')",
         "four moves played and the cycle ruled",
     );
-    let classes = b.script("return [...document.querySelectorAll('#ruling tr[data-class]')].map(r => r.dataset.class);", json!([]));
+    let classes = b.eval("return [...document.querySelectorAll('#ruling tr[data-class]')].map(r => r.dataset.class);");
     assert_eq!(classes, json!(["chase", "idle", "chase", "idle"]));
     assert_eq!(b.verdict(), "red_must_change");
     let ruling = b.text("#ruling");
-    assert!(
-        ruling.contains("红方长捉，禁止") && ruling.contains("24.3"),
-        "{ruling}"
-    );
+    assert_contains(&ruling, "红方长捉，禁止");
+    assert_contains(&ruling, "24.3");
     // One English name of the cycle whatever the rule set (长捉 is a perpetual chase, not
     // the data's `perpetual_attack`), and 两闲 is two idle moves, not `allowed`.
     b.shows(
@@ -1043,10 +1039,7 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     );
     assert!(b.text("#status").contains("Ordered to change"));
     // A typed move that is not legal: its error beside the box, not in the banner.
-    b.script(
-        "document.getElementById('typed-move').value = '马二进九九';",
-        json!([]),
-    );
+    b.eval("document.getElementById('typed-move').value = '马二进九九';");
     b.click("#typed button");
     b.wait(
         "!document.getElementById('typed-error').hidden",
@@ -1054,10 +1047,7 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     );
     assert!(b.text("#typed-error").contains("马二进九九"));
     assert_eq!(
-        b.script(
-            "return document.getElementById('message').hidden;",
-            json!([])
-        ),
+        b.eval("return document.getElementById('message').hidden;"),
         true
     );
     // Four more moves typed: at ply 8 the next repetition decides, and the page warns.
@@ -1088,36 +1078,28 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         b.text("#typed-error").is_empty(),
         "a move played clears the box's error"
     );
-    b.script("window.scrollTo(0, 0);", json!([]));
+    b.eval("window.scrollTo(0, 0);");
     b.screenshot(&shots.join("cycle.png"));
 
     // Two rule sets compared on the page: what changed from 2011 to 2020, most consequential
     // first with its certainty, how much of 2011 is assumed, the answers that differ with
     // their diagrams.
-    b.script("document.getElementById('diff-from').value = 'cxa-2011'; document.getElementById('diff-to').value = 'cxa-2020';", json!([]));
+    b.eval("document.getElementById('diff-from').value = 'cxa-2011'; document.getElementById('diff-to').value = 'cxa-2020';");
     b.click("#diff-form button");
     b.wait(
         "document.querySelector('#diff ul.changes li')",
         "the differences of 2011 and 2020",
     );
     b.shows("#diff ul.changes li", &["cxa-2020 4.3", "differs (read)"]);
+    b.shows("#diff", &["cxa-2011: 98 of its 114 clauses are assumed"]);
     assert!(
-        b.text("#diff")
-            .contains("cxa-2011: 98 of its 114 clauses are assumed"),
-        "{}",
-        b.text("#diff")
-    );
-    assert!(
-        b.script(
-            "return document.querySelectorAll('#diff .diff-board svg').length;",
-            json!([])
-        )
-        .as_u64()
-        .unwrap()
+        b.eval("return document.querySelectorAll('#diff .diff-board svg').length;")
+            .as_u64()
+            .unwrap()
             > 0,
         "the diagrams of the answers that differ"
     );
-    b.script("document.querySelector('#diff details.behaviour').open = true; document.getElementById('diff-section').scrollIntoView();", json!([]));
+    b.eval("document.querySelector('#diff details.behaviour').open = true; document.getElementById('diff-section').scrollIntoView();");
     b.screenshot(&shots.join("diff.png"));
 
     // Chinese labels, and a phone's width without sideways scrolling.
@@ -1128,18 +1110,12 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
     );
     // The differences in Chinese too: the clauses' Chinese summaries, the certainties, the
     // answers in words (times as times), every detail opened; no English word left.
-    b.script(
-        "document.querySelectorAll('#diff details').forEach((d) => (d.open = true));",
-        json!([]),
-    );
+    b.eval("document.querySelectorAll('#diff details').forEach((d) => (d.open = true));");
     b.shows("#diff ul.changes li", &["不同（见于原文）", "前 25 回合内"]);
     let english = b.script(ENGLISH_WORDS, json!([["diff-section"]]));
     assert_eq!(english, json!([]), "English words in the Chinese diff");
     assert_eq!(
-        b.script(
-            "return document.querySelectorAll('#diff .untranslated').length;",
-            json!([])
-        ),
+        b.eval("return document.querySelectorAll('#diff .untranslated').length;"),
         0,
         "{}",
         b.text("#diff")
@@ -1150,16 +1126,13 @@ fn an_arbiter_rules_a_record_and_a_clicked_cycle_in_a_browser() {
         assert!(diff_zh.contains(said), "{said}: see diff-zh.txt");
     }
     b.size(390, 844);
-    b.script("window.scrollTo(0, 0);", json!([]));
+    b.eval("window.scrollTo(0, 0);");
     b.screenshot(&shots.join("phone.png"));
     let overflow = b
-        .script(
-            "return document.documentElement.scrollWidth - window.innerWidth;",
-            json!([]),
-        )
+        .eval("return document.documentElement.scrollWidth - window.innerWidth;")
         .as_i64()
         .unwrap();
-    let wide = b.script("return [...document.querySelectorAll('body *')].filter(e => !e.closest('.table-wrap') && e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 8);", json!([]));
+    let wide = b.eval("return [...document.querySelectorAll('body *')].filter(e => !e.closest('.table-wrap') && e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 8);");
     assert!(overflow <= 0, "{overflow} px wider than a phone: {wide}");
     eprintln!("screenshots in {}", shots.display());
 }
@@ -1217,13 +1190,11 @@ return out;
 /// in the same state, and the record exported with the events and read back.
 #[test]
 fn an_arbiter_walks_a_whole_case_in_a_browser() {
-    let Some(b) = Browser::start("case") else {
+    let Some((b, s)) = browser_session("case", 1280, 1100) else {
         return;
     };
-    let s = Server::start("case");
     let shots = shots();
     let started = Instant::now();
-    b.size(1280, 1100);
     open(&b, &s.url());
     // The Big5 file picked, as the arbiter would (a file input, no paste).
     let path = std::env::temp_dir().join(format!("xqspec-case-{}.pgn", std::process::id()));
@@ -1247,54 +1218,33 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
     let _ = std::fs::remove_file(&path);
     b.shows("#upload-notes", &["1 game, read as big5"]);
     let headers = b.text("#headers");
-    assert!(
-        headers.contains("Zhongli Cup TV fast game Champion 1997")
-            && headers.contains("ZHAO GuoRong")
-            && headers.contains("KE YongQing"),
-        "{headers}"
-    );
+    assert_contains(&headers, "Zhongli Cup TV fast game Champion 1997");
+    assert_contains(&headers, "ZHAO GuoRong");
+    assert_contains(&headers, "KE YongQing");
     // The cycle of plies 107–110: Red chases, Black is idle; the ruling says Red must change,
     // and the order would come only after ply 115 (the position of ply 103 standing for the
     // 4th time); Red changed at ply 111.
     go_to(&b, 110);
     assert_eq!(b.verdict(), "red_must_change");
-    assert!(
-        b.text("#order-note")
-            .contains("the order comes only after ply 115"),
-        "{}",
-        b.text("#order-note")
-    );
+    b.shows("#order-note", &["the order comes only after ply 115"]);
     // A claim of the natural move limit by Red, the side to move: untrue (16 of 60
     // rounds), a foul.
     add_event(&b, "claim_natural_limit", "red");
     b.wait("document.querySelector('#events li')", "the claim judged");
     let claim = b.text("#events li");
-    assert!(
-        claim.contains("claim of the natural move limit")
-            && claim.contains("the claim is untrue")
-            && claim.contains("8.1.4"),
-        "{claim}"
-    );
+    assert_contains(&claim, "claim of the natural move limit");
+    assert_contains(&claim, "the claim is untrue");
+    assert_contains(&claim, "8.1.4");
     // A claim by the side not to move is refused beside the form, and not kept.
-    b.script(
-        "document.getElementById('event-side').value = 'black';",
-        json!([]),
-    );
+    b.eval("document.getElementById('event-side').value = 'black';");
     b.click("#event-add");
     b.wait(
         "!document.getElementById('event-error').hidden",
         "the refusal",
     );
-    assert!(
-        b.text("#event-error").contains("events.not_on_move"),
-        "{}",
-        b.text("#event-error")
-    );
+    b.shows("#event-error", &["events.not_on_move"]);
     assert_eq!(
-        b.script(
-            "return document.querySelectorAll('#events li').length;",
-            json!([])
-        ),
+        b.eval("return document.querySelectorAll('#events li').length;"),
         1
     );
     // Black's flag falls after ply 120: Red wins by 4.1.6, the rest of the record unjudged.
@@ -1304,25 +1254,23 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
         "document.getElementById('end-verdict') && document.getElementById('end-verdict').dataset.result === 'red_wins'",
         "the flag fall judged",
     );
-    let end = b.text("#end");
-    assert!(
-        end.contains("Red wins — ended after ply 120")
-            && end.contains("result.time")
-            && end.contains("4.1.6")
-            && end.contains("goes on after the end for 7 more plies"),
-        "{end}"
+    b.shows(
+        "#end",
+        &[
+            "Red wins — ended after ply 120",
+            "result.time",
+            "4.1.6",
+            "goes on after the end for 7 more plies",
+        ],
     );
     assert_eq!(
-        b.script(
-            "return document.querySelectorAll('#moves .mv.after-end').length;",
-            json!([])
-        ),
+        b.eval("return document.querySelectorAll('#moves .mv.after-end').length;"),
         7
     );
     // Back to the cycle: the page ruled at 110 still says the same, the events stand.
     go_to(&b, 110);
     b.size(1280, 1500);
-    b.script("window.scrollTo(0, 0);", json!([]));
+    b.eval("window.scrollTo(0, 0);");
     b.screenshot(&shots.join("case.png"));
 
     // 中文: no English rule word left (those the data has only in English are listed).
@@ -1333,7 +1281,7 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
     );
     let english = b.script(ENGLISH_WORDS, json!([["answers", "board-side"]]));
     assert_eq!(english, json!([]), "English words on the Chinese page");
-    let untranslated = b.script("return [...new Set([...document.querySelectorAll('.untranslated')].filter(e => e.offsetParent).map(e => e.textContent))];", json!([]));
+    let untranslated = b.eval("return [...new Set([...document.querySelectorAll('.untranslated')].filter(e => e.offsetParent).map(e => e.textContent))];");
     let list: Vec<String> = untranslated
         .as_array()
         .unwrap()
@@ -1356,7 +1304,7 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
         ],
     );
     // Column headers stay on one line (半回合, not 半/回/合).
-    let tall = b.script("return [...document.querySelectorAll('#ruling th')].filter(th => th.getBoundingClientRect().height > 2.2 * parseFloat(getComputedStyle(th).lineHeight || 16)).map(th => th.textContent);", json!([]));
+    let tall = b.eval("return [...document.querySelectorAll('#ruling th')].filter(th => th.getBoundingClientRect().height > 2.2 * parseFloat(getComputedStyle(th).lineHeight || 16)).map(th => th.textContent);");
     assert_eq!(tall, json!([]), "headers wrapped");
     b.screenshot(&shots.join("case-zh.png"));
 
@@ -1377,7 +1325,7 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
         &json!({"cmd": "Emulation.setEmulatedMedia", "params": {"media": "print"}}),
     );
     b.size(794, 1123);
-    b.script("window.scrollTo(0, 0);", json!([]));
+    b.eval("window.scrollTo(0, 0);");
     b.screenshot(&shots.join("print.png"));
     b.call(
         "POST",
@@ -1389,18 +1337,18 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
 
     // The link reopens the page as it is.
     let url = b
-        .script("return location.href;", json!([]))
+        .eval("return location.href;")
         .as_str()
         .unwrap()
         .to_string();
-    let before = b.script(STATE_SEEN, json!([]));
+    let before = b.eval(STATE_SEEN);
     b.call("POST", "/url", &json!({"url": "about:blank"}));
     open(&b, &url);
     b.wait(
         "document.getElementById('end-verdict') && document.getElementById('ruling-verdict')",
         "the page reopened",
     );
-    let after = b.script(STATE_SEEN, json!([]));
+    let after = b.eval(STATE_SEEN);
     assert_eq!(after, before, "the page reopened from {url}");
 
     // The record exported with the decision and the events, and read back.
@@ -1410,19 +1358,13 @@ fn an_arbiter_walks_a_whole_case_in_a_browser() {
         "the PGN",
     );
     let pgn = b
-        .script(
-            "return document.getElementById('share-text').value;",
-            json!([]),
-        )
+        .eval("return document.getElementById('share-text').value;")
         .as_str()
         .unwrap()
         .to_string();
-    assert!(
-        pgn.contains("[Result \"1-0\"]")
-            && pgn.contains("[Red \"ZHAO GuoRong\"]")
-            && pgn.contains("[%xqspec claim_natural_limit red]"),
-        "{pgn}"
-    );
+    assert_contains(&pgn, "[Result \"1-0\"]");
+    assert_contains(&pgn, "[Red \"ZHAO GuoRong\"]");
+    assert_contains(&pgn, "[%xqspec claim_natural_limit red]");
     let (_, bytes) = s.post_bytes("/api/record", pgn.as_bytes());
     let v: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(
@@ -1466,11 +1408,9 @@ fn add_valued_event(b: &Browser, kind: &str, side: &str, value: &str) {
 /// languages, and written into the PGN the page exports, with a header the arbiter edits.
 #[test]
 fn the_page_takes_lateness_colours_reversed_and_an_illegal_move() {
-    let Some(b) = Browser::start("events") else {
+    let Some((b, s)) = browser_session("events", 1280, 1100) else {
         return;
     };
-    let s = Server::start("events");
-    b.size(1280, 1100);
     open(&b, &s.url());
     // Black 10 minutes late: the limit is the event's (undecided under the rulebook alone).
     add_valued_event(&b, "late", "black", "10:00");
@@ -1503,16 +1443,10 @@ fn the_page_takes_lateness_colours_reversed_and_an_illegal_move() {
     assert_eq!(english, json!([]), "English words on the Chinese page");
     b.shows("#events", &["迟到", "违规着法"]);
     // The arbiter fills in a header of the record: kept in the link and the PGN.
-    b.script(
-        "const d = document.querySelector('#headers dd[data-tag=Event]'); d.textContent = ' County open,  round 3 '; d.onblur();",
-        json!([]),
-    );
+    b.eval("const d = document.querySelector('#headers dd[data-tag=Event]'); d.textContent = ' County open,  round 3 '; d.onblur();");
     b.shows("#headers", &["County open, round 3"]);
     assert!(b
-        .script(
-            "return new URLSearchParams(location.hash.slice(1)).get('t');",
-            json!([])
-        )
+        .eval("return new URLSearchParams(location.hash.slice(1)).get('t');")
         .as_str()
         .unwrap()
         .contains("County open, round 3"));
@@ -1522,13 +1456,10 @@ fn the_page_takes_lateness_colours_reversed_and_an_illegal_move() {
         "document.getElementById('share-text').value.includes('[%xqspec illegal_move move=h0h5]')",
         "the PGN with the events",
     );
-    let pgn = b.script(
-        "return document.getElementById('share-text').value;",
-        json!([]),
-    );
+    let pgn = b.eval("return document.getElementById('share-text').value;");
     let pgn = pgn.as_str().unwrap();
-    assert!(pgn.contains("[%xqspec late black=600]"), "{pgn}");
-    assert!(pgn.contains("[Event \"County open, round 3\"]"), "{pgn}");
+    assert_contains(pgn, "[%xqspec late black=600]");
+    assert_contains(pgn, "[Event \"County open, round 3\"]");
 }
 
 /// What the page shows of its state, to compare before and after reopening it.
@@ -1556,20 +1487,12 @@ fn pdf_pages(pdf: &[u8]) -> usize {
 #[test]
 fn the_api_shows_the_differences_of_two_rule_sets() {
     let s = Server::start("diff");
-    let host = s.addr.to_string();
-    let (code, bytes) = http(
-        s.addr,
-        "GET",
-        "/api/diff?from=cxa-2011&to=cxa-2020",
-        &host,
-        b"",
-    );
-    let a: Value = serde_json::from_slice(&bytes).unwrap();
+    let (code, a) = s.get_json("/api/diff?from=cxa-2011&to=cxa-2020");
     assert_eq!(code, 200);
     let d = &a["result"]["diff"];
     assert_eq!(
-        (d["from"].as_str(), d["to"].as_str()),
-        (Some("cxa-2011"), Some("cxa-2020"))
+        strs(d, ["from", "to"]),
+        [Some("cxa-2011"), Some("cxa-2020")]
     );
     let change = d["changes"]
         .as_array()
@@ -1578,12 +1501,8 @@ fn the_api_shows_the_differences_of_two_rule_sets() {
         .find(|c| c["clause"] == "draw.natural_limit")
         .expect("the natural limit changes");
     assert_eq!(
-        (
-            change["certainty"].as_str(),
-            change["article_from"].as_str(),
-            change["article_to"].as_str()
-        ),
-        (Some("differs_weak"), Some("22.2"), Some("4.2.4")),
+        strs(change, ["certainty", "article_from", "article_to"]),
+        [Some("differs_weak"), Some("22.2"), Some("4.2.4")],
         "{change}"
     );
     assert!(d["markdown"]
@@ -1610,14 +1529,7 @@ fn the_api_shows_the_differences_of_two_rule_sets() {
         "{b}"
     );
     // An overlay's rule set, `+` escaped as a browser writes it.
-    let (code, bytes) = http(
-        s.addr,
-        "GET",
-        "/api/diff?from=cxa-2011&to=cxa-2011%2Bprovincial-2012-open",
-        &host,
-        b"",
-    );
-    let a: Value = serde_json::from_slice(&bytes).unwrap();
+    let (code, a) = s.get_json("/api/diff?from=cxa-2011&to=cxa-2011%2Bprovincial-2012-open");
     assert_eq!(code, 200);
     assert!(
         a["result"]["diff"]["changes"]
@@ -1627,14 +1539,7 @@ fn the_api_shows_the_differences_of_two_rule_sets() {
             .any(|c| c["clause"] == "draw.natural_limit"),
         "{a}"
     );
-    let (code, bytes) = http(
-        s.addr,
-        "GET",
-        "/api/diff?from=cxa-2011&to=cxa-2042",
-        &host,
-        b"",
-    );
-    let a: Value = serde_json::from_slice(&bytes).unwrap();
+    let (code, a) = s.get_json("/api/diff?from=cxa-2011&to=cxa-2042");
     assert_eq!(code, 200);
     assert!(
         a["unsupported"]["reason"]
@@ -1642,6 +1547,6 @@ fn the_api_shows_the_differences_of_two_rule_sets() {
             .is_some_and(|r| r.contains("cxa-2042")),
         "{a}"
     );
-    let (code, _) = http(s.addr, "GET", "/api/diff?from=cxa-2011", &host, b"");
+    let (code, _) = s.get("/api/diff?from=cxa-2011");
     assert_eq!(code, 400);
 }

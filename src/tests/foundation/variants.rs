@@ -2,6 +2,7 @@
 //! change as the edited rule says — and agree with the slow reference generator built
 //! from the same edited YAML.
 
+use crate::tests::assert::assert_contains;
 use crate::Move;
 use crate::Spec;
 use crate::{Position, Rules};
@@ -18,10 +19,15 @@ fn variant(file: &str, from: &str, to: &str) -> (Rules, RefRules) {
     )
 }
 
-fn builtin() -> (Rules, RefRules) {
+/// The built-in spec with one textual edit to cxa-2020's movement clauses.
+fn movement_variant(from: &str, to: &str) -> (Rules, RefRules) {
+    variant("cxa-2020/movement.yaml", from, to)
+}
+
+/// The built-in cxa-2020 movement rules, unedited.
+fn builtin() -> Rules {
     let spec = Spec::builtin().unwrap();
-    let ed = spec.edition("cxa-2020").unwrap();
-    (Rules::of_edition(ed).unwrap(), RefRules::new(ed))
+    Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap()
 }
 
 fn moves(rules: &Rules, fen: &str) -> Vec<String> {
@@ -48,15 +54,12 @@ const START: &str = "startpos";
 
 #[test]
 fn horse_without_blocking_point() {
-    let (base, _) = builtin();
-    let (rules, reference) = variant(
-        "cxa-2020/movement.yaml",
+    let (rules, reference) = movement_variant(
         "        - leap: [1, 2]\n          block: [0, 1]",
         "        - step: [1, 2]",
     );
     // The horses on b0 and h0 gain d1 and f1, whose legs (c0, g0) hold elephants.
-    let before = moves(&base, START);
-    let after = moves(&rules, START);
+    let (before, after) = (moves(&builtin(), START), moves(&rules, START));
     assert_eq!(before.len(), 44);
     assert_eq!(after.len(), 46);
     assert!(after.contains(&"b0d1".to_string()) && after.contains(&"h0f1".to_string()));
@@ -70,11 +73,7 @@ fn horse_without_blocking_point() {
 
 #[test]
 fn soldier_sideways_before_the_river() {
-    let (rules, reference) = variant(
-        "cxa-2020/movement.yaml",
-        "          from: beyond_river\n",
-        "",
-    );
+    let (rules, reference) = movement_variant("          from: beyond_river\n", "");
     let after = moves(&rules, START);
     // Five soldiers: three gain two sideways steps, the two on the edge files one each.
     assert_eq!(after.len(), 44 + 8);
@@ -85,14 +84,11 @@ fn soldier_sideways_before_the_river() {
 #[test]
 fn elephant_allowed_to_cross() {
     let fen = "3k5/9/9/9/9/2B6/9/9/9/4K4 w - - 0 1";
-    let (base, _) = builtin();
-    let (rules, reference) = variant(
-        "cxa-2020/movement.yaml",
+    let (rules, reference) = movement_variant(
         "          block: [1, 1]\n          symmetry: rotate\n          to: own_half\n",
         "          block: [1, 1]\n          symmetry: rotate\n",
     );
-    let before = moves(&base, fen);
-    let after = moves(&rules, fen);
+    let (before, after) = (moves(&builtin(), fen), moves(&rules, fen));
     assert!(!before.contains(&"c4e6".to_string()));
     assert!(after.contains(&"c4e6".to_string()) && after.contains(&"c4a6".to_string()));
     assert_eq!(after.len(), before.len() + 2);
@@ -103,7 +99,7 @@ fn elephant_allowed_to_cross() {
 fn facing_generals_allowed_when_the_rule_is_dropped() {
     // Red's general on d0 may step to e0, facing Black's on e9, only without the rule.
     let fen = "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
-    let (base, _) = builtin();
+    let base = builtin();
     let (rules, reference) = variant(
         "cxa-2020/check.yaml",
         "        - royals_facing           # movement.generals_facing\n",
@@ -117,14 +113,10 @@ fn facing_generals_allowed_when_the_rule_is_dropped() {
 
 #[test]
 fn cannon_with_two_screens() {
-    let (rules, reference) = variant(
-        "cxa-2020/movement.yaml",
-        "          screens: 1\n",
-        "          screens: 2\n",
-    );
+    let (rules, reference) = movement_variant("          screens: 1\n", "          screens: 2\n");
     // From the start the cannon on b2 takes the horse on b9 over one screen (b7); with two
     // screens required it cannot.
-    let (base, _) = builtin();
+    let base = builtin();
     assert!(moves(&base, START).contains(&"b2b9".to_string()));
     assert!(!moves(&rules, START).contains(&"b2b9".to_string()));
     agree(&rules, &reference, START, 3);
@@ -142,9 +134,7 @@ fn unknown_region_is_a_spec_error_at_the_clause() {
         crate::tests::spec_edit::edited(&[("cxa-2020/movement.yaml", "to: palace", "to: palce")]);
     let err = Rules::of_edition(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msg = err.to_string();
-    assert!(
-        msg.contains("movement.general") && msg.contains("palce"),
-        "{msg}"
-    );
+    assert_contains(&msg, "movement.general");
+    assert_contains(&msg, "palce");
     assert!(msg.starts_with("cxa-2020/movement.yaml:2:"), "{msg}");
 }

@@ -1,7 +1,8 @@
 //! The built-in spec with textual edits: the one way the tests that prove the rules are data
 //! (edit the YAML, the answers change; break it, the error is located) edit spec files.
+#![allow(dead_code)] // shared by two test crates; each uses a part
 
-use xqspec::{Spec, SpecErrors};
+use xqspec::{RuleSet, Spec, SpecErrors};
 
 /// One textual edit: in the spec file `.0`, the first place of `.1` becomes `.2`.
 pub type Edit<'a> = (&'a str, &'a str, &'a str);
@@ -32,4 +33,27 @@ pub fn try_edited(edits: &[Edit]) -> Result<Spec, SpecErrors> {
 /// The built-in spec with `edits` made, which must load.
 pub fn edited(edits: &[Edit]) -> Spec {
     try_edited(edits).unwrap_or_else(|e| panic!("edited spec loads: {e}"))
+}
+
+/// The built-in spec with one textual edit to one file, which must load.
+pub fn edited_one(file: &str, from: &str, to: &str) -> Spec {
+    edited(&[(file, from, to)])
+}
+
+/// The edition that holds `file` (its first folder) compiled after one textual edit to that
+/// file, which must compile.
+pub fn compiled(file: &str, from: &str, to: &str) -> RuleSet {
+    let edition = file.split('/').next().unwrap();
+    RuleSet::of_spec(&edited_one(file, from, to), edition)
+        .unwrap_or_else(|e| panic!("{edition} with the edit to {file} compiles: {e}"))
+}
+
+/// The error of compiling the edition that holds `file` (its first folder) after one
+/// textual edit to that file, which must be refused.
+pub fn compile_error(file: &str, from: &str, to: &str) -> String {
+    let edition = file.split('/').next().unwrap();
+    match RuleSet::of_spec(&edited_one(file, from, to), edition) {
+        Ok(_) => panic!("{edition} with the edit to {file} compiled, but should be refused"),
+        Err(e) => e.to_string(),
+    }
 }

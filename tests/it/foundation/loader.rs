@@ -1,5 +1,6 @@
 //! Bad spec YAML gets errors that say where (file, line, column) and which clause.
 
+use crate::assert::assert_contains;
 use xqspec::{Spec, SpecErrors};
 
 use crate::spec_edit::{edited, try_edited};
@@ -72,7 +73,7 @@ fn unknown_field_reports_file_line_column() {
     .unwrap_err();
     let msg = e.to_string();
     assert!(msg.starts_with("cxa-2020/board.yaml:3:"), "{msg}");
-    assert!(msg.contains("unknown field `artcle`"), "{msg}");
+    assert_contains(&msg, "unknown field `artcle`");
 }
 
 #[test]
@@ -129,19 +130,14 @@ fn the_record_table_reports_every_error_of_its_clauses() {
     let errors = xqspec::Rules::compile(spec.edition("cxa-2020").unwrap()).unwrap_err();
     let msgs: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(errors.len(), 2, "{msgs:#?}");
-    assert!(
-        msgs.iter()
-            .all(|m| m.contains("notation.yaml:") && m.contains("notation.characters")),
-        "{msgs:#?}"
-    );
-    assert!(
-        msgs.iter()
-            .any(|m| m.contains("`傌傌` is not one character"))
-            && msgs
-                .iter()
-                .any(|m| m.contains("`包包` is not one character")),
-        "{msgs:#?}"
-    );
+    for m in &msgs {
+        assert_contains(m, "notation.yaml:");
+        assert_contains(m, "notation.characters");
+    }
+    let all = msgs.join("\n");
+    for doubled in ["傌傌", "包包"] {
+        assert_contains(&all, &format!("`{doubled}` is not one character"));
+    }
 }
 
 #[test]
@@ -152,10 +148,8 @@ fn duplicate_ids_are_rejected_with_both_places() {
     )
     .unwrap_err();
     let msg = e.to_string();
-    assert!(
-        msg.contains("duplicate clause id") && msg.contains("board.grid"),
-        "{msg}"
-    );
+    assert_contains(&msg, "duplicate clause id");
+    assert_contains(&msg, "board.grid");
 }
 
 #[test]
@@ -318,12 +312,12 @@ fn a_bad_overlay_is_an_error_at_its_line() {
         .unwrap_err()
         .to_string();
     // At the key that changes shape: line 7, column 12 (`    data: {moves_per_round`).
-    assert!(e.contains(":7:12: clause play.turns: `moves_per_round` changes shape: it is a number in the edition, the overlay gives a list"), "{e}");
+    assert_contains(&e, ":7:12: clause play.turns: `moves_per_round` changes shape: it is a number in the edition, the overlay gives a list");
     let new_key = OVERLAY.replace("{moves_per_round: 1}", "{tempo: 1}");
     let e = with_file("overlays/one-move-rounds.yaml", &new_key)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("`tempo` is not in the clause's data"), "{e}");
+    assert_contains(&e, "`tempo` is not in the clause's data");
     let e = with_file("overlays/one-move-rounds.yaml", "overlay: one-move-rounds\nname: x\nedition: cxa-2020\nprovenance: {status: inferred, source: digest}\nchanges:\n  - clause: play.turns\n    dta: {}\n")
         .unwrap_err()
         .to_string();
