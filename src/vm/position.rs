@@ -601,11 +601,15 @@ impl Position {
         if pseudo.kept.len == 0 {
             return;
         }
-        let g = self.guard(rules);
+        // The self-kill guard is worked out only once a move needs the test: most of the
+        // moves a search for checks keeps give none.
+        let mut g = None;
         for &m in pseudo.kept.as_slice() {
             let capture = captures && theirs >> m.to.index() & 1 == 1;
             let check = may_check.gives(self, rules, m);
-            if (capture || check) && self.passes(rules, &g, m) {
+            if (capture || check)
+                && self.passes(rules, g.get_or_insert_with(|| self.guard(rules)), m)
+            {
                 if capture {
                     caps.push_move(m);
                 }
