@@ -471,23 +471,27 @@ impl Position {
 
     pub(crate) fn legal_into(&self, rules: &Rules, out: &mut MoveBuf) {
         let g = self.guard(rules);
-        let pseudo = match &g {
+        let keep = |pseudo: &MoveBuf, out: &mut MoveBuf| {
+            for &m in pseudo.as_slice() {
+                if self.passes(rules, &g, m) {
+                    out.push(m.from.index(), m.to.index());
+                }
+            }
+        };
+        // Each branch tests its own buffer where it stands (a move buffer is not moved out:
+        // that copies the whole of it).
+        match &g {
             // In check, only the general's moves and moves onto or off the checks' lines can
             // answer it: the generator keeps no others.
             Some(g) if g.in_check => {
                 let mut f = Filter::new(rules, self, g.checks, g.checks | 1u128 << g.royal);
                 self.pseudo_moves(rules, &mut f);
-                f.kept
+                keep(&f.kept, out);
             }
             _ => {
                 let mut all = MoveBuf::new();
                 self.pseudo_moves(rules, &mut all);
-                all
-            }
-        };
-        for &m in pseudo.as_slice() {
-            if self.passes(rules, &g, m) {
-                out.push(m.from.index(), m.to.index());
+                keep(&all, out);
             }
         }
     }
@@ -642,7 +646,9 @@ impl Position {
 
     /// [`Position::legal_moves_to`] into a buffer, appended to.
     pub(crate) fn legal_moves_to_into(&self, rules: &Rules, to: Square, out: &mut MoveBuf) {
-        let onto = self.pseudo_moves_to(rules, to);
+        let mut onto = Filter::new(rules, self, 1u128 << to.index(), 0);
+        self.pseudo_moves_to(rules, to, &mut onto);
+        let onto = &onto.kept;
         if onto.len == 0 {
             return;
         }
@@ -657,7 +663,9 @@ impl Position {
     /// Whether the side to move has a legal move onto `to` ([`Position::legal_moves_to`] not
     /// empty): the first move that passes the self-kill test answers, nothing is collected.
     pub(crate) fn has_legal_move_to(&self, rules: &Rules, to: Square) -> bool {
-        let onto = self.pseudo_moves_to(rules, to);
+        let mut onto = Filter::new(rules, self, 1u128 << to.index(), 0);
+        self.pseudo_moves_to(rules, to, &mut onto);
+        let onto = &onto.kept;
         if onto.len == 0 {
             return false;
         }
@@ -665,8 +673,9 @@ impl Position {
         onto.as_slice().iter().any(|&m| self.passes(rules, &g, m))
     }
 
-    /// The moves of the side to move onto `to` before the self-kill test.
-    fn pseudo_moves_to(&self, rules: &Rules, to: Square) -> MoveBuf {
+    /// The moves of the side to move onto `to` before the self-kill test, kept by `onto` (a
+    /// filter of the one target `to`, made by the caller so that its buffer is not moved).
+    fn pseudo_moves_to(&self, rules: &Rules, to: Square, onto: &mut Filter) {
         let i = to.index();
         let c = self.board[i];
         let mut from = self.occ[self.side.index()];
@@ -676,14 +685,12 @@ impl Position {
             // move is generated).
             from &= rules.reverse_from[side_point(self.side, i)] | rules.lines_through[i];
             if from == 0 || !self.attacked(rules, i, self.side) {
-                return MoveBuf::new();
+                return;
             }
         }
-        let mut onto = Filter::new(rules, self, 1u128 << i, 0);
         for sq in BitIter(from) {
-            self.piece_moves(rules, sq, &mut onto);
+            self.piece_moves(rules, sq, onto);
         }
-        onto.kept
     }
 
     /// The legal moves of the piece on `from`, if it belongs to the side to move.

@@ -3,7 +3,7 @@
 //! `search.rs`.
 
 use crate::board::{Move, Square};
-use crate::vm::position_internals::BitIter;
+use crate::vm::position_internals::{BitIter, MoveBuf};
 use crate::vm::Position;
 
 use super::super::analysis::{Analyst, Val};
@@ -54,7 +54,15 @@ impl Analyst<'_> {
             .map(|p0| s.captures_before(p0));
         let root_check = pos.in_check(self.vm);
         let first_moves = s
-            .candidates(&pos, root_check, 0, budgets, None, false)
+            .candidates(
+                &pos,
+                root_check,
+                0,
+                budgets,
+                None,
+                false,
+                &mut MoveBuf::new(),
+            )
             .moves;
         s.free = first_moves
             .iter()

@@ -129,8 +129,9 @@ const MATE: Val = Val {
 struct Candidates {
     /// The moves, in the order they are searched, with what each takes.
     moves: Vec<(Val, Move)>,
-    /// Every check of the side to move, where the checks were generated.
-    checks: Option<MoveBuf>,
+    /// Whether every check of the side to move was generated (into the buffer the node
+    /// passed: a move buffer is not moved, that copies the whole of it).
+    checks: bool,
     /// On one point: the checks are wanted, and generated once the captures are searched.
     deferred: bool,
 }
@@ -172,7 +173,7 @@ impl Candidates {
     /// Nothing to search (the line is past its bounds).
     const NONE: Candidates = Candidates {
         moves: Vec::new(),
-        checks: None,
+        checks: false,
         deferred: false,
     };
 }

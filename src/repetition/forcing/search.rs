@@ -134,7 +134,8 @@ impl<'s, 'a> Search<'s, 'a> {
     /// attacker's side: positive for the attacker's captures): every legal move in check;
     /// otherwise captures of material (the defender's only on `last` or where the last move
     /// laid them open), dearest first, then, budget left, checks that capture nothing (on
-    /// one point, deferred until the captures are searched).
+    /// one point, deferred until the captures are searched). Every check of the side to
+    /// move, where they are generated, goes to `checks` (empty).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn candidates(
         &self,
@@ -144,6 +145,7 @@ impl<'s, 'a> Search<'s, 'a> {
         budgets: [u8; 2],
         last: Option<Square>,
         ahead: bool,
+        checks: &mut MoveBuf,
     ) -> Candidates {
         let an = self.an;
         let vm = an.vm;
@@ -166,7 +168,7 @@ impl<'s, 'a> Search<'s, 'a> {
             });
             return Candidates {
                 moves: all,
-                checks: None,
+                checks: false,
                 deferred: false,
             };
         }
@@ -183,7 +185,7 @@ impl<'s, 'a> Search<'s, 'a> {
             };
         // On one point the captures are the moves onto it; the checks, searched after them,
         // are generated only where no capture settles the node (`deferred`).
-        let (mut captures, mut checks) = (MoveBuf::new(), MoveBuf::new());
+        let mut captures = MoveBuf::new();
         match self.on_point {
             Some(p)
                 if pos
@@ -193,7 +195,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 pos.legal_moves_to_into(vm, p, &mut captures)
             }
             Some(_) => {}
-            None => pos.captures_and_checks_into(vm, true, want_checks, &mut captures, &mut checks),
+            None => pos.captures_and_checks_into(vm, true, want_checks, &mut captures, checks),
         }
         // A defender's capture other than on the last capture's point is searched only where
         // the line may lay it open (`takes_laid_open`); whether it does is asked only of the
@@ -226,14 +228,14 @@ impl<'s, 'a> Search<'s, 'a> {
         if self.on_point.is_some() {
             return Candidates {
                 moves,
-                checks: None,
+                checks: false,
                 deferred: want_checks,
             };
         }
         self.quiet_checks(pos, checks.as_slice(), &mut moves);
         Candidates {
             moves,
-            checks: want_checks.then_some(checks),
+            checks: want_checks,
             deferred: false,
         }
     }
@@ -497,6 +499,7 @@ impl<'s, 'a> Search<'s, 'a> {
         if !in_check && !bounded && settled {
             return self.stand_still(pos, attacking, last, end);
         }
+        let mut all = MoveBuf::new();
         let Candidates {
             moves,
             mut checks,
@@ -504,7 +507,15 @@ impl<'s, 'a> Search<'s, 'a> {
         } = if bounded {
             Candidates::NONE
         } else {
-            self.candidates(pos, in_check, ply, budgets, Some(last), acc.is_positive())
+            self.candidates(
+                pos,
+                in_check,
+                ply,
+                budgets,
+                Some(last),
+                acc.is_positive(),
+                &mut all,
+            )
         };
         let recapture = moves.iter().any(|(_, r)| r.to == last);
         if in_check && moves.is_empty() {
@@ -555,13 +566,13 @@ impl<'s, 'a> Search<'s, 'a> {
             if !deferred {
                 break;
             }
-            // No capture settled the node: now the checks.
+            // No capture settled the node: now the checks (on one point, none were
+            // generated before).
             deferred = false;
-            let mut all = MoveBuf::new();
             pos.checking_moves_into(an.vm, &mut all);
             first = std::mem::take(&mut moves);
             self.quiet_checks(pos, all.as_slice(), &mut moves);
-            checks = Some(all);
+            checks = true;
         }
         // Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
         // last, and only while the line still comes out even or better: where the defender's
@@ -570,7 +581,7 @@ impl<'s, 'a> Search<'s, 'a> {
             && !in_check
             && acc.is_positive()
             && acc + best.v >= Val::ZERO
-            && self.mated_once_ahead(pos, checks.as_ref().map(MoveBuf::as_slice), &first);
+            && self.mated_once_ahead(pos, checks.then(|| all.as_slice()), &first);
         let best = if lost { Out::val(-MATE) } else { best };
         Out { recapture, ..best }
     }
