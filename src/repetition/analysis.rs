@@ -156,7 +156,14 @@ struct Memo {
     /// What the searches of the current ply may spend (`Bounds::ply_nodes`, shared out by
     /// `Bounds::cycle_nodes`); unbounded outside a judged cycle.
     cap: std::cell::Cell<u32>,
+    /// Emptied move lists of the forcing searches' nodes, kept for the next node so that a
+    /// node allocates none (scratch space, no cache: at most `SPARE_LISTS` are kept).
+    spare: std::cell::RefCell<Vec<Vec<(Val, Move)>>>,
 }
+
+/// How many emptied move lists [`Analyst::give_back`] keeps: more than a search's nodes
+/// hold at once (one or two per node on the line searched, the nested searches included).
+const SPARE_LISTS: usize = 64;
 
 /// What the searches made so far know of one position: a mate within `within` moves (none
 /// known: `u8::MAX`), and no mate within `not_within` (none known: 0). A mate within `d`
@@ -247,6 +254,20 @@ impl<'a> Analyst<'a> {
         &self,
     ) -> &std::cell::RefCell<PlacementMap<(Placement, Move), bool>> {
         &self.memo.captures
+    }
+
+    /// An empty move list for a node of a forcing search, one given back before if any.
+    pub(crate) fn move_list(&self) -> Vec<(Val, Move)> {
+        self.memo.spare.borrow_mut().pop().unwrap_or_default()
+    }
+
+    /// A node's move list, emptied and kept for the next node.
+    pub(crate) fn give_back(&self, mut list: Vec<(Val, Move)>) {
+        let mut spare = self.memo.spare.borrow_mut();
+        if list.capacity() > 0 && spare.len() < SPARE_LISTS {
+            list.clear();
+            spare.push(list);
+        }
     }
 
     /// The legal moves of the side to move, which is in check. Not memoized: most positions

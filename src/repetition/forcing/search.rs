@@ -153,12 +153,13 @@ impl<'s, 'a> Search<'s, 'a> {
         let sign = |v: Val| if attacking { v } else { -v };
         if in_check {
             let side = pos.side_to_move();
-            let mut all: Vec<(Val, Move)> = an
-                .evasions(pos)
-                .as_slice()
-                .iter()
-                .map(|&m| (sign(an.value(pos, m.to)), m))
-                .collect();
+            let mut all = an.move_list();
+            all.extend(
+                an.evasions(pos)
+                    .as_slice()
+                    .iter()
+                    .map(|&m| (sign(an.value(pos, m.to)), m)),
+            );
             all.sort_by_key(|&(v, m)| {
                 (
                     std::cmp::Reverse(if attacking { v } else { -v }),
@@ -200,14 +201,16 @@ impl<'s, 'a> Search<'s, 'a> {
         // A defender's capture other than on the last capture's point is searched only where
         // the line may lay it open (`takes_laid_open`); whether it does is asked only of the
         // captures the search reaches ([`Search::laid_open_to`]).
-        let mut moves: Vec<(Val, Move)> = captures
-            .as_slice()
-            .iter()
-            .copied()
-            .filter(|m| self.on_point.is_none_or(|p| m.to == p))
-            .filter(|&m| attacking || Some(m.to) == last || self.takes_laid_open)
-            .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
-            .collect();
+        let mut moves = an.move_list();
+        moves.extend(
+            captures
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|m| self.on_point.is_none_or(|p| m.to == p))
+                .filter(|&m| attacking || Some(m.to) == last || self.takes_laid_open)
+                .filter_map(|m| an.material(pos, m.to).map(|v| (v, m))),
+        );
         let side = pos.side_to_move();
         moves.sort_by_key(|&(v, m)| {
             (
@@ -517,73 +520,80 @@ impl<'s, 'a> Search<'s, 'a> {
                 &mut all,
             )
         };
-        let recapture = moves.iter().any(|(_, r)| r.to == last);
-        if in_check && moves.is_empty() {
-            if let Some(o) = self.mated(pos, attacking, (bounded, recapture), end) {
-                return o;
-            }
-        }
-        // Standing still (or, in check, an answer past the bounds) ends the line.
-        let mut best = if in_check && !moves.is_empty() {
-            Out::val(if attacking { -MATE } else { MATE })
-        } else {
-            end
-        };
-        narrow(attacking, best.v, (&mut alpha, &mut beta));
-        if alpha > beta {
-            return Out { recapture, ..best };
-        }
-        let before_here = Before::new();
+        let mut moves = moves;
         // Where the checks are deferred: the captures searched before them.
         let mut first: Vec<(Val, Move)> = Vec::new();
-        let mut moves = moves;
-        loop {
-            for &(gain, m) in &moves {
-                if !attacking && !in_check && !self.defender_may_take(pos, m, last, checker, before)
-                {
-                    continue;
-                }
-                let o = self.play(
-                    pos,
-                    in_check,
-                    m,
-                    gain,
-                    ply,
-                    budgets,
-                    acc,
-                    alpha,
-                    beta,
-                    &before_here,
-                );
-                if self.improves(attacking, &o, &best) {
-                    best = o;
-                    narrow(attacking, o.v, (&mut alpha, &mut beta));
-                }
-                if alpha > beta {
-                    return Out { recapture, ..best };
+        let o = 'node: {
+            let recapture = moves.iter().any(|(_, r)| r.to == last);
+            if in_check && moves.is_empty() {
+                if let Some(o) = self.mated(pos, attacking, (bounded, recapture), end) {
+                    break 'node o;
                 }
             }
-            if !deferred {
-                break;
+            // Standing still (or, in check, an answer past the bounds) ends the line.
+            let mut best = if in_check && !moves.is_empty() {
+                Out::val(if attacking { -MATE } else { MATE })
+            } else {
+                end
+            };
+            narrow(attacking, best.v, (&mut alpha, &mut beta));
+            if alpha > beta {
+                break 'node Out { recapture, ..best };
             }
-            // No capture settled the node: now the checks (on one point, none were
-            // generated before).
-            deferred = false;
-            pos.checking_moves_into(an.vm, &mut all);
-            first = std::mem::take(&mut moves);
-            self.quiet_checks(pos, all.as_slice(), &mut moves);
-            checks = true;
-        }
-        // Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
-        // last, and only while the line still comes out even or better: where the defender's
-        // other answers already make it a loss, a mate changes nothing.
-        let lost = !attacking
-            && !in_check
-            && acc.is_positive()
-            && acc + best.v >= Val::ZERO
-            && self.mated_once_ahead(pos, checks.then(|| all.as_slice()), &first);
-        let best = if lost { Out::val(-MATE) } else { best };
-        Out { recapture, ..best }
+            let before_here = Before::new();
+            loop {
+                for &(gain, m) in &moves {
+                    if !attacking
+                        && !in_check
+                        && !self.defender_may_take(pos, m, last, checker, before)
+                    {
+                        continue;
+                    }
+                    let o = self.play(
+                        pos,
+                        in_check,
+                        m,
+                        gain,
+                        ply,
+                        budgets,
+                        acc,
+                        alpha,
+                        beta,
+                        &before_here,
+                    );
+                    if self.improves(attacking, &o, &best) {
+                        best = o;
+                        narrow(attacking, o.v, (&mut alpha, &mut beta));
+                    }
+                    if alpha > beta {
+                        break 'node Out { recapture, ..best };
+                    }
+                }
+                if !deferred {
+                    break;
+                }
+                // No capture settled the node: now the checks (on one point, none were
+                // generated before).
+                deferred = false;
+                pos.checking_moves_into(an.vm, &mut all);
+                first = std::mem::replace(&mut moves, an.move_list());
+                self.quiet_checks(pos, all.as_slice(), &mut moves);
+                checks = true;
+            }
+            // Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
+            // last, and only while the line still comes out even or better: where the defender's
+            // other answers already make it a loss, a mate changes nothing.
+            let lost = !attacking
+                && !in_check
+                && acc.is_positive()
+                && acc + best.v >= Val::ZERO
+                && self.mated_once_ahead(pos, checks.then(|| all.as_slice()), &first);
+            let best = if lost { Out::val(-MATE) } else { best };
+            Out { recapture, ..best }
+        };
+        an.give_back(moves);
+        an.give_back(first);
+        o
     }
 
     /// What a line that stops here is worth beyond what it took: where the lines must win one
