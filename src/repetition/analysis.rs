@@ -270,16 +270,6 @@ impl<'a> Analyst<'a> {
         }
     }
 
-    /// The legal moves of the side to move, which is in check. Not memoized: most positions
-    /// in check are met once (the bench of dense cycles found one in seven again), and a
-    /// lookup, an insertion and a shared copy of every answer cost more than generating the
-    /// few that are met again.
-    pub(crate) fn evasions(&self, pos: &Position) -> MoveBuf {
-        let mut out = MoveBuf::new();
-        pos.legal_into(self.vm, &mut out);
-        out
-    }
-
     /// Whether a net result is a gain (得子). Floating pieces only break ties between equal
     /// pieces; a result that gives floating pieces up for pieces is a gain only where
     /// `floating_worth_below` says they are worth less (2011 26.6), never otherwise (1999

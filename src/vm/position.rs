@@ -19,6 +19,7 @@ mod attack;
 mod movegen;
 
 use attack::{After, CheckFilter};
+use movegen::Guard;
 use movegen::{Counter, Filter};
 pub(crate) use movegen::{MoveBuf, MAX_MOVES};
 
@@ -40,6 +41,10 @@ fn code_kind(c: u8) -> usize {
 
 /// Index step of one point in each absolute direction (north, south, east, west).
 const STEP: [isize; 4] = [FILES as isize, -(FILES as isize), 1, -1];
+
+/// The self-kill test of one position, worked out once ([`Position::pseudo_legal_into`]) for
+/// its moves to be tested one by one ([`Position::allows`]).
+pub(crate) struct Legality(Option<Guard>);
 
 /// A position: pieces, side to move and the two move counters of FEN.
 #[derive(Clone, PartialEq, Eq)]
@@ -470,30 +475,40 @@ impl Position {
     // ------------------------------------------------------------------ generation
 
     pub(crate) fn legal_into(&self, rules: &Rules, out: &mut MoveBuf) {
-        let g = self.guard(rules);
-        let keep = |pseudo: &MoveBuf, out: &mut MoveBuf| {
-            for &m in pseudo.as_slice() {
-                if self.passes(rules, &g, m) {
-                    out.push(m.from.index(), m.to.index());
-                }
+        let mut pseudo = MoveBuf::new();
+        let legality = self.pseudo_legal_into(rules, &mut pseudo);
+        for &m in pseudo.as_slice() {
+            if self.allows(rules, &legality, m) {
+                out.push_move(m);
             }
-        };
-        // Each branch tests its own buffer where it stands (a move buffer is not moved out:
-        // that copies the whole of it).
+        }
+    }
+
+    /// The moves of the side to move that may be legal, appended to `out` before the
+    /// self-kill test, with that test worked out for this position ([`Position::allows`]
+    /// answers it move by move): a caller that plays the moves one by one tests only the ones
+    /// it reaches. In check, only the general's moves and moves onto or off the checks' lines
+    /// can answer it: the generator keeps no others.
+    pub(crate) fn pseudo_legal_into(&self, rules: &Rules, out: &mut MoveBuf) -> Legality {
+        let g = self.guard(rules);
         match &g {
-            // In check, only the general's moves and moves onto or off the checks' lines can
-            // answer it: the generator keeps no others.
             Some(g) if g.in_check => {
                 let mut f = Filter::new(rules, self, g.checks, g.checks | 1u128 << g.royal);
                 self.pseudo_moves(rules, &mut f);
-                keep(&f.kept, out);
+                for &m in f.kept.as_slice() {
+                    out.push_move(m);
+                }
             }
-            _ => {
-                let mut all = MoveBuf::new();
-                self.pseudo_moves(rules, &mut all);
-                keep(&all, out);
-            }
+            _ => self.pseudo_moves(rules, out),
         }
+        Legality(g)
+    }
+
+    /// Whether `m`, one of the moves [`Position::pseudo_legal_into`] gave with `legality`
+    /// here, is legal (keeps the mover out of self-kill).
+    #[inline]
+    pub(crate) fn allows(&self, rules: &Rules, legality: &Legality, m: Move) -> bool {
+        self.passes(rules, &legality.0, m)
     }
 
     /// Number of legal moves (bulk count for perft's last ply).

@@ -46,7 +46,7 @@
 //! pieces that took part.
 
 use crate::board::{Move, Side, Square, FILES, RANKS};
-use crate::vm::position_internals::MoveBuf;
+use crate::vm::position_internals::{Legality, MoveBuf};
 use crate::vm::Position;
 
 use super::analysis::{Analyst, ChaseKind, Val};
@@ -134,6 +134,9 @@ struct Candidates {
     checks: bool,
     /// On one point: the checks are wanted, and generated once the captures are searched.
     deferred: bool,
+    /// In check: the moves are not yet tested for self-kill; this tests each
+    /// ([`Position::allows`]) as the search reaches it.
+    untested: Option<Legality>,
 }
 
 /// One way the attacker wins material: the line's first move, the opposing piece it wins
@@ -175,6 +178,7 @@ impl Candidates {
         moves: Vec::new(),
         checks: false,
         deferred: false,
+        untested: None,
     };
 }
 

@@ -152,10 +152,16 @@ impl<'s, 'a> Search<'s, 'a> {
         let attacking = pos.side_to_move() == self.attacker;
         let sign = |v: Val| if attacking { v } else { -v };
         if in_check {
+            // Every answer to the check, tested for self-kill only as the search reaches it
+            // (`untested`): a node cut off early tests none of the others. Not memoized: most
+            // positions in check are met once (the bench of dense cycles found one in seven
+            // again).
             let side = pos.side_to_move();
+            let mut pseudo = MoveBuf::new();
+            let legality = pos.pseudo_legal_into(vm, &mut pseudo);
             let mut all = an.move_list();
             all.extend(
-                an.evasions(pos)
+                pseudo
                     .as_slice()
                     .iter()
                     .map(|&m| (sign(an.value(pos, m.to)), m)),
@@ -171,6 +177,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 moves: all,
                 checks: false,
                 deferred: false,
+                untested: Some(legality),
             };
         }
         // The defender checks back only to win back what the attacker is ahead by; on the
@@ -233,6 +240,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 moves,
                 checks: false,
                 deferred: want_checks,
+                untested: None,
             };
         }
         self.quiet_checks(pos, checks.as_slice(), &mut moves);
@@ -240,6 +248,7 @@ impl<'s, 'a> Search<'s, 'a> {
             moves,
             checks: want_checks,
             deferred: false,
+            untested: None,
         }
     }
 
@@ -507,6 +516,7 @@ impl<'s, 'a> Search<'s, 'a> {
             moves,
             mut checks,
             mut deferred,
+            untested,
         } = if bounded {
             Candidates::NONE
         } else {
@@ -523,15 +533,28 @@ impl<'s, 'a> Search<'s, 'a> {
         let mut moves = moves;
         // Where the checks are deferred: the captures searched before them.
         let mut first: Vec<(Val, Move)> = Vec::new();
+        // Where the moves are not tested yet (in check), the first legal one is found here,
+        // and those that take back on `last`; the others are tested as the search reaches them.
+        let legal =
+            |pos: &Position, m: Move| untested.as_ref().is_none_or(|l| pos.allows(an.vm, l, m));
+        let first_legal = moves
+            .iter()
+            .position(|&(_, m)| legal(pos, m))
+            .unwrap_or(moves.len());
+        let none_legal = first_legal == moves.len();
         let o = 'node: {
-            let recapture = moves.iter().any(|(_, r)| r.to == last);
-            if in_check && moves.is_empty() {
+            let recapture = moves
+                .iter()
+                .enumerate()
+                .skip(first_legal)
+                .any(|(i, &(_, r))| r.to == last && (i == first_legal || legal(pos, r)));
+            if in_check && none_legal {
                 if let Some(o) = self.mated(pos, attacking, (bounded, recapture), end) {
                     break 'node o;
                 }
             }
             // Standing still (or, in check, an answer past the bounds) ends the line.
-            let mut best = if in_check && !moves.is_empty() {
+            let mut best = if in_check && !none_legal {
                 Out::val(if attacking { -MATE } else { MATE })
             } else {
                 end
@@ -542,7 +565,10 @@ impl<'s, 'a> Search<'s, 'a> {
             }
             let before_here = Before::new();
             loop {
-                for &(gain, m) in &moves {
+                for (i, &(gain, m)) in moves.iter().enumerate() {
+                    if i < first_legal || (i > first_legal && !legal(pos, m)) {
+                        continue;
+                    }
                     if !attacking
                         && !in_check
                         && !self.defender_may_take(pos, m, last, checker, before)
