@@ -156,7 +156,14 @@ struct Memo {
     /// What the searches of the current ply may spend (`Bounds::ply_nodes`, shared out by
     /// `Bounds::cycle_nodes`); unbounded outside a judged cycle.
     cap: std::cell::Cell<u32>,
+    /// Emptied move lists of the forcing searches' nodes, kept for the next node so that a
+    /// node allocates none (scratch space, no cache: at most `SPARE_LISTS` are kept).
+    spare: std::cell::RefCell<Vec<Vec<(Val, Move)>>>,
 }
+
+/// How many emptied move lists [`Analyst::give_back`] keeps: more than a search's nodes
+/// hold at once (one or two per node on the line searched, the nested searches included).
+const SPARE_LISTS: usize = 64;
 
 /// What the searches made so far know of one position: a mate within `within` moves (none
 /// known: `u8::MAX`), and no mate within `not_within` (none known: 0). A mate within `d`
@@ -249,14 +256,18 @@ impl<'a> Analyst<'a> {
         &self.memo.captures
     }
 
-    /// The legal moves of the side to move, which is in check. Not memoized: most positions
-    /// in check are met once (the bench of dense cycles found one in seven again), and a
-    /// lookup, an insertion and a shared copy of every answer cost more than generating the
-    /// few that are met again.
-    pub(crate) fn evasions(&self, pos: &Position) -> MoveBuf {
-        let mut out = MoveBuf::new();
-        pos.legal_into(self.vm, &mut out);
-        out
+    /// An empty move list for a node of a forcing search, one given back before if any.
+    pub(crate) fn move_list(&self) -> Vec<(Val, Move)> {
+        self.memo.spare.borrow_mut().pop().unwrap_or_default()
+    }
+
+    /// A node's move list, emptied and kept for the next node.
+    pub(crate) fn give_back(&self, mut list: Vec<(Val, Move)>) {
+        let mut spare = self.memo.spare.borrow_mut();
+        if list.capacity() > 0 && spare.len() < SPARE_LISTS {
+            list.clear();
+            spare.push(list);
+        }
     }
 
     /// Whether a net result is a gain (得子). Floating pieces only break ties between equal

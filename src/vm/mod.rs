@@ -49,7 +49,7 @@ pub(crate) mod clause_data {
 
 /// Internals shared with `perft` and the 棋例 searches (not part of the public API).
 pub(crate) mod position_internals {
-    pub(crate) use super::position::{BitIter, MoveBuf, MAX_MOVES};
+    pub(crate) use super::position::{BitIter, Legality, MoveBuf, MAX_MOVES};
 }
 
 use crate::board::{KindId, Side, Square};

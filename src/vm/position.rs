@@ -19,6 +19,7 @@ mod attack;
 mod movegen;
 
 use attack::{After, CheckFilter};
+use movegen::Guard;
 use movegen::{Counter, Filter};
 pub(crate) use movegen::{MoveBuf, MAX_MOVES};
 
@@ -40,6 +41,10 @@ fn code_kind(c: u8) -> usize {
 
 /// Index step of one point in each absolute direction (north, south, east, west).
 const STEP: [isize; 4] = [FILES as isize, -(FILES as isize), 1, -1];
+
+/// The self-kill test of one position, worked out once ([`Position::pseudo_legal_into`]) for
+/// its moves to be tested one by one ([`Position::allows`]).
+pub(crate) struct Legality(Option<Guard>);
 
 /// A position: pieces, side to move and the two move counters of FEN.
 #[derive(Clone, PartialEq, Eq)]
@@ -470,26 +475,40 @@ impl Position {
     // ------------------------------------------------------------------ generation
 
     pub(crate) fn legal_into(&self, rules: &Rules, out: &mut MoveBuf) {
+        let mut pseudo = MoveBuf::new();
+        let legality = self.pseudo_legal_into(rules, &mut pseudo);
+        for &m in pseudo.as_slice() {
+            if self.allows(rules, &legality, m) {
+                out.push_move(m);
+            }
+        }
+    }
+
+    /// The moves of the side to move that may be legal, appended to `out` before the
+    /// self-kill test, with that test worked out for this position ([`Position::allows`]
+    /// answers it move by move): a caller that plays the moves one by one tests only the ones
+    /// it reaches. In check, only the general's moves and moves onto or off the checks' lines
+    /// can answer it: the generator keeps no others.
+    pub(crate) fn pseudo_legal_into(&self, rules: &Rules, out: &mut MoveBuf) -> Legality {
         let g = self.guard(rules);
-        let pseudo = match &g {
-            // In check, only the general's moves and moves onto or off the checks' lines can
-            // answer it: the generator keeps no others.
+        match &g {
             Some(g) if g.in_check => {
                 let mut f = Filter::new(rules, self, g.checks, g.checks | 1u128 << g.royal);
                 self.pseudo_moves(rules, &mut f);
-                f.kept
+                for &m in f.kept.as_slice() {
+                    out.push_move(m);
+                }
             }
-            _ => {
-                let mut all = MoveBuf::new();
-                self.pseudo_moves(rules, &mut all);
-                all
-            }
-        };
-        for &m in pseudo.as_slice() {
-            if self.passes(rules, &g, m) {
-                out.push(m.from.index(), m.to.index());
-            }
+            _ => self.pseudo_moves(rules, out),
         }
+        Legality(g)
+    }
+
+    /// Whether `m`, one of the moves [`Position::pseudo_legal_into`] gave with `legality`
+    /// here, is legal (keeps the mover out of self-kill).
+    #[inline]
+    pub(crate) fn allows(&self, rules: &Rules, legality: &Legality, m: Move) -> bool {
+        self.passes(rules, &legality.0, m)
     }
 
     /// Number of legal moves (bulk count for perft's last ply).
@@ -601,11 +620,15 @@ impl Position {
         if pseudo.kept.len == 0 {
             return;
         }
-        let g = self.guard(rules);
+        // The self-kill guard is worked out only once a move needs the test: most of the
+        // moves a search for checks keeps give none.
+        let mut g = None;
         for &m in pseudo.kept.as_slice() {
             let capture = captures && theirs >> m.to.index() & 1 == 1;
             let check = may_check.gives(self, rules, m);
-            if (capture || check) && self.passes(rules, &g, m) {
+            if (capture || check)
+                && self.passes(rules, g.get_or_insert_with(|| self.guard(rules)), m)
+            {
                 if capture {
                     caps.push_move(m);
                 }
@@ -638,7 +661,9 @@ impl Position {
 
     /// [`Position::legal_moves_to`] into a buffer, appended to.
     pub(crate) fn legal_moves_to_into(&self, rules: &Rules, to: Square, out: &mut MoveBuf) {
-        let onto = self.pseudo_moves_to(rules, to);
+        let mut onto = Filter::new(rules, self, 1u128 << to.index(), 0);
+        self.pseudo_moves_to(rules, to, &mut onto);
+        let onto = &onto.kept;
         if onto.len == 0 {
             return;
         }
@@ -653,7 +678,9 @@ impl Position {
     /// Whether the side to move has a legal move onto `to` ([`Position::legal_moves_to`] not
     /// empty): the first move that passes the self-kill test answers, nothing is collected.
     pub(crate) fn has_legal_move_to(&self, rules: &Rules, to: Square) -> bool {
-        let onto = self.pseudo_moves_to(rules, to);
+        let mut onto = Filter::new(rules, self, 1u128 << to.index(), 0);
+        self.pseudo_moves_to(rules, to, &mut onto);
+        let onto = &onto.kept;
         if onto.len == 0 {
             return false;
         }
@@ -661,8 +688,9 @@ impl Position {
         onto.as_slice().iter().any(|&m| self.passes(rules, &g, m))
     }
 
-    /// The moves of the side to move onto `to` before the self-kill test.
-    fn pseudo_moves_to(&self, rules: &Rules, to: Square) -> MoveBuf {
+    /// The moves of the side to move onto `to` before the self-kill test, kept by `onto` (a
+    /// filter of the one target `to`, made by the caller so that its buffer is not moved).
+    fn pseudo_moves_to(&self, rules: &Rules, to: Square, onto: &mut Filter) {
         let i = to.index();
         let c = self.board[i];
         let mut from = self.occ[self.side.index()];
@@ -672,14 +700,12 @@ impl Position {
             // move is generated).
             from &= rules.reverse_from[side_point(self.side, i)] | rules.lines_through[i];
             if from == 0 || !self.attacked(rules, i, self.side) {
-                return MoveBuf::new();
+                return;
             }
         }
-        let mut onto = Filter::new(rules, self, 1u128 << i, 0);
         for sq in BitIter(from) {
-            self.piece_moves(rules, sq, &mut onto);
+            self.piece_moves(rules, sq, onto);
         }
-        onto.kept
     }
 
     /// The legal moves of the piece on `from`, if it belongs to the side to move.

@@ -3,11 +3,13 @@
 //! `search.rs`.
 
 use crate::board::{Move, Square};
-use crate::vm::position_internals::BitIter;
+use crate::vm::position_internals::{BitIter, MoveBuf};
 use crate::vm::Position;
 
 use super::super::analysis::{Analyst, Val};
-use super::{seen_by, Before, Bounds, Capture, Line, MateAtOnceIn, Out, Search, LEAST_GAIN, MATE};
+use super::{
+    seen_by, Before, Bounds, Candidates, Capture, Line, MateAtOnceIn, Out, Search, LEAST_GAIN, MATE,
+};
 
 impl Analyst<'_> {
     /// Every way the side to move wins material by force, best first: one line per first
@@ -54,9 +56,22 @@ impl Analyst<'_> {
             .filter(|p0| p0.side_to_move() == s.attacker)
             .map(|p0| s.captures_before(p0));
         let root_check = pos.in_check(self.vm);
-        let first_moves = s
-            .candidates(&pos, root_check, 0, budgets, None, false)
-            .moves;
+        let Candidates {
+            moves: mut first_moves,
+            untested,
+            ..
+        } = s.candidates(
+            &pos,
+            root_check,
+            0,
+            budgets,
+            None,
+            false,
+            &mut MoveBuf::new(),
+        );
+        if let Some(l) = &untested {
+            first_moves.retain(|&(_, m)| pos.allows(self.vm, l, m));
+        }
         s.free = first_moves
             .iter()
             .filter(|(_, m)| pos.piece_at(m.to).is_some())

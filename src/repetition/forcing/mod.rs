@@ -46,7 +46,7 @@
 //! pieces that took part.
 
 use crate::board::{Move, Side, Square, FILES, RANKS};
-use crate::vm::position_internals::MoveBuf;
+use crate::vm::position_internals::{Legality, MoveBuf};
 use crate::vm::Position;
 
 use super::analysis::{Analyst, ChaseKind, Val};
@@ -159,10 +159,14 @@ const MATE: Val = Val {
 struct Candidates {
     /// The moves, in the order they are searched, with what each takes.
     moves: Vec<(Val, Move)>,
-    /// Every check of the side to move, where the checks were generated.
-    checks: Option<MoveBuf>,
+    /// Whether every check of the side to move was generated (into the buffer the node
+    /// passed: a move buffer is not moved, that copies the whole of it).
+    checks: bool,
     /// On one point: the checks are wanted, and generated once the captures are searched.
     deferred: bool,
+    /// In check: the moves are not yet tested for self-kill; this tests each
+    /// ([`Position::allows`]) as the search reaches it.
+    untested: Option<Legality>,
 }
 
 /// One way the attacker wins material: the line's first move, the opposing piece it wins
@@ -202,8 +206,9 @@ impl Candidates {
     /// Nothing to search (the line is past its bounds).
     const NONE: Candidates = Candidates {
         moves: Vec::new(),
-        checks: None,
+        checks: false,
         deferred: false,
+        untested: None,
     };
 }
 

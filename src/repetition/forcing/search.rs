@@ -36,7 +36,7 @@ impl<'s, 'a> Search<'s, 'a> {
     }
 
     /// How many more of the defender's checks in a row may mate the attacker and refute its
-    /// line: `mate_after_gain`, less, in a chase's lines (`at_once`), the checks already given
+    /// line: `mate_after_gain`, less, where only a mate at once counts (`at_once`), the checks given
     /// since the attacker's last capture.
     fn mate_moves_left(&self) -> u8 {
         if self.at_once {
@@ -134,7 +134,8 @@ impl<'s, 'a> Search<'s, 'a> {
     /// attacker's side: positive for the attacker's captures): every legal move in check;
     /// otherwise captures of material (the defender's only on `last` or where the last move
     /// laid them open), dearest first, then, budget left, checks that capture nothing (on
-    /// one point, deferred until the captures are searched).
+    /// one point, deferred until the captures are searched). Every check of the side to
+    /// move, where they are generated, goes to `checks` (empty).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn candidates(
         &self,
@@ -144,19 +145,27 @@ impl<'s, 'a> Search<'s, 'a> {
         budgets: [u8; 2],
         last: Option<Square>,
         ahead: bool,
+        checks: &mut MoveBuf,
     ) -> Candidates {
         let an = self.an;
         let vm = an.vm;
         let attacking = pos.side_to_move() == self.attacker;
         let sign = |v: Val| if attacking { v } else { -v };
         if in_check {
+            // Every answer to the check, tested for self-kill only as the search reaches it
+            // (`untested`): a node cut off early tests none of the others. Not memoized: most
+            // positions in check are met once (the bench of dense cycles found one in seven
+            // again).
             let side = pos.side_to_move();
-            let mut all: Vec<(Val, Move)> = an
-                .evasions(pos)
-                .as_slice()
-                .iter()
-                .map(|&m| (sign(an.value(pos, m.to)), m))
-                .collect();
+            let mut pseudo = MoveBuf::new();
+            let legality = pos.pseudo_legal_into(vm, &mut pseudo);
+            let mut all = an.move_list();
+            all.extend(
+                pseudo
+                    .as_slice()
+                    .iter()
+                    .map(|&m| (sign(an.value(pos, m.to)), m)),
+            );
             all.sort_by_key(|&(v, m)| {
                 (
                     std::cmp::Reverse(if attacking { v } else { -v }),
@@ -166,8 +175,9 @@ impl<'s, 'a> Search<'s, 'a> {
             });
             return Candidates {
                 moves: all,
-                checks: None,
+                checks: false,
                 deferred: false,
+                untested: Some(legality),
             };
         }
         // The defender checks back only to win back what the attacker is ahead by; on the
@@ -183,7 +193,7 @@ impl<'s, 'a> Search<'s, 'a> {
             };
         // On one point the captures are the moves onto it; the checks, searched after them,
         // are generated only where no capture settles the node (`deferred`).
-        let (mut captures, mut checks) = (MoveBuf::new(), MoveBuf::new());
+        let mut captures = MoveBuf::new();
         match self.on_point {
             Some(p)
                 if pos
@@ -193,19 +203,21 @@ impl<'s, 'a> Search<'s, 'a> {
                 pos.legal_moves_to_into(vm, p, &mut captures)
             }
             Some(_) => {}
-            None => pos.captures_and_checks_into(vm, true, want_checks, &mut captures, &mut checks),
+            None => pos.captures_and_checks_into(vm, true, want_checks, &mut captures, checks),
         }
         // A defender's capture other than on the last capture's point is searched only where
         // the line may lay it open (`takes_laid_open`); whether it does is asked only of the
         // captures the search reaches ([`Search::laid_open_to`]).
-        let mut moves: Vec<(Val, Move)> = captures
-            .as_slice()
-            .iter()
-            .copied()
-            .filter(|m| self.on_point.is_none_or(|p| m.to == p))
-            .filter(|&m| attacking || Some(m.to) == last || self.takes_laid_open)
-            .filter_map(|m| an.material(pos, m.to).map(|v| (v, m)))
-            .collect();
+        let mut moves = an.move_list();
+        moves.extend(
+            captures
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|m| self.on_point.is_none_or(|p| m.to == p))
+                .filter(|&m| attacking || Some(m.to) == last || self.takes_laid_open)
+                .filter_map(|m| an.material(pos, m.to).map(|v| (v, m))),
+        );
         let side = pos.side_to_move();
         moves.sort_by_key(|&(v, m)| {
             (
@@ -226,15 +238,17 @@ impl<'s, 'a> Search<'s, 'a> {
         if self.on_point.is_some() {
             return Candidates {
                 moves,
-                checks: None,
+                checks: false,
                 deferred: want_checks,
+                untested: None,
             };
         }
         self.quiet_checks(pos, checks.as_slice(), &mut moves);
         Candidates {
             moves,
-            checks: want_checks.then_some(checks),
+            checks: want_checks,
             deferred: false,
+            untested: None,
         }
     }
 
@@ -497,82 +511,115 @@ impl<'s, 'a> Search<'s, 'a> {
         if !in_check && !bounded && settled {
             return self.stand_still(pos, attacking, last, end);
         }
+        let mut all = MoveBuf::new();
         let Candidates {
             moves,
             mut checks,
             mut deferred,
+            untested,
         } = if bounded {
             Candidates::NONE
         } else {
-            self.candidates(pos, in_check, ply, budgets, Some(last), acc.is_positive())
+            self.candidates(
+                pos,
+                in_check,
+                ply,
+                budgets,
+                Some(last),
+                acc.is_positive(),
+                &mut all,
+            )
         };
-        let recapture = moves.iter().any(|(_, r)| r.to == last);
-        if in_check && moves.is_empty() {
-            if let Some(o) = self.mated(pos, attacking, (bounded, recapture), end) {
-                return o;
-            }
-        }
-        // Standing still (or, in check, an answer past the bounds) ends the line.
-        let mut best = if in_check && !moves.is_empty() {
-            Out::val(if attacking { -MATE } else { MATE })
-        } else {
-            end
-        };
-        narrow(attacking, best.v, (&mut alpha, &mut beta));
-        if alpha > beta {
-            return Out { recapture, ..best };
-        }
-        let before_here = Before::new();
+        let mut moves = moves;
         // Where the checks are deferred: the captures searched before them.
         let mut first: Vec<(Val, Move)> = Vec::new();
-        let mut moves = moves;
-        loop {
-            for &(gain, m) in &moves {
-                if !attacking && !in_check && !self.defender_may_take(pos, m, last, checker, before)
-                {
-                    continue;
-                }
-                let o = self.play(
-                    pos,
-                    in_check,
-                    m,
-                    gain,
-                    ply,
-                    budgets,
-                    acc,
-                    alpha,
-                    beta,
-                    &before_here,
-                );
-                if self.improves(attacking, &o, &best) {
-                    best = o;
-                    narrow(attacking, o.v, (&mut alpha, &mut beta));
-                }
-                if alpha > beta {
-                    return Out { recapture, ..best };
+        // Where the moves are not tested yet (in check), the first legal one is found here,
+        // and those that take back on `last`; the others are tested as the search reaches them.
+        let legal =
+            |pos: &Position, m: Move| untested.as_ref().is_none_or(|l| pos.allows(an.vm, l, m));
+        let first_legal = moves
+            .iter()
+            .position(|&(_, m)| legal(pos, m))
+            .unwrap_or(moves.len());
+        let none_legal = first_legal == moves.len();
+        let o = 'node: {
+            let recapture = moves
+                .iter()
+                .enumerate()
+                .skip(first_legal)
+                .any(|(i, &(_, r))| r.to == last && (i == first_legal || legal(pos, r)));
+            if in_check && none_legal {
+                if let Some(o) = self.mated(pos, attacking, (bounded, recapture), end) {
+                    break 'node o;
                 }
             }
-            if !deferred {
-                break;
+            // Standing still (or, in check, an answer past the bounds) ends the line.
+            let mut best = if in_check && !none_legal {
+                Out::val(if attacking { -MATE } else { MATE })
+            } else {
+                end
+            };
+            narrow(attacking, best.v, (&mut alpha, &mut beta));
+            if alpha > beta {
+                break 'node Out { recapture, ..best };
             }
-            // No capture settled the node: now the checks.
-            deferred = false;
-            let mut all = MoveBuf::new();
-            pos.checking_moves_into(an.vm, &mut all);
-            first = std::mem::take(&mut moves);
-            self.quiet_checks(pos, all.as_slice(), &mut moves);
-            checks = Some(all);
-        }
-        // Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
-        // last, and only while the line still comes out even or better: where the defender's
-        // other answers already make it a loss, a mate changes nothing.
-        let lost = !attacking
-            && !in_check
-            && acc.is_positive()
-            && acc + best.v >= Val::ZERO
-            && self.mated_once_ahead(pos, checks.as_ref().map(MoveBuf::as_slice), &first);
-        let best = if lost { Out::val(-MATE) } else { best };
-        Out { recapture, ..best }
+            let before_here = Before::new();
+            loop {
+                for (i, &(gain, m)) in moves.iter().enumerate() {
+                    if i < first_legal || (i > first_legal && !legal(pos, m)) {
+                        continue;
+                    }
+                    if !attacking
+                        && !in_check
+                        && !self.defender_may_take(pos, m, last, checker, before)
+                    {
+                        continue;
+                    }
+                    let o = self.play(
+                        pos,
+                        in_check,
+                        m,
+                        gain,
+                        ply,
+                        budgets,
+                        acc,
+                        alpha,
+                        beta,
+                        &before_here,
+                    );
+                    if self.improves(attacking, &o, &best) {
+                        best = o;
+                        narrow(attacking, o.v, (&mut alpha, &mut beta));
+                    }
+                    if alpha > beta {
+                        break 'node Out { recapture, ..best };
+                    }
+                }
+                if !deferred {
+                    break;
+                }
+                // No capture settled the node: now the checks (on one point, none were
+                // generated before).
+                deferred = false;
+                pos.checking_moves_into(an.vm, &mut all);
+                first = std::mem::replace(&mut moves, an.move_list());
+                self.quiet_checks(pos, all.as_slice(), &mut moves);
+                checks = true;
+            }
+            // Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
+            // last, and only while the line still comes out even or better: where the defender's
+            // other answers already make it a loss, a mate changes nothing.
+            let lost = !attacking
+                && !in_check
+                && acc.is_positive()
+                && acc + best.v >= Val::ZERO
+                && self.mated_once_ahead(pos, checks.then(|| all.as_slice()), &first);
+            let best = if lost { Out::val(-MATE) } else { best };
+            Out { recapture, ..best }
+        };
+        an.give_back(moves);
+        an.give_back(first);
+        o
     }
 
     /// What a line that stops here is worth beyond what it took: where the lines must win one
