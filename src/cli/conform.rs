@@ -119,15 +119,13 @@ pub enum CasesCommand {
         cases: CasesDir,
     },
     /// Clause coverage per edition: print, write or check `reports/coverage.md`.
+    ///
+    /// With `--check`, also fail when a clause is uncovered and not exempt.
     Coverage {
         #[command(flatten)]
         cases: CasesDir,
-        /// Write the report file.
-        #[arg(long, conflicts_with = "check")]
-        write: bool,
-        /// Fail when the report file is stale or a clause is uncovered and not exempt.
-        #[arg(long)]
-        check: bool,
+        #[command(flatten)]
+        how: WriteOrCheck,
         #[arg(long, value_name = "FILE", default_value = "reports/coverage.md")]
         output: PathBuf,
     },
@@ -145,12 +143,59 @@ pub enum CasesCommand {
     Schema {
         #[command(flatten)]
         cases: CasesDir,
-        #[arg(long, conflicts_with = "check")]
-        write: bool,
-        /// Fail when the schema file differs from the vocabularies.
-        #[arg(long)]
-        check: bool,
+        #[command(flatten)]
+        how: WriteOrCheck,
     },
+}
+
+/// `--write` and `--check` of a command that generates a file; with neither, it prints the
+/// file's text.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct WriteOrCheck {
+    /// Write the file.
+    #[arg(long, conflicts_with = "check")]
+    pub write: bool,
+    /// Fail when the file differs from what the command generates.
+    #[arg(long)]
+    pub check: bool,
+}
+
+impl WriteOrCheck {
+    /// Prints `text`, writes it to `path` (claimed in `outputs` as `label`), or compares it
+    /// with `path`. I/O faults of a write are the error; what `--check` finds wrong (the file
+    /// stale or unreadable) is the `Some`, naming `xqspec {command} --write` as the cure.
+    fn apply(
+        self,
+        text: &str,
+        path: &Path,
+        mut outputs: crate::output::Outputs,
+        label: &str,
+        command: &str,
+    ) -> Result<Option<String>, String> {
+        if self.write {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            }
+            outputs
+                .claim(path, label)
+                .and_then(|t| t.write(text.as_bytes()))
+                .map_err(|e| e.to_string())?;
+            println!("wrote {}", path.display());
+        } else if self.check {
+            return Ok(match std::fs::read_to_string(path) {
+                Ok(old) if old == text => None,
+                Ok(_) => Some(format!(
+                    "{} is stale: run `xqspec {command} --write`",
+                    path.display()
+                )),
+                Err(e) => Some(format!("cannot read {}: {e}", path.display())),
+            });
+        } else {
+            print!("{text}");
+        }
+        Ok(None)
+    }
 }
 
 /// `--cases DIR`: the folder the suite is read from.
@@ -770,36 +815,17 @@ fn cases_coverage(
     spec_dir: Option<&Path>,
     spec: &Spec,
     cases: Option<&Path>,
-    write: bool,
-    check: bool,
+    how: WriteOrCheck,
     output: &Path,
 ) -> Result<(), String> {
     let suite = load_suite(cases)?;
     let cov = Coverage::compute(&suite, &SpecFacts::from_spec(spec));
     let text = cov.markdown();
-    let mut errors = Vec::new();
-    if write {
-        if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        }
-        inputs(spec_dir, cases)
-            .claim(output, "--output")
-            .and_then(|t| t.write(text.as_bytes()))
-            .map_err(|e| e.to_string())?;
-        println!("wrote {}", output.display());
-    } else if check {
-        match std::fs::read_to_string(output) {
-            Ok(old) if old == text => {}
-            Ok(_) => errors.push(format!(
-                "{} is stale: run `xqspec cases coverage --write`",
-                output.display()
-            )),
-            Err(e) => errors.push(format!("cannot read {}: {e}", output.display())),
-        }
-    } else {
-        print!("{text}");
-    }
+    let outputs = inputs(spec_dir, cases);
+    let mut errors: Vec<String> = how
+        .apply(&text, output, outputs, "--output", "cases coverage")?
+        .into_iter()
+        .collect();
     let uncovered = cov.uncovered();
     if !uncovered.is_empty() {
         errors.push(format!(
@@ -816,7 +842,7 @@ fn cases_coverage(
         ));
     }
     if errors.is_empty() {
-        if check {
+        if how.check {
             println!(
                 "coverage ok: {} is current, every clause covered or exempt",
                 output.display()
@@ -850,41 +876,30 @@ pub fn cases(spec_dir: Option<&Path>, command: CasesCommand) -> Result<(), Strin
             }
         }
         CasesCommand::Dump { cases, edition } => cases_dump(&spec, cases.path(), edition),
-        CasesCommand::Schema {
-            cases,
-            write,
-            check,
-        } => {
+        CasesCommand::Schema { cases, how } => {
             let suite = cases.load()?;
             let text = crate::conform::schema::case_schema(&suite.vocabulary);
             let path = cases
                 .path()
                 .unwrap_or(Path::new("conformance"))
                 .join("case.schema.json");
-            if write {
-                inputs(spec_dir, cases.path())
-                    .claim(&path, "cases schema --write")
-                    .and_then(|t| t.write(text.as_bytes()))
-                    .map_err(|e| e.to_string())?;
-                println!("wrote {}", path.display());
-            } else if check {
-                if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-                    return Err(format!(
-                        "{} is stale: run `xqspec cases schema --write`",
-                        path.display()
-                    ));
-                }
+            let outputs = inputs(spec_dir, cases.path());
+            if let Some(problem) = how.apply(
+                &text,
+                &path,
+                outputs,
+                "cases schema --write",
+                "cases schema",
+            )? {
+                return Err(problem);
+            }
+            if how.check {
                 println!("schema ok: {} is current", path.display());
-            } else {
-                print!("{text}");
             }
             Ok(())
         }
-        CasesCommand::Coverage {
-            cases,
-            write,
-            check,
-            output,
-        } => cases_coverage(spec_dir, &spec, cases.path(), write, check, &output),
+        CasesCommand::Coverage { cases, how, output } => {
+            cases_coverage(spec_dir, &spec, cases.path(), how, &output)
+        }
     }
 }
