@@ -4,6 +4,7 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::time::Instant;
 
 /// The value of the environment variable `name`, or `default` where it is unset or does not
 /// parse.
@@ -37,4 +38,25 @@ impl Dump {
             writeln!(out, "{}", line()).unwrap_or_else(|e| panic!("{}: writable: {e}", self.var));
         }
     }
+}
+
+/// Times `f` on each of `n` items, over the whole list `passes` times (at least once): the
+/// results of the first pass, and each item's best time in milliseconds. The work is the same
+/// every time (nothing is kept between runs), so the best run is its cost; a shared machine's
+/// noise only ever adds to it, and by passes rather than runs back to back a stretch of it
+/// (seconds long) spoils one run of an item, not all of them.
+pub fn best_times<T>(n: usize, passes: usize, mut f: impl FnMut(usize) -> T) -> (Vec<T>, Vec<f64>) {
+    let mut first = Vec::with_capacity(n);
+    let mut best = vec![f64::MAX; n];
+    for pass in 0..passes.max(1) {
+        for (i, b) in best.iter_mut().enumerate() {
+            let t = Instant::now();
+            let r = f(i);
+            *b = b.min(t.elapsed().as_secs_f64() * 1e3);
+            if pass == 0 {
+                first.push(r);
+            }
+        }
+    }
+    (first, best)
 }
