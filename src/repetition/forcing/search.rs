@@ -36,8 +36,8 @@ impl<'s, 'a> Search<'s, 'a> {
     }
 
     /// How many more of the defender's checks in a row may mate the attacker and refute its
-    /// line: `mate_after_gain`, less, where only a mate at once counts (`at_once`), the checks given
-    /// since the attacker's last capture.
+    /// line: `mate_after_gain`, less, where only a mate at once counts (`at_once`), the
+    /// checks given since the attacker's last capture.
     fn mate_moves_left(&self) -> u8 {
         if self.at_once {
             self.b.mate_after_gain.saturating_sub(self.answer_run)
