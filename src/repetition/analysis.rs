@@ -14,6 +14,7 @@ use crate::vm::position_internals::MoveBuf;
 use crate::vm::{Placement, PlacementMap, Position, Rules};
 
 use super::forcing::{Bounds, Line};
+use super::readings::Part;
 use super::RepetitionRules;
 
 /// A material value: whole pieces first, floating pieces (过河兵) in a lower tier, so that
@@ -133,6 +134,9 @@ pub struct Analyst<'a> {
     /// What the searches of this ruling found, shared with the analysts of its readings'
     /// variants ([`Analyst::sharing`]).
     memo: std::rc::Rc<Memo>,
+    /// The parts of the rules read since [`Analyst::consulted`] was last asked (bits of
+    /// [`Part`]): what a variant that changes them must judge again.
+    consulted: std::cell::Cell<u8>,
 }
 
 /// Forcing lines by position and bounds.
@@ -206,6 +210,7 @@ impl<'a> Analyst<'a> {
             vm,
             rep,
             memo: std::rc::Rc::new(memo),
+            consulted: std::cell::Cell::new(0),
         }
     }
 
@@ -216,7 +221,24 @@ impl<'a> Analyst<'a> {
             vm: self.vm,
             rep,
             memo: self.memo.clone(),
+            consulted: std::cell::Cell::new(0),
         }
+    }
+
+    /// A part of the rules is read: every read of one goes through here.
+    pub(crate) fn consult(&self, part: Part) {
+        self.consulted.set(self.consulted.get() | part.bit());
+    }
+
+    /// The parts of the rules read since the last call (bits of [`Part`]).
+    pub(crate) fn consulted(&self) -> u8 {
+        self.consulted.replace(0)
+    }
+
+    /// How newness is judged (the rules' part [`Part::Newness`], its read recorded).
+    pub(crate) fn newness(&self) -> &super::data::NewOnlyData {
+        self.consult(Part::Newness);
+        &self.rep.newness
     }
 
     /// A ply's classification begins, one of `plies` judged: its searches share afresh the

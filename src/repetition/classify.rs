@@ -187,6 +187,7 @@ impl Analyst<'_> {
     /// A check's own chases (`with_checks`): the wins that stand whichever way the general
     /// steps out of it, where a chase test of the edition counts them; none where none does.
     fn chases_of_check(&self, m: Played) -> Vec<Win> {
+        self.consult(super::readings::Part::CheckChases);
         match self.rep.classes.iter().find(|c| {
             matches!(
                 c.test,
@@ -271,7 +272,7 @@ impl Analyst<'_> {
         let mut old = self.all_wins(before, p);
         // A win whose line starts with this very move (a check) is the move's own.
         old.retain(|o| o.after_check != Some(mv));
-        let mut now = match self.rep.newness.parried {
+        let mut now = match self.newness().parried {
             Some(super::data::Parried::Counts)
                 if !now.is_empty() && self.saves(before, after, mv) =>
             {

@@ -193,7 +193,7 @@ pub struct RepetitionRules {
     /// The readings of the clauses (their switches that are on), by name.
     pub(crate) readings: Vec<readings::ReadingRule>,
     /// Per inferred reading, by name, these rules with it switched off (none in a variant).
-    pub(crate) variants: Vec<(String, RepetitionRules)>,
+    pub(crate) variants: Vec<readings::Variant>,
 }
 
 impl RepetitionRules {
@@ -262,7 +262,11 @@ impl RepetitionRules {
                     let off = readings::without(ed, &reading.name);
                     let clauses: Vec<&Clause> = off.clauses_with_prefix("repetition.").collect();
                     match compile(&off, vm, &clauses, &mut errors) {
-                        Some(v) if errors.is_empty() => r.variants.push((reading.name.clone(), v)),
+                        Some(v) if errors.is_empty() => r.variants.push(readings::Variant {
+                            name: reading.name.clone(),
+                            changes: readings::changed_parts(&r, &v),
+                            rules: v,
+                        }),
                         _ => return Err(errors),
                     }
                 }

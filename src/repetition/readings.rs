@@ -145,3 +145,84 @@ pub fn without(ed: &Edition, name: &str) -> Edition {
     }
     out
 }
+
+/// A reading switched off: the rules compiled without it, and what in them it changes.
+#[derive(Clone, Debug)]
+pub(crate) struct Variant {
+    /// The reading's name.
+    pub(crate) name: String,
+    /// The rule set's repetition rules with the reading switched off.
+    pub(crate) rules: super::RepetitionRules,
+    /// The [`Part`]s (bits) in which these rules differ from the rule set's, where they differ
+    /// in nothing else ([`changed_parts`]); `None` where they do.
+    pub(crate) changes: Option<u8>,
+}
+
+/// A part of the compiled 棋例 rules whose every read a judgement records
+/// (`Analyst::consult`). Where a variant differs from its rules in such parts alone, a move
+/// whose classification read none of them is classed under the variant as under the rules,
+/// and a cycle whose judgement read none has the rules' verdict (`ruling::judged`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Part {
+    /// How newness is judged (`repetition.chase_to_chase`'s data: `parried`).
+    Newness,
+    /// Whether a chase test counts a check's own chases (its `with_checks`).
+    CheckChases,
+}
+
+impl Part {
+    /// Every part.
+    const ALL: [Part; 2] = [Part::Newness, Part::CheckChases];
+
+    /// The part's bit in a set of parts.
+    pub(crate) fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    /// `to` with this part as `from` has it.
+    fn copy(self, from: &super::RepetitionRules, to: &mut super::RepetitionRules) {
+        match self {
+            Part::Newness => to.newness = from.newness.clone(),
+            Part::CheckChases => {
+                for (t, f) in to.classes.iter_mut().zip(&from.classes) {
+                    if let (
+                        super::Test::WinsMaterial { with_checks: t, .. },
+                        super::Test::WinsMaterial { with_checks: f, .. },
+                    ) = (&mut t.test, &f.test)
+                    {
+                        *t = *f;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The [`Part`]s (bits) in which `variant` differs from `rules`, where it differs in nothing
+/// else; `None` where it does. Compared by their `Debug` text, which a derived `Debug` makes
+/// of every field (the readings and variants left out: those of a variant are none).
+pub(crate) fn changed_parts(
+    rules: &super::RepetitionRules,
+    variant: &super::RepetitionRules,
+) -> Option<u8> {
+    let bare = |r: &super::RepetitionRules| {
+        format!(
+            "{:?}",
+            super::RepetitionRules {
+                readings: Vec::new(),
+                variants: Vec::new(),
+                ..r.clone()
+            }
+        )
+    };
+    let mut like = variant.clone();
+    let mut parts = 0;
+    for p in Part::ALL {
+        let before = bare(&like);
+        p.copy(rules, &mut like);
+        if bare(&like) != before {
+            parts |= p.bit();
+        }
+    }
+    (bare(&like) == bare(rules)).then_some(parts)
+}

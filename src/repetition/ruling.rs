@@ -188,23 +188,68 @@ pub fn rule_line(
 /// The ruling with its basis: the cycle judged under the rules, then under each variant with
 /// an inferred reading switched off (sharing the searches' memos); a variant whose verdict
 /// differs names a reading the verdict rests on.
+///
+/// A variant that differs from the rules only in parts whose reads are recorded
+/// ([`super::readings::Part`]) costs only what they change: where the cycle's judgement read
+/// none of them, its verdict is the rules'; otherwise it takes the rules' classes of the
+/// moves whose classification read none, and judges the others and the cycle again. Those
+/// moves' searches are the rules' own (the memos are shared, the bounds the same), so the
+/// classes are those it would find. Only its verdict is asked: no reasons are written.
 fn judged(
     an: &Analyst,
     positions: &[Position],
     moves: &[Move],
     forced: Option<(usize, usize, &'static str)>,
 ) -> Ruling {
-    let mut r = judge(an, positions, moves, forced);
+    let (mut r, classed) = judge(an, positions, moves, forced, As::Rules);
     if r.cycle.is_some() {
+        let read = classed.read();
         r.basis.rests_on = an
             .rep
             .variants
             .iter()
-            .filter(|(_, v)| judge(&an.sharing(v), positions, moves, forced).verdict != r.verdict)
-            .map(|(name, _)| name.clone())
+            .filter(|v| {
+                let verdict = match v.changes {
+                    Some(parts) if read & parts == 0 => r.verdict,
+                    changes => {
+                        let reuse = changes.map(|parts| (&classed, parts));
+                        let van = an.sharing(&v.rules);
+                        judge(&van, positions, moves, forced, As::Variant(reuse))
+                            .0
+                            .verdict
+                    }
+                };
+                verdict != r.verdict
+            })
+            .map(|v| v.name.clone())
             .collect();
     }
     r
+}
+
+/// Whom a cycle is judged for: the rules (the ruling in full, and what a variant may take
+/// from it kept where the rules have variants), or a variant, for its verdict only (taking
+/// the moves of the rules' judgement that read none of the parts it changes).
+#[derive(Clone, Copy)]
+enum As<'c> {
+    Rules,
+    Variant(Option<(&'c Classed, u8)>),
+}
+
+/// A cycle's moves as the rules classed them, before the cycle's special cases, each with
+/// the parts of the rules its classification read (bits of [`super::readings::Part`]); and
+/// the parts the judgement of the whole cycle read.
+#[derive(Default)]
+struct Classed {
+    plies: Vec<(PlyFacts, u8)>,
+    cycle: u8,
+}
+
+impl Classed {
+    /// Every part the judgement read.
+    fn read(&self) -> u8 {
+        self.plies.iter().fold(self.cycle, |a, p| a | p.1)
+    }
 }
 
 /// Classes every move of `moves` as if they formed one cycle (no pattern or verdict is
@@ -278,21 +323,38 @@ fn find_cycle(
     (count[0] >= min && count[1] >= min).then_some((0, moves.len(), "shuffle"))
 }
 
+/// The ruling of the cycle (for a variant, without reasons), and the moves as classed where
+/// the rules judge it and have variants.
 fn judge(
     an: &Analyst,
     positions: &[Position],
     moves: &[Move],
     forced: Option<(usize, usize, &'static str)>,
-) -> Ruling {
+    whom: As,
+) -> (Ruling, Classed) {
     let rep = an.rep;
     let Some((i, k, judged)) = forced.or_else(|| find_cycle(rep, positions, moves)) else {
-        return no_cycle(rep);
+        return (no_cycle(rep), Classed::default());
     };
     let ids = piece_identities(positions, moves);
-    let mut plies = class_plies(an, positions, moves, (i, k), judged);
+    let reuse = match whom {
+        As::Rules => None,
+        As::Variant(reuse) => reuse,
+    };
+    let (mut plies, read) = class_plies(an, positions, moves, (i, k), judged, reuse);
+    let mut classed = Classed::default();
+    if matches!(whom, As::Rules) && !rep.variants.is_empty() {
+        classed.plies = plies.iter().map(|p| p.facts.clone()).zip(read).collect();
+    }
+    an.consulted();
     apply_cycle_exceptions(an, positions, &mut plies, &ids);
     for pl in &mut plies {
-        describe(an, &positions[pl.ply - 1], pl);
+        match whom {
+            As::Rules => describe(an, &positions[pl.ply - 1], pl),
+            As::Variant(_) => {
+                targets(an, pl);
+            }
+        }
     }
     let patterns = side_patterns(rep, &plies, &ids);
     let mut clauses = cycle_clauses(rep, &plies, judged);
@@ -304,7 +366,8 @@ fn judge(
             break;
         }
     }
-    Ruling {
+    classed.cycle = an.consulted();
+    let r = Ruling {
         verdict,
         judged,
         cycle: Some((i + 1, k)),
@@ -312,7 +375,8 @@ fn judge(
         patterns: Some(patterns),
         clauses,
         basis: Basis::default(),
-    }
+    };
+    (r, classed)
 }
 
 /// The ruling where the moves form no cycle: no verdict, on the patterns' and the cycle's
@@ -349,16 +413,23 @@ fn piece_identities(positions: &[Position], moves: &[Move]) -> Vec<[u16; SQUARES
 }
 
 /// Each ply of the judged cycle (`plies` i..k) classed by its move, knowing the move before
-/// (for the first move of a repetition, the cycle's last: the position is the same).
+/// (for the first move of a repetition, the cycle's last: the position is the same), with
+/// the parts of the rules its classification read. With `reuse` (the rules' classes and the
+/// parts a variant changes), a ply whose classification read none of them keeps its class.
 fn class_plies(
     an: &Analyst,
     positions: &[Position],
     moves: &[Move],
     (i, k): (usize, usize),
     judged: &str,
-) -> Vec<PlyRuling> {
+    reuse: Option<(&Classed, u8)>,
+) -> (Vec<PlyRuling>, Vec<u8>) {
     let mut plies: Vec<PlyRuling> = Vec::new();
+    let mut read = Vec::new();
     for p in i..k {
+        let kept = reuse
+            .and_then(|(c, parts)| c.plies.get(p - i).filter(|(_, r)| r & parts == 0))
+            .map(|(f, r)| (f.clone(), *r));
         let prev = if p == i {
             Some(k - 1)
                 .filter(|_| judged == "repetition" && k > 0)
@@ -366,12 +437,17 @@ fn class_plies(
         } else {
             Some(p - 1)
         };
-        an.start_ply(k - i);
-        let facts = an.classify(
-            &positions[p],
-            moves[p],
-            prev.map(|q| (&positions[q], moves[q])),
-        );
+        let (facts, r) = kept.unwrap_or_else(|| {
+            an.start_ply(k - i);
+            an.consulted();
+            let facts = an.classify(
+                &positions[p],
+                moves[p],
+                prev.map(|q| (&positions[q], moves[q])),
+            );
+            (facts, an.consulted())
+        });
+        read.push(r);
         plies.push(PlyRuling {
             ply: p + 1,
             facts,
@@ -382,7 +458,7 @@ fn class_plies(
             reason_zh: String::new(),
         });
     }
-    plies
+    (plies, read)
 }
 
 /// The special cases that need the whole cycle (the other side's pattern, the answer to a
@@ -602,6 +678,17 @@ fn apply(v: &VerdictRule, pats: &[SidePattern; 2], plies: &[PlyRuling]) -> Optio
 /// Targets, kinds of chase and the reason of one ply, in English and Chinese (the `reason`
 /// sentences of `spec/words.yaml`).
 fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
+    let (tells_wins, meets) = targets(an, pl);
+    let words = PlyWords::after(an, before, pl.facts.mv);
+    let deeds = deeds(&words, &pl.facts, tells_wins, meets);
+    let reason = reason(&words, &pl.facts, &deeds);
+    pl.reason = reason.en;
+    pl.reason_zh = reason.zh;
+}
+
+/// A ply's targets, kinds of chase and arrows ([`mark_targets`]); whether its reason tells
+/// what it wins, and whether it met the pieces it names.
+fn targets(an: &Analyst, pl: &mut PlyRuling) -> (bool, bool) {
     let rep = an.rep;
     let f = &pl.facts;
     // A check keeps its chases (`with_checks`): they count for a pattern of one target.
@@ -615,11 +702,7 @@ fn describe(an: &Analyst, before: &Position, pl: &mut PlyRuling) {
     ) || checking_chase;
     let latent_counted = counted_chase && f.class != f.base_class;
     let meets = mark_targets(pl, tells_wins && counted_chase, latent_counted);
-    let words = PlyWords::after(an, before, pl.facts.mv);
-    let deeds = deeds(&words, &pl.facts, tells_wins, meets);
-    let reason = reason(&words, &pl.facts, &deeds);
-    pl.reason = reason.en;
-    pl.reason_zh = reason.zh;
+    (tells_wins, meets)
 }
 
 /// A ply's targets, kinds of chase and arrows: what it wins, where that counts as a chase

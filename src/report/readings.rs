@@ -182,8 +182,8 @@ pub fn evidence(spec: &Spec, suite: &Suite) -> Result<Vec<RuleSetReadings>, Stri
         let mut readings = Vec::new();
         for r in &rep.readings {
             let compiled;
-            let off = match rep.variants.iter().find(|(name, _)| *name == r.name) {
-                Some((_, v)) => v,
+            let off = match rep.variants.iter().find(|v| v.name == r.name) {
+                Some(v) => &v.rules,
                 None => {
                     compiled = RepetitionRules::compile(&without(ed, &r.name), &rs.vm)
                         .map_err(|e| {
