@@ -134,8 +134,8 @@ pub struct Analyst<'a> {
     /// What the searches of this ruling found, shared with the analysts of its readings'
     /// variants ([`Analyst::sharing`]).
     memo: std::rc::Rc<Memo>,
-    /// The parts of the rules read since [`Analyst::consulted`] was last asked (bits of
-    /// [`Part`]): what a variant that changes them must judge again.
+    /// The parts of the rules that steered the judgement since [`Analyst::consulted`] was
+    /// last asked (bits of [`Part`]): what a variant that switches them off judges again.
     consulted: std::cell::Cell<u8>,
 }
 
@@ -225,20 +225,16 @@ impl<'a> Analyst<'a> {
         }
     }
 
-    /// A part of the rules is read: every read of one goes through here.
+    /// A part of the rules steers the judgement otherwise than it would go with the part
+    /// switched off ([`Part`]): every place where one does says so here.
     pub(crate) fn consult(&self, part: Part) {
         self.consulted.set(self.consulted.get() | part.bit());
     }
 
-    /// The parts of the rules read since the last call (bits of [`Part`]).
+    /// The parts of the rules that steered the judgement since the last call (bits of
+    /// [`Part`]).
     pub(crate) fn consulted(&self) -> u8 {
         self.consulted.replace(0)
-    }
-
-    /// How newness is judged (the rules' part [`Part::Newness`], its read recorded).
-    pub(crate) fn newness(&self) -> &super::data::NewOnlyData {
-        self.consult(Part::Newness);
-        &self.rep.newness
     }
 
     /// A ply's classification begins, one of `plies` judged: its searches share afresh the

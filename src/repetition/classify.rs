@@ -24,6 +24,7 @@ use crate::vm::Position;
 
 use super::analysis::{Analyst, Val, Win, WinParams};
 use super::forcing::Bounds;
+use super::readings::Part;
 use super::{Exception, RuleRef, Test};
 
 /// The facts about one move that the classes, special cases and verdicts read.
@@ -187,7 +188,6 @@ impl Analyst<'_> {
     /// A check's own chases (`with_checks`): the wins that stand whichever way the general
     /// steps out of it, where a chase test of the edition counts them; none where none does.
     fn chases_of_check(&self, m: Played) -> Vec<Win> {
-        self.consult(super::readings::Part::CheckChases);
         match self.rep.classes.iter().find(|c| {
             matches!(
                 c.test,
@@ -197,7 +197,14 @@ impl Analyst<'_> {
                 }
             )
         }) {
-            Some(c) => self.wins_past_the_check(&c.test, m),
+            Some(c) => {
+                // Without it (a variant's), a check chases nothing.
+                let wins = self.wins_past_the_check(&c.test, m);
+                if !wins.is_empty() {
+                    self.consult(Part::CheckChases);
+                }
+                wins
+            }
             None => Vec::new(),
         }
     }
@@ -272,7 +279,16 @@ impl Analyst<'_> {
         let mut old = self.all_wins(before, p);
         // A win whose line starts with this very move (a check) is the move's own.
         old.retain(|o| o.after_check != Some(mv));
-        let mut now = match self.newness().parried {
+        let not_stood = |now: Vec<Win>| -> Vec<Win> {
+            now.into_iter()
+                .filter(|w| !stood(w, &old, Some(mv)))
+                .collect()
+        };
+        let parried = self.rep.newness.parried;
+        // Without `parried` (a variant's), every win that did not stand is new: where `parried`
+        // finds otherwise, it steers the move.
+        let without = parried.map(|_| not_stood(now.clone()));
+        let mut now = match parried {
             Some(super::data::Parried::Counts)
                 if !now.is_empty() && self.saves(before, after, mv) =>
             {
@@ -281,11 +297,11 @@ impl Analyst<'_> {
             Some(super::data::Parried::AddsNothing) if !now.is_empty() => {
                 self.new_wins_of_parrying(m, now, &old)
             }
-            _ => now
-                .into_iter()
-                .filter(|w| !stood(w, &old, Some(mv)))
-                .collect::<Vec<Win>>(),
+            _ => not_stood(now),
         };
+        if without.is_some_and(|w| w != now) {
+            self.consult(Part::Newness);
+        }
         if m.answered_check {
             self.drop_wins_laid_open_by_check(m, &mut now, p);
         }

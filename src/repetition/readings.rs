@@ -158,10 +158,12 @@ pub(crate) struct Variant {
     pub(crate) changes: Option<u8>,
 }
 
-/// A part of the compiled 棋例 rules whose every read a judgement records
-/// (`Analyst::consult`). Where a variant differs from its rules in such parts alone, a move
-/// whose classification read none of them is classed under the variant as under the rules,
-/// and a cycle whose judgement read none has the rules' verdict (`ruling::judged`).
+/// A part of the compiled 棋例 rules that a judgement records wherever its value steers it
+/// otherwise than the part switched off would (`Analyst::consult`; off: the reading absent
+/// or false, as a variant has it). Where a variant differs from its rules in such parts
+/// alone, each switched off, a move whose classification they did not steer is classed
+/// under the variant as under the rules, and a cycle whose judgement they did not steer has
+/// the rules' verdict (`ruling::judged`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Part {
     /// How newness is judged (`repetition.chase_to_chase`'s data: `parried`).
@@ -177,6 +179,22 @@ impl Part {
     /// The part's bit in a set of parts.
     pub(crate) fn bit(self) -> u8 {
         1 << self as u8
+    }
+
+    /// Whether this part of `r` is switched off (no value: the way a variant has it).
+    fn off(self, r: &super::RepetitionRules) -> bool {
+        match self {
+            Part::Newness => r.newness.parried.is_none(),
+            Part::CheckChases => !r.classes.iter().any(|c| {
+                matches!(
+                    c.test,
+                    super::Test::WinsMaterial {
+                        with_checks: true,
+                        ..
+                    }
+                )
+            }),
+        }
     }
 
     /// `to` with this part as `from` has it.
@@ -198,9 +216,10 @@ impl Part {
     }
 }
 
-/// The [`Part`]s (bits) in which `variant` differs from `rules`, where it differs in nothing
-/// else; `None` where it does. Compared by their `Debug` text, which a derived `Debug` makes
-/// of every field (the readings and variants left out: those of a variant are none).
+/// The [`Part`]s (bits) in which `variant` differs from `rules`, each switched off in it,
+/// where it differs in nothing else; `None` where it does. Compared by their `Debug` text,
+/// which a derived `Debug` makes of every field (the readings and variants left out: those
+/// of a variant are none).
 pub(crate) fn changed_parts(
     rules: &super::RepetitionRules,
     variant: &super::RepetitionRules,
@@ -221,6 +240,9 @@ pub(crate) fn changed_parts(
         let before = bare(&like);
         p.copy(rules, &mut like);
         if bare(&like) != before {
+            if !p.off(variant) {
+                return None;
+            }
             parts |= p.bit();
         }
     }

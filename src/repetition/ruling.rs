@@ -189,10 +189,10 @@ pub fn rule_line(
 /// an inferred reading switched off (sharing the searches' memos); a variant whose verdict
 /// differs names a reading the verdict rests on.
 ///
-/// A variant that differs from the rules only in parts whose reads are recorded
-/// ([`super::readings::Part`]) costs only what they change: where the cycle's judgement read
-/// none of them, its verdict is the rules'; otherwise it takes the rules' classes of the
-/// moves whose classification read none, and judges the others and the cycle again. Those
+/// A variant that differs from the rules only in parts that record where they steer a
+/// judgement ([`super::readings::Part`]) costs only what they change: where they steered
+/// none of the cycle's judgement, its verdict is the rules'; otherwise it takes the rules'
+/// classes of the moves they did not steer, and judges the others and the cycle again. Those
 /// moves' searches are the rules' own (the memos are shared, the bounds the same), so the
 /// classes are those it would find. Only its verdict is asked: no reasons are written.
 fn judged(
@@ -229,7 +229,7 @@ fn judged(
 
 /// Whom a cycle is judged for: the rules (the ruling in full, and what a variant may take
 /// from it kept where the rules have variants), or a variant, for its verdict only (taking
-/// the moves of the rules' judgement that read none of the parts it changes).
+/// the moves of the rules' judgement that none of the parts it switches off steered).
 #[derive(Clone, Copy)]
 enum As<'c> {
     Rules,
@@ -237,8 +237,8 @@ enum As<'c> {
 }
 
 /// A cycle's moves as the rules classed them, before the cycle's special cases, each with
-/// the parts of the rules its classification read (bits of [`super::readings::Part`]); and
-/// the parts the judgement of the whole cycle read.
+/// the parts of the rules that steered its classification (bits of
+/// [`super::readings::Part`]); and those that steered the judgement of the whole cycle.
 #[derive(Default)]
 struct Classed {
     plies: Vec<(PlyFacts, u8)>,
@@ -246,7 +246,7 @@ struct Classed {
 }
 
 impl Classed {
-    /// Every part the judgement read.
+    /// Every part that steered the judgement.
     fn read(&self) -> u8 {
         self.plies.iter().fold(self.cycle, |a, p| a | p.1)
     }
@@ -414,8 +414,8 @@ fn piece_identities(positions: &[Position], moves: &[Move]) -> Vec<[u16; SQUARES
 
 /// Each ply of the judged cycle (`plies` i..k) classed by its move, knowing the move before
 /// (for the first move of a repetition, the cycle's last: the position is the same), with
-/// the parts of the rules its classification read. With `reuse` (the rules' classes and the
-/// parts a variant changes), a ply whose classification read none of them keeps its class.
+/// the parts of the rules that steered its classification. With `reuse` (the rules' classes
+/// and the parts a variant switches off), a ply none of them steered keeps its class.
 fn class_plies(
     an: &Analyst,
     positions: &[Position],
