@@ -13,7 +13,9 @@
 //!
 //! Every inferred reading is compiled once more with it switched off (a *variant*). A
 //! ruling then says what it rests on: `text` when no variant changes its verdict, otherwise
-//! `inferred` with the readings whose variants do ([`Basis`]).
+//! `inferred` with the readings whose variants do ([`Basis`]). A variant that differs from
+//! the rules only in [`Part`]s, each switched off, says so ([`Variant::changes`]): under it a
+//! ruling judges again only the moves those parts steered.
 //!
 //! Compile refuses a switch without a provenance entry. Invariant: a reading's name is its
 //! field's name.

@@ -9,7 +9,8 @@
 //! `Analyst` that shares the searches' memos (`Analyst::sharing`: mates depend on the movement
 //! rules only, forcing lines and the exchanges on one point on position and
 //! bounds, none on a reading), and names in `rests_on` the readings whose variant changes the
-//! verdict.
+//! verdict. A variant that switches off only parts of the rules that record where they steer
+//! a move (`readings::Part`) judges again only the moves they steered.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -132,6 +132,29 @@ proptest! {
     }
 }
 
+/// A variant that switches off only `parried` or `with_checks` knows it (the parts of the
+/// rules it changes, each switched off), so that a ruling judges again under it only the
+/// moves they steered; one that changes a bound of the searches (`laid_open`) does not, and
+/// is judged in full. That either way the ruling's basis is the one full rulings under each
+/// variant give is `readings_are_few_general_and_what_each_ruling_rests_on`.
+#[test]
+fn a_variant_knows_the_parts_of_the_rules_it_switches_off() {
+    use crate::repetition::readings::Part;
+    for id in ["axf", "cxa-2020"] {
+        let set = builtin(id);
+        let rep = set.repetition.as_ref().unwrap();
+        assert!(!rep.variants.is_empty(), "{id}");
+        for v in &rep.variants {
+            let want = match v.name.as_str() {
+                "parried" => Some(Part::Newness.bit()),
+                "with_checks" => Some(Part::CheckChases.bit()),
+                _ => None,
+            };
+            assert_eq!(v.changes, want, "{id} {}", v.name);
+        }
+    }
+}
+
 #[cfg(feature = "cli")]
 /// Issue 33's bounds on the readings of the 棋例 clauses, measured as `reports/readings.md`
 /// measures them: at most 12 distinct switches; none that changes the verdict of exactly one
