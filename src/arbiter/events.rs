@@ -73,7 +73,6 @@ pub(crate) struct UnrecordedEvent {
     pub(crate) moves: u32,
     #[serde(default = "missing")]
     pub kind: RecordFault,
-    #[serde(default)]
     pub(crate) remaining_seconds: Option<u32>,
 }
 
@@ -104,7 +103,6 @@ pub(crate) struct KnockEvent {
     #[serde(default)]
     pub(crate) off_board: bool,
     pub(crate) after_press: bool,
-    #[serde(default)]
     pub(crate) opponent_remaining_seconds: Option<u32>,
 }
 

@@ -59,9 +59,7 @@ pub struct TouchArgs {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GameFile {
-    #[serde(default)]
     edition: Option<String>,
-    #[serde(default)]
     fen: Option<String>,
     events: Vec<Value>,
 }

@@ -45,7 +45,6 @@ pub struct Condition {
     pub condition: String,
     /// Why no position can show the condition (holding, or just failing): a gap the report
     /// names with this reason instead of counting.
-    #[serde(default)]
     pub no_position: Option<String>,
 }
 

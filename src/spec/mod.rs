@@ -93,7 +93,6 @@ pub struct Provenance {
     /// Id of a source declared in some `edition.yaml`.
     pub(crate) source: String,
     /// Where in the source (article, section, page).
-    #[serde(default)]
     pub r#ref: Option<String>,
     #[serde(default)]
     /// A note on the reading.

@@ -14,17 +14,14 @@ struct RawEdition {
     id: String,
     name: String,
     name_en: String,
-    #[serde(default)]
     year: Option<u16>,
     publisher: String,
     derives_from: Option<String>,
-    #[serde(default)]
     inherited_provenance: Option<Provenance>,
     #[serde(default)]
     removes: Vec<String>,
     /// Only inherited clauses whose id starts with one of these prefixes are kept (a rule
     /// set that takes, say, only the movement rules of its parent).
-    #[serde(default)]
     keeps: Option<Vec<String>>,
     /// Differences from the base edition that no clause encodes (not decidable by a
     /// program, or too little of the text known), so that the diff reports still name them.
@@ -67,13 +64,9 @@ struct RawClause {
     id: String,
     #[serde(default, deserialize_with = "present")]
     article: Option<Option<String>>,
-    #[serde(default)]
     summary: Option<String>,
-    #[serde(default)]
     summary_zh: Option<String>,
-    #[serde(default)]
     provenance: Option<Provenance>,
-    #[serde(default)]
     data: Option<serde_yaml::Value>,
 }
 

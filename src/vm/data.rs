@@ -104,13 +104,10 @@ pub struct Instruction {
     /// Travel in a direction jumping exactly `screens` pieces (炮打隔子).
     pub hop: Option<[i8; 2]>,
     /// Blocking point of a leap, relative to the start, in the same frame as the leap.
-    #[serde(default)]
     pub block: Option<[i8; 2]>,
     /// Pieces a hop jumps over (炮打隔子: one).
-    #[serde(default)]
     pub screens: Option<u8>,
     /// Longest slide, in points.
-    #[serde(default)]
     pub max: Option<u8>,
     #[serde(default)]
     /// The copies of the offset produced: none, mirrored left/right, rotated, all eight.
@@ -217,9 +214,7 @@ pub(crate) struct StatusRule {
 #[derive(Debug, Deserialize, Clone, Copy)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct StatusWhen {
-    #[serde(default)]
     pub in_check: Option<bool>,
-    #[serde(default)]
     pub(crate) has_legal_move: Option<bool>,
 }
 

@@ -188,7 +188,6 @@ struct SidePair<T> {
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct RawChars {
-    #[serde(default)]
     traditional: Option<String>,
     #[serde(default)]
     variants: Vec<String>,
@@ -213,7 +212,6 @@ struct RawCharacters {
 #[serde(deny_unknown_fields)]
 struct RawWord {
     write: String,
-    #[serde(default)]
     traditional: Option<String>,
     #[serde(default)]
     also: Vec<String>,

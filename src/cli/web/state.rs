@@ -66,7 +66,6 @@ impl PageEvent {
 #[serde(deny_unknown_fields)]
 pub(super) struct StateBody {
     pub(super) edition: String,
-    #[serde(default)]
     pub(super) overlay: Option<Overlay>,
     #[serde(default = "super::startpos")]
     pub(super) fen: String,
@@ -75,10 +74,8 @@ pub(super) struct StateBody {
     #[serde(default)]
     pub(super) events: Vec<PageEvent>,
     /// `/api/state`: the ply shown (the last when absent).
-    #[serde(default)]
     pub(super) ply: Option<usize>,
     /// `/api/pgn`: the notation of the moves (`chinese` when absent).
-    #[serde(default)]
     pub(super) notation: Option<String>,
     /// `/api/pgn`: the record's tags, `[name, value]` in order.
     #[serde(default)]
