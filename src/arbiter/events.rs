@@ -57,12 +57,10 @@ pub(crate) struct AdjustEvent {
 }
 
 /// Seconds each side was late at the start of play.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
 pub(crate) struct LateEvent {
-    #[serde(default)]
     pub(crate) red: u32,
-    #[serde(default)]
     pub(crate) black: u32,
 }
 

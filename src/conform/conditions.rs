@@ -63,13 +63,11 @@ pub struct Conditions {
 
 /// The conditions a case shows: holding, or just failing.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct CaseConditions {
     /// Conditions that hold in the case's position (the sentence applies).
-    #[serde(default)]
     pub holds: Vec<String>,
     /// Conditions that just fail in it (the sentence does not apply, for that reason).
-    #[serde(default)]
     pub fails: Vec<String>,
 }
 

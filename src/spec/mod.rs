@@ -94,7 +94,6 @@ pub struct Provenance {
     pub(crate) source: String,
     /// Where in the source (article, section, page).
     pub r#ref: Option<String>,
-    #[serde(default)]
     /// A note on the reading.
     pub(crate) note: Option<String>,
     /// The readings of the clause's switches (boolean fields of its `data` that a domain
