@@ -83,11 +83,7 @@ impl Row {
                 self.recorded.as_ref().map_or(Value::Null, |r| json!(r)),
             );
             m.insert("disagrees".into(), json!(self.disagrees));
-            let remarks: Vec<Value> = self
-                .remarks
-                .iter()
-                .map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message }))
-                .collect();
+            let remarks = self.remarks.iter().map(Remark::to_json).collect();
             m.insert("remarks".into(), Value::Array(remarks));
         }
         v

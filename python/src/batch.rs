@@ -77,11 +77,7 @@ fn replay_item(
     g: &GameEntry<'_, ()>,
     to: Option<(Notation, Style)>,
 ) -> Value {
-    let remarks: Vec<Value> = g
-        .remarks
-        .iter()
-        .map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message }))
-        .collect();
+    let remarks: Vec<Value> = g.remarks.iter().map(|r| r.to_json()).collect();
     let recorded = g.recorded().map_or(Value::Null, |r| json!(r));
     let mut headers = serde_json::Map::new();
     for (name, value) in g.game.tag_pairs() {
