@@ -813,22 +813,16 @@ fn new_clause(
     sources: &HashMap<String, Source>,
     errors: &mut Vec<SpecError>,
 ) {
-    let mut missing = Vec::new();
-    if raw.article.is_none() {
-        missing.push("article");
-    }
-    if raw.summary.is_none() {
-        missing.push("summary");
-    }
-    if raw.summary_zh.is_none() {
-        missing.push("summary_zh");
-    }
-    if raw.provenance.is_none() {
-        missing.push("provenance");
-    }
-    if raw.data.is_none() {
-        missing.push("data");
-    }
+    let missing: Vec<&str> = [
+        ("article", raw.article.is_none()),
+        ("summary", raw.summary.is_none()),
+        ("summary_zh", raw.summary_zh.is_none()),
+        ("provenance", raw.provenance.is_none()),
+        ("data", raw.data.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(field, absent)| absent.then_some(field))
+    .collect();
     if !missing.is_empty() {
         let why = if draft.raw.derives_from.is_some() {
             " (the id is not inherited, so this is a new clause)"
