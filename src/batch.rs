@@ -340,10 +340,7 @@ pub fn judge(
     rs: &RuleSet,
     adjudicate: bool,
 ) -> Result<impl Fn(&GameReplay) -> (Verdict, Option<Ending>) + Sync + '_, String> {
-    let arbiter = rs
-        .arbiter
-        .as_ref()
-        .ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
+    let arbiter = rs.require_arbiter()?;
     Ok(move |r: &GameReplay| {
         let start = r.start.as_ref().expect("judged games have a start");
         let found = if adjudicate {

@@ -274,12 +274,9 @@ impl Desk {
     fn judge_all(&self, rs: &RuleSet, b: &StateBody) -> Result<Judged, Reply> {
         let (fen, moves) = self.line_of(rs, &b.fen, &b.moves)?;
         check_events(&b.events, moves.len())?;
-        let arbiter = rs.arbiter.as_ref().ok_or_else(|| {
-            Reply::answer(&Answer::unsupported(format!(
-                "rule set {} has no arbiter's clauses",
-                rs.id()
-            )))
-        })?;
+        let arbiter = rs
+            .require_arbiter()
+            .map_err(|e| Reply::answer(&Answer::unsupported(e)))?;
         let (evs, from) = interleave(&moves, &b.events, moves.len());
         let q = OutcomeQuery {
             fen: Some(fen.clone()),
