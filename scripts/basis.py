@@ -74,13 +74,17 @@ CONVENTION_REJECTS = {
 }
 
 
-def xqspec():
+def xqspec(who="basis.py", profiles=("debug", "release")):
+    """The runner: `XQSPEC`, else `xqspec` on the PATH, else the first of `profiles` built in
+    `target/` (measure.py asks for `release` first: it runs the whole suite many times)."""
     exe = os.environ.get("XQSPEC") or shutil.which("xqspec")
-    for p in (ROOT / "target" / "debug" / "xqspec", ROOT / "target" / "release" / "xqspec"):
+    for profile in profiles:
+        p = ROOT / "target" / profile / "xqspec"
         if not exe and p.is_file():
             exe = str(p)
     if not exe:
-        sys.exit("basis.py: no xqspec (cargo build, or set XQSPEC)")
+        sys.exit(f"{who}: no xqspec (put it on the PATH with `cargo install --path .`, "
+                 "build it with `cargo build`, or set XQSPEC)")
     return exe
 
 

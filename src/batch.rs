@@ -7,9 +7,10 @@
 //! read, in input order; a [`Tally`] counts them as they pass; [`final_position`] is the judge
 //! `replay` is given, to remark on a recorded result that a final mate or stalemate
 //! contradicts. `xqspec adjudicate` prints the items as they come; the Python package's batch
-//! calls take the same path.
+//! calls take the same path, [`stream_items`], whose games keep whatever a call makes of them
+//! (`Row`s here, the replay's JSON items in Python) with their place ([`Placed`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
@@ -39,10 +40,11 @@ pub struct Row {
     pub moves: usize,
 }
 
-/// What a batch holds, in file order: games, and the problems that are no game.
-pub enum Item {
+/// What a batch holds, in file order: games (a `Row` each, or what another batch call
+/// keeps of a game), and the problems that are no game.
+pub enum Item<G = Row> {
     /// A game.
-    Game(Row),
+    Game(G),
     /// Text that is no game (`FILE: line L, column C (byte B): skipped text that is no game: …`).
     NotAGame {
         /// The file.
@@ -83,11 +85,7 @@ impl Row {
                 self.recorded.as_ref().map_or(Value::Null, |r| json!(r)),
             );
             m.insert("disagrees".into(), json!(self.disagrees));
-            let remarks: Vec<Value> = self
-                .remarks
-                .iter()
-                .map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message }))
-                .collect();
+            let remarks = self.remarks.iter().map(Remark::to_json).collect();
             m.insert("remarks".into(), Value::Array(remarks));
         }
         v
@@ -166,6 +164,59 @@ impl Row {
     }
 }
 
+/// A game of a batch where it stands: its file, its number among the file's games, and what
+/// the batch's work kept of it.
+pub struct Placed<'f, W> {
+    /// The file.
+    pub file: &'f Path,
+    /// 1-based among the file's games.
+    pub number: usize,
+    /// What the work kept.
+    pub work: W,
+}
+
+impl<W> Placed<'_, W> {
+    /// `FILE game N`, the place every batch item gives.
+    pub fn place(&self) -> String {
+        place(self.file, self.number)
+    }
+}
+
+/// `FILE game N`: where game `number` of `file` is.
+pub fn place(file: &Path, number: usize) -> String {
+    format!("{} game {number}", file.display())
+}
+
+impl<G> Item<G> {
+    /// The item with its game made another thing by `f` (a problem stays as it is).
+    pub fn map<H>(self, f: impl FnOnce(G) -> H) -> Item<H> {
+        match self {
+            Item::Game(g) => Item::Game(f(g)),
+            Item::NotAGame { file, problem } => Item::NotAGame { file, problem },
+            Item::Unread(e) => Item::Unread(e),
+            Item::FileDone => Item::FileDone,
+        }
+    }
+
+    /// The object `xqspec adjudicate --json` prints for text that is no game or a file not
+    /// read; `None` for a game and for a file done.
+    pub fn problem_json(&self) -> Option<Value> {
+        match self {
+            Item::Game(_) | Item::FileDone => None,
+            Item::NotAGame { file, problem } => Some(json!({
+                "place": format!("{file} line {}", problem.place.line),
+                "line": problem.place.line,
+                "column": problem.place.column,
+                "byte": problem.place.byte,
+                "not_a_game": problem.message,
+            })),
+            Item::Unread(e) => {
+                Some(json!({ "place": e.path.display().to_string(), "file_error": e.message }))
+            }
+        }
+    }
+}
+
 impl Item {
     /// The lines `xqspec adjudicate` prints.
     pub fn lines(&self) -> Vec<String> {
@@ -182,21 +233,11 @@ impl Item {
         }
     }
 
-    /// The object `xqspec adjudicate --json` prints.
+    /// The object `xqspec adjudicate --json` prints (`null` for a file done).
     pub fn to_json(&self) -> Value {
         match self {
             Item::Game(r) => r.to_json(),
-            Item::NotAGame { file, problem } => json!({
-                "place": format!("{file} line {}", problem.place.line),
-                "line": problem.place.line,
-                "column": problem.place.column,
-                "byte": problem.place.byte,
-                "not_a_game": problem.message,
-            }),
-            Item::Unread(e) => {
-                json!({ "place": e.path.display().to_string(), "file_error": e.message })
-            }
-            Item::FileDone => Value::Null,
+            other => other.problem_json().unwrap_or(Value::Null),
         }
     }
 }
@@ -252,31 +293,41 @@ pub fn adjudicate_files(
 ) -> Result<(), String> {
     let judge = judge(rs, adjudicate)?;
     let work = |g: GameEntry<'_, Verdict>| row(g, String::new());
-    stream(
-        &rs.vm,
-        files,
-        opts,
-        &judge,
-        &work,
-        &mut |found| match found {
-            Found::Game {
-                file,
-                number,
-                work: mut row,
-            } => {
-                row.place = format!("{} game {number}", files[file].display());
-                sink(Item::Game(row));
-            }
-            Found::NotAGame { file, problem } => sink(Item::NotAGame {
-                file: files[file].display().to_string(),
-                problem,
-            }),
-            Found::Unread { error, .. } => sink(Item::Unread(error)),
-            Found::Done { .. } => sink(Item::FileDone),
-            Found::Note { .. } => {}
-        },
-    );
+    stream_items(rs, files, opts, &judge, &work, &mut |item| {
+        sink(item.map(|g| Row {
+            place: g.place(),
+            ..g.work
+        }))
+    });
     Ok(())
+}
+
+/// Every game of every file streamed (over every core, memory bounded by the window), each
+/// judged by `judge` and kept by `work` with its place, and the text that is no game, the
+/// files not read and the files done, to `sink` in input order: the one path of the batch
+/// calls ([`adjudicate_files`], the Python package's replay items).
+pub fn stream_items<V: Send, W: Send>(
+    rs: &RuleSet,
+    files: &[PathBuf],
+    opts: &stream::Options,
+    judge: &(dyn Fn(&GameReplay) -> (V, Option<Ending>) + Sync),
+    work: &(dyn Fn(GameEntry<'_, V>) -> W + Sync),
+    sink: &mut dyn FnMut(Item<Placed<'_, W>>),
+) {
+    stream(&rs.vm, files, opts, judge, work, &mut |found| match found {
+        Found::Game { file, number, work } => sink(Item::Game(Placed {
+            file: &files[file],
+            number,
+            work,
+        })),
+        Found::NotAGame { file, problem } => sink(Item::NotAGame {
+            file: files[file].display().to_string(),
+            problem,
+        }),
+        Found::Unread { error, .. } => sink(Item::Unread(error)),
+        Found::Done { .. } => sink(Item::FileDone),
+        Found::Note { .. } => {}
+    });
 }
 
 /// What the judge of a batch gives a game: its adjudication, or why there is none.
@@ -289,10 +340,7 @@ pub fn judge(
     rs: &RuleSet,
     adjudicate: bool,
 ) -> Result<impl Fn(&GameReplay) -> (Verdict, Option<Ending>) + Sync + '_, String> {
-    let arbiter = rs
-        .arbiter
-        .as_ref()
-        .ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
+    let arbiter = rs.require_arbiter()?;
     Ok(move |r: &GameReplay| {
         let start = r.start.as_ref().expect("judged games have a start");
         let found = if adjudicate {

@@ -213,7 +213,7 @@ pub use competition::{
 };
 
 // Many records adjudicated at once.
-pub use batch::{adjudicate_files, Item, Tally};
+pub use batch::{adjudicate_files, stream_items, Item, Placed, Tally};
 
 // The protocol's queries and answers, and the reference implementation.
 pub use answer::{round_trip as answer_round_trip, DOMAIN_ANSWER_FIELDS};
@@ -261,7 +261,7 @@ pub mod harness {
 /// Record files read and their games replayed one by one (the path `xqspec replay` and
 /// `xqspec adjudicate` read by).
 pub mod records {
-    pub use crate::batch::{final_position, judge, row};
+    pub use crate::batch::{final_position, judge, place, row};
     pub use crate::notation::encoding::by_name as encoding_by_name;
     pub use crate::notation::records::{from_bytes, games, read};
 }

@@ -120,6 +120,13 @@ impl RuleSet {
         &self.edition.id
     }
 
+    /// The arbiter's rules, or, for a rule set without them, the error that says so.
+    pub fn require_arbiter(&self) -> Result<&crate::arbiter::ArbiterRules, String> {
+        self.arbiter
+            .as_ref()
+            .ok_or_else(|| format!("rule set {} has no arbiter's clauses", self.id()))
+    }
+
     /// A rule set of a loaded spec by id (an edition, or an edition with a shipped overlay).
     pub fn of_spec(spec: &Spec, id: &str) -> Result<RuleSet, SpecErrors> {
         RuleSet::compile(spec.ruleset(id)?)

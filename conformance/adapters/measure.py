@@ -50,6 +50,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+from basis import xqspec  # noqa: E402  (how every script finds the runner)
 ADAPTERS = Path(__file__).resolve().parent
 REASONS = ADAPTERS / "reasons"
 REPORT = ROOT / "reports" / "implementations.md"
@@ -257,16 +259,6 @@ def engine_name(flag, path):
         elif line.startswith("id version "):
             version = line[len("id version "):].strip()
     return f"{name} {version}" if name and version else name
-
-
-def runner():
-    exe = os.environ.get("XQSPEC") or shutil.which("xqspec")
-    for p in (ROOT / "target" / "release" / "xqspec", ROOT / "target" / "debug" / "xqspec"):
-        if not exe and p.is_file():
-            exe = str(p)
-    if not exe:
-        sys.exit("measure.py: no xqspec (put it on the PATH with `cargo install --path .`, or set XQSPEC)")
-    return exe
 
 
 def run(exe, key, args):
@@ -613,7 +605,7 @@ def main():
                     "the implementations named with --only")
     ap.add_argument("--output", default=str(REPORT))
     a = ap.parse_args()
-    exe = runner()
+    exe = xqspec("measure.py", ("release", "debug"))
     dumped = suite_dump(exe)
     version_of_suite = suite_version(exe)
     case_files = len({r["path"] for r in dumped.values()})

@@ -77,11 +77,7 @@ fn replay_item(
     g: &GameEntry<'_, ()>,
     to: Option<(Notation, Style)>,
 ) -> Value {
-    let remarks: Vec<Value> = g
-        .remarks
-        .iter()
-        .map(|r| json!({ "line": r.line, "column": r.column, "remark": r.message }))
-        .collect();
+    let remarks: Vec<Value> = g.remarks.iter().map(|r| r.to_json()).collect();
     let recorded = g.recorded().map_or(Value::Null, |r| json!(r));
     let mut headers = serde_json::Map::new();
     for (name, value) in g.game.tag_pairs() {
@@ -114,10 +110,7 @@ fn replay_item(
 /// `item` with the place of game `number` of `path` put first.
 fn placed(path: &Path, number: usize, item: Value) -> Value {
     let mut m = serde_json::Map::new();
-    m.insert(
-        "place".into(),
-        json!(format!("{} game {number}", path.display())),
-    );
+    m.insert("place".into(), json!(records::place(path, number)));
     m.insert("file".into(), json!(path.display().to_string()));
     m.insert("game".into(), json!(number));
     if let Value::Object(rest) = item {
@@ -149,7 +142,7 @@ fn run_text(
             for entry in records::games(file, &mut replayer, judge) {
                 items.push(match entry {
                     Entry::Game(g) => {
-                        let place = format!("{} game {}", path.display(), g.number);
+                        let place = records::place(path, g.number);
                         Item::Game(records::row(*g, place)).to_json()
                     }
                     Entry::NotAGame(problem) => not_a_game(problem),
@@ -181,7 +174,6 @@ fn run_files(
     mode: Mode,
     sink: &mut dyn FnMut(Value),
 ) -> Result<(), String> {
-    use xqspec::{stream_records as stream, Found};
     let Mode::Replay(to) = mode else {
         return xqspec::adjudicate_files(rs, paths, opts, true, &mut |item| {
             if !matches!(item, Item::FileDone) {
@@ -192,25 +184,16 @@ fn run_files(
     let final_position = records::final_position(rs);
     let kinds = Replayer::new(&rs.vm);
     let work = |g: GameEntry<'_, ()>| replay_item(rs, &kinds, &g, to);
-    stream(
-        &rs.vm,
-        paths,
-        opts,
-        &|r| ((), final_position(r)),
-        &work,
-        &mut |found| match found {
-            Found::Game { file, number, work } => sink(placed(&paths[file], number, work)),
-            Found::NotAGame { file, problem } => sink(
-                Item::NotAGame {
-                    file: paths[file].display().to_string(),
-                    problem,
-                }
-                .to_json(),
-            ),
-            Found::Unread { error, .. } => sink(Item::Unread(error).to_json()),
-            Found::Done { .. } | Found::Note { .. } => {}
-        },
-    );
+    let judge = &|r: &_| ((), final_position(r));
+    xqspec::stream_items(rs, paths, opts, judge, &work, &mut |item| match item {
+        Item::Game(g) => sink(placed(g.file, g.number, g.work)),
+        problem => {
+            // A file done says nothing here.
+            if let Some(v) = problem.problem_json() {
+                sink(v);
+            }
+        }
+    });
     Ok(())
 }
 

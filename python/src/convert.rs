@@ -117,14 +117,18 @@ fn from_py_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
             .collect::<PyResult<Vec<_>>>()
             .map(Value::Array);
     }
-    let ty = obj
-        .get_type()
+    Err(PyTypeError::new_err(format!(
+        "not a JSON value: an object of type {}",
+        type_name(obj)
+    )))
+}
+
+/// The name of `obj`'s Python type (`?` when it has none to give), for the messages.
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
         .name()
         .map(|n| n.to_string())
-        .unwrap_or_else(|_| "?".into());
-    Err(PyTypeError::new_err(format!(
-        "not a JSON value: an object of type {ty}"
-    )))
+        .unwrap_or_else(|_| "?".into())
 }
 
 /// `e` with `name` and `what` said, as a `ValueError` (or a `TypeError` for a value of the
@@ -198,13 +202,9 @@ pub fn int_in(obj: &Bound<'_, PyAny>, name: &str, lo: i128, hi: i128) -> PyResul
         ))
     };
     if !obj.is_instance_of::<PyInt>() {
-        let ty = obj
-            .get_type()
-            .name()
-            .map(|n| n.to_string())
-            .unwrap_or_else(|_| "?".into());
         return Err(PyTypeError::new_err(format!(
-            "{name}: a whole number is wanted, not an object of type {ty}"
+            "{name}: a whole number is wanted, not an object of type {}",
+            type_name(obj)
         )));
     }
     match obj.extract::<i128>() {

@@ -65,16 +65,10 @@ fn build(py: Python<'_>, class: &str, message: &str, p: &Place) -> PyResult<PyEr
 
 /// The first number after `word ` in `text` (`move 3: …` → 3).
 pub fn number_after(text: &str, word: &str) -> Option<usize> {
-    let key = format!("{word} ");
-    let at = text.find(&key)? + key.len();
-    let digits: String = text[at..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
+    index_in(text, &format!("{word} "))
 }
 
-/// The index in `name[i]` (`events[3]: …` → 3).
+/// The number right after the first `open` in `text` (`events[3]: …` with `events[` → 3).
 pub fn index_in(text: &str, open: &str) -> Option<usize> {
     let at = text.find(open)? + open.len();
     let digits: String = text[at..]

@@ -193,12 +193,10 @@ fn answer_of_exception(py: Python<'_>, e: &PyErr) -> Answer {
             return Answer::reject(kind, text);
         }
     }
-    let ty = value
-        .get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_default();
-    Answer::error(format!("{ty}: {text}"))
+    Answer::error(format!(
+        "{}: {text}",
+        crate::convert::type_name(value.as_any())
+    ))
 }
 
 impl Implementation for PyImplementation {

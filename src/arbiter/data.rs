@@ -111,24 +111,18 @@ pub(crate) struct ResultRule {
     pub(crate) when: Trigger,
     pub(crate) result: ResultKind,
     /// Only illegal moves of these classes count (`when: illegal_move`).
-    #[serde(default)]
     pub(crate) classes: Option<Vec<IllegalClass>>,
     /// Occurrences needed (default 1).
-    #[serde(default)]
     pub(crate) times: Option<u32>,
     /// Occurrences needed, by level of the event (`event.level`).
-    #[serde(default)]
     pub(crate) times_by_level: Option<BTreeMap<String, u32>>,
-    #[serde(default)]
     pub(crate) counted: Option<Span>,
     /// Lateness limit in minutes (`when: late_arrival`); null: set by the event.
-    #[serde(default)]
     pub(crate) limit_minutes: Option<u32>,
     /// Rounds the sides have to change after a 棋例 ruling before it takes effect
     /// (`when: change_refused`: the side ordered to change; `when: repetition_draw`: either
     /// side, before the draw); null: the next ruling of the board decides
     /// (`repetition.cycle`), and a draw is drawn at once.
-    #[serde(default)]
     pub(crate) rounds_to_change: Option<u32>,
 }
 
@@ -157,27 +151,19 @@ pub(crate) enum RecordFault {
 pub(crate) struct FoulRule {
     pub(crate) when: Trigger,
     /// Only illegal moves of these classes (`when: illegal_move`).
-    #[serde(default)]
     pub(crate) classes: Option<Vec<IllegalClass>>,
     /// Only at these levels of event (`event.level`).
-    #[serde(default)]
     pub(crate) levels: Option<Vec<String>>,
     /// `when: draw_offer`: which offers are fouls.
-    #[serde(default)]
     pub(crate) count: Option<OfferCount>,
-    #[serde(default)]
     pub(crate) excess: Option<u32>,
     /// `when: unrecorded_moves`: one foul per this many moves …
-    #[serde(default)]
     pub(crate) every_moves: Option<u32>,
     /// … and at most this many fouls at a time (null: no cap).
-    #[serde(default)]
     pub(crate) max_fouls: Option<u32>,
     /// What counts as unrecorded.
-    #[serde(default)]
     pub(crate) counts: Option<Vec<RecordFault>>,
     /// A player with less than this left may defer the record (null: never).
-    #[serde(default)]
     pub(crate) deferred_below_minutes: Option<u32>,
 }
 
@@ -299,9 +285,7 @@ pub(crate) struct Step {
     pub(crate) step: String,
     #[serde(default, rename = "move")]
     pub(crate) move_piece: Option<Role>,
-    #[serde(default)]
     pub capture: Option<Role>,
-    #[serde(default)]
     pub(crate) with: Option<With>,
     #[serde(default)]
     pub(crate) free: bool,
@@ -314,10 +298,8 @@ pub(crate) struct TouchChain {
     pub(crate) touched: Vec<Role>,
     #[serde(default)]
     pub(crate) simultaneous: bool,
-    #[serde(default)]
     pub(crate) steps: Option<Vec<Step>>,
     /// Use the steps of another chain clause.
-    #[serde(default)]
     pub(crate) steps_of: Option<String>,
 }
 

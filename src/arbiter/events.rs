@@ -57,12 +57,10 @@ pub(crate) struct AdjustEvent {
 }
 
 /// Seconds each side was late at the start of play.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
 pub(crate) struct LateEvent {
-    #[serde(default)]
     pub(crate) red: u32,
-    #[serde(default)]
     pub(crate) black: u32,
 }
 
@@ -73,7 +71,6 @@ pub(crate) struct UnrecordedEvent {
     pub(crate) moves: u32,
     #[serde(default = "missing")]
     pub kind: RecordFault,
-    #[serde(default)]
     pub(crate) remaining_seconds: Option<u32>,
 }
 
@@ -104,7 +101,6 @@ pub(crate) struct KnockEvent {
     #[serde(default)]
     pub(crate) off_board: bool,
     pub(crate) after_press: bool,
-    #[serde(default)]
     pub(crate) opponent_remaining_seconds: Option<u32>,
 }
 

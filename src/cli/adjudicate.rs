@@ -348,10 +348,7 @@ fn next_ruling(rs: &RuleSet, n: &crate::arbiter::Next, lang: Lang) -> String {
 
 /// `xqspec status`.
 pub fn status(args: &StatusArgs, rs: &RuleSet, lang: Lang) -> Result<(), String> {
-    let arbiter = rs
-        .arbiter
-        .as_ref()
-        .ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
+    let arbiter = rs.require_arbiter()?;
     let (fen, moves) = args
         .record
         .or_line(rs, args.game.fen.as_deref(), &args.game.moves)?;

@@ -59,9 +59,7 @@ pub struct TouchArgs {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GameFile {
-    #[serde(default)]
     edition: Option<String>,
-    #[serde(default)]
     fen: Option<String>,
     events: Vec<Value>,
 }
@@ -77,10 +75,7 @@ pub fn outcome(
     lang: super::Lang,
 ) -> Result<(), String> {
     let (rs, q, place) = outcome_query(args, load)?;
-    let arbiter = rs
-        .arbiter
-        .as_ref()
-        .ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
+    let arbiter = rs.require_arbiter()?;
     let names: Vec<String> = q
         .events
         .iter()
@@ -312,10 +307,7 @@ fn show(e: &ArbiterError) -> String {
 
 /// `xqspec touch`: the moves allowed after touching pieces, and the step that decided.
 pub fn touch(args: &TouchArgs, rs: &RuleSet) -> Result<(), String> {
-    let arbiter = rs
-        .arbiter
-        .as_ref()
-        .ok_or_else(|| format!("rule set {} has no arbiter's clauses", rs.id()))?;
+    let arbiter = rs.require_arbiter()?;
     let q = TouchQuery {
         fen: args.game.fen_text(rs),
         moves: args.game.moves.clone(),

@@ -159,7 +159,6 @@ impl<'de> Deserialize<'de> for TimeData {
 #[serde(deny_unknown_fields)]
 pub(crate) struct PeriodData {
     pub(crate) time: TimeData,
-    #[serde(default)]
     pub(crate) moves: Option<u32>,
     #[serde(default)]
     pub(crate) repeat: bool,
@@ -173,10 +172,8 @@ pub(crate) struct SchemeData {
     pub name: String,
     /// The rulebook's own label for the scheme (`rapid`: 适用于快棋赛), which the
     /// classification does not override.
-    #[serde(default)]
     pub(crate) class: Option<String>,
     /// Absent when every alternative gives them.
-    #[serde(default)]
     pub(crate) periods: Option<Vec<PeriodData>>,
     /// Added per move (`clock.increment` says when); `null`: set by the event.
     pub(crate) increment: Option<Ms>,
@@ -305,9 +302,7 @@ pub(crate) struct StageData {
     /// A `clock.scheme.*` id without the prefix; `null`: the event's own control.
     pub scheme: Option<String>,
     pub(crate) colours: StageColours,
-    #[serde(default)]
     pub(crate) draw: Option<DrawRule>,
-    #[serde(default)]
     pub(crate) repeat: Option<RepeatData>,
 }
 
@@ -315,7 +310,6 @@ pub(crate) struct StageData {
 #[serde(deny_unknown_fields)]
 pub(crate) struct StageColours {
     pub(crate) first: ColourRule,
-    #[serde(default)]
     pub(crate) then: Option<ColourRule>,
 }
 

@@ -168,7 +168,6 @@ pub(crate) struct Order {
     pub(crate) entrants: Entrants,
     /// Round robin or Swiss: which `withdrawal.*` clause applies (none for 队员总分制, whose
     /// individual event has its own format).
-    #[serde(default)]
     pub(crate) system: Option<System>,
     #[serde(default)]
     pub(crate) unit: Unit,
@@ -300,7 +299,6 @@ pub(crate) struct ByeOpponent {
     pub(crate) value: ByeOpponentValue,
     #[serde(deserialize_with = "exact_factor")]
     pub(crate) factor: f64,
-    #[serde(default)]
     pub(crate) reduced: Option<ByeReduced>,
 }
 
@@ -401,7 +399,6 @@ pub struct Lineup {
     /// Players beyond the number of boards may be fielded.
     pub reserves: bool,
     /// The rule's own worked example (11.2), checked against the primitive by a test.
-    #[serde(default)]
     pub example: Option<LineupExample>,
 }
 

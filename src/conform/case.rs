@@ -304,25 +304,16 @@ struct RawCase {
     features: Vec<String>,
     query: String,
     input: Map<String, Value>,
-    #[serde(default)]
     expect: Option<Value>,
-    #[serde(default)]
     expect_by_edition: Option<BTreeMap<String, Value>>,
-    #[serde(default)]
     origin: Option<Origin>,
-    #[serde(default)]
     basis: Option<Basis>,
     #[serde(default)]
     runs: Runs,
-    #[serde(default)]
     fixed: Option<Map<String, Value>>,
-    #[serde(default)]
     from: Option<String>,
-    #[serde(default)]
     source: Option<String>,
-    #[serde(default)]
     note: Option<String>,
-    #[serde(default)]
     overlay: Option<String>,
     #[serde(default)]
     conditions: super::conditions::CaseConditions,

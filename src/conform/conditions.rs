@@ -45,7 +45,6 @@ pub struct Condition {
     pub condition: String,
     /// Why no position can show the condition (holding, or just failing): a gap the report
     /// names with this reason instead of counting.
-    #[serde(default)]
     pub no_position: Option<String>,
 }
 
@@ -64,13 +63,11 @@ pub struct Conditions {
 
 /// The conditions a case shows: holding, or just failing.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct CaseConditions {
     /// Conditions that hold in the case's position (the sentence applies).
-    #[serde(default)]
     pub holds: Vec<String>,
     /// Conditions that just fail in it (the sentence does not apply, for that reason).
-    #[serde(default)]
     pub fails: Vec<String>,
 }
 

@@ -193,10 +193,8 @@ impl KnownFailure {
 #[serde(deny_unknown_fields)]
 struct RawKnownFailure {
     id: String,
-    #[serde(default)]
     edition: Option<String>,
     reason: String,
-    #[serde(default)]
     answer: Option<Value>,
 }
 

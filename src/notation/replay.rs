@@ -177,6 +177,12 @@ pub struct Remark {
 }
 
 impl Remark {
+    /// As the JSON items of the batch calls give it (`xqspec adjudicate --json`, the Python
+    /// package's `replay_files`): `{line, column, remark}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({ "line": self.line, "column": self.column, "remark": self.message })
+    }
+
     /// The remark with its line told in the file a piece was cut from.
     pub(crate) fn shifted(mut self, base: super::records::Base) -> Remark {
         self.line += base.lines;

@@ -17,7 +17,6 @@ pub(crate) struct MaterialData {
     /// A floating piece is worth less than this many units: giving one up for at least
     /// that much is a gain (2011 26.6: below a chariot). Absent: giving one up for pieces
     /// is never a gain.
-    #[serde(default)]
     pub(crate) floating_worth_below: Option<i32>,
 }
 
@@ -97,11 +96,9 @@ pub(crate) enum Test {
     /// without being mated at once for it (捉).
     WinsMaterial {
         /// The checks that capture nothing a line may hold (overrides the bound).
-        #[serde(default)]
         checks: Option<u8>,
         /// The kinds of win that count (`unprotected`, `higher_value`, `joint`); all when
         /// omitted.
-        #[serde(default)]
         kinds: Option<Vec<String>>,
         /// A legal capture of a piece worth more than its capturer counts whatever the
         /// exchange after it.
@@ -228,7 +225,6 @@ pub(crate) struct OwnAttackData {
 #[derive(Default)]
 pub(crate) struct NewOnlyData {
     /// How a capture the move parries bears on newness; absent: not at all.
-    #[serde(default)]
     pub(crate) parried: Option<Parried>,
 }
 
@@ -260,36 +256,26 @@ pub(crate) struct ExceptionData {
 #[serde(deny_unknown_fields)]
 pub(crate) struct ConditionData {
     /// The moved piece is of one of these kinds.
-    #[serde(default)]
     pub(crate) mover: Option<Vec<String>>,
     /// The move answers a check (the mover was in check before it).
-    #[serde(default)]
     pub(crate) answers_check: Option<bool>,
     /// The move's class (before this exception) is one of these.
-    #[serde(default)]
     pub(crate) class: Option<Vec<String>>,
     /// Every piece the move chases is of one of these kinds.
-    #[serde(default)]
     pub(crate) targets_only: Option<Vec<String>>,
     /// The mover's side has at most `count` pieces of these kinds (its attacking force).
-    #[serde(default)]
     pub(crate) attacking_pieces_at_most: Option<PieceCount>,
     /// The move wins material only through these kinds as first capturer (which
     /// `repetition.own_attack` exempts), and wins nothing otherwise.
-    #[serde(default)]
     pub(crate) latent_by: Option<Vec<String>>,
     /// The other side's pattern over the cycle is forbidden (长打 on both sides: 互打).
-    #[serde(default)]
     pub(crate) opponent_forbidden: Option<bool>,
     /// The next ply (the opponent's answer) is made by a piece other than the general.
-    #[serde(default)]
     pub(crate) answered_by_non_general: Option<bool>,
     /// The next ply's family is idle (the answer is not itself an attack).
-    #[serde(default)]
     pub(crate) answer_idle: Option<bool>,
     /// After the move, the mover's own general is under a mate threat (被杀) within this
     /// many of the opponent's moves by consecutive checks.
-    #[serde(default)]
     pub(crate) own_general_threatened: Option<u8>,
 }
 
@@ -337,7 +323,6 @@ pub(crate) struct CycleNames {
     pub(crate) many: String,
     /// The same words in English (`perpetual chase`, `one check one chase`, `two idle`),
     /// the class named by its id: one English name of a cycle whatever the rule set.
-    #[serde(default)]
     pub(crate) en: Option<CycleWords>,
 }
 
@@ -360,10 +345,8 @@ pub(crate) struct PatternData {
     pub(crate) zh: String,
     pub status: PatternStatus,
     /// Every move of the side is of one of these classes (omitted: any).
-    #[serde(default)]
     pub(crate) every: Option<Vec<String>>,
     /// Every move of the side is of this family (omitted: any).
-    #[serde(default)]
     pub(crate) every_family: Option<Family>,
     /// One and the same opposing piece is chased by every move.
     #[serde(default)]
@@ -396,23 +379,17 @@ pub(crate) struct VerdictData {
 #[serde(deny_unknown_fields)]
 pub(crate) struct VerdictWhen {
     /// The side the verdict is about has one of these patterns (names or statuses).
-    #[serde(default)]
     pub(crate) one: Option<Vec<String>>,
     /// The other side has one of these.
-    #[serde(default)]
     pub(crate) other: Option<Vec<String>>,
     /// The other side has none of these.
-    #[serde(default)]
     pub(crate) other_not: Option<Vec<String>>,
     /// Both sides have one of these.
-    #[serde(default)]
     pub(crate) both: Option<Vec<String>>,
     /// The other side's cycle holds a chase of one of these kinds (`joint`, `unprotected`,
     /// `higher_value`).
-    #[serde(default)]
     pub(crate) other_has_chase: Option<Vec<String>>,
     /// Every move of the one side is a chase of only these kinds.
-    #[serde(default)]
     pub(crate) one_every_chase: Option<Vec<String>>,
 }
 
@@ -433,14 +410,11 @@ pub(crate) struct CycleData {
     pub(crate) shuffle_min_moves_per_side: Option<u32>,
     /// A position is pending (待判局面) and ruled on when it has come back this many times
     /// (the cycle played this many times); without it nobody watches the board.
-    #[serde(default)]
     pub(crate) pending_after_cycles: Option<u32>,
     /// After a ruling, the cycles played again before the position is ruled on anew (a side
     /// ordered to change that plays them has not changed).
-    #[serde(default)]
     pub(crate) cycles_after_ruling: Option<u32>,
     /// Which moves form the judged cycle when a position has come back (absent: `shortest`).
-    #[serde(default)]
     pub(crate) judged: Option<Judged>,
 }
 

@@ -282,6 +282,20 @@ fn missing(ed: &Edition, id: &str) -> SpecError {
     clause_data::missing(ed, id, "its other repetition clauses need")
 }
 
+/// Clause `id`, which the other repetition clauses need, and its typed data; `None` with
+/// the error recorded when the edition lacks it or its data has another shape.
+fn required<'e, T: serde::de::DeserializeOwned>(
+    ed: &'e Edition,
+    id: &str,
+    errors: &mut Vec<SpecError>,
+) -> Option<(&'e Clause, T)> {
+    let Some(c) = ed.clause(id) else {
+        errors.push(missing(ed, id));
+        return None;
+    };
+    clause_data::read(c, errors).map(|d| (c, d))
+}
+
 fn compile(
     ed: &Edition,
     vm: &Rules,
@@ -497,146 +511,128 @@ fn material(
 ) -> (Vec<Option<Val>>, Option<i32>, Option<RuleRef>) {
     let mut values = vec![None; 2 * MAX_KINDS * SQUARES];
     let mut floating_below = None;
-    let material_rule = match ed.clause("repetition.material") {
-        None => {
-            errors.push(missing(ed, "repetition.material"));
-            None
-        }
-        Some(c) => match typed::<data::MaterialData>(c) {
-            Err(e) => {
-                errors.push(e);
-                None
-            }
-            Ok(d) => {
-                if let Some(b) = d.floating_worth_below {
-                    if b <= 0 {
-                        errors.push(err(
-                            c,
-                            format!("`floating_worth_below` is {b}; it must be positive"),
-                        ));
-                    }
-                    floating_below = Some(b);
-                }
-                for (name, &v) in &d.values {
-                    if v < 0 {
-                        errors.push(err(
-                            c,
-                            format!("`values.{name}` is {v}; a material value is not negative"),
-                        ));
-                    }
-                    let Some(k) = vm.kind_by_name(name) else {
-                        errors.push(err(c, format!("unknown piece kind `{name}`")));
-                        continue;
-                    };
-                    for side in Side::BOTH {
-                        for sq in Square::all() {
-                            values[piece_slot(side, k, sq.index())] = Some(Val {
-                                pieces: v,
-                                floating: 0,
-                            });
-                        }
-                    }
-                }
-                for f in &d.floating {
-                    let Some(k) = vm.kind_by_name(&f.kind) else {
-                        errors.push(err(c, format!("unknown piece kind `{}`", f.kind)));
-                        continue;
-                    };
-                    if d.values.contains_key(&f.kind) {
-                        errors.push(err(
-                            c,
-                            format!("`{}` is both a fixed and a floating value", f.kind),
-                        ));
-                    }
-                    for side in Side::BOTH {
-                        let Some(region) = vm.region(side, &f.region) else {
-                            errors.push(err(
-                                c,
-                                format!("region `{}` is not defined by any board clause", f.region),
-                            ));
-                            break;
-                        };
-                        for sq in Square::all() {
-                            if region >> sq.index() & 1 == 1 {
-                                values[piece_slot(side, k, sq.index())] = Some(Val {
-                                    pieces: 0,
-                                    floating: f.value,
-                                });
-                            }
-                        }
-                    }
-                }
-                Some(RuleRef::of(c))
-            }
-        },
+    let Some((c, d)) = required::<data::MaterialData>(ed, "repetition.material", errors) else {
+        return (values, floating_below, None);
     };
-    (values, floating_below, material_rule)
+    if let Some(b) = d.floating_worth_below {
+        if b <= 0 {
+            errors.push(err(
+                c,
+                format!("`floating_worth_below` is {b}; it must be positive"),
+            ));
+        }
+        floating_below = Some(b);
+    }
+    for (name, &v) in &d.values {
+        if v < 0 {
+            errors.push(err(
+                c,
+                format!("`values.{name}` is {v}; a material value is not negative"),
+            ));
+        }
+        let Some(k) = vm.kind_by_name(name) else {
+            errors.push(err(c, format!("unknown piece kind `{name}`")));
+            continue;
+        };
+        for side in Side::BOTH {
+            for sq in Square::all() {
+                values[piece_slot(side, k, sq.index())] = Some(Val {
+                    pieces: v,
+                    floating: 0,
+                });
+            }
+        }
+    }
+    for f in &d.floating {
+        let Some(k) = vm.kind_by_name(&f.kind) else {
+            errors.push(err(c, format!("unknown piece kind `{}`", f.kind)));
+            continue;
+        };
+        if d.values.contains_key(&f.kind) {
+            errors.push(err(
+                c,
+                format!("`{}` is both a fixed and a floating value", f.kind),
+            ));
+        }
+        for side in Side::BOTH {
+            let Some(region) = vm.region(side, &f.region) else {
+                errors.push(err(
+                    c,
+                    format!("region `{}` is not defined by any board clause", f.region),
+                ));
+                break;
+            };
+            for sq in Square::all() {
+                if region >> sq.index() & 1 == 1 {
+                    values[piece_slot(side, k, sq.index())] = Some(Val {
+                        pieces: 0,
+                        floating: f.value,
+                    });
+                }
+            }
+        }
+    }
+    (values, floating_below, Some(RuleRef::of(c)))
 }
 
 /// `repetition.forcing`: the bounds of the forcing-line search, checked.
 fn forcing(ed: &Edition, errors: &mut Vec<SpecError>) -> Option<(Bounds, RuleRef)> {
-    match ed.clause("repetition.forcing") {
-        None => {
-            errors.push(missing(ed, "repetition.forcing"));
-            None
+    required::<data::ForcingData>(ed, "repetition.forcing", errors).and_then(|(c, d)| {
+        let before = errors.len();
+        let mut bad = |cond: bool, what: String| {
+            if cond {
+                errors.push(err(c, what));
+            }
+        };
+        bad(
+            !(1..=MAX_LINE_PLIES).contains(&d.plies),
+            format!("plies must be 1 to {MAX_LINE_PLIES} (got {})", d.plies),
+        );
+        if let Some(p) = d.check_plies {
+            bad(
+                !(1..=MAX_LINE_PLIES).contains(&p),
+                format!("check_plies must be 1 to {MAX_LINE_PLIES} (got {p})"),
+            );
         }
-        Some(c) => clause_data::read::<data::ForcingData>(c, errors).and_then(|d| {
-            let before = errors.len();
-            let mut bad = |cond: bool, what: String| {
-                if cond {
-                    errors.push(err(c, what));
-                }
-            };
+        bad(
+            d.checks > MAX_LINE_CHECKS,
+            format!(
+                "checks must be at most {MAX_LINE_CHECKS} (got {})",
+                d.checks
+            ),
+        );
+        bad(
+            d.answer_checks > MAX_LINE_CHECKS,
+            format!(
+                "answer_checks must be at most {MAX_LINE_CHECKS} (got {})",
+                d.answer_checks
+            ),
+        );
+        bad(
+            !(1..=MAX_LINE_NODES).contains(&d.nodes),
+            format!("nodes must be 1 to {MAX_LINE_NODES} (got {})", d.nodes),
+        );
+        if let Some(n) = d.ply_nodes {
             bad(
-                !(1..=MAX_LINE_PLIES).contains(&d.plies),
-                format!("plies must be 1 to {MAX_LINE_PLIES} (got {})", d.plies),
+                !(1..=MAX_LINE_NODES).contains(&n),
+                format!("ply_nodes must be 1 to {MAX_LINE_NODES} (got {n})"),
             );
-            if let Some(p) = d.check_plies {
-                bad(
-                    !(1..=MAX_LINE_PLIES).contains(&p),
-                    format!("check_plies must be 1 to {MAX_LINE_PLIES} (got {p})"),
-                );
-            }
+        }
+        if let Some(n) = d.cycle_nodes {
             bad(
-                d.checks > MAX_LINE_CHECKS,
-                format!(
-                    "checks must be at most {MAX_LINE_CHECKS} (got {})",
-                    d.checks
-                ),
+                !(1..=MAX_CYCLE_NODES).contains(&n),
+                format!("cycle_nodes must be 1 to {MAX_CYCLE_NODES} (got {n})"),
             );
-            bad(
-                d.answer_checks > MAX_LINE_CHECKS,
-                format!(
-                    "answer_checks must be at most {MAX_LINE_CHECKS} (got {})",
-                    d.answer_checks
-                ),
-            );
-            bad(
-                !(1..=MAX_LINE_NODES).contains(&d.nodes),
-                format!("nodes must be 1 to {MAX_LINE_NODES} (got {})", d.nodes),
-            );
-            if let Some(n) = d.ply_nodes {
-                bad(
-                    !(1..=MAX_LINE_NODES).contains(&n),
-                    format!("ply_nodes must be 1 to {MAX_LINE_NODES} (got {n})"),
-                );
-            }
-            if let Some(n) = d.cycle_nodes {
-                bad(
-                    !(1..=MAX_CYCLE_NODES).contains(&n),
-                    format!("cycle_nodes must be 1 to {MAX_CYCLE_NODES} (got {n})"),
-                );
-            }
-            bad(
-                d.mate_after_gain > MAX_MATE_DEPTH,
-                format!(
-                    "mate_after_gain must be at most {MAX_MATE_DEPTH} (got {})",
-                    d.mate_after_gain
-                ),
-            );
-            (errors.len() == before).then(|| (d, RuleRef::of(c)))
-        }),
-    }
+        }
+        bad(
+            d.mate_after_gain > MAX_MATE_DEPTH,
+            format!(
+                "mate_after_gain must be at most {MAX_MATE_DEPTH} (got {})",
+                d.mate_after_gain
+            ),
+        );
+        (errors.len() == before).then(|| (d, RuleRef::of(c)))
+    })
 }
 
 /// The class clauses (将, 杀, 捉 …), then `repetition.multiple_effects`: the classes heaviest
@@ -697,44 +693,32 @@ fn classes(
             Err(e) => errors.push(e),
         }
     }
-    let order_rule = match ed.clause("repetition.multiple_effects") {
-        None => {
-            errors.push(missing(ed, "repetition.multiple_effects"));
-            None
-        }
-        Some(c) => match typed::<data::OrderData>(c) {
-            Err(e) => {
-                errors.push(e);
-                None
-            }
-            Ok(d) => {
-                let mut ordered = Vec::new();
-                for n in &d.heaviest_first {
-                    match classes.iter().position(|x| &x.name == n) {
-                        Some(i) => ordered.push(classes[i].clone()),
-                        None => errors.push(err(c, format!("`{n}` is no class of this edition"))),
-                    }
-                }
-                for x in &classes {
-                    if !d.heaviest_first.contains(&x.name) {
-                        errors.push(err(
-                            c,
-                            format!("class `{}` is missing from the order", x.name),
-                        ));
-                    }
-                }
-                if !matches!(ordered.last().map(|x| &x.test), Some(Test::Otherwise)) {
-                    errors.push(err(
-                        c,
-                        "the lightest class must be the one every move has (`test: otherwise`)",
-                    ));
-                }
-                classes = ordered;
-                Some(RuleRef::of(c))
-            }
-        },
+    let Some((c, d)) = required::<data::OrderData>(ed, "repetition.multiple_effects", errors)
+    else {
+        return (classes, None);
     };
-    (classes, order_rule)
+    let mut ordered = Vec::new();
+    for n in &d.heaviest_first {
+        match classes.iter().position(|x| &x.name == n) {
+            Some(i) => ordered.push(classes[i].clone()),
+            None => errors.push(err(c, format!("`{n}` is no class of this edition"))),
+        }
+    }
+    for x in &classes {
+        if !d.heaviest_first.contains(&x.name) {
+            errors.push(err(
+                c,
+                format!("class `{}` is missing from the order", x.name),
+            ));
+        }
+    }
+    if !matches!(ordered.last().map(|x| &x.test), Some(Test::Otherwise)) {
+        errors.push(err(
+            c,
+            "the lightest class must be the one every move has (`test: otherwise`)",
+        ));
+    }
+    (ordered, Some(RuleRef::of(c)))
 }
 
 /// The special cases (`becomes`): conditions on a move or a cycle that change a class.
@@ -791,62 +775,55 @@ fn patterns(
     classes: &[ClassRule],
     errors: &mut Vec<SpecError>,
 ) -> (Vec<Pattern>, Option<Words>, Option<RuleRef>) {
-    match ed.clause("repetition.patterns") {
-        None => {
-            errors.push(missing(ed, "repetition.patterns"));
-            (Vec::new(), None, None)
-        }
-        Some(c) => match typed::<data::PatternsData>(c) {
-            Err(e) => {
-                errors.push(e);
-                (Vec::new(), None, None)
-            }
-            Ok(d) => {
-                let ps: Vec<Pattern> = d
-                    .patterns
-                    .iter()
-                    .map(|p| Pattern {
-                        name: p.pattern.clone(),
-                        status: p.status,
-                        every: p.every.as_ref().map(|e| class_list(classes, c, e, errors)),
-                        every_family: p.every_family,
-                        same_target: p.same_target,
-                    })
-                    .collect();
-                if !ps.last().is_some_and(|p| {
-                    p.every.is_none() && p.every_family.is_none() && !p.same_target
-                }) {
-                    errors.push(err(c, "the last pattern must match every cycle (no `every`, `every_family`, `same_target`)"));
-                }
-                if d.cycle_names.numerals.len() < 2 {
-                    errors.push(err(
-                        c,
-                        "cycle_names.numerals must name at least the counts 0 and 1",
-                    ));
-                }
-                let (st, sd) = (&d.status_names, &d.side_names);
-                for (field, word) in [
-                    ("status_names.forbidden", &st.forbidden),
-                    ("status_names.allowed", &st.allowed),
-                    ("side_names.red", &sd.red),
-                    ("side_names.black", &sd.black),
-                ] {
-                    if word.trim().is_empty() {
-                        errors.push(err(
-                            c,
-                            format!("{field} is empty: the rulebook's word goes there"),
-                        ));
-                    }
-                }
-                let words = Words {
-                    cycle: d.cycle_names,
-                    status: d.status_names,
-                    sides: d.side_names,
-                };
-                (ps, Some(words), Some(RuleRef::of(c)))
-            }
-        },
+    let Some((c, d)) = required::<data::PatternsData>(ed, "repetition.patterns", errors) else {
+        return (Vec::new(), None, None);
+    };
+    let ps: Vec<Pattern> = d
+        .patterns
+        .iter()
+        .map(|p| Pattern {
+            name: p.pattern.clone(),
+            status: p.status,
+            every: p.every.as_ref().map(|e| class_list(classes, c, e, errors)),
+            every_family: p.every_family,
+            same_target: p.same_target,
+        })
+        .collect();
+    if !ps
+        .last()
+        .is_some_and(|p| p.every.is_none() && p.every_family.is_none() && !p.same_target)
+    {
+        errors.push(err(
+            c,
+            "the last pattern must match every cycle (no `every`, `every_family`, `same_target`)",
+        ));
     }
+    if d.cycle_names.numerals.len() < 2 {
+        errors.push(err(
+            c,
+            "cycle_names.numerals must name at least the counts 0 and 1",
+        ));
+    }
+    let (st, sd) = (&d.status_names, &d.side_names);
+    for (field, word) in [
+        ("status_names.forbidden", &st.forbidden),
+        ("status_names.allowed", &st.allowed),
+        ("side_names.red", &sd.red),
+        ("side_names.black", &sd.black),
+    ] {
+        if word.trim().is_empty() {
+            errors.push(err(
+                c,
+                format!("{field} is empty: the rulebook's word goes there"),
+            ));
+        }
+    }
+    let words = Words {
+        cycle: d.cycle_names,
+        status: d.status_names,
+        sides: d.side_names,
+    };
+    (ps, Some(words), Some(RuleRef::of(c)))
 }
 
 /// The verdict clauses, in their order, checked against the patterns.

@@ -93,9 +93,7 @@ pub struct Provenance {
     /// Id of a source declared in some `edition.yaml`.
     pub(crate) source: String,
     /// Where in the source (article, section, page).
-    #[serde(default)]
     pub r#ref: Option<String>,
-    #[serde(default)]
     /// A note on the reading.
     pub(crate) note: Option<String>,
     /// The readings of the clause's switches (boolean fields of its `data` that a domain

@@ -14,17 +14,14 @@ struct RawEdition {
     id: String,
     name: String,
     name_en: String,
-    #[serde(default)]
     year: Option<u16>,
     publisher: String,
     derives_from: Option<String>,
-    #[serde(default)]
     inherited_provenance: Option<Provenance>,
     #[serde(default)]
     removes: Vec<String>,
     /// Only inherited clauses whose id starts with one of these prefixes are kept (a rule
     /// set that takes, say, only the movement rules of its parent).
-    #[serde(default)]
     keeps: Option<Vec<String>>,
     /// Differences from the base edition that no clause encodes (not decidable by a
     /// program, or too little of the text known), so that the diff reports still name them.
@@ -67,13 +64,9 @@ struct RawClause {
     id: String,
     #[serde(default, deserialize_with = "present")]
     article: Option<Option<String>>,
-    #[serde(default)]
     summary: Option<String>,
-    #[serde(default)]
     summary_zh: Option<String>,
-    #[serde(default)]
     provenance: Option<Provenance>,
-    #[serde(default)]
     data: Option<serde_yaml::Value>,
 }
 
@@ -820,22 +813,16 @@ fn new_clause(
     sources: &HashMap<String, Source>,
     errors: &mut Vec<SpecError>,
 ) {
-    let mut missing = Vec::new();
-    if raw.article.is_none() {
-        missing.push("article");
-    }
-    if raw.summary.is_none() {
-        missing.push("summary");
-    }
-    if raw.summary_zh.is_none() {
-        missing.push("summary_zh");
-    }
-    if raw.provenance.is_none() {
-        missing.push("provenance");
-    }
-    if raw.data.is_none() {
-        missing.push("data");
-    }
+    let missing: Vec<&str> = [
+        ("article", raw.article.is_none()),
+        ("summary", raw.summary.is_none()),
+        ("summary_zh", raw.summary_zh.is_none()),
+        ("provenance", raw.provenance.is_none()),
+        ("data", raw.data.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(field, absent)| absent.then_some(field))
+    .collect();
     if !missing.is_empty() {
         let why = if draft.raw.derives_from.is_some() {
             " (the id is not inherited, so this is a new clause)"

@@ -94,12 +94,9 @@ struct RawToc {
 #[serde(deny_unknown_fields)]
 struct RawEntry {
     article: String,
-    #[serde(default)]
     title: Option<String>,
     gloss: String,
-    #[serde(default)]
     not_decidable: Option<String>,
-    #[serde(default)]
     unavailable: Option<String>,
 }
 

@@ -88,40 +88,29 @@ pub struct Movement {
 }
 
 /// One primitive of a move program, with its options.
-#[derive(Debug, Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Deserialize, Clone, Default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Instruction {
-    #[serde(default)]
     /// Go one offset `[df, dr]` if the point is empty or holds a capturable piece.
     pub step: Option<[i8; 2]>,
-    #[serde(default)]
     /// Go to an offset `[df, dr]` while the blocking point is empty (蹩马腿, 塞象眼).
     pub leap: Option<[i8; 2]>,
-    #[serde(default)]
     /// Travel in a direction over empty points.
     pub slide: Option<[i8; 2]>,
-    #[serde(default)]
     /// Travel in a direction jumping exactly `screens` pieces (炮打隔子).
     pub hop: Option<[i8; 2]>,
     /// Blocking point of a leap, relative to the start, in the same frame as the leap.
-    #[serde(default)]
     pub block: Option<[i8; 2]>,
     /// Pieces a hop jumps over (炮打隔子: one).
-    #[serde(default)]
     pub screens: Option<u8>,
     /// Longest slide, in points.
-    #[serde(default)]
     pub max: Option<u8>,
-    #[serde(default)]
     /// The copies of the offset produced: none, mirrored left/right, rotated, all eight.
     pub symmetry: Symmetry,
-    #[serde(default)]
     /// Whether the primitive moves, captures, or both.
     pub mode: Mode,
-    #[serde(default)]
     /// A region the start point must lie in.
     pub from: Option<String>,
-    #[serde(default)]
     /// A region the end point must lie in.
     pub to: Option<String>,
 }
@@ -217,9 +206,7 @@ pub(crate) struct StatusRule {
 #[derive(Debug, Deserialize, Clone, Copy)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct StatusWhen {
-    #[serde(default)]
     pub in_check: Option<bool>,
-    #[serde(default)]
     pub(crate) has_legal_move: Option<bool>,
 }
 

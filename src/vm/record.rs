@@ -186,20 +186,16 @@ struct SidePair<T> {
 }
 
 #[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 struct RawChars {
-    #[serde(default)]
     traditional: Option<String>,
-    #[serde(default)]
     variants: Vec<String>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
 struct RawKindChars {
-    #[serde(default)]
     red: RawChars,
-    #[serde(default)]
     black: RawChars,
 }
 
@@ -213,7 +209,6 @@ struct RawCharacters {
 #[serde(deny_unknown_fields)]
 struct RawWord {
     write: String,
-    #[serde(default)]
     traditional: Option<String>,
     #[serde(default)]
     also: Vec<String>,

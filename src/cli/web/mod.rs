@@ -139,17 +139,14 @@ impl Reply {
 #[serde(deny_unknown_fields)]
 struct GameBody {
     edition: String,
-    #[serde(default)]
     overlay: Option<Overlay>,
     #[serde(default = "startpos")]
     fen: String,
     #[serde(default)]
     moves: Vec<String>,
-    #[serde(default)]
     notation: Option<String>,
     #[serde(default)]
     arrows: Vec<String>,
-    #[serde(default)]
     caption: Option<String>,
     #[serde(default)]
     every_move: bool,
@@ -167,7 +164,6 @@ fn startpos() -> String {
 #[serde(deny_unknown_fields)]
 struct AskBody {
     edition: String,
-    #[serde(default)]
     overlay: Option<Overlay>,
     query: String,
     #[serde(default)]
@@ -179,7 +175,6 @@ struct AskBody {
 #[serde(deny_unknown_fields)]
 struct ClauseBody {
     edition: String,
-    #[serde(default)]
     overlay: Option<Overlay>,
     id: String,
 }

@@ -66,7 +66,6 @@ impl PageEvent {
 #[serde(deny_unknown_fields)]
 pub(super) struct StateBody {
     pub(super) edition: String,
-    #[serde(default)]
     pub(super) overlay: Option<Overlay>,
     #[serde(default = "super::startpos")]
     pub(super) fen: String,
@@ -75,10 +74,8 @@ pub(super) struct StateBody {
     #[serde(default)]
     pub(super) events: Vec<PageEvent>,
     /// `/api/state`: the ply shown (the last when absent).
-    #[serde(default)]
     pub(super) ply: Option<usize>,
     /// `/api/pgn`: the notation of the moves (`chinese` when absent).
-    #[serde(default)]
     pub(super) notation: Option<String>,
     /// `/api/pgn`: the record's tags, `[name, value]` in order.
     #[serde(default)]
@@ -277,12 +274,9 @@ impl Desk {
     fn judge_all(&self, rs: &RuleSet, b: &StateBody) -> Result<Judged, Reply> {
         let (fen, moves) = self.line_of(rs, &b.fen, &b.moves)?;
         check_events(&b.events, moves.len())?;
-        let arbiter = rs.arbiter.as_ref().ok_or_else(|| {
-            Reply::answer(&Answer::unsupported(format!(
-                "rule set {} has no arbiter's clauses",
-                rs.id()
-            )))
-        })?;
+        let arbiter = rs
+            .require_arbiter()
+            .map_err(|e| Reply::answer(&Answer::unsupported(e)))?;
         let (evs, from) = interleave(&moves, &b.events, moves.len());
         let q = OutcomeQuery {
             fen: Some(fen.clone()),

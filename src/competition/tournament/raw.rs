@@ -94,12 +94,10 @@ pub struct RawGame {
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 /// Fouls charged in one game, Red's and Black's.
 pub(crate) struct RawFouls {
-    #[serde(default)]
     pub(crate) red: u32,
-    #[serde(default)]
     pub(crate) black: u32,
 }
 
