@@ -156,10 +156,27 @@ struct Memo {
     /// What the searches of the current ply may spend (`Bounds::ply_nodes`, shared out by
     /// `Bounds::cycle_nodes`); unbounded outside a judged cycle.
     cap: std::cell::Cell<u32>,
+    /// The legal captures and checks of the positions the forcing searches generated them for
+    /// (one position is met again by the other searches of a ruling: the lines of each
+    /// target, the exchanges on one point, the tests of what a move laid open). A function of
+    /// the placement alone, so a hit changes no search; at most `GENERATED_LIMIT` positions
+    /// are kept, the map emptied when full.
+    generated: std::cell::RefCell<PlacementMap<Placement, Generated>>,
     /// Emptied move lists of the forcing searches' nodes, kept for the next node so that a
     /// node allocates none (scratch space, no cache: at most `SPARE_LISTS` are kept).
     spare: std::cell::RefCell<Vec<Vec<(Val, Move)>>>,
 }
+
+/// The legal captures of one position and, once asked for, its legal checks, in the order
+/// [`Position::captures_and_checks_into`] gives them.
+struct Generated {
+    captures: Box<[Move]>,
+    checks: Option<Box<[Move]>>,
+}
+
+/// How many positions' generated moves [`Memo::generated`] keeps (a few hundred bytes each:
+/// a few MiB at most).
+const GENERATED_LIMIT: usize = 1 << 13;
 
 /// How many emptied move lists [`Analyst::give_back`] keeps: more than a search's nodes
 /// hold at once (one or two per node on the line searched, the nested searches included).
@@ -254,6 +271,50 @@ impl<'a> Analyst<'a> {
         &self,
     ) -> &std::cell::RefCell<PlacementMap<(Placement, Move), bool>> {
         &self.memo.captures
+    }
+
+    /// The legal captures of the side to move, and its legal checks where `checks` is set,
+    /// appended to `caps` and `gives`: [`Position::captures_and_checks_into`], memoised by
+    /// placement ([`Memo::generated`]).
+    pub(crate) fn captures_and_checks_into(
+        &self,
+        pos: &Position,
+        checks: bool,
+        caps: &mut MoveBuf,
+        gives: &mut MoveBuf,
+    ) {
+        let key = pos.placement();
+        let copy = |g: &Generated, caps: &mut MoveBuf, gives: &mut MoveBuf| {
+            g.captures.iter().for_each(|&m| caps.push_move(m));
+            if checks {
+                g.checks.iter().flatten().for_each(|&m| gives.push_move(m));
+            }
+        };
+        if let Some(g) = self.memo.generated.borrow().get(&key) {
+            if !checks || g.checks.is_some() {
+                copy(g, caps, gives);
+                return;
+            }
+        }
+        let (mut c, mut k) = (MoveBuf::new(), MoveBuf::new());
+        pos.captures_and_checks_into(self.vm, true, checks, &mut c, &mut k);
+        let g = Generated {
+            captures: c.as_slice().into(),
+            checks: checks.then(|| k.as_slice().into()),
+        };
+        copy(&g, caps, gives);
+        let mut memo = self.memo.generated.borrow_mut();
+        if memo.len() >= GENERATED_LIMIT {
+            memo.clear();
+        }
+        memo.insert(key, g);
+    }
+
+    /// The legal captures of the side to move ([`Analyst::captures_and_checks_into`]).
+    pub(crate) fn legal_captures(&self, pos: &Position) -> Vec<Move> {
+        let mut caps = MoveBuf::new();
+        self.captures_and_checks_into(pos, false, &mut caps, &mut MoveBuf::new());
+        caps.as_slice().to_vec()
     }
 
     /// An empty move list for a node of a forcing search, one given back before if any.

@@ -75,7 +75,7 @@ impl<'s, 'a> Search<'s, 'a> {
             return (None, Vec::new());
         }
         let theirs = Analyst::with_mover(pos, pos.side_to_move().opponent());
-        let moves = theirs.legal_captures(self.an.vm);
+        let moves = self.an.legal_captures(&theirs);
         (Some(theirs), moves)
     }
 
@@ -203,7 +203,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 pos.legal_moves_to_into(vm, p, &mut captures)
             }
             Some(_) => {}
-            None => pos.captures_and_checks_into(vm, true, want_checks, &mut captures, checks),
+            None => an.captures_and_checks_into(pos, want_checks, &mut captures, checks),
         }
         // A defender's capture other than on the last capture's point is searched only where
         // the line may lay it open (`takes_laid_open`); whether it does is asked only of the
