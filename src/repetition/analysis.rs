@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use std::ops::{Add, Neg, Sub};
 
 use crate::board::{Move, Side, Square};
-use crate::vm::position_internals::MoveBuf;
+use crate::vm::position_internals::{Legality, MoveBuf};
 use crate::vm::{Placement, PlacementMap, Position, Rules};
 
 use super::forcing::{Bounds, Line};
@@ -167,11 +167,19 @@ struct Memo {
     spare: std::cell::RefCell<Vec<Vec<(Val, Move)>>>,
 }
 
-/// The legal captures of one position and, once asked for, its legal checks, in the order
-/// [`Position::captures_and_checks_into`] gives them.
-struct Generated {
-    captures: Box<[Move]>,
-    checks: Option<Box<[Move]>>,
+/// The moves a forcing search generates in one position: not in check, the legal captures
+/// and, once asked for, the legal checks, in the order [`Position::captures_and_checks_into`]
+/// gives them; in check, every answer before the self-kill test, with what each takes, in
+/// the order the side to move searches them, and the test ([`Analyst::evasions_into`]).
+enum Generated {
+    Free {
+        captures: Box<[Move]>,
+        checks: Option<Box<[Move]>>,
+    },
+    InCheck {
+        moves: Box<[(Val, Move)]>,
+        legality: Legality,
+    },
 }
 
 /// How many positions' generated moves [`Memo::generated`] keeps (a few hundred bytes each:
@@ -284,30 +292,82 @@ impl<'a> Analyst<'a> {
         gives: &mut MoveBuf,
     ) {
         let key = pos.placement();
-        let copy = |g: &Generated, caps: &mut MoveBuf, gives: &mut MoveBuf| {
-            g.captures.iter().for_each(|&m| caps.push_move(m));
-            if checks {
-                g.checks.iter().flatten().for_each(|&m| gives.push_move(m));
-            }
-        };
-        if let Some(g) = self.memo.generated.borrow().get(&key) {
-            if !checks || g.checks.is_some() {
-                copy(g, caps, gives);
+        let copy =
+            |captures: &[Move], found: Option<&[Move]>, caps: &mut MoveBuf, gives: &mut MoveBuf| {
+                captures.iter().for_each(|&m| caps.push_move(m));
+                if checks {
+                    found
+                        .iter()
+                        .copied()
+                        .flatten()
+                        .for_each(|&m| gives.push_move(m));
+                }
+            };
+        if let Some(Generated::Free {
+            captures,
+            checks: found,
+        }) = self.memo.generated.borrow().get(&key)
+        {
+            if !checks || found.is_some() {
+                copy(captures, found.as_deref(), caps, gives);
                 return;
             }
         }
         let (mut c, mut k) = (MoveBuf::new(), MoveBuf::new());
         pos.captures_and_checks_into(self.vm, true, checks, &mut c, &mut k);
-        let g = Generated {
-            captures: c.as_slice().into(),
-            checks: checks.then(|| k.as_slice().into()),
-        };
-        copy(&g, caps, gives);
+        copy(c.as_slice(), Some(k.as_slice()), caps, gives);
+        self.remember(
+            key,
+            Generated::Free {
+                captures: c.as_slice().into(),
+                checks: checks.then(|| k.as_slice().into()),
+            },
+        );
+    }
+
+    /// Keeps what was generated in one position ([`Memo::generated`]).
+    fn remember(&self, key: Placement, g: Generated) {
         let mut memo = self.memo.generated.borrow_mut();
         if memo.len() >= GENERATED_LIMIT {
             memo.clear();
         }
         memo.insert(key, g);
+    }
+
+    /// In check: every move of the side to move before the self-kill test, appended to `out`
+    /// with the material each takes (from the side to move's side), dearest first, then in
+    /// the order the side to move sees the board (`order`); and the test of each
+    /// ([`Position::allows`]). Memoised by placement ([`Memo::generated`]).
+    pub(crate) fn evasions_into(
+        &self,
+        pos: &Position,
+        order: impl Fn(Move) -> (u8, u8),
+        out: &mut Vec<(Val, Move)>,
+    ) -> Legality {
+        let key = pos.placement();
+        if let Some(Generated::InCheck { moves, legality }) = self.memo.generated.borrow().get(&key)
+        {
+            out.extend_from_slice(moves);
+            return *legality;
+        }
+        let mut pseudo = MoveBuf::new();
+        let legality = pos.pseudo_legal_into(self.vm, &mut pseudo);
+        let start = out.len();
+        out.extend(
+            pseudo
+                .as_slice()
+                .iter()
+                .map(|&m| (self.value(pos, m.to), m)),
+        );
+        out[start..].sort_by_key(|&(v, m)| (std::cmp::Reverse(v), order(m)));
+        self.remember(
+            key,
+            Generated::InCheck {
+                moves: out[start..].into(),
+                legality,
+            },
+        );
+        legality
     }
 
     /// The legal captures of the side to move ([`Analyst::captures_and_checks_into`]).

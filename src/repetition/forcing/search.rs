@@ -157,22 +157,15 @@ impl<'s, 'a> Search<'s, 'a> {
             // positions in check are met once (the bench of dense cycles found one in seven
             // again).
             let side = pos.side_to_move();
-            let mut pseudo = MoveBuf::new();
-            let legality = pos.pseudo_legal_into(vm, &mut pseudo);
             let mut all = an.move_list();
-            all.extend(
-                pseudo
-                    .as_slice()
-                    .iter()
-                    .map(|&m| (sign(an.value(pos, m.to)), m)),
+            let legality = an.evasions_into(
+                pos,
+                |m| (seen_by(side, m.from), seen_by(side, m.to)),
+                &mut all,
             );
-            all.sort_by_key(|&(v, m)| {
-                (
-                    std::cmp::Reverse(if attacking { v } else { -v }),
-                    seen_by(side, m.from),
-                    seen_by(side, m.to),
-                )
-            });
+            for (v, _) in &mut all {
+                *v = sign(*v);
+            }
             return Candidates {
                 moves: all,
                 checks: false,
