@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use std::ops::{Add, Neg, Sub};
 
 use crate::board::{Move, Side, Square};
-use crate::vm::position_internals::{Legality, MoveBuf};
+use crate::vm::position_internals::{Legality, MoveBuf, MAX_MOVES};
 use crate::vm::{Placement, PlacementMap, Position, Rules};
 
 use super::forcing::{Bounds, Line};
@@ -156,35 +156,65 @@ struct Memo {
     /// What the searches of the current ply may spend (`Bounds::ply_nodes`, shared out by
     /// `Bounds::cycle_nodes`); unbounded outside a judged cycle.
     cap: std::cell::Cell<u32>,
-    /// The legal captures and checks of the positions the forcing searches generated them for
-    /// (one position is met again by the other searches of a ruling: the lines of each
-    /// target, the exchanges on one point, the tests of what a move laid open). A function of
-    /// the placement alone, so a hit changes no search; at most `GENERATED_LIMIT` positions
-    /// are kept, the map emptied when full.
-    generated: std::cell::RefCell<PlacementMap<Placement, Generated>>,
+    /// The moves the forcing searches generated in the positions they met (one position is
+    /// met again by the other searches of a ruling: the lines of each target, the exchanges
+    /// on one point, the tests of what a move laid open). A function of the placement alone,
+    /// so a hit changes no search.
+    generated: std::cell::RefCell<Generated>,
     /// Emptied move lists of the forcing searches' nodes, kept for the next node so that a
     /// node allocates none (scratch space, no cache: at most `SPARE_LISTS` are kept).
     spare: std::cell::RefCell<Vec<Vec<(Val, Move)>>>,
 }
 
-/// The moves a forcing search generates in one position: not in check, the legal captures
+/// The moves the forcing searches generated, by placement: not in check, the legal captures
 /// and, once asked for, the legal checks, in the order [`Position::captures_and_checks_into`]
 /// gives them; in check, every answer before the self-kill test, with what each takes, in
-/// the order the side to move searches them, and the test ([`Analyst::evasions_into`]).
-enum Generated {
+/// the order the side to move searches them, and the test ([`Analyst::evasions_into`]). The
+/// lists lie in two arenas (no allocation per position); at most `GENERATED_LIMIT` positions
+/// and `ARENA_LIMIT` moves in each arena are kept (about 4 MiB), all emptied when one is full.
+#[derive(Default)]
+struct Generated {
+    at: PlacementMap<Placement, Lists>,
+    moves: Vec<Move>,
+    answers: Vec<(Val, Move)>,
+}
+
+/// Where one position's lists lie in the arenas of [`Generated`].
+#[derive(Clone, Copy)]
+enum Lists {
+    /// Not in check: the captures from `at` on, then, if generated, the checks.
     Free {
-        captures: Box<[Move]>,
-        checks: Option<Box<[Move]>>,
+        at: u32,
+        captures: u16,
+        checks: Option<u16>,
     },
+    /// In check: the answers, from `at` on.
     InCheck {
-        moves: Box<[(Val, Move)]>,
+        at: u32,
+        len: u16,
         legality: Legality,
     },
 }
 
-/// How many positions' generated moves [`Memo::generated`] keeps (a few hundred bytes each:
-/// a few MiB at most).
+/// How many positions [`Generated`] keeps.
 const GENERATED_LIMIT: usize = 1 << 13;
+
+/// How many moves each arena of [`Generated`] keeps.
+const ARENA_LIMIT: usize = 1 << 18;
+
+impl Generated {
+    /// Room for one more position's lists: everything forgotten where a bound is reached.
+    fn make_room(&mut self) {
+        if self.at.len() >= GENERATED_LIMIT
+            || self.moves.len() + 2 * MAX_MOVES > ARENA_LIMIT
+            || self.answers.len() + MAX_MOVES > ARENA_LIMIT
+        {
+            self.at.clear();
+            self.moves.clear();
+            self.answers.clear();
+        }
+    }
+}
 
 /// How many emptied move lists [`Analyst::give_back`] keeps: more than a search's nodes
 /// hold at once (one or two per node on the line searched, the nested searches included).
@@ -292,52 +322,50 @@ impl<'a> Analyst<'a> {
         gives: &mut MoveBuf,
     ) {
         let key = pos.placement();
-        let copy =
-            |captures: &[Move], found: Option<&[Move]>, caps: &mut MoveBuf, gives: &mut MoveBuf| {
-                captures.iter().for_each(|&m| caps.push_move(m));
-                if checks {
-                    found
-                        .iter()
-                        .copied()
-                        .flatten()
-                        .for_each(|&m| gives.push_move(m));
-                }
-            };
-        if let Some(Generated::Free {
-            captures,
-            checks: found,
-        }) = self.memo.generated.borrow().get(&key)
         {
-            if !checks || found.is_some() {
-                copy(captures, found.as_deref(), caps, gives);
-                return;
+            let g = self.memo.generated.borrow();
+            if let Some(&Lists::Free {
+                at,
+                captures,
+                checks: found,
+            }) = g.at.get(&key)
+            {
+                if !checks || found.is_some() {
+                    let (at, c) = (at as usize, usize::from(captures));
+                    g.moves[at..at + c].iter().for_each(|&m| caps.push_move(m));
+                    if let Some(k) = found.filter(|_| checks) {
+                        let k = usize::from(k);
+                        g.moves[at + c..at + c + k]
+                            .iter()
+                            .for_each(|&m| gives.push_move(m));
+                    }
+                    return;
+                }
             }
         }
         let (mut c, mut k) = (MoveBuf::new(), MoveBuf::new());
         pos.captures_and_checks_into(self.vm, true, checks, &mut c, &mut k);
-        copy(c.as_slice(), Some(k.as_slice()), caps, gives);
-        self.remember(
+        c.as_slice().iter().for_each(|&m| caps.push_move(m));
+        k.as_slice().iter().for_each(|&m| gives.push_move(m));
+        let mut g = self.memo.generated.borrow_mut();
+        g.make_room();
+        let at = g.moves.len() as u32;
+        g.moves.extend_from_slice(c.as_slice());
+        g.moves.extend_from_slice(k.as_slice());
+        g.at.insert(
             key,
-            Generated::Free {
-                captures: c.as_slice().into(),
-                checks: checks.then(|| k.as_slice().into()),
+            Lists::Free {
+                at,
+                captures: c.as_slice().len() as u16,
+                checks: checks.then_some(k.as_slice().len() as u16),
             },
         );
     }
 
-    /// Keeps what was generated in one position ([`Memo::generated`]).
-    fn remember(&self, key: Placement, g: Generated) {
-        let mut memo = self.memo.generated.borrow_mut();
-        if memo.len() >= GENERATED_LIMIT {
-            memo.clear();
-        }
-        memo.insert(key, g);
-    }
-
     /// In check: every move of the side to move before the self-kill test, appended to `out`
     /// with the material each takes (from the side to move's side), dearest first, then in
-    /// the order the side to move sees the board (`order`); and the test of each
-    /// ([`Position::allows`]). Memoised by placement ([`Memo::generated`]).
+    /// the order the side to move sees the board (`order`, the same at every call); and the
+    /// test of each ([`Position::allows`]). Memoised by placement ([`Generated`]).
     pub(crate) fn evasions_into(
         &self,
         pos: &Position,
@@ -345,10 +373,13 @@ impl<'a> Analyst<'a> {
         out: &mut Vec<(Val, Move)>,
     ) -> Legality {
         let key = pos.placement();
-        if let Some(Generated::InCheck { moves, legality }) = self.memo.generated.borrow().get(&key)
         {
-            out.extend_from_slice(moves);
-            return *legality;
+            let g = self.memo.generated.borrow();
+            if let Some(&Lists::InCheck { at, len, legality }) = g.at.get(&key) {
+                let at = at as usize;
+                out.extend_from_slice(&g.answers[at..at + usize::from(len)]);
+                return legality;
+            }
         }
         let mut pseudo = MoveBuf::new();
         let legality = pos.pseudo_legal_into(self.vm, &mut pseudo);
@@ -360,10 +391,15 @@ impl<'a> Analyst<'a> {
                 .map(|&m| (self.value(pos, m.to), m)),
         );
         out[start..].sort_by_key(|&(v, m)| (std::cmp::Reverse(v), order(m)));
-        self.remember(
+        let mut g = self.memo.generated.borrow_mut();
+        g.make_room();
+        let at = g.answers.len() as u32;
+        g.answers.extend_from_slice(&out[start..]);
+        g.at.insert(
             key,
-            Generated::InCheck {
-                moves: out[start..].into(),
+            Lists::InCheck {
+                at,
+                len: (out.len() - start) as u16,
                 legality,
             },
         );
