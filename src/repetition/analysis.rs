@@ -362,6 +362,28 @@ impl<'a> Analyst<'a> {
         );
     }
 
+    /// The legal checks of the side to move, appended to `out`: those a forcing search
+    /// generated here already ([`Generated`]), or else generated anew (and not kept: most of
+    /// the positions they are asked of are met once).
+    pub(crate) fn checking_moves_into(&self, pos: &Position, out: &mut MoveBuf) {
+        {
+            let g = self.memo.generated.borrow();
+            if let Some(&Lists::Free {
+                at,
+                captures,
+                checks: Some(k),
+            }) = g.at.get(&pos.placement())
+            {
+                let at = at as usize + usize::from(captures);
+                g.moves[at..at + usize::from(k)]
+                    .iter()
+                    .for_each(|&m| out.push_move(m));
+                return;
+            }
+        }
+        pos.checking_moves_into(self.vm, out);
+    }
+
     /// In check: every move of the side to move before the self-kill test, appended to `out`
     /// with the material each takes (from the side to move's side), dearest first, then in
     /// the order the side to move sees the board (`order`, the same at every call); and the
@@ -553,7 +575,7 @@ impl<'a> Analyst<'a> {
         let vm = self.vm;
         let mut after = pos.clone();
         let mut checks = MoveBuf::new();
-        pos.checking_moves_into(vm, &mut checks);
+        self.checking_moves_into(pos, &mut checks);
         for &m in checks.as_slice() {
             let u = after.make(vm, m);
             let mated = if depth == 1 {

@@ -594,7 +594,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 // No capture settled the node: now the checks (on one point, none were
                 // generated before).
                 deferred = false;
-                pos.checking_moves_into(an.vm, &mut all);
+                an.checking_moves_into(pos, &mut all);
                 first = std::mem::replace(&mut moves, an.move_list());
                 self.quiet_checks(pos, all.as_slice(), &mut moves);
                 checks = true;
