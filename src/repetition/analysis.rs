@@ -171,7 +171,7 @@ struct Memo {
 /// gives them; in check, every answer before the self-kill test, with what each takes, in
 /// the order the side to move searches them, and the test ([`Analyst::evasions_into`]). The
 /// lists lie in two arenas (no allocation per position); at most `GENERATED_LIMIT` positions
-/// and `ARENA_LIMIT` moves in each arena are kept (about 4 MiB), all emptied when one is full.
+/// and `ARENA_LIMIT` moves in each arena are kept, all emptied when one is full.
 #[derive(Default)]
 struct Generated {
     at: PlacementMap<Placement, Lists>,
@@ -196,8 +196,9 @@ enum Lists {
     },
 }
 
-/// How many positions [`Generated`] keeps.
-const GENERATED_LIMIT: usize = 1 << 13;
+/// How many positions [`Generated`] keeps: a small table stays in the cache (8192 cost the
+/// dense cycles of `cargo bench --bench dense` a fifth of their time in growing and missing).
+const GENERATED_LIMIT: usize = 1 << 10;
 
 /// How many moves each arena of [`Generated`] keeps.
 const ARENA_LIMIT: usize = 1 << 18;
