@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use std::ops::{Add, Neg, Sub};
 
 use crate::board::{Move, Side, Square};
-use crate::vm::position_internals::MoveBuf;
+use crate::vm::position_internals::{Legality, MoveBuf, MAX_MOVES};
 use crate::vm::{Placement, PlacementMap, Position, Rules};
 
 use super::forcing::{Bounds, Line};
@@ -160,9 +160,65 @@ struct Memo {
     /// What the searches of the current ply may spend (`Bounds::ply_nodes`, shared out by
     /// `Bounds::cycle_nodes`); unbounded outside a judged cycle.
     cap: std::cell::Cell<u32>,
+    /// The moves the forcing searches generated in the positions they met (one position is
+    /// met again by the other searches of a ruling: the lines of each target, the exchanges
+    /// on one point, the tests of what a move laid open). A function of the placement alone,
+    /// so a hit changes no search.
+    generated: std::cell::RefCell<Generated>,
     /// Emptied move lists of the forcing searches' nodes, kept for the next node so that a
     /// node allocates none (scratch space, no cache: at most `SPARE_LISTS` are kept).
     spare: std::cell::RefCell<Vec<Vec<(Val, Move)>>>,
+}
+
+/// The moves the forcing searches generated, by placement: not in check, the legal captures
+/// and, once asked for, the legal checks, in the order [`Position::captures_and_checks_into`]
+/// gives them; in check, every answer before the self-kill test, with what each takes, in
+/// the order the side to move searches them, and the test ([`Analyst::evasions_into`]). The
+/// lists lie in two arenas (no allocation per position); at most `GENERATED_LIMIT` positions
+/// and `ARENA_LIMIT` moves in each arena are kept, all emptied when one is full.
+#[derive(Default)]
+struct Generated {
+    at: PlacementMap<Placement, Lists>,
+    moves: Vec<Move>,
+    answers: Vec<(Val, Move)>,
+}
+
+/// Where one position's lists lie in the arenas of [`Generated`].
+#[derive(Clone, Copy)]
+enum Lists {
+    /// Not in check: the captures from `at` on, then, if generated, the checks.
+    Free {
+        at: u32,
+        captures: u16,
+        checks: Option<u16>,
+    },
+    /// In check: the answers, from `at` on.
+    InCheck {
+        at: u32,
+        len: u16,
+        legality: Legality,
+    },
+}
+
+/// How many positions [`Generated`] keeps: a small table stays in the cache (8192 cost the
+/// dense cycles of `cargo bench --bench dense` a fifth of their time in growing and missing).
+const GENERATED_LIMIT: usize = 1 << 10;
+
+/// How many moves each arena of [`Generated`] keeps.
+const ARENA_LIMIT: usize = 1 << 18;
+
+impl Generated {
+    /// Room for one more position's lists: everything forgotten where a bound is reached.
+    fn make_room(&mut self) {
+        if self.at.len() >= GENERATED_LIMIT
+            || self.moves.len() + 2 * MAX_MOVES > ARENA_LIMIT
+            || self.answers.len() + MAX_MOVES > ARENA_LIMIT
+        {
+            self.at.clear();
+            self.moves.clear();
+            self.answers.clear();
+        }
+    }
 }
 
 /// How many emptied move lists [`Analyst::give_back`] keeps: more than a search's nodes
@@ -272,6 +328,130 @@ impl<'a> Analyst<'a> {
         &self,
     ) -> &std::cell::RefCell<PlacementMap<(Placement, Move), bool>> {
         &self.memo.captures
+    }
+
+    /// The legal captures of the side to move, and its legal checks where `checks` is set,
+    /// appended to `caps` and `gives`: [`Position::captures_and_checks_into`], memoised by
+    /// placement ([`Memo::generated`]).
+    pub(crate) fn captures_and_checks_into(
+        &self,
+        pos: &Position,
+        checks: bool,
+        caps: &mut MoveBuf,
+        gives: &mut MoveBuf,
+    ) {
+        let key = pos.placement();
+        {
+            let g = self.memo.generated.borrow();
+            if let Some(&Lists::Free {
+                at,
+                captures,
+                checks: found,
+            }) = g.at.get(&key)
+            {
+                if !checks || found.is_some() {
+                    let (at, c) = (at as usize, usize::from(captures));
+                    g.moves[at..at + c].iter().for_each(|&m| caps.push_move(m));
+                    if let Some(k) = found.filter(|_| checks) {
+                        let k = usize::from(k);
+                        g.moves[at + c..at + c + k]
+                            .iter()
+                            .for_each(|&m| gives.push_move(m));
+                    }
+                    return;
+                }
+            }
+        }
+        let (mut c, mut k) = (MoveBuf::new(), MoveBuf::new());
+        pos.captures_and_checks_into(self.vm, true, checks, &mut c, &mut k);
+        c.as_slice().iter().for_each(|&m| caps.push_move(m));
+        k.as_slice().iter().for_each(|&m| gives.push_move(m));
+        let mut g = self.memo.generated.borrow_mut();
+        g.make_room();
+        let at = g.moves.len() as u32;
+        g.moves.extend_from_slice(c.as_slice());
+        g.moves.extend_from_slice(k.as_slice());
+        g.at.insert(
+            key,
+            Lists::Free {
+                at,
+                captures: c.as_slice().len() as u16,
+                checks: checks.then_some(k.as_slice().len() as u16),
+            },
+        );
+    }
+
+    /// The legal checks of the side to move, appended to `out`: those a forcing search
+    /// generated here already ([`Generated`]), or else generated anew (and not kept: most of
+    /// the positions they are asked of are met once).
+    pub(crate) fn checking_moves_into(&self, pos: &Position, out: &mut MoveBuf) {
+        {
+            let g = self.memo.generated.borrow();
+            if let Some(&Lists::Free {
+                at,
+                captures,
+                checks: Some(k),
+            }) = g.at.get(&pos.placement())
+            {
+                let at = at as usize + usize::from(captures);
+                g.moves[at..at + usize::from(k)]
+                    .iter()
+                    .for_each(|&m| out.push_move(m));
+                return;
+            }
+        }
+        pos.checking_moves_into(self.vm, out);
+    }
+
+    /// In check: every move of the side to move before the self-kill test, appended to `out`
+    /// with the material each takes (from the side to move's side), dearest first, then in
+    /// the order the side to move sees the board (`order`, the same at every call); and the
+    /// test of each ([`Position::allows`]). Memoised by placement ([`Generated`]).
+    pub(crate) fn evasions_into(
+        &self,
+        pos: &Position,
+        order: impl Fn(Move) -> (u8, u8),
+        out: &mut Vec<(Val, Move)>,
+    ) -> Legality {
+        let key = pos.placement();
+        {
+            let g = self.memo.generated.borrow();
+            if let Some(&Lists::InCheck { at, len, legality }) = g.at.get(&key) {
+                let at = at as usize;
+                out.extend_from_slice(&g.answers[at..at + usize::from(len)]);
+                return legality;
+            }
+        }
+        let mut pseudo = MoveBuf::new();
+        let legality = pos.pseudo_legal_into(self.vm, &mut pseudo);
+        let start = out.len();
+        out.extend(
+            pseudo
+                .as_slice()
+                .iter()
+                .map(|&m| (self.value(pos, m.to), m)),
+        );
+        out[start..].sort_by_key(|&(v, m)| (std::cmp::Reverse(v), order(m)));
+        let mut g = self.memo.generated.borrow_mut();
+        g.make_room();
+        let at = g.answers.len() as u32;
+        g.answers.extend_from_slice(&out[start..]);
+        g.at.insert(
+            key,
+            Lists::InCheck {
+                at,
+                len: (out.len() - start) as u16,
+                legality,
+            },
+        );
+        legality
+    }
+
+    /// The legal captures of the side to move ([`Analyst::captures_and_checks_into`]).
+    pub(crate) fn legal_captures(&self, pos: &Position) -> Vec<Move> {
+        let mut caps = MoveBuf::new();
+        self.captures_and_checks_into(pos, false, &mut caps, &mut MoveBuf::new());
+        caps.as_slice().to_vec()
     }
 
     /// An empty move list for a node of a forcing search, one given back before if any.
@@ -414,7 +594,7 @@ impl<'a> Analyst<'a> {
         let vm = self.vm;
         let mut after = pos.clone();
         let mut checks = MoveBuf::new();
-        pos.checking_moves_into(vm, &mut checks);
+        self.checking_moves_into(pos, &mut checks);
         for &m in checks.as_slice() {
             let u = after.make(vm, m);
             let mated = if depth == 1 {

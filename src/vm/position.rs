@@ -44,6 +44,7 @@ const STEP: [isize; 4] = [FILES as isize, -(FILES as isize), 1, -1];
 
 /// The self-kill test of one position, worked out once ([`Position::pseudo_legal_into`]) for
 /// its moves to be tested one by one ([`Position::allows`]).
+#[derive(Clone, Copy)]
 pub(crate) struct Legality(Option<Guard>);
 
 /// A position: pieces, side to move and the two move counters of FEN.

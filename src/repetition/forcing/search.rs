@@ -75,7 +75,7 @@ impl<'s, 'a> Search<'s, 'a> {
             return (None, Vec::new());
         }
         let theirs = Analyst::with_mover(pos, pos.side_to_move().opponent());
-        let moves = theirs.legal_captures(self.an.vm);
+        let moves = self.an.legal_captures(&theirs);
         (Some(theirs), moves)
     }
 
@@ -157,22 +157,15 @@ impl<'s, 'a> Search<'s, 'a> {
             // positions in check are met once (the bench of dense cycles found one in seven
             // again).
             let side = pos.side_to_move();
-            let mut pseudo = MoveBuf::new();
-            let legality = pos.pseudo_legal_into(vm, &mut pseudo);
             let mut all = an.move_list();
-            all.extend(
-                pseudo
-                    .as_slice()
-                    .iter()
-                    .map(|&m| (sign(an.value(pos, m.to)), m)),
+            let legality = an.evasions_into(
+                pos,
+                |m| (seen_by(side, m.from), seen_by(side, m.to)),
+                &mut all,
             );
-            all.sort_by_key(|&(v, m)| {
-                (
-                    std::cmp::Reverse(if attacking { v } else { -v }),
-                    seen_by(side, m.from),
-                    seen_by(side, m.to),
-                )
-            });
+            for (v, _) in &mut all {
+                *v = sign(*v);
+            }
             return Candidates {
                 moves: all,
                 checks: false,
@@ -203,7 +196,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 pos.legal_moves_to_into(vm, p, &mut captures)
             }
             Some(_) => {}
-            None => pos.captures_and_checks_into(vm, true, want_checks, &mut captures, checks),
+            None => an.captures_and_checks_into(pos, want_checks, &mut captures, checks),
         }
         // A defender's capture other than on the last capture's point is searched only where
         // the line may lay it open (`takes_laid_open`); whether it does is asked only of the
@@ -601,7 +594,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 // No capture settled the node: now the checks (on one point, none were
                 // generated before).
                 deferred = false;
-                pos.checking_moves_into(an.vm, &mut all);
+                an.checking_moves_into(pos, &mut all);
                 first = std::mem::replace(&mut moves, an.move_list());
                 self.quiet_checks(pos, all.as_slice(), &mut moves);
                 checks = true;

@@ -248,6 +248,7 @@ impl Sink for Counter<'_> {
 }
 
 /// Per-node facts that decide which moves need a full self-kill test.
+#[derive(Clone, Copy)]
 pub(super) struct Guard {
     pub(super) royal: usize,
     pub(super) in_check: bool,
