@@ -55,38 +55,7 @@ impl Analyst<'_> {
         s.prior = prior
             .filter(|p0| p0.side_to_move() == s.attacker)
             .map(|p0| s.captures_before(p0));
-        let root_check = pos.in_check(self.vm);
-        let Candidates {
-            moves: mut first_moves,
-            untested,
-            ..
-        } = s.candidates(
-            &pos,
-            root_check,
-            0,
-            budgets,
-            None,
-            false,
-            &mut MoveBuf::new(),
-        );
-        if let Some(l) = &untested {
-            first_moves.retain(|&(_, m)| pos.allows(self.vm, l, m));
-        }
-        s.free = first_moves
-            .iter()
-            .filter(|(_, m)| pos.piece_at(m.to).is_some())
-            .filter(|&&(_, m)| s.no_recapture(&pos, m))
-            .map(|&(_, m)| m)
-            .collect();
-        let root_captures: Vec<(Move, bool)> = if !b.laid_open {
-            Vec::new()
-        } else {
-            first_moves
-                .iter()
-                .filter(|(_, m)| self.material(&pos, m.to).is_some())
-                .map(|&(_, m)| (m, s.good_capture(&pos, m)))
-                .collect()
-        };
+        let (root_check, first_moves, root_captures) = self.first_moves(&mut s, &pos, b.laid_open);
         for (gain, m) in first_moves {
             // A capture of material is its own line; any other first move (a check, or a check
             // that takes a piece that is no material) is one line per target it wins.
@@ -149,6 +118,52 @@ impl Analyst<'_> {
         }
         out.sort_by_key(|l| std::cmp::Reverse(l.gain));
         out
+    }
+
+    /// A search's first moves at its root, with what each takes, the free captures among them
+    /// set on `s` (nothing can take back); whether the side to move is in check; and, where
+    /// the bounds say `laid_open`, the root's captures of material, each with whether it
+    /// wins by itself.
+    fn first_moves(
+        &self,
+        s: &mut Search,
+        pos: &Position,
+        laid_open: bool,
+    ) -> (bool, Vec<(Val, Move)>, Vec<(Move, bool)>) {
+        let budgets = s.budgets();
+        let root_check = pos.in_check(self.vm);
+        let Candidates {
+            moves: mut first_moves,
+            untested,
+            ..
+        } = s.candidates(
+            pos,
+            root_check,
+            0,
+            budgets,
+            None,
+            false,
+            &mut MoveBuf::new(),
+        );
+        if let Some(l) = &untested {
+            first_moves.retain(|&(_, m)| pos.allows(self.vm, l, m));
+        }
+        s.free = first_moves
+            .iter()
+            .filter(|(_, m)| pos.piece_at(m.to).is_some())
+            .filter(|&&(_, m)| s.no_recapture(pos, m))
+            .map(|&(_, m)| m)
+            .collect();
+        let root_captures: Vec<(Move, bool)> = if !laid_open {
+            Vec::new()
+        } else {
+            first_moves
+                .iter()
+                .filter(|(_, m)| self.material(pos, m.to).is_some())
+                .map(|&(_, m)| (m, s.good_capture(pos, m)))
+                .collect()
+        };
+        (root_check, first_moves, root_captures)
     }
 
     /// The line of a capture that comes out even only because of what it lays open elsewhere

@@ -3,7 +3,7 @@
 
 use crate::board::{Move, Side, Square};
 
-use crate::vm::position_internals::MoveBuf;
+use crate::vm::position_internals::{Legality, MoveBuf};
 use crate::vm::{Position, Undo};
 
 use super::super::analysis::{Analyst, ChaseKind, Val};
@@ -147,32 +147,10 @@ impl<'s, 'a> Search<'s, 'a> {
         ahead: bool,
         checks: &mut MoveBuf,
     ) -> Candidates {
-        let an = self.an;
-        let vm = an.vm;
-        let attacking = pos.side_to_move() == self.attacker;
-        let sign = |v: Val| if attacking { v } else { -v };
         if in_check {
-            // Every answer to the check, tested for self-kill only as the search reaches it
-            // (`untested`): a node cut off early tests none of the others. Not memoized: most
-            // positions in check are met once (the bench of dense cycles found one in seven
-            // again).
-            let side = pos.side_to_move();
-            let mut all = an.move_list();
-            let legality = an.evasions_into(
-                pos,
-                |m| (seen_by(side, m.from), seen_by(side, m.to)),
-                &mut all,
-            );
-            for (v, _) in &mut all {
-                *v = sign(*v);
-            }
-            return Candidates {
-                moves: all,
-                checks: false,
-                deferred: false,
-                untested: Some(legality),
-            };
+            return self.answers_to_check(pos);
         }
+        let attacking = pos.side_to_move() == self.attacker;
         // The defender checks back only to win back what the attacker is ahead by; on the
         // line's last ply a check can win nothing back, and whether it mates is asked once the
         // captures are searched (`mate_after_gain`). The attacker's check that takes nothing
@@ -184,6 +162,58 @@ impl<'s, 'a> Search<'s, 'a> {
             } else {
                 ahead && (ply + 1 < self.plies || self.b.mate_after_gain == 0)
             };
+        let mut moves = self.captures(pos, want_checks, last, checks);
+        if self.on_point.is_some() {
+            return Candidates {
+                moves,
+                checks: false,
+                deferred: want_checks,
+                untested: None,
+            };
+        }
+        self.quiet_checks(pos, checks.as_slice(), &mut moves);
+        Candidates {
+            moves,
+            checks: want_checks,
+            deferred: false,
+            untested: None,
+        }
+    }
+
+    /// In check: every answer to the check, tested for self-kill only as the search reaches
+    /// it (`untested`): a node cut off early tests none of the others. The answers come from
+    /// the ruling's memo of moves (`Analyst::evasions_into`).
+    fn answers_to_check(&self, pos: &Position) -> Candidates {
+        let an = self.an;
+        let side = pos.side_to_move();
+        let mut all = an.move_list();
+        let legality = an.evasions_into(
+            pos,
+            |m| (seen_by(side, m.from), seen_by(side, m.to)),
+            &mut all,
+        );
+        self.signed(pos, &mut all);
+        Candidates {
+            moves: all,
+            checks: false,
+            deferred: false,
+            untested: Some(legality),
+        }
+    }
+
+    /// The captures of material worth searching, with what each takes (signed from the
+    /// attacker's side), dearest first (see [`Search::candidates`]); the checks of the side to
+    /// move go to `checks` where they are generated.
+    fn captures(
+        &self,
+        pos: &Position,
+        want_checks: bool,
+        last: Option<Square>,
+        checks: &mut MoveBuf,
+    ) -> Vec<(Val, Move)> {
+        let an = self.an;
+        let vm = an.vm;
+        let attacking = pos.side_to_move() == self.attacker;
         // On one point the captures are the moves onto it; the checks, searched after them,
         // are generated only where no capture settles the node (`deferred`).
         let mut captures = MoveBuf::new();
@@ -225,23 +255,16 @@ impl<'s, 'a> Search<'s, 'a> {
                 moves.retain(|&(_, m)| Some(m.to) == last || self.laid_open(pos, m));
             }
         }
-        for (v, _) in &mut moves {
-            *v = sign(*v);
-        }
-        if self.on_point.is_some() {
-            return Candidates {
-                moves,
-                checks: false,
-                deferred: want_checks,
-                untested: None,
-            };
-        }
-        self.quiet_checks(pos, checks.as_slice(), &mut moves);
-        Candidates {
-            moves,
-            checks: want_checks,
-            deferred: false,
-            untested: None,
+        self.signed(pos, &mut moves);
+        moves
+    }
+
+    /// Values taken from the attacker's side: the defender's captures count against it.
+    fn signed(&self, pos: &Position, moves: &mut [(Val, Move)]) {
+        if pos.side_to_move() != self.attacker {
+            for (v, _) in moves {
+                *v = -*v;
+            }
         }
     }
 
@@ -506,7 +529,7 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         let mut all = MoveBuf::new();
         let Candidates {
-            moves,
+            mut moves,
             mut checks,
             mut deferred,
             untested,
@@ -523,7 +546,6 @@ impl<'s, 'a> Search<'s, 'a> {
                 &mut all,
             )
         };
-        let mut moves = moves;
         // Where the checks are deferred: the captures searched before them.
         let mut first: Vec<(Val, Move)> = Vec::new();
         // Where the moves are not tested yet (in check), the first legal one is found here,
@@ -541,78 +563,153 @@ impl<'s, 'a> Search<'s, 'a> {
                 .enumerate()
                 .skip(first_legal)
                 .any(|(i, &(_, r))| r.to == last && (i == first_legal || legal(pos, r)));
-            if in_check && none_legal {
-                if let Some(o) = self.mated(pos, attacking, (bounded, recapture), end) {
-                    break 'node o;
-                }
-            }
-            // Standing still (or, in check, an answer past the bounds) ends the line.
-            let mut best = if in_check && !none_legal {
-                Out::val(if attacking { -MATE } else { MATE })
-            } else {
-                end
+            let mut best = match self.start(pos, in_check, none_legal, (bounded, recapture), end) {
+                Ok(best) => best,
+                Err(mated) => break 'node mated,
             };
             narrow(attacking, best.v, (&mut alpha, &mut beta));
             if alpha > beta {
                 break 'node Out { recapture, ..best };
             }
-            let before_here = Before::new();
+            let at = At {
+                in_check,
+                ply,
+                budgets,
+                acc,
+                last,
+                checker,
+                before,
+                here: Before::new(),
+            };
             loop {
-                for (i, &(gain, m)) in moves.iter().enumerate() {
-                    if i < first_legal || (i > first_legal && !legal(pos, m)) {
-                        continue;
-                    }
-                    if !attacking
-                        && !in_check
-                        && !self.defender_may_take(pos, m, last, checker, before)
-                    {
-                        continue;
-                    }
-                    let o = self.play(
-                        pos,
-                        in_check,
-                        m,
-                        gain,
-                        ply,
-                        budgets,
-                        acc,
-                        alpha,
-                        beta,
-                        &before_here,
-                    );
-                    if self.improves(attacking, &o, &best) {
-                        best = o;
-                        narrow(attacking, o.v, (&mut alpha, &mut beta));
-                    }
-                    if alpha > beta {
-                        break 'node Out { recapture, ..best };
-                    }
+                let tested = (first_legal, untested.as_ref());
+                if self.search_moves(pos, &moves, tested, &at, &mut best, (&mut alpha, &mut beta)) {
+                    break 'node Out { recapture, ..best };
                 }
                 if !deferred {
                     break;
                 }
                 // No capture settled the node: now the checks (on one point, none were
                 // generated before).
-                deferred = false;
-                an.checking_moves_into(pos, &mut all);
-                first = std::mem::replace(&mut moves, an.move_list());
-                self.quiet_checks(pos, all.as_slice(), &mut moves);
-                checks = true;
+                first = self.checks_after_captures(pos, &mut all, &mut moves);
+                (deferred, checks) = (false, true);
             }
-            // Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
-            // last, and only while the line still comes out even or better: where the defender's
-            // other answers already make it a loss, a mate changes nothing.
-            let lost = !attacking
-                && !in_check
-                && acc.is_positive()
-                && acc + best.v >= Val::ZERO
-                && self.mated_once_ahead(pos, checks.then(|| all.as_slice()), &first);
-            let best = if lost { Out::val(-MATE) } else { best };
+            let best = self.unless_mated(pos, &at, best, checks.then(|| all.as_slice()), &first);
             Out { recapture, ..best }
         };
         an.give_back(moves);
         an.give_back(first);
         o
+    }
+
+    /// Where a node's search starts: in check with no legal answer, the mate (`Err`, where
+    /// [`Search::mated`] says the line ends there); otherwise the worth of standing still (or,
+    /// in check, of an answer past the bounds), which ends the line.
+    fn start(
+        &self,
+        pos: &Position,
+        in_check: bool,
+        none_legal: bool,
+        (bounded, recapture): (bool, bool),
+        end: Out,
+    ) -> Result<Out, Out> {
+        let attacking = pos.side_to_move() == self.attacker;
+        if in_check && none_legal {
+            if let Some(o) = self.mated(pos, attacking, (bounded, recapture), end) {
+                return Err(o);
+            }
+        }
+        Ok(if in_check && !none_legal {
+            Out::val(if attacking { -MATE } else { MATE })
+        } else {
+            end
+        })
+    }
+
+    /// Once ahead, a line on which the defender mates by consecutive checks is lost. Asked
+    /// last, and only while the line still comes out even or better: where the defender's
+    /// other answers already make it a loss, a mate changes nothing.
+    fn unless_mated(
+        &self,
+        pos: &Position,
+        at: &At,
+        best: Out,
+        checks: Option<&[Move]>,
+        first: &[(Val, Move)],
+    ) -> Out {
+        let lost = pos.side_to_move() != self.attacker
+            && !at.in_check
+            && at.acc.is_positive()
+            && at.acc + best.v >= Val::ZERO
+            && self.mated_once_ahead(pos, checks, first);
+        if lost {
+            Out::val(-MATE)
+        } else {
+            best
+        }
+    }
+
+    /// The checks of the side to move into `all`, and those that capture no material into
+    /// `moves`, in the order they are searched; the captures `moves` held are returned.
+    fn checks_after_captures(
+        &self,
+        pos: &Position,
+        all: &mut MoveBuf,
+        moves: &mut Vec<(Val, Move)>,
+    ) -> Vec<(Val, Move)> {
+        self.an.checking_moves_into(pos, all);
+        let first = std::mem::replace(moves, self.an.move_list());
+        self.quiet_checks(pos, all.as_slice(), moves);
+        first
+    }
+
+    /// Searches a node's `moves` in order, from the first legal one (`tested`: its index,
+    /// and, where the moves are not tested yet, the test), keeping the best outcome and
+    /// narrowing the window; true where the window closes (the node is cut off).
+    fn search_moves(
+        &mut self,
+        pos: &mut Position,
+        moves: &[(Val, Move)],
+        (first_legal, untested): (usize, Option<&Legality>),
+        at: &At,
+        best: &mut Out,
+        (alpha, beta): (&mut Val, &mut Val),
+    ) -> bool {
+        let vm = self.an.vm;
+        let attacking = pos.side_to_move() == self.attacker;
+        for (i, &(gain, m)) in moves.iter().enumerate() {
+            if i < first_legal
+                || (i > first_legal && untested.is_some_and(|l| !pos.allows(vm, l, m)))
+            {
+                continue;
+            }
+            if !attacking
+                && !at.in_check
+                && !self.defender_may_take(pos, m, at.last, at.checker, at.before)
+            {
+                continue;
+            }
+            let o = self.play(
+                pos,
+                at.in_check,
+                m,
+                gain,
+                at.ply,
+                at.budgets,
+                at.acc,
+                *alpha,
+                *beta,
+                &at.here,
+            );
+            if self.improves(attacking, &o, best) {
+                *best = o;
+                narrow(attacking, o.v, (&mut *alpha, &mut *beta));
+            }
+            if *alpha > *beta {
+                return true;
+            }
+        }
+        false
     }
 
     /// What a line that stops here is worth beyond what it took: where the lines must win one
@@ -624,4 +721,19 @@ impl<'s, 'a> Search<'s, 'a> {
             Out::ZERO
         }
     }
+}
+
+/// What a node's moves are searched with (see [`Search::node`]): the same for each of them.
+struct At<'b> {
+    in_check: bool,
+    ply: u8,
+    budgets: [u8; 2],
+    acc: Val,
+    last: Square,
+    /// The defender's checking piece and what it could take before it moved.
+    checker: Option<(Square, u128)>,
+    /// The attacker's position before the move that led here, the move and its undo.
+    before: Option<(&'b Before, Move, Undo)>,
+    /// What this node's own moves are judged against.
+    here: Before,
 }
