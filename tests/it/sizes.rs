@@ -1,21 +1,12 @@
 //! Rooms of a readable size (issue 46), enforced: no file of `src/` over 1,000 lines and no
 //! function over 100, counted from the line of its `fn` to the line of its closing brace.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use super::layers::rust_files;
 
 const FILE_LINES: usize = 1_000;
 const FUNCTION_LINES: usize = 100;
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
 
 /// The text with comments, strings and character literals blanked out (line breaks kept), so
 /// that the braces left are the code's.
