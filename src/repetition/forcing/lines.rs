@@ -55,7 +55,11 @@ impl Analyst<'_> {
         s.prior = prior
             .filter(|p0| p0.side_to_move() == s.attacker)
             .map(|p0| s.captures_before(p0));
-        let (root_check, first_moves, root_captures) = self.first_moves(&mut s, &pos, b.laid_open);
+        let Roots {
+            in_check: root_check,
+            moves: first_moves,
+            captures: root_captures,
+        } = self.first_moves(&mut s, &pos, b.laid_open);
         for (gain, m) in first_moves {
             // A capture of material is its own line; any other first move (a check, or a check
             // that takes a piece that is no material) is one line per target it wins.
@@ -124,12 +128,7 @@ impl Analyst<'_> {
     /// set on `s` (nothing can take back); whether the side to move is in check; and, where
     /// the bounds say `laid_open`, the root's captures of material, each with whether it
     /// wins by itself.
-    fn first_moves(
-        &self,
-        s: &mut Search,
-        pos: &Position,
-        laid_open: bool,
-    ) -> (bool, Vec<(Val, Move)>, Vec<(Move, bool)>) {
+    fn first_moves(&self, s: &mut Search, pos: &Position, laid_open: bool) -> Roots {
         let budgets = s.budgets();
         let root_check = pos.in_check(self.vm);
         let Candidates {
@@ -163,7 +162,11 @@ impl Analyst<'_> {
                 .map(|&(_, m)| (m, s.good_capture(pos, m)))
                 .collect()
         };
-        (root_check, first_moves, root_captures)
+        Roots {
+            in_check: root_check,
+            moves: first_moves,
+            captures: root_captures,
+        }
     }
 
     /// The line of a capture that comes out even only because of what it lays open elsewhere
@@ -355,4 +358,15 @@ impl Analyst<'_> {
             None => -MATE,
         }
     }
+}
+
+/// A line search's root (see `Analyst::first_moves`).
+struct Roots {
+    /// Whether the side to move is in check.
+    in_check: bool,
+    /// The first moves, with what each takes.
+    moves: Vec<(Val, Move)>,
+    /// Where the bounds say `laid_open`: the root's captures of material, each with whether
+    /// it wins by itself.
+    captures: Vec<(Move, bool)>,
 }
