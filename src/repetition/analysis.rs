@@ -13,7 +13,7 @@ use crate::board::{Move, Side, Square};
 use crate::vm::position_internals::{Legality, MoveBuf, MAX_MOVES};
 use crate::vm::{Placement, PlacementMap, Position, Rules};
 
-use super::forcing::{Bounds, Line};
+use super::forcing::{board_order, Bounds, Line};
 use super::readings::Part;
 use super::RepetitionRules;
 
@@ -405,14 +405,9 @@ impl<'a> Analyst<'a> {
 
     /// In check: every move of the side to move before the self-kill test, appended to `out`
     /// with the material each takes (from the side to move's side), dearest first, then in
-    /// the order the side to move sees the board (`order`, the same at every call); and the
-    /// test of each ([`Position::allows`]). Memoised by placement ([`Generated`]).
-    pub(crate) fn evasions_into(
-        &self,
-        pos: &Position,
-        order: impl Fn(Move) -> (u8, u8),
-        out: &mut Vec<(Val, Move)>,
-    ) -> Legality {
+    /// the order the side to move sees the board (`forcing::board_order`); and the test of
+    /// each ([`Position::allows`]). Memoised by placement ([`Generated`]).
+    pub(crate) fn evasions_into(&self, pos: &Position, out: &mut Vec<(Val, Move)>) -> Legality {
         let key = pos.placement();
         {
             let g = self.memo.generated.borrow();
@@ -431,7 +426,8 @@ impl<'a> Analyst<'a> {
                 .iter()
                 .map(|&m| (self.value(pos, m.to), m)),
         );
-        out[start..].sort_by_key(|&(v, m)| (std::cmp::Reverse(v), order(m)));
+        let side = pos.side_to_move();
+        out[start..].sort_by_key(|&(v, m)| (std::cmp::Reverse(v), board_order(side, m)));
         let mut g = self.memo.generated.borrow_mut();
         g.make_room();
         let at = g.answers.len() as u32;

@@ -288,6 +288,13 @@ fn seen_by(side: Side, sq: Square) -> u8 {
     }
 }
 
+/// The order in which the side to move searches moves of equal worth: by the point each
+/// leaves, then the point it reaches, as that side sees the board ([`seen_by`]).
+#[inline]
+pub(super) fn board_order(side: Side, m: Move) -> (u8, u8) {
+    (seen_by(side, m.from), seen_by(side, m.to))
+}
+
 /// Narrows the search window by a result `v` the side to move can reach: the attacker's
 /// lower bound rises, the defender's upper bound falls.
 fn narrow(attacking: bool, v: Val, (alpha, beta): (&mut Val, &mut Val)) {

@@ -8,7 +8,7 @@ use crate::vm::{Position, Undo};
 
 use super::super::analysis::{Analyst, ChaseKind, Val};
 use super::{
-    capturable_from, narrow, seen_by, spend_check, Before, Bounds, Candidates, Capture,
+    board_order, capturable_from, narrow, spend_check, Before, Bounds, Candidates, Capture,
     MateAtOnceIn, Out, Search, MATE,
 };
 
@@ -185,13 +185,8 @@ impl<'s, 'a> Search<'s, 'a> {
     /// the ruling's memo of moves (`Analyst::evasions_into`).
     fn answers_to_check(&self, pos: &Position) -> Candidates {
         let an = self.an;
-        let side = pos.side_to_move();
         let mut all = an.move_list();
-        let legality = an.evasions_into(
-            pos,
-            |m| (seen_by(side, m.from), seen_by(side, m.to)),
-            &mut all,
-        );
+        let legality = an.evasions_into(pos, &mut all);
         self.signed(pos, &mut all);
         Candidates {
             moves: all,
@@ -242,13 +237,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 .filter_map(|m| an.material(pos, m.to).map(|v| (v, m))),
         );
         let side = pos.side_to_move();
-        moves.sort_by_key(|&(v, m)| {
-            (
-                std::cmp::Reverse(v),
-                seen_by(side, m.from),
-                seen_by(side, m.to),
-            )
-        });
+        moves.sort_by_key(|&(v, m)| (std::cmp::Reverse(v), board_order(side, m)));
         if attacking && !self.line.is_empty() {
             moves.retain(|(_, m)| !self.free.contains(m));
             if self.b.laid_open {
@@ -280,7 +269,7 @@ impl<'s, 'a> Search<'s, 'a> {
                 .filter(|m| self.an.material(pos, m.to).is_none())
                 .map(|&m| (Val::ZERO, m)),
         );
-        out[start..].sort_by_key(|(_, m)| (seen_by(side, m.from), seen_by(side, m.to)));
+        out[start..].sort_by_key(|&(_, m)| board_order(side, m));
     }
 
     /// Plays `m` (taking `gain`, from the attacker's side) and searches on.
