@@ -58,26 +58,21 @@ REPORT = ROOT / "reports" / "implementations.md"
 RULE_SETS = ["cxa-1999", "cxa-2011", "cxa-2020", "axf"]
 FAILING = ("fail", "error", "crash", "timeout")
 
-# The scoreboard's columns: (title, area, rule set or None for all). The 棋例 rulings
-# are shown per rule set; an area the suite has and this list lacks is added at the end.
-COLUMNS = [
-    ("movement", "movement", None),
-    ("check and mate", "check", None),
-    ("FEN", "fen", None),
-    ("perft", "perft", None),
-    ("notation", "notation", None),
-    ("real games", "games", None),
-    ("棋例 1999", "ruling", "cxa-1999"),
-    ("棋例 2011", "ruling", "cxa-2011"),
-    ("棋例 2020", "ruling", "cxa-2020"),
-    ("棋例 AXF", "ruling", "axf"),
-    ("outcome", "outcome", None),
-    ("game status", "game-status", None),
-    ("touch-move", "touch", None),
-    ("clock", "clock", None),
-    ("standings", "standings", None),
-    ("play-off", "playoff", None),
-]
+# The scoreboard's columns: (title, area, rule set or None for all). The 棋例 rulings are
+# shown per rule set, between the areas of the board and those of the arbiter; an area the
+# suite has and this list lacks is added at the end.
+def for_all(*columns):
+    """(title, area) columns, shown over all rule sets."""
+    return [(title, area, None) for title, area in columns]
+
+
+COLUMNS = (
+    for_all(("movement", "movement"), ("check and mate", "check"), ("FEN", "fen"), ("perft", "perft"),
+            ("notation", "notation"), ("real games", "games"))
+    + [(f"棋例 {s.removeprefix('cxa-').upper()}", "ruling", s) for s in RULE_SETS]
+    + for_all(("outcome", "outcome"), ("game status", "game-status"), ("touch-move", "touch"), ("clock", "clock"),
+              ("standings", "standings"), ("play-off", "playoff"))
+)
 
 
 def find_executable(name, extra=()):
