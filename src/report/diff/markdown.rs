@@ -311,23 +311,15 @@ impl Doc<'_> {
 
     /// The areas one rule set does not encode, by domain.
     fn not_encoded(&self, out: &mut String) {
-        let Doc {
-            spec,
-            a,
-            b,
-            ea,
-            eb,
-            clauses,
-            ..
-        } = *self;
         // Areas one rule set does not encode.
-        let unencoded: Vec<&ClauseDiff> = clauses
+        let unencoded: Vec<&ClauseDiff> = self
+            .clauses
             .iter()
             .filter(|d| d.certainty == Certainty::NotEncoded)
             .collect();
         if !unencoded.is_empty() {
             let _ = writeln!(out, "## Not encoded in one rule set\n");
-            for (side, ed, other) in [(b, eb, ea), (a, ea, eb)] {
+            for (side, ed, other) in [(self.b, self.eb, self.ea), (self.a, self.ea, self.eb)] {
                 let missing: Vec<&&ClauseDiff> = unencoded
                     .iter()
                     .filter(|d| ed.clause(&d.id).is_none())
@@ -356,14 +348,15 @@ impl Doc<'_> {
                 for d in missing {
                     let dom = crate::spec::domain_of(&d.id).to_string();
                     by_domain
-                        .entry((spec.domain_rank(&d.id), dom))
+                        .entry((self.spec.domain_rank(&d.id), dom))
                         .or_default()
                         .push(format!("`{}`", d.id));
                 }
                 let mut t = tabled::builder::Builder::default();
                 t.push_record(["area", "clauses", "ids"]);
                 for ((_, dom), ids) in by_domain {
-                    let name = spec
+                    let name = self
+                        .spec
                         .domains()
                         .iter()
                         .find(|x| x.id == dom)
