@@ -19,7 +19,7 @@ pub(crate) fn has_competition(ed: &Edition) -> bool {
 
 fn criterion(c: &Clause, term: &str, scope: Scope) -> Result<Criterion, SpecError> {
     let primitive = criteria::primitive(term).ok_or_else(|| {
-        let known: Vec<&str> = criteria::TERMS.iter().map(|t| t.0).collect();
+        let known: Vec<&str> = criteria::terms().map(|(t, _)| t).collect();
         err(
             c,
             format!("unknown criterion `{term}` (known: {})", known.join(", ")),

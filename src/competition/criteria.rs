@@ -57,85 +57,111 @@ pub(crate) enum Better {
     Lower,
 }
 
-/// The terms of the rules and the primitive each names, with an English gloss.
-pub(crate) const TERMS: &[(&str, Primitive, &str)] = &[
-    ("积分", Primitive::GamePoints, "score: sum of game points"),
-    ("局分总和", Primitive::GamePoints, "total game points"),
+/// The terms of the rules, grouped by the primitive they name, each with an English gloss.
+pub(crate) const TERMS: &[(Primitive, &[(&str, &str)])] = &[
     (
-        "全队总局分",
         Primitive::GamePoints,
-        "team's total game points",
+        &[
+            ("积分", "score: sum of game points"),
+            ("局分总和", "total game points"),
+            ("全队总局分", "team's total game points"),
+            ("总局分", "total game points"),
+        ],
     ),
-    ("总局分", Primitive::GamePoints, "total game points"),
-    ("场分", Primitive::MatchPoints, "match points"),
-    ("胜局", Primitive::GamesWon, "games won"),
+    (Primitive::MatchPoints, &[("场分", "match points")]),
     (
-        "全队胜局",
         Primitive::GamesWon,
-        "games won by the team's players",
+        &[
+            ("胜局", "games won"),
+            ("全队胜局", "games won by the team's players"),
+        ],
     ),
-    ("胜场", Primitive::MatchesWon, "matches won"),
-    ("全队胜场", Primitive::MatchesWon, "matches won by the team"),
-    ("犯规", Primitive::Fouls, "fouls, fewer first"),
     (
-        "全队犯规",
+        Primitive::MatchesWon,
+        &[
+            ("胜场", "matches won"),
+            ("全队胜场", "matches won by the team"),
+        ],
+    ),
+    (
         Primitive::Fouls,
-        "fouls of the team's players, fewer first",
+        &[
+            ("犯规", "fouls, fewer first"),
+            ("全队犯规", "fouls of the team's players, fewer first"),
+        ],
     ),
-    ("后走局数", Primitive::BlackGames, "games played with Black"),
-    ("后走胜局", Primitive::BlackWins, "games won with Black"),
-    ("后手胜局", Primitive::BlackWins, "games won with Black"),
     (
-        "对局时后走",
+        Primitive::BlackGames,
+        &[("后走局数", "games played with Black")],
+    ),
+    (
+        Primitive::BlackWins,
+        &[
+            ("后走胜局", "games won with Black"),
+            ("后手胜局", "games won with Black"),
+        ],
+    ),
+    (
         Primitive::BlackAgainstTied,
-        "had Black in the game between the two tied",
+        &[("对局时后走", "had Black in the game between the two tied")],
     ),
-    ("直胜", Primitive::DirectEncounter, "results among the tied"),
     (
-        "小分",
+        Primitive::DirectEncounter,
+        &[("直胜", "results among the tied")],
+    ),
+    (
         Primitive::BeatenOpponents,
-        "beaten opponents' scores plus half of drawn opponents'",
+        &[(
+            "小分",
+            "beaten opponents' scores plus half of drawn opponents'",
+        )],
     ),
     (
-        "对手分",
         Primitive::OpponentScores,
-        "sum of the opponents' scores",
+        &[
+            ("对手分", "sum of the opponents' scores"),
+            ("团体对手分", "sum of the opposing teams' match points"),
+        ],
     ),
     (
-        "团体对手分",
-        Primitive::OpponentScores,
-        "sum of the opposing teams' match points",
-    ),
-    (
-        "累进分",
         Primitive::Progressive,
-        "sum of the running scores",
+        &[("累进分", "sum of the running scores")],
     ),
     (
-        "去轮累进分",
         Primitive::ProgressiveCut,
-        "progressive score with the first rounds dropped, one by one",
+        &[(
+            "去轮累进分",
+            "progressive score with the first rounds dropped, one by one",
+        )],
     ),
     (
-        "前轮成绩",
         Primitive::PreviousRoundScores,
-        "score after the previous round, then the one before",
+        &[(
+            "前轮成绩",
+            "score after the previous round, then the one before",
+        )],
     ),
     (
-        "前轮名次",
         Primitive::PreviousRoundPlaces,
-        "place after the previous round, then the one before",
+        &[(
+            "前轮名次",
+            "place after the previous round, then the one before",
+        )],
     ),
     (
-        "名次总和",
         Primitive::PlaceSum,
-        "sum of the players' individual places, fewer first",
+        &[(
+            "名次总和",
+            "sum of the players' individual places, fewer first",
+        )],
     ),
-    ("最高名次", Primitive::BestPlace, "best individual place"),
     (
-        "次高名次",
+        Primitive::BestPlace,
+        &[("最高名次", "best individual place")],
+    ),
+    (
         Primitive::SecondBestPlace,
-        "second-best individual place",
+        &[("次高名次", "second-best individual place")],
     ),
 ];
 
@@ -171,12 +197,16 @@ impl Primitive {
     }
 }
 
-/// The primitive a term names.
-pub(crate) fn primitive(term: &str) -> Option<Primitive> {
+/// The terms of the rules in [`TERMS`]' order, each with the primitive it names.
+pub(crate) fn terms() -> impl Iterator<Item = (&'static str, Primitive)> {
     TERMS
         .iter()
-        .find(|(t, _, _)| *t == term)
-        .map(|&(_, p, _)| p)
+        .flat_map(|&(p, terms)| terms.iter().map(move |&(t, _)| (t, p)))
+}
+
+/// The primitive a term names.
+pub(crate) fn primitive(term: &str) -> Option<Primitive> {
+    terms().find(|&(t, _)| t == term).map(|(_, p)| p)
 }
 
 /// One criterion of a compiled order.
