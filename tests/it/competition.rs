@@ -161,20 +161,7 @@ fn value(st: &xqspec::Standings, entrant: &str, label: &str) -> f64 {
 }
 
 /// Two teams, one round; both games drawn with T2 on Red.
-const TEAM_DRAWS: &str = "format: team_round_robin
-rounds: 1
-boards: 2
-lineup: fixed_boards
-teams:
-  - {id: T1, players: [t1a, t1b]}
-  - {id: T2, players: [t2a, t2b]}
-matches:
-  - round: 1
-    teams: [T1, T2]
-    games:
-      - {board: 1, red: t2a, black: t1a, result: draw}
-      - {board: 2, red: t2b, black: t1b, result: draw}
-";
+const TEAM_DRAWS: &str = include_str!("../data/tournaments/team-draws.yaml");
 
 #[test]
 fn what_decides_a_match_is_data() {
@@ -443,22 +430,8 @@ fn rule_errors_name_the_record_and_its_line() {
 
 #[test]
 fn line_up_errors_point_at_the_match() {
-    let text = "format: team_round_robin
-rounds: 1
-boards: 2
-lineup: boards_with_reserves
-teams:
-  - id: T1
-    players: [a1, a2, a3]
-  - id: T2
-    players: [b1, b2]
-matches:
-  - round: 1
-    teams: [T1, T2]
-    games:
-      - {board: 1, red: a3, black: b1, result: red}
-      - {board: 2, red: b2, black: a1, result: draw}
-";
+    // A line-up `boards_with_reserves` refuses; its match starts at line 11.
+    let text = include_str!("../data/tournaments/team-lineup-reserves.yaml");
     let e = errors(text, "cxa-2020");
     assert_eq!(
         e,
