@@ -210,6 +210,29 @@ fn refusals_name_the_candidates() {
     }
 }
 
+/// The positions given after moves are the positions those moves reach.
+#[test]
+fn positions_after_moves_are_reached_by_them() {
+    let r = rules();
+    for (fen, moves) in [
+        (AFTER_C2_5, &["h2e2"][..]),
+        (HORSE_G7, &["h2e2", "h9g7", "g3g4", "g6g5", "h0g2"]),
+        (
+            HORSE_F4,
+            &[
+                "h2e2", "h9g7", "g3g4", "g6g5", "h0g2", "a6a5", "g2f4", "a5a4",
+            ],
+        ),
+    ] {
+        let mut p = r.start_position();
+        for m in moves {
+            p.play(&r, Move::parse_iccs(m).unwrap()).unwrap();
+        }
+        assert_eq!(p.to_fen(&r), fen, "after {moves:?}");
+    }
+    assert_eq!(r.start_position().to_fen(&r), START);
+}
+
 #[test]
 fn detection_reads_each_notation() {
     let r = rules();
