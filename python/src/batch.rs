@@ -33,41 +33,6 @@ enum Mode {
     Adjudicate,
 }
 
-fn replay_error_json(e: &ReplayError) -> Value {
-    let mut v = json!({ "message": e.to_string(), "kind": e.kind().code() });
-    match e {
-        ReplayError::Pgn(p) => {
-            v["line"] = json!(p.line);
-        }
-        ReplayError::Fen { line, column, .. } => {
-            v["line"] = json!(line);
-            v["column"] = json!(column);
-        }
-        ReplayError::Move {
-            ply,
-            move_number,
-            text,
-            line,
-            column,
-            ..
-        } => {
-            v["line"] = json!(line);
-            v["column"] = json!(column);
-            v["ply"] = json!(ply);
-            v["move_number"] = json!(move_number);
-            v["text"] = json!(text);
-        }
-        ReplayError::Encoding {
-            line, column, byte, ..
-        } => {
-            v["line"] = json!(line);
-            v["column"] = json!(column);
-            v["byte"] = json!(byte);
-        }
-    }
-    v
-}
-
 /// A replayed game as a `replay_files` item, without its place (`place`, `file`, `game`:
 /// the caller knows them). The game is judged as `xqspec replay` judges it (a final mate or
 /// stalemate only) and, with `to`, written in that notation.
@@ -98,8 +63,8 @@ fn replay_item(
         "fen": fen,
         "moves": r.moves.iter().map(|m| m.iccs()).collect::<Vec<_>>(),
         "variations": r.variations,
-        "error": r.error.as_ref().map_or(Value::Null, replay_error_json),
-        "variation_errors": r.variation_errors.iter().map(replay_error_json).collect::<Vec<_>>(),
+        "error": r.error.as_ref().map_or(Value::Null, ReplayError::to_json),
+        "variation_errors": r.variation_errors.iter().map(ReplayError::to_json).collect::<Vec<_>>(),
         "recorded": recorded,
         "disagrees": g.disagrees,
         "remarks": remarks,

@@ -80,6 +80,44 @@ impl ReplayError {
             ReplayError::Move { error, .. } => error.kind(),
         }
     }
+
+    /// As the Python package's `replay_files` items give it: `{message, kind}` and the place
+    /// the error has (`line`, `column`; a move's `ply`, `move_number` and `text`; `byte`).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let mut v = json!({ "message": self.to_string(), "kind": self.kind().code() });
+        match self {
+            ReplayError::Pgn(p) => {
+                v["line"] = json!(p.line);
+            }
+            ReplayError::Fen { line, column, .. } => {
+                v["line"] = json!(line);
+                v["column"] = json!(column);
+            }
+            ReplayError::Move {
+                line,
+                column,
+                ply,
+                move_number,
+                text,
+                ..
+            } => {
+                v["line"] = json!(line);
+                v["column"] = json!(column);
+                v["ply"] = json!(ply);
+                v["move_number"] = json!(move_number);
+                v["text"] = json!(text);
+            }
+            ReplayError::Encoding {
+                line, column, byte, ..
+            } => {
+                v["line"] = json!(line);
+                v["column"] = json!(column);
+                v["byte"] = json!(byte);
+            }
+        }
+        v
+    }
 }
 
 impl ReplayError {

@@ -234,6 +234,34 @@ struct MateBounds {
     not_within: u8,
 }
 
+impl MateBounds {
+    /// Nothing known yet.
+    const UNKNOWN: MateBounds = MateBounds {
+        within: u8::MAX,
+        not_within: 0,
+    };
+
+    /// Whether there is a mate within `depth`, when the bounds tell (`None`: search).
+    fn tells(self, depth: u8) -> Option<bool> {
+        if self.within <= depth {
+            Some(true)
+        } else if self.not_within >= depth {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Takes in what a search found: a mate within `depth` (`found`), or none within it.
+    fn learn(&mut self, depth: u8, found: bool) {
+        if found {
+            self.within = self.within.min(depth);
+        } else {
+            self.not_within = self.not_within.max(depth);
+        }
+    }
+}
+
 /// Parameters of the material test, from the chase class and `repetition.forcing`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct WinParams {
@@ -500,25 +528,24 @@ impl<'a> Analyst<'a> {
         if depth == 0 {
             return false;
         }
-        if let Some(b) = self.memo.mates.borrow().get(&pos.placement()) {
-            if b.within <= depth {
-                return true;
-            }
-            if b.not_within >= depth {
-                return false;
-            }
+        if let Some(known) = self.known_mate(pos, depth) {
+            return known;
         }
         let found = self.search_mate(pos, depth);
+        self.learn_mate(pos, depth, found)
+    }
+
+    /// What the memo knows of a mate by checks within `depth` from `pos` (`None`: nothing).
+    fn known_mate(&self, pos: &Position, depth: u8) -> Option<bool> {
+        let memo = self.memo.mates.borrow();
+        memo.get(&pos.placement())?.tells(depth)
+    }
+
+    /// Stores in the memo what a search found from `pos` within `depth`, and gives it back.
+    fn learn_mate(&self, pos: &Position, depth: u8, found: bool) -> bool {
         let mut memo = self.memo.mates.borrow_mut();
-        let b = memo.entry(pos.placement()).or_insert(MateBounds {
-            within: u8::MAX,
-            not_within: 0,
-        });
-        if found {
-            b.within = b.within.min(depth);
-        } else {
-            b.not_within = b.not_within.max(depth);
-        }
+        let bounds = memo.entry(pos.placement()).or_insert(MateBounds::UNKNOWN);
+        bounds.learn(depth, found);
         found
     }
 
@@ -535,17 +562,7 @@ impl<'a> Analyst<'a> {
                 if depth == 1 && !self.memo.mates.borrow().contains_key(&pos.placement()) =>
             {
                 let found = self.mates_at_once_among(pos, checks);
-                let mut memo = self.memo.mates.borrow_mut();
-                let b = memo.entry(pos.placement()).or_insert(MateBounds {
-                    within: u8::MAX,
-                    not_within: 0,
-                });
-                if found {
-                    b.within = 1;
-                } else {
-                    b.not_within = b.not_within.max(1);
-                }
-                found
+                self.learn_mate(pos, 1, found)
             }
             _ => self.mates_by_checks(pos, depth),
         }
@@ -559,13 +576,8 @@ impl<'a> Analyst<'a> {
         pos: &Position,
         checks: impl IntoIterator<Item = &'m Move>,
     ) -> bool {
-        if let Some(b) = self.memo.mates.borrow().get(&pos.placement()) {
-            if b.within <= 1 {
-                return true;
-            }
-            if b.not_within >= 1 {
-                return false;
-            }
+        if let Some(known) = self.known_mate(pos, 1) {
+            return known;
         }
         self.mates_at_once_among(pos, checks)
     }
