@@ -14,12 +14,45 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// Number of files of the grid the coordinate types support.
 pub(crate) const FILES: u8 = 9;
 /// Number of ranks of the grid the coordinate types support.
 pub(crate) const RANKS: u8 = 10;
 /// Number of points (交叉点) on the board.
 pub(crate) const SQUARES: usize = (FILES as usize) * (RANKS as usize);
+
+/// A value for each side, as the files write it (`{red: …, black: …}`, both given): a piece
+/// kind's names (帅/将), the rulebook's words for the sides (红方, 黑方).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BySide<T> {
+    /// Red's.
+    pub(crate) red: T,
+    /// Black's.
+    pub(crate) black: T,
+}
+
+/// A count for each side, as the files write it: fouls charged in a game (a tournament's
+/// `fouls`), seconds late at the start of play (the `late` event). A side left out has none
+/// (`{red: 1}`), which [`BySide`] refuses: serde's default for a missing field cannot depend on
+/// the value's type, so the two are two types.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct SideCounts {
+    /// Red's.
+    pub(crate) red: u32,
+    /// Black's.
+    pub(crate) black: u32,
+}
+
+impl From<SideCounts> for [u32; 2] {
+    /// Red's and Black's, in [`Side::index`] order.
+    fn from(c: SideCounts) -> Self {
+        [c.red, c.black]
+    }
+}
 
 /// A side: Red (红方, moves first) or Black (黑方).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

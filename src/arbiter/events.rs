@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::data::{RecordFault, SideName};
 use super::{ArbiterError, RejectKind};
-use crate::board::{Side, Square};
+use crate::board::{Side, SideCounts, Square};
 
 /// A repetition ruling (棋例), as `crate::repetition` gives it.
 pub(crate) use crate::repetition::Verdict;
@@ -54,14 +54,6 @@ pub(crate) struct AdjustEvent {
     pub(crate) consent: bool,
     #[serde(default)]
     pub(crate) accidental: bool,
-}
-
-/// Seconds each side was late at the start of play.
-#[derive(Clone, Debug, Deserialize, Default)]
-#[serde(default, deny_unknown_fields)]
-pub(crate) struct LateEvent {
-    pub(crate) red: u32,
-    pub(crate) black: u32,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -144,7 +136,8 @@ pub(crate) enum Event {
     /// Refusing to follow the rules, or a serious breach of discipline.
     RefuseRules(SideName),
     Resign(SideName),
-    Late(LateEvent),
+    /// Seconds each side was late at the start of play.
+    Late(SideCounts),
     Unrecorded(UnrecordedEvent),
     ColoursReversed(ColoursEvent),
     Displaced(DisplacedEvent),

@@ -5,9 +5,8 @@ use std::collections::BTreeSet;
 use serde_yaml::Value as Yaml;
 
 use super::data::{
-    self, CarryOverData, ChainData, ChooserRule, ClassificationData, ColourRule, FlagData,
-    IncrementData, PeriodData, PressData, QuotaData, SchemeData, StopStartData, TimeData,
-    ALTERNATIVE_KEYS,
+    self, CarryOverData, ChainData, ChooserRule, ClassificationData, ClockFoulData, ColourRule,
+    FlagData, IncrementData, PeriodData, QuotaData, SchemeData, TimeData, ALTERNATIVE_KEYS,
 };
 use super::playoff::{Chain, Stage};
 use super::sim::{Control, KnockRule, Period, RuleRef, Timing, ViolationRule};
@@ -129,13 +128,13 @@ fn timing(ed: &Edition, first_to_move: Side, errors: &mut Vec<SpecError>) -> Opt
         }
     };
     let press_without_move = ed.clause("clock.press_without_move").and_then(|c| {
-        read::<PressData>(c, errors).map(|d| ViolationRule {
+        read::<ClockFoulData>(c, errors).map(|d| ViolationRule {
             foul: foul_ref(c, d.foul, errors),
             rule: RuleRef::of(c),
         })
     });
     let stop_start = ed.clause("clock.stop_start").and_then(|c| {
-        read::<StopStartData>(c, errors).map(|d| ViolationRule {
+        read::<ClockFoulData>(c, errors).map(|d| ViolationRule {
             foul: foul_ref(c, d.foul, errors),
             rule: RuleRef::of(c),
         })

@@ -271,18 +271,10 @@ pub(crate) enum UnusedTime {
     Forfeited,
 }
 
-/// `clock.press_without_move`.
+/// A use of the clock that may be a foul: `clock.press_without_move`, `clock.stop_start`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct PressData {
-    /// The clause (of the arbiter's fouls) that makes it a foul, or `null` when it is none.
-    pub(crate) foul: Option<String>,
-}
-
-/// `clock.stop_start`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct StopStartData {
+pub(crate) struct ClockFoulData {
     /// The clause (of the arbiter's fouls) that makes it a foul, or `null` when it is none.
     pub(crate) foul: Option<String>,
 }

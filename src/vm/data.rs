@@ -57,12 +57,7 @@ pub struct Kind {
 
 /// A word for each side: a piece kind's names (帅/将), or the rulebook's words for the sides
 /// as a ruling writes them before a cycle's name (红方长捉).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct SideNames {
-    pub(crate) red: String,
-    pub(crate) black: String,
-}
+pub(crate) type SideNames = crate::board::BySide<String>;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

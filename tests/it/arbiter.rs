@@ -472,6 +472,17 @@ fn refusals_carry_the_event_index() {
             "events[0]",
         ),
         (json!(["resign"]), "events.syntax", "events[0]"),
+        // Seconds late: a side left out was not late, but no other key and no null.
+        (
+            json!([{"late": {"red": 1, "white": 2}}]),
+            "events.syntax",
+            "events[0]",
+        ),
+        (
+            json!([{"late": {"red": null}}]),
+            "events.syntax",
+            "events[0]",
+        ),
     ];
     for (events, kind, place) in cases {
         let e = outcome(&rs, None, events.clone()).unwrap_err();

@@ -459,6 +459,21 @@ fn syntax_errors_are_their_own_type_with_line_and_column() {
         }
         other => panic!("{other:?}"),
     }
+    // A game's fouls: a side left out has none, but no other key and no null.
+    let game =
+        "format: swiss\nrounds: 1\ngames:\n  - {round: 1, red: A, black: B, result: red, fouls: ";
+    for (fouls, fault) in [
+        ("{red: 1, white: 1}", "white"),
+        ("{black: null}", "invalid type: unit value"),
+    ] {
+        match read_file("t.yaml", &format!("{game}{fouls}}}\n"), &rules("cxa-2020")) {
+            Err(ReadError::Syntax(s)) => {
+                assert!(s.message.contains(fault), "{s}");
+                assert_eq!(s.place.line, Some(4));
+            }
+            other => panic!("{fouls}: {other:?}"),
+        }
+    }
 }
 
 #[test]

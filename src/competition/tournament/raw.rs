@@ -3,6 +3,7 @@
 //! of a file's records.
 
 use super::*;
+use crate::board::SideCounts;
 
 /// A tournament as written (the file, or the `standings` query's `tournament` object).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -84,21 +85,13 @@ pub struct RawGame {
     pub(crate) result: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Fouls (犯规) charged in the game, per side.
-    pub(crate) fouls: Option<RawFouls>,
+    pub(crate) fouls: Option<SideCounts>,
     /// N+1: the final between the two leaders (10.4.3.1).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub r#final: bool,
     /// N+1: who won the play-off games when the final's slow game was drawn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) play_off_winner: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-/// Fouls charged in one game, Red's and Black's.
-pub(crate) struct RawFouls {
-    pub(crate) red: u32,
-    pub(crate) black: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 use crate::assert::assert_contains;
 use xqspec::{Spec, SpecErrors};
 
-use crate::spec_edit::{edited, try_edited};
+use crate::spec_edit::{compile_error, edited, try_edited};
 
 fn with_edit(file: &str, from: &str, to: &str) -> Result<Spec, SpecErrors> {
     try_edited(&[(file, from, to)])
@@ -74,6 +74,39 @@ fn unknown_field_reports_file_line_column() {
     let msg = e.to_string();
     assert!(msg.starts_with("cxa-2020/board.yaml:3:"), "{msg}");
     assert_contains(&msg, "unknown field `artcle`");
+}
+
+#[test]
+fn a_word_for_each_side_needs_both_sides_and_no_other() {
+    // A piece kind's `names` and the 棋例's `side_names` are one type: both sides given,
+    // nothing else.
+    let (pieces, repetition) = ("cxa-2020/pieces.yaml", "cxa-2020/repetition.yaml");
+    let general = "names: {red: 帅, black: 将}";
+    let sides = "side_names: {red: 红方, black: 黑方}";
+    let rows = [
+        (pieces, general, "names: {red: 帅}", "missing field `black`"),
+        (
+            pieces,
+            general,
+            "names: {red: 帅, black: 将, green: 帥}",
+            "unknown field `green`",
+        ),
+        (
+            repetition,
+            sides,
+            "side_names: {black: 黑方}",
+            "missing field `red`",
+        ),
+        (
+            repetition,
+            sides,
+            "side_names: {red: 红方, black: null}",
+            "invalid type: unit value",
+        ),
+    ];
+    for (file, from, to, fault) in rows {
+        assert_contains(&compile_error(file, from, to), fault);
+    }
 }
 
 #[test]

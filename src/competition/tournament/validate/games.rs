@@ -93,14 +93,13 @@ impl Validator<'_> {
                 None
             }
         };
-        let f = g.fouls.unwrap_or_default();
         Some(Game {
             round,
             red,
             black,
             result,
             played,
-            fouls: [f.red, f.black],
+            fouls: g.fouls.unwrap_or_default().into(),
             board: g.board,
             in_match,
             is_final: g.r#final,
