@@ -24,6 +24,7 @@ pub mod cache;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::arbiter::AfterEnd;
 use crate::query::{Answer, Query};
 use crate::ruleset::RuleSet;
 use crate::spec::{Overlay, Spec};
@@ -182,16 +183,20 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
             moves,
             notation,
             text,
-        } => a::parse_move(ruleset, fen, moves, notation, text),
+        } => a::notation_query(ruleset, (fen, moves), Answer::parsed_move, |vm, pos| {
+            crate::notation::answer_parse_move(vm, pos, notation, text)
+        }),
         Query::FormatMove {
             fen,
             moves,
             notation,
             mv,
-        } => a::format_move(ruleset, fen, moves, notation, mv),
-        Query::Outcome(q) => a::outcome(ruleset, q),
+        } => a::notation_query(ruleset, (fen, moves), Answer::text, |vm, pos| {
+            crate::notation::answer_format_move(vm, pos, notation, mv)
+        }),
+        Query::Outcome(q) => a::judge_game(ruleset, a::Game::Outcome(q), AfterEnd::Refuse),
         Query::TouchMove(q) => a::touch_move(ruleset, q),
-        Query::GameStatus(q) => a::game_status(ruleset, q),
+        Query::GameStatus(q) => a::judge_game(ruleset, a::Game::Status(q), AfterEnd::Refuse),
         Query::Clock(q) => a::clock(ruleset, q),
         Query::Playoff(q) => a::playoff(ruleset, q),
         Query::Standings(q) => a::standings(ruleset, q),
