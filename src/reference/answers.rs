@@ -61,16 +61,36 @@ pub(crate) fn validate_fen(rs: &RuleSet, fen: &str) -> Answered {
     Ok(Answer::valid())
 }
 
-/// A notation query (`parse_move`, `format_move`) after `moves` from `fen`: what `ask` reads
-/// or writes, as `answer`; its refusal as a rejection (`unsupported` a skip).
+/// The move a notation query gives: one to read (`parse_move`: the text as written) or to
+/// write (`format_move`: canonical ICCS).
+#[derive(Clone, Copy)]
+pub(crate) enum NotationAsk<'q> {
+    /// `parse_move`: the move as written (`炮二平五`).
+    Parse(&'q str),
+    /// `format_move`: the move in canonical ICCS.
+    Format(&'q str),
+}
+
+/// A notation query after `moves` from `fen`, in the notation `notation`: the move read
+/// (`parsed_move`) or written (`text`); a refusal as a rejection (`unsupported` a skip).
 pub(crate) fn notation_query(
     rs: &RuleSet,
     (fen, moves): (&str, &[String]),
-    answer: impl Fn(String) -> Answer,
-    ask: impl FnOnce(&Rules, &Position) -> Result<String, crate::notation::Reject>,
+    notation: &str,
+    ask: NotationAsk<'_>,
 ) -> Answered {
     let pos = position(&rs.vm, fen, moves)?;
-    Ok(match ask(&rs.vm, &pos) {
+    let (done, answer): (_, fn(String) -> Answer) = match ask {
+        NotationAsk::Parse(text) => (
+            crate::notation::answer_parse_move(&rs.vm, &pos, notation, text),
+            Answer::parsed_move,
+        ),
+        NotationAsk::Format(mv) => (
+            crate::notation::answer_format_move(&rs.vm, &pos, notation, mv),
+            Answer::text,
+        ),
+    };
+    Ok(match done {
         Ok(t) => answer(t),
         Err(r) if r.kind == crate::notation::RejectKind::Unsupported => {
             Answer::unsupported(r.message)

@@ -183,17 +183,13 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
             moves,
             notation,
             text,
-        } => a::notation_query(ruleset, (fen, moves), Answer::parsed_move, |vm, pos| {
-            crate::notation::answer_parse_move(vm, pos, notation, text)
-        }),
+        } => a::notation_query(ruleset, (fen, moves), notation, a::NotationAsk::Parse(text)),
         Query::FormatMove {
             fen,
             moves,
             notation,
             mv,
-        } => a::notation_query(ruleset, (fen, moves), Answer::text, |vm, pos| {
-            crate::notation::answer_format_move(vm, pos, notation, mv)
-        }),
+        } => a::notation_query(ruleset, (fen, moves), notation, a::NotationAsk::Format(mv)),
         Query::Outcome(q) => a::judge_game(ruleset, a::Game::Outcome(q), AfterEnd::Refuse),
         Query::TouchMove(q) => a::touch_move(ruleset, q),
         Query::GameStatus(q) => a::judge_game(ruleset, a::Game::Status(q), AfterEnd::Refuse),
