@@ -1,5 +1,6 @@
-//! One function per query: each reads its input through the shared paths (`crate::line`
-//! for a FEN and moves) and asks its rule domain. `Err` carries the answer when the input
+//! One function per query, or per kind of query (`notation_query` for `parse_move` and
+//! `format_move`, `judge_game` for `outcome` and `game_status`): each reads its input through
+//! the shared paths (`crate::line` for a FEN and moves) and asks its rule domain. `Err` carries the answer when the input
 //! is refused or the rule set has no clauses for the domain.
 
 use crate::arbiter::{AfterEnd, ArbiterError, ArbiterRules, OutcomeQuery, StatusQuery, TouchQuery};

@@ -7,7 +7,7 @@
 //!   overlay sent with an ask, cached by the overlay's content ([`cache`]: at most
 //!   [`OVERLAY_RULESETS`] of them).
 //! - `answer_under`: one query under one compiled rule set, dispatched to `answers`,
-//!   one function per query, each calling its domain.
+//!   one function per query or kind of query, each calling its domain.
 //!
 //! A cached rule set is found by a digest of the whole overlay, never by its id; it is made
 //! outside the lock, shared by the threads asking for the same one, and the least recently
