@@ -1,5 +1,6 @@
-//! One function per query: each reads its input through the shared paths (`crate::line`
-//! for a FEN and moves) and asks its rule domain. `Err` carries the answer when the input
+//! One function per query, or per kind of query (`notation_query` for `parse_move` and
+//! `format_move`, `judge_game` for `outcome` and `game_status`): each reads its input through
+//! the shared paths (`crate::line` for a FEN and moves) and asks its rule domain. `Err` carries the answer when the input
 //! is refused or the rule set has no clauses for the domain.
 
 use crate::arbiter::{AfterEnd, ArbiterError, ArbiterRules, OutcomeQuery, StatusQuery, TouchQuery};
@@ -61,48 +62,42 @@ pub(crate) fn validate_fen(rs: &RuleSet, fen: &str) -> Answered {
     Ok(Answer::valid())
 }
 
-/// The answer of a notation query, its refusal as a rejection (`unsupported` a skip).
-fn notation_answer(
-    r: Result<String, crate::notation::Reject>,
-    answer: impl Fn(String) -> Answer,
+/// The move a notation query gives: one to read (`parse_move`: the text as written) or to
+/// write (`format_move`: canonical ICCS).
+#[derive(Clone, Copy)]
+pub(crate) enum NotationAsk<'q> {
+    /// `parse_move`: the move as written (`炮二平五`).
+    Parse(&'q str),
+    /// `format_move`: the move in canonical ICCS.
+    Format(&'q str),
+}
+
+/// A notation query after `moves` from `fen`, in the notation `notation`: the move read
+/// (`parsed_move`) or written (`text`); a refusal as a rejection (`unsupported` a skip).
+pub(crate) fn notation_query(
+    rs: &RuleSet,
+    (fen, moves): (&str, &[String]),
+    notation: &str,
+    ask: NotationAsk<'_>,
 ) -> Answered {
-    Ok(match r {
+    let pos = position(&rs.vm, fen, moves)?;
+    let (done, answer): (_, fn(String) -> Answer) = match ask {
+        NotationAsk::Parse(text) => (
+            crate::notation::answer_parse_move(&rs.vm, &pos, notation, text),
+            Answer::parsed_move,
+        ),
+        NotationAsk::Format(mv) => (
+            crate::notation::answer_format_move(&rs.vm, &pos, notation, mv),
+            Answer::text,
+        ),
+    };
+    Ok(match done {
         Ok(t) => answer(t),
         Err(r) if r.kind == crate::notation::RejectKind::Unsupported => {
             Answer::unsupported(r.message)
         }
         Err(r) => Answer::reject(r.kind, r.message),
     })
-}
-
-/// `parse_move`.
-pub fn parse_move(
-    rs: &RuleSet,
-    fen: &str,
-    moves: &[String],
-    notation: &str,
-    text: &str,
-) -> Answered {
-    let pos = position(&rs.vm, fen, moves)?;
-    notation_answer(
-        crate::notation::answer_parse_move(&rs.vm, &pos, notation, text),
-        Answer::parsed_move,
-    )
-}
-
-/// `format_move`.
-pub fn format_move(
-    rs: &RuleSet,
-    fen: &str,
-    moves: &[String],
-    notation: &str,
-    mv: &str,
-) -> Answered {
-    let pos = position(&rs.vm, fen, moves)?;
-    notation_answer(
-        crate::notation::answer_format_move(&rs.vm, &pos, notation, mv),
-        Answer::text,
-    )
 }
 
 /// The arbiter's rules of a rule set, or the answer that it has none.
@@ -123,29 +118,44 @@ fn arbiter_reject(e: ArbiterError) -> Answer {
     }
 }
 
-/// `outcome`.
-pub fn outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answered {
-    outcome_of(rs, q, AfterEnd::Refuse)
+/// A query on a whole game that the arbiter judges, borrowed from the query.
+#[derive(Clone, Copy)]
+pub(crate) enum Game<'q> {
+    /// `outcome`: the game given as events.
+    Outcome(&'q OutcomeQuery),
+    /// `game_status`: the game given as moves.
+    Status(&'q StatusQuery),
+}
+
+/// `outcome` and `game_status`: the arbiter's judgement of a game, with events (or moves)
+/// after the game ended by the rules refused (`AfterEnd::Refuse`, as the protocol's queries
+/// do) or, for a record that goes on, left unjudged and counted in the answer
+/// (`continues`). A game longer than `limits.game_moves` is refused.
+pub(crate) fn judge_game(rs: &RuleSet, game: Game<'_>, after_end: AfterEnd) -> Answered {
+    let (field, n, items, what) = match game {
+        Game::Outcome(q) => ("outcome", q.events.len(), "events", "an outcome"),
+        Game::Status(q) => ("game_status", q.moves.len(), "moves", "a game status"),
+    };
+    if n > MAX_GAME_MOVES {
+        return Ok(Answer::unsupported(format!(
+            "{n} {items}: {what} takes at most {MAX_GAME_MOVES} (limits.game_moves)"
+        )));
+    }
+    let (a, rep) = (arbiter_rules(rs)?, rs.repetition.as_ref());
+    let judged = match game {
+        Game::Outcome(q) => a.outcome_of(&rs.vm, rep, q, after_end).map(|o| o.to_json()),
+        Game::Status(q) => a
+            .game_status_of(&rs.vm, rep, q, after_end)
+            .map(|s| s.to_json()),
+    };
+    Ok(Answer::one(field, judged.map_err(arbiter_reject)?))
 }
 
 /// `outcome` of a game record, which may go on after the game ended by the rules: judged
 /// up to that end, the answer saying how far it goes on (`continues`), as `xqspec outcome`
 /// judges it, where the protocol's query refuses it (the Python package's `outcome`).
 pub fn record_outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answer {
-    outcome_of(rs, q, AfterEnd::Stop).unwrap_or_else(|a| a)
-}
-
-fn outcome_of(rs: &RuleSet, q: &OutcomeQuery, after_end: AfterEnd) -> Answered {
-    let events = (q.events.len(), "events", "an outcome");
-    judge_game(rs, events, "outcome", |a| {
-        a.outcome_of(&rs.vm, rs.repetition.as_ref(), q, after_end)
-            .map(|o| o.to_json())
-    })
-}
-
-/// `game_status`: the moves played through the arbiter watching the board.
-pub fn game_status(rs: &RuleSet, q: &StatusQuery) -> Answered {
-    game_status_of(rs, q, AfterEnd::Refuse)
+    judge_game(rs, Game::Outcome(q), AfterEnd::Stop).unwrap_or_else(|a| a)
 }
 
 /// `game_status` of a game record, which may go on after the game ended by the rules: it
@@ -153,32 +163,7 @@ pub fn game_status(rs: &RuleSet, q: &StatusQuery) -> Answered {
 /// `xqspec status` judges it, where the protocol's query refuses it (`xqspec web`'s
 /// `/api/status`, the Python package's `game_status`).
 pub fn record_status(rs: &RuleSet, q: &StatusQuery) -> Answer {
-    game_status_of(rs, q, AfterEnd::Stop).unwrap_or_else(|a| a)
-}
-
-fn game_status_of(rs: &RuleSet, q: &StatusQuery, after_end: AfterEnd) -> Answered {
-    let moves = (q.moves.len(), "moves", "a game status");
-    judge_game(rs, moves, "game_status", |a| {
-        a.game_status_of(&rs.vm, rs.repetition.as_ref(), q, after_end)
-            .map(|s| s.to_json())
-    })
-}
-
-/// The arbiter's judgement of a game given as `n` `items` (moves or events), as the answer
-/// `field`; a game longer than `limits.game_moves` is refused as more than `what` takes.
-fn judge_game(
-    rs: &RuleSet,
-    (n, items, what): (usize, &str, &str),
-    field: &str,
-    judge: impl FnOnce(&ArbiterRules) -> Result<serde_json::Value, ArbiterError>,
-) -> Answered {
-    if n > MAX_GAME_MOVES {
-        return Ok(Answer::unsupported(format!(
-            "{n} {items}: {what} takes at most {MAX_GAME_MOVES} (limits.game_moves)"
-        )));
-    }
-    let v = judge(arbiter_rules(rs)?).map_err(arbiter_reject)?;
-    Ok(Answer::one(field, v))
+    judge_game(rs, Game::Status(q), AfterEnd::Stop).unwrap_or_else(|a| a)
 }
 
 /// `touch_move`.

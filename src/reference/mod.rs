@@ -7,7 +7,7 @@
 //!   overlay sent with an ask, cached by the overlay's content ([`cache`]: at most
 //!   [`OVERLAY_RULESETS`] of them).
 //! - `answer_under`: one query under one compiled rule set, dispatched to `answers`,
-//!   one function per query, each calling its domain.
+//!   one function per query or kind of query, each calling its domain.
 //!
 //! A cached rule set is found by a digest of the whole overlay, never by its id; it is made
 //! outside the lock, shared by the threads asking for the same one, and the least recently
@@ -24,6 +24,7 @@ pub mod cache;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::arbiter::AfterEnd;
 use crate::query::{Answer, Query};
 use crate::ruleset::RuleSet;
 use crate::spec::{Overlay, Spec};
@@ -182,16 +183,16 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
             moves,
             notation,
             text,
-        } => a::parse_move(ruleset, fen, moves, notation, text),
+        } => a::notation_query(ruleset, (fen, moves), notation, a::NotationAsk::Parse(text)),
         Query::FormatMove {
             fen,
             moves,
             notation,
             mv,
-        } => a::format_move(ruleset, fen, moves, notation, mv),
-        Query::Outcome(q) => a::outcome(ruleset, q),
+        } => a::notation_query(ruleset, (fen, moves), notation, a::NotationAsk::Format(mv)),
+        Query::Outcome(q) => a::judge_game(ruleset, a::Game::Outcome(q), AfterEnd::Refuse),
         Query::TouchMove(q) => a::touch_move(ruleset, q),
-        Query::GameStatus(q) => a::game_status(ruleset, q),
+        Query::GameStatus(q) => a::judge_game(ruleset, a::Game::Status(q), AfterEnd::Refuse),
         Query::Clock(q) => a::clock(ruleset, q),
         Query::Playoff(q) => a::playoff(ruleset, q),
         Query::Standings(q) => a::standings(ruleset, q),
