@@ -792,19 +792,17 @@ domain_answers! {
     "ruling" => RulingAnswer,
 }
 
-/// `to_json` of a result type whose `answer()` gives its typed answer: that answer as a
-/// JSON value, the one way every result is written out.
-macro_rules! answer_as_json {
-    ($t:ty) => {
-        impl $t {
-            /// The protocol's answer object: [`Self::answer`] as JSON.
-            pub fn to_json(&self) -> serde_json::Value {
-                $crate::answer::to_value(&self.answer())
-            }
-        }
-    };
+/// A result of a rule domain whose protocol answer is the wire struct `W` of this module
+/// (as `Into<W>`, one `W` per result type): the one way every result is written out.
+pub trait ToAnswer<W: Serialize> {
+    /// The protocol's answer, typed.
+    fn answer(&self) -> W;
+
+    /// The protocol's answer object: [`Self::answer`] as JSON.
+    fn to_json(&self) -> Value {
+        to_value(&self.answer())
+    }
 }
-pub(crate) use answer_as_json;
 
 /// A wire struct as a JSON value (its fields in the order of `serde_json`'s maps).
 pub fn to_value<T: Serialize>(t: &T) -> Value {

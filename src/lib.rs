@@ -216,7 +216,7 @@ pub use competition::{
 pub use batch::{adjudicate_files, stream_items, Item, Placed, Tally};
 
 // The protocol's queries and answers, and the reference implementation.
-pub use answer::{round_trip as answer_round_trip, DOMAIN_ANSWER_FIELDS};
+pub use answer::{round_trip as answer_round_trip, ToAnswer, DOMAIN_ANSWER_FIELDS};
 pub use query::{Answer, Query};
 pub use reference::{
     record_outcome, record_status, Reference, MAX_GAME_MOVES, MAX_RULING_PLIES, PERFT_NODE_BUDGET,

@@ -122,11 +122,9 @@ pub struct Next {
     pub clause: Option<RuleRef>,
 }
 
-crate::answer::answer_as_json!(Next);
-
-impl Next {
+impl crate::answer::ToAnswer<crate::answer::NextAnswer> for Next {
     /// As the `game_status` answer gives it (`next`), typed.
-    pub fn answer(&self) -> crate::answer::NextAnswer {
+    fn answer(&self) -> crate::answer::NextAnswer {
         crate::answer::NextAnswer {
             cycle: self.cycle as u64,
             plies: self.plies as u64,
@@ -179,11 +177,9 @@ pub struct GameStatus {
     pub next: Option<Next>,
 }
 
-crate::answer::answer_as_json!(GameStatus);
-
-impl GameStatus {
+impl crate::answer::ToAnswer<crate::answer::GameStatusAnswer> for GameStatus {
     /// The answer of the `game_status` query, typed.
-    pub fn answer(&self) -> crate::answer::GameStatusAnswer {
+    fn answer(&self) -> crate::answer::GameStatusAnswer {
         let ended = self.end.result != GameResult::Ongoing;
         let end = cited(self.end.clause.as_ref());
         crate::answer::GameStatusAnswer {

@@ -208,11 +208,9 @@ pub struct TouchAnswer {
     pub foul_clauses: Vec<String>,
 }
 
-crate::answer::answer_as_json!(TouchAnswer);
-
-impl TouchAnswer {
+impl crate::answer::ToAnswer<crate::answer::TouchAnswer> for TouchAnswer {
     /// The protocol's answer, typed.
-    pub fn answer(&self) -> crate::answer::TouchAnswer {
+    fn answer(&self) -> crate::answer::TouchAnswer {
         crate::answer::TouchAnswer {
             free: self.allowed.is_none().then_some(true),
             allowed: self.allowed.clone(),

@@ -22,6 +22,7 @@
 //! 棋例 engine, one of which takes about 100 ms.
 
 use super::Lang;
+use crate::answer::ToAnswer;
 use std::path::PathBuf;
 use std::time::Instant;
 

@@ -14,6 +14,7 @@
 //! With `--pgn GAME.pgn` the record's main line is played as `move` events: where the
 //! events file says (`pgn: N`, `pgn: rest`), or, when it says nowhere, before every event.
 
+use crate::answer::ToAnswer;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;

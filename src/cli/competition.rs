@@ -1,6 +1,7 @@
 //! `xqspec standings FILE [--json] [--report FILE.md]`: the crosstable and the ranking of
 //! a tournament file (the tables: `crate::competition::render`).
 
+use crate::answer::ToAnswer;
 use std::path::{Path, PathBuf};
 
 use crate::competition::tournament::{read_file, RawTournament};

@@ -34,6 +34,7 @@ pub mod render;
 pub mod standings;
 pub mod tournament;
 
+use crate::answer::ToAnswer;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};

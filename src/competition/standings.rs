@@ -69,11 +69,9 @@ pub struct Standings {
     pub(crate) individual: Option<Box<Standings>>,
 }
 
-crate::answer::answer_as_json!(Standings);
-
-impl Standings {
+impl crate::answer::ToAnswer<crate::answer::StandingsAnswer> for Standings {
     /// The answer of the `standings` query, typed.
-    pub fn answer(&self) -> crate::answer::StandingsAnswer {
+    fn answer(&self) -> crate::answer::StandingsAnswer {
         let i = self.individual_answer();
         crate::answer::StandingsAnswer {
             ruleset: i.ruleset,
@@ -86,7 +84,9 @@ impl Standings {
             individual: self.individual.as_ref().map(|s| s.individual_answer()),
         }
     }
+}
 
+impl Standings {
     /// The answer's fields but the individual standings.
     fn individual_answer(&self) -> crate::answer::IndividualStandings {
         let ranking = self

@@ -3,6 +3,7 @@
 //! the shared paths (`crate::line` for a FEN and moves) and asks its rule domain. `Err` carries the answer when the input
 //! is refused or the rule set has no clauses for the domain.
 
+use crate::answer::ToAnswer;
 use crate::arbiter::{AfterEnd, ArbiterError, ArbiterRules, OutcomeQuery, StatusQuery, TouchQuery};
 use crate::clock::{ClockQuery, PlayoffQuery};
 use crate::competition::StandingsQuery;

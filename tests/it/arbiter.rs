@@ -9,6 +9,7 @@ use crate::spec_edit::{compile_error, edited_one as edited};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use xqspec::RuleSet;
+use xqspec::ToAnswer;
 use xqspec::{ArbiterError, GameResult, OutcomeQuery, TouchQuery};
 use xqspec::{Overlay, Spec, SpecErrors};
 

@@ -10,6 +10,7 @@ use std::process::Command;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use xqspec::RuleSet;
+use xqspec::ToAnswer;
 use xqspec::{ClockQuery, ClockRules, PlayoffQuery};
 
 fn builtin(edition: &str) -> ClockRules {

@@ -9,6 +9,7 @@ use proptest::prelude::*;
 use crate::random_line::random_line;
 use xqspec::RuleSet;
 use xqspec::Spec;
+use xqspec::ToAnswer;
 use xqspec::{rule, RulingError, RulingQuery, Verdict};
 
 /// The perpetual chase of an unprotected cannon (conformance case chariot-chases-unprotected-cannon).

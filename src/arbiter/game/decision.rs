@@ -122,8 +122,6 @@ pub struct Ruling {
     pub basis: Option<Basis>,
 }
 
-crate::answer::answer_as_json!(Ruling);
-
 impl Ruling {
     pub(super) fn new(
         event: usize,
@@ -151,9 +149,11 @@ impl Ruling {
         self.note = Some(n.into());
         self
     }
+}
 
+impl crate::answer::ToAnswer<crate::answer::Decision> for Ruling {
     /// The ruling as the protocol's answer type (an item of `outcome.rulings`).
-    pub fn answer(&self) -> crate::answer::Decision {
+    fn answer(&self) -> crate::answer::Decision {
         let (basis, rests_on) = basis_fields(self.basis.as_ref());
         crate::answer::Decision {
             event: Some(self.event as u64),
@@ -212,11 +212,9 @@ pub struct Outcome {
     pub continues: Option<Continues>,
 }
 
-crate::answer::answer_as_json!(Outcome);
-
-impl Outcome {
+impl crate::answer::ToAnswer<crate::answer::OutcomeAnswer> for Outcome {
     /// The protocol's answer, typed.
-    pub fn answer(&self) -> crate::answer::OutcomeAnswer {
+    fn answer(&self) -> crate::answer::OutcomeAnswer {
         let (basis, rests_on) = basis_fields(self.basis.as_ref());
         crate::answer::OutcomeAnswer {
             result: self.result.name().into(),

@@ -17,6 +17,7 @@
 //! decision as judged, the rule set, and each event as a comment after its move
 //! (`{[%xqspec flag black] flag fall, Black: …}`), which `/api/record` reads back.
 
+use crate::answer::ToAnswer;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
