@@ -417,45 +417,50 @@ fn notation_asked(notation_id: &str) -> Result<(Notation, Style), Reject> {
     })
 }
 
-/// The `parse_move` query: the ICCS text of the move `text` denotes.
-pub(crate) fn answer_parse_move(
-    rules: &Rules,
-    pos: &Position,
-    notation_id: &str,
-    text: &str,
-) -> Result<String, Reject> {
-    let (notation, _) = notation_asked(notation_id)?;
-    parse_move(rules, pos, notation, text)
-        .map(|m| m.iccs())
-        .map_err(|e| Reject {
-            kind: e.reject_kind(),
-            message: e.to_string(),
-        })
+/// The move a notation query asks about: one to read (`parse_move`: the text as written)
+/// or to write (`format_move`: canonical ICCS).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum NotationAsk<'q> {
+    /// `parse_move`: the move as written (`炮二平五`).
+    Parse(&'q str),
+    /// `format_move`: the move in canonical ICCS.
+    Format(&'q str),
 }
 
-/// The `format_move` query: the canonical text of the ICCS move `mv`.
-pub fn answer_format_move(
+/// The `parse_move` and `format_move` queries in the notation named by `notation_id`: the
+/// ICCS text of the move a text denotes, or the canonical text of an ICCS move.
+pub(crate) fn answer_notation(
     rules: &Rules,
     pos: &Position,
     notation_id: &str,
-    mv: &str,
+    ask: NotationAsk<'_>,
 ) -> Result<String, Reject> {
     let (notation, style) = notation_asked(notation_id)?;
-    let m = Move::parse_iccs(mv).ok_or_else(|| Reject {
-        kind: RejectKind::MoveSyntax,
-        message: format!("`{mv}` is not an ICCS move such as h2e2"),
-    })?;
-    format_move(rules, pos, m, notation, style).map_err(|e| match e {
-        // The rule set says nothing of how records are written (no notation.* clauses).
-        FormatError::NoRecordForms { .. } => Reject {
-            kind: RejectKind::Unsupported,
-            message: e.to_string(),
-        },
-        _ => Reject {
-            kind: RejectKind::MoveIllegal,
-            message: e.to_string(),
-        },
-    })
+    match ask {
+        NotationAsk::Parse(text) => parse_move(rules, pos, notation, text)
+            .map(|m| m.iccs())
+            .map_err(|e| Reject {
+                kind: e.reject_kind(),
+                message: e.to_string(),
+            }),
+        NotationAsk::Format(mv) => {
+            let m = Move::parse_iccs(mv).ok_or_else(|| Reject {
+                kind: RejectKind::MoveSyntax,
+                message: format!("`{mv}` is not an ICCS move such as h2e2"),
+            })?;
+            format_move(rules, pos, m, notation, style).map_err(|e| match e {
+                // The rule set says nothing of how records are written (no notation.* clauses).
+                FormatError::NoRecordForms { .. } => Reject {
+                    kind: RejectKind::Unsupported,
+                    message: e.to_string(),
+                },
+                _ => Reject {
+                    kind: RejectKind::MoveIllegal,
+                    message: e.to_string(),
+                },
+            })
+        }
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use crate::arbiter::{AfterEnd, ArbiterError, ArbiterRules, OutcomeQuery, StatusQ
 use crate::clock::{ClockQuery, PlayoffQuery};
 use crate::competition::StandingsQuery;
 use crate::line::{self, LineError};
+use crate::notation::NotationAsk;
 use crate::query::Answer;
 use crate::repetition::RulingQuery;
 use crate::ruleset::RuleSet;
@@ -63,16 +64,6 @@ pub(crate) fn validate_fen(rs: &RuleSet, fen: &str) -> Answered {
     Ok(Answer::valid())
 }
 
-/// The move a notation query gives: one to read (`parse_move`: the text as written) or to
-/// write (`format_move`: canonical ICCS).
-#[derive(Clone, Copy)]
-pub(crate) enum NotationAsk<'q> {
-    /// `parse_move`: the move as written (`炮二平五`).
-    Parse(&'q str),
-    /// `format_move`: the move in canonical ICCS.
-    Format(&'q str),
-}
-
 /// A notation query after `moves` from `fen`, in the notation `notation`: the move read
 /// (`parsed_move`) or written (`text`); a refusal as a rejection (`unsupported` a skip).
 pub(crate) fn notation_query(
@@ -82,23 +73,19 @@ pub(crate) fn notation_query(
     ask: NotationAsk<'_>,
 ) -> Answered {
     let pos = position(&rs.vm, fen, moves)?;
-    let (done, answer): (_, fn(String) -> Answer) = match ask {
-        NotationAsk::Parse(text) => (
-            crate::notation::answer_parse_move(&rs.vm, &pos, notation, text),
-            Answer::parsed_move,
-        ),
-        NotationAsk::Format(mv) => (
-            crate::notation::answer_format_move(&rs.vm, &pos, notation, mv),
-            Answer::text,
-        ),
+    let answer = match ask {
+        NotationAsk::Parse(_) => Answer::parsed_move,
+        NotationAsk::Format(_) => Answer::text,
     };
-    Ok(match done {
-        Ok(t) => answer(t),
-        Err(r) if r.kind == crate::notation::RejectKind::Unsupported => {
-            Answer::unsupported(r.message)
-        }
-        Err(r) => Answer::reject(r.kind, r.message),
-    })
+    Ok(
+        match crate::notation::answer_notation(&rs.vm, &pos, notation, ask) {
+            Ok(t) => answer(t),
+            Err(r) if r.kind == crate::notation::RejectKind::Unsupported => {
+                Answer::unsupported(r.message)
+            }
+            Err(r) => Answer::reject(r.kind, r.message),
+        },
+    )
 }
 
 /// The arbiter's rules of a rule set, or the answer that it has none.

@@ -25,6 +25,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::arbiter::AfterEnd;
+use crate::notation::NotationAsk;
 use crate::query::{Answer, Query};
 use crate::ruleset::RuleSet;
 use crate::spec::{Overlay, Spec};
@@ -183,13 +184,13 @@ pub fn answer_under(ruleset: &RuleSet, query: &Query) -> Answer {
             moves,
             notation,
             text,
-        } => a::notation_query(ruleset, (fen, moves), notation, a::NotationAsk::Parse(text)),
+        } => a::notation_query(ruleset, (fen, moves), notation, NotationAsk::Parse(text)),
         Query::FormatMove {
             fen,
             moves,
             notation,
             mv,
-        } => a::notation_query(ruleset, (fen, moves), notation, a::NotationAsk::Format(mv)),
+        } => a::notation_query(ruleset, (fen, moves), notation, NotationAsk::Format(mv)),
         Query::Outcome(q) => a::judge_game(ruleset, a::Game::Outcome(q), AfterEnd::Refuse),
         Query::TouchMove(q) => a::touch_move(ruleset, q),
         Query::GameStatus(q) => a::judge_game(ruleset, a::Game::Status(q), AfterEnd::Refuse),

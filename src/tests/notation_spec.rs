@@ -323,7 +323,13 @@ fn without_notation_clauses_chinese_cannot_be_written() {
     .unwrap_err();
     assert_eq!(e.kind().code(), "no_record_forms");
     // The protocol answers `unsupported` (the rule set does not say), not `move.illegal`.
-    let r2 = crate::notation::answer_format_move(&r, &pos, "chinese", "h2e2").unwrap_err();
+    let r2 = crate::notation::answer_notation(
+        &r,
+        &pos,
+        "chinese",
+        crate::notation::NotationAsk::Format("h2e2"),
+    )
+    .unwrap_err();
     assert_eq!(r2.kind.code(), "unsupported");
     // WXF and ICCS need no record forms.
     assert_eq!(
