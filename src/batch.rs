@@ -275,7 +275,14 @@ pub fn final_position(rs: &RuleSet) -> impl Fn(&GameReplay) -> Option<Ending> + 
             return None;
         }
         let a = arbiter
-            .adjudicate(&rs.vm, None, r.start.as_ref()?, &r.moves)
+            .adjudicate(
+                crate::arbiter::BoardRules {
+                    repetition: None,
+                    ..rs.board()
+                },
+                r.start.as_ref()?,
+                &r.moves,
+            )
             .ok()?;
         ending(&a)
     }
@@ -345,7 +352,7 @@ pub fn judge(
         let start = r.start.as_ref().expect("judged games have a start");
         let found = if adjudicate {
             arbiter
-                .adjudicate(&rs.vm, rs.repetition.as_ref(), start, &r.moves)
+                .adjudicate(rs.board(), start, &r.moves)
                 .map_err(|e| e.to_string())
         } else {
             Ok(Adjudication::undecided())

@@ -190,8 +190,8 @@ pub use repetition::{rule, ChaseKind, RepetitionRules, Ruling, RulingError, Ruli
 
 // The arbiter (裁判): results, touch-move, a game's status.
 pub use arbiter::{
-    Adjudication, ArbiterError, OutcomeQuery, RejectKind as ArbiterRejectKind, StatusQuery,
-    TouchQuery, EVENT_KINDS,
+    Adjudication, ArbiterError, BoardRules, OutcomeQuery, RejectKind as ArbiterRejectKind,
+    StatusQuery, TouchQuery, EVENT_KINDS,
 };
 
 // Time (计时).

@@ -120,6 +120,14 @@ impl RuleSet {
         &self.edition.id
     }
 
+    /// The rules the board decides by: the VM and the 棋例, if any.
+    pub fn board(&self) -> crate::arbiter::BoardRules<'_> {
+        crate::arbiter::BoardRules {
+            vm: &self.vm,
+            repetition: self.repetition.as_ref(),
+        }
+    }
+
     /// The arbiter's rules, or, for a rule set without them, the error that says so.
     pub fn require_arbiter(&self) -> Result<&crate::arbiter::ArbiterRules, String> {
         self.arbiter

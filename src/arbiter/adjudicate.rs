@@ -13,12 +13,11 @@ use serde_json::{json, Map, Value};
 use super::data::Trigger;
 use super::game::{By, End, Game, Ruling};
 use super::{
-    cite, events, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, Continues, Outcome,
+    cite, events, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, BoardRules, Continues, Outcome,
     OutcomeQuery, RejectKind, RuleRef,
 };
 use crate::board::GameResult;
 use crate::board::{Move, Square};
-use crate::repetition::RepetitionRules;
 use crate::vm::{Position, Rules};
 
 /// What the rules give a game from its moves alone.
@@ -229,14 +228,11 @@ impl ArbiterRules {
     /// where it is played (the replay checked them).
     pub fn adjudicate(
         &self,
-        vm: &Rules,
-        rep: Option<&RepetitionRules>,
+        board: BoardRules<'_>,
         start: &Position,
         moves: &[Move],
     ) -> Result<Adjudication, ArbiterError> {
-        let mut g = Game::new(self, vm, start.clone())
-            .watching(rep)
-            .declaring_limit();
+        let mut g = Game::on(self, board, start.clone()).declaring_limit();
         for (i, &m) in moves.iter().enumerate() {
             if g.record_move(i, m, true)
                 .map_err(|e| e.at(&format!("move {}", i + 1)))?
@@ -252,15 +248,12 @@ impl ArbiterRules {
     /// that goes on, left unjudged and counted in [`GameStatus::continues`].
     pub fn game_status_of(
         &self,
-        vm: &Rules,
-        rep: Option<&RepetitionRules>,
+        board: BoardRules<'_>,
         q: &StatusQuery,
         after_end: AfterEnd,
     ) -> Result<GameStatus, ArbiterError> {
-        let start = crate::vm::fen::parse(vm, &q.fen)
-            .map_err(ArbiterError::Fen)?
-            .0;
-        let mut g = Game::new(self, vm, start).watching(rep);
+        let start = board.start(Some(&q.fen))?;
+        let mut g = Game::on(self, board, start);
         let mut continues = None;
         for (i, text) in q.moves.iter().enumerate() {
             if let Some(e) = g.end() {
@@ -285,7 +278,7 @@ impl ArbiterRules {
             g.record_move(i, m, false)
                 .map_err(|e| e.at(&format!("move {}", i + 1)))?;
         }
-        Ok(self.status_of(vm, &g, continues, |e| e + 1))
+        Ok(self.status_of(board.vm, &g, continues, |e| e + 1))
     }
 
     /// A game given as events (the `outcome` query's input) judged: its outcome, and how it
@@ -294,17 +287,13 @@ impl ArbiterRules {
     /// [`AfterEnd::Stop`] the events after the end are left unjudged and counted.
     pub fn judge_events(
         &self,
-        vm: &Rules,
-        rep: Option<&RepetitionRules>,
+        board: BoardRules<'_>,
         q: &OutcomeQuery,
         after_end: AfterEnd,
     ) -> Result<(Outcome, GameStatus), ArbiterError> {
-        let pos = match &q.fen {
-            Some(f) => crate::vm::fen::parse(vm, f).map_err(ArbiterError::Fen)?.0,
-            None => vm.start_position(),
-        };
+        let pos = board.start(q.fen.as_deref())?;
         let evs = events::parse_all(&q.events)?;
-        let mut g = Game::new(self, vm, pos).watching(rep);
+        let mut g = Game::on(self, board, pos);
         let continues = g.run_events(&evs, after_end)?;
         let ply_of = |e: usize| {
             evs[..=e.min(evs.len().saturating_sub(1))]
@@ -312,7 +301,7 @@ impl ArbiterRules {
                 .filter(|ev| matches!(ev, events::Event::Move(_)))
                 .count()
         };
-        let status = self.status_of(vm, &g, continues, ply_of);
+        let status = self.status_of(board.vm, &g, continues, ply_of);
         Ok((g.outcome(continues), status))
     }
 

@@ -284,6 +284,15 @@ impl<'a> Game<'a> {
 
     /// Watches the board with these 棋例 rules: a position that comes back as often as
     /// `repetition.cycle` says is ruled on.
+    /// A game on `board`: [`Game::new`] watching the board with its 棋例, if any.
+    pub(crate) fn on(
+        rules: &'a ArbiterRules,
+        board: super::BoardRules<'a>,
+        pos: Position,
+    ) -> Game<'a> {
+        Game::new(rules, board.vm, pos).watching(board.repetition)
+    }
+
     pub fn watching(mut self, rep: Option<&'a RepetitionRules>) -> Game<'a> {
         self.rep = rep;
         self

@@ -2,7 +2,7 @@
 //! by the arbiter's rules, the moves up to where it ended (for a record that goes on after
 //! its end), the 棋例 ruling on them, the positions and each move in Chinese notation.
 
-use super::{AfterEnd, ArbiterRules, Continues, GameStatus, StatusQuery};
+use super::{AfterEnd, ArbiterRules, BoardRules, Continues, GameStatus, StatusQuery};
 use crate::line::Line;
 use crate::notation::{format_move, Notation};
 use crate::repetition::ruling::{rule_every_move, Ruling};
@@ -44,7 +44,14 @@ pub fn rule_line(
             moves: moves.clone(),
         };
         arbiter
-            .game_status_of(vm, Some(rep), &q, AfterEnd::Stop)
+            .game_status_of(
+                BoardRules {
+                    vm,
+                    repetition: Some(rep),
+                },
+                &q,
+                AfterEnd::Stop,
+            )
             .ok()
     });
     let cut = status

@@ -60,7 +60,7 @@ use crate::line::LineError;
 use crate::repetition::RepetitionRules;
 use crate::spec::{Edition, SpecError};
 use crate::vm::fen::FenError;
-use crate::vm::Rules;
+use crate::vm::{Position, Rules};
 
 pub use adjudicate::{Adjudication, GameStatus, Next, StatusQuery};
 pub use events::EVENT_KINDS;
@@ -127,6 +127,29 @@ pub(crate) struct ChainRule {
     pub(crate) steps: Vec<data::Step>,
 }
 
+/// The rules the board decides by, which the arbiter applies to the moves: movement,
+/// check and mate (the VM) and, when the rule set has them, the 棋例 (a position that comes
+/// back as often as `repetition.cycle` says is ruled on).
+#[derive(Clone, Copy, Debug)]
+pub struct BoardRules<'a> {
+    /// Movement, check and mate.
+    pub vm: &'a Rules,
+    /// The 棋例; `None`: nobody watches the board for repetitions.
+    pub repetition: Option<&'a RepetitionRules>,
+}
+
+impl<'a> BoardRules<'a> {
+    /// The position a query's FEN gives, or the start position without one.
+    fn start(self, fen: Option<&str>) -> Result<Position, ArbiterError> {
+        match fen {
+            Some(f) => Ok(crate::vm::fen::parse(self.vm, f)
+                .map_err(ArbiterError::Fen)?
+                .0),
+            None => Ok(self.vm.start_position()),
+        }
+    }
+}
+
 /// The arbiter's clauses of one rule set, compiled.
 #[derive(Clone, Debug)]
 pub struct ArbiterRules {
@@ -166,34 +189,26 @@ impl ArbiterRules {
     }
 
     /// The result of a game given as a list of events (see `conformance/PROTOCOL.md`,
-    /// query `outcome`). With the rule set's 棋例 (`rep`) the arbiter watches the board: a
-    /// position that comes back as often as `repetition.cycle` says is ruled on.
+    /// query `outcome`), the board decided by `board`.
     pub fn outcome(
         &self,
-        vm: &Rules,
-        rep: Option<&RepetitionRules>,
+        board: BoardRules<'_>,
         q: &OutcomeQuery,
     ) -> Result<Outcome, ArbiterError> {
-        self.outcome_of(vm, rep, q, AfterEnd::Refuse)
+        self.outcome_of(board, q, AfterEnd::Refuse)
     }
 
     /// [`Self::outcome`], with events after the end of the game refused or, for a real
     /// record that goes on, left unjudged and counted in [`Outcome::continues`].
     pub fn outcome_of(
         &self,
-        vm: &Rules,
-        rep: Option<&RepetitionRules>,
+        board: BoardRules<'_>,
         q: &OutcomeQuery,
         after_end: AfterEnd,
     ) -> Result<Outcome, ArbiterError> {
-        let pos = match &q.fen {
-            Some(f) => crate::vm::fen::parse(vm, f).map_err(ArbiterError::Fen)?.0,
-            None => vm.start_position(),
-        };
+        let pos = board.start(q.fen.as_deref())?;
         let evs = events::parse_all(&q.events)?;
-        game::Game::new(self, vm, pos)
-            .watching(rep)
-            .run(&evs, after_end)
+        game::Game::on(self, board, pos).run(&evs, after_end)
     }
 
     /// The moves a player may make after touching the pieces on `touches`, in order (query

@@ -355,7 +355,7 @@ pub fn status(args: &StatusArgs, rs: &RuleSet, lang: Lang) -> Result<(), String>
         .or_line(rs, args.game.fen.as_deref(), &args.game.moves)?;
     let q = StatusQuery { fen, moves };
     let s = arbiter
-        .game_status_of(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop)
+        .game_status_of(rs.board(), &q, AfterEnd::Stop)
         .map_err(|e| e.to_string())?;
     if args.json {
         println!("{}", s.to_json());

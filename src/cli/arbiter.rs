@@ -87,7 +87,7 @@ pub fn outcome(
         })
         .collect();
     let o = arbiter
-        .outcome_of(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop)
+        .outcome_of(rs.board(), &q, AfterEnd::Stop)
         .map_err(|e| format!("{place}: {}", show(&e)))?;
     if args.json {
         println!("{}", o.to_json());

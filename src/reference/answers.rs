@@ -129,12 +129,10 @@ pub(crate) fn judge_game(rs: &RuleSet, game: Game<'_>, after_end: AfterEnd) -> A
             "{n} {items}: {what} takes at most {MAX_GAME_MOVES} (limits.game_moves)"
         )));
     }
-    let (a, rep) = (arbiter_rules(rs)?, rs.repetition.as_ref());
+    let (a, board) = (arbiter_rules(rs)?, rs.board());
     let judged = match game {
-        Game::Outcome(q) => a.outcome_of(&rs.vm, rep, q, after_end).map(|o| o.to_json()),
-        Game::Status(q) => a
-            .game_status_of(&rs.vm, rep, q, after_end)
-            .map(|s| s.to_json()),
+        Game::Outcome(q) => a.outcome_of(board, q, after_end).map(|o| o.to_json()),
+        Game::Status(q) => a.game_status_of(board, q, after_end).map(|s| s.to_json()),
     };
     Ok(Answer::one(field, judged.map_err(arbiter_reject)?))
 }

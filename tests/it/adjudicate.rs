@@ -38,7 +38,7 @@ fn adjudicate(rs: &RuleSet, text: &str) -> Vec<Adjudication> {
             assert!(g.error.is_none(), "{}: {:?}", rs.id(), g.error);
             let start = g.start.clone().unwrap_or_else(|| rs.vm.start_position());
             arbiter
-                .adjudicate(&rs.vm, rs.repetition.as_ref(), &start, &g.moves)
+                .adjudicate(rs.board(), &start, &g.moves)
                 .unwrap_or_else(|e| panic!("{}: {e}", rs.id()))
         })
         .collect()

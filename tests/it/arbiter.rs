@@ -64,7 +64,7 @@ fn outcome(rs: &RuleSet, fen: Option<&str>, events: Value) -> Result<Value, Arbi
     rs.arbiter
         .as_ref()
         .unwrap()
-        .outcome(&rs.vm, rs.repetition.as_ref(), &q)
+        .outcome(rs.board(), &q)
         .map(|o| o.to_json())
 }
 
@@ -637,12 +637,7 @@ fn check_no_panic(events: Vec<Value>) {
             fen: None,
             events: events.clone(),
         };
-        match rs
-            .arbiter
-            .as_ref()
-            .unwrap()
-            .outcome(&rs.vm, rs.repetition.as_ref(), &q)
-        {
+        match rs.arbiter.as_ref().unwrap().outcome(rs.board(), &q) {
             Ok(o) => {
                 let j = o.to_json();
                 assert!(j["fouls"]["red"].is_u64() && j["fouls"]["black"].is_u64());

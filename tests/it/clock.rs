@@ -174,7 +174,7 @@ fn one_rule_of_5_9_decides_the_clock_and_the_arbiter_alike() {
         rs.arbiter
             .as_ref()
             .unwrap()
-            .outcome(&rs.vm, rs.repetition.as_ref(), &q)
+            .outcome(rs.board(), &q)
             .unwrap()
             .to_json()
     };

@@ -856,8 +856,7 @@ fn a_switch_without_its_reading_is_a_located_spec_error() {
 fn an_outcome_on_the_board_s_ruling_says_what_it_rests_on() {
     let rs = builtin("cxa-2020");
     let arbiter = rs.arbiter.as_ref().unwrap();
-    let outcome =
-        |q: &xqspec::OutcomeQuery| arbiter.outcome(&rs.vm, rs.repetition.as_ref(), q).unwrap();
+    let outcome = |q: &xqspec::OutcomeQuery| arbiter.outcome(rs.board(), q).unwrap();
     let events: Vec<serde_json::Value> = REF49
         .iter()
         .cycle()

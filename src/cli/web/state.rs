@@ -284,7 +284,7 @@ impl Desk {
             events: evs,
         };
         let (whole, whole_status) = arbiter
-            .judge_events(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop)
+            .judge_events(rs.board(), &q, AfterEnd::Stop)
             .map_err(|e| refusal(e, &from, &b.events))?;
         Ok(Judged {
             fen,
@@ -310,7 +310,7 @@ impl Desk {
                 events: evs,
             };
             let (so_far, at) = arbiter
-                .judge_events(&rs.vm, rs.repetition.as_ref(), &q, AfterEnd::Stop)
+                .judge_events(rs.board(), &q, AfterEnd::Stop)
                 .map_err(|e| refusal(e, &from_p, &b.events))?;
             let mut at = at.to_json();
             at["fouls"] = json!({"red": so_far.fouls[0], "black": so_far.fouls[1]});
