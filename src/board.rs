@@ -34,6 +34,23 @@ pub(crate) struct BySide<T> {
     pub(crate) black: T,
 }
 
+impl<T> BySide<T> {
+    /// The side's value.
+    pub(crate) fn of(&self, side: Side) -> &T {
+        match side {
+            Side::Red => &self.red,
+            Side::Black => &self.black,
+        }
+    }
+}
+
+impl<T> From<BySide<T>> for [T; 2] {
+    /// Red's and Black's, in [`Side::index`] order.
+    fn from(b: BySide<T>) -> Self {
+        [b.red, b.black]
+    }
+}
+
 /// A count for each side, as the files write it: fouls charged in a game (a tournament's
 /// `fouls`), seconds late at the start of play (the `late` event). A side left out has none
 /// (`{red: 1}`), which [`BySide`] refuses: serde's default for a missing field cannot depend on

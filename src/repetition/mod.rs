@@ -231,10 +231,7 @@ impl RepetitionRules {
 
     /// A side as the rulebook names it before a cycle's name (红方, 黑方: `side_names`).
     pub fn side_zh(&self, side: Side) -> &str {
-        match side {
-            Side::Red => &self.words.sides.red,
-            Side::Black => &self.words.sides.black,
-        }
+        self.words.sides.of(side)
     }
 
     /// The index of the class of this name, heaviest first.

@@ -208,7 +208,7 @@ fn kinds<'a>(
             royal: k.royal,
             count: 0,
             fen: k.fen.clone(),
-            names: [k.names.red.clone(), k.names.black.clone()],
+            names: k.names.clone().into(),
         });
     }
     let royal = note(
