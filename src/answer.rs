@@ -804,6 +804,13 @@ pub trait ToAnswer<W: Serialize> {
     }
 }
 
+/// A wire struct is its own answer (`touch_move` gives one as it is).
+impl<W: WireSchema + Serialize + Clone> ToAnswer<W> for W {
+    fn answer(&self) -> W {
+        self.clone()
+    }
+}
+
 /// A wire struct as a JSON value (its fields in the order of `serde_json`'s maps).
 pub fn to_value<T: Serialize>(t: &T) -> Value {
     serde_json::to_value(t).expect("a wire struct is plain data: strings, numbers, maps")

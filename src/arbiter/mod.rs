@@ -62,11 +62,11 @@ use crate::spec::{Edition, SpecError};
 use crate::vm::fen::FenError;
 use crate::vm::{Position, Rules};
 
+pub(crate) use crate::answer::TouchAnswer;
 pub use adjudicate::{Adjudication, GameStatus, Next, StatusQuery};
 pub use events::EVENT_KINDS;
 pub use game::{By, Decision, Outcome, Ruling};
 pub use line::{rule_line, LineRuling};
-pub(crate) use touch::TouchAnswer;
 
 /// The clause-id families this module compiles.
 pub(crate) const FAMILIES: [&str; 7] = [

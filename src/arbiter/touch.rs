@@ -7,6 +7,7 @@
 
 use super::data::{Role, Step, Trigger, With};
 use super::{events, ArbiterError, ArbiterRules, ChainRule, RejectKind, RuleRef};
+use crate::answer::TouchAnswer;
 use crate::board::{Move, Square};
 use crate::vm::{Position, Rules, Status};
 
@@ -194,35 +195,6 @@ pub(crate) fn touch_trigger(vm: &Rules, pos: &Position, t: Touched) -> Option<Tr
     }
 }
 
-/// The answer to `touch_move`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TouchAnswer {
-    /// The chain clause and the step (article) that decided.
-    pub clause: String,
-    pub article: Option<String>,
-    pub step: String,
-    /// The moves allowed, sorted ICCS; `None` when the player may move freely.
-    pub allowed: Option<Vec<String>>,
-    /// Whether touching was itself a foul, and under which clauses.
-    pub foul: bool,
-    pub foul_clauses: Vec<String>,
-}
-
-impl crate::answer::ToAnswer<crate::answer::TouchAnswer> for TouchAnswer {
-    /// The protocol's answer, typed.
-    fn answer(&self) -> crate::answer::TouchAnswer {
-        crate::answer::TouchAnswer {
-            free: self.allowed.is_none().then_some(true),
-            allowed: self.allowed.clone(),
-            step: self.step.clone(),
-            clause: self.clause.clone(),
-            article: self.article.clone(),
-            foul: self.foul,
-            foul_clauses: self.foul_clauses.clone(),
-        }
-    }
-}
-
 /// The foul clauses that touching these pieces breaks.
 pub(crate) fn foul_clauses(
     rules: &ArbiterRules,
@@ -300,11 +272,13 @@ pub(crate) fn answer(
         .into_iter()
         .map(|c| c.clause)
         .collect();
+    let allowed = match ob.allowed {
+        Allowed::Free => None,
+        Allowed::Moves(_) => Some(ob.moves_iccs()),
+    };
     Ok(TouchAnswer {
-        allowed: match ob.allowed {
-            Allowed::Free => None,
-            Allowed::Moves(_) => Some(ob.moves_iccs()),
-        },
+        free: allowed.is_none().then_some(true),
+        allowed,
         clause: ob.clause.clause,
         article: ob.clause.article,
         step: ob.step,

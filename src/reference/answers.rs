@@ -108,7 +108,7 @@ fn arbiter_reject(e: ArbiterError) -> Answer {
 
 /// A query on a whole game that the arbiter judges, borrowed from the query.
 #[derive(Clone, Copy)]
-pub(crate) enum Game<'q> {
+pub(crate) enum GameQuery<'q> {
     /// `outcome`: the game given as events.
     Outcome(&'q OutcomeQuery),
     /// `game_status`: the game given as moves.
@@ -119,10 +119,10 @@ pub(crate) enum Game<'q> {
 /// after the game ended by the rules refused (`AfterEnd::Refuse`, as the protocol's queries
 /// do) or, for a record that goes on, left unjudged and counted in the answer
 /// (`continues`). A game longer than `limits.game_moves` is refused.
-pub(crate) fn judge_game(rs: &RuleSet, game: Game<'_>, after_end: AfterEnd) -> Answered {
+pub(crate) fn judge_game(rs: &RuleSet, game: GameQuery<'_>, after_end: AfterEnd) -> Answered {
     let (field, n, items, what) = match game {
-        Game::Outcome(q) => ("outcome", q.events.len(), "events", "an outcome"),
-        Game::Status(q) => ("game_status", q.moves.len(), "moves", "a game status"),
+        GameQuery::Outcome(q) => ("outcome", q.events.len(), "events", "an outcome"),
+        GameQuery::Status(q) => ("game_status", q.moves.len(), "moves", "a game status"),
     };
     if n > MAX_GAME_MOVES {
         return Ok(Answer::unsupported(format!(
@@ -131,8 +131,8 @@ pub(crate) fn judge_game(rs: &RuleSet, game: Game<'_>, after_end: AfterEnd) -> A
     }
     let (a, board) = (arbiter_rules(rs)?, rs.board());
     let judged = match game {
-        Game::Outcome(q) => a.outcome_of(board, q, after_end).map(|o| o.to_json()),
-        Game::Status(q) => a.game_status_of(board, q, after_end).map(|s| s.to_json()),
+        GameQuery::Outcome(q) => a.outcome_of(board, q, after_end).map(|o| o.to_json()),
+        GameQuery::Status(q) => a.game_status_of(board, q, after_end).map(|s| s.to_json()),
     };
     Ok(Answer::one(field, judged.map_err(arbiter_reject)?))
 }
@@ -141,7 +141,7 @@ pub(crate) fn judge_game(rs: &RuleSet, game: Game<'_>, after_end: AfterEnd) -> A
 /// up to that end, the answer saying how far it goes on (`continues`), as `xqspec outcome`
 /// judges it, where the protocol's query refuses it (the Python package's `outcome`).
 pub fn record_outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answer {
-    judge_game(rs, Game::Outcome(q), AfterEnd::Stop).unwrap_or_else(|a| a)
+    judge_game(rs, GameQuery::Outcome(q), AfterEnd::Stop).unwrap_or_else(|a| a)
 }
 
 /// `game_status` of a game record, which may go on after the game ended by the rules: it
@@ -149,7 +149,7 @@ pub fn record_outcome(rs: &RuleSet, q: &OutcomeQuery) -> Answer {
 /// `xqspec status` judges it, where the protocol's query refuses it (`xqspec web`'s
 /// `/api/status`, the Python package's `game_status`).
 pub fn record_status(rs: &RuleSet, q: &StatusQuery) -> Answer {
-    judge_game(rs, Game::Status(q), AfterEnd::Stop).unwrap_or_else(|a| a)
+    judge_game(rs, GameQuery::Status(q), AfterEnd::Stop).unwrap_or_else(|a| a)
 }
 
 /// `touch_move`.
