@@ -105,13 +105,14 @@ fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Null
 }
 
 /// Declares a wire struct: the struct (serde, unknown fields refused) and its
-/// [`WireSchema`], each property described by its field's doc comment.
+/// [`WireSchema`], each property described by its field's doc comment. A struct of plain
+/// values may also derive `Copy` (`#[derive(Copy)]` after its doc comment).
 macro_rules! wire {
-    ($(#[doc = $doc:literal])* pub struct $name:ident {
+    ($(#[doc = $doc:literal])* $(#[derive($($extra:ident),+)])? pub struct $name:ident {
         $( $(#[doc = $fdoc:literal])+ $(#[serde($($sa:tt)*)])* pub $f:ident : $t:ty, )*
     }) => {
         $(#[doc = $doc])*
-        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize $($(, $extra)+)?)]
         #[serde(deny_unknown_fields)]
         pub struct $name {
             $( $(#[doc = $fdoc])+ $(#[serde($($sa)*)])* pub $f: $t, )*
@@ -142,7 +143,7 @@ macro_rules! wire {
 
 /// The value of a tiebreak criterion in a standings row: a number, a list of numbers, or
 /// `null`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct CriterionValue(pub Value);
 
@@ -182,11 +183,12 @@ wire! {
 wire! {
     /// Where a record goes on after the game ended by the rules (`xqspec outcome`,
     /// `xqspec status`: judged up to the end).
+    #[derive(Copy)]
     pub struct Continues {
         /// The index of the first event (move) after the end.
-        pub from: u64,
+        pub from: usize,
         /// How many events (moves) the record has from there.
-        pub left: u64,
+        pub left: usize,
     }
 }
 
@@ -295,9 +297,9 @@ wire! {
         /// The position as it first stood (FEN).
         pub fen: String,
         /// The ply after which it first stood (0: the start).
-        pub ply: u64,
+        pub ply: usize,
         /// How many times it has stood.
-        pub times: u64,
+        pub times: usize,
     }
 }
 

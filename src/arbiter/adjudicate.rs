@@ -16,6 +16,7 @@ use super::{
     cite, events, parse_iccs, AfterEnd, ArbiterError, ArbiterRules, BoardRules, Continues, Outcome,
     OutcomeQuery, RejectKind, RuleRef,
 };
+use crate::answer::Repeated;
 use crate::board::GameResult;
 use crate::board::{Move, Square};
 use crate::vm::{Position, Rules};
@@ -84,17 +85,6 @@ pub struct StatusQuery {
     /// The moves played since (ICCS).
     #[serde(default)]
     pub moves: Vec<String>,
-}
-
-/// A position that has stood more than once since the last capture.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Repeated {
-    /// The position (as it first stood).
-    pub fen: String,
-    /// The ply after which it first stood (0: the start).
-    pub ply: usize,
-    /// How many times it has stood.
-    pub times: usize,
 }
 
 /// What the board would decide if the cycle that brought the current position back were
@@ -194,15 +184,7 @@ impl crate::answer::ToAnswer<crate::answer::GameStatusAnswer> for GameStatus {
             ply: self.end.ply.map(|p| p as u64),
             how: self.end.how.map(str::to_string),
             position: self.position.into(),
-            repeated: self
-                .repeated
-                .iter()
-                .map(|r| crate::answer::Repeated {
-                    fen: r.fen.clone(),
-                    ply: r.ply as u64,
-                    times: r.times as u64,
-                })
-                .collect(),
+            repeated: self.repeated.clone(),
             orders: crate::answer::Orders {
                 red: self.orders[0].as_ref().map(|c| cited(Some(c))),
                 black: self.orders[1].as_ref().map(|c| cited(Some(c))),
@@ -214,7 +196,7 @@ impl crate::answer::ToAnswer<crate::answer::GameStatusAnswer> for GameStatus {
                     limit: l.into(),
                     remaining: l.saturating_sub(r).into(),
                 }),
-            continues: self.continues.map(super::Continues::answer),
+            continues: self.continues,
             check: self.check.map(|p| p.to_string()),
             next: self.next.as_ref().map(Next::answer),
         }

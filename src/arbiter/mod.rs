@@ -241,23 +241,7 @@ pub enum AfterEnd {
 
 /// Where a record goes on after the end of the game: the first event (or move) left
 /// unjudged, 0-based, and how many there are from it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Continues {
-    /// The index of the first event (move) after the end.
-    pub from: usize,
-    /// How many events (moves) the record has from there.
-    pub left: usize,
-}
-
-impl Continues {
-    /// As the answers give it (`continues`).
-    pub fn answer(self) -> crate::answer::Continues {
-        crate::answer::Continues {
-            from: self.from as u64,
-            left: self.left as u64,
-        }
-    }
-}
+pub use crate::answer::Continues;
 
 /// Input of the `outcome` query.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

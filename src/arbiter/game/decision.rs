@@ -227,7 +227,7 @@ impl crate::answer::ToAnswer<crate::answer::OutcomeAnswer> for Outcome {
             },
             rulings: self.rulings.iter().map(Ruling::answer).collect(),
             fen: self.fen.clone(),
-            continues: self.continues.map(Continues::answer),
+            continues: self.continues,
             by: self.by.map(|b| b.name().into()),
             basis,
             rests_on,
