@@ -142,9 +142,9 @@ impl<'a> BoardRules<'a> {
     /// The position a query's FEN gives, or the start position without one.
     fn start(self, fen: Option<&str>) -> Result<Position, ArbiterError> {
         match fen {
-            Some(f) => Ok(crate::vm::fen::parse(self.vm, f)
-                .map_err(ArbiterError::Fen)?
-                .0),
+            Some(f) => crate::vm::fen::parse(self.vm, f)
+                .map(|(pos, ..)| pos)
+                .map_err(ArbiterError::Fen),
             None => Ok(self.vm.start_position()),
         }
     }

@@ -1,7 +1,8 @@
 //! One function per query, or per kind of query (`notation_query` for `parse_move` and
-//! `format_move`, `judge_game` for `outcome` and `game_status`): each reads its input through
-//! the shared paths (`crate::line` for a FEN and moves) and asks its rule domain. `Err` carries the answer when the input
-//! is refused or the rule set has no clauses for the domain.
+//! `format_move`, `judge_game` for `outcome` and `game_status`): each reads its input
+//! through the shared paths (`crate::line` for a FEN and moves) and asks its rule domain.
+//! `Err` carries the answer when the input is refused or the rule set has no clauses for
+//! the domain.
 
 use crate::answer::ToAnswer;
 use crate::arbiter::{AfterEnd, ArbiterError, ArbiterRules, OutcomeQuery, StatusQuery, TouchQuery};
@@ -68,7 +69,8 @@ pub(crate) fn validate_fen(rs: &RuleSet, fen: &str) -> Answered {
 /// (`parsed_move`) or written (`text`); a refusal as a rejection (`unsupported` a skip).
 pub(crate) fn notation_query(
     rs: &RuleSet,
-    (fen, moves): (&str, &[String]),
+    fen: &str,
+    moves: &[String],
     notation: &str,
     ask: NotationAsk<'_>,
 ) -> Answered {
