@@ -535,7 +535,11 @@ wire! {
         /// `lot`, `not_stated`, `swap` or `choice`.
         pub rule: String,
         /// Who takes red (`A`, `B`; with `swap`), or `null`.
-        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "nullable")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "nullable"
+        )]
         pub red: Nullable<String>,
         /// What decides who chooses (with `choice`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -594,7 +598,11 @@ wire! {
         /// The games played so far.
         pub games_played: u64,
         /// The next game: absent when decided, `null` when none can be scheduled.
-        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "nullable")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "nullable"
+        )]
         pub next: Nullable<PlayoffNext>,
         /// What decided the chain.
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Number of files of the grid the coordinate types support.
 pub(crate) const FILES: u8 = 9;
@@ -23,15 +23,16 @@ pub(crate) const RANKS: u8 = 10;
 /// Number of points (交叉点) on the board.
 pub(crate) const SQUARES: usize = (FILES as usize) * (RANKS as usize);
 
-/// A value for each side, as the files write it (`{red: …, black: …}`, both given): a piece
-/// kind's names (帅/将), the rulebook's words for the sides (红方, 黑方).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct BySide<T> {
-    /// Red's.
-    pub(crate) red: T,
-    /// Black's.
-    pub(crate) black: T,
+shapes! {
+    /// A value for each side, as the files write it (`{red: …, black: …}`, both given): a piece
+    /// kind's names (帅/将), the rulebook's words for the sides (红方, 黑方).
+    #[derive(Copy, PartialEq, Eq, Serialize)]
+    pub(crate) struct BySide<T> {
+        /// Red's.
+        pub(crate) red: T,
+        /// Black's.
+        pub(crate) black: T,
+    }
 }
 
 impl<T> BySide<T> {
@@ -51,17 +52,19 @@ impl<T> From<BySide<T>> for [T; 2] {
     }
 }
 
-/// A count for each side, as the files write it: fouls charged in a game (a tournament's
-/// `fouls`), seconds late at the start of play (the `late` event). A side left out has none
-/// (`{red: 1}`), which [`BySide`] refuses: serde's default for a missing field cannot depend on
-/// the value's type, so the two are two types.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub(crate) struct SideCounts {
-    /// Red's.
-    pub(crate) red: u32,
-    /// Black's.
-    pub(crate) black: u32,
+shapes! {
+    /// A count for each side, as the files write it: fouls charged in a game (a tournament's
+    /// `fouls`), seconds late at the start of play (the `late` event). A side left out has none
+    /// (`{red: 1}`), which [`BySide`] refuses: serde's default for a missing field cannot depend on
+    /// the value's type, so the two are two types.
+    #[derive(Copy, Default, PartialEq, Eq, Serialize)]
+    #[serde(default)]
+    pub(crate) struct SideCounts {
+        /// Red's.
+        pub(crate) red: u32,
+        /// Black's.
+        pub(crate) black: u32,
+    }
 }
 
 impl From<SideCounts> for [u32; 2] {

@@ -4,6 +4,9 @@
 //!
 //! `wraps!`: the `From` conversions of an error enum whose variants each wrap the error of
 //! one stage (`FenError::Syntax(FenSyntaxError)`), so that `?` lifts a stage's error.
+//!
+//! `shapes!`: the shapes a document is read into (a clause's data, an event log, a
+//! tournament file, a case file), with the contract of reading stated once.
 
 /// Declares a `Copy` enum whose variants each have a code: `Variant => "code",`.
 macro_rules! codes {
@@ -51,4 +54,57 @@ macro_rules! wraps {
             }
         )*
     };
+}
+
+/// Declares the shapes a document is read into: structs and enums that derive `Clone`,
+/// `Debug` and `Deserialize`, and structs that refuse a key they do not name, so that a
+/// misspelt key is an error at its line and column, never a field left at its default.
+/// Other derives and serde attributes are written on the item as usual (an enum with
+/// struct variants states `deny_unknown_fields` itself). Declared without it: the messages
+/// the protocol reads leniently (a newer peer's fields ignored, `conform::protocol`), and
+/// `vm::data::Regions`, which reads one key out of any clause's data.
+///
+/// rustfmt does not format a macro's body: `scripts/fmt_macro_bodies.py` does (CI checks).
+macro_rules! shapes {
+    ($(
+        $(#[$meta:meta])* $vis:vis $kind:ident $name:ident $(<$($t:ident),+>)? { $($body:tt)* }
+    )*) => {
+        $(shapes!(@$kind $(#[$meta])* $vis $kind $name $(<$($t),+>)? { $($body)* });)*
+    };
+    (@struct $($item:tt)*) => {
+        #[derive(Clone, Debug, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        $($item)*
+    };
+    (@enum $($item:tt)*) => {
+        #[derive(Clone, Debug, serde::Deserialize)]
+        $($item)*
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    shapes! {
+        /// A shape with one field.
+        pub(crate) struct Limit {
+            pub(crate) rounds: u32,
+        }
+
+        /// A shape's vocabulary.
+        #[serde(rename_all = "snake_case")]
+        pub(crate) enum Claim {
+            EitherSide,
+        }
+    }
+
+    #[test]
+    fn a_shape_refuses_a_key_it_does_not_name() {
+        let read = |text| serde_yaml::from_str::<Limit>(text);
+        assert_eq!(read("rounds: 60").expect("a known key").rounds, 60);
+        let e = read("rounds: 60\nround: 50").expect_err("a misspelt key");
+        assert!(e.to_string().contains("unknown field `round`"), "{e}");
+        assert_eq!(e.location().map(|l| (l.line(), l.column())), Some((2, 1)));
+        let claim: Claim = serde_yaml::from_str("either_side").expect("a known name");
+        assert_eq!(format!("{:?}", claim.clone()), "EitherSide");
+    }
 }

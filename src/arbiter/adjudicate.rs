@@ -7,7 +7,7 @@
 //! Both play the moves through the `outcome` engine ([`super::game::Game`]), so a record is
 //! judged exactly as a list of `move` events would be.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use super::data::Trigger;
@@ -76,15 +76,16 @@ impl Adjudication {
     }
 }
 
-/// Input of the `game_status` query: a position and the moves played from it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StatusQuery {
-    /// The position the game started from (FEN, or `startpos`).
-    pub fen: String,
-    /// The moves played since (ICCS).
-    #[serde(default)]
-    pub moves: Vec<String>,
+shapes! {
+    /// Input of the `game_status` query: a position and the moves played from it.
+    #[derive(PartialEq, Eq, Serialize)]
+    pub struct StatusQuery {
+        /// The position the game started from (FEN, or `startpos`).
+        pub fen: String,
+        /// The moves played since (ICCS).
+        #[serde(default)]
+        pub moves: Vec<String>,
+    }
 }
 
 /// What the board would decide if the cycle that brought the current position back were

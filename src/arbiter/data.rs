@@ -72,174 +72,163 @@ impl Trigger {
     }
 }
 
-/// Why a move is not legal, in the terms of `check.self_kill` and the move programs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum IllegalClass {
-    /// The piece cannot go there (or it is not the mover's piece).
-    NotAMove,
-    /// After the move the mover's general is attacked.
-    OwnRoyalAttacked,
-    /// After the move the generals face each other.
-    RoyalsFacing,
-}
+shapes! {
+    /// Why a move is not legal, in the terms of `check.self_kill` and the move programs.
+    #[derive(Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[serde(rename_all = "snake_case")]
+    pub enum IllegalClass {
+        /// The piece cannot go there (or it is not the mover's piece).
+        NotAMove,
+        /// After the move the mover's general is attacked.
+        OwnRoyalAttacked,
+        /// After the move the generals face each other.
+        RoyalsFacing,
+    }
 
-/// What a result clause gives the side concerned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum ResultKind {
-    Loss,
-    Draw,
-    BothLose,
-}
+    /// What a result clause gives the side concerned.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum ResultKind {
+        Loss,
+        Draw,
+        BothLose,
+    }
 
-/// Over what span occurrences are counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Span {
-    /// The whole game.
-    #[default]
-    Game,
-    /// The current phase of the natural move limit (since the last capture).
-    Phase,
-}
+    /// Over what span occurrences are counted.
+    #[derive(Copy, PartialEq, Eq, Default)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Span {
+        /// The whole game.
+        #[default]
+        Game,
+        /// The current phase of the natural move limit (since the last capture).
+        Phase,
+    }
 
-/// `result.*`: one way a game ends.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ResultRule {
-    pub(crate) when: Trigger,
-    pub(crate) result: ResultKind,
-    /// Only illegal moves of these classes count (`when: illegal_move`).
-    pub(crate) classes: Option<Vec<IllegalClass>>,
-    /// Occurrences needed (default 1).
-    pub(crate) times: Option<u32>,
-    /// Occurrences needed, by level of the event (`event.level`).
-    pub(crate) times_by_level: Option<BTreeMap<String, u32>>,
-    pub(crate) counted: Option<Span>,
-    /// Lateness limit in minutes (`when: late_arrival`); null: set by the event.
-    pub(crate) limit_minutes: Option<u32>,
-    /// Rounds the sides have to change after a 棋例 ruling before it takes effect
-    /// (`when: change_refused`: the side ordered to change; `when: repetition_draw`: either
-    /// side, before the draw); null: the next ruling of the board decides
-    /// (`repetition.cycle`), and a draw is drawn at once.
-    pub(crate) rounds_to_change: Option<u32>,
-}
+    /// `result.*`: one way a game ends.
+    pub(crate) struct ResultRule {
+        pub(crate) when: Trigger,
+        pub(crate) result: ResultKind,
+        /// Only illegal moves of these classes count (`when: illegal_move`).
+        pub(crate) classes: Option<Vec<IllegalClass>>,
+        /// Occurrences needed (default 1).
+        pub(crate) times: Option<u32>,
+        /// Occurrences needed, by level of the event (`event.level`).
+        pub(crate) times_by_level: Option<BTreeMap<String, u32>>,
+        pub(crate) counted: Option<Span>,
+        /// Lateness limit in minutes (`when: late_arrival`); null: set by the event.
+        pub(crate) limit_minutes: Option<u32>,
+        /// Rounds the sides have to change after a 棋例 ruling before it takes effect
+        /// (`when: change_refused`: the side ordered to change; `when: repetition_draw`: either
+        /// side, before the draw); null: the next ruling of the board decides
+        /// (`repetition.cycle`), and a draw is drawn at once.
+        pub(crate) rounds_to_change: Option<u32>,
+    }
 
-/// How draw offers are counted for the draw-offer foul.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum OfferCount {
-    /// A foul when one's offers exceed the opponent's by `excess` or more.
-    ExcessOverOpponent,
-    /// A foul when one offers again after one's offer was refused, the opponent not having offered since.
-    RepeatedAfterDecline,
-}
+    /// How draw offers are counted for the draw-offer foul.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum OfferCount {
+        /// A foul when one's offers exceed the opponent's by `excess` or more.
+        ExcessOverOpponent,
+        /// A foul when one offers again after one's offer was refused, the opponent not having
+        /// offered since.
+        RepeatedAfterDecline,
+    }
 
-/// What makes a record count as unrecorded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum RecordFault {
-    Missing,
-    Illegible,
-    Identical,
-}
+    /// What makes a record count as unrecorded.
+    #[derive(Copy, PartialEq, Eq, serde::Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum RecordFault {
+        Missing,
+        Illegible,
+        Identical,
+    }
 
-/// `foul.*`: one kind of foul.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct FoulRule {
-    pub(crate) when: Trigger,
-    /// Only illegal moves of these classes (`when: illegal_move`).
-    pub(crate) classes: Option<Vec<IllegalClass>>,
-    /// Only at these levels of event (`event.level`).
-    pub(crate) levels: Option<Vec<String>>,
-    /// `when: draw_offer`: which offers are fouls.
-    pub(crate) count: Option<OfferCount>,
-    pub(crate) excess: Option<u32>,
-    /// `when: unrecorded_moves`: one foul per this many moves …
-    pub(crate) every_moves: Option<u32>,
-    /// … and at most this many fouls at a time (null: no cap).
-    pub(crate) max_fouls: Option<u32>,
-    /// What counts as unrecorded.
-    pub(crate) counts: Option<Vec<RecordFault>>,
-    /// A player with less than this left may defer the record (null: never).
-    pub(crate) deferred_below_minutes: Option<u32>,
-}
+    /// `foul.*`: one kind of foul.
+    pub(crate) struct FoulRule {
+        pub(crate) when: Trigger,
+        /// Only illegal moves of these classes (`when: illegal_move`).
+        pub(crate) classes: Option<Vec<IllegalClass>>,
+        /// Only at these levels of event (`event.level`).
+        pub(crate) levels: Option<Vec<String>>,
+        /// `when: draw_offer`: which offers are fouls.
+        pub(crate) count: Option<OfferCount>,
+        pub(crate) excess: Option<u32>,
+        /// `when: unrecorded_moves`: one foul per this many moves …
+        pub(crate) every_moves: Option<u32>,
+        /// … and at most this many fouls at a time (null: no cap).
+        pub(crate) max_fouls: Option<u32>,
+        /// What counts as unrecorded.
+        pub(crate) counts: Option<Vec<RecordFault>>,
+        /// A player with less than this left may defer the record (null: never).
+        pub(crate) deferred_below_minutes: Option<u32>,
+    }
 
-/// `foul.waived_by_resignation`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Waiver {
-    /// What waives the foul: read so that the data is checked; no primitive reads it yet.
-    #[allow(dead_code)]
-    pub waived_by: WaivedBy,
-}
+    /// `foul.waived_by_resignation`.
+    pub struct Waiver {
+        /// What waives the foul: read so that the data is checked; no primitive reads it yet.
+        #[allow(dead_code)]
+        pub waived_by: WaivedBy,
+    }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-/// What waives a foul (`foul.waived_by_resignation`).
-pub enum WaivedBy {
-    /// A resignation by the fouling side as the very next event.
-    ImmediateResignation,
-}
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    /// What waives a foul (`foul.waived_by_resignation`).
+    pub enum WaivedBy {
+        /// A resignation by the fouling side as the very next event.
+        ImmediateResignation,
+    }
 
-/// `event.level`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct EventLevel {
-    pub level: String,
-    pub(crate) levels: Vec<String>,
-}
+    /// `event.level`.
+    pub(crate) struct EventLevel {
+        pub level: String,
+        pub(crate) levels: Vec<String>,
+    }
 
-/// Whose checks are limited when the natural move limit is counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum ChecksOf {
-    Claimant,
-    EachSide,
-}
+    /// Whose checks are limited when the natural move limit is counted.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum ChecksOf {
+        Claimant,
+        EachSide,
+    }
 
-/// Who may claim the natural move limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum ClaimBy {
-    SideToMove,
-    EitherSide,
-}
+    /// Who may claim the natural move limit.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum ClaimBy {
+        SideToMove,
+        EitherSide,
+    }
 
-/// `draw.natural_limit`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct NaturalLimit {
-    pub(crate) rounds: u32,
-    pub(crate) checks_counted: u32,
-    pub(crate) checks_of: ChecksOf,
-    pub(crate) claim_by: ClaimBy,
-    pub(crate) arbiter_may_declare: bool,
-    pub(crate) false_claim_penalty_minutes: Option<u32>,
-}
+    /// `draw.natural_limit`.
+    pub(crate) struct NaturalLimit {
+        pub(crate) rounds: u32,
+        pub(crate) checks_counted: u32,
+        pub(crate) checks_of: ChecksOf,
+        pub(crate) claim_by: ClaimBy,
+        pub(crate) arbiter_may_declare: bool,
+        pub(crate) false_claim_penalty_minutes: Option<u32>,
+    }
 
-/// `draw.offer`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct DrawOffer {
-    pub(crate) declined_by_move: bool,
-}
+    /// `draw.offer`.
+    pub(crate) struct DrawOffer {
+        pub(crate) declined_by_move: bool,
+    }
 
-/// `draw.no_early_offer`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct EarlyOffer {
-    pub(crate) rounds: u32,
-}
+    /// `draw.no_early_offer`.
+    pub(crate) struct EarlyOffer {
+        pub(crate) rounds: u32,
+    }
 
-/// A side named in data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum SideName {
-    Red,
-    Black,
+    /// A side named in data.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum SideName {
+        Red,
+        Black,
+    }
 }
 
 impl SideName {
@@ -251,150 +240,134 @@ impl SideName {
     }
 }
 
-/// `draw.early_repetition`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct EarlyRepetition {
-    pub(crate) rounds: u32,
-    pub(crate) must_change: SideName,
-}
+shapes! {
+    /// `draw.early_repetition`.
+    pub(crate) struct EarlyRepetition {
+        pub(crate) rounds: u32,
+        pub(crate) must_change: SideName,
+    }
 
-/// A touched piece's role.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Role {
-    Own,
-    Opponent,
-}
+    /// A touched piece's role.
+    #[derive(Copy, PartialEq, Eq, PartialOrd, Ord)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Role {
+        Own,
+        Opponent,
+    }
 
-/// Which piece must capture in a `capture` step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum With {
-    /// The touched own piece.
-    Own,
-    /// Any own piece but the touched one.
-    Other,
-}
+    /// Which piece must capture in a `capture` step.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum With {
+        /// The touched own piece.
+        Own,
+        /// Any own piece but the touched one.
+        Other,
+    }
 
-/// One step of a touch-move chain.
-#[derive(Debug, Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Step {
-    /// The article that decides when this step does.
-    pub(crate) step: String,
-    #[serde(default, rename = "move")]
-    pub(crate) move_piece: Option<Role>,
-    pub capture: Option<Role>,
-    pub(crate) with: Option<With>,
-    #[serde(default)]
-    pub(crate) free: bool,
-}
+    /// One step of a touch-move chain.
+    pub(crate) struct Step {
+        /// The article that decides when this step does.
+        pub(crate) step: String,
+        #[serde(default, rename = "move")]
+        pub(crate) move_piece: Option<Role>,
+        pub capture: Option<Role>,
+        pub(crate) with: Option<With>,
+        #[serde(default)]
+        pub(crate) free: bool,
+    }
 
-/// A touch-move chain (`touch.*` but `touch.adjusting`, `touch.completed_move`).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TouchChain {
-    pub(crate) touched: Vec<Role>,
-    #[serde(default)]
-    pub(crate) simultaneous: bool,
-    pub(crate) steps: Option<Vec<Step>>,
-    /// Use the steps of another chain clause.
-    pub(crate) steps_of: Option<String>,
-}
+    /// A touch-move chain (`touch.*` but `touch.adjusting`, `touch.completed_move`).
+    pub(crate) struct TouchChain {
+        pub(crate) touched: Vec<Role>,
+        #[serde(default)]
+        pub(crate) simultaneous: bool,
+        pub(crate) steps: Option<Vec<Step>>,
+        /// Use the steps of another chain clause.
+        pub(crate) steps_of: Option<String>,
+    }
 
-/// A condition for putting pieces right without it counting as touching.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Requirement {
-    /// The player said so first.
-    Announced,
-    /// The opponent agreed first.
-    OpponentConsent,
-}
+    /// A condition for putting pieces right without it counting as touching.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Requirement {
+        /// The player said so first.
+        Announced,
+        /// The opponent agreed first.
+        OpponentConsent,
+    }
 
-/// `touch.adjusting`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Adjusting {
-    pub(crate) own_time_only: bool,
-    pub(crate) requires: Vec<Requirement>,
-    pub(crate) accidental_exempt: bool,
-}
+    /// `touch.adjusting`.
+    pub(crate) struct Adjusting {
+        pub(crate) own_time_only: bool,
+        pub(crate) requires: Vec<Requirement>,
+        pub(crate) accidental_exempt: bool,
+    }
 
-/// `touch.completed_move`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CompletedMove {
-    /// When a move counts as made: read so that the data is checked; no primitive reads it
-    /// yet.
-    #[allow(dead_code)]
-    pub completed_when: CompletedWhen,
-}
+    /// `touch.completed_move`.
+    pub struct CompletedMove {
+        /// When a move counts as made: read so that the data is checked; no primitive reads it
+        /// yet.
+        #[allow(dead_code)]
+        pub completed_when: CompletedWhen,
+    }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-/// When a move counts as made (`touch.completed_move`).
-pub enum CompletedWhen {
-    /// When the hand lets go of the piece (落子).
-    HandReleased,
-}
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    /// When a move counts as made (`touch.completed_move`).
+    pub enum CompletedWhen {
+        /// When the hand lets go of the piece (落子).
+        HandReleased,
+    }
 
-/// What is done about an error found in time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Remedy {
-    /// The game is replayed from the start (with the right colours).
-    Replay,
-    /// The position before the error is restored.
-    Restore,
-}
+    /// What is done about an error found in time.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Remedy {
+        /// The game is replayed from the start (with the right colours).
+        Replay,
+        /// The position before the error is restored.
+        Restore,
+    }
 
-/// `irregularity.colours_reversed`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ColoursReversed {
-    /// Found within this many minutes (inclusive); null: any time during the game.
-    pub(crate) within_minutes: Option<u32>,
-    pub(crate) remedy: Remedy,
-}
+    /// `irregularity.colours_reversed`.
+    pub(crate) struct ColoursReversed {
+        /// Found within this many minutes (inclusive); null: any time during the game.
+        pub(crate) within_minutes: Option<u32>,
+        pub(crate) remedy: Remedy,
+    }
 
-/// `irregularity.displaced_piece`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct DisplacedPiece {
-    /// Found within this many rounds (inclusive); null: any time during the game.
-    pub(crate) within_rounds: Option<u32>,
-    pub(crate) remedy: Remedy,
-    /// After the restore the side to move may move any piece.
-    pub(crate) free_choice: bool,
-}
+    /// `irregularity.displaced_piece`.
+    pub(crate) struct DisplacedPiece {
+        /// Found within this many rounds (inclusive); null: any time during the game.
+        pub(crate) within_rounds: Option<u32>,
+        pub(crate) remedy: Remedy,
+        /// After the restore the side to move may move any piece.
+        pub(crate) free_choice: bool,
+    }
 
-/// `irregularity.illegal_move`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct IllegalMoveFinding {
-    /// Found within this many rounds (inclusive); null: any time during the game.
-    pub(crate) within_rounds: Option<u32>,
-    /// The illegal moves this time limit applies to.
-    pub(crate) classes: Vec<IllegalClass>,
-    /// After a foul the move is replayed and the moved piece counts as touched.
-    pub(crate) touched_after: bool,
-}
+    /// `irregularity.illegal_move`.
+    pub(crate) struct IllegalMoveFinding {
+        /// Found within this many rounds (inclusive); null: any time during the game.
+        pub(crate) within_rounds: Option<u32>,
+        /// The illegal moves this time limit applies to.
+        pub(crate) classes: Vec<IllegalClass>,
+        /// After a foul the move is replayed and the moved piece counts as touched.
+        pub(crate) touched_after: bool,
+    }
 
-/// `irregularity.knocked_over` (2020 5.9). The one place its rule is decided: the
-/// arbiter's `outcome` and the clock simulator both ask [`KnockedOver::ruling`].
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct KnockedOver {
-    /// Pieces off their points that make a knock-over (碰乱).
-    pub(crate) min_pieces: u32,
-    /// Whether one piece knocked off the board is a knock-over too.
-    pub(crate) off_board_counts: bool,
-    /// After the press, an opponent with less than this left wins.
-    pub(crate) opponent_under_minutes: u32,
-    /// Otherwise the opponent gets this much more time.
-    pub(crate) add_minutes: u32,
+    /// `irregularity.knocked_over` (2020 5.9). The one place its rule is decided: the
+    /// arbiter's `outcome` and the clock simulator both ask [`KnockedOver::ruling`].
+    pub(crate) struct KnockedOver {
+        /// Pieces off their points that make a knock-over (碰乱).
+        pub(crate) min_pieces: u32,
+        /// Whether one piece knocked off the board is a knock-over too.
+        pub(crate) off_board_counts: bool,
+        /// After the press, an opponent with less than this left wins.
+        pub(crate) opponent_under_minutes: u32,
+        /// Otherwise the opponent gets this much more time.
+        pub(crate) add_minutes: u32,
+    }
 }
 
 /// 5.9's decision on pieces knocked over.
@@ -446,24 +419,22 @@ impl KnockedOver {
     }
 }
 
-/// Who chooses the point of a piece left between two points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Chooser {
-    Opponent,
-    Mover,
-}
+shapes! {
+    /// Who chooses the point of a piece left between two points.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Chooser {
+        Opponent,
+        Mover,
+    }
 
-/// `irregularity.between_points`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct BetweenPoints {
-    pub(crate) chooser: Chooser,
-}
+    /// `irregularity.between_points`.
+    pub(crate) struct BetweenPoints {
+        pub(crate) chooser: Chooser,
+    }
 
-/// `lateness.clock_runs`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ClockRuns {
-    pub(crate) charge_late_time: bool,
+    /// `lateness.clock_runs`.
+    pub(crate) struct ClockRuns {
+        pub(crate) charge_late_time: bool,
+    }
 }

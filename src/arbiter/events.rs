@@ -5,7 +5,6 @@
 //! malformed event is refused as `events.syntax` with its index; the other events are not
 //! read further.
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::data::{RecordFault, SideName};
@@ -15,134 +14,121 @@ use crate::board::{Side, SideCounts, Square};
 /// A repetition ruling (棋例), as `crate::repetition` gives it.
 pub(crate) use crate::repetition::Verdict;
 
-/// What the arbiter finds on its own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Finding {
-    /// A simple position neither side can win (简单和势).
-    SimplePosition,
-    /// The arbiter counts the natural move limit without a claim.
-    NaturalLimit,
-}
+shapes! {
+    /// What the arbiter finds on its own.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Finding {
+        /// A simple position neither side can win (简单和势).
+        SimplePosition,
+        /// The arbiter counts the natural move limit without a claim.
+        NaturalLimit,
+    }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct IllegalMoveEvent {
-    #[serde(rename = "move")]
-    pub(crate) mv: String,
-    #[serde(default)]
-    pub(crate) found_after_rounds: u32,
-}
+    pub(crate) struct IllegalMoveEvent {
+        #[serde(rename = "move")]
+        pub(crate) mv: String,
+        #[serde(default)]
+        pub(crate) found_after_rounds: u32,
+    }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TouchEvent {
-    pub(crate) side: SideName,
-    pub(crate) points: Vec<String>,
-    #[serde(default)]
-    pub(crate) simultaneous: bool,
-}
+    pub(crate) struct TouchEvent {
+        pub(crate) side: SideName,
+        pub(crate) points: Vec<String>,
+        #[serde(default)]
+        pub(crate) simultaneous: bool,
+    }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct AdjustEvent {
-    pub(crate) side: SideName,
-    pub(crate) points: Vec<String>,
-    #[serde(default)]
-    pub(crate) announced: bool,
-    #[serde(default)]
-    pub(crate) consent: bool,
-    #[serde(default)]
-    pub(crate) accidental: bool,
-}
+    pub(crate) struct AdjustEvent {
+        pub(crate) side: SideName,
+        pub(crate) points: Vec<String>,
+        #[serde(default)]
+        pub(crate) announced: bool,
+        #[serde(default)]
+        pub(crate) consent: bool,
+        #[serde(default)]
+        pub(crate) accidental: bool,
+    }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct UnrecordedEvent {
-    pub(crate) side: SideName,
-    pub(crate) moves: u32,
-    #[serde(default = "missing")]
-    pub kind: RecordFault,
-    pub(crate) remaining_seconds: Option<u32>,
+    pub(crate) struct UnrecordedEvent {
+        pub(crate) side: SideName,
+        pub(crate) moves: u32,
+        #[serde(default = "missing")]
+        pub kind: RecordFault,
+        pub(crate) remaining_seconds: Option<u32>,
+    }
 }
 
 fn missing() -> RecordFault {
     RecordFault::Missing
 }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ColoursEvent {
-    pub(crate) found_after_seconds: u32,
-}
+shapes! {
+    pub(crate) struct ColoursEvent {
+        pub(crate) found_after_seconds: u32,
+    }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct DisplacedEvent {
-    pub(crate) from: String,
-    pub(crate) to: String,
-    #[serde(default)]
-    pub(crate) found_after_rounds: u32,
-}
+    pub(crate) struct DisplacedEvent {
+        pub(crate) from: String,
+        pub(crate) to: String,
+        #[serde(default)]
+        pub(crate) found_after_rounds: u32,
+    }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct KnockEvent {
-    pub(crate) side: SideName,
-    pub pieces: u32,
-    #[serde(default)]
-    pub(crate) off_board: bool,
-    pub(crate) after_press: bool,
-    pub(crate) opponent_remaining_seconds: Option<u32>,
-}
+    pub(crate) struct KnockEvent {
+        pub(crate) side: SideName,
+        pub pieces: u32,
+        #[serde(default)]
+        pub(crate) off_board: bool,
+        pub(crate) after_press: bool,
+        pub(crate) opponent_remaining_seconds: Option<u32>,
+    }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct BetweenEvent {
-    pub(crate) from: String,
-    pub(crate) points: [String; 2],
-    pub(crate) chosen_by: SideName,
-    pub(crate) chosen: String,
-}
+    pub(crate) struct BetweenEvent {
+        pub(crate) from: String,
+        pub(crate) points: [String; 2],
+        pub(crate) chosen_by: SideName,
+        pub(crate) chosen: String,
+    }
 
-/// One event of a game.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub(crate) enum Event {
-    /// The side to move plays a move (checked legal).
-    Move(String),
-    /// The side to move makes a move that is not legal, found after some rounds.
-    IllegalMove(IllegalMoveEvent),
-    /// The side to move touches pieces.
-    Touch(TouchEvent),
-    /// A player puts pieces right (摆正).
-    Adjust(AdjustEvent),
-    OfferDraw(SideName),
-    AcceptDraw(SideName),
-    DeclineDraw(SideName),
-    ClaimNaturalLimit(SideName),
-    /// The arbiter's own finding.
-    Arbiter(Finding),
-    /// A 棋例 ruling on a pending position.
-    Repetition(Verdict),
-    /// The side's flag fell.
-    Flag(SideName),
-    PressWithoutMove(SideName),
-    /// Stopping or starting the clocks without leave.
-    StopClock(SideName),
-    Disturb(SideName),
-    /// A breach of the players' rules that is not serious.
-    PlayerRules(SideName),
-    /// Refusing to follow the rules, or a serious breach of discipline.
-    RefuseRules(SideName),
-    Resign(SideName),
-    /// Seconds each side was late at the start of play.
-    Late(SideCounts),
-    Unrecorded(UnrecordedEvent),
-    ColoursReversed(ColoursEvent),
-    Displaced(DisplacedEvent),
-    KnockOver(KnockEvent),
-    BetweenPoints(BetweenEvent),
+    /// One event of a game.
+    #[serde(rename_all = "snake_case", deny_unknown_fields)]
+    pub(crate) enum Event {
+        /// The side to move plays a move (checked legal).
+        Move(String),
+        /// The side to move makes a move that is not legal, found after some rounds.
+        IllegalMove(IllegalMoveEvent),
+        /// The side to move touches pieces.
+        Touch(TouchEvent),
+        /// A player puts pieces right (摆正).
+        Adjust(AdjustEvent),
+        OfferDraw(SideName),
+        AcceptDraw(SideName),
+        DeclineDraw(SideName),
+        ClaimNaturalLimit(SideName),
+        /// The arbiter's own finding.
+        Arbiter(Finding),
+        /// A 棋例 ruling on a pending position.
+        Repetition(Verdict),
+        /// The side's flag fell.
+        Flag(SideName),
+        PressWithoutMove(SideName),
+        /// Stopping or starting the clocks without leave.
+        StopClock(SideName),
+        Disturb(SideName),
+        /// A breach of the players' rules that is not serious.
+        PlayerRules(SideName),
+        /// Refusing to follow the rules, or a serious breach of discipline.
+        RefuseRules(SideName),
+        Resign(SideName),
+        /// Seconds each side was late at the start of play.
+        Late(SideCounts),
+        Unrecorded(UnrecordedEvent),
+        ColoursReversed(ColoursEvent),
+        Displaced(DisplacedEvent),
+        KnockOver(KnockEvent),
+        BetweenPoints(BetweenEvent),
+    }
 }
 
 /// The key of every kind of event of the `outcome` query, as the protocol writes it.

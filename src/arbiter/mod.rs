@@ -52,7 +52,7 @@ mod touch;
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::board::{Move, Side};
@@ -243,15 +243,16 @@ pub enum AfterEnd {
 /// unjudged, 0-based, and how many there are from it.
 pub use crate::answer::Continues;
 
-/// Input of the `outcome` query.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OutcomeQuery {
-    /// The position before the first event; the start position when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fen: Option<String>,
-    /// The events of the game, in order (each an object with one key; see PROTOCOL.md).
-    pub events: Vec<Value>,
+shapes! {
+    /// Input of the `outcome` query.
+    #[derive(PartialEq, Eq, Serialize)]
+    pub struct OutcomeQuery {
+        /// The position before the first event; the start position when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub fen: Option<String>,
+        /// The events of the game, in order (each an object with one key; see PROTOCOL.md).
+        pub events: Vec<Value>,
+    }
 }
 
 impl OutcomeQuery {
@@ -317,20 +318,21 @@ impl OutcomeQuery {
     }
 }
 
-/// Input of the `touch_move` query.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TouchQuery {
-    /// The position, in FEN (or `startpos`).
-    pub fen: String,
-    #[serde(default)]
-    /// Moves played from it first, in canonical ICCS.
-    pub moves: Vec<String>,
-    /// Points of the touched pieces, in the order touched.
-    pub touches: Vec<String>,
-    /// The pieces were touched at the same time.
-    #[serde(default)]
-    pub simultaneous: bool,
+shapes! {
+    /// Input of the `touch_move` query.
+    #[derive(PartialEq, Eq, Serialize)]
+    pub struct TouchQuery {
+        /// The position, in FEN (or `startpos`).
+        pub fen: String,
+        #[serde(default)]
+        /// Moves played from it first, in canonical ICCS.
+        pub moves: Vec<String>,
+        /// Points of the touched pieces, in the order touched.
+        pub touches: Vec<String>,
+        /// The pieces were touched at the same time.
+        #[serde(default)]
+        pub simultaneous: bool,
+    }
 }
 
 codes! {

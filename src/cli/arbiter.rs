@@ -17,7 +17,6 @@
 use crate::answer::ToAnswer;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::arbiter::{AfterEnd, ArbiterError, OutcomeQuery, TouchQuery};
@@ -56,13 +55,13 @@ pub struct TouchArgs {
     pub json: bool,
 }
 
-/// The YAML events file.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GameFile {
-    edition: Option<String>,
-    fen: Option<String>,
-    events: Vec<Value>,
+shapes! {
+    /// The YAML events file.
+    struct GameFile {
+        edition: Option<String>,
+        fen: Option<String>,
+        events: Vec<Value>,
+    }
 }
 
 fn read_game(path: &Path) -> Result<GameFile, String> {

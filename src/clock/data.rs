@@ -132,11 +132,11 @@ pub(crate) enum TimeData {
 
 impl<'de> Deserialize<'de> for TimeData {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TimeData, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct ByColour {
-            red: Option<Ms>,
-            black: Option<Ms>,
+        shapes! {
+            struct ByColour {
+                red: Option<Ms>,
+                black: Option<Ms>,
+            }
         }
         let v = serde_yaml::Value::deserialize(d)?;
         if v.is_mapping() {
@@ -153,169 +153,151 @@ impl<'de> Deserialize<'de> for TimeData {
     }
 }
 
-/// One period of a scheme (时限): a time, the moves to be made in it (none: the game must
-/// end in it), and whether it repeats until the game ends.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct PeriodData {
-    pub(crate) time: TimeData,
-    pub(crate) moves: Option<u32>,
-    #[serde(default)]
-    pub(crate) repeat: bool,
-}
+shapes! {
+    /// One period of a scheme (时限): a time, the moves to be made in it (none: the game must
+    /// end in it), and whether it repeats until the game ends.
+    pub(crate) struct PeriodData {
+        pub(crate) time: TimeData,
+        pub(crate) moves: Option<u32>,
+        #[serde(default)]
+        pub(crate) repeat: bool,
+    }
 
-/// A clock scheme (`clock.scheme.*`).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct SchemeData {
-    /// The rulebook's name, with an English gloss.
-    pub name: String,
-    /// The rulebook's own label for the scheme (`rapid`: 适用于快棋赛), which the
-    /// classification does not override.
-    pub(crate) class: Option<String>,
-    /// Absent when every alternative gives them.
-    pub(crate) periods: Option<Vec<PeriodData>>,
-    /// Added per move (`clock.increment` says when); `null`: set by the event.
-    pub(crate) increment: Option<Ms>,
-    /// Which of `alternatives` the edition uses.
-    #[serde(default, rename = "use")]
-    pub(crate) use_: Option<String>,
-    /// Named readings of the scheme, each with its source (1999 scheme 3: 50 or 30 moves).
-    #[serde(default)]
-    pub(crate) alternatives: BTreeMap<String, serde_yaml::Value>,
+    /// A clock scheme (`clock.scheme.*`).
+    pub(crate) struct SchemeData {
+        /// The rulebook's name, with an English gloss.
+        pub name: String,
+        /// The rulebook's own label for the scheme (`rapid`: 适用于快棋赛), which the
+        /// classification does not override.
+        pub(crate) class: Option<String>,
+        /// Absent when every alternative gives them.
+        pub(crate) periods: Option<Vec<PeriodData>>,
+        /// Added per move (`clock.increment` says when); `null`: set by the event.
+        pub(crate) increment: Option<Ms>,
+        /// Which of `alternatives` the edition uses.
+        #[serde(default, rename = "use")]
+        pub(crate) use_: Option<String>,
+        /// Named readings of the scheme, each with its source (1999 scheme 3: 50 or 30 moves).
+        #[serde(default)]
+        pub(crate) alternatives: BTreeMap<String, serde_yaml::Value>,
+    }
 }
 
 /// The keys an alternative may give besides its source (those of [`SchemeData`]).
 pub(crate) const ALTERNATIVE_KEYS: [&str; 2] = ["periods", "increment"];
 
-/// `clock.classification`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ClassificationData {
-    pub(crate) classes: Vec<ClassData>,
-    pub(crate) otherwise: String,
-}
+shapes! {
+    /// `clock.classification`.
+    pub(crate) struct ClassificationData {
+        pub(crate) classes: Vec<ClassData>,
+        pub(crate) otherwise: String,
+    }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ClassData {
-    pub(crate) class: String,
-    pub name: String,
-    pub(crate) at_most: Ms,
-}
+    pub(crate) struct ClassData {
+        pub(crate) class: String,
+        pub name: String,
+        pub(crate) at_most: Ms,
+    }
 
-/// `clock.flag`.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct FlagData {
-    pub(crate) exhausted_when: Exhausted,
-}
+    /// `clock.flag`.
+    #[derive(Copy)]
+    pub(crate) struct FlagData {
+        pub(crate) exhausted_when: Exhausted,
+    }
 
-/// When a side's time has run out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Exhausted {
-    /// Less than 0 ms left: a move completed with 0 ms left is in time.
-    BelowZero,
-    /// 0 ms left or less.
-    AtZero,
-}
+    /// When a side's time has run out.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Exhausted {
+        /// Less than 0 ms left: a move completed with 0 ms left is in time.
+        BelowZero,
+        /// 0 ms left or less.
+        AtZero,
+    }
 
-/// `clock.increment`.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct IncrementData {
-    pub(crate) added: IncrementTiming,
-}
+    /// `clock.increment`.
+    #[derive(Copy)]
+    pub(crate) struct IncrementData {
+        pub(crate) added: IncrementTiming,
+    }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum IncrementTiming {
-    /// When the side presses its running clock after moving (Fischer).
-    AfterMove,
-    /// When the side's clock starts.
-    BeforeMove,
-}
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum IncrementTiming {
+        /// When the side presses its running clock after moving (Fischer).
+        AfterMove,
+        /// When the side's clock starts.
+        BeforeMove,
+    }
 
-/// `clock.quota`.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct QuotaData {
-    #[allow(
-        dead_code,
-        reason = "the clause's shape is checked; the simulator does not act on it"
-    )]
-    pub(crate) missed: QuotaMissed,
-}
+    /// `clock.quota`.
+    #[derive(Copy)]
+    pub(crate) struct QuotaData {
+        #[allow(
+            dead_code,
+            reason = "the clause's shape is checked; the simulator does not act on it"
+        )]
+        pub(crate) missed: QuotaMissed,
+    }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum QuotaMissed {
-    /// The side has run out of time (超时).
-    TimeOut,
-}
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum QuotaMissed {
+        /// The side has run out of time (超时).
+        TimeOut,
+    }
 
-/// `clock.quota_carry_over`.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct CarryOverData {
-    pub(crate) unused_time: UnusedTime,
-}
+    /// `clock.quota_carry_over`.
+    #[derive(Copy)]
+    pub(crate) struct CarryOverData {
+        pub(crate) unused_time: UnusedTime,
+    }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum UnusedTime {
-    /// The next period's time is added to what is left.
-    CarriesOver,
-    /// What is left is replaced by the next period's time.
-    Forfeited,
-}
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum UnusedTime {
+        /// The next period's time is added to what is left.
+        CarriesOver,
+        /// What is left is replaced by the next period's time.
+        Forfeited,
+    }
 
-/// A use of the clock that may be a foul: `clock.press_without_move`, `clock.stop_start`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ClockFoulData {
-    /// The clause (of the arbiter's fouls) that makes it a foul, or `null` when it is none.
-    pub(crate) foul: Option<String>,
-}
+    /// A use of the clock that may be a foul: `clock.press_without_move`, `clock.stop_start`.
+    pub(crate) struct ClockFoulData {
+        /// The clause (of the arbiter's fouls) that makes it a foul, or `null` when it is none.
+        pub(crate) foul: Option<String>,
+    }
 
-/// A knockout play-off chain (`playoff.*`).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ChainData {
-    pub(crate) stages: Vec<StageData>,
-}
+    /// A knockout play-off chain (`playoff.*`).
+    pub(crate) struct ChainData {
+        pub(crate) stages: Vec<StageData>,
+    }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct StageData {
-    pub(crate) stage: String,
-    pub(crate) games: u32,
-    /// A `clock.scheme.*` id without the prefix; `null`: the event's own control.
-    pub scheme: Option<String>,
-    pub(crate) colours: StageColours,
-    pub(crate) draw: Option<DrawRule>,
-    pub(crate) repeat: Option<RepeatData>,
-}
+    pub(crate) struct StageData {
+        pub(crate) stage: String,
+        pub(crate) games: u32,
+        /// A `clock.scheme.*` id without the prefix; `null`: the event's own control.
+        pub scheme: Option<String>,
+        pub(crate) colours: StageColours,
+        pub(crate) draw: Option<DrawRule>,
+        pub(crate) repeat: Option<RepeatData>,
+    }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct StageColours {
-    pub(crate) first: ColourRule,
-    pub(crate) then: Option<ColourRule>,
-}
+    pub(crate) struct StageColours {
+        pub(crate) first: ColourRule,
+        pub(crate) then: Option<ColourRule>,
+    }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RepeatData {
-    pub(crate) colours: ColourRule,
-}
+    pub(crate) struct RepeatData {
+        pub(crate) colours: ColourRule,
+    }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum DrawRule {
-    /// A drawn game is won by Black (和棋黑胜).
-    BlackWins,
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum DrawRule {
+        /// A drawn game is won by Black (和棋黑胜).
+        BlackWins,
+    }
 }
 
 /// How the colours of a game are given.

@@ -35,7 +35,7 @@ pub mod table;
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::board::Side;
@@ -91,19 +91,20 @@ pub struct ClockRules {
     pub(crate) chains: Vec<Chain>,
 }
 
-/// The `clock` query: a scheme, the event's settings for the numbers the scheme leaves
-/// open, and the clock events.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ClockQuery {
-    /// The scheme id (`quota_90_40`: the clause `clock.scheme.quota_90_40`).
-    pub scheme: String,
-    /// Values for the scheme's `null` numbers, in the shape of its data
-    /// (`{"periods": [{"time": "30m"}], "increment": "20s"}`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub settings: Option<Value>,
-    /// The clock events, in order (see [`sim::parse_events`]).
-    pub events: Vec<Value>,
+shapes! {
+    /// The `clock` query: a scheme, the event's settings for the numbers the scheme leaves
+    /// open, and the clock events.
+    #[derive(PartialEq, Eq, Serialize)]
+    pub struct ClockQuery {
+        /// The scheme id (`quota_90_40`: the clause `clock.scheme.quota_90_40`).
+        pub scheme: String,
+        /// Values for the scheme's `null` numbers, in the shape of its data
+        /// (`{"periods": [{"time": "30m"}], "increment": "20s"}`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub settings: Option<Value>,
+        /// The clock events, in order (see [`sim::parse_events`]).
+        pub events: Vec<Value>,
+    }
 }
 
 /// Why a clock query was refused.

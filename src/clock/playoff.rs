@@ -8,7 +8,7 @@
 //! `draw: black_wins`); a level round passes to the next stage, or is played again when
 //! the stage repeats.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::data::{ChooserRule, ColourRule};
@@ -37,18 +37,19 @@ pub struct Chain {
     pub(crate) stages: Vec<Stage>,
 }
 
-/// The `playoff` query: a chain and the games played so far.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlayoffQuery {
-    /// The chain id (`slow_rapid_decider`: the clause `playoff.slow_rapid_decider`).
-    pub chain: String,
-    /// The games played, in order: `{red, result, chose?}`.
-    #[serde(default)]
-    pub games: Vec<Value>,
-    /// The player placed better in the event's preceding stage, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub better_ranked: Option<Value>,
+shapes! {
+    /// The `playoff` query: a chain and the games played so far.
+    #[derive(PartialEq, Eq, Serialize)]
+    pub struct PlayoffQuery {
+        /// The chain id (`slow_rapid_decider`: the clause `playoff.slow_rapid_decider`).
+        pub chain: String,
+        /// The games played, in order: `{red, result, chose?}`.
+        #[serde(default)]
+        pub games: Vec<Value>,
+        /// The player placed better in the event's preceding stage, when known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub better_ranked: Option<Value>,
+    }
 }
 
 /// Why a play-off query was refused.

@@ -110,174 +110,167 @@ macro_rules! exact_fields {
 
 exact_fields!(exact_win: "win", exact_draw_red: "draw_red", exact_draw_black: "draw_black", exact_draw: "draw", exact_loss: "loss", exact_factor: "factor", exact_threshold: "threshold");
 
-/// `scoring.game`: named tables of game points and the one in force.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct GameScoring {
-    #[serde(rename = "use")]
-    pub(crate) use_: String,
-    pub(crate) tables: BTreeMap<String, GameTable>,
-}
+shapes! {
+    /// `scoring.game`: named tables of game points and the one in force.
+    pub(crate) struct GameScoring {
+        #[serde(rename = "use")]
+        pub(crate) use_: String,
+        pub(crate) tables: BTreeMap<String, GameTable>,
+    }
 
-/// Points of one game result. A draw may be worth more to Black (13.3).
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct GameTable {
-    #[serde(deserialize_with = "exact_win")]
-    /// Points for a win.
-    pub win: f64,
-    #[serde(deserialize_with = "exact_draw_red")]
-    /// Points for a draw to Red.
-    pub draw_red: f64,
-    #[serde(deserialize_with = "exact_draw_black")]
-    /// Points for a draw to Black (more than Red's where 13.3 says so).
-    pub draw_black: f64,
-    #[serde(deserialize_with = "exact_loss")]
-    pub(crate) loss: f64,
-}
+    /// Points of one game result. A draw may be worth more to Black (13.3).
+    #[derive(Copy, PartialEq)]
+    pub struct GameTable {
+        #[serde(deserialize_with = "exact_win")]
+        /// Points for a win.
+        pub win: f64,
+        #[serde(deserialize_with = "exact_draw_red")]
+        /// Points for a draw to Red.
+        pub draw_red: f64,
+        #[serde(deserialize_with = "exact_draw_black")]
+        /// Points for a draw to Black (more than Red's where 13.3 says so).
+        pub draw_black: f64,
+        #[serde(deserialize_with = "exact_loss")]
+        pub(crate) loss: f64,
+    }
 
-/// `scoring.match`: match points (场分) from game points (局分).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct MatchScoring {
-    /// What decides the match: more `局分` (game points) or more `胜局` (games won).
-    pub(crate) decided_by: MatchDecider,
-    #[serde(deserialize_with = "exact_win")]
-    pub win: f64,
-    #[serde(deserialize_with = "exact_draw")]
-    pub(crate) draw: f64,
-    #[serde(deserialize_with = "exact_loss")]
-    pub(crate) loss: f64,
-}
+    /// `scoring.match`: match points (场分) from game points (局分).
+    #[derive(PartialEq)]
+    pub(crate) struct MatchScoring {
+        /// What decides the match: more `局分` (game points) or more `胜局` (games won).
+        pub(crate) decided_by: MatchDecider,
+        #[serde(deserialize_with = "exact_win")]
+        pub win: f64,
+        #[serde(deserialize_with = "exact_draw")]
+        pub(crate) draw: f64,
+        #[serde(deserialize_with = "exact_loss")]
+        pub(crate) loss: f64,
+    }
 
-/// What decides a match (`scoring.match.decided_by`): the side with more of it wins.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-pub(crate) enum MatchDecider {
-    /// 局分: the game points of the match's games (2020 13.2).
-    #[serde(rename = "局分")]
-    GamePoints,
-    /// 胜局: the games won.
-    #[serde(rename = "胜局")]
-    GamesWon,
-}
+    /// What decides a match (`scoring.match.decided_by`): the side with more of it wins.
+    #[derive(Copy, PartialEq, Eq)]
+    pub(crate) enum MatchDecider {
+        /// 局分: the game points of the match's games (2020 13.2).
+        #[serde(rename = "局分")]
+        GamePoints,
+        /// 胜局: the games won.
+        #[serde(rename = "胜局")]
+        GamesWon,
+    }
 
-/// `tiebreak.<format>`: how one format ranks its entrants.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Order {
-    pub(crate) entrants: Entrants,
-    /// Round robin or Swiss: which `withdrawal.*` clause applies (none for 队员总分制, whose
-    /// individual event has its own format).
-    pub(crate) system: Option<System>,
-    #[serde(default)]
-    pub(crate) unit: Unit,
-    /// The ranking score: a criterion name (`积分`, `场分`, `全队总局分`, `名次总和`).
-    pub(crate) rank_by: String,
-    /// Number of cycles of a round robin (`2` for a double round robin).
-    #[serde(default = "one")]
-    pub(crate) cycles: u32,
-    /// The named order in force; a tournament file may name another.
-    #[serde(rename = "use")]
-    pub(crate) use_: String,
-    pub orders: BTreeMap<String, Vec<CriterionEntry>>,
-    #[serde(default)]
-    pub(crate) byes: Byes,
-    pub(crate) unresolved: Unresolved,
+    /// `tiebreak.<format>`: how one format ranks its entrants.
+    pub(crate) struct Order {
+        pub(crate) entrants: Entrants,
+        /// Round robin or Swiss: which `withdrawal.*` clause applies (none for 队员总分制, whose
+        /// individual event has its own format).
+        pub(crate) system: Option<System>,
+        #[serde(default)]
+        pub(crate) unit: Unit,
+        /// The ranking score: a criterion name (`积分`, `场分`, `全队总局分`, `名次总和`).
+        pub(crate) rank_by: String,
+        /// Number of cycles of a round robin (`2` for a double round robin).
+        #[serde(default = "one")]
+        pub(crate) cycles: u32,
+        /// The named order in force; a tournament file may name another.
+        #[serde(rename = "use")]
+        pub(crate) use_: String,
+        pub orders: BTreeMap<String, Vec<CriterionEntry>>,
+        #[serde(default)]
+        pub(crate) byes: Byes,
+        pub(crate) unresolved: Unresolved,
+    }
 }
 
 fn one() -> u32 {
     1
 }
 
-/// Who is ranked.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Entrants {
-    Players,
-    Teams,
-    /// 队员总分制: teams ranked on the places of their players in an individual event.
-    TeamsByPlayerPlaces,
-}
+shapes! {
+    /// Who is ranked.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Entrants {
+        Players,
+        Teams,
+        /// 队员总分制: teams ranked on the places of their players in an individual event.
+        TeamsByPlayerPlaces,
+    }
 
-/// What one pairing of a round is: one game, or a match of several games (a team match,
-/// an individual mini-match).
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Unit {
-    #[default]
-    Game,
-    Match,
-}
+    /// What one pairing of a round is: one game, or a match of several games (a team match,
+    /// an individual mini-match).
+    #[derive(Copy, Default, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Unit {
+        #[default]
+        Game,
+        Match,
+    }
 
-/// How a bye counts in this format.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Byes {
-    /// Neither score nor colours (2020 14.1, 14.5).
-    NotCounted,
-    /// As `bye.score` / `bye.team_score` say (14.4).
-    #[default]
-    Scored,
-    /// The edition's text has no rule: a bye is refused.
-    Unstated,
-}
+    /// How a bye counts in this format.
+    #[derive(Copy, Default, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Byes {
+        /// Neither score nor colours (2020 14.1, 14.5).
+        NotCounted,
+        /// As `bye.score` / `bye.team_score` say (14.4).
+        #[default]
+        Scored,
+        /// The edition's text has no rule: a bye is refused.
+        Unstated,
+    }
 
-/// What a tie that survives every criterion becomes.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Unresolved {
-    SharedPlace,
-    PlayOff,
-}
+    /// What a tie that survives every criterion becomes.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Unresolved {
+        SharedPlace,
+        PlayOff,
+    }
 
-/// A criterion in an order: its name, or its name and the rounds it looks at.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
-pub(crate) enum CriterionEntry {
-    Name(String),
-    Scoped {
-        criterion: String,
-        #[serde(default)]
-        scope: Scope,
-    },
-}
+    /// A criterion in an order: its name, or its name and the rounds it looks at.
+    #[serde(untagged)]
+    pub(crate) enum CriterionEntry {
+        Name(String),
+        Scoped {
+            criterion: String,
+            #[serde(default)]
+            scope: Scope,
+        },
+    }
 
-/// Which rounds a criterion looks at.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Scope {
-    #[default]
-    All,
-    /// The rounds of the first cycle of a double round robin.
-    FirstCycle,
-    /// The criterion computed in each cycle on its own, then added.
-    CyclesSummed,
-}
+    /// Which rounds a criterion looks at.
+    #[derive(Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum Scope {
+        #[default]
+        All,
+        /// The rounds of the first cycle of a double round robin.
+        FirstCycle,
+        /// The criterion computed in each cycle on its own, then added.
+        CyclesSummed,
+    }
 
-/// `tiebreak.champion`: places that may not be shared.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Champion {
-    pub(crate) places: Vec<u32>,
-    pub(crate) unresolved: Unresolved,
-}
+    /// `tiebreak.champion`: places that may not be shared.
+    pub struct Champion {
+        pub(crate) places: Vec<u32>,
+        pub(crate) unresolved: Unresolved,
+    }
 
-/// `bye.score`, `bye.team_score`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ByeScore {
-    /// The result a bye scores: `win` (what the rules give, 14.4), `draw` or `loss`.
-    pub(crate) result: ByeResult,
-}
+    /// `bye.score`, `bye.team_score`.
+    pub(crate) struct ByeScore {
+        /// The result a bye scores: `win` (what the rules give, 14.4), `draw` or `loss`.
+        pub(crate) result: ByeResult,
+    }
 
-/// The result a bye counts as (`bye.score`, `bye.team_score`).
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum ByeResult {
-    Win,
-    /// A drawn game (the game table's draw must score alike for both colours: a bye has none).
-    Draw,
-    Loss,
+    /// The result a bye counts as (`bye.score`, `bye.team_score`).
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum ByeResult {
+        Win,
+        /// A drawn game (the game table's draw must score alike for both colours: a bye has none).
+        Draw,
+        Loss,
+    }
 }
 
 impl ByeResult {
@@ -291,133 +284,122 @@ impl ByeResult {
     }
 }
 
-/// `bye.opponent_score`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ByeOpponent {
-    /// Which score: `lowest_nonzero_score` (what the rules give, 14.4) or `lowest_score`.
-    pub(crate) value: ByeOpponentValue,
-    #[serde(deserialize_with = "exact_factor")]
-    pub(crate) factor: f64,
-    pub(crate) reduced: Option<ByeReduced>,
-}
+shapes! {
+    /// `bye.opponent_score`.
+    pub(crate) struct ByeOpponent {
+        /// Which score: `lowest_nonzero_score` (what the rules give, 14.4) or `lowest_score`.
+        pub(crate) value: ByeOpponentValue,
+        #[serde(deserialize_with = "exact_factor")]
+        pub(crate) factor: f64,
+        pub(crate) reduced: Option<ByeReduced>,
+    }
 
-/// The score a bye counts as in 对手分, before the factor.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum ByeOpponentValue {
-    /// The lowest score above zero of any entrant ranked.
-    LowestNonzeroScore,
-    /// The lowest score of any entrant ranked, zero included.
-    LowestScore,
-}
+    /// The score a bye counts as in 对手分, before the factor.
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum ByeOpponentValue {
+        /// The lowest score above zero of any entrant ranked.
+        LowestNonzeroScore,
+        /// The lowest score of any entrant ranked, zero included.
+        LowestScore,
+    }
 
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ByeReduced {
-    #[serde(deserialize_with = "exact_factor")]
-    pub(crate) factor: f64,
-    pub(crate) rounds_below: u32,
-    pub(crate) entrants_below: u32,
-}
+    #[derive(Copy)]
+    pub(crate) struct ByeReduced {
+        #[serde(deserialize_with = "exact_factor")]
+        pub(crate) factor: f64,
+        pub(crate) rounds_below: u32,
+        pub(crate) entrants_below: u32,
+    }
 
-/// `sanction.ranking`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct SanctionRanking {
-    /// Where sanctioned entrants are placed among equals: `rank_by` (right after the
-    /// ranking score, before every tiebreak) or `tiebreaks` (after the whole order).
-    pub after: SanctionPlace,
-    /// Heaviest first.
-    pub kinds: Vec<SanctionKind>,
-}
+    /// `sanction.ranking`.
+    pub(crate) struct SanctionRanking {
+        /// Where sanctioned entrants are placed among equals: `rank_by` (right after the
+        /// ranking score, before every tiebreak) or `tiebreaks` (after the whole order).
+        pub after: SanctionPlace,
+        /// Heaviest first.
+        pub kinds: Vec<SanctionKind>,
+    }
 
-/// Where the sanctions step stands in the ranking chain (`sanction.ranking.after`).
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum SanctionPlace {
-    /// Right after the ranking score (`rank_by`), before every tiebreak.
-    RankBy,
-    /// After the last tiebreak of the order in force.
-    Tiebreaks,
-}
+    /// Where the sanctions step stands in the ranking chain (`sanction.ranking.after`).
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum SanctionPlace {
+        /// Right after the ranking score (`rank_by`), before every tiebreak.
+        RankBy,
+        /// After the last tiebreak of the order in force.
+        Tiebreaks,
+    }
 
-#[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct SanctionKind {
-    pub kind: String,
-    pub(crate) term: String,
-    pub(crate) article: String,
-}
+    #[derive(serde::Serialize, PartialEq)]
+    pub(crate) struct SanctionKind {
+        pub kind: String,
+        pub(crate) term: String,
+        pub(crate) article: String,
+    }
 
-/// `withdrawal.before_start` (pairings are input: documented, not computed).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[allow(
-    dead_code,
-    reason = "the clause's shape is checked; standings do not act on it"
-)]
-pub(crate) struct WithdrawalBeforeStart {
-    pub(crate) round_robin: String,
-    pub(crate) swiss: String,
-}
+    /// `withdrawal.before_start` (pairings are input: documented, not computed).
+    #[allow(
+        dead_code,
+        reason = "the clause's shape is checked; standings do not act on it"
+    )]
+    pub(crate) struct WithdrawalBeforeStart {
+        pub(crate) round_robin: String,
+        pub(crate) swiss: String,
+    }
 
-/// `withdrawal.round_robin`, `withdrawal.swiss`.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Withdrawal {
-    /// Share of the entrant's games that decides which branch applies.
-    #[serde(deserialize_with = "exact_threshold")]
-    pub(crate) threshold: f64,
-    pub(crate) fewer_than_threshold: WithdrawalEffect,
-    pub(crate) otherwise: WithdrawalEffect,
-}
+    /// `withdrawal.round_robin`, `withdrawal.swiss`.
+    #[derive(Copy, PartialEq)]
+    pub(crate) struct Withdrawal {
+        /// Share of the entrant's games that decides which branch applies.
+        #[serde(deserialize_with = "exact_threshold")]
+        pub(crate) threshold: f64,
+        pub(crate) fewer_than_threshold: WithdrawalEffect,
+        pub(crate) otherwise: WithdrawalEffect,
+    }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum WithdrawalEffect {
-    /// Every result of the entrant is removed; the entrant is not ranked.
-    AnnulResults,
-    /// The results stand; the games not played are lost by forfeit.
-    ForfeitRemaining,
-}
+    #[derive(Copy, PartialEq, Eq, serde::Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum WithdrawalEffect {
+        /// Every result of the entrant is removed; the entrant is not ranked.
+        AnnulResults,
+        /// The results stand; the games not played are lost by forfeit.
+        ForfeitRemaining,
+    }
 
-/// `format.n_plus_one`.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct NPlusOne {
-    pub(crate) finalists: u32,
-    pub(crate) final_counts_in_opponent_scores: bool,
-}
+    /// `format.n_plus_one`.
+    #[derive(Copy)]
+    pub(crate) struct NPlusOne {
+        pub(crate) finalists: u32,
+        pub(crate) final_counts_in_opponent_scores: bool,
+    }
 
-/// `lineup.*`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Lineup {
-    /// Board order may not reverse the registration order.
-    pub(crate) keeps_registration_order: bool,
-    /// Players beyond the number of boards may be fielded.
-    pub reserves: bool,
-    /// The rule's own worked example (11.2), checked against the primitive by a test.
-    pub example: Option<LineupExample>,
-}
+    /// `lineup.*`.
+    pub struct Lineup {
+        /// Board order may not reverse the registration order.
+        pub(crate) keeps_registration_order: bool,
+        /// Players beyond the number of boards may be fielded.
+        pub reserves: bool,
+        /// The rule's own worked example (11.2), checked against the primitive by a test.
+        pub example: Option<LineupExample>,
+    }
 
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-/// The worked example of a line-up rule (11.2): boards, reserves and the orders it admits.
-pub struct LineupExample {
-    /// Boards of a match.
-    pub boards: u32,
-    /// Reserves a team may register.
-    pub reserves: u32,
-    /// Board orders the rule admits, as the text counts them.
-    pub orders: u64,
-}
+    #[derive(Copy)]
+    /// The worked example of a line-up rule (11.2): boards, reserves and the orders it admits.
+    pub struct LineupExample {
+        /// Boards of a match.
+        pub boards: u32,
+        /// Reserves a team may register.
+        pub reserves: u32,
+        /// Board orders the rule admits, as the text counts them.
+        pub orders: u64,
+    }
 
-/// The pairing system of a format.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum System {
-    RoundRobin,
-    Swiss,
+    /// The pairing system of a format.
+    #[derive(Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub(crate) enum System {
+        RoundRobin,
+        Swiss,
+    }
 }

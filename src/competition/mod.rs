@@ -37,7 +37,7 @@ pub mod tournament;
 use crate::answer::ToAnswer;
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use criteria::{Criterion, Value};
 pub use standings::{standings, Standings};
@@ -107,12 +107,14 @@ pub struct Format {
     pub(crate) unresolved: data::Unresolved,
 }
 
-/// The `standings` query: a tournament in, the ranking out.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StandingsQuery {
-    /// The tournament, in the shape of a tournament file (`conformance/tournament-example.yaml`).
-    pub tournament: serde_json::Value,
+shapes! {
+    /// The `standings` query: a tournament in, the ranking out.
+    #[derive(PartialEq, Eq, Serialize)]
+    pub struct StandingsQuery {
+        /// The tournament, in the shape of a tournament file
+        /// (`conformance/tournament-example.yaml`).
+        pub tournament: serde_json::Value,
+    }
 }
 
 /// Answers the `standings` query under `rules`: the answer object, or why the tournament

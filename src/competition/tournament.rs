@@ -17,7 +17,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::data::{Byes, Entrants, System, Unit};
 use super::{CompetitionRules, Format};

@@ -9,7 +9,6 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// A problem with a case file (or another suite file), with its place.
@@ -165,18 +164,20 @@ pub enum Expect {
     ByEdition(BTreeMap<String, Expected>),
 }
 
-/// Where a case's expected answer comes from (`origin:`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Origin {
-    /// A published ruling, figure, count or text, or an independent program's answer;
-    /// `source:` names it exactly.
-    Sourced,
-    /// A transformation of a sourced case (a mirror, another edition by a cited clause);
-    /// `from:` names that case.
-    Derived,
-    /// Constructed here: the note names the article and the reasoning.
-    Authored,
+shapes! {
+    /// Where a case's expected answer comes from (`origin:`).
+    #[derive(Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Origin {
+        /// A published ruling, figure, count or text, or an independent program's answer;
+        /// `source:` names it exactly.
+        Sourced,
+        /// A transformation of a sourced case (a mirror, another edition by a cited clause);
+        /// `from:` names that case.
+        Derived,
+        /// Constructed here: the note names the article and the reasoning.
+        Authored,
+    }
 }
 
 impl Origin {
@@ -193,22 +194,24 @@ impl Origin {
     }
 }
 
-/// What a case's answer rests on (`basis:`): a rule of the rulebook, a convention of the
-/// suite, or an optional feature. Reports say "the rules say" (with the article) only of a
-/// `rule` case, and count failures apart by basis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Basis {
-    /// The answer is what an article of the rule set says (its clauses quote the article).
-    Rule,
-    /// The answer is this suite's choice where the rules say nothing or practice varies
-    /// (FEN syntax, the reject kind's detail, the canonical text of a move, tandem forms):
-    /// a program that answers otherwise breaks no rule.
-    Convention,
-    /// The answer concerns a feature a program may leave out (WXF, traditional characters,
-    /// a FEN spelling met in the field …); the case carries that feature, which
-    /// `features.yaml` marks `optional: true`.
-    Optional,
+shapes! {
+    /// What a case's answer rests on (`basis:`): a rule of the rulebook, a convention of the
+    /// suite, or an optional feature. Reports say "the rules say" (with the article) only of a
+    /// `rule` case, and count failures apart by basis.
+    #[derive(Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Basis {
+        /// The answer is what an article of the rule set says (its clauses quote the article).
+        Rule,
+        /// The answer is this suite's choice where the rules say nothing or practice varies
+        /// (FEN syntax, the reject kind's detail, the canonical text of a move, tandem forms):
+        /// a program that answers otherwise breaks no rule.
+        Convention,
+        /// The answer concerns a feature a program may leave out (WXF, traditional characters,
+        /// a FEN spelling met in the field …); the case carries that feature, which
+        /// `features.yaml` marks `optional: true`.
+        Optional,
+    }
 }
 
 impl Basis {
@@ -225,18 +228,20 @@ impl Basis {
     }
 }
 
-/// How often a case is asked (`runs:`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Runs {
-    /// Once under every rule set the case names (the default): the answers differ between
-    /// them, or the case names one.
-    #[default]
-    PerRuleSet,
-    /// Once in all: the answer is the same under every rule set the case names (the
-    /// reference's answers agree, checked by `cases check`), so one run stands for all of
-    /// them and is counted once.
-    Once,
+shapes! {
+    /// How often a case is asked (`runs:`).
+    #[derive(Copy, Default, PartialEq, Eq, Hash)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Runs {
+        /// Once under every rule set the case names (the default): the answers differ between
+        /// them, or the case names one.
+        #[default]
+        PerRuleSet,
+        /// Once in all: the answer is the same under every rule set the case names (the
+        /// reference's answers agree, checked by `cases check`), so one run stands for all of
+        /// them and is counted once.
+        Once,
+    }
 }
 
 impl Runs {
@@ -293,30 +298,30 @@ pub struct Case {
     pub conditions: super::conditions::CaseConditions,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawCase {
-    id: String,
-    description: String,
-    clauses: Vec<String>,
-    editions: Vec<String>,
-    #[serde(default)]
-    features: Vec<String>,
-    query: String,
-    input: Map<String, Value>,
-    expect: Option<Value>,
-    expect_by_edition: Option<BTreeMap<String, Value>>,
-    origin: Option<Origin>,
-    basis: Option<Basis>,
-    #[serde(default)]
-    runs: Runs,
-    fixed: Option<Map<String, Value>>,
-    from: Option<String>,
-    source: Option<String>,
-    note: Option<String>,
-    overlay: Option<String>,
-    #[serde(default)]
-    conditions: super::conditions::CaseConditions,
+shapes! {
+    struct RawCase {
+        id: String,
+        description: String,
+        clauses: Vec<String>,
+        editions: Vec<String>,
+        #[serde(default)]
+        features: Vec<String>,
+        query: String,
+        input: Map<String, Value>,
+        expect: Option<Value>,
+        expect_by_edition: Option<BTreeMap<String, Value>>,
+        origin: Option<Origin>,
+        basis: Option<Basis>,
+        #[serde(default)]
+        runs: Runs,
+        fixed: Option<Map<String, Value>>,
+        from: Option<String>,
+        source: Option<String>,
+        note: Option<String>,
+        overlay: Option<String>,
+        #[serde(default)]
+        conditions: super::conditions::CaseConditions,
+    }
 }
 
 impl Case {

@@ -8,50 +8,46 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Deserialize;
-
 use super::case::{locate_in, Problem};
 
 /// The file, in the suite root.
 pub const FILE: &str = "qili-conditions.yaml";
 
-/// One text of the 棋例 (an edition's articles, or a part of one), with its conditions.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct Text {
-    /// What the text is, in a few words (`2020 art. 24 (术语解释)`).
-    pub text: String,
-    /// The source it is read in: an id of `spec/sources.yaml`.
-    pub source: String,
-    /// The rule sets the text is the rule of: a case of one of its conditions runs under
-    /// at least one of them.
-    pub editions: Vec<String>,
-    /// Its conditions, in the text's order.
-    pub conditions: Vec<Condition>,
-}
+shapes! {
+    /// One text of the 棋例 (an edition's articles, or a part of one), with its conditions.
+    #[derive(PartialEq)]
+    pub struct Text {
+        /// What the text is, in a few words (`2020 art. 24 (术语解释)`).
+        pub text: String,
+        /// The source it is read in: an id of `spec/sources.yaml`.
+        pub source: String,
+        /// The rule sets the text is the rule of: a case of one of its conditions runs under
+        /// at least one of them.
+        pub editions: Vec<String>,
+        /// Its conditions, in the text's order.
+        pub conditions: Vec<Condition>,
+    }
 
-/// One condition of a sentence.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct Condition {
-    /// Stable id: lower-case letters, digits, dots and single hyphens.
-    pub id: String,
-    /// Where in the source (`24.3`, `细则 item 6`, `图5`).
-    #[serde(rename = "ref")]
-    pub at: String,
-    /// The sentence, short, in the source's own words.
-    pub quote: String,
-    /// The condition, in our words: what must hold for the sentence to apply.
-    pub condition: String,
-    /// Why no position can show the condition (holding, or just failing): a gap the report
-    /// names with this reason instead of counting.
-    pub no_position: Option<String>,
-}
+    /// One condition of a sentence.
+    #[derive(PartialEq)]
+    pub struct Condition {
+        /// Stable id: lower-case letters, digits, dots and single hyphens.
+        pub id: String,
+        /// Where in the source (`24.3`, `细则 item 6`, `图5`).
+        #[serde(rename = "ref")]
+        pub at: String,
+        /// The sentence, short, in the source's own words.
+        pub quote: String,
+        /// The condition, in our words: what must hold for the sentence to apply.
+        pub condition: String,
+        /// Why no position can show the condition (holding, or just failing): a gap the report
+        /// names with this reason instead of counting.
+        pub no_position: Option<String>,
+    }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFile {
-    texts: Vec<Text>,
+    struct RawFile {
+        texts: Vec<Text>,
+    }
 }
 
 /// The conditions of the suite, by text.
@@ -61,14 +57,16 @@ pub struct Conditions {
     pub texts: Vec<Text>,
 }
 
-/// The conditions a case shows: holding, or just failing.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct CaseConditions {
-    /// Conditions that hold in the case's position (the sentence applies).
-    pub holds: Vec<String>,
-    /// Conditions that just fail in it (the sentence does not apply, for that reason).
-    pub fails: Vec<String>,
+shapes! {
+    /// The conditions a case shows: holding, or just failing.
+    #[derive(Default, PartialEq, Eq)]
+    #[serde(default)]
+    pub struct CaseConditions {
+        /// Conditions that hold in the case's position (the sentence applies).
+        pub holds: Vec<String>,
+        /// Conditions that just fail in it (the sentence does not apply, for that reason).
+        pub fails: Vec<String>,
+    }
 }
 
 impl CaseConditions {

@@ -10,7 +10,6 @@
 
 use std::fmt::Write as _;
 
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::case::{read_yaml, Case, Expected, Problem, Runs};
@@ -189,13 +188,13 @@ impl KnownFailure {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawKnownFailure {
-    id: String,
-    edition: Option<String>,
-    reason: String,
-    answer: Option<Value>,
+shapes! {
+    struct RawKnownFailure {
+        id: String,
+        edition: Option<String>,
+        reason: String,
+        answer: Option<Value>,
+    }
 }
 
 /// A known-failures file: cases expected to fail, each with a reason and its answer.

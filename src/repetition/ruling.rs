@@ -12,7 +12,7 @@
 //! verdict. A variant that switches off only parts of the rules that record where they steer
 //! a move (`readings::Part`) judges again only the moves they steered.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::board::{Move, Side, Square, SQUARES};
@@ -26,32 +26,33 @@ use super::data::{Family, PatternStatus};
 use super::readings::Basis;
 use super::{RepetitionRules, RuleRef, VerdictKind, VerdictRule};
 
-/// The `ruling` query: a position and the moves played from it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RulingQuery {
-    /// The position, in FEN (or `startpos`).
-    pub fen: String,
-    /// The moves played from it, in canonical ICCS; the cycle is sought at their end.
-    pub moves: Vec<String>,
-}
+shapes! {
+    /// The `ruling` query: a position and the moves played from it.
+    #[derive(PartialEq, Eq, Serialize)]
+    pub struct RulingQuery {
+        /// The position, in FEN (or `startpos`).
+        pub fen: String,
+        /// The moves played from it, in canonical ICCS; the cycle is sought at their end.
+        pub moves: Vec<String>,
+    }
 
-/// The verdict of a ruling (in data and on the wire: `draw`, `red_must_change` …).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// A draw (和棋).
-    Draw,
-    /// Red must change its moves (变着).
-    RedMustChange,
-    /// Black must change its moves.
-    BlackMustChange,
-    /// Red loses (判负).
-    RedLoses,
-    /// Black loses.
-    BlackLoses,
-    /// The moves neither repeat a position nor form a repeating pattern.
-    None,
+    /// The verdict of a ruling (in data and on the wire: `draw`, `red_must_change` …).
+    #[derive(Copy, PartialEq, Eq)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Verdict {
+        /// A draw (和棋).
+        Draw,
+        /// Red must change its moves (变着).
+        RedMustChange,
+        /// Black must change its moves.
+        BlackMustChange,
+        /// Red loses (判负).
+        RedLoses,
+        /// Black loses.
+        BlackLoses,
+        /// The moves neither repeat a position nor form a repeating pattern.
+        None,
+    }
 }
 
 impl Verdict {

@@ -84,50 +84,48 @@ use include_dir::{include_dir, Dir};
 
 static BUILTIN: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/spec");
 
-/// How sure we are of a clause, and where it was read.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Provenance {
-    /// How far the clause rests on the edition's text.
-    pub status: ProvenanceStatus,
-    /// Id of a source declared in some `edition.yaml`.
-    pub(crate) source: String,
-    /// Where in the source (article, section, page).
-    pub r#ref: Option<String>,
-    /// A note on the reading.
-    pub(crate) note: Option<String>,
-    /// The readings of the clause's switches (boolean fields of its `data` that a domain
-    /// lets be switched off), by field name: what each rests on. A clause that states a
-    /// switch must say here whether a text states it or only our reading of diagrams does.
-    /// Inherited with the clause's data.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub readings: BTreeMap<String, Reading>,
-}
+shapes! {
+    /// How sure we are of a clause, and where it was read.
+    #[derive(PartialEq, Eq, serde::Serialize)]
+    pub struct Provenance {
+        /// How far the clause rests on the edition's text.
+        pub status: ProvenanceStatus,
+        /// Id of a source declared in some `edition.yaml`.
+        pub(crate) source: String,
+        /// Where in the source (article, section, page).
+        pub r#ref: Option<String>,
+        /// A note on the reading.
+        pub(crate) note: Option<String>,
+        /// The readings of the clause's switches (boolean fields of its `data` that a domain
+        /// lets be switched off), by field name: what each rests on. A clause that states a
+        /// switch must say here whether a text states it or only our reading of diagrams does.
+        /// Inherited with the clause's data.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        pub readings: BTreeMap<String, Reading>,
+    }
 
-/// What one reading (a switch of a clause's data) rests on.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Reading {
-    /// `text` when a sourced text states it, `inferred` when only diagrams we read do.
-    pub basis: ReadingBasis,
-    /// The article that states it, or the diagrams it was read from.
-    pub r#ref: String,
-    /// Where it was found: `text`, `ch8` (the 2020 book's chapter 8 图), `ch9` (its chapter
-    /// 9 参考图), `axf` (the AXF diagrams and tests); the other half of the book's diagrams
-    /// then measures whether it is general.
-    pub found_on: FoundOn,
-}
+    /// What one reading (a switch of a clause's data) rests on.
+    #[derive(PartialEq, Eq, serde::Serialize)]
+    pub struct Reading {
+        /// `text` when a sourced text states it, `inferred` when only diagrams we read do.
+        pub basis: ReadingBasis,
+        /// The article that states it, or the diagrams it was read from.
+        pub r#ref: String,
+        /// Where it was found: `text`, `ch8` (the 2020 book's chapter 8 图), `ch9` (its chapter
+        /// 9 参考图), `axf` (the AXF diagrams and tests); the other half of the book's diagrams
+        /// then measures whether it is general.
+        pub found_on: FoundOn,
+    }
 
-/// Whether a reading is stated by a text or read from diagrams.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize, serde::Serialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum ReadingBasis {
-    /// A sourced text (an article, a quoted rule statement) states it.
-    Text,
-    /// No text states it: our reading of the diagrams it cites.
-    Inferred,
+    /// Whether a reading is stated by a text or read from diagrams.
+    #[derive(Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ReadingBasis {
+        /// A sourced text (an article, a quoted rule statement) states it.
+        Text,
+        /// No text states it: our reading of the diagrams it cites.
+        Inferred,
+    }
 }
 
 impl ReadingBasis {
@@ -143,21 +141,21 @@ impl ReadingBasis {
     }
 }
 
-/// Where a reading was found (issue 33's halves: a reading found on one half of the book's
-/// diagrams is measured on the other).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize, serde::Serialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum FoundOn {
-    /// In the text itself.
-    Text,
-    /// On chapter 8's diagrams (图) of the 2020 book.
-    Ch8,
-    /// On chapter 9's reference diagrams (参考图) of the 2020 book.
-    Ch9,
-    /// On the AXF diagrams and tests.
-    Axf,
+shapes! {
+    /// Where a reading was found (issue 33's halves: a reading found on one half of the book's
+    /// diagrams is measured on the other).
+    #[derive(Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum FoundOn {
+        /// In the text itself.
+        Text,
+        /// On chapter 8's diagrams (图) of the 2020 book.
+        Ch8,
+        /// On chapter 9's reference diagrams (参考图) of the 2020 book.
+        Ch9,
+        /// On the AXF diagrams and tests.
+        Axf,
+    }
 }
 
 impl FoundOn {
@@ -228,20 +226,20 @@ pub(crate) fn switched_off(data: &Value, name: &str) -> Value {
     }
 }
 
-/// The certainty scale of `rules-digest.md` §0.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize, serde::Serialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum ProvenanceStatus {
-    /// Read in the edition's own text (a seed).
-    Verified,
-    /// Read in a third-party reproduction that cites the edition.
-    Secondary,
-    /// Found only in third-party code or a single unsourced statement.
-    Unverified,
-    /// Reasoned here, not read anywhere.
-    Inferred,
+shapes! {
+    /// The certainty scale of `rules-digest.md` §0.
+    #[derive(Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ProvenanceStatus {
+        /// Read in the edition's own text (a seed).
+        Verified,
+        /// Read in a third-party reproduction that cites the edition.
+        Secondary,
+        /// Found only in third-party code or a single unsourced statement.
+        Unverified,
+        /// Reasoned here, not read anywhere.
+        Inferred,
+    }
 }
 
 impl ProvenanceStatus {
@@ -263,58 +261,57 @@ impl ProvenanceStatus {
     }
 }
 
-/// A source a clause may cite: one entry of `spec/sources.yaml`.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Source {
-    /// The label provenances cite (`seed-002`); written `source:` in the list, so that a
-    /// source is never read as a clause id.
-    #[serde(rename(deserialize = "source"))]
-    pub id: String,
-    /// What the source is.
-    pub title: String,
-    /// The rule sets whose facts it gives.
-    pub editions: Vec<String>,
-    /// Its author or publisher.
-    pub by: String,
-    /// How and where it was read.
-    pub obtained: String,
-    /// The articles or parts it covers.
-    pub covers: String,
-    /// How far it can be trusted, on the provenance scale.
-    pub status: ProvenanceStatus,
-    /// Anything else a reader should know.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-}
+shapes! {
+    /// A source a clause may cite: one entry of `spec/sources.yaml`.
+    #[derive(PartialEq, Eq, serde::Serialize)]
+    pub struct Source {
+        /// The label provenances cite (`seed-002`); written `source:` in the list, so that a
+        /// source is never read as a clause id.
+        #[serde(rename(deserialize = "source"))]
+        pub id: String,
+        /// What the source is.
+        pub title: String,
+        /// The rule sets whose facts it gives.
+        pub editions: Vec<String>,
+        /// Its author or publisher.
+        pub by: String,
+        /// How and where it was read.
+        pub obtained: String,
+        /// The articles or parts it covers.
+        pub covers: String,
+        /// How far it can be trusted, on the provenance scale.
+        pub status: ProvenanceStatus,
+        /// Anything else a reader should know.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub note: Option<String>,
+    }
 
-/// A difference of a derived edition from its base that no clause encodes: an article no
-/// program decides, or one whose text is known too little to encode, named so that the
-/// diff reports do not leave it out.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct UnencodedDifference {
-    /// The articles concerned, in the base edition's numbering (`18.4`).
-    pub articles: String,
-    /// The difference in our own words, as the base edition has it.
-    pub summary: String,
-    /// The same in Chinese.
-    pub summary_zh: String,
-    /// Why no clause encodes it.
-    pub why: String,
-    /// Where it was read and how sure we are.
-    pub provenance: Provenance,
-}
+    /// A difference of a derived edition from its base that no clause encodes: an article no
+    /// program decides, or one whose text is known too little to encode, named so that the
+    /// diff reports do not leave it out.
+    #[derive(PartialEq, Eq, serde::Serialize)]
+    pub struct UnencodedDifference {
+        /// The articles concerned, in the base edition's numbering (`18.4`).
+        pub articles: String,
+        /// The difference in our own words, as the base edition has it.
+        pub summary: String,
+        /// The same in Chinese.
+        pub summary_zh: String,
+        /// Why no clause encodes it.
+        pub why: String,
+        /// Where it was read and how sure we are.
+        pub provenance: Provenance,
+    }
 
-/// A rule domain (`spec/domains.yaml`): the first word of clause ids, ranked most
-/// consequential first by its place in the list.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Domain {
-    /// The first word of the clause ids in it (`draw`).
-    pub id: String,
-    /// Its name in English with the Chinese term.
-    pub name: String,
+    /// A rule domain (`spec/domains.yaml`): the first word of clause ids, ranked most
+    /// consequential first by its place in the list.
+    #[derive(PartialEq, Eq)]
+    pub struct Domain {
+        /// The first word of the clause ids in it (`draw`).
+        pub id: String,
+        /// Its name in English with the Chinese term.
+        pub name: String,
+    }
 }
 
 /// The domain of a clause id: its first word (`draw` for `draw.natural_limit`).

@@ -23,54 +23,54 @@
 use std::fmt;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{Edition, Location, Provenance, Spec, SpecError, SpecErrors, UnencodedDifference};
 
-/// One change of an overlay: new data for one clause.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OverlayChange {
-    /// The clause id (`draw.natural_limit`).
-    pub clause: String,
-    /// The keys and values that change; merged into the clause's data.
-    pub data: serde_yaml::Value,
-    /// Why, in the event's terms (optional, for reports).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) note: Option<String>,
-    /// Where this change was read, when not where the overlay's other terms were (a term of
-    /// another page, or one the event states only in effect): replaces the overlay's
-    /// provenance for this clause.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) provenance: Option<Provenance>,
-}
+shapes! {
+    /// One change of an overlay: new data for one clause.
+    #[derive(PartialEq, Serialize)]
+    pub struct OverlayChange {
+        /// The clause id (`draw.natural_limit`).
+        pub clause: String,
+        /// The keys and values that change; merged into the clause's data.
+        pub data: serde_yaml::Value,
+        /// Why, in the event's terms (optional, for reports).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub(crate) note: Option<String>,
+        /// Where this change was read, when not where the overlay's other terms were (a term of
+        /// another page, or one the event states only in effect): replaces the overlay's
+        /// provenance for this clause.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub(crate) provenance: Option<Provenance>,
+    }
 
-/// An event's supplementary rules as clause-data changes to one edition.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Overlay {
-    /// Stable id, lower-case words and hyphens.
-    pub overlay: String,
-    /// What the event is, one line.
-    pub name: String,
-    /// The edition it applies to.
-    pub edition: String,
-    /// How sure we are of the changes and where they were read.
-    pub(crate) provenance: Provenance,
-    pub(crate) changes: Vec<OverlayChange>,
-    /// The event's terms that no clause encodes (a procedure the rules' data cannot say),
-    /// each with why: the diff reports name them beside the changes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) unencoded_differences: Vec<UnencodedDifference>,
-    /// Per change, where each key of its data was written (name, place).
-    #[serde(skip)]
-    pub(crate) fields: Vec<Vec<(String, Location)>>,
-    /// Where each change was written (file, line of `- clause:`), filled by [`Overlay::parse`].
-    #[serde(skip)]
-    pub(crate) locations: Vec<Location>,
-    /// File the overlay was read from.
-    #[serde(skip)]
-    pub(crate) file: String,
+    /// An event's supplementary rules as clause-data changes to one edition.
+    #[derive(PartialEq, Serialize)]
+    pub struct Overlay {
+        /// Stable id, lower-case words and hyphens.
+        pub overlay: String,
+        /// What the event is, one line.
+        pub name: String,
+        /// The edition it applies to.
+        pub edition: String,
+        /// How sure we are of the changes and where they were read.
+        pub(crate) provenance: Provenance,
+        pub(crate) changes: Vec<OverlayChange>,
+        /// The event's terms that no clause encodes (a procedure the rules' data cannot say),
+        /// each with why: the diff reports name them beside the changes.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub(crate) unencoded_differences: Vec<UnencodedDifference>,
+        /// Per change, where each key of its data was written (name, place).
+        #[serde(skip)]
+        pub(crate) fields: Vec<Vec<(String, Location)>>,
+        /// Where each change was written (file, line of `- clause:`), filled by [`Overlay::parse`].
+        #[serde(skip)]
+        pub(crate) locations: Vec<Location>,
+        /// File the overlay was read from.
+        #[serde(skip)]
+        pub(crate) file: String,
+    }
 }
 
 impl fmt::Display for Overlay {

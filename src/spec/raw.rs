@@ -8,39 +8,35 @@ use super::{
     Clause, Edition, Location, Provenance, Source, Spec, SpecError, SpecErrors, SpecFiles,
 };
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawEdition {
-    id: String,
-    name: String,
-    name_en: String,
-    year: Option<u16>,
-    publisher: String,
-    derives_from: Option<String>,
-    inherited_provenance: Option<Provenance>,
-    #[serde(default)]
-    removes: Vec<String>,
-    /// Only inherited clauses whose id starts with one of these prefixes are kept (a rule
-    /// set that takes, say, only the movement rules of its parent).
-    keeps: Option<Vec<String>>,
-    /// Differences from the base edition that no clause encodes (not decidable by a
-    /// program, or too little of the text known), so that the diff reports still name them.
-    #[serde(default)]
-    unencoded_differences: Vec<super::UnencodedDifference>,
-}
+shapes! {
+    struct RawEdition {
+        id: String,
+        name: String,
+        name_en: String,
+        year: Option<u16>,
+        publisher: String,
+        derives_from: Option<String>,
+        inherited_provenance: Option<Provenance>,
+        #[serde(default)]
+        removes: Vec<String>,
+        /// Only inherited clauses whose id starts with one of these prefixes are kept (a rule
+        /// set that takes, say, only the movement rules of its parent).
+        keeps: Option<Vec<String>>,
+        /// Differences from the base edition that no clause encodes (not decidable by a
+        /// program, or too little of the text known), so that the diff reports still name them.
+        #[serde(default)]
+        unencoded_differences: Vec<super::UnencodedDifference>,
+    }
 
-/// `spec/sources.yaml`: the one list of sources.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSources {
-    sources: Vec<Source>,
-}
+    /// `spec/sources.yaml`: the one list of sources.
+    struct RawSources {
+        sources: Vec<Source>,
+    }
 
-/// `spec/domains.yaml`: the rule domains, most consequential first.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawDomains {
-    domains: Vec<super::Domain>,
+    /// `spec/domains.yaml`: the rule domains, most consequential first.
+    struct RawDomains {
+        domains: Vec<super::Domain>,
+    }
 }
 
 /// The file at the spec's root that lists every source.
@@ -50,24 +46,22 @@ pub(super) const DOMAINS_FILE: &str = "domains.yaml";
 /// The file at the spec's root that gives the answers' codes their words.
 pub(super) const WORDS_FILE: &str = "words.yaml";
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawClauseFile {
-    clauses: Vec<RawClause>,
-}
+shapes! {
+    struct RawClauseFile {
+        clauses: Vec<RawClause>,
+    }
 
-/// A clause as written. In a base edition every field but `article` is required; in a
-/// derived edition an entry with an inherited id gives only the fields it changes.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawClause {
-    id: String,
-    #[serde(default, deserialize_with = "present")]
-    article: Option<Option<String>>,
-    summary: Option<String>,
-    summary_zh: Option<String>,
-    provenance: Option<Provenance>,
-    data: Option<serde_yaml::Value>,
+    /// A clause as written. In a base edition every field but `article` is required; in a
+    /// derived edition an entry with an inherited id gives only the fields it changes.
+    struct RawClause {
+        id: String,
+        #[serde(default, deserialize_with = "present")]
+        article: Option<Option<String>>,
+        summary: Option<String>,
+        summary_zh: Option<String>,
+        provenance: Option<Provenance>,
+        data: Option<serde_yaml::Value>,
+    }
 }
 
 /// Distinguish `article: null` (the edition has no such article) from an absent field.

@@ -9,8 +9,6 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use serde::Deserialize;
-
 use super::{Location, SpecError};
 
 /// One article, sub-article, chapter or appendix of an edition.
@@ -78,26 +76,24 @@ impl Toc {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawToc {
-    source: String,
-    note: String,
-    #[serde(default)]
-    reasons: BTreeMap<String, String>,
-    #[serde(default)]
-    missing: BTreeMap<String, String>,
-    articles: Vec<RawEntry>,
-}
+shapes! {
+    struct RawToc {
+        source: String,
+        note: String,
+        #[serde(default)]
+        reasons: BTreeMap<String, String>,
+        #[serde(default)]
+        missing: BTreeMap<String, String>,
+        articles: Vec<RawEntry>,
+    }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawEntry {
-    article: String,
-    title: Option<String>,
-    gloss: String,
-    not_decidable: Option<String>,
-    unavailable: Option<String>,
+    struct RawEntry {
+        article: String,
+        title: Option<String>,
+        gloss: String,
+        not_decidable: Option<String>,
+        unavailable: Option<String>,
+    }
 }
 
 /// Reads `articles.yaml`; every problem is reported at its line.

@@ -10,17 +10,17 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-/// One code's words.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Word {
-    /// In English.
-    pub en: String,
-    /// In Chinese (simplified).
-    pub zh: String,
+shapes! {
+    /// One code's words.
+    #[derive(PartialEq, Eq)]
+    pub struct Word {
+        /// In English.
+        pub en: String,
+        /// In Chinese (simplified).
+        pub zh: String,
+    }
 }
 
 impl Word {
@@ -69,11 +69,12 @@ impl Both {
     }
 }
 
-/// The words of every group (`spec/words.yaml`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Words {
-    words: BTreeMap<String, BTreeMap<String, Word>>,
+shapes! {
+    /// The words of every group (`spec/words.yaml`).
+    #[derive(Default, PartialEq, Eq)]
+    pub struct Words {
+        words: BTreeMap<String, BTreeMap<String, Word>>,
+    }
 }
 
 /// The answer fields whose value is a code of a group of the same name, and those whose

@@ -11,8 +11,6 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
-
 use super::compile::{err, kind_id, require, typed};
 use super::KindInfo;
 use crate::board::Side;
@@ -170,63 +168,55 @@ pub(super) fn file_numerals(ed: &Edition) -> Result<FileNumerals, SpecError> {
     })
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileNumbering {
-    #[allow(dead_code)]
-    counted_from: String,
-    numerals: SidePair<Vec<String>>,
-}
+shapes! {
+    struct FileNumbering {
+        #[allow(dead_code)]
+        counted_from: String,
+        numerals: SidePair<Vec<String>>,
+    }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SidePair<T> {
-    red: T,
-    black: T,
-}
+    struct SidePair<T> {
+        red: T,
+        black: T,
+    }
 
-#[derive(Deserialize, Default)]
-#[serde(default, deny_unknown_fields)]
-struct RawChars {
-    traditional: Option<String>,
-    variants: Vec<String>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default, deny_unknown_fields)]
-struct RawKindChars {
-    red: RawChars,
-    black: RawChars,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawCharacters {
-    kinds: BTreeMap<String, RawKindChars>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawWord {
-    write: String,
-    traditional: Option<String>,
+    #[derive(Default)]
     #[serde(default)]
-    also: Vec<String>,
-}
+    struct RawChars {
+        traditional: Option<String>,
+        variants: Vec<String>,
+    }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawActions {
-    advance: RawWord,
-    retreat: RawWord,
-    traverse: RawWord,
-}
+    #[derive(Default)]
+    #[serde(default)]
+    struct RawKindChars {
+        red: RawChars,
+        black: RawChars,
+    }
 
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum NumeralSet {
-    Red,
-    Black,
+    struct RawCharacters {
+        kinds: BTreeMap<String, RawKindChars>,
+    }
+
+    struct RawWord {
+        write: String,
+        traditional: Option<String>,
+        #[serde(default)]
+        also: Vec<String>,
+    }
+
+    struct RawActions {
+        advance: RawWord,
+        retreat: RawWord,
+        traverse: RawWord,
+    }
+
+    #[derive(Copy)]
+    #[serde(rename_all = "snake_case")]
+    enum NumeralSet {
+        Red,
+        Black,
+    }
 }
 
 impl NumeralSet {
@@ -238,39 +228,31 @@ impl NumeralSet {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawForm {
-    numerals: SidePair<NumeralSet>,
-    actions: RawActions,
-}
+shapes! {
+    struct RawForm {
+        numerals: SidePair<NumeralSet>,
+        actions: RawActions,
+    }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawForms {
-    full: RawForm,
-    abbreviated: RawForm,
-}
+    struct RawForms {
+        full: RawForm,
+        abbreviated: RawForm,
+    }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawRecord {
-    forms: RawForms,
-}
+    struct RawRecord {
+        forms: RawForms,
+    }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawGroups {
-    two: Vec<String>,
-    three: Vec<String>,
-}
+    struct RawGroups {
+        two: Vec<String>,
+        three: Vec<String>,
+    }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTandem {
-    words: BTreeMap<String, RawWord>,
-    groups: RawGroups,
-    more: NumeralSet,
+    struct RawTandem {
+        words: BTreeMap<String, RawWord>,
+        groups: RawGroups,
+        more: NumeralSet,
+    }
 }
 
 fn word(w: RawWord) -> Word {

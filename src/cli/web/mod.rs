@@ -43,7 +43,6 @@ use std::time::Instant;
 mod server;
 mod state;
 
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use crate::arbiter::StatusQuery;
@@ -132,51 +131,49 @@ impl Reply {
     }
 }
 
-/// What the page sends about a game: the rule set, the position and the moves; the other
-/// fields are read by the routes that draw (`arrows`, `caption`), write a line
-/// (`notation`), or judge every move (`every_move`).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GameBody {
-    edition: String,
-    overlay: Option<Overlay>,
-    #[serde(default = "startpos")]
-    fen: String,
-    #[serde(default)]
-    moves: Vec<String>,
-    notation: Option<String>,
-    #[serde(default)]
-    arrows: Vec<String>,
-    caption: Option<String>,
-    #[serde(default)]
-    every_move: bool,
-    /// `/api/board`: the board turned round, Black at the bottom.
-    #[serde(default)]
-    flip: bool,
+shapes! {
+    /// What the page sends about a game: the rule set, the position and the moves; the other
+    /// fields are read by the routes that draw (`arrows`, `caption`), write a line
+    /// (`notation`), or judge every move (`every_move`).
+    struct GameBody {
+        edition: String,
+        overlay: Option<Overlay>,
+        #[serde(default = "startpos")]
+        fen: String,
+        #[serde(default)]
+        moves: Vec<String>,
+        notation: Option<String>,
+        #[serde(default)]
+        arrows: Vec<String>,
+        caption: Option<String>,
+        #[serde(default)]
+        every_move: bool,
+        /// `/api/board`: the board turned round, Black at the bottom.
+        #[serde(default)]
+        flip: bool,
+    }
 }
 
 fn startpos() -> String {
     "startpos".into()
 }
 
-/// One ask, as the protocol's `ask` request without `type` and `id`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AskBody {
-    edition: String,
-    overlay: Option<Overlay>,
-    query: String,
-    #[serde(default)]
-    input: Map<String, Value>,
-}
+shapes! {
+    /// One ask, as the protocol's `ask` request without `type` and `id`.
+    struct AskBody {
+        edition: String,
+        overlay: Option<Overlay>,
+        query: String,
+        #[serde(default)]
+        input: Map<String, Value>,
+    }
 
-/// A clause asked for by id under a rule set.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClauseBody {
-    edition: String,
-    overlay: Option<Overlay>,
-    id: String,
+    /// A clause asked for by id under a rule set.
+    struct ClauseBody {
+        edition: String,
+        overlay: Option<Overlay>,
+        id: String,
+    }
 }
 
 /// The server's state: the spec and the reference over it (every edition compiled once;

@@ -18,7 +18,6 @@
 //! (`{[%xqspec flag black] flag fall, Black: …}`), which `/api/record` reads back.
 
 use crate::answer::ToAnswer;
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use crate::arbiter::{AfterEnd, ArbiterError, OutcomeQuery};
@@ -38,14 +37,14 @@ pub(super) const MAX_EVENTS: usize = 1_000;
 /// The longest text of a clock reading's side (`1:02:03`).
 const MAX_READING_CHARS: usize = 16;
 
-/// An event of the arbiter, after a ply of the game.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct PageEvent {
-    /// The moves played before it (0: before the first).
-    pub(super) ply: usize,
-    /// The event, as the `outcome` query writes it (`{"flag": "black"}`), or a note.
-    pub(super) event: Value,
+shapes! {
+    /// An event of the arbiter, after a ply of the game.
+    pub(super) struct PageEvent {
+        /// The moves played before it (0: before the first).
+        pub(super) ply: usize,
+        /// The event, as the `outcome` query writes it (`{"flag": "black"}`), or a note.
+        pub(super) event: Value,
+    }
 }
 
 impl PageEvent {
@@ -62,25 +61,25 @@ impl PageEvent {
     }
 }
 
-/// A game with the arbiter's events: what `/api/state` and `/api/pgn` read.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct StateBody {
-    pub(super) edition: String,
-    pub(super) overlay: Option<Overlay>,
-    #[serde(default = "super::startpos")]
-    pub(super) fen: String,
-    #[serde(default)]
-    pub(super) moves: Vec<String>,
-    #[serde(default)]
-    pub(super) events: Vec<PageEvent>,
-    /// `/api/state`: the ply shown (the last when absent).
-    pub(super) ply: Option<usize>,
-    /// `/api/pgn`: the notation of the moves (`chinese` when absent).
-    pub(super) notation: Option<String>,
-    /// `/api/pgn`: the record's tags, `[name, value]` in order.
-    #[serde(default)]
-    pub(super) tags: Vec<[String; 2]>,
+shapes! {
+    /// A game with the arbiter's events: what `/api/state` and `/api/pgn` read.
+    pub(super) struct StateBody {
+        pub(super) edition: String,
+        pub(super) overlay: Option<Overlay>,
+        #[serde(default = "super::startpos")]
+        pub(super) fen: String,
+        #[serde(default)]
+        pub(super) moves: Vec<String>,
+        #[serde(default)]
+        pub(super) events: Vec<PageEvent>,
+        /// `/api/state`: the ply shown (the last when absent).
+        pub(super) ply: Option<usize>,
+        /// `/api/pgn`: the notation of the moves (`chinese` when absent).
+        pub(super) notation: Option<String>,
+        /// `/api/pgn`: the record's tags, `[name, value]` in order.
+        #[serde(default)]
+        pub(super) tags: Vec<[String; 2]>,
+    }
 }
 
 /// Where an event of the engine's list came from.

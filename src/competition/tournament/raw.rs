@@ -5,126 +5,120 @@
 use super::*;
 use crate::board::SideCounts;
 
-/// A tournament as written (the file, or the `standings` query's `tournament` object).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawTournament {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    /// The event's name.
-    pub name: Option<String>,
-    /// The rule set the file is meant for (the CLI's default; the query checks it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub edition: Option<String>,
-    /// An event overlay (id of `spec/overlays/<id>.yaml`) the file is meant for.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub overlay: Option<String>,
-    /// A format name: `round_robin` for the clause `tiebreak.round_robin`.
-    pub(crate) format: String,
-    /// A named order of the format's clause, when not the one in force (14.3.1 / 14.3.2).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) order: Option<String>,
-    /// 队员总分制: the format of the individual event.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) individual_format: Option<String>,
-    /// Number of rounds of the event.
-    pub(crate) rounds: u32,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) players: Vec<RawPlayer>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) teams: Vec<RawTeam>,
-    /// Team events: boards per match.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) boards: Option<u32>,
-    /// Team events: the line-up system, a `lineup.*` clause name (`boards_with_reserves`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) lineup: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    /// Individual games: every game of an individual event.
-    pub games: Vec<RawGame>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) matches: Vec<RawMatch>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) byes: Vec<RawBye>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) sanctions: Vec<RawSanction>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) withdrawals: Vec<RawWithdrawal>,
-}
+shapes! {
+    /// A tournament as written (the file, or the `standings` query's `tournament` object).
+    #[derive(PartialEq, Serialize)]
+    pub struct RawTournament {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        /// The event's name.
+        pub name: Option<String>,
+        /// The rule set the file is meant for (the CLI's default; the query checks it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub edition: Option<String>,
+        /// An event overlay (id of `spec/overlays/<id>.yaml`) the file is meant for.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub overlay: Option<String>,
+        /// A format name: `round_robin` for the clause `tiebreak.round_robin`.
+        pub(crate) format: String,
+        /// A named order of the format's clause, when not the one in force (14.3.1 / 14.3.2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub(crate) order: Option<String>,
+        /// 队员总分制: the format of the individual event.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub(crate) individual_format: Option<String>,
+        /// Number of rounds of the event.
+        pub(crate) rounds: u32,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub(crate) players: Vec<RawPlayer>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub(crate) teams: Vec<RawTeam>,
+        /// Team events: boards per match.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub(crate) boards: Option<u32>,
+        /// Team events: the line-up system, a `lineup.*` clause name (`boards_with_reserves`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub(crate) lineup: Option<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        /// Individual games: every game of an individual event.
+        pub games: Vec<RawGame>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub(crate) matches: Vec<RawMatch>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub(crate) byes: Vec<RawBye>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub(crate) sanctions: Vec<RawSanction>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub(crate) withdrawals: Vec<RawWithdrawal>,
+    }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawPlayer {
-    pub id: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
+    #[derive(PartialEq, Serialize)]
+    pub(crate) struct RawPlayer {
+        pub id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
+    }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawTeam {
-    pub id: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Player ids in registration (board) order, reserves last.
-    pub(crate) players: Vec<String>,
-}
+    #[derive(PartialEq, Serialize)]
+    pub(crate) struct RawTeam {
+        pub id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
+        /// Player ids in registration (board) order, reserves last.
+        pub(crate) players: Vec<String>,
+    }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-/// One game as written.
-pub struct RawGame {
-    /// Individual events: the round. Inside a team match: omitted (the match's round).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) round: Option<u32>,
-    /// Inside a team match: the board.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) board: Option<u32>,
-    pub(crate) red: String,
-    pub(crate) black: String,
-    /// `red`, `black`, `draw`; without play: `+-` (Red wins), `-+` (Black wins), `--`.
-    pub(crate) result: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    /// Fouls (犯规) charged in the game, per side.
-    pub(crate) fouls: Option<SideCounts>,
-    /// N+1: the final between the two leaders (10.4.3.1).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub r#final: bool,
-    /// N+1: who won the play-off games when the final's slow game was drawn.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) play_off_winner: Option<String>,
-}
+    #[derive(PartialEq, Serialize)]
+    /// One game as written.
+    pub struct RawGame {
+        /// Individual events: the round. Inside a team match: omitted (the match's round).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub(crate) round: Option<u32>,
+        /// Inside a team match: the board.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub(crate) board: Option<u32>,
+        pub(crate) red: String,
+        pub(crate) black: String,
+        /// `red`, `black`, `draw`; without play: `+-` (Red wins), `-+` (Black wins), `--`.
+        pub(crate) result: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        /// Fouls (犯规) charged in the game, per side.
+        pub(crate) fouls: Option<SideCounts>,
+        /// N+1: the final between the two leaders (10.4.3.1).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub r#final: bool,
+        /// N+1: who won the play-off games when the final's slow game was drawn.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub(crate) play_off_winner: Option<String>,
+    }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawMatch {
-    pub(crate) round: u32,
-    pub(crate) teams: [String; 2],
-    pub games: Vec<RawGame>,
-}
+    #[derive(PartialEq, Serialize)]
+    pub(crate) struct RawMatch {
+        pub(crate) round: u32,
+        pub(crate) teams: [String; 2],
+        pub games: Vec<RawGame>,
+    }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawBye {
-    pub(crate) round: u32,
-    pub(crate) entrant: String,
-}
+    #[derive(PartialEq, Serialize)]
+    pub(crate) struct RawBye {
+        pub(crate) round: u32,
+        pub(crate) entrant: String,
+    }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawSanction {
-    pub(crate) entrant: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) round: Option<u32>,
-    /// A kind of `sanction.ranking` (`warning`, `game_disqualification`).
-    pub kind: String,
-}
+    #[derive(PartialEq, Serialize)]
+    pub(crate) struct RawSanction {
+        pub(crate) entrant: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub(crate) round: Option<u32>,
+        /// A kind of `sanction.ranking` (`warning`, `game_disqualification`).
+        pub kind: String,
+    }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawWithdrawal {
-    pub(crate) entrant: String,
-    /// The last round the entrant played (0: withdrew before round 1).
-    pub(crate) after_round: u32,
+    #[derive(PartialEq, Serialize)]
+    pub(crate) struct RawWithdrawal {
+        pub(crate) entrant: String,
+        /// The last round the entrant played (0: withdrew before round 1).
+        pub(crate) after_round: u32,
+    }
 }
 
 impl RawTournament {

@@ -4,20 +4,19 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Deserialize;
-
-/// The query table of `vocabulary.yaml`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct QuerySpec {
-    pub(crate) required: Vec<String>,
-    pub(crate) optional: Vec<String>,
-    /// The name of the field an accepted answer carries (`moves`, `status` …).
-    pub(crate) answer: String,
-    /// JSON types of input fields that are not strings (`{events: array}`); the input
-    /// fields of the first queries (`fen`, `moves`, `depth`, `notation`) are known.
-    #[serde(default)]
-    pub(crate) types: BTreeMap<String, String>,
+shapes! {
+    /// The query table of `vocabulary.yaml`.
+    #[derive(PartialEq)]
+    pub(crate) struct QuerySpec {
+        pub(crate) required: Vec<String>,
+        pub(crate) optional: Vec<String>,
+        /// The name of the field an accepted answer carries (`moves`, `status` …).
+        pub(crate) answer: String,
+        /// JSON types of input fields that are not strings (`{events: array}`); the input
+        /// fields of the first queries (`fen`, `moves`, `depth`, `notation`) are known.
+        #[serde(default)]
+        pub(crate) types: BTreeMap<String, String>,
+    }
 }
 
 /// The closed vocabularies: `vocabulary.yaml` and `features.yaml`.
@@ -47,63 +46,53 @@ impl Vocabulary {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawVocabulary {
-    pub(super) queries: BTreeMap<String, QuerySpec>,
-    pub(super) reserved_queries: Vec<String>,
-    pub(super) statuses: BTreeMap<String, String>,
-    pub(super) notations: BTreeMap<String, String>,
-    pub(super) reject_kinds: BTreeMap<String, String>,
-}
+shapes! {
+    pub(super) struct RawVocabulary {
+        pub(super) queries: BTreeMap<String, QuerySpec>,
+        pub(super) reserved_queries: Vec<String>,
+        pub(super) statuses: BTreeMap<String, String>,
+        pub(super) notations: BTreeMap<String, String>,
+        pub(super) reject_kinds: BTreeMap<String, String>,
+    }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawFeatures {
-    pub(super) features: BTreeMap<String, RawFeature>,
-}
+    pub(super) struct RawFeatures {
+        pub(super) features: BTreeMap<String, RawFeature>,
+    }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawFeature {
-    pub(super) description: String,
-    /// A feature a program may leave out (`basis: optional` for the cases carrying it).
-    #[serde(default)]
-    pub(super) optional: bool,
-}
+    pub(super) struct RawFeature {
+        pub(super) description: String,
+        /// A feature a program may leave out (`basis: optional` for the cases carrying it).
+        #[serde(default)]
+        pub(super) optional: bool,
+    }
 
-/// A named selection of the suite (`profiles.yaml`, `xqspec conform --profile NAME`).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct Profile {
-    /// What it is for, in one line.
-    pub description: String,
-    /// The areas it runs.
-    pub areas: Vec<String>,
-    /// The features whose cases it leaves out.
-    #[serde(default)]
-    pub skip_features: Vec<String>,
-}
+    /// A named selection of the suite (`profiles.yaml`, `xqspec conform --profile NAME`).
+    #[derive(PartialEq)]
+    pub struct Profile {
+        /// What it is for, in one line.
+        pub description: String,
+        /// The areas it runs.
+        pub areas: Vec<String>,
+        /// The features whose cases it leaves out.
+        #[serde(default)]
+        pub skip_features: Vec<String>,
+    }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawProfiles {
-    pub(super) profiles: BTreeMap<String, Profile>,
-}
+    pub(super) struct RawProfiles {
+        pub(super) profiles: BTreeMap<String, Profile>,
+    }
 
-/// One clause no case can decide.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Exemption {
-    pub clause: String,
-    /// The editions the exemption holds for; empty means every edition having the clause.
-    #[serde(default)]
-    pub(crate) editions: Vec<String>,
-    pub(crate) reason: String,
-}
+    /// One clause no case can decide.
+    #[derive(PartialEq)]
+    pub(crate) struct Exemption {
+        pub clause: String,
+        /// The editions the exemption holds for; empty means every edition having the clause.
+        #[serde(default)]
+        pub(crate) editions: Vec<String>,
+        pub(crate) reason: String,
+    }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawExemptions {
-    pub(super) exemptions: Vec<Exemption>,
+    pub(super) struct RawExemptions {
+        pub(super) exemptions: Vec<Exemption>,
+    }
 }

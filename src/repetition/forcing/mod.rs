@@ -54,63 +54,64 @@ use super::analysis::{Analyst, ChaseKind, Val};
 mod lines;
 mod search;
 
-/// The bounds of a forcing-line search: the data of `repetition.forcing`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Bounds {
-    /// Plies of a line, both sides counted.
-    pub plies: u8,
-    /// Plies of a line that starts with a check that captures nothing (`plies` when absent):
-    /// consecutive checks that win material reach further than a capture and its exchange.
-    #[serde(default)]
-    pub check_plies: Option<u8>,
-    /// Checks that capture nothing the attacker may give on one line.
-    pub checks: u8,
-    /// Positions one search may visit.
-    pub nodes: u32,
-    /// Positions all the searches made to class one move may visit together, the exchanges
-    /// on one point included (none: each search has `nodes`, and nothing bounds their
-    /// number). Where the bound is reached the searches of that move stop as at `nodes`, in
-    /// the same order every time.
-    #[serde(default)]
-    pub ply_nodes: Option<u32>,
-    /// Positions the searches of all the moves of one judged cycle may visit together,
-    /// shared out equally: each move gets the smaller of `ply_nodes` and this divided by the
-    /// moves judged (none: `ply_nodes` alone). A long cycle then costs no more than a short
-    /// one, each move searched alike whatever its place in the cycle.
-    #[serde(default)]
-    pub cycle_nodes: Option<u32>,
-    /// Once ahead, the attacker must not be mated by consecutive checks within this many
-    /// of the defender's moves (0: not asked).
-    pub mate_after_gain: u8,
-    /// The searches in which only a mate at once refutes a gain: one that comes within
-    /// `mate_after_gain` of the defender's moves after the attacker's last capture, all
-    /// checks (24.3's 立即(下一着不予考虑)). Elsewhere, or when absent, a mate by any run of
-    /// checks the search sees refutes it.
-    #[serde(default)]
-    pub mate_at_once_in: Option<MateAtOnceIn>,
-    /// A capture is judged by the whole exchange it opens (26.5; 24.3's 完整互吃交换): the
-    /// defender may take what a capture lays open, not only take back on its point; the
-    /// attacker's later captures are those the line lays open; a capture that comes out
-    /// even only by what it lays open elsewhere (the capturer a root or pinned, an uncovered
-    /// check) still wins; and a capture that loses by itself chases the piece the line then
-    /// wins by it. Without it, a capture is judged on its point alone.
-    pub laid_open: bool,
-    /// Checks that capture nothing the defender may give on one line (a hidden root, 暗根:
-    /// a capture answered by checks that win material back).
-    pub answer_checks: u8,
-}
+shapes! {
+    /// The bounds of a forcing-line search: the data of `repetition.forcing`.
+    #[derive(Copy, PartialEq, Eq, Hash)]
+    pub struct Bounds {
+        /// Plies of a line, both sides counted.
+        pub plies: u8,
+        /// Plies of a line that starts with a check that captures nothing (`plies` when absent):
+        /// consecutive checks that win material reach further than a capture and its exchange.
+        #[serde(default)]
+        pub check_plies: Option<u8>,
+        /// Checks that capture nothing the attacker may give on one line.
+        pub checks: u8,
+        /// Positions one search may visit.
+        pub nodes: u32,
+        /// Positions all the searches made to class one move may visit together, the exchanges
+        /// on one point included (none: each search has `nodes`, and nothing bounds their
+        /// number). Where the bound is reached the searches of that move stop as at `nodes`, in
+        /// the same order every time.
+        #[serde(default)]
+        pub ply_nodes: Option<u32>,
+        /// Positions the searches of all the moves of one judged cycle may visit together,
+        /// shared out equally: each move gets the smaller of `ply_nodes` and this divided by the
+        /// moves judged (none: `ply_nodes` alone). A long cycle then costs no more than a short
+        /// one, each move searched alike whatever its place in the cycle.
+        #[serde(default)]
+        pub cycle_nodes: Option<u32>,
+        /// Once ahead, the attacker must not be mated by consecutive checks within this many
+        /// of the defender's moves (0: not asked).
+        pub mate_after_gain: u8,
+        /// The searches in which only a mate at once refutes a gain: one that comes within
+        /// `mate_after_gain` of the defender's moves after the attacker's last capture, all
+        /// checks (24.3's 立即(下一着不予考虑)). Elsewhere, or when absent, a mate by any run of
+        /// checks the search sees refutes it.
+        #[serde(default)]
+        pub mate_at_once_in: Option<MateAtOnceIn>,
+        /// A capture is judged by the whole exchange it opens (26.5; 24.3's 完整互吃交换): the
+        /// defender may take what a capture lays open, not only take back on its point; the
+        /// attacker's later captures are those the line lays open; a capture that comes out
+        /// even only by what it lays open elsewhere (the capturer a root or pinned, an uncovered
+        /// check) still wins; and a capture that loses by itself chases the piece the line then
+        /// wins by it. Without it, a capture is judged on its point alone.
+        pub laid_open: bool,
+        /// Checks that capture nothing the defender may give on one line (a hidden root, 暗根:
+        /// a capture answered by checks that win material back).
+        pub answer_checks: u8,
+    }
 
-/// Which searches of the forcing-line primitive count only a mate at once (`Bounds::
-/// mate_at_once_in`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MateAtOnceIn {
-    /// The winner's lines, those the material tests of the classes ask (24.3's 得子).
-    Lines,
-    /// Those, and the exchanges on one point too (whether a capture wins by itself, and
-    /// the counter-capture that 24.4 and 24.5 weigh).
-    AllSearches,
+    /// Which searches of the forcing-line primitive count only a mate at once (`Bounds::
+    /// mate_at_once_in`).
+    #[derive(Copy, PartialEq, Eq, Hash)]
+    #[serde(rename_all = "snake_case")]
+    pub enum MateAtOnceIn {
+        /// The winner's lines, those the material tests of the classes ask (24.3's 得子).
+        Lines,
+        /// Those, and the exchanges on one point too (whether a capture wins by itself, and
+        /// the counter-capture that 24.4 and 24.5 weigh).
+        AllSearches,
+    }
 }
 
 impl MateAtOnceIn {
