@@ -72,8 +72,24 @@ fn uses(line: &str) -> Vec<String> {
     out
 }
 
-/// Every `.rs` file below `dir` (also read by `sizes`).
-pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every `.rs` file of `src/` in path order: its path below `src/` (with `/`) and its text
+/// (read by `sizes` and `shapes`).
+pub(crate) fn src_files() -> Vec<(String, String)> {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    files
+        .iter()
+        .map(|f| {
+            let rel = f.strip_prefix(&src).unwrap().to_string_lossy();
+            (rel.replace('\\', "/"), std::fs::read_to_string(f).unwrap())
+        })
+        .collect()
+}
+
+/// Every `.rs` file below `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
         if p.is_dir() {

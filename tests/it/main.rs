@@ -23,6 +23,8 @@
 //!   shares no generation code with the VM.
 //! - `layers`: the layer table of ARCHITECTURE.md against every `crate::` path of `src/`.
 //! - `sizes`: no file of `src/` over 1,000 lines, no function over 100.
+//! - `shapes`: every type a document is read into is declared by `shapes!`, but the named
+//!   exceptions.
 //!
 //! `tests/embed/` is a program that depends on the library with `default-features = false`
 //! (its own workspace and lock file): CI builds and runs it, so the lean library keeps
@@ -77,6 +79,7 @@ mod records;
 mod repetition;
 mod repetition_symmetry;
 mod reports;
+mod shapes;
 mod sizes;
 mod spec_meaning;
 mod stream;
