@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use super::compile::{err, kind_id, require, typed};
 use super::KindInfo;
-use crate::board::Side;
+use crate::board::{BySide, Side};
 use crate::spec::{Edition, SpecError};
 
 /// One word of a record (an action, a tandem word, or the character of a piece kind of one
@@ -164,7 +164,7 @@ pub(super) fn file_numerals(ed: &Edition) -> Result<FileNumerals, SpecError> {
         }
     }
     Ok(FileNumerals {
-        sets: [numbering.numerals.red, numbering.numerals.black],
+        sets: numbering.numerals.into(),
     })
 }
 
@@ -172,12 +172,7 @@ shapes! {
     struct FileNumbering {
         #[allow(dead_code)]
         counted_from: String,
-        numerals: SidePair<Vec<String>>,
-    }
-
-    struct SidePair<T> {
-        red: T,
-        black: T,
+        numerals: BySide<Vec<String>>,
     }
 
     #[derive(Default)]
@@ -230,7 +225,7 @@ impl NumeralSet {
 
 shapes! {
     struct RawForm {
-        numerals: SidePair<NumeralSet>,
+        numerals: BySide<NumeralSet>,
         actions: RawActions,
     }
 
