@@ -60,9 +60,9 @@ macro_rules! wraps {
 /// `Debug` and `Deserialize`, and structs that refuse a key they do not name, so that a
 /// misspelt key is an error at its line and column, never a field left at its default.
 /// Other derives and serde attributes are written on the item as usual (an enum with
-/// struct variants states `deny_unknown_fields` itself). Declared without it: the messages
-/// the protocol reads leniently (a newer peer's fields ignored, `conform::protocol`), and
-/// `vm::data::Regions`, which reads one key out of any clause's data.
+/// struct variants states `deny_unknown_fields` itself). A type read without it is a named
+/// exception of `tests/it/shapes.rs`, with its reason (the answers are `wire!`'s; the
+/// protocol's messages are read leniently; `vm::data::Regions` reads one key of any clause).
 ///
 /// rustfmt does not format a macro's body: `scripts/fmt_macro_bodies.py` does (CI checks).
 macro_rules! shapes {
