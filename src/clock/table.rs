@@ -9,8 +9,7 @@
 use std::collections::HashMap;
 
 use serde_json::Value;
-use tabled::settings::Style;
-use tabled::{Table, Tabled};
+use tabled::builder::Builder;
 
 use super::sim::{
     Actor, Adjustment, Event, Flag, FlagKind, KnockEffect, Timeline, Violation, ViolationKind,
@@ -61,7 +60,20 @@ fn ordinal(n: u32) -> String {
     format!("{n}{suffix}")
 }
 
-#[derive(Tabled)]
+/// A Markdown table: `header`, then one line per row.
+fn markdown<const N: usize>(
+    header: [&str; N],
+    rows: impl IntoIterator<Item = [String; N]>,
+) -> String {
+    let mut b = Builder::default();
+    b.push_record(header);
+    for row in rows {
+        b.push_record(row);
+    }
+    crate::markdown::table_text(b, true)
+}
+
+/// One scheme of `xqspec clock --list`.
 struct SchemeRow {
     scheme: String,
     article: String,
@@ -71,6 +83,32 @@ struct SchemeRow {
     increment: String,
     class: String,
     provenance: String,
+}
+
+impl SchemeRow {
+    const HEADER: [&'static str; 8] = [
+        "scheme",
+        "article",
+        "name",
+        "red",
+        "black",
+        "increment",
+        "class",
+        "provenance",
+    ];
+
+    fn cells(self) -> [String; 8] {
+        [
+            self.scheme,
+            self.article,
+            self.name,
+            self.red,
+            self.black,
+            self.increment,
+            self.class,
+            self.provenance,
+        ]
+    }
 }
 
 /// The periods and increment of a scheme whose numbers the event sets, with `event` for them.
@@ -122,9 +160,8 @@ fn scheme_row(rules: &ClockRules, s: &Scheme) -> SchemeRow {
     }
 }
 
-#[derive(Tabled)]
+/// One event of a simulated game's table.
 struct EventRow {
-    #[tabled(rename = "#")]
     number: usize,
     event: String,
     side: String,
@@ -132,6 +169,22 @@ struct EventRow {
     red: String,
     black: String,
     notes: String,
+}
+
+impl EventRow {
+    const HEADER: [&'static str; 7] = ["#", "event", "side", "took", "red", "black", "notes"];
+
+    fn cells(self) -> [String; 7] {
+        [
+            self.number.to_string(),
+            self.event,
+            self.side,
+            self.took,
+            self.red,
+            self.black,
+            self.notes,
+        ]
+    }
 }
 
 fn event_text(e: &Event) -> (String, String, u64) {
@@ -242,7 +295,7 @@ pub fn timeline_table(
             notes: notes.join("; "),
         });
     }
-    Table::new(rows).with(Style::markdown()).to_string()
+    markdown(EventRow::HEADER, rows.into_iter().map(EventRow::cells))
 }
 
 /// The note of a time adjustment by the arbiter: `+1m to Red`.
@@ -342,8 +395,8 @@ pub fn read_event_file(path: &std::path::Path) -> Result<EventFile, String> {
 /// The schemes of a rule set as a Markdown table (`xqspec clock --list`), with a note on
 /// the numbers left to the event and the rapid classification.
 pub fn schemes_text(rules: &ClockRules) -> String {
-    let rows: Vec<SchemeRow> = rules.schemes.iter().map(|s| scheme_row(rules, s)).collect();
-    let mut out = format!("{}\n", Table::new(rows).with(Style::markdown()));
+    let rows = rules.schemes.iter().map(|s| scheme_row(rules, s).cells());
+    let mut out = format!("{}\n", markdown(SchemeRow::HEADER, rows));
     if rules.schemes.iter().any(|s| s.control.is_none()) {
         out.push_str("\nevent: a number the rulebook leaves to the event (由赛事规定); give it in the event file's `settings`, or use an overlay.\n");
     }
