@@ -14,14 +14,32 @@ use crate::Spec;
 use crate::Suite;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-fn suite() -> Suite {
-    Suite::load_dir(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("conformance")
-            .as_path(),
-    )
-    .unwrap()
+/// The builtin spec and the repository's suite, read once per test process.
+fn inputs() -> &'static (Spec, Suite) {
+    static INPUTS: OnceLock<(Spec, Suite)> = OnceLock::new();
+    INPUTS.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
+        (Spec::builtin().unwrap(), Suite::load_dir(&dir).unwrap())
+    })
+}
+
+fn suite() -> &'static Suite {
+    &inputs().1
+}
+
+/// Every report, generated once per test process: three tests read them (a generation
+/// runs the suite under every edition).
+fn generated() -> &'static report::Generated {
+    static GENERATED: OnceLock<report::Generated> = OnceLock::new();
+    GENERATED.get_or_init(|| report::generate(&inputs().0, suite()).unwrap())
+}
+
+/// The diff of the two editions most tests read, computed once per test process.
+fn diff_2011_2020() -> &'static DiffReport {
+    static DIFF: OnceLock<DiffReport> = OnceLock::new();
+    DIFF.get_or_init(|| diff(&inputs().0, suite(), "cxa-2011", "cxa-2020").unwrap())
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -62,8 +80,8 @@ const DIGEST_5_1: &[&str] = &[
 
 #[test]
 fn the_2011_to_2020_diff_shows_every_digest_difference_with_its_provenance() {
-    let spec = Spec::builtin().unwrap();
-    let d = diff(&spec, &suite(), "cxa-2011", "cxa-2020").unwrap();
+    let _spec = &inputs().0;
+    let d = diff_2011_2020();
     for id in DIGEST_5_1 {
         let c = d
             .clauses
@@ -111,7 +129,7 @@ fn the_2011_to_2020_diff_shows_every_digest_difference_with_its_provenance() {
 
 #[test]
 fn behaviour_lists_exactly_the_cases_whose_expectations_differ() {
-    let spec = Spec::builtin().unwrap();
+    let spec = &inputs().0;
     let suite = suite();
     for (a, b) in [
         ("cxa-2011", "cxa-2020"),
@@ -130,7 +148,7 @@ fn behaviour_lists_exactly_the_cases_whose_expectations_differ() {
             })
             .map(|c| c.path.clone())
             .collect();
-        let d = diff(&spec, &suite, a, b).unwrap();
+        let d = diff(spec, suite, a, b).unwrap();
         let got: BTreeSet<String> = d.behaviour.iter().map(|x| x.case.path.clone()).collect();
         assert_eq!(got, want, "{a} → {b}");
         assert!(!got.is_empty());
@@ -150,7 +168,7 @@ fn the_reference_computes_behaviour_under_an_overlay_and_finds_the_cause() {
         "overlay: test-fifty-rounds\nname: a test event\nedition: cxa-2020\nprovenance: {status: inferred, source: digest}\nchanges:\n  - clause: draw.natural_limit\n    data: {rounds: 50}\n".into(),
     ));
     let spec = Spec::from_files(files).unwrap();
-    let d = diff(&spec, &suite(), "cxa-2020", "cxa-2020+test-fifty-rounds").unwrap();
+    let d = diff(&spec, suite(), "cxa-2020", "cxa-2020+test-fifty-rounds").unwrap();
     let changed: Vec<&str> = d
         .clauses
         .iter()
@@ -181,8 +199,7 @@ fn the_reference_computes_behaviour_under_an_overlay_and_finds_the_cause() {
 
 #[test]
 fn report_check_finds_stale_missing_and_extra_files() {
-    let spec = Spec::builtin().unwrap();
-    let g = report::generate(&spec, &suite()).unwrap();
+    let g = generated();
     assert!(
         g.skipped
             .iter()
@@ -201,20 +218,20 @@ fn report_check_finds_stale_missing_and_extra_files() {
         .any(|k| k.starts_with("diagrams/") && k.ends_with(".svg")));
     let dir = temp("check");
     let mut outputs = crate::output::Outputs::new();
-    report::write(&dir, &g, &mut outputs, false).unwrap();
+    report::write(&dir, g, &mut outputs, false).unwrap();
     // the implementations report is measured by hand; check only reads its suite line
     std::fs::write(
         dir.join(IMPLEMENTATIONS),
         format!("# Implementations\n\n{}\n", g.suite.line()),
     )
     .unwrap();
-    assert!(report::check(&dir, &g).is_empty());
+    assert!(report::check(&dir, g).is_empty());
     std::fs::write(
         dir.join(IMPLEMENTATIONS),
         "Measured on suite 0.0.1, 1 case files, 4 runs (a case once per rule set it runs under).\n",
     )
     .unwrap();
-    let problems = report::check(&dir, &g).join("\n");
+    let problems = report::check(&dir, g).join("\n");
     assert_contains(
         &problems,
         "implementations.md says `Measured on suite 0.0.1, 1 case files",
@@ -235,7 +252,7 @@ fn report_check_finds_stale_missing_and_extra_files() {
         format!("{listed}wrote diagrams/gone.svg\nwrote diff-old-new.md\n"),
     )
     .unwrap();
-    let problems = report::check(&dir, &g).join("\n");
+    let problems = report::check(&dir, g).join("\n");
     for want in [
         "articles.md is stale",
         "coverage.md is missing",
@@ -247,7 +264,7 @@ fn report_check_finds_stale_missing_and_extra_files() {
     assert!(!problems.contains("mine.svg"), "{problems}");
     // implementations.md and mine.svg were not written by the command: refused, nothing
     // touched, unless forced; then they are kept.
-    let e = report::write(&dir, &g, &mut crate::output::Outputs::new(), false).unwrap_err();
+    let e = report::write(&dir, g, &mut crate::output::Outputs::new(), false).unwrap_err();
     assert_contains(&e, "did not write");
     assert_contains(&e, "diagrams/mine.svg");
     assert_contains(&e, "--force");
@@ -255,23 +272,22 @@ fn report_check_finds_stale_missing_and_extra_files() {
         std::fs::read_to_string(dir.join("articles.md")).unwrap(),
         "old"
     );
-    report::write(&dir, &g, &mut crate::output::Outputs::new(), true).unwrap();
-    assert!(report::check(&dir, &g).is_empty());
+    report::write(&dir, g, &mut crate::output::Outputs::new(), true).unwrap();
+    assert!(report::check(&dir, g).is_empty());
     assert!(!dir.join("diagrams/gone.svg").exists());
     assert_eq!(
         std::fs::read_to_string(dir.join("diagrams/mine.svg")).unwrap(),
         "<svg>mine</svg>"
     );
     // Kept files are listed: the next run goes on without --force.
-    report::write(&dir, &g, &mut crate::output::Outputs::new(), false).unwrap();
+    report::write(&dir, g, &mut crate::output::Outputs::new(), false).unwrap();
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn the_checked_in_reports_are_current() {
-    let spec = Spec::builtin().unwrap();
-    let g = report::generate(&spec, &suite()).unwrap();
-    let problems = report::check(&Path::new(env!("CARGO_MANIFEST_DIR")).join("reports"), &g);
+    let g = generated();
+    let problems = report::check(&Path::new(env!("CARGO_MANIFEST_DIR")).join("reports"), g);
     assert!(
         problems.is_empty(),
         "run `xqspec report --write`:\n{}",
@@ -488,9 +504,9 @@ fn the_implementations_report_was_measured_on_this_suite() {
 /// not encode are *not encoded*, not removed.
 #[test]
 fn every_clause_pair_has_its_certainty() {
-    let spec = Spec::builtin().unwrap();
+    let spec = &inputs().0;
     let suite = suite();
-    let d = diff(&spec, &suite, "cxa-2011", "cxa-2020").unwrap();
+    let d = diff_2011_2020();
     let of = |d: &report::diff::DiffReport, id: &str| {
         d.clauses
             .iter()
@@ -498,9 +514,9 @@ fn every_clause_pair_has_its_certainty() {
             .unwrap_or_else(|| panic!("{id}"))
             .certainty
     };
-    assert_eq!(of(&d, "draw.early_repetition"), Certainty::DiffersRead);
-    assert_eq!(of(&d, "draw.natural_limit"), Certainty::DiffersWeak);
-    assert_eq!(of(&d, "movement.horse"), Certainty::AssumedSame);
+    assert_eq!(of(d, "draw.early_repetition"), Certainty::DiffersRead);
+    assert_eq!(of(d, "draw.natural_limit"), Certainty::DiffersWeak);
+    assert_eq!(of(d, "movement.horse"), Certainty::AssumedSame);
     // Every pair with an inherited or inferred side is assumed, and the summary says how many of 2011's clauses are.
     for c in d
         .clauses
@@ -537,7 +553,7 @@ fn every_clause_pair_has_its_certainty() {
         .iter()
         .all(|c| c.certainty != Certainty::NotEncoded));
     // A read-the-same pair: both sides read, neither inherited.
-    let d99 = diff(&spec, &suite, "cxa-1999", "cxa-2020").unwrap();
+    let d99 = diff(spec, suite, "cxa-1999", "cxa-2020").unwrap();
     let same = d99
         .clauses
         .iter()
@@ -550,7 +566,7 @@ fn every_clause_pair_has_its_certainty() {
         same.id
     );
     // The AXF rule set encodes no clocks: not encoded, and said so.
-    let axf = diff(&spec, &suite, "cxa-2020", "axf").unwrap();
+    let axf = diff(spec, suite, "cxa-2020", "axf").unwrap();
     assert_eq!(of(&axf, "clock.classification"), Certainty::NotEncoded);
     assert_eq!(of(&axf, "movement.horse"), Certainty::AssumedSame);
     let removed = axf
@@ -581,8 +597,8 @@ fn every_clause_pair_has_its_certainty() {
 /// renumberings only in their one table.
 #[test]
 fn the_summary_lists_every_change_in_plain_words_most_consequential_first() {
-    let spec = Spec::builtin().unwrap();
-    let d = diff(&spec, &suite(), "cxa-2011", "cxa-2020").unwrap();
+    let spec = &inputs().0;
+    let d = diff_2011_2020();
     let md = &d.markdown;
     let summary = md
         .split("## What changed\n")
@@ -649,13 +665,13 @@ fn the_summary_lists_every_change_in_plain_words_most_consequential_first() {
     assert_contains(summary, "- **cxa-2020 18.4** — ");
     assert_contains(summary, "- **cxa-2020 10.4.1** — ");
     assert!(
-        !diff(&spec, &suite(), "cxa-2011", "cxa-2011+provincial-2012-open")
+        !diff(spec, suite(), "cxa-2011", "cxa-2011+provincial-2012-open")
             .unwrap()
             .markdown
             .contains("18.4"),
         "an overlay does not inherit its base's differences"
     );
-    renumberings_in_one_table(&d);
+    renumberings_in_one_table(d);
     answers_in_words(md);
 }
 
@@ -707,8 +723,7 @@ fn answers_in_words(md: &str) {
 /// shows to it, and no report names a file outside the repository.
 #[test]
 fn every_source_label_is_explained_and_no_report_cites_a_file_outside_the_repository() {
-    let spec = Spec::builtin().unwrap();
-    let g = report::generate(&spec, &suite()).unwrap();
+    let (spec, g) = (&inputs().0, generated());
     let sources = &g.files["sources.md"];
     let ids: BTreeSet<&str> = spec.sources().map(|s| s.id.as_str()).collect();
     for id in &ids {
