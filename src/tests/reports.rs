@@ -80,7 +80,6 @@ const DIGEST_5_1: &[&str] = &[
 
 #[test]
 fn the_2011_to_2020_diff_shows_every_digest_difference_with_its_provenance() {
-    let _spec = &inputs().0;
     let d = diff_2011_2020();
     for id in DIGEST_5_1 {
         let c = d
