@@ -14,8 +14,10 @@
 //! (`src/spec/overlay.rs`) are data that overrides data, like a derived edition, with a
 //! stricter contract (existing clauses only, shapes kept, keys merged).
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::spec::{Edition, Overlay, Spec, SpecError, SpecErrors, UnknownRuleSet};
 use crate::vm::Rules;
@@ -141,8 +143,30 @@ impl RuleSet {
     }
 
     /// A rule set of the built-in spec.
+    ///
+    /// Each is compiled once per process and handed out as a copy: the embedded spec cannot
+    /// change, and the cache holds at most one rule set per id that spec knows (an unknown id
+    /// is refused before it is looked up).
     pub fn builtin(id: &str) -> Result<RuleSet, SpecErrors> {
-        RuleSet::of_spec(&Spec::builtin()?, id)
+        static COMPILED: OnceLock<Mutex<BTreeMap<String, Arc<Result<RuleSet, SpecErrors>>>>> =
+            OnceLock::new();
+        let spec = Spec::builtin_read().as_ref().map_err(Clone::clone)?;
+        if !spec.knows_ruleset(id) {
+            return RuleSet::of_spec(spec, id);
+        }
+        let cache = COMPILED.get_or_init(Mutex::default);
+        let known = cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned();
+        // Compiled outside the lock; two threads asking at once both compile, one is kept.
+        let compiled = known.unwrap_or_else(|| {
+            let made = Arc::new(RuleSet::of_spec(spec, id));
+            let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+            map.entry(id.to_string()).or_insert(made).clone()
+        });
+        (*compiled).clone()
     }
 }
 

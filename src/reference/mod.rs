@@ -28,7 +28,7 @@ use crate::arbiter::AfterEnd;
 use crate::notation::NotationAsk;
 use crate::query::{Answer, Query};
 use crate::ruleset::RuleSet;
-use crate::spec::{Overlay, Spec};
+use crate::spec::{Edition, Overlay, Spec, SpecErrors};
 use crate::vm::Rules;
 
 pub(crate) use answers::position;
@@ -75,22 +75,25 @@ pub struct Reference {
 impl Reference {
     /// The reference over the spec built into the crate.
     pub fn builtin() -> Result<Reference, String> {
-        Spec::builtin()
-            .map(|s| Reference::new(&s))
-            .map_err(|e| e.to_string())
+        let spec = Spec::builtin().map_err(|e| e.to_string())?;
+        // The built-in rule sets are compiled once per process (`RuleSet::builtin`).
+        Ok(Reference::of(&spec, |e| RuleSet::builtin(&e.id)))
     }
 
     /// The reference over a loaded spec; every edition is compiled.
     pub fn new(spec: &Spec) -> Reference {
+        Reference::of(spec, |e| RuleSet::compile(e.clone()))
+    }
+
+    /// The reference over `spec`, its editions' rule sets made by `compile`.
+    fn of(spec: &Spec, compile: impl Fn(&Edition) -> Result<RuleSet, SpecErrors>) -> Reference {
         let rulesets = spec
             .editions()
             .iter()
             .map(|e| {
                 (
                     e.id.clone(),
-                    RuleSet::compile(e.clone())
-                        .map(Arc::new)
-                        .map_err(|err| err.to_string()),
+                    compile(e).map(Arc::new).map_err(|err| err.to_string()),
                 )
             })
             .collect();

@@ -79,6 +79,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_yaml::Value;
 use std::fmt;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use include_dir::{include_dir, Dir};
 
@@ -621,10 +622,21 @@ pub(crate) type SpecFiles = Vec<(String, String)>;
 
 impl Spec {
     /// The spec embedded in this binary at build time (the repository's `spec/`).
+    ///
+    /// It is read once per process (the text cannot change under it); every call after the
+    /// first gets a copy of that reading.
     pub fn builtin() -> Result<Spec, SpecErrors> {
-        let mut files = Vec::new();
-        collect_embedded(&BUILTIN, &mut files);
-        Spec::from_files(files)
+        Spec::builtin_read().clone()
+    }
+
+    /// The one reading of the embedded spec in this process.
+    pub(crate) fn builtin_read() -> &'static Result<Spec, SpecErrors> {
+        static READ: OnceLock<Result<Spec, SpecErrors>> = OnceLock::new();
+        READ.get_or_init(|| {
+            let mut files = Vec::new();
+            collect_embedded(&BUILTIN, &mut files);
+            Spec::from_files(files)
+        })
     }
 
     /// The files of the embedded spec, for tests that derive a modified spec from it.
