@@ -78,6 +78,7 @@ shapes! {
     }
 
     /// The predicates a class is defined by (the VM's primitives).
+    #[derive(PartialEq)]
     #[serde(rename_all = "snake_case", deny_unknown_fields)]
     pub(crate) enum Test {
         /// The move attacks the opposing general (将).
@@ -216,7 +217,7 @@ shapes! {
     /// move, or only less (the gain before and after the move, each capture judged by the whole
     /// exchange it opens). The clause's presence asks for it; its data says how a capture of the
     /// opponent's that the move parries bears on it.
-    #[derive(Default)]
+    #[derive(Default, PartialEq)]
     pub(crate) struct NewOnlyData {
         /// How a capture the move parries bears on newness; absent: not at all.
         pub(crate) parried: Option<Parried>,
@@ -358,7 +359,7 @@ shapes! {
         pub(crate) verdict: VerdictKind,
     }
 
-    #[derive(Default)]
+    #[derive(Default, PartialEq)]
     pub(crate) struct VerdictWhen {
         /// The side the verdict is about has one of these patterns (names or statuses).
         pub(crate) one: Option<Vec<String>>,

@@ -60,7 +60,7 @@ pub(crate) const MAX_CYCLE_NODES: u32 = 10_000_000;
 pub(crate) const MAX_MATE_DEPTH: u8 = 6;
 
 /// A move class, compiled.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ClassRule {
     /// The class's name in the data (`chase`).
     pub name: String,
@@ -76,7 +76,7 @@ pub struct ClassRule {
 type Kinds = u8;
 
 /// A special case, compiled.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Exception {
     pub(crate) mover: Option<Kinds>,
     pub(crate) answers_check: Option<bool>,
@@ -103,7 +103,7 @@ impl Exception {
 
 /// The words a ruling writes in the rulebook's language, from `repetition.patterns`:
 /// `cycle_names`, `status_names`, `side_names`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Words {
     pub(crate) cycle: data::CycleNames,
     pub(crate) status: data::StatusNames,
@@ -111,7 +111,7 @@ pub(crate) struct Words {
 }
 
 /// A named pattern of a side's cycle, compiled.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Pattern {
     /// The pattern's name in the data (`perpetual_attack`).
     pub name: String,
@@ -123,7 +123,7 @@ pub struct Pattern {
 }
 
 /// A verdict rule, compiled.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct VerdictRule {
     pub(crate) order: u32,
     pub(crate) when: data::VerdictWhen,
@@ -146,7 +146,7 @@ pub struct Pending {
 }
 
 /// The repetition rules of one rule set, compiled.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RepetitionRules {
     /// `values[(side * 8 + kind) * 90 + sq]`: the value of such a piece on that point, if
     /// it is material there.

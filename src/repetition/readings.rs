@@ -27,7 +27,7 @@ use crate::spec::{
 };
 
 /// One reading of a rule set's 棋例 clauses.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReadingRule {
     /// The field's name (`flight_counts`), the same in every clause that has it.
     pub name: String,
@@ -149,7 +149,7 @@ pub fn without(ed: &Edition, name: &str) -> Edition {
 }
 
 /// A reading switched off: the rules compiled without it, and what in them it changes.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Variant {
     /// The reading's name.
     pub(crate) name: String,
@@ -219,34 +219,28 @@ impl Part {
 }
 
 /// The [`Part`]s (bits) in which `variant` differs from `rules`, each switched off in it,
-/// where it differs in nothing else; `None` where it does. Compared by their `Debug` text,
-/// which a derived `Debug` makes of every field (the readings and variants left out: those
-/// of a variant are none).
+/// where it differs in nothing else; `None` where it does. Compared field by field (a derived
+/// `PartialEq`), the readings and variants left out: those of a variant are none.
 pub(crate) fn changed_parts(
     rules: &super::RepetitionRules,
     variant: &super::RepetitionRules,
 ) -> Option<u8> {
-    let bare = |r: &super::RepetitionRules| {
-        format!(
-            "{:?}",
-            super::RepetitionRules {
-                readings: Vec::new(),
-                variants: Vec::new(),
-                ..r.clone()
-            }
-        )
+    let bare = |r: &super::RepetitionRules| super::RepetitionRules {
+        readings: Vec::new(),
+        variants: Vec::new(),
+        ..r.clone()
     };
-    let mut like = variant.clone();
+    let mut like = bare(variant);
     let mut parts = 0;
     for p in Part::ALL {
-        let before = bare(&like);
+        let before = like.clone();
         p.copy(rules, &mut like);
-        if bare(&like) != before {
+        if like != before {
             if !p.off(variant) {
                 return None;
             }
             parts |= p.bit();
         }
     }
-    (bare(&like) == bare(rules)).then_some(parts)
+    (like == bare(rules)).then_some(parts)
 }
