@@ -148,13 +148,11 @@ impl RuleSet {
     /// change, and the cache holds at most one rule set per id that spec knows (an unknown id
     /// is refused before it is looked up).
     pub fn builtin(id: &str) -> Result<RuleSet, SpecErrors> {
-        static COMPILED: OnceLock<Mutex<BTreeMap<String, Arc<Result<RuleSet, SpecErrors>>>>> =
-            OnceLock::new();
         let spec = Spec::builtin_read().as_ref().map_err(Clone::clone)?;
         if !spec.knows_ruleset(id) {
             return RuleSet::of_spec(spec, id);
         }
-        let cache = COMPILED.get_or_init(Mutex::default);
+        let cache = builtin_compiled();
         let known = cache
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -168,6 +166,15 @@ impl RuleSet {
         });
         (*compiled).clone()
     }
+}
+
+/// A built-in rule set as compiled, or why it does not compile.
+type Compiled = Arc<Result<RuleSet, SpecErrors>>;
+
+/// The built-in rule sets compiled so far in this process, by id ([`RuleSet::builtin`]).
+fn builtin_compiled() -> &'static Mutex<BTreeMap<String, Compiled>> {
+    static COMPILED: OnceLock<Mutex<BTreeMap<String, Compiled>>> = OnceLock::new();
+    COMPILED.get_or_init(Mutex::default)
 }
 
 /// Why [`load`] found no rule set.
@@ -248,4 +255,27 @@ pub fn load(
         }
     };
     Ok(RuleSet::compile(edition)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_rule_sets_are_kept_only_for_the_ids_the_spec_knows() {
+        let spec = Spec::builtin().unwrap();
+        let ids = spec.ruleset_ids();
+        for id in &ids {
+            // Asked twice: the copy handed out is the rule set of that id each time.
+            assert_eq!(RuleSet::builtin(id).unwrap().id(), id);
+            assert_eq!(RuleSet::builtin(id).unwrap().id(), id);
+        }
+        for unknown in ["cxa-1066", "cxa-2020+nothing", ""] {
+            let refused = RuleSet::builtin(unknown).unwrap_err();
+            assert_eq!(refused, RuleSet::of_spec(&spec, unknown).unwrap_err());
+        }
+        let kept = builtin_compiled().lock().unwrap();
+        assert!(kept.keys().all(|k| ids.contains(k)), "{:?}", kept.keys());
+        assert!(!kept.is_empty());
+    }
 }
