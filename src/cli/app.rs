@@ -269,14 +269,6 @@ fn legal_moves(
     Ok(())
 }
 
-/// Runs `xqspec ARGS` in this process, as `main` would (the in-crate tests of the commands'
-/// drawings): the error `main` would print.
-#[cfg(test)]
-pub(crate) fn run_args(args: &[&str]) -> Result<(), String> {
-    let args = std::iter::once("xqspec").chain(args.iter().copied());
-    run(Cli::try_parse_from(args).map_err(|e| e.to_string())?)
-}
-
 fn run(cli: Cli) -> Result<(), String> {
     if let (Some(f), Some(command)) = (&cli.overlay, without_overlay(&cli.command)) {
         return Err(format!(

@@ -14,17 +14,14 @@ mod arbiter;
 mod clock;
 mod competition;
 mod conform;
-mod diagram;
+pub(crate) mod diagram;
 mod progress;
-mod repetition;
+pub(crate) mod repetition;
 mod replay;
 mod report;
 mod web;
 
 pub use app::main;
-#[cfg(test)]
-pub(crate) use app::run_args;
-
 use std::path::Path;
 
 use crate::output::Outputs;

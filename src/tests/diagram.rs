@@ -136,16 +136,38 @@ fn pieces_river_last_move_and_arrows_are_where_they_should_be() {
     );
 }
 
+/// Runs `xqspec board ARGS` or `xqspec ruling ARGS` in this process: the command's own
+/// options parsed as the command line parses them, then the command under the built-in
+/// spec, in English (`tests/it` runs the binary: its global options and other commands).
+fn run_command(args: &[&str]) -> Result<(), String> {
+    use crate::cli::{diagram::BoardArgs, repetition::RulingArgs};
+    #[derive(clap::Parser)]
+    enum Command {
+        Board(BoardArgs),
+        Ruling(RulingArgs),
+    }
+    let args = std::iter::once("xqspec").chain(args.iter().copied());
+    let load = |id: &str| crate::ruleset::load(None, id, None).map_err(|e| e.named_at("--edition"));
+    let outputs = crate::output::Outputs::new;
+    match <Command as clap::Parser>::try_parse_from(args).map_err(|e| e.to_string())? {
+        Command::Board(a) => crate::cli::diagram::run(&load(&a.edition)?, &a, outputs()),
+        Command::Ruling(a) => {
+            let lang = crate::cli::Lang::En;
+            crate::cli::repetition::run(&load(&a.edition)?, &a, outputs(), lang)
+        }
+    }
+}
+
 /// Runs `xqspec ARGS --svg FILE` in a fresh folder named after `name`; it must succeed.
 /// Returns the folder (to remove) and the SVG written. The command runs in this process
-/// (`tests/it/diagram.rs` runs the binary).
+/// ([`run_command`]).
 fn xqspec_svg(name: &str, args: &[&str]) -> (std::path::PathBuf, String) {
     let dir = std::env::temp_dir().join(format!("xqspec-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!("{name}.svg"));
     let file_arg = file.to_str().unwrap();
     let all: Vec<&str> = args.iter().copied().chain(["--svg", file_arg]).collect();
-    crate::cli::run_args(&all).unwrap();
+    run_command(&all).unwrap();
     let svg = std::fs::read_to_string(&file).unwrap();
     (dir, svg)
 }
@@ -172,9 +194,9 @@ fn the_board_command_writes_an_svg_that_renders() {
         "the arrow's label, as outlines: {svg}"
     );
     // A bad arrow and a bad move are refused with a message.
-    let e = crate::cli::run_args(&["board", "--arrow", "d0"]).unwrap_err();
+    let e = run_command(&["board", "--arrow", "d0"]).unwrap_err();
     assert_contains(&e, "--arrow `d0`");
-    let e = crate::cli::run_args(&["board", "--moves", "h2h8"]).unwrap_err();
+    let e = run_command(&["board", "--moves", "h2h8"]).unwrap_err();
     assert_contains(&e, "move 1");
     std::fs::remove_dir_all(&dir).ok();
 }
