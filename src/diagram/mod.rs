@@ -30,8 +30,9 @@
 //! [`position_after`] goes through `line::after`; [`sheet()`] lays several boards out in one
 //! SVG ([`sheet::cycle_sheet`] draws a judged 棋例 cycle from `PlyRuling::arrows` for
 //! `xqspec ruling --svg`). The command `xqspec board` is `src/cli/diagram.rs`.
-//! `tests/it/diagram.rs` renders the output with resvg and checks pixels with no font at
-//! all. Depends on `board`, `vm`, `line`, `ruleset` and `repetition` (the sheet).
+//! `src/tests/diagram.rs` renders the output with resvg (outlines only: no text shaping, no
+//! font at all) and checks pixels. Depends on `board`, `vm`, `line`, `ruleset` and
+//! `repetition` (the sheet).
 
 mod glyphs;
 pub mod sheet;
