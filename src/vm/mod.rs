@@ -268,21 +268,12 @@ impl Rules {
 
     /// Compile a built-in edition by id (`cxa-2020`).
     pub fn builtin(edition: &str) -> Result<Rules, SpecErrors> {
-        let spec = Spec::builtin()?;
-        let ed = spec.edition(edition).ok_or_else(|| {
-            SpecErrors(vec![SpecError::new(
-                Default::default(),
-                None,
-                format!(
-                    "unknown edition `{edition}` (known: {})",
-                    spec.editions()
-                        .iter()
-                        .map(|e| e.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )])
-        })?;
+        // The process's one reading of the embedded spec, borrowed: only this edition is
+        // compiled.
+        let spec = Spec::builtin_read().as_ref().map_err(Clone::clone)?;
+        let ed = spec
+            .edition_named(edition)
+            .map_err(|m| SpecErrors(vec![SpecError::new(Default::default(), None, m)]))?;
         Rules::of_edition(ed)
     }
 
@@ -390,5 +381,20 @@ impl Rules {
     pub(crate) fn reverse_of(&self, attacker: Side, sq: usize) -> &[ReverseLeap] {
         let (a, b) = self.reverse_index[compile::side_point(attacker, sq)];
         &self.reverse[a as usize..b as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_built_in_edition_compiles_by_id_and_an_unknown_id_is_named_with_the_known_ones() {
+        assert_eq!(Rules::builtin("cxa-2011").unwrap().edition_id(), "cxa-2011");
+        let e = Rules::builtin("cxa-1066").unwrap_err().to_string();
+        assert!(
+            e.contains("unknown edition `cxa-1066` (known: ") && e.contains("cxa-2020"),
+            "{e}"
+        );
     }
 }
