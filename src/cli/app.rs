@@ -158,7 +158,7 @@ enum SpecCommand {
 
 /// The rule set a command runs under (`--spec`, `--edition`, `--overlay`). A rule set the
 /// spec does not know is refused at its place, the `--edition` option.
-fn load_ruleset(cli: &GlobalOptions, edition: &str) -> Result<RuleSet, String> {
+pub(crate) fn load_ruleset(cli: &GlobalOptions, edition: &str) -> Result<RuleSet, String> {
     crate::ruleset::load(cli.spec.as_deref(), edition, cli.overlay.as_deref())
         .map_err(|e| e.named_at("--edition"))
 }
@@ -174,9 +174,9 @@ fn load_rules(cli: &GlobalOptions, edition: &str) -> Result<Rules, String> {
 }
 
 /// The options every command takes.
-struct GlobalOptions {
-    spec: Option<PathBuf>,
-    overlay: Option<PathBuf>,
+pub(crate) struct GlobalOptions {
+    pub(crate) spec: Option<PathBuf>,
+    pub(crate) overlay: Option<PathBuf>,
 }
 
 /// The position of `fen` after `moves`: the one path every command and query takes.

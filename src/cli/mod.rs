@@ -22,6 +22,8 @@ mod report;
 mod web;
 
 pub use app::main;
+#[cfg(test)]
+pub(crate) use app::{load_ruleset, GlobalOptions};
 use std::path::Path;
 
 use crate::output::Outputs;

@@ -147,7 +147,11 @@ fn run_command(args: &[&str]) -> Result<(), String> {
         Ruling(RulingArgs),
     }
     let args = std::iter::once("xqspec").chain(args.iter().copied());
-    let load = |id: &str| crate::ruleset::load(None, id, None).map_err(|e| e.named_at("--edition"));
+    let global = crate::cli::GlobalOptions {
+        spec: None,
+        overlay: None,
+    };
+    let load = |id: &str| crate::cli::load_ruleset(&global, id);
     let outputs = crate::output::Outputs::new;
     match <Command as clap::Parser>::try_parse_from(args).map_err(|e| e.to_string())? {
         Command::Board(a) => crate::cli::diagram::run(&load(&a.edition)?, &a, outputs()),
