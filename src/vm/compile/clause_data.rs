@@ -1,5 +1,5 @@
-//! The compile helpers every domain uses: a clause's data typed (errors at the key's line
-//! and column), positive counts, required clauses, errors at a clause.
+//! The compile helpers every domain uses: a clause's data typed (errors name the field's path
+//! and stand at its line and column), positive counts, required clauses, errors at a clause.
 
 use super::*;
 
@@ -13,31 +13,102 @@ pub(crate) fn err_at(c: &Clause, path: &str, msg: impl Into<String>) -> SpecErro
     SpecError::new(c.at(path), Some(&c.id), msg)
 }
 
+/// Clause `c`'s data read as `T`; a shape error names the field's path (`rounds[2].kind:
+/// invalid type …`) and stands where that field was written, when known.
 pub(crate) fn typed<T: DeserializeOwned>(c: &Clause) -> Result<T, SpecError> {
-    serde_yaml::from_value(c.data.clone()).map_err(|e| {
-        let m = with_path::<T>(&c.data, e);
-        // `rounds: invalid type …`: the path before the first `: `.
-        let path = m.split(": ").next().unwrap_or("");
-        err_at(c, path, format!("data: {m}"))
-    })
+    let e = match serde_path_to_error::deserialize::<_, T>(&c.data) {
+        Ok(t) => return Ok(t),
+        Err(e) => e,
+    };
+    // A number, boolean or null where a name of an enum is due: read again with that scalar
+    // as text, so that the error lists the names the enum takes.
+    let e = match scalar_as_text(&c.data, e.path()) {
+        Some(data) if e.inner().to_string().ends_with(TAGGED) => {
+            match serde_path_to_error::deserialize::<_, T>(&data) {
+                Err(again)
+                    if again.path().to_string() == e.path().to_string()
+                        && again.inner().to_string().starts_with("unknown variant") =>
+                {
+                    again
+                }
+                _ => e,
+            }
+        }
+        _ => e,
+    };
+    let (path, m) = shape_error(&e);
+    let m = if path.is_empty() {
+        m
+    } else {
+        format!("{path}: {m}")
+    };
+    Err(err_at(c, &path, format!("data: {m}")))
 }
 
-/// A shape error with the path of the field it concerns (`rounds: invalid value …`): the
-/// data is read again from its text, whose errors name the path (a value's do not).
-pub(super) fn with_path<T: DeserializeOwned>(
+/// The end of serde_yaml's error for an enum given neither its name nor a tag.
+const TAGGED: &str = "expected a Value::Tagged enum";
+
+/// `data` with the number, boolean or null at `path` written as text (`7`, `true`, `null`),
+/// or `None` when something else is there.
+fn scalar_as_text(
     data: &serde_yaml::Value,
-    e: serde_yaml::Error,
-) -> String {
-    let again = serde_yaml::to_string(data)
-        .ok()
-        .and_then(|t| serde_yaml::from_str::<T>(&t).err());
-    match again {
-        Some(e2) => {
-            let m = e2.to_string();
-            m.find(" at line ").map(|i| m[..i].to_string()).unwrap_or(m)
-        }
-        None => e.to_string(),
+    path: &serde_path_to_error::Path,
+) -> Option<serde_yaml::Value> {
+    use serde_path_to_error::Segment;
+    use serde_yaml::Value;
+    let mut data = data.clone();
+    let mut at = &mut data;
+    for s in path.iter() {
+        at = match (s, at) {
+            (Segment::Map { key }, Value::Mapping(m)) => m.get_mut(key.as_str())?,
+            (Segment::Seq { index }, Value::Sequence(v)) => v.get_mut(*index)?,
+            (Segment::Enum { .. }, Value::Tagged(t)) => &mut t.value,
+            _ => return None,
+        };
     }
+    let text = match at {
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Null => "null".to_string(),
+        _ => return None,
+    };
+    *at = Value::String(text);
+    Some(data)
+}
+
+/// A shape error's path (empty at the data's root) and message. A field whose message names
+/// its key (an unknown field, a custom error) is given the path of the map that holds it; an
+/// enum given neither its name nor a tag is said in the YAML's terms, not in those of
+/// serde_yaml's `Value`.
+fn shape_error(e: &serde_path_to_error::Error<serde_yaml::Error>) -> (String, String) {
+    use serde_path_to_error::Segment;
+    let m = e
+        .inner()
+        .to_string()
+        .replace(TAGGED, "expected a YAML tag starting with '!'");
+    let mut segments: Vec<&Segment> = e.path().iter().collect();
+    if let Some(Segment::Map { key }) = segments.last() {
+        if m.starts_with(&format!("unknown field `{key}`")) || m.starts_with(&format!("`{key}`: "))
+        {
+            segments.pop();
+        }
+    }
+    let mut path = String::new();
+    for s in segments {
+        let name = match s {
+            Segment::Seq { index } => {
+                path.push_str(&format!("[{index}]"));
+                continue;
+            }
+            Segment::Map { key } | Segment::Enum { variant: key } => key.as_str(),
+            Segment::Unknown => "?",
+        };
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(name);
+    }
+    (path, m)
 }
 
 /// A count or limit the rules need positive: an error naming `field` when it is 0.
