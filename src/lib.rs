@@ -140,7 +140,7 @@ mod spec;
 mod spec_check;
 mod vm;
 
-/// The command line (`xqspec`), for the binary: `src/main.rs` calls [`cli::main`].
+/// The command line (`xqspec`), for the binary: `src/bin/xqspec/main.rs` calls [`cli::main`].
 #[cfg(feature = "cli")]
 pub mod cli;
 

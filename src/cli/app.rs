@@ -269,7 +269,7 @@ fn legal_moves(
     Ok(())
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+fn run(cli: Cli, server: &cli::web::Server) -> Result<(), String> {
     if let (Some(f), Some(command)) = (&cli.overlay, without_overlay(&cli.command)) {
         return Err(format!(
             "--overlay {}: not used by {command}; nothing done",
@@ -288,7 +288,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Serve => cli::conform::serve(cli.spec.as_deref()),
         Command::Web(a) => Spec::load(cli.spec.as_deref())
             .map_err(|e| e.to_string())
-            .and_then(|spec| cli::web::run(&spec, &a)),
+            .and_then(|spec| cli::web::run(&spec, &a, server)),
         Command::Standings(a) => {
             cli::competition::run(cli.spec.as_deref(), cli.overlay.as_deref(), &a)
         }
@@ -419,8 +419,14 @@ fn non_utf8_argument(args: &[std::ffi::OsString]) -> Option<String> {
         })
 }
 
-/// Runs `xqspec` on the process's arguments: the binary's `main`.
-pub fn main() -> ExitCode {
+/// Runs `xqspec` on the process's arguments: the binary's `main`. `serve` and `bounds` are
+/// the socket side of `xqspec web`, the binary's so that the library never compiles tokio
+/// and hyper: `serve` serves a desk on a listener (bound to a loopback address or not) until
+/// the process ends; `bounds` are the rows of the table of its bounds (PROTOCOL.md §9).
+pub fn main(
+    serve: fn(cli::Desk, std::net::TcpListener, bool) -> Result<(), String>,
+    bounds: fn() -> Vec<[String; 4]>,
+) -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let cli = match Cli::try_parse_from(&args) {
         Ok(c) => c,
@@ -448,7 +454,7 @@ pub fn main() -> ExitCode {
     if !matches!(cli.command, Command::Conform(_)) {
         end_quietly_on_closed_stdout();
     }
-    match run(cli) {
+    match run(cli, &cli::web::Server { serve, bounds }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -1,5 +1,5 @@
 //! The conformance subcommands of the `xqspec` binary: `conform`, `serve`,
-//! `cases check`, `cases coverage`. `src/main.rs` only dispatches here.
+//! `cases check`, `cases coverage`. `app.rs` only dispatches here.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //!
 //! The groups: `arbiter` (outcome, touch), `adjudicate` (adjudicate, status), `clock`,
 //! `competition` (standings), `conform` (conform, serve, cases), `diagram` (board),
-//! `repetition` (ruling), `report` (report, diff) and `web`; `main.rs` holds the command enum
+//! `repetition` (ruling), `report` (report, diff) and `web`; `app.rs` holds the command enum
 //! and the small commands (`perft`, `moves`, `replay`, `spec check`). Thin: arguments are
 //! parsed, files read, library functions called, the results printed. `progress` is the one
 //! progress line of long commands.
@@ -25,6 +25,8 @@ pub use app::main;
 #[cfg(test)]
 pub(crate) use app::{load_ruleset, GlobalOptions};
 use std::path::Path;
+/// The web desk and its answer, for the binary's server (`src/bin/xqspec/server.rs`).
+pub use web::{Desk, Reply};
 
 use crate::output::Outputs;
 

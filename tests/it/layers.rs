@@ -32,11 +32,11 @@ fn layers(text: &str) -> BTreeMap<String, u32> {
 }
 
 /// The top module a file of `src/` belongs to (`vm` for `src/vm/fen.rs`), none for the
-/// crate roots.
+/// crate roots (`lib.rs`, and the binary under `bin/`, which reaches the library as `xqspec::`).
 fn top_module(rel: &Path) -> Option<String> {
     let first = rel.components().next()?.as_os_str().to_str()?;
     let name = first.strip_suffix(".rs").unwrap_or(first);
-    (!matches!(name, "lib" | "main")).then(|| name.to_string())
+    (!matches!(name, "lib" | "bin")).then(|| name.to_string())
 }
 
 /// The modules a line of Rust names through `crate::` paths (comments left out).

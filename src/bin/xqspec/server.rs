@@ -34,6 +34,12 @@
 //! futures-*, bytes, tracing(-core), slab, smallvec, …) and 4 fewer (tiny_http, ascii,
 //! chunked_transfer, log); the new ones build from nothing in 46 s of CPU (1.5 to 2 min of
 //! wall time; tiny_http's 4 took 7.4 s of CPU, 16 s of wall time, in the same conditions).
+//!
+//! Why in the binary (issue 46): the library then never names these crates, so they build
+//! without optimisation (`[profile.dev.package]` in Cargo.toml), which the library's own
+//! speed would not allow: at opt-level 0 and 1 rustc lets a crate call the unoptimised
+//! copies of std's small generics made by the crates below it. A request's work is the
+//! library's [`Desk::handle`], optimised as the library is.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -60,7 +66,7 @@ use tower::ServiceBuilder;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
-use super::{Desk, Reply, MAX_BODY_BYTES};
+use xqspec::cli::{Desk, Reply};
 
 /// The server's bounds: what one client may hold or send, and how long it may take.
 /// PROTOCOL.md §9 lists them (`xqspec web --limits` prints the table; a test compares).
@@ -116,7 +122,8 @@ pub const LIMITS: Limits = Limits {
     queue: 64,
     head_bytes: 32 << 10,
     headers: 64,
-    body_bytes: MAX_BODY_BYTES,
+    // The protocol's longest line: a record of many games fits.
+    body_bytes: xqspec::MAX_LINE_BYTES,
     bytes_in_flight: 256 << 20,
     head_time: Duration::from_secs(5),
     body_idle: Duration::from_secs(5),

@@ -4,13 +4,18 @@
 //!
 //! - [`Desk::handle`]: one HTTP request (method, path, body) to one [`Reply`]; no socket,
 //!   so tests and `--bench` call it directly. The page's files are compiled in (`page/`).
-//! - [`run`]: the server ([`server`]: hyper, axum, tower-http), within the bounds of
-//!   [`server::LIMITS`], sharing one [`Desk`] between its workers.
+//! - [`run`]: the server, sharing one [`Desk`] between its workers. Its socket side (hyper,
+//!   axum, tower-http) and the bounds it applies are the binary's
+//!   (`src/bin/xqspec/server.rs`), handed to [`crate::cli::main`] as a [`Server`]: the
+//!   library never names tokio or hyper, so those crates build without optimisation (they
+//!   are not its hot code, and rustc would otherwise let the library call their unoptimised
+//!   copies of std's small generics). [`Desk`] and [`Reply`] are public for that side alone.
 //!
 //! The API (PROTOCOL.md §9) carries the protocol's own queries: `/api/ask` answers exactly
 //! what `xqspec serve` answers, through [`protocol::answer_ask`]; the other routes are what a
 //! page needs beyond one query (a record read, a line in a notation, SVG). Every body is
-//! read through `crate::input` and bounded by [`MAX_BODY_BYTES`]; the work of one request is
+//! read through `crate::input` and bounded by the protocol's longest line
+//! ([`protocol::MAX_LINE_BYTES`], the server's `body_bytes`); the work of one request is
 //! bounded as `serve`'s is (the reference's limits). No request names a file: the server
 //! reads and writes none.
 //!
@@ -40,7 +45,6 @@
 use std::net::{IpAddr, SocketAddr};
 use std::time::Instant;
 
-mod server;
 mod state;
 
 use serde_json::{json, Map, Value};
@@ -58,10 +62,6 @@ use crate::reference::{record_status, Reference, MAX_GAME_MOVES};
 use crate::ruleset::RuleSet;
 use crate::spec::{Overlay, Spec};
 
-/// The largest request body read, in bytes: the protocol's longest line (a record of many
-/// games fits). A longer body is answered 413 and not read further.
-pub const MAX_BODY_BYTES: usize = protocol::MAX_LINE_BYTES;
-
 /// The most `/api/diff` answers kept (each a few hundred kilobytes with its diagrams): the
 /// spec's rule sets make a few dozen pairs, the page asks for one at a time.
 const DIFFS: usize = 16;
@@ -73,7 +73,7 @@ const FAVICON: &str = include_str!("page/favicon.svg");
 
 /// Options of `xqspec web`.
 #[derive(clap::Args, Debug)]
-pub struct WebArgs {
+pub(crate) struct WebArgs {
     /// The address to listen on. The default answers this machine only; another address
     /// lets anyone who can reach it use the page (there is nothing to log in to).
     #[arg(long, default_value = "127.0.0.1")]
@@ -118,7 +118,7 @@ impl Reply {
     }
 
     /// A request that could not be read: `{"error": {"message"}}` with an HTTP status.
-    fn refused(status: u16, message: impl Into<String>) -> Reply {
+    pub fn refused(status: u16, message: impl Into<String>) -> Reply {
         Reply::json(status, &json!({"error": {"message": message.into()}}))
     }
 
@@ -206,7 +206,7 @@ impl Desk {
     }
 
     /// Answers one request: `method` and `url` (path and query string) as sent, `body` at
-    /// most [`MAX_BODY_BYTES`] (the server refuses a longer one before this).
+    /// most [`protocol::MAX_LINE_BYTES`] (the server refuses a longer one before this).
     pub fn handle(&self, method: &str, url: &str, body: &[u8]) -> Reply {
         let (path, query) = url.split_once('?').unwrap_or((url, ""));
         let get = method == "GET" || method == "HEAD";
@@ -581,12 +581,22 @@ fn percent_decoded(v: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|_| v.to_string())
 }
 
+/// The socket side of the server, which the binary gives.
+pub(crate) struct Server {
+    /// Serves a desk on a listener (bound to a loopback address or not) until the process
+    /// ends.
+    pub serve: fn(Desk, std::net::TcpListener, bool) -> Result<(), String>,
+    /// The server's bounds as the rows of PROTOCOL.md §9's table (name, value, what it
+    /// bounds, what happens beyond it): `--limits`.
+    pub bounds: fn() -> Vec<[String; 4]>,
+}
+
 /// Runs `xqspec web`: serves until the process is stopped, or times the requests
 /// (`--bench`), or prints the server's bounds (`--limits`).
-pub fn run(spec: &Spec, a: &WebArgs) -> Result<(), String> {
+pub(crate) fn run(spec: &Spec, a: &WebArgs, server: &Server) -> Result<(), String> {
     if a.limits {
         println!("| bound | value | what it bounds | beyond it |\n|---|---|---|---|");
-        for row in server::LIMITS.rows() {
+        for row in (server.bounds)() {
             println!("| {} |", row.join(" | "));
         }
         return Ok(());
@@ -605,7 +615,7 @@ pub fn run(spec: &Spec, a: &WebArgs) -> Result<(), String> {
         );
     }
     println!("xqspec web: http://{bound}/ (stop with Ctrl-C)");
-    server::serve(desk, listener, a.bind.is_loopback())
+    (server.serve)(desk, listener, a.bind.is_loopback())
 }
 
 /// The longest a request `--bench` times may take on average (issue 35: a ruling or a whole
