@@ -360,7 +360,7 @@ fn overlay_errors_name_file_line_and_column() {
 #[test]
 fn clause_errors_are_located() {
     // Each edit of a cxa-2020 file (file, from, to), and what the error must say.
-    let edits: [(&str, &str, &str, &[&str]); 4] = [
+    let edits: [(&str, &str, &str, &[&str]); 7] = [
         (
             "cxa-2020/touch.yaml",
             "        - {step: \"5.1\", free: true}\n",
@@ -381,6 +381,28 @@ fn clause_errors_are_located() {
             "data: {when: disturbing}",
             "data: {when: disturbing, excess: 2}",
             &["clause foul.disturbing: excess do(es) not apply to `when: disturbing`"],
+        ),
+        // A shape error names the path down to the field, also for a number where a word
+        // is due (YAML's text would read it as the word "7")...
+        (
+            "cxa-2020/results.yaml",
+            "levels: [national, provincial, junior]",
+            "levels: [national, provincial, 7]",
+            &["clause event.level: data: levels[2]: invalid type: integer `7`, expected a string"],
+        ),
+        // ... lists the names an enum takes when it is given a number ...
+        (
+            "cxa-2020/results.yaml",
+            "data: {when: flag_fall, result: loss}",
+            "data: {when: 7, result: loss}",
+            &["clause result.time: data: when: unknown variant `7`, expected one of `checkmated`"],
+        ),
+        // ... and places an unknown field in the map that holds it.
+        (
+            "cxa-2020/results.yaml",
+            "data: {when: flag_fall, result: loss}",
+            "data: {when: flag_fall, result: loss, zz: 1}",
+            &["clause result.time: data: unknown field `zz`, expected one of `when`"],
         ),
         // An unknown id in the arbiter's families is an error, not a silently ignored rule.
         (
