@@ -22,20 +22,18 @@ pub(crate) fn typed<T: DeserializeOwned>(c: &Clause) -> Result<T, SpecError> {
     };
     // A number, boolean or null where a name of an enum is due: read again with that scalar
     // as text, so that the error lists the names the enum takes.
-    let e = match scalar_as_text(&c.data, e.path()) {
-        Some(data) if e.inner().to_string().ends_with(TAGGED) => {
-            match serde_path_to_error::deserialize::<_, T>(&data) {
-                Err(again)
-                    if again.path().to_string() == e.path().to_string()
-                        && again.inner().to_string().starts_with("unknown variant") =>
-                {
-                    again
-                }
-                _ => e,
-            }
-        }
-        _ => e,
-    };
+    let again = e
+        .inner()
+        .to_string()
+        .ends_with(TAGGED)
+        .then(|| scalar_as_text(&c.data, e.path()))
+        .flatten()
+        .and_then(|data| serde_path_to_error::deserialize::<_, T>(&data).err())
+        .filter(|a| {
+            a.path().to_string() == e.path().to_string()
+                && a.inner().to_string().starts_with("unknown variant")
+        });
+    let e = again.unwrap_or(e);
     let (path, m) = shape_error(&e);
     let m = if path.is_empty() {
         m
