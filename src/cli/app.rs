@@ -420,9 +420,9 @@ fn non_utf8_argument(args: &[std::ffi::OsString]) -> Option<String> {
 }
 
 /// Runs `xqspec` on the process's arguments: the binary's `main`. `serve` and `bounds` are
-/// the socket side of `xqspec web`, the binary's so that the library never compiles tokio
-/// and hyper: `serve` serves a desk on a listener (bound to a loopback address or not) until
-/// the process ends; `bounds` are the rows of the table of its bounds (PROTOCOL.md §9).
+/// `xqspec web`'s socket side, which the binary gives: `serve` serves a desk on a listener
+/// (bound to a loopback address or not) until the process ends; `bounds` are the rows of
+/// the table of its bounds (PROTOCOL.md §9).
 pub fn main(
     serve: fn(cli::Desk, std::net::TcpListener, bool) -> Result<(), String>,
     bounds: fn() -> Vec<[String; 4]>,

@@ -35,11 +35,10 @@
 //! chunked_transfer, log); the new ones build from nothing in 46 s of CPU (1.5 to 2 min of
 //! wall time; tiny_http's 4 took 7.4 s of CPU, 16 s of wall time, in the same conditions).
 //!
-//! Why in the binary (issue 46): the library then never names these crates, so they build
-//! without optimisation (`[profile.dev.package]` in Cargo.toml), which the library's own
-//! speed would not allow: at opt-level 0 and 1 rustc lets a crate call the unoptimised
-//! copies of std's small generics made by the crates below it. A request's work is the
-//! library's [`Desk::handle`], optimised as the library is.
+//! Why in the binary (issue 46): the library then never names these crates, so they can
+//! build without optimisation without slowing it (`[profile.dev.package]` in Cargo.toml
+//! says why they could not otherwise). A request's work is the library's [`Desk::handle`],
+//! optimised as the library is.
 
 use std::future::Future;
 use std::pin::Pin;

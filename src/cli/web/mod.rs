@@ -6,10 +6,8 @@
 //!   so tests and `--bench` call it directly. The page's files are compiled in (`page/`).
 //! - [`run`]: the server, sharing one [`Desk`] between its workers. Its socket side (hyper,
 //!   axum, tower-http) and the bounds it applies are the binary's
-//!   (`src/bin/xqspec/server.rs`), handed to [`crate::cli::main`] as a [`Server`]: the
-//!   library never names tokio or hyper, so those crates build without optimisation (they
-//!   are not its hot code, and rustc would otherwise let the library call their unoptimised
-//!   copies of std's small generics). [`Desk`] and [`Reply`] are public for that side alone.
+//!   (`src/bin/xqspec/server.rs`, whose module doc says why), handed to
+//!   [`crate::cli::main`] as a [`Server`]. [`Desk`] and [`Reply`] are public for it alone.
 //!
 //! The API (PROTOCOL.md §9) carries the protocol's own queries: `/api/ask` answers exactly
 //! what `xqspec serve` answers, through [`protocol::answer_ask`]; the other routes are what a

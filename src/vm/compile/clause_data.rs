@@ -84,27 +84,18 @@ fn shape_error(e: &serde_path_to_error::Error<serde_yaml::Error>) -> (String, St
         .inner()
         .to_string()
         .replace(TAGGED, "expected a YAML tag starting with '!'");
-    let mut segments: Vec<&Segment> = e.path().iter().collect();
-    if let Some(Segment::Map { key }) = segments.last() {
+    // The path as serde_path_to_error writes it (`.` for the root), less a last key the
+    // message names.
+    let mut path = e.path().to_string();
+    if path == "." {
+        path.clear();
+    }
+    if let Some(Segment::Map { key }) = e.path().iter().next_back() {
         if m.starts_with(&format!("unknown field `{key}`")) || m.starts_with(&format!("`{key}`: "))
         {
-            segments.pop();
+            path.truncate(path.len() - key.len());
+            path.truncate(path.trim_end_matches('.').len());
         }
-    }
-    let mut path = String::new();
-    for s in segments {
-        let name = match s {
-            Segment::Seq { index } => {
-                path.push_str(&format!("[{index}]"));
-                continue;
-            }
-            Segment::Map { key } | Segment::Enum { variant: key } => key.as_str(),
-            Segment::Unknown => "?",
-        };
-        if !path.is_empty() {
-            path.push('.');
-        }
-        path.push_str(name);
     }
     (path, m)
 }
